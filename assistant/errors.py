@@ -1,0 +1,31 @@
+"""Errors the core raises; the CLI turns each into one line and a non-zero exit."""
+
+from __future__ import annotations
+
+
+class VotalError(Exception):
+    """Base class: a problem to report to the user in one line."""
+
+
+class GameFileError(VotalError):
+    """A game file that cannot be used, with where the problem is."""
+
+    def __init__(self, path: str, line: int | None, field: str | None, message: str):
+        self.path, self.line, self.field, self.message = str(path), line, field, message
+        where = self.path + (f":{line}" if line else "")
+        super().__init__(f"{where}: {field}: {message}" if field else f"{where}: {message}")
+
+
+class RulesetError(GameFileError):
+    """A ruleset file that cannot be used (same shape as a game file error)."""
+
+
+class ForumError(VotalError):
+    """The forum could not be read: HTTP failure, or a page that changed shape."""
+
+
+class UnknownPlayer(VotalError, KeyError):
+    """A name that is no seat of the game."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""

@@ -1,0 +1,31 @@
+"""What every forum parser returns: posts of one thread page, the next page, and what it could not read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+
+@dataclass(frozen=True)
+class Post:
+    """One post as the forum shows it. Times are timezone-aware UTC."""
+
+    post_id: str  # the forum's own id, unique within the forum
+    number: int  # the forum's post number in the thread (MafiaScum 0-based, most others 1-based)
+    author: str  # the account name the forum shows
+    time: datetime | None
+    body_html: str  # the post body's inner HTML, signature excluded
+    url: str  # permalink to the post
+    edited: bool = False
+    deleted: bool = False
+    author_id: str | None = None
+
+
+@dataclass(frozen=True)
+class ThreadPage:
+    """A parsed page. ``problems`` lists what could not be read; nothing is silently dropped."""
+
+    posts: list[Post]
+    next_url: str | None
+    total_posts: int | None = None
+    problems: list[str] = field(default_factory=list)
