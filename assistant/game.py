@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass, field
-from datetime import date, datetime, time, timezone
+from datetime import UTC, date, datetime, time
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -310,7 +310,7 @@ def _has_type(value: Any, kind: str) -> bool:
     if kind == "bool":
         return isinstance(value, bool)
     if kind == "datetime":
-        return isinstance(value, datetime) or isinstance(value, str)
+        return isinstance(value, date | str)
     if kind == "str[]":
         return isinstance(value, list) and all(isinstance(v, str) for v in value)
     if kind == "str[][]":
@@ -514,4 +514,4 @@ def _to_utc(value: Any, zone: ZoneInfo, fail) -> datetime:
         value = datetime.combine(value, time())
     if value.tzinfo is None:
         value = value.replace(tzinfo=zone)
-    return value.astimezone(timezone.utc)
+    return value.astimezone(UTC)

@@ -1,0 +1,1 @@
+"""Bundled rulesets and the demo game; installed as ``assistant.data``."""

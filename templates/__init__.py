@@ -1,0 +1,1 @@
+"""Jinja2 templates for drafts and the player site; installed as ``assistant.templates``."""
