@@ -1,0 +1,219 @@
+"""The `votal` command line: a few calls into the core per command, errors as one clear line."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+import click
+
+from assistant import __version__
+from assistant.errors import VotalError
+
+
+class _Group(click.Group):
+    """Turns the core's errors into one line on stderr and exit status 1, never a traceback."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except VotalError as exc:
+            raise click.ClickException(str(exc)) from None
+        except KeyboardInterrupt:
+            click.echo("Interrupted.", err=True)
+            sys.exit(130)
+
+
+@click.group(cls=_Group)
+@click.version_option(__version__, prog_name="votal")
+def main() -> None:
+    """Votal: reads the votes in a forum game thread, keeps the votal, drafts the moderator's posts.
+
+    \b
+    Start with:  votal demo
+    Then:        votal sync game.toml && votal count game.toml
+    """
+
+
+# Options shared by several commands: one decorator each.
+
+
+def game_argument(func: Callable) -> Callable:
+    return click.argument("game_file", type=click.Path(dir_okay=False))(func)
+
+
+def db_option(func: Callable) -> Callable:
+    return click.option(
+        "--db",
+        "db_file",
+        envvar="VOTAL_DB",
+        default="votal.db",
+        show_default=True,
+        help="SQLite store (else $VOTAL_DB, else ./votal.db).",
+    )(func)
+
+
+def format_option(*choices: str) -> Callable:
+    def decorate(func: Callable) -> Callable:
+        return click.option(
+            "--format", "fmt", type=click.Choice(choices), default=choices[0], show_default=True, help="Output format."
+        )(func)
+
+    return decorate
+
+
+def day_options(func: Callable) -> Callable:
+    func = click.option("--at-post", type=int, help="Count as of this post number.")(func)
+    return click.option("--day", type=int, help="Day to count (default: the current day).")(func)
+
+
+def quiet_option(func: Callable) -> Callable:
+    return click.option("--quiet", "-q", is_flag=True, help="No progress output.")(func)
+
+
+def now_utc() -> datetime:
+    return datetime.now(UTC)
+
+
+def open_store(db_file: str):
+    from assistant.store import open_db
+
+    return open_db(db_file)
+
+
+def load(game_file: str):
+    from assistant.game import load_game
+
+    return load_game(game_file)
+
+
+def print_json(data) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+@main.command()
+@game_argument
+@db_option
+@quiet_option
+@format_option("text", "json")
+def sync(game_file: str, db_file: str, quiet: bool, fmt: str) -> None:
+    """Fetch the game thread's new posts into the store.
+
+    Resumes from the last stored post (that page is read again, since it grows), waiting
+    [fetch] min_interval seconds between requests.
+
+    \b
+    Example:
+      votal sync games/wh17.toml --db wh17.db
+    """
+    from assistant.fetch import Fetcher
+    from assistant.sync import sync_game
+
+    game = load(game_file)
+    db = open_store(db_file)
+    fetcher = Fetcher(min_interval=game.fetch.min_interval, contact=game.fetch.contact)
+
+    def progress(result) -> None:
+        if not quiet and fmt == "text":
+            click.echo(f"\rpage {result.pages}: {result.new_posts} new posts", nl=False, err=True)
+
+    result = sync_game(game, db, fetcher, now=now_utc, on_page=progress)
+    if not quiet and fmt == "text":
+        click.echo("", err=True)
+    summary = {
+        "game": game.title,
+        "engine": result.engine,
+        "requests": result.requests,
+        "pages": result.pages,
+        "new_posts": result.new_posts,
+        "changed_posts": result.changed_posts,
+        "problems": result.problems,
+    }
+    if fmt == "json":
+        print_json(summary)
+        return
+    click.echo(
+        f"{game.title}: {result.new_posts} new, {result.changed_posts} edited posts "
+        f"({result.pages} pages, {result.requests} requests, {result.engine})"
+    )
+    for problem in result.problems:
+        click.echo(f"  problem: {problem}")
+
+
+@main.command()
+@game_argument
+@db_option
+@day_options
+@click.option("--all-days", is_flag=True, help="Every day so far, as a list.")
+@format_option("text", "json", "bbcode")
+def count(game_file: str, db_file: str, day: int | None, at_post: int | None, all_days: bool, fmt: str) -> None:
+    """Print the votal from stored posts (no network).
+
+    \b
+    Example:
+      votal count games/wh17.toml --day 2 --at-post 512 --format json
+    """
+    from assistant.counting import count_game, current_day
+
+    game = load(game_file)
+    db = open_store(db_file)
+    days = None if all_days else [day or current_day(game, db)]
+    votals = count_game(game, db, days=days, at_post=at_post)
+    if fmt == "json":
+        data = [v.to_json() for v in votals]
+        print_json(data if all_days else data[0])
+    elif fmt == "bbcode":
+        from assistant.drafts import render_votal_draft
+
+        for votal in votals:
+            click.echo(render_votal_draft(game, votal))
+    else:
+        from assistant.counting import format_votal_text
+
+        click.echo("\n\n".join(format_votal_text(game, v) for v in votals))
+
+
+@main.command()
+@game_argument
+@db_option
+@day_options
+@format_option("text", "json")
+def audit(game_file: str, db_file: str, day: int | None, at_post: int | None, fmt: str) -> None:
+    """List every command read on a day: post, author, text, what it resolved to and how, and why not counted.
+
+    Fix a misread post in the game file with [[corrections]] (post = 484, vote = "Name" or ignore = true);
+    corrected posts are marked here.
+
+    \b
+    Example:
+      votal audit games/wh17.toml --day 1
+    """
+    from assistant.counting import count_game, current_day, format_audit_text
+
+    game = load(game_file)
+    db = open_store(db_file)
+    votal = count_game(game, db, days=[day or current_day(game, db)], at_post=at_post)[0]
+    if fmt == "json":
+        print_json(votal.to_json()["actions"])
+    else:
+        click.echo(format_audit_text(votal))
+
+
+@main.command()
+@click.option("--keep-db", type=click.Path(dir_okay=False), help="Keep the demo's store at this path.")
+def demo(keep_db: str | None) -> None:
+    """Run the whole pipeline offline on a bundled sample game.
+
+    Serves a sample Witch Hunt thread from a loopback HTTP server, syncs it into a temporary
+    store, and prints the votal and the moderator's BBCode draft.
+
+    \b
+    Example:
+      votal demo
+    """
+    from assistant.demo import run_demo
+
+    run_demo(echo=click.echo, db_file=keep_db, now=now_utc)
+

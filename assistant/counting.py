@@ -1,0 +1,104 @@
+"""Counting a stored game: load its posts once, replay the asked days, and show votals as text."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+import sqlite_utils
+
+from assistant import store
+from assistant.game import Game
+from assistant.names import Roster
+from assistant.rules import Ruleset, load_ruleset
+from assistant.tally import Votal, replay_day
+
+
+def ruleset_for(game: Game) -> Ruleset:
+    """The game's ruleset: a bundled name, or a path relative to the game file."""
+    name = game.ruleset
+    if name.endswith(".toml") or "/" in name:
+        return load_ruleset(game.path.parent / name)
+    return load_ruleset(name)
+
+
+def current_day(game: Game, db: sqlite_utils.Database) -> int:
+    """The latest declared day that has started in the stored posts (day 1 when none is declared)."""
+    last = store.last_post_number(db, game.key)
+    started = [d.day for d in game.days if d.start_post is None or last is None or d.start_post <= last]
+    return max(started, default=1)
+
+
+def count_game(
+    game: Game,
+    db: sqlite_utils.Database,
+    *,
+    days: Sequence[int] | None = None,
+    at_post: int | None = None,
+    at_time: datetime | None = None,
+) -> list[Votal]:
+    """Votals of ``days`` (default: every declared day up to the current one), replayed from stored posts."""
+    posts = store.load_read_posts(db, game.key)
+    ruleset = ruleset_for(game)
+    roster = Roster.from_game(game, ruleset)
+    if days is None:
+        days = range(1, current_day(game, db) + 1)
+    return [
+        replay_day(game, ruleset, posts, roster, day=day, at_post=at_post, at_time=at_time) for day in days
+    ]
+
+
+def format_votal_text(game: Game, votal: Votal) -> str:
+    """A votal for people reading a terminal."""
+    as_of = f", as of post {votal.as_of_post}" if votal.as_of_post is not None else ""
+    lines = [f"{game.title}: Day {votal.day}{as_of}", f"{votal.alive} alive, {votal.majority} is a majority"]
+    if votal.deadline:
+        lines.append(f"Deadline: {votal.deadline.astimezone(game.tz):%a %d %b %Y %H:%M %Z}")
+    lines.append("")
+    width = max([len(w.target) for w in votal.wagons] + [len("No elimination")])
+    for wagon in votal.wagons:
+        need = votal.majority - wagon.votes
+        tag = f"  (L-{_number(need)})" if need > 0 else ""
+        lines.append(f"  {wagon.target:<{width}}  {_number(wagon.votes):>2}  {', '.join(wagon.voters)}{tag}")
+    if votal.no_elimination.votes:
+        label = "No elimination"
+        voters = ", ".join(votal.no_elimination.voters)
+        lines.append(f"  {label:<{width}}  {_number(votal.no_elimination.votes):>2}  {voters}")
+    if not votal.wagons and not votal.no_elimination.votes:
+        lines.append("  (no votes)")
+    if votal.not_voting:
+        lines.append(f"  Not voting: {', '.join(votal.not_voting)}")
+    lines.append("")
+    if votal.outcome:
+        o = votal.outcome
+        who = o.target or "no one"
+        post = f" at post {o.post}" if o.post is not None else ""
+        lines.append(f"Outcome: {o.kind.replace('_', ' ')} of {who} ({o.reason.replace('_', ' ')}){post}")
+    else:
+        lines.append("Outcome: undecided")
+    for problem in votal.problems:
+        lines.append(f"  problem at post {problem.post}: {problem.voter} \"{problem.text}\": {problem.reason}")
+    return "\n".join(lines)
+
+
+def format_audit_text(votal: Votal) -> str:
+    """Every command read on the day, how it resolved, and why it did or did not count."""
+    lines = [f"Day {votal.day}: {len(votal.actions)} commands read"]
+    for a in votal.actions:
+        data = a.to_json()
+        resolved = data.get("target") or ("no elimination" if data.get("no_elimination") else "-")
+        how = f" by {data['step']}" if data.get("step") else ""
+        status = "counted" if data.get("counted") else f"not counted: {data.get('why_not')}"
+        fixed = " [corrected in game file]" if data.get("corrected") else ""
+        author = data.get("author") or ""
+        voter = data.get("voter") or "?"
+        who = voter if author in ("", voter) else f"{voter} ({author})"
+        lines.append(
+            f"  #{data['post']:<6} {who:<24} {data['action']:<8} {data.get('text')!r:<28} -> {resolved}{how}; "
+            f"{status}{fixed}"
+        )
+    return "\n".join(lines)
+
+
+def _number(value: float) -> int | float:
+    return int(value) if float(value).is_integer() else value

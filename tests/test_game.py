@@ -1,0 +1,128 @@
+"""The game file: the documented fields load as written; mistakes name the file, line and key."""
+
+from datetime import UTC, datetime
+
+import pytest
+
+from assistant.errors import GameFileError
+from assistant.game import Death, DayDecl, Seat, load_game, parse_game
+
+ISSUE_EXAMPLE = """\
+title = "Witch Hunt 17"
+thread = "https://forum.example.org/viewtopic.php?f=53&t=15787"
+forum = "phpbb"                      # optional: detected from the page when omitted
+ruleset = "witchhunt-online-2.0.1"   # a bundled ruleset name, or a path to a ruleset file
+moderators = ["Cobalt"]
+timezone = "America/New_York"        # optional
+
+[fetch]
+min_interval = 1.5
+
+[[players]]
+name = "Hiraki"
+replacements = ["werewolf555"]
+aliases = ["hira"]
+vote_weight = 2
+
+[[players]]
+name = "Beefster"
+
+[[days]]
+day = 1
+start_post = 0
+end_post = 351
+
+[[deaths]]
+player = "Hiraki"
+phase = "night 1"
+post = 812
+"""
+
+
+def test_issue_example_loads_as_written(tmp_path):
+    path = tmp_path / "wh17.toml"
+    path.write_text(ISSUE_EXAMPLE)
+    game = load_game(path)
+    assert game.title == "Witch Hunt 17"
+    assert game.forum == "phpbb"
+    assert game.moderators == ("Cobalt",)
+    assert game.fetch.min_interval == 1.5
+    assert game.players == (
+        Seat("Hiraki", replacements=("werewolf555",), aliases=("hira",), vote_weight=2),
+        Seat("Beefster"),
+    )
+    assert game.days == (DayDecl(1, start_post=0, end_post=351),)
+    assert game.deaths == (Death("Hiraki", "night", 1, post=812),)
+    assert game.key == "https://forum.example.org/viewtopic.php?f=53&t=15787"
+
+
+def test_a_replacement_account_names_its_seat_in_deaths():
+    text = ISSUE_EXAMPLE.replace('player = "Hiraki"', 'player = "WEREWOLF555"')
+    assert parse_game(text).deaths[0].player == "Hiraki"
+
+
+def test_local_times_are_in_the_game_zone_across_dst():
+    text = ISSUE_EXAMPLE + "\n[[days]]\nday = 2\nstart = 2024-03-09T22:00:00\nend = 2024-03-11T22:00:00\n"
+    day2 = parse_game(text).day(2)
+    assert day2.start == datetime(2024, 3, 10, 3, 0, tzinfo=UTC)  # EST, UTC-5
+    assert day2.end == datetime(2024, 3, 12, 2, 0, tzinfo=UTC)  # EDT, UTC-4 after the change
+
+
+@pytest.mark.parametrize(
+    ("change", "line", "field", "words"),
+    [
+        (("aliases = [\"hira\"]", "alias = [\"hira\"]"), 14, "players[1].alias", "unknown key"),
+        (("vote_weight = 2", "vote_weight = \"two\""), 15, "players[1].vote_weight", "must be a number"),
+        (("end_post = 351", "end_post = -4"), 23, "days[1].end_post", "must not be before start_post"),
+        (("phase = \"night 1\"", "phase = \"evening 1\""), 27, "deaths[1].phase", "'day 2' or 'night 1'"),
+        (("player = \"Hiraki\"", "player = \"Nobody\""), 26, "deaths[1].player", "not a player"),
+        (("timezone = \"America/New_York\"", "timezone = \"Mars/Olympus\""), 6, "timezone", "unknown time zone"),
+        (("forum = \"phpbb\"", "forum = \"myspace\""), 3, "forum", "unknown forum engine"),
+        (("min_interval = 1.5", "min_interval = -1"), 9, "fetch.min_interval", "0 or more"),
+    ],
+)
+def test_bad_values_name_file_line_and_key(change, line, field, words):
+    with pytest.raises(GameFileError) as caught:
+        parse_game(ISSUE_EXAMPLE.replace(*change), path="wh17.toml")
+    error = caught.value
+    assert (error.path, error.line, error.field) == ("wh17.toml", line, field)
+    assert words in error.message
+    assert str(error).startswith(f"wh17.toml:{line}: {field}: ")
+
+
+def test_missing_required_key():
+    with pytest.raises(GameFileError, match=r"missing required key 'ruleset'"):
+        parse_game(ISSUE_EXAMPLE.replace('ruleset = "witchhunt-online-2.0.1"', ""))
+
+
+def test_broken_toml_reports_its_line():
+    with pytest.raises(GameFileError) as caught:
+        parse_game(ISSUE_EXAMPLE.replace("day = 1", "day = = 1"), path="g.toml")
+    assert caught.value.line == 21
+    assert "not valid TOML" in str(caught.value)
+
+
+def test_an_account_in_two_seats_is_refused():
+    with pytest.raises(GameFileError, match="already belongs to another seat"):
+        parse_game(ISSUE_EXAMPLE.replace('name = "Beefster"', 'name = "werewolf555"'))
+
+
+def test_corrections_need_exactly_one_of_vote_or_ignore():
+    with pytest.raises(GameFileError, match="exactly one of"):
+        parse_game(ISSUE_EXAMPLE + "\n[[corrections]]\npost = 484\n")
+    game = parse_game(ISSUE_EXAMPLE + '\n[[corrections]]\npost = 484\nvote = "Beefster"\n')
+    assert game.corrections[0].vote == "Beefster"
+
+
+def test_private_facts_load_and_names_must_be_players():
+    text = ISSUE_EXAMPLE + '\n[private]\njudge = "Beefster"\nlovers = [["Hiraki", "Beefster"]]\n'
+    game = parse_game(text)
+    assert game.private.judge == "Beefster"
+    assert game.private.lovers == (("Hiraki", "Beefster"),)
+    with pytest.raises(GameFileError, match="not a player"):
+        parse_game(text.replace('judge = "Beefster"', 'judge = "Zed"'))
+
+
+def test_unreadable_file_is_one_line(tmp_path):
+    with pytest.raises(GameFileError, match="cannot read"):
+        load_game(tmp_path / "missing.toml")
