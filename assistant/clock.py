@@ -1,0 +1,106 @@
+"""Days, nights and deadlines: when each phase starts and ends, in the game's time zone, DST-correct.
+
+Pure: every time comes in as an argument (there is no ``now()`` here). A day's bounds come from the game
+file when it declares them (``[[days]]`` with posts or times), else from the ruleset's phase lengths and the
+game's ``start``. Phase arithmetic is done on the wall clock of the game's zone, so "days end at 10 pm New
+York time" stays 10 pm across a DST change. Extensions and early ends are ``[[events]]`` of the game file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from assistant.game import Game
+from assistant.rules import Ruleset
+
+
+@dataclass(frozen=True)
+class DayBounds:
+    """Where a day starts and ends, by post number and/or by time (UTC). ``None``: not known (yet)."""
+
+    day: int
+    start_post: int | None = None
+    end_post: int | None = None
+    start: datetime | None = None
+    end: datetime | None = None  # the deadline, extensions included
+    extended_hours: float = 0
+
+
+def zone_of(game: Game, ruleset: Ruleset) -> ZoneInfo:
+    """The game's zone: the game file's, else the ruleset's, else UTC."""
+    return ZoneInfo(game.timezone or ruleset.timezone or "UTC")
+
+
+def add_wall_hours(moment: datetime, hours: float, zone: ZoneInfo) -> datetime:
+    """``moment`` plus ``hours`` of wall-clock time in ``zone``: 48 h after 10 pm is 10 pm, DST or not."""
+    local = moment.astimezone(zone).replace(tzinfo=None) + timedelta(hours=hours)
+    return local.replace(tzinfo=zone).astimezone(UTC)
+
+
+def first_day_start(game: Game, ruleset: Ruleset) -> datetime | None:
+    """Day 1's start: the game's ``start`` (moved to the ruleset's start-of-day time when it has one),
+    after the first night when the game starts at night."""
+    if game.start is None:
+        return None
+    zone = zone_of(game, ruleset)
+    start = game.start
+    if ruleset.sod is not None:
+        hour, minute = (int(x) for x in ruleset.sod.split(":"))
+        local = start.astimezone(zone)
+        wanted = datetime.combine(local.date(), time(hour, minute), tzinfo=zone)
+        if wanted.astimezone(UTC) < start - timedelta(minutes=1):
+            wanted = datetime.combine(local.date() + timedelta(days=1), time(hour, minute), tzinfo=zone)
+        start = wanted.astimezone(UTC)
+    if ruleset.start_phase == "night" and ruleset.night_hours:
+        start = add_wall_hours(start, ruleset.night_hours, zone)
+    return start
+
+
+def day_bounds(game: Game, ruleset: Ruleset, day: int) -> DayBounds:
+    """The bounds of ``day``: declared ones first, then phase lengths; extensions from the game's events."""
+    zone = zone_of(game, ruleset)
+    declared = game.day(day)
+    start_post = declared.start_post if declared else None
+    end_post = declared.end_post if declared else None
+    start = declared.start if declared else None
+    end = declared.end if declared else None
+    if end_post is None:
+        following = game.day(day + 1)
+        if following is not None and following.start_post is not None:
+            end_post = following.start_post - 1
+    if start is None and start_post is None:
+        start = _scheduled_start(game, ruleset, day, zone)
+    if end is None and start is not None and ruleset.day_hours and (declared is None or declared.end_post is None):
+        end = add_wall_hours(start, ruleset.day_hours, zone)
+    extended = 0.0
+    for event in game.events:
+        if event.day != day:
+            continue
+        if event.kind == "extend" and event.hours:
+            extended += event.hours
+        elif event.kind == "deadline" and event.time is not None:
+            end = event.time
+        elif event.kind == "early_end":
+            if event.post is not None:
+                end_post = event.post if end_post is None else min(end_post, event.post)
+            if event.time is not None:
+                end = event.time if end is None else min(end, event.time)
+    if end is not None and extended:
+        end = add_wall_hours(end, extended, zone)
+    return DayBounds(day, start_post, end_post, start, end, extended)
+
+
+def _scheduled_start(game: Game, ruleset: Ruleset, day: int, zone: ZoneInfo) -> datetime | None:
+    first = first_day_start(game, ruleset)
+    if first is None or not ruleset.day_hours:
+        return None
+    start = first
+    for earlier in range(1, day):
+        bounds_end = add_wall_hours(start, ruleset.day_hours, zone)
+        extra = sum(e.hours or 0 for e in game.events if e.day == earlier and e.kind == "extend")
+        if extra:
+            bounds_end = add_wall_hours(bounds_end, extra, zone)
+        start = add_wall_hours(bounds_end, ruleset.night_hours or 0, zone)
+    return start

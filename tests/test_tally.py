@@ -1,0 +1,142 @@
+"""The tally: who is alive, majority numbers, the JSON shape of a votal, corrections and private facts."""
+
+from __future__ import annotations
+
+import json
+
+from golden.harness import ExactRoster, read_post, resolve_exact
+
+from assistant.game import parse_game
+from assistant.rules import load_ruleset
+from assistant.tally import alive_seats, majority_for, replay_day
+
+GAME = """
+title = "t"
+thread = "https://forum.example.org/viewtopic.php?t=1"
+ruleset = "mafiascum"
+moderators = ["Mod"]
+[[players]]
+name = "Alice"
+[[players]]
+name = "Bob"
+replacements = ["Bobby"]
+[[players]]
+name = "Carol"
+vote_weight = 2
+[[players]]
+name = "Dave"
+[[players]]
+name = "Erin"
+[[days]]
+day = 1
+start_post = 0
+end_post = 20
+[[days]]
+day = 2
+start_post = 25
+[[deaths]]
+player = "Erin"
+phase = "night 1"
+[[deaths]]
+player = "Dave"
+phase = "day 2"
+post = 30
+[[deaths]]
+player = "Alice"
+phase = "day 1"
+"""
+
+
+def game(extra: str = ""):
+    return parse_game(GAME + extra)
+
+
+def replay(g, lines, **kw):
+    posts = [read_post(line) for line in lines]
+    return replay_day(g, load_ruleset(g.ruleset), posts, ExactRoster(g), resolve=resolve_exact, **kw)
+
+
+def test_alive_seats_follow_phase_ends_and_day_kills():
+    g = game()
+    assert alive_seats(g, 1) == ("Alice", "Bob", "Carol", "Dave", "Erin")
+    assert alive_seats(g, 2, at_post=29) == ("Bob", "Carol", "Dave")
+    assert alive_seats(g, 2, at_post=30) == ("Bob", "Carol")
+    assert alive_seats(g, 2) == ("Bob", "Carol")
+    assert alive_seats(g, 3) == ("Bob", "Carol")
+
+
+def test_majority_is_more_than_half():
+    assert [majority_for(n) for n in (1, 2, 3, 4, 5, 12, 13)] == [1, 2, 2, 3, 3, 7, 7]
+    assert load_ruleset("mafiascum").majority_for(12) == 7
+
+
+def test_votal_json_has_the_issue_shape():
+    g = game()
+    votal = replay(
+        g,
+        ["1 Alice: vote Bob", "2 Bobby: vote zed", "3 Stranger: vote Bob", "4 Mod: vote Bob", "21 Dave: vote Bob"],
+        day=1,
+    )
+    data = json.loads(json.dumps(votal.to_json()))
+    assert {
+        k: data[k]
+        for k in (
+            "day",
+            "alive",
+            "majority",
+            "as_of_post",
+            "wagons",
+            "no_elimination",
+            "not_voting",
+            "outcome",
+            "problems",
+        )
+    } == {
+        "day": 1,
+        "alive": 5,
+        "majority": 3,
+        "as_of_post": 4,
+        "wagons": [{"target": "Bob", "votes": 1, "voters": ["Alice"]}],
+        "no_elimination": {"votes": 0, "voters": []},
+        "not_voting": ["Bob", "Carol", "Dave", "Erin"],
+        "outcome": {"kind": "no_elimination", "target": None, "post": 4, "reason": "deadline"},
+        "problems": [
+            {"post": 2, "voter": "Bob", "text": "vote zed", "reason": "unknown name"},
+            {"post": 3, "voter": "Stranger", "text": "vote Bob", "reason": "not a player"},
+        ],
+    }
+    assert [(a["post"], a["author"], a["counted"], a["why_not"]) for a in data["actions"]] == [
+        (1, "Alice", True, None),
+        (2, "Bobby", False, "unknown name"),
+        (3, "Stranger", False, "not a player"),
+        (4, "Mod", False, "moderator's post"),
+    ]
+
+
+def test_vote_weight_counts_toward_majority():
+    g = game()
+    votal = replay(g, ["1 Carol: vote Bob", "2 Alice: vote Bob"], day=1)
+    assert (votal.wagons[0].votes, votal.outcome.post, votal.outcome.reason) == (3, 2, "majority")
+
+
+def test_corrections_apply_and_are_marked():
+    g = game('[[corrections]]\npost = 2\nvote = "Dave"\n[[corrections]]\npost = 3\nignore = true\n')
+    votal = replay(g, ["1 Alice: vote Bob", "2 Bob: vote Alicee", "3 Dave: vote Bob"], day=1, at_post=3)
+    assert [(w.target, w.voters) for w in votal.wagons] == [("Bob", ("Alice",)), ("Dave", ("Bob",))]
+    assert [(a.post, a.counted, a.corrected, a.why_not) for a in votal.actions] == [
+        (1, True, False, None),
+        (2, True, True, None),
+        (3, False, True, "ignored by the moderator's correction"),
+    ]
+    assert votal.outcome is None
+
+
+def test_day_kill_removes_votes_and_lowers_majority():
+    g = game()
+    lines = ["25 Bob: vote Dave", "26 Dave: vote Bob", "30 Dave: vote Carol", "31 Carol: vote Bob"]
+    before = replay(g, lines, day=2, at_post=29)
+    assert (before.alive, before.majority, before.outcome) == (3, 2, None)
+    after = replay(g, lines, day=2)
+    assert (after.alive, after.majority) == (2, 2)
+    assert after.outcome.target == "Bob" and after.outcome.post == 31
+    assert [p.reason for p in after.problems] == ["voter is dead"]
