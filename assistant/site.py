@@ -1,0 +1,306 @@
+"""The players' page: a static site (HTML + JSON) of the current votal, earlier days and the vote log.
+
+Everything the page shows passes through :func:`public_day`, which copies only whitelisted public fields of a
+tally's ``Votal.to_json()`` dict: a field the tally adds later stays off the page until it is listed here.
+Building is pure (``build_site`` returns file names and contents, the clock is an argument); only
+:func:`write_site` and :func:`serve_site` touch the disk and the network.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+
+STATIC_FILES = ("style.css", "countdown.js")
+
+# Outcome reasons that come from a private decision (the Judge's pick, a Loose Cannon's shot): the page
+# says the day waits on the moderator, never what was decided, until the moderator posts it.
+PRIVATE_REASONS = frozenset({"judge", "loose_cannon"})
+
+
+@dataclass(frozen=True)
+class PublicGame:
+    """What any player may know about a game: built from the game file without its private table."""
+
+    title: str
+    thread: str
+    seats: tuple[str, ...]
+    timezone: str | None = None
+
+
+@dataclass(frozen=True)
+class PostRef:
+    """Where a post is: the forum's id, its permalink and its time (UTC)."""
+
+    number: int
+    post_id: str
+    url: str
+    time: datetime | None
+
+
+def describe_game(game: Any) -> PublicGame:
+    """The public part of a loaded :class:`assistant.game.Game`."""
+    return PublicGame(game.title, game.thread, tuple(seat.name for seat in game.players), game.timezone)
+
+
+def index_posts(posts: Iterable[Any]) -> dict[int, PostRef]:
+    """Post number -> where it is, from ReadPost/Post-like objects (``number``, ``post_id``, ``url``, ``time``)."""
+    return {p.number: PostRef(p.number, p.post_id, p.url, p.time) for p in posts}
+
+
+def public_outcome(outcome: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    if outcome is None:
+        return None
+    reason = outcome.get("reason")
+    if reason in PRIVATE_REASONS and outcome.get("kind") != "pending":
+        return {"kind": "pending", "target": None, "post": outcome.get("post"), "reason": "judge"}
+    if reason in PRIVATE_REASONS:
+        return {"kind": "pending", "target": None, "post": outcome.get("post"), "reason": reason}
+    return {
+        "kind": outcome.get("kind"),
+        "target": outcome.get("target"),
+        "post": outcome.get("post"),
+        "reason": reason,
+    }
+
+
+def public_day(votal: Mapping[str, Any], posts: Mapping[int, PostRef] | None = None) -> dict[str, Any]:
+    """The public facts of one day's votal, with each command's post link and time when ``posts`` has them."""
+    posts = posts or {}
+
+    def where(number: int | None) -> dict[str, Any]:
+        ref = posts.get(number) if number is not None else None
+        return {
+            "post_id": ref.post_id if ref else None,
+            "url": web_url(ref.url) if ref else None,
+            "time": _iso(ref.time) if ref else None,
+        }
+
+    no_elim = votal.get("no_elimination") or {}
+    return {
+        "day": votal["day"],
+        "alive": votal.get("alive"),
+        "majority": votal.get("majority"),
+        "as_of_post": votal.get("as_of_post"),
+        "deadline": votal.get("deadline"),
+        "wagons": [
+            {"target": w["target"], "votes": w["votes"], "voters": list(w["voters"])} for w in votal.get("wagons", ())
+        ],
+        "no_elimination": {"votes": no_elim.get("votes", 0), "voters": list(no_elim.get("voters", ()))},
+        "not_voting": list(votal.get("not_voting", ())),
+        "living": list(votal.get("living", ())),
+        "outcome": public_outcome(votal.get("outcome")),
+        "problems": [
+            {"post": p["post"], "voter": p["voter"], "text": p["text"], "reason": p["reason"], **where(p["post"])}
+            for p in votal.get("problems", ())
+        ],
+        "actions": [
+            {
+                "post": a["post"],
+                **where(a["post"]),
+                "voter": a.get("voter"),
+                "author": a.get("author"),
+                "text": a.get("text"),
+                "action": name_action(a),
+                # a name that did not resolve is never shown as if it were a vote on someone
+                "target": a.get("target") if (a.get("counted") or a.get("why_not") == "target is dead") else None,
+                "counted": bool(a.get("counted")),
+                "why_not": a.get("why_not"),
+            }
+            for a in votal.get("actions", ())
+        ],
+    }
+
+
+def web_url(url: str | None) -> str | None:
+    """``url`` when it is an http(s) address, else None: a link on the page never runs script."""
+    if url and url.lower().startswith(("https://", "http://")):
+        return url
+    return None
+
+
+def name_action(action: Mapping[str, Any]) -> str:
+    """vote, unvote, sleep (a vote for no elimination) or nominate."""
+    if action.get("action") == "vote" and action.get("no_elimination"):
+        return "sleep"
+    return str(action.get("action"))
+
+
+def standing_votes(actions: Sequence[Mapping[str, Any]]) -> list[tuple[int, dict[str, tuple[str | None, int]]]]:
+    """Replay a day's counted actions: after each one, voter -> (target, post the standing vote was cast in).
+
+    The target is None for a vote for no elimination. A vote repeated for the same target keeps its first
+    post, as the tally orders voters by when their standing vote was cast.
+    """
+    state: dict[str, tuple[str | None, int]] = {}
+    steps = []
+    for action in actions:
+        if not action.get("counted") or not action.get("voter"):
+            continue
+        voter = action["voter"]
+        kind = name_action(action)
+        if kind in ("vote", "sleep"):
+            target = None if kind == "sleep" else action.get("target")
+            if voter not in state or state[voter][0] != target:
+                state[voter] = (target, action["post"])
+        elif kind == "unvote":
+            state.pop(voter, None)
+        else:
+            continue
+        steps.append((action["post"], dict(state)))
+    return steps
+
+
+def votes_needed(votes: float, majority: int | None) -> int | None:
+    """How many more votes a wagon needs for a majority (the "L-n" of forum votals); 0 once it has one."""
+    if majority is None:
+        return None
+    missing = majority - votes
+    return max(0, int(missing) if float(missing).is_integer() else int(missing) + 1)
+
+
+def _iso(moment: datetime | None) -> str | None:
+    if moment is None:
+        return None
+    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def parse_iso(text: str | None) -> datetime | None:
+    if not text:
+        return None
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def format_utc(moment: datetime | str | None) -> str:
+    if isinstance(moment, str):
+        moment = parse_iso(moment)
+    if moment is None:
+        return ""
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def make_environment() -> Environment:
+    """Jinja2 with autoescaping for every HTML and SVG template: names and post text are never markup."""
+    env = Environment(
+        loader=PackageLoader("assistant.templates", "site"),
+        autoescape=select_autoescape(enabled_extensions=("html", "svg", "j2"), default=True),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["utc"] = format_utc
+    env.filters["web_url"] = web_url
+    env.globals["votes_needed"] = votes_needed
+    return env
+
+
+def _read_static(name: str) -> str:
+    from importlib.resources import files
+
+    return (files("assistant.templates") / "site" / name).read_text(encoding="utf-8")
+
+
+def describe_wagon(wagon: Mapping[str, Any], majority: int | None, vote_posts: Mapping[str, int]) -> dict[str, Any]:
+    needed = votes_needed(wagon["votes"], majority)
+    share = min(100.0, 100.0 * wagon["votes"] / majority) if majority else 0.0
+    return {
+        "target": wagon["target"],
+        "votes": wagon["votes"],
+        "needed": needed,
+        "share": round(share, 1),
+        "voters": [{"name": v, "post": vote_posts.get(v)} for v in wagon["voters"]],
+    }
+
+
+def describe_day(day: Mapping[str, Any]) -> dict[str, Any]:
+    """A public day arranged for the page: wagons with bars, L-n, and the post each standing vote is in."""
+    steps = standing_votes(day["actions"])
+    final = steps[-1][1] if steps else {}
+    vote_posts = {voter: post for voter, (_, post) in final.items()}
+    urls = {a["post"]: a["url"] for a in day["actions"] if a.get("url")}
+    wagons = [describe_wagon(w, day["majority"], vote_posts) for w in day["wagons"]]
+    no_elim = day["no_elimination"]
+    sleep = describe_wagon({"target": None, **no_elim}, day["majority"], vote_posts) if no_elim["votes"] else None
+    return {**day, "rows": wagons, "sleep": sleep, "urls": urls}
+
+
+def build_site(
+    game: PublicGame,
+    days: Sequence[Mapping[str, Any]],
+    *,
+    generated_at: datetime,
+    posts: Mapping[int, PostRef] | None = None,
+    no_elimination_label: str = "No elimination",
+) -> dict[str, str]:
+    """The site's files (relative path -> text) from each day's ``Votal.to_json()`` dict, oldest day first."""
+    public = [public_day(d, posts) for d in sorted(days, key=lambda d: d["day"])]
+    data = {
+        "game": {"title": game.title, "thread": game.thread, "players": list(game.seats)},
+        "generated_at": _iso(generated_at),
+        "current_day": public[-1]["day"] if public else None,
+        "days": public,
+    }
+    described = [describe_day(d) for d in public]
+    page = make_environment().get_template("index.html.j2").render(
+        game=game,
+        generated_at=_iso(generated_at),
+        current=described[-1] if described else None,
+        earlier=list(reversed(described[:-1])),
+        no_elimination_label=no_elimination_label,
+    )
+    files = {"index.html": page, "votal.json": json.dumps(data, indent=2, ensure_ascii=False) + "\n"}
+    for name in STATIC_FILES:
+        files[name] = _read_static(name)
+    return files
+
+
+def write_site(files: Mapping[str, str], out_dir: str | Path) -> list[Path]:
+    """Write the built files under ``out_dir`` (created if needed); each file is replaced whole."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, text in files.items():
+        path = out / name
+        temporary = path.with_name(path.name + ".tmp")
+        temporary.write_text(text, encoding="utf-8")
+        # replace, not rewrite: a player loading the page mid-write never sees half a file
+        temporary.replace(path)
+        written.append(path)
+    return written
+
+
+class ReadOnlyHandler(SimpleHTTPRequestHandler):
+    """Serves one directory; GET and HEAD only, no directory listings."""
+
+    def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+        self.send_error(405, "read-only")
+
+    do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_POST  # noqa: N815
+
+    def list_directory(self, path):  # noqa: ANN001 (http.server's signature)
+        self.send_error(404, "no listing")
+        return None
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Content-Security-Policy", "default-src 'self'; img-src 'self' data:")
+        super().end_headers()
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        pass
+
+
+def make_server(directory: str | Path, *, host: str = "127.0.0.1", port: int = 8000) -> ThreadingHTTPServer:
+    """A read-only HTTP server for a built site (port 0 picks a free port)."""
+    server = ThreadingHTTPServer((host, port), partial(ReadOnlyHandler, directory=str(directory)))
+    server.daemon_threads = True
+    return server
