@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -14,13 +13,6 @@ import sqlite_utils
 
 from parsers.commands import EXTRACTOR_VERSION, Command, ReadPost, extract_commands
 from parsers.page import Post
-
-DEFAULT_DB = "votal.db"
-
-
-def db_path(option: str | None) -> Path:
-    """``--db`` if given, else ``$VOTAL_DB``, else ``./votal.db``."""
-    return Path(option or os.environ.get("VOTAL_DB") or DEFAULT_DB)
 
 
 def open_db(path: str | Path) -> sqlite_utils.Database:

@@ -1,0 +1,90 @@
+"""The store: upserts that change nothing the second time, revisions kept, commands cached by version."""
+
+from datetime import UTC, datetime
+
+import pytest
+
+from assistant import store
+from parsers import commands
+from parsers.commands import Command
+from parsers.page import Post
+
+GAME = "https://forum.example.org/viewtopic.php?t=1"
+T0 = datetime(2024, 3, 1, 22, 0, tzinfo=UTC)
+T1 = datetime(2024, 3, 2, 9, 30, tzinfo=UTC)
+
+
+def post(number: int, body: str, *, author: str = "Hiraki", edited: bool = False) -> Post:
+    return Post(
+        post_id=str(1000 + number),
+        number=number,
+        author=author,
+        time=T0,
+        body_html=body,
+        url=f"https://forum.example.org/viewtopic.php?p={1000 + number}#p{1000 + number}",
+        edited=edited,
+    )
+
+
+@pytest.fixture
+def db(tmp_path):
+    return store.open_db(tmp_path / "votal.db")
+
+
+def rows(db):
+    return list(db.query("select * from posts order by number"))
+
+
+def test_a_second_save_changes_nothing(db):
+    page = [post(0, "Day 1 begins"), post(1, "<strong>VOTE: Beefster</strong>")]
+    assert store.save_posts(db, GAME, page, seen_at=T0) == store.SaveResult(new=2, changed=0)
+    before = rows(db)
+    assert store.save_posts(db, GAME, page, seen_at=T0) == store.SaveResult(new=0, changed=0)
+    assert rows(db) == before
+    assert db["revisions"].count == 2
+
+
+def test_an_edited_post_keeps_its_earlier_revision(db):
+    store.save_posts(db, GAME, [post(1, "<strong>VOTE: Beefster</strong>")], seen_at=T0)
+    result = store.save_posts(db, GAME, [post(1, "<strong>VOTE: Dekes</strong>", edited=True)], seen_at=T1)
+    assert result == store.SaveResult(new=0, changed=1)
+    bodies = [r["body_html"] for r in db.query("select body_html from revisions order by seen_at")]
+    assert bodies == ["<strong>VOTE: Beefster</strong>", "<strong>VOTE: Dekes</strong>"]
+    [read] = store.load_read_posts(db, GAME)
+    assert read.edited
+    assert [c.target for c in read.commands] == ["Dekes"]
+    assert [c.target for c in read.first_commands] == ["Beefster"]
+
+
+def test_posts_of_two_games_do_not_mix(db):
+    store.save_posts(db, GAME, [post(0, "a"), post(1, "b")], seen_at=T0)
+    store.save_posts(db, GAME + "2", [post(5, "c")], seen_at=T0)
+    assert store.last_post_number(db, GAME) == 1
+    assert store.last_post_number(db, GAME + "2") == 5
+    assert store.last_post_number(db, "other") is None
+    assert store.count_posts(db, GAME) == 2
+
+
+def test_read_posts_come_back_in_thread_order_with_commands(db):
+    store.save_posts(db, GAME, [post(2, "<b>unvote</b>"), post(1, "<b>VOTE: Beefster</b>")], seen_at=T0)
+    read = store.load_read_posts(db, GAME)
+    assert [p.number for p in read] == [1, 2]
+    assert read[0].commands == (Command("vote", "Beefster", read[0].commands[0].raw),)
+    assert read[1].commands[0].action == "unvote"
+    assert read[0].time == T0
+    assert read[0].first_commands is None
+
+
+def test_commands_read_by_older_code_are_read_again(db, monkeypatch):
+    store.save_posts(db, GAME, [post(1, "<b>VOTE: Beefster</b>")], seen_at=T0)
+    db.execute("update posts set commands = '[]', commands_version = -1")
+    [read] = store.load_read_posts(db, GAME)
+    assert [c.target for c in read.commands] == ["Beefster"]
+    assert next(db.query("select commands_version from posts"))["commands_version"] == commands.EXTRACTOR_VERSION
+
+
+def test_schema_can_be_ensured_again(db):
+    store.ensure_schema(db)
+    store.ensure_schema(db)
+    assert {"posts", "revisions", "syncs"} <= set(db.table_names())
+
