@@ -1,8 +1,28 @@
-"""Resolving a typed name to a seat, the way a careful moderator reads it."""
+"""Resolving a typed name to a seat, the way a careful moderator reads it.
+
+The steps, in order, each tried before the next and the first unique answer winning: exact, folded
+(case, spaces, punctuation, diacritics, lookalike letters), alias, any account of the seat (replacements),
+unique prefix, unique substring, acronym (initials, CamelCase or word-prefix pieces such as "SV" or
+"ScottBro"), and edit distance with a clear margin over the runner-up. Living seats come first, but a
+name that matches a dead seat or a non-player (a moderator) is reported as such, never bent onto a
+living seat. Anything ambiguous or too far is unresolved, with the reason.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+import unicodedata
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from rapidfuzz.distance import Levenshtein
+
+from assistant.game import Game
+
+NO_ELIMINATION = "no elimination"  # the owner every no-elimination phrase stands for
+DEFAULT_NO_ELIMINATION = ("no lynch", "no elimination", "no exile", "no execution", "sleep", "abstain")
+STEPS = ("exact", "folded", "alias", "account", "prefix", "substring", "acronym", "fuzzy")
 
 
 @dataclass(frozen=True)
@@ -14,3 +34,256 @@ class Resolution:
     step: str | None  # which rule resolved it: exact, folded, alias, account, prefix, substring, acronym, fuzzy
     no_elimination: bool = False  # a sleep / no lynch / no elimination vote
     reason: str | None = None  # "unknown name", "ambiguous: A or B", "target is dead", "not a player"
+    matched: str | None = None  # the spelling it matched: an account, alias, moderator or no-elimination phrase
+    candidates: tuple[str, ...] = ()  # the seats in question when ambiguous, or the dead seat / moderator named
+    used: str | None = None  # the part of ``text`` that was read, when trailing words were dropped
+
+
+# Letters that look alike across scripts, folded to the Latin letter a reader sees.
+_LOOKALIKES = str.maketrans(
+    {
+        "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c",
+        "т": "t", "у": "y", "х": "x", "і": "i", "ј": "j", "ѕ": "s", "ԁ": "d", "ɡ": "g", "ս": "u",
+        "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "τ": "t",
+        "υ": "u", "χ": "x", "ς": "c", "ı": "i", "ł": "l", "ø": "o", "đ": "d", "ð": "d", "þ": "th", "ß": "ss",
+        "æ": "ae", "œ": "oe",
+    }
+)
+_NOT_ALNUM = re.compile(r"[\W_]+")
+_WORD_SPLIT = re.compile(r"[^\W_]+")
+_CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|[^\W\d_]+")
+
+# Distances: how alike a typo must be, and how much closer than the runner-up.
+_FUZZY_MIN = 0.72
+_FUZZY_MARGIN = 0.1
+_MIN_PREFIX = 2
+_MIN_SUBSTRING = 3
+
+
+def fold_name(text: str) -> str:
+    """The letters and digits of a name, as a reader compares them: no case, accents, spaces or punctuation."""
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    return _NOT_ALNUM.sub("", text.casefold().translate(_LOOKALIKES))
+
+
+def _words(name: str) -> list[str]:
+    """A name's words, splitting at spaces, punctuation, CamelCase and digits: "ScottBrothers" -> Scott, Brothers."""
+    text = unicodedata.normalize("NFKD", name)
+    text = "".join(c for c in text if not unicodedata.combining(c)).translate(_LOOKALIKES)
+    words: list[str] = []
+    for chunk in _WORD_SPLIT.findall(text):
+        words.extend(w.casefold() for w in _CAMEL.findall(chunk))
+    return words
+
+
+def _is_acronym(typed: str, words: list[str]) -> bool:
+    """``typed`` spells non-empty prefixes of at least two of the name's words, in order from the first."""
+    if len(words) < 2 or not typed:
+        return False
+    reachable = {0}  # positions in ``typed`` reached after using words[0..i]
+    for i, word in enumerate(words):
+        nxt = set()
+        for pos in reachable:
+            for length in range(1, len(word) + 1):
+                if typed.startswith(word[:length], pos):
+                    nxt.add(pos + length)
+                else:
+                    break
+        if i >= 1 and len(typed) in nxt:
+            return True
+        if not nxt:
+            return False
+        reachable = nxt
+    return False
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """One name a target may be typed as, and what it stands for."""
+
+    spelling: str
+    folded: str
+    owner: str  # the seat's name, the moderator's name, or the no-elimination phrase
+    kind: str  # "seat", "moderator", "no_elimination"
+    source: str  # "name", "alias", "account"
+    words: tuple[str, ...] = ()
+
+
+@dataclass
+class Roster:
+    """The names of one game, folded once: seats with their accounts and aliases, moderators, no-elimination words."""
+
+    seats: tuple[str, ...]
+    entries: tuple[_Entry, ...]
+    _author_seat: dict[str, str] = field(default_factory=dict, repr=False)
+    _cache: dict[tuple[str, frozenset[str]], Resolution] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def from_game(cls, game: Game, no_elimination: Iterable[str] | Any = ()) -> Roster:
+        """The roster of ``game``; ``no_elimination`` is the ruleset's no-elimination phrases, or the ruleset."""
+        phrases = _no_elimination_phrases(no_elimination)
+        entries: list[_Entry] = []
+        author_seat: dict[str, str] = {}
+        for seat in game.players:
+            entries.append(_entry(seat.name, seat.name, "seat", "name"))
+            for account in seat.replacements:
+                entries.append(_entry(account, seat.name, "seat", "account"))
+            for alias in seat.aliases:
+                entries.append(_entry(alias, seat.name, "seat", "alias"))
+            for account in seat.accounts:
+                author_seat.setdefault(fold_name(account), seat.name)
+                author_seat.setdefault(account.casefold(), seat.name)
+        seat_folds = {e.folded for e in entries}
+        for moderator in game.moderators:
+            if fold_name(moderator) not in seat_folds:
+                entries.append(_entry(moderator, moderator, "moderator", "name"))
+        for phrase in phrases:
+            entries.append(_entry(phrase, NO_ELIMINATION, "no_elimination", "name"))
+        return cls(tuple(s.name for s in game.players), tuple(e for e in entries if e.folded), author_seat)
+
+    def seat_of_author(self, author: str) -> str | None:
+        """The seat an account posts for (any of its accounts), or None for a moderator or a stranger."""
+        return self._author_seat.get(author.casefold()) or self._author_seat.get(fold_name(author))
+
+    def resolve(self, text: str, alive: Collection[str]) -> Resolution:
+        key = (text, alive if isinstance(alive, frozenset) else frozenset(alive))
+        found = self._cache.get(key)
+        if found is None:
+            found = self._cache[key] = _resolve(text, self, key[1])
+        return found
+
+
+def _no_elimination_phrases(source: Iterable[str] | Any) -> tuple[str, ...]:
+    """Phrases from a tuple of words, or from a ruleset (its words, else its label plus the usual ones)."""
+    if isinstance(source, str):
+        return (source,)
+    if hasattr(source, "name") and not isinstance(source, Iterable):
+        if not getattr(source, "no_elimination_vote", True):
+            return ()
+        words = getattr(source, "no_elimination_words", None)
+        if words:
+            return tuple(words)
+        label = getattr(source, "no_elimination_label", None)
+        return tuple(dict.fromkeys(([label] if label else []) + list(DEFAULT_NO_ELIMINATION)))
+    return tuple(source)
+
+
+def _entry(spelling: str, owner: str, kind: str, source: str) -> _Entry:
+    return _Entry(spelling, fold_name(spelling), owner, kind, source, tuple(_words(spelling)))
+
+
+def resolve_name(text: str, roster: Roster, *, alive: Collection[str]) -> Resolution:
+    """What the typed ``text`` names, among the seats of ``roster`` (``alive``: the seats alive now)."""
+    return roster.resolve(text, alive)
+
+
+_STRIP = " \t\n@:;,.!?\"'`()[]{}<>*~|=-\u2013\u2014\u201c\u201d\u2018\u2019"
+_POSSESSIVE = re.compile(r"['\u2019]s$", re.IGNORECASE)
+
+
+def _resolve(text: str, roster: Roster, alive: frozenset[str]) -> Resolution:
+    cleaned = _POSSESSIVE.sub("", text.strip(_STRIP)).strip(_STRIP)
+    if not fold_name(cleaned):
+        return Resolution(text, None, None, reason="no name given")
+    found = _resolve_whole(text, cleaned, roster, alive, fuzzy=True)
+    if found.seat is not None or found.no_elimination or found.reason != "unknown name":
+        return found
+    # "VOTE: Thor because he lied": read the longest run of leading words that names someone.
+    words = cleaned.split()
+    for n in range(min(len(words) - 1, 4), 0, -1):
+        part = _POSSESSIVE.sub("", " ".join(words[:n]).strip(_STRIP)).strip(_STRIP)
+        if not fold_name(part):
+            continue
+        shorter = _resolve_whole(text, part, roster, alive, fuzzy=False)
+        if shorter.reason != "unknown name":
+            return _replace_used(shorter, part)
+    return found
+
+
+def _replace_used(found: Resolution, part: str) -> Resolution:
+    return Resolution(found.text, found.seat, found.step, found.no_elimination, found.reason, found.matched,
+                      found.candidates, part)
+
+
+def _answer(text: str, step: str, entries: list[_Entry], alive: frozenset[str]) -> Resolution | None:
+    """The answer of one step from the entries it matched, or None to go on to the next step."""
+    owners = {(e.kind, e.owner): e for e in entries}
+    if not owners:
+        return None
+    living = {k: e for k, e in owners.items() if k[0] == "seat" and k[1] in alive}
+    others = {k: e for k, e in owners.items() if k not in living}
+    strong = step in ("exact", "folded", "alias", "account")
+    if len(owners) == 1 or (not strong and len(living) == 1):
+        (kind, owner), entry = next(iter(living.items())) if living else next(iter(owners.items()))
+        return _meaning(text, step, kind, owner, entry, alive)
+    if strong and len(living) == 1 and all(k[0] == "seat" for k in others):
+        (kind, owner), entry = next(iter(living.items()))
+        return _meaning(text, step, kind, owner, entry, alive)
+    pool = living if len(living) > 1 else owners
+    names = sorted(owner for _, owner in pool)
+    return Resolution(text, None, step, reason="ambiguous: " + " or ".join(names), candidates=tuple(names))
+
+
+def _meaning(text: str, step: str, kind: str, owner: str, entry: _Entry, alive: frozenset[str]) -> Resolution:
+    if kind == "no_elimination":
+        return Resolution(text, None, step, no_elimination=True, matched=entry.spelling)
+    if kind == "moderator":
+        return Resolution(text, None, step, reason="not a player", matched=entry.spelling, candidates=(owner,))
+    if owner not in alive:
+        return Resolution(text, None, step, reason="target is dead", matched=entry.spelling, candidates=(owner,))
+    return Resolution(text, owner, step, matched=entry.spelling)
+
+
+def _resolve_whole(text: str, typed: str, roster: Roster, alive: frozenset[str], *, fuzzy: bool) -> Resolution:
+    entries = roster.entries
+    folded = fold_name(typed)
+    casefolded = typed.casefold()
+    steps: list[tuple[str, list[_Entry]]] = [
+        ("exact", [e for e in entries if e.spelling == typed or e.spelling.casefold() == casefolded]),
+        ("folded", [e for e in entries if e.folded == folded and e.source == "name"]),
+        ("alias", [e for e in entries if e.folded == folded and e.source == "alias"]),
+        ("account", [e for e in entries if e.folded == folded and e.source == "account"]),
+    ]
+    for step, matched in steps:
+        found = _answer(text, step, matched, alive)
+        if found is not None:
+            return found
+    if len(folded) >= _MIN_PREFIX:
+        found = _answer(text, "prefix", [e for e in entries if e.folded.startswith(folded)], alive)
+        if found is not None:
+            return found
+    if len(folded) >= _MIN_SUBSTRING:
+        found = _answer(text, "substring", [e for e in entries if folded in e.folded], alive)
+        if found is not None:
+            return found
+    if len(folded) >= _MIN_PREFIX:
+        found = _answer(text, "acronym", [e for e in entries if _is_acronym(folded, list(e.words))], alive)
+        if found is not None:
+            return found
+    if fuzzy and len(folded) >= 3:
+        found = _fuzzy(text, folded, entries, alive)
+        if found is not None:
+            return found
+    return Resolution(text, None, None, reason="unknown name")
+
+
+def _fuzzy(text: str, folded: str, entries: tuple[_Entry, ...], alive: frozenset[str]) -> Resolution | None:
+    best: dict[tuple[str, str], tuple[float, _Entry]] = {}
+    for entry in entries:
+        score = Levenshtein.normalized_similarity(folded, entry.folded)
+        if len(folded) >= 4 and len(entry.folded) > len(folded):
+            # a typo in a short form: compare with the name's start ("Thro" for "Thor665")
+            start = Levenshtein.normalized_similarity(folded, entry.folded[: len(folded)])
+            score = max(score, start - 0.05)
+        key = (entry.kind, entry.owner)
+        if key not in best or score > best[key][0]:
+            best[key] = (score, entry)
+    ranked = sorted(best.items(), key=lambda item: item[1][0], reverse=True)
+    if not ranked or ranked[0][1][0] < _FUZZY_MIN:
+        return None
+    (kind, owner), (score, entry) = ranked[0]
+    if len(ranked) > 1 and score - ranked[1][1][0] < _FUZZY_MARGIN:
+        names = sorted(o for (_, o), (s, _) in ranked if score - s < _FUZZY_MARGIN)
+        return Resolution(text, None, "fuzzy", reason="ambiguous: " + " or ".join(names), candidates=tuple(names))
+    return _meaning(text, "fuzzy", kind, owner, entry, alive)

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime
 
+from lxml import etree
+from lxml import html as lxml_html
+
 # Bump when extraction changes: stored commands of an older version are read again from the post.
-EXTRACTOR_VERSION = 1
+EXTRACTOR_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -33,6 +37,202 @@ class ReadPost:
     first_commands: tuple[Command, ...] | None = None  # from the first revision, when edited
 
 
+# --- what does not count: quotes, spoilers, code, struck text -------------------------------------------
+
+_EXCLUDED_TAGS = frozenset({"blockquote", "cite", "pre", "code", "s", "strike", "del", "details", "script", "style"})
+_EXCLUDED_CLASSES = frozenset(
+    {
+        # quotes: Discourse aside.quote, XenForo, vBulletin, Invision, MyBB, ProBoards
+        "quote", "bbCodeBlock--quote", "bbcode_container", "bbcode_quote", "ipsQuote", "mycode_quote",
+        # spoilers and vote-count boxes: MafiaScum quotetitle/quotecontent, Discourse, XenForo, Invision
+        "quotetitle", "quotecontent", "spoiler", "bbCodeSpoiler", "bbCodeInlineSpoiler", "ipsSpoiler",
+        "spoiler-content", "spoilertitle",
+        # code
+        "codebox", "bbCodeBlock--code", "bbCodeCode", "bbcode_code",
+        # signatures, in case a parser leaves one in the body
+        "signature",
+    }
+)
+_BOLD_TAGS = frozenset({"b", "strong"})
+_BOLD_CLASSES = frozenset({"noboldsig", "bbvote", "bbcode-b", "mycode_b", "text-strong"})
+_LINE_TAGS = frozenset(
+    {"br", "p", "li", "ul", "ol", "tr", "table", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "fieldset", "legend",
+     "dd", "dt", "dl", "section", "article", "center", "td", "th"}
+)
+_BOLD_STYLE = re.compile(r"font-weight\s*:\s*(bold|bolder|[6-9]00)\b", re.IGNORECASE)
+_NORMAL_STYLE = re.compile(r"font-weight\s*:\s*(normal|lighter|[1-5]00)\b", re.IGNORECASE)
+_HIDDEN_STYLE = re.compile(r"line-through|display\s*:\s*none", re.IGNORECASE)
+_INLINE_STYLE = re.compile(r"display\s*:\s*inline", re.IGNORECASE)
+
+# Longest bold stretch read as commands, and longest line or target kept: an unclosed bold tag can make a
+# whole post bold, and nothing after this many characters is a vote a moderator would count.
+_MAX_RUN = 4000
+_MAX_LINE = 200
+_MAX_TARGET = 60
+
+
+def _is_excluded(el, classes: set[str], style: str) -> bool:
+    if el.tag in _EXCLUDED_TAGS:
+        return True
+    if el.tag == "aside" and "quote" in classes:
+        return True
+    if classes & _EXCLUDED_CLASSES:
+        return True
+    title = el.get("title")
+    if title and title.startswith("This text is hidden"):
+        return True
+    return bool(style and _HIDDEN_STYLE.search(style))
+
+
+def _bold_state(el, classes: set[str], style: str, bold: bool) -> bool:
+    if el.tag in _BOLD_TAGS or classes & _BOLD_CLASSES:
+        return True
+    if style:
+        if _BOLD_STYLE.search(style):
+            return True
+        if _NORMAL_STYLE.search(style):
+            return False
+    return bold
+
+
+def _collect(root) -> list[tuple[str, bool]]:
+    """The countable text of the post as (text, is_bold) pieces, in reading order; "\\n" marks line breaks."""
+    pieces: list[tuple[str, bool]] = []
+
+    def walk(el, bold: bool) -> None:
+        tag = el.tag
+        if not isinstance(tag, str):  # comments, processing instructions
+            return
+        classes = set(el.get("class", "").split()) if el.get("class") else set()
+        style = el.get("style", "")
+        if _is_excluded(el, classes, style):
+            return
+        line = tag in _LINE_TAGS or (tag == "div" and not _INLINE_STYLE.search(style))
+        if line:
+            pieces.append(("\n", False))
+        inner = _bold_state(el, classes, style, bold)
+        if el.text:
+            pieces.append((el.text, inner))
+        for child in el:
+            walk(child, inner)
+            if child.tail:
+                pieces.append((child.tail, inner))
+        if line:
+            pieces.append(("\n", False))
+
+    walk(root, False)
+    return pieces
+
+
+def _bold_runs(pieces: list[tuple[str, bool]]) -> list[str]:
+    """Bold stretches; bold pieces separated only by whitespace or line breaks join into one run."""
+    runs: list[str] = []
+    current: list[str] = []
+    gap: list[str] = []
+    for text, bold in pieces:
+        if bold:
+            if current and gap:
+                current.append("\n" if any("\n" in g for g in gap) else " ")
+            gap = []
+            current.append(text)
+        elif current:
+            if text.strip():
+                runs.append("".join(current))
+                current, gap = [], []
+            else:
+                gap.append(text)
+    if current:
+        runs.append("".join(current))
+    return runs
+
+
+# --- the command grammar ------------------------------------------------------------------------------
+
+_SPACES = re.compile(r"[ \t\r\f\v\u00a0\u2000-\u200a\u202f\u205f\u3000]+")
+_INVISIBLE = re.compile(r"[\u200b-\u200d\u2060\ufeff\u00ad]")
+_BBCODE_VOTE = re.compile(r"\[(un)?vote\](.{0,80}?)\[/(?:un)?vote\]", re.IGNORECASE)
+# A command word: VOTE, UNVOTE (also UN-VOTE, UN VOTE), NOMINATE, optionally after "##" or "/".
+_KEYWORD = re.compile(r"(?<![\w])(?:##\s*|/)?(un[-\s]?vote|vote|nominate)(?![\w])", re.IGNORECASE)
+# Between the command word and its target.
+_SEPARATOR = re.compile(r"\s*(?:[:=\-\u2013\u2014>~|]+\s*)?(?:for\s+(?=\S))?", re.IGNORECASE)
+# What may stand before the first command of a line: nothing, or a preamble that ends in punctuation
+# ("cross fingers, vote X"), so that "I don't want to vote X" is not read as a vote.
+_PREAMBLE_END = re.compile(r"(?:^|[,;:.!?\-\u2013\u2014()\[\]{}*~>|]|\.\.\.)\s*$")
+# ...or a few words ending right before a colon-marked command ("Confirm vote: X", "Final vote: X").
+_SHORT_PREAMBLE = re.compile(r"^\s*(?:[^\W\d_][\w'!]*\s+){1,3}$")
+_NEGATION = re.compile(
+    r"\b(?:not|no|never|didn't|don't|won't|wouldn't|can't|shouldn't|dont|didnt|wont|intent|intend)\b", re.IGNORECASE
+)
+_COLON_NEXT = re.compile(r"\s*:")
+_TRIM = " \t\n:;,.!?\"'`()[]{}<>*~|=-\u2013\u2014\u201c\u201d\u2018\u2019"
+
+
+def _normalise(text: str) -> str:
+    text = _INVISIBLE.sub("", text)
+    return _SPACES.sub(" ", text)
+
+
+def _read_line(line: str, raw: str) -> list[Command]:
+    found = list(_KEYWORD.finditer(line))
+    if not found:
+        return []
+    first = found[0]
+    preamble = line[: first.start()]
+    if not _PREAMBLE_END.search(preamble) and not (
+        _SHORT_PREAMBLE.match(preamble)
+        and not _NEGATION.search(preamble)
+        and _COLON_NEXT.match(line, first.end())
+    ):
+        return []
+    commands: list[Command] = []
+    for i, match in enumerate(found):
+        word = match.group(1).lower()
+        action = "unvote" if word.startswith("un") else word
+        end = found[i + 1].start() if i + 1 < len(found) else len(line)
+        rest = line[match.end() : end]
+        sep = _SEPARATOR.match(rest)
+        target = rest[sep.end() :] if sep else rest
+        target = target.strip(_TRIM)[:_MAX_TARGET].strip(_TRIM) or None
+        if action == "unvote":
+            commands.append(Command("unvote", target, raw))
+        elif target is not None:
+            commands.append(Command(action, target, raw))
+    return commands
+
+
+def _read_run(run: str) -> list[Command]:
+    run = _normalise(run[:_MAX_RUN])
+    run = _BBCODE_VOTE.sub(lambda m: f"\n{'un' if m.group(1) else ''}vote: {m.group(2)}\n", run)
+    commands: list[Command] = []
+    for line in run.split("\n"):
+        line = line.strip()
+        if not line:
+            continue
+        if len(line) > _MAX_LINE:
+            # A long bold line is prose (often an unclosed tag): only a command that opens it counts.
+            line = line[:_MAX_LINE]
+            head = _KEYWORD.match(line)
+            if not head:
+                continue
+        commands.extend(_read_line(line, line))
+    return commands
+
+
+def _parse(body_html: str):
+    try:
+        return lxml_html.fragment_fromstring(body_html, create_parent="div")
+    except (etree.ParserError, ValueError):
+        return None
+
+
 def extract_commands(body_html: str) -> list[Command]:
     """Every command in the post's countable bold text, in order."""
-    raise NotImplementedError("being written: see the vote-reading issue")
+    if not body_html or "<" not in body_html and "[" not in body_html:
+        return []
+    root = _parse(body_html)
+    if root is None:
+        return []
+    commands: list[Command] = []
+    for run in _bold_runs(_collect(root)):
+        commands.extend(_read_run(run))
+    return commands

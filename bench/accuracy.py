@@ -1,0 +1,150 @@
+"""Vote-reading accuracy on the real MafiaScum games: a per-day table and every miss with the post it misread.
+
+Pure path, no network and no database: each corpus post's body goes through ``extract_commands``, becomes a
+``ReadPost``, and each scorable day is replayed by the real tally under the ``mafiascum`` ruleset.
+
+    python bench/accuracy.py            # table + misses
+    python bench/accuracy.py --misses   # misses only
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(REPO_ROOT)]
+
+from assistant.counting import ruleset_for  # noqa: E402
+from assistant.game import Game, parse_game  # noqa: E402
+from assistant.names import Roster  # noqa: E402
+from assistant.tally import Votal, replay_day  # noqa: E402
+from parsers.commands import ReadPost, extract_commands  # noqa: E402
+from tests.corpus import CorpusGame, ExpectedDay, expected_days, load_games, load_posts, render_game_file  # noqa: E402
+
+
+@dataclass(frozen=True)
+class DayScore:
+    expected: ExpectedDay
+    votal: Votal
+
+    @property
+    def got(self) -> str | None:
+        outcome = self.votal.outcome
+        return outcome.target if outcome and outcome.kind == "elimination" else None
+
+    @property
+    def decided(self) -> bool:
+        outcome = self.votal.outcome
+        if outcome is None or outcome.kind == "pending":
+            return False
+        return self.got == self.expected.eliminated
+
+    @property
+    def hammer(self) -> int | None:
+        return self.votal.outcome.post if self.votal.outcome else None
+
+    @property
+    def hammer_right(self) -> bool | None:
+        """None when the README says not to check the hammer of this day."""
+        if not self.expected.check_hammer:
+            return None
+        return self.decided and self.expected.hammer_ok(self.hammer)
+
+
+def read_posts(game: CorpusGame) -> list[ReadPost]:
+    return [
+        ReadPost(
+            number=p["number"],
+            post_id=str(p["id"]),
+            author=p["user"],
+            time=None,
+            url=p.get("page", ""),
+            commands=tuple(extract_commands(p["content"])),
+        )
+        for p in load_posts(game.thread_id)
+    ]
+
+
+def game_file(game: CorpusGame) -> Game:
+    return parse_game(render_game_file(game), path=f"corpus-{game.number}.toml")
+
+
+def score_game(game: CorpusGame) -> list[DayScore]:
+    days = expected_days(game)
+    if not days:
+        return []
+    parsed = game_file(game)
+    ruleset = ruleset_for(parsed)
+    roster = Roster.from_game(parsed, ruleset)
+    posts = read_posts(game)
+    return [
+        DayScore(day, replay_day(parsed, ruleset, posts, roster, day=day.day)) for day in days
+    ]
+
+
+def score_corpus() -> list[DayScore]:
+    return [score for game in load_games() for score in score_game(game)]
+
+
+def describe_miss(score: DayScore) -> list[str]:
+    """The outcome, the expected result, and the commands of the day that did not read cleanly."""
+    e, v = score.expected, score.votal
+    outcome = v.outcome
+    got = f"{outcome.kind} {outcome.target or ''} at post {outcome.post} ({outcome.reason})" if outcome else "none"
+    lines = [
+        f"MISS game {e.game} (t={e.thread_id}) day {e.day}: expected {e.eliminated or 'no lynch'}"
+        f" before post {e.twilight_post}; got {got}"
+    ]
+    for action in v.actions:
+        if action.why_not in ("moderator's post", "the day had already ended"):
+            continue
+        if not action.counted or action.step not in (None, "exact", "folded", "account"):
+            status = "counted" if action.counted else f"NOT counted ({action.why_not})"
+            target = action.target or ("no elimination" if action.no_elimination else "-")
+            lines.append(
+                f"    post {action.post:>5} {action.author:<20} {action.text!r:<40} -> {target} "
+                f"[{action.step}] {status}"
+            )
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--misses", action="store_true", help="print only the misses")
+    parser.add_argument("--verbose", action="store_true", help="for each miss, list the doubtful commands")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    scores = score_corpus()
+    elapsed = time.perf_counter() - started
+    if not args.misses:
+        print(f"{'game':>5} {'day':>3} {'expected':<22} {'got':<22} {'post':>6} {'twilight':>8}  result")
+        for s in scores:
+            e = s.expected
+            mark = "ok" if s.decided else "WRONG"
+            if s.hammer_right is False and s.decided:
+                mark = "hammer?"
+            print(
+                f"{e.game:>5} {e.day:>3} {(e.eliminated or 'no lynch')[:22]:<22} {(s.got or '-')[:22]:<22} "
+                f"{s.hammer if s.hammer is not None else '-':>6} {e.twilight_post:>8}  {mark}"
+            )
+    print()
+    for s in scores:
+        if not s.decided or s.hammer_right is False:
+            lines = describe_miss(s)
+            print("\n".join(lines if args.verbose else lines[:1]))
+    decided = sum(s.decided for s in scores)
+    checked = [s for s in scores if s.hammer_right is not None]
+    hammers = sum(bool(s.hammer_right) for s in checked)
+    print()
+    print(f"days decided correctly: {decided}/{len(scores)} ({100 * decided / max(len(scores), 1):.1f}%)")
+    print(f"hammer post correct:    {hammers}/{len(checked)} ({100 * hammers / max(len(checked), 1):.1f}%)")
+    print(f"({elapsed:.1f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
