@@ -1,0 +1,119 @@
+"""End to end over real HTTP on loopback: `votal sync` then `votal count`, `audit`, and error lines."""
+
+import json
+from urllib.parse import urlsplit
+
+import pytest
+from click.testing import CliRunner
+
+from assistant.cli import main
+from assistant.demo import load_demo_thread
+from assistant.pageserver import LoopbackServer
+
+
+@pytest.fixture
+def forum():
+    thread, game_text = load_demo_thread()
+    with LoopbackServer(thread.respond) as server:
+        yield server, thread, game_text
+
+
+@pytest.fixture
+def game_file(forum, tmp_path):
+    server, _, game_text = forum
+    demo_url = next(line.split('"')[1] for line in game_text.splitlines() if line.startswith("thread ="))
+    parts = urlsplit(demo_url)
+    path = tmp_path / "game.toml"
+    path.write_text(game_text.replace(demo_url, f"{server.base_url}{parts.path}?{parts.query}"))
+    return path
+
+
+def run(*args: str) -> str:
+    result = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_sync_then_count_over_loopback(forum, game_file, tmp_path):
+    server, thread, _ = forum
+    db = tmp_path / "votal.db"
+    summary = json.loads(run("sync", game_file, "--db", db, "--format", "json"))
+    assert summary["new_posts"] == len(thread.posts) == 34
+    assert summary["pages"] == 2
+    assert summary["engine"] == "phpbb"
+
+    day1 = json.loads(run("count", game_file, "--db", db, "--day", "1", "--format", "json"))
+    assert day1["alive"] == 9 and day1["majority"] == 5
+    assert day1["wagons"][0] == {
+        "target": "Dorian Gray",
+        "votes": 5,
+        "voters": ["Bramblethorn", "Fennimore", "Isolde", "Ariadne", "Hollis"],
+    }
+    assert day1["outcome"]["kind"] == "elimination"
+    assert day1["outcome"]["target"] == "Dorian Gray"
+
+    day2 = json.loads(run("count", game_file, "--db", db, "--day", "2", "--format", "json"))
+    assert day2["alive"] == 7 and day2["majority"] == 4
+    assert day2["wagons"][0] == {"target": "Elspeth", "votes": 3, "voters": ["Isolde", "Bramblethorn", "Hollis"]}
+    assert day2["no_elimination"] == {"votes": 2, "voters": ["Fennimore", "Ariadne"]}
+    assert {"post": 29, "voter": "Elspeth", "text": "vote: gideon"}.items() <= day2["problems"][0].items()
+    assert "dead" in day2["problems"][0]["reason"]
+
+
+def test_a_second_sync_fetches_only_the_last_page_and_adds_nothing(forum, game_file, tmp_path):
+    server, _, _ = forum
+    db = tmp_path / "votal.db"
+    run("sync", game_file, "--db", db)
+    server.requests.clear()
+    summary = json.loads(run("sync", game_file, "--db", db, "--format", "json"))
+    assert (summary["new_posts"], summary["changed_posts"]) == (0, 0)
+    assert len(server.requests) == 1
+    assert "start=25" in server.requests[0]
+
+
+def test_count_as_of_an_earlier_post(forum, game_file, tmp_path):
+    db = tmp_path / "votal.db"
+    run("sync", game_file, "--db", db, "--quiet")
+    early = json.loads(run("count", game_file, "--db", db, "--day", "1", "--at-post", "6", "--format", "json"))
+    assert early["as_of_post"] == 6
+    assert early["wagons"][0]["target"] == "Dorian Gray"
+    assert early["wagons"][0]["voters"] == ["Bramblethorn", "Cobweb", "Fennimore"]
+    assert early["outcome"] is None
+
+
+def test_audit_lists_every_command_with_its_resolution(forum, game_file, tmp_path):
+    db = tmp_path / "votal.db"
+    run("sync", game_file, "--db", db, "--quiet")
+    actions = json.loads(run("audit", game_file, "--db", db, "--day", "1", "--format", "json"))
+    typo = next(a for a in actions if a["post"] == 6)
+    assert (typo["text"], typo["target"], typo["counted"]) == ("Vote: Dorain", "Dorian Gray", True)
+    assert typo["step"] not in ("exact", "folded")
+    assert all(a["post"] != 15 for a in actions)  # the vote inside a spoiler is not a command
+    text = run("audit", game_file, "--db", db, "--day", "1")
+    assert "Dorain" in text and "Dorian Gray" in text
+
+
+def test_errors_are_one_line_without_traceback(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('title = "x"\nthread = "https://f.example/viewtopic.php?t=1"\nruleset = "mafiascum"\nplayrs = []\n')
+    result = CliRunner().invoke(main, ["count", str(bad), "--db", str(tmp_path / "v.db")])
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines() == [
+        f"Error: {bad}:4: playrs: unknown key (known keys: alerts, corrections, days, deaths, events, fetch, forum, "
+        "moderators, players, private, ruleset, start, templates, thread, timezone, title)"
+    ]
+
+
+def test_a_page_that_changed_shape_is_an_error_not_an_empty_sync(tmp_path):
+    from assistant.pageserver import Response
+
+    with LoopbackServer(lambda path, query, headers: Response(200, "<html><body><p>Maintenance</p></body></html>")) as s:
+        game = tmp_path / "g.toml"
+        game.write_text(
+            f'title = "x"\nthread = "{s.base_url}/viewtopic.php?f=1&t=9"\nforum = "phpbb"\nruleset = "mafiascum"\n'
+            '[fetch]\nmin_interval = 0\n[[players]]\nname = "A"\n'
+        )
+        result = CliRunner().invoke(main, ["sync", str(game), "--db", str(tmp_path / "v.db")])
+    assert result.exit_code == 1
+    assert "no posts" in result.output
+    assert "Traceback" not in result.output

@@ -1,0 +1,59 @@
+"""The README is the contract: its commands exist, are documented, and its quick start runs."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from assistant.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def quick_start_commands() -> list[str]:
+    section = README.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"```sh\n(.+?)\n```", section)
+
+
+def test_readme_has_the_two_commands_and_ci_runs_the_test_one():
+    demo, tests = quick_start_commands()
+    assert demo == "pip install . && votal demo"
+    assert tests == "pip install '.[test]' && pytest"
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert re.search(r"python3? -m venv", ci)
+    assert ci.rstrip().splitlines()[-1] == tests
+
+
+@pytest.mark.parametrize("name", sorted(main.commands))
+def test_every_command_has_help_with_an_example_and_a_readme_section(name):
+    result = CliRunner().invoke(main, [name, "--help"])
+    assert result.exit_code == 0
+    assert "Example" in result.output, f"votal {name} --help has no example"
+    assert f"votal {name}" in README, f"votal {name} is not in the README"
+
+
+@pytest.mark.parametrize("name", sorted(main.commands))
+def test_commands_that_print_data_offer_json(name):
+    command = main.commands[name]
+    formats = next((p for p in command.params if p.name == "fmt"), None)
+    if formats is not None:
+        assert isinstance(formats.type, click.Choice)
+        assert "json" in formats.type.choices or "csv" in formats.type.choices
+
+
+def test_quick_start_demo_runs_from_another_directory(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "assistant", "demo"], cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "Synced 34 posts" in out
+    assert "Day 1" in out and "Day 2" in out
+    assert "Dorian Gray" in out and "Elspeth" in out
+    assert "[b]" in out.lower() or "[url" in out.lower()  # the BBCode draft
+    assert not list(tmp_path.iterdir()), "the demo must not leave files behind"
