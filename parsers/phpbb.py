@@ -43,9 +43,7 @@ _USER_ID = re.compile(r"[?&;]u=(\d+)")
 _POST_ID = re.compile(r"^p(\d+)$")
 
 
-def parse_page(
-    text: str, *, url: str, tz: tzinfo = UTC, now: datetime | None = None
-) -> ThreadPage:
+def parse_page(text: str, *, url: str, tz: tzinfo = UTC, now: datetime | None = None) -> ThreadPage:
     """Posts, next page and post total of one ``viewtopic.php`` page.
 
     ``tz`` and ``now`` only matter for 3.0-era pages, which print dates as text in the viewer's zone.
@@ -107,9 +105,7 @@ def _parse_html(text: str) -> lxml.html.HtmlElement:
         return lxml.html.document_fromstring(text.encode("utf-8"))
 
 
-def _read_post(
-    element, *, url: str, number: int, tz: tzinfo, now: datetime | None, problems: list[str]
-) -> Post:
+def _read_post(element, *, url: str, number: int, tz: tzinfo, now: datetime | None, problems: list[str]) -> Post:
     post_id = element.get("id")[1:]
     contents = _CONTENT(element)
     if not contents:
@@ -127,13 +123,9 @@ def _read_post(
     if time is None:
         problems.append(f"post {post_id}: no readable time")
     notices = _NOTICES(element)
-    deleted = (
-        "deleted" in element.get("class", "").split()
-        or bool(_DELETED_MARKS(element))
-    )
+    deleted = "deleted" in element.get("class", "").split() or bool(_DELETED_MARKS(element))
     edited = any(
-        "post_deleted_msg" not in n.get("class", "") and "bumped" not in n.text_content().lower()
-        for n in notices
+        "post_deleted_msg" not in n.get("class", "") and "bumped" not in n.text_content().lower() for n in notices
     )
     return Post(
         post_id=post_id,
@@ -268,7 +260,7 @@ def _clean_url(href: str) -> str:
 
 def _explain_empty(doc) -> str:
     for box in _MESSAGE(doc):
-        said = " ".join(box.text_content().split())
+        said = " ".join(" ".join(box.itertext()).split())
         return f"no posts on the page; the forum says: {said[:200]}"
     if doc.find(".//form[@id='login']") is not None or doc.find(".//input[@name='login']") is not None:
         return "no posts on the page: the forum asks to log in (set cookies in [fetch])"
