@@ -202,6 +202,26 @@ def audit(game_file: str, db_file: str, day: int | None, at_post: int | None, fm
 
 
 @main.command()
+@game_argument
+@db_option
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="site-out", show_default=True,
+              help="Directory to write the site into.")
+def site(game_file: str, db_file: str, out_dir: str) -> None:
+    """Write the players' page: a static site (HTML + JSON) of the current votal, earlier days and every vote.
+
+    Reads only the store and the game file; private facts of the game file never reach the page.
+
+    \b
+    Example:
+      votal site games/wh17.toml --out public/ && votal serve public/
+    """
+    from assistant.site import publish_site
+
+    written = publish_site(load(game_file), open_store(db_file), out_dir, generated_at=now_utc())
+    click.echo(f"Wrote {len(written)} files to {out_dir}/ (open {out_dir}/index.html)")
+
+
+@main.command()
 @click.option("--keep-db", type=click.Path(dir_okay=False), help="Keep the demo's store at this path.")
 def demo(keep_db: str | None) -> None:
     """Run the whole pipeline offline on a bundled sample game.

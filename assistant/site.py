@@ -304,3 +304,24 @@ def make_server(directory: str | Path, *, host: str = "127.0.0.1", port: int = 8
     server = ThreadingHTTPServer((host, port), partial(ReadOnlyHandler, directory=str(directory)))
     server.daemon_threads = True
     return server
+
+
+def gather_days(game: Any, db: Any) -> tuple[PublicGame, dict[int, PostRef], list[dict[str, Any]], str]:
+    """Replay every day of a stored game: (public game, post index, each day's votal JSON, no-elimination label).
+
+    The only part of this module that reads the store; everything it returns is then rendered by pure code.
+    """
+    from assistant import store
+    from assistant.counting import count_game, ruleset_for
+
+    posts = index_posts(store.load_read_posts(db, game.key))
+    days = [votal.to_json() for votal in count_game(game, db)]
+    return describe_game(game), posts, days, ruleset_for(game).no_elimination_label
+
+
+def publish_site(game: Any, db: Any, out_dir: str | Path, *, generated_at: datetime) -> list[Path]:
+    """Build the players' site of a stored game and write it under ``out_dir`` (what ``votal site`` and
+    ``votal run`` call after a sync)."""
+    public, posts, days, label = gather_days(game, db)
+    files = build_site(public, days, generated_at=generated_at, posts=posts, no_elimination_label=label)
+    return write_site(files, out_dir)
