@@ -222,6 +222,29 @@ def site(game_file: str, db_file: str, out_dir: str) -> None:
 
 
 @main.command()
+@click.argument("directory", type=click.Path(file_okay=False, exists=True), default="site-out")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (loopback: only this machine).")
+@click.option("--port", default=8000, show_default=True, type=int, help="Port to listen on (0: any free port).")
+def serve(directory: str, host: str, port: int) -> None:
+    """Serve a site written by `votal site`, read-only (GET and HEAD only, no directory listings).
+
+    \b
+    Example:
+      votal serve site-out --port 8080
+    """
+    from assistant.site import make_server
+
+    server = make_server(directory, host=host, port=port)
+    bound_host, bound_port = server.server_address[:2]
+    click.echo(f"Serving {directory}/ read-only at http://{bound_host}:{bound_port}/ (Ctrl+C stops)")
+    try:
+        server.serve_forever()
+    finally:
+        server.server_close()
+
+
+@main.command()
 @click.option("--keep-db", type=click.Path(dir_okay=False), help="Keep the demo's store at this path.")
 def demo(keep_db: str | None) -> None:
     """Run the whole pipeline offline on a bundled sample game.
