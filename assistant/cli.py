@@ -245,6 +245,35 @@ def serve(directory: str, host: str, port: int) -> None:
 
 
 @main.command()
+@game_argument
+@db_option
+@format_option("csv", "json", "html")
+@click.option("--table", type=click.Choice(["votes", "days"]), default="votes", show_default=True,
+              help="CSV only: one row per command read (votes) or one row per day's summary (days).")
+@click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
+def export(game_file: str, db_file: str, fmt: str, table: str, output: str | None) -> None:
+    """Export the vote history: every command read (post, time, voter, text, target, counted or why not).
+
+    JSON adds each day's summary (final wagons, outcome, who never voted); HTML adds a wagon timeline per day.
+
+    \b
+    Example:
+      votal export games/wh17.toml --format csv -o wh17-votes.csv
+    """
+    from assistant.export import render_export
+    from assistant.site import gather_days
+
+    game, posts, days, label = gather_days(load(game_file), open_store(db_file))
+    text = render_export(fmt, game, days, generated_at=now_utc(), posts=posts, table=table,
+                         no_elimination_label=label)
+    if output:
+        with open(output, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+    else:
+        click.echo(text, nl=False)
+
+
+@main.command()
 @click.option("--keep-db", type=click.Path(dir_okay=False), help="Keep the demo's store at this path.")
 def demo(keep_db: str | None) -> None:
     """Run the whole pipeline offline on a bundled sample game.
