@@ -1,95 +1,243 @@
-"""Fetching forum pages politely: one request per host per interval, retries, timeouts, a real User-Agent."""
+"""Fetching forum pages politely: one request per host per interval, robots.txt, retries, a real User-Agent."""
 
 from __future__ import annotations
 
+import http.cookiejar
+import logging
+import os
 import random
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
+from pathlib import Path
 from urllib.parse import urlsplit
+from urllib.robotparser import RobotFileParser
 
 import requests
 
 from assistant import __version__
-from assistant.errors import ForumError
+from assistant.errors import ForumError, VotalError
 
 USER_AGENT = f"Votal/{__version__} (forum game vote counter; +https://pypi.org/project/votal/)"
+ROBOTS_AGENT = "Votal"  # the token robots.txt rules name
 RETRY_STATUSES = {429, 500, 502, 503, 504}
+
+log = logging.getLogger("votal.fetch")
+
+
+class Stopped(Exception):
+    """The run was asked to stop (Ctrl-C, SIGTERM); raised between requests, never in the middle of one."""
+
+
+class CookieError(VotalError):
+    """A cookies file or variable that cannot be used. Its message never contains a cookie value."""
 
 
 @dataclass
 class HostLimiter:
-    """Spaces requests to each host by ``min_interval`` seconds. One instance is shared by all games."""
+    """Spaces requests to each host by ``min_interval`` seconds. One instance is shared by all games.
+
+    Thread-safe: the scheduler syncs games in worker threads, and two games may live on one forum.
+    """
 
     clock: Callable[[], float] = time.monotonic
     sleep: Callable[[float], None] = time.sleep
     _next: dict[str, float] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def reserve(self, host: str, min_interval: float) -> float:
+        """Claim the next slot for ``host``; returns how long to wait before using it."""
+        with self._lock:
+            now = self.clock()
+            ready = max(now, self._next.get(host, now))
+            self._next[host] = ready + min_interval
+            return ready - now
 
     def wait(self, host: str, min_interval: float) -> None:
-        now = self.clock()
-        ready = self._next.get(host, now)
-        if ready > now:
-            self.sleep(ready - now)
-        self._next[host] = max(now, ready) + min_interval
+        delay = self.reserve(host, min_interval)
+        if delay > 0:
+            self.sleep(delay)
 
     def defer(self, host: str, seconds: float) -> None:
         """Hold every request to ``host`` back by ``seconds`` (a Retry-After)."""
-        self._next[host] = max(self._next.get(host, 0.0), self.clock() + seconds)
+        with self._lock:
+            self._next[host] = max(self._next.get(host, 0.0), self.clock() + seconds)
+
+
+@dataclass
+class RobotsCache:
+    """robots.txt rules per site, read once per run (shared by every game's fetcher, like the limiter)."""
+
+    _rules: dict[str, RobotFileParser] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def get(self, site: str, read: Callable[[str], RobotFileParser]) -> RobotFileParser:
+        with self._lock:  # one fetch per site even when two games on it start together
+            if site not in self._rules:
+                self._rules[site] = read(site)
+            return self._rules[site]
+
+    def crawl_delay(self, site: str) -> float:
+        rules = self._rules.get(site)
+        delay = rules.crawl_delay(ROBOTS_AGENT) if rules is not None else None
+        return float(delay or 0)
+
+
+@dataclass(frozen=True)
+class Fetched:
+    """One answer: the page text, or ``not_modified`` when the forum said 304 to a conditional GET."""
+
+    url: str
+    text: str | None
+    etag: str | None = None
+    last_modified: str | None = None
+    not_modified: bool = False
 
 
 @dataclass
 class Fetcher:
-    """GETs pages with politeness and retries; raises :class:`ForumError` with one clear line."""
+    """GETs pages with politeness and retries; raises :class:`ForumError` with one clear line.
+
+    ``sleep`` waits; pass ``stop`` (an Event) so that Ctrl-C/SIGTERM end a wait at once and no further
+    request is made. ``cookies`` are sent but never shown: they are left out of ``repr`` and of messages.
+    """
 
     min_interval: float = 1.5
     contact: str | None = None
     timeout: tuple[float, float] = (10.0, 30.0)
     retries: int = 3
     backoff: float = 2.0
+    max_backoff: float = 120.0
+    max_retry_after: float = 600.0  # a longer Retry-After ends this sync; the next one tries again
     limiter: HostLimiter = field(default_factory=HostLimiter)
-    session: requests.Session = field(default_factory=requests.Session)
-    cookies: dict[str, str] = field(default_factory=dict)
+    robots: RobotsCache | None = field(default_factory=RobotsCache)
+    session: requests.Session = field(default_factory=requests.Session, repr=False)
+    cookies: dict[str, str] | http.cookiejar.CookieJar = field(default_factory=dict, repr=False)
+    stop: threading.Event | None = field(default=None, repr=False)
+    rng: random.Random = field(default_factory=random.Random, repr=False)
+    wall_clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC), repr=False)
     requests_made: int = 0
 
     def __post_init__(self) -> None:
         agent = USER_AGENT if not self.contact else USER_AGENT[:-1] + f"; contact: {self.contact})"
         self.session.headers["User-Agent"] = agent
-        self.session.cookies.update(self.cookies)
+        if isinstance(self.cookies, http.cookiejar.CookieJar):
+            for cookie in self.cookies:
+                self.session.cookies.set_cookie(cookie)
+        else:
+            self.session.cookies.update(self.cookies)
 
     def get(self, url: str) -> str:
+        """The page's text."""
+        return self.fetch(url).text or ""
+
+    def fetch(self, url: str, *, etag: str | None = None, last_modified: str | None = None) -> Fetched:
+        """GET ``url``; with ``etag``/``last_modified`` a conditional GET that may answer ``not_modified``."""
+        if self.robots is not None:
+            self._check_robots(url)
+        headers = {}
+        if etag:
+            headers["If-None-Match"] = etag
+        if last_modified:
+            headers["If-Modified-Since"] = last_modified
+        response = self._request(url, headers, accept={200, 304})
+        if response.status_code == 304:
+            return Fetched(url, None, etag, last_modified, not_modified=True)
+        if response.status_code >= 400:
+            private = response.status_code in (401, 403)
+            hint = " (a private thread? set [fetch] cookies_file or cookies_env)" if private else ""
+            raise ForumError(f"HTTP {response.status_code} fetching {_shown(url)}{hint}")
+        if response.encoding is None or response.encoding.lower() == "iso-8859-1":
+            # Forums rarely declare a charset on HTML; requests' HTTP default would garble UTF-8 names.
+            response.encoding = response.apparent_encoding or "utf-8"
+        return Fetched(url, response.text, response.headers.get("ETag"), response.headers.get("Last-Modified"))
+
+    def _request(self, url: str, headers: dict[str, str], *, accept: set[int]) -> requests.Response:
+        """One GET with the limiter, retries and backoff. Statuses in ``accept`` and 4xx are returned."""
         host = urlsplit(url).netloc
+        shown = _shown(url)
         for attempt in range(self.retries + 1):
-            self.limiter.wait(host, self.min_interval)
+            self._pause(self.limiter.reserve(host, self._interval_for(url)))
+            if self.stop is not None and self.stop.is_set():
+                raise Stopped(f"stopped before fetching {shown}")
             self.requests_made += 1
             try:
-                response = self.session.get(url, timeout=self.timeout)
-            except (requests.ConnectionError, requests.Timeout) as exc:
-                problem = f"{type(exc).__name__} fetching {_shown(url)}"
+                response = self.session.get(url, headers=headers, timeout=self.timeout, allow_redirects=True)
+            except requests.RequestException as exc:
+                # Timeouts, refused connections and bodies cut short (ChunkedEncodingError) are all worth a retry.
+                problem = f"{type(exc).__name__} fetching {shown}"
                 if attempt < self.retries:
-                    self.limiter.sleep(self._backoff(attempt))
+                    log.warning("%s; retrying", problem)
+                    self._pause(self._backoff(attempt))
                     continue
                 raise ForumError(f"{problem} (gave up after {attempt + 1} tries)") from None
-            if response.status_code in RETRY_STATUSES and attempt < self.retries:
-                wait = retry_after(response.headers.get("Retry-After"))
-                if wait is not None:
+            status = response.status_code
+            if status in accept:
+                return response
+            if status in RETRY_STATUSES:
+                wait = retry_after(response.headers.get("Retry-After"), now=self.wall_clock())
+                if wait is not None and wait > self.max_retry_after:
                     self.limiter.defer(host, wait)
-                else:
-                    self.limiter.sleep(self._backoff(attempt))
-                continue
-            if response.status_code >= 400:
-                raise ForumError(f"HTTP {response.status_code} fetching {_shown(url)}")
-            if response.encoding is None or response.encoding.lower() == "iso-8859-1":
-                # Forums rarely declare a charset on HTML; requests' HTTP default would garble UTF-8 names.
-                response.encoding = response.apparent_encoding or "utf-8"
-            return response.text
+                    raise ForumError(f"HTTP {status} fetching {shown}: the forum asks to wait {wait:.0f} s")
+                if attempt < self.retries:
+                    log.warning("HTTP %s fetching %s; retrying", status, shown)
+                    if wait is not None and status in (429, 503):
+                        self.limiter.defer(host, wait)
+                    else:
+                        self._pause(self._backoff(attempt))
+                    continue
+                raise ForumError(f"HTTP {status} fetching {shown} (gave up after {attempt + 1} tries)")
+            if 400 <= status < 500:
+                return response
+            raise ForumError(f"HTTP {status} fetching {shown}")
         raise AssertionError("unreachable")
 
+    def _pause(self, seconds: float) -> None:
+        if seconds <= 0:
+            return
+        if self.stop is None:
+            self.limiter.sleep(seconds)
+        elif self.stop.wait(seconds):
+            raise Stopped("stopped while waiting for the forum")
+
     def _backoff(self, attempt: int) -> float:
-        return self.backoff * (2**attempt) * (0.5 + random.random() / 2)
+        """Exponential backoff with jitter, so that several clients that failed together do not retry together."""
+        return min(self.max_backoff, self.backoff * (2**attempt)) * (0.5 + self.rng.random() / 2)
+
+    def _interval_for(self, url: str) -> float:
+        if self.robots is None:
+            return self.min_interval
+        return max(self.min_interval, self.robots.crawl_delay(_site(url)))
+
+    def _check_robots(self, url: str) -> None:
+        rules = self.robots.get(_site(url), self._read_robots)
+        if not rules.can_fetch(ROBOTS_AGENT, url):
+            raise ForumError(f"{_site(url)}/robots.txt does not allow Votal to fetch {_shown(url)}")
+
+    def _read_robots(self, site: str) -> RobotFileParser:
+        rules = RobotFileParser(site + "/robots.txt")
+        try:
+            response = self._request(site + "/robots.txt", {}, accept={200})
+        except ForumError as exc:
+            # RFC 9309 says to assume "disallow all" while robots.txt is unreachable; for a reader that
+            # asks for a few pages every few minutes that would stop a game over one flaky minute, so
+            # we note it and go on, and read robots.txt again on the next run.
+            log.warning("robots.txt unreadable (%s); going on without it for this run", exc)
+            rules.allow_all = True
+            return rules
+        if response.status_code in (401, 403):
+            rules.disallow_all = True  # as urllib.robotparser.read() does
+        elif response.status_code >= 400:
+            rules.allow_all = True
+        else:
+            rules.parse(response.text.splitlines())
+        return rules
 
 
-def retry_after(value: str | None) -> float | None:
+def retry_after(value: str | None, *, now: datetime | None = None) -> float | None:
     """Seconds to wait from a Retry-After header (seconds or an HTTP date); None if absent or unreadable."""
     if not value:
         return None
@@ -100,11 +248,127 @@ def retry_after(value: str | None) -> float | None:
         when = parsedate_to_datetime(value)
     except (TypeError, ValueError):
         return None
-    return max(0.0, when.timestamp() - time.time())
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - (now or datetime.now(UTC))).total_seconds())
+
+
+def load_cookies(
+    cookies_file: str | Path | None,
+    cookies_env: str | None,
+    *,
+    domain: str,
+    environ: dict[str, str] | None = None,
+) -> http.cookiejar.CookieJar:
+    """Cookies for a logged-in session, from a file and/or an environment variable named in the game file.
+
+    A file is either Netscape ``cookies.txt`` (as browser extensions export it) or one ``name=value;
+    name2=value2`` line; the variable holds such a line. Cookies given as a line are scoped to ``domain``
+    (the forum's host) so they never travel to another site. Error messages name the file or variable,
+    never a value.
+    """
+    environ = os.environ if environ is None else environ
+    found: dict[str, str] = {}
+    jar: http.cookiejar.CookieJar = http.cookiejar.CookieJar()
+    if cookies_file:
+        path = Path(cookies_file).expanduser()
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise CookieError(f"cannot read cookies file {path}: {exc.strerror or type(exc).__name__}") from None
+        except UnicodeDecodeError:
+            raise CookieError(f"cookies file {path} is not UTF-8 text") from None
+        if _is_netscape(text):
+            jar = http.cookiejar.MozillaCookieJar(str(path))
+            try:
+                jar.load(ignore_discard=True, ignore_expires=True)
+            except (http.cookiejar.LoadError, OSError):
+                # LoadError's own message quotes the offending line, which may hold a cookie value.
+                raise CookieError(f"cookies file {path} is not a valid Netscape cookies.txt") from None
+        else:
+            found.update(_parse_cookie_line(text, source=f"cookies file {path}"))
+    if cookies_env:
+        if cookies_env not in environ:
+            raise CookieError(f"environment variable {cookies_env} (named by [fetch] cookies_env) is not set")
+        found.update(_parse_cookie_line(environ[cookies_env], source=f"environment variable {cookies_env}"))
+    for name, value in found.items():
+        jar.set_cookie(_make_cookie(name, value, domain))
+    return jar
+
+
+def make_fetcher(
+    game,
+    *,
+    limiter: HostLimiter | None = None,
+    robots: RobotsCache | None = None,
+    stop: threading.Event | None = None,
+    environ: dict[str, str] | None = None,
+    **options,
+) -> Fetcher:
+    """A fetcher with a game's ``[fetch]`` settings (interval, contact, cookies) and the run's shared limiter."""
+    settings = game.fetch
+    return Fetcher(
+        min_interval=settings.min_interval,
+        contact=settings.contact,
+        limiter=limiter or HostLimiter(),
+        robots=robots if robots is not None else RobotsCache(),
+        cookies=load_cookies(
+            _relative_to(game, settings.cookies_file),
+            settings.cookies_env,
+            domain=urlsplit(game.thread).hostname or "",
+            environ=environ,
+        ),
+        stop=stop,
+        **options,
+    )
+
+
+def _relative_to(game, cookies_file: str | None) -> Path | None:
+    """A relative cookies file is found beside the game file, like the game's other paths."""
+    if not cookies_file:
+        return None
+    path = Path(cookies_file).expanduser()
+    return path if path.is_absolute() else Path(game.path).parent / path
+
+
+def _is_netscape(text: str) -> bool:
+    first = text.lstrip().splitlines()[0] if text.strip() else ""
+    return (
+        first.startswith("# Netscape HTTP Cookie File")
+        or first.startswith("# HTTP Cookie File")
+        or any(line.count("\t") >= 6 for line in text.splitlines() if line and not line.startswith("#"))
+    )
+
+
+def _parse_cookie_line(text: str, *, source: str) -> dict[str, str]:
+    cookies = {}
+    for number, part in enumerate(text.strip().split(";"), start=1):
+        part = part.strip()
+        if not part:
+            continue
+        name, sep, value = part.partition("=")
+        if not sep or not name.strip():
+            raise CookieError(f"{source}: cookie {number} is not name=value")
+        cookies[name.strip()] = value.strip()
+    if not cookies:
+        raise CookieError(f"{source} holds no cookies")
+    return cookies
+
+
+def _make_cookie(name: str, value: str, domain: str) -> http.cookiejar.Cookie:
+    return http.cookiejar.Cookie(
+        0, name, value, None, False, domain, False, False, "/", False, False, None, True, None, None, {}
+    )
+
+
+def _site(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
 
 
 def _shown(url: str) -> str:
     """A URL safe for messages: no credentials or session ids that a query might carry."""
     parts = urlsplit(url)
     query = "&".join(p for p in parts.query.split("&") if not p.lower().startswith(("sid=", "s=", "token")))
-    return f"{parts.scheme}://{parts.hostname or ''}{parts.path}" + (f"?{query}" if query else "")
+    port = f":{parts.port}" if parts.port else ""
+    return f"{parts.scheme}://{parts.hostname or ''}{port}{parts.path}" + (f"?{query}" if query else "")

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
-from collections.abc import Iterable
+import threading
+import time
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 import sqlite_utils
 
+from assistant.errors import VotalError
 from parsers.commands import EXTRACTOR_VERSION, Command, ReadPost, extract_commands
 from parsers.page import Post
 
@@ -72,6 +77,7 @@ def ensure_schema(db: sqlite_utils.Database) -> None:
         if_not_exists=True,
     )
     db["syncs"].create_index(["game", "id"], if_not_exists=True)
+    ensure_sync_schema(db)
 
 
 @dataclass(frozen=True)
@@ -216,3 +222,201 @@ def record_sync(db: sqlite_utils.Database, row: dict) -> None:
 
 def last_sync(db: sqlite_utils.Database, game: str) -> dict | None:
     return next(db.query("select * from syncs where game = ? order by id desc limit 1", [game]), None)
+
+
+# --- What the scheduler and sync keep beside the posts: HTTP validators, vanished posts, alerts, locks.
+
+
+def ensure_sync_schema(db: sqlite_utils.Database) -> None:
+    """Tables for incremental sync and alerts; safe to run any number of times."""
+    if "vanished" not in db["posts"].columns_dict:
+        # when a re-read page no longer showed the post: it is kept, marked deleted, never dropped
+        db["posts"].add_column("vanished", str)
+    for column, kind in (("deleted_posts", int), ("not_modified", int)):
+        if column not in db["syncs"].columns_dict:
+            db["syncs"].add_column(column, kind)
+    db["validators"].create(
+        {"game": str, "url": str, "etag": str, "last_modified": str, "saved_at": str},
+        pk=("game", "url"),
+        if_not_exists=True,
+    )
+    db["alerts"].create(
+        {
+            "game": str,
+            "key": str,
+            "kind": str,
+            "message": str,
+            "created": str,
+            "sent": str,
+            "send_error": str,
+            "attempts": int,
+        },
+        pk=("game", "key"),
+        if_not_exists=True,
+    )
+
+
+def load_validators(db: sqlite_utils.Database, game: str, url: str) -> tuple[str | None, str | None]:
+    """The ETag and Last-Modified the forum sent with the stored copy of ``url`` (None, None if unknown)."""
+    row = next(db.query("select etag, last_modified from validators where game = ? and url = ?", [game, url]), None)
+    return (row["etag"], row["last_modified"]) if row else (None, None)
+
+
+def save_validators(
+    db: sqlite_utils.Database, game: str, url: str, etag: str | None, last_modified: str | None, *, seen_at: datetime
+) -> None:
+    """Remember a page's validators; only after its posts are saved, so a 304 never hides unsaved posts."""
+    with db.conn:
+        if etag or last_modified:
+            db["validators"].upsert(
+                {"game": game, "url": url, "etag": etag, "last_modified": last_modified,
+                 "saved_at": seen_at.isoformat()},
+                pk=("game", "url"),
+            )
+        else:
+            db.execute("delete from validators where game = ? and url = ?", [game, url])
+
+
+def mark_vanished(
+    db: sqlite_utils.Database,
+    game: str,
+    page_post_ids: Iterable[str],
+    *,
+    last_page: bool,
+    numbers_before: dict[str, int],
+    seen_at: datetime,
+) -> list[str]:
+    """Mark deleted the stored posts that a re-read page should show but no longer does; returns their ids.
+
+    The page's span is taken from where its posts were stored before this read (``numbers_before``),
+    not from the numbers the forum shows now, since a deletion renumbers every later post. A post is
+    missing if it was stored inside that span (or anywhere after its start, on the thread's last page).
+    """
+    on_page = set(page_post_ids)
+    known = [n for pid, n in numbers_before.items() if pid in on_page]
+    if not known:
+        return []
+    low, high = min(known), max(known)
+    rows = db.query(
+        "select post_id, number from posts where game = ? and deleted = 0 and number >= ?"
+        + ("" if last_page else " and number <= ?"),
+        [game, low] if last_page else [game, low, high],
+    )
+    gone = [r["post_id"] for r in rows if r["post_id"] not in on_page]
+    if gone:
+        with db.conn:
+            for post_id in gone:
+                db["posts"].update((game, post_id), {"deleted": 1, "vanished": seen_at.isoformat()})
+    return gone
+
+
+def load_post_numbers(db: sqlite_utils.Database, game: str, post_ids: Iterable[str]) -> dict[str, int]:
+    """Stored post numbers by post id, for the ids given that are stored."""
+    ids = list(post_ids)
+    if not ids:
+        return {}
+    marks = ",".join("?" * len(ids))
+    return {
+        r["post_id"]: r["number"]
+        for r in db.query(f"select post_id, number from posts where game = ? and post_id in ({marks})", [game, *ids])
+    }
+
+
+def add_alerts(db: sqlite_utils.Database, game: str, alerts: Iterable[dict], *, now: datetime) -> list[dict]:
+    """Store alerts not stored before (by ``key``); returns only the new ones, so each is sent once."""
+    new = []
+    with db.conn:
+        for alert in alerts:
+            cursor = db.execute(
+                "insert or ignore into alerts (game, key, kind, message, created, attempts) values (?, ?, ?, ?, ?, 0)",
+                [game, alert["key"], alert["kind"], alert["message"], now.isoformat()],
+            )
+            if cursor.rowcount:
+                new.append(alert)
+    return new
+
+
+def load_unsent_alerts(db: sqlite_utils.Database, game: str, *, max_attempts: int) -> list[dict]:
+    return list(
+        db.query(
+            "select key, kind, message, attempts from alerts where game = ? and sent is null and attempts < ? "
+            "order by created, rowid",
+            [game, max_attempts],
+        )
+    )
+
+
+def mark_alert_sent(
+    db: sqlite_utils.Database, game: str, key: str, *, sent_at: datetime | None, error: str | None = None
+) -> None:
+    with db.conn:
+        db.execute(
+            "update alerts set sent = ?, send_error = ?, attempts = attempts + 1 where game = ? and key = ?",
+            [sent_at.isoformat() if sent_at else None, error, game, key],
+        )
+
+
+def load_alerts(db: sqlite_utils.Database, game: str, *, limit: int = 20) -> list[dict]:
+    """The latest alerts of a game, newest first."""
+    return list(
+        db.query(
+            "select key, kind, message, created, sent, send_error from alerts where game = ? "
+            "order by created desc, rowid desc limit ?",
+            [game, limit],
+        )
+    )
+
+
+def database_file(db: sqlite_utils.Database) -> Path | None:
+    """The file behind ``db`` (None for an in-memory store)."""
+    for row in db.execute("pragma database_list").fetchall():
+        if row[1] == "main" and row[2]:
+            return Path(row[2])
+    return None
+
+
+class GameLocked(VotalError):
+    """Another process is syncing this game right now."""
+
+
+_memory_locks: dict[tuple[int, str], threading.Lock] = {}
+_memory_locks_guard = threading.Lock()
+
+
+@contextmanager
+def lock_game(db: sqlite_utils.Database, game: str, *, timeout: float = 0.0) -> Iterator[None]:
+    """Hold the game's sync lock: an ``fcntl`` lock on a file beside the DB, freed by the OS even on kill -9.
+
+    Waits up to ``timeout`` seconds, then raises :class:`GameLocked`.
+    """
+    path = database_file(db)
+    if path is None:  # in-memory store: only this process can see it
+        with _memory_locks_guard:
+            lock = _memory_locks.setdefault((id(db), game), threading.Lock())
+        if not lock.acquire(timeout=timeout) if timeout > 0 else not lock.acquire(blocking=False):
+            raise GameLocked(f"game {game} is being synced by another task")
+        try:
+            yield
+        finally:
+            lock.release()
+        return
+    lock_path = path.with_name(f"{path.name}.{hashlib.sha256(game.encode()).hexdigest()[:12]}.lock")
+    handle = open(lock_path, "a+")  # noqa: SIM115 (held open for the lock's lifetime)
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise GameLocked(
+                        f"game {game} is being synced by another votal process (lock {lock_path.name})"
+                    ) from None
+                time.sleep(0.05)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+    finally:
+        handle.close()

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from types import ModuleType
 
 import sqlite_utils
 
 from assistant import store
 from assistant.errors import ForumError
-from assistant.fetch import Fetcher
+from assistant.fetch import Fetched, Fetcher, Stopped
 from assistant.game import Game
-from parsers.detect import detect_engine, get_parser
 
 MAX_PAGES = 5000  # a guard against a forum whose "next" link loops
 
@@ -24,11 +25,13 @@ class SyncResult:
     pages: int = 0
     new_posts: int = 0
     changed_posts: int = 0
+    deleted_posts: int = 0
+    not_modified: bool = False  # the forum answered 304: nothing new, one request spent
     problems: list[str] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
-        return bool(self.new_posts or self.changed_posts)
+        return bool(self.new_posts or self.changed_posts or self.deleted_posts)
 
 
 def sync_game(
@@ -38,25 +41,45 @@ def sync_game(
     *,
     now: Callable[[], datetime],
     on_page: Callable[[SyncResult], None] | None = None,
+    parser: ModuleType | None = None,
+    lock_timeout: float = 0.0,
 ) -> SyncResult:
     """Fetch from the page holding the last stored post (it may have grown) to the thread's end.
 
-    Each page is saved in its own transaction as soon as it is read, so an interrupted sync keeps
-    what it fetched and the next one resumes there.
+    That first page is asked for with the validators (ETag / Last-Modified) it was last served with, so a
+    poll with nothing new costs one request. Each page is saved in its own transaction as soon as it is
+    read, so an interrupted sync keeps what it fetched and the next one resumes there. Posts that a
+    re-read page no longer shows are marked deleted. Holds the game's lock (another process syncing the
+    same game makes this raise :class:`store.GameLocked` after ``lock_timeout`` seconds).
     """
+    with store.lock_game(db, game.key, timeout=lock_timeout):
+        return _sync_locked(game, db, fetcher, now=now, on_page=on_page, parser=parser)
+
+
+def _sync_locked(game, db, fetcher, *, now, on_page, parser) -> SyncResult:
     started = now()
     requests_before = fetcher.requests_made
-    engine = game.forum or _detect(game, fetcher)
-    parser = get_parser(engine)
+    engine = game.forum or (parser.NAME if parser else _detect(game, fetcher))
+    parser = parser or get_parser(engine)
     result = SyncResult(engine)
     last = store.last_post_number(db, game.key)
     url: str | None = parser.page_url(game.thread, after_post=last, per_page=game.fetch.posts_per_page)
     seen_urls: set[str] = set()
     error = None
     try:
-        while url and url not in seen_urls and result.pages < MAX_PAGES:
+        while url and result.pages < MAX_PAGES:
+            if url in seen_urls:
+                result.problems.append(f"{url}: the thread's next-page links go round in a loop")
+                break
             seen_urls.add(url)
-            page = parser.parse_page(fetcher.get(url), url=url)
+            # Only the first page can be unchanged: every later one is new to us.
+            first_page = last is not None and not result.pages
+            etag, modified = store.load_validators(db, game.key, url) if first_page else (None, None)
+            fetched = _fetch_whole(fetcher, url, etag, modified)
+            if fetched.not_modified:
+                result.not_modified = True
+                break
+            page = parser.parse_page(fetched.text, url=url)
             result.pages += 1
             result.problems.extend(f"{url}: {p}" for p in page.problems)
             if not page.posts:
@@ -65,15 +88,24 @@ def sync_game(
                     f"{url}: the page has no posts that Votal can read ({detail}); "
                     f"the forum's markup may have changed, or forum = {engine!r} is wrong"
                 )
-            saved = store.save_posts(db, game.key, page.posts, seen_at=now())
+            ids = [p.post_id for p in page.posts]
+            numbers_before = store.load_post_numbers(db, game.key, ids)
+            seen_at = now()
+            saved = store.save_posts(db, game.key, page.posts, seen_at=seen_at)
             result.new_posts += saved.new
             result.changed_posts += saved.changed
+            if not page.problems:  # a post we could not read is not a deleted post
+                gone = store.mark_vanished(
+                    db, game.key, ids, last_page=page.next_url is None, numbers_before=numbers_before, seen_at=seen_at
+                )
+                result.deleted_posts += len(gone)
+            store.save_validators(db, game.key, url, fetched.etag, fetched.last_modified, seen_at=seen_at)
             result.requests = fetcher.requests_made - requests_before
             if on_page:
                 on_page(result)
             url = page.next_url
-    except ForumError as exc:
-        error = str(exc)
+    except (ForumError, Stopped) as exc:
+        error = str(exc) if isinstance(exc, ForumError) else "stopped"
         raise
     finally:
         result.requests = fetcher.requests_made - requests_before
@@ -87,13 +119,42 @@ def sync_game(
                 "pages": result.pages,
                 "new_posts": result.new_posts,
                 "changed_posts": result.changed_posts,
+                "deleted_posts": result.deleted_posts,
+                "not_modified": int(result.not_modified),
                 "error": error,
             },
         )
     return result
 
 
+def _fetch_whole(fetcher: Fetcher, url: str, etag: str | None, modified: str | None) -> Fetched:
+    """Fetch a page, once more if it arrived cut short: a truncated page would read as deleted posts."""
+    fetched = fetcher.fetch(url, etag=etag, last_modified=modified)
+    if fetched.not_modified or not looks_truncated(fetched.text or ""):
+        return fetched
+    fetched = fetcher.fetch(url)
+    if looks_truncated(fetched.text or ""):
+        raise ForumError(f"{url}: the page arrived cut short twice (no closing </html>); nothing saved from it")
+    return fetched
+
+
+def looks_truncated(text: str) -> bool:
+    """An HTML document that opens ``<html`` but never closes it was cut off on the way."""
+    head = text[:4000].lower()
+    return "<html" in head and "</html>" not in text[-4000:].lower()
+
+
+def get_parser(engine: str) -> ModuleType:
+    """The parser module of a forum engine (``parsers.phpbb`` …)."""
+    try:
+        return importlib.import_module(f"parsers.{engine}")
+    except ModuleNotFoundError:
+        raise ForumError(f"Votal has no parser for forum = {engine!r} yet") from None
+
+
 def _detect(game: Game, fetcher: Fetcher) -> str:
+    from parsers.detect import detect_engine
+
     try:
         return detect_engine(game.thread)
     except ForumError:
