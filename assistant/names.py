@@ -16,13 +16,13 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import OSA
 
 from assistant.game import Game
 
 NO_ELIMINATION = "no elimination"  # the owner every no-elimination phrase stands for
 DEFAULT_NO_ELIMINATION = ("no lynch", "no elimination", "no exile", "no execution", "sleep", "abstain")
-STEPS = ("exact", "folded", "alias", "account", "prefix", "substring", "acronym", "fuzzy")
+STEPS = ("exact", "folded", "alias", "account", "prefix", "substring", "acronym", "abbreviation", "fuzzy")
 
 
 @dataclass(frozen=True)
@@ -96,6 +96,33 @@ def _is_acronym(typed: str, words: list[str]) -> bool:
             return False
         reachable = nxt
     return False
+
+
+def _is_abbreviation(typed: str, name: str) -> bool:
+    """``typed`` is the name's first letter followed by some of its later letters, in order ("EPM", "acfan")."""
+    if len(typed) < 2 or len(typed) >= len(name) or typed[0] != name[0]:
+        return False
+    position = 1
+    for char in typed[1:]:
+        position = name.find(char, position) + 1
+        if position == 0:
+            return False
+    return True
+
+
+def _swapped_pair(typed: str, start: str) -> bool:
+    """``typed`` is ``start`` with one pair of neighbouring letters swapped."""
+    if len(typed) != len(start) or typed == start:
+        return False
+    diff = [i for i, (a, b) in enumerate(zip(typed, start, strict=True)) if a != b]
+    if len(diff) != 2 or diff[1] != diff[0] + 1:
+        return False
+    return typed[diff[0]] == start[diff[1]] and typed[diff[1]] == start[diff[0]]
+
+
+def _extends_first_word(typed: str, entry: _Entry) -> bool:
+    first = entry.words[0] if entry.words else ""
+    return len(first) >= 4 and len(typed) > len(first) and typed.startswith(first)
 
 
 @dataclass(frozen=True)
@@ -179,25 +206,34 @@ def resolve_name(text: str, roster: Roster, *, alive: Collection[str]) -> Resolu
 
 
 _STRIP = " \t\n@:;,.!?\"'`()[]{}<>*~|=-\u2013\u2014\u201c\u201d\u2018\u2019"
+# Left-over BBCode ("[/vote]", "[/]") and asides in brackets ("Me=Weird (L-1)", "m[afia]td").
+_LEFTOVER_TAG = re.compile(r"\[/?[a-z]*\]?$|\[/?[a-z]*\]", re.IGNORECASE)
+_ASIDE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]|\{[^{}]*\}")
 _POSSESSIVE = re.compile(r"['\u2019]s$", re.IGNORECASE)
 
 
 def _resolve(text: str, roster: Roster, alive: frozenset[str]) -> Resolution:
-    cleaned = _POSSESSIVE.sub("", text.strip(_STRIP)).strip(_STRIP)
+    cleaned = _ASIDE.sub(" ", _LEFTOVER_TAG.sub(" ", text))
+    cleaned = _POSSESSIVE.sub("", " ".join(cleaned.split()).strip(_STRIP)).strip(_STRIP)
     if not fold_name(cleaned):
         return Resolution(text, None, None, reason="no name given")
-    found = _resolve_whole(text, cleaned, roster, alive, fuzzy=True)
-    if found.seat is not None or found.no_elimination or found.reason != "unknown name":
-        return found
-    # "VOTE: Thor because he lied": read the longest run of leading words that names someone.
+    # "VOTE: Thor because he lied": the whole text, then its leading words, longest first, are read by
+    # the sure steps before any guess is made about the whole.
     words = cleaned.split()
+    parts = [cleaned]
     for n in range(min(len(words) - 1, 4), 0, -1):
         part = _POSSESSIVE.sub("", " ".join(words[:n]).strip(_STRIP)).strip(_STRIP)
-        if not fold_name(part):
-            continue
-        shorter = _resolve_whole(text, part, roster, alive, fuzzy=False)
-        if shorter.reason != "unknown name":
-            return _replace_used(shorter, part)
+        if len(fold_name(part)) >= 2 and part not in parts:
+            parts.append(part)
+    for i, part in enumerate(parts):
+        found = _resolve_whole(text, part, roster, alive, loose=False, min_prefix=_MIN_PREFIX if i == 0 else 3)
+        if found.reason != "unknown name":
+            return found if i == 0 else _replace_used(found, part)
+    found = _resolve_whole(text, cleaned, roster, alive, loose=True)
+    if found.reason == "unknown name" and len(parts) > 1:
+        first = _resolve_whole(text, parts[-1], roster, alive, loose=True)
+        if first.reason != "unknown name":
+            return _replace_used(first, parts[-1])
     return found
 
 
@@ -235,7 +271,10 @@ def _meaning(text: str, step: str, kind: str, owner: str, entry: _Entry, alive: 
     return Resolution(text, owner, step, matched=entry.spelling)
 
 
-def _resolve_whole(text: str, typed: str, roster: Roster, alive: frozenset[str], *, fuzzy: bool) -> Resolution:
+def _resolve_whole(
+    text: str, typed: str, roster: Roster, alive: frozenset[str], *, loose: bool, min_prefix: int = _MIN_PREFIX
+) -> Resolution:
+    """One reading of ``typed``; ``loose`` allows the guessing steps (substring, abbreviation, fuzzy)."""
     entries = roster.entries
     folded = fold_name(typed)
     casefolded = typed.casefold()
@@ -249,19 +288,40 @@ def _resolve_whole(text: str, typed: str, roster: Roster, alive: frozenset[str],
         found = _answer(text, step, matched, alive)
         if found is not None:
             return found
-    if len(folded) >= _MIN_PREFIX:
-        found = _answer(text, "prefix", [e for e in entries if e.folded.startswith(folded)], alive)
+    names = [e for e in entries if e.kind != "no_elimination"]
+    if len(folded) >= min_prefix:
+        found = _answer(text, "prefix", [e for e in names if e.folded.startswith(folded)], alive)
         if found is not None:
             return found
+    elif len(folded) == 1 and loose:
+        # One letter names someone only when no other name of the game, living or dead, starts with it.
+        found = _answer(text, "prefix", [e for e in names if e.folded.startswith(folded)], frozenset())
+        if found is not None and found.reason != "target is dead":
+            return found
+        if found is not None and len(found.candidates) == 1:
+            return _answer(text, "prefix", [e for e in names if e.folded.startswith(folded)], alive)
+    if not loose:
+        if len(folded) >= _MIN_PREFIX:
+            found = _answer(text, "acronym", [e for e in entries if _is_acronym(folded, list(e.words))], alive)
+            if found is not None:
+                return found
+        return Resolution(text, None, None, reason="unknown name")
     if len(folded) >= _MIN_SUBSTRING:
-        found = _answer(text, "substring", [e for e in entries if folded in e.folded], alive)
+        found = _answer(text, "substring", [e for e in names if folded in e.folded], alive)
         if found is not None:
             return found
     if len(folded) >= _MIN_PREFIX:
         found = _answer(text, "acronym", [e for e in entries if _is_acronym(folded, list(e.words))], alive)
         if found is not None:
             return found
-    if fuzzy and len(folded) >= 3:
+        found = _answer(text, "abbreviation", [e for e in names if _is_abbreviation(folded, e.folded)], alive)
+        if found is not None:
+            return found
+        # "Wandererererer": the typed word starts with a whole first word of a name.
+        found = _answer(text, "prefix", [e for e in names if _extends_first_word(folded, e)], alive)
+        if found is not None:
+            return found
+    if len(folded) >= 3:
         found = _fuzzy(text, folded, entries, alive)
         if found is not None:
             return found
@@ -271,11 +331,13 @@ def _resolve_whole(text: str, typed: str, roster: Roster, alive: frozenset[str],
 def _fuzzy(text: str, folded: str, entries: tuple[_Entry, ...], alive: frozenset[str]) -> Resolution | None:
     best: dict[tuple[str, str], tuple[float, _Entry]] = {}
     for entry in entries:
-        score = Levenshtein.normalized_similarity(folded, entry.folded)
+        score = OSA.normalized_similarity(folded, entry.folded)
         if len(folded) >= 4 and len(entry.folded) > len(folded):
             # a typo in a short form: compare with the name's start ("Thro" for "Thor665")
-            start = Levenshtein.normalized_similarity(folded, entry.folded[: len(folded)])
+            start = OSA.normalized_similarity(folded, entry.folded[: len(folded)])
             score = max(score, start - 0.05)
+        if len(folded) >= 3 and _swapped_pair(folded, entry.folded[: len(folded)]):
+            score = max(score, _FUZZY_MIN + _FUZZY_MARGIN)  # "Zed" for "Zdenek": two letters swapped
         key = (entry.kind, entry.owner)
         if key not in best or score > best[key][0]:
             best[key] = (score, entry)

@@ -18,9 +18,9 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO_ROOT)]
 
-from assistant.counting import ruleset_for  # noqa: E402
 from assistant.game import Game, parse_game  # noqa: E402
 from assistant.names import Roster  # noqa: E402
+from assistant.rules import load_ruleset  # noqa: E402
 from assistant.tally import Votal, replay_day  # noqa: E402
 from parsers.commands import ReadPost, extract_commands  # noqa: E402
 from tests.corpus import CorpusGame, ExpectedDay, expected_days, load_games, load_posts, render_game_file  # noqa: E402
@@ -78,7 +78,7 @@ def score_game(game: CorpusGame) -> list[DayScore]:
     if not days:
         return []
     parsed = game_file(game)
-    ruleset = ruleset_for(parsed)
+    ruleset = load_ruleset(parsed.ruleset)
     roster = Roster.from_game(parsed, ruleset)
     posts = read_posts(game)
     return [

@@ -121,7 +121,31 @@ def _collect(root) -> list[tuple[str, bool]]:
             pieces.append(("\n", False))
 
     walk(root, False)
-    return pieces
+    return [part for text, bold in pieces for part in (((text, True),) if bold else _literal_bold(text))]
+
+
+# BBCode the forum left unrendered, as a reader still sees it: "[b]Vote: X[/b]", "[vote]X[/vote]", or a
+# command line closed by "[/b]" whose opening tag went missing.
+_LITERAL_BOLD = re.compile(
+    r"\[b\]([^\[\n]{1,100}?)\[/b\]|(\[(?:un)?vote\][^\[\n]{0,80}?\[/(?:un)?vote\])"
+    r"|(?:^|(?<=\n))([ \t]*(?:un)?vote\b[^\[\n]{0,80}?)\[/b\]",
+    re.IGNORECASE,
+)
+
+
+def _literal_bold(text: str) -> tuple[tuple[str, bool], ...]:
+    if "[" not in text:
+        return ((text, False),)
+    parts: list[tuple[str, bool]] = []
+    last = 0
+    for match in _LITERAL_BOLD.finditer(text):
+        parts.append((text[last : match.start()], False))
+        parts.append((next(g for g in match.groups() if g is not None), True))
+        last = match.end()
+    if not parts:
+        return ((text, False),)
+    parts.append((text[last:], False))
+    return tuple(p for p in parts if p[0])
 
 
 def _bold_runs(pieces: list[tuple[str, bool]]) -> list[str]:
@@ -150,6 +174,7 @@ def _bold_runs(pieces: list[tuple[str, bool]]) -> list[str]:
 
 _SPACES = re.compile(r"[ \t\r\f\v\u00a0\u2000-\u200a\u202f\u205f\u3000]+")
 _INVISIBLE = re.compile(r"[\u200b-\u200d\u2060\ufeff\u00ad]")
+_STRAY_TAG = re.compile(r"\[/?(?:un)?vote\]|\[/(?:un)?vote\b|\[/?[bius]\]|\[/\]", re.IGNORECASE)
 _BBCODE_VOTE = re.compile(r"\[(un)?vote\](.{0,80}?)\[/(?:un)?vote\]", re.IGNORECASE)
 # A command word: VOTE, UNVOTE (also UN-VOTE, UN VOTE), NOMINATE, optionally after "##" or "/".
 _KEYWORD = re.compile(r"(?<![\w])(?:##\s*|/)?(un[-\s]?vote|vote|nominate)(?![\w])", re.IGNORECASE)
@@ -203,6 +228,7 @@ def _read_line(line: str, raw: str) -> list[Command]:
 def _read_run(run: str) -> list[Command]:
     run = _normalise(run[:_MAX_RUN])
     run = _BBCODE_VOTE.sub(lambda m: f"\n{'un' if m.group(1) else ''}vote: {m.group(2)}\n", run)
+    run = _STRAY_TAG.sub(" ", run)
     commands: list[Command] = []
     for line in run.split("\n"):
         line = line.strip()

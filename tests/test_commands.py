@@ -1,0 +1,207 @@
+"""Reading commands from post bodies: bold in every engine's markup, minus quotes, spoilers, code, struck text."""
+
+from __future__ import annotations
+
+import pytest
+
+from parsers.commands import Command, extract_commands
+
+
+def vote(target: str, raw: str | None = None) -> Command:
+    return Command("vote", target, raw if raw is not None else f"VOTE: {target}")
+
+
+def read(body: str) -> list[tuple[str, str | None]]:
+    return [(c.action, c.target) for c in extract_commands(body)]
+
+
+# --- grammar ------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("bold", "expected"),
+    [
+        ("VOTE: Hiraki", [("vote", "Hiraki")]),
+        ("Vote - Hiraki", [("vote", "Hiraki")]),
+        ("vote:Hiraki", [("vote", "Hiraki")]),
+        ("vote Hiraki", [("vote", "Hiraki")]),
+        ("##vote Hiraki", [("vote", "Hiraki")]),
+        ("Vote: Green Crayons.", [("vote", "Green Crayons")]),
+        ("UNVOTE: Hiraki", [("unvote", "Hiraki")]),
+        ("unvote", [("unvote", None)]),
+        ("Unvote, Vote: mb", [("unvote", None), ("vote", "mb")]),
+        ("unvote Hiraki vote Beefster", [("unvote", "Hiraki"), ("vote", "Beefster")]),
+        ("Unvote: Mafiafixed Vote: 2birds", [("unvote", "Mafiafixed"), ("vote", "2birds")]),
+        ("vote no lynch", [("vote", "no lynch")]),
+        ("VOTE: No Elimination", [("vote", "No Elimination")]),
+        ("vote: sleep", [("vote", "sleep")]),
+        ("cross fingers, vote Hiraki", [("vote", "Hiraki")]),
+        ("Confirm vote: Guderian", [("vote", "Guderian")]),
+        ("nominate Hiraki", [("nominate", "Hiraki")]),
+        ("[vote]Hiraki[/vote]", [("vote", "Hiraki")]),
+        ("VOTE: WOMC[/unvote]", [("vote", "WOMC")]),
+    ],
+)
+def test_command_forms_seen_in_real_threads(bold, expected):
+    assert read(f"<strong>{bold}</strong>") == expected
+
+
+@pytest.mark.parametrize(
+    "bold",
+    [
+        "No lolwagons",
+        "VigVote Hiraki",
+        "Votes so far",
+        "Intent to vote Saru.",
+        "I don't want to vote Hiraki",
+        "Didn't Vote SOS:",
+        "Day 1 thoughts",
+        "vote",
+    ],
+)
+def test_bold_that_is_not_a_command_is_ignored(bold):
+    assert read(f"<b>{bold}</b>") == []
+
+
+def test_the_raw_text_is_the_line_the_command_was_read_from():
+    assert extract_commands("<b>Unvote<br>\n<br>\nVote: King</b>") == [
+        Command("unvote", None, "Unvote"),
+        Command("vote", "King", "Vote: King"),
+    ]
+
+
+def test_several_commands_in_one_post_come_in_order():
+    body = "<b>VOTE: Ann</b> text <b>UNVOTE</b> more text <b>VOTE: Bob</b>"
+    assert read(body) == [("vote", "Ann"), ("unvote", None), ("vote", "Bob")]
+
+
+# --- bold in every engine's markup -----------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "<strong>VOTE: Ann</strong>",
+        '<strong class="text-strong">VOTE: Ann</strong>',
+        "<b>VOTE: Ann</b>",
+        '<div style="display:inline;font-weight:bold">VOTE: Ann</div>',
+        '<span style="font-weight: bold">VOTE: Ann</span>',
+        '<span style="font-weight:700">VOTE: Ann</span>',
+        '<span class="noboldsig">VOTE: Ann</span>',
+        '<span class="bbvote" title="This is an official vote.">VOTE: Ann</span>',
+        '<span class="bbcode-b">VOTE: Ann</span>',
+    ],
+)
+def test_every_kind_of_bold_is_read(body):
+    assert read(f"<p>Hello.</p>{body}<p>Bye.</p>") == [("vote", "Ann")]
+
+
+def test_adjacent_bold_runs_join():
+    assert read("<b>VOTE:</b> <strong>Ann</strong>") == [("vote", "Ann")]
+    assert read("<b>VO</b><b>TE: Ann</b>") == [("vote", "Ann")]
+
+
+def test_plain_text_is_not_a_command():
+    assert read("I will VOTE: Ann later") == []
+    assert read("VOTE: Ann") == []
+
+
+def test_unrendered_bbcode_bold_is_read():
+    assert read("te<br>\n<br>\nVote: mb[/b]<br>\nI'm away Thursday.") == [("vote", "mb")]
+    assert read("so [b]vote: Ann[/b] then") == [("vote", "Ann")]
+
+
+# --- what never counts -----------------------------------------------------------------------------------
+
+EXCLUDED = {
+    "phpBB quote": '<blockquote><div><cite>Bob wrote:</cite><b>VOTE: Ann</b></div></blockquote>',
+    "nested quote": (
+        "<blockquote><div><cite>A wrote:</cite><blockquote><div><cite>B wrote:</cite>"
+        "<b>VOTE: Ann</b></div></blockquote><b>VOTE: Cy</b></div></blockquote>"
+    ),
+    "uncited quote": '<blockquote class="uncited"><div><b>VOTE: Ann</b></div></blockquote>',
+    "MafiaScum spoiler": (
+        '<div style="margin:20px"><div class="quotetitle"><b>Spoiler: VOTE: Ann</b> <input type="button"></div>'
+        '<div class="quotecontent"><div style="display:none"><b>VOTE: Ann</b></div></div></div>'
+    ),
+    "vote count box": (
+        '<div style="margin:20px"><div class="quotetitle"><b>Votecount: </b></div>'
+        '<div class="quotecontent"><div><b>Ann</b> (2): Bob, Cy</div></div></div>'
+    ),
+    "hidden text": (
+        '<div style="display: inline; color:#000000" title="This text is hidden to prevent spoilers; to reveal, '
+        'highlight it with your cursor."><b>VOTE: Ann</b></div>'
+    ),
+    "Discourse quote": (
+        '<aside class="quote no-group" data-username="bob"><div class="title">bob:</div>'
+        "<blockquote><p><strong>VOTE: Ann</strong></p></blockquote></aside>"
+    ),
+    "Markdown quote": "<blockquote><p><strong>VOTE: Ann</strong></p></blockquote>",
+    "Discourse spoiler": '<div class="spoiler"><strong>VOTE: Ann</strong></div>',
+    "details": "<details><summary><b>VOTE: Ann</b></summary><b>VOTE: Ann</b></details>",
+    "XenForo quote": (
+        '<blockquote class="bbCodeBlock bbCodeBlock--expandable bbCodeBlock--quote" data-quote="bob">'
+        '<div class="bbCodeBlock-title">bob said:</div><div class="bbCodeBlock-content"><b>VOTE: Ann</b></div>'
+        "</blockquote>"
+    ),
+    "XenForo spoiler": '<div class="bbCodeSpoiler"><b>VOTE: Ann</b></div>',
+    "XenForo inline spoiler": '<span class="bbCodeInlineSpoiler"><b>VOTE: Ann</b></span>',
+    "vBulletin quote": (
+        '<div class="bbcode_container"><div class="bbcode_quote"><div class="quote_container">'
+        "<div class=\"bbcode_postedby\">Originally Posted by <strong>Vote</strong></div>"
+        '<div class="message"><b>VOTE: Ann</b></div></div></div></div>'
+    ),
+    "code": '<div class="codebox"><p>Code:</p><pre><code>[b]VOTE: Ann[/b]</code></pre></div>',
+    "inline code": "<code><b>VOTE: Ann</b></code>",
+    "struck": "<s><b>VOTE: Ann</b></s>",
+    "strike": "<strike><b>VOTE: Ann</b></strike>",
+    "del": "<del><b>VOTE: Ann</b></del>",
+    "line-through": '<div style="display:inline-flex;text-decoration:line-through"><b>VOTE: Ann</b></div>',
+    "struck inside bold": '<b>VOTE: <span style="text-decoration: line-through">Ann</span></b>',
+}
+
+
+@pytest.mark.parametrize("body", EXCLUDED.values(), ids=EXCLUDED.keys())
+def test_excluded_parts_never_count(body):
+    assert read(f"{body}<b>VOTE: Zed</b>") == [("vote", "Zed")]
+
+
+def test_struck_name_is_replaced_by_the_rest_of_the_bold():
+    body = '<b>VOTE: <s>Ann</s> Bob</b>'
+    assert read(body) == [("vote", "Bob")]
+
+
+def test_quote_header_in_bold_is_not_a_vote():
+    body = (
+        '<div class="bbcode_container"><div class="bbcode_quote">Originally Posted by <b>Vote Ann</b>'
+        "<div>hi</div></div></div>"
+    )
+    assert read(body) == []
+
+
+# --- robustness ------------------------------------------------------------------------------------------
+
+def test_unclosed_bold_does_not_turn_a_paragraph_into_a_vote():
+    prose = "I think we should all vote Ann because she has been quiet. " * 30
+    assert read(f"<b>Thoughts:<br>{prose}") == []
+
+
+def test_unclosed_bold_still_reads_a_command_line():
+    assert read("<b>VOTE: Ann<br>" + "and so on and so forth " * 200) == [("vote", "Ann")]
+
+
+def test_long_targets_are_capped():
+    (command,) = extract_commands("<b>VOTE: " + "x" * 500 + "</b>")
+    assert command.action == "vote" and len(command.target) <= 60
+
+
+def test_pathological_input_is_fast_enough_to_finish():
+    body = "<b>" + ("vote " * 2000) + "</b>" + "<b>" * 500 + "a" * 10000
+    assert isinstance(extract_commands(body), list)
+
+
+@pytest.mark.parametrize("body", ["", "plain", "<", "<b></b>", "<b>   </b>", "<!-- c -->"])
+def test_empty_or_odd_bodies_give_no_commands(body):
+    assert extract_commands(body) == []
+
+
+def test_entities_and_invisible_characters_are_normalised():
+    assert read("<b>VOTE:&nbsp;Ann\u200b</b>") == [("vote", "Ann")]
