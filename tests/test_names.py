@@ -1,0 +1,191 @@
+"""Resolving typed names to seats: each step, living seats first, dead seats and moderators reported as such."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.game import parse_game
+from assistant.names import Resolution, Roster, fold_name, resolve_name
+
+GAME = """
+title = "Names"
+thread = "https://forum.example.org/viewtopic.php?t=1"
+ruleset = "mafiascum"
+moderators = ["neil1113"]
+
+[[players]]
+name = "Shattered Viewpoint"
+
+[[players]]
+name = "Green Crayons"
+
+[[players]]
+name = "Prox"
+replacements = ["Thor665"]
+
+[[players]]
+name = "evilpacman18"
+
+[[players]]
+name = "Me=Weird"
+
+[[players]]
+name = "Zoë"
+aliases = ["zozo"]
+
+[[players]]
+name = "Guderian"
+
+[[players]]
+name = "ScottBrothers"
+
+[[players]]
+name = "Hiraki"
+
+[[players]]
+name = "Hiroko"
+
+[[players]]
+name = "Necessary Evil"
+
+[[players]]
+name = "Zdenek"
+"""
+NO_ELIMINATION = ("no lynch", "no elimination", "sleep", "abstain")
+
+
+@pytest.fixture(scope="module")
+def game():
+    return parse_game(GAME)
+
+
+@pytest.fixture(scope="module")
+def roster(game):
+    return Roster.from_game(game, NO_ELIMINATION)
+
+
+def everyone_but(game, *dead):
+    return frozenset(s.name for s in game.players) - set(dead)
+
+
+def resolve(roster, game, text, *dead):
+    return resolve_name(text, roster, alive=everyone_but(game, *dead))
+
+
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [
+        ("Green Crayons", Resolution("Green Crayons", "Green Crayons", "exact", matched="Green Crayons")),
+        ("green crayons", Resolution("green crayons", "Green Crayons", "exact", matched="Green Crayons")),
+        ("GreenCrayons", Resolution("GreenCrayons", "Green Crayons", "folded", matched="Green Crayons")),
+        ("me weird", Resolution("me weird", "Me=Weird", "folded", matched="Me=Weird")),
+        ("Zoe", Resolution("Zoe", "Zoë", "folded", matched="Zoë")),
+        ("Z\u043e\u00eb", Resolution("Z\u043e\u00eb", "Zoë", "folded", matched="Zoë")),  # Cyrillic o
+        ("ZOZO", Resolution("ZOZO", "Zoë", "exact", matched="zozo")),
+        ("thor 665", Resolution("thor 665", "Prox", "account", matched="Thor665")),
+        ("Thor", Resolution("Thor", "Prox", "prefix", matched="Thor665")),
+        ("Crayons", Resolution("Crayons", "Green Crayons", "substring", matched="Green Crayons")),
+        ("SV", Resolution("SV", "Shattered Viewpoint", "acronym", matched="Shattered Viewpoint")),
+        ("ScottBro", Resolution("ScottBro", "ScottBrothers", "prefix", matched="ScottBrothers")),
+        ("ScoBro", Resolution("ScoBro", "ScottBrothers", "acronym", matched="ScottBrothers")),
+        ("SB", Resolution("SB", "ScottBrothers", "acronym", matched="ScottBrothers")),
+        ("EPM", Resolution("EPM", "evilpacman18", "abbreviation", matched="evilpacman18")),
+        ("Guderain", Resolution("Guderain", "Guderian", "fuzzy", matched="Guderian")),
+        ("Me=Wierd", Resolution("Me=Wierd", "Me=Weird", "fuzzy", matched="Me=Weird")),
+        ("Zed", Resolution("Zed", "Zdenek", "fuzzy", matched="Zdenek")),
+        ("@Guderian's", Resolution("@Guderian's", "Guderian", "exact", matched="Guderian")),
+        ("Me=Weird (L-1)", Resolution("Me=Weird (L-1)", "Me=Weird", "exact", matched="Me=Weird")),
+    ],
+)
+def test_each_step_resolves_a_living_seat(roster, game, typed, expected):
+    assert resolve(roster, game, typed) == expected
+
+
+def test_trailing_words_are_dropped_before_guessing(roster, game):
+    assert resolve(roster, game, "Thor because he lied") == Resolution(
+        "Thor because he lied", "Prox", "prefix", matched="Thor665", used="Thor"
+    )
+    assert resolve(roster, game, "NE <<<<<<L-1") == Resolution(
+        "NE <<<<<<L-1", "Necessary Evil", "acronym", matched="Necessary Evil", used="NE"
+    )
+
+
+@pytest.mark.parametrize("typed", ["no lynch", "No Lynch", "nolynch", "NO-LYNCH", "sleep", "Abstain", "NL"])
+def test_no_elimination_words(roster, game, typed):
+    found = resolve(roster, game, typed)
+    assert (found.seat, found.no_elimination, found.reason) == (None, True, None)
+
+
+def test_no_elimination_words_come_from_the_ruleset(game):
+    from assistant.rules import load_ruleset
+
+    roster = Roster.from_game(game, load_ruleset("mafiascum"))
+    assert resolve_name("No Lynch", roster, alive=everyone_but(game)).no_elimination
+    assert not resolve_name("No one", roster, alive=everyone_but(game)).no_elimination
+
+
+def test_no_elimination_is_not_guessed_from_a_prefix(roster, game):
+    assert resolve(roster, game, "No one").no_elimination is False
+
+
+def test_a_dead_seat_is_reported_not_bent_onto_a_living_one(roster, game):
+    assert resolve(roster, game, "Hiraki", "Hiraki") == Resolution(
+        "Hiraki", None, "exact", reason="target is dead", matched="Hiraki", candidates=("Hiraki",)
+    )
+    # a typo closest to the dead seat stays with the dead seat
+    assert resolve(roster, game, "Hirqki", "Hiraki") == Resolution(
+        "Hirqki", None, "fuzzy", reason="target is dead", matched="Hiraki", candidates=("Hiraki",)
+    )
+
+
+def test_living_seats_come_first_for_partial_names(roster, game):
+    # "Hir" starts both Hiraki and Hiroko: with Hiraki dead it can only mean Hiroko
+    assert resolve(roster, game, "Hir", "Hiraki").seat == "Hiroko"
+    assert resolve(roster, game, "Hir") == Resolution(
+        "Hir", None, "prefix", reason="ambiguous: Hiraki or Hiroko", candidates=("Hiraki", "Hiroko")
+    )
+
+
+def test_a_moderator_is_not_a_player(roster, game):
+    assert resolve(roster, game, "neil1113") == Resolution(
+        "neil1113", None, "exact", reason="not a player", matched="neil1113", candidates=("neil1113",)
+    )
+    assert resolve(roster, game, "neil").reason == "not a player"
+
+
+@pytest.mark.parametrize("typed", ["deadline extension", "Bobby Tables", "qqq", "x"])
+def test_unknown_names_are_unresolved(roster, game, typed):
+    found = resolve(roster, game, typed)
+    assert (found.seat, found.no_elimination, found.reason) == (None, False, "unknown name")
+
+
+def test_nothing_typed(roster, game):
+    assert resolve(roster, game, " :. ") == Resolution(" :. ", None, None, reason="no name given")
+
+
+def test_close_typos_of_two_names_are_ambiguous(game):
+    other = parse_game(GAME.replace('name = "Hiroko"', 'name = "Hirake"'))
+    roster = Roster.from_game(other, NO_ELIMINATION)
+    found = resolve_name("Hiraka", roster, alive=everyone_but(other))
+    assert (found.seat, found.reason) == (None, "ambiguous: Hirake or Hiraki")
+
+
+def test_seat_of_author_knows_every_account(roster):
+    assert roster.seat_of_author("Thor665") == "Prox"
+    assert roster.seat_of_author("thor665") == "Prox"
+    assert roster.seat_of_author("Prox") == "Prox"
+    assert roster.seat_of_author("neil1113") is None
+    assert roster.seat_of_author("Stranger") is None
+
+
+def test_answers_are_cached_per_roster(roster, game):
+    alive = everyone_but(game)
+    assert resolve_name("Guderain", roster, alive=alive) is resolve_name("Guderain", roster, alive=set(alive))
+
+
+@pytest.mark.parametrize(
+    ("name", "folded"),
+    [("Me=Weird", "meweird"), ("Zoë", "zoe"), ("T S O", "tso"), ("Ｆｕｌｌ", "full"), ("_over9000", "over9000")],
+)
+def test_fold_name(name, folded):
+    assert fold_name(name) == folded
