@@ -8,6 +8,7 @@ import os
 import random
 import threading
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -281,10 +282,15 @@ def load_cookies(
         if _is_netscape(text):
             jar = http.cookiejar.MozillaCookieJar(str(path))
             try:
-                jar.load(ignore_discard=True, ignore_expires=True)
+                with warnings.catch_warnings():  # cookiejar warns with the bad line's text: keep values unseen
+                    warnings.simplefilter("ignore")
+                    jar.load(ignore_discard=True, ignore_expires=True)
             except (http.cookiejar.LoadError, OSError):
                 # LoadError's own message quotes the offending line, which may hold a cookie value.
                 raise CookieError(f"cookies file {path} is not a valid Netscape cookies.txt") from None
+            for cookie in jar:
+                if cookie.expires == 0:  # curl and browser exports write 0 for a session cookie
+                    cookie.expires, cookie.discard = None, True
         else:
             found.update(_parse_cookie_line(text, source=f"cookies file {path}"))
     if cookies_env:

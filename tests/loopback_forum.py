@@ -1,0 +1,201 @@
+"""Test support: a phpBB thread served on loopback that can misbehave (errors, stalls, cut pages, new markup).
+
+Pages are rendered by the demo's phpBB renderer and read back by ``parsers.phpbb``, so the tests exercise
+the same path as a real sync. Faults are queued one-shot answers for page requests.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
+from importlib.resources import files
+
+from jinja2 import Environment, FileSystemLoader
+
+from assistant.demo import PhpbbThread
+from assistant.game import parse_game
+from assistant.pageserver import LoopbackServer, Response
+
+TOPIC = "42"
+HTML = {"Content-Type": "text/html; charset=utf-8"}
+PLAYERS = ("Alder", "Birch", "Cedar", "Damson", "Elm")
+
+
+def make_post(number: int, *, body: str | None = None) -> dict:
+    user = PLAYERS[number % len(PLAYERS)]
+    return {
+        "number": number,
+        "id": str(1000 + number),
+        "user": user,
+        "content": body if body is not None else f"post {number} by {user}",
+        "time": datetime(2026, 3, 1, 22, tzinfo=UTC) + timedelta(minutes=number),
+    }
+
+
+def make_posts(count: int, start: int = 0) -> list[dict]:
+    return [make_post(n) for n in range(start, start + count)]
+
+
+Fault = Callable[[str, dict[str, str]], Response | None]
+
+
+@dataclass
+class Forum:
+    """The thread's posts (in order; numbers are positions, as phpBB renumbers after a deletion) and faults."""
+
+    posts: list[dict] = field(default_factory=list)
+    per_page: int = 25
+    send_etag: bool = True
+    robots: str = "User-agent: *\nDisallow: /admin/\n"
+    faults: list[Fault] = field(default_factory=list)
+    seen: list[tuple[str, dict[str, str], dict[str, str]]] = field(default_factory=list)  # path, query, headers
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def respond(self, path: str, query: dict[str, str], headers: dict[str, str]) -> Response:
+        with self.lock:
+            self.seen.append((path, dict(query), dict(headers)))
+            if path == "/robots.txt":
+                return Response(200, self.robots, {"Content-Type": "text/plain"})
+            if self.faults:
+                answer = self.faults.pop(0)(path, query)
+                if answer is not None:
+                    return answer
+            html = self.render(int(query.get("start", "0") or 0))
+        answer_headers = dict(HTML)
+        if self.send_etag:
+            tag = '"' + hashlib.sha1(html.encode()).hexdigest()[:16] + '"'
+            if headers.get("If-None-Match") == tag:
+                return Response(304, "", {"ETag": tag})
+            answer_headers["ETag"] = tag
+        return Response(200, html, answer_headers)
+
+    def render(self, start: int) -> str:
+        numbered = [{**p, "number": i} for i, p in enumerate(self.posts)]
+        return render_page(PhpbbThread(numbered, "Loopback Game", "7", TOPIC, self.per_page), start)
+
+    # --- changes between polls
+
+    def add(self, count: int) -> None:
+        self.posts.extend(make_posts(count, start=len(self.posts)))
+
+    def edit(self, number: int, body: str) -> None:
+        self.posts[number] = {**self.posts[number], "content": body}
+
+    def delete(self, number: int) -> dict:
+        return self.posts.pop(number)
+
+    # --- faults for the next page requests
+
+    def fail(self, *statuses: int, headers: dict[str, str] | None = None) -> None:
+        for status in statuses:
+            self.faults.append(
+                lambda p, q, s=status: Response(s, f"<html><body>error {s}</body></html>", {**HTML, **(headers or {})})
+            )
+
+    def stall(self, seconds: float) -> None:
+        def slow(path, query):
+            time.sleep(seconds)
+            return None
+
+        self.faults.append(slow)
+
+    def truncate(self, times: int = 1) -> None:
+        for _ in range(times):
+            self.faults.append(lambda p, q: Response(200, self._cut(q)))
+
+    def restyle(self) -> None:
+        """The forum's markup changes: post containers are renamed."""
+
+        def restyled(path, query):
+            return Response(200, self.render(int(query.get("start", "0") or 0)).replace('class="post ', 'class="msg '))
+
+        self.faults.append(restyled)
+
+    def _cut(self, query: dict[str, str]) -> str:
+        html = self.render(int(query.get("start", "0") or 0))
+        return html[: len(html) * 2 // 3]
+
+    def page_requests(self) -> list[str]:
+        """The ``start`` of each page asked for, in order (0 for the first page)."""
+        return [int(q.get("start", "0") or 0) for p, q, _ in self.seen if p != "/robots.txt"]
+
+
+def render_page(thread: PhpbbThread, start: int) -> str:
+    """The demo renderer's page, through a loader that also works from a source checkout."""
+    try:
+        return thread.render(start)
+    except ValueError:  # jinja's PackageLoader cannot see templates/ mapped as assistant.templates
+        import assistant.demo as demo
+
+        original = demo._environment
+        demo._environment = _environment
+        try:
+            return thread.render(start)
+        finally:
+            demo._environment = original
+
+
+def _environment() -> Environment:
+    return Environment(loader=FileSystemLoader(str(files("assistant.templates"))), autoescape=True)
+
+
+def serve(forum: Forum) -> LoopbackServer:
+    return LoopbackServer(forum.respond)
+
+
+class Switchboard:
+    """One loopback server for a whole test module, answering with whichever handler a test plugs in.
+
+    (Starting a server per test costs half a second at shutdown.)
+    """
+
+    def __init__(self) -> None:
+        self.handler = None
+        self.server = LoopbackServer(self)
+
+    def __call__(self, path, query, headers) -> Response:
+        return self.handler(path, query, headers)
+
+    @property
+    def base_url(self) -> str:
+        return self.server.base_url
+
+    def plug(self, handler) -> Switchboard:
+        """Answer with ``handler`` from now on; usable as ``with board.plug(h) as server:``."""
+        self.handler = handler
+        return self
+
+    def __enter__(self) -> Switchboard:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.handler = None
+
+
+def game_text(base_url: str, *, extra: str = "") -> str:
+    players = "\n".join(f'[[players]]\nname = "{name}"\n' for name in PLAYERS)
+    return (
+        f'title = "Loopback Game"\nthread = "{base_url}/viewtopic.php?f=7&t={TOPIC}"\nforum = "phpbb"\n'
+        f'ruleset = "mafiascum"\n{extra}\n[fetch]\nmin_interval = 0\nposts_per_page = 25\ncontact = "mod@example.org"\n'
+        f"\n{players}"
+    )
+
+
+def make_game(base_url: str, *, extra: str = "", path: str = "game.toml"):
+    return parse_game(game_text(base_url, extra=extra), path=path)
+
+
+def stored_posts(db, game_key: str) -> list[dict]:
+    """Every stored post as a comparable record (timestamps of our own reads left out)."""
+    return [
+        {k: row[k] for k in ("post_id", "number", "author", "body_html", "deleted", "revisions", "edited")}
+        for row in db.query("select * from posts where game = ? order by post_id", [game_key])
+    ]
+
+
+def with_posts(forum: Forum, posts: list[dict]) -> Forum:
+    return replace(forum, posts=posts)
