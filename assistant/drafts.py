@@ -1,0 +1,681 @@
+"""The moderator's routine posts (day start, votal, Judge, day end, early end, runoff, reminder) as drafts.
+
+Two steps, both pure: :func:`build_context` gathers the public facts of one day from the game file, the
+ruleset and the replayed votals into a :class:`DraftContext`; :func:`render_draft` renders one kind of
+post from it with a Jinja2 template in BBCode (phpBB, vBulletin, XenForo, ProBoards) or Markdown
+(Discourse).
+
+Private facts of the game file never reach a template: the context holds only what the rules publish
+(the Judge's decision is announced, never who made it).
+
+Escaping happens once, before any template runs: every text value of the context (names, title, labels)
+is escaped for the flavour, and links are checked and percent-encoded, so a template (bundled or the
+moderator's own) prints values as they are and a player called ``[b]x[/b]`` or ``**x**`` cannot break a
+draft.
+
+- BBCode: each ``[`` is followed by an empty ``[i][/i]``. A tag needs ``[`` directly before its name, so
+  ``[b]`` becomes ``[[i][/i]b]``, which phpBB, vBulletin, XenForo and ProBoards all show as ``[b]`` (the
+  empty italic renders as nothing). Unlike entities (``&#91;``), which some engines show literally, or
+  lookalike brackets, the page shows the real characters, so a name copied from a votal still votes.
+- Markdown: CommonMark backslash escapes for the characters that start markup anywhere in a line
+  (``\\ ` * _ [ ] < > | ~ & #``) and for a leading ``+ - = .`` or ``1.`` that would start a list or heading.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields, is_dataclass
+from datetime import datetime, timedelta
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
+
+from jinja2 import ChoiceLoader, Environment, FileSystemLoader, FunctionLoader, StrictUndefined, TemplateNotFound
+
+from assistant.errors import VotalError
+from assistant.game import Game
+from assistant.rules import Ruleset
+from assistant.tally import Votal, alive_seats
+from parsers.commands import ReadPost
+
+KINDS = ("day-start", "votal", "judge", "day-end", "early-end", "runoff", "reminder")
+FLAVORS = ("bbcode", "markdown")
+# The forum engines that take Markdown; every other engine takes BBCode.
+MARKDOWN_ENGINES = frozenset({"discourse"})
+
+
+class DraftError(VotalError):
+    """A draft that cannot be made: unknown kind or flavour, or a broken template."""
+
+
+# --- the context: public facts only ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Words:
+    """The ruleset's own words: "lynch" / "lynched" (MafiaScum), "eliminate" / "eliminated" (Witch Hunt 2023)."""
+
+    verb: str  # lynch, eliminate, execute, hang
+    past: str  # lynched, eliminated, executed, hanged
+    noun: str  # lynch, elimination, execution, hanging
+    no_elimination: str  # the no-elimination vote's label: No Lynch, Sleep, No Elimination
+
+
+@dataclass(frozen=True)
+class Player:
+    name: str  # the seat's name (its first account)
+    account: str  # who plays it now (the last replacement), the same as name when never replaced
+
+
+@dataclass(frozen=True)
+class Vote:
+    """One standing vote: who cast it, in which post, and a link to that post when known."""
+
+    voter: str
+    post: int | None
+    url: str | None
+
+
+@dataclass(frozen=True)
+class Wagon:
+    target: str  # a seat, or the ruleset's no-elimination label
+    votes: int | float
+    voters: tuple[Vote, ...]
+    to_majority: int | float | None  # votes still needed for a majority ("L-2"); None without a threshold
+    no_elimination: bool = False
+
+
+@dataclass(frozen=True)
+class Outcome:
+    kind: str  # elimination | no_elimination | pending
+    target: str | None
+    reason: str
+    post: int | None
+    url: str | None
+    text: str  # one plain sentence saying what happened and why
+
+
+@dataclass(frozen=True)
+class Judgment:
+    """The Judge's decision as the rules publish it: what was decided, never by whom."""
+
+    state: str  # decided | none | awaited
+    target: str | None
+    text: str
+
+
+@dataclass(frozen=True)
+class Runoff:
+    candidates: tuple[str, ...]
+    hours: float | None
+    deadline: datetime | None
+    deadline_local: str | None
+    deadline_utc: str | None
+
+
+@dataclass(frozen=True)
+class PostCount:
+    name: str
+    posts: int
+
+
+@dataclass(frozen=True)
+class DraftContext:
+    """Everything a draft may say about one day. Built by :func:`build_context`; every field is public."""
+
+    title: str
+    thread: str
+    day: int
+    ruleset: str  # the ruleset's title
+    words: Words
+    deaths: tuple[str, ...]  # died in the night before this day, in the order the rules announce them
+    living: tuple[Player, ...]
+    alive: int
+    majority: int | None  # None when the rules decide by plurality with no threshold
+    deadline: datetime | None  # UTC
+    deadline_local: str | None  # "Saturday 5 October 2024, 22:00 EDT"
+    deadline_utc: str | None  # "Sunday 6 October 2024, 02:00 UTC"
+    timezone: str
+    time_left: str | None  # "1 day, 3 hours and 20 minutes" from ``now`` to the deadline
+    as_of_post: int | None
+    wagons: tuple[Wagon, ...]
+    no_elimination: Wagon | None
+    not_voting: tuple[str, ...]
+    outcome: Outcome | None
+    judgment: Judgment | None
+    runoff: Runoff | None
+    post_minimum: int | None
+    under_minimum: tuple[PostCount, ...]
+    post_cap: int | None
+    cap_lifted_local: str | None
+    notes: tuple[str, ...] = ()
+    extra: Mapping[str, Any] = field(default_factory=dict)  # room for a moderator's template: plain values
+
+
+# --- building the context ------------------------------------------------------------------------------
+
+
+def build_context(
+    game: Game,
+    ruleset: Ruleset,
+    votals: Sequence[Votal] | Mapping[int, Votal],
+    *,
+    day: int,
+    now: datetime | None,
+    posts: Sequence[ReadPost] = (),
+) -> DraftContext:
+    """The public facts of ``day`` for a draft.
+
+    ``votals`` are replayed votals (:func:`assistant.tally.replay_day`); the one of ``day`` is used when
+    present (a day that has not started has none: the living and the majority come from the game file).
+    ``posts`` give the links to the posts votes were cast in and the day's post counts for the post
+    minimum; without them links fall back to the thread's URL and post counts to the votal's flags.
+    ``now`` (aware) is for the time left before the deadline.
+    """
+    votal = _votal_of(votals, day)
+    words = words_of(ruleset)
+    zone = _zone(game, ruleset)
+    living_names = votal.living if votal is not None and votal.living else alive_seats(game, day)
+    seats = {seat.name: seat for seat in game.players}
+    living = tuple(Player(n, seats[n].accounts[-1] if n in seats else n) for n in living_names)
+    threshold = _has_threshold(ruleset)
+    majority = (votal.majority if votal is not None else ruleset.majority_for(len(living))) if threshold else None
+
+    deadline = votal.deadline if votal is not None and votal.deadline else _deadline(game, ruleset, day)
+    urls = _post_urls(game, posts)
+    wagons, no_elim = _wagons(votal, words, majority, urls, game) if votal is not None else ((), None)
+
+    minimum = ruleset.daily_minimum
+    under = _under_minimum(game, ruleset, votal, day, posts, living_names, minimum) if minimum else ()
+    cap_hours = getattr(ruleset, "cap_lifted_hours", None)
+    cap_lifted = deadline - timedelta(hours=cap_hours) if deadline and cap_hours else None
+
+    runoff = _runoff(votal, ruleset, deadline, zone)
+    outcome = _outcome(votal, words, game, urls) if votal is not None else None
+    return DraftContext(
+        title=game.title,
+        thread=game.thread,
+        day=day,
+        ruleset=ruleset.title or ruleset.name,
+        words=words,
+        deaths=night_deaths(game, ruleset, day),
+        living=living,
+        alive=len(living),
+        majority=majority,
+        deadline=deadline,
+        deadline_local=_local(deadline, zone),
+        deadline_utc=_utc(deadline),
+        timezone=str(zone.key),
+        time_left=_time_left(deadline, now),
+        as_of_post=votal.as_of_post if votal is not None else None,
+        wagons=wagons,
+        no_elimination=no_elim,
+        not_voting=votal.not_voting if votal is not None else tuple(living_names),
+        outcome=outcome,
+        judgment=_judgment(votal, game, words),
+        runoff=runoff,
+        post_minimum=minimum,
+        under_minimum=under,
+        post_cap=ruleset.daily_cap,
+        cap_lifted_local=_local(cap_lifted, zone),
+        notes=_notes(votal, ruleset, words),
+    )
+
+
+def _runoff(votal: Votal | None, ruleset: Ruleset, deadline: datetime | None, zone) -> Runoff | None:
+    """The runoff the tally opened; else, for a tie the rules settle by runoff, the tied leaders."""
+    if votal is None:
+        return None
+    if votal.runoff is not None:
+        r = votal.runoff
+        return Runoff(r.candidates, ruleset.runoff_hours, r.deadline, _local(r.deadline, zone), _utc(r.deadline))
+    o = votal.outcome
+    if o is None or o.kind != "pending" or o.reason != "runoff" or not votal.wagons:
+        return None
+    best = votal.wagons[0].votes
+    tied = tuple(w.target for w in votal.wagons if w.votes == best)
+    hours = ruleset.runoff_hours
+    end = deadline + timedelta(hours=hours) if deadline is not None and hours else None
+    return Runoff(tied, hours, end, _local(end, zone), _utc(end))
+
+
+def _votal_of(votals: Sequence[Votal] | Mapping[int, Votal], day: int) -> Votal | None:
+    if isinstance(votals, Mapping):
+        return votals.get(day)
+    return next((v for v in votals if v.day == day), None)
+
+
+def _has_threshold(ruleset: Ruleset) -> bool:
+    threshold = getattr(ruleset, "threshold", None)
+    if isinstance(threshold, bool):
+        return threshold
+    return ruleset.decide == "majority" or "majority" in ruleset.early_end
+
+
+def _zone(game: Game, ruleset: Ruleset):
+    from assistant.clock import zone_of
+
+    return zone_of(game, ruleset)
+
+
+def _deadline(game: Game, ruleset: Ruleset, day: int) -> datetime | None:
+    from assistant.clock import day_bounds
+
+    return day_bounds(game, ruleset, day).end
+
+
+_IRREGULAR_PAST = {"hang": "hanged", "hanging": "hanged", "kill": "killed", "lynching": "lynched"}
+_NOUN = {"lynch": "lynch", "hang": "hanging", "kill": "kill"}
+
+
+def words_of(ruleset: Ruleset) -> Words:
+    """The ruleset's words for an elimination, from its ``elimination_word`` (a verb or a noun)."""
+    word = (ruleset.elimination_word or "lynch").strip()
+    lower = word.casefold()
+    if lower in _IRREGULAR_PAST:
+        verb = "hang" if lower.startswith("hang") else lower.removesuffix("ing")
+        past = _IRREGULAR_PAST[lower]
+    elif lower.endswith("ed") and len(lower) > 3:  # eliminated -> eliminate, lynched -> lynch
+        past, verb = lower, lower[:-1] if lower[-3] in "tcsvgz" else lower[:-2]
+    elif lower.endswith("ion"):  # elimination, execution
+        verb, past = lower[:-3] + "e", lower[:-3] + "ed"
+    elif lower.endswith("e"):
+        verb, past = lower, lower + "d"
+    else:
+        verb, past = lower, lower + "ed"
+    if lower.endswith("ion"):
+        noun = lower
+    elif verb.endswith("e"):
+        noun = _NOUN.get(verb, verb[:-1] + "ion")
+    else:
+        noun = _NOUN.get(verb, verb)
+    label = getattr(ruleset, "no_elimination_label", None) or f"No {noun.title()}"
+    return Words(verb=verb, past=past, noun=noun, no_elimination=label)
+
+
+def night_deaths(game: Game, ruleset: Ruleset, day: int) -> tuple[str, ...]:
+    """Who died in the night before ``day``, in the order the rules announce them.
+
+    Game-file order unless the ruleset's ``death_order`` is ``"random"`` (Witch Hunt 9.0: "announced ...
+    in a random order") or ``"alphabetical"``. The random order is a shuffle seeded by the thread and
+    the day: it tells nothing about roles or the order the moderator wrote, and is the same every run.
+    """
+    died = [d.player for d in game.deaths if d.phase == "night" and d.phase_number == day - 1]
+    order = getattr(ruleset, "death_order", None) or "game_file"
+    if order == "alphabetical":
+        return tuple(sorted(died, key=str.casefold))
+    if order == "random":
+        import random
+        import zlib
+
+        shuffled = sorted(died, key=str.casefold)
+        random.Random(zlib.crc32(f"{game.thread}#{day}".encode())).shuffle(shuffled)
+        return tuple(shuffled)
+    return tuple(died)
+
+
+def _post_urls(game: Game, posts: Sequence[ReadPost]) -> dict[int, str]:
+    return {p.number: p.url for p in posts if p.url}
+
+
+def post_link(game: Game, number: int | None, urls: Mapping[int, str]) -> str | None:
+    """The link to post ``number``: its permalink when known, else one built from the thread's URL.
+
+    The fallback for phpBB is the thread page starting at that post (``start=N``, MafiaScum's 0-based
+    numbering); for Discourse ``/t/slug/id/N``; other engines get no link.
+    """
+    if number is None:
+        return None
+    if number in urls:
+        return urls[number]
+    engine = game.forum or ("phpbb" if "viewtopic.php" in game.thread else None)
+    parts = urlsplit(game.thread)
+    if engine == "phpbb":
+        query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "start"]
+        query.append(("start", str(number)))
+        return urlunsplit(parts._replace(query=urlencode(query), fragment=""))
+    if engine == "discourse":
+        return urlunsplit(parts._replace(path=parts.path.rstrip("/") + f"/{number}", query="", fragment=""))
+    return None
+
+
+def _vote_posts(votal: Votal) -> dict[tuple[str, str | None, bool], tuple[int, str | None]]:
+    """(voter, target, no-elimination) -> (post, its URL) of that voter's standing vote (the last counted one)."""
+    found: dict[tuple[str, str | None, bool], tuple[int, str | None]] = {}
+    for action in votal.actions:
+        if action.counted and action.action in ("vote", "nominate") and action.voter:
+            key = (action.voter, None if action.no_elimination else action.target, action.no_elimination)
+            found[key] = (action.post, getattr(action, "url", None))
+    return found
+
+
+def _wagons(votal: Votal, words: Words, majority: int | None, urls, game: Game):
+    where = _vote_posts(votal)
+
+    def votes_of(voters, target, no_elim) -> tuple[Vote, ...]:
+        out = []
+        for voter in voters:
+            post, url = where.get((voter, target, no_elim), (None, None))
+            out.append(Vote(voter, post, url or post_link(game, post, urls)))
+        return tuple(out)
+
+    def need(votes) -> int | float | None:
+        return None if majority is None else _number(max(majority - votes, 0))
+
+    wagons = tuple(
+        Wagon(w.target, _number(w.votes), votes_of(w.voters, w.target, False), need(w.votes)) for w in votal.wagons
+    )
+    ne = votal.no_elimination
+    no_elim = None
+    if ne.votes or ne.voters:
+        no_elim = Wagon(words.no_elimination, _number(ne.votes), votes_of(ne.voters, None, True), need(ne.votes), True)
+    return wagons, no_elim
+
+
+_REASONS = {
+    "majority": "a majority of the living voted for {target}",
+    "unanimous_minus_one": "all but one of the living voted for {target}",
+    "plurality": "{target} had the most votes at the deadline",
+    "deadline": "the deadline passed without a majority",
+    "no_majority": "no one had a majority at the deadline",
+    "sleep_majority": "a majority voted {no}",
+    "tie": "the vote was tied at the deadline",
+    "runoff": "the runoff",
+    "judge": "the Judge's decision",
+    "loose_cannon": "the Loose Cannon's decision",
+    "no_possible_tie": "no remaining votes could tie or pass {target}",
+}
+
+
+def _outcome(votal: Votal, words: Words, game: Game, urls) -> Outcome | None:
+    o = votal.outcome
+    if o is None:
+        return None
+    who = o.target or ""
+    if o.kind == "elimination":
+        if o.reason == "judge":
+            text = f"The Judge has decided: {who} is {words.past}."
+        elif o.reason == "loose_cannon":
+            text = f"The Loose Cannon has ended the day: {who} is {words.past}."
+        elif o.reason == "runoff":
+            text = f"{who} had the most votes in the runoff and is {words.past}."
+        else:
+            because = _REASONS.get(o.reason, o.reason.replace("_", " ")).format(target=who, no=words.no_elimination)
+            text = f"{who} is {words.past}: {because}."
+    elif o.kind == "no_elimination":
+        if o.reason == "majority":
+            text = f"A majority voted {words.no_elimination}: no one is {words.past}."
+        elif o.reason == "judge":
+            text = f"The decision passed to the Judge: no one is {words.past}."
+        elif o.reason in ("tie", "runoff"):
+            text = f"The vote ended tied: no one is {words.past}."
+        elif o.reason == "plurality":
+            text = f"{words.no_elimination} had the most votes: no one is {words.past}."
+        else:
+            because = _REASONS.get(o.reason, o.reason.replace("_", " ")).format(target=who, no=words.no_elimination)
+            text = f"No one is {words.past}: {because}."
+    else:
+        if o.reason == "runoff":
+            text = "The vote is tied: a runoff between the tied players decides."
+        elif o.reason == "tie" and o.target is None:
+            text = "The vote is tied: the rules decide between the tied players."
+        else:
+            because = _REASONS.get(o.reason, o.reason.replace("_", " ")).format(target=who, no=words.no_elimination)
+            text = f"The decision passes to the Judge: {because}."
+    return Outcome(o.kind, o.target, o.reason, o.post, post_link(game, o.post, urls), text)
+
+
+def _judgment(votal: Votal | None, game: Game, words: Words) -> Judgment | None:
+    """The Judge's decision as public text. Who the Judge is never enters: only the decision does.
+
+    The tally makes a recorded decision final (reason ``judge``); a dead or declining Judge reads the
+    same ("no one is eliminated"), as the rules announce only the result.
+    """
+    if votal is None or votal.outcome is None:
+        return None
+    o = votal.outcome
+    if o.reason == "judge":
+        if o.kind == "elimination" and o.target:
+            return Judgment("decided", o.target, f"The Judge has decided: {o.target} is {words.past}.")
+        return Judgment("none", None, f"The decision passed to the Judge: no one is {words.past}.")
+    if o.kind == "pending" and o.reason in ("no_majority", "sleep_majority"):
+        return Judgment("awaited", None, "The decision passes to the Judge. The result will be announced.")
+    return None
+
+
+def _notes(votal: Votal | None, ruleset: Ruleset, words: Words) -> tuple[str, ...]:
+    """Extra public lines the rules require, from the ruleset's data (e.g. a runoff still tied)."""
+    if votal is None or votal.outcome is None:
+        return ()
+    o = votal.outcome
+    notes = []
+    if o.kind == "no_elimination" and o.reason == "runoff":
+        note = getattr(ruleset, "runoff_still_tied_note", None)
+        if note:
+            notes.append(note)
+    return tuple(notes)
+
+
+def _under_minimum(game, ruleset, votal, day, posts, living, minimum) -> tuple[PostCount, ...]:
+    """Living seats with fewer than ``minimum`` posts on ``day`` (from the posts, else the votal's flags)."""
+    if posts:
+        from assistant.clock import day_bounds
+
+        bounds = day_bounds(game, ruleset, day)
+        owner = {a.casefold(): s.name for s in game.players for a in s.accounts}
+        upto = votal.as_of_post if votal is not None else None
+        counts = {name: 0 for name in living}
+        for post in posts:
+            if post.deleted or not _in_bounds(post, bounds) or (upto is not None and post.number > upto):
+                continue
+            seat = owner.get(post.author.casefold())
+            if seat in counts:
+                counts[seat] += 1
+        return tuple(PostCount(n, c) for n, c in counts.items() if c < minimum)
+    if votal is None:
+        return ()
+    flagged = []
+    for flag in votal.flags:
+        found = re.search(r"(\d+)\s*posts?", flag.reason)
+        if "minimum" in flag.reason and flag.seat in living:
+            flagged.append(PostCount(flag.seat, int(found.group(1)) if found else 0))
+    return tuple(flagged)
+
+
+def _in_bounds(post: ReadPost, bounds) -> bool:
+    if bounds.start_post is not None and post.number < bounds.start_post:
+        return False
+    if bounds.end_post is not None and post.number > bounds.end_post:
+        return False
+    if post.time is not None:
+        if bounds.start_post is None and bounds.start is not None and post.time < bounds.start:
+            return False
+        if bounds.end_post is None and bounds.end is not None and post.time > bounds.end:
+            return False
+    return True
+
+
+def _local(moment: datetime | None, zone) -> str | None:
+    if moment is None:
+        return None
+    local = moment.astimezone(zone)
+    return f"{local:%A} {local.day} {local:%B %Y}, {local:%H:%M} {local.tzname()}"
+
+
+def _utc(moment: datetime | None) -> str | None:
+    from datetime import UTC
+
+    return _local(moment, UTC)
+
+
+def _time_left(deadline: datetime | None, now: datetime | None) -> str | None:
+    if deadline is None or now is None:
+        return None
+    minutes = int((deadline - now).total_seconds() // 60)
+    if minutes <= 0:
+        return "none (the deadline has passed)"
+    days, rest = divmod(minutes, 24 * 60)
+    hours, mins = divmod(rest, 60)
+    units = ((days, "day"), (hours, "hour"), (mins, "minute"))
+    parts = [f"{n} {unit}{'' if n == 1 else 's'}" for n, unit in units if n]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _number(value: float) -> int | float:
+    return int(value) if float(value).is_integer() else value
+
+
+def default_flavor(game: Game) -> str:
+    """Markdown for a Discourse game, BBCode for every other engine (and when the engine is unknown)."""
+    return "markdown" if (game.forum or "") in MARKDOWN_ENGINES else "bbcode"
+
+
+# --- escaping --------------------------------------------------------------------------------------------
+
+_SPACE = re.compile(r"\s+")
+_MD_INLINE = re.compile(r"([\\`*_\[\]<>|~&#])")
+_MD_LEADING = re.compile(r"^(\d+)([.)])|^([+\-=.!])")
+
+
+def escape_bbcode(text: str) -> str:
+    """``text`` shown literally in a BBCode post (see the module docstring)."""
+    return _SPACE.sub(" ", text).strip().replace("[", "[[i][/i]")
+
+
+def escape_markdown(text: str) -> str:
+    """``text`` shown literally in a Markdown (CommonMark / Discourse) post."""
+    text = _MD_INLINE.sub(r"\\\1", _SPACE.sub(" ", text).strip())
+    return _MD_LEADING.sub(lambda m: f"{m.group(1)}\\{m.group(2)}" if m.group(1) else f"\\{m.group(3)}", text)
+
+
+ESCAPES = {"bbcode": escape_bbcode, "markdown": escape_markdown}
+
+
+def safe_url(url: str | None, flavor: str) -> str | None:
+    """A link target that cannot end the markup around it; None for anything but http(s)."""
+    if not url or not re.match(r"^https?://", url, re.IGNORECASE):
+        return None
+    return quote(url, safe="/:?&=#%@+,;!$*'-._~" + ("()" if flavor == "bbcode" else ""))
+
+
+_URL_KEYS = frozenset({"url", "thread"})
+
+
+def _view(value: Any, flavor: str, key: str | None = None) -> Any:
+    """The context as template variables: text escaped for ``flavor``, links made safe, numbers as they are."""
+    if isinstance(value, str):
+        return safe_url(value, flavor) if key in _URL_KEYS else ESCAPES[flavor](value)
+    if is_dataclass(value) and not isinstance(value, type):
+        return _Namespace({f.name: _view(getattr(value, f.name), flavor, f.name) for f in fields(value)})
+    if isinstance(value, Mapping):
+        return _Namespace({str(k): _view(v, flavor, str(k)) for k, v in value.items()})
+    if isinstance(value, list | tuple):
+        return tuple(_view(v, flavor) for v in value)
+    return value
+
+
+class _Namespace(dict):
+    """A dict whose keys read as attributes too, so templates write ``w.target`` or ``w['target']``."""
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+# --- rendering --------------------------------------------------------------------------------------------
+
+
+def template_name(kind: str) -> str:
+    """The template file a kind of draft is rendered from: ``day-start`` -> ``day_start.j2``."""
+    if kind not in KINDS:
+        raise DraftError(f"unknown draft kind {kind!r} (one of: {', '.join(KINDS)})")
+    return kind.replace("-", "_") + ".j2"
+
+
+def _bundled(flavor: str) -> FunctionLoader:
+    """The templates shipped in the package, read with importlib.resources (works from a wheel or a zip)."""
+    folder = files("assistant.templates") / "drafts" / flavor
+
+    def load(name: str):
+        resource = folder
+        for part in name.split("/"):
+            resource = resource / part
+        if not resource.is_file():
+            return None
+        return resource.read_text(encoding="utf-8"), f"<bundled drafts/{flavor}/{name}>", lambda: True
+
+    return FunctionLoader(load)
+
+
+def _environment(flavor: str, template_dir: Path | None) -> Environment:
+    loaders = []
+    if template_dir is not None:
+        # A moderator's folder may hold per-flavour subfolders (bbcode/votal.j2) or plain files (votal.j2).
+        loaders += [FileSystemLoader(str(Path(template_dir) / flavor)), FileSystemLoader(str(template_dir))]
+    loaders.append(_bundled(flavor))
+    return Environment(
+        loader=ChoiceLoader(loaders),
+        autoescape=False,  # values are escaped for the flavour before rendering (see _view)
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=False,
+        undefined=StrictUndefined,
+    )
+
+
+def render_draft(
+    kind: str, context: DraftContext, *, flavor: str = "bbcode", template_dir: Path | None = None
+) -> str:
+    """Render one kind of draft. ``template_dir`` (the game file's ``templates``) overrides bundled templates
+    of the same name."""
+    if flavor not in FLAVORS:
+        raise DraftError(f"unknown flavor {flavor!r} (one of: {', '.join(FLAVORS)})")
+    if template_dir is not None and not Path(template_dir).is_dir():
+        raise DraftError(f"template folder {str(template_dir)!r} does not exist")
+    name = template_name(kind)
+    env = _environment(flavor, template_dir)
+    try:
+        template = env.get_template(name)
+        variables = dict(_view(context, flavor))
+        text = template.render(**variables, kind=kind, flavor=flavor)
+    except TemplateNotFound as exc:
+        raise DraftError(f"no template {exc.name!r} for {flavor}") from None
+    except Exception as exc:  # a moderator's template: report it in one line, not a traceback
+        from jinja2 import TemplateError
+
+        if isinstance(exc, TemplateError):
+            raise DraftError(f"template {name} ({flavor}): {exc}") from None
+        raise
+    return _tidy(text)
+
+
+def _tidy(text: str) -> str:
+    """No trailing spaces, at most one blank line in a row, no blank lines at either end."""
+    lines = [line.rstrip() for line in text.splitlines()]
+    out: list[str] = []
+    for line in lines:
+        if line or (out and out[-1]):
+            out.append(line)
+    return "\n".join(out).strip("\n")
+
+
+def render_votal_draft(
+    game: Game,
+    votal: Votal,
+    *,
+    ruleset: Ruleset | None = None,
+    posts: Sequence[ReadPost] = (),
+    now: datetime | None = None,
+    flavor: str | None = None,
+) -> str:
+    """The votal post for ``votal``'s day (BBCode unless the game's forum takes Markdown)."""
+    if ruleset is None:
+        from assistant.counting import ruleset_for
+
+        ruleset = ruleset_for(game)
+    context = build_context(game, ruleset, [votal], day=votal.day, now=now, posts=posts)
+    return render_draft("votal", context, flavor=flavor or default_flavor(game), template_dir=game.templates)
