@@ -184,8 +184,8 @@ def test_every_command_of_the_day_is_listed_in_order_linking_to_its_post(page):
         (["vote"], url_of(11), "#11 Alice votes <i>Carol</i> 2026-11-02 05:00 UTC"),
         (["sleep"], url_of(12), "#12 =Dave votes No elimination 2026-11-02 06:00 UTC"),
         (["vote"], url_of(13), "#13 Erin votes <i>Carol</i> 2026-11-02 07:00 UTC"),
-        (["vote", "void"], url_of(14), "#14 Bob & Co vote Erin 2026-11-02 08:00 UTC not counted: voter is dead"),
-        (["vote", "void"], url_of(15), "#15 Stranger vote Alice 2026-11-02 09:00 UTC not counted: not a player"),
+        (["vote", "void"], url_of(14), "#14 Bob & Co vote Erin not counted: voter is dead 2026-11-02 08:00 UTC"),
+        (["vote", "void"], url_of(15), "#15 Stranger vote Alice not counted: not a player 2026-11-02 09:00 UTC"),
         (["vote"], url_of(16), "#16 <i>Carol</i> votes =Dave 2026-11-02 10:00 UTC"),
     ]
 
