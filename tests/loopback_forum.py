@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
+from functools import cache
 from importlib.resources import files
 
 from jinja2 import Environment, FileSystemLoader
@@ -124,23 +125,38 @@ class Forum:
         return [int(q.get("start", "0") or 0) for p, q, _ in self.seen if p != "/robots.txt"]
 
 
+class FakeTime:
+    """A monotonic clock that only moves when something sleeps: waits cost no real time and are recorded."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.sleeps: list[float] = []
+
+    def clock(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps.append(round(seconds, 6))
+        self.now += seconds
+
+
 def render_page(thread: PhpbbThread, start: int) -> str:
-    """The demo renderer's page, through a loader that also works from a source checkout."""
+    """The demo renderer's page, with one template environment for the whole test run (and a loader that
+    also works from a source checkout, where jinja's PackageLoader cannot see templates/)."""
+    import assistant.demo as demo
+
+    original = demo._environment
+    demo._environment = _environment
     try:
         return thread.render(start)
-    except ValueError:  # jinja's PackageLoader cannot see templates/ mapped as assistant.templates
-        import assistant.demo as demo
-
-        original = demo._environment
-        demo._environment = _environment
-        try:
-            return thread.render(start)
-        finally:
-            demo._environment = original
+    finally:
+        demo._environment = original
 
 
+@cache
 def _environment() -> Environment:
-    return Environment(loader=FileSystemLoader(str(files("assistant.templates"))), autoescape=True)
+    root = files("assistant.templates")
+    return Environment(loader=FileSystemLoader([str(root), str(root / "demo")]), autoescape=True)
 
 
 def serve(forum: Forum) -> LoopbackServer:

@@ -9,7 +9,7 @@ import threading
 from datetime import UTC, datetime
 
 import pytest
-from loopback_forum import Switchboard, make_game
+from loopback_forum import FakeTime, Switchboard, make_game
 
 from assistant.errors import ForumError
 from assistant.fetch import (
@@ -32,21 +32,6 @@ def board():
     switchboard = Switchboard()
     with switchboard.server:
         yield switchboard
-
-
-class FakeTime:
-    """A monotonic clock that only moves when something sleeps."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-        self.sleeps: list[float] = []
-
-    def clock(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.sleeps.append(round(seconds, 6))
-        self.now += seconds
 
 
 class Scripted:

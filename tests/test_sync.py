@@ -1,0 +1,220 @@
+"""Incremental sync against a misbehaving loopback phpBB forum: request counts, edits, deletions, faults."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime
+
+import pytest
+from loopback_forum import FakeTime, Forum, Switchboard, make_game, make_posts, stored_posts
+
+from assistant import store
+from assistant.errors import ForumError
+from assistant.fetch import HostLimiter, RobotsCache, make_fetcher
+from assistant.sync import looks_truncated, sync_game
+
+NOW = datetime(2026, 3, 5, 12, 0, tzinfo=UTC)
+
+
+def now() -> datetime:
+    return NOW
+
+
+@pytest.fixture(scope="module")
+def board():
+    switchboard = Switchboard()
+    with switchboard.server:
+        yield switchboard
+
+
+class Setup:
+    """A forum of 60 posts (pages start at 0, 25, 50), a game on it, a store and a fetcher that never sleeps."""
+
+    def __init__(self, board, *, posts: int = 60, send_etag: bool = True):
+        self.forum = Forum(make_posts(posts), send_etag=send_etag)
+        board.plug(self.forum.respond)
+        self.game = make_game(board.base_url)
+        self.db = store.open_db(":memory:")
+        self.time = FakeTime()
+        self.sleeps = self.time.sleeps
+        self.fetcher = make_fetcher(
+            self.game,
+            limiter=HostLimiter(clock=self.time.clock, sleep=self.time.sleep),
+            robots=RobotsCache(),
+            rng=random.Random(1),
+        )
+
+    def sync(self):
+        self.forum.seen.clear()
+        return sync_game(self.game, self.db, self.fetcher, now=now)
+
+    def summary(self, result) -> tuple:
+        return (result.pages, result.requests, result.new_posts, result.changed_posts, result.deleted_posts)
+
+    def live_ids(self) -> list[str]:
+        return [p["post_id"] for p in stored_posts(self.db, self.game.key) if not p["deleted"]]
+
+
+def test_first_sync_reads_every_page_and_stores_whole_records(board) -> None:
+    s = Setup(board)
+    result = s.sync()
+    assert s.summary(result) == (3, 4, 60, 0, 0)  # 3 pages + robots.txt
+    assert s.forum.page_requests() == [0, 25, 50]
+    posts = stored_posts(s.db, s.game.key)
+    assert posts[0] == {
+        "post_id": "1000",
+        "number": 0,
+        "author": "Alder",
+        "body_html": "post 0 by Alder",
+        "deleted": 0,
+        "revisions": 1,
+        "edited": 0,
+    }
+    assert [p["number"] for p in posts] == list(range(60))
+
+
+def test_an_idle_poll_costs_one_conditional_request(board) -> None:
+    s = Setup(board)
+    s.sync()
+    result = s.sync()
+    assert s.summary(result) == (0, 1, 0, 0, 0)
+    assert result.not_modified
+    assert not result.changed
+    [(path, query, headers)] = s.forum.seen
+    assert query.get("start") == "50" and headers.get("If-None-Match")
+
+
+def test_an_idle_poll_without_validators_reads_only_the_last_page(board) -> None:
+    s = Setup(board, send_etag=False)
+    s.sync()
+    result = s.sync()
+    assert s.summary(result) == (1, 1, 0, 0, 0)
+    assert s.forum.page_requests() == [50]
+
+
+def test_new_posts_cost_only_the_pages_they_are_on(board) -> None:
+    s = Setup(board)
+    s.sync()
+    s.forum.add(3)  # 60..62: still on the page at 50
+    assert s.summary(s.sync()) == (1, 1, 3, 0, 0)
+    s.forum.add(30)  # 63..92: fill the page at 50 and go on to 75
+    assert s.summary(s.sync()) == (2, 2, 30, 0, 0)
+    assert s.forum.page_requests() == [50, 75]
+    assert len(s.live_ids()) == 93
+
+
+def test_an_edited_post_adds_a_revision_and_a_vanished_post_is_marked_deleted(board) -> None:
+    s = Setup(board)
+    s.sync()
+    s.forum.edit(52, '<strong class="text-strong">VOTE: Birch</strong>')
+    gone = s.forum.delete(57)  # phpBB renumbers 58.. as 57..
+    result = s.sync()
+    assert s.summary(result) == (1, 1, 0, 1, 1)
+    rows = {r["post_id"]: r for r in s.db.query("select * from posts")}
+    assert (rows["1052"]["revisions"], rows["1052"]["edited"]) == (2, 1)
+    assert [
+        r["body_html"] for r in s.db.query("select body_html from revisions where post_id = '1052' order by rowid")
+    ] == [
+        "post 52 by Cedar",
+        '<strong class="text-strong">VOTE: Birch</strong>',
+    ]
+    assert (rows[gone["id"]]["deleted"], rows[gone["id"]]["vanished"], rows[gone["id"]]["body_html"]) == (
+        1,
+        NOW.isoformat(),
+        "post 57 by Cedar",
+    )
+    assert rows["1058"]["number"] == 57
+    assert len(s.live_ids()) == 59
+    assert s.summary(s.sync()) == (0, 1, 0, 0, 0)  # and then idle again
+
+
+def test_the_last_post_vanishing_is_noticed(board) -> None:
+    s = Setup(board)
+    s.sync()
+    s.forum.delete(59)
+    assert s.summary(s.sync()) == (1, 1, 0, 0, 1)
+    assert s.db["posts"].get((s.game.key, "1059"))["deleted"] == 1
+
+
+def test_a_deletion_on_an_earlier_page_does_not_mark_shifted_posts_deleted(board) -> None:
+    s = Setup(board)
+    s.sync()
+    s.forum.delete(10)  # not on a re-read page: post 50 moves to page 25, but it was not deleted
+    result = s.sync()
+    assert result.deleted_posts == 0
+    assert s.live_ids() == [str(1000 + n) for n in range(60)]
+
+
+def test_server_errors_are_retried_and_the_sync_completes(board) -> None:
+    s = Setup(board)
+    s.forum.fail(500, 502)
+    result = s.sync()
+    assert s.summary(result) == (3, 6, 60, 0, 0)
+    assert len(s.sleeps) == 2  # backed off twice
+
+
+def test_429_retry_after_is_honoured(board) -> None:
+    s = Setup(board)
+    s.forum.fail(429, headers={"Retry-After": "7"})
+    assert s.sync().new_posts == 60
+    assert s.sleeps == [7.0]
+
+
+def test_a_forum_that_keeps_failing_raises_and_records_the_failed_sync(board) -> None:
+    s = Setup(board)
+    s.sync()
+    s.forum.add(5)
+    s.forum.fail(500, 500, 500, 500)
+    with pytest.raises(ForumError, match=r"HTTP 500 fetching .* \(gave up after 4 tries\)"):
+        s.sync()
+    assert store.last_sync(s.db, s.game.key)["error"].startswith("HTTP 500")
+    assert s.summary(s.sync()) == (1, 1, 5, 0, 0)  # and the next sync catches up
+
+
+def test_a_truncated_page_is_fetched_again(board) -> None:
+    s = Setup(board)
+    s.sync()
+    s.forum.add(2)
+    s.forum.truncate()
+    result = s.sync()
+    assert s.summary(result) == (1, 2, 2, 0, 0)
+    assert len(s.live_ids()) == 62
+
+
+def test_a_page_truncated_twice_saves_nothing_and_marks_nothing_deleted(board) -> None:
+    s = Setup(board)
+    s.sync()
+    s.forum.add(2)
+    s.forum.truncate(times=2)
+    before = stored_posts(s.db, s.game.key)
+    with pytest.raises(ForumError, match="cut short twice"):
+        s.sync()
+    assert stored_posts(s.db, s.game.key) == before
+
+
+def test_changed_markup_is_an_error_not_an_empty_page(board) -> None:
+    s = Setup(board)
+    s.sync()
+    s.forum.add(1)
+    s.forum.restyle()
+    before = stored_posts(s.db, s.game.key)
+    with pytest.raises(ForumError, match="markup may have changed"):
+        s.sync()
+    assert stored_posts(s.db, s.game.key) == before
+    assert "markup may have changed" in store.last_sync(s.db, s.game.key)["error"]
+
+
+def test_a_game_being_synced_elsewhere_is_not_synced_twice(board, tmp_path) -> None:
+    s = Setup(board)
+    s.db = store.open_db(tmp_path / "votal.db")
+    other = store.open_db(tmp_path / "votal.db")
+    with store.lock_game(other, s.game.key), pytest.raises(store.GameLocked, match="another votal process"):
+        s.sync()
+    assert s.forum.seen == []
+    assert s.sync().new_posts == 60  # the lock is free again
+
+
+def test_looks_truncated() -> None:
+    assert looks_truncated("<!DOCTYPE html><html><body><div>half a pa")
+    assert not looks_truncated("<!DOCTYPE html><html><body></body></html>\n")
+    assert not looks_truncated('{"post_stream": {}}')
