@@ -1,36 +1,40 @@
-"""Rulesets as data: load a ruleset file and decide a day's outcome from a replayed tally.
+"""Rulesets as data: load a ruleset file, and decide a day's outcome from a replayed count.
 
 A ruleset file (``data/rulesets/<name>.toml``) holds the numbers and words of a game's rules; each table
-cites the document and section it comes from. Only behaviour that data cannot express is code here,
-named by the ruleset's ``hooks`` list (python-chess style: a variant overrides a few methods).
+cites the document and section it comes from (``cite = "..."``). Only behaviour data cannot express is code
+here, switched on by the ruleset's ``[hooks] use = [...]`` list (python-chess style: a variant overrides a
+few methods). Schema, every table optional except ``[ruleset]``::
 
-Schema (every table optional unless marked; ``cite`` is allowed in every table)::
+    [ruleset]    name, title, document, elimination_word, no_elimination_label
+    [votes]      no_elimination (bool: may players vote for no elimination), words (phrases meaning it),
+                 multi_vote (clocktower), require_unvote (a new vote while voting needs an UNVOTE first),
+                 edited ("first_revision" | "last_revision"), check ("post": a post is read whole |
+                 "command": every command is checked at once)
+    [majority]   kind ("half_plus_one": more than half of the living)
+    [early_end]  on: any of "majority", "no_elimination_majority", "unanimous_minus_one", "no_possible_tie"
+    [deadline]   decide ("majority" | "plurality"), no_majority / sleep_majority ("no_elimination" | "judge"),
+                 tie ("no_elimination" | "random" | "runoff"), no_elimination_competes (bool: in a plurality
+                 the no-elimination votes are a candidate), judge_unnamed ("pending" | "no_elimination":
+                 what a Judge deferral becomes when the game file names no Judge and records no decision)
+    [phases]     day_hours, night_hours, start ("day" | "night"), sod ("HH:MM" local), timezone
+    [posts]      daily_minimum, daily_cap, cap_lifted_hours_before_eod
+    [runoff]     hours
+    [hooks]      use: any of "judge", "loose_cannon", "deacon_holy", "clocktower", "dead_vote_token",
+                 "sheriff", "lovers", "sequestered", "missed_days"
 
-    [ruleset]            name (required), title, document, words.* (elimination / no_elimination labels)
-    [votes]              no_elimination (bool), no_elimination_label, multi_vote, edited ("first_revision"|"last"),
-                         unvote_other ("ignore"|"remove"), check ("post"|"command")
-    [majority]           kind ("half_plus_one"), weighted (bool), count_no_elimination (bool)
-    [early_end]          on (list of: "majority", "no_elimination_majority", "unanimous_minus_one",
-                         "no_possible_tie")
-    [deadline]           decide ("majority"|"plurality"), no_majority ("no_elimination"|"judge"|"plurality"),
-                         sleep_majority ("no_elimination"|"judge"), tie ("no_elimination"|"random"|"runoff"
-                         |"judge"), tie_options (list)
-    [judge]              declines ("no_elimination")
-    [phases]             day_hours, night_hours, start ("day"|"night"), sod ("HH:MM"), timezone
-    [posts]              daily_minimum, daily_cap, cap_lifted_hours_before_eod
-    [runoff]             hours, still_tied ("no_elimination")
-    [hooks]              list: deacon_holy, loose_cannon, clocktower, dead_vote_token, sheriff, lovers,
-                         sequestered, missed_days
+Outcomes are values: ``Outcome(kind, target, post, reason)`` with kind in :data:`OUTCOME_KINDS` and reason
+in :data:`OUTCOME_REASONS`.
 """
 
 from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from assistant.errors import RulesetError
 
@@ -50,35 +54,39 @@ OUTCOME_REASONS = (
 )
 EARLY_ENDS = ("majority", "no_elimination_majority", "unanimous_minus_one", "no_possible_tie")
 HOOKS = (
-    "deacon_holy",
+    "judge",
     "loose_cannon",
+    "deacon_holy",
     "clocktower",
     "dead_vote_token",
     "sheriff",
     "lovers",
     "sequestered",
     "missed_days",
-    "judge",
-    "runoff",
 )
+TIE_POLICIES = ("no_elimination", "random", "runoff")
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a day ended (or is ending): ``kind`` and ``reason`` are from OUTCOME_KINDS / OUTCOME_REASONS."""
+    """How a day ended (or is ending). ``survived``: the seat a lynch failed to kill (public when it happens)."""
 
     kind: str
     target: str | None
     post: int | None
     reason: str
+    survived: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "target": self.target, "post": self.post, "reason": self.reason}
+        data = {"kind": self.kind, "target": self.target, "post": self.post, "reason": self.reason}
+        if self.survived is not None:
+            data["survived"] = self.survived
+        return data
 
 
 @dataclass(frozen=True)
 class Ruleset:
-    """A game's rules as values. Defaults are MafiaScum's: majority of the living ends the day at once."""
+    """A game's rules as values. Defaults are MafiaScum's: a majority of the living ends the day at once."""
 
     name: str
     title: str = ""
@@ -88,19 +96,22 @@ class Ruleset:
     no_elimination_label: str = "No Lynch"
     # votes
     no_elimination_vote: bool = True
+    no_elimination_words: tuple[str, ...] = ()
     multi_vote: bool = False
+    require_unvote: bool = False
     edited: str = "first_revision"
     check: str = "post"
     # majority
     majority_kind: str = "half_plus_one"
-    # when the day ends before its deadline
+    # before the deadline
     early_end: tuple[str, ...] = ("majority", "no_elimination_majority")
     # at the deadline
     decide: str = "majority"
     no_majority: str = "no_elimination"
     sleep_majority: str = "no_elimination"
     tie: str = "no_elimination"
-    tie_options: tuple[str, ...] = ()
+    no_elimination_competes: bool = True
+    judge_unnamed: str = "pending"  # the game file names no Judge and records no decision
     # phases
     day_hours: float | None = None
     night_hours: float | None = None
@@ -113,23 +124,25 @@ class Ruleset:
     cap_lifted_hours: float | None = None
     # runoff
     runoff_hours: float | None = None
-    runoff_still_tied: str = "no_elimination"
     hooks: tuple[str, ...] = ()
-    cites: dict[str, str] = field(default_factory=dict)
+    cites: dict[str, str] = field(default_factory=dict, compare=False)
 
-    def majority_for(self, alive: float) -> int:
-        """Votes needed for a majority of ``alive`` living voters (more than half)."""
+    @property
+    def threshold(self) -> bool:
+        """Whether a majority number means anything (False for plurality rules with no threshold)."""
+        return self.decide == "majority" or "majority" in self.early_end
+
+    def majority_for(self, alive: int) -> int:
+        """Votes needed for a majority of ``alive`` living voters: more than half."""
         if self.majority_kind == "half_plus_one":
-            return int(alive // 2) + 1
+            return alive // 2 + 1
         raise AssertionError(self.majority_kind)
 
     def has(self, hook: str) -> bool:
         return hook in self.hooks
 
     def with_options(self, **changes: Any) -> Ruleset:
-        """A copy with some values changed (e.g. a game's tie policy)."""
-        from dataclasses import replace
-
+        """A copy with some values changed, e.g. ``tie="random"`` for a clocktower game that wants it."""
         return replace(self, **changes)
 
 
@@ -144,7 +157,9 @@ _SCHEMA: dict[str, dict[str, tuple[str, str, tuple | None]]] = {
     },
     "votes": {
         "no_elimination": ("no_elimination_vote", "bool", None),
+        "words": ("no_elimination_words", "str[]", None),
         "multi_vote": ("multi_vote", "bool", None),
+        "require_unvote": ("require_unvote", "bool", None),
         "edited": ("edited", "str", ("first_revision", "last_revision")),
         "check": ("check", "str", ("post", "command")),
     },
@@ -152,14 +167,15 @@ _SCHEMA: dict[str, dict[str, tuple[str, str, tuple | None]]] = {
     "early_end": {"on": ("early_end", "str[]", EARLY_ENDS)},
     "deadline": {
         "decide": ("decide", "str", ("majority", "plurality")),
-        "no_majority": ("no_majority", "str", ("no_elimination", "judge", "plurality")),
+        "no_majority": ("no_majority", "str", ("no_elimination", "judge")),
         "sleep_majority": ("sleep_majority", "str", ("no_elimination", "judge")),
-        "tie": ("tie", "str", ("no_elimination", "random", "runoff", "judge")),
-        "tie_options": ("tie_options", "str[]", ("no_elimination", "random", "runoff", "judge")),
+        "tie": ("tie", "str", TIE_POLICIES),
+        "no_elimination_competes": ("no_elimination_competes", "bool", None),
+        "judge_unnamed": ("judge_unnamed", "str", ("pending", "no_elimination")),
     },
     "phases": {
         "day_hours": ("day_hours", "number", None),
-        "night_hours": ("night_hours", "number", None),
+        "night_hours": ("night_hours", "hours", None),
         "start": ("start_phase", "str", ("day", "night")),
         "sod": ("sod", "time", None),
         "timezone": ("timezone", "str", None),
@@ -167,12 +183,9 @@ _SCHEMA: dict[str, dict[str, tuple[str, str, tuple | None]]] = {
     "posts": {
         "daily_minimum": ("daily_minimum", "int", None),
         "daily_cap": ("daily_cap", "int", None),
-        "cap_lifted_hours_before_eod": ("cap_lifted_hours", "number", None),
+        "cap_lifted_hours_before_eod": ("cap_lifted_hours", "hours", None),
     },
-    "runoff": {
-        "hours": ("runoff_hours", "number", None),
-        "still_tied": ("runoff_still_tied", "str", ("no_elimination",)),
-    },
+    "runoff": {"hours": ("runoff_hours", "number", None)},
     "hooks": {"use": ("hooks", "str[]", HOOKS)},
 }
 
@@ -184,9 +197,9 @@ def bundled_rulesets() -> list[str]:
 
 
 def load_ruleset(name_or_path: str | Path) -> Ruleset:
-    """A bundled ruleset by name (``mafiascum``), or a ruleset file by path."""
+    """A bundled ruleset by name (``mafiascum``), or a ruleset file by path (``rules/house.toml``)."""
     text_name = str(name_or_path)
-    if isinstance(name_or_path, Path) or text_name.endswith(".toml") or "/" in text_name:
+    if isinstance(name_or_path, Path) or text_name.endswith(".toml") or "/" in text_name or "\\" in text_name:
         path = Path(name_or_path)
         try:
             text = path.read_text(encoding="utf-8")
@@ -205,6 +218,7 @@ _KEY = re.compile(r"^\s*([A-Za-z0-9_\-]+)\s*=")
 
 
 def _locate(text: str) -> dict[tuple[str, str | None], int]:
+    """(table, key) -> line, for error messages (ruleset files are plain headers and key = value lines)."""
     where: dict[tuple[str, str | None], int] = {}
     table = ""
     for number, line in enumerate(text.splitlines(), start=1):
@@ -242,8 +256,8 @@ def parse_ruleset(text: str, *, path: str = "<ruleset>") -> Ruleset:
         schema = _SCHEMA[table]
         for key, value in content.items():
             if key == "cite":
-                if not isinstance(value, str):
-                    raise fail(table, key, "must be a string naming the document and section")
+                if not isinstance(value, str) or not value.strip():
+                    raise fail(table, key, "must name the document and section the table comes from")
                 cites[table] = value
                 continue
             if key not in schema:
@@ -254,12 +268,12 @@ def parse_ruleset(text: str, *, path: str = "<ruleset>") -> Ruleset:
         raise fail("ruleset", None, "missing required key 'name'")
     ruleset = Ruleset(**values, cites=cites, path=path)
     if ruleset.timezone is not None:
-        from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
         try:
             ZoneInfo(ruleset.timezone)
         except (ZoneInfoNotFoundError, ValueError):
             raise fail("phases", "timezone", f"unknown time zone {ruleset.timezone!r}") from None
+    if ruleset.tie == "runoff" and not ruleset.runoff_hours:
+        raise fail("deadline", "tie", "a runoff needs [runoff] hours")
     return ruleset
 
 
@@ -273,9 +287,10 @@ def _check_value(value: Any, kind: str, allowed: tuple | None, fail) -> Any:
     elif kind == "int":
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise fail(f"must be a whole number, not {value!r}")
-    elif kind == "number":
-        if not isinstance(value, int | float) or isinstance(value, bool) or value <= 0:
-            raise fail(f"must be a positive number, not {value!r}")
+    elif kind in ("number", "hours"):
+        bad = not isinstance(value, int | float) or isinstance(value, bool)
+        if bad or value < 0 or (kind == "number" and value == 0):
+            raise fail(f"must be a positive number of hours, not {value!r}")
     elif kind == "time":
         if not isinstance(value, str) or not re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d", value):
             raise fail(f'must be a time of day such as "22:00", not {value!r}')
@@ -292,57 +307,90 @@ def _check_value(value: Any, kind: str, allowed: tuple | None, fail) -> Any:
     return value
 
 
+# --- deciding ------------------------------------------------------------------------------------------
+
+
 @dataclass(frozen=True)
 class Standing:
-    """The count at one moment, as the rules see it (private facts already applied by the tally)."""
+    """The count at one moment, as the rules see it (the tally has already applied private facts)."""
 
     post: int | None  # the post this standing is after
-    living: tuple[str, ...]
     majority: int
-    wagons: tuple[tuple[str, float], ...]  # (target, votes), in display order: votes desc, then earliest
+    wagons: tuple[tuple[str, float, int], ...]  # (target, votes, voter seats): votes desc, then earliest
     no_elimination: float
-    voters: int  # living seats that may vote
-    voting: int  # living seats whose vote counts for someone or for no elimination
+    voters: int  # seats that may vote now
+    undecided: float  # vote weight of those who may vote and have not voted at all
+    no_elimination_voters: int = 0  # seats voting for no elimination
+    nominations_left: bool = True  # whether new candidates can still appear (clocktower)
 
 
 def decide_early(ruleset: Ruleset, standing: Standing) -> Outcome | None:
     """An outcome that ends the day before its deadline, or None."""
     top = standing.wagons[0] if standing.wagons else None
-    if "majority" in ruleset.early_end and top and top[1] >= standing.majority:
+    early = ruleset.early_end
+    if "majority" in early and top and top[1] >= standing.majority:
         return Outcome("elimination", top[0], standing.post, "majority")
-    if "no_elimination_majority" in ruleset.early_end and standing.no_elimination >= standing.majority:
-        return Outcome("no_elimination", None, standing.post, "majority")
+    if "no_elimination_majority" in early and standing.no_elimination >= standing.majority:
+        return _sleep_majority(ruleset, standing.post)
+    if "unanimous_minus_one" in early and standing.voters >= 2:
+        if top and top[2] >= standing.voters - 1:
+            return Outcome("elimination", top[0], standing.post, "unanimous_minus_one")
+        if ruleset.no_elimination_vote and standing.no_elimination_voters >= standing.voters - 1:
+            return _sleep_majority(ruleset, standing.post)
+    if "no_possible_tie" in early and top and top[1] > 0:
+        rivals = [v for _, v, _ in standing.wagons[1:]]
+        if ruleset.no_elimination_competes:
+            rivals.append(standing.no_elimination)
+        if standing.nominations_left and standing.undecided > 0:
+            rivals.append(0)  # a seat not yet nominated could still collect every undecided vote
+        if all(v + standing.undecided < top[1] for v in rivals):
+            return Outcome("elimination", top[0], standing.post, "no_possible_tie")
     return None
 
 
+def _sleep_majority(ruleset: Ruleset, post: int | None) -> Outcome:
+    if ruleset.sleep_majority == "judge":
+        return Outcome("pending", None, post, "sleep_majority")
+    return Outcome("no_elimination", None, post, "majority")
+
+
 def decide_at_deadline(ruleset: Ruleset, standing: Standing) -> Outcome:
-    """The outcome when the deadline ends the day without an early end."""
+    """The outcome when the deadline ends the day without an early end (before any private decision)."""
     top = standing.wagons[0] if standing.wagons else None
     if ruleset.decide == "majority":
         if top and top[1] >= standing.majority:
             return Outcome("elimination", top[0], standing.post, "majority")
         if ruleset.no_elimination_vote and standing.no_elimination >= standing.majority:
-            if ruleset.sleep_majority == "judge":
-                return Outcome("pending", None, standing.post, "sleep_majority")
-            return Outcome("no_elimination", None, standing.post, "majority")
+            return _sleep_majority(ruleset, standing.post)
         if ruleset.no_majority == "judge":
             return Outcome("pending", None, standing.post, "no_majority")
-        if ruleset.no_majority == "no_elimination":
-            return Outcome("no_elimination", None, standing.post, "deadline")
-    return _decide_plurality(ruleset, standing)
-
-
-def _decide_plurality(ruleset: Ruleset, standing: Standing) -> Outcome:
-    if not standing.wagons or standing.wagons[0][1] <= 0:
         return Outcome("no_elimination", None, standing.post, "deadline")
-    best = standing.wagons[0][1]
-    if standing.no_elimination > best:
-        return Outcome("no_elimination", None, standing.post, "plurality")
-    tied = [t for t, v in standing.wagons if v == best]
-    if len(tied) == 1 and standing.no_elimination < best:
-        return Outcome("elimination", tied[0], standing.post, "plurality")
+    return decide_plurality(ruleset, standing)
+
+
+def leaders(ruleset: Ruleset, standing: Standing) -> list[str | None]:
+    """The seats (None: no elimination) with the most votes, when anyone has votes."""
+    scores: list[tuple[str | None, float]] = [(t, v) for t, v, _ in standing.wagons]
+    if ruleset.no_elimination_competes:
+        scores.append((None, standing.no_elimination))
+    best = max((v for _, v in scores), default=0)
+    if best <= 0:
+        return []
+    return [t for t, v in scores if v == best]
+
+
+def decide_plurality(ruleset: Ruleset, standing: Standing, *, runoff: bool = False) -> Outcome:
+    """Most votes wins; a tie follows the ruleset's tie policy (a runoff's tie is no elimination)."""
+    top = leaders(ruleset, standing)
+    reason = "runoff" if runoff else "plurality"
+    if not top:
+        return Outcome("no_elimination", None, standing.post, "deadline")
+    if len(top) == 1:
+        if top[0] is None:
+            return Outcome("no_elimination", None, standing.post, reason)
+        return Outcome("elimination", top[0], standing.post, reason)
+    if runoff or ruleset.tie == "no_elimination":
+        return Outcome("no_elimination", None, standing.post, "tie")
     if ruleset.tie == "runoff":
         return Outcome("pending", None, standing.post, "runoff")
-    if ruleset.tie in ("random", "judge"):
-        return Outcome("pending", None, standing.post, "tie")
-    return Outcome("no_elimination", None, standing.post, "tie")
+    return Outcome("pending", None, standing.post, "tie")

@@ -17,7 +17,8 @@ CASES = sorted(GOLDEN.glob("*.txt"))
 @pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
 def test_golden_case(path: Path) -> None:
     case = read_case(path)
-    ruleset = load_ruleset(case.game.ruleset)
+    name = case.game.ruleset
+    ruleset = load_ruleset(GOLDEN / name if name.endswith(".toml") else name)
     votal = replay_day(
         case.game,
         ruleset,

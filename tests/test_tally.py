@@ -110,6 +110,7 @@ def test_votal_json_has_the_issue_shape():
         (2, "Bobby", False, "unknown name"),
         (3, "Stranger", False, "not a player"),
         (4, "Mod", False, "moderator's post"),
+        (21, "Dave", False, "after the day's end"),
     ]
 
 
