@@ -43,15 +43,18 @@ _USER_ID = re.compile(r"[?&;]u=(\d+)")
 _POST_ID = re.compile(r"^p(\d+)$")
 
 
-def parse_page(text: str, *, url: str, tz: tzinfo = UTC, now: datetime | None = None) -> ThreadPage:
+def parse_page(
+    text: str, *, url: str, tz: tzinfo = UTC, now: datetime | None = None, per_page: int | None = None
+) -> ThreadPage:
     """Posts, next page and post total of one ``viewtopic.php`` page.
 
-    ``tz`` and ``now`` only matter for 3.0-era pages, which print dates as text in the viewer's zone.
+    ``tz`` and ``now`` only matter for 3.0-era pages, which print dates as text in the viewer's zone;
+    ``per_page`` only when neither the canonical link nor the pagination bar tells a page's offset.
     """
     doc = _parse_html(text)
     elements = [el for el in _POSTS(doc) if _POST_ID.match(el.get("id", ""))]
     total = _read_total(doc)
-    start = _read_start(doc, url, total)
+    start = _read_start(doc, url, total, per_page)
     problems: list[str] = []
     posts: list[Post] = []
     for position, element in enumerate(elements):
@@ -197,7 +200,7 @@ def _start_of(href: str) -> int | None:
     return int(value) if value is not None and value.isdigit() else None
 
 
-def _read_start(doc, url: str, total: int | None) -> int:
+def _read_start(doc, url: str, total: int | None, per_page: int | None) -> int:
     """The offset of the page's first post, for forums that print no post numbers.
 
     The canonical link carries the offset phpBB actually used (it clamps a start past the end);
@@ -208,9 +211,9 @@ def _read_start(doc, url: str, total: int | None) -> int:
     asked = _start_of(url)
     if asked is not None and (total is None or asked < total):
         return asked
-    current, per_page = _read_current_page(doc)
-    if current and per_page:
-        return (current - 1) * per_page
+    current, shown_per_page = _read_current_page(doc)
+    if current and (shown_per_page or per_page):
+        return (current - 1) * (shown_per_page or per_page)
     return asked or 0
 
 

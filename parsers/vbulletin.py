@@ -1,0 +1,230 @@
+"""vBulletin 4 and 5 thread pages (``showthread.php?t=…&page=…``) read into posts.
+
+vBulletin 4 prints dates only as text in the viewer's zone ("04-23-2013, 03:09 PM", "Today, 03:09 PM"):
+pass the forum's zone as ``tz`` and the fetch time as ``now``.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, tzinfo
+from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
+
+import lxml.etree
+import lxml.html
+
+from assistant.errors import ForumError
+from parsers.page import Post, ThreadPage
+from parsers.textdates import parse_text_date
+
+NAME = "vbulletin"
+DEFAULT_PER_PAGE = 10
+
+
+def _has_class(name: str) -> str:
+    return f"contains(concat(' ', normalize-space(@class), ' '), ' {name} ')"
+
+
+# vBulletin 4
+_POSTS4 = lxml.etree.XPath(f"//li[{_has_class('postcontainer')} and starts-with(@id, 'post_')]")
+_COUNTER = lxml.etree.XPath(f".//a[{_has_class('postcounter')}]")
+_USER4 = lxml.etree.XPath(
+    f".//div[{_has_class('username_container')}]//*[{_has_class('username')}]"
+    f" | .//*[{_has_class('postdetails')}]//*[{_has_class('username')}]"
+)
+_DATE4 = lxml.etree.XPath(f".//span[{_has_class('postdate')}]//span[{_has_class('date')}]")
+_BODY4 = lxml.etree.XPath(f".//div[starts-with(@id, 'post_message_')]/blockquote[{_has_class('postcontent')}]")
+_EDITED4 = lxml.etree.XPath(f".//blockquote[{_has_class('lastedited')}]")
+# vBulletin 5
+_POSTS5 = lxml.etree.XPath(f"//li[{_has_class('b-post')} and @data-node-id]")
+_COUNT5 = lxml.etree.XPath(f".//*[{_has_class('b-post__count')}]")
+_USER5 = lxml.etree.XPath(
+    f".//*[@itemprop='author']//*[@itemprop='name'] | .//*[{_has_class('b-post__author')}]//a"
+    f" | .//*[{_has_class('author')}]//a"
+)
+_TIME5 = lxml.etree.XPath(".//time[@itemprop='dateCreated']/@datetime | .//time/@datetime")
+_BODY5 = lxml.etree.XPath(f".//div[{_has_class('js-post__content-text')}]")
+_EDITED5 = lxml.etree.XPath(f".//*[{_has_class('b-post__edit')}] | .//*[{_has_class('edited')}]")
+
+_NEXT = lxml.etree.XPath(
+    f"//a[@rel='next']/@href | //link[@rel='next']/@href | //*[{_has_class('js-pagenav-next-button')}]/@href"
+)
+_STATS = re.compile(r"Results\s+\d[\d,]*\s+to\s+\d[\d,]*\s+of\s+(\d[\d,]*)", re.IGNORECASE)
+_USER_ID = re.compile(r"member\.php\?(?:[^#]*&)?(?:u=)?(\d+)")
+_SEO_THREAD = re.compile(r"^(?P<id>\d+)(?:-[^/&]*)?")
+
+
+def parse_page(
+    text: str,
+    *,
+    url: str,
+    tz: tzinfo = UTC,
+    now: datetime | None = None,
+    per_page: int | None = None,
+) -> ThreadPage:
+    """Posts, next page and total of one thread page (vBulletin 4 postbit or vBulletin 5 b-post)."""
+    doc = lxml.html.document_fromstring(text.encode("utf-8") if text.startswith("<?xml") else text)
+    problems: list[str] = []
+    posts: list[Post] = []
+    elements4, elements5 = _POSTS4(doc), _POSTS5(doc)
+    for element in elements4:
+        try:
+            posts.append(_read_post4(element, url=url, tz=tz, now=now, problems=problems))
+        except _Unreadable as exc:
+            problems.append(f"post {element.get('id')}: {exc}")
+    for element in elements5:
+        try:
+            post = _read_post5(element, url=url)
+            posts.append(post)
+            if post.time is None:
+                problems.append(f"post {post.post_id}: no readable time")
+        except _Unreadable as exc:
+            problems.append(f"post {element.get('data-node-id')}: {exc}")
+    if not elements4 and not elements5:
+        problems.append(_explain_empty(doc))
+    nexts = _NEXT(doc)
+    next_url = _clean_url(urljoin(url, nexts[0])) if nexts else None
+    stats = _STATS.search(" ".join(doc.xpath("//*[starts-with(@id, 'postpagestats')]//text()"))) or _STATS.search(
+        " ".join(doc.xpath("//a[@rel='next']/@title"))
+    )
+    total = int(stats.group(1).replace(",", "")) if stats else None
+    return ThreadPage(posts, next_url, total_posts=total, problems=problems)
+
+
+def page_url(thread_url: str, *, after_post: int | None = None, per_page: int | None = None) -> str:
+    """The page of ``showthread.php?t=…`` (or a ``showthread.php?123-title`` / vB5 ``/123-title`` URL)
+    holding post ``after_post`` (numbered from 1)."""
+    parts = urlsplit(thread_url)
+    size = per_page or _per_page_in(thread_url) or DEFAULT_PER_PAGE
+    page = 1 if not after_post else (after_post - 1) // size + 1
+    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k not in ("page", "s", "p")]
+    if any(k == "t" for k, _ in query):
+        if page > 1:
+            query.append(("page", str(page)))
+        return urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(query), ""))
+    seo = _SEO_THREAD.match(parts.query)
+    if parts.path.endswith("showthread.php") and seo:
+        base = re.sub(r"/page\d+$", "", parts.query.split("&")[0])
+        return urlunsplit((parts.scheme, parts.netloc, parts.path, base + (f"/page{page}" if page > 1 else ""), ""))
+    segments = parts.path.rstrip("/").split("/")
+    if segments and re.fullmatch(r"page\d+", segments[-1]):
+        segments.pop()
+    if segments and _SEO_THREAD.match(segments[-1]):  # vBulletin 5: /forum/section/123-title/page2
+        path = "/".join(segments) + (f"/page{page}" if page > 1 else "")
+        return urlunsplit((parts.scheme, parts.netloc, path, "", ""))
+    raise ForumError(f"not a vBulletin thread URL (expected showthread.php?t=123): {thread_url}")
+
+
+def looks_like(url: str, text: str | None = None) -> bool:
+    """A ``showthread.php`` URL, or a page with vBulletin's post markup or generator tag."""
+    if text is not None:
+        return (
+            'content="vBulletin' in text
+            or ("postcontainer" in text and "post_message_" in text)
+            or ("b-post" in text and "data-node-id" in text)
+        )
+    return urlsplit(url).path.endswith("showthread.php")
+
+
+class _Unreadable(Exception):
+    pass
+
+
+def _read_post4(element, *, url: str, tz: tzinfo, now: datetime | None, problems: list[str]) -> Post:
+    post_id = element.get("id", "").removeprefix("post_")
+    if not post_id.isdigit():
+        raise _Unreadable("no post id (li#post_N)")
+    counters = _COUNTER(element)
+    number_text = counters[0].text_content() if counters else ""
+    digits = re.sub(r"\D", "", number_text)
+    if not digits:
+        raise _Unreadable("no post number (a.postcounter #N)")
+    users = _USER4(element)
+    if not users:
+        raise _Unreadable("no author (a.username / span.username.guest)")
+    author = users[0].text_content().strip()
+    href = users[0].get("href") or ""
+    found_id = _USER_ID.search(href)
+    deleted = "postbitdeleted" in element.get("class", "") or "deleted" in element.get("class", "").split()
+    bodies = _BODY4(element)
+    if not bodies and not deleted:
+        raise _Unreadable("no post body (div#post_message_N > blockquote.postcontent)")
+    dates = _DATE4(element)
+    time = parse_text_date(dates[0].text_content(), tz=tz, now=now) if dates else None
+    if time is None:
+        shown = dates[0].text_content().strip() if dates else "nothing"
+        problems.append(f"post {post_id}: cannot read the date {shown!r}")
+    permalink = counters[0].get("href") if counters else None
+    return Post(
+        post_id=post_id,
+        number=int(digits),
+        author=author,
+        time=time,
+        body_html=_inner_html(bodies[0]) if bodies else "",
+        url=_clean_url(urljoin(url, permalink)) + f"#post{post_id}"
+        if permalink
+        else urljoin(url, f"showthread.php?p={post_id}#post{post_id}"),
+        edited=bool(_EDITED4(element)),
+        deleted=deleted,
+        author_id=found_id.group(1) if found_id else None,
+    )
+
+
+def _read_post5(element, *, url: str) -> Post:
+    post_id = element.get("data-node-id", "")
+    counts = _COUNT5(element)
+    digits = re.sub(r"\D", "", counts[0].text_content()) if counts else ""
+    if not digits:
+        raise _Unreadable("no post number (.b-post__count)")
+    users = [u for u in _USER5(element) if u.text_content().strip()]
+    if not users:
+        raise _Unreadable("no author")
+    bodies = _BODY5(element)
+    if not bodies:
+        raise _Unreadable("no post body (div.js-post__content-text)")
+    time = None
+    for stamp in _TIME5(element):
+        try:
+            time = datetime.fromisoformat(stamp.strip()).astimezone(UTC)
+            break
+        except ValueError:
+            continue
+    found_id = _USER_ID.search(users[0].get("href") or "") or re.search(r"/member/(\d+)", users[0].get("href") or "")
+    link = counts[0].get("href") or (counts[0].find(".//a").get("href") if counts[0].find(".//a") is not None else None)
+    return Post(
+        post_id=post_id,
+        number=int(digits),
+        author=users[0].text_content().strip(),
+        time=time,
+        body_html=_inner_html(bodies[0]),
+        url=urljoin(url, link) if link else f"{url.split('#')[0]}#post{post_id}",
+        edited=bool(_EDITED5(element)),
+        deleted="b-post--deleted" in element.get("class", ""),
+        author_id=found_id.group(1) if found_id else None,
+    )
+
+
+def _per_page_in(url: str) -> int | None:
+    value = dict(parse_qsl(urlsplit(url).query)).get("pp", "")
+    return int(value) if value.isdigit() else None
+
+
+def _inner_html(element) -> str:
+    parts = [element.text or ""]
+    parts.extend(lxml.html.tostring(child, encoding="unicode") for child in element)
+    return "".join(parts).strip()
+
+
+def _clean_url(href: str) -> str:
+    """Drop the session hash vBulletin adds to links for cookieless visitors (and the fragment)."""
+    parts = urlsplit(href)
+    query = "&".join(piece for piece in parts.query.split("&") if piece and not piece.startswith("s="))
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, query, ""))
+
+
+def _explain_empty(doc) -> str:
+    for box in doc.xpath(f"//div[{_has_class('standard_error')}] | //div[{_has_class('blockrow')}]"):
+        said = " ".join(" ".join(box.itertext()).split())
+        if said:
+            return f"no posts on the page; the forum says: {said[:200]}"
+    return "no vBulletin posts (li.postcontainer#post_N) found: the page markup may have changed"
