@@ -65,8 +65,19 @@ def format_option(*choices: str) -> Callable:
 
 
 def day_options(func: Callable) -> Callable:
+    func = click.option(
+        "--at-time",
+        type=click.DateTime(["%Y-%m-%dT%H:%M:%S%z", "%Y-%m-%dT%H:%M%z", "%Y-%m-%dT%H:%M:%S"]),
+        help="Count as of this time (ISO 8601; UTC if no offset). Default: now, so a passed deadline decides.",
+    )(func)
     func = click.option("--at-post", type=int, help="Count as of this post number.")(func)
     return click.option("--day", type=int, help="Day to count (default: the current day).")(func)
+
+
+def as_utc(moment: datetime | None) -> datetime:
+    if moment is None:
+        return now_utc()
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
 def quiet_option(func: Callable) -> Callable:
@@ -148,7 +159,15 @@ def sync(game_file: str, db_file: str, quiet: bool, fmt: str) -> None:
 @day_options
 @click.option("--all-days", is_flag=True, help="Every day so far, as a list.")
 @format_option("text", "json", "bbcode")
-def count(game_file: str, db_file: str, day: int | None, at_post: int | None, all_days: bool, fmt: str) -> None:
+def count(
+    game_file: str,
+    db_file: str,
+    day: int | None,
+    at_post: int | None,
+    at_time: datetime | None,
+    all_days: bool,
+    fmt: str,
+) -> None:
     """Print the votal from stored posts (no network).
 
     \b
@@ -160,7 +179,7 @@ def count(game_file: str, db_file: str, day: int | None, at_post: int | None, al
     game = load(game_file)
     db = open_store(db_file)
     days = None if all_days else [day or current_day(game, db)]
-    votals = count_game(game, db, days=days, at_post=at_post)
+    votals = count_game(game, db, days=days, at_post=at_post, at_time=as_utc(at_time))
     if fmt == "json":
         data = [v.to_json() for v in votals]
         print_json(data if all_days else data[0])
@@ -180,7 +199,9 @@ def count(game_file: str, db_file: str, day: int | None, at_post: int | None, al
 @db_option
 @day_options
 @format_option("text", "json")
-def audit(game_file: str, db_file: str, day: int | None, at_post: int | None, fmt: str) -> None:
+def audit(
+    game_file: str, db_file: str, day: int | None, at_post: int | None, at_time: datetime | None, fmt: str
+) -> None:
     """List every command read on a day: post, author, text, what it resolved to and how, and why not counted.
 
     Fix a misread post in the game file with [[corrections]] (post = 484, vote = "Name" or ignore = true);
@@ -194,7 +215,7 @@ def audit(game_file: str, db_file: str, day: int | None, at_post: int | None, fm
 
     game = load(game_file)
     db = open_store(db_file)
-    votal = count_game(game, db, days=[day or current_day(game, db)], at_post=at_post)[0]
+    votal = count_game(game, db, days=[day or current_day(game, db)], at_post=at_post, at_time=as_utc(at_time))[0]
     if fmt == "json":
         print_json(votal.to_json()["actions"])
     else:

@@ -16,7 +16,7 @@ from jinja2 import Environment, PackageLoader
 
 from assistant.pageserver import LoopbackServer, Response
 
-PAGE_TEMPLATE = "demo/phpbb_page.html.j2"
+PAGE_TEMPLATE = "phpbb_page.html.j2"
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ class PhpbbThread:
 
 
 def _environment() -> Environment:
-    return Environment(loader=PackageLoader("assistant", "templates"), autoescape=True)
+    return Environment(loader=PackageLoader("assistant.templates", "demo"), autoescape=True)
 
 
 def load_demo_thread() -> tuple[PhpbbThread, str]:
@@ -116,7 +116,9 @@ def run_demo(*, echo: Callable[[str], None], now: Callable[[], datetime], db_fil
         result = sync_game(game, db, Fetcher(min_interval=0), now=now)
         echo(f"Synced {result.new_posts} posts from {result.pages} pages of {server.base_url} ({result.engine}).")
         echo("")
-        votals = count_game(game, db, days=list(range(1, current_day(game, db) + 1)))
+        # The demo game was played in the past: count it as of its last post, not as of today.
+        as_of = thread.posts[-1]["time"]
+        votals = count_game(game, db, days=list(range(1, current_day(game, db) + 1)), at_time=as_of)
         for votal in votals:
             echo(format_votal_text(game, votal))
             echo("")

@@ -28,6 +28,9 @@ def game_file(forum, tmp_path):
     return path
 
 
+DAY2_EVENING = "2026-03-05T20:00:00+0000"  # before day 2's deadline: no test reads the wall clock
+
+
 def run(*args: str) -> str:
     result = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
     assert result.exit_code == 0, result.output
@@ -52,12 +55,24 @@ def test_sync_then_count_over_loopback(forum, game_file, tmp_path):
     assert day1["outcome"]["kind"] == "elimination"
     assert day1["outcome"]["target"] == "Dorian Gray"
 
-    day2 = json.loads(run("count", game_file, "--db", db, "--day", "2", "--format", "json"))
+    day2 = json.loads(run("count", game_file, "--db", db, "--day", "2", "--at-time", DAY2_EVENING, "--format", "json"))
     assert day2["alive"] == 7 and day2["majority"] == 4
     assert day2["wagons"][0] == {"target": "Elspeth", "votes": 3, "voters": ["Isolde", "Bramblethorn", "Hollis"]}
     assert day2["no_elimination"] == {"votes": 2, "voters": ["Fennimore", "Ariadne"]}
     assert {"post": 29, "voter": "Elspeth", "text": "vote: gideon"}.items() <= day2["problems"][0].items()
     assert "dead" in day2["problems"][0]["reason"]
+    assert {"target": "Fennimore", "votes": 1, "voters": ["Elspeth"]} in day2["wagons"]  # unvote+vote in adjacent bold
+    assert day2["outcome"] is None
+
+
+def test_a_passed_deadline_decides_the_day(forum, game_file, tmp_path):
+    db = tmp_path / "votal.db"
+    run("sync", game_file, "--db", db, "--quiet")
+    after = json.loads(run("count", game_file, "--db", db, "--day", "2", "--at-time", "2026-03-07T04:00:00+0000",
+                           "--format", "json"))
+    # Witch Hunt Online: no majority at the deadline defers to the Judge (none is set in the demo game file).
+    assert after["outcome"]["kind"] in ("pending", "no_elimination")
+    assert after["outcome"]["reason"] in ("no_majority", "judge")
 
 
 def test_a_second_sync_fetches_only_the_last_page_and_adds_nothing(forum, game_file, tmp_path):
@@ -67,8 +82,9 @@ def test_a_second_sync_fetches_only_the_last_page_and_adds_nothing(forum, game_f
     server.requests.clear()
     summary = json.loads(run("sync", game_file, "--db", db, "--format", "json"))
     assert (summary["new_posts"], summary["changed_posts"]) == (0, 0)
-    assert len(server.requests) == 1
-    assert "start=25" in server.requests[0]
+    pages = [r for r in server.requests if r != "/robots.txt"]
+    assert len(pages) == 1
+    assert "start=25" in pages[0]
 
 
 def test_count_as_of_an_earlier_post(forum, game_file, tmp_path):
@@ -107,7 +123,8 @@ def test_errors_are_one_line_without_traceback(tmp_path):
 def test_a_page_that_changed_shape_is_an_error_not_an_empty_sync(tmp_path):
     from assistant.pageserver import Response
 
-    with LoopbackServer(lambda path, query, headers: Response(200, "<html><body><p>Maintenance</p></body></html>")) as s:
+    maintenance = Response(200, "<html><body><p>Maintenance</p></body></html>")
+    with LoopbackServer(lambda path, query, headers: maintenance) as s:
         game = tmp_path / "g.toml"
         game.write_text(
             f'title = "x"\nthread = "{s.base_url}/viewtopic.php?f=1&t=9"\nforum = "phpbb"\nruleset = "mafiascum"\n'
