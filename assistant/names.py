@@ -16,6 +16,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from rapidfuzz import fuzz
 from rapidfuzz.distance import OSA
 
 from assistant.game import Game
@@ -209,6 +210,10 @@ _STRIP = " \t\n@:;,.!?\"'`()[]{}<>*~|=-\u2013\u2014\u201c\u201d\u2018\u2019"
 # Left-over BBCode ("[/vote]", "[/]") and asides in brackets ("Me=Weird (L-1)", "m[afia]td").
 _LEFTOVER_TAG = re.compile(r"\[/?[a-z]*\]?$|\[/?[a-z]*\]", re.IGNORECASE)
 _ASIDE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]|\{[^{}]*\}")
+# "VOTE: lynch Bob", "vote for Bob", "vote to eliminate Bob": words before the name, not part of it.
+_LEAD_IN = re.compile(
+    r"^(?:(?:to|for|on|at)\s+)?(?:lynch|eliminate|elim|execute|kill|exile|hang)\s+(?=\S)", re.IGNORECASE
+)
 _POSSESSIVE = re.compile(r"['\u2019]s$", re.IGNORECASE)
 
 
@@ -219,6 +224,9 @@ def _resolve(text: str, roster: Roster, alive: frozenset[str]) -> Resolution:
         return Resolution(text, None, None, reason="no name given")
     # "VOTE: Thor because he lied": the whole text, then its leading words, longest first, are read by
     # the sure steps before any guess is made about the whole.
+    lead_in = _LEAD_IN.match(cleaned)
+    if lead_in and not _resolve_whole(text, cleaned, roster, alive, loose=False).no_elimination:
+        cleaned = cleaned[lead_in.end() :]
     words = cleaned.split()
     parts = [cleaned]
     for n in range(min(len(words) - 1, 4), 0, -1):
@@ -336,6 +344,9 @@ def _fuzzy(text: str, folded: str, entries: tuple[_Entry, ...], alive: frozenset
             # a typo in a short form: compare with the name's start ("Thro" for "Thor665")
             start = OSA.normalized_similarity(folded, entry.folded[: len(folded)])
             score = max(score, start - 0.05)
+        if len(folded) >= 5 and len(entry.folded) > len(folded):
+            # a typo in a part of the name ("Gorilla" for "Evilgorrilaz")
+            score = max(score, fuzz.partial_ratio(folded, entry.folded) / 100 - 0.1)
         if len(folded) >= 3 and _swapped_pair(folded, entry.folded[: len(folded)]):
             score = max(score, _FUZZY_MIN + _FUZZY_MARGIN)  # "Zed" for "Zdenek": two letters swapped
         key = (entry.kind, entry.owner)

@@ -10,7 +10,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 # Bump when extraction changes: stored commands of an older version are read again from the post.
-EXTRACTOR_VERSION = 2
+EXTRACTOR_VERSION = 3
 
 
 @dataclass(frozen=True)
@@ -148,6 +148,9 @@ def _literal_bold(text: str) -> tuple[tuple[str, bool], ...]:
     return tuple(p for p in parts if p[0])
 
 
+_COMMAND_START = re.compile(r"\s*(?:##|/)?(?:un[-\s]?vote|vote|nominate)\b", re.IGNORECASE)
+
+
 def _bold_runs(pieces: list[tuple[str, bool]]) -> list[str]:
     """Bold stretches; bold pieces separated only by whitespace or line breaks join into one run."""
     runs: list[str] = []
@@ -157,6 +160,8 @@ def _bold_runs(pieces: list[tuple[str, bool]]) -> list[str]:
         if bold:
             if current and gap:
                 current.append("\n" if any("\n" in g for g in gap) else " ")
+            elif current and _COMMAND_START.match(text):
+                current.append(" ")  # <b>unvote</b><b>vote: X</b> is two commands, not "unvotevote"
             gap = []
             current.append(text)
         elif current:
@@ -177,7 +182,10 @@ _INVISIBLE = re.compile(r"[\u200b-\u200d\u2060\ufeff\u00ad]")
 _STRAY_TAG = re.compile(r"\[/?(?:un)?vote\]|\[/(?:un)?vote\b|\[/?[bius]\]|\[/\]", re.IGNORECASE)
 _BBCODE_VOTE = re.compile(r"\[(un)?vote\](.{0,80}?)\[/(?:un)?vote\]", re.IGNORECASE)
 # A command word: VOTE, UNVOTE (also UN-VOTE, UN VOTE), NOMINATE, optionally after "##" or "/".
-_KEYWORD = re.compile(r"(?<![\w])(?:##\s*|/)?(un[-\s]?vote|vote|nominate)(?![\w])", re.IGNORECASE)
+_KEYWORD = re.compile(
+    r"(?<![\w])(?:##\s*|/)?(un[-\s]?vote|vote|nominate)(?![\w])(?!\s*(?:count|tall(?:y|ies)|totals?)\b)",
+    re.IGNORECASE,
+)
 # Between the command word and its target.
 _SEPARATOR = re.compile(r"\s*(?:[:=\-\u2013\u2014>~|]+\s*)?(?:for\s+(?=\S))?", re.IGNORECASE)
 # What may stand before the first command of a line: nothing, or a preamble that ends in punctuation

@@ -56,6 +56,8 @@ def test_command_forms_seen_in_real_threads(bold, expected):
         "Didn't Vote SOS:",
         "Day 1 thoughts",
         "vote",
+        "Vote Count 2",
+        "MOD: Vote Count",
     ],
 )
 def test_bold_that_is_not_a_command_is_ignored(bold):
