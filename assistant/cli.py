@@ -284,8 +284,9 @@ def export(game_file: str, db_file: str, fmt: str, table: str, output: str | Non
     from assistant.export import render_export
     from assistant.site import gather_days
 
-    game, posts, days, label = gather_days(load(game_file), open_store(db_file))
-    text = render_export(fmt, game, days, generated_at=now_utc(), posts=posts, table=table,
+    now = now_utc()
+    game, posts, days, label = gather_days(load(game_file), open_store(db_file), now=now)
+    text = render_export(fmt, game, days, generated_at=now, posts=posts, table=table,
                          no_elimination_label=label)
     if output:
         with open(output, "w", encoding="utf-8", newline="") as handle:

@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from assistant.site import (
+    MODERATOR_POST,
     PostRef,
     PublicGame,
     describe_day,
@@ -186,7 +187,8 @@ def plot_timeline(day: Mapping[str, Any], *, no_elimination_label: str = "No eli
     Heights count voters (a seat's vote weight is not shown); the dashed line is the majority.
     """
     steps = standing_votes(day["actions"])
-    first = min((a["post"] for a in day["actions"]), default=day["as_of_post"] or 0)
+    votes = [a for a in day["actions"] if a["why_not"] != MODERATOR_POST]
+    first = min((a["post"] for a in votes), default=day["as_of_post"] or 0)
     last = max([day["as_of_post"] or first, *(post for post, _ in steps)])
     series: dict[str | None, list[tuple[int, int]]] = {}
     for post, state in steps:

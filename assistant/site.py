@@ -20,6 +20,7 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 STATIC_FILES = ("style.css", "countdown.js")
+MODERATOR_POST = "moderator's post"  # the tally's why_not for a command in a moderator's post
 
 # Outcome reasons that come from a private decision (the Judge's pick, a Loose Cannon's shot): the page
 # says the day waits on the moderator, never what was decided, until the moderator posts it.
@@ -112,6 +113,7 @@ def public_day(votal: Mapping[str, Any], posts: Mapping[int, PostRef] | None = N
                 "action": name_action(a),
                 # a name that did not resolve is never shown as if it were a vote on someone
                 "target": a.get("target") if (a.get("counted") or a.get("why_not") == "target is dead") else None,
+                "no_elimination": bool(a.get("no_elimination")) and bool(a.get("counted")),
                 "counted": bool(a.get("counted")),
                 "why_not": a.get("why_not"),
             }
@@ -226,10 +228,12 @@ def describe_day(day: Mapping[str, Any]) -> dict[str, Any]:
     final = steps[-1][1] if steps else {}
     vote_posts = {voter: post for voter, (_, post) in final.items()}
     urls = {a["post"]: a["url"] for a in day["actions"] if a.get("url")}
+    # the moderator's own posts (rule examples, quoted votals) are no one's vote: the export keeps them
+    shown = [a for a in day["actions"] if a["why_not"] != MODERATOR_POST]
     wagons = [describe_wagon(w, day["majority"], vote_posts) for w in day["wagons"]]
     no_elim = day["no_elimination"]
     sleep = describe_wagon({"target": None, **no_elim}, day["majority"], vote_posts) if no_elim["votes"] else None
-    return {**day, "rows": wagons, "sleep": sleep, "urls": urls}
+    return {**day, "rows": wagons, "sleep": sleep, "urls": urls, "log": shown}
 
 
 def build_site(
@@ -307,22 +311,25 @@ def make_server(directory: str | Path, *, host: str = "127.0.0.1", port: int = 8
     return server
 
 
-def gather_days(game: Any, db: Any) -> tuple[PublicGame, dict[int, PostRef], list[dict[str, Any]], str]:
+def gather_days(
+    game: Any, db: Any, *, now: datetime
+) -> tuple[PublicGame, dict[int, PostRef], list[dict[str, Any]], str]:
     """Replay every day of a stored game: (public game, post index, each day's votal JSON, no-elimination label).
 
-    The only part of this module that reads the store; everything it returns is then rendered by pure code.
+    Counted as of ``now``, so a day whose deadline has passed shows how it ended. The only part of this
+    module that reads the store; everything it returns is then rendered by pure code.
     """
     from assistant import store
     from assistant.counting import count_game, ruleset_for
 
     posts = index_posts(store.load_read_posts(db, game.key))
-    days = [votal.to_json() for votal in count_game(game, db)]
+    days = [votal.to_json() for votal in count_game(game, db, at_time=now)]
     return describe_game(game), posts, days, ruleset_for(game).no_elimination_label
 
 
 def publish_site(game: Any, db: Any, out_dir: str | Path, *, generated_at: datetime) -> list[Path]:
     """Build the players' site of a stored game and write it under ``out_dir`` (what ``votal site`` and
     ``votal run`` call after a sync)."""
-    public, posts, days, label = gather_days(game, db)
+    public, posts, days, label = gather_days(game, db, now=generated_at)
     files = build_site(public, days, generated_at=generated_at, posts=posts, no_elimination_label=label)
     return write_site(files, out_dir)

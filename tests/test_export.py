@@ -33,9 +33,11 @@ def export(fixture, fmt: str, **kw) -> str:
 def test_csv_has_one_row_per_command_read_with_formulas_defused(fixture):
     rows = list(csv.reader(io.StringIO(export(fixture, "csv"))))
     assert tuple(rows[0]) == COLUMNS
-    assert len(rows) == 1 + 7 + 6
+    assert len(rows) == 1 + 8 + 6
     game = "Mini <Normal> & Co"
-    assert rows[1:8] == [
+    assert rows[1:9] == [
+        [game, "1", "0", "p900", url_of(0), "2026-11-01T18:00:00Z", "", "Mod", "VOTE: Name", "vote", "", "no",
+         "moderator's post"],
         [game, "1", "1", "p901", url_of(1), "2026-11-01T19:00:00Z", "Alice", "Alice", "VOTE: Bob & Co", "vote",
          "Bob & Co", "yes", ""],
         [game, "1", "2", "p902", url_of(2), "2026-11-01T20:00:00Z", "Bob & Co", "Bob & Co", "vote =Dave", "vote",
@@ -51,10 +53,10 @@ def test_csv_has_one_row_per_command_read_with_formulas_defused(fixture):
         [game, "1", "6", "p906", url_of(6), "2026-11-02T00:00:00Z", "Erin", "Erin", "VOTE: Bob & Co", "vote",
          "Bob & Co", "yes", ""],
     ]
-    assert rows[9] == [game, "2", "12", "p912", url_of(12), "2026-11-02T06:00:00Z", "'=Dave", "'=Dave",
+    assert rows[10] == [game, "2", "12", "p912", url_of(12), "2026-11-02T06:00:00Z", "'=Dave", "'=Dave",
                        "VOTE: No Lynch", "sleep", "", "yes", ""]
-    assert rows[10][6:8] == ["Erin", "'@erin2"]
-    assert rows[12][6:] == ["", "Stranger", "vote Alice", "vote", "", "no", "not a player"]
+    assert rows[11][6:8] == ["Erin", "'@erin2"]
+    assert rows[13][6:] == ["", "Stranger", "vote Alice", "vote", "", "no", "not a player"]
 
 
 @pytest.mark.parametrize(
@@ -94,8 +96,8 @@ def test_json_export_holds_rows_and_day_summaries(fixture):
     data = json.loads(export(fixture, "json"))
     assert data["columns"] == list(COLUMNS)
     assert data["generated_at"] == "2026-11-02T09:30:00Z"
-    assert len(data["votes"]) == 13
-    assert data["votes"][3] == {
+    assert len(data["votes"]) == 14
+    assert data["votes"][4] == {
         "game": "Mini <Normal> & Co", "day": 1, "post": 4, "post_id": "p904", "post_url": url_of(4),
         "time_utc": "2026-11-01T22:00:00Z", "voter": "=Dave", "account": "=Dave", "text": "vote zzz",
         "action": "vote", "target": None, "counted": False, "why_not": "unknown name",

@@ -85,7 +85,7 @@ PRIVATE_WORDS = ("XYZZY", "PLUGH", "FROB", "-ROLE-", "judge", "sheriff", "cannon
 T0 = datetime(2026, 11, 1, 18, 0, tzinfo=UTC)
 GENERATED = datetime(2026, 11, 2, 9, 30, tzinfo=UTC)
 POSTS = [
-    (0, "Mod", []),
+    (0, "Mod", [("vote", "Name", "VOTE: Name")]),  # the moderator showing how to vote
     (1, "Alice", [("vote", "Bob & Co", "VOTE: Bob & Co")]),
     (2, "Bob & Co", [("vote", "=Dave", "vote =Dave")]),
     (3, "<i>Carol</i>", [("vote", "bob & co", "vote bob & co")]),
@@ -234,6 +234,7 @@ def test_votal_json_holds_the_public_days():
         "text": "vote carol",
         "action": "vote",
         "target": "<i>Carol</i>",
+        "no_elimination": False,
         "counted": True,
         "why_not": None,
     }
@@ -273,10 +274,12 @@ def test_public_day_copies_only_whitelisted_fields():
         "problems": [],
         "actions": [
             {"post": 40, "post_id": "p40", "url": None, "time": None, "voter": "Ann", "author": "ann",
-             "text": "vote bbo", "action": "vote", "target": "Bob", "counted": True, "why_not": None},
+             "text": "vote bbo", "action": "vote", "target": "Bob", "no_elimination": False, "counted": True,
+             "why_not": None},
             # an uncounted guess at a name is not shown as a vote on anyone
             {"post": 41, "post_id": None, "url": None, "time": None, "voter": "Cy", "author": "cy",
-             "text": "vote an", "action": "vote", "target": None, "counted": False, "why_not": "unsure"},
+             "text": "vote an", "action": "vote", "target": None, "no_elimination": False, "counted": False,
+             "why_not": "unsure"},
         ],
     }
 

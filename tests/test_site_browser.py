@@ -187,16 +187,19 @@ def test_links_point_at_the_posts(phone):
 
 def test_page_fits_a_phone_screen(phone):
     # open every folded section too: nothing inside may be wider than the phone either
+    was_open = phone.evaluate("[...document.querySelectorAll('details')].map(d => d.open)")
     phone.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
     width, client = phone.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
     assert client == PHONE["width"]
     assert width <= PHONE["width"], "the page scrolls sideways on a phone"
-    phone.evaluate("document.querySelectorAll('section.earlier details').forEach(d => d.open = false)")
+    phone.evaluate(f"document.querySelectorAll('details').forEach((d, i) => d.open = {json.dumps(was_open)}[i])")
 
 
 def test_screenshot_for_review(phone):
     ARTIFACTS.mkdir(exist_ok=True)
     shot = ARTIFACTS / "site-375.png"
-    data = phone.page("Page.captureScreenshot", format="png", captureBeyondViewport=True)["data"]
+    height = phone.evaluate("document.documentElement.scrollHeight")
+    clip = {"x": 0, "y": 0, "width": PHONE["width"], "height": height, "scale": 1}
+    data = phone.page("Page.captureScreenshot", format="png", captureBeyondViewport=True, clip=clip)["data"]
     shot.write_bytes(base64.b64decode(data))
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
