@@ -236,10 +236,12 @@ def ensure_sync_schema(db: sqlite_utils.Database) -> None:
         if column not in db["syncs"].columns_dict:
             db["syncs"].add_column(column, kind)
     db["validators"].create(
-        {"game": str, "url": str, "etag": str, "last_modified": str, "saved_at": str},
+        {"game": str, "url": str, "etag": str, "last_modified": str, "next_url": str, "saved_at": str},
         pk=("game", "url"),
         if_not_exists=True,
     )
+    if "next_url" not in db["validators"].columns_dict:
+        db["validators"].add_column("next_url", str)
     db["alerts"].create(
         {
             "game": str,
@@ -256,21 +258,40 @@ def ensure_sync_schema(db: sqlite_utils.Database) -> None:
     )
 
 
-def load_validators(db: sqlite_utils.Database, game: str, url: str) -> tuple[str | None, str | None]:
-    """The ETag and Last-Modified the forum sent with the stored copy of ``url`` (None, None if unknown)."""
-    row = next(db.query("select etag, last_modified from validators where game = ? and url = ?", [game, url]), None)
-    return (row["etag"], row["last_modified"]) if row else (None, None)
+@dataclass(frozen=True)
+class Validators:
+    """What the forum sent with the stored copy of a page: its ETag and Last-Modified, and the page's
+    next-page link (a 304 says the page, links included, is unchanged, but does not repeat them)."""
+
+    etag: str | None = None
+    last_modified: str | None = None
+    next_url: str | None = None
+
+
+def load_validators(db: sqlite_utils.Database, game: str, url: str) -> Validators:
+    """The validators of the stored copy of ``url`` (all None if unknown)."""
+    row = next(
+        db.query("select etag, last_modified, next_url from validators where game = ? and url = ?", [game, url]),
+        None,
+    )
+    return Validators(row["etag"], row["last_modified"], row["next_url"]) if row else Validators()
 
 
 def save_validators(
-    db: sqlite_utils.Database, game: str, url: str, etag: str | None, last_modified: str | None, *, seen_at: datetime
+    db: sqlite_utils.Database, game: str, url: str, validators: Validators, *, seen_at: datetime
 ) -> None:
     """Remember a page's validators; only after its posts are saved, so a 304 never hides unsaved posts."""
     with db.conn:
-        if etag or last_modified:
+        if validators.etag or validators.last_modified:
             db["validators"].upsert(
-                {"game": game, "url": url, "etag": etag, "last_modified": last_modified,
-                 "saved_at": seen_at.isoformat()},
+                {
+                    "game": game,
+                    "url": url,
+                    "etag": validators.etag,
+                    "last_modified": validators.last_modified,
+                    "next_url": validators.next_url,
+                    "saved_at": seen_at.isoformat(),
+                },
                 pk=("game", "url"),
             )
         else:

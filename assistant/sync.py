@@ -26,7 +26,7 @@ class SyncResult:
     new_posts: int = 0
     changed_posts: int = 0
     deleted_posts: int = 0
-    not_modified: bool = False  # the forum answered 304: nothing new, one request spent
+    not_modified: bool = False  # the forum answered 304 for a page: nothing new on it, one request spent
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -72,13 +72,13 @@ def _sync_locked(game, db, fetcher, *, now, on_page, parser) -> SyncResult:
                 result.problems.append(f"{url}: the thread's next-page links go round in a loop")
                 break
             seen_urls.add(url)
-            # Only the first page can be unchanged: every later one is new to us.
-            first_page = last is not None and not result.pages
-            etag, modified = store.load_validators(db, game.key, url) if first_page else (None, None)
-            fetched = _fetch_whole(fetcher, url, etag, modified)
+            # Validators exist only for pages whose posts are all saved, so a 304 means nothing to read here.
+            known = store.load_validators(db, game.key, url)
+            fetched = _fetch_whole(fetcher, url, known)
             if fetched.not_modified:
                 result.not_modified = True
-                break
+                url = known.next_url  # unchanged, so its next-page link is too (None: the thread's end)
+                continue
             page = parser.parse_page(fetched.text, url=url)
             result.pages += 1
             result.problems.extend(f"{url}: {p}" for p in page.problems)
@@ -99,7 +99,9 @@ def _sync_locked(game, db, fetcher, *, now, on_page, parser) -> SyncResult:
                     db, game.key, ids, last_page=page.next_url is None, numbers_before=numbers_before, seen_at=seen_at
                 )
                 result.deleted_posts += len(gone)
-            store.save_validators(db, game.key, url, fetched.etag, fetched.last_modified, seen_at=seen_at)
+            store.save_validators(
+                db, game.key, url, store.Validators(fetched.etag, fetched.last_modified, page.next_url), seen_at=seen_at
+            )
             result.requests = fetcher.requests_made - requests_before
             if on_page:
                 on_page(result)
@@ -127,9 +129,10 @@ def _sync_locked(game, db, fetcher, *, now, on_page, parser) -> SyncResult:
     return result
 
 
-def _fetch_whole(fetcher: Fetcher, url: str, etag: str | None, modified: str | None) -> Fetched:
+def _fetch_whole(fetcher: Fetcher, url: str, known: store.Validators | None) -> Fetched:
     """Fetch a page, once more if it arrived cut short: a truncated page would read as deleted posts."""
-    fetched = fetcher.fetch(url, etag=etag, last_modified=modified)
+    known = known or store.Validators()
+    fetched = fetcher.fetch(url, etag=known.etag, last_modified=known.last_modified)
     if fetched.not_modified or not looks_truncated(fetched.text or ""):
         return fetched
     fetched = fetcher.fetch(url)
