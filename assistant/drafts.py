@@ -85,6 +85,9 @@ class Wagon:
     voters: tuple[Vote, ...]
     to_majority: int | float | None  # votes still needed for a majority ("L-2"); None without a threshold
     no_elimination: bool = False
+    nominated_by: str | None = None  # clocktower: who nominated the target, in which post
+    nomination_post: int | None = None
+    nomination_url: str | None = None
 
 
 @dataclass(frozen=True)
@@ -122,6 +125,14 @@ class PostCount:
 
 
 @dataclass(frozen=True)
+class Flagged:
+    """A public warning from the tally's flags (e.g. two missed days of voting flag a player for removal)."""
+
+    name: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class DraftContext:
     """Everything a draft may say about one day. Built by :func:`build_context`; every field is public."""
 
@@ -150,6 +161,7 @@ class DraftContext:
     under_minimum: tuple[PostCount, ...]
     post_cap: int | None
     cap_lifted_local: str | None
+    warnings: tuple[Flagged, ...] = ()
     notes: tuple[str, ...] = ()
     extra: Mapping[str, Any] = field(default_factory=dict)  # room for a moderator's template: plain values
 
@@ -184,7 +196,7 @@ def build_context(
     majority = (votal.majority if votal is not None else ruleset.majority_for(len(living))) if threshold else None
 
     deadline = votal.deadline if votal is not None and votal.deadline else _deadline(game, ruleset, day)
-    urls = _post_urls(game, posts)
+    urls = _post_urls(votal, posts)
     wagons, no_elim = _wagons(votal, words, majority, urls, game) if votal is not None else ((), None)
 
     minimum = ruleset.daily_minimum
@@ -220,6 +232,9 @@ def build_context(
         under_minimum=under,
         post_cap=ruleset.daily_cap,
         cap_lifted_local=_local(cap_lifted, zone),
+        warnings=tuple(
+            Flagged(f.seat, f.reason) for f in (votal.flags if votal is not None else ()) if "minimum" not in f.reason
+        ),
         notes=_notes(votal, ruleset, words),
     )
 
@@ -316,8 +331,11 @@ def night_deaths(game: Game, ruleset: Ruleset, day: int) -> tuple[str, ...]:
     return tuple(died)
 
 
-def _post_urls(game: Game, posts: Sequence[ReadPost]) -> dict[int, str]:
-    return {p.number: p.url for p in posts if p.url}
+def _post_urls(votal: Votal | None, posts: Sequence[ReadPost]) -> dict[int, str]:
+    """Permalinks by post number: from the posts, else from the votal's actions (which carry them)."""
+    urls = {a.post: a.url for a in (votal.actions if votal is not None else ()) if getattr(a, "url", None)}
+    urls.update((p.number, p.url) for p in posts if p.url)
+    return urls
 
 
 def post_link(game: Game, number: int | None, urls: Mapping[int, str]) -> str | None:
@@ -364,9 +382,22 @@ def _wagons(votal: Votal, words: Words, majority: int | None, urls, game: Game):
     def need(votes) -> int | float | None:
         return None if majority is None else _number(max(majority - votes, 0))
 
-    wagons = tuple(
-        Wagon(w.target, _number(w.votes), votes_of(w.voters, w.target, False), need(w.votes)) for w in votal.wagons
-    )
+    nominations = {n.nominee: n for n in votal.nominations}
+    wagons = []
+    for w in votal.wagons:
+        n = nominations.get(w.target)
+        wagons.append(
+            Wagon(
+                w.target,
+                _number(w.votes),
+                votes_of(w.voters, w.target, False),
+                need(w.votes),
+                nominated_by=n.nominator if n else None,
+                nomination_post=n.post if n else None,
+                nomination_url=post_link(game, n.post, urls) if n else None,
+            )
+        )
+    wagons = tuple(wagons)
     ne = votal.no_elimination
     no_elim = None
     if ne.votes or ne.voters:
@@ -560,7 +591,7 @@ def safe_url(url: str | None, flavor: str) -> str | None:
     return quote(url, safe="/:?&=#%@+,;!$*'-._~" + ("()" if flavor == "bbcode" else ""))
 
 
-_URL_KEYS = frozenset({"url", "thread"})
+_URL_KEYS = frozenset({"url", "thread", "nomination_url"})
 
 
 def _view(value: Any, flavor: str, key: str | None = None) -> Any:
@@ -627,9 +658,7 @@ def _environment(flavor: str, template_dir: Path | None) -> Environment:
     )
 
 
-def render_draft(
-    kind: str, context: DraftContext, *, flavor: str = "bbcode", template_dir: Path | None = None
-) -> str:
+def render_draft(kind: str, context: DraftContext, *, flavor: str = "bbcode", template_dir: Path | None = None) -> str:
     """Render one kind of draft. ``template_dir`` (the game file's ``templates``) overrides bundled templates
     of the same name."""
     if flavor not in FLAVORS:

@@ -1,0 +1,540 @@
+"""Drafts: every kind in both flavours against golden files, escaping, template overrides, privacy."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from assistant.clock import day_bounds
+from assistant.drafts import (
+    FLAVORS,
+    KINDS,
+    DraftError,
+    build_context,
+    default_flavor,
+    escape_bbcode,
+    escape_markdown,
+    night_deaths,
+    render_draft,
+    render_votal_draft,
+    safe_url,
+    words_of,
+)
+from assistant.game import parse_game
+from assistant.names import Roster
+from assistant.rules import Outcome, bundled_rulesets, load_ruleset, parse_ruleset
+from assistant.tally import Action, Flag, NoEliminationCount, Runoff, Votal, Wagon, replay_day
+from parsers.commands import Command, ReadPost
+
+GOLDEN = Path(__file__).resolve().parent / "golden_drafts"
+# Set VOTAL_UPDATE_GOLDEN=1 to rewrite the golden files after a deliberate change; review the diff.
+UPDATE = os.environ.get("VOTAL_UPDATE_GOLDEN") == "1"
+
+THREAD = "https://forum.example.org/viewtopic.php?f=5&t=900"
+
+GAME = f"""
+title = "Witch Hunt Test"
+thread = "{THREAD}"
+forum = "phpbb"
+ruleset = "witch-hunt-test"
+moderators = ["Cobalt"]
+timezone = "America/New_York"
+start = 2024-10-29T22:00:00
+
+[[players]]
+name = "Ariadne"
+[[players]]
+name = "Theseus"
+[[players]]
+name = "[b]x[/b]"
+[[players]]
+name = "**y**"
+replacements = ["Icarus"]
+[[players]]
+name = "Helen"
+[[players]]
+name = "Paris"
+[[players]]
+name = "Medea"
+
+[[deaths]]
+player = "Medea"
+phase = "night 1"
+[[deaths]]
+player = "Helen"
+phase = "night 1"
+"""
+
+PRIVATE = """
+[private]
+judge = "Ariadne"
+sheriff = "Theseus"
+lovers = [["Paris", "Ariadne"]]
+roles = { Theseus = "Priest", Paris = "Gravedigger" }
+
+[[private.decisions]]
+day = 2
+judge = "Paris"
+"""
+
+# Witch Hunt 2023's numbers and words, written here so the golden files do not move with the bundled file.
+MAJORITY_RULES = """
+[ruleset]
+name = "witch-hunt-test"
+title = "Witch Hunt (test)"
+elimination_word = "elimination"
+no_elimination_label = "Sleep"
+[early_end]
+on = ["unanimous_minus_one"]
+[deadline]
+decide = "majority"
+no_majority = "judge"
+sleep_majority = "judge"
+[phases]
+day_hours = 48
+night_hours = 24
+sod = "22:00"
+timezone = "America/New_York"
+[posts]
+daily_minimum = 10
+daily_cap = 200
+cap_lifted_hours_before_eod = 2
+"""
+
+# Millers Hollow's: plurality at the deadline, a tie opens a two-hour runoff.
+PLURALITY_RULES = """
+[ruleset]
+name = "plurality-test"
+title = "Plurality (test)"
+elimination_word = "lynch"
+no_elimination_label = "Abstain"
+[early_end]
+on = []
+[deadline]
+decide = "plurality"
+tie = "runoff"
+[runoff]
+hours = 2
+[phases]
+day_hours = 48
+night_hours = 24
+sod = "22:00"
+timezone = "America/New_York"
+"""
+
+NOW = datetime(2024, 11, 3, 15, 30, tzinfo=UTC)  # 11 h 30 min before day 2's deadline
+
+
+def url(post: int) -> str:
+    return f"https://forum.example.org/viewtopic.php?p={5000 + post}#p{5000 + post}"
+
+
+def vote(post: int, voter: str, target: str | None, *, no_elimination: bool = False) -> Action:
+    return Action(
+        post=post,
+        voter=voter,
+        author=voter,
+        text=f"vote {target or 'sleep'}",
+        action="vote",
+        target=target,
+        no_elimination=no_elimination,
+        step="exact",
+        counted=True,
+        why_not=None,
+        url=url(post),
+    )
+
+
+def game(private: bool = True):
+    return parse_game(GAME + (PRIVATE if private else ""), path="game.toml")
+
+
+def majority_rules():
+    return parse_ruleset(MAJORITY_RULES)
+
+
+def plurality_rules():
+    return parse_ruleset(PLURALITY_RULES)
+
+
+LIVING = ("Ariadne", "Theseus", "[b]x[/b]", "**y**", "Paris")
+
+
+def day2(ruleset, **changes) -> Votal:
+    """Day 2 as of post 45: Theseus 2, [b]x[/b] 1, Sleep 1, [b]x[/b] not voting."""
+    base = Votal(
+        day=2,
+        alive=5,
+        majority=3,
+        as_of_post=45,
+        wagons=(Wagon("Theseus", 2, ("Ariadne", "**y**")), Wagon("[b]x[/b]", 1, ("Paris",))),
+        no_elimination=NoEliminationCount(1, ("Theseus",)),
+        not_voting=("[b]x[/b]",),
+        outcome=None,
+        problems=(),
+        deadline=day_bounds(game(), ruleset, 2).end,
+        living=LIVING,
+        ruleset=ruleset.name,
+        actions=(
+            vote(40, "Ariadne", "Paris"),
+            vote(41, "Ariadne", "Theseus"),
+            vote(43, "Theseus", None, no_elimination=True),
+            vote(44, "Paris", "[b]x[/b]"),
+            vote(45, "**y**", "Theseus"),
+        ),
+    )
+    return replace(base, **changes)
+
+
+def day2_posts() -> list[ReadPost]:
+    """Day 2's posts for the post minimum: Ariadne 10, Theseus 3, [b]x[/b] 0, Icarus 12, Paris 9."""
+    authors = ["Ariadne"] * 10 + ["Theseus"] * 3 + ["Icarus"] * 12 + ["Paris"] * 9 + ["Cobalt"] * 4
+    start = datetime(2024, 11, 2, 3, 0, tzinfo=UTC)
+    return [
+        ReadPost(1 + i, str(5001 + i), author, start.replace(hour=3 + i % 20), url(1 + i), ())
+        for i, author in enumerate(authors)
+    ]
+
+
+def scenario(kind: str, *, private: bool = True):
+    """The game, ruleset and votal each kind of draft is shown with."""
+    g = game(private)
+    majority = majority_rules()
+    if kind == "day-end":
+        return g, majority, day2(majority, outcome=Outcome("elimination", "Theseus", 47, "majority"))
+    if kind == "judge":
+        return g, majority, day2(majority, outcome=Outcome("elimination", "Paris", 45, "judge"))
+    if kind == "early-end":
+        return (
+            g,
+            majority,
+            day2(
+                majority,
+                wagons=(Wagon("Theseus", 4, ("Ariadne", "**y**", "Paris", "[b]x[/b]")),),
+                no_elimination=NoEliminationCount(),
+                not_voting=("Theseus",),
+                outcome=Outcome("elimination", "Theseus", 46, "unanimous_minus_one"),
+                actions=(
+                    vote(41, "Ariadne", "Theseus"),
+                    vote(44, "Paris", "Theseus"),
+                    vote(45, "**y**", "Theseus"),
+                    vote(46, "[b]x[/b]", "Theseus"),
+                ),
+            ),
+        )
+    if kind == "runoff":
+        plurality = plurality_rules()
+        deadline = day_bounds(g, plurality, 2).end
+        return (
+            g,
+            plurality,
+            day2(
+                plurality,
+                majority=None,
+                wagons=(Wagon("Theseus", 2, ("Ariadne", "**y**")), Wagon("[b]x[/b]", 2, ("Paris", "Theseus"))),
+                no_elimination=NoEliminationCount(),
+                not_voting=("[b]x[/b]",),
+                outcome=Outcome("pending", None, 45, "runoff"),
+                runoff=Runoff(("Theseus", "[b]x[/b]"), deadline.replace(hour=deadline.hour + 2), 45),
+                actions=(vote(41, "Ariadne", "Theseus"), vote(43, "Theseus", "[b]x[/b]"), *day2(plurality).actions[3:]),
+            ),
+        )
+    if kind == "reminder":
+        return g, majority, day2(majority, flags=(Flag("Paris", "missed two days of voting: flagged for removal"),))
+    return g, majority, day2(majority)
+
+
+def render(kind: str, flavor: str, *, private: bool = True, template_dir: Path | None = None) -> str:
+    g, ruleset, votal = scenario(kind, private=private)
+    context = build_context(g, ruleset, [votal], day=2, now=NOW, posts=day2_posts())
+    return render_draft(kind, context, flavor=flavor, template_dir=template_dir)
+
+
+# --- every kind, both flavours, whole output ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("flavor", FLAVORS)
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_draft_matches_its_golden_file(kind, flavor):
+    path = GOLDEN / f"{kind}.{flavor}.txt"
+    text = render(kind, flavor)
+    if UPDATE:
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(text + "\n", encoding="utf-8")
+    assert text == path.read_text(encoding="utf-8").rstrip("\n")
+
+
+def test_day_start_announces_the_night_in_order_with_majority_and_deadline_across_dst():
+    g, ruleset, votal = scenario("day-start")
+    context = build_context(g, ruleset, [votal], day=2, now=NOW)
+    assert context.deaths == ("Medea", "Helen")  # game-file order
+    assert [p.name for p in context.living] == list(LIVING)
+    assert (context.alive, context.majority) == (5, 3)
+    # Day 2 ends 48 h of wall clock after 10 pm EDT on 1 November: 10 pm EST, after the DST change.
+    assert context.deadline == datetime(2024, 11, 4, 3, 0, tzinfo=UTC)
+    assert context.deadline_local == "Sunday 3 November 2024, 22:00 EST"
+    assert context.deadline_utc == "Monday 4 November 2024, 03:00 UTC"
+    assert context.time_left == "11 hours and 30 minutes"
+
+
+def test_a_day_with_no_votal_yet_takes_the_living_and_majority_from_the_game_file():
+    g, ruleset = game(), majority_rules()
+    context = build_context(g, ruleset, [], day=2, now=None)
+    assert (context.alive, context.majority, context.as_of_post, context.wagons) == (5, 3, None, ())
+    assert context.deaths == ("Medea", "Helen")
+    assert context.not_voting == LIVING
+
+
+def test_plurality_rules_post_no_majority_number():
+    g, ruleset, votal = scenario("runoff")
+    context = build_context(g, ruleset, [votal], day=2, now=NOW)
+    assert context.majority is None
+    assert all(w.to_majority is None for w in context.wagons)
+    assert "no majority is needed" in render_draft("votal", context)
+
+
+def test_reminder_lists_who_has_not_voted_and_who_is_under_the_post_minimum():
+    g, ruleset, votal = scenario("reminder")
+    context = build_context(g, ruleset, [votal], day=2, now=NOW, posts=day2_posts())
+    assert context.not_voting == ("[b]x[/b]",)
+    assert [(c.name, c.posts) for c in context.under_minimum] == [("Theseus", 3), ("[b]x[/b]", 0), ("Paris", 9)]
+    assert context.cap_lifted_local == "Sunday 3 November 2024, 20:00 EST"
+
+
+# --- the end-to-end path from posts -------------------------------------------------------------------------
+
+TINY = """
+title = "Tiny"
+thread = "https://forum.example.org/viewtopic.php?t=7"
+ruleset = "mafiascum"
+moderators = ["Mod"]
+[[players]]
+name = "Alice"
+[[players]]
+name = "Bob"
+[[players]]
+name = "Carol"
+[[days]]
+day = 1
+start_post = 0
+"""
+
+
+def read_post(number: int, author: str, *commands: tuple[str, str | None]) -> ReadPost:
+    return ReadPost(
+        number,
+        str(100 + number),
+        author,
+        datetime(2024, 5, 1, 12, number, tzinfo=UTC),
+        f"https://forum.example.org/viewtopic.php?p={100 + number}#p{100 + number}",
+        tuple(Command(action, target, f"{action} {target}") for action, target in commands),
+    )
+
+
+def test_votal_draft_from_replayed_posts_links_each_standing_vote():
+    g = parse_game(TINY)
+    ruleset = load_ruleset("mafiascum")
+    posts = [read_post(1, "Alice", ("vote", "Carol")), read_post(2, "Bob", ("vote", "Alice")), read_post(3, "Mod")]
+    votal = replay_day(g, ruleset, posts, Roster.from_game(g, ruleset), day=1)
+    assert render_votal_draft(g, votal, ruleset=ruleset, posts=posts) == "\n".join(
+        [
+            "[b]Tiny: Votal, Day 1[/b] (as of post #3)",
+            "",
+            "[b]Carol[/b] (1, L-1): [url=https://forum.example.org/viewtopic.php?p=101#p101]Alice[/url]",
+            "[b]Alice[/b] (1, L-1): [url=https://forum.example.org/viewtopic.php?p=102#p102]Bob[/url]",
+            "[b]Not voting[/b] (1): Carol",
+            "",
+            "With 3 alive, it takes [b]2[/b] votes to lynch.",
+        ]
+    )
+
+
+def test_without_permalinks_a_phpbb_vote_links_to_the_thread_page_starting_at_its_post():
+    g = parse_game(TINY)
+    ruleset = load_ruleset("mafiascum")
+    votal = Votal(
+        day=1,
+        alive=3,
+        majority=2,
+        as_of_post=4,
+        wagons=(Wagon("Carol", 1, ("Alice",)),),
+        no_elimination=NoEliminationCount(),
+        not_voting=("Bob", "Carol"),
+        outcome=None,
+        problems=(),
+        living=("Alice", "Bob", "Carol"),
+        actions=(replace(vote(4, "Alice", "Carol"), url=None),),
+    )
+    text = render_votal_draft(g, votal, ruleset=ruleset)
+    assert "[url=https://forum.example.org/viewtopic.php?t=7&start=4]Alice[/url]" in text
+
+
+# --- escaping -------------------------------------------------------------------------------------------------
+
+NASTY = ["[b]x[/b]", "[url=http://evil.example]a[/url]", "[/quote]", "[[b]]", "[*]", "[i][/i]", "a\n[b]b"]
+_LIVE_TAG = re.compile(r"\[(/?[A-Za-z*][^\]\[]*)\]")
+
+
+@pytest.mark.parametrize("name", NASTY)
+def test_bbcode_escaping_leaves_no_tag_but_empty_italics_and_shows_the_name(name):
+    escaped = escape_bbcode(name)
+    tags = _LIVE_TAG.findall(escaped)
+    # The only tags left are the inserted empty [i][/i] pairs; removing them gives the name back.
+    assert set(tags) <= {"i", "/i"} and tags.count("i") == tags.count("/i")
+    assert escaped.replace("[i][/i]", "") == " ".join(name.split())
+
+
+def test_markdown_escaping():
+    assert escape_markdown("**y**") == r"\*\*y\*\*"
+    assert escape_markdown("[a](http://e.example)") == r"\[a\](http://e.example)"
+    assert escape_markdown("_x_ `c` <b> a|b ~s~ &amp; #tag") == r"\_x\_ \`c\` \<b\> a\|b \~s\~ \&amp; \#tag"
+    assert escape_markdown("1. first") == r"1\. first"
+    assert escape_markdown("- dash") == r"\- dash"
+    assert escape_markdown("back\\slash") == "back\\\\slash"
+    assert escape_markdown("Mr. Smith-Jones") == "Mr. Smith-Jones"
+
+
+def test_links_are_only_http_and_cannot_close_the_markup():
+    assert safe_url("javascript:alert(1)", "bbcode") is None
+    assert safe_url("https://e.example/a b]c[d", "bbcode") == "https://e.example/a%20b%5Dc%5Bd"
+    assert safe_url("https://e.example/a(b)", "markdown") == "https://e.example/a%28b%29"
+
+
+@pytest.mark.parametrize("flavor", FLAVORS)
+def test_a_player_named_like_markup_cannot_break_any_draft(flavor):
+    for kind in KINDS:
+        text = render(kind, flavor)
+        if flavor == "bbcode":
+            assert "[b]x[/b]" not in text
+            opened = [t for t in _LIVE_TAG.findall(text) if not t.startswith("/")]
+            closed = [t[1:] for t in _LIVE_TAG.findall(text) if t.startswith("/")]
+            assert sorted(t.split("=")[0] for t in opened if t != "*") == sorted(closed), kind
+        else:
+            assert "**y**" not in text.replace(r"\*\*y\*\*", "")
+
+
+# --- privacy ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("flavor", FLAVORS)
+@pytest.mark.parametrize("kind", KINDS)
+def test_private_facts_change_no_draft(kind, flavor):
+    assert render(kind, flavor, private=True) == render(kind, flavor, private=False)
+
+
+@pytest.mark.parametrize("flavor", FLAVORS)
+def test_the_judge_draft_announces_the_decision_without_naming_the_judge(flavor):
+    g = game()
+    assert g.private.judge == "Ariadne"
+    text = render("judge", flavor)
+    assert "Paris" in text and "Ariadne" not in text
+    for role in g.private.roles.values():
+        assert all(role not in render(kind, flavor) for kind in KINDS)
+
+
+@pytest.mark.parametrize(
+    "outcome, expected",
+    [
+        (Outcome("elimination", "Paris", 45, "judge"), "The Judge has decided: Paris is eliminated."),
+        (Outcome("no_elimination", None, 45, "judge"), "The decision passed to the Judge: no one is eliminated."),
+        (Outcome("pending", None, 45, "no_majority"), "The decision passes to the Judge."),
+    ],
+)
+def test_judge_decisions_read_the_same_whoever_the_judge_is(outcome, expected):
+    ruleset = majority_rules()
+    for judge in ("Ariadne", "Theseus", None):
+        g = replace(game(), private=replace(game().private, judge=judge))
+        context = build_context(g, ruleset, [day2(ruleset, outcome=outcome)], day=2, now=NOW)
+        assert context.judgment.text.startswith(expected)
+
+
+# --- templates ----------------------------------------------------------------------------------------------
+
+
+def test_a_moderators_template_overrides_the_bundled_one_and_still_gets_escaped_values(tmp_path):
+    (tmp_path / "votal.j2").write_text(
+        '{% import "_macros.j2" as m %}Day {{ day }} for {{ title }}; not voting: {{ m.names(not_voting) }}\n'
+    )
+    (tmp_path / "markdown").mkdir()
+    (tmp_path / "markdown" / "votal.j2").write_text("Markdown: {{ not_voting[0] }}\n")
+    assert render("votal", "bbcode", template_dir=tmp_path) == (
+        "Day 2 for Witch Hunt Test; not voting: [[i][/i]b]x[[i][/i]/b]"
+    )
+    assert render("votal", "markdown", template_dir=tmp_path) == r"Markdown: \[b\]x\[/b\]"
+    # Kinds the folder does not override come from the bundled templates.
+    assert render("judge", "bbcode", template_dir=tmp_path) == render("judge", "bbcode")
+
+
+def test_the_game_files_templates_key_is_used_for_the_votal_draft(tmp_path):
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "votal.j2").write_text("{{ alive }} alive\n")
+    text = TINY.replace('moderators = ["Mod"]', 'moderators = ["Mod"]\ntemplates = "mine"')
+    g = parse_game(text, path=tmp_path / "game.toml")
+    votal = day2(majority_rules(), living=("Alice", "Bob", "Carol"), alive=3, majority=2, actions=())
+    assert render_votal_draft(g, votal, ruleset=load_ruleset("mafiascum")) == "3 alive"
+
+
+def test_bad_requests_are_one_line_errors(tmp_path):
+    g, ruleset, votal = scenario("votal")
+    context = build_context(g, ruleset, [votal], day=2, now=NOW)
+    with pytest.raises(DraftError, match="unknown draft kind 'day_start'"):
+        render_draft("day_start", context)
+    with pytest.raises(DraftError, match="unknown flavor 'html'"):
+        render_draft("votal", context, flavor="html")
+    with pytest.raises(DraftError, match="does not exist"):
+        render_draft("votal", context, template_dir=tmp_path / "missing")
+    (tmp_path / "votal.j2").write_text("{{ no_such_value }}")
+    with pytest.raises(DraftError, match="votal.j2 \\(bbcode\\): 'no_such_value' is undefined"):
+        render_draft("votal", context, template_dir=tmp_path)
+
+
+# --- words and small rules -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "word, verb, past, noun",
+    [
+        ("lynch", "lynch", "lynched", "lynch"),
+        ("elimination", "eliminate", "eliminated", "elimination"),
+        ("execution", "execute", "executed", "execution"),
+        ("eliminate", "eliminate", "eliminated", "elimination"),
+        ("eliminated", "eliminate", "eliminated", "elimination"),
+        ("hang", "hang", "hanged", "hanging"),
+    ],
+)
+def test_the_rulesets_word_gives_verb_past_and_noun(word, verb, past, noun):
+    words = words_of(replace(majority_rules(), elimination_word=word))
+    assert (words.verb, words.past, words.noun) == (verb, past, noun)
+
+
+@pytest.mark.parametrize(
+    "name, past", [("mafiascum", "lynched"), ("witch-hunt-2023", "eliminated"), ("clocktower-forum", "executed")]
+)
+def test_bundled_rulesets_speak_their_documents_words(name, past):
+    if name not in bundled_rulesets():
+        pytest.skip(f"ruleset {name} not bundled yet")
+    assert words_of(load_ruleset(name)).past == past
+
+
+def test_default_flavor_follows_the_forum_engine():
+    g = game()
+    assert default_flavor(g) == "bbcode"
+    assert default_flavor(replace(g, forum=None)) == "bbcode"
+    assert default_flavor(replace(g, forum="discourse")) == "markdown"
+    assert default_flavor(replace(g, forum="xenforo")) == "bbcode"
+
+
+def test_night_deaths_follow_the_rulesets_order():
+    g = game()
+    assert night_deaths(g, SimpleNamespace(), 2) == ("Medea", "Helen")
+    assert night_deaths(g, SimpleNamespace(death_order="alphabetical"), 2) == ("Helen", "Medea")
+    shuffled = night_deaths(g, SimpleNamespace(death_order="random"), 2)
+    assert sorted(shuffled) == ["Helen", "Medea"]
+    assert shuffled == night_deaths(g, SimpleNamespace(death_order="random"), 2)  # the same every run
+    assert night_deaths(g, SimpleNamespace(), 3) == ()
