@@ -603,6 +603,8 @@ class _DayReplay:
                     self.notes.append(f"post {post.number}: {seat} is sequestered and cannot vote")
                 else:
                     why = "voter is dead"
+                    if self.ruleset.has("dead_vote_token"):
+                        why = "voter is dead and has spent their vote token"
                     self.problems.append(Problem(post.number, seat, command.raw, why))
             if why is not None:
                 self.actions.append(
@@ -809,7 +811,10 @@ class _DayReplay:
                 count = self.capped_counts.get(seat, 0)
                 if count > ruleset.daily_cap:
                     found.append(Flag(seat, f"over the post cap: {count} of {ruleset.daily_cap}"))
-        if ruleset.has("missed_days") and self.number > 1:
+        earlier_known = self.number > 1 and (
+            self.game.day(self.number - 1) is not None or day_bounds(self.game, ruleset, self.number - 1).start
+        )
+        if ruleset.has("missed_days") and earlier_known:
             earlier = self.r.day(self.number - 1)
             earlier_living = set(alive_seats(self.game, self.number - 1))
             earlier_jailed = {p for d, p in self.game.private.sequestered if d == self.number - 1}

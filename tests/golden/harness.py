@@ -154,7 +154,11 @@ def render_votal(votal: Votal) -> str:
         until = r.deadline.isoformat().replace("+00:00", "Z") if r.deadline else "?"
         lines.append(f"runoff: {', '.join(r.candidates)} until {until}")
     o = votal.outcome
-    lines.append(f"outcome: {o.kind} {o.target or '-'}, post {o.post}, {o.reason}" if o else "outcome: none")
+    if o:
+        survived = f", {o.survived} survived" if o.survived else ""
+        lines.append(f"outcome: {o.kind} {o.target or '-'}, post {o.post}, {o.reason}{survived}")
+    else:
+        lines.append("outcome: none")
     lines += [f'problem {p.post} {p.voter} "{p.text}": {p.reason}' for p in votal.problems]
     lines += [f"flag {f.seat}: {f.reason}" for f in votal.flags]
     return "\n".join(lines)
