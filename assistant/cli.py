@@ -10,6 +10,8 @@ from datetime import UTC, datetime
 import click
 
 from assistant import __version__
+from assistant.drafts import FLAVORS as DRAFT_FLAVORS
+from assistant.drafts import KINDS as DRAFT_KINDS
 from assistant.errors import VotalError
 
 
@@ -192,6 +194,55 @@ def count(
         from assistant.counting import format_votal_text
 
         click.echo("\n\n".join(format_votal_text(game, v) for v in votals))
+
+
+@main.command()
+@click.argument("kind", type=click.Choice(DRAFT_KINDS), metavar="KIND")
+@game_argument
+@db_option
+@day_options
+@click.option(
+    "--flavor", type=click.Choice(DRAFT_FLAVORS), help="Markup (default: Markdown on Discourse, else BBCode)."
+)
+@click.option(
+    "--templates",
+    "templates_dir",
+    type=click.Path(file_okay=False),
+    help="Your templates folder (default: the game file's 'templates'); its files override the bundled ones.",
+)
+def draft(
+    kind: str,
+    game_file: str,
+    db_file: str,
+    day: int | None,
+    at_post: int | None,
+    at_time: datetime | None,
+    flavor: str | None,
+    templates_dir: str | None,
+) -> None:
+    """Draft a routine moderator post from stored posts (no network).
+
+    KIND is one of day-start, votal, judge, day-end, early-end, runoff, reminder. A template
+    folder's votal.j2, day_start.j2 ... (or bbcode/votal.j2, markdown/votal.j2) replace the
+    bundled templates of the same name.
+
+    \b
+    Example:
+      votal draft day-start games/wh17.toml --day 3
+    """
+    from assistant.counting import count_game, current_day, ruleset_for
+    from assistant.drafts import build_context, default_flavor, render_draft
+    from assistant.store import load_read_posts
+
+    game = load(game_file)
+    db = open_store(db_file)
+    number = day or current_day(game, db)
+    moment = as_utc(at_time)
+    votals = count_game(game, db, days=[number], at_post=at_post, at_time=moment)
+    posts = load_read_posts(db, game.key)
+    context = build_context(game, ruleset_for(game), votals, day=number, now=moment, posts=posts)
+    folder = templates_dir or game.templates
+    click.echo(render_draft(kind, context, flavor=flavor or default_flavor(game), template_dir=folder))
 
 
 @main.command()
