@@ -11,6 +11,7 @@ import gzip
 import json
 import re
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
 
@@ -220,11 +221,18 @@ def load_posts(thread_id: str) -> tuple[dict, ...]:
         return tuple(json.loads(line) for line in handle)
 
 
+def post_time(post: dict) -> datetime:
+    """The post's time as MafiaScum showed it ("Mon Dec 06, 2010 4:04 pm"), taken as UTC."""
+    return datetime.strptime(post["time"], "%a %b %d, %Y %I:%M %p").replace(tzinfo=UTC)
+
+
 def _toml_str(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def render_game_file(game: CorpusGame, *, thread_url: str | None = None, ruleset: str = "mafiascum") -> str:
+def render_game_file(
+    game: CorpusGame, *, thread_url: str | None = None, ruleset: str = "mafiascum", posts_per_page: int | None = None
+) -> str:
     """The game file a moderator would write for this game."""
     lines = [
         f"title = {_toml_str(game.title)}",
@@ -236,6 +244,8 @@ def render_game_file(game: CorpusGame, *, thread_url: str | None = None, ruleset
         "[fetch]",
         "min_interval = 0",
     ]
+    if posts_per_page:
+        lines.append(f"posts_per_page = {posts_per_page}")
     for seat in game.seats:
         lines += ["", "[[players]]", f"name = {_toml_str(seat.name)}"]
         if len(seat.accounts) > 1:
