@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from datetime import UTC, datetime
 
 import pytest
 from bs4 import BeautifulSoup
@@ -158,3 +159,59 @@ def test_unknown_format_or_table_is_an_error(fixture):
         export(fixture, "xml")
     with pytest.raises(ValueError, match="unknown table 'posts'"):
         export(fixture, "csv", table="posts")
+
+
+def test_cli_site_and_export_agree_with_count_end_to_end(tmp_path, monkeypatch):
+    """Sync the demo thread over loopback, then `votal site` and `votal export` from the store: each day's
+    counted votes in the CSV, replayed, leave exactly the voters `votal count` reports."""
+    from urllib.parse import urlsplit
+
+    from click.testing import CliRunner
+
+    from assistant.cli import main
+    from assistant.demo import load_demo_thread
+    from assistant.pageserver import LoopbackServer
+
+    def run(*args) -> str:
+        result = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    # the site and the export count as of "now": pin it after the demo game's last post
+    monkeypatch.setattr("assistant.cli.now_utc", lambda: datetime(2026, 4, 1, tzinfo=UTC))
+    thread, game_text = load_demo_thread()
+    with LoopbackServer(thread.respond) as server:
+        demo_url = next(line.split('"')[1] for line in game_text.splitlines() if line.startswith("thread ="))
+        parts = urlsplit(demo_url)
+        game_file = tmp_path / "game.toml"
+        game_file.write_text(game_text.replace(demo_url, f"{server.base_url}{parts.path}?{parts.query}"))
+        db = tmp_path / "votal.db"
+        run("sync", game_file, "--db", db, "--quiet")
+    counts = json.loads(run("count", game_file, "--db", db, "--all-days", "--format", "json"))
+
+    assert "Wrote 4 files" in run("site", game_file, "--db", db, "--out", tmp_path / "public")
+    page = BeautifulSoup((tmp_path / "public" / "index.html").read_text(encoding="utf-8"), "html.parser")
+    site_days = json.loads((tmp_path / "public" / "votal.json").read_text(encoding="utf-8"))["days"]
+    assert [d["day"] for d in site_days] == [c["day"] for c in counts] == [1, 2]
+    assert page.select_one("section.current")["id"] == f"day-{counts[-1]['day']}"
+
+    run("export", game_file, "--db", db, "--format", "csv", "-o", tmp_path / "votes.csv")
+    with open(tmp_path / "votes.csv", encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    for count in counts:
+        standing: dict[str, str] = {}
+        for row in (r for r in rows if r["day"] == str(count["day"]) and r["counted"] == "yes"):
+            if row["action"] == "unvote":
+                standing.pop(row["voter"], None)
+            else:
+                standing[row["voter"]] = row["target"] if row["action"] == "vote" else "(no elimination)"
+        wagons = {w["target"]: sorted(w["voters"]) for w in count["wagons"]}
+        if count["no_elimination"]["voters"]:
+            wagons["(no elimination)"] = sorted(count["no_elimination"]["voters"])
+        replayed: dict[str, list[str]] = {}
+        for voter, target in standing.items():
+            replayed.setdefault(target, []).append(voter)
+        assert {t: sorted(v) for t, v in replayed.items()} == wagons, f"day {count['day']}"
+
+    history = run("export", game_file, "--db", db, "--format", "html")
+    assert BeautifulSoup(history, "html.parser").select("svg.timeline")
