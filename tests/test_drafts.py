@@ -538,3 +538,48 @@ def test_night_deaths_follow_the_rulesets_order():
     assert sorted(shuffled) == ["Helen", "Medea"]
     assert shuffled == night_deaths(g, SimpleNamespace(death_order="random"), 2)  # the same every run
     assert night_deaths(g, SimpleNamespace(), 3) == ()
+
+
+# --- the command --------------------------------------------------------------------------------------------
+
+
+def test_votal_draft_command_reads_the_store_and_the_game_file(tmp_path):
+    from click.testing import CliRunner
+
+    from assistant import store
+    from assistant.cli import main
+    from parsers.page import Post
+
+    game_file = tmp_path / "game.toml"
+    game_file.write_text(TINY.replace('ruleset = "mafiascum"', 'ruleset = "mafiascum"\nforum = "discourse"'))
+    db = store.open_db(tmp_path / "v.db")
+    key = parse_game(game_file.read_text()).key
+    moment = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
+    posts = [
+        Post("101", 1, "Alice", moment, "<p><b>vote Carol</b></p>", "https://forum.example.org/t/tiny/7/1"),
+        Post("102", 2, "Bob", moment, "<p><b>vote **Alice**</b></p>", "https://forum.example.org/t/tiny/7/2"),
+    ]
+    store.save_posts(db, key, posts, seen_at=moment)
+    args = ["draft", "votal", str(game_file), "--db", str(tmp_path / "v.db"), "--at-time", "2024-05-01T13:00:00"]
+    result = CliRunner().invoke(main, args, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert result.output == "\n".join(
+        [
+            "## Tiny: Votal, Day 1",
+            "",
+            "As of post #2.",
+            "",
+            "- **Carol** (1, L-1): [Alice](https://forum.example.org/t/tiny/7/1)",
+            "- **Alice** (1, L-1): [Bob](https://forum.example.org/t/tiny/7/2)",
+            "",
+            "**Not voting** (1): Carol",
+            "",
+            "With 3 alive, it takes **2** votes to lynch.",
+            "",
+        ]
+    )
+    bad = CliRunner().invoke(main, [*args, "--templates", str(tmp_path / "missing")])
+    assert (bad.exit_code, bad.output.splitlines()[-1]) == (
+        1,
+        f"Error: template folder '{tmp_path / 'missing'}' does not exist",
+    )
