@@ -104,3 +104,33 @@ def _scheduled_start(game: Game, ruleset: Ruleset, day: int, zone: ZoneInfo) -> 
             bounds_end = add_wall_hours(bounds_end, extra, zone)
         start = add_wall_hours(bounds_end, ruleset.night_hours or 0, zone)
     return start
+
+
+@dataclass(frozen=True)
+class Phase:
+    """Which phase a moment falls in: ("day" | "night", number), with that phase's start and end (UTC)."""
+
+    kind: str
+    number: int
+    start: datetime | None
+    end: datetime | None
+
+
+def phase_at(game: Game, ruleset: Ruleset, moment: datetime, *, limit: int = 400) -> Phase | None:
+    """The phase ``moment`` falls in, from the days' bounds (declared times, else phase lengths).
+
+    None when the game's days have no times (declared by posts only, no ``start``), or before day 1.
+    Night N runs from the end of day N to the start of day N+1.
+    """
+    for number in range(1, limit + 1):
+        bounds = day_bounds(game, ruleset, number)
+        if bounds.start is None or bounds.end is None:
+            return None
+        if moment < bounds.start:
+            if number == 1:
+                return None
+            previous = day_bounds(game, ruleset, number - 1)
+            return Phase("night", number - 1, previous.end, bounds.start)
+        if moment < bounds.end:
+            return Phase("day", number, bounds.start, bounds.end)
+    return None

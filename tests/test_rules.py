@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from golden.harness import ExactRoster, read_case, render_votal, resolve_exact
 
-from assistant.rules import load_ruleset
+from assistant.errors import RulesetError
+from assistant.rules import bundled_rulesets, load_ruleset, parse_ruleset
 from assistant.tally import replay_day
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -30,3 +31,87 @@ def test_golden_case(path: Path) -> None:
         resolve=resolve_exact,
     )
     assert render_votal(votal) == case.expect, case.title
+
+
+def test_every_bundled_ruleset_loads_and_cites_its_source_for_every_table():
+    import tomllib
+    from importlib.resources import files
+
+    names = bundled_rulesets()
+    assert names == [
+        "clocktower-forum",
+        "mafiascum",
+        "millers-hollow",
+        "witch-hunt-2023",
+        "witchhunt-9.0",
+        "witchhunt-online-2.0.1",
+    ]
+    for name in names:
+        ruleset = load_ruleset(name)
+        raw = tomllib.loads((files("assistant.data") / "rulesets" / f"{name}.toml").read_text(encoding="utf-8"))
+        assert ruleset.name == name
+        assert sorted(ruleset.cites) == sorted(raw), name
+
+
+def test_a_ruleset_file_error_names_the_file_line_and_key(tmp_path):
+    path = tmp_path / "house.toml"
+    path.write_text('[ruleset]\nname = "house"\n\n[deadline]\ncite = "x"\ntie = "coin"\n', encoding="utf-8")
+    with pytest.raises(RulesetError) as error:
+        load_ruleset(path)
+    assert (error.value.path, error.value.line, error.value.field) == (str(path), 6, "deadline.tie")
+    assert "one of: no_elimination, random, runoff" in str(error.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "field", "message"),
+    [
+        ('[ruleset]\nname = "x"\n[votes]\nsilly = 1\n', 4, "votes.silly", "unknown key"),
+        ('[ruleset]\nname = "x"\n[phases]\nsod = "25:00"\n', 4, "phases.sod", "time of day"),
+        ('[ruleset]\nname = "x"\n[phases]\ntimezone = "Mars/Olympus"\n', 4, "phases.timezone", "unknown time zone"),
+        ('[ruleset]\nname = "x"\n[deadline]\ntie = "runoff"\n', 4, "deadline.tie", "needs [runoff] hours"),
+        ('[ruleset]\ntitle = "x"\n', 1, "ruleset", "missing required key 'name'"),
+        ('[rulez]\nname = "x"\n', 1, "rulez", "unknown table"),
+        ('[ruleset]\nname = "x"\n[hooks]\nuse = ["teleport"]\n', 4, "hooks.use", "unknown value 'teleport'"),
+    ],
+)
+def test_bad_ruleset_values_are_precise_errors(text, line, field, message):
+    with pytest.raises(RulesetError) as error:
+        parse_ruleset(text, path="house.toml")
+    assert (error.value.line, error.value.field) == (line, field)
+    assert message in error.value.message
+
+
+def test_an_unknown_bundled_name_lists_the_bundled_ones():
+    with pytest.raises(RulesetError, match="bundled: clocktower-forum, mafiascum"):
+        load_ruleset("werewolf-deluxe")
+
+
+def test_clocktower_tie_policy_is_an_option_defaulting_to_no_execution():
+    assert load_ruleset("clocktower-forum").tie == "no_elimination"
+    assert load_ruleset("clocktower-forum").with_options(tie="random").tie == "random"
+
+
+def test_golden_cases_cover_every_bundled_ruleset():
+    prefixes = {p.stem.split("-")[0] for p in CASES}
+    stems = " ".join(p.stem for p in CASES)
+    for name in bundled_rulesets():
+        assert name.split("-")[0] in prefixes
+    for rule in (
+        "hammer",
+        "unanimous-minus-one",
+        "u-1",
+        "judge",
+        "deacon",
+        "loose-cannon",
+        "runoff",
+        "sheriff",
+        "lovers",
+        "sequestered",
+        "missed-days",
+        "token",
+        "nominat",
+        "dst",
+        "extends",
+        "post-minimum",
+    ):
+        assert rule in stems, rule

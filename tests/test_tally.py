@@ -141,3 +141,96 @@ def test_day_kill_removes_votes_and_lowers_majority():
     assert (after.alive, after.majority) == (2, 2)
     assert after.outcome.target == "Bob" and after.outcome.post == 31
     assert [p.reason for p in after.problems] == ["voter is dead"]
+
+
+PRIVATE_GAME = """
+title = "t"
+thread = "https://forum.example.org/viewtopic.php?t=1"
+ruleset = "{ruleset}"
+moderators = ["Mod"]
+[[players]]
+name = "Ariadne"
+[[players]]
+name = "Bob"
+[[players]]
+name = "Chloe"
+[[players]]
+name = "Dion"
+[[players]]
+name = "Eris"
+[[days]]
+day = 1
+start_post = 0
+end_post = 9
+{private}
+"""
+PRIVATE_WORDS = ("judge", "lover", "sequester", "deacon", "holy", "sheriff", "cannon", "magistrate", "private")
+
+
+def private_game(ruleset: str, private: str):
+    return parse_game(PRIVATE_GAME.format(ruleset=ruleset, private=private))
+
+
+def test_who_holds_the_judge_role_never_shows_in_the_votal():
+    lines = ["1 Bob: vote Eris", "2 Chloe: vote Eris", "3 Dion: vote Bob"]
+    as_judge = {
+        name: replay(private_game("witchhunt-online-2.0.1", f'[private]\njudge = "{name}"'), lines, day=1)
+        for name in ("Ariadne", "Chloe", "Eris")
+    }
+    unnamed = replay(private_game("witchhunt-online-2.0.1", ""), lines, day=1)
+    dumps = {json.dumps(v.to_json(), sort_keys=True) for v in (*as_judge.values(), unnamed)}
+    assert len(dumps) == 1
+    assert as_judge["Ariadne"].outcome.kind == "pending"
+
+
+def test_private_facts_change_outcomes_but_not_the_public_fields():
+    private = """
+[private]
+judge = "Ariadne"
+lovers = [["Bob", "Chloe"]]
+[[private.decisions]]
+day = 1
+judge = "Dion"
+[[private.sequestered]]
+day = 1
+player = "Eris"
+"""
+    lines = ["1 Bob: vote Chloe", "2 Eris: vote Bob", "3 Dion: vote Eris", "4 Ariadne: vote Bob"]
+    mh = replay(private_game("millers-hollow", private), lines, day=1)
+    wh = replay(private_game("witchhunt-online-2.0.1", private), lines, day=1)
+    assert mh.outcome.target == "Bob" and wh.outcome.target == "Dion"  # the private facts did decide
+    assert len(mh.private_notes) == 3 and len(wh.private_notes) == 1
+    for votal in (mh, wh):
+        data = votal.to_json()
+        data.pop("outcome")  # its reason may be "judge": the rules announce that the Judge decided, not who
+        text = json.dumps(data).casefold()
+        assert [w for w in PRIVATE_WORDS if w in text] == []
+        assert "private_notes" not in repr(votal)
+    voided = [(a.post, a.why_not) for a in mh.actions if not a.counted]
+    assert voided == [(1, "not a valid vote"), (2, "not a valid vote"), (3, "not a valid vote")]
+    assert mh.problems == ()
+
+
+def test_wagons_are_sorted_by_votes_then_the_earliest_standing_vote():
+    g = game()
+    votal = replay(g, ["1 Alice: vote Dave", "2 Bob: vote Erin", "3 Dave: vote Erin", "4 Alice: vote Bob"], day=1)
+    assert [(w.target, w.voters) for w in votal.wagons] == [("Erin", ("Bob", "Dave")), ("Bob", ("Alice",))]
+
+
+def test_replay_reads_names_through_the_real_roster():
+    from assistant.names import Roster
+
+    g = game()
+    ruleset = load_ruleset("mafiascum")
+    posts = [
+        read_post(line)
+        for line in ("25 Bobby: vote dave", "26 Dave: vote NO LYNCH", "27 Bob: vote erin", "28 Carol: vote Zzyzx")
+    ]
+    votal = replay_day(g, ruleset, posts, Roster.from_game(g, ruleset), day=2, at_post=28)
+    assert [(w.target, w.voters) for w in votal.wagons] == [("Dave", ("Bob",))]
+    assert votal.no_elimination.voters == ("Dave",)
+    assert [(p.post, p.voter, p.reason) for p in votal.problems] == [
+        (27, "Bob", "target is dead"),
+        (28, "Carol", "unknown name"),
+    ]
+    assert votal.outcome is None

@@ -1,0 +1,92 @@
+"""The clock: day bounds from the game file or the ruleset's phases, DST-correct deadlines, extensions."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from assistant.clock import DayBounds, Phase, add_wall_hours, day_bounds, first_day_start, phase_at
+from assistant.game import parse_game
+from assistant.rules import load_ruleset
+
+HEAD = """
+title = "t"
+thread = "https://forum.example.org/viewtopic.php?t=1"
+ruleset = "{ruleset}"
+{extra}
+[[players]]
+name = "Ann"
+"""
+
+
+def game(ruleset: str, extra: str = "", tail: str = ""):
+    return parse_game(HEAD.format(ruleset=ruleset, extra=extra) + tail)
+
+
+def utc(text: str) -> datetime:
+    return datetime.fromisoformat(text).replace(tzinfo=UTC)
+
+
+def test_wall_hours_keep_the_local_time_across_dst():
+    from zoneinfo import ZoneInfo
+
+    zone = ZoneInfo("America/New_York")
+    # 10 pm EST on 10 March 2023 plus 48 h is 10 pm EDT on 12 March: 47 real hours.
+    assert add_wall_hours(utc("2023-03-11T03:00"), 48, zone) == utc("2023-03-13T02:00")
+    # And back in November: 49 real hours.
+    assert add_wall_hours(utc("2023-11-04T02:00"), 48, zone) == utc("2023-11-06T03:00")
+
+
+def test_witch_hunt_2023_days_start_and_end_at_10pm_new_york():
+    g = game("witch-hunt-2023", 'timezone = "America/New_York"\nstart = 2023-03-10')
+    rules = load_ruleset("witch-hunt-2023")
+    assert first_day_start(g, rules) == utc("2023-03-11T03:00")
+    assert [day_bounds(g, rules, n) for n in (1, 2)] == [
+        DayBounds(1, None, None, utc("2023-03-11T03:00"), utc("2023-03-13T02:00")),
+        DayBounds(2, None, None, utc("2023-03-14T02:00"), utc("2023-03-16T02:00")),
+    ]
+
+
+def test_the_ruleset_zone_applies_when_the_game_names_none():
+    g = game("millers-hollow", "start = 2024-07-01T18:00:00Z")
+    rules = load_ruleset("millers-hollow")
+    bounds = day_bounds(g, rules, 1)
+    assert (bounds.start, bounds.end) == (utc("2024-07-01T18:00"), utc("2024-07-02T18:00"))
+    # Winter: 11 am Pacific is 19:00 UTC.
+    assert day_bounds(g, rules, 130).end == utc("2024-11-08T19:00")
+
+
+def test_extensions_move_the_deadline_and_every_later_day():
+    tail = '[[events]]\nday = 1\nkind = "extend"\nhours = 24\n'
+    g = game("witchhunt-online-2.0.1", "start = 2024-03-01T18:00:00Z", tail)
+    rules = load_ruleset("witchhunt-online-2.0.1")
+    one, two = day_bounds(g, rules, 1), day_bounds(g, rules, 2)
+    assert (one.end, one.extended_hours) == (utc("2024-03-04T18:00"), 24)
+    assert (two.start, two.end) == (utc("2024-03-05T18:00"), utc("2024-03-07T18:00"))
+
+
+def test_declared_days_win_over_phase_lengths_and_the_next_day_ends_the_last():
+    tail = "[[days]]\nday = 1\nstart_post = 0\n[[days]]\nday = 2\nstart_post = 40\nend = 2024-03-09T18:00:00Z\n"
+    g = game("witchhunt-online-2.0.1", "start = 2024-03-01T18:00:00Z", tail)
+    rules = load_ruleset("witchhunt-online-2.0.1")
+    assert day_bounds(g, rules, 1) == DayBounds(1, 0, 39, None, None)
+    assert day_bounds(g, rules, 2) == DayBounds(2, 40, None, None, utc("2024-03-09T18:00"))
+
+
+def test_an_early_end_event_cuts_the_day_at_its_post():
+    tail = '[[days]]\nday = 1\nstart_post = 0\nend_post = 90\n[[events]]\nday = 1\nkind = "early_end"\npost = 57\n'
+    g = game("mafiascum", "", tail)
+    assert day_bounds(g, load_ruleset("mafiascum"), 1).end_post == 57
+
+
+def test_phase_at_finds_days_and_nights():
+    g = game("clocktower-forum", "start = 2024-01-01T00:00:00Z")
+    rules = load_ruleset("clocktower-forum")
+    assert phase_at(g, rules, utc("2023-12-31T23:00")) is None
+    assert phase_at(g, rules, utc("2024-01-02T23:59")) == Phase(
+        "day", 1, utc("2024-01-01T00:00"), utc("2024-01-03T00:00")
+    )
+    assert phase_at(g, rules, utc("2024-01-03T10:00")) == Phase(
+        "night", 1, utc("2024-01-03T00:00"), utc("2024-01-04T00:00")
+    )
+    assert phase_at(g, rules, utc("2024-01-04T00:00")).number == 2
+    assert phase_at(game("mafiascum"), load_ruleset("mafiascum"), utc("2024-01-01T00:00")) is None
