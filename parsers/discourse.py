@@ -21,7 +21,10 @@ NAME = "discourse"
 CHUNK = 20  # posts per answer, as Discourse's web client asks for them
 
 REGULAR, MODERATOR_ACTION, SMALL_ACTION, WHISPER = 1, 2, 3, 4
-_TOPIC_PATH = re.compile(r"^/t/(?:(?P<slug>[^/]+)/)?(?P<id>\d+)(?:/(?P<number>\d+))?(?:\.json)?/?$")
+# /t/{slug}/{id}[/{n}] or /t/{id}[/{n}]; Discourse never makes an all-digit slug, so two numbers are id and n
+_TOPIC_PATH = re.compile(
+    r"^/t/(?:(?P<slug>(?!\d+(?:/|\.json|$))[^/]+)/)?(?P<id>\d+)(?:/(?P<number>\d+))?(?:\.json)?/?$"
+)
 _POSTS_PATH = re.compile(r"^/t/(?P<id>\d+)/posts\.json$")
 
 
@@ -56,6 +59,11 @@ def parse_page(
         except (KeyError, TypeError, ValueError) as exc:
             ident = item.get("id") if isinstance(item, dict) else "?"
             problems.append(f"post {ident}: unreadable ({exc.__class__.__name__}: {exc})")
+    # A topic view near post n also holds a few posts before it: leave those to the previous page, so
+    # pages do not overlap, unless nothing is left (n past the end answers with the last posts).
+    asked = _asked_number(url)
+    if asked is not None and any(p.number >= asked for p in posts):
+        posts = [p for p in posts if p.number >= asked]
     total = data.get("posts_count") if isinstance(data.get("posts_count"), int) else None
     return ThreadPage(posts, _next_url(url, data, raw), total_posts=total, problems=problems)
 
@@ -116,6 +124,11 @@ def _next_url(url: str, data: dict, raw: list) -> str | None:
     if _POSTS_PATH.match(parts.path) and "post_number" in query and len(raw) >= CHUNK:
         return urlunsplit((parts.scheme, parts.netloc, parts.path, f"post_number={last['post_number']}&asc=true", ""))
     return None
+
+
+def _asked_number(url: str) -> int | None:
+    found = _TOPIC_PATH.match(urlsplit(url).path)
+    return int(found.group("number")) if found and found.group("number") else None
 
 
 def _origin(url: str) -> str:

@@ -70,8 +70,9 @@ def parse_page(
 def page_url(thread_url: str, *, after_post: int | None = None, per_page: int | None = None) -> str:
     """The page holding post number ``after_post`` (the first page when None).
 
-    The start offset is rounded down to a page boundary and errs early: re-reading a post is harmless,
-    skipping one is not (MafiaScum numbers from 0, stock phpBB from 1).
+    MafiaScum numbers posts from 0 (25 a page); stock phpBB shows no numbers and Votal counts from 1
+    (10 a page). On other hosts the offset errs a page early at page boundaries: re-reading a post is
+    harmless, skipping one is not.
     """
     parts = urlsplit(thread_url)
     query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k not in ("start", "sid", "p")]
@@ -79,7 +80,8 @@ def page_url(thread_url: str, *, after_post: int | None = None, per_page: int | 
         raise ForumError(f"phpBB thread URL needs a topic id (t=...): {thread_url}")
     per_page = per_page or _guess_per_page(thread_url)
     if after_post is not None:
-        start = max(after_post - 1, 0) // per_page * per_page
+        index = after_post if _is_mafiascum(thread_url) else after_post - 1
+        start = max(index, 0) // per_page * per_page
         if start:
             query.append(("start", str(start)))
     path = parts.path if parts.path.endswith(".php") else parts.path.rstrip("/") + "/viewtopic.php"
@@ -274,6 +276,10 @@ def _guess_per_page(thread_url: str) -> int:
     query = dict(parse_qsl(urlsplit(thread_url).query))
     if query.get("ppp", "").isdigit():
         return int(query["ppp"])
-    if "mafiascum" in urlsplit(thread_url).netloc:
+    if _is_mafiascum(thread_url):
         return MAFIASCUM_PER_PAGE
     return DEFAULT_PER_PAGE
+
+
+def _is_mafiascum(thread_url: str) -> bool:
+    return urlsplit(thread_url).netloc.lower().endswith("mafiascum.net")

@@ -194,8 +194,9 @@ def test_post_without_a_body_is_reported_and_the_rest_kept():
         (PROSILVER + "&start=20&sid=abc", None, None, PROSILVER),
         (PROSILVER, 11, None, PROSILVER + "&start=10"),  # stock: post 11 is the first of page 2
         (PROSILVER, 10, None, PROSILVER),
-        (MAFIASCUM, 50, None, MAFIASCUM + "&start=25"),  # errs a page early rather than skip post 50
-        (MAFIASCUM, 51, None, MAFIASCUM + "&start=50"),
+        (MAFIASCUM, 50, None, MAFIASCUM + "&start=50"),  # MafiaScum numbers from 0
+        ("http://127.0.0.1:8080/viewtopic.php?t=9", 50, 25, "http://127.0.0.1:8080/viewtopic.php?t=9&start=25"),
+        (MAFIASCUM, 49, None, MAFIASCUM + "&start=25"),
         (MAFIASCUM, 0, None, MAFIASCUM),
         ("http://127.0.0.1:8080/viewtopic.php?t=9", 60, 25, "http://127.0.0.1:8080/viewtopic.php?t=9&start=50"),
         (
