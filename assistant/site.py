@@ -311,20 +311,65 @@ def make_server(directory: str | Path, *, host: str = "127.0.0.1", port: int = 8
     return server
 
 
+def mask_private_outcomes(
+    days: Sequence[Mapping[str, Any]], without_private: Sequence[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """Each day's votal with the outcome players can know.
+
+    ``without_private`` is the same days replayed with the game file's private table emptied. Where the two
+    outcomes differ, a private fact decided the day (a Judge's or Loose Cannon's pick, a Deacon's save, a dead
+    Judge): the page shows the public outcome when it waits on someone, else that the moderator will announce it.
+    """
+    public = {d["day"]: d.get("outcome") for d in without_private}
+    masked = []
+    for day in days:
+        outcome, known = day.get("outcome"), public.get(day["day"])
+        if outcome != known:
+            if known is not None and known.get("kind") == "pending":
+                outcome = dict(known)
+            else:
+                post = (outcome or known or {}).get("post")
+                outcome = {"kind": "pending", "target": None, "post": post, "reason": "moderator"}
+        masked.append({**day, "outcome": outcome})
+    return masked
+
+
+def count_public_days(
+    game: Any, ruleset: Any, posts: Sequence[Any], *, days: Iterable[int], at_time: datetime | None
+) -> list[dict[str, Any]]:
+    """Replay ``days`` of a game (as of ``at_time``) into Votal JSON fit for players: see mask_private_outcomes."""
+    from dataclasses import replace
+
+    from assistant.game import Private
+    from assistant.names import Roster
+    from assistant.tally import replay_day
+
+    days = list(days)
+    blind = replace(game, private=Private())
+    authors = [p.author for p in posts]
+
+    def replay(g: Any) -> list[dict[str, Any]]:
+        roster = Roster.from_game(g, ruleset, authors=authors)
+        return [replay_day(g, ruleset, posts, roster, day=d, at_time=at_time).to_json() for d in days]
+
+    return mask_private_outcomes(replay(game), replay(blind))
+
+
 def gather_days(
     game: Any, db: Any, *, now: datetime
 ) -> tuple[PublicGame, dict[int, PostRef], list[dict[str, Any]], str]:
-    """Replay every day of a stored game: (public game, post index, each day's votal JSON, no-elimination label).
+    """Replay every day of a stored game: (public game, post index, each day's public votal JSON, no-elimination
+    label). Counted as of ``now``, so a day whose deadline has passed shows how it ended.
 
-    Counted as of ``now``, so a day whose deadline has passed shows how it ended. The only part of this
-    module that reads the store; everything it returns is then rendered by pure code.
+    The only part of this module that reads the store; everything it returns is then rendered by pure code.
     """
     from assistant import store
-    from assistant.counting import count_game, ruleset_for
+    from assistant.counting import current_day, ruleset_for
 
-    posts = index_posts(store.load_read_posts(db, game.key))
-    days = [votal.to_json() for votal in count_game(game, db, at_time=now)]
-    return describe_game(game), posts, days, ruleset_for(game).no_elimination_label
+    read = store.load_read_posts(db, game.key)
+    ruleset = ruleset_for(game)
+    days = count_public_days(game, ruleset, read, days=range(1, current_day(game, db) + 1), at_time=now)
+    return describe_game(game), index_posts(read), days, ruleset.no_elimination_label
 
 
 def publish_site(game: Any, db: Any, out_dir: str | Path, *, generated_at: datetime) -> list[Path]:

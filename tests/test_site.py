@@ -18,9 +18,11 @@ from assistant.names import Roster
 from assistant.rules import load_ruleset
 from assistant.site import (
     build_site,
+    count_public_days,
     describe_game,
     index_posts,
     make_server,
+    mask_private_outcomes,
     public_day,
     standing_votes,
     votes_needed,
@@ -114,12 +116,11 @@ def read_posts() -> list[ReadPost]:
 
 
 def replay_fixture(text: str = GAME):
-    """(public game, post index, each day's Votal JSON) for the fixture game, replayed by the real tally."""
+    """(public game, post index, each day's public Votal JSON) for the fixture game, replayed by the real tally
+    the way `votal site` does it."""
     game = parse_game(text)
-    ruleset = load_ruleset(game.ruleset)
-    roster = Roster.from_game(game, ruleset)
     posts = read_posts()
-    days = [replay_day(game, ruleset, posts, roster, day=d).to_json() for d in (1, 2)]
+    days = count_public_days(game, load_ruleset(game.ruleset), posts, days=(1, 2), at_time=None)
     return describe_game(game), index_posts(posts), days
 
 
@@ -293,6 +294,46 @@ def test_no_private_fact_reaches_the_page_the_json_or_the_exports():
             continue
         for word in PRIVATE_WORDS:
             assert word.casefold() not in text.casefold(), (name, word)
+
+
+# Witch Hunt: without a majority at the deadline the Judge decides; the game file records whom the Judge picked.
+JUDGED = GAME.replace('ruleset = "mafiascum"', 'ruleset = "witchhunt-online-2.0.1"').replace(
+    "end_post = 9", "end_post = 5"
+) + """
+[private]
+judge = "Alice"
+[[private.decisions]]
+day = 1
+judge = "Erin"
+"""
+
+
+def test_a_private_decision_never_shows_as_the_outcome():
+    game = parse_game(JUDGED)
+    ruleset = load_ruleset(game.ruleset)
+    roster = Roster.from_game(game, ruleset)
+    full = replay_day(game, ruleset, read_posts(), roster, day=1).to_json()
+    assert full["outcome"] == {"kind": "elimination", "target": "Erin", "post": 5, "reason": "judge"}
+
+    _, _, days = replay_fixture(JUDGED)
+    assert days[0]["outcome"] == {"kind": "pending", "target": None, "post": 5, "reason": "no_majority"}
+    assert days[0]["wagons"] == full["wagons"]
+    outputs = every_output(JUDGED)
+    for name in ("index.html", "votal.json", "export.json", "export.csv", "days.csv", "export.html"):
+        assert "Erin eliminated" not in outputs[name] and '"target": "Erin"' not in outputs[name], name
+    soup = BeautifulSoup(outputs["index.html"], "html.parser")
+    assert soup.select_one("#day-1 summary .tag").get_text() == "awaiting the moderator"
+
+
+def test_outcomes_changed_by_private_facts_wait_for_the_moderator():
+    day = {"day": 4, "outcome": {"kind": "no_elimination", "target": None, "post": 80, "reason": "majority",
+                                 "survived": "Bob"}}
+    blind = {"day": 4, "outcome": {"kind": "elimination", "target": "Bob", "post": 80, "reason": "majority"}}
+    same = {"day": 5, "outcome": {"kind": "elimination", "target": "Cy", "post": 99, "reason": "majority"}}
+    assert mask_private_outcomes([day, same], [blind, same]) == [
+        {"day": 4, "outcome": {"kind": "pending", "target": None, "post": 80, "reason": "moderator"}},
+        same,
+    ]
 
 
 def test_votes_needed_is_the_l_number():
