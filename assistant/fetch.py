@@ -238,6 +238,12 @@ class Fetcher:
         return rules
 
 
+def post_json(url: str, payload: dict, *, timeout: float = 10.0) -> None:
+    """POST ``payload`` as JSON (an alert to a Discord-compatible webhook); raises on a non-2xx answer."""
+    response = requests.post(url, json=payload, timeout=timeout, headers={"User-Agent": USER_AGENT})
+    response.raise_for_status()
+
+
 def retry_after(value: str | None, *, now: datetime | None = None) -> float | None:
     """Seconds to wait from a Retry-After header (seconds or an HTTP date); None if absent or unreadable."""
     if not value:

@@ -192,17 +192,19 @@ class Switchboard:
         self.handler = None
 
 
-def game_text(base_url: str, *, extra: str = "") -> str:
+def game_text(base_url: str, *, extra: str = "", fetch_extra: str = "", tables: str = "") -> str:
+    """A game file for the loopback thread: ``extra`` top-level keys, ``fetch_extra`` [fetch] keys, ``tables``."""
     players = "\n".join(f'[[players]]\nname = "{name}"\n' for name in PLAYERS)
     return (
         f'title = "Loopback Game"\nthread = "{base_url}/viewtopic.php?f=7&t={TOPIC}"\nforum = "phpbb"\n'
-        f'ruleset = "mafiascum"\n{extra}\n[fetch]\nmin_interval = 0\nposts_per_page = 25\ncontact = "mod@example.org"\n'
-        f"\n{players}"
+        f'ruleset = "mafiascum"\n{extra}\n'
+        f'[fetch]\nmin_interval = 0\nposts_per_page = 25\ncontact = "mod@example.org"\n{fetch_extra}\n'
+        f"{tables}\n{players}"
     )
 
 
-def make_game(base_url: str, *, extra: str = "", path: str = "game.toml"):
-    return parse_game(game_text(base_url, extra=extra), path=path)
+def make_game(base_url: str, *, path: str = "game.toml", **parts):
+    return parse_game(game_text(base_url, **parts), path=path)
 
 
 def stored_posts(db, game_key: str) -> list[dict]:

@@ -1,0 +1,167 @@
+"""Alerts for the moderator: what needs them now (a hammer, a near deadline, a vote Votal could not read,
+a forum that stopped parsing), each logged once and sent once to the game's webhook.
+
+:func:`detect_alerts` is pure: it reads a votal and a sync's outcome and returns alerts with stable keys
+(the same situation always gives the same key). :func:`deliver_alerts` stores the new ones (the store's
+``alerts`` table is what makes "once" hold across restarts), logs them, and POSTs them to the webhook.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import sqlite_utils
+
+from assistant import store
+from assistant.game import Game
+from assistant.tally import Votal
+
+log = logging.getLogger("votal.alerts")
+
+DEADLINE_NEAR = timedelta(hours=1)
+DISCORD_LIMIT = 2000  # characters in one message's content
+MAX_ATTEMPTS = 5  # webhook tries per alert, one per sync, before it is left for `votal status` only
+ALERT_KINDS = (
+    "hammer",
+    "unanimous_minus_one",
+    "majority",
+    "day_decided",
+    "deadline_near",
+    "unresolved_vote",
+    "forum_error",
+    "page_problem",
+)
+
+
+@dataclass(frozen=True)
+class Alert:
+    kind: str  # one of ALERT_KINDS
+    key: str  # stable for one situation: a second detection of it is not a new alert
+    message: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"kind": self.kind, "key": self.key, "message": self.message}
+
+
+def detect_alerts(
+    game: Game,
+    votal: Votal | None,
+    *,
+    now: datetime,
+    sync_error: str | None = None,
+    page_problems: Iterable[str] = (),
+    deadline_near: timedelta = DEADLINE_NEAR,
+) -> list[Alert]:
+    """Everything in this votal and sync that the moderator should hear about."""
+    alerts: list[Alert] = []
+    if sync_error:
+        alerts.append(
+            Alert("forum_error", f"forum:{_digest(sync_error)}", f"Votal could not read the thread: {sync_error}")
+        )
+    for problem in page_problems:
+        alerts.append(Alert("page_problem", f"page:{_digest(problem)}", f"A post could not be read: {problem}"))
+    if votal is None:
+        return alerts
+    day = votal.day
+    outcome = votal.outcome
+    if outcome is not None and outcome.kind != "pending":
+        at = f" at post {outcome.post}" if outcome.post is not None else ""
+        who = outcome.target or "no elimination"
+        key = f"outcome:{day}:{outcome.kind}:{outcome.target}:{outcome.reason}"
+        if outcome.reason == "majority" and not _past(votal.deadline, now):
+            alerts.append(Alert("hammer", key, f"Day {day}: hammer — {who} reached a majority{at}; the day ends."))
+        elif outcome.reason == "unanimous_minus_one":
+            alerts.append(
+                Alert("unanimous_minus_one", key, f"Day {day}: unanimous minus one on {who}{at}; the day ends.")
+            )
+        else:
+            alerts.append(Alert("day_decided", key, f"Day {day} is decided: {who} ({outcome.reason}){at}."))
+    elif votal.wagons and votal.wagons[0].votes >= votal.majority:
+        top = votal.wagons[0]
+        alerts.append(
+            Alert(
+                "majority",
+                f"majority:{day}:{top.target}",
+                f"Day {day}: {top.target} has a majority ({_votes(top.votes)} of {votal.majority} needed).",
+            )
+        )
+    if outcome is None and votal.deadline is not None and timedelta(0) < votal.deadline - now <= deadline_near:
+        left = votal.deadline - now
+        alerts.append(
+            Alert(
+                "deadline_near",
+                f"deadline:{day}:{votal.deadline.isoformat()}",
+                f"Day {day} ends in {_duration(left)} ({votal.deadline.astimezone(game.tz):%a %d %b %H:%M %Z}).",
+            )
+        )
+    for problem in votal.problems:
+        alerts.append(
+            Alert(
+                "unresolved_vote",
+                f"vote:{day}:{problem.post}:{_digest(problem.text)}",
+                f"Day {day}, post {problem.post}: {problem.voter}'s {problem.text!r} was not counted: "
+                f"{problem.reason}.",
+            )
+        )
+    return alerts
+
+
+def deliver_alerts(
+    db: sqlite_utils.Database,
+    game: Game,
+    alerts: Iterable[Alert],
+    *,
+    now: datetime,
+    post: Callable[[str, dict], None] | None = None,
+) -> list[Alert]:
+    """Store and log the alerts not seen before, then send every unsent one to the game's webhook.
+
+    ``post(url, payload)`` sends one JSON POST and raises on failure (default: :func:`fetch.post_json`).
+    A failed send is tried again on the next call, up to MAX_ATTEMPTS times. Returns the new alerts.
+    """
+    alerts = list(alerts)
+    new_keys = {a["key"] for a in store.add_alerts(db, game.key, [a.to_json() for a in alerts], now=now)}
+    new = [a for a in alerts if a.key in new_keys]
+    for alert in new:
+        log.warning("%s: %s", game.title, alert.message)
+    if not game.webhook:
+        return new
+    if post is None:
+        from assistant.fetch import post_json as post
+    for row in store.load_unsent_alerts(db, game.key, max_attempts=MAX_ATTEMPTS):
+        content = f"**{game.title}** — {row['message']}"
+        try:
+            post(game.webhook, {"content": content[:DISCORD_LIMIT]})
+        except Exception as exc:  # noqa: BLE001 (a failed webhook must never stop the sync loop)
+            # the webhook URL holds a token: the error names the failure, never the URL
+            store.mark_alert_sent(db, game.key, row["key"], sent_at=None, error=type(exc).__name__ + _status(exc))
+            log.warning("%s: webhook failed (%s); will try again", game.title, type(exc).__name__ + _status(exc))
+        else:
+            store.mark_alert_sent(db, game.key, row["key"], sent_at=now)
+    return new
+
+
+def _status(exc: Exception) -> str:
+    response = getattr(exc, "response", None)
+    return f" (HTTP {response.status_code})" if response is not None else ""
+
+
+def _past(deadline: datetime | None, now: datetime) -> bool:
+    return deadline is not None and now >= deadline
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+
+
+def _votes(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def _duration(delta: timedelta) -> str:
+    minutes = max(1, round(delta.total_seconds() / 60))
+    return f"{minutes} min" if minutes < 60 else f"{minutes // 60} h {minutes % 60:02d} min"

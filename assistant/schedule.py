@@ -1,0 +1,281 @@
+"""`votal run`: keep every game's votal current on its own schedule, politely, until Ctrl-C or SIGTERM.
+
+An APScheduler (3.x) BackgroundScheduler runs one self-rescheduling job per game. Each run calls the same
+:func:`sync.sync_game` as `votal sync`, then raises alerts and, if anything changed, calls the
+regenerate hooks (drafts, the players' page). All games share one :class:`HostLimiter` and one robots.txt
+cache, so two games on one forum never double its load. The next run comes after ``[fetch] interval``
+seconds, or ``fast_interval`` in the last hour before a deadline; a game is paused between a day's end
+and the next day's known start when its ruleset has no night votes.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import sqlite_utils
+from apscheduler.executors.pool import ThreadPoolExecutor
+from apscheduler.schedulers.background import BackgroundScheduler
+
+from assistant import store
+from assistant.alerts import deliver_alerts, detect_alerts
+from assistant.errors import ForumError, VotalError
+from assistant.fetch import HostLimiter, RobotsCache, Stopped, make_fetcher
+from assistant.game import Game, load_game
+from assistant.sync import SyncResult, sync_game
+from assistant.tally import Votal
+
+log = logging.getLogger("votal.schedule")
+
+FAST_WINDOW = timedelta(hours=1)
+FAST_INTERVAL = 60.0  # seconds between syncs in the last hour before a deadline
+
+CountHook = Callable[[Game, sqlite_utils.Database, datetime], "Votal | None"]
+PauseHook = Callable[[Game, "Votal | None", datetime], "datetime | None"]
+RegenerateHook = Callable[[Game, sqlite_utils.Database], None]
+
+
+def next_interval(
+    game: Game,
+    *,
+    now: datetime,
+    deadline: datetime | None,
+    fast_interval: float = FAST_INTERVAL,
+    fast_window: timedelta = FAST_WINDOW,
+) -> float:
+    """Seconds until the game's next sync: its interval, shortened in the last hour before the deadline
+    (and never sleeping past the deadline itself, so the final count is read soon after it)."""
+    interval = game.fetch.interval
+    if deadline is None or deadline <= now:
+        return interval
+    left = (deadline - now).total_seconds()
+    if left <= fast_window.total_seconds():
+        return min(interval, fast_interval)
+    return min(interval, max(left - fast_window.total_seconds(), fast_interval))
+
+
+def count_current_day(game: Game, db: sqlite_utils.Database, now: datetime) -> Votal | None:
+    """The current day's votal from stored posts (the default count hook)."""
+    from assistant.counting import count_game, current_day
+
+    return count_game(game, db, days=[current_day(game, db)], at_time=now)[0]
+
+
+def night_pause_until(game: Game, votal: Votal | None, now: datetime) -> datetime | None:
+    """When a night with nothing to count ends, if the game is in one now; else None (the default pause hook).
+
+    Paused only when the ruleset has no night votes (``night_votes`` false), the day's outcome is decided
+    or its deadline has passed, and the next day's start time is known: with no known start, the day-start
+    post could be missed, so the game keeps being polled.
+    """
+    if votal is None:
+        return None
+    from assistant.clock import day_bounds
+    from assistant.counting import ruleset_for
+
+    ruleset = ruleset_for(game)
+    if getattr(ruleset, "night_votes", True):
+        return None
+    over = votal.outcome is not None or (votal.deadline is not None and now >= votal.deadline)
+    if not over:
+        return None
+    start = day_bounds(game, ruleset, votal.day + 1).start
+    return start if start is not None and start > now else None
+
+
+@dataclass
+class GameRun:
+    """What one scheduled run of one game did."""
+
+    game: str
+    synced: bool = False
+    result: SyncResult | None = None
+    error: str | None = None
+    paused_until: datetime | None = None
+    alerts: int = 0
+    regenerated: bool = False
+    next_in: float = 0.0
+
+
+@dataclass
+class Runner:
+    """Runs games one sync at a time each; shared by every job of one `votal run` process."""
+
+    db_path: Path
+    now: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
+    stop: threading.Event = field(default_factory=threading.Event)
+    limiter: HostLimiter = field(default_factory=HostLimiter)
+    robots: RobotsCache = field(default_factory=RobotsCache)
+    count: CountHook = count_current_day
+    pause: PauseHook = night_pause_until
+    regenerate: Sequence[RegenerateHook] = ()
+    post_webhook: Callable[[str, dict], None] | None = None
+    fast_interval: float = FAST_INTERVAL
+    fetch_options: dict = field(default_factory=dict)
+    echo: Callable[[str], None] | None = None
+    history: list[GameRun] = field(default_factory=list)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def run_game(self, path: Path) -> GameRun:
+        """One scheduled run: sync (unless paused), count, alert, regenerate. Never raises for a bad forum."""
+        try:
+            game = load_game(path)  # read each time: the moderator edits the game file while it runs
+        except VotalError as exc:
+            run = GameRun(str(path), error=str(exc), next_in=300.0)
+            self._say(f"{path}: {exc}")
+            return self._record(run)
+        run = GameRun(game.title)
+        db = store.open_db(self.db_path)  # one connection per run: jobs run in worker threads
+        try:
+            now = self.now()
+            votal = self._count(game, db, now)
+            run.paused_until = self.pause(game, votal, now)
+            if run.paused_until is None:
+                self._sync(game, db, run)
+                now = self.now()
+                votal = self._count(game, db, now) if run.synced and run.result.changed else votal
+            alerts = detect_alerts(
+                game,
+                votal,
+                now=now,
+                sync_error=run.error,
+                page_problems=run.result.problems if run.result else (),
+            )
+            run.alerts = len(deliver_alerts(db, game, alerts, now=now, post=self.post_webhook))
+            if run.result is not None and run.result.changed:
+                run.regenerated = self._regenerate(game, db)
+            deadline = votal.deadline if votal is not None and votal.outcome is None else None
+            if run.paused_until is not None:
+                run.next_in = max(1.0, (run.paused_until - now).total_seconds())
+            else:
+                run.next_in = next_interval(game, now=now, deadline=deadline, fast_interval=self.fast_interval)
+        finally:
+            db.close()
+        self._say(_describe(run))
+        return self._record(run)
+
+    def _sync(self, game: Game, db: sqlite_utils.Database, run: GameRun) -> None:
+        try:
+            fetcher = make_fetcher(
+                game, limiter=self.limiter, robots=self.robots, stop=self.stop, **self.fetch_options
+            )
+            run.result = sync_game(game, db, fetcher, now=self.now)
+            run.synced = True
+        except store.GameLocked as exc:
+            run.error = None
+            self._say(f"{game.title}: skipped: {exc}")
+        except Stopped:
+            raise
+        except (ForumError, VotalError) as exc:
+            run.error = str(exc)
+
+    def _count(self, game: Game, db: sqlite_utils.Database, now: datetime) -> Votal | None:
+        try:
+            return self.count(game, db, now)
+        except VotalError as exc:
+            self._say(f"{game.title}: cannot count: {exc}")
+        except Exception:  # noqa: BLE001 (a counting bug must not stop the other games' syncs)
+            log.exception("%s: counting failed", game.title)
+        return None
+
+    def _regenerate(self, game: Game, db: sqlite_utils.Database) -> bool:
+        done = True
+        for hook in self.regenerate:
+            try:
+                hook(game, db)
+            except Exception:  # noqa: BLE001 (one failing output must not stop the others or the syncs)
+                log.exception("%s: regenerating with %s failed", game.title, getattr(hook, "__name__", hook))
+                done = False
+        return done
+
+    def _record(self, run: GameRun) -> GameRun:
+        with self._lock:
+            self.history.append(run)
+        return run
+
+    def _say(self, line: str) -> None:
+        log.info("%s", line)
+        if self.echo:
+            self.echo(line)
+
+
+def run_games(
+    game_paths: Iterable[str | Path],
+    *,
+    db_path: str | Path,
+    runner: Runner | None = None,
+    install_signals: bool = True,
+    max_workers: int = 4,
+    first_delay: float = 0.0,
+    **runner_options,
+) -> Runner:
+    """Sync every game on its own schedule until Ctrl-C, SIGTERM or ``runner.stop`` is set; returns the runner
+    (its ``history`` lists every run). A stop ends waits at once and lets a running sync finish its page."""
+    runner = runner or Runner(db_path=Path(db_path), **runner_options)
+    paths = [Path(p) for p in game_paths]
+    for path in paths:
+        load_game(path)  # a bad game file fails now, with its line, not in a worker thread later
+    scheduler = BackgroundScheduler(
+        timezone=UTC,
+        executors={"default": ThreadPoolExecutor(max_workers=max(1, min(max_workers, len(paths))))},
+        job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": None},
+    )
+
+    def job(path: Path) -> None:
+        if runner.stop.is_set():
+            return
+        try:
+            run = runner.run_game(path)
+        except Stopped:
+            return
+        except Exception:  # noqa: BLE001 (keep the game scheduled whatever went wrong)
+            log.exception("%s: run failed", path)
+            run = GameRun(str(path), error="run failed", next_in=300.0)
+        if not runner.stop.is_set():
+            when = datetime.now(UTC) + timedelta(seconds=run.next_in)
+            scheduler.add_job(job, "date", run_date=when, args=[path], id=str(path), replace_existing=True)
+
+    previous = _install_signal_handlers(runner.stop) if install_signals else {}
+    try:
+        scheduler.start()
+        start = datetime.now(UTC) + timedelta(seconds=first_delay)
+        for path in paths:
+            scheduler.add_job(job, "date", run_date=start, args=[path], id=str(path), replace_existing=True)
+        runner.stop.wait()
+    finally:
+        runner.stop.set()
+        scheduler.shutdown(wait=True)  # the running syncs see the stop before their next request
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    runner._say("stopped")
+    return runner
+
+
+def _install_signal_handlers(stop: threading.Event) -> dict:
+    previous = {}
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        previous[signum] = signal.signal(signum, lambda *_: stop.set())
+    return previous
+
+
+def _describe(run: GameRun) -> str:
+    if run.paused_until is not None:
+        return f"{run.game}: night, paused until {run.paused_until:%Y-%m-%d %H:%M} UTC"
+    if run.error:
+        return f"{run.game}: error: {run.error}"
+    if run.result is None:
+        return f"{run.game}: not synced"
+    r = run.result
+    if not r.changed:
+        return f"{run.game}: nothing new ({r.requests} request{'s' if r.requests != 1 else ''})"
+    parts = [f"{r.new_posts} new"]
+    if r.changed_posts:
+        parts.append(f"{r.changed_posts} edited")
+    if r.deleted_posts:
+        parts.append(f"{r.deleted_posts} deleted")
+    return f"{run.game}: {', '.join(parts)} ({r.requests} requests); next in {run.next_in:.0f} s"
