@@ -9,7 +9,7 @@ Building is pure (``build_site`` returns file names and contents, the clock is a
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
@@ -334,25 +334,16 @@ def mask_private_outcomes(
     return masked
 
 
-def count_public_days(
-    game: Any, ruleset: Any, posts: Sequence[Any], *, days: Iterable[int], at_time: datetime | None
-) -> list[dict[str, Any]]:
-    """Replay ``days`` of a game (as of ``at_time``) into Votal JSON fit for players: see mask_private_outcomes."""
+def count_public_days(game: Any, count: Callable[[Any], Sequence[Any]]) -> list[dict[str, Any]]:
+    """Each day's Votal JSON fit for players. ``count(game)`` replays the days (returns Votals); it is called for
+    the game and for the game with its private table emptied (see :func:`mask_private_outcomes`)."""
     from dataclasses import replace
 
     from assistant.game import Private
-    from assistant.names import Roster
-    from assistant.tally import replay_day
 
-    days = list(days)
-    blind = replace(game, private=Private())
-    authors = [p.author for p in posts]
-
-    def replay(g: Any) -> list[dict[str, Any]]:
-        roster = Roster.from_game(g, ruleset, authors=authors)
-        return [replay_day(g, ruleset, posts, roster, day=d, at_time=at_time).to_json() for d in days]
-
-    return mask_private_outcomes(replay(game), replay(blind))
+    full = [votal.to_json() for votal in count(game)]
+    blind = [votal.to_json() for votal in count(replace(game, private=Private()))]
+    return mask_private_outcomes(full, blind)
 
 
 def gather_days(
@@ -364,12 +355,12 @@ def gather_days(
     The only part of this module that reads the store; everything it returns is then rendered by pure code.
     """
     from assistant import store
-    from assistant.counting import current_day, ruleset_for
+    from assistant.counting import count_game, current_day, ruleset_for
 
-    read = store.load_read_posts(db, game.key)
-    ruleset = ruleset_for(game)
-    days = count_public_days(game, ruleset, read, days=range(1, current_day(game, db) + 1), at_time=now)
-    return describe_game(game), index_posts(read), days, ruleset.no_elimination_label
+    days = range(1, current_day(game, db) + 1)
+    public = count_public_days(game, lambda g: count_game(g, db, days=days, at_time=now))
+    posts = index_posts(store.load_read_posts(db, game.key))
+    return describe_game(game), posts, public, ruleset_for(game).no_elimination_label
 
 
 def publish_site(game: Any, db: Any, out_dir: str | Path, *, generated_at: datetime) -> list[Path]:

@@ -119,9 +119,14 @@ def replay_fixture(text: str = GAME):
     """(public game, post index, each day's public Votal JSON) for the fixture game, replayed by the real tally
     the way `votal site` does it."""
     game = parse_game(text)
+    ruleset = load_ruleset(game.ruleset)
     posts = read_posts()
-    days = count_public_days(game, load_ruleset(game.ruleset), posts, days=(1, 2), at_time=None)
-    return describe_game(game), index_posts(posts), days
+
+    def count(g):
+        roster = Roster.from_game(g, ruleset)
+        return [replay_day(g, ruleset, posts, roster, day=d) for d in (1, 2)]
+
+    return describe_game(game), index_posts(posts), count_public_days(game, count)
 
 
 def build_fixture_site(text: str = GAME) -> dict[str, str]:
