@@ -5,7 +5,8 @@ cites the document and section it comes from (``cite = "..."``). Only behaviour 
 here, switched on by the ruleset's ``[hooks] use = [...]`` list (python-chess style: a variant overrides a
 few methods). Schema, every table optional except ``[ruleset]``::
 
-    [ruleset]    name, title, document, elimination_word, no_elimination_label
+    [ruleset]    name, title, document, elimination_word, no_elimination_label, death_order ("game_file" |
+                 "random" | "alphabetical": the order a night's deaths are announced in the day-start draft)
     [votes]      no_elimination (bool: may players vote for no elimination), words (phrases meaning it),
                  multi_vote (clocktower), require_unvote (a new vote while voting needs an UNVOTE first),
                  edited ("first_revision" | "last_revision"), check ("post": a post is read whole |
@@ -18,7 +19,7 @@ few methods). Schema, every table optional except ``[ruleset]``::
                  what a Judge deferral becomes when the game file names no Judge and records no decision)
     [phases]     day_hours, night_hours, start ("day" | "night"), sod ("HH:MM" local), timezone
     [posts]      daily_minimum, daily_cap, cap_lifted_hours_before_eod
-    [runoff]     hours
+    [runoff]     hours, still_tied_note (a public line the drafts add when a runoff ends still tied)
     [hooks]      use: any of "judge", "loose_cannon", "deacon_holy", "clocktower", "dead_vote_token",
                  "sheriff", "lovers", "sequestered", "missed_days"
 
@@ -94,6 +95,7 @@ class Ruleset:
     path: str | None = None
     elimination_word: str = "lynch"
     no_elimination_label: str = "No Lynch"
+    death_order: str = "game_file"
     # votes
     no_elimination_vote: bool = True
     no_elimination_words: tuple[str, ...] = ()
@@ -124,6 +126,7 @@ class Ruleset:
     cap_lifted_hours: float | None = None
     # runoff
     runoff_hours: float | None = None
+    runoff_still_tied_note: str | None = None
     hooks: tuple[str, ...] = ()
     cites: dict[str, str] = field(default_factory=dict, compare=False)
 
@@ -154,6 +157,7 @@ _SCHEMA: dict[str, dict[str, tuple[str, str, tuple | None]]] = {
         "document": ("document", "str", None),
         "elimination_word": ("elimination_word", "str", None),
         "no_elimination_label": ("no_elimination_label", "str", None),
+        "death_order": ("death_order", "str", ("game_file", "random", "alphabetical")),
     },
     "votes": {
         "no_elimination": ("no_elimination_vote", "bool", None),
@@ -185,7 +189,10 @@ _SCHEMA: dict[str, dict[str, tuple[str, str, tuple | None]]] = {
         "daily_cap": ("daily_cap", "int", None),
         "cap_lifted_hours_before_eod": ("cap_lifted_hours", "hours", None),
     },
-    "runoff": {"hours": ("runoff_hours", "number", None)},
+    "runoff": {
+        "hours": ("runoff_hours", "number", None),
+        "still_tied_note": ("runoff_still_tied_note", "str", None),
+    },
     "hooks": {"use": ("hooks", "str[]", HOOKS)},
 }
 
