@@ -40,7 +40,7 @@ def count_game(
     """Votals of ``days`` (default: every declared day up to the current one), replayed from stored posts."""
     posts = store.load_read_posts(db, game.key)
     ruleset = ruleset_for(game)
-    roster = Roster.from_game(game, ruleset)
+    roster = Roster.from_game(game, ruleset, authors=[p.author for p in posts])
     if days is None:
         days = range(1, current_day(game, db) + 1)
     return [

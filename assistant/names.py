@@ -57,6 +57,8 @@ _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|[^\W\d_]+")
 # Distances: how alike a typo must be, and how much closer than the runner-up.
 _FUZZY_MIN = 0.72
 _FUZZY_MARGIN = 0.1
+_AUTHOR_FUZZY_MIN = 0.8
+_RENAMED_MIN_POSTS = 5
 _MIN_PREFIX = 2
 _MIN_SUBSTRING = 3
 
@@ -146,10 +148,18 @@ class Roster:
     entries: tuple[_Entry, ...]
     _author_seat: dict[str, str] = field(default_factory=dict, repr=False)
     _cache: dict[tuple[str, frozenset[str]], Resolution] = field(default_factory=dict, repr=False)
+    _guessed: dict[str, tuple[str | None, str | None]] = field(default_factory=dict, repr=False)
 
     @classmethod
-    def from_game(cls, game: Game, no_elimination: Iterable[str] | Any = ()) -> Roster:
-        """The roster of ``game``; ``no_elimination`` is the ruleset's no-elimination phrases, or the ruleset."""
+    def from_game(
+        cls, game: Game, no_elimination: Iterable[str] | Any = (), *, authors: Iterable[str] = ()
+    ) -> Roster:
+        """The roster of ``game``; ``no_elimination`` is the ruleset's no-elimination phrases, or the ruleset.
+
+        ``authors``: who posted in the thread, one name per post. With it, an account the game file does not
+        know is matched to a seat that never posts under any of its names (a renamed account), when that
+        is the only reading.
+        """
         phrases = _no_elimination_phrases(no_elimination)
         entries: list[_Entry] = []
         author_seat: dict[str, str] = {}
@@ -168,11 +178,49 @@ class Roster:
                 entries.append(_entry(moderator, moderator, "moderator", "name"))
         for phrase in phrases:
             entries.append(_entry(phrase, NO_ELIMINATION, "no_elimination", "name"))
-        return cls(tuple(s.name for s in game.players), tuple(e for e in entries if e.folded), author_seat)
+        roster = cls(tuple(s.name for s in game.players), tuple(e for e in entries if e.folded), author_seat)
+        roster._guess_renamed(list(authors), {m.casefold() for m in game.moderators})
+        return roster
 
     def seat_of_author(self, author: str) -> str | None:
-        """The seat an account posts for (any of its accounts), or None for a moderator or a stranger."""
-        return self._author_seat.get(author.casefold()) or self._author_seat.get(fold_name(author))
+        """The seat an account posts for, or None for a moderator or a stranger.
+
+        Any account of the seat counts (replacements), folded; failing that, a name plainly the same as one
+        of a seat's accounts ("Humble Poirot" for "HumblePoirot", "Soumil07" for "Soulmil07"), or a renamed
+        account (see :meth:`from_game`).
+        """
+        return self.author_match(author)[0]
+
+    def author_match(self, author: str) -> tuple[str | None, str | None]:
+        """(seat, how): how is "account", "similar" or "renamed"; (None, None) for no seat."""
+        known = self._author_seat.get(author.casefold()) or self._author_seat.get(fold_name(author))
+        if known:
+            return known, "account"
+        if author not in self._guessed:
+            self._guessed[author] = _similar_author(author, self.entries)
+        return self._guessed[author]
+
+    def _guess_renamed(self, authors: list[str], moderators: set[str]) -> None:
+        if not authors:
+            return
+        posted: set[str] = set()
+        unknown: dict[str, int] = {}
+        for author in authors:
+            if author.casefold() in moderators:
+                continue
+            seat = self.seat_of_author(author)
+            if seat is not None:
+                posted.add(seat)
+            else:
+                unknown[author] = unknown.get(author, 0) + 1
+        silent = [s for s in self.seats if s not in posted]
+        ranked = sorted(unknown.items(), key=lambda item: item[1], reverse=True)
+        if len(silent) != 1 or not ranked:
+            return
+        author, count = ranked[0]
+        runner_up = ranked[1][1] if len(ranked) > 1 else 0
+        if count >= _RENAMED_MIN_POSTS and count >= 2 * runner_up:
+            self._guessed[author] = (silent[0], "renamed")
 
     def resolve(self, text: str, alive: Collection[str]) -> Resolution:
         key = (text, alive if isinstance(alive, frozenset) else frozenset(alive))
@@ -180,6 +228,31 @@ class Roster:
         if found is None:
             found = self._cache[key] = _resolve(text, self, key[1])
         return found
+
+
+def _similar_author(author: str, entries: tuple[_Entry, ...]) -> tuple[str | None, str | None]:
+    """The seat whose account an unknown author's name plainly is: contained in it, or one or two typos away."""
+    folded = fold_name(author)
+    if len(folded) < 4:
+        return None, None
+    names = [e for e in entries if e.kind != "no_elimination" and e.source != "alias" and len(e.folded) >= 4]
+    contained = {(e.kind, e.owner) for e in names if folded in e.folded or e.folded in folded}
+    if len(contained) == 1:
+        kind, owner = next(iter(contained))
+        return (owner, "similar") if kind == "seat" else (None, None)
+    if contained:
+        return None, None
+    scored: dict[tuple[str, str], float] = {}
+    for e in names:
+        key = (e.kind, e.owner)
+        scored[key] = max(scored.get(key, 0.0), OSA.normalized_similarity(folded, e.folded))
+    ranked = sorted(scored.items(), key=lambda item: item[1], reverse=True)
+    if not ranked or ranked[0][1] < _AUTHOR_FUZZY_MIN:
+        return None, None
+    if len(ranked) > 1 and ranked[0][1] - ranked[1][1] < _FUZZY_MARGIN:
+        return None, None
+    (kind, owner), _ = ranked[0]
+    return (owner, "similar") if kind == "seat" else (None, None)
 
 
 def _no_elimination_phrases(source: Iterable[str] | Any) -> tuple[str, ...]:

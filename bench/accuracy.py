@@ -79,8 +79,8 @@ def score_game(game: CorpusGame) -> list[DayScore]:
         return []
     parsed = game_file(game)
     ruleset = load_ruleset(parsed.ruleset)
-    roster = Roster.from_game(parsed, ruleset)
     posts = read_posts(game)
+    roster = Roster.from_game(parsed, ruleset, authors=[p.author for p in posts])
     return [
         DayScore(day, replay_day(parsed, ruleset, posts, roster, day=day.day)) for day in days
     ]
