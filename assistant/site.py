@@ -86,6 +86,8 @@ def public_day(votal: Mapping[str, Any], posts: Mapping[int, PostRef] | None = N
         }
 
     no_elim = votal.get("no_elimination") or {}
+    outcome = public_outcome(votal.get("outcome"))
+    landmarks = {votal.get("as_of_post"), outcome and outcome.get("post")} - {None}
     return {
         "day": votal["day"],
         "alive": votal.get("alive"),
@@ -98,7 +100,8 @@ def public_day(votal: Mapping[str, Any], posts: Mapping[int, PostRef] | None = N
         "no_elimination": {"votes": no_elim.get("votes", 0), "voters": list(no_elim.get("voters", ()))},
         "not_voting": list(votal.get("not_voting", ())),
         "living": list(votal.get("living", ())),
-        "outcome": public_outcome(votal.get("outcome")),
+        "outcome": outcome,
+        "post_urls": {str(n): where(n)["url"] for n in sorted(landmarks) if where(n)["url"]},
         "problems": [
             {"post": p["post"], "voter": p["voter"], "text": p["text"], "reason": p["reason"], **where(p["post"])}
             for p in votal.get("problems", ())
@@ -227,7 +230,8 @@ def describe_day(day: Mapping[str, Any]) -> dict[str, Any]:
     steps = standing_votes(day["actions"])
     final = steps[-1][1] if steps else {}
     vote_posts = {voter: post for voter, (_, post) in final.items()}
-    urls = {a["post"]: a["url"] for a in day["actions"] if a.get("url")}
+    urls = {int(n): url for n, url in day.get("post_urls", {}).items()}
+    urls.update({a["post"]: a["url"] for a in day["actions"] if a.get("url")})
     # the moderator's own posts (rule examples, quoted votals) are no one's vote: the export keeps them
     shown = [a for a in day["actions"] if a["why_not"] != MODERATOR_POST]
     wagons = [describe_wagon(w, day["majority"], vote_posts) for w in day["wagons"]]

@@ -229,6 +229,7 @@ def test_votal_json_holds_the_public_days():
     }
     assert data["generated_at"] == "2026-11-02T09:30:00Z"
     assert data["current_day"] == 2
+    assert [d["post_urls"] for d in data["days"]] == [{"6": url_of(6)}, {"16": url_of(16)}]
     day2 = data["days"][1]
     assert day2["actions"][2] == {
         "post": 13,
@@ -277,6 +278,7 @@ def test_public_day_copies_only_whitelisted_fields():
         "not_voting": ["Bob", "Cy"], "living": ["Ann", "Bob", "Cy"],
         # a Judge's pick is a private decision: the page waits for the moderator to announce it
         "outcome": {"kind": "pending", "target": None, "post": 40, "reason": "judge"},
+        "post_urls": {},  # post 40's address is no web address
         "problems": [],
         "actions": [
             {"post": 40, "post_id": "p40", "url": None, "time": None, "voter": "Ann", "author": "ann",
