@@ -161,9 +161,7 @@ class Runner:
 
     def _sync(self, game: Game, db: sqlite_utils.Database, run: GameRun) -> None:
         try:
-            fetcher = make_fetcher(
-                game, limiter=self.limiter, robots=self.robots, stop=self.stop, **self.fetch_options
-            )
+            fetcher = make_fetcher(game, limiter=self.limiter, robots=self.robots, stop=self.stop, **self.fetch_options)
             run.result = sync_game(game, db, fetcher, now=self.now)
             run.synced = True
         except store.GameLocked as exc:
@@ -220,6 +218,8 @@ def run_games(
     paths = [Path(p) for p in game_paths]
     for path in paths:
         load_game(path)  # a bad game file fails now, with its line, not in a worker thread later
+    # Create the store (and switch it to WAL) once, before worker threads open it side by side.
+    store.open_db(runner.db_path).close()
     scheduler = BackgroundScheduler(
         timezone=UTC,
         executors={"default": ThreadPoolExecutor(max_workers=max(1, min(max_workers, len(paths))))},

@@ -139,6 +139,7 @@ def test_kill_9_while_waiting_for_the_forum_then_a_clean_resume(forum, board, tm
 def test_two_processes_on_one_store(forum, board, tmp_path) -> None:
     """Two games in one DB synced at once by two processes, and a third process on a game already locked."""
     expected = reference(tmp_path, board.base_url)
+    store.open_db(tmp_path / "shared.db").close()  # an existing store, as when cron and `votal run` share one
     children = [start_child(tmp_path, board.base_url, "shared.db", 10**9, thread_extra=x) for x in ("", "&x=2")]
     outputs = [child.communicate(timeout=60) for child in children]
     assert [c.returncode for c in children] == [0, 0], [err[-2000:] for _, err in outputs]

@@ -1,0 +1,177 @@
+"""The scheduler: intervals near a deadline, pauses, regenerate hooks, alerts, a shared limiter, clean stops."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from loopback_forum import Forum, Switchboard, game_text, make_game, make_posts
+
+from assistant import store
+from assistant.fetch import HostLimiter
+from assistant.schedule import Runner, next_interval, run_games
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+NOW = datetime(2026, 3, 5, 12, 0, tzinfo=UTC)
+GAME = make_game("http://forum.example")  # [fetch] interval: the default 300 s
+
+
+@pytest.fixture(scope="module")
+def board():
+    switchboard = Switchboard()
+    with switchboard.server:
+        yield switchboard
+
+
+@pytest.fixture
+def forum(board) -> Forum:
+    forum = Forum(make_posts(60))
+    board.plug(forum.respond)
+    return forum
+
+
+@pytest.mark.parametrize(
+    ("before_deadline", "expected"),
+    [
+        (None, 300.0),  # no deadline known
+        (timedelta(hours=5), 300.0),
+        (timedelta(hours=1, minutes=2), 120.0),  # wake when the last hour starts
+        (timedelta(minutes=59), 60.0),  # the last hour: every minute
+        (timedelta(seconds=-10), 300.0),  # past: back to normal
+    ],
+)
+def test_next_interval_speeds_up_in_the_last_hour(before_deadline, expected) -> None:
+    deadline = None if before_deadline is None else NOW + before_deadline
+    assert next_interval(GAME, now=NOW, deadline=deadline) == expected
+
+
+def write_game(tmp_path: Path, base_url: str, name: str = "game.toml", **parts) -> Path:
+    path = tmp_path / name
+    path.write_text(game_text(base_url, **parts), encoding="utf-8")
+    return path
+
+
+def runner(tmp_path: Path, **options) -> Runner:
+    options.setdefault("now", lambda: NOW)
+    options.setdefault("count", lambda game, db, now: None)
+    return Runner(db_path=tmp_path / "votal.db", limiter=HostLimiter(sleep=lambda s: None), **options)
+
+
+def test_regenerate_runs_only_after_a_sync_that_changed_something(forum, board, tmp_path) -> None:
+    path = write_game(tmp_path, board.base_url)
+    regenerated: list[int] = []
+    r = runner(tmp_path, regenerate=[lambda game, db: regenerated.append(store.count_posts(db, game.key))])
+    first = r.run_game(path)
+    idle = r.run_game(path)
+    forum.edit(55, "edited")
+    edited = r.run_game(path)
+    assert [(run.result.new_posts, run.result.changed_posts, run.regenerated) for run in (first, idle, edited)] == [
+        (60, 0, True),
+        (0, 0, False),
+        (0, 1, True),
+    ]
+    assert idle.result.requests == 1
+    assert regenerated == [60, 60]
+
+
+def test_a_failing_hook_does_not_stop_the_others(forum, board, tmp_path) -> None:
+    called = []
+
+    def broken(game, db):
+        raise RuntimeError("template missing")
+
+    r = runner(tmp_path, regenerate=[broken, lambda game, db: called.append(game.title)])
+    run = r.run_game(write_game(tmp_path, board.base_url))
+    assert (run.regenerated, called) == (False, ["Loopback Game"])
+
+
+def test_a_markup_change_alerts_once_and_the_game_stays_scheduled(forum, board, tmp_path) -> None:
+    path = write_game(tmp_path, board.base_url, tables='[alerts]\nwebhook = "https://hooks.example/abc"\n')
+    sent = []
+    r = runner(tmp_path, post_webhook=lambda url, payload: sent.append(payload["content"]))
+    r.run_game(path)
+    forum.add(1)
+    forum.restyle()
+    forum.restyle()
+    broken = [r.run_game(path) for _ in range(2)]
+    assert [run.error is not None for run in broken] == [True, True]
+    assert [run.next_in for run in broken] == [300.0, 300.0]
+    assert len(sent) == 1 and "markup may have changed" in sent[0]
+    assert r.run_game(path).result.new_posts == 1  # the forum is back
+
+
+def test_a_paused_game_makes_no_request(forum, board, tmp_path) -> None:
+    dawn = NOW + timedelta(hours=8)
+    r = runner(tmp_path, pause=lambda game, votal, now: dawn)
+    run = r.run_game(write_game(tmp_path, board.base_url))
+    assert (run.synced, run.next_in) == (False, 8 * 3600.0)
+    assert forum.seen == []
+
+
+def test_the_interval_comes_from_the_game_and_the_count_hook_gives_the_deadline(forum, board, tmp_path) -> None:
+    from assistant.tally import NoEliminationCount, Votal
+
+    def count(game, db, now):
+        return Votal(2, 5, 3, None, (), NoEliminationCount(), (), None, (), deadline=NOW + timedelta(minutes=30))
+
+    slow = runner(tmp_path)
+    assert slow.run_game(write_game(tmp_path, board.base_url, fetch_extra="interval = 900")).next_in == 900.0
+    near = runner(tmp_path, count=count, fast_interval=45)
+    assert near.run_game(write_game(tmp_path, board.base_url, fetch_extra="interval = 900")).next_in == 45.0
+
+
+def test_run_games_shares_one_limiter_and_robots_txt_and_stops_cleanly(forum, board, tmp_path) -> None:
+    one = write_game(tmp_path, board.base_url, "one.toml", fetch_extra="interval = 0.02")
+    two = tmp_path / "two.toml"
+    two.write_text(one.read_text().replace("&t=42", "&t=42&copy=2"), encoding="utf-8")
+    r = runner(tmp_path)
+    thread = threading.Thread(
+        target=run_games, args=([one, two],), kwargs={"db_path": r.db_path, "runner": r, "install_signals": False}
+    )
+    thread.start()
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and len([h for h in r.history if h.synced]) < 6:
+        time.sleep(0.01)
+    r.stop.set()
+    thread.join(timeout=20)
+    assert not thread.is_alive()
+    assert {h.game for h in r.history} == {"Loopback Game"}
+    assert len(r.history) >= 6
+    assert [p for p, _, _ in forum.seen].count("/robots.txt") == 1
+    db = store.open_db(r.db_path)
+    assert db.execute("select count(distinct game), count(*) from posts").fetchone() == (2, 120)
+
+
+def test_sigterm_stops_a_running_scheduler_between_requests(forum, board, tmp_path) -> None:
+    path = write_game(tmp_path, board.base_url, fetch_extra="interval = 0.05")
+    script = tmp_path / "run.py"
+    script.write_text(
+        "import sys\n"
+        "from assistant.schedule import run_games\n"
+        "run_games([sys.argv[1]], db_path=sys.argv[2], echo=lambda line: print(line, flush=True),"
+        " count=lambda game, db, now: None)\n"
+        "print('exited', flush=True)\n"
+    )
+    child = subprocess.Popen(
+        [sys.executable, str(script), str(path), str(tmp_path / "votal.db")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
+    )
+    first = child.stdout.readline()
+    child.send_signal(signal.SIGTERM)
+    out, err = child.communicate(timeout=30)
+    assert child.returncode == 0, err[-2000:]
+    assert first.startswith("Loopback Game: 60 new")
+    assert out.rstrip().endswith("stopped\nexited")
+    db = store.open_db(tmp_path / "votal.db")
+    assert db.execute("pragma integrity_check").fetchone()[0] == "ok"
+    assert store.count_posts(db, make_game(board.base_url).key) == 60
