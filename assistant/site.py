@@ -16,6 +16,7 @@ from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 
@@ -286,7 +287,26 @@ def write_site(files: Mapping[str, str], out_dir: str | Path) -> list[Path]:
 
 
 class ReadOnlyHandler(SimpleHTTPRequestHandler):
-    """Serves one directory; GET and HEAD only, no directory listings."""
+    """Serves the files a built site holds: GET and HEAD only, no directory listings, no hidden or other files."""
+
+    extensions_map = {
+        ".html": "text/html; charset=utf-8",
+        ".json": "application/json; charset=utf-8",
+        ".css": "text/css; charset=utf-8",
+        ".js": "text/javascript; charset=utf-8",
+        ".csv": "text/csv; charset=utf-8",
+        ".png": "image/png",
+        ".svg": "image/svg+xml",
+    }
+
+    def send_head(self):  # noqa: ANN201 (http.server's signature)
+        path = unquote(self.path.split("?", 1)[0].split("#", 1)[0])
+        name = path.rstrip("/").rsplit("/", 1)[-1]
+        suffix = "." + name.rsplit(".", 1)[-1]
+        if not path.endswith("/") and (name.startswith(".") or suffix not in self.extensions_map):
+            self.send_error(404, "not part of the site")
+            return None
+        return super().send_head()
 
     def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
         self.send_error(405, "read-only")

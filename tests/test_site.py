@@ -387,20 +387,26 @@ def test_server_serves_the_site_read_only_on_loopback(tmp_path):
     host, port = server.server_address[:2]
     base = f"http://{host}:{port}"
 
-    def fetch(path: str, method: str = "GET") -> tuple[int, bytes, dict]:
+    def fetch(path: str, method: str = "GET"):
         request = urllib.request.Request(base + path, method=method, data=b"x" if method in ("POST", "PUT") else None)
         try:
             with urllib.request.urlopen(request, timeout=5) as response:
-                return response.status, response.read(), dict(response.headers)
+                return response.status, response.read(), response.headers
         except urllib.error.HTTPError as exc:
-            return exc.code, exc.read(), dict(exc.headers)
+            return exc.code, exc.read(), exc.headers
 
     try:
         assert host == "127.0.0.1"
         status, body, headers = fetch("/")
         assert status == 200 and b"Mini &lt;Normal&gt; &amp; Co" in body
         assert "default-src 'self'" in headers["Content-Security-Policy"]
-        assert fetch("/votal.json")[0] == 200
+        assert headers["Content-Type"] == "text/html; charset=utf-8"
+        assert fetch("/votal.json")[2]["Content-Type"] == "application/json; charset=utf-8"
+        assert fetch("/style.css")[2]["Content-Type"] == "text/css; charset=utf-8"
+        (tmp_path / "site" / ".env").write_text("TOKEN=x")
+        (tmp_path / "site" / "votal.db").write_text("a store left here by mistake")
+        assert fetch("/.env")[0] == 404
+        assert fetch("/votal.db")[0] == 404
         assert fetch("/", "HEAD")[0] == 200
         assert fetch("/index.html", "POST")[0] == 405
         assert fetch("/index.html", "PUT")[0] == 405
