@@ -197,9 +197,47 @@ class Runner:
         return run
 
     def _say(self, line: str) -> None:
-        log.info("%s", line)
         if self.echo:
             self.echo(line)
+        else:
+            log.info("%s", line)
+
+
+def regenerate_hooks(
+    *, site_dir: str | Path | None, drafts_dir: str | Path | None, now: Callable[[], datetime]
+) -> list[RegenerateHook]:
+    """The hooks `votal run` calls after a sync that changed something: the players' page and the votal draft,
+    each game in a folder (or file) named after its game file."""
+    hooks: list[RegenerateHook] = []
+    if site_dir is not None:
+
+        def write_site(game: Game, db: sqlite_utils.Database) -> None:
+            from assistant.site import publish_site
+
+            publish_site(game, db, Path(site_dir) / Path(game.path).stem, generated_at=now())
+
+        hooks.append(write_site)
+    if drafts_dir is not None:
+
+        def write_votal_draft(game: Game, db: sqlite_utils.Database) -> None:
+            from assistant.counting import count_game, current_day, ruleset_for
+            from assistant.drafts import build_context, default_flavor, render_draft
+
+            moment = now()
+            day = current_day(game, db)
+            votals = count_game(game, db, days=[day], at_time=moment)
+            posts = store.load_read_posts(db, game.key)
+            context = build_context(game, ruleset_for(game), votals, day=day, now=moment, posts=posts)
+            text = render_draft("votal", context, flavor=default_flavor(game), template_dir=game.templates)
+            folder = Path(drafts_dir)
+            folder.mkdir(parents=True, exist_ok=True)
+            target = folder / f"{Path(game.path).stem}-votal.txt"
+            partial = target.with_suffix(".tmp")
+            partial.write_text(text, encoding="utf-8")
+            partial.replace(target)  # readers never see half a draft
+
+        hooks.append(write_votal_draft)
+    return hooks
 
 
 def run_games(

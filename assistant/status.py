@@ -1,0 +1,105 @@
+"""What `votal status` shows for each game: last sync, posts stored, current day and leader, deadline, problems."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+import sqlite_utils
+
+from assistant import store
+from assistant.errors import VotalError
+from assistant.game import Game
+from assistant.tally import Votal
+
+CountHook = Callable[[Game, sqlite_utils.Database, datetime], "Votal | None"]
+
+
+def game_status(
+    game: Game, db: sqlite_utils.Database, *, now: datetime, count: CountHook | None = None
+) -> dict[str, Any]:
+    """One game's status as plain data (the JSON of `votal status --format json`)."""
+    if count is None:
+        from assistant.schedule import count_current_day as count
+    last = store.last_sync(db, game.key)
+    last_ok = next(
+        db.query("select finished from syncs where game = ? and error is null order by id desc limit 1", [game.key]),
+        None,
+    )
+    totals = next(
+        db.query(
+            "select count(*) as stored, coalesce(sum(deleted), 0) as deleted from posts where game = ?", [game.key]
+        )
+    )
+    problems: list[str] = []
+    if last and last["error"]:
+        problems.append(f"last sync failed: {last['error']}")
+    votal = None
+    try:
+        votal = count(game, db, now) if totals["stored"] else None
+    except VotalError as exc:
+        problems.append(f"cannot count: {exc}")
+    if votal is not None:
+        problems.extend(f"post {p.post}: {p.voter}'s {p.text!r} not counted: {p.reason}" for p in votal.problems)
+    unsent = [a for a in store.load_alerts(db, game.key, limit=50) if a["sent"] is None and a["send_error"]]
+    if unsent:
+        problems.append(f"{len(unsent)} alert(s) could not be sent to the webhook ({unsent[0]['send_error']})")
+    leader = votal.wagons[0] if votal is not None and votal.wagons else None
+    deadline = votal.deadline if votal is not None else None
+    return {
+        "game": game.title,
+        "file": str(game.path),
+        "thread": game.thread,
+        "last_sync": last["finished"] if last else None,
+        "last_sync_ok": last_ok["finished"] if last_ok else None,
+        "last_sync_requests": last["requests"] if last else None,
+        "posts": totals["stored"] - totals["deleted"],
+        "deleted_posts": totals["deleted"],
+        "day": votal.day if votal is not None else None,
+        "leader": {"target": leader.target, "votes": _number(leader.votes)} if leader else None,
+        "majority": votal.majority if votal is not None else None,
+        "outcome": votal.outcome.to_json() if votal is not None and votal.outcome else None,
+        "deadline": deadline.isoformat() if deadline else None,
+        "deadline_in_seconds": round((deadline - now).total_seconds()) if deadline else None,
+        "problems": problems,
+        "alerts": [
+            {"kind": a["kind"], "message": a["message"], "created": a["created"], "sent": a["sent"]}
+            for a in store.load_alerts(db, game.key, limit=5)
+        ],
+    }
+
+
+def format_status_text(status: dict[str, Any]) -> str:
+    """One game's status for a terminal."""
+    lines = [status["game"]]
+    if status["last_sync"] is None:
+        lines.append("  never synced (run: votal sync GAME_FILE)")
+    else:
+        ok = "" if status["last_sync"] == status["last_sync_ok"] else f" (failed; last good: {status['last_sync_ok']})"
+        lines.append(f"  last sync: {status['last_sync']}{ok}")
+    deleted = f" (+{status['deleted_posts']} deleted)" if status["deleted_posts"] else ""
+    lines.append(f"  posts: {status['posts']}{deleted}")
+    if status["day"] is not None:
+        leader = status["leader"]
+        lead = f"{leader['target']} {leader['votes']}/{status['majority']}" if leader else "no votes"
+        lines.append(f"  day {status['day']}: {lead}")
+    if status["outcome"]:
+        outcome = status["outcome"]
+        lines.append(f"  decided: {outcome['target'] or outcome['kind']} ({outcome['reason']}, post {outcome['post']})")
+    if status["deadline"]:
+        lines.append(f"  deadline: {status['deadline']} ({_left(status['deadline_in_seconds'])})")
+    for problem in status["problems"]:
+        lines.append(f"  problem: {problem}")
+    return "\n".join(lines)
+
+
+def _left(seconds: int) -> str:
+    if seconds <= 0:
+        return "passed"
+    hours, rest = divmod(seconds, 3600)
+    return f"in {hours} h {rest // 60:02d} min" if hours else f"in {rest // 60} min"
+
+
+def _number(value: float) -> int | float:
+    return int(value) if float(value).is_integer() else value

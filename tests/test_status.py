@@ -1,0 +1,74 @@
+"""`votal status` data: last sync, posts, day and leader, deadline, open problems."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from loopback_forum import FakeTime, Forum, game_text, make_game, make_posts, serve
+
+from assistant import store
+from assistant.errors import ForumError
+from assistant.fetch import HostLimiter, make_fetcher
+from assistant.game import parse_game
+from assistant.status import format_status_text, game_status
+from assistant.sync import sync_game
+
+NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
+VOTE = '<strong class="text-strong">VOTE: {}</strong>'
+
+
+def test_status_of_a_synced_game() -> None:
+    forum = Forum(make_posts(30))
+    forum.edit(3, VOTE.format("Birch"))
+    forum.edit(4, VOTE.format("Birch"))
+    forum.edit(6, VOTE.format("Zanzibar"))
+    forum.delete(29)
+    db = store.open_db(":memory:")
+    with serve(forum) as server:
+        day = "[[days]]\nday = 1\nstart_post = 0\nend = 2026-03-03T22:00:00Z\n"
+        game = make_game(server.base_url, tables=day, path="games/loop.toml")
+        fetcher = make_fetcher(game, limiter=HostLimiter(clock=FakeTime().clock, sleep=FakeTime().sleep))
+        sync_game(game, db, fetcher, now=lambda: NOW - timedelta(minutes=5))
+        forum.posts.append(make_posts(1)[0] | {"id": "2000"})  # a new post, and then the forum breaks
+        forum.restyle()
+        with pytest.raises(ForumError):  # the failure is what status must show
+            sync_game(game, db, fetcher, now=lambda: NOW)
+    status = game_status(game, db, now=NOW)
+    assert status == {
+        "game": "Loopback Game",
+        "file": "games/loop.toml",
+        "thread": game.thread,
+        "last_sync": NOW.isoformat(),
+        "last_sync_ok": (NOW - timedelta(minutes=5)).isoformat(),
+        "last_sync_requests": 1,
+        "posts": 29,
+        "deleted_posts": 0,
+        "day": 1,
+        "leader": {"target": "Birch", "votes": 2},
+        "majority": 3,
+        "outcome": None,
+        "deadline": "2026-03-03T22:00:00+00:00",
+        "deadline_in_seconds": 34 * 3600,
+        "problems": [
+            "last sync failed: " + status["problems"][0].removeprefix("last sync failed: "),
+            "post 6: Birch's 'VOTE: Zanzibar' not counted: unknown name",
+        ],
+        "alerts": [],
+    }
+    assert "markup may have changed" in status["problems"][0]
+    text = format_status_text(status)
+    assert text.splitlines()[:5] == [
+        "Loopback Game",
+        f"  last sync: {NOW.isoformat()} (failed; last good: {(NOW - timedelta(minutes=5)).isoformat()})",
+        "  posts: 29",
+        "  day 1: Birch 2/3",
+        "  deadline: 2026-03-03T22:00:00+00:00 (in 34 h 00 min)",
+    ]
+
+
+def test_status_of_a_game_never_synced() -> None:
+    game = parse_game(game_text("http://forum.example"), path="g.toml")
+    status = game_status(game, store.open_db(":memory:"), now=NOW)
+    assert (status["last_sync"], status["posts"], status["day"], status["problems"]) == (None, 0, None, [])
+    assert format_status_text(status) == "Loopback Game\n  never synced (run: votal sync GAME_FILE)\n  posts: 0"
