@@ -156,6 +156,36 @@ def sync(game_file: str, db_file: str, quiet: bool, fmt: str) -> None:
 
 
 @main.command()
+@click.argument("game_files", nargs=-1, required=True, type=click.Path(dir_okay=False, exists=True))
+@db_option
+@click.option("--site", "site_dir", type=click.Path(file_okay=False),
+              help="After each change, rewrite the players' page here (a folder per game file).")
+@click.option("--drafts", "drafts_dir", type=click.Path(file_okay=False),
+              help="After each change, write the votal draft here (GAME-votal.txt).")
+@quiet_option
+def run(game_files: tuple[str, ...], db_file: str, site_dir: str | None, drafts_dir: str | None, quiet: bool) -> None:
+    """Keep every game's votal current until Ctrl-C or SIGTERM.
+
+    Syncs each game every [fetch] interval seconds (default 300; every minute in the last hour
+    before a deadline), one request at a time per forum, and after each change rewrites the
+    players' page and the votal draft. Alerts (hammer, deadline near, a vote that cannot be read,
+    a page that stops parsing) are logged once and sent once to the game's [alerts] webhook.
+
+    \b
+    Example:
+      votal run games/wh17.toml games/mafia42.toml --site public/ --drafts drafts/
+    """
+    import logging
+
+    from assistant.schedule import regenerate_hooks, run_games
+
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(message)s")
+    hooks = regenerate_hooks(site_dir=site_dir, drafts_dir=drafts_dir, now=now_utc)
+    echo = None if quiet else (lambda line: click.echo(f"{now_utc():%Y-%m-%d %H:%M:%S} {line}"))
+    run_games(game_files, db_path=db_file, regenerate=hooks, echo=echo, now=now_utc)
+
+
+@main.command()
 @game_argument
 @db_option
 @day_options
