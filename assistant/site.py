@@ -103,6 +103,16 @@ def public_day(votal: Mapping[str, Any], posts: Mapping[int, PostRef] | None = N
         "living": list(votal.get("living", ())),
         "outcome": outcome,
         "post_urls": {str(n): where(n)["url"] for n in sorted(landmarks) if where(n)["url"]},
+        "nominations": [
+            {"nominee": n["nominee"], "nominator": n["nominator"], "post": n["post"], "votes": n["votes"],
+             "voters": list(n["voters"]), **where(n["post"])}
+            for n in votal.get("nominations") or ()
+        ],
+        "runoff": (
+            {"candidates": list(runoff["candidates"]), "deadline": runoff.get("deadline"), "post": runoff.get("post")}
+            if (runoff := votal.get("runoff"))
+            else None
+        ),
         "problems": [
             {"post": p["post"], "voter": p["voter"], "text": p["text"], "reason": p["reason"], **where(p["post"])}
             for p in votal.get("problems", ())

@@ -17,6 +17,7 @@ from assistant.game import parse_game
 from assistant.names import Roster
 from assistant.rules import load_ruleset
 from assistant.site import (
+    PublicGame,
     build_site,
     count_public_days,
     describe_game,
@@ -279,6 +280,8 @@ def test_public_day_copies_only_whitelisted_fields():
         # a Judge's pick is a private decision: the page waits for the moderator to announce it
         "outcome": {"kind": "pending", "target": None, "post": 40, "reason": "judge"},
         "post_urls": {},  # post 40's address is no web address
+        "nominations": [],
+        "runoff": None,
         "problems": [],
         "actions": [
             {"post": 40, "post_id": "p40", "url": None, "time": None, "voter": "Ann", "author": "ann",
@@ -341,6 +344,27 @@ def test_outcomes_changed_by_private_facts_wait_for_the_moderator():
         {"day": 4, "outcome": {"kind": "pending", "target": None, "post": 80, "reason": "moderator"}},
         same,
     ]
+
+
+def test_nominations_and_a_runoff_are_shown_with_their_countdown():
+    day = {
+        "day": 1, "alive": 5, "majority": 3, "as_of_post": 12, "deadline": "2099-01-01T00:00:00Z",
+        "wagons": [{"target": "Bob", "votes": 2, "voters": ["Ann", "Cy"]}],
+        "no_elimination": {"votes": 0, "voters": []}, "not_voting": ["Bob", "Dee", "Eve"], "outcome": None,
+        "problems": [], "actions": [],
+        "nominations": [{"nominator": "Ann", "nominee": "Bob", "post": 3, "votes": 2, "voters": ["Ann", "Cy"]}],
+        "runoff": {"candidates": ["Bob", "Dee"], "deadline": "2099-01-01T02:00:00Z", "post": 12},
+    }
+    game = PublicGame("Clock", "https://forum.example.org/t/9", ("Ann", "Bob", "Cy", "Dee", "Eve"))
+    html = build_site(game, [day], generated_at=GENERATED, posts=index_posts(read_posts()))["index.html"]
+    soup = BeautifulSoup(html, "html.parser")
+    assert " ".join(soup.select_one(".nominations li").get_text().split()) == (
+        "Bob, nominated by Ann in #3: 2 votes (Ann, Cy)"
+    )
+    assert soup.select_one(".nominations a")["href"] == url_of(3)
+    assert " ".join(soup.select_one(".runoff").get_text().split()).startswith("Runoff between Bob and Dee until")
+    # the day's own deadline has passed once a runoff runs: only the runoff counts down
+    assert [c["data-deadline"] for c in soup.select(".countdown")] == ["2099-01-01T02:00:00Z"]
 
 
 def test_votes_needed_is_the_l_number():
