@@ -186,6 +186,27 @@ def run(game_files: tuple[str, ...], db_file: str, site_dir: str | None, drafts_
 
 
 @main.command()
+@click.argument("game_files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@db_option
+@format_option("text", "json")
+def status(game_files: tuple[str, ...], db_file: str, fmt: str) -> None:
+    """Show each game: last sync, posts stored, current day and leader, deadline, open problems (no network).
+
+    \b
+    Example:
+      votal status games/wh17.toml games/mafia42.toml --format json
+    """
+    from assistant.status import format_status_text, game_status
+
+    db = open_store(db_file)
+    statuses = [game_status(load(path), db, now=now_utc()) for path in game_files]
+    if fmt == "json":
+        print_json(statuses)
+    else:
+        click.echo("\n\n".join(format_status_text(s) for s in statuses))
+
+
+@main.command()
 @game_argument
 @db_option
 @day_options
