@@ -27,6 +27,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
 from datetime import datetime, timedelta
+from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -205,7 +206,7 @@ def build_context(
     cap_lifted = deadline - timedelta(hours=cap_hours) if deadline and cap_hours else None
 
     runoff = _runoff(votal, ruleset, deadline, zone)
-    outcome = _outcome(votal, words, game, urls) if votal is not None else None
+    outcome = _outcome(votal, words, game, urls, ruleset) if votal is not None else None
     return DraftContext(
         title=game.title,
         thread=game.thread,
@@ -420,18 +421,21 @@ _REASONS = {
 }
 
 
-def _outcome(votal: Votal, words: Words, game: Game, urls) -> Outcome | None:
+def _outcome(votal: Votal, words: Words, game: Game, urls, ruleset: Ruleset) -> Outcome | None:
     o = votal.outcome
     if o is None:
         return None
     who = o.target or ""
+    after_runoff = votal.runoff is not None
     if o.kind == "elimination":
-        if o.reason == "judge":
+        if o.reason == "tie" and ruleset.tie == "random":
+            text = f"{who} is {words.past}: the vote was tied, and {who} was drawn at random among the tied players."
+        elif o.reason == "runoff" or (after_runoff and o.reason in ("plurality", "tie")):
+            text = f"{who} had the most votes in the runoff and is {words.past}."
+        elif o.reason == "judge":
             text = f"The Judge has decided: {who} is {words.past}."
         elif o.reason == "loose_cannon":
             text = f"The Loose Cannon has ended the day: {who} is {words.past}."
-        elif o.reason == "runoff":
-            text = f"{who} had the most votes in the runoff and is {words.past}."
         else:
             because = _REASONS.get(o.reason, o.reason.replace("_", " ")).format(target=who, no=words.no_elimination)
             text = f"{who} is {words.past}: {because}."
@@ -440,7 +444,9 @@ def _outcome(votal: Votal, words: Words, game: Game, urls) -> Outcome | None:
             text = f"A majority voted {words.no_elimination}: no one is {words.past}."
         elif o.reason == "judge":
             text = f"The decision passed to the Judge: no one is {words.past}."
-        elif o.reason in ("tie", "runoff"):
+        elif o.reason == "runoff" or (after_runoff and o.reason == "tie"):
+            text = f"The runoff ended still tied: no one is {words.past}."
+        elif o.reason == "tie":
             text = f"The vote ended tied: no one is {words.past}."
         elif o.reason == "plurality":
             text = f"{words.no_elimination} had the most votes: no one is {words.past}."
@@ -482,7 +488,7 @@ def _notes(votal: Votal | None, ruleset: Ruleset, words: Words) -> tuple[str, ..
         return ()
     o = votal.outcome
     notes = []
-    if o.kind == "no_elimination" and o.reason == "runoff":
+    if o.kind == "no_elimination" and (o.reason == "runoff" or (votal.runoff is not None and o.reason == "tie")):
         note = getattr(ruleset, "runoff_still_tied_note", None)
         if note:
             notes.append(note)
@@ -642,7 +648,9 @@ def _bundled(flavor: str) -> FunctionLoader:
     return FunctionLoader(load)
 
 
+@lru_cache(maxsize=32)
 def _environment(flavor: str, template_dir: Path | None) -> Environment:
+    """One environment per (flavour, folder): Jinja caches compiled templates and reloads changed files."""
     loaders = []
     if template_dir is not None:
         # A moderator's folder may hold per-flavour subfolders (bbcode/votal.j2) or plain files (votal.j2).
@@ -666,7 +674,7 @@ def render_draft(kind: str, context: DraftContext, *, flavor: str = "bbcode", te
     if template_dir is not None and not Path(template_dir).is_dir():
         raise DraftError(f"template folder {str(template_dir)!r} does not exist")
     name = template_name(kind)
-    env = _environment(flavor, template_dir)
+    env = _environment(flavor, Path(template_dir) if template_dir is not None else None)
     try:
         template = env.get_template(name)
         variables = dict(_view(context, flavor))

@@ -583,3 +583,31 @@ def test_votal_draft_command_reads_the_store_and_the_game_file(tmp_path):
         1,
         f"Error: template folder '{tmp_path / 'missing'}' does not exist",
     )
+
+
+# --- every rules golden case drafts cleanly ---------------------------------------------------------------
+
+RULE_CASES = sorted((Path(__file__).resolve().parent / "golden").glob("*.txt"))
+
+
+@pytest.mark.parametrize("path", RULE_CASES, ids=[p.stem for p in RULE_CASES])
+def test_every_rules_case_drafts_in_both_flavours_without_naming_the_judge(path):
+    from golden.harness import read_case
+
+    from assistant.counting import ruleset_for
+
+    case = read_case(path)
+    ruleset = ruleset_for(case.game)
+    roster = Roster.from_game(case.game, ruleset)
+    votal = replay_day(case.game, ruleset, case.posts, roster, day=case.day, at_post=case.at_post, at_time=case.at_time)
+    context = build_context(case.game, ruleset, [votal], day=case.day, now=case.at_time, posts=case.posts)
+    for flavor in FLAVORS:
+        drafts = {kind: render_draft(kind, context, flavor=flavor) for kind in KINDS}
+        assert all(text.strip() for text in drafts.values())
+        if case.game.private.judge:
+            assert case.game.private.judge not in drafts["judge"]
+        if votal.runoff is not None and votal.outcome and votal.outcome.kind == "no_elimination":
+            assert ruleset.runoff_still_tied_note in drafts["day-end"]
+            assert ruleset.runoff_still_tied_note in drafts["runoff"]
+        for nomination in votal.nominations:
+            assert f"nominated by {nomination.nominator}" in drafts["votal"]
