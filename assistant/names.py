@@ -230,13 +230,31 @@ class Roster:
         return found
 
 
+def _is_word_run(folded: str, words: tuple[str, ...]) -> bool:
+    """``folded`` is whole consecutive words of a name: "haoala" of "Captain Haoala", not "other" of "ScottBrothers"."""
+    for i in range(len(words)):
+        joined = ""
+        for word in words[i:]:
+            joined += word
+            if joined == folded:
+                return True
+            if len(joined) >= len(folded):
+                break
+    return False
+
+
 def _similar_author(author: str, entries: tuple[_Entry, ...]) -> tuple[str | None, str | None]:
     """The seat whose account an unknown author's name plainly is: contained in it, or one or two typos away."""
     folded = fold_name(author)
     if len(folded) < 4:
         return None, None
     names = [e for e in entries if e.kind != "no_elimination" and e.source != "alias" and len(e.folded) >= 4]
-    contained = {(e.kind, e.owner) for e in names if folded in e.folded or e.folded in folded}
+    author_words = tuple(_words(author))
+    contained = {
+        (e.kind, e.owner)
+        for e in names
+        if _is_word_run(folded, e.words) or _is_word_run(e.folded, author_words)
+    }
     if len(contained) == 1:
         kind, owner = next(iter(contained))
         return (owner, "similar") if kind == "seat" else (None, None)

@@ -189,3 +189,40 @@ def test_answers_are_cached_per_roster(roster, game):
 )
 def test_fold_name(name, folded):
     assert fold_name(name) == folded
+
+
+def test_an_author_plainly_the_same_as_an_account_is_that_seat(game):
+    roster = Roster.from_game(game, NO_ELIMINATION)
+    assert roster.author_match("Green  Crayons!") == ("Green Crayons", "account")
+    assert roster.author_match("Guderain") == ("Guderian", "similar")  # one typo in the game file
+    assert roster.author_match("Evil pacman") == ("evilpacman18", "similar")
+    assert roster.author_match("Hir") == (None, None)  # too short to tell
+    assert roster.author_match("neil") == (None, None)  # the moderator's name
+    assert roster.author_match("Someone Else") == (None, None)
+
+
+def test_a_renamed_account_posts_for_the_only_silent_seat(game):
+    posting = [s.name for s in game.players if s.name != "Zdenek"]
+    authors = posting * 3 + ["Newname"] * 6 + ["Passerby"] * 2 + ["neil1113"] * 20
+    roster = Roster.from_game(game, NO_ELIMINATION, authors=authors)
+    assert roster.author_match("Newname") == ("Zdenek", "renamed")
+    assert roster.seat_of_author("Passerby") is None
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ["Newname"] * 3,  # too few posts to be sure
+        ["Newname"] * 6 + ["Other"] * 4,  # two unknown posters, neither dominant
+    ],
+)
+def test_no_renamed_account_is_guessed_when_unsure(game, extra):
+    posting = [s.name for s in game.players if s.name != "Zdenek"]
+    roster = Roster.from_game(game, NO_ELIMINATION, authors=posting + extra)
+    assert roster.seat_of_author("Newname") is None
+
+
+def test_no_renamed_account_is_guessed_with_two_silent_seats(game):
+    posting = [s.name for s in game.players if s.name not in ("Zdenek", "Hiroko")]
+    roster = Roster.from_game(game, NO_ELIMINATION, authors=posting + ["Newname"] * 10)
+    assert roster.seat_of_author("Newname") is None
