@@ -309,11 +309,12 @@ def _describe(run: GameRun) -> str:
     if run.result is None:
         return f"{run.game}: not synced"
     r = run.result
+    requests = f"{r.requests} request{'s' if r.requests != 1 else ''}"
     if not r.changed:
-        return f"{run.game}: nothing new ({r.requests} request{'s' if r.requests != 1 else ''})"
+        return f"{run.game}: nothing new ({requests})"
     parts = [f"{r.new_posts} new"]
     if r.changed_posts:
         parts.append(f"{r.changed_posts} edited")
     if r.deleted_posts:
         parts.append(f"{r.deleted_posts} deleted")
-    return f"{run.game}: {', '.join(parts)} ({r.requests} requests); next in {run.next_in:.0f} s"
+    return f"{run.game}: {', '.join(parts)} ({requests}); next in {run.next_in:.0f} s"
