@@ -227,7 +227,7 @@ def build_context(
         no_elimination=no_elim,
         not_voting=votal.not_voting if votal is not None else tuple(living_names),
         outcome=outcome,
-        judgment=_judgment(votal, game, words),
+        judgment=_judgment(votal, game, words, ruleset),
         runoff=runoff,
         post_minimum=minimum,
         under_minimum=under,
@@ -440,9 +440,12 @@ def _outcome(votal: Votal, words: Words, game: Game, urls, ruleset: Ruleset) -> 
             because = _REASONS.get(o.reason, o.reason.replace("_", " ")).format(target=who, no=words.no_elimination)
             text = f"{who} is {words.past}: {because}."
     elif o.kind == "no_elimination":
-        if o.reason == "majority":
+        survived = getattr(o, "survived", None)
+        if survived:
+            text = f"A majority voted to {words.verb} {survived}, but {survived} survived: no one is {words.past}."
+        elif o.reason == "majority":
             text = f"A majority voted {words.no_elimination}: no one is {words.past}."
-        elif o.reason == "judge":
+        elif _judge_declined(o, ruleset):
             text = f"The decision passed to the Judge: no one is {words.past}."
         elif o.reason == "runoff" or (after_runoff and o.reason == "tie"):
             text = f"The runoff ended still tied: no one is {words.past}."
@@ -464,7 +467,22 @@ def _outcome(votal: Votal, words: Words, game: Game, urls, ruleset: Ruleset) -> 
     return Outcome(o.kind, o.target, o.reason, o.post, post_link(game, o.post, urls), text)
 
 
-def _judgment(votal: Votal | None, game: Game, words: Words) -> Judgment | None:
+def _judge_declined(o, ruleset: Ruleset) -> bool:
+    """No elimination after the rules deferred to the Judge: declined, dead or unnamed, all read the same.
+
+    The rules announce only the result ("If the Judge is dead or declines Judgment, no one is eliminated"),
+    so a dead Judge must not read differently from a declining one: that would tell the players the Judge died.
+    """
+    if o.kind != "no_elimination":
+        return False
+    return (
+        o.reason == "judge"
+        or (o.reason == "no_majority" and ruleset.no_majority == "judge")
+        or (o.reason == "sleep_majority" and ruleset.sleep_majority == "judge")
+    )
+
+
+def _judgment(votal: Votal | None, game: Game, words: Words, ruleset: Ruleset) -> Judgment | None:
     """The Judge's decision as public text. Who the Judge is never enters: only the decision does.
 
     The tally makes a recorded decision final (reason ``judge``); a dead or declining Judge reads the
@@ -473,9 +491,9 @@ def _judgment(votal: Votal | None, game: Game, words: Words) -> Judgment | None:
     if votal is None or votal.outcome is None:
         return None
     o = votal.outcome
-    if o.reason == "judge":
-        if o.kind == "elimination" and o.target:
-            return Judgment("decided", o.target, f"The Judge has decided: {o.target} is {words.past}.")
+    if o.reason == "judge" and o.kind == "elimination" and o.target:
+        return Judgment("decided", o.target, f"The Judge has decided: {o.target} is {words.past}.")
+    if _judge_declined(o, ruleset):
         return Judgment("none", None, f"The decision passed to the Judge: no one is {words.past}.")
     if o.kind == "pending" and o.reason in ("no_majority", "sleep_majority"):
         return Judgment("awaited", None, "The decision passes to the Judge. The result will be announced.")

@@ -447,6 +447,7 @@ def test_the_judge_draft_announces_the_decision_without_naming_the_judge(flavor)
     ],
 )
 def test_judge_decisions_read_the_same_whoever_the_judge_is(outcome, expected):
+    """Whoever holds the role, and whether or not the game file names one, the announcement is the same."""
     ruleset = majority_rules()
     for judge in ("Ariadne", "Theseus", None):
         g = replace(game(), private=replace(game().private, judge=judge))
@@ -611,3 +612,26 @@ def test_every_rules_case_drafts_in_both_flavours_without_naming_the_judge(path)
             assert ruleset.runoff_still_tied_note in drafts["runoff"]
         for nomination in votal.nominations:
             assert f"nominated by {nomination.nominator}" in drafts["votal"]
+
+
+@pytest.mark.parametrize("flavor", FLAVORS)
+def test_a_dead_judge_reads_exactly_like_a_declining_one(flavor):
+    """The rules announce only the result; a different text would tell the players the Judge is dead."""
+    ruleset = majority_rules()
+    dead = day2(ruleset, outcome=Outcome("no_elimination", None, 45, "no_majority"))
+    declined = day2(ruleset, outcome=Outcome("no_elimination", None, 45, "judge"))
+    for kind in ("judge", "day-end", "votal"):
+        texts = [
+            render_draft(kind, build_context(game(), ruleset, [v], day=2, now=NOW), flavor=flavor)
+            for v in (dead, declined)
+        ]
+        assert texts[0] == texts[1]
+    judge_text = render_draft("judge", build_context(game(), ruleset, [dead], day=2, now=NOW), flavor=flavor)
+    assert "The decision passed to the Judge: no one is eliminated." in judge_text
+
+
+def test_a_lynch_survived_is_announced_without_naming_who_protected():
+    ruleset = majority_rules()
+    votal = day2(ruleset, outcome=Outcome("no_elimination", None, 45, "majority", survived="Theseus"))
+    context = build_context(game(), ruleset, [votal], day=2, now=NOW)
+    assert context.outcome.text == "A majority voted to eliminate Theseus, but Theseus survived: no one is eliminated."
