@@ -616,11 +616,15 @@ def safe_url(url: str | None, flavor: str) -> str | None:
 
 
 _URL_KEYS = frozenset({"url", "thread", "nomination_url"})
+# Machine words templates compare against ("unanimous_minus_one"), never player text: passed as they are.
+_IDENTIFIER_KEYS = frozenset({"kind", "reason", "state"})
 
 
 def _view(value: Any, flavor: str, key: str | None = None) -> Any:
     """The context as template variables: text escaped for ``flavor``, links made safe, numbers as they are."""
     if isinstance(value, str):
+        if key in _IDENTIFIER_KEYS:
+            return value
         return safe_url(value, flavor) if key in _URL_KEYS else ESCAPES[flavor](value)
     if is_dataclass(value) and not isinstance(value, type):
         return _Namespace({f.name: _view(getattr(value, f.name), flavor, f.name) for f in fields(value)})

@@ -635,3 +635,21 @@ def test_a_lynch_survived_is_announced_without_naming_who_protected():
     votal = day2(ruleset, outcome=Outcome("no_elimination", None, 45, "majority", survived="Theseus"))
     context = build_context(game(), ruleset, [votal], day=2, now=NOW)
     assert context.outcome.text == "A majority voted to eliminate Theseus, but Theseus survived: no one is eliminated."
+
+
+def _words(text: str, flavor: str) -> set[str]:
+    """The words a reader sees, whatever the markup: for comparing the two flavours of one draft."""
+    if flavor == "bbcode":
+        text = text.replace("[[i][/i]", "\x01")  # an escaped bracket, shown as "["
+        text = re.sub(r"\[url=[^\]]*\]|\[/?(b|i|list|url|\*)\]", " ", text)
+    else:
+        text = re.sub(r"\\(.)", lambda m: "\x01" if m.group(1) == "[" else f"\x02{ord(m.group(1))}\x03", text)
+        text = re.sub(r"\]\([^)]*\)", " ", text).replace("[", " ").replace("**", " ").replace("## ", " ")
+        text = re.sub(r"\x02(\d+)\x03", lambda m: chr(int(m.group(1))), text)
+    text = text.replace("\x01", "[")
+    return {w.strip(".,:;()#-").casefold() for w in text.split()} - {""}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_both_flavours_of_a_draft_say_the_same_words(kind):
+    assert _words(render(kind, "bbcode"), "bbcode") == _words(render(kind, "markdown"), "markdown")
