@@ -349,6 +349,7 @@ class _DayReplay:
                     self.lovers.setdefault(a, set()).update(b for b in pair if b != a)
         self.spent = replay.spent_tokens(day) if ruleset.has("dead_vote_token") else frozenset()
         self.votes: dict[str, list[_Vote]] = {}
+        self.changed = False  # whether a vote changed since the count was last decided
         self.nominations: list[tuple[str, str, int]] = []
         self.actions: list[Action] = []
         self.problems: list[Problem] = []
@@ -459,6 +460,7 @@ class _DayReplay:
             and (at_post is None or p.number <= at_post)
             and (at_time is None or p.time is None or p.time <= at_time)
         ]
+        seen: tuple[str, ...] = ()
         for post in considered:
             if self.phase == "day" and self.after_main(post):
                 self.end_main()
@@ -472,8 +474,11 @@ class _DayReplay:
             elif not self.before_next_day(post):
                 continue
             self.read_post(post)
-            if self.phase in ("day", "runoff") and self.outcome is None:
+            living = self.living(post.number)
+            # The count only moves when a vote changed or someone died: skip the rest (long days are long).
+            if self.phase in ("day", "runoff") and self.outcome is None and (self.changed or living != seen):
                 self.outcome = self.decide_early(post.number)
+            self.changed, seen = False, living
         over = self.outcome is not None and self.phase == "day"
         if self.phase == "day" and self.outcome is None and self.main_over(considered):
             self.end_main()
@@ -647,6 +652,7 @@ class _DayReplay:
                 target = None  # "UNVOTE: X" while voting Y still takes the vote back
             removed = [v for v in mine if target is None or v.target == target]
             self.votes[seat] = [v for v in mine if v not in removed]
+            self.changed = True
             return done(removed[0].target if len(removed) == 1 else target, step)
         if command.action not in ("vote", "nominate"):
             return done(None, None, False, f"not a command ({command.action})")
@@ -696,6 +702,7 @@ class _DayReplay:
         else:
             mine[:] = [v for v in mine if v.target != _NO_ELIM]
         mine.append(_Vote(target, order))
+        self.changed = True
         return done(target, found.step, action=action)
 
     def resolve(self, text: str, living: Collection[str]):
