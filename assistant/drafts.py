@@ -150,6 +150,7 @@ class DraftContext:
     deadline_local: str | None  # "Saturday 5 October 2024, 22:00 EDT"
     deadline_utc: str | None  # "Sunday 6 October 2024, 02:00 UTC"
     timezone: str
+    extended_hours: int | float  # the deadline's extensions (a Reveal's 24 h), already included in it
     time_left: str | None  # "1 day, 3 hours and 20 minutes" from ``now`` to the deadline
     as_of_post: int | None
     wagons: tuple[Wagon, ...]
@@ -196,7 +197,8 @@ def build_context(
     threshold = _has_threshold(ruleset)
     majority = (votal.majority if votal is not None else ruleset.majority_for(len(living))) if threshold else None
 
-    deadline = votal.deadline if votal is not None and votal.deadline else _deadline(game, ruleset, day)
+    bounds = _bounds(game, ruleset, day)
+    deadline = votal.deadline if votal is not None and votal.deadline else bounds.end
     urls = _post_urls(votal, posts)
     wagons, no_elim = _wagons(votal, words, majority, urls, game) if votal is not None else ((), None)
 
@@ -221,6 +223,7 @@ def build_context(
         deadline_local=_local(deadline, zone),
         deadline_utc=_utc(deadline),
         timezone=str(zone.key),
+        extended_hours=_number(getattr(bounds, "extended_hours", 0) or 0),
         time_left=_time_left(deadline, now),
         as_of_post=votal.as_of_post if votal is not None else None,
         wagons=wagons,
@@ -276,10 +279,10 @@ def _zone(game: Game, ruleset: Ruleset):
     return zone_of(game, ruleset)
 
 
-def _deadline(game: Game, ruleset: Ruleset, day: int) -> datetime | None:
+def _bounds(game: Game, ruleset: Ruleset, day: int):
     from assistant.clock import day_bounds
 
-    return day_bounds(game, ruleset, day).end
+    return day_bounds(game, ruleset, day)
 
 
 _IRREGULAR_PAST = {"hang": "hanged", "hanging": "hanged", "kill": "killed", "lynching": "lynched"}
@@ -729,12 +732,12 @@ def render_votal_draft(
     ruleset: Ruleset | None = None,
     posts: Sequence[ReadPost] = (),
     now: datetime | None = None,
-    flavor: str | None = None,
+    flavor: str = "bbcode",
 ) -> str:
-    """The votal post for ``votal``'s day (BBCode unless the game's forum takes Markdown)."""
+    """The votal post for ``votal``'s day: BBCode unless ``flavor`` says otherwise (``votal count --format bbcode``)."""
     if ruleset is None:
         from assistant.counting import ruleset_for
 
         ruleset = ruleset_for(game)
     context = build_context(game, ruleset, [votal], day=votal.day, now=now, posts=posts)
-    return render_draft("votal", context, flavor=flavor or default_flavor(game), template_dir=game.templates)
+    return render_draft("votal", context, flavor=flavor, template_dir=game.templates)

@@ -283,6 +283,15 @@ def test_day_start_announces_the_night_in_order_with_majority_and_deadline_acros
     assert context.time_left == "11 hours and 30 minutes"
 
 
+def test_a_reveals_extension_moves_the_deadline_and_says_so():
+    g = parse_game(GAME + '[[events]]\nday = 2\nkind = "extend"\nhours = 24\n', path="game.toml")
+    context = build_context(g, majority_rules(), [], day=2, now=NOW)
+    assert (context.deadline, context.extended_hours) == (datetime(2024, 11, 5, 3, 0, tzinfo=UTC), 24)
+    assert "Deadline (extended by 24 hours): [b]Monday 4 November 2024, 22:00 EST[/b]" in render_draft(
+        "day-start", context
+    )
+
+
 def test_a_day_with_no_votal_yet_takes_the_living_and_majority_from_the_game_file():
     g, ruleset = game(), majority_rules()
     context = build_context(g, ruleset, [], day=2, now=None)
