@@ -10,7 +10,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 # Bump when extraction changes: stored commands of an older version are read again from the post.
-EXTRACTOR_VERSION = 3
+EXTRACTOR_VERSION = 4
 
 
 @dataclass(frozen=True)
@@ -53,6 +53,7 @@ _EXCLUDED_CLASSES = frozenset(
         "signature",
     }
 )
+_STRUCK_TAGS = frozenset({"s", "strike", "del"})
 _BOLD_TAGS = frozenset({"b", "strong"})
 _BOLD_CLASSES = frozenset({"noboldsig", "bbvote", "bbcode-b", "mycode_b", "text-strong"})
 _LINE_TAGS = frozenset(
@@ -106,6 +107,8 @@ def _collect(root) -> list[tuple[str, bool]]:
         classes = set(el.get("class", "").split()) if el.get("class") else set()
         style = el.get("style", "")
         if _is_excluded(el, classes, style):
+            if tag not in _STRUCK_TAGS and "line-through" not in style:
+                pieces.append((_CUT, False))  # struck text is read through: "VOTE: <s>Ann</s> Bob"
             return
         line = tag in _LINE_TAGS or (tag == "div" and not _INLINE_STYLE.search(style))
         if line:
@@ -121,7 +124,48 @@ def _collect(root) -> list[tuple[str, bool]]:
             pieces.append(("\n", False))
 
     walk(root, False)
+    pieces = _drop_unrendered_quotes(pieces)
     return [part for text, bold in pieces for part in (((text, True),) if bold else _literal_bold(text))]
+
+
+_CUT = "\x00"  # where an excluded part (a quote, a spoiler...) was cut out
+# Quote BBCode the forum left unrendered: "[quote="X"]" opens a quote, "[/quote]" closes one.
+_QUOTE_TAG = re.compile(r"\[quote\b[^\]\n]{0,80}\]?|\[/quote\]?", re.IGNORECASE)
+
+
+def _drop_unrendered_quotes(pieces: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+    """Leave out what broken quote markup still quotes, as a reader would.
+
+    Text after a literal "[quote...]" up to its "[/quote]" (or the end of the post) is quoted; a stray
+    "[/quote]" closes a quote whose opening was lost, so the text since the last cut-out part is quoted too.
+    """
+    if not any("[" in text and _QUOTE_TAG.search(text) for text, _ in pieces):
+        return pieces
+    out: list[tuple[str, bool]] = []
+    since_cut = 0  # index in ``out`` after the last cut-out part
+    quoting = False
+    for text, bold in pieces:
+        if text == _CUT:
+            out.append((text, bold))  # kept: a cut-out part ends a bold run
+            since_cut = len(out)
+            continue
+        position = 0
+        for tag in _QUOTE_TAG.finditer(text):
+            closing = tag.group(0).startswith("[/")
+            if quoting:
+                if closing:
+                    quoting = False
+            elif closing:
+                del out[since_cut:]
+            else:
+                out.append((text[position : tag.start()], bold))
+                quoting = True
+            position = tag.end()
+            if closing:
+                since_cut = len(out)
+        if not quoting:
+            out.append((text[position:], bold))
+    return [p for p in out if p[0]]
 
 
 # BBCode the forum left unrendered, as a reader still sees it: "[b]Vote: X[/b]", "[vote]X[/vote]", or a

@@ -207,3 +207,19 @@ def test_empty_or_odd_bodies_give_no_commands(body):
 
 def test_entities_and_invisible_characters_are_normalised():
     assert read("<b>VOTE:&nbsp;Ann\u200b</b>") == [("vote", "Ann")]
+
+
+def test_broken_quote_markup_still_quotes():
+    stray_close = (
+        "<blockquote><div><cite>A wrote:</cite>hi</div></blockquote>\n"
+        "<b>VOTE: Ann</b> obv wagon riding is obv.[/quote]<br>\nMy own words. <b>VOTE: Bob</b>"
+    )
+    assert read(stray_close) == [("vote", "Bob")]
+    unclosed_open = '<b>VOTE: Bob</b> [quote="Pie"]<br>\nquoted <b>VOTE: Ann</b>'
+    assert read(unclosed_open) == [("vote", "Bob")]
+    closed = '[quote="Pie"]<b>VOTE: Ann</b>[/quote] mine: <b>VOTE: Bob</b>'
+    assert read(closed) == [("vote", "Bob")]
+
+
+def test_a_cut_out_quote_ends_a_bold_run():
+    assert read("<b>VOTE:</b><blockquote>x</blockquote><b>Bob</b>") == []
