@@ -348,6 +348,11 @@ class _DayReplay:
                 for a in pair:
                     self.lovers.setdefault(a, set()).update(b for b in pair if b != a)
         self.spent = replay.spent_tokens(day) if ruleset.has("dead_vote_token") else frozenset()
+        # A day timed by the clock starts when the last one's deadline passed; a runoff runs past that.
+        self.runoff_before: datetime | None = None
+        if ruleset.tie == "runoff" and day > 1 and self.bounds.start_post is None and game.day(day) is None:
+            previous = replay.day(day - 1).votal.runoff
+            self.runoff_before = previous.deadline if previous is not None else None
         self.votes: dict[str, list[_Vote]] = {}
         self.changed = False  # whether a vote changed since the count was last decided
         self.nominations: list[tuple[str, str, int]] = []
@@ -388,6 +393,8 @@ class _DayReplay:
         if b.start_post is not None:
             return post.number >= b.start_post
         if b.start is not None:
+            if post.time is not None and self.runoff_before is not None and post.time <= self.runoff_before:
+                return False  # still the previous day's runoff
             return post.time is None or post.time >= b.start
         return True
 
@@ -461,6 +468,7 @@ class _DayReplay:
             and (at_time is None or p.time is None or p.time <= at_time)
         ]
         seen: tuple[str, ...] = ()
+        self.declared_nominations(None)
         for post in considered:
             if self.phase == "day" and self.after_main(post):
                 self.end_main()
@@ -473,6 +481,7 @@ class _DayReplay:
                 self.last_runoff_post = post.number
             elif not self.before_next_day(post):
                 continue
+            self.declared_nominations(post.number)
             self.read_post(post)
             living = self.living(post.number)
             # The count only moves when a vote changed or someone died: skip the rest (long days are long).
@@ -511,6 +520,7 @@ class _DayReplay:
 
     def end_runoff(self) -> None:
         self.phase = "late"
+        self.voted_at_deadline |= frozenset(v for v, votes in self.votes.items() if votes)
         last = self.last_runoff_post if self.last_runoff_post is not None else self.last_day_post
         standing = self.standing(last)
         self.outcome = self.settle(decide_plurality(self.ruleset, standing, runoff=True))
@@ -559,6 +569,25 @@ class _DayReplay:
             self.notes.append(f"the Deacon ({private.deacon}) is alive and {outcome.target} is holy: survives")
             outcome = Outcome("no_elimination", None, outcome.post, outcome.reason, survived=outcome.target)
         return outcome
+
+    def declared_nominations(self, post: int | None) -> None:
+        """``[[events]] kind = "nominate"``: the moderator's word that ``player`` nominated ``target`` at ``post``
+        (a nomination is a first vote, so the nominator's vote on the nominee stands too)."""
+        if not self.ruleset.has("clocktower"):
+            return
+        seats = {a.casefold(): s.name for s in self.game.players for a in (*s.accounts, *s.aliases)}
+        for event in self.game.events:
+            if event.day != self.number or event.kind != "nominate" or event.post != post:
+                continue
+            nominee = seats.get((event.target or "").casefold())
+            if event.player is None or nominee is None or any(n == nominee for _, n, _ in self.nominations):
+                continue
+            at = post if post is not None else (self.bounds.start_post or 0)
+            self.nominations.append((event.player, nominee, at))
+            if event.player in self.living(post):
+                mine = [v for v in self.votes.get(event.player, []) if v.target != _NO_ELIM]
+                self.votes[event.player] = [*mine, _Vote(nominee, (at, -1))]
+                self.changed = True
 
     # -- reading a post -----------------------------------------------------------------------------------
 
