@@ -16,6 +16,7 @@ from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 from assistant.errors import ForumError
 from parsers.page import Post, ThreadPage
+from parsers.textdates import parse_iso_time
 
 NAME = "discourse"
 CHUNK = 20  # posts per answer, as Discourse's web client asks for them
@@ -92,7 +93,9 @@ def looks_like(url: str, text: str | None = None) -> bool:
 def _read_post(item: dict, *, origin: str, topic: dict) -> Post:
     number = int(item["post_number"])
     author = item.get("username") or item.get("name") or item.get("display_username") or "(deleted user)"
-    created = datetime.fromisoformat(item["created_at"].replace("Z", "+00:00")).astimezone(UTC)
+    created = parse_iso_time(item["created_at"])
+    if created is None:
+        raise ValueError(f"created_at {item['created_at']!r} is not a time")
     slug = item.get("topic_slug") or topic.get("slug") or "-"
     topic_id = item.get("topic_id") or topic.get("id")
     deleted = bool(item.get("deleted_at")) or bool(item.get("user_deleted")) or bool(item.get("hidden"))

@@ -10,7 +10,7 @@ import lxml.etree
 
 from assistant.errors import ForumError
 from parsers.page import Post, ThreadPage
-from parsers.textdates import parse_text_date
+from parsers.textdates import parse_iso_time, parse_text_date
 
 NAME = "phpbb"
 
@@ -235,10 +235,9 @@ def _read_author(found: _Chrome) -> tuple[str, str | None]:
 
 def _read_time(found: _Chrome, *, tz: tzinfo, now: datetime | None) -> datetime | None:
     for stamp in found.stamps:
-        try:
-            return datetime.fromisoformat(stamp.strip()).astimezone(UTC)
-        except ValueError:
-            continue
+        when = parse_iso_time(stamp, tz=tz)
+        if when is not None:
+            return when
     # 3.0-era and MafiaScum's visible line: "... » Mon Dec 06, 2010 4:04 pm"
     for line in found.author_lines:
         tail = _text(line).rsplit("\u00bb", 1)[-1]

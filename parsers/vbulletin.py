@@ -15,7 +15,7 @@ import lxml.html
 
 from assistant.errors import ForumError
 from parsers.page import Post, ThreadPage
-from parsers.textdates import parse_text_date
+from parsers.textdates import parse_iso_time, parse_text_date
 
 NAME = "vbulletin"
 DEFAULT_PER_PAGE = 10
@@ -74,7 +74,7 @@ def parse_page(
             problems.append(f"post {element.get('id')}: {exc}")
     for element in elements5:
         try:
-            post = _read_post5(element, url=url)
+            post = _read_post5(element, url=url, tz=tz)
             posts.append(post)
             if post.time is None:
                 problems.append(f"post {post.post_id}: no readable time")
@@ -152,7 +152,7 @@ def _read_post4(element, *, url: str, tz: tzinfo, now: datetime | None, problems
     dates = _DATE4(element)
     time = parse_text_date(dates[0].text_content(), tz=tz, now=now) if dates else None
     if time is None:
-        shown = dates[0].text_content().strip() if dates else "nothing"
+        shown = " ".join(dates[0].text_content().split()) if dates else "nothing"
         problems.append(f"post {post_id}: cannot read the date {shown!r}")
     permalink = counters[0].get("href") if counters else None
     return Post(
@@ -170,7 +170,7 @@ def _read_post4(element, *, url: str, tz: tzinfo, now: datetime | None, problems
     )
 
 
-def _read_post5(element, *, url: str) -> Post:
+def _read_post5(element, *, url: str, tz: tzinfo) -> Post:
     post_id = element.get("data-node-id", "")
     counts = _COUNT5(element)
     digits = re.sub(r"\D", "", counts[0].text_content()) if counts else ""
@@ -182,13 +182,8 @@ def _read_post5(element, *, url: str) -> Post:
     bodies = _BODY5(element)
     if not bodies:
         raise _Unreadable("no post body (div.js-post__content-text)")
-    time = None
-    for stamp in _TIME5(element):
-        try:
-            time = datetime.fromisoformat(stamp.strip()).astimezone(UTC)
-            break
-        except ValueError:
-            continue
+    # vBulletin 5 prints ISO times without an offset: they are in the board's zone
+    time = next((t for t in (parse_iso_time(s, tz=tz) for s in _TIME5(element)) if t is not None), None)
     found_id = _USER_ID.search(users[0].get("href") or "") or re.search(r"/member/(\d+)", users[0].get("href") or "")
     link = counts[0].get("href") or (counts[0].find(".//a").get("href") if counts[0].find(".//a") is not None else None)
     return Post(

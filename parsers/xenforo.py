@@ -11,6 +11,7 @@ import lxml.html
 
 from assistant.errors import ForumError
 from parsers.page import Post, ThreadPage
+from parsers.textdates import parse_iso_time
 
 NAME = "xenforo"
 DEFAULT_PER_PAGE = 20  # XenForo's default messages per page
@@ -130,11 +131,9 @@ def _read_time(element) -> datetime | None:
             value = (stamp.get(attr) or "").strip()
             if value.isdigit():
                 return datetime.fromtimestamp(int(value), UTC)
-        if stamp.get("datetime"):
-            try:
-                return datetime.fromisoformat(stamp.get("datetime")).astimezone(UTC)
-            except ValueError:
-                continue
+        when = parse_iso_time(stamp.get("datetime") or "")
+        if when is not None:
+            return when
     return None
 
 
