@@ -25,9 +25,9 @@ read)::
     living         list    living seats as of the as-of point, in game-file order
     ruleset        str     the ruleset's name
     actions        list    every command read this day: {"post", "voter", "author", "text", "action",
-                           "target", "no_elimination", "step", "counted", "why_not", "corrected", "url"};
-                           action is vote | unvote | nominate; a vote that nominated (clocktower) is
-                           "nominate"
+                           "target", "no_elimination", "step", "counted", "why_not", "corrected", "url", "nomination"};
+                           action is the command as typed (vote | unvote | nominate); "nomination" (bool)
+                           is true for the vote that nominated its target (clocktower)
     nominations    list    clocktower only: {"nominator", "nominee", "post", "votes", "voters"}
     runoff         object  Millers Hollow only: {"candidates", "deadline", "post"} or null; post is the last
                            post of the main vote, deadline null when the runoff is declared by posts
@@ -125,6 +125,7 @@ class Action:
     why_not: str | None
     corrected: bool = False
     url: str | None = None  # the post's permalink
+    nomination: bool = False  # clocktower: this vote nominated its target
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -140,6 +141,7 @@ class Action:
             "why_not": self.why_not,
             "corrected": self.corrected,
             "url": self.url,
+            "nomination": self.nomination,
         }
 
 
@@ -654,17 +656,17 @@ class _DayReplay:
         seat = base["voter"]
         mine = self.votes.setdefault(seat, [])
 
-        def done(target, step, counted=True, why=None, action=None, problem=False) -> Action:
+        def done(target, step, counted=True, why=None, nomination=False, problem=False) -> Action:
             if problem:
                 self.problems.append(Problem(order[0], seat, command.raw, why))
-            fields = dict(base, action=action or base["action"])
             return Action(
-                **fields,
+                **base,
                 target=None if target == _NO_ELIM else target,
                 no_elimination=target == _NO_ELIM,
                 step=step,
                 counted=counted,
                 why_not=why,
+                nomination=nomination,
             )
 
         if command.action == "unvote":
@@ -704,7 +706,7 @@ class _DayReplay:
             return done(target, found.step, False, _INVALID)
         if self.phase == "runoff" and target != _NO_ELIM and target not in self.candidates:
             return done(target, found.step, False, "not in the runoff", problem=True)
-        action = None
+        nomination = False
         if self.ruleset.has("clocktower") and target != _NO_ELIM:
             nominated = {n for _, n, _ in self.nominations}
             nominators = {n for n, _, _ in self.nominations}
@@ -716,11 +718,11 @@ class _DayReplay:
                         target, found.step, False, "not nominated, and the voter has nominated today", problem=True
                     )
                 self.nominations.append((seat, target, order[0]))
-                action = "nominate"
+                nomination = True
             elif command.action == "nominate":
                 return done(target, found.step, False, "already nominated today", problem=True)
         if any(v.target == target for v in mine):
-            return done(target, found.step, action=action)
+            return done(target, found.step, nomination=nomination)
         if self.ruleset.require_unvote and mine and not self.ruleset.multi_vote:
             shown = mine[0].target
             why = "already voting: unvote first" if shown == _NO_ELIM else f"already voting {shown}: unvote first"
@@ -732,7 +734,7 @@ class _DayReplay:
             mine[:] = [v for v in mine if v.target != _NO_ELIM]
         mine.append(_Vote(target, order))
         self.changed = True
-        return done(target, found.step, action=action)
+        return done(target, found.step, nomination=nomination)
 
     def resolve(self, text: str, living: Collection[str]):
         return self.r.resolve(text, self.r.roster, alive=frozenset(living))
