@@ -20,12 +20,14 @@ read)::
                            elimination | no_elimination | pending, reason one of rules.OUTCOME_REASONS;
                            post is the deciding post (the last counted post when a deadline decided);
                            "survived" is added when a lynch failed (witchhunt-9.0's Deacon)
-    problems       list    {"post", "voter", "text", "reason"}: votes that did not count and why
+    problems       list    {"post", "voter", "text", "reason"}: votes that did not count and why (a vote a
+                           private fact voids is only an action with why_not "not a valid vote")
     deadline       str     ISO 8601 UTC deadline (extensions included), or null
     living         list    living seats as of the as-of point, in game-file order
     ruleset        str     the ruleset's name
     actions        list    every command read this day: {"post", "voter", "author", "text", "action",
-                           "target", "no_elimination", "step", "counted", "why_not", "corrected", "url", "nomination"};
+                           "target", "no_elimination", "step", "counted", "why_not", "corrected", "url",
+                           "nomination"};
                            action is the command as typed (vote | unvote | nominate); "nomination" (bool)
                            is true for the vote that nominated its target (clocktower)
     nominations    list    clocktower only: {"nominator", "nominee", "post", "votes", "voters"}
@@ -42,7 +44,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Any
 
 from assistant.clock import add_wall_hours, day_bounds, zone_of
 from assistant.game import Game
@@ -71,10 +73,6 @@ __all__ = [
     "majority_for",
     "replay_day",
 ]
-
-
-class RosterLike(Protocol):
-    def seat_of_author(self, author: str) -> str | None: ...
 
 
 @dataclass(frozen=True)
