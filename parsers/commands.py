@@ -10,7 +10,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 # Bump when extraction changes: stored commands of an older version are read again from the post.
-EXTRACTOR_VERSION = 4
+EXTRACTOR_VERSION = 5
 
 
 @dataclass(frozen=True)
@@ -69,6 +69,7 @@ _INLINE_STYLE = re.compile(r"display\s*:\s*inline", re.IGNORECASE)
 # whole post bold, and nothing after this many characters is a vote a moderator would count.
 _MAX_RUN = 4000
 _MAX_LINE = 200
+_PROSE_RUN = 400
 _MAX_TARGET = 60
 
 
@@ -249,12 +250,14 @@ def _normalise(text: str) -> str:
     return _SPACES.sub(" ", text)
 
 
-def _read_line(line: str, raw: str) -> list[Command]:
+def _read_line(line: str, raw: str, *, strict: bool = False) -> list[Command]:
     found = list(_KEYWORD.finditer(line))
     if not found:
         return []
     first = found[0]
     preamble = line[: first.start()]
+    if strict and preamble.strip(" -*>([{#~:"):
+        return []
     if not _PREAMBLE_END.search(preamble) and not (
         _SHORT_PREAMBLE.match(preamble)
         and not _NEGATION.search(preamble)
@@ -281,6 +284,8 @@ def _read_run(run: str) -> list[Command]:
     run = _normalise(run[:_MAX_RUN])
     run = _BBCODE_VOTE.sub(lambda m: f"\n{'un' if m.group(1) else ''}vote: {m.group(2)}\n", run)
     run = _STRAY_TAG.sub(" ", run)
+    # A long bold stretch is prose (often an unclosed tag): there only a line that opens with a command counts.
+    strict = len(run) > _PROSE_RUN
     commands: list[Command] = []
     for line in run.split("\n"):
         line = line.strip()
@@ -292,7 +297,7 @@ def _read_run(run: str) -> list[Command]:
             head = _KEYWORD.match(line)
             if not head:
                 continue
-        commands.extend(_read_line(line, line))
+        commands.extend(_read_line(line, line, strict=strict))
     return commands
 
 

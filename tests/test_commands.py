@@ -223,3 +223,8 @@ def test_broken_quote_markup_still_quotes():
 
 def test_a_cut_out_quote_ends_a_bold_run():
     assert read("<b>VOTE:</b><blockquote>x</blockquote><b>Bob</b>") == []
+
+
+def test_in_a_long_bold_stretch_only_a_line_opening_with_a_command_counts():
+    prose = "<br>".join(["This is my analysis of the day so far and what I make of it."] * 8)
+    assert read(f"<b>{prose}<br>Well, vote Ann if you like.<br>VOTE: Bob</b>") == [("vote", "Bob")]
