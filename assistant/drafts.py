@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
 from importlib.resources import files
@@ -165,7 +165,6 @@ class DraftContext:
     cap_lifted_local: str | None
     warnings: tuple[Flagged, ...] = ()
     notes: tuple[str, ...] = ()
-    extra: Mapping[str, Any] = field(default_factory=dict)  # room for a moderator's template: plain values
 
 
 # --- building the context ------------------------------------------------------------------------------
@@ -194,7 +193,7 @@ def build_context(
     living_names = votal.living if votal is not None and votal.living else alive_seats(game, day)
     seats = {seat.name: seat for seat in game.players}
     living = tuple(Player(n, seats[n].accounts[-1] if n in seats else n) for n in living_names)
-    threshold = _has_threshold(ruleset)
+    threshold = ruleset.threshold
     majority = (votal.majority if votal is not None else ruleset.majority_for(len(living))) if threshold else None
 
     bounds = _bounds(game, ruleset, day)
@@ -204,7 +203,7 @@ def build_context(
 
     minimum = ruleset.daily_minimum
     under = _under_minimum(game, ruleset, votal, day, posts, living_names, minimum) if minimum else ()
-    cap_hours = getattr(ruleset, "cap_lifted_hours", None)
+    cap_hours = ruleset.cap_lifted_hours
     cap_lifted = deadline - timedelta(hours=cap_hours) if deadline and cap_hours else None
 
     runoff = _runoff(votal, ruleset, deadline, zone)
@@ -223,7 +222,7 @@ def build_context(
         deadline_local=_local(deadline, zone),
         deadline_utc=_utc(deadline),
         timezone=str(zone.key),
-        extended_hours=_number(getattr(bounds, "extended_hours", 0) or 0),
+        extended_hours=_number(bounds.extended_hours),
         time_left=_time_left(deadline, now),
         as_of_post=votal.as_of_post if votal is not None else None,
         wagons=wagons,
@@ -266,13 +265,6 @@ def _votal_of(votals: Sequence[Votal] | Mapping[int, Votal], day: int) -> Votal 
     return next((v for v in votals if v.day == day), None)
 
 
-def _has_threshold(ruleset: Ruleset) -> bool:
-    threshold = getattr(ruleset, "threshold", None)
-    if isinstance(threshold, bool):
-        return threshold
-    return ruleset.decide == "majority" or "majority" in ruleset.early_end
-
-
 def _zone(game: Game, ruleset: Ruleset):
     from assistant.clock import zone_of
 
@@ -310,7 +302,7 @@ def words_of(ruleset: Ruleset) -> Words:
         noun = _NOUN.get(verb, verb[:-1] + "ion")
     else:
         noun = _NOUN.get(verb, verb)
-    label = getattr(ruleset, "no_elimination_label", None) or f"No {noun.title()}"
+    label = ruleset.no_elimination_label or f"No {noun.title()}"
     return Words(verb=verb, past=past, noun=noun, no_elimination=label)
 
 
@@ -322,7 +314,7 @@ def night_deaths(game: Game, ruleset: Ruleset, day: int) -> tuple[str, ...]:
     the day: it tells nothing about roles or the order the moderator wrote, and is the same every run.
     """
     died = [d.player for d in game.deaths if d.phase == "night" and d.phase_number == day - 1]
-    order = getattr(ruleset, "death_order", None) or "game_file"
+    order = ruleset.death_order
     if order == "alphabetical":
         return tuple(sorted(died, key=str.casefold))
     if order == "random":
@@ -337,7 +329,7 @@ def night_deaths(game: Game, ruleset: Ruleset, day: int) -> tuple[str, ...]:
 
 def _post_urls(votal: Votal | None, posts: Sequence[ReadPost]) -> dict[int, str]:
     """Permalinks by post number: from the posts, else from the votal's actions (which carry them)."""
-    urls = {a.post: a.url for a in (votal.actions if votal is not None else ()) if getattr(a, "url", None)}
+    urls = {a.post: a.url for a in (votal.actions if votal is not None else ()) if a.url}
     urls.update((p.number, p.url) for p in posts if p.url)
     return urls
 
@@ -369,7 +361,7 @@ def _vote_posts(votal: Votal) -> dict[tuple[str, str | None, bool], tuple[int, s
     for action in votal.actions:
         if action.counted and action.action in ("vote", "nominate") and action.voter:
             key = (action.voter, None if action.no_elimination else action.target, action.no_elimination)
-            found[key] = (action.post, getattr(action, "url", None))
+            found[key] = (action.post, action.url)
     return found
 
 
@@ -443,7 +435,7 @@ def _outcome(votal: Votal, words: Words, game: Game, urls, ruleset: Ruleset) -> 
             because = _REASONS.get(o.reason, o.reason.replace("_", " ")).format(target=who, no=words.no_elimination)
             text = f"{who} is {words.past}: {because}."
     elif o.kind == "no_elimination":
-        survived = getattr(o, "survived", None)
+        survived = o.survived
         if survived:
             text = f"A majority voted to {words.verb} {survived}, but {survived} survived: no one is {words.past}."
         elif o.reason == "majority":
@@ -510,7 +502,7 @@ def _notes(votal: Votal | None, ruleset: Ruleset, words: Words) -> tuple[str, ..
     o = votal.outcome
     notes = []
     if o.kind == "no_elimination" and (o.reason == "runoff" or (votal.runoff is not None and o.reason == "tie")):
-        note = getattr(ruleset, "runoff_still_tied_note", None)
+        note = ruleset.runoff_still_tied_note
         if note:
             notes.append(note)
     return tuple(notes)

@@ -7,7 +7,6 @@ import re
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
@@ -541,13 +540,14 @@ def test_default_flavor_follows_the_forum_engine():
 
 
 def test_night_deaths_follow_the_rulesets_order():
-    g = game()
-    assert night_deaths(g, SimpleNamespace(), 2) == ("Medea", "Helen")
-    assert night_deaths(g, SimpleNamespace(death_order="alphabetical"), 2) == ("Helen", "Medea")
-    shuffled = night_deaths(g, SimpleNamespace(death_order="random"), 2)
+    g, ruleset = game(), majority_rules()
+    assert night_deaths(g, ruleset, 2) == ("Medea", "Helen")
+    assert night_deaths(g, replace(ruleset, death_order="alphabetical"), 2) == ("Helen", "Medea")
+    shuffled = night_deaths(g, replace(ruleset, death_order="random"), 2)
     assert sorted(shuffled) == ["Helen", "Medea"]
-    assert shuffled == night_deaths(g, SimpleNamespace(death_order="random"), 2)  # the same every run
-    assert night_deaths(g, SimpleNamespace(), 3) == ()
+    assert shuffled == night_deaths(g, replace(ruleset, death_order="random"), 2)  # the same every run
+    assert night_deaths(g, ruleset, 3) == ()
+    assert load_ruleset("witchhunt-9.0").death_order == "random"  # "announced ... in a random order"
 
 
 # --- the command --------------------------------------------------------------------------------------------
