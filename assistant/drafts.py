@@ -23,7 +23,9 @@ draft.
 
 from __future__ import annotations
 
+import random
 import re
+import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from datetime import datetime, timedelta
@@ -35,6 +37,7 @@ from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, FunctionLoader, StrictUndefined, TemplateNotFound
 
+from assistant.clock import DayBounds, day_bounds, zone_of
 from assistant.errors import VotalError
 from assistant.game import Game
 from assistant.rules import Ruleset
@@ -189,14 +192,14 @@ def build_context(
     """
     votal = _votal_of(votals, day)
     words = words_of(ruleset)
-    zone = _zone(game, ruleset)
+    zone = zone_of(game, ruleset)
     living_names = votal.living if votal is not None and votal.living else alive_seats(game, day)
     seats = {seat.name: seat for seat in game.players}
     living = tuple(Player(n, seats[n].accounts[-1] if n in seats else n) for n in living_names)
     threshold = ruleset.threshold
     majority = (votal.majority if votal is not None else ruleset.majority_for(len(living))) if threshold else None
 
-    bounds = _bounds(game, ruleset, day)
+    bounds = day_bounds(game, ruleset, day)
     deadline = votal.deadline if votal is not None and votal.deadline else bounds.end
     urls = _post_urls(votal, posts)
     wagons, no_elim = _wagons(votal, words, majority, urls, game) if votal is not None else ((), None)
@@ -265,18 +268,6 @@ def _votal_of(votals: Sequence[Votal] | Mapping[int, Votal], day: int) -> Votal 
     return next((v for v in votals if v.day == day), None)
 
 
-def _zone(game: Game, ruleset: Ruleset):
-    from assistant.clock import zone_of
-
-    return zone_of(game, ruleset)
-
-
-def _bounds(game: Game, ruleset: Ruleset, day: int):
-    from assistant.clock import day_bounds
-
-    return day_bounds(game, ruleset, day)
-
-
 _IRREGULAR_PAST = {"hang": "hanged", "hanging": "hanged", "kill": "killed", "lynching": "lynched"}
 _NOUN = {"lynch": "lynch", "hang": "hanging", "kill": "kill"}
 
@@ -318,9 +309,6 @@ def night_deaths(game: Game, ruleset: Ruleset, day: int) -> tuple[str, ...]:
     if order == "alphabetical":
         return tuple(sorted(died, key=str.casefold))
     if order == "random":
-        import random
-        import zlib
-
         shuffled = sorted(died, key=str.casefold)
         random.Random(zlib.crc32(f"{game.thread}#{day}".encode())).shuffle(shuffled)
         return tuple(shuffled)
@@ -511,8 +499,6 @@ def _notes(votal: Votal | None, ruleset: Ruleset, words: Words) -> tuple[str, ..
 def _under_minimum(game, ruleset, votal, day, posts, living, minimum) -> tuple[PostCount, ...]:
     """Living seats with fewer than ``minimum`` posts on ``day`` (from the posts, else the votal's flags)."""
     if posts:
-        from assistant.clock import day_bounds
-
         bounds = day_bounds(game, ruleset, day)
         owner = {a.casefold(): s.name for s in game.players for a in s.accounts}
         upto = votal.as_of_post if votal is not None else None
@@ -534,7 +520,7 @@ def _under_minimum(game, ruleset, votal, day, posts, living, minimum) -> tuple[P
     return tuple(flagged)
 
 
-def _in_bounds(post: ReadPost, bounds) -> bool:
+def _in_bounds(post: ReadPost, bounds: DayBounds) -> bool:
     if bounds.start_post is not None and post.number < bounds.start_post:
         return False
     if bounds.end_post is not None and post.number > bounds.end_post:
