@@ -18,6 +18,7 @@ from assistant.site import (
     MODERATOR_POST,
     PostRef,
     PublicGame,
+    count_wagons,
     describe_day,
     format_utc,
     make_environment,
@@ -186,15 +187,13 @@ def plot_timeline(day: Mapping[str, Any], *, no_elimination_label: str = "No eli
 
     Heights count voters (a seat's vote weight is not shown); the dashed line is the majority.
     """
-    steps = standing_votes(day["actions"])
+    steps = standing_votes(day["actions"], multi_vote=day.get("multi_vote", False))
     votes = [a for a in day["actions"] if a["why_not"] != MODERATOR_POST]
     first = min((a["post"] for a in votes), default=day["as_of_post"] or 0)
     last = max([day["as_of_post"] or first, *(post for post, _ in steps)])
     series: dict[str | None, list[tuple[int, int]]] = {}
     for post, state in steps:
-        counts: dict[str | None, int] = {}
-        for target, _ in state.values():
-            counts[target] = counts.get(target, 0) + 1
+        counts = count_wagons(state)
         for target in set(series) | set(counts):
             points = series.setdefault(target, [(first, 0)])
             if points[-1][1] != counts.get(target, 0):

@@ -3,7 +3,8 @@
 Everything the page shows passes through :func:`public_day`, which copies only whitelisted public fields of a
 tally's ``Votal.to_json()`` dict: a field the tally adds later stays off the page until it is listed here.
 Building is pure (``build_site`` returns file names and contents, the clock is an argument); only
-:func:`write_site` and :func:`serve_site` touch the disk and the network.
+:func:`gather_days`, :func:`write_site` and the server of :func:`make_server` touch the store, the disk
+and the network.
 """
 
 from __future__ import annotations
@@ -59,13 +60,13 @@ def index_posts(posts: Iterable[Any]) -> dict[int, PostRef]:
 
 
 def public_outcome(outcome: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The outcome's public fields; one a private pick decided is shown as still waiting for it."""
     if outcome is None:
         return None
     reason = outcome.get("reason")
-    if reason in PRIVATE_REASONS and outcome.get("kind") != "pending":
-        return {"kind": "pending", "target": None, "post": outcome.get("post"), "reason": "judge"}
     if reason in PRIVATE_REASONS:
-        return {"kind": "pending", "target": None, "post": outcome.get("post"), "reason": reason}
+        return {"kind": "pending", "target": None, "post": outcome.get("post"),
+                "reason": "judge" if reason == "judge" else "moderator"}
     return {
         "kind": outcome.get("kind"),
         "target": outcome.get("target"),
@@ -101,6 +102,7 @@ def public_day(votal: Mapping[str, Any], posts: Mapping[int, PostRef] | None = N
         "no_elimination": {"votes": no_elim.get("votes", 0), "voters": list(no_elim.get("voters", ()))},
         "not_voting": list(votal.get("not_voting", ())),
         "living": list(votal.get("living", ())),
+        "multi_vote": bool(votal.get("multi_vote", False)),
         "outcome": outcome,
         "post_urls": {str(n): where(n)["url"] for n in sorted(landmarks) if where(n)["url"]},
         "nominations": [
@@ -150,29 +152,53 @@ def name_action(action: Mapping[str, Any]) -> str:
     return str(action.get("action"))
 
 
-def standing_votes(actions: Sequence[Mapping[str, Any]]) -> list[tuple[int, dict[str, tuple[str | None, int]]]]:
-    """Replay a day's counted actions: after each one, voter -> (target, post the standing vote was cast in).
+def standing_votes(
+    actions: Sequence[Mapping[str, Any]], *, multi_vote: bool = False
+) -> list[tuple[int, dict[str, tuple[tuple[str | None, int], ...]]]]:
+    """Replay a day's counted actions: after each one, voter -> its standing votes as (target, post cast in).
 
     The target is None for a vote for no elimination. A vote repeated for the same target keeps its first
-    post, as the tally orders voters by when their standing vote was cast.
+    post, as the tally orders voters by when their standing vote was cast. With ``multi_vote`` (clocktower) a
+    vote adds to the voter's votes, a vote for no elimination replaces them all, and an unvote takes back the
+    one named (all of them when none is named).
     """
-    state: dict[str, tuple[str | None, int]] = {}
+    state: dict[str, tuple[tuple[str | None, int], ...]] = {}
     steps = []
     for action in actions:
         if not action.get("counted") or not action.get("voter"):
             continue
-        voter = action["voter"]
+        voter, post = action["voter"], action["post"]
+        mine = list(state.get(voter, ()))
         kind = name_action(action)
-        if kind in ("vote", "sleep"):
+        if kind in ("vote", "sleep", "nominate"):
             target = None if kind == "sleep" else action.get("target")
-            if voter not in state or state[voter][0] != target:
-                state[voter] = (target, action["post"])
+            if all(t != target for t, _ in mine):
+                mine = [(t, p) for t, p in mine if t is not None] if multi_vote and target is not None else []
+                mine.append((target, post))
         elif kind == "unvote":
-            state.pop(voter, None)
+            if multi_vote and action.get("no_elimination"):
+                mine = [(t, p) for t, p in mine if t is not None]
+            elif multi_vote and action.get("target"):
+                mine = [(t, p) for t, p in mine if t != action["target"]]
+            else:
+                mine = []
         else:
             continue
-        steps.append((action["post"], dict(state)))
+        if mine:
+            state[voter] = tuple(mine)
+        else:
+            state.pop(voter, None)
+        steps.append((post, dict(state)))
     return steps
+
+
+def count_wagons(state: Mapping[str, Sequence[tuple[str | None, int]]]) -> dict[str | None, int]:
+    """Voters per target (None: no elimination) in one step of :func:`standing_votes`."""
+    counts: dict[str | None, int] = {}
+    for votes in state.values():
+        for target, _ in votes:
+            counts[target] = counts.get(target, 0) + 1
+    return counts
 
 
 def votes_needed(votes: float, majority: int | None) -> int | None:
@@ -224,7 +250,9 @@ def _read_static(name: str) -> str:
     return (files("assistant.templates") / "site" / name).read_text(encoding="utf-8")
 
 
-def describe_wagon(wagon: Mapping[str, Any], majority: int | None, vote_posts: Mapping[str, int]) -> dict[str, Any]:
+def describe_wagon(
+    wagon: Mapping[str, Any], majority: int | None, vote_posts: Mapping[tuple[str, str | None], int]
+) -> dict[str, Any]:
     needed = votes_needed(wagon["votes"], majority)
     share = min(100.0, 100.0 * wagon["votes"] / majority) if majority else 0.0
     return {
@@ -232,15 +260,15 @@ def describe_wagon(wagon: Mapping[str, Any], majority: int | None, vote_posts: M
         "votes": wagon["votes"],
         "needed": needed,
         "share": round(share, 1),
-        "voters": [{"name": v, "post": vote_posts.get(v)} for v in wagon["voters"]],
+        "voters": [{"name": v, "post": vote_posts.get((v, wagon["target"]))} for v in wagon["voters"]],
     }
 
 
 def describe_day(day: Mapping[str, Any]) -> dict[str, Any]:
     """A public day arranged for the page: wagons with bars, L-n, and the post each standing vote is in."""
-    steps = standing_votes(day["actions"])
+    steps = standing_votes(day["actions"], multi_vote=day.get("multi_vote", False))
     final = steps[-1][1] if steps else {}
-    vote_posts = {voter: post for voter, (_, post) in final.items()}
+    vote_posts = {(voter, target): post for voter, votes in final.items() for target, post in votes}
     urls = {int(n): url for n, url in day.get("post_urls", {}).items()}
     urls.update({a["post"]: a["url"] for a in day["actions"] if a.get("url")})
     # the moderator's own posts (rule examples, quoted votals) are no one's vote: the export keeps them
@@ -392,9 +420,11 @@ def gather_days(
     from assistant.counting import count_game, current_day, ruleset_for
 
     days = range(1, current_day(game, db) + 1)
+    ruleset = ruleset_for(game)
     public = count_public_days(game, lambda g: count_game(g, db, days=days, at_time=now))
+    public = [{**day, "multi_vote": ruleset.multi_vote} for day in public]
     posts = index_posts(store.load_read_posts(db, game.key))
-    return describe_game(game), posts, public, ruleset_for(game).no_elimination_label
+    return describe_game(game), posts, public, ruleset.no_elimination_label
 
 
 def publish_site(game: Any, db: Any, out_dir: str | Path, *, generated_at: datetime) -> list[Path]:
