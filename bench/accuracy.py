@@ -3,8 +3,8 @@
 Pure path, no network and no database: each corpus post's body goes through ``extract_commands``, becomes a
 ``ReadPost``, and each scorable day is replayed by the real tally under the ``mafiascum`` ruleset.
 
-    python bench/accuracy.py            # table + misses
-    python bench/accuracy.py --misses   # misses only
+    python bench/accuracy.py            # table, then each miss with the commands it may have misread
+    python bench/accuracy.py --misses   # misses only (--brief: one line each)
 """
 
 from __future__ import annotations
@@ -99,6 +99,8 @@ def describe_miss(score: DayScore) -> list[str]:
         f"MISS game {e.game} (t={e.thread_id}) day {e.day}: expected {e.eliminated or 'no lynch'}"
         f" before post {e.twilight_post}; got {got}"
     ]
+    final = ", ".join(f"{w.target} {w.votes:g} ({', '.join(w.voters)})" for w in v.wagons[:3])
+    lines.append(f"    wagons at the end: {final or 'none'}; majority {v.majority} of {v.alive}")
     for action in v.actions:
         if action.why_not in ("moderator's post", "the day had already ended"):
             continue
@@ -115,7 +117,7 @@ def describe_miss(score: DayScore) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--misses", action="store_true", help="print only the misses")
-    parser.add_argument("--verbose", action="store_true", help="for each miss, list the doubtful commands")
+    parser.add_argument("--brief", action="store_true", help="one line per miss, without its doubtful commands")
     args = parser.parse_args(argv)
     started = time.perf_counter()
     scores = score_corpus()
@@ -135,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     for s in scores:
         if not s.decided or s.hammer_right is False:
             lines = describe_miss(s)
-            print("\n".join(lines if args.verbose else lines[:1]))
+            print("\n".join(lines[:1] if args.brief else lines))
     decided = sum(s.decided for s in scores)
     checked = [s for s in scores if s.hammer_right is not None]
     hammers = sum(bool(s.hammer_right) for s in checked)

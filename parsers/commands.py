@@ -10,7 +10,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 # Bump when extraction changes: stored commands of an older version are read again from the post.
-EXTRACTOR_VERSION = 5
+EXTRACTOR_VERSION = 6
 
 
 @dataclass(frozen=True)
@@ -53,6 +53,10 @@ _EXCLUDED_CLASSES = frozenset(
         "signature",
     }
 )
+# Other engines' and skins' names for the same boxes: "bbc_standard_quote", "quote_container", "sp-body"...
+_EXCLUDED_CLASS_PART = re.compile(
+    r"quote|spoiler|^sp-(?:wrap|head|body)$|^code_?(?:body|block|content)$", re.IGNORECASE
+)
 _STRUCK_TAGS = frozenset({"s", "strike", "del"})
 _BOLD_TAGS = frozenset({"b", "strong"})
 _BOLD_CLASSES = frozenset({"noboldsig", "bbvote", "bbcode-b", "mycode_b", "text-strong"})
@@ -79,6 +83,8 @@ def _is_excluded(el, classes: set[str], style: str) -> bool:
     if el.tag == "aside" and "quote" in classes:
         return True
     if classes & _EXCLUDED_CLASSES:
+        return True
+    if classes and any(_EXCLUDED_CLASS_PART.search(c) for c in classes):
         return True
     title = el.get("title")
     if title and title.startswith("This text is hidden"):

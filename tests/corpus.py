@@ -127,7 +127,7 @@ def _parse_seat(line: str) -> CorpusSeat:
 
 
 def _game_number(title: str) -> int:
-    found = re.search(r"(?:Game|Mini(?: Normal)?)\s+(\d+)", title)
+    found = re.search(r"(?:Game|Mini(?: Normal)?)\s+(\d+)", title) or re.search(r"\b(\d{2,5})\b", title)
     if not found:
         raise ValueError(f"no game number in {title!r}")
     return int(found.group(1))

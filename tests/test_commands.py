@@ -228,3 +228,16 @@ def test_a_cut_out_quote_ends_a_bold_run():
 def test_in_a_long_bold_stretch_only_a_line_opening_with_a_command_counts():
     prose = "<br>".join(["This is my analysis of the day so far and what I make of it."] * 8)
     assert read(f"<b>{prose}<br>Well, vote Ann if you like.<br>VOTE: Bob</b>") == [("vote", "Bob")]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '<blockquote class="bbc_standard_quote"><cite>Quote from: Bob</cite><b>VOTE: Ann</b></blockquote>',
+        '<div class="quote_container"><b>VOTE: Ann</b></div>',
+        '<div class="sp-wrap"><div class="sp-head">Spoiler</div><div class="sp-body"><b>VOTE: Ann</b></div></div>',
+        '<span class="inline-spoiler"><b>VOTE: Ann</b></span>',
+    ],
+)
+def test_other_engines_quote_and_spoiler_boxes_are_excluded(body):
+    assert read(f"{body}<b>VOTE: Zed</b>") == [("vote", "Zed")]
