@@ -6,6 +6,7 @@ import csv
 import io
 import json
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
@@ -215,3 +216,47 @@ def test_cli_site_and_export_agree_with_count_end_to_end(tmp_path, monkeypatch):
 
     history = run("export", game_file, "--db", db, "--format", "html")
     assert BeautifulSoup(history, "html.parser").select("svg.timeline")
+
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+# A vote the moderator declares in [[events]] has no command in the thread, so the vote log cannot show it.
+FROM_EVENTS = {"clocktower-a-declared-nomination-corrects-a-missed-one"}
+GOLDEN_CASES = [
+    pytest.param(p, id=p.stem, marks=[pytest.mark.xfail(strict=True, reason="vote declared by an event")])
+    if p.stem in FROM_EVENTS
+    else pytest.param(p, id=p.stem)
+    for p in sorted(GOLDEN.glob("*.txt"))
+]
+
+
+@pytest.mark.parametrize("path", GOLDEN_CASES)
+def test_replaying_the_vote_log_ends_at_the_tallys_wagons(path):
+    """The page's voter links and the timeline replay the vote log; on every golden rules case that replay must
+    find each standing vote the tally reports, and (but for a runoff, which discards votes) no other vote of a
+    living voter."""
+    from golden.harness import ExactRoster, read_case, resolve_exact
+
+    from assistant.rules import load_ruleset
+    from assistant.site import public_day, standing_votes
+    from assistant.tally import replay_day
+
+    case = read_case(path)
+    name = case.game.ruleset
+    ruleset = load_ruleset(GOLDEN / name if name.endswith(".toml") else name)
+    votal = replay_day(case.game, ruleset, case.posts, ExactRoster(case.game), day=case.day, at_post=case.at_post,
+                       at_time=case.at_time, resolve=resolve_exact).to_json()
+    day = public_day(votal)
+    steps = standing_votes(day["actions"], multi_vote=ruleset.multi_vote)
+    final = {voter: {target for target, _ in votes} for voter, votes in (steps[-1][1] if steps else {}).items()}
+    tally = {}
+    for wagon in day["wagons"]:
+        for voter in wagon["voters"]:
+            tally.setdefault(voter, set()).add(wagon["target"])
+    for voter in day["no_elimination"]["voters"]:
+        tally.setdefault(voter, set()).add(None)
+    for voter, targets in tally.items():
+        assert targets <= final.get(voter, set()), voter
+    if not day["runoff"]:
+        living = set(day["living"])
+        replayed = {voter: targets & (living | {None}) for voter, targets in final.items() if voter in living}
+        assert {v: t for v, t in replayed.items() if t} == {v: t for v, t in tally.items() if v in living}
