@@ -51,13 +51,14 @@ def count_game(
 def format_votal_text(game: Game, votal: Votal) -> str:
     """A votal for people reading a terminal."""
     as_of = f", as of post {votal.as_of_post}" if votal.as_of_post is not None else ""
-    lines = [f"{game.title}: Day {votal.day}{as_of}", f"{votal.alive} alive, {votal.majority} is a majority"]
+    threshold = f"{votal.majority} is a majority" if votal.majority is not None else "most votes wins"
+    lines = [f"{game.title}: Day {votal.day}{as_of}", f"{votal.alive} alive, {threshold}"]
     if votal.deadline:
         lines.append(f"Deadline: {votal.deadline.astimezone(game.tz):%a %d %b %Y %H:%M %Z}")
     lines.append("")
     width = max([len(w.target) for w in votal.wagons] + [len("No elimination")])
     for wagon in votal.wagons:
-        need = votal.majority - wagon.votes
+        need = votal.majority - wagon.votes if votal.majority is not None else 0
         tag = f"  (L-{_number(need)})" if need > 0 else ""
         lines.append(f"  {wagon.target:<{width}}  {_number(wagon.votes):>2}  {', '.join(wagon.voters)}{tag}")
     if votal.no_elimination.votes:
