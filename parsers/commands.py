@@ -67,7 +67,6 @@ _LINE_TAGS = frozenset(
 _BOLD_STYLE = re.compile(r"font-weight\s*:\s*(bold|bolder|[6-9]00)\b", re.IGNORECASE)
 _NORMAL_STYLE = re.compile(r"font-weight\s*:\s*(normal|lighter|[1-5]00)\b", re.IGNORECASE)
 _HIDDEN_STYLE = re.compile(r"line-through|display\s*:\s*none", re.IGNORECASE)
-_INLINE_STYLE = re.compile(r"display\s*:\s*inline", re.IGNORECASE)
 
 # Longest bold stretch read as commands, and longest line or target kept: an unclosed bold tag can make a
 # whole post bold, and nothing after this many characters is a vote a moderator would count.
@@ -75,6 +74,9 @@ _MAX_RUN = 4000
 _MAX_LINE = 200
 _PROSE_RUN = 400
 _MAX_TARGET = 60
+
+
+_NO_CLASSES: frozenset[str] = frozenset()
 
 
 def _is_excluded(el, classes: set[str], style: str) -> bool:
@@ -89,13 +91,13 @@ def _is_excluded(el, classes: set[str], style: str) -> bool:
     title = el.get("title")
     if title and title.startswith("This text is hidden"):
         return True
-    return bool(style and _HIDDEN_STYLE.search(style))
+    return bool(style) and ("line-through" in style or ("none" in style and _HIDDEN_STYLE.search(style) is not None))
 
 
 def _bold_state(el, classes: set[str], style: str, bold: bool) -> bool:
     if el.tag in _BOLD_TAGS or classes & _BOLD_CLASSES:
         return True
-    if style:
+    if "font-weight" in style:
         if _BOLD_STYLE.search(style):
             return True
         if _NORMAL_STYLE.search(style):
@@ -111,13 +113,14 @@ def _collect(root) -> list[tuple[str, bool]]:
         tag = el.tag
         if not isinstance(tag, str):  # comments, processing instructions
             return
-        classes = set(el.get("class", "").split()) if el.get("class") else set()
-        style = el.get("style", "")
+        attribute = el.get("class")
+        classes = set(attribute.split()) if attribute else _NO_CLASSES
+        style = el.get("style", "").lower()
         if _is_excluded(el, classes, style):
             if tag not in _STRUCK_TAGS and "line-through" not in style:
                 pieces.append((_CUT, False))  # struck text is read through: "VOTE: <s>Ann</s> Bob"
             return
-        line = tag in _LINE_TAGS or (tag == "div" and not _INLINE_STYLE.search(style))
+        line = tag in _LINE_TAGS or (tag == "div" and "inline" not in style)
         if line:
             pieces.append(("\n", False))
         inner = _bold_state(el, classes, style, bold)
@@ -307,6 +310,11 @@ def _read_run(run: str) -> list[Command]:
     return commands
 
 
+# Markup without which a post has no bold (tested on the lowered body before parsing it).
+_BOLD_MARKS = ("<b>", "<b ", "<strong", "font-weight", "bbvote", "noboldsig", "bbcode-b", "mycode_b", "[b]", "[/b]",
+               "[vote]", "[unvote]")
+
+
 def _parse(body_html: str):
     try:
         return lxml_html.fragment_fromstring(body_html, create_parent="div")
@@ -316,8 +324,9 @@ def _parse(body_html: str):
 
 def extract_commands(body_html: str) -> list[Command]:
     """Every command in the post's countable bold text, in order."""
-    if not body_html or "<" not in body_html and "[" not in body_html:
-        return []
+    lowered = body_html.lower() if body_html else ""
+    if not ("vote" in lowered or "nominate" in lowered) or not any(mark in lowered for mark in _BOLD_MARKS):
+        return []  # most posts: no command word, or no bold, so nothing to parse
     root = _parse(body_html)
     if root is None:
         return []
