@@ -231,8 +231,9 @@ def count(
 
     game = load(game_file)
     db = open_store(db_file)
-    days = None if all_days else [day or current_day(game, db)]
-    votals = count_game(game, db, days=days, at_post=at_post, at_time=as_utc(at_time))
+    moment = as_utc(at_time)
+    days = None if all_days else [day or current_day(game, db, at_time=moment)]
+    votals = count_game(game, db, days=days, at_post=at_post, at_time=moment)
     if fmt == "json":
         data = [v.to_json() for v in votals]
         print_json(data if all_days else data[0])
@@ -287,8 +288,8 @@ def draft(
 
     game = load(game_file)
     db = open_store(db_file)
-    number = day or current_day(game, db)
     moment = as_utc(at_time)
+    number = day or current_day(game, db, at_time=moment)
     votals = count_game(game, db, days=[number], at_post=at_post, at_time=moment)
     posts = load_read_posts(db, game.key)
     context = build_context(game, ruleset_for(game), votals, day=number, now=moment, posts=posts)
@@ -317,7 +318,9 @@ def audit(
 
     game = load(game_file)
     db = open_store(db_file)
-    votal = count_game(game, db, days=[day or current_day(game, db)], at_post=at_post, at_time=as_utc(at_time))[0]
+    moment = as_utc(at_time)
+    number = day or current_day(game, db, at_time=moment)
+    votal = count_game(game, db, days=[number], at_post=at_post, at_time=moment)[0]
     if fmt == "json":
         print_json(votal.to_json()["actions"])
     else:

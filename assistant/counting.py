@@ -8,6 +8,7 @@ from datetime import datetime
 import sqlite_utils
 
 from assistant import store
+from assistant.clock import phase_at
 from assistant.game import Game
 from assistant.names import Roster
 from assistant.rules import Ruleset, load_ruleset
@@ -22,11 +23,26 @@ def ruleset_for(game: Game) -> Ruleset:
     return load_ruleset(name)
 
 
-def current_day(game: Game, db: sqlite_utils.Database) -> int:
-    """The latest declared day that has started in the stored posts (day 1 when none is declared)."""
+def current_day(game: Game, db: sqlite_utils.Database, *, at_time: datetime | None = None) -> int:
+    """The day being played: the latest day that has started, by stored posts or by the clock.
+
+    A declared day has started when the store holds its start post, or ``at_time`` is past its start.
+    A game timed only by the ruleset's phase lengths (``start`` and no declared days) is on the day
+    ``at_time`` falls in, or the one whose night it is. Day 1 when nothing tells.
+    """
     last = store.last_post_number(db, game.key)
-    started = [d.day for d in game.days if d.start_post is None or last is None or d.start_post <= last]
-    return max(started, default=1)
+    started = [
+        d.day
+        for d in game.days
+        if (d.start_post is not None and last is not None and d.start_post <= last)
+        or (d.start is not None and at_time is not None and d.start <= at_time)
+        or (d.start_post is None and d.start is None)
+    ]
+    by_clock = None
+    if at_time is not None and game.start is not None:
+        phase = phase_at(game, ruleset_for(game), at_time)
+        by_clock = phase.number if phase else None
+    return max([*started, by_clock or 1])
 
 
 def count_game(
@@ -42,7 +58,7 @@ def count_game(
     ruleset = ruleset_for(game)
     roster = Roster.from_game(game, ruleset, authors=[p.author for p in posts])
     if days is None:
-        days = range(1, current_day(game, db) + 1)
+        days = range(1, current_day(game, db, at_time=at_time) + 1)
     return [
         replay_day(game, ruleset, posts, roster, day=day, at_post=at_post, at_time=at_time) for day in days
     ]

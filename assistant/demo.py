@@ -118,7 +118,7 @@ def run_demo(*, echo: Callable[[str], None], now: Callable[[], datetime], db_fil
         echo("")
         # The demo game was played in the past: count it as of its last post, not as of today.
         as_of = thread.posts[-1]["time"]
-        votals = count_game(game, db, days=list(range(1, current_day(game, db) + 1)), at_time=as_of)
+        votals = count_game(game, db, days=list(range(1, current_day(game, db, at_time=as_of) + 1)), at_time=as_of)
         for votal in votals:
             echo(format_votal_text(game, votal))
             echo("")

@@ -63,7 +63,7 @@ def count_current_day(game: Game, db: sqlite_utils.Database, now: datetime) -> V
     """The current day's votal from stored posts (the default count hook)."""
     from assistant.counting import count_game, current_day
 
-    return count_game(game, db, days=[current_day(game, db)], at_time=now)[0]
+    return count_game(game, db, days=[current_day(game, db, at_time=now)], at_time=now)[0]
 
 
 def night_pause_until(game: Game, votal: Votal | None, now: datetime) -> datetime | None:
@@ -109,7 +109,7 @@ class Runner:
     db_path: Path
     now: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
     stop: threading.Event = field(default_factory=threading.Event)
-    limiter: HostLimiter = field(default_factory=HostLimiter)
+    limiter: HostLimiter | None = None  # default: one that sleeps on ``stop``, so a stop ends every wait
     robots: RobotsCache = field(default_factory=RobotsCache)
     count: CountHook = count_current_day
     pause: PauseHook = night_pause_until
@@ -120,6 +120,10 @@ class Runner:
     echo: Callable[[str], None] | None = None
     history: list[GameRun] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.limiter is None:
+            self.limiter = HostLimiter(sleep=self.stop.wait)
 
     def run_game(self, path: Path) -> GameRun:
         """One scheduled run: sync (unless paused), count, alert, regenerate. Never raises for a bad forum."""
@@ -224,7 +228,7 @@ def regenerate_hooks(
             from assistant.drafts import build_context, default_flavor, render_draft
 
             moment = now()
-            day = current_day(game, db)
+            day = current_day(game, db, at_time=moment)
             votals = count_game(game, db, days=[day], at_time=moment)
             posts = store.load_read_posts(db, game.key)
             context = build_context(game, ruleset_for(game), votals, day=day, now=moment, posts=posts)
@@ -310,6 +314,8 @@ def _describe(run: GameRun) -> str:
         return f"{run.game}: not synced"
     r = run.result
     requests = f"{r.requests} request{'s' if r.requests != 1 else ''}"
+    if r.faults:
+        requests += f"; {len(r.faults)} failed and retried: {', '.join(sorted(set(_fault_kind(f) for f in r.faults)))}"
     if not r.changed:
         return f"{run.game}: nothing new ({requests})"
     parts = [f"{r.new_posts} new"]
@@ -318,3 +324,7 @@ def _describe(run: GameRun) -> str:
     if r.deleted_posts:
         parts.append(f"{r.deleted_posts} deleted")
     return f"{run.game}: {', '.join(parts)} ({requests}); next in {run.next_in:.0f} s"
+
+
+def _fault_kind(fault: str) -> str:
+    return fault.split(" fetching ", 1)[0]

@@ -419,7 +419,7 @@ def gather_days(
     from assistant import store
     from assistant.counting import count_game, current_day, ruleset_for
 
-    days = range(1, current_day(game, db) + 1)
+    days = range(1, current_day(game, db, at_time=now) + 1)
     ruleset = ruleset_for(game)
     public = count_public_days(game, lambda g: count_game(g, db, days=days, at_time=now))
     public = [{**day, "multi_vote": ruleset.multi_vote} for day in public]

@@ -1,0 +1,41 @@
+"""Counting a stored game: which day is current, by stored posts or by the clock."""
+
+from datetime import UTC, datetime, timedelta
+
+from assistant import store
+from assistant.counting import current_day
+from assistant.game import parse_game
+from parsers.page import Post
+
+BASE = """\
+title = "t"
+thread = "https://forum.example.org/viewtopic.php?t=1"
+ruleset = "witchhunt-online-2.0.1"
+timezone = "America/New_York"
+[[players]]
+name = "A"
+[[players]]
+name = "B"
+"""
+
+
+def test_days_declared_by_post_start_when_their_first_post_is_stored(tmp_path):
+    game = parse_game(BASE + "[[days]]\nday = 1\nstart_post = 0\nend_post = 9\n[[days]]\nday = 2\nstart_post = 12\n")
+    db = store.open_db(tmp_path / "v.db")
+    assert current_day(game, db) == 1
+    post = Post("p11", 11, "A", None, "x", "u")
+    store.save_posts(db, game.key, [post], seen_at=datetime(2024, 1, 1, tzinfo=UTC))
+    assert current_day(game, db) == 1
+    store.save_posts(db, game.key, [Post("p12", 12, "A", None, "x", "u")], seen_at=datetime(2024, 1, 1, tzinfo=UTC))
+    assert current_day(game, db) == 2
+
+
+def test_a_game_timed_by_phase_lengths_is_on_the_day_the_clock_says(tmp_path):
+    # Witch Hunt Online: 48-hour days and 24-hour nights from the game's start.
+    game = parse_game("start = 2024-03-01T22:00:00\n" + BASE)
+    db = store.open_db(tmp_path / "v.db")
+    start = datetime(2024, 3, 2, 3, 0, tzinfo=UTC)
+    assert current_day(game, db, at_time=start + timedelta(hours=1)) == 1
+    assert current_day(game, db, at_time=start + timedelta(hours=60)) == 1  # night 1
+    assert current_day(game, db, at_time=start + timedelta(hours=80)) == 2
+    assert current_day(game, db) == 1
