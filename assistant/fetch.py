@@ -102,8 +102,9 @@ class Fetched:
 class Fetcher:
     """GETs pages with politeness and retries; raises :class:`ForumError` with one clear line.
 
-    ``sleep`` waits; pass ``stop`` (an Event) so that Ctrl-C/SIGTERM end a wait at once and no further
-    request is made. ``cookies`` are sent but never shown: they are left out of ``repr`` and of messages.
+    Waits go through the limiter's ``sleep``; with ``stop`` (an Event) no request is made once it is set, and
+    a limiter sleeping on ``stop.wait`` ends a wait at once (what :func:`make_fetcher` and the scheduler use).
+    ``cookies`` are sent but never shown: they are left out of ``repr`` and of messages.
     """
 
     min_interval: float = 1.5
@@ -121,6 +122,7 @@ class Fetcher:
     rng: random.Random = field(default_factory=random.Random, repr=False)
     wall_clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC), repr=False)
     requests_made: int = 0
+    faults: list[str] = field(default_factory=list)  # every failed answer, retried or not, for the sync's record
 
     def __post_init__(self) -> None:
         agent = USER_AGENT if not self.contact else USER_AGENT[:-1] + f"; contact: {self.contact})"
@@ -170,6 +172,7 @@ class Fetcher:
             except requests.RequestException as exc:
                 # Timeouts, refused connections and bodies cut short (ChunkedEncodingError) are all worth a retry.
                 problem = f"{type(exc).__name__} fetching {shown}"
+                self.faults.append(problem)
                 if attempt < self.retries:
                     log.warning("%s; retrying", problem)
                     self._pause(self._backoff(attempt))
@@ -179,6 +182,7 @@ class Fetcher:
             if status in accept:
                 return response
             if status in RETRY_STATUSES:
+                self.faults.append(f"HTTP {status} fetching {shown}")
                 wait = retry_after(response.headers.get("Retry-After"), now=self.wall_clock())
                 if wait is not None and wait > self.max_retry_after:
                     self.limiter.defer(host, wait)
@@ -197,11 +201,10 @@ class Fetcher:
         raise AssertionError("unreachable")
 
     def _pause(self, seconds: float) -> None:
-        if seconds <= 0:
-            return
-        if self.stop is None:
+        # The limiter's sleep waits (a run's limiter sleeps on its stop event, so a stop ends the wait).
+        if seconds > 0:
             self.limiter.sleep(seconds)
-        elif self.stop.wait(seconds):
+        if self.stop is not None and self.stop.is_set():
             raise Stopped("stopped while waiting for the forum")
 
     def _backoff(self, attempt: int) -> float:
@@ -322,7 +325,7 @@ def make_fetcher(
     return Fetcher(
         min_interval=settings.min_interval,
         contact=settings.contact,
-        limiter=limiter or HostLimiter(),
+        limiter=limiter or (HostLimiter(sleep=stop.wait) if stop is not None else HostLimiter()),
         robots=robots if robots is not None else RobotsCache(),
         cookies=load_cookies(
             _relative_to(game, settings.cookies_file),

@@ -232,7 +232,7 @@ def ensure_sync_schema(db: sqlite_utils.Database) -> None:
     if "vanished" not in db["posts"].columns_dict:
         # when a re-read page no longer showed the post: it is kept, marked deleted, never dropped
         db["posts"].add_column("vanished", str)
-    for column, kind in (("deleted_posts", int), ("not_modified", int)):
+    for column, kind in (("deleted_posts", int), ("not_modified", int), ("faults", int)):
         if column not in db["syncs"].columns_dict:
             db["syncs"].add_column(column, kind)
     db["validators"].create(

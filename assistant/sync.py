@@ -28,6 +28,7 @@ class SyncResult:
     deleted_posts: int = 0
     not_modified: bool = False  # the forum answered 304 for a page: nothing new on it, one request spent
     problems: list[str] = field(default_factory=list)
+    faults: list[str] = field(default_factory=list)  # failed answers met on the way (retried, or the error)
 
     @property
     def changed(self) -> bool:
@@ -59,6 +60,7 @@ def sync_game(
 def _sync_locked(game, db, fetcher, *, now, on_page, parser) -> SyncResult:
     started = now()
     requests_before = fetcher.requests_made
+    faults_before = len(fetcher.faults)
     engine = game.forum or (parser.NAME if parser else _detect(game, fetcher))
     parser = parser or get_parser(engine)
     result = SyncResult(engine)
@@ -111,6 +113,7 @@ def _sync_locked(game, db, fetcher, *, now, on_page, parser) -> SyncResult:
         raise
     finally:
         result.requests = fetcher.requests_made - requests_before
+        result.faults = fetcher.faults[faults_before:]
         store.record_sync(
             db,
             {
@@ -123,6 +126,7 @@ def _sync_locked(game, db, fetcher, *, now, on_page, parser) -> SyncResult:
                 "changed_posts": result.changed_posts,
                 "deleted_posts": result.deleted_posts,
                 "not_modified": int(result.not_modified),
+                "faults": len(result.faults),
                 "error": error,
             },
         )

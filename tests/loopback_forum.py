@@ -55,16 +55,18 @@ class Forum:
     faults: list[Fault] = field(default_factory=list)
     seen: list[tuple[str, dict[str, str], dict[str, str]]] = field(default_factory=list)  # path, query, headers
     lock: threading.Lock = field(default_factory=threading.Lock)
+    issued: int = 0  # the highest post id handed out
 
     def respond(self, path: str, query: dict[str, str], headers: dict[str, str]) -> Response:
         with self.lock:
             self.seen.append((path, dict(query), dict(headers)))
             if path == "/robots.txt":
                 return Response(200, self.robots, {"Content-Type": "text/plain"})
-            if self.faults:
-                answer = self.faults.pop(0)(path, query)
-                if answer is not None:
-                    return answer
+            fault = self.faults.pop(0) if self.faults else None
+        answer = fault(path, query) if fault else None  # outside the lock: a stalled answer holds up no other
+        if answer is not None:
+            return answer
+        with self.lock:
             html = self.render(int(query.get("start", "0") or 0))
         answer_headers = dict(HTML)
         if self.send_etag:
@@ -81,7 +83,12 @@ class Forum:
     # --- changes between polls
 
     def add(self, count: int) -> None:
-        self.posts.extend(make_posts(count, start=len(self.posts)))
+        """New posts at the end, with ids never used before (a forum does not reuse a deleted post's id)."""
+        self.issued = max([self.issued, *(int(p["id"]) for p in self.posts)])
+        for _ in range(count):
+            number = len(self.posts)
+            self.posts.append({**make_post(number), "id": str(max(self.issued + 1, 1000 + number))})
+            self.issued = int(self.posts[-1]["id"])
 
     def edit(self, number: int, body: str) -> None:
         self.posts[number] = {**self.posts[number], "content": body}

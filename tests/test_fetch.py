@@ -194,7 +194,7 @@ def test_conditional_get_answers_not_modified(board) -> None:
 def test_stop_ends_a_long_wait_at_once_and_makes_no_more_requests(board) -> None:
     handler = Scripted(Response(429, "slow down", {"Retry-After": "300"}))
     stop = threading.Event()
-    limiter = HostLimiter()
+    limiter = HostLimiter(sleep=stop.wait)
     with board.plug(handler) as server:
         f = Fetcher(min_interval=0, limiter=limiter, stop=stop)
         timer = threading.Timer(0.05, stop.set)

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import os
+import random
 import signal
 import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from loopback_forum import Forum, Switchboard, game_text, make_game, make_posts
+from loopback_forum import FakeTime, Forum, Switchboard, game_text, make_game, make_posts, stored_posts
 
 from assistant import store
 from assistant.fetch import HostLimiter
@@ -175,3 +177,83 @@ def test_sigterm_stops_a_running_scheduler_between_requests(forum, board, tmp_pa
     db = store.open_db(tmp_path / "votal.db")
     assert db.execute("pragma integrity_check").fetchone()[0] == "ok"
     assert store.count_posts(db, make_game(board.base_url).key) == 60
+
+
+VOTE = '<strong class="text-strong">VOTE: {}</strong>'
+
+
+def play(
+    forum: Forum, tmp_path: Path, base_url: str, name: str, faults: dict, clock: FakeTime
+) -> tuple[Runner, list[str]]:
+    """Play one day on the forum in six polls; ``faults[poll](forum)`` misbehaves before that poll."""
+    path = write_game(tmp_path, base_url, f"{name}.toml", tables='[alerts]\nwebhook = "https://hooks.example/w"\n')
+    sent: list[str] = []
+    r = Runner(
+        db_path=tmp_path / f"{name}.db",
+        now=lambda: NOW,
+        limiter=HostLimiter(clock=clock.clock, sleep=clock.sleep),
+        post_webhook=lambda url, payload: sent.append(payload["content"]),
+        fetch_options={"timeout": (2.0, 0.3), "rng": random.Random(3)},
+    )
+    moves = [
+        lambda f: f.add(20),
+        lambda f: (f.add(3), f.edit(21, VOTE.format("Elm")), f.edit(22, VOTE.format("Birch"))),
+        lambda f: (f.add(10), f.edit(27, VOTE.format("Elm"))),
+        lambda f: (f.add(4), f.edit(35, VOTE.format("Damson"))),
+        lambda f: (f.edit(35, VOTE.format("Elm") + " edited"), f.delete(36), f.edit(34, VOTE.format("Birch"))),
+        lambda f: f.add(2),
+    ]
+    for poll, move in enumerate(moves):
+        move(forum)
+        if poll in faults:
+            faults[poll](forum)
+        r.run_game(path)
+    return r, sent
+
+
+def test_a_day_played_through_every_fault_ends_with_the_clean_votal(board, tmp_path) -> None:
+    from assistant.schedule import count_current_day
+
+    clean_forum = Forum([])
+    board.plug(clean_forum.respond)
+    clean, clean_sent = play(clean_forum, tmp_path, board.base_url, "clean", {}, FakeTime())
+
+    faulty_forum = Forum([])
+    board.plug(faulty_forum.respond)
+    faults = {
+        0: lambda f: f.fail(500, 503),
+        1: lambda f: f.stall(1.0),  # longer than the 0.3 s read timeout
+        2: lambda f: f.restyle(),  # this poll fails whole; the next one catches up
+        3: lambda f: f.truncate(),
+        4: lambda f: f.fail(429, headers={"Retry-After": "20"}),
+    }
+    waits = FakeTime()
+    faulty, faulty_sent = play(faulty_forum, tmp_path, board.base_url, "faulty", faults, waits)
+
+    def final(r: Runner):
+        db = store.open_db(r.db_path)
+        game = make_game(board.base_url)
+        return count_current_day(game, db, NOW).to_json(), stored_posts(db, game.key)
+
+    assert final(faulty) == final(clean)
+    votal, posts = final(clean)
+    # Birch and Cedar on Elm; Alder's vote counts as first posted (Damson; mafiascum counts edited votes as
+    # first posted), and Elm's vote edited into an old post does not count
+    assert [(w["target"], w["votes"]) for w in votal["wagons"]] == [("Elm", 2), ("Damson", 1)]
+    assert [p["post_id"] for p in posts if p["deleted"]] == ["1036"]
+    # every fault is on record: retried ones in the run's faults, the failed poll as an alert
+    faults_seen = [f.split(" fetching ")[0] for h in faulty.history if h.result for f in h.result.faults]
+    assert faults_seen == ["HTTP 500", "HTTP 503", "ReadTimeout", "HTTP 429"]
+    assert [h.error is not None for h in faulty.history] == [False, False, True, False, False, False]
+    extra = Counter(faulty_sent) - Counter(clean_sent)
+    assert len(list(extra.elements())) == 1 and "markup may have changed" in next(iter(extra))
+
+    # politeness: one request per page needed, plus one per fault (the syncs table records failed polls too)
+    def requests(r: Runner) -> list[int]:
+        return [row["requests"] for row in store.open_db(r.db_path).query("select requests from syncs order by id")]
+
+    assert requests(clean) == [2, 1, 2, 1, 1, 1]  # robots.txt + page 1; the last page; a new page too; ...
+    # 500 + 503 retried; a timeout retried; the restyled page; catching up two pages + a truncated page read
+    # again; a 429 waited out (20 s, on the limiter's clock); idle
+    assert requests(faulty) == [4, 2, 1, 3, 2, 1]
+    assert 20.0 in waits.sleeps and len(waits.sleeps) == 4  # Retry-After, and backoff after 500, 503, timeout
