@@ -10,7 +10,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 # Bump when extraction changes: stored commands of an older version are read again from the post.
-EXTRACTOR_VERSION = 6
+EXTRACTOR_VERSION = 7
 
 
 @dataclass(frozen=True)
@@ -315,6 +315,13 @@ _BOLD_MARKS = ("<b>", "<b ", "<strong", "font-weight", "bbvote", "noboldsig", "b
                "[vote]", "[unvote]")
 
 
+_TAG = re.compile(r"<[^>]*>")
+
+
+def _has_command_word(text: str) -> bool:
+    return "vote" in text or "nominate" in text
+
+
 def _parse(body_html: str):
     try:
         return lxml_html.fragment_fromstring(body_html, create_parent="div")
@@ -325,8 +332,10 @@ def _parse(body_html: str):
 def extract_commands(body_html: str) -> list[Command]:
     """Every command in the post's countable bold text, in order."""
     lowered = body_html.lower() if body_html else ""
-    if not ("vote" in lowered or "nominate" in lowered) or not any(mark in lowered for mark in _BOLD_MARKS):
-        return []  # most posts: no command word, or no bold, so nothing to parse
+    if not any(mark in lowered for mark in _BOLD_MARKS):
+        return []  # most posts: no bold, so nothing to parse
+    if not _has_command_word(lowered) and not _has_command_word(_TAG.sub("", lowered)):
+        return []  # no command word, even with tags inside it ("<i>v</i>ote")
     root = _parse(body_html)
     if root is None:
         return []

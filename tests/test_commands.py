@@ -241,3 +241,8 @@ def test_in_a_long_bold_stretch_only_a_line_opening_with_a_command_counts():
 )
 def test_other_engines_quote_and_spoiler_boxes_are_excluded(body):
     assert read(f"{body}<b>VOTE: Zed</b>") == [("vote", "Zed")]
+
+
+def test_a_command_word_split_by_colour_tags_is_read():
+    letters = "".join(f'<span style="color:#{i}{i}0000">{c}</span>' for i, c in enumerate("vote:"))
+    assert read(f"<b>{letters} Ann</b>") == [("vote", "Ann")]
