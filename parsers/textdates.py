@@ -28,6 +28,7 @@ _FORMATS = (
 _TIME_FORMATS = ("%I:%M %p", "%H:%M", "%I:%M:%S %p", "%H:%M:%S")
 _WEEKDAY = re.compile(r"^(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+", re.IGNORECASE)
 _RELATIVE = re.compile(r"^(today|yesterday)\s*,?\s*(?:at\s+)?(.*)$", re.IGNORECASE)
+_AGO = re.compile(r"^(?:(less than a)|(\d+)|(an?|one))\s+(minute|hour)s?\s+ago$", re.IGNORECASE)
 
 
 def parse_text_date(text: str, *, tz: tzinfo = UTC, now: datetime | None = None) -> datetime | None:
@@ -37,6 +38,13 @@ def parse_text_date(text: str, *, tz: tzinfo = UTC, now: datetime | None = None)
     """
     clean = " ".join(text.replace("\xa0", " ").split()).strip(" ,»«-")
     clean = clean.replace(" at ", " ")
+    ago = _AGO.match(clean)
+    if ago:  # phpBB 3.1+: "Less than a minute ago", "12 minutes ago" (to the minute, like the page)
+        if now is None:
+            return None
+        count = 0 if ago.group(1) else int(ago.group(2) or 1)
+        step = timedelta(minutes=1) if ago.group(4).lower() == "minute" else timedelta(hours=1)
+        return (now - count * step).astimezone(UTC).replace(second=0, microsecond=0)
     relative = _RELATIVE.match(clean)
     if relative:
         if now is None:

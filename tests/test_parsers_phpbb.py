@@ -221,3 +221,51 @@ def test_looks_like():
     assert phpbb.looks_like("https://x.org/forum/topic/1", read("prosilver33_t7_start10.html"))
     assert not phpbb.looks_like("https://meta.discourse.org/t/some-topic/123")
     assert not phpbb.looks_like("https://x.org/t/1", '{"post_stream": {"posts": []}}')
+
+
+# phpBB 3.1 prosilver prints no <time> element: the date is text in the board's zone, sometimes relative.
+PROSILVER_31_PAGE = """<!DOCTYPE html><html dir="ltr" lang="en-gb"><head><meta charset="utf-8" /></head>
+<body id="phpbb" class="nojs notouch section-viewtopic ltr "><div id="page-body">
+<div class="action-bar top">
+ <div class="pagination">2 posts &bull; Page <strong>1</strong> of <strong>1</strong></div>
+</div>
+{posts}
+</div></body></html>"""
+PROSILVER_31_POST = """<div id="p{pid}" class="post has-profile bg2">
+ <div class="inner">
+  <dl class="postprofile" id="profile{pid}">
+   <dt class="has-profile-rank no-avatar"><div class="avatar-container"></div>
+    <a href="./memberlist.php?mode=viewprofile&amp;u=2" style="color: #AA0000;" class="username-coloured">Cobalt</a>
+   </dt>
+   <dd class="profile-rank">Site Admin</dd>
+  </dl>
+  <div class="postbody"><div id="post_content{pid}">
+   <h3 class="first"><a href="#p{pid}">Day 1</a></h3>
+   <p class="author"><a href="./viewtopic.php?p={pid}#p{pid}"><span class="imageset icon_post_target"
+    title="Post">Post</span></a><span class="responsive-hide">by <strong><a
+    href="./memberlist.php?mode=viewprofile&amp;u=2" style="color: #AA0000;" class="username-coloured">Cobalt</a>
+    </strong> &raquo; </span>{when} </p>
+   <div class="content"><strong class="text-strong">Day 1 begins</strong></div>
+  </div></div>
+ </div>
+</div>"""
+
+
+def test_prosilver_31_text_dates_relative_to_the_read_time():
+    posts = "".join(
+        PROSILVER_31_POST.format(pid=pid, when=when) for pid, when in ((8, "Today, 9:04 am"), (9, "12 minutes ago"))
+    )
+    now = datetime(2021, 3, 14, 23, 45, tzinfo=UTC)  # 7:45 pm in New York
+    page = phpbb.parse_page(PROSILVER_31_PAGE.format(posts=posts), url=PROSILVER, tz=NEW_YORK, now=now)
+    assert [summary(p) for p in page.posts] == [
+        (1, "8", "Cobalt", "2", at(2021, 3, 14, 13, 4), False, False),
+        (2, "9", "Cobalt", "2", at(2021, 3, 14, 23, 33), False, False),
+    ]
+    assert page.problems == []
+
+
+def test_prosilver_31_relative_date_without_the_read_time_is_a_problem():
+    posts = PROSILVER_31_POST.format(pid=8, when="Today, 9:04 am")
+    page = phpbb.parse_page(PROSILVER_31_PAGE.format(posts=posts), url=PROSILVER, tz=NEW_YORK)
+    assert [p.time for p in page.posts] == [None]
+    assert page.problems == ["post 8: no readable time"]
