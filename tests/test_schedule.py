@@ -257,3 +257,32 @@ def test_a_day_played_through_every_fault_ends_with_the_clean_votal(board, tmp_p
     # again; a 429 waited out (20 s, on the limiter's clock); idle
     assert requests(faulty) == [4, 2, 1, 3, 2, 1]
     assert 20.0 in waits.sleeps and len(waits.sleeps) == 4  # Retry-After, and backoff after 500, 503, timeout
+
+
+def test_night_pause_lasts_until_the_next_day_starts_for_rulesets_without_night_votes(monkeypatch) -> None:
+    from dataclasses import dataclass, replace
+
+    import assistant.counting
+    from assistant.rules import Outcome, Ruleset
+    from assistant.schedule import night_pause_until
+    from assistant.tally import NoEliminationCount, Votal
+
+    @dataclass(frozen=True)
+    class NightlessRuleset(Ruleset):
+        night_votes: bool = False
+
+    rules = NightlessRuleset(name="nightless", day_hours=48, night_hours=24)
+    monkeypatch.setattr(assistant.counting, "ruleset_for", lambda game: rules)
+    game = replace(GAME, start=datetime(2026, 3, 1, 22, tzinfo=UTC))
+    day_end = datetime(2026, 3, 3, 22, tzinfo=UTC)
+    undecided = Votal(1, 5, 3, 40, (), NoEliminationCount(), (), None, (), deadline=day_end)
+    hammered = replace(undecided, outcome=Outcome("elimination", "Birch", 41, "majority"))
+
+    assert night_pause_until(game, undecided, day_end - timedelta(hours=1)) is None  # day 1 still open
+    assert night_pause_until(game, hammered, day_end - timedelta(hours=1)) == datetime(2026, 3, 4, 22, tzinfo=UTC)
+    assert night_pause_until(game, undecided, day_end + timedelta(hours=1)) == datetime(2026, 3, 4, 22, tzinfo=UTC)
+    assert night_pause_until(game, undecided, datetime(2026, 3, 4, 22, 1, tzinfo=UTC)) is None  # day 2 began
+    monkeypatch.setattr(assistant.counting, "ruleset_for", lambda game: replace(rules, night_votes=True))
+    assert night_pause_until(game, hammered, day_end) is None
+    monkeypatch.setattr(assistant.counting, "ruleset_for", lambda game: rules)
+    assert night_pause_until(replace(game, start=None), hammered, day_end) is None  # no known start: keep polling

@@ -218,3 +218,18 @@ def test_looks_truncated() -> None:
     assert looks_truncated("<!DOCTYPE html><html><body><div>half a pa")
     assert not looks_truncated("<!DOCTYPE html><html><body></body></html>\n")
     assert not looks_truncated('{"post_stream": {}}')
+
+
+def test_cookies_reach_the_forum_but_never_the_store(board) -> None:
+    secret = "phpbb3_sid=0123456789abcdef-private"
+    s = Setup(board)
+    s.game = make_game(board.base_url, fetch_extra='cookies_env = "FORUM_COOKIES"')
+    s.fetcher = make_fetcher(s.game, environ={"FORUM_COOKIES": secret}, limiter=HostLimiter(sleep=lambda x: None))
+    s.forum.fail(500, 500, 500, 500)
+    with pytest.raises(ForumError) as caught:
+        s.sync()
+    s.sync()
+    assert {h.get("Cookie") for p, q, h in s.forum.seen if p != "/robots.txt"} == {secret}
+    dump = "\n".join(s.db.conn.iterdump())
+    assert "0123456789abcdef" not in dump and "0123456789abcdef" not in str(caught.value)
+    assert len(s.live_ids()) == 60
