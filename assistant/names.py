@@ -3,9 +3,14 @@
 The steps, in order, each tried before the next and the first unique answer winning: exact, folded
 (case, spaces, punctuation, diacritics, lookalike letters), alias, any account of the seat (replacements),
 unique prefix, unique substring, acronym (initials, CamelCase or word-prefix pieces such as "SV" or
-"ScottBro"), and edit distance with a clear margin over the runner-up. Living seats come first, but a
-name that matches a dead seat or a non-player (a moderator) is reported as such, never bent onto a
-living seat. Anything ambiguous or too far is unresolved, with the reason.
+"ScoBro"), abbreviation (the first letter and later letters in order: "EPM", "acfan"), and edit distance
+(typos, a swapped pair of letters) with a clear margin over the runner-up. The sure steps (exact to
+prefix, and acronyms) are tried on the whole text and then on its leading words ("Thor because he lied")
+before any guess is made. Living seats come first for partial matches, but a name that matches a dead
+seat or a non-player (a moderator) is reported as such, never bent onto a living seat. Anything
+ambiguous or too far is unresolved, with the reason.
+
+A roster also knows which seat an account posts for (:meth:`Roster.seat_of_author`).
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ class Resolution:
 
     text: str
     seat: str | None  # the seat's first name
-    step: str | None  # which rule resolved it: exact, folded, alias, account, prefix, substring, acronym, fuzzy
+    step: str | None  # which rule resolved it: one of STEPS
     no_elimination: bool = False  # a sleep / no lynch / no elimination vote
     reason: str | None = None  # "unknown name", "ambiguous: A or B", "target is dead", "not a player"
     matched: str | None = None  # the spelling it matched: an account, alias, moderator or no-elimination phrase
