@@ -70,21 +70,58 @@ class HostLimiter:
 
 @dataclass
 class RobotsCache:
-    """robots.txt rules per site, read once per run (shared by every game's fetcher, like the limiter)."""
+    """robots.txt rules per site, read once per run (shared by every game's fetcher, like the limiter).
+
+    ``read`` answers are kept as (status, text) too, so a sync can store them and the next process can
+    :meth:`prime` the cache instead of asking again (RFC 9309 allows a day's caching).
+    """
 
     _rules: dict[str, RobotFileParser] = field(default_factory=dict)
+    _answers: dict[str, tuple[int, str]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
-    def get(self, site: str, read: Callable[[str], RobotFileParser]) -> RobotFileParser:
+    def get(self, site: str, read: Callable[[str], tuple[int, str] | None]) -> RobotFileParser:
         with self._lock:  # one fetch per site even when two games on it start together
             if site not in self._rules:
-                self._rules[site] = read(site)
+                answer = read(site)
+                self._rules[site] = rules_from(site, answer)
+                if answer is not None:
+                    self._answers[site] = answer
             return self._rules[site]
+
+    def knows(self, site: str) -> bool:
+        return site in self._rules
+
+    def prime(self, site: str, status: int, text: str) -> None:
+        """Use a stored answer for ``site`` instead of fetching robots.txt."""
+        with self._lock:
+            self._rules.setdefault(site, rules_from(site, (status, text)))
+
+    def answer(self, site: str) -> tuple[int, str] | None:
+        """What ``site`` answered when this cache fetched its robots.txt (None if primed or unreachable)."""
+        return self._answers.get(site)
 
     def crawl_delay(self, site: str) -> float:
         rules = self._rules.get(site)
         delay = rules.crawl_delay(ROBOTS_AGENT) if rules is not None else None
         return float(delay or 0)
+
+
+def rules_from(site: str, answer: tuple[int, str] | None) -> RobotFileParser:
+    """robots.txt rules from the site's answer (status, text); None: unreachable."""
+    rules = RobotFileParser(site + "/robots.txt")
+    if answer is None:
+        # RFC 9309 says to assume "disallow all" while robots.txt is unreachable; for a reader that asks
+        # for a few pages every few minutes that would stop a game over one flaky minute, so we go on
+        # and read robots.txt again on the next run.
+        rules.allow_all = True
+    elif answer[0] in (401, 403):
+        rules.disallow_all = True  # as urllib.robotparser.read() does
+    elif answer[0] >= 400:
+        rules.allow_all = True
+    else:
+        rules.parse(answer[1].splitlines())
+    return rules
 
 
 @dataclass(frozen=True)
@@ -221,24 +258,13 @@ class Fetcher:
         if not rules.can_fetch(ROBOTS_AGENT, url):
             raise ForumError(f"{_site(url)}/robots.txt does not allow Votal to fetch {_shown(url)}")
 
-    def _read_robots(self, site: str) -> RobotFileParser:
-        rules = RobotFileParser(site + "/robots.txt")
+    def _read_robots(self, site: str) -> tuple[int, str] | None:
         try:
             response = self._request(site + "/robots.txt", {}, accept={200})
         except ForumError as exc:
-            # RFC 9309 says to assume "disallow all" while robots.txt is unreachable; for a reader that
-            # asks for a few pages every few minutes that would stop a game over one flaky minute, so
-            # we note it and go on, and read robots.txt again on the next run.
             log.warning("robots.txt unreadable (%s); going on without it for this run", exc)
-            rules.allow_all = True
-            return rules
-        if response.status_code in (401, 403):
-            rules.disallow_all = True  # as urllib.robotparser.read() does
-        elif response.status_code >= 400:
-            rules.allow_all = True
-        else:
-            rules.parse(response.text.splitlines())
-        return rules
+            return None
+        return response.status_code, response.text if response.status_code == 200 else ""
 
 
 def post_json(url: str, payload: dict, *, timeout: float = 10.0) -> None:
@@ -374,6 +400,11 @@ def _make_cookie(name: str, value: str, domain: str) -> http.cookiejar.Cookie:
     return http.cookiejar.Cookie(
         0, name, value, None, False, domain, False, False, "/", False, False, None, True, None, None, {}
     )
+
+
+def site_of(url: str) -> str:
+    """``scheme://host[:port]`` of a URL: where its robots.txt lives."""
+    return _site(url)
 
 
 def _site(url: str) -> str:

@@ -22,7 +22,9 @@ from parsers.page import Post
 
 def open_db(path: str | Path) -> sqlite_utils.Database:
     """Open (creating if needed) a store that several processes may share."""
-    db = sqlite_utils.Database(path)
+    # execute_plugins=False: Votal uses no sqlite-utils plugins, and finding them scans every installed
+    # package's entry points, a cost every `votal` command would pay at start-up.
+    db = sqlite_utils.Database(path, execute_plugins=False)
     # WAL lets a reader (votal count) run while the scheduler writes; busy_timeout makes a second
     # writer wait for the first instead of failing.
     db.execute("PRAGMA busy_timeout = 10000")
@@ -157,7 +159,9 @@ def encode_commands(commands: Iterable[Command]) -> str:
 
 
 def decode_commands(text: str | None) -> tuple[Command, ...]:
-    return tuple(Command(a, t, r) for a, t, r in json.loads(text or "[]"))
+    if not text or text == "[]":  # most posts hold no command: skip the JSON decoder
+        return ()
+    return tuple(Command(a, t, r) for a, t, r in json.loads(text))
 
 
 def last_post_number(db: sqlite_utils.Database, game: str) -> int | None:
@@ -171,22 +175,25 @@ def count_posts(db: sqlite_utils.Database, game: str) -> int:
 
 def load_read_posts(db: sqlite_utils.Database, game: str) -> list[ReadPost]:
     """Every stored post of a game, in thread order, with its commands (read again if read by older code)."""
+    # Bodies are read only where commands must be read again: every `votal count` loads the whole thread.
+    stale = list(
+        db.query(
+            "select post_id, body_html from posts where game = ? and commands_version is not ?",
+            [game, EXTRACTOR_VERSION],
+        )
+    )
+    if stale:
+        fresh = {row["post_id"]: encode_commands(extract_commands(row["body_html"])) for row in stale}
+        with db.conn:
+            for post_id, commands in fresh.items():
+                db["posts"].update((game, post_id), {"commands": commands, "commands_version": EXTRACTOR_VERSION})
     rows = list(
         db.query(
-            "select post_id, number, author, time, url, body_html, edited, deleted, revisions, commands, "
-            "commands_version from posts where game = ? order by number, post_id",
+            "select post_id, number, author, time, url, edited, deleted, revisions, commands "
+            "from posts where game = ? order by number, post_id",
             [game],
         )
     )
-    stale = [r for r in rows if r["commands_version"] != EXTRACTOR_VERSION]
-    if stale:
-        for row in stale:
-            row["commands"] = encode_commands(extract_commands(row["body_html"]))
-        with db.conn:
-            for row in stale:
-                db["posts"].update(
-                    (game, row["post_id"]), {"commands": row["commands"], "commands_version": EXTRACTOR_VERSION}
-                )
     firsts = _first_revisions(db, game) if any(r["revisions"] > 1 for r in rows) else {}
     return [
         ReadPost(
@@ -239,6 +246,9 @@ def ensure_sync_schema(db: sqlite_utils.Database) -> None:
         {"game": str, "url": str, "etag": str, "last_modified": str, "next_url": str, "saved_at": str},
         pk=("game", "url"),
         if_not_exists=True,
+    )
+    db["robots"].create(
+        {"site": str, "status": int, "body": str, "fetched_at": str}, pk="site", if_not_exists=True
     )
     if "next_url" not in db["validators"].columns_dict:
         db["validators"].add_column("next_url", str)
@@ -296,6 +306,21 @@ def save_validators(
             )
         else:
             db.execute("delete from validators where game = ? and url = ?", [game, url])
+
+
+def load_robots(db: sqlite_utils.Database, site: str, *, fetched_after: datetime) -> tuple[int, str] | None:
+    """A site's stored robots.txt answer (status, text) if fetched after ``fetched_after``."""
+    row = next(db.query("select status, body, fetched_at from robots where site = ?", [site]), None)
+    if row is None or datetime.fromisoformat(row["fetched_at"]) <= fetched_after:
+        return None
+    return row["status"], row["body"] or ""
+
+
+def save_robots(db: sqlite_utils.Database, site: str, answer: tuple[int, str], *, fetched_at: datetime) -> None:
+    with db.conn:
+        db["robots"].upsert(
+            {"site": site, "status": answer[0], "body": answer[1], "fetched_at": fetched_at.isoformat()}, pk="site"
+        )
 
 
 def mark_vanished(

@@ -5,17 +5,18 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from types import ModuleType
 
 import sqlite_utils
 
 from assistant import store
 from assistant.errors import ForumError
-from assistant.fetch import Fetched, Fetcher, Stopped
+from assistant.fetch import Fetched, Fetcher, Stopped, site_of
 from assistant.game import Game
 
 MAX_PAGES = 5000  # a guard against a forum whose "next" link loops
+ROBOTS_MAX_AGE = timedelta(hours=24)  # how long a stored robots.txt is trusted (RFC 9309: up to a day)
 
 
 @dataclass
@@ -64,6 +65,13 @@ def _sync_locked(game, db, fetcher, *, now, on_page, parser) -> SyncResult:
     engine = game.forum or (parser.NAME if parser else _detect(game, fetcher))
     parser = parser or get_parser(engine)
     result = SyncResult(engine)
+    site = site_of(game.thread)
+    robots_unknown = fetcher.robots is not None and not fetcher.robots.knows(site)
+    if robots_unknown:  # a robots.txt read by an earlier sync saves this one a request
+        stored = store.load_robots(db, site, fetched_after=started - ROBOTS_MAX_AGE)
+        if stored is not None:
+            fetcher.robots.prime(site, *stored)
+            robots_unknown = False
     last = store.last_post_number(db, game.key)
     url: str | None = parser.page_url(game.thread, after_post=last, per_page=game.fetch.posts_per_page)
     seen_urls: set[str] = set()
@@ -114,6 +122,8 @@ def _sync_locked(game, db, fetcher, *, now, on_page, parser) -> SyncResult:
     finally:
         result.requests = fetcher.requests_made - requests_before
         result.faults = fetcher.faults[faults_before:]
+        if robots_unknown and fetcher.robots.answer(site) is not None:
+            store.save_robots(db, site, fetcher.robots.answer(site), fetched_at=started)
         store.record_sync(
             db,
             {

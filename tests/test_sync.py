@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from loopback_forum import FakeTime, Forum, Switchboard, make_game, make_posts, stored_posts
@@ -233,3 +233,20 @@ def test_cookies_reach_the_forum_but_never_the_store(board) -> None:
     dump = "\n".join(s.db.conn.iterdump())
     assert "0123456789abcdef" not in dump and "0123456789abcdef" not in str(caught.value)
     assert len(s.live_ids()) == 60
+
+
+def test_an_idle_cron_poll_costs_one_request_too(board, tmp_path) -> None:
+    """Each `votal sync` is a new process: robots.txt is kept in the store for a day, so it is not asked again."""
+    s = Setup(board)
+    s.db = store.open_db(tmp_path / "votal.db")
+
+    def poll(at: datetime):
+        s.forum.seen.clear()
+        fresh = make_fetcher(s.game, limiter=HostLimiter(sleep=lambda x: None))  # as a new process would
+        return sync_game(s.game, store.open_db(tmp_path / "votal.db"), fresh, now=lambda: at).requests
+
+    assert poll(NOW) == 4
+    assert poll(NOW + timedelta(minutes=5)) == 1
+    assert [p for p, q, h in s.forum.seen] == ["/viewtopic.php"]
+    assert poll(NOW + timedelta(hours=25)) == 2  # a day later robots.txt is read again
+    assert [p for p, q, h in s.forum.seen] == ["/robots.txt", "/viewtopic.php"]
