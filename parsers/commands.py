@@ -1,4 +1,12 @@
-"""Reading vote commands from a post's bold text, ignoring quotes, spoilers, code and struck text."""
+"""Reading vote commands from a post's bold text, ignoring quotes, spoilers, code and struck text.
+
+The excluded parts are cut out of the post first (their own titles and headers are bold too), then the
+bold is collected in every form the engines use, adjacent bold runs joined, and each line of bold read
+for commands: ``VOTE: X``, ``Vote - X``, ``vote:X``, ``##vote X``, ``[vote]X[/vote]``, ``UNVOTE``,
+``unvote X vote Y``, ``nominate X``, a vote after a short preamble ("cross fingers, vote X"). Targets are
+kept as typed; :mod:`assistant.names` decides what they name, and the ruleset what no-elimination
+words count. Bold that is not a command is ignored.
+"""
 
 from __future__ import annotations
 
