@@ -54,6 +54,7 @@ def game_status(
         "last_sync": last["finished"] if last else None,
         "last_sync_ok": last_ok["finished"] if last_ok else None,
         "last_sync_requests": last["requests"] if last else None,
+        "last_sync_faults": last["faults"] if last else None,  # failed answers retried (or the error)
         "posts": totals["stored"] - totals["deleted"],
         "deleted_posts": totals["deleted"],
         "day": votal.day if votal is not None else None,
@@ -91,6 +92,8 @@ def format_status_text(status: dict[str, Any]) -> str:
         lines.append(f"  deadline: {status['deadline']} ({_left(status['deadline_in_seconds'])})")
     for problem in status["problems"]:
         lines.append(f"  problem: {problem}")
+    for alert in status["alerts"]:
+        lines.append(f"  alert ({alert['created'][:16].replace('T', ' ')}): {alert['message']}")
     return "\n".join(lines)
 
 

@@ -42,6 +42,7 @@ def test_status_of_a_synced_game() -> None:
         "last_sync": NOW.isoformat(),
         "last_sync_ok": (NOW - timedelta(minutes=5)).isoformat(),
         "last_sync_requests": 1,
+        "last_sync_faults": 0,
         "posts": 29,
         "deleted_posts": 0,
         "day": 1,
@@ -72,3 +73,16 @@ def test_status_of_a_game_never_synced() -> None:
     status = game_status(game, store.open_db(":memory:"), now=NOW)
     assert (status["last_sync"], status["posts"], status["day"], status["problems"]) == (None, 0, None, [])
     assert format_status_text(status) == "Loopback Game\n  never synced (run: votal sync GAME_FILE)\n  posts: 0"
+
+
+def test_alerts_show_in_status() -> None:
+    from assistant.alerts import Alert, deliver_alerts
+
+    game = parse_game(game_text("http://forum.example"), path="g.toml")
+    db = store.open_db(":memory:")
+    deliver_alerts(db, game, [Alert("deadline_near", "deadline:1:x", "Day 1 ends in 40 min.")], now=NOW)
+    status = game_status(game, db, now=NOW)
+    assert status["alerts"] == [
+        {"kind": "deadline_near", "message": "Day 1 ends in 40 min.", "created": NOW.isoformat(), "sent": None}
+    ]
+    assert format_status_text(status).splitlines()[-1] == "  alert (2026-03-02 12:00): Day 1 ends in 40 min."
