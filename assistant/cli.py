@@ -10,8 +10,6 @@ from datetime import UTC, datetime
 import click
 
 from assistant import __version__
-from assistant.drafts import FLAVORS as DRAFT_FLAVORS
-from assistant.drafts import KINDS as DRAFT_KINDS
 from assistant.errors import VotalError
 
 
@@ -37,6 +35,21 @@ def main() -> None:
     Start with:  votal demo
     Then:        votal sync game.toml && votal count game.toml
     """
+
+
+class DraftChoice(click.Choice):
+    """A choice among ``assistant.drafts.<name>``, read only when needed: importing drafts (Jinja2, the
+    tally) when the CLI starts would slow every command, `votal sync` polls included."""
+
+    def __init__(self, name: str) -> None:
+        self.name_in_drafts = name
+        self.case_sensitive = True
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        from assistant import drafts
+
+        return tuple(getattr(drafts, self.name_in_drafts))
 
 
 # Options shared by several commands: one decorator each.
@@ -249,12 +262,12 @@ def count(
 
 
 @main.command()
-@click.argument("kind", type=click.Choice(DRAFT_KINDS), metavar="KIND")
+@click.argument("kind", type=DraftChoice("KINDS"), metavar="KIND")
 @game_argument
 @db_option
 @day_options
 @click.option(
-    "--flavor", type=click.Choice(DRAFT_FLAVORS), help="Markup (default: Markdown on Discourse, else BBCode)."
+    "--flavor", type=DraftChoice("FLAVORS"), help="Markup (default: Markdown on Discourse, else BBCode)."
 )
 @click.option(
     "--templates",
