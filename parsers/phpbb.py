@@ -118,7 +118,40 @@ def _text(element) -> str:
 
 
 def _scan_page(doc):
-    """Post containers, pagination bars, the canonical link and an information box, in one pass."""
+    """Post containers, pagination bars, the canonical link and an information box.
+
+    Posts are siblings in every phpBB style: after the first one only its siblings are looked at, so
+    the posts' bodies are not walked twice. A style that nests them differently gets the full walk.
+    """
+    bars, canonical, messages, first = [], None, [], None
+    for element in doc.iter("div", "link"):
+        if element.tag == "link":
+            if canonical is None and element.get("rel") == "canonical":
+                canonical = element.get("href")
+            continue
+        ident = element.get("id") or ""
+        classes = _classes(element)
+        if "post" in classes and _POST_ID.match(ident):
+            first = element
+            break
+        if "pagination" in classes:
+            bars.append(element)
+        elif ident == "message":
+            messages.append(element)
+    if first is None:
+        return [], bars, canonical, messages
+    posts = [first]
+    for sibling in first.itersiblings("div"):
+        if "post" in _classes(sibling) and _POST_ID.match(sibling.get("id") or ""):
+            posts.append(sibling)
+        else:
+            bars.extend(inner for inner in sibling.iter("div") if "pagination" in _classes(inner))
+    if len(posts) == 1:
+        return _scan_whole_page(doc)
+    return posts, bars, canonical, messages
+
+
+def _scan_whole_page(doc):
     posts, bars, canonical, messages = [], [], None, []
     for element in doc.iter("div", "link"):
         if element.tag == "link":
