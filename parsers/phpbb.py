@@ -254,11 +254,12 @@ def _read_author(found: _Chrome) -> tuple[str, str | None]:
                 if name:
                     found_id = _USER_ID.search(href)
                     return name, found_id.group(1) if found_id else None
-        for tag in holder.iter("span", "strong"):
+        for tag in holder.iter("a", "span", "strong"):  # also profile links on boards with rewritten URLs
             if "username" in (tag.get("class") or ""):
                 name = _text(tag).strip()
                 if name:
-                    return name, None
+                    found_id = _USER_ID.search(tag.get("href") or "")
+                    return name, found_id.group(1) if found_id else None
         for strong in holder.iter("strong"):
             name = _text(strong).strip()
             if name:
