@@ -18,7 +18,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 # Bump when extraction changes: stored commands of an older version are read again from the post.
-EXTRACTOR_VERSION = 7
+EXTRACTOR_VERSION = 8
 
 
 @dataclass(frozen=True)
@@ -304,18 +304,30 @@ def _read_run(run: str) -> list[Command]:
     # A long bold stretch is prose (often an unclosed tag): there only a line that opens with a command counts.
     strict = len(run) > _PROSE_RUN
     commands: list[Command] = []
-    for line in run.split("\n"):
-        line = line.strip()
-        if not line:
-            continue
+    lines = [line.strip() for line in run.split("\n")]
+    lines = [line for line in lines if line]
+    for i, line in enumerate(lines):
         if len(line) > _MAX_LINE:
             # A long bold line is prose (often an unclosed tag): only a command that opens it counts.
             line = line[:_MAX_LINE]
             head = _KEYWORD.match(line)
             if not head:
                 continue
+        if _DANGLING_VOTE.match(line) and i + 1 < len(lines) and _is_bare_name(lines[i + 1]):
+            # "VOTE:" on one line and the name on the next
+            line = f"{line} {lines[i + 1]}"
+            lines[i + 1] = ""
         commands.extend(_read_line(line, line, strict=strict))
     return commands
+
+
+_DANGLING_VOTE = re.compile(
+    r"^(?:(?:un[-\s]?vote|##)\s*[:,;.]?\s*)?(?:##\s*)?(?:vote|nominate)\s*[:=\-\u2013\u2014]\s*$", re.IGNORECASE
+)
+
+
+def _is_bare_name(line: str) -> bool:
+    return 0 < len(line) <= _MAX_TARGET and not _KEYWORD.search(line)
 
 
 # Markup without which a post has no bold (tested on the lowered body before parsing it).

@@ -246,3 +246,9 @@ def test_other_engines_quote_and_spoiler_boxes_are_excluded(body):
 def test_a_command_word_split_by_colour_tags_is_read():
     letters = "".join(f'<span style="color:#{i}{i}0000">{c}</span>' for i, c in enumerate("vote:"))
     assert read(f"<b>{letters} Ann</b>") == [("vote", "Ann")]
+
+
+def test_a_name_on_the_line_after_vote_colon_is_its_target():
+    assert read("<b>VOTE:</b><br>\n<b>Ann</b>") == [("vote", "Ann")]
+    assert read("<b>Unvote, vote:<br>Ann</b>") == [("unvote", None), ("vote", "Ann")]
+    assert read("<b>VOTE:<br>VOTE: Bob</b>") == [("vote", "Bob")]
