@@ -123,7 +123,8 @@ def looks_like(url: str, text: str | None = None) -> bool:
             or ("postcontainer" in text and "post_message_" in text)
             or ("b-post" in text and "data-node-id" in text)
         )
-    return urlsplit(url).path.endswith("showthread.php")
+    path = urlsplit(url).path
+    return path.endswith("showthread.php") or "/showthread.php/" in path
 
 
 class _Unreadable(Exception):

@@ -68,19 +68,25 @@ def parse_page(
 def page_url(thread_url: str, *, after_post: int | None = None, per_page: int | None = None) -> str:
     """``/threads/{slug}.{id}/`` or its ``page-{n}`` holding post ``after_post`` (numbered from 1)."""
     parts = urlsplit(thread_url)
-    found = _THREAD_PATH.match(parts.path)
+    routed = parts.path.endswith("index.php") and parts.query.startswith("threads/")  # no friendly URLs
+    found = _THREAD_PATH.match("/" + parts.query.split("&")[0] if routed else parts.path)
     if not found:
         raise ForumError(f"not a XenForo thread URL (expected /threads/slug.123/): {thread_url}")
     page = 1 if not after_post else (after_post - 1) // (per_page or DEFAULT_PER_PAGE) + 1
-    path = found.group("base") + ("/" if page == 1 else f"/page-{page}")
-    return urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
+    route = found.group("base") + ("/" if page == 1 else f"/page-{page}")
+    if routed:
+        return urlunsplit((parts.scheme, parts.netloc, parts.path, route.lstrip("/"), ""))
+    return urlunsplit((parts.scheme, parts.netloc, route, parts.query, ""))
 
 
 def looks_like(url: str, text: str | None = None) -> bool:
     """A ``/threads/…`` URL, or a page with XenForo 2's message markup."""
     if text is not None:
         return 'id="XF"' in text or "message--post" in text or 'data-template="thread_view"' in text
-    return bool(_THREAD_PATH.match(urlsplit(url).path))
+    parts = urlsplit(url)
+    if parts.path.endswith("index.php") and parts.query.startswith("threads/"):
+        return bool(_THREAD_PATH.match("/" + parts.query.split("&")[0]))
+    return bool(_THREAD_PATH.match(parts.path))
 
 
 class _Unreadable(Exception):

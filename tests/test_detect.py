@@ -33,8 +33,10 @@ def page(engine: str) -> str:
         ("https://meta.discourse.org/t/123/45", "discourse"),
         ("https://forums.example.com/threads/mafia-xii-the-heist.4521/", "xenforo"),
         ("https://forums.example.com/threads/4521/page-3", "xenforo"),
+        ("https://forums.example.com/index.php?threads/mafia-xii.4521/", "xenforo"),
         ("https://www.mafiauniverse.com/forums/showthread.php?t=12345", "vbulletin"),
         ("https://www.mafiauniverse.com/forums/showthread.php?12345-Mini-Mafia", "vbulletin"),
+        ("https://www.mafiauniverse.com/forums/showthread.php/12345-Mini-Mafia/page2", "vbulletin"),
         ("https://werewolf.proboards.com/thread/812/village-game", "proboards"),
     ],
 )

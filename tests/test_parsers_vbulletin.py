@@ -143,6 +143,12 @@ def test_vbulletin_5_markup():
             None,
             "https://mu.example.com/forums/showthread.php?12345-Mini-Mafia",
         ),
+        (  # vBulletin 4 "advanced" friendly URLs
+            "https://mu.example.com/forums/showthread.php/12345-Mini-Mafia/page2",
+            41,
+            None,
+            "https://mu.example.com/forums/showthread.php/12345-Mini-Mafia/page5",
+        ),
         (
             "https://games.example.org/forum/games/3300-big-game",
             21,

@@ -125,6 +125,12 @@ def test_post_without_a_number_is_reported():
         (THREAD, 21, None, THREAD + "page-2"),
         (THREAD, 11, 5, THREAD + "page-3"),
         ("https://forum.example.net/threads/4521", 41, None, "https://forum.example.net/threads/4521/page-3"),
+        (  # a board without friendly URLs
+            "https://forum.example.net/index.php?threads/game-thread.1/page-4",
+            30,
+            None,
+            "https://forum.example.net/index.php?threads/game-thread.1/page-2",
+        ),
     ],
 )
 def test_page_url(thread, after, per_page, expected):
