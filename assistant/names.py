@@ -59,6 +59,17 @@ _NOT_ALNUM = re.compile(r"[\W_]+")
 _WORD_SPLIT = re.compile(r"[^\W_]+")
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|[^\W\d_]+")
 
+# Pronouns and function words: a name only when a seat is called exactly that, never by a partial match
+# ("VOTE: me" is not a vote for "Mephistopheles", "the scum" not one for "TheLonging").
+_COMMON_WORDS = frozenset(
+    {
+        "i", "me", "my", "myself", "self", "you", "your", "yourself", "he", "him", "his", "she", "her", "it", "we",
+        "us", "our", "they", "them", "their", "this", "that", "these", "those", "the", "a", "an", "all", "everyone",
+        "everybody", "anyone", "anybody", "someone", "somebody", "nobody", "noone", "none", "no", "yes", "who",
+        "whoever", "whom", "and", "or", "not",
+    }
+)
+
 # Distances: how alike a typo must be, and how much closer than the runner-up.
 _FUZZY_MIN = 0.72
 _FUZZY_MARGIN = 0.1
@@ -327,7 +338,7 @@ def _resolve(text: str, roster: Roster, alive: frozenset[str]) -> Resolution:
     parts = [cleaned]
     for n in range(min(len(words) - 1, 4), 0, -1):
         part = _POSSESSIVE.sub("", " ".join(words[:n]).strip(_STRIP)).strip(_STRIP)
-        if len(fold_name(part)) >= 2 and part not in parts:
+        if len(fold_name(part)) >= 2 and fold_name(part) not in _COMMON_WORDS and part not in parts:
             parts.append(part)
     for i, part in enumerate(parts):
         found = _resolve_whole(text, part, roster, alive, loose=False, min_prefix=_MIN_PREFIX if i == 0 else 3)
@@ -392,6 +403,8 @@ def _resolve_whole(
         found = _answer(text, step, matched, alive)
         if found is not None:
             return found
+    if folded in _COMMON_WORDS:
+        return Resolution(text, None, None, reason="unknown name")  # "VOTE: me": no guessing at a pronoun
     names = [e for e in entries if e.kind != "no_elimination"]
     if len(folded) >= min_prefix:
         found = _answer(text, "prefix", [e for e in names if e.folded.startswith(folded)], alive)

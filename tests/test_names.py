@@ -226,3 +226,15 @@ def test_no_renamed_account_is_guessed_with_two_silent_seats(game):
     posting = [s.name for s in game.players if s.name not in ("Zdenek", "Hiroko")]
     roster = Roster.from_game(game, NO_ELIMINATION, authors=posting + ["Newname"] * 10)
     assert roster.seat_of_author("Newname") is None
+
+
+@pytest.mark.parametrize("typed", ["me", "him", "her", "all", "the scum", "this guy", "no"])
+def test_pronouns_and_function_words_are_not_guessed_at(roster, game, typed):
+    found = resolve(roster, game, typed)
+    assert (found.seat, found.no_elimination) == (None, False)
+
+
+def test_a_seat_literally_called_a_common_word_still_resolves():
+    named = parse_game(GAME.replace('name = "Hiroko"', 'name = "Me"'))
+    roster = Roster.from_game(named, NO_ELIMINATION)
+    assert resolve_name("ME", roster, alive=everyone_but(named)).seat == "Me"
