@@ -286,3 +286,17 @@ def test_night_pause_lasts_until_the_next_day_starts_for_rulesets_without_night_
     assert night_pause_until(game, hammered, day_end) is None
     monkeypatch.setattr(assistant.counting, "ruleset_for", lambda game: rules)
     assert night_pause_until(replace(game, start=None), hammered, day_end) is None  # no known start: keep polling
+
+
+def test_regenerate_hooks_write_the_players_page_and_the_votal_draft(forum, board, tmp_path) -> None:
+    from assistant.schedule import regenerate_hooks
+
+    forum.edit(3, VOTE.format("Birch"))
+    hooks = regenerate_hooks(site_dir=tmp_path / "public", drafts_dir=tmp_path / "drafts", now=lambda: NOW)
+    r = runner(tmp_path, regenerate=hooks)
+    run = r.run_game(write_game(tmp_path, board.base_url, "wh17.toml"))
+    assert run.regenerated
+    assert (tmp_path / "public" / "wh17" / "index.html").is_file()
+    draft = (tmp_path / "drafts" / "wh17-votal.txt").read_text(encoding="utf-8")
+    assert "Birch" in draft and "[b]" in draft.lower()
+    assert not list((tmp_path / "drafts").glob("*.tmp"))
