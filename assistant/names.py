@@ -452,10 +452,10 @@ def _fuzzy(text: str, folded: str, entries: tuple[_Entry, ...], alive: frozenset
         if len(folded) >= 4 and len(entry.folded) > len(folded):
             # a typo in a short form: compare with the name's start ("Thro" for "Thor665")
             start = OSA.normalized_similarity(folded, entry.folded[: len(folded)])
-            score = max(score, start - 0.05)
-        if len(folded) >= 5 and len(entry.folded) > len(folded):
+            score = max(score, start - 0.1)
+        if len(folded) >= 6 and len(entry.folded) > len(folded):
             # a typo in a part of the name ("Gorilla" for "Evilgorrilaz")
-            score = max(score, fuzz.partial_ratio(folded, entry.folded) / 100 - 0.1)
+            score = max(score, fuzz.partial_ratio(folded, entry.folded) / 100 - 0.12)
         if len(folded) >= 3 and _swapped_pair(folded, entry.folded[: len(folded)]):
             score = max(score, _FUZZY_MIN + _FUZZY_MARGIN)  # "Zed" for "Zdenek": two letters swapped
         key = (entry.kind, entry.owner)
