@@ -172,9 +172,9 @@ class Roster:
     ) -> Roster:
         """The roster of ``game``; ``no_elimination`` is the ruleset's no-elimination phrases, or the ruleset.
 
-        ``authors``: who posted in the thread, one name per post. With it, an account the game file does not
-        know is matched to a seat that never posts under any of its names (a renamed account), when that
-        is the only reading.
+        ``authors``: who posted in the thread, one name per post in thread order. With it, an account the game
+        file does not know is matched to a seat that never posts under any of its names (a renamed account),
+        when that is the only reading.
         """
         phrases = _no_elimination_phrases(no_elimination)
         entries: list[_Entry] = []
@@ -221,8 +221,9 @@ class Roster:
             return
         posted: set[str] = set()
         unknown: dict[str, int] = {}
+        opener = authors[0]  # the thread's first post is the host's, whatever the account is called now
         for author in authors:
-            if author.casefold() in moderators:
+            if author.casefold() in moderators or author == opener:
                 continue
             seat = self.seat_of_author(author)
             if seat is not None:

@@ -238,3 +238,9 @@ def test_a_seat_literally_called_a_common_word_still_resolves():
     named = parse_game(GAME.replace('name = "Hiroko"', 'name = "Me"'))
     roster = Roster.from_game(named, NO_ELIMINATION)
     assert resolve_name("ME", roster, alive=everyone_but(named)).seat == "Me"
+
+
+def test_the_thread_openers_account_is_never_taken_for_a_renamed_player(game):
+    posting = [s.name for s in game.players if s.name != "Zdenek"]
+    roster = Roster.from_game(game, NO_ELIMINATION, authors=["Renamed Host"] + posting + ["Renamed Host"] * 30)
+    assert roster.seat_of_author("Renamed Host") is None
