@@ -11,7 +11,7 @@ import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from email.utils import parsedate_to_datetime
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -66,6 +66,11 @@ class HostLimiter:
         """Hold every request to ``host`` back by ``seconds`` (a Retry-After)."""
         with self._lock:
             self._next[host] = max(self._next.get(host, 0.0), self.clock() + seconds)
+
+    def held_for(self, host: str) -> float:
+        """Seconds until ``host`` may be asked again (0 when it may be asked now)."""
+        with self._lock:
+            return max(0.0, self._next.get(host, 0.0) - self.clock())
 
 
 @dataclass
@@ -200,7 +205,11 @@ class Fetcher:
         host = urlsplit(url).netloc
         shown = _shown(url)
         for attempt in range(self.retries + 1):
-            self._pause(self.limiter.reserve(host, self._interval_for(url)))
+            delay = self.limiter.reserve(host, self._interval_for(url))
+            if delay > self.max_retry_after:
+                # held back by an earlier long Retry-After: fail this sync now rather than block for hours
+                raise ForumError(self._held_message(host, delay))
+            self._pause(delay)
             if self.stop is not None and self.stop.is_set():
                 raise Stopped(f"stopped before fetching {shown}")
             self.requests_made += 1
@@ -223,7 +232,7 @@ class Fetcher:
                 wait = retry_after(response.headers.get("Retry-After"), now=self.wall_clock())
                 if wait is not None and wait > self.max_retry_after:
                     self.limiter.defer(host, wait)
-                    raise ForumError(f"HTTP {status} fetching {shown}: the forum asks to wait {wait:.0f} s")
+                    raise ForumError(f"HTTP {status} fetching {shown}; " + self._held_message(host, wait))
                 if attempt < self.retries:
                     log.warning("HTTP %s fetching %s; retrying", status, shown)
                     if wait is not None and status in (429, 503):
@@ -236,6 +245,10 @@ class Fetcher:
                 return response
             raise ForumError(f"HTTP {status} fetching {shown}")
         raise AssertionError("unreachable")
+
+    def _held_message(self, host: str, seconds: float) -> str:
+        # the time, not a countdown: the message stays the same from poll to poll, so it alerts once
+        return f"{host} asked Votal to wait until {hold_until(self.wall_clock(), seconds):%Y-%m-%d %H:%M} UTC"
 
     def _pause(self, seconds: float) -> None:
         # The limiter's sleep waits (a run's limiter sleeps on its stop event, so a stop ends the wait).
@@ -265,6 +278,13 @@ class Fetcher:
             log.warning("robots.txt unreadable (%s); going on without it for this run", exc)
             return None
         return response.status_code, response.text if response.status_code == 200 else ""
+
+
+def hold_until(now: datetime, seconds: float) -> datetime:
+    """``now`` plus ``seconds``, rounded up to the minute: never earlier than the forum asked."""
+    until = now + timedelta(seconds=seconds)
+    whole = until.replace(second=0, microsecond=0)
+    return whole if whole == until else whole + timedelta(minutes=1)
 
 
 def post_json(url: str, payload: dict, *, timeout: float = 10.0) -> None:

@@ -250,6 +250,7 @@ def ensure_sync_schema(db: sqlite_utils.Database) -> None:
     db["robots"].create(
         {"site": str, "status": int, "body": str, "fetched_at": str}, pk="site", if_not_exists=True
     )
+    db["holds"].create({"host": str, "until": str}, pk="host", if_not_exists=True)
     if "next_url" not in db["validators"].columns_dict:
         db["validators"].add_column("next_url", str)
     db["alerts"].create(
@@ -321,6 +322,18 @@ def save_robots(db: sqlite_utils.Database, site: str, answer: tuple[int, str], *
         db["robots"].upsert(
             {"site": site, "status": answer[0], "body": answer[1], "fetched_at": fetched_at.isoformat()}, pk="site"
         )
+
+
+def load_hold(db: sqlite_utils.Database, host: str) -> datetime | None:
+    """Until when ``host`` asked not to be asked again (a long Retry-After), if it did."""
+    row = next(db.query("select until from holds where host = ?", [host]), None)
+    return datetime.fromisoformat(row["until"]) if row else None
+
+
+def save_hold(db: sqlite_utils.Database, host: str, until: datetime) -> None:
+    """Remember a long Retry-After beyond this process (the next `votal sync` from cron honours it too)."""
+    with db.conn:
+        db["holds"].upsert({"host": host, "until": until.isoformat()}, pk="host")
 
 
 def mark_vanished(

@@ -7,15 +7,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from types import ModuleType
+from urllib.parse import urlsplit
 
 import sqlite_utils
 
 from assistant import store
 from assistant.errors import ForumError
-from assistant.fetch import Fetched, Fetcher, Stopped, site_of
+from assistant.fetch import Fetched, Fetcher, Stopped, hold_until, site_of
 from assistant.game import Game
 
 MAX_PAGES = 5000  # a guard against a forum whose "next" link loops
+HOLD_REMEMBERED = 60.0  # a Retry-After longer than this is stored, so later processes honour it too
 ROBOTS_MAX_AGE = timedelta(hours=24)  # how long a stored robots.txt is trusted (RFC 9309: up to a day)
 
 
@@ -76,7 +78,11 @@ def _sync_locked(game, db, fetcher, *, now, on_page, parser) -> SyncResult:
     url: str | None = parser.page_url(game.thread, after_post=last, per_page=game.fetch.posts_per_page)
     seen_urls: set[str] = set()
     error = None
+    host = urlsplit(game.thread).netloc
     try:
+        held = store.load_hold(db, host)
+        if held is not None and held > started:
+            raise ForumError(f"{host} asked Votal to wait until {held:%Y-%m-%d %H:%M} UTC")
         while url and result.pages < MAX_PAGES:
             if url in seen_urls:
                 result.problems.append(f"{url}: the thread's next-page links go round in a loop")
@@ -122,6 +128,9 @@ def _sync_locked(game, db, fetcher, *, now, on_page, parser) -> SyncResult:
     finally:
         result.requests = fetcher.requests_made - requests_before
         result.faults = fetcher.faults[faults_before:]
+        wait = fetcher.limiter.held_for(host)
+        if wait > HOLD_REMEMBERED:
+            store.save_hold(db, host, hold_until(now(), wait))
         if robots_unknown and fetcher.robots.answer(site) is not None:
             store.save_robots(db, site, fetcher.robots.answer(site), fetched_at=started)
         store.record_sync(

@@ -6,7 +6,7 @@ import http.cookiejar
 import logging
 import random
 import threading
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from loopback_forum import FakeTime, Switchboard, make_game
@@ -131,12 +131,21 @@ def test_a_retry_after_longer_than_the_limit_ends_the_sync_and_holds_the_host_ba
     handler = Scripted(Response(429, "come back tomorrow", {"Retry-After": "86400"}))
     fake = FakeTime()
     with board.plug(handler) as server:
-        f = fetcher(fake)
-        with pytest.raises(ForumError, match="asks to wait 86400 s"):
+        host = "127.0.0.1:" + server.base_url.rsplit(":", 1)[1]
+        start = datetime(2026, 3, 1, 22, 0, 30, tzinfo=UTC)
+        f = fetcher(fake, wall_clock=lambda: start + timedelta(seconds=fake.now))
+        with pytest.raises(ForumError) as first:
             f.get(server.base_url + "/viewtopic.php?t=1")
-        assert f.limiter.reserve("127.0.0.1:" + server.base_url.rsplit(":", 1)[1], 0) == 86400
+        assert f.limiter.held_for(host) == 86400
+        fake.sleep(600)  # ten minutes later the host is still held back: no request, the same message
+        with pytest.raises(ForumError) as again:
+            f.get(server.base_url + "/viewtopic.php?t=1")
+    assert str(first.value) == (
+        f"HTTP 429 fetching {server.base_url}/viewtopic.php?t=1; {host} asked Votal to wait until 2026-03-02 22:01 UTC"
+    )
+    assert str(again.value) == f"{host} asked Votal to wait until 2026-03-02 22:01 UTC"
     assert handler.pages() == ["/viewtopic.php"]
-    assert fake.sleeps == []
+    assert fake.sleeps == [600]
 
 
 def test_server_errors_back_off_exponentially_with_jitter_then_give_up(board) -> None:

@@ -250,3 +250,22 @@ def test_an_idle_cron_poll_costs_one_request_too(board, tmp_path) -> None:
     assert [p for p, q, h in s.forum.seen] == ["/viewtopic.php"]
     assert poll(NOW + timedelta(hours=25)) == 2  # a day later robots.txt is read again
     assert [p for p, q, h in s.forum.seen] == ["/robots.txt", "/viewtopic.php"]
+
+
+def test_a_long_retry_after_is_honoured_by_the_next_processes_too(board, tmp_path) -> None:
+    s = Setup(board)
+    s.db = store.open_db(tmp_path / "votal.db")
+    s.forum.fail(429, headers={"Retry-After": "7200"})
+
+    def poll(at: datetime):
+        s.forum.seen.clear()
+        fresh = make_fetcher(s.game, limiter=HostLimiter(sleep=lambda x: None), wall_clock=lambda: at)
+        return sync_game(s.game, store.open_db(tmp_path / "votal.db"), fresh, now=lambda: at)
+
+    with pytest.raises(ForumError, match="asked Votal to wait until 2026-03-05 14:00 UTC"):
+        poll(NOW)
+    with pytest.raises(ForumError, match="asked Votal to wait until 2026-03-05 14:00 UTC") as later:
+        poll(NOW + timedelta(minutes=5))  # a new process: no request at all
+    assert s.forum.seen == []
+    assert str(later.value) == f"{s.game.thread.split('/')[2]} asked Votal to wait until 2026-03-05 14:00 UTC"
+    assert poll(NOW + timedelta(hours=2, minutes=1)).new_posts == 60
