@@ -223,12 +223,12 @@ class Roster:
         unknown: dict[str, int] = {}
         opener = authors[0]  # the thread's first post is the host's, whatever the account is called now
         for author in authors:
-            if author.casefold() in moderators or author == opener:
+            if author.casefold() in moderators:
                 continue
             seat = self.seat_of_author(author)
             if seat is not None:
                 posted.add(seat)
-            else:
+            elif author != opener:
                 unknown[author] = unknown.get(author, 0) + 1
         silent = [s for s in self.seats if s not in posted]
         ranked = sorted(unknown.items(), key=lambda item: item[1], reverse=True)
