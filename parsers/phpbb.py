@@ -6,9 +6,8 @@ import re
 from datetime import UTC, datetime, tzinfo
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
-import lxml.etree
-
 from assistant.errors import ForumError
+from parsers.markup import classes_of, inner_html, parse_html, text_of
 from parsers.page import Post, ThreadPage
 from parsers.textdates import parse_iso_time, parse_text_date
 
@@ -45,7 +44,7 @@ def parse_page(
     ``tz`` and ``now`` only matter for 3.0-era pages, which print dates as text in the viewer's zone;
     ``per_page`` only when neither the canonical link nor the pagination bar tells a page's offset.
     """
-    doc = _parse_html(text)
+    doc = parse_html(text)
     elements, bars, canonical, messages = _scan_page(doc)
     total = _read_total(bars)
     start = _read_start(bars, canonical, url, total, per_page)
@@ -98,25 +97,6 @@ class _Unreadable(Exception):
     pass
 
 
-def _parse_html(text: str):
-    # Plain lxml.etree elements: lxml.html's element classes cost more than the whole scan.
-    parser = lxml.etree.HTMLParser(collect_ids=False)  # ids are read as attributes; the index only costs
-    try:
-        doc = lxml.etree.fromstring(text, parser)
-    except ValueError:  # a str that declares its own encoding
-        doc = lxml.etree.fromstring(text.encode("utf-8"), parser)
-    return doc if doc is not None else lxml.etree.fromstring("<html></html>", parser)
-
-
-def _classes(element) -> list[str]:
-    value = element.get("class")
-    return value.split() if value else []
-
-
-def _text(element) -> str:
-    return "".join(element.itertext())
-
-
 def _scan_page(doc):
     """Post containers, pagination bars, the canonical link and an information box.
 
@@ -130,7 +110,7 @@ def _scan_page(doc):
                 canonical = element.get("href")
             continue
         ident = element.get("id") or ""
-        classes = _classes(element)
+        classes = classes_of(element)
         if "post" in classes and _POST_ID.match(ident):
             first = element
             break
@@ -142,10 +122,10 @@ def _scan_page(doc):
         return [], bars, canonical, messages
     posts = [first]
     for sibling in first.itersiblings("div"):
-        if "post" in _classes(sibling) and _POST_ID.match(sibling.get("id") or ""):
+        if "post" in classes_of(sibling) and _POST_ID.match(sibling.get("id") or ""):
             posts.append(sibling)
         else:
-            bars.extend(inner for inner in sibling.iter("div") if "pagination" in _classes(inner))
+            bars.extend(inner for inner in sibling.iter("div") if "pagination" in classes_of(inner))
     if len(posts) == 1:
         return _scan_whole_page(doc)
     return posts, bars, canonical, messages
@@ -159,7 +139,7 @@ def _scan_whole_page(doc):
                 canonical = element.get("href")
             continue
         ident = element.get("id") or ""
-        classes = _classes(element)
+        classes = classes_of(element)
         if "post" in classes and _POST_ID.match(ident):
             posts.append(element)
         elif "pagination" in classes:
@@ -176,7 +156,7 @@ def _scan_post(element) -> _Chrome:
     of phpBB's BBCode, so what a body holds cannot be mistaken for the frame; the first div.content is the body.
     """
     found = _Chrome()
-    found.deleted = "deleted" in _classes(element)
+    found.deleted = "deleted" in classes_of(element)
     for child in element.iter("div", "p", "dl", "time", "span"):
         tag = child.tag
         if tag == "time":
@@ -219,7 +199,7 @@ def _read_post(element, *, base: str, number: int, tz: tzinfo, now: datetime | N
     if not author:
         raise _Unreadable("no author name")
     if found.number is not None:
-        shown = _text(found.number)
+        shown = text_of(found.number)
         digits = shown.strip().lstrip("#")
         if not digits.isdigit():
             digits = re.sub(r"\D", "", shown)
@@ -229,13 +209,13 @@ def _read_post(element, *, base: str, number: int, tz: tzinfo, now: datetime | N
     time = _read_time(found, tz=tz, now=now)
     if time is None:
         problems.append(f"post {post_id}: no readable time")
-    edited = bool(found.notices) and any("bumped" not in _text(n).lower() for n in found.notices)
+    edited = bool(found.notices) and any("bumped" not in text_of(n).lower() for n in found.notices)
     return Post(
         post_id=post_id,
         number=number,
         author=author,
         time=time,
-        body_html=_inner_html(found.content),
+        body_html=inner_html(found.content),
         url=f"{base}?p={post_id}#p{post_id}",
         edited=edited,
         deleted=found.deleted,
@@ -250,18 +230,18 @@ def _read_author(found: _Chrome) -> tuple[str, str | None]:
         for link in holder.iter("a"):
             href = link.get("href", "")
             if "mode=viewprofile" in href:
-                name = _text(link).strip()
+                name = text_of(link).strip()
                 if name:
                     found_id = _USER_ID.search(href)
                     return name, found_id.group(1) if found_id else None
         for tag in holder.iter("a", "span", "strong"):  # also profile links on boards with rewritten URLs
             if "username" in (tag.get("class") or ""):
-                name = _text(tag).strip()
+                name = text_of(tag).strip()
                 if name:
                     found_id = _USER_ID.search(tag.get("href") or "")
                     return name, found_id.group(1) if found_id else None
         for strong in holder.iter("strong"):
-            name = _text(strong).strip()
+            name = text_of(strong).strip()
             if name:
                 return name, None
     return "", None
@@ -274,22 +254,16 @@ def _read_time(found: _Chrome, *, tz: tzinfo, now: datetime | None) -> datetime 
             return when
     # 3.0-era and MafiaScum's visible line: "... » Mon Dec 06, 2010 4:04 pm"
     for line in found.author_lines:
-        tail = _text(line).rsplit("\u00bb", 1)[-1]
+        tail = text_of(line).rsplit("\u00bb", 1)[-1]
         when = parse_text_date(tail, tz=tz, now=now)
         if when is not None:
             return when
     return None
 
 
-def _inner_html(element) -> str:
-    # One serialisation of the whole element, then its own tags cut off: far cheaper than child by child.
-    whole = lxml.etree.tostring(element, method="html", encoding="unicode", with_tail=False)
-    return whole[whole.index(">") + 1 : whole.rindex("</")].strip()
-
-
 def _read_total(bars) -> int | None:
     for bar in bars:
-        found = _TOTAL.search(_text(bar))
+        found = _TOTAL.search(text_of(bar))
         if found:
             return int(re.sub(r"\D", "", found.group(1)))
     return None
@@ -324,15 +298,15 @@ def _read_current_page(bars) -> tuple[int | None, int | None]:
     for bar in bars:
         for item in bar.iter("li", "strong"):
             if item.tag == "li" and "active" in item.get("class", "").split():
-                text = _text(item).strip()
+                text = text_of(item).strip()
             elif item.tag == "strong" and item.getparent() is not None and item.getparent().tag == "span":
-                text = _text(item).strip()  # 3.0: <span><strong>2</strong>, <a>3</a></span>
+                text = text_of(item).strip()  # 3.0: <span><strong>2</strong>, <a>3</a></span>
             else:
                 continue
             if text.isdigit():
                 current = int(text)
         for link in bar.iter("a"):
-            text, start = _text(link).strip(), _start_of(link.get("href", ""))
+            text, start = text_of(link).strip(), _start_of(link.get("href", ""))
             if text.isdigit() and int(text) > 1 and start:
                 per_page = start // (int(text) - 1)
         if current:
@@ -350,7 +324,7 @@ def _read_next(bars, url: str) -> str | None:
     if current:
         for bar in bars:
             for link in bar.iter("a"):
-                if _text(link).strip() == str(current + 1) and link.get("href"):
+                if text_of(link).strip() == str(current + 1) and link.get("href"):
                     return _clean_url(urljoin(url, link.get("href")))
     return None
 

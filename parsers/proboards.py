@@ -12,9 +12,9 @@ from datetime import UTC, datetime, tzinfo
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 import lxml.etree
-import lxml.html
 
 from assistant.errors import ForumError
+from parsers.markup import inner_html, parse_html, text_of
 from parsers.page import Post, ThreadPage
 
 NAME = "proboards"
@@ -52,7 +52,7 @@ def parse_page(
     per_page: int | None = None,
 ) -> ThreadPage:
     """Posts and next page of one thread page."""
-    doc = lxml.html.document_fromstring(text.encode("utf-8") if text.startswith("<?xml") else text)
+    doc = parse_html(text)
     elements = _POSTS(doc)
     nexts = _NEXT(doc)
     next_url = urljoin(url, nexts[0]) if nexts else None
@@ -104,7 +104,7 @@ def _read_post(element, *, url: str, number: int) -> Post:
     post_id = element.get("id", "").removeprefix("post-")
     if not post_id.isdigit():
         raise _Unreadable("no post id (tr#post-N)")
-    users = [u for u in _USER(element) if u.text_content().strip()]
+    users = [u for u in _USER(element) if text_of(u).strip()]
     if not users:
         raise _Unreadable("no author (a.user-link / span.user-guest)")
     bodies = _BODY(element)
@@ -119,9 +119,9 @@ def _read_post(element, *, url: str, number: int) -> Post:
     return Post(
         post_id=post_id,
         number=number,
-        author=users[0].text_content().strip(),
+        author=text_of(users[0]).strip(),
         time=time,
-        body_html=_inner_html(bodies[0]),
+        body_html=inner_html(bodies[0]),
         url=urljoin(url, f"/post/{post_id}"),
         edited=bool(_EDITED(element)),
         deleted=False,
@@ -131,14 +131,8 @@ def _read_post(element, *, url: str, number: int) -> Post:
 
 def _current_page(doc, url: str) -> int:
     for item in _CURRENT(doc):
-        text = item.text_content().strip()
+        text = text_of(item).strip()
         if text.isdigit():
             return int(text)
     value = dict(parse_qsl(urlsplit(url).query)).get("page", "1")
     return int(value) if value.isdigit() and int(value) > 0 else 1
-
-
-def _inner_html(element) -> str:
-    parts = [element.text or ""]
-    parts.extend(lxml.html.tostring(child, encoding="unicode") for child in element)
-    return "".join(parts).strip()

@@ -11,9 +11,9 @@ from datetime import UTC, datetime, tzinfo
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 import lxml.etree
-import lxml.html
 
 from assistant.errors import ForumError
+from parsers.markup import classes_of, inner_html, parse_html, text_of
 from parsers.page import Post, ThreadPage
 from parsers.textdates import parse_iso_time, parse_text_date
 
@@ -27,14 +27,6 @@ def _has_class(name: str) -> str:
 
 # vBulletin 4
 _POSTS4 = lxml.etree.XPath(f"//li[{_has_class('postcontainer')} and starts-with(@id, 'post_')]")
-_COUNTER = lxml.etree.XPath(f".//a[{_has_class('postcounter')}]")
-_USER4 = lxml.etree.XPath(
-    f".//div[{_has_class('username_container')}]//*[{_has_class('username')}]"
-    f" | .//*[{_has_class('postdetails')}]//*[{_has_class('username')}]"
-)
-_DATE4 = lxml.etree.XPath(f".//span[{_has_class('postdate')}]//span[{_has_class('date')}]")
-_BODY4 = lxml.etree.XPath(f".//div[starts-with(@id, 'post_message_')]/blockquote[{_has_class('postcontent')}]")
-_EDITED4 = lxml.etree.XPath(f".//blockquote[{_has_class('lastedited')}]")
 # vBulletin 5
 _POSTS5 = lxml.etree.XPath(f"//li[{_has_class('b-post')} and @data-node-id]")
 _COUNT5 = lxml.etree.XPath(f".//*[{_has_class('b-post__count')}]")
@@ -63,7 +55,7 @@ def parse_page(
     per_page: int | None = None,
 ) -> ThreadPage:
     """Posts, next page and total of one thread page (vBulletin 4 postbit or vBulletin 5 b-post)."""
-    doc = lxml.html.document_fromstring(text.encode("utf-8") if text.startswith("<?xml") else text)
+    doc = parse_html(text)
     problems: list[str] = []
     posts: list[Post] = []
     elements4, elements5 = _POSTS4(doc), _POSTS5(doc)
@@ -131,53 +123,86 @@ class _Unreadable(Exception):
     pass
 
 
+class _Postbit:
+    """What one pass over a vBulletin 4 postbit found."""
+
+    __slots__ = ("counter", "user", "date", "body", "edited")
+
+    def __init__(self) -> None:
+        self.counter = self.user = self.date = self.body = None
+        self.edited = False
+
+
+def _scan_postbit(element) -> _Postbit:
+    """One pass over the postbit's elements; the frame's class names never come out of BBCode."""
+    found = _Postbit()
+    in_username = False
+    for child in element.iter("a", "span", "div", "blockquote"):
+        classes = classes_of(child)
+        tag = child.tag
+        if tag == "blockquote":
+            if "postcontent" in classes:
+                if "lastedited" in classes:
+                    found.edited = True
+                elif found.body is None and (child.getparent().get("id") or "").startswith("post_message_"):
+                    found.body = child
+        elif tag == "div":
+            if "username_container" in classes:
+                in_username = True
+        elif "postcounter" in classes:
+            if found.counter is None:
+                found.counter = child
+        elif "username" in classes:
+            if found.user is None and (in_username or found.body is None):
+                found.user = child
+        elif tag == "span" and "date" in classes and found.date is None:
+            found.date = child
+    return found
+
+
 def _read_post4(element, *, url: str, tz: tzinfo, now: datetime | None, problems: list[str]) -> Post:
     post_id = element.get("id", "").removeprefix("post_")
     if not post_id.isdigit():
         raise _Unreadable("no post id (li#post_N)")
-    counters = _COUNTER(element)
-    number_text = counters[0].text_content() if counters else ""
-    digits = re.sub(r"\D", "", number_text)
+    found = _scan_postbit(element)
+    digits = re.sub(r"\D", "", text_of(found.counter)) if found.counter is not None else ""
     if not digits:
         raise _Unreadable("no post number (a.postcounter #N)")
-    users = _USER4(element)
-    if not users:
+    if found.user is None:
         raise _Unreadable("no author (a.username / span.username.guest)")
-    author = users[0].text_content().strip()
-    href = users[0].get("href") or ""
-    found_id = _USER_ID.search(href)
-    deleted = "postbitdeleted" in element.get("class", "") or "deleted" in element.get("class", "").split()
-    bodies = _BODY4(element)
-    if not bodies and not deleted:
+    author = text_of(found.user).strip()
+    user_id = _USER_ID.search(found.user.get("href") or "")
+    classes = classes_of(element)
+    deleted = "postbitdeleted" in classes or "deleted" in classes
+    if found.body is None and not deleted:
         raise _Unreadable("no post body (div#post_message_N > blockquote.postcontent)")
-    dates = _DATE4(element)
-    time = parse_text_date(dates[0].text_content(), tz=tz, now=now) if dates else None
+    shown = " ".join(text_of(found.date).split()) if found.date is not None else ""
+    time = parse_text_date(shown, tz=tz, now=now) if shown else None
     if time is None:
-        shown = " ".join(dates[0].text_content().split()) if dates else "nothing"
-        problems.append(f"post {post_id}: cannot read the date {shown!r}")
-    permalink = counters[0].get("href") if counters else None
+        problems.append(f"post {post_id}: cannot read the date {shown or 'nothing'!r}")
+    permalink = found.counter.get("href")
     return Post(
         post_id=post_id,
         number=int(digits),
         author=author,
         time=time,
-        body_html=_inner_html(bodies[0]) if bodies else "",
+        body_html=inner_html(found.body) if found.body is not None else "",
         url=_clean_url(urljoin(url, permalink)) + f"#post{post_id}"
         if permalink
         else urljoin(url, f"showthread.php?p={post_id}#post{post_id}"),
-        edited=bool(_EDITED4(element)),
+        edited=found.edited,
         deleted=deleted,
-        author_id=found_id.group(1) if found_id else None,
+        author_id=user_id.group(1) if user_id else None,
     )
 
 
 def _read_post5(element, *, url: str, tz: tzinfo) -> Post:
     post_id = element.get("data-node-id", "")
     counts = _COUNT5(element)
-    digits = re.sub(r"\D", "", counts[0].text_content()) if counts else ""
+    digits = re.sub(r"\D", "", text_of(counts[0])) if counts else ""
     if not digits:
         raise _Unreadable("no post number (.b-post__count)")
-    users = [u for u in _USER5(element) if u.text_content().strip()]
+    users = [u for u in _USER5(element) if text_of(u).strip()]
     if not users:
         raise _Unreadable("no author")
     bodies = _BODY5(element)
@@ -190,9 +215,9 @@ def _read_post5(element, *, url: str, tz: tzinfo) -> Post:
     return Post(
         post_id=post_id,
         number=int(digits),
-        author=users[0].text_content().strip(),
+        author=text_of(users[0]).strip(),
         time=time,
-        body_html=_inner_html(bodies[0]),
+        body_html=inner_html(bodies[0]),
         url=urljoin(url, link) if link else f"{url.split('#')[0]}#post{post_id}",
         edited=bool(_EDITED5(element)),
         deleted="b-post--deleted" in element.get("class", ""),
@@ -203,12 +228,6 @@ def _read_post5(element, *, url: str, tz: tzinfo) -> Post:
 def _per_page_in(url: str) -> int | None:
     value = dict(parse_qsl(urlsplit(url).query)).get("pp", "")
     return int(value) if value.isdigit() else None
-
-
-def _inner_html(element) -> str:
-    parts = [element.text or ""]
-    parts.extend(lxml.html.tostring(child, encoding="unicode") for child in element)
-    return "".join(parts).strip()
 
 
 def _clean_url(href: str) -> str:

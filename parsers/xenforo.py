@@ -7,9 +7,9 @@ from datetime import UTC, datetime, tzinfo
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import lxml.etree
-import lxml.html
 
 from assistant.errors import ForumError
+from parsers.markup import classes_of, inner_html, parse_html, text_of
 from parsers.page import Post, ThreadPage
 from parsers.textdates import parse_iso_time
 
@@ -22,13 +22,6 @@ def _has_class(name: str) -> str:
 
 
 _POSTS = lxml.etree.XPath(f"//article[{_has_class('message--post')}] | //div[{_has_class('message--post')}]")
-_BODY = lxml.etree.XPath(f".//article[{_has_class('message-body')}]//div[{_has_class('bbWrapper')}]")
-_ANY_BODY = lxml.etree.XPath(f".//div[{_has_class('bbWrapper')}]")
-_NAME = lxml.etree.XPath(f".//*[{_has_class('message-name')}]//*[{_has_class('username')}]")
-_NUMBER_LINKS = lxml.etree.XPath(f".//*[{_has_class('message-attribution-opposite')}]//a")
-_TIME = lxml.etree.XPath(f".//*[{_has_class('message-attribution-main')}]//time | .//time[{_has_class('u-dt')}]")
-_EDITED = lxml.etree.XPath(f".//*[{_has_class('message-lastEdit')}]")
-_DELETED = lxml.etree.XPath(f".//*[{_has_class('messageNotice--deleted')}]")
 _NEXT = lxml.etree.XPath(f"//link[@rel='next']/@href | //a[{_has_class('pageNav-jump--next')}]/@href")
 _BLOCK_MESSAGE = lxml.etree.XPath(f"//div[{_has_class('blockMessage')}]")
 
@@ -48,7 +41,7 @@ def parse_page(
     per_page: int | None = None,
 ) -> ThreadPage:
     """Posts and next page of one thread page. XenForo prints ``#N`` (from 1) and epoch times."""
-    doc = lxml.html.document_fromstring(text.encode("utf-8") if text.startswith("<?xml") else text)
+    doc = parse_html(text)
     elements = _POSTS(doc)
     posts: list[Post] = []
     problems: list[str] = []
@@ -93,60 +86,90 @@ class _Unreadable(Exception):
     pass
 
 
+class _Frame:
+    """What one pass over a message found."""
+
+    __slots__ = ("body", "in_body_article", "names", "number", "permalink", "stamp", "edited", "deleted")
+
+    def __init__(self) -> None:
+        self.body = self.number = self.permalink = self.stamp = None
+        self.in_body_article = self.edited = self.deleted = False
+        self.names: list = []
+
+
+def _scan_post(element) -> _Frame:
+    """One pass over the message's elements (lxml's C iterator walks, Python only looks at classes)."""
+    found = _Frame()
+    found.deleted = "message--deleted" in classes_of(element)
+    for child in element.iter("article", "div", "h4", "ul", "time"):
+        tag = child.tag
+        if tag == "time":
+            if found.stamp is None:
+                found.stamp = child  # the attribution's time comes before the last-edit one
+            continue
+        classes = classes_of(child)
+        if not classes:
+            continue
+        if tag == "div":
+            if "bbWrapper" in classes:
+                # the body is the first bbWrapper inside article.message-body (a signature has its own)
+                if found.body is None and found.in_body_article:
+                    found.body = child
+            elif "message-lastEdit" in classes:
+                found.edited = True
+            elif "messageNotice--deleted" in classes:
+                found.deleted = True
+        elif tag == "article" and "message-body" in classes:
+            found.in_body_article = True
+        elif tag == "h4" and "message-name" in classes:
+            found.names.extend(n for n in child.iter() if "username" in classes_of(n))
+        elif tag == "ul" and "message-attribution-opposite" in classes and found.number is None:
+            for link in child.iter("a"):
+                shown = _NUMBER.search(text_of(link))
+                if shown:
+                    found.number = int(re.sub(r"\D", "", shown.group(1)))
+                    found.permalink = link.get("href")
+                    break
+    return found
+
+
 def _read_post(element, *, url: str) -> Post:
     ident = element.get("data-content") or element.get("id") or ""
-    found = _POST_ID.search(ident)
-    if not found:
+    matched = _POST_ID.search(ident)
+    if not matched:
         raise _Unreadable("no post id (data-content=post-N)")
-    post_id = found.group(1)
-    names = _NAME(element)
-    author = element.get("data-author") or (names[0].text_content().strip() if names else "")
+    post_id = matched.group(1)
+    found = _scan_post(element)
+    author = element.get("data-author") or (text_of(found.names[0]).strip() if found.names else "")
     if not author:
         raise _Unreadable("no author")
-    author_id = next((n.get("data-user-id") for n in names if n.get("data-user-id") not in (None, "", "0")), None)
-    number, permalink = None, None
-    for link in _NUMBER_LINKS(element):
-        shown = _NUMBER.search(link.text_content())
-        if shown:
-            number = int(re.sub(r"\D", "", shown.group(1)))
-            permalink = urljoin(url, link.get("href", "")) if link.get("href") else None
-            break
-    if number is None:
+    author_id = next((n.get("data-user-id") for n in found.names if n.get("data-user-id") not in (None, "", "0")), None)
+    if found.number is None:
         raise _Unreadable("no post number (#N in .message-attribution-opposite)")
-    deleted = bool(_DELETED(element)) or "message--deleted" in element.get("class", "")
-    bodies = _BODY(element) or _ANY_BODY(element)
-    if not bodies and not deleted:
-        raise _Unreadable("no .bbWrapper body")
+    if found.body is None and not found.deleted:
+        raise _Unreadable("no .bbWrapper body in article.message-body")
     return Post(
         post_id=post_id,
-        number=number,
+        number=found.number,
         author=author,
-        time=_read_time(element),
-        body_html=_inner_html(bodies[0]) if bodies else "",
-        url=permalink or urljoin(url, f"/posts/{post_id}/"),
-        edited=bool(_EDITED(element)),
-        deleted=deleted,
+        time=_read_time(found.stamp),
+        body_html=inner_html(found.body) if found.body is not None else "",
+        url=urljoin(url, found.permalink) if found.permalink else urljoin(url, f"/posts/{post_id}/"),
+        edited=found.edited,
+        deleted=found.deleted,
         author_id=author_id,
     )
 
 
-def _read_time(element) -> datetime | None:
+def _read_time(stamp) -> datetime | None:
     """XenForo 2.0/2.1 put the epoch in ``data-time``; 2.2+ in ``data-timestamp`` (``data-time`` is then "12:00 PM")."""
-    for stamp in _TIME(element):
-        for attr in ("data-timestamp", "data-time"):
-            value = (stamp.get(attr) or "").strip()
-            if value.isdigit():
-                return datetime.fromtimestamp(int(value), UTC)
-        when = parse_iso_time(stamp.get("datetime") or "")
-        if when is not None:
-            return when
-    return None
-
-
-def _inner_html(element) -> str:
-    parts = [element.text or ""]
-    parts.extend(lxml.html.tostring(child, encoding="unicode") for child in element)
-    return "".join(parts).strip()
+    if stamp is None:
+        return None
+    for attr in ("data-timestamp", "data-time"):
+        value = (stamp.get(attr) or "").strip()
+        if value.isdigit():
+            return datetime.fromtimestamp(int(value), UTC)
+    return parse_iso_time(stamp.get("datetime") or "")
 
 
 def _explain_empty(doc) -> str:

@@ -1,0 +1,31 @@
+"""Reading forum HTML with lxml: one fast parse, element text and classes, a body's inner HTML."""
+
+from __future__ import annotations
+
+import lxml.etree
+
+
+def parse_html(text: str):
+    """The page as plain lxml.etree elements (lxml.html's element classes cost more than a parser's scan)."""
+    parser = lxml.etree.HTMLParser(collect_ids=False)  # ids are read as attributes; the id index only costs
+    try:
+        doc = lxml.etree.fromstring(text, parser)
+    except ValueError:  # a str that declares its own encoding
+        doc = lxml.etree.fromstring(text.encode("utf-8"), parser)
+    return doc if doc is not None else lxml.etree.fromstring("<html></html>", parser)
+
+
+def classes_of(element) -> list[str]:
+    value = element.get("class")
+    return value.split() if value else []
+
+
+def text_of(element) -> str:
+    return "".join(element.itertext())
+
+
+def inner_html(element) -> str:
+    """The element's content as HTML, without its own tags."""
+    # One serialisation of the whole element, then its own tags cut off: far cheaper than child by child.
+    whole = lxml.etree.tostring(element, method="html", encoding="unicode", with_tail=False)
+    return whole[whole.index(">") + 1 : whole.rindex("</")].strip()
