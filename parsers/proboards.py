@@ -69,6 +69,11 @@ def parse_page(
     if not elements:
         problems.append("no ProBoards posts (tr.post#post-N) found: the page markup may have changed")
     problems.extend(f"post {p.post_id}: no readable time" for p in posts if p.time is None)
+    if page > 1 and not next_url and per_page is None and elements:
+        # the last page alone cannot tell the page size the numbers before it depend on
+        problems.append(
+            f"post numbers on page {page} assume {DEFAULT_PER_PAGE} posts a page: set [fetch] posts_per_page"
+        )
     return ThreadPage(posts, next_url, total_posts=None, problems=problems)
 
 

@@ -95,3 +95,9 @@ def test_page_url(thread, after, per_page, expected):
 def test_page_url_needs_a_thread():
     with pytest.raises(ForumError, match="not a ProBoards thread URL"):
         proboards.page_url("https://werewolf.proboards.com/board/3/games")
+
+
+def test_last_page_without_the_page_size_says_what_it_assumed():
+    page = proboards.parse_page(read("contract_thread_1_game-thread_page-3.html"), url=THREAD + "?page=3")
+    assert [p.number for p in page.posts] == [41]
+    assert page.problems == ["post numbers on page 3 assume 20 posts a page: set [fetch] posts_per_page"]
