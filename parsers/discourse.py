@@ -98,7 +98,8 @@ def _read_post(item: dict, *, origin: str, topic: dict) -> Post:
         raise ValueError(f"created_at {item['created_at']!r} is not a time")
     slug = item.get("topic_slug") or topic.get("slug") or "-"
     topic_id = item.get("topic_id") or topic.get("id")
-    deleted = bool(item.get("deleted_at")) or bool(item.get("user_deleted")) or bool(item.get("hidden"))
+    # A post hidden by flags is still the player's post: its body is empty unless the reader may see it.
+    deleted = bool(item.get("deleted_at")) or bool(item.get("user_deleted"))
     return Post(
         post_id=str(item["id"]),
         number=number,

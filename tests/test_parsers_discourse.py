@@ -96,11 +96,12 @@ def test_post_fields():
         (1, "ruth", "12", True, False),
         (4, "ruth", "12", False, False),
         (5, "ruth", "12", False, True),
-        (6, "ruth", "12", False, True),
+        (6, "ruth", "12", False, False),  # hidden by flags: not deleted, and nothing to read
         (7, "ruth", "12", False, True),
         (8, "(deleted user)", None, False, False),
     ]
     assert page.posts[0].time == datetime(2022, 5, 1, 11, tzinfo=UTC)
+    assert page.posts[3].body_html == ""
     assert page.posts[0].url == ORIGIN + "/t/big-game/77/1"
     assert page.next_url is None
 
