@@ -59,14 +59,17 @@ _NOT_ALNUM = re.compile(r"[\W_]+")
 _WORD_SPLIT = re.compile(r"[^\W_]+")
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|[^\W\d_]+")
 
-# Pronouns and function words: a name only when a seat is called exactly that, never by a partial match
-# ("VOTE: me" is not a vote for "Mephistopheles", "the scum" not one for "TheLonging").
+# Pronouns, function words and the game's own words: a name only when a seat is called exactly that, never
+# by a partial match ("VOTE: me" is not a vote for "Mephistopheles", "the scum" not one for "TheLonging").
 _COMMON_WORDS = frozenset(
     {
         "i", "me", "my", "myself", "self", "you", "your", "yourself", "he", "him", "his", "she", "her", "it", "we",
         "us", "our", "they", "them", "their", "this", "that", "these", "those", "the", "a", "an", "all", "everyone",
         "everybody", "anyone", "anybody", "someone", "somebody", "nobody", "noone", "none", "no", "yes", "who",
         "whoever", "whom", "and", "or", "not",
+        # the game's own words
+        "mafia", "scum", "scummy", "town", "townie", "wolf", "wolves", "werewolf", "villager", "mod", "host",
+        "lynch", "kill", "hammer", "vote", "player",
     }
 )
 
@@ -127,6 +130,17 @@ def _is_abbreviation(typed: str, name: str) -> bool:
         if position == 0:
             return False
     return True
+
+
+_SOUNDS = (("ph", "f"), ("ck", "k"), ("gh", "g"), ("kh", "k"), ("th", "t"), ("wh", "w"), ("y", "i"), ("z", "s"))
+_DOUBLE = re.compile(r"(.)\1+")
+
+
+def _sound(folded: str) -> str:
+    """A rough spoken form of a folded name: common spellings of one sound made one, doubled letters single."""
+    for spelling, sound in _SOUNDS:
+        folded = folded.replace(spelling, sound)
+    return _DOUBLE.sub(r"\1", folded)
 
 
 def _swapped_pair(typed: str, start: str) -> bool:
@@ -453,10 +467,14 @@ def _fuzzy(text: str, folded: str, entries: tuple[_Entry, ...], alive: frozenset
         if len(folded) >= 4 and len(entry.folded) > len(folded):
             # a typo in a short form: compare with the name's start ("Thro" for "Thor665")
             start = OSA.normalized_similarity(folded, entry.folded[: len(folded)])
-            score = max(score, start - 0.1)
+            score = max(score, start - 0.05)
         if len(folded) >= 6 and len(entry.folded) > len(folded):
             # a typo in a part of the name ("Gorilla" for "Evilgorrilaz")
             score = max(score, fuzz.partial_ratio(folded, entry.folded) / 100 - 0.12)
+        if len(folded) >= 4:
+            # spelt as it sounds: "Stephan" for "StefanB", "Jonny" for "Johnny"
+            sound = _sound(folded)
+            score = max(score, OSA.normalized_similarity(sound, _sound(entry.folded)) - 0.05)
         if len(folded) >= 3 and _swapped_pair(folded, entry.folded[: len(folded)]):
             score = max(score, _FUZZY_MIN + _FUZZY_MARGIN)  # "Zed" for "Zdenek": two letters swapped
         key = (entry.kind, entry.owner)

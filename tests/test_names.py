@@ -244,3 +244,10 @@ def test_the_thread_openers_account_is_never_taken_for_a_renamed_player(game):
     posting = [s.name for s in game.players if s.name != "Zdenek"]
     roster = Roster.from_game(game, NO_ELIMINATION, authors=["Renamed Host"] + posting + ["Renamed Host"] * 30)
     assert roster.seat_of_author("Renamed Host") is None
+
+
+def test_names_spelt_as_they_sound(game):
+    named = parse_game(GAME.replace('name = "Hiroko"', 'name = "StefanB"'))
+    roster = Roster.from_game(named, NO_ELIMINATION)
+    found = resolve_name("Stephan", roster, alive=everyone_but(named))
+    assert (found.seat, found.step) == ("StefanB", "fuzzy")
