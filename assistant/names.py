@@ -59,17 +59,22 @@ _NOT_ALNUM = re.compile(r"[\W_]+")
 _WORD_SPLIT = re.compile(r"[^\W_]+")
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|[^\W\d_]+")
 
-# Pronouns, function words and the game's own words: a name only when a seat is called exactly that, never
-# by a partial match ("VOTE: me" is not a vote for "Mephistopheles", "the scum" not one for "TheLonging").
+# Pronouns and function words: a name only when a seat is called exactly that, never by a partial match
+# ("VOTE: me" is not a vote for "Mephistopheles", "the scum" not one for "TheLonging").
 _COMMON_WORDS = frozenset(
     {
         "i", "me", "my", "myself", "self", "you", "your", "yourself", "he", "him", "his", "she", "her", "it", "we",
         "us", "our", "they", "them", "their", "this", "that", "these", "those", "the", "a", "an", "all", "everyone",
         "everybody", "anyone", "anybody", "someone", "somebody", "nobody", "noone", "none", "no", "yes", "who",
         "whoever", "whom", "and", "or", "not",
-        # the game's own words
+    }
+)
+# The game's own words: a name's start ("Kill" for "Killthestory"), but never guessed at from inside a name
+# or by likeness ("mafia" is not "WhyMafia" nor "Matias").
+_GAME_WORDS = frozenset(
+    {
         "mafia", "scum", "scummy", "town", "townie", "wolf", "wolves", "werewolf", "villager", "mod", "host",
-        "lynch", "kill", "hammer", "vote", "player",
+        "lynch", "kill", "hammer", "vote", "player", "random",
     }
 )
 
@@ -438,6 +443,9 @@ def _resolve_whole(
             if found is not None:
                 return found
         return Resolution(text, None, None, reason="unknown name")
+    if folded in _GAME_WORDS:
+        found = _answer(text, "acronym", [e for e in entries if _is_acronym(folded, list(e.words))], alive)
+        return found or Resolution(text, None, None, reason="unknown name")
     if len(folded) >= _MIN_SUBSTRING:
         found = _answer(text, "substring", [e for e in names if folded in e.folded], alive)
         if found is not None:

@@ -251,3 +251,12 @@ def test_names_spelt_as_they_sound(game):
     roster = Roster.from_game(named, NO_ELIMINATION)
     found = resolve_name("Stephan", roster, alive=everyone_but(named))
     assert (found.seat, found.step) == ("StefanB", "fuzzy")
+
+
+def test_game_words_may_start_a_name_but_are_not_guessed_at(game):
+    text = GAME.replace('name = "Hiroko"', 'name = "Killthestory"').replace('name = "Hiraki"', 'name = "WhyMafia"')
+    named = parse_game(text)
+    roster = Roster.from_game(named, NO_ELIMINATION)
+    alive = everyone_but(named)
+    assert resolve_name("kill", roster, alive=alive).seat == "Killthestory"
+    assert resolve_name("mafia", roster, alive=alive).seat is None
