@@ -5,11 +5,14 @@ Pure path, no network and no database: each corpus post's body goes through ``ex
 
     python bench/accuracy.py            # table, then each miss with the commands it may have misread
     python bench/accuracy.py --misses   # misses only (--brief: one line each)
+    python bench/accuracy.py --misses --brief --vote-counts   # also wagons against the moderators' counts
 """
 
 from __future__ import annotations
 
 import argparse
+import html
+import re
 import sys
 import time
 from dataclasses import dataclass
@@ -19,7 +22,7 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO_ROOT)]
 
 from assistant.game import Game, parse_game  # noqa: E402
-from assistant.names import Roster  # noqa: E402
+from assistant.names import Roster, resolve_name  # noqa: E402
 from assistant.rules import load_ruleset  # noqa: E402
 from assistant.tally import Votal, replay_day  # noqa: E402
 from parsers.commands import ReadPost, extract_commands  # noqa: E402
@@ -114,10 +117,57 @@ def describe_miss(score: DayScore) -> list[str]:
     return lines
 
 
+# A wagon line of a moderator's vote count: "Name (3): voter, voter, voter" (also "[3]", "(3) -").
+_WAGON_LINE = re.compile(r"^\s*([^\n():]{2,40}?)\s*[\[(]\s*(\d{1,2})\s*[\])]\s*[:\-]?\s*(.*)$")
+
+
+def compare_vote_counts(game: CorpusGame) -> tuple[int, list[str]]:
+    """Our wagon sizes against each vote count the moderator posted during a scorable day (a rough check:
+    moderators lag and slip too). Returns (wagons compared, disagreements)."""
+    days = expected_days(game)
+    if not days:
+        return 0, []
+    parsed = game_file(game)
+    ruleset = load_ruleset(parsed.ruleset)
+    posts = read_posts(game)
+    roster = Roster.from_game(parsed, ruleset, authors=[p.author for p in posts])
+    raw = load_posts(game.thread_id)
+    moderators = {m.casefold() for m in game.moderators}
+    compared, disagreements = 0, []
+    for day in days:
+        for post in raw[day.start_post + 1 : day.twilight_post]:
+            if post["user"].casefold() not in moderators:
+                continue
+            text = re.sub(r"<[^>]+>", "", html.unescape(re.sub(r"<br\s*/?>", "\n", post["content"])))
+            rows = [m for m in (_WAGON_LINE.match(line) for line in text.split("\n")) if m]
+            if len(rows) < 2:
+                continue
+            votal = replay_day(parsed, ruleset, posts, roster, day=day.day, at_post=post["number"] - 1)
+            ours = {w.target: w for w in votal.wagons}
+            alive = frozenset(votal.living)
+            for row in rows:
+                seat = resolve_name(row.group(1), roster, alive=alive).seat
+                if seat is None:
+                    continue
+                compared += 1
+                wagon = ours.get(seat)
+                if (wagon.votes if wagon else 0) != int(row.group(2)):
+                    voters = ", ".join(wagon.voters) if wagon else "-"
+                    disagreements.append(
+                        f"game {game.number} day {day.day} post {post['number']}: {seat} "
+                        f"moderator {row.group(2)} ({row.group(3).strip()[:60]}), ours {wagon.votes if wagon else 0:g}"
+                        f" ({voters})"
+                    )
+    return compared, disagreements
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--misses", action="store_true", help="print only the misses")
     parser.add_argument("--brief", action="store_true", help="one line per miss, without its doubtful commands")
+    parser.add_argument(
+        "--vote-counts", action="store_true", help="also compare wagons with the moderators' own vote counts"
+    )
     args = parser.parse_args(argv)
     started = time.perf_counter()
     scores = score_corpus()
@@ -145,6 +195,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"days decided correctly: {decided}/{len(scores)} ({100 * decided / max(len(scores), 1):.1f}%)")
     print(f"hammer post correct:    {hammers}/{len(checked)} ({100 * hammers / max(len(checked), 1):.1f}%)")
     print(f"({elapsed:.1f} s)")
+    if args.vote_counts:
+        compared, disagreements = 0, []
+        for game in load_games():
+            n, found = compare_vote_counts(game)
+            compared += n
+            disagreements.extend(found)
+        print("\n".join(disagreements))
+        agreed = compared - len(disagreements)
+        print(f"wagons agreeing with the moderators' vote counts: {agreed}/{compared}"
+              f" ({100 * agreed / max(compared, 1):.1f}%)")
     return 0
 
 
