@@ -432,11 +432,9 @@ def _resolve_whole(
             return found
     elif len(folded) == 1 and loose:
         # One letter names someone only when no other name of the game, living or dead, starts with it.
-        found = _answer(text, "prefix", [e for e in names if e.folded.startswith(folded)], frozenset())
-        if found is not None and found.reason != "target is dead":
-            return found
-        if found is not None and len(found.candidates) == 1:
-            return _answer(text, "prefix", [e for e in names if e.folded.startswith(folded)], alive)
+        starting = [e for e in names if e.folded.startswith(folded)]
+        if len({(e.kind, e.owner) for e in starting}) == 1:
+            return _answer(text, "prefix", starting, alive)
     if not loose:
         if len(folded) >= _MIN_PREFIX:
             found = _answer(text, "acronym", [e for e in entries if _is_acronym(folded, list(e.words))], alive)

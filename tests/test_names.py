@@ -260,3 +260,10 @@ def test_game_words_may_start_a_name_but_are_not_guessed_at(game):
     alive = everyone_but(named)
     assert resolve_name("kill", roster, alive=alive).seat == "Killthestory"
     assert resolve_name("mafia", roster, alive=alive).seat is None
+
+
+def test_one_letter_names_a_seat_only_when_no_other_name_starts_with_it(roster, game):
+    assert resolve(roster, game, "V").seat is None  # no name starts with V
+    assert resolve(roster, game, "E").seat == "evilpacman18"
+    assert resolve(roster, game, "G").seat is None  # Green Crayons, Guderian
+    assert resolve(roster, game, "E", "evilpacman18").reason == "target is dead"
