@@ -19,7 +19,7 @@ MAFIASCUM_PER_PAGE = 25
 
 
 class _Chrome:
-    """What one scan of a post's markup found (the body itself is not entered)."""
+    """What one scan of a post found: its body element and the frame around it."""
 
     __slots__ = ("content", "profile_dt", "author_lines", "number", "stamps", "notices", "deleted")
 
@@ -41,7 +41,8 @@ def parse_page(
 ) -> ThreadPage:
     """Posts, next page and post total of one ``viewtopic.php`` page.
 
-    ``tz`` and ``now`` only matter for 3.0-era pages, which print dates as text in the viewer's zone;
+    ``tz`` and ``now`` only matter for 3.0 and 3.1 pages, which print dates as text in the viewer's zone
+    (sometimes "Today, …" or "12 minutes ago");
     ``per_page`` only when neither the canonical link nor the pagination bar tells a page's offset.
     """
     doc = parse_html(text)
