@@ -7,7 +7,7 @@ import hashlib
 import json
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -97,7 +97,14 @@ def save_posts(db: sqlite_utils.Database, game: str, posts: Iterable[Post], *, s
     posts = list(posts)
     if not posts:
         return SaveResult(0, 0)
-    seen = seen_at.isoformat()
+    rows, revisions, result = _post_rows(db, game, posts, seen_at.isoformat())
+    with db.conn:  # one transaction per page: a sync killed mid-page leaves the page unwritten, not half-written
+        _write_posts(db, rows, revisions)
+    return result
+
+
+def _post_rows(db: sqlite_utils.Database, game: str, posts: list[Post], seen: str) -> tuple[list, list, SaveResult]:
+    """The rows and revisions that save ``posts``, judged against what is stored."""
     ids = [p.post_id for p in posts]
     marks = ",".join("?" * len(ids))
     stored = {
@@ -147,11 +154,13 @@ def save_posts(db: sqlite_utils.Database, game: str, posts: Iterable[Post], *, s
                 {"game": game, "post_id": post.post_id, "body_hash": body_hash, "body_html": post.body_html,
                  "seen_at": seen}
             )
-    with db.conn:  # one transaction per page: a sync killed mid-page leaves the page unwritten, not half-written
-        db["posts"].upsert_all(rows, pk=("game", "post_id"))
-        if revisions:
-            db["revisions"].insert_all(revisions, pk=("game", "post_id", "body_hash"), ignore=True)
-    return SaveResult(new, changed)
+    return rows, revisions, SaveResult(new, changed)
+
+
+def _write_posts(db: sqlite_utils.Database, rows: list, revisions: list) -> None:
+    db["posts"].upsert_all(rows, pk=("game", "post_id"))
+    if revisions:
+        db["revisions"].insert_all(revisions, pk=("game", "post_id", "body_hash"), ignore=True)
 
 
 def encode_commands(commands: Iterable[Command]) -> str:
@@ -251,8 +260,9 @@ def ensure_sync_schema(db: sqlite_utils.Database) -> None:
         {"site": str, "status": int, "body": str, "fetched_at": str}, pk="site", if_not_exists=True
     )
     db["holds"].create({"host": str, "until": str}, pk="host", if_not_exists=True)
-    if "next_url" not in db["validators"].columns_dict:
-        db["validators"].add_column("next_url", str)
+    for column, kind in (("next_url", str), ("post_ids", str), ("first_number", int)):
+        if column not in db["validators"].columns_dict:
+            db["validators"].add_column(column, kind)
     db["alerts"].create(
         {
             "game": str,
@@ -271,21 +281,24 @@ def ensure_sync_schema(db: sqlite_utils.Database) -> None:
 
 @dataclass(frozen=True)
 class Validators:
-    """What the forum sent with the stored copy of a page: its ETag and Last-Modified, and the page's
-    next-page link (a 304 says the page, links included, is unchanged, but does not repeat them)."""
+    """What the forum sent with the stored copy of a page: its ETag and Last-Modified, and what the page
+    held (a 304 says the page is unchanged but does not repeat it): its next-page link, its post ids in
+    order and its first post's number."""
 
     etag: str | None = None
     last_modified: str | None = None
     next_url: str | None = None
+    post_ids: tuple[str, ...] = ()
+    first_number: int | None = None
 
 
 def load_validators(db: sqlite_utils.Database, game: str, url: str) -> Validators:
     """The validators of the stored copy of ``url`` (all None if unknown)."""
-    row = next(
-        db.query("select etag, last_modified, next_url from validators where game = ? and url = ?", [game, url]),
-        None,
-    )
-    return Validators(row["etag"], row["last_modified"], row["next_url"]) if row else Validators()
+    row = next(db.query("select * from validators where game = ? and url = ?", [game, url]), None)
+    if row is None:
+        return Validators()
+    ids = tuple(json.loads(row["post_ids"])) if row.get("post_ids") else ()
+    return Validators(row["etag"], row["last_modified"], row["next_url"], ids, row.get("first_number"))
 
 
 def save_validators(
@@ -293,20 +306,52 @@ def save_validators(
 ) -> None:
     """Remember a page's validators; only after its posts are saved, so a 304 never hides unsaved posts."""
     with db.conn:
-        if validators.etag or validators.last_modified:
-            db["validators"].upsert(
-                {
-                    "game": game,
-                    "url": url,
-                    "etag": validators.etag,
-                    "last_modified": validators.last_modified,
-                    "next_url": validators.next_url,
-                    "saved_at": seen_at.isoformat(),
-                },
-                pk=("game", "url"),
-            )
-        else:
-            db.execute("delete from validators where game = ? and url = ?", [game, url])
+        _write_validators(db, game, url, validators, seen_at.isoformat())
+
+
+def _write_validators(db: sqlite_utils.Database, game: str, url: str, validators: Validators, seen: str) -> None:
+    if validators.etag or validators.last_modified:
+        db["validators"].upsert(
+            {
+                "game": game,
+                "url": url,
+                "etag": validators.etag,
+                "last_modified": validators.last_modified,
+                "next_url": validators.next_url,
+                "post_ids": json.dumps(list(validators.post_ids)),
+                "first_number": validators.first_number,
+                "saved_at": seen,
+            },
+            pk=("game", "url"),
+        )
+    else:
+        db.execute("delete from validators where game = ? and url = ?", [game, url])
+
+
+def save_pages(
+    db: sqlite_utils.Database,
+    game: str,
+    pages: Sequence[tuple[str, list[Post], Validators]],
+    *,
+    gone: Iterable[str],
+    seen_at: datetime,
+) -> SaveResult:
+    """Save several pages (url, posts, validators) and mark ``gone`` deleted, all in ONE transaction.
+
+    For a deletion found by re-reading earlier pages: the forum renumbered every post after it, and a
+    sync killed halfway must not leave some posts renumbered and others not.
+    """
+    seen = seen_at.isoformat()
+    new = changed = 0
+    with db.atomic():
+        for url, posts, validators in pages:
+            rows, revisions, result = _post_rows(db, game, list(posts), seen)
+            new, changed = new + result.new, changed + result.changed
+            _write_posts(db, rows, revisions)
+            _write_validators(db, game, url, validators, seen)
+        for post_id in gone:
+            db["posts"].update((game, post_id), {"deleted": 1, "vanished": seen})
+    return SaveResult(new, changed)
 
 
 def load_robots(db: sqlite_utils.Database, site: str, *, fetched_after: datetime) -> tuple[int, str] | None:
@@ -336,37 +381,51 @@ def save_hold(db: sqlite_utils.Database, host: str, until: datetime) -> None:
         db["holds"].upsert({"host": host, "until": until.isoformat()}, pk="host")
 
 
-def mark_vanished(
+def find_missing(
+    db: sqlite_utils.Database, game: str, *, since_number: int | None, present: Iterable[str]
+) -> list[str]:
+    """Stored posts, not marked deleted, numbered ``since_number`` or later (all, if None), not in ``present``."""
+    present = set(present)
+    since = "" if since_number is None else " and number >= ?"
+    rows = db.query(
+        "select post_id from posts where game = ? and deleted = 0" + since + " order by number, post_id",
+        [game] if since_number is None else [game, since_number],
+    )
+    return [r["post_id"] for r in rows if r["post_id"] not in present]
+
+
+def mark_missing(
     db: sqlite_utils.Database,
     game: str,
-    page_post_ids: Iterable[str],
     *,
-    last_page: bool,
-    numbers_before: dict[str, int],
+    since_number: int | None,
+    present: Iterable[str],
     seen_at: datetime,
 ) -> list[str]:
-    """Mark deleted the stored posts that a re-read page should show but no longer does; returns their ids.
-
-    The page's span is taken from where its posts were stored before this read (``numbers_before``),
-    not from the numbers the forum shows now, since a deletion renumbers every later post. A post is
-    missing if it was stored inside that span (or anywhere after its start, on the thread's last page).
-    """
-    on_page = set(page_post_ids)
-    known = [n for pid, n in numbers_before.items() if pid in on_page]
-    if not known:
-        return []
-    low, high = min(known), max(known)
-    rows = db.query(
-        "select post_id, number from posts where game = ? and deleted = 0 and number >= ?"
-        + ("" if last_page else " and number <= ?"),
-        [game, low] if last_page else [game, low, high],
-    )
-    gone = [r["post_id"] for r in rows if r["post_id"] not in on_page]
+    """Mark deleted (never drop) what :func:`find_missing` finds; returns their ids. One transaction."""
+    gone = find_missing(db, game, since_number=since_number, present=present)
     if gone:
         with db.conn:
             for post_id in gone:
                 db["posts"].update((game, post_id), {"deleted": 1, "vanished": seen_at.isoformat()})
     return gone
+
+
+def count_live_posts(
+    db: sqlite_utils.Database, game: str, *, exclude: Iterable[str] = (), below: int | None = None
+) -> int:
+    """Stored posts not marked deleted (numbered below ``below``, if given), leaving out ``exclude``."""
+    excluded = set(exclude)
+    rows = db.query(
+        "select post_id from posts where game = ? and deleted = 0" + ("" if below is None else " and number < ?"),
+        [game] if below is None else [game, below],
+    )
+    return sum(1 for r in rows if r["post_id"] not in excluded)
+
+
+def first_post_number(db: sqlite_utils.Database, game: str) -> int | None:
+    """The number of the thread's first post as stored (0 on MafiaScum, 1 on most forums), deleted or not."""
+    return next(db.query("select min(number) as n from posts where game = ?", [game]))["n"]
 
 
 def load_post_numbers(db: sqlite_utils.Database, game: str, post_ids: Iterable[str]) -> dict[str, int]:

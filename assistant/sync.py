@@ -50,106 +50,219 @@ def sync_game(
 ) -> SyncResult:
     """Fetch from the page holding the last stored post (it may have grown) to the thread's end.
 
-    That first page is asked for with the validators (ETag / Last-Modified) it was last served with, so a
-    poll with nothing new costs one request. Each page is saved in its own transaction as soon as it is
-    read, so an interrupted sync keeps what it fetched and the next one resumes there. Posts that a
-    re-read page no longer shows are marked deleted. Holds the game's lock (another process syncing the
-    same game makes this raise :class:`store.GameLocked` after ``lock_timeout`` seconds).
+    Each page is asked for with the validators (ETag / Last-Modified) it was last served with, so a poll
+    with nothing new costs one request. Each page is saved in its own transaction as soon as it is read,
+    so an interrupted sync keeps what it fetched and the next one resumes there. Posts gone from the
+    forum are marked deleted (see :func:`_find_vanished`). Holds the game's lock: another process syncing
+    the same game makes this raise :class:`store.GameLocked` after ``lock_timeout`` seconds.
     """
     with store.lock_game(db, game.key, timeout=lock_timeout):
-        return _sync_locked(game, db, fetcher, now=now, on_page=on_page, parser=parser)
+        return _Sync(game, db, fetcher, now, on_page, parser).run()
 
 
-def _sync_locked(game, db, fetcher, *, now, on_page, parser) -> SyncResult:
-    started = now()
-    requests_before = fetcher.requests_made
-    faults_before = len(fetcher.faults)
-    engine = game.forum or (parser.NAME if parser else _detect(game, fetcher))
-    parser = parser or get_parser(engine)
-    result = SyncResult(engine)
-    site = site_of(game.thread)
-    robots_unknown = fetcher.robots is not None and not fetcher.robots.knows(site)
-    if robots_unknown:  # a robots.txt read by an earlier sync saves this one a request
-        stored = store.load_robots(db, site, fetched_after=started - ROBOTS_MAX_AGE)
-        if stored is not None:
-            fetcher.robots.prime(site, *stored)
-            robots_unknown = False
-    last = store.last_post_number(db, game.key)
-    url: str | None = parser.page_url(game.thread, after_post=last, per_page=game.fetch.posts_per_page)
-    seen_urls: set[str] = set()
-    error = None
-    host = urlsplit(game.thread).netloc
-    try:
-        held = store.load_hold(db, host)
-        if held is not None and held > started:
-            raise ForumError(f"{host} asked Votal to wait until {held:%Y-%m-%d %H:%M} UTC")
-        while url and result.pages < MAX_PAGES:
-            if url in seen_urls:
-                result.problems.append(f"{url}: the thread's next-page links go round in a loop")
-                break
-            seen_urls.add(url)
-            # Validators exist only for pages whose posts are all saved, so a 304 means nothing to read here.
-            known = store.load_validators(db, game.key, url)
-            fetched = _fetch_whole(fetcher, url, known)
-            if fetched.not_modified:
-                result.not_modified = True
-                url = known.next_url  # unchanged, so its next-page link is too (None: the thread's end)
-                continue
-            page = parser.parse_page(fetched.text, url=url)
-            result.pages += 1
-            result.problems.extend(f"{url}: {p}" for p in page.problems)
-            if not page.posts:
-                detail = "; ".join(page.problems) or "no posts found"
-                raise ForumError(
-                    f"{url}: the page has no posts that Votal can read ({detail}); "
-                    f"the forum's markup may have changed, or forum = {engine!r} is wrong"
-                )
-            ids = [p.post_id for p in page.posts]
-            numbers_before = store.load_post_numbers(db, game.key, ids)
-            seen_at = now()
-            saved = store.save_posts(db, game.key, page.posts, seen_at=seen_at)
-            result.new_posts += saved.new
-            result.changed_posts += saved.changed
-            if not page.problems:  # a post we could not read is not a deleted post
-                gone = store.mark_vanished(
-                    db, game.key, ids, last_page=page.next_url is None, numbers_before=numbers_before, seen_at=seen_at
-                )
-                result.deleted_posts += len(gone)
-            store.save_validators(
-                db, game.key, url, store.Validators(fetched.etag, fetched.last_modified, page.next_url), seen_at=seen_at
-            )
+class _Sync:
+    """The state of one sync: what was read, to tell a vanished post from a renumbered one."""
+
+    def __init__(self, game, db, fetcher, now, on_page, parser):
+        self.game, self.db, self.fetcher, self.now, self.on_page = game, db, fetcher, now, on_page
+        self.parser = parser
+        self.seen_ids: set[str] = set()  # posts shown by the pages read in this sync
+        self.earliest: tuple[int, dict[str, int]] | None = None  # first read page: (first number, numbers before)
+        self.base: int | None = None  # the forum's first post number, 0 or 1
+
+    def run(self) -> SyncResult:
+        game, db, fetcher, now = self.game, self.db, self.fetcher, self.now
+        started = now()
+        requests_before = fetcher.requests_made
+        faults_before = len(fetcher.faults)
+        engine = game.forum or (self.parser.NAME if self.parser else _detect(game, fetcher))
+        self.parser = self.parser or get_parser(engine)
+        result = self.result = SyncResult(engine)
+        site = site_of(game.thread)
+        robots_unknown = fetcher.robots is not None and not fetcher.robots.knows(site)
+        if robots_unknown:  # a robots.txt read by an earlier sync saves this one a request
+            stored = store.load_robots(db, site, fetched_after=started - ROBOTS_MAX_AGE)
+            if stored is not None:
+                fetcher.robots.prime(site, *stored)
+                robots_unknown = False
+        last = store.last_post_number(db, game.key)
+        self.base = store.first_post_number(db, game.key)
+        url: str | None = self.parser.page_url(game.thread, after_post=last, per_page=game.fetch.posts_per_page)
+        seen_urls: set[str] = set()
+        error = None
+        host = urlsplit(game.thread).netloc
+        try:
+            held = store.load_hold(db, host)
+            if held is not None and held > started:
+                raise ForumError(f"{host} asked Votal to wait until {held:%Y-%m-%d %H:%M} UTC")
+            while url and result.pages < MAX_PAGES:
+                if url in seen_urls:
+                    result.problems.append(f"{url}: the thread's next-page links go round in a loop")
+                    break
+                seen_urls.add(url)
+                # Validators exist only for pages whose posts are all saved: a 304 means nothing to read here.
+                known = store.load_validators(db, game.key, url)
+                fetched = _fetch_whole(fetcher, url, known)
+                if fetched.not_modified:
+                    result.not_modified = True
+                    self.note_unchanged(known)
+                    url = known.next_url  # unchanged, so its next-page link is too (None: the thread's end)
+                    continue
+                page = self.read_page(url, fetched)
+                if not (result.pages == 1 and self.walk_back(url, fetched, page)):
+                    self.save_page(url, fetched, page)
+                result.requests = fetcher.requests_made - requests_before
+                if self.on_page:
+                    self.on_page(result)
+                url = page.next_url
+            if url is None and not result.problems and self.earliest is not None:
+                # the whole end of the thread was read and understood: what is missing from it is gone
+                self.find_vanished()
+        except (ForumError, Stopped) as exc:
+            error = str(exc) if isinstance(exc, ForumError) else "stopped"
+            raise
+        finally:
             result.requests = fetcher.requests_made - requests_before
-            if on_page:
-                on_page(result)
-            url = page.next_url
-    except (ForumError, Stopped) as exc:
-        error = str(exc) if isinstance(exc, ForumError) else "stopped"
-        raise
-    finally:
-        result.requests = fetcher.requests_made - requests_before
-        result.faults = fetcher.faults[faults_before:]
-        wait = fetcher.limiter.held_for(host)
-        if wait > HOLD_REMEMBERED:
-            store.save_hold(db, host, hold_until(now(), wait))
-        if robots_unknown and fetcher.robots.answer(site) is not None:
-            store.save_robots(db, site, fetcher.robots.answer(site), fetched_at=started)
-        store.record_sync(
-            db,
-            {
-                "game": game.key,
-                "started": started.isoformat(),
-                "finished": now().isoformat(),
-                "requests": result.requests,
-                "pages": result.pages,
-                "new_posts": result.new_posts,
-                "changed_posts": result.changed_posts,
-                "deleted_posts": result.deleted_posts,
-                "not_modified": int(result.not_modified),
-                "faults": len(result.faults),
-                "error": error,
-            },
+            result.faults = fetcher.faults[faults_before:]
+            wait = fetcher.limiter.held_for(host)
+            if wait > HOLD_REMEMBERED:
+                store.save_hold(db, host, hold_until(now(), wait))
+            if robots_unknown and fetcher.robots.answer(site) is not None:
+                store.save_robots(db, site, fetcher.robots.answer(site), fetched_at=started)
+            store.record_sync(
+                db,
+                {
+                    "game": game.key,
+                    "started": started.isoformat(),
+                    "finished": now().isoformat(),
+                    "requests": result.requests,
+                    "pages": result.pages,
+                    "new_posts": result.new_posts,
+                    "changed_posts": result.changed_posts,
+                    "deleted_posts": result.deleted_posts,
+                    "not_modified": int(result.not_modified),
+                    "faults": len(result.faults),
+                    "error": error,
+                },
+            )
+        return result
+
+    def read_page(self, url: str, fetched: Fetched):
+        """Parse one page; a page with no readable post is an error (changed markup), never an empty page."""
+        page = self.parser.parse_page(fetched.text, url=url)
+        self.result.pages += 1
+        self.result.problems.extend(f"{url}: {p}" for p in page.problems)
+        if not page.posts:
+            detail = "; ".join(page.problems) or "no posts found"
+            raise ForumError(
+                f"{url}: the page has no posts that Votal can read ({detail}); "
+                f"the forum's markup may have changed, or forum = {self.result.engine!r} is wrong"
+            )
+        if self.base is None:
+            self.base = min(p.number for p in page.posts)
+        return page
+
+    def save_page(self, url: str, fetched: Fetched, page) -> None:
+        """Save one page's posts (one transaction), then its validators."""
+        ids = [p.post_id for p in page.posts]
+        numbers_before = store.load_post_numbers(self.db, self.game.key, ids)
+        seen_at = self.now()
+        saved = store.save_posts(self.db, self.game.key, page.posts, seen_at=seen_at)
+        self.result.new_posts += saved.new
+        self.result.changed_posts += saved.changed
+        store.save_validators(self.db, self.game.key, url, _validators(fetched, page), seen_at=seen_at)
+        self.note_seen(ids, page.posts[0].number, numbers_before)
+
+    def note_unchanged(self, known: store.Validators) -> None:
+        """A page the forum says is unchanged still shows its posts: count them as seen."""
+        if known.post_ids and known.first_number is not None:
+            ids = list(known.post_ids)
+            self.note_seen(ids, known.first_number, store.load_post_numbers(self.db, self.game.key, ids))
+
+    def note_seen(self, ids: list[str], first: int, numbers_before: dict[str, int]) -> None:
+        self.seen_ids.update(ids)
+        if self.earliest is None or first < self.earliest[0]:
+            self.earliest = (first, numbers_before)
+
+    def walk_back(self, url: str, fetched: Fetched, page) -> bool:
+        """If posts before ``page`` vanished, read earlier pages back to them and save all at once; else False.
+
+        The forum numbers posts by position: before this page it shows ``first - base`` posts. If more are
+        stored (and not marked deleted), some vanished. Earlier pages are read, newest first, until the counts
+        agree; then they, this page, and the deleted marks are written in one transaction, all judged by the
+        numbers stored before this sync, so a sync killed at any point leaves nothing half-renumbered.
+        """
+        base = self.base or 0
+        read: list[tuple[str, Fetched, object, dict[str, int]]] = []
+        seen: set[str] = set()
+        current_url, current_fetched, current = url, fetched, page
+        while True:
+            ids = [p.post_id for p in current.posts]
+            numbers_before = store.load_post_numbers(self.db, self.game.key, ids)
+            read.append((current_url, current_fetched, current, numbers_before))
+            seen.update(ids)
+            first = current.posts[0].number
+            if not numbers_before:
+                if len(read) == 1:
+                    return False  # a page of new posts only: nothing to compare with
+                raise ForumError(f"{current_url}: an earlier page holds no stored post; nothing marked")
+            since = min(numbers_before.values())
+            before_on_forum = first - base
+            stored_before = store.count_live_posts(self.db, self.game.key, exclude=seen, below=since)
+            if stored_before <= before_on_forum:
+                break
+            if before_on_forum <= 0:
+                since = None  # the thread's first page is read: every unseen stored post is gone
+                break
+            if len(read) == 1 and current.problems:
+                return False
+            if self.result.pages >= MAX_PAGES:
+                raise ForumError(f"more than {MAX_PAGES} pages read to find deleted posts; nothing marked")
+            current_url = self.parser.page_url(
+                self.game.thread, after_post=first - 1, per_page=self.game.fetch.posts_per_page
+            )
+            current_fetched = _fetch_whole(self.fetcher, current_url, None)
+            current = self.read_page(current_url, current_fetched)
+            if current.posts[0].number >= first:
+                raise ForumError(f"{current_url}: the page before post {first} did not come before it")
+        if len(read) == 1:
+            return False  # nothing vanished before this page
+        if any(p.problems for _, _, p, _ in read):
+            raise ForumError("a page read to find deleted posts has posts Votal cannot read; nothing marked")
+        gone = store.find_missing(self.db, self.game.key, since_number=since, present=seen)
+        saved = store.save_pages(
+            self.db,
+            self.game.key,
+            [(u, p.posts, _validators(f, p)) for u, f, p, _ in reversed(read)],
+            gone=gone,
+            seen_at=self.now(),
         )
-    return result
+        self.result.new_posts += saved.new
+        self.result.changed_posts += saved.changed
+        self.result.deleted_posts += len(gone)
+        for _, _, p, numbers_before in read:
+            self.note_seen([x.post_id for x in p.posts], p.posts[0].number, numbers_before)
+        return True
+
+    def find_vanished(self) -> None:
+        """Once the thread's end has been read: mark deleted the stored posts at or after the first page read
+        (as numbered before this sync) that no page showed. Posts before it are accounted for by
+        :meth:`walk_back`. A sync cut short marks nothing; the next one finds the same posts missing."""
+        first, numbers_before = self.earliest
+        if first <= (self.base or 0):
+            since = None  # the thread's first page was read: every unseen stored post is gone
+        elif numbers_before:
+            since = min(numbers_before.values())
+        else:
+            return  # the earliest page read held no stored post: nothing to compare with
+        gone = store.mark_missing(self.db, self.game.key, since_number=since, present=self.seen_ids, seen_at=self.now())
+        self.result.deleted_posts += len(gone)
+
+
+def _validators(fetched: Fetched, page) -> store.Validators:
+    return store.Validators(
+        fetched.etag, fetched.last_modified, page.next_url, tuple(p.post_id for p in page.posts), page.posts[0].number
+    )
 
 
 def _fetch_whole(fetcher: Fetcher, url: str, known: store.Validators | None) -> Fetched:

@@ -57,6 +57,9 @@ class Forum:
     lock: threading.Lock = field(default_factory=threading.Lock)
     issued: int = 0  # the highest post id handed out
 
+    def __post_init__(self) -> None:
+        self.issued = max([self.issued, *(int(p["id"]) for p in self.posts)])
+
     def respond(self, path: str, query: dict[str, str], headers: dict[str, str]) -> Response:
         with self.lock:
             self.seen.append((path, dict(query), dict(headers)))

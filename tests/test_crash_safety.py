@@ -155,3 +155,27 @@ def test_two_processes_on_one_store(forum, board, tmp_path) -> None:
         out, err = child.communicate(timeout=60)
     assert child.returncode == 1
     assert "GameLocked" in err and "being synced by another votal process" in err
+
+
+def test_kill_9_while_looking_for_a_deleted_post_then_a_clean_resume(forum, board, tmp_path) -> None:
+    """A post deleted on page 1: the sync reads back from the last page; killed anywhere, the next finds it."""
+    reference(tmp_path, board.base_url)
+    game = load_game(tmp_path / "game.toml")
+    points = (1, 15, 40, 70, 100)
+    for n in range(len(points)):
+        db = store.open_db(tmp_path / f"walk{n}.db")
+        sync_game(game, db, make_fetcher(game), now=lambda: NOW)
+        db.close()
+    forum.delete(10)
+    children = [start_child(tmp_path, board.base_url, f"walk{n}.db", at) for n, at in enumerate(points)]
+    for n, (stall_at, child) in enumerate(zip(points, children, strict=True)):
+        line = child.stdout.readline().strip()
+        child.send_signal(signal.SIGKILL)
+        child.wait(timeout=30)
+        assert line == "stalled" or line.startswith("done"), (stall_at, line, child.stderr.read()[-2000:])
+        db = store.open_db(tmp_path / f"walk{n}.db")
+        assert db.execute("pragma integrity_check").fetchone()[0] == "ok"
+        sync_game(game, db, make_fetcher(game), now=lambda: NOW)
+        posts = stored_posts(db, game.key)
+        assert [p["post_id"] for p in posts if p["deleted"]] == ["1010"], f"stall point {stall_at}"
+        assert sorted(p["number"] for p in posts if not p["deleted"]) == list(range(59))

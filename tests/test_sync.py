@@ -136,13 +136,40 @@ def test_the_last_post_vanishing_is_noticed(board) -> None:
     assert s.db["posts"].get((s.game.key, "1059"))["deleted"] == 1
 
 
-def test_a_deletion_on_an_earlier_page_does_not_mark_shifted_posts_deleted(board) -> None:
+def test_a_deletion_on_an_earlier_page_is_found_by_the_renumbering_and_marks_only_that_post(board) -> None:
     s = Setup(board)
     s.sync()
-    s.forum.delete(10)  # not on a re-read page: post 50 moves to page 25, but it was not deleted
+    s.forum.delete(10)  # the forum renumbers every later post: the last page starts one post earlier
     result = s.sync()
-    assert result.deleted_posts == 0
-    assert s.live_ids() == [str(1000 + n) for n in range(60)]
+    assert s.summary(result) == (3, 3, 0, 0, 1)  # the last page, then back to the page that lost a post
+    assert s.forum.page_requests() == [50, 25, 0]
+    assert s.live_ids() == [str(1000 + n) for n in range(60) if n != 10]
+    assert [r["number"] for r in s.db.query("select number from posts where deleted = 0 order by number")] == list(
+        range(59)
+    )
+    assert s.summary(s.sync()) == (0, 1, 0, 0, 0)  # and idle again
+
+
+@pytest.mark.parametrize("deleted", [(0,), (10, 40), (30, 57), (24, 25, 49, 50), (5, 6, 7, 59)])
+def test_any_deletions_are_marked_and_nothing_else(board, deleted) -> None:
+    s = Setup(board)
+    s.sync()
+    for number in sorted(deleted, reverse=True):
+        s.forum.delete(number)
+    s.forum.add(2)
+    result = s.sync()
+    assert (result.deleted_posts, result.new_posts) == (len(deleted), 2)
+    assert [p["post_id"] for p in stored_posts(s.db, s.game.key) if p["deleted"]] == [str(1000 + n) for n in deleted]
+    live = list(s.db.query("select number from posts where deleted = 0 order by number"))
+    assert [r["number"] for r in live] == list(range(62 - len(deleted)))
+
+
+def test_no_deletion_no_extra_request(board) -> None:
+    s = Setup(board, send_etag=False)
+    s.sync()
+    s.forum.edit(57, "edited on the last page")
+    s.forum.add(1)
+    assert s.summary(s.sync()) == (1, 1, 1, 1, 0)
 
 
 def test_server_errors_are_retried_and_the_sync_completes(board) -> None:
