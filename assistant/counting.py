@@ -95,6 +95,8 @@ def format_votal_text(game: Game, votal: Votal) -> str:
         lines.append("Outcome: undecided")
     for problem in votal.problems:
         lines.append(f"  problem at post {problem.post}: {problem.voter} \"{problem.text}\": {problem.reason}")
+    for flag in votal.flags:
+        lines.append(f"  note on {flag.seat}: {flag.reason}")
     return "\n".join(lines)
 
 

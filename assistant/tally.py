@@ -368,6 +368,7 @@ class _DayReplay:
         self.last_runoff_post: int | None = None
         self.voted_at_deadline: frozenset[str] = frozenset()
         self.post_counts: dict[str, int] = {}
+        self.unlisted: dict[str, str] = {}  # account the game file does not list -> the seat it was read as
         self.capped_counts: dict[str, int] = {}
 
     # -- who is who at a post ------------------------------------------------------------------------
@@ -592,9 +593,11 @@ class _DayReplay:
     # -- reading a post -----------------------------------------------------------------------------------
 
     def count_post(self, post: ReadPost) -> None:
-        seat = self.r.roster.seat_of_author(post.author)
+        seat, how = self.r.roster.author_match(post.author)
         if seat is None or post.deleted:
             return
+        if how != "account":
+            self.unlisted.setdefault(post.author, seat)
         self.post_counts[seat] = self.post_counts.get(seat, 0) + 1
         lift = self.ruleset.cap_lifted_hours
         end = self.bounds.end
@@ -607,7 +610,7 @@ class _DayReplay:
         if not commands:
             return
         moderator = post.author.casefold() in self.moderators
-        seat = None if moderator else self.r.roster.seat_of_author(post.author)
+        seat = None if moderator else self.r.roster.author_match(post.author)[0]
         living = self.living(post.number)
         for index, command in enumerate(commands):
             base = dict(
@@ -835,7 +838,15 @@ class _DayReplay:
         return self.runoff is not None and self.in_runoff(post)
 
     def flags(self, living: Sequence[str], voting: Collection[str], over: bool) -> tuple[Flag, ...]:
-        found: list[Flag] = []
+        # An account inferred for a seat counts, but the moderator is told so they can confirm it in the game file.
+        found: list[Flag] = [
+            Flag(
+                seat,
+                f"posts as {author!r}, an account the game file does not list: read as this seat "
+                "(add it to the seat's replacements to confirm)",
+            )
+            for author, seat in self.unlisted.items()
+        ]
         ruleset = self.ruleset
         if ruleset.daily_minimum:
             for seat in living:

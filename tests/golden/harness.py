@@ -177,8 +177,9 @@ class ExactRoster:
                 self.owner[name.casefold()] = seat.name
         self.accounts = {a.casefold(): s.name for s in game.players for a in s.accounts}
 
-    def seat_of_author(self, author: str) -> str | None:
-        return self.accounts.get(author.casefold())
+    def author_match(self, author: str) -> tuple[str | None, str | None]:
+        seat = self.accounts.get(author.casefold())
+        return seat, "account" if seat else None
 
 
 def resolve_exact(text: str, roster: ExactRoster, *, alive):
