@@ -34,10 +34,12 @@ log = logging.getLogger("votal.schedule")
 
 FAST_WINDOW = timedelta(hours=1)
 FAST_INTERVAL = 60.0  # seconds between syncs in the last hour before a deadline
+RECHECK_EVERY = 3600.0  # seconds between re-reads of the current day's pages, for edits on earlier pages
 
 CountHook = Callable[[Game, sqlite_utils.Database, datetime], "Votal | None"]
 PauseHook = Callable[[Game, "Votal | None", datetime], "datetime | None"]
 RegenerateHook = Callable[[Game, sqlite_utils.Database], None]
+RecheckHook = Callable[[Game, sqlite_utils.Database, "Votal | None"], "int | None"]
 
 
 def next_interval(
@@ -88,6 +90,20 @@ def night_pause_until(game: Game, votal: Votal | None, now: datetime) -> datetim
     return start if start is not None and start > now else None
 
 
+def day_start_post(game: Game, db: sqlite_utils.Database, votal: Votal | None) -> int | None:
+    """The current day's first post number (the default recheck start): declared, or the first stored post
+    at or after the day's start time; None when neither is known."""
+    if votal is None:
+        return None
+    from assistant.clock import day_bounds
+    from assistant.counting import ruleset_for
+
+    bounds = day_bounds(game, ruleset_for(game), votal.day)
+    if bounds.start_post is not None:
+        return bounds.start_post
+    return store.first_post_at(db, game.key, bounds.start) if bounds.start is not None else None
+
+
 @dataclass
 class GameRun:
     """What one scheduled run of one game did."""
@@ -100,6 +116,7 @@ class GameRun:
     alerts: int = 0
     regenerated: bool = False
     next_in: float = 0.0
+    rechecked_from: int | None = None  # the post number a recheck of earlier pages started at
 
 
 @dataclass
@@ -116,9 +133,12 @@ class Runner:
     regenerate: Sequence[RegenerateHook] = ()
     post_webhook: Callable[[str, dict], None] | None = None
     fast_interval: float = FAST_INTERVAL
+    recheck_every: float = RECHECK_EVERY
+    recheck_start: RecheckHook = day_start_post
     fetch_options: dict = field(default_factory=dict)
     echo: Callable[[str], None] | None = None
     history: list[GameRun] = field(default_factory=list)
+    _rechecked: dict[str, datetime] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def __post_init__(self) -> None:
@@ -140,7 +160,7 @@ class Runner:
             votal = self._count(game, db, now)
             run.paused_until = self.pause(game, votal, now)
             if run.paused_until is None:
-                self._sync(game, db, run)
+                self._sync(game, db, run, self._recheck_from(game, db, votal, now))
                 now = self.now()
                 votal = self._count(game, db, now) if run.synced and run.result.changed else votal
             alerts = detect_alerts(
@@ -163,11 +183,26 @@ class Runner:
         self._say(_describe(run))
         return self._record(run)
 
-    def _sync(self, game: Game, db: sqlite_utils.Database, run: GameRun) -> None:
+    def _recheck_from(self, game: Game, db: sqlite_utils.Database, votal: Votal | None, now: datetime) -> int | None:
+        """Every ``recheck_every`` seconds, re-read the current day's pages (edits on pages read before)."""
+        last = self._rechecked.get(game.key)
+        if last is not None and (now - last).total_seconds() < self.recheck_every:
+            return None
+        self._rechecked[game.key] = now
+        if last is None:
+            return None  # the first run of this process: a plain sync
+        try:
+            return self.recheck_start(game, db, votal)
+        except VotalError as exc:
+            self._say(f"{game.title}: no recheck: {exc}")
+            return None
+
+    def _sync(self, game: Game, db: sqlite_utils.Database, run: GameRun, recheck_from: int | None = None) -> None:
         try:
             fetcher = make_fetcher(game, limiter=self.limiter, robots=self.robots, stop=self.stop, **self.fetch_options)
-            run.result = sync_game(game, db, fetcher, now=self.now)
+            run.result = sync_game(game, db, fetcher, now=self.now, recheck_from=recheck_from)
             run.synced = True
+            run.rechecked_from = recheck_from
         except store.GameLocked as exc:
             run.error = None
             self._say(f"{game.title}: skipped: {exc}")

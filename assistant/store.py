@@ -423,6 +423,14 @@ def count_live_posts(
     return sum(1 for r in rows if r["post_id"] not in excluded)
 
 
+def first_post_at(db: sqlite_utils.Database, game: str, moment: datetime) -> int | None:
+    """The number of the first stored post made at or after ``moment``."""
+    row = next(
+        db.query("select min(number) as n from posts where game = ? and time >= ?", [game, moment.isoformat()])
+    )
+    return row["n"]
+
+
 def first_post_number(db: sqlite_utils.Database, game: str) -> int | None:
     """The number of the thread's first post as stored (0 on MafiaScum, 1 on most forums), deleted or not."""
     return next(db.query("select min(number) as n from posts where game = ?", [game]))["n"]

@@ -47,8 +47,12 @@ def sync_game(
     on_page: Callable[[SyncResult], None] | None = None,
     parser: ModuleType | None = None,
     lock_timeout: float = 0.0,
+    recheck_from: int | None = None,
 ) -> SyncResult:
     """Fetch from the page holding the last stored post (it may have grown) to the thread's end.
+
+    ``recheck_from`` (a post number) starts earlier, to catch edits on pages already read: unchanged pages
+    cost a 304 where the forum sends validators.
 
     Each page is asked for with the validators (ETag / Last-Modified) it was last served with, so a poll
     with nothing new costs one request. Each page is saved in its own transaction as soon as it is read,
@@ -57,7 +61,7 @@ def sync_game(
     the same game makes this raise :class:`store.GameLocked` after ``lock_timeout`` seconds.
     """
     with store.lock_game(db, game.key, timeout=lock_timeout):
-        return _Sync(game, db, fetcher, now, on_page, parser).run()
+        return _Sync(game, db, fetcher, now, on_page, parser).run(recheck_from=recheck_from)
 
 
 class _Sync:
@@ -70,7 +74,7 @@ class _Sync:
         self.earliest: tuple[int, dict[str, int]] | None = None  # first read page: (first number, numbers before)
         self.base: int | None = None  # the forum's first post number, 0 or 1
 
-    def run(self) -> SyncResult:
+    def run(self, *, recheck_from: int | None = None) -> SyncResult:
         game, db, fetcher, now = self.game, self.db, self.fetcher, self.now
         started = now()
         requests_before = fetcher.requests_made
@@ -86,6 +90,8 @@ class _Sync:
                 fetcher.robots.prime(site, *stored)
                 robots_unknown = False
         last = store.last_post_number(db, game.key)
+        if recheck_from is not None and last is not None:
+            last = min(last, max(recheck_from, 0))
         self.base = store.first_post_number(db, game.key)
         url: str | None = self.parser.page_url(game.thread, after_post=last, per_page=game.fetch.posts_per_page)
         seen_urls: set[str] = set()

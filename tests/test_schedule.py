@@ -300,3 +300,37 @@ def test_regenerate_hooks_write_the_players_page_and_the_votal_draft(forum, boar
     draft = (tmp_path / "drafts" / "wh17-votal.txt").read_text(encoding="utf-8")
     assert "Birch" in draft and "[b]" in draft.lower()
     assert not list((tmp_path / "drafts").glob("*.tmp"))
+
+
+def test_the_current_days_pages_are_reread_every_hour_for_edits(forum, board, tmp_path) -> None:
+    clock = [NOW]
+    r = runner(tmp_path, now=lambda: clock[0], recheck_start=lambda game, db, votal: 26)
+    path = write_game(tmp_path, board.base_url)
+    r.run_game(path)
+    forum.edit(30, "an edit on an earlier page")
+    clock[0] = NOW + timedelta(minutes=5)
+    plain = r.run_game(path)
+    clock[0] = NOW + timedelta(minutes=61)
+    recheck = r.run_game(path)
+    clock[0] = NOW + timedelta(minutes=66)
+    after = r.run_game(path)
+    assert [(run.rechecked_from, run.result.changed_posts) for run in (plain, recheck, after)] == [
+        (None, 0),
+        (26, 1),
+        (None, 0),
+    ]
+
+
+def test_day_start_post_from_the_game_file_or_the_first_post_after_the_start_time(forum, board, tmp_path) -> None:
+    from assistant.schedule import day_start_post
+    from assistant.tally import NoEliminationCount, Votal
+
+    votal = Votal(2, 5, 3, None, (), NoEliminationCount(), (), None, ())
+    declared = "[[days]]\nday = 1\nstart_post = 0\n\n[[days]]\nday = 2\nstart_post = 31\n"
+    timed = "[[days]]\nday = 1\nstart_post = 0\n\n[[days]]\nday = 2\nstart = 2026-03-01T22:40:00Z\n"
+    db = store.open_db(tmp_path / "votal.db")
+    r = runner(tmp_path)
+    r.run_game(write_game(tmp_path, board.base_url))
+    assert day_start_post(make_game(board.base_url, tables=declared), db, votal) == 31
+    assert day_start_post(make_game(board.base_url, tables=timed), db, votal) == 40  # posts are a minute apart
+    assert day_start_post(make_game(board.base_url), db, None) is None

@@ -296,3 +296,16 @@ def test_a_long_retry_after_is_honoured_by_the_next_processes_too(board, tmp_pat
     assert s.forum.seen == []
     assert str(later.value) == f"{s.game.thread.split('/')[2]} asked Votal to wait until 2026-03-05 14:00 UTC"
     assert poll(NOW + timedelta(hours=2, minutes=1)).new_posts == 60
+
+
+@pytest.mark.parametrize("send_etag", [True, False])
+def test_a_recheck_finds_an_edit_on_an_earlier_page(board, send_etag) -> None:
+    s = Setup(board, send_etag=send_etag)
+    s.sync()
+    s.forum.edit(30, "edited long after")
+    assert s.summary(s.sync())[3] == 0  # a plain poll reads the last page only
+    s.forum.seen.clear()
+    result = sync_game(s.game, s.db, s.fetcher, now=now, recheck_from=26)
+    assert (result.changed_posts, result.requests, result.not_modified) == (1, 2, send_etag)
+    assert s.forum.page_requests() == [25, 50]  # with ETags the unchanged last page answers 304
+    assert s.db["posts"].get((s.game.key, "1030"))["revisions"] == 2
