@@ -3,8 +3,11 @@
 Each module offers ``thread_url(base_url, *, topic_id)`` (the URL a game file names) and
 ``render_thread(posts, *, base_url, per_page, …) -> {path_with_query: text}``. Posts are dicts with
 ``number``, ``id``, ``user``, ``content`` (body HTML) and ``time`` (aware UTC datetime); optional
-``user_id``, ``edited``, ``deleted``, ``guest``, ``signature``. :func:`serve_pages` answers a loopback
-server's requests from such a dict.
+``user_id``, ``edited``, ``deleted``, ``guest``, ``signature`` (and for Discourse ``deleted_user``,
+``post_type``). The phpBB module renders MafiaScum's style through the demo's renderer, which takes
+none of the optional keys. Numbers are printed as given, so a corpus game keeps MafiaScum's numbering
+everywhere except on ProBoards, which prints none: there the first post is 1.
+:func:`serve_pages` answers a loopback server's requests from such a dict.
 """
 
 from __future__ import annotations
