@@ -349,9 +349,25 @@ def save_pages(
             new, changed = new + result.new, changed + result.changed
             _write_posts(db, rows, revisions)
             _write_validators(db, game, url, validators, seen)
+            _clear_vanished(db, game, [p.post_id for p in posts])
         for post_id in gone:
             db["posts"].update((game, post_id), {"deleted": 1, "vanished": seen})
     return SaveResult(new, changed)
+
+
+def clear_vanished(db: sqlite_utils.Database, game: str, post_ids: Iterable[str]) -> None:
+    """Posts shown again (a moderator restored them) have not vanished."""
+    with db.conn:
+        _clear_vanished(db, game, list(post_ids))
+
+
+def _clear_vanished(db: sqlite_utils.Database, game: str, ids: list[str]) -> None:
+    if ids:
+        marks = ",".join("?" * len(ids))
+        db.execute(
+            f"update posts set vanished = null where game = ? and vanished is not null and post_id in ({marks})",
+            [game, *ids],
+        )
 
 
 def load_robots(db: sqlite_utils.Database, site: str, *, fetched_after: datetime) -> tuple[int, str] | None:
@@ -384,11 +400,12 @@ def save_hold(db: sqlite_utils.Database, host: str, until: datetime) -> None:
 def find_missing(
     db: sqlite_utils.Database, game: str, *, since_number: int | None, present: Iterable[str]
 ) -> list[str]:
-    """Stored posts, not marked deleted, numbered ``since_number`` or later (all, if None), not in ``present``."""
+    """Stored posts not known to have vanished, numbered ``since_number`` or later (all, if None), not in
+    ``present``. (A post the forum marks deleted but still shows is not missing.)"""
     present = set(present)
     since = "" if since_number is None else " and number >= ?"
     rows = db.query(
-        "select post_id from posts where game = ? and deleted = 0" + since + " order by number, post_id",
+        "select post_id from posts where game = ? and vanished is null" + since + " order by number, post_id",
         [game] if since_number is None else [game, since_number],
     )
     return [r["post_id"] for r in rows if r["post_id"] not in present]
@@ -414,10 +431,11 @@ def mark_missing(
 def count_live_posts(
     db: sqlite_utils.Database, game: str, *, exclude: Iterable[str] = (), below: int | None = None
 ) -> int:
-    """Stored posts not marked deleted (numbered below ``below``, if given), leaving out ``exclude``."""
+    """Stored posts the forum still shows, as far as we know (not vanished; a post it marks deleted but shows
+    still takes a place in its numbering), numbered below ``below`` if given, leaving out ``exclude``."""
     excluded = set(exclude)
     rows = db.query(
-        "select post_id from posts where game = ? and deleted = 0" + ("" if below is None else " and number < ?"),
+        "select post_id from posts where game = ? and vanished is null" + ("" if below is None else " and number < ?"),
         [game] if below is None else [game, below],
     )
     return sum(1 for r in rows if r["post_id"] not in excluded)

@@ -176,6 +176,7 @@ class _Sync:
         saved = store.save_posts(self.db, self.game.key, page.posts, seen_at=seen_at)
         self.result.new_posts += saved.new
         self.result.changed_posts += saved.changed
+        store.clear_vanished(self.db, self.game.key, ids)
         store.save_validators(self.db, self.game.key, url, _validators(fetched, page), seen_at=seen_at)
         self.note_seen(ids, page.posts[0].number, numbers_before)
 

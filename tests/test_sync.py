@@ -309,3 +309,26 @@ def test_a_recheck_finds_an_edit_on_an_earlier_page(board, send_etag) -> None:
     assert (result.changed_posts, result.requests, result.not_modified) == (1, 2, send_etag)
     assert s.forum.page_requests() == [25, 50]  # with ETags the unchanged last page answers 304
     assert s.db["posts"].get((s.game.key, "1030"))["revisions"] == 2
+
+
+def test_a_restored_post_is_no_longer_deleted(board) -> None:
+    s = Setup(board)
+    s.sync()
+    gone = s.forum.delete(57)
+    assert s.sync().deleted_posts == 1
+    s.forum.posts.insert(57, gone)
+    s.sync()
+    row = s.db["posts"].get((s.game.key, "1057"))
+    assert (row["deleted"], row["vanished"], row["number"]) == (0, None, 57)
+    assert s.summary(s.sync()) == (0, 1, 0, 0, 0)
+
+
+def test_a_post_shown_as_deleted_keeps_its_place_when_another_vanishes(board) -> None:
+    s = Setup(board)
+    s.forum.edit(20, '<div class="notice post_deleted_msg">This post was deleted by a moderator.</div>')
+    s.sync()
+    assert s.db["posts"].get((s.game.key, "1020"))["deleted"] == 1  # the forum says so, and still shows it
+    s.forum.delete(10)
+    assert s.sync().deleted_posts == 1
+    assert [p["post_id"] for p in stored_posts(s.db, s.game.key) if p["deleted"]] == ["1010", "1020"]
+    assert s.db["posts"].get((s.game.key, "1020"))["vanished"] is None
