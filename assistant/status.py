@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import sqlite_utils
@@ -32,6 +32,14 @@ def game_status(
             "select count(*) as stored, coalesce(sum(deleted), 0) as deleted from posts where game = ?", [game.key]
         )
     )
+    day_ago = (now - timedelta(hours=24)).isoformat()
+    faults_24h = next(
+        db.query(
+            "select coalesce(sum(faults), 0) as n, count(*) as syncs, coalesce(sum(requests), 0) as requests "
+            "from syncs where game = ? and started >= ?",
+            [game.key, day_ago],
+        )
+    )
     problems: list[str] = []
     if last and last["error"]:
         problems.append(f"last sync failed: {last['error']}")
@@ -55,6 +63,9 @@ def game_status(
         "last_sync_ok": last_ok["finished"] if last_ok else None,
         "last_sync_requests": last["requests"] if last else None,
         "last_sync_faults": last["faults"] if last else None,  # failed answers retried (or the error)
+        "syncs_24h": faults_24h["syncs"],
+        "requests_24h": faults_24h["requests"],
+        "faults_24h": faults_24h["n"],
         "posts": totals["stored"] - totals["deleted"],
         "deleted_posts": totals["deleted"],
         "day": votal.day if votal is not None else None,
@@ -79,6 +90,9 @@ def format_status_text(status: dict[str, Any]) -> str:
     else:
         ok = "" if status["last_sync"] == status["last_sync_ok"] else f" (failed; last good: {status['last_sync_ok']})"
         lines.append(f"  last sync: {status['last_sync']}{ok}")
+    if status["syncs_24h"]:
+        faults = f"; {status['faults_24h']} failed answers retried" if status["faults_24h"] else ""
+        lines.append(f"  last 24 h: {status['syncs_24h']} syncs, {status['requests_24h']} requests{faults}")
     deleted = f" (+{status['deleted_posts']} deleted)" if status["deleted_posts"] else ""
     lines.append(f"  posts: {status['posts']}{deleted}")
     if status["day"] is not None:

@@ -278,8 +278,10 @@ def _fetch_whole(fetcher: Fetcher, url: str, known: store.Validators | None) -> 
     fetched = fetcher.fetch(url, etag=known.etag, last_modified=known.last_modified)
     if fetched.not_modified or not looks_truncated(fetched.text or ""):
         return fetched
+    fetcher.faults.append(f"truncated page fetching {url}")
     fetched = fetcher.fetch(url)
     if looks_truncated(fetched.text or ""):
+        fetcher.faults.append(f"truncated page fetching {url}")
         raise ForumError(f"{url}: the page arrived cut short twice (no closing </html>); nothing saved from it")
     return fetched
 

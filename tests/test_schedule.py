@@ -243,7 +243,12 @@ def test_a_day_played_through_every_fault_ends_with_the_clean_votal(board, tmp_p
     assert [p["post_id"] for p in posts if p["deleted"]] == ["1036"]
     # every fault is on record: retried ones in the run's faults, the failed poll as an alert
     faults_seen = [f.split(" fetching ")[0] for h in faulty.history if h.result for f in h.result.faults]
-    assert faults_seen == ["HTTP 500", "HTTP 503", "ReadTimeout", "HTTP 429"]
+    assert faults_seen == ["HTTP 500", "HTTP 503", "ReadTimeout", "truncated page", "HTTP 429"]
+    from assistant.status import game_status
+
+    status = game_status(make_game(board.base_url), store.open_db(faulty.db_path), now=NOW, count=lambda g, d, n: None)
+    assert (status["syncs_24h"], status["faults_24h"]) == (6, 5)
+    assert "forum_error" in {alert["kind"] for alert in status["alerts"]}
     assert [h.error is not None for h in faulty.history] == [False, False, True, False, False, False]
     extra = Counter(faulty_sent) - Counter(clean_sent)
     assert len(list(extra.elements())) == 1 and "markup may have changed" in next(iter(extra))

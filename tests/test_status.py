@@ -43,6 +43,9 @@ def test_status_of_a_synced_game() -> None:
         "last_sync_ok": (NOW - timedelta(minutes=5)).isoformat(),
         "last_sync_requests": 1,
         "last_sync_faults": 0,
+        "syncs_24h": 2,
+        "requests_24h": 4,
+        "faults_24h": 0,
         "posts": 29,
         "deleted_posts": 0,
         "day": 1,
@@ -59,9 +62,10 @@ def test_status_of_a_synced_game() -> None:
     }
     assert "markup may have changed" in status["problems"][0]
     text = format_status_text(status)
-    assert text.splitlines()[:5] == [
+    assert text.splitlines()[:6] == [
         "Loopback Game",
         f"  last sync: {NOW.isoformat()} (failed; last good: {(NOW - timedelta(minutes=5)).isoformat()})",
+        "  last 24 h: 2 syncs, 4 requests",
         "  posts: 29",
         "  day 1: Birch 2/3",
         "  deadline: 2026-03-03T22:00:00+00:00 (in 34 h 00 min)",
