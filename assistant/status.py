@@ -91,7 +91,8 @@ def format_status_text(status: dict[str, Any]) -> str:
         ok = "" if status["last_sync"] == status["last_sync_ok"] else f" (failed; last good: {status['last_sync_ok']})"
         lines.append(f"  last sync: {status['last_sync']}{ok}")
     if status["syncs_24h"]:
-        faults = f"; {status['faults_24h']} failed answers retried" if status["faults_24h"] else ""
+        count = status["faults_24h"]
+        faults = f"; {count} failed answer{'s' if count != 1 else ''} retried" if count else ""
         lines.append(f"  last 24 h: {status['syncs_24h']} syncs, {status['requests_24h']} requests{faults}")
     deleted = f" (+{status['deleted_posts']} deleted)" if status["deleted_posts"] else ""
     lines.append(f"  posts: {status['posts']}{deleted}")
