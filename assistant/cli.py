@@ -209,10 +209,10 @@ def status(game_files: tuple[str, ...], db_file: str, fmt: str) -> None:
     Example:
       votal status games/wh17.toml games/mafia42.toml --format json
     """
-    from assistant.status import format_status_text, game_status
+    from assistant.status import collect_status, format_status_text
 
     db = open_store(db_file)
-    statuses = [game_status(load(path), db, now=now_utc()) for path in game_files]
+    statuses = [collect_status(load(path), db, now=now_utc()) for path in game_files]
     if fmt == "json":
         print_json(statuses)
     else:

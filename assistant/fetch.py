@@ -89,7 +89,7 @@ class RobotsCache:
         with self._lock:  # one fetch per site even when two games on it start together
             if site not in self._rules:
                 answer = read(site)
-                self._rules[site] = rules_from(site, answer)
+                self._rules[site] = parse_robots(site, answer)
                 if answer is not None:
                     self._answers[site] = answer
             return self._rules[site]
@@ -100,7 +100,7 @@ class RobotsCache:
     def prime(self, site: str, status: int, text: str) -> None:
         """Use a stored answer for ``site`` instead of fetching robots.txt."""
         with self._lock:
-            self._rules.setdefault(site, rules_from(site, (status, text)))
+            self._rules.setdefault(site, parse_robots(site, (status, text)))
 
     def answer(self, site: str) -> tuple[int, str] | None:
         """What ``site`` answered when this cache fetched its robots.txt (None if primed or unreachable)."""
@@ -112,7 +112,7 @@ class RobotsCache:
         return float(delay or 0)
 
 
-def rules_from(site: str, answer: tuple[int, str] | None) -> RobotFileParser:
+def parse_robots(site: str, answer: tuple[int, str] | None) -> RobotFileParser:
     """robots.txt rules from the site's answer (status, text); None: unreachable."""
     rules = RobotFileParser(site + "/robots.txt")
     if answer is None:

@@ -42,7 +42,7 @@ RegenerateHook = Callable[[Game, sqlite_utils.Database], None]
 RecheckHook = Callable[[Game, sqlite_utils.Database, "Votal | None"], "int | None"]
 
 
-def next_interval(
+def choose_interval(
     game: Game,
     *,
     now: datetime,
@@ -68,7 +68,7 @@ def count_current_day(game: Game, db: sqlite_utils.Database, now: datetime) -> V
     return count_game(game, db, days=[current_day(game, db, at_time=now)], at_time=now)[0]
 
 
-def night_pause_until(game: Game, votal: Votal | None, now: datetime) -> datetime | None:
+def find_night_end(game: Game, votal: Votal | None, now: datetime) -> datetime | None:
     """When a night with nothing to count ends, if the game is in one now; else None (the default pause hook).
 
     Paused only when the ruleset has no night votes (``night_votes`` false), the day's outcome is decided
@@ -90,7 +90,7 @@ def night_pause_until(game: Game, votal: Votal | None, now: datetime) -> datetim
     return start if start is not None and start > now else None
 
 
-def day_start_post(game: Game, db: sqlite_utils.Database, votal: Votal | None) -> int | None:
+def find_day_start(game: Game, db: sqlite_utils.Database, votal: Votal | None) -> int | None:
     """The current day's first post number (the default recheck start): declared, or the first stored post
     at or after the day's start time; None when neither is known."""
     if votal is None:
@@ -129,12 +129,12 @@ class Runner:
     limiter: HostLimiter | None = None  # default: one that sleeps on ``stop``, so a stop ends every wait
     robots: RobotsCache = field(default_factory=RobotsCache)
     count: CountHook = count_current_day
-    pause: PauseHook = night_pause_until
+    pause: PauseHook = find_night_end
     regenerate: Sequence[RegenerateHook] = ()
     post_webhook: Callable[[str, dict], None] | None = None
     fast_interval: float = FAST_INTERVAL
     recheck_every: float = RECHECK_EVERY
-    recheck_start: RecheckHook = day_start_post
+    recheck_start: RecheckHook = find_day_start
     fetch_options: dict = field(default_factory=dict)
     echo: Callable[[str], None] | None = None
     history: list[GameRun] = field(default_factory=list)
@@ -177,7 +177,7 @@ class Runner:
             if run.paused_until is not None:
                 run.next_in = max(1.0, (run.paused_until - now).total_seconds())
             else:
-                run.next_in = next_interval(game, now=now, deadline=deadline, fast_interval=self.fast_interval)
+                run.next_in = choose_interval(game, now=now, deadline=deadline, fast_interval=self.fast_interval)
         finally:
             db.close()
         self._say(_describe(run))

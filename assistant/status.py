@@ -16,7 +16,7 @@ from assistant.tally import Votal
 CountHook = Callable[[Game, sqlite_utils.Database, datetime], "Votal | None"]
 
 
-def game_status(
+def collect_status(
     game: Game, db: sqlite_utils.Database, *, now: datetime, count: CountHook | None = None
 ) -> dict[str, Any]:
     """One game's status as plain data (the JSON of `votal status --format json`)."""

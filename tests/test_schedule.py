@@ -18,7 +18,7 @@ from loopback_forum import FakeTime, Forum, Switchboard, game_text, make_game, m
 
 from assistant import store
 from assistant.fetch import HostLimiter
-from assistant.schedule import Runner, next_interval, run_games
+from assistant.schedule import Runner, choose_interval, run_games
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 NOW = datetime(2026, 3, 5, 12, 0, tzinfo=UTC)
@@ -51,7 +51,7 @@ def forum(board) -> Forum:
 )
 def test_next_interval_speeds_up_in_the_last_hour(before_deadline, expected) -> None:
     deadline = None if before_deadline is None else NOW + before_deadline
-    assert next_interval(GAME, now=NOW, deadline=deadline) == expected
+    assert choose_interval(GAME, now=NOW, deadline=deadline) == expected
 
 
 def write_game(tmp_path: Path, base_url: str, name: str = "game.toml", **parts) -> Path:
@@ -244,9 +244,11 @@ def test_a_day_played_through_every_fault_ends_with_the_clean_votal(board, tmp_p
     # every fault is on record: retried ones in the run's faults, the failed poll as an alert
     faults_seen = [f.split(" fetching ")[0] for h in faulty.history if h.result for f in h.result.faults]
     assert faults_seen == ["HTTP 500", "HTTP 503", "ReadTimeout", "truncated page", "HTTP 429"]
-    from assistant.status import game_status
+    from assistant.status import collect_status
 
-    status = game_status(make_game(board.base_url), store.open_db(faulty.db_path), now=NOW, count=lambda g, d, n: None)
+    status = collect_status(
+        make_game(board.base_url), store.open_db(faulty.db_path), now=NOW, count=lambda g, d, n: None
+    )
     assert (status["syncs_24h"], status["faults_24h"]) == (6, 5)
     assert "forum_error" in {alert["kind"] for alert in status["alerts"]}
     assert [h.error is not None for h in faulty.history] == [False, False, True, False, False, False]
@@ -269,7 +271,7 @@ def test_night_pause_lasts_until_the_next_day_starts_for_rulesets_without_night_
 
     import assistant.counting
     from assistant.rules import Outcome, Ruleset
-    from assistant.schedule import night_pause_until
+    from assistant.schedule import find_night_end
     from assistant.tally import NoEliminationCount, Votal
 
     @dataclass(frozen=True)
@@ -283,14 +285,14 @@ def test_night_pause_lasts_until_the_next_day_starts_for_rulesets_without_night_
     undecided = Votal(1, 5, 3, 40, (), NoEliminationCount(), (), None, (), deadline=day_end)
     hammered = replace(undecided, outcome=Outcome("elimination", "Birch", 41, "majority"))
 
-    assert night_pause_until(game, undecided, day_end - timedelta(hours=1)) is None  # day 1 still open
-    assert night_pause_until(game, hammered, day_end - timedelta(hours=1)) == datetime(2026, 3, 4, 22, tzinfo=UTC)
-    assert night_pause_until(game, undecided, day_end + timedelta(hours=1)) == datetime(2026, 3, 4, 22, tzinfo=UTC)
-    assert night_pause_until(game, undecided, datetime(2026, 3, 4, 22, 1, tzinfo=UTC)) is None  # day 2 began
+    assert find_night_end(game, undecided, day_end - timedelta(hours=1)) is None  # day 1 still open
+    assert find_night_end(game, hammered, day_end - timedelta(hours=1)) == datetime(2026, 3, 4, 22, tzinfo=UTC)
+    assert find_night_end(game, undecided, day_end + timedelta(hours=1)) == datetime(2026, 3, 4, 22, tzinfo=UTC)
+    assert find_night_end(game, undecided, datetime(2026, 3, 4, 22, 1, tzinfo=UTC)) is None  # day 2 began
     monkeypatch.setattr(assistant.counting, "ruleset_for", lambda game: replace(rules, night_votes=True))
-    assert night_pause_until(game, hammered, day_end) is None
+    assert find_night_end(game, hammered, day_end) is None
     monkeypatch.setattr(assistant.counting, "ruleset_for", lambda game: rules)
-    assert night_pause_until(replace(game, start=None), hammered, day_end) is None  # no known start: keep polling
+    assert find_night_end(replace(game, start=None), hammered, day_end) is None  # no known start: keep polling
 
 
 def test_regenerate_hooks_write_the_players_page_and_the_votal_draft(forum, board, tmp_path) -> None:
@@ -327,7 +329,7 @@ def test_the_current_days_pages_are_reread_every_hour_for_edits(forum, board, tm
 
 
 def test_day_start_post_from_the_game_file_or_the_first_post_after_the_start_time(forum, board, tmp_path) -> None:
-    from assistant.schedule import day_start_post
+    from assistant.schedule import find_day_start
     from assistant.tally import NoEliminationCount, Votal
 
     votal = Votal(2, 5, 3, None, (), NoEliminationCount(), (), None, ())
@@ -336,6 +338,6 @@ def test_day_start_post_from_the_game_file_or_the_first_post_after_the_start_tim
     db = store.open_db(tmp_path / "votal.db")
     r = runner(tmp_path)
     r.run_game(write_game(tmp_path, board.base_url))
-    assert day_start_post(make_game(board.base_url, tables=declared), db, votal) == 31
-    assert day_start_post(make_game(board.base_url, tables=timed), db, votal) == 40  # posts are a minute apart
-    assert day_start_post(make_game(board.base_url), db, None) is None
+    assert find_day_start(make_game(board.base_url, tables=declared), db, votal) == 31
+    assert find_day_start(make_game(board.base_url, tables=timed), db, votal) == 40  # posts are a minute apart
+    assert find_day_start(make_game(board.base_url), db, None) is None

@@ -11,7 +11,7 @@ from assistant import store
 from assistant.errors import ForumError
 from assistant.fetch import HostLimiter, make_fetcher
 from assistant.game import parse_game
-from assistant.status import format_status_text, game_status
+from assistant.status import collect_status, format_status_text
 from assistant.sync import sync_game
 
 NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
@@ -34,7 +34,7 @@ def test_status_of_a_synced_game() -> None:
         forum.restyle()
         with pytest.raises(ForumError):  # the failure is what status must show
             sync_game(game, db, fetcher, now=lambda: NOW)
-    status = game_status(game, db, now=NOW)
+    status = collect_status(game, db, now=NOW)
     assert status == {
         "game": "Loopback Game",
         "file": "games/loop.toml",
@@ -74,7 +74,7 @@ def test_status_of_a_synced_game() -> None:
 
 def test_status_of_a_game_never_synced() -> None:
     game = parse_game(game_text("http://forum.example"), path="g.toml")
-    status = game_status(game, store.open_db(":memory:"), now=NOW)
+    status = collect_status(game, store.open_db(":memory:"), now=NOW)
     assert (status["last_sync"], status["posts"], status["day"], status["problems"]) == (None, 0, None, [])
     assert format_status_text(status) == "Loopback Game\n  never synced (run: votal sync GAME_FILE)\n  posts: 0"
 
@@ -85,7 +85,7 @@ def test_alerts_show_in_status() -> None:
     game = parse_game(game_text("http://forum.example"), path="g.toml")
     db = store.open_db(":memory:")
     deliver_alerts(db, game, [Alert("deadline_near", "deadline:1:x", "Day 1 ends in 40 min.")], now=NOW)
-    status = game_status(game, db, now=NOW)
+    status = collect_status(game, db, now=NOW)
     assert status["alerts"] == [
         {"kind": "deadline_near", "message": "Day 1 ends in 40 min.", "created": NOW.isoformat(), "sent": None}
     ]
