@@ -29,6 +29,9 @@ class LoopbackServer:
 
         class _Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            # TCP_NODELAY, as real web servers set it: else a page's last segment waits for the client's
+            # delayed ACK, about 15 ms a page on a keep-alive connection.
+            disable_nagle_algorithm = True
 
             def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
                 outer.requests.append(self.path)
