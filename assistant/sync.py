@@ -210,9 +210,9 @@ class _Sync:
             seen.update(ids)
             first = current.posts[0].number
             if not numbers_before:
-                if len(read) == 1:
-                    return False  # a page of new posts only: nothing to compare with
-                raise ForumError(f"{current_url}: an earlier page holds no stored post; nothing marked")
+                if len(read) > 1:
+                    self.give_up(current_url, "an earlier page holds no post stored before")
+                return False  # a page of new posts only: nothing to compare with
             since = min(numbers_before.values())
             before_on_forum = first - base
             stored_before = store.count_live_posts(self.db, self.game.key, exclude=seen, below=since)
@@ -231,11 +231,12 @@ class _Sync:
             current_fetched = _fetch_whole(self.fetcher, current_url, None)
             current = self.read_page(current_url, current_fetched)
             if current.posts[0].number >= first:
-                raise ForumError(f"{current_url}: the page before post {first} did not come before it")
+                self.give_up(current_url, f"the page asked for as the one before post {first} is not")
+                return False
         if len(read) == 1:
             return False  # nothing vanished before this page
         if any(p.problems for _, _, p, _ in read):
-            raise ForumError("a page read to find deleted posts has posts Votal cannot read; nothing marked")
+            return False  # a post we could not read is not a deleted post (the problem is already reported)
         gone = store.find_missing(self.db, self.game.key, since_number=since, present=seen)
         saved = store.save_pages(
             self.db,
@@ -250,6 +251,9 @@ class _Sync:
         for _, _, p, numbers_before in read:
             self.note_seen([x.post_id for x in p.posts], p.posts[0].number, numbers_before)
         return True
+
+    def give_up(self, url: str, why: str) -> None:
+        self.result.problems.append(f"{url}: {why}; posts that vanished before it are not marked deleted")
 
     def find_vanished(self) -> None:
         """Once the thread's end has been read: mark deleted the stored posts at or after the first page read

@@ -7,6 +7,7 @@ the same path as a real sync. Faults are queued one-shot answers for page reques
 from __future__ import annotations
 
 import hashlib
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -56,6 +57,7 @@ class Forum:
     seen: list[tuple[str, dict[str, str], dict[str, str]]] = field(default_factory=list)  # path, query, headers
     lock: threading.Lock = field(default_factory=threading.Lock)
     issued: int = 0  # the highest post id handed out
+    stock: bool = False  # stock phpBB: no printed post numbers (the parser counts from 1)
 
     def __post_init__(self) -> None:
         self.issued = max([self.issued, *(int(p["id"]) for p in self.posts)])
@@ -81,7 +83,8 @@ class Forum:
 
     def render(self, start: int) -> str:
         numbered = [{**p, "number": i} for i, p in enumerate(self.posts)]
-        return render_page(PhpbbThread(numbered, "Loopback Game", "7", TOPIC, self.per_page), start)
+        html = render_page(PhpbbThread(numbered, "Loopback Game", "7", TOPIC, self.per_page), start)
+        return re.sub(r"<span class='post-number-bolded'>#\d+</span>", "", html) if self.stock else html
 
     # --- changes between polls
 

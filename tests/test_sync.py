@@ -30,8 +30,8 @@ def board():
 class Setup:
     """A forum of 60 posts (pages start at 0, 25, 50), a game on it, a store and a fetcher that never sleeps."""
 
-    def __init__(self, board, *, posts: int = 60, send_etag: bool = True):
-        self.forum = Forum(make_posts(posts), send_etag=send_etag)
+    def __init__(self, board, *, posts: int = 60, send_etag: bool = True, stock: bool = False):
+        self.forum = Forum(make_posts(posts), send_etag=send_etag, stock=stock)
         board.plug(self.forum.respond)
         self.game = make_game(board.base_url)
         self.db = store.open_db(":memory:")
@@ -150,9 +150,10 @@ def test_a_deletion_on_an_earlier_page_is_found_by_the_renumbering_and_marks_onl
     assert s.summary(s.sync()) == (0, 1, 0, 0, 0)  # and idle again
 
 
+@pytest.mark.parametrize("stock", [False, True], ids=["numbered-from-0", "stock-phpbb-from-1"])
 @pytest.mark.parametrize("deleted", [(0,), (10, 40), (30, 57), (24, 25, 49, 50), (5, 6, 7, 59)])
-def test_any_deletions_are_marked_and_nothing_else(board, deleted) -> None:
-    s = Setup(board)
+def test_any_deletions_are_marked_and_nothing_else(board, deleted, stock) -> None:
+    s = Setup(board, stock=stock)
     s.sync()
     for number in sorted(deleted, reverse=True):
         s.forum.delete(number)
@@ -161,7 +162,7 @@ def test_any_deletions_are_marked_and_nothing_else(board, deleted) -> None:
     assert (result.deleted_posts, result.new_posts) == (len(deleted), 2)
     assert [p["post_id"] for p in stored_posts(s.db, s.game.key) if p["deleted"]] == [str(1000 + n) for n in deleted]
     live = list(s.db.query("select number from posts where deleted = 0 order by number"))
-    assert [r["number"] for r in live] == list(range(62 - len(deleted)))
+    assert [r["number"] for r in live] == list(range(int(stock), 62 - len(deleted) + int(stock)))
 
 
 def test_no_deletion_no_extra_request(board) -> None:
