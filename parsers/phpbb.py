@@ -6,6 +6,8 @@ import re
 from datetime import UTC, datetime, tzinfo
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
+import lxml.etree
+
 from assistant.errors import ForumError
 from parsers.markup import classes_of, inner_html, parse_html, text_of
 from parsers.page import Post, ThreadPage
@@ -31,6 +33,7 @@ class _Chrome:
         self.deleted = False
 
 
+_NEXT_HREF = lxml.etree.XPath(".//a[@rel='next']/@href")
 _TOTAL = re.compile(r"(\d[\d,.\u00a0 ]*)\s+posts?\b", re.IGNORECASE)
 _USER_ID = re.compile(r"[?&;]u=(\d+)")
 _POST_ID = re.compile(r"^p(\d+)$")
@@ -264,7 +267,8 @@ def _read_time(found: _Chrome, *, tz: tzinfo, now: datetime | None) -> datetime 
 
 def _read_total(bars) -> int | None:
     for bar in bars:
-        found = _TOTAL.search(text_of(bar))
+        # "949 posts" leads the bar: its own text first, the whole bar's only if that fails
+        found = _TOTAL.search(bar.text or "") or _TOTAL.search(text_of(bar))
         if found:
             return int(re.sub(r"\D", "", found.group(1)))
     return None
@@ -317,9 +321,8 @@ def _read_current_page(bars) -> tuple[int | None, int | None]:
 
 def _read_next(bars, url: str) -> str | None:
     for bar in bars:
-        for link in bar.iter("a"):
-            if link.get("rel") == "next" and link.get("href"):
-                return _clean_url(urljoin(url, link.get("href")))
+        for href in _NEXT_HREF(bar):
+            return _clean_url(urljoin(url, href))
     # 3.0 has no rel=next: the link numbered one past the current page.
     current, _ = _read_current_page(bars)
     if current:
