@@ -290,6 +290,7 @@ class Validators:
     next_url: str | None = None
     post_ids: tuple[str, ...] = ()
     first_number: int | None = None
+    saved_at: datetime | None = None  # when we read that copy
 
 
 def load_validators(db: sqlite_utils.Database, game: str, url: str) -> Validators:
@@ -298,7 +299,8 @@ def load_validators(db: sqlite_utils.Database, game: str, url: str) -> Validator
     if row is None:
         return Validators()
     ids = tuple(json.loads(row["post_ids"])) if row.get("post_ids") else ()
-    return Validators(row["etag"], row["last_modified"], row["next_url"], ids, row.get("first_number"))
+    saved = datetime.fromisoformat(row["saved_at"]) if row.get("saved_at") else None
+    return Validators(row["etag"], row["last_modified"], row["next_url"], ids, row.get("first_number"), saved)
 
 
 def save_validators(

@@ -5,7 +5,8 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
+from email.utils import parsedate_to_datetime
 from types import ModuleType
 from urllib.parse import urlsplit
 
@@ -279,7 +280,7 @@ def _validators(fetched: Fetched, page) -> store.Validators:
 def _fetch_whole(fetcher: Fetcher, url: str, known: store.Validators | None) -> Fetched:
     """Fetch a page, once more if it arrived cut short: a truncated page would read as deleted posts."""
     known = known or store.Validators()
-    fetched = fetcher.fetch(url, etag=known.etag, last_modified=known.last_modified)
+    fetched = fetcher.fetch(url, etag=known.etag, last_modified=_usable_last_modified(known))
     if fetched.not_modified or not looks_truncated(fetched.text or ""):
         return fetched
     fetcher.faults.append(f"truncated page fetching {url}")
@@ -288,6 +289,20 @@ def _fetch_whole(fetcher: Fetcher, url: str, known: store.Validators | None) -> 
         fetcher.faults.append(f"truncated page fetching {url}")
         raise ForumError(f"{url}: the page arrived cut short twice (no closing </html>); nothing saved from it")
     return fetched
+
+
+def _usable_last_modified(known: store.Validators) -> str | None:
+    """Last-Modified counts whole seconds: a post made in the second our copy was read would not make the
+    page "modified since" it. Only a Last-Modified clearly older than our read is safe to send."""
+    if not known.last_modified or known.saved_at is None:
+        return None
+    try:
+        modified = parsedate_to_datetime(known.last_modified)
+    except (TypeError, ValueError):
+        return None
+    if modified.tzinfo is None:
+        modified = modified.replace(tzinfo=UTC)
+    return known.last_modified if modified <= known.saved_at - timedelta(seconds=2) else None
 
 
 def looks_truncated(text: str) -> bool:

@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
+from email.utils import format_datetime, parsedate_to_datetime
 from functools import cache
 from importlib.resources import files
 
@@ -58,6 +59,7 @@ class Forum:
     lock: threading.Lock = field(default_factory=threading.Lock)
     issued: int = 0  # the highest post id handed out
     stock: bool = False  # stock phpBB: no printed post numbers (the parser counts from 1)
+    send_last_modified: bool = False  # Last-Modified: the newest post's time on the page (whole seconds)
 
     def __post_init__(self) -> None:
         self.issued = max([self.issued, *(int(p["id"]) for p in self.posts)])
@@ -74,6 +76,13 @@ class Forum:
         with self.lock:
             html = self.render(int(query.get("start", "0") or 0))
         answer_headers = dict(HTML)
+        if self.send_last_modified:
+            start = int(query.get("start", "0") or 0)
+            newest = max(p["time"] for p in self.posts[start : start + self.per_page] or self.posts[-1:])
+            asked = headers.get("If-Modified-Since")
+            if asked and parsedate_to_datetime(asked) >= newest.replace(microsecond=0):
+                return Response(304, "", {})
+            answer_headers["Last-Modified"] = format_datetime(newest, usegmt=True)
         if self.send_etag:
             tag = '"' + hashlib.sha1(html.encode()).hexdigest()[:16] + '"'
             if headers.get("If-None-Match") == tag:

@@ -92,6 +92,28 @@ def test_an_idle_poll_without_validators_reads_only_the_last_page(board) -> None
     assert s.forum.page_requests() == [50]
 
 
+def test_an_idle_poll_with_last_modified_only_is_one_conditional_request(board) -> None:
+    s = Setup(board, send_etag=False)
+    s.forum.send_last_modified = True
+    s.sync()
+    result = s.sync()
+    assert (s.summary(result), result.not_modified) == ((0, 1, 0, 0, 0), True)
+    [(path, query, headers)] = s.forum.seen
+    assert headers["If-Modified-Since"] == "Sun, 01 Mar 2026 22:59:00 GMT"
+    s.forum.add(1)
+    assert s.summary(s.sync()) == (1, 1, 1, 0, 0)
+
+
+def test_a_last_modified_as_recent_as_our_read_is_not_trusted(board) -> None:
+    s = Setup(board, send_etag=False)
+    s.forum.send_last_modified = True
+    s.forum.posts[-1]["time"] = NOW  # the newest post is from the very second we read the page
+    s.sync()
+    s.sync()
+    [(path, query, headers)] = s.forum.seen
+    assert "If-Modified-Since" not in headers  # a post in that same second would not count as modified
+
+
 def test_new_posts_cost_only_the_pages_they_are_on(board) -> None:
     s = Setup(board)
     s.sync()
