@@ -156,7 +156,10 @@ class _Sync:
 
     def read_page(self, url: str, fetched: Fetched):
         """Parse one page; a page with no readable post is an error (changed markup), never an empty page."""
-        page = self.parser.parse_page(fetched.text, url=url)
+        # Engines that print local times ("Today, 03:09 PM") read them in the game's zone, relative to now.
+        page = self.parser.parse_page(
+            fetched.text, url=url, tz=self.game.tz, now=self.now(), per_page=self.game.fetch.posts_per_page
+        )
         self.result.pages += 1
         self.result.problems.extend(f"{url}: {p}" for p in page.problems)
         if not page.posts:
