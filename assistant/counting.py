@@ -86,18 +86,26 @@ def format_votal_text(game: Game, votal: Votal) -> str:
     if votal.not_voting:
         lines.append(f"  Not voting: {', '.join(votal.not_voting)}")
     lines.append("")
-    if votal.outcome:
-        o = votal.outcome
-        who = o.target or "no one"
-        post = f" at post {o.post}" if o.post is not None else ""
-        lines.append(f"Outcome: {o.kind.replace('_', ' ')} of {who} ({o.reason.replace('_', ' ')}){post}")
-    else:
-        lines.append("Outcome: undecided")
+    lines.append(f"Outcome: {describe_outcome(votal)}")
     for problem in votal.problems:
         lines.append(f"  problem at post {problem.post}: {problem.voter} \"{problem.text}\": {problem.reason}")
     for flag in votal.flags:
         lines.append(f"  note on {flag.seat}: {flag.reason}")
     return "\n".join(lines)
+
+
+def describe_outcome(votal: Votal) -> str:
+    """One line: how the day ended, why, and at which post."""
+    o = votal.outcome
+    if o is None:
+        return "undecided"
+    why = o.reason.replace("_", " ")
+    at = f", post {o.post}" if o.post is not None else ""
+    if o.kind == "elimination":
+        return f"{o.target} eliminated ({why}{at})"
+    if o.kind == "no_elimination":
+        return f"no elimination ({why}{at})"
+    return f"pending: {why}{at}; the rules leave the decision to someone (e.g. the Judge): record it in the game file"
 
 
 def format_audit_text(votal: Votal) -> str:
