@@ -471,11 +471,11 @@ class Bench:
         games = load_games()
         files = [write_game_file(self.workdir, g, self.forum.thread_url(g.thread_id)) for g in games]
         posts = sum(len(load_posts(g.thread_id)) for g in games)
-        times, sync_times = [], []
+        times, cpu_times, sync_times = [], [], []
         for rep in range(self.reps):
             db = open_db(self.workdir / f"all-{rep}.db")
             robots = RobotsCache()
-            started = time.perf_counter()
+            started, started_cpu = time.perf_counter(), time.process_time()
             synced = 0.0
             for path in files:
                 game = load_game(path)
@@ -484,9 +484,11 @@ class Bench:
                 synced += time.perf_counter() - t0
                 count_game(game, db)
             times.append(time.perf_counter() - started)
+            cpu_times.append(time.process_time() - started_cpu)
             sync_times.append(synced)
         self.add(f"All {len(games)} corpus games ({posts:,} posts) synced and every day counted, one process",
-                 f"{median(times):.1f} s ({median(sync_times):.1f} s of it syncing)")
+                 f"{median(times):.1f} s wall ({median(sync_times):.1f} s of it syncing), "
+                 f"{median(cpu_times):.1f} s CPU")
 
 
 def machine() -> str:
@@ -505,13 +507,14 @@ def machine() -> str:
     )
 
 
-def render_table(rows, reps: int) -> str:
+def render_table(rows, reps: int, load: tuple[float, float]) -> str:
     lines = [
         "## Performance",
         "",
         f"Measured with `python bench/run.py` (median of {reps} runs) on {machine()}, "
-        f"{datetime.now(UTC):%Y-%m-%d}. The forum is the 32 real MafiaScum games of the test corpus, "
-        "rendered as phpBB pages and served from a separate process on 127.0.0.1.",
+        f"{datetime.now(UTC):%Y-%m-%d} (load average {load[0]:.1f} at the start, {load[1]:.1f} at the end: "
+        "wall times on a shared machine vary, CPU times less). The forum is the 32 real MafiaScum games of the "
+        "test corpus, rendered as phpBB pages and served from a separate process on 127.0.0.1.",
         "",
         "| What | Figure | Target |",
         "|---|---|---|",
@@ -533,6 +536,7 @@ def main() -> None:
     if not CORPUS_DIR.is_dir():
         sys.exit(f"the corpus is not at {CORPUS_DIR}")
     sections = args.only or SECTIONS
+    load_before = os.getloadavg()[0]
     with ForumProcess() as forum, tempfile.TemporaryDirectory() as tmp:
         bench = Bench(forum, Path(tmp), args.reps)
         for name in SECTIONS:
@@ -540,7 +544,7 @@ def main() -> None:
                 print(f"{name} ...", file=sys.stderr, flush=True)
                 {"parse": bench.parse, "sync": bench.sync, "poll": bench.poll, "count": bench.count,
                  "memory": bench.memory, "all": bench.all_games}[name]()
-    table = render_table(bench.rows, args.reps)
+    table = render_table(bench.rows, args.reps, (load_before, os.getloadavg()[0]))
     print(table)
     if args.out:
         args.out.write_text(table, encoding="utf-8")
