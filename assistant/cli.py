@@ -134,12 +134,12 @@ def sync(game_file: str, db_file: str, quiet: bool, fmt: str) -> None:
     Example:
       votal sync games/wh17.toml --db wh17.db
     """
-    from assistant.fetch import Fetcher
+    from assistant.fetch import make_fetcher
     from assistant.sync import sync_game
 
     game = load(game_file)
     db = open_store(db_file)
-    fetcher = Fetcher(min_interval=game.fetch.min_interval, contact=game.fetch.contact)
+    fetcher = make_fetcher(game)  # the game's [fetch] settings, cookies for a private thread included
 
     def progress(result) -> None:
         if not quiet and fmt == "text":

@@ -17,7 +17,8 @@ few methods). Schema, every table optional except ``[ruleset]``::
                  tie ("no_elimination" | "random" | "runoff"), no_elimination_competes (bool: in a plurality
                  the no-elimination votes are a candidate), judge_unnamed ("pending" | "no_elimination":
                  what a Judge deferral becomes when the game file names no Judge and records no decision)
-    [phases]     day_hours, night_hours, start ("day" | "night"), sod ("HH:MM" local), timezone
+    [phases]     day_hours, night_hours, start ("day" | "night"), sod ("HH:MM" local), timezone,
+                 night_votes (bool, default true: false lets `votal run` pause polling at night)
     [posts]      daily_minimum, daily_cap, cap_lifted_hours_before_eod
     [runoff]     hours, still_tied_note (a public line the drafts add when a runoff ends still tied)
     [hooks]      use: any of "judge", "loose_cannon", "deacon_holy", "clocktower", "dead_vote_token",
@@ -120,6 +121,7 @@ class Ruleset:
     start_phase: str = "day"
     sod: str | None = None
     timezone: str | None = None
+    night_votes: bool = True  # false: nothing is counted at night, so `votal run` may pause polling
     # posting limits
     daily_minimum: int | None = None
     daily_cap: int | None = None
@@ -183,6 +185,7 @@ _SCHEMA: dict[str, dict[str, tuple[str, str, tuple | None]]] = {
         "start": ("start_phase", "str", ("day", "night")),
         "sod": ("sod", "time", None),
         "timezone": ("timezone", "str", None),
+        "night_votes": ("night_votes", "bool", None),
     },
     "posts": {
         "daily_minimum": ("daily_minimum", "int", None),

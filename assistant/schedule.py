@@ -81,7 +81,7 @@ def find_night_end(game: Game, votal: Votal | None, now: datetime) -> datetime |
     from assistant.counting import ruleset_for
 
     ruleset = ruleset_for(game)
-    if getattr(ruleset, "night_votes", True):
+    if ruleset.night_votes:
         return None
     over = votal.outcome is not None or (votal.deadline is not None and now >= votal.deadline)
     if not over:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import json
+import sqlite3
 import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
@@ -20,8 +21,21 @@ from parsers.commands import EXTRACTOR_VERSION, Command, ReadPost, extract_comma
 from parsers.page import Post
 
 
-def open_db(path: str | Path) -> sqlite_utils.Database:
+def open_db(path: str | Path, *, attempts: int = 60) -> sqlite_utils.Database:
     """Open (creating if needed) a store that several processes may share."""
+    for attempt in range(attempts):
+        try:
+            return _open_db(path)
+        except sqlite3.OperationalError as exc:
+            # Switching a new file to WAL and creating its tables take locks that SQLite's busy timeout does
+            # not wait for (a lock upgrade would deadlock), so processes opening one new store at once retry.
+            if "locked" not in str(exc) or attempt == attempts - 1:
+                raise
+            time.sleep(min(0.01 * (attempt + 1), 0.25))
+    raise AssertionError("unreachable")
+
+
+def _open_db(path: str | Path) -> sqlite_utils.Database:
     # execute_plugins=False: Votal uses no sqlite-utils plugins, and finding them scans every installed
     # package's entry points, a cost every `votal` command would pay at start-up.
     db = sqlite_utils.Database(path, execute_plugins=False)
@@ -53,6 +67,8 @@ def ensure_schema(db: sqlite_utils.Database) -> None:
             "last_seen": str,
             "commands": str,
             "commands_version": int,
+            # when a re-read page no longer showed the post: it is kept, marked deleted, never dropped
+            "vanished": str,
         },
         pk=("game", "post_id"),
         if_not_exists=True,
@@ -73,6 +89,9 @@ def ensure_schema(db: sqlite_utils.Database) -> None:
             "pages": int,
             "new_posts": int,
             "changed_posts": int,
+            "deleted_posts": int,
+            "not_modified": int,
+            "faults": int,
             "error": str,
         },
         pk="id",
@@ -245,14 +264,17 @@ def last_sync(db: sqlite_utils.Database, game: str) -> dict | None:
 
 def ensure_sync_schema(db: sqlite_utils.Database) -> None:
     """Tables for incremental sync and alerts; safe to run any number of times."""
-    if "vanished" not in db["posts"].columns_dict:
-        # when a re-read page no longer showed the post: it is kept, marked deleted, never dropped
-        db["posts"].add_column("vanished", str)
-    for column, kind in (("deleted_posts", int), ("not_modified", int), ("faults", int)):
-        if column not in db["syncs"].columns_dict:
-            db["syncs"].add_column(column, kind)
     db["validators"].create(
-        {"game": str, "url": str, "etag": str, "last_modified": str, "next_url": str, "saved_at": str},
+        {
+            "game": str,
+            "url": str,
+            "etag": str,
+            "last_modified": str,
+            "next_url": str,
+            "saved_at": str,
+            "post_ids": str,
+            "first_number": int,
+        },
         pk=("game", "url"),
         if_not_exists=True,
     )
@@ -260,9 +282,6 @@ def ensure_sync_schema(db: sqlite_utils.Database) -> None:
         {"site": str, "status": int, "body": str, "fetched_at": str}, pk="site", if_not_exists=True
     )
     db["holds"].create({"host": str, "until": str}, pk="host", if_not_exists=True)
-    for column, kind in (("next_url", str), ("post_ids", str), ("first_number", int)):
-        if column not in db["validators"].columns_dict:
-            db["validators"].add_column(column, kind)
     db["alerts"].create(
         {
             "game": str,

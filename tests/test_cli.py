@@ -134,3 +134,36 @@ def test_a_page_that_changed_shape_is_an_error_not_an_empty_sync(tmp_path):
     assert result.exit_code == 1
     assert "no posts" in result.output
     assert "Traceback" not in result.output
+
+
+def test_sync_of_a_private_thread_sends_the_session_cookie_and_never_shows_it(forum, tmp_path, monkeypatch):
+    from assistant.pageserver import Response
+
+    thread = forum[1]
+    seen_cookies = []
+
+    def members_only(path, query, headers):
+        seen_cookies.append(headers.get("Cookie", ""))
+        if path == "/robots.txt":
+            return Response(404, "")
+        if "phpbb3_sid=s3cr3t-session" not in headers.get("Cookie", ""):
+            return Response(403, "<html><body>You are not authorised to read this forum.</body></html>")
+        return thread.respond(path, query, headers)
+
+    with LoopbackServer(members_only) as server:
+        game = tmp_path / "private.toml"
+        game.write_text(
+            f'title = "Private"\nthread = "{server.base_url}/viewtopic.php?f=7&t=4242"\nforum = "phpbb"\n'
+            'ruleset = "mafiascum"\n[fetch]\nmin_interval = 0\nposts_per_page = 25\ncookies_env = "VOTAL_COOKIES"\n'
+            '[[players]]\nname = "Ariadne"\n'
+        )
+        db = tmp_path / "votal.db"
+        monkeypatch.setenv("VOTAL_COOKIES", "phpbb3_sid=s3cr3t-session; phpbb3_u=42")
+        output = run("sync", game, "--db", db)
+        assert "34 new" in output
+        monkeypatch.setenv("VOTAL_COOKIES", "phpbb3_sid=expired")
+        refused = CliRunner().invoke(main, ["sync", str(game), "--db", str(db)])
+    assert refused.exit_code == 1 and "403" in refused.output
+    assert any("s3cr3t-session" in c for c in seen_cookies)
+    assert "s3cr3t" not in output + refused.output
+    assert b"s3cr3t" not in db.read_bytes()

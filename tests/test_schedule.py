@@ -273,18 +273,16 @@ def test_a_day_played_through_every_fault_ends_with_the_clean_votal(board, tmp_p
 
 
 def test_night_pause_lasts_until_the_next_day_starts_for_rulesets_without_night_votes(monkeypatch) -> None:
-    from dataclasses import dataclass, replace
+    from dataclasses import replace
 
     import assistant.counting
-    from assistant.rules import Outcome, Ruleset
+    from assistant.rules import Outcome, Ruleset, load_ruleset
     from assistant.schedule import find_night_end
     from assistant.tally import NoEliminationCount, Votal
 
-    @dataclass(frozen=True)
-    class NightlessRuleset(Ruleset):
-        night_votes: bool = False
-
-    rules = NightlessRuleset(name="nightless", day_hours=48, night_hours=24)
+    assert load_ruleset("witchhunt-online-2.0.1").night_votes is False
+    assert load_ruleset("mafiascum").night_votes is True
+    rules = Ruleset(name="nightless", day_hours=48, night_hours=24, night_votes=False)
     monkeypatch.setattr(assistant.counting, "ruleset_for", lambda game: rules)
     game = replace(GAME, start=datetime(2026, 3, 1, 22, tzinfo=UTC))
     day_end = datetime(2026, 3, 3, 22, tzinfo=UTC)

@@ -88,3 +88,27 @@ def test_schema_can_be_ensured_again(db):
     store.ensure_schema(db)
     assert {"posts", "revisions", "syncs"} <= set(db.table_names())
 
+
+
+def _open_after(path, barrier, results):
+    barrier.wait()
+    try:
+        store.open_db(path)
+        results.put("ok")
+    except Exception as exc:  # reported to the parent, which asserts on it
+        results.put(repr(exc))
+
+
+def test_processes_opening_one_new_store_at_once_all_succeed(tmp_path):
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")
+    for trial in range(3):
+        path = tmp_path / f"new{trial}.db"
+        barrier, results = context.Barrier(4), context.Queue()
+        workers = [context.Process(target=_open_after, args=(path, barrier, results)) for _ in range(4)]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join(timeout=60)
+        assert [results.get(timeout=5) for _ in workers] == ["ok"] * 4
