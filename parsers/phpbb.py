@@ -33,7 +33,8 @@ class _Chrome:
         self.deleted = False
 
 
-_NEXT_HREF = lxml.etree.XPath(".//a[@rel='next']/@href")
+# Plain strings: lxml's "smart" ones keep their whole page alive, and urljoin's cache holds 128 of them.
+_NEXT_HREF = lxml.etree.XPath(".//a[@rel='next']/@href", smart_strings=False)
 _TOTAL = re.compile(r"(\d[\d,.\u00a0 ]*)\s+posts?\b", re.IGNORECASE)
 _USER_ID = re.compile(r"[?&;]u=(\d+)")
 _POST_ID = re.compile(r"^p(\d+)$")

@@ -31,12 +31,15 @@ _USER = lxml.etree.XPath(
     f" | .//td[{_has_class('left-panel')}]//*[{_has_class('user-guest')}]"
     f" | .//a[{_has_class('user-link')}] | .//*[{_has_class('user-guest')}]"
 )
-_STAMP = lxml.etree.XPath(".//span[contains(@class, 'date')]//abbr[@data-timestamp]/@data-timestamp")
+_STAMP = lxml.etree.XPath(
+    ".//span[contains(@class, 'date')]//abbr[@data-timestamp]/@data-timestamp", smart_strings=False
+)
 _BODY = lxml.etree.XPath(f".//td[{_has_class('content')}]//div[{_has_class('message')}]")
 _EDITED = lxml.etree.XPath(f".//*[{_has_class('edited_by')}]")
 _NEXT = lxml.etree.XPath(
     f"//*[{_has_class('control-bar')}]//li[{_has_class('next')} and not({_has_class('state-disabled')})]//a/@href"
-    " | //link[@rel='next']/@href"
+    " | //link[@rel='next']/@href",
+    smart_strings=False,
 )
 _CURRENT = lxml.etree.XPath(f"//*[{_has_class('control-bar')}]//li[{_has_class('state-selected')}]")
 _THREAD_PATH = re.compile(r"^/thread/(?P<id>\d+)(?:/(?P<slug>[^/?]*))?/?$")

@@ -22,7 +22,9 @@ def _has_class(name: str) -> str:
 
 
 _POSTS = lxml.etree.XPath(f"//article[{_has_class('message--post')}] | //div[{_has_class('message--post')}]")
-_NEXT = lxml.etree.XPath(f"//link[@rel='next']/@href | //a[{_has_class('pageNav-jump--next')}]/@href")
+_NEXT = lxml.etree.XPath(
+    f"//link[@rel='next']/@href | //a[{_has_class('pageNav-jump--next')}]/@href", smart_strings=False
+)
 _BLOCK_MESSAGE = lxml.etree.XPath(f"//div[{_has_class('blockMessage')}]")
 
 _THREAD_PATH = re.compile(
