@@ -9,8 +9,9 @@ few methods). Schema, every table optional except ``[ruleset]``::
                  "random" | "alphabetical": the order a night's deaths are announced in the day-start draft)
     [votes]      no_elimination (bool: may players vote for no elimination), words (phrases meaning it),
                  multi_vote (clocktower), require_unvote (a new vote while voting needs an UNVOTE first),
-                 edited ("first_revision" | "last_revision"), check ("post": a post is read whole |
-                 "command": every command is checked at once)
+                 edited ("first_revision" | "last_revision" | "flag": an edited vote counts only once the
+                 moderator rules on it; every edit that changes a vote is flagged either way),
+                 check ("post": a post is read whole | "command": every command is checked at once)
     [majority]   kind ("half_plus_one": more than half of the living)
     [early_end]  on: any of "majority", "no_elimination_majority", "unanimous_minus_one", "no_possible_tie"
     [deadline]   decide ("majority" | "plurality"), no_majority / sleep_majority ("no_elimination" | "judge"),
@@ -166,7 +167,7 @@ _SCHEMA: dict[str, dict[str, tuple[str, str, tuple | None]]] = {
         "words": ("no_elimination_words", "str[]", None),
         "multi_vote": ("multi_vote", "bool", None),
         "require_unvote": ("require_unvote", "bool", None),
-        "edited": ("edited", "str", ("first_revision", "last_revision")),
+        "edited": ("edited", "str", ("first_revision", "last_revision", "flag")),
         "check": ("check", "str", ("post", "command")),
     },
     "majority": {"kind": ("majority_kind", "str", ("half_plus_one",))},

@@ -369,6 +369,7 @@ class _DayReplay:
         self.voted_at_deadline: frozenset[str] = frozenset()
         self.post_counts: dict[str, int] = {}
         self.unlisted: dict[str, str] = {}  # account the game file does not list -> the seat it was read as
+        self.edits: list[tuple[str, ReadPost]] = []  # posts whose edit changed their commands
         self.capped_counts: dict[str, int] = {}
 
     # -- who is who at a post ------------------------------------------------------------------------
@@ -607,10 +608,12 @@ class _DayReplay:
 
     def read_post(self, post: ReadPost) -> None:
         commands, corrected, why_ignored = _commands_of(post, self.corrections.get(post.number), self.ruleset)
-        if not commands:
-            return
         moderator = post.author.casefold() in self.moderators
         seat = None if moderator else self.r.roster.author_match(post.author)[0]
+        if seat is not None and _edited_commands(post):
+            self.edits.append((seat, post))
+        if not commands:
+            return
         living = self.living(post.number)
         for index, command in enumerate(commands):
             base = dict(
@@ -847,6 +850,16 @@ class _DayReplay:
             )
             for author, seat in self.unlisted.items()
         ]
+        counted = {"first_revision": "the first version counts", "last_revision": "the latest version counts",
+                   "flag": "neither counts until the moderator decides"}[self.ruleset.edited]
+        found += [
+            Flag(
+                seat,
+                f"edited post {post.number}: before {_shown_commands(post.first_commands)!r}, "
+                f"after {_shown_commands(post.commands)!r} ({counted})",
+            )
+            for seat, post in self.edits
+        ]
         ruleset = self.ruleset
         if ruleset.daily_minimum:
             for seat in living:
@@ -879,7 +892,8 @@ class _DayReplay:
 def _commands_of(post: ReadPost, correction, ruleset: Ruleset) -> tuple[tuple[Command, ...], bool, str | None]:
     """The commands a post counts for: a moderator's correction wins, then the revision the rules read."""
     commands = post.commands
-    if post.edited and post.first_commands is not None and ruleset.edited == "first_revision":
+    edited = _edited_commands(post)
+    if edited and ruleset.edited == "first_revision":
         commands = post.first_commands
     if correction is not None:
         if correction.ignore:
@@ -887,4 +901,17 @@ def _commands_of(post: ReadPost, correction, ruleset: Ruleset) -> tuple[tuple[Co
         return (Command("vote", correction.vote, correction.vote or ""),), True, None
     if post.deleted:
         return commands, False, "post deleted"
+    if edited and ruleset.edited == "flag":
+        return commands, False, "edited after posting: the moderator decides ([[corrections]] in the game file)"
     return commands, False, None
+
+
+def _edited_commands(post: ReadPost) -> bool:
+    """Whether an edit changed what the post commands (not just its other text)."""
+    if not post.edited or post.first_commands is None:
+        return False
+    return [(c.action, c.target) for c in post.first_commands] != [(c.action, c.target) for c in post.commands]
+
+
+def _shown_commands(commands: Sequence[Command] | None) -> str:
+    return "; ".join(dict.fromkeys(c.raw for c in commands or ())) or "(no command)"

@@ -247,3 +247,30 @@ def test_an_account_the_game_file_does_not_list_counts_but_is_flagged():
     assert [f.seat for f in votal.flags] == ["Carol"]
     assert "'CarolX'" in votal.flags[0].reason and "replacements" in votal.flags[0].reason
     assert replay(g, ["1 Alice: vote Bob", "2 Carol: vote Bob"], day=1).flags == ()
+
+
+EDITED = ["1 Alice: vote Bob", "2 Bob edited(vote Alice): vote Carol", "3 Carol edited(vote Bob): vote Bob"]
+
+
+def test_every_edit_that_changes_a_vote_is_flagged_and_the_policy_decides_what_counts():
+    from dataclasses import replace as changed
+
+    g = game()
+    first = replay(g, EDITED, day=1)  # mafiascum counts an edited vote as first posted
+    assert {w.target: w.voters for w in first.wagons} == {"Bob": ("Alice", "Carol"), "Alice": ("Bob",)}
+    [flag] = first.flags  # post 3's edit left its vote as it was: no flag
+    assert flag.seat == "Bob"
+    assert "edited post 2" in flag.reason and "vote Alice" in flag.reason and "vote Carol" in flag.reason
+
+    posts = [read_post(line) for line in EDITED]
+    rules = load_ruleset(g.ruleset)
+    latest = replay_day(g, changed(rules, edited="last_revision"), posts, ExactRoster(g), day=1, resolve=resolve_exact)
+    assert {w.target: w.voters for w in latest.wagons} == {"Bob": ("Alice", "Carol"), "Carol": ("Bob",)}
+    held = replay_day(g, changed(rules, edited="flag"), posts, ExactRoster(g), day=1, resolve=resolve_exact)
+    assert {w.target: w.voters for w in held.wagons} == {"Bob": ("Alice", "Carol")}
+    assert "Bob" in held.not_voting and "moderator decides" in held.flags[0].reason
+    corrected = replay_day(
+        parse_game(GAME + '[[corrections]]\npost = 2\nvote = "Carol"\n'), changed(rules, edited="flag"), posts,
+        ExactRoster(g), day=1, resolve=resolve_exact,
+    )
+    assert {w.target: w.voters for w in corrected.wagons} == {"Bob": ("Alice", "Carol"), "Carol": ("Bob",)}
