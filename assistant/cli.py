@@ -109,6 +109,13 @@ def open_store(db_file: str):
     return open_db(db_file)
 
 
+def read_store(db_file: str):
+    """The store for a command that only reads it: no schema work, no sqlite-utils import."""
+    from assistant.store import open_reader
+
+    return open_reader(db_file)
+
+
 def load(game_file: str):
     from assistant.game import load_game
 
@@ -243,7 +250,7 @@ def count(
     from assistant.counting import count_game, current_day
 
     game = load(game_file)
-    db = open_store(db_file)
+    db = read_store(db_file)
     moment = as_utc(at_time)
     days = None if all_days else [day or current_day(game, db, at_time=moment)]
     votals = count_game(game, db, days=days, at_post=at_post, at_time=moment)
@@ -300,7 +307,7 @@ def draft(
     from assistant.store import load_read_posts
 
     game = load(game_file)
-    db = open_store(db_file)
+    db = read_store(db_file)
     moment = as_utc(at_time)
     number = day or current_day(game, db, at_time=moment)
     votals = count_game(game, db, days=[number], at_post=at_post, at_time=moment)
@@ -330,7 +337,7 @@ def audit(
     from assistant.counting import count_game, current_day, format_audit_text
 
     game = load(game_file)
-    db = open_store(db_file)
+    db = read_store(db_file)
     moment = as_utc(at_time)
     number = day or current_day(game, db, at_time=moment)
     votal = count_game(game, db, days=[number], at_post=at_post, at_time=moment)[0]

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
-
-import sqlite_utils
+from typing import TYPE_CHECKING
 
 from assistant import store
 from assistant.clock import phase_at
@@ -13,6 +13,11 @@ from assistant.game import Game
 from assistant.names import Roster
 from assistant.rules import Ruleset, load_ruleset
 from assistant.tally import Votal, replay_day
+
+if TYPE_CHECKING:
+    import sqlite_utils
+
+    Store = sqlite_utils.Database | sqlite3.Connection  # either works: see store.open_reader
 
 
 def ruleset_for(game: Game) -> Ruleset:
@@ -23,7 +28,7 @@ def ruleset_for(game: Game) -> Ruleset:
     return load_ruleset(name)
 
 
-def current_day(game: Game, db: sqlite_utils.Database, *, at_time: datetime | None = None) -> int:
+def current_day(game: Game, db: Store, *, at_time: datetime | None = None) -> int:
     """The day being played: the latest day that has started, by stored posts or by the clock.
 
     A declared day has started when the store holds its start post, or ``at_time`` is past its start.
@@ -47,7 +52,7 @@ def current_day(game: Game, db: sqlite_utils.Database, *, at_time: datetime | No
 
 def count_game(
     game: Game,
-    db: sqlite_utils.Database,
+    db: Store,
     *,
     days: Sequence[int] | None = None,
     at_post: int | None = None,

@@ -167,3 +167,11 @@ def test_sync_of_a_private_thread_sends_the_session_cookie_and_never_shows_it(fo
     assert any("s3cr3t-session" in c for c in seen_cookies)
     assert "s3cr3t" not in output + refused.output
     assert b"s3cr3t" not in db.read_bytes()
+
+
+def test_count_without_a_store_says_to_sync_first_and_creates_nothing(game_file, tmp_path):
+    missing = tmp_path / "none.db"
+    result = CliRunner().invoke(main, ["count", str(game_file), "--db", str(missing)])
+    assert result.exit_code == 1
+    assert result.output.strip() == f"Error: no store at {missing}: run `votal sync GAME_FILE --db {missing}` first"
+    assert not missing.exists()
