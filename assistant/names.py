@@ -21,9 +21,6 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rapidfuzz import fuzz
-from rapidfuzz.distance import OSA
-
 from assistant.game import Game
 
 NO_ELIMINATION = "no elimination"  # the owner every no-elimination phrase stands for
@@ -296,6 +293,8 @@ def _similar_author(author: str, entries: tuple[_Entry, ...]) -> tuple[str | Non
         return (owner, "similar") if kind == "seat" else (None, None)
     if contained:
         return None, None
+    from rapidfuzz.distance import OSA  # imported when first needed: most counts never reach a guess
+
     scored: dict[tuple[str, str], float] = {}
     for e in names:
         key = (e.kind, e.owner)
@@ -467,6 +466,9 @@ def _resolve_whole(
 
 
 def _fuzzy(text: str, folded: str, entries: tuple[_Entry, ...], alive: frozenset[str]) -> Resolution | None:
+    from rapidfuzz import fuzz  # imported when first needed: most counts never reach a guess
+    from rapidfuzz.distance import OSA
+
     best: dict[tuple[str, str], tuple[float, _Entry]] = {}
     for entry in entries:
         score = OSA.normalized_similarity(folded, entry.folded)

@@ -41,6 +41,7 @@ a sequestered player...) change outcomes but never appear in any of these fields
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -371,11 +372,17 @@ class _DayReplay:
         self.unlisted: dict[str, str] = {}  # account the game file does not list -> the seat it was read as
         self.edits: list[tuple[str, ReadPost]] = []  # posts whose edit changed their commands
         self.capped_counts: dict[str, int] = {}
+        self.kill_posts = sorted({d.post for d in self.game.deaths if d.post is not None})
+        self.living_cache: dict[int | None, tuple[str, ...]] = {}
 
     # -- who is who at a post ------------------------------------------------------------------------
 
     def living(self, at_post: int | None) -> tuple[str, ...]:
-        return alive_seats(self.game, self.number, at_post=at_post)
+        # Asked at every post of a long day; the answer changes only at a day kill's post.
+        key = None if at_post is None else bisect_right(self.kill_posts, at_post)
+        if key not in self.living_cache:
+            self.living_cache[key] = alive_seats(self.game, self.number, at_post=at_post)
+        return self.living_cache[key]
 
     def may_vote(self, seat: str, living: Collection[str]) -> bool:
         if seat in living:

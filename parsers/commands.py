@@ -14,9 +14,6 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from lxml import etree
-from lxml import html as lxml_html
-
 # Bump when extraction changes: stored commands of an older version are read again from the post.
 EXTRACTOR_VERSION = 8
 
@@ -343,6 +340,10 @@ def _has_command_word(text: str) -> bool:
 
 
 def _parse(body_html: str):
+    # lxml is imported when a post is first read: `votal count` replays stored commands and never needs it.
+    from lxml import etree
+    from lxml import html as lxml_html
+
     try:
         return lxml_html.fragment_fromstring(body_html, create_parent="div")
     except (etree.ParserError, ValueError):
