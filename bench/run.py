@@ -6,7 +6,7 @@ are medians of several repetitions; the CLI figures run ``votal`` as a real subp
 included.
 
     python bench/run.py                 # every figure, Markdown table on stdout
-    python bench/run.py --reps 5 --out bench/RESULTS.md
+    python bench/run.py --reps 5 --out results.md
     python bench/run.py --only parse count
 """
 
