@@ -108,35 +108,21 @@ def _scan_page(doc):
     Posts are siblings in every phpBB style: after the first one only its siblings are looked at, so
     the posts' bodies are not walked twice. A style that nests them differently gets the full walk.
     """
-    bars, canonical, messages, first = [], None, [], None
-    for element in doc.iter("div", "link"):
-        if element.tag == "link":
-            if canonical is None and element.get("rel") == "canonical":
-                canonical = element.get("href")
-            continue
-        ident = element.get("id") or ""
-        classes = classes_of(element)
-        if "post" in classes and _POST_ID.match(ident):
-            first = element
-            break
-        if "pagination" in classes:
-            bars.append(element)
-        elif ident == "message":
-            messages.append(element)
-    if first is None:
-        return [], bars, canonical, messages
-    posts = [first]
+    posts, bars, canonical, messages = _walk_page(doc, stop_at_first_post=True)
+    if not posts:
+        return posts, bars, canonical, messages
+    first = posts[0]
     for sibling in first.itersiblings("div"):
         if "post" in classes_of(sibling) and _POST_ID.match(sibling.get("id") or ""):
             posts.append(sibling)
         else:
             bars.extend(inner for inner in sibling.iter("div") if "pagination" in classes_of(inner))
     if len(posts) == 1:
-        return _scan_whole_page(doc)
+        return _walk_page(doc, stop_at_first_post=False)
     return posts, bars, canonical, messages
 
 
-def _scan_whole_page(doc):
+def _walk_page(doc, *, stop_at_first_post: bool):
     posts, bars, canonical, messages = [], [], None, []
     for element in doc.iter("div", "link"):
         if element.tag == "link":
@@ -147,6 +133,8 @@ def _scan_whole_page(doc):
         classes = classes_of(element)
         if "post" in classes and _POST_ID.match(ident):
             posts.append(element)
+            if stop_at_first_post:
+                break
         elif "pagination" in classes:
             bars.append(element)
         elif ident == "message":
