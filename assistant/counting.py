@@ -12,7 +12,7 @@ from assistant.clock import phase_at
 from assistant.game import Game
 from assistant.names import Roster
 from assistant.rules import Ruleset, load_ruleset
-from assistant.tally import Votal, replay_day
+from assistant.tally import Votal, replay_day, show_votes
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -80,12 +80,12 @@ def format_votal_text(game: Game, votal: Votal) -> str:
     width = max([len(w.target) for w in votal.wagons] + [len("No elimination")])
     for wagon in votal.wagons:
         need = votal.majority - wagon.votes if votal.majority is not None else 0
-        tag = f"  (L-{_number(need)})" if need > 0 else ""
-        lines.append(f"  {wagon.target:<{width}}  {_number(wagon.votes):>2}  {', '.join(wagon.voters)}{tag}")
+        tag = f"  (L-{show_votes(need)})" if need > 0 else ""
+        lines.append(f"  {wagon.target:<{width}}  {show_votes(wagon.votes):>2}  {', '.join(wagon.voters)}{tag}")
     if votal.no_elimination.votes:
         label = "No elimination"
         voters = ", ".join(votal.no_elimination.voters)
-        lines.append(f"  {label:<{width}}  {_number(votal.no_elimination.votes):>2}  {voters}")
+        lines.append(f"  {label:<{width}}  {show_votes(votal.no_elimination.votes):>2}  {voters}")
     if not votal.wagons and not votal.no_elimination.votes:
         lines.append("  (no votes)")
     if votal.not_voting:
@@ -130,7 +130,3 @@ def format_audit_text(votal: Votal) -> str:
             f"{status}{fixed}"
         )
     return "\n".join(lines)
-
-
-def _number(value: float) -> int | float:
-    return int(value) if float(value).is_integer() else value

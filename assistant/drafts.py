@@ -41,7 +41,7 @@ from assistant.clock import DayBounds, day_bounds, zone_of
 from assistant.errors import VotalError
 from assistant.game import Game
 from assistant.rules import Ruleset
-from assistant.tally import Votal, alive_seats
+from assistant.tally import Votal, alive_seats, show_votes
 from parsers.commands import ReadPost
 
 KINDS = ("day-start", "votal", "judge", "day-end", "early-end", "runoff", "reminder")
@@ -225,7 +225,7 @@ def build_context(
         deadline_local=_local(deadline, zone),
         deadline_utc=_utc(deadline),
         timezone=str(zone.key),
-        extended_hours=_number(bounds.extended_hours),
+        extended_hours=show_votes(bounds.extended_hours),
         time_left=_time_left(deadline, now),
         as_of_post=votal.as_of_post if votal is not None else None,
         wagons=wagons,
@@ -364,7 +364,7 @@ def _wagons(votal: Votal, words: Words, majority: int | None, urls, game: Game):
         return tuple(out)
 
     def need(votes) -> int | float | None:
-        return None if majority is None else _number(max(majority - votes, 0))
+        return None if majority is None else show_votes(max(majority - votes, 0))
 
     nominations = {n.nominee: n for n in votal.nominations}
     wagons = []
@@ -373,7 +373,7 @@ def _wagons(votal: Votal, words: Words, majority: int | None, urls, game: Game):
         wagons.append(
             Wagon(
                 w.target,
-                _number(w.votes),
+                show_votes(w.votes),
                 votes_of(w.voters, w.target, False),
                 need(w.votes),
                 nominated_by=n.nominator if n else None,
@@ -385,7 +385,8 @@ def _wagons(votal: Votal, words: Words, majority: int | None, urls, game: Game):
     ne = votal.no_elimination
     no_elim = None
     if ne.votes or ne.voters:
-        no_elim = Wagon(words.no_elimination, _number(ne.votes), votes_of(ne.voters, None, True), need(ne.votes), True)
+        voters = votes_of(ne.voters, None, True)
+        no_elim = Wagon(words.no_elimination, show_votes(ne.votes), voters, need(ne.votes), True)
     return wagons, no_elim
 
 
@@ -557,10 +558,6 @@ def _time_left(deadline: datetime | None, now: datetime | None) -> str | None:
     units = ((days, "day"), (hours, "hour"), (mins, "minute"))
     parts = [f"{n} {unit}{'' if n == 1 else 's'}" for n, unit in units if n]
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
-def _number(value: float) -> int | float:
-    return int(value) if float(value).is_integer() else value
 
 
 def default_flavor(game: Game) -> str:

@@ -11,7 +11,7 @@ import sqlite_utils
 from assistant import store
 from assistant.errors import VotalError
 from assistant.game import Game
-from assistant.tally import Votal
+from assistant.tally import Votal, show_votes
 
 CountHook = Callable[[Game, sqlite_utils.Database, datetime], "Votal | None"]
 
@@ -69,7 +69,7 @@ def collect_status(
         "posts": totals["stored"] - totals["deleted"],
         "deleted_posts": totals["deleted"],
         "day": votal.day if votal is not None else None,
-        "leader": {"target": leader.target, "votes": _number(leader.votes)} if leader else None,
+        "leader": {"target": leader.target, "votes": show_votes(leader.votes)} if leader else None,
         "majority": votal.majority if votal is not None else None,
         "outcome": votal.outcome.to_json() if votal is not None and votal.outcome else None,
         "deadline": deadline.isoformat() if deadline else None,
@@ -117,7 +117,3 @@ def _left(seconds: int) -> str:
         return "passed"
     hours, rest = divmod(seconds, 3600)
     return f"in {hours} h {rest // 60:02d} min" if hours else f"in {rest // 60} min"
-
-
-def _number(value: float) -> int | float:
-    return int(value) if float(value).is_integer() else value

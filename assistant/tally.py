@@ -73,6 +73,7 @@ __all__ = [
     "alive_seats",
     "majority_for",
     "replay_day",
+    "show_votes",
 ]
 
 
@@ -83,7 +84,7 @@ class Wagon:
     voters: tuple[str, ...]
 
     def to_json(self) -> dict[str, Any]:
-        return {"target": self.target, "votes": _number(self.votes), "voters": list(self.voters)}
+        return {"target": self.target, "votes": show_votes(self.votes), "voters": list(self.voters)}
 
 
 @dataclass(frozen=True)
@@ -92,7 +93,7 @@ class NoEliminationCount:
     voters: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"votes": _number(self.votes), "voters": list(self.voters)}
+        return {"votes": show_votes(self.votes), "voters": list(self.voters)}
 
 
 @dataclass(frozen=True)
@@ -157,7 +158,7 @@ class Nomination:
             "nominator": self.nominator,
             "nominee": self.nominee,
             "post": self.post,
-            "votes": _number(self.votes),
+            "votes": show_votes(self.votes),
             "voters": list(self.voters),
         }
 
@@ -227,7 +228,8 @@ class Votal:
         }
 
 
-def _number(value: float) -> int | float:
+def show_votes(value: float) -> int | float:
+    """A vote count as people write it: 3, not 3.0 (weights may make it 2.5)."""
     return int(value) if float(value).is_integer() else value
 
 
