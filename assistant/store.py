@@ -151,7 +151,7 @@ def _post_rows(db: sqlite_utils.Database, game: str, posts: list[Post], seen: st
         if same_body and before["commands_version"] == EXTRACTOR_VERSION:
             commands = before["commands"]
         else:
-            commands = encode_commands(extract_commands(post.body_html))
+            commands = encode_commands(post.commands if post.commands is not None else extract_commands(post.body_html))
         rows.append(
             {
                 "game": game,

@@ -111,7 +111,11 @@ def _bold_state(el, classes: set[str], style: str, bold: bool) -> bool:
 
 
 def _collect(root) -> list[tuple[str, bool]]:
-    """The countable text of the post as (text, is_bold) pieces, in reading order; "\\n" marks line breaks."""
+    """The countable text of the post as (text, is_bold) pieces, in reading order; "\\n" marks line breaks.
+
+    ``root`` is only the body's container: its own tag and classes do not count (vBulletin's body is a
+    blockquote, which inside a post would be a quote).
+    """
     pieces: list[tuple[str, bool]] = []
 
     def walk(el, bold: bool) -> None:
@@ -128,17 +132,19 @@ def _collect(root) -> list[tuple[str, bool]]:
         line = tag in _LINE_TAGS or (tag == "div" and "inline" not in style)
         if line:
             pieces.append(("\n", False))
-        inner = _bold_state(el, classes, style, bold)
-        if el.text:
-            pieces.append((el.text, inner))
-        for child in el:
-            walk(child, inner)
-            if child.tail:
-                pieces.append((child.tail, inner))
+        inside(el, _bold_state(el, classes, style, bold))
         if line:
             pieces.append(("\n", False))
 
-    walk(root, False)
+    def inside(el, bold: bool) -> None:
+        if el.text:
+            pieces.append((el.text, bold))
+        for child in el:
+            walk(child, bold)
+            if child.tail:
+                pieces.append((child.tail, bold))
+
+    inside(root, False)
     pieces = _drop_unrendered_quotes(pieces)
     return [part for text, bold in pieces for part in (((text, True),) if bold else _literal_bold(text))]
 
@@ -350,17 +356,21 @@ def _parse(body_html: str):
         return None
 
 
-def extract_commands(body_html: str) -> list[Command]:
-    """Every command in the post's countable bold text, in order."""
+def extract_commands(body_html: str, body=None) -> list[Command]:
+    """Every command in the post's countable bold text, in order.
+
+    ``body``: the element ``body_html`` is the inner HTML of, when the caller has parsed the page already.
+    """
     lowered = body_html.lower() if body_html else ""
     if not any(mark in lowered for mark in _BOLD_MARKS):
         return []  # most posts: no bold, so nothing to parse
     if not _has_command_word(lowered) and not _has_command_word(_TAG.sub("", lowered)):
         return []  # no command word, even with tags inside it ("<i>v</i>ote")
-    root = _parse(body_html)
+    root = body if body is not None else _parse(body_html)
     if root is None:
         return []
     commands: list[Command] = []
     for run in _bold_runs(_collect(root)):
         commands.extend(_read_run(run))
     return commands
+

@@ -1,8 +1,10 @@
-"""Reading forum HTML with lxml: one fast parse, element text and classes, a body's inner HTML."""
+"""Reading forum HTML with lxml: one fast parse, element text and classes, a body's inner HTML and commands."""
 
 from __future__ import annotations
 
 import lxml.etree
+
+from parsers.commands import Command, extract_commands
 
 
 def parse_html(text: str):
@@ -29,3 +31,9 @@ def inner_html(element) -> str:
     # One serialisation of the whole element, then its own tags cut off: far cheaper than child by child.
     whole = lxml.etree.tostring(element, method="html", encoding="unicode", with_tail=False)
     return whole[whole.index(">") + 1 : whole.rindex("</")].strip()
+
+
+def read_body(element) -> tuple[str, tuple[Command, ...]]:
+    """A post body element's inner HTML and its commands, both from the page's own parse (no second one)."""
+    body_html = inner_html(element)
+    return body_html, tuple(extract_commands(body_html, element))

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from parsers.commands import Command
+
 
 @dataclass(frozen=True)
 class Post:
@@ -19,6 +21,9 @@ class Post:
     edited: bool = False
     deleted: bool = False
     author_id: str | None = None
+    # The body's commands when the parser read them from its own parse of the page (saves parsing the body
+    # a second time); None leaves them to the store. Derived from body_html, so not part of equality.
+    commands: tuple[Command, ...] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 import lxml.etree
 
 from assistant.errors import ForumError
-from parsers.markup import classes_of, inner_html, parse_html, text_of
+from parsers.markup import classes_of, parse_html, read_body, text_of
 from parsers.page import Post, ThreadPage
 from parsers.textdates import parse_iso_time, parse_text_date
 
@@ -203,16 +203,18 @@ def _read_post(element, *, base: str, number: int, tz: tzinfo, now: datetime | N
     if time is None:
         problems.append(f"post {post_id}: no readable time")
     edited = bool(found.notices) and any("bumped" not in text_of(n).lower() for n in found.notices)
+    body_html, commands = read_body(found.content)
     return Post(
         post_id=post_id,
         number=number,
         author=author,
         time=time,
-        body_html=inner_html(found.content),
+        body_html=body_html,
         url=f"{base}?p={post_id}#p{post_id}",
         edited=edited,
         deleted=found.deleted,
         author_id=author_id,
+        commands=commands,
     )
 
 

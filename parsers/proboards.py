@@ -14,7 +14,7 @@ from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 import lxml.etree
 
 from assistant.errors import ForumError
-from parsers.markup import inner_html, parse_html, text_of
+from parsers.markup import parse_html, read_body, text_of
 from parsers.page import Post, ThreadPage
 
 NAME = "proboards"
@@ -124,16 +124,18 @@ def _read_post(element, *, url: str, number: int) -> Post:
         if stamp.strip().isdigit():
             time = datetime.fromtimestamp(int(stamp.strip()) / 1000, UTC)
             break
+    body_html, commands = read_body(bodies[0])
     return Post(
         post_id=post_id,
         number=number,
         author=text_of(users[0]).strip(),
         time=time,
-        body_html=inner_html(bodies[0]),
+        body_html=body_html,
         url=urljoin(url, f"/post/{post_id}"),
         edited=bool(_EDITED(element)),
         deleted=False,
         author_id=found_id.group(1) if found_id else None,
+        commands=commands,
     )
 
 

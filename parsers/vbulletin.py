@@ -13,7 +13,7 @@ from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 import lxml.etree
 
 from assistant.errors import ForumError
-from parsers.markup import classes_of, inner_html, parse_html, text_of
+from parsers.markup import classes_of, parse_html, read_body, text_of
 from parsers.page import Post, ThreadPage
 from parsers.textdates import parse_iso_time, parse_text_date
 
@@ -182,18 +182,20 @@ def _read_post4(element, *, url: str, tz: tzinfo, now: datetime | None, problems
     if time is None:
         problems.append(f"post {post_id}: cannot read the date {shown or 'nothing'!r}")
     permalink = found.counter.get("href")
+    body_html, commands = read_body(found.body) if found.body is not None else ("", ())
     return Post(
         post_id=post_id,
         number=int(digits),
         author=author,
         time=time,
-        body_html=inner_html(found.body) if found.body is not None else "",
+        body_html=body_html,
         url=_clean_url(urljoin(url, permalink)) + f"#post{post_id}"
         if permalink
         else urljoin(url, f"showthread.php?p={post_id}#post{post_id}"),
         edited=found.edited,
         deleted=deleted,
         author_id=user_id.group(1) if user_id else None,
+        commands=commands,
     )
 
 
@@ -213,16 +215,18 @@ def _read_post5(element, *, url: str, tz: tzinfo) -> Post:
     time = next((t for t in (parse_iso_time(s, tz=tz) for s in _TIME5(element)) if t is not None), None)
     found_id = _USER_ID.search(users[0].get("href") or "") or re.search(r"/member/(\d+)", users[0].get("href") or "")
     link = counts[0].get("href") or (counts[0].find(".//a").get("href") if counts[0].find(".//a") is not None else None)
+    body_html, commands = read_body(bodies[0])
     return Post(
         post_id=post_id,
         number=int(digits),
         author=text_of(users[0]).strip(),
         time=time,
-        body_html=inner_html(bodies[0]),
+        body_html=body_html,
         url=urljoin(url, link) if link else f"{url.split('#')[0]}#post{post_id}",
         edited=bool(_EDITED5(element)),
         deleted="b-post--deleted" in element.get("class", ""),
         author_id=found_id.group(1) if found_id else None,
+        commands=commands,
     )
 
 

@@ -9,7 +9,7 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 import lxml.etree
 
 from assistant.errors import ForumError
-from parsers.markup import classes_of, inner_html, parse_html, text_of
+from parsers.markup import classes_of, parse_html, read_body, text_of
 from parsers.page import Post, ThreadPage
 from parsers.textdates import parse_iso_time
 
@@ -150,16 +150,18 @@ def _read_post(element, *, url: str) -> Post:
         raise _Unreadable("no post number (#N in .message-attribution-opposite)")
     if found.body is None and not found.deleted:
         raise _Unreadable("no .bbWrapper body in article.message-body")
+    body_html, commands = read_body(found.body) if found.body is not None else ("", ())
     return Post(
         post_id=post_id,
         number=found.number,
         author=author,
         time=_read_time(found.stamp),
-        body_html=inner_html(found.body) if found.body is not None else "",
+        body_html=body_html,
         url=urljoin(url, found.permalink) if found.permalink else urljoin(url, f"/posts/{post_id}/"),
         edited=found.edited,
         deleted=found.deleted,
         author_id=author_id,
+        commands=commands,
     )
 
 
