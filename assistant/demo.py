@@ -19,6 +19,17 @@ from assistant.pageserver import LoopbackServer, Response
 PAGE_TEMPLATE = "phpbb_page.html.j2"
 
 
+def pagination(total_pages: int, on_page: int) -> list[int]:
+    """The page numbers phpBB's bar lists, 0 for an ellipsis: the first and last pages, and three either side
+    of the current one (at least five in all), e.g. 1 … 15 16 17 [18] 19 20 21 … 110."""
+    if total_pages <= 5:
+        return list(range(1, total_pages + 1))
+    low = min(max(1, on_page - 3), total_pages - 4)
+    high = max(min(total_pages, on_page + 3), 5)
+    middle = range(max(low, 2), min(high, total_pages - 1) + 1)
+    return [1, *([0] if low > 2 else []), *middle, *([0] if high < total_pages - 1 else []), total_pages]
+
+
 @dataclass(frozen=True)
 class PhpbbThread:
     """A thread rendered as MafiaScum-style phpBB pages (``#N`` post numbers from 0, ``?start=`` pages).
@@ -57,7 +68,7 @@ class PhpbbThread:
             total=len(self.posts),
             start=start,
             page_number=index + 1,
-            page_starts=starts,
+            pages=[(n, starts[n - 1] if n else None) for n in pagination(len(starts), index + 1)],
             prev_start=starts[index - 1] if index > 0 else None,
             next_start=starts[index + 1] if index + 1 < len(starts) else None,
             posts=page_posts,

@@ -6,8 +6,6 @@ import re
 from datetime import UTC, datetime, tzinfo
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
-import lxml.etree
-
 from assistant.errors import ForumError
 from parsers.markup import classes_of, parse_html, read_body, text_of
 from parsers.page import Post, ThreadPage
@@ -33,8 +31,6 @@ class _Chrome:
         self.deleted = False
 
 
-# Plain strings: lxml's "smart" ones keep their whole page alive, and urljoin's cache holds 128 of them.
-_NEXT_HREF = lxml.etree.XPath(".//a[@rel='next']/@href", smart_strings=False)
 _TOTAL = re.compile(r"(\d[\d,.\u00a0 ]*)\s+posts?\b", re.IGNORECASE)
 _USER_ID = re.compile(r"[?&;]u=(\d+)")
 _POST_ID = re.compile(r"^p(\d+)$")
@@ -312,8 +308,9 @@ def _read_current_page(bars) -> tuple[int | None, int | None]:
 
 def _read_next(bars, url: str) -> str | None:
     for bar in bars:
-        for href in _NEXT_HREF(bar):
-            return _clean_url(urljoin(url, href))
+        for link in bar.iter("a"):
+            if link.get("rel") == "next" and link.get("href"):
+                return _clean_url(urljoin(url, link.get("href")))
     # 3.0 has no rel=next: the link numbered one past the current page.
     current, _ = _read_current_page(bars)
     if current:

@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from assistant.demo import PhpbbThread, pagination
 from assistant.errors import ForumError
 from parsers import phpbb
 from parsers.page import Post
@@ -269,3 +270,26 @@ def test_prosilver_31_relative_date_without_the_read_time_is_a_problem():
     page = phpbb.parse_page(PROSILVER_31_PAGE.format(posts=posts), url=PROSILVER, tz=NEW_YORK)
     assert [p.time for p in page.posts] == [None]
     assert page.problems == ["post 8: no readable time"]
+
+
+@pytest.mark.parametrize(
+    ("total_pages", "on_page", "shown"),
+    [
+        (3, 2, [1, 2, 3]),
+        (110, 1, [1, 2, 3, 4, 5, 0, 110]),
+        (110, 18, [1, 0, 15, 16, 17, 18, 19, 20, 21, 0, 110]),
+        (110, 110, [1, 0, 106, 107, 108, 109, 110]),
+    ],
+)
+def test_demo_pagination_lists_pages_the_way_phpbb_does(total_pages, on_page, shown):
+    assert pagination(total_pages, on_page) == shown
+
+
+def test_a_long_threads_pagination_bar_with_ellipses_still_gives_the_total_and_the_next_page():
+    moment = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
+    posts = [{"number": n, "id": str(900 + n), "user": "Ann", "content": "hi", "time": moment} for n in range(400)]
+    html = PhpbbThread(posts, "Long", "53", "15787", 25).render(200)
+    assert 'class="ellipsis"' in html
+    page = phpbb.parse_page(html, url=MAFIASCUM + "&start=200")
+    assert (page.total_posts, page.posts[0].number, page.problems) == (400, 200, [])
+    assert page.next_url == MAFIASCUM + "&start=225"
