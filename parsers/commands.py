@@ -110,45 +110,57 @@ def _bold_state(el, classes: set[str], style: str, bold: bool) -> bool:
     return bold
 
 
-def _collect(root) -> list[tuple[str, bool]]:
+def _collect(root, *, brackets: bool = True) -> list[tuple[str, bool]]:
     """The countable text of the post as (text, is_bold) pieces, in reading order; "\\n" marks line breaks.
 
     ``root`` is only the body's container: its own tag and classes do not count (vBulletin's body is a
-    blockquote, which inside a post would be a quote).
+    blockquote, which inside a post would be a quote). ``brackets``: whether the post has a "[" at all,
+    without which there is no unrendered BBCode to look for.
     """
     pieces: list[tuple[str, bool]] = []
+    append = pieces.append
 
     def walk(el, bold: bool) -> None:
         tag = el.tag
+        if tag == "br":
+            append(_BREAK)
+            return
         if not isinstance(tag, str):  # comments, processing instructions
             return
-        attribute = el.get("class")
-        classes = set(attribute.split()) if attribute else _NO_CLASSES
-        style = el.get("style", "").lower()
-        if _is_excluded(el, classes, style):
-            if tag not in _STRUCK_TAGS and "line-through" not in style:
-                pieces.append((_CUT, False))  # struck text is read through: "VOTE: <s>Ann</s> Bob"
-            return
+        attribute, style = el.get("class"), el.get("style") or ""
+        if attribute or style or tag in _EXCLUDED_TAGS or tag == "aside" or el.get("title"):
+            classes = set(attribute.split()) if attribute else _NO_CLASSES
+            style = style.lower()
+            if _is_excluded(el, classes, style):
+                if tag not in _STRUCK_TAGS and "line-through" not in style:
+                    append((_CUT, False))  # struck text is read through: "VOTE: <s>Ann</s> Bob"
+                return
+            inner = _bold_state(el, classes, style, bold)
+        else:
+            inner = bold or tag in _BOLD_TAGS
         line = tag in _LINE_TAGS or (tag == "div" and "inline" not in style)
         if line:
-            pieces.append(("\n", False))
-        inside(el, _bold_state(el, classes, style, bold))
+            append(_BREAK)
+        inside(el, inner)
         if line:
-            pieces.append(("\n", False))
+            append(_BREAK)
 
     def inside(el, bold: bool) -> None:
         if el.text:
-            pieces.append((el.text, bold))
+            append((el.text, bold))
         for child in el:
             walk(child, bold)
             if child.tail:
-                pieces.append((child.tail, bold))
+                append((child.tail, bold))
 
     inside(root, False)
+    if not brackets:
+        return pieces
     pieces = _drop_unrendered_quotes(pieces)
     return [part for text, bold in pieces for part in (((text, True),) if bold else _literal_bold(text))]
 
 
+_BREAK = ("\n", False)
 _CUT = "\x00"  # where an excluded part (a quote, a spoiler...) was cut out
 # Quote BBCode the forum left unrendered: "[quote="X"]" opens a quote, "[/quote]" closes one.
 _QUOTE_TAG = re.compile(r"\[quote\b[^\]\n]{0,80}\]?|\[/quote\]?", re.IGNORECASE)
@@ -370,7 +382,7 @@ def extract_commands(body_html: str, body=None) -> list[Command]:
     if root is None:
         return []
     commands: list[Command] = []
-    for run in _bold_runs(_collect(root)):
+    for run in _bold_runs(_collect(root, brackets="[" in body_html)):
         commands.extend(_read_run(run))
     return commands
 
