@@ -345,9 +345,19 @@ def _is_bare_name(line: str) -> bool:
     return 0 < len(line) <= _MAX_TARGET and not _KEYWORD.search(line)
 
 
-# Markup without which a post has no bold (tested on the lowered body before parsing it).
-_BOLD_MARKS = ("<b>", "<b ", "<strong", "font-weight", "bbvote", "noboldsig", "bbcode-b", "mycode_b", "[b]", "[/b]",
-               "[vote]", "[unvote]")
+# Markup without which a post has no bold, tested on the lowered body before reading it: bold tags; bold
+# styles and classes, which stand in attributes (so after an "="); BBCode the forum left unrendered.
+_BOLD_TAG_MARKS = ("<b>", "<b ", "<strong")
+_BOLD_ATTRIBUTE_MARKS = ("font-weight", "bbvote", "noboldsig", "bbcode-b", "mycode_b")
+_BOLD_BBCODE_MARKS = ("[b]", "[/b]", "[vote]", "[unvote]")
+
+
+def _may_be_bold(lowered: str) -> bool:
+    return (
+        any(mark in lowered for mark in _BOLD_TAG_MARKS)
+        or ("=" in lowered and any(mark in lowered for mark in _BOLD_ATTRIBUTE_MARKS))
+        or ("[" in lowered and any(mark in lowered for mark in _BOLD_BBCODE_MARKS))
+    )
 
 
 _TAG = re.compile(r"<[^>]*>")
@@ -374,7 +384,7 @@ def extract_commands(body_html: str, body=None) -> list[Command]:
     ``body``: the element ``body_html`` is the inner HTML of, when the caller has parsed the page already.
     """
     lowered = body_html.lower() if body_html else ""
-    if not any(mark in lowered for mark in _BOLD_MARKS):
+    if not _may_be_bold(lowered):
         return []  # most posts: no bold, so nothing to parse
     if not _has_command_word(lowered) and not _has_command_word(_TAG.sub("", lowered)):
         return []  # no command word, even with tags inside it ("<i>v</i>ote")
