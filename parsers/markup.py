@@ -23,6 +23,8 @@ def classes_of(element) -> list[str]:
 
 
 def text_of(element) -> str:
+    if not len(element):  # most names, numbers and dates: one text node, no child elements
+        return element.text or ""
     return "".join(element.itertext())
 
 

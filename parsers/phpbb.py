@@ -156,25 +156,28 @@ def _scan_post(element) -> _Chrome:
         value = child.get("class")
         if not value:
             continue
-        classes = value.split()
         if tag == "div":
-            if "content" in classes:
-                if found.content is None:
-                    found.content = child
-            elif "notice" in classes:
-                if "post_deleted_msg" in classes:
-                    found.deleted = True
-                else:
-                    found.notices.append(child)
+            if "content" in value or "notice" in value:  # substrings first: most divs are neither
+                classes = value.split()
+                if "content" in classes:
+                    if found.content is None:
+                        found.content = child
+                elif "notice" in classes:
+                    if "post_deleted_msg" in classes:
+                        found.deleted = True
+                    else:
+                        found.notices.append(child)
         elif tag == "p":
-            if "author" in classes:
-                found.author_lines.append(child)
-            elif "post-notice" in classes and "deleted" in classes:
-                found.deleted = True
+            if "author" in value or "deleted" in value:
+                classes = value.split()
+                if "author" in classes:
+                    found.author_lines.append(child)
+                elif "post-notice" in classes and "deleted" in classes:
+                    found.deleted = True
         elif tag == "dl":
-            if "postprofile" in classes and found.profile_dt is None:
+            if found.profile_dt is None and "postprofile" in value.split():
                 found.profile_dt = child.find("dt")
-        elif "post-number-bolded" in classes and found.number is None:
+        elif found.number is None and "post-number-bolded" in value.split():
             found.number = child
     return found
 
@@ -322,7 +325,9 @@ def _read_next(bars, url: str) -> str | None:
 
 
 def _clean_url(href: str) -> str:
-    """Drop the session id phpBB adds to links for cookieless visitors."""
+    """Drop the session id phpBB adds to links for cookieless visitors, and any fragment."""
+    if "sid=" not in href and "#" not in href:
+        return href
     parts = urlsplit(href)
     query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "sid"]
     return urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(query), ""))
