@@ -120,38 +120,35 @@ def _collect(root, *, brackets: bool = True) -> list[tuple[str, bool]]:
     pieces: list[tuple[str, bool]] = []
     append = pieces.append
 
-    def walk(el, bold: bool) -> None:
-        tag = el.tag
-        if tag == "br":
-            append(_BREAK)
-            return
-        if not isinstance(tag, str):  # comments, processing instructions
-            return
-        attribute, style = el.get("class"), el.get("style") or ""
-        if attribute or style or tag in _EXCLUDED_TAGS or tag == "aside" or el.get("title"):
-            classes = set(attribute.split()) if attribute else _NO_CLASSES
-            style = style.lower()
-            if _is_excluded(el, classes, style):
-                if tag not in _STRUCK_TAGS and "line-through" not in style:
-                    append((_CUT, False))  # struck text is read through: "VOTE: <s>Ann</s> Bob"
-                return
-            inner = _bold_state(el, classes, style, bold)
-        else:
-            inner = bold or tag in _BOLD_TAGS
-        line = tag in _LINE_TAGS or (tag == "div" and "inline" not in style)
-        if line:
-            append(_BREAK)
-        inside(el, inner)
-        if line:
-            append(_BREAK)
-
     def inside(el, bold: bool) -> None:
-        if el.text:
-            append((el.text, bold))
+        if text := el.text:
+            append((text, bold))
         for child in el:
-            walk(child, bold)
-            if child.tail:
-                append((child.tail, bold))
+            tag = child.tag
+            if tag == "br":
+                append(_BREAK)
+            elif isinstance(tag, str):  # not a comment or a processing instruction
+                attribute, style = child.get("class"), child.get("style") or ""
+                if attribute or style or tag in _EXCLUDED_TAGS or tag == "aside" or child.get("title"):
+                    classes = set(attribute.split()) if attribute else _NO_CLASSES
+                    style = style.lower()
+                    if _is_excluded(child, classes, style):
+                        if tag not in _STRUCK_TAGS and "line-through" not in style:
+                            append((_CUT, False))  # struck text is read through: "VOTE: <s>Ann</s> Bob"
+                        if tail := child.tail:
+                            append((tail, bold))
+                        continue
+                    inner = _bold_state(child, classes, style, bold)
+                else:
+                    inner = bold or tag in _BOLD_TAGS
+                if tag in _LINE_TAGS or (tag == "div" and "inline" not in style):
+                    append(_BREAK)
+                    inside(child, inner)
+                    append(_BREAK)
+                else:
+                    inside(child, inner)
+            if tail := child.tail:
+                append((tail, bold))
 
     inside(root, False)
     if not brackets:

@@ -176,7 +176,7 @@ def _scan_post(element) -> _Chrome:
                     found.deleted = True
         elif tag == "dl":
             if found.profile_dt is None and "postprofile" in value.split():
-                found.profile_dt = child.find("dt")
+                found.profile_dt = next(child.iterchildren("dt"), None)
         elif found.number is None and "post-number-bolded" in value.split():
             found.number = child
     return found
