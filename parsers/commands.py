@@ -344,17 +344,23 @@ def _is_bare_name(line: str) -> bool:
 
 # Markup without which a post has no bold, tested on the lowered body before reading it: bold tags; bold
 # styles and classes, which stand in attributes (so after an "="); BBCode the forum left unrendered.
-_BOLD_ATTRIBUTE_MARKS = ("font-weight", "bbvote", "noboldsig", "bbcode-b", "mycode_b")
-_BOLD_BBCODE_MARKS = ("[b]", "[/b]", "[vote]", "[unvote]")
-
-
 def _may_be_bold(lowered: str) -> bool:
+    # Spelled out, not looped over: every post is tested, and a loop costs more than the tests themselves.
     return (
-        "<b>" in lowered  # the tags spelled out: every post is tested, and a loop over them costs more than the tests
+        "<b>" in lowered
         or "<b " in lowered
         or "<strong" in lowered
-        or ("=" in lowered and any(mark in lowered for mark in _BOLD_ATTRIBUTE_MARKS))
-        or ("[" in lowered and any(mark in lowered for mark in _BOLD_BBCODE_MARKS))
+        or (
+            "=" in lowered
+            and (
+                "font-weight" in lowered
+                or "bbvote" in lowered
+                or "noboldsig" in lowered
+                or "bbcode-b" in lowered
+                or "mycode_b" in lowered
+            )
+        )
+        or ("[" in lowered and ("[b]" in lowered or "[/b]" in lowered or "[vote]" in lowered or "[unvote]" in lowered))
     )
 
 

@@ -145,7 +145,7 @@ def _scan_post(element) -> _Chrome:
     of phpBB's BBCode, so what a body holds cannot be mistaken for the frame; the first div.content is the body.
     """
     found = _Chrome()
-    found.deleted = "deleted" in classes_of(element)
+    found.deleted = "deleted" in (element.get("class") or "") and "deleted" in classes_of(element)
     for child in element.iter("div", "p", "dl", "time", "span"):
         tag = child.tag
         if tag == "time":
