@@ -59,9 +59,9 @@ def count_game(
     at_time: datetime | None = None,
 ) -> list[Votal]:
     """Votals of ``days`` (default: every declared day up to the current one), replayed from stored posts."""
-    posts = store.load_read_posts(db, game.key)
+    posts = store.load_read_posts(db, game.key, up_to=at_post)  # a votal as of a post never looks past it
     ruleset = ruleset_for(game)
-    roster = Roster.from_game(game, ruleset, authors=[p.author for p in posts])
+    roster = Roster.from_game(game, ruleset, authors=store.post_authors(db, game.key))
     if days is None:
         days = range(1, current_day(game, db, at_time=at_time) + 1)
     return [

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -238,14 +239,14 @@ class Roster:
         posted: set[str] = set()
         unknown: dict[str, int] = {}
         opener = authors[0]  # the thread's first post is the host's, whatever the account is called now
-        for author in authors:
+        for author, count in Counter(authors).items():  # each account once, however often it posted
             if author.casefold() in moderators:
                 continue
             seat = self.seat_of_author(author)
             if seat is not None:
                 posted.add(seat)
             elif author != opener:
-                unknown[author] = unknown.get(author, 0) + 1
+                unknown[author] = count
         silent = [s for s in self.seats if s not in posted]
         ranked = sorted(unknown.items(), key=lambda item: item[1], reverse=True)
         if len(silent) != 1 or not ranked:

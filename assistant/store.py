@@ -230,8 +230,17 @@ def count_posts(db: sqlite_utils.Database, game: str) -> int:
     return next(db.query("select count(*) as n from posts where game = ?", [game]))["n"]
 
 
-def load_read_posts(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> list[ReadPost]:
-    """Every stored post of a game, in thread order, with its commands (read again if read by older code)."""
+def post_authors(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> list[str]:
+    """Who wrote each stored post of a game, in thread order (what :meth:`Roster.from_game` takes)."""
+    rows = _rows(db, "select author from posts where game = ? order by number, post_id", [game])
+    return [row["author"] for row in rows]
+
+
+def load_read_posts(
+    db: sqlite_utils.Database | sqlite3.Connection, game: str, *, up_to: int | None = None
+) -> list[ReadPost]:
+    """Every stored post of a game (up to post number ``up_to``), in thread order, with its commands (read
+    again if read by older code)."""
     # Bodies are read only where commands must be read again: every `votal count` loads the whole thread.
     stale = _rows(
         db,
@@ -248,8 +257,8 @@ def load_read_posts(db: sqlite_utils.Database | sqlite3.Connection, game: str) -
     rows = _rows(
         db,
         "select post_id, number, author, time, url, edited, deleted, revisions, commands "
-        "from posts where game = ? order by number, post_id",
-        [game],
+        "from posts where game = ? and (? is null or number <= ?) order by number, post_id",
+        [game, up_to, up_to],
     )
     firsts = _first_revisions(db, game) if any(r["revisions"] > 1 for r in rows) else {}
     return [

@@ -267,6 +267,10 @@ def run_program(*argv: str) -> Run:
     return Run(figures["wall"], figures["cpu"], figures["rss_kb"] / 1024, done.stdout)
 
 
+def requests_text(count: int) -> str:
+    return f"{count} request" + ("" if count == 1 else "s")
+
+
 def median(values) -> float:
     return statistics.median(values)
 
@@ -383,7 +387,7 @@ class Bench:
             cpu.append(time.thread_time() - started)
             made.append(fetcher.requests_made)
         self.add("Idle poll in a running process (sync_game, robots.txt cached): requests, CPU",
-                 f"{made[0]} request, {median(cpu) * 1000:.1f} ms CPU", "1 request")
+                 f"{requests_text(made[0])}, {median(cpu) * 1000:.1f} ms CPU", "1 request")
 
         # A store that holds all but the last 5 posts, copied afresh for each repetition.
         self.forum.show(topic, self.big_posts - 5)
@@ -409,10 +413,10 @@ class Bench:
             new_cpu.append(time.thread_time() - started)
             assert result.new_posts == 5, result
         self.add("Poll with 5 new posts, `votal sync` subprocess",
-                 f"{new_requests[0]} requests, {median(r.cpu for r in new_runs) * 1000:.0f} ms CPU, "
+                 f"{requests_text(new_requests[0])}, {median(r.cpu for r in new_runs) * 1000:.0f} ms CPU, "
                  f"{median(r.wall for r in new_runs) * 1000:.0f} ms wall")
         self.add("Poll with 5 new posts in a running process (sync_game)",
-                 f"{result.requests} request, {median(new_cpu) * 1000:.1f} ms CPU")
+                 f"{requests_text(result.requests)}, {median(new_cpu) * 1000:.1f} ms CPU")
 
     # 4
     def count(self) -> None:
