@@ -595,10 +595,27 @@ class _DayReplay:
                 continue
             at = post if post is not None else (self.bounds.start_post or 0)
             self.nominations.append((event.player, nominee, at))
-            if event.player in self.living(post):
+            alive = event.player in self.living(post)
+            if alive:
                 mine = [v for v in self.votes.get(event.player, []) if v.target != _NO_ELIM]
                 self.votes[event.player] = [*mine, _Vote(nominee, (at, -1))]
                 self.changed = True
+            # In the audit trail too, so that the vote log and the timeline replay to the same wagons.
+            self.actions.append(
+                Action(
+                    post=at,
+                    voter=event.player,
+                    author=event.player,
+                    text=f"nominated {nominee} (recorded by the moderator)",
+                    action="nominate",
+                    target=nominee,
+                    no_elimination=False,
+                    step="declared",
+                    counted=alive,
+                    why_not=None if alive else "voter is dead",
+                    nomination=True,
+                )
+            )
 
     # -- reading a post -----------------------------------------------------------------------------------
 

@@ -219,17 +219,10 @@ def test_cli_site_and_export_agree_with_count_end_to_end(tmp_path, monkeypatch):
 
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
-# A vote the moderator declares in [[events]] has no command in the thread, so the vote log cannot show it.
-FROM_EVENTS = {"clocktower-a-declared-nomination-corrects-a-missed-one"}
-GOLDEN_CASES = [
-    pytest.param(p, id=p.stem, marks=[pytest.mark.xfail(strict=True, reason="vote declared by an event")])
-    if p.stem in FROM_EVENTS
-    else pytest.param(p, id=p.stem)
-    for p in sorted(GOLDEN.glob("*.txt"))
-]
+GOLDEN_CASES = sorted(GOLDEN.glob("*.txt"))
 
 
-@pytest.mark.parametrize("path", GOLDEN_CASES)
+@pytest.mark.parametrize("path", GOLDEN_CASES, ids=lambda p: p.stem)
 def test_replaying_the_vote_log_ends_at_the_tallys_wagons(path):
     """The page's voter links and the timeline replay the vote log; on every golden rules case that replay must
     find each standing vote the tally reports, and (but for a runoff, which discards votes) no other vote of a
