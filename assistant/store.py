@@ -241,7 +241,7 @@ def load_read_posts(
 ) -> list[ReadPost]:
     """Every stored post of a game (up to post number ``up_to``), in thread order, with its commands (read
     again if read by older code)."""
-    # Bodies are read only where commands must be read again: every `votal count` loads the whole thread.
+    # Bodies are read only where commands must be read again: every `votal count` loads the thread.
     stale = _rows(
         db,
         "select post_id, body_html from posts where game = ? and commands_version is not ?",

@@ -342,10 +342,12 @@ def _is_bare_name(line: str) -> bool:
     return 0 < len(line) <= _MAX_TARGET and not _KEYWORD.search(line)
 
 
-# Markup without which a post has no bold, tested on the lowered body before reading it: bold tags; bold
-# styles and classes, which stand in attributes (so after an "="); BBCode the forum left unrendered.
 def _may_be_bold(lowered: str) -> bool:
-    # Spelled out, not looped over: every post is tested, and a loop costs more than the tests themselves.
+    """Whether the lowered body has markup without which a post has no bold: bold tags; bold styles and
+    classes, which stand in attributes (so after an "="); BBCode the forum left unrendered.
+
+    Spelled out, not looped over: every post is tested, and a loop costs more than the tests themselves.
+    """
     return (
         "<b>" in lowered
         or "<b " in lowered
@@ -399,4 +401,3 @@ def extract_commands(body_html: str, body=None) -> list[Command]:
     for run in _bold_runs(_collect(root, brackets="[" in body_html)):
         commands.extend(_read_run(run))
     return commands
-
