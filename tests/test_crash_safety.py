@@ -66,13 +66,20 @@ def forum(board) -> Forum:
     return forum
 
 
+def write_once(path: Path, text: str) -> Path:
+    """Write ``path`` unless it already holds ``text``: rewriting it would truncate the file under a child that
+    is starting up and reading it (it then runs an empty script and exits without a word)."""
+    if not path.is_file() or path.read_text(encoding="utf-8") != text:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
 def start_child(
     tmp_path: Path, base_url: str, db_name: str, stall_at: int, *, thread_extra: str = ""
 ) -> subprocess.Popen:
-    game_file = tmp_path / f"game{thread_extra}.toml"
-    game_file.write_text(game_text(base_url).replace("&t=42", f"&t=42{thread_extra}"), encoding="utf-8")
-    script = tmp_path / "child.py"
-    script.write_text(CHILD, encoding="utf-8")
+    game = game_text(base_url).replace("&t=42", f"&t=42{thread_extra}")
+    game_file = write_once(tmp_path / f"game{thread_extra}.toml", game)
+    script = write_once(tmp_path / "child.py", CHILD)
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
     return subprocess.Popen(
         [sys.executable, str(script), str(game_file), str(tmp_path / db_name), str(stall_at)],
