@@ -110,7 +110,7 @@ def _bold_state(el, classes: set[str], style: str, bold: bool) -> bool:
     return bold
 
 
-def _collect(root, *, brackets: bool = True) -> list[tuple[str, bool]]:
+def _collect(root, *, brackets: bool) -> list[tuple[str, bool]]:
     """The countable text of the post as (text, is_bold) pieces, in reading order; "\\n" marks line breaks.
 
     ``root`` is only the body's container: its own tag and classes do not count (vBulletin's body is a
