@@ -290,6 +290,8 @@ def _read_entry(line: str, authors: _Names | None, moderators: set[str]) -> _Ent
     # Struck accounts are earlier accounts of the seat (or a dead seat when it is the only one).
     struck = [_clean_name(s) for s in re.findall(STRUCK_OPEN + r"([^" + STRUCK_CLOSE + r"]*)" + STRUCK_CLOSE, bare)]
     unstruck_text = re.sub(STRUCK_OPEN + r"[^" + STRUCK_CLOSE + r"]*" + STRUCK_CLOSE, " | ", bare)
+    # "Birch (replacing Oldbirch)": the bracket belongs to the name, not to the role after it
+    unstruck_text = re.sub(r"[(\[]\s*((?:replac|sub|in\s+for)[^)\]]*)[)\]]", r" \1 ", unstruck_text, flags=re.IGNORECASE)
     pieces = [p for p in (_clean_name(s) for s in _SPLIT.split(unstruck_text)) if p]
     struck = [s for s in struck if s and _name_like(s)]
     accounts: list[str] = []
@@ -486,7 +488,8 @@ _NO_LYNCH = re.compile(
     r"\b(?:no\s*one|nobody)\s+(?:has\s+been|was|is|got)\s+(?:lynched|eliminated|executed)\b|"
     r"\btown\s+(?:has\s+)?(?:chose|chosen|decided|voted)\s+(?:not\s+to\s+lynch|to\s+no\s+lynch|no\s+lynch)\b|"
     r"\b(?:there\s+(?:is|was|will\s+be)\s+(?:a|no)\s+)no[\s-]lynch\b|\bresult(?:s|ed)?\s+in\s+a\s+no[\s-]lynch\b|"
-    r"\bno\s+lynch\s+today\b|\bno\s+majority\s+(?:was\s+)?reached\b",
+    r"\bno\s+lynch\s+today\b|\bno\s+majority\s+(?:was\s+)?reached\b|\bno[\s-]lynch\s+(?:on\s+)?(?:day|d)\s*\d|"
+    r"\bno[\s-]lynch\s+has\s+(?:occurred|happened|been\s+(?:reached|achieved))\b",
     re.IGNORECASE,
 )
 _KILL_VERB = re.compile(
@@ -568,12 +571,16 @@ def read_thread_facts(
             problems.append("no player list found in the moderators' posts")
     state = _State()
     names = _Names(seats)
+    opening_block = True  # the opening post and the moderators' posts right after it (reserved, kept up to date)
     for post in posts:
         if post.author.casefold() not in mod_keys:
+            opening_block = False
             continue
         quiet = after_post is not None and post.number <= after_post
         if post is opening:
             _read_opening(post, state, timezone, quiet=quiet)
+            continue
+        if opening_block:
             continue
         before = copy.deepcopy(state), copy.deepcopy(seats)
         _read_announcement(post, state, names, seats, timezone, quiet=quiet)
@@ -650,10 +657,9 @@ def _read_announcement(
             names.__init__(seats)
             add("repl", ReplacementFact(seat, new, post.number, cite))
         # the phase
-        phase = _NOW_PHASE.search(plain)
+        phase = _phase_of(plain, state)
         if phase:
-            kind = (phase.group(1) or phase.group(3) or phase.group(5)).lower()
-            number = _number(phase.group(2) or phase.group(4) or phase.group(6))
+            kind, number = phase
             if kind == "day" and number == 1 and state.implicit and state.day == 1 and not state.ended:
                 # "Day 1 has begun" after the opening post: day 1 starts here
                 state.implicit = False
@@ -733,6 +739,57 @@ def _read_announcement(
                 known = [d for d in f["deadlines"] if d.day == state.day]
                 if not known or known[-1].time != when:
                     add("deadlines", DeadlineFact(state.day, when, post.number, kind if known else "deadline", cite))
+    _read_lynch_flip(post, lines, state, names, add)
+
+
+def _read_lynch_flip(post: PostLike, lines: list[str], state: _State, names: _Names, add) -> None:
+    """A day that ended without a lynch read: the flip in the post that ended it, or in a later post of the
+    same night that starts no day ("Steven Hacking was a Mafia Goon. Night 1 begins now.")."""
+    f = state.facts
+    ended = [e for e in f["ends"] if e.day == state.day]
+    if not ended or _has_elimination(f, state.day) or any(s.post == post.number for s in f["starts"]):
+        return
+    dead = {d.player for d in f["deaths"] if d.cite.post != post.number} | {e.player for e in f["elims"] if e.player}
+    for line in lines:
+        for sentence in _sentences(_plain(line)):
+            if re.search(r"\b(?:night|nk|night\s*kill|killed\s+(?:on\s+)?(?:night|n)\s*\d)", sentence, re.I):
+                continue
+            match = _FLIP.match(sentence)
+            seat = names.seat(match.group("name")) if match else None
+            if seat is None or seat in dead or not (_WAS_ROLE.search(sentence) or _DEAD_WORDS.search(sentence)):
+                continue
+            if _NEGATION.search(match.group("rest")) or re.search(r"\breplac", sentence, re.I):
+                continue
+            f["deaths"][:] = [d for d in f["deaths"] if not (d.player == seat and d.cite.post == post.number)]
+            add("elims", Elimination(state.day, seat, post.number, Cite(post.number, _trim(line))))
+            return
+
+
+_PHASE_CUE = re.compile(
+    r"\b(day|night)\s*" + _NUM + r"\s+(?:deadline|will\s+end|ends\b|end\s+is|is\s+scheduled|actions|is\s+over|"
+    r"has\s+ended|is\s+done)",
+    re.IGNORECASE,
+)
+_ALIVE_COUNT = re.compile(
+    r"\bwith\s+\d+\s+(?:players?\s+)?(?:alive|living|remaining|left)\b.{0,30}\bto\s+(?:lynch|eliminate|execute)", re.I
+)
+
+
+def _phase_of(text: str, state: _State) -> tuple[str, int] | None:
+    """The phase a sentence says the game is in now, as ("day"|"night", number)."""
+    match = _NOW_PHASE.search(text)
+    if match:
+        kind = (match.group(1) or match.group(3) or match.group(5)).lower()
+        return kind, _number(match.group(2) or match.group(4) or match.group(6))
+    match = _PHASE_CUE.search(text)
+    if match:
+        kind, number = match.group(1).lower(), _number(match.group(2))
+        if re.search(r"\b(?:is\s+over|has\s+ended|is\s+done)", match.group(0), re.IGNORECASE):
+            return ("night", number) if kind == "day" else ("day", number + 1)
+        return kind, number
+    if state.night and state.day and _ALIVE_COUNT.search(text):
+        return "day", state.day + 1
+    return None
 
 
 def _sentences(text: str) -> list[str]:

@@ -623,3 +623,19 @@ def lock_game(db: sqlite_utils.Database, game: str, *, timeout: float = 0.0) -> 
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
     finally:
         handle.close()
+
+
+def load_thread_posts(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> list[Post]:
+    """Every stored post of a game that is still in the thread, with its body, in thread order (for reading
+    what the moderators announce)."""
+    rows = _rows(
+        db,
+        "select post_id, number, author, author_id, time, url, body_html, edited from posts "
+        "where game = ? and not deleted order by number, post_id",
+        [game],
+    )
+    return [
+        Post(r["post_id"], r["number"], r["author"], datetime.fromisoformat(r["time"]) if r["time"] else None,
+             r["body_html"], r["url"], edited=bool(r["edited"]), author_id=r["author_id"])
+        for r in rows
+    ]
