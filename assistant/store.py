@@ -699,7 +699,7 @@ def lock_game(db: Store, game: str, *, timeout: float = 0.0) -> Iterator[None]:
         handle.close()
 
 
-def load_thread_posts(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> list[Post]:
+def load_thread_posts(db: sqlite3.Connection, game: str) -> list[Post]:
     """Every stored post of a game that is still in the thread, with its body, in thread order (for reading
     what the moderators announce)."""
     rows = _rows(
