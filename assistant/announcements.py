@@ -507,6 +507,14 @@ _PHASE_IN = re.compile(r"\b(day|night|d|n)\s*" + _NUM + r"\b", re.IGNORECASE)
 _NEGATION = re.compile(r"\b(not|no\s*one|nobody|nothing|n't|never|survived|saved|protected|would\s+have|if)\b",
                        re.IGNORECASE)
 _WAS_ROLE = re.compile(r"\b(?:was|is)\s+(?:a|an|the)\s+\w", re.IGNORECASE)
+# Words of a role reveal ("Name - Vanilla Townie", "Name, Mafia Goon"): a flip, in a post that ends a day or a night.
+_ROLE_WORDS = re.compile(
+    r"\b(town|townie|villager|vanilla|mafia|goon|scum|cop|doctor|medic|mason|vigilante|vig|godfather|roleblocker|"
+    r"serial\s+killer|sk|werewolf|wolf|cult|cultist|survivor|jester|tracker|watcher|neutral|seer|bodyguard|"
+    r"jailkeeper|gunsmith|neighbou?r|rolecop|innocent|guilty|killer|hider|bus\s+driver|lover|traitor|"
+    r"third\s+party|independent|alien|vampire|witch|hunter|ninja|janitor|framer|strongman)s?\b",
+    re.IGNORECASE,
+)
 _REPLACEMENT = re.compile(
     r"(?P<new>[^\s,.!:;()][^,.!:;()]{0,40}?)\s+(?:is\s+|has\s+|will\s+be\s+|will\s+)?(?:now\s+)?"
     r"(?:replacing|replaces|replaced|subbing\s+(?:in\s+)?for|subs\s+(?:in\s+)?for|is\s+in\s+for|in\s+for|"
@@ -687,7 +695,7 @@ def _read_announcement(
         if state.day == 0:
             continue
         # lynch / no lynch
-        if not state.night and not _has_elimination(f, state.day):
+        if not _has_elimination(f, state.day) and not (state.night and not state.ended):
             if _NO_LYNCH.search(plain):
                 add("elims", Elimination(state.day, None, post.number, cite))
                 _end_day(state, post, cite, add)
@@ -707,13 +715,16 @@ def _read_announcement(
             add("deaths", DeathFact(modkilled, phase_text, None if state.night else post.number, "modkill", cite))
             dead.add(modkilled)
             continue
-        killed = _named_before(plain, _KILL_VERB, names) or _flip_name(plain, names, state)
+        started_here = not state.night and any(d.post == post.number and d.day == state.day for d in f["starts"])
+        killed = _named_before(plain, _KILL_VERB, names) or _flip_name(plain, names, state, started_here)
         if killed and killed not in dead:
             stated = _PHASE_IN.search(plain)
             lynch_line = bool(re.search(r"\blynch", plain, re.IGNORECASE))
             if stated:
                 kind = "night" if stated.group(1).lower().startswith("n") else "day"
                 number = _number(stated.group(2))
+            elif started_here:  # the post that starts a day reports the night before it
+                kind, number = "night", state.day - 1
             else:
                 kind, number = ("night", state.day) if state.night else ("day", state.day)
             if kind == "day" and (lynch_line or (state.ended and not _has_elimination(f, number))) and \
@@ -740,6 +751,33 @@ def _read_announcement(
                 if not known or known[-1].time != when:
                     add("deadlines", DeadlineFact(state.day, when, post.number, kind if known else "deadline", cite))
     _read_lynch_flip(post, lines, state, names, add)
+    _read_dawn(post, lines, state, add, timezone)
+
+
+_DAWN = re.compile(
+    r"\b(?:woke|wake|wakes|awoke|awaken|awakens|morning|dawn|dawns|sunrise|sun\s+rises|daybreak|day\s+breaks)\b|"
+    r"\b(?:no\s*one|nobody)\s+(?:has\s+|was\s+)?(?:died|killed)\b|\bno\s+(?:night\s*)?kills?\b|\bno\s+deaths?\b",
+    re.IGNORECASE,
+)
+_DAY_BUSINESS = re.compile(r"\bdeadline\b|\bto\s+(?:lynch|eliminate)\b|\bvote\s*count\b|\balive\b", re.IGNORECASE)
+
+
+def _read_dawn(post: PostLike, lines: list[str], state: _State, add, timezone: tzinfo) -> None:
+    """A night ends without "It is now Day N" when the moderator reports its deaths (or that nobody died) and
+    the day's business: the next day starts with that post."""
+    f = state.facts
+    if not state.night or not state.day or any(e.post == post.number for e in f["ends"]):
+        return
+    text = " ".join(_plain(line) for line in lines)
+    reported = any(d.cite.post == post.number and d.phase == f"night {state.day}" for d in f["deaths"])
+    if not (reported or (_DAWN.search(text) and _DAY_BUSINESS.search(text))):
+        return
+    state.day, state.night, state.ended = state.day + 1, False, False
+    cite = Cite(post.number, _trim(lines[0] if lines else ""))
+    deadline = _deadline_in(lines, post, timezone)
+    add("starts", DayStart(state.day, post.number, deadline, cite))
+    if deadline:
+        add("deadlines", DeadlineFact(state.day, deadline, post.number, "deadline", cite))
 
 
 def _read_lynch_flip(post: PostLike, lines: list[str], state: _State, names: _Names, add) -> None:
@@ -756,7 +794,8 @@ def _read_lynch_flip(post: PostLike, lines: list[str], state: _State, names: _Na
                 continue
             match = _FLIP.match(sentence)
             seat = names.seat(match.group("name")) if match else None
-            if seat is None or seat in dead or not (_WAS_ROLE.search(sentence) or _DEAD_WORDS.search(sentence)):
+            if seat is None or seat in dead or not (_WAS_ROLE.search(sentence) or _DEAD_WORDS.search(sentence)
+                                                    or _is_reveal(match.group("rest"))):
                 continue
             if _NEGATION.search(match.group("rest")) or re.search(r"\breplac", sentence, re.I):
                 continue
@@ -809,6 +848,7 @@ def _end_day(state: _State, post: PostLike, cite: Cite, add) -> None:
     if state.day and not state.night and not state.ended:
         add("ends", DayEnd(state.day, post.number, cite))
         state.ended = True
+    state.night = bool(state.day)  # a day that ends gives way to the night
 
 
 def _named_before(text: str, verb: re.Pattern, names: _Names) -> str | None:
@@ -825,7 +865,7 @@ def _named_before(text: str, verb: re.Pattern, names: _Names) -> str | None:
     return None
 
 
-def _flip_name(text: str, names: _Names, state: _State) -> str | None:
+def _flip_name(text: str, names: _Names, state: _State, started_here: bool = False) -> str | None:
     """ "Name, Vanilla Townie, killed Night 1" or "Name was a Mafia Goon" in a post after a night."""
     match = _FLIP.match(text)
     if not match:
@@ -836,9 +876,14 @@ def _flip_name(text: str, names: _Names, state: _State) -> str | None:
     rest = match.group("rest")
     if _NEGATION.search(rest) or _ALIVE_WORDS.search(rest) or re.search(r"\breplac", rest, re.IGNORECASE):
         return None
-    if _DEAD_WORDS.search(rest) or (_WAS_ROLE.search(text) and state.night):
+    if _DEAD_WORDS.search(rest) or ((_WAS_ROLE.search(text) or _is_reveal(rest)) and (state.night or state.ended or started_here)):
         return seat
     return None
+
+
+def _is_reveal(rest: str) -> bool:
+    """The part after a name is a role and nothing more: "Vanilla Townie", "Town-aligned One Shot Vigilante"."""
+    return bool(_ROLE_WORDS.search(rest)) and len(rest.split()) <= 6 and not re.search(r"\d|[?]", rest)
 
 
 def _deadline_in(lines: list[str], post: PostLike, timezone: tzinfo) -> datetime | None:
