@@ -2,13 +2,18 @@
 
 The steps, in order, each tried before the next and the first unique answer winning: exact, folded
 (case, spaces, punctuation, diacritics, lookalike letters), alias, any account of the seat (replacements),
-unique prefix, unique substring, acronym (initials, CamelCase or word-prefix pieces such as "SV" or
-"ScoBro"), abbreviation (the first letter and later letters in order: "EPM", "acfan"), and edit distance
-(typos, a swapped pair of letters) with a clear margin over the runner-up. The sure steps (exact to
-prefix, and acronyms) are tried on the whole text and then on its leading words ("Thor because he lied")
-before any guess is made. Living seats come first for partial matches, but a name that matches a dead
-seat or a non-player (a moderator) is reported as such, never bent onto a living seat. Anything
-ambiguous or too far is unresolved, with the reason.
+then partial names ranked the way people shorten names: whole word parts of a name ("Crayons", "Thor"
+for "Thor665"; word parts split at spaces, capitals, underscores and digits) and initials ("SV",
+"ScoBro"; a leading "The" may be skipped), then the start of a name (three letters or more; two only when
+no other name starts so), then scattered letters: a substring, an abbreviation ("EPM", "acfan"), and
+edit distance with transpositions on the whole name and on each word part, with a clear margin over the
+runner-up. Pronouns never name anyone by a partial match; function words and the game's own words only
+as a whole word part or the start of exactly one name ("town" for "Very_Town"). "badger/Quill" names a
+seat when both are its names; two seats in one vote ("Ann or Bob", "Ann / Bob") are no vote. The sure
+steps are tried on the whole text and then on its leading words ("Thor because he lied") before any guess
+is made. Living seats come first for partial matches, but a name that matches a dead seat or a non-player
+(a moderator) is reported as such, never bent onto a living seat. Anything ambiguous or too far is
+unresolved, with the reason.
 
 A roster also knows which seat an account posts for (:meth:`Roster.seat_of_author`).
 """
