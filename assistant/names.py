@@ -30,7 +30,7 @@ from typing import Any
 from assistant.game import Game
 
 NO_ELIMINATION = "no elimination"  # the owner every no-elimination phrase stands for
-DEFAULT_NO_ELIMINATION = ("no lynch", "no elimination", "no exile", "no execution", "sleep", "abstain")
+DEFAULT_NO_ELIMINATION = ("no lynch", "no elimination", "no exile", "no execution", "sleep", "abstain", "pass")
 STEPS = (
     "exact", "folded", "alias", "account", "learned", "word", "acronym", "prefix", "substring", "abbreviation", "fuzzy"
 )
@@ -372,8 +372,11 @@ _LEFTOVER_TAG = re.compile(r"\[/?[a-z]*\]?$|\[/?[a-z]*\]", re.IGNORECASE)
 _ASIDE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]|\{[^{}]*\}")
 # "VOTE: lynch Bob", "vote for Bob", "vote to eliminate Bob": words before the name, not part of it.
 _LEAD_IN = re.compile(
-    r"^(?:(?:to|for|on|at)\s+)?(?:lynch|eliminate|elim|execute|kill|exile|hang)\s+(?=\S)", re.IGNORECASE
+    r"^(?:(?:to|for|on|at)\s+)?(?:lynch|eliminate|elim|execute|kill|exile|hang|hammer)(?:\s*[:\-]\s*|\s+)(?=\S)",
+    re.IGNORECASE,
 )
+_CUT_MARK = "\u2026"  # the command reader's mark for a name broken off on purpose ("Mi--")
+_SURE_STEPS = frozenset({"exact", "folded", "alias", "account"})  # a whole name, however written
 _POSSESSIVE = re.compile(r"['\u2019]s$", re.IGNORECASE)
 # "X's slot", "X's replacement": the seat X plays or played.
 _SEAT_WORD = re.compile(r"(?:['\u2019]s)?\s+(?:slot|seat|replacement)$", re.IGNORECASE)
@@ -382,6 +385,13 @@ _ALTERNATIVES = re.compile(r"\s*[/\\]\s*|\s+or\s+", re.IGNORECASE)
 
 
 def _resolve(text: str, roster: Roster, alive: frozenset[str]) -> Resolution:
+    if text.endswith(_CUT_MARK):
+        # "VOTE: Mi--" teases a name without typing it; "Vote Back......" trails off after enough of it
+        stem = text[: -len(_CUT_MARK)]
+        found = _resolve_whole(text, stem.strip(_STRIP), roster, alive, loose=False, min_prefix=_MIN_PREFIX)
+        if found.reason == "unknown name" or (found.step not in _SURE_STEPS and len(fold_name(stem)) < _MIN_PREFIX):
+            return Resolution(text, None, None, reason="cut-off name")
+        return found
     cleaned = _ASIDE.sub(" ", _LEFTOVER_TAG.sub(" ", text))
     cleaned = _POSSESSIVE.sub("", " ".join(cleaned.split()).strip(_STRIP)).strip(_STRIP)
     if not fold_name(cleaned):

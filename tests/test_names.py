@@ -376,3 +376,23 @@ def test_two_seats_in_one_vote_are_no_vote(shortened, typed):
 
 def test_a_typo_is_not_stretched_onto_a_short_name(shortened):
     assert read(shortened, "Hxrrxw").seat is None
+
+
+def test_a_teasing_cut_off_name_is_no_vote(shortened):
+    assert read(shortened, "Ha\u2026").reason == "cut-off name"  # "VOTE: Ha--"
+    assert read(shortened, "Gr\u2026").reason == "cut-off name"  # two letters are a tease, even if unique
+    assert read(shortened, "Harrow\u2026").seat == "Harrow"  # a whole name that trails off
+    assert read(shortened, "Wences\u2026").seat == "Wenceslas"  # "Vote Wences......": enough of the name
+
+
+def test_words_around_the_name(shortened):
+    assert read(shortened, "to Hammer: Harrow").seat == "Harrow"  # "Vote to Hammer: Harrow"
+    assert read(shortened, "Harrow because of post 12").seat == "Harrow"
+
+
+def test_pass_is_a_no_elimination_vote_where_the_ruleset_has_one(shortened):
+    from assistant.rules import load_ruleset
+
+    game, _ = shortened
+    roster = Roster.from_game(game, load_ruleset("mafiascum"))
+    assert resolve_name("pass", roster, alive=everyone_but(game)).no_elimination
