@@ -436,3 +436,9 @@ def demo(keep_db: str | None) -> None:
 
     run_demo(echo=click.echo, db_file=keep_db, now=now_utc)
 
+
+
+# The commands that write the game file live in their own module, which reads this one's shared options.
+from assistant import cli_edits  # noqa: E402
+
+cli_edits.register(main)
