@@ -6,24 +6,76 @@ then writes it the way `votal update` does: comments and layout kept, the entry 
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 import click
 
-from assistant.cli import db_option, load, read_store
+from assistant.cli import db_option, format_option, load, now_utc, open_store, print_json, quiet_option, read_store
 
 # assistant.game_edits (and tomlkit) are imported inside the commands: every `votal` command loads this module.
 
 
 def register(main: click.Group) -> None:
-    for command in (day, kill, replace, player):
+    for command in (update, day, kill, replace, player):
         main.add_command(command)
 
 
 def game_file_argument(func):
     return click.argument("game_file", type=click.Path(dir_okay=False, exists=True))(func)
+
+
+@click.command()
+@game_file_argument
+@db_option
+@click.option("--dry-run", is_flag=True, help="Print the change as a unified diff and write nothing.")
+@quiet_option
+@format_option("text", "json")
+def update(game_file: str, db_file: str, dry_run: bool, quiet: bool, fmt: str) -> None:
+    """Sync the thread and write into the game file what the moderator's posts announce.
+
+    Reads the moderator's posts after the last post the file names: day ends and starts, lynches and
+    no-lynches, night, day and mod kills, replacements (from their post), the player list when the file
+    has none, deadlines and extensions. Each entry is commented with its post and the moderator's words;
+    the file's comments and layout are kept; where the file says otherwise it wins and the difference is
+    reported. Running it twice changes nothing. A lynch announced differently from the count is reported
+    loudly: one of the two is wrong.
+
+    \b
+    Example:
+      votal update game.toml --dry-run
+      votal update game.toml
+    """
+    from assistant.fetch import make_fetcher
+    from assistant.game import load_game
+    from assistant.game_edits import write_game_file
+    from assistant.game_update import update_from_store
+    from assistant.sync import sync_game
+
+    game = load_game(game_file, players_required=False)
+    db = open_store(db_file)
+    synced = sync_game(game, db, make_fetcher(game), now=now_utc)
+    report = update_from_store(game_file, db, now=now_utc())
+    if report.changed and not dry_run:
+        write_game_file(game_file, report.text)
+    for alarm in report.alarms:
+        click.secho(f"!!! {alarm}", err=True, fg="red", bold=True)
+    if fmt == "json":
+        print_json({**report.to_json(), "dry_run": dry_run, "new_posts": synced.new_posts,
+                    "diff": report.diff() if dry_run else None})
+        return
+    if dry_run:
+        click.echo(report.diff(), nl=False)
+    elif not quiet:
+        after = f" after post {report.read_after}" if report.read_after is not None else ""
+        verb = "wrote" if report.changed else "nothing new to write"
+        click.echo(f"{game_file}: {verb} (read the moderators' posts{after}; {synced.new_posts} new posts synced)")
+        for line in report.written:
+            click.echo(f"  + {line}")
+    if not quiet:
+        for line in report.disagreements:
+            click.echo(f"  ! {line}")
+        for line in report.notes:
+            click.echo(f"  note: {line}")
 
 
 @click.group()
@@ -144,7 +196,7 @@ def player_remove(name: str, game_file: str) -> None:
 
 def edit_game_file(game_file: str, db_file: str | None, make_edits, *, post: int | None, command: str) -> None:
     """Check the edits against the stored thread and the file, write them, and say what changed."""
-    from assistant.game_edits import Note, apply_edits, check_edits
+    from assistant.game_edits import Note, apply_edits, check_edits, write_game_file
 
     game = load(game_file)
     numbers: list[int] = []
@@ -165,7 +217,7 @@ def edit_game_file(game_file: str, db_file: str | None, make_edits, *, post: int
     if not result.changed:
         click.echo(f"{game_file}: already says so; nothing changed")
         return
-    write_atomically(Path(game_file), result.text)
+    write_game_file(game_file, result.text)
     for line in result.written:
         click.echo(f"{game_file}: {line}")
 
@@ -181,15 +233,3 @@ def first_words(body_html: str) -> str:
         element.tail = "\n" + (element.tail or "")
     lines = (" ".join(line.split()) for line in "".join(root.itertext()).splitlines())
     return next((line for line in lines if line), "")
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write the whole file or nothing: a crash mid-write must not leave the moderator half a game file."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

@@ -267,17 +267,18 @@ class Game:
         return next((d for d in self.days if d.day == number), None)
 
 
-def load_game(path: str | Path) -> Game:
-    """Read and check a game file."""
+def load_game(path: str | Path, *, players_required: bool = True) -> Game:
+    """Read and check a game file. ``players_required=False``: a file without [[players]] yet (`votal update`
+    fills them from the thread's player list)."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise GameFileError(str(path), None, None, f"cannot read: {exc.strerror or exc}") from None
-    return parse_game(text, path=path)
+    return parse_game(text, path=path, players_required=players_required)
 
 
-def parse_game(text: str, *, path: str | Path = "<game>") -> Game:
+def parse_game(text: str, *, path: str | Path = "<game>", players_required: bool = True) -> Game:
     path = Path(path)
     try:
         raw = tomllib.loads(text)
@@ -285,8 +286,10 @@ def parse_game(text: str, *, path: str | Path = "<game>") -> Game:
         line = getattr(exc, "lineno", None) or _line_from_message(str(exc))
         raise GameFileError(str(path), line, None, f"not valid TOML: {exc}") from None
     checker = _Checker(str(path), text)
+    if not players_required:
+        raw.setdefault("players", [])
     checker.check_table(raw, "", index=None)
-    return _build(raw, path, checker)
+    return _build(raw, path, checker, players_required)
 
 
 def _line_from_message(message: str) -> int | None:
@@ -410,7 +413,7 @@ def _locate_keys(text: str) -> dict[tuple[str, int | None, str | None], int]:
     return where
 
 
-def _build(raw: dict, path: Path, checker: _Checker) -> Game:
+def _build(raw: dict, path: Path, checker: _Checker, players_required: bool) -> Game:
     zone_name = raw.get("timezone")
     if zone_name is not None:
         try:
@@ -435,7 +438,7 @@ def _build(raw: dict, path: Path, checker: _Checker) -> Game:
             raise checker.fail("players", i, "vote_weight", "must not be negative")
         names, posts = _replacements(p.get("replacements", ()), checker, i)
         seats.append(Seat(p["name"], names, tuple(p.get("aliases", ())), weight, posts))
-    if not seats:
+    if not seats and players_required:
         raise checker.fail("", None, "players", "a game needs at least one [[players]] entry")
     _check_unique_accounts(seats, checker)
     account_to_seat = {a.casefold(): s.name for s in seats for a in s.accounts}

@@ -6,15 +6,19 @@ what it wrote and where the file says something else. tomlkit keeps the moderato
 layout; each entry written carries a comment citing the post and the moderator's own words. What the file
 already says wins: a different value is a disagreement to report, never overwritten, unless the moderator
 asks for the change (``replace=True``, the editing commands). The same edits applied twice change nothing.
+:func:`write_game_file` is the one place that writes the file (whole or not at all).
 """
 
 from __future__ import annotations
 
+import os
 import re
+import tempfile
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
@@ -75,6 +79,7 @@ class AddReplacement:
 class AddPlayer:
     name: str
     cite: Cited
+    replacements: tuple[str, ...] = ()  # later accounts the player list names, from posts it does not say
 
 
 @dataclass(frozen=True)
@@ -126,8 +131,23 @@ def apply_edits(text: str, edits: Iterable[Edit], *, path: str = "<game>", repla
         editor.apply(edit)
     new_text = tomlkit.dumps(doc).rstrip("\n") + "\n" if editor.written else text
     if editor.written:
-        parse_game(new_text, path=path)  # raises GameFileError naming the line the edit broke
+        parse_game(new_text, path=path, players_required=False)  # a GameFileError names the line an edit broke
     return EditResult(new_text, tuple(editor.written), tuple(editor.disagreements))
+
+
+def write_game_file(path: str | Path, text: str) -> None:
+    """Write the whole file or nothing: a crash mid-write must not leave the moderator half a game file."""
+    path = Path(path)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+        if path.exists():
+            os.chmod(temporary, path.stat().st_mode & 0o7777)  # the moderator's permissions, not mkstemp's 0600
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
 
 
 def cite_comment(cite: Cited) -> str:
@@ -326,8 +346,12 @@ class _Editor:
     def add_player(self, edit: AddPlayer) -> None:
         if self.seat_of(edit.name) is not None:
             return
-        self.append_table("players", {"name": edit.name}, edit.cite, after=("alerts", "fetch"))
-        self.written.append(f"players: {edit.name} ({_source(edit.cite)})")
+        values: dict[str, Any] = {"name": edit.name}
+        if edit.replacements:
+            values["replacements"] = list(edit.replacements)
+        self.append_table("players", values, edit.cite, after=("alerts", "fetch"))
+        replaced = f" (replaced {', '.join(edit.replacements)})" if edit.replacements else ""
+        self.written.append(f"players: {edit.name}{replaced} ({_source(edit.cite)})")
 
     def remove_player(self, edit: RemovePlayer) -> None:
         seat = self.seat_of(edit.name)
