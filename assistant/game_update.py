@@ -29,12 +29,10 @@ from assistant.game_edits import (
 )
 
 if TYPE_CHECKING:
-    import sqlite3
     from datetime import datetime
 
-    import sqlite_utils
-
     from assistant.announcements import PostLike
+    from assistant.store import Store
     from assistant.tally import Votal
 
     CountDay = Callable[[Game, int], Votal]
@@ -203,7 +201,7 @@ def _cited(edit: Edit) -> str:
     return f"post {cite.post}" if cite is not None and cite.post is not None else "from the thread"
 
 
-def update_from_store(path: str | Path, db: sqlite_utils.Database | sqlite3.Connection, *, now: datetime) -> UpdateReport:
+def update_from_store(path: str | Path, db: Store, *, now: datetime) -> UpdateReport:
     """:func:`plan_update` for a game file and the posts stored for it; days are counted as of ``now``."""
     from assistant import store
     from assistant.counting import count_game, ruleset_for
@@ -228,7 +226,7 @@ def follow_hook(*, now: Callable[[], datetime], say: Callable[[str], None]):
     from assistant.alerts import Alert, deliver_alerts
     from assistant.game_edits import write_game_file
 
-    def follow_game_file(game: Game, db: sqlite_utils.Database) -> None:
+    def follow_game_file(game: Game, db: Store) -> None:
         moment = now()
         report = update_from_store(game.path, db, now=moment)
         if report.changed:

@@ -699,7 +699,7 @@ def lock_game(db: Store, game: str, *, timeout: float = 0.0) -> Iterator[None]:
         handle.close()
 
 
-def load_posts(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> list[Post]:
+def load_posts(db: Store, game: str) -> list[Post]:
     """Every stored post of a game that is not deleted, with its body, in thread order (for reading what
     the moderator announces)."""
     rows = _rows(
