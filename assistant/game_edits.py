@@ -231,12 +231,7 @@ class _Editor:
             table[key] = item
             self.written.append(f"{label}.{key}: {_show(held)} -> {_show(value)} ({_source(cite)})")
             return
-        item = _comment(self.value(value), cite_comment(cite))
-        keys = [k for k in table if not isinstance(table[k], tomlkit.items.Table | tomlkit.items.AoT)]
-        if keys:
-            table.value._insert_after(keys[-1], key, item)  # beside the table's keys, before its trailing comments
-        else:
-            table.add(key, item)
+        _insert_key(table, key, _comment(self.value(value), cite_comment(cite)))
         self.written.append(f"{label}.{key} = {_show(value)} ({_source(cite)})")
 
     # --- seats
@@ -312,7 +307,7 @@ class _Editor:
             )
             return
         if "replacements" not in table:
-            table["replacements"] = tomlkit.array()
+            _insert_key(table, "replacements", tomlkit.array())
         array = table["replacements"]
         for position, entry in enumerate(array):
             name = str(entry["name"]) if isinstance(entry, dict) else str(entry)
@@ -372,6 +367,16 @@ class _Editor:
         self.append_table("events", values, edit.cite, after=("deaths", "days", "players"))
         detail = ", ".join(f"{k} = {_show(v)}" for k, v in values.items() if k not in ("day", "kind"))
         self.written.append(f"events: day {edit.day} {edit.kind} {detail} ({_source(edit.cite)})".replace("  ", " "))
+
+
+def _insert_key(table, key: str, item) -> None:
+    """``key = item`` after the table's last key, before the comments and blank lines that close it (they
+    belong to whatever the moderator wrote next)."""
+    keys = [k for k in table if not isinstance(table[k], tomlkit.items.Table | tomlkit.items.AoT)]
+    if keys:
+        table.value._insert_after(keys[-1], key, item)  # tomlkit's own way to place a key; no public one
+    else:
+        table.add(key, item)
 
 
 def _comment(item, text: str):

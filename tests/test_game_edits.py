@@ -140,6 +140,14 @@ def test_a_plain_replacement_is_kept_when_the_thread_gives_its_post_unless_the_m
     assert 'replacements = [{name = "Birch2", post = 25}]  # post 25: "Birch2 is in for Birch"' in changed.text
 
 
+def test_a_first_replacement_goes_beside_the_seats_keys_not_after_its_closing_comment():
+    text = GAME.replace('name = "Cedar"\n', 'name = "Cedar"\n\n# days below\n')
+    result = apply_edits(text, [AddReplacement("Cedar", "Cypress", 30, cite(30, "Cypress is in"))])
+    assert 'name = "Cedar"\nreplacements = [{name = "Cypress", post = 30}]  # post 30: "Cypress is in"\n\n# days below\n' in (
+        result.text
+    )
+
+
 def test_a_replacement_already_holding_another_seat_is_a_disagreement():
     result = apply_edits(GAME, [AddReplacement("Alder", "birch2", 30, cite(30, "Birch2 replaces Alder"))])
     assert result.text == GAME
