@@ -201,7 +201,7 @@ def create_game_file(url: str, out: str, *, db, ruleset: str | None, timezone: s
     game = Game(path=Path(out), title=url, thread=url, ruleset=game.ruleset, players=(), forum=engine,
                 timezone=timezone, fetch=game.fetch)
     sync_game(game, db, fetcher, now=now, on_page=(lambda r: progress(r.pages)) if progress else None)
-    posts = store.load_thread_posts(db, game.key)
+    posts = store.load_posts(db, game.key)
     facts = read_thread_facts(posts, title=read_title(first), timezone=zone)
     result = plan_game_file(facts, thread=url, forum=engine, ruleset=ruleset or DEFAULT_RULESET,
                             timezone=timezone, zone=zone, last_post=posts[-1].number if posts else None,

@@ -293,13 +293,17 @@ def _write_posts(db: Store, rows: list, revisions: list) -> None:
 
 
 def encode_commands(commands: Iterable[Command]) -> str:
-    return json.dumps([[c.action, c.target, c.raw] for c in commands], ensure_ascii=False)
+    return json.dumps(
+        [[c.action, c.target, c.raw] + ([c.note] if c.note else []) for c in commands], ensure_ascii=False
+    )
 
 
 def decode_commands(text: str | None) -> tuple[Command, ...]:
     if not text or text == "[]":  # most posts hold no command: skip the JSON decoder
         return ()
-    return tuple(Command(a, t, r) for a, t, r in json.loads(text))
+    return tuple(
+        Command(row[0], row[1], row[2], note=row[3] if len(row) > 3 else None) for row in json.loads(text)
+    )
 
 
 def last_post_number(db: Store, game: str) -> int | None:
@@ -699,9 +703,9 @@ def lock_game(db: Store, game: str, *, timeout: float = 0.0) -> Iterator[None]:
         handle.close()
 
 
-def load_thread_posts(db: sqlite3.Connection, game: str) -> list[Post]:
-    """Every stored post of a game that is still in the thread, with its body, in thread order (for reading
-    what the moderators announce)."""
+def load_posts(db: Store, game: str) -> list[Post]:
+    """Every stored post of a game that is not deleted, with its body, in thread order (for reading what
+    the moderator announces)."""
     rows = _rows(
         db,
         "select post_id, number, author, author_id, time, url, body_html, edited from posts "
@@ -709,7 +713,15 @@ def load_thread_posts(db: sqlite3.Connection, game: str) -> list[Post]:
         [game],
     )
     return [
-        Post(r["post_id"], r["number"], r["author"], datetime.fromisoformat(r["time"]) if r["time"] else None,
-             r["body_html"], r["url"], edited=bool(r["edited"]), author_id=r["author_id"])
+        Post(
+            post_id=r["post_id"],
+            number=r["number"],
+            author=r["author"],
+            time=datetime.fromisoformat(r["time"]) if r["time"] else None,
+            body_html=r["body_html"] or "",
+            url=r["url"],
+            edited=bool(r["edited"]),
+            author_id=r["author_id"],
+        )
         for r in rows
     ]
