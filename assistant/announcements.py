@@ -397,7 +397,9 @@ def _list_entries(lines: list[str], moderators: set[str], authors: _Names | None
     if run:
         runs.append((run_header, run))
     chosen: list[_Entry] = []
+    chosen_runs: list[list[_Entry]] = []
     for under_header, entries in runs:
+        before = len(chosen)
         known = sum(1 for e in entries if authors is not None and any(authors.seat(a) for a in e.accounts))
         if authors is not None and known >= max(2, len(entries) // 2 + 1):
             chosen.extend(entries)
@@ -405,10 +407,12 @@ def _list_entries(lines: list[str], moderators: set[str], authors: _Names | None
             chosen.extend(entries)
         elif len(entries) >= 5 and authors is None:
             chosen.extend(entries)
+        if len(chosen) > before:
+            chosen_runs.append(entries)
     if authors is not None:
-        known_entries = [e for e in chosen if any(authors.seat(a) for a in e.accounts)]
-        if len(known_entries) >= 3:
-            chosen = known_entries  # the thread's posters vouch for the list; headers and notes drop out
+        vouched = [e for run in chosen_runs for e in _vouched(run, authors)]
+        if sum(1 for e in vouched if any(authors.seat(a) for a in e.accounts)) >= 3:
+            chosen = vouched
     if len(chosen) < 3:
         return []
     # one seat per account: a later mention (the dead list repeating a name) merges into the first
@@ -424,6 +428,23 @@ def _list_entries(lines: list[str], moderators: set[str], authors: _Names | None
         else:
             merged.append(entry)
     return merged
+
+
+def _vouched(run: list[_Entry], authors: _Names) -> list[_Entry]:
+    """The thread's posters vouch for a list: a name that never posted stays only between two that did, in the
+    same numbered or bulleted list (a player replaced before posting); headers and notes drop out."""
+    posted = [any(authors.seat(a) for a in e.accounts) for e in run]
+
+    def style(entry: _Entry) -> str:
+        bullet = _BULLET.match(entry.line)
+        return "" if not bullet else ("1" if any(c.isdigit() for c in bullet.group(0)) else bullet.group(0).strip())
+
+    return [
+        e for i, e in enumerate(run)
+        if posted[i] or (0 < i < len(run) - 1 and posted[i - 1] and posted[i + 1]
+                         and style(run[i - 1]) == style(e) == style(run[i + 1]) != ""
+                         and not _LIST_HEADER.match(_plain(e.line)) and e.accounts[0][:1].isalnum())
+    ]
 
 
 def _author_names_seen(authors: _Names) -> bool:
@@ -499,6 +520,7 @@ _KILL_VERB = re.compile(
     r",\s*(?:was\s+)?(?:killed|shot|stabbed|murdered|died|slain|dead)\b",
     re.IGNORECASE,
 )
+_CONDITION = re.compile(r"\b(?:when|whenever|if|once|until|unless|will|would|can|before|after)\b", re.IGNORECASE)
 _MODKILL = re.compile(r"\bmod[\s-]?kill(?:ed|s)?\b", re.IGNORECASE)
 _FLIP = re.compile(
     r"^\W*(?P<name>[^,\n]{1,40}?)\s*(?:,|\s-\s|\s–\s|\swas\s(?:a|an|the)\s)\s*(?P<rest>.{2,160})$", re.IGNORECASE
@@ -706,7 +728,7 @@ def _read_announcement(
                 dead.add(lynched)
                 _end_day(state, post, cite, add)
                 continue
-            if _LYNCH_REACHED.search(plain):
+            if _LYNCH_REACHED.search(plain) and not _CONDITION.search(plain):
                 _end_day(state, post, cite, add)
         # deaths
         modkilled = _named_before(plain, _MODKILL, names)

@@ -27,19 +27,21 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO_ROOT), str(REPO_ROOT / "tests"), str(REPO_ROOT / "bench")]
 
 import corpus  # noqa: E402
-from run import FORUM_ID, Forum, corpus_thread_posts  # noqa: E402
+from run import FORUM_ID, Forum  # noqa: E402
 
 from assistant.pageserver import LoopbackServer  # noqa: E402
 
 VOTAL = Path(sys.executable).with_name("votal")
-SETS = ("mafiascum", "mafiascum-more")
+SETS = {"mafiascum": corpus.CORPUS_DIR, "mafiascum-more": corpus.MORE_CORPUS_DIR}
 
 
-def use_corpus(name: str) -> None:
-    """Point the test corpus loader at one set (it reads one folder; its caches are per folder)."""
-    corpus.CORPUS_DIR = REPO_ROOT.parent / "shared" / "corpus" / name
-    corpus.load_games.cache_clear()
-    corpus.load_posts.cache_clear()
+def thread_posts(game: corpus.CorpusGame) -> list[dict]:
+    """A corpus game's posts as the phpBB renderer wants them (times as aware UTC datetimes)."""
+    return [
+        {"number": p["number"], "id": p["id"], "user": p["user"], "user_id": p.get("user_id") or None,
+         "content": p["content"], "time": corpus.post_time(p)}
+        for p in corpus.load_posts(game.thread_id, game.corpus_dir)
+    ]
 
 
 @dataclass
@@ -147,9 +149,8 @@ def score_game(game: corpus.CorpusGame, url: str, work: Path, score: Score, *, u
 
 
 def score_set(name: str, *, limit: int | None, update: bool) -> Score:
-    use_corpus(name)
-    games = corpus.load_games()[:limit]
-    forum = Forum({g.thread_id: corpus_thread_posts(g.thread_id) for g in games})
+    games = corpus.load_games(SETS[name])[:limit]
+    forum = Forum({g.thread_id: thread_posts(g) for g in games})
     score = Score()
     with LoopbackServer(forum.respond) as server, tempfile.TemporaryDirectory() as tmp:
         for game in games:
@@ -162,7 +163,7 @@ def score_set(name: str, *, limit: int | None, update: bool) -> Score:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sets", nargs="+", default=list(SETS), choices=SETS)
+    parser.add_argument("--sets", nargs="+", default=list(SETS), choices=list(SETS))
     parser.add_argument("--limit", type=int, help="only the first N games of each set")
     parser.add_argument("--misses", action="store_true", help="print each miss")
     args = parser.parse_args(argv)
