@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -31,7 +32,9 @@ from run import FORUM_ID, Forum  # noqa: E402
 
 from assistant.pageserver import LoopbackServer  # noqa: E402
 
-VOTAL = Path(sys.executable).with_name("votal")
+# `votal` as this checkout's code (python -m assistant), whichever votal is installed
+VOTAL = [sys.executable, "-m", "assistant"]
+ENV = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
 SETS = {"mafiascum": corpus.CORPUS_DIR, "mafiascum-more": corpus.MORE_CORPUS_DIR}
 
 
@@ -76,14 +79,14 @@ class Score:
 
 def votal(score: Score, *args: str) -> subprocess.CompletedProcess:
     score.commands += 1
-    done = subprocess.run([str(VOTAL), *args], capture_output=True, text=True, timeout=600)
+    done = subprocess.run([*VOTAL, *args], capture_output=True, text=True, timeout=600, env=ENV)
     if done.returncode != 0:
         score.failures.append(f"votal {' '.join(args[:2])}: exit {done.returncode}: {done.stderr.strip()[-200:]}")
     return done
 
 
 def has_update() -> bool:
-    return subprocess.run([str(VOTAL), "update", "--help"], capture_output=True).returncode == 0
+    return subprocess.run([*VOTAL, "update", "--help"], capture_output=True, env=ENV).returncode == 0
 
 
 def score_game(game: corpus.CorpusGame, url: str, work: Path, score: Score, *, update: bool) -> None:
