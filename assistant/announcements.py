@@ -158,7 +158,8 @@ def read_lines(body_html: str) -> list[str]:
         if tag in _SKIP_TAGS or tag == "blockquote" or "quotetitle" in (element.get("class") or ""):
             return
         style = (element.get("style") or "").replace(" ", "").lower()
-        is_struck = tag in _STRIKE_TAGS or "line-through" in style
+        # superscript beside a listed name is its earlier account ("New<sup>Old</sup>"), read like struck text
+        is_struck = tag in _STRIKE_TAGS or "line-through" in style or tag == "sup"
         block = tag in _BLOCK_TAGS and "display:inline" not in style
         if tag == "br":
             newline()
@@ -222,9 +223,11 @@ class _Names:
 
     def __init__(self, seats: dict[str, Sequence[str]]):
         self.seat_of: dict[str, str] = {}
+        self.spelling: dict[str, str] = {}  # squashed name -> the account as the forum spells it
         for seat, accounts in seats.items():
             for account in accounts:
                 self.seat_of.setdefault(account.casefold(), seat)
+                self.spelling.setdefault(_squash(account), account)
         names = sorted(self.seat_of, key=len, reverse=True)
         self.pattern = (
             re.compile(r"(?<![\w])(" + "|".join(re.escape(n) for n in names) + r")(?![\w])", re.IGNORECASE)
@@ -237,18 +240,31 @@ class _Names:
         return [(m.start(), m.end(), self.seat_of[m.group(1).casefold()]) for m in self.pattern.finditer(text)]
 
     def seat(self, name: str) -> str | None:
-        return self.seat_of.get(_clean_name(name).casefold())
+        name = _clean_name(name)
+        found = self.seat_of.get(name.casefold())
+        if found is None and _squash(name) in self.spelling:
+            found = self.seat_of.get(self.spelling[_squash(name)].casefold())
+        return found
+
+    def spelled(self, name: str) -> str:
+        """The account as the forum spells it, for a name the moderator wrote ("HumblePoirot" → "Humble Poirot")."""
+        return self.spelling.get(_squash(name), name)
+
+
+def _squash(name: str) -> str:
+    """A typed name without case, spaces, underscores or hyphens: how the moderator's list meets the accounts."""
+    return re.sub(r"[\s_\-.]+", "", name).casefold()
 
 
 def _clean_name(text: str) -> str:
     text = _plain(text)
     text = re.sub(r"^[\s\W_]+|[\s\W_]+$", lambda m: "" if not m.group(0).strip("_") else m.group(0), text)
-    return text.strip(" .,:;!?*()[]{}\"'`~-–—|•·>")
+    return text.strip(" .,:;!?*()[]{}\"'`~-–—|•·><†‡✝☠")
 
 
 # --- the player list ---------------------------------------------------------------------------------------------
 
-_BULLET = re.compile(r"^\s*(?:(?:#|no\.?\s*)?\d{1,2}\s*[.):\]\-]\s*|\d{1,2}\s+(?=\S)|[-*•·◦▪►>+]+\s*)", re.IGNORECASE)
+_BULLET = re.compile(r"^\s*(?:\[\d{1,2}\]\s*|(?:#|no\.?\s*)?\d{1,2}\s*[.):\]\-]\s*|\d{1,2}\s+(?=\S)|[-*•·◦▪►>+]+\s*)", re.IGNORECASE)
 _LIST_HEADER = re.compile(
     r"^\W*(?:the\s+)?(?:\w+\s+){0,3}?(players?|living|alive|survivors?|survived|roster|participants|"
     r"signups?|sign-ups|dead|graveyard|deceased|remaining|still\s+alive|in\s+the\s+game)\b[^.!?]{0,40}$",
@@ -256,7 +272,7 @@ _LIST_HEADER = re.compile(
 )
 _REPLACE_WORDS = re.compile(
     r"\s*(?:\(\s*)?\b(replaced\s+by|replacing|replaces|replaced|subbed\s+(?:in\s+)?for|subbing\s+(?:in\s+)?for|"
-    r"in\s+for|sub\s+for|subbed\s+by)\b\s*|\s+(?:->|→|=>|>>)\s+",
+    r"in\s+for|sub\s+for|subbed\s+by)\b\s*|\s+(?:->|→|=>|>>)\s+|\s+(<-|<|←)\s+",
     re.IGNORECASE,
 )
 _DEAD_WORDS = re.compile(
@@ -298,15 +314,15 @@ def _read_entry(line: str, authors: _Names | None, moderators: set[str]) -> _Ent
     order_reversed = False
     if pieces:
         first = pieces[0]
-        parts = _REPLACE_WORDS.split(first)
+        parts = _split_replaced(first)
         if len(parts) >= 3:
             names = [_clean_name(p) for p in parts[0::2]]
             words = [w for w in parts[1::2] if w]
             if names[-1] == "" and len(pieces) > 1:  # "X (replaced Y)": the other name is the next piece
-                names[-1] = _clean_name(_REPLACE_WORDS.split(pieces[1])[0])
+                names[-1] = _clean_name(_split_replaced(pieces[1])[0])
             names = [n for n in names if n and _name_like(n)]
             # "New replaced Old" / "New replacing Old": the later account is written first.
-            if words and re.match(r"replac(?:ed|ing|es)$|in\s+for|sub", words[0], re.IGNORECASE) and not re.match(
+            if words and re.match(r"replac(?:ed|ing|es)$|in\s+for|sub|<|←", words[0], re.IGNORECASE) and not re.match(
                 r"replaced\s+by|subbed\s+by", words[0], re.IGNORECASE
             ):
                 order_reversed = True
@@ -318,7 +334,7 @@ def _read_entry(line: str, authors: _Names | None, moderators: set[str]) -> _Ent
         # Further pieces that are accounts of the thread ("Name - Replacement") join the seat.
         if authors is not None and accounts:
             for piece in pieces[1:]:
-                piece_name = _REPLACE_WORDS.split(piece)
+                piece_name = _split_replaced(piece)
                 for candidate in piece_name[0::2]:
                     candidate = _clean_name(candidate)
                     if candidate and authors.seat(candidate) and candidate.casefold() not in {
@@ -334,6 +350,11 @@ def _read_entry(line: str, authors: _Names | None, moderators: set[str]) -> _Ent
     if struck and not pieces:
         dead = True  # the only name is struck out: a dead seat
     return _Entry(tuple(dict.fromkeys(accounts)), dead, line)
+
+
+def _split_replaced(text: str) -> list[str]:
+    """Names and the replacement words between them: [name, word, name, ...]."""
+    return [part for part in _REPLACE_WORDS.split(text) if part is not None]
 
 
 def _leading_name(text: str, authors: _Names | None) -> str | None:
@@ -415,6 +436,8 @@ def _list_entries(lines: list[str], moderators: set[str], authors: _Names | None
             chosen = vouched
     if len(chosen) < 3:
         return []
+    if authors is not None:
+        chosen = [_Entry(tuple(authors.spelled(a) for a in e.accounts), e.dead, e.line) for e in chosen]
     # one seat per account: a later mention (the dead list repeating a name) merges into the first
     merged: list[_Entry] = []
     for entry in chosen:
