@@ -161,10 +161,15 @@ def write_game_file(path: str | Path, text: str) -> None:
         raise
 
 
+def one_line(text: str) -> str:
+    """``text`` safe for a comment or a terminal: control, format (bidi) and separator characters become
+    spaces, runs of space one."""
+    return re.sub(r"\s+", " ", "".join(" " if unicodedata.category(c)[0] in "CZ" else c for c in text)).strip()
+
+
 def cite_comment(cite: Cited) -> str:
     """``post 351: "Day 1 is over. Bob was lynched."``: one line, no control or bidi characters, kept short."""
-    words = "".join(" " if unicodedata.category(c)[0] in "CZ" else c for c in cite.words)
-    words = re.sub(r"\s+", " ", words).strip()
+    words = one_line(cite.words)
     if len(words) > CITE_WORDS:
         words = words[: CITE_WORDS - 1].rstrip() + "…"
     words = words.replace('"', "'")

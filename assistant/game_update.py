@@ -227,7 +227,7 @@ def follow_hook(*, now: Callable[[], datetime], say: Callable[[str], None]):
     import hashlib
 
     from assistant.alerts import Alert, deliver_alerts
-    from assistant.game_edits import write_game_file
+    from assistant.game_edits import one_line, write_game_file
 
     def follow_game_file(game: Game, db: Store) -> None:
         moment = now()
@@ -235,13 +235,13 @@ def follow_hook(*, now: Callable[[], datetime], say: Callable[[str], None]):
         if report.changed:
             write_game_file(game.path, report.text)
         for line in report.written:
-            say(f"{game.title}: {game.path.name}: wrote {line}")
+            say(f"{game.title}: {game.path.name}: wrote {one_line(line)}")
         alerts = [
             Alert(kind, f"{kind}:{hashlib.sha1(text.encode()).hexdigest()[:16]}", text)
             for kind, lines in (("outcome_disagrees", report.alarms), ("game_file_disagrees", report.disagreements))
             for text in lines
         ]
         for alert in deliver_alerts(db, game, alerts, now=moment):
-            say(f"{game.title}: {'!!! ' if alert.kind == 'outcome_disagrees' else ''}{alert.message}")
+            say(f"{game.title}: {'!!! ' if alert.kind == 'outcome_disagrees' else ''}{one_line(alert.message)}")
 
     return follow_game_file
