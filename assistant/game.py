@@ -10,12 +10,12 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, time
+from datetime import UTC, date, datetime, time, tzinfo
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from assistant.errors import GameFileError
+from assistant.errors import GameFileError, VotalError
+from assistant.zones import UnknownZone, zone_named
 
 ENGINES = ("phpbb", "discourse", "xenforo", "vbulletin", "proboards")
 EVENT_KINDS = ("extend", "early_end", "nominate", "runoff_end", "deadline")
@@ -191,6 +191,7 @@ class Game:
     timezone: str | None = None
     start: datetime | None = None
     templates: Path | None = None
+    ruleset_timezone: str | None = None  # the ruleset's zone, for a game file that names none
     fetch: FetchSettings = field(default_factory=FetchSettings)
     webhook: str | None = None
     days: tuple[DayDecl, ...] = ()
@@ -205,8 +206,9 @@ class Game:
         return self.thread
 
     @property
-    def tz(self) -> ZoneInfo:
-        return ZoneInfo(self.timezone or "UTC")
+    def tz(self) -> tzinfo:
+        """The game's zone: the game file's ``timezone``, else its ruleset's, else UTC."""
+        return zone_named(self.timezone or self.ruleset_timezone or "UTC")
 
     def seat(self, name: str) -> Seat:
         for seat in self.players:
@@ -350,12 +352,11 @@ def _locate_keys(text: str) -> dict[tuple[str, int | None, str | None], int]:
 
 def _build(raw: dict, path: Path, checker: _Checker) -> Game:
     zone_name = raw.get("timezone")
-    if zone_name is not None:
-        try:
-            ZoneInfo(zone_name)
-        except (ZoneInfoNotFoundError, ValueError):
-            raise checker.fail("", None, "timezone", f"unknown time zone {zone_name!r}") from None
-    zone = ZoneInfo(zone_name or "UTC")
+    ruleset_zone = None if zone_name is not None else _ruleset_timezone(raw["ruleset"], path)
+    try:
+        zone = zone_named(zone_name or ruleset_zone or "UTC")
+    except UnknownZone as exc:
+        raise checker.fail("", None, "timezone", str(exc)) from None
 
     def when(value: Any, table: str, index: int | None, key: str) -> datetime:
         return _to_utc(value, zone, lambda msg: checker.fail(table, index, key, msg))
@@ -403,6 +404,9 @@ def _build(raw: dict, path: Path, checker: _Checker) -> Game:
                 when(d["end"], "days", i, "end") if "end" in d else None,
             )
         )
+        if days[-1].start and days[-1].end and days[-1].end < days[-1].start:
+            raise checker.fail("days", i, "end", "must not be before start")
+    _check_day_order(days, checker)
     days.sort(key=lambda d: d.day)
 
     deaths = []
@@ -437,6 +441,9 @@ def _build(raw: dict, path: Path, checker: _Checker) -> Game:
         )
 
     private = _build_private(raw.get("private", {}), seat_of, checker)
+    _check_moderators(raw.get("moderators", ()), seats, checker)
+    if days and "start" not in raw:  # days come only from [[days]]: every day named must be declared
+        _check_days_named(raw, {d.day for d in days}, checker)
     fetch = raw.get("fetch", {})
     if fetch.get("min_interval", 0) < 0:
         raise checker.fail("fetch", None, "min_interval", "must be 0 or more seconds")
@@ -454,6 +461,7 @@ def _build(raw: dict, path: Path, checker: _Checker) -> Game:
         timezone=zone_name,
         start=when(raw["start"], "", None, "start") if "start" in raw else None,
         templates=(path.parent / templates) if templates else None,
+        ruleset_timezone=ruleset_zone,
         fetch=FetchSettings(**fetch),
         webhook=raw.get("alerts", {}).get("webhook"),
         days=tuple(days),
@@ -462,6 +470,89 @@ def _build(raw: dict, path: Path, checker: _Checker) -> Game:
         events=tuple(events),
         private=private,
     )
+
+
+def _check_day_order(days: list[DayDecl], checker: _Checker) -> None:
+    """[[days]] in file order: numbers rising, each day after the one before it, by post and by time."""
+    for i in range(1, len(days)):
+        before, day = days[i - 1], days[i]
+        if day.day < before.day:
+            raise checker.fail("days", i, "day", f"day {day.day} is listed after day {before.day}: list days in order")
+        if day.start_post is not None and before.start_post is not None and day.start_post <= before.start_post:
+            raise checker.fail(
+                "days", i, "start_post",
+                f"day {day.day} starts at post {day.start_post}, not after day {before.day} "
+                f"(post {before.start_post}): days out of order",
+            )
+        # one post may both end a day and start the next (the moderator's "day 1 is over; day 2 begins")
+        if day.start_post is not None and before.end_post is not None and day.start_post < before.end_post:
+            raise checker.fail(
+                "days", i, "start_post",
+                f"day {day.day} starts at post {day.start_post}, inside day {before.day} "
+                f"(posts {_span(before.start_post, before.end_post)}): days overlap",
+            )
+        if day.start is not None and before.start is not None and day.start <= before.start:
+            raise checker.fail(
+                "days", i, "start",
+                f"day {day.day} starts at {day.start:%Y-%m-%d %H:%M} UTC, not after day {before.day} "
+                f"({before.start:%Y-%m-%d %H:%M} UTC): days out of order",
+            )
+        if day.start is not None and before.end is not None and day.start < before.end:
+            raise checker.fail(
+                "days", i, "start",
+                f"day {day.day} starts at {day.start:%Y-%m-%d %H:%M} UTC, before day {before.day} ends "
+                f"({before.end:%Y-%m-%d %H:%M} UTC): days overlap",
+            )
+
+
+def _span(first: int | None, last: int) -> str:
+    return f"{first}-{last}" if first is not None else f"up to {last}"
+
+
+def _check_moderators(moderators: list[str], seats: list[Seat], checker: _Checker) -> None:
+    """A moderator's posts never count as votes, so a moderator who is also a player would silently lose theirs."""
+    owner = {a.casefold(): s.name for s in seats for a in s.accounts}
+    for name in moderators:
+        if name.casefold() in owner:
+            raise checker.fail(
+                "", None, "moderators",
+                f"{name!r} is also a player (seat {owner[name.casefold()]!r}): a moderator's posts never count "
+                "as votes; remove the name from one of the two",
+            )
+
+
+def _check_days_named(raw: dict, declared: set[int], checker: _Checker) -> None:
+    """Deaths, events and decisions name days; in a game timed only by [[days]], none may lie past the last one."""
+    last = max(declared)
+
+    def need(day: int, table: str, index: int | None, key: str, what: str) -> None:
+        if day > last:
+            raise checker.fail(table, index, key, f"{what}, but the last day [[days]] declares is day {last}")
+
+    for i, d in enumerate(raw.get("deaths", ())):
+        kind, number = PHASE_RE.match(d["phase"]).groups()
+        if kind.lower() == "day" and int(number) < 1:
+            raise checker.fail("deaths", i, "phase", "days are numbered from 1 (a death before day 1 is 'night 0')")
+        need(int(number), "deaths", i, "phase",
+             f"{d['phase']!r} is " + ("part of" if kind.lower() == "day" else "the night after") + f" day {number}")
+    for i, e in enumerate(raw.get("events", ())):
+        need(e["day"], "events", i, "day", f"the event is on day {e['day']}")
+    private = raw.get("private", {})
+    for table in ("decisions", "sequestered"):
+        for i, d in enumerate(private.get(table, ())):
+            need(d["day"], f"private.{table}", i, "day", f"the entry is for day {d['day']}")
+
+
+def _ruleset_timezone(name: str, path: Path) -> str | None:
+    """The zone the game's ruleset names (``[phases] timezone``): local times of a game file without its own
+    ``timezone`` are in it. A ruleset that cannot be read is reported when the game is counted."""
+    from assistant.rules import load_ruleset
+
+    try:
+        ruleset = load_ruleset(path.parent / name if name.endswith(".toml") or "/" in name else name)
+    except VotalError:
+        return None
+    return ruleset.timezone
 
 
 def _check_unique_accounts(seats: list[Seat], checker: _Checker) -> None:
@@ -503,7 +594,7 @@ def _build_private(raw: dict, seat_of, checker: _Checker) -> Private:
     )
 
 
-def _to_utc(value: Any, zone: ZoneInfo, fail) -> datetime:
+def _to_utc(value: Any, zone: tzinfo, fail) -> datetime:
     """TOML date-times with an offset are exact; local ones are in the game's time zone."""
     if isinstance(value, str):
         try:

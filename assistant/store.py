@@ -203,7 +203,7 @@ def open_reader(path: str | Path) -> sqlite3.Connection:
     whole `votal count`. The read functions below accept either kind of connection.
     """
     if not Path(path).is_file():
-        raise VotalError(f"no store at {path}: run `votal sync GAME_FILE --db {path}` first")
+        raise VotalError(f"no posts stored for this game; run `votal sync` first (there is no store at {path})")
     connection = sqlite3.connect(path)
     connection.execute("PRAGMA busy_timeout = 10000")
     if "posts" not in {row[0] for row in connection.execute("select name from sqlite_master where type = 'table'")}:

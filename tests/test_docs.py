@@ -71,3 +71,10 @@ def test_ci_installs_chromium_and_then_requires_the_browser_tests():
         cwd=ROOT, env=env, capture_output=True, text=True,
     )
     assert done.returncode != 0 and "VOTAL_REQUIRE_BROWSER is set but chromium is not installed" in done.stdout
+
+
+def test_readme_says_what_end_post_means_and_whether_votes_before_day_1_count():
+    game_file = README.split("## The game file", 1)[1].split("\n## ", 1)[0]
+    assert "**`end_post` is included**" in game_file
+    assert "**Votes before day 1 count only when day 1 has no start.**" in game_file
+    assert "**Days by post or by time.**" in game_file
