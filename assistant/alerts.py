@@ -14,8 +14,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-import sqlite_utils
-
 from assistant import store
 from assistant.game import Game
 from assistant.tally import Votal
@@ -116,7 +114,7 @@ def detect_alerts(
 
 
 def deliver_alerts(
-    db: sqlite_utils.Database,
+    db: store.Store,
     game: Game,
     alerts: Iterable[Alert],
     *,

@@ -110,7 +110,7 @@ def open_store(db_file: str):
 
 
 def read_store(db_file: str):
-    """The store for a command that only reads it: no schema work, no sqlite-utils import."""
+    """The store for a command that only reads it: no schema work."""
     from assistant.store import open_reader
 
     return open_reader(db_file)

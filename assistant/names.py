@@ -10,19 +10,19 @@ before any guess is made. Living seats come first for partial matches, but a nam
 seat or a non-player (a moderator) is reported as such, never bent onto a living seat. Anything
 ambiguous or too far is unresolved, with the reason.
 
-A roster also knows which seat an account posts for (:meth:`Roster.seat_of_author`).
+Which seat a post's author holds is :mod:`assistant.identity`'s question; a roster carries its answer.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections import Counter
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from assistant.game import Game
+from assistant.identity import AuthorIndex
 
 NO_ELIMINATION = "no elimination"  # the owner every no-elimination phrase stands for
 DEFAULT_NO_ELIMINATION = ("no lynch", "no elimination", "no exile", "no execution", "sleep", "abstain")
@@ -79,8 +79,6 @@ _GAME_WORDS = frozenset(
 # Distances: how alike a typo must be, and how much closer than the runner-up.
 _FUZZY_MIN = 0.72
 _FUZZY_MARGIN = 0.1
-_AUTHOR_FUZZY_MIN = 0.8
-_RENAMED_MIN_POSTS = 5
 _MIN_PREFIX = 2
 _MIN_SUBSTRING = 3
 
@@ -179,9 +177,8 @@ class Roster:
 
     seats: tuple[str, ...]
     entries: tuple[_Entry, ...]
-    _author_seat: dict[str, str] = field(default_factory=dict, repr=False)
+    authors: AuthorIndex = field(repr=False)  # who a post's author is: assistant.identity
     _cache: dict[tuple[str, frozenset[str]], Resolution] = field(default_factory=dict, repr=False)
-    _guessed: dict[str, tuple[str | None, str | None]] = field(default_factory=dict, repr=False)
 
     @classmethod
     def from_game(
@@ -195,66 +192,31 @@ class Roster:
         """
         phrases = _no_elimination_phrases(no_elimination)
         entries: list[_Entry] = []
-        author_seat: dict[str, str] = {}
         for seat in game.players:
             entries.append(_entry(seat.name, seat.name, "seat", "name"))
             for account in seat.replacements:
                 entries.append(_entry(account, seat.name, "seat", "account"))
             for alias in seat.aliases:
                 entries.append(_entry(alias, seat.name, "seat", "alias"))
-            for account in seat.accounts:
-                author_seat.setdefault(fold_name(account), seat.name)
-                author_seat.setdefault(account.casefold(), seat.name)
         seat_folds = {e.folded for e in entries}
         for moderator in game.moderators:
             if fold_name(moderator) not in seat_folds:
                 entries.append(_entry(moderator, moderator, "moderator", "name"))
         for phrase in phrases:
             entries.append(_entry(phrase, NO_ELIMINATION, "no_elimination", "name"))
-        roster = cls(tuple(s.name for s in game.players), tuple(e for e in entries if e.folded), author_seat)
-        roster._guess_renamed(list(authors), {m.casefold() for m in game.moderators})
-        return roster
+        return cls(
+            tuple(s.name for s in game.players),
+            tuple(e for e in entries if e.folded),
+            AuthorIndex(game, authors, fold=fold_name, words=_words),
+        )
 
     def seat_of_author(self, author: str) -> str | None:
-        """The seat an account posts for, or None for a moderator or a stranger.
-
-        Any account of the seat counts (replacements), folded; failing that, a name plainly the same as one
-        of a seat's accounts ("Humble Poirot" for "HumblePoirot", "Soumil07" for "Soulmil07"), or a renamed
-        account (see :meth:`from_game`).
-        """
-        return self.author_match(author)[0]
+        """The seat an account posts for, or None (see :mod:`assistant.identity`)."""
+        return self.authors.seat_of(author)
 
     def author_match(self, author: str) -> tuple[str | None, str | None]:
-        """(seat, how): how is "account", "similar" or "renamed"; (None, None) for no seat."""
-        known = self._author_seat.get(author.casefold()) or self._author_seat.get(fold_name(author))
-        if known:
-            return known, "account"
-        if author not in self._guessed:
-            self._guessed[author] = _similar_author(author, self.entries)
-        return self._guessed[author]
-
-    def _guess_renamed(self, authors: list[str], moderators: set[str]) -> None:
-        if not authors:
-            return
-        posted: set[str] = set()
-        unknown: dict[str, int] = {}
-        opener = authors[0]  # the thread's first post is the host's, whatever the account is called now
-        for author, count in Counter(authors).items():  # each account once, however often it posted
-            if author.casefold() in moderators:
-                continue
-            seat = self.seat_of_author(author)
-            if seat is not None:
-                posted.add(seat)
-            elif author != opener:
-                unknown[author] = count
-        silent = [s for s in self.seats if s not in posted]
-        ranked = sorted(unknown.items(), key=lambda item: item[1], reverse=True)
-        if len(silent) != 1 or not ranked:
-            return
-        author, count = ranked[0]
-        runner_up = ranked[1][1] if len(ranked) > 1 else 0
-        if count >= _RENAMED_MIN_POSTS and count >= 2 * runner_up:
-            self._guessed[author] = (silent[0], "renamed")
+        """(seat, how) for a post's author (see :meth:`assistant.identity.AuthorIndex.match`)."""
+        return self.authors.match(author)
 
     def resolve(self, text: str, alive: Collection[str]) -> Resolution:
         key = (text, alive if isinstance(alive, frozenset) else frozenset(alive))
@@ -262,51 +224,6 @@ class Roster:
         if found is None:
             found = self._cache[key] = _resolve(text, self, key[1])
         return found
-
-
-def _is_word_run(folded: str, words: tuple[str, ...]) -> bool:
-    """``folded`` is whole consecutive words of a name: "haoala" of "Captain Haoala", not "other" of "ScottBrothers"."""
-    for i in range(len(words)):
-        joined = ""
-        for word in words[i:]:
-            joined += word
-            if joined == folded:
-                return True
-            if len(joined) >= len(folded):
-                break
-    return False
-
-
-def _similar_author(author: str, entries: tuple[_Entry, ...]) -> tuple[str | None, str | None]:
-    """The seat whose account an unknown author's name plainly is: contained in it, or one or two typos away."""
-    folded = fold_name(author)
-    if len(folded) < 4:
-        return None, None
-    names = [e for e in entries if e.kind != "no_elimination" and e.source != "alias" and len(e.folded) >= 4]
-    author_words = tuple(_words(author))
-    contained = {
-        (e.kind, e.owner)
-        for e in names
-        if _is_word_run(folded, e.words) or _is_word_run(e.folded, author_words)
-    }
-    if len(contained) == 1:
-        kind, owner = next(iter(contained))
-        return (owner, "similar") if kind == "seat" else (None, None)
-    if contained:
-        return None, None
-    from rapidfuzz.distance import OSA  # imported when first needed: most counts never reach a guess
-
-    scored: dict[tuple[str, str], float] = {}
-    for e in names:
-        key = (e.kind, e.owner)
-        scored[key] = max(scored.get(key, 0.0), OSA.normalized_similarity(folded, e.folded))
-    ranked = sorted(scored.items(), key=lambda item: item[1], reverse=True)
-    if not ranked or ranked[0][1] < _AUTHOR_FUZZY_MIN:
-        return None, None
-    if len(ranked) > 1 and ranked[0][1] - ranked[1][1] < _FUZZY_MARGIN:
-        return None, None
-    (kind, owner), _ = ranked[0]
-    return (owner, "similar") if kind == "seat" else (None, None)
 
 
 def _no_elimination_phrases(source: Iterable[str] | Any) -> tuple[str, ...]:

@@ -3,7 +3,8 @@
 The excluded parts are cut out of the post first (their own titles and headers are bold too), then the
 bold is collected in every form the engines use, adjacent bold runs joined, and each line of bold read
 for commands: ``VOTE: X``, ``Vote - X``, ``vote:X``, ``##vote X``, ``[vote]X[/vote]``, ``UNVOTE``,
-``unvote X vote Y``, ``nominate X``, a vote after a short preamble ("cross fingers, vote X"). Targets are
+``unvote X vote Y``, ``nominate X``, a vote after a short preamble ("cross fingers, vote X"), and sheriff
+election votes (``vote X for sheriff``, ``sheriff vote: X``: action "sheriff", never a lynch vote). Targets are
 kept as typed; :mod:`assistant.names` decides what they name, and the ruleset what no-elimination
 words count. Bold that is not a command is ignored.
 """
@@ -15,14 +16,14 @@ from dataclasses import dataclass
 from datetime import datetime
 
 # Bump when extraction changes: stored commands of an older version are read again from the post.
-EXTRACTOR_VERSION = 8
+EXTRACTOR_VERSION = 9
 
 
 @dataclass(frozen=True)
 class Command:
     """One command as typed. ``target`` is the text after VOTE (None for a bare UNVOTE)."""
 
-    action: str  # "vote" | "unvote" | "nominate"
+    action: str  # "vote" | "unvote" | "nominate" | "sheriff" (a vote in a sheriff election, not a lynch vote)
     target: str | None
     raw: str  # the bold text it was read from
 
@@ -285,9 +286,10 @@ def _read_line(line: str, raw: str, *, strict: bool = False) -> list[Command]:
         return []
     first = found[0]
     preamble = line[: first.start()]
-    if strict and preamble.strip(" -*>([{#~:"):
+    sheriff_line = bool(_SHERIFF_PREAMBLE.match(preamble))  # "Sheriff vote: X"
+    if strict and preamble.strip(" -*>([{#~:") and not sheriff_line:
         return []
-    if not _PREAMBLE_END.search(preamble) and not (
+    if not sheriff_line and not _PREAMBLE_END.search(preamble) and not (
         _SHORT_PREAMBLE.match(preamble)
         and not _NEGATION.search(preamble)
         and _COLON_NEXT.match(line, first.end())
@@ -305,8 +307,31 @@ def _read_line(line: str, raw: str, *, strict: bool = False) -> list[Command]:
         if action == "unvote":
             commands.append(Command("unvote", target, raw))
         elif target is not None:
-            commands.append(Command(action, target, raw))
+            if action == "vote":
+                target, sheriff = _sheriff_target(target)
+                if sheriff or (sheriff_line and i == 0):
+                    action = "sheriff"
+            if target:
+                commands.append(Command(action, target, raw))
     return commands
+
+
+# Millers Hollow's sheriff election is voted in the lynch thread: "vote X for sheriff", "vote for sheriff: X",
+# "sheriff vote: X". Read apart so that no election vote is ever counted as a lynch vote.
+_SHERIFF_PREAMBLE = re.compile(r"^\s*(?:[-*>#~(\[]\s*)?sheriff\s*(?:election\s*)?$", re.IGNORECASE)
+_SHERIFF_AFTER = re.compile(r"\s+(?:for|as)\s+(?:the\s+)?sheriff$", re.IGNORECASE)
+_SHERIFF_BEFORE = re.compile(r"^(?:for\s+)?sheriff(?:\s*[:=\-\u2013\u2014]\s*|\s+)", re.IGNORECASE)
+
+
+def _sheriff_target(target: str) -> tuple[str | None, bool]:
+    """A vote's target without its sheriff marker, and whether it had one."""
+    after = _SHERIFF_AFTER.search(target)
+    if after:
+        return target[: after.start()].strip(_TRIM) or None, True
+    before = _SHERIFF_BEFORE.match(target)
+    if before and before.end() < len(target):
+        return target[before.end() :].strip(_TRIM) or None, True
+    return target, False
 
 
 def _read_run(run: str) -> list[Command]:

@@ -252,3 +252,21 @@ def test_a_name_on_the_line_after_vote_colon_is_its_target():
     assert read("<b>VOTE:</b><br>\n<b>Ann</b>") == [("vote", "Ann")]
     assert read("<b>Unvote, vote:<br>Ann</b>") == [("unvote", None), ("vote", "Ann")]
     assert read("<b>VOTE:<br>VOTE: Bob</b>") == [("vote", "Bob")]
+
+
+@pytest.mark.parametrize(
+    ("bold", "expected"),
+    [
+        ("vote Theseus for sheriff", [("sheriff", "Theseus")]),
+        ("Vote: Theseus as sheriff", [("sheriff", "Theseus")]),
+        ("vote for sheriff: Theseus", [("sheriff", "Theseus")]),
+        ("Sheriff vote: Theseus", [("sheriff", "Theseus")]),
+        ("sheriff vote Theseus", [("sheriff", "Theseus")]),
+        ("vote SheriffWoody", [("vote", "SheriffWoody")]),
+        ("vote for Theseus", [("vote", "Theseus")]),
+    ],
+)
+def test_a_sheriff_election_vote_is_read_apart_from_lynch_votes(bold, expected):
+    # millers-hollow-master-rules.txt, Sheriff: "The sheriff vote occurs just like the lynch vote" (same thread,
+    # same words): a vote naming the sheriff election must never count as a lynch vote.
+    assert read(f"<strong>{bold}</strong>") == expected
