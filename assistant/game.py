@@ -18,7 +18,17 @@ from assistant.errors import GameFileError, VotalError
 from assistant.zones import UnknownZone, zone_named
 
 ENGINES = ("phpbb", "discourse", "xenforo", "vbulletin", "proboards")
-EVENT_KINDS = ("extend", "early_end", "nominate", "runoff_end", "deadline")
+EVENT_KINDS = (
+    "extend",
+    "early_end",
+    "nominate",
+    "runoff_end",
+    "deadline",
+    "return",  # a player announced dead is alive again from this day (post) on: the Witchhunt 9.0 Magician
+    "sheriff",  # Millers Hollow: `player` holds the sheriff's badge from this day (post) on
+    "sheriff_election",  # Millers Hollow: this day's "vote X for sheriff" votes elect a sheriff
+    "modkill",  # Witchhunt Online: the moderator kills `player`, using this day's hanging
+)
 PHASE_RE = re.compile(r"^\s*(day|night)\s*(\d+)\s*$", re.IGNORECASE)
 
 # Each table's keys: key -> (type, required). Types: "str", "int", "number", "bool", "datetime",
@@ -38,6 +48,7 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
         "players": ("table[]", True),
         "days": ("table[]", False),
         "deaths": ("table[]", False),
+        "survivals": ("table[]", False),
         "corrections": ("table[]", False),
         "events": ("table[]", False),
         "private": ("table", False),
@@ -64,7 +75,8 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
         "start": ("datetime", False),
         "end": ("datetime", False),
     },
-    "deaths": {"player": ("str", True), "phase": ("str", True), "post": ("int", False)},
+    "deaths": {"player": ("str", True), "phase": ("str", True), "post": ("int", False), "role": ("str", False)},
+    "survivals": {"player": ("str", True), "phase": ("str", True), "post": ("int", False), "note": ("str", False)},
     "corrections": {
         "post": ("int", True),
         "vote": ("str", False),
@@ -91,6 +103,8 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
         "roles": ("table", False),
         "decisions": ("table[]", False),
         "sequestered": ("table[]", False),
+        "extra_lives": ("str[]", False),
+        "successors": ("table[]", False),
     },
     "private.roles": {},  # free-form: seat name -> role name
     "private.decisions": {
@@ -99,6 +113,7 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
         "loose_cannon": ("str", False),
     },
     "private.sequestered": {"day": ("int", True), "player": ("str", True)},
+    "private.successors": {"sheriff": ("str", True), "successor": ("str", True)},
 }
 FREE_FORM = {"private.roles": "str"}
 
@@ -132,6 +147,18 @@ class Death:
     phase: str  # "day" or "night"
     phase_number: int
     post: int | None = None
+    role: str | None = None  # the role announced with the death (public: a "flip")
+
+
+@dataclass(frozen=True)
+class Survival:
+    """A public failed kill: the player survived (an extra life, a protection, the Deacon) and it is announced."""
+
+    player: str
+    phase: str  # "day" or "night"
+    phase_number: int
+    post: int | None = None
+    note: str | None = None
 
 
 @dataclass(frozen=True)
@@ -167,6 +194,8 @@ class Private:
     roles: dict[str, str] = field(default_factory=dict)
     decisions: tuple[dict[str, Any], ...] = ()
     sequestered: tuple[tuple[int, str], ...] = ()
+    extra_lives: tuple[str, ...] = ()  # a seat once per extra life it starts with (Survivalist...)
+    successors: dict[str, str] = field(default_factory=dict)  # sheriff -> the successor he named
 
 
 @dataclass(frozen=True)
@@ -191,11 +220,11 @@ class Game:
     timezone: str | None = None
     start: datetime | None = None
     templates: Path | None = None
-    ruleset_timezone: str | None = None  # the ruleset's zone, for a game file that names none
     fetch: FetchSettings = field(default_factory=FetchSettings)
     webhook: str | None = None
     days: tuple[DayDecl, ...] = ()
     deaths: tuple[Death, ...] = ()
+    survivals: tuple[Survival, ...] = ()
     corrections: tuple[Correction, ...] = ()
     events: tuple[Event, ...] = ()
     private: Private = field(default_factory=Private)
@@ -207,8 +236,8 @@ class Game:
 
     @property
     def tz(self) -> tzinfo:
-        """The game's zone: the game file's ``timezone``, else its ruleset's, else UTC."""
-        return zone_named(self.timezone or self.ruleset_timezone or "UTC")
+        """The game's zone: the game file's ``timezone``, else its ruleset's (set at load), else UTC."""
+        return zone_named(self.timezone or "UTC")
 
     def seat(self, name: str) -> Seat:
         for seat in self.players:
@@ -350,11 +379,24 @@ def _locate_keys(text: str) -> dict[tuple[str, int | None, str | None], int]:
     return where
 
 
+def _ruleset_zone(name: str, path: Path) -> str | None:
+    """The time zone the game's ruleset keeps ("11 am West Coast time"); None when it names none or cannot be
+    read here (a broken ruleset is reported where it is loaded)."""
+    from assistant.rules import load_ruleset
+
+    target: str | Path = path.parent / name if name.endswith(".toml") or "/" in name else name
+    try:
+        return load_ruleset(target).timezone
+    except VotalError:
+        return None
+
+
 def _build(raw: dict, path: Path, checker: _Checker) -> Game:
     zone_name = raw.get("timezone")
-    ruleset_zone = None if zone_name is not None else _ruleset_timezone(raw["ruleset"], path)
+    if zone_name is None:
+        zone_name = _ruleset_zone(raw["ruleset"], path)  # local times follow the ruleset's clock
     try:
-        zone = zone_named(zone_name or ruleset_zone or "UTC")
+        zone = zone_named(zone_name or "UTC")
     except UnknownZone as exc:
         raise checker.fail("", None, "timezone", str(exc)) from None
 
@@ -415,7 +457,15 @@ def _build(raw: dict, path: Path, checker: _Checker) -> Game:
         if not phase:
             raise checker.fail("deaths", i, "phase", f"must look like 'day 2' or 'night 1', not {d['phase']!r}")
         player = seat_of(d["player"], "deaths", i, "player")
-        deaths.append(Death(player, phase.group(1).lower(), int(phase.group(2)), d.get("post")))
+        deaths.append(Death(player, phase.group(1).lower(), int(phase.group(2)), d.get("post"), d.get("role")))
+
+    survivals = []
+    for i, d in enumerate(raw.get("survivals", ())):
+        phase = PHASE_RE.match(d["phase"])
+        if not phase:
+            raise checker.fail("survivals", i, "phase", f"must look like 'day 2' or 'night 1', not {d['phase']!r}")
+        player = seat_of(d["player"], "survivals", i, "player")
+        survivals.append(Survival(player, phase.group(1).lower(), int(phase.group(2)), d.get("post"), d.get("note")))
 
     corrections = []
     for i, c in enumerate(raw.get("corrections", ())):
@@ -427,6 +477,8 @@ def _build(raw: dict, path: Path, checker: _Checker) -> Game:
     for i, e in enumerate(raw.get("events", ())):
         if e["kind"] not in EVENT_KINDS:
             raise checker.fail("events", i, "kind", f"unknown event {e['kind']!r} (one of: {', '.join(EVENT_KINDS)})")
+        if e["kind"] in ("return", "sheriff", "modkill") and "player" not in e:
+            raise checker.fail("events", i, None, f"a {e['kind']!r} event needs player = \"Name\"")
         events.append(
             Event(
                 e["day"],
@@ -461,11 +513,11 @@ def _build(raw: dict, path: Path, checker: _Checker) -> Game:
         timezone=zone_name,
         start=when(raw["start"], "", None, "start") if "start" in raw else None,
         templates=(path.parent / templates) if templates else None,
-        ruleset_timezone=ruleset_zone,
         fetch=FetchSettings(**fetch),
         webhook=raw.get("alerts", {}).get("webhook"),
         days=tuple(days),
         deaths=tuple(deaths),
+        survivals=tuple(survivals),
         corrections=tuple(corrections),
         events=tuple(events),
         private=private,
@@ -522,7 +574,7 @@ def _check_moderators(moderators: list[str], seats: list[Seat], checker: _Checke
 
 
 def _check_days_named(raw: dict, declared: set[int], checker: _Checker) -> None:
-    """Deaths, events and decisions name days; in a game timed only by [[days]], none may lie past the last one."""
+    """Deaths and decisions name days; in a game timed only by [[days]], none may lie past the last one."""
     last = max(declared)
 
     def need(day: int, table: str, index: int | None, key: str, what: str) -> None:
@@ -535,24 +587,10 @@ def _check_days_named(raw: dict, declared: set[int], checker: _Checker) -> None:
             raise checker.fail("deaths", i, "phase", "days are numbered from 1 (a death before day 1 is 'night 0')")
         need(int(number), "deaths", i, "phase",
              f"{d['phase']!r} is " + ("part of" if kind.lower() == "day" else "the night after") + f" day {number}")
-    for i, e in enumerate(raw.get("events", ())):
-        need(e["day"], "events", i, "day", f"the event is on day {e['day']}")
     private = raw.get("private", {})
     for table in ("decisions", "sequestered"):
         for i, d in enumerate(private.get(table, ())):
             need(d["day"], f"private.{table}", i, "day", f"the entry is for day {d['day']}")
-
-
-def _ruleset_timezone(name: str, path: Path) -> str | None:
-    """The zone the game's ruleset names (``[phases] timezone``): local times of a game file without its own
-    ``timezone`` are in it. A ruleset that cannot be read is reported when the game is counted."""
-    from assistant.rules import load_ruleset
-
-    try:
-        ruleset = load_ruleset(path.parent / name if name.endswith(".toml") or "/" in name else name)
-    except VotalError:
-        return None
-    return ruleset.timezone
 
 
 def _check_unique_accounts(seats: list[Seat], checker: _Checker) -> None:
@@ -578,6 +616,10 @@ def _build_private(raw: dict, seat_of, checker: _Checker) -> Private:
                 decision[role] = "none" if pick.casefold() == "none" else seat_of(pick, "private.decisions", i, role)
         decisions.append(decision)
     lovers = tuple(tuple(seat_of(n, "private", None, "lovers") for n in pair) for pair in raw.get("lovers", ()))
+    successors = {
+        seat_of(s["sheriff"], "private.successors", i, "sheriff"): seat_of(s["successor"], "private.successors", i, "successor")
+        for i, s in enumerate(raw.get("successors", ()))
+    }
     return Private(
         judge=one("judge"),
         sheriff=one("sheriff"),
@@ -591,6 +633,8 @@ def _build_private(raw: dict, seat_of, checker: _Checker) -> Private:
             (s["day"], seat_of(s["player"], "private.sequestered", i, "player"))
             for i, s in enumerate(raw.get("sequestered", ()))
         ),
+        extra_lives=tuple(seat_of(n, "private", None, "extra_lives") for n in raw.get("extra_lives", ())),
+        successors=successors,
     )
 
 

@@ -126,3 +126,55 @@ def test_private_facts_load_and_names_must_be_players():
 def test_unreadable_file_is_one_line(tmp_path):
     with pytest.raises(GameFileError, match="cannot read"):
         load_game(tmp_path / "missing.toml")
+
+
+def test_without_a_timezone_local_times_follow_the_rulesets_clock():
+    # millers-hollow-master-rules.txt, Role Assignment: "At 11:00 AM on the first day (all times are in West Coast
+    # time)": a game file that names no zone writes its times on that clock, so 11:00 is 18:00 UTC in July.
+    text = ISSUE_EXAMPLE.replace('timezone = "America/New_York"        # optional\n', "").replace(
+        'ruleset = "witchhunt-online-2.0.1"', 'ruleset = "millers-hollow"'
+    )
+    text = text.replace('moderators = ["Cobalt"]', 'moderators = ["Cobalt"]\nstart = 2024-07-01T11:00:00')
+    game = parse_game(text)
+    assert game.timezone == "America/Los_Angeles"
+    assert game.start == datetime(2024, 7, 1, 18, 0, tzinfo=UTC)
+    utc_rules = parse_game(text.replace('ruleset = "millers-hollow"', 'ruleset = "mafiascum"'))
+    assert (utc_rules.timezone, utc_rules.start) == (None, datetime(2024, 7, 1, 11, 0, tzinfo=UTC))
+
+
+def test_survivals_roles_returns_and_the_sheriffs_records_load():
+    game = parse_game(
+        ISSUE_EXAMPLE.replace("post = 812\n", 'post = 812\nrole = "Seer"\n')
+        + """
+[[survivals]]
+player = "werewolf555"
+phase = "night 2"
+note = "an extra life"
+
+[[events]]
+day = 5
+kind = "return"
+player = "Beefster"
+
+[[events]]
+day = 2
+kind = "sheriff_election"
+
+[private]
+extra_lives = ["Beefster", "Beefster"]
+
+[[private.successors]]
+sheriff = "Hiraki"
+successor = "Beefster"
+"""
+    )
+    assert game.deaths[0].role == "Seer"
+    assert (game.survivals[0].player, game.survivals[0].phase, game.survivals[0].phase_number) == ("Hiraki", "night", 2)
+    assert [(e.kind, e.player) for e in game.events] == [("return", "Beefster"), ("sheriff_election", None)]
+    assert game.private.extra_lives == ("Beefster", "Beefster")
+    assert game.private.successors == {"Hiraki": "Beefster"}
+
+
+def test_an_event_that_names_a_player_needs_one():
+    with pytest.raises(GameFileError, match="a 'return' event needs player"):
+        parse_game(ISSUE_EXAMPLE + '\n[[events]]\nday = 5\nkind = "return"\n')
