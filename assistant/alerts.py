@@ -33,6 +33,8 @@ ALERT_KINDS = (
     "forum_error",
     "page_problem",
     "warning",
+    "outcome_disagrees",  # votal run --follow: an announced lynch the count disagrees with
+    "game_file_disagrees",  # votal run --follow: the thread says something the game file says otherwise
 )
 
 

@@ -32,7 +32,7 @@ EVENT_KINDS = (
 PHASE_RE = re.compile(r"^\s*(day|night)\s*(\d+)\s*$", re.IGNORECASE)
 
 # Each table's keys: key -> (type, required). Types: "str", "int", "number", "bool", "datetime",
-# "str[]", "str[][]", or "table"/"table[]" naming a nested schema.
+# "str[]", "str[][]", "replacements", or "table"/"table[]" naming a nested schema.
 SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     "": {
         "title": ("str", True),
@@ -64,7 +64,7 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     "alerts": {"webhook": ("str", False)},
     "players": {
         "name": ("str", True),
-        "replacements": ("str[]", False),
+        "replacements": ("replacements", False),
         "aliases": ("str[]", False),
         "vote_weight": ("number", False),
     },
@@ -120,16 +120,65 @@ FREE_FORM = {"private.roles": "str"}
 
 @dataclass(frozen=True)
 class Seat:
-    """One seat ("slot"): its first account names it; replacements are later accounts."""
+    """One seat ("slot"): its first account names it; replacements are later accounts, in order.
+
+    ``replacement_posts`` runs beside ``replacements``: the post from which each new account holds the seat
+    (``{name = "New", post = 512}`` in the game file), None where the file gives only the name.
+    """
 
     name: str
     replacements: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
     vote_weight: float = 1
+    replacement_posts: tuple[int | None, ...] = ()
 
     @property
     def accounts(self) -> tuple[str, ...]:
         return (self.name, *self.replacements)
+
+    @property
+    def current(self) -> str:
+        """The account holding the seat now: the last replacement, else the seat's name."""
+        return self.accounts[-1]
+
+    @property
+    def shown(self) -> str:
+        """The seat as players know it now: "New (replaced Old)", or just the name when never replaced."""
+        if not self.replacements:
+            return self.name
+        return f"{self.current} (replaced {', '.join(self.accounts[:-1])})"
+
+    def account_at(self, post: int) -> str:
+        """The account holding the seat at ``post``: the latest replacement whose post is at or before it.
+
+        A replacement without a post is taken to hold the seat from the start of the game (the file does
+        not say when), which is what counting did before replacements had posts.
+        """
+        holder = self.name
+        for account, since in zip(self.replacements, self._since(), strict=True):
+            if since is None or since <= post:
+                holder = account
+        return holder
+
+    def out_of_turn(self, account: str, post: int) -> str | None:
+        """Why ``account`` (one of the seat's) could not act for the seat at ``post``, or None.
+
+        Only replacements with a post say anything: the old account after that post, the new one before it.
+        """
+        folded = [a.casefold() for a in self.accounts]
+        if account.casefold() not in folded:
+            return None
+        i = folded.index(account.casefold())
+        since = (None, *self._since())
+        start, end = since[i], since[i + 1] if i + 1 < len(since) else None
+        if start is not None and post < start:
+            return f"{account} posted at {post}, before replacing into the seat at post {start}"
+        if end is not None and post >= end:
+            return f"{account} posted at {post}, after being replaced by {self.accounts[i + 1]} at post {end}"
+        return None
+
+    def _since(self) -> tuple[int | None, ...]:
+        return self.replacement_posts or (None,) * len(self.replacements)
 
 
 @dataclass(frozen=True)
@@ -249,17 +298,18 @@ class Game:
         return next((d for d in self.days if d.day == number), None)
 
 
-def load_game(path: str | Path) -> Game:
-    """Read and check a game file."""
+def load_game(path: str | Path, *, players_required: bool = True) -> Game:
+    """Read and check a game file. ``players_required=False``: a file without [[players]] yet (`votal update`
+    fills them from the thread's player list)."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise GameFileError(str(path), None, None, f"cannot read: {exc.strerror or exc}") from None
-    return parse_game(text, path=path)
+    return parse_game(text, path=path, players_required=players_required)
 
 
-def parse_game(text: str, *, path: str | Path = "<game>") -> Game:
+def parse_game(text: str, *, path: str | Path = "<game>", players_required: bool = True) -> Game:
     path = Path(path)
     try:
         raw = tomllib.loads(text)
@@ -267,8 +317,10 @@ def parse_game(text: str, *, path: str | Path = "<game>") -> Game:
         line = getattr(exc, "lineno", None) or _line_from_message(str(exc))
         raise GameFileError(str(path), line, None, f"not valid TOML: {exc}") from None
     checker = _Checker(str(path), text)
+    if not players_required:
+        raw.setdefault("players", [])
     checker.check_table(raw, "", index=None)
-    return _build(raw, path, checker)
+    return _build(raw, path, checker, players_required)
 
 
 def _line_from_message(message: str) -> int | None:
@@ -328,6 +380,7 @@ _TYPE_WORDS = {
     "datetime": "a date-time such as 2024-03-01T22:00:00",
     "str[]": "a list of strings",
     "str[][]": "a list of lists of strings",
+    "replacements": 'a list of account names or {name = "New", post = 512} tables',
 }
 
 
@@ -346,7 +399,19 @@ def _has_type(value: Any, kind: str) -> bool:
         return isinstance(value, list) and all(isinstance(v, str) for v in value)
     if kind == "str[][]":
         return isinstance(value, list) and all(_has_type(v, "str[]") for v in value)
+    if kind == "replacements":
+        return isinstance(value, list) and all(isinstance(v, str) or _is_replacement(v) for v in value)
     raise AssertionError(kind)
+
+
+def _is_replacement(value: Any) -> bool:
+    """``{name = "New", post = 512}``: a replacement holding the seat from a post on."""
+    return (
+        isinstance(value, dict)
+        and isinstance(value.get("name"), str)
+        and set(value) <= {"name", "post"}
+        and _has_type(value.get("post", 0), "int")
+    )
 
 
 _HEADER = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_.\-\"' ]+?)\s*\]\]?\s*(#.*)?$")
@@ -391,7 +456,7 @@ def _ruleset_zone(name: str, path: Path) -> str | None:
         return None
 
 
-def _build(raw: dict, path: Path, checker: _Checker) -> Game:
+def _build(raw: dict, path: Path, checker: _Checker, players_required: bool) -> Game:
     zone_name = raw.get("timezone")
     if zone_name is None:
         zone_name = _ruleset_zone(raw["ruleset"], path)  # local times follow the ruleset's clock
@@ -414,8 +479,9 @@ def _build(raw: dict, path: Path, checker: _Checker) -> Game:
         weight = p.get("vote_weight", 1)
         if weight < 0:
             raise checker.fail("players", i, "vote_weight", "must not be negative")
-        seats.append(Seat(p["name"], tuple(p.get("replacements", ())), tuple(p.get("aliases", ())), weight))
-    if not seats:
+        names, posts = _replacements(p.get("replacements", ()), checker, i)
+        seats.append(Seat(p["name"], names, tuple(p.get("aliases", ())), weight, posts))
+    if not seats and players_required:
         raise checker.fail("", None, "players", "a game needs at least one [[players]] entry")
     _check_unique_accounts(seats, checker)
     account_to_seat = {a.casefold(): s.name for s in seats for a in s.accounts}
@@ -591,6 +657,16 @@ def _check_days_named(raw: dict, declared: set[int], checker: _Checker) -> None:
     for table in ("decisions", "sequestered"):
         for i, d in enumerate(private.get(table, ())):
             need(d["day"], f"private.{table}", i, "day", f"the entry is for day {d['day']}")
+
+
+def _replacements(raw: list, checker: _Checker, index: int) -> tuple[tuple[str, ...], tuple[int | None, ...]]:
+    """Names and posts of a seat's replacements; posts, where given, must rise with each replacement."""
+    names = tuple(r if isinstance(r, str) else r["name"] for r in raw)
+    posts = tuple(None if isinstance(r, str) else r.get("post") for r in raw)
+    known = [p for p in posts if p is not None]
+    if known != sorted(known) or len(set(known)) != len(known):
+        raise checker.fail("players", index, "replacements", "the posts must rise in the order replacements are listed")
+    return names, (posts if known else ())
 
 
 def _check_unique_accounts(seats: list[Seat], checker: _Checker) -> None:
