@@ -293,13 +293,17 @@ def _write_posts(db: Store, rows: list, revisions: list) -> None:
 
 
 def encode_commands(commands: Iterable[Command]) -> str:
-    return json.dumps([[c.action, c.target, c.raw] for c in commands], ensure_ascii=False)
+    return json.dumps(
+        [[c.action, c.target, c.raw] + ([c.note] if c.note else []) for c in commands], ensure_ascii=False
+    )
 
 
 def decode_commands(text: str | None) -> tuple[Command, ...]:
     if not text or text == "[]":  # most posts hold no command: skip the JSON decoder
         return ()
-    return tuple(Command(a, t, r) for a, t, r in json.loads(text))
+    return tuple(
+        Command(row[0], row[1], row[2], note=row[3] if len(row) > 3 else None) for row in json.loads(text)
+    )
 
 
 def last_post_number(db: Store, game: str) -> int | None:
