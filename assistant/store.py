@@ -230,10 +230,11 @@ def count_posts(db: sqlite_utils.Database, game: str) -> int:
     return next(db.query("select count(*) as n from posts where game = ?", [game]))["n"]
 
 
-def post_authors(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> list[str]:
-    """Who wrote each stored post of a game, in thread order (what :meth:`Roster.from_game` takes)."""
-    rows = _rows(db, "select author from posts where game = ? order by number, post_id", [game])
-    return [row["author"] for row in rows]
+def post_authors(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> list[tuple[str, str | None]]:
+    """Who wrote each stored post of a game, (name, forum user id), in thread order (what
+    :meth:`Roster.from_game` takes)."""
+    rows = _rows(db, "select author, author_id from posts where game = ? order by number, post_id", [game])
+    return [(row["author"], row["author_id"]) for row in rows]
 
 
 def load_read_posts(
@@ -256,7 +257,7 @@ def load_read_posts(
             )
     rows = _rows(
         db,
-        "select post_id, number, author, time, url, edited, deleted, revisions, commands "
+        "select post_id, number, author, author_id, time, url, edited, deleted, revisions, commands "
         "from posts where game = ? and (? is null or number <= ?) order by number, post_id",
         [game, up_to, up_to],
     )
@@ -266,6 +267,7 @@ def load_read_posts(
             number=r["number"],
             post_id=r["post_id"],
             author=r["author"],
+            author_id=r["author_id"],
             time=datetime.fromisoformat(r["time"]) if r["time"] else None,
             url=r["url"],
             commands=decode_commands(r["commands"]),
