@@ -14,8 +14,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-import sqlite_utils
-
 from assistant import store
 from assistant.game import Game
 from assistant.tally import Votal
@@ -34,6 +32,8 @@ ALERT_KINDS = (
     "unresolved_vote",
     "forum_error",
     "page_problem",
+    "outcome_disagrees",  # votal run --follow: an announced lynch the count disagrees with
+    "game_file_disagrees",  # votal run --follow: the thread says something the game file says otherwise
 )
 
 
@@ -111,7 +111,7 @@ def detect_alerts(
 
 
 def deliver_alerts(
-    db: sqlite_utils.Database,
+    db: store.Store,
     game: Game,
     alerts: Iterable[Alert],
     *,

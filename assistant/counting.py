@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -15,9 +14,7 @@ from assistant.rules import Ruleset, load_ruleset
 from assistant.tally import Votal, replay_day, show_votes
 
 if TYPE_CHECKING:
-    import sqlite_utils
-
-    Store = sqlite_utils.Database | sqlite3.Connection  # either works: see store.open_reader
+    from assistant.store import Store
 
 
 def ruleset_for(game: Game) -> Ruleset:

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import sqlite_utils
 from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.schedulers.background import BackgroundScheduler
 
@@ -36,10 +35,10 @@ FAST_WINDOW = timedelta(hours=1)
 FAST_INTERVAL = 60.0  # seconds between syncs in the last hour before a deadline
 RECHECK_EVERY = 3600.0  # seconds between re-reads of the current day's pages, for edits on earlier pages
 
-CountHook = Callable[[Game, sqlite_utils.Database, datetime], "Votal | None"]
+CountHook = Callable[[Game, store.Store, datetime], "Votal | None"]
 PauseHook = Callable[[Game, "Votal | None", datetime], "datetime | None"]
-RegenerateHook = Callable[[Game, sqlite_utils.Database], None]
-RecheckHook = Callable[[Game, sqlite_utils.Database, "Votal | None"], "int | None"]
+RegenerateHook = Callable[[Game, store.Store], None]
+RecheckHook = Callable[[Game, store.Store, "Votal | None"], "int | None"]
 
 
 def choose_interval(
@@ -61,7 +60,7 @@ def choose_interval(
     return min(interval, max(left - fast_window.total_seconds(), fast_interval))
 
 
-def count_current_day(game: Game, db: sqlite_utils.Database, now: datetime) -> Votal | None:
+def count_current_day(game: Game, db: store.Store, now: datetime) -> Votal | None:
     """The current day's votal from stored posts (the default count hook)."""
     from assistant.counting import count_game, current_day
 
@@ -90,7 +89,7 @@ def find_night_end(game: Game, votal: Votal | None, now: datetime) -> datetime |
     return start if start is not None and start > now else None
 
 
-def find_day_start(game: Game, db: sqlite_utils.Database, votal: Votal | None) -> int | None:
+def find_day_start(game: Game, db: store.Store, votal: Votal | None) -> int | None:
     """The current day's first post number (the default recheck start): declared, or the first stored post
     at or after the day's start time; None when neither is known."""
     if votal is None:
@@ -183,7 +182,7 @@ class Runner:
         self._say(_describe(run))
         return self._record(run)
 
-    def _recheck_from(self, game: Game, db: sqlite_utils.Database, votal: Votal | None, now: datetime) -> int | None:
+    def _recheck_from(self, game: Game, db: store.Store, votal: Votal | None, now: datetime) -> int | None:
         """Every ``recheck_every`` seconds, re-read the current day's pages (edits on pages read before)."""
         last = self._rechecked.get(game.key)
         if last is not None and (now - last).total_seconds() < self.recheck_every:
@@ -197,7 +196,7 @@ class Runner:
             self._say(f"{game.title}: no recheck: {exc}")
             return None
 
-    def _sync(self, game: Game, db: sqlite_utils.Database, run: GameRun, recheck_from: int | None = None) -> None:
+    def _sync(self, game: Game, db: store.Store, run: GameRun, recheck_from: int | None = None) -> None:
         try:
             fetcher = make_fetcher(game, limiter=self.limiter, robots=self.robots, stop=self.stop, **self.fetch_options)
             run.result = sync_game(game, db, fetcher, now=self.now, recheck_from=recheck_from)
@@ -211,7 +210,7 @@ class Runner:
         except (ForumError, VotalError) as exc:
             run.error = str(exc)
 
-    def _count(self, game: Game, db: sqlite_utils.Database, now: datetime) -> Votal | None:
+    def _count(self, game: Game, db: store.Store, now: datetime) -> Votal | None:
         try:
             return self.count(game, db, now)
         except VotalError as exc:
@@ -220,7 +219,7 @@ class Runner:
             log.exception("%s: counting failed", game.title)
         return None
 
-    def _regenerate(self, game: Game, db: sqlite_utils.Database) -> bool:
+    def _regenerate(self, game: Game, db: store.Store) -> bool:
         done = True
         for hook in self.regenerate:
             try:
@@ -250,7 +249,7 @@ def regenerate_hooks(
     hooks: list[RegenerateHook] = []
     if site_dir is not None:
 
-        def write_site(game: Game, db: sqlite_utils.Database) -> None:
+        def write_site(game: Game, db: store.Store) -> None:
             from assistant.site import publish_site
 
             publish_site(game, db, Path(site_dir) / Path(game.path).stem, generated_at=now())
@@ -258,7 +257,7 @@ def regenerate_hooks(
         hooks.append(write_site)
     if drafts_dir is not None:
 
-        def write_votal_draft(game: Game, db: sqlite_utils.Database) -> None:
+        def write_votal_draft(game: Game, db: store.Store) -> None:
             from assistant.counting import count_game, current_day, ruleset_for
             from assistant.drafts import build_context, default_flavor, render_draft
 

@@ -6,40 +6,24 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
-import sqlite_utils
-
 from assistant import store
 from assistant.errors import VotalError
 from assistant.game import Game
 from assistant.tally import Votal, show_votes
 
-CountHook = Callable[[Game, sqlite_utils.Database, datetime], "Votal | None"]
+CountHook = Callable[[Game, store.Store, datetime], "Votal | None"]
 
 
 def collect_status(
-    game: Game, db: sqlite_utils.Database, *, now: datetime, count: CountHook | None = None
+    game: Game, db: store.Store, *, now: datetime, count: CountHook | None = None
 ) -> dict[str, Any]:
     """One game's status as plain data (the JSON of `votal status --format json`)."""
     if count is None:
         from assistant.schedule import count_current_day as count
     last = store.last_sync(db, game.key)
-    last_ok = next(
-        db.query("select finished from syncs where game = ? and error is null order by id desc limit 1", [game.key]),
-        None,
-    )
-    totals = next(
-        db.query(
-            "select count(*) as stored, coalesce(sum(deleted), 0) as deleted from posts where game = ?", [game.key]
-        )
-    )
-    day_ago = (now - timedelta(hours=24)).isoformat()
-    faults_24h = next(
-        db.query(
-            "select coalesce(sum(faults), 0) as n, count(*) as syncs, coalesce(sum(requests), 0) as requests "
-            "from syncs where game = ? and started >= ?",
-            [game.key, day_ago],
-        )
-    )
+    last_ok = store.last_good_sync(db, game.key)
+    totals = store.post_totals(db, game.key)
+    faults_24h = store.sync_totals(db, game.key, since=now - timedelta(hours=24))
     problems: list[str] = []
     if last and last["error"]:
         problems.append(f"last sync failed: {last['error']}")

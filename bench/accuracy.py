@@ -3,9 +3,14 @@
 Pure path, no network and no database: each corpus post's body goes through ``extract_commands``, becomes a
 ``ReadPost``, and each scorable day is replayed by the real tally under the ``mafiascum`` ruleset.
 
+Both development sets are scored and their figures printed side by side: ``../shared/corpus/mafiascum``
+(32 games) and ``../shared/corpus/mafiascum-more`` (80 games). A change that raises one and lowers the
+other is fitted to the games, not to how players write.
+
     python bench/accuracy.py            # table, then each miss with the commands it may have misread
     python bench/accuracy.py --misses   # misses only (--brief: one line each)
     python bench/accuracy.py --misses --brief --vote-counts   # also wagons against the moderators' counts
+    python bench/accuracy.py --set more --misses              # one set only
 """
 
 from __future__ import annotations
@@ -26,7 +31,18 @@ from assistant.names import Roster, resolve_name  # noqa: E402
 from assistant.rules import load_ruleset  # noqa: E402
 from assistant.tally import Votal, replay_day  # noqa: E402
 from parsers.commands import ReadPost, extract_commands  # noqa: E402
-from tests.corpus import CorpusGame, ExpectedDay, expected_days, load_games, load_posts, render_game_file  # noqa: E402
+from tests.corpus import (  # noqa: E402
+    CORPUS_DIR,
+    MORE_CORPUS_DIR,
+    CorpusGame,
+    ExpectedDay,
+    expected_days,
+    load_games,
+    load_posts,
+    render_game_file,
+)
+
+SETS = {"first": CORPUS_DIR, "more": MORE_CORPUS_DIR}
 
 
 @dataclass(frozen=True)
@@ -68,7 +84,7 @@ def read_posts(game: CorpusGame) -> list[ReadPost]:
             url=p.get("page", ""),
             commands=tuple(extract_commands(p["content"])),
         )
-        for p in load_posts(game.thread_id)
+        for p in load_posts(game.thread_id, game.corpus_dir)
     ]
 
 
@@ -89,8 +105,8 @@ def score_game(game: CorpusGame) -> list[DayScore]:
     ]
 
 
-def score_corpus() -> list[DayScore]:
-    return [score for game in load_games() for score in score_game(game)]
+def score_corpus(corpus_dir: Path = CORPUS_DIR) -> list[DayScore]:
+    return [score for game in load_games(corpus_dir) for score in score_game(game)]
 
 
 def describe_miss(score: DayScore) -> list[str]:
@@ -131,7 +147,7 @@ def compare_vote_counts(game: CorpusGame) -> tuple[int, list[str]]:
     ruleset = load_ruleset(parsed.ruleset)
     posts = read_posts(game)
     roster = Roster.from_game(parsed, ruleset, authors=[p.author for p in posts])
-    raw = load_posts(game.thread_id)
+    raw = load_posts(game.thread_id, game.corpus_dir)
     moderators = {m.casefold() for m in game.moderators}
     compared, disagreements = 0, []
     for day in days:
@@ -168,43 +184,54 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--vote-counts", action="store_true", help="also compare wagons with the moderators' own vote counts"
     )
+    parser.add_argument("--set", choices=[*SETS, "both"], default="both", help="which development set(s)")
     args = parser.parse_args(argv)
-    started = time.perf_counter()
-    scores = score_corpus()
-    elapsed = time.perf_counter() - started
-    if not args.misses:
-        print(f"{'game':>5} {'day':>3} {'expected':<22} {'got':<22} {'post':>6} {'twilight':>8}  result")
+    names = list(SETS) if args.set == "both" else [args.set]
+    summary: list[tuple[str, str, str, str]] = []
+    for name in names:
+        started = time.perf_counter()
+        scores = score_corpus(SETS[name])
+        elapsed = time.perf_counter() - started
+        print(f"== {name}: {SETS[name]}")
+        if not args.misses:
+            print(f"{'game':>5} {'day':>3} {'expected':<22} {'got':<22} {'post':>6} {'twilight':>8}  result")
+            for s in scores:
+                e = s.expected
+                mark = "ok" if s.decided else "WRONG"
+                if s.hammer_right is False and s.decided:
+                    mark = "hammer?"
+                print(
+                    f"{e.game:>5} {e.day:>3} {(e.eliminated or 'no lynch')[:22]:<22} {(s.got or '-')[:22]:<22} "
+                    f"{s.hammer if s.hammer is not None else '-':>6} {e.twilight_post:>8}  {mark}"
+                )
+        print()
         for s in scores:
-            e = s.expected
-            mark = "ok" if s.decided else "WRONG"
-            if s.hammer_right is False and s.decided:
-                mark = "hammer?"
-            print(
-                f"{e.game:>5} {e.day:>3} {(e.eliminated or 'no lynch')[:22]:<22} {(s.got or '-')[:22]:<22} "
-                f"{s.hammer if s.hammer is not None else '-':>6} {e.twilight_post:>8}  {mark}"
-            )
-    print()
-    for s in scores:
-        if not s.decided or s.hammer_right is False:
-            lines = describe_miss(s)
-            print("\n".join(lines[:1] if args.brief else lines))
-    decided = sum(s.decided for s in scores)
-    checked = [s for s in scores if s.hammer_right is not None]
-    hammers = sum(bool(s.hammer_right) for s in checked)
-    print()
-    print(f"days decided correctly: {decided}/{len(scores)} ({100 * decided / max(len(scores), 1):.1f}%)")
-    print(f"hammer post correct:    {hammers}/{len(checked)} ({100 * hammers / max(len(checked), 1):.1f}%)")
-    print(f"({elapsed:.1f} s)")
-    if args.vote_counts:
-        compared, disagreements = 0, []
-        for game in load_games():
-            n, found = compare_vote_counts(game)
-            compared += n
-            disagreements.extend(found)
-        print("\n".join(disagreements))
-        agreed = compared - len(disagreements)
-        print(f"wagons agreeing with the moderators' vote counts: {agreed}/{compared}"
-              f" ({100 * agreed / max(compared, 1):.1f}%)")
+            if not s.decided or s.hammer_right is False:
+                lines = describe_miss(s)
+                print("\n".join(lines[:1] if args.brief else lines))
+        decided = sum(s.decided for s in scores)
+        checked = [s for s in scores if s.hammer_right is not None]
+        hammers = sum(bool(s.hammer_right) for s in checked)
+        counts = ""
+        if args.vote_counts:
+            compared, disagreements = 0, []
+            for game in load_games(SETS[name]):
+                n, found = compare_vote_counts(game)
+                compared += n
+                disagreements.extend(found)
+            print("\n".join(disagreements))
+            agreed = compared - len(disagreements)
+            counts = f"{agreed}/{compared} ({100 * agreed / max(compared, 1):.1f}%)"
+        summary.append((
+            name,
+            f"{decided}/{len(scores)} ({100 * decided / max(len(scores), 1):.1f}%)",
+            f"{hammers}/{len(checked)} ({100 * hammers / max(len(checked), 1):.1f}%)",
+            counts,
+        ))
+        print(f"({elapsed:.1f} s)\n")
+    print(f"{'set':<6} {'days decided correctly':<24} {'hammer post correct':<22} wagons as the moderators counted")
+    for name, days, hammers, counts in summary:
+        print(f"{name:<6} {days:<24} {hammers:<22} {counts or '-'}")
     return 0
 
 
