@@ -144,9 +144,15 @@ class Seat:
     @property
     def shown(self) -> str:
         """The seat as players know it now: "New (replaced Old)", or just the name when never replaced."""
-        if not self.replacements:
+        return self.shown_at(None)
+
+    def shown_at(self, post: int | None) -> str:
+        """The seat as players knew it at ``post`` (None: now): its account then, and the ones it replaced."""
+        holder = self.current if post is None else self.account_at(post)
+        if holder == self.name:
             return self.name
-        return f"{self.current} (replaced {', '.join(self.accounts[:-1])})"
+        before = self.accounts[: self.accounts.index(holder)]
+        return f"{holder} (replaced {', '.join(before)})"
 
     def account_at(self, post: int) -> str:
         """The account holding the seat at ``post``: the latest replacement whose post is at or before it.
