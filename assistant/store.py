@@ -114,7 +114,7 @@ def ensure_schema(db: Store) -> None:
 def open_reader(path: str | Path) -> Store:
     """The store for commands that only read it (count, audit, draft, status): no schema work."""
     if not Path(path).is_file():
-        raise StoreError(f"no store at {path}: run `votal sync GAME_FILE --db {path}` first")
+        raise StoreError(f"no posts stored for this game; run `votal sync` first (there is no store at {path})")
     try:
         db = _connect(path)
         tables = {row[0] for row in db.execute("select name from sqlite_master where type = 'table'")}
