@@ -325,6 +325,8 @@ def count(
     type=click.Path(file_okay=False),
     help="Your templates folder (default: the game file's 'templates'); its files override the bundled ones.",
 )
+@click.option("--force", is_flag=True,
+              help="Draft day-end or judge even for a day not yet decided (the draft then says it is undecided).")
 def draft(
     kind: str,
     game_file: str,
@@ -334,12 +336,14 @@ def draft(
     at_time: datetime | None,
     flavor: str | None,
     templates_dir: str | None,
+    force: bool,
 ) -> None:
     """Draft a routine moderator post from stored posts (no network).
 
     KIND is one of day-start, votal, judge, day-end, early-end, runoff, reminder. A template
     folder's votal.j2, day_start.j2 ... (or bbcode/votal.j2, markdown/votal.j2) replace the
-    bundled templates of the same name.
+    bundled templates of the same name. A day-end or judge draft of a day that is not decided
+    is refused (exit 1) unless --force.
 
     \b
     Example:
@@ -355,6 +359,12 @@ def draft(
     number = day or current_day(game, db, at_time=moment)
     votals = count_game(game, db, days=[number], at_post=at_post, at_time=moment)
     warn(for_day(game_warnings(game, db), number))
+    if kind in ("day-end", "judge") and votals[0].outcome is None and not force:
+        where = f"post {at_post}" if at_post is not None else f"{moment:%Y-%m-%d %H:%M} UTC"
+        raise click.ClickException(
+            f"day {number} is not decided as of {where}: a {kind} post would announce nothing "
+            "(count it with `votal count`; --force drafts it marked undecided)"
+        )
     posts = load_read_posts(db, game.key)
     context = build_context(game, ruleset_for(game), votals, day=number, now=moment, posts=posts)
     folder = templates_dir or game.templates

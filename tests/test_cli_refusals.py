@@ -117,3 +117,16 @@ def test_game_file_doubts_are_warnings_beside_the_count(demo, tmp_path):
     bbcode = CliRunner().invoke(main, ["count", str(game), "--db", str(db), "--day", "2",
                                                        "--at-time", DAY2_EVENING, "--format", "bbcode"])
     assert "warning: posts 25-29" in bbcode.stderr and "warning" not in bbcode.stdout
+
+
+@pytest.mark.parametrize("kind", ["day-end", "judge"])
+def test_a_day_end_or_judge_draft_of_an_undecided_day_needs_force(kind, synced):
+    _, game, db = synced
+    refused = invoke("draft", kind, game, "--db", db, "--day", "2", "--at-time", DAY2_EVENING)
+    assert refused.exit_code == 1
+    assert "day 2 is not decided as of 2026-03-05 20:00 UTC" in refused.output
+    forced = invoke("draft", kind, game, "--db", db, "--day", "2", "--at-time", DAY2_EVENING, "--force")
+    assert forced.exit_code == 0
+    assert "has not been decided yet" in forced.output or "has not ended yet" in forced.output
+    decided = invoke("draft", kind, game, "--db", db, "--day", "1", "--at-time", DAY2_EVENING)
+    assert decided.exit_code == 0, decided.output
