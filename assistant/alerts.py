@@ -82,7 +82,8 @@ def detect_alerts(
             who = outcome.target or "no elimination"
             key = f"outcome:{day}:{outcome.kind}:{outcome.target}:{outcome.reason}"
             if outcome.reason == "majority" and not _past(votal.deadline, now):
-                alerts.append(Alert("hammer", key, f"Day {day}: hammer — {who} reached a majority{at}; the day ends."))
+                message = f"Day {day}: hammer — {who} reached a majority{at}; the day ends."
+                alerts.append(Alert("hammer", key, message))
             elif outcome.reason == "unanimous_minus_one":
                 alerts.append(
                     Alert("unanimous_minus_one", key, f"Day {day}: unanimous minus one on {who}{at}; the day ends.")
