@@ -293,16 +293,25 @@ def _write_posts(db: Store, rows: list, revisions: list) -> None:
 
 
 def encode_commands(commands: Iterable[Command]) -> str:
-    return json.dumps(
-        [[c.action, c.target, c.raw] + ([c.note] if c.note else []) for c in commands], ensure_ascii=False
-    )
+    return json.dumps([_command_row(c) for c in commands], ensure_ascii=False)
+
+
+def _command_row(command: Command) -> list:
+    """[action, target, raw, bold (1/0), note], the trailing defaults (bold 1, no note) left out."""
+    row: list = [command.action, command.target, command.raw]
+    if command.note:
+        return [*row, int(command.bold), command.note]
+    return [*row, 0] if not command.bold else row
 
 
 def decode_commands(text: str | None) -> tuple[Command, ...]:
     if not text or text == "[]":  # most posts hold no command: skip the JSON decoder
         return ()
     return tuple(
-        Command(row[0], row[1], row[2], note=row[3] if len(row) > 3 else None) for row in json.loads(text)
+        Command(
+            row[0], row[1], row[2], bold=bool(row[3]) if len(row) > 3 else True, note=row[4] if len(row) > 4 else None
+        )
+        for row in json.loads(text)
     )
 
 

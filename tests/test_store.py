@@ -127,5 +127,9 @@ def test_a_commands_note_is_kept():
     from assistant.store import decode_commands, encode_commands
     from parsers.commands import Command
 
-    commands = (Command("void", None, "VOTE: Ann VOTE: Bob", note="two votes in one tag"), Command("vote", "Ann", "v"))
+    commands = (
+        Command("void", None, "VOTE: Ann VOTE: Bob", note="two votes in one tag"),
+        Command("vote", "Ann", "v"),
+        Command("vote", "Ann", "vote Ann", bold=False),
+    )
     assert decode_commands(encode_commands(commands)) == commands
