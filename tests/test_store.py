@@ -121,3 +121,15 @@ def test_processes_opening_one_new_store_at_once_all_succeed(tmp_path):
         for worker in workers:
             worker.join(timeout=60)
         assert [results.get(timeout=5) for _ in workers] == ["ok"] * 4
+
+
+def test_a_commands_note_is_kept():
+    from assistant.store import decode_commands, encode_commands
+    from parsers.commands import Command
+
+    commands = (
+        Command("void", None, "VOTE: Ann VOTE: Bob", note="two votes in one tag"),
+        Command("vote", "Ann", "v"),
+        Command("vote", "Ann", "vote Ann", bold=False),
+    )
+    assert decode_commands(encode_commands(commands)) == commands
