@@ -215,13 +215,16 @@ class Roster:
 
     @classmethod
     def from_game(
-        cls, game: Game, no_elimination: Iterable[str] | Any = (), *, authors: Iterable[str] = ()
+        cls,
+        game: Game,
+        no_elimination: Iterable[str] | Any = (),
+        *,
+        authors: Iterable[str | tuple[str, str | None]] = (),
     ) -> Roster:
         """The roster of ``game``; ``no_elimination`` is the ruleset's no-elimination phrases, or the ruleset.
 
-        ``authors``: who posted in the thread, one name per post in thread order. With it, an account the game
-        file does not know is matched to a seat that never posts under any of its names (a renamed account),
-        when that is the only reading.
+        ``authors``: who wrote each stored post, in thread order, as names or (name, user id) pairs: the forum's
+        user ids follow a renamed account (:class:`assistant.identity.AuthorIndex`).
         """
         phrases = _no_elimination_phrases(no_elimination)
         entries: list[_Entry] = []
@@ -240,16 +243,18 @@ class Roster:
         return cls(
             tuple(s.name for s in game.players),
             tuple(e for e in entries if e.folded),
-            AuthorIndex(game, authors, fold=fold_name, words=_words),
+            AuthorIndex(game, authors),
         )
 
     def seat_of_author(self, author: str) -> str | None:
         """The seat an account posts for, or None (see :mod:`assistant.identity`)."""
         return self.authors.seat_of(author)
 
-    def author_match(self, author: str) -> tuple[str | None, str | None]:
+    def author_match(
+        self, author: str, author_id: str | None = None, number: int | None = None
+    ) -> tuple[str | None, str | None]:
         """(seat, how) for a post's author (see :meth:`assistant.identity.AuthorIndex.match`)."""
-        return self.authors.match(author)
+        return self.authors.match(author, author_id, number)
 
     def resolve(self, text: str, alive: Collection[str]) -> Resolution:
         key = (text, alive if isinstance(alive, frozenset) else frozenset(alive))

@@ -47,6 +47,7 @@ class ReadPost:
     edited: bool = False
     deleted: bool = False
     first_commands: tuple[Command, ...] | None = None  # from the first revision, when edited
+    author_id: str | None = None  # the forum's user id of the author, where the page gives one
 
 
 # --- what does not count: quotes, spoilers, code, struck text -------------------------------------------
@@ -453,8 +454,9 @@ def _parse(body_html: str):
     from lxml import etree
     from lxml import html as lxml_html
 
-    try:
-        return lxml_html.fragment_fromstring(body_html, create_parent="div")
+    try:  # huge_tree: a body nested hundreds deep or holding megabytes is read whole, not cut short
+        parser = lxml_html.HTMLParser(huge_tree=True)
+        return lxml_html.fragment_fromstring(body_html, create_parent="div", parser=parser)
     except (etree.ParserError, ValueError):
         return None
 
