@@ -323,10 +323,11 @@ def count_posts(db: Store, game: str) -> int:
     return _rows(db, "select count(*) as n from posts where game = ?", [game])[0]["n"]
 
 
-def post_authors(db: Store, game: str) -> list[str]:
-    """Who wrote each stored post of a game, in thread order (what :meth:`Roster.from_game` takes)."""
-    rows = _rows(db, "select author from posts where game = ? order by number, post_id", [game])
-    return [row["author"] for row in rows]
+def post_authors(db: Store, game: str) -> list[tuple[str, str | None]]:
+    """Who wrote each stored post of a game, (name, forum user id), in thread order (what
+    :meth:`Roster.from_game` takes)."""
+    rows = _rows(db, "select author, author_id from posts where game = ? order by number, post_id", [game])
+    return [(row["author"], row["author_id"]) for row in rows]
 
 
 def load_read_posts(
@@ -349,7 +350,7 @@ def load_read_posts(
             )
     rows = _rows(
         db,
-        "select post_id, number, author, time, url, edited, deleted, revisions, commands "
+        "select post_id, number, author, author_id, time, url, edited, deleted, revisions, commands "
         "from posts where game = ? and (? is null or number <= ?) order by number, post_id",
         [game, up_to, up_to],
     )
@@ -359,6 +360,7 @@ def load_read_posts(
             number=r["number"],
             post_id=r["post_id"],
             author=r["author"],
+            author_id=r["author_id"],
             time=datetime.fromisoformat(r["time"]) if r["time"] else None,
             url=r["url"],
             commands=decode_commands(r["commands"]),
