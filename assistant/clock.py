@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo
 
 from assistant.game import Game
 from assistant.rules import Ruleset
+from assistant.zones import zone_named
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,7 @@ class DayBounds:
 
 def zone_of(game: Game, ruleset: Ruleset) -> ZoneInfo:
     """The game's zone: the game file's, else the ruleset's, else UTC."""
-    return ZoneInfo(game.timezone or ruleset.timezone or "UTC")
+    return zone_named(game.timezone or ruleset.timezone or "UTC")
 
 
 def add_wall_hours(moment: datetime, hours: float, zone: ZoneInfo) -> datetime:
@@ -99,6 +100,11 @@ def _bounds(game: Game, ruleset: Ruleset, day: int, scheduled: datetime | None, 
         start = scheduled
     if end is None and start is not None and ruleset.day_hours and (declared is None or declared.end_post is None):
         end = add_wall_hours(start, ruleset.day_hours, zone)
+    by_posts_only = declared is not None and declared.start is None and declared.end_post is None
+    if end is None and by_posts_only and ruleset.sod and scheduled is not None and ruleset.day_hours:
+        # A day declared by its first post still ends at the ruleset's hour ("until 11 am the next day"):
+        # the deadline comes from the schedule, the start from the post.
+        end = add_wall_hours(scheduled, ruleset.day_hours, zone)
     extended = 0.0
     for event in game.events:
         if event.day != day:

@@ -235,9 +235,15 @@ def _toml_str(value: str) -> str:
 
 
 def render_game_file(
-    game: CorpusGame, *, thread_url: str | None = None, ruleset: str = "mafiascum", posts_per_page: int | None = None
+    game: CorpusGame,
+    *,
+    thread_url: str | None = None,
+    ruleset: str = "mafiascum",
+    posts_per_page: int | None = None,
+    confirmed: dict[str, list[str]] | None = None,
 ) -> str:
-    """The game file a moderator would write for this game."""
+    """The game file a moderator would write for this game; ``confirmed``: accounts the moderator added to
+    a seat (by its first name) after Votal reported them."""
     lines = [
         f"title = {_toml_str(game.title)}",
         f"thread = {_toml_str(thread_url or game.url)}",
@@ -252,8 +258,9 @@ def render_game_file(
         lines.append(f"posts_per_page = {posts_per_page}")
     for seat in game.seats:
         lines += ["", "[[players]]", f"name = {_toml_str(seat.name)}"]
-        if len(seat.accounts) > 1:
-            lines.append(f"replacements = [{', '.join(_toml_str(a) for a in seat.accounts[1:])}]")
+        later = [*seat.accounts[1:], *(confirmed or {}).get(seat.name, [])]
+        if later:
+            lines.append(f"replacements = [{', '.join(_toml_str(a) for a in later)}]")
         if seat.vote_weight != 1:
             lines.append(f"vote_weight = {seat.vote_weight}")
     start = 0

@@ -171,14 +171,6 @@ def test_close_typos_of_two_names_are_ambiguous(game):
     assert (found.seat, found.reason) == (None, "ambiguous: Hirake or Hiraki")
 
 
-def test_seat_of_author_knows_every_account(roster):
-    assert roster.seat_of_author("Thor665") == "Prox"
-    assert roster.seat_of_author("thor665") == "Prox"
-    assert roster.seat_of_author("Prox") == "Prox"
-    assert roster.seat_of_author("neil1113") is None
-    assert roster.seat_of_author("Stranger") is None
-
-
 def test_answers_are_cached_per_roster(roster, game):
     alive = everyone_but(game)
     assert resolve_name("Guderain", roster, alive=alive) is resolve_name("Guderain", roster, alive=set(alive))
@@ -192,43 +184,6 @@ def test_fold_name(name, folded):
     assert fold_name(name) == folded
 
 
-def test_an_author_plainly_the_same_as_an_account_is_that_seat(game):
-    roster = Roster.from_game(game, NO_ELIMINATION)
-    assert roster.author_match("Green  Crayons!") == ("Green Crayons", "account")
-    assert roster.author_match("Guderain") == ("Guderian", "similar")  # one typo in the game file
-    assert roster.author_match("Evil pacman") == ("evilpacman18", "similar")
-    assert roster.author_match("Hir") == (None, None)  # too short to tell
-    assert roster.author_match("neil") == (None, None)  # the moderator's name
-    assert roster.author_match("Someone Else") == (None, None)
-
-
-def test_a_renamed_account_posts_for_the_only_silent_seat(game):
-    posting = [s.name for s in game.players if s.name != "Zdenek"]
-    authors = posting * 3 + ["Newname"] * 6 + ["Passerby"] * 2 + ["neil1113"] * 20
-    roster = Roster.from_game(game, NO_ELIMINATION, authors=authors)
-    assert roster.author_match("Newname") == ("Zdenek", "renamed")
-    assert roster.seat_of_author("Passerby") is None
-
-
-@pytest.mark.parametrize(
-    "extra",
-    [
-        ["Newname"] * 3,  # too few posts to be sure
-        ["Newname"] * 6 + ["Other"] * 4,  # two unknown posters, neither dominant
-    ],
-)
-def test_no_renamed_account_is_guessed_when_unsure(game, extra):
-    posting = [s.name for s in game.players if s.name != "Zdenek"]
-    roster = Roster.from_game(game, NO_ELIMINATION, authors=posting + extra)
-    assert roster.seat_of_author("Newname") is None
-
-
-def test_no_renamed_account_is_guessed_with_two_silent_seats(game):
-    posting = [s.name for s in game.players if s.name not in ("Zdenek", "Hiroko")]
-    roster = Roster.from_game(game, NO_ELIMINATION, authors=posting + ["Newname"] * 10)
-    assert roster.seat_of_author("Newname") is None
-
-
 @pytest.mark.parametrize("typed", ["me", "him", "her", "all", "the scum", "this guy", "no"])
 def test_pronouns_and_function_words_are_not_guessed_at(roster, game, typed):
     found = resolve(roster, game, typed)
@@ -239,12 +194,6 @@ def test_a_seat_literally_called_a_common_word_still_resolves():
     named = parse_game(GAME.replace('name = "Hiroko"', 'name = "Me"'))
     roster = Roster.from_game(named, NO_ELIMINATION)
     assert resolve_name("ME", roster, alive=everyone_but(named)).seat == "Me"
-
-
-def test_the_thread_openers_account_is_never_taken_for_a_renamed_player(game):
-    posting = [s.name for s in game.players if s.name != "Zdenek"]
-    roster = Roster.from_game(game, NO_ELIMINATION, authors=["Renamed Host"] + posting + ["Renamed Host"] * 30)
-    assert roster.seat_of_author("Renamed Host") is None
 
 
 def test_names_spelt_as_they_sound(game):
@@ -396,3 +345,17 @@ def test_pass_is_a_no_elimination_vote_where_the_ruleset_has_one(shortened):
     game, _ = shortened
     roster = Roster.from_game(game, load_ruleset("mafiascum"))
     assert resolve_name("pass", roster, alive=everyone_but(game)).no_elimination
+
+
+def test_a_learned_spelling_names_its_seat_from_the_post_that_taught_it(shortened):
+    game, _ = shortened
+    roster = Roster.from_game(game, NO_ELIMINATION)
+    roster.learn("Frosty", "Silverfox", 40)
+    alive = everyone_but(game)
+    assert resolve_name("Frosty", roster, alive=alive, at_post=39).seat is None  # not yet taught
+    assert resolve_name("frosty!", roster, alive=alive, at_post=40) == Resolution(
+        "frosty!", "Silverfox", "learned", matched="frosty!"
+    )
+    assert resolve_name("Harrow", roster, alive=alive, at_post=41).seat == "Harrow"  # a whole name is never relearned
+    roster.learn("Harrow", "Silverfox", 41)
+    assert resolve_name("Harrow", roster, alive=alive, at_post=42).seat == "Harrow"
