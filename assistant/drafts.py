@@ -13,7 +13,8 @@ is escaped for the flavour, and links are checked and percent-encoded, so a temp
 moderator's own) prints values as they are and a player called ``[b]x[/b]`` or ``**x**`` cannot break a
 draft.
 
-- BBCode: each ``[`` is followed by an empty ``[i][/i]``. A tag needs ``[`` directly before its name, so
+- BBCode: each ``[`` that could start a tag is followed by an empty ``[i][/i]`` (any other ``[``, and every
+  ordinary name, is left as typed). A tag needs ``[`` directly before its name, so
   ``[b]`` becomes ``[[i][/i]b]``, which phpBB, vBulletin, XenForo and ProBoards all show as ``[b]`` (the
   empty italic renders as nothing). Unlike entities (``&#91;``), which some engines show literally, or
   lookalike brackets, the page shows the real characters, so a name copied from a votal still votes.
@@ -568,13 +569,16 @@ def default_flavor(game: Game) -> str:
 # --- escaping --------------------------------------------------------------------------------------------
 
 _SPACE = re.compile(r"\s+")
+# A "[" that could open or close a tag: a letter or "*" (after an optional "/"), then no bracket up to a "]".
+# Only these are broken up, so "[1]", "x[y" or "Bob :[" stay as typed and ordinary names carry no marks.
+_BB_TAG_OPEN = re.compile(r"\[(?=/?[A-Za-z*][^\[\]]*\])")
 _MD_INLINE = re.compile(r"([\\`*_\[\]<>|~&#])")
 _MD_LEADING = re.compile(r"^(\d+)([.)])|^([+\-=.!])")
 
 
 def escape_bbcode(text: str) -> str:
     """``text`` shown literally in a BBCode post (see the module docstring)."""
-    return _SPACE.sub(" ", text).strip().replace("[", "[[i][/i]")
+    return _BB_TAG_OPEN.sub("[[i][/i]", _SPACE.sub(" ", text).strip())
 
 
 def escape_markdown(text: str) -> str:
