@@ -169,6 +169,7 @@ class DraftContext:
     cap_lifted_local: str | None
     warnings: tuple[Flagged, ...] = ()
     notes: tuple[str, ...] = ()
+    count_number: int | None = None  # 2 in "Vote Count 3.2": the day's second count, as moderators number them
 
 
 # --- building the context ------------------------------------------------------------------------------
@@ -182,6 +183,7 @@ def build_context(
     day: int,
     now: datetime | None,
     posts: Sequence[ReadPost] = (),
+    count_number: int | None = None,
 ) -> DraftContext:
     """The public facts of ``day`` for a draft.
 
@@ -189,7 +191,8 @@ def build_context(
     present (a day that has not started has none: the living and the majority come from the game file).
     ``posts`` give the links to the posts votes were cast in and the day's post counts for the post
     minimum; without them links fall back to the thread's URL and post counts to the votal's flags.
-    ``now`` (aware) is for the time left before the deadline.
+    ``now`` (aware) is for the time left before the deadline. ``count_number`` numbers a vote count within
+    its day (:func:`assistant.store.number_vote_count`).
     """
     votal = _votal_of(votals, day)
     words = words_of(ruleset)
@@ -243,6 +246,7 @@ def build_context(
             Flagged(f.seat, f.reason) for f in (votal.flags if votal is not None else ()) if "minimum" not in f.reason
         ),
         notes=_notes(votal, ruleset, words),
+        count_number=count_number,
     )
 
 

@@ -575,7 +575,7 @@ def test_votal_draft_command_reads_the_store_and_the_game_file(tmp_path):
     assert result.exit_code == 0, result.output
     assert result.output == "\n".join(
         [
-            "## Tiny: Votal, Day 1",
+            "## Tiny: Vote Count 1.1",
             "",
             "As of post #2.",
             "",
