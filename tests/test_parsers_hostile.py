@@ -72,7 +72,10 @@ def test_a_body_deeper_than_the_parser_goes_costs_only_itself(engine):
 
 
 @pytest.mark.parametrize("engine", HTML_ENGINES)
-@pytest.mark.parametrize("body", ["<table><tr><td>a table never closed", "<table>never closed", "<div><span>open"])
+@pytest.mark.parametrize(
+    "body",
+    ["<table><tr><td>a table never closed", "<table>never closed", "<div><span>open", "<div>" * 5 + "five open"],
+)
 def test_unclosed_markup_never_hands_the_next_posts_to_its_author(engine, body):
     page = _read(engine, body)
     assert _who_voted(page) == [("Moderator", []), ("Mallory", []), *EXPECTED_OTHERS]
@@ -149,3 +152,13 @@ def test_a_discourse_answer_with_a_hole_in_the_stream_is_a_problem():
     page = get_parser("discourse").parse_page(json.dumps(data), url=url)
     assert [p.author for p in page.posts] == ["Moderator", "Mallory", "Dusk"]
     assert page.problems == ["the answer's 3 posts are not a run of the topic's stream: posts may be missing"]
+
+
+def test_a_post_forged_in_the_last_post_of_a_page_shows_in_the_pages_count():
+    forum = importlib.import_module("forums.phpbb")
+    posts = _posts("hello")
+    posts[-1] = dict(posts[-1], content="Look: " + FORGED["phpbb"])
+    (path, text), *_ = forum.render_thread(posts, base_url=BASE, topic_id="9").items()
+    page = get_parser("phpbb").parse_page(text, url=BASE + path)
+    assert [p.post_id for p in page.posts][:4] == ["700", "701", "702", "703"]
+    assert any("a body may forge a post" in problem for problem in page.problems), page.problems
