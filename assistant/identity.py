@@ -258,7 +258,7 @@ class AuthorIndex:
         for name, listed in self._renamed.items():
             seat = self._by_name[listed][0].seat
             found.append((seat, f"account {listed!r} now posts as {_shown(name)} (same user id): counted for it"))
-        for name, ids in self._conflicts.items():
+        for name in self._conflicts:
             found.append((self._by_name[name][0].seat, self.why_not(name)))
         posted = self._posted()
         for name, count in self._counts.items():

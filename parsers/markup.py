@@ -60,17 +60,17 @@ def read_body(element) -> tuple[str, tuple[Command, ...]]:
 _DIV = re.compile(r"<(/?)div\b[^>]*>", re.IGNORECASE)
 
 
-def frame_posts(text: str, doc, elements: list, *, quick: re.Pattern, marker: re.Pattern, tag: str,
+def frame_posts(text: str, doc, elements: list, *, quick, marker: re.Pattern, tag: str,
                 body_start: re.Pattern, body, ident, find):
     """The page's post containers, the document to read the page's own parts from, and problems found.
 
     ``elements``: the containers the fast reading of ``doc`` found, in page order; ``marker`` matches each
-    container's start tag in the raw text (group 1: what ``ident(element)`` gives), and ``quick`` its id
-    attribute alone (a literal search, some twenty times cheaper, for pages where all is well); ``tag``: the
-    containers' tag name; ``body_start`` matches a body's start tag (a div) in the text and ``body(container)`` finds it
-    in a tree; ``find(doc)``: every container of a document, nested ones too, in document order.
+    container's start tag in the raw text (group 1: what ``ident(element)`` gives), and ``quick(text)``
+    counts them cheaply (literal searches, for the pages where all is well); ``tag``: the containers' tag
+    name; ``body_start`` matches a body's start tag (a div) in the text and ``body(container)`` finds it in a
+    tree; ``find(doc)``: every container of a document, nested ones too, in document order.
     """
-    if [ident(e) for e in elements] == quick.findall(text) and _siblings(elements):
+    if len(elements) == quick(text) and _siblings(elements):
         return elements, doc, []
     problems: list[str] = []
     found = find(doc)
@@ -176,7 +176,7 @@ def count_problems(read: int, expected: int | None, numbers: list[int] | None = 
     elif expected is not None and read > expected:
         problems.append(f"the page shows {expected} posts but {read} were read: a body may forge a post")
     if numbers:
-        gaps = [(a, b) for a, b in zip(numbers, numbers[1:]) if b != a + 1]
+        gaps = [(a, b) for a, b in zip(numbers, numbers[1:], strict=False) if b != a + 1]
         if gaps:
             shown = ", ".join(f"{a} to {b}" for a, b in gaps[:3])
             problems.append(f"the page's post numbers jump ({shown}): posts may be missing")

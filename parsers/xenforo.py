@@ -62,7 +62,8 @@ def parse_page(
     doc = parse_html(text)
     elements = _POSTS(doc)
     elements, chrome, problems = frame_posts(
-        text, doc, elements, quick=_QUICK, marker=_MARKER, tag="article", body_start=_BODY_START, body=_body_of,
+        text, doc, elements, quick=lambda t: len(_QUICK.findall(t)),
+        marker=_MARKER, tag="article", body_start=_BODY_START, body=_body_of,
         ident=_ident, find=_POSTS,
     )
     posts: list[Post] = []

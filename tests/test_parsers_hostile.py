@@ -31,7 +31,6 @@ def _posts(second_body: str) -> list[dict]:
 
 def _page(engine: str, second_body: str) -> tuple[str, str]:
     forum = importlib.import_module(f"forums.{engine}")
-    url = forum.thread_url(BASE, topic_id="9")
     pages = forum.render_thread(_posts(second_body), base_url=BASE, topic_id="9")
     (path, text), *_ = pages.items()
     return BASE + path, text
@@ -121,7 +120,7 @@ def test_a_page_short_of_the_posts_it_says_it_holds_is_a_problem(engine):
 
 def _drop_post(engine: str, text: str, post_id: str) -> str:
     """The page with one post's markup cut out, as if the forum had lost it from the middle of a page."""
-    starts = {"phpbb": f'<div id="p{post_id}"', "xenforo": "<article", "vbulletin": f'<li class="postbitlegacy',
+    starts = {"phpbb": f'<div id="p{post_id}"', "xenforo": "<article", "vbulletin": '<li class="postbitlegacy',
               "proboards": "<tr"}
     ident = {"phpbb": f'id="p{post_id}"', "xenforo": f'data-content="post-{post_id}"',
              "vbulletin": f'id="post_{post_id}"', "proboards": f'id="post-{post_id}"'}[engine]
