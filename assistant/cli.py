@@ -255,7 +255,7 @@ def count(
     days = None if all_days else [day or current_day(game, db, at_time=moment)]
     votals = count_game(game, db, days=days, at_post=at_post, at_time=moment)
     if fmt == "json":
-        data = [v.to_json() for v in votals]
+        data = [v.to_json(private=True) for v in votals]  # the moderator's own view: real reasons, notes
         print_json(data if all_days else data[0])
     elif fmt == "bbcode":
         from assistant.drafts import render_votal_draft
@@ -342,7 +342,7 @@ def audit(
     number = day or current_day(game, db, at_time=moment)
     votal = count_game(game, db, days=[number], at_post=at_post, at_time=moment)[0]
     if fmt == "json":
-        print_json(votal.to_json()["actions"])
+        print_json(votal.to_json(private=True)["actions"])
     else:
         click.echo(format_audit_text(votal))
 

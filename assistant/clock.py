@@ -28,9 +28,13 @@ class DayBounds:
     extended_hours: float = 0
 
 
-def zone_of(game: Game, ruleset: Ruleset) -> ZoneInfo:
-    """The game's zone: the game file's, else the ruleset's, else UTC."""
-    return ZoneInfo(game.timezone or ruleset.timezone or "UTC")
+def iso_utc(moment: datetime | None) -> str | None:
+    """ISO 8601 in UTC with a ``Z``, as every JSON output writes times; None stays None."""
+    if moment is None:
+        return None
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC)
+    return moment.isoformat().replace("+00:00", "Z")
 
 
 def add_wall_hours(moment: datetime, hours: float, zone: ZoneInfo) -> datetime:
@@ -44,7 +48,7 @@ def first_day_start(game: Game, ruleset: Ruleset) -> datetime | None:
     after the first night when the game starts at night."""
     if game.start is None:
         return None
-    zone = zone_of(game, ruleset)
+    zone = game.tz
     start = game.start
     if ruleset.sod is not None:
         hour, minute = (int(x) for x in ruleset.sod.split(":"))
@@ -60,7 +64,7 @@ def first_day_start(game: Game, ruleset: Ruleset) -> datetime | None:
 
 def day_bounds(game: Game, ruleset: Ruleset, day: int) -> DayBounds:
     """The bounds of ``day``: declared ones first, then phase lengths; extensions from the game's events."""
-    zone = zone_of(game, ruleset)
+    zone = game.tz
     declared = game.day(day)
     start_post = declared.start_post if declared else None
     end_post = declared.end_post if declared else None

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from assistant.errors import GameFileError
+from assistant.errors import GameFileError, RulesetError
+from assistant.rules import find_ruleset
 
 ENGINES = ("phpbb", "discourse", "xenforo", "vbulletin", "proboards")
 EVENT_KINDS = ("extend", "early_end", "nominate", "runoff_end", "deadline")
@@ -188,9 +189,10 @@ class Game:
     players: tuple[Seat, ...]
     forum: str | None = None
     moderators: tuple[str, ...] = ()
-    timezone: str | None = None
+    timezone: str | None = None  # as the game file says it
     start: datetime | None = None
     templates: Path | None = None
+    ruleset_zone: str | None = None  # the ruleset's [phases] timezone: the game's zone when the file names none
     fetch: FetchSettings = field(default_factory=FetchSettings)
     webhook: str | None = None
     days: tuple[DayDecl, ...] = ()
@@ -206,7 +208,8 @@ class Game:
 
     @property
     def tz(self) -> ZoneInfo:
-        return ZoneInfo(self.timezone or "UTC")
+        """The game's time zone, the one home of it: the game file's, else the ruleset's, else UTC."""
+        return ZoneInfo(self.timezone or self.ruleset_zone or "UTC")
 
     def seat(self, name: str) -> Seat:
         for seat in self.players:
@@ -355,7 +358,8 @@ def _build(raw: dict, path: Path, checker: _Checker) -> Game:
             ZoneInfo(zone_name)
         except (ZoneInfoNotFoundError, ValueError):
             raise checker.fail("", None, "timezone", f"unknown time zone {zone_name!r}") from None
-    zone = ZoneInfo(zone_name or "UTC")
+    ruleset_zone = None if zone_name is not None else _ruleset_zone(raw["ruleset"], path)
+    zone = ZoneInfo(zone_name or ruleset_zone or "UTC")
 
     def when(value: Any, table: str, index: int | None, key: str) -> datetime:
         return _to_utc(value, zone, lambda msg: checker.fail(table, index, key, msg))
@@ -452,6 +456,7 @@ def _build(raw: dict, path: Path, checker: _Checker) -> Game:
         forum=forum,
         moderators=tuple(raw.get("moderators", ())),
         timezone=zone_name,
+        ruleset_zone=ruleset_zone,
         start=when(raw["start"], "", None, "start") if "start" in raw else None,
         templates=(path.parent / templates) if templates else None,
         fetch=FetchSettings(**fetch),
@@ -462,6 +467,14 @@ def _build(raw: dict, path: Path, checker: _Checker) -> Game:
         events=tuple(events),
         private=private,
     )
+
+
+def _ruleset_zone(name: str, path: Path) -> str | None:
+    """The time zone of the game's ruleset: local times of a game file without ``timezone`` are in it."""
+    try:
+        return find_ruleset(name, path.parent).timezone
+    except RulesetError:
+        return None  # a broken ruleset is reported, with its line, where the game's rules are loaded
 
 
 def _check_unique_accounts(seats: list[Seat], checker: _Checker) -> None:
