@@ -83,16 +83,23 @@ def day_options(func: Callable) -> Callable:
     func = click.option(
         "--at-time",
         type=click.DateTime(["%Y-%m-%dT%H:%M:%S%z", "%Y-%m-%dT%H:%M%z", "%Y-%m-%dT%H:%M:%S"]),
-        help="Count as of this time (ISO 8601; UTC if no offset). Default: now, so a passed deadline decides.",
+        help="Count as of this time (ISO 8601; UTC if no offset). Default: the time of the --at-post post, else now.",
     )(func)
     func = click.option("--at-post", type=int, help="Count as of this post number.")(func)
-    return click.option("--day", type=int, help="Day to count (default: the current day).")(func)
+    return click.option("--day", type=click.IntRange(min=1), help="Day to count (default: the current day).")(func)
 
 
 def as_utc(moment: datetime | None) -> datetime:
     if moment is None:
         return now_utc()
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def as_of_moment(game, db, at_post: int | None, at_time: datetime | None) -> datetime:
+    """What a count is as of: --at-time, else the time of --at-post's post, else now."""
+    from assistant.counting import as_of
+
+    return as_of(game, db, at_post=at_post, at_time=None if at_time is None else as_utc(at_time), now=now_utc())
 
 
 def quiet_option(func: Callable) -> Callable:
@@ -110,7 +117,7 @@ def open_store(db_file: str):
 
 
 def read_store(db_file: str):
-    """The store for a command that only reads it: no schema work, no sqlite-utils import."""
+    """The store for a command that only reads it: no schema work."""
     from assistant.store import open_reader
 
     return open_reader(db_file)
@@ -120,6 +127,23 @@ def load(game_file: str):
     from assistant.game import load_game
 
     return load_game(game_file)
+
+
+def load_stored(game_file: str, db_file: str):
+    """The game and a read-only store that holds its posts: a missing store or a game never synced is an
+    error, never an empty count (and no empty database is left behind)."""
+    from assistant.counting import require_posts
+
+    game = load(game_file)
+    db = read_store(db_file)
+    require_posts(game, db)
+    return game, db
+
+
+def warn(warnings) -> None:
+    """Warnings for the moderator on stderr, beside output meant to be pasted (BBCode, drafts, exports)."""
+    for warning in warnings:
+        click.echo(f"warning: {warning.message}", err=True)
 
 
 def print_json(data) -> None:
@@ -148,12 +172,16 @@ def sync(game_file: str, db_file: str, quiet: bool, fmt: str) -> None:
     db = open_store(db_file)
     fetcher = make_fetcher(game)  # the game's [fetch] settings, cookies for a private thread included
 
+    # Progress is for a terminal: off one (cron, systemd, a pipe), carriage-return updates would be glued into
+    # one log line, and the summary below says it all.
+    show_progress = not quiet and fmt == "text" and sys.stderr.isatty()
+
     def progress(result) -> None:
-        if not quiet and fmt == "text":
+        if show_progress:
             click.echo(f"\rpage {result.pages}: {result.new_posts} new posts", nl=False, err=True)
 
     result = sync_game(game, db, fetcher, now=now_utc, on_page=progress)
-    if not quiet and fmt == "text":
+    if show_progress:
         click.echo("", err=True)
     summary = {
         "game": game.title,
@@ -182,18 +210,25 @@ def sync(game_file: str, db_file: str, quiet: bool, fmt: str) -> None:
               help="After each change, rewrite the players' page here (a folder per game file).")
 @click.option("--drafts", "drafts_dir", type=click.Path(file_okay=False),
               help="After each change, write the votal draft here (GAME-votal.txt).")
+@click.option("--follow", is_flag=True, help="After each change, write what the moderator announced into the "
+              "game file, as `votal update` does, and log it.")
 @quiet_option
-def run(game_files: tuple[str, ...], db_file: str, site_dir: str | None, drafts_dir: str | None, quiet: bool) -> None:
+def run(
+    game_files: tuple[str, ...], db_file: str, site_dir: str | None, drafts_dir: str | None, follow: bool, quiet: bool
+) -> None:
     """Keep every game's votal current until Ctrl-C or SIGTERM.
 
     Syncs each game every [fetch] interval seconds (default 300; every minute in the last hour
     before a deadline), one request at a time per forum, and after each change rewrites the
     players' page and the votal draft. Alerts (hammer, deadline near, a vote that cannot be read,
     a page that stops parsing) are logged once and sent once to the game's [alerts] webhook.
+    With --follow it also writes what the moderator announces into the game file (as `votal update`);
+    without it nothing edits the file.
 
     \b
     Example:
       votal run games/wh17.toml games/mafia42.toml --site public/ --drafts drafts/
+      votal run games/wh17.toml --follow
     """
     import logging
 
@@ -202,6 +237,10 @@ def run(game_files: tuple[str, ...], db_file: str, site_dir: str | None, drafts_
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(message)s")
     hooks = regenerate_hooks(site_dir=site_dir, drafts_dir=drafts_dir, now=now_utc)
     echo = None if quiet else (lambda line: click.echo(f"{now_utc():%Y-%m-%d %H:%M:%S} {line}"))
+    if follow:  # first, so the page and the draft are written after the game file is
+        from assistant.game_update import follow_hook
+
+        hooks.insert(0, follow_hook(now=now_utc, say=echo or logging.getLogger("votal.follow").warning))
     run_games(game_files, db_path=db_file, regenerate=hooks, echo=echo, now=now_utc)
 
 
@@ -216,14 +255,23 @@ def status(game_files: tuple[str, ...], db_file: str, fmt: str) -> None:
     Example:
       votal status games/wh17.toml games/mafia42.toml --format json
     """
+    from pathlib import Path
+
+    from assistant.counting import NO_POSTS
     from assistant.status import collect_status, format_status_text
 
+    games = [load(path) for path in game_files]
+    if not Path(db_file).is_file():  # never create an empty store just to report that it is empty
+        raise click.ClickException(f"{NO_POSTS} (there is no store at {db_file})")
     db = open_store(db_file)
-    statuses = [collect_status(load(path), db, now=now_utc()) for path in game_files]
+    statuses = [collect_status(game, db, now=now_utc()) for game in games]
     if fmt == "json":
         print_json(statuses)
     else:
         click.echo("\n\n".join(format_status_text(s) for s in statuses))
+    empty = [s["file"] for s in statuses if not s["posts"] and not s["deleted_posts"]]
+    if empty:
+        raise click.ClickException(f"{', '.join(empty)}: {NO_POSTS}")
 
 
 @main.command()
@@ -247,25 +295,29 @@ def count(
     Example:
       votal count games/wh17.toml --day 2 --at-post 512 --format json
     """
-    from assistant.counting import count_game, current_day
+    from assistant.checks import for_day
+    from assistant.counting import count_game, current_day, game_warnings
 
-    game = load(game_file)
-    db = read_store(db_file)
-    moment = as_utc(at_time)
-    days = None if all_days else [day or current_day(game, db, at_time=moment)]
+    game, db = load_stored(game_file, db_file)
+    moment = as_of_moment(game, db, at_post, at_time)
+    days = None if all_days else [day or current_day(game, db, at_time=moment, at_post=at_post)]
     votals = count_game(game, db, days=days, at_post=at_post, at_time=moment)
+    warnings = game_warnings(game, db, days=[v.day for v in votals])
     if fmt == "json":
-        data = [v.to_json(private=True) for v in votals]  # the moderator's own view: real reasons, notes
+        data = [  # the moderator's own view: real reasons and private notes
+            {**v.to_json(private=True), "warnings": [w.to_json() for w in for_day(warnings, v.day)]} for v in votals
+        ]
         print_json(data if all_days else data[0])
     elif fmt == "bbcode":
         from assistant.drafts import render_votal_draft
 
         for votal in votals:
+            warn(for_day(warnings, votal.day))
             click.echo(render_votal_draft(game, votal))
     else:
         from assistant.counting import format_votal_text
 
-        click.echo("\n\n".join(format_votal_text(game, v) for v in votals))
+        click.echo("\n\n".join(format_votal_text(game, v, for_day(warnings, v.day)) for v in votals))
 
 
 @main.command()
@@ -282,6 +334,8 @@ def count(
     type=click.Path(file_okay=False),
     help="Your templates folder (default: the game file's 'templates'); its files override the bundled ones.",
 )
+@click.option("--force", is_flag=True,
+              help="Draft day-end or judge even for a day not yet decided (the draft then says it is undecided).")
 def draft(
     kind: str,
     game_file: str,
@@ -291,26 +345,35 @@ def draft(
     at_time: datetime | None,
     flavor: str | None,
     templates_dir: str | None,
+    force: bool,
 ) -> None:
     """Draft a routine moderator post from stored posts (no network).
 
     KIND is one of day-start, votal, judge, day-end, early-end, runoff, reminder. A template
     folder's votal.j2, day_start.j2 ... (or bbcode/votal.j2, markdown/votal.j2) replace the
-    bundled templates of the same name.
+    bundled templates of the same name. A day-end or judge draft of a day that is not decided
+    is refused (exit 1) unless --force.
 
     \b
     Example:
       votal draft day-start games/wh17.toml --day 3
     """
-    from assistant.counting import count_game, current_day, ruleset_for
+    from assistant.checks import for_day
+    from assistant.counting import count_game, current_day, game_warnings, ruleset_for
     from assistant.drafts import build_context, default_flavor, render_draft
     from assistant.store import load_read_posts
 
-    game = load(game_file)
-    db = read_store(db_file)
-    moment = as_utc(at_time)
-    number = day or current_day(game, db, at_time=moment)
+    game, db = load_stored(game_file, db_file)
+    moment = as_of_moment(game, db, at_post, at_time)
+    number = day or current_day(game, db, at_time=moment, at_post=at_post)
     votals = count_game(game, db, days=[number], at_post=at_post, at_time=moment)
+    warn(for_day(game_warnings(game, db, days=[number]), number))
+    if kind in ("day-end", "judge") and votals[0].outcome is None and not force:
+        where = f"post {at_post}" if at_post is not None else f"{moment:%Y-%m-%d %H:%M} UTC"
+        raise click.ClickException(
+            f"day {number} is not decided as of {where}: a {kind} post would announce nothing "
+            "(count it with `votal count`; --force drafts it marked undecided)"
+        )
     posts = load_read_posts(db, game.key)
     context = build_context(game, ruleset_for(game), votals, day=number, now=moment, posts=posts)
     folder = templates_dir or game.templates
@@ -336,10 +399,9 @@ def audit(
     """
     from assistant.counting import count_game, current_day, format_audit_text
 
-    game = load(game_file)
-    db = read_store(db_file)
-    moment = as_utc(at_time)
-    number = day or current_day(game, db, at_time=moment)
+    game, db = load_stored(game_file, db_file)
+    moment = as_of_moment(game, db, at_post, at_time)
+    number = day or current_day(game, db, at_time=moment, at_post=at_post)
     votal = count_game(game, db, days=[number], at_post=at_post, at_time=moment)[0]
     if fmt == "json":
         print_json(votal.to_json(private=True)["actions"])
@@ -363,7 +425,8 @@ def site(game_file: str, db_file: str, out_dir: str) -> None:
     """
     from assistant.site import publish_site
 
-    written = publish_site(load(game_file), open_store(db_file), out_dir, generated_at=now_utc())
+    game, db = load_stored(game_file, db_file)
+    written = publish_site(game, db, out_dir, generated_at=now_utc())
     click.echo(f"Wrote {len(written)} files to {out_dir}/ (open {out_dir}/index.html)")
 
 
@@ -379,9 +442,19 @@ def serve(directory: str, host: str, port: int) -> None:
     Example:
       votal serve site-out --port 8080
     """
+    import errno
+
     from assistant.site import make_server
 
-    server = make_server(directory, host=host, port=port)
+    try:
+        server = make_server(directory, host=host, port=port)
+    except OSError as exc:
+        if exc.errno != errno.EADDRINUSE:
+            raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+        raise click.ClickException(
+            f"port {port} on {host} is busy (another program is listening there): choose another with --port, "
+            "or --port 0 for any free port"
+        ) from None
     bound_host, bound_port = server.server_address[:2]
     click.echo(f"Serving {directory}/ read-only at http://{bound_host}:{bound_port}/ (Ctrl+C stops)")
     try:
@@ -410,7 +483,7 @@ def export(game_file: str, db_file: str, fmt: str, table: str, output: str | Non
     from assistant.site import gather_days
 
     now = now_utc()
-    game, posts, days, label = gather_days(load(game_file), open_store(db_file), now=now)
+    game, posts, days, label = gather_days(*load_stored(game_file, db_file), now=now)
     text = render_export(fmt, game, days, generated_at=now, posts=posts, table=table,
                          no_elimination_label=label)
     if output:
@@ -436,3 +509,9 @@ def demo(keep_db: str | None) -> None:
 
     run_demo(echo=click.echo, db_file=keep_db, now=now_utc)
 
+
+
+# The commands that write the game file live in their own module, which reads this one's shared options.
+from assistant import cli_edits  # noqa: E402
+
+cli_edits.register(main)

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import sqlite_utils
 from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.schedulers.background import BackgroundScheduler
 
@@ -36,10 +35,10 @@ FAST_WINDOW = timedelta(hours=1)
 FAST_INTERVAL = 60.0  # seconds between syncs in the last hour before a deadline
 RECHECK_EVERY = 3600.0  # seconds between re-reads of the current day's pages, for edits on earlier pages
 
-CountHook = Callable[[Game, sqlite_utils.Database, datetime], "Votal | None"]
+CountHook = Callable[[Game, store.Store, datetime], "Votal | None"]
 PauseHook = Callable[[Game, "Votal | None", datetime], "datetime | None"]
-RegenerateHook = Callable[[Game, sqlite_utils.Database], None]
-RecheckHook = Callable[[Game, sqlite_utils.Database, "Votal | None"], "int | None"]
+RegenerateHook = Callable[[Game, store.Store], None]
+RecheckHook = Callable[[Game, store.Store, "Votal | None"], "int | None"]
 
 
 def choose_interval(
@@ -61,7 +60,7 @@ def choose_interval(
     return min(interval, max(left - fast_window.total_seconds(), fast_interval))
 
 
-def count_current_day(game: Game, db: sqlite_utils.Database, now: datetime) -> Votal | None:
+def count_current_day(game: Game, db: store.Store, now: datetime) -> Votal | None:
     """The current day's votal from stored posts (the default count hook)."""
     from assistant.counting import count_game, current_day
 
@@ -90,7 +89,7 @@ def find_night_end(game: Game, votal: Votal | None, now: datetime) -> datetime |
     return start if start is not None and start > now else None
 
 
-def find_day_start(game: Game, db: sqlite_utils.Database, votal: Votal | None) -> int | None:
+def find_day_start(game: Game, db: store.Store, votal: Votal | None) -> int | None:
     """The current day's first post number (the default recheck start): declared, or the first stored post
     at or after the day's start time; None when neither is known."""
     if votal is None:
@@ -169,6 +168,8 @@ class Runner:
                 now=now,
                 sync_error=run.error,
                 page_problems=run.result.problems if run.result else (),
+                warnings=self._warnings(game, db),
+                complete=_last_sync_complete(db, game),
             )
             run.alerts = len(deliver_alerts(db, game, alerts, now=now, post=self.post_webhook))
             if run.result is not None and run.result.changed:
@@ -183,7 +184,7 @@ class Runner:
         self._say(_describe(run))
         return self._record(run)
 
-    def _recheck_from(self, game: Game, db: sqlite_utils.Database, votal: Votal | None, now: datetime) -> int | None:
+    def _recheck_from(self, game: Game, db: store.Store, votal: Votal | None, now: datetime) -> int | None:
         """Every ``recheck_every`` seconds, re-read the current day's pages (edits on pages read before)."""
         last = self._rechecked.get(game.key)
         if last is not None and (now - last).total_seconds() < self.recheck_every:
@@ -197,7 +198,7 @@ class Runner:
             self._say(f"{game.title}: no recheck: {exc}")
             return None
 
-    def _sync(self, game: Game, db: sqlite_utils.Database, run: GameRun, recheck_from: int | None = None) -> None:
+    def _sync(self, game: Game, db: store.Store, run: GameRun, recheck_from: int | None = None) -> None:
         try:
             fetcher = make_fetcher(game, limiter=self.limiter, robots=self.robots, stop=self.stop, **self.fetch_options)
             run.result = sync_game(game, db, fetcher, now=self.now, recheck_from=recheck_from)
@@ -211,7 +212,7 @@ class Runner:
         except (ForumError, VotalError) as exc:
             run.error = str(exc)
 
-    def _count(self, game: Game, db: sqlite_utils.Database, now: datetime) -> Votal | None:
+    def _count(self, game: Game, db: store.Store, now: datetime) -> Votal | None:
         try:
             return self.count(game, db, now)
         except VotalError as exc:
@@ -220,7 +221,14 @@ class Runner:
             log.exception("%s: counting failed", game.title)
         return None
 
-    def _regenerate(self, game: Game, db: sqlite_utils.Database) -> bool:
+    def _warnings(self, game: Game, db: store.Store) -> list[str]:
+        from assistant.counting import game_warnings
+
+        if store.last_post_number(db, game.key) is None:
+            return []
+        return [w.message for w in game_warnings(game, db)]
+
+    def _regenerate(self, game: Game, db: store.Store) -> bool:
         done = True
         for hook in self.regenerate:
             try:
@@ -250,7 +258,7 @@ def regenerate_hooks(
     hooks: list[RegenerateHook] = []
     if site_dir is not None:
 
-        def write_site(game: Game, db: sqlite_utils.Database) -> None:
+        def write_site(game: Game, db: store.Store) -> None:
             from assistant.site import publish_site
 
             publish_site(game, db, Path(site_dir) / Path(game.path).stem, generated_at=now())
@@ -258,7 +266,7 @@ def regenerate_hooks(
         hooks.append(write_site)
     if drafts_dir is not None:
 
-        def write_votal_draft(game: Game, db: sqlite_utils.Database) -> None:
+        def write_votal_draft(game: Game, db: store.Store) -> None:
             from assistant.counting import count_game, current_day, ruleset_for
             from assistant.drafts import build_context, default_flavor, render_draft
 
@@ -338,6 +346,12 @@ def _install_signal_handlers(stop: threading.Event) -> dict:
     for signum in (signal.SIGINT, signal.SIGTERM):
         previous[signum] = signal.signal(signum, lambda *_: stop.set())
     return previous
+
+
+def _last_sync_complete(db: store.Store, game: Game) -> bool:
+    """Whether the store holds the whole thread as of its last sync (a failed sync may have stored part of it)."""
+    last = store.last_sync(db, game.key)
+    return last is not None and not last["error"]
 
 
 def _describe(run: GameRun) -> str:

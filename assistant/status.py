@@ -6,40 +6,25 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
-import sqlite_utils
-
 from assistant import store
 from assistant.errors import VotalError
 from assistant.game import Game
-from assistant.tally import Votal, show_votes
+from assistant.tally import Votal
+from assistant.votes import show_votes
 
-CountHook = Callable[[Game, sqlite_utils.Database, datetime], "Votal | None"]
+CountHook = Callable[[Game, store.Store, datetime], "Votal | None"]
 
 
 def collect_status(
-    game: Game, db: sqlite_utils.Database, *, now: datetime, count: CountHook | None = None
+    game: Game, db: store.Store, *, now: datetime, count: CountHook | None = None
 ) -> dict[str, Any]:
     """One game's status as plain data (the JSON of `votal status --format json`)."""
     if count is None:
         from assistant.schedule import count_current_day as count
     last = store.last_sync(db, game.key)
-    last_ok = next(
-        db.query("select finished from syncs where game = ? and error is null order by id desc limit 1", [game.key]),
-        None,
-    )
-    totals = next(
-        db.query(
-            "select count(*) as stored, coalesce(sum(deleted), 0) as deleted from posts where game = ?", [game.key]
-        )
-    )
-    day_ago = (now - timedelta(hours=24)).isoformat()
-    faults_24h = next(
-        db.query(
-            "select coalesce(sum(faults), 0) as n, count(*) as syncs, coalesce(sum(requests), 0) as requests "
-            "from syncs where game = ? and started >= ?",
-            [game.key, day_ago],
-        )
-    )
+    last_ok = store.last_good_sync(db, game.key)
+    totals = store.post_totals(db, game.key)
+    faults_24h = store.sync_totals(db, game.key, since=now - timedelta(hours=24))
     problems: list[str] = []
     if last and last["error"]:
         problems.append(f"last sync failed: {last['error']}")
@@ -48,6 +33,14 @@ def collect_status(
         votal = count(game, db, now) if totals["stored"] else None
     except VotalError as exc:
         problems.append(f"cannot count: {exc}")
+    warnings = []
+    if totals["stored"]:
+        from assistant.counting import game_warnings
+
+        warnings = [w.message for w in game_warnings(game, db)]
+    if last and last["error"] and votal is not None:
+        # the same rule as `votal run`'s alerts: a failed sync may have stored only part of the thread
+        warnings.append("the last sync failed part-way: the day below is counted from the posts stored so far")
     if votal is not None:
         problems.extend(f"post {p.post}: {p.voter}'s {p.text!r} not counted: {p.reason}" for p in votal.problems)
     unsent = [a for a in store.load_alerts(db, game.key, limit=50) if a["sent"] is None and a["send_error"]]
@@ -75,6 +68,7 @@ def collect_status(
         "deadline": deadline.isoformat() if deadline else None,
         "deadline_in_seconds": round((deadline - now).total_seconds()) if deadline else None,
         "problems": problems,
+        "warnings": warnings,
         "alerts": [
             {"kind": a["kind"], "message": a["message"], "created": a["created"], "sent": a["sent"]}
             for a in store.load_alerts(db, game.key, limit=5)
@@ -98,7 +92,9 @@ def format_status_text(status: dict[str, Any]) -> str:
     lines.append(f"  posts: {status['posts']}{deleted}")
     if status["day"] is not None:
         leader = status["leader"]
-        lead = f"{leader['target']} {leader['votes']}/{status['majority']}" if leader else "no votes"
+        # plurality rulesets have no threshold: the leader is simply ahead
+        of = f"/{status['majority']}" if status["majority"] is not None else " (most votes)"
+        lead = f"{leader['target']} {leader['votes']}{of}" if leader else "no votes"
         lines.append(f"  day {status['day']}: {lead}")
     if status["outcome"]:
         outcome = status["outcome"]
@@ -107,6 +103,8 @@ def format_status_text(status: dict[str, Any]) -> str:
         lines.append(f"  deadline: {status['deadline']} ({_left(status['deadline_in_seconds'])})")
     for problem in status["problems"]:
         lines.append(f"  problem: {problem}")
+    for warning in status["warnings"]:
+        lines.append(f"  warning: {warning}")
     for alert in status["alerts"]:
         lines.append(f"  alert ({alert['created'][:16].replace('T', ' ')}): {alert['message']}")
     return "\n".join(lines)

@@ -1,4 +1,10 @@
-"""The SQLite store: a cache of each game's posts, their revisions, and the commands read from them."""
+"""The SQLite store: a cache of each game's posts, their revisions, and the commands read from them.
+
+Every command opens the store the same way, as a plain :class:`sqlite3.Connection` whose rows read by
+column name (:func:`open_db` creates it; :func:`open_reader` only opens one that exists). Writes go through
+:func:`_writing`, one ``BEGIN IMMEDIATE`` transaction each; SQLite's own failures (a corrupt or read-only
+file, a full disk) become a :class:`StoreError` that names the file.
+"""
 
 from __future__ import annotations
 
@@ -13,17 +19,52 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from assistant.errors import VotalError
 from parsers.commands import EXTRACTOR_VERSION, Command, ReadPost, extract_commands
 from parsers.page import Post
 
-if TYPE_CHECKING:  # sqlite-utils is imported where a store is opened for writing: see open_reader
-    import sqlite_utils
+Store = sqlite3.Connection
 
 
-def open_db(path: str | Path, *, attempts: int = 60) -> sqlite_utils.Database:
+class StoreError(VotalError):
+    """The store cannot be opened, read or written (corrupt, read-only, missing folder, disk full)."""
+
+
+SCHEMA = """
+create table if not exists posts (
+    game text, post_id text, number integer, author text, author_id text, time text, url text,
+    body_html text, body_hash text, edited integer, deleted integer, revisions integer,
+    first_seen text, last_seen text, commands text, commands_version integer,
+    vanished text,  -- when a re-read page no longer showed the post: it is kept, marked deleted, never dropped
+    primary key (game, post_id)
+);
+create index if not exists idx_posts_game_number on posts (game, number);
+create table if not exists revisions (
+    game text, post_id text, body_hash text, body_html text, seen_at text,
+    primary key (game, post_id, body_hash)
+);
+create table if not exists syncs (
+    id integer primary key, game text, started text, finished text, requests integer, pages integer,
+    new_posts integer, changed_posts integer, deleted_posts integer, not_modified integer, faults integer,
+    error text
+);
+create index if not exists idx_syncs_game_id on syncs (game, id);
+create table if not exists validators (
+    game text, url text, etag text, last_modified text, next_url text, saved_at text, post_ids text,
+    first_number integer,
+    primary key (game, url)
+);
+create table if not exists robots (site text primary key, status integer, body text, fetched_at text);
+create table if not exists holds (host text primary key, until text);
+create table if not exists alerts (
+    game text, key text, kind text, message text, created text, sent text, send_error text, attempts integer,
+    primary key (game, key)
+);
+"""
+
+
+def open_db(path: str | Path, *, attempts: int = 60) -> Store:
     """Open (creating if needed) a store that several processes may share."""
     for attempt in range(attempts):
         try:
@@ -32,77 +73,138 @@ def open_db(path: str | Path, *, attempts: int = 60) -> sqlite_utils.Database:
             # Switching a new file to WAL and creating its tables take locks that SQLite's busy timeout does
             # not wait for (a lock upgrade would deadlock), so processes opening one new store at once retry.
             if "locked" not in str(exc) or attempt == attempts - 1:
-                raise
+                raise _store_error(path, exc) from None
             time.sleep(min(0.01 * (attempt + 1), 0.25))
+        except sqlite3.Error as exc:
+            raise _store_error(path, exc) from None
     raise AssertionError("unreachable")
 
 
-def _open_db(path: str | Path) -> sqlite_utils.Database:
-    import sqlite_utils
-
-    # execute_plugins=False: Votal uses no sqlite-utils plugins, and finding them scans every installed
-    # package's entry points, a cost every `votal` command would pay at start-up.
-    db = sqlite_utils.Database(path, execute_plugins=False)
-    # WAL lets a reader (votal count) run while the scheduler writes; busy_timeout makes a second
-    # writer wait for the first instead of failing.
-    db.execute("PRAGMA busy_timeout = 10000")
-    db.enable_wal()
-    ensure_schema(db)
+def _open_db(path: str | Path) -> Store:
+    if str(path) != ":memory:":
+        folder = Path(path).parent
+        if not folder.is_dir():
+            raise StoreError(f"cannot open store {path}: folder {folder} does not exist")
+    db = _connect(path)
+    try:
+        # WAL lets a reader (votal count) run while the scheduler writes.
+        db.execute("PRAGMA journal_mode = WAL")
+        db.executescript(SCHEMA)
+    except BaseException:
+        db.close()
+        raise
     return db
 
 
-def ensure_schema(db: sqlite_utils.Database) -> None:
+def _connect(path: str | Path) -> Store:
+    # isolation_level None: no implicit transactions; every write names its own (see _writing).
+    # check_same_thread False: the scheduler opens one connection per run and hands it to no other thread,
+    # but its worker threads are pooled. busy_timeout makes a second writer wait for the first.
+    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    db.row_factory = sqlite3.Row
+    db.execute("PRAGMA busy_timeout = 10000")
+    return db
+
+
+def ensure_schema(db: Store) -> None:
     """Create the tables and indexes; safe to run any number of times."""
-    db["posts"].create(
-        {
-            "game": str,
-            "post_id": str,
-            "number": int,
-            "author": str,
-            "author_id": str,
-            "time": str,
-            "url": str,
-            "body_html": str,
-            "body_hash": str,
-            "edited": int,
-            "deleted": int,
-            "revisions": int,
-            "first_seen": str,
-            "last_seen": str,
-            "commands": str,
-            "commands_version": int,
-            # when a re-read page no longer showed the post: it is kept, marked deleted, never dropped
-            "vanished": str,
-        },
-        pk=("game", "post_id"),
-        if_not_exists=True,
+    db.executescript(SCHEMA)
+
+
+def open_reader(path: str | Path) -> Store:
+    """The store for commands that only read it (count, audit, draft, status): no schema work."""
+    if not Path(path).is_file():
+        raise StoreError(f"no posts stored for this game; run `votal sync` first (there is no store at {path})")
+    try:
+        db = _connect(path)
+        tables = {row[0] for row in db.execute("select name from sqlite_master where type = 'table'")}
+    except sqlite3.Error as exc:
+        raise _store_error(path, exc) from None
+    if "posts" not in tables:
+        db.close()
+        raise StoreError(f"{path} is not a Votal store (no posts table)")
+    return db
+
+
+def _store_error(path, exc: sqlite3.Error) -> StoreError:
+    """One line naming the file and what SQLite said, in words a moderator can act on."""
+    text = str(exc)
+    lowered = text.lower()
+    if "not a database" in lowered or "malformed" in lowered or "corrupt" in lowered:
+        why = "the file is damaged or not a Votal store (move it away; `votal sync` rebuilds it from the forum)"
+    elif "readonly" in lowered or "read-only" in lowered:
+        why = "the file or its folder is read-only"
+    elif "disk is full" in lowered or "disk i/o" in lowered:
+        why = f"the disk is full or failing ({text})"
+    elif "unable to open" in lowered:
+        why = "the file cannot be opened (check the folder exists and is writable)"
+    elif "locked" in lowered:
+        why = "another process holds it locked"
+    else:
+        why = text
+    return StoreError(f"store {path}: {why}")
+
+
+def store_path(db: Store) -> str:
+    return str(database_file(db) or ":memory:")
+
+
+@contextmanager
+def _writing(db: Store) -> Iterator[Store]:
+    """One write transaction (BEGIN IMMEDIATE: the write lock is taken first, so no two writers deadlock);
+    rolled back whole on any failure. Inside another transaction it simply joins it."""
+    if db.in_transaction:
+        yield db
+        return
+    try:
+        db.execute("BEGIN IMMEDIATE")
+    except sqlite3.Error as exc:
+        raise _store_error(store_path(db), exc) from None
+    try:
+        yield db
+    except BaseException as exc:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        if isinstance(exc, sqlite3.Error):
+            raise _store_error(store_path(db), exc) from None
+        raise
+    else:
+        try:
+            db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise _store_error(store_path(db), exc) from None
+
+
+def _rows(db: Store, sql: str, params: Sequence = ()) -> list[sqlite3.Row]:
+    """Rows readable by column name (``row["number"]``)."""
+    try:
+        return db.execute(sql, params).fetchall()
+    except sqlite3.DatabaseError as exc:
+        raise _store_error(store_path(db), exc) from None
+
+
+def _one(db: Store, sql: str, params: Sequence = ()) -> sqlite3.Row | None:
+    rows = _rows(db, sql, params)
+    return rows[0] if rows else None
+
+
+def _upsert(db: Store, table: str, row: dict, pk: Sequence[str]) -> None:
+    _upsert_all(db, table, [row], pk)
+
+
+def _upsert_all(db: Store, table: str, rows: list[dict], pk: Sequence[str]) -> None:
+    """Insert rows, or update the columns given where the primary key exists (other columns keep their value)."""
+    if not rows:
+        return
+    columns = list(rows[0])
+    updates = ", ".join(f"{c} = excluded.{c}" for c in columns if c not in pk)
+    db.executemany(
+        f"insert into {table} ({', '.join(columns)}) values ({', '.join('?' * len(columns))}) "
+        f"on conflict ({', '.join(pk)}) do update set {updates}",
+        [[row[c] for c in columns] for row in rows],
     )
-    db["posts"].create_index(["game", "number"], if_not_exists=True)
-    db["revisions"].create(
-        {"game": str, "post_id": str, "body_hash": str, "body_html": str, "seen_at": str},
-        pk=("game", "post_id", "body_hash"),
-        if_not_exists=True,
-    )
-    db["syncs"].create(
-        {
-            "id": int,
-            "game": str,
-            "started": str,
-            "finished": str,
-            "requests": int,
-            "pages": int,
-            "new_posts": int,
-            "changed_posts": int,
-            "deleted_posts": int,
-            "not_modified": int,
-            "faults": int,
-            "error": str,
-        },
-        pk="id",
-        if_not_exists=True,
-    )
-    db["syncs"].create_index(["game", "id"], if_not_exists=True)
-    ensure_sync_schema(db)
 
 
 @dataclass(frozen=True)
@@ -115,24 +217,26 @@ def hash_body(body_html: str) -> str:
     return hashlib.sha256(body_html.encode("utf-8")).hexdigest()[:20]
 
 
-def save_posts(db: sqlite_utils.Database, game: str, posts: Iterable[Post], *, seen_at: datetime) -> SaveResult:
+def save_posts(db: Store, game: str, posts: Iterable[Post], *, seen_at: datetime) -> SaveResult:
     """Upsert one page's posts in one transaction; a changed body adds a revision, never overwrites one."""
     posts = list(posts)
     if not posts:
         return SaveResult(0, 0)
-    rows, revisions, result = _post_rows(db, game, posts, seen_at.isoformat())
-    with db.conn:  # one transaction per page: a sync killed mid-page leaves the page unwritten, not half-written
+    # one transaction per page: a sync killed mid-page leaves the page unwritten, not half-written
+    with _writing(db):
+        rows, revisions, result = _post_rows(db, game, posts, seen_at.isoformat())
         _write_posts(db, rows, revisions)
     return result
 
 
-def _post_rows(db: sqlite_utils.Database, game: str, posts: list[Post], seen: str) -> tuple[list, list, SaveResult]:
+def _post_rows(db: Store, game: str, posts: list[Post], seen: str) -> tuple[list, list, SaveResult]:
     """The rows and revisions that save ``posts``, judged against what is stored."""
     ids = [p.post_id for p in posts]
     marks = ",".join("?" * len(ids))
     stored = {
         row["post_id"]: row
-        for row in db.query(
+        for row in _rows(
+            db,
             f"select post_id, body_hash, revisions, first_seen, edited, commands, commands_version "
             f"from posts where game = ? and post_id in ({marks})",
             [game, *ids],
@@ -180,64 +284,54 @@ def _post_rows(db: sqlite_utils.Database, game: str, posts: list[Post], seen: st
     return rows, revisions, SaveResult(new, changed)
 
 
-def _write_posts(db: sqlite_utils.Database, rows: list, revisions: list) -> None:
-    db["posts"].upsert_all(rows, pk=("game", "post_id"))
-    if revisions:
-        db["revisions"].insert_all(revisions, pk=("game", "post_id", "body_hash"), ignore=True)
+def _write_posts(db: Store, rows: list, revisions: list) -> None:
+    _upsert_all(db, "posts", rows, ("game", "post_id"))
+    db.executemany(
+        "insert or ignore into revisions (game, post_id, body_hash, body_html, seen_at) values (?, ?, ?, ?, ?)",
+        [(r["game"], r["post_id"], r["body_hash"], r["body_html"], r["seen_at"]) for r in revisions],
+    )
 
 
 def encode_commands(commands: Iterable[Command]) -> str:
-    return json.dumps([[c.action, c.target, c.raw] for c in commands], ensure_ascii=False)
+    return json.dumps([_command_row(c) for c in commands], ensure_ascii=False)
+
+
+def _command_row(command: Command) -> list:
+    """[action, target, raw, bold (1/0), note], the trailing defaults (bold 1, no note) left out."""
+    row: list = [command.action, command.target, command.raw]
+    if command.note:
+        return [*row, int(command.bold), command.note]
+    return [*row, 0] if not command.bold else row
 
 
 def decode_commands(text: str | None) -> tuple[Command, ...]:
     if not text or text == "[]":  # most posts hold no command: skip the JSON decoder
         return ()
-    return tuple(Command(a, t, r) for a, t, r in json.loads(text))
+    return tuple(
+        Command(
+            row[0], row[1], row[2], bold=bool(row[3]) if len(row) > 3 else True, note=row[4] if len(row) > 4 else None
+        )
+        for row in json.loads(text)
+    )
 
 
-def open_reader(path: str | Path) -> sqlite3.Connection:
-    """A connection for commands that only read the store (count, audit, draft).
-
-    Plain sqlite3, not sqlite-utils: importing sqlite-utils costs a tenth of a second, a third of a
-    whole `votal count`. The read functions below accept either kind of connection.
-    """
-    if not Path(path).is_file():
-        raise VotalError(f"no store at {path}: run `votal sync GAME_FILE --db {path}` first")
-    connection = sqlite3.connect(path)
-    connection.execute("PRAGMA busy_timeout = 10000")
-    if "posts" not in {row[0] for row in connection.execute("select name from sqlite_master where type = 'table'")}:
-        raise VotalError(f"{path} is not a Votal store (no posts table)")
-    return connection
-
-
-def _rows(db, sql: str, params: Sequence = ()) -> list[dict]:
-    """Rows as dicts through either a sqlite-utils Database or a plain sqlite3 connection."""
-    cursor = db.execute(sql, params)
-    names = [column[0] for column in cursor.description]
-    return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
-
-
-def _transaction(db):
-    return getattr(db, "conn", db)  # sqlite-utils keeps its sqlite3 connection in .conn
-
-
-def last_post_number(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> int | None:
+def last_post_number(db: Store, game: str) -> int | None:
     return _rows(db, "select max(number) as n from posts where game = ?", [game])[0]["n"]
 
 
-def count_posts(db: sqlite_utils.Database, game: str) -> int:
-    return next(db.query("select count(*) as n from posts where game = ?", [game]))["n"]
+def count_posts(db: Store, game: str) -> int:
+    return _rows(db, "select count(*) as n from posts where game = ?", [game])[0]["n"]
 
 
-def post_authors(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> list[str]:
-    """Who wrote each stored post of a game, in thread order (what :meth:`Roster.from_game` takes)."""
-    rows = _rows(db, "select author from posts where game = ? order by number, post_id", [game])
-    return [row["author"] for row in rows]
+def post_authors(db: Store, game: str) -> list[tuple[str, str | None]]:
+    """Who wrote each stored post of a game, (name, forum user id), in thread order (what
+    :meth:`Roster.from_game` takes)."""
+    rows = _rows(db, "select author, author_id from posts where game = ? order by number, post_id", [game])
+    return [(row["author"], row["author_id"]) for row in rows]
 
 
 def load_read_posts(
-    db: sqlite_utils.Database | sqlite3.Connection, game: str, *, up_to: int | None = None
+    db: Store, game: str, *, up_to: int | None = None
 ) -> list[ReadPost]:
     """Every stored post of a game (up to post number ``up_to``), in thread order, with its commands (read
     again if read by older code)."""
@@ -249,14 +343,14 @@ def load_read_posts(
     )
     if stale:
         fresh = {row["post_id"]: encode_commands(extract_commands(row["body_html"])) for row in stale}
-        with _transaction(db) as connection:
-            connection.executemany(
+        with _writing(db):
+            db.executemany(
                 "update posts set commands = ?, commands_version = ? where game = ? and post_id = ?",
                 [(commands, EXTRACTOR_VERSION, game, post_id) for post_id, commands in fresh.items()],
             )
     rows = _rows(
         db,
-        "select post_id, number, author, time, url, edited, deleted, revisions, commands "
+        "select post_id, number, author, author_id, time, url, edited, deleted, revisions, commands "
         "from posts where game = ? and (? is null or number <= ?) order by number, post_id",
         [game, up_to, up_to],
     )
@@ -266,6 +360,7 @@ def load_read_posts(
             number=r["number"],
             post_id=r["post_id"],
             author=r["author"],
+            author_id=r["author_id"],
             time=datetime.fromisoformat(r["time"]) if r["time"] else None,
             url=r["url"],
             commands=decode_commands(r["commands"]),
@@ -279,7 +374,7 @@ def load_read_posts(
     ]
 
 
-def _first_revisions(db: sqlite_utils.Database | sqlite3.Connection, game: str) -> dict[str, str]:
+def _first_revisions(db: Store, game: str) -> dict[str, str]:
     first: dict[str, str] = {}
     for row in _rows(
         db, "select post_id, body_html from revisions where game = ? order by seen_at desc, rowid desc", [game]
@@ -288,52 +383,37 @@ def _first_revisions(db: sqlite_utils.Database | sqlite3.Connection, game: str) 
     return first
 
 
-def record_sync(db: sqlite_utils.Database, row: dict) -> None:
-    with db.conn:
-        db["syncs"].insert(row)
+def record_sync(db: Store, row: dict) -> None:
+    with _writing(db):
+        db.execute(f"insert into syncs ({', '.join(row)}) values ({', '.join('?' * len(row))})", list(row.values()))
 
 
-def last_sync(db: sqlite_utils.Database, game: str) -> dict | None:
-    return next(db.query("select * from syncs where game = ? order by id desc limit 1", [game]), None)
+def last_sync(db: Store, game: str) -> sqlite3.Row | None:
+    return _one(db, "select * from syncs where game = ? order by id desc limit 1", [game])
+
+
+def last_good_sync(db: Store, game: str) -> sqlite3.Row | None:
+    return _one(db, "select * from syncs where game = ? and error is null order by id desc limit 1", [game])
+
+
+def post_totals(db: Store, game: str) -> sqlite3.Row:
+    """``stored`` and ``deleted`` post counts of a game."""
+    return _rows(
+        db, "select count(*) as stored, coalesce(sum(deleted), 0) as deleted from posts where game = ?", [game]
+    )[0]
+
+
+def sync_totals(db: Store, game: str, *, since: datetime) -> sqlite3.Row:
+    """``syncs``, ``requests`` and failed answers (``n``) of a game's syncs started since ``since``."""
+    return _rows(
+        db,
+        "select coalesce(sum(faults), 0) as n, count(*) as syncs, coalesce(sum(requests), 0) as requests "
+        "from syncs where game = ? and started >= ?",
+        [game, since.isoformat()],
+    )[0]
 
 
 # --- What the scheduler and sync keep beside the posts: HTTP validators, vanished posts, alerts, locks.
-
-
-def ensure_sync_schema(db: sqlite_utils.Database) -> None:
-    """Tables for incremental sync and alerts; safe to run any number of times."""
-    db["validators"].create(
-        {
-            "game": str,
-            "url": str,
-            "etag": str,
-            "last_modified": str,
-            "next_url": str,
-            "saved_at": str,
-            "post_ids": str,
-            "first_number": int,
-        },
-        pk=("game", "url"),
-        if_not_exists=True,
-    )
-    db["robots"].create(
-        {"site": str, "status": int, "body": str, "fetched_at": str}, pk="site", if_not_exists=True
-    )
-    db["holds"].create({"host": str, "until": str}, pk="host", if_not_exists=True)
-    db["alerts"].create(
-        {
-            "game": str,
-            "key": str,
-            "kind": str,
-            "message": str,
-            "created": str,
-            "sent": str,
-            "send_error": str,
-            "attempts": int,
-        },
-        pk=("game", "key"),
-        if_not_exists=True,
-    )
 
 
 @dataclass(frozen=True)
@@ -350,27 +430,29 @@ class Validators:
     saved_at: datetime | None = None  # when we read that copy
 
 
-def load_validators(db: sqlite_utils.Database, game: str, url: str) -> Validators:
+def load_validators(db: Store, game: str, url: str) -> Validators:
     """The validators of the stored copy of ``url`` (all None if unknown)."""
-    row = next(db.query("select * from validators where game = ? and url = ?", [game, url]), None)
+    row = _one(db, "select * from validators where game = ? and url = ?", [game, url])
     if row is None:
         return Validators()
-    ids = tuple(json.loads(row["post_ids"])) if row.get("post_ids") else ()
-    saved = datetime.fromisoformat(row["saved_at"]) if row.get("saved_at") else None
-    return Validators(row["etag"], row["last_modified"], row["next_url"], ids, row.get("first_number"), saved)
+    ids = tuple(json.loads(row["post_ids"])) if row["post_ids"] else ()
+    saved = datetime.fromisoformat(row["saved_at"]) if row["saved_at"] else None
+    return Validators(row["etag"], row["last_modified"], row["next_url"], ids, row["first_number"], saved)
 
 
 def save_validators(
-    db: sqlite_utils.Database, game: str, url: str, validators: Validators, *, seen_at: datetime
+    db: Store, game: str, url: str, validators: Validators, *, seen_at: datetime
 ) -> None:
     """Remember a page's validators; only after its posts are saved, so a 304 never hides unsaved posts."""
-    with db.conn:
+    with _writing(db):
         _write_validators(db, game, url, validators, seen_at.isoformat())
 
 
-def _write_validators(db: sqlite_utils.Database, game: str, url: str, validators: Validators, seen: str) -> None:
+def _write_validators(db: Store, game: str, url: str, validators: Validators, seen: str) -> None:
     if validators.etag or validators.last_modified:
-        db["validators"].upsert(
+        _upsert(
+            db,
+            "validators",
             {
                 "game": game,
                 "url": url,
@@ -381,14 +463,14 @@ def _write_validators(db: sqlite_utils.Database, game: str, url: str, validators
                 "first_number": validators.first_number,
                 "saved_at": seen,
             },
-            pk=("game", "url"),
+            ("game", "url"),
         )
     else:
         db.execute("delete from validators where game = ? and url = ?", [game, url])
 
 
 def save_pages(
-    db: sqlite_utils.Database,
+    db: Store,
     game: str,
     pages: Sequence[tuple[str, list[Post], Validators]],
     *,
@@ -402,25 +484,24 @@ def save_pages(
     """
     seen = seen_at.isoformat()
     new = changed = 0
-    with db.atomic():
+    with _writing(db):
         for url, posts, validators in pages:
             rows, revisions, result = _post_rows(db, game, list(posts), seen)
             new, changed = new + result.new, changed + result.changed
             _write_posts(db, rows, revisions)
             _write_validators(db, game, url, validators, seen)
             _clear_vanished(db, game, [p.post_id for p in posts])
-        for post_id in gone:
-            db["posts"].update((game, post_id), {"deleted": 1, "vanished": seen})
+        _mark_gone(db, game, gone, seen)
     return SaveResult(new, changed)
 
 
-def clear_vanished(db: sqlite_utils.Database, game: str, post_ids: Iterable[str]) -> None:
+def clear_vanished(db: Store, game: str, post_ids: Iterable[str]) -> None:
     """Posts shown again (a moderator restored them) have not vanished."""
-    with db.conn:
+    with _writing(db):
         _clear_vanished(db, game, list(post_ids))
 
 
-def _clear_vanished(db: sqlite_utils.Database, game: str, ids: list[str]) -> None:
+def _clear_vanished(db: Store, game: str, ids: list[str]) -> None:
     if ids:
         marks = ",".join("?" * len(ids))
         db.execute(
@@ -429,41 +510,45 @@ def _clear_vanished(db: sqlite_utils.Database, game: str, ids: list[str]) -> Non
         )
 
 
-def load_robots(db: sqlite_utils.Database, site: str, *, fetched_after: datetime) -> tuple[int, str] | None:
+def load_robots(db: Store, site: str, *, fetched_after: datetime) -> tuple[int, str] | None:
     """A site's stored robots.txt answer (status, text) if fetched after ``fetched_after``."""
-    row = next(db.query("select status, body, fetched_at from robots where site = ?", [site]), None)
+    row = _one(db, "select status, body, fetched_at from robots where site = ?", [site])
     if row is None or datetime.fromisoformat(row["fetched_at"]) <= fetched_after:
         return None
     return row["status"], row["body"] or ""
 
 
-def save_robots(db: sqlite_utils.Database, site: str, answer: tuple[int, str], *, fetched_at: datetime) -> None:
-    with db.conn:
-        db["robots"].upsert(
-            {"site": site, "status": answer[0], "body": answer[1], "fetched_at": fetched_at.isoformat()}, pk="site"
+def save_robots(db: Store, site: str, answer: tuple[int, str], *, fetched_at: datetime) -> None:
+    with _writing(db):
+        _upsert(
+            db,
+            "robots",
+            {"site": site, "status": answer[0], "body": answer[1], "fetched_at": fetched_at.isoformat()},
+            ("site",),
         )
 
 
-def load_hold(db: sqlite_utils.Database, host: str) -> datetime | None:
+def load_hold(db: Store, host: str) -> datetime | None:
     """Until when ``host`` asked not to be asked again (a long Retry-After), if it did."""
-    row = next(db.query("select until from holds where host = ?", [host]), None)
+    row = _one(db, "select until from holds where host = ?", [host])
     return datetime.fromisoformat(row["until"]) if row else None
 
 
-def save_hold(db: sqlite_utils.Database, host: str, until: datetime) -> None:
+def save_hold(db: Store, host: str, until: datetime) -> None:
     """Remember a long Retry-After beyond this process (the next `votal sync` from cron honours it too)."""
-    with db.conn:
-        db["holds"].upsert({"host": host, "until": until.isoformat()}, pk="host")
+    with _writing(db):
+        _upsert(db, "holds", {"host": host, "until": until.isoformat()}, ("host",))
 
 
 def find_missing(
-    db: sqlite_utils.Database, game: str, *, since_number: int | None, present: Iterable[str]
+    db: Store, game: str, *, since_number: int | None, present: Iterable[str]
 ) -> list[str]:
     """Stored posts not known to have vanished, numbered ``since_number`` or later (all, if None), not in
     ``present``. (A post the forum marks deleted but still shows is not missing.)"""
     present = set(present)
     since = "" if since_number is None else " and number >= ?"
-    rows = db.query(
+    rows = _rows(
+        db,
         "select post_id from posts where game = ? and vanished is null" + since + " order by number, post_id",
         [game] if since_number is None else [game, since_number],
     )
@@ -471,7 +556,7 @@ def find_missing(
 
 
 def mark_missing(
-    db: sqlite_utils.Database,
+    db: Store,
     game: str,
     *,
     since_number: int | None,
@@ -481,39 +566,55 @@ def mark_missing(
     """Mark deleted (never drop) what :func:`find_missing` finds; returns their ids. One transaction."""
     gone = find_missing(db, game, since_number=since_number, present=present)
     if gone:
-        with db.conn:
-            for post_id in gone:
-                db["posts"].update((game, post_id), {"deleted": 1, "vanished": seen_at.isoformat()})
+        with _writing(db):
+            _mark_gone(db, game, gone, seen_at.isoformat())
     return gone
 
 
+def _mark_gone(db: Store, game: str, post_ids: Iterable[str], seen: str) -> None:
+    db.executemany(
+        "update posts set deleted = 1, vanished = ? where game = ? and post_id = ?",
+        [(seen, game, post_id) for post_id in post_ids],
+    )
+
+
 def count_live_posts(
-    db: sqlite_utils.Database, game: str, *, exclude: Iterable[str] = (), below: int | None = None
+    db: Store, game: str, *, exclude: Iterable[str] = (), below: int | None = None
 ) -> int:
     """Stored posts the forum still shows, as far as we know (not vanished; a post it marks deleted but shows
     still takes a place in its numbering), numbered below ``below`` if given, leaving out ``exclude``."""
     excluded = set(exclude)
-    rows = db.query(
+    rows = _rows(
+        db,
         "select post_id from posts where game = ? and vanished is null" + ("" if below is None else " and number < ?"),
         [game] if below is None else [game, below],
     )
     return sum(1 for r in rows if r["post_id"] not in excluded)
 
 
-def first_post_at(db: sqlite_utils.Database, game: str, moment: datetime) -> int | None:
+def first_post_at(db: Store, game: str, moment: datetime) -> int | None:
     """The number of the first stored post made at or after ``moment``."""
-    row = next(
-        db.query("select min(number) as n from posts where game = ? and time >= ?", [game, moment.isoformat()])
+    return _rows(db, "select min(number) as n from posts where game = ? and time >= ?", [game, moment.isoformat()])[0][
+        "n"
+    ]
+
+
+def post_time(db: Store, game: str, number: int) -> datetime | None:
+    """When post ``number`` was written (else the nearest earlier post with a time): "as of post P" is as of then."""
+    row = _one(
+        db,
+        "select time from posts where game = ? and number <= ? and time is not null order by number desc limit 1",
+        [game, number],
     )
-    return row["n"]
+    return datetime.fromisoformat(row["time"]) if row else None
 
 
-def first_post_number(db: sqlite_utils.Database, game: str) -> int | None:
+def first_post_number(db: Store, game: str) -> int | None:
     """The number of the thread's first post as stored (0 on MafiaScum, 1 on most forums), deleted or not."""
-    return next(db.query("select min(number) as n from posts where game = ?", [game]))["n"]
+    return _rows(db, "select min(number) as n from posts where game = ?", [game])[0]["n"]
 
 
-def load_post_numbers(db: sqlite_utils.Database, game: str, post_ids: Iterable[str]) -> dict[str, int]:
+def load_post_numbers(db: Store, game: str, post_ids: Iterable[str]) -> dict[str, int]:
     """Stored post numbers by post id, for the ids given that are stored."""
     ids = list(post_ids)
     if not ids:
@@ -521,14 +622,14 @@ def load_post_numbers(db: sqlite_utils.Database, game: str, post_ids: Iterable[s
     marks = ",".join("?" * len(ids))
     return {
         r["post_id"]: r["number"]
-        for r in db.query(f"select post_id, number from posts where game = ? and post_id in ({marks})", [game, *ids])
+        for r in _rows(db, f"select post_id, number from posts where game = ? and post_id in ({marks})", [game, *ids])
     }
 
 
-def add_alerts(db: sqlite_utils.Database, game: str, alerts: Iterable[dict], *, now: datetime) -> list[dict]:
+def add_alerts(db: Store, game: str, alerts: Iterable[dict], *, now: datetime) -> list[dict]:
     """Store alerts not stored before (by ``key``); returns only the new ones, so each is sent once."""
     new = []
-    with db.conn:
+    with _writing(db):
         for alert in alerts:
             cursor = db.execute(
                 "insert or ignore into alerts (game, key, kind, message, created, attempts) values (?, ?, ?, ?, ?, 0)",
@@ -539,38 +640,36 @@ def add_alerts(db: sqlite_utils.Database, game: str, alerts: Iterable[dict], *, 
     return new
 
 
-def load_unsent_alerts(db: sqlite_utils.Database, game: str, *, max_attempts: int) -> list[dict]:
-    return list(
-        db.query(
-            "select key, kind, message, attempts from alerts where game = ? and sent is null and attempts < ? "
-            "order by created, rowid",
-            [game, max_attempts],
-        )
+def load_unsent_alerts(db: Store, game: str, *, max_attempts: int) -> list[dict]:
+    return _rows(
+        db,
+        "select key, kind, message, attempts from alerts where game = ? and sent is null and attempts < ? "
+        "order by created, rowid",
+        [game, max_attempts],
     )
 
 
 def mark_alert_sent(
-    db: sqlite_utils.Database, game: str, key: str, *, sent_at: datetime | None, error: str | None = None
+    db: Store, game: str, key: str, *, sent_at: datetime | None, error: str | None = None
 ) -> None:
-    with db.conn:
+    with _writing(db):
         db.execute(
             "update alerts set sent = ?, send_error = ?, attempts = attempts + 1 where game = ? and key = ?",
             [sent_at.isoformat() if sent_at else None, error, game, key],
         )
 
 
-def load_alerts(db: sqlite_utils.Database, game: str, *, limit: int = 20) -> list[dict]:
+def load_alerts(db: Store, game: str, *, limit: int = 20) -> list[dict]:
     """The latest alerts of a game, newest first."""
-    return list(
-        db.query(
-            "select key, kind, message, created, sent, send_error from alerts where game = ? "
-            "order by created desc, rowid desc limit ?",
-            [game, limit],
-        )
+    return _rows(
+        db,
+        "select key, kind, message, created, sent, send_error from alerts where game = ? "
+        "order by created desc, rowid desc limit ?",
+        [game, limit],
     )
 
 
-def database_file(db: sqlite_utils.Database) -> Path | None:
+def database_file(db: Store) -> Path | None:
     """The file behind ``db`` (None for an in-memory store)."""
     for row in db.execute("pragma database_list").fetchall():
         if row[1] == "main" and row[2]:
@@ -587,7 +686,7 @@ _memory_locks_guard = threading.Lock()
 
 
 @contextmanager
-def lock_game(db: sqlite_utils.Database, game: str, *, timeout: float = 0.0) -> Iterator[None]:
+def lock_game(db: Store, game: str, *, timeout: float = 0.0) -> Iterator[None]:
     """Hold the game's sync lock: an ``fcntl`` lock on a file beside the DB, freed by the OS even on kill -9.
 
     Waits up to ``timeout`` seconds, then raises :class:`GameLocked`.
@@ -623,3 +722,27 @@ def lock_game(db: sqlite_utils.Database, game: str, *, timeout: float = 0.0) -> 
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
     finally:
         handle.close()
+
+
+def load_posts(db: Store, game: str) -> list[Post]:
+    """Every stored post of a game that is not deleted, with its body, in thread order (for reading what
+    the moderator announces)."""
+    rows = _rows(
+        db,
+        "select post_id, number, author, author_id, time, url, body_html, edited from posts "
+        "where game = ? and not deleted order by number, post_id",
+        [game],
+    )
+    return [
+        Post(
+            post_id=r["post_id"],
+            number=r["number"],
+            author=r["author"],
+            time=datetime.fromisoformat(r["time"]) if r["time"] else None,
+            body_html=r["body_html"] or "",
+            url=r["url"],
+            edited=bool(r["edited"]),
+            author_id=r["author_id"],
+        )
+        for r in rows
+    ]

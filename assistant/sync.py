@@ -10,10 +10,8 @@ from email.utils import parsedate_to_datetime
 from types import ModuleType
 from urllib.parse import urlsplit
 
-import sqlite_utils
-
 from assistant import store
-from assistant.errors import ForumError
+from assistant.errors import ForumError, VotalError
 from assistant.fetch import Fetched, Fetcher, Stopped, hold_until, site_of
 from assistant.game import Game
 
@@ -41,7 +39,7 @@ class SyncResult:
 
 def sync_game(
     game: Game,
-    db: sqlite_utils.Database,
+    db: store.Store,
     fetcher: Fetcher,
     *,
     now: Callable[[], datetime],
@@ -109,6 +107,8 @@ class _Sync:
                 seen_urls.add(url)
                 # Validators exist only for pages whose posts are all saved: a 304 means nothing to read here.
                 known = store.load_validators(db, game.key, url)
+                if known.post_ids and len(store.load_post_numbers(db, game.key, known.post_ids)) < len(known.post_ids):
+                    known = store.Validators()  # posts of that page were lost from the store: read it whole again
                 fetched = _fetch_whole(fetcher, url, known)
                 if fetched.not_modified:
                     result.not_modified = True
@@ -125,19 +125,18 @@ class _Sync:
             if url is None and not result.problems and self.earliest is not None:
                 # the whole end of the thread was read and understood: what is missing from it is gone
                 self.find_vanished()
-        except (ForumError, Stopped) as exc:
-            error = str(exc) if isinstance(exc, ForumError) else "stopped"
+        except BaseException as exc:
+            # whatever ended the sync (the forum, a stop, a store that could not be written) is its error:
+            # a sync that failed is never recorded as a good one
+            error = str(exc) if isinstance(exc, VotalError) else "stopped" if isinstance(exc, Stopped) else (
+                f"{type(exc).__name__}: the sync did not finish"
+            )
             raise
         finally:
             result.requests = fetcher.requests_made - requests_before
             result.faults = fetcher.faults[faults_before:]
-            wait = fetcher.limiter.held_for(host)
-            if wait > HOLD_REMEMBERED:
-                store.save_hold(db, host, hold_until(now(), wait))
-            if robots_unknown and fetcher.robots.answer(site) is not None:
-                store.save_robots(db, site, fetcher.robots.answer(site), fetched_at=started)
-            store.record_sync(
-                db,
+            self.remember(
+                error,
                 {
                     "game": game.key,
                     "started": started.isoformat(),
@@ -151,8 +150,27 @@ class _Sync:
                     "faults": len(result.faults),
                     "error": error,
                 },
+                host=host,
+                site=site if robots_unknown else None,
+                started=started,
             )
         return result
+
+    def remember(self, error: str | None, row: dict, *, host: str, site: str | None, started: datetime) -> None:
+        """Store a long Retry-After, a fresh robots.txt and the sync's row. When the store cannot take them
+        (a full disk) after the sync already failed, the sync's own error is what the moderator sees; and no
+        row ever says a sync succeeded that did not."""
+        fetcher = self.fetcher
+        try:
+            wait = fetcher.limiter.held_for(host)
+            if wait > HOLD_REMEMBERED:
+                store.save_hold(self.db, host, hold_until(self.now(), wait))
+            if site is not None and fetcher.robots.answer(site) is not None:
+                store.save_robots(self.db, site, fetcher.robots.answer(site), fetched_at=started)
+            store.record_sync(self.db, row)
+        except store.StoreError:
+            if error is None:
+                raise
 
     def read_page(self, url: str, fetched: Fetched):
         """Parse one page; a page with no readable post is an error (changed markup), never an empty page."""

@@ -525,13 +525,14 @@ def machine() -> str:
          if line.startswith("model name")),
         platform.processor() or "unknown CPU",
     )
+    import sqlite3
+
     import lxml.etree
-    import sqlite_utils
 
     return (
         f"{os.cpu_count()} × {model} (nproc {len(os.sched_getaffinity(0))}), Linux {platform.release()}, "
         f"Python {platform.python_version()}, lxml {'.'.join(map(str, lxml.etree.LXML_VERSION[:3]))}, "
-        f"SQLite {sqlite_utils.Database(memory=True).execute('select sqlite_version()').fetchone()[0]}"
+        f"SQLite {sqlite3.sqlite_version}"
     )
 
 

@@ -233,7 +233,7 @@ def stored_posts(db, game_key: str) -> list[dict]:
     """Every stored post as a comparable record (timestamps of our own reads left out)."""
     return [
         {k: row[k] for k in ("post_id", "number", "author", "body_html", "deleted", "revisions", "edited")}
-        for row in db.query("select * from posts where game = ? order by post_id", [game_key])
+        for row in db.execute("select * from posts where game = ? order by post_id", [game_key])
     ]
 
 

@@ -95,7 +95,8 @@ def test_a_failing_hook_does_not_stop_the_others(forum, board, tmp_path) -> None
 
 
 def test_a_markup_change_alerts_once_and_the_game_stays_scheduled(forum, board, tmp_path) -> None:
-    path = write_game(tmp_path, board.base_url, tables='[alerts]\nwebhook = "https://hooks.example/abc"\n')
+    day = "[[days]]\nday = 1\nstart_post = 0\n"  # declared: an undeclared day 1 is a warning of its own
+    path = write_game(tmp_path, board.base_url, tables=f'[alerts]\nwebhook = "https://hooks.example/abc"\n{day}')
     sent = []
     r = runner(tmp_path, post_webhook=lambda url, payload: sent.append(payload["content"]))
     r.run_game(path)
@@ -148,7 +149,7 @@ def test_run_games_shares_one_limiter_and_robots_txt_and_stops_cleanly(forum, bo
     assert len(r.history) >= 6
     assert [p for p, _, _ in forum.seen].count("/robots.txt") == 1
     db = store.open_db(r.db_path)
-    assert db.execute("select count(distinct game), count(*) from posts").fetchone() == (2, 120)
+    assert tuple(db.execute("select count(distinct game), count(*) from posts").fetchone()) == (2, 120)
 
 
 def test_sigterm_stops_a_running_scheduler_between_requests(forum, board, tmp_path) -> None:
@@ -262,7 +263,7 @@ def test_a_day_played_through_every_fault_ends_with_the_clean_votal(board, tmp_p
 
     # politeness: one request per page needed, plus one per fault (the syncs table records failed polls too)
     def requests(r: Runner) -> list[int]:
-        return [row["requests"] for row in store.open_db(r.db_path).query("select requests from syncs order by id")]
+        return [row["requests"] for row in store.open_db(r.db_path).execute("select requests from syncs order by id")]
 
     # robots.txt + page 1; the last page; a new page too; the last page; back to page 1 for the deletion; idle
     assert requests(clean) == [2, 1, 2, 1, 2, 1]

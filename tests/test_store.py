@@ -1,5 +1,6 @@
 """The store: upserts that change nothing the second time, revisions kept, commands cached by version."""
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
@@ -32,7 +33,7 @@ def db(tmp_path):
 
 
 def rows(db):
-    return list(db.query("select * from posts order by number"))
+    return db.execute("select * from posts order by number").fetchall()
 
 
 def test_a_second_save_changes_nothing(db):
@@ -41,14 +42,14 @@ def test_a_second_save_changes_nothing(db):
     before = rows(db)
     assert store.save_posts(db, GAME, page, seen_at=T0) == store.SaveResult(new=0, changed=0)
     assert rows(db) == before
-    assert db["revisions"].count == 2
+    assert db.execute("select count(*) from revisions").fetchone()[0] == 2
 
 
 def test_an_edited_post_keeps_its_earlier_revision(db):
     store.save_posts(db, GAME, [post(1, "<strong>VOTE: Beefster</strong>")], seen_at=T0)
     result = store.save_posts(db, GAME, [post(1, "<strong>VOTE: Dekes</strong>", edited=True)], seen_at=T1)
     assert result == store.SaveResult(new=0, changed=1)
-    bodies = [r["body_html"] for r in db.query("select body_html from revisions order by seen_at")]
+    bodies = [r["body_html"] for r in db.execute("select body_html from revisions order by seen_at")]
     assert bodies == ["<strong>VOTE: Beefster</strong>", "<strong>VOTE: Dekes</strong>"]
     [read] = store.load_read_posts(db, GAME)
     assert read.edited
@@ -81,7 +82,10 @@ def test_read_posts_up_to_a_post_number_and_every_author_in_thread_order(db):
     assert [p.number for p in store.load_read_posts(db, GAME, up_to=2)] == [1, 2]
     assert [p.number for p in store.load_read_posts(db, GAME, up_to=0)] == []
     assert [p.number for p in store.load_read_posts(db, GAME)] == [1, 2, 3]
-    assert store.post_authors(db, GAME) == ["Bob", "Ann", "Ann"]
+    assert store.post_authors(db, GAME) == [("Bob", None), ("Ann", None), ("Ann", None)]
+    store.save_posts(db, GAME, [replace(post(4, "d", author="Ann"), author_id="77")], seen_at=T0)
+    assert store.post_authors(db, GAME)[-1] == ("Ann", "77")  # the forum's user id, for identity
+    assert store.load_read_posts(db, GAME)[-1].author_id == "77"
 
 
 def test_commands_read_by_older_code_are_read_again(db, monkeypatch):
@@ -89,13 +93,13 @@ def test_commands_read_by_older_code_are_read_again(db, monkeypatch):
     db.execute("update posts set commands = '[]', commands_version = -1")
     [read] = store.load_read_posts(db, GAME)
     assert [c.target for c in read.commands] == ["Beefster"]
-    assert next(db.query("select commands_version from posts"))["commands_version"] == commands.EXTRACTOR_VERSION
+    assert db.execute("select commands_version from posts").fetchone()["commands_version"] == commands.EXTRACTOR_VERSION
 
 
 def test_schema_can_be_ensured_again(db):
     store.ensure_schema(db)
     store.ensure_schema(db)
-    assert {"posts", "revisions", "syncs"} <= set(db.table_names())
+    assert {"posts", "revisions", "syncs"} <= {r[0] for r in db.execute("select name from sqlite_master where type = 'table'")}
 
 
 
@@ -121,3 +125,15 @@ def test_processes_opening_one_new_store_at_once_all_succeed(tmp_path):
         for worker in workers:
             worker.join(timeout=60)
         assert [results.get(timeout=5) for _ in workers] == ["ok"] * 4
+
+
+def test_a_commands_note_is_kept():
+    from assistant.store import decode_commands, encode_commands
+    from parsers.commands import Command
+
+    commands = (
+        Command("void", None, "VOTE: Ann VOTE: Bob", note="two votes in one tag"),
+        Command("vote", "Ann", "v"),
+        Command("vote", "Ann", "vote Ann", bold=False),
+    )
+    assert decode_commands(encode_commands(commands)) == commands

@@ -1,0 +1,93 @@
+"""The thread reader: moderators, player lists and announcements in the styles moderators write them."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from assistant.announcements import Cite, read_lines, read_thread_facts
+from parsers.page import Post
+
+START = datetime(2026, 3, 2, 15, 0, tzinfo=UTC)  # a Monday
+
+
+def make_thread(*posts: tuple[str, str]) -> list[Post]:
+    return [
+        Post(str(1000 + n), n, author, START + timedelta(hours=n), body, f"https://f.example/p{n}")
+        for n, (author, body) in enumerate(posts)
+    ]
+
+
+PLAYERS = ("Alder", "Birch", "Cedar", "Damson", "Elm", "Fir", "Gorse")
+CHATTER = tuple((name, f"hello from {name}") for name in PLAYERS)
+
+
+def test_numbered_list_with_struck_replacement_and_co_moderator():
+    opening = (
+        "Welcome to the game!<br>Mod: Host<br>Co-mod: Helper<br>Backup mod: Spare<br><br>"
+        "<b>Players</b><br>1. Alder<br>2. <s>Oldbirch</s> Birch<br>3. Cedar replaced Cypress<br>"
+        "4. Damson<br>5. Elm<br>6. Fir<br>7. Gorse, Vanilla Townie, lynched Day 1<br><br>Rules: be nice."
+    )
+    facts = read_thread_facts(make_thread(("Host", opening), *CHATTER, ("Cypress", "hi")))
+    assert facts.moderators == ("Host", "Helper")
+    assert [(p.name, p.replacements, p.dead) for p in facts.players] == [
+        ("Alder", (), False),
+        ("Oldbirch", ("Birch",), False),
+        ("Cypress", ("Cedar",), False),
+        ("Damson", (), False),
+        ("Elm", (), False),
+        ("Fir", (), False),
+        ("Gorse", (), True),
+    ]
+    assert facts.players[1].cite == Cite(0, "2. Oldbirch Birch")
+
+
+def test_list_in_a_later_moderator_post_one_name_per_line():
+    roster = "<br>".join(PLAYERS)
+    thread = make_thread(("Host", "Signups are open."), ("Host", f"The players are:<br>{roster}"), *CHATTER)
+    facts = read_thread_facts(thread)
+    assert [p.name for p in facts.players] == list(PLAYERS)
+    assert {p.cite.post for p in facts.players} == {1}
+
+
+def test_announcements_days_deaths_replacements_deadline():
+    roster = "<br>".join(f"{n}. {name}" for n, name in enumerate(PLAYERS, 1))
+    thread = make_thread(
+        ("Host", f"Players:<br>{roster}<br>Day 1 deadline: Friday 10pm EST"),
+        *CHATTER,
+        ("Host", "Hazel is replacing Damson."),
+        ("Host", "Elm has been lynched! Elm was a Mafia Goon.<br>It is now Night 1."),
+        ("Host", "Fir, Vanilla Townie, was killed Night 1.<br>It is now Day 2. With 5 alive, it takes 3 to lynch."),
+        ("Host", "Gorse has been modkilled for inactivity."),
+        ("Host", "A majority has been reached. Alder has been lynched.<br>Night 2 begins now."),
+    )
+    facts = read_thread_facts(thread, timezone=ZoneInfo("America/New_York"))
+    assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 10)]
+    assert facts.day_starts[0].deadline == datetime(2026, 3, 7, 3, 0, tzinfo=UTC)
+    assert [(e.day, e.post) for e in facts.day_ends] == [(1, 9), (2, 12)]
+    assert [(e.day, e.player, e.post) for e in facts.eliminations] == [(1, "Elm", 9), (2, "Alder", 12)]
+    assert [(d.player, d.phase, d.post, d.cause) for d in facts.deaths] == [
+        ("Fir", "night 1", None, "night kill"),
+        ("Gorse", "day 2", 11, "modkill"),
+    ]
+    assert [(r.player, r.new, r.post) for r in facts.replacements] == [("Damson", "Hazel", 8)]
+    assert facts.replacements[0].cite.words == "Hazel is replacing Damson."
+
+
+def test_after_post_reads_only_later_announcements():
+    roster = "<br>".join(PLAYERS)
+    thread = make_thread(
+        ("Host", f"Players<br>{roster}"), *CHATTER,
+        ("Host", "Alder was lynched. It is now Night 1."),
+        ("Host", "Birch was found dead. It is now Day 2."),
+    )
+    facts = read_thread_facts(thread, after_post=8)
+    assert [(s.day, s.post) for s in facts.day_starts] == [(2, 9)]
+    assert facts.eliminations == ()
+    assert [(d.player, d.phase) for d in facts.deaths] == [("Birch", "night 1")]
+
+
+def test_quotes_of_other_posts_are_not_read_and_struck_text_is_marked():
+    lines = read_lines("Alder<br><blockquote><cite>Birch wrote:</cite>Birch was lynched</blockquote>"
+                       '<span style="text-decoration: line-through">Cedar</span> Damson')
+    assert lines == ["Alder", "\x01Cedar\x02 Damson"]
