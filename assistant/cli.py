@@ -241,6 +241,10 @@ def run(
         from assistant.game_update import follow_hook
 
         hooks.insert(0, follow_hook(now=now_utc, say=echo or logging.getLogger("votal.follow").warning))
+        db = open_store(db_file)
+        for path in game_files:  # what is already stored, before the first sync brings anything new
+            hooks[0](load(path), db)
+        db.close()
     run_games(game_files, db_path=db_file, regenerate=hooks, echo=echo, now=now_utc)
 
 
