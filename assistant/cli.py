@@ -355,7 +355,9 @@ def count(
     votals = count_game(game, db, days=days, at_post=at_post, at_time=moment)
     warnings = game_warnings(game, db, days=[v.day for v in votals])
     if fmt == "json":
-        data = [{**v.to_json(), "warnings": [w.to_json() for w in for_day(warnings, v.day)]} for v in votals]
+        data = [  # the moderator's own view: real reasons and private notes
+            {**v.to_json(private=True), "warnings": [w.to_json() for w in for_day(warnings, v.day)]} for v in votals
+        ]
         print_json(data if all_days else data[0])
     elif fmt == "bbcode":
         from assistant.drafts import render_votal_draft
@@ -424,7 +426,14 @@ def draft(
             "(count it with `votal count`; --force drafts it marked undecided)"
         )
     posts = load_read_posts(db, game.key)
-    context = build_context(game, ruleset_for(game), votals, day=number, now=moment, posts=posts)
+    count_number = None
+    if kind == "votal" and votals[0].as_of_post is not None:
+        from assistant.store import number_vote_count
+
+        # kept in the store: drafting the same count again gives the same number
+        count_number = number_vote_count(open_store(db_file), game.key, number, votals[0].as_of_post, now=now_utc())
+    context = build_context(game, ruleset_for(game), votals, day=number, now=moment, posts=posts,
+                            count_number=count_number)
     folder = templates_dir or game.templates
     click.echo(render_draft(kind, context, flavor=flavor or default_flavor(game), template_dir=folder))
 
@@ -453,7 +462,7 @@ def audit(
     number = day or current_day(game, db, at_time=moment, at_post=at_post)
     votal = count_game(game, db, days=[number], at_post=at_post, at_time=moment)[0]
     if fmt == "json":
-        print_json(votal.to_json()["actions"])
+        print_json(votal.to_json(private=True)["actions"])
     else:
         click.echo(format_audit_text(votal))
 

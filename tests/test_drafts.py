@@ -23,12 +23,13 @@ from assistant.drafts import (
     render_draft,
     render_votal_draft,
     safe_url,
-    words_of,
 )
 from assistant.game import parse_game
 from assistant.names import Roster
-from assistant.rules import Outcome, bundled_rulesets, load_ruleset, parse_ruleset
+from assistant.outcome import Outcome, words_of
+from assistant.rules import bundled_rulesets, load_ruleset, parse_ruleset
 from assistant.tally import Action, Flag, NoEliminationCount, Runoff, Votal, Wagon, replay_day
+from assistant.votes import VoteBook
 from parsers.commands import Command, ReadPost
 
 GOLDEN = Path(__file__).resolve().parent / "golden_drafts"
@@ -150,6 +151,14 @@ def vote(post: int, voter: str, target: str | None, *, no_elimination: bool = Fa
     )
 
 
+def recorded(votal: Votal) -> Votal:
+    """The votal with the vote changes its (counted, single) vote actions make, as the tally records them."""
+    book = VoteBook()
+    for a in votal.actions:
+        book.vote(a.voter, None if a.no_elimination else a.target, (a.post, 0))
+    return replace(votal, changes=tuple(book.changes))
+
+
 def game(private: bool = True):
     return parse_game(GAME + (PRIVATE if private else ""), path="game.toml")
 
@@ -188,7 +197,7 @@ def day2(ruleset, **changes) -> Votal:
             vote(45, "**y**", "Theseus"),
         ),
     )
-    return replace(base, **changes)
+    return recorded(replace(base, **changes))
 
 
 def day2_posts() -> list[ReadPost]:
@@ -379,13 +388,15 @@ def test_without_permalinks_a_phpbb_vote_links_to_the_thread_page_starting_at_it
         living=("Alice", "Bob", "Carol"),
         actions=(replace(vote(4, "Alice", "Carol"), url=None),),
     )
+    votal = recorded(votal)
     text = render_votal_draft(g, votal, ruleset=ruleset)
     assert "[url=https://forum.example.org/viewtopic.php?t=7&start=4]Alice[/url]" in text
 
 
 # --- escaping -------------------------------------------------------------------------------------------------
 
-NASTY = ["[b]x[/b]", "[url=http://evil.example]a[/url]", "[/quote]", "[[b]]", "[*]", "[i][/i]", "a\n[b]b"]
+NASTY = ["[b]x[/b]", "[url=http://evil.example]a[/url]", "[/quote]", "[[b]]", "[*]", "[i][/i]", "a\n[b]b", "[NK] Bo",
+         "[ b]x", "[b [i]]"]
 _LIVE_TAG = re.compile(r"\[(/?[A-Za-z*][^\]\[]*)\]")
 
 
@@ -574,7 +585,7 @@ def test_votal_draft_command_reads_the_store_and_the_game_file(tmp_path):
     assert result.exit_code == 0, result.output
     assert result.output == "\n".join(
         [
-            "## Tiny: Votal, Day 1",
+            "## Tiny: Vote Count 1.1",
             "",
             "As of post #2.",
             "",
@@ -759,3 +770,8 @@ def test_night_survivals_are_announced_with_the_deaths():
     # thing the following morning, in a random order."
     start = drafts_of_case("witchhunt-9.0-a-survived-kill-spends-the-extra-life")["day-start"]
     assert "[b]Gus[/b] survived a kill in the night." in start
+
+
+@pytest.mark.parametrize("name", ["Dorian Gray", "x[y", "[1] Ann", "Bob :[", "a [ b", "[ ]", "mr_[3]", "Zoë-Ann"])
+def test_bbcode_escaping_leaves_names_that_cannot_open_a_tag_as_typed(name):
+    assert escape_bbcode(name) == name
