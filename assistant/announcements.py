@@ -503,6 +503,25 @@ def _read_moderators(opening: PostLike) -> tuple[tuple[str, ...], Cite | None]:
     return tuple(mods), cite
 
 
+def _read_helpers(
+    posts: Sequence[PostLike], mod_keys: set[str], seats: dict[str, list[str]]
+) -> tuple[list[str], Cite | None]:
+    """Accounts outside the player list that post the moderator's business (phase changes, vote counts) more
+    than once: a co-moderator or vote counter the opening post does not name."""
+    players = {_squash(a) for accounts in seats.values() for a in accounts}
+    seen: dict[str, list[Cite]] = {}
+    for post in posts:
+        if post.author.casefold() in mod_keys or _squash(post.author) in players:
+            continue
+        for line in read_lines(post.body_html):
+            plain = _plain(line)
+            if _NOW_PHASE.search(plain) or _SHORT_PHASE.search(plain) or _BARE_PHASE.search(plain) or re.match(r"\W*(?:official\s+)?vote\s*count\b", plain, re.IGNORECASE):
+                seen.setdefault(post.author, []).append(Cite(post.number, _trim(line)))
+                break
+    helpers = [author for author, cites in seen.items() if len(cites) >= 2]
+    return helpers, (seen[helpers[0]][0] if helpers else None)
+
+
 # --- announcements ---------------------------------------------------------------------------------------------
 
 _NOW_PHASE = re.compile(
@@ -622,6 +641,12 @@ def read_thread_facts(
             )
         if not entries:
             problems.append("no player list found in the moderators' posts")
+    if not moderators and seats:
+        helpers, helpers_cite = _read_helpers(posts, mod_keys, seats)
+        if helpers:
+            mods = (*mods, *helpers)
+            mods_cite = mods_cite or helpers_cite
+            mod_keys |= {h.casefold() for h in helpers}
     state = _State()
     names = _Names(seats)
     opening_block = True  # the opening post and the moderators' posts right after it (reserved, kept up to date)
@@ -859,6 +884,14 @@ _ALIVE_COUNT = re.compile(
 )
 
 
+_SHORT_PHASE = re.compile(r"\b([dn])\s*(\d{1,2})\s+(?:has\s+)?(?:started|begun|begins|starts)\b", re.IGNORECASE)
+_BARE_PHASE = re.compile(
+    r"\bit\s+is\s+now\s+(night|day)(?:time)?\b(?!\s*\d)|\b(day\s+(?:begins|has\s+begun|starts|has\s+started))\b"
+    r"|\b(?:send|submit|pm)\b[^.]{0,30}\bnight\s+actions?\b",
+    re.IGNORECASE,
+)
+
+
 def _phase_of(text: str, state: _State) -> tuple[str, int] | None:
     """The phase a sentence says the game is in now, as ("day"|"night", number)."""
     match = _NOW_PHASE.search(text)
@@ -871,6 +904,14 @@ def _phase_of(text: str, state: _State) -> tuple[str, int] | None:
         if re.search(r"\b(?:is\s+over|has\s+ended|is\s+done)", match.group(0), re.IGNORECASE):
             return ("night", number) if kind == "day" else ("day", number + 1)
         return kind, number
+    match = _SHORT_PHASE.search(text)
+    if match:
+        return ("night" if match.group(1).lower() == "n" else "day"), int(match.group(2))
+    match = _BARE_PHASE.search(text)
+    if match and state.day:
+        if (match.group(1) or "").lower() == "day" or match.group(2):
+            return ("day", state.day + 1) if state.night else None
+        return "night", state.day
     if state.night and state.day and _ALIVE_COUNT.search(text):
         return "day", state.day + 1
     return None
