@@ -302,7 +302,11 @@ def _read_entry(line: str, authors: _Names | None, moderators: set[str]) -> _Ent
     if not plain or len(plain) > 140 or plain.endswith(":") or _LABEL.match(plain.lstrip(STRUCK_OPEN + "*")):
         return None
     # Struck accounts are earlier accounts of the seat (or a dead seat when it is the only one).
-    struck = [_clean_name(s) for s in re.findall(STRUCK_OPEN + r"([^" + STRUCK_CLOSE + r"]*)" + STRUCK_CLOSE, bare)]
+    struck = [
+        _clean_name(name)
+        for segment in re.findall(STRUCK_OPEN + r"([^" + STRUCK_CLOSE + r"]*)" + STRUCK_CLOSE, bare)
+        for name in re.split(r"\s+[|/,]\s+|\s*,\s*|\s+>\s+", segment)  # "Old1 | Old2": several earlier accounts
+    ]
     unstruck_text = re.sub(STRUCK_OPEN + r"[^" + STRUCK_CLOSE + r"]*" + STRUCK_CLOSE, " | ", bare)
     # "Birch (replacing Oldbirch)": the bracket belongs to the name, not to the role after it
     unstruck_text = re.sub(
@@ -372,7 +376,7 @@ def _leading_name(text: str, authors: _Names | None) -> str | None:
 def _name_like(text: str) -> bool:
     if not text or len(text) > 32 or len(text.split()) > 4:
         return False
-    if re.search(r"[.!?]\s|https?:|www\.", text):
+    if re.search(r"\w{3,}[.!?]\s|https?:|www\.", text):  # a sentence, not "Albert B. Rampage"
         return False
     return bool(re.search(r"\w", text))
 
