@@ -8,12 +8,14 @@ from typing import TYPE_CHECKING
 
 from assistant import store
 from assistant.checks import GameWarning, check_days
-from assistant.clock import phase_at
+from assistant.clock import day_bounds, phase_at
 from assistant.errors import VotalError
 from assistant.game import Game
 from assistant.names import Roster
-from assistant.rules import Ruleset, load_ruleset
-from assistant.tally import Votal, replay_day, show_votes
+from assistant.outcome import summarize
+from assistant.rules import Ruleset, find_ruleset
+from assistant.tally import Votal, replay_day, to_json
+from assistant.votes import show_votes, votes_needed
 
 if TYPE_CHECKING:
     from assistant.store import Store
@@ -21,10 +23,7 @@ if TYPE_CHECKING:
 
 def ruleset_for(game: Game) -> Ruleset:
     """The game's ruleset: a bundled name, or a path relative to the game file."""
-    name = game.ruleset
-    if name.endswith(".toml") or "/" in name:
-        return load_ruleset(game.path.parent / name)
-    return load_ruleset(name)
+    return find_ruleset(game.ruleset, game.path.parent)
 
 
 NO_POSTS = "no posts stored for this game; run `votal sync` first"
@@ -37,19 +36,82 @@ def require_posts(game: Game, db: Store) -> None:
         raise VotalError(f"{NO_POSTS} (the store holds no posts of {game.thread})")
 
 
-def game_warnings(game: Game, db: Store) -> list[GameWarning]:
-    """What the moderator should double-check about this game file against the stored thread."""
-    return check_days(game, last_post=store.last_post_number(db, game.key))
+def game_warnings(game: Game, db: Store, *, days: Sequence[int] = ()) -> list[GameWarning]:
+    """What the moderator should double-check about this game file against the stored thread, and about the
+    bounds Votal assumed for any of ``days`` (the days being shown) that the game file does not declare."""
+    warnings = check_days(game, last_post=store.last_post_number(db, game.key))
+    ruleset = ruleset_for(game)
+    for day in days:
+        if day > 1 and game.day(day) is None:
+            bounds = day_bounds(game, ruleset, day)
+            if bounds.start is not None:
+                warnings.append(
+                    GameWarning(
+                        "inferred_day",
+                        f"day {day} is not declared: its start is assumed from the ruleset's phase lengths "
+                        f"({bounds.start.astimezone(game.tz):%Y-%m-%d %H:%M %Z}); add a [[days]] entry with "
+                        f"day = {day} and start_post = the post that starts it",
+                        day=day,
+                    )
+                )
+    if _undeclared(game, ruleset, 1):
+        first = store.first_post_number(db, game.key)
+        warnings.append(
+            GameWarning(
+                "inferred_day",
+                f"day 1 is not declared: it is assumed to run from the thread's first post ({first}); add a "
+                "[[days]] entry with day = 1 and start_post = the post that starts it",
+                day=1,
+                post=first,
+            )
+        )
+    return warnings
 
 
-def current_day(game: Game, db: Store, *, at_time: datetime | None = None) -> int:
+def as_of(game: Game, db: Store, *, at_post: int | None, at_time: datetime | None, now: datetime) -> datetime:
+    """The moment a count is as of: the time given, else the time of the as-of post (so an open day as of an
+    early post is undecided, whatever the clock says now), else now."""
+    if at_time is not None:
+        return at_time
+    if at_post is not None:
+        return store.post_time(db, game.key, at_post) or now
+    return now
+
+
+def _undeclared(game: Game, ruleset: Ruleset, day: int) -> bool:
+    """A day the game file does not declare and the ruleset's phase lengths do not time."""
+    if game.day(day) is not None:
+        return False
+    bounds = day_bounds(game, ruleset, day)
+    return bounds.start is None and bounds.start_post is None
+
+
+def require_declared(game: Game, ruleset: Ruleset, day: int) -> None:
+    """Never guess where a day begins (counting it from post 0 would replay earlier days' votes as its own);
+    day 1 of a game that declares no days at all is counted from the first post, with a warning."""
+    if not _undeclared(game, ruleset, day) or (day == 1 and not game.days):
+        return
+    before = game.day(day - 1)
+    hint = ""
+    if before is not None and before.end_post is not None:
+        hint = f" (day {day - 1} ends at post {before.end_post})"
+    raise VotalError(
+        f"{game.path}: day {day} is not declared: add a [[days]] entry with day = {day} and start_post = the post "
+        f"that starts it{hint}, or start = its start time"
+    )
+
+
+def current_day(game: Game, db: Store, *, at_time: datetime | None = None, at_post: int | None = None) -> int:
     """The day being played: the latest day that has started, by stored posts or by the clock.
 
-    A declared day has started when the store holds its start post, or ``at_time`` is past its start.
+    A declared day has started when the store holds its start post (up to ``at_post``), or ``at_time`` is past
+    its start.
     A game timed only by the ruleset's phase lengths (``start`` and no declared days) is on the day
     ``at_time`` falls in, or the one whose night it is. Day 1 when nothing tells.
     """
     last = store.last_post_number(db, game.key)
+    if at_post is not None and last is not None:
+        last = min(last, at_post)
     started = [
         d.day
         for d in game.days
@@ -78,6 +140,8 @@ def count_game(
     roster = Roster.from_game(game, ruleset, authors=store.post_authors(db, game.key))
     if days is None:
         days = range(1, current_day(game, db, at_time=at_time) + 1)
+    for day in days:
+        require_declared(game, ruleset, day)
     return [
         replay_day(game, ruleset, posts, roster, day=day, at_post=at_post, at_time=at_time) for day in days
     ]
@@ -93,8 +157,8 @@ def format_votal_text(game: Game, votal: Votal, warnings: Sequence[GameWarning] 
     lines.append("")
     width = max([len(w.target) for w in votal.wagons] + [len("No elimination")])
     for wagon in votal.wagons:
-        need = votal.majority - wagon.votes if votal.majority is not None else 0
-        tag = f"  (L-{show_votes(need)})" if need > 0 else ""
+        need = votes_needed(wagon.votes, votal.majority)
+        tag = f"  (L-{need})" if need else ""
         lines.append(f"  {wagon.target:<{width}}  {show_votes(wagon.votes):>2}  {', '.join(wagon.voters)}{tag}")
     if votal.no_elimination.votes:
         label = "No elimination"
@@ -105,38 +169,27 @@ def format_votal_text(game: Game, votal: Votal, warnings: Sequence[GameWarning] 
     if votal.not_voting:
         lines.append(f"  Not voting: {', '.join(votal.not_voting)}")
     lines.append("")
-    lines.append(f"Outcome: {describe_outcome(votal)}")
+    lines.append(f"Outcome: {summarize(votal.outcome)}")
     for problem in votal.problems:
         lines.append(f"  problem at post {problem.post}: {problem.voter} \"{problem.text}\": {problem.reason}")
     for flag in votal.flags:
         lines.append(f"  note on {flag.seat}: {flag.reason}")
     for warning in warnings:
         lines.append(f"  warning: {warning.message}")
+    for note in votal.private_notes:
+        lines.append(f"  private (moderator only): {note}")
     return "\n".join(lines)
 
 
-def describe_outcome(votal: Votal) -> str:
-    """One line: how the day ended, why, and at which post."""
-    o = votal.outcome
-    if o is None:
-        return "undecided"
-    why = o.reason.replace("_", " ")
-    at = f", post {o.post}" if o.post is not None else ""
-    if o.kind == "elimination":
-        return f"{o.target} eliminated ({why}{at})"
-    if o.kind == "no_elimination":
-        return f"no elimination ({why}{at})"
-    return f"pending: {why}{at}; the rules leave the decision to someone (e.g. the Judge): record it in the game file"
-
-
 def format_audit_text(votal: Votal) -> str:
-    """Every command read on the day, how it resolved, and why it did or did not count."""
+    """Every command read on the day, how it resolved, and why it did or did not count (the real reason,
+    private facts included: the moderator's own view)."""
     lines = [f"Day {votal.day}: {len(votal.actions)} commands read"]
     for a in votal.actions:
-        data = a.to_json()
+        data = to_json(a, private=True)
         resolved = data.get("target") or ("no elimination" if data.get("no_elimination") else "-")
         how = f" by {data['step']}" if data.get("step") else ""
-        status = "counted" if data.get("counted") else f"not counted: {data.get('why_not')}"
+        status = "counted" if data.get("counted") else f"not counted: {data.get('private_why') or data.get('why_not')}"
         fixed = " [corrected in game file]" if data.get("corrected") else ""
         author = data.get("author") or ""
         voter = data.get("voter") or "?"
