@@ -48,9 +48,10 @@ from jinja2 import (
 from assistant.clock import DayBounds, day_bounds
 from assistant.errors import VotalError
 from assistant.game import Game
-from assistant.outcome import Words, announce, judge_declined, words_of
+from assistant.outcome import Words, announce, judge_declined, survived_words, words_of
 from assistant.rules import Ruleset, find_ruleset
-from assistant.tally import Votal, alive_seats
+from assistant.living import alive_seats
+from assistant.tally import Votal
 from assistant.votes import show_votes, standing_steps, votes_needed
 from parsers.commands import ReadPost
 
@@ -137,6 +138,14 @@ class Flagged:
 
 
 @dataclass(frozen=True)
+class Flip:
+    """A role revealed at death: the game file's ``role`` on the death, or the seat's role under rules with flips."""
+
+    name: str
+    role: str
+
+
+@dataclass(frozen=True)
 class DraftContext:
     """Everything a draft may say about one day. Built by :func:`build_context`; every field is public."""
 
@@ -168,6 +177,9 @@ class DraftContext:
     cap_lifted_local: str | None
     warnings: tuple[Flagged, ...] = ()
     notes: tuple[str, ...] = ()
+    flips: tuple[Flip, ...] = ()  # roles revealed at death: night deaths before this day, and this day's deaths
+    survivals: tuple[str, ...] = ()  # survived a kill in the night before this day (announced with the deaths)
+    how_to_vote: str = "Vote in bold. You may change your vote at any time before the deadline."
 
 
 # --- building the context ------------------------------------------------------------------------------
@@ -218,6 +230,9 @@ def build_context(
         ruleset=ruleset.title or ruleset.name,
         words=words,
         deaths=night_deaths(game, ruleset, day),
+        flips=flips(game, ruleset, day),
+        survivals=night_survivals(game, ruleset, day),
+        how_to_vote=ruleset.how_to_vote or DraftContext.how_to_vote,
         living=living,
         alive=len(living),
         majority=majority,
@@ -268,6 +283,30 @@ def _votal_of(votals: Sequence[Votal] | Mapping[int, Votal], day: int) -> Votal 
     return next((v for v in votals if v.day == day), None)
 
 
+def flips(game: Game, ruleset: Ruleset, day: int) -> tuple[Flip, ...]:
+    """Roles revealed with the deaths this day's drafts announce (the night before it, and the day itself).
+
+    A death's own ``role`` is public (the moderator wrote it for the flip); under rules that reveal roles at
+    death (``[ruleset] flips``: Millers Hollow, "Your role is revealed upon your death") the seat's role in
+    ``[private] roles`` is public too once the seat is dead.
+    """
+    found = []
+    for death in game.deaths:
+        if (death.phase, death.phase_number) not in (("night", day - 1), ("day", day)):
+            continue
+        role = death.role or (game.private.roles.get(death.player) if ruleset.flips else None)
+        if role:
+            found.append(Flip(death.player, role))
+    return tuple(found)
+
+
+def night_survivals(game: Game, ruleset: Ruleset, day: int) -> tuple[str, ...]:
+    """Who survived a kill in the night before ``day``, in the order deaths are announced ("Deaths (and
+    survivals) from each night are announced first thing the following morning")."""
+    survived = [s.player for s in game.survivals if s.phase == "night" and s.phase_number == day - 1]
+    return _announce_order(survived, game, ruleset, day)
+
+
 def night_deaths(game: Game, ruleset: Ruleset, day: int) -> tuple[str, ...]:
     """Who died in the night before ``day``, in the order the rules announce them.
 
@@ -276,14 +315,18 @@ def night_deaths(game: Game, ruleset: Ruleset, day: int) -> tuple[str, ...]:
     the day: it tells nothing about roles or the order the moderator wrote, and is the same every run.
     """
     died = [d.player for d in game.deaths if d.phase == "night" and d.phase_number == day - 1]
+    return _announce_order(died, game, ruleset, day)
+
+
+def _announce_order(names: list[str], game: Game, ruleset: Ruleset, day: int) -> tuple[str, ...]:
     order = ruleset.death_order
     if order == "alphabetical":
-        return tuple(sorted(died, key=str.casefold))
+        return tuple(sorted(names, key=str.casefold))
     if order == "random":
-        shuffled = sorted(died, key=str.casefold)
+        shuffled = sorted(names, key=str.casefold)
         random.Random(zlib.crc32(f"{game.thread}#{day}".encode())).shuffle(shuffled)
         return tuple(shuffled)
-    return tuple(died)
+    return tuple(names)
 
 
 def _post_urls(votal: Votal | None, posts: Sequence[ReadPost]) -> dict[int, str]:
@@ -377,6 +420,8 @@ def _judgment(votal: Votal | None, game: Game, words: Words, ruleset: Ruleset) -
     o = votal.outcome
     if o.reason == "judge" and o.kind == "elimination" and o.target:
         return Judgment("decided", o.target, f"The Judge has decided: {o.target} is {words.past}.")
+    if o.reason == "judge" and o.survived:
+        return Judgment("decided", o.survived, survived_words(o, words))
     if judge_declined(o, ruleset):
         return Judgment("none", None, f"The decision passed to the Judge: no one is {words.past}.")
     if o.kind == "pending" and o.reason in ("no_majority", "sleep_majority"):

@@ -7,24 +7,31 @@ functions here are the threshold and plurality rules every ruleset shares. Schem
 except ``[ruleset]``::
 
     [ruleset]    name, title, document, elimination_word, no_elimination_label, death_order ("game_file" |
-                 "random" | "alphabetical": the order a night's deaths are announced in the day-start draft)
+                 "random" | "alphabetical": the order a night's deaths are announced in the day-start draft),
+                 flips (bool: a role is revealed at death; the drafts name it)
     [votes]      no_elimination (bool: may players vote for no elimination), words (phrases meaning it),
                  multi_vote (clocktower), require_unvote (a new vote while voting needs an UNVOTE first),
                  edited ("first_revision" | "last_revision" | "flag": an edited vote counts only once the
                  moderator rules on it; every edit that changes a vote is flagged either way),
-                 check ("post": a post is read whole | "command": every command is checked at once)
+                 check ("post": a post is read whole | "command": every command is checked at once),
+                 how_to (the day-start draft's words on how to vote), unbolded ("ignore" | "flag" | "count":
+                 a plain-text "vote X" line)
     [majority]   kind ("half_plus_one": more than half of the living)
     [early_end]  on: any of "majority", "no_elimination_majority", "unanimous_minus_one", "no_possible_tie"
     [deadline]   decide ("majority" | "plurality"), no_majority / sleep_majority ("no_elimination" | "judge"),
                  tie ("no_elimination" | "random" | "runoff"), no_elimination_competes (bool: in a plurality
                  the no-elimination votes are a candidate), judge_unnamed ("pending" | "no_elimination":
-                 what a Judge deferral becomes when the game file names no Judge and records no decision)
+                 what a Judge deferral becomes when the game file names no Judge and records no decision),
+                 judge_ignores_extra_lives (bool)
     [phases]     day_hours, night_hours, start ("day" | "night"), sod ("HH:MM" local), timezone,
-                 night_votes (bool, default true: false lets `votal run` pause polling at night)
+                 night_votes (bool, default true: false lets `votal run` pause polling at night),
+                 day_start ("clock" | "moderator_post": a day after the first, not declared in the game
+                 file, starts with the moderator's first post after the last day's vote ended)
     [posts]      daily_minimum, daily_cap, cap_lifted_hours_before_eod
     [runoff]     hours, still_tied_note (a public line the drafts add when a runoff ends still tied)
     [hooks]      use: any of assistant.hooks.HOOK_MODULES ("judge", "loose_cannon", "deacon_holy",
-                 "clocktower", "dead_vote_token", "sheriff", "lovers", "sequestered", "missed_days")
+                 "clocktower", "dead_vote_token", "sheriff", "lovers", "sequestered", "missed_days",
+                 "extra_lives", "modkill")
 
 Outcomes are values: ``Outcome(kind, target, post, reason)`` (:mod:`assistant.outcome`).
 """
@@ -58,6 +65,7 @@ class Ruleset:
     elimination_word: str = "lynch"
     no_elimination_label: str = "No Lynch"
     death_order: str = "game_file"
+    flips: bool = False  # the rules reveal a player's role at death (Millers Hollow)
     # votes
     no_elimination_vote: bool = True
     no_elimination_words: tuple[str, ...] = ()
@@ -65,6 +73,8 @@ class Ruleset:
     require_unvote: bool = False
     edited: str = "first_revision"
     check: str = "post"
+    how_to_vote: str | None = None  # the day-start draft's line on how to vote, in the rules' own words
+    unbolded: str = "ignore"  # a plain-text "vote X": "ignore" | "flag" (the moderator decides) | "count"
     # majority
     majority_kind: str = "half_plus_one"
     # before the deadline
@@ -76,6 +86,7 @@ class Ruleset:
     tie: str = "no_elimination"
     no_elimination_competes: bool = True
     judge_unnamed: str = "pending"  # the game file names no Judge and records no decision
+    judge_ignores_extra_lives: bool = False
     # phases
     day_hours: float | None = None
     night_hours: float | None = None
@@ -83,6 +94,7 @@ class Ruleset:
     sod: str | None = None
     timezone: str | None = None
     night_votes: bool = True  # false: nothing is counted at night, so `votal run` may pause polling
+    day_start: str = "clock"  # "moderator_post": a computed day after day 1 starts with the moderator's post
     # posting limits
     daily_minimum: int | None = None
     daily_cap: int | None = None
@@ -118,6 +130,7 @@ _SCHEMA: dict[str, dict[str, tuple[str, str, tuple | None]]] = {
         "elimination_word": ("elimination_word", "str", None),
         "no_elimination_label": ("no_elimination_label", "str", None),
         "death_order": ("death_order", "str", ("game_file", "random", "alphabetical")),
+        "flips": ("flips", "bool", None),
     },
     "votes": {
         "no_elimination": ("no_elimination_vote", "bool", None),
@@ -126,6 +139,8 @@ _SCHEMA: dict[str, dict[str, tuple[str, str, tuple | None]]] = {
         "require_unvote": ("require_unvote", "bool", None),
         "edited": ("edited", "str", ("first_revision", "last_revision", "flag")),
         "check": ("check", "str", ("post", "command")),
+        "how_to": ("how_to_vote", "str", None),
+        "unbolded": ("unbolded", "str", ("ignore", "flag", "count")),
     },
     "majority": {"kind": ("majority_kind", "str", ("half_plus_one",))},
     "early_end": {"on": ("early_end", "str[]", EARLY_ENDS)},
@@ -136,6 +151,7 @@ _SCHEMA: dict[str, dict[str, tuple[str, str, tuple | None]]] = {
         "tie": ("tie", "str", TIE_POLICIES),
         "no_elimination_competes": ("no_elimination_competes", "bool", None),
         "judge_unnamed": ("judge_unnamed", "str", ("pending", "no_elimination")),
+        "judge_ignores_extra_lives": ("judge_ignores_extra_lives", "bool", None),
     },
     "phases": {
         "day_hours": ("day_hours", "number", None),
@@ -144,6 +160,7 @@ _SCHEMA: dict[str, dict[str, tuple[str, str, tuple | None]]] = {
         "sod": ("sod", "time", None),
         "timezone": ("timezone", "str", None),
         "night_votes": ("night_votes", "bool", None),
+        "day_start": ("day_start", "str", ("clock", "moderator_post")),
     },
     "posts": {
         "daily_minimum": ("daily_minimum", "int", None),

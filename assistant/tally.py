@@ -39,6 +39,8 @@ read)::
     nominations    list    clocktower only: {"nominator", "nominee", "post", "votes", "voters"}
     runoff         object  Millers Hollow only: {"candidates", "deadline", "post"} or null; post is the last
                            post of the main vote, deadline null when the runoff is declared by posts
+    election       object Millers Hollow, on a day with [[events]] kind = "sheriff_election": {"wagons",
+                           "elected", "open_until"}, else null (the sheriff votes, never lynch votes)
     flags          list    {"seat", "reason"}: e.g. missed two days of voting (removal), under a post minimum
 
 Seats are named by their first ``name`` in the game file. Private facts of the game file (the Judge, lovers,
@@ -56,6 +58,7 @@ from typing import Any
 
 from assistant.clock import add_wall_hours, day_bounds, iso_utc
 from assistant.game import Game
+from assistant.living import alive_seats, change_posts
 from assistant.hooks import HOOK_MODULES, HOOK_POINTS, Hook, Verdict, find_hook
 from assistant.names import resolve_name
 from assistant.outcome import Kind, Outcome, Reason, WhyNot
@@ -73,7 +76,6 @@ __all__ = [
     "Runoff",
     "Votal",
     "Wagon",
-    "alive_seats",
     "replay_day",
 ]
 
@@ -140,6 +142,16 @@ class Runoff:
 
 
 @dataclass(frozen=True)
+class SheriffElection:
+    """Millers Hollow: a day's sheriff election, tallied apart from the lynch. ``elected`` once it has closed
+    with one leader; ``open_until`` while a tie (or the lynch's runoff) keeps it open two more hours."""
+
+    wagons: tuple[Wagon, ...]
+    elected: str | None
+    open_until: datetime | None
+
+
+@dataclass(frozen=True)
 class Flag:
     seat: str
     reason: str
@@ -164,6 +176,7 @@ class Votal:
     runoff: Runoff | None = None
     flags: tuple[Flag, ...] = ()
     changes: tuple[Change, ...] = ()
+    election: SheriffElection | None = None
     # Moderator-only notes (why a private fact changed something). Never serialised, never shown to players.
     private_notes: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
@@ -186,26 +199,6 @@ def to_json(value: Any, *, private: bool = False) -> Any:
     if isinstance(value, datetime):
         return iso_utc(value)
     return value
-
-
-def alive_seats(game: Game, day: int, at_post: int | None = None) -> tuple[str, ...]:
-    """Seats alive on ``day`` (as of ``at_post`` when given), in game-file order.
-
-    A death in phase "day N" / "night N" counts from the end of that phase (night N ends before day N+1);
-    a death with ``post`` counts from that post on (a kill during the day). Without ``at_post`` a day
-    kill on ``day`` itself counts as done.
-    """
-    dead = set()
-    for death in game.deaths:
-        if death.phase_number < day:
-            dead.add(death.player)
-        elif death.post is not None:
-            if at_post is not None:
-                if at_post >= death.post:
-                    dead.add(death.player)
-            elif death.phase == "day" and death.phase_number == day:
-                dead.add(death.player)
-    return tuple(seat.name for seat in game.players if seat.name not in dead)
 
 
 # --- the replay ----------------------------------------------------------------------------------------
@@ -289,13 +282,14 @@ class DayReplay:
         self.capped_counts: dict[str, int] = {}
         self.unlisted: dict[str, str] = {}  # account the game file does not list -> the seat it was read as
         self.edits: list[tuple[str, ReadPost]] = []  # posts whose edit changed their commands
-        self.kill_posts = sorted({d.post for d in game.deaths if d.post is not None})
+        self.kill_posts = change_posts(game)
         self.living_cache: dict[int | None, tuple[str, ...]] = {}
         # A day timed by the clock starts when the last one's deadline passed; a runoff runs past that.
         self.runoff_before: datetime | None = None
         if ruleset.tie == "runoff" and day > 1 and self.bounds.start_post is None and game.day(day) is None:
             previous = replay.day(day - 1).votal.runoff
             self.runoff_before = previous.deadline if previous is not None else None
+        self.opened_at = self.opening_post_time() if ruleset.day_start == "moderator_post" else None
         hooks = [cls(self) for cls in replay.hook_classes]
         # Each hook point -> the bound methods of the hooks that override it: most days call none, cheaply.
         self.hooked: dict[str, list[Callable]] = {
@@ -326,10 +320,29 @@ class DayReplay:
 
     # -- where a post falls ----------------------------------------------------------------------------
 
+    def opening_post_time(self) -> datetime | None:
+        """When a day the game file does not declare opens under ``day_start = "moderator_post"``: at the
+        moderator's first post after the last day's vote (and its runoff) ended. Until that post the night
+        runs and no post is the day's; None for day 1 and declared days (their own bounds say)."""
+        if self.number == 1 or self.game.day(self.number) is not None:
+            return None
+        previous = day_bounds(self.game, self.ruleset, self.number - 1).end
+        ended = max((t for t in (previous, self.runoff_before) if t is not None), default=None)
+        if ended is None:
+            return None
+        opening = next(
+            (p.time for p in self.r.posts
+             if p.time is not None and p.time > ended and p.author.casefold() in self.moderators),
+            None,
+        )
+        return opening if opening is not None else datetime.max.replace(tzinfo=ended.tzinfo)
+
     def in_day(self, post: ReadPost) -> bool:
         b = self.bounds
         if b.start_post is not None:
             return post.number >= b.start_post
+        if self.opened_at is not None:
+            return post.time is not None and post.time >= self.opened_at
         if b.start is not None:
             if post.time is not None and self.runoff_before is not None and post.time <= self.runoff_before:
                 return False  # still the previous day's runoff
@@ -339,8 +352,8 @@ class DayReplay:
     def after_main(self, post: ReadPost) -> bool:
         """Votes count by post number when the day is declared by posts, else by time against the deadline."""
         b = self.bounds
-        if b.end_post is not None:
-            return post.number > b.end_post
+        if b.end_post is not None and post.number > b.end_post:
+            return True
         return b.end is not None and post.time is not None and post.time > b.end
 
     def before_next_day(self, post: ReadPost) -> bool:
@@ -441,7 +454,9 @@ class DayReplay:
         outcome = decide_at_deadline(self.ruleset, standing)
         if outcome.kind == Kind.PENDING and outcome.reason == Reason.RUNOFF:
             self.candidates = tuple(t for t in leaders(self.ruleset, standing) if t is not None)
-            self.book.keep_only((None, *self.candidates), self.last_day_post or 0)
+            # "Votes for players not involved in the tie will be discarded and those votes must be recast":
+            # abstentions too, so a discarded voter recasts without an unvote.
+            self.book.keep_only(self.candidates, self.last_day_post or 0)
             _, end_time = self.runoff_end()
             self.runoff = Runoff(self.candidates, end_time, self.last_day_post)
             self.phase = "runoff"
@@ -499,6 +514,14 @@ class DayReplay:
         if seat is not None and _edited_commands(post):
             self.edits.append((seat, post))
         for index, command in enumerate(commands):
+            if not command.bold and self.ruleset.unbolded != "count":
+                if self.ruleset.unbolded == "flag" and self.check_voter(seat, moderator, why_ignored, living).counted:
+                    # "Please bold all votes", though the rules require only "vote [name]": the moderator decides.
+                    self.add_problem(post.number, seat, command.raw, _UNBOLDED)
+                    self.actions.append(Action(post=post.number, voter=seat, author=post.author, text=command.raw,
+                                               action=command.action, target=None, no_elimination=False, step=None,
+                                               counted=False, why_not=_UNBOLDED, url=post.url or None))
+                continue
             base = dict(post=post.number, voter=seat, author=post.author, text=command.raw,
                         action=command.action, corrected=corrected, url=post.url or None)
             verdict = self.check_voter(seat, moderator, why_ignored, living)
@@ -562,6 +585,8 @@ class DayReplay:
             taken = removed[0].target if len(removed) == 1 else None
             return done(taken, step, no_elim=len(removed) == 1 and taken is None)
         if command.action not in ("vote", "nominate"):
+            if command.action == "sheriff":
+                return done(None, None, "a vote in the sheriff election, not a lynch vote")
             return done(None, None, f"not a command ({command.action})")
         found = self.resolve(command.target or "", living)
         if found.no_elimination:
@@ -740,6 +765,7 @@ class DayReplay:
 
 # The verdicts on a voter that need no hook: made once (a long day reads thousands of commands).
 _COUNTED = Verdict()
+_UNBOLDED = "not in bold: the rules ask for bold votes (count it with [[corrections]] if it is one)"
 _MODERATOR_POST = Verdict(False, WhyNot.MODERATOR_POST)
 _NOT_A_PLAYER = Verdict(False, WhyNot.NOT_A_PLAYER, problem=True)
 _AFTER_END = Verdict(False, WhyNot.AFTER_END)

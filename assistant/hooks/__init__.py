@@ -41,6 +41,8 @@ HOOK_MODULES = (
     "loose_cannon",
     "judge",
     "deacon_holy",
+    "extra_lives",
+    "modkill",
     "clocktower",
     "dead_vote_token",
     "sheriff",
