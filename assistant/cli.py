@@ -379,7 +379,14 @@ def draft(
             "(count it with `votal count`; --force drafts it marked undecided)"
         )
     posts = load_read_posts(db, game.key)
-    context = build_context(game, ruleset_for(game), votals, day=number, now=moment, posts=posts)
+    count_number = None
+    if kind == "votal" and votals[0].as_of_post is not None:
+        from assistant.store import number_vote_count
+
+        # kept in the store: drafting the same count again gives the same number
+        count_number = number_vote_count(open_store(db_file), game.key, number, votals[0].as_of_post, now=now_utc())
+    context = build_context(game, ruleset_for(game), votals, day=number, now=moment, posts=posts,
+                            count_number=count_number)
     folder = templates_dir or game.templates
     click.echo(render_draft(kind, context, flavor=flavor or default_flavor(game), template_dir=folder))
 
