@@ -351,10 +351,15 @@ class DayReplay:
         return True
 
     def after_main(self, post: ReadPost) -> bool:
-        """Votes count by post number when the day is declared by posts, else by time against the deadline."""
+        """After the main vote: past the declared last post, else past the deadline (by post or by time)."""
         b = self.bounds
-        if b.end_post is not None and post.number > b.end_post:
-            return True
+        if b.end_post is not None:
+            if post.number > b.end_post:
+                return True
+            declared = self.game.day(self.number)
+            if declared is not None and declared.end_post is not None:
+                return False  # the moderator's own last post of the day: it decides, whatever the clock says
+        # a day declared by its first post still ends at the ruleset's hour ("until 11 am the next day")
         return b.end is not None and post.time is not None and post.time > b.end
 
     def before_next_day(self, post: ReadPost) -> bool:
