@@ -21,7 +21,6 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
 
 from assistant.game import Game
 
@@ -64,23 +63,12 @@ def seat_accounts(game: Game) -> list[Account]:
     """Every account of every seat, in the game file's order, with the posts each holds the seat for."""
     found: list[Account] = []
     for seat in game.players:
-        spans = [(seat.name, None)] + [(_replacement_name(r), _replacement_post(r)) for r in seat.replacements]
+        posts = seat.replacement_posts or (None,) * len(seat.replacements)
+        spans = [(seat.name, None), *zip(seat.replacements, posts, strict=True)]
         for i, (name, start) in enumerate(spans):
             until = next((later for _, later in spans[i + 1 :] if later is not None), None)
             found.append(Account(normal_name(name), seat.name, start, until))
     return found
-
-
-def _replacement_name(item: Any) -> str:
-    if isinstance(item, str):
-        return item
-    return item["name"] if isinstance(item, dict) else item.name
-
-
-def _replacement_post(item: Any) -> int | None:
-    if isinstance(item, str):
-        return None
-    return item.get("post") if isinstance(item, dict) else getattr(item, "post", None)
 
 
 class AuthorIndex:
@@ -91,6 +79,7 @@ class AuthorIndex:
 
     def __init__(self, game: Game, authors: Iterable[str | tuple[str, str | None]] = ()):
         self.seats = tuple(s.name for s in game.players)
+        self._seats = {s.name: s for s in game.players}
         self.accounts = seat_accounts(game)
         self._by_name: dict[str, list[Account]] = {}
         for account in self.accounts:
@@ -180,7 +169,8 @@ class AuthorIndex:
                 return f"another forum account (user id {author_id}) than the seat's posts as {name!r}"
             account = self._by_name[name][0]
             if number is not None and not any(_holds(a, number) for a in self._by_name[name]):
-                return f"account {name!r} does not hold seat {account.seat} at post {number}"
+                turn = self._seats[account.seat].out_of_turn(name, number)
+                return turn or f"account {name!r} does not hold seat {account.seat} at post {number}"
         if name in self._moderators:
             return "moderator's post"
         found = self.lookalike(name)
@@ -270,7 +260,7 @@ class AuthorIndex:
         for name, listed in self._renamed.items():
             seat = self._by_name[listed][0].seat
             found.append((seat, f"account {listed!r} now posts as {_shown(name)} (same user id): counted for it"))
-        for name, ids in self._conflicts.items():
+        for name in self._conflicts:
             found.append((self._by_name[name][0].seat, self.why_not(name)))
         posted = self._posted()
         for name, count in self._counts.items():
