@@ -308,7 +308,9 @@ def count(
     votals = count_game(game, db, days=days, at_post=at_post, at_time=moment)
     warnings = game_warnings(game, db, days=[v.day for v in votals])
     if fmt == "json":
-        data = [{**v.to_json(), "warnings": [w.to_json() for w in for_day(warnings, v.day)]} for v in votals]
+        data = [  # the moderator's own view: real reasons and private notes
+            {**v.to_json(private=True), "warnings": [w.to_json() for w in for_day(warnings, v.day)]} for v in votals
+        ]
         print_json(data if all_days else data[0])
     elif fmt == "bbcode":
         from assistant.drafts import render_votal_draft
@@ -406,7 +408,7 @@ def audit(
     number = day or current_day(game, db, at_time=moment, at_post=at_post)
     votal = count_game(game, db, days=[number], at_post=at_post, at_time=moment)[0]
     if fmt == "json":
-        print_json(votal.to_json()["actions"])
+        print_json(votal.to_json(private=True)["actions"])
     else:
         click.echo(format_audit_text(votal))
 
