@@ -49,6 +49,7 @@ from jinja2 import (
 from assistant.clock import DayBounds, day_bounds
 from assistant.errors import VotalError
 from assistant.game import Game
+from assistant.identity import AuthorIndex
 from assistant.outcome import Words, announce, judge_declined, words_of
 from assistant.rules import Ruleset, find_ruleset
 from assistant.tally import Votal, alive_seats
@@ -422,13 +423,13 @@ def _under_minimum(game, ruleset, votal, day, posts, living, minimum) -> tuple[P
     """Living seats with fewer than ``minimum`` posts on ``day`` (from the posts, else the votal's flags)."""
     if posts:
         bounds = day_bounds(game, ruleset, day)
-        owner = {a.casefold(): s.name for s in game.players for a in s.accounts}
+        authors = AuthorIndex(game, [(p.author, p.author_id) for p in posts])  # the tally's identity rules
         upto = votal.as_of_post if votal is not None else None
         counts = {name: 0 for name in living}
         for post in posts:
             if post.deleted or not _in_bounds(post, bounds) or (upto is not None and post.number > upto):
                 continue
-            seat = owner.get(post.author.casefold())
+            seat = authors.match(post.author, post.author_id, post.number)[0]
             if seat in counts:
                 counts[seat] += 1
         return tuple(PostCount(n, c) for n, c in counts.items() if c < minimum)
