@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import signal
 import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -35,6 +37,14 @@ def main() -> None:
     Start with:  votal demo
     Then:        votal sync game.toml && votal count game.toml
     """
+    # SIGTERM (systemd, kill) stops a command as Ctrl-C does: at once, even in the middle of a request, with
+    # what was stored before kept (each page is its own transaction). `votal run` installs its own handler.
+    with contextlib.suppress(ValueError):  # ValueError: not the main thread (an embedding program's choice)
+        signal.signal(signal.SIGTERM, _interrupt)
+
+
+def _interrupt(signum, frame) -> None:  # noqa: ANN001 (signal's signature)
+    raise KeyboardInterrupt
 
 
 class DraftChoice(click.Choice):

@@ -11,7 +11,7 @@ from assistant import store
 from assistant.cli import main
 from assistant.fetch import Fetcher
 from assistant.sync import sync_game
-from tests.loopback_forum import Forum, game_text, make_game, make_posts, serve
+from loopback_forum import Forum, game_text, make_game, make_posts, serve
 
 NOW = datetime(2026, 3, 5, 12, 0, tzinfo=UTC)
 
