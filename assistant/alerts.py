@@ -32,6 +32,8 @@ ALERT_KINDS = (
     "unresolved_vote",
     "forum_error",
     "page_problem",
+    "outcome_disagrees",  # votal run --follow: an announced lynch the count disagrees with
+    "game_file_disagrees",  # votal run --follow: the thread says something the game file says otherwise
 )
 
 

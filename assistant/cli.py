@@ -192,18 +192,25 @@ def sync(game_file: str, db_file: str, quiet: bool, fmt: str) -> None:
               help="After each change, rewrite the players' page here (a folder per game file).")
 @click.option("--drafts", "drafts_dir", type=click.Path(file_okay=False),
               help="After each change, write the votal draft here (GAME-votal.txt).")
+@click.option("--follow", is_flag=True, help="After each change, write what the moderator announced into the "
+              "game file, as `votal update` does, and log it.")
 @quiet_option
-def run(game_files: tuple[str, ...], db_file: str, site_dir: str | None, drafts_dir: str | None, quiet: bool) -> None:
+def run(
+    game_files: tuple[str, ...], db_file: str, site_dir: str | None, drafts_dir: str | None, follow: bool, quiet: bool
+) -> None:
     """Keep every game's votal current until Ctrl-C or SIGTERM.
 
     Syncs each game every [fetch] interval seconds (default 300; every minute in the last hour
     before a deadline), one request at a time per forum, and after each change rewrites the
     players' page and the votal draft. Alerts (hammer, deadline near, a vote that cannot be read,
     a page that stops parsing) are logged once and sent once to the game's [alerts] webhook.
+    With --follow it also writes what the moderator announces into the game file (as `votal update`);
+    without it nothing edits the file.
 
     \b
     Example:
       votal run games/wh17.toml games/mafia42.toml --site public/ --drafts drafts/
+      votal run games/wh17.toml --follow
     """
     import logging
 
@@ -212,6 +219,10 @@ def run(game_files: tuple[str, ...], db_file: str, site_dir: str | None, drafts_
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(message)s")
     hooks = regenerate_hooks(site_dir=site_dir, drafts_dir=drafts_dir, now=now_utc)
     echo = None if quiet else (lambda line: click.echo(f"{now_utc():%Y-%m-%d %H:%M:%S} {line}"))
+    if follow:  # first, so the page and the draft are written after the game file is
+        from assistant.game_update import follow_hook
+
+        hooks.insert(0, follow_hook(now=now_utc, say=echo or logging.getLogger("votal.follow").warning))
     run_games(game_files, db_path=db_file, regenerate=hooks, echo=echo, now=now_utc)
 
 
@@ -446,3 +457,9 @@ def demo(keep_db: str | None) -> None:
 
     run_demo(echo=click.echo, db_file=keep_db, now=now_utc)
 
+
+
+# The commands that write the game file live in their own module, which reads this one's shared options.
+from assistant import cli_edits  # noqa: E402
+
+cli_edits.register(main)

@@ -8,8 +8,10 @@ York time" stays 10 pm across a DST change. Extensions and early ends are ``[[ev
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
+from itertools import count
 from zoneinfo import ZoneInfo
 
 from assistant.game import Game
@@ -59,8 +61,31 @@ def first_day_start(game: Game, ruleset: Ruleset) -> datetime | None:
 
 
 def day_bounds(game: Game, ruleset: Ruleset, day: int) -> DayBounds:
-    """The bounds of ``day``: declared ones first, then phase lengths; extensions from the game's events."""
+    """The bounds of ``day``: declared ones first, then phase lengths; extensions from the game's events.
+
+    A computed day starts one night after the day before it ended, so a declared day (a Halftime day with
+    its long night, a day extended or ended early) moves every computed day after it.
+    """
+    for bounds in iter_day_bounds(game, ruleset):
+        if bounds.day == day:
+            return bounds
+    raise AssertionError(day)
+
+
+def iter_day_bounds(game: Game, ruleset: Ruleset) -> Iterator[DayBounds]:
+    """Every day's bounds from day 1 on (endless): each computed day follows the one before it."""
     zone = zone_of(game, ruleset)
+    scheduled = first_day_start(game, ruleset)
+    for number in count(1):
+        bounds = _bounds(game, ruleset, number, scheduled, zone)
+        yield bounds
+        end = bounds.end
+        if end is None and scheduled is not None and ruleset.day_hours:
+            end = add_wall_hours(scheduled, ruleset.day_hours, zone)  # a day declared by posts only
+        scheduled = add_wall_hours(end, ruleset.night_hours or 0, zone) if end and ruleset.day_hours else None
+
+
+def _bounds(game: Game, ruleset: Ruleset, day: int, scheduled: datetime | None, zone: ZoneInfo) -> DayBounds:
     declared = game.day(day)
     start_post = declared.start_post if declared else None
     end_post = declared.end_post if declared else None
@@ -71,7 +96,7 @@ def day_bounds(game: Game, ruleset: Ruleset, day: int) -> DayBounds:
         if following is not None and following.start_post is not None:
             end_post = following.start_post - 1
     if start is None and start_post is None:
-        start = _scheduled_start(game, ruleset, day, zone)
+        start = scheduled
     if end is None and start is not None and ruleset.day_hours and (declared is None or declared.end_post is None):
         end = add_wall_hours(start, ruleset.day_hours, zone)
     extended = 0.0
@@ -92,20 +117,6 @@ def day_bounds(game: Game, ruleset: Ruleset, day: int) -> DayBounds:
     return DayBounds(day, start_post, end_post, start, end, extended)
 
 
-def _scheduled_start(game: Game, ruleset: Ruleset, day: int, zone: ZoneInfo) -> datetime | None:
-    first = first_day_start(game, ruleset)
-    if first is None or not ruleset.day_hours:
-        return None
-    start = first
-    for earlier in range(1, day):
-        bounds_end = add_wall_hours(start, ruleset.day_hours, zone)
-        extra = sum(e.hours or 0 for e in game.events if e.day == earlier and e.kind == "extend")
-        if extra:
-            bounds_end = add_wall_hours(bounds_end, extra, zone)
-        start = add_wall_hours(bounds_end, ruleset.night_hours or 0, zone)
-    return start
-
-
 @dataclass(frozen=True)
 class Phase:
     """Which phase a moment falls in: ("day" | "night", number), with that phase's start and end (UTC)."""
@@ -122,15 +133,15 @@ def phase_at(game: Game, ruleset: Ruleset, moment: datetime, *, limit: int = 400
     None when the game's days have no times (declared by posts only, no ``start``), or before day 1.
     Night N runs from the end of day N to the start of day N+1.
     """
-    for number in range(1, limit + 1):
-        bounds = day_bounds(game, ruleset, number)
-        if bounds.start is None or bounds.end is None:
+    previous: DayBounds | None = None
+    for bounds in iter_day_bounds(game, ruleset):
+        if bounds.day > limit or bounds.start is None or bounds.end is None:
             return None
         if moment < bounds.start:
-            if number == 1:
+            if previous is None:
                 return None
-            previous = day_bounds(game, ruleset, number - 1)
-            return Phase("night", number - 1, previous.end, bounds.start)
+            return Phase("night", previous.day, previous.end, bounds.start)
         if moment < bounds.end:
-            return Phase("day", number, bounds.start, bounds.end)
+            return Phase("day", bounds.day, bounds.start, bounds.end)
+        previous = bounds
     return None

@@ -15,14 +15,24 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from assistant.errors import GameFileError
+from assistant.errors import GameFileError, VotalError
 
 ENGINES = ("phpbb", "discourse", "xenforo", "vbulletin", "proboards")
-EVENT_KINDS = ("extend", "early_end", "nominate", "runoff_end", "deadline")
+EVENT_KINDS = (
+    "extend",
+    "early_end",
+    "nominate",
+    "runoff_end",
+    "deadline",
+    "return",  # a player announced dead is alive again from this day (post) on: the Witchhunt 9.0 Magician
+    "sheriff",  # Millers Hollow: `player` holds the sheriff's badge from this day (post) on
+    "sheriff_election",  # Millers Hollow: this day's "vote X for sheriff" votes elect a sheriff
+    "modkill",  # Witchhunt Online: the moderator kills `player`, using this day's hanging
+)
 PHASE_RE = re.compile(r"^\s*(day|night)\s*(\d+)\s*$", re.IGNORECASE)
 
 # Each table's keys: key -> (type, required). Types: "str", "int", "number", "bool", "datetime",
-# "str[]", "str[][]", or "table"/"table[]" naming a nested schema.
+# "str[]", "str[][]", "replacements", or "table"/"table[]" naming a nested schema.
 SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     "": {
         "title": ("str", True),
@@ -38,6 +48,7 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
         "players": ("table[]", True),
         "days": ("table[]", False),
         "deaths": ("table[]", False),
+        "survivals": ("table[]", False),
         "corrections": ("table[]", False),
         "events": ("table[]", False),
         "private": ("table", False),
@@ -53,7 +64,7 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     "alerts": {"webhook": ("str", False)},
     "players": {
         "name": ("str", True),
-        "replacements": ("str[]", False),
+        "replacements": ("replacements", False),
         "aliases": ("str[]", False),
         "vote_weight": ("number", False),
     },
@@ -64,7 +75,8 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
         "start": ("datetime", False),
         "end": ("datetime", False),
     },
-    "deaths": {"player": ("str", True), "phase": ("str", True), "post": ("int", False)},
+    "deaths": {"player": ("str", True), "phase": ("str", True), "post": ("int", False), "role": ("str", False)},
+    "survivals": {"player": ("str", True), "phase": ("str", True), "post": ("int", False), "note": ("str", False)},
     "corrections": {
         "post": ("int", True),
         "vote": ("str", False),
@@ -91,6 +103,8 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
         "roles": ("table", False),
         "decisions": ("table[]", False),
         "sequestered": ("table[]", False),
+        "extra_lives": ("str[]", False),
+        "successors": ("table[]", False),
     },
     "private.roles": {},  # free-form: seat name -> role name
     "private.decisions": {
@@ -99,22 +113,72 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
         "loose_cannon": ("str", False),
     },
     "private.sequestered": {"day": ("int", True), "player": ("str", True)},
+    "private.successors": {"sheriff": ("str", True), "successor": ("str", True)},
 }
 FREE_FORM = {"private.roles": "str"}
 
 
 @dataclass(frozen=True)
 class Seat:
-    """One seat ("slot"): its first account names it; replacements are later accounts."""
+    """One seat ("slot"): its first account names it; replacements are later accounts, in order.
+
+    ``replacement_posts`` runs beside ``replacements``: the post from which each new account holds the seat
+    (``{name = "New", post = 512}`` in the game file), None where the file gives only the name.
+    """
 
     name: str
     replacements: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
     vote_weight: float = 1
+    replacement_posts: tuple[int | None, ...] = ()
 
     @property
     def accounts(self) -> tuple[str, ...]:
         return (self.name, *self.replacements)
+
+    @property
+    def current(self) -> str:
+        """The account holding the seat now: the last replacement, else the seat's name."""
+        return self.accounts[-1]
+
+    @property
+    def shown(self) -> str:
+        """The seat as players know it now: "New (replaced Old)", or just the name when never replaced."""
+        if not self.replacements:
+            return self.name
+        return f"{self.current} (replaced {', '.join(self.accounts[:-1])})"
+
+    def account_at(self, post: int) -> str:
+        """The account holding the seat at ``post``: the latest replacement whose post is at or before it.
+
+        A replacement without a post is taken to hold the seat from the start of the game (the file does
+        not say when), which is what counting did before replacements had posts.
+        """
+        holder = self.name
+        for account, since in zip(self.replacements, self._since(), strict=True):
+            if since is None or since <= post:
+                holder = account
+        return holder
+
+    def out_of_turn(self, account: str, post: int) -> str | None:
+        """Why ``account`` (one of the seat's) could not act for the seat at ``post``, or None.
+
+        Only replacements with a post say anything: the old account after that post, the new one before it.
+        """
+        folded = [a.casefold() for a in self.accounts]
+        if account.casefold() not in folded:
+            return None
+        i = folded.index(account.casefold())
+        since = (None, *self._since())
+        start, end = since[i], since[i + 1] if i + 1 < len(since) else None
+        if start is not None and post < start:
+            return f"{account} posted at {post}, before replacing into the seat at post {start}"
+        if end is not None and post >= end:
+            return f"{account} posted at {post}, after being replaced by {self.accounts[i + 1]} at post {end}"
+        return None
+
+    def _since(self) -> tuple[int | None, ...]:
+        return self.replacement_posts or (None,) * len(self.replacements)
 
 
 @dataclass(frozen=True)
@@ -132,6 +196,18 @@ class Death:
     phase: str  # "day" or "night"
     phase_number: int
     post: int | None = None
+    role: str | None = None  # the role announced with the death (public: a "flip")
+
+
+@dataclass(frozen=True)
+class Survival:
+    """A public failed kill: the player survived (an extra life, a protection, the Deacon) and it is announced."""
+
+    player: str
+    phase: str  # "day" or "night"
+    phase_number: int
+    post: int | None = None
+    note: str | None = None
 
 
 @dataclass(frozen=True)
@@ -167,6 +243,8 @@ class Private:
     roles: dict[str, str] = field(default_factory=dict)
     decisions: tuple[dict[str, Any], ...] = ()
     sequestered: tuple[tuple[int, str], ...] = ()
+    extra_lives: tuple[str, ...] = ()  # a seat once per extra life it starts with (Survivalist...)
+    successors: dict[str, str] = field(default_factory=dict)  # sheriff -> the successor he named
 
 
 @dataclass(frozen=True)
@@ -195,6 +273,7 @@ class Game:
     webhook: str | None = None
     days: tuple[DayDecl, ...] = ()
     deaths: tuple[Death, ...] = ()
+    survivals: tuple[Survival, ...] = ()
     corrections: tuple[Correction, ...] = ()
     events: tuple[Event, ...] = ()
     private: Private = field(default_factory=Private)
@@ -206,6 +285,7 @@ class Game:
 
     @property
     def tz(self) -> ZoneInfo:
+        """The game's zone: the game file's ``timezone``, else its ruleset's (set at load), else UTC."""
         return ZoneInfo(self.timezone or "UTC")
 
     def seat(self, name: str) -> Seat:
@@ -218,17 +298,18 @@ class Game:
         return next((d for d in self.days if d.day == number), None)
 
 
-def load_game(path: str | Path) -> Game:
-    """Read and check a game file."""
+def load_game(path: str | Path, *, players_required: bool = True) -> Game:
+    """Read and check a game file. ``players_required=False``: a file without [[players]] yet (`votal update`
+    fills them from the thread's player list)."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise GameFileError(str(path), None, None, f"cannot read: {exc.strerror or exc}") from None
-    return parse_game(text, path=path)
+    return parse_game(text, path=path, players_required=players_required)
 
 
-def parse_game(text: str, *, path: str | Path = "<game>") -> Game:
+def parse_game(text: str, *, path: str | Path = "<game>", players_required: bool = True) -> Game:
     path = Path(path)
     try:
         raw = tomllib.loads(text)
@@ -236,8 +317,10 @@ def parse_game(text: str, *, path: str | Path = "<game>") -> Game:
         line = getattr(exc, "lineno", None) or _line_from_message(str(exc))
         raise GameFileError(str(path), line, None, f"not valid TOML: {exc}") from None
     checker = _Checker(str(path), text)
+    if not players_required:
+        raw.setdefault("players", [])
     checker.check_table(raw, "", index=None)
-    return _build(raw, path, checker)
+    return _build(raw, path, checker, players_required)
 
 
 def _line_from_message(message: str) -> int | None:
@@ -297,6 +380,7 @@ _TYPE_WORDS = {
     "datetime": "a date-time such as 2024-03-01T22:00:00",
     "str[]": "a list of strings",
     "str[][]": "a list of lists of strings",
+    "replacements": 'a list of account names or {name = "New", post = 512} tables',
 }
 
 
@@ -315,7 +399,19 @@ def _has_type(value: Any, kind: str) -> bool:
         return isinstance(value, list) and all(isinstance(v, str) for v in value)
     if kind == "str[][]":
         return isinstance(value, list) and all(_has_type(v, "str[]") for v in value)
+    if kind == "replacements":
+        return isinstance(value, list) and all(isinstance(v, str) or _is_replacement(v) for v in value)
     raise AssertionError(kind)
+
+
+def _is_replacement(value: Any) -> bool:
+    """``{name = "New", post = 512}``: a replacement holding the seat from a post on."""
+    return (
+        isinstance(value, dict)
+        and isinstance(value.get("name"), str)
+        and set(value) <= {"name", "post"}
+        and _has_type(value.get("post", 0), "int")
+    )
 
 
 _HEADER = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_.\-\"' ]+?)\s*\]\]?\s*(#.*)?$")
@@ -348,13 +444,27 @@ def _locate_keys(text: str) -> dict[tuple[str, int | None, str | None], int]:
     return where
 
 
-def _build(raw: dict, path: Path, checker: _Checker) -> Game:
+def _ruleset_zone(name: str, path: Path) -> str | None:
+    """The time zone the game's ruleset keeps ("11 am West Coast time"); None when it names none or cannot be
+    read here (a broken ruleset is reported where it is loaded)."""
+    from assistant.rules import load_ruleset
+
+    target: str | Path = path.parent / name if name.endswith(".toml") or "/" in name else name
+    try:
+        return load_ruleset(target).timezone
+    except VotalError:
+        return None
+
+
+def _build(raw: dict, path: Path, checker: _Checker, players_required: bool) -> Game:
     zone_name = raw.get("timezone")
     if zone_name is not None:
         try:
             ZoneInfo(zone_name)
         except (ZoneInfoNotFoundError, ValueError):
             raise checker.fail("", None, "timezone", f"unknown time zone {zone_name!r}") from None
+    else:
+        zone_name = _ruleset_zone(raw["ruleset"], path)  # local times follow the ruleset's clock
     zone = ZoneInfo(zone_name or "UTC")
 
     def when(value: Any, table: str, index: int | None, key: str) -> datetime:
@@ -371,8 +481,9 @@ def _build(raw: dict, path: Path, checker: _Checker) -> Game:
         weight = p.get("vote_weight", 1)
         if weight < 0:
             raise checker.fail("players", i, "vote_weight", "must not be negative")
-        seats.append(Seat(p["name"], tuple(p.get("replacements", ())), tuple(p.get("aliases", ())), weight))
-    if not seats:
+        names, posts = _replacements(p.get("replacements", ()), checker, i)
+        seats.append(Seat(p["name"], names, tuple(p.get("aliases", ())), weight, posts))
+    if not seats and players_required:
         raise checker.fail("", None, "players", "a game needs at least one [[players]] entry")
     _check_unique_accounts(seats, checker)
     account_to_seat = {a.casefold(): s.name for s in seats for a in s.accounts}
@@ -411,7 +522,15 @@ def _build(raw: dict, path: Path, checker: _Checker) -> Game:
         if not phase:
             raise checker.fail("deaths", i, "phase", f"must look like 'day 2' or 'night 1', not {d['phase']!r}")
         player = seat_of(d["player"], "deaths", i, "player")
-        deaths.append(Death(player, phase.group(1).lower(), int(phase.group(2)), d.get("post")))
+        deaths.append(Death(player, phase.group(1).lower(), int(phase.group(2)), d.get("post"), d.get("role")))
+
+    survivals = []
+    for i, d in enumerate(raw.get("survivals", ())):
+        phase = PHASE_RE.match(d["phase"])
+        if not phase:
+            raise checker.fail("survivals", i, "phase", f"must look like 'day 2' or 'night 1', not {d['phase']!r}")
+        player = seat_of(d["player"], "survivals", i, "player")
+        survivals.append(Survival(player, phase.group(1).lower(), int(phase.group(2)), d.get("post"), d.get("note")))
 
     corrections = []
     for i, c in enumerate(raw.get("corrections", ())):
@@ -423,6 +542,8 @@ def _build(raw: dict, path: Path, checker: _Checker) -> Game:
     for i, e in enumerate(raw.get("events", ())):
         if e["kind"] not in EVENT_KINDS:
             raise checker.fail("events", i, "kind", f"unknown event {e['kind']!r} (one of: {', '.join(EVENT_KINDS)})")
+        if e["kind"] in ("return", "sheriff", "modkill") and "player" not in e:
+            raise checker.fail("events", i, None, f"a {e['kind']!r} event needs player = \"Name\"")
         events.append(
             Event(
                 e["day"],
@@ -458,10 +579,21 @@ def _build(raw: dict, path: Path, checker: _Checker) -> Game:
         webhook=raw.get("alerts", {}).get("webhook"),
         days=tuple(days),
         deaths=tuple(deaths),
+        survivals=tuple(survivals),
         corrections=tuple(corrections),
         events=tuple(events),
         private=private,
     )
+
+
+def _replacements(raw: list, checker: _Checker, index: int) -> tuple[tuple[str, ...], tuple[int | None, ...]]:
+    """Names and posts of a seat's replacements; posts, where given, must rise with each replacement."""
+    names = tuple(r if isinstance(r, str) else r["name"] for r in raw)
+    posts = tuple(None if isinstance(r, str) else r.get("post") for r in raw)
+    known = [p for p in posts if p is not None]
+    if known != sorted(known) or len(set(known)) != len(known):
+        raise checker.fail("players", index, "replacements", "the posts must rise in the order replacements are listed")
+    return names, (posts if known else ())
 
 
 def _check_unique_accounts(seats: list[Seat], checker: _Checker) -> None:
@@ -487,6 +619,10 @@ def _build_private(raw: dict, seat_of, checker: _Checker) -> Private:
                 decision[role] = "none" if pick.casefold() == "none" else seat_of(pick, "private.decisions", i, role)
         decisions.append(decision)
     lovers = tuple(tuple(seat_of(n, "private", None, "lovers") for n in pair) for pair in raw.get("lovers", ()))
+    successors = {
+        seat_of(s["sheriff"], "private.successors", i, "sheriff"): seat_of(s["successor"], "private.successors", i, "successor")
+        for i, s in enumerate(raw.get("successors", ()))
+    }
     return Private(
         judge=one("judge"),
         sheriff=one("sheriff"),
@@ -500,6 +636,8 @@ def _build_private(raw: dict, seat_of, checker: _Checker) -> Private:
             (s["day"], seat_of(s["player"], "private.sequestered", i, "player"))
             for i, s in enumerate(raw.get("sequestered", ()))
         ),
+        extra_lives=tuple(seat_of(n, "private", None, "extra_lives") for n in raw.get("extra_lives", ())),
+        successors=successors,
     )
 
 

@@ -697,3 +697,27 @@ def lock_game(db: Store, game: str, *, timeout: float = 0.0) -> Iterator[None]:
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
     finally:
         handle.close()
+
+
+def load_posts(db: Store, game: str) -> list[Post]:
+    """Every stored post of a game that is not deleted, with its body, in thread order (for reading what
+    the moderator announces)."""
+    rows = _rows(
+        db,
+        "select post_id, number, author, author_id, time, url, body_html, edited from posts "
+        "where game = ? and not deleted order by number, post_id",
+        [game],
+    )
+    return [
+        Post(
+            post_id=r["post_id"],
+            number=r["number"],
+            author=r["author"],
+            time=datetime.fromisoformat(r["time"]) if r["time"] else None,
+            body_html=r["body_html"] or "",
+            url=r["url"],
+            edited=bool(r["edited"]),
+            author_id=r["author_id"],
+        )
+        for r in rows
+    ]

@@ -26,6 +26,7 @@ class Command:
     action: str  # "vote" | "unvote" | "nominate" | "sheriff" (a vote in a sheriff election, not a lynch vote)
     target: str | None
     raw: str  # the bold text it was read from
+    bold: bool = True  # False: read from plain text (a ruleset may flag such a vote; it never counts by itself)
 
 
 @dataclass(frozen=True)

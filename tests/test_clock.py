@@ -90,3 +90,30 @@ def test_phase_at_finds_days_and_nights():
     )
     assert phase_at(g, rules, utc("2024-01-04T00:00")).number == 2
     assert phase_at(game("mafiascum"), load_ruleset("mafiascum"), utc("2024-01-01T00:00")) is None
+
+
+def test_a_declared_day_moves_the_computed_days_after_it():
+    # witchhunt-online-2.0.1.txt, How does Halftime work exactly?: "it is recommended that you use double the usual
+    # night phase length for Halftime": day 2 declared after a 48-hour night starts a day late, and so do the
+    # days computed after it (48 h days, 24 h nights).
+    g = game(
+        "witchhunt-online-2.0.1",
+        "start = 2024-03-01T22:00:00Z",
+        "[[days]]\nday = 2\nstart = 2024-03-05T22:00:00Z\n",
+    )
+    assert day_bounds(g, load_ruleset("witchhunt-online-2.0.1"), 2).end == utc("2024-03-07T22:00")
+    day3 = day_bounds(g, load_ruleset("witchhunt-online-2.0.1"), 3)
+    assert (day3.start, day3.end) == (utc("2024-03-08T22:00"), utc("2024-03-10T22:00"))
+
+
+def test_a_new_deadline_moves_the_computed_days_after_it():
+    # witchhunt-online-2.0.1.txt, Voting and Deadlines: a Reveal "extend[s] the day by 24 hours"; a deadline the
+    # moderator moves does the same to the night and the days after it.
+    rules = load_ruleset("witchhunt-online-2.0.1")
+    extended = game(rules.name, "start = 2024-03-01T22:00:00Z", '[[events]]\nday = 1\nkind = "extend"\nhours = 24\n')
+    assert day_bounds(extended, rules, 2).start == utc("2024-03-05T22:00")
+    moved = game(
+        rules.name, "start = 2024-03-01T22:00:00Z", '[[events]]\nday = 1\nkind = "deadline"\ntime = 2024-03-03T10:00:00Z\n'
+    )
+    assert day_bounds(moved, rules, 2).start == utc("2024-03-04T10:00")
+    assert phase_at(moved, rules, utc("2024-03-04T09:00")) == Phase("night", 1, utc("2024-03-03T10:00"), utc("2024-03-04T10:00"))

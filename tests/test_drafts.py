@@ -661,3 +661,101 @@ def _words(text: str, flavor: str) -> set[str]:
 @pytest.mark.parametrize("kind", KINDS)
 def test_both_flavours_of_a_draft_say_the_same_words(kind):
     assert _words(render(kind, "bbcode"), "bbcode") == _words(render(kind, "markdown"), "markdown")
+
+
+# --- drafts that tell the rules' story (issue 14, items 5 and 6) ------------------------------------------
+
+RULES_GOLDEN = Path(__file__).resolve().parent / "golden"
+
+
+def drafts_of_case(stem: str, *, game_text: str = "", flavor: str = "bbcode") -> dict[str, str]:
+    """Every draft kind for a rules golden case (``game_text`` is added to its game file)."""
+    from golden.harness import ExactRoster, read_case, resolve_exact
+
+    from assistant.counting import ruleset_for
+
+    case = read_case(RULES_GOLDEN / f"{stem}.txt")
+    game = case.game
+    if game_text:
+        text = (RULES_GOLDEN / f"{stem}.txt").read_text(encoding="utf-8")
+        head, _, rest = text.partition("=== posts")
+        game = read_case_text(head + game_text + "\n=== posts" + rest).game
+    ruleset = ruleset_for(game)
+    votal = replay_day(game, ruleset, case.posts, ExactRoster(game), day=case.day, at_post=case.at_post,
+                       at_time=case.at_time, resolve=resolve_exact)
+    context = build_context(game, ruleset, [votal], day=case.day, now=case.at_time, posts=case.posts)
+    return {kind: render_draft(kind, context, flavor=flavor) for kind in KINDS}
+
+
+def read_case_text(text: str):
+    import tempfile
+
+    from golden.harness import read_case
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "case.txt"
+        path.write_text(text, encoding="utf-8")
+        return read_case(path)
+
+
+@pytest.mark.xfail(strict=True, reason="issue 14 item 6: the judge draft says the Judge declined after a Deacon save")
+def test_after_a_deacon_save_of_the_judges_pick_both_drafts_tell_the_same_story():
+    # witchhunt-rules-9.0.txt, Keyword Reference "Kill": "It is possible to survive a kill. Either way, all kills are
+    # publicly announced": the Judge's lynch was attempted and failed; neither draft may say the Judge declined.
+    drafts = drafts_of_case("witchhunt-9.0-the-deacon-saves-a-holy-villager-the-judge-picks")
+    story = "The Judge decided to lynch Gus, but Gus survived: no one is lynched."
+    assert story in drafts["day-end"]
+    assert story in drafts["judge"]
+    assert "passed to the Judge" not in drafts["day-end"] + drafts["judge"]
+
+
+def test_after_a_deacon_save_of_a_majority_the_judge_draft_has_no_decision_and_the_same_story():
+    drafts = drafts_of_case("witchhunt-9.0-the-deacon-makes-holy-villagers-survive-a-lynch")
+    story = "A majority voted to lynch Gus, but Gus survived: no one is lynched."
+    assert story in drafts["day-end"]
+    assert "The Judge has no decision to make today. " + story in drafts["judge"]
+
+
+@pytest.mark.xfail(strict=True, reason="issue 14 item 6: a 2.0.1 mod-kill is not yet the day's hanging")
+def test_a_mod_kill_that_takes_the_days_hanging_is_announced_as_such():
+    # witchhunt-online-2.0.1.txt, Behavior Rules: "make it use the daily hanging for the town".
+    drafts = drafts_of_case("witchhunt-online-a-mod-kill-takes-the-days-hanging")
+    assert "Dion was mod-killed: this is the day's hanging." in drafts["day-end"]
+
+
+@pytest.mark.xfail(strict=True, reason="issue 14 item 5: roles of the dead are not yet in the day-start draft")
+def test_millers_hollow_day_start_reveals_the_role_of_the_dead():
+    # millers-hollow-master-rules.txt, Night Time Events: "If you are eaten, then you are out of the game. Your role
+    # is revealed upon your death."
+    drafts = drafts_of_case(
+        "millers-hollow-dead-players-cannot-vote", game_text='[[deaths]]\nplayer = "Theseus"\nphase = "night 1"\nrole = "Seer"\n'
+    )
+    assert "[b]Theseus[/b] died in the night. Theseus was the Seer." in drafts["day-start"]
+    assert "[b]Jason[/b] died in the night." in drafts["day-start"]
+
+
+@pytest.mark.xfail(strict=True, reason="issue 14 item 5: the day-start draft does not say how the rules change a vote")
+def test_millers_hollow_day_start_says_how_to_vote_change_a_vote_and_abstain():
+    # millers-hollow-master-rules.txt, Day Time Lynching: "vote [insert name]" ... "unvote [insert original name]
+    # vote [insert new name]" ... "vote abstain". Please bold all votes.
+    start = drafts_of_case("millers-hollow-dead-players-cannot-vote")["day-start"]
+    assert "unvote [i][/i][original name] vote [i][/i][new name]" in start
+    assert "vote abstain" in start
+    assert "You may change your vote at any time" not in start
+
+
+@pytest.mark.xfail(strict=True, reason="issue 14 item 6: the clocktower day-start does not explain nominations")
+def test_clocktower_day_start_explains_nominations():
+    # clocktower-style-forum-rules.txt, Nominations and Voting: "Players must be nominated before they may be voted
+    # on that day. Each player may only be nominated once per day, and each player may only nominate once per day."
+    start = drafts_of_case("clocktower-first-living-vote-nominates")["day-start"]
+    assert "nominate" in start.casefold()
+    assert "once per day" in start
+
+
+@pytest.mark.xfail(strict=True, reason="issue 14 item 3: survivals are not yet announced in the day-start draft")
+def test_night_survivals_are_announced_with_the_deaths():
+    # witchhunt-rules-9.0.txt, Keyword Reference "Kill": "Deaths (and survivals) from each night are announced first
+    # thing the following morning, in a random order."
+    start = drafts_of_case("witchhunt-9.0-a-survived-kill-spends-the-extra-life")["day-start"]
+    assert "[b]Gus[/b] survived a kill in the night." in start

@@ -126,3 +126,110 @@ def test_private_facts_load_and_names_must_be_players():
 def test_unreadable_file_is_one_line(tmp_path):
     with pytest.raises(GameFileError, match="cannot read"):
         load_game(tmp_path / "missing.toml")
+
+
+REPLACED = """\
+title = "Replacements"
+thread = "https://forum.example.org/viewtopic.php?t=1"
+ruleset = "mafiascum"
+
+[[players]]
+name = "Old"
+replacements = ["Old2", {name = "New", post = 512}]
+
+[[players]]
+name = "Other"
+"""
+
+
+def test_a_replacement_may_say_from_which_post_the_new_account_holds_the_seat():
+    seat = parse_game(REPLACED).players[0]
+    assert seat.accounts == ("Old", "Old2", "New")
+    assert seat.replacement_posts == (None, 512)
+    assert seat.current == "New"
+    assert seat.shown == "New (replaced Old, Old2)"
+    assert seat.account_at(511) == "Old2" and seat.account_at(512) == "New"
+
+
+def test_votes_out_of_turn_are_the_old_account_after_the_post_and_the_new_one_before_it():
+    seat = parse_game(REPLACED).players[0]
+    assert seat.out_of_turn("Old2", 511) is None
+    assert "after being replaced by New at post 512" in seat.out_of_turn("old2", 512)
+    assert "before replacing into the seat at post 512" in seat.out_of_turn("New", 400)
+    assert seat.out_of_turn("New", 512) is None
+    assert seat.out_of_turn("Old", 100) is None  # Old2 has no post: nothing is known about Old's last post
+    assert parse_game(REPLACED).players[1].out_of_turn("Other", 9999) is None
+
+
+def test_the_list_of_names_form_still_loads_without_posts():
+    seat = parse_game(REPLACED.replace('{name = "New", post = 512}', '"New"')).players[0]
+    assert seat == Seat("Old", replacements=("Old2", "New"))
+    assert seat.account_at(0) == "New"  # no posts: the newest account holds the seat throughout
+
+
+@pytest.mark.parametrize(
+    ("replacements", "message"),
+    [
+        ('[{name = "New", post = "512"}]', "list of account names or {name"),
+        ('[{name = "New", from = 512}]', "list of account names or {name"),
+        ('[{name = "A", post = 600}, {name = "B", post = 500}]', "posts must rise"),
+    ],
+)
+def test_a_bad_replacement_names_the_line_and_key(replacements, message):
+    text = REPLACED.replace('["Old2", {name = "New", post = 512}]', replacements)
+    with pytest.raises(GameFileError) as caught:
+        parse_game(text, path="g.toml")
+    assert str(caught.value).startswith("g.toml:7: players[1].replacements: ")
+    assert message in str(caught.value)
+
+
+def test_without_a_timezone_local_times_follow_the_rulesets_clock():
+    # millers-hollow-master-rules.txt, Role Assignment: "At 11:00 AM on the first day (all times are in West Coast
+    # time)": a game file that names no zone writes its times on that clock, so 11:00 is 18:00 UTC in July.
+    text = ISSUE_EXAMPLE.replace('timezone = "America/New_York"        # optional\n', "").replace(
+        'ruleset = "witchhunt-online-2.0.1"', 'ruleset = "millers-hollow"'
+    )
+    text = text.replace('moderators = ["Cobalt"]', 'moderators = ["Cobalt"]\nstart = 2024-07-01T11:00:00')
+    game = parse_game(text)
+    assert game.timezone == "America/Los_Angeles"
+    assert game.start == datetime(2024, 7, 1, 18, 0, tzinfo=UTC)
+    utc_rules = parse_game(text.replace('ruleset = "millers-hollow"', 'ruleset = "mafiascum"'))
+    assert (utc_rules.timezone, utc_rules.start) == (None, datetime(2024, 7, 1, 11, 0, tzinfo=UTC))
+
+
+def test_survivals_roles_returns_and_the_sheriffs_records_load():
+    game = parse_game(
+        ISSUE_EXAMPLE.replace("post = 812\n", 'post = 812\nrole = "Seer"\n')
+        + """
+[[survivals]]
+player = "werewolf555"
+phase = "night 2"
+note = "an extra life"
+
+[[events]]
+day = 5
+kind = "return"
+player = "Beefster"
+
+[[events]]
+day = 2
+kind = "sheriff_election"
+
+[private]
+extra_lives = ["Beefster", "Beefster"]
+
+[[private.successors]]
+sheriff = "Hiraki"
+successor = "Beefster"
+"""
+    )
+    assert game.deaths[0].role == "Seer"
+    assert (game.survivals[0].player, game.survivals[0].phase, game.survivals[0].phase_number) == ("Hiraki", "night", 2)
+    assert [(e.kind, e.player) for e in game.events] == [("return", "Beefster"), ("sheriff_election", None)]
+    assert game.private.extra_lives == ("Beefster", "Beefster")
+    assert game.private.successors == {"Hiraki": "Beefster"}
+
+
+def test_an_event_that_names_a_player_needs_one():
+    with pytest.raises(GameFileError, match="a 'return' event needs player"):
+        parse_game(ISSUE_EXAMPLE + '\n[[events]]\nday = 5\nkind = "return"\n')

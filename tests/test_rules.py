@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from golden.harness import ExactRoster, read_case, render_votal, resolve_exact
+from golden.harness import ExactRoster, read_case, render_votal, resolve_exact, xfail_reason
 
 from assistant.errors import RulesetError
 from assistant.rules import bundled_rulesets, load_ruleset, parse_ruleset
@@ -15,7 +15,13 @@ GOLDEN = Path(__file__).resolve().parent / "golden"
 CASES = sorted(GOLDEN.glob("*.txt"))
 
 
-@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+def _case(path: Path):
+    reason = xfail_reason(path)
+    marks = [pytest.mark.xfail(reason=reason, strict=True)] if reason else []
+    return pytest.param(path, marks=marks, id=path.stem)
+
+
+@pytest.mark.parametrize("path", [_case(p) for p in CASES])
 def test_golden_case(path: Path) -> None:
     case = read_case(path)
     name = case.game.ruleset

@@ -1,0 +1,535 @@
+"""Round-trip edits of the moderator's game file: add what the thread says, keep everything the moderator wrote.
+
+An edit is a value (:class:`SetDay`, :class:`AddDeath`, :class:`AddReplacement`, :class:`AddPlayer`,
+:class:`RemovePlayer`, :class:`AddEvent`); :func:`apply_edits` takes the file's text and returns the new text,
+what it wrote and where the file says something else. tomlkit keeps the moderator's comments, order and
+layout; each entry written carries a comment citing the post and the moderator's own words. What the file
+already says wins: a different value is a disagreement to report, never overwritten, unless the moderator
+asks for the change (``replace=True``, the editing commands). The same edits applied twice change nothing.
+:func:`write_game_file` is the one place that writes the file (whole or not at all).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Protocol
+from zoneinfo import ZoneInfo
+
+import tomlkit
+import tomlkit.container
+import tomlkit.items
+
+from assistant.errors import VotalError
+from assistant.game import PHASE_RE, Game, parse_game
+
+CITE_WORDS = 90  # characters of the moderator's words kept in a comment
+
+
+class Cited(Protocol):
+    """Where a fact comes from: a post number (None when no post says it) and the words that say it."""
+
+    post: int | None
+    words: str
+
+
+@dataclass(frozen=True)
+class Note:
+    """A cite for what the moderator typed at the command line rather than posted."""
+
+    words: str
+    post: int | None = None
+
+
+@dataclass(frozen=True)
+class SetDay:
+    """A day's posts and times: only the fields given are written."""
+
+    day: int
+    cite: Cited
+    start_post: int | None = None
+    end_post: int | None = None
+    start: datetime | None = None  # aware: written in the game's zone with its offset
+    end: datetime | None = None
+
+
+@dataclass(frozen=True)
+class AddDeath:
+    player: str  # any account of the seat
+    phase: str  # "night 2", "day 3"
+    cite: Cited
+    post: int | None = None  # a kill during the day: dead from this post on
+
+
+@dataclass(frozen=True)
+class AddReplacement:
+    old: str  # any account of the seat
+    new: str
+    post: int  # the new account holds the seat from this post on
+    cite: Cited
+
+
+@dataclass(frozen=True)
+class AddPlayer:
+    name: str
+    cite: Cited
+    replacements: tuple[str, ...] = ()  # later accounts the player list names, from posts it does not say
+
+
+@dataclass(frozen=True)
+class RemovePlayer:
+    name: str  # the seat's name (its first account)
+
+
+@dataclass(frozen=True)
+class AddEvent:
+    """A declared event ([[events]]): an extension, a deadline moved; one per (day, kind, post)."""
+
+    day: int
+    kind: str
+    cite: Cited
+    hours: float | None = None
+    post: int | None = None
+    time: datetime | None = None
+
+
+Edit = SetDay | AddDeath | AddReplacement | AddPlayer | RemovePlayer | AddEvent
+
+
+@dataclass(frozen=True)
+class EditResult:
+    text: str
+    written: tuple[str, ...]  # one line per change made: "days[2].end_post = 351 (post 351)"
+    disagreements: tuple[str, ...]  # where the file says otherwise; nothing was changed there
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.written)
+
+
+class EditRefused(VotalError):
+    """An edit that contradicts the thread or the rest of the game file."""
+
+
+def apply_edits(text: str, edits: Iterable[Edit], *, path: str = "<game>", replace: bool = False) -> EditResult:
+    """The game file ``text`` with ``edits`` applied, keeping its comments and layout.
+
+    ``replace``: a value the file already holds is changed to the edit's (the moderator's own command);
+    otherwise the file wins and the difference is reported. The result is checked by loading it as a game
+    file, so an edit never leaves a file Votal cannot read.
+    """
+    doc = tomlkit.parse(text)
+    zone = ZoneInfo(str(doc.get("timezone") or "UTC"))
+    editor = _Editor(doc, zone, replace)
+    for edit in edits:
+        editor.apply(edit)
+    new_text = tomlkit.dumps(doc).rstrip("\n") + "\n" if editor.written else text
+    if editor.written:
+        parse_game(new_text, path=path, players_required=False)  # a GameFileError names the line an edit broke
+    return EditResult(new_text, tuple(editor.written), tuple(editor.disagreements))
+
+
+def write_game_file(path: str | Path, text: str) -> None:
+    """Write the whole file or nothing: a crash mid-write must not leave the moderator half a game file."""
+    path = Path(path)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+        if path.exists():
+            os.chmod(temporary, path.stat().st_mode & 0o7777)  # the moderator's permissions, not mkstemp's 0600
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def cite_comment(cite: Cited) -> str:
+    """``post 351: "Day 1 is over. Bob was lynched."``: one line, no control or bidi characters, kept short."""
+    words = "".join(" " if unicodedata.category(c)[0] in "CZ" else c for c in cite.words)
+    words = re.sub(r"\s+", " ", words).strip()
+    if len(words) > CITE_WORDS:
+        words = words[: CITE_WORDS - 1].rstrip() + "…"
+    words = words.replace('"', "'")
+    where = f"post {cite.post}: " if cite.post is not None else ""
+    return f'{where}"{words}"' if where else words
+
+
+class _Editor:
+    def __init__(self, doc: tomlkit.TOMLDocument, zone: ZoneInfo, replace: bool):
+        self.doc, self.zone, self.replace = doc, zone, replace
+        self.written: list[str] = []
+        self.disagreements: list[str] = []
+
+    def apply(self, edit: Edit) -> None:
+        handler = {
+            SetDay: self.set_day,
+            AddDeath: self.add_death,
+            AddReplacement: self.add_replacement,
+            AddPlayer: self.add_player,
+            RemovePlayer: self.remove_player,
+            AddEvent: self.add_event,
+        }[type(edit)]
+        handler(edit)
+
+    # --- the tables
+
+    def tables(self, name: str) -> list:
+        found = self.doc.get(name)
+        return list(found) if found is not None else []
+
+    def append_table(self, name: str, values: dict[str, Any], cite: Cited, *, after: Sequence[str] = ()) -> None:
+        """A new [[name]] entry, commented with its cite, after the existing ones (a new array goes after the
+        first of ``after`` that the file has, else at the end)."""
+        table = tomlkit.table()
+        for key, value in values.items():
+            table.add(key, self.value(value))
+        _comment(table, cite_comment(cite))
+        table.add(tomlkit.nl())  # a blank line before whatever follows; one at the end of the file is dropped
+        array = self.doc.get(name)
+        if array is None:
+            array = tomlkit.aot()
+            array.append(table)
+            anchor = next((a for a in after if a in self.doc), None)
+            if anchor is None:
+                _end_with_blank_line(self.doc)
+                self.doc.add(name, array)
+            else:
+                _end_with_blank_line(self.last_table(anchor))
+                self.doc._insert_after(anchor, name, array)  # tomlkit's own way to place a key; no public one
+        else:
+            _end_with_blank_line(array[-1])
+            array.append(table)
+
+    def last_table(self, name: str):
+        found = self.doc[name]
+        return found[-1] if isinstance(found, tomlkit.items.AoT) else found
+
+    def value(self, value: Any):
+        if isinstance(value, datetime) and value.tzinfo is not None:
+            value = value.astimezone(self.zone)
+        return tomlkit.item(value)
+
+    def set_key(self, table, key: str, value: Any, cite: Cited, label: str) -> None:
+        """Write ``key`` in ``table`` unless it is there; a different value is a disagreement (or replaced)."""
+        if key in table:
+            held = table[key]
+            if _same(held.unwrap() if hasattr(held, "unwrap") else held, value, self.zone):
+                return
+            if not self.replace:
+                self.disagreements.append(
+                    f"{label}.{key}: the file says {_show(held)}; {_source(cite)} says {_show(value)} (file kept)"
+                )
+                return
+            item = _comment(self.value(value), cite_comment(cite))
+            table[key] = item
+            self.written.append(f"{label}.{key}: {_show(held)} -> {_show(value)} ({_source(cite)})")
+            return
+        _insert_key(table, key, _comment(self.value(value), cite_comment(cite)))
+        self.written.append(f"{label}.{key} = {_show(value)} ({_source(cite)})")
+
+    # --- seats
+
+    def seats(self) -> list[tuple[int, Any, list[str]]]:
+        """(index, table, accounts) per [[players]] entry."""
+        found = []
+        for i, table in enumerate(self.tables("players")):
+            accounts = [str(table["name"])]
+            for r in table.get("replacements", ()):
+                accounts.append(str(r["name"]) if isinstance(r, dict) else str(r))
+            found.append((i, table, accounts))
+        return found
+
+    def seat_of(self, account: str) -> tuple[int, Any, list[str]] | None:
+        folded = account.casefold()
+        return next((s for s in self.seats() if folded in (a.casefold() for a in s[2])), None)
+
+    # --- the edits
+
+    def set_day(self, edit: SetDay) -> None:
+        days = self.tables("days")
+        found = next(((i, t) for i, t in enumerate(days) if t.get("day") == edit.day), None)
+        fields = {
+            k: v
+            for k, v in (("start_post", edit.start_post), ("end_post", edit.end_post), ("start", edit.start),
+                         ("end", edit.end))
+            if v is not None
+        }
+        if not fields:
+            return
+        if found is None:
+            self.append_table("days", {"day": edit.day, **fields}, edit.cite, after=("players",))
+            shown = ", ".join(f"{k} = {_show(v)}" for k, v in fields.items())
+            self.written.append(f"days: day {edit.day} with {shown} ({_source(edit.cite)})")
+            return
+        index, table = found
+        for key, value in fields.items():
+            self.set_key(table, key, value, edit.cite, f"days[{index + 1}] (day {edit.day})")
+
+    def add_death(self, edit: AddDeath) -> None:
+        seat = self.seat_of(edit.player)
+        if seat is None:
+            self.disagreements.append(f"deaths: {edit.player!r} is no player of this game ({_source(edit.cite)})")
+            return
+        phase = _phase(edit.phase)
+        accounts = {a.casefold() for a in seat[2]}
+        for i, table in enumerate(self.tables("deaths")):
+            if str(table.get("player", "")).casefold() in accounts:
+                label = f"deaths[{i + 1}] ({seat[2][0]})"
+                before = len(self.disagreements)
+                self.set_key(table, "phase", phase, edit.cite, label)
+                if edit.post is not None and len(self.disagreements) == before:  # a post only for the same death
+                    self.set_key(table, "post", edit.post, edit.cite, label)
+                return
+        values = {"player": edit.player, "phase": phase}
+        if edit.post is not None:
+            values["post"] = edit.post
+        self.append_table("deaths", values, edit.cite, after=("days", "players"))
+        at = f" at post {edit.post}" if edit.post is not None else ""
+        self.written.append(f"deaths: {edit.player}, {phase}{at} ({_source(edit.cite)})")
+
+    def add_replacement(self, edit: AddReplacement) -> None:
+        seat, holder = self.seat_of(edit.old), self.seat_of(edit.new)
+        if seat is None:
+            self.disagreements.append(f"replacements: {edit.old!r} is no player of this game ({_source(edit.cite)})")
+            return
+        index, table, accounts = seat
+        label = f"players[{index + 1}] ({accounts[0]}).replacements"
+        if holder is not None and holder[0] != index:
+            self.disagreements.append(
+                f"{label}: {edit.new!r} already holds the seat of {holder[2][0]} ({_source(edit.cite)})"
+            )
+            return
+        if "replacements" not in table:
+            _insert_key(table, "replacements", tomlkit.array())
+        array = table["replacements"]
+        for position, entry in enumerate(array):
+            name = str(entry["name"]) if isinstance(entry, dict) else str(entry)
+            if name.casefold() != edit.new.casefold():
+                continue
+            post = entry.get("post") if isinstance(entry, dict) else None
+            if post == edit.post:
+                return
+            if not self.replace:
+                held = f"post {post}" if post is not None else "no post"
+                self.disagreements.append(
+                    f"{label}: the file gives {name} {held}; {_source(edit.cite)} says from post {edit.post} (file kept)"
+                )
+                return
+            array[position] = _replacement_entry(name, edit.post)
+            self.written.append(f"{label}: {name} from post {edit.post} ({_source(edit.cite)})")
+            self.comment_line(table, "replacements", edit.cite)
+            return
+        array.append(_replacement_entry(edit.new, edit.post))
+        self.comment_line(table, "replacements", edit.cite)
+        self.written.append(f"{label}: {edit.new} replaces {edit.old} from post {edit.post} ({_source(edit.cite)})")
+
+    def comment_line(self, table, key: str, cite: Cited) -> None:
+        """Cite on a key's line, joined to any comment the line has ("post 512: ..." once)."""
+        item = table[key]
+        comment = cite_comment(cite)
+        held = item.trivia.comment.lstrip("#").strip()
+        if comment not in held:
+            _comment(item, f"{held}; {comment}" if held else comment)
+
+    def add_player(self, edit: AddPlayer) -> None:
+        if self.seat_of(edit.name) is not None:
+            return
+        values: dict[str, Any] = {"name": edit.name}
+        if edit.replacements:
+            values["replacements"] = list(edit.replacements)
+        self.append_table("players", values, edit.cite, after=("alerts", "fetch"))
+        replaced = f" (replaced {', '.join(edit.replacements)})" if edit.replacements else ""
+        self.written.append(f"players: {edit.name}{replaced} ({_source(edit.cite)})")
+
+    def remove_player(self, edit: RemovePlayer) -> None:
+        seat = self.seat_of(edit.name)
+        if seat is None:
+            return
+        players = self.doc["players"]
+        del players[seat[0]]
+        self.written.append(f"players: removed {seat[2][0]}")
+
+    def add_event(self, edit: AddEvent) -> None:
+        for table in self.tables("events"):
+            if (table.get("day"), table.get("kind"), table.get("post")) == (edit.day, edit.kind, edit.post):
+                return
+        values: dict[str, Any] = {"day": edit.day, "kind": edit.kind}
+        for key in ("hours", "post", "time"):
+            if getattr(edit, key) is not None:
+                values[key] = getattr(edit, key)
+        self.append_table("events", values, edit.cite, after=("deaths", "days", "players"))
+        detail = ", ".join(f"{k} = {_show(v)}" for k, v in values.items() if k not in ("day", "kind"))
+        self.written.append(f"events: day {edit.day} {edit.kind} {detail} ({_source(edit.cite)})".replace("  ", " "))
+
+
+def _insert_key(table, key: str, item) -> None:
+    """``key = item`` after the table's last key, before the comments and blank lines that close it (they
+    belong to whatever the moderator wrote next)."""
+    keys = [k for k in table if not isinstance(table[k], tomlkit.items.Table | tomlkit.items.AoT)]
+    if keys:
+        table.value._insert_after(keys[-1], key, item)  # tomlkit's own way to place a key; no public one
+    else:
+        table.add(key, item)
+
+
+def _comment(item, text: str):
+    """``text`` as the item's end-of-line comment, two spaces after the value as people write it."""
+    item.comment(text)
+    item.trivia.comment_ws = "  "
+    return item
+
+
+def _replacement_entry(name: str, post: int):
+    entry = tomlkit.inline_table()
+    entry.update({"name": name, "post": post})
+    return entry
+
+
+def _end_with_blank_line(table) -> None:
+    """A table about to be followed by a new one ends with a blank line, as a person would leave it."""
+    body = table.body if isinstance(table, tomlkit.container.Container) else table.value.body
+    if body and not isinstance(body[-1][1], tomlkit.items.Whitespace):
+        table.add(tomlkit.nl())
+
+
+def _phase(text: str) -> str:
+    found = PHASE_RE.match(text)
+    if not found:
+        raise EditRefused(f"phase must look like 'night 2' or 'day 3', not {text!r}")
+    return f"{found.group(1).lower()} {int(found.group(2))}"
+
+
+def _same(held: Any, value: Any, zone: ZoneInfo) -> bool:
+    if isinstance(held, datetime) and isinstance(value, datetime):
+        held = held if held.tzinfo else held.replace(tzinfo=zone)
+        value = value if value.tzinfo else value.replace(tzinfo=zone)
+        return held == value
+    if isinstance(held, str) and isinstance(value, str):
+        return held.strip().casefold() == value.strip().casefold() or _phase_or_none(held) == _phase_or_none(value)
+    return held == value
+
+
+def _phase_or_none(text: str) -> str | None:
+    found = PHASE_RE.match(text)
+    return f"{found.group(1).lower()} {int(found.group(2))}" if found else None
+
+
+def _show(value: Any) -> str:
+    if hasattr(value, "unwrap"):
+        value = value.unwrap()
+    if isinstance(value, datetime):
+        return value.isoformat()
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+def _source(cite: Cited) -> str:
+    return f"post {cite.post}" if cite.post is not None else cite_comment(cite)
+
+
+def check_edits(game: Game, edits: Iterable[Edit], *, posts: Sequence[int] = ()) -> None:
+    """Refuse an edit that contradicts the thread (``posts``: the stored post numbers) or the rest of the file."""
+    stored = set(posts)
+    last = max(stored) if stored else None
+    days = {d.day: d for d in game.days}
+    accounts = {a.casefold(): s for s in game.players for a in (*s.accounts, *s.aliases)}
+    moderators = {m.casefold() for m in game.moderators}
+
+    def stored_post(post: int | None, what: str) -> None:
+        if post is None or post in stored:
+            return
+        if last is None:
+            raise EditRefused(f"{what}: no posts of this game are stored; run `votal sync {game.path}` first")
+        raise EditRefused(f"{what}: post {post} is not in the stored thread (posts up to {last}; sync first?)")
+
+    for edit in edits:
+        if isinstance(edit, SetDay):
+            stored_post(edit.end_post, f"day {edit.day} end")
+            stored_post(edit.start_post, f"day {edit.day} start")
+            _check_day_order(days, edit)
+        elif isinstance(edit, AddDeath):
+            seat = accounts.get(edit.player.casefold())
+            if seat is None:
+                raise EditRefused(f"kill: {edit.player!r} is not a player of {game.path.name}")
+            phase = _phase(edit.phase)
+            stored_post(edit.post, f"kill of {edit.player}")
+            kind, number = phase.split()
+            day = days.get(int(number))
+            if edit.post is not None and kind == "day" and day is not None:
+                if (day.start_post is not None and edit.post < day.start_post) or (
+                    day.end_post is not None and edit.post > day.end_post
+                ):
+                    raise EditRefused(f"kill: post {edit.post} is not on day {number} "
+                                      f"(posts {day.start_post}-{day.end_post if day.end_post is not None else ''})")
+            earlier = next((d for d in game.deaths if d.player == seat.name), None)
+            if earlier is not None and f"{earlier.phase} {earlier.phase_number}" != phase:
+                raise EditRefused(f"kill: {seat.name} is already dead ({earlier.phase} {earlier.phase_number})")
+        elif isinstance(edit, AddReplacement):
+            seat = accounts.get(edit.old.casefold())
+            if seat is None:
+                raise EditRefused(f"replace: {edit.old!r} is not a player of {game.path.name}")
+            taken = accounts.get(edit.new.casefold())
+            if taken is not None and taken.name != seat.name:
+                raise EditRefused(f"replace: {edit.new!r} is already a name of the seat {taken.name}")
+            if taken is not None and edit.new.casefold() not in (a.casefold() for a in seat.replacements):
+                raise EditRefused(f"replace: {edit.new!r} is already a name of the seat {taken.name}")
+            if edit.new.casefold() in moderators:
+                raise EditRefused(f"replace: {edit.new!r} is a moderator of this game")
+            stored_post(edit.post, f"replacement of {edit.old}")
+            since = [p for p, a in zip(seat.replacement_posts, seat.replacements, strict=True)
+                     if a.casefold() != edit.new.casefold() and p is not None]
+            if since and edit.post <= max(since):
+                raise EditRefused(f"replace: {seat.name}'s seat was already replaced at post {max(since)}; "
+                                  f"post {edit.post} is before that")
+        elif isinstance(edit, AddPlayer):
+            if edit.name.casefold() in moderators:
+                raise EditRefused(f"player add: {edit.name!r} is a moderator of this game")
+        elif isinstance(edit, RemovePlayer):
+            _check_removal(game, edit.name)
+        elif isinstance(edit, AddEvent):
+            stored_post(edit.post, f"day {edit.day} {edit.kind}")
+
+
+def _check_day_order(days: dict, edit: SetDay) -> None:
+    day = days.get(edit.day)
+    start = edit.start_post if edit.start_post is not None else (day.start_post if day else None)
+    end = edit.end_post if edit.end_post is not None else (day.end_post if day else None)
+    if start is not None and end is not None and end < start:
+        raise EditRefused(f"day {edit.day}: the end, post {end}, is before the start, post {start}")
+    before, after = days.get(edit.day - 1), days.get(edit.day + 1)
+    if before is not None and before.end_post is not None and start is not None and start <= before.end_post:
+        raise EditRefused(f"day {edit.day}: post {start} is not after day {edit.day - 1}'s end (post {before.end_post})")
+    if before is not None and before.end_post is not None and end is not None and end <= before.end_post:
+        raise EditRefused(f"day {edit.day}: post {end} is not after day {edit.day - 1}'s end (post {before.end_post})")
+    if after is not None and after.start_post is not None and end is not None and end >= after.start_post:
+        raise EditRefused(f"day {edit.day}: post {end} is not before day {edit.day + 1}'s start "
+                          f"(post {after.start_post})")
+
+
+def _check_removal(game: Game, name: str) -> None:
+    seat = next((s for s in game.players if s.name.casefold() == name.casefold()), None)
+    if seat is None:
+        owner = next((s for s in game.players if name.casefold() in (a.casefold() for a in s.accounts)), None)
+        if owner is not None:
+            raise EditRefused(f"player remove: {name!r} is a replacement in {owner.name}'s seat; "
+                              "remove it from that seat's replacements instead")
+        raise EditRefused(f"player remove: {name!r} is not a player of {game.path.name}")
+    if len(game.players) == 1:
+        raise EditRefused(f"player remove: {seat.name} is the game's only player")
+    private = game.private
+    named = [
+        *(f"[[deaths]] ({d.phase} {d.phase_number})" for d in game.deaths if d.player == seat.name),
+        *(f"[[events]] (day {e.day} {e.kind})" for e in game.events if seat.name in (e.player, e.target)),
+        *(f"[[corrections]] (post {c.post})" for c in game.corrections if c.vote == seat.name),
+        *(["[private]"] if seat.name in (private.judge, private.sheriff, private.loose_cannon, private.deacon,
+                                         *private.holy, *(n for pair in private.lovers for n in pair),
+                                         *private.roles, *(p for _, p in private.sequestered)) else []),
+    ]
+    if named:
+        raise EditRefused(f"player remove: {seat.name} is named in {', '.join(named)}; change those first")

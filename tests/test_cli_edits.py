@@ -1,0 +1,236 @@
+"""The editing commands through the real CLI, against a thread synced from a loopback forum."""
+
+import json
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from click.testing import CliRunner
+
+from assistant.cli import main
+from assistant.game import load_game
+from loopback_forum import Forum, Switchboard, game_text
+
+START = datetime(2026, 3, 1, 22, tzinfo=UTC)
+
+
+def post(number: int, user: str, content: str) -> dict:
+    return {"number": number, "id": str(5000 + number), "user": user, "content": content,
+            "time": START + timedelta(minutes=10 * number)}
+
+
+OPENING = ("<b>Loopback Mafia</b><br><br>Players:<br>1. Alder<br>2. Birch<br>3. Cedar<br>4. Damson<br>5. Elm<br><br>"
+           "Day 1 begins now.")
+THREAD = [
+    post(0, "Host", OPENING),
+    post(1, "Alder", "<b>vote: Birch</b>"),
+    post(2, "Birch", "<b>vote: Alder</b>"),
+    post(3, "Cedar", "<b>vote: birch</b>"),
+    post(4, "Damson", "<b>VOTE: Birch</b> sorry"),
+    post(5, "Host", "Birch was lynched! Birch was a Vanilla Townie.<br>It is now Night 1."),
+    post(6, "Host", "Alder was found dead. Alder was a Mafia Goon.<br>Day 2 begins now."),
+    post(7, "Elm", "hello"),
+    post(8, "Host", "Fir replaces Elm."),
+    post(9, "Fir", "hi all"),
+]
+
+
+@pytest.fixture(scope="module")
+def board():
+    switchboard = Switchboard()
+    with switchboard.server:
+        yield switchboard
+
+
+@pytest.fixture
+def synced(board, tmp_path):
+    """A game file (players, day 1 from post 0) and a store holding the thread."""
+    board.plug(Forum([dict(p) for p in THREAD]).respond)
+    path = tmp_path / "game.toml"
+    text = game_text(board.base_url, extra='moderators = ["Host"]  # the host\n',
+                     tables="[[days]]\nday = 1\nstart_post = 0\n\n# more days as they come\n")
+    path.write_text(text, encoding="utf-8")
+    db = tmp_path / "votal.db"
+    run("sync", path, "--db", db, "--quiet")
+    return path, db
+
+
+def run(*args) -> str:
+    result = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def refused(*args) -> str:
+    result = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1
+    return result.output.strip()
+
+
+def test_day_end_writes_the_post_with_the_moderators_words_and_keeps_the_file(synced):
+    path, db = synced
+    before = path.read_text()
+    out = run("day", "end", 1, path, "--post", 5, "--db", db)
+    assert out == f"{path}: days[1] (day 1).end_post = 5 (post 5)\n"
+    after = path.read_text()
+    assert after == before.replace(
+        "start_post = 0\n", "start_post = 0\nend_post = 5  # post 5: \"Birch was lynched! Birch was a Vanilla Townie.\"\n"
+    )
+    assert run("day", "end", 1, path, "--post", 5, "--db", db) == f"{path}: already says so; nothing changed\n"
+    assert path.read_text() == after
+
+
+def test_kill_replace_and_player_commands_write_a_game_file_that_counts(synced):
+    path, db = synced
+    run("kill", "Birch", path, "--phase", "day 1", "--db", db)
+    run("kill", "alder", path, "--phase", "Night 1", "--db", db)
+    run("replace", "Elm", "Fir", path, "--post", 8, "--db", db)
+    run("player", "add", "Gum", path)
+    run("player", "remove", "Gum", path)
+    game = load_game(path)
+    assert [(d.player, d.phase, d.phase_number) for d in game.deaths] == [("Birch", "day", 1), ("Alder", "night", 1)]
+    assert game.seat("Elm").replacements == ("Fir",) and game.seat("Elm").replacement_posts == (8,)
+    assert [s.name for s in game.players] == ["Alder", "Birch", "Cedar", "Damson", "Elm"]
+    text = path.read_text()
+    assert 'replacements = [{name = "Fir", post = 8}]  # post 8: "Fir replaces Elm."' in text
+    assert "[[deaths]]  # set with votal kill" in text
+    assert "# the host" in text and "# more days as they come" in text
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("day", "end", 1, "{path}", "--post", 99), "Error: day 1 end: post 99 is not in the stored thread (posts up to 9"),
+        (("kill", "Oak", "{path}", "--phase", "night 1"), "Error: kill: 'Oak' is not a player of game.toml"),
+        (("kill", "Elm", "{path}", "--phase", "noon 1"), "Error: phase must look like 'night 2' or 'day 3'"),
+        (("replace", "Elm", "Cedar", "{path}", "--post", 6), "Error: replace: 'Cedar' is already a name of the seat Cedar"),
+        (("replace", "Elm", "Host", "{path}", "--post", 6), "Error: replace: 'Host' is a moderator of this game"),
+        (("player", "remove", "Oak", "{path}"), "Error: player remove: 'Oak' is not a player of game.toml"),
+        (("player", "add", "host", "{path}"), "Error: player add: 'host' is a moderator of this game"),
+    ],
+)
+def test_contradictions_are_refused_in_one_line_and_the_file_is_untouched(synced, args, message):
+    path, db = synced
+    before = path.read_text()
+    args = [str(a).replace("{path}", str(path)) for a in args]
+    db_args = ["--db", db] if args[0] in ("day", "kill", "replace") else []
+    assert refused(*args, *db_args).startswith(message)
+    assert path.read_text() == before
+
+
+def test_a_kill_on_a_day_that_ended_before_the_post_is_refused(synced):
+    path, db = synced
+    run("day", "end", 1, path, "--post", 5, "--db", db)
+    assert refused("kill", "Cedar", path, "--phase", "day 1", "--post", 7, "--db", db) == (
+        "Error: kill: post 7 is not on day 1 (posts 0-5)"
+    )
+
+
+def test_a_second_kill_in_another_phase_is_refused(synced):
+    path, db = synced
+    run("kill", "Birch", path, "--phase", "day 1", "--db", db)
+    assert refused("kill", "Birch", path, "--phase", "night 1", "--db", db) == (
+        "Error: kill: Birch is already dead (day 1)"
+    )
+
+
+def test_an_edit_that_needs_the_thread_without_a_store_says_to_sync(synced, tmp_path):
+    path, _ = synced
+    message = refused("day", "end", 1, path, "--post", 5, "--db", tmp_path / "none.db")
+    assert message.startswith("Error: no store at") and "votal sync" in message
+
+
+# --- votal update ---------------------------------------------------------------------------------------------
+
+
+def fresh_game(board, tmp_path, thread, *, players: bool = True):
+    board.plug(Forum([dict(p) for p in thread]).respond)
+    path = tmp_path / "game.toml"
+    text = game_text(board.base_url, extra='moderators = ["Host"]  # the host\n',
+                     tables="[[days]]\nday = 1\nstart_post = 0\n\n# more days as they come\n")
+    if not players:
+        text = text[: text.index("[[players]]")].rstrip() + "\n"
+    path.write_text(text, encoding="utf-8")
+    return path, tmp_path / "votal.db"
+
+
+def invoke(*args):
+    result = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def test_update_dry_run_prints_the_diff_then_update_writes_it_and_a_second_run_changes_nothing(board, tmp_path):
+    path, db = fresh_game(board, tmp_path, THREAD)
+    before = path.read_text()
+    diff = invoke("update", path, "--db", db, "--dry-run").stdout
+    assert path.read_text() == before
+    assert diff.startswith(f"--- {path}\n+++ {path} (updated)\n")
+    assert '+end_post = 5  # post 5: "Birch was lynched! Birch was a Vanilla Townie."\n' in diff
+
+    out = invoke("update", path, "--db", db).stdout
+    assert out.splitlines() == [
+        f"{path}: wrote (read the moderators' posts after post 0; 0 new posts synced)",
+        "  + players[5] (Elm).replacements: Fir replaces Elm from post 8 (post 8)",
+        "  + days: day 2 with start_post = 6 (post 6)",
+        "  + days[1] (day 1).end_post = 5 (post 5)",
+        "  + deaths: Birch, day 1 (post 5)",
+        "  + deaths: Alder, night 1 (post 6)",
+    ]
+    after = path.read_text()
+    assert "# the host" in after and "# more days as they come" in after
+    game = load_game(path)
+    assert [(d.day, d.start_post, d.end_post) for d in game.days] == [(1, 0, 5), (2, 6, None)]
+    assert [(d.player, f"{d.phase} {d.phase_number}") for d in game.deaths] == [("Birch", "day 1"), ("Alder", "night 1")]
+    assert game.seat("Elm").replacement_posts == (8,)
+
+    again = invoke("update", path, "--db", db).stdout
+    assert again.startswith(f"{path}: nothing new to write (read the moderators' posts after post 8;")
+    assert path.read_text() == after
+
+
+def test_update_reports_the_moderators_own_value_and_keeps_it(board, tmp_path):
+    path, db = fresh_game(board, tmp_path, THREAD)
+    path.write_text(path.read_text().replace("start_post = 0\n", "start_post = 0\nend_post = 4  # my call\n"))
+    before = path.read_text()
+    report = json.loads(invoke("update", path, "--db", db, "--format", "json").stdout)
+    assert "days[1] (day 1).end_post: the file says 4; post 5 says 5 (file kept)" in report["disagreements"]
+    assert "end_post = 4  # my call\n" in path.read_text()
+    assert path.read_text() != before  # the rest was written
+
+
+def test_an_announced_lynch_the_count_disagrees_with_is_said_loudly(board, tmp_path):
+    thread = [dict(p) for p in THREAD]
+    thread[5] = post(5, "Host", "Cedar was lynched! Cedar was a Vanilla Townie.<br>It is now Night 1.")
+    path, db = fresh_game(board, tmp_path, thread)
+    result = invoke("update", path, "--db", db)
+    assert (
+        '!!! DAY 1 OUTCOME DISAGREES: the moderator announced Cedar lynched (post 5: "Cedar was lynched! Cedar was a '
+        'Vanilla Townie.") but the count gives Birch lynched (majority, post 4): one of the two is wrong'
+    ) in result.stderr
+    assert load_game(path).deaths[0].player == "Cedar"  # the moderator's word is written; the alarm says check it
+
+
+def test_update_writes_the_player_list_into_a_file_without_one(board, tmp_path):
+    path, db = fresh_game(board, tmp_path, THREAD, players=False)
+    invoke("update", path, "--db", db)
+    game = load_game(path)
+    assert [s.accounts for s in game.players] == [("Alder",), ("Birch",), ("Cedar",), ("Damson",), ("Elm", "Fir")]
+    assert '[[players]]  # post 0: "1. Alder"' in path.read_text()
+
+
+def test_run_follow_writes_the_game_file_after_a_sync_and_says_what_it_wrote(board, tmp_path):
+    from assistant.game_update import follow_hook
+    from assistant.schedule import HostLimiter, Runner
+
+    path, db = fresh_game(board, tmp_path, THREAD)
+    said: list[str] = []
+    now = START + timedelta(days=1)
+    runner = Runner(db_path=db, now=lambda: now, limiter=HostLimiter(sleep=lambda s: None),
+                    regenerate=[follow_hook(now=lambda: now, say=said.append)], echo=said.append)
+    runner.run_game(path)
+    assert "Loopback Game: game.toml: wrote deaths: Alder, night 1 (post 6)" in said
+    assert [d.player for d in load_game(path).deaths] == ["Birch", "Alder"]
+    written = path.read_text()
+    runner.run_game(path)  # nothing new in the thread: the hook does not run, the file stays
+    assert path.read_text() == written

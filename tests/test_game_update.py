@@ -1,0 +1,104 @@
+"""`votal update`'s plan, pure: moderator posts in, the game file's new text and its report out."""
+
+from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
+
+from assistant.game import parse_game
+from assistant.game_update import known_post, plan_update
+from parsers.page import Post
+
+START = datetime(2026, 3, 1, 22, tzinfo=UTC)
+PLAYERS = ("Ash", "Beech", "Cherry", "Dogwood", "Elder", "Fig", "Gum")
+
+
+def post(number: int, author: str, body: str) -> Post:
+    return Post(str(900 + number), number, author, START + timedelta(hours=number), body, f"https://f/p{number}")
+
+
+def game_text(*, ruleset: str = "mafiascum", extra: str = "", players: bool = True) -> str:
+    seats = "".join(f'\n[[players]]\nname = "{name}"\n' for name in PLAYERS) if players else ""
+    return (
+        '# kept by hand\ntitle = "Garden Mafia"\nthread = "https://forum.example.org/t/garden/77"\n'
+        f'ruleset = "{ruleset}"\nmoderators = ["Gardener"]\n{extra}{seats}'
+    )
+
+
+def chatter(first: int, last: int) -> list[Post]:
+    return [post(n, PLAYERS[n % len(PLAYERS)], f"<p>thinking about post {n}</p>") for n in range(first, last + 1)]
+
+
+# Discourse-style paragraphs, one announcement per post.
+THREAD = [
+    post(0, "Gardener", "<p>Welcome to Garden Mafia.</p><p><strong>Players</strong></p><ol>"
+         + "".join(f"<li>{name}</li>" for name in PLAYERS) + "</ol><p>Day 1 begins now.</p>"),
+    *chatter(1, 9),
+    post(10, "Gardener", "<p>Cherry has been lynched! Cherry was a <strong>Mafia Goon</strong>.</p>"
+         "<p>Night 1 begins. Send in your actions.</p>"),
+    post(11, "Gardener", "<p>Dawn breaks. Elder was killed in the night. Elder was a Vanilla Townie.</p>"
+         "<p>It is now Day 2.</p>"),
+    *chatter(12, 14),
+    post(15, "Gardener", "<p>Hazel replaces Fig.</p>"),
+    *chatter(16, 18),
+    post(19, "Gardener", "<p>Dogwood has been modkilled for inactivity.</p>"),
+]
+
+
+def outcome_of(kind: str, target: str | None, post_number: int):
+    return lambda game, day: SimpleNamespace(
+        outcome=SimpleNamespace(kind=kind, target=target, post=post_number, reason="majority")
+    )
+
+
+def test_update_writes_each_announcement_once_with_its_cite():
+    text = game_text()
+    report = plan_update(text, THREAD, path="garden.toml", count_day=outcome_of("elimination", "Cherry", 9))
+    assert report.alarms == () and report.disagreements == ()
+    game = parse_game(report.text)
+    assert [(d.day, d.start_post, d.end_post) for d in game.days] == [(1, 0, 10), (2, 11, None)]
+    assert [(d.player, d.phase, d.phase_number, d.post) for d in game.deaths] == [
+        ("Cherry", "day", 1, None), ("Elder", "night", 1, None), ("Dogwood", "day", 2, 19),
+    ]
+    assert game.seat("Fig").replacements == ("Hazel",) and game.seat("Fig").replacement_posts == (15,)
+    assert '# post 15: "Hazel replaces Fig."' in report.text
+    assert report.text.startswith("# kept by hand\n")
+    again = plan_update(report.text, THREAD, path="garden.toml", count_day=outcome_of("elimination", "Cherry", 9))
+    assert again.text == report.text and again.written == () and again.disagreements == ()
+    assert again.read_after == known_post(game) == 19
+
+
+def test_posts_the_file_already_covers_are_not_read_again():
+    text = game_text(extra="\n[[days]]\nday = 1\nstart_post = 0\nend_post = 10\n\n[[days]]\nday = 2\nstart_post = 11\n")
+    report = plan_update(text, THREAD, path="garden.toml")
+    assert report.read_after == 11
+    assert not any("Cherry" in line or "Elder" in line for line in report.written)  # posts 10-11 are known
+    assert any("Hazel" in line for line in report.written)
+
+
+def test_a_lynch_the_count_does_not_give_is_an_alarm_and_no_decision_is_a_note():
+    wrong = plan_update(game_text(), THREAD, path="garden.toml", count_day=outcome_of("elimination", "Ash", 8))
+    assert wrong.alarms == (
+        'DAY 1 OUTCOME DISAGREES: the moderator announced Cherry lynched (post 10: "Cherry has been lynched! Cherry '
+        'was a Mafia Goon.") but the count gives Ash lynched (majority, post 8): one of the two is wrong',
+    )
+    undecided = plan_update(game_text(), THREAD, path="garden.toml",
+                            count_day=lambda game, day: SimpleNamespace(outcome=None))
+    assert undecided.alarms == ()
+    assert any("the count has not decided the day" in note for note in undecided.notes)
+
+
+def test_a_clocked_ruleset_leaves_the_days_to_the_clock_and_writes_the_rest():
+    text = game_text(ruleset="witchhunt-online-2.0.1", extra="start = 2026-03-01T22:00:00\n")
+    report = plan_update(text, THREAD, path="garden.toml", clocked=True)
+    game = parse_game(report.text)
+    assert game.days == ()
+    assert {d.player for d in game.deaths} == {"Cherry", "Elder", "Dogwood"}
+    assert game.seat("Fig").replacements == ("Hazel",)
+    assert any("clock" in note for note in report.notes)
+
+
+def test_a_file_without_players_gets_the_thread_list_first():
+    report = plan_update(game_text(players=False), THREAD, path="garden.toml")
+    game = parse_game(report.text)
+    assert [s.name for s in game.players] == list(PLAYERS)
+    assert game.seat("Fig").replacements == ("Hazel",)
+    assert len(game.deaths) == 3
