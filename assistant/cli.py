@@ -13,6 +13,7 @@ import click
 
 from assistant import __version__
 from assistant.errors import VotalError
+from assistant.terminal import terminal_safe
 
 
 class _Group(click.Group):
@@ -22,7 +23,7 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except VotalError as exc:
-            raise click.ClickException(str(exc)) from None
+            raise click.ClickException(terminal_safe(str(exc))) from None
         except KeyboardInterrupt:
             click.echo("Interrupted.", err=True)
             sys.exit(130)
@@ -136,6 +137,11 @@ def print_json(data) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
+def print_text(text: str, **options) -> None:
+    """Text for people: names and post text can hold terminal escapes and bidi controls; shown escaped."""
+    click.echo(terminal_safe(text), **options)
+
+
 @main.command()
 @game_argument
 @db_option
@@ -152,11 +158,12 @@ def sync(game_file: str, db_file: str, quiet: bool, fmt: str) -> None:
       votal sync games/wh17.toml --db wh17.db
     """
     from assistant.fetch import make_fetcher
-    from assistant.sync import sync_game
+    from assistant.sync import check_ruleset, sync_game
 
     game = load(game_file)
-    db = open_store(db_file)
     fetcher = make_fetcher(game)  # the game's [fetch] settings, cookies for a private thread included
+    check_ruleset(game)  # every error in the game's files before the store is touched
+    db = open_store(db_file)
 
     def progress(result) -> None:
         if not quiet and fmt == "text":
@@ -177,12 +184,12 @@ def sync(game_file: str, db_file: str, quiet: bool, fmt: str) -> None:
     if fmt == "json":
         print_json(summary)
         return
-    click.echo(
+    print_text(
         f"{game.title}: {result.new_posts} new, {result.changed_posts} edited posts "
         f"({result.pages} pages, {result.requests} requests, {result.engine})"
     )
     for problem in result.problems:
-        click.echo(f"  problem: {problem}")
+        print_text(f"  problem: {problem}")
 
 
 @main.command()
@@ -212,13 +219,17 @@ def run(
       votal run games/wh17.toml games/mafia42.toml --site public/ --drafts drafts/
       votal run games/wh17.toml --follow
     """
+
     import logging
 
     from assistant.schedule import regenerate_hooks, run_games
+    from assistant.terminal import safe_log_formatter
 
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(message)s")
+    for handler in logging.getLogger().handlers:  # alerts and problems quote players' names and posts
+        handler.setFormatter(safe_log_formatter("%(asctime)s %(message)s"))
     hooks = regenerate_hooks(site_dir=site_dir, drafts_dir=drafts_dir, now=now_utc)
-    echo = None if quiet else (lambda line: click.echo(f"{now_utc():%Y-%m-%d %H:%M:%S} {line}"))
+    echo = None if quiet else (lambda line: print_text(f"{now_utc():%Y-%m-%d %H:%M:%S} {line}"))
     if follow:  # first, so the page and the draft are written after the game file is
         from assistant.game_update import follow_hook
 
@@ -244,7 +255,7 @@ def status(game_files: tuple[str, ...], db_file: str, fmt: str) -> None:
     if fmt == "json":
         print_json(statuses)
     else:
-        click.echo("\n\n".join(format_status_text(s) for s in statuses))
+        print_text("\n\n".join(format_status_text(s) for s in statuses))
 
 
 @main.command()
@@ -286,7 +297,7 @@ def count(
     else:
         from assistant.counting import format_votal_text
 
-        click.echo("\n\n".join(format_votal_text(game, v) for v in votals))
+        print_text("\n\n".join(format_votal_text(game, v) for v in votals))
 
 
 @main.command()
@@ -365,7 +376,7 @@ def audit(
     if fmt == "json":
         print_json(votal.to_json()["actions"])
     else:
-        click.echo(format_audit_text(votal))
+        print_text(format_audit_text(votal))
 
 
 @main.command()

@@ -401,10 +401,13 @@ def hold_until(now: datetime, seconds: float) -> datetime:
     return whole if whole == until else whole + timedelta(minutes=1)
 
 
-def post_json(url: str, payload: dict, *, timeout: float = 10.0) -> None:
-    """POST ``payload`` as JSON (an alert to a Discord-compatible webhook); raises on a non-2xx answer."""
-    response = requests.post(url, json=payload, timeout=timeout, headers={"User-Agent": USER_AGENT})
-    response.raise_for_status()
+def post_json(url: str, payload: dict, *, timeout: float = 5.0) -> None:
+    """POST ``payload`` as JSON (an alert to a Discord-compatible webhook); raises on a non-2xx answer.
+    The answer's body is never read (nothing in it is needed), and a redirect is not followed."""
+    with requests.post(
+        url, json=payload, timeout=timeout, headers={"User-Agent": USER_AGENT}, stream=True, allow_redirects=False
+    ) as response:
+        response.raise_for_status()
 
 
 def retry_after(value: str | None, *, now: datetime | None = None) -> float | None:

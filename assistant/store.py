@@ -624,14 +624,21 @@ def load_unsent_alerts(db: Store, game: str, *, max_attempts: int) -> list[dict]
     )
 
 
-def mark_alert_sent(
-    db: Store, game: str, key: str, *, sent_at: datetime | None, error: str | None = None
+def mark_alerts_sent(
+    db: Store, game: str, keys: Iterable[str], *, sent_at: datetime | None, error: str | None = None
 ) -> None:
+    """Record one webhook attempt for the alerts ``keys`` (sent, or failed with ``error``)."""
     with _writing(db):
-        db.execute(
+        db.executemany(
             "update alerts set sent = ?, send_error = ?, attempts = attempts + 1 where game = ? and key = ?",
-            [sent_at.isoformat() if sent_at else None, error, game, key],
+            [(sent_at.isoformat() if sent_at else None, error, game, key) for key in keys],
         )
+
+
+def last_alert_sent(db: Store, game: str) -> datetime | None:
+    """When the game's webhook was last sent a message."""
+    row = _one(db, "select max(sent) as sent from alerts where game = ?", [game])
+    return datetime.fromisoformat(row["sent"]) if row and row["sent"] else None
 
 
 def load_alerts(db: Store, game: str, *, limit: int = 20) -> list[dict]:

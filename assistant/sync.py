@@ -66,6 +66,7 @@ def sync_game(
     an error, and so is a sync still running ``deadline`` seconds after it started (by the fetcher's
     limiter clock). Each such error keeps what was saved before it.
     """
+    check_ruleset(game)
     with store.lock_game(db, game.key, timeout=lock_timeout):
         sync = _Sync(game, db, fetcher, now, on_page, parser)
         sync.ends = fetcher.limiter.clock() + deadline
@@ -325,6 +326,14 @@ class _Sync:
             return  # the earliest page read held no stored post: nothing to compare with
         gone = store.mark_missing(self.db, self.game.key, since_number=since, present=self.seen_ids, seen_at=self.now())
         self.result.deleted_posts += len(gone)
+
+
+def check_ruleset(game: Game) -> None:
+    """Load the game's ruleset before anything is fetched or written: a missing or broken ruleset is the
+    moderator's error now, not after the store holds the thread."""
+    from assistant.counting import ruleset_for  # the tally's modules: not needed by a sync otherwise
+
+    ruleset_for(game)
 
 
 def _validators(fetched: Fetched, page) -> store.Validators:
