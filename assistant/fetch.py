@@ -173,7 +173,7 @@ class Fetcher:
     retries: int = 3
     backoff: float = 2.0
     max_backoff: float = 120.0
-    max_retry_after: float = 600.0  # a longer Retry-After ends this sync; the next one tries again
+    max_retry_after: float = 120.0  # a longer Retry-After ends this sync (and is held); a later one tries again
     max_page_bytes: int = MAX_PAGE_BYTES
     deadline: float = PAGE_DEADLINE
     origin: str | None = None  # scheme://host[:port] of the thread: the only site fetched and sent cookies
