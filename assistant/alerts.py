@@ -34,6 +34,7 @@ ALERT_KINDS = (
     "unresolved_vote",
     "forum_error",
     "page_problem",
+    "warning",
     "outcome_disagrees",  # votal run --follow: an announced lynch the count disagrees with
     "game_file_disagrees",  # votal run --follow: the thread says something the game file says otherwise
 )
@@ -56,10 +57,14 @@ def detect_alerts(
     now: datetime,
     sync_error: str | None = None,
     page_problems: Iterable[str] = (),
+    warnings: Iterable[str] = (),
     deadline_near: timedelta = DEADLINE_NEAR,
 ) -> list[Alert]:
-    """Everything in this votal and sync that the moderator should hear about."""
+    """Everything in this votal and sync that the moderator should hear about; ``warnings`` are doubts about the
+    game file against the thread (see :mod:`assistant.checks`)."""
     alerts: list[Alert] = []
+    for warning in warnings:
+        alerts.append(Alert("warning", f"warning:{_digest(warning)}", f"Check the game file: {warning}"))
     if sync_error:
         alerts.append(
             Alert("forum_error", f"forum:{_digest(sync_error)}", f"Votal could not read the thread: {sync_error}")
@@ -82,7 +87,7 @@ def detect_alerts(
             )
         else:
             alerts.append(Alert("day_decided", key, f"Day {day} is decided: {who} ({outcome.reason}){at}."))
-    elif votal.wagons and votal.wagons[0].votes >= votal.majority:
+    elif votal.majority is not None and votal.wagons and votal.wagons[0].votes >= votal.majority:
         top = votal.wagons[0]
         alerts.append(
             Alert(

@@ -97,7 +97,7 @@ def day_options(func: Callable) -> Callable:
         help="Count as of this time (ISO 8601; UTC if no offset). Default: now, so a passed deadline decides.",
     )(func)
     func = click.option("--at-post", type=int, help="Count as of this post number.")(func)
-    return click.option("--day", type=int, help="Day to count (default: the current day).")(func)
+    return click.option("--day", type=click.IntRange(min=1), help="Day to count (default: the current day).")(func)
 
 
 def as_utc(moment: datetime | None) -> datetime:
@@ -133,6 +133,23 @@ def load(game_file: str):
     return load_game(game_file)
 
 
+def load_stored(game_file: str, db_file: str):
+    """The game and a read-only store that holds its posts: a missing store or a game never synced is an
+    error, never an empty count (and no empty database is left behind)."""
+    from assistant.counting import require_posts
+
+    game = load(game_file)
+    db = read_store(db_file)
+    require_posts(game, db)
+    return game, db
+
+
+def warn(warnings) -> None:
+    """Warnings for the moderator on stderr, beside output meant to be pasted (BBCode, drafts, exports)."""
+    for warning in warnings:
+        click.echo(f"warning: {warning.message}", err=True)
+
+
 def print_json(data) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
@@ -165,12 +182,16 @@ def sync(game_file: str, db_file: str, quiet: bool, fmt: str) -> None:
     check_ruleset(game)  # every error in the game's files before the store is touched
     db = open_store(db_file)
 
+    # Progress is for a terminal: off one (cron, systemd, a pipe), carriage-return updates would be glued into
+    # one log line, and the summary below says it all.
+    show_progress = not quiet and fmt == "text" and sys.stderr.isatty()
+
     def progress(result) -> None:
-        if not quiet and fmt == "text":
+        if show_progress:
             click.echo(f"\rpage {result.pages}: {result.new_posts} new posts", nl=False, err=True)
 
     result = sync_game(game, db, fetcher, now=now_utc, on_page=progress)
-    if not quiet and fmt == "text":
+    if show_progress:
         click.echo("", err=True)
     summary = {
         "game": game.title,
@@ -248,14 +269,23 @@ def status(game_files: tuple[str, ...], db_file: str, fmt: str) -> None:
     Example:
       votal status games/wh17.toml games/mafia42.toml --format json
     """
+    from pathlib import Path
+
+    from assistant.counting import NO_POSTS
     from assistant.status import collect_status, format_status_text
 
+    games = [load(path) for path in game_files]
+    if not Path(db_file).is_file():  # never create an empty store just to report that it is empty
+        raise click.ClickException(f"{NO_POSTS} (there is no store at {db_file})")
     db = open_store(db_file)
-    statuses = [collect_status(load(path), db, now=now_utc()) for path in game_files]
+    statuses = [collect_status(game, db, now=now_utc()) for game in games]
     if fmt == "json":
         print_json(statuses)
     else:
         print_text("\n\n".join(format_status_text(s) for s in statuses))
+    empty = [s["file"] for s in statuses if not s["posts"] and not s["deleted_posts"]]
+    if empty:
+        raise click.ClickException(f"{', '.join(empty)}: {NO_POSTS}")
 
 
 @main.command()
@@ -279,25 +309,27 @@ def count(
     Example:
       votal count games/wh17.toml --day 2 --at-post 512 --format json
     """
-    from assistant.counting import count_game, current_day
+    from assistant.checks import for_day
+    from assistant.counting import count_game, current_day, game_warnings
 
-    game = load(game_file)
-    db = read_store(db_file)
+    game, db = load_stored(game_file, db_file)
     moment = as_utc(at_time)
     days = None if all_days else [day or current_day(game, db, at_time=moment)]
     votals = count_game(game, db, days=days, at_post=at_post, at_time=moment)
+    warnings = game_warnings(game, db)
     if fmt == "json":
-        data = [v.to_json() for v in votals]
+        data = [{**v.to_json(), "warnings": [w.to_json() for w in for_day(warnings, v.day)]} for v in votals]
         print_json(data if all_days else data[0])
     elif fmt == "bbcode":
         from assistant.drafts import render_votal_draft
 
         for votal in votals:
+            warn(for_day(warnings, votal.day))
             click.echo(render_votal_draft(game, votal))
     else:
         from assistant.counting import format_votal_text
 
-        print_text("\n\n".join(format_votal_text(game, v) for v in votals))
+        print_text("\n\n".join(format_votal_text(game, v, for_day(warnings, v.day)) for v in votals))
 
 
 @main.command()
@@ -334,15 +366,16 @@ def draft(
     Example:
       votal draft day-start games/wh17.toml --day 3
     """
-    from assistant.counting import count_game, current_day, ruleset_for
+    from assistant.checks import for_day
+    from assistant.counting import count_game, current_day, game_warnings, ruleset_for
     from assistant.drafts import build_context, default_flavor, render_draft
     from assistant.store import load_read_posts
 
-    game = load(game_file)
-    db = read_store(db_file)
+    game, db = load_stored(game_file, db_file)
     moment = as_utc(at_time)
     number = day or current_day(game, db, at_time=moment)
     votals = count_game(game, db, days=[number], at_post=at_post, at_time=moment)
+    warn(for_day(game_warnings(game, db), number))
     posts = load_read_posts(db, game.key)
     context = build_context(game, ruleset_for(game), votals, day=number, now=moment, posts=posts)
     folder = templates_dir or game.templates
@@ -368,8 +401,7 @@ def audit(
     """
     from assistant.counting import count_game, current_day, format_audit_text
 
-    game = load(game_file)
-    db = read_store(db_file)
+    game, db = load_stored(game_file, db_file)
     moment = as_utc(at_time)
     number = day or current_day(game, db, at_time=moment)
     votal = count_game(game, db, days=[number], at_post=at_post, at_time=moment)[0]
@@ -395,7 +427,8 @@ def site(game_file: str, db_file: str, out_dir: str) -> None:
     """
     from assistant.site import publish_site
 
-    written = publish_site(load(game_file), open_store(db_file), out_dir, generated_at=now_utc())
+    game, db = load_stored(game_file, db_file)
+    written = publish_site(game, db, out_dir, generated_at=now_utc())
     click.echo(f"Wrote {len(written)} files to {out_dir}/ (open {out_dir}/index.html)")
 
 
@@ -411,9 +444,19 @@ def serve(directory: str, host: str, port: int) -> None:
     Example:
       votal serve site-out --port 8080
     """
+    import errno
+
     from assistant.site import make_server
 
-    server = make_server(directory, host=host, port=port)
+    try:
+        server = make_server(directory, host=host, port=port)
+    except OSError as exc:
+        if exc.errno != errno.EADDRINUSE:
+            raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+        raise click.ClickException(
+            f"port {port} on {host} is busy (another program is listening there): choose another with --port, "
+            "or --port 0 for any free port"
+        ) from None
     bound_host, bound_port = server.server_address[:2]
     click.echo(f"Serving {directory}/ read-only at http://{bound_host}:{bound_port}/ (Ctrl+C stops)")
     try:
@@ -442,7 +485,7 @@ def export(game_file: str, db_file: str, fmt: str, table: str, output: str | Non
     from assistant.site import gather_days
 
     now = now_utc()
-    game, posts, days, label = gather_days(load(game_file), open_store(db_file), now=now)
+    game, posts, days, label = gather_days(*load_stored(game_file, db_file), now=now)
     text = render_export(fmt, game, days, generated_at=now, posts=posts, table=table,
                          no_elimination_label=label)
     if output:

@@ -47,7 +47,7 @@ def update(game_file: str, db_file: str, dry_run: bool, quiet: bool, fmt: str) -
     """
     from assistant.fetch import make_fetcher
     from assistant.game import load_game
-    from assistant.game_edits import write_game_file
+    from assistant.game_edits import one_line, write_game_file
     from assistant.game_update import update_from_store
     from assistant.sync import sync_game
 
@@ -58,7 +58,7 @@ def update(game_file: str, db_file: str, dry_run: bool, quiet: bool, fmt: str) -
     if report.changed and not dry_run:
         write_game_file(game_file, report.text)
     for alarm in report.alarms:
-        click.secho(f"!!! {alarm}", err=True, fg="red", bold=True)
+        click.secho(f"!!! {one_line(alarm)}", err=True, fg="red", bold=True)
     if fmt == "json":
         print_json({**report.to_json(), "dry_run": dry_run, "new_posts": synced.new_posts,
                     "diff": report.diff() if dry_run else None})
@@ -70,12 +70,12 @@ def update(game_file: str, db_file: str, dry_run: bool, quiet: bool, fmt: str) -
         verb = "wrote" if report.changed else "nothing new to write"
         click.echo(f"{game_file}: {verb} (read the moderators' posts{after}; {synced.new_posts} new posts synced)")
         for line in report.written:
-            click.echo(f"  + {line}")
-    if not quiet:
+            click.echo(f"  + {one_line(line)}")
+    if not quiet:  # names and words from the thread: one line each, nothing a terminal would act on
         for line in report.disagreements:
-            click.echo(f"  ! {line}")
+            click.echo(f"  ! {one_line(line)}")
         for line in report.notes:
-            click.echo(f"  note: {line}")
+            click.echo(f"  note: {one_line(line)}")
 
 
 @click.group()
@@ -196,7 +196,7 @@ def player_remove(name: str, game_file: str) -> None:
 
 def edit_game_file(game_file: str, db_file: str | None, make_edits, *, post: int | None, command: str) -> None:
     """Check the edits against the stored thread and the file, write them, and say what changed."""
-    from assistant.game_edits import Note, apply_edits, check_edits, write_game_file
+    from assistant.game_edits import Note, apply_edits, check_edits, one_line, write_game_file
 
     game = load(game_file)
     numbers: list[int] = []
@@ -219,7 +219,7 @@ def edit_game_file(game_file: str, db_file: str | None, make_edits, *, post: int
         return
     write_game_file(game_file, result.text)
     for line in result.written:
-        click.echo(f"{game_file}: {line}")
+        click.echo(f"{game_file}: {one_line(line)}")
 
 
 def first_words(body_html: str) -> str:

@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo
 
 from assistant.game import Game
 from assistant.rules import Ruleset
+from assistant.zones import zone_named
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,7 @@ class DayBounds:
 
 def zone_of(game: Game, ruleset: Ruleset) -> ZoneInfo:
     """The game's zone: the game file's, else the ruleset's, else UTC."""
-    return ZoneInfo(game.timezone or ruleset.timezone or "UTC")
+    return zone_named(game.timezone or ruleset.timezone or "UTC")
 
 
 def add_wall_hours(moment: datetime, hours: float, zone: ZoneInfo) -> datetime:

@@ -7,7 +7,9 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from assistant import store
+from assistant.checks import GameWarning, check_days
 from assistant.clock import phase_at
+from assistant.errors import VotalError
 from assistant.game import Game
 from assistant.names import Roster
 from assistant.rules import Ruleset, load_ruleset
@@ -23,6 +25,21 @@ def ruleset_for(game: Game) -> Ruleset:
     if name.endswith(".toml") or "/" in name:
         return load_ruleset(game.path.parent / name)
     return load_ruleset(name)
+
+
+NO_POSTS = "no posts stored for this game; run `votal sync` first"
+
+
+def require_posts(game: Game, db: Store) -> None:
+    """Refuse to count a game the store holds nothing of (a wrong --db, a game never synced): an empty
+    count would look like a day where nobody voted."""
+    if store.last_post_number(db, game.key) is None:
+        raise VotalError(f"{NO_POSTS} (the store holds no posts of {game.thread})")
+
+
+def game_warnings(game: Game, db: Store) -> list[GameWarning]:
+    """What the moderator should double-check about this game file against the stored thread."""
+    return check_days(game, last_post=store.last_post_number(db, game.key))
 
 
 def current_day(game: Game, db: Store, *, at_time: datetime | None = None) -> int:
@@ -66,7 +83,7 @@ def count_game(
     ]
 
 
-def format_votal_text(game: Game, votal: Votal) -> str:
+def format_votal_text(game: Game, votal: Votal, warnings: Sequence[GameWarning] = ()) -> str:
     """A votal for people reading a terminal."""
     as_of = f", as of post {votal.as_of_post}" if votal.as_of_post is not None else ""
     threshold = f"{votal.majority} is a majority" if votal.majority is not None else "most votes wins"
@@ -93,6 +110,8 @@ def format_votal_text(game: Game, votal: Votal) -> str:
         lines.append(f"  problem at post {problem.post}: {problem.voter} \"{problem.text}\": {problem.reason}")
     for flag in votal.flags:
         lines.append(f"  note on {flag.seat}: {flag.reason}")
+    for warning in warnings:
+        lines.append(f"  warning: {warning.message}")
     return "\n".join(lines)
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from parsers.errors import ForumError, VotalError  # the parsers' errors are the application's too
 
-class VotalError(Exception):
-    """Base class: a problem to report to the user in one line."""
+__all__ = ["ForumError", "GameFileError", "RulesetError", "UnknownPlayer", "VotalError"]
 
 
 class GameFileError(VotalError):
@@ -18,10 +18,6 @@ class GameFileError(VotalError):
 
 class RulesetError(GameFileError):
     """A ruleset file that cannot be used (same shape as a game file error)."""
-
-
-class ForumError(VotalError):
-    """The forum could not be read: HTTP failure, or a page that changed shape."""
 
 
 class UnknownPlayer(VotalError, KeyError):

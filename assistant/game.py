@@ -11,12 +11,12 @@ import math
 import re
 import tomllib
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, time
+from datetime import UTC, date, datetime, time, tzinfo
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from assistant.errors import GameFileError, VotalError
+from assistant.zones import UnknownZone, zone_named
 
 ENGINES = ("phpbb", "discourse", "xenforo", "vbulletin", "proboards")
 EVENT_KINDS = (
@@ -145,9 +145,15 @@ class Seat:
     @property
     def shown(self) -> str:
         """The seat as players know it now: "New (replaced Old)", or just the name when never replaced."""
-        if not self.replacements:
+        return self.shown_at(None)
+
+    def shown_at(self, post: int | None) -> str:
+        """The seat as players knew it at ``post`` (None: now): its account then, and the ones it replaced."""
+        holder = self.current if post is None else self.account_at(post)
+        if holder == self.name:
             return self.name
-        return f"{self.current} (replaced {', '.join(self.accounts[:-1])})"
+        before = self.accounts[: self.accounts.index(holder)]
+        return f"{holder} (replaced {', '.join(before)})"
 
     def account_at(self, post: int) -> str:
         """The account holding the seat at ``post``: the latest replacement whose post is at or before it.
@@ -285,9 +291,9 @@ class Game:
         return self.thread
 
     @property
-    def tz(self) -> ZoneInfo:
+    def tz(self) -> tzinfo:
         """The game's zone: the game file's ``timezone``, else its ruleset's (set at load), else UTC."""
-        return ZoneInfo(self.timezone or "UTC")
+        return zone_named(self.timezone or "UTC")
 
     def seat(self, name: str) -> Seat:
         for seat in self.players:
@@ -466,14 +472,12 @@ def _ruleset_zone(name: str, path: Path) -> str | None:
 
 def _build(raw: dict, path: Path, checker: _Checker, players_required: bool) -> Game:
     zone_name = raw.get("timezone")
-    if zone_name is not None:
-        try:
-            ZoneInfo(zone_name)
-        except (ZoneInfoNotFoundError, ValueError):
-            raise checker.fail("", None, "timezone", f"unknown time zone {zone_name!r}") from None
-    else:
+    if zone_name is None:
         zone_name = _ruleset_zone(raw["ruleset"], path)  # local times follow the ruleset's clock
-    zone = ZoneInfo(zone_name or "UTC")
+    try:
+        zone = zone_named(zone_name or "UTC")
+    except UnknownZone as exc:
+        raise checker.fail("", None, "timezone", str(exc)) from None
 
     def when(value: Any, table: str, index: int | None, key: str) -> datetime:
         return _to_utc(value, zone, lambda msg: checker.fail(table, index, key, msg))
@@ -522,6 +526,9 @@ def _build(raw: dict, path: Path, checker: _Checker, players_required: bool) -> 
                 when(d["end"], "days", i, "end") if "end" in d else None,
             )
         )
+        if days[-1].start and days[-1].end and days[-1].end < days[-1].start:
+            raise checker.fail("days", i, "end", "must not be before start")
+    _check_day_order(days, checker)
     days.sort(key=lambda d: d.day)
 
     deaths = []
@@ -566,6 +573,9 @@ def _build(raw: dict, path: Path, checker: _Checker, players_required: bool) -> 
         )
 
     private = _build_private(raw.get("private", {}), seat_of, checker)
+    _check_moderators(raw.get("moderators", ()), seats, checker)
+    if days and "start" not in raw:  # days come only from [[days]]: every day named must be declared
+        _check_days_named(raw, {d.day for d in days}, checker)
     fetch = raw.get("fetch", {})
     _check_fetch(fetch, checker)
     templates = raw.get("templates")
@@ -601,7 +611,9 @@ def _check_fetch(fetch: dict, checker: _Checker) -> None:
     polite to the forum and a sync finite."""
     wait = fetch.get("min_interval", 0)
     if not math.isfinite(wait) or not 0 <= wait <= MAX_MIN_INTERVAL:
-        raise checker.fail("fetch", None, "min_interval", f"must be 0 or more seconds, at most {MAX_MIN_INTERVAL:g} (got {wait})")
+        raise checker.fail(
+            "fetch", None, "min_interval", f"must be 0 or more seconds, at most {MAX_MIN_INTERVAL:g} (got {wait})"
+        )
     interval = fetch.get("interval", MIN_SYNC_INTERVAL)
     if not math.isfinite(interval) or not MIN_SYNC_INTERVAL <= interval <= MAX_SYNC_INTERVAL:
         raise checker.fail(
@@ -613,6 +625,75 @@ def _check_fetch(fetch: dict, checker: _Checker) -> None:
         )
     if fetch.get("posts_per_page", 1) <= 0:
         raise checker.fail("fetch", None, "posts_per_page", "must be 1 or more")
+
+
+def _check_day_order(days: list[DayDecl], checker: _Checker) -> None:
+    """[[days]] in file order: numbers rising, each day after the one before it, by post and by time."""
+    for i in range(1, len(days)):
+        before, day = days[i - 1], days[i]
+        if day.day < before.day:
+            raise checker.fail("days", i, "day", f"day {day.day} is listed after day {before.day}: list days in order")
+        if day.start_post is not None and before.start_post is not None and day.start_post <= before.start_post:
+            raise checker.fail(
+                "days", i, "start_post",
+                f"day {day.day} starts at post {day.start_post}, not after day {before.day} "
+                f"(post {before.start_post}): days out of order",
+            )
+        # one post may both end a day and start the next (the moderator's "day 1 is over; day 2 begins")
+        if day.start_post is not None and before.end_post is not None and day.start_post < before.end_post:
+            raise checker.fail(
+                "days", i, "start_post",
+                f"day {day.day} starts at post {day.start_post}, inside day {before.day} "
+                f"(posts {_span(before.start_post, before.end_post)}): days overlap",
+            )
+        if day.start is not None and before.start is not None and day.start <= before.start:
+            raise checker.fail(
+                "days", i, "start",
+                f"day {day.day} starts at {day.start:%Y-%m-%d %H:%M} UTC, not after day {before.day} "
+                f"({before.start:%Y-%m-%d %H:%M} UTC): days out of order",
+            )
+        if day.start is not None and before.end is not None and day.start < before.end:
+            raise checker.fail(
+                "days", i, "start",
+                f"day {day.day} starts at {day.start:%Y-%m-%d %H:%M} UTC, before day {before.day} ends "
+                f"({before.end:%Y-%m-%d %H:%M} UTC): days overlap",
+            )
+
+
+def _span(first: int | None, last: int) -> str:
+    return f"{first}-{last}" if first is not None else f"up to {last}"
+
+
+def _check_moderators(moderators: list[str], seats: list[Seat], checker: _Checker) -> None:
+    """A moderator's posts never count as votes, so a moderator who is also a player would silently lose theirs."""
+    owner = {a.casefold(): s.name for s in seats for a in s.accounts}
+    for name in moderators:
+        if name.casefold() in owner:
+            raise checker.fail(
+                "", None, "moderators",
+                f"{name!r} is also a player (seat {owner[name.casefold()]!r}): a moderator's posts never count "
+                "as votes; remove the name from one of the two",
+            )
+
+
+def _check_days_named(raw: dict, declared: set[int], checker: _Checker) -> None:
+    """Deaths and decisions name days; in a game timed only by [[days]], none may lie past the last one."""
+    last = max(declared)
+
+    def need(day: int, table: str, index: int | None, key: str, what: str) -> None:
+        if day > last:
+            raise checker.fail(table, index, key, f"{what}, but the last day [[days]] declares is day {last}")
+
+    for i, d in enumerate(raw.get("deaths", ())):
+        kind, number = PHASE_RE.match(d["phase"]).groups()
+        if kind.lower() == "day" and int(number) < 1:
+            raise checker.fail("deaths", i, "phase", "days are numbered from 1 (a death before day 1 is 'night 0')")
+        need(int(number), "deaths", i, "phase",
+             f"{d['phase']!r} is " + ("part of" if kind.lower() == "day" else "the night after") + f" day {number}")
+    private = raw.get("private", {})
+    for table in ("decisions", "sequestered"):
+        for i, d in enumerate(private.get(table, ())):
+            need(d["day"], f"private.{table}", i, "day", f"the entry is for day {d['day']}")
 
 
 def _replacements(raw: list, checker: _Checker, index: int) -> tuple[tuple[str, ...], tuple[int | None, ...]]:
@@ -670,7 +751,7 @@ def _build_private(raw: dict, seat_of, checker: _Checker) -> Private:
     )
 
 
-def _to_utc(value: Any, zone: ZoneInfo, fail) -> datetime:
+def _to_utc(value: Any, zone: tzinfo, fail) -> datetime:
     """TOML date-times with an offset are exact; local ones are in the game's time zone."""
     if isinstance(value, str):
         try:

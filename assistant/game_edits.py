@@ -99,7 +99,18 @@ class AddEvent:
     time: datetime | None = None
 
 
-Edit = SetDay | AddDeath | AddReplacement | AddPlayer | RemovePlayer | AddEvent
+@dataclass(frozen=True)
+class SetDeadline:
+    """A day's deadline as the thread states it: the first one is the day's ``end``; a later, different one
+    is a declared change (an [[events]] entry of kind "deadline" citing its post), so the first stays on
+    record and the moderator's own ``end`` is never rewritten."""
+
+    day: int
+    time: datetime  # aware
+    cite: Cited
+
+
+Edit = SetDay | AddDeath | AddReplacement | AddPlayer | RemovePlayer | AddEvent | SetDeadline
 
 
 @dataclass(frozen=True)
@@ -150,10 +161,15 @@ def write_game_file(path: str | Path, text: str) -> None:
         raise
 
 
+def one_line(text: str) -> str:
+    """``text`` safe for a comment or a terminal: control, format (bidi) and separator characters become
+    spaces, runs of space one."""
+    return re.sub(r"\s+", " ", "".join(" " if unicodedata.category(c)[0] in "CZ" else c for c in text)).strip()
+
+
 def cite_comment(cite: Cited) -> str:
     """``post 351: "Day 1 is over. Bob was lynched."``: one line, no control or bidi characters, kept short."""
-    words = "".join(" " if unicodedata.category(c)[0] in "CZ" else c for c in cite.words)
-    words = re.sub(r"\s+", " ", words).strip()
+    words = one_line(cite.words)
     if len(words) > CITE_WORDS:
         words = words[: CITE_WORDS - 1].rstrip() + "…"
     words = words.replace('"', "'")
@@ -175,6 +191,7 @@ class _Editor:
             AddPlayer: self.add_player,
             RemovePlayer: self.remove_player,
             AddEvent: self.add_event,
+            SetDeadline: self.set_deadline,
         }[type(edit)]
         handler(edit)
 
@@ -271,6 +288,20 @@ class _Editor:
         index, table = found
         for key, value in fields.items():
             self.set_key(table, key, value, edit.cite, f"days[{index + 1}] (day {edit.day})")
+
+    def set_deadline(self, edit: SetDeadline) -> None:
+        table = next((t for t in self.tables("days") if t.get("day") == edit.day), None)
+        if table is None or "end" not in table:
+            self.set_day(SetDay(edit.day, edit.cite, end=edit.time))
+            return
+        if _same(table["end"].unwrap(), edit.time, self.zone):
+            return
+        for event in self.tables("events"):
+            if (event.get("day"), event.get("kind")) == (edit.day, "deadline") and "time" in event and _same(
+                event["time"].unwrap(), edit.time, self.zone
+            ):
+                return
+        self.add_event(AddEvent(edit.day, "deadline", edit.cite, post=edit.cite.post, time=edit.time))
 
     def add_death(self, edit: AddDeath) -> None:
         seat = self.seat_of(edit.player)
@@ -503,13 +534,13 @@ def _check_day_order(days: dict, edit: SetDay) -> None:
     if start is not None and end is not None and end < start:
         raise EditRefused(f"day {edit.day}: the end, post {end}, is before the start, post {start}")
     before, after = days.get(edit.day - 1), days.get(edit.day + 1)
-    if before is not None and before.end_post is not None and start is not None and start <= before.end_post:
-        raise EditRefused(f"day {edit.day}: post {start} is not after day {edit.day - 1}'s end (post {before.end_post})")
+    # one post may end a day and start the next ("Bob was lynched. Night falls... Day 3 begins"), never more
+    if before is not None and before.end_post is not None and start is not None and start < before.end_post:
+        raise EditRefused(f"day {edit.day}: post {start} is before day {edit.day - 1}'s end (post {before.end_post})")
     if before is not None and before.end_post is not None and end is not None and end <= before.end_post:
         raise EditRefused(f"day {edit.day}: post {end} is not after day {edit.day - 1}'s end (post {before.end_post})")
-    if after is not None and after.start_post is not None and end is not None and end >= after.start_post:
-        raise EditRefused(f"day {edit.day}: post {end} is not before day {edit.day + 1}'s start "
-                          f"(post {after.start_post})")
+    if after is not None and after.start_post is not None and end is not None and end > after.start_post:
+        raise EditRefused(f"day {edit.day}: post {end} is after day {edit.day + 1}'s start (post {after.start_post})")
 
 
 def _check_removal(game: Game, name: str) -> None:

@@ -24,6 +24,7 @@ from assistant.game_edits import (
     Edit,
     EditRefused,
     SetDay,
+    SetDeadline,
     apply_edits,
     check_edits,
 )
@@ -148,7 +149,9 @@ def edits_from_facts(facts: ThreadFacts, *, has_players: bool, clocked: bool) ->
         notes.append("days follow the ruleset's clock from the game's start: announced day starts and ends not written")
     if not clocked:
         for start in facts.day_starts:
-            edits.append(SetDay(start.day, start.cite, start_post=start.post, end=start.deadline))
+            edits.append(SetDay(start.day, start.cite, start_post=start.post))
+            if start.deadline is not None:
+                edits.append(SetDeadline(start.day, start.deadline, start.cite))
         for end in facts.day_ends:
             edits.append(SetDay(end.day, end.cite, end_post=end.post))
     for elimination in facts.eliminations:
@@ -157,10 +160,10 @@ def edits_from_facts(facts: ThreadFacts, *, has_players: bool, clocked: bool) ->
     for death in facts.deaths:
         edits.append(AddDeath(death.player, death.phase, death.cite, death.post))
     for deadline in facts.deadlines:
-        if deadline.kind == "extension":
+        if not clocked:
+            edits.append(SetDeadline(deadline.day, deadline.time, deadline.cite))
+        elif deadline.kind == "extension":  # the clock keeps the deadline; a declared change is written
             edits.append(AddEvent(deadline.day, "deadline", deadline.cite, post=deadline.post, time=deadline.time))
-        elif not clocked:
-            edits.append(SetDay(deadline.day, deadline.cite, end=deadline.time))
     return edits, notes
 
 
@@ -224,7 +227,7 @@ def follow_hook(*, now: Callable[[], datetime], say: Callable[[str], None]):
     import hashlib
 
     from assistant.alerts import Alert, deliver_alerts
-    from assistant.game_edits import write_game_file
+    from assistant.game_edits import one_line, write_game_file
 
     def follow_game_file(game: Game, db: Store) -> None:
         moment = now()
@@ -232,13 +235,13 @@ def follow_hook(*, now: Callable[[], datetime], say: Callable[[str], None]):
         if report.changed:
             write_game_file(game.path, report.text)
         for line in report.written:
-            say(f"{game.title}: {game.path.name}: wrote {line}")
+            say(f"{game.title}: {game.path.name}: wrote {one_line(line)}")
         alerts = [
             Alert(kind, f"{kind}:{hashlib.sha1(text.encode()).hexdigest()[:16]}", text)
             for kind, lines in (("outcome_disagrees", report.alarms), ("game_file_disagrees", report.disagreements))
             for text in lines
         ]
         for alert in deliver_alerts(db, game, alerts, now=moment):
-            say(f"{game.title}: {'!!! ' if alert.kind == 'outcome_disagrees' else ''}{alert.message}")
+            say(f"{game.title}: {'!!! ' if alert.kind == 'outcome_disagrees' else ''}{one_line(alert.message)}")
 
     return follow_game_file

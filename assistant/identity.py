@@ -1,122 +1,312 @@
-"""Who wrote a post: the seat a forum account holds.
+"""Who wrote a post: the seat a forum account holds, matched exactly, with look-alike accounts reported.
 
-(Moved out of :mod:`assistant.names`, which keeps resolving the names players type.)
+A post counts for a seat only when its author is one of that seat's accounts: the same forum user id where
+the page gives one, else the same account name after Unicode NFC normalisation, which joins only different
+encodings of one text and never two accounts ("alice", "A_lice", "Alice2", "Сarol" with a Cyrillic С, or a
+name holding a zero-width or bidirectional character are all other accounts). An account whose Unicode TR39
+skeleton equals a listed account's (a look-alike) is never counted and is reported as a problem; an unlisted
+account that merely resembles one ("Alice2") is reported too, so the moderator can add it to the game file.
+
+User ids are learnt from the thread: an account of the game file that posts under its exact name binds its
+user id to the seat, so the same user id under a new name (a renamed account) keeps the seat and is
+reported. A listed name that two user ids post under is counted for neither until the moderator decides.
+Fuzzy matching belongs to the names players type (:mod:`assistant.names`), never to who wrote a post.
 """
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
 
 from assistant.game import Game
 
-_AUTHOR_FUZZY_MIN = 0.8
-_FUZZY_MARGIN = 0.1
+_RESEMBLES_MIN = 0.8  # how alike an unlisted account's name must be to a listed one to be worth a report
+_MIN_RESEMBLING = 4
 _RENAMED_MIN_POSTS = 5
+_NOT_ALNUM = re.compile(r"[\W_]+")
+
+
+def normal_name(name: str) -> str:
+    """An account name as compared: NFC, with the spaces a page puts around it dropped; nothing else folded."""
+    return unicodedata.normalize("NFC", name).strip()
+
+
+@cache
+def skeleton(name: str) -> str:
+    """The name's Unicode TR39 skeleton (confusable prototypes, caseless, invisible characters dropped)."""
+    from disarm import skeleton_key  # imported when first needed: most authors are exact accounts
+
+    return skeleton_key(name, digit_policy="tr39")
+
+
+def _loose(name: str) -> str:
+    """Letters and digits only, caseless: for reporting a resemblance, never for counting."""
+    text = unicodedata.normalize("NFKD", name)
+    return _NOT_ALNUM.sub("", "".join(c for c in text if not unicodedata.combining(c)).casefold())
+
+
+@dataclass(frozen=True)
+class Account:
+    """One account of a seat; ``from_post`` is where a replacement takes the seat over (None: from the start)."""
+
+    name: str
+    seat: str
+    from_post: int | None = None
+    until_post: int | None = None  # the post where the next account takes over (exclusive)
+
+
+def seat_accounts(game: Game) -> list[Account]:
+    """Every account of every seat, in the game file's order, with the posts each holds the seat for."""
+    found: list[Account] = []
+    for seat in game.players:
+        spans = [(seat.name, None)] + [(_replacement_name(r), _replacement_post(r)) for r in seat.replacements]
+        for i, (name, start) in enumerate(spans):
+            until = next((later for _, later in spans[i + 1 :] if later is not None), None)
+            found.append(Account(normal_name(name), seat.name, start, until))
+    return found
+
+
+def _replacement_name(item: Any) -> str:
+    if isinstance(item, str):
+        return item
+    return item["name"] if isinstance(item, dict) else item.name
+
+
+def _replacement_post(item: Any) -> int | None:
+    if isinstance(item, str):
+        return None
+    return item.get("post") if isinstance(item, dict) else getattr(item, "post", None)
 
 
 class AuthorIndex:
-    """The seat each account posts for, from the game file's accounts and the thread's authors."""
+    """The seat each author posts for, from the game file's accounts and who posted in the thread.
 
-    def __init__(
-        self,
-        game: Game,
-        authors: Iterable[str] = (),
-        *,
-        fold: Callable[[str], str],
-        words: Callable[[str], list[str]],
-    ):
-        self._fold, self._words = fold, words
+    ``authors``: who wrote each stored post, in thread order, as names or (name, user id) pairs.
+    """
+
+    def __init__(self, game: Game, authors: Iterable[str | tuple[str, str | None]] = ()):
         self.seats = tuple(s.name for s in game.players)
-        self._author_seat: dict[str, str] = {}
-        self._names: list[tuple[str, str, str, tuple[str, ...]]] = []  # (folded, kind, owner, words)
-        for seat in game.players:
-            for account in seat.accounts:
-                self._author_seat.setdefault(fold(account), seat.name)
-                self._author_seat.setdefault(account.casefold(), seat.name)
-                self._names.append((fold(account), "seat", seat.name, tuple(words(account))))
-        seat_folds = {n[0] for n in self._names}
-        for moderator in game.moderators:
-            if fold(moderator) not in seat_folds:
-                self._names.append((fold(moderator), "moderator", moderator, tuple(words(moderator))))
-        self._guessed: dict[str, tuple[str | None, str | None]] = {}
-        self._guess_renamed(list(authors), {m.casefold() for m in game.moderators})
+        self.accounts = seat_accounts(game)
+        self._by_name: dict[str, list[Account]] = {}
+        for account in self.accounts:
+            self._by_name.setdefault(account.name, []).append(account)
+        self._moderators = {normal_name(m): m for m in game.moderators}
+        self._known: dict[str, tuple[str, str]] = {}  # skeleton -> (listed name, whose: seat or "moderator X")
+        for account in self.accounts:
+            self._known.setdefault(skeleton(account.name), (account.name, f"seat {account.seat}"))
+        for name, shown in self._moderators.items():
+            self._known.setdefault(skeleton(name), (name, f"moderator {shown}"))
+        self._seat_of_id: dict[str, str] = {}  # user id -> the listed account name it posts as
+        self._conflicts: dict[str, tuple[str, ...]] = {}  # listed name -> the user ids posting under it
+        self._renamed: dict[str, str] = {}  # name a bound user id posts under -> its listed account name
+        self._counts: Counter[str] = Counter()
+        self._learn([(a, None) if isinstance(a, str) else a for a in authors])
+        self._verdicts: dict[str, tuple[str | None, str | None]] = {}
+
+    def _learn(self, authors: list[tuple[str, str | None]]) -> None:
+        ids: dict[str, set[str]] = {}
+        for name, user_id in authors:
+            name = normal_name(name)
+            self._counts[name] += 1
+            if user_id:
+                ids.setdefault(name, set()).add(user_id)
+        for name in self._by_name:
+            found = ids.get(name, set())
+            if len(found) == 1:
+                self._seat_of_id[next(iter(found))] = name
+            elif len(found) > 1:
+                self._conflicts[name] = tuple(sorted(found))
+        for name, found in ids.items():
+            if name in self._by_name or len(found) != 1:
+                continue
+            listed = self._seat_of_id.get(next(iter(found)))
+            if listed is not None:
+                self._renamed[name] = listed
+
+    # -- answers -------------------------------------------------------------------------------------------
 
     def seat_of(self, author: str) -> str | None:
         return self.match(author)[0]
 
-    def match(self, author: str) -> tuple[str | None, str | None]:
-        """(seat, how): how is "account", "similar" or "renamed"; (None, None) for no seat."""
-        known = self._author_seat.get(author.casefold()) or self._author_seat.get(self._fold(author))
-        if known:
-            return known, "account"
-        if author not in self._guessed:
-            self._guessed[author] = self._similar(author)
-        return self._guessed[author]
+    def match(
+        self, author: str, author_id: str | None = None, number: int | None = None
+    ) -> tuple[str | None, str | None]:
+        """(seat, how) for a post's author: how is "account" or "renamed"; (None, None) when no seat.
 
-    def _guess_renamed(self, authors: list[str], moderators: set[str]) -> None:
-        if not authors:
-            return
-        posted: set[str] = set()
-        unknown: dict[str, int] = {}
-        opener = authors[0]  # the thread's first post is the host's, whatever the account is called now
-        for author, count in Counter(authors).items():  # each account once, however often it posted
-            if author.casefold() in moderators:
+        With ``author_id`` the forum's user id decides; with ``number`` an account counts only for the posts
+        it holds the seat for (a replacement "from post N").
+        """
+        name = normal_name(author)
+        if author_id:
+            listed = self._seat_of_id.get(author_id)
+            if listed is None:
+                if name in self._conflicts or name in self._renamed:
+                    return None, None  # that name is another user id's, or a disputed one
+                if name in self._by_name and self._bound_elsewhere(name):
+                    return None, None
+                return self._by_listed(name, number, "account")
+            return self._by_listed(listed, number, "account" if listed == name else "renamed")
+        if name in self._conflicts:
+            return None, None
+        if name in self._renamed:
+            return self._by_listed(self._renamed[name], number, "renamed")
+        return self._by_listed(name, number, "account")
+
+    def _bound_elsewhere(self, name: str) -> bool:
+        return name in self._seat_of_id.values()
+
+    def _by_listed(self, name: str, number: int | None, how: str) -> tuple[str | None, str | None]:
+        accounts = self._by_name.get(name)
+        if not accounts:
+            return None, None
+        for account in accounts:
+            if number is None or _holds(account, number):
+                return account.seat, how
+        return None, None
+
+    def why_not(self, author: str, author_id: str | None = None, number: int | None = None) -> str:
+        """Why a post by ``author`` counts for no seat, in words for the moderator."""
+        name = normal_name(author)
+        if name in self._conflicts:
+            ids = ", ".join(self._conflicts[name])
+            return f"two or more forum accounts post as {name!r} (user ids {ids}): counted for none"
+        if name in self._by_name:
+            if author_id and self._seat_of_id.get(author_id) is None and self._bound_elsewhere(name):
+                return f"another forum account (user id {author_id}) than the seat's posts as {name!r}"
+            account = self._by_name[name][0]
+            if number is not None and not any(_holds(a, number) for a in self._by_name[name]):
+                return f"account {name!r} does not hold seat {account.seat} at post {number}"
+        if name in self._moderators:
+            return "moderator's post"
+        found = self.lookalike(name)
+        if found:
+            return found
+        found = self.resemblance(name)
+        return f"not a player ({found})" if found else "not a player"
+
+    def lookalike(self, author: str) -> str | None:
+        """A report when ``author`` is not a listed account but looks like one (same TR39 skeleton)."""
+        name = normal_name(author)
+        if name in self._by_name or name in self._moderators:
+            return None
+        known = self._known.get(skeleton(name))
+        if known is None:
+            return None
+        listed, whose = known
+        return f"look-alike account {_shown(name)} is not {whose}'s account {listed!r}: never counted"
+
+    def resemblance(self, author: str) -> str | None:
+        """A note when an unlisted author's name resembles a listed account (a typo or a second account)."""
+        close = self._resembled(author)
+        if not close:
+            return None
+        return f"{_shown(normal_name(author))} resembles seat {' or '.join(close)} but is not listed in the game file"
+
+    def _resembled(self, author: str) -> list[str]:
+        name = normal_name(author)
+        loose = _loose(name)
+        if name in self._by_name or len(loose) < _MIN_RESEMBLING:
+            return []
+        from rapidfuzz.distance import OSA  # imported when first needed
+
+        return sorted(
+            {
+                a.seat
+                for a in self.accounts
+                if len(_loose(a.name)) >= _MIN_RESEMBLING
+                and (
+                    _loose(a.name) in loose
+                    or loose in _loose(a.name)
+                    or OSA.normalized_similarity(loose, _loose(a.name)) >= _RESEMBLES_MIN
+                )
+            }
+        )
+
+    def suggestions(self) -> list[tuple[str, str]]:
+        """(account, seat) for each unlisted account of the thread that looks like or resembles one seat only:
+        what the moderator is asked to confirm by adding it to that seat's replacements."""
+        found = []
+        for name in self._counts:
+            if name in self._by_name or name in self._renamed or name in self._moderators:
                 continue
-            seat = self.seat_of(author)
-            if seat is not None:
-                posted.add(seat)
-            elif author != opener:
-                unknown[author] = count
-        silent = [s for s in self.seats if s not in posted]
-        ranked = sorted(unknown.items(), key=lambda item: item[1], reverse=True)
-        if len(silent) != 1 or not ranked:
-            return
-        author, count = ranked[0]
-        runner_up = ranked[1][1] if len(ranked) > 1 else 0
-        if count >= _RENAMED_MIN_POSTS and count >= 2 * runner_up:
-            self._guessed[author] = (silent[0], "renamed")
+            known = self._known.get(skeleton(name))
+            seats = [known[1].removeprefix("seat ")] if known and known[1].startswith("seat ") else []
+            seats = seats or self._resembled(name)
+            if len(seats) == 1:
+                found.append((name, seats[0]))
+        renamed = self._renamed_guess(dict(found))
+        return found + ([renamed] if renamed else [])
 
-    def _similar(self, author: str) -> tuple[str | None, str | None]:
-        """The seat whose account an unknown author's name plainly is: contained in it, or one or two typos away."""
-        folded = self._fold(author)
-        if len(folded) < 4:
-            return None, None
-        names = [n for n in self._names if len(n[0]) >= 4]
-        author_words = tuple(self._words(author))
-        contained = {
-            (kind, owner)
-            for name, kind, owner, words in names
-            if _is_word_run(folded, words) or _is_word_run(name, author_words)
-        }
-        if len(contained) == 1:
-            kind, owner = next(iter(contained))
-            return (owner, "similar") if kind == "seat" else (None, None)
-        if contained:
-            return None, None
-        from rapidfuzz.distance import OSA  # imported when first needed: most counts never reach a guess
+    def _renamed_guess(self, suggested: dict[str, str]) -> tuple[str, str] | None:
+        """(account, seat) when one seat never posts and one unlisted account posts far more than any other:
+        perhaps that seat's account renamed. Only ever a suggestion: an outsider could post just as much."""
+        opener = next(iter(self._counts), None)  # the thread's first post is the host's, whatever its name
+        unlisted = [
+            (count, name)
+            for name, count in self._counts.items()
+            if name not in self._by_name and name not in self._renamed and name not in self._moderators
+            and name != opener and name not in suggested
+        ]
+        silent = [seat for seat in self.seats if seat not in self._posted() | set(suggested.values())]
+        if len(silent) != 1 or not unlisted:
+            return None
+        unlisted.sort(reverse=True)
+        count, name = unlisted[0]
+        runner_up = unlisted[1][0] if len(unlisted) > 1 else 0
+        return (name, silent[0]) if count >= _RENAMED_MIN_POSTS and count >= 2 * runner_up else None
 
-        scored: dict[tuple[str, str], float] = {}
-        for name, kind, owner, _ in names:
-            key = (kind, owner)
-            scored[key] = max(scored.get(key, 0.0), OSA.normalized_similarity(folded, name))
-        ranked = sorted(scored.items(), key=lambda item: item[1], reverse=True)
-        if not ranked or ranked[0][1] < _AUTHOR_FUZZY_MIN:
-            return None, None
-        if len(ranked) > 1 and ranked[0][1] - ranked[1][1] < _FUZZY_MARGIN:
-            return None, None
-        (kind, owner), _ = ranked[0]
-        return (owner, "similar") if kind == "seat" else (None, None)
+    def _posted(self) -> set[str]:
+        posted = {self._by_name[n][0].seat for n in self._counts if n in self._by_name}
+        return posted | {self._by_name[listed][0].seat for listed in self._renamed.values()}
+
+    def findings(self) -> list[tuple[str, str]]:
+        """(seat or account, report) for every account of the thread the moderator should hear about."""
+        found: list[tuple[str, str]] = []
+        for name, listed in self._renamed.items():
+            seat = self._by_name[listed][0].seat
+            found.append((seat, f"account {listed!r} now posts as {_shown(name)} (same user id): counted for it"))
+        for name, ids in self._conflicts.items():
+            found.append((self._by_name[name][0].seat, self.why_not(name)))
+        posted = self._posted()
+        for name, count in self._counts.items():
+            if name in self._by_name or name in self._renamed or name in self._moderators:
+                continue
+            report = self.lookalike(name)
+            if report:
+                found.append((name, f"{report} ({count} post{'s' if count != 1 else ''})"))
+                continue
+            report = self.resemblance(name)
+            if report:
+                found.append((name, f"{report} ({count} post{'s' if count != 1 else ''}): not counted; "
+                              "add it to the seat's replacements if it is the same player"))
+        unlisted = [
+            f"{_shown(n)} ({c})"
+            for n, c in self._counts.most_common()
+            if n not in self._by_name and n not in self._renamed and n not in self._moderators
+        ]
+        if unlisted:
+            for seat in self.seats:
+                if seat not in posted:
+                    found.append((seat, "has not posted under an account the game file lists; unlisted accounts "
+                                  f"posted: {', '.join(unlisted[:5])} (a renamed account is added to replacements)"))
+        return found
 
 
-def _is_word_run(folded: str, words: tuple[str, ...]) -> bool:
-    """``folded`` is whole consecutive words of a name: "haoala" of "Captain Haoala", not "other" of "ScottBrothers"."""
-    for i in range(len(words)):
-        joined = ""
-        for word in words[i:]:
-            joined += word
-            if joined == folded:
-                return True
-            if len(joined) >= len(folded):
-                break
-    return False
+def _holds(account: Account, number: int) -> bool:
+    if account.from_post is not None and number < account.from_post:
+        return False
+    return account.until_post is None or number < account.until_post
+
+
+def _shown(name: str) -> str:
+    """A name for a report, with its invisible and look-alike characters made visible."""
+    visible = "".join(
+        c if c.isascii() and c.isprintable() else f"\\u{ord(c):04x}" if ord(c) <= 0xFFFF else f"\\U{ord(c):08x}"
+        for c in name
+    )
+    return f"'{visible}'"

@@ -2,13 +2,18 @@
 
 The steps, in order, each tried before the next and the first unique answer winning: exact, folded
 (case, spaces, punctuation, diacritics, lookalike letters), alias, any account of the seat (replacements),
-unique prefix, unique substring, acronym (initials, CamelCase or word-prefix pieces such as "SV" or
-"ScoBro"), abbreviation (the first letter and later letters in order: "EPM", "acfan"), and edit distance
-(typos, a swapped pair of letters) with a clear margin over the runner-up. The sure steps (exact to
-prefix, and acronyms) are tried on the whole text and then on its leading words ("Thor because he lied")
-before any guess is made. Living seats come first for partial matches, but a name that matches a dead
-seat or a non-player (a moderator) is reported as such, never bent onto a living seat. Anything
-ambiguous or too far is unresolved, with the reason.
+then partial names ranked the way people shorten names: whole word parts of a name ("Crayons", "Thor"
+for "Thor665"; word parts split at spaces, capitals, underscores and digits) and initials ("SV",
+"ScoBro"; a leading "The" may be skipped), then the start of a name (three letters or more; two only when
+no other name starts so), then scattered letters: a substring, an abbreviation ("EPM", "acfan"), and
+edit distance with transpositions on the whole name and on each word part, with a clear margin over the
+runner-up. Pronouns never name anyone by a partial match; function words and the game's own words only
+as a whole word part or the start of exactly one name ("town" for "Very_Town"). "badger/Quill" names a
+seat when both are its names; two seats in one vote ("Ann or Bob", "Ann / Bob") are no vote. The sure
+steps are tried on the whole text and then on its leading words ("Thor because he lied") before any guess
+is made. Living seats come first for partial matches, but a name that matches a dead seat or a non-player
+(a moderator) is reported as such, never bent onto a living seat. Anything ambiguous or too far is
+unresolved, with the reason.
 
 Which seat a post's author holds is :mod:`assistant.identity`'s question; a roster carries its answer.
 """
@@ -25,8 +30,10 @@ from assistant.game import Game
 from assistant.identity import AuthorIndex
 
 NO_ELIMINATION = "no elimination"  # the owner every no-elimination phrase stands for
-DEFAULT_NO_ELIMINATION = ("no lynch", "no elimination", "no exile", "no execution", "sleep", "abstain")
-STEPS = ("exact", "folded", "alias", "account", "prefix", "substring", "acronym", "abbreviation", "fuzzy")
+DEFAULT_NO_ELIMINATION = ("no lynch", "no elimination", "no exile", "no execution", "sleep", "abstain", "pass")
+STEPS = (
+    "exact", "folded", "alias", "account", "learned", "word", "acronym", "prefix", "substring", "abbreviation", "fuzzy"
+)
 
 
 @dataclass(frozen=True)
@@ -57,18 +64,23 @@ _NOT_ALNUM = re.compile(r"[\W_]+")
 _WORD_SPLIT = re.compile(r"[^\W_]+")
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|[^\W\d_]+")
 
-# Pronouns and function words: a name only when a seat is called exactly that, never by a partial match
-# ("VOTE: me" is not a vote for "Mephistopheles", "the scum" not one for "TheLonging").
-_COMMON_WORDS = frozenset(
+# Words that point at a person from where the speaker stands: a name only when a seat is called exactly
+# that ("VOTE: me" is a self-vote, never one for "Me=Weird" or "Mephistopheles").
+_PERSONAL_WORDS = frozenset(
     {
         "i", "me", "my", "myself", "self", "you", "your", "yourself", "he", "him", "his", "she", "her", "it", "we",
-        "us", "our", "they", "them", "their", "this", "that", "these", "those", "the", "a", "an", "all", "everyone",
-        "everybody", "anyone", "anybody", "someone", "somebody", "nobody", "noone", "none", "no", "yes", "who",
-        "whoever", "whom", "and", "or", "not",
+        "us", "our", "they", "them", "their",
     }
 )
-# The game's own words: a name's start ("Kill" for "Killthestory"), but never guessed at from inside a name
-# or by likeness ("mafia" is not "WhyMafia" nor "Matias").
+# Function words and the game's own words: a name only when they are a whole word of one seat's name or
+# the start of exactly one name ("town" for "Very_Town", "Kill" for "Killthestory", "not" for
+# "NotScience"), never guessed at from inside a word or by likeness ("mafia" is not "Matias").
+_COMMON_WORDS = frozenset(
+    {
+        "this", "that", "these", "those", "the", "a", "an", "all", "everyone", "everybody", "anyone", "anybody",
+        "someone", "somebody", "nobody", "noone", "none", "no", "yes", "who", "whoever", "whom", "and", "or", "not",
+    }
+)
 _GAME_WORDS = frozenset(
     {
         "mafia", "scum", "scummy", "town", "townie", "wolf", "wolves", "werewolf", "villager", "mod", "host",
@@ -79,7 +91,7 @@ _GAME_WORDS = frozenset(
 # Distances: how alike a typo must be, and how much closer than the runner-up.
 _FUZZY_MIN = 0.72
 _FUZZY_MARGIN = 0.1
-_MIN_PREFIX = 2
+_MIN_PREFIX = 3  # two letters alone name a seat only when no other name starts with them
 _MIN_SUBSTRING = 3
 
 
@@ -100,8 +112,15 @@ def _words(name: str) -> list[str]:
     return words
 
 
-def _is_acronym(typed: str, words: list[str]) -> bool:
-    """``typed`` spells non-empty prefixes of at least two of the name's words, in order from the first."""
+def _is_acronym(typed: str, words: list[str] | tuple[str, ...]) -> bool:
+    """``typed`` spells non-empty prefixes of at least two of the name's words, in order from the first
+    ("SV", "ScoBro"); a leading "The" may be skipped ("WIE" for "TheWayItEnds")."""
+    if len(words) > 2 and words[0] == "the" and _spells_word_prefixes(typed, words[1:]):
+        return True
+    return _spells_word_prefixes(typed, words)
+
+
+def _spells_word_prefixes(typed: str, words: list[str] | tuple[str, ...]) -> bool:
     if len(words) < 2 or not typed:
         return False
     reachable = {0}  # positions in ``typed`` reached after using words[0..i]
@@ -119,6 +138,20 @@ def _is_acronym(typed: str, words: list[str]) -> bool:
             return False
         reachable = nxt
     return False
+
+
+def _word_run_rank(folded: str, words: tuple[str, ...]) -> int | None:
+    """Where ``folded`` is whole consecutive words of a name: 0 at its start (after a leading "The"),
+    1 further in ("Bulge" of "The Bulge" is 0, "Crayons" of "Green Crayons" 1), None when it is not."""
+    for i in range(len(words)):
+        joined = ""
+        for word in words[i:]:
+            joined += word
+            if joined == folded:
+                return 0 if i == 0 or (i == 1 and words[0] == "the") else 1
+            if len(joined) >= len(folded):
+                break
+    return None
 
 
 def _is_abbreviation(typed: str, name: str) -> bool:
@@ -182,13 +215,16 @@ class Roster:
 
     @classmethod
     def from_game(
-        cls, game: Game, no_elimination: Iterable[str] | Any = (), *, authors: Iterable[str] = ()
+        cls,
+        game: Game,
+        no_elimination: Iterable[str] | Any = (),
+        *,
+        authors: Iterable[str | tuple[str, str | None]] = (),
     ) -> Roster:
         """The roster of ``game``; ``no_elimination`` is the ruleset's no-elimination phrases, or the ruleset.
 
-        ``authors``: who posted in the thread, one name per post in thread order. With it, an account the game
-        file does not know is matched to a seat that never posts under any of its names (a renamed account),
-        when that is the only reading.
+        ``authors``: who wrote each stored post, in thread order, as names or (name, user id) pairs: the forum's
+        user ids follow a renamed account (:class:`assistant.identity.AuthorIndex`).
         """
         phrases = _no_elimination_phrases(no_elimination)
         entries: list[_Entry] = []
@@ -207,16 +243,18 @@ class Roster:
         return cls(
             tuple(s.name for s in game.players),
             tuple(e for e in entries if e.folded),
-            AuthorIndex(game, authors, fold=fold_name, words=_words),
+            AuthorIndex(game, authors),
         )
 
     def seat_of_author(self, author: str) -> str | None:
         """The seat an account posts for, or None (see :mod:`assistant.identity`)."""
         return self.authors.seat_of(author)
 
-    def author_match(self, author: str) -> tuple[str | None, str | None]:
+    def author_match(
+        self, author: str, author_id: str | None = None, number: int | None = None
+    ) -> tuple[str | None, str | None]:
         """(seat, how) for a post's author (see :meth:`assistant.identity.AuthorIndex.match`)."""
-        return self.authors.match(author)
+        return self.authors.match(author, author_id, number)
 
     def resolve(self, text: str, alive: Collection[str]) -> Resolution:
         key = (text, alive if isinstance(alive, frozenset) else frozenset(alive))
@@ -256,37 +294,93 @@ _LEFTOVER_TAG = re.compile(r"\[/?[a-z]*\]?$|\[/?[a-z]*\]", re.IGNORECASE)
 _ASIDE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]|\{[^{}]*\}")
 # "VOTE: lynch Bob", "vote for Bob", "vote to eliminate Bob": words before the name, not part of it.
 _LEAD_IN = re.compile(
-    r"^(?:(?:to|for|on|at)\s+)?(?:lynch|eliminate|elim|execute|kill|exile|hang)\s+(?=\S)", re.IGNORECASE
+    r"^(?:(?:to|for|on|at)\s+)?(?:lynch|eliminate|elim|execute|kill|exile|hang|hammer)(?:\s*[:\-]\s*|\s+)(?=\S)",
+    re.IGNORECASE,
 )
+_CUT_MARK = "\u2026"  # the command reader's mark for a name broken off on purpose ("Mi--")
+_SURE_STEPS = frozenset({"exact", "folded", "alias", "account"})  # a whole name, however written
 _POSSESSIVE = re.compile(r"['\u2019]s$", re.IGNORECASE)
+# "X's slot", "X's replacement": the seat X plays or played.
+_SEAT_WORD = re.compile(r"(?:['\u2019]s)?\s+(?:slot|seat|replacement)$", re.IGNORECASE)
+# "badger/Quill" (two accounts of one seat), "Ann or Bob" (two seats: no vote).
+_ALTERNATIVES = re.compile(r"\s*[/\\]\s*|\s+or\s+", re.IGNORECASE)
 
 
 def _resolve(text: str, roster: Roster, alive: frozenset[str]) -> Resolution:
+    if text.endswith(_CUT_MARK):
+        # "VOTE: Mi--" teases a name without typing it; "Vote Back......" trails off after enough of it
+        stem = text[: -len(_CUT_MARK)]
+        found = _resolve_whole(text, stem.strip(_STRIP), roster, alive, loose=False, min_prefix=_MIN_PREFIX)
+        if found.reason == "unknown name" or (found.step not in _SURE_STEPS and len(fold_name(stem)) < _MIN_PREFIX):
+            return Resolution(text, None, None, reason="cut-off name")
+        return found
     cleaned = _ASIDE.sub(" ", _LEFTOVER_TAG.sub(" ", text))
     cleaned = _POSSESSIVE.sub("", " ".join(cleaned.split()).strip(_STRIP)).strip(_STRIP)
     if not fold_name(cleaned):
-        return Resolution(text, None, None, reason="no name given")
+        cleaned = " ".join(text.split()).strip(_STRIP)  # "[Q]": the brackets are the name's punctuation
+        if not fold_name(cleaned):
+            return Resolution(text, None, None, reason="no name given")
+    cleaned = _POSSESSIVE.sub("", _SEAT_WORD.sub("", cleaned)).strip(_STRIP) or cleaned
     # "VOTE: Thor because he lied": the whole text, then its leading words, longest first, are read by
     # the sure steps before any guess is made about the whole.
     lead_in = _LEAD_IN.match(cleaned)
     if lead_in and not _resolve_whole(text, cleaned, roster, alive, loose=False).no_elimination:
         cleaned = cleaned[lead_in.end() :]
+    found = _resolve_whole(text, cleaned, roster, alive, loose=False)
+    if found.reason != "unknown name":
+        return found
+    found = _resolve_alternatives(text, cleaned, roster, alive)
+    if found is not None:
+        return found
     words = cleaned.split()
-    parts = [cleaned]
+    parts = []
     for n in range(min(len(words) - 1, 4), 0, -1):
         part = _POSSESSIVE.sub("", " ".join(words[:n]).strip(_STRIP)).strip(_STRIP)
         if len(fold_name(part)) >= 2 and fold_name(part) not in _COMMON_WORDS and part not in parts:
             parts.append(part)
-    for i, part in enumerate(parts):
-        found = _resolve_whole(text, part, roster, alive, loose=False, min_prefix=_MIN_PREFIX if i == 0 else 3)
+    for part in parts:
+        found = _resolve_whole(text, part, roster, alive, loose=False, min_prefix=3)
         if found.reason != "unknown name":
-            return found if i == 0 else _replace_used(found, part)
+            return _replace_used(found, part)
     found = _resolve_whole(text, cleaned, roster, alive, loose=True)
-    if found.reason == "unknown name" and len(parts) > 1:
+    if found.reason == "unknown name" and parts:
         first = _resolve_whole(text, parts[-1], roster, alive, loose=True)
         if first.reason != "unknown name":
             return _replace_used(first, parts[-1])
     return found
+
+
+def _resolve_alternatives(text: str, cleaned: str, roster: Roster, alive: frozenset[str]) -> Resolution | None:
+    """"badger/Quill": names that all mean one seat name it; two or more seats ("Ann or Bob", "Ann / Bob")
+    are no vote. None when the text is not such a list, or a slash joins one known name to unknown ones is
+    read as that name."""
+    pieces = [p.strip(_STRIP) for p in _ALTERNATIVES.split(cleaned)]
+    if len(pieces) < 2 or not all(fold_name(p) for p in pieces):
+        return None
+    readings = [(piece, _resolve(piece, roster, alive)) for piece in pieces]
+    named = {_named(r): (piece, r) for piece, r in readings if _named(r) is not None}
+    if len(named) > 1:
+        names = tuple(sorted(NO_ELIMINATION if n == _NO_ELIMINATION_KEY else n for n in named))
+        return Resolution(text, None, None, reason="several targets: " + " or ".join(names), candidates=names)
+    slash = "/" in cleaned or "\\" in cleaned
+    if len(named) == 1 and (slash or len(readings) == 1):
+        piece, found = next(iter(named.values()))
+        return _replace_used(found, piece) if found.used is None else found
+    return None
+
+
+_NO_ELIMINATION_KEY = "\x00no elimination"
+
+
+def _named(found: Resolution) -> str | None:
+    """The seat a reading names, living or dead, or a key for no elimination; None for nothing known."""
+    if found.no_elimination:
+        return _NO_ELIMINATION_KEY
+    if found.seat is not None:
+        return found.seat
+    if found.reason == "target is dead" and found.candidates:
+        return found.candidates[0]
+    return None
 
 
 def _replace_used(found: Resolution, part: str) -> Resolution:
@@ -324,9 +418,15 @@ def _meaning(text: str, step: str, kind: str, owner: str, entry: _Entry, alive: 
 
 
 def _resolve_whole(
-    text: str, typed: str, roster: Roster, alive: frozenset[str], *, loose: bool, min_prefix: int = _MIN_PREFIX
+    text: str, typed: str, roster: Roster, alive: frozenset[str], *, loose: bool, min_prefix: int = 2
 ) -> Resolution:
-    """One reading of ``typed``; ``loose`` allows the guessing steps (substring, abbreviation, fuzzy)."""
+    """One reading of ``typed``; ``loose`` allows the guessing steps (short prefixes, substring, abbreviation,
+    fuzzy).
+
+    Partial names rank the way people shorten names: whole words of a name and initials first ("Bulge",
+    "SV"), then the start of a name ("Thor" for "Thor665"), then scattered letters ("EPM"); two letters
+    alone name a seat only when no other name of the game starts with them.
+    """
     entries = roster.entries
     folded = fold_name(typed)
     casefolded = typed.casefold()
@@ -340,47 +440,69 @@ def _resolve_whole(
         found = _answer(text, step, matched, alive)
         if found is not None:
             return found
-    if folded in _COMMON_WORDS:
-        return Resolution(text, None, None, reason="unknown name")  # "VOTE: me": no guessing at a pronoun
+    unknown = Resolution(text, None, None, reason="unknown name")
+    if folded in _PERSONAL_WORDS:
+        return unknown  # "VOTE: me": no guessing at a pronoun
     names = [e for e in entries if e.kind != "no_elimination"]
-    if len(folded) >= min_prefix:
+    found = _ranked_answer(text, "word", [(_word_run_rank(folded, e.words), e) for e in names], alive)
+    if found is not None:
+        return found
+    if folded in _COMMON_WORDS or folded in _GAME_WORDS:
+        return _only_start(text, folded, names, alive) or unknown
+    if len(folded) >= 2:
+        found = _answer(text, "acronym", [e for e in entries if _is_acronym(folded, e.words)], alive)
+        if found is not None:
+            return found
+    if len(folded) >= max(min_prefix, _MIN_PREFIX):
         found = _answer(text, "prefix", [e for e in names if e.folded.startswith(folded)], alive)
         if found is not None:
             return found
-    elif len(folded) == 1 and loose:
-        # One letter names someone only when no other name of the game, living or dead, starts with it.
-        starting = [e for e in names if e.folded.startswith(folded)]
-        if len({(e.kind, e.owner) for e in starting}) == 1:
-            return _answer(text, "prefix", starting, alive)
+    elif len(folded) == 2 and min_prefix <= 2:
+        found = _only_start(text, folded, names, alive)
+        if found is not None:
+            return found
     if not loose:
-        if len(folded) >= _MIN_PREFIX:
-            found = _answer(text, "acronym", [e for e in entries if _is_acronym(folded, list(e.words))], alive)
-            if found is not None:
-                return found
-        return Resolution(text, None, None, reason="unknown name")
-    if folded in _GAME_WORDS:
-        found = _answer(text, "acronym", [e for e in entries if _is_acronym(folded, list(e.words))], alive)
-        return found or Resolution(text, None, None, reason="unknown name")
+        return unknown
+    if len(folded) == 1:
+        return _only_start(text, folded, names, alive) or unknown
     if len(folded) >= _MIN_SUBSTRING:
         found = _answer(text, "substring", [e for e in names if folded in e.folded], alive)
         if found is not None:
             return found
-    if len(folded) >= _MIN_PREFIX:
-        found = _answer(text, "acronym", [e for e in entries if _is_acronym(folded, list(e.words))], alive)
-        if found is not None:
-            return found
-        found = _answer(text, "abbreviation", [e for e in names if _is_abbreviation(folded, e.folded)], alive)
-        if found is not None:
-            return found
-        # "Wandererererer": the typed word starts with a whole first word of a name.
-        found = _answer(text, "prefix", [e for e in names if _extends_first_word(folded, e)], alive)
-        if found is not None:
-            return found
+    # Scattered letters ("EPM", "TS"); two letters that merely start a name were weighed above.
+    scattered = [e for e in names if _is_abbreviation(folded, e.folded) and not (
+        len(folded) == 2 and e.folded.startswith(folded))]
+    found = _answer(text, "abbreviation", scattered, alive)
+    if found is not None:
+        return found
+    # "Wandererererer": the typed word starts with a whole first word of a name.
+    found = _answer(text, "prefix", [e for e in names if _extends_first_word(folded, e)], alive)
+    if found is not None:
+        return found
     if len(folded) >= 3:
         found = _fuzzy(text, folded, entries, alive)
         if found is not None:
             return found
-    return Resolution(text, None, None, reason="unknown name")
+    return unknown
+
+
+def _ranked_answer(
+    text: str, step: str, ranked: list[tuple[int | None, _Entry]], alive: frozenset[str]
+) -> Resolution | None:
+    """The answer from the best-ranked matches only (rank None: no match)."""
+    ranks = [rank for rank, _ in ranked if rank is not None]
+    if not ranks:
+        return None
+    best = min(ranks)
+    return _answer(text, step, [e for rank, e in ranked if rank == best], alive)
+
+
+def _only_start(text: str, folded: str, names: list[_Entry], alive: frozenset[str]) -> Resolution | None:
+    """The one seat whose name starts with ``folded``, when no other name of the game, living or dead, does."""
+    starting = [e for e in names if e.folded.startswith(folded)]
+    if len({(e.kind, e.owner) for e in starting}) != 1:
+        return None
+    return _answer(text, "prefix", starting, alive)
 
 
 def _fuzzy(text: str, folded: str, entries: tuple[_Entry, ...], alive: frozenset[str]) -> Resolution | None:
@@ -403,6 +525,13 @@ def _fuzzy(text: str, folded: str, entries: tuple[_Entry, ...], alive: frozenset
             score = max(score, OSA.normalized_similarity(sound, _sound(entry.folded)) - 0.05)
         if len(folded) >= 3 and _swapped_pair(folded, entry.folded[: len(folded)]):
             score = max(score, _FUZZY_MIN + _FUZZY_MARGIN)  # "Zed" for "Zdenek": two letters swapped
+        if len(folded) >= 4:
+            # a typo in one word of the name ("Cerebus" for "Cerberus48", "Crayon" for "Green Crayons")
+            for word in entry.words:
+                if len(word) >= 4 and abs(len(word) - len(folded)) <= 2:
+                    score = max(score, OSA.normalized_similarity(folded, word))
+        if len(folded) >= 5 and folded[::-1] in entry.folded:
+            score = max(score, _FUZZY_MIN + _FUZZY_MARGIN)  # spelt backwards: "Nomis" for "Simon4"
         key = (entry.kind, entry.owner)
         if key not in best or score > best[key][0]:
             best[key] = (score, entry)

@@ -168,6 +168,7 @@ class Runner:
                 now=now,
                 sync_error=run.error,
                 page_problems=run.result.problems if run.result else (),
+                warnings=self._warnings(game, db),
             )
             run.alerts = len(deliver_alerts(db, game, alerts, now=now, post=self.post_webhook))
             if run.result is not None and run.result.changed:
@@ -218,6 +219,13 @@ class Runner:
         except Exception:  # noqa: BLE001 (a counting bug must not stop the other games' syncs)
             log.exception("%s: counting failed", game.title)
         return None
+
+    def _warnings(self, game: Game, db: store.Store) -> list[str]:
+        from assistant.counting import game_warnings
+
+        if store.last_post_number(db, game.key) is None:
+            return []
+        return [w.message for w in game_warnings(game, db)]
 
     def _regenerate(self, game: Game, db: store.Store) -> bool:
         done = True

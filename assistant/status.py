@@ -32,6 +32,11 @@ def collect_status(
         votal = count(game, db, now) if totals["stored"] else None
     except VotalError as exc:
         problems.append(f"cannot count: {exc}")
+    warnings = []
+    if totals["stored"]:
+        from assistant.counting import game_warnings
+
+        warnings = [w.message for w in game_warnings(game, db)]
     if votal is not None:
         problems.extend(f"post {p.post}: {p.voter}'s {p.text!r} not counted: {p.reason}" for p in votal.problems)
     unsent = [a for a in store.load_alerts(db, game.key, limit=50) if a["sent"] is None and a["send_error"]]
@@ -59,6 +64,7 @@ def collect_status(
         "deadline": deadline.isoformat() if deadline else None,
         "deadline_in_seconds": round((deadline - now).total_seconds()) if deadline else None,
         "problems": problems,
+        "warnings": warnings,
         "alerts": [
             {"kind": a["kind"], "message": a["message"], "created": a["created"], "sent": a["sent"]}
             for a in store.load_alerts(db, game.key, limit=5)
@@ -82,7 +88,9 @@ def format_status_text(status: dict[str, Any]) -> str:
     lines.append(f"  posts: {status['posts']}{deleted}")
     if status["day"] is not None:
         leader = status["leader"]
-        lead = f"{leader['target']} {leader['votes']}/{status['majority']}" if leader else "no votes"
+        # plurality rulesets have no threshold: the leader is simply ahead
+        of = f"/{status['majority']}" if status["majority"] is not None else " (most votes)"
+        lead = f"{leader['target']} {leader['votes']}{of}" if leader else "no votes"
         lines.append(f"  day {status['day']}: {lead}")
     if status["outcome"]:
         outcome = status["outcome"]
@@ -91,6 +99,8 @@ def format_status_text(status: dict[str, Any]) -> str:
         lines.append(f"  deadline: {status['deadline']} ({_left(status['deadline_in_seconds'])})")
     for problem in status["problems"]:
         lines.append(f"  problem: {problem}")
+    for warning in status["warnings"]:
+        lines.append(f"  warning: {warning}")
     for alert in status["alerts"]:
         lines.append(f"  alert ({alert['created'][:16].replace('T', ' ')}): {alert['message']}")
     return "\n".join(lines)

@@ -114,7 +114,7 @@ def ensure_schema(db: Store) -> None:
 def open_reader(path: str | Path) -> Store:
     """The store for commands that only read it (count, audit, draft, status): no schema work."""
     if not Path(path).is_file():
-        raise StoreError(f"no store at {path}: run `votal sync GAME_FILE --db {path}` first")
+        raise StoreError(f"no posts stored for this game; run `votal sync` first (there is no store at {path})")
     try:
         db = _connect(path)
         tables = {row[0] for row in db.execute("select name from sqlite_master where type = 'table'")}
@@ -293,13 +293,26 @@ def _write_posts(db: Store, rows: list, revisions: list) -> None:
 
 
 def encode_commands(commands: Iterable[Command]) -> str:
-    return json.dumps([[c.action, c.target, c.raw] for c in commands], ensure_ascii=False)
+    return json.dumps([_command_row(c) for c in commands], ensure_ascii=False)
+
+
+def _command_row(command: Command) -> list:
+    """[action, target, raw, bold (1/0), note], the trailing defaults (bold 1, no note) left out."""
+    row: list = [command.action, command.target, command.raw]
+    if command.note:
+        return [*row, int(command.bold), command.note]
+    return [*row, 0] if not command.bold else row
 
 
 def decode_commands(text: str | None) -> tuple[Command, ...]:
     if not text or text == "[]":  # most posts hold no command: skip the JSON decoder
         return ()
-    return tuple(Command(a, t, r) for a, t, r in json.loads(text))
+    return tuple(
+        Command(
+            row[0], row[1], row[2], bold=bool(row[3]) if len(row) > 3 else True, note=row[4] if len(row) > 4 else None
+        )
+        for row in json.loads(text)
+    )
 
 
 def last_post_number(db: Store, game: str) -> int | None:
@@ -310,10 +323,11 @@ def count_posts(db: Store, game: str) -> int:
     return _rows(db, "select count(*) as n from posts where game = ?", [game])[0]["n"]
 
 
-def post_authors(db: Store, game: str) -> list[str]:
-    """Who wrote each stored post of a game, in thread order (what :meth:`Roster.from_game` takes)."""
-    rows = _rows(db, "select author from posts where game = ? order by number, post_id", [game])
-    return [row["author"] for row in rows]
+def post_authors(db: Store, game: str) -> list[tuple[str, str | None]]:
+    """Who wrote each stored post of a game, (name, forum user id), in thread order (what
+    :meth:`Roster.from_game` takes)."""
+    rows = _rows(db, "select author, author_id from posts where game = ? order by number, post_id", [game])
+    return [(row["author"], row["author_id"]) for row in rows]
 
 
 def load_read_posts(
@@ -336,7 +350,7 @@ def load_read_posts(
             )
     rows = _rows(
         db,
-        "select post_id, number, author, time, url, edited, deleted, revisions, commands "
+        "select post_id, number, author, author_id, time, url, edited, deleted, revisions, commands "
         "from posts where game = ? and (? is null or number <= ?) order by number, post_id",
         [game, up_to, up_to],
     )
@@ -346,6 +360,7 @@ def load_read_posts(
             number=r["number"],
             post_id=r["post_id"],
             author=r["author"],
+            author_id=r["author_id"],
             time=datetime.fromisoformat(r["time"]) if r["time"] else None,
             url=r["url"],
             commands=decode_commands(r["commands"]),

@@ -3,16 +3,19 @@
 Pure path, no network and no database: each corpus post's body goes through ``extract_commands``, becomes a
 ``ReadPost``, and each scorable day is replayed by the real tally under the ``mafiascum`` ruleset.
 
+Both development sets are scored and their figures printed side by side: ``../shared/corpus/mafiascum``
+(32 games) and ``../shared/corpus/mafiascum-more`` (80 games). A change that raises one and lowers the
+other is fitted to the games, not to how players write.
+
     python bench/accuracy.py            # table, then each miss with the commands it may have misread
     python bench/accuracy.py --misses   # misses only (--brief: one line each)
-    python bench/accuracy.py --misses --brief --vote-counts   # also wagons against the moderators' counts
+    python bench/accuracy.py --misses --brief --vote-counts   # also the moderators' mid-day counts
+    python bench/accuracy.py --set more --misses              # one set only
 """
 
 from __future__ import annotations
 
 import argparse
-import html
-import re
 import sys
 import time
 from dataclasses import dataclass
@@ -22,11 +25,23 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO_ROOT)]
 
 from assistant.game import Game, parse_game  # noqa: E402
-from assistant.names import Roster, resolve_name  # noqa: E402
+from assistant.names import Roster  # noqa: E402
 from assistant.rules import load_ruleset  # noqa: E402
 from assistant.tally import Votal, replay_day  # noqa: E402
+from assistant.votecounts import our_votes, posted_votes, read_vote_count  # noqa: E402
 from parsers.commands import ReadPost, extract_commands  # noqa: E402
-from tests.corpus import CorpusGame, ExpectedDay, expected_days, load_games, load_posts, render_game_file  # noqa: E402
+from tests.corpus import (  # noqa: E402
+    CORPUS_DIR,
+    MORE_CORPUS_DIR,
+    CorpusGame,
+    ExpectedDay,
+    expected_days,
+    load_games,
+    load_posts,
+    render_game_file,
+)
+
+SETS = {"first": CORPUS_DIR, "more": MORE_CORPUS_DIR}
 
 
 @dataclass(frozen=True)
@@ -68,7 +83,7 @@ def read_posts(game: CorpusGame) -> list[ReadPost]:
             url=p.get("page", ""),
             commands=tuple(extract_commands(p["content"])),
         )
-        for p in load_posts(game.thread_id)
+        for p in load_posts(game.thread_id, game.corpus_dir)
     ]
 
 
@@ -89,8 +104,8 @@ def score_game(game: CorpusGame) -> list[DayScore]:
     ]
 
 
-def score_corpus() -> list[DayScore]:
-    return [score for game in load_games() for score in score_game(game)]
+def score_corpus(corpus_dir: Path = CORPUS_DIR) -> list[DayScore]:
+    return [score for game in load_games(corpus_dir) for score in score_game(game)]
 
 
 def describe_miss(score: DayScore) -> list[str]:
@@ -117,48 +132,44 @@ def describe_miss(score: DayScore) -> list[str]:
     return lines
 
 
-# A wagon line of a moderator's vote count: "Name (3): voter, voter, voter" (also "[3]", "(3) -").
-_WAGON_LINE = re.compile(r"^\s*([^\n():]{2,40}?)\s*[\[(]\s*(\d{1,2})\s*[\])]\s*[:\-]?\s*(.*)$")
-
-
-def compare_vote_counts(game: CorpusGame) -> tuple[int, list[str]]:
-    """Our wagon sizes against each vote count the moderator posted during a scorable day (a rough check:
-    moderators lag and slip too). Returns (wagons compared, disagreements)."""
+def compare_vote_counts(game: CorpusGame) -> tuple[int, int, int, int, list[str]]:
+    """Each vote count the moderator posted during a scorable day, against Votal's reading as of the post
+    before it (moderators lag and slip too): (counts, counts matched exactly, voter->target pairs, pairs
+    matched, disagreements)."""
     days = expected_days(game)
     if not days:
-        return 0, []
+        return 0, 0, 0, 0, []
     parsed = game_file(game)
     ruleset = load_ruleset(parsed.ruleset)
     posts = read_posts(game)
     roster = Roster.from_game(parsed, ruleset, authors=[p.author for p in posts])
-    raw = load_posts(game.thread_id)
+    raw = load_posts(game.thread_id, game.corpus_dir)
     moderators = {m.casefold() for m in game.moderators}
-    compared, disagreements = 0, []
+    counts = exact = pairs = agreed = 0
+    disagreements: list[str] = []
     for day in days:
         for post in raw[day.start_post + 1 : day.twilight_post]:
             if post["user"].casefold() not in moderators:
                 continue
-            text = re.sub(r"<[^>]+>", "", html.unescape(re.sub(r"<br\s*/?>", "\n", post["content"])))
-            rows = [m for m in (_WAGON_LINE.match(line) for line in text.split("\n")) if m]
-            if len(rows) < 2:
+            count = read_vote_count(post["content"], post=post["number"])
+            if count is None:
                 continue
             votal = replay_day(parsed, ruleset, posts, roster, day=day.day, at_post=post["number"] - 1)
-            ours = {w.target: w for w in votal.wagons}
-            alive = frozenset(votal.living)
-            for row in rows:
-                seat = resolve_name(row.group(1), roster, alive=alive).seat
-                if seat is None:
-                    continue
-                compared += 1
-                wagon = ours.get(seat)
-                if (wagon.votes if wagon else 0) != int(row.group(2)):
-                    voters = ", ".join(wagon.voters) if wagon else "-"
-                    disagreements.append(
-                        f"game {game.number} day {day.day} post {post['number']}: {seat} "
-                        f"moderator {row.group(2)} ({row.group(3).strip()[:60]}), ours {wagon.votes if wagon else 0:g}"
-                        f" ({voters})"
-                    )
-    return compared, disagreements
+            placed = posted_votes(count, roster, votal.living)
+            if not placed:
+                continue
+            ours = our_votes(votal)
+            wrong = {v: (t, ours.get(v)) for v, t in placed.items() if ours.get(v) != t}
+            extra = {v for v in ours if v not in placed and v not in count.not_voting}
+            counts += 1
+            exact += not wrong and not extra
+            pairs += len(placed)
+            agreed += len(placed) - len(wrong)
+            disagreements.extend(
+                f"game {game.number} day {day.day} post {post['number']}: {voter} moderator {posted}, ours {mine}"
+                for voter, (posted, mine) in sorted(wrong.items())
+            )
+    return counts, exact, pairs, agreed, disagreements
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -166,45 +177,59 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--misses", action="store_true", help="print only the misses")
     parser.add_argument("--brief", action="store_true", help="one line per miss, without its doubtful commands")
     parser.add_argument(
-        "--vote-counts", action="store_true", help="also compare wagons with the moderators' own vote counts"
+        "--vote-counts", action="store_true", help="also hold the moderators' own mid-day vote counts against ours"
     )
+    parser.add_argument("--set", choices=[*SETS, "both"], default="both", help="which development set(s)")
     args = parser.parse_args(argv)
-    started = time.perf_counter()
-    scores = score_corpus()
-    elapsed = time.perf_counter() - started
-    if not args.misses:
-        print(f"{'game':>5} {'day':>3} {'expected':<22} {'got':<22} {'post':>6} {'twilight':>8}  result")
+    names = list(SETS) if args.set == "both" else [args.set]
+    summary: list[tuple[str, str, str, str]] = []
+    for name in names:
+        started = time.perf_counter()
+        scores = score_corpus(SETS[name])
+        elapsed = time.perf_counter() - started
+        print(f"== {name}: {SETS[name]}")
+        if not args.misses:
+            print(f"{'game':>5} {'day':>3} {'expected':<22} {'got':<22} {'post':>6} {'twilight':>8}  result")
+            for s in scores:
+                e = s.expected
+                mark = "ok" if s.decided else "WRONG"
+                if s.hammer_right is False and s.decided:
+                    mark = "hammer?"
+                print(
+                    f"{e.game:>5} {e.day:>3} {(e.eliminated or 'no lynch')[:22]:<22} {(s.got or '-')[:22]:<22} "
+                    f"{s.hammer if s.hammer is not None else '-':>6} {e.twilight_post:>8}  {mark}"
+                )
+        print()
         for s in scores:
-            e = s.expected
-            mark = "ok" if s.decided else "WRONG"
-            if s.hammer_right is False and s.decided:
-                mark = "hammer?"
-            print(
-                f"{e.game:>5} {e.day:>3} {(e.eliminated or 'no lynch')[:22]:<22} {(s.got or '-')[:22]:<22} "
-                f"{s.hammer if s.hammer is not None else '-':>6} {e.twilight_post:>8}  {mark}"
+            if not s.decided or s.hammer_right is False:
+                lines = describe_miss(s)
+                print("\n".join(lines[:1] if args.brief else lines))
+        decided = sum(s.decided for s in scores)
+        checked = [s for s in scores if s.hammer_right is not None]
+        hammers = sum(bool(s.hammer_right) for s in checked)
+        counts = ""
+        if args.vote_counts:
+            totals = [0, 0, 0, 0]
+            for game in load_games(SETS[name]):
+                *numbers, found = compare_vote_counts(game)
+                totals = [a + b for a, b in zip(totals, numbers, strict=True)]
+                if not args.brief:
+                    print("\n".join(found))
+            n, exact, pairs, agreed = totals
+            counts = (
+                f"{exact}/{n} ({100 * exact / max(n, 1):.1f}%) exactly; "
+                f"pairs {agreed}/{pairs} ({100 * agreed / max(pairs, 1):.1f}%)"
             )
-    print()
-    for s in scores:
-        if not s.decided or s.hammer_right is False:
-            lines = describe_miss(s)
-            print("\n".join(lines[:1] if args.brief else lines))
-    decided = sum(s.decided for s in scores)
-    checked = [s for s in scores if s.hammer_right is not None]
-    hammers = sum(bool(s.hammer_right) for s in checked)
-    print()
-    print(f"days decided correctly: {decided}/{len(scores)} ({100 * decided / max(len(scores), 1):.1f}%)")
-    print(f"hammer post correct:    {hammers}/{len(checked)} ({100 * hammers / max(len(checked), 1):.1f}%)")
-    print(f"({elapsed:.1f} s)")
-    if args.vote_counts:
-        compared, disagreements = 0, []
-        for game in load_games():
-            n, found = compare_vote_counts(game)
-            compared += n
-            disagreements.extend(found)
-        print("\n".join(disagreements))
-        agreed = compared - len(disagreements)
-        print(f"wagons agreeing with the moderators' vote counts: {agreed}/{compared}"
-              f" ({100 * agreed / max(compared, 1):.1f}%)")
+        summary.append((
+            name,
+            f"{decided}/{len(scores)} ({100 * decided / max(len(scores), 1):.1f}%)",
+            f"{hammers}/{len(checked)} ({100 * hammers / max(len(checked), 1):.1f}%)",
+            counts,
+        ))
+        print(f"({elapsed:.1f} s)\n")
+    print(f"{'set':<6} {'days decided correctly':<24} {'hammer post correct':<22} moderators' mid-day counts matched")
+    for name, days, hammers, counts in summary:
+        print(f"{name:<6} {days:<24} {hammers:<22} {counts or '-'}")
     return 0
 
 

@@ -16,17 +16,22 @@ from dataclasses import dataclass
 from datetime import datetime
 
 # Bump when extraction changes: stored commands of an older version are read again from the post.
-EXTRACTOR_VERSION = 9
+EXTRACTOR_VERSION = 10
 
 
 @dataclass(frozen=True)
 class Command:
-    """One command as typed. ``target`` is the text after VOTE (None for a bare UNVOTE)."""
+    """One command as typed. ``target`` is the text after VOTE (None for a bare UNVOTE).
 
-    action: str  # "vote" | "unvote" | "nominate" | "sheriff" (a vote in a sheriff election, not a lynch vote)
+    ``action`` "void" is a vote a moderator would not count, kept so it can be shown: ``note`` says why
+    ("several targets", "two votes in one tag"). On a vote, ``note`` marks a doubtful reading ("broken tag").
+    """
+
+    action: str  # "vote" | "unvote" | "nominate" | "sheriff" (a vote in a sheriff election) | "void"
     target: str | None
     raw: str  # the bold text it was read from
     bold: bool = True  # False: read from plain text (a ruleset may flag such a vote; it never counts by itself)
+    note: str | None = None
 
 
 @dataclass(frozen=True)
@@ -42,6 +47,7 @@ class ReadPost:
     edited: bool = False
     deleted: bool = False
     first_commands: tuple[Command, ...] | None = None  # from the first revision, when edited
+    author_id: str | None = None  # the forum's user id of the author, where the page gives one
 
 
 # --- what does not count: quotes, spoilers, code, struck text -------------------------------------------
@@ -162,7 +168,8 @@ def _collect(root, *, brackets: bool) -> list[tuple[str, bool]]:
 _BREAK = ("\n", False)
 _CUT = "\x00"  # where an excluded part (a quote, a spoiler...) was cut out
 # Quote BBCode the forum left unrendered: "[quote="X"]" opens a quote, "[/quote]" closes one.
-_QUOTE_TAG = re.compile(r"\[quote\b[^\]\n]{0,80}\]?|\[/quote\]?", re.IGNORECASE)
+# Literal "[quote" text without its closing bracket is a player writing about quotes, not a quote.
+_QUOTE_TAG = re.compile(r"\[quote\b[^\]\n]{0,80}\]|\[/quote\]", re.IGNORECASE)
 
 
 def _drop_unrendered_quotes(pieces: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
@@ -224,7 +231,9 @@ def _literal_bold(text: str) -> tuple[tuple[str, bool], ...]:
     return tuple(p for p in parts if p[0])
 
 
-_COMMAND_START = re.compile(r"\s*(?:##|/)?(?:un[-\s]?vote|vote|nominate)\b", re.IGNORECASE)
+# The command words, with the misspellings players leave in ("vtoe", "voet", "unvtoe").
+_VOTE_WORD = r"(?:vote|vtoe|voet)"
+_COMMAND_START = re.compile(rf"\s*(?:##|/)?(?:un[-\s]?{_VOTE_WORD}|{_VOTE_WORD}|nominate)\b", re.IGNORECASE)
 
 
 def _bold_runs(pieces: list[tuple[str, bool]]) -> list[str]:
@@ -242,6 +251,9 @@ def _bold_runs(pieces: list[tuple[str, bool]]) -> list[str]:
             current.append(text)
         elif current:
             if text.strip():
+                if not gap and text != _CUT and _DANGLING_VOTE.search(current[-1]):
+                    # "[vote][/vote]Name": an empty vote tag, the name typed right after it
+                    current.append(" " + text.split("\n", 1)[0])
                 runs.append("".join(current))
                 current, gap = [], []
             else:
@@ -257,9 +269,11 @@ _SPACES = re.compile(r"[ \t\r\f\v\u00a0\u2000-\u200a\u202f\u205f\u3000]+")
 _INVISIBLE = re.compile(r"[\u200b-\u200d\u2060\ufeff\u00ad]")
 _STRAY_TAG = re.compile(r"\[/?(?:un)?vote\]|\[/(?:un)?vote\b|\[/?[bius]\]|\[/\]", re.IGNORECASE)
 _BBCODE_VOTE = re.compile(r"\[(un)?vote\](.{0,80}?)\[/(?:un)?vote\]", re.IGNORECASE)
-# A command word: VOTE, UNVOTE (also UN-VOTE, UN VOTE), NOMINATE, optionally after "##" or "/".
+# A command word: VOTE, UNVOTE (also UN-VOTE, UN VOTE), NOMINATE, optionally after "##" or "/"; never a
+# word fused to it ("vig-vote", "x-vote": another kind of vote).
 _KEYWORD = re.compile(
-    r"(?<![\w])(?:##\s*|/)?(un[-\s]?vote|vote|nominate)(?![\w])(?!\s*(?:count|tall(?:y|ies)|totals?)\b)",
+    rf"(?<![\w])(?<!\w-)(?:##\s*|/)?(un[-\s]?{_VOTE_WORD}|{_VOTE_WORD}|nominate)(?![\w])"
+    r"(?!\s*(?:count|tall(?:y|ies)|totals?)\b)",
     re.IGNORECASE,
 )
 # Between the command word and its target.
@@ -269,11 +283,13 @@ _SEPARATOR = re.compile(r"\s*(?:[:=\-\u2013\u2014>~|]+\s*)?(?:for\s+(?=\S))?", r
 _PREAMBLE_END = re.compile(r"(?:^|[,;:.!?\-\u2013\u2014()\[\]{}*~>|]|\.\.\.)\s*$")
 # ...or a few words ending right before a colon-marked command ("Confirm vote: X", "Final vote: X").
 _SHORT_PREAMBLE = re.compile(r"^\s*(?:[^\W\d_][\w'!]*\s+){1,3}$")
+# ...or words that say which vote this is ("hammer vote X", "final vote X").
+_VOTE_PREAMBLE = re.compile(r"^\s*(?:(?:and|so|then|hammer|final|official|formal)\s+){1,2}$", re.IGNORECASE)
 _NEGATION = re.compile(
     r"\b(?:not|no|never|didn't|don't|won't|wouldn't|can't|shouldn't|dont|didnt|wont|intent|intend)\b", re.IGNORECASE
 )
 _COLON_NEXT = re.compile(r"\s*:")
-_TRIM = " \t\n:;,.!?\"'`()[]{}<>*~|=-\u2013\u2014\u201c\u201d\u2018\u2019"
+_TRIM = " \t\n:;,.!?\"'`()[]{}<>*~|=-\u2013\u2014\u201c\u201d\u2018\u2019\u2026"
 
 
 def _normalise(text: str) -> str:
@@ -290,7 +306,7 @@ def _read_line(line: str, raw: str, *, strict: bool = False) -> list[Command]:
     sheriff_line = bool(_SHERIFF_PREAMBLE.match(preamble))  # "Sheriff vote: X"
     if strict and preamble.strip(" -*>([{#~:") and not sheriff_line:
         return []
-    if not sheriff_line and not _PREAMBLE_END.search(preamble) and not (
+    if not sheriff_line and not _PREAMBLE_END.search(preamble) and not _VOTE_PREAMBLE.match(preamble) and not (
         _SHORT_PREAMBLE.match(preamble)
         and not _NEGATION.search(preamble)
         and _COLON_NEXT.match(line, first.end())
@@ -299,12 +315,15 @@ def _read_line(line: str, raw: str, *, strict: bool = False) -> list[Command]:
     commands: list[Command] = []
     for i, match in enumerate(found):
         word = match.group(1).lower()
-        action = "unvote" if word.startswith("un") else word
+        action = "unvote" if word.startswith("un") else "nominate" if word == "nominate" else "vote"
         end = found[i + 1].start() if i + 1 < len(found) else len(line)
         rest = line[match.end() : end]
         sep = _SEPARATOR.match(rest)
         target = rest[sep.end() :] if sep else rest
+        cut_off = _CUT_OFF.search(target)
         target = target.strip(_TRIM)[:_MAX_TARGET].strip(_TRIM) or None
+        if target is not None and cut_off:
+            target += _CUT_MARK  # "Mi--": a teasing cut-off name; names decides whether it names anyone
         if action == "unvote":
             commands.append(Command("unvote", target, raw))
         elif target is not None:
@@ -314,7 +333,7 @@ def _read_line(line: str, raw: str, *, strict: bool = False) -> list[Command]:
                     action = "sheriff"
             if target:
                 commands.append(Command(action, target, raw))
-    return commands
+    return _nested_votes(commands, found, line, raw)
 
 
 # Millers Hollow's sheriff election is voted in the lynch thread: "vote X for sheriff", "vote for sheriff: X",
@@ -335,6 +354,35 @@ def _sheriff_target(target: str) -> tuple[str | None, bool]:
     return target, False
 
 
+# A name broken off on purpose: "Mi--", "Mi\u2026", "Mi...".
+_CUT_OFF = re.compile(r"\w(?:-{2,}|\u2014|\u2026|\.{3,})\s*$")
+_CUT_MARK = "\u2026"
+# What may stand between two votes of one line for both to be read in order ("vote A, then vote B").
+_BETWEEN_VOTES = re.compile(r"[,;.!?|]|\b(?:and|then|or)\b", re.IGNORECASE)
+
+
+def _nested_votes(commands: list[Command], found: list, line: str, raw: str) -> list[Command]:
+    """"VOTE: Ann VOTE: Bob" (a vote typed inside another's tag) names two targets at once: no vote.
+
+    Votes on one line separated by punctuation or "and"/"then" stay two commands, read in order.
+    """
+    votes = [m for m in found if not m.group(1).lower().startswith("un")]
+    if len(votes) < 2:
+        return commands
+    targets = {_fold(c.target) for c in commands if c.action == "vote" and c.target}
+    if len(targets) < 2:
+        return commands
+    for before, after in zip(votes, votes[1:], strict=False):
+        between = line[before.end() : after.start()]
+        if not _BETWEEN_VOTES.search(between) and len(between.split()) <= 3:  # a name, not prose
+            return [Command("void", None, raw, note="two votes in one tag")]
+    return commands
+
+
+def _fold(text: str) -> str:
+    return "".join(c for c in text.casefold() if c.isalnum())
+
+
 def _read_run(run: str) -> list[Command]:
     run = _normalise(run[:_MAX_RUN])
     run = _BBCODE_VOTE.sub(lambda m: f"\n{'un' if m.group(1) else ''}vote: {m.group(2)}\n", run)
@@ -351,7 +399,7 @@ def _read_run(run: str) -> list[Command]:
             head = _KEYWORD.match(line)
             if not head:
                 continue
-        if _DANGLING_VOTE.match(line) and i + 1 < len(lines) and _is_bare_name(lines[i + 1]):
+        if _DANGLING_VOTE.search(line) and i + 1 < len(lines) and _is_bare_name(lines[i + 1]):
             # "VOTE:" on one line and the name on the next
             line = f"{line} {lines[i + 1]}"
             lines[i + 1] = ""
@@ -360,7 +408,9 @@ def _read_run(run: str) -> list[Command]:
 
 
 _DANGLING_VOTE = re.compile(
-    r"^(?:(?:un[-\s]?vote|##)\s*[:,;.]?\s*)?(?:##\s*)?(?:vote|nominate)\s*[:=\-\u2013\u2014]\s*$", re.IGNORECASE
+    rf"(?:^|[\n.,;!])\s*(?:(?:un[-\s]?{_VOTE_WORD}|##)\s*[:,;.]?\s*)?(?:##\s*)?(?:{_VOTE_WORD}|nominate)"
+    r"\s*[:=\-\u2013\u2014]\s*$",
+    re.IGNORECASE,
 )
 
 
@@ -396,7 +446,7 @@ _TAG = re.compile(r"<[^>]*>")
 
 
 def _has_command_word(text: str) -> bool:
-    return "vote" in text or "nominate" in text
+    return "vote" in text or "nominate" in text or "vtoe" in text or "voet" in text
 
 
 def _parse(body_html: str):
@@ -404,8 +454,9 @@ def _parse(body_html: str):
     from lxml import etree
     from lxml import html as lxml_html
 
-    try:
-        return lxml_html.fragment_fromstring(body_html, create_parent="div")
+    try:  # huge_tree: a body nested hundreds deep or holding megabytes is read whole, not cut short
+        parser = lxml_html.HTMLParser(huge_tree=True)
+        return lxml_html.fragment_fromstring(body_html, create_parent="div", parser=parser)
     except (etree.ParserError, ValueError):
         return None
 
@@ -426,4 +477,14 @@ def extract_commands(body_html: str, body=None) -> list[Command]:
     commands: list[Command] = []
     for run in _bold_runs(_collect(root, brackets="[" in body_html)):
         commands.extend(_read_run(run))
-    return commands
+    return _several_targets(commands)
+
+
+def _several_targets(commands: list[Command]) -> list[Command]:
+    """Three or more different targets in one post are no vote: the player is joking or undecided."""
+    targets = list(dict.fromkeys(_fold(c.target) for c in commands if c.action == "vote" and c.target))
+    if len(targets) < 3:
+        return commands
+    shown = ", ".join(dict.fromkeys(c.target for c in commands if c.action == "vote" and c.target))
+    raw = " / ".join(dict.fromkeys(c.raw for c in commands if c.action == "vote"))
+    return [Command("void", shown[:_MAX_LINE], raw[:_MAX_LINE], note="several targets")]

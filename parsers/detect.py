@@ -5,7 +5,8 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from assistant.errors import ForumError
+from parsers.errors import ForumError
+
 
 ENGINES = ("phpbb", "discourse", "xenforo", "vbulletin", "proboards")
 

@@ -14,7 +14,7 @@ import re
 from datetime import UTC, datetime, tzinfo
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
-from assistant.errors import ForumError
+from parsers.errors import ForumError
 from parsers.page import Post, ThreadPage
 from parsers.textdates import parse_iso_time
 
@@ -66,7 +66,20 @@ def parse_page(
     if asked is not None and any(p.number >= asked for p in posts):
         posts = [p for p in posts if p.number >= asked]
     total = data.get("posts_count") if isinstance(data.get("posts_count"), int) else None
+    problems.extend(_missing_from_stream(stream_data.get("stream"), raw))
     return ThreadPage(posts, _next_url(url, data, raw), total_posts=total, problems=problems)
+
+
+def _missing_from_stream(stream, raw: list) -> list[str]:
+    """The answer's posts are a run of the topic's stream (every visible post id, in order): a hole in the run
+    means posts the answer left out."""
+    ids = [item.get("id") for item in raw if isinstance(item, dict)]
+    if not isinstance(stream, list) or not ids or ids[0] not in stream:
+        return []
+    first = stream.index(ids[0])
+    if stream[first : first + len(ids)] == ids:
+        return []
+    return [f"the answer's {len(ids)} posts are not a run of the topic's stream: posts may be missing"]
 
 
 def page_url(thread_url: str, *, after_post: int | None = None, per_page: int | None = None) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import lxml.etree
 
 from parsers.commands import Command, extract_commands
@@ -9,7 +11,9 @@ from parsers.commands import Command, extract_commands
 
 def parse_html(text: str):
     """The page as plain lxml.etree elements (lxml.html's element classes cost more than a parser's scan)."""
-    parser = lxml.etree.HTMLParser(collect_ids=False)  # ids are read as attributes; the id index only costs
+    # ids are read as attributes (the id index only costs); huge_tree lifts libxml2's limits on depth and text
+    # size, which otherwise end the parse silently at a post nested 256 deep or holding 10 MB of text.
+    parser = lxml.etree.HTMLParser(collect_ids=False, huge_tree=True)
     try:
         doc = lxml.etree.fromstring(text, parser)
     except ValueError:  # a str that declares its own encoding
@@ -39,3 +43,136 @@ def read_body(element) -> tuple[str, tuple[Command, ...]]:
     """A post body element's inner HTML and its commands, both from the page's own parse (no second one)."""
     body_html = inner_html(element)
     return body_html, tuple(extract_commands(body_html, element))
+
+
+# --- each post in its own frame ----------------------------------------------------------------------------
+#
+# One parse of the whole page is fast, and right as long as each post's markup stays inside its post. The
+# containers it found are checked against the container start tags in the page's text. When they disagree,
+# a post's markup reached past its post: an unclosed <table> swallowing the posts after it (they sit in its
+# table), a body forging a post block on a board that allows HTML, a body nested so deep that the parse gave
+# up (the posts after it are missing). Then each container is placed by the text: one inside another post's
+# body while the text still has that body open is part of that body (forged), never a post; any other is a
+# post of its own and is cut out of the post that swallowed it; posts the parse never reached are parsed
+# alone, from their own start tag.
+
+_DIV = re.compile(r"<(/?)div\b[^>]*>", re.IGNORECASE)
+
+
+def frame_posts(text: str, doc, elements: list, *, quick: re.Pattern, marker: re.Pattern, tag: str,
+                body_start: re.Pattern, body, ident, find):
+    """The page's post containers, the document to read the page's own parts from, and problems found.
+
+    ``elements``: the containers the fast reading of ``doc`` found, in page order; ``marker`` matches each
+    container's start tag in the raw text (group 1: what ``ident(element)`` gives), and ``quick`` its id
+    attribute alone (a literal search, some twenty times cheaper, for pages where all is well); ``tag``: the
+    containers' tag name; ``body_start`` matches a body's start tag (a div) in the text and ``body(container)`` finds it
+    in a tree; ``find(doc)``: every container of a document, nested ones too, in document order.
+    """
+    if [ident(e) for e in elements] == quick.findall(text) and _siblings(elements):
+        return elements, doc, []
+    problems: list[str] = []
+    found = find(doc)
+    marks = list(marker.finditer(text))
+    where: dict[int, int] = {}  # id(container) -> its start tag's offset in the text
+    j = 0
+    for element in found:
+        while j < len(marks) and marks[j].group(1) != ident(element):
+            j += 1
+        if j == len(marks):
+            break
+        where[id(element)] = marks[j].start()
+        j += 1
+    placed = [e for e in found if id(e) in where]
+    containers = {id(e): e for e in placed}
+    posts, nested = [], []
+    for element in placed:
+        outer = next((a for a in element.iterancestors(tag) if id(a) in containers), None)
+        if outer is None:
+            posts.append(element)
+            continue
+        nested.append(element)
+        if _forged(text, where[id(outer)], where[id(element)], body_start, body(outer), element):
+            problems.append(
+                f"post {ident(outer)}: its body holds a block shaped like post {ident(element)}; "
+                "read as neither a post nor a vote"
+            )
+        else:
+            posts.append(element)
+    for element in nested:
+        if element.getparent() is not None:
+            _drop(element)
+    chrome = doc
+    read_to = max(where.values(), default=-1)
+    unread = [m for m in marks if m.start() > read_to]
+    if unread:  # the parse stopped early: the posts after it, each alone, and the page's parts after them
+        if posts:
+            problems.append(f"post {ident(posts[-1])}: its markup is too deep to read whole; read up to there")
+        for i, mark in enumerate(unread):
+            end = unread[i + 1].start() if i + 1 < len(unread) else _end_of(text, mark.start(), tag) or len(text)
+            alone = find(parse_html(text[mark.start() : end]))
+            if alone:
+                posts.append(alone[0])
+            else:
+                problems.append(f"post {mark.group(1)}: no readable post in its markup")
+        tail = _end_of(text, unread[-1].start(), tag)
+        chrome = parse_html(text[: marks[0].start()] + (text[tail:] if tail else ""))
+    return posts, chrome, problems
+
+
+def _siblings(elements: list) -> bool:
+    if not elements:
+        return True
+    parent = elements[0].getparent()
+    return all(e.getparent() is parent for e in elements)
+
+
+def _forged(text: str, outer_at: int, inner_at: int, body_start: re.Pattern, outer_body, inner) -> bool:
+    """Whether a container inside another post is part of that post's body, by the tree and by the text."""
+    if outer_body is None or not any(a is outer_body for a in inner.iterancestors()):
+        return False
+    opened = body_start.search(text, outer_at, inner_at)
+    if opened is None:
+        return False
+    depth = 0
+    for found in _DIV.finditer(text, opened.start(), inner_at):
+        depth += -1 if found.group(1) else 1
+        if depth == 0:
+            return False  # the text closed the body before this container: unclosed markup swallowed it
+    return True
+
+
+def _end_of(text: str, start: int, tag: str) -> int | None:
+    """Where the element whose start tag is at ``start`` is closed in the text, by counting its tag name."""
+    depth = 0
+    for found in re.compile(rf"<(/?){tag}\b[^>]*>", re.IGNORECASE).finditer(text, start):
+        depth += -1 if found.group(1) else 1
+        if depth == 0:
+            return found.end()
+    return None
+
+
+def _drop(element) -> None:
+    """Remove an element from its tree but keep the text after it."""
+    parent = element.getparent()
+    if element.tail:
+        before = element.getprevious()
+        if before is not None:
+            before.tail = (before.tail or "") + element.tail
+        else:
+            parent.text = (parent.text or "") + element.tail
+        element.tail = None
+    parent.remove(element)
+
+
+def count_problems(read: int, expected: int | None, numbers: list[int] | None = None) -> list[str]:
+    """What is wrong when a page holds fewer posts than it says: by its own count, or gaps in its numbers."""
+    problems = []
+    if expected is not None and read < expected:
+        problems.append(f"the page shows {expected} posts but {read} were read: posts may be missing")
+    if numbers:
+        gaps = [(a, b) for a, b in zip(numbers, numbers[1:]) if b != a + 1]
+        if gaps:
+            shown = ", ".join(f"{a} to {b}" for a, b in gaps[:3])
+            problems.append(f"the page's post numbers jump ({shown}): posts may be missing")
+    return problems

@@ -6,8 +6,8 @@ import re
 from datetime import UTC, datetime, tzinfo
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
-from assistant.errors import ForumError
-from parsers.markup import classes_of, parse_html, read_body, text_of
+from parsers.errors import ForumError
+from parsers.markup import classes_of, count_problems, frame_posts, parse_html, read_body, text_of
 from parsers.page import Post, ThreadPage
 from parsers.textdates import parse_iso_time, parse_text_date
 
@@ -34,6 +34,9 @@ class _Chrome:
 _TOTAL = re.compile(r"(\d[\d,.\u00a0 ]*)\s+posts?\b", re.IGNORECASE)
 _USER_ID = re.compile(r"[?&;]u=(\d+)")
 _POST_ID = re.compile(r"^p(\d+)$")
+# A post container's start tag in the page's text (what _walk_page finds in the tree), and a body's.
+_QUICK = re.compile(r'id="p(\d+)"')
+_MARKER = re.compile(r"""<div(?=[^>]*\sclass=["'](?:[^"']*\s)?post[\s"'])[^>]*\sid=["']p(\d+)["']""", re.IGNORECASE)
 
 
 def parse_page(
@@ -47,19 +50,31 @@ def parse_page(
     """
     doc = parse_html(text)
     elements, bars, canonical, messages = _scan_page(doc)
+    elements, chrome, problems = frame_posts(
+        text, doc, elements, quick=_QUICK, marker=_MARKER, tag="div", body_start=_BODY_START, body=_body_of,
+        ident=lambda e: e.get("id")[1:], find=_find_posts,
+    )
+    if chrome is not doc:
+        _, bars, canonical, messages = _walk_page(chrome, stop_at_first_post=False)
     total = _read_total(bars)
     start = _read_start(bars, canonical, url, total, per_page)
     base = urljoin(url, "viewtopic.php")  # permalinks: viewtopic.php?p={id}#p{id}
-    problems: list[str] = []
     posts: list[Post] = []
+    printed: list[int] = []  # the post numbers the page prints (MafiaScum)
     for position, element in enumerate(elements):
         try:
-            posts.append(_read_post(element, base=base, number=start + position + 1, tz=tz, now=now, problems=problems))
+            post = _read_post(element, base=base, number=start + position + 1, tz=tz, now=now, problems=problems)
         except _Unreadable as exc:
             problems.append(f"post {element.get('id')}: {exc}")
+        else:
+            posts.append(post)
+            if post.number != start + position + 1:
+                printed.append(post.number)
     if not elements:
-        problems.append(_explain_empty(doc, messages))
-    return ThreadPage(posts=posts, next_url=_read_next(bars, url), total_posts=total, problems=problems)
+        problems.append(_explain_empty(chrome, messages))
+    next_url = _read_next(bars, url)
+    problems.extend(count_problems(len(elements), _expected(bars, total, start, per_page, next_url), printed))
+    return ThreadPage(posts=posts, next_url=next_url, total_posts=total, problems=problems)
 
 
 def page_url(thread_url: str, *, after_post: int | None = None, per_page: int | None = None) -> str:
@@ -116,6 +131,26 @@ def _scan_page(doc):
     if len(posts) == 1:
         return _walk_page(doc, stop_at_first_post=False)
     return posts, bars, canonical, messages
+
+
+_BODY_START = re.compile(r"""<div\s[^>]*class=["'](?:[^"']*\s)?content[\s"']""", re.IGNORECASE)
+
+
+def _body_of(element):
+    return _scan_post(element).content
+
+
+def _find_posts(doc) -> list:
+    return _walk_page(doc, stop_at_first_post=False)[0]
+
+
+def _expected(bars, total: int | None, start: int, per_page: int | None, next_url: str | None) -> int | None:
+    """How many posts the page says it holds: a full page before the last, the rest of the total on the last."""
+    size = _read_current_page(bars)[1] or per_page
+    if total is not None and (next_url is None or size):
+        left = total - start
+        return max(min(left, size) if size else left, 0)
+    return size if next_url and size else None
 
 
 def _walk_page(doc, *, stop_at_first_post: bool):

@@ -13,8 +13,8 @@ from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 import lxml.etree
 
-from assistant.errors import ForumError
-from parsers.markup import parse_html, read_body, text_of
+from parsers.errors import ForumError
+from parsers.markup import count_problems, frame_posts, parse_html, read_body, text_of
 from parsers.page import Post, ThreadPage
 
 NAME = "proboards"
@@ -44,6 +44,12 @@ _NEXT = lxml.etree.XPath(
 _CURRENT = lxml.etree.XPath(f"//*[{_has_class('control-bar')}]//li[{_has_class('state-selected')}]")
 _THREAD_PATH = re.compile(r"^/thread/(?P<id>\d+)(?:/(?P<slug>[^/?]*))?/?$")
 _USER_ID = re.compile(r"/user/(\d+)")
+# A post row's start tag in the page's text (what _POSTS finds in the tree), and its body's.
+_QUICK = re.compile(r'id="post-(\d+)"')
+_MARKER = re.compile(
+    r"""<tr(?=[^>]*\sclass=["'](?:[^"']*\s)?post[\s"'])[^>]*\sid=["']post-(\d+)["']""", re.IGNORECASE
+)
+_BODY_START = re.compile(r"""<div\s[^>]*class=["'](?:[^"']*\s)?message[\s"']""", re.IGNORECASE)
 
 
 def parse_page(
@@ -56,14 +62,17 @@ def parse_page(
 ) -> ThreadPage:
     """Posts and next page of one thread page."""
     doc = parse_html(text)
-    elements = _POSTS(doc)
+    elements, doc, problems = frame_posts(
+        text, doc, _POSTS(doc), quick=_QUICK, marker=_MARKER, tag="tr", body_start=_BODY_START,
+        body=lambda e: next(iter(_BODY(e)), None), ident=lambda e: e.get("id", "").removeprefix("post-"),
+        find=_POSTS,
+    )
     nexts = _NEXT(doc)
     next_url = urljoin(url, nexts[0]) if nexts else None
     page = _current_page(doc, url)
     size = len(elements) if next_url and elements else (per_page or DEFAULT_PER_PAGE)
     first = (page - 1) * size + 1
     posts: list[Post] = []
-    problems: list[str] = []
     for position, element in enumerate(elements):
         try:
             posts.append(_read_post(element, url=url, number=first + position))
@@ -77,6 +86,7 @@ def parse_page(
         problems.append(
             f"post numbers on page {page} assume {DEFAULT_PER_PAGE} posts a page: set [fetch] posts_per_page"
         )
+    problems.extend(count_problems(len(elements), per_page if next_url else None))  # no counts on the page itself
     return ThreadPage(posts, next_url, total_posts=None, problems=problems)
 
 

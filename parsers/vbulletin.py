@@ -12,8 +12,8 @@ from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 import lxml.etree
 
-from assistant.errors import ForumError
-from parsers.markup import classes_of, parse_html, read_body, text_of
+from parsers.errors import ForumError
+from parsers.markup import classes_of, count_problems, frame_posts, parse_html, read_body, text_of
 from parsers.page import Post, ThreadPage
 from parsers.textdates import parse_iso_time, parse_text_date
 
@@ -42,7 +42,18 @@ _NEXT = lxml.etree.XPath(
     f"//a[@rel='next']/@href | //link[@rel='next']/@href | //*[{_has_class('js-pagenav-next-button')}]/@href",
     smart_strings=False,
 )
-_STATS = re.compile(r"Results\s+\d[\d,]*\s+to\s+\d[\d,]*\s+of\s+(\d[\d,]*)", re.IGNORECASE)
+_STATS = re.compile(r"Results\s+(\d[\d,]*)\s+to\s+(\d[\d,]*)\s+of\s+(\d[\d,]*)", re.IGNORECASE)
+# A post's start tag in the page's text (what _POSTS4 / _POSTS5 find in the tree), and its body's.
+_QUICK4 = re.compile(r'id="post_(\d+)"')
+_QUICK5 = re.compile(r'data-node-id="(\d+)"')
+_MARKER4 = re.compile(
+    r"""<li(?=[^>]*\sclass=["'](?:[^"']*\s)?postcontainer[\s"'])[^>]*\sid=["']post_(\d+)["']""", re.IGNORECASE
+)
+_MARKER5 = re.compile(
+    r"""<li(?=[^>]*\sclass=["'](?:[^"']*\s)?b-post[\s"'])[^>]*\sdata-node-id=["'](\d+)["']""", re.IGNORECASE
+)
+_BODY_START4 = re.compile(r"""<div\s[^>]*id=["']post_message_""", re.IGNORECASE)
+_BODY_START5 = re.compile(r"""<div\s[^>]*class=["'](?:[^"']*\s)?js-post__content-text[\s"']""", re.IGNORECASE)
 _USER_ID = re.compile(r"member\.php\?(?:[^#]*&)?(?:u=)?(\d+)")
 _SEO_THREAD = re.compile(r"^(?P<id>\d+)(?:-[^/&]*)?")
 
@@ -57,9 +68,17 @@ def parse_page(
 ) -> ThreadPage:
     """Posts, next page and total of one thread page (vBulletin 4 postbit or vBulletin 5 b-post)."""
     doc = parse_html(text)
-    problems: list[str] = []
     posts: list[Post] = []
-    elements4, elements5 = _POSTS4(doc), _POSTS5(doc)
+    elements4, chrome4, problems = frame_posts(
+        text, doc, _POSTS4(doc), quick=_QUICK4, marker=_MARKER4, tag="li", body_start=_BODY_START4,
+        body=lambda e: _scan_postbit(e).body, ident=lambda e: e.get("id", "").removeprefix("post_"), find=_POSTS4,
+    )
+    elements5, chrome5, problems5 = frame_posts(
+        text, doc, _POSTS5(doc), quick=_QUICK5, marker=_MARKER5, tag="li", body_start=_BODY_START5,
+        body=lambda e: next(iter(_BODY5(e)), None), ident=lambda e: e.get("data-node-id", ""), find=_POSTS5,
+    )
+    problems += problems5
+    doc = chrome4 if chrome4 is not doc else chrome5
     for element in elements4:
         try:
             posts.append(_read_post4(element, url=url, tz=tz, now=now, problems=problems))
@@ -80,7 +99,9 @@ def parse_page(
     stats = _STATS.search(" ".join(doc.xpath("//*[starts-with(@id, 'postpagestats')]//text()"))) or _STATS.search(
         " ".join(doc.xpath("//a[@rel='next']/@title"))
     )
-    total = int(stats.group(1).replace(",", "")) if stats else None
+    total = int(stats.group(3).replace(",", "")) if stats else None
+    shown = int(stats.group(2).replace(",", "")) - int(stats.group(1).replace(",", "")) + 1 if stats else None
+    problems.extend(count_problems(len(elements4) + len(elements5), shown, [p.number for p in posts]))
     return ThreadPage(posts, next_url, total_posts=total, problems=problems)
 
 

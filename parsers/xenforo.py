@@ -8,8 +8,8 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import lxml.etree
 
-from assistant.errors import ForumError
-from parsers.markup import classes_of, parse_html, read_body, text_of
+from parsers.errors import ForumError
+from parsers.markup import classes_of, count_problems, frame_posts, parse_html, read_body, text_of
 from parsers.page import Post, ThreadPage
 from parsers.textdates import parse_iso_time
 
@@ -32,6 +32,22 @@ _THREAD_PATH = re.compile(
 )
 _NUMBER = re.compile(r"#\s*(\d[\d,.\u00a0\u202f' ]*)")
 _POST_ID = re.compile(r"(\d+)$")
+# A message's start tag in the page's text (what _POSTS finds in the tree), and its body's.
+_QUICK = re.compile(r'data-content="post-(\d+)"')
+_MARKER = re.compile(
+    r"""<(?:article|div)(?=[^>]*\sclass=["'](?:[^"']*\s)?message--post[\s"'])[^>]*\sdata-content=["']post-(\d+)["']""",
+    re.IGNORECASE,
+)
+_BODY_START = re.compile(r"""<div\s[^>]*class=["'](?:[^"']*\s)?bbWrapper[\s"']""")
+
+
+def _ident(element) -> str:
+    found = _POST_ID.search(element.get("data-content") or "")
+    return found.group(1) if found else ""
+
+
+def _body_of(element):
+    return _scan_post(element).body
 
 
 def parse_page(
@@ -45,18 +61,23 @@ def parse_page(
     """Posts and next page of one thread page. XenForo prints ``#N`` (from 1) and epoch times."""
     doc = parse_html(text)
     elements = _POSTS(doc)
+    elements, chrome, problems = frame_posts(
+        text, doc, elements, quick=_QUICK, marker=_MARKER, tag="article", body_start=_BODY_START, body=_body_of,
+        ident=_ident, find=_POSTS,
+    )
     posts: list[Post] = []
-    problems: list[str] = []
     for element in elements:
         try:
             posts.append(_read_post(element, url=url))
         except _Unreadable as exc:
             problems.append(f"post {element.get('data-content') or element.get('id') or '?'}: {exc}")
     if not elements:
-        problems.append(_explain_empty(doc))
+        problems.append(_explain_empty(chrome))
     problems.extend(f"post {p.post_id}: no readable time" for p in posts if p.time is None)
-    nexts = _NEXT(doc)
+    nexts = _NEXT(chrome)
     next_url = urljoin(url, nexts[0]) if nexts else None
+    full = per_page if next_url else None  # a page before the last holds a whole page of posts
+    problems.extend(count_problems(len(elements), full, [p.number for p in posts]))
     return ThreadPage(posts, next_url, total_posts=None, problems=problems)
 
 

@@ -17,6 +17,8 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 CORPUS_DIR = REPO_ROOT.parent / "shared" / "corpus" / "mafiascum"
+# A second, larger development set in the same layout: a reading rule must help on both.
+MORE_CORPUS_DIR = REPO_ROOT.parent / "shared" / "corpus" / "mafiascum-more"
 
 _FATE = re.compile(r"^(lynched|killed|modkilled|endgamed|survived)(?:\s+(day|night)\s+(\d+))?", re.IGNORECASE)
 _DAY_NOTE = re.compile(r"^D(\d+)\s+(.*)$", re.IGNORECASE)
@@ -67,6 +69,7 @@ class CorpusGame:
     special_days: frozenset[int] = frozenset()  # "D4;": a day with a rule beyond plain majority
     resets: tuple[int, ...] = ()
     one_less_for_no_lynch: bool = False
+    corpus_dir: Path = CORPUS_DIR
 
     @property
     def needs_other_rules(self) -> bool:
@@ -133,9 +136,9 @@ def _game_number(title: str) -> int:
     return int(found.group(1))
 
 
-def _read_transitions() -> dict[int, tuple[int, ...]]:
+def _read_transitions(corpus_dir: Path) -> dict[int, tuple[int, ...]]:
     ends: dict[int, tuple[int, ...]] = {}
-    for line in (CORPUS_DIR / "transitions.tsv").read_text(encoding="utf-8").splitlines()[2:]:
+    for line in (corpus_dir / "transitions.tsv").read_text(encoding="utf-8").splitlines()[2:]:
         cells = [c.strip() for c in line.split("\t")]
         if not cells or not cells[0].isdigit():
             continue
@@ -149,10 +152,10 @@ def _read_transitions() -> dict[int, tuple[int, ...]]:
 
 
 @cache
-def load_games() -> tuple[CorpusGame, ...]:
-    transitions = _read_transitions()
+def load_games(corpus_dir: Path = CORPUS_DIR) -> tuple[CorpusGame, ...]:
+    transitions = _read_transitions(corpus_dir)
     games = []
-    for url, lines in parse_archive((CORPUS_DIR / "archive.txt").read_text(encoding="utf-8")):
+    for url, lines in parse_archive((corpus_dir / "archive.txt").read_text(encoding="utf-8")):
         title = lines[0]
         number = _game_number(title)
         moderators: tuple[str, ...] = ()
@@ -209,14 +212,15 @@ def load_games() -> tuple[CorpusGame, ...]:
                 transitions.get(number, ()),
                 frozenset(kinds["no lynch"]), frozenset(kinds["long twilight"]), frozenset(kinds["no majority"]),
                 frozenset(kinds["hammer after deadline"]), frozenset(kinds[""]), tuple(resets), one_less,
+                corpus_dir,
             )
         )
     return tuple(games)
 
 
 @cache
-def load_posts(thread_id: str) -> tuple[dict, ...]:
-    path = CORPUS_DIR / "posts" / f"{thread_id}.jsonl.gz"
+def load_posts(thread_id: str, corpus_dir: Path = CORPUS_DIR) -> tuple[dict, ...]:
+    path = corpus_dir / "posts" / f"{thread_id}.jsonl.gz"
     with gzip.open(path, "rt", encoding="utf-8") as handle:
         return tuple(json.loads(line) for line in handle)
 
@@ -231,9 +235,15 @@ def _toml_str(value: str) -> str:
 
 
 def render_game_file(
-    game: CorpusGame, *, thread_url: str | None = None, ruleset: str = "mafiascum", posts_per_page: int | None = None
+    game: CorpusGame,
+    *,
+    thread_url: str | None = None,
+    ruleset: str = "mafiascum",
+    posts_per_page: int | None = None,
+    confirmed: dict[str, list[str]] | None = None,
 ) -> str:
-    """The game file a moderator would write for this game."""
+    """The game file a moderator would write for this game; ``confirmed``: accounts the moderator added to
+    a seat (by its first name) after Votal reported them."""
     lines = [
         f"title = {_toml_str(game.title)}",
         f"thread = {_toml_str(thread_url or game.url)}",
@@ -248,8 +258,9 @@ def render_game_file(
         lines.append(f"posts_per_page = {posts_per_page}")
     for seat in game.seats:
         lines += ["", "[[players]]", f"name = {_toml_str(seat.name)}"]
-        if len(seat.accounts) > 1:
-            lines.append(f"replacements = [{', '.join(_toml_str(a) for a in seat.accounts[1:])}]")
+        later = [*seat.accounts[1:], *(confirmed or {}).get(seat.name, [])]
+        if later:
+            lines.append(f"replacements = [{', '.join(_toml_str(a) for a in later)}]")
         if seat.vote_weight != 1:
             lines.append(f"vote_weight = {seat.vote_weight}")
     start = 0
@@ -270,7 +281,7 @@ def expected_days(game: CorpusGame, *, include_other_rules: bool = False) -> lis
     """Every scorable day of the game with its expected result (README rules)."""
     if game.needs_other_rules and not include_other_rules:
         return []
-    posts = load_posts(game.thread_id)
+    posts = load_posts(game.thread_id, game.corpus_dir)
     last_post = posts[-1]["number"] if posts else -1
     mods = {m.casefold() for m in game.moderators}
     days = []

@@ -173,5 +173,7 @@ def test_count_without_a_store_says_to_sync_first_and_creates_nothing(game_file,
     missing = tmp_path / "none.db"
     result = CliRunner().invoke(main, ["count", str(game_file), "--db", str(missing)])
     assert result.exit_code == 1
-    assert result.output.strip() == f"Error: no store at {missing}: run `votal sync GAME_FILE --db {missing}` first"
+    assert result.output.strip() == (
+        f"Error: no posts stored for this game; run `votal sync` first (there is no store at {missing})"
+    )
     assert not missing.exists()

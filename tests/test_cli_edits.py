@@ -137,7 +137,7 @@ def test_a_second_kill_in_another_phase_is_refused(synced):
 def test_an_edit_that_needs_the_thread_without_a_store_says_to_sync(synced, tmp_path):
     path, _ = synced
     message = refused("day", "end", 1, path, "--post", 5, "--db", tmp_path / "none.db")
-    assert message.startswith("Error: no store at") and "votal sync" in message
+    assert message.startswith("Error: no posts stored for this game; run `votal sync` first")
 
 
 # --- votal update ---------------------------------------------------------------------------------------------

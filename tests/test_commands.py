@@ -270,3 +270,41 @@ def test_a_sheriff_election_vote_is_read_apart_from_lynch_votes(bold, expected):
     # millers-hollow-master-rules.txt, Sheriff: "The sheriff vote occurs just like the lynch vote" (same thread,
     # same words): a vote naming the sheriff election must never count as a lynch vote.
     assert read(f"<strong>{bold}</strong>") == expected
+
+
+# --- issue 17: votes the way players write them --------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("<b>vtoe: Marigold</b>", [("vote", "Marigold")]),  # misspelled command words
+        ("<b>voet Marigold</b>", [("vote", "Marigold")]),
+        ("<b>unvtoe, vote: Marigold</b>", [("unvote", None), ("vote", "Marigold")]),
+        ("<b>hammer vote Marigold</b>", [("vote", "Marigold")]),  # words saying which vote this is
+        ("<b>Final vote Marigold</b>", [("vote", "Marigold")]),
+        ("<b>Vote to Hammer: Marigold</b>", [("vote", "to Hammer: Marigold")]),  # names reads past "to hammer"
+        ("<b>Vig-vote: Marigold</b>", []),  # a word fused to "vote": another kind of vote
+        ("<b>x-vote Marigold</b>", []),
+        ('<span class="bbvote" title="This is an official vote.">VOTE: </span>Marigold', [("vote", "Marigold")]),
+        ("<b>VOTE:</b>Marigold and more", [("vote", "Marigold and more")]),  # names reads the leading words
+        ("<b>VOTE: Mi--</b>", [("vote", "Mi\u2026")]),  # a teasing cut-off: names decides
+        ("<b>VOTE: Mi\u2026</b>", [("vote", "Mi\u2026")]),
+        ("I'd [quote this if I could <b>VOTE: Marigold</b>", [("vote", "Marigold")]),  # literal "[quote" text
+    ],
+)
+def test_votes_as_players_write_them(body, expected):
+    assert read(body) == expected
+
+
+def test_three_different_targets_in_one_post_are_no_vote():
+    commands = extract_commands("<b>VOTE: Ann</b> or <b>VOTE: Bob</b> or maybe <b>VOTE: Cid</b>")
+    assert [(c.action, c.note) for c in commands] == [("void", "several targets")]
+    # the same target three times, or two targets in turn, are votes read in order
+    assert read("<b>VOTE: Ann</b> <b>VOTE: ann</b> <b>VOTE: ANN</b>") == [("vote", "Ann"), ("vote", "ann"), ("vote", "ANN")]
+    assert read("<b>VOTE: Ann</b> no wait <b>VOTE: Bob</b>") == [("vote", "Ann"), ("vote", "Bob")]
+
+
+def test_a_vote_typed_inside_another_votes_tag_is_no_vote():
+    body = '<span class="bbvote" title="This is an official vote.">VOTE: Ann VOTE: Bob</span>'
+    assert [(c.action, c.note) for c in extract_commands(body)] == [("void", "two votes in one tag")]
+    assert read("<b>VOTE: Ann. VOTE: Bob</b>") == [("vote", "Ann"), ("vote", "Bob")]

@@ -1,5 +1,6 @@
 """The README is the contract: its commands exist, are documented, and its quick start runs."""
 
+import os
 import re
 import subprocess
 import sys
@@ -57,3 +58,23 @@ def test_quick_start_demo_runs_from_another_directory(tmp_path):
     assert "Dorian Gray" in out and "Elspeth" in out
     assert "[b]" in out.lower() or "[url" in out.lower()  # the BBCode draft
     assert not list(tmp_path.iterdir()), "the demo must not leave files behind"
+
+
+def test_ci_installs_chromium_and_then_requires_the_browser_tests():
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert re.search(r"apt-get install [^\n]*\bchromium\b", ci)
+    assert "export VOTAL_REQUIRE_BROWSER=1" in ci
+    # ...and with that set, a machine without chromium fails the browser tests instead of skipping them
+    env = {**os.environ, "PATH": str(ROOT / "no-such-dir"), "VOTAL_REQUIRE_BROWSER": "1"}
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_site_browser.py"],
+        cwd=ROOT, env=env, capture_output=True, text=True,
+    )
+    assert done.returncode != 0 and "VOTAL_REQUIRE_BROWSER is set but chromium is not installed" in done.stdout
+
+
+def test_readme_says_what_end_post_means_and_whether_votes_before_day_1_count():
+    game_file = README.split("## The game file", 1)[1].split("\n## ", 1)[0]
+    assert "**`end_post` is included**" in game_file
+    assert "**Votes before day 1 count only when day 1 has no start.**" in game_file
+    assert "**Days by post or by time.**" in game_file

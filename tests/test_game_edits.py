@@ -15,6 +15,7 @@ from assistant.game_edits import (
     Note,
     RemovePlayer,
     SetDay,
+    SetDeadline,
     apply_edits,
     check_edits,
     cite_comment,
@@ -191,8 +192,8 @@ STORED = range(0, 120)
     ("edit", "message"),
     [
         (SetDay(1, cite(500, ""), end_post=500), "post 500 is not in the stored thread (posts up to 119"),
-        (SetDay(2, cite(30, ""), start_post=30), "day 2: post 30 is not after day 1's end (post 40)"),
-        (SetDay(1, cite(70, ""), end_post=70), "day 1: post 70 is not before day 2's start (post 44)"),
+        (SetDay(2, cite(30, ""), start_post=30), "day 2: post 30 is before day 1's end (post 40)"),
+        (SetDay(1, cite(70, ""), end_post=70), "day 1: post 70 is after day 2's start (post 44)"),
         (AddDeath("Elm", "night 1", cite(44, "")), "kill: 'Elm' is not a player"),
         (AddDeath("Alder", "dusk 1", cite(44, "")), "phase must look like 'night 2' or 'day 3'"),
         (AddDeath("Alder", "day 1", cite(50, ""), post=50), "kill: post 50 is not on day 1 (posts 0-40)"),
@@ -221,8 +222,21 @@ def test_edits_that_contradict_the_thread_or_the_file_are_refused(edit, message)
 def test_a_consistent_edit_passes_the_checks():
     check_edits(parse_game(GAME), [SetDay(1, cite(40, ""), end_post=40), AddDeath("Alder", "night 1", cite(44, ""))],
                 posts=STORED)
+    ended = parse_game(GAME.replace("start_post = 0\n", "start_post = 0\nend_post = 40\n"))
+    check_edits(ended, [SetDay(2, cite(40, "Cedar was lynched. Day 2 begins!"), start_post=40)], posts=STORED)
 
 
 def test_without_stored_posts_a_post_cannot_be_checked_and_the_error_says_to_sync():
     with pytest.raises(EditRefused, match="no posts of this game are stored; run `votal sync"):
         check_edits(parse_game(GAME), [SetDay(1, cite(40, ""), end_post=40)], posts=())
+
+
+def test_the_first_deadline_is_the_days_end_and_a_later_different_one_a_cited_event():
+    first = SetDeadline(1, datetime(2026, 3, 3, 3, tzinfo=UTC), cite(0, "Deadline: Monday 10 pm EST"))
+    moved = SetDeadline(1, datetime(2026, 3, 4, 3, tzinfo=UTC), cite(30, "Deadline extended to Tuesday 10 pm EST"))
+    once = apply_edits(GAME, [first, moved, first])
+    game = parse_game(once.text)
+    assert game.days[0].end == datetime(2026, 3, 3, 3, tzinfo=UTC)
+    assert [(e.day, e.kind, e.post, e.time) for e in game.events] == [(1, "deadline", 30, datetime(2026, 3, 4, 3, tzinfo=UTC))]
+    assert once.disagreements == ()
+    assert apply_edits(once.text, [first, moved]).text == once.text

@@ -83,10 +83,11 @@ def resolve(roster, game, text, *dead):
         ("Z\u043e\u00eb", Resolution("Z\u043e\u00eb", "Zoë", "folded", matched="Zoë")),  # Cyrillic o
         ("ZOZO", Resolution("ZOZO", "Zoë", "exact", matched="zozo")),
         ("thor 665", Resolution("thor 665", "Prox", "account", matched="Thor665")),
-        ("Thor", Resolution("Thor", "Prox", "prefix", matched="Thor665")),
-        ("Crayons", Resolution("Crayons", "Green Crayons", "substring", matched="Green Crayons")),
+        ("Thor", Resolution("Thor", "Prox", "word", matched="Thor665")),
+        ("Crayons", Resolution("Crayons", "Green Crayons", "word", matched="Green Crayons")),
         ("SV", Resolution("SV", "Shattered Viewpoint", "acronym", matched="Shattered Viewpoint")),
-        ("ScottBro", Resolution("ScottBro", "ScottBrothers", "prefix", matched="ScottBrothers")),
+        ("ScottBro", Resolution("ScottBro", "ScottBrothers", "acronym", matched="ScottBrothers")),
+        ("Guder", Resolution("Guder", "Guderian", "prefix", matched="Guderian")),
         ("ScoBro", Resolution("ScoBro", "ScottBrothers", "acronym", matched="ScottBrothers")),
         ("SB", Resolution("SB", "ScottBrothers", "acronym", matched="ScottBrothers")),
         ("EPM", Resolution("EPM", "evilpacman18", "abbreviation", matched="evilpacman18")),
@@ -103,7 +104,7 @@ def test_each_step_resolves_a_living_seat(roster, game, typed, expected):
 
 def test_trailing_words_are_dropped_before_guessing(roster, game):
     assert resolve(roster, game, "Thor because he lied") == Resolution(
-        "Thor because he lied", "Prox", "prefix", matched="Thor665", used="Thor"
+        "Thor because he lied", "Prox", "word", matched="Thor665", used="Thor"
     )
     assert resolve(roster, game, "NE <<<<<<L-1") == Resolution(
         "NE <<<<<<L-1", "Necessary Evil", "acronym", matched="Necessary Evil", used="NE"
@@ -170,14 +171,6 @@ def test_close_typos_of_two_names_are_ambiguous(game):
     assert (found.seat, found.reason) == (None, "ambiguous: Hirake or Hiraki")
 
 
-def test_seat_of_author_knows_every_account(roster):
-    assert roster.seat_of_author("Thor665") == "Prox"
-    assert roster.seat_of_author("thor665") == "Prox"
-    assert roster.seat_of_author("Prox") == "Prox"
-    assert roster.seat_of_author("neil1113") is None
-    assert roster.seat_of_author("Stranger") is None
-
-
 def test_answers_are_cached_per_roster(roster, game):
     alive = everyone_but(game)
     assert resolve_name("Guderain", roster, alive=alive) is resolve_name("Guderain", roster, alive=set(alive))
@@ -189,43 +182,6 @@ def test_answers_are_cached_per_roster(roster, game):
 )
 def test_fold_name(name, folded):
     assert fold_name(name) == folded
-
-
-def test_an_author_plainly_the_same_as_an_account_is_that_seat(game):
-    roster = Roster.from_game(game, NO_ELIMINATION)
-    assert roster.author_match("Green  Crayons!") == ("Green Crayons", "account")
-    assert roster.author_match("Guderain") == ("Guderian", "similar")  # one typo in the game file
-    assert roster.author_match("Evil pacman") == ("evilpacman18", "similar")
-    assert roster.author_match("Hir") == (None, None)  # too short to tell
-    assert roster.author_match("neil") == (None, None)  # the moderator's name
-    assert roster.author_match("Someone Else") == (None, None)
-
-
-def test_a_renamed_account_posts_for_the_only_silent_seat(game):
-    posting = [s.name for s in game.players if s.name != "Zdenek"]
-    authors = posting * 3 + ["Newname"] * 6 + ["Passerby"] * 2 + ["neil1113"] * 20
-    roster = Roster.from_game(game, NO_ELIMINATION, authors=authors)
-    assert roster.author_match("Newname") == ("Zdenek", "renamed")
-    assert roster.seat_of_author("Passerby") is None
-
-
-@pytest.mark.parametrize(
-    "extra",
-    [
-        ["Newname"] * 3,  # too few posts to be sure
-        ["Newname"] * 6 + ["Other"] * 4,  # two unknown posters, neither dominant
-    ],
-)
-def test_no_renamed_account_is_guessed_when_unsure(game, extra):
-    posting = [s.name for s in game.players if s.name != "Zdenek"]
-    roster = Roster.from_game(game, NO_ELIMINATION, authors=posting + extra)
-    assert roster.seat_of_author("Newname") is None
-
-
-def test_no_renamed_account_is_guessed_with_two_silent_seats(game):
-    posting = [s.name for s in game.players if s.name not in ("Zdenek", "Hiroko")]
-    roster = Roster.from_game(game, NO_ELIMINATION, authors=posting + ["Newname"] * 10)
-    assert roster.seat_of_author("Newname") is None
 
 
 @pytest.mark.parametrize("typed", ["me", "him", "her", "all", "the scum", "this guy", "no"])
@@ -240,12 +196,6 @@ def test_a_seat_literally_called_a_common_word_still_resolves():
     assert resolve_name("ME", roster, alive=everyone_but(named)).seat == "Me"
 
 
-def test_the_thread_openers_account_is_never_taken_for_a_renamed_player(game):
-    posting = [s.name for s in game.players if s.name != "Zdenek"]
-    roster = Roster.from_game(game, NO_ELIMINATION, authors=["Renamed Host"] + posting + ["Renamed Host"] * 30)
-    assert roster.seat_of_author("Renamed Host") is None
-
-
 def test_names_spelt_as_they_sound(game):
     named = parse_game(GAME.replace('name = "Hiroko"', 'name = "StefanB"'))
     roster = Roster.from_game(named, NO_ELIMINATION)
@@ -253,13 +203,20 @@ def test_names_spelt_as_they_sound(game):
     assert (found.seat, found.step) == ("StefanB", "fuzzy")
 
 
-def test_game_words_may_start_a_name_but_are_not_guessed_at(game):
-    text = GAME.replace('name = "Hiroko"', 'name = "Killthestory"').replace('name = "Hiraki"', 'name = "WhyMafia"')
+def test_game_words_name_a_seat_by_a_whole_word_or_a_unique_start_but_are_not_guessed_at(game):
+    text = (
+        GAME.replace('name = "Hiroko"', 'name = "Killthestory"')
+        .replace('name = "Hiraki"', 'name = "WhyMafia"')
+        .replace('name = "Zdenek"', 'name = "Matias"')
+        .replace('name = "Guderian"', 'name = "Very_Town"')
+    )
     named = parse_game(text)
     roster = Roster.from_game(named, NO_ELIMINATION)
     alive = everyone_but(named)
-    assert resolve_name("kill", roster, alive=alive).seat == "Killthestory"
-    assert resolve_name("mafia", roster, alive=alive).seat is None
+    assert resolve_name("kill", roster, alive=alive).seat == "Killthestory"  # the start of one name
+    assert resolve_name("town", roster, alive=alive).seat == "Very_Town"  # a whole word of one name
+    assert resolve_name("mafia", roster, alive=alive).seat == "WhyMafia"
+    assert resolve_name("scum", roster, alive=alive).seat is None  # nor by likeness
 
 
 def test_one_letter_names_a_seat_only_when_no_other_name_starts_with_it(roster, game):
@@ -267,3 +224,124 @@ def test_one_letter_names_a_seat_only_when_no_other_name_starts_with_it(roster, 
     assert resolve(roster, game, "E").seat == "evilpacman18"
     assert resolve(roster, game, "G").seat is None  # Green Crayons, Guderian
     assert resolve(roster, game, "E", "evilpacman18").reason == "target is dead"
+
+
+SHORTENED = """
+title = "Shortened names"
+thread = "https://forum.example.org/viewtopic.php?t=2"
+ruleset = "mafiascum"
+moderators = ["Hostess"]
+
+[[players]]
+name = "Silent Pike"
+
+[[players]]
+name = "spindleworth"
+
+[[players]]
+name = "ThePaleOwl-N-Moon"
+
+[[players]]
+name = "Bowlingball"
+
+[[players]]
+name = "Silverfox"
+
+[[players]]
+name = "Cerberus48"
+
+[[players]]
+name = "-Q-"
+
+[[players]]
+name = "badger"
+replacements = ["Quill"]
+
+[[players]]
+name = "Harrow"
+
+[[players]]
+name = "Hattie"
+
+[[players]]
+name = "Gromit7"
+
+[[players]]
+name = "Wenceslas"
+"""
+
+
+@pytest.fixture(scope="module")
+def shortened():
+    game = parse_game(SHORTENED)
+    return game, Roster.from_game(game, NO_ELIMINATION)
+
+
+def read(shortened, typed, *dead):
+    game, roster = shortened
+    return resolve_name(typed, roster, alive=everyone_but(game, *dead))
+
+
+@pytest.mark.parametrize(
+    ("typed", "seat", "step"),
+    [
+        ("SP", "Silent Pike", "acronym"),  # initials rank above the start of "spindleworth"
+        ("spin", "spindleworth", "prefix"),
+        ("owl", "ThePaleOwl-N-Moon", "word"),  # a whole word part ranks above letters inside "Bowlingball"
+        ("PONM", "ThePaleOwl-N-Moon", "acronym"),  # the leading "The" may be skipped
+        ("TPO", "ThePaleOwl-N-Moon", "acronym"),
+        ("Sliverfox", "Silverfox", "fuzzy"),  # two letters swapped
+        ("Cerebus", "Cerberus48", "fuzzy"),  # a typo in one word part of the name
+        ("[Q]", "-Q-", "folded"),  # punctuation folded
+        ("Q", "-Q-", "folded"),
+        ("Cerberus's slot", "Cerberus48", "word"),
+        ("timorG", "Gromit7", "fuzzy"),  # spelt backwards
+    ],
+)
+def test_names_are_read_the_way_people_shorten_and_misspell_them(shortened, typed, seat, step):
+    found = read(shortened, typed)
+    assert (found.seat, found.step) == (seat, step)
+
+
+def test_a_bare_two_letter_prefix_needs_to_be_the_only_name_starting_so(shortened):
+    assert read(shortened, "Ha").seat is None  # Harrow and Hattie
+    assert read(shortened, "Ha", "Hattie").seat is None  # Hattie is dead, but "Ha" still starts her name
+    assert read(shortened, "Gr").seat == "Gromit7"
+
+
+def test_old_and_new_account_of_one_seat_joined_by_a_slash_name_that_seat(shortened):
+    found = read(shortened, "badger/Quill")
+    assert found.seat == "badger"
+    assert read(shortened, "Quill / badger slot").seat == "badger"
+
+
+@pytest.mark.parametrize("typed", ["Harrow / Silverfox", "Harrow or Silverfox", "badger\\Harrow"])
+def test_two_seats_in_one_vote_are_no_vote(shortened, typed):
+    found = read(shortened, typed)
+    assert found.seat is None
+    assert found.reason.startswith("several targets: ")
+    assert len(found.candidates) == 2
+
+
+def test_a_typo_is_not_stretched_onto_a_short_name(shortened):
+    assert read(shortened, "Hxrrxw").seat is None
+
+
+def test_a_teasing_cut_off_name_is_no_vote(shortened):
+    assert read(shortened, "Ha\u2026").reason == "cut-off name"  # "VOTE: Ha--"
+    assert read(shortened, "Gr\u2026").reason == "cut-off name"  # two letters are a tease, even if unique
+    assert read(shortened, "Harrow\u2026").seat == "Harrow"  # a whole name that trails off
+    assert read(shortened, "Wences\u2026").seat == "Wenceslas"  # "Vote Wences......": enough of the name
+
+
+def test_words_around_the_name(shortened):
+    assert read(shortened, "to Hammer: Harrow").seat == "Harrow"  # "Vote to Hammer: Harrow"
+    assert read(shortened, "Harrow because of post 12").seat == "Harrow"
+
+
+def test_pass_is_a_no_elimination_vote_where_the_ruleset_has_one(shortened):
+    from assistant.rules import load_ruleset
+
+    game, _ = shortened
+    roster = Roster.from_game(game, load_ruleset("mafiascum"))
+    assert resolve_name("pass", roster, alive=everyone_but(game)).no_elimination

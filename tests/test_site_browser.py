@@ -27,6 +27,10 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 PHONE = {"width": 375, "height": 800, "deviceScaleFactor": 2, "mobile": True}
 
+# CI (.ci/run) installs chromium and sets VOTAL_REQUIRE_BROWSER, so there a missing browser fails the run
+# instead of quietly skipping the only test of the page as a phone shows it.
+if CHROMIUM is None and os.environ.get("VOTAL_REQUIRE_BROWSER"):
+    raise RuntimeError("VOTAL_REQUIRE_BROWSER is set but chromium is not installed (Debian package 'chromium')")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (Debian package 'chromium')")
 
 

@@ -58,6 +58,7 @@ def test_status_of_a_synced_game() -> None:
             "last sync failed: " + status["problems"][0].removeprefix("last sync failed: "),
             "post 6: Birch's 'VOTE: Zanzibar' not counted: unknown name",
         ],
+        "warnings": [],
         "alerts": [],
     }
     assert "markup may have changed" in status["problems"][0]

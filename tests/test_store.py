@@ -1,5 +1,6 @@
 """The store: upserts that change nothing the second time, revisions kept, commands cached by version."""
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
@@ -81,7 +82,10 @@ def test_read_posts_up_to_a_post_number_and_every_author_in_thread_order(db):
     assert [p.number for p in store.load_read_posts(db, GAME, up_to=2)] == [1, 2]
     assert [p.number for p in store.load_read_posts(db, GAME, up_to=0)] == []
     assert [p.number for p in store.load_read_posts(db, GAME)] == [1, 2, 3]
-    assert store.post_authors(db, GAME) == ["Bob", "Ann", "Ann"]
+    assert store.post_authors(db, GAME) == [("Bob", None), ("Ann", None), ("Ann", None)]
+    store.save_posts(db, GAME, [replace(post(4, "d", author="Ann"), author_id="77")], seen_at=T0)
+    assert store.post_authors(db, GAME)[-1] == ("Ann", "77")  # the forum's user id, for identity
+    assert store.load_read_posts(db, GAME)[-1].author_id == "77"
 
 
 def test_commands_read_by_older_code_are_read_again(db, monkeypatch):
@@ -121,3 +125,15 @@ def test_processes_opening_one_new_store_at_once_all_succeed(tmp_path):
         for worker in workers:
             worker.join(timeout=60)
         assert [results.get(timeout=5) for _ in workers] == ["ok"] * 4
+
+
+def test_a_commands_note_is_kept():
+    from assistant.store import decode_commands, encode_commands
+    from parsers.commands import Command
+
+    commands = (
+        Command("void", None, "VOTE: Ann VOTE: Bob", note="two votes in one tag"),
+        Command("vote", "Ann", "v"),
+        Command("vote", "Ann", "vote Ann", bold=False),
+    )
+    assert decode_commands(encode_commands(commands)) == commands

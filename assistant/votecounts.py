@@ -1,0 +1,232 @@
+"""A moderator's posted vote count, read, and held against Votal's reading as of that post.
+
+A count is lines such as ``Name (3): A, B, C``, ``Name [3] - A, B, C``, ``Name - 3 - A, B, C - (L-2)`` or
+``Name: 3 (A, B, C)``, with a "Not voting" line beside them; struck-out and quoted text is left out. A line
+counts only when its number is the number of voters it lists (a double voter may make it more), and a post
+is a count only when no voter stands on two wagons: vote logs and histories are not counts.
+
+Held against Votal's reading as of the post before it, a count shows each disagreement, and teaches an
+alias: where the count puts a voter on a seat and Votal could not read that voter's last vote, or read it
+only by a guess as another seat, the name as the voter typed it is learned for that seat, from that post on.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from assistant.names import NO_ELIMINATION, resolve_name
+
+
+@dataclass(frozen=True)
+class PostedWagon:
+    target: str  # as the moderator wrote it
+    votes: float
+    voters: tuple[str, ...]  # as the moderator wrote them
+
+
+@dataclass(frozen=True)
+class PostedCount:
+    post: int
+    wagons: tuple[PostedWagon, ...]
+    not_voting: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """A voter the moderator's count places otherwise than Votal does (seats; NO_ELIMINATION for no lynch;
+    None: not voting)."""
+
+    post: int
+    voter: str
+    posted: str | None
+    ours: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"post": self.post, "voter": self.voter, "posted": self.posted, "ours": self.ours}
+
+
+@dataclass(frozen=True)
+class LearnedAlias:
+    """``text``, as ``voter`` typed it at post ``cast``, names ``seat`` from the count at ``post`` on."""
+
+    post: int
+    voter: str
+    text: str
+    seat: str
+    cast: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"post": self.post, "voter": self.voter, "text": self.text, "seat": self.seat, "cast": self.cast}
+
+
+# --- reading a count ----------------------------------------------------------------------------------
+
+_DROPPED_TAGS = frozenset({"blockquote", "cite", "s", "strike", "del", "script", "style"})
+_LINE_TAGS = frozenset(
+    {"br", "p", "div", "li", "ul", "ol", "tr", "td", "th", "table", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "dd",
+     "dt", "dl", "fieldset", "legend", "center", "section", "article"}
+)
+_NUMBER = r"(?P<n>\d{1,2}(?:\.\d)?)"
+# "Name (3): A, B" / "Name [3] - A, B" / "Name (3) A, B"
+_BRACKETED = re.compile(rf"^(?P<target>[^()\[\]:]{{1,50}}?)\s*[(\[]\s*{_NUMBER}\s*[)\]]\s*[:\-\u2013\u2014=>]*\s*(?P<voters>.*)$")
+# "Name - 3 - A, B - (L-2)" / "Name: 3 (A, B)" / "Name: 3 votes - A, B"
+_DASHED = re.compile(
+    rf"^(?P<target>[^()\[\]:]{{1,50}}?)\s*[:\-\u2013\u2014]\s*{_NUMBER}\s*(?:votes?\s*)?[:\-\u2013\u2014(]\s*(?P<voters>.*?)\)?$",
+    re.IGNORECASE,
+)
+_NOT_VOTING = re.compile(r"^(?:not\s*voting|no\s*votes?|non[\s-]*voters?|players\s+not\s+voting|abstaining)\b", re.I)
+_TO_LYNCH = re.compile(r"\(?\s*L\s*-\s*\d+\s*\)?|\bhammer(?:ed)?\b", re.IGNORECASE)
+_VOTER_NOTE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
+_BULLET = re.compile(r"^[\s*\-\u2022>#~]+")
+
+
+def read_vote_count(body_html: str, *, post: int) -> PostedCount | None:
+    """The count a moderator's post holds, or None when it holds none."""
+    if not body_html or not re.search(r"\d", body_html):
+        return None
+    wagons: list[PostedWagon] = []
+    not_voting: tuple[str, ...] = ()
+    seen: set[str] = set()
+    for line in _lines(body_html):
+        line = _BULLET.sub("", line).strip()
+        if not line:
+            continue
+        match = _BRACKETED.match(line) or _DASHED.match(line)
+        if match is None:
+            continue
+        target = match.group("target").strip(" :-*")
+        voters = _voters(match.group("voters"))
+        votes = float(match.group("n"))
+        if _NOT_VOTING.match(target):
+            not_voting = voters
+            continue
+        if not target or not voters or not (len(voters) <= votes <= 2 * len(voters)):
+            continue  # the number is not the voters listed: not a wagon line
+        folded = {v.casefold() for v in voters}
+        if folded & seen or len(folded) < len(voters):
+            return None  # a voter on two wagons: a log or history, not a count
+        seen |= folded
+        wagons.append(PostedWagon(target, votes, voters))
+    if not wagons or (len(wagons) < 2 and not not_voting):
+        return None
+    return PostedCount(post, tuple(wagons), not_voting)
+
+
+def _lines(body_html: str) -> list[str]:
+    from lxml import etree
+    from lxml import html as lxml_html
+
+    try:
+        root = lxml_html.fragment_fromstring(body_html, create_parent="div")
+    except (etree.ParserError, ValueError):
+        return []
+    pieces: list[str] = []
+
+    def walk(el) -> None:
+        if el.text:
+            pieces.append(el.text)
+        for child in el:
+            if not isinstance(child.tag, str):
+                pass
+            elif child.tag in _DROPPED_TAGS or "line-through" in (child.get("style") or ""):
+                pass  # struck-out votes are gone; a quoted count is someone else's
+            else:
+                if child.tag in _LINE_TAGS:
+                    pieces.append("\n")
+                walk(child)
+                if child.tag in _LINE_TAGS:
+                    pieces.append("\n")
+            if child.tail:
+                pieces.append(child.tail)
+
+    walk(root)
+    return " ".join("".join(pieces).replace("\xa0", " ").split(" ")).split("\n")
+
+
+def _voters(text: str) -> tuple[str, ...]:
+    text = _TO_LYNCH.sub(" ", text)
+    names = []
+    for part in re.split(r",|;|\s+&\s+", text):
+        name = " ".join(_VOTER_NOTE.sub(" ", part).split()).strip(" -:*.")
+        if name and name.casefold() not in ("none", "nobody", "-"):
+            names.append(name)
+    return tuple(names)
+
+
+# --- holding a count against Votal's reading --------------------------------------------------------------
+
+
+def posted_votes(count: PostedCount, roster: Any, living: Collection[str]) -> dict[str, str]:
+    """Voter seat -> the seat (or NO_ELIMINATION) the count puts the voter on; names it cannot read are left out."""
+    alive = frozenset(living)
+    placed: dict[str, str] = {}
+    for wagon in count.wagons:
+        target = resolve_name(wagon.target, roster, alive=alive)
+        owner = NO_ELIMINATION if target.no_elimination else target.seat
+        if owner is None:
+            continue
+        for voter in wagon.voters:
+            seat = resolve_name(voter, roster, alive=alive).seat
+            if seat is not None:
+                placed[seat] = owner
+    return placed
+
+
+def our_votes(votal: Any) -> dict[str, str]:
+    """Voter seat -> the seat (or NO_ELIMINATION) Votal counts the voter on."""
+    ours = {voter: wagon.target for wagon in votal.wagons for voter in wagon.voters}
+    ours.update((voter, NO_ELIMINATION) for voter in votal.no_elimination.voters)
+    return ours
+
+
+def check_count(
+    count: PostedCount, votal: Any, roster: Any, posts: Sequence[Any]
+) -> tuple[list[Disagreement], list[LearnedAlias]]:
+    """Every voter the count places otherwise than ``votal`` (Votal's reading as of the post before the
+    count), and the aliases the count teaches: a voter whose last vote Votal could not read, or read only
+    by a guess (a partial name, a typo) as another seat, placed by the count on a seat, typed that name for
+    that seat."""
+    placed = posted_votes(count, roster, votal.living)
+    ours = our_votes(votal)
+    posted_voters = {seat for seat in placed}
+    disagreements = [
+        Disagreement(count.post, voter, placed.get(voter), ours.get(voter))
+        for voter in sorted(posted_voters | set(ours))
+        if voter in posted_voters and placed.get(voter) != ours.get(voter)
+    ]
+    learned = []
+    typed = _typed_targets(posts)
+    for d in disagreements:
+        if d.posted is None or d.posted == NO_ELIMINATION:
+            continue
+        last = _last_vote(votal.actions, d.voter, before=count.post)
+        if last is None or last.target == d.posted or last.step in _WHOLE_NAME:
+            continue  # a whole name read as typed: the count slipped, or is behind; nothing to learn
+        text = typed.get((last.post, last.text))
+        if text:
+            learned.append(LearnedAlias(count.post, d.voter, text, d.posted, last.post))
+    return disagreements, learned
+
+
+_WHOLE_NAME = frozenset({"exact", "folded", "alias", "account"})
+
+
+def _last_vote(actions: Iterable[Any], voter: str, *, before: int) -> Any:
+    last = None
+    for action in actions:
+        if action.voter == voter and action.post < before and action.action in ("vote", "unvote"):
+            last = action
+    return last if last is not None and last.action == "vote" else None
+
+
+def _typed_targets(posts: Sequence[Any]) -> dict[tuple[int, str], str]:
+    """(post, raw bold text) -> the target as typed."""
+    return {
+        (post.number, command.raw): command.target
+        for post in posts
+        for command in post.commands
+        if command.action == "vote" and command.target
+    }

@@ -1,0 +1,119 @@
+"""Clear errors and warnings instead of confident nonsense: a store without the game, impossible days, a busy
+port, progress off a terminal, and game-file doubts shown beside the count."""
+
+import json
+import socket
+from urllib.parse import urlsplit
+
+import pytest
+from click.testing import CliRunner
+
+from assistant.cli import main
+from assistant.demo import load_demo_thread
+from assistant.pageserver import LoopbackServer
+
+NO_POSTS = "no posts stored for this game; run `votal sync` first"
+DAY2_EVENING = "2026-03-05T20:00:00+0000"
+
+
+@pytest.fixture(scope="module")
+def demo():
+    thread, game_text = load_demo_thread()
+    with LoopbackServer(thread.respond) as server:
+        yield server, game_text
+
+
+def write_game(demo, folder, *, change=("", ""), name="game.toml"):
+    server, game_text = demo
+    demo_url = next(line.split('"')[1] for line in game_text.splitlines() if line.startswith("thread ="))
+    parts = urlsplit(demo_url)
+    path = folder / name
+    path.write_text(game_text.replace(demo_url, f"{server.base_url}{parts.path}?{parts.query}").replace(*change))
+    return path
+
+
+@pytest.fixture(scope="module")
+def synced(demo, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("synced")
+    game = write_game(demo, folder)
+    db = folder / "votal.db"
+    assert invoke("sync", game, "--db", db, "--quiet").exit_code == 0
+    return folder, game, db
+
+
+def invoke(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["count"], ["draft", "votal"], ["audit"], ["export"], ["site", "--out", "{folder}/site"], ["status"]],
+)
+def test_a_store_without_the_game_stops_with_sync_first(command, synced, demo, tmp_path):
+    _, _, db = synced
+    other = write_game(demo, tmp_path, change=("t=4242", "t=9999"))  # a thread this store never synced
+    args = [part.format(folder=tmp_path) for part in command]
+    result = invoke(*args[:1], *args[1:2] if args[0] == "draft" else [], other, "--db", db,
+                    *args[1:] if args[0] != "draft" else [])
+    assert result.exit_code == 1, result.output
+    assert NO_POSTS in result.output
+    assert not (tmp_path / "site").exists()
+
+
+@pytest.mark.parametrize("command", [["count"], ["draft", "votal"], ["export"], ["status"], ["site"]])
+def test_a_missing_store_is_not_created(command, demo, tmp_path):
+    game = write_game(demo, tmp_path)
+    missing = tmp_path / "never.db"
+    result = invoke(*command, game, "--db", missing)
+    assert result.exit_code == 1 and NO_POSTS in result.output
+    assert not missing.exists()
+
+
+@pytest.mark.parametrize("day", ["0", "-1"])
+@pytest.mark.parametrize("command", [["count"], ["draft", "votal"], ["audit"]])
+def test_day_zero_or_negative_is_refused(command, day, synced):
+    _, game, db = synced
+    result = invoke(*command, game, "--db", db, "--day", day)
+    assert result.exit_code == 2 and "--day" in result.output
+
+
+def test_serve_on_a_busy_port_says_so(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = invoke("serve", tmp_path, "--port", port)
+    assert result.exit_code == 1
+    assert result.output.strip() == (
+        f"Error: port {port} on 127.0.0.1 is busy (another program is listening there): choose another with "
+        "--port, or --port 0 for any free port"
+    )
+
+
+def test_sync_off_a_terminal_writes_whole_lines(demo, tmp_path):
+    game = write_game(demo, tmp_path)
+    result = CliRunner().invoke(main, ["sync", str(game), "--db", str(tmp_path / "v.db")])
+    assert result.exit_code == 0
+    assert "\r" not in result.stdout + result.stderr
+    assert result.stdout.endswith("new, 0 edited posts (2 pages, 3 requests, phpbb)\n")
+
+
+def test_game_file_doubts_are_warnings_beside_the_count(demo, tmp_path):
+    # day 2 starts at post 30, leaving posts 25-29 to no day; and day 3 starts beyond the 34 stored posts
+    game = write_game(demo, tmp_path, change=("start_post = 25", "start_post = 30"))
+    game.write_text(game.read_text().replace("[[deaths]]", "[[days]]\nday = 3\nstart_post = 80\n\n[[deaths]]", 1))
+    db = tmp_path / "v.db"
+    assert invoke("sync", game, "--db", db, "--quiet").exit_code == 0
+    data = json.loads(invoke("count", game, "--db", db, "--day", "2", "--at-time", DAY2_EVENING,
+                             "--format", "json").output)
+    kinds = [(w["kind"], w["post"]) for w in data["warnings"]]
+    assert kinds == [("day_gap", 25), ("day_beyond_thread", 80)]
+    assert "posts 25-29 lie between day 1 (ends at post 24) and day 2" in data["warnings"][0]["message"]
+    assert "problems" in data
+    text = invoke("count", game, "--db", db, "--day", "2", "--at-time", DAY2_EVENING).output
+    assert "  warning: day 3 starts at post 80, beyond the last stored post (33)" in text
+    status = json.loads(invoke("status", game, "--db", db, "--format", "json").output)[0]
+    assert [w[:22] for w in status["warnings"]] == ["posts 25-29 lie betwee", "day 3 starts at post 8"]
+    bbcode = CliRunner().invoke(main, ["count", str(game), "--db", str(db), "--day", "2",
+                                                       "--at-time", DAY2_EVENING, "--format", "bbcode"])
+    assert "warning: posts 25-29" in bbcode.stderr and "warning" not in bbcode.stdout

@@ -1,0 +1,154 @@
+"""Who wrote a post: only a seat's own account counts for it; look-alikes and strangers are reported, never counted."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from assistant.game import parse_game
+from assistant.identity import AuthorIndex, skeleton
+
+GAME = """
+title = "Identity"
+thread = "https://forum.example.org/viewtopic.php?t=1"
+ruleset = "mafiascum"
+moderators = ["Cobalt"]
+
+[[players]]
+name = "Alice"
+
+[[players]]
+name = "Carol"
+replacements = ["Carol Two"]
+
+[[players]]
+name = "Bob"
+
+[[players]]
+name = "Zoë"
+"""
+
+
+@pytest.fixture(scope="module")
+def game():
+    return parse_game(GAME)
+
+
+@pytest.fixture(scope="module")
+def index(game):
+    return AuthorIndex(game)
+
+
+def test_every_account_of_a_seat_counts_for_it(index):
+    assert index.match("Alice") == ("Alice", "account")
+    assert index.match("Carol Two") == ("Carol", "account")
+    assert index.match(" Bob ") == ("Bob", "account")  # the spaces a page puts around a name
+
+
+def test_a_name_in_another_unicode_encoding_is_the_same_account(index):
+    assert index.match("Zoe\u0308") == ("Zoë", "account")  # decomposed e + diaeresis: NFC makes it one text
+
+
+@pytest.mark.parametrize(
+    "author",
+    [
+        "alice",  # case
+        "ALICE",
+        "A_lice",  # punctuation
+        "Alice2",  # suffix
+        "NotCarol",  # prefix
+        "\u0421arol",  # Cyrillic capital Es
+        "Ali\u0441e",  # Cyrillic small es
+        "Ca\u200brol",  # zero-width space
+        "\u202eCarol",  # right-to-left override
+        "Carol\u2069",  # bidi isolate terminator
+        "\uff21lice",  # fullwidth A
+        "Cobalt2",  # a moderator's look-alike is nobody's either
+        "Zoe",
+    ],
+)
+def test_an_account_that_is_not_listed_counts_for_no_seat(index, author):
+    assert index.match(author) == (None, None)
+
+
+@pytest.mark.parametrize(
+    ("author", "listed"),
+    [
+        ("alice", "'Alice'"),
+        ("\u0421arol", "'Carol'"),
+        ("Ca\u200brol", "'Carol'"),
+        ("\u202eCarol", "'Carol'"),
+        ("A1ice", "'Alice'"),
+        ("\uff21lice", "'Alice'"),
+    ],
+)
+def test_look_alikes_are_reported_naming_the_account_they_imitate(index, author, listed):
+    report = index.why_not(author)
+    assert report.startswith("look-alike account ") and listed in report and "never counted" in report
+    assert "\\u" in report or author.isascii()  # the hidden or foreign character is shown, not printed raw
+
+
+def test_tr39_skeletons_join_look_alikes_and_only_them():
+    assert skeleton("\u0421arol") == skeleton("Carol") == skeleton("C\u200barol")
+    assert skeleton("A_lice") != skeleton("Alice")
+    assert skeleton("Alice2") != skeleton("Alice")
+
+
+def test_an_unlisted_account_resembling_a_seat_is_reported_not_counted(index):
+    assert index.why_not("A_lice") == "not a player ('A_lice' resembles seat Alice but is not listed in the game file)"
+    assert index.why_not("Stranger") == "not a player"
+    assert index.why_not("Cobalt") == "moderator's post"
+
+
+def test_a_renamed_account_keeps_its_seat_by_user_id_and_is_reported(game):
+    authors = [("Cobalt", "1"), ("Alice", "5"), ("Bob", "6"), ("Alicia", "5"), ("Alicia", "5")]
+    index = AuthorIndex(game, authors)
+    assert index.match("Alicia", "5") == ("Alice", "renamed")
+    assert index.match("Alicia") == ("Alice", "renamed")  # the name alone: learnt from the thread
+    assert index.match("Alice", "5") == ("Alice", "account")
+    assert ("Alice", "account 'Alice' now posts as 'Alicia' (same user id): counted for it") in index.findings()
+
+
+def test_a_listed_name_under_another_user_id_is_an_impostor(game):
+    index = AuthorIndex(game, [("Alice", "5"), ("Bob", "6"), ("Bob", "6")])
+    assert index.match("Alice", "9") == (None, None)
+    assert "another forum account (user id 9)" in index.why_not("Alice", "9")
+
+
+def test_a_listed_name_two_user_ids_post_under_counts_for_neither(game):
+    index = AuthorIndex(game, [("Alice", "5"), ("Alice", "9")])
+    assert index.match("Alice", "5") == (None, None)
+    assert index.match("Alice") == (None, None)
+    assert "user ids 5, 9" in index.why_not("Alice")
+
+
+def test_an_outsider_never_takes_the_seat_of_a_player_who_has_not_posted(game):
+    authors = [("Cobalt", "1")] + [("Carol", "2"), ("Bob", "3"), ("Zoë", "4")] * 3 + [("Newname", "7")] * 20
+    index = AuthorIndex(game, authors)
+    assert index.match("Newname", "7") == (None, None)
+    assert index.suggestions() == [("Newname", "Alice")]  # for the moderator to confirm, never counted
+    silent = [report for seat, report in index.findings() if seat == "Alice"]
+    assert silent == [
+        "has not posted under an account the game file lists; unlisted accounts posted: 'Newname' (20) "
+        "(a renamed account is added to replacements)"
+    ]
+
+
+def test_a_look_alike_that_posts_is_among_the_findings(game):
+    index = AuthorIndex(game, [("Alice", None), ("\u0421arol", None), ("\u0421arol", None)])
+    reports = dict(index.findings())
+    assert reports["\u0421arol"] == (
+        "look-alike account '\\u0421arol' is not seat Carol's account 'Carol': never counted (2 posts)"
+    )
+
+
+def test_a_replacement_holds_the_seat_from_its_post_on(game):
+    # The game file's form `replacements = [{name = "Carol Two", post = 50}]`.
+    carol = replace(game.players[1], replacements=({"name": "Carol Two", "post": 50},))
+    index = AuthorIndex(replace(game, players=(game.players[0], carol, *game.players[2:])))
+    assert index.match("Carol", number=49) == ("Carol", "account")
+    assert index.match("Carol", number=50) == (None, None)
+    assert index.match("Carol Two", number=49) == (None, None)
+    assert index.match("Carol Two", number=50) == ("Carol", "account")
+    assert index.why_not("Carol", number=50) == "account 'Carol' does not hold seat Carol at post 50"

@@ -1,0 +1,101 @@
+"""Reading a moderator's posted vote count, and holding it against Votal's reading: disagreements, learned aliases."""
+
+from __future__ import annotations
+
+import pytest
+from golden.harness import read_post
+
+from assistant.game import parse_game
+from assistant.names import NO_ELIMINATION, Roster
+from assistant.rules import load_ruleset
+from assistant.tally import replay_day
+from assistant.votecounts import (
+    Disagreement,
+    LearnedAlias,
+    PostedWagon,
+    check_count,
+    read_vote_count,
+)
+
+SEATS = ("Tfrost22", "Marigold", "Quentin", "Ysolde", "Bramble", "Odalys", "Pemberton")
+GAME = """
+title = "Counts"
+thread = "https://forum.example.org/viewtopic.php?t=3"
+ruleset = "mafiascum"
+moderators = ["Warden"]
+[[days]]
+day = 1
+start_post = 0
+""" + "".join(f'[[players]]\nname = "{name}"\n' for name in SEATS)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Marigold (2): Quentin, Ysolde",
+        "Marigold [2] - Quentin, Ysolde",
+        "Marigold - 2 - Quentin, Ysolde - (L-2)",
+        "Marigold: 2 (Quentin, Ysolde)",
+        "Marigold (2) - Quentin, Ysolde (L-2)",
+    ],
+)
+def test_each_style_of_wagon_line_is_read(line):
+    count = read_vote_count(f"{line}<br>Bramble (1): Odalys<br>Not voting (1): Pemberton", post=40)
+    assert count is not None
+    assert count.wagons == (
+        PostedWagon("Marigold", 2, ("Quentin", "Ysolde")),
+        PostedWagon("Bramble", 1, ("Odalys",)),
+    )
+    assert count.not_voting == ("Pemberton",)
+
+
+def test_struck_and_quoted_votes_are_not_in_the_count():
+    body = (
+        "<blockquote><cite>Ysolde wrote:</cite>Quentin (5): a, b, c, d, e<br>Odalys (1): f</blockquote>"
+        "Marigold (1): Quentin, <s>Ysolde</s><br>Bramble (1): Odalys"
+    )
+    count = read_vote_count(body, post=40)
+    assert count.wagons == (PostedWagon("Marigold", 1, ("Quentin",)), PostedWagon("Bramble", 1, ("Odalys",)))
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "I think Marigold (2) is scummy, and so is Bramble (1).",  # prose with numbers
+        "Marigold (5): Quentin, Ysolde<br>Bramble (1): Odalys",  # numbers that do not match the voters
+        "Marigold: 2 - Quentin, Ysolde<br>Bramble: 2 - Quentin, Odalys",  # a log: one voter on two wagons
+        "Marigold (1): Quentin",  # one line, nothing else: not a count
+    ],
+)
+def test_what_is_not_a_count(body):
+    assert read_vote_count(body, post=40) is None
+
+
+def _setup(lines):
+    game = parse_game(GAME)
+    ruleset = load_ruleset(game.ruleset)
+    posts = [read_post(line) for line in lines]
+    roster = Roster.from_game(game, ruleset)
+    return game, ruleset, posts, roster
+
+
+def test_a_count_teaches_a_nickname_and_reports_each_disagreement():
+    game, ruleset, posts, roster = _setup(
+        ["1 Quentin: vote Frosty", "2 Ysolde: vote Marigold", "3 Odalys: vote Bramble", "4 Bramble: vote Marigold"]
+    )
+    votal = replay_day(game, ruleset, posts, roster, day=1, at_post=4)
+    count = read_vote_count("Tfrost22 (1): Quentin<br>Marigold (1): Ysolde<br>Odalys (1): Bramble", post=5)
+    disagreements, learned = check_count(count, votal, roster, posts)
+    assert disagreements == [
+        Disagreement(5, "Bramble", "Odalys", "Marigold"),  # the moderator slipped, or Votal misread post 4
+        Disagreement(5, "Quentin", "Tfrost22", None),  # "Frosty": a name no spelling rule reaches
+    ]
+    assert learned == [LearnedAlias(5, "Quentin", "Frosty", "Tfrost22", cast=1)]
+
+
+def test_a_no_lynch_wagon_is_read_as_no_elimination():
+    game, ruleset, posts, roster = _setup(["1 Quentin: vote no lynch", "2 Ysolde: vote Marigold"])
+    votal = replay_day(game, ruleset, posts, roster, day=1, at_post=2)
+    count = read_vote_count("No Lynch (1): Quentin<br>Marigold (1): Ysolde", post=3)
+    assert check_count(count, votal, roster, posts) == ([], [])
+    assert NO_ELIMINATION == "no elimination"
