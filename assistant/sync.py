@@ -337,6 +337,10 @@ def check_ruleset(game: Game) -> None:
 
 
 def _validators(fetched: Fetched, page) -> store.Validators:
+    """What to remember of a page for the next conditional GET. A page read with problems (posts that may be
+    missing) keeps no ETag or Last-Modified: a 304 must never stand for a page whose posts we did not get."""
+    if page.problems:
+        return store.Validators(None, None, page.next_url)
     return store.Validators(
         fetched.etag, fetched.last_modified, page.next_url, tuple(p.post_id for p in page.posts), page.posts[0].number
     )
