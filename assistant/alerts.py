@@ -58,10 +58,13 @@ def detect_alerts(
     sync_error: str | None = None,
     page_problems: Iterable[str] = (),
     warnings: Iterable[str] = (),
+    complete: bool = True,
     deadline_near: timedelta = DEADLINE_NEAR,
 ) -> list[Alert]:
     """Everything in this votal and sync that the moderator should hear about; ``warnings`` are doubts about the
-    game file against the thread (see :mod:`assistant.checks`)."""
+    game file against the thread (see :mod:`assistant.checks`). ``complete`` false (the last sync failed part-way,
+    so the store may lack posts) holds back every announcement of how the day stands: a count of half a thread
+    can name a hammer or a deadline outcome that the whole thread contradicts."""
     alerts: list[Alert] = []
     for warning in warnings:
         alerts.append(Alert("warning", f"warning:{_digest(warning)}", f"Check the game file: {warning}"))
@@ -75,27 +78,29 @@ def detect_alerts(
         return alerts
     day = votal.day
     outcome = votal.outcome
-    if outcome is not None and outcome.kind != "pending":
-        at = f" at post {outcome.post}" if outcome.post is not None else ""
-        who = outcome.target or "no elimination"
-        key = f"outcome:{day}:{outcome.kind}:{outcome.target}:{outcome.reason}"
-        if outcome.reason == "majority" and not _past(votal.deadline, now):
-            alerts.append(Alert("hammer", key, f"Day {day}: hammer — {who} reached a majority{at}; the day ends."))
-        elif outcome.reason == "unanimous_minus_one":
+    if complete:
+        if outcome is not None and outcome.kind != "pending":
+            at = f" at post {outcome.post}" if outcome.post is not None else ""
+            who = outcome.target or "no elimination"
+            key = f"outcome:{day}:{outcome.kind}:{outcome.target}:{outcome.reason}"
+            if outcome.reason == "majority" and not _past(votal.deadline, now):
+                message = f"Day {day}: hammer — {who} reached a majority{at}; the day ends."
+                alerts.append(Alert("hammer", key, message))
+            elif outcome.reason == "unanimous_minus_one":
+                alerts.append(
+                    Alert("unanimous_minus_one", key, f"Day {day}: unanimous minus one on {who}{at}; the day ends.")
+                )
+            else:
+                alerts.append(Alert("day_decided", key, f"Day {day} is decided: {who} ({outcome.reason}){at}."))
+        elif votal.majority is not None and votal.wagons and votal.wagons[0].votes >= votal.majority:
+            top = votal.wagons[0]
             alerts.append(
-                Alert("unanimous_minus_one", key, f"Day {day}: unanimous minus one on {who}{at}; the day ends.")
+                Alert(
+                    "majority",
+                    f"majority:{day}:{top.target}",
+                    f"Day {day}: {top.target} has a majority ({_votes(top.votes)} of {votal.majority} needed).",
+                )
             )
-        else:
-            alerts.append(Alert("day_decided", key, f"Day {day} is decided: {who} ({outcome.reason}){at}."))
-    elif votal.majority is not None and votal.wagons and votal.wagons[0].votes >= votal.majority:
-        top = votal.wagons[0]
-        alerts.append(
-            Alert(
-                "majority",
-                f"majority:{day}:{top.target}",
-                f"Day {day}: {top.target} has a majority ({_votes(top.votes)} of {votal.majority} needed).",
-            )
-        )
     if outcome is None and votal.deadline is not None and timedelta(0) < votal.deadline - now <= deadline_near:
         left = votal.deadline - now
         alerts.append(

@@ -94,7 +94,7 @@ def day_options(func: Callable) -> Callable:
     func = click.option(
         "--at-time",
         type=click.DateTime(["%Y-%m-%dT%H:%M:%S%z", "%Y-%m-%dT%H:%M%z", "%Y-%m-%dT%H:%M:%S"]),
-        help="Count as of this time (ISO 8601; UTC if no offset). Default: now, so a passed deadline decides.",
+        help="Count as of this time (ISO 8601; UTC if no offset). Default: the time of the --at-post post, else now.",
     )(func)
     func = click.option("--at-post", type=int, help="Count as of this post number.")(func)
     return click.option("--day", type=click.IntRange(min=1), help="Day to count (default: the current day).")(func)
@@ -104,6 +104,13 @@ def as_utc(moment: datetime | None) -> datetime:
     if moment is None:
         return now_utc()
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def as_of_moment(game, db, at_post: int | None, at_time: datetime | None) -> datetime:
+    """What a count is as of: --at-time, else the time of --at-post's post, else now."""
+    from assistant.counting import as_of
+
+    return as_of(game, db, at_post=at_post, at_time=None if at_time is None else as_utc(at_time), now=now_utc())
 
 
 def quiet_option(func: Callable) -> Callable:
@@ -313,10 +320,10 @@ def count(
     from assistant.counting import count_game, current_day, game_warnings
 
     game, db = load_stored(game_file, db_file)
-    moment = as_utc(at_time)
-    days = None if all_days else [day or current_day(game, db, at_time=moment)]
+    moment = as_of_moment(game, db, at_post, at_time)
+    days = None if all_days else [day or current_day(game, db, at_time=moment, at_post=at_post)]
     votals = count_game(game, db, days=days, at_post=at_post, at_time=moment)
-    warnings = game_warnings(game, db)
+    warnings = game_warnings(game, db, days=[v.day for v in votals])
     if fmt == "json":
         data = [{**v.to_json(), "warnings": [w.to_json() for w in for_day(warnings, v.day)]} for v in votals]
         print_json(data if all_days else data[0])
@@ -346,6 +353,8 @@ def count(
     type=click.Path(file_okay=False),
     help="Your templates folder (default: the game file's 'templates'); its files override the bundled ones.",
 )
+@click.option("--force", is_flag=True,
+              help="Draft day-end or judge even for a day not yet decided (the draft then says it is undecided).")
 def draft(
     kind: str,
     game_file: str,
@@ -355,12 +364,14 @@ def draft(
     at_time: datetime | None,
     flavor: str | None,
     templates_dir: str | None,
+    force: bool,
 ) -> None:
     """Draft a routine moderator post from stored posts (no network).
 
     KIND is one of day-start, votal, judge, day-end, early-end, runoff, reminder. A template
     folder's votal.j2, day_start.j2 ... (or bbcode/votal.j2, markdown/votal.j2) replace the
-    bundled templates of the same name.
+    bundled templates of the same name. A day-end or judge draft of a day that is not decided
+    is refused (exit 1) unless --force.
 
     \b
     Example:
@@ -372,10 +383,16 @@ def draft(
     from assistant.store import load_read_posts
 
     game, db = load_stored(game_file, db_file)
-    moment = as_utc(at_time)
-    number = day or current_day(game, db, at_time=moment)
+    moment = as_of_moment(game, db, at_post, at_time)
+    number = day or current_day(game, db, at_time=moment, at_post=at_post)
     votals = count_game(game, db, days=[number], at_post=at_post, at_time=moment)
-    warn(for_day(game_warnings(game, db), number))
+    warn(for_day(game_warnings(game, db, days=[number]), number))
+    if kind in ("day-end", "judge") and votals[0].outcome is None and not force:
+        where = f"post {at_post}" if at_post is not None else f"{moment:%Y-%m-%d %H:%M} UTC"
+        raise click.ClickException(
+            f"day {number} is not decided as of {where}: a {kind} post would announce nothing "
+            "(count it with `votal count`; --force drafts it marked undecided)"
+        )
     posts = load_read_posts(db, game.key)
     context = build_context(game, ruleset_for(game), votals, day=number, now=moment, posts=posts)
     folder = templates_dir or game.templates
@@ -402,8 +419,8 @@ def audit(
     from assistant.counting import count_game, current_day, format_audit_text
 
     game, db = load_stored(game_file, db_file)
-    moment = as_utc(at_time)
-    number = day or current_day(game, db, at_time=moment)
+    moment = as_of_moment(game, db, at_post, at_time)
+    number = day or current_day(game, db, at_time=moment, at_post=at_post)
     votal = count_game(game, db, days=[number], at_post=at_post, at_time=moment)[0]
     if fmt == "json":
         print_json(votal.to_json()["actions"])

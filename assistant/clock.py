@@ -100,6 +100,11 @@ def _bounds(game: Game, ruleset: Ruleset, day: int, scheduled: datetime | None, 
         start = scheduled
     if end is None and start is not None and ruleset.day_hours and (declared is None or declared.end_post is None):
         end = add_wall_hours(start, ruleset.day_hours, zone)
+    by_posts_only = declared is not None and declared.start is None and declared.end_post is None
+    if end is None and by_posts_only and ruleset.sod and scheduled is not None and ruleset.day_hours:
+        # A day declared by its first post still ends at the ruleset's hour ("until 11 am the next day"):
+        # the deadline comes from the schedule, the start from the post.
+        end = add_wall_hours(scheduled, ruleset.day_hours, zone)
     extended = 0.0
     for event in game.events:
         if event.day != day:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from assistant import store
 from assistant.checks import GameWarning, check_days
-from assistant.clock import phase_at
+from assistant.clock import day_bounds, phase_at
 from assistant.errors import VotalError
 from assistant.game import Game
 from assistant.names import Roster
@@ -37,19 +37,82 @@ def require_posts(game: Game, db: Store) -> None:
         raise VotalError(f"{NO_POSTS} (the store holds no posts of {game.thread})")
 
 
-def game_warnings(game: Game, db: Store) -> list[GameWarning]:
-    """What the moderator should double-check about this game file against the stored thread."""
-    return check_days(game, last_post=store.last_post_number(db, game.key))
+def game_warnings(game: Game, db: Store, *, days: Sequence[int] = ()) -> list[GameWarning]:
+    """What the moderator should double-check about this game file against the stored thread, and about the
+    bounds Votal assumed for any of ``days`` (the days being shown) that the game file does not declare."""
+    warnings = check_days(game, last_post=store.last_post_number(db, game.key))
+    ruleset = ruleset_for(game)
+    for day in days:
+        if day > 1 and game.day(day) is None:
+            bounds = day_bounds(game, ruleset, day)
+            if bounds.start is not None:
+                warnings.append(
+                    GameWarning(
+                        "inferred_day",
+                        f"day {day} is not declared: its start is assumed from the ruleset's phase lengths "
+                        f"({bounds.start.astimezone(game.tz):%Y-%m-%d %H:%M %Z}); add a [[days]] entry with "
+                        f"day = {day} and start_post = the post that starts it",
+                        day=day,
+                    )
+                )
+    if _undeclared(game, ruleset, 1):
+        first = store.first_post_number(db, game.key)
+        warnings.append(
+            GameWarning(
+                "inferred_day",
+                f"day 1 is not declared: it is assumed to run from the thread's first post ({first}); add a "
+                "[[days]] entry with day = 1 and start_post = the post that starts it",
+                day=1,
+                post=first,
+            )
+        )
+    return warnings
 
 
-def current_day(game: Game, db: Store, *, at_time: datetime | None = None) -> int:
+def as_of(game: Game, db: Store, *, at_post: int | None, at_time: datetime | None, now: datetime) -> datetime:
+    """The moment a count is as of: the time given, else the time of the as-of post (so an open day as of an
+    early post is undecided, whatever the clock says now), else now."""
+    if at_time is not None:
+        return at_time
+    if at_post is not None:
+        return store.post_time(db, game.key, at_post) or now
+    return now
+
+
+def _undeclared(game: Game, ruleset: Ruleset, day: int) -> bool:
+    """A day the game file does not declare and the ruleset's phase lengths do not time."""
+    if game.day(day) is not None:
+        return False
+    bounds = day_bounds(game, ruleset, day)
+    return bounds.start is None and bounds.start_post is None
+
+
+def require_declared(game: Game, ruleset: Ruleset, day: int) -> None:
+    """Never guess where a day begins (counting it from post 0 would replay earlier days' votes as its own);
+    day 1 of a game that declares no days at all is counted from the first post, with a warning."""
+    if not _undeclared(game, ruleset, day) or (day == 1 and not game.days):
+        return
+    before = game.day(day - 1)
+    hint = ""
+    if before is not None and before.end_post is not None:
+        hint = f" (day {day - 1} ends at post {before.end_post})"
+    raise VotalError(
+        f"{game.path}: day {day} is not declared: add a [[days]] entry with day = {day} and start_post = the post "
+        f"that starts it{hint}, or start = its start time"
+    )
+
+
+def current_day(game: Game, db: Store, *, at_time: datetime | None = None, at_post: int | None = None) -> int:
     """The day being played: the latest day that has started, by stored posts or by the clock.
 
-    A declared day has started when the store holds its start post, or ``at_time`` is past its start.
+    A declared day has started when the store holds its start post (up to ``at_post``), or ``at_time`` is past
+    its start.
     A game timed only by the ruleset's phase lengths (``start`` and no declared days) is on the day
     ``at_time`` falls in, or the one whose night it is. Day 1 when nothing tells.
     """
     last = store.last_post_number(db, game.key)
+    if at_post is not None and last is not None:
+        last = min(last, at_post)
     started = [
         d.day
         for d in game.days
@@ -78,6 +141,8 @@ def count_game(
     roster = Roster.from_game(game, ruleset, authors=store.post_authors(db, game.key))
     if days is None:
         days = range(1, current_day(game, db, at_time=at_time) + 1)
+    for day in days:
+        require_declared(game, ruleset, day)
     return [
         replay_day(game, ruleset, posts, roster, day=day, at_post=at_post, at_time=at_time) for day in days
     ]

@@ -100,6 +100,14 @@ class AddEvent:
 
 
 @dataclass(frozen=True)
+class SetModerators:
+    """The game's moderators, written only where the file names none."""
+
+    names: tuple[str, ...]
+    cite: Cited
+
+
+@dataclass(frozen=True)
 class SetDeadline:
     """A day's deadline as the thread states it: the first one is the day's ``end``; a later, different one
     is a declared change (an [[events]] entry of kind "deadline" citing its post), so the first stays on
@@ -110,7 +118,7 @@ class SetDeadline:
     cite: Cited
 
 
-Edit = SetDay | AddDeath | AddReplacement | AddPlayer | RemovePlayer | AddEvent | SetDeadline
+Edit = SetDay | AddDeath | AddReplacement | AddPlayer | RemovePlayer | AddEvent | SetDeadline | SetModerators
 
 
 @dataclass(frozen=True)
@@ -192,6 +200,7 @@ class _Editor:
             RemovePlayer: self.remove_player,
             AddEvent: self.add_event,
             SetDeadline: self.set_deadline,
+            SetModerators: self.set_moderators,
         }[type(edit)]
         handler(edit)
 
@@ -288,6 +297,23 @@ class _Editor:
         index, table = found
         for key, value in fields.items():
             self.set_key(table, key, value, edit.cite, f"days[{index + 1}] (day {edit.day})")
+
+    def set_moderators(self, edit: SetModerators) -> None:
+        if not edit.names:
+            return
+        if "moderators" in self.doc:
+            held = [str(m).casefold() for m in self.doc["moderators"]]
+            if sorted(held) != sorted(n.casefold() for n in edit.names):
+                self.disagreements.append(f"moderators: the file says {list(map(str, self.doc['moderators']))}; "
+                                          f"{_source(edit.cite)} says {list(edit.names)} (file kept)")
+            return
+        item = _comment(tomlkit.item(list(edit.names)), cite_comment(edit.cite))
+        keys = [k for k in ("ruleset", "forum", "thread", "title") if k in self.doc]
+        if keys:
+            self.doc._insert_after(keys[0], "moderators", item)
+        else:
+            self.doc.add("moderators", item)
+        self.written.append(f"moderators = {list(edit.names)} ({_source(edit.cite)})")
 
     def set_deadline(self, edit: SetDeadline) -> None:
         table = next((t for t in self.tables("days") if t.get("day") == edit.day), None)

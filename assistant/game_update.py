@@ -23,8 +23,10 @@ from assistant.game_edits import (
     AddReplacement,
     Edit,
     EditRefused,
+    Note,
     SetDay,
     SetDeadline,
+    SetModerators,
     apply_edits,
     check_edits,
 )
@@ -111,7 +113,10 @@ def plan_update(
         after_post=after,
         timezone=game.tz,
     )
-    edits, notes = edits_from_facts(facts, has_players=bool(game.players), clocked=clocked)
+    edits, notes = edits_from_facts(
+        facts, has_players=bool(game.players), clocked=clocked, has_moderators=bool(game.moderators),
+        opening=posts[0].number if posts else None,
+    )
     numbers = [p.number for p in posts]
     written: list[str] = []
     disagreements: list[str] = []
@@ -137,11 +142,16 @@ def plan_update(
     return UpdateReport(path, text, new_text, after, tuple(written), tuple(disagreements), tuple(alarms), tuple(notes))
 
 
-def edits_from_facts(facts: ThreadFacts, *, has_players: bool, clocked: bool) -> tuple[list[Edit], list[str]]:
+def edits_from_facts(
+    facts: ThreadFacts, *, has_players: bool, clocked: bool, has_moderators: bool = True, opening: int | None = None
+) -> tuple[list[Edit], list[str]]:
     """The edits the facts call for, in the order they must be written (players, then the seats' changes,
     then days, deaths and declared changes), and notes on what was left out."""
     edits: list[Edit] = []
     notes: list[str] = []
+    if not has_moderators and facts.moderators:  # read from the thread: its opener, and any co-moderator named
+        cite = facts.moderators_cite or Note("the author of the thread's opening post", opening)
+        edits.append(SetModerators(tuple(facts.moderators), cite))
     if not has_players:
         edits.extend(AddPlayer(p.name, p.cite, tuple(p.replacements)) for p in facts.players)
     edits.extend(AddReplacement(r.player, r.new, r.post, r.cite) for r in facts.replacements)

@@ -211,6 +211,8 @@ class Roster:
     seats: tuple[str, ...]
     entries: tuple[_Entry, ...]
     authors: AuthorIndex = field(repr=False)  # who a post's author is: assistant.identity
+    # Spellings a moderator's posted count taught (assistant.votecounts): folded text -> (seat, from post).
+    learned: dict[str, tuple[str, int]] = field(default_factory=dict)
     _cache: dict[tuple[str, frozenset[str]], Resolution] = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -256,12 +258,25 @@ class Roster:
         """(seat, how) for a post's author (see :meth:`assistant.identity.AuthorIndex.match`)."""
         return self.authors.match(author, author_id, number)
 
-    def resolve(self, text: str, alive: Collection[str]) -> Resolution:
+    def resolve(self, text: str, alive: Collection[str], *, at_post: int | None = None) -> Resolution:
+        """What ``text`` names; ``at_post``: the post it is read at, from which learned spellings count."""
         key = (text, alive if isinstance(alive, frozenset) else frozenset(alive))
         found = self._cache.get(key)
         if found is None:
             found = self._cache[key] = _resolve(text, self, key[1])
+        if self.learned and found.step not in _SURE_STEPS:
+            taught = self.learned.get(fold_name(text))
+            if taught is not None and at_post is not None and at_post >= taught[1]:
+                seat = taught[0]
+                if seat not in key[1]:
+                    return Resolution(text, None, "learned", reason="target is dead", matched=text, candidates=(seat,))
+                return Resolution(text, seat, "learned", matched=text)
         return found
+
+    def learn(self, text: str, seat: str, from_post: int) -> None:
+        """Read ``text`` as ``seat`` from ``from_post`` on, where no whole name says otherwise; the first
+        count to teach a spelling keeps it."""
+        self.learned.setdefault(fold_name(text), (seat, from_post))
 
 
 def _no_elimination_phrases(source: Iterable[str] | Any) -> tuple[str, ...]:
@@ -283,9 +298,10 @@ def _entry(spelling: str, owner: str, kind: str, source: str) -> _Entry:
     return _Entry(spelling, fold_name(spelling), owner, kind, source, tuple(_words(spelling)))
 
 
-def resolve_name(text: str, roster: Roster, *, alive: Collection[str]) -> Resolution:
-    """What the typed ``text`` names, among the seats of ``roster`` (``alive``: the seats alive now)."""
-    return roster.resolve(text, alive)
+def resolve_name(text: str, roster: Roster, *, alive: Collection[str], at_post: int | None = None) -> Resolution:
+    """What the typed ``text`` names, among the seats of ``roster`` (``alive``: the seats alive now;
+    ``at_post``: the post it is read at, for spellings learned from a moderator's count)."""
+    return roster.resolve(text, alive, at_post=at_post)
 
 
 _STRIP = " \t\n@:;,.!?\"'`()[]{}<>*~|=-\u2013\u2014\u201c\u201d\u2018\u2019"

@@ -169,6 +169,7 @@ class Runner:
                 sync_error=run.error,
                 page_problems=run.result.problems if run.result else (),
                 warnings=self._warnings(game, db),
+                complete=_last_sync_complete(db, game),
             )
             run.alerts = len(deliver_alerts(db, game, alerts, now=now, post=self.post_webhook))
             if run.result is not None and run.result.changed:
@@ -345,6 +346,12 @@ def _install_signal_handlers(stop: threading.Event) -> dict:
     for signum in (signal.SIGINT, signal.SIGTERM):
         previous[signum] = signal.signal(signum, lambda *_: stop.set())
     return previous
+
+
+def _last_sync_complete(db: store.Store, game: Game) -> bool:
+    """Whether the store holds the whole thread as of its last sync (a failed sync may have stored part of it)."""
+    last = store.last_sync(db, game.key)
+    return last is not None and not last["error"]
 
 
 def _describe(run: GameRun) -> str:

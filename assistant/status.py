@@ -37,6 +37,9 @@ def collect_status(
         from assistant.counting import game_warnings
 
         warnings = [w.message for w in game_warnings(game, db)]
+    if last and last["error"] and votal is not None:
+        # the same rule as `votal run`'s alerts: a failed sync may have stored only part of the thread
+        warnings.append("the last sync failed part-way: the day below is counted from the posts stored so far")
     if votal is not None:
         problems.extend(f"post {p.post}: {p.voter}'s {p.text!r} not counted: {p.reason}" for p in votal.problems)
     unsent = [a for a in store.load_alerts(db, game.key, limit=50) if a["sent"] is None and a["send_error"]]

@@ -599,6 +599,16 @@ def first_post_at(db: Store, game: str, moment: datetime) -> int | None:
     ]
 
 
+def post_time(db: Store, game: str, number: int) -> datetime | None:
+    """When post ``number`` was written (else the nearest earlier post with a time): "as of post P" is as of then."""
+    row = _one(
+        db,
+        "select time from posts where game = ? and number <= ? and time is not null order by number desc limit 1",
+        [game, number],
+    )
+    return datetime.fromisoformat(row["time"]) if row else None
+
+
 def first_post_number(db: Store, game: str) -> int | None:
     """The number of the thread's first post as stored (0 on MafiaScum, 1 on most forums), deleted or not."""
     return _rows(db, "select min(number) as n from posts where game = ?", [game])[0]["n"]

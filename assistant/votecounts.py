@@ -13,11 +13,11 @@ only by a guess as another seat, the name as the voter typed it is learned for t
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from assistant.names import NO_ELIMINATION, resolve_name
+from assistant.names import NO_ELIMINATION, fold_name, resolve_name
 
 
 @dataclass(frozen=True)
@@ -203,12 +203,32 @@ def check_count(
         if d.posted is None or d.posted == NO_ELIMINATION:
             continue
         last = _last_vote(votal.actions, d.voter, before=count.post)
-        if last is None or last.target == d.posted or last.step in _WHOLE_NAME:
-            continue  # a whole name read as typed: the count slipped, or is behind; nothing to learn
+        if last is None or not _misread(last, d.posted):
+            continue
         text = typed.get((last.post, last.text))
         if text:
             learned.append(LearnedAlias(count.post, d.voter, text, d.posted, last.post))
-    return disagreements, learned
+    # One spelling the count puts on two seats teaches nothing.
+    seats: dict[str, set[str]] = {}
+    for alias in learned:
+        seats.setdefault(alias_key(alias.text), set()).add(alias.seat)
+    return disagreements, [a for a in learned if len(seats[alias_key(a.text)]) == 1]
+
+
+def alias_key(text: str) -> str:
+    """How a learned spelling is matched: folded, as names are."""
+    return fold_name(text)
+
+
+def _misread(action: Any, posted: str) -> bool:
+    """Votal could not read the name, or read it only by a guess as another seat."""
+    if action.counted:
+        return action.target != posted and action.step not in _WHOLE_NAME
+    why = action.why_not or ""
+    return why.startswith(_NAME_REASONS)
+
+
+_NAME_REASONS = ("unknown name", "ambiguous", "several targets", "cut-off name")
 
 
 _WHOLE_NAME = frozenset({"exact", "folded", "alias", "account"})
@@ -230,3 +250,20 @@ def _typed_targets(posts: Sequence[Any]) -> dict[tuple[int, str], str]:
         for command in post.commands
         if command.action == "vote" and command.target
     }
+
+
+def learn_from_counts(
+    counts: Iterable[PostedCount], replay: Callable[[int], Any], roster: Any, posts: Sequence[Any]
+) -> tuple[list[Disagreement], list[LearnedAlias]]:
+    """Each count in post order, held against ``replay(post)`` (the reading as of the post before it, with
+    what earlier counts taught); every spelling a count teaches is learned by ``roster`` from that post on."""
+    disagreements: list[Disagreement] = []
+    learned: list[LearnedAlias] = []
+    for count in sorted(counts, key=lambda c: c.post):
+        found, taught = check_count(count, replay(count.post - 1), roster, posts)
+        disagreements.extend(found)
+        for alias in taught:
+            if alias_key(alias.text) not in roster.learned:
+                roster.learn(alias.text, alias.seat, alias.post)
+                learned.append(alias)
+    return disagreements, learned

@@ -12,7 +12,7 @@ words count. Bold that is not a command is ignored.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 # Bump when extraction changes: stored commands of an older version are read again from the post.
@@ -166,6 +166,7 @@ def _collect(root, *, brackets: bool) -> list[tuple[str, bool]]:
 
 
 _BREAK = ("\n", False)
+_BROKEN = "\x01"  # marks bold read from BBCode the forum did not render: a broken tag
 _CUT = "\x00"  # where an excluded part (a quote, a spoiler...) was cut out
 # Quote BBCode the forum left unrendered: "[quote="X"]" opens a quote, "[/quote]" closes one.
 # Literal "[quote" text without its closing bracket is a player writing about quotes, not a quote.
@@ -223,7 +224,7 @@ def _literal_bold(text: str) -> tuple[tuple[str, bool], ...]:
     last = 0
     for match in _LITERAL_BOLD.finditer(text):
         parts.append((text[last : match.start()], False))
-        parts.append((next(g for g in match.groups() if g is not None), True))
+        parts.append((_BROKEN + next(g for g in match.groups() if g is not None), True))
         last = match.end()
     if not parts:
         return ((text, False),)
@@ -383,10 +384,16 @@ def _fold(text: str) -> str:
     return "".join(c for c in text.casefold() if c.isalnum())
 
 
+# Bold markup left in the text: the player's tag was broken ("[b]Vote: X[/b" or "Vote: X[b/]").
+_BROKEN_TAG = re.compile(r"\[/?[bius]\]|\[/\]|\[[bius]/\]|\[/[bius]\b", re.IGNORECASE)
+
+
 def _read_run(run: str) -> list[Command]:
     run = _normalise(run[:_MAX_RUN])
+    broken = _BROKEN in run or _BROKEN_TAG.search(run) is not None
+    run = run.replace(_BROKEN, "")
     run = _BBCODE_VOTE.sub(lambda m: f"\n{'un' if m.group(1) else ''}vote: {m.group(2)}\n", run)
-    run = _STRAY_TAG.sub(" ", run)
+    run = _STRAY_TAG.sub(" ", _BROKEN_TAG.sub(" ", run))
     # A long bold stretch is prose (often an unclosed tag): there only a line that opens with a command counts.
     strict = len(run) > _PROSE_RUN
     commands: list[Command] = []
@@ -404,6 +411,9 @@ def _read_run(run: str) -> list[Command]:
             line = f"{line} {lines[i + 1]}"
             lines[i + 1] = ""
         commands.extend(_read_line(line, line, strict=strict))
+    if broken:
+        # the moderator may not count it (a house rule) and should look at it: doubtful
+        return [replace(c, note="broken tag") if c.action == "vote" and c.note is None else c for c in commands]
     return commands
 
 

@@ -234,3 +234,28 @@ def test_run_follow_writes_the_game_file_after_a_sync_and_says_what_it_wrote(boa
     written = path.read_text()
     runner.run_game(path)  # nothing new in the thread: the hook does not run, the file stays
     assert path.read_text() == written
+
+
+@pytest.mark.parametrize("engine", ["phpbb", "discourse", "xenforo", "vbulletin", "proboards"])
+def test_update_reads_the_same_game_on_every_engine(engine, tmp_path):
+    """The thread from 1 (ProBoards prints no numbers and counts from 1), rendered by each engine's pages."""
+    from forums import discourse, phpbb, proboards, serve_pages, vbulletin, xenforo
+    from assistant.pageserver import LoopbackServer
+
+    module = {"phpbb": phpbb, "discourse": discourse, "xenforo": xenforo, "vbulletin": vbulletin,
+              "proboards": proboards}[engine]
+    posts = [{**p, "number": p["number"] + 1} for p in THREAD]
+    with LoopbackServer(serve_pages({})) as server:
+        server.handler = serve_pages(module.render_thread(posts, base_url=server.base_url))
+        path = tmp_path / "game.toml"
+        players = "".join(f'\n[[players]]\nname = "{n}"\n' for n in ("Alder", "Birch", "Cedar", "Damson", "Elm"))
+        path.write_text(
+            f'title = "Loopback Game"\nthread = "{module.thread_url(server.base_url)}"\nforum = "{engine}"\n'
+            f'ruleset = "mafiascum"\nmoderators = ["Host"]\n\n[fetch]\nmin_interval = 0\n{players}',
+            encoding="utf-8",
+        )
+        invoke("update", path, "--db", tmp_path / "votal.db", "--quiet")
+    game = load_game(path)
+    assert [(d.day, d.start_post, d.end_post) for d in game.days] == [(1, 1, 6), (2, 7, None)]
+    assert [(d.player, f"{d.phase} {d.phase_number}") for d in game.deaths] == [("Birch", "day 1"), ("Alder", "night 1")]
+    assert game.seat("Elm").replacement_posts == (9,)

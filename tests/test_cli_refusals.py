@@ -117,3 +117,62 @@ def test_game_file_doubts_are_warnings_beside_the_count(demo, tmp_path):
     bbcode = CliRunner().invoke(main, ["count", str(game), "--db", str(db), "--day", "2",
                                                        "--at-time", DAY2_EVENING, "--format", "bbcode"])
     assert "warning: posts 25-29" in bbcode.stderr and "warning" not in bbcode.stdout
+
+
+@pytest.mark.parametrize("kind", ["day-end", "judge"])
+def test_a_day_end_or_judge_draft_of_an_undecided_day_needs_force(kind, synced):
+    _, game, db = synced
+    refused = invoke("draft", kind, game, "--db", db, "--day", "2", "--at-time", DAY2_EVENING)
+    assert refused.exit_code == 1
+    assert "day 2 is not decided as of 2026-03-05 20:00 UTC" in refused.output
+    forced = invoke("draft", kind, game, "--db", db, "--day", "2", "--at-time", DAY2_EVENING, "--force")
+    assert forced.exit_code == 0
+    assert "has not been decided yet" in forced.output or "has not ended yet" in forced.output
+    decided = invoke("draft", kind, game, "--db", db, "--day", "1", "--at-time", DAY2_EVENING)
+    assert decided.exit_code == 0, decided.output
+
+
+def test_a_day_the_game_file_does_not_declare_is_an_error_naming_what_to_add(synced, demo, tmp_path):
+    _, game, db = synced
+    # the ruleset's phase lengths time day 3: counted, marked as assumed
+    data = json.loads(invoke("count", game, "--db", db, "--day", "3", "--format", "json").output)
+    [inferred] = [w for w in data["warnings"] if w["kind"] == "inferred_day"]
+    assert inferred["day"] == 3 and "its start is assumed from the ruleset's phase lengths" in inferred["message"]
+    # a ruleset without phase lengths: day 3 is an error naming what to add
+    mafiascum = write_game(demo, tmp_path, change=('ruleset = "witchhunt-online-2.0.1"', 'ruleset = "mafiascum"'),
+                           name="ms.toml")
+    result = invoke("count", mafiascum, "--db", db, "--day", "3")
+    assert result.exit_code == 1
+    assert "day 3 is not declared: add a [[days]] entry with day = 3 and start_post" in result.output
+    # with only day 1 declared, day 2 is not guessed from post 0 (it would replay day 1's lynch)
+    day_2 = "[[days]]\nday = 2\nstart_post = 25\nstart = 2026-03-04T22:00:00\nend = 2026-03-06T22:00:00\n"
+    only_day_1 = write_game(demo, tmp_path, change=(day_2, ""))
+    only_day_1.write_text(only_day_1.read_text().replace('ruleset = "witchhunt-online-2.0.1"', 'ruleset = "mafiascum"'))
+    assert "day = 2" not in only_day_1.read_text()
+    result = invoke("count", only_day_1, "--db", db, "--day", "2", "--format", "json")
+    assert result.exit_code == 1, result.output
+    assert "day 2 is not declared" in result.output and "(day 1 ends at post 24)" in result.output
+
+
+def test_day_1_of_a_game_declaring_no_days_is_counted_with_its_assumed_start(synced, demo, tmp_path):
+    _, _, db = synced
+    game = write_game(demo, tmp_path)
+    text = game.read_text()
+    text = text[: text.index("[[days]]")] + text[text.index("[[deaths]]"):]
+    game.write_text(text.replace('phase = "night 1"', 'phase = "night 0"').replace('phase = "day 1"', 'phase = "night 0"'))
+    data = json.loads(invoke("count", game, "--db", db, "--day", "1", "--at-time", DAY2_EVENING,
+                             "--format", "json").output)
+    [inferred] = [w for w in data["warnings"] if w["kind"] == "inferred_day"]
+    assert inferred["day"] == 1 and inferred["post"] == 0
+    assert "assumed to run from the thread's first post (0)" in inferred["message"]
+
+
+@pytest.mark.parametrize(("day", "post"), [(1, 10), (2, 30)])
+def test_as_of_a_post_is_as_of_that_posts_time_not_the_wall_clock(synced, day, post):
+    _, game, db = synced  # both deadlines (March 2026) are long past by the wall clock
+    data = json.loads(invoke("count", game, "--db", db, "--day", day, "--at-post", post, "--format", "json").output)
+    assert (data["as_of_post"], data["outcome"]) == (post, None)
+    text = invoke("draft", "votal", game, "--db", db, "--day", day, "--at-post", post).output
+    assert f"as of post #{post}" in text
+    refused = invoke("draft", "day-end", game, "--db", db, "--day", day, "--at-post", post)
+    assert refused.exit_code == 1 and f"day {day} is not decided as of post {post}" in refused.output

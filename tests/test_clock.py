@@ -117,3 +117,10 @@ def test_a_new_deadline_moves_the_computed_days_after_it():
     )
     assert day_bounds(moved, rules, 2).start == utc("2024-03-04T10:00")
     assert phase_at(moved, rules, utc("2024-03-04T09:00")) == Phase("night", 1, utc("2024-03-03T10:00"), utc("2024-03-04T10:00"))
+
+
+def test_a_day_declared_by_its_first_post_still_ends_at_the_rulesets_hour():
+    # millers-hollow-master-rules.txt, Day Time Lynching: "Lynching continues until 11 am the next day".
+    g = game("millers-hollow", "start = 2024-07-01T11:00:00-07:00", "[[days]]\nday = 2\nstart_post = 40\n")
+    bounds = day_bounds(g, load_ruleset("millers-hollow"), 2)
+    assert (bounds.start_post, bounds.start, bounds.end) == (40, None, utc("2024-07-03T18:00"))

@@ -308,3 +308,19 @@ def test_a_vote_typed_inside_another_votes_tag_is_no_vote():
     body = '<span class="bbvote" title="This is an official vote.">VOTE: Ann VOTE: Bob</span>'
     assert [(c.action, c.note) for c in extract_commands(body)] == [("void", "two votes in one tag")]
     assert read("<b>VOTE: Ann. VOTE: Bob</b>") == [("vote", "Ann"), ("vote", "Bob")]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "[b]VOTE: Marigold[/b]",  # the forum left the tag unrendered
+        "VOTE: Marigold[/b]",  # a closing tag without its opening
+        "<b>VOTE: Marigold[b/]</b>",  # a mistyped closing tag inside bold
+    ],
+)
+def test_a_vote_read_from_a_broken_tag_is_marked(body):
+    assert [(c.action, c.target, c.note) for c in extract_commands(body)] == [("vote", "Marigold", "broken tag")]
+
+
+def test_a_vote_from_whole_tags_is_not_marked():
+    assert [c.note for c in extract_commands("<b>VOTE: Marigold</b>")] == [None]

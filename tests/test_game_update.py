@@ -102,3 +102,11 @@ def test_a_file_without_players_gets_the_thread_list_first():
     assert [s.name for s in game.players] == list(PLAYERS)
     assert game.seat("Fig").replacements == ("Hazel",)
     assert len(game.deaths) == 3
+
+
+def test_a_file_without_moderators_gets_the_opening_posts_author():
+    text = game_text().replace('moderators = ["Gardener"]\n', "")
+    report = plan_update(text, THREAD, path="garden.toml")
+    assert parse_game(report.text).moderators == ("Gardener",)
+    assert 'ruleset = "mafiascum"\nmoderators = ["Gardener"]  # ' in report.text
+    assert len(parse_game(report.text).deaths) == 3

@@ -345,3 +345,17 @@ def test_pass_is_a_no_elimination_vote_where_the_ruleset_has_one(shortened):
     game, _ = shortened
     roster = Roster.from_game(game, load_ruleset("mafiascum"))
     assert resolve_name("pass", roster, alive=everyone_but(game)).no_elimination
+
+
+def test_a_learned_spelling_names_its_seat_from_the_post_that_taught_it(shortened):
+    game, _ = shortened
+    roster = Roster.from_game(game, NO_ELIMINATION)
+    roster.learn("Frosty", "Silverfox", 40)
+    alive = everyone_but(game)
+    assert resolve_name("Frosty", roster, alive=alive, at_post=39).seat is None  # not yet taught
+    assert resolve_name("frosty!", roster, alive=alive, at_post=40) == Resolution(
+        "frosty!", "Silverfox", "learned", matched="frosty!"
+    )
+    assert resolve_name("Harrow", roster, alive=alive, at_post=41).seat == "Harrow"  # a whole name is never relearned
+    roster.learn("Harrow", "Silverfox", 41)
+    assert resolve_name("Harrow", roster, alive=alive, at_post=42).seat == "Harrow"

@@ -95,7 +95,8 @@ def test_a_failing_hook_does_not_stop_the_others(forum, board, tmp_path) -> None
 
 
 def test_a_markup_change_alerts_once_and_the_game_stays_scheduled(forum, board, tmp_path) -> None:
-    path = write_game(tmp_path, board.base_url, tables='[alerts]\nwebhook = "https://hooks.example/abc"\n')
+    day = "[[days]]\nday = 1\nstart_post = 0\n"  # declared: an undeclared day 1 is a warning of its own
+    path = write_game(tmp_path, board.base_url, tables=f'[alerts]\nwebhook = "https://hooks.example/abc"\n{day}')
     sent = []
     r = runner(tmp_path, post_webhook=lambda url, payload: sent.append(payload["content"]))
     r.run_game(path)
