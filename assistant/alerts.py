@@ -23,7 +23,6 @@ log = logging.getLogger("votal.alerts")
 DEADLINE_NEAR = timedelta(hours=1)
 DISCORD_LIMIT = 2000  # characters in one message's content
 MAX_ATTEMPTS = 5  # webhook tries per alert, one per sync, before it is left for `votal status` only
-WEBHOOK_SPACING = timedelta(seconds=30)  # at most one POST per game this often: a flood of alerts waits, coalesced
 NO_MENTIONS = {"parse": []}  # Discord-compatible: no @everyone, @here, user or role mention pings anyone
 ALERT_KINDS = (
     "hammer",
@@ -132,8 +131,8 @@ def deliver_alerts(
 ) -> list[Alert]:
     """Store and log the alerts not seen before, then send the unsent ones to the game's webhook.
 
-    Every unsent alert goes in ONE message per call (and per ``WEBHOOK_SPACING``), so a hostile post that
-    raises hundreds of alerts costs one POST; what does not fit in a message is counted ("and 250 more")
+    Every unsent alert goes in ONE message per call (one per sync, and syncs are at least a minute apart: see
+    ``game.MIN_SYNC_INTERVAL``), so a hostile post that raises hundreds of alerts costs one POST; what does not fit in a message is counted ("and 250 more")
     and left to `votal status`. The payload disables every mention (``allowed_mentions``) and the text has
     its ``@`` and ``<!`` broken by a zero-width space, so no alert can ping anyone even where the first is
     ignored. ``post(url, payload)`` sends one JSON POST and raises on failure (default:
@@ -150,8 +149,7 @@ def deliver_alerts(
     if post is None:
         from assistant.fetch import post_json as post
     rows = store.load_unsent_alerts(db, game.key, max_attempts=MAX_ATTEMPTS)
-    last = store.last_alert_sent(db, game.key)
-    if not rows or (last is not None and now - last < WEBHOOK_SPACING):
+    if not rows:
         return new
     keys = [row["key"] for row in rows]
     try:

@@ -660,11 +660,6 @@ def mark_alerts_sent(
         )
 
 
-def last_alert_sent(db: Store, game: str) -> datetime | None:
-    """When the game's webhook was last sent a message."""
-    row = _one(db, "select max(sent) as sent from alerts where game = ?", [game])
-    return datetime.fromisoformat(row["sent"]) if row and row["sent"] else None
-
 
 def load_alerts(db: Store, game: str, *, limit: int = 20) -> list[dict]:
     """The latest alerts of a game, newest first."""

@@ -200,19 +200,17 @@ def test_a_flood_of_alerts_is_one_message_and_pings_no_one() -> None:
     assert [r["sent"] for r in store.load_alerts(db, GAME.key, limit=300)] == [NOW.isoformat()] * 257
 
 
-def test_webhook_messages_are_spaced_and_what_waits_is_sent_together_later() -> None:
+def test_alerts_waiting_after_a_failed_send_go_together_with_new_ones() -> None:
     db = store.open_db(":memory:")
     sent: list[str] = []
 
-    def deliver(n: int, seconds: int) -> None:
-        alert = Alert("unresolved_vote", f"vote:1:{n}", f"problem {n}")
-        deliver_alerts(db, GAME, [alert], now=NOW + timedelta(seconds=seconds), post=lambda u, p: sent.append(p["content"]))
+    def down(url, payload):
+        raise requests.ConnectionError("webhook down")
 
-    deliver(1, 0)
-    deliver(2, 5)  # too soon after the first message: waits
-    deliver(3, 10)
-    deliver(4, 40)
-    assert sent == ["**Loopback Game** — problem 1", "**Loopback Game**\n- problem 2\n- problem 3\n- problem 4"]
+    deliver_alerts(db, GAME, [Alert("unresolved_vote", "vote:1:1", "problem 1")], now=NOW, post=down)
+    deliver_alerts(db, GAME, [Alert("unresolved_vote", "vote:1:2", "problem 2")], now=NOW,
+                   post=lambda u, p: sent.append(p["content"]))
+    assert sent == ["**Loopback Game**\n- problem 1\n- problem 2"]
 
 
 def test_no_pings_breaks_every_kind_of_mention() -> None:
