@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 
 from assistant import store
 from assistant.game import Game
+from assistant.outcome import Kind, Reason
 from assistant.tally import Votal
 
 log = logging.getLogger("votal.alerts")
@@ -78,14 +79,14 @@ def detect_alerts(
     day = votal.day
     outcome = votal.outcome
     if complete:
-        if outcome is not None and outcome.kind != "pending":
+        if outcome is not None and outcome.kind != Kind.PENDING:
             at = f" at post {outcome.post}" if outcome.post is not None else ""
             who = outcome.target or "no elimination"
             key = f"outcome:{day}:{outcome.kind}:{outcome.target}:{outcome.reason}"
-            if outcome.reason == "majority" and not _past(votal.deadline, now):
+            if outcome.reason == Reason.MAJORITY and not _past(votal.deadline, now):
                 message = f"Day {day}: hammer — {who} reached a majority{at}; the day ends."
                 alerts.append(Alert("hammer", key, message))
-            elif outcome.reason == "unanimous_minus_one":
+            elif outcome.reason == Reason.UNANIMOUS_MINUS_ONE:
                 alerts.append(
                     Alert("unanimous_minus_one", key, f"Day {day}: unanimous minus one on {who}{at}; the day ends.")
                 )

@@ -262,6 +262,10 @@ def run(
         from assistant.game_update import follow_hook
 
         hooks.insert(0, follow_hook(now=now_utc, say=echo or logging.getLogger("votal.follow").warning))
+        db = open_store(db_file)
+        for path in game_files:  # what is already stored, before the first sync brings anything new
+            hooks[0](load(path), db)
+        db.close()
     run_games(game_files, db_path=db_file, regenerate=hooks, echo=echo, now=now_utc)
 
 
@@ -325,7 +329,9 @@ def count(
     votals = count_game(game, db, days=days, at_post=at_post, at_time=moment)
     warnings = game_warnings(game, db, days=[v.day for v in votals])
     if fmt == "json":
-        data = [{**v.to_json(), "warnings": [w.to_json() for w in for_day(warnings, v.day)]} for v in votals]
+        data = [  # the moderator's own view: real reasons and private notes
+            {**v.to_json(private=True), "warnings": [w.to_json() for w in for_day(warnings, v.day)]} for v in votals
+        ]
         print_json(data if all_days else data[0])
     elif fmt == "bbcode":
         from assistant.drafts import render_votal_draft
@@ -423,7 +429,7 @@ def audit(
     number = day or current_day(game, db, at_time=moment, at_post=at_post)
     votal = count_game(game, db, days=[number], at_post=at_post, at_time=moment)[0]
     if fmt == "json":
-        print_json(votal.to_json()["actions"])
+        print_json(votal.to_json(private=True)["actions"])
     else:
         print_text(format_audit_text(votal))
 

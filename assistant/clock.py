@@ -16,7 +16,6 @@ from zoneinfo import ZoneInfo
 
 from assistant.game import Game
 from assistant.rules import Ruleset
-from assistant.zones import zone_named
 
 
 @dataclass(frozen=True)
@@ -31,9 +30,13 @@ class DayBounds:
     extended_hours: float = 0
 
 
-def zone_of(game: Game, ruleset: Ruleset) -> ZoneInfo:
-    """The game's zone: the game file's, else the ruleset's, else UTC."""
-    return zone_named(game.timezone or ruleset.timezone or "UTC")
+def iso_utc(moment: datetime | None) -> str | None:
+    """ISO 8601 in UTC with a ``Z``, as every JSON output writes times; None stays None."""
+    if moment is None:
+        return None
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC)
+    return moment.isoformat().replace("+00:00", "Z")
 
 
 def add_wall_hours(moment: datetime, hours: float, zone: ZoneInfo) -> datetime:
@@ -47,7 +50,7 @@ def first_day_start(game: Game, ruleset: Ruleset) -> datetime | None:
     after the first night when the game starts at night."""
     if game.start is None:
         return None
-    zone = zone_of(game, ruleset)
+    zone = game.tz
     start = game.start
     if ruleset.sod is not None:
         hour, minute = (int(x) for x in ruleset.sod.split(":"))
@@ -75,7 +78,7 @@ def day_bounds(game: Game, ruleset: Ruleset, day: int) -> DayBounds:
 
 def iter_day_bounds(game: Game, ruleset: Ruleset) -> Iterator[DayBounds]:
     """Every day's bounds from day 1 on (endless): each computed day follows the one before it."""
-    zone = zone_of(game, ruleset)
+    zone = game.tz
     scheduled = first_day_start(game, ruleset)
     for number in count(1):
         bounds = _bounds(game, ruleset, number, scheduled, zone)

@@ -12,8 +12,10 @@ from assistant.clock import day_bounds, phase_at
 from assistant.errors import VotalError
 from assistant.game import Game
 from assistant.names import Roster
-from assistant.rules import Ruleset, load_ruleset
-from assistant.tally import Votal, replay_day, show_votes
+from assistant.outcome import summarize
+from assistant.rules import Ruleset, find_ruleset
+from assistant.tally import Votal, replay_day, to_json
+from assistant.votes import show_votes, votes_needed
 
 if TYPE_CHECKING:
     from assistant.store import Store
@@ -21,10 +23,7 @@ if TYPE_CHECKING:
 
 def ruleset_for(game: Game) -> Ruleset:
     """The game's ruleset: a bundled name, or a path relative to the game file."""
-    name = game.ruleset
-    if name.endswith(".toml") or "/" in name:
-        return load_ruleset(game.path.parent / name)
-    return load_ruleset(name)
+    return find_ruleset(game.ruleset, game.path.parent)
 
 
 NO_POSTS = "no posts stored for this game; run `votal sync` first"
@@ -158,8 +157,8 @@ def format_votal_text(game: Game, votal: Votal, warnings: Sequence[GameWarning] 
     lines.append("")
     width = max([len(w.target) for w in votal.wagons] + [len("No elimination")])
     for wagon in votal.wagons:
-        need = votal.majority - wagon.votes if votal.majority is not None else 0
-        tag = f"  (L-{show_votes(need)})" if need > 0 else ""
+        need = votes_needed(wagon.votes, votal.majority)
+        tag = f"  (L-{need})" if need else ""
         lines.append(f"  {wagon.target:<{width}}  {show_votes(wagon.votes):>2}  {', '.join(wagon.voters)}{tag}")
     if votal.no_elimination.votes:
         label = "No elimination"
@@ -170,38 +169,27 @@ def format_votal_text(game: Game, votal: Votal, warnings: Sequence[GameWarning] 
     if votal.not_voting:
         lines.append(f"  Not voting: {', '.join(votal.not_voting)}")
     lines.append("")
-    lines.append(f"Outcome: {describe_outcome(votal)}")
+    lines.append(f"Outcome: {summarize(votal.outcome)}")
     for problem in votal.problems:
         lines.append(f"  problem at post {problem.post}: {problem.voter} \"{problem.text}\": {problem.reason}")
     for flag in votal.flags:
         lines.append(f"  note on {flag.seat}: {flag.reason}")
     for warning in warnings:
         lines.append(f"  warning: {warning.message}")
+    for note in votal.private_notes:
+        lines.append(f"  private (moderator only): {note}")
     return "\n".join(lines)
 
 
-def describe_outcome(votal: Votal) -> str:
-    """One line: how the day ended, why, and at which post."""
-    o = votal.outcome
-    if o is None:
-        return "undecided"
-    why = o.reason.replace("_", " ")
-    at = f", post {o.post}" if o.post is not None else ""
-    if o.kind == "elimination":
-        return f"{o.target} eliminated ({why}{at})"
-    if o.kind == "no_elimination":
-        return f"no elimination ({why}{at})"
-    return f"pending: {why}{at}; the rules leave the decision to someone (e.g. the Judge): record it in the game file"
-
-
 def format_audit_text(votal: Votal) -> str:
-    """Every command read on the day, how it resolved, and why it did or did not count."""
+    """Every command read on the day, how it resolved, and why it did or did not count (the real reason,
+    private facts included: the moderator's own view)."""
     lines = [f"Day {votal.day}: {len(votal.actions)} commands read"]
     for a in votal.actions:
-        data = a.to_json()
+        data = to_json(a, private=True)
         resolved = data.get("target") or ("no elimination" if data.get("no_elimination") else "-")
         how = f" by {data['step']}" if data.get("step") else ""
-        status = "counted" if data.get("counted") else f"not counted: {data.get('why_not')}"
+        status = "counted" if data.get("counted") else f"not counted: {data.get('private_why') or data.get('why_not')}"
         fixed = " [corrected in game file]" if data.get("corrected") else ""
         author = data.get("author") or ""
         voter = data.get("voter") or "?"

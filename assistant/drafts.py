@@ -29,7 +29,7 @@ import sys
 import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from datetime import time as time_of_day
 from enum import Enum
 from functools import lru_cache
@@ -44,22 +44,25 @@ from jinja2 import (
     FileSystemLoader,
     FunctionLoader,
     StrictUndefined,
+    TemplateError,
     TemplateNotFound,
     Undefined,
 )
 from jinja2.environment import TemplateModule
-from jinja2.exceptions import SecurityError, TemplateError, TemplateRuntimeError
+from jinja2.exceptions import SecurityError, TemplateRuntimeError
 from jinja2.loaders import split_template_path
 from jinja2.runtime import LoopContext, Macro
 from jinja2.sandbox import SandboxedEnvironment
 from jinja2.utils import Cycler, Joiner, Namespace
 from markupsafe import Markup
 
-from assistant.clock import DayBounds, day_bounds, zone_of
+from assistant.clock import DayBounds, day_bounds
 from assistant.errors import VotalError
 from assistant.game import Game
-from assistant.rules import Ruleset
-from assistant.tally import Votal, alive_seats, show_votes
+from assistant.outcome import Words, announce, judge_declined, words_of
+from assistant.rules import Ruleset, find_ruleset
+from assistant.tally import Votal, alive_seats
+from assistant.votes import show_votes, standing_steps, votes_needed
 from parsers.commands import ReadPost
 
 KINDS = ("day-start", "votal", "judge", "day-end", "early-end", "runoff", "reminder")
@@ -73,16 +76,6 @@ class DraftError(VotalError):
 
 
 # --- the context: public facts only ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Words:
-    """The ruleset's own words: "lynch" / "lynched" (MafiaScum), "eliminate" / "eliminated" (Witch Hunt 2023)."""
-
-    verb: str  # lynch, eliminate, execute, hang
-    past: str  # lynched, eliminated, executed, hanged
-    noun: str  # lynch, elimination, execution, hanging
-    no_elimination: str  # the no-elimination vote's label: No Lynch, Sleep, No Elimination
 
 
 @dataclass(frozen=True)
@@ -105,7 +98,7 @@ class Wagon:
     target: str  # a seat, or the ruleset's no-elimination label
     votes: int | float
     voters: tuple[Vote, ...]
-    to_majority: int | float | None  # votes still needed for a majority ("L-2"); None without a threshold
+    to_majority: int | None  # votes still needed for a majority ("L-2", votes.votes_needed); None without one
     no_elimination: bool = False
     nominated_by: str | None = None  # clocktower: who nominated the target, in which post
     nomination_post: int | None = None
@@ -210,7 +203,7 @@ def build_context(
     """
     votal = _votal_of(votals, day)
     words = words_of(ruleset)
-    zone = zone_of(game, ruleset)
+    zone = game.tz
     living_names = votal.living if votal is not None and votal.living else alive_seats(game, day)
     seats = {seat.name: seat for seat in game.players}
     living = tuple(Player(n, seats[n].accounts[-1] if n in seats else n) for n in living_names)
@@ -286,35 +279,6 @@ def _votal_of(votals: Sequence[Votal] | Mapping[int, Votal], day: int) -> Votal 
     return next((v for v in votals if v.day == day), None)
 
 
-_IRREGULAR_PAST = {"hang": "hanged", "hanging": "hanged", "kill": "killed", "lynching": "lynched"}
-_NOUN = {"lynch": "lynch", "hang": "hanging", "kill": "kill"}
-
-
-def words_of(ruleset: Ruleset) -> Words:
-    """The ruleset's words for an elimination, from its ``elimination_word`` (a verb or a noun)."""
-    word = (ruleset.elimination_word or "lynch").strip()
-    lower = word.casefold()
-    if lower in _IRREGULAR_PAST:
-        verb = "hang" if lower.startswith("hang") else lower.removesuffix("ing")
-        past = _IRREGULAR_PAST[lower]
-    elif lower.endswith("ed") and len(lower) > 3:  # eliminated -> eliminate, lynched -> lynch
-        past, verb = lower, lower[:-1] if lower[-3] in "tcsvgz" else lower[:-2]
-    elif lower.endswith("ion"):  # elimination, execution
-        verb, past = lower[:-3] + "e", lower[:-3] + "ed"
-    elif lower.endswith("e"):
-        verb, past = lower, lower + "d"
-    else:
-        verb, past = lower, lower + "ed"
-    if lower.endswith("ion"):
-        noun = lower
-    elif verb.endswith("e"):
-        noun = _NOUN.get(verb, verb[:-1] + "ion")
-    else:
-        noun = _NOUN.get(verb, verb)
-    label = ruleset.no_elimination_label or f"No {noun.title()}"
-    return Words(verb=verb, past=past, noun=noun, no_elimination=label)
-
-
 def night_deaths(game: Game, ruleset: Ruleset, day: int) -> tuple[str, ...]:
     """Who died in the night before ``day``, in the order the rules announce them.
 
@@ -361,28 +325,25 @@ def post_link(game: Game, number: int | None, urls: Mapping[int, str]) -> str | 
     return None
 
 
-def _vote_posts(votal: Votal) -> dict[tuple[str, str | None, bool], tuple[int, str | None]]:
-    """(voter, target, no-elimination) -> (post, its URL) of that voter's standing vote (the last counted one)."""
-    found: dict[tuple[str, str | None, bool], tuple[int, str | None]] = {}
-    for action in votal.actions:
-        if action.counted and action.action in ("vote", "nominate") and action.voter:
-            key = (action.voter, None if action.no_elimination else action.target, action.no_elimination)
-            found[key] = (action.post, action.url)
-    return found
+def _vote_posts(votal: Votal) -> dict[tuple[str, str | None], int]:
+    """(voter, target: None for no elimination) -> the post of that voter's standing vote."""
+    steps = standing_steps(votal.changes)
+    final = steps[-1][1] if steps else {}
+    return {(voter, target): post for voter, votes in final.items() for target, post in votes}
 
 
 def _wagons(votal: Votal, words: Words, majority: int | None, urls, game: Game):
     where = _vote_posts(votal)
 
-    def votes_of(voters, target, no_elim) -> tuple[Vote, ...]:
+    def votes_of(voters, target) -> tuple[Vote, ...]:
         out = []
         for voter in voters:
-            post, url = where.get((voter, target, no_elim), (None, None))
-            out.append(Vote(voter, post, url or post_link(game, post, urls)))
+            post = where.get((voter, target))
+            out.append(Vote(voter, post, post_link(game, post, urls)))
         return tuple(out)
 
-    def need(votes) -> int | float | None:
-        return None if majority is None else show_votes(max(majority - votes, 0))
+    def need(votes) -> int | None:
+        return votes_needed(votes, majority)
 
     nominations = {n.nominee: n for n in votal.nominations}
     wagons = []
@@ -392,7 +353,7 @@ def _wagons(votal: Votal, words: Words, majority: int | None, urls, game: Game):
             Wagon(
                 w.target,
                 show_votes(w.votes),
-                votes_of(w.voters, w.target, False),
+                votes_of(w.voters, w.target),
                 need(w.votes),
                 nominated_by=n.nominator if n else None,
                 nomination_post=n.post if n else None,
@@ -403,85 +364,17 @@ def _wagons(votal: Votal, words: Words, majority: int | None, urls, game: Game):
     ne = votal.no_elimination
     no_elim = None
     if ne.votes or ne.voters:
-        voters = votes_of(ne.voters, None, True)
+        voters = votes_of(ne.voters, None)
         no_elim = Wagon(words.no_elimination, show_votes(ne.votes), voters, need(ne.votes), True)
     return wagons, no_elim
-
-
-_REASONS = {
-    "majority": "a majority of the living voted for {target}",
-    "unanimous_minus_one": "all but one of the living voted for {target}",
-    "plurality": "{target} had the most votes at the deadline",
-    "deadline": "the deadline passed without a majority",
-    "no_majority": "no one had a majority at the deadline",
-    "sleep_majority": "a majority voted {no}",
-    "tie": "the vote was tied at the deadline",
-    "runoff": "the runoff",
-    "judge": "the Judge's decision",
-    "loose_cannon": "the Loose Cannon's decision",
-    "no_possible_tie": "no remaining votes could tie or pass {target}",
-}
 
 
 def _outcome(votal: Votal, words: Words, game: Game, urls, ruleset: Ruleset) -> Outcome | None:
     o = votal.outcome
     if o is None:
         return None
-    who = o.target or ""
-    after_runoff = votal.runoff is not None
-    if o.kind == "elimination":
-        if o.reason == "tie" and ruleset.tie == "random":
-            text = f"{who} is {words.past}: the vote was tied, and {who} was drawn at random among the tied players."
-        elif o.reason == "runoff" or (after_runoff and o.reason in ("plurality", "tie")):
-            text = f"{who} had the most votes in the runoff and is {words.past}."
-        elif o.reason == "judge":
-            text = f"The Judge has decided: {who} is {words.past}."
-        elif o.reason == "loose_cannon":
-            text = f"The Loose Cannon has ended the day: {who} is {words.past}."
-        else:
-            because = _REASONS.get(o.reason, o.reason.replace("_", " ")).format(target=who, no=words.no_elimination)
-            text = f"{who} is {words.past}: {because}."
-    elif o.kind == "no_elimination":
-        survived = o.survived
-        if survived:
-            text = f"A majority voted to {words.verb} {survived}, but {survived} survived: no one is {words.past}."
-        elif o.reason == "majority":
-            text = f"A majority voted {words.no_elimination}: no one is {words.past}."
-        elif _judge_declined(o, ruleset):
-            text = f"The decision passed to the Judge: no one is {words.past}."
-        elif o.reason == "runoff" or (after_runoff and o.reason == "tie"):
-            text = f"The runoff ended still tied: no one is {words.past}."
-        elif o.reason == "tie":
-            text = f"The vote ended tied: no one is {words.past}."
-        elif o.reason == "plurality":
-            text = f"{words.no_elimination} had the most votes: no one is {words.past}."
-        else:
-            because = _REASONS.get(o.reason, o.reason.replace("_", " ")).format(target=who, no=words.no_elimination)
-            text = f"No one is {words.past}: {because}."
-    else:
-        if o.reason == "runoff":
-            text = "The vote is tied: a runoff between the tied players decides."
-        elif o.reason == "tie" and o.target is None:
-            text = "The vote is tied: the rules decide between the tied players."
-        else:
-            because = _REASONS.get(o.reason, o.reason.replace("_", " ")).format(target=who, no=words.no_elimination)
-            text = f"The decision passes to the Judge: {because}."
+    text = announce(o, words, ruleset, after_runoff=votal.runoff is not None)
     return Outcome(o.kind, o.target, o.reason, o.post, post_link(game, o.post, urls), text)
-
-
-def _judge_declined(o, ruleset: Ruleset) -> bool:
-    """No elimination after the rules deferred to the Judge: declined, dead or unnamed, all read the same.
-
-    The rules announce only the result ("If the Judge is dead or declines Judgment, no one is eliminated"),
-    so a dead Judge must not read differently from a declining one: that would tell the players the Judge died.
-    """
-    if o.kind != "no_elimination":
-        return False
-    return (
-        o.reason == "judge"
-        or (o.reason == "no_majority" and ruleset.no_majority == "judge")
-        or (o.reason == "sleep_majority" and ruleset.sleep_majority == "judge")
-    )
 
 
 def _judgment(votal: Votal | None, game: Game, words: Words, ruleset: Ruleset) -> Judgment | None:
@@ -495,7 +388,7 @@ def _judgment(votal: Votal | None, game: Game, words: Words, ruleset: Ruleset) -
     o = votal.outcome
     if o.reason == "judge" and o.kind == "elimination" and o.target:
         return Judgment("decided", o.target, f"The Judge has decided: {o.target} is {words.past}.")
-    if _judge_declined(o, ruleset):
+    if judge_declined(o, ruleset):
         return Judgment("none", None, f"The decision passed to the Judge: no one is {words.past}.")
     if o.kind == "pending" and o.reason in ("no_majority", "sleep_majority"):
         return Judgment("awaited", None, "The decision passes to the Judge. The result will be announced.")
@@ -560,8 +453,6 @@ def _local(moment: datetime | None, zone) -> str | None:
 
 
 def _utc(moment: datetime | None) -> str | None:
-    from datetime import UTC
-
     return _local(moment, UTC)
 
 
@@ -750,12 +641,8 @@ def render_draft(kind: str, context: DraftContext, *, flavor: str = "bbcode", te
         text = template.render(**variables, kind=kind, flavor=flavor)
     except TemplateNotFound as exc:
         raise DraftError(f"no template {exc.name!r} for {flavor}") from None
-    except Exception as exc:  # a moderator's template: report it in one line, not a traceback
-        from jinja2 import TemplateError
-
-        if isinstance(exc, TemplateError):
-            raise DraftError(f"template {name} ({flavor}): {exc}") from None
-        raise
+    except TemplateError as exc:  # a moderator's template: report it in one line, not a traceback
+        raise DraftError(f"template {name} ({flavor}): {exc}") from None
     return _tidy(text)
 
 
@@ -780,8 +667,6 @@ def render_votal_draft(
 ) -> str:
     """The votal post for ``votal``'s day: BBCode unless ``flavor`` says otherwise (``votal count --format bbcode``)."""
     if ruleset is None:
-        from assistant.counting import ruleset_for
-
-        ruleset = ruleset_for(game)
+        ruleset = find_ruleset(game.ruleset, game.path.parent)
     context = build_context(game, ruleset, [votal], day=votal.day, now=now, posts=posts)
     return render_draft("votal", context, flavor=flavor, template_dir=game.templates)

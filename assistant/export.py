@@ -14,17 +14,10 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from assistant.site import (
-    MODERATOR_POST,
-    PostRef,
-    PublicGame,
-    count_wagons,
-    describe_day,
-    format_utc,
-    make_environment,
-    public_day,
-    standing_votes,
-)
+from assistant.clock import iso_utc
+from assistant.outcome import WhyNot
+from assistant.site import PostRef, PublicGame, describe_day, format_utc, make_environment, public_day
+from assistant.votes import count_voters, standing_steps
 
 FORMATS = ("csv", "json", "html")
 COLUMNS = (
@@ -170,7 +163,7 @@ def render_json(
     public = public_days(days, posts)
     data = {
         "game": {"title": game.title, "thread": game.thread, "players": list(game.seats)},
-        "generated_at": format_iso(generated_at),
+        "generated_at": iso_utc(generated_at),
         "columns": list(COLUMNS),
         "votes": list_vote_rows(game, public),
         "days": [summarize_day(game, d) for d in public],
@@ -178,22 +171,18 @@ def render_json(
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-def format_iso(moment: datetime) -> str:
-    return moment.isoformat().replace("+00:00", "Z")
-
-
 def plot_timeline(day: Mapping[str, Any], *, no_elimination_label: str = "No elimination") -> dict[str, Any]:
     """The wagon timeline of a public day as SVG geometry: one step line per target, votes over post numbers.
 
     Heights count voters (a seat's vote weight is not shown); the dashed line is the majority.
     """
-    steps = standing_votes(day["actions"], multi_vote=day.get("multi_vote", False))
-    votes = [a for a in day["actions"] if a["why_not"] != MODERATOR_POST]
+    steps = standing_steps(day["changes"])
+    votes = [a for a in day["actions"] if a["why_not"] != WhyNot.MODERATOR_POST]
     first = min((a["post"] for a in votes), default=day["as_of_post"] or 0)
     last = max([day["as_of_post"] or first, *(post for post, _ in steps)])
     series: dict[str | None, list[tuple[int, int]]] = {}
     for post, state in steps:
-        counts = count_wagons(state)
+        counts = count_voters(state)
         for target in set(series) | set(counts):
             points = series.setdefault(target, [(first, 0)])
             if points[-1][1] != counts.get(target, 0):
@@ -271,7 +260,7 @@ def render_html(
     css = env.loader.get_source(env, "style.css")[0]
     return env.get_template("export.html.j2").render(
         game=game,
-        generated_at=format_iso(generated_at),
+        generated_at=iso_utc(generated_at),
         generated_text=format_utc(generated_at),
         sections=sections,
         css=css,

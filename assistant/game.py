@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from assistant.errors import GameFileError, VotalError
+from assistant.rules import find_ruleset
 from assistant.zones import UnknownZone, zone_named
 
 ENGINES = ("phpbb", "discourse", "xenforo", "vbulletin", "proboards")
@@ -461,11 +462,8 @@ def _locate_keys(text: str) -> dict[tuple[str, int | None, str | None], int]:
 def _ruleset_zone(name: str, path: Path) -> str | None:
     """The time zone the game's ruleset keeps ("11 am West Coast time"); None when it names none or cannot be
     read here (a broken ruleset is reported where it is loaded)."""
-    from assistant.rules import load_ruleset
-
-    target: str | Path = path.parent / name if name.endswith(".toml") or "/" in name else name
     try:
-        return load_ruleset(target).timezone
+        return find_ruleset(name, path.parent).timezone
     except VotalError:
         return None
 

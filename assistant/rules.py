@@ -1,9 +1,10 @@
 """Rulesets as data: load a ruleset file, and decide a day's outcome from a replayed count.
 
 A ruleset file (``data/rulesets/<name>.toml``) holds the numbers and words of a game's rules; each table
-cites the document and section it comes from (``cite = "..."``). Only behaviour data cannot express is code
-here, switched on by the ruleset's ``[hooks] use = [...]`` list (python-chess style: a variant overrides a
-few methods). Schema, every table optional except ``[ruleset]``::
+cites the document and section it comes from (``cite = "..."``). Only behaviour data cannot express is code:
+a rule hook of :mod:`assistant.hooks`, switched on by name in ``[hooks] use = [...]``. The ``decide_*``
+functions here are the threshold and plurality rules every ruleset shares. Schema, every table optional
+except ``[ruleset]``::
 
     [ruleset]    name, title, document, elimination_word, no_elimination_label, death_order ("game_file" |
                  "random" | "alphabetical": the order a night's deaths are announced in the day-start draft)
@@ -22,11 +23,10 @@ few methods). Schema, every table optional except ``[ruleset]``::
                  night_votes (bool, default true: false lets `votal run` pause polling at night)
     [posts]      daily_minimum, daily_cap, cap_lifted_hours_before_eod
     [runoff]     hours, still_tied_note (a public line the drafts add when a runoff ends still tied)
-    [hooks]      use: any of "judge", "loose_cannon", "deacon_holy", "clocktower", "dead_vote_token",
-                 "sheriff", "lovers", "sequestered", "missed_days"
+    [hooks]      use: any of assistant.hooks.HOOK_MODULES ("judge", "loose_cannon", "deacon_holy",
+                 "clocktower", "dead_vote_token", "sheriff", "lovers", "sequestered", "missed_days")
 
-Outcomes are values: ``Outcome(kind, target, post, reason)`` with kind in :data:`OUTCOME_KINDS` and reason
-in :data:`OUTCOME_REASONS`.
+Outcomes are values: ``Outcome(kind, target, post, reason)`` (:mod:`assistant.outcome`).
 """
 
 from __future__ import annotations
@@ -40,51 +40,11 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from assistant.errors import RulesetError
+from assistant.hooks import HOOK_MODULES
+from assistant.outcome import Kind, Outcome, Reason
 
-OUTCOME_KINDS = ("elimination", "no_elimination", "pending")
-OUTCOME_REASONS = (
-    "majority",
-    "unanimous_minus_one",
-    "plurality",
-    "deadline",
-    "no_majority",
-    "sleep_majority",
-    "tie",
-    "runoff",
-    "judge",
-    "loose_cannon",
-    "no_possible_tie",
-)
 EARLY_ENDS = ("majority", "no_elimination_majority", "unanimous_minus_one", "no_possible_tie")
-HOOKS = (
-    "judge",
-    "loose_cannon",
-    "deacon_holy",
-    "clocktower",
-    "dead_vote_token",
-    "sheriff",
-    "lovers",
-    "sequestered",
-    "missed_days",
-)
 TIE_POLICIES = ("no_elimination", "random", "runoff")
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How a day ended (or is ending). ``survived``: the seat a lynch failed to kill (public when it happens)."""
-
-    kind: str
-    target: str | None
-    post: int | None
-    reason: str
-    survived: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        data = {"kind": self.kind, "target": self.target, "post": self.post, "reason": self.reason}
-        if self.survived is not None:
-            data["survived"] = self.survived
-        return data
 
 
 @dataclass(frozen=True)
@@ -144,9 +104,6 @@ class Ruleset:
             return alive // 2 + 1
         raise AssertionError(self.majority_kind)
 
-    def has(self, hook: str) -> bool:
-        return hook in self.hooks
-
     def with_options(self, **changes: Any) -> Ruleset:
         """A copy with some values changed, e.g. ``tie="random"`` for a clocktower game that wants it."""
         return replace(self, **changes)
@@ -197,7 +154,7 @@ _SCHEMA: dict[str, dict[str, tuple[str, str, tuple | None]]] = {
         "hours": ("runoff_hours", "number", None),
         "still_tied_note": ("runoff_still_tied_note", "str", None),
     },
-    "hooks": {"use": ("hooks", "str[]", HOOKS)},
+    "hooks": {"use": ("hooks", "str[]", HOOK_MODULES)},
 }
 
 
@@ -205,6 +162,13 @@ def bundled_rulesets() -> list[str]:
     """Names of the rulesets shipped with Votal."""
     folder = files("assistant.data") / "rulesets"
     return sorted(p.name[: -len(".toml")] for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+def find_ruleset(name: str, folder: Path) -> Ruleset:
+    """A game file's ``ruleset``: a bundled name, or a path relative to the game file's ``folder``."""
+    if name.endswith(".toml") or "/" in name or "\\" in name:
+        return load_ruleset(folder / name)
+    return load_ruleset(name)
 
 
 def load_ruleset(name_or_path: str | Path) -> Ruleset:
@@ -340,12 +304,12 @@ def decide_early(ruleset: Ruleset, standing: Standing) -> Outcome | None:
     top = standing.wagons[0] if standing.wagons else None
     early = ruleset.early_end
     if "majority" in early and top and top[1] >= standing.majority:
-        return Outcome("elimination", top[0], standing.post, "majority")
+        return Outcome(Kind.ELIMINATION, top[0], standing.post, Reason.MAJORITY)
     if "no_elimination_majority" in early and standing.no_elimination >= standing.majority:
         return _sleep_majority(ruleset, standing.post)
     if "unanimous_minus_one" in early and standing.voters >= 2:
         if top and top[2] >= standing.voters - 1:
-            return Outcome("elimination", top[0], standing.post, "unanimous_minus_one")
+            return Outcome(Kind.ELIMINATION, top[0], standing.post, Reason.UNANIMOUS_MINUS_ONE)
         if ruleset.no_elimination_vote and standing.no_elimination_voters >= standing.voters - 1:
             return _sleep_majority(ruleset, standing.post)
     if "no_possible_tie" in early and top and top[1] > 0:
@@ -355,14 +319,14 @@ def decide_early(ruleset: Ruleset, standing: Standing) -> Outcome | None:
         if standing.nominations_left and standing.undecided > 0:
             rivals.append(0)  # a seat not yet nominated could still collect every undecided vote
         if all(v + standing.undecided < top[1] for v in rivals):
-            return Outcome("elimination", top[0], standing.post, "no_possible_tie")
+            return Outcome(Kind.ELIMINATION, top[0], standing.post, Reason.NO_POSSIBLE_TIE)
     return None
 
 
 def _sleep_majority(ruleset: Ruleset, post: int | None) -> Outcome:
     if ruleset.sleep_majority == "judge":
-        return Outcome("pending", None, post, "sleep_majority")
-    return Outcome("no_elimination", None, post, "majority")
+        return Outcome(Kind.PENDING, None, post, Reason.SLEEP_MAJORITY)
+    return Outcome(Kind.NO_ELIMINATION, None, post, Reason.MAJORITY)
 
 
 def decide_at_deadline(ruleset: Ruleset, standing: Standing) -> Outcome:
@@ -370,12 +334,12 @@ def decide_at_deadline(ruleset: Ruleset, standing: Standing) -> Outcome:
     top = standing.wagons[0] if standing.wagons else None
     if ruleset.decide == "majority":
         if top and top[1] >= standing.majority:
-            return Outcome("elimination", top[0], standing.post, "majority")
+            return Outcome(Kind.ELIMINATION, top[0], standing.post, Reason.MAJORITY)
         if ruleset.no_elimination_vote and standing.no_elimination >= standing.majority:
             return _sleep_majority(ruleset, standing.post)
         if ruleset.no_majority == "judge":
-            return Outcome("pending", None, standing.post, "no_majority")
-        return Outcome("no_elimination", None, standing.post, "deadline")
+            return Outcome(Kind.PENDING, None, standing.post, Reason.NO_MAJORITY)
+        return Outcome(Kind.NO_ELIMINATION, None, standing.post, Reason.DEADLINE)
     return decide_plurality(ruleset, standing)
 
 
@@ -393,15 +357,15 @@ def leaders(ruleset: Ruleset, standing: Standing) -> list[str | None]:
 def decide_plurality(ruleset: Ruleset, standing: Standing, *, runoff: bool = False) -> Outcome:
     """Most votes wins; a tie follows the ruleset's tie policy (a runoff's tie is no elimination)."""
     top = leaders(ruleset, standing)
-    reason = "runoff" if runoff else "plurality"
+    reason = Reason.RUNOFF if runoff else Reason.PLURALITY
     if not top:
-        return Outcome("no_elimination", None, standing.post, "deadline")
+        return Outcome(Kind.NO_ELIMINATION, None, standing.post, Reason.DEADLINE)
     if len(top) == 1:
         if top[0] is None:
-            return Outcome("no_elimination", None, standing.post, reason)
-        return Outcome("elimination", top[0], standing.post, reason)
+            return Outcome(Kind.NO_ELIMINATION, None, standing.post, reason)
+        return Outcome(Kind.ELIMINATION, top[0], standing.post, reason)
     if runoff or ruleset.tie == "no_elimination":
-        return Outcome("no_elimination", None, standing.post, "tie")
+        return Outcome(Kind.NO_ELIMINATION, None, standing.post, Reason.TIE)
     if ruleset.tie == "runoff":
-        return Outcome("pending", None, standing.post, "runoff")
-    return Outcome("pending", None, standing.post, "tie")
+        return Outcome(Kind.PENDING, None, standing.post, Reason.RUNOFF)
+    return Outcome(Kind.PENDING, None, standing.post, Reason.TIE)

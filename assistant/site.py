@@ -11,23 +11,30 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 
+from assistant import store
+from assistant.clock import iso_utc
+from assistant.counting import count_game, current_day, ruleset_for
+from assistant.game import Private
+from assistant.outcome import Kind, Reason, WhyNot, reason_words
+from assistant.votes import standing_steps, votes_needed
+
 STATIC_FILES = ("style.css", "countdown.js")
 IDLE_TIMEOUT = 10.0  # `votal serve`: seconds a connection may idle before it is dropped
-MODERATOR_POST = "moderator's post"  # the tally's why_not for a command in a moderator's post
 
 # Outcome reasons that come from a private decision (the Judge's pick, a Loose Cannon's shot): the page
 # says the day waits on the moderator, never what was decided, until the moderator posts it.
-PRIVATE_REASONS = frozenset({"judge", "loose_cannon"})
+PRIVATE_REASONS = frozenset({Reason.JUDGE, Reason.LOOSE_CANNON})
 
 
 @dataclass(frozen=True)
@@ -66,8 +73,8 @@ def public_outcome(outcome: Mapping[str, Any] | None) -> dict[str, Any] | None:
         return None
     reason = outcome.get("reason")
     if reason in PRIVATE_REASONS:
-        return {"kind": "pending", "target": None, "post": outcome.get("post"),
-                "reason": "judge" if reason == "judge" else "moderator"}
+        return {"kind": Kind.PENDING, "target": None, "post": outcome.get("post"),
+                "reason": Reason.JUDGE if reason == Reason.JUDGE else Reason.MODERATOR}
     return {
         "kind": outcome.get("kind"),
         "target": outcome.get("target"),
@@ -85,7 +92,7 @@ def public_day(votal: Mapping[str, Any], posts: Mapping[int, PostRef] | None = N
         return {
             "post_id": ref.post_id if ref else None,
             "url": web_url(ref.url) if ref else None,
-            "time": _iso(ref.time) if ref else None,
+            "time": iso_utc(ref.time) if ref else None,
         }
 
     no_elim = votal.get("no_elimination") or {}
@@ -103,7 +110,6 @@ def public_day(votal: Mapping[str, Any], posts: Mapping[int, PostRef] | None = N
         "no_elimination": {"votes": no_elim.get("votes", 0), "voters": list(no_elim.get("voters", ()))},
         "not_voting": list(votal.get("not_voting", ())),
         "living": list(votal.get("living", ())),
-        "multi_vote": bool(votal.get("multi_vote", False)),
         "outcome": outcome,
         "post_urls": {str(n): where(n)["url"] for n in sorted(landmarks) if where(n)["url"]},
         "nominations": [
@@ -119,6 +125,14 @@ def public_day(votal: Mapping[str, Any], posts: Mapping[int, PostRef] | None = N
         "problems": [
             {"post": p["post"], "voter": p["voter"], "text": p["text"], "reason": p["reason"], **where(p["post"])}
             for p in votal.get("problems", ())
+        ],
+        "changes": [
+            {
+                "post": c["post"],
+                "voter": c["voter"],
+                "votes": [{"target": v["target"], "post": v["post"]} for v in c["votes"]],
+            }
+            for c in votal.get("changes", ())
         ],
         "actions": [
             {
@@ -153,69 +167,6 @@ def name_action(action: Mapping[str, Any]) -> str:
     return str(action.get("action"))
 
 
-def standing_votes(
-    actions: Sequence[Mapping[str, Any]], *, multi_vote: bool = False
-) -> list[tuple[int, dict[str, tuple[tuple[str | None, int], ...]]]]:
-    """Replay a day's counted actions: after each one, voter -> its standing votes as (target, post cast in).
-
-    The target is None for a vote for no elimination. A vote repeated for the same target keeps its first
-    post, as the tally orders voters by when their standing vote was cast. With ``multi_vote`` (clocktower) a
-    vote adds to the voter's votes, a vote for no elimination replaces them all, and an unvote takes back the
-    one named (all of them when none is named).
-    """
-    state: dict[str, tuple[tuple[str | None, int], ...]] = {}
-    steps = []
-    for action in actions:
-        if not action.get("counted") or not action.get("voter"):
-            continue
-        voter, post = action["voter"], action["post"]
-        mine = list(state.get(voter, ()))
-        kind = name_action(action)
-        if kind in ("vote", "sleep", "nominate"):
-            target = None if kind == "sleep" else action.get("target")
-            if all(t != target for t, _ in mine):
-                mine = [(t, p) for t, p in mine if t is not None] if multi_vote and target is not None else []
-                mine.append((target, post))
-        elif kind == "unvote":
-            if multi_vote and action.get("no_elimination"):
-                mine = [(t, p) for t, p in mine if t is not None]
-            elif multi_vote and action.get("target"):
-                mine = [(t, p) for t, p in mine if t != action["target"]]
-            else:
-                mine = []
-        else:
-            continue
-        if mine:
-            state[voter] = tuple(mine)
-        else:
-            state.pop(voter, None)
-        steps.append((post, dict(state)))
-    return steps
-
-
-def count_wagons(state: Mapping[str, Sequence[tuple[str | None, int]]]) -> dict[str | None, int]:
-    """Voters per target (None: no elimination) in one step of :func:`standing_votes`."""
-    counts: dict[str | None, int] = {}
-    for votes in state.values():
-        for target, _ in votes:
-            counts[target] = counts.get(target, 0) + 1
-    return counts
-
-
-def votes_needed(votes: float, majority: int | None) -> int | None:
-    """How many more votes a wagon needs for a majority (the "L-n" of forum votals); 0 once it has one."""
-    if majority is None:
-        return None
-    missing = majority - votes
-    return max(0, int(missing) if float(missing).is_integer() else int(missing) + 1)
-
-
-def _iso(moment: datetime | None) -> str | None:
-    if moment is None:
-        return None
-    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
-
-
 def parse_iso(text: str | None) -> datetime | None:
     if not text:
         return None
@@ -240,14 +191,13 @@ def make_environment() -> Environment:
         keep_trailing_newline=True,
     )
     env.filters["utc"] = format_utc
+    env.filters["reason_words"] = reason_words
     env.filters["web_url"] = web_url
     env.globals["votes_needed"] = votes_needed
     return env
 
 
 def _read_static(name: str) -> str:
-    from importlib.resources import files
-
     return (files("assistant.templates") / "site" / name).read_text(encoding="utf-8")
 
 
@@ -267,13 +217,13 @@ def describe_wagon(
 
 def describe_day(day: Mapping[str, Any]) -> dict[str, Any]:
     """A public day arranged for the page: wagons with bars, L-n, and the post each standing vote is in."""
-    steps = standing_votes(day["actions"], multi_vote=day.get("multi_vote", False))
+    steps = standing_steps(day["changes"])
     final = steps[-1][1] if steps else {}
     vote_posts = {(voter, target): post for voter, votes in final.items() for target, post in votes}
     urls = {int(n): url for n, url in day.get("post_urls", {}).items()}
     urls.update({a["post"]: a["url"] for a in day["actions"] if a.get("url")})
     # the moderator's own posts (rule examples, quoted votals) are no one's vote: the export keeps them
-    shown = [a for a in day["actions"] if a["why_not"] != MODERATOR_POST]
+    shown = [a for a in day["actions"] if a["why_not"] != WhyNot.MODERATOR_POST]
     wagons = [describe_wagon(w, day["majority"], vote_posts) for w in day["wagons"]]
     no_elim = day["no_elimination"]
     sleep = describe_wagon({"target": None, **no_elim}, day["majority"], vote_posts) if no_elim["votes"] else None
@@ -292,14 +242,14 @@ def build_site(
     public = [public_day(d, posts) for d in sorted(days, key=lambda d: d["day"])]
     data = {
         "game": {"title": game.title, "thread": game.thread, "players": list(game.seats)},
-        "generated_at": _iso(generated_at),
+        "generated_at": iso_utc(generated_at),
         "current_day": public[-1]["day"] if public else None,
         "days": public,
     }
     described = [describe_day(d) for d in public]
     page = make_environment().get_template("index.html.j2").render(
         game=game,
-        generated_at=_iso(generated_at),
+        generated_at=iso_utc(generated_at),
         current=described[-1] if described else None,
         earlier=list(reversed(described[:-1])),
         no_elimination_label=no_elimination_label,
@@ -407,7 +357,7 @@ def mask_private_outcomes(
                 outcome = dict(known)
             else:
                 post = (outcome or known or {}).get("post")
-                outcome = {"kind": "pending", "target": None, "post": post, "reason": "moderator"}
+                outcome = {"kind": Kind.PENDING, "target": None, "post": post, "reason": Reason.MODERATOR}
         masked.append({**day, "outcome": outcome})
     return masked
 
@@ -415,10 +365,6 @@ def mask_private_outcomes(
 def count_public_days(game: Any, count: Callable[[Any], Sequence[Any]]) -> list[dict[str, Any]]:
     """Each day's Votal JSON fit for players. ``count(game)`` replays the days (returns Votals); it is called for
     the game and for the game with its private table emptied (see :func:`mask_private_outcomes`)."""
-    from dataclasses import replace
-
-    from assistant.game import Private
-
     full = [votal.to_json() for votal in count(game)]
     blind = [votal.to_json() for votal in count(replace(game, private=Private()))]
     return mask_private_outcomes(full, blind)
@@ -432,13 +378,9 @@ def gather_days(
 
     The only part of this module that reads the store; everything it returns is then rendered by pure code.
     """
-    from assistant import store
-    from assistant.counting import count_game, current_day, ruleset_for
-
     days = range(1, current_day(game, db, at_time=now) + 1)
     ruleset = ruleset_for(game)
     public = count_public_days(game, lambda g: count_game(g, db, days=days, at_time=now))
-    public = [{**day, "multi_vote": ruleset.multi_vote} for day in public]
     posts = index_posts(store.load_read_posts(db, game.key))
     return describe_game(game), posts, public, ruleset.no_elimination_label
 

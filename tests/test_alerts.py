@@ -15,7 +15,7 @@ from loopback_forum import make_game
 from assistant import store
 from assistant.alerts import Alert, deliver_alerts, detect_alerts
 from assistant.fetch import post_json
-from assistant.rules import Outcome
+from assistant.outcome import Outcome
 from assistant.tally import NoEliminationCount, Problem, Votal, Wagon
 
 NOW = datetime(2026, 3, 3, 21, 20, tzinfo=UTC)

@@ -259,3 +259,43 @@ def test_update_reads_the_same_game_on_every_engine(engine, tmp_path):
     assert [(d.day, d.start_post, d.end_post) for d in game.days] == [(1, 1, 6), (2, 7, None)]
     assert [(d.player, f"{d.phase} {d.phase_number}") for d in game.deaths] == [("Birch", "day 1"), ("Alder", "night 1")]
     assert game.seat("Elm").replacement_posts == (9,)
+
+
+@pytest.mark.xfail(strict=True, reason="the tally does not yet pass each post's number to identity (after SHAPE LANDED)")
+def test_after_a_replacement_from_a_post_votes_out_of_turn_do_not_count_and_are_reported(board, tmp_path):
+    thread = [dict(p) for p in THREAD]
+    thread[7] = post(7, "Fir", "<b>vote: Cedar</b>")  # before Fir holds the seat
+    thread += [post(10, "Fir", "<b>vote: Damson</b>"), post(11, "Elm", "<b>vote: Cedar</b>")]  # Elm: replaced
+    path, db = fresh_game(board, tmp_path, thread)
+    invoke("update", path, "--db", db, "--quiet")
+    assert load_game(path).seat("Elm").replacement_posts == (8,)
+    day2 = json.loads(invoke("count", path, "--db", db, "--day", 2, "--at-time", "2026-03-10T00:00:00+0000",
+                             "--format", "json").stdout)
+    assert {"target": "Damson", "votes": 1, "voters": ["Elm"]} in day2["wagons"]
+    assert not any(w["target"] == "Cedar" for w in day2["wagons"])
+    reported = {p["post"]: p["reason"] for p in day2["problems"]}
+    assert "before replacing into the seat at post 8" in reported[7]
+    assert "after being replaced by Fir at post 8" in reported[11]
+
+
+def test_run_follow_first_writes_what_is_already_stored(board, tmp_path, monkeypatch):
+    import assistant.schedule
+
+    path, db = fresh_game(board, tmp_path, THREAD)
+    invoke("sync", path, "--db", db, "--quiet")
+    started = []
+    monkeypatch.setattr(assistant.schedule, "run_games", lambda paths, **options: started.append(paths))
+    invoke("run", path, "--db", db, "--follow", "--quiet")
+    assert started == [(str(path),)]
+    assert [d.player for d in load_game(path).deaths] == ["Birch", "Alder"]
+
+
+def test_run_without_follow_never_edits_the_game_file(board, tmp_path, monkeypatch):
+    import assistant.schedule
+
+    path, db = fresh_game(board, tmp_path, THREAD)
+    invoke("sync", path, "--db", db, "--quiet")
+    before = path.read_text()
+    monkeypatch.setattr(assistant.schedule, "run_games", lambda paths, **options: None)
+    invoke("run", path, "--db", db, "--quiet")
+    assert path.read_text() == before

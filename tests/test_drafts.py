@@ -23,12 +23,13 @@ from assistant.drafts import (
     render_draft,
     render_votal_draft,
     safe_url,
-    words_of,
 )
 from assistant.game import parse_game
 from assistant.names import Roster
-from assistant.rules import Outcome, bundled_rulesets, load_ruleset, parse_ruleset
+from assistant.outcome import Outcome, words_of
+from assistant.rules import bundled_rulesets, load_ruleset, parse_ruleset
 from assistant.tally import Action, Flag, NoEliminationCount, Runoff, Votal, Wagon, replay_day
+from assistant.votes import VoteBook
 from parsers.commands import Command, ReadPost
 
 GOLDEN = Path(__file__).resolve().parent / "golden_drafts"
@@ -150,6 +151,14 @@ def vote(post: int, voter: str, target: str | None, *, no_elimination: bool = Fa
     )
 
 
+def recorded(votal: Votal) -> Votal:
+    """The votal with the vote changes its (counted, single) vote actions make, as the tally records them."""
+    book = VoteBook()
+    for a in votal.actions:
+        book.vote(a.voter, None if a.no_elimination else a.target, (a.post, 0))
+    return replace(votal, changes=tuple(book.changes))
+
+
 def game(private: bool = True):
     return parse_game(GAME + (PRIVATE if private else ""), path="game.toml")
 
@@ -188,7 +197,7 @@ def day2(ruleset, **changes) -> Votal:
             vote(45, "**y**", "Theseus"),
         ),
     )
-    return replace(base, **changes)
+    return recorded(replace(base, **changes))
 
 
 def day2_posts() -> list[ReadPost]:
@@ -379,6 +388,7 @@ def test_without_permalinks_a_phpbb_vote_links_to_the_thread_page_starting_at_it
         living=("Alice", "Bob", "Carol"),
         actions=(replace(vote(4, "Alice", "Carol"), url=None),),
     )
+    votal = recorded(votal)
     text = render_votal_draft(g, votal, ruleset=ruleset)
     assert "[url=https://forum.example.org/viewtopic.php?t=7&start=4]Alice[/url]" in text
 

@@ -224,14 +224,14 @@ GOLDEN_CASES = sorted(GOLDEN.glob("*.txt"))
 
 @pytest.mark.parametrize("path", GOLDEN_CASES, ids=lambda p: p.stem)
 def test_replaying_the_vote_log_ends_at_the_tallys_wagons(path):
-    """The page's voter links and the timeline replay the vote log; on every golden rules case that replay must
-    find each standing vote the tally reports, and (but for a runoff, which discards votes) no other vote of a
-    living voter."""
+    """The page's voter links and the timeline read the tally's recorded vote changes; on every golden rules case
+    their last state must hold each standing vote the tally reports, and no other vote of a living voter."""
     from golden.harness import ExactRoster, read_case, resolve_exact
 
     from assistant.rules import load_ruleset
-    from assistant.site import public_day, standing_votes
+    from assistant.site import public_day
     from assistant.tally import replay_day
+    from assistant.votes import standing_steps
 
     case = read_case(path)
     name = case.game.ruleset
@@ -239,7 +239,7 @@ def test_replaying_the_vote_log_ends_at_the_tallys_wagons(path):
     votal = replay_day(case.game, ruleset, case.posts, ExactRoster(case.game), day=case.day, at_post=case.at_post,
                        at_time=case.at_time, resolve=resolve_exact).to_json()
     day = public_day(votal)
-    steps = standing_votes(day["actions"], multi_vote=ruleset.multi_vote)
+    steps = standing_steps(day["changes"])
     final = {voter: {target for target, _ in votes} for voter, votes in (steps[-1][1] if steps else {}).items()}
     tally = {}
     for wagon in day["wagons"]:
@@ -249,7 +249,6 @@ def test_replaying_the_vote_log_ends_at_the_tallys_wagons(path):
         tally.setdefault(voter, set()).add(None)
     for voter, targets in tally.items():
         assert targets <= final.get(voter, set()), voter
-    if not day["runoff"]:
-        living = set(day["living"])
-        replayed = {voter: targets & (living | {None}) for voter, targets in final.items() if voter in living}
-        assert {v: t for v, t in replayed.items() if t} == {v: t for v, t in tally.items() if v in living}
+    living = set(day["living"])
+    replayed = {voter: targets & (living | {None}) for voter, targets in final.items() if voter in living}
+    assert {v: t for v, t in replayed.items() if t} == {v: t for v, t in tally.items() if v in living}

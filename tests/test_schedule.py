@@ -282,7 +282,8 @@ def test_night_pause_lasts_until_the_next_day_starts_for_rulesets_without_night_
     from dataclasses import replace
 
     import assistant.counting
-    from assistant.rules import Outcome, Ruleset, load_ruleset
+    from assistant.outcome import Outcome
+    from assistant.rules import Ruleset, load_ruleset
     from assistant.schedule import find_night_end
     from assistant.tally import NoEliminationCount, Votal
 

@@ -20,14 +20,11 @@ from assistant.site import (
     PublicGame,
     build_site,
     count_public_days,
-    count_wagons,
     describe_game,
     index_posts,
     make_server,
     mask_private_outcomes,
     public_day,
-    standing_votes,
-    votes_needed,
     write_site,
 )
 from assistant.tally import replay_day
@@ -277,7 +274,7 @@ def test_public_day_copies_only_whitelisted_fields():
         "day": 3, "alive": 3, "majority": 2, "as_of_post": 40, "deadline": None,
         "wagons": [{"target": "Bob", "votes": 1, "voters": ["Ann"]}],
         "no_elimination": {"votes": 0, "voters": []},
-        "not_voting": ["Bob", "Cy"], "living": ["Ann", "Bob", "Cy"], "multi_vote": False,
+        "not_voting": ["Bob", "Cy"], "living": ["Ann", "Bob", "Cy"], "changes": [],
         # a Judge's pick is a private decision: the page waits for the moderator to announce it
         "outcome": {"kind": "pending", "target": None, "post": 40, "reason": "judge"},
         "post_urls": {},  # post 40's address is no web address
@@ -366,50 +363,6 @@ def test_nominations_and_a_runoff_are_shown_with_their_countdown():
     assert " ".join(soup.select_one(".runoff").get_text().split()).startswith("Runoff between Bob and Dee until")
     # the day's own deadline has passed once a runoff runs: only the runoff counts down
     assert [c["data-deadline"] for c in soup.select(".countdown")] == ["2099-01-01T02:00:00Z"]
-
-
-def test_votes_needed_is_the_l_number():
-    assert [votes_needed(v, 7) for v in (0, 5, 6, 7, 9, 6.5)] == [7, 2, 1, 0, 0, 1]
-    assert votes_needed(3, None) is None
-
-
-def test_standing_votes_keeps_the_post_of_the_standing_vote():
-    actions = [
-        {"post": 1, "voter": "A", "action": "vote", "target": "B", "counted": True},
-        {"post": 2, "voter": "A", "action": "vote", "target": "B", "counted": True},  # repeat: keeps post 1
-        {"post": 3, "voter": "C", "action": "vote", "target": "B", "counted": False},
-        {"post": 4, "voter": "C", "action": "vote", "target": None, "no_elimination": True, "counted": True},
-        {"post": 5, "voter": "A", "action": "unvote", "target": "B", "counted": True},
-        {"post": 6, "voter": "C", "action": "vote", "target": "A", "counted": True},  # a new vote replaces
-    ]
-    assert standing_votes(actions) == [
-        (1, {"A": (("B", 1),)}),
-        (2, {"A": (("B", 1),)}),
-        (4, {"A": (("B", 1),), "C": ((None, 4),)}),
-        (5, {"C": ((None, 4),)}),
-        (6, {"C": (("A", 6),)}),
-    ]
-
-
-def test_standing_votes_with_multi_voting_add_up():
-    actions = [
-        {"post": 1, "voter": "A", "action": "nominate", "target": "B", "counted": True},
-        {"post": 2, "voter": "A", "action": "vote", "target": "C", "counted": True},
-        {"post": 3, "voter": "A", "action": "unvote", "target": "B", "counted": True},
-        {"post": 4, "voter": "D", "action": "vote", "target": "C", "counted": True},
-        {"post": 5, "voter": "D", "action": "vote", "target": None, "no_elimination": True, "counted": True},
-        {"post": 6, "voter": "D", "action": "vote", "target": "B", "counted": True},
-    ]
-    steps = standing_votes(actions, multi_vote=True)
-    assert [state for _, state in steps] == [
-        {"A": (("B", 1),)},
-        {"A": (("B", 1), ("C", 2))},
-        {"A": (("C", 2),)},
-        {"A": (("C", 2),), "D": (("C", 4),)},
-        {"A": (("C", 2),), "D": ((None, 5),)},
-        {"A": (("C", 2),), "D": (("B", 6),)},
-    ]
-    assert count_wagons(steps[3][1]) == {"C": 2}
 
 
 def test_a_game_with_no_day_yet_still_builds():

@@ -8,7 +8,7 @@ from golden.harness import ExactRoster, read_post, resolve_exact
 
 from assistant.game import parse_game
 from assistant.rules import load_ruleset
-from assistant.tally import alive_seats, majority_for, replay_day
+from assistant.tally import alive_seats, replay_day
 
 GAME = """
 title = "t"
@@ -66,8 +66,8 @@ def test_alive_seats_follow_phase_ends_and_day_kills():
 
 
 def test_majority_is_more_than_half():
-    assert [majority_for(n) for n in (1, 2, 3, 4, 5, 12, 13)] == [1, 2, 2, 3, 3, 7, 7]
-    assert load_ruleset("mafiascum").majority_for(12) == 7
+    ruleset = load_ruleset("mafiascum")
+    assert [ruleset.majority_for(n) for n in (1, 2, 3, 4, 5, 12, 13)] == [1, 2, 2, 3, 3, 7, 7]
 
 
 def test_votal_json_has_the_issue_shape():
@@ -127,7 +127,7 @@ def test_corrections_apply_and_are_marked():
     assert [(a.post, a.counted, a.corrected, a.why_not) for a in votal.actions] == [
         (1, True, False, None),
         (2, True, True, None),
-        (3, False, True, "ignored by the moderator's correction"),
+        (3, False, True, "ruled out by the moderator"),
     ]
     assert votal.outcome is None
 
@@ -207,7 +207,14 @@ player = "Eris"
         assert [w for w in PRIVATE_WORDS if w in text] == []
         assert "private_notes" not in repr(votal)
     voided = [(a.post, a.why_not) for a in mh.actions if not a.counted]
-    assert voided == [(1, "not a valid vote"), (2, "not a valid vote"), (3, "not a valid vote")]
+    # players read the same words as for a post the moderator ignored; the moderator's count and audit the real ones
+    assert voided == [(1, "ruled out by the moderator"), (2, "ruled out by the moderator"),
+                      (3, "ruled out by the moderator")]
+    assert [a["private_why"] for a in mh.to_json(private=True)["actions"] if not a["counted"]] == [
+        "Bob and Chloe are lovers and may not vote for each other",
+        "Eris is sequestered and cannot vote",
+        "Eris is sequestered and cannot be lynched",
+    ]
     assert mh.problems == ()
 
 

@@ -1,0 +1,82 @@
+"""Clocktower-style nominations: a living player's first vote for someone not yet nominated nominates them
+(one nomination per nominator, one per nominee a day; the dead cannot nominate). ``[[events]] kind =
+"nominate"`` records one the thread missed. Adds ``nominations`` to the votal."""
+
+from dataclasses import replace
+
+from assistant.hooks import Hook, Verdict
+from assistant.rules import Standing
+from assistant.tally import Action, Nomination
+
+
+class Clocktower(Hook):
+    name = "clocktower"
+
+    def __init__(self, day):
+        super().__init__(day)
+        self.nominations: list[tuple[str, str, int]] = []  # (nominator, nominee, post)
+
+    def nominated(self, seat: str) -> bool:
+        return any(nominee == seat for _, nominee, _ in self.nominations)
+
+    def check_vote(self, seat: str, target: str | None, action: str, post: int) -> Verdict | None:
+        if target is None:
+            return None
+        if self.nominated(target):
+            return Verdict(False, "already nominated today", problem=True) if action == "nominate" else None
+        if seat not in self.day.living(post):
+            return Verdict(False, "not nominated (the dead cannot nominate)", problem=True)
+        if any(nominator == seat for nominator, _, _ in self.nominations):
+            return Verdict(False, "not nominated, and the voter has nominated today", problem=True)
+        self.nominations.append((seat, target, post))
+        return Verdict(nomination=True)
+
+    def at_post(self, post: int | None) -> None:
+        """The moderator's word that ``player`` nominated ``target`` at ``post`` (a nomination is a first vote,
+        so the nominator's vote on the nominee stands too)."""
+        day = self.day
+        seats = {a.casefold(): s.name for s in day.game.players for a in (*s.accounts, *s.aliases)}
+        for event in day.game.events:
+            if event.day != day.number or event.kind != "nominate" or event.post != post:
+                continue
+            nominee = seats.get((event.target or "").casefold())
+            if event.player is None or nominee is None or self.nominated(nominee):
+                continue
+            at = post if post is not None else (day.bounds.start_post or 0)
+            self.nominations.append((event.player, nominee, at))
+            alive = event.player in day.living(post)
+            if alive:
+                day.book.vote(event.player, nominee, (at, -1))
+                day.changed = True
+            # In the audit trail too, so that the vote log and the timeline replay to the same wagons.
+            day.actions.append(
+                Action(
+                    post=at,
+                    voter=event.player,
+                    author=event.player,
+                    text=f"nominated {nominee} (recorded by the moderator)",
+                    action="nominate",
+                    target=nominee,
+                    no_elimination=False,
+                    step="declared",
+                    counted=alive,
+                    why_not=None if alive else "voter is dead",
+                    nomination=True,
+                )
+            )
+
+    def standing(self, standing: Standing) -> Standing:
+        at = standing.post if standing.post is not None else self.day.bounds.start_post
+        left = any(not self.nominated(s) for s in self.day.targets(self.day.living(at)))
+        return replace(standing, nominations_left=left)
+
+    def votal(self, fields: dict) -> None:
+        wagons = {w.target: w for w in fields["wagons"]}
+        fields["nominations"] = tuple(
+            Nomination(nominator, nominee, post, wagons[nominee].votes if nominee in wagons else 0,
+                       wagons[nominee].voters if nominee in wagons else ())
+            for nominator, nominee, post in self.nominations
+        )
+
+
+HOOK = Clocktower

@@ -1,0 +1,21 @@
+"""Witchhunt 9.0's Deacon: while the Deacon lives, a Holy Villager survives a lynch (``[private] deacon``,
+``holy``). The survival is public; who the Deacon is never is."""
+
+from assistant.hooks import Hook
+from assistant.outcome import Kind, Outcome
+
+
+class DeaconHoly(Hook):
+    name = "deacon_holy"
+
+    def settle(self, outcome: Outcome) -> Outcome:
+        private = self.day.game.private
+        if outcome.kind != Kind.ELIMINATION or private.deacon is None or outcome.target not in private.holy:
+            return outcome
+        if private.deacon not in self.day.living(None):
+            return outcome
+        self.day.note(f"the Deacon ({private.deacon}) is alive and {outcome.target} is holy: survives")
+        return Outcome(Kind.NO_ELIMINATION, None, outcome.post, outcome.reason, survived=outcome.target)
+
+
+HOOK = DeaconHoly
