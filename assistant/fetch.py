@@ -41,6 +41,8 @@ RETRY_STATUSES = {429, 500, 502, 503, 504}
 MAX_PAGE_BYTES = 32 * 2**20  # a forum page, decompressed (Scrapy warns at this size); a bigger answer is refused
 PAGE_DEADLINE = 30.0  # seconds one request may take in all, headers and body
 MAX_REDIRECTS = 5
+ROBOTS_DEADLINE = 10.0  # robots.txt is small: a forum that cannot send it in this long is taken as without one
+ROBOTS_MAX_BYTES = 512 * 1024  # as Google reads robots.txt (500 KiB)
 MAX_HOLD = 7 * 24 * 3600.0  # a Retry-After is never taken as longer than a week (nor can it overflow a date)
 CHUNK = 64 * 1024
 
@@ -226,7 +228,9 @@ class Fetcher:
             response.encoding = response.apparent_encoding or "utf-8"
         return Fetched(url, response.text, response.headers.get("ETag"), response.headers.get("Last-Modified"))
 
-    def _request(self, url: str, headers: dict[str, str], *, accept: set[int]) -> requests.Response:
+    def _request(
+        self, url: str, headers: dict[str, str], *, accept: set[int], small: bool = False
+    ) -> requests.Response:
         """One GET with the limiter, retries and backoff. Statuses in ``accept`` and 4xx are returned."""
         host = urlsplit(url).netloc
         shown = shown_url(url)
@@ -240,7 +244,7 @@ class Fetcher:
                 raise Stopped(f"stopped before fetching {shown}")
             self.requests_made += 1
             try:
-                response = self._send(url, headers)
+                response = self._send(url, headers, small=small)
             except requests.RequestException as exc:
                 # Timeouts, refused connections and bodies cut short (ChunkedEncodingError) are all worth a retry.
                 problem = f"{type(exc).__name__} fetching {shown}"
@@ -272,9 +276,11 @@ class Fetcher:
             raise ForumError(f"HTTP {status} fetching {shown}")
         raise AssertionError("unreachable")
 
-    def _send(self, url: str, headers: dict[str, str]) -> requests.Response:
-        """One GET whose redirects (only within the origin) and body are read under one deadline and the cap."""
-        watch = _Watch(self.deadline, self.stop)
+    def _send(self, url: str, headers: dict[str, str], *, small: bool = False) -> requests.Response:
+        """One GET whose redirects (only within the origin) and body are read under one deadline and the cap.
+        ``small``: a robots.txt, with a smaller cap and deadline (a forum that trickles it is given up on sooner)."""
+        deadline = min(self.deadline, ROBOTS_DEADLINE) if small else self.deadline
+        watch = _Watch(deadline, self.stop)
         shown = shown_url(url)
         try:
             with watch:
@@ -300,21 +306,20 @@ class Fetcher:
                     url = target
                 else:
                     raise ForumError(f"{shown}: more than {MAX_REDIRECTS} redirects")
-                response._content = self._read_body(response, shown)
+                response._content = self._read_body(response, shown, ROBOTS_MAX_BYTES if small else self.max_page_bytes)
                 response._content_consumed = True
         except (requests.RequestException, OSError) as exc:
             if watch.fired:
-                raise self._cut_off(watch, shown) from None
+                raise self._cut_off(deadline, shown) from None
             if isinstance(exc, requests.RequestException):
                 raise
             raise requests.ConnectionError(type(exc).__name__) from None
         if watch.fired:  # the socket was shut under the reader: what it read may be cut anywhere
-            raise self._cut_off(watch, shown)
+            raise self._cut_off(deadline, shown)
         return response
 
-    def _read_body(self, response: requests.Response, shown: str) -> bytes:
+    def _read_body(self, response: requests.Response, shown: str, cap: int) -> bytes:
         """The body, decompressed, refused past ``max_page_bytes`` (a gzip bomb inflates only that far)."""
-        cap = self.max_page_bytes
         declared = response.headers.get("Content-Length", "")
         if declared.isdigit() and int(declared) > cap and not response.headers.get("Content-Encoding"):
             response.close()
@@ -332,10 +337,10 @@ class Fetcher:
             response.close()
         return b"".join(parts)
 
-    def _cut_off(self, watch: _Watch, shown: str) -> Exception:
+    def _cut_off(self, deadline: float, shown: str) -> Exception:
         if self.stop is not None and self.stop.is_set():
             return Stopped(f"stopped while fetching {shown}")
-        return ForumError(f"{shown}: the forum took longer than {self.deadline:g} s to send the page; gave up on it")
+        return ForumError(f"{shown}: the forum took longer than {deadline:g} s to send the page; gave up on it")
 
     def _check_origin(self, url: str, shown: str) -> None:
         if self.origin and _origin(url) != _origin(self.origin):
@@ -387,7 +392,7 @@ class Fetcher:
 
     def _read_robots(self, site: str) -> tuple[int, str] | None:
         try:
-            response = self._request(site + "/robots.txt", {}, accept={200})
+            response = self._request(site + "/robots.txt", {}, accept={200}, small=True)
         except ForumError as exc:
             log.warning("robots.txt unreadable (%s); going on without it for this run", exc)
             return None

@@ -297,3 +297,17 @@ def test_a_signal_stops_a_command_waiting_on_a_trickling_forum(tmp_path, command
         )
     else:
         assert child.returncode == 0 and out.strip().endswith("stopped")
+
+
+def test_a_trickled_robots_txt_is_given_up_on_and_the_page_still_read(caplog):
+    def answer(path, headers, out):
+        if path == "/robots.txt":
+            out.write(head(200, Content_Type="text/plain", Content_Length="100000"))
+            trickle(out, server.stop, b"User-agent: *\n" * 1000)
+            return
+        out.write(head(200, Content_Type="text/html", Content_Length=str(len(PAGE))) + PAGE)
+
+    with HostileServer(answer) as server:
+        text = fetcher(deadline=1.0).get(server.base_url + "/viewtopic.php?t=1")
+    assert text == PAGE.decode()
+    assert "robots.txt unreadable" in caplog.text and "took longer than 1 s" in caplog.text
