@@ -45,6 +45,26 @@ def read_body(element) -> tuple[str, tuple[Command, ...]]:
     return body_html, tuple(extract_commands(body_html, element))
 
 
+def read_title(text: str) -> str | None:
+    """A thread page's title: the topic heading where the page has one, else the document's <title>."""
+    if text.lstrip().startswith("{"):  # Discourse's JSON
+        import json
+
+        try:
+            value = json.loads(text).get("title")
+        except (ValueError, AttributeError):
+            return None
+        return " ".join(value.split()) if isinstance(value, str) and value.strip() else None
+    doc = parse_html(text)
+    for path in ("//h2[contains(@class,'topic-title')]", "//h1[contains(@class,'title')]", "//h1", "//h2", "//title"):
+        for element in doc.xpath(path):
+            title = " ".join(text_of(element).split())
+            if title.lower().startswith(("thread:", "topic:")):  # vBulletin's "Thread: Name" heading
+                title = title.split(":", 1)[1].strip()
+            if title:
+                return title
+    return None
+
 # --- each post in its own frame ----------------------------------------------------------------------------
 #
 # One parse of the whole page is fast, and right as long as each post's markup stays inside its post. The
