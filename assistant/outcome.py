@@ -57,11 +57,14 @@ class Outcome:
     post: int | None
     reason: Reason
     survived: str | None = None
+    doubt: str | None = None  # why the deciding reading may be wrong: the moderator should check it
 
     def to_json(self) -> dict[str, Any]:
         data = {"kind": str(self.kind), "target": self.target, "post": self.post, "reason": str(self.reason)}
         if self.survived is not None:
             data["survived"] = self.survived
+        if self.doubt is not None:
+            data["doubt"] = self.doubt
         return data
 
 

@@ -59,7 +59,15 @@ from assistant.game import Game
 from assistant.hooks import HOOK_MODULES, HOOK_POINTS, Hook, Verdict, find_hook
 from assistant.names import resolve_name
 from assistant.outcome import Kind, Outcome, Reason, WhyNot
-from assistant.rules import Ruleset, Standing, decide_at_deadline, decide_early, decide_plurality, leaders
+from assistant.rules import (
+    Ruleset,
+    Standing,
+    decide_at_deadline,
+    decide_early,
+    decide_plurality,
+    early_end_possible,
+    leaders,
+)
 from assistant.votes import Change, Vote, VoteBook, show_votes
 from parsers.commands import Command, ReadPost
 
@@ -118,6 +126,7 @@ class Action:
     corrected: bool = False
     url: str | None = None  # the post's permalink
     nomination: bool = False  # clocktower: this vote nominated its target
+    doubt: str | None = None  # why a counted reading may be wrong ("learned alias", "broken tag"...)
     # The real reason when a private fact voided the vote (why_not reads WhyNot.RULED_OUT): only the moderator's
     # count and audit show it.
     private_why: str | None = field(default=None, repr=False, compare=False)
@@ -288,6 +297,7 @@ class DayReplay:
         self.post_counts: dict[str, int] = {}
         self.capped_counts: dict[str, int] = {}
         self.unlisted: dict[str, str] = {}  # account the game file does not list -> the seat it was read as
+        self.strangers: set[str] = set()  # look-alike accounts already reported this day
         self.edits: list[tuple[str, ReadPost]] = []  # posts whose edit changed their commands
         self.kill_posts = sorted({d.post for d in game.deaths if d.post is not None})
         self.living_cache: dict[int | None, tuple[str, ...]] = {}
@@ -480,7 +490,9 @@ class DayReplay:
     # -- reading a post -----------------------------------------------------------------------------------
 
     def count_post(self, post: ReadPost) -> None:
-        seat, how = self.r.roster.author_match(post.author)
+        seat, how = self.r.roster.author_match(post.author, post.author_id, post.number)
+        if seat is None and not post.commands and post.author.casefold() not in self.moderators:
+            self.report_stranger(post)  # a look-alike is reported even when it casts no vote
         if seat is None or post.deleted:
             return
         if how != "account":
@@ -495,13 +507,22 @@ class DayReplay:
     def read_post(self, post: ReadPost, living: tuple[str, ...]) -> None:
         commands, corrected, why_ignored = _commands_of(post, self.corrections.get(post.number), self.ruleset)
         moderator = post.author.casefold() in self.moderators
-        seat = None if moderator else self.r.roster.author_match(post.author)[0]
+        seat = None if moderator else self.r.roster.author_match(post.author, post.author_id, post.number)[0]
+        stranger = self.stranger(post) if seat is None and not moderator and commands else None
         if seat is not None and _edited_commands(post):
             self.edits.append((seat, post))
+        for hook in self.hooked["before_post"]:
+            hook(post)
         for index, command in enumerate(commands):
             base = dict(post=post.number, voter=seat, author=post.author, text=command.raw,
                         action=command.action, corrected=corrected, url=post.url or None)
-            verdict = self.check_voter(seat, moderator, why_ignored, living)
+            if self.hooked["command"] and (command.action not in _VOTING or not getattr(command, "bold", True)):
+                taken = next(filter(None, (hook(command, base, (post.number, index), living)
+                                           for hook in self.hooked["command"])), None)
+                if taken is not None:
+                    self.actions.append(taken)
+                    continue
+            verdict = stranger or self.check_voter(seat, moderator, why_ignored, living)
             if not verdict.counted:
                 if verdict.problem:
                     self.add_problem(post.number, seat or post.author, command.raw, verdict.why)
@@ -510,6 +531,22 @@ class DayReplay:
             self.actions.append(self.apply(command, base, (post.number, index), living))
             if self.ruleset.check == "command" and self.outcome is None:
                 self.outcome = self.decide_early(post.number)
+
+    def stranger(self, post: ReadPost) -> Verdict:
+        """Why a post's author holds no seat: a look-alike of a listed account, an account outside its
+        replacement window, or simply not a player (:mod:`assistant.identity` words it)."""
+        authors = getattr(self.r.roster, "authors", None)
+        if authors is None:
+            return _NOT_A_PLAYER
+        return Verdict(False, authors.why_not(post.author, post.author_id, post.number), problem=True)
+
+    def report_stranger(self, post: ReadPost) -> None:
+        """A look-alike account that posts is a problem once a day, vote or not."""
+        authors = getattr(self.r.roster, "authors", None)
+        found = authors.lookalike(post.author) if authors is not None else None
+        if found and post.author not in self.strangers:
+            self.strangers.add(post.author)
+            self.add_problem(post.number, post.author, "(a post)", found)
 
     def check_voter(self, seat: str | None, moderator: bool, why_ignored: str | None, living) -> Verdict:
         if moderator:
@@ -550,7 +587,7 @@ class DayReplay:
         if command.action == "unvote":
             named, target, step, no_elim = False, None, None, False
             if command.target:
-                found = self.resolve(command.target, living)
+                found = self.resolve(command.target, living, order[0])
                 step = found.step
                 no_elim = found.no_elimination
                 target = None if no_elim else found.seat
@@ -563,7 +600,7 @@ class DayReplay:
             return done(taken, step, no_elim=len(removed) == 1 and taken is None)
         if command.action not in ("vote", "nominate"):
             return done(None, None, f"not a command ({command.action})")
-        found = self.resolve(command.target or "", living)
+        found = self.resolve(command.target or "", living, order[0])
         if found.no_elimination:
             if not self.ruleset.no_elimination_vote:
                 return done(None, found.step, "no-elimination votes are not allowed", problem=True)
@@ -588,14 +625,14 @@ class DayReplay:
         if self.phase == "runoff" and target is not None and target not in self.candidates:
             return done(target, found.step, "not in the runoff", problem=True)
         changes = len(self.book.changes)
-        why = self.book.vote(seat, target, order, single=seat not in living)  # the dead hold one vote
+        why = self.book.vote(seat, target, order, single=seat not in living, text=command.target or "")
         if why is not None:
             return done(target, found.step, why, no_elim=no_elim, problem=True)
         self.changed = self.changed or len(self.book.changes) > changes
         return done(target, found.step, no_elim=no_elim, nomination=nomination)
 
-    def resolve(self, text: str, living: Collection[str]):
-        return self.r.resolve(text, self.r.roster, alive=frozenset(living))
+    def resolve(self, text: str, living: Collection[str], post: int | None = None):
+        return self.r.resolve(text, self.r.roster, alive=frozenset(living), at_post=post)
 
     # -- the count ---------------------------------------------------------------------------------------
 
@@ -657,6 +694,7 @@ class DayReplay:
             voters=len(voters),
             undecided=sum(self.weight(v, post) for v in voters if v not in voting),
             no_elimination_voters=len(no_elim.voters),
+            eligible=sum(self.weight(v, post) for v in voters),
         )
         for hook in self.hooked["standing"]:
             standing = hook(standing)
@@ -703,12 +741,12 @@ class DayReplay:
         return self.runoff is not None and self.in_runoff(post)
 
     def flags(self, living: Sequence[str], voting: Collection[str], over: bool) -> tuple[Flag, ...]:
-        # An account inferred for a seat counts, but the moderator is told so they can confirm it in the game file.
+        # A renamed account (the same forum user id) counts, and the moderator is told so they can list it.
         found: list[Flag] = [
             Flag(
                 seat,
-                f"posts as {author!r}, an account the game file does not list: read as this seat "
-                "(add it to the seat's replacements to confirm)",
+                f"posts as {author!r}, the seat's account renamed (same forum user id): counted "
+                "(add it to the seat's replacements)",
             )
             for author, seat in self.unlisted.items()
         ]
@@ -733,11 +771,17 @@ class DayReplay:
                 count = self.capped_counts.get(seat, 0)
                 if count > ruleset.daily_cap:
                     found.append(Flag(seat, f"over the post cap: {count} of {ruleset.daily_cap}"))
+        if not over and self.outcome is None and self.phase == "day" and "no_possible_tie" in ruleset.early_end:
+            leader = early_end_possible(ruleset, self.standing(self.last_day_post))
+            if leader is not None:
+                found.append(Flag(leader, "an early end is possible: no remaining vote can tie or pass this "
+                                  'nomination (the Storyteller may end the day: [[events]] kind = "early_end")'))
         for hook in self.hooked["flags"]:
             found += hook(living, voting, over)
         return tuple(found)
 
 
+_VOTING = frozenset({"vote", "unvote", "nominate"})
 # The verdicts on a voter that need no hook: made once (a long day reads thousands of commands).
 _COUNTED = Verdict()
 _MODERATOR_POST = Verdict(False, WhyNot.MODERATOR_POST)
