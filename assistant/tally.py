@@ -529,8 +529,9 @@ class DayReplay:
                 self.actions.append(self.judged(base, None, None, verdict, order=(post.number, index)))
                 continue
             self.actions.append(self.apply(command, base, (post.number, index), living))
-            if self.ruleset.check == "command" and self.outcome is None:
+            if self.ruleset.check == "command" and self.outcome is None and self.changed:
                 self.outcome = self.decide_early(post.number)
+                self.changed = False  # decided on this count already
 
     def stranger(self, post: ReadPost) -> Verdict:
         """Why a post's author holds no seat: a look-alike of a listed account, an account outside its
@@ -656,6 +657,13 @@ class DayReplay:
             weight = hook(seat, post, weight)
         return weight
 
+    def weigher(self, post: int | None) -> Callable[[str], float]:
+        """A seat's vote weight at ``post``, as a one-argument function (a plain lookup when no hook weighs)."""
+        if not self.hooked["weight"]:
+            weights = self.weights
+            return lambda seat: weights.get(seat, 1.0)
+        return lambda seat: self.weight(seat, post)
+
     def tally(self, living: Sequence[str], post: int | None):
         voters = self.voters(living)
         allowed = set(voters)
@@ -669,12 +677,11 @@ class DayReplay:
                     by_target.setdefault(vote.target, []).append((vote.order, voter))
         wagons = []
         no_elim = NoEliminationCount()
-        weights = self.weights
-        weight = None if self.hooked["weight"] else (lambda v: weights.get(v, 1.0))  # the common case, fast
+        weight = self.weigher(post)
         for target, cast in by_target.items():
             cast.sort()
             names = tuple(v for _, v in cast)
-            total = sum(map(weight, names)) if weight else sum(self.weight(v, post) for v in names)
+            total = sum(map(weight, names))
             if target is None:
                 no_elim = NoEliminationCount(total, names)
             else:
@@ -686,15 +693,16 @@ class DayReplay:
     def standing(self, post: int | None) -> Standing:
         living = self.living(post if post is not None else self.bounds.start_post)
         wagons, no_elim, voters, voting = self.tally(living, post)
+        weight = self.weigher(post)
         standing = Standing(
             post=post,
             majority=self.ruleset.majority_for(len(living)),
             wagons=tuple((w.target, w.votes, len(w.voters)) for w in wagons),
             no_elimination=no_elim.votes,
             voters=len(voters),
-            undecided=sum(self.weight(v, post) for v in voters if v not in voting),
+            undecided=sum(map(weight, (v for v in voters if v not in voting))),
             no_elimination_voters=len(no_elim.voters),
-            eligible=sum(self.weight(v, post) for v in voters),
+            eligible=sum(map(weight, voters)),
         )
         for hook in self.hooked["standing"]:
             standing = hook(standing)
