@@ -99,6 +99,8 @@ def format_status_text(status: dict[str, Any]) -> str:
     if status["outcome"]:
         outcome = status["outcome"]
         lines.append(f"  decided: {outcome['target'] or outcome['kind']} ({outcome['reason']}, post {outcome['post']})")
+        if outcome.get("doubt"):
+            lines.append(f"  doubtful hammer ({outcome['doubt']}): check post {outcome['post']} before closing the day")
     if status["deadline"]:
         lines.append(f"  deadline: {status['deadline']} ({_left(status['deadline_in_seconds'])})")
     for problem in status["problems"]:

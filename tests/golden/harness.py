@@ -216,7 +216,7 @@ class ExactRoster:
         return seat, "account" if seat else None
 
 
-def resolve_exact(text: str, roster: ExactRoster, *, alive):
+def resolve_exact(text: str, roster: ExactRoster, *, alive, at_post=None):
     from assistant.names import Resolution
 
     folded = " ".join(text.casefold().split())
