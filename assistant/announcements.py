@@ -158,7 +158,8 @@ def read_lines(body_html: str) -> list[str]:
         if tag in _SKIP_TAGS or tag == "blockquote" or "quotetitle" in (element.get("class") or ""):
             return
         style = (element.get("style") or "").replace(" ", "").lower()
-        is_struck = tag in _STRIKE_TAGS or "line-through" in style
+        # superscript beside a listed name is its earlier account ("New<sup>Old</sup>"), read like struck text
+        is_struck = tag in _STRIKE_TAGS or "line-through" in style or tag == "sup"
         block = tag in _BLOCK_TAGS and "display:inline" not in style
         if tag == "br":
             newline()
@@ -222,9 +223,11 @@ class _Names:
 
     def __init__(self, seats: dict[str, Sequence[str]]):
         self.seat_of: dict[str, str] = {}
+        self.spelling: dict[str, str] = {}  # squashed name -> the account as the forum spells it
         for seat, accounts in seats.items():
             for account in accounts:
                 self.seat_of.setdefault(account.casefold(), seat)
+                self.spelling.setdefault(_squash(account), account)
         names = sorted(self.seat_of, key=len, reverse=True)
         self.pattern = (
             re.compile(r"(?<![\w])(" + "|".join(re.escape(n) for n in names) + r")(?![\w])", re.IGNORECASE)
@@ -237,18 +240,31 @@ class _Names:
         return [(m.start(), m.end(), self.seat_of[m.group(1).casefold()]) for m in self.pattern.finditer(text)]
 
     def seat(self, name: str) -> str | None:
-        return self.seat_of.get(_clean_name(name).casefold())
+        name = _clean_name(name)
+        found = self.seat_of.get(name.casefold())
+        if found is None and _squash(name) in self.spelling:
+            found = self.seat_of.get(self.spelling[_squash(name)].casefold())
+        return found
+
+    def spelled(self, name: str) -> str:
+        """The account as the forum spells it, for a name the moderator wrote ("HumblePoirot" → "Humble Poirot")."""
+        return self.spelling.get(_squash(name), name)
+
+
+def _squash(name: str) -> str:
+    """A typed name without case, spaces, underscores or hyphens: how the moderator's list meets the accounts."""
+    return re.sub(r"[\s_\-.]+", "", name).casefold()
 
 
 def _clean_name(text: str) -> str:
     text = _plain(text)
     text = re.sub(r"^[\s\W_]+|[\s\W_]+$", lambda m: "" if not m.group(0).strip("_") else m.group(0), text)
-    return text.strip(" .,:;!?*()[]{}\"'`~-–—|•·>")
+    return text.strip(" .,:;!?*()[]{}\"'`~-–—|•·><†‡✝☠")
 
 
 # --- the player list ---------------------------------------------------------------------------------------------
 
-_BULLET = re.compile(r"^\s*(?:(?:#|no\.?\s*)?\d{1,2}\s*[.):\]\-]\s*|\d{1,2}\s+(?=\S)|[-*•·◦▪►>+]+\s*)", re.IGNORECASE)
+_BULLET = re.compile(r"^\s*(?:\[\d{1,2}\]\s*|(?:#|no\.?\s*)?\d{1,2}\s*[.):\]\-]\s*|\d{1,2}\s+(?=\S)|[-*•·◦▪►>+]+\s*)", re.IGNORECASE)
 _LIST_HEADER = re.compile(
     r"^\W*(?:the\s+)?(?:\w+\s+){0,3}?(players?|living|alive|survivors?|survived|roster|participants|"
     r"signups?|sign-ups|dead|graveyard|deceased|remaining|still\s+alive|in\s+the\s+game)\b[^.!?]{0,40}$",
@@ -256,7 +272,7 @@ _LIST_HEADER = re.compile(
 )
 _REPLACE_WORDS = re.compile(
     r"\s*(?:\(\s*)?\b(replaced\s+by|replacing|replaces|replaced|subbed\s+(?:in\s+)?for|subbing\s+(?:in\s+)?for|"
-    r"in\s+for|sub\s+for|subbed\s+by)\b\s*|\s+(?:->|→|=>|>>)\s+",
+    r"in\s+for|sub\s+for|subbed\s+by)\b\s*|\s+(?:->|→|=>|>>)\s+|\s+(<-|<|←)\s+",
     re.IGNORECASE,
 )
 _DEAD_WORDS = re.compile(
@@ -290,21 +306,23 @@ def _read_entry(line: str, authors: _Names | None, moderators: set[str]) -> _Ent
     # Struck accounts are earlier accounts of the seat (or a dead seat when it is the only one).
     struck = [_clean_name(s) for s in re.findall(STRUCK_OPEN + r"([^" + STRUCK_CLOSE + r"]*)" + STRUCK_CLOSE, bare)]
     unstruck_text = re.sub(STRUCK_OPEN + r"[^" + STRUCK_CLOSE + r"]*" + STRUCK_CLOSE, " | ", bare)
+    # "Birch (replacing Oldbirch)": the bracket belongs to the name, not to the role after it
+    unstruck_text = re.sub(r"[(\[]\s*((?:replac|sub|in\s+for)[^)\]]*)[)\]]", r" \1 ", unstruck_text, flags=re.IGNORECASE)
     pieces = [p for p in (_clean_name(s) for s in _SPLIT.split(unstruck_text)) if p]
     struck = [s for s in struck if s and _name_like(s)]
     accounts: list[str] = []
     order_reversed = False
     if pieces:
         first = pieces[0]
-        parts = _REPLACE_WORDS.split(first)
+        parts = _split_replaced(first)
         if len(parts) >= 3:
             names = [_clean_name(p) for p in parts[0::2]]
             words = [w for w in parts[1::2] if w]
             if names[-1] == "" and len(pieces) > 1:  # "X (replaced Y)": the other name is the next piece
-                names[-1] = _clean_name(_REPLACE_WORDS.split(pieces[1])[0])
+                names[-1] = _clean_name(_split_replaced(pieces[1])[0])
             names = [n for n in names if n and _name_like(n)]
             # "New replaced Old" / "New replacing Old": the later account is written first.
-            if words and re.match(r"replac(?:ed|ing|es)$|in\s+for|sub", words[0], re.IGNORECASE) and not re.match(
+            if words and re.match(r"replac(?:ed|ing|es)$|in\s+for|sub|<|←", words[0], re.IGNORECASE) and not re.match(
                 r"replaced\s+by|subbed\s+by", words[0], re.IGNORECASE
             ):
                 order_reversed = True
@@ -316,7 +334,7 @@ def _read_entry(line: str, authors: _Names | None, moderators: set[str]) -> _Ent
         # Further pieces that are accounts of the thread ("Name - Replacement") join the seat.
         if authors is not None and accounts:
             for piece in pieces[1:]:
-                piece_name = _REPLACE_WORDS.split(piece)
+                piece_name = _split_replaced(piece)
                 for candidate in piece_name[0::2]:
                     candidate = _clean_name(candidate)
                     if candidate and authors.seat(candidate) and candidate.casefold() not in {
@@ -332,6 +350,11 @@ def _read_entry(line: str, authors: _Names | None, moderators: set[str]) -> _Ent
     if struck and not pieces:
         dead = True  # the only name is struck out: a dead seat
     return _Entry(tuple(dict.fromkeys(accounts)), dead, line)
+
+
+def _split_replaced(text: str) -> list[str]:
+    """Names and the replacement words between them: [name, word, name, ...]."""
+    return [part for part in _REPLACE_WORDS.split(text) if part is not None]
 
 
 def _leading_name(text: str, authors: _Names | None) -> str | None:
@@ -395,7 +418,9 @@ def _list_entries(lines: list[str], moderators: set[str], authors: _Names | None
     if run:
         runs.append((run_header, run))
     chosen: list[_Entry] = []
+    chosen_runs: list[list[_Entry]] = []
     for under_header, entries in runs:
+        before = len(chosen)
         known = sum(1 for e in entries if authors is not None and any(authors.seat(a) for a in e.accounts))
         if authors is not None and known >= max(2, len(entries) // 2 + 1):
             chosen.extend(entries)
@@ -403,12 +428,16 @@ def _list_entries(lines: list[str], moderators: set[str], authors: _Names | None
             chosen.extend(entries)
         elif len(entries) >= 5 and authors is None:
             chosen.extend(entries)
+        if len(chosen) > before:
+            chosen_runs.append(entries)
     if authors is not None:
-        known_entries = [e for e in chosen if any(authors.seat(a) for a in e.accounts)]
-        if len(known_entries) >= 3:
-            chosen = known_entries  # the thread's posters vouch for the list; headers and notes drop out
+        vouched = [e for run in chosen_runs for e in _vouched(run, authors)]
+        if sum(1 for e in vouched if any(authors.seat(a) for a in e.accounts)) >= 3:
+            chosen = vouched
     if len(chosen) < 3:
         return []
+    if authors is not None:
+        chosen = [_Entry(tuple(authors.spelled(a) for a in e.accounts), e.dead, e.line) for e in chosen]
     # one seat per account: a later mention (the dead list repeating a name) merges into the first
     merged: list[_Entry] = []
     for entry in chosen:
@@ -422,6 +451,23 @@ def _list_entries(lines: list[str], moderators: set[str], authors: _Names | None
         else:
             merged.append(entry)
     return merged
+
+
+def _vouched(run: list[_Entry], authors: _Names) -> list[_Entry]:
+    """The thread's posters vouch for a list: a name that never posted stays only between two that did, in the
+    same numbered or bulleted list (a player replaced before posting); headers and notes drop out."""
+    posted = [any(authors.seat(a) for a in e.accounts) for e in run]
+
+    def style(entry: _Entry) -> str:
+        bullet = _BULLET.match(entry.line)
+        return "" if not bullet else ("1" if any(c.isdigit() for c in bullet.group(0)) else bullet.group(0).strip())
+
+    return [
+        e for i, e in enumerate(run)
+        if posted[i] or (0 < i < len(run) - 1 and posted[i - 1] and posted[i + 1]
+                         and style(run[i - 1]) == style(e) == style(run[i + 1]) != ""
+                         and not _LIST_HEADER.match(_plain(e.line)) and e.accounts[0][:1].isalnum())
+    ]
 
 
 def _author_names_seen(authors: _Names) -> bool:
@@ -486,7 +532,8 @@ _NO_LYNCH = re.compile(
     r"\b(?:no\s*one|nobody)\s+(?:has\s+been|was|is|got)\s+(?:lynched|eliminated|executed)\b|"
     r"\btown\s+(?:has\s+)?(?:chose|chosen|decided|voted)\s+(?:not\s+to\s+lynch|to\s+no\s+lynch|no\s+lynch)\b|"
     r"\b(?:there\s+(?:is|was|will\s+be)\s+(?:a|no)\s+)no[\s-]lynch\b|\bresult(?:s|ed)?\s+in\s+a\s+no[\s-]lynch\b|"
-    r"\bno\s+lynch\s+today\b|\bno\s+majority\s+(?:was\s+)?reached\b",
+    r"\bno\s+lynch\s+today\b|\bno\s+majority\s+(?:was\s+)?reached\b|\bno[\s-]lynch\s+(?:on\s+)?(?:day|d)\s*\d|"
+    r"\bno[\s-]lynch\s+has\s+(?:occurred|happened|been\s+(?:reached|achieved))\b",
     re.IGNORECASE,
 )
 _KILL_VERB = re.compile(
@@ -496,6 +543,7 @@ _KILL_VERB = re.compile(
     r",\s*(?:was\s+)?(?:killed|shot|stabbed|murdered|died|slain|dead)\b",
     re.IGNORECASE,
 )
+_CONDITION = re.compile(r"\b(?:when|whenever|if|once|until|unless|will|would|can|before|after)\b", re.IGNORECASE)
 _MODKILL = re.compile(r"\bmod[\s-]?kill(?:ed|s)?\b", re.IGNORECASE)
 _FLIP = re.compile(
     r"^\W*(?P<name>[^,\n]{1,40}?)\s*(?:,|\s-\s|\s–\s|\swas\s(?:a|an|the)\s)\s*(?P<rest>.{2,160})$", re.IGNORECASE
@@ -504,6 +552,14 @@ _PHASE_IN = re.compile(r"\b(day|night|d|n)\s*" + _NUM + r"\b", re.IGNORECASE)
 _NEGATION = re.compile(r"\b(not|no\s*one|nobody|nothing|n't|never|survived|saved|protected|would\s+have|if)\b",
                        re.IGNORECASE)
 _WAS_ROLE = re.compile(r"\b(?:was|is)\s+(?:a|an|the)\s+\w", re.IGNORECASE)
+# Words of a role reveal ("Name - Vanilla Townie", "Name, Mafia Goon"): a flip, in a post that ends a day or a night.
+_ROLE_WORDS = re.compile(
+    r"\b(town|townie|villager|vanilla|mafia|goon|scum|cop|doctor|medic|mason|vigilante|vig|godfather|roleblocker|"
+    r"serial\s+killer|sk|werewolf|wolf|cult|cultist|survivor|jester|tracker|watcher|neutral|seer|bodyguard|"
+    r"jailkeeper|gunsmith|neighbou?r|rolecop|innocent|guilty|killer|hider|bus\s+driver|lover|traitor|"
+    r"third\s+party|independent|alien|vampire|witch|hunter|ninja|janitor|framer|strongman)s?\b",
+    re.IGNORECASE,
+)
 _REPLACEMENT = re.compile(
     r"(?P<new>[^\s,.!:;()][^,.!:;()]{0,40}?)\s+(?:is\s+|has\s+|will\s+be\s+|will\s+)?(?:now\s+)?"
     r"(?:replacing|replaces|replaced|subbing\s+(?:in\s+)?for|subs\s+(?:in\s+)?for|is\s+in\s+for|in\s+for|"
@@ -568,12 +624,16 @@ def read_thread_facts(
             problems.append("no player list found in the moderators' posts")
     state = _State()
     names = _Names(seats)
+    opening_block = True  # the opening post and the moderators' posts right after it (reserved, kept up to date)
     for post in posts:
         if post.author.casefold() not in mod_keys:
+            opening_block = False
             continue
         quiet = after_post is not None and post.number <= after_post
         if post is opening:
             _read_opening(post, state, timezone, quiet=quiet)
+            continue
+        if opening_block:
             continue
         before = copy.deepcopy(state), copy.deepcopy(seats)
         _read_announcement(post, state, names, seats, timezone, quiet=quiet)
@@ -650,10 +710,9 @@ def _read_announcement(
             names.__init__(seats)
             add("repl", ReplacementFact(seat, new, post.number, cite))
         # the phase
-        phase = _NOW_PHASE.search(plain)
+        phase = _phase_of(plain, state)
         if phase:
-            kind = (phase.group(1) or phase.group(3) or phase.group(5)).lower()
-            number = _number(phase.group(2) or phase.group(4) or phase.group(6))
+            kind, number = phase
             if kind == "day" and number == 1 and state.implicit and state.day == 1 and not state.ended:
                 # "Day 1 has begun" after the opening post: day 1 starts here
                 state.implicit = False
@@ -681,7 +740,7 @@ def _read_announcement(
         if state.day == 0:
             continue
         # lynch / no lynch
-        if not state.night and not _has_elimination(f, state.day):
+        if not _has_elimination(f, state.day) and not (state.night and not state.ended):
             if _NO_LYNCH.search(plain):
                 add("elims", Elimination(state.day, None, post.number, cite))
                 _end_day(state, post, cite, add)
@@ -692,7 +751,7 @@ def _read_announcement(
                 dead.add(lynched)
                 _end_day(state, post, cite, add)
                 continue
-            if _LYNCH_REACHED.search(plain):
+            if _LYNCH_REACHED.search(plain) and not _CONDITION.search(plain):
                 _end_day(state, post, cite, add)
         # deaths
         modkilled = _named_before(plain, _MODKILL, names)
@@ -701,13 +760,16 @@ def _read_announcement(
             add("deaths", DeathFact(modkilled, phase_text, None if state.night else post.number, "modkill", cite))
             dead.add(modkilled)
             continue
-        killed = _named_before(plain, _KILL_VERB, names) or _flip_name(plain, names, state)
+        started_here = not state.night and any(d.post == post.number and d.day == state.day for d in f["starts"])
+        killed = _named_before(plain, _KILL_VERB, names) or _flip_name(plain, names, state, started_here)
         if killed and killed not in dead:
             stated = _PHASE_IN.search(plain)
             lynch_line = bool(re.search(r"\blynch", plain, re.IGNORECASE))
             if stated:
                 kind = "night" if stated.group(1).lower().startswith("n") else "day"
                 number = _number(stated.group(2))
+            elif started_here:  # the post that starts a day reports the night before it
+                kind, number = "night", state.day - 1
             else:
                 kind, number = ("night", state.day) if state.night else ("day", state.day)
             if kind == "day" and (lynch_line or (state.ended and not _has_elimination(f, number))) and \
@@ -733,6 +795,85 @@ def _read_announcement(
                 known = [d for d in f["deadlines"] if d.day == state.day]
                 if not known or known[-1].time != when:
                     add("deadlines", DeadlineFact(state.day, when, post.number, kind if known else "deadline", cite))
+    _read_lynch_flip(post, lines, state, names, add)
+    _read_dawn(post, lines, state, add, timezone)
+
+
+_DAWN = re.compile(
+    r"\b(?:woke|wake|wakes|awoke|awaken|awakens|morning|dawn|dawns|sunrise|sun\s+rises|daybreak|day\s+breaks)\b|"
+    r"\b(?:no\s*one|nobody)\s+(?:has\s+|was\s+)?(?:died|killed)\b|\bno\s+(?:night\s*)?kills?\b|\bno\s+deaths?\b",
+    re.IGNORECASE,
+)
+_DAY_BUSINESS = re.compile(r"\bdeadline\b|\bto\s+(?:lynch|eliminate)\b|\bvote\s*count\b|\balive\b", re.IGNORECASE)
+
+
+def _read_dawn(post: PostLike, lines: list[str], state: _State, add, timezone: tzinfo) -> None:
+    """A night ends without "It is now Day N" when the moderator reports its deaths (or that nobody died) and
+    the day's business: the next day starts with that post."""
+    f = state.facts
+    if not state.night or not state.day or any(e.post == post.number for e in f["ends"]):
+        return
+    text = " ".join(_plain(line) for line in lines)
+    reported = any(d.cite.post == post.number and d.phase == f"night {state.day}" for d in f["deaths"])
+    if not (reported or (_DAWN.search(text) and _DAY_BUSINESS.search(text))):
+        return
+    state.day, state.night, state.ended = state.day + 1, False, False
+    cite = Cite(post.number, _trim(lines[0] if lines else ""))
+    deadline = _deadline_in(lines, post, timezone)
+    add("starts", DayStart(state.day, post.number, deadline, cite))
+    if deadline:
+        add("deadlines", DeadlineFact(state.day, deadline, post.number, "deadline", cite))
+
+
+def _read_lynch_flip(post: PostLike, lines: list[str], state: _State, names: _Names, add) -> None:
+    """A day that ended without a lynch read: the flip in the post that ended it, or in a later post of the
+    same night that starts no day ("Steven Hacking was a Mafia Goon. Night 1 begins now.")."""
+    f = state.facts
+    ended = [e for e in f["ends"] if e.day == state.day]
+    if not ended or _has_elimination(f, state.day) or any(s.post == post.number for s in f["starts"]):
+        return
+    dead = {d.player for d in f["deaths"] if d.cite.post != post.number} | {e.player for e in f["elims"] if e.player}
+    for line in lines:
+        for sentence in _sentences(_plain(line)):
+            if re.search(r"\b(?:night|nk|night\s*kill|killed\s+(?:on\s+)?(?:night|n)\s*\d)", sentence, re.I):
+                continue
+            match = _FLIP.match(sentence)
+            seat = names.seat(match.group("name")) if match else None
+            if seat is None or seat in dead or not (_WAS_ROLE.search(sentence) or _DEAD_WORDS.search(sentence)
+                                                    or _is_reveal(match.group("rest"))):
+                continue
+            if _NEGATION.search(match.group("rest")) or re.search(r"\breplac", sentence, re.I):
+                continue
+            f["deaths"][:] = [d for d in f["deaths"] if not (d.player == seat and d.cite.post == post.number)]
+            add("elims", Elimination(state.day, seat, post.number, Cite(post.number, _trim(line))))
+            return
+
+
+_PHASE_CUE = re.compile(
+    r"\b(day|night)\s*" + _NUM + r"\s+(?:deadline|will\s+end|ends\b|end\s+is|is\s+scheduled|actions|is\s+over|"
+    r"has\s+ended|is\s+done)",
+    re.IGNORECASE,
+)
+_ALIVE_COUNT = re.compile(
+    r"\bwith\s+\d+\s+(?:players?\s+)?(?:alive|living|remaining|left)\b.{0,30}\bto\s+(?:lynch|eliminate|execute)", re.I
+)
+
+
+def _phase_of(text: str, state: _State) -> tuple[str, int] | None:
+    """The phase a sentence says the game is in now, as ("day"|"night", number)."""
+    match = _NOW_PHASE.search(text)
+    if match:
+        kind = (match.group(1) or match.group(3) or match.group(5)).lower()
+        return kind, _number(match.group(2) or match.group(4) or match.group(6))
+    match = _PHASE_CUE.search(text)
+    if match:
+        kind, number = match.group(1).lower(), _number(match.group(2))
+        if re.search(r"\b(?:is\s+over|has\s+ended|is\s+done)", match.group(0), re.IGNORECASE):
+            return ("night", number) if kind == "day" else ("day", number + 1)
+        return kind, number
+    if state.night and state.day and _ALIVE_COUNT.search(text):
+        return "day", state.day + 1
+    return None
 
 
 def _sentences(text: str) -> list[str]:
@@ -752,6 +893,7 @@ def _end_day(state: _State, post: PostLike, cite: Cite, add) -> None:
     if state.day and not state.night and not state.ended:
         add("ends", DayEnd(state.day, post.number, cite))
         state.ended = True
+    state.night = bool(state.day)  # a day that ends gives way to the night
 
 
 def _named_before(text: str, verb: re.Pattern, names: _Names) -> str | None:
@@ -768,7 +910,7 @@ def _named_before(text: str, verb: re.Pattern, names: _Names) -> str | None:
     return None
 
 
-def _flip_name(text: str, names: _Names, state: _State) -> str | None:
+def _flip_name(text: str, names: _Names, state: _State, started_here: bool = False) -> str | None:
     """ "Name, Vanilla Townie, killed Night 1" or "Name was a Mafia Goon" in a post after a night."""
     match = _FLIP.match(text)
     if not match:
@@ -779,9 +921,14 @@ def _flip_name(text: str, names: _Names, state: _State) -> str | None:
     rest = match.group("rest")
     if _NEGATION.search(rest) or _ALIVE_WORDS.search(rest) or re.search(r"\breplac", rest, re.IGNORECASE):
         return None
-    if _DEAD_WORDS.search(rest) or (_WAS_ROLE.search(text) and state.night):
+    if _DEAD_WORDS.search(rest) or ((_WAS_ROLE.search(text) or _is_reveal(rest)) and (state.night or state.ended or started_here)):
         return seat
     return None
+
+
+def _is_reveal(rest: str) -> bool:
+    """The part after a name is a role and nothing more: "Vanilla Townie", "Town-aligned One Shot Vigilante"."""
+    return bool(_ROLE_WORDS.search(rest)) and len(rest.split()) <= 6 and not re.search(r"\d|[?]", rest)
 
 
 def _deadline_in(lines: list[str], post: PostLike, timezone: tzinfo) -> datetime | None:

@@ -204,6 +204,53 @@ def sync(game_file: str, db_file: str, quiet: bool, fmt: str) -> None:
 
 
 @main.command()
+@click.argument("url")
+@click.option("-o", "--output", "out", default="game.toml", show_default=True, type=click.Path(dir_okay=False),
+              help="The game file to write.")
+@click.option("--ruleset", default=None, help="Ruleset name or file (default: mafiascum).")
+@click.option("--timezone", "zone", default=None, help="The zone of the moderator's times, e.g. America/New_York.")
+@click.option("--force", is_flag=True, help="Overwrite an existing file.")
+@click.option("--min-interval", type=float, help="Seconds between requests, written to [fetch] (default 1.5).")
+@db_option
+@quiet_option
+@format_option("text", "json")
+def new(url: str, out: str, ruleset: str | None, zone: str | None, force: bool, min_interval: float | None,
+        db_file: str, quiet: bool, fmt: str) -> None:
+    """Write a first game file from what the thread says: players, moderators, days and deaths so far.
+
+    Syncs the thread into the store, reads the opening post and the moderators' posts, and writes a
+    file to review: each entry cites the post it comes from. Prints what it could not find.
+
+    \b
+    Example:
+      votal new "https://forum.mafiascum.net/viewtopic.php?t=15787" -o mini1094.toml --timezone America/New_York
+    """
+    from pathlib import Path
+
+    from assistant.newgame import create_game_file
+
+    if Path(out).exists() and not force:
+        raise click.ClickException(f"{out} exists: pass --force to overwrite it")
+    result = create_game_file(url, out, db=open_store(db_file), ruleset=ruleset, timezone=zone, now=now_utc,
+                              min_interval=min_interval,
+                              progress=None if quiet or fmt == "json" else lambda n: click.echo(
+                                  f"\rpage {n}", nl=False, err=True))
+    if fmt == "json":
+        print_json({**result.summary, "file": out, "written": result.usable, "found": result.found,
+                    "missing": result.missing})
+    else:
+        if not quiet:
+            click.echo("", err=True)
+        click.echo(f"Wrote {out}" if result.usable else f"Nothing written to {out}")
+        for line in result.found:
+            click.echo(f"  found: {line}")
+        for line in result.missing:
+            click.echo(f"  missing: {line}")
+    if not result.usable:
+        sys.exit(1)
+
+
+@main.command()
 @click.argument("game_files", nargs=-1, required=True, type=click.Path(dir_okay=False, exists=True))
 @db_option
 @click.option("--site", "site_dir", type=click.Path(file_okay=False),
@@ -379,7 +426,14 @@ def draft(
             "(count it with `votal count`; --force drafts it marked undecided)"
         )
     posts = load_read_posts(db, game.key)
-    context = build_context(game, ruleset_for(game), votals, day=number, now=moment, posts=posts)
+    count_number = None
+    if kind == "votal" and votals[0].as_of_post is not None:
+        from assistant.store import number_vote_count
+
+        # kept in the store: drafting the same count again gives the same number
+        count_number = number_vote_count(open_store(db_file), game.key, number, votals[0].as_of_post, now=now_utc())
+    context = build_context(game, ruleset_for(game), votals, day=number, now=moment, posts=posts,
+                            count_number=count_number)
     folder = templates_dir or game.templates
     click.echo(render_draft(kind, context, flavor=flavor or default_flavor(game), template_dir=folder))
 

@@ -79,7 +79,8 @@ def read_deadline(text: str, post, timezone: tzinfo = UTC) -> datetime | None:
         if named:
             zone = ZoneInfo(next(name for pattern, name in _ZONES if re.fullmatch(pattern, named.group(1), re.I)))
             phrase = phrase[: named.start()] + " " + phrase[named.end():]
-    phrase = re.split(r"(?<![A-Z][a-z])[.!?;](?:\s|$)|\(|\bcountdown\b|\bwith\b|\buntil\b", phrase)[0]
+    phrase = re.split(r"(?<![A-Z][a-z])[.!?;](?:\s|$)|\bcountdown\b|\bwith\b|\buntil\b", phrase)[0]
+    phrase = re.sub(r"[()\[\]]", " ", phrase)
     phrase = re.sub(r"\b(\d{1,2})(?:st|nd|rd|th)\b", r"\1", phrase)
     phrase = re.sub(r"\bnoon\b", "12:00 pm", phrase, flags=re.IGNORECASE)
     phrase = re.sub(r"\bmidnight\b", "11:59 pm", phrase, flags=re.IGNORECASE)
@@ -96,6 +97,8 @@ def read_deadline(text: str, post, timezone: tzinfo = UTC) -> datetime | None:
     if not _TIME_HINT.search(phrase) and local.hour == 0 and local.minute == 0:
         pass  # a date alone: the day's start in the zone, as written
     when = local.replace(tzinfo=zone).astimezone(UTC)
+    if written is not None and when < written and not _DATE_HINT.search(phrase):
+        when += timedelta(days=1)  # a time alone ("EoD at 9am") is the next such time
     if written is not None and when < written - timedelta(hours=12):
         if not re.search(r"\b\d{4}\b|\d+/\d+/\d+", phrase):
             when = local.replace(year=local.year + 1, tzinfo=zone).astimezone(UTC)

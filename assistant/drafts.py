@@ -13,7 +13,8 @@ is escaped for the flavour, and links are checked and percent-encoded, so a temp
 moderator's own) prints values as they are and a player called ``[b]x[/b]`` or ``**x**`` cannot break a
 draft.
 
-- BBCode: each ``[`` is followed by an empty ``[i][/i]``. A tag needs ``[`` directly before its name, so
+- BBCode: each ``[`` that could start a tag is followed by an empty ``[i][/i]`` (any other ``[``, and every
+  ordinary name, is left as typed). A tag needs ``[`` directly before its name, so
   ``[b]`` becomes ``[[i][/i]b]``, which phpBB, vBulletin, XenForo and ProBoards all show as ``[b]`` (the
   empty italic renders as nothing). Unlike entities (``&#91;``), which some engines show literally, or
   lookalike brackets, the page shows the real characters, so a name copied from a votal still votes.
@@ -168,6 +169,7 @@ class DraftContext:
     cap_lifted_local: str | None
     warnings: tuple[Flagged, ...] = ()
     notes: tuple[str, ...] = ()
+    count_number: int | None = None  # 2 in "Vote Count 3.2": the day's second count, as moderators number them
 
 
 # --- building the context ------------------------------------------------------------------------------
@@ -181,6 +183,7 @@ def build_context(
     day: int,
     now: datetime | None,
     posts: Sequence[ReadPost] = (),
+    count_number: int | None = None,
 ) -> DraftContext:
     """The public facts of ``day`` for a draft.
 
@@ -188,7 +191,8 @@ def build_context(
     present (a day that has not started has none: the living and the majority come from the game file).
     ``posts`` give the links to the posts votes were cast in and the day's post counts for the post
     minimum; without them links fall back to the thread's URL and post counts to the votal's flags.
-    ``now`` (aware) is for the time left before the deadline.
+    ``now`` (aware) is for the time left before the deadline. ``count_number`` numbers a vote count within
+    its day (:func:`assistant.store.number_vote_count`).
     """
     votal = _votal_of(votals, day)
     words = words_of(ruleset)
@@ -242,6 +246,7 @@ def build_context(
             Flagged(f.seat, f.reason) for f in (votal.flags if votal is not None else ()) if "minimum" not in f.reason
         ),
         notes=_notes(votal, ruleset, words),
+        count_number=count_number,
     )
 
 
@@ -466,13 +471,16 @@ def default_flavor(game: Game) -> str:
 # --- escaping --------------------------------------------------------------------------------------------
 
 _SPACE = re.compile(r"\s+")
+# A "[" that could open or close a tag: a letter or "*" (after an optional "/"), then no bracket up to a "]".
+# Only these are broken up, so "[1]", "x[y" or "Bob :[" stay as typed and ordinary names carry no marks.
+_BB_TAG_OPEN = re.compile(r"\[(?=/?[A-Za-z*][^\[\]]*\])")
 _MD_INLINE = re.compile(r"([\\`*_\[\]<>|~&#])")
 _MD_LEADING = re.compile(r"^(\d+)([.)])|^([+\-=.!])")
 
 
 def escape_bbcode(text: str) -> str:
     """``text`` shown literally in a BBCode post (see the module docstring)."""
-    return _SPACE.sub(" ", text).strip().replace("[", "[[i][/i]")
+    return _BB_TAG_OPEN.sub("[[i][/i]", _SPACE.sub(" ", text).strip())
 
 
 def escape_markdown(text: str) -> str:

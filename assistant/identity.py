@@ -21,7 +21,6 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
 
 from assistant.game import Game
 
@@ -64,23 +63,12 @@ def seat_accounts(game: Game) -> list[Account]:
     """Every account of every seat, in the game file's order, with the posts each holds the seat for."""
     found: list[Account] = []
     for seat in game.players:
-        spans = [(seat.name, None)] + [(_replacement_name(r), _replacement_post(r)) for r in seat.replacements]
+        posts = seat.replacement_posts or (None,) * len(seat.replacements)
+        spans = [(seat.name, None), *zip(seat.replacements, posts, strict=True)]
         for i, (name, start) in enumerate(spans):
             until = next((later for _, later in spans[i + 1 :] if later is not None), None)
             found.append(Account(normal_name(name), seat.name, start, until))
     return found
-
-
-def _replacement_name(item: Any) -> str:
-    if isinstance(item, str):
-        return item
-    return item["name"] if isinstance(item, dict) else item.name
-
-
-def _replacement_post(item: Any) -> int | None:
-    if isinstance(item, str):
-        return None
-    return item.get("post") if isinstance(item, dict) else getattr(item, "post", None)
 
 
 class AuthorIndex:
@@ -270,7 +258,7 @@ class AuthorIndex:
         for name, listed in self._renamed.items():
             seat = self._by_name[listed][0].seat
             found.append((seat, f"account {listed!r} now posts as {_shown(name)} (same user id): counted for it"))
-        for name, ids in self._conflicts.items():
+        for name in self._conflicts:
             found.append((self._by_name[name][0].seat, self.why_not(name)))
         posted = self._posted()
         for name, count in self._counts.items():

@@ -76,9 +76,46 @@ def collect_status(
     }
 
 
+SHOWN = 5  # things needing the moderator listed in full; the rest are counted (all of them are in the JSON)
+
+
+def needs_moderator(status: dict[str, Any]) -> list[str]:
+    """What needs the moderator, most urgent first: a broken sync, a decided day to announce, a deadline
+    that passed or is near, votes that did not count, doubts about the game file, alerts that were not sent."""
+    items = [p for p in status["problems"] if p.startswith(("last sync failed", "cannot count"))]
+    outcome = status["outcome"]
+    if outcome:
+        who = outcome["target"] or outcome["kind"].replace("_", " ")
+        at = f", post {outcome['post']}" if outcome["post"] is not None else ""
+        items.append(f"day {status['day']} is decided: {who} ({outcome['reason'].replace('_', ' ')}{at})")
+        if outcome.get("doubt"):
+            items.append(f"the hammer was read with doubt ({outcome['doubt']}): check post {outcome['post']} before"
+                         " closing the day")
+    left = status["deadline_in_seconds"]
+    if not outcome and left is not None and left <= 3600:
+        items.append(f"day {status['day']}'s deadline " + ("has passed" if left <= 0 else f"is {_left(left)}"))
+    items += [p for p in status["problems"] if p not in items]
+    items += [f"warning: {w}" for w in status["warnings"]]
+    return items
+
+
 def format_status_text(status: dict[str, Any]) -> str:
-    """One game's status for a terminal."""
+    """One game's status for a terminal: what needs the moderator first, then the state, the rest folded."""
     lines = [status["game"]]
+    needs = needs_moderator(status)
+    if needs:
+        lines.append(f"  needs you ({len(needs)}):")
+        lines += [f"    {item}" for item in needs[:SHOWN]]
+        if len(needs) > SHOWN:
+            lines.append(f"    ... and {len(needs) - SHOWN} more (votal status --format json)")
+    if status["day"] is not None:
+        leader = status["leader"]
+        # plurality rulesets have no threshold: the leader is simply ahead
+        of = f"/{status['majority']}" if status["majority"] is not None else " (most votes)"
+        lead = f"{leader['target']} {leader['votes']}{of}" if leader else "no votes"
+        lines.append(f"  day {status['day']}: {lead}")
+    if status["deadline"]:
+        lines.append(f"  deadline: {status['deadline']} ({_left(status['deadline_in_seconds'])})")
     if status["last_sync"] is None:
         lines.append("  never synced (run: votal sync GAME_FILE)")
     else:
@@ -90,25 +127,10 @@ def format_status_text(status: dict[str, Any]) -> str:
         lines.append(f"  last 24 h: {status['syncs_24h']} syncs, {status['requests_24h']} requests{faults}")
     deleted = f" (+{status['deleted_posts']} deleted)" if status["deleted_posts"] else ""
     lines.append(f"  posts: {status['posts']}{deleted}")
-    if status["day"] is not None:
-        leader = status["leader"]
-        # plurality rulesets have no threshold: the leader is simply ahead
-        of = f"/{status['majority']}" if status["majority"] is not None else " (most votes)"
-        lead = f"{leader['target']} {leader['votes']}{of}" if leader else "no votes"
-        lines.append(f"  day {status['day']}: {lead}")
-    if status["outcome"]:
-        outcome = status["outcome"]
-        lines.append(f"  decided: {outcome['target'] or outcome['kind']} ({outcome['reason']}, post {outcome['post']})")
-        if outcome.get("doubt"):
-            lines.append(f"  doubtful hammer ({outcome['doubt']}): check post {outcome['post']} before closing the day")
-    if status["deadline"]:
-        lines.append(f"  deadline: {status['deadline']} ({_left(status['deadline_in_seconds'])})")
-    for problem in status["problems"]:
-        lines.append(f"  problem: {problem}")
-    for warning in status["warnings"]:
-        lines.append(f"  warning: {warning}")
-    for alert in status["alerts"]:
-        lines.append(f"  alert ({alert['created'][:16].replace('T', ' ')}): {alert['message']}")
+    if status["alerts"]:
+        latest = status["alerts"][0]
+        earlier = f" (+{len(status['alerts']) - 1} earlier)" if len(status["alerts"]) > 1 else ""
+        lines.append(f"  last alert ({latest['created'][:16].replace('T', ' ')}): {latest['message']}{earlier}")
     return "\n".join(lines)
 
 

@@ -57,6 +57,10 @@ create table if not exists validators (
 );
 create table if not exists robots (site text primary key, status integer, body text, fetched_at text);
 create table if not exists holds (host text primary key, until text);
+create table if not exists vote_counts (
+    game text, day integer, as_of_post integer, number integer, created text,
+    primary key (game, day, as_of_post)
+);
 create table if not exists alerts (
     game text, key text, kind text, message text, created text, sent text, send_error text, attempts integer,
     primary key (game, key)
@@ -610,6 +614,28 @@ def first_post_at(db: Store, game: str, moment: datetime) -> int | None:
     return _rows(db, "select min(number) as n from posts where game = ? and time >= ?", [game, moment.isoformat()])[0][
         "n"
     ]
+
+
+def number_vote_count(db: Store, game: str, day: int, as_of_post: int, *, now: datetime, keep: bool = True) -> int:
+    """The number of day ``day``'s vote count as of ``as_of_post`` ("Vote Count 3.2" is day 3's second): the
+    number it was given before, else the next one, kept (``keep``) so that drafting it again gives the same."""
+
+    def find() -> tuple[int | None, int]:
+        given = _one(db, "select number from vote_counts where game = ? and day = ? and as_of_post = ?",
+                     [game, day, as_of_post])
+        last = _one(db, "select max(number) as n from vote_counts where game = ? and day = ?", [game, day])["n"]
+        return (given["number"] if given else None), (last or 0) + 1
+
+    given, following = find()
+    if given is not None or not keep:
+        return given if given is not None else following
+    with _writing(db):
+        given, following = find()  # again inside the write lock: another process may have numbered it
+        if given is not None:
+            return given
+        row = {"game": game, "day": day, "as_of_post": as_of_post, "number": following, "created": now.isoformat()}
+        _upsert(db, "vote_counts", row, ("game", "day", "as_of_post"))
+    return following
 
 
 def post_time(db: Store, game: str, number: int) -> datetime | None:

@@ -7,7 +7,6 @@ from types import ModuleType
 
 from parsers.errors import ForumError
 
-
 ENGINES = ("phpbb", "discourse", "xenforo", "vbulletin", "proboards")
 
 

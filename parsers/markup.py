@@ -45,31 +45,52 @@ def read_body(element) -> tuple[str, tuple[Command, ...]]:
     return body_html, tuple(extract_commands(body_html, element))
 
 
+def read_title(text: str) -> str | None:
+    """A thread page's title: the topic heading where the page has one, else the document's <title>."""
+    if text.lstrip().startswith("{"):  # Discourse's JSON
+        import json
+
+        try:
+            value = json.loads(text).get("title")
+        except (ValueError, AttributeError):
+            return None
+        return " ".join(value.split()) if isinstance(value, str) and value.strip() else None
+    doc = parse_html(text)
+    for path in ("//h2[contains(@class,'topic-title')]", "//h1[contains(@class,'title')]", "//h1", "//h2", "//title"):
+        for element in doc.xpath(path):
+            title = " ".join(text_of(element).split())
+            if title.lower().startswith(("thread:", "topic:")):  # vBulletin's "Thread: Name" heading
+                title = title.split(":", 1)[1].strip()
+            if title:
+                return title
+    return None
+
 # --- each post in its own frame ----------------------------------------------------------------------------
 #
 # One parse of the whole page is fast, and right as long as each post's markup stays inside its post. The
 # containers it found are checked against the container start tags in the page's text. When they disagree,
 # a post's markup reached past its post: an unclosed <table> swallowing the posts after it (they sit in its
 # table), a body forging a post block on a board that allows HTML, a body nested so deep that the parse gave
-# up (the posts after it are missing). Then each container is placed by the text: one inside another post's
-# body while the text still has that body open is part of that body (forged), never a post; any other is a
-# post of its own and is cut out of the post that swallowed it; posts the parse never reached are parsed
-# alone, from their own start tag.
+# up (the posts after it are missing). Then each container is placed: one inside another post's body, while
+# the text still has that body open and a post of the page's own follows it, is part of that body (forged),
+# never a post; any other is a post of its own and is cut out of the post that swallowed it (markup left open
+# swallows every post after it); posts the parse never reached are parsed alone, from their own start tag.
+# What this cannot tell apart (a block forged in the page's last post) the page's own count shows.
 
 _DIV = re.compile(r"<(/?)div\b[^>]*>", re.IGNORECASE)
 
 
-def frame_posts(text: str, doc, elements: list, *, quick: re.Pattern, marker: re.Pattern, tag: str,
+def frame_posts(text: str, doc, elements: list, *, quick, marker: re.Pattern, tag: str,
                 body_start: re.Pattern, body, ident, find):
     """The page's post containers, the document to read the page's own parts from, and problems found.
 
     ``elements``: the containers the fast reading of ``doc`` found, in page order; ``marker`` matches each
-    container's start tag in the raw text (group 1: what ``ident(element)`` gives), and ``quick`` its id
-    attribute alone (a literal search, some twenty times cheaper, for pages where all is well); ``tag``: the
-    containers' tag name; ``body_start`` matches a body's start tag (a div) in the text and ``body(container)`` finds it
-    in a tree; ``find(doc)``: every container of a document, nested ones too, in document order.
+    container's start tag in the raw text (group 1: what ``ident(element)`` gives), and ``quick(text)``
+    counts them cheaply (literal searches, for the pages where all is well); ``tag``: the containers' tag
+    name; ``body_start`` matches a body's start tag (a div) in the text and ``body(container)`` finds it in a
+    tree; ``find(doc)``: every container of a document, nested ones too, in document order.
     """
-    if [ident(e) for e in elements] == quick.findall(text) and _siblings(elements):
+    if len(elements) == quick(text) and _siblings(elements):
         return elements, doc, []
     problems: list[str] = []
     found = find(doc)
@@ -86,13 +107,15 @@ def frame_posts(text: str, doc, elements: list, *, quick: re.Pattern, marker: re
     placed = [e for e in found if id(e) in where]
     containers = {id(e): e for e in placed}
     posts, nested = [], []
-    for element in placed:
-        outer = next((a for a in element.iterancestors(tag) if id(a) in containers), None)
+    outers = [next((a for a in e.iterancestors(tag) if id(a) in containers), None) for e in placed]
+    for i, (element, outer) in enumerate(zip(placed, outers, strict=True)):
         if outer is None:
             posts.append(element)
             continue
         nested.append(element)
-        if _forged(text, where[id(outer)], where[id(element)], body_start, body(outer), element):
+        # Markup left open swallows every post after it; a forged block sits in a body the next post follows.
+        swallowed = all(o is not None for o in outers[i:])
+        if not swallowed and _forged(text, where[id(outer)], where[id(element)], body_start, body(outer), element):
             problems.append(
                 f"post {ident(outer)}: its body holds a block shaped like post {ident(element)}; "
                 "read as neither a post nor a vote"
@@ -170,8 +193,10 @@ def count_problems(read: int, expected: int | None, numbers: list[int] | None = 
     problems = []
     if expected is not None and read < expected:
         problems.append(f"the page shows {expected} posts but {read} were read: posts may be missing")
+    elif expected is not None and read > expected:
+        problems.append(f"the page shows {expected} posts but {read} were read: a body may forge a post")
     if numbers:
-        gaps = [(a, b) for a, b in zip(numbers, numbers[1:]) if b != a + 1]
+        gaps = [(a, b) for a, b in zip(numbers, numbers[1:], strict=False) if b != a + 1]
         if gaps:
             shown = ", ".join(f"{a} to {b}" for a, b in gaps[:3])
             problems.append(f"the page's post numbers jump ({shown}): posts may be missing")

@@ -35,7 +35,6 @@ _TOTAL = re.compile(r"(\d[\d,.\u00a0 ]*)\s+posts?\b", re.IGNORECASE)
 _USER_ID = re.compile(r"[?&;]u=(\d+)")
 _POST_ID = re.compile(r"^p(\d+)$")
 # A post container's start tag in the page's text (what _walk_page finds in the tree), and a body's.
-_QUICK = re.compile(r'id="p(\d+)"')
 _MARKER = re.compile(r"""<div(?=[^>]*\sclass=["'](?:[^"']*\s)?post[\s"'])[^>]*\sid=["']p(\d+)["']""", re.IGNORECASE)
 
 
@@ -51,7 +50,8 @@ def parse_page(
     doc = parse_html(text)
     elements, bars, canonical, messages = _scan_page(doc)
     elements, chrome, problems = frame_posts(
-        text, doc, elements, quick=_QUICK, marker=_MARKER, tag="div", body_start=_BODY_START, body=_body_of,
+        text, doc, elements, quick=_count_posts,
+        marker=_MARKER, tag="div", body_start=_BODY_START, body=_body_of,
         ident=lambda e: e.get("id")[1:], find=_find_posts,
     )
     if chrome is not doc:
@@ -131,6 +131,11 @@ def _scan_page(doc):
     if len(posts) == 1:
         return _walk_page(doc, stop_at_first_post=False)
     return posts, bars, canonical, messages
+
+
+def _count_posts(text: str) -> int:
+    """Post containers in the page's text, counted by their class as the templates write it (cheap)."""
+    return text.count('class="post ') + text.count('class="post"')
 
 
 _BODY_START = re.compile(r"""<div\s[^>]*class=["'](?:[^"']*\s)?content[\s"']""", re.IGNORECASE)

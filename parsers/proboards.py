@@ -63,7 +63,8 @@ def parse_page(
     """Posts and next page of one thread page."""
     doc = parse_html(text)
     elements, doc, problems = frame_posts(
-        text, doc, _POSTS(doc), quick=_QUICK, marker=_MARKER, tag="tr", body_start=_BODY_START,
+        text, doc, _POSTS(doc), quick=lambda t: len(_QUICK.findall(t)),
+        marker=_MARKER, tag="tr", body_start=_BODY_START,
         body=lambda e: next(iter(_BODY(e)), None), ident=lambda e: e.get("id", "").removeprefix("post-"),
         find=_POSTS,
     )

@@ -70,11 +70,13 @@ def parse_page(
     doc = parse_html(text)
     posts: list[Post] = []
     elements4, chrome4, problems = frame_posts(
-        text, doc, _POSTS4(doc), quick=_QUICK4, marker=_MARKER4, tag="li", body_start=_BODY_START4,
+        text, doc, _POSTS4(doc), quick=lambda t: len(_QUICK4.findall(t)),
+        marker=_MARKER4, tag="li", body_start=_BODY_START4,
         body=lambda e: _scan_postbit(e).body, ident=lambda e: e.get("id", "").removeprefix("post_"), find=_POSTS4,
     )
     elements5, chrome5, problems5 = frame_posts(
-        text, doc, _POSTS5(doc), quick=_QUICK5, marker=_MARKER5, tag="li", body_start=_BODY_START5,
+        text, doc, _POSTS5(doc), quick=lambda t: len(_QUICK5.findall(t)),
+        marker=_MARKER5, tag="li", body_start=_BODY_START5,
         body=lambda e: next(iter(_BODY5(e)), None), ident=lambda e: e.get("data-node-id", ""), find=_POSTS5,
     )
     problems += problems5

@@ -62,7 +62,8 @@ def parse_page(
     doc = parse_html(text)
     elements = _POSTS(doc)
     elements, chrome, problems = frame_posts(
-        text, doc, elements, quick=_QUICK, marker=_MARKER, tag="article", body_start=_BODY_START, body=_body_of,
+        text, doc, elements, quick=lambda t: len(_QUICK.findall(t)),
+        marker=_MARKER, tag="article", body_start=_BODY_START, body=_body_of,
         ident=_ident, find=_POSTS,
     )
     posts: list[Post] = []
@@ -142,18 +143,25 @@ def _scan_post(element) -> _Frame:
                 found.edited = True
             elif "messageNotice--deleted" in classes:
                 found.deleted = True
+            elif "message-attribution-opposite" in classes and found.number is None:
+                _read_number(child, found)
         elif tag == "article" and "message-body" in classes:
             found.in_body_article = True
         elif tag == "h4" and "message-name" in classes:
             found.names.extend(n for n in child.iter() if "username" in classes_of(n))
         elif tag == "ul" and "message-attribution-opposite" in classes and found.number is None:
-            for link in child.iter("a"):
-                shown = _NUMBER.search(text_of(link))
-                if shown:
-                    found.number = int(re.sub(r"\D", "", shown.group(1)))
-                    found.permalink = link.get("href")
-                    break
+            _read_number(child, found)
     return found
+
+
+def _read_number(holder, found: _Frame) -> None:
+    """``#N`` in the attribution's opposite side: a ``ul`` from XenForo 2.1, a ``div`` in 2.0."""
+    for link in holder.iter("a"):
+        shown = _NUMBER.search(text_of(link))
+        if shown:
+            found.number = int(re.sub(r"\D", "", shown.group(1)))
+            found.permalink = link.get("href")
+            break
 
 
 def _read_post(element, *, url: str) -> Post:

@@ -91,3 +91,33 @@ def test_quotes_of_other_posts_are_not_read_and_struck_text_is_marked():
     lines = read_lines("Alder<br><blockquote><cite>Birch wrote:</cite>Birch was lynched</blockquote>"
                        '<span style="text-decoration: line-through">Cedar</span> Damson')
     assert lines == ["Alder", "\x01Cedar\x02 Damson"]
+
+
+def test_bracketed_numbers_superscript_accounts_and_names_written_without_spaces():
+    opening = (
+        "Living<br>[01] Alder<br>[02] Birch<sup>Oldbirch</sup><br>[03] Cedar &#8224; &lt; Cypress<br>"
+        "[04] DamsonTree<br>[05] Elm<br>[06] Fir<br>[07] Gorse"
+    )
+    posters = [(name, "hi") for name in ("Alder", "Birch", "Cedar", "Damson Tree", "Elm", "Fir", "Gorse")]
+    facts = read_thread_facts(make_thread(("Host", opening), *posters))
+    assert [(p.name, p.replacements, p.dead) for p in facts.players][:4] == [
+        ("Alder", (), False),
+        ("Oldbirch", ("Birch",), False),
+        ("Cypress", ("Cedar",), False),
+        ("Damson Tree", (), False),  # the account as the forum spells it
+    ]
+
+
+def test_a_rules_sentence_ends_no_day_and_a_flip_without_a_verb_is_the_lynch():
+    roster = "<br>".join(PLAYERS)
+    thread = make_thread(
+        ("Host", f"Players<br>{roster}"), *CHATTER,
+        ("Host", "Reminder: a lynch is reached when a majority votes for one player."),
+        ("Host", "The town strings up Birch.<br>Birch - Vanilla Townie<br>Night has fallen."),
+        ("Host", "The town wakes to find Cedar dead.<br>Cedar - Town Cop<br>With 5 alive, it takes 3 to lynch."),
+    )
+    facts = read_thread_facts(thread)
+    assert [(e.day, e.post) for e in facts.day_ends] == [(1, 9)]
+    assert [(e.day, e.player) for e in facts.eliminations] == [(1, "Birch")]
+    assert [(d.player, d.phase) for d in facts.deaths] == [("Cedar", "night 1")]
+    assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 10)]

@@ -176,3 +176,17 @@ def test_as_of_a_post_is_as_of_that_posts_time_not_the_wall_clock(synced, day, p
     assert f"as of post #{post}" in text
     refused = invoke("draft", "day-end", game, "--db", db, "--day", day, "--at-post", post)
     assert refused.exit_code == 1 and f"day {day} is not decided as of post {post}" in refused.output
+
+
+def test_vote_counts_are_numbered_per_day_and_keep_their_number(demo, tmp_path):
+    game = write_game(demo, tmp_path)
+    db = tmp_path / "v.db"
+    assert invoke("sync", game, "--db", db, "--quiet").exit_code == 0
+
+    def heading(day, post):
+        return invoke("draft", "votal", game, "--db", db, "--day", day, "--at-post", post).output.splitlines()[0]
+
+    assert heading(2, 28) == "[b]Witch Hunt Demo: The Hollow Oak: Vote Count 2.1[/b] (as of post #28)"
+    assert heading(2, 31) == "[b]Witch Hunt Demo: The Hollow Oak: Vote Count 2.2[/b] (as of post #31)"
+    assert heading(2, 28).startswith("[b]Witch Hunt Demo: The Hollow Oak: Vote Count 2.1[/b]")  # drafted again
+    assert heading(1, 10).startswith("[b]Witch Hunt Demo: The Hollow Oak: Vote Count 1.1[/b]")

@@ -395,7 +395,8 @@ def test_without_permalinks_a_phpbb_vote_links_to_the_thread_page_starting_at_it
 
 # --- escaping -------------------------------------------------------------------------------------------------
 
-NASTY = ["[b]x[/b]", "[url=http://evil.example]a[/url]", "[/quote]", "[[b]]", "[*]", "[i][/i]", "a\n[b]b"]
+NASTY = ["[b]x[/b]", "[url=http://evil.example]a[/url]", "[/quote]", "[[b]]", "[*]", "[i][/i]", "a\n[b]b", "[NK] Bo",
+         "[ b]x", "[b [i]]"]
 _LIVE_TAG = re.compile(r"\[(/?[A-Za-z*][^\]\[]*)\]")
 
 
@@ -584,7 +585,7 @@ def test_votal_draft_command_reads_the_store_and_the_game_file(tmp_path):
     assert result.exit_code == 0, result.output
     assert result.output == "\n".join(
         [
-            "## Tiny: Votal, Day 1",
+            "## Tiny: Vote Count 1.1",
             "",
             "As of post #2.",
             "",
@@ -769,3 +770,8 @@ def test_night_survivals_are_announced_with_the_deaths():
     # thing the following morning, in a random order."
     start = drafts_of_case("witchhunt-9.0-a-survived-kill-spends-the-extra-life")["day-start"]
     assert "[b]Gus[/b] survived a kill in the night." in start
+
+
+@pytest.mark.parametrize("name", ["Dorian Gray", "x[y", "[1] Ann", "Bob :[", "a [ b", "[ ]", "mr_[3]", "Zoë-Ann"])
+def test_bbcode_escaping_leaves_names_that_cannot_open_a_tag_as_typed(name):
+    assert escape_bbcode(name) == name

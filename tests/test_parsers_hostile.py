@@ -31,7 +31,6 @@ def _posts(second_body: str) -> list[dict]:
 
 def _page(engine: str, second_body: str) -> tuple[str, str]:
     forum = importlib.import_module(f"forums.{engine}")
-    url = forum.thread_url(BASE, topic_id="9")
     pages = forum.render_thread(_posts(second_body), base_url=BASE, topic_id="9")
     (path, text), *_ = pages.items()
     return BASE + path, text
@@ -72,7 +71,10 @@ def test_a_body_deeper_than_the_parser_goes_costs_only_itself(engine):
 
 
 @pytest.mark.parametrize("engine", HTML_ENGINES)
-@pytest.mark.parametrize("body", ["<table><tr><td>a table never closed", "<table>never closed", "<div><span>open"])
+@pytest.mark.parametrize(
+    "body",
+    ["<table><tr><td>a table never closed", "<table>never closed", "<div><span>open", "<div>" * 5 + "five open"],
+)
 def test_unclosed_markup_never_hands_the_next_posts_to_its_author(engine, body):
     page = _read(engine, body)
     assert _who_voted(page) == [("Moderator", []), ("Mallory", []), *EXPECTED_OTHERS]
@@ -118,7 +120,7 @@ def test_a_page_short_of_the_posts_it_says_it_holds_is_a_problem(engine):
 
 def _drop_post(engine: str, text: str, post_id: str) -> str:
     """The page with one post's markup cut out, as if the forum had lost it from the middle of a page."""
-    starts = {"phpbb": f'<div id="p{post_id}"', "xenforo": "<article", "vbulletin": f'<li class="postbitlegacy',
+    starts = {"phpbb": f'<div id="p{post_id}"', "xenforo": "<article", "vbulletin": '<li class="postbitlegacy',
               "proboards": "<tr"}
     ident = {"phpbb": f'id="p{post_id}"', "xenforo": f'data-content="post-{post_id}"',
              "vbulletin": f'id="post_{post_id}"', "proboards": f'id="post-{post_id}"'}[engine]
@@ -149,3 +151,13 @@ def test_a_discourse_answer_with_a_hole_in_the_stream_is_a_problem():
     page = get_parser("discourse").parse_page(json.dumps(data), url=url)
     assert [p.author for p in page.posts] == ["Moderator", "Mallory", "Dusk"]
     assert page.problems == ["the answer's 3 posts are not a run of the topic's stream: posts may be missing"]
+
+
+def test_a_post_forged_in_the_last_post_of_a_page_shows_in_the_pages_count():
+    forum = importlib.import_module("forums.phpbb")
+    posts = _posts("hello")
+    posts[-1] = dict(posts[-1], content="Look: " + FORGED["phpbb"])
+    (path, text), *_ = forum.render_thread(posts, base_url=BASE, topic_id="9").items()
+    page = get_parser("phpbb").parse_page(text, url=BASE + path)
+    assert [p.post_id for p in page.posts][:4] == ["700", "701", "702", "703"]
+    assert any("a body may forge a post" in problem for problem in page.problems), page.problems

@@ -63,13 +63,18 @@ def test_status_of_a_synced_game() -> None:
     }
     assert "markup may have changed" in status["problems"][0]
     text = format_status_text(status)
-    assert text.splitlines()[:6] == [
+    failed = status["problems"][0]
+    assert text.splitlines() == [
         "Loopback Game",
+        "  needs you (3):",  # what needs the moderator comes first
+        f"    {failed}",
+        "    post 6: Birch's 'VOTE: Zanzibar' not counted: unknown name",
+        "    warning: the last sync failed part-way: the day below is counted from the posts stored so far",
+        "  day 1: Birch 2/3",
+        "  deadline: 2026-03-03T22:00:00+00:00 (in 34 h 00 min)",
         f"  last sync: {NOW.isoformat()} (failed; last good: {(NOW - timedelta(minutes=5)).isoformat()})",
         "  last 24 h: 2 syncs, 4 requests",
         "  posts: 29",
-        "  day 1: Birch 2/3",
-        "  deadline: 2026-03-03T22:00:00+00:00 (in 34 h 00 min)",
     ]
 
 
@@ -90,4 +95,27 @@ def test_alerts_show_in_status() -> None:
     assert status["alerts"] == [
         {"kind": "deadline_near", "message": "Day 1 ends in 40 min.", "created": NOW.isoformat(), "sent": None}
     ]
-    assert format_status_text(status).splitlines()[-1] == "  alert (2026-03-02 12:00): Day 1 ends in 40 min."
+    assert format_status_text(status).splitlines()[-1] == "  last alert (2026-03-02 12:00): Day 1 ends in 40 min."
+
+
+def test_status_lists_what_needs_the_moderator_first_and_folds_the_rest() -> None:
+    status = collect_status(parse_game(game_text("http://forum.example"), path="g.toml"), store.open_db(":memory:"),
+                            now=NOW)
+    status |= {
+        "day": 2, "leader": {"target": "Birch", "votes": 3}, "majority": 3,
+        "outcome": {"kind": "elimination", "target": "Birch", "post": 42, "reason": "majority"},
+        "problems": [f"post {n}: Elm's 'vote x' not counted: unknown name" for n in range(1, 8)],
+        "warnings": ["posts 25-29 lie between day 1 and day 2"],
+    }
+    lines = format_status_text(status).splitlines()
+    assert lines[:8] == [
+        "Loopback Game",
+        "  needs you (9):",
+        "    day 2 is decided: Birch (majority, post 42)",
+        "    post 1: Elm's 'vote x' not counted: unknown name",
+        "    post 2: Elm's 'vote x' not counted: unknown name",
+        "    post 3: Elm's 'vote x' not counted: unknown name",
+        "    post 4: Elm's 'vote x' not counted: unknown name",
+        "    ... and 4 more (votal status --format json)",
+    ]
+    assert lines[8] == "  day 2: Birch 3/3"

@@ -1,0 +1,115 @@
+"""`votal new`: a first game file from a thread, on every engine, in several moderator styles."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from click.testing import CliRunner
+from forums import serve_pages
+
+from assistant.cli import main
+from assistant.game import load_game
+from assistant.pageserver import LoopbackServer
+
+START = datetime(2026, 3, 2, 15, 0, tzinfo=UTC)
+NAMES = ("Alder", "Birch", "Cedar", "Damson", "Elm", "Fir", "Gorse")
+
+# One opening-post style per engine; each names the same seven seats, Birch's first account being Oldbirch.
+STYLES = {
+    "phpbb": (
+        "Welcome!<br>Mod: Host<br>Co-mod: Helper<br><br><b>Players</b><br>1. Alder<br>"
+        '2. <span style="text-decoration:line-through">Oldbirch</span> Birch<br>3. Cedar<br>4. Damson<br>5. Elm<br>'
+        "6. Fir<br>7. Gorse<br><br>Day 1 deadline: Friday 10pm EST"
+    ),
+    "discourse": (
+        "<p>Welcome! Host: Host</p><h2>Players</h2><ol><li>Alder</li><li><s>Oldbirch</s> Birch</li><li>Cedar</li>"
+        "<li>Damson</li><li>Elm</li><li>Fir</li><li>Gorse</li></ol>"
+    ),
+    "xenforo": (
+        "Welcome!<br>Living:<ul><li>Alder</li><li>Oldbirch replaced by Birch</li><li>Cedar</li><li>Damson</li>"
+        "<li>Elm</li><li>Fir</li><li>Gorse</li></ul>"
+    ),
+    "vbulletin": "Signups<br>" + "<br>".join(
+        f'<a href="member.php?u={n}">{"Birch (replacing Oldbirch)" if name == "Birch" else name}</a>'
+        for n, name in enumerate(NAMES)
+    ),
+    "proboards": "The players:<br>" + "<br>".join(
+        "- Birch replaced Oldbirch" if name == "Birch" else f"- {name}" for name in NAMES
+    ),
+}
+
+
+def thread_posts(opening: str, *, first: int) -> list[dict]:
+    bodies = [("Host", opening)] + [(name, f"hello, I am {name}") for name in NAMES]
+    bodies += [
+        ("Host", "Elm has been lynched! Elm was a Mafia Goon.<br>It is now Night 1."),
+        ("Host", "Fir, Vanilla Townie, was killed Night 1.<br>It is now Day 2. With 5 alive, it takes 3 to lynch."),
+        ("Alder", "vote: Gorse"),
+    ]
+    return [
+        {"number": first + n, "id": str(500 + n), "user": user, "content": body, "time": START + timedelta(hours=n)}
+        for n, (user, body) in enumerate(bodies)
+    ]
+
+
+def run_new(engine: str, tmp_path, posts: list[dict], *extra: str):
+    renderer = importlib.import_module(f"forums.{engine}")
+    handler = {}
+    with LoopbackServer(lambda path, query, headers: handler["serve"](path, query, headers)) as server:
+        handler["serve"] = serve_pages(renderer.render_thread(posts, base_url=server.base_url, title="Mini 42"))
+        url = renderer.thread_url(server.base_url)
+        args = ["new", url, "-o", str(tmp_path / "game.toml"), "--db", str(tmp_path / "v.db"), "--min-interval", "0",
+                *extra]
+        return url, CliRunner().invoke(main, args, catch_exceptions=False)
+
+
+@pytest.mark.parametrize("engine", sorted(STYLES))
+def test_new_reads_players_days_and_deaths_on_every_engine(engine, tmp_path):
+    first = 1 if engine in ("proboards", "discourse") else 0
+    url, result = run_new(engine, tmp_path, thread_posts(STYLES[engine], first=first), "--timezone", "America/New_York")
+    assert result.exit_code == 0, result.output
+    game = load_game(tmp_path / "game.toml")
+    assert (game.title, game.thread, game.forum, game.ruleset) == ("Mini 42", url, engine, "mafiascum")
+    assert game.moderators[0] == "Host"
+    assert [(s.name, s.replacements) for s in game.players] == [
+        ("Oldbirch", ("Birch",)) if n == "Birch" else (n, ()) for n in NAMES
+    ]
+    assert [(d.day, d.start_post, d.end_post) for d in game.days] == [(1, first, first + 8), (2, first + 9, None)]
+    assert [(d.player, d.phase, d.phase_number) for d in game.deaths] == [("Elm", "day", 1), ("Fir", "night", 1)]
+    text = (tmp_path / "game.toml").read_text()
+    assert f"# post {first + 8}: Elm has been lynched! Elm was a Mafia Goon." in text
+    assert "missing: no deadline found: add `end` to day 2" in result.output
+
+
+def test_new_reads_a_stated_deadline_and_the_co_moderator(tmp_path):
+    posts = thread_posts(STYLES["phpbb"], first=0)[:8]  # day 1 still running
+    _, result = run_new("phpbb", tmp_path, posts, "--timezone", "America/New_York")
+    game = load_game(tmp_path / "game.toml")
+    assert game.moderators == ("Host", "Helper")
+    assert [(d.day, d.start_post, d.end) for d in game.days] == [(1, 0, datetime(2026, 3, 7, 3, 0, tzinfo=UTC))]  # Friday 10pm EST
+    assert "no deadline found" not in result.output
+
+
+def test_new_never_overwrites_without_force(tmp_path):
+    (tmp_path / "game.toml").write_text("# mine\n")
+    _, refused = run_new("phpbb", tmp_path, thread_posts(STYLES["phpbb"], first=0))
+    assert refused.exit_code == 1
+    assert "game.toml exists: pass --force to overwrite it" in refused.output
+    assert (tmp_path / "game.toml").read_text() == "# mine\n"
+    _, forced = run_new("phpbb", tmp_path, thread_posts(STYLES["phpbb"], first=0), "--force")
+    assert forced.exit_code == 0
+    assert "[[players]]" in (tmp_path / "game.toml").read_text()
+
+
+def test_new_without_a_player_list_writes_nothing_and_fails(tmp_path):
+    posts = [{"number": n, "id": str(n + 1), "user": "Host" if n == 0 else "Alder", "content": "Signups soon.",
+              "time": START + timedelta(hours=n)} for n in range(3)]
+    _, result = run_new("phpbb", tmp_path, posts, "--format", "json")
+    assert result.exit_code == 1
+    report = json.loads(result.output)
+    assert report["written"] is False
+    assert "no player list found in the moderators' posts: add [[players]]" in report["missing"]
+    assert not (tmp_path / "game.toml").exists()
