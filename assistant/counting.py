@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from assistant import store
-from assistant.checks import GameWarning, check_days
+from assistant.checks import GameWarning, check_days, check_outcomes
 from assistant.clock import day_bounds, phase_at
 from assistant.errors import VotalError
 from assistant.game import Game
@@ -56,6 +56,8 @@ def game_warnings(game: Game, db: Store, *, days: Sequence[int] = ()) -> list[Ga
                         day=day,
                     )
                 )
+    if days:
+        warnings += _outcome_warnings(game, db, ruleset, max(days))
     if _undeclared(game, ruleset, 1):
         first = store.first_post_number(db, game.key)
         warnings.append(
@@ -68,6 +70,15 @@ def game_warnings(game: Game, db: Store, *, days: Sequence[int] = ()) -> list[Ga
             )
         )
     return warnings
+
+
+def _outcome_warnings(game: Game, db: Store, ruleset: Ruleset, day: int) -> list[GameWarning]:
+    """Checks against the computed outcomes of ``day`` and the days before it, each replayed whole."""
+    known = [d for d in range(1, day + 1) if not _undeclared(game, ruleset, d) or (d == 1 and not game.days)]
+    posts = store.load_read_posts(db, game.key)
+    roster = Roster.from_game(game, ruleset, authors=store.post_authors(db, game.key))
+    votals = [replay_day(game, ruleset, posts, roster, day=d) for d in known]
+    return check_outcomes(game, votals, counted_day=day, authors={p.number: p.author for p in posts})
 
 
 def as_of(game: Game, db: Store, *, at_post: int | None, at_time: datetime | None, now: datetime) -> datetime:

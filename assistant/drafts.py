@@ -28,7 +28,7 @@ import random
 import re
 import zlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass, fields, is_dataclass, replace
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from importlib.resources import files
@@ -49,6 +49,7 @@ from jinja2 import (
 from assistant.clock import DayBounds, day_bounds
 from assistant.errors import VotalError
 from assistant.game import Game
+from assistant.identity import AuthorIndex
 from assistant.outcome import Words, announce, judge_declined, words_of
 from assistant.rules import Ruleset, find_ruleset
 from assistant.tally import Votal, alive_seats
@@ -71,7 +72,8 @@ class DraftError(VotalError):
 @dataclass(frozen=True)
 class Player:
     name: str  # the seat's name (its first account)
-    account: str  # who plays it now (the last replacement), the same as name when never replaced
+    account: str  # who plays it at the draft's post (a replacement), the same as name when never replaced
+    shown: str  # how the draft names the seat: "New (replaced Old)", else the name
 
 
 @dataclass(frozen=True)
@@ -198,30 +200,41 @@ def build_context(
     words = words_of(ruleset)
     zone = game.tz
     living_names = votal.living if votal is not None and votal.living else alive_seats(game, day)
+    as_of = votal.as_of_post if votal is not None else None
+
+    def shown(name: str) -> str:  # a replaced seat by the account playing it then: "New (replaced Old)"
+        return game.shown(name, as_of)
+
     seats = {seat.name: seat for seat in game.players}
-    living = tuple(Player(n, seats[n].accounts[-1] if n in seats else n) for n in living_names)
+    living = tuple(
+        Player(n, (seats[n].current if as_of is None else seats[n].account_at(as_of)) if n in seats else n, shown(n))
+        for n in living_names
+    )
     threshold = ruleset.threshold
     majority = (votal.majority if votal is not None else ruleset.majority_for(len(living))) if threshold else None
 
     bounds = day_bounds(game, ruleset, day)
     deadline = votal.deadline if votal is not None and votal.deadline else bounds.end
     urls = _post_urls(votal, posts)
-    wagons, no_elim = _wagons(votal, words, majority, urls, game) if votal is not None else ((), None)
+    wagons, no_elim = _wagons(votal, words, majority, urls, game, shown) if votal is not None else ((), None)
 
     minimum = ruleset.daily_minimum
     under = _under_minimum(game, ruleset, votal, day, posts, living_names, minimum) if minimum else ()
+    under = tuple(PostCount(shown(c.name), c.posts) for c in under)
     cap_hours = ruleset.cap_lifted_hours
     cap_lifted = deadline - timedelta(hours=cap_hours) if deadline and cap_hours else None
 
     runoff = _runoff(votal, ruleset, deadline, zone)
-    outcome = _outcome(votal, words, game, urls, ruleset) if votal is not None else None
+    if runoff is not None:
+        runoff = replace(runoff, candidates=tuple(shown(n) for n in runoff.candidates))
+    outcome = _outcome(votal, words, game, urls, ruleset, shown) if votal is not None else None
     return DraftContext(
         title=game.title,
         thread=game.thread,
         day=day,
         ruleset=ruleset.title or ruleset.name,
         words=words,
-        deaths=night_deaths(game, ruleset, day),
+        deaths=tuple(shown(n) for n in night_deaths(game, ruleset, day)),
         living=living,
         alive=len(living),
         majority=majority,
@@ -234,16 +247,18 @@ def build_context(
         as_of_post=votal.as_of_post if votal is not None else None,
         wagons=wagons,
         no_elimination=no_elim,
-        not_voting=votal.not_voting if votal is not None else tuple(living_names),
+        not_voting=tuple(shown(n) for n in (votal.not_voting if votal is not None else living_names)),
         outcome=outcome,
-        judgment=_judgment(votal, game, words, ruleset),
+        judgment=_judgment(votal, game, words, ruleset, shown),
         runoff=runoff,
         post_minimum=minimum,
         under_minimum=under,
         post_cap=ruleset.daily_cap,
         cap_lifted_local=_local(cap_lifted, zone),
         warnings=tuple(
-            Flagged(f.seat, f.reason) for f in (votal.flags if votal is not None else ()) if "minimum" not in f.reason
+            Flagged(shown(f.seat), f.reason)
+            for f in (votal.flags if votal is not None else ())
+            if "minimum" not in f.reason
         ),
         notes=_notes(votal, ruleset, words),
         count_number=count_number,
@@ -326,14 +341,14 @@ def _vote_posts(votal: Votal) -> dict[tuple[str, str | None], int]:
     return {(voter, target): post for voter, votes in final.items() for target, post in votes}
 
 
-def _wagons(votal: Votal, words: Words, majority: int | None, urls, game: Game):
+def _wagons(votal: Votal, words: Words, majority: int | None, urls, game: Game, shown):
     where = _vote_posts(votal)
 
     def votes_of(voters, target) -> tuple[Vote, ...]:
         out = []
         for voter in voters:
             post = where.get((voter, target))
-            out.append(Vote(voter, post, post_link(game, post, urls)))
+            out.append(Vote(shown(voter), post, post_link(game, post, urls)))
         return tuple(out)
 
     def need(votes) -> int | None:
@@ -345,11 +360,11 @@ def _wagons(votal: Votal, words: Words, majority: int | None, urls, game: Game):
         n = nominations.get(w.target)
         wagons.append(
             Wagon(
-                w.target,
+                shown(w.target),
                 show_votes(w.votes),
                 votes_of(w.voters, w.target),
                 need(w.votes),
-                nominated_by=n.nominator if n else None,
+                nominated_by=shown(n.nominator) if n else None,
                 nomination_post=n.post if n else None,
                 nomination_url=post_link(game, n.post, urls) if n else None,
             )
@@ -363,15 +378,17 @@ def _wagons(votal: Votal, words: Words, majority: int | None, urls, game: Game):
     return wagons, no_elim
 
 
-def _outcome(votal: Votal, words: Words, game: Game, urls, ruleset: Ruleset) -> Outcome | None:
+def _outcome(votal: Votal, words: Words, game: Game, urls, ruleset: Ruleset, shown) -> Outcome | None:
     o = votal.outcome
     if o is None:
         return None
+    o = replace(o, target=shown(o.target) if o.target else o.target,
+                survived=shown(o.survived) if o.survived else o.survived)
     text = announce(o, words, ruleset, after_runoff=votal.runoff is not None)
     return Outcome(o.kind, o.target, o.reason, o.post, post_link(game, o.post, urls), text)
 
 
-def _judgment(votal: Votal | None, game: Game, words: Words, ruleset: Ruleset) -> Judgment | None:
+def _judgment(votal: Votal | None, game: Game, words: Words, ruleset: Ruleset, shown) -> Judgment | None:
     """The Judge's decision as public text. Who the Judge is never enters: only the decision does.
 
     The tally makes a recorded decision final (reason ``judge``); a dead or declining Judge reads the
@@ -381,7 +398,7 @@ def _judgment(votal: Votal | None, game: Game, words: Words, ruleset: Ruleset) -
         return None
     o = votal.outcome
     if o.reason == "judge" and o.kind == "elimination" and o.target:
-        return Judgment("decided", o.target, f"The Judge has decided: {o.target} is {words.past}.")
+        return Judgment("decided", shown(o.target), f"The Judge has decided: {shown(o.target)} is {words.past}.")
     if judge_declined(o, ruleset):
         return Judgment("none", None, f"The decision passed to the Judge: no one is {words.past}.")
     if o.kind == "pending" and o.reason in ("no_majority", "sleep_majority"):
@@ -406,13 +423,13 @@ def _under_minimum(game, ruleset, votal, day, posts, living, minimum) -> tuple[P
     """Living seats with fewer than ``minimum`` posts on ``day`` (from the posts, else the votal's flags)."""
     if posts:
         bounds = day_bounds(game, ruleset, day)
-        owner = {a.casefold(): s.name for s in game.players for a in s.accounts}
+        authors = AuthorIndex(game, [(p.author, p.author_id) for p in posts])  # the tally's identity rules
         upto = votal.as_of_post if votal is not None else None
         counts = {name: 0 for name in living}
         for post in posts:
             if post.deleted or not _in_bounds(post, bounds) or (upto is not None and post.number > upto):
                 continue
-            seat = owner.get(post.author.casefold())
+            seat = authors.match(post.author, post.author_id, post.number)[0]
             if seat in counts:
                 counts[seat] += 1
         return tuple(PostCount(n, c) for n, c in counts.items() if c < minimum)

@@ -301,6 +301,12 @@ class Game:
                 return seat
         raise KeyError(name)
 
+    def shown(self, name: str, post: int | None = None) -> str:
+        """How players' posts and pages name a seat at ``post`` (None: now): "New (replaced Old)" once
+        replaced; anything that is no seat's name (No Lynch, a moderator) as it is."""
+        seat = next((s for s in self.players if s.name == name), None)
+        return seat.shown_at(post) if seat is not None else name
+
     def day(self, number: int) -> DayDecl | None:
         return next((d for d in self.days if d.day == number), None)
 

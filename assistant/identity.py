@@ -79,6 +79,7 @@ class AuthorIndex:
 
     def __init__(self, game: Game, authors: Iterable[str | tuple[str, str | None]] = ()):
         self.seats = tuple(s.name for s in game.players)
+        self._seats = {s.name: s for s in game.players}
         self.accounts = seat_accounts(game)
         self._by_name: dict[str, list[Account]] = {}
         for account in self.accounts:
@@ -168,7 +169,8 @@ class AuthorIndex:
                 return f"another forum account (user id {author_id}) than the seat's posts as {name!r}"
             account = self._by_name[name][0]
             if number is not None and not any(_holds(a, number) for a in self._by_name[name]):
-                return f"account {name!r} does not hold seat {account.seat} at post {number}"
+                turn = self._seats[account.seat].out_of_turn(name, number)
+                return turn or f"account {name!r} does not hold seat {account.seat} at post {number}"
         if name in self._moderators:
             return "moderator's post"
         found = self.lookalike(name)

@@ -222,11 +222,15 @@ class Runner:
         return None
 
     def _warnings(self, game: Game, db: store.Store) -> list[str]:
-        from assistant.counting import game_warnings
+        from assistant.counting import current_day, game_warnings
 
         if store.last_post_number(db, game.key) is None:
             return []
-        return [w.message for w in game_warnings(game, db)]
+        try:
+            return [w.message for w in game_warnings(game, db, days=[current_day(game, db, at_time=self.now())])]
+        except VotalError as exc:  # a day Votal will not guess is said by the count already
+            self._say(f"{game.title}: {exc}")
+            return []
 
     def _regenerate(self, game: Game, db: store.Store) -> bool:
         done = True

@@ -44,6 +44,7 @@ class PublicGame:
     thread: str
     seats: tuple[str, ...]
     timezone: str | None = None
+    shown: tuple[tuple[str, str], ...] = ()  # (seat, "New (replaced Old)") for each replaced seat
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,31 @@ class PostRef:
 
 def describe_game(game: Any) -> PublicGame:
     """The public part of a loaded :class:`assistant.game.Game`."""
-    return PublicGame(game.title, game.thread, tuple(seat.name for seat in game.players), game.timezone)
+    replaced = tuple((seat.name, seat.shown) for seat in game.players if seat.shown != seat.name)
+    return PublicGame(game.title, game.thread, tuple(seat.name for seat in game.players), game.timezone, replaced)
+
+
+# The keys of a public day whose values name seats (one name, or a list of them).
+SEAT_KEYS = frozenset({"target", "voter", "voters", "not_voting", "living", "candidates", "nominee", "nominator"})
+
+
+def name_seats(value: Any, shown: Mapping[str, str]) -> Any:
+    """``value`` (a public day, or part of one) with each replaced seat named by its current account."""
+    if not shown:
+        return value
+    if isinstance(value, dict):
+        return {k: _rename(v, shown) if k in SEAT_KEYS else name_seats(v, shown) for k, v in value.items()}
+    if isinstance(value, list):
+        return [name_seats(v, shown) for v in value]
+    return value
+
+
+def _rename(value: Any, shown: Mapping[str, str]) -> Any:
+    if isinstance(value, str):
+        return shown.get(value, value)
+    if isinstance(value, list):
+        return [_rename(v, shown) for v in value]
+    return value
 
 
 def index_posts(posts: Iterable[Any]) -> dict[int, PostRef]:
@@ -238,9 +263,10 @@ def build_site(
     no_elimination_label: str = "No elimination",
 ) -> dict[str, str]:
     """The site's files (relative path -> text) from each day's ``Votal.to_json()`` dict, oldest day first."""
-    public = [public_day(d, posts) for d in sorted(days, key=lambda d: d["day"])]
+    shown = dict(game.shown)
+    public = [name_seats(public_day(d, posts), shown) for d in sorted(days, key=lambda d: d["day"])]
     data = {
-        "game": {"title": game.title, "thread": game.thread, "players": list(game.seats)},
+        "game": {"title": game.title, "thread": game.thread, "players": [shown.get(s, s) for s in game.seats]},
         "generated_at": iso_utc(generated_at),
         "current_day": public[-1]["day"] if public else None,
         "days": public,

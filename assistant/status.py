@@ -37,7 +37,7 @@ def collect_status(
     if totals["stored"]:
         from assistant.counting import game_warnings
 
-        warnings = [w.message for w in game_warnings(game, db)]
+        warnings = [w.message for w in game_warnings(game, db, days=[votal.day] if votal is not None else [])]
     if last and last["error"] and votal is not None:
         # the same rule as `votal run`'s alerts: a failed sync may have stored only part of the thread
         warnings.append("the last sync failed part-way: the day below is counted from the posts stored so far")

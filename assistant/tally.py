@@ -294,6 +294,7 @@ class DayReplay:
         self.post_counts: dict[str, int] = {}
         self.capped_counts: dict[str, int] = {}
         self.unlisted: dict[str, str] = {}  # account the game file does not list -> the seat it was read as
+        self.strangers: set[str] = set()  # look-alike accounts already reported this day
         self.edits: list[tuple[str, ReadPost]] = []  # posts whose edit changed their commands
         # Each voter's last vote whose name could not be read: a moderator's count may teach it later.
         self.unread: dict[str, tuple[Command, dict]] = {}
@@ -502,7 +503,9 @@ class DayReplay:
     # -- reading a post -----------------------------------------------------------------------------------
 
     def count_post(self, post: ReadPost) -> None:
-        seat, how = self.r.roster.author_match(post.author)
+        seat, how = self.r.roster.author_match(post.author, post.author_id, post.number)
+        if seat is None and not post.commands and post.author.casefold() not in self.moderators:
+            self.report_stranger(post)  # a look-alike is reported even when it casts no vote
         if seat is None or post.deleted:
             return
         if how != "account":
@@ -517,13 +520,14 @@ class DayReplay:
     def read_post(self, post: ReadPost, living: tuple[str, ...]) -> None:
         commands, corrected, why_ignored = _commands_of(post, self.corrections.get(post.number), self.ruleset)
         moderator = post.author.casefold() in self.moderators
-        seat = None if moderator else self.r.roster.author_match(post.author)[0]
+        seat = None if moderator else self.r.roster.author_match(post.author, post.author_id, post.number)[0]
+        stranger = self.stranger(post) if seat is None and not moderator and commands else None
         if seat is not None and _edited_commands(post):
             self.edits.append((seat, post))
         for index, command in enumerate(commands):
             base = dict(post=post.number, voter=seat, author=post.author, text=command.raw,
                         action=command.action, corrected=corrected, url=post.url or None)
-            verdict = self.check_voter(seat, moderator, why_ignored, living)
+            verdict = stranger or self.check_voter(seat, moderator, why_ignored, living)
             if not verdict.counted:
                 if verdict.problem:
                     self.add_problem(post.number, seat or post.author, command.raw, verdict.why)
@@ -532,6 +536,22 @@ class DayReplay:
             self.actions.append(self.apply(command, base, (post.number, index), living))
             if self.ruleset.check == "command" and self.outcome is None:
                 self.outcome = self.decide_early(post.number)
+
+    def stranger(self, post: ReadPost) -> Verdict:
+        """Why a post's author holds no seat: a look-alike of a listed account, an account outside its
+        replacement window, or simply not a player (:mod:`assistant.identity` words it)."""
+        authors = getattr(self.r.roster, "authors", None)
+        if authors is None:
+            return _NOT_A_PLAYER
+        return Verdict(False, authors.why_not(post.author, post.author_id, post.number), problem=True)
+
+    def report_stranger(self, post: ReadPost) -> None:
+        """A look-alike account that posts is a problem once a day, vote or not."""
+        authors = getattr(self.r.roster, "authors", None)
+        found = authors.lookalike(post.author) if authors is not None else None
+        if found and post.author not in self.strangers:
+            self.strangers.add(post.author)
+            self.add_problem(post.number, post.author, "(a post)", found)
 
     def check_voter(self, seat: str | None, moderator: bool, why_ignored: str | None, living) -> Verdict:
         if moderator:
@@ -746,12 +766,12 @@ class DayReplay:
         return self.runoff is not None and self.in_runoff(post)
 
     def flags(self, living: Sequence[str], voting: Collection[str], over: bool) -> tuple[Flag, ...]:
-        # An account inferred for a seat counts, but the moderator is told so they can confirm it in the game file.
+        # A renamed account (the same forum user id) counts, and the moderator is told so they can list it.
         found: list[Flag] = [
             Flag(
                 seat,
-                f"posts as {author!r}, an account the game file does not list: read as this seat "
-                "(add it to the seat's replacements to confirm)",
+                f"posts as {author!r}, the seat's account renamed (same forum user id): counted "
+                "(add it to the seat's replacements)",
             )
             for author, seat in self.unlisted.items()
         ]

@@ -305,7 +305,9 @@ def test_a_day_with_no_votal_yet_takes_the_living_and_majority_from_the_game_fil
     context = build_context(g, ruleset, [], day=2, now=None)
     assert (context.alive, context.majority, context.as_of_post, context.wagons) == (5, 3, None, ())
     assert context.deaths == ("Medea", "Helen")
-    assert context.not_voting == LIVING
+    assert context.not_voting == ("Ariadne", "Theseus", "[b]x[/b]", "Icarus (replaced **y**)", "Paris")
+    assert [p.shown for p in context.living] == list(context.not_voting)  # a replaced seat by its current account
+    assert [(p.name, p.account) for p in context.living if p.name != p.account] == [("**y**", "Icarus")]
 
 
 def test_plurality_rules_post_no_majority_number():

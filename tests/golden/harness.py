@@ -211,7 +211,7 @@ class ExactRoster:
                 self.owner[name.casefold()] = seat.name
         self.accounts = {a.casefold(): s.name for s in game.players for a in s.accounts}
 
-    def author_match(self, author: str) -> tuple[str | None, str | None]:
+    def author_match(self, author: str, author_id=None, number=None) -> tuple[str | None, str | None]:
         seat = self.accounts.get(author.casefold())
         return seat, "account" if seat else None
 
