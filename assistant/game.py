@@ -98,6 +98,8 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
         "judge": ("str", False),
         "sheriff": ("str", False),
         "loose_cannon": ("str", False),
+        "apprentice": ("str", False),
+        "peeping_tom": ("str", False),
         "deacon": ("str", False),
         "holy": ("str[]", False),
         "lovers": ("str[][]", False),
@@ -112,6 +114,7 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
         "day": ("int", True),
         "judge": ("str", False),
         "loose_cannon": ("str", False),
+        "post": ("int", False),
     },
     "private.sequestered": {"day": ("int", True), "player": ("str", True)},
     "private.successors": {"sheriff": ("str", True), "successor": ("str", True)},
@@ -244,11 +247,13 @@ class Private:
     judge: str | None = None
     sheriff: str | None = None
     loose_cannon: str | None = None
+    apprentice: str | None = None  # Witch Hunt 2023: takes over the Judge's duties when the Judge dies
+    peeping_tom: str | None = None  # observing the Judge: may decide in the Judge's place when the Judge is dead
     deacon: str | None = None
     holy: tuple[str, ...] = ()
     lovers: tuple[tuple[str, ...], ...] = ()
     roles: dict[str, str] = field(default_factory=dict)
-    decisions: tuple[dict[str, Any], ...] = ()
+    decisions: tuple[dict[str, Any], ...] = ()  # {"day", "judge" | "loose_cannon": seat or "none", "post"?}
     sequestered: tuple[tuple[int, str], ...] = ()
     extra_lives: tuple[str, ...] = ()  # a seat once per extra life it starts with (Survivalist...)
     successors: dict[str, str] = field(default_factory=dict)  # sheriff -> the successor he named
@@ -696,6 +701,8 @@ def _build_private(raw: dict, seat_of, checker: _Checker) -> Private:
     decisions = []
     for i, d in enumerate(raw.get("decisions", ())):
         decision = {"day": d["day"]}
+        if "post" in d:
+            decision["post"] = d["post"]  # where the decision was made: an as-of replay before it never sees it
         for role in ("judge", "loose_cannon"):
             if role in d:
                 pick = d[role]
@@ -710,6 +717,8 @@ def _build_private(raw: dict, seat_of, checker: _Checker) -> Private:
         judge=one("judge"),
         sheriff=one("sheriff"),
         loose_cannon=one("loose_cannon"),
+        apprentice=one("apprentice"),
+        peeping_tom=one("peeping_tom"),
         deacon=one("deacon"),
         holy=tuple(seat_of(n, "private", None, "holy") for n in raw.get("holy", ())),
         lovers=lovers,

@@ -57,7 +57,7 @@ class Outcome:
     post: int | None
     reason: Reason
     survived: str | None = None
-    doubt: str | None = None  # the deciding vote was read with doubt ("short prefix"...): check that post
+    doubt: str | None = None  # why the deciding reading may be wrong: the moderator should check it
 
     def to_json(self) -> dict[str, Any]:
         data = {"kind": str(self.kind), "target": self.target, "post": self.post, "reason": str(self.reason)}

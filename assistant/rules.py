@@ -14,11 +14,13 @@ except ``[ruleset]``::
                  moderator rules on it; every edit that changes a vote is flagged either way),
                  check ("post": a post is read whole | "command": every command is checked at once)
     [majority]   kind ("half_plus_one": more than half of the living)
-    [early_end]  on: any of "majority", "no_elimination_majority", "unanimous_minus_one", "no_possible_tie"
+    [early_end]  on: any of "majority", "no_elimination_majority", "unanimous_minus_one" (each ends the day
+                 at once), "no_possible_tie" (reported as possible: the game file declares the early end)
     [deadline]   decide ("majority" | "plurality"), no_majority / sleep_majority ("no_elimination" | "judge"),
                  tie ("no_elimination" | "random" | "runoff"), no_elimination_competes (bool: in a plurality
                  the no-elimination votes are a candidate), judge_unnamed ("pending" | "no_elimination":
-                 what a Judge deferral becomes when the game file names no Judge and records no decision)
+                 what a Judge deferral becomes when the game file names no Judge and records no decision),
+                 judge_stand_ins (any of "apprentice", "peeping_tom": who decides in a dead Judge's place)
     [phases]     day_hours, night_hours, start ("day" | "night"), sod ("HH:MM" local), timezone,
                  night_votes (bool, default true: false lets `votal run` pause polling at night)
     [posts]      daily_minimum, daily_cap, cap_lifted_hours_before_eod
@@ -76,6 +78,7 @@ class Ruleset:
     tie: str = "no_elimination"
     no_elimination_competes: bool = True
     judge_unnamed: str = "pending"  # the game file names no Judge and records no decision
+    judge_stand_ins: tuple[str, ...] = ()  # roles that decide in a dead Judge's place: apprentice, peeping_tom
     # phases
     day_hours: float | None = None
     night_hours: float | None = None
@@ -136,6 +139,7 @@ _SCHEMA: dict[str, dict[str, tuple[str, str, tuple | None]]] = {
         "tie": ("tie", "str", TIE_POLICIES),
         "no_elimination_competes": ("no_elimination_competes", "bool", None),
         "judge_unnamed": ("judge_unnamed", "str", ("pending", "no_elimination")),
+        "judge_stand_ins": ("judge_stand_ins", "str[]", ("apprentice", "peeping_tom")),
     },
     "phases": {
         "day_hours": ("day_hours", "number", None),
@@ -297,6 +301,7 @@ class Standing:
     undecided: float  # vote weight of those who may vote and have not voted at all
     no_elimination_voters: int = 0  # seats voting for no elimination
     nominations_left: bool = True  # whether new candidates can still appear (clocktower)
+    eligible: float = 0  # vote weight of every seat that may vote now
 
 
 def decide_early(ruleset: Ruleset, standing: Standing) -> Outcome | None:
@@ -312,15 +317,31 @@ def decide_early(ruleset: Ruleset, standing: Standing) -> Outcome | None:
             return Outcome(Kind.ELIMINATION, top[0], standing.post, Reason.UNANIMOUS_MINUS_ONE)
         if ruleset.no_elimination_vote and standing.no_elimination_voters >= standing.voters - 1:
             return _sleep_majority(ruleset, standing.post)
-    if "no_possible_tie" in early and top and top[1] > 0:
-        rivals = [v for _, v, _ in standing.wagons[1:]]
-        if ruleset.no_elimination_competes:
-            rivals.append(standing.no_elimination)
-        if standing.nominations_left and standing.undecided > 0:
-            rivals.append(0)  # a seat not yet nominated could still collect every undecided vote
-        if all(v + standing.undecided < top[1] for v in rivals):
-            return Outcome(Kind.ELIMINATION, top[0], standing.post, Reason.NO_POSSIBLE_TIE)
     return None
+
+
+def early_end_possible(ruleset: Ruleset, standing: Standing) -> str | None:
+    """The leader when no remaining vote can tie or pass it (``[early_end] on = ["no_possible_tie"]``), else
+    None. It never ends the day by itself: the Storyteller "may only declare an early end" then, and the game
+    file records it (``[[events]] kind = "early_end"``).
+
+    Remaining votes: under multi-voting every voter may still add a vote to a rival (a living player who
+    voted the leader too), so a rival can reach its votes plus every voter not on it; with one vote each,
+    only the weight of those who have not voted can move.
+    """
+    top = standing.wagons[0] if standing.wagons else None
+    if "no_possible_tie" not in ruleset.early_end or not top or top[1] <= 0:
+        return None
+    rivals = [v for _, v, _ in standing.wagons[1:]]
+    if ruleset.no_elimination_competes and ruleset.no_elimination_vote:
+        rivals.append(standing.no_elimination)
+    if standing.nominations_left:
+        rivals.append(0)  # a seat not yet nominated could still collect every remaining vote
+    if ruleset.multi_vote:
+        reach = [v + max(0.0, standing.eligible - v) for v in rivals]
+    else:
+        reach = [v + standing.undecided for v in rivals]
+    return top[0] if all(r < top[1] for r in reach) else None
 
 
 def _sleep_majority(ruleset: Ruleset, post: int | None) -> Outcome:

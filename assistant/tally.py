@@ -59,7 +59,15 @@ from assistant.game import Game
 from assistant.hooks import HOOK_MODULES, HOOK_POINTS, Hook, Verdict, find_hook
 from assistant.names import resolve_name
 from assistant.outcome import Kind, Outcome, Reason, WhyNot
-from assistant.rules import Ruleset, Standing, decide_at_deadline, decide_early, decide_plurality, leaders
+from assistant.rules import (
+    Ruleset,
+    Standing,
+    decide_at_deadline,
+    decide_early,
+    decide_plurality,
+    early_end_possible,
+    leaders,
+)
 from assistant.votes import Change, Vote, VoteBook, show_votes
 from parsers.commands import Command, ReadPost
 
@@ -118,9 +126,7 @@ class Action:
     corrected: bool = False
     url: str | None = None  # the post's permalink
     nomination: bool = False  # clocktower: this vote nominated its target
-    # Why a counted vote is doubtful, for the moderator to check that post: "broken tag", "short prefix",
-    # "learned alias" (DOUBTS).
-    doubt: str | None = None
+    doubt: str | None = None  # why a counted reading may be wrong ("learned alias", "broken tag"...)
     # The real reason when a private fact voided the vote (why_not reads WhyNot.RULED_OUT): only the moderator's
     # count and audit show it.
     private_why: str | None = field(default=None, repr=False, compare=False)
@@ -524,9 +530,17 @@ class DayReplay:
         stranger = self.stranger(post) if seat is None and not moderator and commands else None
         if seat is not None and _edited_commands(post):
             self.edits.append((seat, post))
+        for hook in self.hooked["before_post"]:
+            hook(post)
         for index, command in enumerate(commands):
             base = dict(post=post.number, voter=seat, author=post.author, text=command.raw,
                         action=command.action, corrected=corrected, url=post.url or None)
+            if self.hooked["command"] and (command.action not in _VOTING or not getattr(command, "bold", True)):
+                taken = next(filter(None, (hook(command, base, (post.number, index), living)
+                                           for hook in self.hooked["command"])), None)
+                if taken is not None:
+                    self.actions.append(taken)
+                    continue
             verdict = stranger or self.check_voter(seat, moderator, why_ignored, living)
             if not verdict.counted:
                 if verdict.problem:
@@ -637,7 +651,7 @@ class DayReplay:
         if self.phase == "runoff" and target is not None and target not in self.candidates:
             return done(target, found.step, "not in the runoff", problem=True)
         changes = len(self.book.changes)
-        why = self.book.vote(seat, target, order, single=seat not in living)  # the dead hold one vote
+        why = self.book.vote(seat, target, order, single=seat not in living, text=command.target or "")
         if why is not None:
             return done(target, found.step, why, no_elim=no_elim, problem=True)
         self.changed = self.changed or len(self.book.changes) > changes
@@ -657,7 +671,7 @@ class DayReplay:
             self.actions.append(Action(**{**base, "post": post}, target=found.seat, no_elimination=False,
                                        step="learned", counted=True, why_not=None, doubt="learned alias"))
 
-    def resolve(self, text: str, living: Collection[str], post: int):
+    def resolve(self, text: str, living: Collection[str], post: int | None = None):
         return self.r.resolve(text, self.r.roster, alive=frozenset(living), at_post=post)
 
     # -- the count ---------------------------------------------------------------------------------------
@@ -720,6 +734,7 @@ class DayReplay:
             voters=len(voters),
             undecided=sum(self.weight(v, post) for v in voters if v not in voting),
             no_elimination_voters=len(no_elim.voters),
+            eligible=sum(self.weight(v, post) for v in voters),
         )
         for hook in self.hooked["standing"]:
             standing = hook(standing)
@@ -796,11 +811,17 @@ class DayReplay:
                 count = self.capped_counts.get(seat, 0)
                 if count > ruleset.daily_cap:
                     found.append(Flag(seat, f"over the post cap: {count} of {ruleset.daily_cap}"))
+        if not over and self.outcome is None and self.phase == "day" and "no_possible_tie" in ruleset.early_end:
+            leader = early_end_possible(ruleset, self.standing(self.last_day_post))
+            if leader is not None:
+                found.append(Flag(leader, "an early end is possible: no remaining vote can tie or pass this "
+                                  'nomination (the Storyteller may end the day: [[events]] kind = "early_end")'))
         for hook in self.hooked["flags"]:
             found += hook(living, voting, over)
         return tuple(found)
 
 
+_VOTING = frozenset({"vote", "unvote", "nominate"})
 # The verdicts on a voter that need no hook: made once (a long day reads thousands of commands).
 _COUNTED = Verdict()
 _MODERATOR_POST = Verdict(False, WhyNot.MODERATOR_POST)

@@ -427,3 +427,23 @@ def test_every_link_is_a_web_address():
     html = build_fixture_site()["index.html"]
     hrefs = re.findall(r'href="([^"]*)"', html)
     assert hrefs and all(h.startswith(("https://", "style.css", "votal.json")) for h in hrefs), hrefs
+
+
+# Millers Hollow lovers may not vote for each other; a post the moderator ignores does not count either.
+LOVERS = (
+    GAME.replace('ruleset = "mafiascum"', 'ruleset = "millers-hollow"')
+    + '[[corrections]]\npost = 3\nignore = true\n[private]\nlovers = [["Erin", "Alice"]]\n'
+)
+
+
+def test_a_vote_a_private_fact_voids_reads_like_a_moderators_ruling_on_the_page():
+    """Issue 15 item 8: the page must not let players infer that two players are lovers."""
+    game = parse_game(LOVERS)
+    ruleset = load_ruleset(game.ruleset)
+    posts = [ReadPost(1, "p1", "Erin", None, "", (Command("vote", "Alice", "vote Alice"),)),
+             ReadPost(3, "p3", "Bob & Co", None, "", (Command("vote", "Erin", "vote Erin"),))]
+    votal = replay_day(game, ruleset, posts, Roster.from_game(game, ruleset), day=1)
+    shown = {a["post"]: a["why_not"] for a in public_day(votal.to_json())["actions"]}
+    assert shown == {1: "ruled out by the moderator", 3: "ruled out by the moderator"}
+    moderator = {a["post"]: a.get("private_why") for a in votal.to_json(private=True)["actions"]}
+    assert moderator[1] == "Erin and Alice are lovers and may not vote for each other"

@@ -6,6 +6,10 @@ the day at the same few points and never learns a hook's name. A hook overrides 
 each default changes nothing. Every hook reads the game file through ``self.day`` (``day.game``,
 ``day.ruleset``, ``day.number``, ``day.living(post)``, ``day.earlier(n)``: an earlier day's result).
 
+    command(command, base, order, living) -> Action | None   take a command that is no lynch vote (an action
+                                                   other than vote/unvote/nominate, or unbolded) before the
+                                                   loop judges it: a sheriff election's "vote X for sheriff"
+    before_post(post)                              before a post's commands are read (the ReadPost)
     check_voter(seat, alive, verdict) -> Verdict   may this seat vote now? (default: the living may)
     check_vote(seat, target, action, post) -> Verdict | None   refuse a vote, or mark it (a nomination)
     voters(seats, living) -> list                 the seats whose votes count (sequestered out, dead tokens in)
@@ -28,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 if TYPE_CHECKING:
     from assistant.outcome import Outcome
@@ -49,8 +53,10 @@ HOOK_MODULES = (
     "missed_days",
 )
 # The methods the day replay calls, in the order of the table above.
-HOOK_POINTS = ("check_voter", "check_vote", "voters", "targets", "weight", "at_post", "on_death", "standing",
-               "settle", "flags", "votal")
+HOOK_POINTS = (
+    "command", "before_post", "check_voter", "check_vote", "voters", "targets", "weight", "at_post", "on_death",
+    "standing", "settle", "flags", "votal",
+)
 
 
 @dataclass(frozen=True)
@@ -65,6 +71,11 @@ class Verdict:
     nomination: bool = False  # the vote nominated its target (clocktower)
 
 
+class Decision(NamedTuple):
+    pick: str  # a seat, or "none"
+    post: int | None  # where it was made, when the game file says
+
+
 class Hook:
     """One rule's behaviour on one day. Subclasses set ``name`` and override what they need."""
 
@@ -72,6 +83,12 @@ class Hook:
 
     def __init__(self, day: DayReplay):
         self.day = day
+
+    def command(self, command: Any, base: dict[str, Any], order: tuple[int, int], living: Sequence[str]) -> Any:
+        return None
+
+    def before_post(self, post: Any) -> None:
+        pass
 
     def check_voter(self, seat: str, alive: bool, verdict: Verdict) -> Verdict:
         return verdict
@@ -106,11 +123,16 @@ class Hook:
     def votal(self, fields: dict[str, Any]) -> None:
         pass
 
-    def decision(self, role: str) -> str | None:
-        """The pick ``role`` made on this day (``[[private.decisions]]``): a seat, "none", or None."""
+    def decision(self, role: str) -> Decision | None:
+        """The pick ``role`` made on this day (``[[private.decisions]]``: a seat or "none", and the post it was
+        made at when recorded), or None. A replay as of a post never sees a decision recorded after it."""
+        at_post = self.day.r.at_post
         for decision in self.day.game.private.decisions:
             if decision.get("day") == self.day.number and role in decision:
-                return decision[role]
+                post = decision.get("post")
+                if post is not None and at_post is not None and post > at_post:
+                    return None
+                return Decision(decision[role], post)
         return None
 
 
