@@ -7,6 +7,7 @@ line and the key.
 
 from __future__ import annotations
 
+import math
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -321,9 +322,16 @@ def load_game(path: str | Path, *, players_required: bool = True) -> Game:
     fills them from the thread's player list)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except OSError as exc:
         raise GameFileError(str(path), None, None, f"cannot read: {exc.strerror or exc}") from None
+    if b"\0" in data:
+        raise GameFileError(str(path), None, None, "not a game file: it holds binary data (a TOML text file is needed)")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise GameFileError(str(path), line, None, "not UTF-8 text (save the game file as UTF-8)") from None
     return parse_game(text, path=path, players_required=players_required)
 
 
@@ -578,10 +586,7 @@ def _build(raw: dict, path: Path, checker: _Checker, players_required: bool) -> 
     if days and "start" not in raw:  # days come only from [[days]]: every day named must be declared
         _check_days_named(raw, {d.day for d in days}, checker)
     fetch = raw.get("fetch", {})
-    if fetch.get("min_interval", 0) < 0:
-        raise checker.fail("fetch", None, "min_interval", "must be 0 or more seconds")
-    if fetch.get("interval", 1) <= 0:
-        raise checker.fail("fetch", None, "interval", "must be more than 0 seconds")
+    _check_fetch(fetch, checker)
     templates = raw.get("templates")
     return Game(
         path=path,
@@ -603,6 +608,32 @@ def _build(raw: dict, path: Path, checker: _Checker, players_required: bool) -> 
         events=tuple(events),
         private=private,
     )
+
+
+MIN_SYNC_INTERVAL = 60.0  # seconds: `votal run` never polls a forum more often than this (its last-hour pace)
+MAX_SYNC_INTERVAL = 7 * 24 * 3600.0
+MAX_MIN_INTERVAL = 3600.0  # seconds between two requests: more would make one sync take days
+
+
+def _check_fetch(fetch: dict, checker: _Checker) -> None:
+    """The [fetch] numbers: finite (nan and inf are TOML numbers too), and within bounds that keep Votal
+    polite to the forum and a sync finite."""
+    wait = fetch.get("min_interval", 0)
+    if not math.isfinite(wait) or not 0 <= wait <= MAX_MIN_INTERVAL:
+        raise checker.fail(
+            "fetch", None, "min_interval", f"must be 0 or more seconds, at most {MAX_MIN_INTERVAL:g} (got {wait})"
+        )
+    interval = fetch.get("interval", MIN_SYNC_INTERVAL)
+    if not math.isfinite(interval) or not MIN_SYNC_INTERVAL <= interval <= MAX_SYNC_INTERVAL:
+        raise checker.fail(
+            "fetch",
+            None,
+            "interval",
+            f"must be {MIN_SYNC_INTERVAL:g} to {MAX_SYNC_INTERVAL:g} seconds (got {interval}); a shorter one "
+            "would hammer the forum",
+        )
+    if fetch.get("posts_per_page", 1) <= 0:
+        raise checker.fail("fetch", None, "posts_per_page", "must be 1 or more")
 
 
 def _check_day_order(days: list[DayDecl], checker: _Checker) -> None:

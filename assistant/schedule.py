@@ -26,7 +26,7 @@ from assistant.alerts import deliver_alerts, detect_alerts
 from assistant.errors import ForumError, VotalError
 from assistant.fetch import HostLimiter, RobotsCache, Stopped, make_fetcher
 from assistant.game import Game, load_game
-from assistant.sync import SyncResult, sync_game
+from assistant.sync import SyncResult, check_ruleset, sync_game
 from assistant.tally import Votal
 
 log = logging.getLogger("votal.schedule")
@@ -310,7 +310,7 @@ def run_games(
     runner = runner or Runner(db_path=Path(db_path), **runner_options)
     paths = [Path(p) for p in game_paths]
     for path in paths:
-        load_game(path)  # a bad game file fails now, with its line, not in a worker thread later
+        check_ruleset(load_game(path))  # a bad game file or ruleset fails now, not in a worker thread later
     # Create the store (and switch it to WAL) once, before worker threads open it side by side.
     store.open_db(runner.db_path).close()
     scheduler = BackgroundScheduler(

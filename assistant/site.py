@@ -30,6 +30,7 @@ from assistant.outcome import Kind, Reason, WhyNot, reason_words
 from assistant.votes import standing_steps, votes_needed
 
 STATIC_FILES = ("style.css", "countdown.js")
+IDLE_TIMEOUT = 10.0  # `votal serve`: seconds a connection may idle before it is dropped
 
 # Outcome reasons that come from a private decision (the Judge's pick, a Loose Cannon's shot): the page
 # says the day waits on the moderator, never what was decided, until the moderator posts it.
@@ -313,14 +314,25 @@ class ReadOnlyHandler(SimpleHTTPRequestHandler):
         ".svg": "image/svg+xml",
     }
 
+    timeout = IDLE_TIMEOUT  # seconds a connection may sit without sending a whole request: then it is dropped
+
     def send_head(self):  # noqa: ANN201 (http.server's signature)
         path = unquote(self.path.split("?", 1)[0].split("#", 1)[0])
         name = path.rstrip("/").rsplit("/", 1)[-1]
         suffix = "." + name.rsplit(".", 1)[-1]
-        if not path.endswith("/") and (name.startswith(".") or suffix not in self.extensions_map):
+        hidden = any(part.startswith(".") for part in path.split("/"))  # .git/, .env, ../ and the like
+        if hidden or (not path.endswith("/") and suffix not in self.extensions_map) or not self._inside(path):
             self.send_error(404, "not part of the site")
             return None
         return super().send_head()
+
+    def _inside(self, path: str) -> bool:
+        """Whether the file served for ``path`` (after symlinks; a folder's index.html) lies in the site."""
+        target = Path(self.translate_path(path))
+        if target.is_dir():
+            target = target / "index.html"
+        root = Path(self.directory).resolve()
+        return target.resolve().is_relative_to(root)
 
     def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
         self.send_error(405, "read-only")
@@ -342,9 +354,13 @@ class ReadOnlyHandler(SimpleHTTPRequestHandler):
         pass
 
 
-def make_server(directory: str | Path, *, host: str = "127.0.0.1", port: int = 8000) -> ThreadingHTTPServer:
-    """A read-only HTTP server for a built site (port 0 picks a free port)."""
-    server = ThreadingHTTPServer((host, port), partial(ReadOnlyHandler, directory=str(directory)))
+def make_server(
+    directory: str | Path, *, host: str = "127.0.0.1", port: int = 8000, idle_timeout: float = IDLE_TIMEOUT
+) -> ThreadingHTTPServer:
+    """A read-only HTTP server for a built site (port 0 picks a free port); a connection idle for
+    ``idle_timeout`` seconds (no request, or half a request) is dropped."""
+    handler = type("SiteHandler", (ReadOnlyHandler,), {"timeout": idle_timeout})
+    server = ThreadingHTTPServer((host, port), partial(handler, directory=str(directory)))
     server.daemon_threads = True
     return server
 

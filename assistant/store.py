@@ -688,14 +688,16 @@ def load_unsent_alerts(db: Store, game: str, *, max_attempts: int) -> list[dict]
     )
 
 
-def mark_alert_sent(
-    db: Store, game: str, key: str, *, sent_at: datetime | None, error: str | None = None
+def mark_alerts_sent(
+    db: Store, game: str, keys: Iterable[str], *, sent_at: datetime | None, error: str | None = None
 ) -> None:
+    """Record one webhook attempt for the alerts ``keys`` (sent, or failed with ``error``)."""
     with _writing(db):
-        db.execute(
+        db.executemany(
             "update alerts set sent = ?, send_error = ?, attempts = attempts + 1 where game = ? and key = ?",
-            [sent_at.isoformat() if sent_at else None, error, game, key],
+            [(sent_at.isoformat() if sent_at else None, error, game, key) for key in keys],
         )
+
 
 
 def load_alerts(db: Store, game: str, *, limit: int = 20) -> list[dict]:
