@@ -35,6 +35,7 @@ from tests.corpus import (  # noqa: E402
     MORE_CORPUS_DIR,
     CorpusGame,
     ExpectedDay,
+    confirmed_accounts,
     expected_days,
     load_games,
     load_posts,
@@ -82,23 +83,27 @@ def read_posts(game: CorpusGame) -> list[ReadPost]:
             time=None,
             url=p.get("page", ""),
             commands=tuple(extract_commands(p["content"])),
+            author_id=p.get("user_id"),
         )
         for p in load_posts(game.thread_id, game.corpus_dir)
     ]
 
 
-def game_file(game: CorpusGame) -> Game:
-    return parse_game(render_game_file(game), path=f"corpus-{game.number}.toml")
+def game_file(game: CorpusGame, posts: list[ReadPost]) -> Game:
+    """The game file from the archive, with the accounts Votal reports as a seat's added, as the moderator
+    confirms them (the archive names some accounts otherwise than the forum shows them)."""
+    confirmed = confirmed_accounts(render_game_file(game), [(p.author, p.author_id) for p in posts])
+    return parse_game(render_game_file(game, confirmed=confirmed), path=f"corpus-{game.number}.toml")
 
 
 def score_game(game: CorpusGame) -> list[DayScore]:
     days = expected_days(game)
     if not days:
         return []
-    parsed = game_file(game)
-    ruleset = load_ruleset(parsed.ruleset)
     posts = read_posts(game)
-    roster = Roster.from_game(parsed, ruleset, authors=[p.author for p in posts])
+    parsed = game_file(game, posts)
+    ruleset = load_ruleset(parsed.ruleset)
+    roster = Roster.from_game(parsed, ruleset, authors=[(p.author, p.author_id) for p in posts])
     return [
         DayScore(day, replay_day(parsed, ruleset, posts, roster, day=day.day)) for day in days
     ]
@@ -139,10 +144,10 @@ def compare_vote_counts(game: CorpusGame) -> tuple[int, int, int, int, list[str]
     days = expected_days(game)
     if not days:
         return 0, 0, 0, 0, []
-    parsed = game_file(game)
-    ruleset = load_ruleset(parsed.ruleset)
     posts = read_posts(game)
-    roster = Roster.from_game(parsed, ruleset, authors=[p.author for p in posts])
+    parsed = game_file(game, posts)
+    ruleset = load_ruleset(parsed.ruleset)
+    roster = Roster.from_game(parsed, ruleset, authors=[(p.author, p.author_id) for p in posts])
     raw = load_posts(game.thread_id, game.corpus_dir)
     moderators = {m.casefold() for m in game.moderators}
     counts = exact = pairs = agreed = 0
