@@ -81,6 +81,12 @@ class DraftError(VotalError):
 
 
 @dataclass(frozen=True)
+class Died:
+    name: str
+    role: str | None  # announced with the death ("flip") where the ruleset reveals roles, else None
+
+
+@dataclass(frozen=True)
 class Player:
     name: str  # the seat's name (its first account)
     account: str  # who plays it at the draft's post (a replacement), the same as name when never replaced
@@ -183,6 +189,9 @@ class DraftContext:
     warnings: tuple[Flagged, ...] = ()
     notes: tuple[str, ...] = ()
     count_number: int | None = None  # 2 in "Vote Count 3.2": the day's second count, as moderators number them
+    died: tuple[Died, ...] = ()  # ``deaths`` with their flips (roles) where the ruleset reveals roles
+    flip: Died | None = None  # the day's eliminated player and role, where the ruleset reveals roles
+    no_elimination_needed: int | None = None  # votes that end the day with no elimination, when not the majority
 
 
 # --- building the context ------------------------------------------------------------------------------
@@ -273,7 +282,31 @@ def build_context(
         ),
         notes=_notes(votal, ruleset, words),
         count_number=count_number,
+        died=tuple(Died(name, _role(game, ruleset, name, "night", day - 1)) for name in night_deaths(game, ruleset, day)),
+        flip=_flip(game, ruleset, votal),
+        no_elimination_needed=(
+            max(1, majority - ruleset.no_elimination_below)
+            if majority is not None and ruleset.no_elimination_vote and ruleset.no_elimination_below
+            else None
+        ),
     )
+
+
+def _role(game: Game, ruleset: Ruleset, name: str, phase: str, number: int) -> str | None:
+    """The role announced with a death ("flip"): the [[deaths]] entry's public ``role``, where the rules reveal it."""
+    if not ruleset.reveal_roles:
+        return None
+    return next(
+        (d.role for d in game.deaths if d.player == name and d.phase == phase and d.phase_number == number), None
+    )
+
+
+def _flip(game: Game, ruleset: Ruleset, votal: Votal | None) -> Died | None:
+    outcome = votal.outcome if votal is not None else None
+    if outcome is None or str(outcome.kind) != "elimination" or outcome.target is None:
+        return None
+    role = _role(game, ruleset, outcome.target, "day", votal.day)
+    return Died(outcome.target, role) if role else None
 
 
 def _runoff(votal: Votal | None, ruleset: Ruleset, deadline: datetime | None, zone) -> Runoff | None:

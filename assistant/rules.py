@@ -7,13 +7,15 @@ functions here are the threshold and plurality rules every ruleset shares. Schem
 except ``[ruleset]``::
 
     [ruleset]    name, title, document, elimination_word, no_elimination_label, death_order ("game_file" |
-                 "random" | "alphabetical": the order a night's deaths are announced in the day-start draft)
+                 "random" | "alphabetical": the order a night's deaths are announced in the day-start draft),
+                 reveal_roles (bool: the dead's roles are announced, from [[deaths]] role; default false)
     [votes]      no_elimination (bool: may players vote for no elimination), words (phrases meaning it),
                  multi_vote (clocktower), require_unvote (a new vote while voting needs an UNVOTE first),
                  edited ("first_revision" | "last_revision" | "flag": an edited vote counts only once the
                  moderator rules on it; every edit that changes a vote is flagged either way),
                  check ("post": a post is read whole | "command": every command is checked at once)
-    [majority]   kind ("half_plus_one": more than half of the living)
+    [majority]   kind ("half_plus_one": more than half of the living), no_elimination_below (whole number:
+                 no elimination takes this many votes fewer than the majority; default 0)
     [early_end]  on: any of "majority", "no_elimination_majority", "unanimous_minus_one" (each ends the day
                  at once), "no_possible_tie" (reported as possible: the game file declares the early end)
     [deadline]   decide ("majority" | "plurality"), no_majority / sleep_majority ("no_elimination" | "judge"),
@@ -60,6 +62,7 @@ class Ruleset:
     elimination_word: str = "lynch"
     no_elimination_label: str = "No Lynch"
     death_order: str = "game_file"
+    reveal_roles: bool = False  # the drafts announce a dead player's role ([[deaths]] role): a "flip"
     # votes
     no_elimination_vote: bool = True
     no_elimination_words: tuple[str, ...] = ()
@@ -69,6 +72,7 @@ class Ruleset:
     check: str = "post"
     # majority
     majority_kind: str = "half_plus_one"
+    no_elimination_below: int = 0  # no elimination takes this many votes fewer than the majority
     # before the deadline
     early_end: tuple[str, ...] = ("majority", "no_elimination_majority")
     # at the deadline
@@ -107,6 +111,10 @@ class Ruleset:
             return alive // 2 + 1
         raise AssertionError(self.majority_kind)
 
+    def no_elimination_for(self, alive: int) -> int:
+        """Votes for no elimination that end the day: the majority, or fewer where the rules say so."""
+        return max(1, self.majority_for(alive) - self.no_elimination_below)
+
     def with_options(self, **changes: Any) -> Ruleset:
         """A copy with some values changed, e.g. ``tie="random"`` for a clocktower game that wants it."""
         return replace(self, **changes)
@@ -121,6 +129,7 @@ _SCHEMA: dict[str, dict[str, tuple[str, str, tuple | None]]] = {
         "elimination_word": ("elimination_word", "str", None),
         "no_elimination_label": ("no_elimination_label", "str", None),
         "death_order": ("death_order", "str", ("game_file", "random", "alphabetical")),
+        "reveal_roles": ("reveal_roles", "bool", None),
     },
     "votes": {
         "no_elimination": ("no_elimination_vote", "bool", None),
@@ -130,7 +139,10 @@ _SCHEMA: dict[str, dict[str, tuple[str, str, tuple | None]]] = {
         "edited": ("edited", "str", ("first_revision", "last_revision", "flag")),
         "check": ("check", "str", ("post", "command")),
     },
-    "majority": {"kind": ("majority_kind", "str", ("half_plus_one",))},
+    "majority": {
+        "kind": ("majority_kind", "str", ("half_plus_one",)),
+        "no_elimination_below": ("no_elimination_below", "int", None),
+    },
     "early_end": {"on": ("early_end", "str[]", EARLY_ENDS)},
     "deadline": {
         "decide": ("decide", "str", ("majority", "plurality")),
@@ -310,7 +322,7 @@ def decide_early(ruleset: Ruleset, standing: Standing) -> Outcome | None:
     early = ruleset.early_end
     if "majority" in early and top and top[1] >= standing.majority:
         return Outcome(Kind.ELIMINATION, top[0], standing.post, Reason.MAJORITY)
-    if "no_elimination_majority" in early and standing.no_elimination >= standing.majority:
+    if "no_elimination_majority" in early and standing.no_elimination >= _no_elimination_needed(ruleset, standing):
         return _sleep_majority(ruleset, standing.post)
     if "unanimous_minus_one" in early and standing.voters >= 2:
         if top and top[2] >= standing.voters - 1:
@@ -318,6 +330,10 @@ def decide_early(ruleset: Ruleset, standing: Standing) -> Outcome | None:
         if ruleset.no_elimination_vote and standing.no_elimination_voters >= standing.voters - 1:
             return _sleep_majority(ruleset, standing.post)
     return None
+
+
+def _no_elimination_needed(ruleset: Ruleset, standing: Standing) -> int:
+    return max(1, standing.majority - ruleset.no_elimination_below)
 
 
 def early_end_possible(ruleset: Ruleset, standing: Standing) -> str | None:
@@ -356,7 +372,7 @@ def decide_at_deadline(ruleset: Ruleset, standing: Standing) -> Outcome:
     if ruleset.decide == "majority":
         if top and top[1] >= standing.majority:
             return Outcome(Kind.ELIMINATION, top[0], standing.post, Reason.MAJORITY)
-        if ruleset.no_elimination_vote and standing.no_elimination >= standing.majority:
+        if ruleset.no_elimination_vote and standing.no_elimination >= _no_elimination_needed(ruleset, standing):
             return _sleep_majority(ruleset, standing.post)
         if ruleset.no_majority == "judge":
             return Outcome(Kind.PENDING, None, standing.post, Reason.NO_MAJORITY)

@@ -24,7 +24,8 @@ from assistant.drafts import (
     render_votal_draft,
     safe_url,
 )
-from assistant.game import parse_game
+from assistant.counting import ruleset_for
+from assistant.game import Death, parse_game
 from assistant.names import Roster
 from assistant.outcome import Outcome, words_of
 from assistant.rules import bundled_rulesets, load_ruleset, parse_ruleset
@@ -736,7 +737,6 @@ def test_a_mod_kill_that_takes_the_days_hanging_is_announced_as_such():
     assert "Dion was mod-killed: this is the day's hanging." in drafts["day-end"]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 14 item 5: roles of the dead are not yet in the day-start draft")
 def test_millers_hollow_day_start_reveals_the_role_of_the_dead():
     # millers-hollow-master-rules.txt, Night Time Events: "If you are eaten, then you are out of the game. Your role
     # is revealed upon your death."
@@ -777,3 +777,32 @@ def test_night_survivals_are_announced_with_the_deaths():
 @pytest.mark.parametrize("name", ["Dorian Gray", "x[y", "[1] Ann", "Bob :[", "a [ b", "[ ]", "mr_[3]", "Zoë-Ann"])
 def test_bbcode_escaping_leaves_names_that_cannot_open_a_tag_as_typed(name):
     assert escape_bbcode(name) == name
+
+
+def test_flips_and_the_no_lynch_line_follow_the_ruleset(tmp_path):
+    # a house ruleset: roles revealed, and no lynch takes one vote fewer than the majority
+    rules = tmp_path / "house.toml"
+    rules.write_text(
+        (Path(__file__).resolve().parents[1] / "data" / "rulesets" / "mafiascum.toml").read_text()
+        .replace('no_elimination_label = "No Lynch"', 'no_elimination_label = "No Lynch"\nreveal_roles = true')
+        .replace('kind = "half_plus_one"', 'kind = "half_plus_one"\nno_elimination_below = 1')
+    )
+    text = TINY.replace('ruleset = "mafiascum"', f'ruleset = "{rules}"') + (
+        '\n[[players]]\nname = "Dee"\n\n[[deaths]]\nplayer = "Dee"\nphase = "night 0"\nrole = "Vanilla Townie"\n'
+    )
+    g = parse_game(text, path=tmp_path / "g.toml")
+    ruleset = ruleset_for(g)
+    posts = [read_post(1, "Alice", ("vote", "Carol")), read_post(2, "Bob", ("vote", "Carol"))]
+    votal = replay_day(g, ruleset, posts, Roster.from_game(g, ruleset), day=1)
+    context = build_context(g, ruleset, [votal], day=1, now=None, posts=posts)
+    start = render_draft("day-start", context)
+    assert "With 3 alive, it takes [b]2[/b] votes to lynch.\nIt takes [b]1[/b] votes for No Lynch." in start
+    flipped = replace(g, deaths=(*g.deaths, Death("Carol", "day", 1, role="Cop")))
+    end = render_draft("day-end", build_context(flipped, ruleset, [votal], day=1, now=None, posts=posts))
+    assert "Carol was the Cop." in end
+    plain = render_draft("day-end", build_context(flipped, load_ruleset("mafiascum"), [votal], day=1, now=None,
+                                                  posts=posts))
+    assert "Cop" not in plain  # a ruleset that does not reveal roles never flips
+    # ...and the rules follow the same threshold: one No Lynch vote of three alive ends this day
+    sleepy = replay_day(g, ruleset, [read_post(1, "Alice", ("vote", "No Lynch"))], Roster.from_game(g, ruleset), day=1)
+    assert (str(sleepy.outcome.kind), sleepy.outcome.post) == ("no_elimination", 1)
