@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from assistant import store
+from assistant.checks import GameWarning
 from assistant.game import Game
 from assistant.outcome import Kind, Reason
 from assistant.tally import Votal
@@ -57,7 +58,7 @@ def detect_alerts(
     now: datetime,
     sync_error: str | None = None,
     page_problems: Iterable[str] = (),
-    warnings: Iterable[str] = (),
+    warnings: Iterable[GameWarning] = (),
     complete: bool = True,
     deadline_near: timedelta = DEADLINE_NEAR,
 ) -> list[Alert]:
@@ -67,7 +68,9 @@ def detect_alerts(
     can name a hammer or a deadline outcome that the whole thread contradicts."""
     alerts: list[Alert] = []
     for warning in warnings:
-        alerts.append(Alert("warning", f"warning:{_digest(warning)}", f"Check the game file: {warning}"))
+        # keyed by what it is about, not its words: "beyond the last stored post (33)" must not alert anew at 34
+        key = f"warning:{warning.kind}:{warning.day}:{warning.post}"
+        alerts.append(Alert("warning", key, f"Check the game file: {warning.message}"))
     if sync_error:
         alerts.append(
             Alert("forum_error", f"forum:{_digest(sync_error)}", f"Votal could not read the thread: {sync_error}")
@@ -85,6 +88,8 @@ def detect_alerts(
             key = f"outcome:{day}:{outcome.kind}:{outcome.target}:{outcome.reason}"
             if outcome.reason == Reason.MAJORITY and not _past(votal.deadline, now):
                 message = f"Day {day}: hammer — {who} reached a majority{at}; the day ends."
+                if outcome.doubt:
+                    message += f" The hammer was read with doubt ({outcome.doubt}): check that post before closing the day."
                 alerts.append(Alert("hammer", key, message))
             elif outcome.reason == Reason.UNANIMOUS_MINUS_ONE:
                 alerts.append(

@@ -199,6 +199,7 @@ class Fetcher:
         # own host alone.
         if not isinstance(self.cookies, http.cookiejar.CookieJar):
             self.cookies = _jar_of(self.cookies, urlsplit(self.origin).hostname if self.origin else "")
+        self._site = _origin(self.origin) if self.origin else None
         if self.origin:
             host = urlsplit(self.origin).hostname or ""
             self.session.cookies.set_policy(http.cookiejar.DefaultCookiePolicy(allowed_domains=[host]))
@@ -343,13 +344,13 @@ class Fetcher:
         return ForumError(f"{shown}: the forum took longer than {deadline:g} s to send the page; gave up on it")
 
     def _check_origin(self, url: str, shown: str) -> None:
-        if self.origin and _origin(url) != _origin(self.origin):
+        if self._site and _origin(url) != self._site:
             raise ForumError(f"{shown} is not on the thread's site ({self.origin}); Votal reads only that site")
 
     def _cookies_for(self, url: str) -> dict[str, str]:
         """The moderator's cookies that belong to ``url``: on the thread's origin only (never another host,
         subdomain or scheme), matching the cookie's domain and path, secure ones over https only."""
-        if not self.cookies or (self.origin and _origin(url) != _origin(self.origin)):
+        if not self.cookies or (self._site and _origin(url) != self._site):
             return {}
         parts = urlsplit(url)
         host, path = (parts.hostname or "").lower(), parts.path or "/"
@@ -584,39 +585,35 @@ def same_site(url: str, thread: str) -> bool:
 class _Watch:
     """A watchdog for one request: when its deadline passes or the run's ``stop`` is set, it shuts the
     request's sockets, which ends a read blocked on them at once. Sockets are registered by the connection
-    classes below, through a thread-local (each request runs in one thread)."""
+    classes below, through a thread-local (each request runs in one thread). One thread (:class:`_Watchdog`)
+    watches every request of the process."""
 
     _local = threading.local()
 
     def __init__(self, seconds: float, stop: threading.Event | None) -> None:
-        self.seconds, self.stop = seconds, stop
+        self.ends = time.monotonic() + seconds
+        self.stop = stop
         self.sockets: list[socket.socket] = []
         self.fired = False
-        self._done = threading.Event()
         self._lock = threading.Lock()
 
     def __enter__(self) -> _Watch:
         self._local.watch = self
-        self._thread = threading.Thread(target=self._run, name="votal-fetch-watchdog", daemon=True)
-        self._thread.start()
+        _WATCHDOG.add(self)
         return self
 
     def __exit__(self, *exc) -> None:
         self._local.watch = None
-        self._done.set()
+        _WATCHDOG.discard(self)
 
-    def _run(self) -> None:
-        deadline = time.monotonic() + self.seconds
-        while not self._done.wait(min(0.1, max(0.0, deadline - time.monotonic()))):
-            if time.monotonic() >= deadline or (self.stop is not None and self.stop.is_set()):
-                with self._lock:
-                    self.fired = True
-                    for sock in self.sockets:
-                        try:
-                            sock.shutdown(socket.SHUT_RDWR)
-                        except OSError:
-                            pass
-                return
+    def due(self, now: float) -> bool:
+        return now >= self.ends or (self.stop is not None and self.stop.is_set())
+
+    def fire(self) -> None:
+        with self._lock:
+            self.fired = True
+            for sock in self.sockets:
+                _shut(sock)
 
     @classmethod
     def register(cls, sock: socket.socket | None) -> None:
@@ -625,10 +622,52 @@ class _Watch:
             with watch._lock:
                 watch.sockets.append(sock)
                 if watch.fired:
-                    try:
-                        sock.shutdown(socket.SHUT_RDWR)
-                    except OSError:
-                        pass
+                    _shut(sock)
+
+
+class _Watchdog:
+    """The one thread that fires the watches of requests in flight. It sleeps while none is; while some are,
+    it looks every tenth of a second (a stop is an Event it cannot wait on together with the deadlines)."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._active: set[_Watch] = set()
+        self._thread: threading.Thread | None = None
+
+    def add(self, watch: _Watch) -> None:
+        with self._cond:
+            self._active.add(watch)
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="votal-fetch-watchdog", daemon=True)
+                self._thread.start()
+            self._cond.notify()
+
+    def discard(self, watch: _Watch) -> None:
+        with self._cond:
+            self._active.discard(watch)
+
+    def _run(self) -> None:
+        with self._cond:
+            while True:
+                if not self._active:
+                    self._cond.wait()
+                    continue
+                now = time.monotonic()
+                for watch in [w for w in self._active if w.due(now)]:
+                    watch.fire()
+                    self._active.discard(watch)
+                nearest = min((w.ends for w in self._active), default=now + 0.1)
+                self._cond.wait(timeout=min(0.1, max(0.0, nearest - now)))
+
+
+_WATCHDOG = _Watchdog()
+
+
+def _shut(sock: socket.socket) -> None:
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
 
 
 class _WatchedHTTPConnection(HTTPConnection):

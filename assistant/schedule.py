@@ -221,13 +221,13 @@ class Runner:
             log.exception("%s: counting failed", game.title)
         return None
 
-    def _warnings(self, game: Game, db: store.Store) -> list[str]:
+    def _warnings(self, game: Game, db: store.Store) -> list:
         from assistant.counting import current_day, game_warnings
 
         if store.last_post_number(db, game.key) is None:
             return []
         try:
-            return [w.message for w in game_warnings(game, db, days=[current_day(game, db, at_time=self.now())])]
+            return game_warnings(game, db, days=[current_day(game, db, at_time=self.now())])
         except VotalError as exc:  # a day Votal will not guess is said by the count already
             self._say(f"{game.title}: {exc}")
             return []
