@@ -88,6 +88,8 @@ def detect_alerts(
             key = f"outcome:{day}:{outcome.kind}:{outcome.target}:{outcome.reason}"
             if outcome.reason == Reason.MAJORITY and not _past(votal.deadline, now):
                 message = f"Day {day}: hammer — {who} reached a majority{at}; the day ends."
+                if outcome.doubt:
+                    message += f" The hammer was read with doubt ({outcome.doubt}): check that post before closing the day."
                 alerts.append(Alert("hammer", key, message))
             elif outcome.reason == Reason.UNANIMOUS_MINUS_ONE:
                 alerts.append(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -15,6 +16,7 @@ from assistant.names import Roster
 from assistant.outcome import summarize
 from assistant.rules import Ruleset, find_ruleset
 from assistant.tally import Votal, replay_day, to_json
+from assistant.votecounts import Disagreement, learn_game
 from assistant.votes import show_votes, votes_needed
 
 if TYPE_CHECKING:
@@ -153,9 +155,13 @@ def count_game(
         days = range(1, current_day(game, db, at_time=at_time) + 1)
     for day in days:
         require_declared(game, ruleset, day)
-    return [
-        replay_day(game, ruleset, posts, roster, day=day, at_post=at_post, at_time=at_time) for day in days
-    ]
+    checks: dict[int, list] = {}
+    bodies = store.moderator_bodies(db, game.key, game.moderators, up_to=at_post)
+    if bodies and days:
+        # the moderator's own counts teach the names Votal could not read, each from its post on
+        checks, _ = learn_game(game, ruleset, posts, roster, bodies, range(1, max(days) + 1))
+    votals = [replay_day(game, ruleset, posts, roster, day=day, at_post=at_post, at_time=at_time) for day in days]
+    return [replace(v, count_checks=tuple(checks[v.day])) if checks.get(v.day) else v for v in votals]
 
 
 def format_votal_text(game: Game, votal: Votal, warnings: Sequence[GameWarning] = ()) -> str:
@@ -185,11 +191,19 @@ def format_votal_text(game: Game, votal: Votal, warnings: Sequence[GameWarning] 
         lines.append(f"  problem at post {problem.post}: {problem.voter} \"{problem.text}\": {problem.reason}")
     for flag in votal.flags:
         lines.append(f"  note on {flag.seat}: {flag.reason}")
+    lines.extend(f"  {describe_check(check)}" for check in votal.count_checks)
     for warning in warnings:
         lines.append(f"  warning: {warning.message}")
     for note in votal.private_notes:
         lines.append(f"  private (moderator only): {note}")
     return "\n".join(lines)
+
+
+def describe_check(check: Disagreement) -> str:
+    """One disagreement between the moderator's posted count and Votal's reading as of that post."""
+    posted = "not voting" if check.posted is None else check.posted
+    ours = "not voting" if check.ours is None else check.ours
+    return f"the count at post {check.post} has {check.voter} on {posted}; Votal read {ours}: one of them is wrong"
 
 
 def format_audit_text(votal: Votal) -> str:
@@ -202,6 +216,10 @@ def format_audit_text(votal: Votal) -> str:
         how = f" by {data['step']}" if data.get("step") else ""
         status = "counted" if data.get("counted") else f"not counted: {data.get('private_why') or data.get('why_not')}"
         fixed = " [corrected in game file]" if data.get("corrected") else ""
+        if data.get("step") == "learned":
+            fixed += f" [learned from the moderator's count at post {data['post']}]"
+        if data.get("doubt"):
+            fixed += f" [doubtful: {data['doubt']}]"
         author = data.get("author") or ""
         voter = data.get("voter") or "?"
         who = voter if author in ("", voter) else f"{voter} ({author})"
@@ -209,4 +227,5 @@ def format_audit_text(votal: Votal) -> str:
             f"  #{data['post']:<6} {who:<24} {data['action']:<8} {data.get('text')!r:<28} -> {resolved}{how}; "
             f"{status}{fixed}"
         )
+    lines.extend(f"  {describe_check(check)}" for check in votal.count_checks)
     return "\n".join(lines)

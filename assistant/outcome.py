@@ -118,10 +118,11 @@ def summarize(outcome: Outcome | None) -> str:
         return "undecided"
     why = reason_words(outcome.reason)
     at = f", post {outcome.post}" if outcome.post is not None else ""
+    check = f"; doubtful ({outcome.doubt}): check post {outcome.post} before closing the day" if outcome.doubt else ""
     if outcome.kind == Kind.ELIMINATION:
-        return f"{outcome.target} eliminated ({why}{at})"
+        return f"{outcome.target} eliminated ({why}{at}){check}"
     if outcome.kind == Kind.NO_ELIMINATION:
-        return f"no elimination ({why}{at})"
+        return f"no elimination ({why}{at}){check}"
     return f"pending: {why}{at}; the rules leave the decision to someone (e.g. the Judge): record it in the game file"
 
 

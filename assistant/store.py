@@ -327,6 +327,19 @@ def count_posts(db: Store, game: str) -> int:
     return _rows(db, "select count(*) as n from posts where game = ?", [game])[0]["n"]
 
 
+def moderator_bodies(db: Store, game: str, moderators: Iterable[str], *, up_to: int | None = None) -> dict[int, str]:
+    """Post number -> body of each live post by a moderator (their vote counts teach names), up to ``up_to``."""
+    names = {m.casefold() for m in moderators}
+    if not names:
+        return {}
+    rows = _rows(
+        db,
+        "select number, author, body_html from posts where game = ? and not deleted and (? is null or number <= ?)",
+        [game, up_to, up_to],
+    )
+    return {r["number"]: r["body_html"] for r in rows if r["author"].casefold() in names and r["body_html"]}
+
+
 def post_authors(db: Store, game: str) -> list[tuple[str, str | None]]:
     """Who wrote each stored post of a game, (name, forum user id), in thread order (what
     :meth:`Roster.from_game` takes)."""

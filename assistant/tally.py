@@ -50,7 +50,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -173,6 +173,9 @@ class Votal:
     runoff: Runoff | None = None
     flags: tuple[Flag, ...] = ()
     changes: tuple[Change, ...] = ()
+    # The moderator's own posted counts where they place a voter otherwise than Votal did as of that post
+    # (assistant.votecounts.Disagreement): for the moderator's count and audit, not the players' page.
+    count_checks: tuple[Any, ...] = field(default=(), repr=False, compare=False)
     # Moderator-only notes (why a private fact changed something). Never serialised, never shown to players.
     private_notes: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
@@ -299,6 +302,9 @@ class DayReplay:
         self.unlisted: dict[str, str] = {}  # account the game file does not list -> the seat it was read as
         self.strangers: set[str] = set()  # look-alike accounts already reported this day
         self.edits: list[tuple[str, ReadPost]] = []  # posts whose edit changed their commands
+        # Each voter's last vote whose name could not be read: a moderator's count may teach it later.
+        self.unread: dict[str, tuple[Command, dict]] = {}
+        self.teaching_posts = frozenset(post for _, post in getattr(replay.roster, "learned", {}).values())
         self.kill_posts = sorted({d.post for d in game.deaths if d.post is not None})
         self.living_cache: dict[int | None, tuple[str, ...]] = {}
         # A day timed by the clock starts when the last one's deadline passed; a runoff runs past that.
@@ -425,6 +431,8 @@ class DayReplay:
                             hook(seat, post.number)
             for hook in self.hooked["at_post"]:
                 hook(post.number)
+            if post.number in self.teaching_posts and self.phase == "day" and self.outcome is None:
+                self.reread_learned(post.number, living)
             self.read_post(post, living)
             # The count only moves when a vote changed or someone died: skip the rest (long days are long).
             if self.phase in ("day", "runoff") and self.outcome is None and (self.changed or living != seen):
@@ -470,7 +478,18 @@ class DayReplay:
         if outcome is None:
             return None
         self.final_votes = self.book.snapshot()
-        return self.settle(outcome)
+        return self.hammer_doubt(self.settle(outcome))
+
+    def hammer_doubt(self, outcome: Outcome) -> Outcome:
+        """The outcome, marked doubtful when the vote that decided it was read with doubt."""
+        if outcome.post is None or outcome.kind not in (Kind.ELIMINATION, Kind.NO_ELIMINATION):
+            return outcome
+        for action in reversed(self.actions):
+            if action.post != outcome.post:
+                break
+            if action.counted and action.action in ("vote", "nominate") and action.target == outcome.target:
+                return replace(outcome, doubt=action.doubt) if action.doubt else outcome
+        return outcome
 
     def settle(self, outcome: Outcome) -> Outcome:
         """A tie the rules settle by a draw the moderator recorded, then what the hooks decide."""
@@ -529,8 +548,9 @@ class DayReplay:
                 self.actions.append(self.judged(base, None, None, verdict, order=(post.number, index)))
                 continue
             self.actions.append(self.apply(command, base, (post.number, index), living))
-            if self.ruleset.check == "command" and self.outcome is None:
+            if self.ruleset.check == "command" and self.outcome is None and self.changed:
                 self.outcome = self.decide_early(post.number)
+                self.changed = False  # decided on this count already
 
     def stranger(self, post: ReadPost) -> Verdict:
         """Why a post's author holds no seat: a look-alike of a listed account, an account outside its
@@ -578,11 +598,18 @@ class DayReplay:
     def apply(self, command: Command, base: dict, order: tuple[int, int], living: tuple[str, ...]) -> Action:
         seat = base["voter"]
 
-        def done(target, step, why=None, *, no_elim=False, problem=False, nomination=False) -> Action:
+        def done(target, step, why=None, *, no_elim=False, problem=False, nomination=False, found=None) -> Action:
             if problem:
                 self.add_problem(order[0], seat, command.raw, why)
+            if command.action == "vote":  # a vote read later replaces one whose name was not readable
+                self.unread.pop(seat, None)
+                if found is not None and why is not None and found.reason is not None and command.target:
+                    self.unread[seat] = (command, base)
+            elif command.action == "unvote":
+                self.unread.pop(seat, None)
+            doubt = _doubt(command, found) if why is None else None
             return Action(**base, target=target, no_elimination=no_elim, step=step, counted=why is None, why_not=why,
-                          nomination=nomination)
+                          nomination=nomination, doubt=doubt)
 
         if command.action == "unvote":
             named, target, step, no_elim = False, None, None, False
@@ -606,7 +633,7 @@ class DayReplay:
                 return done(None, found.step, "no-elimination votes are not allowed", problem=True)
             target = None
         elif found.seat is None:
-            return done(None, found.step, found.reason or "unknown name", problem=True)
+            return done(None, found.step, found.reason or "unknown name", problem=True, found=found)
         elif found.seat not in living:
             return done(found.seat, found.step, WhyNot.TARGET_DEAD, problem=True)
         else:
@@ -629,7 +656,21 @@ class DayReplay:
         if why is not None:
             return done(target, found.step, why, no_elim=no_elim, problem=True)
         self.changed = self.changed or len(self.book.changes) > changes
-        return done(target, found.step, no_elim=no_elim, nomination=nomination)
+        return done(target, found.step, no_elim=no_elim, nomination=nomination, found=found)
+
+    def reread_learned(self, post: int, living: tuple[str, ...]) -> None:
+        """A moderator's count at ``post`` taught a spelling: a standing vote typed so counts from here on."""
+        for seat, (command, base) in list(self.unread.items()):
+            found = self.resolve(command.target or "", living, post)
+            if found.step != "learned" or found.seat is None or seat not in living:
+                continue
+            del self.unread[seat]
+            changes = len(self.book.changes)
+            if self.book.vote(seat, found.seat, (post, -1), single=False) is not None:
+                continue
+            self.changed = self.changed or len(self.book.changes) > changes
+            self.actions.append(Action(**{**base, "post": post}, target=found.seat, no_elimination=False,
+                                       step="learned", counted=True, why_not=None, doubt="learned alias"))
 
     def resolve(self, text: str, living: Collection[str], post: int | None = None):
         return self.r.resolve(text, self.r.roster, alive=frozenset(living), at_post=post)
@@ -656,6 +697,13 @@ class DayReplay:
             weight = hook(seat, post, weight)
         return weight
 
+    def weigher(self, post: int | None) -> Callable[[str], float]:
+        """A seat's vote weight at ``post``, as a one-argument function (a plain lookup when no hook weighs)."""
+        if not self.hooked["weight"]:
+            weights = self.weights
+            return lambda seat: weights.get(seat, 1.0)
+        return lambda seat: self.weight(seat, post)
+
     def tally(self, living: Sequence[str], post: int | None):
         voters = self.voters(living)
         allowed = set(voters)
@@ -669,12 +717,11 @@ class DayReplay:
                     by_target.setdefault(vote.target, []).append((vote.order, voter))
         wagons = []
         no_elim = NoEliminationCount()
-        weights = self.weights
-        weight = None if self.hooked["weight"] else (lambda v: weights.get(v, 1.0))  # the common case, fast
+        weight = self.weigher(post)
         for target, cast in by_target.items():
             cast.sort()
             names = tuple(v for _, v in cast)
-            total = sum(map(weight, names)) if weight else sum(self.weight(v, post) for v in names)
+            total = sum(map(weight, names))
             if target is None:
                 no_elim = NoEliminationCount(total, names)
             else:
@@ -686,15 +733,16 @@ class DayReplay:
     def standing(self, post: int | None) -> Standing:
         living = self.living(post if post is not None else self.bounds.start_post)
         wagons, no_elim, voters, voting = self.tally(living, post)
+        weight = self.weigher(post)
         standing = Standing(
             post=post,
             majority=self.ruleset.majority_for(len(living)),
             wagons=tuple((w.target, w.votes, len(w.voters)) for w in wagons),
             no_elimination=no_elim.votes,
             voters=len(voters),
-            undecided=sum(self.weight(v, post) for v in voters if v not in voting),
+            undecided=sum(map(weight, (v for v in voters if v not in voting))),
             no_elimination_voters=len(no_elim.voters),
-            eligible=sum(self.weight(v, post) for v in voters),
+            eligible=sum(map(weight, voters)),
         )
         for hook in self.hooked["standing"]:
             standing = hook(standing)
@@ -789,6 +837,25 @@ _NOT_A_PLAYER = Verdict(False, WhyNot.NOT_A_PLAYER, problem=True)
 _AFTER_END = Verdict(False, WhyNot.AFTER_END)
 _DAY_OVER = Verdict(False, WhyNot.DAY_OVER)
 _VOTER_DEAD = Verdict(False, WhyNot.VOTER_DEAD, problem=True)
+
+
+DOUBTS = ("broken tag", "short prefix", "learned alias")
+_SHORT = 3  # letters: a partial name this short is a guess worth a look
+
+
+def _doubt(command: Command, found: Any) -> str | None:
+    """Why a counted vote deserves the moderator's look, or None."""
+    if command.note == "broken tag":
+        return "broken tag"
+    if found is None:
+        return None
+    if found.step == "learned":
+        return "learned alias"
+    if found.step in ("prefix", "abbreviation", "substring", "acronym"):
+        typed = found.used or command.target or ""
+        if len("".join(c for c in typed if c.isalnum())) <= _SHORT and found.step != "acronym":
+            return "short prefix"
+    return None
 
 
 def _commands_of(post: ReadPost, correction, ruleset: Ruleset) -> tuple[tuple[Command, ...], bool, str | None]:

@@ -28,7 +28,7 @@ from assistant.game import Game, parse_game  # noqa: E402
 from assistant.names import Roster  # noqa: E402
 from assistant.rules import load_ruleset  # noqa: E402
 from assistant.tally import Votal, replay_day  # noqa: E402
-from assistant.votecounts import our_votes, posted_votes, read_vote_count  # noqa: E402
+from assistant.votecounts import learn_game, our_votes, posted_votes, read_vote_count  # noqa: E402
 from parsers.commands import ReadPost, extract_commands  # noqa: E402
 from tests.corpus import (  # noqa: E402
     CORPUS_DIR,
@@ -104,6 +104,16 @@ def score_game(game: CorpusGame) -> list[DayScore]:
     parsed = game_file(game, posts)
     ruleset = load_ruleset(parsed.ruleset)
     roster = Roster.from_game(parsed, ruleset, authors=[(p.author, p.author_id) for p in posts])
+    # The moderator's counts teach names, as `votal count` learns them; each day's closing moderator posts
+    # are withheld, as the held-out measure withholds them: the hammer must be found without them.
+    moderators = {m.casefold() for m in game.moderators}
+    closing = {n for day in days for n in range(day.twilight_post, day.end_post + 1)}
+    bodies = {
+        p["number"]: p["content"]
+        for p in load_posts(game.thread_id, game.corpus_dir)
+        if p["user"].casefold() in moderators and p["number"] not in closing
+    }
+    learn_game(parsed, ruleset, posts, roster, bodies, range(1, max(d.day for d in days) + 1))
     return [
         DayScore(day, replay_day(parsed, ruleset, posts, roster, day=day.day)) for day in days
     ]
@@ -150,6 +160,9 @@ def compare_vote_counts(game: CorpusGame) -> tuple[int, int, int, int, list[str]
     roster = Roster.from_game(parsed, ruleset, authors=[(p.author, p.author_id) for p in posts])
     raw = load_posts(game.thread_id, game.corpus_dir)
     moderators = {m.casefold() for m in game.moderators}
+    # what the counts teach applies from each count on: a replay as of the post before a count never sees it
+    bodies = {p["number"]: p["content"] for p in raw if p["user"].casefold() in moderators}
+    learn_game(parsed, ruleset, posts, roster, bodies, range(1, max(d.day for d in days) + 1))
     counts = exact = pairs = agreed = 0
     disagreements: list[str] = []
     for day in days:
