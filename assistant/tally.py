@@ -550,8 +550,6 @@ class DayReplay:
         stranger = self.stranger(post) if seat is None and not moderator and commands else None
         if seat is not None and _edited_commands(post):
             self.edits.append((seat, post))
-        for hook in self.hooked["before_post"]:
-            hook(post)
         for index, command in enumerate(commands):
             if not command.bold and self.ruleset.unbolded != "count":
                 if self.ruleset.unbolded == "flag" and self.check_voter(seat, moderator, why_ignored, living).counted:
@@ -563,12 +561,6 @@ class DayReplay:
                 continue
             base = dict(post=post.number, voter=seat, author=post.author, text=command.raw,
                         action=command.action, corrected=corrected, url=post.url or None)
-            if self.hooked["command"] and (command.action not in _VOTING or not getattr(command, "bold", True)):
-                taken = next(filter(None, (hook(command, base, (post.number, index), living)
-                                           for hook in self.hooked["command"])), None)
-                if taken is not None:
-                    self.actions.append(taken)
-                    continue
             verdict = stranger or self.check_voter(seat, moderator, why_ignored, living)
             if not verdict.counted:
                 if verdict.problem:
@@ -859,7 +851,6 @@ class DayReplay:
         return tuple(found)
 
 
-_VOTING = frozenset({"vote", "unvote", "nominate"})
 # The verdicts on a voter that need no hook: made once (a long day reads thousands of commands).
 _COUNTED = Verdict()
 _UNBOLDED = "not in bold: the rules ask for bold votes (count it with [[corrections]] if it is one)"
