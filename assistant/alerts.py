@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from assistant import store
+from assistant.checks import GameWarning
 from assistant.game import Game
 from assistant.outcome import Kind, Reason
 from assistant.tally import Votal
@@ -24,6 +25,7 @@ log = logging.getLogger("votal.alerts")
 DEADLINE_NEAR = timedelta(hours=1)
 DISCORD_LIMIT = 2000  # characters in one message's content
 MAX_ATTEMPTS = 5  # webhook tries per alert, one per sync, before it is left for `votal status` only
+NO_MENTIONS = {"parse": []}  # Discord-compatible: no @everyone, @here, user or role mention pings anyone
 ALERT_KINDS = (
     "hammer",
     "unanimous_minus_one",
@@ -56,7 +58,7 @@ def detect_alerts(
     now: datetime,
     sync_error: str | None = None,
     page_problems: Iterable[str] = (),
-    warnings: Iterable[str] = (),
+    warnings: Iterable[GameWarning] = (),
     complete: bool = True,
     deadline_near: timedelta = DEADLINE_NEAR,
 ) -> list[Alert]:
@@ -66,7 +68,9 @@ def detect_alerts(
     can name a hammer or a deadline outcome that the whole thread contradicts."""
     alerts: list[Alert] = []
     for warning in warnings:
-        alerts.append(Alert("warning", f"warning:{_digest(warning)}", f"Check the game file: {warning}"))
+        # keyed by what it is about, not its words: "beyond the last stored post (33)" must not alert anew at 34
+        key = f"warning:{warning.kind}:{warning.day}:{warning.post}"
+        alerts.append(Alert("warning", key, f"Check the game file: {warning.message}"))
     if sync_error:
         alerts.append(
             Alert("forum_error", f"forum:{_digest(sync_error)}", f"Votal could not read the thread: {sync_error}")
@@ -84,6 +88,8 @@ def detect_alerts(
             key = f"outcome:{day}:{outcome.kind}:{outcome.target}:{outcome.reason}"
             if outcome.reason == Reason.MAJORITY and not _past(votal.deadline, now):
                 message = f"Day {day}: hammer — {who} reached a majority{at}; the day ends."
+                if outcome.doubt:
+                    message += f" The hammer was read with doubt ({outcome.doubt}): check that post before closing the day."
                 alerts.append(Alert("hammer", key, message))
             elif outcome.reason == Reason.UNANIMOUS_MINUS_ONE:
                 alerts.append(
@@ -129,10 +135,15 @@ def deliver_alerts(
     now: datetime,
     post: Callable[[str, dict], None] | None = None,
 ) -> list[Alert]:
-    """Store and log the alerts not seen before, then send every unsent one to the game's webhook.
+    """Store and log the alerts not seen before, then send the unsent ones to the game's webhook.
 
-    ``post(url, payload)`` sends one JSON POST and raises on failure (default: :func:`fetch.post_json`).
-    A failed send is tried again on the next call, up to MAX_ATTEMPTS times. Returns the new alerts.
+    Every unsent alert goes in ONE message per call (one per sync, and syncs are at least a minute apart: see
+    ``game.MIN_SYNC_INTERVAL``), so a hostile post that raises hundreds of alerts costs one POST; what does not fit in a message is counted ("and 250 more")
+    and left to `votal status`. The payload disables every mention (``allowed_mentions``) and the text has
+    its ``@`` and ``<!`` broken by a zero-width space, so no alert can ping anyone even where the first is
+    ignored. ``post(url, payload)`` sends one JSON POST and raises on failure (default:
+    :func:`fetch.post_json`). A failed send is tried again on the next call, up to MAX_ATTEMPTS times.
+    Returns the new alerts.
     """
     alerts = list(alerts)
     new_keys = {a["key"] for a in store.add_alerts(db, game.key, [a.to_json() for a in alerts], now=now)}
@@ -143,17 +154,40 @@ def deliver_alerts(
         return new
     if post is None:
         from assistant.fetch import post_json as post
-    for row in store.load_unsent_alerts(db, game.key, max_attempts=MAX_ATTEMPTS):
-        content = f"**{game.title}** — {row['message']}"
-        try:
-            post(game.webhook, {"content": content[:DISCORD_LIMIT]})
-        except Exception as exc:  # noqa: BLE001 (a failed webhook must never stop the sync loop)
-            # the webhook URL holds a token: the error names the failure, never the URL
-            store.mark_alert_sent(db, game.key, row["key"], sent_at=None, error=type(exc).__name__ + _status(exc))
-            log.warning("%s: webhook failed (%s); will try again", game.title, type(exc).__name__ + _status(exc))
-        else:
-            store.mark_alert_sent(db, game.key, row["key"], sent_at=now)
+    rows = store.load_unsent_alerts(db, game.key, max_attempts=MAX_ATTEMPTS)
+    if not rows:
+        return new
+    keys = [row["key"] for row in rows]
+    try:
+        post(game.webhook, {"content": webhook_text(game.title, [row["message"] for row in rows]),
+                            "allowed_mentions": NO_MENTIONS})
+    except Exception as exc:  # noqa: BLE001 (a failed webhook must never stop the sync loop)
+        # the webhook URL holds a token: the error names the failure, never the URL
+        error = type(exc).__name__ + _status(exc)
+        store.mark_alerts_sent(db, game.key, keys, sent_at=None, error=error)
+        log.warning("%s: webhook failed (%s); will try again", game.title, error)
+    else:
+        store.mark_alerts_sent(db, game.key, keys, sent_at=now)
     return new
+
+
+def webhook_text(title: str, messages: list[str], *, limit: int = DISCORD_LIMIT) -> str:
+    """One message for every alert: as many as fit in ``limit`` characters, then how many more there are."""
+    if len(messages) == 1:
+        return no_pings(f"**{title}** — {messages[0]}")[:limit]
+    text = f"**{title}**"
+    for shown, message in enumerate(messages):
+        line = "\n- " + no_pings(message)
+        more = f"\n… and {len(messages) - shown} more (votal status shows them)"
+        if len(text) + len(line) + len(more) + 40 > limit:  # room for the count of what is left
+            return text + more
+        text += line
+    return text
+
+
+def no_pings(text: str) -> str:
+    """``@everyone``, ``@here``, ``<@id>``, ``<@&role>`` and Slack's ``<!channel>`` shown but inert."""
+    return text.replace("@", "@\u200b").replace("<!", "<\u200b!")
 
 
 def _status(exc: Exception) -> str:

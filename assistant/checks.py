@@ -7,10 +7,14 @@ fix. Pure: the store's facts come in as arguments.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assistant.game import Game
+
+if TYPE_CHECKING:
+    from assistant.tally import Votal
 
 
 @dataclass(frozen=True)
@@ -65,3 +69,71 @@ def check_days(game: Game, *, last_post: int | None) -> list[GameWarning]:
 def for_day(warnings: list[GameWarning], day: int) -> list[GameWarning]:
     """The warnings to show beside one day's count: the game's own and that day's."""
     return [w for w in warnings if w.day in (None, day)]
+
+
+EARLY_REASONS = ("majority", "unanimous_minus_one", "no_possible_tie", "no_elimination_majority")
+AFTER_THE_END = ("after the day's end", "the day had already ended")  # outcome.WhyNot AFTER_END, DAY_OVER
+SHOWN_POSTS = 8
+
+
+def check_outcomes(
+    game: Game, votals: Sequence[Votal], *, counted_day: int, authors: Mapping[int, str]
+) -> list[GameWarning]:
+    """Doubts that only the computed outcomes show, for a count of ``counted_day`` (``votals``: that day and
+    the days before it, each replayed whole): an elimination with no [[deaths]] entry (the later day's
+    living, and so its majority, are then wrong), a declared ``end_post`` that is not where the votes ended
+    the day, and votes cast after a day ended and before the next began (they count for neither).
+    ``authors``: who wrote each stored post, by number."""
+    warnings: list[GameWarning] = []
+    mods = {m.casefold() for m in game.moderators}
+    for votal in votals:
+        day, outcome = votal.day, votal.outcome
+        if (
+            day < counted_day
+            and outcome is not None
+            and str(outcome.kind) == "elimination"
+            and outcome.target is not None
+            and not any(d.player == outcome.target and d.phase == "day" and d.phase_number == day for d in game.deaths)
+        ):
+            at = f" at post {outcome.post}" if outcome.post is not None else ""
+            warnings.append(
+                GameWarning(
+                    "missing_death",
+                    f"day {day}: Votal counts {outcome.target} eliminated{at}, but [[deaths]] has no entry for it, "
+                    f"so day {counted_day} still counts {outcome.target} alive (and its majority may be wrong): add "
+                    f'[[deaths]] player = "{outcome.target}", phase = "day {day}"',
+                    post=outcome.post,
+                )
+            )
+        declared = game.day(day)
+        end_post = declared.end_post if declared is not None else None
+        if end_post is not None and outcome is not None and str(outcome.reason) in EARLY_REASONS:
+            # the moderator's own "the day is over" post may come after the hammer; a player's post is the hammer
+            closer = authors.get(end_post)
+            if outcome.post is not None and outcome.post != end_post and closer and closer.casefold() not in mods:
+                warnings.append(
+                    GameWarning(
+                        "end_post_disagrees",
+                        f"day {day}: end_post = {end_post}, but the votes ended the day at post {outcome.post} "
+                        f"({str(outcome.reason).replace('_', ' ')}): check end_post, or the votes with "
+                        f"`votal audit --day {day}`",
+                        post=end_post,
+                    )
+                )
+        late = sorted({a.post for a in votal.actions if a.why_not in AFTER_THE_END and a.action in ("vote", "unvote")})
+        if late:
+            ended = outcome.post if outcome is not None and outcome.post is not None else end_post
+            since = f" (post {ended})" if ended is not None else ""
+            shown = ", ".join(str(p) for p in late[:SHOWN_POSTS]) + (
+                f" and {len(late) - SHOWN_POSTS} more" if len(late) > SHOWN_POSTS else ""
+            )
+            warnings.append(
+                GameWarning(
+                    "vote_between_days",
+                    f"post{'s' if len(late) > 1 else ''} {shown}: votes after day {day} ended{since} and before "
+                    f"day {day + 1} began count for neither day",
+                    post=late[0],
+                )
+            )
+    return warnings
+

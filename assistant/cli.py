@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import signal
 import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -11,6 +13,7 @@ import click
 
 from assistant import __version__
 from assistant.errors import VotalError
+from assistant.terminal import terminal_safe
 
 
 class _Group(click.Group):
@@ -20,10 +23,19 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except VotalError as exc:
-            raise click.ClickException(str(exc)) from None
+            raise click.ClickException(terminal_safe(str(exc))) from None
         except KeyboardInterrupt:
             click.echo("Interrupted.", err=True)
             sys.exit(130)
+        except Exception as exc:
+            # A store damaged in a way no store function foresaw (a table missing a column, a page
+            # corrupted mid-file) is still one line naming what SQLite said, not a traceback.
+            sqlite3 = sys.modules.get("sqlite3")
+            if sqlite3 is None or not isinstance(exc, sqlite3.Error):
+                raise
+            from assistant.store import store_error
+
+            raise click.ClickException(terminal_safe(str(store_error(ctx.params.get("db_file", "votal.db"), exc))))
 
 
 @click.group(cls=_Group)
@@ -35,6 +47,14 @@ def main() -> None:
     Start with:  votal demo
     Then:        votal sync game.toml && votal count game.toml
     """
+    # SIGTERM (systemd, kill) stops a command as Ctrl-C does: at once, even in the middle of a request, with
+    # what was stored before kept (each page is its own transaction). `votal run` installs its own handler.
+    with contextlib.suppress(ValueError):  # ValueError: not the main thread (an embedding program's choice)
+        signal.signal(signal.SIGTERM, _interrupt)
+
+
+def _interrupt(signum, frame) -> None:  # noqa: ANN001 (signal's signature)
+    raise KeyboardInterrupt
 
 
 class DraftChoice(click.Choice):
@@ -150,6 +170,11 @@ def print_json(data) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
+def print_text(text: str, **options) -> None:
+    """Text for people: names and post text can hold terminal escapes and bidi controls; shown escaped."""
+    click.echo(terminal_safe(text), **options)
+
+
 @main.command()
 @game_argument
 @db_option
@@ -166,11 +191,12 @@ def sync(game_file: str, db_file: str, quiet: bool, fmt: str) -> None:
       votal sync games/wh17.toml --db wh17.db
     """
     from assistant.fetch import make_fetcher
-    from assistant.sync import sync_game
+    from assistant.sync import check_ruleset, sync_game
 
     game = load(game_file)
-    db = open_store(db_file)
     fetcher = make_fetcher(game)  # the game's [fetch] settings, cookies for a private thread included
+    check_ruleset(game)  # every error in the game's files before the store is touched
+    db = open_store(db_file)
 
     # Progress is for a terminal: off one (cron, systemd, a pipe), carriage-return updates would be glued into
     # one log line, and the summary below says it all.
@@ -195,12 +221,12 @@ def sync(game_file: str, db_file: str, quiet: bool, fmt: str) -> None:
     if fmt == "json":
         print_json(summary)
         return
-    click.echo(
+    print_text(
         f"{game.title}: {result.new_posts} new, {result.changed_posts} edited posts "
         f"({result.pages} pages, {result.requests} requests, {result.engine})"
     )
     for problem in result.problems:
-        click.echo(f"  problem: {problem}")
+        print_text(f"  problem: {problem}")
 
 
 @main.command()
@@ -277,13 +303,17 @@ def run(
       votal run games/wh17.toml games/mafia42.toml --site public/ --drafts drafts/
       votal run games/wh17.toml --follow
     """
+
     import logging
 
     from assistant.schedule import regenerate_hooks, run_games
+    from assistant.terminal import safe_log_formatter
 
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(message)s")
+    for handler in logging.getLogger().handlers:  # alerts and problems quote players' names and posts
+        handler.setFormatter(safe_log_formatter("%(asctime)s %(message)s"))
     hooks = regenerate_hooks(site_dir=site_dir, drafts_dir=drafts_dir, now=now_utc)
-    echo = None if quiet else (lambda line: click.echo(f"{now_utc():%Y-%m-%d %H:%M:%S} {line}"))
+    echo = None if quiet else (lambda line: print_text(f"{now_utc():%Y-%m-%d %H:%M:%S} {line}"))
     if follow:  # first, so the page and the draft are written after the game file is
         from assistant.game_update import follow_hook
 
@@ -319,7 +349,7 @@ def status(game_files: tuple[str, ...], db_file: str, fmt: str) -> None:
     if fmt == "json":
         print_json(statuses)
     else:
-        click.echo("\n\n".join(format_status_text(s) for s in statuses))
+        print_text("\n\n".join(format_status_text(s) for s in statuses))
     empty = [s["file"] for s in statuses if not s["posts"] and not s["deleted_posts"]]
     if empty:
         raise click.ClickException(f"{', '.join(empty)}: {NO_POSTS}")
@@ -368,7 +398,7 @@ def count(
     else:
         from assistant.counting import format_votal_text
 
-        click.echo("\n\n".join(format_votal_text(game, v, for_day(warnings, v.day)) for v in votals))
+        print_text("\n\n".join(format_votal_text(game, v, for_day(warnings, v.day)) for v in votals))
 
 
 @main.command()
@@ -464,7 +494,7 @@ def audit(
     if fmt == "json":
         print_json(votal.to_json(private=True)["actions"])
     else:
-        click.echo(format_audit_text(votal))
+        print_text(format_audit_text(votal))
 
 
 @main.command()

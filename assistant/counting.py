@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
 from assistant import store
-from assistant.checks import GameWarning, check_days
+from assistant.checks import GameWarning, check_days, check_outcomes
 from assistant.clock import day_bounds, phase_at
 from assistant.errors import VotalError
 from assistant.game import Game
@@ -15,6 +16,7 @@ from assistant.names import Roster
 from assistant.outcome import summarize
 from assistant.rules import Ruleset, find_ruleset
 from assistant.tally import Votal, replay_day, to_json
+from assistant.votecounts import Disagreement, learn_game
 from assistant.votes import show_votes, votes_needed
 
 if TYPE_CHECKING:
@@ -54,6 +56,8 @@ def game_warnings(game: Game, db: Store, *, days: Sequence[int] = ()) -> list[Ga
                         day=day,
                     )
                 )
+    if days:
+        warnings += _outcome_warnings(game, db, ruleset, max(days))
     if _undeclared(game, ruleset, 1):
         first = store.first_post_number(db, game.key)
         warnings.append(
@@ -66,6 +70,15 @@ def game_warnings(game: Game, db: Store, *, days: Sequence[int] = ()) -> list[Ga
             )
         )
     return warnings
+
+
+def _outcome_warnings(game: Game, db: Store, ruleset: Ruleset, day: int) -> list[GameWarning]:
+    """Checks against the computed outcomes of ``day`` and the days before it, each replayed whole."""
+    known = [d for d in range(1, day + 1) if not _undeclared(game, ruleset, d) or (d == 1 and not game.days)]
+    posts = store.load_read_posts(db, game.key)
+    roster = Roster.from_game(game, ruleset, authors=store.post_authors(db, game.key))
+    votals = [replay_day(game, ruleset, posts, roster, day=d) for d in known]
+    return check_outcomes(game, votals, counted_day=day, authors={p.number: p.author for p in posts})
 
 
 def as_of(game: Game, db: Store, *, at_post: int | None, at_time: datetime | None, now: datetime) -> datetime:
@@ -142,9 +155,13 @@ def count_game(
         days = range(1, current_day(game, db, at_time=at_time) + 1)
     for day in days:
         require_declared(game, ruleset, day)
-    return [
-        replay_day(game, ruleset, posts, roster, day=day, at_post=at_post, at_time=at_time) for day in days
-    ]
+    checks: dict[int, list] = {}
+    bodies = store.moderator_bodies(db, game.key, game.moderators, up_to=at_post)
+    if bodies and days:
+        # the moderator's own counts teach the names Votal could not read, each from its post on
+        checks, _ = learn_game(game, ruleset, posts, roster, bodies, range(1, max(days) + 1))
+    votals = [replay_day(game, ruleset, posts, roster, day=day, at_post=at_post, at_time=at_time) for day in days]
+    return [replace(v, count_checks=tuple(checks[v.day])) if checks.get(v.day) else v for v in votals]
 
 
 def format_votal_text(game: Game, votal: Votal, warnings: Sequence[GameWarning] = ()) -> str:
@@ -168,17 +185,32 @@ def format_votal_text(game: Game, votal: Votal, warnings: Sequence[GameWarning] 
         lines.append("  (no votes)")
     if votal.not_voting:
         lines.append(f"  Not voting: {', '.join(votal.not_voting)}")
+    if votal.election is not None:
+        e = votal.election
+        votes = "; ".join(f"{w.target} {show_votes(w.votes)} ({', '.join(w.voters)})" for w in e.wagons) or "no votes"
+        state = f"{e.elected} elected" if e.elected else (
+            f"open until {e.open_until.astimezone(game.tz):%a %d %b %H:%M %Z}" if e.open_until else "not decided"
+        )
+        lines.append(f"  Sheriff election: {votes}; {state}")
     lines.append("")
     lines.append(f"Outcome: {summarize(votal.outcome)}")
     for problem in votal.problems:
         lines.append(f"  problem at post {problem.post}: {problem.voter} \"{problem.text}\": {problem.reason}")
     for flag in votal.flags:
         lines.append(f"  note on {flag.seat}: {flag.reason}")
+    lines.extend(f"  {describe_check(check)}" for check in votal.count_checks)
     for warning in warnings:
         lines.append(f"  warning: {warning.message}")
     for note in votal.private_notes:
         lines.append(f"  private (moderator only): {note}")
     return "\n".join(lines)
+
+
+def describe_check(check: Disagreement) -> str:
+    """One disagreement between the moderator's posted count and Votal's reading as of that post."""
+    posted = "not voting" if check.posted is None else check.posted
+    ours = "not voting" if check.ours is None else check.ours
+    return f"the count at post {check.post} has {check.voter} on {posted}; Votal read {ours}: one of them is wrong"
 
 
 def format_audit_text(votal: Votal) -> str:
@@ -191,6 +223,10 @@ def format_audit_text(votal: Votal) -> str:
         how = f" by {data['step']}" if data.get("step") else ""
         status = "counted" if data.get("counted") else f"not counted: {data.get('private_why') or data.get('why_not')}"
         fixed = " [corrected in game file]" if data.get("corrected") else ""
+        if data.get("step") == "learned":
+            fixed += f" [learned from the moderator's count at post {data['post']}]"
+        if data.get("doubt"):
+            fixed += f" [doubtful: {data['doubt']}]"
         author = data.get("author") or ""
         voter = data.get("voter") or "?"
         who = voter if author in ("", voter) else f"{voter} ({author})"
@@ -198,4 +234,5 @@ def format_audit_text(votal: Votal) -> str:
             f"  #{data['post']:<6} {who:<24} {data['action']:<8} {data.get('text')!r:<28} -> {resolved}{how}; "
             f"{status}{fixed}"
         )
+    lines.extend(f"  {describe_check(check)}" for check in votal.count_checks)
     return "\n".join(lines)

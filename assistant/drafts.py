@@ -26,14 +26,17 @@ from __future__ import annotations
 
 import random
 import re
+import sys
 import zlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields, is_dataclass
-from datetime import UTC, datetime, timedelta
+from dataclasses import dataclass, fields, is_dataclass, replace
+from datetime import UTC, date, datetime, timedelta
+from datetime import time as time_of_day
+from enum import Enum
 from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 from jinja2 import (
@@ -44,14 +47,24 @@ from jinja2 import (
     StrictUndefined,
     TemplateError,
     TemplateNotFound,
+    Undefined,
 )
+from jinja2.environment import TemplateModule
+from jinja2.exceptions import SecurityError, TemplateRuntimeError
+from jinja2.loaders import split_template_path
+from jinja2.runtime import LoopContext, Macro
+from jinja2.sandbox import SandboxedEnvironment
+from jinja2.utils import Cycler, Joiner, Namespace
+from markupsafe import Markup
 
 from assistant.clock import DayBounds, day_bounds
 from assistant.errors import VotalError
 from assistant.game import Game
-from assistant.outcome import Words, announce, judge_declined, words_of
+from assistant.identity import AuthorIndex
+from assistant.living import alive_seats
+from assistant.outcome import Words, announce, judge_declined, survived_words, words_of
 from assistant.rules import Ruleset, find_ruleset
-from assistant.tally import Votal, alive_seats
+from assistant.tally import Votal
 from assistant.votes import show_votes, standing_steps, votes_needed
 from parsers.commands import ReadPost
 
@@ -69,9 +82,16 @@ class DraftError(VotalError):
 
 
 @dataclass(frozen=True)
+class Died:
+    name: str
+    role: str | None  # announced with the death ("flip") where the ruleset reveals roles, else None
+
+
+@dataclass(frozen=True)
 class Player:
     name: str  # the seat's name (its first account)
-    account: str  # who plays it now (the last replacement), the same as name when never replaced
+    account: str  # who plays it at the draft's post (a replacement), the same as name when never replaced
+    shown: str  # how the draft names the seat: "New (replaced Old)", else the name
 
 
 @dataclass(frozen=True)
@@ -169,7 +189,12 @@ class DraftContext:
     cap_lifted_local: str | None
     warnings: tuple[Flagged, ...] = ()
     notes: tuple[str, ...] = ()
+    survivals: tuple[str, ...] = ()  # survived a kill in the night before this day (announced with the deaths)
+    how_to_vote: str = "Vote in bold. You may change your vote at any time before the deadline."
     count_number: int | None = None  # 2 in "Vote Count 3.2": the day's second count, as moderators number them
+    died: tuple[Died, ...] = ()  # ``deaths`` with their flips (roles) where the ruleset reveals roles
+    flip: Died | None = None  # the day's eliminated player and role, where the ruleset reveals roles
+    no_elimination_needed: int | None = None  # votes that end the day with no elimination, when not the majority
 
 
 # --- building the context ------------------------------------------------------------------------------
@@ -198,30 +223,43 @@ def build_context(
     words = words_of(ruleset)
     zone = game.tz
     living_names = votal.living if votal is not None and votal.living else alive_seats(game, day)
+    as_of = votal.as_of_post if votal is not None else None
+
+    def shown(name: str) -> str:  # a replaced seat by the account playing it then: "New (replaced Old)"
+        return game.shown(name, as_of)
+
     seats = {seat.name: seat for seat in game.players}
-    living = tuple(Player(n, seats[n].accounts[-1] if n in seats else n) for n in living_names)
+    living = tuple(
+        Player(n, (seats[n].current if as_of is None else seats[n].account_at(as_of)) if n in seats else n, shown(n))
+        for n in living_names
+    )
     threshold = ruleset.threshold
     majority = (votal.majority if votal is not None else ruleset.majority_for(len(living))) if threshold else None
 
     bounds = day_bounds(game, ruleset, day)
     deadline = votal.deadline if votal is not None and votal.deadline else bounds.end
     urls = _post_urls(votal, posts)
-    wagons, no_elim = _wagons(votal, words, majority, urls, game) if votal is not None else ((), None)
+    wagons, no_elim = _wagons(votal, words, majority, urls, game, shown) if votal is not None else ((), None)
 
     minimum = ruleset.daily_minimum
     under = _under_minimum(game, ruleset, votal, day, posts, living_names, minimum) if minimum else ()
+    under = tuple(PostCount(shown(c.name), c.posts) for c in under)
     cap_hours = ruleset.cap_lifted_hours
     cap_lifted = deadline - timedelta(hours=cap_hours) if deadline and cap_hours else None
 
     runoff = _runoff(votal, ruleset, deadline, zone)
-    outcome = _outcome(votal, words, game, urls, ruleset) if votal is not None else None
+    if runoff is not None:
+        runoff = replace(runoff, candidates=tuple(shown(n) for n in runoff.candidates))
+    outcome = _outcome(votal, words, game, urls, ruleset, shown) if votal is not None else None
     return DraftContext(
         title=game.title,
         thread=game.thread,
         day=day,
         ruleset=ruleset.title or ruleset.name,
         words=words,
-        deaths=night_deaths(game, ruleset, day),
+        deaths=tuple(shown(n) for n in night_deaths(game, ruleset, day)),
+        survivals=night_survivals(game, ruleset, day),
+        how_to_vote=ruleset.how_to_vote or DraftContext.how_to_vote,
         living=living,
         alive=len(living),
         majority=majority,
@@ -234,20 +272,46 @@ def build_context(
         as_of_post=votal.as_of_post if votal is not None else None,
         wagons=wagons,
         no_elimination=no_elim,
-        not_voting=votal.not_voting if votal is not None else tuple(living_names),
+        not_voting=tuple(shown(n) for n in (votal.not_voting if votal is not None else living_names)),
         outcome=outcome,
-        judgment=_judgment(votal, game, words, ruleset),
+        judgment=_judgment(votal, game, words, ruleset, shown),
         runoff=runoff,
         post_minimum=minimum,
         under_minimum=under,
         post_cap=ruleset.daily_cap,
         cap_lifted_local=_local(cap_lifted, zone),
         warnings=tuple(
-            Flagged(f.seat, f.reason) for f in (votal.flags if votal is not None else ()) if "minimum" not in f.reason
+            Flagged(shown(f.seat), f.reason)
+            for f in (votal.flags if votal is not None else ())
+            if "minimum" not in f.reason
         ),
         notes=_notes(votal, ruleset, words),
         count_number=count_number,
+        died=tuple(Died(name, _role(game, ruleset, name, "night", day - 1)) for name in night_deaths(game, ruleset, day)),
+        flip=_flip(game, ruleset, votal),
+        no_elimination_needed=(
+            max(1, majority - ruleset.no_elimination_below)
+            if majority is not None and ruleset.no_elimination_vote and ruleset.no_elimination_below
+            else None
+        ),
     )
+
+
+def _role(game: Game, ruleset: Ruleset, name: str, phase: str, number: int) -> str | None:
+    """The role announced with a death ("flip"): the [[deaths]] entry's public ``role``, where the rules reveal it."""
+    if not ruleset.reveal_roles:
+        return None
+    return next(
+        (d.role for d in game.deaths if d.player == name and d.phase == phase and d.phase_number == number), None
+    )
+
+
+def _flip(game: Game, ruleset: Ruleset, votal: Votal | None) -> Died | None:
+    outcome = votal.outcome if votal is not None else None
+    if outcome is None or str(outcome.kind) != "elimination" or outcome.target is None:
+        return None
+    role = _role(game, ruleset, outcome.target, "day", votal.day)
+    return Died(outcome.target, role) if role else None
 
 
 def _runoff(votal: Votal | None, ruleset: Ruleset, deadline: datetime | None, zone) -> Runoff | None:
@@ -273,6 +337,13 @@ def _votal_of(votals: Sequence[Votal] | Mapping[int, Votal], day: int) -> Votal 
     return next((v for v in votals if v.day == day), None)
 
 
+def night_survivals(game: Game, ruleset: Ruleset, day: int) -> tuple[str, ...]:
+    """Who survived a kill in the night before ``day``, in the order deaths are announced ("Deaths (and
+    survivals) from each night are announced first thing the following morning")."""
+    survived = [s.player for s in game.survivals if s.phase == "night" and s.phase_number == day - 1]
+    return _announce_order(survived, game, ruleset, day)
+
+
 def night_deaths(game: Game, ruleset: Ruleset, day: int) -> tuple[str, ...]:
     """Who died in the night before ``day``, in the order the rules announce them.
 
@@ -281,14 +352,18 @@ def night_deaths(game: Game, ruleset: Ruleset, day: int) -> tuple[str, ...]:
     the day: it tells nothing about roles or the order the moderator wrote, and is the same every run.
     """
     died = [d.player for d in game.deaths if d.phase == "night" and d.phase_number == day - 1]
+    return _announce_order(died, game, ruleset, day)
+
+
+def _announce_order(names: list[str], game: Game, ruleset: Ruleset, day: int) -> tuple[str, ...]:
     order = ruleset.death_order
     if order == "alphabetical":
-        return tuple(sorted(died, key=str.casefold))
+        return tuple(sorted(names, key=str.casefold))
     if order == "random":
-        shuffled = sorted(died, key=str.casefold)
+        shuffled = sorted(names, key=str.casefold)
         random.Random(zlib.crc32(f"{game.thread}#{day}".encode())).shuffle(shuffled)
         return tuple(shuffled)
-    return tuple(died)
+    return tuple(names)
 
 
 def _post_urls(votal: Votal | None, posts: Sequence[ReadPost]) -> dict[int, str]:
@@ -326,14 +401,14 @@ def _vote_posts(votal: Votal) -> dict[tuple[str, str | None], int]:
     return {(voter, target): post for voter, votes in final.items() for target, post in votes}
 
 
-def _wagons(votal: Votal, words: Words, majority: int | None, urls, game: Game):
+def _wagons(votal: Votal, words: Words, majority: int | None, urls, game: Game, shown):
     where = _vote_posts(votal)
 
     def votes_of(voters, target) -> tuple[Vote, ...]:
         out = []
         for voter in voters:
             post = where.get((voter, target))
-            out.append(Vote(voter, post, post_link(game, post, urls)))
+            out.append(Vote(shown(voter), post, post_link(game, post, urls)))
         return tuple(out)
 
     def need(votes) -> int | None:
@@ -345,11 +420,11 @@ def _wagons(votal: Votal, words: Words, majority: int | None, urls, game: Game):
         n = nominations.get(w.target)
         wagons.append(
             Wagon(
-                w.target,
+                shown(w.target),
                 show_votes(w.votes),
                 votes_of(w.voters, w.target),
                 need(w.votes),
-                nominated_by=n.nominator if n else None,
+                nominated_by=shown(n.nominator) if n else None,
                 nomination_post=n.post if n else None,
                 nomination_url=post_link(game, n.post, urls) if n else None,
             )
@@ -363,15 +438,17 @@ def _wagons(votal: Votal, words: Words, majority: int | None, urls, game: Game):
     return wagons, no_elim
 
 
-def _outcome(votal: Votal, words: Words, game: Game, urls, ruleset: Ruleset) -> Outcome | None:
+def _outcome(votal: Votal, words: Words, game: Game, urls, ruleset: Ruleset, shown) -> Outcome | None:
     o = votal.outcome
     if o is None:
         return None
+    o = replace(o, target=shown(o.target) if o.target else o.target,
+                survived=shown(o.survived) if o.survived else o.survived)
     text = announce(o, words, ruleset, after_runoff=votal.runoff is not None)
     return Outcome(o.kind, o.target, o.reason, o.post, post_link(game, o.post, urls), text)
 
 
-def _judgment(votal: Votal | None, game: Game, words: Words, ruleset: Ruleset) -> Judgment | None:
+def _judgment(votal: Votal | None, game: Game, words: Words, ruleset: Ruleset, shown) -> Judgment | None:
     """The Judge's decision as public text. Who the Judge is never enters: only the decision does.
 
     The tally makes a recorded decision final (reason ``judge``); a dead or declining Judge reads the
@@ -381,7 +458,9 @@ def _judgment(votal: Votal | None, game: Game, words: Words, ruleset: Ruleset) -
         return None
     o = votal.outcome
     if o.reason == "judge" and o.kind == "elimination" and o.target:
-        return Judgment("decided", o.target, f"The Judge has decided: {o.target} is {words.past}.")
+        return Judgment("decided", shown(o.target), f"The Judge has decided: {shown(o.target)} is {words.past}.")
+    if o.reason == "judge" and o.survived:
+        return Judgment("decided", shown(o.survived), survived_words(o, words))
     if judge_declined(o, ruleset):
         return Judgment("none", None, f"The decision passed to the Judge: no one is {words.past}.")
     if o.kind == "pending" and o.reason in ("no_majority", "sleep_majority"):
@@ -406,13 +485,13 @@ def _under_minimum(game, ruleset, votal, day, posts, living, minimum) -> tuple[P
     """Living seats with fewer than ``minimum`` posts on ``day`` (from the posts, else the votal's flags)."""
     if posts:
         bounds = day_bounds(game, ruleset, day)
-        owner = {a.casefold(): s.name for s in game.players for a in s.accounts}
+        authors = AuthorIndex(game, [(p.author, p.author_id) for p in posts])  # the tally's identity rules
         upto = votal.as_of_post if votal is not None else None
         counts = {name: 0 for name in living}
         for post in posts:
             if post.deleted or not _in_bounds(post, bounds) or (upto is not None and post.number > upto):
                 continue
-            seat = owner.get(post.author.casefold())
+            seat = authors.match(post.author, post.author_id, post.number)[0]
             if seat in counts:
                 counts[seat] += 1
         return tuple(PostCount(n, c) for n, c in counts.items() if c < minimum)
@@ -545,7 +624,7 @@ def _bundled(flavor: str) -> FunctionLoader:
 
     def load(name: str):
         resource = folder
-        for part in name.split("/"):
+        for part in split_template_path(name):  # refuses "..": nothing outside the folder
             resource = resource / part
         if not resource.is_file():
             return None
@@ -554,15 +633,66 @@ def _bundled(flavor: str) -> FunctionLoader:
     return FunctionLoader(load)
 
 
+class _FolderLoader(FileSystemLoader):
+    """A moderator's template folder: ``..`` is refused by Jinja, and so is a file whose real path (after
+    symlinks) lies outside the folder."""
+
+    def get_source(self, environment: Environment, template: str):  # noqa: ANN201 (Jinja's signature)
+        source, filename, uptodate = super().get_source(environment, template)
+        real = Path(filename).resolve()
+        if not any(real.is_relative_to(Path(root).resolve()) for root in self.searchpath):
+            raise TemplateNotFound(template)
+        return source, filename, uptodate
+
+
+# Objects a template may read attributes of: plain data, and Jinja's own helpers. Anything else (a path, a
+# module, a function's globals) is refused, whatever the context ends up holding.
+_SAFE_TYPES = (str, int, float, bool, type(None), dict, list, tuple, Enum, date, datetime, time_of_day, timedelta,
+               Markup, Undefined, LoopContext, Cycler, Joiner, Namespace, Macro, TemplateModule)
+_MAX_TEXT = 2**20  # characters one expression may build ("x" * 10**10 is refused, not allocated)
+
+
+class _DraftSandbox(SandboxedEnvironment):
+    """Jinja's sandbox (no underscore attributes, no unsafe calls) restricted further to plain data, with
+    repetition bounded."""
+
+    intercepted_binops = frozenset(["*", "**"])
+
+    def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
+        return isinstance(obj, _SAFE_TYPES) and super().is_safe_attribute(obj, attr, value)
+
+    def call_binop(self, context, operator: str, left: Any, right: Any) -> Any:  # noqa: ANN001 (Jinja's)
+        if operator == "**" and isinstance(right, int | float) and abs(right) > 64:
+            raise SecurityError("exponent too large in a template")
+        if operator == "*" and isinstance(left, int) and isinstance(right, str | list | tuple):
+            left, right = right, left
+        if operator == "*" and isinstance(left, str | list | tuple) and isinstance(right, int):
+            if len(left) * right > _MAX_TEXT:
+                raise SecurityError("a template tried to build a text longer than a million characters")
+        return super().call_binop(context, operator, left, right)
+
+    def handle_exception(self, source: str | None = None) -> NoReturn:
+        """Any failure inside a template (``{{ 1 / 0 }}``, calling a non-function) is a template error, which
+        the drafts report in one line, never a traceback."""
+        failure = sys.exc_info()[1]
+        if failure is not None and not isinstance(failure, TemplateError):
+            raise TemplateRuntimeError(f"{type(failure).__name__}: {failure}") from None
+        super().handle_exception(source)
+
+
 @lru_cache(maxsize=32)
 def _environment(flavor: str, template_dir: Path | None) -> Environment:
-    """One environment per (flavour, folder): Jinja caches compiled templates and reloads changed files."""
+    """One environment per (flavour, folder): Jinja caches compiled templates and reloads changed files.
+
+    Templates are data, not code: every draft renders in a sandbox (:class:`_DraftSandbox`), so a
+    moderator's template (or one handed to them) cannot reach Python internals, the environment or files
+    outside its folder."""
     loaders = []
     if template_dir is not None:
         # A moderator's folder may hold per-flavour subfolders (bbcode/votal.j2) or plain files (votal.j2).
-        loaders += [FileSystemLoader(str(Path(template_dir) / flavor)), FileSystemLoader(str(template_dir))]
+        loaders += [_FolderLoader(str(Path(template_dir) / flavor)), _FolderLoader(str(template_dir))]
     loaders.append(_bundled(flavor))
-    return Environment(
+    return _DraftSandbox(
         loader=ChoiceLoader(loaders),
         autoescape=False,  # values are escaped for the flavour before rendering (see _view)
         trim_blocks=True,

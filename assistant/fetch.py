@@ -1,4 +1,13 @@
-"""Fetching forum pages politely: one request per host per interval, robots.txt, retries, a real User-Agent."""
+"""Fetching forum pages politely and within bounds.
+
+Politely: one request per host per interval, robots.txt, retries with backoff, a real User-Agent.
+Within bounds (as Scrapy's DOWNLOAD_MAXSIZE, DOWNLOAD_TIMEOUT and offsite filtering): each answer is read as
+a stream and refused past ``max_page_bytes`` counted after decompression; each request has an overall
+``deadline`` (not only a socket timeout: a server trickling a byte at a time is cut off), enforced by a
+watchdog that also cuts a request short the moment the run is stopped; redirects are followed only within
+the thread's own scheme and host; a Retry-After is honoured up to a cap; cookies go only to the thread's
+origin and never into a message.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +15,7 @@ import http.cookiejar
 import logging
 import os
 import random
+import socket
 import threading
 import time
 import warnings
@@ -18,6 +28,9 @@ from urllib.parse import urlsplit
 from urllib.robotparser import RobotFileParser
 
 import requests
+from requests.adapters import HTTPAdapter
+from urllib3.connection import HTTPConnection, HTTPSConnection
+from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
 from assistant import __version__
 from assistant.errors import ForumError, VotalError
@@ -25,6 +38,13 @@ from assistant.errors import ForumError, VotalError
 USER_AGENT = f"Votal/{__version__} (forum game vote counter; +https://pypi.org/project/votal/)"
 ROBOTS_AGENT = "Votal"  # the token robots.txt rules name
 RETRY_STATUSES = {429, 500, 502, 503, 504}
+MAX_PAGE_BYTES = 32 * 2**20  # a forum page, decompressed (Scrapy warns at this size); a bigger answer is refused
+PAGE_DEADLINE = 30.0  # seconds one request may take in all, headers and body
+MAX_REDIRECTS = 5
+ROBOTS_DEADLINE = 10.0  # robots.txt is small: a forum that cannot send it in this long is taken as without one
+ROBOTS_MAX_BYTES = 512 * 1024  # as Google reads robots.txt (500 KiB)
+MAX_HOLD = 7 * 24 * 3600.0  # a Retry-After is never taken as longer than a week (nor can it overflow a date)
+CHUNK = 64 * 1024
 
 log = logging.getLogger("votal.fetch")
 
@@ -155,7 +175,10 @@ class Fetcher:
     retries: int = 3
     backoff: float = 2.0
     max_backoff: float = 120.0
-    max_retry_after: float = 600.0  # a longer Retry-After ends this sync; the next one tries again
+    max_retry_after: float = 120.0  # a longer Retry-After ends this sync (and is held); a later one tries again
+    max_page_bytes: int = MAX_PAGE_BYTES
+    deadline: float = PAGE_DEADLINE
+    origin: str | None = None  # scheme://host[:port] of the thread: the only site fetched and sent cookies
     limiter: HostLimiter = field(default_factory=HostLimiter)
     robots: RobotsCache | None = field(default_factory=RobotsCache)
     session: requests.Session = field(default_factory=requests.Session, repr=False)
@@ -169,11 +192,17 @@ class Fetcher:
     def __post_init__(self) -> None:
         agent = USER_AGENT if not self.contact else USER_AGENT[:-1] + f"; contact: {self.contact})"
         self.session.headers["User-Agent"] = agent
-        if isinstance(self.cookies, http.cookiejar.CookieJar):
-            for cookie in self.cookies:
-                self.session.cookies.set_cookie(cookie)
-        else:
-            self.session.cookies.update(self.cookies)
+        self.session.mount("http://", _WatchedAdapter())
+        self.session.mount("https://", _WatchedAdapter())
+        # The moderator's cookies never enter the session's jar: each request gets only those meant for its
+        # URL, and only on the thread's origin (see _cookies_for). Cookies the forum sets are kept for its
+        # own host alone.
+        if not isinstance(self.cookies, http.cookiejar.CookieJar):
+            self.cookies = _jar_of(self.cookies, urlsplit(self.origin).hostname if self.origin else "")
+        self._site = _origin(self.origin) if self.origin else None
+        if self.origin:
+            host = urlsplit(self.origin).hostname or ""
+            self.session.cookies.set_policy(http.cookiejar.DefaultCookiePolicy(allowed_domains=[host]))
 
     def get(self, url: str) -> str:
         """The page's text."""
@@ -194,16 +223,18 @@ class Fetcher:
         if response.status_code >= 400:
             private = response.status_code in (401, 403)
             hint = " (a private thread? set [fetch] cookies_file or cookies_env)" if private else ""
-            raise ForumError(f"HTTP {response.status_code} fetching {_shown(url)}{hint}")
+            raise ForumError(f"HTTP {response.status_code} fetching {shown_url(url)}{hint}")
         if response.encoding is None or response.encoding.lower() == "iso-8859-1":
             # Forums rarely declare a charset on HTML; requests' HTTP default would garble UTF-8 names.
             response.encoding = response.apparent_encoding or "utf-8"
         return Fetched(url, response.text, response.headers.get("ETag"), response.headers.get("Last-Modified"))
 
-    def _request(self, url: str, headers: dict[str, str], *, accept: set[int]) -> requests.Response:
+    def _request(
+        self, url: str, headers: dict[str, str], *, accept: set[int], small: bool = False
+    ) -> requests.Response:
         """One GET with the limiter, retries and backoff. Statuses in ``accept`` and 4xx are returned."""
         host = urlsplit(url).netloc
-        shown = _shown(url)
+        shown = shown_url(url)
         for attempt in range(self.retries + 1):
             delay = self.limiter.reserve(host, self._interval_for(url))
             if delay > self.max_retry_after:
@@ -214,7 +245,7 @@ class Fetcher:
                 raise Stopped(f"stopped before fetching {shown}")
             self.requests_made += 1
             try:
-                response = self.session.get(url, headers=headers, timeout=self.timeout, allow_redirects=True)
+                response = self._send(url, headers, small=small)
             except requests.RequestException as exc:
                 # Timeouts, refused connections and bodies cut short (ChunkedEncodingError) are all worth a retry.
                 problem = f"{type(exc).__name__} fetching {shown}"
@@ -246,6 +277,95 @@ class Fetcher:
             raise ForumError(f"HTTP {status} fetching {shown}")
         raise AssertionError("unreachable")
 
+    def _send(self, url: str, headers: dict[str, str], *, small: bool = False) -> requests.Response:
+        """One GET whose redirects (only within the origin) and body are read under one deadline and the cap.
+        ``small``: a robots.txt, with a smaller cap and deadline (a forum that trickles it is given up on sooner)."""
+        deadline = min(self.deadline, ROBOTS_DEADLINE) if small else self.deadline
+        watch = _Watch(deadline, self.stop)
+        shown = shown_url(url)
+        try:
+            with watch:
+                for _ in range(MAX_REDIRECTS + 1):
+                    self._check_origin(url, shown)
+                    response = self.session.get(
+                        url,
+                        headers=headers,
+                        cookies=self._cookies_for(url),
+                        timeout=self.timeout,
+                        allow_redirects=False,
+                        stream=True,
+                    )
+                    if not response.is_redirect:
+                        break
+                    target = requests.compat.urljoin(url, response.headers["Location"])
+                    response.close()
+                    if _origin(target) != _origin(url):
+                        raise ForumError(
+                            f"{shown} redirects to another site ({shown_url(target)}); Votal follows redirects "
+                            f"only within {_origin(url)}"
+                        )
+                    url = target
+                else:
+                    raise ForumError(f"{shown}: more than {MAX_REDIRECTS} redirects")
+                response._content = self._read_body(response, shown, ROBOTS_MAX_BYTES if small else self.max_page_bytes)
+                response._content_consumed = True
+        except (requests.RequestException, OSError) as exc:
+            if watch.fired:
+                raise self._cut_off(deadline, shown) from None
+            if isinstance(exc, requests.RequestException):
+                raise
+            raise requests.ConnectionError(type(exc).__name__) from None
+        if watch.fired:  # the socket was shut under the reader: what it read may be cut anywhere
+            raise self._cut_off(deadline, shown)
+        return response
+
+    def _read_body(self, response: requests.Response, shown: str, cap: int) -> bytes:
+        """The body, decompressed, refused past ``max_page_bytes`` (a gzip bomb inflates only that far)."""
+        declared = response.headers.get("Content-Length", "")
+        if declared.isdigit() and int(declared) > cap and not response.headers.get("Content-Encoding"):
+            response.close()
+            raise ForumError(f"{shown}: the page is {int(declared) // 2**20} MB; Votal reads at most {_size(cap)}")
+        parts, total = [], 0
+        try:
+            for chunk in response.iter_content(CHUNK):
+                total += len(chunk)
+                if total > cap:
+                    raise ForumError(
+                        f"{shown}: the page is larger than {_size(cap)} (after decompression); Votal stopped reading it"
+                    )
+                parts.append(chunk)
+        finally:
+            response.close()
+        return b"".join(parts)
+
+    def _cut_off(self, deadline: float, shown: str) -> Exception:
+        if self.stop is not None and self.stop.is_set():
+            return Stopped(f"stopped while fetching {shown}")
+        return ForumError(f"{shown}: the forum took longer than {deadline:g} s to send the page; gave up on it")
+
+    def _check_origin(self, url: str, shown: str) -> None:
+        if self._site and _origin(url) != self._site:
+            raise ForumError(f"{shown} is not on the thread's site ({self.origin}); Votal reads only that site")
+
+    def _cookies_for(self, url: str) -> dict[str, str]:
+        """The moderator's cookies that belong to ``url``: on the thread's origin only (never another host,
+        subdomain or scheme), matching the cookie's domain and path, secure ones over https only."""
+        if not self.cookies or (self._site and _origin(url) != self._site):
+            return {}
+        parts = urlsplit(url)
+        host, path = (parts.hostname or "").lower(), parts.path or "/"
+        found = {}
+        for cookie in self.cookies:
+            domain = cookie.domain.lower().lstrip(".")
+            if host != domain and not (cookie.domain.startswith(".") and host.endswith("." + domain)):
+                continue
+            if cookie.secure and parts.scheme != "https":
+                continue
+            if not path.startswith(cookie.path or "/"):
+                continue
+            found[cookie.name] = cookie.value or ""
+        return found
+
     def _held_message(self, host: str, seconds: float) -> str:
         # the time, not a countdown: the message stays the same from poll to poll, so it alerts once
         return f"{host} asked Votal to wait until {hold_until(self.wall_clock(), seconds):%Y-%m-%d %H:%M} UTC"
@@ -269,11 +389,11 @@ class Fetcher:
     def _check_robots(self, url: str) -> None:
         rules = self.robots.get(_site(url), self._read_robots)
         if not rules.can_fetch(ROBOTS_AGENT, url):
-            raise ForumError(f"{_site(url)}/robots.txt does not allow Votal to fetch {_shown(url)}")
+            raise ForumError(f"{_site(url)}/robots.txt does not allow Votal to fetch {shown_url(url)}")
 
     def _read_robots(self, site: str) -> tuple[int, str] | None:
         try:
-            response = self._request(site + "/robots.txt", {}, accept={200})
+            response = self._request(site + "/robots.txt", {}, accept={200}, small=True)
         except ForumError as exc:
             log.warning("robots.txt unreadable (%s); going on without it for this run", exc)
             return None
@@ -287,10 +407,13 @@ def hold_until(now: datetime, seconds: float) -> datetime:
     return whole if whole == until else whole + timedelta(minutes=1)
 
 
-def post_json(url: str, payload: dict, *, timeout: float = 10.0) -> None:
-    """POST ``payload`` as JSON (an alert to a Discord-compatible webhook); raises on a non-2xx answer."""
-    response = requests.post(url, json=payload, timeout=timeout, headers={"User-Agent": USER_AGENT})
-    response.raise_for_status()
+def post_json(url: str, payload: dict, *, timeout: float = 5.0) -> None:
+    """POST ``payload`` as JSON (an alert to a Discord-compatible webhook); raises on a non-2xx answer.
+    The answer's body is never read (nothing in it is needed), and a redirect is not followed."""
+    with requests.post(
+        url, json=payload, timeout=timeout, headers={"User-Agent": USER_AGENT}, stream=True, allow_redirects=False
+    ) as response:
+        response.raise_for_status()
 
 
 def retry_after(value: str | None, *, now: datetime | None = None) -> float | None:
@@ -299,14 +422,14 @@ def retry_after(value: str | None, *, now: datetime | None = None) -> float | No
         return None
     value = value.strip()
     if value.isdigit():
-        return float(value)
+        return min(float(value), MAX_HOLD)
     try:
         when = parsedate_to_datetime(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
-    return max(0.0, (when - (now or datetime.now(UTC))).total_seconds())
+    return min(MAX_HOLD, max(0.0, (when - (now or datetime.now(UTC))).total_seconds()))
 
 
 def load_cookies(
@@ -343,9 +466,10 @@ def load_cookies(
             except (http.cookiejar.LoadError, OSError):
                 # LoadError's own message quotes the offending line, which may hold a cookie value.
                 raise CookieError(f"cookies file {path} is not a valid Netscape cookies.txt") from None
-            for cookie in jar:
+            for number, cookie in enumerate(jar, start=1):
                 if cookie.expires == 0:  # curl and browser exports write 0 for a session cookie
                     cookie.expires, cookie.discard = None, True
+                _check_cookie(cookie.name, cookie.value or "", number, source=f"cookies file {path}")
         else:
             found.update(_parse_cookie_line(text, source=f"cookies file {path}"))
     if cookies_env:
@@ -369,6 +493,7 @@ def make_fetcher(
     """A fetcher with a game's ``[fetch]`` settings (interval, contact, cookies) and the run's shared limiter."""
     settings = game.fetch
     return Fetcher(
+        origin=site_of(game.thread),
         min_interval=settings.min_interval,
         contact=settings.contact,
         limiter=limiter or (HostLimiter(sleep=stop.wait) if stop is not None else HostLimiter()),
@@ -410,16 +535,188 @@ def _parse_cookie_line(text: str, *, source: str) -> dict[str, str]:
         name, sep, value = part.partition("=")
         if not sep or not name.strip():
             raise CookieError(f"{source}: cookie {number} is not name=value")
+        _check_cookie(name.strip(), value.strip(), number, source=source)
         cookies[name.strip()] = value.strip()
     if not cookies:
         raise CookieError(f"{source} holds no cookies")
     return cookies
 
 
+def _check_cookie(name: str, value: str, number: int, *, source: str) -> None:
+    """A cookie must be plain printable ASCII: anything else would make the HTTP library fail with an error
+    that quotes the whole header, the cookie's value included."""
+    if not all(" " < ch < "\x7f" for ch in name) or not all(" " <= ch < "\x7f" and ch != ";" for ch in value):
+        raise CookieError(f"{source}: cookie {number} holds characters a cookie cannot (control, non-ASCII)")
+
+
 def _make_cookie(name: str, value: str, domain: str) -> http.cookiejar.Cookie:
     return http.cookiejar.Cookie(
         0, name, value, None, False, domain, False, False, "/", False, False, None, True, None, None, {}
     )
+
+
+def _jar_of(cookies: dict[str, str], domain: str) -> http.cookiejar.CookieJar:
+    jar = http.cookiejar.CookieJar()
+    for name, value in cookies.items():
+        jar.set_cookie(_make_cookie(name, value, domain))
+    return jar
+
+
+def _size(count: int) -> str:
+    return f"{count / 2**20:g} MB"
+
+
+def _origin(url: str) -> str:
+    """``scheme://host:port`` with the default port spelled out, lower case: what "the same site" compares."""
+    parts = urlsplit(url)
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    port = port or {"http": 80, "https": 443}.get(parts.scheme.lower())
+    return f"{parts.scheme.lower()}://{(parts.hostname or '').lower()}:{port}"
+
+
+def same_site(url: str, thread: str) -> bool:
+    """Whether ``url`` is on the thread's scheme, host and port (where next-page links may lead)."""
+    return _origin(url) == _origin(thread)
+
+
+class _Watch:
+    """A watchdog for one request: when its deadline passes or the run's ``stop`` is set, it shuts the
+    request's sockets, which ends a read blocked on them at once. Sockets are registered by the connection
+    classes below, through a thread-local (each request runs in one thread). One thread (:class:`_Watchdog`)
+    watches every request of the process."""
+
+    _local = threading.local()
+
+    def __init__(self, seconds: float, stop: threading.Event | None) -> None:
+        self.ends = time.monotonic() + seconds
+        self.stop = stop
+        self.sockets: list[socket.socket] = []
+        self.fired = False
+        self._lock = threading.Lock()
+
+    def __enter__(self) -> _Watch:
+        self._local.watch = self
+        _WATCHDOG.add(self)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._local.watch = None
+        _WATCHDOG.discard(self)
+
+    def due(self, now: float) -> bool:
+        return now >= self.ends or (self.stop is not None and self.stop.is_set())
+
+    def fire(self) -> None:
+        with self._lock:
+            self.fired = True
+            for sock in self.sockets:
+                _shut(sock)
+
+    @classmethod
+    def register(cls, sock: socket.socket | None) -> None:
+        watch = getattr(cls._local, "watch", None)
+        if watch is not None and sock is not None:
+            with watch._lock:
+                watch.sockets.append(sock)
+                if watch.fired:
+                    _shut(sock)
+
+
+class _Watchdog:
+    """The one thread that fires the watches of requests in flight. It sleeps while none is; while some are,
+    it looks every tenth of a second (a stop is an Event it cannot wait on together with the deadlines)."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._active: set[_Watch] = set()
+        self._thread: threading.Thread | None = None
+
+    def add(self, watch: _Watch) -> None:
+        with self._cond:
+            self._active.add(watch)
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="votal-fetch-watchdog", daemon=True)
+                self._thread.start()
+            self._cond.notify()
+
+    def discard(self, watch: _Watch) -> None:
+        with self._cond:
+            self._active.discard(watch)
+
+    def _run(self) -> None:
+        with self._cond:
+            while True:
+                if not self._active:
+                    self._cond.wait()
+                    continue
+                now = time.monotonic()
+                for watch in [w for w in self._active if w.due(now)]:
+                    watch.fire()
+                    self._active.discard(watch)
+                nearest = min((w.ends for w in self._active), default=now + 0.1)
+                self._cond.wait(timeout=min(0.1, max(0.0, nearest - now)))
+
+
+_WATCHDOG = _Watchdog()
+
+
+def _shut(sock: socket.socket) -> None:
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+
+
+class _WatchedHTTPConnection(HTTPConnection):
+    def connect(self) -> None:
+        super().connect()
+        _Watch.register(self.sock)
+
+
+class _WatchedHTTPSConnection(HTTPSConnection):
+    def connect(self) -> None:
+        super().connect()
+        _Watch.register(self.sock)
+
+
+class _WatchedHTTPPool(HTTPConnectionPool):
+    ConnectionCls = _WatchedHTTPConnection
+
+    def _get_conn(self, timeout=None):  # noqa: ANN001, ANN202 (urllib3's signature)
+        conn = super()._get_conn(timeout)
+        _Watch.register(getattr(conn, "sock", None))  # a kept-alive connection is watched too
+        return conn
+
+
+class _WatchedHTTPSPool(HTTPSConnectionPool):
+    ConnectionCls = _WatchedHTTPSConnection
+
+    def _get_conn(self, timeout=None):  # noqa: ANN001, ANN202 (urllib3's signature)
+        conn = super()._get_conn(timeout)
+        _Watch.register(getattr(conn, "sock", None))
+        return conn
+
+
+class _WatchedAdapter(HTTPAdapter):
+    """requests' adapter whose connections register their sockets with the current request's watchdog."""
+
+    def init_poolmanager(self, *args, **kwargs) -> None:
+        super().init_poolmanager(*args, **kwargs)
+        self.poolmanager.pool_classes_by_scheme = dict(_WATCHED_POOLS)
+
+    def proxy_manager_for(self, proxy: str, **kwargs):  # noqa: ANN201 (requests' signature)
+        """Through an HTTP proxy (HTTP_PROXY and the like) requests are watched too; a SOCKS proxy keeps its own
+        pools (and only the socket timeout)."""
+        manager = super().proxy_manager_for(proxy, **kwargs)
+        if not proxy.lower().startswith("socks"):
+            manager.pool_classes_by_scheme = dict(_WATCHED_POOLS)
+        return manager
+
+
+_WATCHED_POOLS = {"http": _WatchedHTTPPool, "https": _WatchedHTTPSPool}
 
 
 def site_of(url: str) -> str:
@@ -432,7 +729,7 @@ def _site(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}"
 
 
-def _shown(url: str) -> str:
+def shown_url(url: str) -> str:
     """A URL safe for messages: no credentials or session ids that a query might carry."""
     parts = urlsplit(url)
     query = "&".join(p for p in parts.query.split("&") if not p.lower().startswith(("sid=", "s=", "token")))

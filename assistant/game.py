@@ -7,6 +7,7 @@ line and the key.
 
 from __future__ import annotations
 
+import math
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -98,6 +99,8 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
         "judge": ("str", False),
         "sheriff": ("str", False),
         "loose_cannon": ("str", False),
+        "apprentice": ("str", False),
+        "peeping_tom": ("str", False),
         "deacon": ("str", False),
         "holy": ("str[]", False),
         "lovers": ("str[][]", False),
@@ -112,6 +115,7 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
         "day": ("int", True),
         "judge": ("str", False),
         "loose_cannon": ("str", False),
+        "post": ("int", False),
     },
     "private.sequestered": {"day": ("int", True), "player": ("str", True)},
     "private.successors": {"sheriff": ("str", True), "successor": ("str", True)},
@@ -244,11 +248,13 @@ class Private:
     judge: str | None = None
     sheriff: str | None = None
     loose_cannon: str | None = None
+    apprentice: str | None = None  # Witch Hunt 2023: takes over the Judge's duties when the Judge dies
+    peeping_tom: str | None = None  # observing the Judge: may decide in the Judge's place when the Judge is dead
     deacon: str | None = None
     holy: tuple[str, ...] = ()
     lovers: tuple[tuple[str, ...], ...] = ()
     roles: dict[str, str] = field(default_factory=dict)
-    decisions: tuple[dict[str, Any], ...] = ()
+    decisions: tuple[dict[str, Any], ...] = ()  # {"day", "judge" | "loose_cannon": seat or "none", "post"?}
     sequestered: tuple[tuple[int, str], ...] = ()
     extra_lives: tuple[str, ...] = ()  # a seat once per extra life it starts with (Survivalist...)
     successors: dict[str, str] = field(default_factory=dict)  # sheriff -> the successor he named
@@ -301,6 +307,12 @@ class Game:
                 return seat
         raise KeyError(name)
 
+    def shown(self, name: str, post: int | None = None) -> str:
+        """How players' posts and pages name a seat at ``post`` (None: now): "New (replaced Old)" once
+        replaced; anything that is no seat's name (No Lynch, a moderator) as it is."""
+        seat = next((s for s in self.players if s.name == name), None)
+        return seat.shown_at(post) if seat is not None else name
+
     def day(self, number: int) -> DayDecl | None:
         return next((d for d in self.days if d.day == number), None)
 
@@ -310,9 +322,16 @@ def load_game(path: str | Path, *, players_required: bool = True) -> Game:
     fills them from the thread's player list)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except OSError as exc:
         raise GameFileError(str(path), None, None, f"cannot read: {exc.strerror or exc}") from None
+    if b"\0" in data:
+        raise GameFileError(str(path), None, None, "not a game file: it holds binary data (a TOML text file is needed)")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise GameFileError(str(path), line, None, "not UTF-8 text (save the game file as UTF-8)") from None
     return parse_game(text, path=path, players_required=players_required)
 
 
@@ -567,10 +586,7 @@ def _build(raw: dict, path: Path, checker: _Checker, players_required: bool) -> 
     if days and "start" not in raw:  # days come only from [[days]]: every day named must be declared
         _check_days_named(raw, {d.day for d in days}, checker)
     fetch = raw.get("fetch", {})
-    if fetch.get("min_interval", 0) < 0:
-        raise checker.fail("fetch", None, "min_interval", "must be 0 or more seconds")
-    if fetch.get("interval", 1) <= 0:
-        raise checker.fail("fetch", None, "interval", "must be more than 0 seconds")
+    _check_fetch(fetch, checker)
     templates = raw.get("templates")
     return Game(
         path=path,
@@ -592,6 +608,32 @@ def _build(raw: dict, path: Path, checker: _Checker, players_required: bool) -> 
         events=tuple(events),
         private=private,
     )
+
+
+MIN_SYNC_INTERVAL = 60.0  # seconds: `votal run` never polls a forum more often than this (its last-hour pace)
+MAX_SYNC_INTERVAL = 7 * 24 * 3600.0
+MAX_MIN_INTERVAL = 3600.0  # seconds between two requests: more would make one sync take days
+
+
+def _check_fetch(fetch: dict, checker: _Checker) -> None:
+    """The [fetch] numbers: finite (nan and inf are TOML numbers too), and within bounds that keep Votal
+    polite to the forum and a sync finite."""
+    wait = fetch.get("min_interval", 0)
+    if not math.isfinite(wait) or not 0 <= wait <= MAX_MIN_INTERVAL:
+        raise checker.fail(
+            "fetch", None, "min_interval", f"must be 0 or more seconds, at most {MAX_MIN_INTERVAL:g} (got {wait})"
+        )
+    interval = fetch.get("interval", MIN_SYNC_INTERVAL)
+    if not math.isfinite(interval) or not MIN_SYNC_INTERVAL <= interval <= MAX_SYNC_INTERVAL:
+        raise checker.fail(
+            "fetch",
+            None,
+            "interval",
+            f"must be {MIN_SYNC_INTERVAL:g} to {MAX_SYNC_INTERVAL:g} seconds (got {interval}); a shorter one "
+            "would hammer the forum",
+        )
+    if fetch.get("posts_per_page", 1) <= 0:
+        raise checker.fail("fetch", None, "posts_per_page", "must be 1 or more")
 
 
 def _check_day_order(days: list[DayDecl], checker: _Checker) -> None:
@@ -690,6 +732,8 @@ def _build_private(raw: dict, seat_of, checker: _Checker) -> Private:
     decisions = []
     for i, d in enumerate(raw.get("decisions", ())):
         decision = {"day": d["day"]}
+        if "post" in d:
+            decision["post"] = d["post"]  # where the decision was made: an as-of replay before it never sees it
         for role in ("judge", "loose_cannon"):
             if role in d:
                 pick = d[role]
@@ -704,6 +748,8 @@ def _build_private(raw: dict, seat_of, checker: _Checker) -> Private:
         judge=one("judge"),
         sheriff=one("sheriff"),
         loose_cannon=one("loose_cannon"),
+        apprentice=one("apprentice"),
+        peeping_tom=one("peeping_tom"),
         deacon=one("deacon"),
         holy=tuple(seat_of(n, "private", None, "holy") for n in raw.get("holy", ())),
         lovers=lovers,

@@ -399,6 +399,15 @@ class _Editor:
         if self.seat_of(edit.name) is not None:
             return
         values: dict[str, Any] = {"name": edit.name}
+        replacements = []
+        for account in edit.replacements:
+            holder = self.seat_of(account)
+            if holder is not None or account.casefold() in (a.casefold() for a in (edit.name, *replacements)):
+                self.disagreements.append(f"players: {account!r} is listed for {edit.name} but already holds "
+                                          f"the seat of {holder[2][0] if holder else edit.name} ({_source(edit.cite)})")
+                continue
+            replacements.append(account)
+        edit = AddPlayer(edit.name, edit.cite, tuple(replacements))
         if edit.replacements:
             values["replacements"] = list(edit.replacements)
         self.append_table("players", values, edit.cite, after=("alerts", "fetch"))
@@ -539,7 +548,8 @@ def check_edits(game: Game, edits: Iterable[Edit], *, posts: Sequence[int] = ())
             if edit.new.casefold() in moderators:
                 raise EditRefused(f"replace: {edit.new!r} is a moderator of this game")
             stored_post(edit.post, f"replacement of {edit.old}")
-            since = [p for p, a in zip(seat.replacement_posts, seat.replacements, strict=True)
+            posts_of = seat.replacement_posts or (None,) * len(seat.replacements)  # () when none has a post
+            since = [p for p, a in zip(posts_of, seat.replacements, strict=True)
                      if a.casefold() != edit.new.casefold() and p is not None]
             if since and edit.post <= max(since):
                 raise EditRefused(f"replace: {seat.name}'s seat was already replaced at post {max(since)}; "

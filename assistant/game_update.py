@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from assistant.announcements import ThreadFacts, read_thread_facts
+from assistant.announcements import Elimination, ThreadFacts, read_thread_facts
+from assistant.errors import GameFileError
 from assistant.game import Game, parse_game
 from assistant.game_edits import (
     AddDeath,
@@ -101,16 +102,53 @@ def plan_update(
     ``count_day(game, day)`` counts a day with the project's counting (the store's posts); each announced
     lynch or no-lynch is compared with it. ``clocked``: the days follow the ruleset's clock from the file's
     ``start``, so the day starts and ends the thread announces are not written (the rest is).
+
+    The reading is repeated from the new last known post until it writes nothing more (at most a few
+    rounds), so running update again right after changes nothing.
     """
     path = str(path)
+    first_after = known_post(parse_game(text, path=path, players_required=False))
+    new_text, written, disagreements, notes, eliminations = text, [], [], [], []
+    for _ in range(MAX_ROUNDS):
+        round_ = _read_and_write(new_text, posts, path=path, clocked=clocked)
+        new_text = round_.text
+        written.extend(round_.written)
+        disagreements.extend(d for d in round_.disagreements if d not in disagreements)
+        notes.extend(n for n in round_.notes if n not in notes)
+        eliminations.extend(e for e in round_.eliminations if e not in eliminations)
+        if not round_.written:
+            break
+    alarms: list[str] = []
+    if count_day is not None and eliminations:
+        updated = parse_game(new_text, path=path, players_required=False)
+        if updated.players:
+            alarms, undecided = check_eliminations(updated, eliminations, count_day)
+            notes.extend(undecided)
+    return UpdateReport(path, text, new_text, first_after, tuple(written), tuple(disagreements), tuple(alarms),
+                        tuple(notes))
+
+
+MAX_ROUNDS = 4
+
+
+@dataclass(frozen=True)
+class _Round:
+    text: str
+    written: list[str]
+    disagreements: list[str]
+    notes: list[str]
+    eliminations: tuple
+
+
+def _read_and_write(text: str, posts: Sequence[PostLike], *, path: str, clocked: bool) -> _Round:
+    """One reading of the moderators' posts after the file's last known post, and the edits it calls for."""
     game = parse_game(text, path=path, players_required=False)
-    after = known_post(game)
     facts = read_thread_facts(
         posts,
         title=game.title,
         moderators=game.moderators or None,
         players={s.name: s.accounts for s in game.players} or None,
-        after_post=after,
+        after_post=known_post(game),
         timezone=game.tz,
     )
     edits, notes = edits_from_facts(
@@ -120,26 +158,19 @@ def plan_update(
     numbers = [p.number for p in posts]
     written: list[str] = []
     disagreements: list[str] = []
-    new_text = text
     for edit in edits:
-        current = parse_game(new_text, path=path, players_required=False)
+        current = parse_game(text, path=path, players_required=False)
         try:
             check_edits(current, [edit], posts=numbers)
-        except EditRefused as refused:
+            result = apply_edits(text, [edit], path=path)
+        except (EditRefused, GameFileError) as refused:  # a file Votal could not read is never written
             disagreements.append(f"{refused} ({_cited(edit)}; not written)")
             continue
-        result = apply_edits(new_text, [edit], path=path)
-        new_text = result.text
+        text = result.text
         written.extend(result.written)
         disagreements.extend(result.disagreements)
-    alarms: list[str] = []
-    if count_day is not None and facts.eliminations:
-        updated = parse_game(new_text, path=path, players_required=False)
-        if updated.players:
-            alarms, undecided = check_eliminations(updated, facts, count_day)
-            notes.extend(undecided)
     notes.extend(f"reader: {p}" for p in facts.problems)
-    return UpdateReport(path, text, new_text, after, tuple(written), tuple(disagreements), tuple(alarms), tuple(notes))
+    return _Round(text, written, disagreements, notes, facts.eliminations)
 
 
 def edits_from_facts(
@@ -177,11 +208,13 @@ def edits_from_facts(
     return edits, notes
 
 
-def check_eliminations(game: Game, facts: ThreadFacts, count_day: CountDay) -> tuple[list[str], list[str]]:
+def check_eliminations(
+    game: Game, eliminations: Sequence[Elimination], count_day: CountDay
+) -> tuple[list[str], list[str]]:
     """Each announced lynch or no-lynch against the counted outcome: (alarms, notes on undecided days)."""
     alarms: list[str] = []
     undecided: list[str] = []
-    for elimination in facts.eliminations:
+    for elimination in eliminations:
         votal = count_day(game, elimination.day)
         outcome = votal.outcome
         announced = f"{elimination.player} lynched" if elimination.player else "no lynch"

@@ -35,10 +35,17 @@ def normal_name(name: str) -> str:
     return unicodedata.normalize("NFC", name).strip()
 
 
+# TR39's prototypes for the ASCII characters that have one (as the library folds them): an ASCII name's
+# skeleton without loading the library, which costs a `votal count` more than the rest of identity.
+_ASCII_PROTOTYPES = str.maketrans({"0": "o", "1": "l", "I": "l", "|": "l", '"': "''", "`": "'"})
+
+
 @cache
 def skeleton(name: str) -> str:
     """The name's Unicode TR39 skeleton (confusable prototypes, caseless, invisible characters dropped)."""
-    from disarm import skeleton_key  # imported when first needed: most authors are exact accounts
+    if name.isascii() and name.isprintable():
+        return " ".join(name.translate(_ASCII_PROTOTYPES).lower().split())
+    from disarm import skeleton_key  # imported when first needed: most names are ASCII
 
     return skeleton_key(name, digit_policy="tr39")
 
@@ -79,6 +86,7 @@ class AuthorIndex:
 
     def __init__(self, game: Game, authors: Iterable[str | tuple[str, str | None]] = ()):
         self.seats = tuple(s.name for s in game.players)
+        self._seats = {s.name: s for s in game.players}
         self.accounts = seat_accounts(game)
         self._by_name: dict[str, list[Account]] = {}
         for account in self.accounts:
@@ -168,7 +176,8 @@ class AuthorIndex:
                 return f"another forum account (user id {author_id}) than the seat's posts as {name!r}"
             account = self._by_name[name][0]
             if number is not None and not any(_holds(a, number) for a in self._by_name[name]):
-                return f"account {name!r} does not hold seat {account.seat} at post {number}"
+                turn = self._seats[account.seat].out_of_turn(name, number)
+                return turn or f"account {name!r} does not hold seat {account.seat} at post {number}"
         if name in self._moderators:
             return "moderator's post"
         found = self.lookalike(name)

@@ -7,24 +7,34 @@ functions here are the threshold and plurality rules every ruleset shares. Schem
 except ``[ruleset]``::
 
     [ruleset]    name, title, document, elimination_word, no_elimination_label, death_order ("game_file" |
-                 "random" | "alphabetical": the order a night's deaths are announced in the day-start draft)
+                 "random" | "alphabetical": the order a night's deaths are announced in the day-start draft),
+                 reveal_roles (bool: the dead's roles are announced, from [[deaths]] role; default false)
     [votes]      no_elimination (bool: may players vote for no elimination), words (phrases meaning it),
                  multi_vote (clocktower), require_unvote (a new vote while voting needs an UNVOTE first),
                  edited ("first_revision" | "last_revision" | "flag": an edited vote counts only once the
                  moderator rules on it; every edit that changes a vote is flagged either way),
-                 check ("post": a post is read whole | "command": every command is checked at once)
-    [majority]   kind ("half_plus_one": more than half of the living)
-    [early_end]  on: any of "majority", "no_elimination_majority", "unanimous_minus_one", "no_possible_tie"
+                 check ("post": a post is read whole | "command": every command is checked at once),
+                 how_to (the day-start draft's words on how to vote), unbolded ("ignore" | "flag" | "count":
+                 a plain-text "vote X" line)
+    [majority]   kind ("half_plus_one": more than half of the living), no_elimination_below (whole number:
+                 no elimination takes this many votes fewer than the majority; default 0)
+    [early_end]  on: any of "majority", "no_elimination_majority", "unanimous_minus_one" (each ends the day
+                 at once), "no_possible_tie" (reported as possible: the game file declares the early end)
     [deadline]   decide ("majority" | "plurality"), no_majority / sleep_majority ("no_elimination" | "judge"),
                  tie ("no_elimination" | "random" | "runoff"), no_elimination_competes (bool: in a plurality
                  the no-elimination votes are a candidate), judge_unnamed ("pending" | "no_elimination":
-                 what a Judge deferral becomes when the game file names no Judge and records no decision)
+                 what a Judge deferral becomes when the game file names no Judge and records no decision),
+                 judge_ignores_extra_lives (bool),
+                 judge_stand_ins (any of "apprentice", "peeping_tom": who decides in a dead Judge's place)
     [phases]     day_hours, night_hours, start ("day" | "night"), sod ("HH:MM" local), timezone,
-                 night_votes (bool, default true: false lets `votal run` pause polling at night)
+                 night_votes (bool, default true: false lets `votal run` pause polling at night),
+                 day_start ("clock" | "moderator_post": a day after the first, not declared in the game
+                 file, starts with the moderator's first post after the last day's vote ended)
     [posts]      daily_minimum, daily_cap, cap_lifted_hours_before_eod
     [runoff]     hours, still_tied_note (a public line the drafts add when a runoff ends still tied)
     [hooks]      use: any of assistant.hooks.HOOK_MODULES ("judge", "loose_cannon", "deacon_holy",
-                 "clocktower", "dead_vote_token", "sheriff", "lovers", "sequestered", "missed_days")
+                 "clocktower", "dead_vote_token", "sheriff", "lovers", "sequestered", "missed_days",
+                 "extra_lives", "modkill")
 
 Outcomes are values: ``Outcome(kind, target, post, reason)`` (:mod:`assistant.outcome`).
 """
@@ -58,6 +68,7 @@ class Ruleset:
     elimination_word: str = "lynch"
     no_elimination_label: str = "No Lynch"
     death_order: str = "game_file"
+    reveal_roles: bool = False  # the drafts announce a dead player's role ([[deaths]] role): a "flip"
     # votes
     no_elimination_vote: bool = True
     no_elimination_words: tuple[str, ...] = ()
@@ -65,8 +76,11 @@ class Ruleset:
     require_unvote: bool = False
     edited: str = "first_revision"
     check: str = "post"
+    how_to_vote: str | None = None  # the day-start draft's line on how to vote, in the rules' own words
+    unbolded: str = "ignore"  # a plain-text "vote X": "ignore" | "flag" (the moderator decides) | "count"
     # majority
     majority_kind: str = "half_plus_one"
+    no_elimination_below: int = 0  # no elimination takes this many votes fewer than the majority
     # before the deadline
     early_end: tuple[str, ...] = ("majority", "no_elimination_majority")
     # at the deadline
@@ -76,6 +90,8 @@ class Ruleset:
     tie: str = "no_elimination"
     no_elimination_competes: bool = True
     judge_unnamed: str = "pending"  # the game file names no Judge and records no decision
+    judge_ignores_extra_lives: bool = False
+    judge_stand_ins: tuple[str, ...] = ()  # roles that decide in a dead Judge's place: apprentice, peeping_tom
     # phases
     day_hours: float | None = None
     night_hours: float | None = None
@@ -83,6 +99,7 @@ class Ruleset:
     sod: str | None = None
     timezone: str | None = None
     night_votes: bool = True  # false: nothing is counted at night, so `votal run` may pause polling
+    day_start: str = "clock"  # "moderator_post": a computed day after day 1 starts with the moderator's post
     # posting limits
     daily_minimum: int | None = None
     daily_cap: int | None = None
@@ -104,6 +121,10 @@ class Ruleset:
             return alive // 2 + 1
         raise AssertionError(self.majority_kind)
 
+    def no_elimination_for(self, alive: int) -> int:
+        """Votes for no elimination that end the day: the majority, or fewer where the rules say so."""
+        return max(1, self.majority_for(alive) - self.no_elimination_below)
+
     def with_options(self, **changes: Any) -> Ruleset:
         """A copy with some values changed, e.g. ``tie="random"`` for a clocktower game that wants it."""
         return replace(self, **changes)
@@ -118,6 +139,7 @@ _SCHEMA: dict[str, dict[str, tuple[str, str, tuple | None]]] = {
         "elimination_word": ("elimination_word", "str", None),
         "no_elimination_label": ("no_elimination_label", "str", None),
         "death_order": ("death_order", "str", ("game_file", "random", "alphabetical")),
+        "reveal_roles": ("reveal_roles", "bool", None),
     },
     "votes": {
         "no_elimination": ("no_elimination_vote", "bool", None),
@@ -126,8 +148,13 @@ _SCHEMA: dict[str, dict[str, tuple[str, str, tuple | None]]] = {
         "require_unvote": ("require_unvote", "bool", None),
         "edited": ("edited", "str", ("first_revision", "last_revision", "flag")),
         "check": ("check", "str", ("post", "command")),
+        "how_to": ("how_to_vote", "str", None),
+        "unbolded": ("unbolded", "str", ("ignore", "flag", "count")),
     },
-    "majority": {"kind": ("majority_kind", "str", ("half_plus_one",))},
+    "majority": {
+        "kind": ("majority_kind", "str", ("half_plus_one",)),
+        "no_elimination_below": ("no_elimination_below", "int", None),
+    },
     "early_end": {"on": ("early_end", "str[]", EARLY_ENDS)},
     "deadline": {
         "decide": ("decide", "str", ("majority", "plurality")),
@@ -136,6 +163,8 @@ _SCHEMA: dict[str, dict[str, tuple[str, str, tuple | None]]] = {
         "tie": ("tie", "str", TIE_POLICIES),
         "no_elimination_competes": ("no_elimination_competes", "bool", None),
         "judge_unnamed": ("judge_unnamed", "str", ("pending", "no_elimination")),
+        "judge_ignores_extra_lives": ("judge_ignores_extra_lives", "bool", None),
+        "judge_stand_ins": ("judge_stand_ins", "str[]", ("apprentice", "peeping_tom")),
     },
     "phases": {
         "day_hours": ("day_hours", "number", None),
@@ -144,6 +173,7 @@ _SCHEMA: dict[str, dict[str, tuple[str, str, tuple | None]]] = {
         "sod": ("sod", "time", None),
         "timezone": ("timezone", "str", None),
         "night_votes": ("night_votes", "bool", None),
+        "day_start": ("day_start", "str", ("clock", "moderator_post")),
     },
     "posts": {
         "daily_minimum": ("daily_minimum", "int", None),
@@ -297,6 +327,7 @@ class Standing:
     undecided: float  # vote weight of those who may vote and have not voted at all
     no_elimination_voters: int = 0  # seats voting for no elimination
     nominations_left: bool = True  # whether new candidates can still appear (clocktower)
+    eligible: float = 0  # vote weight of every seat that may vote now
 
 
 def decide_early(ruleset: Ruleset, standing: Standing) -> Outcome | None:
@@ -305,22 +336,42 @@ def decide_early(ruleset: Ruleset, standing: Standing) -> Outcome | None:
     early = ruleset.early_end
     if "majority" in early and top and top[1] >= standing.majority:
         return Outcome(Kind.ELIMINATION, top[0], standing.post, Reason.MAJORITY)
-    if "no_elimination_majority" in early and standing.no_elimination >= standing.majority:
+    if "no_elimination_majority" in early and standing.no_elimination >= _no_elimination_needed(ruleset, standing):
         return _sleep_majority(ruleset, standing.post)
     if "unanimous_minus_one" in early and standing.voters >= 2:
         if top and top[2] >= standing.voters - 1:
             return Outcome(Kind.ELIMINATION, top[0], standing.post, Reason.UNANIMOUS_MINUS_ONE)
         if ruleset.no_elimination_vote and standing.no_elimination_voters >= standing.voters - 1:
             return _sleep_majority(ruleset, standing.post)
-    if "no_possible_tie" in early and top and top[1] > 0:
-        rivals = [v for _, v, _ in standing.wagons[1:]]
-        if ruleset.no_elimination_competes:
-            rivals.append(standing.no_elimination)
-        if standing.nominations_left and standing.undecided > 0:
-            rivals.append(0)  # a seat not yet nominated could still collect every undecided vote
-        if all(v + standing.undecided < top[1] for v in rivals):
-            return Outcome(Kind.ELIMINATION, top[0], standing.post, Reason.NO_POSSIBLE_TIE)
     return None
+
+
+def _no_elimination_needed(ruleset: Ruleset, standing: Standing) -> int:
+    return max(1, standing.majority - ruleset.no_elimination_below)
+
+
+def early_end_possible(ruleset: Ruleset, standing: Standing) -> str | None:
+    """The leader when no remaining vote can tie or pass it (``[early_end] on = ["no_possible_tie"]``), else
+    None. It never ends the day by itself: the Storyteller "may only declare an early end" then, and the game
+    file records it (``[[events]] kind = "early_end"``).
+
+    Remaining votes: under multi-voting every voter may still add a vote to a rival (a living player who
+    voted the leader too), so a rival can reach its votes plus every voter not on it; with one vote each,
+    only the weight of those who have not voted can move.
+    """
+    top = standing.wagons[0] if standing.wagons else None
+    if "no_possible_tie" not in ruleset.early_end or not top or top[1] <= 0:
+        return None
+    rivals = [v for _, v, _ in standing.wagons[1:]]
+    if ruleset.no_elimination_competes and ruleset.no_elimination_vote:
+        rivals.append(standing.no_elimination)
+    if standing.nominations_left:
+        rivals.append(0)  # a seat not yet nominated could still collect every remaining vote
+    if ruleset.multi_vote:
+        reach = [v + max(0.0, standing.eligible - v) for v in rivals]
+    else:
+        reach = [v + standing.undecided for v in rivals]
+    return top[0] if all(r < top[1] for r in reach) else None
 
 
 def _sleep_majority(ruleset: Ruleset, post: int | None) -> Outcome:
@@ -335,7 +386,7 @@ def decide_at_deadline(ruleset: Ruleset, standing: Standing) -> Outcome:
     if ruleset.decide == "majority":
         if top and top[1] >= standing.majority:
             return Outcome(Kind.ELIMINATION, top[0], standing.post, Reason.MAJORITY)
-        if ruleset.no_elimination_vote and standing.no_elimination >= standing.majority:
+        if ruleset.no_elimination_vote and standing.no_elimination >= _no_elimination_needed(ruleset, standing):
             return _sleep_majority(ruleset, standing.post)
         if ruleset.no_majority == "judge":
             return Outcome(Kind.PENDING, None, standing.post, Reason.NO_MAJORITY)

@@ -26,7 +26,7 @@ from assistant.alerts import deliver_alerts, detect_alerts
 from assistant.errors import ForumError, VotalError
 from assistant.fetch import HostLimiter, RobotsCache, Stopped, make_fetcher
 from assistant.game import Game, load_game
-from assistant.sync import SyncResult, sync_game
+from assistant.sync import SyncResult, check_ruleset, sync_game
 from assistant.tally import Votal
 
 log = logging.getLogger("votal.schedule")
@@ -221,12 +221,16 @@ class Runner:
             log.exception("%s: counting failed", game.title)
         return None
 
-    def _warnings(self, game: Game, db: store.Store) -> list[str]:
-        from assistant.counting import game_warnings
+    def _warnings(self, game: Game, db: store.Store) -> list:
+        from assistant.counting import current_day, game_warnings
 
         if store.last_post_number(db, game.key) is None:
             return []
-        return [w.message for w in game_warnings(game, db)]
+        try:
+            return game_warnings(game, db, days=[current_day(game, db, at_time=self.now())])
+        except VotalError as exc:  # a day Votal will not guess is said by the count already
+            self._say(f"{game.title}: {exc}")
+            return []
 
     def _regenerate(self, game: Game, db: store.Store) -> bool:
         done = True
@@ -306,7 +310,7 @@ def run_games(
     runner = runner or Runner(db_path=Path(db_path), **runner_options)
     paths = [Path(p) for p in game_paths]
     for path in paths:
-        load_game(path)  # a bad game file fails now, with its line, not in a worker thread later
+        check_ruleset(load_game(path))  # a bad game file or ruleset fails now, not in a worker thread later
     # Create the store (and switch it to WAL) once, before worker threads open it side by side.
     store.open_db(runner.db_path).close()
     scheduler = BackgroundScheduler(

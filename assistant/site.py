@@ -30,6 +30,7 @@ from assistant.outcome import Kind, Reason, WhyNot, reason_words
 from assistant.votes import standing_steps, votes_needed
 
 STATIC_FILES = ("style.css", "countdown.js")
+IDLE_TIMEOUT = 10.0  # `votal serve`: seconds a connection may idle before it is dropped
 
 # Outcome reasons that come from a private decision (the Judge's pick, a Loose Cannon's shot): the page
 # says the day waits on the moderator, never what was decided, until the moderator posts it.
@@ -44,6 +45,7 @@ class PublicGame:
     thread: str
     seats: tuple[str, ...]
     timezone: str | None = None
+    shown: tuple[tuple[str, str], ...] = ()  # (seat, "New (replaced Old)") for each replaced seat
 
 
 @dataclass(frozen=True)
@@ -58,7 +60,31 @@ class PostRef:
 
 def describe_game(game: Any) -> PublicGame:
     """The public part of a loaded :class:`assistant.game.Game`."""
-    return PublicGame(game.title, game.thread, tuple(seat.name for seat in game.players), game.timezone)
+    replaced = tuple((seat.name, seat.shown) for seat in game.players if seat.shown != seat.name)
+    return PublicGame(game.title, game.thread, tuple(seat.name for seat in game.players), game.timezone, replaced)
+
+
+# The keys of a public day whose values name seats (one name, or a list of them).
+SEAT_KEYS = frozenset({"target", "voter", "voters", "not_voting", "living", "candidates", "nominee", "nominator"})
+
+
+def name_seats(value: Any, shown: Mapping[str, str]) -> Any:
+    """``value`` (a public day, or part of one) with each replaced seat named by its current account."""
+    if not shown:
+        return value
+    if isinstance(value, dict):
+        return {k: _rename(v, shown) if k in SEAT_KEYS else name_seats(v, shown) for k, v in value.items()}
+    if isinstance(value, list):
+        return [name_seats(v, shown) for v in value]
+    return value
+
+
+def _rename(value: Any, shown: Mapping[str, str]) -> Any:
+    if isinstance(value, str):
+        return shown.get(value, value)
+    if isinstance(value, list):
+        return [_rename(v, shown) for v in value]
+    return value
 
 
 def index_posts(posts: Iterable[Any]) -> dict[int, PostRef]:
@@ -238,9 +264,10 @@ def build_site(
     no_elimination_label: str = "No elimination",
 ) -> dict[str, str]:
     """The site's files (relative path -> text) from each day's ``Votal.to_json()`` dict, oldest day first."""
-    public = [public_day(d, posts) for d in sorted(days, key=lambda d: d["day"])]
+    shown = dict(game.shown)
+    public = [name_seats(public_day(d, posts), shown) for d in sorted(days, key=lambda d: d["day"])]
     data = {
-        "game": {"title": game.title, "thread": game.thread, "players": list(game.seats)},
+        "game": {"title": game.title, "thread": game.thread, "players": [shown.get(s, s) for s in game.seats]},
         "generated_at": iso_utc(generated_at),
         "current_day": public[-1]["day"] if public else None,
         "days": public,
@@ -287,14 +314,25 @@ class ReadOnlyHandler(SimpleHTTPRequestHandler):
         ".svg": "image/svg+xml",
     }
 
+    timeout = IDLE_TIMEOUT  # seconds a connection may sit without sending a whole request: then it is dropped
+
     def send_head(self):  # noqa: ANN201 (http.server's signature)
         path = unquote(self.path.split("?", 1)[0].split("#", 1)[0])
         name = path.rstrip("/").rsplit("/", 1)[-1]
         suffix = "." + name.rsplit(".", 1)[-1]
-        if not path.endswith("/") and (name.startswith(".") or suffix not in self.extensions_map):
+        hidden = any(part.startswith(".") for part in path.split("/"))  # .git/, .env, ../ and the like
+        if hidden or (not path.endswith("/") and suffix not in self.extensions_map) or not self._inside(path):
             self.send_error(404, "not part of the site")
             return None
         return super().send_head()
+
+    def _inside(self, path: str) -> bool:
+        """Whether the file served for ``path`` (after symlinks; a folder's index.html) lies in the site."""
+        target = Path(self.translate_path(path))
+        if target.is_dir():
+            target = target / "index.html"
+        root = Path(self.directory).resolve()
+        return target.resolve().is_relative_to(root)
 
     def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
         self.send_error(405, "read-only")
@@ -316,9 +354,13 @@ class ReadOnlyHandler(SimpleHTTPRequestHandler):
         pass
 
 
-def make_server(directory: str | Path, *, host: str = "127.0.0.1", port: int = 8000) -> ThreadingHTTPServer:
-    """A read-only HTTP server for a built site (port 0 picks a free port)."""
-    server = ThreadingHTTPServer((host, port), partial(ReadOnlyHandler, directory=str(directory)))
+def make_server(
+    directory: str | Path, *, host: str = "127.0.0.1", port: int = 8000, idle_timeout: float = IDLE_TIMEOUT
+) -> ThreadingHTTPServer:
+    """A read-only HTTP server for a built site (port 0 picks a free port); a connection idle for
+    ``idle_timeout`` seconds (no request, or half a request) is dropped."""
+    handler = type("SiteHandler", (ReadOnlyHandler,), {"timeout": idle_timeout})
+    server = ThreadingHTTPServer((host, port), partial(handler, directory=str(directory)))
     server.daemon_threads = True
     return server
 

@@ -37,7 +37,7 @@ def collect_status(
     if totals["stored"]:
         from assistant.counting import game_warnings
 
-        warnings = [w.message for w in game_warnings(game, db)]
+        warnings = [w.message for w in game_warnings(game, db, days=[votal.day] if votal is not None else [])]
     if last and last["error"] and votal is not None:
         # the same rule as `votal run`'s alerts: a failed sync may have stored only part of the thread
         warnings.append("the last sync failed part-way: the day below is counted from the posts stored so far")
@@ -88,6 +88,9 @@ def needs_moderator(status: dict[str, Any]) -> list[str]:
         who = outcome["target"] or outcome["kind"].replace("_", " ")
         at = f", post {outcome['post']}" if outcome["post"] is not None else ""
         items.append(f"day {status['day']} is decided: {who} ({outcome['reason'].replace('_', ' ')}{at})")
+        if outcome.get("doubt"):
+            items.append(f"the hammer was read with doubt ({outcome['doubt']}): check post {outcome['post']} before"
+                         " closing the day")
     left = status["deadline_in_seconds"]
     if not outcome and left is not None and left <= 3600:
         items.append(f"day {status['day']}'s deadline " + ("has passed" if left <= 0 else f"is {_left(left)}"))

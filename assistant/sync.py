@@ -12,10 +12,11 @@ from urllib.parse import urlsplit
 
 from assistant import store
 from assistant.errors import ForumError, VotalError
-from assistant.fetch import Fetched, Fetcher, Stopped, hold_until, site_of
+from assistant.fetch import Fetched, Fetcher, Stopped, hold_until, same_site, shown_url, site_of
 from assistant.game import Game
 
-MAX_PAGES = 5000  # a guard against a forum whose "next" link loops
+MAX_PAGES = 5000  # no thread is longer; a sync reading more pages than this stops with an error
+SYNC_DEADLINE = 3600.0  # seconds one sync may take; a longer one stops (what it read is kept) and the next resumes
 HOLD_REMEMBERED = 60.0  # a Retry-After longer than this is stored, so later processes honour it too
 ROBOTS_MAX_AGE = timedelta(hours=24)  # how long a stored robots.txt is trusted (RFC 9309: up to a day)
 
@@ -47,6 +48,7 @@ def sync_game(
     parser: ModuleType | None = None,
     lock_timeout: float = 0.0,
     recheck_from: int | None = None,
+    deadline: float = SYNC_DEADLINE,
 ) -> SyncResult:
     """Fetch from the page holding the last stored post (it may have grown) to the thread's end.
 
@@ -58,9 +60,18 @@ def sync_game(
     so an interrupted sync keeps what it fetched and the next one resumes there. Posts gone from the
     forum are marked deleted (see :func:`_find_vanished`). Holds the game's lock: another process syncing
     the same game makes this raise :class:`store.GameLocked` after ``lock_timeout`` seconds.
+
+    Bounded: only pages on the thread's own scheme and host are read (a next-page link elsewhere is an
+    error), a pagination that repeats itself (a link back to a page read, a page of posts already read) is
+    an error, and so is a sync still running ``deadline`` seconds after it started (by the fetcher's
+    limiter clock). Each such error keeps what was saved before it.
     """
+    check_ruleset(game)
     with store.lock_game(db, game.key, timeout=lock_timeout):
-        return _Sync(game, db, fetcher, now, on_page, parser).run(recheck_from=recheck_from)
+        sync = _Sync(game, db, fetcher, now, on_page, parser)
+        sync.ends = fetcher.limiter.clock() + deadline
+        sync.deadline = deadline
+        return sync.run(recheck_from=recheck_from)
 
 
 class _Sync:
@@ -100,10 +111,8 @@ class _Sync:
             held = store.load_hold(db, host)
             if held is not None and held > started:
                 raise ForumError(f"{host} asked Votal to wait until {held:%Y-%m-%d %H:%M} UTC")
-            while url and result.pages < MAX_PAGES:
-                if url in seen_urls:
-                    result.problems.append(f"{url}: the thread's next-page links go round in a loop")
-                    break
+            while url:
+                self.check_bounds(url, seen_urls)
                 seen_urls.add(url)
                 # Validators exist only for pages whose posts are all saved: a 304 means nothing to read here.
                 known = store.load_validators(db, game.key, url)
@@ -116,6 +125,11 @@ class _Sync:
                     url = known.next_url  # unchanged, so its next-page link is too (None: the thread's end)
                     continue
                 page = self.read_page(url, fetched)
+                if result.pages > 1 and self.seen_ids.issuperset(p.post_id for p in page.posts):
+                    raise ForumError(
+                        f"{shown_url(url)}: the thread's pagination repeats itself (this page shows only posts already "
+                        f"read in this sync); stopped after {result.pages - 1} pages, what was read is saved"
+                    )
                 if not (result.pages == 1 and self.walk_back(url, fetched, page)):
                     self.save_page(url, fetched, page)
                 result.requests = fetcher.requests_made - requests_before
@@ -128,7 +142,8 @@ class _Sync:
         except BaseException as exc:
             # whatever ended the sync (the forum, a stop, a store that could not be written) is its error:
             # a sync that failed is never recorded as a good one
-            error = str(exc) if isinstance(exc, VotalError) else "stopped" if isinstance(exc, Stopped) else (
+            stopped = isinstance(exc, (Stopped, KeyboardInterrupt))
+            error = str(exc) if isinstance(exc, VotalError) else "stopped" if stopped else (
                 f"{type(exc).__name__}: the sync did not finish"
             )
             raise
@@ -155,6 +170,27 @@ class _Sync:
                 started=started,
             )
         return result
+
+    def check_bounds(self, url: str, seen_urls: set[str]) -> None:
+        """Before each page: on the thread's site, not read before in this sync, within the sync's limits."""
+        shown, done = shown_url(url), self.result.pages
+        if not same_site(url, self.game.thread):
+            raise ForumError(
+                f"{shown}: the thread's next-page link leads to another site; Votal reads only "
+                f"{site_of(self.game.thread)} (stopped after {done} pages, what was read is saved)"
+            )
+        if url in seen_urls:
+            raise ForumError(
+                f"{shown}: the thread's next-page links go round in a loop; stopped after {done} pages, "
+                "what was read is saved"
+            )
+        if done >= MAX_PAGES:
+            raise ForumError(f"more than {MAX_PAGES} pages in one sync; stopped, what was read is saved")
+        if self.fetcher.limiter.clock() > self.ends:
+            raise ForumError(
+                f"the sync ran longer than {self.deadline / 60:g} min; stopped after {done} pages, what was read "
+                "is saved and the next sync resumes there"
+            )
 
     def remember(self, error: str | None, row: dict, *, host: str, site: str | None, started: datetime) -> None:
         """Store a long Retry-After, a fresh robots.txt and the sync's row. When the store cannot take them
@@ -292,7 +328,21 @@ class _Sync:
         self.result.deleted_posts += len(gone)
 
 
+def check_ruleset(game: Game) -> None:
+    """Load the game's ruleset before anything is fetched or written: a missing or broken ruleset is the
+    moderator's error now, not after the store holds the thread."""
+    # As counting.ruleset_for finds it, without importing the tally (a third of an idle poll's start-up).
+    from assistant.rules import load_ruleset
+
+    name = game.ruleset
+    load_ruleset(game.path.parent / name if name.endswith(".toml") or "/" in name else name)
+
+
 def _validators(fetched: Fetched, page) -> store.Validators:
+    """What to remember of a page for the next conditional GET. A page read with problems (posts that may be
+    missing) keeps no ETag or Last-Modified: a 304 must never stand for a page whose posts we did not get."""
+    if page.problems:
+        return store.Validators(None, None, page.next_url)
     return store.Validators(
         fetched.etag, fetched.last_modified, page.next_url, tuple(p.post_id for p in page.posts), page.posts[0].number
     )

@@ -39,6 +39,8 @@ read)::
     nominations    list    clocktower only: {"nominator", "nominee", "post", "votes", "voters"}
     runoff         object  Millers Hollow only: {"candidates", "deadline", "post"} or null; post is the last
                            post of the main vote, deadline null when the runoff is declared by posts
+    election       object Millers Hollow, on a day with [[events]] kind = "sheriff_election": {"wagons",
+                           "elected", "open_until"}, else null (the sheriff votes, never lynch votes)
     flags          list    {"seat", "reason"}: e.g. missed two days of voting (removal), under a post minimum
 
 Seats are named by their first ``name`` in the game file. Private facts of the game file (the Judge, lovers,
@@ -50,16 +52,25 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
 from assistant.clock import add_wall_hours, day_bounds, iso_utc
 from assistant.game import Game
+from assistant.living import alive_seats, change_posts
 from assistant.hooks import HOOK_MODULES, HOOK_POINTS, Hook, Verdict, find_hook
 from assistant.names import resolve_name
 from assistant.outcome import Kind, Outcome, Reason, WhyNot
-from assistant.rules import Ruleset, Standing, decide_at_deadline, decide_early, decide_plurality, leaders
+from assistant.rules import (
+    Ruleset,
+    Standing,
+    decide_at_deadline,
+    decide_early,
+    decide_plurality,
+    early_end_possible,
+    leaders,
+)
 from assistant.votes import Change, Vote, VoteBook, show_votes
 from parsers.commands import Command, ReadPost
 
@@ -73,7 +84,6 @@ __all__ = [
     "Runoff",
     "Votal",
     "Wagon",
-    "alive_seats",
     "replay_day",
 ]
 
@@ -118,6 +128,7 @@ class Action:
     corrected: bool = False
     url: str | None = None  # the post's permalink
     nomination: bool = False  # clocktower: this vote nominated its target
+    doubt: str | None = None  # why a counted reading may be wrong ("learned alias", "broken tag"...)
     # The real reason when a private fact voided the vote (why_not reads WhyNot.RULED_OUT): only the moderator's
     # count and audit show it.
     private_why: str | None = field(default=None, repr=False, compare=False)
@@ -137,6 +148,16 @@ class Runoff:
     candidates: tuple[str, ...]
     deadline: datetime | None
     post: int | None  # the post that opened it (the last counted post of the main vote)
+
+
+@dataclass(frozen=True)
+class SheriffElection:
+    """Millers Hollow: a day's sheriff election, tallied apart from the lynch. ``elected`` once it has closed
+    with one leader; ``open_until`` while a tie (or the lynch's runoff) keeps it open two more hours."""
+
+    wagons: tuple[Wagon, ...]
+    elected: str | None
+    open_until: datetime | None
 
 
 @dataclass(frozen=True)
@@ -164,6 +185,10 @@ class Votal:
     runoff: Runoff | None = None
     flags: tuple[Flag, ...] = ()
     changes: tuple[Change, ...] = ()
+    election: SheriffElection | None = None
+    # The moderator's own posted counts where they place a voter otherwise than Votal did as of that post
+    # (assistant.votecounts.Disagreement): for the moderator's count and audit, not the players' page.
+    count_checks: tuple[Any, ...] = field(default=(), repr=False, compare=False)
     # Moderator-only notes (why a private fact changed something). Never serialised, never shown to players.
     private_notes: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
@@ -186,26 +211,6 @@ def to_json(value: Any, *, private: bool = False) -> Any:
     if isinstance(value, datetime):
         return iso_utc(value)
     return value
-
-
-def alive_seats(game: Game, day: int, at_post: int | None = None) -> tuple[str, ...]:
-    """Seats alive on ``day`` (as of ``at_post`` when given), in game-file order.
-
-    A death in phase "day N" / "night N" counts from the end of that phase (night N ends before day N+1);
-    a death with ``post`` counts from that post on (a kill during the day). Without ``at_post`` a day
-    kill on ``day`` itself counts as done.
-    """
-    dead = set()
-    for death in game.deaths:
-        if death.phase_number < day:
-            dead.add(death.player)
-        elif death.post is not None:
-            if at_post is not None:
-                if at_post >= death.post:
-                    dead.add(death.player)
-            elif death.phase == "day" and death.phase_number == day:
-                dead.add(death.player)
-    return tuple(seat.name for seat in game.players if seat.name not in dead)
 
 
 # --- the replay ----------------------------------------------------------------------------------------
@@ -288,14 +293,19 @@ class DayReplay:
         self.post_counts: dict[str, int] = {}
         self.capped_counts: dict[str, int] = {}
         self.unlisted: dict[str, str] = {}  # account the game file does not list -> the seat it was read as
+        self.strangers: set[str] = set()  # look-alike accounts already reported this day
         self.edits: list[tuple[str, ReadPost]] = []  # posts whose edit changed their commands
-        self.kill_posts = sorted({d.post for d in game.deaths if d.post is not None})
+        # Each voter's last vote whose name could not be read: a moderator's count may teach it later.
+        self.unread: dict[str, tuple[Command, dict]] = {}
+        self.teaching_posts = frozenset(post for _, post in getattr(replay.roster, "learned", {}).values())
+        self.kill_posts = change_posts(game)
         self.living_cache: dict[int | None, tuple[str, ...]] = {}
         # A day timed by the clock starts when the last one's deadline passed; a runoff runs past that.
         self.runoff_before: datetime | None = None
         if ruleset.tie == "runoff" and day > 1 and self.bounds.start_post is None and game.day(day) is None:
             previous = replay.day(day - 1).votal.runoff
             self.runoff_before = previous.deadline if previous is not None else None
+        self.opened_at = self.opening_post_time() if ruleset.day_start == "moderator_post" else None
         hooks = [cls(self) for cls in replay.hook_classes]
         # Each hook point -> the bound methods of the hooks that override it: most days call none, cheaply.
         self.hooked: dict[str, list[Callable]] = {
@@ -326,10 +336,29 @@ class DayReplay:
 
     # -- where a post falls ----------------------------------------------------------------------------
 
+    def opening_post_time(self) -> datetime | None:
+        """When a day the game file does not declare opens under ``day_start = "moderator_post"``: at the
+        moderator's first post after the last day's vote (and its runoff) ended. Until that post the night
+        runs and no post is the day's; None for day 1 and declared days (their own bounds say)."""
+        if self.number == 1 or self.game.day(self.number) is not None:
+            return None
+        previous = day_bounds(self.game, self.ruleset, self.number - 1).end
+        ended = max((t for t in (previous, self.runoff_before) if t is not None), default=None)
+        if ended is None:
+            return None
+        opening = next(
+            (p.time for p in self.r.posts
+             if p.time is not None and p.time > ended and p.author.casefold() in self.moderators),
+            None,
+        )
+        return opening if opening is not None else datetime.max.replace(tzinfo=ended.tzinfo)
+
     def in_day(self, post: ReadPost) -> bool:
         b = self.bounds
         if b.start_post is not None:
             return post.number >= b.start_post
+        if self.opened_at is not None:
+            return post.time is not None and post.time >= self.opened_at
         if b.start is not None:
             if post.time is not None and self.runoff_before is not None and post.time <= self.runoff_before:
                 return False  # still the previous day's runoff
@@ -337,10 +366,15 @@ class DayReplay:
         return True
 
     def after_main(self, post: ReadPost) -> bool:
-        """Votes count by post number when the day is declared by posts, else by time against the deadline."""
+        """After the main vote: past the declared last post, else past the deadline (by post or by time)."""
         b = self.bounds
         if b.end_post is not None:
-            return post.number > b.end_post
+            if post.number > b.end_post:
+                return True
+            declared = self.game.day(self.number)
+            if declared is not None and declared.end_post is not None:
+                return False  # the moderator's own last post of the day: it decides, whatever the clock says
+        # a day declared by its first post still ends at the ruleset's hour ("until 11 am the next day")
         return b.end is not None and post.time is not None and post.time > b.end
 
     def before_next_day(self, post: ReadPost) -> bool:
@@ -415,6 +449,8 @@ class DayReplay:
                             hook(seat, post.number)
             for hook in self.hooked["at_post"]:
                 hook(post.number)
+            if post.number in self.teaching_posts and self.phase == "day" and self.outcome is None:
+                self.reread_learned(post.number, living)
             self.read_post(post, living)
             # The count only moves when a vote changed or someone died: skip the rest (long days are long).
             if self.phase in ("day", "runoff") and self.outcome is None and (self.changed or living != seen):
@@ -441,7 +477,9 @@ class DayReplay:
         outcome = decide_at_deadline(self.ruleset, standing)
         if outcome.kind == Kind.PENDING and outcome.reason == Reason.RUNOFF:
             self.candidates = tuple(t for t in leaders(self.ruleset, standing) if t is not None)
-            self.book.keep_only((None, *self.candidates), self.last_day_post or 0)
+            # "Votes for players not involved in the tie will be discarded and those votes must be recast":
+            # abstentions too, so a discarded voter recasts without an unvote.
+            self.book.keep_only(self.candidates, self.last_day_post or 0)
             _, end_time = self.runoff_end()
             self.runoff = Runoff(self.candidates, end_time, self.last_day_post)
             self.phase = "runoff"
@@ -460,7 +498,18 @@ class DayReplay:
         if outcome is None:
             return None
         self.final_votes = self.book.snapshot()
-        return self.settle(outcome)
+        return self.hammer_doubt(self.settle(outcome))
+
+    def hammer_doubt(self, outcome: Outcome) -> Outcome:
+        """The outcome, marked doubtful when the vote that decided it was read with doubt."""
+        if outcome.post is None or outcome.kind not in (Kind.ELIMINATION, Kind.NO_ELIMINATION):
+            return outcome
+        for action in reversed(self.actions):
+            if action.post != outcome.post:
+                break
+            if action.counted and action.action in ("vote", "nominate") and action.target == outcome.target:
+                return replace(outcome, doubt=action.doubt) if action.doubt else outcome
+        return outcome
 
     def settle(self, outcome: Outcome) -> Outcome:
         """A tie the rules settle by a draw the moderator recorded, then what the hooks decide."""
@@ -480,7 +529,9 @@ class DayReplay:
     # -- reading a post -----------------------------------------------------------------------------------
 
     def count_post(self, post: ReadPost) -> None:
-        seat, how = self.r.roster.author_match(post.author)
+        seat, how = self.r.roster.author_match(post.author, post.author_id, post.number)
+        if seat is None and not post.commands and post.author.casefold() not in self.moderators:
+            self.report_stranger(post)  # a look-alike is reported even when it casts no vote
         if seat is None or post.deleted:
             return
         if how != "account":
@@ -495,21 +546,47 @@ class DayReplay:
     def read_post(self, post: ReadPost, living: tuple[str, ...]) -> None:
         commands, corrected, why_ignored = _commands_of(post, self.corrections.get(post.number), self.ruleset)
         moderator = post.author.casefold() in self.moderators
-        seat = None if moderator else self.r.roster.author_match(post.author)[0]
+        seat = None if moderator else self.r.roster.author_match(post.author, post.author_id, post.number)[0]
+        stranger = self.stranger(post) if seat is None and not moderator and commands else None
         if seat is not None and _edited_commands(post):
             self.edits.append((seat, post))
         for index, command in enumerate(commands):
+            if not command.bold and self.ruleset.unbolded != "count":
+                if self.ruleset.unbolded == "flag" and self.check_voter(seat, moderator, why_ignored, living).counted:
+                    # "Please bold all votes", though the rules require only "vote [name]": the moderator decides.
+                    self.add_problem(post.number, seat, command.raw, _UNBOLDED)
+                    self.actions.append(Action(post=post.number, voter=seat, author=post.author, text=command.raw,
+                                               action=command.action, target=None, no_elimination=False, step=None,
+                                               counted=False, why_not=_UNBOLDED, url=post.url or None))
+                continue
             base = dict(post=post.number, voter=seat, author=post.author, text=command.raw,
                         action=command.action, corrected=corrected, url=post.url or None)
-            verdict = self.check_voter(seat, moderator, why_ignored, living)
+            verdict = stranger or self.check_voter(seat, moderator, why_ignored, living)
             if not verdict.counted:
                 if verdict.problem:
                     self.add_problem(post.number, seat or post.author, command.raw, verdict.why)
                 self.actions.append(self.judged(base, None, None, verdict, order=(post.number, index)))
                 continue
             self.actions.append(self.apply(command, base, (post.number, index), living))
-            if self.ruleset.check == "command" and self.outcome is None:
+            if self.ruleset.check == "command" and self.outcome is None and self.changed:
                 self.outcome = self.decide_early(post.number)
+                self.changed = False  # decided on this count already
+
+    def stranger(self, post: ReadPost) -> Verdict:
+        """Why a post's author holds no seat: a look-alike of a listed account, an account outside its
+        replacement window, or simply not a player (:mod:`assistant.identity` words it)."""
+        authors = getattr(self.r.roster, "authors", None)
+        if authors is None:
+            return _NOT_A_PLAYER
+        return Verdict(False, authors.why_not(post.author, post.author_id, post.number), problem=True)
+
+    def report_stranger(self, post: ReadPost) -> None:
+        """A look-alike account that posts is a problem once a day, vote or not."""
+        authors = getattr(self.r.roster, "authors", None)
+        found = authors.lookalike(post.author) if authors is not None else None
+        if found and post.author not in self.strangers:
+            self.strangers.add(post.author)
+            self.add_problem(post.number, post.author, "(a post)", found)
 
     def check_voter(self, seat: str | None, moderator: bool, why_ignored: str | None, living) -> Verdict:
         if moderator:
@@ -541,16 +618,23 @@ class DayReplay:
     def apply(self, command: Command, base: dict, order: tuple[int, int], living: tuple[str, ...]) -> Action:
         seat = base["voter"]
 
-        def done(target, step, why=None, *, no_elim=False, problem=False, nomination=False) -> Action:
+        def done(target, step, why=None, *, no_elim=False, problem=False, nomination=False, found=None) -> Action:
             if problem:
                 self.add_problem(order[0], seat, command.raw, why)
+            if command.action == "vote":  # a vote read later replaces one whose name was not readable
+                self.unread.pop(seat, None)
+                if found is not None and why is not None and found.reason is not None and command.target:
+                    self.unread[seat] = (command, base)
+            elif command.action == "unvote":
+                self.unread.pop(seat, None)
+            doubt = _doubt(command, found) if why is None else None
             return Action(**base, target=target, no_elimination=no_elim, step=step, counted=why is None, why_not=why,
-                          nomination=nomination)
+                          nomination=nomination, doubt=doubt)
 
         if command.action == "unvote":
             named, target, step, no_elim = False, None, None, False
             if command.target:
-                found = self.resolve(command.target, living)
+                found = self.resolve(command.target, living, order[0])
                 step = found.step
                 no_elim = found.no_elimination
                 target = None if no_elim else found.seat
@@ -562,14 +646,16 @@ class DayReplay:
             taken = removed[0].target if len(removed) == 1 else None
             return done(taken, step, no_elim=len(removed) == 1 and taken is None)
         if command.action not in ("vote", "nominate"):
+            if command.action == "sheriff":
+                return done(None, None, "a vote in the sheriff election, not a lynch vote")
             return done(None, None, f"not a command ({command.action})")
-        found = self.resolve(command.target or "", living)
+        found = self.resolve(command.target or "", living, order[0])
         if found.no_elimination:
             if not self.ruleset.no_elimination_vote:
                 return done(None, found.step, "no-elimination votes are not allowed", problem=True)
             target = None
         elif found.seat is None:
-            return done(None, found.step, found.reason or "unknown name", problem=True)
+            return done(None, found.step, found.reason or "unknown name", problem=True, found=found)
         elif found.seat not in living:
             return done(found.seat, found.step, WhyNot.TARGET_DEAD, problem=True)
         else:
@@ -588,14 +674,28 @@ class DayReplay:
         if self.phase == "runoff" and target is not None and target not in self.candidates:
             return done(target, found.step, "not in the runoff", problem=True)
         changes = len(self.book.changes)
-        why = self.book.vote(seat, target, order, single=seat not in living)  # the dead hold one vote
+        why = self.book.vote(seat, target, order, single=seat not in living, text=command.target or "")
         if why is not None:
             return done(target, found.step, why, no_elim=no_elim, problem=True)
         self.changed = self.changed or len(self.book.changes) > changes
-        return done(target, found.step, no_elim=no_elim, nomination=nomination)
+        return done(target, found.step, no_elim=no_elim, nomination=nomination, found=found)
 
-    def resolve(self, text: str, living: Collection[str]):
-        return self.r.resolve(text, self.r.roster, alive=frozenset(living))
+    def reread_learned(self, post: int, living: tuple[str, ...]) -> None:
+        """A moderator's count at ``post`` taught a spelling: a standing vote typed so counts from here on."""
+        for seat, (command, base) in list(self.unread.items()):
+            found = self.resolve(command.target or "", living, post)
+            if found.step != "learned" or found.seat is None or seat not in living:
+                continue
+            del self.unread[seat]
+            changes = len(self.book.changes)
+            if self.book.vote(seat, found.seat, (post, -1), single=False) is not None:
+                continue
+            self.changed = self.changed or len(self.book.changes) > changes
+            self.actions.append(Action(**{**base, "post": post}, target=found.seat, no_elimination=False,
+                                       step="learned", counted=True, why_not=None, doubt="learned alias"))
+
+    def resolve(self, text: str, living: Collection[str], post: int | None = None):
+        return self.r.resolve(text, self.r.roster, alive=frozenset(living), at_post=post)
 
     # -- the count ---------------------------------------------------------------------------------------
 
@@ -619,6 +719,13 @@ class DayReplay:
             weight = hook(seat, post, weight)
         return weight
 
+    def weigher(self, post: int | None) -> Callable[[str], float]:
+        """A seat's vote weight at ``post``, as a one-argument function (a plain lookup when no hook weighs)."""
+        if not self.hooked["weight"]:
+            weights = self.weights
+            return lambda seat: weights.get(seat, 1.0)
+        return lambda seat: self.weight(seat, post)
+
     def tally(self, living: Sequence[str], post: int | None):
         voters = self.voters(living)
         allowed = set(voters)
@@ -632,12 +739,11 @@ class DayReplay:
                     by_target.setdefault(vote.target, []).append((vote.order, voter))
         wagons = []
         no_elim = NoEliminationCount()
-        weights = self.weights
-        weight = None if self.hooked["weight"] else (lambda v: weights.get(v, 1.0))  # the common case, fast
+        weight = self.weigher(post)
         for target, cast in by_target.items():
             cast.sort()
             names = tuple(v for _, v in cast)
-            total = sum(map(weight, names)) if weight else sum(self.weight(v, post) for v in names)
+            total = sum(map(weight, names))
             if target is None:
                 no_elim = NoEliminationCount(total, names)
             else:
@@ -649,14 +755,16 @@ class DayReplay:
     def standing(self, post: int | None) -> Standing:
         living = self.living(post if post is not None else self.bounds.start_post)
         wagons, no_elim, voters, voting = self.tally(living, post)
+        weight = self.weigher(post)
         standing = Standing(
             post=post,
             majority=self.ruleset.majority_for(len(living)),
             wagons=tuple((w.target, w.votes, len(w.voters)) for w in wagons),
             no_elimination=no_elim.votes,
             voters=len(voters),
-            undecided=sum(self.weight(v, post) for v in voters if v not in voting),
+            undecided=sum(map(weight, (v for v in voters if v not in voting))),
             no_elimination_voters=len(no_elim.voters),
+            eligible=sum(map(weight, voters)),
         )
         for hook in self.hooked["standing"]:
             standing = hook(standing)
@@ -703,12 +811,12 @@ class DayReplay:
         return self.runoff is not None and self.in_runoff(post)
 
     def flags(self, living: Sequence[str], voting: Collection[str], over: bool) -> tuple[Flag, ...]:
-        # An account inferred for a seat counts, but the moderator is told so they can confirm it in the game file.
+        # A renamed account (the same forum user id) counts, and the moderator is told so they can list it.
         found: list[Flag] = [
             Flag(
                 seat,
-                f"posts as {author!r}, an account the game file does not list: read as this seat "
-                "(add it to the seat's replacements to confirm)",
+                f"posts as {author!r}, the seat's account renamed (same forum user id): counted "
+                "(add it to the seat's replacements)",
             )
             for author, seat in self.unlisted.items()
         ]
@@ -733,6 +841,11 @@ class DayReplay:
                 count = self.capped_counts.get(seat, 0)
                 if count > ruleset.daily_cap:
                     found.append(Flag(seat, f"over the post cap: {count} of {ruleset.daily_cap}"))
+        if not over and self.outcome is None and self.phase == "day" and "no_possible_tie" in ruleset.early_end:
+            leader = early_end_possible(ruleset, self.standing(self.last_day_post))
+            if leader is not None:
+                found.append(Flag(leader, "an early end is possible: no remaining vote can tie or pass this "
+                                  'nomination (the Storyteller may end the day: [[events]] kind = "early_end")'))
         for hook in self.hooked["flags"]:
             found += hook(living, voting, over)
         return tuple(found)
@@ -740,11 +853,31 @@ class DayReplay:
 
 # The verdicts on a voter that need no hook: made once (a long day reads thousands of commands).
 _COUNTED = Verdict()
+_UNBOLDED = "not in bold: the rules ask for bold votes (count it with [[corrections]] if it is one)"
 _MODERATOR_POST = Verdict(False, WhyNot.MODERATOR_POST)
 _NOT_A_PLAYER = Verdict(False, WhyNot.NOT_A_PLAYER, problem=True)
 _AFTER_END = Verdict(False, WhyNot.AFTER_END)
 _DAY_OVER = Verdict(False, WhyNot.DAY_OVER)
 _VOTER_DEAD = Verdict(False, WhyNot.VOTER_DEAD, problem=True)
+
+
+DOUBTS = ("broken tag", "short prefix", "learned alias")
+_SHORT = 3  # letters: a partial name this short is a guess worth a look
+
+
+def _doubt(command: Command, found: Any) -> str | None:
+    """Why a counted vote deserves the moderator's look, or None."""
+    if command.note == "broken tag":
+        return "broken tag"
+    if found is None:
+        return None
+    if found.step == "learned":
+        return "learned alias"
+    if found.step in ("prefix", "abbreviation", "substring", "acronym"):
+        typed = found.used or command.target or ""
+        if len("".join(c for c in typed if c.isalnum())) <= _SHORT and found.step != "acronym":
+            return "short prefix"
+    return None
 
 
 def _commands_of(post: ReadPost, correction, ruleset: Ruleset) -> tuple[tuple[Command, ...], bool, str | None]:

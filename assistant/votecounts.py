@@ -6,14 +6,15 @@ counts only when its number is the number of voters it lists (a double voter may
 is a count only when no voter stands on two wagons: vote logs and histories are not counts.
 
 Held against Votal's reading as of the post before it, a count shows each disagreement, and teaches an
-alias: where the count puts a voter on a seat and Votal could not read that voter's last vote, or read it
-only by a guess as another seat, the name as the voter typed it is learned for that seat, from that post on.
+alias: where the count puts a voter on a seat and Votal could not read that voter's last vote, the name as
+the voter typed it is learned for that seat, from that post on. A name Votal read, even by a guess, is
+never relearned: a moderator's slip would then misread it for the rest of the game.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -186,9 +187,8 @@ def check_count(
     count: PostedCount, votal: Any, roster: Any, posts: Sequence[Any]
 ) -> tuple[list[Disagreement], list[LearnedAlias]]:
     """Every voter the count places otherwise than ``votal`` (Votal's reading as of the post before the
-    count), and the aliases the count teaches: a voter whose last vote Votal could not read, or read only
-    by a guess (a partial name, a typo) as another seat, placed by the count on a seat, typed that name for
-    that seat."""
+    count), and the aliases the count teaches: a voter whose last vote Votal could not read, placed by the
+    count on a seat, typed that name for that seat."""
     placed = posted_votes(count, roster, votal.living)
     ours = our_votes(votal)
     posted_voters = {seat for seat in placed}
@@ -221,17 +221,12 @@ def alias_key(text: str) -> str:
 
 
 def _misread(action: Any, posted: str) -> bool:
-    """Votal could not read the name, or read it only by a guess as another seat."""
-    if action.counted:
-        return action.target != posted and action.step not in _WHOLE_NAME
-    why = action.why_not or ""
-    return why.startswith(_NAME_REASONS)
+    """Votal could not read the name. (A name Votal read, even by a guess, is never relearned from a count:
+    moderators slip, and one slip would misread that name for the rest of the game.)"""
+    return not action.counted and (action.why_not or "").startswith(_NAME_REASONS)
 
 
 _NAME_REASONS = ("unknown name", "ambiguous", "several targets", "cut-off name")
-
-
-_WHOLE_NAME = frozenset({"exact", "folded", "alias", "account"})
 
 
 def _last_vote(actions: Iterable[Any], voter: str, *, before: int) -> Any:
@@ -266,4 +261,35 @@ def learn_from_counts(
             if alias_key(alias.text) not in roster.learned:
                 roster.learn(alias.text, alias.seat, alias.post)
                 learned.append(alias)
+    return disagreements, learned
+
+
+def learn_game(
+    game: Any, ruleset: Any, posts: Sequence[Any], roster: Any, bodies: Mapping[int, str], days: Iterable[int]
+) -> tuple[dict[int, list[Disagreement]], list[LearnedAlias]]:
+    """What the moderator's counts during ``days`` teach ``roster`` (``bodies``: their posts, by number), and
+    every disagreement by day, each count held against the replay as of the post before it."""
+    from assistant.clock import day_bounds
+    from assistant.tally import replay_day
+
+    disagreements: dict[int, list[Disagreement]] = {}
+    learned: list[LearnedAlias] = []
+    for day in days:
+        bounds = day_bounds(game, ruleset, day)
+        if bounds.start_post is None:
+            continue  # a day timed by the clock: its posts are not known by number here
+        end = bounds.end_post
+        counts = [
+            count
+            for number, body in sorted(bodies.items())
+            if number > bounds.start_post and (end is None or number <= end)
+            and (count := read_vote_count(body, post=number)) is not None
+        ]
+        if not counts:
+            continue
+        found, taught = learn_from_counts(
+            counts, lambda at: replay_day(game, ruleset, posts, roster, day=day, at_post=at), roster, posts
+        )
+        disagreements[day] = found
+        learned.extend(taught)
     return disagreements, learned

@@ -21,6 +21,7 @@ Target = str | None  # a seat, or None: no elimination
 class Vote(NamedTuple):  # named tuples: a long day makes thousands
     target: Target
     order: tuple[int, int]  # (post, command index): when it was cast; earlier votes are listed first
+    text: str = ""  # the target as typed (a hook may read it again, e.g. after a count teaches a spelling)
 
     @property
     def post(self) -> int:
@@ -50,7 +51,9 @@ class VoteBook:
     def votes_of(self, voter: str) -> list[Vote]:
         return self.held.get(voter, [])
 
-    def vote(self, voter: str, target: Target, order: tuple[int, int], *, single: bool = False) -> str | None:
+    def vote(
+        self, voter: str, target: Target, order: tuple[int, int], *, single: bool = False, text: str = ""
+    ) -> str | None:
         """Cast a vote. ``single``: this voter holds one vote even under multi-voting (the dead)."""
         mine = self.votes_of(voter)
         if any(v.target == target for v in mine):
@@ -60,7 +63,7 @@ class VoteBook:
             return "already voting: unvote first" if shown is None else f"already voting {shown}: unvote first"
         # one vote replaces the last; under multi-voting a real vote adds to the others and ends a sleep vote
         kept = [] if single or not self.multi_vote or target is None else [v for v in mine if v.target is not None]
-        self.set(voter, [*kept, Vote(target, order)], order[0])
+        self.set(voter, [*kept, Vote(target, order, text)], order[0])
         return None
 
     def unvote(
@@ -75,7 +78,7 @@ class VoteBook:
                 return "was not voting for that target", []
             named = False  # "UNVOTE: X" while voting Y still takes the vote back
         removed = [v for v in mine if not named or v.target == target]
-        self.set(voter, [v for v in mine if v not in removed], post)
+        self.set(voter, [v for v in mine if named and v.target != target], post)
         return None, removed
 
     def keep_one(self, voter: str, post: int) -> None:

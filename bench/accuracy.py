@@ -28,13 +28,14 @@ from assistant.game import Game, parse_game  # noqa: E402
 from assistant.names import Roster  # noqa: E402
 from assistant.rules import load_ruleset  # noqa: E402
 from assistant.tally import Votal, replay_day  # noqa: E402
-from assistant.votecounts import our_votes, posted_votes, read_vote_count  # noqa: E402
+from assistant.votecounts import learn_game, our_votes, posted_votes, read_vote_count  # noqa: E402
 from parsers.commands import ReadPost, extract_commands  # noqa: E402
 from tests.corpus import (  # noqa: E402
     CORPUS_DIR,
     MORE_CORPUS_DIR,
     CorpusGame,
     ExpectedDay,
+    confirmed_accounts,
     expected_days,
     load_games,
     load_posts,
@@ -82,23 +83,37 @@ def read_posts(game: CorpusGame) -> list[ReadPost]:
             time=None,
             url=p.get("page", ""),
             commands=tuple(extract_commands(p["content"])),
+            author_id=p.get("user_id"),
         )
         for p in load_posts(game.thread_id, game.corpus_dir)
     ]
 
 
-def game_file(game: CorpusGame) -> Game:
-    return parse_game(render_game_file(game), path=f"corpus-{game.number}.toml")
+def game_file(game: CorpusGame, posts: list[ReadPost]) -> Game:
+    """The game file from the archive, with the accounts Votal reports as a seat's added, as the moderator
+    confirms them (the archive names some accounts otherwise than the forum shows them)."""
+    confirmed = confirmed_accounts(render_game_file(game), [(p.author, p.author_id) for p in posts])
+    return parse_game(render_game_file(game, confirmed=confirmed), path=f"corpus-{game.number}.toml")
 
 
 def score_game(game: CorpusGame) -> list[DayScore]:
     days = expected_days(game)
     if not days:
         return []
-    parsed = game_file(game)
-    ruleset = load_ruleset(parsed.ruleset)
     posts = read_posts(game)
-    roster = Roster.from_game(parsed, ruleset, authors=[p.author for p in posts])
+    parsed = game_file(game, posts)
+    ruleset = load_ruleset(parsed.ruleset)
+    roster = Roster.from_game(parsed, ruleset, authors=[(p.author, p.author_id) for p in posts])
+    # The moderator's counts teach names, as `votal count` learns them; each day's closing moderator posts
+    # are withheld, as the held-out measure withholds them: the hammer must be found without them.
+    moderators = {m.casefold() for m in game.moderators}
+    closing = {n for day in days for n in range(day.twilight_post, day.end_post + 1)}
+    bodies = {
+        p["number"]: p["content"]
+        for p in load_posts(game.thread_id, game.corpus_dir)
+        if p["user"].casefold() in moderators and p["number"] not in closing
+    }
+    learn_game(parsed, ruleset, posts, roster, bodies, range(1, max(d.day for d in days) + 1))
     return [
         DayScore(day, replay_day(parsed, ruleset, posts, roster, day=day.day)) for day in days
     ]
@@ -139,12 +154,15 @@ def compare_vote_counts(game: CorpusGame) -> tuple[int, int, int, int, list[str]
     days = expected_days(game)
     if not days:
         return 0, 0, 0, 0, []
-    parsed = game_file(game)
-    ruleset = load_ruleset(parsed.ruleset)
     posts = read_posts(game)
-    roster = Roster.from_game(parsed, ruleset, authors=[p.author for p in posts])
+    parsed = game_file(game, posts)
+    ruleset = load_ruleset(parsed.ruleset)
+    roster = Roster.from_game(parsed, ruleset, authors=[(p.author, p.author_id) for p in posts])
     raw = load_posts(game.thread_id, game.corpus_dir)
     moderators = {m.casefold() for m in game.moderators}
+    # what the counts teach applies from each count on: a replay as of the post before a count never sees it
+    bodies = {p["number"]: p["content"] for p in raw if p["user"].casefold() in moderators}
+    learn_game(parsed, ruleset, posts, roster, bodies, range(1, max(d.day for d in days) + 1))
     counts = exact = pairs = agreed = 0
     disagreements: list[str] = []
     for day in days:

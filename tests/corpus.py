@@ -277,6 +277,18 @@ def render_game_file(
     return "\n".join(lines) + "\n"
 
 
+def confirmed_accounts(game_file_text: str, authors) -> dict[str, list[str]]:
+    """The unlisted accounts Votal reports as one seat's (a typo or a case in the archive, an account renamed),
+    by seat, as the moderator confirms them in the game file. ``authors``: (name, user id) per post."""
+    from assistant.game import parse_game
+    from assistant.identity import AuthorIndex
+
+    confirmed: dict[str, list[str]] = {}
+    for account, seat in AuthorIndex(parse_game(game_file_text), authors).suggestions():
+        confirmed.setdefault(seat, []).append(account)
+    return confirmed
+
+
 def expected_days(game: CorpusGame, *, include_other_rules: bool = False) -> list[ExpectedDay]:
     """Every scorable day of the game with its expected result (README rules)."""
     if game.needs_other_rules and not include_other_rules:

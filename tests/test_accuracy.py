@@ -7,8 +7,7 @@ hammer post found on at least 96% of the days where the corpus says which post i
 The archive names some accounts otherwise than the forum shows them (a typo, a case, a space). Votal never
 counts a post by an account the game file does not list; it reports the unlisted account that resembles a
 seat, and the moderator adds it to the seat's replacements. The game files here do the same: after the sync,
-the accounts Votal reports (:meth:`assistant.identity.AuthorIndex.suggestions`) are added, then the days are
-counted.
+the accounts Votal reports (:func:`corpus.confirmed_accounts`) are added, then the days are counted.
 """
 
 from __future__ import annotations
@@ -18,14 +17,22 @@ from functools import cache
 
 import pytest
 from click.testing import CliRunner
-from corpus import CORPUS_DIR, ExpectedDay, expected_days, load_games, load_posts, post_time, render_game_file
+from corpus import (
+    CORPUS_DIR,
+    ExpectedDay,
+    confirmed_accounts,
+    expected_days,
+    load_games,
+    load_posts,
+    post_time,
+    render_game_file,
+)
 from loopback_forum import render_page
 
 from assistant import store
 from assistant.cli import main
 from assistant.demo import PhpbbThread
 from assistant.game import parse_game
-from assistant.identity import AuthorIndex
 from assistant.pageserver import LoopbackServer, Response
 
 pytestmark = pytest.mark.skipif(
@@ -78,26 +85,18 @@ def counted(tmp_path_factory) -> list[tuple[ExpectedDay, dict]]:
             db = folder / f"{game.number}.db"
             summary = json.loads(_run("sync", path, "--db", db, "--format", "json"))
             assert summary["new_posts"] == len(load_posts(game.thread_id)), summary
-            confirmed = _confirmed_accounts(path.read_text(encoding="utf-8"), db)
+            connection = store.open_reader(db)
+            try:
+                authors = store.post_authors(connection, parse_game(path.read_text(encoding="utf-8")).key)
+            finally:
+                connection.close()
+            confirmed = confirmed_accounts(path.read_text(encoding="utf-8"), authors)
             text = render_game_file(game, thread_url=url, posts_per_page=PER_PAGE, confirmed=confirmed)
             path.write_text(text, encoding="utf-8")
             printed = _run("count", path, "--db", db, "--all-days", "--at-time", AFTER_ALL_GAMES, "--format", "json")
             votals = {votal["day"]: votal for votal in json.loads(printed)}
             results.extend((day, votals[day.day]) for day in days)
     return results
-
-
-def _confirmed_accounts(game_file: str, db) -> dict[str, list[str]]:
-    """The unlisted accounts Votal reports as resembling one seat, as the moderator confirms them."""
-    connection = store.open_reader(db)
-    try:
-        authors = store.post_authors(connection, parse_game(game_file).key)
-    finally:
-        connection.close()
-    confirmed: dict[str, list[str]] = {}
-    for account, seat in AuthorIndex(parse_game(game_file), authors).suggestions():
-        confirmed.setdefault(seat, []).append(account)
-    return confirmed
 
 
 def _decided(day: ExpectedDay, votal: dict) -> bool:

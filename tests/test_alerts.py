@@ -120,9 +120,15 @@ def test_each_alert_is_logged_and_sent_once(caplog) -> None:
     new = deliver_alerts(db, GAME, alerts, now=NOW, post=lambda url, payload: sent.append((url, payload)))
     again = deliver_alerts(db, GAME, alerts, now=NOW, post=lambda url, payload: sent.append((url, payload)))
     assert (kinds(new), again) == (["forum_error", "deadline_near"], [])
-    assert sent == [
-        (WEBHOOK, {"content": "**Loopback Game** — Votal could not read the thread: HTTP 500 fetching x"}),
-        (WEBHOOK, {"content": "**Loopback Game** — Day 2 ends in 40 min (Tue 03 Mar 17:00 EST)."}),
+    assert sent == [  # one message for both, and no mention can ping
+        (
+            WEBHOOK,
+            {
+                "content": "**Loopback Game**\n- Votal could not read the thread: HTTP 500 fetching x\n"
+                "- Day 2 ends in 40 min (Tue 03 Mar 17:00 EST).",
+                "allowed_mentions": {"parse": []},
+            },
+        ),
     ]
     assert caplog.text.count("HTTP 500 fetching x") == 1
     assert [r["sent"] for r in store.load_alerts(db, GAME.key)] == [NOW.isoformat()] * 2
@@ -173,3 +179,43 @@ def test_post_json_raises_on_failure() -> None:
     responses.post(WEBHOOK, status=404)
     with pytest.raises(requests.HTTPError):
         post_json(WEBHOOK, {"content": "x"})
+
+
+def test_a_flood_of_alerts_is_one_message_and_pings_no_one() -> None:
+    db = store.open_db(":memory:")
+    sent: list[dict] = []
+    hostile = [
+        Alert("unresolved_vote", f"vote:1:{n}", f"Day 1, post 9: Mallory's 'vote @everyone <@&{n}> <!here>' ...")
+        for n in range(257)
+    ]
+    deliver_alerts(db, GAME, hostile, now=NOW, post=lambda url, payload: sent.append(payload))
+    deliver_alerts(db, GAME, hostile, now=NOW + timedelta(hours=1), post=lambda url, payload: sent.append(payload))
+    assert len(sent) == 1
+    [payload] = sent
+    assert payload["allowed_mentions"] == {"parse": []}
+    content = payload["content"]
+    assert len(content) <= 2000 and "more (votal status shows them)" in content
+    assert "@everyone" not in content and "<@&" not in content and "<!here" not in content
+    assert "@\u200beveryone" in content  # shown, inert
+    assert [r["sent"] for r in store.load_alerts(db, GAME.key, limit=300)] == [NOW.isoformat()] * 257
+
+
+def test_alerts_waiting_after_a_failed_send_go_together_with_new_ones() -> None:
+    db = store.open_db(":memory:")
+    sent: list[str] = []
+
+    def down(url, payload):
+        raise requests.ConnectionError("webhook down")
+
+    deliver_alerts(db, GAME, [Alert("unresolved_vote", "vote:1:1", "problem 1")], now=NOW, post=down)
+    deliver_alerts(db, GAME, [Alert("unresolved_vote", "vote:1:2", "problem 2")], now=NOW,
+                   post=lambda u, p: sent.append(p["content"]))
+    assert sent == ["**Loopback Game**\n- problem 1\n- problem 2"]
+
+
+def test_no_pings_breaks_every_kind_of_mention() -> None:
+    from assistant.alerts import no_pings
+
+    assert no_pings("@here @everyone <@123> <@!123> <@&9> <!channel>") == (
+        "@\u200bhere @\u200beveryone <@\u200b123> <@\u200b!123> <@\u200b&9> <\u200b!channel>"
+    )

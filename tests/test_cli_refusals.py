@@ -107,13 +107,15 @@ def test_game_file_doubts_are_warnings_beside_the_count(demo, tmp_path):
     data = json.loads(invoke("count", game, "--db", db, "--day", "2", "--at-time", DAY2_EVENING,
                              "--format", "json").output)
     kinds = [(w["kind"], w["post"]) for w in data["warnings"]]
-    assert kinds == [("day_gap", 25), ("day_beyond_thread", 80)]
+    assert kinds == [("day_gap", 25), ("day_beyond_thread", 80), ("vote_between_days", 26)]
     assert "posts 25-29 lie between day 1 (ends at post 24) and day 2" in data["warnings"][0]["message"]
     assert "problems" in data
     text = invoke("count", game, "--db", db, "--day", "2", "--at-time", DAY2_EVENING).output
     assert "  warning: day 3 starts at post 80, beyond the last stored post (33)" in text
     status = json.loads(invoke("status", game, "--db", db, "--format", "json").output)[0]
-    assert [w[:22] for w in status["warnings"]] == ["posts 25-29 lie betwee", "day 3 starts at post 8"]
+    assert [w[:22] for w in status["warnings"]] == [
+        "posts 25-29 lie betwee", "day 3 starts at post 8", "posts 26, 27, 28, 29: "
+    ]
     bbcode = CliRunner().invoke(main, ["count", str(game), "--db", str(db), "--day", "2",
                                                        "--at-time", DAY2_EVENING, "--format", "bbcode"])
     assert "warning: posts 25-29" in bbcode.stderr and "warning" not in bbcode.stdout
@@ -190,3 +192,39 @@ def test_vote_counts_are_numbered_per_day_and_keep_their_number(demo, tmp_path):
     assert heading(2, 31) == "[b]Witch Hunt Demo: The Hollow Oak: Vote Count 2.2[/b] (as of post #31)"
     assert heading(2, 28).startswith("[b]Witch Hunt Demo: The Hollow Oak: Vote Count 2.1[/b]")  # drafted again
     assert heading(1, 10).startswith("[b]Witch Hunt Demo: The Hollow Oak: Vote Count 1.1[/b]")
+
+
+def warnings_of(game, db, day, *extra):
+    result = invoke("count", game, "--db", db, "--day", day, "--at-time", DAY2_EVENING, "--format", "json", *extra)
+    assert result.exit_code == 0, result.output
+    return {w["kind"]: w for w in json.loads(result.output)["warnings"]}
+
+
+def test_a_computed_lynch_without_its_death_entry_is_a_warning_naming_the_entry(synced, demo, tmp_path):
+    _, _, db = synced
+    game = write_game(demo, tmp_path, change=('[[deaths]]\nplayer = "Dorian Gray"\nphase = "day 1"\n', ""))
+    missing = warnings_of(game, db, 2)["missing_death"]
+    assert missing["message"] == (
+        "day 1: Votal counts Dorian Gray eliminated at post 24, but [[deaths]] has no entry for it, so day 2 still "
+        'counts Dorian Gray alive (and its majority may be wrong): add [[deaths]] player = "Dorian Gray", '
+        'phase = "day 1"'
+    )
+    assert "missing_death" not in warnings_of(*synced[1:], 2)  # the demo records the death
+
+
+def test_an_end_post_that_is_not_the_hammer_and_votes_after_the_end_are_warnings(synced, demo, tmp_path):
+    _, _, db = synced
+    game = write_game(demo, tmp_path, change=('ruleset = "witchhunt-online-2.0.1"', 'ruleset = "mafiascum"'))
+    game.write_text(game.read_text().replace("end_post = 24", "end_post = 23"))  # Ariadne's post, not the hammer
+    found = warnings_of(game, db, 1)
+    hammer = json.loads(invoke("count", game, "--db", db, "--day", "1", "--format", "json").output)["outcome"]["post"]
+    assert hammer < 23
+    assert found["end_post_disagrees"]["message"].startswith(
+        f"day 1: end_post = 23, but the votes ended the day at post {hammer} (majority)"
+    )
+    between = found["vote_between_days"]
+    assert f"votes after day 1 ended (post {hammer}) and before day 2 began count for neither day" in between["message"]
+    # the moderator's own closing post after the hammer is no disagreement
+    mod_closes = write_game(demo, tmp_path, change=('ruleset = "witchhunt-online-2.0.1"', 'ruleset = "mafiascum"'),
+                            name="m.toml")
+    assert "end_post_disagrees" not in warnings_of(mod_closes, db, 1)

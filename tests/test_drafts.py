@@ -24,7 +24,8 @@ from assistant.drafts import (
     render_votal_draft,
     safe_url,
 )
-from assistant.game import parse_game
+from assistant.counting import ruleset_for
+from assistant.game import Death, parse_game
 from assistant.names import Roster
 from assistant.outcome import Outcome, words_of
 from assistant.rules import bundled_rulesets, load_ruleset, parse_ruleset
@@ -305,7 +306,9 @@ def test_a_day_with_no_votal_yet_takes_the_living_and_majority_from_the_game_fil
     context = build_context(g, ruleset, [], day=2, now=None)
     assert (context.alive, context.majority, context.as_of_post, context.wagons) == (5, 3, None, ())
     assert context.deaths == ("Medea", "Helen")
-    assert context.not_voting == LIVING
+    assert context.not_voting == ("Ariadne", "Theseus", "[b]x[/b]", "Icarus (replaced **y**)", "Paris")
+    assert [p.shown for p in context.living] == list(context.not_voting)  # a replaced seat by its current account
+    assert [(p.name, p.account) for p in context.living if p.name != p.account] == [("**y**", "Icarus")]
 
 
 def test_plurality_rules_post_no_majority_number():
@@ -709,7 +712,6 @@ def read_case_text(text: str):
         return read_case(path)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 14 item 6: the judge draft says the Judge declined after a Deacon save")
 def test_after_a_deacon_save_of_the_judges_pick_both_drafts_tell_the_same_story():
     # witchhunt-rules-9.0.txt, Keyword Reference "Kill": "It is possible to survive a kill. Either way, all kills are
     # publicly announced": the Judge's lynch was attempted and failed; neither draft may say the Judge declined.
@@ -727,35 +729,30 @@ def test_after_a_deacon_save_of_a_majority_the_judge_draft_has_no_decision_and_t
     assert "The Judge has no decision to make today. " + story in drafts["judge"]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 14 item 6: a 2.0.1 mod-kill is not yet the day's hanging")
 def test_a_mod_kill_that_takes_the_days_hanging_is_announced_as_such():
     # witchhunt-online-2.0.1.txt, Behavior Rules: "make it use the daily hanging for the town".
     drafts = drafts_of_case("witchhunt-online-a-mod-kill-takes-the-days-hanging")
-    assert "Dion was mod-killed: this is the day's hanging." in drafts["day-end"]
+    assert "Dion was mod-killed: this is the day's lynch." in drafts["day-end"]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 14 item 5: roles of the dead are not yet in the day-start draft")
 def test_millers_hollow_day_start_reveals_the_role_of_the_dead():
     # millers-hollow-master-rules.txt, Night Time Events: "If you are eaten, then you are out of the game. Your role
     # is revealed upon your death."
-    drafts = drafts_of_case(
-        "millers-hollow-dead-players-cannot-vote", game_text='[[deaths]]\nplayer = "Theseus"\nphase = "night 1"\nrole = "Seer"\n'
-    )
+    flip = '[[deaths]]\nplayer = "Theseus"\nphase = "night 1"\nrole = "Seer"\n'
+    drafts = drafts_of_case("millers-hollow-dead-players-cannot-vote", game_text=flip)
     assert "[b]Theseus[/b] died in the night. Theseus was the Seer." in drafts["day-start"]
     assert "[b]Jason[/b] died in the night." in drafts["day-start"]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 14 item 5: the day-start draft does not say how the rules change a vote")
 def test_millers_hollow_day_start_says_how_to_vote_change_a_vote_and_abstain():
     # millers-hollow-master-rules.txt, Day Time Lynching: "vote [insert name]" ... "unvote [insert original name]
     # vote [insert new name]" ... "vote abstain". Please bold all votes.
     start = drafts_of_case("millers-hollow-dead-players-cannot-vote")["day-start"]
-    assert "unvote [i][/i][original name] vote [i][/i][new name]" in start
+    assert "unvote [[i][/i]original name] vote [[i][/i]new name]" in start
     assert "vote abstain" in start
     assert "You may change your vote at any time" not in start
 
 
-@pytest.mark.xfail(strict=True, reason="issue 14 item 6: the clocktower day-start does not explain nominations")
 def test_clocktower_day_start_explains_nominations():
     # clocktower-style-forum-rules.txt, Nominations and Voting: "Players must be nominated before they may be voted
     # on that day. Each player may only be nominated once per day, and each player may only nominate once per day."
@@ -764,7 +761,6 @@ def test_clocktower_day_start_explains_nominations():
     assert "once per day" in start
 
 
-@pytest.mark.xfail(strict=True, reason="issue 14 item 3: survivals are not yet announced in the day-start draft")
 def test_night_survivals_are_announced_with_the_deaths():
     # witchhunt-rules-9.0.txt, Keyword Reference "Kill": "Deaths (and survivals) from each night are announced first
     # thing the following morning, in a random order."
@@ -775,3 +771,32 @@ def test_night_survivals_are_announced_with_the_deaths():
 @pytest.mark.parametrize("name", ["Dorian Gray", "x[y", "[1] Ann", "Bob :[", "a [ b", "[ ]", "mr_[3]", "Zoë-Ann"])
 def test_bbcode_escaping_leaves_names_that_cannot_open_a_tag_as_typed(name):
     assert escape_bbcode(name) == name
+
+
+def test_flips_and_the_no_lynch_line_follow_the_ruleset(tmp_path):
+    # a house ruleset: roles revealed, and no lynch takes one vote fewer than the majority
+    rules = tmp_path / "house.toml"
+    rules.write_text(
+        (Path(__file__).resolve().parents[1] / "data" / "rulesets" / "mafiascum.toml").read_text()
+        .replace('no_elimination_label = "No Lynch"', 'no_elimination_label = "No Lynch"\nreveal_roles = true')
+        .replace('kind = "half_plus_one"', 'kind = "half_plus_one"\nno_elimination_below = 1')
+    )
+    text = TINY.replace('ruleset = "mafiascum"', f'ruleset = "{rules}"') + (
+        '\n[[players]]\nname = "Dee"\n\n[[deaths]]\nplayer = "Dee"\nphase = "night 0"\nrole = "Vanilla Townie"\n'
+    )
+    g = parse_game(text, path=tmp_path / "g.toml")
+    ruleset = ruleset_for(g)
+    posts = [read_post(1, "Alice", ("vote", "Carol")), read_post(2, "Bob", ("vote", "Carol"))]
+    votal = replay_day(g, ruleset, posts, Roster.from_game(g, ruleset), day=1)
+    context = build_context(g, ruleset, [votal], day=1, now=None, posts=posts)
+    start = render_draft("day-start", context)
+    assert "With 3 alive, it takes [b]2[/b] votes to lynch.\nIt takes [b]1[/b] votes for No Lynch." in start
+    flipped = replace(g, deaths=(*g.deaths, Death("Carol", "day", 1, role="Cop")))
+    end = render_draft("day-end", build_context(flipped, ruleset, [votal], day=1, now=None, posts=posts))
+    assert "Carol was the Cop." in end
+    plain = render_draft("day-end", build_context(flipped, load_ruleset("mafiascum"), [votal], day=1, now=None,
+                                                  posts=posts))
+    assert "Cop" not in plain  # a ruleset that does not reveal roles never flips
+    # ...and the rules follow the same threshold: one No Lynch vote of three alive ends this day
+    sleepy = replay_day(g, ruleset, [read_post(1, "Alice", ("vote", "No Lynch"))], Roster.from_game(g, ruleset), day=1)
+    assert (str(sleepy.outcome.kind), sleepy.outcome.post) == ("no_elimination", 1)

@@ -201,7 +201,7 @@ def test_conditional_get_answers_not_modified(board) -> None:
 
 
 def test_stop_ends_a_long_wait_at_once_and_makes_no_more_requests(board) -> None:
-    handler = Scripted(Response(429, "slow down", {"Retry-After": "300"}))
+    handler = Scripted(Response(429, "slow down", {"Retry-After": "100"}))
     stop = threading.Event()
     limiter = HostLimiter(sleep=stop.wait)
     with board.plug(handler) as server:
@@ -209,7 +209,7 @@ def test_stop_ends_a_long_wait_at_once_and_makes_no_more_requests(board) -> None
         timer = threading.Timer(0.05, stop.set)
         timer.start()
         with pytest.raises(Stopped):
-            f.get(server.base_url + "/viewtopic.php?t=1")  # would wait 300 s without the stop
+            f.get(server.base_url + "/viewtopic.php?t=1")  # would wait 100 s without the stop
         timer.cancel()
         with pytest.raises(Stopped):
             f.get(server.base_url + "/viewtopic.php?t=2")

@@ -151,6 +151,8 @@ def test_a_replacement_may_say_from_which_post_the_new_account_holds_the_seat():
     assert seat.account_at(511) == "Old2" and seat.account_at(512) == "New"
     assert seat.shown_at(511) == "Old2 (replaced Old)" and seat.shown_at(600) == seat.shown
     assert parse_game(REPLACED).players[1].shown == "Other"
+    assert parse_game(REPLACED).shown("Old", 100) == "Old2 (replaced Old)"
+    assert parse_game(REPLACED).shown("No Lynch") == "No Lynch"
 
 
 def test_votes_out_of_turn_are_the_old_account_after_the_post_and_the_new_one_before_it():

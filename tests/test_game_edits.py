@@ -240,3 +240,15 @@ def test_the_first_deadline_is_the_days_end_and_a_later_different_one_a_cited_ev
     assert [(e.day, e.kind, e.post, e.time) for e in game.events] == [(1, "deadline", 30, datetime(2026, 3, 4, 3, tzinfo=UTC))]
     assert once.disagreements == ()
     assert apply_edits(once.text, [first, moved]).text == once.text
+
+
+def test_a_listed_replacement_that_already_holds_a_seat_is_reported_not_written_twice():
+    result = apply_edits(GAME, [AddPlayer("Dogwood", cite(0, "Dogwood (replaced by Birch2)"), ("Birch2", "Dw2"))])
+    assert parse_game(result.text).seat("Dogwood").replacements == ("Dw2",)
+    assert result.disagreements == (
+        "players: 'Birch2' is listed for Dogwood but already holds the seat of Birch (post 0)",
+    )
+
+
+def test_a_replacement_is_checked_against_a_seat_whose_replacements_have_no_posts():
+    check_edits(parse_game(GAME), [AddReplacement("Birch2", "Birch3", 50, cite(50, "Birch3 in"))], posts=STORED)

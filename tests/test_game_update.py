@@ -110,3 +110,20 @@ def test_a_file_without_moderators_gets_the_opening_posts_author():
     assert parse_game(report.text).moderators == ("Gardener",)
     assert 'ruleset = "mafiascum"\nmoderators = ["Gardener"]  # ' in report.text
     assert len(parse_game(report.text).deaths) == 3
+
+
+def test_an_announcement_the_game_file_cannot_hold_is_reported_and_the_rest_written(monkeypatch):
+    import assistant.game_update as game_update
+    from assistant.announcements import Cite, DeathFact, ReplacementFact, ThreadFacts
+
+    facts = ThreadFacts(
+        None, ("Gardener",), None, (), (), (), (), (DeathFact("Ash", "night 4", None, "night kill", Cite(19, "Ash died")),),
+        (ReplacementFact("Fig", "Hazel", 15, Cite(15, "Hazel replaces Fig.")),), (),
+    )
+    monkeypatch.setattr(game_update, "read_thread_facts", lambda posts, **options: facts)
+    text = game_text(extra="\n[[days]]\nday = 1\nstart_post = 0\n")
+    report = plan_update(text, THREAD, path="garden.toml")
+    assert parse_game(report.text).seat("Fig").replacements == ("Hazel",)
+    assert parse_game(report.text).deaths == ()
+    assert len(report.disagreements) == 1
+    assert "deaths[1].phase" in report.disagreements[0] and "(post 19; not written)" in report.disagreements[0]

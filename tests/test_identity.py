@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from assistant.game import parse_game
 from assistant.identity import AuthorIndex, skeleton
@@ -93,6 +95,14 @@ def test_tr39_skeletons_join_look_alikes_and_only_them():
     assert skeleton("Alice2") != skeleton("Alice")
 
 
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=12))
+def test_the_ascii_shortcut_gives_the_librarys_skeleton(name):
+    from disarm import skeleton_key
+
+    assert skeleton(name) == skeleton_key(name, digit_policy="tr39")
+
+
 def test_an_unlisted_account_resembling_a_seat_is_reported_not_counted(index):
     assert index.why_not("A_lice") == "not a player ('A_lice' resembles seat Alice but is not listed in the game file)"
     assert index.why_not("Stranger") == "not a player"
@@ -147,4 +157,48 @@ def test_a_replacement_holds_the_seat_from_its_post_on():
     assert index.match("Carol", number=50) == (None, None)
     assert index.match("Carol Two", number=49) == (None, None)
     assert index.match("Carol Two", number=50) == ("Carol", "account")
-    assert index.why_not("Carol", number=50) == "account 'Carol' does not hold seat Carol at post 50"
+    assert index.why_not("Carol", number=50) == "Carol posted at 50, after being replaced by Carol Two at post 50"
+    assert index.why_not("Carol Two", number=49) == "Carol Two posted at 49, before replacing into the seat at post 50"
+
+
+TALLY_GAME = GAME + """
+[[days]]
+day = 1
+start_post = 1
+"""
+
+
+def _replay(posts: list[tuple[int, str, str | None, str]]):
+    from assistant.names import Roster
+    from assistant.rules import load_ruleset
+    from assistant.tally import replay_day
+    from parsers.commands import ReadPost, extract_commands
+
+    game = parse_game(TALLY_GAME)
+    ruleset = load_ruleset(game.ruleset)
+    read = [
+        ReadPost(number=n, post_id=str(100 + n), author=author, time=None, url="", author_id=user_id,
+                 commands=tuple(extract_commands(body)))
+        for n, author, user_id, body in posts
+    ]
+    roster = Roster.from_game(game, ruleset, authors=[(p.author, p.author_id) for p in read])
+    return replay_day(game, ruleset, read, roster, day=1)
+
+
+def test_in_the_tally_a_look_alike_never_votes_and_is_a_problem_even_when_it_only_posts():
+    votal = _replay([
+        (1, "Alice", "5", "<b>vote Bob</b>"),
+        (2, "\u0421arol", "66", "<b>vote Bob</b>"),  # Cyrillic С: not Carol
+        (3, "A\u200blice", "67", "hello all"),  # zero-width space, no vote
+        (4, "Carol", "7", "<b>vote Zoë</b>"),
+    ])
+    assert {w.target: w.voters for w in votal.wagons} == {"Bob": ("Alice",), "Zoë": ("Carol",)}
+    reported = {(p.post, p.voter): p.reason for p in votal.problems}
+    assert reported[(2, "\u0421arol")].startswith("look-alike account '\\u0421arol' is not seat Carol's account")
+    assert reported[(3, "A\u200blice")].startswith("look-alike account 'A\\u200blice' is not seat Alice's account")
+
+
+def test_in_the_tally_a_renamed_account_keeps_its_seat_and_is_flagged():
+    votal = _replay([(1, "Alice", "5", "hello"), (2, "Alicia", "5", "<b>vote Bob</b>")])
+    assert {w.target: w.voters for w in votal.wagons} == {"Bob": ("Alice",)}
+    assert [f.seat for f in votal.flags if "renamed" in f.reason] == ["Alice"]

@@ -36,7 +36,7 @@ def test_golden_case(path: Path) -> None:
         at_time=case.at_time,
         resolve=resolve_exact,
     )
-    assert render_votal(votal) == case.expect, case.title
+    assert render_votal(votal, notes=case.notes) == case.expect, case.title
 
 
 def test_every_bundled_ruleset_loads_and_cites_its_source_for_every_table():

@@ -49,3 +49,19 @@ def test_run_polls_and_status_reads_every_bundled_ruleset(ruleset, board, tmp_pa
     assert "None" not in text
     majority = status["majority"]
     assert f"  day 1: Alder 2{f'/{majority}' if majority is not None else ' (most votes)'}" in text.splitlines()
+
+
+def test_a_warning_alerts_once_though_its_words_change_with_the_thread() -> None:
+    from assistant.alerts import detect_alerts
+    from assistant.checks import GameWarning
+    from assistant.game import parse_game
+
+    game = parse_game(game_text("http://forum.example"), path="g.toml")
+
+    def beyond(last: int) -> GameWarning:
+        message = f"day 3 starts at post 80, beyond the last stored post ({last}): run `votal sync`"
+        return GameWarning("day_beyond_thread", message, post=80)
+
+    first, later = (detect_alerts(game, None, now=NOW, warnings=[beyond(n)]) for n in (33, 34))
+    assert [a.key for a in first] == [a.key for a in later] == ["warning:day_beyond_thread:None:80"]
+    assert first[0].message != later[0].message

@@ -131,10 +131,15 @@ def test_the_interval_comes_from_the_game_and_the_count_hook_gives_the_deadline(
 
 
 def test_run_games_shares_one_limiter_and_robots_txt_and_stops_cleanly(forum, board, tmp_path) -> None:
-    one = write_game(tmp_path, board.base_url, "one.toml", fetch_extra="interval = 0.02")
+    from assistant.tally import NoEliminationCount, Votal
+
+    def count(game, db, now):  # a deadline close enough for the last hour's pace, made fast for the test
+        return Votal(2, 5, 3, None, (), NoEliminationCount(), (), None, (), deadline=NOW + timedelta(minutes=30))
+
+    one = write_game(tmp_path, board.base_url, "one.toml")
     two = tmp_path / "two.toml"
     two.write_text(one.read_text().replace("&t=42", "&t=42&copy=2"), encoding="utf-8")
-    r = runner(tmp_path)
+    r = runner(tmp_path, count=count, fast_interval=0.02)
     thread = threading.Thread(
         target=run_games, args=([one, two],), kwargs={"db_path": r.db_path, "runner": r, "install_signals": False}
     )
@@ -153,7 +158,7 @@ def test_run_games_shares_one_limiter_and_robots_txt_and_stops_cleanly(forum, bo
 
 
 def test_sigterm_stops_a_running_scheduler_between_requests(forum, board, tmp_path) -> None:
-    path = write_game(tmp_path, board.base_url, fetch_extra="interval = 0.05")
+    path = write_game(tmp_path, board.base_url)
     script = tmp_path / "run.py"
     script.write_text(
         "import sys\n"

@@ -160,7 +160,7 @@ def test_current_day_shows_wagons_with_bars_voters_in_order_and_votes_needed(pag
     current = page.select_one("section.day.current")
     assert current["id"] == "day-2"
     assert wagon_rows(current) == [
-        ("<i>Carol</i>", "2 L-1", [("Alice", url_of(11)), ("Erin", url_of(13))]),
+        ("<i>Carol</i>", "2 L-1", [("Alice", url_of(11)), ("@erin2 (replaced Erin)", url_of(13))]),
         ("=Dave", "1 L-2", [("<i>Carol</i>", url_of(16))]),
         ("No elimination", "1 L-2", [("=Dave", url_of(12))]),
     ]
@@ -188,7 +188,7 @@ def test_every_command_of_the_day_is_listed_in_order_linking_to_its_post(page):
     assert items == [
         (["vote"], url_of(11), "#11 Alice votes <i>Carol</i> 2026-11-02 05:00 UTC"),
         (["sleep"], url_of(12), "#12 =Dave votes No elimination 2026-11-02 06:00 UTC"),
-        (["vote"], url_of(13), "#13 Erin votes <i>Carol</i> 2026-11-02 07:00 UTC"),
+        (["vote"], url_of(13), "#13 @erin2 (replaced Erin) votes <i>Carol</i> 2026-11-02 07:00 UTC"),
         (["vote", "void"], url_of(14), "#14 Bob & Co vote Erin not counted: voter is dead 2026-11-02 08:00 UTC"),
         (["vote", "void"], url_of(15), "#15 Stranger vote Alice not counted: not a player 2026-11-02 09:00 UTC"),
         (["vote"], url_of(16), "#16 <i>Carol</i> votes =Dave 2026-11-02 10:00 UTC"),
@@ -203,7 +203,8 @@ def test_earlier_days_show_their_final_votal_and_outcome(page):
     assert " ".join(day1.select_one(".outcome").get_text().split()) == "Bob & Co is eliminated (majority, post #6)."
     assert day1.select_one(".outcome a")["href"] == url_of(6)
     assert wagon_rows(day1) == [
-        ("Bob & Co", "3 majority", [("Alice", url_of(1)), ("<i>Carol</i>", url_of(3)), ("Erin", url_of(6))]),
+        ("Bob & Co", "3 majority",
+         [("Alice", url_of(1)), ("<i>Carol</i>", url_of(3)), ("@erin2 (replaced Erin)", url_of(6))]),
         ("=Dave", "1 L-2", [("Bob & Co", url_of(2))]),
     ]
     assert [a.get_text() for a in day1.select("ol.actions a.post")] == ["#1", "#2", "#3", "#4", "#5", "#6", "#6"]
@@ -224,7 +225,7 @@ def test_votal_json_holds_the_public_days():
     assert data["game"] == {
         "title": "Mini <Normal> & Co",
         "thread": "https://forum.example.org/viewtopic.php?t=77",
-        "players": ["Alice", "Bob & Co", "<i>Carol</i>", "=Dave", "Erin"],
+        "players": ["Alice", "Bob & Co", "<i>Carol</i>", "=Dave", "@erin2 (replaced Erin)"],  # by current account
     }
     assert data["generated_at"] == "2026-11-02T09:30:00Z"
     assert data["current_day"] == 2
@@ -235,7 +236,7 @@ def test_votal_json_holds_the_public_days():
         "post_id": "p913",
         "url": url_of(13),
         "time": "2026-11-02T07:00:00Z",
-        "voter": "Erin",
+        "voter": "@erin2 (replaced Erin)",
         "author": "@erin2",
         "text": "vote carol",
         "action": "vote",
@@ -328,7 +329,8 @@ def test_a_private_decision_never_shows_as_the_outcome():
     assert days[0]["wagons"] == full["wagons"]
     outputs = every_output(JUDGED)
     for name in ("index.html", "votal.json", "export.json", "export.csv", "days.csv", "export.html"):
-        assert "Erin eliminated" not in outputs[name] and '"target": "Erin"' not in outputs[name], name
+        for erin in ("Erin", "@erin2 (replaced Erin)"):  # the page names the seat by its current account
+            assert f"{erin} eliminated" not in outputs[name] and f'"target": "{erin}"' not in outputs[name], name
     soup = BeautifulSoup(outputs["index.html"], "html.parser")
     assert soup.select_one("#day-1 summary .tag").get_text() == "awaiting the moderator"
 
@@ -425,3 +427,23 @@ def test_every_link_is_a_web_address():
     html = build_fixture_site()["index.html"]
     hrefs = re.findall(r'href="([^"]*)"', html)
     assert hrefs and all(h.startswith(("https://", "style.css", "votal.json")) for h in hrefs), hrefs
+
+
+# Millers Hollow lovers may not vote for each other; a post the moderator ignores does not count either.
+LOVERS = (
+    GAME.replace('ruleset = "mafiascum"', 'ruleset = "millers-hollow"')
+    + '[[corrections]]\npost = 3\nignore = true\n[private]\nlovers = [["Erin", "Alice"]]\n'
+)
+
+
+def test_a_vote_a_private_fact_voids_reads_like_a_moderators_ruling_on_the_page():
+    """Issue 15 item 8: the page must not let players infer that two players are lovers."""
+    game = parse_game(LOVERS)
+    ruleset = load_ruleset(game.ruleset)
+    posts = [ReadPost(1, "p1", "Erin", None, "", (Command("vote", "Alice", "vote Alice"),)),
+             ReadPost(3, "p3", "Bob & Co", None, "", (Command("vote", "Erin", "vote Erin"),))]
+    votal = replay_day(game, ruleset, posts, Roster.from_game(game, ruleset), day=1)
+    shown = {a["post"]: a["why_not"] for a in public_day(votal.to_json())["actions"]}
+    assert shown == {1: "ruled out by the moderator", 3: "ruled out by the moderator"}
+    moderator = {a["post"]: a.get("private_why") for a in votal.to_json(private=True)["actions"]}
+    assert moderator[1] == "Erin and Alice are lovers and may not vote for each other"

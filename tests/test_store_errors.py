@@ -11,7 +11,7 @@ from assistant import store
 from assistant.cli import main
 from assistant.fetch import Fetcher
 from assistant.sync import sync_game
-from tests.loopback_forum import Forum, game_text, make_game, make_posts, serve
+from loopback_forum import Forum, game_text, make_game, make_posts, serve
 
 NOW = datetime(2026, 3, 5, 12, 0, tzinfo=UTC)
 
@@ -100,3 +100,28 @@ def test_lost_posts_are_fetched_again_despite_cached_validators(tmp_path):
             result = sync_game(game, db, Fetcher(min_interval=0), now=lambda: NOW)
             assert store.count_posts(db, game.key) == 60
         assert result.new_posts == 0 and result.requests == 1  # then polls are cheap again
+
+
+def test_a_page_read_with_problems_keeps_no_validators():
+    from types import SimpleNamespace
+
+    from assistant.fetch import Fetched
+    from assistant.sync import _validators
+
+    post = SimpleNamespace(post_id="1", number=1)
+    fetched = Fetched("u", "<html></html>", etag='"v1"', last_modified="Sun, 01 Mar 2026 22:00:00 GMT")
+    clean = SimpleNamespace(problems=[], next_url="n", posts=[post])
+    troubled = SimpleNamespace(problems=["posts may be missing"], next_url="n", posts=[post])
+    assert _validators(fetched, clean).etag == '"v1"'
+    assert (_validators(fetched, troubled).etag, _validators(fetched, troubled).last_modified) == (None, None)
+
+
+def test_a_store_with_a_damaged_schema_is_one_line(tmp_path, game_file):
+    db = tmp_path / "votal.db"
+    connection = sqlite3.connect(db)
+    connection.execute("create table posts (game text, post_id text)")  # a posts table missing its columns
+    connection.commit()
+    connection.close()
+    code, output = cli("count", game_file, "--db", db, "--day", "1")
+    assert code == 1 and "Traceback" not in output
+    assert output.strip().startswith("Error: store ") and len(output.strip().splitlines()) == 1

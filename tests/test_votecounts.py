@@ -14,6 +14,7 @@ from assistant.votecounts import (
     LearnedAlias,
     PostedWagon,
     check_count,
+    learn_from_counts,
     read_vote_count,
 )
 
@@ -99,3 +100,39 @@ def test_a_no_lynch_wagon_is_read_as_no_elimination():
     count = read_vote_count("No Lynch (1): Quentin<br>Marigold (1): Ysolde", post=3)
     assert check_count(count, votal, roster, posts) == ([], [])
     assert NO_ELIMINATION == "no elimination"
+
+
+def test_a_learned_name_counts_from_the_count_that_taught_it_and_a_hammer_by_it_is_doubtful():
+    game, ruleset, posts, roster = _setup(
+        [
+            "1 Quentin: vote Frosty",
+            "2 Ysolde: vote Tfrost22",
+            "3 Odalys: vote Tfrost22",
+            "4 Warden:",  # the moderator's count
+            "6 Bramble: vote Frosty",
+        ]
+    )
+    count = read_vote_count("Tfrost22 (3): Quentin, Ysolde, Odalys<br>Not voting (4): Bramble, x, y, z", post=4)
+    learn_from_counts([count], lambda at: replay_day(game, ruleset, posts, roster, day=1, at_post=at), roster, posts)
+    before = replay_day(game, ruleset, posts, roster, day=1, at_post=3)
+    assert [(w.target, w.voters) for w in before.wagons] == [("Tfrost22", ("Ysolde", "Odalys"))]  # as it was then
+    after = replay_day(game, ruleset, posts, roster, day=1, at_post=5)
+    assert [(w.target, w.voters) for w in after.wagons] == [("Tfrost22", ("Ysolde", "Odalys", "Quentin"))]
+    learned = [a for a in after.actions if a.step == "learned"]
+    assert [(a.post, a.voter, a.target, a.doubt) for a in learned] == [(4, "Quentin", "Tfrost22", "learned alias")]
+    hammered = replay_day(game, ruleset, posts, roster, day=1)
+    assert (hammered.outcome.target, hammered.outcome.post, hammered.outcome.doubt) == ("Tfrost22", 6, "learned alias")
+
+
+def test_a_hammer_by_a_short_prefix_is_doubtful_and_says_so():
+    from assistant.outcome import summarize
+
+    game, ruleset, posts, roster = _setup(
+        ["1 Quentin: vote Marigold", "2 Ysolde: vote Marigold", "3 Odalys: vote Marigold", "4 Bramble: vote Mar"]
+    )
+    votal = replay_day(game, ruleset, posts, roster, day=1)
+    assert votal.actions[-1].doubt == "short prefix"
+    assert votal.outcome.doubt == "short prefix"
+    assert "doubtful (short prefix): check post 4" in summarize(votal.outcome)
+    sure = replay_day(game, ruleset, posts[:3] + [read_post("4 Bramble: vote Marigold")], roster, day=1)
+    assert sure.outcome.doubt is None

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 if TYPE_CHECKING:
     from assistant.outcome import Outcome
@@ -41,6 +41,8 @@ HOOK_MODULES = (
     "loose_cannon",
     "judge",
     "deacon_holy",
+    "extra_lives",
+    "modkill",
     "clocktower",
     "dead_vote_token",
     "sheriff",
@@ -49,8 +51,10 @@ HOOK_MODULES = (
     "missed_days",
 )
 # The methods the day replay calls, in the order of the table above.
-HOOK_POINTS = ("check_voter", "check_vote", "voters", "targets", "weight", "at_post", "on_death", "standing",
-               "settle", "flags", "votal")
+HOOK_POINTS = (
+    "check_voter", "check_vote", "voters", "targets", "weight", "at_post", "on_death",
+    "standing", "settle", "flags", "votal",
+)
 
 
 @dataclass(frozen=True)
@@ -63,6 +67,11 @@ class Verdict:
     problem: bool = False
     private: bool = False
     nomination: bool = False  # the vote nominated its target (clocktower)
+
+
+class Decision(NamedTuple):
+    pick: str  # a seat, or "none"
+    post: int | None  # where it was made, when the game file says
 
 
 class Hook:
@@ -106,11 +115,16 @@ class Hook:
     def votal(self, fields: dict[str, Any]) -> None:
         pass
 
-    def decision(self, role: str) -> str | None:
-        """The pick ``role`` made on this day (``[[private.decisions]]``): a seat, "none", or None."""
+    def decision(self, role: str) -> Decision | None:
+        """The pick ``role`` made on this day (``[[private.decisions]]``: a seat or "none", and the post it was
+        made at when recorded), or None. A replay as of a post never sees a decision recorded after it."""
+        at_post = self.day.r.at_post
         for decision in self.day.game.private.decisions:
             if decision.get("day") == self.day.number and role in decision:
-                return decision[role]
+                post = decision.get("post")
+                if post is not None and at_post is not None and post > at_post:
+                    return None
+                return Decision(decision[role], post)
         return None
 
 

@@ -67,7 +67,11 @@ class Clocktower(Hook):
 
     def standing(self, standing: Standing) -> Standing:
         at = standing.post if standing.post is not None else self.day.bounds.start_post
-        left = any(not self.nominated(s) for s in self.day.targets(self.day.living(at)))
+        living = self.day.living(at)
+        nominators = {nominator for nominator, _, _ in self.nominations}
+        left = any(not self.nominated(s) for s in self.day.targets(living)) and any(
+            s not in nominators for s in living
+        )
         return replace(standing, nominations_left=left)
 
     def votal(self, fields: dict) -> None:

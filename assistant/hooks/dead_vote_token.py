@@ -1,8 +1,8 @@
 """Clocktower's "Dead players: one vote": a dead player may vote once more in the game (their token), and
-spends it by ending a day voting for a player."""
+spends it by ending a day voting for a player; a player killed during the day keeps at most one vote."""
 
 from assistant.hooks import Hook, Verdict
-from assistant.tally import alive_seats
+from assistant.living import alive_seats
 
 
 class DeadVoteToken(Hook):
@@ -29,6 +29,11 @@ class DeadVoteToken(Hook):
         if seat in self.spent:
             return Verdict(False, "voter is dead and has spent their vote token", problem=True)
         return Verdict()
+
+    def on_death(self, seat: str, post: int) -> None:
+        """"Dead players: can only vote on once": a player killed during the day keeps the first of their votes."""
+        self.day.book.keep_one(seat, post)
+        self.day.changed = True
 
     def voters(self, seats: list[str], living) -> list[str]:
         dead = [s.name for s in self.day.game.players if s.name not in living and s.name not in self.spent]

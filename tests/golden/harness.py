@@ -7,7 +7,8 @@ A case file has four sections::
                       title and thread are filled in when missing
     === posts         one post a line: NUMBER AUTHOR [@ISO-TIME] [edited(CMDS)] [deleted]: CMD; CMD; ...
                       CMD is "vote X", "unvote", "unvote X" or "nominate X"; a post with no commands ends at ":"
-    === query         day = N, optionally at_post = P and at_time = ISO
+    === query         day = N, optionally at_post = P and at_time = ISO, and notes = true (expect the
+                      moderator-only notes too: "note (moderator only): ...")
     === expect        the votal as rendered by render_votal()
     === xfail         (optional) one line: why the tally does not do this yet, naming the issue item; the
                       case is then a strict expected failure, so the fix must remove this section
@@ -44,6 +45,7 @@ class Case:
     at_time: datetime | None
     expect: str
     xfail: str | None = None
+    notes: bool = False  # query "notes = true": the expect section lists the moderator-only notes too
 
 
 def read_case(path: Path) -> Case:
@@ -71,6 +73,7 @@ def read_case(path: Path) -> Case:
         day=int(query["day"]),
         at_post=int(query["at_post"]) if "at_post" in query else None,
         at_time=_time(query["at_time"]) if "at_time" in query else None,
+        notes=query.get("notes") == "true",
         expect="\n".join(line.rstrip() for line in sections["expect"]).strip(),
         xfail=" ".join(line.strip() for line in sections.get("xfail", ()) if line.strip()) or None,
     )
@@ -163,7 +166,7 @@ def _votes(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
 
 
-def render_votal(votal: Votal) -> str:
+def render_votal(votal: Votal, *, notes: bool = False) -> str:
     """The votal as the few lines a golden case expects: every public field that decides anything."""
     head = f"day {votal.day}: alive {votal.alive}, majority {votal.majority}, as of post {votal.as_of_post}"
     if votal.deadline:
@@ -176,7 +179,7 @@ def render_votal(votal: Votal) -> str:
     lines.append(f"not voting: {', '.join(votal.not_voting) or '-'}")
     for n in votal.nominations:
         lines.append(f"nomination {n.nominator} -> {n.nominee} at {n.post}: {_votes(n.votes)} ({', '.join(n.voters)})")
-    election = getattr(votal, "sheriff_election", None)
+    election = getattr(votal, "election", None)
     if election:
         lines += [f"sheriff {w.target} {_votes(w.votes)}: {', '.join(w.voters)}" for w in election.wagons]
         if election.elected:
@@ -195,6 +198,8 @@ def render_votal(votal: Votal) -> str:
         lines.append("outcome: none")
     lines += [f'problem {p.post} {p.voter} "{p.text}": {p.reason}' for p in votal.problems]
     lines += [f"flag {f.seat}: {f.reason}" for f in votal.flags]
+    if notes:
+        lines += [f"note (moderator only): {n}" for n in votal.private_notes]
     return "\n".join(lines)
 
 
@@ -211,12 +216,12 @@ class ExactRoster:
                 self.owner[name.casefold()] = seat.name
         self.accounts = {a.casefold(): s.name for s in game.players for a in s.accounts}
 
-    def author_match(self, author: str) -> tuple[str | None, str | None]:
+    def author_match(self, author: str, author_id=None, number=None) -> tuple[str | None, str | None]:
         seat = self.accounts.get(author.casefold())
         return seat, "account" if seat else None
 
 
-def resolve_exact(text: str, roster: ExactRoster, *, alive):
+def resolve_exact(text: str, roster: ExactRoster, *, alive, at_post=None):
     from assistant.names import Resolution
 
     folded = " ".join(text.casefold().split())

@@ -1,0 +1,33 @@
+"""Text for a terminal: the one place that makes names and post text safe to print.
+
+A player's name or post can hold terminal escape sequences (move the cursor, recolour, retitle the window,
+hide text) and bidirectional controls (show text in another order than it is). :func:`terminal_safe` shows
+each such character as a visible ``\\u....`` escape; every text printer of the CLI goes through it. JSON
+output is left exact (JSON escapes control characters itself).
+"""
+
+from __future__ import annotations
+
+import re
+
+# C0 controls except tab and newline, DEL, C1 controls (CSI is U+009B), the Arabic letter mark, the
+# left-to-right and right-to-left marks, embeddings and overrides, isolates, and the line and paragraph
+# separators that some terminals treat as line breaks.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def terminal_safe(text: str) -> str:
+    """``text`` with every control and bidi character replaced by a visible escape (``\\u001b``)."""
+    return _UNSAFE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
+def safe_log_formatter(fmt: str):  # noqa: ANN201 (a logging.Formatter; logging is imported only here)
+    """A logging formatter whose lines go through :func:`terminal_safe` (alerts quote names and posts).
+    ``logging`` is imported here, not at the top: `votal count` never logs and would pay for it at start-up."""
+    import logging
+
+    class SafeFormatter(logging.Formatter):
+        def format(self, record: logging.LogRecord) -> str:
+            return terminal_safe(super().format(record))
+
+    return SafeFormatter(fmt)
