@@ -27,6 +27,15 @@ class _Group(click.Group):
         except KeyboardInterrupt:
             click.echo("Interrupted.", err=True)
             sys.exit(130)
+        except Exception as exc:
+            # A store damaged in a way no store function foresaw (a table missing a column, a page
+            # corrupted mid-file) is still one line naming what SQLite said, not a traceback.
+            sqlite3 = sys.modules.get("sqlite3")
+            if sqlite3 is None or not isinstance(exc, sqlite3.Error):
+                raise
+            from assistant.store import store_error
+
+            raise click.ClickException(terminal_safe(str(store_error(ctx.params.get("db_file", "votal.db"), exc))))
 
 
 @click.group(cls=_Group)

@@ -705,7 +705,18 @@ class _WatchedAdapter(HTTPAdapter):
 
     def init_poolmanager(self, *args, **kwargs) -> None:
         super().init_poolmanager(*args, **kwargs)
-        self.poolmanager.pool_classes_by_scheme = {"http": _WatchedHTTPPool, "https": _WatchedHTTPSPool}
+        self.poolmanager.pool_classes_by_scheme = dict(_WATCHED_POOLS)
+
+    def proxy_manager_for(self, proxy: str, **kwargs):  # noqa: ANN201 (requests' signature)
+        """Through an HTTP proxy (HTTP_PROXY and the like) requests are watched too; a SOCKS proxy keeps its own
+        pools (and only the socket timeout)."""
+        manager = super().proxy_manager_for(proxy, **kwargs)
+        if not proxy.lower().startswith("socks"):
+            manager.pool_classes_by_scheme = dict(_WATCHED_POOLS)
+        return manager
+
+
+_WATCHED_POOLS = {"http": _WatchedHTTPPool, "https": _WatchedHTTPSPool}
 
 
 def site_of(url: str) -> str:

@@ -77,10 +77,10 @@ def open_db(path: str | Path, *, attempts: int = 60) -> Store:
             # Switching a new file to WAL and creating its tables take locks that SQLite's busy timeout does
             # not wait for (a lock upgrade would deadlock), so processes opening one new store at once retry.
             if "locked" not in str(exc) or attempt == attempts - 1:
-                raise _store_error(path, exc) from None
+                raise store_error(path, exc) from None
             time.sleep(min(0.01 * (attempt + 1), 0.25))
         except sqlite3.Error as exc:
-            raise _store_error(path, exc) from None
+            raise store_error(path, exc) from None
     raise AssertionError("unreachable")
 
 
@@ -123,14 +123,14 @@ def open_reader(path: str | Path) -> Store:
         db = _connect(path)
         tables = {row[0] for row in db.execute("select name from sqlite_master where type = 'table'")}
     except sqlite3.Error as exc:
-        raise _store_error(path, exc) from None
+        raise store_error(path, exc) from None
     if "posts" not in tables:
         db.close()
         raise StoreError(f"{path} is not a Votal store (no posts table)")
     return db
 
 
-def _store_error(path, exc: sqlite3.Error) -> StoreError:
+def store_error(path, exc: sqlite3.Error) -> StoreError:
     """One line naming the file and what SQLite said, in words a moderator can act on."""
     text = str(exc)
     lowered = text.lower()
@@ -163,14 +163,14 @@ def _writing(db: Store) -> Iterator[Store]:
     try:
         db.execute("BEGIN IMMEDIATE")
     except sqlite3.Error as exc:
-        raise _store_error(store_path(db), exc) from None
+        raise store_error(store_path(db), exc) from None
     try:
         yield db
     except BaseException as exc:
         if db.in_transaction:
             db.execute("ROLLBACK")
         if isinstance(exc, sqlite3.Error):
-            raise _store_error(store_path(db), exc) from None
+            raise store_error(store_path(db), exc) from None
         raise
     else:
         try:
@@ -178,7 +178,7 @@ def _writing(db: Store) -> Iterator[Store]:
         except sqlite3.Error as exc:
             if db.in_transaction:
                 db.execute("ROLLBACK")
-            raise _store_error(store_path(db), exc) from None
+            raise store_error(store_path(db), exc) from None
 
 
 def _rows(db: Store, sql: str, params: Sequence = ()) -> list[sqlite3.Row]:
@@ -186,7 +186,7 @@ def _rows(db: Store, sql: str, params: Sequence = ()) -> list[sqlite3.Row]:
     try:
         return db.execute(sql, params).fetchall()
     except sqlite3.DatabaseError as exc:
-        raise _store_error(store_path(db), exc) from None
+        raise store_error(store_path(db), exc) from None
 
 
 def _one(db: Store, sql: str, params: Sequence = ()) -> sqlite3.Row | None:

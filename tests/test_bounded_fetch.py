@@ -311,3 +311,17 @@ def test_a_trickled_robots_txt_is_given_up_on_and_the_page_still_read(caplog):
         text = fetcher(deadline=1.0).get(server.base_url + "/viewtopic.php?t=1")
     assert text == PAGE.decode()
     assert "robots.txt unreadable" in caplog.text and "took longer than 1 s" in caplog.text
+
+
+def test_a_trickling_http_proxy_is_cut_off_too(monkeypatch):
+    def answer(path, headers, out):  # a proxy is asked for absolute URLs, robots.txt included
+        out.write(head(200, Content_Type="text/html", Content_Length="100000"))
+        trickle(out, server.stop, b"x" * 100000)
+
+    with HostileServer(answer) as server:
+        monkeypatch.setenv("HTTP_PROXY", server.base_url)
+        monkeypatch.setenv("NO_PROXY", "")
+        with pytest.raises(ForumError) as caught:
+            fetcher(deadline=1.0, robots=None).get("http://forum.invalid/viewtopic.php?t=1")
+        assert [p for p, _ in server.requests] == ["http://forum.invalid/viewtopic.php?t=1"]
+    assert "took longer than 1 s" in one_line(caught.value)

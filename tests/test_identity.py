@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from assistant.game import parse_game
 from assistant.identity import AuthorIndex, skeleton
@@ -91,6 +93,14 @@ def test_tr39_skeletons_join_look_alikes_and_only_them():
     assert skeleton("\u0421arol") == skeleton("Carol") == skeleton("C\u200barol")
     assert skeleton("A_lice") != skeleton("Alice")
     assert skeleton("Alice2") != skeleton("Alice")
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=12))
+def test_the_ascii_shortcut_gives_the_librarys_skeleton(name):
+    from disarm import skeleton_key
+
+    assert skeleton(name) == skeleton_key(name, digit_policy="tr39")
 
 
 def test_an_unlisted_account_resembling_a_seat_is_reported_not_counted(index):

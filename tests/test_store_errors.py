@@ -114,3 +114,14 @@ def test_a_page_read_with_problems_keeps_no_validators():
     troubled = SimpleNamespace(problems=["posts may be missing"], next_url="n", posts=[post])
     assert _validators(fetched, clean).etag == '"v1"'
     assert (_validators(fetched, troubled).etag, _validators(fetched, troubled).last_modified) == (None, None)
+
+
+def test_a_store_with_a_damaged_schema_is_one_line(tmp_path, game_file):
+    db = tmp_path / "votal.db"
+    connection = sqlite3.connect(db)
+    connection.execute("create table posts (game text, post_id text)")  # a posts table missing its columns
+    connection.commit()
+    connection.close()
+    code, output = cli("count", game_file, "--db", db, "--day", "1")
+    assert code == 1 and "Traceback" not in output
+    assert output.strip().startswith("Error: store ") and len(output.strip().splitlines()) == 1
