@@ -297,6 +297,7 @@ class DayReplay:
         self.edits: list[tuple[str, ReadPost]] = []  # posts whose edit changed their commands
         # Each voter's last vote whose name could not be read: a moderator's count may teach it later.
         self.unread: dict[str, tuple[Command, dict]] = {}
+        self.resets = frozenset(r.post for r in game.resets)
         self.teaching_posts = frozenset(post for _, post in getattr(replay.roster, "learned", {}).values())
         self.kill_posts = change_posts(game)
         self.living_cache: dict[int | None, tuple[str, ...]] = {}
@@ -449,6 +450,10 @@ class DayReplay:
                             hook(seat, post.number)
             for hook in self.hooked["at_post"]:
                 hook(post.number)
+            if post.number in self.resets and self.phase == "day" and self.outcome is None:
+                self.book.keep_only((), post.number)  # [[resets]]: the moderator reset the count here
+                self.unread.clear()
+                self.changed = True
             if post.number in self.teaching_posts and self.phase == "day" and self.outcome is None:
                 self.reread_learned(post.number, living)
             self.read_post(post, living)
