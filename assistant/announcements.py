@@ -15,12 +15,10 @@ from __future__ import annotations
 import copy
 import html
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 from typing import Protocol
-
-import lxml.etree
 
 from assistant.deadlines import read_deadline
 from parsers.markup import parse_html
@@ -161,9 +159,7 @@ def read_lines(body_html: str) -> list[str]:
         # superscript beside a listed name is its earlier account ("New<sup>Old</sup>"), read like struck text
         is_struck = tag in _STRIKE_TAGS or "line-through" in style or tag == "sup"
         block = tag in _BLOCK_TAGS and "display:inline" not in style
-        if tag == "br":
-            newline()
-        elif block:
+        if tag == "br" or block:
             newline()
         opened = is_struck and not struck
         if opened:
@@ -264,7 +260,9 @@ def _clean_name(text: str) -> str:
 
 # --- the player list ---------------------------------------------------------------------------------------------
 
-_BULLET = re.compile(r"^\s*(?:\[\d{1,2}\]\s*|(?:#|no\.?\s*)?\d{1,2}\s*[.):\]\-]\s*|\d{1,2}\s+(?=\S)|[-*•·◦▪►>+]+\s*)", re.IGNORECASE)
+_BULLET = re.compile(
+    r"^\s*(?:\[\d{1,2}\]\s*|(?:#|no\.?\s*)?\d{1,2}\s*[.):\]\-]\s*|\d{1,2}\s+(?=\S)|[-*•·◦▪►>+]+\s*)", re.IGNORECASE
+)
 _LIST_HEADER = re.compile(
     r"^\W*(?:the\s+)?(?:\w+\s+){0,3}?(players?|living|alive|survivors?|survived|roster|participants|"
     r"signups?|sign-ups|dead|graveyard|deceased|remaining|still\s+alive|in\s+the\s+game)\b[^.!?]{0,40}$",
@@ -304,10 +302,16 @@ def _read_entry(line: str, authors: _Names | None, moderators: set[str]) -> _Ent
     if not plain or len(plain) > 140 or plain.endswith(":") or _LABEL.match(plain.lstrip(STRUCK_OPEN + "*")):
         return None
     # Struck accounts are earlier accounts of the seat (or a dead seat when it is the only one).
-    struck = [_clean_name(s) for s in re.findall(STRUCK_OPEN + r"([^" + STRUCK_CLOSE + r"]*)" + STRUCK_CLOSE, bare)]
+    struck = [
+        _clean_name(name)
+        for segment in re.findall(STRUCK_OPEN + r"([^" + STRUCK_CLOSE + r"]*)" + STRUCK_CLOSE, bare)
+        for name in re.split(r"\s+[|/,]\s+|\s*,\s*|\s+>\s+", segment)  # "Old1 | Old2": several earlier accounts
+    ]
     unstruck_text = re.sub(STRUCK_OPEN + r"[^" + STRUCK_CLOSE + r"]*" + STRUCK_CLOSE, " | ", bare)
     # "Birch (replacing Oldbirch)": the bracket belongs to the name, not to the role after it
-    unstruck_text = re.sub(r"[(\[]\s*((?:replac|sub|in\s+for)[^)\]]*)[)\]]", r" \1 ", unstruck_text, flags=re.IGNORECASE)
+    unstruck_text = re.sub(
+        r"[(\[]\s*((?:replac|sub|in\s+for)[^)\]]*)[)\]]", r" \1 ", unstruck_text, flags=re.IGNORECASE
+    )
     pieces = [p for p in (_clean_name(s) for s in _SPLIT.split(unstruck_text)) if p]
     struck = [s for s in struck if s and _name_like(s)]
     accounts: list[str] = []
@@ -372,7 +376,7 @@ def _leading_name(text: str, authors: _Names | None) -> str | None:
 def _name_like(text: str) -> bool:
     if not text or len(text) > 32 or len(text.split()) > 4:
         return False
-    if re.search(r"[.!?]\s|https?:|www\.", text):
+    if re.search(r"\w{3,}[.!?]\s|https?:|www\.", text):  # a sentence, not "Albert B. Rampage"
         return False
     return bool(re.search(r"\w", text))
 
@@ -422,11 +426,9 @@ def _list_entries(lines: list[str], moderators: set[str], authors: _Names | None
     for under_header, entries in runs:
         before = len(chosen)
         known = sum(1 for e in entries if authors is not None and any(authors.seat(a) for a in e.accounts))
-        if authors is not None and known >= max(2, len(entries) // 2 + 1):
-            chosen.extend(entries)
-        elif under_header and len(entries) >= 3 and (authors is None or known >= 1 or not _author_names_seen(authors)):
-            chosen.extend(entries)
-        elif len(entries) >= 5 and authors is None:
+        vouched = authors is not None and known >= max(2, len(entries) // 2 + 1)
+        headed = under_header and len(entries) >= 3 and (authors is None or known >= 1)
+        if vouched or headed or (len(entries) >= 5 and authors is None):
             chosen.extend(entries)
         if len(chosen) > before:
             chosen_runs.append(entries)
@@ -470,10 +472,6 @@ def _vouched(run: list[_Entry], authors: _Names) -> list[_Entry]:
     ]
 
 
-def _author_names_seen(authors: _Names) -> bool:
-    return bool(authors.seat_of)
-
-
 # --- moderators ------------------------------------------------------------------------------------------------
 
 _MOD_LINE = re.compile(
@@ -503,6 +501,26 @@ def _read_moderators(opening: PostLike) -> tuple[tuple[str, ...], Cite | None]:
     return tuple(mods), cite
 
 
+def _read_helpers(
+    posts: Sequence[PostLike], mod_keys: set[str], seats: dict[str, list[str]]
+) -> tuple[list[str], Cite | None]:
+    """Accounts outside the player list that post the moderator's business (phase changes, vote counts) more
+    than once: a co-moderator or vote counter the opening post does not name."""
+    players = {_squash(a) for accounts in seats.values() for a in accounts}
+    seen: dict[str, list[Cite]] = {}
+    for post in posts:
+        if post.author.casefold() in mod_keys or _squash(post.author) in players:
+            continue
+        for line in read_lines(post.body_html):
+            plain = _plain(line)
+            phase_talk = _NOW_PHASE.search(plain) or _SHORT_PHASE.search(plain) or _BARE_PHASE.search(plain)
+            if phase_talk or re.match(r"\W*(?:official\s+)?vote\s*count\b", plain, re.IGNORECASE):
+                seen.setdefault(post.author, []).append(Cite(post.number, _trim(line)))
+                break
+    helpers = [author for author, cites in seen.items() if len(cites) >= 2]
+    return helpers, (seen[helpers[0]][0] if helpers else None)
+
+
 # --- announcements ---------------------------------------------------------------------------------------------
 
 _NOW_PHASE = re.compile(
@@ -514,8 +532,9 @@ _NOW_PHASE = re.compile(
     r"|^\W*(day|night)\s*" + _NUM + r"\s*(?:[:!\-–—]|$)",
     re.IGNORECASE,
 )
-_NIGHT_FALLS = re.compile(r"\bnight\s+(?:has\s+)?(?:fallen|falls|begins|has\s+begun|is\s+upon)\b|\bit\s+is\s+now\s+night\b",
-                          re.IGNORECASE)
+_NIGHT_FALLS = re.compile(
+    r"\bnight\s+(?:has\s+)?(?:fallen|falls|begins|has\s+begun|is\s+upon)\b|\bit\s+is\s+now\s+night\b", re.IGNORECASE
+)
 _LYNCH_VERB = re.compile(
     r"\b(?:has\s+been|have\s+been|was|were|is\s+being|is|got|gets|will\s+be)\s+(?:\w+\s+)?(?:lynched|hanged|hung|"
     r"executed|eliminated|voted\s+out|strung\s+up)\b|\b(?:lynched|hanged|hung|executed|eliminated)\s+(?:on\s+)?(?:day|d)\s*"
@@ -622,6 +641,12 @@ def read_thread_facts(
             )
         if not entries:
             problems.append("no player list found in the moderators' posts")
+    if not moderators and seats:
+        helpers, helpers_cite = _read_helpers(posts, mod_keys, seats)
+        if helpers:
+            mods = (*mods, *helpers)
+            mods_cite = mods_cite or helpers_cite
+            mod_keys |= {h.casefold() for h in helpers}
     state = _State()
     names = _Names(seats)
     opening_block = True  # the opening post and the moderators' posts right after it (reserved, kept up to date)
@@ -694,7 +719,7 @@ def _read_announcement(
         if not quiet:
             f[kind].append(fact)
 
-    for line, plain in ((line, sentence) for line in lines for sentence in _sentences(_plain(line))):
+    for line, plain in ((whole, sentence) for whole in lines for sentence in _sentences(_plain(whole))):
         cite = Cite(post.number, _trim(line))
         # replacements first: they add accounts that later lines may name
         for match in _REPLACEMENT.finditer(plain):
@@ -859,6 +884,14 @@ _ALIVE_COUNT = re.compile(
 )
 
 
+_SHORT_PHASE = re.compile(r"\b([dn])\s*(\d{1,2})\s+(?:has\s+)?(?:started|begun|begins|starts)\b", re.IGNORECASE)
+_BARE_PHASE = re.compile(
+    r"\bit\s+is\s+now\s+(night|day)(?:time)?\b(?!\s*\d)|\b(day\s+(?:begins|has\s+begun|starts|has\s+started))\b"
+    r"|\b(?:send|submit|pm)\b[^.]{0,30}\bnight\s+actions?\b",
+    re.IGNORECASE,
+)
+
+
 def _phase_of(text: str, state: _State) -> tuple[str, int] | None:
     """The phase a sentence says the game is in now, as ("day"|"night", number)."""
     match = _NOW_PHASE.search(text)
@@ -871,6 +904,14 @@ def _phase_of(text: str, state: _State) -> tuple[str, int] | None:
         if re.search(r"\b(?:is\s+over|has\s+ended|is\s+done)", match.group(0), re.IGNORECASE):
             return ("night", number) if kind == "day" else ("day", number + 1)
         return kind, number
+    match = _SHORT_PHASE.search(text)
+    if match:
+        return ("night" if match.group(1).lower() == "n" else "day"), int(match.group(2))
+    match = _BARE_PHASE.search(text)
+    if match and state.day:
+        if (match.group(1) or "").lower() == "day" or match.group(2):
+            return ("day", state.day + 1) if state.night else None
+        return "night", state.day
     if state.night and state.day and _ALIVE_COUNT.search(text):
         return "day", state.day + 1
     return None
@@ -921,7 +962,8 @@ def _flip_name(text: str, names: _Names, state: _State, started_here: bool = Fal
     rest = match.group("rest")
     if _NEGATION.search(rest) or _ALIVE_WORDS.search(rest) or re.search(r"\breplac", rest, re.IGNORECASE):
         return None
-    if _DEAD_WORDS.search(rest) or ((_WAS_ROLE.search(text) or _is_reveal(rest)) and (state.night or state.ended or started_here)):
+    after_phase = state.night or state.ended or started_here
+    if _DEAD_WORDS.search(rest) or ((_WAS_ROLE.search(text) or _is_reveal(rest)) and after_phase):
         return seat
     return None
 
@@ -943,11 +985,3 @@ def _deadline_in(lines: list[str], post: PostLike, timezone: tzinfo) -> datetime
         if when:
             return when
     return None
-
-
-def iter_moderator_posts(posts: Iterable[PostLike], moderators: Sequence[str]) -> Iterable[PostLike]:
-    keys = {m.casefold() for m in moderators}
-    return (p for p in posts if p.author.casefold() in keys)
-
-
-_ = lxml.etree  # parse_html hands back lxml elements

@@ -116,7 +116,7 @@ def _bounds(game: Game, ruleset: Ruleset, day: int, scheduled: datetime | None, 
             extended += event.hours
         elif event.kind == "deadline" and event.time is not None:
             end = event.time
-        elif event.kind == "early_end":
+        elif event.kind == "early_end" or (event.kind == "modkill" and "modkill" in ruleset.hooks):
             if event.post is not None:
                 end_post = event.post if end_post is None else min(end_post, event.post)
             if event.time is not None:

@@ -185,6 +185,13 @@ def format_votal_text(game: Game, votal: Votal, warnings: Sequence[GameWarning] 
         lines.append("  (no votes)")
     if votal.not_voting:
         lines.append(f"  Not voting: {', '.join(votal.not_voting)}")
+    if votal.election is not None:
+        e = votal.election
+        votes = "; ".join(f"{w.target} {show_votes(w.votes)} ({', '.join(w.voters)})" for w in e.wagons) or "no votes"
+        state = f"{e.elected} elected" if e.elected else (
+            f"open until {e.open_until.astimezone(game.tz):%a %d %b %H:%M %Z}" if e.open_until else "not decided"
+        )
+        lines.append(f"  Sheriff election: {votes}; {state}")
     lines.append("")
     lines.append(f"Outcome: {summarize(votal.outcome)}")
     for problem in votal.problems:

@@ -61,9 +61,10 @@ from assistant.clock import DayBounds, day_bounds
 from assistant.errors import VotalError
 from assistant.game import Game
 from assistant.identity import AuthorIndex
-from assistant.outcome import Words, announce, judge_declined, words_of
+from assistant.living import alive_seats
+from assistant.outcome import Words, announce, judge_declined, survived_words, words_of
 from assistant.rules import Ruleset, find_ruleset
-from assistant.tally import Votal, alive_seats
+from assistant.tally import Votal
 from assistant.votes import show_votes, standing_steps, votes_needed
 from parsers.commands import ReadPost
 
@@ -188,6 +189,8 @@ class DraftContext:
     cap_lifted_local: str | None
     warnings: tuple[Flagged, ...] = ()
     notes: tuple[str, ...] = ()
+    survivals: tuple[str, ...] = ()  # survived a kill in the night before this day (announced with the deaths)
+    how_to_vote: str = "Vote in bold. You may change your vote at any time before the deadline."
     count_number: int | None = None  # 2 in "Vote Count 3.2": the day's second count, as moderators number them
     died: tuple[Died, ...] = ()  # ``deaths`` with their flips (roles) where the ruleset reveals roles
     flip: Died | None = None  # the day's eliminated player and role, where the ruleset reveals roles
@@ -255,6 +258,8 @@ def build_context(
         ruleset=ruleset.title or ruleset.name,
         words=words,
         deaths=tuple(shown(n) for n in night_deaths(game, ruleset, day)),
+        survivals=night_survivals(game, ruleset, day),
+        how_to_vote=ruleset.how_to_vote or DraftContext.how_to_vote,
         living=living,
         alive=len(living),
         majority=majority,
@@ -332,6 +337,13 @@ def _votal_of(votals: Sequence[Votal] | Mapping[int, Votal], day: int) -> Votal 
     return next((v for v in votals if v.day == day), None)
 
 
+def night_survivals(game: Game, ruleset: Ruleset, day: int) -> tuple[str, ...]:
+    """Who survived a kill in the night before ``day``, in the order deaths are announced ("Deaths (and
+    survivals) from each night are announced first thing the following morning")."""
+    survived = [s.player for s in game.survivals if s.phase == "night" and s.phase_number == day - 1]
+    return _announce_order(survived, game, ruleset, day)
+
+
 def night_deaths(game: Game, ruleset: Ruleset, day: int) -> tuple[str, ...]:
     """Who died in the night before ``day``, in the order the rules announce them.
 
@@ -340,14 +352,18 @@ def night_deaths(game: Game, ruleset: Ruleset, day: int) -> tuple[str, ...]:
     the day: it tells nothing about roles or the order the moderator wrote, and is the same every run.
     """
     died = [d.player for d in game.deaths if d.phase == "night" and d.phase_number == day - 1]
+    return _announce_order(died, game, ruleset, day)
+
+
+def _announce_order(names: list[str], game: Game, ruleset: Ruleset, day: int) -> tuple[str, ...]:
     order = ruleset.death_order
     if order == "alphabetical":
-        return tuple(sorted(died, key=str.casefold))
+        return tuple(sorted(names, key=str.casefold))
     if order == "random":
-        shuffled = sorted(died, key=str.casefold)
+        shuffled = sorted(names, key=str.casefold)
         random.Random(zlib.crc32(f"{game.thread}#{day}".encode())).shuffle(shuffled)
         return tuple(shuffled)
-    return tuple(died)
+    return tuple(names)
 
 
 def _post_urls(votal: Votal | None, posts: Sequence[ReadPost]) -> dict[int, str]:
@@ -443,6 +459,8 @@ def _judgment(votal: Votal | None, game: Game, words: Words, ruleset: Ruleset, s
     o = votal.outcome
     if o.reason == "judge" and o.kind == "elimination" and o.target:
         return Judgment("decided", shown(o.target), f"The Judge has decided: {shown(o.target)} is {words.past}.")
+    if o.reason == "judge" and o.survived:
+        return Judgment("decided", shown(o.survived), survived_words(o, words))
     if judge_declined(o, ruleset):
         return Judgment("none", None, f"The decision passed to the Judge: no one is {words.past}.")
     if o.kind == "pending" and o.reason in ("no_majority", "sleep_majority"):

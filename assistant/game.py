@@ -52,6 +52,7 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
         "deaths": ("table[]", False),
         "survivals": ("table[]", False),
         "corrections": ("table[]", False),
+        "resets": ("table[]", False),
         "events": ("table[]", False),
         "private": ("table", False),
     },
@@ -79,6 +80,7 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     },
     "deaths": {"player": ("str", True), "phase": ("str", True), "post": ("int", False), "role": ("str", False)},
     "survivals": {"player": ("str", True), "phase": ("str", True), "post": ("int", False), "note": ("str", False)},
+    "resets": {"post": ("int", True), "note": ("str", False)},
     "corrections": {
         "post": ("int", True),
         "vote": ("str", False),
@@ -222,6 +224,14 @@ class Survival:
 
 
 @dataclass(frozen=True)
+class Reset:
+    """The moderator reset the vote count at this post: every vote cast before it is gone."""
+
+    post: int
+    note: str | None = None
+
+
+@dataclass(frozen=True)
 class Correction:
     post: int
     vote: str | None = None
@@ -288,6 +298,7 @@ class Game:
     deaths: tuple[Death, ...] = ()
     survivals: tuple[Survival, ...] = ()
     corrections: tuple[Correction, ...] = ()
+    resets: tuple[Reset, ...] = ()
     events: tuple[Event, ...] = ()
     private: Private = field(default_factory=Private)
 
@@ -605,6 +616,7 @@ def _build(raw: dict, path: Path, checker: _Checker, players_required: bool) -> 
         deaths=tuple(deaths),
         survivals=tuple(survivals),
         corrections=tuple(corrections),
+        resets=tuple(Reset(r["post"], r.get("note")) for r in raw.get("resets", ())),
         events=tuple(events),
         private=private,
     )

@@ -94,6 +94,10 @@ def plan_game_file(
     for d in facts.deaths:
         if d.player in clean and d.player not in {x[0] for x in deaths}:
             deaths.append((d.player, d.phase, d.post, d.cite))
+    last_day = days[-1]["day"] if days else 0
+    for player, phase, _, _ in [d for d in deaths if int(d[1].split()[1]) > last_day]:
+        missing.append(f"{player} died in {phase}, after the last day read (day {last_day}): left out, check")
+    deaths = [d for d in deaths if int(d[1].split()[1]) <= last_day]
     for player, phase, post, cite in deaths:
         lines += ["", "[[deaths]]" + _cite(cite), f"player = {_s(player)}", f"phase = {_s(phase)}"]
         if post is not None:
@@ -138,12 +142,17 @@ def _days(facts: ThreadFacts) -> list[dict]:
         return []
     days = []
     previous_end = None
+    floor = -1  # days follow one another: a start or end out of order is left for the moderator
     for number in range(1, max([*starts, *ends]) + 1):
         start = starts.get(number)
         start_post = start.post if start else previous_end
-        if start_post is None:
+        if start_post is None or start_post <= floor:
+            previous_end = None
             continue
         end = ends.get(number)
+        if end is not None and end.post < start_post:
+            end = None
+        floor = end.post if end else start_post
         deadline = deadlines.get(number)
         days.append({
             "day": number,

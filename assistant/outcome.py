@@ -30,6 +30,7 @@ class Reason(StrEnum):
     JUDGE = "judge"
     LOOSE_CANNON = "loose_cannon"
     NO_POSSIBLE_TIE = "no_possible_tie"
+    MODKILL = "modkill"  # the moderator killed a player, using the day's elimination (Witchhunt Online)
     MODERATOR = "moderator"  # public only: a private fact decided the day and the moderator will announce it
 
 
@@ -139,7 +140,23 @@ _BECAUSE = {
     Reason.LOOSE_CANNON: "the Loose Cannon's decision",
     Reason.NO_POSSIBLE_TIE: "no remaining votes could tie or pass {target}",
     Reason.MODERATOR: "the moderator's ruling",
+    Reason.MODKILL: "the moderator's kill took the day's {noun}",
 }
+
+
+def survived_words(outcome: Outcome, words: Words) -> str:
+    """A failed elimination as the rules announce it ("all kills are publicly announced"), told the same way
+    wherever it is told (the day-end and the judge drafts): who decided it, and that the target survived."""
+    s = outcome.survived
+    if outcome.reason == Reason.JUDGE:
+        decided = f"The Judge decided to {words.verb} {s}"
+    elif outcome.reason == Reason.LOOSE_CANNON:
+        decided = f"The Loose Cannon decided to {words.verb} {s}"
+    elif outcome.reason in (Reason.PLURALITY, Reason.RUNOFF):
+        decided = f"{s} had the most votes"
+    else:
+        decided = f"A majority voted to {words.verb} {s}"
+    return f"{decided}, but {s} survived: no one is {words.past}."
 
 
 def judge_declined(outcome: Outcome, ruleset: Any) -> bool:
@@ -148,7 +165,7 @@ def judge_declined(outcome: Outcome, ruleset: Any) -> bool:
     The rules announce only the result ("If the Judge is dead or declines Judgment, no one is eliminated"),
     so a dead Judge must not read differently from a declining one: that would tell the players the Judge died.
     """
-    if outcome.kind != Kind.NO_ELIMINATION:
+    if outcome.kind != Kind.NO_ELIMINATION or outcome.survived:
         return False
     return (
         outcome.reason == Reason.JUDGE
@@ -162,7 +179,9 @@ def announce(outcome: Outcome, words: Words, ruleset: Any, *, after_runoff: bool
     o, who = outcome, outcome.target or ""
 
     def because() -> str:
-        return _BECAUSE.get(o.reason, reason_words(o.reason)).format(target=who, no=words.no_elimination)
+        return _BECAUSE.get(o.reason, reason_words(o.reason)).format(
+            target=who, no=words.no_elimination, noun=words.noun
+        )
 
     if o.kind == Kind.ELIMINATION:
         if o.reason == Reason.TIE and ruleset.tie == "random":
@@ -173,11 +192,12 @@ def announce(outcome: Outcome, words: Words, ruleset: Any, *, after_runoff: bool
             return f"The Judge has decided: {who} is {words.past}."
         if o.reason == Reason.LOOSE_CANNON:
             return f"The Loose Cannon has ended the day: {who} is {words.past}."
+        if o.reason == Reason.MODKILL:
+            return f"{who} was mod-killed: this is the day's {words.noun}."
         return f"{who} is {words.past}: {because()}."
     if o.kind == Kind.NO_ELIMINATION:
         if o.survived:
-            s = o.survived
-            return f"A majority voted to {words.verb} {s}, but {s} survived: no one is {words.past}."
+            return survived_words(o, words)
         if o.reason == Reason.MAJORITY:
             return f"A majority voted {words.no_elimination}: no one is {words.past}."
         if judge_declined(o, ruleset):

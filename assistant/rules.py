@@ -13,7 +13,9 @@ except ``[ruleset]``::
                  multi_vote (clocktower), require_unvote (a new vote while voting needs an UNVOTE first),
                  edited ("first_revision" | "last_revision" | "flag": an edited vote counts only once the
                  moderator rules on it; every edit that changes a vote is flagged either way),
-                 check ("post": a post is read whole | "command": every command is checked at once)
+                 check ("post": a post is read whole | "command": every command is checked at once),
+                 how_to (the day-start draft's words on how to vote), unbolded ("ignore" | "flag" | "count":
+                 a plain-text "vote X" line)
     [majority]   kind ("half_plus_one": more than half of the living), no_elimination_below (whole number:
                  no elimination takes this many votes fewer than the majority; default 0)
     [early_end]  on: any of "majority", "no_elimination_majority", "unanimous_minus_one" (each ends the day
@@ -22,13 +24,17 @@ except ``[ruleset]``::
                  tie ("no_elimination" | "random" | "runoff"), no_elimination_competes (bool: in a plurality
                  the no-elimination votes are a candidate), judge_unnamed ("pending" | "no_elimination":
                  what a Judge deferral becomes when the game file names no Judge and records no decision),
+                 judge_ignores_extra_lives (bool),
                  judge_stand_ins (any of "apprentice", "peeping_tom": who decides in a dead Judge's place)
     [phases]     day_hours, night_hours, start ("day" | "night"), sod ("HH:MM" local), timezone,
-                 night_votes (bool, default true: false lets `votal run` pause polling at night)
+                 night_votes (bool, default true: false lets `votal run` pause polling at night),
+                 day_start ("clock" | "moderator_post": a day after the first, not declared in the game
+                 file, starts with the moderator's first post after the last day's vote ended)
     [posts]      daily_minimum, daily_cap, cap_lifted_hours_before_eod
     [runoff]     hours, still_tied_note (a public line the drafts add when a runoff ends still tied)
     [hooks]      use: any of assistant.hooks.HOOK_MODULES ("judge", "loose_cannon", "deacon_holy",
-                 "clocktower", "dead_vote_token", "sheriff", "lovers", "sequestered", "missed_days")
+                 "clocktower", "dead_vote_token", "sheriff", "lovers", "sequestered", "missed_days",
+                 "extra_lives", "modkill")
 
 Outcomes are values: ``Outcome(kind, target, post, reason)`` (:mod:`assistant.outcome`).
 """
@@ -70,6 +76,8 @@ class Ruleset:
     require_unvote: bool = False
     edited: str = "first_revision"
     check: str = "post"
+    how_to_vote: str | None = None  # the day-start draft's line on how to vote, in the rules' own words
+    unbolded: str = "ignore"  # a plain-text "vote X": "ignore" | "flag" (the moderator decides) | "count"
     # majority
     majority_kind: str = "half_plus_one"
     no_elimination_below: int = 0  # no elimination takes this many votes fewer than the majority
@@ -82,6 +90,7 @@ class Ruleset:
     tie: str = "no_elimination"
     no_elimination_competes: bool = True
     judge_unnamed: str = "pending"  # the game file names no Judge and records no decision
+    judge_ignores_extra_lives: bool = False
     judge_stand_ins: tuple[str, ...] = ()  # roles that decide in a dead Judge's place: apprentice, peeping_tom
     # phases
     day_hours: float | None = None
@@ -90,6 +99,7 @@ class Ruleset:
     sod: str | None = None
     timezone: str | None = None
     night_votes: bool = True  # false: nothing is counted at night, so `votal run` may pause polling
+    day_start: str = "clock"  # "moderator_post": a computed day after day 1 starts with the moderator's post
     # posting limits
     daily_minimum: int | None = None
     daily_cap: int | None = None
@@ -138,6 +148,8 @@ _SCHEMA: dict[str, dict[str, tuple[str, str, tuple | None]]] = {
         "require_unvote": ("require_unvote", "bool", None),
         "edited": ("edited", "str", ("first_revision", "last_revision", "flag")),
         "check": ("check", "str", ("post", "command")),
+        "how_to": ("how_to_vote", "str", None),
+        "unbolded": ("unbolded", "str", ("ignore", "flag", "count")),
     },
     "majority": {
         "kind": ("majority_kind", "str", ("half_plus_one",)),
@@ -151,6 +163,7 @@ _SCHEMA: dict[str, dict[str, tuple[str, str, tuple | None]]] = {
         "tie": ("tie", "str", TIE_POLICIES),
         "no_elimination_competes": ("no_elimination_competes", "bool", None),
         "judge_unnamed": ("judge_unnamed", "str", ("pending", "no_elimination")),
+        "judge_ignores_extra_lives": ("judge_ignores_extra_lives", "bool", None),
         "judge_stand_ins": ("judge_stand_ins", "str[]", ("apprentice", "peeping_tom")),
     },
     "phases": {
@@ -160,6 +173,7 @@ _SCHEMA: dict[str, dict[str, tuple[str, str, tuple | None]]] = {
         "sod": ("sod", "time", None),
         "timezone": ("timezone", "str", None),
         "night_votes": ("night_votes", "bool", None),
+        "day_start": ("day_start", "str", ("clock", "moderator_post")),
     },
     "posts": {
         "daily_minimum": ("daily_minimum", "int", None),

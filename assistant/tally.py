@@ -39,6 +39,8 @@ read)::
     nominations    list    clocktower only: {"nominator", "nominee", "post", "votes", "voters"}
     runoff         object  Millers Hollow only: {"candidates", "deadline", "post"} or null; post is the last
                            post of the main vote, deadline null when the runoff is declared by posts
+    election       object Millers Hollow, on a day with [[events]] kind = "sheriff_election": {"wagons",
+                           "elected", "open_until"}, else null (the sheriff votes, never lynch votes)
     flags          list    {"seat", "reason"}: e.g. missed two days of voting (removal), under a post minimum
 
 Seats are named by their first ``name`` in the game file. Private facts of the game file (the Judge, lovers,
@@ -56,6 +58,7 @@ from typing import Any
 
 from assistant.clock import add_wall_hours, day_bounds, iso_utc
 from assistant.game import Game
+from assistant.living import alive_seats, change_posts
 from assistant.hooks import HOOK_MODULES, HOOK_POINTS, Hook, Verdict, find_hook
 from assistant.names import resolve_name
 from assistant.outcome import Kind, Outcome, Reason, WhyNot
@@ -81,7 +84,6 @@ __all__ = [
     "Runoff",
     "Votal",
     "Wagon",
-    "alive_seats",
     "replay_day",
 ]
 
@@ -149,6 +151,16 @@ class Runoff:
 
 
 @dataclass(frozen=True)
+class SheriffElection:
+    """Millers Hollow: a day's sheriff election, tallied apart from the lynch. ``elected`` once it has closed
+    with one leader; ``open_until`` while a tie (or the lynch's runoff) keeps it open two more hours."""
+
+    wagons: tuple[Wagon, ...]
+    elected: str | None
+    open_until: datetime | None
+
+
+@dataclass(frozen=True)
 class Flag:
     seat: str
     reason: str
@@ -173,6 +185,7 @@ class Votal:
     runoff: Runoff | None = None
     flags: tuple[Flag, ...] = ()
     changes: tuple[Change, ...] = ()
+    election: SheriffElection | None = None
     # The moderator's own posted counts where they place a voter otherwise than Votal did as of that post
     # (assistant.votecounts.Disagreement): for the moderator's count and audit, not the players' page.
     count_checks: tuple[Any, ...] = field(default=(), repr=False, compare=False)
@@ -198,26 +211,6 @@ def to_json(value: Any, *, private: bool = False) -> Any:
     if isinstance(value, datetime):
         return iso_utc(value)
     return value
-
-
-def alive_seats(game: Game, day: int, at_post: int | None = None) -> tuple[str, ...]:
-    """Seats alive on ``day`` (as of ``at_post`` when given), in game-file order.
-
-    A death in phase "day N" / "night N" counts from the end of that phase (night N ends before day N+1);
-    a death with ``post`` counts from that post on (a kill during the day). Without ``at_post`` a day
-    kill on ``day`` itself counts as done.
-    """
-    dead = set()
-    for death in game.deaths:
-        if death.phase_number < day:
-            dead.add(death.player)
-        elif death.post is not None:
-            if at_post is not None:
-                if at_post >= death.post:
-                    dead.add(death.player)
-            elif death.phase == "day" and death.phase_number == day:
-                dead.add(death.player)
-    return tuple(seat.name for seat in game.players if seat.name not in dead)
 
 
 # --- the replay ----------------------------------------------------------------------------------------
@@ -304,14 +297,16 @@ class DayReplay:
         self.edits: list[tuple[str, ReadPost]] = []  # posts whose edit changed their commands
         # Each voter's last vote whose name could not be read: a moderator's count may teach it later.
         self.unread: dict[str, tuple[Command, dict]] = {}
+        self.resets = frozenset(r.post for r in game.resets)
         self.teaching_posts = frozenset(post for _, post in getattr(replay.roster, "learned", {}).values())
-        self.kill_posts = sorted({d.post for d in game.deaths if d.post is not None})
+        self.kill_posts = change_posts(game)
         self.living_cache: dict[int | None, tuple[str, ...]] = {}
         # A day timed by the clock starts when the last one's deadline passed; a runoff runs past that.
         self.runoff_before: datetime | None = None
         if ruleset.tie == "runoff" and day > 1 and self.bounds.start_post is None and game.day(day) is None:
             previous = replay.day(day - 1).votal.runoff
             self.runoff_before = previous.deadline if previous is not None else None
+        self.opened_at = self.opening_post_time() if ruleset.day_start == "moderator_post" else None
         hooks = [cls(self) for cls in replay.hook_classes]
         # Each hook point -> the bound methods of the hooks that override it: most days call none, cheaply.
         self.hooked: dict[str, list[Callable]] = {
@@ -342,10 +337,29 @@ class DayReplay:
 
     # -- where a post falls ----------------------------------------------------------------------------
 
+    def opening_post_time(self) -> datetime | None:
+        """When a day the game file does not declare opens under ``day_start = "moderator_post"``: at the
+        moderator's first post after the last day's vote (and its runoff) ended. Until that post the night
+        runs and no post is the day's; None for day 1 and declared days (their own bounds say)."""
+        if self.number == 1 or self.game.day(self.number) is not None:
+            return None
+        previous = day_bounds(self.game, self.ruleset, self.number - 1).end
+        ended = max((t for t in (previous, self.runoff_before) if t is not None), default=None)
+        if ended is None:
+            return None
+        opening = next(
+            (p.time for p in self.r.posts
+             if p.time is not None and p.time > ended and p.author.casefold() in self.moderators),
+            None,
+        )
+        return opening if opening is not None else datetime.max.replace(tzinfo=ended.tzinfo)
+
     def in_day(self, post: ReadPost) -> bool:
         b = self.bounds
         if b.start_post is not None:
             return post.number >= b.start_post
+        if self.opened_at is not None:
+            return post.time is not None and post.time >= self.opened_at
         if b.start is not None:
             if post.time is not None and self.runoff_before is not None and post.time <= self.runoff_before:
                 return False  # still the previous day's runoff
@@ -353,10 +367,15 @@ class DayReplay:
         return True
 
     def after_main(self, post: ReadPost) -> bool:
-        """Votes count by post number when the day is declared by posts, else by time against the deadline."""
+        """After the main vote: past the declared last post, else past the deadline (by post or by time)."""
         b = self.bounds
         if b.end_post is not None:
-            return post.number > b.end_post
+            if post.number > b.end_post:
+                return True
+            declared = self.game.day(self.number)
+            if declared is not None and declared.end_post is not None:
+                return False  # the moderator's own last post of the day: it decides, whatever the clock says
+        # a day declared by its first post still ends at the ruleset's hour ("until 11 am the next day")
         return b.end is not None and post.time is not None and post.time > b.end
 
     def before_next_day(self, post: ReadPost) -> bool:
@@ -431,6 +450,10 @@ class DayReplay:
                             hook(seat, post.number)
             for hook in self.hooked["at_post"]:
                 hook(post.number)
+            if post.number in self.resets and self.phase == "day" and self.outcome is None:
+                self.book.keep_only((), post.number)  # [[resets]]: the moderator reset the count here
+                self.unread.clear()
+                self.changed = True
             if post.number in self.teaching_posts and self.phase == "day" and self.outcome is None:
                 self.reread_learned(post.number, living)
             self.read_post(post, living)
@@ -459,7 +482,9 @@ class DayReplay:
         outcome = decide_at_deadline(self.ruleset, standing)
         if outcome.kind == Kind.PENDING and outcome.reason == Reason.RUNOFF:
             self.candidates = tuple(t for t in leaders(self.ruleset, standing) if t is not None)
-            self.book.keep_only((None, *self.candidates), self.last_day_post or 0)
+            # "Votes for players not involved in the tie will be discarded and those votes must be recast":
+            # abstentions too, so a discarded voter recasts without an unvote.
+            self.book.keep_only(self.candidates, self.last_day_post or 0)
             _, end_time = self.runoff_end()
             self.runoff = Runoff(self.candidates, end_time, self.last_day_post)
             self.phase = "runoff"
@@ -530,17 +555,17 @@ class DayReplay:
         stranger = self.stranger(post) if seat is None and not moderator and commands else None
         if seat is not None and _edited_commands(post):
             self.edits.append((seat, post))
-        for hook in self.hooked["before_post"]:
-            hook(post)
         for index, command in enumerate(commands):
+            if not command.bold and self.ruleset.unbolded != "count":
+                if self.ruleset.unbolded == "flag" and self.check_voter(seat, moderator, why_ignored, living).counted:
+                    # "Please bold all votes", though the rules require only "vote [name]": the moderator decides.
+                    self.add_problem(post.number, seat, command.raw, _UNBOLDED)
+                    self.actions.append(Action(post=post.number, voter=seat, author=post.author, text=command.raw,
+                                               action=command.action, target=None, no_elimination=False, step=None,
+                                               counted=False, why_not=_UNBOLDED, url=post.url or None))
+                continue
             base = dict(post=post.number, voter=seat, author=post.author, text=command.raw,
                         action=command.action, corrected=corrected, url=post.url or None)
-            if self.hooked["command"] and (command.action not in _VOTING or not getattr(command, "bold", True)):
-                taken = next(filter(None, (hook(command, base, (post.number, index), living)
-                                           for hook in self.hooked["command"])), None)
-                if taken is not None:
-                    self.actions.append(taken)
-                    continue
             verdict = stranger or self.check_voter(seat, moderator, why_ignored, living)
             if not verdict.counted:
                 if verdict.problem:
@@ -626,6 +651,8 @@ class DayReplay:
             taken = removed[0].target if len(removed) == 1 else None
             return done(taken, step, no_elim=len(removed) == 1 and taken is None)
         if command.action not in ("vote", "nominate"):
+            if command.action == "sheriff":
+                return done(None, None, "a vote in the sheriff election, not a lynch vote")
             return done(None, None, f"not a command ({command.action})")
         found = self.resolve(command.target or "", living, order[0])
         if found.no_elimination:
@@ -829,9 +856,9 @@ class DayReplay:
         return tuple(found)
 
 
-_VOTING = frozenset({"vote", "unvote", "nominate"})
 # The verdicts on a voter that need no hook: made once (a long day reads thousands of commands).
 _COUNTED = Verdict()
+_UNBOLDED = "not in bold: the rules ask for bold votes (count it with [[corrections]] if it is one)"
 _MODERATOR_POST = Verdict(False, WhyNot.MODERATOR_POST)
 _NOT_A_PLAYER = Verdict(False, WhyNot.NOT_A_PLAYER, problem=True)
 _AFTER_END = Verdict(False, WhyNot.AFTER_END)

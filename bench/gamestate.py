@@ -114,7 +114,7 @@ def score_game(game: corpus.CorpusGame, url: str, work: Path, score: Score, *, u
             score.slots_found += 1
         else:
             score.misses.append(f"game {game.number}: slot {'/'.join(slot.accounts)} not found")
-    for name, accounts in seats.items():
+    for accounts in seats.values():
         score.seats += 1
         if len(slot_of(accounts)) == 1:
             score.seats_exact += 1

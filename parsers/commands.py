@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 # Bump when extraction changes: stored commands of an older version are read again from the post.
-EXTRACTOR_VERSION = 10
+EXTRACTOR_VERSION = 11
 
 
 @dataclass(frozen=True)
@@ -477,17 +477,22 @@ def extract_commands(body_html: str, body=None) -> list[Command]:
     ``body``: the element ``body_html`` is the inner HTML of, when the caller has parsed the page already.
     """
     lowered = body_html.lower() if body_html else ""
-    if not _may_be_bold(lowered):
-        return []  # most posts: no bold, so nothing to parse
-    if not _has_command_word(lowered) and not _has_command_word(_TAG.sub("", lowered)):
-        return []  # no command word, even with tags inside it ("<i>v</i>ote")
+    plain = _may_have_plain_vote(lowered)
+    bold = _may_be_bold(lowered) and (_has_command_word(lowered) or _has_command_word(_TAG.sub("", lowered)))
+    if not bold and not plain:
+        return []  # most posts: no bold command (even with tags inside it, "<i>v</i>ote") and no plain "vote" line
     root = body if body is not None else _parse(body_html)
     if root is None:
         return []
+    pieces = _collect(root, brackets="[" in body_html)
     commands: list[Command] = []
-    for run in _bold_runs(_collect(root, brackets="[" in body_html)):
-        commands.extend(_read_run(run))
-    return _several_targets(commands)
+    if bold:
+        for run in _bold_runs(pieces):
+            commands.extend(_read_run(run))
+        commands = _several_targets(commands)
+    if plain:
+        commands.extend(_plain_votes(pieces))
+    return commands
 
 
 def _several_targets(commands: list[Command]) -> list[Command]:
@@ -498,3 +503,52 @@ def _several_targets(commands: list[Command]) -> list[Command]:
     shown = ", ".join(dict.fromkeys(c.target for c in commands if c.action == "vote" and c.target))
     raw = " / ".join(dict.fromkeys(c.raw for c in commands if c.action == "vote"))
     return [Command("void", shown[:_MAX_LINE], raw[:_MAX_LINE], note="several targets")]
+
+
+# A line of plain text that is only "vote X" (Millers Hollow: "you simply state in any post ... "vote [insert
+# name]" ... Please bold all votes"). Read with bold=False: a ruleset may flag it; it never counts by itself.
+_LINE_TAGS_BEFORE = ("<br>", "<br/>", "<br />", "<p>", "<div>", "<li>", "<td>")
+
+
+def _may_have_plain_vote(lowered: str) -> bool:
+    """Whether some "vote" opens a line outside bold: the cheap test before a post is read for plain votes.
+
+    A find loop looking one character back, not a regex: "vote" is in one post in three, mostly inside
+    sentences, and a regex scan costs more than the rest of the post's reading.
+    """
+    at = lowered.find("vote")
+    while at != -1:
+        start = at - 1 if at and lowered[at - 1] == " " else at
+        before = lowered[start - 1] if start else "\n"
+        if before == "\n" or (before == ">" and lowered[max(0, start - 7) : start].endswith(_LINE_TAGS_BEFORE)):
+            return True
+        at = lowered.find("vote", at + 4)
+    return False
+
+
+_PLAIN_VOTE = re.compile(
+    r"^vote\b\s*[:\-]?\s*(?:for\s+)?([^\s.,;!?:()]+(?:\s+[^\s.,;!?:()]+){0,2})\s*[.!]?$", re.IGNORECASE
+)
+_NOT_A_TARGET = re.compile(
+    r"(?:count|tall(?:y|ies)|totals?|the|a|is|was|will|would|now|here|soon|later)\b", re.IGNORECASE
+)
+
+
+def _plain_votes(pieces: list[tuple[str, bool]]) -> list[Command]:
+    votes: list[Command] = []
+    line: list[str] = []
+    for text, bold in [*pieces, _BREAK]:
+        if bold or text == _CUT:
+            line = [_CUT]  # a line with bold in it (read as bold) or a cut-out part is no plain vote
+            continue
+        parts = text.split("\n")
+        line.append(parts[0])
+        for part in parts[1:]:
+            whole = "".join(line)
+            if _CUT not in whole:
+                found = _PLAIN_VOTE.match(_normalise(whole).strip())
+                if found and not _KEYWORD.search(found.group(1)) and not _NOT_A_TARGET.match(found.group(1)):
+                    target = found.group(1).strip(_TRIM)
+                    votes.append(Command("vote", target, _normalise(whole).strip(), bold=False))
+            line = [part]
+    return votes

@@ -121,3 +121,19 @@ def test_a_rules_sentence_ends_no_day_and_a_flip_without_a_verb_is_the_lynch():
     assert [(e.day, e.player) for e in facts.eliminations] == [(1, "Birch")]
     assert [(d.player, d.phase) for d in facts.deaths] == [("Cedar", "night 1")]
     assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 10)]
+
+
+def test_an_unnamed_vote_counter_is_a_moderator_and_short_phase_words_are_read():
+    roster = "<br>".join(PLAYERS)
+    thread = make_thread(
+        ("Host", f"Players<br>{roster}"), *CHATTER,
+        ("Counter", "Vote Count 1.3<br>Alder (2): Birch, Cedar"),
+        ("Counter", "Alder has been lynched.<br>It is now nighttime."),
+        ("Host", "Birch - Town Cop<br>D2 has started."),
+    )
+    facts = read_thread_facts(thread)
+    assert facts.moderators == ("Host", "Counter")
+    assert facts.moderators_cite == Cite(8, "Vote Count 1.3")
+    assert [(e.day, e.player, e.post) for e in facts.eliminations] == [(1, "Alder", 9)]
+    assert [(d.player, d.phase) for d in facts.deaths] == [("Birch", "night 1")]
+    assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 10)]

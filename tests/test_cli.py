@@ -116,7 +116,7 @@ def test_errors_are_one_line_without_traceback(tmp_path):
     assert result.exit_code == 1
     assert result.output.strip().splitlines() == [
         f"Error: {bad}:4: playrs: unknown key (known keys: alerts, corrections, days, deaths, events, fetch, forum, "
-        "moderators, players, private, ruleset, start, survivals, templates, thread, timezone, title)"
+        "moderators, players, private, resets, ruleset, start, survivals, templates, thread, timezone, title)"
     ]
 
 

@@ -103,7 +103,7 @@ def test_adjacent_bold_runs_join():
 
 def test_plain_text_is_not_a_command():
     assert read("I will VOTE: Ann later") == []
-    assert read("VOTE: Ann") == []
+    assert [c.bold for c in extract_commands("VOTE: Ann")] == [False]  # read only to be flagged, never counted
 
 
 def test_unrendered_bbcode_bold_is_read():
@@ -270,6 +270,26 @@ def test_a_sheriff_election_vote_is_read_apart_from_lynch_votes(bold, expected):
     # millers-hollow-master-rules.txt, Sheriff: "The sheriff vote occurs just like the lynch vote" (same thread,
     # same words): a vote naming the sheriff election must never count as a lynch vote.
     assert read(f"<strong>{bold}</strong>") == expected
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("vote Jason", [("vote", "Jason", False)]),
+        ("<p>Vote: Green Crayons</p>", [("vote", "Green Crayons", False)]),
+        ("hello<br>vote Jason<br>bye", [("vote", "Jason", False)]),
+        ("<b>vote Medea</b><br>vote Jason", [("vote", "Medea", True), ("vote", "Jason", False)]),
+        ("I will vote Jason later", []),
+        ("vote count is up", []),
+        ("vote for the wolf. it is obvious", []),
+        ("<blockquote>vote Jason</blockquote>", []),
+        ("vote Jason <b>and</b> more", []),
+    ],
+)
+def test_a_plain_line_that_is_only_vote_x_is_read_as_an_unbolded_vote(body, expected):
+    # millers-hollow-master-rules.txt, Day Time Lynching: "you simply state in any post ... "vote [insert name]" ...
+    # Please bold all votes": such a vote is read (bold=False) so a ruleset can flag it; it never counts by itself.
+    assert [(c.action, c.target, c.bold) for c in extract_commands(body)] == expected
 
 
 # --- issue 17: votes the way players write them --------------------------------------------------------

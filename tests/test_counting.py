@@ -1,6 +1,7 @@
 """Counting a stored game: which day is current, by stored posts or by the clock."""
 
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from assistant import store
 from assistant.counting import current_day
@@ -39,3 +40,19 @@ def test_a_game_timed_by_phase_lengths_is_on_the_day_the_clock_says(tmp_path):
     assert current_day(game, db, at_time=start + timedelta(hours=60)) == 1  # night 1
     assert current_day(game, db, at_time=start + timedelta(hours=80)) == 2
     assert current_day(game, db) == 1
+
+
+def test_the_count_text_shows_a_sheriff_election_apart_from_the_lynch():
+    # millers-hollow-master-rules.txt, Sheriff: "In the case of a tie, the vote is extended two hours."
+    from golden.harness import ExactRoster, read_case, resolve_exact
+
+    from assistant.counting import format_votal_text
+    from assistant.rules import load_ruleset
+    from assistant.tally import replay_day
+
+    golden = Path(__file__).resolve().parent / "golden"
+    case = read_case(golden / "millers-hollow-a-tied-sheriff-election-stays-open-two-hours.txt")
+    votal = replay_day(case.game, load_ruleset("millers-hollow"), case.posts, ExactRoster(case.game), day=1,
+                       at_time=case.at_time, resolve=resolve_exact)
+    text = format_votal_text(case.game, votal)
+    assert "  Sheriff election: Paris 1 (Helen); Jason 1 (Icarus); open until Tue 02 Jul 13:00 PDT" in text

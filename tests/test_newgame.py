@@ -89,7 +89,8 @@ def test_new_reads_a_stated_deadline_and_the_co_moderator(tmp_path):
     _, result = run_new("phpbb", tmp_path, posts, "--timezone", "America/New_York")
     game = load_game(tmp_path / "game.toml")
     assert game.moderators == ("Host", "Helper")
-    assert [(d.day, d.start_post, d.end) for d in game.days] == [(1, 0, datetime(2026, 3, 7, 3, 0, tzinfo=UTC))]  # Friday 10pm EST
+    friday_10pm_est = datetime(2026, 3, 7, 3, 0, tzinfo=UTC)
+    assert [(d.day, d.start_post, d.end) for d in game.days] == [(1, 0, friday_10pm_est)]
     assert "no deadline found" not in result.output
 
 

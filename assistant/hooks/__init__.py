@@ -6,10 +6,6 @@ the day at the same few points and never learns a hook's name. A hook overrides 
 each default changes nothing. Every hook reads the game file through ``self.day`` (``day.game``,
 ``day.ruleset``, ``day.number``, ``day.living(post)``, ``day.earlier(n)``: an earlier day's result).
 
-    command(command, base, order, living) -> Action | None   take a command that is no lynch vote (an action
-                                                   other than vote/unvote/nominate, or unbolded) before the
-                                                   loop judges it: a sheriff election's "vote X for sheriff"
-    before_post(post)                              before a post's commands are read (the ReadPost)
     check_voter(seat, alive, verdict) -> Verdict   may this seat vote now? (default: the living may)
     check_vote(seat, target, action, post) -> Verdict | None   refuse a vote, or mark it (a nomination)
     voters(seats, living) -> list                 the seats whose votes count (sequestered out, dead tokens in)
@@ -45,6 +41,8 @@ HOOK_MODULES = (
     "loose_cannon",
     "judge",
     "deacon_holy",
+    "extra_lives",
+    "modkill",
     "clocktower",
     "dead_vote_token",
     "sheriff",
@@ -54,7 +52,7 @@ HOOK_MODULES = (
 )
 # The methods the day replay calls, in the order of the table above.
 HOOK_POINTS = (
-    "command", "before_post", "check_voter", "check_vote", "voters", "targets", "weight", "at_post", "on_death",
+    "check_voter", "check_vote", "voters", "targets", "weight", "at_post", "on_death",
     "standing", "settle", "flags", "votal",
 )
 
@@ -83,12 +81,6 @@ class Hook:
 
     def __init__(self, day: DayReplay):
         self.day = day
-
-    def command(self, command: Any, base: dict[str, Any], order: tuple[int, int], living: Sequence[str]) -> Any:
-        return None
-
-    def before_post(self, post: Any) -> None:
-        pass
 
     def check_voter(self, seat: str, alive: bool, verdict: Verdict) -> Verdict:
         return verdict

@@ -1,5 +1,5 @@
-"""Witchhunt 9.0's Deacon: while the Deacon lives, a Holy Villager survives a lynch (``[private] deacon``,
-``holy``). The survival is public; who the Deacon is never is."""
+"""Witchhunt 9.0's Deacon: while the Deacon lives, a Holy Villager (the Deacon among them) survives a lynch
+(``[private] deacon``, ``holy``). The survival is public; who the Deacon is never is."""
 
 from assistant.hooks import Hook
 from assistant.outcome import Kind, Outcome
@@ -10,7 +10,10 @@ class DeaconHoly(Hook):
 
     def settle(self, outcome: Outcome) -> Outcome:
         private = self.day.game.private
-        if outcome.kind != Kind.ELIMINATION or private.deacon is None or outcome.target not in private.holy:
+        # "Which characters are Holy? The ones with the gold cards: Priest, Acolyte, Bishop, Nun, King, and Deacon":
+        # the Deacon is a Holy Villager himself, listed in `holy` or not.
+        holy = (*private.holy, private.deacon)
+        if outcome.kind != Kind.ELIMINATION or private.deacon is None or outcome.target not in holy:
             return outcome
         if private.deacon not in self.day.living(None):
             return outcome

@@ -2,7 +2,7 @@
 spends it by ending a day voting for a player; a player killed during the day keeps at most one vote."""
 
 from assistant.hooks import Hook, Verdict
-from assistant.tally import alive_seats
+from assistant.living import alive_seats
 
 
 class DeadVoteToken(Hook):

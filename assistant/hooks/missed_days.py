@@ -4,7 +4,8 @@ from collections.abc import Iterable, Sequence
 
 from assistant.clock import day_bounds
 from assistant.hooks import Hook
-from assistant.tally import Flag, alive_seats
+from assistant.living import alive_seats
+from assistant.tally import Flag
 
 
 class MissedDays(Hook):

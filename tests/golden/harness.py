@@ -179,7 +179,7 @@ def render_votal(votal: Votal, *, notes: bool = False) -> str:
     lines.append(f"not voting: {', '.join(votal.not_voting) or '-'}")
     for n in votal.nominations:
         lines.append(f"nomination {n.nominator} -> {n.nominee} at {n.post}: {_votes(n.votes)} ({', '.join(n.voters)})")
-    election = getattr(votal, "sheriff_election", None)
+    election = getattr(votal, "election", None)
     if election:
         lines += [f"sheriff {w.target} {_votes(w.votes)}: {', '.join(w.voters)}" for w in election.wagons]
         if election.elected:
