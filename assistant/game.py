@@ -70,6 +70,7 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
         "replacements": ("replacements", False),
         "aliases": ("str[]", False),
         "vote_weight": ("number", False),
+        "vote_mode": ("str", False),
     },
     "days": {
         "day": ("int", True),
@@ -138,6 +139,12 @@ class Seat:
     aliases: tuple[str, ...] = ()
     vote_weight: float = 1
     replacement_posts: tuple[int | None, ...] = ()
+    vote_mode: str = "whole"  # "split": a vote_weight of N is N separate votes of one, cast one at a time
+
+    @property
+    def split_votes(self) -> int:
+        """How many separate votes this seat casts (1 unless ``vote_mode = "split"``)."""
+        return int(self.vote_weight) if self.vote_mode == "split" else 1
 
     @property
     def accounts(self) -> tuple[str, ...]:
@@ -513,8 +520,13 @@ def _build(raw: dict, path: Path, checker: _Checker, players_required: bool) -> 
         weight = p.get("vote_weight", 1)
         if weight < 0:
             raise checker.fail("players", i, "vote_weight", "must not be negative")
+        mode = p.get("vote_mode", "whole")
+        if mode not in ("whole", "split"):
+            raise checker.fail("players", i, "vote_mode", 'must be "whole" or "split"')
+        if mode == "split" and (weight < 2 or weight != int(weight)):
+            raise checker.fail("players", i, "vote_mode", '"split" needs a whole vote_weight of 2 or more')
         names, posts = _replacements(p.get("replacements", ()), checker, i)
-        seats.append(Seat(p["name"], names, tuple(p.get("aliases", ())), weight, posts))
+        seats.append(Seat(p["name"], names, tuple(p.get("aliases", ())), weight, posts, mode))
     if not seats and players_required:
         raise checker.fail("", None, "players", "a game needs at least one [[players]] entry")
     _check_unique_accounts(seats, checker)

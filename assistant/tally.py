@@ -275,8 +275,11 @@ class DayReplay:
         self.next_bounds = day_bounds(game, ruleset, day + 1)
         self.moderators = {m.casefold() for m in game.moderators}
         self.corrections = {c.post: c for c in game.corrections}
-        self.weights = {seat.name: float(seat.vote_weight) for seat in game.players}
-        self.book = VoteBook(multi_vote=ruleset.multi_vote, require_unvote=ruleset.require_unvote)
+        # A split seat's votes count one each; its whole weight is what it may place (``capacity``).
+        self.weights = {s.name: 1.0 if s.split_votes > 1 else float(s.vote_weight) for s in game.players}
+        self.capacity = {s.name: float(s.split_votes) for s in game.players if s.split_votes > 1}
+        self.book = VoteBook(multi_vote=ruleset.multi_vote, require_unvote=ruleset.require_unvote,
+                             split={s.name: s.split_votes for s in game.players if s.split_votes > 1})
         self.actions: list[Action] = []
         self.problems: list[Problem] = []
         self.notes: list[str] = []
@@ -767,13 +770,19 @@ class DayReplay:
             wagons=tuple((w.target, w.votes, len(w.voters)) for w in wagons),
             no_elimination=no_elim.votes,
             voters=len(voters),
-            undecided=sum(map(weight, (v for v in voters if v not in voting))),
+            undecided=sum(map(weight, (v for v in voters if v not in voting))) + self.unplaced(voters),
             no_elimination_voters=len(no_elim.voters),
-            eligible=sum(map(weight, voters)),
+            eligible=sum(self.capacity.get(v, weight(v)) for v in voters),
         )
         for hook in self.hooked["standing"]:
             standing = hook(standing)
         return standing
+
+    def unplaced(self, voters: Sequence[str]) -> float:
+        """Votes a split doublevoter holds but has not placed yet (it is partly undecided)."""
+        held = self.book.held
+        return sum(max(0, room - len(held.get(v, ()))) for v, room in self.capacity.items() if v in voters
+                   and held.get(v))
 
     # -- the votal ----------------------------------------------------------------------------------------
 

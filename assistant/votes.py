@@ -45,6 +45,7 @@ class VoteBook:
 
     multi_vote: bool = False
     require_unvote: bool = False
+    split: dict[str, int] = field(default_factory=dict)  # voter -> separate votes it casts (vote_mode "split")
     held: dict[str, list[Vote]] = field(default_factory=dict)
     changes: list[Change] = field(default_factory=list)
 
@@ -58,6 +59,13 @@ class VoteBook:
         mine = self.votes_of(voter)
         if any(v.target == target for v in mine):
             return None  # repeated: the vote stands from when it was first cast
+        room = self.split.get(voter, 1)
+        if room > 1 and not single:
+            # A split doublevoter places its votes one at a time; once all are placed, a new one moves the oldest.
+            if self.require_unvote and len(mine) >= room:
+                return "every vote placed: unvote first"
+            self.set(voter, [*mine[max(0, len(mine) - room + 1) :], Vote(target, order, text)], order[0])
+            return None
         if self.require_unvote and mine and not self.multi_vote:
             shown = mine[0].target
             return "already voting: unvote first" if shown is None else f"already voting {shown}: unvote first"
@@ -74,7 +82,7 @@ class VoteBook:
         if not mine:
             return "no vote to remove", []
         if named and all(v.target != target for v in mine):
-            if self.multi_vote:
+            if self.multi_vote or self.split.get(voter, 1) > 1:
                 return "was not voting for that target", []
             named = False  # "UNVOTE: X" while voting Y still takes the vote back
         removed = [v for v in mine if not named or v.target == target]

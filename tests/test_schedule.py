@@ -186,6 +186,9 @@ def test_sigterm_stops_a_running_scheduler_between_requests(forum, board, tmp_pa
 
 
 VOTE = '<strong class="text-strong">VOTE: {}</strong>'
+# The fetcher's read timeout in play(): loopback pages take far less even on a loaded machine (0.3 s did not
+# always suffice), and a stalled answer holds on much longer than it, so exactly one ReadTimeout is seen.
+READ_TIMEOUT = 2.0
 
 
 def play(
@@ -199,7 +202,7 @@ def play(
         now=lambda: NOW,
         limiter=HostLimiter(clock=clock.clock, sleep=clock.sleep),
         post_webhook=lambda url, payload: sent.append(payload["content"]),
-        fetch_options={"timeout": (2.0, 0.3), "rng": random.Random(3)},
+        fetch_options={"timeout": (2.0, READ_TIMEOUT), "rng": random.Random(3)},
     )
     moves = [
         lambda f: f.add(20),
@@ -233,7 +236,7 @@ def test_a_day_played_through_every_fault_ends_with_the_clean_votal(board, tmp_p
     board.plug(faulty_forum.respond)
     faults = {
         0: lambda f: f.fail(500, 503),
-        1: lambda f: f.stall(1.0),  # longer than the 0.3 s read timeout
+        1: lambda f: f.stall(10 * READ_TIMEOUT),  # the client gives up first (the server thread is a daemon)
         2: lambda f: f.restyle(),  # this poll fails whole; the next one catches up
         3: lambda f: f.truncate(),
         4: lambda f: f.fail(429, headers={"Retry-After": "20"}),

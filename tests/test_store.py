@@ -137,3 +137,55 @@ def test_a_commands_note_is_kept():
         Command("vote", "Ann", "vote Ann", bold=False),
     )
     assert decode_commands(encode_commands(commands)) == commands
+
+
+def test_a_failure_mid_write_leaves_nothing_of_the_transaction(db):
+    """sqlite-utils' upserts nest in _writing's BEGIN IMMEDIATE as savepoints: when the second page fails
+    inside the library's upsert, the first page (its savepoint already released) is rolled back too."""
+    store.save_posts(db, GAME, [post(0, "Day 1 begins")], seen_at=T0)
+    before = [tuple(r) for r in rows(db)], db.execute("select count(*) from revisions").fetchone()[0]
+    db.execute(
+        "create trigger refuse before insert on posts when new.post_id = '1007' "
+        "begin select raise(abort, 'disk is full'); end"
+    )
+    pages = [
+        ("page1", [post(0, "Day 1 begins, edited"), post(1, "<strong>VOTE: Beefster</strong>")],
+         store.Validators(etag='"a"')),
+        ("page2", [post(6, "fine"), post(7, "refused")], store.Validators(etag='"b"')),
+    ]
+    with pytest.raises(store.StoreError, match="disk is full"):
+        store.save_pages(db, GAME, pages, gone=["1000"], seen_at=T1)
+    assert not db.in_transaction
+    assert ([tuple(r) for r in rows(db)], db.execute("select count(*) from revisions").fetchone()[0]) == before
+    assert db.execute("select count(*) from validators").fetchone()[0] == 0
+    db.execute("drop trigger refuse")
+    assert store.save_pages(db, GAME, pages, gone=[], seen_at=T1) == store.SaveResult(new=3, changed=1)
+    assert [r["number"] for r in rows(db)] == [0, 1, 6, 7]
+
+
+def test_writes_leave_the_schema_alone(db):
+    """The upsert library must not probe the store with tables of its own (readers would re-prepare)."""
+    version = db.execute("pragma schema_version").fetchone()[0]
+    store.save_posts(db, GAME, [post(0, "Day 1 begins")], seen_at=T0)
+    store.save_hold(db, "forum.example.org", T1)
+    assert db.execute("pragma schema_version").fetchone()[0] == version
+
+
+def test_moderator_bodies_match_names_as_casefold_does(db):
+    page = [
+        post(0, "Day 1 begins", author="ÅSA"),
+        post(1, "<strong>VOTE: Beefster</strong>", author="Hiraki"),
+        post(2, "Vote count 1.1", author="åsa"),
+        post(3, "", author="Åsa"),  # an empty body teaches nothing
+        post(4, "Vote count 1.2", author="Åsa"),
+        post(5, "Mod's alt", author="Straße"),
+    ]
+    store.save_posts(db, GAME, page, seen_at=T0)
+    store.save_posts(db, "other game", [post(9, "not this game", author="Åsa")], seen_at=T0)
+    store.mark_missing(db, GAME, since_number=4, present=["1005"], seen_at=T1)  # post 4 vanished
+    assert store.moderator_bodies(db, GAME, ["åsa", "STRASSE"]) == {
+        0: "Day 1 begins", 2: "Vote count 1.1", 5: "Mod's alt"
+    }
+    assert store.moderator_bodies(db, GAME, ["Åsa"], up_to=1) == {0: "Day 1 begins"}
+    assert store.moderator_bodies(db, GAME, ["Nobody"]) == {}
+    assert store.moderator_bodies(db, GAME, []) == {}

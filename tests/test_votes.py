@@ -45,3 +45,18 @@ def test_require_unvote_refuses_a_second_vote_until_the_first_is_taken_back():
 def test_votes_needed_is_the_l_number_in_whole_votes():
     assert [votes_needed(v, 7) for v in (0, 5, 6, 7, 9, 6.5, 5.5)] == [7, 2, 1, 0, 0, 1, 2]
     assert votes_needed(3, None) is None
+
+
+def test_a_split_doublevoter_places_votes_one_at_a_time_and_unvotes_one_or_all():
+    book = VoteBook(split={"Vic": 2})
+    book.vote("Vic", "Bob", (1, 0))
+    book.vote("Vic", "Carol", (2, 0))
+    assert [v.target for v in book.votes_of("Vic")] == ["Bob", "Carol"]
+    book.vote("Vic", "Erin", (3, 0))  # both placed: the oldest moves
+    assert [v.target for v in book.votes_of("Vic")] == ["Carol", "Erin"]
+    assert book.unvote("Vic", 4, named=True, target="Bob")[0] == "was not voting for that target"
+    book.unvote("Vic", 5, named=True, target="Carol")
+    assert [v.target for v in book.votes_of("Vic")] == ["Erin"]
+    book.vote("Vic", "Bob", (6, 0))
+    book.unvote("Vic", 7)
+    assert book.votes_of("Vic") == []

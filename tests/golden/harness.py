@@ -14,7 +14,8 @@ A case file has four sections::
                       case is then a strict expected failure, so the fix must remove this section
 
 A CMD may also be "vote X for sheriff" / "sheriff vote: X" (a sheriff-election vote, read as the thread's
-command reader reads it) or "plain vote X" (a vote written without bold).
+command reader reads it) or "plain vote X" (a vote written without bold); any other bold text the thread's
+reader takes for a command ("Second vote: X") is read as it would be.
 """
 
 from __future__ import annotations
@@ -137,6 +138,12 @@ def _commands(text: str) -> tuple[Command, ...]:
             bold, part = False, part[len("plain ") :].strip()
         verb, _, rest = part.partition(" ")
         verb = verb.lower().rstrip(":")
+        if verb not in ("vote", "unvote", "nominate") and bold:
+            read = extract_commands(f"<b>{part}</b>")  # e.g. "Second vote: X", as the thread's reader reads it
+            if not read:
+                raise ValueError(f"unknown command {part!r}")
+            found += read
+            continue
         if verb not in ("vote", "unvote", "nominate"):
             raise ValueError(f"unknown command {part!r}")
         found.append(Command(verb, rest.strip() or None, part) if bold else Command(verb, rest.strip(), part, bold=False))
