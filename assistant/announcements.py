@@ -243,8 +243,15 @@ class _Names:
         return found
 
     def spelled(self, name: str) -> str:
-        """The account as the forum spells it, for a name the moderator wrote ("HumblePoirot" → "Humble Poirot")."""
-        return self.spelling.get(_squash(name), name)
+        """The account as the forum spells it, for a name the moderator wrote ("HumblePoirot" → "Humble Poirot",
+        a slip such as "Prolasped Brain" → "Prolapsed Brain" when one account alone is that close)."""
+        key = _squash(name)
+        if key in self.spelling or len(key) < 6:
+            return self.spelling.get(key, name)
+        from rapidfuzz import fuzz
+
+        close = [k for k in self.spelling if len(k) >= 6 and fuzz.ratio(key, k) >= 90]
+        return self.spelling[close[0]] if len(close) == 1 else name
 
 
 def _squash(name: str) -> str:

@@ -137,3 +137,10 @@ def test_an_unnamed_vote_counter_is_a_moderator_and_short_phase_words_are_read()
     assert [(e.day, e.player, e.post) for e in facts.eliminations] == [(1, "Alder", 9)]
     assert [(d.player, d.phase) for d in facts.deaths] == [("Birch", "night 1")]
     assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 10)]
+
+
+def test_a_slip_in_the_list_is_the_one_account_that_close():
+    opening = "Players<br>" + "<br>".join(["Alder", "Birch", "Cedar replaced Prolasped Brain", "Damson", "Elm"])
+    posters = [(name, "hi") for name in ("Alder", "Birch", "Cedar", "Prolapsed Brain", "Damson", "Elm")]
+    facts = read_thread_facts(make_thread(("Host", opening), *posters))
+    assert ("Prolapsed Brain", ("Cedar",)) in [(p.name, p.replacements) for p in facts.players]
