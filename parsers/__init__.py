@@ -6,8 +6,7 @@ Each engine module offers the same three functions:
 - ``page_url(thread_url, *, after_post=None) -> str``: the page that holds the post after
   ``after_post`` (the first page when None), so a sync resumes where the store stopped.
 - ``looks_like(url, text=None) -> bool``: used by :func:`parsers.detect.detect_engine`.
+
+``Post`` and ``ThreadPage`` live in :mod:`parsers.page`. This package imports nothing itself, so
+:mod:`parsers.errors` (imported by every command) loads without the command grammar.
 """
-
-from parsers.page import Post, ThreadPage
-
-__all__ = ["Post", "ThreadPage"]
