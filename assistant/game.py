@@ -55,7 +55,11 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
         "resets": ("table[]", False),
         "events": ("table[]", False),
         "private": ("table", False),
+        "lynches_per_day": ("int", False),
+        "house": ("table", False),
     },
+    "house": {name: ("bool", False) for name in (
+        "self_hammer_ignored", "broken_tags_void", "old_account_names_refused", "replacement_starts_unvoted")},
     "fetch": {
         "min_interval": ("number", False),
         "interval": ("number", False),
@@ -288,6 +292,16 @@ class FetchSettings:
 
 
 @dataclass(frozen=True)
+class House:
+    """House rules the game file switches on (``[house]``); each is off unless set."""
+
+    self_hammer_ignored: bool = False  # a vote by the wagon's own seat that would reach majority does not count
+    broken_tags_void: bool = False  # a vote read from a broken tag does not count
+    old_account_names_refused: bool = False  # a vote naming a seat by an account it no longer plays is refused
+    replacement_starts_unvoted: bool = False  # a replacement's standing vote is cleared at its post
+
+
+@dataclass(frozen=True)
 class Game:
     path: Path
     title: str
@@ -308,6 +322,8 @@ class Game:
     resets: tuple[Reset, ...] = ()
     events: tuple[Event, ...] = ()
     private: Private = field(default_factory=Private)
+    lynches_per_day: int = 1  # the day goes on after a lynch until this many
+    house: House = field(default_factory=lambda: House())
 
     @property
     def key(self) -> str:
@@ -631,7 +647,16 @@ def _build(raw: dict, path: Path, checker: _Checker, players_required: bool) -> 
         resets=tuple(Reset(r["post"], r.get("note")) for r in raw.get("resets", ())),
         events=tuple(events),
         private=private,
+        lynches_per_day=_lynches_per_day(raw, checker),
+        house=House(**raw.get("house", {})),
     )
+
+
+def _lynches_per_day(raw: dict, checker) -> int:
+    value = raw.get("lynches_per_day", 1)
+    if value < 1:
+        raise checker.fail("", None, "lynches_per_day", "must be 1 or more")
+    return value
 
 
 MIN_SYNC_INTERVAL = 60.0  # seconds: `votal run` never polls a forum more often than this (its last-hour pace)

@@ -41,6 +41,7 @@ read)::
                            post of the main vote, deadline null when the runoff is declared by posts
     election       object Millers Hollow, on a day with [[events]] kind = "sheriff_election": {"wagons",
                            "elected", "open_until"}, else null (the sheriff votes, never lynch votes)
+    lynches        list    earlier lynches of the day (game file lynches_per_day > 1), each like outcome
     flags          list    {"seat", "reason"}: e.g. missed two days of voting (removal), under a post minimum
 
 Seats are named by their first ``name`` in the game file. Private facts of the game file (the Judge, lovers,
@@ -186,6 +187,7 @@ class Votal:
     flags: tuple[Flag, ...] = ()
     changes: tuple[Change, ...] = ()
     election: SheriffElection | None = None
+    lynches: tuple[Outcome, ...] = ()  # earlier lynches this day (lynches_per_day > 1), before ``outcome``
     # The moderator's own posted counts where they place a voter otherwise than Votal did as of that post
     # (assistant.votecounts.Disagreement): for the moderator's count and audit, not the players' page.
     count_checks: tuple[Any, ...] = field(default=(), repr=False, compare=False)
@@ -318,6 +320,15 @@ class DayReplay:
         # Each voter's last vote whose name could not be read: a moderator's count may teach it later.
         self.unread: dict[str, tuple[Command, dict]] = {}
         self.resets = frozenset(r.post for r in game.resets)
+        self.house = game.house
+        # [house] replacement_starts_unvoted: post -> seats a new account takes over at that post
+        self.replaced_at: dict[int, list[str]] = {}
+        if self.house.replacement_starts_unvoted:
+            for seat in game.players:
+                for since in seat.replacement_posts:
+                    if since is not None:
+                        self.replaced_at.setdefault(since, []).append(seat.name)
+        self.lynched: list[Outcome] = []  # earlier lynches of a day with lynches_per_day > 1
         self.teaching_posts = frozenset(post for _, post in getattr(replay.roster, "learned", {}).values())
         self.kill_posts = change_posts(game)
         self.living_cache: dict[int | None, tuple[str, ...]] = {}
@@ -342,7 +353,11 @@ class DayReplay:
         key = None if at_post is None else bisect_right(self.kill_posts, at_post)
         if key not in self.living_cache:
             self.living_cache[key] = alive_seats(self.game, self.number, at_post=at_post)
-        return self.living_cache[key]
+        living = self.living_cache[key]
+        if self.lynched:  # a first lynch of the day: dead from its post on (the majority is recomputed)
+            gone = {o.target for o in self.lynched if at_post is None or o.post is None or o.post <= at_post}
+            living = tuple(s for s in living if s not in gone)
+        return living
 
     def earlier(self, number: int) -> DayResult:
         """An earlier day of the same replay (replayed once, as of the same point)."""
@@ -474,6 +489,10 @@ class DayReplay:
                 self.book.keep_only((), post.number)  # [[resets]]: the moderator reset the count here
                 self.unread.clear()
                 self.changed = True
+            for seat in self.replaced_at.get(post.number, ()):
+                if self.phase == "day" and self.outcome is None and self.book.votes_of(seat):
+                    self.book.set(seat, [], post.number)  # [house] a replacement starts with no vote
+                    self.changed = True
             if post.number in self.teaching_posts and self.phase == "day" and self.outcome is None:
                 self.reread_learned(post.number, living)
             self.read_post(post, living)
@@ -523,7 +542,13 @@ class DayReplay:
         if outcome is None:
             return None
         self.final_votes = self.book.snapshot()
-        return self.hammer_doubt(self.settle(outcome))
+        outcome = self.hammer_doubt(self.settle(outcome))
+        if outcome.kind == Kind.ELIMINATION and len(self.lynched) + 1 < self.game.lynches_per_day:
+            self.lynched.append(outcome)  # lynches_per_day: the day goes on without this wagon
+            self.book.drop(outcome.target, post)
+            self.final_votes = None
+            return None
+        return outcome
 
     def hammer_doubt(self, outcome: Outcome) -> Outcome:
         """The outcome, marked doubtful when the vote that decided it was read with doubt."""
@@ -674,7 +699,14 @@ class DayReplay:
             if command.action == "sheriff":
                 return done(None, None, "a vote in the sheriff election, not a lynch vote")
             return done(None, None, f"not a command ({command.action})")
+        if command.note == "broken tag" and self.house.broken_tags_void:
+            return done(None, None, "a vote in a broken tag does not count (house rule)", problem=True)
         found = self.resolve(command.target or "", living, order[0])
+        if found.seat is not None and self.house.old_account_names_refused:
+            old = self.old_account(found.seat, command.target or "", order[0])
+            if old:
+                return done(found.seat, found.step, f"names {old}, an account the seat no longer plays (house rule)",
+                            problem=True)
         if found.no_elimination:
             if not self.ruleset.no_elimination_vote:
                 return done(None, found.step, "no-elimination votes are not allowed", problem=True)
@@ -698,12 +730,27 @@ class DayReplay:
             nomination = nomination or verdict.nomination
         if self.phase == "runoff" and target is not None and target not in self.candidates:
             return done(target, found.step, "not in the runoff", problem=True)
+        if target is not None and target == seat and self.house.self_hammer_ignored and self.would_hammer(seat, order[0]):
+            return done(target, found.step, "a self-hammer does not count (house rule)", problem=True)
         changes = len(self.book.changes)
         why = self.book.vote(seat, target, order, single=seat not in living, text=command.target or "")
         if why is not None:
             return done(target, found.step, why, no_elim=no_elim, problem=True)
         self.changed = self.changed or len(self.book.changes) > changes
         return done(target, found.step, no_elim=no_elim, nomination=nomination, found=found)
+
+    def old_account(self, seat: str, typed: str, post: int) -> str | None:
+        """The account ``typed`` names when it is one ``seat`` was played by before ``post`` (else None)."""
+        accounts = self.game.seat(seat).accounts
+        current = accounts.index(self.game.seat(seat).account_at(post))
+        folded = typed.strip().casefold()
+        return next((a for a in accounts[:current] if a.casefold() == folded), None)
+
+    def would_hammer(self, seat: str, post: int) -> bool:
+        """Whether ``seat``'s vote on itself would give its own wagon a majority now."""
+        standing = self.standing(post)
+        votes = next((w[1] for w in standing.wagons if w[0] == seat), 0)
+        return standing.majority is not None and votes + self.weight(seat, post) >= standing.majority
 
     def reread_learned(self, post: int, living: tuple[str, ...]) -> None:
         """A moderator's count at ``post`` taught a spelling: a standing vote typed so counts from here on."""
@@ -828,6 +875,7 @@ class DayReplay:
             runoff=self.runoff,
             flags=self.flags(living, voting, over),
             changes=tuple(self.book.changes),
+            lynches=tuple(self.lynched),
         )
         for hook in self.hooked["votal"]:
             hook(fields)

@@ -103,6 +103,13 @@ class VoteBook:
             if kept != mine:
                 self.set(voter, kept, post)
 
+    def drop(self, target: Target, post: int) -> None:
+        """Take back every vote on ``target`` (its wagon is over: a first lynch of a two-lynch day)."""
+        for voter, mine in list(self.held.items()):
+            kept = [v for v in mine if v.target != target]
+            if kept != mine:
+                self.set(voter, kept, post)
+
     def set(self, voter: str, votes: Sequence[Vote], post: int) -> None:
         self.held[voter] = list(votes)
         self.changes.append(Change(post, voter, tuple((v.target, v.post) for v in votes)))

@@ -197,6 +197,7 @@ def render_votal(votal: Votal, *, notes: bool = False) -> str:
         r = votal.runoff
         until = r.deadline.isoformat().replace("+00:00", "Z") if r.deadline else "?"
         lines.append(f"runoff: {', '.join(r.candidates)} until {until}")
+    lines += [f"lynch: {o.kind} {o.target}, post {o.post}, {o.reason}" for o in votal.lynches]
     o = votal.outcome
     if o:
         survived = f", {o.survived} survived" if o.survived else ""
