@@ -790,7 +790,7 @@ def test_flips_and_the_no_lynch_line_follow_the_ruleset(tmp_path):
     votal = replay_day(g, ruleset, posts, Roster.from_game(g, ruleset), day=1)
     context = build_context(g, ruleset, [votal], day=1, now=None, posts=posts)
     start = render_draft("day-start", context)
-    assert "With 3 alive, it takes [b]2[/b] votes to lynch.\nIt takes [b]1[/b] votes for No Lynch." in start
+    assert "With 3 alive, it takes [b]2[/b] votes to lynch.\nIt takes [b]1[/b] vote for No Lynch." in start
     flipped = replace(g, deaths=(*g.deaths, Death("Carol", "day", 1, role="Cop")))
     end = render_draft("day-end", build_context(flipped, ruleset, [votal], day=1, now=None, posts=posts))
     assert "Carol was the Cop." in end
