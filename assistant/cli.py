@@ -377,13 +377,14 @@ def count(
       votal count games/wh17.toml --day 2 --at-post 512 --format json
     """
     from assistant.checks import for_day
-    from assistant.counting import count_game, current_day, game_warnings
+    from assistant.counting import count_game, current_day, game_warnings, load_stored_game
 
     game, db = load_stored(game_file, db_file)
     moment = as_of_moment(game, db, at_post, at_time)
     days = None if all_days else [day or current_day(game, db, at_time=moment, at_post=at_post)]
-    votals = count_game(game, db, days=days, at_post=at_post, at_time=moment)
-    warnings = game_warnings(game, db, days=[v.day for v in votals])
+    stored = load_stored_game(game, db)
+    votals = count_game(game, db, days=days, at_post=at_post, at_time=moment, stored=stored)
+    warnings = game_warnings(game, db, days=[v.day for v in votals], stored=stored)
     if fmt == "json":
         data = [  # the moderator's own view: real reasons and private notes
             {**v.to_json(private=True), "warnings": [w.to_json() for w in for_day(warnings, v.day)]} for v in votals
@@ -440,22 +441,22 @@ def draft(
       votal draft day-start games/wh17.toml --day 3
     """
     from assistant.checks import for_day
-    from assistant.counting import count_game, current_day, game_warnings, ruleset_for
+    from assistant.counting import count_game, current_day, game_warnings, load_stored_game, ruleset_for
     from assistant.drafts import build_context, default_flavor, render_draft
-    from assistant.store import load_read_posts
 
     game, db = load_stored(game_file, db_file)
     moment = as_of_moment(game, db, at_post, at_time)
     number = day or current_day(game, db, at_time=moment, at_post=at_post)
-    votals = count_game(game, db, days=[number], at_post=at_post, at_time=moment)
-    warn(for_day(game_warnings(game, db, days=[number]), number))
+    stored = load_stored_game(game, db)
+    votals = count_game(game, db, days=[number], at_post=at_post, at_time=moment, stored=stored)
+    warn(for_day(game_warnings(game, db, days=[number], stored=stored), number))
     if kind in ("day-end", "judge") and votals[0].outcome is None and not force:
         where = f"post {at_post}" if at_post is not None else f"{moment:%Y-%m-%d %H:%M} UTC"
         raise click.ClickException(
             f"day {number} is not decided as of {where}: a {kind} post would announce nothing "
             "(count it with `votal count`; --force drafts it marked undecided)"
         )
-    posts = load_read_posts(db, game.key)
+    posts = stored.posts
     count_number = None
     if kind == "votal" and votals[0].as_of_post is not None:
         from assistant.store import number_vote_count

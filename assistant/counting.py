@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -15,12 +15,12 @@ from assistant.game import Game
 from assistant.names import Roster
 from assistant.outcome import summarize
 from assistant.rules import Ruleset, find_ruleset
-from assistant.tally import Votal, replay_day, to_json
+from assistant.tally import Votal, replay_days, to_json
 from assistant.votecounts import Disagreement, learn_game
 from assistant.votes import show_votes, votes_needed
 
 if TYPE_CHECKING:
-    from assistant.store import Store
+    from assistant.store import ReadPost, Store
 
 
 def ruleset_for(game: Game) -> Ruleset:
@@ -38,9 +38,27 @@ def require_posts(game: Game, db: Store) -> None:
         raise VotalError(f"{NO_POSTS} (the store holds no posts of {game.thread})")
 
 
-def game_warnings(game: Game, db: Store, *, days: Sequence[int] = ()) -> list[GameWarning]:
+@dataclass(frozen=True)
+class StoredGame:
+    """A game's whole stored thread and its roster, read once per command and handed to
+    :func:`count_game` and :func:`game_warnings` (each would otherwise read the store again)."""
+
+    posts: list[ReadPost]
+    roster: Roster
+
+
+def load_stored_game(game: Game, db: Store) -> StoredGame:
+    """Every stored post of ``game`` and the roster they name."""
+    roster = Roster.from_game(game, ruleset_for(game), authors=store.post_authors(db, game.key))
+    return StoredGame(store.load_read_posts(db, game.key), roster)
+
+
+def game_warnings(
+    game: Game, db: Store, *, days: Sequence[int] = (), stored: StoredGame | None = None
+) -> list[GameWarning]:
     """What the moderator should double-check about this game file against the stored thread, and about the
-    bounds Votal assumed for any of ``days`` (the days being shown) that the game file does not declare."""
+    bounds Votal assumed for any of ``days`` (the days being shown) that the game file does not declare.
+    ``stored``: the thread already read by this command (else it is read here)."""
     warnings = check_days(game, last_post=store.last_post_number(db, game.key))
     ruleset = ruleset_for(game)
     for day in days:
@@ -57,7 +75,7 @@ def game_warnings(game: Game, db: Store, *, days: Sequence[int] = ()) -> list[Ga
                     )
                 )
     if days:
-        warnings += _outcome_warnings(game, db, ruleset, max(days))
+        warnings += _outcome_warnings(game, stored or load_stored_game(game, db), ruleset, max(days))
     if _undeclared(game, ruleset, 1):
         first = store.first_post_number(db, game.key)
         warnings.append(
@@ -72,13 +90,11 @@ def game_warnings(game: Game, db: Store, *, days: Sequence[int] = ()) -> list[Ga
     return warnings
 
 
-def _outcome_warnings(game: Game, db: Store, ruleset: Ruleset, day: int) -> list[GameWarning]:
+def _outcome_warnings(game: Game, stored: StoredGame, ruleset: Ruleset, day: int) -> list[GameWarning]:
     """Checks against the computed outcomes of ``day`` and the days before it, each replayed whole."""
     known = [d for d in range(1, day + 1) if not _undeclared(game, ruleset, d) or (d == 1 and not game.days)]
-    posts = store.load_read_posts(db, game.key)
-    roster = Roster.from_game(game, ruleset, authors=store.post_authors(db, game.key))
-    votals = [replay_day(game, ruleset, posts, roster, day=d) for d in known]
-    return check_outcomes(game, votals, counted_day=day, authors={p.number: p.author for p in posts})
+    votals = replay_days(game, ruleset, stored.posts, stored.roster, days=known)
+    return check_outcomes(game, votals, counted_day=day, authors={p.number: p.author for p in stored.posts})
 
 
 def as_of(game: Game, db: Store, *, at_post: int | None, at_time: datetime | None, now: datetime) -> datetime:
@@ -146,11 +162,17 @@ def count_game(
     days: Sequence[int] | None = None,
     at_post: int | None = None,
     at_time: datetime | None = None,
+    stored: StoredGame | None = None,
 ) -> list[Votal]:
-    """Votals of ``days`` (default: every declared day up to the current one), replayed from stored posts."""
-    posts = store.load_read_posts(db, game.key, up_to=at_post)  # a votal as of a post never looks past it
+    """Votals of ``days`` (default: every declared day up to the current one), replayed from stored posts
+    (``stored``: the thread already read by this command)."""
     ruleset = ruleset_for(game)
-    roster = Roster.from_game(game, ruleset, authors=store.post_authors(db, game.key))
+    if stored is None:
+        posts = store.load_read_posts(db, game.key, up_to=at_post)  # a votal as of a post never looks past it
+        roster = Roster.from_game(game, ruleset, authors=store.post_authors(db, game.key))
+    else:
+        posts = [p for p in stored.posts if at_post is None or p.number <= at_post]
+        roster = stored.roster
     if days is None:
         days = range(1, current_day(game, db, at_time=at_time) + 1)
     for day in days:
@@ -160,7 +182,7 @@ def count_game(
     if bodies and days:
         # the moderator's own counts teach the names Votal could not read, each from its post on
         checks, _ = learn_game(game, ruleset, posts, roster, bodies, range(1, max(days) + 1))
-    votals = [replay_day(game, ruleset, posts, roster, day=day, at_post=at_post, at_time=at_time) for day in days]
+    votals = replay_days(game, ruleset, posts, roster, days=days, at_post=at_post, at_time=at_time)
     return [replace(v, count_checks=tuple(checks[v.day])) if checks.get(v.day) else v for v in votals]
 
 

@@ -245,8 +245,25 @@ def replay_day(
     the ruleset's phases). ``roster`` is an :class:`assistant.names.Roster`; ``resolve`` stands in for
     :func:`assistant.names.resolve_name` (same signature), for tests.
     """
+    return replay_days(game, ruleset, posts, roster, days=[day], at_post=at_post, at_time=at_time, resolve=resolve)[0]
+
+
+def replay_days(
+    game: Game,
+    ruleset: Ruleset,
+    posts: Sequence[ReadPost],
+    roster: Any,
+    *,
+    days: Sequence[int],
+    at_post: int | None = None,
+    at_time: datetime | None = None,
+    resolve: Callable[..., Any] = resolve_name,
+) -> list[Votal]:
+    """The votals of ``days``, as :func:`replay_day` gives each, from one replay: a day an earlier one
+    needs is replayed once for all of them."""
     ordered = sorted(posts, key=lambda p: p.number)
-    return GameReplay(game, ruleset, ordered, roster, resolve, at_post, at_time).day(day).votal
+    replay = GameReplay(game, ruleset, ordered, roster, resolve, at_post, at_time)
+    return [replay.day(day).votal for day in days]
 
 
 class GameReplay:
