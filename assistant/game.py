@@ -545,8 +545,11 @@ def _build(raw: dict, path: Path, checker: _Checker, players_required: bool) -> 
         seats.append(Seat(p["name"], names, tuple(p.get("aliases", ())), weight, posts, mode))
     if not seats and players_required:
         raise checker.fail("", None, "players", "a game needs at least one [[players]] entry")
-    _check_unique_accounts(seats, checker)
-    account_to_seat = {a.casefold(): s.name for s in seats for a in s.accounts}
+    _check_unique_accounts(seats, checker, {str(d.get("player", "")).casefold() for d in raw.get("deaths", ())})
+    account_to_seat: dict[str, str] = {}
+    for s in seats:  # an account in two seats names its first one here (name the second seat by its own name)
+        for a in s.accounts:
+            account_to_seat.setdefault(a.casefold(), s.name)
 
     def seat_of(name: str, table: str, index: int | None, key: str) -> str:
         try:
@@ -764,13 +767,24 @@ def _replacements(raw: list, checker: _Checker, index: int) -> tuple[tuple[str, 
     return names, (posts if known else ())
 
 
-def _check_unique_accounts(seats: list[Seat], checker: _Checker) -> None:
+def _check_unique_accounts(seats: list[Seat], checker: _Checker, dead: set[str]) -> None:
+    """An account belongs to one seat, except that it may take a second seat after its first one died: a
+    replacement with a ``post`` into the later seat, the earlier seat listed in [[deaths]] (by any account)."""
     owner: dict[str, int] = {}
     for i, seat in enumerate(seats):
+        posts = seat.replacement_posts or (None,) * len(seat.replacements)
+        since = dict(zip((a.casefold() for a in seat.replacements), posts, strict=True))
         for account in seat.accounts:
             folded = account.casefold()
             if folded in owner and owner[folded] != i:
-                raise checker.fail("players", i, "name", f"account {account!r} already belongs to another seat")
+                first = seats[owner[folded]]
+                if since.get(folded) is None or not {a.casefold() for a in first.accounts} & dead:
+                    raise checker.fail(
+                        "players", i, "name",
+                        f"account {account!r} already belongs to another seat (it may take a second seat only as a "
+                        "replacement with a post, after its first seat died)",
+                    )
+                continue
             owner[folded] = i
 
 

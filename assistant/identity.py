@@ -160,10 +160,11 @@ class AuthorIndex:
         accounts = self._by_name.get(name)
         if not accounts:
             return None, None
-        for account in accounts:
-            if number is None or _holds(account, number):
-                return account.seat, how
-        return None, None
+        holding = [a for a in accounts if number is None or _holds(a, number)]
+        if not holding:
+            return None, None
+        # An account that took a second seat (after its first died) posts for the seat it joined last.
+        return max(holding, key=lambda a: -1 if a.from_post is None else a.from_post).seat, how
 
     def why_not(self, author: str, author_id: str | None = None, number: int | None = None) -> str:
         """Why a post by ``author`` counts for no seat, in words for the moderator."""

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assistant.game import parse_game
+from assistant.game import GameFileError, parse_game
 from assistant.identity import AuthorIndex, skeleton
 
 GAME = """
@@ -202,3 +202,41 @@ def test_in_the_tally_a_renamed_account_keeps_its_seat_and_is_flagged():
     votal = _replay([(1, "Alice", "5", "hello"), (2, "Alicia", "5", "<b>vote Bob</b>")])
     assert {w.target: w.voters for w in votal.wagons} == {"Bob": ("Alice",)}
     assert [f.seat for f in votal.flags if "renamed" in f.reason] == ["Alice"]
+
+
+SECOND_SEAT = """
+title = "t"
+thread = "https://forum.example.org/viewtopic.php?t=1"
+ruleset = "mafiascum"
+[[players]]
+name = "Quill"
+[[players]]
+name = "Bob"
+replacements = [{name = "Quill", post = 50}]
+[[players]]
+name = "Carol"
+[[days]]
+day = 1
+start_post = 0
+[[deaths]]
+player = "Quill"
+phase = "day 1"
+"""
+
+
+def test_an_account_takes_a_second_seat_after_its_first_died():
+    game = parse_game(SECOND_SEAT)
+    index = AuthorIndex(game)
+    assert index.match("Quill", None, 10)[0] == "Quill"
+    assert index.match("Quill", None, 60)[0] == "Bob"
+    assert index.match("Bob", None, 60)[0] is None  # replaced
+
+
+@pytest.mark.parametrize(
+    "change",
+    [('[[deaths]]\nplayer = "Quill"\nphase = "day 1"\n', ""), ('{name = "Quill", post = 50}', '"Quill"')],
+    ids=["first seat alive", "no post"],
+)
+def test_a_second_seat_needs_the_first_dead_and_a_replacement_post(change):
+    with pytest.raises(GameFileError, match="already belongs to another seat"):
+        parse_game(SECOND_SEAT.replace(*change))

@@ -283,3 +283,37 @@ def test_every_edit_that_changes_a_vote_is_flagged_and_the_policy_decides_what_c
         ExactRoster(g), day=1, resolve=resolve_exact,
     )
     assert {w.target: w.voters for w in corrected.wagons} == {"Bob": ("Alice", "Carol"), "Carol": ("Bob",)}
+
+
+def test_an_account_in_its_second_seat_votes_for_that_seat():
+    from assistant.names import Roster
+
+    g = parse_game("""
+title = "t"
+thread = "https://forum.example.org/viewtopic.php?t=1"
+ruleset = "mafiascum"
+[[players]]
+name = "Quill"
+[[players]]
+name = "Bob"
+replacements = [{name = "Quill", post = 50}]
+[[players]]
+name = "Carol"
+[[players]]
+name = "Dave"
+[[days]]
+day = 1
+start_post = 0
+end_post = 40
+[[days]]
+day = 2
+start_post = 41
+[[deaths]]
+player = "Quill"
+phase = "day 1"
+""")
+    ruleset = load_ruleset("mafiascum")
+    posts = [read_post(line) for line in ("45 Quill: vote Carol", "55 Quill: vote Carol")]
+    votal = replay_day(g, ruleset, posts, Roster.from_game(g, ruleset), day=2)
+    assert [(w.target, w.voters) for w in votal.wagons] == [("Carol", ("Bob",))]
+    assert [p.post for p in votal.problems] == [45]  # the dead seat's account before it took the second seat
