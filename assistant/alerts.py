@@ -89,7 +89,9 @@ def detect_alerts(
             if outcome.reason == Reason.MAJORITY and not _past(votal.deadline, now):
                 message = f"Day {day}: hammer — {who} reached a majority{at}; the day ends."
                 if outcome.doubt:
-                    message += f" The hammer was read with doubt ({outcome.doubt}): check that post before closing the day."
+                    message += (
+                        f" The hammer was read with doubt ({outcome.doubt}): check that post before closing the day."
+                    )
                 alerts.append(Alert("hammer", key, message))
             elif outcome.reason == Reason.UNANIMOUS_MINUS_ONE:
                 alerts.append(
@@ -138,11 +140,11 @@ def deliver_alerts(
     """Store and log the alerts not seen before, then send the unsent ones to the game's webhook.
 
     Every unsent alert goes in ONE message per call (one per sync, and syncs are at least a minute apart: see
-    ``game.MIN_SYNC_INTERVAL``), so a hostile post that raises hundreds of alerts costs one POST; what does not fit in a message is counted ("and 250 more")
-    and left to `votal status`. The payload disables every mention (``allowed_mentions``) and the text has
-    its ``@`` and ``<!`` broken by a zero-width space, so no alert can ping anyone even where the first is
-    ignored. ``post(url, payload)`` sends one JSON POST and raises on failure (default:
-    :func:`fetch.post_json`). A failed send is tried again on the next call, up to MAX_ATTEMPTS times.
+    ``game.MIN_SYNC_INTERVAL``), so a hostile post that raises hundreds of alerts costs one POST; what does not fit
+    in a message is counted ("and 250 more") and left to `votal status`. The payload disables every mention
+    (``allowed_mentions``) and the text has its ``@`` and ``<!`` broken by a zero-width space, so no alert can
+    ping anyone even where the first is ignored. ``post(url, payload)`` sends one JSON POST and raises on
+    failure (default: :func:`fetch.post_json`). A failed send is tried again on the next call, up to MAX_ATTEMPTS times.
     Returns the new alerts.
     """
     alerts = list(alerts)

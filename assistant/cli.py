@@ -35,7 +35,9 @@ class _Group(click.Group):
                 raise
             from assistant.store import store_error
 
-            raise click.ClickException(terminal_safe(str(store_error(ctx.params.get("db_file", "votal.db"), exc))))
+            raise click.ClickException(
+                terminal_safe(str(store_error(ctx.params.get("db_file", "votal.db"), exc)))
+            ) from None
 
 
 @click.group(cls=_Group)

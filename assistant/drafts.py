@@ -287,7 +287,9 @@ def build_context(
         ),
         notes=_notes(votal, ruleset, words),
         count_number=count_number,
-        died=tuple(Died(name, _role(game, ruleset, name, "night", day - 1)) for name in night_deaths(game, ruleset, day)),
+        died=tuple(
+            Died(name, _role(game, ruleset, name, "night", day - 1)) for name in night_deaths(game, ruleset, day)
+        ),
         flip=_flip(game, ruleset, votal),
         no_elimination_needed=(
             max(1, majority - ruleset.no_elimination_below)
@@ -666,8 +668,12 @@ class _DraftSandbox(SandboxedEnvironment):
             raise SecurityError("exponent too large in a template")
         if operator == "*" and isinstance(left, int) and isinstance(right, str | list | tuple):
             left, right = right, left
-        if operator == "*" and isinstance(left, str | list | tuple) and isinstance(right, int):
-            if len(left) * right > _MAX_TEXT:
+        if (
+            operator == "*"
+            and isinstance(left, str | list | tuple)
+            and isinstance(right, int)
+            and len(left) * right > _MAX_TEXT
+        ):
                 raise SecurityError("a template tried to build a text longer than a million characters")
         return super().call_binop(context, operator, left, right)
 

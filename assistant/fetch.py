@@ -11,6 +11,7 @@ origin and never into a message.
 
 from __future__ import annotations
 
+import contextlib
 import http.cookiejar
 import logging
 import os
@@ -664,10 +665,8 @@ _WATCHDOG = _Watchdog()
 
 
 def _shut(sock: socket.socket) -> None:
-    try:
+    with contextlib.suppress(OSError):
         sock.shutdown(socket.SHUT_RDWR)
-    except OSError:
-        pass
 
 
 class _WatchedHTTPConnection(HTTPConnection):

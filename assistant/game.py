@@ -804,7 +804,9 @@ def _build_private(raw: dict, seat_of, checker: _Checker) -> Private:
         decisions.append(decision)
     lovers = tuple(tuple(seat_of(n, "private", None, "lovers") for n in pair) for pair in raw.get("lovers", ()))
     successors = {
-        seat_of(s["sheriff"], "private.successors", i, "sheriff"): seat_of(s["successor"], "private.successors", i, "successor")
+        seat_of(s["sheriff"], "private.successors", i, "sheriff"): seat_of(
+            s["successor"], "private.successors", i, "successor"
+        )
         for i, s in enumerate(raw.get("successors", ()))
     }
     return Private(

@@ -376,7 +376,8 @@ class _Editor:
             if not self.replace:
                 held = f"post {post}" if post is not None else "no post"
                 self.disagreements.append(
-                    f"{label}: the file gives {name} {held}; {_source(edit.cite)} says from post {edit.post} (file kept)"
+                    f"{label}: the file gives {name} {held}; {_source(edit.cite)} says from post {edit.post} "
+                    "(file kept)"
                 )
                 return
             array[position] = _replacement_entry(name, edit.post)
@@ -527,12 +528,19 @@ def check_edits(game: Game, edits: Iterable[Edit], *, posts: Sequence[int] = ())
             stored_post(edit.post, f"kill of {edit.player}")
             kind, number = phase.split()
             day = days.get(int(number))
-            if edit.post is not None and kind == "day" and day is not None:
-                if (day.start_post is not None and edit.post < day.start_post) or (
-                    day.end_post is not None and edit.post > day.end_post
-                ):
-                    raise EditRefused(f"kill: post {edit.post} is not on day {number} "
-                                      f"(posts {day.start_post}-{day.end_post if day.end_post is not None else ''})")
+            if (
+                edit.post is not None
+                and kind == "day"
+                and day is not None
+                and (
+                    (day.start_post is not None and edit.post < day.start_post)
+                    or (day.end_post is not None and edit.post > day.end_post)
+                )
+            ):
+                raise EditRefused(
+                    f"kill: post {edit.post} is not on day {number} "
+                    f"(posts {day.start_post}-{day.end_post if day.end_post is not None else ''})"
+                )
             earlier = next((d for d in game.deaths if d.player == seat.name), None)
             if earlier is not None and f"{earlier.phase} {earlier.phase_number}" != phase:
                 raise EditRefused(f"kill: {seat.name} is already dead ({earlier.phase} {earlier.phase_number})")

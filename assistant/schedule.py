@@ -280,7 +280,9 @@ def regenerate_hooks(
             posts = store.load_read_posts(db, game.key)
             as_of = votals[0].as_of_post
             # the number the moderator's next count will get; only `votal draft votal` keeps one
-            number = None if as_of is None else store.number_vote_count(db, game.key, day, as_of, now=moment, keep=False)
+            number = (
+                None if as_of is None else store.number_vote_count(db, game.key, day, as_of, now=moment, keep=False)
+            )
             context = build_context(game, ruleset_for(game), votals, day=day, now=moment, posts=posts,
                                     count_number=number)
             text = render_draft("votal", context, flavor=default_flavor(game), template_dir=game.templates)

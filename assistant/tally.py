@@ -59,8 +59,8 @@ from typing import Any
 
 from assistant.clock import add_wall_hours, day_bounds, iso_utc
 from assistant.game import Game
-from assistant.living import alive_seats, change_posts
 from assistant.hooks import HOOK_MODULES, HOOK_POINTS, Hook, Verdict, find_hook
+from assistant.living import alive_seats, change_posts
 from assistant.names import resolve_name
 from assistant.outcome import Kind, Outcome, Reason, WhyNot
 from assistant.rules import (
@@ -730,7 +730,12 @@ class DayReplay:
             nomination = nomination or verdict.nomination
         if self.phase == "runoff" and target is not None and target not in self.candidates:
             return done(target, found.step, "not in the runoff", problem=True)
-        if target is not None and target == seat and self.house.self_hammer_ignored and self.would_hammer(seat, order[0]):
+        if (
+            target is not None
+            and target == seat
+            and self.house.self_hammer_ignored
+            and self.would_hammer(seat, order[0])
+        ):
             return done(target, found.step, "a self-hammer does not count (house rule)", problem=True)
         changes = len(self.book.changes)
         why = self.book.vote(seat, target, order, single=seat not in living, text=command.target or "")

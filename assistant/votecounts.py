@@ -72,7 +72,9 @@ _LINE_TAGS = frozenset(
 )
 _NUMBER = r"(?P<n>\d{1,2}(?:\.\d)?)"
 # "Name (3): A, B" / "Name [3] - A, B" / "Name (3) A, B"
-_BRACKETED = re.compile(rf"^(?P<target>[^()\[\]:]{{1,50}}?)\s*[(\[]\s*{_NUMBER}\s*[)\]]\s*[:\-\u2013\u2014=>]*\s*(?P<voters>.*)$")
+_BRACKETED = re.compile(
+    rf"^(?P<target>[^()\[\]:]{{1,50}}?)\s*[(\[]\s*{_NUMBER}\s*[)\]]\s*[:\-\u2013\u2014=>]*\s*(?P<voters>.*)$"
+)
 # "Name - 3 - A, B - (L-2)" / "Name: 3 (A, B)" / "Name: 3 votes - A, B"
 _DASHED = re.compile(
     rf"^(?P<target>[^()\[\]:]{{1,50}}?)\s*[:\-\u2013\u2014]\s*{_NUMBER}\s*(?:votes?\s*)?[:\-\u2013\u2014(]\s*(?P<voters>.*?)\)?$",
@@ -288,7 +290,7 @@ def learn_game(
         if not counts:
             continue
         found, taught = learn_from_counts(
-            counts, lambda at: replay_day(game, ruleset, posts, roster, day=day, at_post=at), roster, posts
+            counts, lambda at, day=day: replay_day(game, ruleset, posts, roster, day=day, at_post=at), roster, posts
         )
         disagreements[day] = found
         learned.extend(taught)

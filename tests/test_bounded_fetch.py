@@ -61,9 +61,8 @@ def test_a_huge_declared_page_is_refused_before_reading_it():
         if out.write(head(200, Content_Type="text/html", Content_Length=str(1024 * MB))):
             endless(out, server.stop, chunked=False)
 
-    with HostileServer(robots_or(answer)) as server:
-        with pytest.raises(ForumError) as caught:
-            fetcher().get(server.base_url + "/viewtopic.php?t=1")
+    with HostileServer(robots_or(answer)) as server, pytest.raises(ForumError) as caught:
+        fetcher().get(server.base_url + "/viewtopic.php?t=1")
     assert "the page is 1024 MB; Votal reads at most 32 MB" in one_line(caught.value)
 
 
@@ -74,9 +73,8 @@ def test_an_endless_answer_stops_at_the_cap(chunked):
         if out.write(head(200, Content_Type="text/html", **framing)):
             endless(out, server.stop, chunked=chunked)
 
-    with HostileServer(robots_or(answer)) as server:
-        with pytest.raises(ForumError) as caught:
-            fetcher(max_page_bytes=2 * MB).get(server.base_url + "/viewtopic.php?t=1")
+    with HostileServer(robots_or(answer)) as server, pytest.raises(ForumError) as caught:
+        fetcher(max_page_bytes=2 * MB).get(server.base_url + "/viewtopic.php?t=1")
     assert "larger than 2 MB" in one_line(caught.value)
 
 
@@ -93,9 +91,8 @@ def test_a_server_trickling_one_byte_at_a_time_is_cut_off(where):
         else:
             trickle(out, server.stop, whole)
 
-    with HostileServer(robots_or(answer)) as server:
-        with pytest.raises(ForumError) as caught:
-            fetcher(deadline=1.0, timeout=(5, 5)).get(server.base_url + "/viewtopic.php?t=1")
+    with HostileServer(robots_or(answer)) as server, pytest.raises(ForumError) as caught:
+        fetcher(deadline=1.0, timeout=(5, 5)).get(server.base_url + "/viewtopic.php?t=1")
     assert "took longer than 1 s to send the page" in one_line(caught.value)
 
 
@@ -175,7 +172,9 @@ def test_a_redirect_within_the_site_is_followed_with_the_cookies():
         out.write(head(301, Location="/moved?t=1", Content_Length="0"))
 
     with HostileServer(robots_or(answer)) as server:
-        text = fetcher(cookies={"sid": "SECRET-SID"}, origin=server.base_url).get(server.base_url + "/viewtopic.php?t=1")
+        text = fetcher(cookies={"sid": "SECRET-SID"}, origin=server.base_url).get(
+            server.base_url + "/viewtopic.php?t=1"
+        )
         sent = [h.get("Cookie") for p, h in server.requests if p != "/robots.txt"]
     assert text == PAGE.decode()
     assert sent == ["sid=SECRET-SID", "sid=SECRET-SID"]
@@ -185,9 +184,8 @@ def test_endless_redirects_within_the_site_stop():
     def answer(path, headers, out):
         out.write(head(302, Location=f"/loop{len(server.requests)}", Content_Length="0"))
 
-    with HostileServer(robots_or(answer)) as server:
-        with pytest.raises(ForumError, match="more than 5 redirects"):
-            fetcher().get(server.base_url + "/viewtopic.php?t=1")
+    with HostileServer(robots_or(answer)) as server, pytest.raises(ForumError, match="more than 5 redirects"):
+        fetcher().get(server.base_url + "/viewtopic.php?t=1")
 
 
 # --- Next-page links: only the thread's site, and a pagination that repeats is an error

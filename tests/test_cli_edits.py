@@ -5,10 +5,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from click.testing import CliRunner
+from loopback_forum import Forum, Switchboard, game_text
 
 from assistant.cli import main
 from assistant.game import load_game
-from loopback_forum import Forum, Switchboard, game_text
 
 START = datetime(2026, 3, 1, 22, tzinfo=UTC)
 
@@ -74,7 +74,7 @@ def test_day_end_writes_the_post_with_the_moderators_words_and_keeps_the_file(sy
     assert out == f"{path}: days[1] (day 1).end_post = 5 (post 5)\n"
     after = path.read_text()
     assert after == before.replace(
-        "start_post = 0\n", "start_post = 0\nend_post = 5  # post 5: \"Birch was lynched! Birch was a Vanilla Townie.\"\n"
+        "start_post = 0\n", 'start_post = 0\nend_post = 5  # post 5: "Birch was lynched! Birch was a Vanilla Townie."\n'
     )
     assert run("day", "end", 1, path, "--post", 5, "--db", db) == f"{path}: already says so; nothing changed\n"
     assert path.read_text() == after
@@ -100,10 +100,16 @@ def test_kill_replace_and_player_commands_write_a_game_file_that_counts(synced):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("day", "end", 1, "{path}", "--post", 99), "Error: day 1 end: post 99 is not in the stored thread (posts up to 9"),
+        (
+            ("day", "end", 1, "{path}", "--post", 99),
+            "Error: day 1 end: post 99 is not in the stored thread (posts up to 9",
+        ),
         (("kill", "Oak", "{path}", "--phase", "night 1"), "Error: kill: 'Oak' is not a player of game.toml"),
         (("kill", "Elm", "{path}", "--phase", "noon 1"), "Error: phase must look like 'night 2' or 'day 3'"),
-        (("replace", "Elm", "Cedar", "{path}", "--post", 6), "Error: replace: 'Cedar' is already a name of the seat Cedar"),
+        (
+            ("replace", "Elm", "Cedar", "{path}", "--post", 6),
+            "Error: replace: 'Cedar' is already a name of the seat Cedar",
+        ),
         (("replace", "Elm", "Host", "{path}", "--post", 6), "Error: replace: 'Host' is a moderator of this game"),
         (("player", "remove", "Oak", "{path}"), "Error: player remove: 'Oak' is not a player of game.toml"),
         (("player", "add", "host", "{path}"), "Error: player add: 'host' is a moderator of this game"),
@@ -181,7 +187,10 @@ def test_update_dry_run_prints_the_diff_then_update_writes_it_and_a_second_run_c
     assert "# the host" in after and "# more days as they come" in after
     game = load_game(path)
     assert [(d.day, d.start_post, d.end_post) for d in game.days] == [(1, 0, 5), (2, 6, None)]
-    assert [(d.player, f"{d.phase} {d.phase_number}") for d in game.deaths] == [("Birch", "day 1"), ("Alder", "night 1")]
+    assert [(d.player, f"{d.phase} {d.phase_number}") for d in game.deaths] == [
+        ("Birch", "day 1"),
+        ("Alder", "night 1"),
+    ]
     assert game.seat("Elm").replacement_posts == (8,)
 
     again = invoke("update", path, "--db", db).stdout
@@ -240,6 +249,7 @@ def test_run_follow_writes_the_game_file_after_a_sync_and_says_what_it_wrote(boa
 def test_update_reads_the_same_game_on_every_engine(engine, tmp_path):
     """The thread from 1 (ProBoards prints no numbers and counts from 1), rendered by each engine's pages."""
     from forums import discourse, phpbb, proboards, serve_pages, vbulletin, xenforo
+
     from assistant.pageserver import LoopbackServer
 
     module = {"phpbb": phpbb, "discourse": discourse, "xenforo": xenforo, "vbulletin": vbulletin,
@@ -257,7 +267,10 @@ def test_update_reads_the_same_game_on_every_engine(engine, tmp_path):
         invoke("update", path, "--db", tmp_path / "votal.db", "--quiet")
     game = load_game(path)
     assert [(d.day, d.start_post, d.end_post) for d in game.days] == [(1, 1, 6), (2, 7, None)]
-    assert [(d.player, f"{d.phase} {d.phase_number}") for d in game.deaths] == [("Birch", "day 1"), ("Alder", "night 1")]
+    assert [(d.player, f"{d.phase} {d.phase_number}") for d in game.deaths] == [
+        ("Birch", "day 1"),
+        ("Alder", "night 1"),
+    ]
     assert game.seat("Elm").replacement_posts == (9,)
 
 

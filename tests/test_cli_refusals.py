@@ -161,7 +161,9 @@ def test_day_1_of_a_game_declaring_no_days_is_counted_with_its_assumed_start(syn
     game = write_game(demo, tmp_path)
     text = game.read_text()
     text = text[: text.index("[[days]]")] + text[text.index("[[deaths]]"):]
-    game.write_text(text.replace('phase = "night 1"', 'phase = "night 0"').replace('phase = "day 1"', 'phase = "night 0"'))
+    game.write_text(
+        text.replace('phase = "night 1"', 'phase = "night 0"').replace('phase = "day 1"', 'phase = "night 0"')
+    )
     data = json.loads(invoke("count", game, "--db", db, "--day", "1", "--at-time", DAY2_EVENING,
                              "--format", "json").output)
     [inferred] = [w for w in data["warnings"] if w["kind"] == "inferred_day"]

@@ -113,10 +113,14 @@ def test_a_new_deadline_moves_the_computed_days_after_it():
     extended = game(rules.name, "start = 2024-03-01T22:00:00Z", '[[events]]\nday = 1\nkind = "extend"\nhours = 24\n')
     assert day_bounds(extended, rules, 2).start == utc("2024-03-05T22:00")
     moved = game(
-        rules.name, "start = 2024-03-01T22:00:00Z", '[[events]]\nday = 1\nkind = "deadline"\ntime = 2024-03-03T10:00:00Z\n'
+        rules.name,
+        "start = 2024-03-01T22:00:00Z",
+        '[[events]]\nday = 1\nkind = "deadline"\ntime = 2024-03-03T10:00:00Z\n',
     )
     assert day_bounds(moved, rules, 2).start == utc("2024-03-04T10:00")
-    assert phase_at(moved, rules, utc("2024-03-04T09:00")) == Phase("night", 1, utc("2024-03-03T10:00"), utc("2024-03-04T10:00"))
+    assert phase_at(moved, rules, utc("2024-03-04T09:00")) == Phase(
+        "night", 1, utc("2024-03-03T10:00"), utc("2024-03-04T10:00")
+    )
 
 
 def test_a_day_declared_by_its_first_post_still_ends_at_the_rulesets_hour():

@@ -320,7 +320,11 @@ def test_three_different_targets_in_one_post_are_no_vote():
     commands = extract_commands("<b>VOTE: Ann</b> or <b>VOTE: Bob</b> or maybe <b>VOTE: Cid</b>")
     assert [(c.action, c.note) for c in commands] == [("void", "several targets")]
     # the same target three times, or two targets in turn, are votes read in order
-    assert read("<b>VOTE: Ann</b> <b>VOTE: ann</b> <b>VOTE: ANN</b>") == [("vote", "Ann"), ("vote", "ann"), ("vote", "ANN")]
+    assert read("<b>VOTE: Ann</b> <b>VOTE: ann</b> <b>VOTE: ANN</b>") == [
+        ("vote", "Ann"),
+        ("vote", "ann"),
+        ("vote", "ANN"),
+    ]
     assert read("<b>VOTE: Ann</b> no wait <b>VOTE: Bob</b>") == [("vote", "Ann"), ("vote", "Bob")]
 
 

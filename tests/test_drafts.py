@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from assistant.clock import day_bounds
+from assistant.counting import ruleset_for
 from assistant.drafts import (
     FLAVORS,
     KINDS,
@@ -24,7 +25,6 @@ from assistant.drafts import (
     render_votal_draft,
     safe_url,
 )
-from assistant.counting import ruleset_for
 from assistant.game import Death, parse_game
 from assistant.names import Roster
 from assistant.outcome import Outcome, words_of

@@ -144,8 +144,9 @@ def test_a_plain_replacement_is_kept_when_the_thread_gives_its_post_unless_the_m
 def test_a_first_replacement_goes_beside_the_seats_keys_not_after_its_closing_comment():
     text = GAME.replace('name = "Cedar"\n', 'name = "Cedar"\n\n# days below\n')
     result = apply_edits(text, [AddReplacement("Cedar", "Cypress", 30, cite(30, "Cypress is in"))])
-    assert 'name = "Cedar"\nreplacements = [{name = "Cypress", post = 30}]  # post 30: "Cypress is in"\n\n# days below\n' in (
-        result.text
+    assert (
+        'name = "Cedar"\nreplacements = [{name = "Cypress", post = 30}]  # post 30: "Cypress is in"\n\n# days below\n'
+        in (result.text)
     )
 
 
@@ -237,7 +238,9 @@ def test_the_first_deadline_is_the_days_end_and_a_later_different_one_a_cited_ev
     once = apply_edits(GAME, [first, moved, first])
     game = parse_game(once.text)
     assert game.days[0].end == datetime(2026, 3, 3, 3, tzinfo=UTC)
-    assert [(e.day, e.kind, e.post, e.time) for e in game.events] == [(1, "deadline", 30, datetime(2026, 3, 4, 3, tzinfo=UTC))]
+    assert [(e.day, e.kind, e.post, e.time) for e in game.events] == [
+        (1, "deadline", 30, datetime(2026, 3, 4, 3, tzinfo=UTC))
+    ]
     assert once.disagreements == ()
     assert apply_edits(once.text, [first, moved]).text == once.text
 

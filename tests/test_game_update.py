@@ -117,8 +117,16 @@ def test_an_announcement_the_game_file_cannot_hold_is_reported_and_the_rest_writ
     from assistant.announcements import Cite, DeathFact, ReplacementFact, ThreadFacts
 
     facts = ThreadFacts(
-        None, ("Gardener",), None, (), (), (), (), (DeathFact("Ash", "night 4", None, "night kill", Cite(19, "Ash died")),),
-        (ReplacementFact("Fig", "Hazel", 15, Cite(15, "Hazel replaces Fig.")),), (),
+        None,
+        ("Gardener",),
+        None,
+        (),
+        (),
+        (),
+        (),
+        (DeathFact("Ash", "night 4", None, "night kill", Cite(19, "Ash died")),),
+        (ReplacementFact("Fig", "Hazel", 15, Cite(15, "Hazel replaces Fig.")),),
+        (),
     )
     monkeypatch.setattr(game_update, "read_thread_facts", lambda posts, **options: facts)
     text = game_text(extra="\n[[days]]\nday = 1\nstart_post = 0\n")

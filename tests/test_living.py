@@ -34,7 +34,8 @@ def test_a_return_brings_a_seat_back_from_its_day_without_rewriting_the_days_bef
 def test_a_seat_that_returned_can_die_again():
     g = parse_game(
         HEAD
-        + '[[deaths]]\nplayer = "Bob"\nphase = "night 1"\n[[events]]\nday = 4\nkind = "return"\nplayer = "Bob"\npost = 40\n'
+        + '[[deaths]]\nplayer = "Bob"\nphase = "night 1"\n'
+        + '[[events]]\nday = 4\nkind = "return"\nplayer = "Bob"\npost = 40\n'
         + '[[deaths]]\nplayer = "Bob"\nphase = "day 5"\npost = 55\n'
     )
     assert alive_seats(g, 4, at_post=39) == ("Ann", "Cat")

@@ -99,8 +99,9 @@ def test_commands_read_by_older_code_are_read_again(db, monkeypatch):
 def test_schema_can_be_ensured_again(db):
     store.ensure_schema(db)
     store.ensure_schema(db)
-    assert {"posts", "revisions", "syncs"} <= {r[0] for r in db.execute("select name from sqlite_master where type = 'table'")}
-
+    assert {"posts", "revisions", "syncs"} <= {
+        r[0] for r in db.execute("select name from sqlite_master where type = 'table'")
+    }
 
 
 def _open_after(path, barrier, results):

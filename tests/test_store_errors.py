@@ -6,12 +6,12 @@ from datetime import UTC, datetime
 
 import pytest
 from click.testing import CliRunner
+from loopback_forum import Forum, game_text, make_game, make_posts, serve
 
 from assistant import store
 from assistant.cli import main
 from assistant.fetch import Fetcher
 from assistant.sync import sync_game
-from loopback_forum import Forum, game_text, make_game, make_posts, serve
 
 NOW = datetime(2026, 3, 5, 12, 0, tzinfo=UTC)
 

@@ -7,8 +7,8 @@ import json
 from golden.harness import ExactRoster, read_post, resolve_exact
 
 from assistant.game import parse_game
-from assistant.rules import load_ruleset
 from assistant.living import alive_seats
+from assistant.rules import load_ruleset
 from assistant.tally import replay_day
 
 GAME = """

@@ -85,7 +85,7 @@ class Sheriff(Hook):
         return self._election
 
     def _tally_election(self):
-        from assistant.tally import SheriffElection, Wagon
+        from assistant.tally import SheriffElection
 
         day = self.day
         at_post, at_time = day.r.at_post, day.r.at_time

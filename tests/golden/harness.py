@@ -146,7 +146,9 @@ def _commands(text: str) -> tuple[Command, ...]:
             continue
         if verb not in ("vote", "unvote", "nominate"):
             raise ValueError(f"unknown command {part!r}")
-        found.append(Command(verb, rest.strip() or None, part) if bold else Command(verb, rest.strip(), part, bold=False))
+        found.append(
+            Command(verb, rest.strip() or None, part) if bold else Command(verb, rest.strip(), part, bold=False)
+        )
     return tuple(found)
 
 
