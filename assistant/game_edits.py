@@ -148,7 +148,7 @@ def apply_edits(text: str, edits: Iterable[Edit], *, path: str = "<game>", repla
     editor = _Editor(doc, zone, replace)
     for edit in edits:
         editor.apply(edit)
-    new_text = tomlkit.dumps(doc).rstrip("\n") + "\n" if editor.written else text
+    new_text = tomlkit.dumps(editor.doc).rstrip("\n") + "\n" if editor.written else text
     if editor.written:
         parse_game(new_text, path=path, players_required=False)  # a GameFileError names the line an edit broke
     return EditResult(new_text, tuple(editor.written), tuple(editor.disagreements))
@@ -228,7 +228,7 @@ class _Editor:
                 self.doc.add(name, array)
             else:
                 _end_with_blank_line(self.last_table(anchor))
-                self.doc._insert_after(anchor, name, array)  # tomlkit's own way to place a key; no public one
+                self.doc = _with_key_after(self.doc, anchor, name, array)
         else:
             _end_with_blank_line(array[-1])
             array.append(table)
@@ -242,23 +242,53 @@ class _Editor:
             value = value.astimezone(self.zone)
         return tomlkit.item(value)
 
-    def set_key(self, table, key: str, value: Any, cite: Cited, label: str) -> None:
-        """Write ``key`` in ``table`` unless it is there; a different value is a disagreement (or replaced)."""
+    def set_key(self, table, key: str, value: Any, cite: Cited, label: str):
+        """Write ``key`` in ``table`` unless it is there; a different value is a disagreement (or replaced).
+        Returns the table as the document now holds it (an insertion reads the file again)."""
         if key in table:
             held = table[key]
             if _same(held.unwrap() if hasattr(held, "unwrap") else held, value, self.zone):
-                return
+                return table
             if not self.replace:
                 self.disagreements.append(
                     f"{label}.{key}: the file says {_show(held)}; {_source(cite)} says {_show(value)} (file kept)"
                 )
-                return
+                return table
             item = _comment(self.value(value), cite_comment(cite))
             table[key] = item
             self.written.append(f"{label}.{key}: {_show(held)} -> {_show(value)} ({_source(cite)})")
-            return
-        _insert_key(table, key, _comment(self.value(value), cite_comment(cite)))
+            return table
+        table = self.insert_key(table, key, _comment(self.value(value), cite_comment(cite)))
         self.written.append(f"{label}.{key} = {_show(value)} ({_source(cite)})")
+        return table
+
+    def insert_key(self, table, key: str, item):
+        """``key = item`` after the table's last key, before the comments and blank lines that close it (they
+        belong to whatever the moderator wrote next). tomlkit has no public way to place a key, so the line
+        is written after the last key's own line and the document read again; returns the table anew."""
+        keys = [k for k in table if not isinstance(table[k], tomlkit.items.Table | tomlkit.items.AoT)]
+        if not keys:
+            table.add(key, item)
+            return table
+        where = self.path_of(table)
+        anchor = table[keys[-1]].trivia
+        anchor.trail = (anchor.trail if anchor.trail.endswith("\n") else anchor.trail + "\n") + tomlkit.dumps(
+            {key: item}
+        )
+        self.doc = tomlkit.parse(self.doc.as_string())
+        found = self.doc[where[0]]
+        return found[where[1]] if len(where) > 1 else found
+
+    def path_of(self, table) -> tuple:
+        """(name,) or (name, index) of a table of the document."""
+        for name, value in self.doc.items():
+            if value is table:
+                return (name,)
+            if isinstance(value, tomlkit.items.AoT):
+                for index, entry in enumerate(value):
+                    if entry is table:
+                        return (name, index)
+        raise LookupError("the table is not in the game file")  # the editor only edits its own tables
 
     # --- seats
 
@@ -296,7 +326,7 @@ class _Editor:
             return
         index, table = found
         for key, value in fields.items():
-            self.set_key(table, key, value, edit.cite, f"days[{index + 1}] (day {edit.day})")
+            table = self.set_key(table, key, value, edit.cite, f"days[{index + 1}] (day {edit.day})")
 
     def set_moderators(self, edit: SetModerators) -> None:
         if not edit.names:
@@ -310,7 +340,7 @@ class _Editor:
         item = _comment(tomlkit.item(list(edit.names)), cite_comment(edit.cite))
         keys = [k for k in ("ruleset", "forum", "thread", "title") if k in self.doc]
         if keys:
-            self.doc._insert_after(keys[0], "moderators", item)
+            self.doc = _with_key_after(self.doc, keys[0], "moderators", item)
         else:
             self.doc.add("moderators", item)
         self.written.append(f"moderators = {list(edit.names)} ({_source(edit.cite)})")
@@ -340,7 +370,7 @@ class _Editor:
             if str(table.get("player", "")).casefold() in accounts:
                 label = f"deaths[{i + 1}] ({seat[2][0]})"
                 before = len(self.disagreements)
-                self.set_key(table, "phase", phase, edit.cite, label)
+                table = self.set_key(table, "phase", phase, edit.cite, label)
                 if edit.post is not None and len(self.disagreements) == before:  # a post only for the same death
                     self.set_key(table, "post", edit.post, edit.cite, label)
                 return
@@ -364,7 +394,7 @@ class _Editor:
             )
             return
         if "replacements" not in table:
-            _insert_key(table, "replacements", tomlkit.array())
+            table = self.insert_key(table, "replacements", tomlkit.array())
         array = table["replacements"]
         for position, entry in enumerate(array):
             name = str(entry["name"]) if isinstance(entry, dict) else str(entry)
@@ -436,14 +466,20 @@ class _Editor:
         self.written.append(f"events: day {edit.day} {edit.kind} {detail} ({_source(edit.cite)})".replace("  ", " "))
 
 
-def _insert_key(table, key: str, item) -> None:
-    """``key = item`` after the table's last key, before the comments and blank lines that close it (they
-    belong to whatever the moderator wrote next)."""
-    keys = [k for k in table if not isinstance(table[k], tomlkit.items.Table | tomlkit.items.AoT)]
-    if keys:
-        table.value._insert_after(keys[-1], key, item)  # tomlkit's own way to place a key; no public one
-    else:
-        table.add(key, item)
+def _with_key_after(doc: tomlkit.TOMLDocument, anchor: str, key: str, item) -> tomlkit.TOMLDocument:
+    """The document with ``key = item`` placed right after ``anchor`` (built anew: tomlkit has no public way
+    to place a key, and its private one changed between releases)."""
+    placed = tomlkit.document()
+    placed.parsing(True)  # as read from a file: no indents or blank lines added on the way
+    for name, value in doc.body:
+        if name is None:
+            placed.add(value)
+            continue
+        placed.append(name, value)
+        if name.key == anchor:
+            placed.append(key, item)
+    placed.parsing(False)
+    return placed
 
 
 def _comment(item, text: str):
