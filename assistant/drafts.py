@@ -34,7 +34,6 @@ from datetime import UTC, date, datetime, timedelta
 from datetime import time as time_of_day
 from enum import Enum
 from functools import lru_cache
-from importlib.resources import files
 from pathlib import Path
 from typing import Any, NoReturn
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
@@ -51,12 +50,12 @@ from jinja2 import (
 )
 from jinja2.environment import TemplateModule
 from jinja2.exceptions import SecurityError, TemplateRuntimeError
-from jinja2.loaders import split_template_path
 from jinja2.runtime import LoopContext, Macro
 from jinja2.sandbox import SandboxedEnvironment
 from jinja2.utils import Cycler, Joiner, Namespace
 from markupsafe import Markup
 
+from assistant import bundled
 from assistant.clock import DayBounds, day_bounds
 from assistant.errors import VotalError
 from assistant.game import Game
@@ -621,18 +620,8 @@ def template_name(kind: str) -> str:
 
 
 def _bundled(flavor: str) -> FunctionLoader:
-    """The templates shipped in the package, read with importlib.resources (works from a wheel or a zip)."""
-    folder = files("assistant.templates") / "drafts" / flavor
-
-    def load(name: str):
-        resource = folder
-        for part in split_template_path(name):  # refuses "..": nothing outside the folder
-            resource = resource / part
-        if not resource.is_file():
-            return None
-        return resource.read_text(encoding="utf-8"), f"<bundled drafts/{flavor}/{name}>", lambda: True
-
-    return FunctionLoader(load)
+    """The templates shipped with Votal for one flavour."""
+    return bundled.template_loader("drafts", flavor)
 
 
 class _FolderLoader(FileSystemLoader):

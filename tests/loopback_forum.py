@@ -15,10 +15,10 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime, parsedate_to_datetime
 from functools import cache
-from importlib.resources import files
 
 from jinja2 import Environment, FileSystemLoader
 
+from assistant import bundled
 from assistant.demo import PhpbbThread
 from assistant.game import parse_game
 from assistant.pageserver import LoopbackServer, Response
@@ -177,7 +177,7 @@ def render_page(thread: PhpbbThread, start: int) -> str:
 
 @cache
 def _environment() -> Environment:
-    root = files("assistant.templates")
+    root = bundled.templates()
     return Environment(loader=FileSystemLoader([str(root), str(root / "demo")]), autoescape=True)
 
 
