@@ -284,7 +284,8 @@ class GameReplay:
 
 class DayReplay:
     """One day's replay loop. Hooks read its public attributes: ``game``, ``ruleset``, ``number``, ``bounds``,
-    ``book`` (the standing votes), :meth:`living`, :meth:`earlier`, :meth:`note`, :meth:`add_problem`."""
+    ``book`` (the standing votes), :meth:`living`, :meth:`earlier`, :meth:`note`, :meth:`add_problem`,
+    :meth:`end_day`."""
 
     def __init__(self, replay: GameReplay, day: int):
         self.r = replay
@@ -369,6 +370,12 @@ class DayReplay:
 
     def add_problem(self, post: int, voter: str, text: str, reason: str) -> None:
         self.problems.append(Problem(post, voter, text, reason))
+
+    def end_day(self, outcome: Outcome) -> None:
+        """A hook's word that the day's vote ends here (a Loose Cannon's shot): later votes count for nothing."""
+        if self.outcome is None and self.phase == "day":
+            self.final_votes = self.book.snapshot()
+            self.outcome = self.settle(outcome)
 
     # -- where a post falls ----------------------------------------------------------------------------
 
