@@ -239,7 +239,11 @@ def build_context(
     bounds = day_bounds(game, ruleset, day)
     deadline = votal.deadline if votal is not None and votal.deadline else bounds.end
     urls = _post_urls(votal, posts)
-    wagons, no_elim = _wagons(votal, words, majority, urls, game, shown) if votal is not None else ((), None)
+    # the same threshold the tally decides a no-elimination vote by (Votal.no_elimination_majority)
+    no_elim_majority = ruleset.no_elimination_needed(majority) if majority is not None else None
+    wagons, no_elim = (
+        _wagons(votal, words, (majority, no_elim_majority), urls, game, shown) if votal is not None else ((), None)
+    )
 
     minimum = ruleset.daily_minimum
     under = _under_minimum(game, ruleset, votal, day, posts, living_names, minimum) if minimum else ()
@@ -291,11 +295,7 @@ def build_context(
             Died(name, _role(game, ruleset, name, "night", day - 1)) for name in night_deaths(game, ruleset, day)
         ),
         flip=_flip(game, ruleset, votal),
-        no_elimination_needed=(
-            max(1, majority - ruleset.no_elimination_below)
-            if majority is not None and ruleset.no_elimination_vote and ruleset.no_elimination_below
-            else None
-        ),
+        no_elimination_needed=no_elim_majority if ruleset.no_elimination_below else None,
     )
 
 
@@ -403,8 +403,10 @@ def _vote_posts(votal: Votal) -> dict[tuple[str, str | None], int]:
     return {(voter, target): post for voter, votes in final.items() for target, post in votes}
 
 
-def _wagons(votal: Votal, words: Words, majority: int | None, urls, game: Game, shown):
+def _wagons(votal: Votal, words: Words, majorities: tuple[int | None, int | None], urls, game: Game, shown):
+    """The wagons and the no-elimination row, each with its L-n (``majorities``: a wagon's, no elimination's)."""
     where = _vote_posts(votal)
+    majority, no_elim_majority = majorities
 
     def votes_of(voters, target) -> tuple[Vote, ...]:
         out = []
@@ -412,9 +414,6 @@ def _wagons(votal: Votal, words: Words, majority: int | None, urls, game: Game, 
             post = where.get((voter, target))
             out.append(Vote(shown(voter), post, post_link(game, post, urls)))
         return tuple(out)
-
-    def need(votes) -> int | None:
-        return votes_needed(votes, majority)
 
     nominations = {n.nominee: n for n in votal.nominations}
     wagons = []
@@ -425,7 +424,7 @@ def _wagons(votal: Votal, words: Words, majority: int | None, urls, game: Game, 
                 shown(w.target),
                 show_votes(w.votes),
                 votes_of(w.voters, w.target),
-                need(w.votes),
+                votes_needed(w.votes, majority),
                 nominated_by=shown(n.nominator) if n else None,
                 nomination_post=n.post if n else None,
                 nomination_url=post_link(game, n.post, urls) if n else None,
@@ -435,8 +434,8 @@ def _wagons(votal: Votal, words: Words, majority: int | None, urls, game: Game, 
     ne = votal.no_elimination
     no_elim = None
     if ne.votes or ne.voters:
-        voters = votes_of(ne.voters, None)
-        no_elim = Wagon(words.no_elimination, show_votes(ne.votes), voters, need(ne.votes), True)
+        needs = votes_needed(ne.votes, no_elim_majority)
+        no_elim = Wagon(words.no_elimination, show_votes(ne.votes), votes_of(ne.voters, None), needs, True)
     return wagons, no_elim
 
 
