@@ -62,7 +62,7 @@ from assistant.errors import VotalError
 from assistant.game import Game
 from assistant.identity import AuthorIndex
 from assistant.living import alive_seats
-from assistant.outcome import Words, announce, judge_declined, survived_words, words_of
+from assistant.outcome import Kind, Reason, Words, announce, judge_declined, words_of
 from assistant.rules import Ruleset, find_ruleset
 from assistant.tally import Votal
 from assistant.votes import show_votes, standing_steps, votes_needed
@@ -440,13 +440,16 @@ def _wagons(votal: Votal, words: Words, majorities: tuple[int | None, int | None
 
 
 def _outcome(votal: Votal, words: Words, game: Game, urls, ruleset: Ruleset, shown) -> Outcome | None:
-    o = votal.outcome
-    if o is None:
+    if votal.outcome is None:
         return None
-    o = replace(o, target=shown(o.target) if o.target else o.target,
-                survived=shown(o.survived) if o.survived else o.survived)
+    o = _shown_outcome(votal.outcome, shown)
     text = announce(o, words, ruleset, after_runoff=votal.runoff is not None)
     return Outcome(o.kind, o.target, o.reason, o.post, post_link(game, o.post, urls), text)
+
+
+def _shown_outcome(o, shown):
+    """The outcome with its seats named as the drafts name them ("New (replaced Old)")."""
+    return replace(o, target=shown(o.target) if o.target else None, survived=shown(o.survived) if o.survived else None)
 
 
 def _judgment(votal: Votal | None, game: Game, words: Words, ruleset: Ruleset, shown) -> Judgment | None:
@@ -457,14 +460,12 @@ def _judgment(votal: Votal | None, game: Game, words: Words, ruleset: Ruleset, s
     """
     if votal is None or votal.outcome is None:
         return None
-    o = votal.outcome
-    if o.reason == "judge" and o.kind == "elimination" and o.target:
-        return Judgment("decided", shown(o.target), f"The Judge has decided: {shown(o.target)} is {words.past}.")
-    if o.reason == "judge" and o.survived:
-        return Judgment("decided", shown(o.survived), survived_words(o, words))
+    o = _shown_outcome(votal.outcome, shown)
+    if o.reason == Reason.JUDGE and (o.target or o.survived):
+        return Judgment("decided", o.target or o.survived, announce(o, words, ruleset))
     if judge_declined(o, ruleset):
-        return Judgment("none", None, f"The decision passed to the Judge: no one is {words.past}.")
-    if o.kind == "pending" and o.reason in ("no_majority", "sleep_majority"):
+        return Judgment("none", None, announce(o, words, ruleset))
+    if o.kind == Kind.PENDING and o.reason in (Reason.NO_MAJORITY, Reason.SLEEP_MAJORITY):
         return Judgment("awaited", None, "The decision passes to the Judge. The result will be announced.")
     return None
 
