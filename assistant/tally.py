@@ -495,16 +495,8 @@ class DayReplay:
                             hook(seat, post.number)
             for hook in self.hooked["at_post"]:
                 hook(post.number)
-            if post.number in self.resets and self.phase == "day" and self.outcome is None:
-                self.book.keep_only((), post.number)  # [[resets]]: the moderator reset the count here
-                self.unread.clear()
-                self.changed = True
-            for seat in self.replaced_at.get(post.number, ()):
-                if self.phase == "day" and self.outcome is None and self.book.votes_of(seat):
-                    self.book.set(seat, [], post.number)  # [house] a replacement starts with no vote
-                    self.changed = True
-            if post.number in self.teaching_posts and self.phase == "day" and self.outcome is None:
-                self.reread_learned(post.number, living)
+            if self.phase == "day" and self.outcome is None:
+                self.declared_at(post.number, living)
             self.read_post(post, living)
             # The count only moves when a vote changed or someone died: skip the rest (long days are long).
             if self.phase in ("day", "runoff") and self.outcome is None and (self.changed or living != seen):
@@ -517,6 +509,20 @@ class DayReplay:
             self.end_runoff()
         over = over or self.phase == "late" or (self.outcome is not None and self.outcome.kind != Kind.PENDING)
         return self.finish(considered, over)
+
+    def declared_at(self, post: int, living: tuple[str, ...]) -> None:
+        """What the game file says happens at ``post``, before its votes are read: the moderator reset the
+        count ([[resets]]), a replacement starts with no vote ([house]), a moderator's count taught a name."""
+        if post in self.resets:
+            self.book.keep_only((), post)
+            self.unread.clear()
+            self.changed = True
+        for seat in self.replaced_at.get(post, ()):
+            if self.book.votes_of(seat):
+                self.book.set(seat, [], post)
+                self.changed = True
+        if post in self.teaching_posts:
+            self.reread_learned(post, living)
 
     def main_over(self, considered: Sequence[ReadPost]) -> bool:
         return self.over_by(self.bounds.end_post, self.bounds.end, considered)
