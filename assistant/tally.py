@@ -827,20 +827,9 @@ class DayReplay:
             for vote in votes:
                 if vote.target is None or vote.target in targets:
                     by_target.setdefault(vote.target, []).append((vote.order, voter))
-        wagons = []
-        no_elim = NoEliminationCount()
-        weight = self.weigher(post)
-        for target, cast in by_target.items():
-            cast.sort()
-            names = tuple(v for _, v in cast)
-            total = sum(map(weight, names))
-            if target is None:
-                no_elim = NoEliminationCount(total, names)
-            else:
-                wagons.append((-total, cast[0][0], Wagon(target, total, names)))
-        wagons.sort(key=lambda w: (w[0], w[1]))
+        wagons, no_elim = rank_wagons(by_target, self.weigher(post))
         voting = {v for cast in by_target.values() for _, v in cast}
-        return tuple(w for *_, w in wagons), no_elim, voters, voting
+        return wagons, no_elim, voters, voting
 
     def standing(self, post: int | None) -> Standing:
         living = self.living(post if post is not None else self.bounds.start_post)
@@ -951,6 +940,25 @@ class DayReplay:
         for hook in self.hooked["flags"]:
             found += hook(living, voting, over)
         return tuple(found)
+
+
+def rank_wagons(
+    by_target: dict[str | None, list[tuple[tuple[int, int], str]]], weight: Callable[[str], float] = lambda _: 1
+) -> tuple[tuple[Wagon, ...], NoEliminationCount]:
+    """The wagons (most votes first, then the wagon whose standing vote was cast first) and the no-elimination
+    count, from each target's (when cast, voter) votes; voters listed in the order they voted."""
+    wagons = []
+    no_elim = NoEliminationCount()
+    for target, cast in by_target.items():
+        cast.sort()
+        names = tuple(v for _, v in cast)
+        total = sum(map(weight, names))
+        if target is None:
+            no_elim = NoEliminationCount(total, names)
+        else:
+            wagons.append((-total, cast[0][0], Wagon(target, total, names)))
+    wagons.sort(key=lambda w: (w[0], w[1]))
+    return tuple(w for *_, w in wagons), no_elim
 
 
 # The verdicts on a voter that need no hook: made once (a long day reads thousands of commands).
