@@ -228,7 +228,6 @@ class DayResult:
     votal: Votal
     final_votes: dict[str, list[Vote]]  # the standing votes when the day was decided (or now)
     voted_at_deadline: frozenset[str]  # seats holding a vote when the deadline passed (or now)
-    over: bool
 
 
 def replay_day(
@@ -502,12 +501,13 @@ class DayReplay:
             if self.phase in ("day", "runoff") and self.outcome is None and (self.changed or living != seen):
                 self.outcome = self.decide_early(post.number)
             self.changed, seen = False, living
-        over = self.outcome is not None and self.phase == "day"
         if self.phase == "day" and self.outcome is None and self.main_over(considered):
             self.end_main()
         if self.phase == "runoff" and self.over_by(*self.runoff_end(), considered):
             self.end_runoff()
-        over = over or self.phase == "late" or (self.outcome is not None and self.outcome.kind != Kind.PENDING)
+        # over: the vote has ended (an early end, even one pending a decision; the deadline; a decided runoff)
+        outcome = self.outcome
+        over = self.phase == "late" or (outcome is not None and (self.phase == "day" or outcome.kind != Kind.PENDING))
         return self.finish(considered, over)
 
     def declared_at(self, post: int, living: tuple[str, ...]) -> None:
@@ -893,7 +893,7 @@ class DayReplay:
             hook(fields)
         votal = Votal(**fields, private_notes=tuple(self.notes))
         final = self.final_votes if self.final_votes is not None else self.book.snapshot()
-        return DayResult(votal, final, self.voted_at_deadline or frozenset(voting), over)
+        return DayResult(votal, final, self.voted_at_deadline or frozenset(voting))
 
     def phase_of_post(self, post: ReadPost) -> bool:
         """Whether a post belongs to the day's vote (main or runoff), for as_of_post."""
