@@ -921,18 +921,12 @@ class DayReplay:
             )
             for seat, post in self.edits
         ]
-        ruleset = self.ruleset
-        if ruleset.daily_minimum:
-            for seat in living:
-                count = self.post_counts.get(seat, 0)
-                if count < ruleset.daily_minimum:
-                    found.append(Flag(seat, f"under the post minimum: {count} of {ruleset.daily_minimum}"))
-        if ruleset.daily_cap:
-            for seat in living:
-                count = self.capped_counts.get(seat, 0)
-                if count > ruleset.daily_cap:
-                    found.append(Flag(seat, f"over the post cap: {count} of {ruleset.daily_cap}"))
-        if not over and self.outcome is None and self.phase == "day" and "no_possible_tie" in ruleset.early_end:
+        ruleset, least, most = self.ruleset, self.ruleset.daily_minimum, self.ruleset.daily_cap
+        found += [Flag(s, f"under the post minimum: {self.post_counts.get(s, 0)} of {least}")
+                  for s in living if least and self.post_counts.get(s, 0) < least]
+        found += [Flag(s, f"over the post cap: {self.capped_counts.get(s, 0)} of {most}")
+                  for s in living if most and self.capped_counts.get(s, 0) > most]
+        if self.outcome is None and self.phase == "day" and "no_possible_tie" in ruleset.early_end:
             leader = early_end_possible(ruleset, self.standing(self.last_day_post))
             if leader is not None:
                 found.append(Flag(leader, "an early end is possible: no remaining vote can tie or pass this "
