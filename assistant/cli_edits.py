@@ -12,7 +12,8 @@ import click
 
 from assistant.cli import db_option, format_option, load, now_utc, open_store, print_json, quiet_option, read_store
 
-# assistant.game_edits (and tomlkit) are imported inside the commands: every `votal` command loads this module.
+# assistant.game_edits (and tomlkit) are imported inside the commands. This module is loaded by cli's group
+# when one of its commands (cli.EDIT_COMMANDS) is asked for.
 
 
 def register(main: click.Group) -> None:

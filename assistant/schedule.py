@@ -161,19 +161,21 @@ class Runner:
         try:
             now = self.now()
             votal, stored = self._count(game, db, now)
+            counted_at = now
             run.paused_until = self.pause(game, votal, now)
             if run.paused_until is None:
                 self._sync(game, db, run, self._recheck_from(game, db, votal, now))
                 now = self.now()
                 if run.synced and run.result.changed:
                     votal, stored = self._count(game, db, now)
+                    counted_at = now
             alerts = detect_alerts(
                 game,
                 votal,
                 now=now,
                 sync_error=run.error,
                 page_problems=run.result.problems if run.result else (),
-                warnings=self._warnings(game, db, stored),
+                warnings=self._warnings(game, db, stored, counted_at),
                 complete=_last_sync_complete(db, game),
             )
             run.alerts = len(deliver_alerts(db, game, alerts, now=now, post=self.post_webhook))
@@ -232,13 +234,14 @@ class Runner:
             log.exception("%s: counting failed", game.title)
         return None, None
 
-    def _warnings(self, game: Game, db: store.Store, stored: StoredGame | None) -> list:
+    def _warnings(self, game: Game, db: store.Store, stored: StoredGame | None, now: datetime) -> list:
+        """The warnings as of the count's moment (sharing its replay)."""
         from assistant.counting import current_day, game_warnings
 
         if store.last_post_number(db, game.key) is None:
             return []
         try:
-            return game_warnings(game, db, days=[current_day(game, db, at_time=self.now())], stored=stored)
+            return game_warnings(game, db, days=[current_day(game, db, at_time=now)], stored=stored, now=now)
         except VotalError as exc:  # a day Votal will not guess is said by the count already
             self._say(f"{game.title}: {exc}")
             return []

@@ -46,7 +46,7 @@ def collect_status(
         from assistant.counting import game_warnings
 
         days = [votal.day] if votal is not None else []
-        warnings = [w.message for w in game_warnings(game, db, days=days, stored=stored)]
+        warnings = [w.message for w in game_warnings(game, db, days=days, stored=stored, now=now)]
     if last and last["error"] and votal is not None:
         # the same rule as `votal run`'s alerts: a failed sync may have stored only part of the thread
         warnings.append("the last sync failed part-way: the day below is counted from the posts stored so far")
