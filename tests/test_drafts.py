@@ -811,3 +811,20 @@ def test_a_game_in_a_fixed_utc_offset_drafts_its_deadline_in_that_offset(flavor)
     assert context.timezone == "UTC-05:00"
     assert "UTC-05:00" in (context.deadline_local or "")
     assert render_draft("reminder", context, flavor=flavor)
+
+
+def test_a_declared_clocktower_early_end_is_drafted_as_an_early_end_not_a_deadline():
+    # clocktower-style-forum-rules.txt: "The Storyteller may only declare an early end to voting if it is no longer
+    # possible to tie or exceed the highest nomination": the day ended before its deadline.
+    drafts = drafts_of_case("clocktower-a-declared-early-end-ends-voting-at-its-post")
+    assert "No remaining votes can tie or pass [b]Ben[/b], so voting ends early" in drafts["early-end"]
+    assert "Ben is executed: no remaining votes could tie or pass Ben." in drafts["day-end"]
+    assert "deadline" not in drafts["day-end"] and "has not ended early" not in drafts["early-end"]
+
+
+def test_a_loose_cannons_shot_is_drafted_as_an_early_end():
+    # witchhunt-online-2.0.1.txt, Loose Cannon: "Sacrifice yourself to end the day and personally decide who to hang".
+    drafts = drafts_of_case("witchhunt-online-the-loose-cannon-decides-the-lynch")
+    assert "The Loose Cannon has ended the day early with post" in drafts["early-end"]
+    assert "has not ended early" not in drafts["early-end"]
+    assert "The Loose Cannon has ended the day: Chloe is lynched." in drafts["day-end"]
