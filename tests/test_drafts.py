@@ -828,3 +828,10 @@ def test_a_loose_cannons_shot_is_drafted_as_an_early_end():
     assert "The Loose Cannon has ended the day early with post" in drafts["early-end"]
     assert "has not ended early" not in drafts["early-end"]
     assert "The Loose Cannon has ended the day: Chloe is lynched." in drafts["day-end"]
+
+
+def test_a_mod_kill_that_takes_the_hanging_is_drafted_as_an_early_end():
+    # witchhunt-online-2.0.1.txt, Behavior Rules: "make it use the daily hanging for the town".
+    early = drafts_of_case("witchhunt-online-a-mod-kill-takes-the-days-hanging")["early-end"]
+    assert "The moderator's kill takes the day's lynch, so the day ends early" in early
+    assert "Dion was mod-killed: this is the day's lynch." in early and "Dion is lynched" not in early
