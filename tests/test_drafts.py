@@ -835,3 +835,10 @@ def test_a_mod_kill_that_takes_the_hanging_is_drafted_as_an_early_end():
     early = drafts_of_case("witchhunt-online-a-mod-kill-takes-the-days-hanging")["early-end"]
     assert "The moderator's kill takes the day's lynch, so the day ends early" in early
     assert "Dion was mod-killed: this is the day's lynch." in early and "Dion is lynched" not in early
+
+
+def test_a_loose_cannon_who_decides_no_one_ends_the_day_in_the_same_words():
+    # witch-hunt-2023-game-rules.txt, Loose Cannon: "Sacrifice yourself to end the day and personally decide who to
+    # eliminate" (the 2023 game has a Sleep vote, so deciding no one is a decision too).
+    drafts = drafts_of_case("witch-hunt-2023-the-loose-cannon-ends-the-day-at-his-reveal")
+    assert "The Loose Cannon has ended the day: no one is eliminated." in drafts["day-end"]
