@@ -129,7 +129,8 @@ class Action:
     corrected: bool = False
     url: str | None = None  # the post's permalink
     nomination: bool = False  # clocktower: this vote nominated its target
-    doubt: str | None = None  # why a counted reading may be wrong ("learned alias", "broken tag"...)
+    # why a reading may be wrong ("learned alias", "broken tag"...); on a refused vote, why the refusal may be
+    doubt: str | None = None
     # The real reason when a private fact voided the vote (why_not reads WhyNot.RULED_OUT): only the moderator's
     # count and audit show it.
     private_why: str | None = field(default=None, repr=False, compare=False)
@@ -668,7 +669,8 @@ class DayReplay:
     def apply(self, command: Command, base: dict, order: tuple[int, int], living: tuple[str, ...]) -> Action:
         seat = base["voter"]
 
-        def done(target, step, why=None, *, no_elim=False, problem=False, nomination=False, found=None) -> Action:
+        def done(target, step, why=None, *, no_elim=False, problem=False, nomination=False, found=None,
+                 doubt=None) -> Action:
             if problem:
                 self.add_problem(order[0], seat, command.raw, why)
             if command.action == "vote":  # a vote read later replaces one whose name was not readable
@@ -677,7 +679,7 @@ class DayReplay:
                     self.unread[seat] = (command, base)
             elif command.action == "unvote":
                 self.unread.pop(seat, None)
-            doubt = _doubt(command, found) if why is None else None
+            doubt = (_doubt(command, found) if why is None else None) or doubt
             return Action(**base, target=target, no_elimination=no_elim, step=step, counted=why is None, why_not=why,
                           nomination=nomination, doubt=doubt)
 
@@ -701,6 +703,10 @@ class DayReplay:
             return done(None, None, f"not a command ({command.action})")
         if command.note == "broken tag" and self.house.broken_tags_void:
             return done(None, None, "a vote in a broken tag does not count (house rule)", problem=True)
+        if command.inline and self.house.votes_on_own_line:
+            # where a line ends is read from the page's markup: the moderator should look at the post
+            return done(None, None, "not on a line of its own: does not count (house rule)", problem=True,
+                        doubt=OFF_LINE)
         found = self.resolve(command.target or "", living, order[0])
         if found.seat is not None and self.house.old_account_names_refused:
             old = self.old_account(found.seat, command.target or "", order[0])
@@ -945,7 +951,8 @@ _DAY_OVER = Verdict(False, WhyNot.DAY_OVER)
 _VOTER_DEAD = Verdict(False, WhyNot.VOTER_DEAD, problem=True)
 
 
-DOUBTS = ("broken tag", "short prefix", "learned alias")
+OFF_LINE = "off its own line"
+DOUBTS = ("broken tag", "short prefix", "learned alias", OFF_LINE)
 _SHORT = 3  # letters: a partial name this short is a guess worth a look
 
 

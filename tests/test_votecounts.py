@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from golden.harness import read_post
 
-from assistant.game import parse_game
+from assistant.game import House, parse_game
 from assistant.names import NO_ELIMINATION, Roster
 from assistant.rules import load_ruleset
 from assistant.tally import replay_day
@@ -136,3 +138,12 @@ def test_a_hammer_by_a_short_prefix_is_doubtful_and_says_so():
     assert "doubtful (short prefix): check post 4" in summarize(votal.outcome)
     sure = replay_day(game, ruleset, posts[:3] + [read_post("4 Bramble: vote Marigold")], roster, day=1)
     assert sure.outcome.doubt is None
+
+
+def test_a_vote_refused_for_sharing_its_line_is_doubtful_so_the_moderator_looks_at_it():
+    game, ruleset, posts, roster = _setup(["1 Quentin: vote Marigold", "2 Ysolde: inline vote Marigold"])
+    game = replace(game, house=House(votes_on_own_line=True))
+    refused = replay_day(game, ruleset, posts, roster, day=1).actions[-1]
+    assert (refused.counted, refused.doubt) == (False, "off its own line")
+    counted = replay_day(replace(game, house=House()), ruleset, posts, roster, day=1).actions[-1]
+    assert (counted.counted, counted.doubt) == (True, None)
