@@ -195,6 +195,10 @@ class DraftContext:
     died: tuple[Died, ...] = ()  # ``deaths`` with their flips (roles) where the ruleset reveals roles
     flip: Died | None = None  # the day's eliminated player and role, where the ruleset reveals roles
     no_elimination_needed: int | None = None  # votes that end the day with no elimination, when not the majority
+    # the day's earlier lynches (game file lynches_per_day > 1), in order, before ``outcome``; their flips
+    lynches: tuple[Outcome, ...] = ()
+    lynch_flips: tuple[Died, ...] = ()
+    lynches_per_day: int = 1
 
 
 # --- building the context ------------------------------------------------------------------------------
@@ -251,6 +255,7 @@ def build_context(
     if runoff is not None:
         runoff = replace(runoff, candidates=tuple(shown(n) for n in runoff.candidates))
     outcome = _outcome(votal, words, game, urls, ruleset, shown) if votal is not None else None
+    earlier = votal.lynches if votal is not None else ()
     return DraftContext(
         title=game.title,
         thread=game.thread,
@@ -291,6 +296,13 @@ def build_context(
             Died(name, _role(game, ruleset, name, "night", day - 1)) for name in night_deaths(game, ruleset, day)
         ),
         flip=_flip(game, ruleset, votal),
+        lynches=tuple(_worded(o, votal, words, game, urls, ruleset, shown) for o in earlier),
+        lynch_flips=tuple(
+            Died(shown(o.target), role)
+            for o in earlier
+            if o.target and (role := _role(game, ruleset, o.target, "day", day))
+        ),
+        lynches_per_day=game.lynches_per_day,
         no_elimination_needed=(
             max(1, majority - ruleset.no_elimination_below)
             if majority is not None and ruleset.no_elimination_vote and ruleset.no_elimination_below
@@ -441,9 +453,11 @@ def _wagons(votal: Votal, words: Words, majority: int | None, urls, game: Game, 
 
 
 def _outcome(votal: Votal, words: Words, game: Game, urls, ruleset: Ruleset, shown) -> Outcome | None:
-    o = votal.outcome
-    if o is None:
-        return None
+    return _worded(votal.outcome, votal, words, game, urls, ruleset, shown) if votal.outcome else None
+
+
+def _worded(o, votal: Votal, words: Words, game: Game, urls, ruleset: Ruleset, shown) -> Outcome:
+    """A tally outcome as the drafts word it, with the link to its post."""
     o = replace(o, target=shown(o.target) if o.target else o.target,
                 survived=shown(o.survived) if o.survived else o.survived)
     text = announce(o, words, ruleset, after_runoff=votal.runoff is not None)
