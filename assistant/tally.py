@@ -330,6 +330,7 @@ class DayReplay:
                     if since is not None:
                         self.replaced_at.setdefault(since, []).append(seat.name)
         self.lynched: list[Outcome] = []  # earlier lynches of a day with lynches_per_day > 1
+        self.ruling_flags: list[Flag] = []  # recorded day deaths the deadline's votes do not bear out
         self.teaching_posts = frozenset(post for _, post in getattr(replay.roster, "learned", {}).values())
         self.kill_posts = change_posts(game)
         self.living_cache: dict[int | None, tuple[str, ...]] = {}
@@ -563,7 +564,10 @@ class DayReplay:
         return outcome
 
     def settle(self, outcome: Outcome) -> Outcome:
-        """A tie the rules settle by a draw the moderator recorded, then what the hooks decide."""
+        """A tie the rules settle by a draw the moderator recorded, a deadline the moderator ruled, then what
+        the hooks decide."""
+        if outcome.kind == Kind.NO_ELIMINATION and outcome.reason == Reason.DEADLINE:
+            outcome = self.ruled_deadline(outcome)
         if outcome.kind == Kind.PENDING and outcome.reason == Reason.TIE:
             tied = [t for t in leaders(self.ruleset, self.standing(outcome.post)) if t is not None]
             drawn = [
@@ -575,6 +579,27 @@ class DayReplay:
                 outcome = Outcome(Kind.ELIMINATION, drawn[0], outcome.post, Reason.TIE)
         for hook in self.hooked["settle"]:
             outcome = hook(outcome)
+        return outcome
+
+    def ruled_deadline(self, outcome: Outcome) -> Outcome:
+        """No majority at the deadline, and the game file records a seat's death this day at no post (a lynch,
+        not a day kill, which has its post): when that seat had the most votes, the moderator ruled the
+        deadline as many games' own rules say (the most votes, or a lowered threshold, lynch) and the recorded
+        death is the day's outcome. A recorded death the votes do not bear out is flagged."""
+        recorded = [d.player for d in self.game.deaths
+                    if d.phase == "day" and d.phase_number == self.number and d.post is None]
+        if not recorded:
+            return outcome
+        top = [t for t in leaders(self.ruleset, self.standing(outcome.post)) if t is not None]
+        ruled = [seat for seat in recorded if seat in top]
+        if len(ruled) == 1:
+            return Outcome(Kind.ELIMINATION, ruled[0], outcome.post, Reason.PLURALITY)
+        self.ruling_flags = [
+            Flag(seat, f"the game file records this seat's death on day {self.number} at no post, but no majority "
+                       "was reached and it did not have the most votes at the deadline: check the votes (a day "
+                       "kill needs its post)")
+            for seat in recorded
+        ]
         return outcome
 
     # -- reading a post -----------------------------------------------------------------------------------
@@ -936,6 +961,7 @@ class DayReplay:
             if leader is not None:
                 found.append(Flag(leader, "an early end is possible: no remaining vote can tie or pass this "
                                   'nomination (the Storyteller may end the day: [[events]] kind = "early_end")'))
+        found += self.ruling_flags
         for hook in self.hooked["flags"]:
             found += hook(living, voting, over)
         return tuple(found)

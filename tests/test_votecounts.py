@@ -40,6 +40,9 @@ start_post = 0
         "Marigold - 2 - Quentin, Ysolde - (L-2)",
         "Marigold: 2 (Quentin, Ysolde)",
         "Marigold (2) - Quentin, Ysolde (L-2)",
+        "Marigold (L-2): Quentin, Ysolde",  # votes still needed instead of votes
+        "Marigold [L-2] - Quentin, Ysolde <--LYNCH",  # a note after the list
+        '<div style="display:inline;font-weight:bold">Marigold</div> (L-2): Quentin, Ysolde',  # phpBB's old bold
     ],
 )
 def test_each_style_of_wagon_line_is_read(line):
