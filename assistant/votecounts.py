@@ -81,12 +81,14 @@ _DASHED = re.compile(
     rf"^(?P<target>[^()\[\]:]{{1,50}}?)\s*[:\-\u2013\u2014]\s*{_NUMBER}\s*(?:votes?\s*)?[:\-\u2013\u2014(]\s*(?P<voters>.*?)\)?$",
     re.IGNORECASE,
 )
-# "Name (L-2): A, B" / "Name [L-2] - A, B": the votes still needed, not the votes
-_NEEDED = re.compile(
-    r"^(?P<target>[^()\[\]:]{1,50}?)\s*[(\[]\s*L\s*-\s*\d{1,2}\s*[)\]]\s*[:\-\u2013\u2014=>]*\s*(?P<voters>.*)$",
+# "(L-2)" / "[L - 2]": the votes still needed. Taken out before a line is read; a line that has one and no
+# number of votes, "Name (L-2): A, B", is a wagon of the voters it lists.
+_NEEDED_MARK = re.compile(r"[(\[]\s*L\s*-\s*\d{1,2}\s*[)\]]", re.IGNORECASE)
+_LISTED = re.compile(r"^(?P<target>[^()\[\]:]{1,50}?)\s*[:\-\u2013\u2014=>]+\s*(?P<voters>.+)$")
+_NOT_VOTING = re.compile(
+    r"^(?:not\s*(?:yet\s*)?voting|no\s*votes?|non[\s-]*voters?|players\s+not\s+voting|abstaining|yet\s+to\s+vote)\b",
     re.IGNORECASE,
 )
-_NOT_VOTING = re.compile(r"^(?:not\s*voting|no\s*votes?|non[\s-]*voters?|players\s+not\s+voting|abstaining)\b", re.I)
 _TO_LYNCH = re.compile(r"\(?\s*L\s*-\s*\d+\s*\)?|\bhammer(?:ed)?\b", re.IGNORECASE)
 _VOTER_NOTE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 _ARROW = re.compile(r"\s*<-+.*$")  # "A, B <-- LYNCH": the moderator's note after the list
@@ -104,7 +106,10 @@ def read_vote_count(body_html: str, *, post: int) -> PostedCount | None:
         line = _BULLET.sub("", line).strip()
         if not line:
             continue
-        match = _BRACKETED.match(line) or _DASHED.match(line) or _NEEDED.match(line)
+        needed = _NEEDED_MARK.search(line) is not None
+        if needed:
+            line = " ".join(_NEEDED_MARK.sub(" ", line).split())
+        match = _BRACKETED.match(line) or _DASHED.match(line) or (_LISTED.match(line) if needed else None)
         if match is None:
             continue
         target = match.group("target").strip(" :-*")
@@ -164,7 +169,8 @@ def _voters(text: str) -> tuple[str, ...]:
     text = _ARROW.sub("", _TO_LYNCH.sub(" ", text))
     names = []
     for part in re.split(r",|;|\s+&\s+", text):
-        name = " ".join(_VOTER_NOTE.sub(" ", part).split()).strip(" -:*.")
+        # a note in brackets after a name is dropped; a name written in brackets ("[Redacted]") is kept
+        name = " ".join(_VOTER_NOTE.sub(" ", part).split()).strip(" -:*.") or " ".join(part.split()).strip(" -:*.")
         if name and name.casefold() not in ("none", "nobody", "-"):
             names.append(name)
     return tuple(names)

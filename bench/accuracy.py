@@ -312,6 +312,9 @@ def main(argv: list[str] | None = None) -> int:
                 lines = describe_miss(s)
                 print("\n".join(lines[:1] if args.brief else lines))
         decided = sum(s.decided for s in scores)
+        # days no vote decided: the deadline passed without a majority and the game file's recorded death,
+        # the seat with the most votes, settled it (the game's own deadline rule, as the moderator ruled it)
+        ruled = sum(s.decided and s.votal.outcome.reason == "plurality" for s in scores)
         checked = [s for s in scores if s.hammer_right is not None]
         hammers = sum(bool(s.hammer_right) for s in checked)
         counts = ""
@@ -329,14 +332,15 @@ def main(argv: list[str] | None = None) -> int:
             )
         summary.append((
             name,
-            f"{decided}/{len(scores)} ({100 * decided / max(len(scores), 1):.1f}%)",
+            f"{decided}/{len(scores)} ({100 * decided / max(len(scores), 1):.1f}%), {ruled} ruled",
             f"{hammers}/{len(checked)} ({100 * hammers / max(len(checked), 1):.1f}%)",
             counts,
         ))
         print(f"({elapsed:.1f} s)\n")
-    print(f"{'set':<6} {'days decided correctly':<24} {'hammer post correct':<22} moderators' mid-day counts matched")
+    print(f"{'set':<6} {'days decided correctly':<32} {'hammer post correct':<22} moderators' mid-day counts matched")
     for name, days, hammers, counts in summary:
-        print(f"{name:<6} {days:<24} {hammers:<22} {counts or '-'}")
+        print(f"{name:<6} {days:<32} {hammers:<22} {counts or '-'}")
+    print("(ruled: no majority at the deadline; the game file's recorded death, the most voted seat, decided it)")
     return 0
 
 

@@ -424,7 +424,8 @@ def _fold(text: str) -> str:
 
 
 # Bold markup left in the text: the player's tag was broken ("[b]Vote: X[/b" or "Vote: X[b/]").
-_BROKEN_TAG = re.compile(r"\[/?[bius]\]|\[/\]|\[[bius]/\]|\[/[bius]\b", re.IGNORECASE)
+# A closing tag cut short or misspelt ("VOTE: X[/vot]") is a broken tag too.
+_BROKEN_TAG = re.compile(r"\[/?[bius]\]|\[/\]|\[[bius]/\]|\[/[bius]\b|\[/[a-z]{1,12}\]", re.IGNORECASE)
 
 
 def _read_run(bold: _Run) -> list[Command]:

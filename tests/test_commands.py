@@ -340,6 +340,7 @@ def test_a_vote_typed_inside_another_votes_tag_is_no_vote():
         "[b]VOTE: Marigold[/b]",  # the forum left the tag unrendered
         "VOTE: Marigold[/b]",  # a closing tag without its opening
         "<b>VOTE: Marigold[b/]</b>",  # a mistyped closing tag inside bold
+        '<span class="bbvote">VOTE: Marigold[/vot]</span>',  # a closing tag cut short
     ],
 )
 def test_a_vote_read_from_a_broken_tag_is_marked(body):

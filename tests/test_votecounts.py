@@ -55,6 +55,13 @@ def test_each_style_of_wagon_line_is_read(line):
     assert count.not_voting == ("Pemberton",)
 
 
+@pytest.mark.parametrize("label", ["Not voting", "Yet to vote", "Not yet voting", "Non-voters"])
+def test_the_not_voting_line_is_no_wagon(label):
+    count = read_vote_count(f"Marigold (2): Quentin, Ysolde<br>{label} (2): Pemberton, Odalys", post=40)
+    assert count.wagons == (PostedWagon("Marigold", 2, ("Quentin", "Ysolde")),)
+    assert count.not_voting == ("Pemberton", "Odalys")
+
+
 def test_struck_and_quoted_votes_are_not_in_the_count():
     body = (
         "<blockquote><cite>Ysolde wrote:</cite>Quentin (5): a, b, c, d, e<br>Odalys (1): f</blockquote>"
@@ -150,3 +157,11 @@ def test_a_vote_refused_for_sharing_its_line_is_doubtful_so_the_moderator_looks_
     assert (refused.counted, refused.doubt) == (False, "off its own line")
     counted = replay_day(replace(game, house=House()), ruleset, posts, roster, day=1).actions[-1]
     assert (counted.counted, counted.doubt) == (True, None)
+
+
+def test_a_voter_named_in_brackets_is_kept_and_a_note_after_a_voter_is_dropped():
+    count = read_vote_count("Marigold (2): [Odalys], Quentin (L-1)<br>Bramble (1): Ysolde [since 40]", post=41)
+    assert count.wagons == (
+        PostedWagon("Marigold", 2, ("[Odalys]", "Quentin")),
+        PostedWagon("Bramble", 1, ("Ysolde",)),
+    )
