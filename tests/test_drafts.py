@@ -832,3 +832,14 @@ def test_a_days_first_lynch_is_worded_before_its_last_and_while_the_day_goes_on(
     last = "Erin is lynched: a majority of the living voted for Erin."
     assert ended.index(first) < ended.index(last)
     assert "The day goes on" not in render_draft("votal", _two_lynch_context(None), flavor=flavor)
+
+
+@pytest.mark.parametrize("flavor", FLAVORS)
+def test_a_game_in_a_fixed_utc_offset_drafts_its_deadline_in_that_offset(flavor):
+    # The game file accepts "UTC-5" (assistant.zones); the drafts name such a zone by its offset instead of failing.
+    text = re.sub(r'^timezone = .*$', 'timezone = "UTC-5"', GAME, flags=re.M)
+    fixed = parse_game(text, path="game.toml")
+    context = build_context(fixed, majority_rules(), [day2(majority_rules())], day=2, now=NOW)
+    assert context.timezone == "UTC-05:00"
+    assert "UTC-05:00" in (context.deadline_local or "")
+    assert render_draft("reminder", context, flavor=flavor)
