@@ -337,7 +337,7 @@ def _runoff(votal: Votal | None, ruleset: Ruleset, deadline: datetime | None, zo
         r = votal.runoff
         return Runoff(r.candidates, ruleset.runoff_hours, r.deadline, _local(r.deadline, zone), _utc(r.deadline))
     o = votal.outcome
-    if o is None or o.kind != "pending" or o.reason != "runoff" or not votal.wagons:
+    if o is None or o.kind != Kind.PENDING or o.reason != Reason.RUNOFF or not votal.wagons:
         return None
     best = votal.wagons[0].votes
     tied = tuple(w.target for w in votal.wagons if w.votes == best)
@@ -492,7 +492,9 @@ def _notes(votal: Votal | None, ruleset: Ruleset, words: Words) -> tuple[str, ..
         return ()
     o = votal.outcome
     notes = []
-    if o.kind == "no_elimination" and (o.reason == "runoff" or (votal.runoff is not None and o.reason == "tie")):
+    if o.kind == Kind.NO_ELIMINATION and (
+        o.reason == Reason.RUNOFF or (votal.runoff is not None and o.reason == Reason.TIE)
+    ):
         note = ruleset.runoff_still_tied_note
         if note:
             notes.append(note)
