@@ -802,6 +802,38 @@ def test_flips_and_the_no_lynch_line_follow_the_ruleset(tmp_path):
     assert (str(sleepy.outcome.kind), sleepy.outcome.post) == ("no_elimination", 1)
 
 
+# --- two lynches in a day (game file lynches_per_day = 2) --------------------------------------------------
+
+TWO_LYNCHES = (
+    Path(__file__).resolve().parent / "golden" / "mafiascum-two-lynches-per-day-the-second-majority-ends-the-day.txt"
+)
+
+
+def _two_lynch_context(at_post):
+    from golden.harness import read_case
+
+    from assistant.counting import ruleset_for
+
+    case = read_case(TWO_LYNCHES)
+    ruleset = ruleset_for(case.game)
+    votal = replay_day(case.game, ruleset, case.posts, Roster.from_game(case.game, ruleset), day=1, at_post=at_post)
+    return build_context(case.game, ruleset, [votal], day=1, now=None, posts=case.posts)
+
+
+@pytest.mark.parametrize("flavor", FLAVORS)
+def test_a_days_first_lynch_is_worded_before_its_last_and_while_the_day_goes_on(flavor):
+    first = "Bob is lynched: a majority of the living voted for Bob."
+    between = _two_lynch_context(6)
+    votal, day_end = (render_draft(kind, between, flavor=flavor) for kind in ("votal", "day-end"))
+    assert first in votal and "The day goes on until its second lynch" in votal
+    assert first in day_end and "The day's second lynch has not been decided yet." in day_end
+    assert "The day has not been decided yet." not in day_end
+    ended = render_draft("day-end", _two_lynch_context(None), flavor=flavor)
+    last = "Erin is lynched: a majority of the living voted for Erin."
+    assert ended.index(first) < ended.index(last)
+    assert "The day goes on" not in render_draft("votal", _two_lynch_context(None), flavor=flavor)
+
+
 @pytest.mark.parametrize("flavor", FLAVORS)
 def test_a_game_in_a_fixed_utc_offset_drafts_its_deadline_in_that_offset(flavor):
     # The game file accepts "UTC-5" (assistant.zones); the drafts name such a zone by its offset instead of failing.
