@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 from typing import Protocol
 
-from assistant.count_state import counted_living, vote_count_day
+from assistant.count_state import counted_living, majority_needed, vote_count_day, wagon_of
 from assistant.deadlines import read_deadline
 from parsers.markup import parse_html
 
@@ -546,7 +546,7 @@ def _read_helpers(
 
 _NOW_PHASE = re.compile(
     r"\b(?:it\s+is\s+now|it's\s+now|welcome\s+to|we\s+are\s+now\s+in|now\s+entering|entering|start\s+of|"
-    r"beginning\s+of|dawns?\s+on|dawn\s+of)\s+(?:the\s+)?(day|night)\s*" + _NUM + r"\b"
+    r"beginning\s+of|dawns?\s+on|dawn\s+of)\s+(?:the\s+)?(day|night|[dn](?=\s*\d))\s*" + _NUM + r"\b"
     r"|\b(day|night)\s*" + _NUM + r"\s+(?:has\s+)?(?:now\s+)?(?:begun|began|started|starts\s+now|begins\s+now|"
     r"is\s+(?:now\s+)?(?:open|here|upon\s+us|underway)|begins(?=\s*[.!,]|\s*$)|starts(?=\s*[.!,]|\s*$)|"
     r"has\s+now\s+begun)"
@@ -618,9 +618,13 @@ class _State:
     day: int = 0
     night: bool = True  # before day 1 starts
     ended: bool = False  # the current day has ended (lynch or night)
+    lynched: bool = False  # ... by its lynch or no-lynch
     implicit: bool = False  # day 1 was taken to start with the opening post
     night_post: int | None = None  # the post that ended the last day
     dead: set = field(default_factory=set)  # seats read dead, also from posts read quietly (before after_post)
+    posts_by_seat: dict = field(default_factory=dict)  # seat -> the numbers of the posts its accounts wrote
+    listed_living: dict = field(default_factory=dict)  # day -> the seats its counts listed living
+    counted_out: list = field(default_factory=list)  # (DeathFact, day, quiet): left out of a count, unconfirmed
     facts: dict = field(default_factory=lambda: {k: [] for k in (
         "starts", "ends", "elims", "deaths", "repl", "deadlines", "problems")})
 
@@ -672,6 +676,7 @@ def read_thread_facts(
             mod_keys |= {h.casefold() for h in helpers}
     state = _State()
     names = _Names(seats)
+    state.posts_by_seat = _posts_by_seat(posts, names)
     opening_block = True  # the opening post and the moderators' posts right after it (reserved, kept up to date)
     run: list[PostLike] = []  # the moderators' posts since the last player's post
     for post in posts:
@@ -698,6 +703,7 @@ def read_thread_facts(
             seats.clear()
             seats.update(before[1])
             names.__init__(seats)
+    _confirm_counted_out(state, posts[-1].number)
     f = state.facts
     return ThreadFacts(
         title=title,
@@ -712,6 +718,29 @@ def read_thread_facts(
         deadlines=tuple(f["deadlines"]),
         problems=tuple(problems + f["problems"]),
     )
+
+
+def _posts_by_seat(posts: Sequence[PostLike], names: _Names) -> dict[str, list[int]]:
+    """Each seat's posts in the thread (by any of its accounts known when the reading starts)."""
+    written: dict[str, list[int]] = {}
+    for post in posts:
+        seat = names.seat_of.get(post.author.casefold())
+        if seat is not None:
+            written.setdefault(seat, []).append(post.number)
+    return written
+
+
+def _confirm_counted_out(state: _State, last_post: int) -> None:
+    """A seat a day's count left out is dead when its player posts no more until that day ends (a count can
+    miss a line the reader cannot read; a living player's next post shows it). Posts after the day's end are
+    not held against it: the dead talk once the game is over."""
+    ends = {e.day: e.post for e in state.facts["ends"]}
+    for death, day, quiet in state.counted_out:
+        until = ends.get(day, last_post)
+        if quiet or death.player in state.dead:
+            continue  # read before the caller's after_post, or told in words too
+        if not any(death.cite.post < n <= until for n in state.posts_by_seat.get(death.player, ())):
+            state.facts["deaths"].append(death)
 
 
 def _read_opening(post: PostLike, state: _State, timezone: tzinfo, *, quiet: bool) -> None:
@@ -776,9 +805,11 @@ def _read_announcement(
                     f["starts"][:] = [DayStart(1, post.number, deadline, cite)]
                     f["deadlines"][:] = [DeadlineFact(1, deadline, post.number, "deadline", cite)] if deadline else []
                 continue
-            if kind == "day" and (number > state.day or (number == state.day and state.night)):
+            # the same day again only after a night word may have ended it too early, never after its lynch
+            # ("on the beginning of Day 2, everybody turns to Zodiark" in the lynch's story)
+            if kind == "day" and (number > state.day or (number == state.day and state.night and not state.lynched)):
                 _end_day(state, post, cite, add)
-                state.day, state.night, state.ended = number, False, False
+                state.day, state.night, state.ended, state.lynched = number, False, False, False
                 deadline = read_deadline(plain, post, timezone) or _deadline_in(lines, post, timezone)
                 add("starts", DayStart(number, post.number, deadline, cite))
                 if deadline:
@@ -799,15 +830,23 @@ def _read_announcement(
             if _NO_LYNCH.search(plain):
                 add("elims", Elimination(state.day, None, post.number, cite))
                 _end_day(state, post, cite, add)
+                state.lynched = True
                 continue
             lynched = _named_before(plain, _LYNCH_VERB, names)
+            night = _stated_night(plain)
+            if lynched and lynched not in dead and night is not None:  # "X was hung upside down Night 3"
+                add("deaths", DeathFact(lynched, f"night {night}", None, "night kill", cite))
+                dead.add(lynched)
+                continue
             if lynched and lynched not in dead:
                 add("elims", Elimination(state.day, lynched, post.number, cite))
                 dead.add(lynched)
                 _end_day(state, post, cite, add)
+                state.lynched = True
                 continue
             if _LYNCH_REACHED.search(plain) and not _CONDITION.search(plain):
                 _end_day(state, post, cite, add)
+                state.lynched = True
         # deaths
         modkilled = _named_before(plain, _MODKILL, names)
         if modkilled and modkilled not in dead:
@@ -850,15 +889,20 @@ def _read_announcement(
                 known = [d for d in f["deadlines"] if d.day == state.day]
                 if not known or known[-1].time != when:
                     add("deadlines", DeadlineFact(state.day, when, post.number, kind if known else "deadline", cite))
+    _read_majority_death(post, lines, state, names, add)
     _read_lynch_flip(post, lines, state, names, add)
     _read_dawn(post, lines, state, add, timezone)
 
 
+MAX_DEATHS_IN_A_NIGHT = 3
+
+
 def _read_counted_living(post: PostLike, state: _State, names: _Names, seats: dict[str, list[str]], *,
                          quiet: bool) -> None:
-    """A day's vote count that lists every living player (and says how many) leaves out the seats that died
-    since: a death the moderator told only in flavour text ("the town found a body") is still read. The seats
-    missing from the day's count died in the night before it."""
+    """A day's vote count that lists every living player leaves out the seats that died since: a death the
+    moderator told only in flavour text ("the town found a body") is still read. A seat missing from the
+    day's count died in the night before it, when no more seats are missing than a night takes and its
+    player posts no more that day (:func:`_confirm_counted_out`)."""
     if state.night or state.day < 2:
         return
     lines = read_lines(post.body_html)
@@ -872,11 +916,16 @@ def _read_counted_living(post: PostLike, state: _State, names: _Names, seats: di
     f = state.facts
     dead = state.dead | {d.player for d in f["deaths"]} | {e.player for e in f["elims"] if e.player}
     cite = Cite(post.number, _trim(_plain(lines[0])))
-    for seat in seats:
-        if seat not in living and seat not in dead:
-            state.dead.add(seat)
-            if not quiet:
-                f["deaths"].append(DeathFact(seat, f"night {state.day - 1}", None, "night kill", cite))
+    pending = {death.player for death, _, _ in state.counted_out}
+    # a seat an earlier count of the day listed living was left out by a line this one missed: no night
+    # killed it since, and a day's kill is announced in words
+    counted_before = state.listed_living.setdefault(day, set())
+    missing = [seat for seat in seats if seat not in living | dead | pending | counted_before]
+    counted_before |= living
+    if len(missing) > MAX_DEATHS_IN_A_NIGHT:
+        return  # more than a night takes: the count is not what it seems
+    for seat in missing:  # kept also when quiet, so that a later count does not read the same death again
+        state.counted_out.append((DeathFact(seat, f"night {state.day - 1}", None, "night kill", cite), day, quiet))
 
 
 def _read_vote_count_day(post: PostLike, run: list[PostLike], state: _State, timezone: tzinfo, *, quiet: bool) -> None:
@@ -914,9 +963,11 @@ def _read_dawn(post: PostLike, lines: list[str], state: _State, add, timezone: t
     """A night ends without "It is now Day N" when the moderator reports its deaths (or that nobody died) and
     the day's business: the next day starts with that post."""
     f = state.facts
-    if not state.night or not state.day or any(e.post == post.number for e in f["ends"]):
+    if not state.night or not state.day or state.night_post == post.number:
         return
     text = " ".join(_plain(line) for line in lines)
+    if _NIGHT_FALLS.search(text) or any(e.post == post.number for e in f["elims"]):
+        return  # the lynch's story that begins the night ("see you in the morning!") is no dawn
     reported = any(d.cite.post == post.number and d.phase == f"night {state.day}" for d in f["deaths"])
     if not (reported or (_DAWN.search(text) and _DAY_BUSINESS.search(text))):
         return
@@ -926,6 +977,27 @@ def _read_dawn(post: PostLike, lines: list[str], state: _State, add, timezone: t
     add("starts", DayStart(state.day, post.number, deadline, cite))
     if deadline:
         add("deadlines", DeadlineFact(state.day, deadline, post.number, "deadline", cite))
+
+
+def _read_majority_death(post: PostLike, lines: list[str], state: _State, names: _Names, add) -> None:
+    """A death the post tells of a seat its own vote count shows at majority ("Alder (5): ..." with "it takes 5
+    to lynch") is that day's lynch, however it is worded ("Alder, a Vanilla Townie, died D3"): the day ends here."""
+    f = state.facts
+    if not state.day or _has_elimination(f, state.day):
+        return
+    told = [d for d in f["deaths"] if d.cite.post == post.number and d.phase == f"day {state.day}"]
+    if len(told) != 1:
+        return
+    majority = majority_needed(" ".join(_plain(line) for line in lines))
+    wagons = {names.seat(head): votes for head, votes in map(wagon_of, map(_plain, lines)) if head}
+    death = told[0]
+    if majority is None or wagons.get(death.player, 0) < majority:
+        return
+    f["deaths"].remove(death)
+    add("elims", Elimination(state.day, death.player, post.number, death.cite))
+    if not state.night:
+        _end_day(state, post, death.cite, add)
+        state.lynched = True
 
 
 def _read_lynch_flip(post: PostLike, lines: list[str], state: _State, names: _Names, add) -> None:
@@ -977,7 +1049,7 @@ def _phase_of(text: str, state: _State, post: int) -> tuple[str, int] | None:
     closing vote count states the day's own numbers."""
     match = _NOW_PHASE.search(text)
     if match:
-        kind = (match.group(1) or match.group(3) or match.group(5)).lower()
+        kind = "night" if (match.group(1) or match.group(3) or match.group(5)).lower().startswith("n") else "day"
         return kind, _number(match.group(2) or match.group(4) or match.group(6))
     match = _PHASE_CUE.search(text)
     if match:
@@ -996,6 +1068,12 @@ def _phase_of(text: str, state: _State, post: int) -> tuple[str, int] | None:
     if state.night and state.day and state.night_post != post and _ALIVE_COUNT.search(text):
         return "day", state.day + 1
     return None
+
+
+def _stated_night(text: str) -> int | None:
+    """The night a sentence names ("... killed Night 3", "N2"), if it names one."""
+    stated = _PHASE_IN.search(text)
+    return _number(stated.group(2)) if stated and stated.group(1).lower().startswith("n") else None
 
 
 def _sentences(text: str) -> list[str]:
