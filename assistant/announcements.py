@@ -277,7 +277,7 @@ _LIST_HEADER = re.compile(
     re.IGNORECASE,
 )
 _REPLACE_WORDS = re.compile(
-    r"\s*(?:\(\s*)?\b(replaced\s+by|replacing|replaces|replaced|subbed\s+(?:in\s+)?for|subbing\s+(?:in\s+)?for|"
+    r"\s*(?:\(\s*)?\b(replaced\s+by|replacing|replaces|replaced|repl\.|subbed\s+(?:in\s+)?for|subbing\s+(?:in\s+)?for|"
     r"in\s+for|sub\s+for|subbed\s+by)\b\s*|\s+(?:->|→|=>|>>)\s+|\s+(<-|<|←)\s+",
     re.IGNORECASE,
 )
@@ -293,7 +293,7 @@ _LABEL = re.compile(
     r"quicktopic|spoiler|with|not voting|edit)\b",
     re.IGNORECASE,
 )
-_SPLIT = re.compile(r"\s+[-–—|:]\s+|\s*[,;(\[{]\s*|\s*[-–—]\s*(?=[A-Z])|:\s+")
+_SPLIT = re.compile(r"\s+[-–—|:]\s+|\s*[,;(\[{]\s*|(?:\s+[-–—]\s*|\s*[-–—]\s+)(?=[A-Z])|:\s+")
 
 
 @dataclass(frozen=True)
@@ -311,6 +311,11 @@ _WAGON_LINE = re.compile(
 )
 
 
+_STAFF_LABEL = re.compile(
+    r"\b(?:mods?|moderators?|co-?mods?|hosts?|co-?hosts?|reviewers?|reviewed|back-?\s?up|thanks|credits?|"
+    r"design(?:ers?|ed)?|setup|spectators?|dead\s+chat)\b",
+    re.IGNORECASE,
+)
 _PHASE_WORDS = re.compile(r"(?:day|night|d|n)\s*\d+\b", re.IGNORECASE)
 
 
@@ -322,6 +327,8 @@ def _read_entry(line: str, authors: _Names | None, moderators: set[str]) -> _Ent
         return None
     if _WAGON_LINE.match(plain.lstrip(STRUCK_OPEN + "*")):
         return None
+    if ":" in plain and _STAFF_LABEL.search(plain.split(":", 1)[0]):
+        return None  # "Back-Up Mod: Spare", "Normalcy Reviewers: A, B": the game's staff, not its players
     # Struck accounts are earlier accounts of the seat (or a dead seat when it is the only one).
     struck = [
         _clean_name(name)
@@ -331,10 +338,10 @@ def _read_entry(line: str, authors: _Names | None, moderators: set[str]) -> _Ent
     unstruck_text = re.sub(STRUCK_OPEN + r"[^" + STRUCK_CLOSE + r"]*" + STRUCK_CLOSE, " | ", bare)
     # "Birch (replacing Oldbirch)": the bracket belongs to the name, not to the role after it
     unstruck_text = re.sub(
-        r"[(\[]\s*((?:replac|sub|in\s+for)[^)\]]*)[)\]]", r" \1 ", unstruck_text, flags=re.IGNORECASE
+        r"[(\[]\s*((?:replac|repl\.|sub|in\s+for)[^)\]]*)[)\]]", r" \1 ", unstruck_text, flags=re.IGNORECASE
     )
     pieces = [p for p in (_clean_name(s) for s in _SPLIT.split(unstruck_text)) if p]
-    struck = [s for s in struck if s and _name_like(s)]
+    struck = [name for s in struck if s for name in _split_accounts(s, authors) if _name_like(name)]
     accounts: list[str] = []
     order_reversed = False
     if pieces:
@@ -347,9 +354,8 @@ def _read_entry(line: str, authors: _Names | None, moderators: set[str]) -> _Ent
                 names[-1] = _clean_name(_split_replaced(pieces[1])[0])
             names = [n for n in names if n and _name_like(n)]
             # "New replaced Old" / "New replacing Old": the later account is written first.
-            if words and re.match(r"replac(?:ed|ing|es)$|in\s+for|sub|<|←", words[0], re.IGNORECASE) and not re.match(
-                r"replaced\s+by|subbed\s+by", words[0], re.IGNORECASE
-            ):
+            later_first = re.match(r"replac(?:ed|ing|es)$|repl\.$|in\s+for|sub|<|←", words[0] if words else "", re.I)
+            if later_first and not re.match(r"replaced\s+by|subbed\s+by", words[0], re.IGNORECASE):
                 order_reversed = True
             accounts = list(reversed(names)) if order_reversed else names
         else:
@@ -375,6 +381,17 @@ def _read_entry(line: str, authors: _Names | None, moderators: set[str]) -> _Ent
     if struck and not pieces:
         dead = True  # the only name is struck out: a dead seat
     return _Entry(tuple(dict.fromkeys(accounts)), dead, line)
+
+
+def _split_accounts(text: str, authors: _Names | None) -> list[str]:
+    """"Old1 Old2" struck together: the thread's accounts it is made of, when it is nothing else."""
+    if authors is None or authors.seat(text):
+        return [text]
+    found = authors.find(text)
+    rest = text
+    for start, end, _ in reversed(found):
+        rest = rest[:start] + rest[end:]
+    return [text[start:end] for start, end, _ in found] if len(found) > 1 and not rest.strip() else [text]
 
 
 def _split_replaced(text: str) -> list[str]:
@@ -444,11 +461,13 @@ def _list_entries(lines: list[str], moderators: set[str], authors: _Names | None
         runs.append((run_header, run))
     chosen: list[_Entry] = []
     chosen_runs: list[list[_Entry]] = []
+    headed_total = sum(len(entries) for under_header, entries in runs if under_header)
     for under_header, entries in runs:
         before = len(chosen)
         known = sum(1 for e in entries if authors is not None and any(authors.seat(a) for a in e.accounts))
         vouched = authors is not None and known >= max(2, len(entries) // 2 + 1)
-        headed = under_header and len(entries) >= 3 and (authors is None or known >= 1)
+        # "Alive:" with one name left and "Dead:" with the rest are one list in two parts
+        headed = under_header and (len(entries) >= 3 or headed_total >= 3) and (authors is None or known >= 1)
         if vouched or headed or (len(entries) >= 5 and authors is None):
             chosen.extend(entries)
         if len(chosen) > before:
@@ -478,7 +497,8 @@ def _list_entries(lines: list[str], moderators: set[str], authors: _Names | None
 
 def _vouched(run: list[_Entry], authors: _Names) -> list[_Entry]:
     """The thread's posters vouch for a list: a name that never posted stays only between two that did, in the
-    same numbered or bulleted list (a player replaced before posting); headers and notes drop out."""
+    same numbered or bulleted list, or on a line of its own (a player replaced before posting); headers and
+    notes drop out."""
     posted = [any(authors.seat(a) for a in e.accounts) for e in run]
 
     def style(entry: _Entry) -> str:
@@ -488,7 +508,8 @@ def _vouched(run: list[_Entry], authors: _Names) -> list[_Entry]:
     return [
         e for i, e in enumerate(run)
         if posted[i] or (0 < i < len(run) - 1 and posted[i - 1] and posted[i + 1]
-                         and style(run[i - 1]) == style(e) == style(run[i + 1]) != ""
+                         and style(run[i - 1]) == style(e) == style(run[i + 1])
+                         and (style(e) != "" or _plain(e.line).strip(" *") == e.accounts[0])
                          and not _LIST_HEADER.match(_plain(e.line)) and e.accounts[0][:1].isalnum())
     ]
 
@@ -545,7 +566,7 @@ def _read_helpers(
 # --- announcements ---------------------------------------------------------------------------------------------
 
 _NOW_PHASE = re.compile(
-    r"\b(?:it\s+is\s+now|it's\s+now|welcome\s+to|we\s+are\s+now\s+in|now\s+entering|entering|start\s+of|"
+    r"\b(?:it\s+is\s+now|it'?s\s+now|welcome\s+to|we\s+are\s+now\s+in|now\s+entering|entering|start\s+of|"
     r"beginning\s+of|dawns?\s+on|dawn\s+of)\s+(?:the\s+)?(day|night|[dn](?=\s*\d))\s*" + _NUM + r"\b"
     r"|\b(day|night)\s*" + _NUM + r"\s+(?:has\s+)?(?:now\s+)?(?:begun|began|started|starts\s+now|begins\s+now|"
     r"is\s+(?:now\s+)?(?:open|here|upon\s+us|underway)|begins(?=\s*[.!,]|\s*$)|starts(?=\s*[.!,]|\s*$)|"
@@ -559,12 +580,13 @@ _NIGHT_FALLS = re.compile(
 _LYNCH_VERB = re.compile(
     r"\b(?:has\s+been|have\s+been|was|were|is\s+being|is|got|gets|will\s+be)\s+(?:\w+\s+)?(?:lynched|hanged|hung|"
     r"executed|eliminated|voted\s+out|strung\s+up)\b|\b(?:lynched|hanged|hung|executed|eliminated)\s+(?:on\s+)?(?:day|d)\s*"
-    + _NUM + r"\b|,\s*(?:was\s+)?lynched\b",
+    + _NUM + r"\b|,\s*(?:was\s+)?lynched\b|\(lynched\)",
     re.IGNORECASE,
 )
 _LYNCH_REACHED = re.compile(
     r"\b(?:lynch|majority|hammer)\s+(?:has\s+been\s+|is\s+|was\s+)?(?:reached|achieved|attained)\b|"
-    r"\bmajority\s+(?:vote\s+)?(?:on|for)\b|\b(?:has\s+been|was|is)\s+hammered\b",
+    r"\bmajority\s+(?:vote\s+)?(?:on|for)\b|\b(?:has\s+been|was|is)\s+hammered\b|"
+    r"\bthat'?s\s+(?:a\s+)?(?:lynch|hammer)\b",
     re.IGNORECASE,
 )
 _NO_LYNCH = re.compile(
@@ -584,6 +606,7 @@ _KILL_VERB = re.compile(
     re.IGNORECASE,
 )
 _CONDITION = re.compile(r"\b(?:when|whenever|if|once|until|unless|will|would|can|before|after)\b", re.IGNORECASE)
+_IF_BEFORE = re.compile(r"\b(?:if|unless|when|whenever|once|until|should|in\s+case)\b", re.IGNORECASE)
 _MODKILL = re.compile(r"\bmod[\s-]?kill(?:ed|s)?\b", re.IGNORECASE)
 _FLIP = re.compile(
     r"^\W*(?P<name>[^,\n]{1,40}?)\s*(?:,|\s-\s|\s–\s|\swas\s(?:a|an|the)\s)\s*(?P<rest>.{2,160})$", re.IGNORECASE
@@ -621,6 +644,7 @@ class _State:
     lynched: bool = False  # ... by its lynch or no-lynch
     implicit: bool = False  # day 1 was taken to start with the opening post
     night_post: int | None = None  # the post that ended the last day
+    count_day: int | None = None  # the day the vote count in the post being read is for
     dead: set = field(default_factory=set)  # seats read dead, also from posts read quietly (before after_post)
     posts_by_seat: dict = field(default_factory=dict)  # seat -> the numbers of the posts its accounts wrote
     listed_living: dict = field(default_factory=dict)  # day -> the seats its counts listed living
@@ -769,6 +793,7 @@ def _read_announcement(
     post: PostLike, state: _State, names: _Names, seats: dict[str, list[str]], timezone: tzinfo, *, quiet: bool
 ) -> None:
     lines = read_lines(post.body_html)
+    state.count_day = next((d for d in (vote_count_day(_plain(line)) for line in lines[:3]) if d is not None), None)
     f = state.facts
     dead = state.dead | {d.player for d in f["deaths"]} | {e.player for e in f["elims"] if e.player}
 
@@ -827,7 +852,8 @@ def _read_announcement(
             continue
         # lynch / no lynch
         if not _has_elimination(f, state.day) and not (state.night and not state.ended):
-            if _NO_LYNCH.search(plain):
+            no_lynch = _NO_LYNCH.search(plain)
+            if no_lynch and not _IF_BEFORE.search(plain[: no_lynch.start()]):  # "If no lynch is reached, ..."
                 add("elims", Elimination(state.day, None, post.number, cite))
                 _end_day(state, post, cite, add)
                 state.lynched = True
@@ -932,8 +958,8 @@ def _read_vote_count_day(post: PostLike, run: list[PostLike], state: _State, tim
     """A moderator's vote count for the next day, posted at night: that day has started, even when the
     moderator announced it only in flavour text. It starts with the first post of the moderator's run of
     posts before the count (no player posted in between) that reads as a dawn, else with the count itself."""
-    if not state.night or not state.day:
-        return
+    if not state.night or not state.day or state.night_post == post.number:
+        return  # the post that ended the day holds its final count, whatever day that count names
     lines = read_lines(post.body_html)
     day = next((d for d in (vote_count_day(_plain(line)) for line in lines[:3]) if d is not None), None)
     if day != state.day + 1:
@@ -1045,8 +1071,8 @@ _BARE_PHASE = re.compile(
 def _phase_of(text: str, state: _State, post: int) -> tuple[str, int] | None:
     """The phase a sentence says the game is in now, as ("day"|"night", number).
 
-    "With 9 alive, 5 to lynch" after a night starts the next day, but not in the post that ended the day: a
-    closing vote count states the day's own numbers."""
+    "With 9 alive, 5 to lynch" after a night starts the next day, but not in the post that ended the day nor
+    in the ended day's final count ("Vote Count 1.13 ... With 13 alive"): they state the day's own numbers."""
     match = _NOW_PHASE.search(text)
     if match:
         kind = "night" if (match.group(1) or match.group(3) or match.group(5)).lower().startswith("n") else "day"
@@ -1065,7 +1091,8 @@ def _phase_of(text: str, state: _State, post: int) -> tuple[str, int] | None:
         if (match.group(1) or "").lower() == "day" or match.group(2):
             return ("day", state.day + 1) if state.night else None
         return "night", state.day
-    if state.night and state.day and state.night_post != post and _ALIVE_COUNT.search(text):
+    if state.night and state.day and state.night_post != post and _ALIVE_COUNT.search(text) and \
+            state.count_day != state.day:
         return "day", state.day + 1
     return None
 

@@ -300,3 +300,45 @@ def test_majority_and_wagon_lines_of_a_count():
     assert wagon_of("Alder (5): Birch, Cedar") == ("Alder", 5)
     assert wagon_of("Vote Count 2.4Alder [3] - Birch") == ("Alder", 3)
     assert wagon_of("Alder was lynched") == (None, 0)
+
+
+def test_thats_a_lynch_a_bracketed_lynched_and_its_now_without_an_apostrophe():
+    roster = "<br>".join(PLAYERS)
+    thread = make_thread(
+        ("Host", f"Players<br>{roster}"), *CHATTER,
+        ("Host", "Thats a lynch! with 4 minutes to spare."),
+        ("Host", "Final Votecount of Day 1<br>Alder (4) - Birch, Cedar, Damson, Elm<br>"
+                 "Alder, Vanilla Town, Kicked out of his house Day 1 (lynched)."),
+        ("Host", "Birch, Vanilla Town, Partially digested Night 1<br>Its now Day 2. With 5 alive, it is 3 to lynch."),
+    )
+    facts = read_thread_facts(thread)
+    assert [(e.day, e.post) for e in facts.day_ends] == [(1, 8)]
+    assert [(e.day, e.player, e.post) for e in facts.eliminations] == [(1, "Alder", 9)]
+    assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 10)]
+
+
+def test_a_rule_about_a_no_lynch_is_no_no_lynch():
+    roster = "<br>".join(PLAYERS)
+    thread = make_thread(
+        ("Host", f"Players<br>{roster}"), *CHATTER,
+        ("Host", "The two weeks is a deadline. If no lynch has been reached by that time, it counts as a no lynch."),
+        ("Host", "No lynch has been reached! It is now Night 1."),
+    )
+    facts = read_thread_facts(thread)
+    assert [(e.day, e.player, e.post) for e in facts.eliminations] == [(1, None, 9)]
+    assert [(e.day, e.post) for e in facts.day_ends] == [(1, 9)]
+
+
+def test_the_ended_days_final_count_in_a_later_post_starts_no_day():
+    roster = "<br>".join(PLAYERS)
+    thread = make_thread(
+        ("Host", f"Players<br>{roster}"), *CHATTER,
+        ("Host", "A lynch has been reached."),
+        ("Host", "VOTE COUNT 1.13Alder (4): Birch, Cedar, Damson, Elm<br>Not Voting (2): Fir, Gorse<br>"
+                 "With 7 players alive, it takes 4 votes to lynch."),
+        ("Host", "Alder was lynched Day One. Night One begins now."),
+        ("Host", "Day Two begins now."),
+    )
+    facts = read_thread_facts(thread)
+    assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 11)]
+    assert [(e.day, e.player, e.post) for e in facts.eliminations] == [(1, "Alder", 10)]
