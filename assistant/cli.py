@@ -13,7 +13,7 @@ import click
 
 from assistant import __version__
 from assistant.errors import VotalError
-from assistant.terminal import terminal_safe
+from assistant.terminal import json_safe, terminal_safe
 
 
 class _Group(click.Group):
@@ -165,11 +165,17 @@ def load_stored(game_file: str, db_file: str):
 def warn(warnings) -> None:
     """Warnings for the moderator on stderr, beside output meant to be pasted (BBCode, drafts, exports)."""
     for warning in warnings:
-        click.echo(f"warning: {warning.message}", err=True)
+        print_text(f"warning: {warning.message}", err=True)
 
 
 def print_json(data) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    """Data for scripts: exact, with control and bidi characters as JSON escapes (safe on a terminal too)."""
+    click.echo(json_safe(json.dumps(data, indent=2, ensure_ascii=False)))
+
+
+def _on_terminal() -> bool:
+    stream = click.get_text_stream("stdout")
+    return bool(getattr(stream, "isatty", None) and stream.isatty())
 
 
 def print_text(text: str, **options) -> None:
@@ -259,21 +265,22 @@ def new(url: str, out: str, ruleset: str | None, zone: str | None, force: bool, 
 
     if Path(out).exists() and not force:
         raise click.ClickException(f"{out} exists: pass --force to overwrite it")
+    show_progress = not quiet and fmt == "text" and sys.stderr.isatty()  # carriage returns only on a terminal
     result = create_game_file(url, out, db=open_store(db_file), ruleset=ruleset, timezone=zone, now=now_utc,
                               min_interval=min_interval,
-                              progress=None if quiet or fmt == "json" else lambda n: click.echo(
-                                  f"\rpage {n}", nl=False, err=True))
+                              progress=(lambda n: click.echo(f"\rpage {n}", nl=False, err=True)) if show_progress
+                              else None)
     if fmt == "json":
         print_json({**result.summary, "file": out, "written": result.usable, "found": result.found,
                     "missing": result.missing})
     else:
-        if not quiet:
+        if show_progress:
             click.echo("", err=True)
-        click.echo(f"Wrote {out}" if result.usable else f"Nothing written to {out}")
+        print_text(f"Wrote {out}" if result.usable else f"Nothing written to {out}")
         for line in result.found:
-            click.echo(f"  found: {line}")
+            print_text(f"  found: {line}")
         for line in result.missing:
-            click.echo(f"  missing: {line}")
+            print_text(f"  missing: {line}")
     if not result.usable:
         sys.exit(1)
 
@@ -397,7 +404,7 @@ def count(
 
         for votal in votals:
             warn(for_day(warnings, votal.day))
-            click.echo(render_votal_draft(game, votal))
+            print_text(render_votal_draft(game, votal))
     else:
         from assistant.counting import format_votal_text
 
@@ -468,7 +475,7 @@ def draft(
     context = build_context(game, ruleset_for(game), votals, day=number, now=moment, posts=posts,
                             count_number=count_number)
     folder = templates_dir or game.templates
-    click.echo(render_draft(kind, context, flavor=flavor or default_flavor(game), template_dir=folder))
+    print_text(render_draft(kind, context, flavor=flavor or default_flavor(game), template_dir=folder))
 
 
 @main.command()
@@ -577,11 +584,15 @@ def export(game_file: str, db_file: str, fmt: str, table: str, output: str | Non
     game, posts, days, label = gather_days(*load_stored(game_file, db_file), now=now)
     text = render_export(fmt, game, days, generated_at=now, posts=posts, table=table,
                          no_elimination_label=label)
+    # JSON and HTML are exact and safe as rendered (escapes, character references); CSV is exact for a file
+    # or a pipe (a spreadsheet's data) and escaped on a terminal.
     if output:
         with open(output, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
-    else:
+    elif fmt == "csv" and not _on_terminal():
         click.echo(text, nl=False)
+    else:
+        print_text(text, nl=False)
 
 
 @main.command()

@@ -55,6 +55,7 @@ from assistant.outcome import Words, announce, judge_declined, survived_words, w
 from assistant.rules import Ruleset, find_ruleset
 from assistant.sandbox import DraftSandbox, FolderLoader, render_bounded
 from assistant.tally import Votal
+from assistant.terminal import terminal_safe
 from assistant.votes import show_votes, standing_steps, votes_needed
 from parsers.commands import ReadPost
 
@@ -551,12 +552,12 @@ _MD_LEADING = re.compile(r"^(\d+)([.)])|^([+\-=.!])")
 
 def escape_bbcode(text: str) -> str:
     """``text`` shown literally in a BBCode post (see the module docstring)."""
-    return _BB_TAG_OPEN.sub("[[i][/i]", _SPACE.sub(" ", text).strip())
+    return _BB_TAG_OPEN.sub("[[i][/i]", terminal_safe(_SPACE.sub(" ", text).strip()))
 
 
 def escape_markdown(text: str) -> str:
     """``text`` shown literally in a Markdown (CommonMark / Discourse) post."""
-    text = _MD_INLINE.sub(r"\\\1", _SPACE.sub(" ", text).strip())
+    text = _MD_INLINE.sub(r"\\\1", terminal_safe(_SPACE.sub(" ", text).strip()))
     return _MD_LEADING.sub(lambda m: f"{m.group(1)}\\{m.group(2)}" if m.group(1) else f"\\{m.group(3)}", text)
 
 
