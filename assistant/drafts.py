@@ -51,7 +51,7 @@ from assistant.errors import VotalError
 from assistant.game import Game
 from assistant.identity import AuthorIndex
 from assistant.living import alive_seats
-from assistant.outcome import Words, announce, judge_declined, survived_words, words_of
+from assistant.outcome import Kind, Reason, Words, announce, judge_declined, words_of
 from assistant.rules import Ruleset, find_ruleset
 from assistant.sandbox import DraftSandbox, FolderLoader, render_bounded
 from assistant.tally import Votal
@@ -230,7 +230,11 @@ def build_context(
     bounds = day_bounds(game, ruleset, day)
     deadline = votal.deadline if votal is not None and votal.deadline else bounds.end
     urls = _post_urls(votal, posts)
-    wagons, no_elim = _wagons(votal, words, majority, urls, game, shown) if votal is not None else ((), None)
+    # the same threshold the tally decides a no-elimination vote by (Votal.no_elimination_majority)
+    no_elim_majority = ruleset.no_elimination_needed(majority) if majority is not None else None
+    wagons, no_elim = (
+        _wagons(votal, words, (majority, no_elim_majority), urls, game, shown) if votal is not None else ((), None)
+    )
 
     minimum = ruleset.daily_minimum
     under = _under_minimum(game, ruleset, votal, day, posts, living_names, minimum) if minimum else ()
@@ -282,11 +286,7 @@ def build_context(
             Died(name, _role(game, ruleset, name, "night", day - 1)) for name in night_deaths(game, ruleset, day)
         ),
         flip=_flip(game, ruleset, votal),
-        no_elimination_needed=(
-            max(1, majority - ruleset.no_elimination_below)
-            if majority is not None and ruleset.no_elimination_vote and ruleset.no_elimination_below
-            else None
-        ),
+        no_elimination_needed=no_elim_majority if ruleset.no_elimination_below else None,
     )
 
 
@@ -394,8 +394,10 @@ def _vote_posts(votal: Votal) -> dict[tuple[str, str | None], int]:
     return {(voter, target): post for voter, votes in final.items() for target, post in votes}
 
 
-def _wagons(votal: Votal, words: Words, majority: int | None, urls, game: Game, shown):
+def _wagons(votal: Votal, words: Words, majorities: tuple[int | None, int | None], urls, game: Game, shown):
+    """The wagons and the no-elimination row, each with its L-n (``majorities``: a wagon's, no elimination's)."""
     where = _vote_posts(votal)
+    majority, no_elim_majority = majorities
 
     def votes_of(voters, target) -> tuple[Vote, ...]:
         out = []
@@ -403,9 +405,6 @@ def _wagons(votal: Votal, words: Words, majority: int | None, urls, game: Game, 
             post = where.get((voter, target))
             out.append(Vote(shown(voter), post, post_link(game, post, urls)))
         return tuple(out)
-
-    def need(votes) -> int | None:
-        return votes_needed(votes, majority)
 
     nominations = {n.nominee: n for n in votal.nominations}
     wagons = []
@@ -416,7 +415,7 @@ def _wagons(votal: Votal, words: Words, majority: int | None, urls, game: Game, 
                 shown(w.target),
                 show_votes(w.votes),
                 votes_of(w.voters, w.target),
-                need(w.votes),
+                votes_needed(w.votes, majority),
                 nominated_by=shown(n.nominator) if n else None,
                 nomination_post=n.post if n else None,
                 nomination_url=post_link(game, n.post, urls) if n else None,
@@ -426,19 +425,22 @@ def _wagons(votal: Votal, words: Words, majority: int | None, urls, game: Game, 
     ne = votal.no_elimination
     no_elim = None
     if ne.votes or ne.voters:
-        voters = votes_of(ne.voters, None)
-        no_elim = Wagon(words.no_elimination, show_votes(ne.votes), voters, need(ne.votes), True)
+        needs = votes_needed(ne.votes, no_elim_majority)
+        no_elim = Wagon(words.no_elimination, show_votes(ne.votes), votes_of(ne.voters, None), needs, True)
     return wagons, no_elim
 
 
 def _outcome(votal: Votal, words: Words, game: Game, urls, ruleset: Ruleset, shown) -> Outcome | None:
-    o = votal.outcome
-    if o is None:
+    if votal.outcome is None:
         return None
-    o = replace(o, target=shown(o.target) if o.target else o.target,
-                survived=shown(o.survived) if o.survived else o.survived)
+    o = _shown_outcome(votal.outcome, shown)
     text = announce(o, words, ruleset, after_runoff=votal.runoff is not None)
     return Outcome(o.kind, o.target, o.reason, o.post, post_link(game, o.post, urls), text)
+
+
+def _shown_outcome(o, shown):
+    """The outcome with its seats named as the drafts name them ("New (replaced Old)")."""
+    return replace(o, target=shown(o.target) if o.target else None, survived=shown(o.survived) if o.survived else None)
 
 
 def _judgment(votal: Votal | None, game: Game, words: Words, ruleset: Ruleset, shown) -> Judgment | None:
@@ -449,14 +451,12 @@ def _judgment(votal: Votal | None, game: Game, words: Words, ruleset: Ruleset, s
     """
     if votal is None or votal.outcome is None:
         return None
-    o = votal.outcome
-    if o.reason == "judge" and o.kind == "elimination" and o.target:
-        return Judgment("decided", shown(o.target), f"The Judge has decided: {shown(o.target)} is {words.past}.")
-    if o.reason == "judge" and o.survived:
-        return Judgment("decided", shown(o.survived), survived_words(o, words))
+    o = _shown_outcome(votal.outcome, shown)
+    if o.reason == Reason.JUDGE and (o.target or o.survived):
+        return Judgment("decided", o.target or o.survived, announce(o, words, ruleset))
     if judge_declined(o, ruleset):
-        return Judgment("none", None, f"The decision passed to the Judge: no one is {words.past}.")
-    if o.kind == "pending" and o.reason in ("no_majority", "sleep_majority"):
+        return Judgment("none", None, announce(o, words, ruleset))
+    if o.kind == Kind.PENDING and o.reason in (Reason.NO_MAJORITY, Reason.SLEEP_MAJORITY):
         return Judgment("awaited", None, "The decision passes to the Judge. The result will be announced.")
     return None
 

@@ -504,19 +504,20 @@ def _locate_keys(text: str) -> dict[tuple[str, int | None, str | None], int]:
     return where
 
 
-def _ruleset_zone(name: str, path: Path) -> str | None:
-    """The time zone the game's ruleset keeps ("11 am West Coast time"); None when it names none or cannot be
-    read here (a broken ruleset is reported where it is loaded)."""
-    try:
-        return find_ruleset(name, path.parent).timezone
-    except VotalError:
-        return None
+def game_zone_name(raw: Any, path: Path) -> str | None:
+    """The zone a game file's local times are in: its ``timezone``, else its ruleset's ("11 am West Coast
+    time"); None: UTC. ``raw`` is the parsed file (a dict, or a tomlkit document while editing it)."""
+    name = raw.get("timezone")
+    if name is None:
+        try:
+            name = find_ruleset(str(raw.get("ruleset", "")), path.parent).timezone
+        except VotalError:
+            name = None  # a broken ruleset is reported where it is loaded
+    return str(name) if name else None
 
 
 def _build(raw: dict, path: Path, checker: _Checker, players_required: bool) -> Game:
-    zone_name = raw.get("timezone")
-    if zone_name is None:
-        zone_name = _ruleset_zone(raw["ruleset"], path)  # local times follow the ruleset's clock
+    zone_name = game_zone_name(raw, path)
     try:
         zone = zone_named(zone_name or "UTC")
     except UnknownZone as exc:

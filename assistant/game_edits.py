@@ -17,17 +17,17 @@ import tempfile
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import Any, Protocol
-from zoneinfo import ZoneInfo
 
 import tomlkit
 import tomlkit.container
 import tomlkit.items
 
 from assistant.errors import VotalError
-from assistant.game import PHASE_RE, Game, parse_game
+from assistant.game import PHASE_RE, Game, game_zone_name, parse_game
+from assistant.zones import zone_named
 
 CITE_WORDS = 90  # characters of the moderator's words kept in a comment
 
@@ -144,7 +144,7 @@ def apply_edits(text: str, edits: Iterable[Edit], *, path: str = "<game>", repla
     file, so an edit never leaves a file Votal cannot read.
     """
     doc = tomlkit.parse(text)
-    zone = ZoneInfo(str(doc.get("timezone") or "UTC"))
+    zone = zone_named(game_zone_name(doc, Path(path)) or "UTC")  # the zone load_game reads the file's times in
     editor = _Editor(doc, zone, replace)
     for edit in edits:
         editor.apply(edit)
@@ -186,7 +186,7 @@ def cite_comment(cite: Cited) -> str:
 
 
 class _Editor:
-    def __init__(self, doc: tomlkit.TOMLDocument, zone: ZoneInfo, replace: bool):
+    def __init__(self, doc: tomlkit.TOMLDocument, zone: tzinfo, replace: bool):
         self.doc, self.zone, self.replace = doc, zone, replace
         self.written: list[str] = []
         self.disagreements: list[str] = []
@@ -509,7 +509,7 @@ def _phase(text: str) -> str:
     return f"{found.group(1).lower()} {int(found.group(2))}"
 
 
-def _same(held: Any, value: Any, zone: ZoneInfo) -> bool:
+def _same(held: Any, value: Any, zone: tzinfo) -> bool:
     if isinstance(held, datetime) and isinstance(value, datetime):
         held = held if held.tzinfo else held.replace(tzinfo=zone)
         value = value if value.tzinfo else value.replace(tzinfo=zone)

@@ -121,9 +121,9 @@ class Ruleset:
             return alive // 2 + 1
         raise AssertionError(self.majority_kind)
 
-    def no_elimination_for(self, alive: int) -> int:
-        """Votes for no elimination that end the day: the majority, or fewer where the rules say so."""
-        return max(1, self.majority_for(alive) - self.no_elimination_below)
+    def no_elimination_needed(self, majority: int) -> int:
+        """Votes for no elimination that decide the day: the majority, or fewer where the rules say so."""
+        return max(1, majority - self.no_elimination_below)
 
     def with_options(self, **changes: Any) -> Ruleset:
         """A copy with some values changed, e.g. ``tie="random"`` for a clocktower game that wants it."""
@@ -336,7 +336,8 @@ def decide_early(ruleset: Ruleset, standing: Standing) -> Outcome | None:
     early = ruleset.early_end
     if "majority" in early and top and top[1] >= standing.majority:
         return Outcome(Kind.ELIMINATION, top[0], standing.post, Reason.MAJORITY)
-    if "no_elimination_majority" in early and standing.no_elimination >= _no_elimination_needed(ruleset, standing):
+    no_elimination_needed = ruleset.no_elimination_needed(standing.majority)
+    if "no_elimination_majority" in early and standing.no_elimination >= no_elimination_needed:
         return _sleep_majority(ruleset, standing.post)
     if "unanimous_minus_one" in early and standing.voters >= 2:
         if top and top[2] >= standing.voters - 1:
@@ -344,10 +345,6 @@ def decide_early(ruleset: Ruleset, standing: Standing) -> Outcome | None:
         if ruleset.no_elimination_vote and standing.no_elimination_voters >= standing.voters - 1:
             return _sleep_majority(ruleset, standing.post)
     return None
-
-
-def _no_elimination_needed(ruleset: Ruleset, standing: Standing) -> int:
-    return max(1, standing.majority - ruleset.no_elimination_below)
 
 
 def early_end_possible(ruleset: Ruleset, standing: Standing) -> str | None:
@@ -386,7 +383,7 @@ def decide_at_deadline(ruleset: Ruleset, standing: Standing) -> Outcome:
     if ruleset.decide == "majority":
         if top and top[1] >= standing.majority:
             return Outcome(Kind.ELIMINATION, top[0], standing.post, Reason.MAJORITY)
-        if ruleset.no_elimination_vote and standing.no_elimination >= _no_elimination_needed(ruleset, standing):
+        if ruleset.no_elimination_vote and standing.no_elimination >= ruleset.no_elimination_needed(standing.majority):
             return _sleep_majority(ruleset, standing.post)
         if ruleset.no_majority == "judge":
             return Outcome(Kind.PENDING, None, standing.post, Reason.NO_MAJORITY)

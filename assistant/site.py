@@ -127,6 +127,7 @@ def public_day(votal: Mapping[str, Any], posts: Mapping[int, PostRef] | None = N
         "day": votal["day"],
         "alive": votal.get("alive"),
         "majority": votal.get("majority"),
+        "no_elimination_majority": votal.get("no_elimination_majority", votal.get("majority")),
         "as_of_post": votal.get("as_of_post"),
         "deadline": votal.get("deadline"),
         "wagons": [
@@ -251,7 +252,8 @@ def describe_day(day: Mapping[str, Any]) -> dict[str, Any]:
     shown = [a for a in day["actions"] if a["why_not"] != WhyNot.MODERATOR_POST]
     wagons = [describe_wagon(w, day["majority"], vote_posts) for w in day["wagons"]]
     no_elim = day["no_elimination"]
-    sleep = describe_wagon({"target": None, **no_elim}, day["majority"], vote_posts) if no_elim["votes"] else None
+    needs = day.get("no_elimination_majority", day["majority"])
+    sleep = describe_wagon({"target": None, **no_elim}, needs, vote_posts) if no_elim["votes"] else None
     return {**day, "rows": wagons, "sleep": sleep, "urls": urls, "log": shown}
 
 

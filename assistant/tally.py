@@ -42,6 +42,8 @@ read)::
     election       object Millers Hollow, on a day with [[events]] kind = "sheriff_election": {"wagons",
                            "elected", "open_until"}, else null (the sheriff votes, never lynch votes)
     lynches        list    earlier lynches of the day (game file lynches_per_day > 1), each like outcome
+    no_elimination_majority int  votes no elimination needs to decide the day (the majority, or fewer with
+                           [majority] no_elimination_below); null without a threshold or a no-elimination vote
     flags          list    {"seat", "reason"}: e.g. missed two days of voting (removal), under a post minimum
 
 Seats are named by their first ``name`` in the game file. Private facts of the game file (the Judge, lovers,
@@ -188,6 +190,7 @@ class Votal:
     changes: tuple[Change, ...] = ()
     election: SheriffElection | None = None
     lynches: tuple[Outcome, ...] = ()  # earlier lynches this day (lynches_per_day > 1), before ``outcome``
+    no_elimination_majority: int | None = None  # votes no elimination needs (the majority unless the rules lower it)
     # The moderator's own posted counts where they place a voter otherwise than Votal did as of that post
     # (assistant.votecounts.Disagreement): for the moderator's count and audit, not the players' page.
     count_checks: tuple[Any, ...] = field(default=(), repr=False, compare=False)
@@ -284,7 +287,8 @@ class GameReplay:
 
 class DayReplay:
     """One day's replay loop. Hooks read its public attributes: ``game``, ``ruleset``, ``number``, ``bounds``,
-    ``book`` (the standing votes), :meth:`living`, :meth:`earlier`, :meth:`note`, :meth:`add_problem`."""
+    ``book`` (the standing votes), :meth:`living`, :meth:`earlier`, :meth:`note`, :meth:`add_problem`,
+    :meth:`end_day`."""
 
     def __init__(self, replay: GameReplay, day: int):
         self.r = replay
@@ -369,6 +373,12 @@ class DayReplay:
 
     def add_problem(self, post: int, voter: str, text: str, reason: str) -> None:
         self.problems.append(Problem(post, voter, text, reason))
+
+    def end_day(self, outcome: Outcome) -> None:
+        """A hook's word that the day's vote ends here (a Loose Cannon's shot): later votes count for nothing."""
+        if self.outcome is None and self.phase == "day":
+            self.final_votes = self.book.snapshot()
+            self.outcome = self.settle(outcome)
 
     # -- where a post falls ----------------------------------------------------------------------------
 
@@ -863,10 +873,11 @@ class DayReplay:
         outcome = self.outcome
         if outcome is None and self.phase == "runoff":
             outcome = self.pending_runoff
+        majority = self.ruleset.majority_for(len(living)) if self.ruleset.threshold else None
         fields: dict[str, Any] = dict(
             day=self.number,
             alive=len(living),
-            majority=self.ruleset.majority_for(len(living)) if self.ruleset.threshold else None,
+            majority=majority,
             as_of_post=as_of,
             wagons=wagons,
             no_elimination=no_elim,
@@ -881,6 +892,10 @@ class DayReplay:
             flags=self.flags(living, voting, over),
             changes=tuple(self.book.changes),
             lynches=tuple(self.lynched),
+            no_elimination_majority=(
+                self.ruleset.no_elimination_needed(majority)
+                if majority is not None and self.ruleset.no_elimination_vote else None
+            ),
         )
         for hook in self.hooked["votal"]:
             hook(fields)

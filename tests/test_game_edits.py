@@ -255,3 +255,15 @@ def test_a_listed_replacement_that_already_holds_a_seat_is_reported_not_written_
 
 def test_a_replacement_is_checked_against_a_seat_whose_replacements_have_no_posts():
     check_edits(parse_game(GAME), [AddReplacement("Birch2", "Birch3", 50, cite(50, "Birch3 in"))], posts=STORED)
+
+
+def test_the_files_local_times_are_compared_in_the_zone_load_game_reads_them_in():
+    # A Millers Hollow file without `timezone`: its local times are West Coast time (the ruleset's zone), so the
+    # thread's 11 am Pacific end is the end the file already holds, not a disagreement with a UTC reading.
+    text = GAME.replace('ruleset = "mafiascum"', 'ruleset = "millers-hollow"').replace(
+        'timezone = "America/New_York"\n', ""
+    ).replace("start_post = 0\n", "start_post = 0\nend = 2024-07-02T11:00:00\n")
+    end = datetime(2024, 7, 2, 18, 0, tzinfo=UTC)  # 11:00 PDT
+    assert parse_game(text).day(1).end == end
+    result = apply_edits(text, [SetDay(1, cite(40, "Day 1 ends at 11 am"), end=end)])
+    assert (result.written, result.disagreements) == ((), ())

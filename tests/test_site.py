@@ -272,7 +272,7 @@ def test_public_day_copies_only_whitelisted_fields():
     }
     links = index_posts([ReadPost(40, "p40", "ann", None, "javascript:alert(1)", ())])
     assert public_day(votal, links) == {
-        "day": 3, "alive": 3, "majority": 2, "as_of_post": 40, "deadline": None,
+        "day": 3, "alive": 3, "majority": 2, "no_elimination_majority": 2, "as_of_post": 40, "deadline": None,
         "wagons": [{"target": "Bob", "votes": 1, "voters": ["Ann"]}],
         "no_elimination": {"votes": 0, "voters": []},
         "not_voting": ["Bob", "Cy"], "living": ["Ann", "Bob", "Cy"], "changes": [],
