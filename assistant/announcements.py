@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 from typing import Protocol
 
+from assistant.count_state import counted_living, vote_count_day
 from assistant.deadlines import read_deadline
 from parsers.markup import parse_html
 
@@ -302,11 +303,24 @@ class _Entry:
     line: str
 
 
+# A vote count's wagon line: "Alder [L-2] - Birch, Cedar", "Alder (3): Birch, ...". Its names are voters, not
+# the seat's other accounts.
+_WAGON_LINE = re.compile(
+    r"^[^\[(]{1,40}?\s*[\[(]\s*(?:L\s*-\s*\d+|\d+(?:\s*/\s*\d+)?(?:\s+votes?)?)\s*[\])]\s*(?:[-:–—]|$)",
+    re.IGNORECASE,
+)
+
+
+_PHASE_WORDS = re.compile(r"(?:day|night|d|n)\s*\d+\b", re.IGNORECASE)
+
+
 def _read_entry(line: str, authors: _Names | None, moderators: set[str]) -> _Entry | None:
     """A player-list line as accounts (first account first), or None when it is no such line."""
     bare = _BULLET.sub("", line, count=1)
     plain = _plain(bare)
     if not plain or len(plain) > 140 or plain.endswith(":") or _LABEL.match(plain.lstrip(STRUCK_OPEN + "*")):
+        return None
+    if _WAGON_LINE.match(plain.lstrip(STRUCK_OPEN + "*")):
         return None
     # Struck accounts are earlier accounts of the seat (or a dead seat when it is the only one).
     struck = [
@@ -354,8 +368,8 @@ def _read_entry(line: str, authors: _Names | None, moderators: set[str]) -> _Ent
                         accounts.append(candidate)
     accounts = struck + [a for a in accounts if a.casefold() not in {s.casefold() for s in struck}]
     accounts = [a for a in accounts if a.casefold() not in moderators]
-    if not accounts or not all(_name_like(a) for a in accounts):
-        return None
+    if not accounts or not all(_name_like(a) and not _PHASE_WORDS.match(a) for a in accounts):
+        return None  # "D1 starts - Cedar replaces Cypress - D1 ends" is a line of the game's events
     rest = _plain(unstruck_text)
     dead = bool(_DEAD_WORDS.search(rest)) and not _ALIVE_WORDS.search(rest)
     if struck and not pieces:
@@ -605,6 +619,8 @@ class _State:
     night: bool = True  # before day 1 starts
     ended: bool = False  # the current day has ended (lynch or night)
     implicit: bool = False  # day 1 was taken to start with the opening post
+    night_post: int | None = None  # the post that ended the last day
+    dead: set = field(default_factory=set)  # seats read dead, also from posts read quietly (before after_post)
     facts: dict = field(default_factory=lambda: {k: [] for k in (
         "starts", "ends", "elims", "deaths", "repl", "deadlines", "problems")})
 
@@ -657,10 +673,13 @@ def read_thread_facts(
     state = _State()
     names = _Names(seats)
     opening_block = True  # the opening post and the moderators' posts right after it (reserved, kept up to date)
+    run: list[PostLike] = []  # the moderators' posts since the last player's post
     for post in posts:
         if post.author.casefold() not in mod_keys:
             opening_block = False
+            run = []
             continue
+        run.append(post)
         quiet = after_post is not None and post.number <= after_post
         if post is opening:
             _read_opening(post, state, timezone, quiet=quiet)
@@ -669,6 +688,8 @@ def read_thread_facts(
             continue
         before = copy.deepcopy(state), copy.deepcopy(seats)
         _read_announcement(post, state, names, seats, timezone, quiet=quiet)
+        _read_vote_count_day(post, run, state, timezone, quiet=quiet)
+        _read_counted_living(post, state, names, seats, quiet=quiet)
         ends = len(state.facts["ends"]) - len(before[0].facts["ends"])
         if state.day - before[0].day > 1 or ends > 1:
             # a post that runs through several days is a summary the moderator keeps up to date (often
@@ -720,9 +741,11 @@ def _read_announcement(
 ) -> None:
     lines = read_lines(post.body_html)
     f = state.facts
-    dead = {d.player for d in f["deaths"]} | {e.player for e in f["elims"] if e.player}
+    dead = state.dead | {d.player for d in f["deaths"]} | {e.player for e in f["elims"] if e.player}
 
     def add(kind: str, fact) -> None:
+        if kind in ("deaths", "elims") and fact.player:
+            state.dead.add(fact.player)
         if not quiet:
             f[kind].append(fact)
 
@@ -742,7 +765,7 @@ def _read_announcement(
             names.__init__(seats)
             add("repl", ReplacementFact(seat, new, post.number, cite))
         # the phase
-        phase = _phase_of(plain, state)
+        phase = _phase_of(plain, state, post.number)
         if phase:
             kind, number = phase
             if kind == "day" and number == 1 and state.implicit and state.day == 1 and not state.ended:
@@ -831,6 +854,54 @@ def _read_announcement(
     _read_dawn(post, lines, state, add, timezone)
 
 
+def _read_counted_living(post: PostLike, state: _State, names: _Names, seats: dict[str, list[str]], *,
+                         quiet: bool) -> None:
+    """A day's vote count that lists every living player (and says how many) leaves out the seats that died
+    since: a death the moderator told only in flavour text ("the town found a body") is still read. The seats
+    missing from the day's count died in the night before it."""
+    if state.night or state.day < 2:
+        return
+    lines = read_lines(post.body_html)
+    day = next((d for d in (vote_count_day(_plain(line)) for line in lines[:3]) if d is not None), None)
+    if day != state.day:
+        return
+    unstruck = [re.sub(STRUCK_OPEN + "[^" + STRUCK_CLOSE + "]*" + STRUCK_CLOSE, "", line) for line in lines]
+    living = counted_living([_plain(line) for line in unstruck], seat_of=names.seat)
+    if living is None:
+        return
+    f = state.facts
+    dead = state.dead | {d.player for d in f["deaths"]} | {e.player for e in f["elims"] if e.player}
+    cite = Cite(post.number, _trim(_plain(lines[0])))
+    for seat in seats:
+        if seat not in living and seat not in dead:
+            state.dead.add(seat)
+            if not quiet:
+                f["deaths"].append(DeathFact(seat, f"night {state.day - 1}", None, "night kill", cite))
+
+
+def _read_vote_count_day(post: PostLike, run: list[PostLike], state: _State, timezone: tzinfo, *, quiet: bool) -> None:
+    """A moderator's vote count for the next day, posted at night: that day has started, even when the
+    moderator announced it only in flavour text. It starts with the first post of the moderator's run of
+    posts before the count (no player posted in between) that reads as a dawn, else with the count itself."""
+    if not state.night or not state.day:
+        return
+    lines = read_lines(post.body_html)
+    day = next((d for d in (vote_count_day(_plain(line)) for line in lines[:3]) if d is not None), None)
+    if day != state.day + 1:
+        return
+    after_night = [p for p in run if state.night_post is None or p.number > state.night_post]
+    start = next((p for p in after_night[:-1] if _DAWN.search(" ".join(map(_plain, read_lines(p.body_html))))),
+                 post)
+    start_lines = lines if start is post else read_lines(start.body_html)
+    state.day, state.night, state.ended = day, False, False
+    cite = Cite(start.number, _trim(start_lines[0] if start_lines else ""))
+    deadline = _deadline_in(lines, post, timezone)
+    if not quiet:
+        state.facts["starts"].append(DayStart(day, start.number, deadline, cite))
+        if deadline:
+            state.facts["deadlines"].append(DeadlineFact(day, deadline, post.number, "deadline", cite))
+
+
 _DAWN = re.compile(
     r"\b(?:woke|wake|wakes|awoke|awaken|awakens|morning|dawn|dawns|sunrise|sun\s+rises|daybreak|day\s+breaks)\b|"
     r"\b(?:no\s*one|nobody)\s+(?:has\s+|was\s+)?(?:died|killed)\b|\bno\s+(?:night\s*)?kills?\b|\bno\s+deaths?\b",
@@ -899,8 +970,11 @@ _BARE_PHASE = re.compile(
 )
 
 
-def _phase_of(text: str, state: _State) -> tuple[str, int] | None:
-    """The phase a sentence says the game is in now, as ("day"|"night", number)."""
+def _phase_of(text: str, state: _State, post: int) -> tuple[str, int] | None:
+    """The phase a sentence says the game is in now, as ("day"|"night", number).
+
+    "With 9 alive, 5 to lynch" after a night starts the next day, but not in the post that ended the day: a
+    closing vote count states the day's own numbers."""
     match = _NOW_PHASE.search(text)
     if match:
         kind = (match.group(1) or match.group(3) or match.group(5)).lower()
@@ -919,7 +993,7 @@ def _phase_of(text: str, state: _State) -> tuple[str, int] | None:
         if (match.group(1) or "").lower() == "day" or match.group(2):
             return ("day", state.day + 1) if state.night else None
         return "night", state.day
-    if state.night and state.day and _ALIVE_COUNT.search(text):
+    if state.night and state.day and state.night_post != post and _ALIVE_COUNT.search(text):
         return "day", state.day + 1
     return None
 
@@ -941,6 +1015,7 @@ def _end_day(state: _State, post: PostLike, cite: Cite, add) -> None:
     if state.day and not state.night and not state.ended:
         add("ends", DayEnd(state.day, post.number, cite))
         state.ended = True
+        state.night_post = post.number
     state.night = bool(state.day)  # a day that ends gives way to the night
 
 

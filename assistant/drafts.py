@@ -57,6 +57,7 @@ from assistant.sandbox import DraftSandbox, FolderLoader, render_bounded
 from assistant.tally import Votal
 from assistant.terminal import terminal_safe
 from assistant.votes import show_votes, standing_steps, votes_needed
+from assistant.zones import zone_label
 from parsers.commands import ReadPost
 
 KINDS = ("day-start", "votal", "judge", "day-end", "early-end", "runoff", "reminder")
@@ -261,7 +262,7 @@ def build_context(
         deadline=deadline,
         deadline_local=_local(deadline, zone),
         deadline_utc=_utc(deadline),
-        timezone=str(zone.key),
+        timezone=zone_label(zone),
         extended_hours=show_votes(bounds.extended_hours),
         time_left=_time_left(deadline, now),
         as_of_post=votal.as_of_post if votal is not None else None,

@@ -280,12 +280,11 @@ class Roster:
 
 
 def _no_elimination_phrases(source: Iterable[str] | Any) -> tuple[str, ...]:
-    """Phrases from a tuple of words, or from a ruleset (its words, else its label plus the usual ones)."""
+    """Phrases from a tuple of words, or from a ruleset (its words, else its label plus the usual ones). A ruleset
+    without a no-elimination vote keeps its words too: "vote no lynch" is then refused, never read as a name."""
     if isinstance(source, str):
         return (source,)
     if hasattr(source, "name") and not isinstance(source, Iterable):
-        if not getattr(source, "no_elimination_vote", True):
-            return ()
         words = getattr(source, "no_elimination_words", None)
         if words:
             return tuple(words)

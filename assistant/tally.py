@@ -228,7 +228,6 @@ class DayResult:
     votal: Votal
     final_votes: dict[str, list[Vote]]  # the standing votes when the day was decided (or now)
     voted_at_deadline: frozenset[str]  # seats holding a vote when the deadline passed (or now)
-    over: bool
 
 
 def replay_day(
@@ -495,28 +494,35 @@ class DayReplay:
                             hook(seat, post.number)
             for hook in self.hooked["at_post"]:
                 hook(post.number)
-            if post.number in self.resets and self.phase == "day" and self.outcome is None:
-                self.book.keep_only((), post.number)  # [[resets]]: the moderator reset the count here
-                self.unread.clear()
-                self.changed = True
-            for seat in self.replaced_at.get(post.number, ()):
-                if self.phase == "day" and self.outcome is None and self.book.votes_of(seat):
-                    self.book.set(seat, [], post.number)  # [house] a replacement starts with no vote
-                    self.changed = True
-            if post.number in self.teaching_posts and self.phase == "day" and self.outcome is None:
-                self.reread_learned(post.number, living)
+            if self.phase == "day" and self.outcome is None:
+                self.declared_at(post.number, living)
             self.read_post(post, living)
             # The count only moves when a vote changed or someone died: skip the rest (long days are long).
             if self.phase in ("day", "runoff") and self.outcome is None and (self.changed or living != seen):
                 self.outcome = self.decide_early(post.number)
             self.changed, seen = False, living
-        over = self.outcome is not None and self.phase == "day"
         if self.phase == "day" and self.outcome is None and self.main_over(considered):
             self.end_main()
         if self.phase == "runoff" and self.over_by(*self.runoff_end(), considered):
             self.end_runoff()
-        over = over or self.phase == "late" or (self.outcome is not None and self.outcome.kind != Kind.PENDING)
+        # over: the vote has ended (an early end, even one pending a decision; the deadline; a decided runoff)
+        outcome = self.outcome
+        over = self.phase == "late" or (outcome is not None and (self.phase == "day" or outcome.kind != Kind.PENDING))
         return self.finish(considered, over)
+
+    def declared_at(self, post: int, living: tuple[str, ...]) -> None:
+        """What the game file says happens at ``post``, before its votes are read: the moderator reset the
+        count ([[resets]]), a replacement starts with no vote ([house]), a moderator's count taught a name."""
+        if post in self.resets:
+            self.book.keep_only((), post)
+            self.unread.clear()
+            self.changed = True
+        for seat in self.replaced_at.get(post, ()):
+            if self.book.votes_of(seat):
+                self.book.set(seat, [], post)
+                self.changed = True
+        if post in self.teaching_posts:
+            self.reread_learned(post, living)
 
     def main_over(self, considered: Sequence[ReadPost]) -> bool:
         return self.over_by(self.bounds.end_post, self.bounds.end, considered)
@@ -675,84 +681,81 @@ class DayReplay:
         return Action(**base, target=target, no_elimination=no_elimination, step=step, counted=verdict.counted,
                       why_not=why, nomination=verdict.nomination, private_why=private_why)
 
-    def apply(self, command: Command, base: dict, order: tuple[int, int], living: tuple[str, ...]) -> Action:
+    def done(self, command: Command, base: dict, target: str | None, step: str | None, why: str | None = None, *,
+             no_elim: bool = False, problem: bool = False, nomination: bool = False, found: Any = None) -> Action:
+        """The action for a command of a voter who may vote: counted when ``why`` is None. ``found``: the
+        resolution of a name that could not be read (a moderator's count may teach it later)."""
         seat = base["voter"]
+        if problem:
+            self.add_problem(base["post"], seat, command.raw, why)
+        if command.action in ("vote", "unvote"):  # a later vote or unvote replaces one whose name was unreadable
+            self.unread.pop(seat, None)
+            if command.action == "vote" and found is not None and found.reason is not None and command.target:
+                self.unread[seat] = (command, base)
+        return Action(**base, target=target, no_elimination=no_elim, step=step, counted=why is None, why_not=why,
+                      nomination=nomination, doubt=_doubt(command, found) if why is None else None)
 
-        def done(target, step, why=None, *, no_elim=False, problem=False, nomination=False, found=None) -> Action:
-            if problem:
-                self.add_problem(order[0], seat, command.raw, why)
-            if command.action == "vote":  # a vote read later replaces one whose name was not readable
-                self.unread.pop(seat, None)
-                if found is not None and why is not None and found.reason is not None and command.target:
-                    self.unread[seat] = (command, base)
-            elif command.action == "unvote":
-                self.unread.pop(seat, None)
-            doubt = _doubt(command, found) if why is None else None
-            return Action(**base, target=target, no_elimination=no_elim, step=step, counted=why is None, why_not=why,
-                          nomination=nomination, doubt=doubt)
-
+    def apply(self, command: Command, base: dict, order: tuple[int, int], living: tuple[str, ...]) -> Action:
+        """Move the vote book by one command of a voter who may vote now."""
         if command.action == "unvote":
-            named, target, step, no_elim = False, None, None, False
-            if command.target:
-                found = self.resolve(command.target, living, order[0])
-                step = found.step
-                no_elim = found.no_elimination
-                target = None if no_elim else found.seat
-                named = no_elim or target is not None  # an unknown name takes back every vote
-            why, removed = self.book.unvote(seat, order[0], named=named, target=target)
-            if why is not None:
-                return done(target, step, why, no_elim=no_elim)
-            self.changed = True
-            taken = removed[0].target if len(removed) == 1 else None
-            return done(taken, step, no_elim=len(removed) == 1 and taken is None)
+            return self.unvote(command, base, order, living)
         if command.action not in ("vote", "nominate"):
-            if command.action == "sheriff":
-                return done(None, None, "a vote in the sheriff election, not a lynch vote")
-            return done(None, None, f"not a command ({command.action})")
+            why = _SHERIFF_VOTE if command.action == "sheriff" else f"not a command ({command.action})"
+            return self.done(command, base, None, None, why)
         if command.note == "broken tag" and self.house.broken_tags_void:
-            return done(None, None, "a vote in a broken tag does not count (house rule)", problem=True)
-        found = self.resolve(command.target or "", living, order[0])
-        if found.seat is not None and self.house.old_account_names_refused:
-            old = self.old_account(found.seat, command.target or "", order[0])
-            if old:
-                return done(found.seat, found.step, f"names {old}, an account the seat no longer plays (house rule)",
-                            problem=True)
-        if found.no_elimination:
-            if not self.ruleset.no_elimination_vote:
-                return done(None, found.step, "no-elimination votes are not allowed", problem=True)
-            target = None
-        elif found.seat is None:
-            return done(None, found.step, found.reason or "unknown name", problem=True, found=found)
-        elif found.seat not in living:
-            return done(found.seat, found.step, WhyNot.TARGET_DEAD, problem=True)
-        else:
-            target = found.seat
-        no_elim = target is None
+            return self.done(command, base, None, None, _BROKEN_TAG_VOID, problem=True)
+        seat, found = base["voter"], self.resolve(command.target or "", living, order[0])
+        target, why = self.target_of(command, found, order[0], living)
+        if why is not None:
+            unread = found if found.seat is None and not found.no_elimination else None
+            return self.done(command, base, target, found.step, why, problem=True, found=unread)
         nomination = False
         for hook in self.hooked["check_vote"]:
             verdict = hook(seat, target, command.action, order[0])
-            if verdict is None:
-                continue
-            if not verdict.counted:
+            if verdict is not None and not verdict.counted:
                 if verdict.problem:
                     self.add_problem(order[0], seat, command.raw, verdict.why)
-                return self.judged(base, target, found.step, verdict, order=order, no_elimination=no_elim)
-            nomination = nomination or verdict.nomination
+                return self.judged(base, target, found.step, verdict, order=order, no_elimination=target is None)
+            nomination = nomination or (verdict is not None and verdict.nomination)
         if self.phase == "runoff" and target is not None and target not in self.candidates:
-            return done(target, found.step, "not in the runoff", problem=True)
-        if (
-            target is not None
-            and target == seat
-            and self.house.self_hammer_ignored
-            and self.would_hammer(seat, order[0])
-        ):
-            return done(target, found.step, "a self-hammer does not count (house rule)", problem=True)
-        changes = len(self.book.changes)
-        why = self.book.vote(seat, target, order, single=seat not in living, text=command.target or "")
+            why = "not in the runoff"
+        elif target == seat and self.house.self_hammer_ignored and self.would_hammer(seat, order[0]):
+            why = "a self-hammer does not count (house rule)"
+        else:
+            changes = len(self.book.changes)
+            why = self.book.vote(seat, target, order, single=seat not in living, text=command.target or "")
+            self.changed = self.changed or len(self.book.changes) > changes
         if why is not None:
-            return done(target, found.step, why, no_elim=no_elim, problem=True)
-        self.changed = self.changed or len(self.book.changes) > changes
-        return done(target, found.step, no_elim=no_elim, nomination=nomination, found=found)
+            return self.done(command, base, target, found.step, why, no_elim=target is None, problem=True)
+        return self.done(command, base, target, found.step, no_elim=target is None, nomination=nomination,
+                         found=found)
+
+    def target_of(self, command: Command, found: Any, post: int, living) -> tuple[str | None, str | None]:
+        """The seat a vote names (None: no elimination) and why it cannot count, from its resolved name."""
+        if found.no_elimination:
+            return None, None if self.ruleset.no_elimination_vote else "no-elimination votes are not allowed"
+        if found.seat is None:
+            return None, found.reason or "unknown name"
+        if self.house.old_account_names_refused and (old := self.old_account(found.seat, command.target or "", post)):
+            return found.seat, f"names {old}, an account the seat no longer plays (house rule)"
+        if found.seat not in living:
+            return found.seat, WhyNot.TARGET_DEAD
+        return found.seat, None
+
+    def unvote(self, command: Command, base: dict, order: tuple[int, int], living) -> Action:
+        """Take back the vote named (a no-elimination word names that vote), else every vote."""
+        named, target, step, no_elim = False, None, None, False
+        if command.target:
+            found = self.resolve(command.target, living, order[0])
+            step, no_elim = found.step, found.no_elimination
+            target = None if no_elim else found.seat
+            named = no_elim or target is not None  # an unknown name takes back every vote
+        why, removed = self.book.unvote(base["voter"], order[0], named=named, target=target)
+        if why is not None:
+            return self.done(command, base, target, step, why, no_elim=no_elim)
+        self.changed = True
+        taken = removed[0].target if len(removed) == 1 else None
+        return self.done(command, base, taken, step, no_elim=len(removed) == 1 and taken is None)
 
     def old_account(self, seat: str, typed: str, post: int) -> str | None:
         """The account ``typed`` names when it is one ``seat`` was played by before ``post`` (else None)."""
@@ -824,20 +827,9 @@ class DayReplay:
             for vote in votes:
                 if vote.target is None or vote.target in targets:
                     by_target.setdefault(vote.target, []).append((vote.order, voter))
-        wagons = []
-        no_elim = NoEliminationCount()
-        weight = self.weigher(post)
-        for target, cast in by_target.items():
-            cast.sort()
-            names = tuple(v for _, v in cast)
-            total = sum(map(weight, names))
-            if target is None:
-                no_elim = NoEliminationCount(total, names)
-            else:
-                wagons.append((-total, cast[0][0], Wagon(target, total, names)))
-        wagons.sort(key=lambda w: (w[0], w[1]))
+        wagons, no_elim = rank_wagons(by_target, self.weigher(post))
         voting = {v for cast in by_target.values() for _, v in cast}
-        return tuple(w for *_, w in wagons), no_elim, voters, voting
+        return wagons, no_elim, voters, voting
 
     def standing(self, post: int | None) -> Standing:
         living = self.living(post if post is not None else self.bounds.start_post)
@@ -901,7 +893,7 @@ class DayReplay:
             hook(fields)
         votal = Votal(**fields, private_notes=tuple(self.notes))
         final = self.final_votes if self.final_votes is not None else self.book.snapshot()
-        return DayResult(votal, final, self.voted_at_deadline or frozenset(voting), over)
+        return DayResult(votal, final, self.voted_at_deadline or frozenset(voting))
 
     def phase_of_post(self, post: ReadPost) -> bool:
         """Whether a post belongs to the day's vote (main or runoff), for as_of_post."""
@@ -929,18 +921,12 @@ class DayReplay:
             )
             for seat, post in self.edits
         ]
-        ruleset = self.ruleset
-        if ruleset.daily_minimum:
-            for seat in living:
-                count = self.post_counts.get(seat, 0)
-                if count < ruleset.daily_minimum:
-                    found.append(Flag(seat, f"under the post minimum: {count} of {ruleset.daily_minimum}"))
-        if ruleset.daily_cap:
-            for seat in living:
-                count = self.capped_counts.get(seat, 0)
-                if count > ruleset.daily_cap:
-                    found.append(Flag(seat, f"over the post cap: {count} of {ruleset.daily_cap}"))
-        if not over and self.outcome is None and self.phase == "day" and "no_possible_tie" in ruleset.early_end:
+        ruleset, least, most = self.ruleset, self.ruleset.daily_minimum, self.ruleset.daily_cap
+        found += [Flag(s, f"under the post minimum: {self.post_counts.get(s, 0)} of {least}")
+                  for s in living if least and self.post_counts.get(s, 0) < least]
+        found += [Flag(s, f"over the post cap: {self.capped_counts.get(s, 0)} of {most}")
+                  for s in living if most and self.capped_counts.get(s, 0) > most]
+        if self.outcome is None and self.phase == "day" and "no_possible_tie" in ruleset.early_end:
             leader = early_end_possible(ruleset, self.standing(self.last_day_post))
             if leader is not None:
                 found.append(Flag(leader, "an early end is possible: no remaining vote can tie or pass this "
@@ -950,8 +936,29 @@ class DayReplay:
         return tuple(found)
 
 
+def rank_wagons(
+    by_target: dict[str | None, list[tuple[tuple[int, int], str]]], weight: Callable[[str], float] = lambda _: 1
+) -> tuple[tuple[Wagon, ...], NoEliminationCount]:
+    """The wagons (most votes first, then the wagon whose standing vote was cast first) and the no-elimination
+    count, from each target's (when cast, voter) votes; voters listed in the order they voted."""
+    wagons = []
+    no_elim = NoEliminationCount()
+    for target, cast in by_target.items():
+        cast.sort()
+        names = tuple(v for _, v in cast)
+        total = sum(map(weight, names))
+        if target is None:
+            no_elim = NoEliminationCount(total, names)
+        else:
+            wagons.append((-total, cast[0][0], Wagon(target, total, names)))
+    wagons.sort(key=lambda w: (w[0], w[1]))
+    return tuple(w for *_, w in wagons), no_elim
+
+
 # The verdicts on a voter that need no hook: made once (a long day reads thousands of commands).
 _COUNTED = Verdict()
+_SHERIFF_VOTE = "a vote in the sheriff election, not a lynch vote"
+_BROKEN_TAG_VOID = "a vote in a broken tag does not count (house rule)"
 _UNBOLDED = "not in bold: the rules ask for bold votes (count it with [[corrections]] if it is one)"
 _MODERATOR_POST = Verdict(False, WhyNot.MODERATOR_POST)
 _NOT_A_PLAYER = Verdict(False, WhyNot.NOT_A_PLAYER, problem=True)
@@ -960,7 +967,6 @@ _DAY_OVER = Verdict(False, WhyNot.DAY_OVER)
 _VOTER_DEAD = Verdict(False, WhyNot.VOTER_DEAD, problem=True)
 
 
-DOUBTS = ("broken tag", "short prefix", "learned alias")
 _SHORT = 3  # letters: a partial name this short is a guess worth a look
 
 

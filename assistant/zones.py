@@ -32,6 +32,11 @@ class UnknownZone(ValueError):
     """A time zone Votal will not guess at; the message says what to write instead."""
 
 
+def zone_label(zone: tzinfo) -> str:
+    """A zone as people read it: its IANA name ("America/New_York"), or a fixed offset's ("UTC-05:00")."""
+    return getattr(zone, "key", None) or zone.tzname(None) or "UTC"
+
+
 def zone_named(text: str) -> tzinfo:
     """The zone ``text`` names: an IANA zone, or a fixed offset from UTC as moderators write it."""
     name = text.strip()

@@ -9,6 +9,12 @@ was found, day outcomes and hammer posts right, and commands failing.
     python bench/gamestate.py               # both sets, a table at the end
     python bench/gamestate.py --misses      # also each game's misses
     python bench/gamestate.py --sets mafiascum --limit 5
+    python bench/gamestate.py --in-process  # the same library calls in this process: minutes, not an hour
+
+``--in-process`` calls what each command calls (``create_game_file``; ``sync_game`` + ``update_from_store``;
+``count_game``), on the same loopback pages, with the same scoring, without a Python start-up per command. It
+is for iterating; the official figure is the subprocess run. It also runs ``update`` a second time and counts
+the games where that second run would write something (update must be idempotent).
 """
 
 from __future__ import annotations
@@ -61,6 +67,8 @@ class Score:
     hammers_right: int = 0
     commands: int = 0
     failures: list[str] = field(default_factory=list)
+    not_idempotent: list[str] = field(default_factory=list)
+    miss_kinds: dict[str, int] = field(default_factory=dict)
     misses: list[str] = field(default_factory=list)
 
     def row(self) -> dict[str, str]:
@@ -85,21 +93,107 @@ def votal(score: Score, *args: str) -> subprocess.CompletedProcess:
     return done
 
 
+class Subprocesses:
+    """The three steps as `votal` commands (the official figure)."""
+
+    def new(self, score: Score, url: str, path: str, db: str) -> bool:
+        done = votal(score, "new", url, "-o", path, "--ruleset", "mafiascum", "--db", db, "--format", "json",
+                     "--min-interval", "0")
+        return done.returncode == 0
+
+    def update(self, score: Score, path: str, db: str) -> None:
+        votal(score, "update", path, "--db", db)
+
+    def count(self, score: Score, path: str, db: str, day: int) -> dict | None:
+        done = votal(score, "count", path, "--db", db, "--day", str(day), "--format", "json")
+        return json.loads(done.stdout) if done.returncode == 0 else None
+
+
+class InProcess:
+    """The three steps as the library calls each command makes, in this process (for iterating)."""
+
+    def __init__(self) -> None:
+        from datetime import UTC, datetime
+
+        self.now = lambda: datetime.now(UTC)
+
+    def _run(self, score: Score, what: str, step):
+        score.commands += 1
+        try:
+            return step()
+        except Exception as error:  # noqa: BLE001 - a failing command is a figure, not a crash of the bench
+            score.failures.append(f"votal {what}: {type(error).__name__}: {str(error)[-200:]}")
+            return None
+
+    def new(self, score: Score, url: str, path: str, db: str) -> bool:
+        from assistant.newgame import create_game_file
+        from assistant.store import open_db
+
+        def step():
+            result = create_game_file(url, path, db=open_db(db), ruleset="mafiascum", timezone=None, now=self.now,
+                                      min_interval=0)
+            if not result.usable:
+                raise RuntimeError("nothing usable found")
+            return True
+
+        return bool(self._run(score, "new", step))
+
+    def update(self, score: Score, path: str, db: str) -> None:
+        from assistant.fetch import make_fetcher
+        from assistant.game import load_game
+        from assistant.game_edits import write_game_file
+        from assistant.game_update import update_from_store
+        from assistant.store import open_db
+
+        def step():
+            game = load_game(path, players_required=False)
+            store = open_db(db)
+            sync_game_(game, store, make_fetcher(game))
+            report = update_from_store(path, store, now=self.now())
+            if report.changed:
+                write_game_file(path, report.text)
+            again = update_from_store(path, store, now=self.now())
+            if again.changed:
+                score.not_idempotent.append(f"{path}: a second update writes {list(again.written)[:3]}")
+            return True
+
+        def sync_game_(game, store, fetcher):
+            from assistant.sync import sync_game
+
+            sync_game(game, store, fetcher, now=self.now)
+
+        self._run(score, "update", step)
+
+    def count(self, score: Score, path: str, db: str, day: int) -> dict | None:
+        from assistant.counting import count_game, load_stored_game, require_posts
+        from assistant.game import load_game
+        from assistant.store import open_reader
+
+        def step():
+            game = load_game(path)
+            store = open_reader(db)
+            require_posts(game, store)
+            stored = load_stored_game(game, store)
+            votal_ = count_game(game, store, days=[day], at_time=self.now(), stored=stored)[0]
+            return votal_.to_json(private=True)
+
+        return self._run(score, "count", step)
+
+
 def has_update() -> bool:
     return subprocess.run([*VOTAL, "update", "--help"], capture_output=True, env=ENV).returncode == 0
 
 
-def score_game(game: corpus.CorpusGame, url: str, work: Path, score: Score, *, update: bool) -> None:
+def score_game(game: corpus.CorpusGame, url: str, work: Path, score: Score, *, runner, update: bool) -> None:
     score.games += 1
     db, path = str(work / "votal.db"), str(work / "game.toml")
-    created = votal(score, "new", url, "-o", path, "--ruleset", "mafiascum", "--db", db, "--format", "json",
-                    "--min-interval", "0")
-    if created.returncode != 0 or not Path(path).exists():
+    created = runner.new(score, url, path, db)
+    if not created or not Path(path).exists():
         score.slots += len(game.seats)
         score.misses.append(f"game {game.number}: votal new wrote nothing")
         return
     if update:
-        votal(score, "update", path, "--db", db)
+        runner.update(score, path, db)
     written = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     seats = {p["name"]: [p["name"], *p.get("replacements", [])] for p in written.get("players", [])}
 
@@ -129,11 +223,11 @@ def score_game(game: corpus.CorpusGame, url: str, work: Path, score: Score, *, u
         score.days += 1
         if day.check_hammer:
             score.hammers += 1
-        counted = votal(score, "count", path, "--db", db, "--day", str(day.day), "--format", "json")
-        if counted.returncode != 0:
+        counted = runner.count(score, path, db, day.day)
+        if counted is None:
             score.misses.append(f"game {game.number} day {day.day}: count failed")
             continue
-        outcome = json.loads(counted.stdout).get("outcome") or {}
+        outcome = counted.get("outcome") or {}
         got = outcome.get("target") if outcome.get("kind") == "elimination" else None
         got_slot = slot_of(seats.get(got, [got])) if got else []
         decided = outcome.get("kind") in ("elimination", "no_elimination") and (
@@ -145,22 +239,51 @@ def score_game(game: corpus.CorpusGame, url: str, work: Path, score: Score, *, u
         if day.check_hammer and decided and day.hammer_ok(outcome.get("post")):
             score.hammers_right += 1
         elif day.check_hammer or not decided:
+            kind = miss_kind(day, written, counted, seats)
+            score.miss_kinds[kind] = score.miss_kinds.get(kind, 0) + 1
+            declared = next((d for d in written.get("days", []) if d.get("day") == day.day), {})
             score.misses.append(
                 f"game {game.number} day {day.day}: expected {day.eliminated or 'no lynch'} before post "
-                f"{day.twilight_post}; got {outcome.get('kind')} {got or ''} at post {outcome.get('post')}"
+                f"{day.twilight_post}; got {outcome.get('kind')} {got or ''} at post {outcome.get('post')} "
+                f"[{kind}: file {declared.get('start_post')}-{declared.get('end_post')}, truth "
+                f"{day.start_post}..{day.twilight_post}/{day.end_post}, alive {counted.get('alive')}/{len(day.alive)}]"
             )
 
 
-def score_set(name: str, *, limit: int | None, update: bool) -> Score:
+def miss_kind(day: corpus.ExpectedDay, written: dict, counted: dict, seats: dict[str, list[str]]) -> str:
+    """What a missed day most likely lost it, first cause first: the day's bounds, then who is alive."""
+    declared = next((d for d in written.get("days", []) if d.get("day") == day.day), {})
+    start, end = declared.get("start_post"), declared.get("end_post")
+    if start is None:
+        return "start missing"
+    if start < day.start_post:
+        return "start early"  # the previous day's votes carry over
+    if end is not None and end < day.twilight_post:
+        return "end early"
+    if start >= day.twilight_post:
+        return "start late"
+    if counted.get("alive") != len(day.alive):
+        return "alive wrong"
+    if end is None or end > day.end_post:
+        return "end late/missing"
+    return "votes"
+
+
+def score_set(name: str, *, limit: int | None, update: bool, runner, games_wanted: set[str] | None = None,
+              keep: str | None = None) -> Score:
     games = corpus.load_games(SETS[name])[:limit]
+    if games_wanted:
+        games = [g for g in games if str(g.number) in games_wanted or g.thread_id in games_wanted]
     forum = Forum({g.thread_id: thread_posts(g) for g in games})
     score = Score()
     with LoopbackServer(forum.respond) as server, tempfile.TemporaryDirectory() as tmp:
         for game in games:
-            work = Path(tmp) / game.thread_id
-            work.mkdir()
+            work = Path(keep or tmp) / game.thread_id
+            work.mkdir(parents=True, exist_ok=True)
+            for old in work.glob("*"):
+                old.unlink()
             url = f"{server.base_url}/viewtopic.php?f={FORUM_ID}&t={game.thread_id}"
-            score_game(game, url, work, score, update=update)
+            score_game(game, url, work, score, runner=runner, update=update)
     return score
 
 
@@ -169,16 +292,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sets", nargs="+", default=list(SETS), choices=list(SETS))
     parser.add_argument("--limit", type=int, help="only the first N games of each set")
     parser.add_argument("--misses", action="store_true", help="print each miss")
+    parser.add_argument("--in-process", action="store_true",
+                        help="call the commands' library functions in this process (fast; for iterating)")
+    parser.add_argument("--games", nargs="+", help="only these games (number or thread id)")
+    parser.add_argument("--keep", metavar="DIR", help="keep each game's files in DIR/THREAD_ID")
     args = parser.parse_args(argv)
-    update = has_update()
+    runner = InProcess() if args.in_process else Subprocesses()
+    update = args.in_process or has_update()
     started = time.perf_counter()
-    scores = {name: score_set(name, limit=args.limit, update=update) for name in args.sets}
+    scores = {name: score_set(name, limit=args.limit, update=update, runner=runner,
+                              games_wanted=set(args.games or ()), keep=args.keep) for name in args.sets}
     for name, score in scores.items():
         if args.misses:
             print(f"\n{name}: misses")
             print("\n".join(f"  {m}" for m in score.misses))
         for failure in score.failures:
             print(f"  FAILED {failure}")
+        if args.misses:
+            print(f"  miss kinds: {dict(sorted(score.miss_kinds.items(), key=lambda kv: -kv[1]))}")
+        for line in score.not_idempotent:
+            print(f"  NOT IDEMPOTENT {line}")
     steps = "new + update + count" if update else "new + count (no `votal update` yet)"
     print(f"\n{steps}, {time.perf_counter() - started:.0f} s\n")
     print("| figure | " + " | ".join(f"{name} ({scores[name].games} games)" for name in scores) + " | target |")

@@ -144,3 +144,82 @@ def test_a_slip_in_the_list_is_the_one_account_that_close():
     posters = [(name, "hi") for name in ("Alder", "Birch", "Cedar", "Prolapsed Brain", "Damson", "Elm")]
     facts = read_thread_facts(make_thread(("Host", opening), *posters))
     assert ("Prolapsed Brain", ("Cedar",)) in [(p.name, p.replacements) for p in facts.players]
+
+
+def test_the_closing_vote_count_states_the_days_own_numbers_and_starts_no_day():
+    roster = "<br>".join(PLAYERS)
+    thread = make_thread(
+        ("Host", f"Players<br>{roster}"), *CHATTER,
+        ("Host", "Vote count 1.4. A lynch has been reached! With 7 alive, 4 to lynch<br>"
+                 "Alder (4): Birch, Cedar, Damson, Elm<br>Alder, Vanilla Townie, lynched D1.<br>Night 1 begins now."),
+        ("Host", "Birch was found dead.<br>Day 2 begins now. With 5 alive, 3 to lynch."),
+    )
+    facts = read_thread_facts(thread)
+    assert [(e.day, e.post) for e in facts.day_ends] == [(1, 8)]
+    assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 9)]
+    assert [(e.day, e.player) for e in facts.eliminations] == [(1, "Alder")]
+
+
+def test_vote_count_wagons_and_event_lines_in_the_opening_post_are_not_seats():
+    opening = (
+        "Players<br>Alder<br>Birch*<br>Cedar<br><s>Cypress</s> Damson<br>Elm<br>Fir<br>Gorse<br><br>"
+        "Latest Vote Count<br>Alder [L-2] - Birch, Cedar,<br>Birch (1): Alder<br>Not Voting: Elm, Fir<br><br>"
+        "Events:<br>D1 starts - Damson replaces Cypress - D1 ends"
+    )
+    facts = read_thread_facts(make_thread(("Host", opening), *CHATTER, ("Cypress", "hi")))
+    assert [(p.name, p.replacements) for p in facts.players] == [
+        ("Alder", ()), ("Birch", ()), ("Cedar", ()), ("Cypress", ("Damson",)), ("Elm", ()), ("Fir", ()), ("Gorse", ()),
+    ]
+
+
+def test_vote_count_headings_name_their_day():
+    from assistant.announcements import vote_count_day
+
+    assert [vote_count_day(line) for line in (
+        "Votecount 3.01", "OFFICIAL VOTE COUNT 2.00", "VC 1.00Not Voting (7): Alder", "Day 3 Vote Count 1.2",
+        "Vote count Day 2 #4", "Day One, Vote Count #3", "D2 FINAL VOTE COUNT", "Vote Count #4", "Alder 3.5",
+    )] == [3, 2, 1, 3, 2, 1, 2, None, None]
+
+
+def test_a_vote_count_for_the_next_day_posted_at_night_starts_that_day_with_the_dawn_before_it():
+    roster = "<br>".join(PLAYERS)
+    thread = make_thread(
+        ("Host", f"Players<br>{roster}"), *CHATTER,
+        ("Host", "Alder has been lynched. He was Vanilla Town.<br>Send your night actions within 48 hours."),
+        ("Birch", "gg"),
+        ("Host", "The town woke up to a quiet street."),
+        ("Host", "Official Vote Count 2.00<br>Not Voting (6): Birch, Cedar, Damson, Elm, Fir, Gorse"),
+        ("Cedar", "[vote]Birch[/vote]"),
+        ("Host", "Official Vote Count 2.01<br>Birch (1): Cedar"),
+    )
+    facts = read_thread_facts(thread)
+    assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 10)]
+    assert [(e.day, e.post) for e in facts.day_ends] == [(1, 8)]
+
+
+def test_a_days_vote_count_listing_the_living_reads_a_death_told_only_in_flavour_text():
+    roster = "<br>".join(PLAYERS)
+    thread = make_thread(
+        ("Host", f"Players<br>{roster}"), *CHATTER,
+        ("Host", "Alder has been lynched. He was Vanilla Town.<br>Night 1 begins now."),
+        ("Host", "The rooster crowed over a sight nobody wanted to see."),
+        ("Host", "Vote Count 2.00<br>Birch (1): Cedar<br>Not Voting (4): <s>Cedar</s>, Birch, Damson, Elm, Gorse<br>"
+                 "With 5 alive, it takes 3 to lynch."),
+        ("Birch", "[vote]Cedar[/vote]"),
+        ("Host", "Vote Count 2.01<br>Birch (1): Cedar<br>Cedar (1): Birch<br>Not Voting (3): Damson, Elm, Gorse"),
+    )
+    facts = read_thread_facts(thread)
+    assert [(d.player, d.phase, d.post, d.cite.post) for d in facts.deaths] == [("Fir", "night 1", None, 10)]
+    assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 10)]
+
+
+def test_a_count_that_names_an_unknown_account_or_miscounts_the_living_reads_no_death():
+    from assistant.count_state import counted_living
+
+    seats = {name.casefold(): name for name in PLAYERS}
+    seat_of = lambda name: seats.get(name.casefold())  # noqa: E731
+    count = ["Vote Count 2.00", "Birch (1): Cedar", "Not Voting: Birch, Damson, Elm"]
+    assert counted_living(count, seat_of=seat_of) == {"Birch", "Cedar", "Damson", "Elm"}
+    assert counted_living([*count, "With 5 alive, 3 to lynch"], seat_of=seat_of) is None
+    assert counted_living(["Vote Count 2.00", "Birch (1): Cedar, Newcomer", "Not Voting: Elm"], seat_of=seat_of) is None
+    assert counted_living(["Vote Count 2.00", "Birch (1): Cedar", "Cedar (1): Birch"], seat_of=seat_of) is None

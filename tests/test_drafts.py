@@ -800,3 +800,14 @@ def test_flips_and_the_no_lynch_line_follow_the_ruleset(tmp_path):
     # ...and the rules follow the same threshold: one No Lynch vote of three alive ends this day
     sleepy = replay_day(g, ruleset, [read_post(1, "Alice", ("vote", "No Lynch"))], Roster.from_game(g, ruleset), day=1)
     assert (str(sleepy.outcome.kind), sleepy.outcome.post) == ("no_elimination", 1)
+
+
+@pytest.mark.parametrize("flavor", FLAVORS)
+def test_a_game_in_a_fixed_utc_offset_drafts_its_deadline_in_that_offset(flavor):
+    # The game file accepts "UTC-5" (assistant.zones); the drafts name such a zone by its offset instead of failing.
+    text = re.sub(r'^timezone = .*$', 'timezone = "UTC-5"', GAME, flags=re.M)
+    fixed = parse_game(text, path="game.toml")
+    context = build_context(fixed, majority_rules(), [day2(majority_rules())], day=2, now=NOW)
+    assert context.timezone == "UTC-05:00"
+    assert "UTC-05:00" in (context.deadline_local or "")
+    assert render_draft("reminder", context, flavor=flavor)

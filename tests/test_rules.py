@@ -121,3 +121,16 @@ def test_golden_cases_cover_every_bundled_ruleset():
         "post-minimum",
     ):
         assert rule in stems, rule
+
+
+@pytest.mark.parametrize("path", [p for p in CASES if not xfail_reason(p)], ids=lambda p: p.stem)
+def test_golden_case_with_the_real_name_reader(path: Path) -> None:
+    """The cases pin rules with exact names; the real roster and resolver must reach the same votal."""
+    from assistant.names import Roster
+
+    case = read_case(path)
+    name = case.game.ruleset
+    ruleset = load_ruleset(GOLDEN / name if name.endswith(".toml") else name)
+    votal = replay_day(case.game, ruleset, case.posts, Roster.from_game(case.game, ruleset), day=case.day,
+                       at_post=case.at_post, at_time=case.at_time)
+    assert render_votal(votal, notes=case.notes) == case.expect, case.title

@@ -317,3 +317,20 @@ phase = "day 1"
     votal = replay_day(g, ruleset, posts, Roster.from_game(g, ruleset), day=2)
     assert [(w.target, w.voters) for w in votal.wagons] == [("Carol", ("Bob",))]
     assert [p.post for p in votal.problems] == [45]  # the dead seat's account before it took the second seat
+
+
+def test_witchhunt_9_no_lynch_words_are_read_as_no_vote_not_as_a_players_name():
+    # witchhunt-rules-9.0.txt, FAQ: 'Is "None" a valid target option? No': the ruleset keeps its no-lynch words so
+    # that the real name reader reports "vote none" as not a vote instead of matching it to a player (Nona).
+    from assistant.names import Roster
+
+    g = parse_game(GAME.replace('"mafiascum"', '"witchhunt-9.0"').replace('name = "Dave"', 'name = "Nona"')
+                   .replace('player = "Dave"', 'player = "Nona"'))
+    ruleset = load_ruleset("witchhunt-9.0")
+    posts = [read_post("1 Bob: vote none"), read_post("2 Carol: vote no lynch")]
+    votal = replay_day(g, ruleset, posts, Roster.from_game(g, ruleset), day=1)
+    assert votal.wagons == ()
+    assert [(p.voter, p.reason) for p in votal.problems] == [
+        ("Bob", "no-elimination votes are not allowed"),
+        ("Carol", "no-elimination votes are not allowed"),
+    ]

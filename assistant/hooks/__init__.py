@@ -4,7 +4,9 @@ A ruleset switches hooks on with ``[hooks] use = ["judge", ...]``; :func:`find_h
 class (like python-chess's ``find_variant``). The day replay (:mod:`assistant.tally`) calls every hook of
 the day at the same few points and never learns a hook's name. A hook overrides only the methods it needs;
 each default changes nothing. Every hook reads the game file through ``self.day`` (``day.game``,
-``day.ruleset``, ``day.number``, ``day.living(post)``, ``day.earlier(n)``: an earlier day's result).
+``day.ruleset``, ``day.number``, ``day.living(post)``, ``day.earlier(n)``: an earlier day's result), and may
+end the day's vote at a post with ``day.end_day(outcome)`` (a Loose Cannon's shot: later votes count for
+nothing; the outcome is settled like any other).
 
     check_voter(seat, alive, verdict) -> Verdict   may this seat vote now? (default: the living may)
     check_vote(seat, target, action, post) -> Verdict | None   refuse a vote, or mark it (a nomination)

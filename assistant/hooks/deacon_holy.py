@@ -15,7 +15,7 @@ class DeaconHoly(Hook):
         holy = (*private.holy, private.deacon)
         if outcome.kind != Kind.ELIMINATION or private.deacon is None or outcome.target not in holy:
             return outcome
-        if private.deacon not in self.day.living(None):
+        if private.deacon not in self.day.living(outcome.post):  # "as long as you are alive": at the lynch
             return outcome
         self.day.note(f"the Deacon ({private.deacon}) is alive and {outcome.target} is holy: survives")
         return Outcome(Kind.NO_ELIMINATION, None, outcome.post, outcome.reason, survived=outcome.target)

@@ -1,8 +1,10 @@
 """Witchhunt's Loose Cannon: "before a lynch vote is decided" ("before time is up"), while alive, he kills
 himself to decide it (``[private] loose_cannon``, ``[[private.decisions]] loose_cannon`` with the ``post`` he
 acted in). "Sacrifice yourself to end the day": a decision with a post ends the day at that post, so later
-votes count for nothing. A decision after the day was decided (majority, unanimous minus one, the deadline)
-or by a holder already dead changes nothing and is noted for the moderator."""
+votes count for nothing. His pick is a living player ("Target – Any unique currently living player"), or
+"none" only where the rules have a vote for no elimination (Witchhunt 9.0: "Is 'None' a valid target
+option? No"). A decision after the day was decided (majority, unanimous minus one, the deadline), by a holder
+already dead, or naming no valid target changes nothing and is noted for the moderator."""
 
 from assistant.hooks import Decision, Hook
 from assistant.outcome import Kind, Outcome, Reason
@@ -15,7 +17,7 @@ class LooseCannon(Hook):
         found = self.decision("loose_cannon")
         if self.day.outcome is not None or self.day.phase != "day":
             return  # decided already: settle notes that the shot came too late
-        if post is None or found is None or found.post is None or post < found.post or not self.alive(found):
+        if post is None or found is None or found.post is None or post < found.post or self.invalid(found):
             return  # an invalid decision is noted when the day is settled
         self.day.end_day(self.decided(found, found.post))
 
@@ -23,24 +25,29 @@ class LooseCannon(Hook):
         found = self.decision("loose_cannon")
         if found is None or outcome.reason == Reason.LOOSE_CANNON:
             return outcome
-        day = self.day
-        if not self.alive(found):
-            day.note(f"the Loose Cannon ({day.game.private.loose_cannon}) was dead when the decision was recorded: "
+        day, acted = self.day, found.post
+        why = self.invalid(found)
+        if why is None and acted is not None and outcome.post is not None and acted > outcome.post:
+            why = f"came after the day was decided (post {outcome.post})"
+        if why is not None:
+            day.note(f"the Loose Cannon's decision{'' if acted is None else f' at post {acted}'} {why}: "
                      "it does not count")
-            return outcome
-        acted = found.post
-        if acted is not None and outcome.post is not None and acted > outcome.post:
-            day.note(f"the Loose Cannon's decision at post {acted} came after the day was decided "
-                     f"(post {outcome.post}): it does not count")
             return outcome
         ended = [e.post for e in day.game.events if e.day == day.number and e.kind == "early_end" and e.post]
         return self.decided(found, acted if acted is not None else ended[0] if ended else outcome.post)
 
-    def alive(self, found: Decision) -> bool:
-        """Whether the holder was alive when he acted (his own shot kills him at that post)."""
+    def invalid(self, found: Decision) -> str | None:
+        """Why the decision cannot count, or None: the holder must be alive when he acts (his own shot kills
+        him at that post), and the pick a living player (or "none" where the rules have that vote)."""
         day, holder = self.day, self.day.game.private.loose_cannon
         before = found.post - 1 if found.post is not None else day.bounds.start_post
-        return holder is None or holder in day.living(-1 if before is None else before)
+        if holder is not None and holder not in day.living(-1 if before is None else before):
+            return f"was made when the Loose Cannon ({holder}) was already dead"
+        if found.pick == "none":
+            return None if day.ruleset.no_elimination_vote else "names no one, and no one is not a target here"
+        if found.pick not in day.living(found.post):
+            return f"names {found.pick}, not a living player"
+        return None
 
     def decided(self, found: Decision, post: int | None) -> Outcome:
         self.day.note(f"the Loose Cannon decided the {self.day.ruleset.elimination_word}: {found.pick}")

@@ -113,7 +113,7 @@ class Sheriff(Hook):
             else:
                 closed = False
         elected = wagons[0].target if closed and open_until is None and wagons and not tied else None
-        return SheriffElection(tuple(wagons), elected, open_until)
+        return SheriffElection(wagons, elected, open_until)
 
     def _read(self, posts: Sequence, ballots: dict) -> None:
         day = self.day
@@ -135,17 +135,14 @@ class Sheriff(Hook):
         fields["election"] = self.election()
 
 
-def _wagons(ballots: dict) -> list:
-    from assistant.tally import Wagon
+def _wagons(ballots: dict) -> tuple:
+    """The election's wagons, ranked as the lynch's are (one vote each: the sheriff's counts once here)."""
+    from assistant.tally import rank_wagons
 
     cast: dict[str, list] = {}
     for voter, (target, order) in ballots.items():
         cast.setdefault(target, []).append((order, voter))
-    wagons = []
-    for target, votes in cast.items():
-        votes.sort()
-        wagons.append((-len(votes), votes[0][0], Wagon(target, len(votes), tuple(v for _, v in votes))))
-    return [w for *_, w in sorted(wagons, key=lambda w: (w[0], w[1]))]
+    return rank_wagons(cast)[0]
 
 
 def _succeeded(game, holder: str | None, living) -> str | None:

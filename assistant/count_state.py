@@ -1,0 +1,80 @@
+"""What a moderator's own vote count says about the game's state: the day it is for, and who is alive.
+
+Moderators head their counts with the day ("Vote Count 3.01", "Day 2 Votecount", "VC 1.00") and list every
+living player once, as a voter on a wagon or under "Not voting", often with "With 9 alive, 5 to lynch". A
+count is a better witness of the phase and of the living than flavour text: a day announced only in a story
+still gets its "Vote Count 3.00", and a night kill told only as "the town found a body" still drops a name
+from the next count. Pure: text in, numbers and names out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                 "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+_NUM = r"(\d{1,2}|" + "|".join(_NUMBER_WORDS) + r")"
+_VOTE_COUNT = r"(?:official\s+|final\s+)?(?:vote\s*-?\s*count|votecount|vc)"
+_VOTE_COUNT_DAY = re.compile(
+    r"^\W*" + _VOTE_COUNT + r"\s*#?\s*(\d{1,2})\s*[.,]\s*\d{1,3}(?!\d)"  # Vote Count 3.01 (day 3, count 1)
+    r"|^\W*(?:day|d)\s*" + _NUM + r"\s*,?\s*" + _VOTE_COUNT + r"\b"  # Day 3 Vote Count, D2 FINAL VOTE COUNT
+    r"|^\W*" + _VOTE_COUNT + r"\s*(?:#\s*\d+\s*)?(?:of|for|,|-|:)?\s*(?:day|d)\s*" + _NUM + r"\b",  # VC #1 of Day 3
+    re.IGNORECASE,
+)
+# "With 9 alive, it takes 5 to lynch", "9 players alive", "There are 9 living players"
+_ALIVE = re.compile(
+    r"\bwith\s+(\d{1,2})\s+(?:players?\s+)?(?:alive|living|remaining|left)\b|"
+    r"\b(\d{1,2})\s+(?:players?\s+)?(?:alive|living|remaining)\b|\b(\d{1,2})\s+living\s+players?\b",
+    re.IGNORECASE,
+)
+_NOBODY = {"no one", "noone", "nobody", "none", "n/a", "-", "no-one"}
+
+
+def vote_count_day(line: str) -> int | None:
+    """The day a vote count's heading line names, or None when the line is no vote count heading."""
+    match = _VOTE_COUNT_DAY.search(line)
+    if not match:
+        return None
+    word = next(g for g in match.groups() if g).lower()
+    return int(word) if word.isdigit() else _NUMBER_WORDS[word]
+
+
+def stated_alive(text: str) -> int | None:
+    """The number of living players a post states ("With 9 alive ..."), when it states one."""
+    match = _ALIVE.search(text)
+    return int(next(g for g in match.groups() if g)) if match else None
+
+
+# A count's line: "Alder (3): Birch, Cedar", "Alder [L-2] - Birch", "Not Voting (2): Elm, Fir", "No Lynch - Gorse"
+_COUNT_LINE = re.compile(
+    r"^\W*(?P<head>[^:\[(\-–—]{1,60}?)\s*(?:[\[(][^\])]{0,24}[\])]\s*)*[:\-–—]+\s*(?P<names>.*)$"
+)
+_NOT_VOTING = re.compile(r"^(?:not\s*voting|no\s*votes?|non[\s-]*voters?|players\s+not\s+voting|abstain\w*)$", re.I)
+_NO_LYNCH = re.compile(r"^(?:no\s*lynch|no\s*elimination|no\s*exile|sleep)$", re.IGNORECASE)
+
+
+def counted_living(lines: list[str], *, seat_of: Callable[[str], str | None]) -> set[str] | None:
+    """The seats a moderator's vote count lists as living (every voter and every "Not voting" name), or None
+    when the post is no complete count: it has no "Not voting" line and states no number alive, a listed
+    name is no known account (a replacement not yet read), a seat is listed twice, or the number alive it
+    states is not the number of names it lists. ``lines`` are the post's lines without struck-out text."""
+    listed: list[str | None] = []
+    not_voting = False
+    for line in lines:
+        match = _COUNT_LINE.match(line.strip())
+        if not match:
+            continue
+        head = match.group("head").strip(" *")
+        if _NOT_VOTING.match(head):
+            not_voting = True
+        elif not (seat_of(head) or _NO_LYNCH.match(head)):
+            continue
+        names = [n.strip(" .!*") for n in re.split(r",|;|\s+&\s+", match.group("names"))]
+        listed.extend(seat_of(n) for n in names if n and n.casefold() not in _NOBODY)
+    if not listed or None in listed or len(set(listed)) != len(listed):
+        return None
+    alive = stated_alive(" ".join(lines))
+    if (alive is None and not not_voting) or (alive is not None and alive != len(listed)):
+        return None
+    return set(listed)
