@@ -107,7 +107,7 @@ def day_options(func: Callable) -> Callable:
         type=click.DateTime(["%Y-%m-%dT%H:%M:%S%z", "%Y-%m-%dT%H:%M%z", "%Y-%m-%dT%H:%M:%S"]),
         help="Count as of this time (ISO 8601; UTC if no offset). Default: the time of the --at-post post, else now.",
     )(func)
-    func = click.option("--at-post", type=int, help="Count as of this post number.")(func)
+    func = click.option("--at-post", type=click.IntRange(min=0), help="Count as of this post number.")(func)
     return click.option("--day", type=click.IntRange(min=1), help="Day to count (default: the current day).")(func)
 
 
@@ -426,7 +426,8 @@ def count(
     help="Your templates folder (default: the game file's 'templates'); its files override the bundled ones.",
 )
 @click.option("--force", is_flag=True,
-              help="Draft day-end or judge even for a day not yet decided (the draft then says it is undecided).")
+              help="Draft day-end or judge for a day not yet decided, early-end for a day that did not end early, "
+                   "runoff when there is none (the draft then says so).")
 def draft(
     kind: str,
     game_file: str,
@@ -442,8 +443,9 @@ def draft(
 
     KIND is one of day-start, votal, judge, day-end, early-end, runoff, reminder. A template
     folder's votal.j2, day_start.j2 ... (or bbcode/votal.j2, markdown/votal.j2) replace the
-    bundled templates of the same name. A day-end or judge draft of a day that is not decided
-    is refused (exit 1) unless --force.
+    bundled templates of the same name. A draft announcing what did not happen (day-end or
+    judge of a day not decided, early-end of a day that did not end early, runoff when there is
+    none) is refused (exit 1) unless --force.
 
     \b
     Example:
@@ -451,7 +453,7 @@ def draft(
     """
     from assistant.checks import for_day
     from assistant.counting import count_game, current_day, game_warnings, load_stored_game, ruleset_for
-    from assistant.drafts import build_context, default_flavor, render_draft
+    from assistant.drafts import build_context, default_flavor, nothing_to_announce, render_draft
 
     game, db = load_stored(game_file, db_file)
     moment = as_of_moment(game, db, at_post, at_time)
@@ -459,12 +461,6 @@ def draft(
     stored = load_stored_game(game, db)
     votals = count_game(game, db, days=[number], at_post=at_post, at_time=moment, stored=stored)
     warn(for_day(game_warnings(game, db, days=[number], stored=stored), number))
-    if kind in ("day-end", "judge") and votals[0].outcome is None and not force:
-        where = f"post {at_post}" if at_post is not None else f"{moment:%Y-%m-%d %H:%M} UTC"
-        raise click.ClickException(
-            f"day {number} is not decided as of {where}: a {kind} post would announce nothing "
-            "(count it with `votal count`; --force drafts it marked undecided)"
-        )
     posts = stored.posts
     count_number = None
     if kind == "votal" and votals[0].as_of_post is not None:
@@ -474,6 +470,13 @@ def draft(
         count_number = number_vote_count(open_store(db_file), game.key, number, votals[0].as_of_post, now=now_utc())
     context = build_context(game, ruleset_for(game), votals, day=number, now=moment, posts=posts,
                             count_number=count_number)
+    missing = nothing_to_announce(kind, context)
+    if missing and not force:
+        where = f"post {at_post}" if at_post is not None else f"{moment:%Y-%m-%d %H:%M} UTC"
+        raise click.ClickException(
+            f"day {number} {missing} as of {where}: a {kind} post would announce what did not happen "
+            "(count it with `votal count`; --force drafts it saying so)"
+        )
     folder = templates_dir or game.templates
     print_text(render_draft(kind, context, flavor=flavor or default_flavor(game), template_dir=folder))
 

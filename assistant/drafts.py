@@ -605,6 +605,23 @@ class _Namespace(dict):
 # --- rendering --------------------------------------------------------------------------------------------
 
 
+_EARLY_ENDS = frozenset({"majority", "unanimous_minus_one", "no_possible_tie"})
+
+
+def nothing_to_announce(kind: str, context: DraftContext) -> str | None:
+    """Why a draft of ``kind`` would announce something that did not happen (None: it would not): a day-end
+    or judge post for a day not decided, an early-end post for a day that did not end early, a runoff post
+    with no runoff."""
+    outcome = context.outcome
+    if kind in ("day-end", "judge") and outcome is None:
+        return "is not decided"
+    if kind == "early-end" and (outcome is None or str(outcome.reason) not in _EARLY_ENDS):
+        return "did not end early"
+    if kind == "runoff" and context.runoff is None:
+        return "has no runoff"
+    return None
+
+
 def template_name(kind: str) -> str:
     """The template file a kind of draft is rendered from: ``day-start`` -> ``day_start.j2``."""
     if kind not in KINDS:

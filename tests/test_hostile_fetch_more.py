@@ -68,6 +68,8 @@ class KeepAliveTrickler:
                 conn, _ = self.listener.accept()
             except TimeoutError:
                 continue
+            except OSError:  # the listener was closed: the test is over
+                return
             self.accepted += 1
             threading.Thread(target=self.answer, args=(conn,), daemon=True).start()
 
