@@ -187,6 +187,10 @@ class DraftContext:
     died: tuple[Died, ...] = ()  # ``deaths`` with their flips (roles) where the ruleset reveals roles
     flip: Died | None = None  # the day's eliminated player and role, where the ruleset reveals roles
     no_elimination_needed: int | None = None  # votes that end the day with no elimination, when not the majority
+    # the day's earlier lynches (game file lynches_per_day > 1), in order, before ``outcome``; their flips
+    lynches: tuple[Outcome, ...] = ()
+    lynch_flips: tuple[Died, ...] = ()
+    lynches_per_day: int = 1
 
 
 # --- building the context ------------------------------------------------------------------------------
@@ -247,6 +251,7 @@ def build_context(
     if runoff is not None:
         runoff = replace(runoff, candidates=tuple(shown(n) for n in runoff.candidates))
     outcome = _outcome(votal, words, game, urls, ruleset, shown) if votal is not None else None
+    earlier = votal.lynches if votal is not None else ()
     return DraftContext(
         title=game.title,
         thread=game.thread,
@@ -287,6 +292,13 @@ def build_context(
             Died(name, _role(game, ruleset, name, "night", day - 1)) for name in night_deaths(game, ruleset, day)
         ),
         flip=_flip(game, ruleset, votal),
+        lynches=tuple(_worded(o, votal, words, game, urls, ruleset, shown) for o in earlier),
+        lynch_flips=tuple(
+            Died(shown(o.target), role)
+            for o in earlier
+            if o.target and (role := _role(game, ruleset, o.target, "day", day))
+        ),
+        lynches_per_day=game.lynches_per_day,
         no_elimination_needed=no_elim_majority if ruleset.no_elimination_below else None,
     )
 
@@ -316,7 +328,7 @@ def _runoff(votal: Votal | None, ruleset: Ruleset, deadline: datetime | None, zo
         r = votal.runoff
         return Runoff(r.candidates, ruleset.runoff_hours, r.deadline, _local(r.deadline, zone), _utc(r.deadline))
     o = votal.outcome
-    if o is None or o.kind != "pending" or o.reason != "runoff" or not votal.wagons:
+    if o is None or o.kind != Kind.PENDING or o.reason != Reason.RUNOFF or not votal.wagons:
         return None
     best = votal.wagons[0].votes
     tied = tuple(w.target for w in votal.wagons if w.votes == best)
@@ -432,9 +444,12 @@ def _wagons(votal: Votal, words: Words, majorities: tuple[int | None, int | None
 
 
 def _outcome(votal: Votal, words: Words, game: Game, urls, ruleset: Ruleset, shown) -> Outcome | None:
-    if votal.outcome is None:
-        return None
-    o = _shown_outcome(votal.outcome, shown)
+    return _worded(votal.outcome, votal, words, game, urls, ruleset, shown) if votal.outcome else None
+
+
+def _worded(o, votal: Votal, words: Words, game: Game, urls, ruleset: Ruleset, shown) -> Outcome:
+    """A tally outcome as the drafts word it, with the link to its post."""
+    o = _shown_outcome(o, shown)
     text = announce(o, words, ruleset, after_runoff=votal.runoff is not None)
     return Outcome(o.kind, o.target, o.reason, o.post, post_link(game, o.post, urls), text)
 
@@ -468,7 +483,9 @@ def _notes(votal: Votal | None, ruleset: Ruleset, words: Words) -> tuple[str, ..
         return ()
     o = votal.outcome
     notes = []
-    if o.kind == "no_elimination" and (o.reason == "runoff" or (votal.runoff is not None and o.reason == "tie")):
+    if o.kind == Kind.NO_ELIMINATION and (
+        o.reason == Reason.RUNOFF or (votal.runoff is not None and o.reason == Reason.TIE)
+    ):
         note = ruleset.runoff_still_tied_note
         if note:
             notes.append(note)

@@ -59,7 +59,8 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
         "house": ("table", False),
     },
     "house": {name: ("bool", False) for name in (
-        "self_hammer_ignored", "broken_tags_void", "old_account_names_refused", "replacement_starts_unvoted")},
+        "self_hammer_ignored", "broken_tags_void", "old_account_names_refused", "replacement_starts_unvoted",
+        "votes_on_own_line")},
     "fetch": {
         "min_interval": ("number", False),
         "interval": ("number", False),
@@ -269,7 +270,7 @@ class Private:
     judge: str | None = None
     sheriff: str | None = None
     loose_cannon: str | None = None
-    apprentice: str | None = None  # Witch Hunt 2023: takes over the Judge's duties when the Judge dies
+    apprentice: str | None = None  # Witch Hunt 2023: the Apprentice who chose the Judge; decides when the Judge dies
     peeping_tom: str | None = None  # observing the Judge: may decide in the Judge's place when the Judge is dead
     deacon: str | None = None
     holy: tuple[str, ...] = ()
@@ -299,6 +300,7 @@ class House:
     broken_tags_void: bool = False  # a vote read from a broken tag does not count
     old_account_names_refused: bool = False  # a vote naming a seat by an account it no longer plays is refused
     replacement_starts_unvoted: bool = False  # a replacement's standing vote is cleared at its post
+    votes_on_own_line: bool = False  # a vote sharing its line with other text does not count
 
 
 @dataclass(frozen=True)

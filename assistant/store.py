@@ -346,8 +346,11 @@ def encode_commands(commands: Iterable[Command]) -> str:
 
 
 def _command_row(command: Command) -> list:
-    """[action, target, raw, bold (1/0), note], the trailing defaults (bold 1, no note) left out."""
+    """[action, target, raw, bold (1/0), note, inline (1/0)], the trailing defaults (bold 1, no note, not inline)
+    left out."""
     row: list = [command.action, command.target, command.raw]
+    if command.inline:
+        return [*row, int(command.bold), command.note, 1]
     if command.note:
         return [*row, int(command.bold), command.note]
     return [*row, 0] if not command.bold else row
@@ -358,7 +361,8 @@ def decode_commands(text: str | None) -> tuple[Command, ...]:
         return ()
     return tuple(
         Command(
-            row[0], row[1], row[2], bold=bool(row[3]) if len(row) > 3 else True, note=row[4] if len(row) > 4 else None
+            row[0], row[1], row[2], bold=bool(row[3]) if len(row) > 3 else True, note=row[4] if len(row) > 4 else None,
+            inline=len(row) > 5 and bool(row[5]),
         )
         for row in json.loads(text)
     )
