@@ -270,7 +270,7 @@ class Private:
     judge: str | None = None
     sheriff: str | None = None
     loose_cannon: str | None = None
-    apprentice: str | None = None  # Witch Hunt 2023: takes over the Judge's duties when the Judge dies
+    apprentice: str | None = None  # Witch Hunt 2023: the Apprentice who chose the Judge; decides when the Judge dies
     peeping_tom: str | None = None  # observing the Judge: may decide in the Judge's place when the Judge is dead
     deacon: str | None = None
     holy: tuple[str, ...] = ()
