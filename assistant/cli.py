@@ -104,24 +104,24 @@ def format_option(*choices: str) -> Callable:
 def day_options(func: Callable) -> Callable:
     func = click.option(
         "--at-time",
-        type=click.DateTime(["%Y-%m-%dT%H:%M:%S%z", "%Y-%m-%dT%H:%M%z", "%Y-%m-%dT%H:%M:%S"]),
-        help="Count as of this time (ISO 8601; UTC if no offset). Default: the time of the --at-post post, else now.",
+        type=click.DateTime(
+            ["%Y-%m-%dT%H:%M:%S%z", "%Y-%m-%dT%H:%M%z", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"]
+        ),
+        help="Count as of this time (ISO 8601; without an offset, in the game's time zone). "
+        "Default: the time of the --at-post post, else now.",
     )(func)
     func = click.option("--at-post", type=click.IntRange(min=0), help="Count as of this post number.")(func)
     return click.option("--day", type=click.IntRange(min=1), help="Day to count (default: the current day).")(func)
 
 
-def as_utc(moment: datetime | None) -> datetime:
-    if moment is None:
-        return now_utc()
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
-
-
 def as_of_moment(game, db, at_post: int | None, at_time: datetime | None) -> datetime:
-    """What a count is as of: --at-time, else the time of --at-post's post, else now."""
+    """What a count is as of: --at-time (a time without an offset is the game's local time, as the moderator
+    writes deadlines), else the time of --at-post's post, else now."""
     from assistant.counting import as_of
 
-    return as_of(game, db, at_post=at_post, at_time=None if at_time is None else as_utc(at_time), now=now_utc())
+    if at_time is not None:
+        at_time = (at_time.replace(tzinfo=game.tz) if at_time.tzinfo is None else at_time).astimezone(UTC)
+    return as_of(game, db, at_post=at_post, at_time=at_time, now=now_utc())
 
 
 def quiet_option(func: Callable) -> Callable:
