@@ -60,7 +60,7 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     },
     "house": {name: ("bool", False) for name in (
         "self_hammer_ignored", "broken_tags_void", "old_account_names_refused", "replacement_starts_unvoted",
-        "votes_on_own_line")},
+        "votes_on_own_line", "deadline_plurality")},
     "fetch": {
         "min_interval": ("number", False),
         "interval": ("number", False),
@@ -301,6 +301,7 @@ class House:
     old_account_names_refused: bool = False  # a vote naming a seat by an account it no longer plays is refused
     replacement_starts_unvoted: bool = False  # a replacement's standing vote is cleared at its post
     votes_on_own_line: bool = False  # a vote sharing its line with other text does not count
+    deadline_plurality: bool = False  # no majority at the deadline: the seat with the most votes is lynched
 
 
 @dataclass(frozen=True)
