@@ -200,6 +200,8 @@ def announce(outcome: Outcome, words: Words, ruleset: Any, *, after_runoff: bool
             return survived_words(o, words)
         if o.reason == Reason.MAJORITY:
             return f"A majority voted {words.no_elimination}: no one is {words.past}."
+        if o.reason == Reason.LOOSE_CANNON:
+            return f"The Loose Cannon has ended the day: no one is {words.past}."
         if judge_declined(o, ruleset):
             return f"The decision passed to the Judge: no one is {words.past}."
         if o.reason == Reason.RUNOFF or (after_runoff and o.reason == Reason.TIE):

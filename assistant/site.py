@@ -122,7 +122,8 @@ def public_day(votal: Mapping[str, Any], posts: Mapping[int, PostRef] | None = N
 
     no_elim = votal.get("no_elimination") or {}
     outcome = public_outcome(votal.get("outcome"))
-    landmarks = {votal.get("as_of_post"), outcome and outcome.get("post")} - {None}
+    lynches = [public_outcome(o) for o in votal.get("lynches") or ()]  # earlier lynches (lynches_per_day > 1)
+    landmarks = {votal.get("as_of_post"), outcome and outcome.get("post"), *(o["post"] for o in lynches)} - {None}
     return {
         "day": votal["day"],
         "alive": votal.get("alive"),
@@ -137,6 +138,7 @@ def public_day(votal: Mapping[str, Any], posts: Mapping[int, PostRef] | None = N
         "not_voting": list(votal.get("not_voting", ())),
         "living": list(votal.get("living", ())),
         "outcome": outcome,
+        "lynches": lynches,
         "post_urls": {str(n): where(n)["url"] for n in sorted(landmarks) if where(n)["url"]},
         "nominations": [
             {"nominee": n["nominee"], "nominator": n["nominator"], "post": n["post"], "votes": n["votes"],

@@ -131,7 +131,8 @@ class Action:
     corrected: bool = False
     url: str | None = None  # the post's permalink
     nomination: bool = False  # clocktower: this vote nominated its target
-    doubt: str | None = None  # why a counted reading may be wrong ("learned alias", "broken tag"...)
+    # why a reading may be wrong ("learned alias", "broken tag"...); on a refused vote, why the refusal may be
+    doubt: str | None = None
     # The real reason when a private fact voided the vote (why_not reads WhyNot.RULED_OUT): only the moderator's
     # count and audit show it.
     private_why: str | None = field(default=None, repr=False, compare=False)
@@ -332,6 +333,7 @@ class DayReplay:
                     if since is not None:
                         self.replaced_at.setdefault(since, []).append(seat.name)
         self.lynched: list[Outcome] = []  # earlier lynches of a day with lynches_per_day > 1
+        self.ruling_flags: list[Flag] = []  # recorded day deaths the deadline's votes do not bear out
         self.teaching_posts = frozenset(post for _, post in getattr(replay.roster, "learned", {}).values())
         self.kill_posts = change_posts(game)
         self.living_cache: dict[int | None, tuple[str, ...]] = {}
@@ -578,7 +580,13 @@ class DayReplay:
         return outcome
 
     def settle(self, outcome: Outcome) -> Outcome:
-        """A tie the rules settle by a draw the moderator recorded, then what the hooks decide."""
+        """A tie the rules settle by a draw the moderator recorded, a deadline the moderator ruled, then what
+        the hooks decide."""
+        if outcome.kind == Kind.NO_ELIMINATION and outcome.reason == Reason.DEADLINE and self.house.deadline_plurality:
+            most = decide_plurality(self.ruleset, self.standing(outcome.post))  # a tie follows the ruleset
+            outcome = most if most.kind != Kind.PENDING else outcome
+        if outcome.kind == Kind.NO_ELIMINATION and outcome.reason == Reason.DEADLINE:
+            outcome = self.ruled_deadline(outcome)
         if outcome.kind == Kind.PENDING and outcome.reason == Reason.TIE:
             tied = [t for t in leaders(self.ruleset, self.standing(outcome.post)) if t is not None]
             drawn = [
@@ -590,6 +598,27 @@ class DayReplay:
                 outcome = Outcome(Kind.ELIMINATION, drawn[0], outcome.post, Reason.TIE)
         for hook in self.hooked["settle"]:
             outcome = hook(outcome)
+        return outcome
+
+    def ruled_deadline(self, outcome: Outcome) -> Outcome:
+        """No majority at the deadline, and the game file records a seat's death this day at no post (a lynch,
+        not a day kill, which has its post): when that seat had the most votes, the moderator ruled the
+        deadline as many games' own rules say (the most votes, or a lowered threshold, lynch) and the recorded
+        death is the day's outcome. A recorded death the votes do not bear out is flagged."""
+        recorded = [d.player for d in self.game.deaths
+                    if d.phase == "day" and d.phase_number == self.number and d.post is None]
+        if not recorded:
+            return outcome
+        top = [t for t in leaders(self.ruleset, self.standing(outcome.post)) if t is not None]
+        ruled = [seat for seat in recorded if seat in top]
+        if len(ruled) == 1:
+            return Outcome(Kind.ELIMINATION, ruled[0], outcome.post, Reason.PLURALITY)
+        self.ruling_flags = [
+            Flag(seat, f"the game file records this seat's death on day {self.number} at no post, but no majority "
+                       "was reached and it did not have the most votes at the deadline: check the votes (a day "
+                       "kill needs its post)")
+            for seat in recorded
+        ]
         return outcome
 
     # -- reading a post -----------------------------------------------------------------------------------
@@ -682,9 +711,11 @@ class DayReplay:
                       why_not=why, nomination=verdict.nomination, private_why=private_why)
 
     def done(self, command: Command, base: dict, target: str | None, step: str | None, why: str | None = None, *,
-             no_elim: bool = False, problem: bool = False, nomination: bool = False, found: Any = None) -> Action:
+             no_elim: bool = False, problem: bool = False, nomination: bool = False, found: Any = None,
+             doubt: str | None = None) -> Action:
         """The action for a command of a voter who may vote: counted when ``why`` is None. ``found``: the
-        resolution of a name that could not be read (a moderator's count may teach it later)."""
+        resolution of a name that could not be read (a moderator's count may teach it later); ``doubt``: why a
+        refusal deserves the moderator's look."""
         seat = base["voter"]
         if problem:
             self.add_problem(base["post"], seat, command.raw, why)
@@ -693,7 +724,7 @@ class DayReplay:
             if command.action == "vote" and found is not None and found.reason is not None and command.target:
                 self.unread[seat] = (command, base)
         return Action(**base, target=target, no_elimination=no_elim, step=step, counted=why is None, why_not=why,
-                      nomination=nomination, doubt=_doubt(command, found) if why is None else None)
+                      nomination=nomination, doubt=(_doubt(command, found) if why is None else None) or doubt)
 
     def apply(self, command: Command, base: dict, order: tuple[int, int], living: tuple[str, ...]) -> Action:
         """Move the vote book by one command of a voter who may vote now."""
@@ -704,6 +735,9 @@ class DayReplay:
             return self.done(command, base, None, None, why)
         if command.note == "broken tag" and self.house.broken_tags_void:
             return self.done(command, base, None, None, _BROKEN_TAG_VOID, problem=True)
+        if command.inline and self.house.votes_on_own_line:
+            # where a line ends is read from the page's markup: the moderator should look at the post
+            return self.done(command, base, None, None, _OFF_LINE_VOID, problem=True, doubt=OFF_LINE)
         seat, found = base["voter"], self.resolve(command.target or "", living, order[0])
         target, why = self.target_of(command, found, order[0], living)
         if why is not None:
@@ -931,6 +965,7 @@ class DayReplay:
             if leader is not None:
                 found.append(Flag(leader, "an early end is possible: no remaining vote can tie or pass this "
                                   'nomination (the Storyteller may end the day: [[events]] kind = "early_end")'))
+        found += self.ruling_flags
         for hook in self.hooked["flags"]:
             found += hook(living, voting, over)
         return tuple(found)
@@ -959,6 +994,7 @@ def rank_wagons(
 _COUNTED = Verdict()
 _SHERIFF_VOTE = "a vote in the sheriff election, not a lynch vote"
 _BROKEN_TAG_VOID = "a vote in a broken tag does not count (house rule)"
+_OFF_LINE_VOID = "not on a line of its own: does not count (house rule)"
 _UNBOLDED = "not in bold: the rules ask for bold votes (count it with [[corrections]] if it is one)"
 _MODERATOR_POST = Verdict(False, WhyNot.MODERATOR_POST)
 _NOT_A_PLAYER = Verdict(False, WhyNot.NOT_A_PLAYER, problem=True)
@@ -967,6 +1003,7 @@ _DAY_OVER = Verdict(False, WhyNot.DAY_OVER)
 _VOTER_DEAD = Verdict(False, WhyNot.VOTER_DEAD, problem=True)
 
 
+OFF_LINE = "off its own line"  # a vote refused under [house] votes_on_own_line: where a line ends is read from markup
 _SHORT = 3  # letters: a partial name this short is a guess worth a look
 
 

@@ -1,8 +1,9 @@
 """A moderator's posted vote count, read, and held against Votal's reading as of that post.
 
-A count is lines such as ``Name (3): A, B, C``, ``Name [3] - A, B, C``, ``Name - 3 - A, B, C - (L-2)`` or
-``Name: 3 (A, B, C)``, with a "Not voting" line beside them; struck-out and quoted text is left out. A line
-counts only when its number is the number of voters it lists (a double voter may make it more), and a post
+A count is lines such as ``Name (3): A, B, C``, ``Name [3] - A, B, C``, ``Name - 3 - A, B, C - (L-2)``,
+``Name: 3 (A, B, C)`` or ``Name (L-2): A, B, C`` (votes still needed instead of votes), with a "Not voting"
+line beside them; struck-out and quoted text is left out. A line with a number of votes counts only when it
+is the number of voters it lists (a double voter may make it more), and a post
 is a count only when no voter stands on two wagons: vote logs and histories are not counts.
 
 Held against Votal's reading as of the post before it, a count shows each disagreement, and teaches an
@@ -80,9 +81,17 @@ _DASHED = re.compile(
     rf"^(?P<target>[^()\[\]:]{{1,50}}?)\s*[:\-\u2013\u2014]\s*{_NUMBER}\s*(?:votes?\s*)?[:\-\u2013\u2014(]\s*(?P<voters>.*?)\)?$",
     re.IGNORECASE,
 )
-_NOT_VOTING = re.compile(r"^(?:not\s*voting|no\s*votes?|non[\s-]*voters?|players\s+not\s+voting|abstaining)\b", re.I)
+# "(L-2)" / "[L - 2]": the votes still needed. Taken out before a line is read; a line that has one and no
+# number of votes, "Name (L-2): A, B", is a wagon of the voters it lists.
+_NEEDED_MARK = re.compile(r"[(\[]\s*L\s*-\s*\d{1,2}\s*[)\]]", re.IGNORECASE)
+_LISTED = re.compile(r"^(?P<target>[^()\[\]:]{1,50}?)\s*[:\-\u2013\u2014=>]+\s*(?P<voters>.+)$")
+_NOT_VOTING = re.compile(
+    r"^(?:not\s*(?:yet\s*)?voting|no\s*votes?|non[\s-]*voters?|players\s+not\s+voting|abstaining|yet\s+to\s+vote)\b",
+    re.IGNORECASE,
+)
 _TO_LYNCH = re.compile(r"\(?\s*L\s*-\s*\d+\s*\)?|\bhammer(?:ed)?\b", re.IGNORECASE)
 _VOTER_NOTE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
+_ARROW = re.compile(r"\s*<-+.*$")  # "A, B <-- LYNCH": the moderator's note after the list
 _BULLET = re.compile(r"^[\s*\-\u2022>#~]+")
 
 
@@ -97,12 +106,15 @@ def read_vote_count(body_html: str, *, post: int) -> PostedCount | None:
         line = _BULLET.sub("", line).strip()
         if not line:
             continue
-        match = _BRACKETED.match(line) or _DASHED.match(line)
+        needed = _NEEDED_MARK.search(line) is not None
+        if needed:
+            line = " ".join(_NEEDED_MARK.sub(" ", line).split())
+        match = _BRACKETED.match(line) or _DASHED.match(line) or (_LISTED.match(line) if needed else None)
         if match is None:
             continue
         target = match.group("target").strip(" :-*")
         voters = _voters(match.group("voters"))
-        votes = float(match.group("n"))
+        votes = float(match.group("n")) if "n" in match.groupdict() else float(len(voters))
         if _NOT_VOTING.match(target):
             not_voting = voters
             continue
@@ -137,10 +149,14 @@ def _lines(body_html: str) -> list[str]:
             elif child.tag in _DROPPED_TAGS or "line-through" in (child.get("style") or ""):
                 pass  # struck-out votes are gone; a quoted count is someone else's
             else:
-                if child.tag in _LINE_TAGS:
+                # phpBB's older bold and colours are divs styled "display:inline": no line of their own
+                block = child.tag in _LINE_TAGS and not (
+                    child.tag == "div" and "display:inline" in (child.get("style") or "").replace(" ", "")
+                )
+                if block:
                     pieces.append("\n")
                 walk(child)
-                if child.tag in _LINE_TAGS:
+                if block:
                     pieces.append("\n")
             if child.tail:
                 pieces.append(child.tail)
@@ -150,10 +166,11 @@ def _lines(body_html: str) -> list[str]:
 
 
 def _voters(text: str) -> tuple[str, ...]:
-    text = _TO_LYNCH.sub(" ", text)
+    text = _ARROW.sub("", _TO_LYNCH.sub(" ", text))
     names = []
     for part in re.split(r",|;|\s+&\s+", text):
-        name = " ".join(_VOTER_NOTE.sub(" ", part).split()).strip(" -:*.")
+        # a note in brackets after a name is dropped; a name written in brackets ("[Redacted]") is kept
+        name = " ".join(_VOTER_NOTE.sub(" ", part).split()).strip(" -:*.") or " ".join(part.split()).strip(" -:*.")
         if name and name.casefold() not in ("none", "nobody", "-"):
             names.append(name)
     return tuple(names)

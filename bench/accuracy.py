@@ -11,18 +11,25 @@ other is fitted to the games, not to how players write.
     python bench/accuracy.py --misses   # misses only (--brief: one line each)
     python bench/accuracy.py --misses --brief --vote-counts   # also the moderators' mid-day counts
     python bench/accuracy.py --set more --misses              # one set only
+    python bench/accuracy.py --engines --games 6              # each engine's pages against phpBB's
+
+``--engines`` renders each game through every engine's page markup (the test renderers in ``tests/forums``:
+phpBB, Discourse's JSON, XenForo, vBulletin, ProBoards), reads the pages back with that engine's parser,
+and replays the days from the commands the parser read: each engine's decided days are printed beside
+phpBB's, with every day an engine decides otherwise (the held-out measure wants each within one day).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(REPO_ROOT)]
+sys.path[:0] = [str(REPO_ROOT), str(REPO_ROOT / "tests")]  # tests: the engines' page renderers
 
 from assistant.game import Game, parse_game  # noqa: E402
 from assistant.names import Roster  # noqa: E402
@@ -39,6 +46,7 @@ from tests.corpus import (  # noqa: E402
     expected_days,
     load_games,
     load_posts,
+    post_time,
     render_game_file,
 )
 
@@ -74,7 +82,15 @@ class DayScore:
         return self.decided and self.expected.hammer_ok(self.hammer)
 
 
-def read_posts(game: CorpusGame) -> list[ReadPost]:
+# Posts per page as each engine's renderer pages a thread (the contract test's sizes).
+ENGINE_PAGE_SIZES = {"phpbb": 25, "discourse": 20, "xenforo": 20, "vbulletin": 10, "proboards": 20}
+
+
+def read_posts(game: CorpusGame, engine: str | None = None) -> list[ReadPost]:
+    """The game's posts and their commands: read from the archive's bodies, or, with ``engine``, from the
+    thread rendered in that engine's markup and read back by its parser."""
+    if engine is not None:
+        return read_through(game, engine)
     return [
         ReadPost(
             number=p["number"],
@@ -89,6 +105,45 @@ def read_posts(game: CorpusGame) -> list[ReadPost]:
     ]
 
 
+def read_through(game: CorpusGame, engine: str) -> list[ReadPost]:
+    """The thread rendered as ``engine``'s pages, walked page by page like a sync, read by its parser.
+
+    ProBoards prints no post numbers and counts from 1: its numbers are shifted back to the archive's.
+    """
+    from forums import page_key
+
+    from parsers.detect import get_parser
+
+    base = "http://127.0.0.1:8765"
+    raw = load_posts(game.thread_id, game.corpus_dir)
+    renderer = importlib.import_module(f"forums.{engine}")
+    per_page = ENGINE_PAGE_SIZES[engine]
+    pages = renderer.render_thread(
+        [{**p, "time": post_time(p)} for p in raw], base_url=base, per_page=per_page, topic_id=game.thread_id
+    )
+    table = {page_key(k): v for k, v in pages.items()}
+    parser = get_parser(engine)
+    shift = 1 if engine == "proboards" else 0
+    url, read, seen = parser.page_url(renderer.thread_url(base, topic_id=game.thread_id), per_page=per_page), {}, 0
+    while url and seen <= len(table):
+        page = parser.parse_page(table[page_key(url[len(base):])], url=url, per_page=per_page)
+        for post in page.posts:
+            read.setdefault(post.post_id, post)
+        url, seen = page.next_url, seen + 1
+    return [
+        ReadPost(
+            number=p.number - shift,
+            post_id=p.post_id,
+            author=p.author,
+            time=None,
+            url=p.url,
+            commands=tuple(p.commands if p.commands is not None else extract_commands(p.body_html)),
+            author_id=p.author_id,
+        )
+        for p in read.values()
+    ]
+
+
 def game_file(game: CorpusGame, posts: list[ReadPost]) -> Game:
     """The game file from the archive, with the accounts Votal reports as a seat's added, as the moderator
     confirms them (the archive names some accounts otherwise than the forum shows them)."""
@@ -96,11 +151,11 @@ def game_file(game: CorpusGame, posts: list[ReadPost]) -> Game:
     return parse_game(render_game_file(game, confirmed=confirmed), path=f"corpus-{game.number}.toml")
 
 
-def score_game(game: CorpusGame) -> list[DayScore]:
+def score_game(game: CorpusGame, engine: str | None = None) -> list[DayScore]:
     days = expected_days(game)
     if not days:
         return []
-    posts = read_posts(game)
+    posts = read_posts(game, engine)
     parsed = game_file(game, posts)
     ruleset = load_ruleset(parsed.ruleset)
     roster = Roster.from_game(parsed, ruleset, authors=[(p.author, p.author_id) for p in posts])
@@ -119,8 +174,33 @@ def score_game(game: CorpusGame) -> list[DayScore]:
     ]
 
 
-def score_corpus(corpus_dir: Path = CORPUS_DIR) -> list[DayScore]:
-    return [score for game in load_games(corpus_dir) for score in score_game(game)]
+def score_corpus(corpus_dir: Path = CORPUS_DIR, *, games: int | None = None, engine: str | None = None
+                 ) -> list[DayScore]:
+    return [score for game in load_games(corpus_dir)[:games] for score in score_game(game, engine)]
+
+
+def compare_engines(corpus_dir: Path, games: int | None) -> list[str]:
+    """Each engine's days against the archive's reading (what phpBB must match): one line per engine, then
+    every day an engine decides otherwise."""
+    from parsers.detect import ENGINES
+
+    def key(s: DayScore):
+        o = s.votal.outcome
+        return (o.kind, o.target, o.post) if o else None
+
+    base = score_corpus(corpus_dir, games=games)
+    lines = [f"{'archive':<10} {sum(s.decided for s in base)}/{len(base)} days decided right"]
+    for engine in ENGINES:
+        scores = score_corpus(corpus_dir, games=games, engine=engine)
+        differ = [(b, s) for b, s in zip(base, scores, strict=True) if key(b) != key(s)]
+        lines.append(
+            f"{engine:<10} {sum(s.decided for s in scores)}/{len(scores)} days decided right; "
+            f"{len(differ)} day(s) read otherwise than from the archive"
+        )
+        lines += [
+            f"    game {b.expected.game} day {b.expected.day}: archive {key(b)}, {engine} {key(s)}" for b, s in differ
+        ]
+    return lines
 
 
 def describe_miss(score: DayScore) -> list[str]:
@@ -198,12 +278,21 @@ def main(argv: list[str] | None = None) -> int:
         "--vote-counts", action="store_true", help="also hold the moderators' own mid-day vote counts against ours"
     )
     parser.add_argument("--set", choices=[*SETS, "both"], default="both", help="which development set(s)")
+    parser.add_argument(
+        "--engines", action="store_true", help="render the games through every engine's pages and compare the days"
+    )
+    parser.add_argument("--games", type=int, default=None, help="only the first N games of each set")
     args = parser.parse_args(argv)
     names = list(SETS) if args.set == "both" else [args.set]
+    if args.engines:
+        for name in names:
+            print(f"== {name}: {SETS[name]} (engines)")
+            print("\n".join(compare_engines(SETS[name], args.games)), end="\n\n")
+        return 0
     summary: list[tuple[str, str, str, str]] = []
     for name in names:
         started = time.perf_counter()
-        scores = score_corpus(SETS[name])
+        scores = score_corpus(SETS[name], games=args.games)
         elapsed = time.perf_counter() - started
         print(f"== {name}: {SETS[name]}")
         if not args.misses:
@@ -223,12 +312,15 @@ def main(argv: list[str] | None = None) -> int:
                 lines = describe_miss(s)
                 print("\n".join(lines[:1] if args.brief else lines))
         decided = sum(s.decided for s in scores)
+        # days no vote decided: the deadline passed without a majority and the game file's recorded death,
+        # the seat with the most votes, settled it (the game's own deadline rule, as the moderator ruled it)
+        ruled = sum(s.decided and s.votal.outcome.reason == "plurality" for s in scores)
         checked = [s for s in scores if s.hammer_right is not None]
         hammers = sum(bool(s.hammer_right) for s in checked)
         counts = ""
         if args.vote_counts:
             totals = [0, 0, 0, 0]
-            for game in load_games(SETS[name]):
+            for game in load_games(SETS[name])[: args.games]:
                 *numbers, found = compare_vote_counts(game)
                 totals = [a + b for a, b in zip(totals, numbers, strict=True)]
                 if not args.brief:
@@ -240,14 +332,15 @@ def main(argv: list[str] | None = None) -> int:
             )
         summary.append((
             name,
-            f"{decided}/{len(scores)} ({100 * decided / max(len(scores), 1):.1f}%)",
+            f"{decided}/{len(scores)} ({100 * decided / max(len(scores), 1):.1f}%), {ruled} ruled",
             f"{hammers}/{len(checked)} ({100 * hammers / max(len(checked), 1):.1f}%)",
             counts,
         ))
         print(f"({elapsed:.1f} s)\n")
-    print(f"{'set':<6} {'days decided correctly':<24} {'hammer post correct':<22} moderators' mid-day counts matched")
+    print(f"{'set':<6} {'days decided correctly':<32} {'hammer post correct':<22} moderators' mid-day counts matched")
     for name, days, hammers, counts in summary:
-        print(f"{name:<6} {days:<24} {hammers:<22} {counts or '-'}")
+        print(f"{name:<6} {days:<32} {hammers:<22} {counts or '-'}")
+    print("(ruled: no majority at the deadline; the game file's recorded death, the most voted seat, decided it)")
     return 0
 
 

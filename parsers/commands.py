@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 # Bump when extraction changes: stored commands of an older version are read again from the post.
-EXTRACTOR_VERSION = 11
+EXTRACTOR_VERSION = 12
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,8 @@ class Command:
 
     ``action`` "void" is a vote a moderator would not count, kept so it can be shown: ``note`` says why
     ("several targets", "two votes in one tag"). On a vote, ``note`` marks a doubtful reading ("broken tag").
+    ``inline``: the command is not on a line of its own: other text stands before it on its line (outside the
+    bold or a preamble in it, "so yeah, vote X") or after its bold on the same line ("vote X because...").
     """
 
     action: str  # "vote" | "unvote" | "nominate" | "sheriff" (a vote in a sheriff election) | "void"
@@ -32,6 +34,7 @@ class Command:
     raw: str  # the bold text it was read from
     bold: bool = True  # False: read from plain text (a ruleset may flag such a vote; it never counts by itself)
     note: str | None = None
+    inline: bool = False  # other text shares its line (a house rule may refuse such a vote)
 
 
 @dataclass(frozen=True)
@@ -237,31 +240,60 @@ _VOTE_WORD = r"(?:vote|vtoe|voet)"
 _COMMAND_START = re.compile(rf"\s*(?:##|/)?(?:un[-\s]?{_VOTE_WORD}|{_VOTE_WORD}|nominate)\b", re.IGNORECASE)
 
 
-def _bold_runs(pieces: list[tuple[str, bool]]) -> list[str]:
+@dataclass(frozen=True)
+class _Run:
+    """A bold stretch, and whether other text stands on its first line before it or on its last line after it."""
+
+    text: str
+    text_before: bool = False
+    text_after: bool = False
+
+
+def _bold_runs(pieces: list[tuple[str, bool]]) -> list[_Run]:
     """Bold stretches; bold pieces separated only by whitespace or line breaks join into one run."""
-    runs: list[str] = []
+    runs: list[_Run] = []
     current: list[str] = []
     gap: list[str] = []
+    line_used = False  # the current line already holds text (a quote cut out ends a line)
+    before = False
     for text, bold in pieces:
         if bold:
             if current and gap:
                 current.append("\n" if any("\n" in g for g in gap) else " ")
             elif current and _COMMAND_START.match(text):
                 current.append(" ")  # <b>unvote</b><b>vote: X</b> is two commands, not "unvotevote"
+            elif not current:
+                before = line_used
             gap = []
             current.append(text)
+            line_used = bool(text.rsplit("\n", 1)[-1].strip()) if "\n" in text else line_used or bool(text.strip())
         elif current:
             if text.strip():
+                same_line = not any("\n" in g for g in gap)
+                after = same_line and text != _CUT and bool(text.split("\n", 1)[0].strip())
                 if not gap and text != _CUT and _DANGLING_VOTE.search(current[-1]):
                     # "[vote][/vote]Name": an empty vote tag, the name typed right after it
                     current.append(" " + text.split("\n", 1)[0])
-                runs.append("".join(current))
+                    after = False
+                runs.append(_Run("".join(current), before, after))
                 current, gap = [], []
+                line_used = _line_used(text, line_used and same_line)
             else:
                 gap.append(text)
+        else:
+            line_used = _line_used(text, line_used)
     if current:
-        runs.append("".join(current))
+        runs.append(_Run("".join(current), before, False))
     return runs
+
+
+def _line_used(text: str, used: bool) -> bool:
+    """Whether the line is holding text after ``text`` (``used``: whether it held text before)."""
+    if text == _CUT:
+        return False
+    if "\n" in text:
+        return bool(text.rsplit("\n", 1)[-1].strip())
+    return used or bool(text.strip())
 
 
 # --- the command grammar ------------------------------------------------------------------------------
@@ -298,7 +330,8 @@ def _normalise(text: str) -> str:
     return _SPACES.sub(" ", text)
 
 
-def _read_line(line: str, raw: str, *, strict: bool = False) -> list[Command]:
+def _read_line(line: str, raw: str, *, strict: bool = False, inline: bool = False) -> list[Command]:
+    """The commands of one line of bold; ``inline``: other text shares the line outside the bold."""
     found = list(_KEYWORD.finditer(line))
     if not found:
         return []
@@ -313,6 +346,12 @@ def _read_line(line: str, raw: str, *, strict: bool = False) -> list[Command]:
         and _COLON_NEXT.match(line, first.end())
     ):
         return []
+    # a preamble other than the words that say which vote this is ("Final vote: X") is other text on the line
+    inline = inline or bool(
+        preamble.strip(_TRIM) and not sheriff_line and not _VOTE_PREAMBLE.match(preamble)
+        and not (_SHORT_PREAMBLE.match(preamble) and not _NEGATION.search(preamble)
+                 and _COLON_NEXT.match(line, first.end()))
+    )
     commands: list[Command] = []
     for i, match in enumerate(found):
         word = match.group(1).lower()
@@ -326,14 +365,14 @@ def _read_line(line: str, raw: str, *, strict: bool = False) -> list[Command]:
         if target is not None and cut_off:
             target += _CUT_MARK  # "Mi--": a teasing cut-off name; names decides whether it names anyone
         if action == "unvote":
-            commands.append(Command("unvote", target, raw))
+            commands.append(Command("unvote", target, raw, inline=inline))
         elif target is not None:
             if action == "vote":
                 target, sheriff = _sheriff_target(target)
                 if sheriff or (sheriff_line and i == 0):
                     action = "sheriff"
             if target:
-                commands.append(Command(action, target, raw))
+                commands.append(Command(action, target, raw, inline=inline))
     return _nested_votes(commands, found, line, raw)
 
 
@@ -385,11 +424,12 @@ def _fold(text: str) -> str:
 
 
 # Bold markup left in the text: the player's tag was broken ("[b]Vote: X[/b" or "Vote: X[b/]").
-_BROKEN_TAG = re.compile(r"\[/?[bius]\]|\[/\]|\[[bius]/\]|\[/[bius]\b", re.IGNORECASE)
+# A closing tag cut short or misspelt ("VOTE: X[/vot]") is a broken tag too.
+_BROKEN_TAG = re.compile(r"\[/?[bius]\]|\[/\]|\[[bius]/\]|\[/[bius]\b|\[/[a-z]{1,12}\]", re.IGNORECASE)
 
 
-def _read_run(run: str) -> list[Command]:
-    run = _normalise(run[:_MAX_RUN])
+def _read_run(bold: _Run) -> list[Command]:
+    run = _normalise(bold.text[:_MAX_RUN])
     broken = _BROKEN in run or _BROKEN_TAG.search(run) is not None
     run = run.replace(_BROKEN, "")
     run = _BBCODE_VOTE.sub(lambda m: f"\n{'un' if m.group(1) else ''}vote: {m.group(2)}\n", run)
@@ -399,18 +439,25 @@ def _read_run(run: str) -> list[Command]:
     commands: list[Command] = []
     lines = [line.strip() for line in run.split("\n")]
     lines = [line for line in lines if line]
+    shared = [False] * len(lines)  # other text outside the bold stands on the line
+    if lines:
+        shared[0] = bold.text_before
+        shared[-1] = shared[-1] or bold.text_after
     for i, line in enumerate(lines):
+        inline = shared[i]
         if len(line) > _MAX_LINE:
             # A long bold line is prose (often an unclosed tag): only a command that opens it counts.
             line = line[:_MAX_LINE]
             head = _KEYWORD.match(line)
             if not head:
                 continue
+            inline = True
         if _DANGLING_VOTE.search(line) and i + 1 < len(lines) and _is_bare_name(lines[i + 1]):
             # "VOTE:" on one line and the name on the next
             line = f"{line} {lines[i + 1]}"
             lines[i + 1] = ""
-        commands.extend(_read_line(line, line, strict=strict))
+            inline = inline or shared[i + 1]
+        commands.extend(_read_line(line, line, strict=strict, inline=inline))
     if broken:
         # the moderator may not count it (a house rule) and should look at it: doubtful
         return [replace(c, note="broken tag") if c.action == "vote" and c.note is None else c for c in commands]

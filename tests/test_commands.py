@@ -340,6 +340,7 @@ def test_a_vote_typed_inside_another_votes_tag_is_no_vote():
         "[b]VOTE: Marigold[/b]",  # the forum left the tag unrendered
         "VOTE: Marigold[/b]",  # a closing tag without its opening
         "<b>VOTE: Marigold[b/]</b>",  # a mistyped closing tag inside bold
+        '<span class="bbvote">VOTE: Marigold[/vot]</span>',  # a closing tag cut short
     ],
 )
 def test_a_vote_read_from_a_broken_tag_is_marked(body):
@@ -348,3 +349,30 @@ def test_a_vote_read_from_a_broken_tag_is_marked(body):
 
 def test_a_vote_from_whole_tags_is_not_marked():
     assert [c.note for c in extract_commands("<b>VOTE: Marigold</b>")] == [None]
+
+
+# --- a command's line: [house] votes_on_own_line refuses a vote that shares its line with other text ---------
+
+@pytest.mark.parametrize(
+    ("body", "inline"),
+    [
+        ("<b>VOTE: Wendeline</b>", False),
+        ("Some thoughts.<br><b>VOTE: Wendeline</b><br>More thoughts.", False),
+        ("<b>Final vote: Wendeline</b>", False),  # words that say which vote this is
+        ("<b>unvote Osric vote Wendeline</b>", False),  # a line of commands only
+        ("<blockquote>VOTE: Osric</blockquote><b>VOTE: Wendeline</b>", False),  # a quote ends its line
+        ("I think so. <b>VOTE: Wendeline</b>", True),
+        ("<b>VOTE: Wendeline</b> because of her last post", True),
+        ("<b>so after all that, vote Wendeline</b>", True),  # a preamble in the bold
+        ("and so [vote]Wendeline[/vote]", True),  # unrendered BBCode after text
+        ("first line<br>then <b>VOTE: Wendeline</b>", True),
+    ],
+)
+def test_a_command_sharing_its_line_with_other_text_is_marked(body, inline):
+    command = extract_commands(body)[-1]
+    assert (command.action, command.target, command.inline) == ("vote", "Wendeline", inline)
+
+
+def test_a_name_typed_after_an_empty_vote_tag_is_on_the_votes_line():
+    (command,) = extract_commands("<b>VOTE:</b> Wendeline")
+    assert (command.target, command.inline) == ("Wendeline", False)

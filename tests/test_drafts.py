@@ -802,6 +802,38 @@ def test_flips_and_the_no_lynch_line_follow_the_ruleset(tmp_path):
     assert (str(sleepy.outcome.kind), sleepy.outcome.post) == ("no_elimination", 1)
 
 
+# --- two lynches in a day (game file lynches_per_day = 2) --------------------------------------------------
+
+TWO_LYNCHES = (
+    Path(__file__).resolve().parent / "golden" / "mafiascum-two-lynches-per-day-the-second-majority-ends-the-day.txt"
+)
+
+
+def _two_lynch_context(at_post):
+    from golden.harness import read_case
+
+    from assistant.counting import ruleset_for
+
+    case = read_case(TWO_LYNCHES)
+    ruleset = ruleset_for(case.game)
+    votal = replay_day(case.game, ruleset, case.posts, Roster.from_game(case.game, ruleset), day=1, at_post=at_post)
+    return build_context(case.game, ruleset, [votal], day=1, now=None, posts=case.posts)
+
+
+@pytest.mark.parametrize("flavor", FLAVORS)
+def test_a_days_first_lynch_is_worded_before_its_last_and_while_the_day_goes_on(flavor):
+    first = "Bob is lynched: a majority of the living voted for Bob."
+    between = _two_lynch_context(6)
+    votal, day_end = (render_draft(kind, between, flavor=flavor) for kind in ("votal", "day-end"))
+    assert first in votal and "The day goes on until its second lynch" in votal
+    assert first in day_end and "The day's second lynch has not been decided yet." in day_end
+    assert "The day has not been decided yet." not in day_end
+    ended = render_draft("day-end", _two_lynch_context(None), flavor=flavor)
+    last = "Erin is lynched: a majority of the living voted for Erin."
+    assert ended.index(first) < ended.index(last)
+    assert "The day goes on" not in render_draft("votal", _two_lynch_context(None), flavor=flavor)
+
+
 @pytest.mark.parametrize("flavor", FLAVORS)
 def test_a_game_in_a_fixed_utc_offset_drafts_its_deadline_in_that_offset(flavor):
     # The game file accepts "UTC-5" (assistant.zones); the drafts name such a zone by its offset instead of failing.
@@ -811,3 +843,34 @@ def test_a_game_in_a_fixed_utc_offset_drafts_its_deadline_in_that_offset(flavor)
     assert context.timezone == "UTC-05:00"
     assert "UTC-05:00" in (context.deadline_local or "")
     assert render_draft("reminder", context, flavor=flavor)
+
+
+def test_a_declared_clocktower_early_end_is_drafted_as_an_early_end_not_a_deadline():
+    # clocktower-style-forum-rules.txt: "The Storyteller may only declare an early end to voting if it is no longer
+    # possible to tie or exceed the highest nomination": the day ended before its deadline.
+    drafts = drafts_of_case("clocktower-a-declared-early-end-ends-voting-at-its-post")
+    assert "No remaining votes can tie or pass [b]Ben[/b], so voting ends early" in drafts["early-end"]
+    assert "Ben is executed: no remaining votes could tie or pass Ben." in drafts["day-end"]
+    assert "deadline" not in drafts["day-end"] and "has not ended early" not in drafts["early-end"]
+
+
+def test_a_loose_cannons_shot_is_drafted_as_an_early_end():
+    # witchhunt-online-2.0.1.txt, Loose Cannon: "Sacrifice yourself to end the day and personally decide who to hang".
+    drafts = drafts_of_case("witchhunt-online-the-loose-cannon-decides-the-lynch")
+    assert "The Loose Cannon has ended the day early with post" in drafts["early-end"]
+    assert "has not ended early" not in drafts["early-end"]
+    assert "The Loose Cannon has ended the day: Chloe is lynched." in drafts["day-end"]
+
+
+def test_a_mod_kill_that_takes_the_hanging_is_drafted_as_an_early_end():
+    # witchhunt-online-2.0.1.txt, Behavior Rules: "make it use the daily hanging for the town".
+    early = drafts_of_case("witchhunt-online-a-mod-kill-takes-the-days-hanging")["early-end"]
+    assert "The moderator's kill takes the day's lynch, so the day ends early" in early
+    assert "Dion was mod-killed: this is the day's lynch." in early and "Dion is lynched" not in early
+
+
+def test_a_loose_cannon_who_decides_no_one_ends_the_day_in_the_same_words():
+    # witch-hunt-2023-game-rules.txt, Loose Cannon: "Sacrifice yourself to end the day and personally decide who to
+    # eliminate" (the 2023 game has a Sleep vote, so deciding no one is a decision too).
+    drafts = drafts_of_case("witch-hunt-2023-the-loose-cannon-ends-the-day-at-his-reveal")
+    assert "The Loose Cannon has ended the day: no one is eliminated." in drafts["day-end"]

@@ -278,6 +278,7 @@ def test_public_day_copies_only_whitelisted_fields():
         "not_voting": ["Bob", "Cy"], "living": ["Ann", "Bob", "Cy"], "changes": [],
         # a Judge's pick is a private decision: the page waits for the moderator to announce it
         "outcome": {"kind": "pending", "target": None, "post": 40, "reason": "judge"},
+        "lynches": [],
         "post_urls": {},  # post 40's address is no web address
         "nominations": [],
         "runoff": None,
@@ -447,3 +448,29 @@ def test_a_vote_a_private_fact_voids_reads_like_a_moderators_ruling_on_the_page(
     assert shown == {1: "ruled out by the moderator", 3: "ruled out by the moderator"}
     moderator = {a["post"]: a.get("private_why") for a in votal.to_json(private=True)["actions"]}
     assert moderator[1] == "Erin and Alice are lovers and may not vote for each other"
+
+
+def test_a_days_first_lynch_shows_before_its_last_and_while_the_day_goes_on():
+    lynch = {"kind": "elimination", "target": "Bob", "post": 3, "reason": "majority"}
+    day = {
+        "day": 1, "alive": 4, "majority": 3, "as_of_post": 4, "deadline": "2099-01-01T00:00:00Z",
+        "wagons": [{"target": "Dee", "votes": 1, "voters": ["Ann"]}],
+        "no_elimination": {"votes": 0, "voters": []}, "not_voting": ["Cy", "Dee", "Eve"], "outcome": None,
+        "problems": [], "actions": [], "lynches": [lynch],
+    }
+    game = PublicGame("Two", "https://forum.example.org/t/9", ("Ann", "Bob", "Cy", "Dee", "Eve"))
+    going_on = BeautifulSoup(build_site(game, [day], generated_at=GENERATED, posts=index_posts(read_posts()))
+                             ["index.html"], "html.parser")
+    assert [" ".join(p.get_text().split()) for p in going_on.select(".outcome")] == [
+        "Bob is eliminated (majority, post #3); the day goes on to its next elimination."
+    ]
+    ended = {**day, "outcome": {"kind": "elimination", "target": "Dee", "post": 9, "reason": "majority"}}
+    earlier = {**ended, "day": 0}
+    html = build_site(game, [earlier, ended], generated_at=GENERATED, posts=index_posts(read_posts()))["index.html"]
+    soup = BeautifulSoup(html, "html.parser")
+    assert [" ".join(p.get_text().split()) for p in soup.select("#day-1 .outcome, section.current .outcome")][:2] == [
+        "Bob is eliminated (majority, post #3).",
+        "Dee is eliminated (majority, post #9).",
+    ]
+    assert [t.get_text() for t in soup.select("section.day.earlier summary .tag")] == [
+        "Bob eliminated", "Dee eliminated"]

@@ -136,6 +136,8 @@ def test_a_commands_note_is_kept():
         Command("void", None, "VOTE: Ann VOTE: Bob", note="two votes in one tag"),
         Command("vote", "Ann", "v"),
         Command("vote", "Ann", "vote Ann", bold=False),
+        Command("vote", "Ann", "so, vote Ann", inline=True),
+        Command("vote", "Ann", "[b]so, vote Ann", note="broken tag", inline=True),
     )
     assert decode_commands(encode_commands(commands)) == commands
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from golden.harness import read_post
 
-from assistant.game import parse_game
+from assistant.game import House, parse_game
 from assistant.names import NO_ELIMINATION, Roster
 from assistant.rules import load_ruleset
 from assistant.tally import replay_day
@@ -38,6 +40,9 @@ start_post = 0
         "Marigold - 2 - Quentin, Ysolde - (L-2)",
         "Marigold: 2 (Quentin, Ysolde)",
         "Marigold (2) - Quentin, Ysolde (L-2)",
+        "Marigold (L-2): Quentin, Ysolde",  # votes still needed instead of votes
+        "Marigold [L-2] - Quentin, Ysolde <--LYNCH",  # a note after the list
+        '<div style="display:inline;font-weight:bold">Marigold</div> (L-2): Quentin, Ysolde',  # phpBB's old bold
     ],
 )
 def test_each_style_of_wagon_line_is_read(line):
@@ -48,6 +53,13 @@ def test_each_style_of_wagon_line_is_read(line):
         PostedWagon("Bramble", 1, ("Odalys",)),
     )
     assert count.not_voting == ("Pemberton",)
+
+
+@pytest.mark.parametrize("label", ["Not voting", "Yet to vote", "Not yet voting", "Non-voters"])
+def test_the_not_voting_line_is_no_wagon(label):
+    count = read_vote_count(f"Marigold (2): Quentin, Ysolde<br>{label} (2): Pemberton, Odalys", post=40)
+    assert count.wagons == (PostedWagon("Marigold", 2, ("Quentin", "Ysolde")),)
+    assert count.not_voting == ("Pemberton", "Odalys")
 
 
 def test_struck_and_quoted_votes_are_not_in_the_count():
@@ -136,3 +148,20 @@ def test_a_hammer_by_a_short_prefix_is_doubtful_and_says_so():
     assert "doubtful (short prefix): check post 4" in summarize(votal.outcome)
     sure = replay_day(game, ruleset, posts[:3] + [read_post("4 Bramble: vote Marigold")], roster, day=1)
     assert sure.outcome.doubt is None
+
+
+def test_a_vote_refused_for_sharing_its_line_is_doubtful_so_the_moderator_looks_at_it():
+    game, ruleset, posts, roster = _setup(["1 Quentin: vote Marigold", "2 Ysolde: inline vote Marigold"])
+    game = replace(game, house=House(votes_on_own_line=True))
+    refused = replay_day(game, ruleset, posts, roster, day=1).actions[-1]
+    assert (refused.counted, refused.doubt) == (False, "off its own line")
+    counted = replay_day(replace(game, house=House()), ruleset, posts, roster, day=1).actions[-1]
+    assert (counted.counted, counted.doubt) == (True, None)
+
+
+def test_a_voter_named_in_brackets_is_kept_and_a_note_after_a_voter_is_dropped():
+    count = read_vote_count("Marigold (2): [Odalys], Quentin (L-1)<br>Bramble (1): Ysolde [since 40]", post=41)
+    assert count.wagons == (
+        PostedWagon("Marigold", 2, ("[Odalys]", "Quentin")),
+        PostedWagon("Bramble", 1, ("Ysolde",)),
+    )

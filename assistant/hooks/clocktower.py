@@ -1,10 +1,12 @@
 """Clocktower-style nominations: a living player's first vote for someone not yet nominated nominates them
 (one nomination per nominator, one per nominee a day; the dead cannot nominate). ``[[events]] kind =
-"nominate"`` records one the thread missed. Adds ``nominations`` to the votal."""
+"nominate"`` records one the thread missed. Adds ``nominations`` to the votal. A declared early end
+(``[[events]] kind = "early_end"``) executes the leader for reason ``no_possible_tie``."""
 
 from dataclasses import replace
 
 from assistant.hooks import Hook, Verdict
+from assistant.outcome import Outcome, Reason
 from assistant.rules import Standing
 from assistant.tally import Action, Nomination
 
@@ -73,6 +75,16 @@ class Clocktower(Hook):
             s not in nominators for s in living
         )
         return replace(standing, nominations_left=left)
+
+    def settle(self, outcome: Outcome) -> Outcome:
+        """An early end the Storyteller declared ([[events]] kind = "early_end") ended voting before the
+        deadline: the leader is executed because no remaining vote could tie or pass them, not at the deadline."""
+        day = self.day
+        declared = any(e.day == day.number and e.kind == "early_end" and e.post == day.bounds.end_post
+                       for e in day.game.events)
+        if declared and outcome.reason == Reason.PLURALITY and day.bounds.end_post is not None:
+            return replace(outcome, reason=Reason.NO_POSSIBLE_TIE)
+        return outcome
 
     def votal(self, fields: dict) -> None:
         wagons = {w.target: w for w in fields["wagons"]}

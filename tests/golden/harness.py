@@ -14,7 +14,8 @@ A case file has four sections::
                       case is then a strict expected failure, so the fix must remove this section
 
 A CMD may also be "vote X for sheriff" / "sheriff vote: X" (a sheriff-election vote, read as the thread's
-command reader reads it) or "plain vote X" (a vote written without bold); any other bold text the thread's
+command reader reads it), "plain vote X" (a vote written without bold) or "inline vote X" (a bold vote sharing its
+line with other text); any other bold text the thread's
 reader takes for a command ("Second vote: X") is read as it would be.
 """
 
@@ -133,9 +134,11 @@ def _commands(text: str) -> tuple[Command, ...]:
         if "sheriff" in part.casefold():
             found += extract_commands(f"<b>{part}</b>")
             continue
-        bold = True
+        bold, inline = True, False
         if part.casefold().startswith("plain "):
             bold, part = False, part[len("plain ") :].strip()
+        elif part.casefold().startswith("inline "):  # a command sharing its line with other text
+            inline, part = True, part[len("inline ") :].strip()
         verb, _, rest = part.partition(" ")
         verb = verb.lower().rstrip(":")
         if verb not in ("vote", "unvote", "nominate") and bold:
@@ -147,7 +150,9 @@ def _commands(text: str) -> tuple[Command, ...]:
         if verb not in ("vote", "unvote", "nominate"):
             raise ValueError(f"unknown command {part!r}")
         found.append(
-            Command(verb, rest.strip() or None, part) if bold else Command(verb, rest.strip(), part, bold=False)
+            Command(verb, rest.strip() or None, part, inline=inline)
+            if bold
+            else Command(verb, rest.strip(), part, bold=False)
         )
     return tuple(found)
 
