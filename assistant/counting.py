@@ -76,6 +76,17 @@ def game_warnings(
     of the current state is as of; the days are replayed whole as of it (the count's own replay, when it
     was made from ``stored``), else with every stored post."""
     warnings = check_days(game, last_post=store.last_post_number(db, game.key))
+    last = store.last_sync(db, game.key)
+    unread = store.sync_problems(last) if last is not None and not last["error"] else []  # a failure says more
+    if unread:
+        more = f" (and {len(unread) - 1} more)" if len(unread) > 1 else ""
+        warnings.append(
+            GameWarning(
+                "sync_problems",
+                f"the last sync could not read every post: {unread[0]}{more}; votes in posts it could not read "
+                "are not in this count (check the thread, then sync again)",
+            )
+        )
     ruleset = stored.ruleset if stored is not None else ruleset_for(game)
     for day in days:
         if day > 1 and game.day(day) is None:

@@ -60,7 +60,7 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     },
     "house": {name: ("bool", False) for name in (
         "self_hammer_ignored", "broken_tags_void", "old_account_names_refused", "replacement_starts_unvoted",
-        "votes_on_own_line")},
+        "votes_on_own_line", "deadline_plurality")},
     "fetch": {
         "min_interval": ("number", False),
         "interval": ("number", False),
@@ -301,6 +301,7 @@ class House:
     old_account_names_refused: bool = False  # a vote naming a seat by an account it no longer plays is refused
     replacement_starts_unvoted: bool = False  # a replacement's standing vote is cleared at its post
     votes_on_own_line: bool = False  # a vote sharing its line with other text does not count
+    deadline_plurality: bool = False  # no majority at the deadline: the seat with the most votes is lynched
 
 
 @dataclass(frozen=True)
@@ -429,10 +430,17 @@ class _Checker:
                     self.check_table(item, sub, i)
             elif not _has_type(value, kind):
                 raise self.fail(table, index, key, f"must be {_TYPE_WORDS[kind]}, not {value!r}")
+            elif kind == "int" and value < 0:  # post and day numbers, page sizes: none is negative
+                raise self.fail(table, index, key, f"must be 0 or more, not {value}")
+            elif kind == "str" and key not in _MAY_BE_EMPTY and not value.strip():
+                raise self.fail(table, index, key, "must not be empty")
         for key, (_, required) in schema.items():
             if required and key not in values:
                 raise self.fail(table, index, None, f"missing required key '{key}'")
 
+
+# Strings that may be empty: a free note, and a correction's vote ("" reads as no vote).
+_MAY_BE_EMPTY = frozenset({"note", "vote"})
 
 _TYPE_WORDS = {
     "str": "a string",

@@ -589,6 +589,9 @@ class DayReplay:
     def settle(self, outcome: Outcome) -> Outcome:
         """A tie the rules settle by a draw the moderator recorded, a deadline the moderator ruled, then what
         the hooks decide."""
+        if outcome.kind == Kind.NO_ELIMINATION and outcome.reason == Reason.DEADLINE and self.house.deadline_plurality:
+            most = decide_plurality(self.ruleset, self.standing(outcome.post))  # a tie follows the ruleset
+            outcome = most if most.kind != Kind.PENDING else outcome
         if outcome.kind == Kind.NO_ELIMINATION and outcome.reason == Reason.DEADLINE:
             outcome = self.ruled_deadline(outcome)
         if outcome.kind == Kind.PENDING and outcome.reason == Reason.TIE:

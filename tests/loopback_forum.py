@@ -163,8 +163,7 @@ class FakeTime:
 
 
 def render_page(thread: PhpbbThread, start: int) -> str:
-    """The demo renderer's page, with one template environment for the whole test run (and a loader that
-    also works from a source checkout, where jinja's PackageLoader cannot see templates/)."""
+    """The demo renderer's page, with one template environment for the whole test run."""
     import assistant.demo as demo
 
     original = demo._environment

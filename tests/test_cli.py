@@ -211,3 +211,17 @@ def test_the_edit_commands_are_the_ones_cli_edits_registers():
     cli_edits.register(group)
     assert sorted(group.commands) == sorted(cli.EDIT_COMMANDS)
     assert set(cli.EDIT_COMMANDS) <= set(main.list_commands(click.Context(main)))
+
+
+def test_an_at_time_without_an_offset_is_the_games_local_time(forum, game_file, tmp_path):
+    """The demo's day 2 ends at 22:00 New York time (03:00 UTC the next morning), as the moderator wrote it."""
+    db = tmp_path / "votal.db"
+    run("sync", game_file, "--db", db, "--quiet")
+
+    def outcome(at_time: str):
+        return json.loads(run("count", game_file, "--db", db, "--day", "2", "--at-time", at_time,
+                              "--format", "json"))["outcome"]
+
+    assert outcome("2026-03-06T22:30") is not None  # half an hour after the local deadline: decided
+    assert outcome("2026-03-06T22:30:00+0000") is None  # 17:30 in New York: still open
+    assert outcome("2026-03-06T21:30") is None

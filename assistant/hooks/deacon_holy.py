@@ -1,5 +1,5 @@
-"""Witchhunt 9.0's Deacon: while the Deacon lives, a Holy Villager (the Deacon among them) survives a lynch
-(``[private] deacon``, ``holy``). The survival is public; who the Deacon is never is."""
+"""Witchhunt 9.0's Deacon: while the Deacon lives (at the lynch's post), a Holy Villager (the Deacon among them)
+survives a lynch (``[private] deacon``, ``holy``). The survival is public; who the Deacon is never is."""
 
 from assistant.hooks import Hook
 from assistant.outcome import Kind, Outcome
