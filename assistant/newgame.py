@@ -142,17 +142,19 @@ def _days(facts: ThreadFacts) -> list[dict]:
         return []
     days = []
     previous_end = None
-    floor = -1  # days follow one another: a start or end out of order is left for the moderator
+    # days follow one another: a start or end out of order is left for the moderator; a day may start in the
+    # post that ended the one before ("Day 2 is over. Day 3 starts now.")
+    floor_start, floor_end = -1, -1
     for number in range(1, max([*starts, *ends]) + 1):
         start = starts.get(number)
         start_post = start.post if start else previous_end
-        if start_post is None or start_post <= floor:
+        if start_post is None or start_post <= floor_start or start_post < floor_end:
             previous_end = None
             continue
         end = ends.get(number)
         if end is not None and end.post < start_post:
             end = None
-        floor = end.post if end else start_post
+        floor_start, floor_end = start_post, (end.post if end else start_post)
         deadline = deadlines.get(number)
         days.append({
             "day": number,
