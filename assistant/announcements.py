@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 from typing import Protocol
 
-from assistant.count_state import counted_living, vote_count_day
+from assistant.count_state import counted_living, majority_needed, vote_count_day, wagon_of
 from assistant.deadlines import read_deadline
 from parsers.markup import parse_html
 
@@ -277,7 +277,7 @@ _LIST_HEADER = re.compile(
     re.IGNORECASE,
 )
 _REPLACE_WORDS = re.compile(
-    r"\s*(?:\(\s*)?\b(replaced\s+by|replacing|replaces|replaced|subbed\s+(?:in\s+)?for|subbing\s+(?:in\s+)?for|"
+    r"\s*(?:\(\s*)?\b(replaced\s+by|replacing|replaces|replaced|repl\.|subbed\s+(?:in\s+)?for|subbing\s+(?:in\s+)?for|"
     r"in\s+for|sub\s+for|subbed\s+by)\b\s*|\s+(?:->|→|=>|>>)\s+|\s+(<-|<|←)\s+",
     re.IGNORECASE,
 )
@@ -293,7 +293,7 @@ _LABEL = re.compile(
     r"quicktopic|spoiler|with|not voting|edit)\b",
     re.IGNORECASE,
 )
-_SPLIT = re.compile(r"\s+[-–—|:]\s+|\s*[,;(\[{]\s*|\s*[-–—]\s*(?=[A-Z])|:\s+")
+_SPLIT = re.compile(r"\s+[-–—|:]\s+|\s*[,;(\[{]\s*|(?:\s+[-–—]\s*|\s*[-–—]\s+)(?=[A-Z])|:\s+")
 
 
 @dataclass(frozen=True)
@@ -311,6 +311,11 @@ _WAGON_LINE = re.compile(
 )
 
 
+_STAFF_LABEL = re.compile(
+    r"\b(?:mods?|moderators?|co-?mods?|hosts?|co-?hosts?|reviewers?|reviewed|back-?\s?up|thanks|credits?|"
+    r"design(?:ers?|ed)?|setup|spectators?|dead\s+chat)\b",
+    re.IGNORECASE,
+)
 _PHASE_WORDS = re.compile(r"(?:day|night|d|n)\s*\d+\b", re.IGNORECASE)
 
 
@@ -322,6 +327,8 @@ def _read_entry(line: str, authors: _Names | None, moderators: set[str]) -> _Ent
         return None
     if _WAGON_LINE.match(plain.lstrip(STRUCK_OPEN + "*")):
         return None
+    if ":" in plain and _STAFF_LABEL.search(plain.split(":", 1)[0]):
+        return None  # "Back-Up Mod: Spare", "Normalcy Reviewers: A, B": the game's staff, not its players
     # Struck accounts are earlier accounts of the seat (or a dead seat when it is the only one).
     struck = [
         _clean_name(name)
@@ -331,10 +338,10 @@ def _read_entry(line: str, authors: _Names | None, moderators: set[str]) -> _Ent
     unstruck_text = re.sub(STRUCK_OPEN + r"[^" + STRUCK_CLOSE + r"]*" + STRUCK_CLOSE, " | ", bare)
     # "Birch (replacing Oldbirch)": the bracket belongs to the name, not to the role after it
     unstruck_text = re.sub(
-        r"[(\[]\s*((?:replac|sub|in\s+for)[^)\]]*)[)\]]", r" \1 ", unstruck_text, flags=re.IGNORECASE
+        r"[(\[]\s*((?:replac|repl\.|sub|in\s+for)[^)\]]*)[)\]]", r" \1 ", unstruck_text, flags=re.IGNORECASE
     )
     pieces = [p for p in (_clean_name(s) for s in _SPLIT.split(unstruck_text)) if p]
-    struck = [s for s in struck if s and _name_like(s)]
+    struck = [name for s in struck if s for name in _split_accounts(s, authors) if _name_like(name)]
     accounts: list[str] = []
     order_reversed = False
     if pieces:
@@ -347,9 +354,8 @@ def _read_entry(line: str, authors: _Names | None, moderators: set[str]) -> _Ent
                 names[-1] = _clean_name(_split_replaced(pieces[1])[0])
             names = [n for n in names if n and _name_like(n)]
             # "New replaced Old" / "New replacing Old": the later account is written first.
-            if words and re.match(r"replac(?:ed|ing|es)$|in\s+for|sub|<|←", words[0], re.IGNORECASE) and not re.match(
-                r"replaced\s+by|subbed\s+by", words[0], re.IGNORECASE
-            ):
+            later_first = re.match(r"replac(?:ed|ing|es)$|repl\.$|in\s+for|sub|<|←", words[0] if words else "", re.I)
+            if later_first and not re.match(r"replaced\s+by|subbed\s+by", words[0], re.IGNORECASE):
                 order_reversed = True
             accounts = list(reversed(names)) if order_reversed else names
         else:
@@ -375,6 +381,17 @@ def _read_entry(line: str, authors: _Names | None, moderators: set[str]) -> _Ent
     if struck and not pieces:
         dead = True  # the only name is struck out: a dead seat
     return _Entry(tuple(dict.fromkeys(accounts)), dead, line)
+
+
+def _split_accounts(text: str, authors: _Names | None) -> list[str]:
+    """"Old1 Old2" struck together: the thread's accounts it is made of, when it is nothing else."""
+    if authors is None or authors.seat(text):
+        return [text]
+    found = authors.find(text)
+    rest = text
+    for start, end, _ in reversed(found):
+        rest = rest[:start] + rest[end:]
+    return [text[start:end] for start, end, _ in found] if len(found) > 1 and not rest.strip() else [text]
 
 
 def _split_replaced(text: str) -> list[str]:
@@ -444,11 +461,13 @@ def _list_entries(lines: list[str], moderators: set[str], authors: _Names | None
         runs.append((run_header, run))
     chosen: list[_Entry] = []
     chosen_runs: list[list[_Entry]] = []
+    headed_total = sum(len(entries) for under_header, entries in runs if under_header)
     for under_header, entries in runs:
         before = len(chosen)
         known = sum(1 for e in entries if authors is not None and any(authors.seat(a) for a in e.accounts))
         vouched = authors is not None and known >= max(2, len(entries) // 2 + 1)
-        headed = under_header and len(entries) >= 3 and (authors is None or known >= 1)
+        # "Alive:" with one name left and "Dead:" with the rest are one list in two parts
+        headed = under_header and (len(entries) >= 3 or headed_total >= 3) and (authors is None or known >= 1)
         if vouched or headed or (len(entries) >= 5 and authors is None):
             chosen.extend(entries)
         if len(chosen) > before:
@@ -478,7 +497,8 @@ def _list_entries(lines: list[str], moderators: set[str], authors: _Names | None
 
 def _vouched(run: list[_Entry], authors: _Names) -> list[_Entry]:
     """The thread's posters vouch for a list: a name that never posted stays only between two that did, in the
-    same numbered or bulleted list (a player replaced before posting); headers and notes drop out."""
+    same numbered or bulleted list, or on a line of its own (a player replaced before posting); headers and
+    notes drop out."""
     posted = [any(authors.seat(a) for a in e.accounts) for e in run]
 
     def style(entry: _Entry) -> str:
@@ -488,7 +508,8 @@ def _vouched(run: list[_Entry], authors: _Names) -> list[_Entry]:
     return [
         e for i, e in enumerate(run)
         if posted[i] or (0 < i < len(run) - 1 and posted[i - 1] and posted[i + 1]
-                         and style(run[i - 1]) == style(e) == style(run[i + 1]) != ""
+                         and style(run[i - 1]) == style(e) == style(run[i + 1])
+                         and (style(e) != "" or _plain(e.line).strip(" *") == e.accounts[0])
                          and not _LIST_HEADER.match(_plain(e.line)) and e.accounts[0][:1].isalnum())
     ]
 
@@ -545,8 +566,8 @@ def _read_helpers(
 # --- announcements ---------------------------------------------------------------------------------------------
 
 _NOW_PHASE = re.compile(
-    r"\b(?:it\s+is\s+now|it's\s+now|welcome\s+to|we\s+are\s+now\s+in|now\s+entering|entering|start\s+of|"
-    r"beginning\s+of|dawns?\s+on|dawn\s+of)\s+(?:the\s+)?(day|night)\s*" + _NUM + r"\b"
+    r"\b(?:it\s+is\s+now|it'?s\s+now|welcome\s+to|we\s+are\s+now\s+in|now\s+entering|entering|start\s+of|"
+    r"beginning\s+of|dawns?\s+on|dawn\s+of)\s+(?:the\s+)?(day|night|[dn](?=\s*\d))\s*" + _NUM + r"\b"
     r"|\b(day|night)\s*" + _NUM + r"\s+(?:has\s+)?(?:now\s+)?(?:begun|began|started|starts\s+now|begins\s+now|"
     r"is\s+(?:now\s+)?(?:open|here|upon\s+us|underway)|begins(?=\s*[.!,]|\s*$)|starts(?=\s*[.!,]|\s*$)|"
     r"has\s+now\s+begun)"
@@ -559,12 +580,13 @@ _NIGHT_FALLS = re.compile(
 _LYNCH_VERB = re.compile(
     r"\b(?:has\s+been|have\s+been|was|were|is\s+being|is|got|gets|will\s+be)\s+(?:\w+\s+)?(?:lynched|hanged|hung|"
     r"executed|eliminated|voted\s+out|strung\s+up)\b|\b(?:lynched|hanged|hung|executed|eliminated)\s+(?:on\s+)?(?:day|d)\s*"
-    + _NUM + r"\b|,\s*(?:was\s+)?lynched\b",
+    + _NUM + r"\b|,\s*(?:was\s+)?lynched\b|\(lynched\)",
     re.IGNORECASE,
 )
 _LYNCH_REACHED = re.compile(
     r"\b(?:lynch|majority|hammer)\s+(?:has\s+been\s+|is\s+|was\s+)?(?:reached|achieved|attained)\b|"
-    r"\bmajority\s+(?:vote\s+)?(?:on|for)\b|\b(?:has\s+been|was|is)\s+hammered\b",
+    r"\bmajority\s+(?:vote\s+)?(?:on|for)\b|\b(?:has\s+been|was|is)\s+hammered\b|"
+    r"\bthat'?s\s+(?:a\s+)?(?:lynch|hammer)\b",
     re.IGNORECASE,
 )
 _NO_LYNCH = re.compile(
@@ -584,6 +606,7 @@ _KILL_VERB = re.compile(
     re.IGNORECASE,
 )
 _CONDITION = re.compile(r"\b(?:when|whenever|if|once|until|unless|will|would|can|before|after)\b", re.IGNORECASE)
+_IF_BEFORE = re.compile(r"\b(?:if|unless|when|whenever|once|until|should|in\s+case)\b", re.IGNORECASE)
 _MODKILL = re.compile(r"\bmod[\s-]?kill(?:ed|s)?\b", re.IGNORECASE)
 _FLIP = re.compile(
     r"^\W*(?P<name>[^,\n]{1,40}?)\s*(?:,|\s-\s|\s–\s|\swas\s(?:a|an|the)\s)\s*(?P<rest>.{2,160})$", re.IGNORECASE
@@ -618,9 +641,14 @@ class _State:
     day: int = 0
     night: bool = True  # before day 1 starts
     ended: bool = False  # the current day has ended (lynch or night)
+    lynched: bool = False  # ... by its lynch or no-lynch
     implicit: bool = False  # day 1 was taken to start with the opening post
     night_post: int | None = None  # the post that ended the last day
+    count_day: int | None = None  # the day the vote count in the post being read is for
     dead: set = field(default_factory=set)  # seats read dead, also from posts read quietly (before after_post)
+    posts_by_seat: dict = field(default_factory=dict)  # seat -> the numbers of the posts its accounts wrote
+    listed_living: dict = field(default_factory=dict)  # day -> the seats its counts listed living
+    counted_out: list = field(default_factory=list)  # (DeathFact, day, quiet): left out of a count, unconfirmed
     facts: dict = field(default_factory=lambda: {k: [] for k in (
         "starts", "ends", "elims", "deaths", "repl", "deadlines", "problems")})
 
@@ -672,6 +700,7 @@ def read_thread_facts(
             mod_keys |= {h.casefold() for h in helpers}
     state = _State()
     names = _Names(seats)
+    state.posts_by_seat = _posts_by_seat(posts, names)
     opening_block = True  # the opening post and the moderators' posts right after it (reserved, kept up to date)
     run: list[PostLike] = []  # the moderators' posts since the last player's post
     for post in posts:
@@ -698,6 +727,7 @@ def read_thread_facts(
             seats.clear()
             seats.update(before[1])
             names.__init__(seats)
+    _confirm_counted_out(state, posts[-1].number)
     f = state.facts
     return ThreadFacts(
         title=title,
@@ -712,6 +742,29 @@ def read_thread_facts(
         deadlines=tuple(f["deadlines"]),
         problems=tuple(problems + f["problems"]),
     )
+
+
+def _posts_by_seat(posts: Sequence[PostLike], names: _Names) -> dict[str, list[int]]:
+    """Each seat's posts in the thread (by any of its accounts known when the reading starts)."""
+    written: dict[str, list[int]] = {}
+    for post in posts:
+        seat = names.seat_of.get(post.author.casefold())
+        if seat is not None:
+            written.setdefault(seat, []).append(post.number)
+    return written
+
+
+def _confirm_counted_out(state: _State, last_post: int) -> None:
+    """A seat a day's count left out is dead when its player posts no more until that day ends (a count can
+    miss a line the reader cannot read; a living player's next post shows it). Posts after the day's end are
+    not held against it: the dead talk once the game is over."""
+    ends = {e.day: e.post for e in state.facts["ends"]}
+    for death, day, quiet in state.counted_out:
+        until = ends.get(day, last_post)
+        if quiet or death.player in state.dead:
+            continue  # read before the caller's after_post, or told in words too
+        if not any(death.cite.post < n <= until for n in state.posts_by_seat.get(death.player, ())):
+            state.facts["deaths"].append(death)
 
 
 def _read_opening(post: PostLike, state: _State, timezone: tzinfo, *, quiet: bool) -> None:
@@ -740,6 +793,7 @@ def _read_announcement(
     post: PostLike, state: _State, names: _Names, seats: dict[str, list[str]], timezone: tzinfo, *, quiet: bool
 ) -> None:
     lines = read_lines(post.body_html)
+    state.count_day = next((d for d in (vote_count_day(_plain(line)) for line in lines[:3]) if d is not None), None)
     f = state.facts
     dead = state.dead | {d.player for d in f["deaths"]} | {e.player for e in f["elims"] if e.player}
 
@@ -776,9 +830,11 @@ def _read_announcement(
                     f["starts"][:] = [DayStart(1, post.number, deadline, cite)]
                     f["deadlines"][:] = [DeadlineFact(1, deadline, post.number, "deadline", cite)] if deadline else []
                 continue
-            if kind == "day" and (number > state.day or (number == state.day and state.night)):
+            # the same day again only after a night word may have ended it too early, never after its lynch
+            # ("on the beginning of Day 2, everybody turns to Zodiark" in the lynch's story)
+            if kind == "day" and (number > state.day or (number == state.day and state.night and not state.lynched)):
                 _end_day(state, post, cite, add)
-                state.day, state.night, state.ended = number, False, False
+                state.day, state.night, state.ended, state.lynched = number, False, False, False
                 deadline = read_deadline(plain, post, timezone) or _deadline_in(lines, post, timezone)
                 add("starts", DayStart(number, post.number, deadline, cite))
                 if deadline:
@@ -796,18 +852,27 @@ def _read_announcement(
             continue
         # lynch / no lynch
         if not _has_elimination(f, state.day) and not (state.night and not state.ended):
-            if _NO_LYNCH.search(plain):
+            no_lynch = _NO_LYNCH.search(plain)
+            if no_lynch and not _IF_BEFORE.search(plain[: no_lynch.start()]):  # "If no lynch is reached, ..."
                 add("elims", Elimination(state.day, None, post.number, cite))
                 _end_day(state, post, cite, add)
+                state.lynched = True
                 continue
             lynched = _named_before(plain, _LYNCH_VERB, names)
+            night = _stated_night(plain)
+            if lynched and lynched not in dead and night is not None:  # "X was hung upside down Night 3"
+                add("deaths", DeathFact(lynched, f"night {night}", None, "night kill", cite))
+                dead.add(lynched)
+                continue
             if lynched and lynched not in dead:
                 add("elims", Elimination(state.day, lynched, post.number, cite))
                 dead.add(lynched)
                 _end_day(state, post, cite, add)
+                state.lynched = True
                 continue
             if _LYNCH_REACHED.search(plain) and not _CONDITION.search(plain):
                 _end_day(state, post, cite, add)
+                state.lynched = True
         # deaths
         modkilled = _named_before(plain, _MODKILL, names)
         if modkilled and modkilled not in dead:
@@ -850,15 +915,20 @@ def _read_announcement(
                 known = [d for d in f["deadlines"] if d.day == state.day]
                 if not known or known[-1].time != when:
                     add("deadlines", DeadlineFact(state.day, when, post.number, kind if known else "deadline", cite))
+    _read_majority_death(post, lines, state, names, add)
     _read_lynch_flip(post, lines, state, names, add)
     _read_dawn(post, lines, state, add, timezone)
 
 
+MAX_DEATHS_IN_A_NIGHT = 3
+
+
 def _read_counted_living(post: PostLike, state: _State, names: _Names, seats: dict[str, list[str]], *,
                          quiet: bool) -> None:
-    """A day's vote count that lists every living player (and says how many) leaves out the seats that died
-    since: a death the moderator told only in flavour text ("the town found a body") is still read. The seats
-    missing from the day's count died in the night before it."""
+    """A day's vote count that lists every living player leaves out the seats that died since: a death the
+    moderator told only in flavour text ("the town found a body") is still read. A seat missing from the
+    day's count died in the night before it, when no more seats are missing than a night takes and its
+    player posts no more that day (:func:`_confirm_counted_out`)."""
     if state.night or state.day < 2:
         return
     lines = read_lines(post.body_html)
@@ -872,19 +942,24 @@ def _read_counted_living(post: PostLike, state: _State, names: _Names, seats: di
     f = state.facts
     dead = state.dead | {d.player for d in f["deaths"]} | {e.player for e in f["elims"] if e.player}
     cite = Cite(post.number, _trim(_plain(lines[0])))
-    for seat in seats:
-        if seat not in living and seat not in dead:
-            state.dead.add(seat)
-            if not quiet:
-                f["deaths"].append(DeathFact(seat, f"night {state.day - 1}", None, "night kill", cite))
+    pending = {death.player for death, _, _ in state.counted_out}
+    # a seat an earlier count of the day listed living was left out by a line this one missed: no night
+    # killed it since, and a day's kill is announced in words
+    counted_before = state.listed_living.setdefault(day, set())
+    missing = [seat for seat in seats if seat not in living | dead | pending | counted_before]
+    counted_before |= living
+    if len(missing) > MAX_DEATHS_IN_A_NIGHT:
+        return  # more than a night takes: the count is not what it seems
+    for seat in missing:  # kept also when quiet, so that a later count does not read the same death again
+        state.counted_out.append((DeathFact(seat, f"night {state.day - 1}", None, "night kill", cite), day, quiet))
 
 
 def _read_vote_count_day(post: PostLike, run: list[PostLike], state: _State, timezone: tzinfo, *, quiet: bool) -> None:
     """A moderator's vote count for the next day, posted at night: that day has started, even when the
     moderator announced it only in flavour text. It starts with the first post of the moderator's run of
     posts before the count (no player posted in between) that reads as a dawn, else with the count itself."""
-    if not state.night or not state.day:
-        return
+    if not state.night or not state.day or state.night_post == post.number:
+        return  # the post that ended the day holds its final count, whatever day that count names
     lines = read_lines(post.body_html)
     day = next((d for d in (vote_count_day(_plain(line)) for line in lines[:3]) if d is not None), None)
     if day != state.day + 1:
@@ -914,9 +989,11 @@ def _read_dawn(post: PostLike, lines: list[str], state: _State, add, timezone: t
     """A night ends without "It is now Day N" when the moderator reports its deaths (or that nobody died) and
     the day's business: the next day starts with that post."""
     f = state.facts
-    if not state.night or not state.day or any(e.post == post.number for e in f["ends"]):
+    if not state.night or not state.day or state.night_post == post.number:
         return
     text = " ".join(_plain(line) for line in lines)
+    if _NIGHT_FALLS.search(text) or any(e.post == post.number for e in f["elims"]):
+        return  # the lynch's story that begins the night ("see you in the morning!") is no dawn
     reported = any(d.cite.post == post.number and d.phase == f"night {state.day}" for d in f["deaths"])
     if not (reported or (_DAWN.search(text) and _DAY_BUSINESS.search(text))):
         return
@@ -926,6 +1003,27 @@ def _read_dawn(post: PostLike, lines: list[str], state: _State, add, timezone: t
     add("starts", DayStart(state.day, post.number, deadline, cite))
     if deadline:
         add("deadlines", DeadlineFact(state.day, deadline, post.number, "deadline", cite))
+
+
+def _read_majority_death(post: PostLike, lines: list[str], state: _State, names: _Names, add) -> None:
+    """A death the post tells of a seat its own vote count shows at majority ("Alder (5): ..." with "it takes 5
+    to lynch") is that day's lynch, however it is worded ("Alder, a Vanilla Townie, died D3"): the day ends here."""
+    f = state.facts
+    if not state.day or _has_elimination(f, state.day):
+        return
+    told = [d for d in f["deaths"] if d.cite.post == post.number and d.phase == f"day {state.day}"]
+    if len(told) != 1:
+        return
+    majority = majority_needed(" ".join(_plain(line) for line in lines))
+    wagons = {names.seat(head): votes for head, votes in map(wagon_of, map(_plain, lines)) if head}
+    death = told[0]
+    if majority is None or wagons.get(death.player, 0) < majority:
+        return
+    f["deaths"].remove(death)
+    add("elims", Elimination(state.day, death.player, post.number, death.cite))
+    if not state.night:
+        _end_day(state, post, death.cite, add)
+        state.lynched = True
 
 
 def _read_lynch_flip(post: PostLike, lines: list[str], state: _State, names: _Names, add) -> None:
@@ -973,11 +1071,11 @@ _BARE_PHASE = re.compile(
 def _phase_of(text: str, state: _State, post: int) -> tuple[str, int] | None:
     """The phase a sentence says the game is in now, as ("day"|"night", number).
 
-    "With 9 alive, 5 to lynch" after a night starts the next day, but not in the post that ended the day: a
-    closing vote count states the day's own numbers."""
+    "With 9 alive, 5 to lynch" after a night starts the next day, but not in the post that ended the day nor
+    in the ended day's final count ("Vote Count 1.13 ... With 13 alive"): they state the day's own numbers."""
     match = _NOW_PHASE.search(text)
     if match:
-        kind = (match.group(1) or match.group(3) or match.group(5)).lower()
+        kind = "night" if (match.group(1) or match.group(3) or match.group(5)).lower().startswith("n") else "day"
         return kind, _number(match.group(2) or match.group(4) or match.group(6))
     match = _PHASE_CUE.search(text)
     if match:
@@ -993,9 +1091,16 @@ def _phase_of(text: str, state: _State, post: int) -> tuple[str, int] | None:
         if (match.group(1) or "").lower() == "day" or match.group(2):
             return ("day", state.day + 1) if state.night else None
         return "night", state.day
-    if state.night and state.day and state.night_post != post and _ALIVE_COUNT.search(text):
+    if state.night and state.day and state.night_post != post and _ALIVE_COUNT.search(text) and \
+            state.count_day != state.day:
         return "day", state.day + 1
     return None
+
+
+def _stated_night(text: str) -> int | None:
+    """The night a sentence names ("... killed Night 3", "N2"), if it names one."""
+    stated = _PHASE_IN.search(text)
+    return _number(stated.group(2)) if stated and stated.group(1).lower().startswith("n") else None
 
 
 def _sentences(text: str) -> list[str]:

@@ -13,7 +13,7 @@ import click
 
 from assistant import __version__
 from assistant.errors import VotalError
-from assistant.terminal import terminal_safe
+from assistant.terminal import json_safe, terminal_safe
 
 
 class _Group(click.Group):
@@ -110,7 +110,7 @@ def day_options(func: Callable) -> Callable:
         help="Count as of this time (ISO 8601; without an offset, in the game's time zone). "
         "Default: the time of the --at-post post, else now.",
     )(func)
-    func = click.option("--at-post", type=int, help="Count as of this post number.")(func)
+    func = click.option("--at-post", type=click.IntRange(min=0), help="Count as of this post number.")(func)
     return click.option("--day", type=click.IntRange(min=1), help="Day to count (default: the current day).")(func)
 
 
@@ -165,11 +165,17 @@ def load_stored(game_file: str, db_file: str):
 def warn(warnings) -> None:
     """Warnings for the moderator on stderr, beside output meant to be pasted (BBCode, drafts, exports)."""
     for warning in warnings:
-        click.echo(f"warning: {warning.message}", err=True)
+        print_text(f"warning: {warning.message}", err=True)
 
 
 def print_json(data) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    """Data for scripts: exact, with control and bidi characters as JSON escapes (safe on a terminal too)."""
+    click.echo(json_safe(json.dumps(data, indent=2, ensure_ascii=False)))
+
+
+def _on_terminal() -> bool:
+    stream = click.get_text_stream("stdout")
+    return bool(getattr(stream, "isatty", None) and stream.isatty())
 
 
 def print_text(text: str, **options) -> None:
@@ -259,21 +265,22 @@ def new(url: str, out: str, ruleset: str | None, zone: str | None, force: bool, 
 
     if Path(out).exists() and not force:
         raise click.ClickException(f"{out} exists: pass --force to overwrite it")
+    show_progress = not quiet and fmt == "text" and sys.stderr.isatty()  # carriage returns only on a terminal
     result = create_game_file(url, out, db=open_store(db_file), ruleset=ruleset, timezone=zone, now=now_utc,
                               min_interval=min_interval,
-                              progress=None if quiet or fmt == "json" else lambda n: click.echo(
-                                  f"\rpage {n}", nl=False, err=True))
+                              progress=(lambda n: click.echo(f"\rpage {n}", nl=False, err=True)) if show_progress
+                              else None)
     if fmt == "json":
         print_json({**result.summary, "file": out, "written": result.usable, "found": result.found,
                     "missing": result.missing})
     else:
-        if not quiet:
+        if show_progress:
             click.echo("", err=True)
-        click.echo(f"Wrote {out}" if result.usable else f"Nothing written to {out}")
+        print_text(f"Wrote {out}" if result.usable else f"Nothing written to {out}")
         for line in result.found:
-            click.echo(f"  found: {line}")
+            print_text(f"  found: {line}")
         for line in result.missing:
-            click.echo(f"  missing: {line}")
+            print_text(f"  missing: {line}")
     if not result.usable:
         sys.exit(1)
 
@@ -397,7 +404,7 @@ def count(
 
         for votal in votals:
             warn(for_day(warnings, votal.day))
-            click.echo(render_votal_draft(game, votal))
+            print_text(render_votal_draft(game, votal))
     else:
         from assistant.counting import format_votal_text
 
@@ -419,7 +426,8 @@ def count(
     help="Your templates folder (default: the game file's 'templates'); its files override the bundled ones.",
 )
 @click.option("--force", is_flag=True,
-              help="Draft day-end or judge even for a day not yet decided (the draft then says it is undecided).")
+              help="Draft day-end or judge for a day not yet decided, early-end for a day that did not end early, "
+                   "runoff when there is none (the draft then says so).")
 def draft(
     kind: str,
     game_file: str,
@@ -435,8 +443,9 @@ def draft(
 
     KIND is one of day-start, votal, judge, day-end, early-end, runoff, reminder. A template
     folder's votal.j2, day_start.j2 ... (or bbcode/votal.j2, markdown/votal.j2) replace the
-    bundled templates of the same name. A day-end or judge draft of a day that is not decided
-    is refused (exit 1) unless --force.
+    bundled templates of the same name. A draft announcing what did not happen (day-end or
+    judge of a day not decided, early-end of a day that did not end early, runoff when there is
+    none) is refused (exit 1) unless --force.
 
     \b
     Example:
@@ -444,7 +453,7 @@ def draft(
     """
     from assistant.checks import for_day
     from assistant.counting import count_game, current_day, game_warnings, load_stored_game, ruleset_for
-    from assistant.drafts import build_context, default_flavor, render_draft
+    from assistant.drafts import build_context, default_flavor, nothing_to_announce, render_draft
 
     game, db = load_stored(game_file, db_file)
     moment = as_of_moment(game, db, at_post, at_time)
@@ -452,12 +461,6 @@ def draft(
     stored = load_stored_game(game, db)
     votals = count_game(game, db, days=[number], at_post=at_post, at_time=moment, stored=stored)
     warn(for_day(game_warnings(game, db, days=[number], stored=stored), number))
-    if kind in ("day-end", "judge") and votals[0].outcome is None and not force:
-        where = f"post {at_post}" if at_post is not None else f"{moment:%Y-%m-%d %H:%M} UTC"
-        raise click.ClickException(
-            f"day {number} is not decided as of {where}: a {kind} post would announce nothing "
-            "(count it with `votal count`; --force drafts it marked undecided)"
-        )
     posts = stored.posts
     count_number = None
     if kind == "votal" and votals[0].as_of_post is not None:
@@ -467,8 +470,15 @@ def draft(
         count_number = number_vote_count(open_store(db_file), game.key, number, votals[0].as_of_post, now=now_utc())
     context = build_context(game, ruleset_for(game), votals, day=number, now=moment, posts=posts,
                             count_number=count_number)
+    missing = nothing_to_announce(kind, context)
+    if missing and not force:
+        where = f"post {at_post}" if at_post is not None else f"{moment:%Y-%m-%d %H:%M} UTC"
+        raise click.ClickException(
+            f"day {number} {missing} as of {where}: a {kind} post would announce what did not happen "
+            "(count it with `votal count`; --force drafts it saying so)"
+        )
     folder = templates_dir or game.templates
-    click.echo(render_draft(kind, context, flavor=flavor or default_flavor(game), template_dir=folder))
+    print_text(render_draft(kind, context, flavor=flavor or default_flavor(game), template_dir=folder))
 
 
 @main.command()
@@ -577,11 +587,15 @@ def export(game_file: str, db_file: str, fmt: str, table: str, output: str | Non
     game, posts, days, label = gather_days(*load_stored(game_file, db_file), now=now)
     text = render_export(fmt, game, days, generated_at=now, posts=posts, table=table,
                          no_elimination_label=label)
+    # JSON and HTML are exact and safe as rendered (escapes, character references); CSV is exact for a file
+    # or a pipe (a spreadsheet's data) and escaped on a terminal.
     if output:
         with open(output, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
-    else:
+    elif fmt == "csv" and not _on_terminal():
         click.echo(text, nl=False)
+    else:
+        print_text(text, nl=False)
 
 
 @main.command()

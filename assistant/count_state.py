@@ -56,13 +56,19 @@ _NO_LYNCH = re.compile(r"^(?:no\s*lynch|no\s*elimination|no\s*exile|sleep)$", re
 
 def counted_living(lines: list[str], *, seat_of: Callable[[str], str | None]) -> set[str] | None:
     """The seats a moderator's vote count lists as living (every voter and every "Not voting" name), or None
-    when the post is no complete count: it has no "Not voting" line and states no number alive, a listed
-    name is no known account (a replacement not yet read), a seat is listed twice, or the number alive it
-    states is not the number of names it lists. ``lines`` are the post's lines without struck-out text."""
-    listed: list[str | None] = []
+    when the post is no complete count: it has no "Not voting" line and states no number alive, the number it
+    states is not the number of names it lists (a line the reader missed), a listed name is no known account
+    (a replacement not yet read), or a seat is listed twice. ``lines`` are the post's lines without
+    struck-out text. A count may still miss a line no pattern reads: the caller checks the seats it leaves
+    out against the thread (a dead player posts no more)."""
     not_voting = False
+    listed: list[str | None] = []
     for line in lines:
-        match = _COUNT_LINE.match(line.strip())
+        line = line.strip()
+        heading = _VOTE_COUNT_DAY.match(line)
+        if heading:  # "Vote Count 2.4Alder (2): Birch, Cedar": the first wagon glued to the heading
+            line = line[heading.end():]
+        match = _COUNT_LINE.match(line)
         if not match:
             continue
         head = match.group("head").strip(" *")
@@ -78,3 +84,25 @@ def counted_living(lines: list[str], *, seat_of: Callable[[str], str | None]) ->
     if (alive is None and not not_voting) or (alive is not None and alive != len(listed)):
         return None
     return set(listed)
+
+
+_MAJORITY = re.compile(
+    r"\btakes?\s+(\d{1,2})\s+(?:votes?\s+)?to\s+(?:lynch|eliminate|execute)\b|"
+    r"\b(\d{1,2})\s+(?:votes?\s+)?(?:are\s+|is\s+)?(?:needed|required)\s+(?:to\s+(?:lynch|eliminate)|for\s+a\s+lynch)\b|"
+    r"\bmajority\s+(?:is\s+)?(\d{1,2})\b|\b(\d{1,2})\s+(?:votes?\s+)?(?:is|are)\s+majority\b",
+    re.IGNORECASE,
+)
+_WAGON = re.compile(r"^\W*(?P<head>[^:\[(]{1,60}?)\s*[\[(]\s*(?P<votes>\d{1,2})\s*[\])]")
+
+
+def majority_needed(text: str) -> int | None:
+    """The votes a lynch takes, as a count states it ("With 9 alive, it takes 5 to lynch", "majority is 5")."""
+    match = _MAJORITY.search(text)
+    return int(next(g for g in match.groups() if g)) if match else None
+
+
+def wagon_of(line: str) -> tuple[str | None, int]:
+    """A count's wagon line as (the name it heads with, its votes): "Alder (5): Birch, ..." -> ("Alder", 5)."""
+    heading = _VOTE_COUNT_DAY.match(line)
+    match = _WAGON.match(line[heading.end():] if heading else line)
+    return (match.group("head").strip(" *"), int(match.group("votes"))) if match else (None, 0)

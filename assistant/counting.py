@@ -60,6 +60,17 @@ def game_warnings(
     bounds Votal assumed for any of ``days`` (the days being shown) that the game file does not declare.
     ``stored``: the thread already read by this command (else it is read here)."""
     warnings = check_days(game, last_post=store.last_post_number(db, game.key))
+    last = store.last_sync(db, game.key)
+    unread = store.sync_problems(last) if last is not None and not last["error"] else []  # a failure says more
+    if unread:
+        more = f" (and {len(unread) - 1} more)" if len(unread) > 1 else ""
+        warnings.append(
+            GameWarning(
+                "sync_problems",
+                f"the last sync could not read every post: {unread[0]}{more}; votes in posts it could not read "
+                "are not in this count (check the thread, then sync again)",
+            )
+        )
     ruleset = ruleset_for(game)
     for day in days:
         if day > 1 and game.day(day) is None:

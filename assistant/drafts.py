@@ -26,36 +26,25 @@ from __future__ import annotations
 
 import random
 import re
-import sys
 import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass, replace
-from datetime import UTC, date, datetime, timedelta
-from datetime import time as time_of_day
-from enum import Enum
+from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 from jinja2 import (
     ChoiceLoader,
     Environment,
-    FileSystemLoader,
     FunctionLoader,
     StrictUndefined,
     TemplateError,
     TemplateNotFound,
-    Undefined,
 )
-from jinja2.environment import TemplateModule
-from jinja2.exceptions import SecurityError, TemplateRuntimeError
 from jinja2.loaders import split_template_path
-from jinja2.runtime import LoopContext, Macro
-from jinja2.sandbox import SandboxedEnvironment
-from jinja2.utils import Cycler, Joiner, Namespace
-from markupsafe import Markup
 
 from assistant.clock import DayBounds, day_bounds
 from assistant.errors import VotalError
@@ -64,7 +53,9 @@ from assistant.identity import AuthorIndex
 from assistant.living import alive_seats
 from assistant.outcome import Kind, Reason, Words, announce, judge_declined, words_of
 from assistant.rules import Ruleset, find_ruleset
+from assistant.sandbox import DraftSandbox, FolderLoader, render_bounded
 from assistant.tally import Votal
+from assistant.terminal import terminal_safe
 from assistant.votes import show_votes, standing_steps, votes_needed
 from assistant.zones import zone_label
 from parsers.commands import ReadPost
@@ -579,12 +570,12 @@ _MD_LEADING = re.compile(r"^(\d+)([.)])|^([+\-=.!])")
 
 def escape_bbcode(text: str) -> str:
     """``text`` shown literally in a BBCode post (see the module docstring)."""
-    return _BB_TAG_OPEN.sub("[[i][/i]", _SPACE.sub(" ", text).strip())
+    return _BB_TAG_OPEN.sub("[[i][/i]", terminal_safe(_SPACE.sub(" ", text).strip()))
 
 
 def escape_markdown(text: str) -> str:
     """``text`` shown literally in a Markdown (CommonMark / Discourse) post."""
-    text = _MD_INLINE.sub(r"\\\1", _SPACE.sub(" ", text).strip())
+    text = _MD_INLINE.sub(r"\\\1", terminal_safe(_SPACE.sub(" ", text).strip()))
     return _MD_LEADING.sub(lambda m: f"{m.group(1)}\\{m.group(2)}" if m.group(1) else f"\\{m.group(3)}", text)
 
 
@@ -631,6 +622,23 @@ class _Namespace(dict):
 # --- rendering --------------------------------------------------------------------------------------------
 
 
+_EARLY_ENDS = frozenset({"majority", "unanimous_minus_one", "no_possible_tie"})
+
+
+def nothing_to_announce(kind: str, context: DraftContext) -> str | None:
+    """Why a draft of ``kind`` would announce something that did not happen (None: it would not): a day-end
+    or judge post for a day not decided, an early-end post for a day that did not end early, a runoff post
+    with no runoff."""
+    outcome = context.outcome
+    if kind in ("day-end", "judge") and outcome is None:
+        return "is not decided"
+    if kind == "early-end" and (outcome is None or str(outcome.reason) not in _EARLY_ENDS):
+        return "did not end early"
+    if kind == "runoff" and context.runoff is None:
+        return "has no runoff"
+    return None
+
+
 def template_name(kind: str) -> str:
     """The template file a kind of draft is rendered from: ``day-start`` -> ``day_start.j2``."""
     if kind not in KINDS:
@@ -653,70 +661,19 @@ def _bundled(flavor: str) -> FunctionLoader:
     return FunctionLoader(load)
 
 
-class _FolderLoader(FileSystemLoader):
-    """A moderator's template folder: ``..`` is refused by Jinja, and so is a file whose real path (after
-    symlinks) lies outside the folder."""
-
-    def get_source(self, environment: Environment, template: str):  # noqa: ANN201 (Jinja's signature)
-        source, filename, uptodate = super().get_source(environment, template)
-        real = Path(filename).resolve()
-        if not any(real.is_relative_to(Path(root).resolve()) for root in self.searchpath):
-            raise TemplateNotFound(template)
-        return source, filename, uptodate
-
-
-# Objects a template may read attributes of: plain data, and Jinja's own helpers. Anything else (a path, a
-# module, a function's globals) is refused, whatever the context ends up holding.
-_SAFE_TYPES = (str, int, float, bool, type(None), dict, list, tuple, Enum, date, datetime, time_of_day, timedelta,
-               Markup, Undefined, LoopContext, Cycler, Joiner, Namespace, Macro, TemplateModule)
-_MAX_TEXT = 2**20  # characters one expression may build ("x" * 10**10 is refused, not allocated)
-
-
-class _DraftSandbox(SandboxedEnvironment):
-    """Jinja's sandbox (no underscore attributes, no unsafe calls) restricted further to plain data, with
-    repetition bounded."""
-
-    intercepted_binops = frozenset(["*", "**"])
-
-    def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
-        return isinstance(obj, _SAFE_TYPES) and super().is_safe_attribute(obj, attr, value)
-
-    def call_binop(self, context, operator: str, left: Any, right: Any) -> Any:  # noqa: ANN001 (Jinja's)
-        if operator == "**" and isinstance(right, int | float) and abs(right) > 64:
-            raise SecurityError("exponent too large in a template")
-        if operator == "*" and isinstance(left, int) and isinstance(right, str | list | tuple):
-            left, right = right, left
-        if (
-            operator == "*"
-            and isinstance(left, str | list | tuple)
-            and isinstance(right, int)
-            and len(left) * right > _MAX_TEXT
-        ):
-                raise SecurityError("a template tried to build a text longer than a million characters")
-        return super().call_binop(context, operator, left, right)
-
-    def handle_exception(self, source: str | None = None) -> NoReturn:
-        """Any failure inside a template (``{{ 1 / 0 }}``, calling a non-function) is a template error, which
-        the drafts report in one line, never a traceback."""
-        failure = sys.exc_info()[1]
-        if failure is not None and not isinstance(failure, TemplateError):
-            raise TemplateRuntimeError(f"{type(failure).__name__}: {failure}") from None
-        super().handle_exception(source)
-
-
 @lru_cache(maxsize=32)
 def _environment(flavor: str, template_dir: Path | None) -> Environment:
     """One environment per (flavour, folder): Jinja caches compiled templates and reloads changed files.
 
-    Templates are data, not code: every draft renders in a sandbox (:class:`_DraftSandbox`), so a
+    Templates are data, not code: every draft renders in a sandbox (:class:`assistant.sandbox.DraftSandbox`), so a
     moderator's template (or one handed to them) cannot reach Python internals, the environment or files
     outside its folder."""
     loaders = []
     if template_dir is not None:
         # A moderator's folder may hold per-flavour subfolders (bbcode/votal.j2) or plain files (votal.j2).
-        loaders += [_FolderLoader(str(Path(template_dir) / flavor)), _FolderLoader(str(template_dir))]
+        loaders += [FolderLoader(str(Path(template_dir) / flavor)), FolderLoader(str(template_dir))]
     loaders.append(_bundled(flavor))
-    return _DraftSandbox(
+    return DraftSandbox(
         loader=ChoiceLoader(loaders),
         autoescape=False,  # values are escaped for the flavour before rendering (see _view)
         trim_blocks=True,
@@ -738,7 +695,7 @@ def render_draft(kind: str, context: DraftContext, *, flavor: str = "bbcode", te
     try:
         template = env.get_template(name)
         variables = dict(_view(context, flavor))
-        text = template.render(**variables, kind=kind, flavor=flavor)
+        text = render_bounded(template, {**variables, "kind": kind, "flavor": flavor})
     except TemplateNotFound as exc:
         raise DraftError(f"no template {exc.name!r} for {flavor}") from None
     except TemplateError as exc:  # a moderator's template: report it in one line, not a traceback

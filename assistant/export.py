@@ -17,6 +17,7 @@ from typing import Any
 from assistant.clock import iso_utc
 from assistant.outcome import WhyNot
 from assistant.site import PostRef, PublicGame, describe_day, format_utc, make_environment, public_day
+from assistant.terminal import html_safe, json_safe
 from assistant.votes import count_voters, standing_steps
 
 FORMATS = ("csv", "json", "html")
@@ -168,7 +169,7 @@ def render_json(
         "votes": list_vote_rows(game, public),
         "days": [summarize_day(game, d) for d in public],
     }
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return json_safe(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"
 
 
 def plot_timeline(day: Mapping[str, Any], *, no_elimination_label: str = "No elimination") -> dict[str, Any]:
@@ -258,7 +259,7 @@ def render_html(
     ]
     env = make_environment()
     css = env.loader.get_source(env, "style.css")[0]
-    return env.get_template("export.html.j2").render(
+    page = env.get_template("export.html.j2").render(
         game=game,
         generated_at=iso_utc(generated_at),
         generated_text=format_utc(generated_at),
@@ -266,6 +267,7 @@ def render_html(
         css=css,
         no_elimination_label=no_elimination_label,
     )
+    return html_safe(page)  # the same page in a browser; no raw control or bidi characters in the file
 
 
 def render_export(

@@ -16,11 +16,13 @@ import http.cookiejar
 import logging
 import os
 import random
+import re
 import socket
 import threading
 import time
 import warnings
-from collections.abc import Callable
+import weakref
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from email.utils import parsedate_to_datetime
@@ -161,6 +163,36 @@ class Fetched:
     not_modified: bool = False
 
 
+_META_CHARSET = re.compile(rb"""<meta[^>]{0,200}?charset\s*=\s*["']?([A-Za-z0-9._:-]{1,40})""", re.IGNORECASE)
+
+
+@dataclass
+class Answer:
+    """A forum's answer, its body read (capped) by :meth:`Fetcher._send`."""
+
+    status_code: int
+    headers: Mapping[str, str]
+    content: bytes
+    declared_encoding: str | None = None  # from Content-Type (requests says ISO-8859-1 for any text/* without one)
+
+    @property
+    def text(self) -> str:
+        """The body as text: in the charset the answer declares, else the page's <meta> charset, else UTF-8
+        (a stray bad byte shown as U+FFFD) unless it plainly is not, then Windows-1252. Forums rarely declare a
+        charset on HTML, and HTTP's ISO-8859-1 default would garble UTF-8 names."""
+        declared = self.declared_encoding
+        if declared is None or declared.lower() == "iso-8859-1":
+            found = _META_CHARSET.search(self.content[:4096])
+            declared = found.group(1).decode("ascii") if found else None
+        if declared:
+            with contextlib.suppress(LookupError):
+                return self.content.decode(declared, errors="replace")
+        text = self.content.decode("utf-8", errors="replace")
+        if text.count("\ufffd") <= 16:
+            return text
+        return self.content.decode("windows-1252", errors="replace")
+
+
 @dataclass
 class Fetcher:
     """GETs pages with politeness and retries; raises :class:`ForumError` with one clear line.
@@ -201,6 +233,7 @@ class Fetcher:
         if not isinstance(self.cookies, http.cookiejar.CookieJar):
             self.cookies = _jar_of(self.cookies, urlsplit(self.origin).hostname if self.origin else "")
         self._site = _origin(self.origin) if self.origin else None
+        self._sockets: weakref.WeakSet[socket.socket] = weakref.WeakSet()  # what a request's watch may shut
         if self.origin:
             host = urlsplit(self.origin).hostname or ""
             self.session.cookies.set_policy(http.cookiejar.DefaultCookiePolicy(allowed_domains=[host]))
@@ -225,14 +258,11 @@ class Fetcher:
             private = response.status_code in (401, 403)
             hint = " (a private thread? set [fetch] cookies_file or cookies_env)" if private else ""
             raise ForumError(f"HTTP {response.status_code} fetching {shown_url(url)}{hint}")
-        if response.encoding is None or response.encoding.lower() == "iso-8859-1":
-            # Forums rarely declare a charset on HTML; requests' HTTP default would garble UTF-8 names.
-            response.encoding = response.apparent_encoding or "utf-8"
         return Fetched(url, response.text, response.headers.get("ETag"), response.headers.get("Last-Modified"))
 
     def _request(
         self, url: str, headers: dict[str, str], *, accept: set[int], small: bool = False
-    ) -> requests.Response:
+    ) -> Answer:
         """One GET with the limiter, retries and backoff. Statuses in ``accept`` and 4xx are returned."""
         host = urlsplit(url).netloc
         shown = shown_url(url)
@@ -278,11 +308,11 @@ class Fetcher:
             raise ForumError(f"HTTP {status} fetching {shown}")
         raise AssertionError("unreachable")
 
-    def _send(self, url: str, headers: dict[str, str], *, small: bool = False) -> requests.Response:
+    def _send(self, url: str, headers: dict[str, str], *, small: bool = False) -> Answer:
         """One GET whose redirects (only within the origin) and body are read under one deadline and the cap.
         ``small``: a robots.txt, with a smaller cap and deadline (a forum that trickles it is given up on sooner)."""
         deadline = min(self.deadline, ROBOTS_DEADLINE) if small else self.deadline
-        watch = _Watch(deadline, self.stop)
+        watch = _Watch(deadline, self.stop, self._sockets)
         shown = shown_url(url)
         try:
             with watch:
@@ -308,8 +338,12 @@ class Fetcher:
                     url = target
                 else:
                     raise ForumError(f"{shown}: more than {MAX_REDIRECTS} redirects")
-                response._content = self._read_body(response, shown, ROBOTS_MAX_BYTES if small else self.max_page_bytes)
-                response._content_consumed = True
+                answer = Answer(
+                    response.status_code,
+                    response.headers,
+                    self._read_body(response, shown, ROBOTS_MAX_BYTES if small else self.max_page_bytes),
+                    requests.utils.get_encoding_from_headers(response.headers),
+                )
         except (requests.RequestException, OSError) as exc:
             if watch.fired:
                 raise self._cut_off(deadline, shown) from None
@@ -318,7 +352,7 @@ class Fetcher:
             raise requests.ConnectionError(type(exc).__name__) from None
         if watch.fired:  # the socket was shut under the reader: what it read may be cut anywhere
             raise self._cut_off(deadline, shown)
-        return response
+        return answer
 
     def _read_body(self, response: requests.Response, shown: str, cap: int) -> bytes:
         """The body, decompressed, refused past ``max_page_bytes`` (a gzip bomb inflates only that far)."""
@@ -422,8 +456,11 @@ def retry_after(value: str | None, *, now: datetime | None = None) -> float | No
     if not value:
         return None
     value = value.strip()
-    if value.isdigit():
-        return min(float(value), MAX_HOLD)
+    if value.isdigit():  # Unicode digits too ("²" is one, and no number): whatever float cannot read is unreadable
+        try:
+            return min(float(value), MAX_HOLD)
+        except ValueError:
+            return None
     try:
         when = parsedate_to_datetime(value)
     except (TypeError, ValueError, OverflowError):
@@ -591,10 +628,12 @@ class _Watch:
 
     _local = threading.local()
 
-    def __init__(self, seconds: float, stop: threading.Event | None) -> None:
+    def __init__(self, seconds: float, stop: threading.Event | None, sockets: weakref.WeakSet | None = None) -> None:
         self.ends = time.monotonic() + seconds
         self.stop = stop
-        self.sockets: list[socket.socket] = []
+        # Every socket the fetcher's connections opened (kept-alive ones included: a request may reuse one);
+        # a fetcher makes one request at a time, so firing shuts them all.
+        self.sockets: weakref.WeakSet[socket.socket] = sockets if sockets is not None else weakref.WeakSet()
         self.fired = False
         self._lock = threading.Lock()
 
@@ -613,7 +652,7 @@ class _Watch:
     def fire(self) -> None:
         with self._lock:
             self.fired = True
-            for sock in self.sockets:
+            for sock in list(self.sockets):
                 _shut(sock)
 
     @classmethod
@@ -621,7 +660,7 @@ class _Watch:
         watch = getattr(cls._local, "watch", None)
         if watch is not None and sock is not None:
             with watch._lock:
-                watch.sockets.append(sock)
+                watch.sockets.add(sock)
                 if watch.fired:
                     _shut(sock)
 
@@ -684,19 +723,9 @@ class _WatchedHTTPSConnection(HTTPSConnection):
 class _WatchedHTTPPool(HTTPConnectionPool):
     ConnectionCls = _WatchedHTTPConnection
 
-    def _get_conn(self, timeout=None):  # noqa: ANN001, ANN202 (urllib3's signature)
-        conn = super()._get_conn(timeout)
-        _Watch.register(getattr(conn, "sock", None))  # a kept-alive connection is watched too
-        return conn
-
 
 class _WatchedHTTPSPool(HTTPSConnectionPool):
     ConnectionCls = _WatchedHTTPSConnection
-
-    def _get_conn(self, timeout=None):  # noqa: ANN001, ANN202 (urllib3's signature)
-        conn = super()._get_conn(timeout)
-        _Watch.register(getattr(conn, "sock", None))
-        return conn
 
 
 class _WatchedAdapter(HTTPAdapter):

@@ -430,10 +430,17 @@ class _Checker:
                     self.check_table(item, sub, i)
             elif not _has_type(value, kind):
                 raise self.fail(table, index, key, f"must be {_TYPE_WORDS[kind]}, not {value!r}")
+            elif kind == "int" and value < 0:  # post and day numbers, page sizes: none is negative
+                raise self.fail(table, index, key, f"must be 0 or more, not {value}")
+            elif kind == "str" and key not in _MAY_BE_EMPTY and not value.strip():
+                raise self.fail(table, index, key, "must not be empty")
         for key, (_, required) in schema.items():
             if required and key not in values:
                 raise self.fail(table, index, None, f"missing required key '{key}'")
 
+
+# Strings that may be empty: a free note, and a correction's vote ("" reads as no vote).
+_MAY_BE_EMPTY = frozenset({"note", "vote"})
 
 _TYPE_WORDS = {
     "str": "a string",

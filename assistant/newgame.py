@@ -142,17 +142,19 @@ def _days(facts: ThreadFacts) -> list[dict]:
         return []
     days = []
     previous_end = None
-    floor = -1  # days follow one another: a start or end out of order is left for the moderator
+    # days follow one another: a start or end out of order is left for the moderator; a day may start in the
+    # post that ended the one before ("Day 2 is over. Day 3 starts now.")
+    floor_start, floor_end = -1, -1
     for number in range(1, max([*starts, *ends]) + 1):
         start = starts.get(number)
         start_post = start.post if start else previous_end
-        if start_post is None or start_post <= floor:
+        if start_post is None or start_post <= floor_start or start_post < floor_end:
             previous_end = None
             continue
         end = ends.get(number)
         if end is not None and end.post < start_post:
             end = None
-        floor = end.post if end else start_post
+        floor_start, floor_end = start_post, (end.post if end else start_post)
         deadline = deadlines.get(number)
         days.append({
             "day": number,
@@ -183,7 +185,6 @@ def create_game_file(url: str, out: str, *, db, ruleset: str | None, timezone: s
     """Sync the thread at ``url`` into ``db``, read it, and write the game file to ``out`` when usable (I/O edge
     of :func:`plan_game_file`)."""
     from pathlib import Path
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
     from assistant import store
     from assistant.announcements import read_thread_facts
@@ -191,13 +192,14 @@ def create_game_file(url: str, out: str, *, db, ruleset: str | None, timezone: s
     from assistant.fetch import make_fetcher
     from assistant.game import FetchSettings, Game, parse_game
     from assistant.sync import sync_game
+    from assistant.zones import UnknownZone, zone_named
     from parsers.detect import detect_engine, get_parser
     from parsers.markup import read_title
 
-    try:
-        zone = ZoneInfo(timezone) if timezone else UTC
-    except (ZoneInfoNotFoundError, ValueError):
-        raise VotalError(f"unknown time zone {timezone!r}: use a name such as America/New_York") from None
+    try:  # the forms the game file accepts (UTC-5, GMT+10:30, IANA names), refused with them listed
+        zone = zone_named(timezone) if timezone else UTC
+    except UnknownZone as exc:
+        raise VotalError(f"--timezone: {exc}") from None
     settings = FetchSettings() if min_interval is None else FetchSettings(min_interval=min_interval)
     game = Game(path=Path(out), title=url, thread=url, ruleset=ruleset or DEFAULT_RULESET, players=(),
                 timezone=timezone, fetch=settings)

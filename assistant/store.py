@@ -8,6 +8,7 @@ file, a full disk) become a :class:`StoreError` that names the file.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import functools
 import hashlib
@@ -51,7 +52,7 @@ create table if not exists revisions (
 create table if not exists syncs (
     id integer primary key, game text, started text, finished text, requests integer, pages integer,
     new_posts integer, changed_posts integer, deleted_posts integer, not_modified integer, faults integer,
-    error text
+    error text, problems text  -- problems: JSON list of what the sync's pages could not read (null: none)
 );
 create index if not exists idx_syncs_game_id on syncs (game, id);
 create table if not exists validators (
@@ -98,10 +99,22 @@ def _open_db(path: str | Path) -> Store:
         # WAL lets a reader (votal count) run while the scheduler writes.
         db.execute("PRAGMA journal_mode = WAL")
         db.executescript(SCHEMA)
+        _add_columns(db)
     except BaseException:
         db.close()
         raise
     return db
+
+
+# Columns added after stores were first made: (table, column, type).
+_ADDED_COLUMNS = (("syncs", "problems", "text"),)
+
+
+def _add_columns(db: Store) -> None:
+    for table, column, kind in _ADDED_COLUMNS:
+        if column not in {row[1] for row in db.execute(f"pragma table_info({table})")}:
+            with contextlib.suppress(sqlite3.OperationalError):  # another process added it first
+                db.execute(f"alter table {table} add column {column} {kind}")
 
 
 def _connect(path: str | Path) -> Store:
@@ -117,6 +130,14 @@ def _connect(path: str | Path) -> Store:
 def ensure_schema(db: Store) -> None:
     """Create the tables and indexes; safe to run any number of times."""
     db.executescript(SCHEMA)
+    _add_columns(db)
+
+
+def sync_problems(row: sqlite3.Row | None) -> list[str]:
+    """What a stored sync's pages could not read (an older store's rows have no such column: none)."""
+    if row is None or "problems" not in row.keys() or not row["problems"]:  # noqa: SIM118 (a Row iterates values)
+        return []
+    return json.loads(row["problems"])
 
 
 def open_reader(path: str | Path) -> Store:

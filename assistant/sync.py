@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -16,6 +17,7 @@ from assistant.fetch import Fetched, Fetcher, Stopped, hold_until, same_site, sh
 from assistant.game import Game
 
 MAX_PAGES = 5000  # no thread is longer; a sync reading more pages than this stops with an error
+MAX_KEPT_PROBLEMS = 20  # a sync's page problems kept in its row (the first ones say what went wrong)
 SYNC_DEADLINE = 3600.0  # seconds one sync may take; a longer one stops (what it read is kept) and the next resumes
 HOLD_REMEMBERED = 60.0  # a Retry-After longer than this is stored, so later processes honour it too
 ROBOTS_MAX_AGE = timedelta(hours=24)  # how long a stored robots.txt is trusted (RFC 9309: up to a day)
@@ -164,6 +166,8 @@ class _Sync:
                     "not_modified": int(result.not_modified),
                     "faults": len(result.faults),
                     "error": error,
+                    # what the pages could not read, so count, status and run say so after this sync too
+                    "problems": json.dumps(result.problems[:MAX_KEPT_PROBLEMS]) if result.problems else None,
                 },
                 host=host,
                 site=site if robots_unknown else None,

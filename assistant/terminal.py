@@ -2,8 +2,12 @@
 
 A player's name or post can hold terminal escape sequences (move the cursor, recolour, retitle the window,
 hide text) and bidirectional controls (show text in another order than it is). :func:`terminal_safe` shows
-each such character as a visible ``\\u....`` escape; every text printer of the CLI goes through it. JSON
-output is left exact (JSON escapes control characters itself).
+each such character as a visible ``\\u....`` escape; every text printer of the CLI goes through it.
+
+Where the output is data, the data stays exact and is still safe on a terminal: JSON shows these characters as
+its own ``\\u....`` escapes (which read back as the same text), HTML as character references. Drafts are text
+for people (a bidi override in a name would reorder the moderator's own post), so they are always escaped.
+CSV is exact in a file or a pipe and escaped on a terminal.
 """
 
 from __future__ import annotations
@@ -19,6 +23,17 @@ _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029
 def terminal_safe(text: str) -> str:
     """``text`` with every control and bidi character replaced by a visible escape (``\\u001b``)."""
     return _UNSAFE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
+def json_safe(text: str) -> str:
+    """JSON text with these characters as JSON escapes: the same data, safe to print. (``json.dumps`` with
+    ``ensure_ascii=False`` escapes only C0 controls; outside strings JSON holds none of these characters.)"""
+    return terminal_safe(text)
+
+
+def html_safe(text: str) -> str:
+    """HTML with these characters as character references: the same page in a browser, safe to print."""
+    return _UNSAFE.sub(lambda match: f"&#x{ord(match.group()):x};", text)
 
 
 def safe_log_formatter(fmt: str):  # noqa: ANN201 (a logging.Formatter; logging is imported only here)

@@ -73,9 +73,10 @@ def read_title(text: str) -> str | None:
 # table), a body forging a post block on a board that allows HTML, a body nested so deep that the parse gave
 # up (the posts after it are missing). Then each container is placed: one inside another post's body, while
 # the text still has that body open and a post of the page's own follows it, is part of that body (forged),
-# never a post; any other is a post of its own and is cut out of the post that swallowed it (markup left open
-# swallows every post after it); posts the parse never reached are parsed alone, from their own start tag.
-# What this cannot tell apart (a block forged in the page's last post) the page's own count shows.
+# never a post; so is one in the page's last post unless the body left markup open and the text then closed
+# the whole post frame before it (what a post swallowed by unclosed markup looks like; it is read, with a
+# problem saying so); any other is a post of its own and is cut out of the post that swallowed it (markup left
+# open swallows every post after it); posts the parse never reached are parsed alone, from their own start tag.
 
 _DIV = re.compile(r"<(/?)div\b[^>]*>", re.IGNORECASE)
 
@@ -113,14 +114,22 @@ def frame_posts(text: str, doc, elements: list, *, quick, marker: re.Pattern, ta
             posts.append(element)
             continue
         nested.append(element)
-        # Markup left open swallows every post after it; a forged block sits in a body the next post follows.
+        # Markup left open swallows every post after it; a forged block sits in a body the next post follows,
+        # or in the page's last post: then the body was not left open before it (the text never closed the
+        # post's frame around the body before the block began).
         swallowed = all(o is not None for o in outers[i:])
-        if not swallowed and _forged(text, where[id(outer)], where[id(element)], body_start, body(outer), element):
+        inside = _inside_body(text, where[id(outer)], where[id(element)], body_start, body(outer), element)
+        if inside is not None and (not swallowed or not _left_open(inside, body(outer), outer)):
             problems.append(
                 f"post {ident(outer)}: its body holds a block shaped like post {ident(element)}; "
                 "read as neither a post nor a vote"
             )
         else:
+            if inside is not None:
+                problems.append(
+                    f"post {ident(outer)}: its body left markup open; post {ident(element)} was read from "
+                    "inside it: check that post"
+                )
             posts.append(element)
     for element in nested:
         if element.getparent() is not None:
@@ -150,19 +159,51 @@ def _siblings(elements: list) -> bool:
     return all(e.getparent() is parent for e in elements)
 
 
-def _forged(text: str, outer_at: int, inner_at: int, body_start: re.Pattern, outer_body, inner) -> bool:
-    """Whether a container inside another post is part of that post's body, by the tree and by the text."""
+def _inside_body(text: str, outer_at: int, inner_at: int, body_start: re.Pattern, outer_body, inner) -> str | None:
+    """The text from a post's body start to a container the tree puts inside that body, while the text still
+    has the body open there (else None: the text closed the body first, so unclosed markup swallowed it)."""
     if outer_body is None or not any(a is outer_body for a in inner.iterancestors()):
-        return False
+        return None
     opened = body_start.search(text, outer_at, inner_at)
     if opened is None:
-        return False
+        return None
     depth = 0
     for found in _DIV.finditer(text, opened.start(), inner_at):
         depth += -1 if found.group(1) else 1
         if depth == 0:
-            return False  # the text closed the body before this container: unclosed markup swallowed it
-    return True
+            return None
+    return text[opened.start() : inner_at]
+
+
+_TAG = re.compile(r"<(/?)([a-zA-Z][\w-]*)[^>]*?(/?)>|<!--.*?-->", re.DOTALL)
+_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"})
+
+
+def _left_open(between: str, outer_body, outer) -> bool:
+    """Whether a body left markup open before the container after it: the text right before the container
+    closes the whole post frame (body to container; the forum's own elements in between may sit inside it).
+    A block forged in a body (balanced or not) follows the body's own text or tags, not the frame's end."""
+    levels = 1
+    for ancestor in outer_body.iterancestors():
+        levels += 1
+        if ancestor is outer:
+            break
+    pending = most = 0  # closes seen from the end not yet matched by their start tags; the most at once
+    end = len(between)
+    for found in reversed(list(_TAG.finditer(between))):
+        if not pending and between[found.end() : end].strip():
+            break  # the body's own text, outside any element closed after it
+        end = found.start()
+        if found.group(0).startswith("<!--") or found.group(3) or found.group(2).lower() in _VOID:
+            continue
+        if not found.group(1):
+            if not pending:
+                break  # an element the body opened and never closed before the container
+            pending -= 1
+        else:
+            pending += 1
+            most = max(most, pending)
+    return most >= levels
 
 
 def _end_of(text: str, start: int, tag: str) -> int | None:

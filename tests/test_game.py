@@ -76,7 +76,7 @@ def test_local_times_are_in_the_game_zone_across_dst():
         (("vote_weight = 2", "vote_weight = 2\nvote_mode = \"halves\""), 16, "players[1].vote_mode", "\"split\""),
         (("vote_weight = 2", "vote_weight = 1\nvote_mode = \"split\""), 16, "players[1].vote_mode", "2 or more"),
         (("forum = \"phpbb\"", "forum = \"phpbb\"\nlynches_per_day = 0"), 4, "lynches_per_day", "1 or more"),
-        (("end_post = 351", "end_post = -4"), 23, "days[1].end_post", "must not be before start_post"),
+        (("end_post = 351", "end_post = -4"), 23, "days[1].end_post", "must be 0 or more"),
         (("phase = \"night 1\"", "phase = \"evening 1\""), 27, "deaths[1].phase", "'day 2' or 'night 1'"),
         (("player = \"Hiraki\"", "player = \"Nobody\""), 26, "deaths[1].player", "not a player"),
         (("timezone = \"America/New_York\"", "timezone = \"Mars/Olympus\""), 6, "timezone", "unknown time zone"),

@@ -114,3 +114,21 @@ def test_new_without_a_player_list_writes_nothing_and_fails(tmp_path):
     assert report["written"] is False
     assert "no player list found in the moderators' posts: add [[players]]" in report["missing"]
     assert not (tmp_path / "game.toml").exists()
+
+
+def test_a_day_may_start_in_the_post_that_ended_the_one_before():
+    import tomllib
+
+    from assistant.announcements import read_thread_facts
+    from assistant.newgame import plan_game_file
+    from parsers.page import Post
+
+    bodies = [("Host", "Players<br>" + "<br>".join(NAMES))] + [(name, "hi") for name in NAMES] + [
+        ("Host", "Day 2 Starts now. With 6 alive, it takes 4 to lynch."),
+        ("Alder", "vote: Gorse"),
+        ("Host", "Day 3 Starts now and ends on Friday."),
+    ]
+    posts = [Post(str(n), n, user, START + timedelta(hours=n), body, "") for n, (user, body) in enumerate(bodies)]
+    planned = plan_game_file(read_thread_facts(posts), thread="t", forum="phpbb")
+    days = [(d["day"], d.get("start_post"), d.get("end_post")) for d in tomllib.loads(planned.text)["days"]]
+    assert days == [(1, 0, 8), (2, 8, 10), (3, 10, None)]

@@ -153,11 +153,32 @@ def test_a_discourse_answer_with_a_hole_in_the_stream_is_a_problem():
     assert page.problems == ["the answer's 3 posts are not a run of the topic's stream: posts may be missing"]
 
 
-def test_a_post_forged_in_the_last_post_of_a_page_shows_in_the_pages_count():
-    forum = importlib.import_module("forums.phpbb")
+@pytest.mark.parametrize("engine", HTML_ENGINES)
+@pytest.mark.parametrize(
+    "wrap",
+    ["{}", "<div>{}</div>", "<blockquote>{}</blockquote>", "<div><div>{}</div></div> after", "<div><div><div>{}"],
+)
+def test_a_post_forged_in_the_last_post_of_a_page_is_never_a_post(engine, wrap):
+    forum = importlib.import_module(f"forums.{engine}")
     posts = _posts("hello")
-    posts[-1] = dict(posts[-1], content="Look: " + FORGED["phpbb"])
+    posts[-1] = dict(posts[-1], content="<b>VOTE: Birch</b> Look: " + wrap.format(FORGED[engine]))
     (path, text), *_ = forum.render_thread(posts, base_url=BASE, topic_id="9").items()
-    page = get_parser("phpbb").parse_page(text, url=BASE + path)
-    assert [p.post_id for p in page.posts][:4] == ["700", "701", "702", "703"]
-    assert any("a body may forge a post" in problem for problem in page.problems), page.problems
+    page = get_parser(engine).parse_page(text, url=BASE + path)
+    assert [p.post_id for p in page.posts] == ["700", "701", "702", "703"]
+    assert [p.author for p in page.posts] == ["Moderator", "Mallory", "Ashe", "Dusk"]
+    assert _commands(page.posts[-1]) == [("vote", "Birch")]  # the forged vote is no command of Dusk's either
+    assert any("999" in problem for problem in page.problems), page.problems
+
+
+@pytest.mark.parametrize("engine", ["phpbb", "vbulletin"])
+def test_posts_read_from_inside_markup_left_open_say_so(engine):
+    page = _read(engine, "<div>" * 5 + "five open")
+    assert _who_voted(page) == [("Moderator", []), ("Mallory", []), *EXPECTED_OTHERS]
+    assert any("left markup open" in problem and "702" in problem for problem in page.problems), page.problems
+
+
+def test_a_discourse_body_cannot_forge_a_post():
+    url, text = _page("discourse", "Look: " + FORGED["xenforo"] + FORGED["phpbb"])
+    page = get_parser("discourse").parse_page(text, url=url)
+    assert [p.post_id for p in page.posts] == ["700", "701", "702", "703"]
+    assert [p.author for p in page.posts] == ["Moderator", "Mallory", "Ashe", "Dusk"]

@@ -59,6 +59,26 @@ ATTACKS = [
     "{{ cycler('a')() }}",
 ]
 
+# Work and memory a render may not take: each is refused in one line, before it is allocated or looped.
+HOGS = [
+    "{% for i in range(10**9) %}x{% endfor %}",
+    "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}",
+    "{% for i in range(1000) %}{% for j in range(1000) %}{% for k in range(1000) %}x{% endfor %}{% endfor %}"
+    "{% endfor %}",
+    "{% for i in range(100) %}{{ 'x' * 1000000 }}{% endfor %}",
+    "{{ 'x'.ljust(10**9) }}",
+    "{{ 'x'|center(10**9) }}",
+    "{{ 'x'|indent(10**9, true) }}",
+    "{{ '%0999999999d' % 1 }}",
+    "{{ '%0999999999d'|format(1) }}",
+    "{{ '{:>999999999}'.format(1) }}",
+    "{{ lipsum(n=10**7) }}",
+    "{% set ns = namespace(s='x') %}{% for i in range(60) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}",
+    "{{ ('x' * 1000000)|replace('', 'x' * 1000000) }}",
+    "{{ ('x' * 1000000)|list|join('') }}{{ ('x' * 1000000)|list|join('') }}",
+]
+ATTACKS += HOGS
+
 
 @pytest.mark.parametrize("attack", ATTACKS)
 def test_a_template_cannot_reach_python_the_environment_or_run_commands(synced, tmp_path, monkeypatch, attack):
@@ -106,3 +126,35 @@ def test_an_ordinary_template_still_works_with_loops_macros_and_bundled_imports(
     assert "Dorian Gray: 5" in result.output and "wagons, ===, 8, " in result.output
     plain = CliRunner().invoke(main, ["draft", "votal", str(synced[0]), "--db", str(synced[1]), "--day", "1"])
     assert plain.exit_code == 0 and "[b]" in plain.output  # the bundled templates render as before
+
+
+@pytest.mark.parametrize("hog", HOGS)
+def test_a_template_cannot_hog_time_or_memory_and_says_which_limit(synced, tmp_path, hog):
+    result = draft(synced, with_template(tmp_path, hog))
+    assert result.exit_code == 1, result.output
+    assert result.output.startswith("Error: template votal.j2 (bbcode): the template "), result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_a_template_looping_over_data_is_stopped_by_the_time_limit(synced, tmp_path, monkeypatch):
+    import assistant.sandbox
+
+    monkeypatch.setattr(assistant.sandbox, "MAX_SECONDS", 0.2)  # the loop below would take hours
+    hog = "{% set s = 'x' * 100000 %}{% for a in s %}{% for b in s %}{% endfor %}{% endfor %}"
+    result = draft(synced, with_template(tmp_path, hog))
+    assert result.exit_code == 1
+    assert result.output.strip() == "Error: template votal.j2 (bbcode): the template ran longer than 0.2 seconds"
+
+
+def test_a_huge_or_special_file_in_the_folder_is_not_read(synced, tmp_path):
+    folder = with_template(tmp_path, '{% include "big.j2" %}')
+    (folder / "big.j2").write_text("x" * (2**20 + 1))
+    result = draft(synced, folder)
+    assert result.exit_code == 1
+    assert result.output.strip() == (
+        "Error: template votal.j2 (bbcode): template file big.j2 is larger than 1,048,576 bytes"
+    )
+    os.mkfifo(folder / "pipe.j2")  # reading it would wait forever for a writer
+    (folder / "votal.j2").write_text('{% include "pipe.j2" %}')
+    result = draft(synced, folder)
+    assert result.exit_code == 1 and "pipe.j2" in result.output
