@@ -158,11 +158,18 @@ def _lines(body_html: str) -> list[str]:
                 walk(child)
                 if block:
                     pieces.append("\n")
+                elif child.tag == "a" and not (child.tail or "").strip() and _next_is_link(child):
+                    pieces.append(",")  # voters written as links to their votes, side by side: one name each
             if child.tail:
                 pieces.append(child.tail)
 
     walk(root)
     return " ".join("".join(pieces).replace("\xa0", " ").split(" ")).split("\n")
+
+
+def _next_is_link(el) -> bool:
+    following = el.getnext()
+    return following is not None and following.tag == "a"
 
 
 def _voters(text: str) -> tuple[str, ...]:

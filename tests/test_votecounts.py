@@ -165,3 +165,14 @@ def test_a_voter_named_in_brackets_is_kept_and_a_note_after_a_voter_is_dropped()
         PostedWagon("Marigold", 2, ("[Odalys]", "Quentin")),
         PostedWagon("Bramble", 1, ("Ysolde",)),
     )
+
+
+def test_voters_written_as_links_side_by_side_are_one_name_each():
+    link = '<a href="https://forum.example.org/viewtopic.php?p={0}#p{0}">{1}</a>'
+    body = (f"<b>Marigold (2)</b>: {link.format(11, 'Quentin')} {link.format(12, 'Ysolde Fay')}<br>"
+            f"<b>Bramble (1)</b>: {link.format(13, 'Odalys')}")
+    count = read_vote_count(body, post=40)
+    assert count.wagons == (
+        PostedWagon("Marigold", 2, ("Quentin", "Ysolde Fay")),
+        PostedWagon("Bramble", 1, ("Odalys",)),
+    )
