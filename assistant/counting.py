@@ -16,7 +16,7 @@ from assistant.names import Roster
 from assistant.outcome import summarize
 from assistant.rules import Ruleset, find_ruleset
 from assistant.tally import GameReplay, Votal, replay_days, to_json
-from assistant.votecounts import Disagreement, learn_game
+from assistant.votecounts import learn_game
 from assistant.votes import show_votes, votes_needed
 
 if TYPE_CHECKING:
@@ -253,19 +253,12 @@ def format_votal_text(game: Game, votal: Votal, warnings: Sequence[GameWarning] 
         lines.append(f"  problem at post {problem.post}: {problem.voter} \"{problem.text}\": {problem.reason}")
     for flag in votal.flags:
         lines.append(f"  note on {flag.seat}: {flag.reason}")
-    lines.extend(f"  {describe_check(check)}" for check in votal.count_checks)
+    lines.extend(f"  {check.describe()}" for check in votal.count_checks)
     for warning in warnings:
         lines.append(f"  warning: {warning.message}")
     for note in votal.private_notes:
         lines.append(f"  private (moderator only): {note}")
     return "\n".join(lines)
-
-
-def describe_check(check: Disagreement) -> str:
-    """One disagreement between the moderator's posted count and Votal's reading as of that post."""
-    posted = "not voting" if check.posted is None else check.posted
-    ours = "not voting" if check.ours is None else check.ours
-    return f"the count at post {check.post} has {check.voter} on {posted}; Votal read {ours}: one of them is wrong"
 
 
 def format_audit_text(votal: Votal) -> str:
@@ -289,5 +282,5 @@ def format_audit_text(votal: Votal) -> str:
             f"  #{data['post']:<6} {who:<24} {data['action']:<8} {data.get('text')!r:<28} -> {resolved}{how}; "
             f"{status}{fixed}"
         )
-    lines.extend(f"  {describe_check(check)}" for check in votal.count_checks)
+    lines.extend(f"  {check.describe()}" for check in votal.count_checks)
     return "\n".join(lines)
