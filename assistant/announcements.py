@@ -750,6 +750,9 @@ def read_thread_facts(
             seats.update(before[1])
             names.__init__(seats)
     _confirm_counted_out(state, posts[-1].number)
+    if not moderators:  # a poster taken for a co-moderator who turns out to replace into a seat is a player
+        players_keys = {a.casefold() for accounts in seats.values() for a in accounts}
+        mods = tuple(m for m in mods if m == opening.author or m.casefold() not in players_keys)
     f = state.facts
     return ThreadFacts(
         title=title,
