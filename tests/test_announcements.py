@@ -363,3 +363,16 @@ def test_a_first_count_naming_many_who_never_posted_or_miscounting_keeps_the_lis
                   "Not Voting: Alder, Birch, Cedar, Damson, Elm, Fir, Gorse<br>With 8 alive, 5 to lynch."):
         thread = make_thread(("Host", f"Players<br>{roster}"), ("Host", f"VC 1.00<br>{count}"), *CHATTER)
         assert [p.name for p in read_thread_facts(thread).players] == list(PLAYERS[:6])
+
+
+def test_a_poster_taken_for_a_co_moderator_who_replaces_into_a_seat_is_a_player():
+    roster = "<br>".join(PLAYERS)
+    thread = make_thread(
+        ("Host", f"Players<br>{roster}"), *CHATTER,
+        ("Newbie", "Vote Count 1.2<br>Alder (1): Birch<br>Not voting: Cedar"),
+        ("Host", "Newbie replaces Gorse."),
+        ("Newbie", "It is now Night 1, says my count"),
+    )
+    facts = read_thread_facts(thread)
+    assert facts.moderators == ("Host",)
+    assert [(r.player, r.new) for r in facts.replacements] == [("Gorse", "Newbie")]
