@@ -15,9 +15,24 @@ from assistant import __version__
 from assistant.errors import VotalError
 from assistant.terminal import json_safe, terminal_safe
 
+# The commands that write the game file live in assistant.cli_edits, loaded only when one of them is asked for
+# or the command list is shown: `votal count` and the other commands never pay for building them.
+EDIT_COMMANDS = ("update", "day", "kill", "replace", "player")
+
 
 class _Group(click.Group):
-    """Turns the core's errors into one line on stderr and exit status 1, never a traceback."""
+    """Turns the core's errors into one line on stderr and exit status 1, never a traceback; loads the game
+    file's edit commands when first needed."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *EDIT_COMMANDS})
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in EDIT_COMMANDS and name not in self.commands:
+            from assistant import cli_edits
+
+            cli_edits.register(self)
+        return super().get_command(ctx, name)
 
     def invoke(self, ctx: click.Context):
         try:
@@ -393,7 +408,8 @@ def count(
     days = None if all_days else [day or current_day(game, db, at_time=moment, at_post=at_post)]
     stored = load_stored_game(game, db)
     votals = count_game(game, db, days=days, at_post=at_post, at_time=moment, stored=stored)
-    warnings = game_warnings(game, db, days=[v.day for v in votals], stored=stored)
+    now = moment if at_post is None and at_time is None else None  # a count of now shares its replay
+    warnings = game_warnings(game, db, days=[v.day for v in votals], stored=stored, now=now)
     if fmt == "json":
         data = [  # the moderator's own view: real reasons and private notes
             {**v.to_json(private=True), "warnings": [w.to_json() for w in for_day(warnings, v.day)]} for v in votals
@@ -452,7 +468,7 @@ def draft(
       votal draft day-start games/wh17.toml --day 3
     """
     from assistant.checks import for_day
-    from assistant.counting import count_game, current_day, game_warnings, load_stored_game, ruleset_for
+    from assistant.counting import count_game, current_day, game_warnings, load_stored_game
     from assistant.drafts import build_context, default_flavor, nothing_to_announce, render_draft
 
     game, db = load_stored(game_file, db_file)
@@ -460,7 +476,8 @@ def draft(
     number = day or current_day(game, db, at_time=moment, at_post=at_post)
     stored = load_stored_game(game, db)
     votals = count_game(game, db, days=[number], at_post=at_post, at_time=moment, stored=stored)
-    warn(for_day(game_warnings(game, db, days=[number], stored=stored), number))
+    now = moment if at_post is None and at_time is None else None  # a draft of now shares its replay
+    warn(for_day(game_warnings(game, db, days=[number], stored=stored, now=now), number))
     posts = stored.posts
     count_number = None
     if kind == "votal" and votals[0].as_of_post is not None:
@@ -468,7 +485,7 @@ def draft(
 
         # kept in the store: drafting the same count again gives the same number
         count_number = number_vote_count(open_store(db_file), game.key, number, votals[0].as_of_post, now=now_utc())
-    context = build_context(game, ruleset_for(game), votals, day=number, now=moment, posts=posts,
+    context = build_context(game, stored.ruleset, votals, day=number, now=moment, posts=posts,
                             count_number=count_number)
     missing = nothing_to_announce(kind, context)
     if missing and not force:
@@ -614,9 +631,3 @@ def demo(keep_db: str | None) -> None:
 
     run_demo(echo=click.echo, db_file=keep_db, now=now_utc)
 
-
-
-# The commands that write the game file live in their own module, which reads this one's shared options.
-from assistant import cli_edits  # noqa: E402
-
-cli_edits.register(main)

@@ -10,9 +10,20 @@ from pathlib import Path
 
 import click
 
-from assistant.cli import db_option, format_option, load, now_utc, open_store, print_json, quiet_option, read_store
+from assistant.cli import (
+    db_option,
+    format_option,
+    load,
+    now_utc,
+    open_store,
+    print_json,
+    print_text,
+    quiet_option,
+    read_store,
+)
 
-# assistant.game_edits (and tomlkit) are imported inside the commands: every `votal` command loads this module.
+# assistant.game_edits (and tomlkit) are imported inside the commands. This module is loaded by cli's group
+# when one of its commands (cli.EDIT_COMMANDS) is asked for.
 
 
 def register(main: click.Group) -> None:
@@ -64,7 +75,7 @@ def update(game_file: str, db_file: str, dry_run: bool, quiet: bool, fmt: str) -
                     "diff": report.diff() if dry_run else None})
         return
     if dry_run:
-        click.echo(report.diff(), nl=False)
+        print_text(report.diff(), nl=False)  # the file's new lines hold names from the thread
     elif not quiet:
         after = f" after post {report.read_after}" if report.read_after is not None else ""
         verb = "wrote" if report.changed else "nothing new to write"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -15,8 +15,8 @@ from assistant.game import Game
 from assistant.names import Roster
 from assistant.outcome import summarize
 from assistant.rules import Ruleset, find_ruleset
-from assistant.tally import Votal, replay_days, to_json
-from assistant.votecounts import Disagreement, learn_game
+from assistant.tally import GameReplay, Votal, replay_days, to_json
+from assistant.votecounts import learn_game
 from assistant.votes import show_votes, votes_needed
 
 if TYPE_CHECKING:
@@ -40,25 +40,41 @@ def require_posts(game: Game, db: Store) -> None:
 
 @dataclass(frozen=True)
 class StoredGame:
-    """A game's whole stored thread and its roster, read once per command and handed to
-    :func:`count_game` and :func:`game_warnings` (each would otherwise read the store again)."""
+    """A game's whole stored thread, its ruleset and roster, read once per command and handed to
+    :func:`count_game` and :func:`game_warnings` (each would otherwise read the store again), with the
+    replays made from them: the count and the warnings as of one moment share one replay."""
 
     posts: list[ReadPost]
     roster: Roster
+    ruleset: Ruleset
+    _replays: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def replay(self, game: Game, *, at_post: int | None, at_time: datetime | None) -> GameReplay:
+        """The game replayed as of a point (its days replayed when asked, each once). The roster's learned
+        spellings are part of the key: a count that learns from the moderator's counts replays afresh."""
+        key = (at_post, at_time, tuple(sorted(self.roster.learned.items())))
+        if key not in self._replays:
+            posts = [p for p in self.posts if at_post is None or p.number <= at_post]
+            self._replays[key] = GameReplay.of(game, self.ruleset, posts, self.roster, at_post=at_post, at_time=at_time)
+        return self._replays[key]
 
 
 def load_stored_game(game: Game, db: Store) -> StoredGame:
-    """Every stored post of ``game`` and the roster they name."""
-    roster = Roster.from_game(game, ruleset_for(game), authors=store.post_authors(db, game.key))
-    return StoredGame(store.load_read_posts(db, game.key), roster)
+    """Every stored post of ``game``, its ruleset and the roster they name."""
+    ruleset = ruleset_for(game)
+    roster = Roster.from_game(game, ruleset, authors=store.post_authors(db, game.key))
+    return StoredGame(store.load_read_posts(db, game.key), roster, ruleset)
 
 
 def game_warnings(
-    game: Game, db: Store, *, days: Sequence[int] = (), stored: StoredGame | None = None
+    game: Game, db: Store, *, days: Sequence[int] = (), stored: StoredGame | None = None,
+    now: datetime | None = None,
 ) -> list[GameWarning]:
     """What the moderator should double-check about this game file against the stored thread, and about the
     bounds Votal assumed for any of ``days`` (the days being shown) that the game file does not declare.
-    ``stored``: the thread already read by this command (else it is read here)."""
+    ``stored``: the thread already read by this command (else it is read here). ``now``: the moment a count
+    of the current state is as of; the days are replayed whole as of it (the count's own replay, when it
+    was made from ``stored``), else with every stored post."""
     warnings = check_days(game, last_post=store.last_post_number(db, game.key))
     last = store.last_sync(db, game.key)
     unread = store.sync_problems(last) if last is not None and not last["error"] else []  # a failure says more
@@ -71,7 +87,7 @@ def game_warnings(
                 "are not in this count (check the thread, then sync again)",
             )
         )
-    ruleset = ruleset_for(game)
+    ruleset = stored.ruleset if stored is not None else ruleset_for(game)
     for day in days:
         if day > 1 and game.day(day) is None:
             bounds = day_bounds(game, ruleset, day)
@@ -86,7 +102,7 @@ def game_warnings(
                     )
                 )
     if days:
-        warnings += _outcome_warnings(game, stored or load_stored_game(game, db), ruleset, max(days))
+        warnings += _outcome_warnings(game, stored or load_stored_game(game, db), max(days), now)
     if _undeclared(game, ruleset, 1):
         first = store.first_post_number(db, game.key)
         warnings.append(
@@ -101,10 +117,12 @@ def game_warnings(
     return warnings
 
 
-def _outcome_warnings(game: Game, stored: StoredGame, ruleset: Ruleset, day: int) -> list[GameWarning]:
+def _outcome_warnings(game: Game, stored: StoredGame, day: int, now: datetime | None) -> list[GameWarning]:
     """Checks against the computed outcomes of ``day`` and the days before it, each replayed whole."""
+    ruleset = stored.ruleset
     known = [d for d in range(1, day + 1) if not _undeclared(game, ruleset, d) or (d == 1 and not game.days)]
-    votals = replay_days(game, ruleset, stored.posts, stored.roster, days=known)
+    replay = stored.replay(game, at_post=None, at_time=now)
+    votals = [replay.day(d).votal for d in known]
     return check_outcomes(game, votals, counted_day=day, authors={p.number: p.author for p in stored.posts})
 
 
@@ -177,13 +195,13 @@ def count_game(
 ) -> list[Votal]:
     """Votals of ``days`` (default: every declared day up to the current one), replayed from stored posts
     (``stored``: the thread already read by this command)."""
-    ruleset = ruleset_for(game)
     if stored is None:
+        ruleset = ruleset_for(game)
         posts = store.load_read_posts(db, game.key, up_to=at_post)  # a votal as of a post never looks past it
         roster = Roster.from_game(game, ruleset, authors=store.post_authors(db, game.key))
     else:
+        ruleset, roster = stored.ruleset, stored.roster
         posts = [p for p in stored.posts if at_post is None or p.number <= at_post]
-        roster = stored.roster
     if days is None:
         days = range(1, current_day(game, db, at_time=at_time) + 1)
     for day in days:
@@ -193,7 +211,11 @@ def count_game(
     if bodies and days:
         # the moderator's own counts teach the names Votal could not read, each from its post on
         checks, _ = learn_game(game, ruleset, posts, roster, bodies, range(1, max(days) + 1))
-    votals = replay_days(game, ruleset, posts, roster, days=days, at_post=at_post, at_time=at_time)
+    if stored is None:
+        votals = replay_days(game, ruleset, posts, roster, days=days, at_post=at_post, at_time=at_time)
+    else:  # shared with the warnings as of the same moment
+        replay = stored.replay(game, at_post=at_post, at_time=at_time)
+        votals = [replay.day(day).votal for day in days]
     return [replace(v, count_checks=tuple(checks[v.day])) if checks.get(v.day) else v for v in votals]
 
 
@@ -231,19 +253,12 @@ def format_votal_text(game: Game, votal: Votal, warnings: Sequence[GameWarning] 
         lines.append(f"  problem at post {problem.post}: {problem.voter} \"{problem.text}\": {problem.reason}")
     for flag in votal.flags:
         lines.append(f"  note on {flag.seat}: {flag.reason}")
-    lines.extend(f"  {describe_check(check)}" for check in votal.count_checks)
+    lines.extend(f"  {check.describe()}" for check in votal.count_checks)
     for warning in warnings:
         lines.append(f"  warning: {warning.message}")
     for note in votal.private_notes:
         lines.append(f"  private (moderator only): {note}")
     return "\n".join(lines)
-
-
-def describe_check(check: Disagreement) -> str:
-    """One disagreement between the moderator's posted count and Votal's reading as of that post."""
-    posted = "not voting" if check.posted is None else check.posted
-    ours = "not voting" if check.ours is None else check.ours
-    return f"the count at post {check.post} has {check.voter} on {posted}; Votal read {ours}: one of them is wrong"
 
 
 def format_audit_text(votal: Votal) -> str:
@@ -267,5 +282,5 @@ def format_audit_text(votal: Votal) -> str:
             f"  #{data['post']:<6} {who:<24} {data['action']:<8} {data.get('text')!r:<28} -> {resolved}{how}; "
             f"{status}{fixed}"
         )
-    lines.extend(f"  {describe_check(check)}" for check in votal.count_checks)
+    lines.extend(f"  {check.describe()}" for check in votal.count_checks)
     return "\n".join(lines)

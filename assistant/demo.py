@@ -8,12 +8,12 @@ import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from importlib.resources import files
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from jinja2 import Environment, PackageLoader
+from jinja2 import Environment
 
+from assistant import bundled
 from assistant.pageserver import LoopbackServer, Response
 
 PAGE_TEMPLATE = "phpbb_page.html.j2"
@@ -86,12 +86,12 @@ class PhpbbThread:
 
 
 def _environment() -> Environment:
-    return Environment(loader=PackageLoader("assistant.templates", "demo"), autoescape=True)
+    return Environment(loader=bundled.template_loader("demo"), autoescape=True)
 
 
 def load_demo_thread() -> tuple[PhpbbThread, str]:
     """The bundled demo thread, and the bundled game file's text."""
-    demo = files("assistant.data") / "demo"
+    demo = bundled.data() / "demo"
     data = tomllib.loads((demo / "thread.toml").read_text(encoding="utf-8"))
     first_id = int(data.get("first_post_id", 1))
     posts = [

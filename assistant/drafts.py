@@ -31,7 +31,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass, replace
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
-from importlib.resources import files
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
@@ -44,8 +43,8 @@ from jinja2 import (
     TemplateError,
     TemplateNotFound,
 )
-from jinja2.loaders import split_template_path
 
+from assistant import bundled
 from assistant.clock import DayBounds, day_bounds
 from assistant.errors import VotalError
 from assistant.game import Game
@@ -647,18 +646,8 @@ def template_name(kind: str) -> str:
 
 
 def _bundled(flavor: str) -> FunctionLoader:
-    """The templates shipped in the package, read with importlib.resources (works from a wheel or a zip)."""
-    folder = files("assistant.templates") / "drafts" / flavor
-
-    def load(name: str):
-        resource = folder
-        for part in split_template_path(name):  # refuses "..": nothing outside the folder
-            resource = resource / part
-        if not resource.is_file():
-            return None
-        return resource.read_text(encoding="utf-8"), f"<bundled drafts/{flavor}/{name}>", lambda: True
-
-    return FunctionLoader(load)
+    """The templates shipped with Votal for one flavour."""
+    return bundled.template_loader("drafts", flavor)
 
 
 @lru_cache(maxsize=32)

@@ -160,6 +160,8 @@ class AuthorIndex:
         accounts = self._by_name.get(name)
         if not accounts:
             return None, None
+        if len(accounts) == 1:  # most names: one account, asked once a post
+            return (accounts[0].seat, how) if number is None or _holds(accounts[0], number) else (None, None)
         holding = [a for a in accounts if number is None or _holds(a, number)]
         if not holding:
             return None, None

@@ -44,11 +44,11 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass, field, replace
-from importlib.resources import files
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from assistant import bundled
 from assistant.errors import RulesetError
 from assistant.hooks import HOOK_MODULES
 from assistant.outcome import Kind, Outcome, Reason
@@ -190,7 +190,7 @@ _SCHEMA: dict[str, dict[str, tuple[str, str, tuple | None]]] = {
 
 def bundled_rulesets() -> list[str]:
     """Names of the rulesets shipped with Votal."""
-    folder = files("assistant.data") / "rulesets"
+    folder = bundled.data() / "rulesets"
     return sorted(p.name[: -len(".toml")] for p in folder.iterdir() if p.name.endswith(".toml"))
 
 
@@ -211,7 +211,7 @@ def load_ruleset(name_or_path: str | Path) -> Ruleset:
         except OSError as exc:
             raise RulesetError(str(path), None, None, f"cannot read: {exc.strerror or exc}") from None
         return parse_ruleset(text, path=str(path))
-    resource = files("assistant.data") / "rulesets" / f"{text_name}.toml"
+    resource = bundled.data() / "rulesets" / f"{text_name}.toml"
     if not resource.is_file():
         known = ", ".join(bundled_rulesets())
         raise RulesetError(text_name, None, None, f"no bundled ruleset of that name (bundled: {known})")

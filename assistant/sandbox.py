@@ -27,6 +27,7 @@ from typing import Any, NoReturn
 from jinja2 import Environment, FileSystemLoader, Template, TemplateError, TemplateNotFound, Undefined
 from jinja2.environment import TemplateModule
 from jinja2.exceptions import SecurityError, TemplateRuntimeError
+from jinja2.loaders import split_template_path
 from jinja2.runtime import LoopContext, Macro
 from jinja2.sandbox import SandboxedEnvironment
 from jinja2.utils import Cycler, Joiner, Namespace
@@ -39,6 +40,7 @@ _SAFE_TYPES = (str, int, float, bool, type(None), dict, list, tuple, Enum, date,
 
 MAX_TEXT = 2**20  # characters (or items) one value may hold: "x" * 10**10 is refused, not allocated
 MAX_OUTPUT = 2**20  # characters a whole draft may hold
+MAX_TEMPLATE_BYTES = 2**20  # a template file (or one it includes)
 MAX_STEPS = 1_000_000  # loop items, calls, filters and lookups one render may take
 MAX_SECONDS = 5.0  # a render's time, where a timer can interrupt it (the main thread)
 
@@ -54,6 +56,14 @@ class FolderLoader(FileSystemLoader):
     symlinks) lies outside the folder."""
 
     def get_source(self, environment: Environment, template: str):  # noqa: ANN201 (Jinja's signature)
+        for root in self.searchpath:  # before reading: only a regular file (a FIFO would block), and not huge
+            candidate = Path(root, *split_template_path(template))
+            if candidate.exists():
+                if not candidate.is_file():
+                    raise TemplateNotFound(template)
+                if candidate.stat().st_size > MAX_TEMPLATE_BYTES:
+                    raise TemplateLimit(f"template file {template} is larger than {MAX_TEMPLATE_BYTES:,} bytes")
+                break
         source, filename, uptodate = super().get_source(environment, template)
         real = Path(filename).resolve()
         if not any(real.is_relative_to(Path(root).resolve()) for root in self.searchpath):

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.schedulers.background import BackgroundScheduler
@@ -28,6 +29,9 @@ from assistant.fetch import HostLimiter, RobotsCache, Stopped, make_fetcher
 from assistant.game import Game, load_game
 from assistant.sync import SyncResult, check_ruleset, sync_game
 from assistant.tally import Votal
+
+if TYPE_CHECKING:
+    from assistant.counting import StoredGame
 
 log = logging.getLogger("votal.schedule")
 
@@ -60,11 +64,11 @@ def choose_interval(
     return min(interval, max(left - fast_window.total_seconds(), fast_interval))
 
 
-def count_current_day(game: Game, db: store.Store, now: datetime) -> Votal | None:
-    """The current day's votal from stored posts (the default count hook)."""
+def count_current_day(game: Game, db: store.Store, now: datetime, *, stored: StoredGame | None = None) -> Votal | None:
+    """The current day's votal from stored posts (the default count hook); ``stored``: the thread already read."""
     from assistant.counting import count_game, current_day
 
-    return count_game(game, db, days=[current_day(game, db, at_time=now)], at_time=now)[0]
+    return count_game(game, db, days=[current_day(game, db, at_time=now)], at_time=now, stored=stored)[0]
 
 
 def find_night_end(game: Game, votal: Votal | None, now: datetime) -> datetime | None:
@@ -127,7 +131,7 @@ class Runner:
     stop: threading.Event = field(default_factory=threading.Event)
     limiter: HostLimiter | None = None  # default: one that sleeps on ``stop``, so a stop ends every wait
     robots: RobotsCache = field(default_factory=RobotsCache)
-    count: CountHook = count_current_day
+    count: CountHook | None = None  # default: count_current_day, sharing its read of the store with the warnings
     pause: PauseHook = find_night_end
     regenerate: Sequence[RegenerateHook] = ()
     post_webhook: Callable[[str, dict], None] | None = None
@@ -156,19 +160,22 @@ class Runner:
         db = store.open_db(self.db_path)  # one connection per run: jobs run in worker threads
         try:
             now = self.now()
-            votal = self._count(game, db, now)
+            votal, stored = self._count(game, db, now)
+            counted_at = now
             run.paused_until = self.pause(game, votal, now)
             if run.paused_until is None:
                 self._sync(game, db, run, self._recheck_from(game, db, votal, now))
                 now = self.now()
-                votal = self._count(game, db, now) if run.synced and run.result.changed else votal
+                if run.synced and run.result.changed:
+                    votal, stored = self._count(game, db, now)
+                    counted_at = now
             alerts = detect_alerts(
                 game,
                 votal,
                 now=now,
                 sync_error=run.error,
                 page_problems=run.result.problems if run.result else (),
-                warnings=self._warnings(game, db),
+                warnings=self._warnings(game, db, stored, counted_at),
                 complete=_last_sync_complete(db, game),
             )
             run.alerts = len(deliver_alerts(db, game, alerts, now=now, post=self.post_webhook))
@@ -212,22 +219,29 @@ class Runner:
         except (ForumError, VotalError) as exc:
             run.error = str(exc)
 
-    def _count(self, game: Game, db: store.Store, now: datetime) -> Votal | None:
+    def _count(self, game: Game, db: store.Store, now: datetime) -> tuple[Votal | None, StoredGame | None]:
+        """The votal, and the thread as the count read it (for the warnings; None when a count hook read it)."""
         try:
-            return self.count(game, db, now)
+            if self.count is not None:
+                return self.count(game, db, now), None
+            from assistant.counting import load_stored_game
+
+            stored = load_stored_game(game, db)  # read once: the count and the warnings replay the same posts
+            return count_current_day(game, db, now, stored=stored), stored
         except VotalError as exc:
             self._say(f"{game.title}: cannot count: {exc}")
         except Exception:  # noqa: BLE001 (a counting bug must not stop the other games' syncs)
             log.exception("%s: counting failed", game.title)
-        return None
+        return None, None
 
-    def _warnings(self, game: Game, db: store.Store) -> list:
+    def _warnings(self, game: Game, db: store.Store, stored: StoredGame | None, now: datetime) -> list:
+        """The warnings as of the count's moment (sharing its replay)."""
         from assistant.counting import current_day, game_warnings
 
         if store.last_post_number(db, game.key) is None:
             return []
         try:
-            return game_warnings(game, db, days=[current_day(game, db, at_time=self.now())])
+            return game_warnings(game, db, days=[current_day(game, db, at_time=now)], stored=stored, now=now)
         except VotalError as exc:  # a day Votal will not guess is said by the count already
             self._say(f"{game.title}: {exc}")
             return []

@@ -15,14 +15,13 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-from importlib.resources import files
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
-from jinja2 import Environment, PackageLoader, select_autoescape
+from jinja2 import Environment, select_autoescape
 
-from assistant import store
+from assistant import bundled, store
 from assistant.clock import iso_utc
 from assistant.counting import count_game, current_day, ruleset_for
 from assistant.game import Private
@@ -212,7 +211,7 @@ def format_utc(moment: datetime | str | None) -> str:
 def make_environment() -> Environment:
     """Jinja2 with autoescaping for every HTML and SVG template: names and post text are never markup."""
     env = Environment(
-        loader=PackageLoader("assistant.templates", "site"),
+        loader=bundled.template_loader("site"),
         autoescape=select_autoescape(enabled_extensions=("html", "svg", "j2"), default=True),
         trim_blocks=True,
         lstrip_blocks=True,
@@ -226,7 +225,7 @@ def make_environment() -> Environment:
 
 
 def _read_static(name: str) -> str:
-    return (files("assistant.templates") / "site" / name).read_text(encoding="utf-8")
+    return (bundled.templates() / "site" / name).read_text(encoding="utf-8")
 
 
 def describe_wagon(

@@ -18,9 +18,10 @@ CountHook = Callable[[Game, store.Store, datetime], "Votal | None"]
 def collect_status(
     game: Game, db: store.Store, *, now: datetime, count: CountHook | None = None
 ) -> dict[str, Any]:
-    """One game's status as plain data (the JSON of `votal status --format json`)."""
-    if count is None:
-        from assistant.schedule import count_current_day as count
+    """One game's status as plain data (the JSON of `votal status --format json`).
+
+    ``count``: how to count the current day (default: from the stored thread, read once for the count and
+    the warnings both)."""
     last = store.last_sync(db, game.key)
     last_ok = store.last_good_sync(db, game.key)
     totals = store.post_totals(db, game.key)
@@ -28,16 +29,24 @@ def collect_status(
     problems: list[str] = []
     if last and last["error"]:
         problems.append(f"last sync failed: {last['error']}")
-    votal = None
+    votal = stored = None
     try:
-        votal = count(game, db, now) if totals["stored"] else None
+        if totals["stored"] and count is not None:
+            votal = count(game, db, now)
+        elif totals["stored"]:
+            from assistant.counting import load_stored_game
+            from assistant.schedule import count_current_day
+
+            stored = load_stored_game(game, db)
+            votal = count_current_day(game, db, now, stored=stored)
     except VotalError as exc:
         problems.append(f"cannot count: {exc}")
     warnings = []
     if totals["stored"]:
         from assistant.counting import game_warnings
 
-        warnings = [w.message for w in game_warnings(game, db, days=[votal.day] if votal is not None else [])]
+        days = [votal.day] if votal is not None else []
+        warnings = [w.message for w in game_warnings(game, db, days=days, stored=stored, now=now)]
     if last and last["error"] and votal is not None:
         # the same rule as `votal run`'s alerts: a failed sync may have stored only part of the thread
         warnings.append("the last sync failed part-way: the day below is counted from the posts stored so far")

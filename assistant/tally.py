@@ -264,8 +264,7 @@ def replay_days(
 ) -> list[Votal]:
     """The votals of ``days``, as :func:`replay_day` gives each, from one replay: a day an earlier one
     needs is replayed once for all of them."""
-    ordered = sorted(posts, key=lambda p: p.number)
-    replay = GameReplay(game, ruleset, ordered, roster, resolve, at_post, at_time)
+    replay = GameReplay.of(game, ruleset, posts, roster, at_post=at_post, at_time=at_time, resolve=resolve)
     return [replay.day(day).votal for day in days]
 
 
@@ -278,6 +277,14 @@ class GameReplay:
         self.memo: dict[int, DayResult] = {}
         order = {name: i for i, name in enumerate(HOOK_MODULES)}
         self.hook_classes = [find_hook(n) for n in sorted(ruleset.hooks, key=lambda n: order.get(n, len(order)))]
+
+    @classmethod
+    def of(
+        cls, game: Game, ruleset: Ruleset, posts: Sequence[ReadPost], roster: Any, *, at_post: int | None = None,
+        at_time: datetime | None = None, resolve: Callable[..., Any] = resolve_name,
+    ) -> GameReplay:
+        """A replay of ``posts`` (in any order) as of ``at_post`` / ``at_time``; :meth:`day` replays a day."""
+        return cls(game, ruleset, sorted(posts, key=lambda p: p.number), roster, resolve, at_post, at_time)
 
     def day(self, number: int) -> DayResult:
         if number not in self.memo:

@@ -19,6 +19,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from assistant.count_state import stated_alive
 from assistant.names import NO_ELIMINATION, fold_name, resolve_name
 
 
@@ -34,6 +35,7 @@ class PostedCount:
     post: int
     wagons: tuple[PostedWagon, ...]
     not_voting: tuple[str, ...] = ()
+    alive: int | None = None  # the number of living players the count states ("With 9 alive, ...")
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,28 @@ class Disagreement:
 
     def to_json(self) -> dict[str, Any]:
         return {"post": self.post, "voter": self.voter, "posted": self.posted, "ours": self.ours}
+
+    def describe(self) -> str:
+        posted = "not voting" if self.posted is None else self.posted
+        ours = "not voting" if self.ours is None else self.ours
+        return f"the count at post {self.post} has {self.voter} on {posted}; Votal read {ours}: one of them is wrong"
+
+
+@dataclass(frozen=True)
+class AliveDisagreement:
+    """A count stating another number of living players than the game file gives as of its post: a death
+    (or a replacement, a return) one of them lacks, and so a majority one of them gets wrong."""
+
+    post: int
+    posted_alive: int
+    alive: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"post": self.post, "posted_alive": self.posted_alive, "alive": self.alive}
+
+    def describe(self) -> str:
+        return (f"the count at post {self.post} says {self.posted_alive} alive; the game file gives {self.alive}: "
+                "a death (or a return) is missing on one side, and with it the majority")
 
 
 @dataclass(frozen=True)
@@ -102,7 +126,8 @@ def read_vote_count(body_html: str, *, post: int) -> PostedCount | None:
     wagons: list[PostedWagon] = []
     not_voting: tuple[str, ...] = ()
     seen: set[str] = set()
-    for line in _lines(body_html):
+    lines = _lines(body_html)
+    for line in lines:
         line = _BULLET.sub("", line).strip()
         if not line:
             continue
@@ -127,7 +152,7 @@ def read_vote_count(body_html: str, *, post: int) -> PostedCount | None:
         wagons.append(PostedWagon(target, votes, voters))
     if not wagons or (len(wagons) < 2 and not not_voting):
         return None
-    return PostedCount(post, tuple(wagons), not_voting)
+    return PostedCount(post, tuple(wagons), not_voting, stated_alive(" ".join(lines)))
 
 
 def _lines(body_html: str) -> list[str]:
@@ -158,11 +183,18 @@ def _lines(body_html: str) -> list[str]:
                 walk(child)
                 if block:
                     pieces.append("\n")
+                elif child.tag == "a" and not (child.tail or "").strip() and _next_is_link(child):
+                    pieces.append(",")  # voters written as links to their votes, side by side: one name each
             if child.tail:
                 pieces.append(child.tail)
 
     walk(root)
     return " ".join("".join(pieces).replace("\xa0", " ").split(" ")).split("\n")
+
+
+def _next_is_link(el) -> bool:
+    following = el.getnext()
+    return following is not None and following.tag == "a"
 
 
 def _voters(text: str) -> tuple[str, ...]:
@@ -204,22 +236,24 @@ def our_votes(votal: Any) -> dict[str, str]:
 
 def check_count(
     count: PostedCount, votal: Any, roster: Any, posts: Sequence[Any]
-) -> tuple[list[Disagreement], list[LearnedAlias]]:
+) -> tuple[list[Disagreement | AliveDisagreement], list[LearnedAlias]]:
     """Every voter the count places otherwise than ``votal`` (Votal's reading as of the post before the
-    count), and the aliases the count teaches: a voter whose last vote Votal could not read, placed by the
-    count on a seat, typed that name for that seat."""
+    count), a number alive it states otherwise, and the aliases the count teaches: a voter whose last vote
+    Votal could not read, placed by the count on a seat, typed that name for that seat."""
     placed = posted_votes(count, roster, votal.living)
     ours = our_votes(votal)
     posted_voters = {seat for seat in placed}
-    disagreements = [
+    disagreements: list[Disagreement | AliveDisagreement] = [
         Disagreement(count.post, voter, placed.get(voter), ours.get(voter))
         for voter in sorted(posted_voters | set(ours))
         if voter in posted_voters and placed.get(voter) != ours.get(voter)
     ]
+    if count.alive is not None and count.alive != votal.alive:
+        disagreements.append(AliveDisagreement(count.post, count.alive, votal.alive))
     learned = []
     typed = _typed_targets(posts)
     for d in disagreements:
-        if d.posted is None or d.posted == NO_ELIMINATION:
+        if not isinstance(d, Disagreement) or d.posted is None or d.posted == NO_ELIMINATION:
             continue
         last = _last_vote(votal.actions, d.voter, before=count.post)
         if last is None or not _misread(last, d.posted):
@@ -268,10 +302,10 @@ def _typed_targets(posts: Sequence[Any]) -> dict[tuple[int, str], str]:
 
 def learn_from_counts(
     counts: Iterable[PostedCount], replay: Callable[[int], Any], roster: Any, posts: Sequence[Any]
-) -> tuple[list[Disagreement], list[LearnedAlias]]:
+) -> tuple[list[Disagreement | AliveDisagreement], list[LearnedAlias]]:
     """Each count in post order, held against ``replay(post)`` (the reading as of the post before it, with
     what earlier counts taught); every spelling a count teaches is learned by ``roster`` from that post on."""
-    disagreements: list[Disagreement] = []
+    disagreements: list[Disagreement | AliveDisagreement] = []
     learned: list[LearnedAlias] = []
     for count in sorted(counts, key=lambda c: c.post):
         found, taught = check_count(count, replay(count.post - 1), roster, posts)
@@ -285,13 +319,13 @@ def learn_from_counts(
 
 def learn_game(
     game: Any, ruleset: Any, posts: Sequence[Any], roster: Any, bodies: Mapping[int, str], days: Iterable[int]
-) -> tuple[dict[int, list[Disagreement]], list[LearnedAlias]]:
+) -> tuple[dict[int, list[Disagreement | AliveDisagreement]], list[LearnedAlias]]:
     """What the moderator's counts during ``days`` teach ``roster`` (``bodies``: their posts, by number), and
     every disagreement by day, each count held against the replay as of the post before it."""
     from assistant.clock import day_bounds
     from assistant.tally import replay_day
 
-    disagreements: dict[int, list[Disagreement]] = {}
+    disagreements: dict[int, list[Disagreement | AliveDisagreement]] = {}
     learned: list[LearnedAlias] = []
     for day in days:
         bounds = day_bounds(game, ruleset, day)

@@ -430,10 +430,12 @@ _BROKEN_TAG = re.compile(r"\[/?[bius]\]|\[/\]|\[[bius]/\]|\[/[bius]\b|\[/[a-z]{1
 
 def _read_run(bold: _Run) -> list[Command]:
     run = _normalise(bold.text[:_MAX_RUN])
-    broken = _BROKEN in run or _BROKEN_TAG.search(run) is not None
+    bracket = "[" in run  # every broken tag starts with one: most runs skip both scans for them
+    broken = _BROKEN in run or (bracket and _BROKEN_TAG.search(run) is not None)
     run = run.replace(_BROKEN, "")
-    run = _BBCODE_VOTE.sub(lambda m: f"\n{'un' if m.group(1) else ''}vote: {m.group(2)}\n", run)
-    run = _STRAY_TAG.sub(" ", _BROKEN_TAG.sub(" ", run))
+    if bracket:  # so do BBCode votes and stray tags
+        run = _BBCODE_VOTE.sub(lambda m: f"\n{'un' if m.group(1) else ''}vote: {m.group(2)}\n", run)
+        run = _STRAY_TAG.sub(" ", _BROKEN_TAG.sub(" ", run))
     # A long bold stretch is prose (often an unclosed tag): there only a line that opens with a command counts.
     strict = len(run) > _PROSE_RUN
     commands: list[Command] = []
@@ -452,7 +454,9 @@ def _read_run(bold: _Run) -> list[Command]:
             if not head:
                 continue
             inline = True
-        if _DANGLING_VOTE.search(line) and i + 1 < len(lines) and _is_bare_name(lines[i + 1]):
+        # A dangling vote ends in its colon or dash: tested first, as the pattern is searched, not matched.
+        dangling = line.rstrip()[-1:] in _DANGLING_END and _DANGLING_VOTE.search(line)
+        if dangling and i + 1 < len(lines) and _is_bare_name(lines[i + 1]):
             # "VOTE:" on one line and the name on the next
             line = f"{line} {lines[i + 1]}"
             lines[i + 1] = ""
@@ -469,6 +473,9 @@ _DANGLING_VOTE = re.compile(
     r"\s*[:=\-\u2013\u2014]\s*$",
     re.IGNORECASE,
 )
+
+
+_DANGLING_END = ":=-\u2013\u2014"
 
 
 def _is_bare_name(line: str) -> bool:

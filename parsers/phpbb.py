@@ -340,10 +340,13 @@ def _read_current_page(bars) -> tuple[int | None, int | None]:
                 continue
             if text.isdigit():
                 current = int(text)
-        for link in bar.iter("a"):
-            text, start = text_of(link).strip(), _start_of(link.get("href", ""))
-            if text.isdigit() and int(text) > 1 and start:
-                per_page = start // (int(text) - 1)
+        for link in reversed(list(bar.iter("a"))):  # the last numbered link that carries a start decides
+            text = text_of(link).strip()
+            if text.isdigit() and int(text) > 1:
+                start = _start_of(link.get("href", ""))  # parsing the URL costs: only for page-number links
+                if start:
+                    per_page = start // (int(text) - 1)
+                    break
         if current:
             break
     return current, per_page

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime, parsedate_to_datetime
 from functools import cache
-from importlib.resources import files
 
 from jinja2 import Environment, FileSystemLoader
 
+from assistant import bundled
 from assistant.demo import PhpbbThread
 from assistant.game import parse_game
 from assistant.pageserver import LoopbackServer, Response
@@ -163,8 +163,7 @@ class FakeTime:
 
 
 def render_page(thread: PhpbbThread, start: int) -> str:
-    """The demo renderer's page, with one template environment for the whole test run (and a loader that
-    also works from a source checkout, where jinja's PackageLoader cannot see templates/)."""
+    """The demo renderer's page, with one template environment for the whole test run."""
     import assistant.demo as demo
 
     original = demo._environment
@@ -177,7 +176,7 @@ def render_page(thread: PhpbbThread, start: int) -> str:
 
 @cache
 def _environment() -> Environment:
-    root = files("assistant.templates")
+    root = bundled.templates()
     return Environment(loader=FileSystemLoader([str(root), str(root / "demo")]), autoescape=True)
 
 

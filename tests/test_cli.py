@@ -180,6 +180,39 @@ def test_count_without_a_store_says_to_sync_first_and_creates_nothing(game_file,
     assert not missing.exists()
 
 
+def test_count_loads_no_module_it_does_not_need(forum, game_file, tmp_path):
+    # `votal count` is run often (by hand and by scripts): the edit commands, the TOML editor, the date reader,
+    # the look-alike tables, sqlite-utils (the store's write path) and Jinja2 (drafts) stay unloaded.
+    import subprocess
+    import sys
+
+    db = tmp_path / "votal.db"
+    run("sync", game_file, "--db", db, "--quiet")
+    probe = (
+        "import sys\n"
+        "from assistant.cli import main\n"
+        "try:\n"
+        f"    main([\"count\", {str(game_file)!r}, \"--db\", {str(db)!r}, \"--day\", \"1\", \"--format\", \"json\"])\n"
+        "except SystemExit as exc:\n"
+        "    assert not exc.code, exc.code\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('tomlkit', 'dateutil', 'disarm', 'sqlite_utils', 'jinja2') or m == 'assistant.cli_edits'))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=tmp_path)
+    assert done.stdout.splitlines()[-1] == "[]"
+
+
+def test_the_edit_commands_are_the_ones_cli_edits_registers():
+    import click
+
+    from assistant import cli, cli_edits
+
+    group = click.Group()
+    cli_edits.register(group)
+    assert sorted(group.commands) == sorted(cli.EDIT_COMMANDS)
+    assert set(cli.EDIT_COMMANDS) <= set(main.list_commands(click.Context(main)))
+
+
 def test_an_at_time_without_an_offset_is_the_games_local_time(forum, game_file, tmp_path):
     """The demo's day 2 ends at 22:00 New York time (03:00 UTC the next morning), as the moderator wrote it."""
     db = tmp_path / "votal.db"

@@ -6,6 +6,7 @@ import configparser
 import shlex
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -18,8 +19,8 @@ def check_votal_command(words: list[str]) -> None:
     """``.../votal CMD ARGS...``: the command exists and click accepts the options (parsed, not run)."""
     assert Path(words[0]).name == "votal"
     name, args = words[1], words[2:]
-    assert name in main.commands, name
-    command = main.commands[name]
+    assert name in main.list_commands(click.Context(main)), name
+    command = main.get_command(click.Context(main), name)
     context = command.make_context(name, list(args), resilient_parsing=True)
     known = {opt for param in command.params for opt in getattr(param, "opts", [])}
     assert all(a in known for a in args if a.startswith("-")), args

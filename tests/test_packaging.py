@@ -5,16 +5,21 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_wheel_ships_templates_rulesets_and_demo_but_no_tests(tmp_path):
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(ROOT)],
-        check=True,
-        cwd=tmp_path,
-    )
-    [wheel] = tmp_path.glob("votal-*.whl")
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("wheel")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(folder), str(ROOT)],
+                   check=True, cwd=folder)
+    [built] = folder.glob("votal-*.whl")
+    return built
+
+
+def test_wheel_ships_templates_rulesets_and_demo_but_no_tests(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "assistant/cli.py" in names and "parsers/phpbb.py" in names
     assert "assistant/data/demo/game.toml" in names and "assistant/data/demo/thread.toml" in names
@@ -26,16 +31,35 @@ def test_wheel_ships_templates_rulesets_and_demo_but_no_tests(tmp_path):
     assert "votal = assistant.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
 
 
-def test_a_checkout_finds_its_templates_and_data_without_an_installed_copy():
-    # `python -m pytest` imports the package from the checkout, where templates/ and data/ sit beside it;
-    # -S keeps any installed copy (and an editable install's finder) out of the way.
-    probe = (
-        "from importlib.resources import files; import assistant; "
-        "print(assistant.__file__); "
-        "print((files('assistant.data') / 'rulesets' / 'mafiascum.toml').is_file(), "
-        "(files('assistant.templates') / 'drafts').is_dir())"
-    )
-    done = subprocess.run([sys.executable, "-S", "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
-    where, found = done.stdout.splitlines()
+# Where the bundled files are, asked the one way the code asks (assistant.bundled); -S keeps site-packages
+# (an installed copy, an editable install's finder) out of the way.
+_PROBE = (
+    "import assistant, assistant.bundled as b; print(assistant.__file__); "
+    "print(b.data() / 'rulesets' / 'mafiascum.toml'); print(b.templates() / 'drafts' / 'bbcode' / 'votal.j2'); "
+    "print((b.data() / 'rulesets' / 'mafiascum.toml').is_file(), (b.templates() / 'drafts').is_dir()); "
+    "from assistant.rules import load_ruleset; print(load_ruleset('mafiascum').name)"
+)
+
+
+def test_a_checkout_finds_its_templates_and_data_beside_the_package():
+    # `python -m pytest` imports the package from the checkout, where templates/ and data/ sit beside it.
+    done = subprocess.run([sys.executable, "-S", "-c", _PROBE], cwd=ROOT, capture_output=True, text=True, check=True)
+    where, ruleset, template, found, name = done.stdout.splitlines()
     assert Path(where).resolve() == ROOT / "assistant" / "__init__.py"
-    assert found == "True True"
+    assert Path(ruleset) == ROOT / "data" / "rulesets" / "mafiascum.toml"
+    assert Path(template) == ROOT / "templates" / "drafts" / "bbcode" / "votal.j2"
+    assert (found, name) == ("True True", "mafiascum")
+
+
+def test_an_installed_copy_finds_the_templates_and_data_it_ships(wheel, tmp_path):
+    # The wheel installed alone into a folder (no dependencies: the probe imports none), imported from there.
+    target = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)],
+                   check=True, cwd=tmp_path)
+    done = subprocess.run([sys.executable, "-S", "-c", _PROBE], cwd=tmp_path, env={"PYTHONPATH": str(target)},
+                          capture_output=True, text=True, check=True)
+    where, ruleset, template, found, name = done.stdout.splitlines()
+    assert Path(where) == target / "assistant" / "__init__.py"
+    assert Path(ruleset) == target / "assistant" / "data" / "rulesets" / "mafiascum.toml"
+    assert Path(template) == target / "assistant" / "templates" / "drafts" / "bbcode" / "votal.j2"
+    assert (found, name) == ("True True", "mafiascum")

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from golden.harness import ExactRoster, read_case, render_votal, resolve_exact, xfail_reason
 
+from assistant import bundled
 from assistant.errors import RulesetError
 from assistant.rules import bundled_rulesets, load_ruleset, parse_ruleset
 from assistant.tally import replay_day
@@ -41,7 +42,6 @@ def test_golden_case(path: Path) -> None:
 
 def test_every_bundled_ruleset_loads_and_cites_its_source_for_every_table():
     import tomllib
-    from importlib.resources import files
 
     names = bundled_rulesets()
     assert names == [
@@ -54,7 +54,7 @@ def test_every_bundled_ruleset_loads_and_cites_its_source_for_every_table():
     ]
     for name in names:
         ruleset = load_ruleset(name)
-        raw = tomllib.loads((files("assistant.data") / "rulesets" / f"{name}.toml").read_text(encoding="utf-8"))
+        raw = tomllib.loads((bundled.data() / "rulesets" / f"{name}.toml").read_text(encoding="utf-8"))
         assert ruleset.name == name
         assert sorted(ruleset.cites) == sorted(raw), name
 

@@ -66,6 +66,22 @@ def runner(tmp_path: Path, **options) -> Runner:
     return Runner(db_path=tmp_path / "votal.db", limiter=HostLimiter(sleep=lambda s: None), **options)
 
 
+def test_a_run_reads_the_stored_thread_once_per_count_for_the_count_and_the_warnings(
+    forum, board, tmp_path, monkeypatch
+) -> None:
+    path = write_game(tmp_path, board.base_url)
+    r = runner(tmp_path, count=None)  # the default count
+    r.run_game(path)
+    reads = []
+    read_posts = store.load_read_posts
+    monkeypatch.setattr(store, "load_read_posts", lambda *a, **k: reads.append(a) or read_posts(*a, **k))
+    idle = r.run_game(path)
+    forum.edit(55, "edited")
+    edited = r.run_game(path)
+    assert (idle.result.changed, edited.result.changed) == (False, True)
+    assert len(reads) == 1 + 2  # idle: counted before the sync only; edited: counted again after it
+
+
 def test_regenerate_runs_only_after_a_sync_that_changed_something(forum, board, tmp_path) -> None:
     path = write_game(tmp_path, board.base_url)
     regenerated: list[int] = []

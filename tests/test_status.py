@@ -18,7 +18,7 @@ NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 VOTE = '<strong class="text-strong">VOTE: {}</strong>'
 
 
-def test_status_of_a_synced_game() -> None:
+def test_status_of_a_synced_game(monkeypatch) -> None:
     forum = Forum(make_posts(30))
     forum.edit(3, VOTE.format("Birch"))
     forum.edit(4, VOTE.format("Birch"))
@@ -34,7 +34,11 @@ def test_status_of_a_synced_game() -> None:
         forum.restyle()
         with pytest.raises(ForumError):  # the failure is what status must show
             sync_game(game, db, fetcher, now=lambda: NOW)
+    reads = []
+    read_posts = store.load_read_posts
+    monkeypatch.setattr(store, "load_read_posts", lambda *a, **k: reads.append(a) or read_posts(*a, **k))
     status = collect_status(game, db, now=NOW)
+    assert len(reads) == 1  # the count and the warnings (which replay the days again) share one read
     assert status == {
         "game": "Loopback Game",
         "file": "games/loop.toml",

@@ -144,3 +144,17 @@ def test_a_template_looping_over_data_is_stopped_by_the_time_limit(synced, tmp_p
     result = draft(synced, with_template(tmp_path, hog))
     assert result.exit_code == 1
     assert result.output.strip() == "Error: template votal.j2 (bbcode): the template ran longer than 0.2 seconds"
+
+
+def test_a_huge_or_special_file_in_the_folder_is_not_read(synced, tmp_path):
+    folder = with_template(tmp_path, '{% include "big.j2" %}')
+    (folder / "big.j2").write_text("x" * (2**20 + 1))
+    result = draft(synced, folder)
+    assert result.exit_code == 1
+    assert result.output.strip() == (
+        "Error: template votal.j2 (bbcode): template file big.j2 is larger than 1,048,576 bytes"
+    )
+    os.mkfifo(folder / "pipe.j2")  # reading it would wait forever for a writer
+    (folder / "votal.j2").write_text('{% include "pipe.j2" %}')
+    result = draft(synced, folder)
+    assert result.exit_code == 1 and "pipe.j2" in result.output

@@ -132,3 +132,23 @@ def test_terminal_safe_escapes_exactly_the_dangerous_characters():
     assert terminal_safe("a\tb\nc") == "a\tb\nc"
     assert terminal_safe("Zoë Ünal 李") == "Zoë Ünal 李"
     assert terminal_safe("\x1b[2J\u202e\x9b\r") == "\\u001b[2J\\u202e\\u009b\\u000d"
+
+
+def test_update_prints_names_from_the_thread_escaped(tmp_path):
+    from loopback_forum import Switchboard
+    from test_cli_edits import THREAD, fresh_game
+
+    evil = "F\u202eir\x9b2J"
+    thread = [dict(p, user=evil) if p["user"] == "Fir" else dict(p) for p in THREAD]
+    thread[8] = {**thread[8], "content": f"{evil} replaces Elm."}
+    board = Switchboard()
+    with board.server:
+        path, db = fresh_game(board, tmp_path, thread)
+        shown = {}
+        for args in (["--dry-run"], []):
+            result = CliRunner().invoke(main, ["update", str(path), "--db", str(db), *args])
+            assert result.exit_code == 0, result.output
+            assert not RAW.search(result.output), result.output
+            shown[bool(args)] = result.output
+    assert "F\\u202eir\\u009b2J" in shown[True]  # the diff shows the name, escaped
+    assert "F ir 2J" in shown[False]  # the summary's one-line form

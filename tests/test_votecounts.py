@@ -12,6 +12,7 @@ from assistant.names import NO_ELIMINATION, Roster
 from assistant.rules import load_ruleset
 from assistant.tally import replay_day
 from assistant.votecounts import (
+    AliveDisagreement,
     Disagreement,
     LearnedAlias,
     PostedWagon,
@@ -165,3 +166,30 @@ def test_a_voter_named_in_brackets_is_kept_and_a_note_after_a_voter_is_dropped()
         PostedWagon("Marigold", 2, ("[Odalys]", "Quentin")),
         PostedWagon("Bramble", 1, ("Ysolde",)),
     )
+
+
+def test_voters_written_as_links_side_by_side_are_one_name_each():
+    link = '<a href="https://forum.example.org/viewtopic.php?p={0}#p{0}">{1}</a>'
+    body = (f"<b>Marigold (2)</b>: {link.format(11, 'Quentin')} {link.format(12, 'Ysolde Fay')}<br>"
+            f"<b>Bramble (1)</b>: {link.format(13, 'Odalys')}")
+    count = read_vote_count(body, post=40)
+    assert count.wagons == (
+        PostedWagon("Marigold", 2, ("Quentin", "Ysolde Fay")),
+        PostedWagon("Bramble", 1, ("Odalys",)),
+    )
+
+
+def test_a_count_stating_another_number_alive_is_a_disagreement():
+    """Seven seats and no death in the game file, but the moderator's count says six alive: a death is missing
+    on one side, and with it the majority."""
+    game, ruleset, posts, roster = _setup(["1 Quentin: vote Marigold", "2 Ysolde: vote Marigold"])
+    votal = replay_day(game, ruleset, posts, roster, day=1, at_post=2)
+    body = ("Marigold (2): Quentin, Ysolde<br>Not voting (4): Tfrost22, Bramble, Odalys, Pemberton<br>"
+            "With 6 alive, 4 to lynch.")
+    count = read_vote_count(body, post=3)
+    assert count.alive == 6
+    disagreements, _ = check_count(count, votal, roster, posts)
+    assert disagreements == [AliveDisagreement(3, posted_alive=6, alive=7)]
+    assert "says 6 alive; the game file gives 7" in disagreements[0].describe()
+    agreeing = read_vote_count(body.replace("With 6 alive, 4", "With 7 alive, 4"), post=3)
+    assert check_count(agreeing, votal, roster, posts) == ([], [])
