@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 from typing import Protocol
 
-from assistant.count_state import counted_living, majority_needed, vote_count_day, wagon_of
+from assistant.count_state import counted_living, counted_roster, majority_needed, vote_count_day, wagon_of
 from assistant.deadlines import read_deadline
 from parsers.markup import parse_html
 
@@ -419,6 +419,25 @@ def _name_like(text: str) -> bool:
     return bool(re.search(r"\w", text))
 
 
+def _first_count_roster(
+    posts: Sequence[PostLike], moderators: set[str], authors: _Names
+) -> tuple[list[_Entry], int] | None:
+    """The players of day 1's first vote count ("Vote Count 1.0 ... Not voting: A, B, ... With 13 alive"), as
+    list entries, when it lists as many of the thread's posters as it says are alive."""
+    for post in posts[1:]:
+        if post.author.casefold() not in moderators:
+            continue
+        lines = [_plain(line) for line in read_lines(post.body_html)]
+        day = next((d for d in map(vote_count_day, lines[:3]) if d is not None), None)
+        if day is None:
+            continue
+        names = counted_roster(lines, known=lambda name: authors.seat(authors.spelled(name))) if day == 1 else None
+        if names is None:
+            return None
+        return [_Entry((authors.spelled(n),), False, n) for n in names], post.number
+    return None
+
+
 def _find_player_list(
     posts: Sequence[PostLike], moderators: set[str], authors: _Names | None
 ) -> tuple[list[_Entry], int | None]:
@@ -684,6 +703,9 @@ def read_thread_facts(
         seats = {name: list(accounts) for name, accounts in players.items()}
     else:
         entries, list_post = _find_player_list(posts, mod_keys, authors if authors.seat_of else None)
+        counted = _first_count_roster(posts, mod_keys, authors)
+        if counted is not None and len(counted[0]) > len(entries):  # the list is cut short: the count has all
+            entries, list_post = counted
         seats = {}
         for entry in entries:
             seats[entry.accounts[0]] = list(entry.accounts)
@@ -728,6 +750,9 @@ def read_thread_facts(
             seats.update(before[1])
             names.__init__(seats)
     _confirm_counted_out(state, posts[-1].number)
+    if not moderators:  # a poster taken for a co-moderator who turns out to replace into a seat is a player
+        players_keys = {a.casefold() for accounts in seats.values() for a in accounts}
+        mods = tuple(m for m in mods if m == opening.author or m.casefold() not in players_keys)
     f = state.facts
     return ThreadFacts(
         title=title,

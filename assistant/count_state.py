@@ -48,21 +48,18 @@ def stated_alive(text: str) -> int | None:
 
 # A count's line: "Alder (3): Birch, Cedar", "Alder [L-2] - Birch", "Not Voting (2): Elm, Fir", "No Lynch - Gorse"
 _COUNT_LINE = re.compile(
-    r"^\W*(?P<head>[^:\[(\-–—]{1,60}?)\s*(?:[\[(][^\])]{0,24}[\])]\s*)*[:\-–—]+\s*(?P<names>.*)$"
+    r"^\W*(?P<head>[^:\[(\-–—]{1,60}?)\s*(?:[\[(][^\])]{0,24}[\])]\s*)*[:\-–—]+\s*"
+    r"(?:[\[(][^\])]{0,24}[\])]\s*)?(?P<names>.*)$"  # "Alder: (2) Birch, Cedar" too
 )
 _NOT_VOTING = re.compile(r"^(?:not\s*voting|no\s*votes?|non[\s-]*voters?|players\s+not\s+voting|abstain\w*)$", re.I)
 _NO_LYNCH = re.compile(r"^(?:no\s*lynch|no\s*elimination|no\s*exile|sleep)$", re.IGNORECASE)
 
 
-def counted_living(lines: list[str], *, seat_of: Callable[[str], str | None]) -> set[str] | None:
-    """The seats a moderator's vote count lists as living (every voter and every "Not voting" name), or None
-    when the post is no complete count: it has no "Not voting" line and states no number alive, the number it
-    states is not the number of names it lists (a line the reader missed), a listed name is no known account
-    (a replacement not yet read), or a seat is listed twice. ``lines`` are the post's lines without
-    struck-out text. A count may still miss a line no pattern reads: the caller checks the seats it leaves
-    out against the thread (a dead player posts no more)."""
+def _count_names(lines: list[str], known: Callable[[str], object]) -> tuple[list[str], bool]:
+    """The names a count lists (voters on wagons headed by a ``known`` name or "No lynch", and "Not voting"),
+    and whether it has a "Not voting" line."""
     not_voting = False
-    listed: list[str | None] = []
+    names: list[str] = []
     for line in lines:
         line = line.strip()
         heading = _VOTE_COUNT_DAY.match(line)
@@ -74,10 +71,34 @@ def counted_living(lines: list[str], *, seat_of: Callable[[str], str | None]) ->
         head = match.group("head").strip(" *")
         if _NOT_VOTING.match(head):
             not_voting = True
-        elif not (seat_of(head) or _NO_LYNCH.match(head)):
+        elif not (known(head) or _NO_LYNCH.match(head)):
             continue
-        names = [n.strip(" .!*") for n in re.split(r",|;|\s+&\s+", match.group("names"))]
-        listed.extend(seat_of(n) for n in names if n and n.casefold() not in _NOBODY)
+        parts = [n.strip(" .!*") for n in re.split(r",|;|\s+&\s+", match.group("names"))]
+        names.extend(n for n in parts if n and n.casefold() not in _NOBODY)
+    return names, not_voting
+
+
+def counted_roster(lines: list[str], *, known: Callable[[str], object]) -> list[str] | None:
+    """The players a day's first count lists, in its order, when it states how many are alive and lists
+    exactly that many distinct names, nearly all ``known`` (the thread's posters): a roster for a game whose
+    player list is missing or cut short (a summary kept up to date after the game)."""
+    names, _ = _count_names(lines, known)
+    folded = {n.casefold() for n in names}
+    unknown = [n for n in names if not known(n)]  # a player replaced before posting a word
+    if not names or len(folded) != len(names) or len(unknown) * 4 > len(names):
+        return None
+    return names if stated_alive(" ".join(lines)) == len(names) else None
+
+
+def counted_living(lines: list[str], *, seat_of: Callable[[str], str | None]) -> set[str] | None:
+    """The seats a moderator's vote count lists as living (every voter and every "Not voting" name), or None
+    when the post is no complete count: it has no "Not voting" line and states no number alive, the number it
+    states is not the number of names it lists (a line the reader missed), a listed name is no known account
+    (a replacement not yet read), or a seat is listed twice. ``lines`` are the post's lines without
+    struck-out text. A count may still miss a line no pattern reads: the caller checks the seats it leaves
+    out against the thread (a dead player posts no more)."""
+    names, not_voting = _count_names(lines, seat_of)
+    listed = [seat_of(name) for name in names]
     if not listed or None in listed or len(set(listed)) != len(listed):
         return None
     alive = stated_alive(" ".join(lines))

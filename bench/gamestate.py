@@ -144,11 +144,12 @@ class InProcess:
         from assistant.game_edits import write_game_file
         from assistant.game_update import update_from_store
         from assistant.store import open_db
+        from assistant.sync import sync_game
 
         def step():
             game = load_game(path, players_required=False)
             store = open_db(db)
-            sync_game_(game, store, make_fetcher(game))
+            sync_game(game, store, make_fetcher(game), now=self.now)
             report = update_from_store(path, store, now=self.now())
             if report.changed:
                 write_game_file(path, report.text)
@@ -156,11 +157,6 @@ class InProcess:
             if again.changed:
                 score.not_idempotent.append(f"{path}: a second update writes {list(again.written)[:3]}")
             return True
-
-        def sync_game_(game, store, fetcher):
-            from assistant.sync import sync_game
-
-            sync_game(game, store, fetcher, now=self.now)
 
         self._run(score, "update", step)
 

@@ -342,3 +342,37 @@ def test_the_ended_days_final_count_in_a_later_post_starts_no_day():
     facts = read_thread_facts(thread)
     assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 11)]
     assert [(e.day, e.player, e.post) for e in facts.eliminations] == [(1, "Alder", 10)]
+
+
+def test_a_player_list_cut_short_gives_way_to_day_ones_first_count():
+    thread = make_thread(
+        ("Host", "Welcome!"),
+        ("Host", "Alive<br>1) Alder<br>2) Birch<br>Dead<br>1) Cedar (Vanilla Townie)"),  # kept up to date later
+        ("Host", "Welcome to Day 1.<br>VC 1.00Not Voting: Alder, Birch, Cedar, Damson, Elm, Fir, Gorse<br>"
+                 "With 7 alive, the majority is 4."),
+        *CHATTER,
+    )
+    facts = read_thread_facts(thread)
+    assert [p.name for p in facts.players] == list(PLAYERS)
+    assert {p.cite.post for p in facts.players} == {2}
+
+
+def test_a_first_count_naming_many_who_never_posted_or_miscounting_keeps_the_list():
+    roster = "<br>".join(PLAYERS[:6])
+    for count in ("Not Voting: Alder, Birch, Cedar, Damson, Elm, Stranger, Outsider<br>With 7 alive, 4 to lynch.",
+                  "Not Voting: Alder, Birch, Cedar, Damson, Elm, Fir, Gorse<br>With 8 alive, 5 to lynch."):
+        thread = make_thread(("Host", f"Players<br>{roster}"), ("Host", f"VC 1.00<br>{count}"), *CHATTER)
+        assert [p.name for p in read_thread_facts(thread).players] == list(PLAYERS[:6])
+
+
+def test_a_poster_taken_for_a_co_moderator_who_replaces_into_a_seat_is_a_player():
+    roster = "<br>".join(PLAYERS)
+    thread = make_thread(
+        ("Host", f"Players<br>{roster}"), *CHATTER,
+        ("Newbie", "Vote Count 1.2<br>Alder (1): Birch<br>Not voting: Cedar"),
+        ("Host", "Newbie replaces Gorse."),
+        ("Newbie", "It is now Night 1, says my count"),
+    )
+    facts = read_thread_facts(thread)
+    assert facts.moderators == ("Host",)
+    assert [(r.player, r.new) for r in facts.replacements] == [("Gorse", "Newbie")]
