@@ -210,7 +210,7 @@ def count_game(
     bodies = store.moderator_bodies(db, game.key, game.moderators, up_to=at_post)
     if bodies and days:
         # the moderator's own counts teach the names Votal could not read, each from its post on
-        checks, _ = learn_game(game, ruleset, posts, roster, bodies, range(1, max(days) + 1))
+        checks, _ = learn_game(game, ruleset, posts, roster, bodies, range(1, max(days) + 1), checked=days)
     if stored is None:
         votals = replay_days(game, ruleset, posts, roster, days=days, at_post=at_post, at_time=at_time)
     else:  # shared with the warnings as of the same moment

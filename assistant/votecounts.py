@@ -318,10 +318,15 @@ def learn_from_counts(
 
 
 def learn_game(
-    game: Any, ruleset: Any, posts: Sequence[Any], roster: Any, bodies: Mapping[int, str], days: Iterable[int]
+    game: Any, ruleset: Any, posts: Sequence[Any], roster: Any, bodies: Mapping[int, str], days: Iterable[int],
+    *, checked: Collection[int] | None = None,
 ) -> tuple[dict[int, list[Disagreement | AliveDisagreement]], list[LearnedAlias]]:
     """What the moderator's counts during ``days`` teach ``roster`` (``bodies``: their posts, by number), and
-    every disagreement by day, each count held against the replay as of the post before it."""
+    every disagreement by day, each count held against the replay as of the post before it.
+
+    ``checked``: the days whose disagreements are wanted (default: all). Another day's counts are held only
+    when they can teach: when one replay of the day up to its last count finds a name Votal could not read
+    (each count costs a replay of its day up to it, and a late day's count would replay the whole game)."""
     from assistant.clock import day_bounds
     from assistant.tally import replay_day
 
@@ -340,6 +345,10 @@ def learn_game(
         ]
         if not counts:
             continue
+        if checked is not None and day not in checked:
+            last = replay_day(game, ruleset, posts, roster, day=day, at_post=counts[-1].post)
+            if not any(_misread(action, "") for action in last.actions):
+                continue
         found, taught = learn_from_counts(
             counts, lambda at, day=day: replay_day(game, ruleset, posts, roster, day=day, at_post=at), roster, posts
         )

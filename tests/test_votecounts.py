@@ -18,6 +18,7 @@ from assistant.votecounts import (
     PostedWagon,
     check_count,
     learn_from_counts,
+    learn_game,
     read_vote_count,
 )
 
@@ -193,3 +194,19 @@ def test_a_count_stating_another_number_alive_is_a_disagreement():
     assert "says 6 alive; the game file gives 7" in disagreements[0].describe()
     agreeing = read_vote_count(body.replace("With 6 alive, 4", "With 7 alive, 4"), post=3)
     assert check_count(agreeing, votal, roster, posts) == ([], [])
+
+
+def test_an_earlier_days_count_still_teaches_when_only_a_later_day_is_checked():
+    """Counting day 2 holds day 1's counts only where they can teach: the nickname learned on day 1 is read on
+    day 2; day 1's disagreements are not asked for."""
+    text = GAME.replace("start_post = 0\n", "start_post = 0\nend_post = 4\n[[days]]\nday = 2\nstart_post = 5\n")
+    game = parse_game(text)
+    ruleset = load_ruleset(game.ruleset)
+    posts = [read_post(line) for line in ["1 Quentin: vote Frosty", "2 Ysolde: vote Marigold", "6 Odalys: vote Frosty"]]
+    roster = Roster.from_game(game, ruleset)
+    bodies = {3: "Tfrost22 (1): Quentin<br>Marigold (1): Ysolde", 7: "Tfrost22 (1): Odalys<br>Not voting (1): Ysolde"}
+    checks, learned = learn_game(game, ruleset, posts, roster, bodies, [1, 2], checked={2})
+    assert [(a.text, a.seat, a.post) for a in learned] == [("Frosty", "Tfrost22", 3)]
+    assert 1 in checks  # day 1 holds a name Votal could not read: its count was held, and taught
+    day2 = replay_day(game, ruleset, posts, roster, day=2)
+    assert [(w.target, w.voters) for w in day2.wagons] == [("Tfrost22", ("Odalys",))]
