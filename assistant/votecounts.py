@@ -256,7 +256,7 @@ def check_count(
         if not isinstance(d, Disagreement) or d.posted is None or d.posted == NO_ELIMINATION:
             continue
         last = _last_vote(votal.actions, d.voter, before=count.post)
-        if last is None or not _misread(last, d.posted):
+        if last is None or not _misread(last):
             continue
         text = typed.get((last.post, last.text))
         if text:
@@ -273,7 +273,7 @@ def alias_key(text: str) -> str:
     return fold_name(text)
 
 
-def _misread(action: Any, posted: str) -> bool:
+def _misread(action: Any) -> bool:
     """Votal could not read the name. (A name Votal read, even by a guess, is never relearned from a count:
     moderators slip, and one slip would misread that name for the rest of the game.)"""
     return not action.counted and (action.why_not or "").startswith(_NAME_REASONS)
@@ -347,7 +347,7 @@ def learn_game(
             continue
         if checked is not None and day not in checked:
             last = replay_day(game, ruleset, posts, roster, day=day, at_post=counts[-1].post)
-            if not any(_misread(action, "") for action in last.actions):
+            if not any(_misread(action) for action in last.actions):
                 continue
         found, taught = learn_from_counts(
             counts, lambda at, day=day: replay_day(game, ruleset, posts, roster, day=day, at_post=at), roster, posts
