@@ -173,7 +173,7 @@ def test_vote_count_wagons_and_event_lines_in_the_opening_post_are_not_seats():
 
 
 def test_vote_count_headings_name_their_day():
-    from assistant.announcements import vote_count_day
+    from assistant.count_state import vote_count_day
 
     assert [vote_count_day(line) for line in (
         "Votecount 3.01", "OFFICIAL VOTE COUNT 2.00", "VC 1.00Not Voting (7): Alder", "Day 3 Vote Count 1.2",

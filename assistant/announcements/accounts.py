@@ -1,0 +1,48 @@
+"""The thread's accounts and the seats they hold, found in what the moderator writes."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from assistant.announcements.text import clean_name, squash
+
+
+class Names:
+    """Known accounts → seat name, and a finder for them in free text (whole words, case-insensitive)."""
+
+    def __init__(self, seats: dict[str, Sequence[str]]):
+        self.seat_of: dict[str, str] = {}
+        self.spelling: dict[str, str] = {}  # squashed name -> the account as the forum spells it
+        for seat, accounts in seats.items():
+            for account in accounts:
+                self.seat_of.setdefault(account.casefold(), seat)
+                self.spelling.setdefault(squash(account), account)
+        names = sorted(self.seat_of, key=len, reverse=True)
+        self.pattern = (
+            re.compile(r"(?<![\w])(" + "|".join(re.escape(n) for n in names) + r")(?![\w])", re.IGNORECASE)
+            if names else None
+        )
+
+    def find(self, text: str) -> list[tuple[int, int, str]]:
+        if self.pattern is None:
+            return []
+        return [(m.start(), m.end(), self.seat_of[m.group(1).casefold()]) for m in self.pattern.finditer(text)]
+
+    def seat(self, name: str) -> str | None:
+        name = clean_name(name)
+        found = self.seat_of.get(name.casefold())
+        if found is None and squash(name) in self.spelling:
+            found = self.seat_of.get(self.spelling[squash(name)].casefold())
+        return found
+
+    def spelled(self, name: str) -> str:
+        """The account as the forum spells it, for a name the moderator wrote ("HumblePoirot" → "Humble Poirot",
+        a slip such as "Prolasped Brain" → "Prolapsed Brain" when one account alone is that close)."""
+        key = squash(name)
+        if key in self.spelling or len(key) < 6:
+            return self.spelling.get(key, name)
+        from rapidfuzz import fuzz
+
+        close = [k for k in self.spelling if len(k) >= 6 and fuzz.ratio(key, k) >= 90]
+        return self.spelling[close[0]] if len(close) == 1 else name

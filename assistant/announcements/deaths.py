@@ -1,0 +1,265 @@
+"""Deaths: the day's lynch or no-lynch, night and day kills, mod-kills and flips as moderators word them, and
+deaths a day's complete vote count witnesses (a seat it leaves out)."""
+
+from __future__ import annotations
+
+import re
+
+from assistant.announcements.accounts import Names
+from assistant.announcements.facts import Cite, DeathFact, Elimination, PostLike
+from assistant.announcements.phases import stated_night
+from assistant.announcements.state import State
+from assistant.announcements.text import (
+    NUM,
+    PHASE_IN,
+    STRUCK_CLOSE,
+    STRUCK_OPEN,
+    plain_text,
+    read_lines,
+    read_number,
+    sentences,
+    trim,
+)
+from assistant.count_state import counted_living, majority_needed, vote_count_day, wagon_of
+
+DEAD_WORDS = re.compile(
+    r"\b(lynched|killed|dead|died|shot|stabbed|murdered|modkilled|mod-killed|eliminated|executed|hanged|hung|"
+    r"poisoned|slain|night\s*\d|n\d|day\s*\d|d\d|flipped|deceased|burn(?:ed|t)|strangled)\b",
+    re.IGNORECASE,
+)
+ALIVE_WORDS = re.compile(r"\b(survived|won|alive|living|endgamed)\b", re.IGNORECASE)
+LYNCH_VERB = re.compile(
+    r"\b(?:has\s+been|have\s+been|was|were|is\s+being|is|got|gets|will\s+be)\s+(?:\w+\s+)?(?:lynched|hanged|hung|"
+    r"executed|eliminated|voted\s+out|strung\s+up)\b|\b(?:lynched|hanged|hung|executed|eliminated)\s+(?:on\s+)?(?:day|d)\s*"
+    + NUM + r"\b|,\s*(?:was\s+)?lynched\b|\(lynched\)",
+    re.IGNORECASE,
+)
+LYNCH_REACHED = re.compile(
+    r"\b(?:lynch|majority|hammer)\s+(?:has\s+been\s+|is\s+|was\s+)?(?:reached|achieved|attained)\b|"
+    r"\bmajority\s+(?:vote\s+)?(?:on|for)\b|\b(?:has\s+been|was|is)\s+hammered\b|"
+    r"\bthat'?s\s+(?:a\s+)?(?:lynch|hammer)\b",
+    re.IGNORECASE,
+)
+NO_LYNCH = re.compile(
+    r"\bno[\s-]*lynch\s+(?:has\s+been\s+|is\s+|was\s+)?(?:reached|achieved|wins|it\s+is)\b|"
+    r"\b(?:no\s*one|nobody)\s+(?:has\s+been|was|is|got)\s+(?:lynched|eliminated|executed)\b|"
+    r"\btown\s+(?:has\s+)?(?:chose|chosen|decided|voted)\s+(?:not\s+to\s+lynch|to\s+no\s+lynch|no\s+lynch)\b|"
+    r"\b(?:there\s+(?:is|was|will\s+be)\s+(?:a|no)\s+)no[\s-]lynch\b|\bresult(?:s|ed)?\s+in\s+a\s+no[\s-]lynch\b|"
+    r"\bno\s+lynch\s+today\b|\bno\s+majority\s+(?:was\s+)?reached\b|\bno[\s-]lynch\s+(?:on\s+)?(?:day|d)\s*\d|"
+    r"\bno[\s-]lynch\s+has\s+(?:occurred|happened|been\s+(?:reached|achieved))\b",
+    re.IGNORECASE,
+)
+KILL_VERB = re.compile(
+    r"\b(?:was|has\s+been|is|were|got|had\s+been)\s+(?:found\s+)?(?:\w+\s+)?(?:killed|dead|murdered|shot|stabbed|"
+    r"slain|poisoned|strangled|mauled|eaten|burn(?:ed|t)|crushed|eviscerated|executed|assassinated|slaughtered|"
+    r"vanquished|taken\s+out)\b|\b(?:died|dies|perished|is\s+no\s+more)\b|"
+    r",\s*(?:was\s+)?(?:killed|shot|stabbed|murdered|died|slain|dead)\b",
+    re.IGNORECASE,
+)
+CONDITION = re.compile(r"\b(?:when|whenever|if|once|until|unless|will|would|can|before|after)\b", re.IGNORECASE)
+IF_BEFORE = re.compile(r"\b(?:if|unless|when|whenever|once|until|should|in\s+case)\b", re.IGNORECASE)
+MODKILL = re.compile(r"\bmod[\s-]?kill(?:ed|s)?\b", re.IGNORECASE)
+FLIP = re.compile(
+    r"^\W*(?P<name>[^,\n]{1,40}?)\s*(?:,|\s-\s|\s–\s|\swas\s(?:a|an|the)\s)\s*(?P<rest>.{2,160})$", re.IGNORECASE
+)
+NEGATION = re.compile(r"\b(not|no\s*one|nobody|nothing|n't|never|survived|saved|protected|would\s+have|if)\b",
+                       re.IGNORECASE)
+WAS_ROLE = re.compile(r"\b(?:was|is)\s+(?:a|an|the)\s+\w", re.IGNORECASE)
+# Words of a role reveal ("Name - Vanilla Townie", "Name, Mafia Goon"): a flip, in a post that ends a day or a night.
+ROLE_WORDS = re.compile(
+    r"\b(town|townie|villager|vanilla|mafia|goon|scum|cop|doctor|medic|mason|vigilante|vig|godfather|roleblocker|"
+    r"serial\s+killer|sk|werewolf|wolf|cult|cultist|survivor|jester|tracker|watcher|neutral|seer|bodyguard|"
+    r"jailkeeper|gunsmith|neighbou?r|rolecop|innocent|guilty|killer|hider|bus\s+driver|lover|traitor|"
+    r"third\s+party|independent|alien|vampire|witch|hunter|ninja|janitor|framer|strongman)s?\b",
+    re.IGNORECASE,
+)
+
+
+def read_lynch(plain: str, post: PostLike, cite: Cite, state: State, names: Names) -> bool:
+    """A sentence that tells the day's lynch or no-lynch ("Alder was lynched", "No lynch has been reached",
+    "Majority has been reached"); True when it told a death or a no-lynch."""
+    if state.has_elimination(state.day) or (state.night and not state.ended):
+        return False
+    no_lynch = NO_LYNCH.search(plain)
+    if no_lynch and not IF_BEFORE.search(plain[: no_lynch.start()]):  # "If no lynch is reached, ..."
+        state.add("elims", Elimination(state.day, None, post.number, cite))
+        state.end_day(post, cite)
+        state.lynched = True
+        return True
+    lynched = named_before(plain, LYNCH_VERB, names)
+    night = stated_night(plain)
+    if lynched and lynched not in state.dead and night is not None:  # "X was hung upside down Night 3"
+        state.add("deaths", DeathFact(lynched, f"night {night}", None, "night kill", cite))
+        return True
+    if lynched and lynched not in state.dead:
+        state.add("elims", Elimination(state.day, lynched, post.number, cite))
+        state.end_day(post, cite)
+        state.lynched = True
+        return True
+    if LYNCH_REACHED.search(plain) and not CONDITION.search(plain):
+        state.end_day(post, cite)
+        state.lynched = True
+    return False
+
+
+def read_death(plain: str, post: PostLike, cite: Cite, state: State, names: Names) -> bool:
+    """A sentence that tells a death other than by the lynch ("Birch was killed Night 2", "Cedar has been
+    modkilled", "Damson, Vanilla Townie, died"); a day's death told after the day ended is its lynch."""
+    modkilled = named_before(plain, MODKILL, names)
+    if modkilled and modkilled not in state.dead:
+        phase_text = f"{'night' if state.night else 'day'} {state.day}"
+        state.add("deaths", DeathFact(modkilled, phase_text, None if state.night else post.number, "modkill", cite))
+        return True
+    f = state.facts
+    started_here = not state.night and any(d.post == post.number and d.day == state.day for d in f["starts"])
+    killed = named_before(plain, KILL_VERB, names) or flip_name(plain, names, state, started_here)
+    if not killed or killed in state.dead:
+        return False
+    stated = PHASE_IN.search(plain)
+    lynch_line = bool(re.search(r"\blynch", plain, re.IGNORECASE))
+    if stated:
+        kind = "night" if stated.group(1).lower().startswith("n") else "day"
+        number = read_number(stated.group(2))
+    elif started_here:  # the post that starts a day reports the night before it
+        kind, number = "night", state.day - 1
+    else:
+        kind, number = ("night", state.day) if state.night else ("day", state.day)
+    if kind == "day" and (lynch_line or state.ended) and not state.has_elimination(number):
+        state.add("elims", Elimination(number, killed, post.number, cite))
+        if number == state.day and not state.night:
+            state.end_day(post, cite)
+        return True
+    if kind == "night" and number == 0:
+        return True
+    day_kill = kind == "day" and number == state.day and not state.night and not state.ended
+    state.add("deaths", DeathFact(killed, f"{kind} {number}", post.number if day_kill else None,
+                                  "day kill" if kind == "day" else "night kill", cite))
+    return True
+
+
+def read_majority_death(post: PostLike, lines: list[str], state: State, names: Names) -> None:
+    """A death the post tells of a seat its own vote count shows at majority ("Alder (5): ..." with "it takes 5
+    to lynch") is that day's lynch, however it is worded ("Alder, a Vanilla Townie, died D3"): the day ends here."""
+    f = state.facts
+    if not state.day or state.has_elimination(state.day):
+        return
+    told = [d for d in f["deaths"] if d.cite.post == post.number and d.phase == f"day {state.day}"]
+    if len(told) != 1:
+        return
+    majority = majority_needed(" ".join(plain_text(line) for line in lines))
+    wagons = {names.seat(head): votes for head, votes in map(wagon_of, map(plain_text, lines)) if head}
+    death = told[0]
+    if majority is None or wagons.get(death.player, 0) < majority:
+        return
+    f["deaths"].remove(death)
+    state.add("elims", Elimination(state.day, death.player, post.number, death.cite))
+    if not state.night:
+        state.end_day(post, death.cite)
+        state.lynched = True
+
+
+def read_lynch_flip(post: PostLike, lines: list[str], state: State, names: Names) -> None:
+    """A day that ended without a lynch read: the flip in the post that ended it, or in a later post of the
+    same night that starts no day ("Steven Hacking was a Mafia Goon. Night 1 begins now.")."""
+    f = state.facts
+    ended = [e for e in f["ends"] if e.day == state.day]
+    if not ended or state.has_elimination(state.day) or any(s.post == post.number for s in f["starts"]):
+        return
+    dead = {d.player for d in f["deaths"] if d.cite.post != post.number} | {e.player for e in f["elims"] if e.player}
+    for line in lines:
+        for sentence in sentences(plain_text(line)):
+            if re.search(r"\b(?:night|nk|night\s*kill|killed\s+(?:on\s+)?(?:night|n)\s*\d)", sentence, re.I):
+                continue
+            match = FLIP.match(sentence)
+            seat = names.seat(match.group("name")) if match else None
+            if seat is None or seat in dead or not (WAS_ROLE.search(sentence) or DEAD_WORDS.search(sentence)
+                                                    or _is_reveal(match.group("rest"))):
+                continue
+            if NEGATION.search(match.group("rest")) or re.search(r"\breplac", sentence, re.I):
+                continue
+            f["deaths"][:] = [d for d in f["deaths"] if not (d.player == seat and d.cite.post == post.number)]
+            state.add("elims", Elimination(state.day, seat, post.number, Cite(post.number, trim(line))))
+            return
+
+
+def named_before(text: str, verb: re.Pattern, names: Names) -> str | None:
+    """The seat named closest before ``verb`` in the same clause, unless the clause is negated."""
+    for match in verb.finditer(text):
+        clause_start = max(text.rfind(c, 0, match.start()) for c in ".!?;") + 1
+        before = [n for n in names.find(text[clause_start: match.start()])]
+        if not before:
+            continue
+        between = text[clause_start + before[-1][1]: match.start()]
+        if NEGATION.search(between) or NEGATION.search(match.group(0)) or len(between) > 80:
+            continue
+        return before[-1][2]
+    return None
+
+
+def flip_name(text: str, names: Names, state: State, started_here: bool = False) -> str | None:
+    """ "Name, Vanilla Townie, killed Night 1" or "Name was a Mafia Goon" in a post after a night."""
+    match = FLIP.match(text)
+    if not match:
+        return None
+    seat = names.seat(match.group("name"))
+    if seat is None:
+        return None
+    rest = match.group("rest")
+    if NEGATION.search(rest) or ALIVE_WORDS.search(rest) or re.search(r"\breplac", rest, re.IGNORECASE):
+        return None
+    after_phase = state.night or state.ended or started_here
+    if DEAD_WORDS.search(rest) or ((WAS_ROLE.search(text) or _is_reveal(rest)) and after_phase):
+        return seat
+    return None
+
+
+def _is_reveal(rest: str) -> bool:
+    """The part after a name is a role and nothing more: "Vanilla Townie", "Town-aligned One Shot Vigilante"."""
+    return bool(ROLE_WORDS.search(rest)) and len(rest.split()) <= 6 and not re.search(r"\d|[?]", rest)
+
+
+MAX_DEATHS_IN_A_NIGHT = 3
+
+
+def read_counted_living(post: PostLike, state: State, names: Names, seats: dict[str, list[str]]) -> None:
+    """A day's vote count that lists every living player leaves out the seats that died since: a death the
+    moderator told only in flavour text ("the town found a body") is still read. A seat missing from the
+    day's count died in the night before it, when no more seats are missing than a night takes and its
+    player posts no more that day (:func:`confirm_counted_out`)."""
+    if state.night or state.day < 2:
+        return
+    lines = read_lines(post.body_html)
+    day = next((d for d in (vote_count_day(plain_text(line)) for line in lines[:3]) if d is not None), None)
+    if day != state.day:
+        return
+    unstruck = [re.sub(STRUCK_OPEN + "[^" + STRUCK_CLOSE + "]*" + STRUCK_CLOSE, "", line) for line in lines]
+    living = counted_living([plain_text(line) for line in unstruck], seat_of=names.seat)
+    if living is None:
+        return
+    f = state.facts
+    dead = state.dead | {d.player for d in f["deaths"]} | {e.player for e in f["elims"] if e.player}
+    cite = Cite(post.number, trim(plain_text(lines[0])))
+    pending = {death.player for death, _, _ in state.counted_out}
+    # a seat an earlier count of the day listed living was left out by a line this one missed: no night
+    # killed it since, and a day's kill is announced in words
+    counted_before = state.listed_living.setdefault(day, set())
+    missing = [seat for seat in seats if seat not in living | dead | pending | counted_before]
+    counted_before |= living
+    if len(missing) > MAX_DEATHS_IN_A_NIGHT:
+        return  # more than a night takes: the count is not what it seems
+    for seat in missing:  # kept also when quiet, so that a later count does not read the same death again
+        state.counted_out.append((DeathFact(seat, f"night {state.day - 1}", None, "night kill", cite), day,
+                                  state.quiet))
+
+
+def confirm_counted_out(state: State, last_post: int) -> None:
+    """A seat a day's count left out is dead when its player posts no more until that day ends (a count can
+    miss a line the reader cannot read; a living player's next post shows it). Posts after the day's end are
+    not held against it: the dead talk once the game is over."""
+    ends = {e.day: e.post for e in state.facts["ends"]}
+    for death, day, quiet in state.counted_out:
+        until = ends.get(day, last_post)
+        if quiet or death.player in state.dead:
+            continue  # read before the caller's after_post, or told in words too
+        if not any(death.cite.post < n <= until for n in state.posts_by_seat.get(death.player, ())):
+            state.facts["deaths"].append(death)

@@ -1,0 +1,211 @@
+"""Day starts and ends: the phase words moderators write, the dawn that starts a day unnamed, a count headed for
+the next day, and the deadlines they announce."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, tzinfo
+
+from assistant.announcements.facts import Cite, DayStart, DeadlineFact, PostLike
+from assistant.announcements.state import State
+from assistant.announcements.text import NUM, PHASE_IN, plain_text, read_lines, read_links, read_number, trim
+from assistant.count_state import vote_count_day
+from assistant.deadlines import read_deadline
+
+NOW_PHASE = re.compile(
+    r"\b(?:it\s+is\s+now|it'?s\s+now|welcome\s+to|we\s+are\s+now\s+in|now\s+entering|entering|start\s+of|"
+    r"beginning\s+of|dawns?\s+on|dawn\s+of)\s+(?:the\s+)?(day|night|[dn](?=\s*\d))\s*" + NUM + r"\b"
+    r"|\b(day|night)\s*" + NUM + r"\s+(?:has\s+)?(?:now\s+)?(?:begun|began|started|starts\s+now|begins\s+now|"
+    r"is\s+(?:now\s+)?(?:open|here|upon\s+us|underway)|begins(?=\s*[.!,]|\s*$)|starts(?=\s*[.!,]|\s*$)|"
+    r"has\s+now\s+begun)"
+    r"|^\W*(day|night)\s*" + NUM + r"\s*(?:[:!\-–—]|$)",
+    re.IGNORECASE,
+)
+NIGHT_FALLS = re.compile(
+    r"\bnight\s+(?:has\s+)?(?:fallen|falls|begins|has\s+begun|is\s+upon)\b|\bit\s+is\s+now\s+night\b", re.IGNORECASE
+)
+SHORT_PHASE = re.compile(r"\b([dn])\s*(\d{1,2})\s+(?:has\s+)?(?:started|begun|begins|starts)\b", re.IGNORECASE)
+BARE_PHASE = re.compile(
+    r"\bit\s+is\s+now\s+(night|day)(?:time)?\b(?!\s*\d)|\b(day\s+(?:begins|has\s+begun|starts|has\s+started))\b"
+    r"|\b(?:send|submit|pm)\b[^.]{0,30}\bnight\s+actions?\b",
+    re.IGNORECASE,
+)
+_PHASE_CUE = re.compile(
+    r"\b(day|night)\s*" + NUM + r"\s+(?:deadline|will\s+end|ends\b|end\s+is|is\s+scheduled|actions|is\s+over|"
+    r"has\s+ended|is\s+done)",
+    re.IGNORECASE,
+)
+_ALIVE_COUNT = re.compile(
+    r"\bwith\s+\d+\s+(?:players?\s+)?(?:alive|living|remaining|left)\b.{0,30}\bto\s+(?:lynch|eliminate|execute)", re.I
+)
+
+
+def phase_of(text: str, state: State, post: int) -> tuple[str, int] | None:
+    """The phase a sentence says the game is in now, as ("day"|"night", number).
+
+    "With 9 alive, 5 to lynch" after a night starts the next day, but not in the post that ended the day nor
+    in the ended day's final count ("Vote Count 1.13 ... With 13 alive"): they state the day's own numbers."""
+    match = NOW_PHASE.search(text)
+    if match:
+        kind = "night" if (match.group(1) or match.group(3) or match.group(5)).lower().startswith("n") else "day"
+        return kind, read_number(match.group(2) or match.group(4) or match.group(6))
+    match = _PHASE_CUE.search(text)
+    if match:
+        kind, number = match.group(1).lower(), read_number(match.group(2))
+        if re.search(r"\b(?:is\s+over|has\s+ended|is\s+done)", match.group(0), re.IGNORECASE):
+            return ("night", number) if kind == "day" else ("day", number + 1)
+        return kind, number
+    match = SHORT_PHASE.search(text)
+    if match:
+        return ("night" if match.group(1).lower() == "n" else "day"), int(match.group(2))
+    match = BARE_PHASE.search(text)
+    if match and state.day:
+        if (match.group(1) or "").lower() == "day" or match.group(2):
+            return ("day", state.day + 1) if state.night else None
+        return "night", state.day
+    if state.night and state.day and state.night_post != post and _ALIVE_COUNT.search(text) and \
+            state.count_day != state.day:
+        return "day", state.day + 1
+    return None
+
+
+def stated_night(text: str) -> int | None:
+    """The night a sentence names ("... killed Night 3", "N2"), if it names one."""
+    stated = PHASE_IN.search(text)
+    return read_number(stated.group(2)) if stated and stated.group(1).lower().startswith("n") else None
+
+
+def read_opening(post: PostLike, state: State, timezone: tzinfo) -> None:
+    """Day 1 runs from the opening post unless a later post starts it; the opening post says little else
+    that can be trusted in order, because moderators keep it up to date with the game (its dead list)."""
+    lines = read_lines(post.body_html)
+    deadline = None
+    for line in lines:
+        match = re.search(r"\b(?:day\s*(?:1|one)|eod\s*1)\b.*\b(?:deadline|ends?|end)\b|\bdeadline\b", plain_text(line),
+                          re.IGNORECASE)
+        if match:
+            deadline = read_deadline(plain_text(line), post, timezone)
+            if deadline:
+                cite = Cite(post.number, trim(line))
+                break
+    state.day, state.night, state.ended = 1, False, False
+    start_cite = Cite(post.number, trim(lines[0] if lines else ""))
+    state.add("starts", DayStart(1, post.number, deadline, start_cite))
+    if deadline:
+        state.add("deadlines", DeadlineFact(1, deadline, post.number, "deadline", cite))
+    state.implicit = True
+
+
+def read_vote_count_day(post: PostLike, run: list[PostLike], state: State, timezone: tzinfo) -> None:
+    """A moderator's vote count for the next day, posted at night: that day has started, even when the
+    moderator announced it only in flavour text. It starts with the first post of the moderator's run of
+    posts before the count (no player posted in between) that reads as a dawn, else with the count itself."""
+    if not state.night or not state.day or state.night_post == post.number:
+        return  # the post that ended the day holds its final count, whatever day that count names
+    lines = read_lines(post.body_html)
+    day = next((d for d in (vote_count_day(plain_text(line)) for line in lines[:3]) if d is not None), None)
+    if day != state.day + 1:
+        return
+    after_night = [p for p in run if state.night_post is None or p.number > state.night_post]
+    start = next((p for p in after_night[:-1] if _DAWN.search(" ".join(map(plain_text, read_lines(p.body_html))))),
+                 post)
+    start_lines = lines if start is post else read_lines(start.body_html)
+    state.day, state.night, state.ended = day, False, False
+    cite = Cite(start.number, trim(start_lines[0] if start_lines else ""))
+    deadline = deadline_in(lines, post, timezone)
+    state.add("starts", DayStart(day, start.number, deadline, cite))
+    if deadline:
+        state.add("deadlines", DeadlineFact(day, deadline, post.number, "deadline", cite))
+
+
+_DAWN = re.compile(
+    r"\b(?:woke|wake|wakes|awoke|awaken|awakens|morning|dawn|dawns|sunrise|sun\s+rises|daybreak|day\s+breaks)\b|"
+    r"\b(?:no\s*one|nobody)\s+(?:has\s+|was\s+)?(?:died|killed)\b|\bno\s+(?:night\s*)?kills?\b|\bno\s+deaths?\b",
+    re.IGNORECASE,
+)
+_DAY_BUSINESS = re.compile(r"\bdeadline\b|\bto\s+(?:lynch|eliminate)\b|\bvote\s*count\b|\balive\b", re.IGNORECASE)
+
+
+def read_dawn(post: PostLike, lines: list[str], state: State, timezone: tzinfo) -> None:
+    """A night ends without "It is now Day N" when the moderator reports its deaths (or that nobody died) and
+    the day's business: the next day starts with that post."""
+    f = state.facts
+    if not state.night or not state.day or state.night_post == post.number:
+        return
+    text = " ".join(plain_text(line) for line in lines)
+    if NIGHT_FALLS.search(text) or any(e.post == post.number for e in f["elims"]):
+        return  # the lynch's story that begins the night ("see you in the morning!") is no dawn
+    reported = any(d.cite.post == post.number and d.phase == f"night {state.day}" for d in f["deaths"])
+    if not (reported or (_DAWN.search(text) and _DAY_BUSINESS.search(text))):
+        return
+    state.day, state.night, state.ended = state.day + 1, False, False
+    cite = Cite(post.number, trim(lines[0] if lines else ""))
+    deadline = deadline_in(lines, post, timezone)
+    state.add("starts", DayStart(state.day, post.number, deadline, cite))
+    if deadline:
+        state.add("deadlines", DeadlineFact(state.day, deadline, post.number, "deadline", cite))
+
+
+def deadline_in(lines: list[str], post: PostLike, timezone: tzinfo) -> datetime | None:
+    for line in lines:
+        plain = plain_text(line)
+        if re.search(r"\b(deadline|eod|end\s+of\s+day|ends?|due)\b", plain, re.IGNORECASE):
+            when = read_deadline(plain, post, timezone)
+            if when:
+                return when
+    for link in read_links(post.body_html):
+        when = read_deadline(link, post, timezone)
+        if when:
+            return when
+    return None
+
+
+def read_phase(plain: str, lines: list[str], post: PostLike, cite: Cite, state: State, timezone: tzinfo) -> bool:
+    """A sentence that starts a day or ends one ("It is now Night 2", "Day 3 has begun", "Night falls"); True
+    when it did, and the rest of the sentence is read no further."""
+    f = state.facts
+    phase = phase_of(plain, state, post.number)
+    if phase:
+        kind, number = phase
+        if kind == "day" and number == 1 and state.implicit and state.day == 1 and not state.ended:
+            # "Day 1 has begun" after the opening post: day 1 starts here
+            state.implicit = False
+            deadline = read_deadline(plain, post, timezone) or deadline_in(lines, post, timezone)
+            if not state.quiet:
+                f["starts"][:] = [DayStart(1, post.number, deadline, cite)]
+                f["deadlines"][:] = [DeadlineFact(1, deadline, post.number, "deadline", cite)] if deadline else []
+            return True
+        # the same day again only after a night word may have ended it too early, never after its lynch
+        # ("on the beginning of Day 2, everybody turns to Zodiark" in the lynch's story)
+        if kind == "day" and (number > state.day or (number == state.day and state.night and not state.lynched)):
+            state.end_day(post, cite)
+            state.day, state.night, state.ended, state.lynched = number, False, False, False
+            deadline = read_deadline(plain, post, timezone) or deadline_in(lines, post, timezone)
+            state.add("starts", DayStart(number, post.number, deadline, cite))
+            if deadline:
+                state.add("deadlines", DeadlineFact(number, deadline, post.number, "deadline", cite))
+            return True
+        if kind == "night" and number >= state.day and not state.night:
+            state.end_day(post, cite)
+            state.night = True
+            return True
+    if NIGHT_FALLS.search(plain) and not state.night and state.day:
+        state.end_day(post, cite)
+        state.night = True
+        return True
+    return False
+
+
+_DEADLINE_WORDS = re.compile(r"\b(deadline|eod|end\s+of\s+day|extend|extension|ends?\s+(?:at|on|in))\b", re.IGNORECASE)
+
+
+def read_deadline_line(plain: str, post: PostLike, cite: Cite, state: State, timezone: tzinfo) -> None:
+    """A deadline or an extension a sentence states during a day."""
+    if state.night or not _DEADLINE_WORDS.search(plain):
+        return
+    when = read_deadline(plain, post, timezone)
+    if when:
+        kind = "extension" if re.search(r"\bextend|extension\b", plain, re.IGNORECASE) else "deadline"
+        known = [d for d in state.facts["deadlines"] if d.day == state.day]
+        if not known or known[-1].time != when:
+            state.add("deadlines", DeadlineFact(state.day, when, post.number, kind if known else "deadline", cite))

@@ -1,0 +1,262 @@
+"""The player list: numbered or bulleted lines, one name per line, struck-out or replaced accounts, dead
+marks; else day 1's first vote count when the list is cut short."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from assistant.announcements.accounts import Names
+from assistant.announcements.deaths import ALIVE_WORDS, DEAD_WORDS
+from assistant.announcements.facts import PostLike
+from assistant.announcements.text import STRUCK_CLOSE, STRUCK_OPEN, clean_name, name_like, plain_text, read_lines
+from assistant.count_state import counted_roster, vote_count_day
+
+_BULLET = re.compile(
+    r"^\s*(?:\[\d{1,2}\]\s*|(?:#|no\.?\s*)?\d{1,2}\s*[.):\]\-]\s*|\d{1,2}\s+(?=\S)|[-*•·◦▪►>+]+\s*)", re.IGNORECASE
+)
+_LIST_HEADER = re.compile(
+    r"^\W*(?:the\s+)?(?:\w+\s+){0,3}?(players?|living|alive|survivors?|survived|roster|participants|"
+    r"signups?|sign-ups|dead|graveyard|deceased|remaining|still\s+alive|in\s+the\s+game)\b[^.!?]{0,40}$",
+    re.IGNORECASE,
+)
+_REPLACE_WORDS = re.compile(
+    r"\s*(?:\(\s*)?\b(replaced\s+by|replacing|replaces|replaced|repl\.|subbed\s+(?:in\s+)?for|subbing\s+(?:in\s+)?for|"
+    r"in\s+for|sub\s+for|subbed\s+by)\b\s*|\s+(?:->|→|=>|>>)\s+|\s+(<-|<|←)\s+",
+    re.IGNORECASE,
+)
+_LABEL = re.compile(
+    r"^(mod|mods|moderator|moderators|co-?mods?|co-?moderators?|host|hosts|co-?hosts?|backup|setup|reviewer|"
+    r"reviewers|deadline|day|night|role|roles|note|notes|rules?|vote|votes|votecount|vote count|sample|flavou?r|"
+    r"quicktopic|spoiler|with|not voting|edit)\b",
+    re.IGNORECASE,
+)
+_SPLIT = re.compile(r"\s+[-–—|:]\s+|\s*[,;(\[{]\s*|(?:\s+[-–—]\s*|\s*[-–—]\s+)(?=[A-Z])|:\s+")
+
+
+@dataclass(frozen=True)
+class _Entry:
+    accounts: tuple[str, ...]
+    dead: bool
+    line: str
+
+
+# A vote count's wagon line: "Alder [L-2] - Birch, Cedar", "Alder (3): Birch, ...". Its names are voters, not
+# the seat's other accounts.
+_WAGON_LINE = re.compile(
+    r"^[^\[(]{1,40}?\s*[\[(]\s*(?:L\s*-\s*\d+|\d+(?:\s*/\s*\d+)?(?:\s+votes?)?)\s*[\])]\s*(?:[-:–—]|$)",
+    re.IGNORECASE,
+)
+_STAFF_LABEL = re.compile(
+    r"\b(?:mods?|moderators?|co-?mods?|hosts?|co-?hosts?|reviewers?|reviewed|back-?\s?up|thanks|credits?|"
+    r"design(?:ers?|ed)?|setup|spectators?|dead\s+chat)\b",
+    re.IGNORECASE,
+)
+_PHASE_WORDS = re.compile(r"(?:day|night|d|n)\s*\d+\b", re.IGNORECASE)
+
+
+def _read_entry(line: str, authors: Names | None, moderators: set[str]) -> _Entry | None:
+    """A player-list line as accounts (first account first), or None when it is no such line."""
+    bare = _BULLET.sub("", line, count=1)
+    plain = plain_text(bare)
+    if not plain or len(plain) > 140 or plain.endswith(":") or _LABEL.match(plain.lstrip(STRUCK_OPEN + "*")):
+        return None
+    if _WAGON_LINE.match(plain.lstrip(STRUCK_OPEN + "*")):
+        return None
+    if ":" in plain and _STAFF_LABEL.search(plain.split(":", 1)[0]):
+        return None  # "Back-Up Mod: Spare", "Normalcy Reviewers: A, B": the game's staff, not its players
+    # Struck accounts are earlier accounts of the seat (or a dead seat when it is the only one).
+    struck = [
+        clean_name(name)
+        for segment in re.findall(STRUCK_OPEN + r"([^" + STRUCK_CLOSE + r"]*)" + STRUCK_CLOSE, bare)
+        for name in re.split(r"\s+[|/,]\s+|\s*,\s*|\s+>\s+", segment)  # "Old1 | Old2": several earlier accounts
+    ]
+    unstruck_text = re.sub(STRUCK_OPEN + r"[^" + STRUCK_CLOSE + r"]*" + STRUCK_CLOSE, " | ", bare)
+    # "Birch (replacing Oldbirch)": the bracket belongs to the name, not to the role after it
+    unstruck_text = re.sub(
+        r"[(\[]\s*((?:replac|repl\.|sub|in\s+for)[^)\]]*)[)\]]", r" \1 ", unstruck_text, flags=re.IGNORECASE
+    )
+    pieces = [p for p in (clean_name(s) for s in _SPLIT.split(unstruck_text)) if p]
+    struck = [name for s in struck if s for name in _split_accounts(s, authors) if name_like(name)]
+    accounts: list[str] = []
+    order_reversed = False
+    if pieces:
+        first = pieces[0]
+        parts = _split_replaced(first)
+        if len(parts) >= 3:
+            names = [clean_name(p) for p in parts[0::2]]
+            words = [w for w in parts[1::2] if w]
+            if names[-1] == "" and len(pieces) > 1:  # "X (replaced Y)": the other name is the next piece
+                names[-1] = clean_name(_split_replaced(pieces[1])[0])
+            names = [n for n in names if n and name_like(n)]
+            # "New replaced Old" / "New replacing Old": the later account is written first.
+            later_first = re.match(r"replac(?:ed|ing|es)$|repl\.$|in\s+for|sub|<|←", words[0] if words else "", re.I)
+            if later_first and not re.match(r"replaced\s+by|subbed\s+by", words[0], re.IGNORECASE):
+                order_reversed = True
+            accounts = list(reversed(names)) if order_reversed else names
+        else:
+            name = _leading_name(first, authors)
+            if name:
+                accounts = [name]
+        # Further pieces that are accounts of the thread ("Name - Replacement") join the seat.
+        if authors is not None and accounts:
+            for piece in pieces[1:]:
+                piece_name = _split_replaced(piece)
+                for candidate in piece_name[0::2]:
+                    candidate = clean_name(candidate)
+                    if candidate and authors.seat(candidate) and candidate.casefold() not in {
+                        a.casefold() for a in accounts + struck
+                    }:
+                        accounts.append(candidate)
+    accounts = struck + [a for a in accounts if a.casefold() not in {s.casefold() for s in struck}]
+    accounts = [a for a in accounts if a.casefold() not in moderators]
+    if not accounts or not all(name_like(a) and not _PHASE_WORDS.match(a) for a in accounts):
+        return None  # "D1 starts - Cedar replaces Cypress - D1 ends" is a line of the game's events
+    rest = plain_text(unstruck_text)
+    dead = bool(DEAD_WORDS.search(rest)) and not ALIVE_WORDS.search(rest)
+    if struck and not pieces:
+        dead = True  # the only name is struck out: a dead seat
+    return _Entry(tuple(dict.fromkeys(accounts)), dead, line)
+
+
+def _split_accounts(text: str, authors: Names | None) -> list[str]:
+    """"Old1 Old2" struck together: the thread's accounts it is made of, when it is nothing else."""
+    if authors is None or authors.seat(text):
+        return [text]
+    found = authors.find(text)
+    rest = text
+    for start, end, _ in reversed(found):
+        rest = rest[:start] + rest[end:]
+    return [text[start:end] for start, end, _ in found] if len(found) > 1 and not rest.strip() else [text]
+
+
+def _split_replaced(text: str) -> list[str]:
+    """Names and the replacement words between them: [name, word, name, ...]."""
+    return [part for part in _REPLACE_WORDS.split(text) if part is not None]
+
+
+def _leading_name(text: str, authors: Names | None) -> str | None:
+    """The account a list line starts with: the longest thread account it starts with, else its first words."""
+    if authors is not None:
+        found = authors.find(text)
+        if found and found[0][0] == 0:
+            return text[: found[0][1]]
+    words = text.split()
+    if not words or len(words) > 4:
+        return None
+    return text if name_like(text) else None
+
+
+def first_count_roster(
+    posts: Sequence[PostLike], moderators: set[str], authors: Names
+) -> tuple[list[_Entry], int] | None:
+    """The players of day 1's first vote count ("Vote Count 1.0 ... Not voting: A, B, ... With 13 alive"), as
+    list entries, when it lists as many of the thread's posters as it says are alive."""
+    for post in posts[1:]:
+        if post.author.casefold() not in moderators:
+            continue
+        lines = [plain_text(line) for line in read_lines(post.body_html)]
+        day = next((d for d in map(vote_count_day, lines[:3]) if d is not None), None)
+        if day is None:
+            continue
+        names = counted_roster(lines, known=lambda name: authors.seat(authors.spelled(name))) if day == 1 else None
+        if names is None:
+            return None
+        return [_Entry((authors.spelled(n),), False, n) for n in names], post.number
+    return None
+
+
+def find_player_list(
+    posts: Sequence[PostLike], moderators: set[str], authors: Names | None
+) -> tuple[list[_Entry], int | None]:
+    """The player list: the opening post's, else the first moderator post with one. Returns entries and post."""
+    for post in posts:
+        if post.author.casefold() not in moderators:
+            continue
+        entries = _list_entries(read_lines(post.body_html), moderators, authors)
+        if entries:
+            return entries, post.number
+    return [], None
+
+
+def _list_entries(lines: list[str], moderators: set[str], authors: Names | None) -> list[_Entry]:
+    """Runs of list-like lines; a run counts when it sits under a player-list header or names thread accounts."""
+    runs: list[tuple[bool, list[_Entry]]] = []
+    header = False
+    run: list[_Entry] = []
+    run_header = False
+    for line in lines:
+        plain = plain_text(line)
+        entry = _read_entry(line, authors, moderators)
+        if entry is None:
+            if run:
+                runs.append((run_header, run))
+                run = []
+            header = bool(_LIST_HEADER.match(plain.strip("*~=_ ")))
+            if header:
+                # "Living (8/12):" headers may have a list on the same line after a colon
+                tail = plain.split(":", 1)[1].strip() if ":" in plain else ""
+                if tail:
+                    names = [n for n in (clean_name(x) for x in re.split(r",|\band\b", tail)) if name_like(n)]
+                    if len(names) >= 3:
+                        runs.append((True, [_Entry((n,), False, line) for n in names]))
+            continue
+        if not run:
+            run_header = header
+        run.append(entry)
+    if run:
+        runs.append((run_header, run))
+    chosen: list[_Entry] = []
+    chosen_runs: list[list[_Entry]] = []
+    headed_total = sum(len(entries) for under_header, entries in runs if under_header)
+    for under_header, entries in runs:
+        before = len(chosen)
+        known = sum(1 for e in entries if authors is not None and any(authors.seat(a) for a in e.accounts))
+        vouched = authors is not None and known >= max(2, len(entries) // 2 + 1)
+        # "Alive:" with one name left and "Dead:" with the rest are one list in two parts
+        headed = under_header and (len(entries) >= 3 or headed_total >= 3) and (authors is None or known >= 1)
+        if vouched or headed or (len(entries) >= 5 and authors is None):
+            chosen.extend(entries)
+        if len(chosen) > before:
+            chosen_runs.append(entries)
+    if authors is not None:
+        vouched = [e for run in chosen_runs for e in _vouched(run, authors)]
+        if sum(1 for e in vouched if any(authors.seat(a) for a in e.accounts)) >= 3:
+            chosen = vouched
+    if len(chosen) < 3:
+        return []
+    if authors is not None:
+        chosen = [_Entry(tuple(authors.spelled(a) for a in e.accounts), e.dead, e.line) for e in chosen]
+    # one seat per account: a later mention (the dead list repeating a name) merges into the first
+    merged: list[_Entry] = []
+    for entry in chosen:
+        keys = {a.casefold() for a in entry.accounts}
+        for i, other in enumerate(merged):
+            if keys & {a.casefold() for a in other.accounts}:
+                accounts = other.accounts + tuple(a for a in entry.accounts if a.casefold() not in
+                                                  {x.casefold() for x in other.accounts})
+                merged[i] = _Entry(accounts, other.dead or entry.dead, other.line)
+                break
+        else:
+            merged.append(entry)
+    return merged
+
+
+def _vouched(run: list[_Entry], authors: Names) -> list[_Entry]:
+    """The thread's posters vouch for a list: a name that never posted stays only between two that did, in the
+    same numbered or bulleted list, or on a line of its own (a player replaced before posting); headers and
+    notes drop out."""
+    posted = [any(authors.seat(a) for a in e.accounts) for e in run]
+
+    def style(entry: _Entry) -> str:
+        bullet = _BULLET.match(entry.line)
+        return "" if not bullet else ("1" if any(c.isdigit() for c in bullet.group(0)) else bullet.group(0).strip())
+
+    return [
+        e for i, e in enumerate(run)
+        if posted[i] or (0 < i < len(run) - 1 and posted[i - 1] and posted[i + 1]
+                         and style(run[i - 1]) == style(e) == style(run[i + 1])
+                         and (style(e) != "" or plain_text(e.line).strip(" *") == e.accounts[0])
+                         and not _LIST_HEADER.match(plain_text(e.line)) and e.accounts[0][:1].isalnum())
+    ]

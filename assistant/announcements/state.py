@@ -1,0 +1,42 @@
+"""Where the reading of a thread stands: the day, whether it is night, who is dead, and the facts read so far."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from assistant.announcements.facts import Cite, DayEnd, PostLike
+
+
+@dataclass
+class State:
+    day: int = 0
+    night: bool = True  # before day 1 starts
+    ended: bool = False  # the current day has ended (lynch or night)
+    lynched: bool = False  # ... by its lynch or no-lynch
+    implicit: bool = False  # day 1 was taken to start with the opening post
+    night_post: int | None = None  # the post that ended the last day
+    count_day: int | None = None  # the day the vote count in the post being read is for
+    quiet: bool = False  # the post being read is one the caller already knows: follow it, record nothing
+    dead: set = field(default_factory=set)  # seats read dead, also from posts read quietly (before after_post)
+    posts_by_seat: dict = field(default_factory=dict)  # seat -> the numbers of the posts its accounts wrote
+    listed_living: dict = field(default_factory=dict)  # day -> the seats its counts listed living
+    counted_out: list = field(default_factory=list)  # (DeathFact, day, quiet): left out of a count, unconfirmed
+    facts: dict = field(default_factory=lambda: {k: [] for k in (
+        "starts", "ends", "elims", "deaths", "repl", "deadlines", "problems")})
+
+    def add(self, kind: str, fact) -> None:
+        """Record a fact of the post being read (a death also when the post is read quietly)."""
+        if kind in ("deaths", "elims") and fact.player:
+            self.dead.add(fact.player)
+        if not self.quiet:
+            self.facts[kind].append(fact)
+
+    def has_elimination(self, day: int) -> bool:
+        return any(e.day == day for e in self.facts["elims"])
+
+    def end_day(self, post: PostLike, cite: Cite) -> None:
+        if self.day and not self.night and not self.ended:
+            self.add("ends", DayEnd(self.day, post.number, cite))
+            self.ended = True
+            self.night_post = post.number
+        self.night = bool(self.day)  # a day that ends gives way to the night

@@ -1,0 +1,119 @@
+"""A post's body as lines of text (struck text marked), and the small words of names and numbers in them."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from parsers.markup import parse_html
+
+STRUCK_OPEN, STRUCK_CLOSE = "\x01", "\x02"  # marks struck-out text inside a line
+
+
+_BLOCK_TAGS = {"p", "div", "li", "ul", "ol", "tr", "table", "h1", "h2", "h3", "h4", "h5", "h6", "dd", "dt",
+               "fieldset", "center", "pre", "hr", "section", "article", "aside"}
+_STRIKE_TAGS = {"s", "strike", "del"}
+_SKIP_TAGS = {"script", "style", "input", "button", "img"}
+
+
+def read_lines(body_html: str) -> list[str]:
+    """The body's text, one entry per visual line, quotes of other posts left out, struck text marked."""
+    if not body_html or not body_html.strip():
+        return []
+    root = parse_html(f"<div>{body_html}</div>")
+    out: list[str] = []
+    current: list[str] = []
+
+    def newline() -> None:
+        out.append("".join(current))
+        current.clear()
+
+    def walk(element, struck: bool) -> None:
+        tag = element.tag if isinstance(element.tag, str) else ""
+        tag = tag.lower()
+        if tag in _SKIP_TAGS or tag == "blockquote" or "quotetitle" in (element.get("class") or ""):
+            return
+        style = (element.get("style") or "").replace(" ", "").lower()
+        # superscript beside a listed name is its earlier account ("New<sup>Old</sup>"), read like struck text
+        is_struck = tag in _STRIKE_TAGS or "line-through" in style or tag == "sup"
+        block = tag in _BLOCK_TAGS and "display:inline" not in style
+        if tag == "br" or block:
+            newline()
+        opened = is_struck and not struck
+        if opened:
+            current.append(STRUCK_OPEN)
+        if element.text:
+            current.append(element.text)
+        for child in element:
+            walk(child, struck or is_struck)
+            if child.tail:
+                current.append(child.tail)
+        if opened:
+            current.append(STRUCK_CLOSE)
+        if block:
+            newline()
+
+    walk(root, False)
+    newline()
+    lines = []
+    for line in out:
+        text = " ".join(line.replace("\xa0", " ").split())
+        text = text.replace(f"{STRUCK_OPEN} ", f" {STRUCK_OPEN}").replace(f" {STRUCK_CLOSE}", f"{STRUCK_CLOSE} ")
+        text = text.replace(STRUCK_OPEN + STRUCK_CLOSE, "").strip()
+        if plain_text(text):
+            lines.append(text)
+    return lines
+
+
+def read_links(body_html: str) -> list[str]:
+    """Every link target in the body (countdown links carry a deadline)."""
+    return [html.unescape(h) for h in re.findall(r"""href\s*=\s*["']([^"']+)["']""", body_html or "")]
+
+
+def plain_text(text: str) -> str:
+    return text.replace(STRUCK_OPEN, "").replace(STRUCK_CLOSE, "").strip()
+
+
+def trim(text: str, limit: int = 160) -> str:
+    text = " ".join(plain_text(text).split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def sentences(text: str) -> list[str]:
+    return [s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z\W])", text) if s.strip()]
+
+
+_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                 "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "first": 1, "second": 2, "third": 3,
+                 "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10}
+NUM = r"(\d{1,2}|" + "|".join(_NUMBER_WORDS) + r")"
+PHASE_IN = re.compile(r"\b(day|night|d|n)\s*" + NUM + r"\b", re.IGNORECASE)
+
+
+def read_number(word: str) -> int:
+    word = word.lower()
+    return int(word) if word.isdigit() else _NUMBER_WORDS[word]
+
+
+def squash(name: str) -> str:
+    """A typed name without case, spaces, underscores or hyphens: how the moderator's list meets the accounts."""
+    return re.sub(r"[\s_\-.]+", "", name).casefold()
+
+
+def clean_name(text: str) -> str:
+    text = plain_text(text)
+    text = re.sub(r"^[\s\W_]+|[\s\W_]+$", lambda m: "" if not m.group(0).strip("_") else m.group(0), text)
+    return text.strip(" .,:;!?*()[]{}\"'`~-–—|•·><†‡✝☠")
+
+
+def name_like(text: str) -> bool:
+    if not text or len(text) > 32 or len(text.split()) > 4:
+        return False
+    if re.search(r"\w{3,}[.!?]\s|https?:|www\.", text):  # a sentence, not "Albert B. Rampage"
+        return False
+    return bool(re.search(r"\w", text))
+
+
+def strip_lead(text: str) -> str:
+    text = re.sub(r"^(?:and|also|player|user|please\s+welcome|welcome)\s+", "", text.strip(), flags=re.IGNORECASE)
+    return clean_name(text)
