@@ -98,16 +98,16 @@ def _setup(lines):
 
 def test_a_count_teaches_a_nickname_and_reports_each_disagreement():
     game, ruleset, posts, roster = _setup(
-        ["1 Quentin: vote Frosty", "2 Ysolde: vote Marigold", "3 Odalys: vote Bramble", "4 Bramble: vote Marigold"]
+        ["1 Quentin: vote Icicle", "2 Ysolde: vote Marigold", "3 Odalys: vote Bramble", "4 Bramble: vote Marigold"]
     )
     votal = replay_day(game, ruleset, posts, roster, day=1, at_post=4)
     count = read_vote_count("Tfrost22 (1): Quentin<br>Marigold (1): Ysolde<br>Odalys (1): Bramble", post=5)
     disagreements, learned = check_count(count, votal, roster, posts)
     assert disagreements == [
         Disagreement(5, "Bramble", "Odalys", "Marigold"),  # the moderator slipped, or Votal misread post 4
-        Disagreement(5, "Quentin", "Tfrost22", None),  # "Frosty": a name no spelling rule reaches
+        Disagreement(5, "Quentin", "Tfrost22", None),  # "Icicle": a name no spelling rule reaches
     ]
-    assert learned == [LearnedAlias(5, "Quentin", "Frosty", "Tfrost22", cast=1)]
+    assert learned == [LearnedAlias(5, "Quentin", "Icicle", "Tfrost22", cast=1)]
 
 
 def test_a_no_lynch_wagon_is_read_as_no_elimination():
@@ -121,11 +121,11 @@ def test_a_no_lynch_wagon_is_read_as_no_elimination():
 def test_a_learned_name_counts_from_the_count_that_taught_it_and_a_hammer_by_it_is_doubtful():
     game, ruleset, posts, roster = _setup(
         [
-            "1 Quentin: vote Frosty",
+            "1 Quentin: vote Icicle",
             "2 Ysolde: vote Tfrost22",
             "3 Odalys: vote Tfrost22",
             "4 Warden:",  # the moderator's count
-            "6 Bramble: vote Frosty",
+            "6 Bramble: vote Icicle",
         ]
     )
     count = read_vote_count("Tfrost22 (3): Quentin, Ysolde, Odalys<br>Not voting (4): Bramble, x, y, z", post=4)
@@ -203,12 +203,12 @@ def test_an_earlier_days_count_teaches_the_days_after_it():
     text = GAME.replace("start_post = 0\n", "start_post = 0\nend_post = 4\n[[days]]\nday = 2\nstart_post = 5\n")
     game = parse_game(text)
     ruleset = load_ruleset(game.ruleset)
-    posts = [read_post(line) for line in ["1 Quentin: vote Frosty", "2 Ysolde: vote Marigold", "6 Odalys: vote Frosty"]]
+    posts = [read_post(line) for line in ["1 Quentin: vote Icicle", "2 Ysolde: vote Marigold", "6 Odalys: vote Icicle"]]
     roster = Roster.from_game(game, ruleset)
     bodies = {3: "Tfrost22 (1): Quentin<br>Marigold (1): Ysolde", 7: "Tfrost22 (1): Odalys<br>Not voting (1): Ysolde"}
     learning = learn_game(game, ruleset, posts, roster, bodies, [1, 2])
     checks, learned = learning.disagreements, learning.learned
-    assert [(a.text, a.seat, a.post) for a in learned] == [("Frosty", "Tfrost22", 3)]
+    assert [(a.text, a.seat, a.post) for a in learned] == [("Icicle", "Tfrost22", 3)]
     assert set(checks) == {1, 2}
     day2 = replay_day(game, ruleset, posts, roster, day=2)
     assert [(w.target, w.voters) for w in day2.wagons] == [("Tfrost22", ("Odalys",))]
