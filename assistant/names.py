@@ -6,8 +6,9 @@ then partial names ranked the way people shorten names: whole word parts of a na
 for "Thor665"; word parts split at spaces, capitals, underscores and digits) and initials ("SV",
 "ScoBro"; a leading "The" may be skipped), then the start of a name (three letters or more; two only when
 no other name starts so), then scattered letters: a substring, an abbreviation ("EPM", "acfan"), and
-edit distance with transpositions on the whole name and on each word part, with a clear margin over the
-runner-up. Pronouns never name anyone by a partial match; function words and the game's own words only
+edit distance with transpositions on the whole name, on each word part and on its start or end, letters
+shuffled inside a name ("Hikrai"), a pet form of a name part ("Frosty" for "Tfrost22"), with a clear margin
+over the runner-up. Pronouns never name anyone by a partial match; function words and the game's own words only
 as a whole word part or the start of exactly one name ("town" for "Very_Town"). "badger/Quill" names a
 seat when both are its names; two seats in one vote ("Ann or Bob", "Ann / Bob") are no vote. The sure
 steps are tried on the whole text and then on its leading words ("Thor because he lied") before any guess
@@ -520,6 +521,16 @@ def _only_start(text: str, folded: str, names: list[_Entry], alive: frozenset[st
     return _answer(text, "prefix", starting, alive)
 
 
+# "-y", "-ie", "-ey" added to a part of a name make a pet form of it ("Frosty", "Chilly").
+_PET_FORM = re.compile(r"(?:ie|ey|y)$")
+
+
+def _scrambled(typed: str, part: str) -> bool:
+    """``typed`` holds the letters of ``part`` in another order, first letter kept: what a quick reader
+    still takes for the name ("Hikrai" for "Hiraki")."""
+    return len(typed) == len(part) and typed[0] == part[0] and typed != part and sorted(typed) == sorted(part)
+
+
 def _fuzzy(text: str, folded: str, entries: tuple[_Entry, ...], alive: frozenset[str]) -> Resolution | None:
     from rapidfuzz import fuzz  # imported when first needed: most counts never reach a guess
     from rapidfuzz.distance import OSA
@@ -547,6 +558,15 @@ def _fuzzy(text: str, folded: str, entries: tuple[_Entry, ...], alive: frozenset
                     score = max(score, OSA.normalized_similarity(folded, word))
         if len(folded) >= 5 and folded[::-1] in entry.folded:
             score = max(score, _FUZZY_MIN + _FUZZY_MARGIN)  # spelt backwards: "Nomis" for "Simon4"
+        if len(folded) >= 5 and any(_scrambled(folded, part) for part in (entry.folded, *entry.words)):
+            score = max(score, _FUZZY_MIN + _FUZZY_MARGIN)  # letters shuffled inside: "Hikrai" for "Hiraki"
+        if len(folded) >= 5 and len(entry.folded) > len(folded):
+            # a typo in the name's end, which people shorten to as often as its start ("Frizt" for "Lucafritz")
+            ends = (entry.folded[-n:] for n in (len(folded) - 1, len(folded), len(folded) + 1))
+            score = max(score, max(OSA.normalized_similarity(folded, end) for end in ends) - 0.05)
+        stem = _PET_FORM.sub("", folded)
+        if len(stem) >= 4 and stem != folded and stem in entry.folded:
+            score = max(score, _FUZZY_MIN + _FUZZY_MARGIN)  # a pet form of a name part: "Frosty" for "Tfrost22"
         key = (entry.kind, entry.owner)
         if key not in best or score > best[key][0]:
             best[key] = (score, entry)

@@ -24,6 +24,7 @@ _FATE = re.compile(r"^(lynched|killed|modkilled|endgamed|survived)(?:\s+(day|nig
 _DAY_NOTE = re.compile(r"^D(\d+)\s+(.*)$", re.IGNORECASE)
 _KILLED_ON_POST = re.compile(r"^(.+?) killed on post (\d+)$", re.IGNORECASE)
 _RESET_ON_POST = re.compile(r"^votecount reset on post (\d+)$", re.IGNORECASE)
+_DOUBLE_VOTER = re.compile(r"double[\s-]?voter", re.IGNORECASE)  # "Double Voter", "Doublevoter"
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,7 @@ class CorpusSeat:
 
     @property
     def vote_weight(self) -> int:
-        return 2 if "double voter" in self.role.lower() else 1
+        return 2 if _DOUBLE_VOTER.search(self.role) else 1
 
     def alive_on_day(self, day: int) -> bool:
         """Alive at the start of ``day`` (README: fate later than the day's start)."""
@@ -269,7 +270,7 @@ def render_game_file(
         start = end
     lines += ["", "[[days]]", f"day = {len(game.day_ends) + 1}", f"start_post = {start}"]
     for seat in game.seats:
-        if seat.fate in ("lynched", "killed", "modkilled") and seat.fate_phase and seat.fate_number:
+        if seat.fate in ("lynched", "killed", "modkilled") and seat.fate_phase and seat.fate_number is not None:
             lines += ["", "[[deaths]]", f"player = {_toml_str(seat.name)}",
                       f'phase = "{seat.fate_phase} {seat.fate_number}"']
             if seat.killed_on_post is not None:

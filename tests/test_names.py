@@ -268,6 +268,9 @@ name = "Gromit7"
 
 [[players]]
 name = "Wenceslas"
+
+[[players]]
+name = "Tfrost22"
 """
 
 
@@ -296,6 +299,10 @@ def read(shortened, typed, *dead):
         ("Q", "-Q-", "folded"),
         ("Cerberus's slot", "Cerberus48", "word"),
         ("timorG", "Gromit7", "fuzzy"),  # spelt backwards
+        ("Wensecals", "Wenceslas", "fuzzy"),  # letters shuffled inside the name, the first kept
+        ("Frosty", "Tfrost22", "fuzzy"),  # a pet form of a part of the name
+        ("Pikey", "Silent Pike", "fuzzy"),
+        ("lingbsll", "Bowlingball", "fuzzy"),  # a typo in the end of the name, which people shorten to
     ],
 )
 def test_names_are_read_the_way_people_shorten_and_misspell_them(shortened, typed, seat, step):
@@ -350,11 +357,11 @@ def test_pass_is_a_no_elimination_vote_where_the_ruleset_has_one(shortened):
 def test_a_learned_spelling_names_its_seat_from_the_post_that_taught_it(shortened):
     game, _ = shortened
     roster = Roster.from_game(game, NO_ELIMINATION)
-    roster.learn("Frosty", "Silverfox", 40)
+    roster.learn("Vulpes", "Silverfox", 40)
     alive = everyone_but(game)
-    assert resolve_name("Frosty", roster, alive=alive, at_post=39).seat is None  # not yet taught
-    assert resolve_name("frosty!", roster, alive=alive, at_post=40) == Resolution(
-        "frosty!", "Silverfox", "learned", matched="frosty!"
+    assert resolve_name("Vulpes", roster, alive=alive, at_post=39).seat is None  # not yet taught
+    assert resolve_name("vulpes!", roster, alive=alive, at_post=40) == Resolution(
+        "vulpes!", "Silverfox", "learned", matched="vulpes!"
     )
     assert resolve_name("Harrow", roster, alive=alive, at_post=41).seat == "Harrow"  # a whole name is never relearned
     roster.learn("Harrow", "Silverfox", 41)
