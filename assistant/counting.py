@@ -15,7 +15,7 @@ from assistant.game import Game
 from assistant.names import Roster
 from assistant.outcome import summarize
 from assistant.rules import Ruleset, find_ruleset
-from assistant.tally import GameReplay, Votal, replay_days, to_json
+from assistant.tally import GameReplay, Votal, to_json
 from assistant.votecounts import learn_game
 from assistant.votes import show_votes, votes_needed
 
@@ -206,16 +206,21 @@ def count_game(
         days = range(1, current_day(game, db, at_time=at_time) + 1)
     for day in days:
         require_declared(game, ruleset, day)
-    checks: dict[int, list] = {}
+    learning = None
     bodies = store.moderator_bodies(db, game.key, game.moderators, up_to=at_post)
     if bodies and days:
-        # the moderator's own counts teach the names Votal could not read, each from its post on
-        checks, _ = learn_game(game, ruleset, posts, roster, bodies, range(1, max(days) + 1), checked=days)
+        # the moderator's own counts teach the names Votal could not read, each from its post on; the one
+        # replay of each day that held them is the count's own
+        learning = learn_game(game, ruleset, posts, roster, bodies, range(1, max(days) + 1), at_post=at_post,
+                              at_time=at_time)
     if stored is None:
-        votals = replay_days(game, ruleset, posts, roster, days=days, at_post=at_post, at_time=at_time)
+        replay = GameReplay.of(game, ruleset, posts, roster, at_post=at_post, at_time=at_time)
     else:  # shared with the warnings as of the same moment
         replay = stored.replay(game, at_post=at_post, at_time=at_time)
-        votals = [replay.day(day).votal for day in days]
+    if learning is not None:
+        replay.adopt(learning.days)
+    votals = [replay.day(day).votal for day in days]
+    checks = learning.disagreements if learning is not None else {}
     return [replace(v, count_checks=tuple(checks[v.day])) if checks.get(v.day) else v for v in votals]
 
 

@@ -102,13 +102,17 @@ class AuthorIndex:
         self._renamed: dict[str, str] = {}  # name a bound user id posts under -> its listed account name
         self._counts: Counter[str] = Counter()
         self._learn([(a, None) if isinstance(a, str) else a for a in authors])
+        self._bound = frozenset(self._seat_of_id.values())  # listed names a user id posts as
         self._verdicts: dict[str, tuple[str | None, str | None]] = {}
+        # Each post's author is matched by every replay that reads it (a count as of each of 100 posts
+        # replays the day 100 times): the answers, by (author, user id, post).
+        self._matches: dict[tuple[str, str | None, int | None], tuple[str | None, str | None]] = {}
 
     def _learn(self, authors: list[tuple[str, str | None]]) -> None:
         ids: dict[str, set[str]] = {}
-        for name, user_id in authors:
+        for (name, user_id), posts in Counter(authors).items():  # one (author, user id) a post: few distinct
             name = normal_name(name)
-            self._counts[name] += 1
+            self._counts[name] += posts
             if user_id:
                 ids.setdefault(name, set()).add(user_id)
         for name in self._by_name:
@@ -137,6 +141,13 @@ class AuthorIndex:
         With ``author_id`` the forum's user id decides; with ``number`` an account counts only for the posts
         it holds the seat for (a replacement "from post N").
         """
+        key = (author, author_id, number)
+        found = self._matches.get(key)
+        if found is None:
+            found = self._matches[key] = self._match(author, author_id, number)
+        return found
+
+    def _match(self, author: str, author_id: str | None, number: int | None) -> tuple[str | None, str | None]:
         name = normal_name(author)
         if author_id:
             listed = self._seat_of_id.get(author_id)
@@ -154,7 +165,7 @@ class AuthorIndex:
         return self._by_listed(name, number, "account")
 
     def _bound_elsewhere(self, name: str) -> bool:
-        return name in self._seat_of_id.values()
+        return name in self._bound
 
     def _by_listed(self, name: str, number: int | None, how: str) -> tuple[str | None, str | None]:
         accounts = self._by_name.get(name)

@@ -88,6 +88,7 @@ __all__ = [
     "Votal",
     "Wagon",
     "replay_day",
+    "replay_day_watched",
 ]
 
 
@@ -268,6 +269,31 @@ def replay_days(
     return [replay.day(day).votal for day in days]
 
 
+def replay_day_watched(
+    game: Game,
+    ruleset: Ruleset,
+    posts: Sequence[ReadPost],
+    roster: Any,
+    *,
+    day: int,
+    watch: Sequence[int],
+    seen: Callable[[int, Votal], None],
+    at_post: int | None = None,
+    at_time: datetime | None = None,
+) -> DayResult:
+    """:func:`replay_day` (its whole result), also showing ``seen(post, votal)`` the votal just before each
+    post of ``watch`` (as of the post before it), in post order, in one pass: a moderator's count is held
+    against the reading as of the post before it without a replay per count.
+
+    ``seen`` may teach ``roster`` a spelling from that post on (``roster.learn``): the rest of the pass reads
+    with it, as a replay made afterwards would. The votal shown holds what an as-of replay's would (votes,
+    living, actions, problems); what a hook computes from the whole replay (an election, nominations) and
+    the outcome of a deadline passed but not yet reached by a post are the full replay's."""
+    replay = GameReplay.of(game, ruleset, posts, roster, at_post=at_post, at_time=at_time, resolve=resolve_name)
+    result = replay.memo[day] = DayReplay(replay, day).run(watch=(sorted(watch), seen))
+    return result
+
+
 class GameReplay:
     """One replay of a game's days as of one point; earlier days are replayed once, when a rule needs them."""
 
@@ -275,6 +301,9 @@ class GameReplay:
         self.game, self.ruleset, self.posts, self.roster = game, ruleset, posts, roster
         self.resolve, self.at_post, self.at_time = resolve, at_post, at_time
         self.memo: dict[int, DayResult] = {}
+        # the posts up to the as-of post (``posts`` is in post order): a day as of an early post reads no more
+        upto = len(posts) if at_post is None else bisect_right([p.number for p in posts], at_post)
+        self.posts_so_far = posts[:upto]
         order = {name: i for i, name in enumerate(HOOK_MODULES)}
         self.hook_classes = [find_hook(n) for n in sorted(ruleset.hooks, key=lambda n: order.get(n, len(order)))]
 
@@ -285,6 +314,12 @@ class GameReplay:
     ) -> GameReplay:
         """A replay of ``posts`` (in any order) as of ``at_post`` / ``at_time``; :meth:`day` replays a day."""
         return cls(game, ruleset, sorted(posts, key=lambda p: p.number), roster, resolve, at_post, at_time)
+
+    def adopt(self, results: dict[int, DayResult]) -> None:
+        """Take days replayed by another replay as of the same point with the same roster (one that also
+        held the moderator's counts: :func:`replay_day_watched`), where this one has not replayed them."""
+        for number, result in results.items():
+            self.memo.setdefault(number, result)
 
     def day(self, number: int) -> DayResult:
         if number not in self.memo:
@@ -303,6 +338,8 @@ class DayReplay:
         game, ruleset = self.game, self.ruleset
         self.bounds = day_bounds(game, ruleset, day)
         self.next_bounds = day_bounds(game, ruleset, day + 1)
+        declared = game.day(day)
+        self.declared_end = declared is not None and declared.end_post is not None  # the moderator's last post
         self.moderators = {m.casefold() for m in game.moderators}
         self.corrections = {c.post: c for c in game.corrections}
         # A split seat's votes count one each; its whole weight is what it may place (``capacity``).
@@ -341,7 +378,7 @@ class DayReplay:
                         self.replaced_at.setdefault(since, []).append(seat.name)
         self.lynched: list[Outcome] = []  # earlier lynches of a day with lynches_per_day > 1
         self.ruling_flags: list[Flag] = []  # recorded day deaths the deadline's votes do not bear out
-        self.teaching_posts = frozenset(post for _, post in getattr(replay.roster, "learned", {}).values())
+        self.teaching_posts = _teaching_posts(replay.roster)
         self.kill_posts = change_posts(game)
         self.living_cache: dict[int | None, tuple[str, ...]] = {}
         # A day timed by the clock starts when the last one's deadline passed; a runoff runs past that.
@@ -425,8 +462,7 @@ class DayReplay:
         if b.end_post is not None:
             if post.number > b.end_post:
                 return True
-            declared = self.game.day(self.number)
-            if declared is not None and declared.end_post is not None:
+            if self.declared_end:
                 return False  # the moderator's own last post of the day: it decides, whatever the clock says
         # a day declared by its first post still ends at the ruleset's hour ("until 11 am the next day")
         return b.end is not None and post.time is not None and post.time > b.end
@@ -471,19 +507,22 @@ class DayReplay:
 
     # -- the loop ------------------------------------------------------------------------------------------
 
-    def run(self) -> DayResult:
-        at_post, at_time = self.r.at_post, self.r.at_time
+    def run(self, watch: tuple[list[int], Callable[[int, Votal], None]] | None = None) -> DayResult:
+        """The day's result; ``watch`` (posts, seen): see :func:`replay_day_watched`."""
+        at_time = self.r.at_time
         considered = [
             p
-            for p in self.r.posts
-            if self.in_day(p)
-            and (at_post is None or p.number <= at_post)
-            and (at_time is None or p.time is None or p.time <= at_time)
+            for p in self.r.posts_so_far
+            if self.in_day(p) and (at_time is None or p.time is None or p.time <= at_time)
         ]
+        stops, show = watch if watch is not None else ([], None)
+        stops = list(stops)
         seen: tuple[str, ...] = ()
         for hook in self.hooked["at_post"]:
             hook(None)
-        for post in considered:
+        for index, post in enumerate(considered):
+            while stops and stops[0] <= post.number:
+                self.show(stops.pop(0), considered[:index], show)
             if self.phase == "day" and self.after_main(post):
                 self.end_main()
             if self.phase == "runoff" and not self.in_runoff(post):
@@ -510,6 +549,8 @@ class DayReplay:
             if self.phase in ("day", "runoff") and self.outcome is None and (self.changed or living != seen):
                 self.outcome = self.decide_early(post.number)
             self.changed, seen = False, living
+        for stop in stops:
+            self.show(stop, considered, show)
         if self.phase == "day" and self.outcome is None and self.main_over(considered):
             self.end_main()
         if self.phase == "runoff" and self.over_by(*self.runoff_end(), considered):
@@ -518,6 +559,12 @@ class DayReplay:
         outcome = self.outcome
         over = self.phase == "late" or (outcome is not None and (self.phase == "day" or outcome.kind != Kind.PENDING))
         return self.finish(considered, over)
+
+    def show(self, stop: int, considered: Sequence[ReadPost], seen: Callable[[int, Votal], None] | None) -> None:
+        """Show ``seen`` the votal as of the posts read so far; it may teach the roster a spelling at ``stop``."""
+        assert seen is not None
+        seen(stop, self.finish(considered, over=False).votal)
+        self.teaching_posts = _teaching_posts(self.r.roster)
 
     def declared_at(self, post: int, living: tuple[str, ...]) -> None:
         """What the game file says happens at ``post``, before its votes are read: the moderator reset the
@@ -899,8 +946,8 @@ class DayReplay:
     # -- the votal ----------------------------------------------------------------------------------------
 
     def finish(self, considered: Sequence[ReadPost], over: bool) -> DayResult:
-        in_day = [p.number for p in considered if self.phase_of_post(p)]
-        as_of = max(in_day) if in_day else None
+        # the last post of the day's vote (``considered`` is in post order; the late posts come last)
+        as_of = next((p.number for p in reversed(considered) if self.phase_of_post(p)), None)
         living = self.living(as_of if as_of is not None else self.bounds.start_post)
         wagons, no_elim, _, voting = self.tally(living, as_of)
         outcome = self.outcome
@@ -1012,6 +1059,11 @@ _VOTER_DEAD = Verdict(False, WhyNot.VOTER_DEAD, problem=True)
 
 OFF_LINE = "off its own line"  # a vote refused under [house] votes_on_own_line: where a line ends is read from markup
 _SHORT = 3  # letters: a partial name this short is a guess worth a look
+
+
+def _teaching_posts(roster: Any) -> frozenset[int]:
+    """The posts from which the roster knows a spelling a moderator's count taught it."""
+    return frozenset(post for _, post in getattr(roster, "learned", {}).values())
 
 
 def _doubt(command: Command, found: Any) -> str | None:

@@ -17,8 +17,10 @@ never relearned: a moderator's slip would then misread it for the rest of the ga
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from assistant.count_state import stated_alive
@@ -140,6 +142,22 @@ _BULLET = re.compile(r"^[\s*\-\u2022>#~]+")
 
 def read_vote_count(body_html: str, *, post: int) -> PostedCount | None:
     """The count a moderator's post holds, or None when it holds none."""
+    if len(body_html) <= _REMEMBERED_BODY:
+        return _remembered_count(body_html, post)
+    return _read_vote_count(body_html, post)
+
+
+# A process counting as of many posts (status, run, the page) reads the same moderator posts each time; the
+# answers for ordinary posts are kept (at most 512 of 64 KB).
+_REMEMBERED_BODY = 65_536
+
+
+@lru_cache(maxsize=512)
+def _remembered_count(body_html: str, post: int) -> PostedCount | None:
+    return _read_vote_count(body_html, post)
+
+
+def _read_vote_count(body_html: str, post: int) -> PostedCount | None:
     if not body_html or not re.search(r"\d", body_html):
         return None
     wagons: list[PostedWagon] = []
@@ -263,11 +281,13 @@ def our_votes(votal: Any) -> dict[str, str]:
 
 
 def check_count(
-    count: PostedCount, votal: Any, roster: Any, posts: Sequence[Any]
+    count: PostedCount, votal: Any, roster: Any, posts: Sequence[Any], *,
+    typed: Mapping[tuple[int, str], str] | None = None,
 ) -> tuple[list[Disagreement | AliveDisagreement], list[LearnedAlias]]:
     """Every voter the count places otherwise than ``votal`` (Votal's reading as of the post before the
     count), a number alive it states otherwise, and the aliases the count teaches: a voter whose last vote
-    Votal could not read, placed by the count on a seat, typed that name for that seat."""
+    Votal could not read, placed by the count on a seat, typed that name for that seat (``typed``: the
+    targets as typed in ``posts``, when already gathered)."""
     placed = posted_votes(count, roster, votal.living)
     ours = our_votes(votal)
     posted_voters = {seat for seat in placed}
@@ -279,7 +299,7 @@ def check_count(
     if count.alive is not None and count.alive != votal.alive:
         disagreements.append(AliveDisagreement(count.post, count.alive, votal.alive))
     learned = []
-    typed = _typed_targets(posts)
+    typed = _typed_targets(posts) if typed is None else typed
     for d in disagreements:
         if not isinstance(d, Disagreement) or d.posted is None or d.posted == NO_ELIMINATION:
             continue
@@ -329,37 +349,53 @@ def _typed_targets(posts: Sequence[Any]) -> dict[tuple[int, str], str]:
 
 
 def learn_from_counts(
-    counts: Iterable[PostedCount], replay: Callable[[int], Any], roster: Any, posts: Sequence[Any]
-) -> tuple[list[Disagreement | AliveDisagreement], list[LearnedAlias]]:
-    """Each count in post order, held against ``replay(post)`` (the reading as of the post before it, with
-    what earlier counts taught); every spelling a count teaches is learned by ``roster`` from that post on."""
-    disagreements: list[Disagreement | AliveDisagreement] = []
-    learned: list[LearnedAlias] = []
-    for count in sorted(counts, key=lambda c: c.post):
-        found, taught = check_count(count, replay(count.post - 1), roster, posts)
-        disagreements.extend(found)
+    counts: Iterable[PostedCount], game: Any, ruleset: Any, posts: Sequence[Any], roster: Any, *, day: int,
+    at_post: int | None = None, at_time: datetime | None = None,
+) -> Learning:
+    """Each of ``day``'s counts in post order, held against Votal's reading as of the post before it (with
+    what earlier counts taught); every spelling a count teaches is learned by ``roster`` from that post on.
+    One replay of the day, as of ``at_post`` / ``at_time``, shows each count its moment (and is kept:
+    ``Learning.days``)."""
+    from assistant.tally import replay_day_watched
+
+    by_post = {count.post: count for count in counts}
+    learning = Learning({day: []}, [], {})
+    typed = _typed_targets(posts)
+
+    def hold(post: int, votal: Any) -> None:
+        found, taught = check_count(by_post[post], votal, roster, posts, typed=typed)
+        learning.disagreements[day].extend(found)
         for alias in taught:
             if alias_key(alias.text) not in roster.learned:
                 roster.learn(alias.text, alias.seat, alias.post)
-                learned.append(alias)
-    return disagreements, learned
+                learning.learned.append(alias)
+
+    learning.days[day] = replay_day_watched(
+        game, ruleset, posts, roster, day=day, watch=sorted(by_post), seen=hold, at_post=at_post, at_time=at_time
+    )
+    return learning
+
+
+@dataclass
+class Learning:
+    """What the moderator's counts gave: each day's disagreements, the spellings they taught (in order), and
+    each day's replay that held them (a ``tally.DayResult`` as of the point asked for)."""
+
+    disagreements: dict[int, list[Disagreement | AliveDisagreement]]
+    learned: list[LearnedAlias]
+    days: dict[int, Any]
 
 
 def learn_game(
     game: Any, ruleset: Any, posts: Sequence[Any], roster: Any, bodies: Mapping[int, str], days: Iterable[int],
-    *, checked: Collection[int] | None = None,
-) -> tuple[dict[int, list[Disagreement | AliveDisagreement]], list[LearnedAlias]]:
+    *, at_post: int | None = None, at_time: datetime | None = None,
+) -> Learning:
     """What the moderator's counts during ``days`` teach ``roster`` (``bodies``: their posts, by number), and
-    every disagreement by day, each count held against the replay as of the post before it.
-
-    ``checked``: the days whose disagreements are wanted (default: all). Another day's counts are held only
-    when they can teach: when one replay of the day up to its last count finds a name Votal could not read
-    (each count costs a replay of its day up to it, and a late day's count would replay the whole game)."""
+    every disagreement by day, each count held against the reading as of the post before it: one replay of
+    each day that has counts, as of ``at_post`` / ``at_time`` (kept in ``Learning.days``)."""
     from assistant.clock import day_bounds
-    from assistant.tally import replay_day
 
-    disagreements: dict[int, list[Disagreement | AliveDisagreement]] = {}
-    learned: list[LearnedAlias] = []
+    learning = Learning({}, [], {})
     for day in days:
         bounds = day_bounds(game, ruleset, day)
         if bounds.start_post is None:
@@ -373,13 +409,8 @@ def learn_game(
         ]
         if not counts:
             continue
-        if checked is not None and day not in checked:
-            last = replay_day(game, ruleset, posts, roster, day=day, at_post=counts[-1].post)
-            if not any(_misread(action) for action in last.actions):
-                continue
-        found, taught = learn_from_counts(
-            counts, lambda at, day=day: replay_day(game, ruleset, posts, roster, day=day, at_post=at), roster, posts
-        )
-        disagreements[day] = found
-        learned.extend(taught)
-    return disagreements, learned
+        found = learn_from_counts(counts, game, ruleset, posts, roster, day=day, at_post=at_post, at_time=at_time)
+        learning.disagreements.update(found.disagreements)
+        learning.learned.extend(found.learned)
+        learning.days.update(found.days)
+    return learning

@@ -6,11 +6,13 @@ from dataclasses import replace
 
 import pytest
 from golden.harness import read_post
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from assistant.game import House, parse_game
 from assistant.names import NO_ELIMINATION, Roster
 from assistant.rules import load_ruleset
-from assistant.tally import replay_day
+from assistant.tally import replay_day, replay_day_watched
 from assistant.votecounts import (
     AliveDisagreement,
     Disagreement,
@@ -155,7 +157,7 @@ def test_a_learned_name_counts_from_the_count_that_taught_it_and_a_hammer_by_it_
         ]
     )
     count = read_vote_count("Tfrost22 (3): Quentin, Ysolde, Odalys<br>Not voting (4): Bramble, x, y, z", post=4)
-    learn_from_counts([count], lambda at: replay_day(game, ruleset, posts, roster, day=1, at_post=at), roster, posts)
+    learn_from_counts([count], game, ruleset, posts, roster, day=1)
     before = replay_day(game, ruleset, posts, roster, day=1, at_post=3)
     assert [(w.target, w.voters) for w in before.wagons] == [("Tfrost22", ("Ysolde", "Odalys"))]  # as it was then
     after = replay_day(game, ruleset, posts, roster, day=1, at_post=5)
@@ -224,17 +226,39 @@ def test_a_count_stating_another_number_alive_is_a_disagreement():
     assert check_count(agreeing, votal, roster, posts) == ([], [])
 
 
-def test_an_earlier_days_count_still_teaches_when_only_a_later_day_is_checked():
-    """Counting day 2 holds day 1's counts only where they can teach: the nickname learned on day 1 is read on
-    day 2; day 1's disagreements are not asked for."""
+def test_an_earlier_days_count_teaches_the_days_after_it():
+    """Counting day 2 holds day 1's counts too: the nickname learned on day 1 is read on day 2."""
     text = GAME.replace("start_post = 0\n", "start_post = 0\nend_post = 4\n[[days]]\nday = 2\nstart_post = 5\n")
     game = parse_game(text)
     ruleset = load_ruleset(game.ruleset)
     posts = [read_post(line) for line in ["1 Quentin: vote Icicle", "2 Ysolde: vote Marigold", "6 Odalys: vote Icicle"]]
     roster = Roster.from_game(game, ruleset)
     bodies = {3: "Tfrost22 (1): Quentin<br>Marigold (1): Ysolde", 7: "Tfrost22 (1): Odalys<br>Not voting (1): Ysolde"}
-    checks, learned = learn_game(game, ruleset, posts, roster, bodies, [1, 2], checked={2})
+    learning = learn_game(game, ruleset, posts, roster, bodies, [1, 2])
+    checks, learned = learning.disagreements, learning.learned
     assert [(a.text, a.seat, a.post) for a in learned] == [("Icicle", "Tfrost22", 3)]
-    assert 1 in checks  # day 1 holds a name Votal could not read: its count was held, and taught
+    assert set(checks) == {1, 2}
     day2 = replay_day(game, ruleset, posts, roster, day=2)
     assert [(w.target, w.voters) for w in day2.wagons] == [("Tfrost22", ("Odalys",))]
+
+
+_COMMANDS = st.sampled_from(["vote Marigold", "vote Quentin", "vote Tfrost22", "unvote", "vote no lynch",
+                             "vote Frosty", "vote Nobodyhere", "vote Quentin; vote Marigold"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    lines=st.lists(st.tuples(st.sampled_from(SEATS), _COMMANDS), min_size=1, max_size=14),
+    stops=st.sets(st.integers(min_value=1, max_value=16), min_size=1, max_size=5),
+)
+def test_one_watched_replay_shows_each_count_what_a_replay_as_of_the_post_before_it_gives(lines, stops):
+    """The one pass that holds every count of a day shows each the votal a replay as of the post before it
+    gives: the same votes, living, outcome, actions and problems."""
+    game, ruleset, posts, roster = _setup([f"{n} {author}: {text}" for n, (author, text) in enumerate(lines, 1)])
+    shown: dict[int, object] = {}
+    replay_day_watched(game, ruleset, posts, roster, day=1, watch=sorted(stops), seen=shown.__setitem__)
+    assert sorted(shown) == sorted(stops)
+    for stop, votal in shown.items():
+        expected = replay_day(game, ruleset, posts, roster, day=1, at_post=stop - 1)
+        for name in ("wagons", "no_elimination", "living", "not_voting", "outcome", "actions", "problems"):
+            assert getattr(votal, name) == getattr(expected, name), (stop, name)
