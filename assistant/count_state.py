@@ -46,9 +46,10 @@ def stated_alive(text: str) -> int | None:
     return int(next(g for g in match.groups() if g)) if match else None
 
 
-# A count's line: "Alder (3): Birch, Cedar", "Alder [L-2] - Birch", "Not Voting (2): Elm, Fir", "No Lynch - Gorse"
+# A count's line: "Alder (3): Birch, Cedar", "Alder [L-2] - Birch", "Not Voting (2): Elm, Fir", "No Lynch - Gorse",
+# "(3) Alder — Birch, ...", "(1) (NOT VOTING) — Elm"
 _COUNT_LINE = re.compile(
-    r"^\W*(?P<head>[^:\[(\-–—]{1,60}?)\s*(?:[\[(][^\])]{0,24}[\])]\s*)*[:\-–—]+\s*"
+    r"^\W*?(?:[\[(]\s*\d{1,2}\s*[\])]\s*(?:\[[^\]]{0,24}\]\s*)*)?\W*(?P<head>[^:\[(\-–—]{1,60}?)\s*(?:[\[(][^\])]{0,24}[\])]\s*)*[:\-–—]+\s*"
     r"(?:[\[(][^\])]{0,24}[\])]\s*)?(?P<names>.*)$"  # "Alder: (2) Birch, Cedar" too
 )
 _NOT_VOTING = re.compile(r"^(?:not\s*voting|no\s*votes?|non[\s-]*voters?|players\s+not\s+voting|abstain\w*)$", re.I)
@@ -68,7 +69,7 @@ def _count_names(lines: list[str], known: Callable[[str], object]) -> tuple[list
         match = _COUNT_LINE.match(line)
         if not match:
             continue
-        head = match.group("head").strip(" *")
+        head = match.group("head").strip(" *()[]")
         if _NOT_VOTING.match(head):
             not_voting = True
         elif not (known(head) or _NO_LYNCH.match(head)):
@@ -108,12 +109,16 @@ def counted_living(lines: list[str], *, seat_of: Callable[[str], str | None]) ->
 
 
 _MAJORITY = re.compile(
-    r"\btakes?\s+(\d{1,2})\s+(?:votes?\s+)?to\s+(?:lynch|eliminate|execute)\b|"
+    r"\b(?:takes?|took)\s+(\d{1,2})\s+(?:votes?\s+)?to\s+(?:lynch|eliminate|execute)\b|"
     r"\b(\d{1,2})\s+(?:votes?\s+)?(?:are\s+|is\s+)?(?:needed|required)\s+(?:to\s+(?:lynch|eliminate)|for\s+a\s+lynch)\b|"
     r"\bmajority\s+(?:is\s+)?(\d{1,2})\b|\b(\d{1,2})\s+(?:votes?\s+)?(?:is|are)\s+majority\b",
     re.IGNORECASE,
 )
-_WAGON = re.compile(r"^\W*(?P<head>[^:\[(]{1,60}?)\s*[\[(]\s*(?P<votes>\d{1,2})\s*[\])]")
+_WAGON = re.compile(
+    r"^\W*(?P<head>[^:\[(]{1,60}?)\s*[\[(]\s*(?P<votes>\d{1,2})\s*[\])]"  # Alder (5): ...
+    r"|^\W*?[\[(]\s*(?P<votes2>\d{1,2})\s*[\])]\s*(?:\[[^\]]{0,24}\]\s*)*"  # (5) [LYNCH!] Alder — ...
+    r"(?P<head2>[^:\[(\-–—]{1,60}?)\s*(?:[\[(:\-–—]|$)"
+)
 
 
 def majority_needed(text: str) -> int | None:
@@ -126,4 +131,6 @@ def wagon_of(line: str) -> tuple[str | None, int]:
     """A count's wagon line as (the name it heads with, its votes): "Alder (5): Birch, ..." -> ("Alder", 5)."""
     heading = _VOTE_COUNT_DAY.match(line)
     match = _WAGON.match(line[heading.end():] if heading else line)
-    return (match.group("head").strip(" *"), int(match.group("votes"))) if match else (None, 0)
+    if not match:
+        return None, 0
+    return (match.group("head") or match.group("head2")).strip(" *"), int(match.group("votes") or match.group("votes2"))

@@ -376,3 +376,65 @@ def test_a_poster_taken_for_a_co_moderator_who_replaces_into_a_seat_is_a_player(
     facts = read_thread_facts(thread)
     assert facts.moderators == ("Host",)
     assert [(r.player, r.new) for r in facts.replacements] == [("Gorse", "Newbie")]
+
+
+def test_a_fieldset_legend_is_a_line_of_its_own():
+    roster = "<br>".join(PLAYERS)
+    thread = make_thread(
+        ("Host", f"Players<br>{roster}"), *CHATTER,
+        ("Host", "Alder was lynched. It is now Night 1."),
+        ("Host", '<fieldset><legend>Night 1</legend><div style="display:inline">Birch, '
+                 '<div style="display:inline">Vanilla Townie</div>, has been killed.</div></fieldset><br>'
+                 '<div style="display:inline">Day 2 has started</div>'),
+    )
+    facts = read_thread_facts(thread)
+    assert [(d.player, d.phase) for d in facts.deaths] == [("Birch", "night 1")]
+    assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 9)]
+
+
+def test_rep_and_arrows_in_the_list_name_the_seats_earlier_accounts():
+    thread = make_thread(
+        ("Host", "Player List:<br>Alder rep. Oldalder<br>Birch<br>Cedar rep. Midcedar rep. Firstcedar*<br>"
+                 "Damson<br>Elmo -> Elm<br>Fir<br>Gorse"),
+        *CHATTER,
+    )
+    seats = read_thread_facts(thread).seat_accounts()
+    assert seats["Oldalder"] == ("Oldalder", "Alder")
+    assert seats["Firstcedar"] == ("Firstcedar", "Midcedar", "Cedar")
+    assert seats["Elmo"] == ("Elmo", "Elm")
+
+
+def test_a_header_between_a_list_of_names_and_a_list_of_fates_is_no_seat():
+    thread = make_thread(
+        ("Host", "Still Here<br>Alder<br>Birch<br>Cedar<br>Damson<br>Not So Lucky<br>"
+                 "Elm, Vanilla Townie, lynched Day 1<br>Fir, Cop, killed Night 1<br>Died<br>"
+                 "Gorse - Mafia Goon - lynched Day 2"),
+        *CHATTER,
+    )
+    assert [p.name for p in read_thread_facts(thread).players] == list(PLAYERS)
+
+
+def test_a_day_that_ends_with_no_name_read_lynched_the_seat_its_last_count_shows_at_majority():
+    roster = "<br>".join(PLAYERS)
+    thread = make_thread(
+        ("Host", f"Players<br>{roster}"), *CHATTER,
+        ("Host", "VOTECOUNT 1.04<br>(0) Alder —<br>(4) [LYNCH!] Birch — Alder, Cedar, Damson, Elm<br>"
+                 "(1) Cedar — Birch<br>(2) (NOT VOTING) — Fir, Gorse<br>With 7 alive, it took 4 votes to lynch."),
+        ("Host", "A lynch has been achieved!<br>The frogs took him to the tree.<br>Birch was Hops<br>a Goon"),
+        ("Host", "Nobody died.<br>VOTECOUNT 2.00<br>(6) (NOT VOTING) — Alder, Cedar, Damson, Elm, Fir, Gorse<br>"
+                 "With 6 alive, it takes 4 votes to lynch."),
+    )
+    facts = read_thread_facts(thread)
+    assert [(e.day, e.player, e.post) for e in facts.eliminations] == [(1, "Birch", 9)]
+    assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 10)]
+    assert facts.deaths == ()
+
+
+def test_a_count_with_the_votes_before_the_name():
+    from assistant.count_state import counted_living, wagon_of
+
+    assert wagon_of("(4) [LYNCH!] Birch — Alder, Cedar") == ("Birch", 4)
+    assert wagon_of("(0) Alder —") == ("Alder", 0)
+    lines = ["VOTECOUNT 2.01", "(2) Birch — Alder, Cedar", "(1) (NOT VOTING) — Birch", "With 3 alive, 2 to lynch."]
+    known = {"Alder", "Birch", "Cedar"}
+    assert counted_living(lines, seat_of=lambda n: n if n in known else None) == known

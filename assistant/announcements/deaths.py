@@ -158,6 +158,34 @@ def read_majority_death(post: PostLike, lines: list[str], state: State, names: N
         state.lynched = True
 
 
+def read_wagons(lines: list[str], state: State, names: Names) -> None:
+    """Keep the wagons of a day's vote count that states what a lynch takes ("Alder (5): ...", "(5) Alder —
+    ...", "With 9 alive, it takes 5 to lynch"): a day that ends with no name read was the lynch of the seat at
+    majority (:func:`read_count_lynch`)."""
+    if state.night or not state.day or state.count_day not in (None, state.day):
+        return
+    majority = majority_needed(" ".join(plain_text(line) for line in lines))
+    wagons = {names.seat(head): votes for head, votes in map(wagon_of, map(plain_text, lines)) if head}
+    wagons.pop(None, None)
+    if majority and wagons:
+        state.wagons = (state.day, wagons, majority)
+
+
+def read_count_lynch(post: PostLike, state: State) -> None:
+    """The post ended the day ("A lynch has been achieved!", "Night 2 begins") and no lynch or no-lynch was
+    read: the one seat the day's last count shows at majority was lynched."""
+    if state.night_post != post.number or not state.night or state.has_elimination(state.day):
+        return
+    if state.wagons is None or state.wagons[0] != state.day:
+        return
+    _, wagons, majority = state.wagons
+    at_majority = [seat for seat, votes in wagons.items() if votes >= majority and seat not in state.dead]
+    if len(at_majority) == 1:
+        ended = next((e for e in state.facts["ends"] if e.post == post.number), None)
+        cite = ended.cite if ended else Cite(post.number, "")
+        state.add("elims", Elimination(state.day, at_majority[0], post.number, cite))
+
+
 def read_lynch_flip(post: PostLike, lines: list[str], state: State, names: Names) -> None:
     """A day that ended without a lynch read: the flip in the post that ended it, or in a later post of the
     same night that starts no day ("Steven Hacking was a Mafia Goon. Night 1 begins now.")."""

@@ -18,12 +18,12 @@ _BULLET = re.compile(
 )
 _LIST_HEADER = re.compile(
     r"^\W*(?:the\s+)?(?:\w+\s+){0,3}?(players?|living|alive|survivors?|survived|roster|participants|"
-    r"signups?|sign-ups|dead|graveyard|deceased|remaining|still\s+alive|in\s+the\s+game)\b[^.!?]{0,40}$",
+    r"signups?|sign-ups|dead|died|graveyard|deceased|remaining|still\s+alive|in\s+the\s+game)\b[^.!?]{0,40}$",
     re.IGNORECASE,
 )
 _REPLACE_WORDS = re.compile(
-    r"\s*(?:\(\s*)?\b(replaced\s+by|replacing|replaces|replaced|repl\.|subbed\s+(?:in\s+)?for|subbing\s+(?:in\s+)?for|"
-    r"in\s+for|sub\s+for|subbed\s+by)\b\s*|\s+(?:->|→|=>|>>)\s+|\s+(<-|<|←)\s+",
+    r"\s*(?:\(\s*)?\b((?:replaced\s+by|replacing|replaces|replaced|subbed\s+(?:in\s+)?for|subbing\s+(?:in\s+)?for|"
+    r"in\s+for|sub\s+for|subbed\s+by)\b|repl?\.)\s*|\s+(->|→|=>|>>)\s+|\s+(<-|<|←)\s+",
     re.IGNORECASE,
 )
 _LABEL = re.compile(
@@ -91,7 +91,7 @@ def _read_entry(line: str, authors: Names | None, moderators: set[str]) -> _Entr
                 names[-1] = clean_name(_split_replaced(pieces[1])[0])
             names = [n for n in names if n and name_like(n)]
             # "New replaced Old" / "New replacing Old": the later account is written first.
-            later_first = re.match(r"replac(?:ed|ing|es)$|repl\.$|in\s+for|sub|<|←", words[0] if words else "", re.I)
+            later_first = re.match(r"replac(?:ed|ing|es)$|repl?\.$|in\s+for|sub|<|←", words[0] if words else "", re.I)
             if later_first and not re.match(r"replaced\s+by|subbed\s+by", words[0], re.IGNORECASE):
                 order_reversed = True
             accounts = list(reversed(names)) if order_reversed else names
@@ -245,9 +245,13 @@ def _list_entries(lines: list[str], moderators: set[str], authors: Names | None)
 
 def _vouched(run: list[_Entry], authors: Names) -> list[_Entry]:
     """The thread's posters vouch for a list: a name that never posted stays only between two that did, in the
-    same numbered or bulleted list, or on a line of its own (a player replaced before posting); headers and
-    notes drop out."""
+    same numbered or bulleted list, or on a line of its own between two lines of their own (a player replaced
+    before posting); headers ("Not So Much" between the living and the dead, "Died" above "Alder - Vanilla
+    Townie - lynched Day 1") and notes drop out."""
     posted = [any(authors.seat(a) for a in e.accounts) for e in run]
+
+    def alone(entry: _Entry) -> bool:  # the line is the name and nothing more
+        return plain_text(_BULLET.sub("", entry.line, count=1)).strip(" *^") == entry.accounts[0]
 
     def style(entry: _Entry) -> str:
         bullet = _BULLET.match(entry.line)
@@ -257,6 +261,6 @@ def _vouched(run: list[_Entry], authors: Names) -> list[_Entry]:
         e for i, e in enumerate(run)
         if posted[i] or (0 < i < len(run) - 1 and posted[i - 1] and posted[i + 1]
                          and style(run[i - 1]) == style(e) == style(run[i + 1])
-                         and (style(e) != "" or plain_text(e.line).strip(" *") == e.accounts[0])
+                         and (style(e) != "" or alone(run[i - 1]) and alone(e) and alone(run[i + 1]))
                          and not _LIST_HEADER.match(plain_text(e.line)) and e.accounts[0][:1].isalnum())
     ]

@@ -9,11 +9,13 @@ from datetime import UTC, tzinfo
 from assistant.announcements.accounts import Names
 from assistant.announcements.deaths import (
     confirm_counted_out,
+    read_count_lynch,
     read_counted_living,
     read_death,
     read_lynch,
     read_lynch_flip,
     read_majority_death,
+    read_wagons,
 )
 from assistant.announcements.facts import Cite, PlayerFact, PostLike, ThreadFacts
 from assistant.announcements.moderators import read_helpers, read_moderators
@@ -138,6 +140,7 @@ def read_announcement(
     """What one moderator post announces, sentence by sentence, then what the whole post tells."""
     lines = read_lines(post.body_html)
     state.count_day = next((d for d in (vote_count_day(plain_text(line)) for line in lines[:3]) if d is not None), None)
+    read_wagons(lines, state, names)
     for line, plain in ((whole, sentence) for whole in lines for sentence in sentences(plain_text(whole))):
         cite = Cite(post.number, trim(line))
         read_replacements(plain, post, cite, state, names, seats)  # first: later sentences may name the new account
@@ -148,4 +151,5 @@ def read_announcement(
         read_deadline_line(plain, post, cite, state, timezone)
     read_majority_death(post, lines, state, names)
     read_lynch_flip(post, lines, state, names)
+    read_count_lynch(post, state)
     read_dawn(post, lines, state, timezone)

@@ -16,6 +16,7 @@ class State:
     implicit: bool = False  # day 1 was taken to start with the opening post
     night_post: int | None = None  # the post that ended the last day
     count_day: int | None = None  # the day the vote count in the post being read is for
+    wagons: tuple | None = None  # (day, {seat: votes}, votes a lynch takes) of the day's last count with both
     quiet: bool = False  # the post being read is one the caller already knows: follow it, record nothing
     dead: set = field(default_factory=set)  # seats read dead, also from posts read quietly (before after_post)
     posts_by_seat: dict = field(default_factory=dict)  # seat -> the numbers of the posts its accounts wrote

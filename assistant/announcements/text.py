@@ -11,7 +11,7 @@ STRUCK_OPEN, STRUCK_CLOSE = "\x01", "\x02"  # marks struck-out text inside a lin
 
 
 _BLOCK_TAGS = {"p", "div", "li", "ul", "ol", "tr", "table", "h1", "h2", "h3", "h4", "h5", "h6", "dd", "dt",
-               "fieldset", "center", "pre", "hr", "section", "article", "aside"}
+               "fieldset", "legend", "center", "pre", "hr", "section", "article", "aside", "caption", "summary"}
 _STRIKE_TAGS = {"s", "strike", "del"}
 _SKIP_TAGS = {"script", "style", "input", "button", "img"}
 
