@@ -182,6 +182,23 @@ def test_a_hammer_by_a_short_prefix_is_doubtful_and_says_so():
     assert sure.outcome.doubt is None
 
 
+def test_a_hammer_in_a_broken_tag_is_doubtful_in_the_count_the_moderator_reads():
+    from assistant.counting import format_votal_text
+    from parsers.commands import extract_commands
+
+    game, ruleset, posts, roster = _setup(
+        ["1 Quentin: vote Marigold", "2 Ysolde: vote Marigold", "3 Odalys: vote Marigold"]
+    )
+    hammer = replace(posts[0], number=4, post_id="1004", author="Bramble",
+                     commands=tuple(extract_commands('<span class="bbvote">VOTE: Marigold[/vot]</span>')))
+    votal = replay_day(game, ruleset, [*posts, hammer], roster, day=1)
+    assert (votal.outcome.target, votal.outcome.post, votal.outcome.doubt) == ("Marigold", 4, "broken tag")
+    outcome = (
+        "Outcome: Marigold eliminated (majority, post 4); doubtful (broken tag): check post 4 before closing the day"
+    )
+    assert outcome in format_votal_text(game, votal).splitlines()
+
+
 def test_a_vote_refused_for_sharing_its_line_is_doubtful_so_the_moderator_looks_at_it():
     game, ruleset, posts, roster = _setup(["1 Quentin: vote Marigold", "2 Ysolde: inline vote Marigold"])
     game = replace(game, house=House(votes_on_own_line=True))
