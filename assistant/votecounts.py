@@ -164,10 +164,16 @@ def _read_vote_count(body_html: str, post: int) -> PostedCount | None:
     not_voting: tuple[str, ...] = ()
     seen: set[str] = set()
     lines = _lines(body_html)
+    beside = False  # the line before was a wagon line
+    numbered = 0  # wagon lines with a number of votes or votes needed
+    empty = 0  # empty lines in a row: a line break makes one or two ("<br>" and a newline), a blank line more
     for line in lines:
         line = _BULLET.sub("", line).strip()
         if not line:
+            empty += 1
+            beside = beside and empty < 3
             continue
+        after, beside, empty = beside, False, 0
         needed = _NEEDED_MARK.search(line) is not None
         if needed:
             line = " ".join(_NEEDED_MARK.sub(" ", line).split())
@@ -175,8 +181,9 @@ def _read_vote_count(body_html: str, post: int) -> PostedCount | None:
             _BRACKETED.match(line) or _DASHED.match(line) or _NUMBER_FIRST.match(line)
             or _NUMBER_FIRST_LISTED.match(line) or _NUMBER_LAST.match(line) or _LISTED.match(line)
         )
-        if match is None or ("n" not in match.groupdict() and not needed and not _NOT_VOTING.match(line)):
-            continue  # a line without a number of votes is a wagon only beside its "(L-2)", or the not-voting line
+        unnumbered = match is not None and "n" not in match.groupdict() and not needed
+        if match is None or (unnumbered and not after and not _NOT_VOTING.match(line)):
+            continue  # a line without a number of votes is a wagon beside its "(L-2)" or another wagon line
         target = match.group("target").strip(" :-*")
         if target.startswith("(") and target.endswith(")"):
             target = target[1:-1].strip()  # "(NOT VOTING)", "(NO LYNCH)"
@@ -192,13 +199,24 @@ def _read_vote_count(body_html: str, post: int) -> PostedCount | None:
         if not target or not voters or not (len(voters) <= votes <= 2 * len(voters)):
             continue  # the number is not the voters listed: not a wagon line
         folded = {v.casefold() for v in voters}
+        if unnumbered and (folded & seen or len(target) > _MAX_NAME or any(_not_a_name(v) for v in voters)):
+            continue  # "Rb: Ann" after a wagon line is one; a note or a list of something else is not
         if folded & seen or len(folded) < len(voters):
             return None  # a voter on two wagons: a log or history, not a count
         seen |= folded
         wagons.append(PostedWagon(target, votes, voters))
-    if not wagons or (len(wagons) < 2 and not not_voting):
-        return None
+        beside = True
+        numbered += not unnumbered
+    if not numbered or (numbered < 2 and not not_voting):
+        return None  # one wagon line is no count; lines without numbers only go with a count
     return PostedCount(post, tuple(wagons), not_voting, stated_alive(" ".join(lines)))
+
+
+_MAX_NAME = 30
+
+
+def _not_a_name(text: str) -> bool:
+    return len(text) > _MAX_NAME or len(text.split()) > 4
 
 
 def _lines(body_html: str) -> list[str]:

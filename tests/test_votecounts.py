@@ -84,6 +84,21 @@ def test_the_not_voting_line_is_no_wagon(line):
     assert count.not_voting == ("Pemberton", "Odalys")
 
 
+def test_a_line_without_a_number_beside_the_wagon_lines_is_a_wagon_too():
+    body = ("Marigold (2): Quentin, Ysolde<br>Bramble: Odalys<br>Quentin: Pemberton<br><br>Deadline: Friday, noon<br>"
+            "Not voting: Bramble")
+    count = read_vote_count(body, post=40)
+    assert count.wagons == (
+        PostedWagon("Marigold", 2, ("Quentin", "Ysolde")),
+        PostedWagon("Bramble", 1, ("Odalys",)),
+        PostedWagon("Quentin", 1, ("Pemberton",)),
+    )
+    # a count needs two wagon lines with numbers, or one and the not-voting line
+    assert read_vote_count("Marigold (2): Quentin, Ysolde<br>Note: Ysolde is away", post=40) is None
+    noted = read_vote_count("Marigold (2): Quentin, Ysolde<br>Not voting: Bramble<br>Note: all votes are in", post=40)
+    assert [w.target for w in noted.wagons] == ["Marigold"]  # not beside a wagon line
+
+
 def test_a_name_written_in_brackets_is_a_wagon_and_one_seat_s_two_accounts_stay_one_voter():
     count = read_vote_count("[Marigold] (2): Quentin, Ysolde<br>Bramble (1): Odalys / Pemberton", post=40)
     assert count.wagons == (
