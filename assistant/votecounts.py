@@ -136,7 +136,7 @@ _NOT_VOTING = re.compile(
 )
 _TO_LYNCH = re.compile(r"\(?\s*L\s*-\s*\d+\s*\)?|\bhammer(?:ed)?\b", re.IGNORECASE)
 _VOTER_NOTE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
-_ARROW = re.compile(r"\s*<-+.*$")  # "A, B <-- LYNCH": the moderator's note after the list
+_ARROW = re.compile(r"\s*<[-\u2013\u2014=]+.*$")  # "A, B <-- LYNCH": the moderator's note after the list
 _BULLET = re.compile(r"^[\s*\-\u2022>#~]+")
 
 
@@ -174,21 +174,15 @@ def _read_vote_count(body_html: str, post: int) -> PostedCount | None:
             beside = beside and empty < 3
             continue
         after, beside, empty = beside, False, 0
-        needed = _NEEDED_MARK.search(line) is not None
-        if needed:
-            line = " ".join(_NEEDED_MARK.sub(" ", line).split())
-        match = (
-            _BRACKETED.match(line) or _DASHED.match(line) or _NUMBER_FIRST.match(line)
-            or _NUMBER_FIRST_LISTED.match(line) or _NUMBER_LAST.match(line) or _LISTED.match(line)
-        )
-        unnumbered = match is not None and "n" not in match.groupdict() and not needed
-        if match is None or (unnumbered and not after and not _NOT_VOTING.match(line)):
+        read = _read_line(line)
+        if read is None:
+            continue
+        target, listed, number, needed = read
+        unnumbered = number is None and not needed
+        if unnumbered and not after and not _NOT_VOTING.match(line):
             continue  # a line without a number of votes is a wagon beside its "(L-2)" or another wagon line
-        target = match.group("target").strip(" :-*")
-        if target.startswith("(") and target.endswith(")"):
-            target = target[1:-1].strip()  # "(NOT VOTING)", "(NO LYNCH)"
-        voters = _voters(match.group("voters"))
-        votes = float(match.group("n")) if "n" in match.groupdict() else float(len(voters))
+        voters = _voters(listed)
+        votes = float(number) if number is not None else float(len(voters))
         if len(voters) < votes:
             # "A / B / C" for three votes: the slash parts the voters ("Old / New" of one vote is one seat)
             parts = tuple(p for voter in voters for p in (" ".join(x.split()) for x in voter.split("/")) if p)
@@ -210,6 +204,32 @@ def _read_vote_count(body_html: str, post: int) -> PostedCount | None:
     if not numbered or (numbered < 2 and not not_voting):
         return None  # one wagon line is no count; lines without numbers only go with a count
     return PostedCount(post, tuple(wagons), not_voting, stated_alive(" ".join(lines)))
+
+
+_VOTES_WORD = re.compile(rf"[\s:\-=>|\u2013\u2014]*{_NUMBER}\s*votes?\b[\s:\-=>|\u2013\u2014]*", re.IGNORECASE)
+
+
+def _read_line(line: str) -> tuple[str, str, str | None, bool] | None:
+    """A count line as (target, voters as written, number of votes or None, whether it says the votes needed)."""
+    mark = _NEEDED_MARK.search(line)
+    if mark is not None:
+        # "Name (L-2): A, B" / "Name (L-2) A, B": the mark parts the name from its voters
+        before, rest = line[: mark.start()].strip(" :-*"), line[mark.end() :]
+        number = _VOTES_WORD.match(rest)  # "Name (L-4) | 1 vote: A"
+        rest = rest[number.end() :] if number else rest.strip(" :-=>|\u2013\u2014")
+        if before and rest and not re.search(r"[()\[\]{}]", before):
+            return before, rest, number.group("n") if number else None, True
+        line = " ".join(_NEEDED_MARK.sub(" ", line).split())
+    match = (
+        _BRACKETED.match(line) or _DASHED.match(line) or _NUMBER_FIRST.match(line)
+        or _NUMBER_FIRST_LISTED.match(line) or _NUMBER_LAST.match(line) or _LISTED.match(line)
+    )
+    if match is None:
+        return None
+    target = match.group("target").strip(" :-*")
+    if target.startswith("(") and target.endswith(")"):
+        target = target[1:-1].strip()  # "(NOT VOTING)", "(NO LYNCH)"
+    return target, match.group("voters"), match.groupdict().get("n"), mark is not None
 
 
 _MAX_NAME = 30

@@ -54,6 +54,8 @@ start_post = 0
         "2 Marigold: Quentin, Ysolde",
         "2 Marigold (Quentin, Ysolde) L-2",
         "Marigold \u2013 Quentin, Ysolde (2)",  # the number last
+        "Marigold (L-2) Quentin, Ysolde",  # the votes needed part the name from its voters
+        "Marigold (L-2) | 2 votes: Quentin, Ysolde",
         "Marigold [2]: Quentin / Ysolde",  # voters parted by slashes, as many as the votes
     ],
 )
@@ -97,6 +99,11 @@ def test_a_line_without_a_number_beside_the_wagon_lines_is_a_wagon_too():
     assert read_vote_count("Marigold (2): Quentin, Ysolde<br>Note: Ysolde is away", post=40) is None
     noted = read_vote_count("Marigold (2): Quentin, Ysolde<br>Not voting: Bramble<br>Note: all votes are in", post=40)
     assert [w.target for w in noted.wagons] == ["Marigold"]  # not beside a wagon line
+
+
+def test_a_hyphen_inside_a_name_is_no_separator_beside_the_votes_needed():
+    count = read_vote_count("Mari-gold (L-2): Quentin, Ysolde<br>Bramble (L-3): Odalys", post=40)
+    assert count.wagons == (PostedWagon("Mari-gold", 2, ("Quentin", "Ysolde")), PostedWagon("Bramble", 1, ("Odalys",)))
 
 
 def test_a_name_written_in_brackets_is_a_wagon_and_one_seat_s_two_accounts_stay_one_voter():
