@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from assistant.announcements.accounts import Names
-from assistant.announcements.facts import Cite, DeathFact, Elimination, PostLike
+from assistant.announcements.facts import Cite, DayStart, DeathFact, Elimination, PostLike
 from assistant.announcements.phases import stated_night
 from assistant.announcements.state import State
 from assistant.announcements.text import (
@@ -131,6 +131,12 @@ def read_death(plain: str, post: PostLike, cite: Cite, state: State, names: Name
         return True
     if kind == "night" and number == 0:
         return True
+    if kind == "night" and number == state.day and not state.night and not started_here:
+        # a kill of the night after the open day: that day ended in a post the reader did not understand,
+        # and this report is the dawn of the next
+        state.end_day(post, cite)
+        state.day, state.night, state.ended, state.lynched = state.day + 1, False, False, False
+        state.add("starts", DayStart(state.day, post.number, None, cite))
     day_kill = kind == "day" and number == state.day and not state.night and not state.ended
     state.add("deaths", DeathFact(killed, f"{kind} {number}", post.number if day_kill else None,
                                   "day kill" if kind == "day" else "night kill", cite))
@@ -291,3 +297,31 @@ def confirm_counted_out(state: State, last_post: int) -> None:
             continue  # read before the caller's after_post, or told in words too
         if not any(death.cite.post < n <= until for n in state.posts_by_seat.get(death.player, ())):
             state.facts["deaths"].append(death)
+
+
+# A fate on a player-list line: "Alder, Vanilla Townie, lynched Day 1", "Birch - Cop - killed Night 2",
+# "Cedar, Mason, died during Night 1", "Damson was the first lynch of Day 2"
+_LISTED_FATE = re.compile(
+    r"\b(?P<how>lynched|lynch|hanged|hung|executed|eliminated|voted\s+out|killed|died|murdered|shot|slain|"
+    r"night\s*-?\s*killed|nightkilled|modkilled|mod-killed)\b[^.;|]{0,30}?\b(?P<phase>day|night|d|n)\s*" + NUM + r"\b",
+    re.IGNORECASE,
+)
+
+
+def read_listed_fates(players: list, state: State) -> None:
+    """The player list kept up to date gives each dead seat's fate with its phase: a lynch or a night's death
+    the announcements did not tell (told in flavour only, or in words the reader missed) is read from it."""
+    for player in players:
+        if not player.dead or player.name in state.dead:
+            continue
+        match = _LISTED_FATE.search(plain_text(player.cite.words))
+        if not match:
+            continue
+        number = read_number(match.group(3))
+        lynch = re.match(r"lynch|hang|hung|execut|eliminat|voted", match.group("how"), re.IGNORECASE)
+        night = match.group("phase").lower().startswith("n")
+        if lynch and not night and not state.has_elimination(number):
+            state.add("elims", Elimination(number, player.name, player.cite.post, player.cite))
+        elif not lynch and night and number > 0:
+            cause = "modkill" if "mod" in match.group("how").lower() else "night kill"
+            state.add("deaths", DeathFact(player.name, f"night {number}", None, cause, player.cite))
