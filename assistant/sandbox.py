@@ -3,9 +3,9 @@
 Templates are data, not code, even the moderator's own (they are shared and copied). Jinja's
 ``SandboxedEnvironment`` already refuses Python internals; this one also refuses attributes of anything but
 plain data, and bounds what a render may cost: loops (``range`` counts every item it hands out, across the
-whole render), numbers handed to calls and filters, texts built by ``*``, ``%``, calls and filters, the
-output's size, and (in the main thread) the render's time. Each limit is a :class:`TemplateLimit`, a
-template error the drafts report in one line.
+whole render), numbers handed to calls and filters, texts built by ``*``, ``%``, ``+``, ``~``, calls and
+filters (checked before they are built), the output's size, and (in the main thread) the render's time.
+Each limit is a :class:`TemplateLimit`, a template error the drafts report in one line.
 """
 
 from __future__ import annotations
@@ -24,11 +24,12 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, NoReturn
 
-from jinja2 import Environment, FileSystemLoader, Template, TemplateError, TemplateNotFound, Undefined
+from jinja2 import Environment, FileSystemLoader, Template, TemplateError, TemplateNotFound, Undefined, nodes
+from jinja2.compiler import CodeGenerator, Frame
 from jinja2.environment import TemplateModule
 from jinja2.exceptions import SecurityError, TemplateRuntimeError
 from jinja2.loaders import split_template_path
-from jinja2.runtime import LoopContext, Macro
+from jinja2.runtime import LoopContext, Macro, markup_join, str_join
 from jinja2.sandbox import SandboxedEnvironment
 from jinja2.utils import Cycler, Joiner, Namespace
 from markupsafe import Markup
@@ -140,11 +141,24 @@ def _bounded_filter(name: str, function: Callable) -> Callable:
     return bounded
 
 
+class _BoundedJoins(CodeGenerator):
+    """Compiles ``a ~ b`` to a join that checks the joined length first: a chain of ``{% set s = s ~ s %}``
+    doubles a text with no call, filter or lookup to stop it."""
+
+    def visit_Concat(self, node: nodes.Concat, frame: Frame) -> None:
+        self.write("environment.bounded_join((")
+        for arg in node.nodes:
+            self.visit(arg, frame)
+            self.write(", ")
+        self.write("), context.eval_ctx.autoescape)")
+
+
 class DraftSandbox(SandboxedEnvironment):
     """Jinja's sandbox (no underscore attributes, no unsafe calls) restricted further to plain data, with the
     work and text of a render bounded (see the module's docstring)."""
 
-    intercepted_binops = frozenset(["*", "**", "%"])
+    intercepted_binops = frozenset(["*", "**", "%", "+"])
+    code_generator_class = _BoundedJoins
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -182,7 +196,16 @@ class DraftSandbox(SandboxedEnvironment):
             _check_length(len(left) * right)
         if operator == "%":
             _check_format(left)
+        if operator == "+" and isinstance(left, str | list | tuple) and isinstance(right, str | list | tuple):
+            _check_length(len(left) + len(right))
         return _check_size(super().call_binop(context, operator, left, right))
+
+    def bounded_join(self, parts: tuple[Any, ...], autoescape: bool) -> str:
+        """``a ~ b ~ ...`` (see :class:`_BoundedJoins`), refused before joining more than a value may hold."""
+        _step()
+        texts = [part if isinstance(part, str) else str(part) for part in parts]
+        _check_length(sum(map(len, texts)))
+        return markup_join(parts) if autoescape else str_join(texts)
 
     def handle_exception(self, source: str | None = None) -> NoReturn:
         """Any failure inside a template (``{{ 1 / 0 }}``, calling a non-function) is a template error, which

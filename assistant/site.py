@@ -20,12 +20,14 @@ from typing import Any
 from urllib.parse import unquote
 
 from jinja2 import Environment, select_autoescape
+from markupsafe import Markup
 
 from assistant import bundled, store
 from assistant.clock import iso_utc
 from assistant.counting import count_game, current_day, ruleset_for
 from assistant.game import Private
 from assistant.outcome import Kind, Reason, WhyNot, reason_words
+from assistant.terminal import json_safe, terminal_safe
 from assistant.votes import standing_steps, votes_needed
 
 STATIC_FILES = ("style.css", "countdown.js")
@@ -209,19 +211,29 @@ def format_utc(moment: datetime | str | None) -> str:
 
 
 def make_environment() -> Environment:
-    """Jinja2 with autoescaping for every HTML and SVG template: names and post text are never markup."""
+    """Jinja2 with autoescaping for every HTML and SVG template: names and post text are never markup; and
+    every value shown with its control and bidi characters as visible escapes (``\u202e``): a name holding a
+    right-to-left override would otherwise show in a browser as another name, or reorder the text after it."""
     env = Environment(
         loader=bundled.template_loader("site"),
         autoescape=select_autoescape(enabled_extensions=("html", "svg", "j2"), default=True),
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        finalize=_visible,
     )
     env.filters["utc"] = format_utc
     env.filters["reason_words"] = reason_words
     env.filters["web_url"] = web_url
     env.globals["votes_needed"] = votes_needed
     return env
+
+
+def _visible(value: Any) -> Any:
+    """A value as the page shows it (see :func:`make_environment`); markup a macro built stays markup."""
+    if isinstance(value, Markup):
+        return Markup(terminal_safe(str(value)))
+    return terminal_safe(value) if isinstance(value, str) else value
 
 
 def _read_static(name: str) -> str:
@@ -283,7 +295,7 @@ def build_site(
         earlier=list(reversed(described[:-1])),
         no_elimination_label=no_elimination_label,
     )
-    files = {"index.html": page, "votal.json": json.dumps(data, indent=2, ensure_ascii=False) + "\n"}
+    files = {"index.html": page, "votal.json": json_safe(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"}
     for name in STATIC_FILES:
         files[name] = _read_static(name)
     return files

@@ -400,10 +400,15 @@ def moderator_bodies(db: Store, game: str, moderators: Iterable[str], *, up_to: 
 
 
 def post_authors(db: Store, game: str) -> list[tuple[str, str | None]]:
-    """Who wrote each stored post of a game, (name, forum user id), in thread order (what
-    :meth:`Roster.from_game` takes)."""
-    rows = _rows(db, "select author, author_id from posts where game = ? order by number, post_id", [game])
-    return [(row["author"], row["author_id"]) for row in rows]
+    """Who wrote the stored posts of a game: (name, forum user id) once for each post (what
+    :meth:`Roster.from_game` takes), grouped by author (every `votal count` reads them)."""
+    rows = _rows(
+        db,
+        "select author, author_id, count(*) as n from posts where game = ? group by author, author_id "
+        "order by min(number)",
+        [game],
+    )
+    return [pair for row in rows for pair in [(row["author"], row["author_id"])] * row["n"]]
 
 
 def load_read_posts(

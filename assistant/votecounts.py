@@ -1,10 +1,12 @@
 """A moderator's posted vote count, read, and held against Votal's reading as of that post.
 
 A count is lines such as ``Name (3): A, B, C``, ``Name [3] - A, B, C``, ``Name - 3 - A, B, C - (L-2)``,
-``Name: 3 (A, B, C)`` or ``Name (L-2): A, B, C`` (votes still needed instead of votes), with a "Not voting"
-line beside them; struck-out and quoted text is left out. A line with a number of votes counts only when it
-is the number of voters it lists (a double voter may make it more), and a post
-is a count only when no voter stands on two wagons: vote logs and histories are not counts.
+``Name: 3 (A, B, C)``, ``Name: (3) A, B, C``, ``Name {3/7} - A, B, C`` (of seven needed), the number first
+(``(3) Name — A, B, C``, ``3 Name (A, B, C)``) or last (``Name – A, B, C (3)``), or ``Name (L-2): A, B, C``
+(votes still needed instead of votes), with a "Not voting" line beside them; struck-out and quoted text is
+left out. A line with a number of votes counts only when it is the number of voters it lists (a double voter
+may make it more; voters parted by slashes, "A / B / C", when that gives the number), and a post is a count
+only when no voter stands on two wagons: vote logs and histories are not counts.
 
 Held against Votal's reading as of the post before it, a count shows each disagreement, and teaches an
 alias: where the count puts a voter on a seat and Votal could not read that voter's last vote, the name as
@@ -98,9 +100,26 @@ _LINE_TAGS = frozenset(
      "dt", "dl", "fieldset", "legend", "center", "section", "article"}
 )
 _NUMBER = r"(?P<n>\d{1,2}(?:\.\d)?)"
-# "Name (3): A, B" / "Name [3] - A, B" / "Name (3) A, B"
+_OF_NEEDED = r"(?:\s*/\s*\d{1,2})?"  # "(3/7)": three of the seven needed
+# "Name (3): A, B" / "Name [3] - A, B" / "Name (3) A, B" / "Name: (3) A, B" / "Name {3/7} - A, B"
+# A name written in brackets ("[Redacted] (2): A, B") is a name, not a note.
 _BRACKETED = re.compile(
-    rf"^(?P<target>[^()\[\]:]{{1,50}}?)\s*[(\[]\s*{_NUMBER}\s*[)\]]\s*[:\-\u2013\u2014=>]*\s*(?P<voters>.*)$"
+    rf"^(?P<target>\[[^\[\]]{{1,30}}\]|[^()\[\]{{}}:,\u2013\u2014]{{1,50}}?)\s*:?\s*[(\[{{]\s*{_NUMBER}{_OF_NEEDED}\s*[)\]}}]"
+    r"\s*[:\-\u2013\u2014=>]*\s*(?P<voters>.*)$"
+)
+# The number last: "Name \u2013 A, B (2)"
+_NUMBER_LAST = re.compile(
+    r"^(?P<target>[^()\[\]{}:\u2013\u2014]{1,50}?)\s*(?:[:\u2013\u2014]+|\s-+\s)\s*(?P<voters>[^()\[\]]+?)"
+    rf"\s*[(\[]\s*{_NUMBER}\s*[)\]]$"
+)
+# The number first: "(3) Name \u2014 A, B" / "3 Name: A, B" / "3 Name (A, B)" / "(2) (NOT VOTING) \u2014 A, B"
+_LEADING_NUMBER = (
+    rf"^\+?[(\[{{]?\s*{_NUMBER}{_OF_NEEDED}\s*[)\]}}]?\s+"
+    r"(?P<target>\([^()]{1,30}\)|[^()\[\]{}:=\u2013\u2014]{1,50}?)"
+)
+_NUMBER_FIRST = re.compile(rf"{_LEADING_NUMBER}\s*(?:[:=\u2013\u2014]+|\s-+>?\s)\s*(?P<voters>.*)$")
+_NUMBER_FIRST_LISTED = re.compile(
+    rf"{_LEADING_NUMBER}\s*\((?P<voters>[^()]+)\)(?:\s*L\s*-\s*\d{{1,2}})?$", re.IGNORECASE
 )
 # "Name - 3 - A, B - (L-2)" / "Name: 3 (A, B)" / "Name: 3 votes - A, B"
 _DASHED = re.compile(
@@ -152,12 +171,21 @@ def _read_vote_count(body_html: str, post: int) -> PostedCount | None:
         needed = _NEEDED_MARK.search(line) is not None
         if needed:
             line = " ".join(_NEEDED_MARK.sub(" ", line).split())
-        match = _BRACKETED.match(line) or _DASHED.match(line) or (_LISTED.match(line) if needed else None)
-        if match is None:
-            continue
+        match = (
+            _BRACKETED.match(line) or _DASHED.match(line) or _NUMBER_FIRST.match(line)
+            or _NUMBER_FIRST_LISTED.match(line) or _NUMBER_LAST.match(line) or _LISTED.match(line)
+        )
+        if match is None or ("n" not in match.groupdict() and not needed and not _NOT_VOTING.match(line)):
+            continue  # a line without a number of votes is a wagon only beside its "(L-2)", or the not-voting line
         target = match.group("target").strip(" :-*")
+        if target.startswith("(") and target.endswith(")"):
+            target = target[1:-1].strip()  # "(NOT VOTING)", "(NO LYNCH)"
         voters = _voters(match.group("voters"))
         votes = float(match.group("n")) if "n" in match.groupdict() else float(len(voters))
+        if len(voters) < votes:
+            # "A / B / C" for three votes: the slash parts the voters ("Old / New" of one vote is one seat)
+            parts = tuple(p for voter in voters for p in (" ".join(x.split()) for x in voter.split("/")) if p)
+            voters = parts if len(parts) == votes else voters
         if _NOT_VOTING.match(target):
             not_voting = voters
             continue

@@ -219,6 +219,20 @@ def test_names_and_post_text_are_escaped_never_markup():
     assert soup.title.get_text() == "Mini <Normal> & Co — Day 2 votal"
 
 
+def test_a_name_with_bidi_or_control_characters_shows_them_as_visible_escapes():
+    """A right-to-left override in a name would show it as another name (and reorder what follows) in a
+    browser, even written as a character reference; the page shows the escape instead, the JSON keeps the
+    exact name as JSON escapes."""
+    spoof = "Alice\u202eecilA"
+    files = build_fixture_site(GAME.replace('name = "Alice"', f'name = "{spoof}"')
+                               .replace('judge = "Alice"', f'judge = "{spoof}"'))
+    html = files["index.html"]
+    for raw in ("\u202e", "&#x202e;", "&#8238;"):
+        assert raw not in html.casefold() and raw not in files["votal.json"]
+    assert "Alice\\u202eecilA" in html
+    assert json.loads(files["votal.json"])["game"]["players"][0] == spoof
+
+
 def test_votal_json_holds_the_public_days():
     files = build_fixture_site()
     data = json.loads(files["votal.json"])

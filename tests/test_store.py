@@ -76,7 +76,7 @@ def test_read_posts_come_back_in_thread_order_with_commands(db):
     assert read[0].first_commands is None
 
 
-def test_read_posts_up_to_a_post_number_and_every_author_in_thread_order(db):
+def test_read_posts_up_to_a_post_number_and_every_posts_author(db):
     page = [post(3, "c", author="Ann"), post(1, "a", author="Bob"), post(2, "b", author="Ann")]
     store.save_posts(db, GAME, page, seen_at=T0)
     assert [p.number for p in store.load_read_posts(db, GAME, up_to=2)] == [1, 2]

@@ -76,6 +76,11 @@ HOGS = [
     "{% set ns = namespace(s='x') %}{% for i in range(60) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}",
     "{{ ('x' * 1000000)|replace('', 'x' * 1000000) }}",
     "{{ ('x' * 1000000)|list|join('') }}{{ ('x' * 1000000)|list|join('') }}",
+    # doubling with no call, filter or lookup: each join is checked before it is made
+    "{% set s = 'x' %}" + "{% set s = s ~ s %}" * 48 + "{{ s|length }}",
+    "{% set s = 'x' %}" + "{% set s = s + s %}" * 48 + "{{ s|length }}",
+    "{% set s = [1] %}" + "{% set s = s + s %}" * 48 + "{{ s|length }}",
+    "{% set s = 'x' %}" + "{% set s = s ~ s ~ s ~ s %}" * 24 + "{{ s|length }}",
 ]
 ATTACKS += HOGS
 

@@ -47,6 +47,14 @@ start_post = 0
         "Marigold (L-2): Quentin, Ysolde",  # votes still needed instead of votes
         "Marigold [L-2] - Quentin, Ysolde <--LYNCH",  # a note after the list
         '<div style="display:inline;font-weight:bold">Marigold</div> (L-2): Quentin, Ysolde',  # phpBB's old bold
+        "Marigold: (2) Quentin, Ysolde",
+        "Marigold (2/4): Quentin, Ysolde",  # two of the four needed
+        "Marigold {2/4} - Quentin, Ysolde",
+        "(2) Marigold \u2014 Quentin, Ysolde (L-2)",  # the number first
+        "2 Marigold: Quentin, Ysolde",
+        "2 Marigold (Quentin, Ysolde) L-2",
+        "Marigold \u2013 Quentin, Ysolde (2)",  # the number last
+        "Marigold [2]: Quentin / Ysolde",  # voters parted by slashes, as many as the votes
     ],
 )
 def test_each_style_of_wagon_line_is_read(line):
@@ -59,11 +67,29 @@ def test_each_style_of_wagon_line_is_read(line):
     assert count.not_voting == ("Pemberton",)
 
 
-@pytest.mark.parametrize("label", ["Not voting", "Yet to vote", "Not yet voting", "Non-voters"])
-def test_the_not_voting_line_is_no_wagon(label):
-    count = read_vote_count(f"Marigold (2): Quentin, Ysolde<br>{label} (2): Pemberton, Odalys", post=40)
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Not voting (2): Pemberton, Odalys",
+        "Yet to vote (2): Pemberton, Odalys",
+        "Not yet voting (2): Pemberton, Odalys",
+        "Non-voters (2): Pemberton, Odalys",
+        "Not voting : Pemberton, Odalys",  # no number: the not-voting line needs none
+        "(2) (NOT VOTING) \u2014 Pemberton, Odalys",
+    ],
+)
+def test_the_not_voting_line_is_no_wagon(line):
+    count = read_vote_count(f"Marigold (2): Quentin, Ysolde<br>{line}", post=40)
     assert count.wagons == (PostedWagon("Marigold", 2, ("Quentin", "Ysolde")),)
     assert count.not_voting == ("Pemberton", "Odalys")
+
+
+def test_a_name_written_in_brackets_is_a_wagon_and_one_seat_s_two_accounts_stay_one_voter():
+    count = read_vote_count("[Marigold] (2): Quentin, Ysolde<br>Bramble (1): Odalys / Pemberton", post=40)
+    assert count.wagons == (
+        PostedWagon("[Marigold]", 2, ("Quentin", "Ysolde")),
+        PostedWagon("Bramble", 1, ("Odalys / Pemberton",)),  # one vote: the old and new account of one seat
+    )
 
 
 def test_struck_and_quoted_votes_are_not_in_the_count():
@@ -82,6 +108,8 @@ def test_struck_and_quoted_votes_are_not_in_the_count():
         "Marigold (5): Quentin, Ysolde<br>Bramble (1): Odalys",  # numbers that do not match the voters
         "Marigold: 2 - Quentin, Ysolde<br>Bramble: 2 - Quentin, Odalys",  # a log: one voter on two wagons
         "Marigold (1): Quentin",  # one line, nothing else: not a count
+        "Marigold: Quentin, Ysolde<br>Bramble: Odalys",  # no number and no votes needed: a list, not a count
+        "(2) Marigold \u2014 Quentin, Ysolde<br>(2) Bramble \u2014 Odalys, Ysolde",  # a voter on two wagons
     ],
 )
 def test_what_is_not_a_count(body):
