@@ -511,3 +511,39 @@ def test_fates_the_player_list_gives_fill_deaths_the_announcements_did_not_tell(
     facts = read_thread_facts(thread)
     assert sorted((e.day, e.player) for e in facts.eliminations) == [(1, "Alder"), (2, "Gorse")]
     assert [(d.player, d.phase) for d in facts.deaths] == [("Birch", "night 1"), ("Damson", "night 2")]
+
+
+def test_several_seats_told_dead_in_one_sentence():
+    roster = "<br>".join(PLAYERS)
+    thread = make_thread(
+        ("Host", f"Players<br>{roster}"), *CHATTER,
+        ("Host", "Alder was lynched. Night 1 has begun."),
+        ("Host", "They wake to find two missing.<br>Birch, Vanilla Townie, and Cedar, Town Mason, have died.<br>"
+                 "Day 2 begins now."),
+        ("Host", "Damson was lynched. Night 2 has begun."),
+        ("Host", "Dawn rises. Elm and Fir have been shot. Day 3 begins now."),
+    )
+    facts = read_thread_facts(thread)
+    assert [(d.player, d.phase) for d in facts.deaths] == [
+        ("Birch", "night 1"), ("Cedar", "night 1"), ("Elm", "night 2"), ("Fir", "night 2")]
+
+
+def test_a_first_listed_player_who_never_posted_stays_when_the_dead_list_names_them_and_accents_fold():
+    chatter = [(name, "hi") for name in ("Birch", "Cedar", "Damson", "Elm", "Fir", "Gorse", "Zoë")]
+    thread = make_thread(
+        ("Host", "Players:<br>Alder<br>Birch<br>Cedar<br>Damson<br>Elm<br>Fir<br>Gorse<br>Zoe<br>Alive (6)<br>Birch"
+                 "<br>Cedar<br>Damson<br>Elm<br>Fir<br>Gorse<br>Dead (2)<br>Alder, Vanilla Townie, lynched Day 2<br>"
+                 "Zoe, Vanilla Townie, killed Night 2"),
+        *chatter,
+    )
+    assert [p.name for p in read_thread_facts(thread).players] == [*PLAYERS, "Zoë"]
+
+
+def test_a_wagon_marked_lynched_lynches_its_head_not_its_last_voter():
+    roster = "<br>".join(PLAYERS)
+    thread = make_thread(
+        ("Host", f"Players<br>{roster}"), *CHATTER,
+        ("Host", "Final Vote Count<br>Alder - Birch, Cedar, Damson, Elm (LYNCHED)<br>Not voting - Fir, Gorse"),
+    )
+    facts = read_thread_facts(thread)
+    assert [(e.day, e.player, e.post) for e in facts.eliminations] == [(1, "Alder", 8)]

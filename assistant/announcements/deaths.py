@@ -50,7 +50,7 @@ NO_LYNCH = re.compile(
     re.IGNORECASE,
 )
 KILL_VERB = re.compile(
-    r"\b(?:was|has\s+been|is|were|got|had\s+been)\s+(?:found\s+)?(?:\w+\s+)?(?:killed|dead|murdered|shot|stabbed|"
+    r"\b(?:was|has\s+been|have\s+been|is|were|are|got|had\s+been)\s+(?:found\s+)?(?:\w+\s+)?(?:killed|dead|murdered|shot|stabbed|"
     r"slain|poisoned|strangled|mauled|eaten|burn(?:ed|t)|crushed|eviscerated|executed|assassinated|slaughtered|"
     r"vanquished|taken\s+out)\b|\b(?:died|dies|perished|is\s+no\s+more)\b|"
     r",\s*(?:was\s+)?(?:killed|shot|stabbed|murdered|died|slain|dead)\b",
@@ -75,6 +75,13 @@ ROLE_WORDS = re.compile(
 )
 
 
+# A count's wagon marked lynched: "Alder - Birch, Cedar, Damson (LYNCHED)": the head, not its last voter
+_LYNCHED_WAGON = re.compile(
+    r"^\W*(?P<head>[^:\-–—(\[]{1,40}?)\s*(?:[\[(][^\])]{0,12}[\])]\s*)?[:\-–—]\s*[^.!?]*[\[(]\s*lynched\s*[\])]",
+    re.IGNORECASE,
+)
+
+
 def read_lynch(plain: str, post: PostLike, cite: Cite, state: State, names: Names) -> bool:
     """A sentence that tells the day's lynch or no-lynch ("Alder was lynched", "No lynch has been reached",
     "Majority has been reached"); True when it told a death or a no-lynch."""
@@ -86,7 +93,8 @@ def read_lynch(plain: str, post: PostLike, cite: Cite, state: State, names: Name
         state.end_day(post, cite)
         state.lynched = True
         return True
-    lynched = named_before(plain, LYNCH_VERB, names)
+    wagon = _LYNCHED_WAGON.match(plain)
+    lynched = (names.seat(wagon.group("head")) if wagon else None) or named_before(plain, LYNCH_VERB, names)
     night = stated_night(plain)
     if lynched and lynched not in state.dead and night is not None:  # "X was hung upside down Night 3"
         state.add("deaths", DeathFact(lynched, f"night {night}", None, "night kill", cite))
@@ -112,7 +120,10 @@ def read_death(plain: str, post: PostLike, cite: Cite, state: State, names: Name
         return True
     f = state.facts
     started_here = not state.night and any(d.post == post.number and d.day == state.day for d in f["starts"])
+    together = [seat for seat in named_together(plain, KILL_VERB, names) if seat not in state.dead]
     killed = named_before(plain, KILL_VERB, names) or flip_name(plain, names, state, started_here)
+    if len(together) > 1:
+        killed = together[0]
     if not killed or killed in state.dead:
         return False
     stated = PHASE_IN.search(plain)
@@ -138,8 +149,9 @@ def read_death(plain: str, post: PostLike, cite: Cite, state: State, names: Name
         state.day, state.night, state.ended, state.lynched = state.day + 1, False, False, False
         state.add("starts", DayStart(state.day, post.number, None, cite))
     day_kill = kind == "day" and number == state.day and not state.night and not state.ended
-    state.add("deaths", DeathFact(killed, f"{kind} {number}", post.number if day_kill else None,
-                                  "day kill" if kind == "day" else "night kill", cite))
+    for seat in together if len(together) > 1 else [killed]:
+        state.add("deaths", DeathFact(seat, f"{kind} {number}", post.number if day_kill else None,
+                                      "day kill" if kind == "day" else "night kill", cite))
     return True
 
 
@@ -228,6 +240,24 @@ def named_before(text: str, verb: re.Pattern, names: Names) -> str | None:
             continue
         return before[-1][2]
     return None
+
+
+_PLURAL = re.compile(r"^(?:have|were|are)\b", re.IGNORECASE)
+_PLURAL_BEFORE = re.compile(r"\b(?:have|were)\s+(?:both\s+|all\s+)?$", re.IGNORECASE)  # "have died"
+
+
+def named_together(text: str, verb: re.Pattern, names: Names) -> list[str]:
+    """The seats a plural ``verb`` tells of: "Alder and Birch have been shot", "Alder, Cop, and Birch, Mason,
+    have died" (every seat named in the clause before it), else none."""
+    for match in verb.finditer(text):
+        if not (_PLURAL.search(match.group(0)) or _PLURAL_BEFORE.search(text[: match.start()])):
+            continue
+        clause_start = max(text.rfind(c, 0, match.start()) for c in ".!?;") + 1
+        clause = text[clause_start: match.start()]
+        if NEGATION.search(clause) or not re.search(r"\band\b|&", clause, re.IGNORECASE):
+            continue
+        return list(dict.fromkeys(seat for _, _, seat in names.find(clause)))
+    return []
 
 
 def flip_name(text: str, names: Names, state: State, started_here: bool = False) -> str | None:

@@ -196,9 +196,10 @@ def read_phase(plain: str, lines: list[str], post: PostLike, cite: Cite, state: 
     when it did, and the rest of the sentence is read no further."""
     f = state.facts
     phase = phase_of(plain, state, post.number)
-    if phase and NOW_PHASE.search(plain) and phase[1] < state.day and (phase[0] == "day") == state.night:
+    said = NOW_PHASE.search(plain)
+    if phase and said and not said.group(5) and phase[1] < state.day and (phase[0] == "day") == state.night:
         # "Night 1 starts now" on day 4, "Day 1 begins now" after night 2: a slip of the number; the phase
-        # that follows the current one is meant
+        # that follows the current one is meant (not a bare heading "Night 1": a summary of the game so far)
         phase = ("day", state.day + 1) if state.night else ("night", state.day)
     if phase:
         kind, number = phase
