@@ -438,3 +438,112 @@ def test_a_count_with_the_votes_before_the_name():
     lines = ["VOTECOUNT 2.01", "(2) Birch — Alder, Cedar", "(1) (NOT VOTING) — Birch", "With 3 alive, 2 to lynch."]
     known = {"Alder", "Birch", "Cedar"}
     assert counted_living(lines, seat_of=lambda n: n if n in known else None) == known
+
+
+def test_a_kill_of_the_night_after_the_open_day_ends_it_and_starts_the_next():
+    roster = "<br>".join(PLAYERS)
+    thread = make_thread(
+        ("Host", f"Players<br>{roster}"), *CHATTER,
+        ("Host", "Alder is a Vanilla Townie, his scene comes later."),  # the day's end, in words not read
+        ("Host", "Sorry for the delay.<br>Birch — Town Vigilante was killed Night 1.<br>Vote Count<br>"
+                 "Not Voting: Cedar, Damson, Elm, Fir, Gorse"),
+    )
+    facts = read_thread_facts(thread)
+    assert [(d.player, d.phase) for d in facts.deaths] == [("Birch", "night 1")]
+    assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 9)]
+    assert [(e.day, e.post) for e in facts.day_ends] == [(1, 9)]
+
+
+def test_a_slip_in_the_phase_number_means_the_phase_that_follows():
+    roster = "<br>".join(PLAYERS)
+    thread = make_thread(
+        ("Host", f"Players<br>{roster}"), *CHATTER,
+        ("Host", "Alder was lynched. Night 1 begins."),
+        ("Host", "Birch was killed. Day 2 has begun."),
+        ("Host", "Cedar has died, they were a vanilla townie<br>Night 1 starts now and ends in 48 hours"),
+        ("Host", "Damson was found dead.<br>Day 1 begins now"),
+    )
+    facts = read_thread_facts(thread)
+    assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 9), (3, 11)]
+    assert [(e.day, e.post) for e in facts.day_ends] == [(1, 8), (2, 10)]
+
+
+def test_a_night_nobody_died_in_and_number_words_in_the_count_start_the_day():
+    roster = "<br>".join(PLAYERS)
+    thread = make_thread(
+        ("Host", f"Players<br>{roster}"), *CHATTER,
+        ("Host", "Alder was lynched. Night 1 begins."),
+        ("Host", "You all wake up, expecting something... But wait. You're all here. Nobody has died."),
+        ("Host", "Birch was lynched. Night starts now"),
+        ("Host", "Please send night actions."),
+        ("Host", "With five alive, it takes three to lynch! Deadline is three weeks from this post."),
+    )
+    facts = read_thread_facts(thread)
+    assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 9), (3, 12)]
+    assert [(e.day, e.post) for e in facts.day_ends] == [(1, 8), (2, 10)]
+
+
+def test_the_days_still_on_takes_back_a_day_end_made_by_mistake():
+    roster = "<br>".join(PLAYERS)
+    thread = make_thread(
+        ("Host", f"Players<br>{roster}"), *CHATTER,
+        ("Host", "A lynch has been reached. Flavour after I've woken up."),
+        ("Host", "I made a mistake, with seven alive it takes four to lynch! Sorry, the days still on."),
+        ("Host", "A lynch has been reached, for real this time. Alder was lynched."),
+    )
+    facts = read_thread_facts(thread)
+    assert [(e.day, e.post) for e in facts.day_ends] == [(1, 10)]
+    assert [(e.day, e.player) for e in facts.eliminations] == [(1, "Alder")]
+    assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0)]
+
+
+def test_fates_the_player_list_gives_fill_deaths_the_announcements_did_not_tell():
+    thread = make_thread(
+        ("Host", "Players<br>1. Alder, Vanilla Townie, lynched Day 1<br>2. Birch, Cop, killed Night 1<br>3. Cedar<br>"
+                 "4. Damson, Mason, died during Night 2<br>5. Elm<br>6. Fir<br>7. Gorse, Goon, was the first lynch of "
+                 "Day 2"),
+        *CHATTER,
+        ("Host", "The town hanged the butcher. It is now Night 1."),
+        ("Host", "Day 2 has begun."),
+        ("Host", "Gorse was lynched. It is now Night 2."),
+        ("Host", "Day 3 has begun."),
+    )
+    facts = read_thread_facts(thread)
+    assert sorted((e.day, e.player) for e in facts.eliminations) == [(1, "Alder"), (2, "Gorse")]
+    assert [(d.player, d.phase) for d in facts.deaths] == [("Birch", "night 1"), ("Damson", "night 2")]
+
+
+def test_several_seats_told_dead_in_one_sentence():
+    roster = "<br>".join(PLAYERS)
+    thread = make_thread(
+        ("Host", f"Players<br>{roster}"), *CHATTER,
+        ("Host", "Alder was lynched. Night 1 has begun."),
+        ("Host", "They wake to find two missing.<br>Birch, Vanilla Townie, and Cedar, Town Mason, have died.<br>"
+                 "Day 2 begins now."),
+        ("Host", "Damson was lynched. Night 2 has begun."),
+        ("Host", "Dawn rises. Elm and Fir have been shot. Day 3 begins now."),
+    )
+    facts = read_thread_facts(thread)
+    assert [(d.player, d.phase) for d in facts.deaths] == [
+        ("Birch", "night 1"), ("Cedar", "night 1"), ("Elm", "night 2"), ("Fir", "night 2")]
+
+
+def test_a_first_listed_player_who_never_posted_stays_when_the_dead_list_names_them_and_accents_fold():
+    chatter = [(name, "hi") for name in ("Birch", "Cedar", "Damson", "Elm", "Fir", "Gorse", "Zoë")]
+    thread = make_thread(
+        ("Host", "Players:<br>Alder<br>Birch<br>Cedar<br>Damson<br>Elm<br>Fir<br>Gorse<br>Zoe<br>Alive (6)<br>Birch"
+                 "<br>Cedar<br>Damson<br>Elm<br>Fir<br>Gorse<br>Dead (2)<br>Alder, Vanilla Townie, lynched Day 2<br>"
+                 "Zoe, Vanilla Townie, killed Night 2"),
+        *chatter,
+    )
+    assert [p.name for p in read_thread_facts(thread).players] == [*PLAYERS, "Zoë"]
+
+
+def test_a_wagon_marked_lynched_lynches_its_head_not_its_last_voter():
+    roster = "<br>".join(PLAYERS)
+    thread = make_thread(
+        ("Host", f"Players<br>{roster}"), *CHATTER,
+        ("Host", "Final Vote Count<br>Alder - Birch, Cedar, Damson, Elm (LYNCHED)<br>Not voting - Fir, Gorse"),
+    )
+    facts = read_thread_facts(thread)
+    assert [(e.day, e.player, e.post) for e in facts.eliminations] == [(1, "Alder", 8)]

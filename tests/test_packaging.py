@@ -1,5 +1,6 @@
 """The wheel carries the templates, rulesets and demo game, so a plain `pip install .` works anywhere."""
 
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -12,8 +13,13 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
+    """The wheel built from a clean copy of the checkout: a checkout's own build/ folder keeps files of earlier
+    builds, which setuptools ships again (a package missing from pyproject.toml would go unnoticed here)."""
     folder = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(folder), str(ROOT)],
+    source = folder / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+        "build", "*.egg-info", "__pycache__", ".git", ".venv", "venv", "tests", "bench", ".*_cache", ".hypothesis"))
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(folder), str(source)],
                    check=True, cwd=folder)
     [built] = folder.glob("votal-*.whl")
     return built
@@ -27,6 +33,9 @@ def test_wheel_ships_templates_rulesets_and_demo_but_no_tests(wheel):
     assert "assistant/templates/demo/phpbb_page.html.j2" in names
     assert any(n.startswith("assistant/templates/drafts/") for n in names)
     assert not any(n.startswith(("tests/", "bench/")) or "corpus" in n for n in names)
+    # every module of the code is shipped (a new subpackage must be listed in pyproject.toml)
+    code = {p.relative_to(ROOT).as_posix() for top in ("assistant", "parsers") for p in (ROOT / top).rglob("*.py")}
+    assert code <= names, f"not in the wheel: {sorted(code - names)}"
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     assert "votal = assistant.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from assistant.announcements.accounts import Names
-from assistant.announcements.facts import Cite, DeathFact, Elimination, PostLike
+from assistant.announcements.facts import Cite, DayStart, DeathFact, Elimination, PostLike
 from assistant.announcements.phases import stated_night
 from assistant.announcements.state import State
 from assistant.announcements.text import (
@@ -50,7 +50,7 @@ NO_LYNCH = re.compile(
     re.IGNORECASE,
 )
 KILL_VERB = re.compile(
-    r"\b(?:was|has\s+been|is|were|got|had\s+been)\s+(?:found\s+)?(?:\w+\s+)?(?:killed|dead|murdered|shot|stabbed|"
+    r"\b(?:was|has\s+been|have\s+been|is|were|are|got|had\s+been)\s+(?:found\s+)?(?:\w+\s+)?(?:killed|dead|murdered|shot|stabbed|"
     r"slain|poisoned|strangled|mauled|eaten|burn(?:ed|t)|crushed|eviscerated|executed|assassinated|slaughtered|"
     r"vanquished|taken\s+out)\b|\b(?:died|dies|perished|is\s+no\s+more)\b|"
     r",\s*(?:was\s+)?(?:killed|shot|stabbed|murdered|died|slain|dead)\b",
@@ -75,6 +75,13 @@ ROLE_WORDS = re.compile(
 )
 
 
+# A count's wagon marked lynched: "Alder - Birch, Cedar, Damson (LYNCHED)": the head, not its last voter
+_LYNCHED_WAGON = re.compile(
+    r"^\W*(?P<head>[^:\-–—(\[]{1,40}?)\s*(?:[\[(][^\])]{0,12}[\])]\s*)?[:\-–—]\s*[^.!?]*[\[(]\s*lynched\s*[\])]",
+    re.IGNORECASE,
+)
+
+
 def read_lynch(plain: str, post: PostLike, cite: Cite, state: State, names: Names) -> bool:
     """A sentence that tells the day's lynch or no-lynch ("Alder was lynched", "No lynch has been reached",
     "Majority has been reached"); True when it told a death or a no-lynch."""
@@ -86,7 +93,8 @@ def read_lynch(plain: str, post: PostLike, cite: Cite, state: State, names: Name
         state.end_day(post, cite)
         state.lynched = True
         return True
-    lynched = named_before(plain, LYNCH_VERB, names)
+    wagon = _LYNCHED_WAGON.match(plain)
+    lynched = (names.seat(wagon.group("head")) if wagon else None) or named_before(plain, LYNCH_VERB, names)
     night = stated_night(plain)
     if lynched and lynched not in state.dead and night is not None:  # "X was hung upside down Night 3"
         state.add("deaths", DeathFact(lynched, f"night {night}", None, "night kill", cite))
@@ -112,7 +120,10 @@ def read_death(plain: str, post: PostLike, cite: Cite, state: State, names: Name
         return True
     f = state.facts
     started_here = not state.night and any(d.post == post.number and d.day == state.day for d in f["starts"])
+    together = [seat for seat in named_together(plain, KILL_VERB, names) if seat not in state.dead]
     killed = named_before(plain, KILL_VERB, names) or flip_name(plain, names, state, started_here)
+    if len(together) > 1:
+        killed = together[0]
     if not killed or killed in state.dead:
         return False
     stated = PHASE_IN.search(plain)
@@ -131,9 +142,16 @@ def read_death(plain: str, post: PostLike, cite: Cite, state: State, names: Name
         return True
     if kind == "night" and number == 0:
         return True
+    if kind == "night" and number == state.day and not state.night and not started_here:
+        # a kill of the night after the open day: that day ended in a post the reader did not understand,
+        # and this report is the dawn of the next
+        state.end_day(post, cite)
+        state.day, state.night, state.ended, state.lynched = state.day + 1, False, False, False
+        state.add("starts", DayStart(state.day, post.number, None, cite))
     day_kill = kind == "day" and number == state.day and not state.night and not state.ended
-    state.add("deaths", DeathFact(killed, f"{kind} {number}", post.number if day_kill else None,
-                                  "day kill" if kind == "day" else "night kill", cite))
+    for seat in together if len(together) > 1 else [killed]:
+        state.add("deaths", DeathFact(seat, f"{kind} {number}", post.number if day_kill else None,
+                                      "day kill" if kind == "day" else "night kill", cite))
     return True
 
 
@@ -224,6 +242,24 @@ def named_before(text: str, verb: re.Pattern, names: Names) -> str | None:
     return None
 
 
+_PLURAL = re.compile(r"^(?:have|were|are)\b", re.IGNORECASE)
+_PLURAL_BEFORE = re.compile(r"\b(?:have|were)\s+(?:both\s+|all\s+)?$", re.IGNORECASE)  # "have died"
+
+
+def named_together(text: str, verb: re.Pattern, names: Names) -> list[str]:
+    """The seats a plural ``verb`` tells of: "Alder and Birch have been shot", "Alder, Cop, and Birch, Mason,
+    have died" (every seat named in the clause before it), else none."""
+    for match in verb.finditer(text):
+        if not (_PLURAL.search(match.group(0)) or _PLURAL_BEFORE.search(text[: match.start()])):
+            continue
+        clause_start = max(text.rfind(c, 0, match.start()) for c in ".!?;") + 1
+        clause = text[clause_start: match.start()]
+        if NEGATION.search(clause) or not re.search(r"\band\b|&", clause, re.IGNORECASE):
+            continue
+        return list(dict.fromkeys(seat for _, _, seat in names.find(clause)))
+    return []
+
+
 def flip_name(text: str, names: Names, state: State, started_here: bool = False) -> str | None:
     """ "Name, Vanilla Townie, killed Night 1" or "Name was a Mafia Goon" in a post after a night."""
     match = FLIP.match(text)
@@ -291,3 +327,31 @@ def confirm_counted_out(state: State, last_post: int) -> None:
             continue  # read before the caller's after_post, or told in words too
         if not any(death.cite.post < n <= until for n in state.posts_by_seat.get(death.player, ())):
             state.facts["deaths"].append(death)
+
+
+# A fate on a player-list line: "Alder, Vanilla Townie, lynched Day 1", "Birch - Cop - killed Night 2",
+# "Cedar, Mason, died during Night 1", "Damson was the first lynch of Day 2"
+_LISTED_FATE = re.compile(
+    r"\b(?P<how>lynched|lynch|hanged|hung|executed|eliminated|voted\s+out|killed|died|murdered|shot|slain|"
+    r"night\s*-?\s*killed|nightkilled|modkilled|mod-killed)\b[^.;|]{0,30}?\b(?P<phase>day|night|d|n)\s*" + NUM + r"\b",
+    re.IGNORECASE,
+)
+
+
+def read_listed_fates(players: list, state: State) -> None:
+    """The player list kept up to date gives each dead seat's fate with its phase: a lynch or a night's death
+    the announcements did not tell (told in flavour only, or in words the reader missed) is read from it."""
+    for player in players:
+        if not player.dead or player.name in state.dead:
+            continue
+        match = _LISTED_FATE.search(plain_text(player.cite.words))
+        if not match:
+            continue
+        number = read_number(match.group(3))
+        lynch = re.match(r"lynch|hang|hung|execut|eliminat|voted", match.group("how"), re.IGNORECASE)
+        night = match.group("phase").lower().startswith("n")
+        if lynch and not night and not state.has_elimination(number):
+            state.add("elims", Elimination(number, player.name, player.cite.post, player.cite))
+        elif not lynch and night and number > 0:
+            cause = "modkill" if "mod" in match.group("how").lower() else "night kill"
+            state.add("deaths", DeathFact(player.name, f"night {number}", None, cause, player.cite))

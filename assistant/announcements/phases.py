@@ -15,14 +15,15 @@ from assistant.deadlines import read_deadline
 NOW_PHASE = re.compile(
     r"\b(?:it\s+is\s+now|it'?s\s+now|welcome\s+to|we\s+are\s+now\s+in|now\s+entering|entering|start\s+of|"
     r"beginning\s+of|dawns?\s+on|dawn\s+of)\s+(?:the\s+)?(day|night|[dn](?=\s*\d))\s*" + NUM + r"\b"
-    r"|\b(day|night)\s*" + NUM + r"\s+(?:has\s+)?(?:now\s+)?(?:begun|began|started|starts\s+now|begins\s+now|"
+    r"|\b(day|night)\s*" + NUM + r"\s+(?:has\s+)?(?:now\s+)?(?:begun|began|started|starts\s+now|begins\s+now|beginning|"
     r"is\s+(?:now\s+)?(?:open|here|upon\s+us|underway)|begins(?=\s*[.!,]|\s*$)|starts(?=\s*[.!,]|\s*$)|"
     r"has\s+now\s+begun)"
     r"|^\W*(day|night)\s*" + NUM + r"\s*(?:[:!\-–—]|$)",
     re.IGNORECASE,
 )
 NIGHT_FALLS = re.compile(
-    r"\bnight\s+(?:has\s+)?(?:fallen|falls|begins|has\s+begun|is\s+upon)\b|\bit\s+is\s+now\s+night\b", re.IGNORECASE
+    r"\bnight\s+(?:has\s+)?(?:fallen|falls|begins|has\s+begun|is\s+upon|starts|has\s+started)\b|\bit\s+is\s+now\s+night\b",
+    re.IGNORECASE,
 )
 SHORT_PHASE = re.compile(r"\b([dn])\s*(\d{1,2})\s+(?:has\s+)?(?:started|begun|begins|starts)\b", re.IGNORECASE)
 BARE_PHASE = re.compile(
@@ -36,7 +37,9 @@ _PHASE_CUE = re.compile(
     re.IGNORECASE,
 )
 _ALIVE_COUNT = re.compile(
-    r"\bwith\s+\d+\s+(?:players?\s+)?(?:alive|living|remaining|left)\b.{0,30}\bto\s+(?:lynch|eliminate|execute)", re.I
+    r"\bwith\s+" + NUM + r"\s+(?:players?\s+)?(?:alive|living|remaining|left)\b.{0,30}"
+    r"\b(?:to\s+)?(?:lynch|eliminate|execute)",
+    re.IGNORECASE,
 )
 
 
@@ -107,7 +110,7 @@ def read_vote_count_day(post: PostLike, run: list[PostLike], state: State, timez
     if day != state.day + 1:
         return
     after_night = [p for p in run if state.night_post is None or p.number > state.night_post]
-    start = next((p for p in after_night[:-1] if _DAWN.search(" ".join(map(plain_text, read_lines(p.body_html))))),
+    start = next((p for p in after_night[:-1] if _is_dawn(" ".join(map(plain_text, read_lines(p.body_html))))),
                  post)
     start_lines = lines if start is post else read_lines(start.body_html)
     state.day, state.night, state.ended = day, False, False
@@ -118,25 +121,34 @@ def read_vote_count_day(post: PostLike, run: list[PostLike], state: State, timez
         state.add("deadlines", DeadlineFact(day, deadline, post.number, "deadline", cite))
 
 
-_DAWN = re.compile(
-    r"\b(?:woke|wake|wakes|awoke|awaken|awakens|morning|dawn|dawns|sunrise|sun\s+rises|daybreak|day\s+breaks)\b|"
-    r"\b(?:no\s*one|nobody)\s+(?:has\s+|was\s+)?(?:died|killed)\b|\bno\s+(?:night\s*)?kills?\b|\bno\s+deaths?\b",
+_MORNING = re.compile(
+    r"\b(?:woke|wake|wakes|awoke|awaken|awakens|morning|dawn|dawns|sunrise|sun\s+rises|daybreak|day\s+breaks)\b",
+    re.IGNORECASE,
+)
+# the report of a night nobody died in: a dawn by itself, like a report of its deaths
+_NO_DEATH = re.compile(
+    r"\b(?:no\s*one|nobody)\s+(?:has\s+|had\s+|was\s+)?(?:died|been\s+killed|killed)\b|\bno\s+(?:night\s*)?kills?\b|"
+    r"\bno\s+deaths?\b|\bno\s*one\s+(?:is\s+)?dead\b",
     re.IGNORECASE,
 )
 _DAY_BUSINESS = re.compile(r"\bdeadline\b|\bto\s+(?:lynch|eliminate)\b|\bvote\s*count\b|\balive\b", re.IGNORECASE)
 
 
+def _is_dawn(text: str) -> bool:
+    return bool(_MORNING.search(text) or _NO_DEATH.search(text))
+
+
 def read_dawn(post: PostLike, lines: list[str], state: State, timezone: tzinfo) -> None:
-    """A night ends without "It is now Day N" when the moderator reports its deaths (or that nobody died) and
-    the day's business: the next day starts with that post."""
+    """A night ends without "It is now Day N" when the moderator reports its deaths or that nobody died, or
+    tells of the morning and the day's business: the next day starts with that post."""
     f = state.facts
     if not state.night or not state.day or state.night_post == post.number:
         return
     text = " ".join(plain_text(line) for line in lines)
     if NIGHT_FALLS.search(text) or any(e.post == post.number for e in f["elims"]):
         return  # the lynch's story that begins the night ("see you in the morning!") is no dawn
-    reported = any(d.cite.post == post.number and d.phase == f"night {state.day}" for d in f["deaths"])
-    if not (reported or (_DAWN.search(text) and _DAY_BUSINESS.search(text))):
+    reported = f"night {state.day}" in state.told.get(post.number, ())
+    if not (reported or _NO_DEATH.search(text) or (_MORNING.search(text) and _DAY_BUSINESS.search(text))):
         return
     state.day, state.night, state.ended = state.day + 1, False, False
     cite = Cite(post.number, trim(lines[0] if lines else ""))
@@ -160,11 +172,35 @@ def deadline_in(lines: list[str], post: PostLike, timezone: tzinfo) -> datetime 
     return None
 
 
+_DAY_GOES_ON = re.compile(
+    r"\bday'?s?\s+(?:is\s+)?(?:still\s+(?:on|open|going)|continues|goes\s+on|(?:is\s+)?not\s+over|isn'?t\s+over)\b",
+    re.IGNORECASE,
+)
+
+
+def read_day_goes_on(text: str, state: State) -> None:
+    """"My mistake, the day's still on": the day the moderator ended by mistake is open again (its end, and a
+    lynch read with it, are taken back). Read from the whole post, before its sentences."""
+    if not (state.night and state.ended and state.night_post is not None and _DAY_GOES_ON.search(text)):
+        return
+    f = state.facts
+    taken_back = [e for e in f["elims"] if e.day == state.day and e.post >= state.night_post]
+    f["elims"][:] = [e for e in f["elims"] if e not in taken_back]
+    f["ends"][:] = [e for e in f["ends"] if not (e.day == state.day and e.post == state.night_post)]
+    state.dead -= {e.player for e in taken_back}
+    state.night, state.ended, state.lynched = False, False, False
+
+
 def read_phase(plain: str, lines: list[str], post: PostLike, cite: Cite, state: State, timezone: tzinfo) -> bool:
     """A sentence that starts a day or ends one ("It is now Night 2", "Day 3 has begun", "Night falls"); True
     when it did, and the rest of the sentence is read no further."""
     f = state.facts
     phase = phase_of(plain, state, post.number)
+    said = NOW_PHASE.search(plain)
+    if phase and said and not said.group(5) and phase[1] < state.day and (phase[0] == "day") == state.night:
+        # "Night 1 starts now" on day 4, "Day 1 begins now" after night 2: a slip of the number; the phase
+        # that follows the current one is meant (not a bare heading "Night 1": a summary of the game so far)
+        phase = ("day", state.day + 1) if state.night else ("night", state.day)
     if phase:
         kind, number = phase
         if kind == "day" and number == 1 and state.implicit and state.day == 1 and not state.ended:

@@ -221,7 +221,10 @@ def _list_entries(lines: list[str], moderators: set[str], authors: Names | None)
         if len(chosen) > before:
             chosen_runs.append(entries)
     if authors is not None:
-        vouched = [e for run in chosen_runs for e in _vouched(run, authors)]
+        vouched = []
+        for run in chosen_runs:
+            elsewhere = {e.accounts[0].casefold() for other in chosen_runs if other is not run for e in other}
+            vouched.extend(_vouched(run, authors, elsewhere))
         if sum(1 for e in vouched if any(authors.seat(a) for a in e.accounts)) >= 3:
             chosen = vouched
     if len(chosen) < 3:
@@ -243,11 +246,12 @@ def _list_entries(lines: list[str], moderators: set[str], authors: Names | None)
     return merged
 
 
-def _vouched(run: list[_Entry], authors: Names) -> list[_Entry]:
-    """The thread's posters vouch for a list: a name that never posted stays only between two that did, in the
-    same numbered or bulleted list, or on a line of its own between two lines of their own (a player replaced
-    before posting); headers ("Not So Much" between the living and the dead, "Died" above "Alder - Vanilla
-    Townie - lynched Day 1") and notes drop out."""
+def _vouched(run: list[_Entry], authors: Names, elsewhere: set[str]) -> list[_Entry]:
+    """The thread's posters vouch for a list: a name that never posted stays only between two that did (at the
+    list's ends, beside two that did when another list names it too), in the same numbered or bulleted list,
+    or on a line of its own beside lines of their own (a player replaced before posting); headers ("Not So
+    Much" between the living and the dead, "Died" above "Alder - Vanilla Townie - lynched Day 1") and notes
+    drop out."""
     posted = [any(authors.seat(a) for a in e.accounts) for e in run]
 
     def alone(entry: _Entry) -> bool:  # the line is the name and nothing more
@@ -257,10 +261,19 @@ def _vouched(run: list[_Entry], authors: Names) -> list[_Entry]:
         bullet = _BULLET.match(entry.line)
         return "" if not bullet else ("1" if any(c.isdigit() for c in bullet.group(0)) else bullet.group(0).strip())
 
-    return [
-        e for i, e in enumerate(run)
-        if posted[i] or (0 < i < len(run) - 1 and posted[i - 1] and posted[i + 1]
-                         and style(run[i - 1]) == style(e) == style(run[i + 1])
-                         and (style(e) != "" or alone(run[i - 1]) and alone(e) and alone(run[i + 1]))
-                         and not _LIST_HEADER.match(plain_text(e.line)) and e.accounts[0][:1].isalnum())
-    ]
+    def between(i: int) -> list[int]:
+        """The neighbours that vouch for entry i: the two around it; at the list's ends, for a name the list
+        names again elsewhere ("Dead: Alder, Vanilla Townie, lynched Day 2"), the two after or before it."""
+        if 0 < i < len(run) - 1:
+            return [i - 1, i + 1]
+        if len(run) >= 3 and run[i].accounts[0].casefold() in elsewhere:
+            return [1, 2] if i == 0 else [i - 2, i - 1]
+        return []
+
+    def vouched(i: int) -> bool:
+        e, near = run[i], between(i)
+        return bool(near) and all(posted[j] for j in near) and all(style(run[j]) == style(e) for j in near) and (
+            style(e) != "" or alone(e) and all(alone(run[j]) for j in near)
+        ) and not _LIST_HEADER.match(plain_text(e.line)) and e.accounts[0][:1].isalnum()
+
+    return [e for i, e in enumerate(run) if posted[i] or vouched(i)]

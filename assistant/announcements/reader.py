@@ -12,6 +12,7 @@ from assistant.announcements.deaths import (
     read_count_lynch,
     read_counted_living,
     read_death,
+    read_listed_fates,
     read_lynch,
     read_lynch_flip,
     read_majority_death,
@@ -19,7 +20,14 @@ from assistant.announcements.deaths import (
 )
 from assistant.announcements.facts import Cite, PlayerFact, PostLike, ThreadFacts
 from assistant.announcements.moderators import read_helpers, read_moderators
-from assistant.announcements.phases import read_dawn, read_deadline_line, read_opening, read_phase, read_vote_count_day
+from assistant.announcements.phases import (
+    read_dawn,
+    read_day_goes_on,
+    read_deadline_line,
+    read_opening,
+    read_phase,
+    read_vote_count_day,
+)
 from assistant.announcements.player_list import find_player_list, first_count_roster
 from assistant.announcements.replacements import read_replacements
 from assistant.announcements.state import State
@@ -105,6 +113,8 @@ def read_thread_facts(
             seats.update(before[1])
             names.__init__(seats)
     confirm_counted_out(state, posts[-1].number)
+    state.quiet = False
+    read_listed_fates(player_facts, state)
     if not moderators:  # a poster taken for a co-moderator who turns out to replace into a seat is a player
         players_keys = {a.casefold() for accounts in seats.values() for a in accounts}
         mods = tuple(m for m in mods if m == opening.author or m.casefold() not in players_keys)
@@ -141,6 +151,7 @@ def read_announcement(
     lines = read_lines(post.body_html)
     state.count_day = next((d for d in (vote_count_day(plain_text(line)) for line in lines[:3]) if d is not None), None)
     read_wagons(lines, state, names)
+    read_day_goes_on(" ".join(plain_text(line) for line in lines), state)
     for line, plain in ((whole, sentence) for whole in lines for sentence in sentences(plain_text(whole))):
         cite = Cite(post.number, trim(line))
         read_replacements(plain, post, cite, state, names, seats)  # first: later sentences may name the new account

@@ -18,6 +18,7 @@ class State:
     count_day: int | None = None  # the day the vote count in the post being read is for
     wagons: tuple | None = None  # (day, {seat: votes}, votes a lynch takes) of the day's last count with both
     quiet: bool = False  # the post being read is one the caller already knows: follow it, record nothing
+    told: dict = field(default_factory=dict)  # post -> the phases of the deaths it told, also when read quietly
     dead: set = field(default_factory=set)  # seats read dead, also from posts read quietly (before after_post)
     posts_by_seat: dict = field(default_factory=dict)  # seat -> the numbers of the posts its accounts wrote
     listed_living: dict = field(default_factory=dict)  # day -> the seats its counts listed living
@@ -29,6 +30,8 @@ class State:
         """Record a fact of the post being read (a death also when the post is read quietly)."""
         if kind in ("deaths", "elims") and fact.player:
             self.dead.add(fact.player)
+        if kind == "deaths":
+            self.told.setdefault(fact.cite.post, set()).add(fact.phase)
         if not self.quiet:
             self.facts[kind].append(fact)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import re
+import unicodedata
 
 from parsers.markup import parse_html
 
@@ -96,8 +97,10 @@ def read_number(word: str) -> int:
 
 
 def squash(name: str) -> str:
-    """A typed name without case, spaces, underscores or hyphens: how the moderator's list meets the accounts."""
-    return re.sub(r"[\s_\-.]+", "", name).casefold()
+    """A typed name without case, accents, spaces, underscores or hyphens: how the moderator's list meets the
+    accounts ("Keyser Soze" is "Keyser Söze")."""
+    bare = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
+    return re.sub(r"[\s_\-.]+", "", bare).casefold()
 
 
 def clean_name(text: str) -> str:
