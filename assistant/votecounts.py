@@ -107,6 +107,11 @@ _BRACKETED = re.compile(
     rf"^(?P<target>\[[^\[\]]{{1,30}}\]|[^()\[\]{{}}:,\u2013\u2014]{{1,50}}?)\s*:?\s*[(\[{{]\s*{_NUMBER}{_OF_NEEDED}\s*[)\]}}]"
     r"\s*[:\-\u2013\u2014=>]*\s*(?P<voters>.*)$"
 )
+# In columns: "Name      2   A, B" (a number set apart by two spaces or more); "Name 2 votes: A, B"
+_COLUMNS = re.compile(rf"^(?P<target>[^()\[\]{{}}:]{{1,50}}?)\s{{2,}}{_NUMBER}(?:\s+(?P<voters>.*))?$")
+_COUNTED = re.compile(
+    rf"^(?P<target>[^()\[\]{{}}:]{{1,50}}?)\s+{_NUMBER}\s*votes?\s*[:\-\u2013\u2014=]+\s*(?P<voters>.*)$", re.IGNORECASE
+)
 # The number last: "Name \u2013 A, B (2)"
 _NUMBER_LAST = re.compile(
     r"^(?P<target>[^()\[\]{}:\u2013\u2014]{1,50}?)\s*(?:[:\u2013\u2014]+|\s-+\s)\s*(?P<voters>[^()\[\]]+?)"
@@ -217,19 +222,23 @@ def _read_line(line: str) -> tuple[str, str, str | None, bool] | None:
         before, rest = line[: mark.start()].strip(" :-*"), line[mark.end() :]
         number = _VOTES_WORD.match(rest)  # "Name (L-4) | 1 vote: A"
         rest = rest[number.end() :] if number else rest.strip(" :-=>|\u2013\u2014")
+        column = _COLUMNS.match(before)  # "Name      3 (L-4) A, B, C"
+        if column and not column.group("voters"):
+            before, number = column.group("target"), column
         if before and rest and not re.search(r"[()\[\]{}]", before):
             return before, rest, number.group("n") if number else None, True
         line = " ".join(_NEEDED_MARK.sub(" ", line).split())
     match = (
         _BRACKETED.match(line) or _DASHED.match(line) or _NUMBER_FIRST.match(line)
-        or _NUMBER_FIRST_LISTED.match(line) or _NUMBER_LAST.match(line) or _LISTED.match(line)
+        or _NUMBER_FIRST_LISTED.match(line) or _NUMBER_LAST.match(line) or _COUNTED.match(line)
+        or _COLUMNS.match(line) or _LISTED.match(line)
     )
     if match is None:
         return None
     target = match.group("target").strip(" :-*")
     if target.startswith("(") and target.endswith(")"):
         target = target[1:-1].strip()  # "(NOT VOTING)", "(NO LYNCH)"
-    return target, match.group("voters"), match.groupdict().get("n"), mark is not None
+    return target, match.group("voters") or "", match.groupdict().get("n"), mark is not None
 
 
 _MAX_NAME = 30

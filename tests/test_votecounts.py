@@ -56,6 +56,9 @@ start_post = 0
         "Marigold \u2013 Quentin, Ysolde (2)",  # the number last
         "Marigold (L-2) Quentin, Ysolde",  # the votes needed part the name from its voters
         "Marigold (L-2) | 2 votes: Quentin, Ysolde",
+        "Marigold        2   Quentin, Ysolde",  # in columns
+        "Marigold        2 (L-2) Quentin, Ysolde",
+        "Marigold 2 votes: Quentin, Ysolde",
         "Marigold [2]: Quentin / Ysolde",  # voters parted by slashes, as many as the votes
     ],
 )
