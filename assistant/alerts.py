@@ -86,19 +86,21 @@ def detect_alerts(
             at = f" at post {outcome.post}" if outcome.post is not None else ""
             who = outcome.target or "no elimination"
             key = f"outcome:{day}:{outcome.kind}:{outcome.target}:{outcome.reason}"
-            if outcome.reason == Reason.MAJORITY and not _past(votal.deadline, now):
+            hammer = outcome.reason == Reason.MAJORITY and not _past(votal.deadline, now)
+            # however the day was decided, a deciding vote read with doubt sends the moderator to that post
+            check = (
+                f" The {'hammer' if hammer else 'deciding vote'} was read with doubt ({outcome.doubt}): check that"
+                " post before closing the day." if outcome.doubt else ""
+            )
+            if hammer:
                 message = f"Day {day}: hammer — {who} reached a majority{at}; the day ends."
-                if outcome.doubt:
-                    message += (
-                        f" The hammer was read with doubt ({outcome.doubt}): check that post before closing the day."
-                    )
-                alerts.append(Alert("hammer", key, message))
+                alerts.append(Alert("hammer", key, message + check))
             elif outcome.reason == Reason.UNANIMOUS_MINUS_ONE:
-                alerts.append(
-                    Alert("unanimous_minus_one", key, f"Day {day}: unanimous minus one on {who}{at}; the day ends.")
-                )
+                message = f"Day {day}: unanimous minus one on {who}{at}; the day ends."
+                alerts.append(Alert("unanimous_minus_one", key, message + check))
             else:
-                alerts.append(Alert("day_decided", key, f"Day {day} is decided: {who} ({outcome.reason}){at}."))
+                message = f"Day {day} is decided: {who} ({outcome.reason}){at}."
+                alerts.append(Alert("day_decided", key, message + check))
         elif votal.majority is not None and votal.wagons and votal.wagons[0].votes >= votal.majority:
             top = votal.wagons[0]
             alerts.append(

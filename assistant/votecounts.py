@@ -107,6 +107,11 @@ _BRACKETED = re.compile(
     rf"^(?P<target>\[[^\[\]]{{1,30}}\]|[^()\[\]{{}}:,\u2013\u2014]{{1,50}}?)\s*:?\s*[(\[{{]\s*{_NUMBER}{_OF_NEEDED}\s*[)\]}}]"
     r"\s*[:\-\u2013\u2014=>]*\s*(?P<voters>.*)$"
 )
+# In columns: "Name      2   A, B" (a number set apart by two spaces or more); "Name 2 votes: A, B"
+_COLUMNS = re.compile(rf"^(?P<target>[^()\[\]{{}}:]{{1,50}}?)\s{{2,}}{_NUMBER}(?:\s+(?P<voters>.*))?$")
+_COUNTED = re.compile(
+    rf"^(?P<target>[^()\[\]{{}}:]{{1,50}}?)\s+{_NUMBER}\s*votes?\s*[:\-\u2013\u2014=]+\s*(?P<voters>.*)$", re.IGNORECASE
+)
 # The number last: "Name \u2013 A, B (2)"
 _NUMBER_LAST = re.compile(
     r"^(?P<target>[^()\[\]{}:\u2013\u2014]{1,50}?)\s*(?:[:\u2013\u2014]+|\s-+\s)\s*(?P<voters>[^()\[\]]+?)"
@@ -136,7 +141,7 @@ _NOT_VOTING = re.compile(
 )
 _TO_LYNCH = re.compile(r"\(?\s*L\s*-\s*\d+\s*\)?|\bhammer(?:ed)?\b", re.IGNORECASE)
 _VOTER_NOTE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
-_ARROW = re.compile(r"\s*<-+.*$")  # "A, B <-- LYNCH": the moderator's note after the list
+_ARROW = re.compile(r"\s*<[-\u2013\u2014=]+.*$")  # "A, B <-- LYNCH": the moderator's note after the list
 _BULLET = re.compile(r"^[\s*\-\u2022>#~]+")
 
 
@@ -164,24 +169,25 @@ def _read_vote_count(body_html: str, post: int) -> PostedCount | None:
     not_voting: tuple[str, ...] = ()
     seen: set[str] = set()
     lines = _lines(body_html)
+    beside = False  # the line before was a wagon line
+    numbered = 0  # wagon lines with a number of votes or votes needed
+    empty = 0  # empty lines in a row: a line break makes one or two ("<br>" and a newline), a blank line more
     for line in lines:
         line = _BULLET.sub("", line).strip()
         if not line:
+            empty += 1
+            beside = beside and empty < 3
             continue
-        needed = _NEEDED_MARK.search(line) is not None
-        if needed:
-            line = " ".join(_NEEDED_MARK.sub(" ", line).split())
-        match = (
-            _BRACKETED.match(line) or _DASHED.match(line) or _NUMBER_FIRST.match(line)
-            or _NUMBER_FIRST_LISTED.match(line) or _NUMBER_LAST.match(line) or _LISTED.match(line)
-        )
-        if match is None or ("n" not in match.groupdict() and not needed and not _NOT_VOTING.match(line)):
-            continue  # a line without a number of votes is a wagon only beside its "(L-2)", or the not-voting line
-        target = match.group("target").strip(" :-*")
-        if target.startswith("(") and target.endswith(")"):
-            target = target[1:-1].strip()  # "(NOT VOTING)", "(NO LYNCH)"
-        voters = _voters(match.group("voters"))
-        votes = float(match.group("n")) if "n" in match.groupdict() else float(len(voters))
+        after, beside, empty = beside, False, 0
+        read = _read_line(line)
+        if read is None:
+            continue
+        target, listed, number, needed = read
+        unnumbered = number is None and not needed
+        if unnumbered and not after and not _NOT_VOTING.match(line):
+            continue  # a line without a number of votes is a wagon beside its "(L-2)" or another wagon line
+        voters = _voters(listed)
+        votes = float(number) if number is not None else float(len(voters))
         if len(voters) < votes:
             # "A / B / C" for three votes: the slash parts the voters ("Old / New" of one vote is one seat)
             parts = tuple(p for voter in voters for p in (" ".join(x.split()) for x in voter.split("/")) if p)
@@ -192,13 +198,54 @@ def _read_vote_count(body_html: str, post: int) -> PostedCount | None:
         if not target or not voters or not (len(voters) <= votes <= 2 * len(voters)):
             continue  # the number is not the voters listed: not a wagon line
         folded = {v.casefold() for v in voters}
+        if unnumbered and (folded & seen or len(target) > _MAX_NAME or any(_not_a_name(v) for v in voters)):
+            continue  # "Rb: Ann" after a wagon line is one; a note or a list of something else is not
         if folded & seen or len(folded) < len(voters):
             return None  # a voter on two wagons: a log or history, not a count
         seen |= folded
         wagons.append(PostedWagon(target, votes, voters))
-    if not wagons or (len(wagons) < 2 and not not_voting):
-        return None
+        beside = True
+        numbered += not unnumbered
+    if not numbered or (numbered < 2 and not not_voting):
+        return None  # one wagon line is no count; lines without numbers only go with a count
     return PostedCount(post, tuple(wagons), not_voting, stated_alive(" ".join(lines)))
+
+
+_VOTES_WORD = re.compile(rf"[\s:\-=>|\u2013\u2014]*{_NUMBER}\s*votes?\b[\s:\-=>|\u2013\u2014]*", re.IGNORECASE)
+
+
+def _read_line(line: str) -> tuple[str, str, str | None, bool] | None:
+    """A count line as (target, voters as written, number of votes or None, whether it says the votes needed)."""
+    mark = _NEEDED_MARK.search(line)
+    if mark is not None:
+        # "Name (L-2): A, B" / "Name (L-2) A, B": the mark parts the name from its voters
+        before, rest = line[: mark.start()].strip(" :-*"), line[mark.end() :]
+        number = _VOTES_WORD.match(rest)  # "Name (L-4) | 1 vote: A"
+        rest = rest[number.end() :] if number else rest.strip(" :-=>|\u2013\u2014")
+        column = _COLUMNS.match(before)  # "Name      3 (L-4) A, B, C"
+        if column and not column.group("voters"):
+            before, number = column.group("target"), column
+        if before and rest and not re.search(r"[()\[\]{}]", before):
+            return before, rest, number.group("n") if number else None, True
+        line = " ".join(_NEEDED_MARK.sub(" ", line).split())
+    match = (
+        _BRACKETED.match(line) or _DASHED.match(line) or _NUMBER_FIRST.match(line)
+        or _NUMBER_FIRST_LISTED.match(line) or _NUMBER_LAST.match(line) or _COUNTED.match(line)
+        or _COLUMNS.match(line) or _LISTED.match(line)
+    )
+    if match is None:
+        return None
+    target = match.group("target").strip(" :-*")
+    if target.startswith("(") and target.endswith(")"):
+        target = target[1:-1].strip()  # "(NOT VOTING)", "(NO LYNCH)"
+    return target, match.group("voters") or "", match.groupdict().get("n"), mark is not None
+
+
+_MAX_NAME = 30
+
+
+def _not_a_name(text: str) -> bool:
+    return len(text) > _MAX_NAME or len(text.split()) > 4
 
 
 def _lines(body_html: str) -> list[str]:

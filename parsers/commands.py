@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 # Bump when extraction changes: stored commands of an older version are read again from the post.
-EXTRACTOR_VERSION = 12
+EXTRACTOR_VERSION = 13
 
 
 @dataclass(frozen=True)
@@ -199,7 +199,7 @@ def _drop_unrendered_quotes(pieces: list[tuple[str, bool]]) -> list[tuple[str, b
                 if closing:
                     quoting = False
             elif closing:
-                del out[since_cut:]
+                del out[_quote_opened(out, since_cut) :]
             else:
                 out.append((text[position : tag.start()], bold))
                 quoting = True
@@ -209,6 +209,18 @@ def _drop_unrendered_quotes(pieces: list[tuple[str, bool]]) -> list[tuple[str, b
         if not quoting:
             out.append((text[position:], bold))
     return [p for p in out if p[0]]
+
+
+def _quote_opened(out: list[tuple[str, bool]], since_cut: int) -> int:
+    """Where the quote a stray "[/quote]" closes began: at a "[quote" whose tag markup broke apart ('[quote="In
+    [url=' before a link), else at the last cut-out part. The text before that "[quote" is the post's own."""
+    for k in range(len(out) - 1, since_cut - 1, -1):
+        text, bold = out[k]
+        at = text.lower().rfind("[quote")
+        if at != -1:
+            out[k] = (text[:at], bold)
+            return k + 1
+    return since_cut
 
 
 # BBCode the forum left unrendered, as a reader still sees it: "[b]Vote: X[/b]", "[vote]X[/vote]", or a

@@ -72,6 +72,24 @@ def test_unanimous_minus_one() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("reason", "kind", "said"),
+    [
+        ("majority", "hammer", "Day 2: hammer — Birch reached a majority at post 121; the day ends. The hammer was"),
+        ("unanimous_minus_one", "unanimous_minus_one",
+         "Day 2: unanimous minus one on Birch at post 121; the day ends. The deciding vote was"),
+    ],
+)
+def test_a_day_decided_by_a_vote_read_with_doubt_sends_the_moderator_to_that_post(reason, kind, said) -> None:
+    doubtful = votal(
+        wagons=(Wagon("Birch", 3, ("Alder", "Cedar", "Elm")),),
+        outcome=Outcome("elimination", "Birch", 121, reason, doubt="learned alias"),
+    )
+    (alert,) = detect_alerts(GAME, doubtful, now=NOW)
+    assert alert.kind == kind
+    assert alert.message == f"{said} read with doubt (learned alias): check that post before closing the day."
+
+
 def test_a_majority_that_does_not_end_the_day() -> None:
     held = votal(wagons=(Wagon("Birch", 3, ("Alder", "Cedar", "Elm")),))
     assert detect_alerts(GAME, held, now=NOW) == [

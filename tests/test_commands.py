@@ -219,6 +219,9 @@ def test_broken_quote_markup_still_quotes():
     assert read(unclosed_open) == [("vote", "Bob")]
     closed = '[quote="Pie"]<b>VOTE: Ann</b>[/quote] mine: <b>VOTE: Bob</b>'
     assert read(closed) == [("vote", "Bob")]
+    # the opening tag broken apart by a link: the quote starts at its "[quote", not at the top of the post
+    split_open = '<b>VOTE: Bob</b><br>[quote="In [url=<a href="x">post 9</a>]<b>VOTE: Ann</b> said Pie[/quote] yes'
+    assert read(split_open) == [("vote", "Bob")]
 
 
 def test_a_cut_out_quote_ends_a_bold_run():

@@ -102,6 +102,20 @@ def test_alerts_show_in_status() -> None:
     assert format_status_text(status).splitlines()[-1] == "  last alert (2026-03-02 12:00): Day 1 ends in 40 min."
 
 
+def test_status_says_the_hammer_was_read_with_doubt_right_under_the_decided_day() -> None:
+    status = collect_status(parse_game(game_text("http://forum.example"), path="g.toml"), store.open_db(":memory:"),
+                            now=NOW)
+    status |= {
+        "day": 2, "leader": {"target": "Birch", "votes": 3}, "majority": 3,
+        "outcome": {"kind": "elimination", "target": "Birch", "post": 42, "reason": "majority", "doubt": "broken tag"},
+    }
+    assert format_status_text(status).splitlines()[1:4] == [
+        "  needs you (2):",
+        "    day 2 is decided: Birch (majority, post 42)",
+        "    the hammer was read with doubt (broken tag): check post 42 before closing the day",
+    ]
+
+
 def test_status_lists_what_needs_the_moderator_first_and_folds_the_rest() -> None:
     status = collect_status(parse_game(game_text("http://forum.example"), path="g.toml"), store.open_db(":memory:"),
                             now=NOW)

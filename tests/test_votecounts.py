@@ -54,6 +54,11 @@ start_post = 0
         "2 Marigold: Quentin, Ysolde",
         "2 Marigold (Quentin, Ysolde) L-2",
         "Marigold \u2013 Quentin, Ysolde (2)",  # the number last
+        "Marigold (L-2) Quentin, Ysolde",  # the votes needed part the name from its voters
+        "Marigold (L-2) | 2 votes: Quentin, Ysolde",
+        "Marigold        2   Quentin, Ysolde",  # in columns
+        "Marigold        2 (L-2) Quentin, Ysolde",
+        "Marigold 2 votes: Quentin, Ysolde",
         "Marigold [2]: Quentin / Ysolde",  # voters parted by slashes, as many as the votes
     ],
 )
@@ -82,6 +87,26 @@ def test_the_not_voting_line_is_no_wagon(line):
     count = read_vote_count(f"Marigold (2): Quentin, Ysolde<br>{line}", post=40)
     assert count.wagons == (PostedWagon("Marigold", 2, ("Quentin", "Ysolde")),)
     assert count.not_voting == ("Pemberton", "Odalys")
+
+
+def test_a_line_without_a_number_beside_the_wagon_lines_is_a_wagon_too():
+    body = ("Marigold (2): Quentin, Ysolde<br>Bramble: Odalys<br>Quentin: Pemberton<br><br>Deadline: Friday, noon<br>"
+            "Not voting: Bramble")
+    count = read_vote_count(body, post=40)
+    assert count.wagons == (
+        PostedWagon("Marigold", 2, ("Quentin", "Ysolde")),
+        PostedWagon("Bramble", 1, ("Odalys",)),
+        PostedWagon("Quentin", 1, ("Pemberton",)),
+    )
+    # a count needs two wagon lines with numbers, or one and the not-voting line
+    assert read_vote_count("Marigold (2): Quentin, Ysolde<br>Note: Ysolde is away", post=40) is None
+    noted = read_vote_count("Marigold (2): Quentin, Ysolde<br>Not voting: Bramble<br>Note: all votes are in", post=40)
+    assert [w.target for w in noted.wagons] == ["Marigold"]  # not beside a wagon line
+
+
+def test_a_hyphen_inside_a_name_is_no_separator_beside_the_votes_needed():
+    count = read_vote_count("Mari-gold (L-2): Quentin, Ysolde<br>Bramble (L-3): Odalys", post=40)
+    assert count.wagons == (PostedWagon("Mari-gold", 2, ("Quentin", "Ysolde")), PostedWagon("Bramble", 1, ("Odalys",)))
 
 
 def test_a_name_written_in_brackets_is_a_wagon_and_one_seat_s_two_accounts_stay_one_voter():
@@ -180,6 +205,23 @@ def test_a_hammer_by_a_short_prefix_is_doubtful_and_says_so():
     assert "doubtful (short prefix): check post 4" in summarize(votal.outcome)
     sure = replay_day(game, ruleset, posts[:3] + [read_post("4 Bramble: vote Marigold")], roster, day=1)
     assert sure.outcome.doubt is None
+
+
+def test_a_hammer_in_a_broken_tag_is_doubtful_in_the_count_the_moderator_reads():
+    from assistant.counting import format_votal_text
+    from parsers.commands import extract_commands
+
+    game, ruleset, posts, roster = _setup(
+        ["1 Quentin: vote Marigold", "2 Ysolde: vote Marigold", "3 Odalys: vote Marigold"]
+    )
+    hammer = replace(posts[0], number=4, post_id="1004", author="Bramble",
+                     commands=tuple(extract_commands('<span class="bbvote">VOTE: Marigold[/vot]</span>')))
+    votal = replay_day(game, ruleset, [*posts, hammer], roster, day=1)
+    assert (votal.outcome.target, votal.outcome.post, votal.outcome.doubt) == ("Marigold", 4, "broken tag")
+    outcome = (
+        "Outcome: Marigold eliminated (majority, post 4); doubtful (broken tag): check post 4 before closing the day"
+    )
+    assert outcome in format_votal_text(game, votal).splitlines()
 
 
 def test_a_vote_refused_for_sharing_its_line_is_doubtful_so_the_moderator_looks_at_it():
