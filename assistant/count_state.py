@@ -111,7 +111,8 @@ def counted_living(lines: list[str], *, seat_of: Callable[[str], str | None]) ->
 _MAJORITY = re.compile(
     r"\b(?:takes?|took)\s+(\d{1,2})\s+(?:votes?\s+)?to\s+(?:lynch|eliminate|execute)\b|"
     r"\b(\d{1,2})\s+(?:votes?\s+)?(?:are\s+|is\s+)?(?:needed|required)\s+(?:to\s+(?:lynch|eliminate)|for\s+a\s+lynch)\b|"
-    r"\bmajority\s+(?:is\s+)?(\d{1,2})\b|\b(\d{1,2})\s+(?:votes?\s+)?(?:is|are)\s+majority\b",
+    r"\bmajority\s+(?:is\s+)?(\d{1,2})\b|\b(\d{1,2})\s+(?:votes?\s+)?(?:is|are)\s+majority\b|"
+    r"(?<![-\w])(\d{1,2})\s+(?:votes?\s+)?to\s+(?:lynch|eliminate|execute)\b",  # "6 to lynch", not "L-2 to lynch"
     re.IGNORECASE,
 )
 _WAGON = re.compile(

@@ -547,3 +547,44 @@ def test_a_wagon_marked_lynched_lynches_its_head_not_its_last_voter():
     )
     facts = read_thread_facts(thread)
     assert [(e.day, e.player, e.post) for e in facts.eliminations] == [(1, "Alder", 8)]
+
+
+def test_a_complete_count_reads_a_slipped_name_as_the_one_account_that_close():
+    players = ("Alder", "Birch", "Cedar", "Damson", "Elm", "Fir", "Srceenplay")
+    thread = make_thread(
+        ("Host", "Players<br>" + "<br>".join(players)), *((p, "hi") for p in players),
+        ("Host", "Day 1 Vote Count 1.12<br>Alder [Lynched] : Birch, Cedar, Damson, Elm<br>Not Voting (3) : Fir, "
+                 "Alder, Srceenplay<br>With 7 alive, It takes 4 to reach a Lynch."),
+        ("Host", "Night 1 Ends in 48 hours"),
+        ("Host", "Day 2 Vote Count 2.00<br>Not Voting (5) : Cedar, Damson, Elm, Fir, Screenplay<br>"
+                 "With 5 alive, It takes 3 to reach a Lynch."),
+    )
+    facts = read_thread_facts(thread)
+    assert [(e.day, e.player, e.post) for e in facts.eliminations] == [(1, "Alder", 8)]
+    assert [(d.player, d.phase) for d in facts.deaths] == [("Birch", "night 1")]
+
+
+def test_a_lynch_post_that_states_the_next_majority_and_no_night_starts_the_next_day():
+    roster = "<br>".join(PLAYERS)
+    thread = make_thread(
+        ("Host", f"Players<br>{roster}"), *CHATTER,
+        ("Host", "Vote Count<br>4 Alder (Birch, Cedar, Damson, Elm) LYNCH<br>0 Not Voting<br>"
+                 "Alder, townie, has been lynched.<br>4 to lynch<br>Deadline May 11th"),
+        ("Host", "Vote Count<br>4 Birch (Cedar, Damson, Elm, Fir) LYNCH<br>Birch, goon, has been lynched.<br>"
+                 "With 6 alive it took 4 to lynch."),
+    )
+    facts = read_thread_facts(thread)
+    assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 8)]
+    assert [(e.day, e.player) for e in facts.eliminations] == [(1, "Alder"), (2, "Birch")]
+
+
+def test_the_final_count_after_the_words_that_ended_the_day_starts_no_day():
+    roster = "<br>".join(PLAYERS)
+    thread = make_thread(
+        ("Host", f"Players<br>{roster}"), *CHATTER,
+        ("Host", "Lynch reached. No more posting.<br>Final Vote Count<br>Alder (Lynched): Birch, Cedar, Damson, Elm<br>"
+                 "Not Voting: Fir, Gorse<br>With 7 alive it takes 4 to lynch."),
+    )
+    facts = read_thread_facts(thread)
+    assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0)]
+    assert [(e.day, e.player) for e in facts.eliminations] == [(1, "Alder")]

@@ -38,11 +38,13 @@ class Names:
 
     def spelled(self, name: str) -> str:
         """The account as the forum spells it, for a name the moderator wrote ("HumblePoirot" → "Humble Poirot",
-        a slip such as "Prolasped Brain" → "Prolapsed Brain" when one account alone is that close)."""
+        a slip such as "Prolasped Brain" → "Prolapsed Brain" or "Screenplay" → "Srceenplay" when one account
+        alone is that close: one letter off or two swapped)."""
         key = squash(name)
         if key in self.spelling or len(key) < 6:
             return self.spelling.get(key, name)
         from rapidfuzz import fuzz
+        from rapidfuzz.distance import OSA
 
-        close = [k for k in self.spelling if len(k) >= 6 and fuzz.ratio(key, k) >= 90]
+        close = [k for k in self.spelling if len(k) >= 6 and (fuzz.ratio(key, k) >= 90 or OSA.distance(key, k) <= 1)]
         return self.spelling[close[0]] if len(close) == 1 else name

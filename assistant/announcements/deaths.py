@@ -75,9 +75,11 @@ ROLE_WORDS = re.compile(
 )
 
 
-# A count's wagon marked lynched: "Alder - Birch, Cedar, Damson (LYNCHED)": the head, not its last voter
+# A count's wagon marked lynched: "Alder - Birch, Cedar, Damson (LYNCHED)", "Alder [Lynched] : Birch, ...": the
+# head, not its last voter
 _LYNCHED_WAGON = re.compile(
-    r"^\W*(?P<head>[^:\-–—(\[]{1,40}?)\s*(?:[\[(][^\])]{0,12}[\])]\s*)?[:\-–—]\s*[^.!?]*[\[(]\s*lynched\s*[\])]",
+    r"^\W*(?P<head>[^:\-–—(\[]{1,40}?)\s*(?:[\[(][^\])]{0,12}[\])]\s*)?[:\-–—]\s*[^.!?]*[\[(]\s*lynched\s*[\])]"
+    r"|^\W*(?P<head2>[^:\-–—(\[]{1,40}?)\s*[\[(]\s*lynched\s*[\])]\s*[:\-–—]",  # Alder [Lynched] : Birch, ...
     re.IGNORECASE,
 )
 
@@ -94,7 +96,8 @@ def read_lynch(plain: str, post: PostLike, cite: Cite, state: State, names: Name
         state.lynched = True
         return True
     wagon = _LYNCHED_WAGON.match(plain)
-    lynched = (names.seat(wagon.group("head")) if wagon else None) or named_before(plain, LYNCH_VERB, names)
+    lynched = (names.seat(wagon.group("head") or wagon.group("head2")) if wagon else None) or named_before(
+        plain, LYNCH_VERB, names)
     night = stated_night(plain)
     if lynched and lynched not in state.dead and night is not None:  # "X was hung upside down Night 3"
         state.add("deaths", DeathFact(lynched, f"night {night}", None, "night kill", cite))
@@ -297,7 +300,7 @@ def read_counted_living(post: PostLike, state: State, names: Names, seats: dict[
     if day != state.day:
         return
     unstruck = [re.sub(STRUCK_OPEN + "[^" + STRUCK_CLOSE + "]*" + STRUCK_CLOSE, "", line) for line in lines]
-    living = counted_living([plain_text(line) for line in unstruck], seat_of=names.seat)
+    living = counted_living([plain_text(line) for line in unstruck], seat_of=lambda n: names.seat(names.spelled(n)))
     if living is None:
         return
     f = state.facts

@@ -9,7 +9,7 @@ from datetime import datetime, tzinfo
 from assistant.announcements.facts import Cite, DayStart, DeadlineFact, PostLike
 from assistant.announcements.state import State
 from assistant.announcements.text import NUM, PHASE_IN, plain_text, read_lines, read_links, read_number, trim
-from assistant.count_state import vote_count_day
+from assistant.count_state import majority_needed, vote_count_day
 from assistant.deadlines import read_deadline
 
 NOW_PHASE = re.compile(
@@ -245,3 +245,28 @@ def read_deadline_line(plain: str, post: PostLike, cite: Cite, state: State, tim
         known = [d for d in state.facts["deadlines"] if d.day == state.day]
         if not known or known[-1].time != when:
             state.add("deadlines", DeadlineFact(state.day, when, post.number, kind if known else "deadline", cite))
+
+
+def read_next_day_in_end_post(post: PostLike, lines: list[str], state: State, living: int, timezone: tzinfo) -> None:
+    """A post that ends the day and, with no word of a night, states what a lynch takes for the seats still
+    alive ("Alder, townie, has been lynched. 6 to lynch. Deadline May 11th." with 10 left) after the sentence
+    that ended the day starts the next day too: a game that goes from day to day. (The day's own final count
+    comes before that sentence.)"""
+    if not (state.night and state.night_post == post.number and state.day):
+        return
+    text = " ".join(plain_text(line) for line in lines)
+    ended_at = next((e for e in state.facts["ends"] if e.post == post.number), None)
+    after = text.split(ended_at.cite.words[:40], 1)[-1] if ended_at and ended_at.cite.words else ""
+    if not after or NIGHT_FALLS.search(text) or re.search(r"\bnight\b", text, re.IGNORECASE):
+        return
+    if re.search(r"\bvote\s*-?\s*count|\bvotecount|\(\s*\d{1,2}\s*\)\s*:", after, re.IGNORECASE):
+        return  # the day's final count, after the words that ended it, states the day's own numbers
+    needed = majority_needed(after)
+    if needed is None or needed != living // 2 + 1 or re.search(r"\btook\b", after, re.IGNORECASE):
+        return
+    state.day, state.night, state.ended, state.lynched = state.day + 1, False, False, False
+    cite = Cite(post.number, trim(after))
+    deadline = deadline_in([after], post, timezone)
+    state.add("starts", DayStart(state.day, post.number, deadline, cite))
+    if deadline:
+        state.add("deadlines", DeadlineFact(state.day, deadline, post.number, "deadline", cite))

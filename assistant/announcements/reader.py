@@ -24,6 +24,7 @@ from assistant.announcements.phases import (
     read_dawn,
     read_day_goes_on,
     read_deadline_line,
+    read_next_day_in_end_post,
     read_opening,
     read_phase,
     read_vote_count_day,
@@ -163,4 +164,5 @@ def read_announcement(
     read_majority_death(post, lines, state, names)
     read_lynch_flip(post, lines, state, names)
     read_count_lynch(post, state)
+    read_next_day_in_end_post(post, lines, state, sum(1 for seat in seats if seat not in state.dead), timezone)
     read_dawn(post, lines, state, timezone)
