@@ -16,7 +16,7 @@ from assistant.names import Roster
 from assistant.outcome import summarize
 from assistant.rules import Ruleset, find_ruleset
 from assistant.tally import GameReplay, Votal, to_json
-from assistant.votecounts import learn_game
+from assistant.votecounts import describe_checks, learn_game
 from assistant.votes import show_votes, votes_needed
 
 if TYPE_CHECKING:
@@ -258,7 +258,7 @@ def format_votal_text(game: Game, votal: Votal, warnings: Sequence[GameWarning] 
         lines.append(f"  problem at post {problem.post}: {problem.voter} \"{problem.text}\": {problem.reason}")
     for flag in votal.flags:
         lines.append(f"  note on {flag.seat}: {flag.reason}")
-    lines.extend(f"  {check.describe()}" for check in votal.count_checks)
+    lines.extend(f"  {line}" for line in describe_checks(votal.count_checks))
     for warning in warnings:
         lines.append(f"  warning: {warning.message}")
     for note in votal.private_notes:
@@ -287,5 +287,5 @@ def format_audit_text(votal: Votal) -> str:
             f"  #{data['post']:<6} {who:<24} {data['action']:<8} {data.get('text')!r:<28} -> {resolved}{how}; "
             f"{status}{fixed}"
         )
-    lines.extend(f"  {check.describe()}" for check in votal.count_checks)
+    lines.extend(f"  {line}" for line in describe_checks(votal.count_checks))
     return "\n".join(lines)

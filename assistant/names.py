@@ -7,9 +7,11 @@ for "Thor665"; word parts split at spaces, capitals, underscores and digits) and
 "ScoBro"; a leading "The" may be skipped), then the start of a name (three letters or more; two only when
 no other name starts so), then scattered letters: a substring, an abbreviation ("EPM", "acfan"), and
 edit distance with transpositions on the whole name, on each word part and on its start or end, letters
-shuffled inside a name ("Hikrai"), a pet form of a name part ("Frosty" for "Tfrost22"), with a clear margin
-over the runner-up. Pronouns never name anyone by a partial match; function words and the game's own words only
-as a whole word part or the start of exactly one name ("town" for "Very_Town"). "badger/Quill" names a
+shuffled inside a name ("Hikrai"), a pet form of a name part ("Frosty" for "Tfrost22"), digits read as the
+letters they stand for ("Moonbe" for "M00nbeam"), word parts in another order ("KettleCopper"), a syllable said
+over and over ("lalalalaland"), with a clear margin over the runner-up. Pronouns never name anyone by a partial
+match; function words and the game's own words only as a whole word part or the start of exactly one name
+("town" for "Very_Town"). "badger/Quill" names a
 seat when both are its names; two seats in one vote ("Ann or Bob", "Ann / Bob") are no vote. The sure
 steps are tried on the whole text and then on its leading words ("Thor because he lied") before any guess
 is made. Living seats come first for partial matches, but a name that matches a dead seat or a non-player
@@ -25,6 +27,7 @@ import re
 import unicodedata
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
+from itertools import permutations
 from typing import Any
 
 from assistant.game import Game
@@ -521,6 +524,15 @@ def _only_start(text: str, folded: str, names: list[_Entry], alive: frozenset[st
     return _answer(text, "prefix", starting, alive)
 
 
+# Digits that stand for letters in a name ("M00nbeam" is "Moonbeam"), and syllables said over and over.
+_LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g"})
+_REPEATED = re.compile(r"(.{1,3}?)\1+")
+
+
+def _squeeze(folded: str) -> str:
+    return _REPEATED.sub(r"\1", folded)
+
+
 # "-y", "-ie", "-ey" added to a part of a name make a pet form of it ("Frosty", "Chilly").
 _PET_FORM = re.compile(r"(?:ie|ey|y)$")
 
@@ -567,6 +579,17 @@ def _fuzzy(text: str, folded: str, entries: tuple[_Entry, ...], alive: frozenset
         stem = _PET_FORM.sub("", folded)
         if len(stem) >= 4 and stem != folded and stem in entry.folded:
             score = max(score, _FUZZY_MIN + _FUZZY_MARGIN)  # a pet form of a name part: "Frosty" for "Tfrost22"
+        leet = entry.folded.translate(_LEET)
+        if leet != entry.folded and len(folded) >= 4 and (leet.startswith(folded) or leet == folded):
+            score = max(score, _FUZZY_MIN + _FUZZY_MARGIN)  # digits read as letters: "Moonbe" for "M00nbeam"
+        if 2 <= len(entry.words) <= 3 and any(
+            "".join(order) == folded for order in permutations(entry.words) if list(order) != list(entry.words)
+        ):
+            score = max(score, _FUZZY_MIN + _FUZZY_MARGIN)  # its word parts in another order: "KettleCopper"
+        squeezed = _squeeze(folded)
+        if squeezed != folded or _squeeze(entry.folded) != entry.folded:
+            # a syllable said over and over: "lalalalaladucks" for "Lalaladucks"
+            score = max(score, OSA.normalized_similarity(squeezed, _squeeze(entry.folded)) - 0.05)
         key = (entry.kind, entry.owner)
         if key not in best or score > best[key][0]:
             best[key] = (score, entry)

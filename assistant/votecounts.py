@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
@@ -55,10 +55,11 @@ class Disagreement:
     def to_json(self) -> dict[str, Any]:
         return {"post": self.post, "voter": self.voter, "posted": self.posted, "ours": self.ours}
 
-    def describe(self) -> str:
+    def describe(self, posts: Sequence[int] = ()) -> str:
+        """In words; ``posts``: every count that says the same (default: this one's)."""
         posted = "not voting" if self.posted is None else self.posted
         ours = "not voting" if self.ours is None else self.ours
-        return f"the count at post {self.post} has {self.voter} on {posted}; Votal read {ours}: one of them is wrong"
+        return f"{_counts_at(posts or [self.post])} {self.voter} on {posted}; Votal read {ours}: one of them is wrong"
 
 
 @dataclass(frozen=True)
@@ -73,9 +74,26 @@ class AliveDisagreement:
     def to_json(self) -> dict[str, Any]:
         return {"post": self.post, "posted_alive": self.posted_alive, "alive": self.alive}
 
-    def describe(self) -> str:
-        return (f"the count at post {self.post} says {self.posted_alive} alive; the game file gives {self.alive}: "
+    def describe(self, posts: Sequence[int] = ()) -> str:
+        """In words; ``posts``: every count that says the same (default: this one's)."""
+        says = _counts_at(posts or [self.post]).replace(" has", " says").replace(" have", " say")
+        return (f"{says} {self.posted_alive} alive; the game file gives {self.alive}: "
                 "a death (or a return) is missing on one side, and with it the majority")
+
+
+def _counts_at(posts: Sequence[int]) -> str:
+    if len(posts) == 1:
+        return f"the count at post {posts[0]} has"
+    return f"the counts at posts {', '.join(map(str, posts[:-1]))} and {posts[-1]} have"
+
+
+def describe_checks(checks: Sequence[Disagreement | AliveDisagreement]) -> list[str]:
+    """Each disagreement in words, once: the same one repeated by later counts (a voter the moderator keeps
+    placing otherwise, a death missing all day) is one line naming every count that says it."""
+    said: dict[Disagreement | AliveDisagreement, list[int]] = {}
+    for check in checks:
+        said.setdefault(replace(check, post=0), []).append(check.post)
+    return [check.describe(sorted(posts)) for check, posts in said.items()]
 
 
 @dataclass(frozen=True)

@@ -271,6 +271,15 @@ name = "Wenceslas"
 
 [[players]]
 name = "Tfrost22"
+
+[[players]]
+name = "M00nbeam"
+
+[[players]]
+name = "Copper Kettle"
+
+[[players]]
+name = "Lalalander"
 """
 
 
@@ -303,6 +312,9 @@ def read(shortened, typed, *dead):
         ("Frosty", "Tfrost22", "fuzzy"),  # a pet form of a part of the name
         ("Pikey", "Silent Pike", "fuzzy"),
         ("lingbsll", "Bowlingball", "fuzzy"),  # a typo in the end of the name, which people shorten to
+        ("Moonbe", "M00nbeam", "fuzzy"),  # digits read as the letters they stand for
+        ("KettleCopper", "Copper Kettle", "fuzzy"),  # the name's word parts in another order
+        ("Lalalalalalander", "Lalalander", "fuzzy"),  # a syllable said over and over
     ],
 )
 def test_names_are_read_the_way_people_shorten_and_misspell_them(shortened, typed, seat, step):

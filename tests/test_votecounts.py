@@ -19,6 +19,7 @@ from assistant.votecounts import (
     LearnedAlias,
     PostedWagon,
     check_count,
+    describe_checks,
     learn_from_counts,
     learn_game,
     read_vote_count,
@@ -304,3 +305,15 @@ def test_one_watched_replay_shows_each_count_what_a_replay_as_of_the_post_before
         expected = replay_day(game, ruleset, posts, roster, day=1, at_post=stop - 1)
         for name in ("wagons", "no_elimination", "living", "not_voting", "outcome", "actions", "problems"):
             assert getattr(votal, name) == getattr(expected, name), (stop, name)
+
+
+def test_a_disagreement_repeated_by_later_counts_is_one_line_naming_each_count():
+    checks = [Disagreement(40, "Quentin", "Marigold", None), AliveDisagreement(40, 6, 7),
+              Disagreement(55, "Quentin", "Marigold", None), Disagreement(55, "Ysolde", "Bramble", "Odalys"),
+              AliveDisagreement(55, 6, 7), Disagreement(70, "Quentin", "Marigold", None)]
+    assert describe_checks(checks) == [
+        "the counts at posts 40, 55 and 70 have Quentin on Marigold; Votal read not voting: one of them is wrong",
+        "the counts at posts 40 and 55 say 6 alive; the game file gives 7: a death (or a return) is missing on one "
+        "side, and with it the majority",
+        "the count at post 55 has Ysolde on Bramble; Votal read Odalys: one of them is wrong",
+    ]
