@@ -19,7 +19,9 @@ _VOTE_COUNT = r"(?:official\s+|final\s+)?(?:vote\s*-?\s*count|votecount|vc)"
 _VOTE_COUNT_DAY = re.compile(
     r"^\W*" + _VOTE_COUNT + r"\s*#?\s*(\d{1,2})\s*[.,]\s*\d{1,3}(?!\d)"  # Vote Count 3.01 (day 3, count 1)
     r"|^\W*(?:day|d)\s*" + _NUM + r"\s*,?\s*" + _VOTE_COUNT + r"\b"  # Day 3 Vote Count, D2 FINAL VOTE COUNT
-    r"|^\W*" + _VOTE_COUNT + r"\s*(?:#\s*\d+\s*)?(?:of|for|,|-|:)?\s*(?:day|d)\s*" + _NUM + r"\b",  # VC #1 of Day 3
+    r"|^\W*" + _VOTE_COUNT + r"\s*(?:#\s*\d+\s*)?(?:of|for|,|-|:)?\s*(?:day|d)\s*" + _NUM + r"\b"  # VC #1 of Day 3
+    # vote count / votecount / VC - v. 3.00
+    r"|^\W*" + _VOTE_COUNT + r"\b[^\d\n]{0,60}?\bv(?:ersion)?\.?\s*(\d{1,2})\.\d{1,3}(?![\d.])",
     re.IGNORECASE,
 )
 # "With 9 alive, it takes 5 to lynch", "9 players alive", "There are 9 living players"

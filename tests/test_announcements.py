@@ -588,3 +588,20 @@ def test_the_final_count_after_the_words_that_ended_the_day_starts_no_day():
     facts = read_thread_facts(thread)
     assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0)]
     assert [(e.day, e.player) for e in facts.eliminations] == [(1, "Alder")]
+
+
+def test_a_kill_in_the_night_told_while_the_day_is_open_is_its_dawn_and_counts_headed_by_version():
+    from assistant.count_state import vote_count_day
+
+    assert vote_count_day("vote count / votecount / vote-count / VC - v. 3.00") == 3
+    assert vote_count_day("Vote count as of 3.12.2017") is None
+    roster = "<br>".join(PLAYERS)
+    thread = make_thread(
+        ("Host", f"Players<br>{roster}"), *CHATTER,
+        ("Host", "The scene for Alder comes later."),
+        ("Host", "Birch was killed in the night, he was a town voyeur."),
+    )
+    facts = read_thread_facts(thread)
+    assert [(d.player, d.phase, d.post) for d in facts.deaths] == [("Birch", "night 1", None)]
+    assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 9)]
+    assert [(e.day, e.post) for e in facts.day_ends] == [(1, 9)]

@@ -113,6 +113,9 @@ def read_lynch(plain: str, post: PostLike, cite: Cite, state: State, names: Name
     return False
 
 
+_IN_THE_NIGHT = re.compile(r"\b(?:in|during)\s+the\s+night\b|\blast\s+night\b|\bovernight\b", re.IGNORECASE)
+
+
 def read_death(plain: str, post: PostLike, cite: Cite, state: State, names: Names) -> bool:
     """A sentence that tells a death other than by the lynch ("Birch was killed Night 2", "Cedar has been
     modkilled", "Damson, Vanilla Townie, died"); a day's death told after the day ended is its lynch."""
@@ -136,6 +139,8 @@ def read_death(plain: str, post: PostLike, cite: Cite, state: State, names: Name
         number = read_number(stated.group(2))
     elif started_here:  # the post that starts a day reports the night before it
         kind, number = "night", state.day - 1
+    elif _IN_THE_NIGHT.search(plain):  # "killed in the night" told while the day is open: this is its dawn
+        kind, number = "night", state.day
     else:
         kind, number = ("night", state.day) if state.night else ("day", state.day)
     if kind == "day" and (lynch_line or state.ended) and not state.has_elimination(number):
