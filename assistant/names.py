@@ -572,13 +572,15 @@ def _fuzzy(text: str, folded: str, entries: tuple[_Entry, ...], alive: frozenset
             score = max(score, _FUZZY_MIN + _FUZZY_MARGIN)  # spelt backwards: "Nomis" for "Simon4"
         if len(folded) >= 5 and any(_scrambled(folded, part) for part in (entry.folded, *entry.words)):
             score = max(score, _FUZZY_MIN + _FUZZY_MARGIN)  # letters shuffled inside: "Hikrai" for "Hiraki"
-        if len(folded) >= 5 and len(entry.folded) > len(folded):
-            # a typo in the name's end, which people shorten to as often as its start ("Frizt" for "Lucafritz")
-            ends = (entry.folded[-n:] for n in (len(folded) - 1, len(folded), len(folded) + 1))
+        if len(folded) >= 5 and len(entry.folded) > len(folded) and folded[-1] == entry.folded[-1]:
+            # the name's end, which people shorten to as often as its start, with a letter more or less
+            # ("Frittz" for "Lucafritz"); a letter changed would make another word ("Ethos" is not "Method")
+            ends = (entry.folded[-n:] for n in (len(folded) - 1, len(folded) + 1))
             score = max(score, max(OSA.normalized_similarity(folded, end) for end in ends) - 0.05)
         stem = _PET_FORM.sub("", folded)
-        if len(stem) >= 4 and stem != folded and stem in entry.folded:
-            score = max(score, _FUZZY_MIN + _FUZZY_MARGIN)  # a pet form of a name part: "Frosty" for "Tfrost22"
+        if len(stem) >= 4 and stem != folded and stem in entry.folded and 2 * len(stem) >= len(entry.folded):
+            # most of the name, made a pet form ("Kitty" is no pet form of "Malakittens")
+            score = max(score, _FUZZY_MIN + _FUZZY_MARGIN)  # "Frosty" for "Tfrost22"
         leet = entry.folded.translate(_LEET)
         if leet != entry.folded and len(folded) >= 4 and (leet.startswith(folded) or leet == folded):
             score = max(score, _FUZZY_MIN + _FUZZY_MARGIN)  # digits read as letters: "Moonbe" for "M00nbeam"

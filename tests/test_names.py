@@ -311,7 +311,7 @@ def read(shortened, typed, *dead):
         ("Wensecals", "Wenceslas", "fuzzy"),  # letters shuffled inside the name, the first kept
         ("Frosty", "Tfrost22", "fuzzy"),  # a pet form of a part of the name
         ("Pikey", "Silent Pike", "fuzzy"),
-        ("lingbsll", "Bowlingball", "fuzzy"),  # a typo in the end of the name, which people shorten to
+        ("lingbball", "Bowlingball", "fuzzy"),  # the end of the name, which people shorten to, a letter more
         ("Moonbe", "M00nbeam", "fuzzy"),  # digits read as the letters they stand for
         ("KettleCopper", "Copper Kettle", "fuzzy"),  # the name's word parts in another order
         ("Lalalalalalander", "Lalalander", "fuzzy"),  # a syllable said over and over
@@ -344,6 +344,11 @@ def test_two_seats_in_one_vote_are_no_vote(shortened, typed):
 
 def test_a_typo_is_not_stretched_onto_a_short_name(shortened):
     assert read(shortened, "Hxrrxw").seat is None
+
+
+def test_a_word_that_only_looks_like_a_part_of_a_name_names_no_one(shortened):
+    assert read(shortened, "Kettleball").seat is None  # "Bowlingball"'s end with a letter changed is a word
+    assert read(shortened, "Lingy").seat is None  # a pet form is made from most of a name, not a piece of it
 
 
 def test_a_teasing_cut_off_name_is_no_vote(shortened):
