@@ -118,7 +118,8 @@ _MAJORITY = re.compile(
     re.IGNORECASE,
 )
 _WAGON = re.compile(
-    r"^\W*(?P<head>[^:\[(]{1,60}?)\s*[\[(]\s*(?P<votes>\d{1,2})\s*[\])]"  # Alder (5): ...
+    # Alder (5): ..., Alder (5/7) - ...
+    r"^\W*(?P<head>[^:\[(]{1,60}?)\s*[\[(]\s*(?P<votes>\d{1,2})\s*(?:/\s*\d{1,2}\s*)?[\])]"
     r"|^\W*?[\[(]\s*(?P<votes2>\d{1,2})\s*[\])]\s*(?:\[[^\]]{0,24}\]\s*)*"  # (5) [LYNCH!] Alder — ...
     r"(?P<head2>[^:\[(\-–—]{1,60}?)\s*(?:[\[(:\-–—]|$)"
 )

@@ -605,3 +605,21 @@ def test_a_kill_in_the_night_told_while_the_day_is_open_is_its_dawn_and_counts_h
     assert [(d.player, d.phase, d.post) for d in facts.deaths] == [("Birch", "night 1", None)]
     assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 9)]
     assert [(e.day, e.post) for e in facts.day_ends] == [(1, 9)]
+
+
+def test_later_accounts_written_one_after_another_and_a_bracketed_header_and_a_slipped_wagon_name():
+    from assistant.count_state import wagon_of
+
+    assert wagon_of("Alder (4/4) - Birch, Cedar, Damson, Elm <-- LYNCH") == ("Alder", 4)
+    chatter = [(name, "hi") for name in (*PLAYERS, "Oldalder", "Midalder", "Xnadrojx")]
+    thread = make_thread(
+        ("Host", "Still Here (Alive):<br>1. Oldalder Midalder Alder<br>Gone (Dead):<br>2. Birch, Cop, killed Night 1"
+                 "<br>3. Cedar, Townie, lynched Day 1<br>4. Damson<br>5. Elm<br>6. Fir<br>7. Gorse<br>8. Xnadrojx"),
+        *chatter,
+        ("Host", "Vote Count<br>With 8 votes in play, it's 5 to lynch!<br>"
+                 "Xnarojx (5/5) - Birch, Cedar, Damson, Elm, Fir <-- LYNCH<br>Not Voting - Gorse"),
+        ("Host", "Day 1 has ended"),
+    )
+    facts = read_thread_facts(thread)
+    assert facts.seat_accounts()["Oldalder"] == ("Oldalder", "Midalder", "Alder")
+    assert [(e.day, e.player) for e in facts.eliminations if e.post > 0] == [(1, "Xnadrojx")]

@@ -191,7 +191,7 @@ def read_wagons(lines: list[str], state: State, names: Names) -> None:
     if state.night or not state.day or state.count_day not in (None, state.day):
         return
     majority = majority_needed(" ".join(plain_text(line) for line in lines))
-    wagons = {names.seat(head): votes for head, votes in map(wagon_of, map(plain_text, lines)) if head}
+    wagons = {names.seat(names.spelled(head)): votes for head, votes in map(wagon_of, map(plain_text, lines)) if head}
     wagons.pop(None, None)
     if majority and wagons:
         state.wagons = (state.day, wagons, majority)

@@ -17,7 +17,7 @@ _BULLET = re.compile(
     r"^\s*(?:\[\d{1,2}\]\s*|(?:#|no\.?\s*)?\d{1,2}\s*[.):\]\-]\s*|\d{1,2}\s+(?=\S)|[-*•·◦▪►>+]+\s*)", re.IGNORECASE
 )
 _LIST_HEADER = re.compile(
-    r"^\W*(?:the\s+)?(?:\w+\s+){0,3}?(players?|living|alive|survivors?|survived|roster|participants|"
+    r"^\W*(?:the\s+)?(?:\w+\s+){0,3}?\(?(players?|living|alive|survivors?|survived|roster|participants|"
     r"signups?|sign-ups|dead|died|graveyard|deceased|remaining|still\s+alive|in\s+the\s+game)\b[^.!?]{0,40}$",
     re.IGNORECASE,
 )
@@ -98,7 +98,7 @@ def _read_entry(line: str, authors: Names | None, moderators: set[str]) -> _Entr
         else:
             name = _leading_name(first, authors)
             if name:
-                accounts = [name]
+                accounts = [name, *_accounts_after(first[len(name):], authors)]
         # Further pieces that are accounts of the thread ("Name - Replacement") join the seat.
         if authors is not None and accounts:
             for piece in pieces[1:]:
@@ -129,6 +129,18 @@ def _split_accounts(text: str, authors: Names | None) -> list[str]:
     for start, end, _ in reversed(found):
         rest = rest[:start] + rest[end:]
     return [text[start:end] for start, end, _ in found] if len(found) > 1 and not rest.strip() else [text]
+
+
+def _accounts_after(rest: str, authors: Names | None) -> list[str]:
+    """The thread's accounts that make up the rest of a list name, when they are all of it: the seat's later
+    accounts written one after another ("The Kool Da Koolzzy Scott Brosius")."""
+    if authors is None or not rest.strip():
+        return []
+    found = authors.find(rest)
+    leftover = rest
+    for start, end, _ in reversed(found):
+        leftover = leftover[:start] + leftover[end:]
+    return [rest[start:end] for start, end, _ in found] if found and not leftover.strip(" *^") else []
 
 
 def _split_replaced(text: str) -> list[str]:
