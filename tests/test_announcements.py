@@ -146,6 +146,15 @@ def test_a_slip_in_the_list_is_the_one_account_that_close():
     assert ("Prolapsed Brain", ("Cedar",)) in [(p.name, p.replacements) for p in facts.players]
 
 
+def test_a_listed_name_meets_an_account_spelled_with_brackets_or_other_punctuation():
+    """The list drops what wraps a name ("10. [Quill]"); the account keeps it: the seat is the account as the
+    forum spells it, so that account's votes count."""
+    opening = "Players<br>" + "<br>".join(["1. Alder", "2. [Quill]", "3. -Sorrel-", "4. Damson", "5. Elm"])
+    posters = [(name, "hi") for name in ("Alder", "[Quill]", "-Sorrel-", "Damson", "Elm")]
+    facts = read_thread_facts(make_thread(("Host", opening), *posters))
+    assert [p.name for p in facts.players] == ["Alder", "[Quill]", "-Sorrel-", "Damson", "Elm"]
+
+
 def test_the_closing_vote_count_states_the_days_own_numbers_and_starts_no_day():
     roster = "<br>".join(PLAYERS)
     thread = make_thread(

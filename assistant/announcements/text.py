@@ -97,10 +97,11 @@ def read_number(word: str) -> int:
 
 
 def squash(name: str) -> str:
-    """A typed name without case, accents, spaces, underscores or hyphens: how the moderator's list meets the
-    accounts ("Keyser Soze" is "Keyser Söze")."""
+    """A typed name without case, accents, spaces or punctuation: how the moderator's list meets the accounts
+    ("Keyser Soze" is "Keyser Söze", "winger" in a list is the account "[winger]"). A name of punctuation only
+    keeps it."""
     bare = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
-    return re.sub(r"[\s_\-.]+", "", bare).casefold()
+    return re.sub(r"[\W_]+", "", bare).casefold() or bare.casefold()
 
 
 def clean_name(text: str) -> str:
