@@ -22,6 +22,12 @@ PLAYERS = ("Alder", "Birch", "Cedar", "Damson", "Elm", "Fir", "Gorse")
 CHATTER = tuple((name, f"hello from {name}") for name in PLAYERS)
 
 
+def read_game(*posts: tuple[str, str], **options: int):
+    """The facts of a thread whose opening post lists PLAYERS, each of whom says hello, then ``posts``."""
+    roster = "<br>".join(PLAYERS)
+    return read_thread_facts(make_thread(("Host", f"Players<br>{roster}"), *CHATTER, *posts), **options)
+
+
 def test_numbered_list_with_struck_replacement_and_co_moderator():
     opening = (
         "Welcome to the game!<br>Mod: Host<br>Co-mod: Helper<br>Backup mod: Spare<br><br>"
@@ -75,13 +81,11 @@ def test_announcements_days_deaths_replacements_deadline():
 
 
 def test_after_post_reads_only_later_announcements():
-    roster = "<br>".join(PLAYERS)
-    thread = make_thread(
-        ("Host", f"Players<br>{roster}"), *CHATTER,
+    facts = read_game(
         ("Host", "Alder was lynched. It is now Night 1."),
         ("Host", "Birch was found dead. It is now Day 2."),
+        after_post=8,
     )
-    facts = read_thread_facts(thread, after_post=8)
     assert [(s.day, s.post) for s in facts.day_starts] == [(2, 9)]
     assert facts.eliminations == ()
     assert [(d.player, d.phase) for d in facts.deaths] == [("Birch", "night 1")]
@@ -109,14 +113,11 @@ def test_bracketed_numbers_superscript_accounts_and_names_written_without_spaces
 
 
 def test_a_rules_sentence_ends_no_day_and_a_flip_without_a_verb_is_the_lynch():
-    roster = "<br>".join(PLAYERS)
-    thread = make_thread(
-        ("Host", f"Players<br>{roster}"), *CHATTER,
+    facts = read_game(
         ("Host", "Reminder: a lynch is reached when a majority votes for one player."),
         ("Host", "The town strings up Birch.<br>Birch - Vanilla Townie<br>Night has fallen."),
         ("Host", "The town wakes to find Cedar dead.<br>Cedar - Town Cop<br>With 5 alive, it takes 3 to lynch."),
     )
-    facts = read_thread_facts(thread)
     assert [(e.day, e.post) for e in facts.day_ends] == [(1, 9)]
     assert [(e.day, e.player) for e in facts.eliminations] == [(1, "Birch")]
     assert [(d.player, d.phase) for d in facts.deaths] == [("Cedar", "night 1")]
@@ -124,14 +125,11 @@ def test_a_rules_sentence_ends_no_day_and_a_flip_without_a_verb_is_the_lynch():
 
 
 def test_an_unnamed_vote_counter_is_a_moderator_and_short_phase_words_are_read():
-    roster = "<br>".join(PLAYERS)
-    thread = make_thread(
-        ("Host", f"Players<br>{roster}"), *CHATTER,
+    facts = read_game(
         ("Counter", "Vote Count 1.3<br>Alder (2): Birch, Cedar"),
         ("Counter", "Alder has been lynched.<br>It is now nighttime."),
         ("Host", "Birch - Town Cop<br>D2 has started."),
     )
-    facts = read_thread_facts(thread)
     assert facts.moderators == ("Host", "Counter")
     assert facts.moderators_cite == Cite(8, "Vote Count 1.3")
     assert [(e.day, e.player, e.post) for e in facts.eliminations] == [(1, "Alder", 9)]
@@ -156,14 +154,11 @@ def test_a_listed_name_meets_an_account_spelled_with_brackets_or_other_punctuati
 
 
 def test_the_closing_vote_count_states_the_days_own_numbers_and_starts_no_day():
-    roster = "<br>".join(PLAYERS)
-    thread = make_thread(
-        ("Host", f"Players<br>{roster}"), *CHATTER,
+    facts = read_game(
         ("Host", "Vote count 1.4. A lynch has been reached! With 7 alive, 4 to lynch<br>"
                  "Alder (4): Birch, Cedar, Damson, Elm<br>Alder, Vanilla Townie, lynched D1.<br>Night 1 begins now."),
         ("Host", "Birch was found dead.<br>Day 2 begins now. With 5 alive, 3 to lynch."),
     )
-    facts = read_thread_facts(thread)
     assert [(e.day, e.post) for e in facts.day_ends] == [(1, 8)]
     assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 9)]
     assert [(e.day, e.player) for e in facts.eliminations] == [(1, "Alder")]
@@ -191,9 +186,7 @@ def test_vote_count_headings_name_their_day():
 
 
 def test_a_vote_count_for_the_next_day_posted_at_night_starts_that_day_with_the_dawn_before_it():
-    roster = "<br>".join(PLAYERS)
-    thread = make_thread(
-        ("Host", f"Players<br>{roster}"), *CHATTER,
+    facts = read_game(
         ("Host", "Alder has been lynched. He was Vanilla Town.<br>Send your night actions within 48 hours."),
         ("Birch", "gg"),
         ("Host", "The town woke up to a quiet street."),
@@ -201,15 +194,12 @@ def test_a_vote_count_for_the_next_day_posted_at_night_starts_that_day_with_the_
         ("Cedar", "[vote]Birch[/vote]"),
         ("Host", "Official Vote Count 2.01<br>Birch (1): Cedar"),
     )
-    facts = read_thread_facts(thread)
     assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 10)]
     assert [(e.day, e.post) for e in facts.day_ends] == [(1, 8)]
 
 
 def test_a_days_vote_count_listing_the_living_reads_a_death_told_only_in_flavour_text():
-    roster = "<br>".join(PLAYERS)
-    thread = make_thread(
-        ("Host", f"Players<br>{roster}"), *CHATTER,
+    facts = read_game(
         ("Host", "Alder has been lynched. He was Vanilla Town.<br>Night 1 begins now."),
         ("Host", "The rooster crowed over a sight nobody wanted to see."),
         ("Host", "Vote Count 2.00<br>Birch (1): Cedar<br>Not Voting (4): <s>Cedar</s>, Birch, Damson, Elm, Gorse<br>"
@@ -221,7 +211,6 @@ def test_a_days_vote_count_listing_the_living_reads_a_death_told_only_in_flavour
         ("Host", "Cedar has been lynched. It is now Night 2."),
         ("Fir", "gg all"),  # the dead talk once the day is over
     )
-    facts = read_thread_facts(thread)
     assert [(d.player, d.phase, d.post, d.cite.post) for d in facts.deaths] == [("Fir", "night 1", None, 10)]
     assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 10)]
 
@@ -241,59 +230,47 @@ def test_a_count_that_names_an_unknown_account_or_miscounts_the_living_reads_no_
 
 
 def test_the_lynch_story_naming_the_day_it_happened_starts_no_day():
-    roster = "<br>".join(PLAYERS)
-    thread = make_thread(
-        ("Host", f"Players<br>{roster}"), *CHATTER,
+    facts = read_game(
         ("Host", "Day 2 begins now."),
         ("Host", "Vote count 2.3<br>Lynch has been reached. Modscene forthcoming."),
         ("Host", "You walk back to the square on the beginning of Day 2 and throw Alder into a well.<br>"
                  "Alder was a Vanilla Townie.<br>Night 2 begins now."),
     )
-    facts = read_thread_facts(thread)
     assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 8)]
     assert [(e.day, e.post) for e in facts.day_ends] == [(1, 8), (2, 9)]
     assert [(e.day, e.player, e.post) for e in facts.eliminations] == [(2, "Alder", 10)]
 
 
 def test_the_lynch_story_that_begins_the_night_is_no_dawn():
-    roster = "<br>".join(PLAYERS)
-    thread = make_thread(
-        ("Host", f"Players<br>{roster}"), *CHATTER,
+    facts = read_game(
         ("Host", "Lynch has been achieved! Scene to come."),
         ("Host", "The sword fell.<br>Alder, Vanilla Townie has been Lynched Day One.<br>Night begins now.<br>"
                  "Deadline for Night One is Thursday. Hopefully I'll see you in the morning..."),
         ("Host", "The sun rises over the table, one seat empty.<br>Birch, Town Mason was Cooked Night 1.<br>"
                  "Day has begun. Deadline for Day 2 is Friday."),
     )
-    facts = read_thread_facts(thread)
     assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 10)]
     assert [(d.player, d.phase) for d in facts.deaths] == [("Birch", "night 1")]
 
 
 def test_a_lynch_word_in_a_sentence_naming_a_night_is_a_night_kill():
-    roster = "<br>".join(PLAYERS)
-    thread = make_thread(
-        ("Host", f"Players<br>{roster}"), *CHATTER,
+    facts = read_game(
         ("Host", "Alder has been lynched. Night 1 begins."),
         ("Host", "Birch, Vanilla Town was Hung Upside Down Night 1.<br>Day 2 begins now."),
     )
-    facts = read_thread_facts(thread)
     assert [(e.day, e.player) for e in facts.eliminations] == [(1, "Alder")]
     assert [(d.player, d.phase) for d in facts.deaths] == [("Birch", "night 1")]
     assert [(e.day, e.post) for e in facts.day_ends] == [(1, 8)]
 
 
 def test_a_death_of_the_seat_the_posts_own_count_shows_at_majority_is_the_lynch():
-    roster = "<br>".join(PLAYERS)
-    thread = make_thread(
-        ("Host", f"Players<br>{roster}"), *CHATTER,
+    facts = read_game(
         ("Host", "VOTECOUNT 1.Final<br>With 7 players alive, it takes 4 to lynch!<br>"
                  "Alder (4): Birch, Cedar, Damson, Elm<br>Birch (1): Alder<br>The crowd turned on him.<br>"
                  "Alder, a Vanilla Townie has been killed D1.<br>"
                  "It is now N1. Send your actions."),
         ("Host", "Birch, a Vanilla Townie has been killed N1.<br>With 5 alive, it takes 3 to lynch!"),
     )
-    facts = read_thread_facts(thread)
     assert [(e.day, e.player, e.post) for e in facts.eliminations] == [(1, "Alder", 8)]
     assert [(e.day, e.post) for e in facts.day_ends] == [(1, 8)]
     assert [(d.player, d.phase) for d in facts.deaths] == [("Birch", "night 1")]
@@ -312,43 +289,34 @@ def test_majority_and_wagon_lines_of_a_count():
 
 
 def test_thats_a_lynch_a_bracketed_lynched_and_its_now_without_an_apostrophe():
-    roster = "<br>".join(PLAYERS)
-    thread = make_thread(
-        ("Host", f"Players<br>{roster}"), *CHATTER,
+    facts = read_game(
         ("Host", "Thats a lynch! with 4 minutes to spare."),
         ("Host", "Final Votecount of Day 1<br>Alder (4) - Birch, Cedar, Damson, Elm<br>"
                  "Alder, Vanilla Town, Kicked out of his house Day 1 (lynched)."),
         ("Host", "Birch, Vanilla Town, Partially digested Night 1<br>Its now Day 2. With 5 alive, it is 3 to lynch."),
     )
-    facts = read_thread_facts(thread)
     assert [(e.day, e.post) for e in facts.day_ends] == [(1, 8)]
     assert [(e.day, e.player, e.post) for e in facts.eliminations] == [(1, "Alder", 9)]
     assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 10)]
 
 
 def test_a_rule_about_a_no_lynch_is_no_no_lynch():
-    roster = "<br>".join(PLAYERS)
-    thread = make_thread(
-        ("Host", f"Players<br>{roster}"), *CHATTER,
+    facts = read_game(
         ("Host", "The two weeks is a deadline. If no lynch has been reached by that time, it counts as a no lynch."),
         ("Host", "No lynch has been reached! It is now Night 1."),
     )
-    facts = read_thread_facts(thread)
     assert [(e.day, e.player, e.post) for e in facts.eliminations] == [(1, None, 9)]
     assert [(e.day, e.post) for e in facts.day_ends] == [(1, 9)]
 
 
 def test_the_ended_days_final_count_in_a_later_post_starts_no_day():
-    roster = "<br>".join(PLAYERS)
-    thread = make_thread(
-        ("Host", f"Players<br>{roster}"), *CHATTER,
+    facts = read_game(
         ("Host", "A lynch has been reached."),
         ("Host", "VOTE COUNT 1.13Alder (4): Birch, Cedar, Damson, Elm<br>Not Voting (2): Fir, Gorse<br>"
                  "With 7 players alive, it takes 4 votes to lynch."),
         ("Host", "Alder was lynched Day One. Night One begins now."),
         ("Host", "Day Two begins now."),
     )
-    facts = read_thread_facts(thread)
     assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 11)]
     assert [(e.day, e.player, e.post) for e in facts.eliminations] == [(1, "Alder", 10)]
 
@@ -375,28 +343,22 @@ def test_a_first_count_naming_many_who_never_posted_or_miscounting_keeps_the_lis
 
 
 def test_a_poster_taken_for_a_co_moderator_who_replaces_into_a_seat_is_a_player():
-    roster = "<br>".join(PLAYERS)
-    thread = make_thread(
-        ("Host", f"Players<br>{roster}"), *CHATTER,
+    facts = read_game(
         ("Newbie", "Vote Count 1.2<br>Alder (1): Birch<br>Not voting: Cedar"),
         ("Host", "Newbie replaces Gorse."),
         ("Newbie", "It is now Night 1, says my count"),
     )
-    facts = read_thread_facts(thread)
     assert facts.moderators == ("Host",)
     assert [(r.player, r.new) for r in facts.replacements] == [("Gorse", "Newbie")]
 
 
 def test_a_fieldset_legend_is_a_line_of_its_own():
-    roster = "<br>".join(PLAYERS)
-    thread = make_thread(
-        ("Host", f"Players<br>{roster}"), *CHATTER,
+    facts = read_game(
         ("Host", "Alder was lynched. It is now Night 1."),
         ("Host", '<fieldset><legend>Night 1</legend><div style="display:inline">Birch, '
                  '<div style="display:inline">Vanilla Townie</div>, has been killed.</div></fieldset><br>'
                  '<div style="display:inline">Day 2 has started</div>'),
     )
-    facts = read_thread_facts(thread)
     assert [(d.player, d.phase) for d in facts.deaths] == [("Birch", "night 1")]
     assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 9)]
 
@@ -424,16 +386,13 @@ def test_a_header_between_a_list_of_names_and_a_list_of_fates_is_no_seat():
 
 
 def test_a_day_that_ends_with_no_name_read_lynched_the_seat_its_last_count_shows_at_majority():
-    roster = "<br>".join(PLAYERS)
-    thread = make_thread(
-        ("Host", f"Players<br>{roster}"), *CHATTER,
+    facts = read_game(
         ("Host", "VOTECOUNT 1.04<br>(0) Alder —<br>(4) [LYNCH!] Birch — Alder, Cedar, Damson, Elm<br>"
                  "(1) Cedar — Birch<br>(2) (NOT VOTING) — Fir, Gorse<br>With 7 alive, it took 4 votes to lynch."),
         ("Host", "A lynch has been achieved!<br>The frogs took him to the tree.<br>Birch was Hops<br>a Goon"),
         ("Host", "Nobody died.<br>VOTECOUNT 2.00<br>(6) (NOT VOTING) — Alder, Cedar, Damson, Elm, Fir, Gorse<br>"
                  "With 6 alive, it takes 4 votes to lynch."),
     )
-    facts = read_thread_facts(thread)
     assert [(e.day, e.player, e.post) for e in facts.eliminations] == [(1, "Birch", 9)]
     assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 10)]
     assert facts.deaths == ()
@@ -450,57 +409,45 @@ def test_a_count_with_the_votes_before_the_name():
 
 
 def test_a_kill_of_the_night_after_the_open_day_ends_it_and_starts_the_next():
-    roster = "<br>".join(PLAYERS)
-    thread = make_thread(
-        ("Host", f"Players<br>{roster}"), *CHATTER,
+    facts = read_game(
         ("Host", "Alder is a Vanilla Townie, his scene comes later."),  # the day's end, in words not read
         ("Host", "Sorry for the delay.<br>Birch — Town Vigilante was killed Night 1.<br>Vote Count<br>"
                  "Not Voting: Cedar, Damson, Elm, Fir, Gorse"),
     )
-    facts = read_thread_facts(thread)
     assert [(d.player, d.phase) for d in facts.deaths] == [("Birch", "night 1")]
     assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 9)]
     assert [(e.day, e.post) for e in facts.day_ends] == [(1, 9)]
 
 
 def test_a_slip_in_the_phase_number_means_the_phase_that_follows():
-    roster = "<br>".join(PLAYERS)
-    thread = make_thread(
-        ("Host", f"Players<br>{roster}"), *CHATTER,
+    facts = read_game(
         ("Host", "Alder was lynched. Night 1 begins."),
         ("Host", "Birch was killed. Day 2 has begun."),
         ("Host", "Cedar has died, they were a vanilla townie<br>Night 1 starts now and ends in 48 hours"),
         ("Host", "Damson was found dead.<br>Day 1 begins now"),
     )
-    facts = read_thread_facts(thread)
     assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 9), (3, 11)]
     assert [(e.day, e.post) for e in facts.day_ends] == [(1, 8), (2, 10)]
 
 
 def test_a_night_nobody_died_in_and_number_words_in_the_count_start_the_day():
-    roster = "<br>".join(PLAYERS)
-    thread = make_thread(
-        ("Host", f"Players<br>{roster}"), *CHATTER,
+    facts = read_game(
         ("Host", "Alder was lynched. Night 1 begins."),
         ("Host", "You all wake up, expecting something... But wait. You're all here. Nobody has died."),
         ("Host", "Birch was lynched. Night starts now"),
         ("Host", "Please send night actions."),
         ("Host", "With five alive, it takes three to lynch! Deadline is three weeks from this post."),
     )
-    facts = read_thread_facts(thread)
     assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 9), (3, 12)]
     assert [(e.day, e.post) for e in facts.day_ends] == [(1, 8), (2, 10)]
 
 
 def test_the_days_still_on_takes_back_a_day_end_made_by_mistake():
-    roster = "<br>".join(PLAYERS)
-    thread = make_thread(
-        ("Host", f"Players<br>{roster}"), *CHATTER,
+    facts = read_game(
         ("Host", "A lynch has been reached. Flavour after I've woken up."),
         ("Host", "I made a mistake, with seven alive it takes four to lynch! Sorry, the days still on."),
         ("Host", "A lynch has been reached, for real this time. Alder was lynched."),
     )
-    facts = read_thread_facts(thread)
     assert [(e.day, e.post) for e in facts.day_ends] == [(1, 10)]
     assert [(e.day, e.player) for e in facts.eliminations] == [(1, "Alder")]
     assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0)]
@@ -523,16 +470,13 @@ def test_fates_the_player_list_gives_fill_deaths_the_announcements_did_not_tell(
 
 
 def test_several_seats_told_dead_in_one_sentence():
-    roster = "<br>".join(PLAYERS)
-    thread = make_thread(
-        ("Host", f"Players<br>{roster}"), *CHATTER,
+    facts = read_game(
         ("Host", "Alder was lynched. Night 1 has begun."),
         ("Host", "They wake to find two missing.<br>Birch, Vanilla Townie, and Cedar, Town Mason, have died.<br>"
                  "Day 2 begins now."),
         ("Host", "Damson was lynched. Night 2 has begun."),
         ("Host", "Dawn rises. Elm and Fir have been shot. Day 3 begins now."),
     )
-    facts = read_thread_facts(thread)
     assert [(d.player, d.phase) for d in facts.deaths] == [
         ("Birch", "night 1"), ("Cedar", "night 1"), ("Elm", "night 2"), ("Fir", "night 2")]
 
@@ -549,12 +493,9 @@ def test_a_first_listed_player_who_never_posted_stays_when_the_dead_list_names_t
 
 
 def test_a_wagon_marked_lynched_lynches_its_head_not_its_last_voter():
-    roster = "<br>".join(PLAYERS)
-    thread = make_thread(
-        ("Host", f"Players<br>{roster}"), *CHATTER,
+    facts = read_game(
         ("Host", "Final Vote Count<br>Alder - Birch, Cedar, Damson, Elm (LYNCHED)<br>Not voting - Fir, Gorse"),
     )
-    facts = read_thread_facts(thread)
     assert [(e.day, e.player, e.post) for e in facts.eliminations] == [(1, "Alder", 8)]
 
 
@@ -574,27 +515,21 @@ def test_a_complete_count_reads_a_slipped_name_as_the_one_account_that_close():
 
 
 def test_a_lynch_post_that_states_the_next_majority_and_no_night_starts_the_next_day():
-    roster = "<br>".join(PLAYERS)
-    thread = make_thread(
-        ("Host", f"Players<br>{roster}"), *CHATTER,
+    facts = read_game(
         ("Host", "Vote Count<br>4 Alder (Birch, Cedar, Damson, Elm) LYNCH<br>0 Not Voting<br>"
                  "Alder, townie, has been lynched.<br>4 to lynch<br>Deadline May 11th"),
         ("Host", "Vote Count<br>4 Birch (Cedar, Damson, Elm, Fir) LYNCH<br>Birch, goon, has been lynched.<br>"
                  "With 6 alive it took 4 to lynch."),
     )
-    facts = read_thread_facts(thread)
     assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 8)]
     assert [(e.day, e.player) for e in facts.eliminations] == [(1, "Alder"), (2, "Birch")]
 
 
 def test_the_final_count_after_the_words_that_ended_the_day_starts_no_day():
-    roster = "<br>".join(PLAYERS)
-    thread = make_thread(
-        ("Host", f"Players<br>{roster}"), *CHATTER,
+    facts = read_game(
         ("Host", "Lynch reached. No more posting.<br>Final Vote Count<br>Alder (Lynched): Birch, Cedar, Damson, Elm<br>"
                  "Not Voting: Fir, Gorse<br>With 7 alive it takes 4 to lynch."),
     )
-    facts = read_thread_facts(thread)
     assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0)]
     assert [(e.day, e.player) for e in facts.eliminations] == [(1, "Alder")]
 
@@ -604,13 +539,10 @@ def test_a_kill_in_the_night_told_while_the_day_is_open_is_its_dawn_and_counts_h
 
     assert vote_count_day("vote count / votecount / vote-count / VC - v. 3.00") == 3
     assert vote_count_day("Vote count as of 3.12.2017") is None
-    roster = "<br>".join(PLAYERS)
-    thread = make_thread(
-        ("Host", f"Players<br>{roster}"), *CHATTER,
+    facts = read_game(
         ("Host", "The scene for Alder comes later."),
         ("Host", "Birch was killed in the night, he was a town voyeur."),
     )
-    facts = read_thread_facts(thread)
     assert [(d.player, d.phase, d.post) for d in facts.deaths] == [("Birch", "night 1", None)]
     assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 9)]
     assert [(e.day, e.post) for e in facts.day_ends] == [(1, 9)]
