@@ -59,7 +59,8 @@ class Disagreement:
         """In words; ``posts``: every count that says the same (default: this one's)."""
         posted = "not voting" if self.posted is None else self.posted
         ours = "not voting" if self.ours is None else self.ours
-        return f"{_counts_at(posts or [self.post])} {self.voter} on {posted}; Votal read {ours}: one of them is wrong"
+        has = _counts_at(posts or [self.post], "has", "have")
+        return f"{has} {self.voter} on {posted}; Votal read {ours}: one of them is wrong"
 
 
 @dataclass(frozen=True)
@@ -76,15 +77,16 @@ class AliveDisagreement:
 
     def describe(self, posts: Sequence[int] = ()) -> str:
         """In words; ``posts``: every count that says the same (default: this one's)."""
-        says = _counts_at(posts or [self.post]).replace(" has", " says").replace(" have", " say")
+        says = _counts_at(posts or [self.post], "says", "say")
         return (f"{says} {self.posted_alive} alive; the game file gives {self.alive}: "
                 "a death (or a return) is missing on one side, and with it the majority")
 
 
-def _counts_at(posts: Sequence[int]) -> str:
+def _counts_at(posts: Sequence[int], one: str, many: str) -> str:
+    """"the count at post 40 <one>" / "the counts at posts 40, 55 and 70 <many>"."""
     if len(posts) == 1:
-        return f"the count at post {posts[0]} has"
-    return f"the counts at posts {', '.join(map(str, posts[:-1]))} and {posts[-1]} have"
+        return f"the count at post {posts[0]} {one}"
+    return f"the counts at posts {', '.join(map(str, posts[:-1]))} and {posts[-1]} {many}"
 
 
 def describe_checks(checks: Sequence[Disagreement | AliveDisagreement]) -> list[str]:
@@ -415,7 +417,7 @@ def _typed_targets(posts: Sequence[Any]) -> dict[tuple[int, str], str]:
 
 def learn_from_counts(
     counts: Iterable[PostedCount], game: Any, ruleset: Any, posts: Sequence[Any], roster: Any, *, day: int,
-    at_post: int | None = None, at_time: datetime | None = None,
+    at_post: int | None = None, at_time: datetime | None = None, typed: Mapping[tuple[int, str], str] | None = None,
 ) -> Learning:
     """Each of ``day``'s counts in post order, held against Votal's reading as of the post before it (with
     what earlier counts taught); every spelling a count teaches is learned by ``roster`` from that post on.
@@ -425,7 +427,7 @@ def learn_from_counts(
 
     by_post = {count.post: count for count in counts}
     learning = Learning({day: []}, [], {})
-    typed = _typed_targets(posts)
+    typed = _typed_targets(posts) if typed is None else typed
 
     def hold(post: int, votal: Any) -> None:
         found, taught = check_count(by_post[post], votal, roster, posts, typed=typed)
@@ -461,6 +463,7 @@ def learn_game(
     from assistant.clock import day_bounds
 
     learning = Learning({}, [], {})
+    typed = _typed_targets(posts)  # the targets as typed, gathered once for every day
     for day in days:
         bounds = day_bounds(game, ruleset, day)
         if bounds.start_post is None:
@@ -474,7 +477,8 @@ def learn_game(
         ]
         if not counts:
             continue
-        found = learn_from_counts(counts, game, ruleset, posts, roster, day=day, at_post=at_post, at_time=at_time)
+        found = learn_from_counts(counts, game, ruleset, posts, roster, day=day, at_post=at_post, at_time=at_time,
+                                  typed=typed)
         learning.disagreements.update(found.disagreements)
         learning.learned.extend(found.learned)
         learning.days.update(found.days)
