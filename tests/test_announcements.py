@@ -662,3 +662,16 @@ def test_a_role_broken_onto_its_own_line_or_a_slip_in_a_list_of_fates_is_no_seat
         "Cedar, Vanilla Townie, survived<br>Damson, Cop, killed Night 2<br>Elm<br>Fir<br>Gorse",
     )
     assert list(seats) == list(PLAYERS)
+
+
+def test_a_name_that_never_posted_ends_where_its_role_begins_and_a_one_shot_role_is_no_death():
+    facts = read_thread_facts(make_thread(
+        ("Host", "Living Players<br>Alder Vanilla Townie<br>Birch (replaces Oldbirch) Town Doctor<br>"
+                 "Quietone Town 1-Shot Vigilante<br>Cedar (replaces Oldcedar) Vanilla Townie<br>Damson Vanilla Townie"
+                 "<br>Dead Players<br>Elm Mafia Goon Lynched Day 1<br>Fir Vanilla Townie Killed Night 1<br>"
+                 "Gorse, Mafia Goon Lynched Day 2"),
+        *CHATTER,
+    ))
+    assert [(p.name, p.dead) for p in facts.players][:5] == [
+        ("Alder", False), ("Oldbirch", False), ("Quietone", False), ("Oldcedar", False), ("Damson", False),
+    ]
