@@ -80,6 +80,9 @@ def read_deadline(text: str, post, timezone: tzinfo = UTC) -> datetime | None:
             zone = ZoneInfo(next(name for pattern, name in _ZONES if re.fullmatch(pattern, named.group(1), re.I)))
             phrase = phrase[: named.start()] + " " + phrase[named.end():]
     phrase = re.split(r"(?<![A-Z][a-z])[.!?;](?:\s|$)|\bcountdown\b|\bwith\b|\buntil\b", phrase)[0]
+    times = list(_TIME_HINT.finditer(phrase))
+    for other in reversed(times[1:]):  # "10pm EST / 7pm PST": the same moment again, for another zone
+        phrase = phrase[: other.start()] + " " + phrase[other.end():]
     phrase = re.sub(r"[()\[\]]", " ", phrase)
     phrase = re.sub(r"\b(\d{1,2})(?:st|nd|rd|th)\b", r"\1", phrase)
     phrase = re.sub(r"\bnoon\b", "12:00 pm", phrase, flags=re.IGNORECASE)
@@ -91,7 +94,7 @@ def read_deadline(text: str, post, timezone: tzinfo = UTC) -> datetime | None:
     base = (written or datetime(2000, 1, 1, tzinfo=UTC)).astimezone(zone).replace(
         hour=0, minute=0, second=0, microsecond=0, tzinfo=None)
     try:
-        local, skipped = dateparser.parse(phrase, default=base, fuzzy_with_tokens=True)
+        local, skipped = dateparser.parse(phrase, default=base, fuzzy_with_tokens=True, tzinfos=_zones_read_above)
     except (ValueError, OverflowError):
         return None
     if not _TIME_HINT.search(phrase) and local.hour == 0 and local.minute == 0:
@@ -109,6 +112,11 @@ def read_deadline(text: str, post, timezone: tzinfo = UTC) -> datetime | None:
     if written is not None and when > written + timedelta(days=60):
         return None
     return when
+
+
+def _zones_read_above(name: str | None, offset: int | None) -> None:
+    """What dateutil takes for a zone ("PST" after "GMT-8", "USA") is no zone: the zone was read above."""
+    return None
 
 
 def _after(when: datetime, written: datetime | None) -> datetime | None:

@@ -38,6 +38,7 @@ def plan_game_file(
     zone: tzinfo = UTC,
     last_post: int | None = None,
     min_interval: float | None = None,
+    posts_per_page: int | None = None,
 ) -> NewGame:
     """The game file ``facts`` support, what was found and what the moderator still has to add."""
     found: list[str] = []
@@ -67,8 +68,12 @@ def plan_game_file(
     ]
     if timezone:
         lines.append(f"timezone = {_s(timezone)}")
-    if min_interval is not None:
-        lines += ["", "[fetch]", f"min_interval = {min_interval:g}"]
+    fetch = [f"min_interval = {min_interval:g}"] if min_interval is not None else []
+    if posts_per_page is not None:
+        fetch.append(f"posts_per_page = {posts_per_page}  # as the thread's first page shows")
+        found.append(f"posts per page: {posts_per_page}")
+    if fetch:
+        lines += ["", "[fetch]", *fetch]
     found.append(f"title: {title}")
     found.append(f"forum: {forum}")
     found.append(f"moderators: {', '.join(facts.moderators)}")
@@ -208,7 +213,9 @@ def create_game_file(url: str, out: str, *, db, ruleset: str | None, timezone: s
         engine = detect_engine(url)
     except VotalError:
         engine = detect_engine(url, fetcher.get(url))
-    first = fetcher.get(get_parser(engine).page_url(url))  # the first page, for the thread's title
+    parser = get_parser(engine)
+    first_url = parser.page_url(url)
+    first = fetcher.get(first_url)  # the first page, for the thread's title and page size
     game = Game(path=Path(out), title=url, thread=url, ruleset=game.ruleset, players=(), forum=engine,
                 timezone=timezone, fetch=game.fetch)
     sync_game(game, db, fetcher, now=now, on_page=(lambda r: progress(r.pages)) if progress else None)
@@ -216,8 +223,22 @@ def create_game_file(url: str, out: str, *, db, ruleset: str | None, timezone: s
     facts = read_thread_facts(posts, title=read_title(first), timezone=zone)
     result = plan_game_file(facts, thread=url, forum=engine, ruleset=ruleset or DEFAULT_RULESET,
                             timezone=timezone, zone=zone, last_post=posts[-1].number if posts else None,
-                            min_interval=min_interval)
+                            min_interval=min_interval,
+                            posts_per_page=page_size(parser, url, parser.parse_page(first, url=first_url)))
     if result.usable:
         parse_game(result.text, path=out)  # what we write must load: a failure here is our bug, not the thread's
         Path(out).write_text(result.text, encoding="utf-8")
     return result
+
+
+def page_size(parser, thread: str, first_page) -> int | None:
+    """The posts a page holds, when the thread's first page shows it and the engine's default would ask for
+    other pages (a stock phpBB set to 25 a page): written to the game file, every sync asks for the forum's own
+    pages. None when the thread fits one page or the default is right."""
+    size = len(first_page.posts)
+    if not first_page.next_url or size < 2:
+        return None
+    probe = 7 * size + 3  # a post well into the thread, off any page boundary both sizes share
+    if parser.page_url(thread, after_post=probe) == parser.page_url(thread, after_post=probe, per_page=size):
+        return None
+    return size

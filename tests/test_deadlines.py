@@ -40,3 +40,10 @@ def test_no_deadline(text):
 def test_a_date_without_a_year_is_the_next_one():
     written = SimpleNamespace(time=datetime(2010, 12, 30, 12, 0, tzinfo=UTC))
     assert read_deadline("Deadline is January 3 at noon", written, UTC) == datetime(2011, 1, 3, 12, 0, tzinfo=UTC)
+
+
+def test_the_same_deadline_in_a_second_zone_is_read_once_and_quietly(recwarn):
+    """The first zone is read; '7pm PST' is that moment again, and dateutil is not left to warn about 'EST'."""
+    when = read_deadline("Deadline is Friday 10pm GMT-5 EST / 7pm PST", WRITTEN, UTC)
+    assert when == datetime(2011, 1, 15, 3, 0, tzinfo=UTC)
+    assert not [w for w in recwarn if "tzname" in str(w.message)]

@@ -55,11 +55,12 @@ def thread_posts(opening: str, *, first: int) -> list[dict]:
     ]
 
 
-def run_new(engine: str, tmp_path, posts: list[dict], *extra: str):
+def run_new(engine: str, tmp_path, posts: list[dict], *extra: str, **render):
     renderer = importlib.import_module(f"forums.{engine}")
     handler = {}
     with LoopbackServer(lambda path, query, headers: handler["serve"](path, query, headers)) as server:
-        handler["serve"] = serve_pages(renderer.render_thread(posts, base_url=server.base_url, title="Mini 42"))
+        handler["serve"] = serve_pages(renderer.render_thread(posts, base_url=server.base_url, title="Mini 42",
+                                                              **render))
         url = renderer.thread_url(server.base_url)
         args = ["new", url, "-o", str(tmp_path / "game.toml"), "--db", str(tmp_path / "v.db"), "--min-interval", "0",
                 *extra]
@@ -92,6 +93,17 @@ def test_new_reads_a_stated_deadline_and_the_co_moderator(tmp_path):
     friday_10pm_est = datetime(2026, 3, 7, 3, 0, tzinfo=UTC)
     assert [(d.day, d.start_post, d.end) for d in game.days] == [(1, 0, friday_10pm_est)]
     assert "no deadline found" not in result.output
+
+
+@pytest.mark.parametrize(("engine", "per_page", "written"), [("phpbb", 25, 25), ("phpbb", 10, None),
+                                                             ("xenforo", 7, 7), ("xenforo", 20, None)])
+def test_new_writes_the_page_size_the_forum_shows_when_the_default_would_miss_it(engine, per_page, written, tmp_path):
+    """A board set to another page size than the engine's default: every later sync must ask for its own pages."""
+    posts = thread_posts(STYLES[engine], first=0)
+    posts += [{**posts[-1], "number": posts[-1]["number"] + n, "id": str(900 + n)} for n in range(1, 30)]
+    _, result = run_new(engine, tmp_path, posts, per_page=per_page)
+    assert result.exit_code == 0, result.output
+    assert load_game(tmp_path / "game.toml").fetch.posts_per_page == written
 
 
 def test_new_never_overwrites_without_force(tmp_path):
