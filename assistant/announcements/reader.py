@@ -23,6 +23,7 @@ from assistant.announcements.moderators import read_helpers, read_moderators
 from assistant.announcements.phases import (
     read_dawn,
     read_day_goes_on,
+    read_day_one_start,
     read_deadline_line,
     read_next_day_in_end_post,
     read_opening,
@@ -84,7 +85,7 @@ def read_thread_facts(
             mods = (*mods, *helpers)
             mods_cite = mods_cite or helpers_cite
             mod_keys |= {h.casefold() for h in helpers}
-    state = State()
+    state = State(authors=authors)
     names = Names(seats)
     state.posts_by_seat = _posts_by_seat(posts, names)
     opening_block = True  # the opening post and the moderators' posts right after it (reserved, kept up to date)
@@ -100,6 +101,7 @@ def read_thread_facts(
             read_opening(post, state, timezone)
             continue
         if opening_block:
+            read_day_one_start(post, state, timezone)
             continue
         before = copy.deepcopy(state), copy.deepcopy(seats)
         read_announcement(post, state, names, seats, timezone)
