@@ -52,8 +52,9 @@ def strangers_vote(game: Game, posts: Sequence[Any]) -> bool:
     """Whether an account that is neither a listed account nor a moderator posted a vote (cheap: most games
     have none, and then there is nothing to look for)."""
     known = {fold_name(a) for seat in game.players for a in seat.accounts} | {fold_name(m) for m in game.moderators}
-    return any(
-        any(c.action == "vote" for c in post.commands or ()) and fold_name(post.author) not in known for post in posts
+    strangers = {author for author in {post.author for post in posts} if fold_name(author) not in known}
+    return bool(strangers) and any(
+        post.author in strangers and any(c.action == "vote" for c in post.commands or ()) for post in posts
     )
 
 
