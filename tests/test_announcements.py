@@ -599,3 +599,101 @@ def test_a_moderator_post_right_after_the_opening_post_may_start_day_1():
     facts = read_thread_facts(thread)
     assert [(s.day, s.post) for s in facts.day_starts] == [(1, 2)]
     assert [(s.day, s.post) for s in read_thread_facts(thread[:2] + thread[3:]).day_starts] == [(1, 0)]
+
+
+def _seats(opening: str, *posters: str) -> dict[str, tuple[str, ...]]:
+    """The seats read from an opening post when ``posters`` (default: PLAYERS) each said hello."""
+    chatter = [(name, "hi") for name in posters or PLAYERS]
+    return read_thread_facts(make_thread(("Host", opening), *chatter)).seat_accounts()
+
+
+def test_role_text_after_a_struck_name_is_no_account_and_the_struck_seat_is_dead():
+    """The opening post kept up to date: "~~Alder~~ Vanilla townie" is a dead seat and its role, and a placeholder
+    for a seat waiting for its player is no account either."""
+    facts = read_thread_facts(make_thread(
+        ("Host", "1. <s>Alder</s> Vanilla townie<br>2.<s>Birch</s> (Who replaced Oldbirch) 2-shot tracker<br>"
+                 "3. <s>Cedar</s> Vanilla townie<br>4. Damson - White mage<br>5. <s>Elm</s>Looking for Replacement"
+                 "<br>6. Fir<br>7. Gorse"),
+        *CHATTER, ("Oldbirch", "hi"),
+    ))
+    assert [(p.name, p.replacements, p.dead) for p in facts.players] == [
+        ("Alder", (), True), ("Oldbirch", ("Birch",), True), ("Cedar", (), True), ("Damson", (), False),
+        ("Elm", (), True), ("Fir", (), False), ("Gorse", (), False),
+    ]
+
+
+def test_a_list_line_naming_two_seats_joins_neither():
+    seats = _seats(
+        "Players<br>Alder<br>Birch<br>Cedar (repl. Cypress)<br>Damson<br>Elm (repl. Elmo)<br>Fir<br>Gorse<br>"
+        "(Other roles: Alder - Cop, Birch - Doctor, everyone else - Vanilla Townies)<br>"
+        "Cedar replaces Cypress; Elm replaces Elmo",
+        *PLAYERS, "Cypress", "Elmo",
+    )
+    assert seats == {"Alder": ("Alder",), "Birch": ("Birch",), "Cypress": ("Cypress", "Cedar"), "Damson": ("Damson",),
+                     "Elmo": ("Elmo", "Elm"), "Fir": ("Fir",), "Gorse": ("Gorse",)}
+
+
+def test_prod_marks_part_the_struck_earlier_accounts():
+    seats = _seats(
+        "Players<br>Alder *<br>Birch<br>Cedar <s>Midcedar * Firstcedar ^ **</s><br>Damson<br>Elm<br>Fir<br>Gorse",
+        *PLAYERS, "Midcedar", "Firstcedar",
+    )
+    assert seats["Midcedar"] == ("Midcedar", "Firstcedar", "Cedar")
+    assert len(seats) == 7
+
+
+def test_a_chain_of_replacements_in_brackets_keeps_its_order():
+    seats = _seats(
+        "Players<br>Alder<br>Birch<br>Cedar (repl. Midcedar, Firstcedar*)<br>Damson<br>"
+        "<s>Elm</s> (who replaced Midelm, who replaced Firstelm) - Vanilla townie<br>Fir<br>Gorse",
+        *PLAYERS, "Midcedar", "Firstcedar", "Midelm", "Firstelm",
+    )
+    assert seats["Firstcedar"] == ("Firstcedar", "Midcedar", "Cedar")
+    assert seats["Firstelm"] == ("Firstelm", "Midelm", "Elm")
+
+
+def test_a_listed_name_without_its_accounts_trailing_digits_is_that_account():
+    """ "Cedar Vanilla Towny lynched D3" with nothing between name and role: the account "Cedar77" shortened."""
+    facts = read_thread_facts(make_thread(
+        ("Host", "Alive<br>Alder Mafia Goon<br>Birch Mafia Goon<br>Dead<br>Cedar Vanilla Towny lynched D3<br>"
+                 "Damson Weak Doctor killed N3<br>Elm Vanilla Towny lynched D1<br>Fir Cop killed N1<br>"
+                 "Gorse Vanilla Towny endgamed D5"),
+        *[(name, "hi") for name in ("Alder", "Birch", "Cedar77", "Cedar7", "Damson", "Elm", "Fir", "Gorse")],
+        ("Host", "Cedar was lynched.")
+    ))
+    assert "Cedar" not in [p.name for p in facts.players]  # two accounts shorten to "Cedar": neither is it
+    facts = read_thread_facts(make_thread(
+        ("Host", "Alive<br>Alder Mafia Goon<br>Birch Mafia Goon<br>Dead<br>Cedar Vanilla Towny lynched D3<br>"
+                 "Damson Weak Doctor killed N3<br>Elm Vanilla Towny lynched D1<br>Fir Cop killed N1<br>"
+                 "Gorse Vanilla Towny endgamed D5"),
+        *[(name, "hi") for name in ("Alder", "Birch", "Cedar77", "Damson", "Elm", "Fir", "Gorse")],
+        ("Host", "It is Day 1."), ("Alder", "hi"), ("Host", "Cedar was lynched."),
+    ))
+    assert [p.name for p in facts.players][2] == "Cedar77"
+    assert "Cedar77" in [e.player for e in facts.eliminations]  # "Cedar was lynched" names the seat
+
+
+def test_a_listed_name_that_never_posted_stays_with_its_fate_between_posted_lines():
+    seats = _seats(
+        "Players:<br><s>Oldalder</s> Alder (Mafia Goon — died Day 3)<br>Birch (Vanilla Townie — died Night 1)<br>"
+        "Quietone (Vanilla Townie — died Night 0)<br>Cedar<br>Damson (Vanilla Townie — died Day 1)<br>Elm<br>Fir<br>"
+        "Gorse<br>This game's wiki page has a short summary.",
+    )
+    assert list(seats) == ["Oldalder", "Birch", "Quietone", "Cedar", "Damson", "Elm", "Fir", "Gorse"]
+
+
+def test_a_role_broken_onto_its_own_line_or_a_slip_in_a_list_of_fates_is_no_seat():
+    """ "Mafia Goon, lynched Day 1" (the end of the line above) never posted and is a role; "Gorsr, Vanilla
+    Townie" in the fates under the list is a slip for "Gorse", vouched for by no new name around it."""
+    seats = _seats(
+        "Players:<br>Alder<br>Birch<br>Cedar<br>Damson<br>Elm<br>Fir<br>Gorse<br>Results:<br>"
+        "Alder, Vanilla Townie, lynched Day 2<br>Birch, Vanilla Townie, killed Night 1<br>Gorsr, Vanilla Townie, "
+        "survived<br>Cedar, Vanilla Townie, survived<br><br>Damson,<br>Mafia Goon, lynched Day 1<br>"
+        "Elm, Vanilla Townie, killed Night 2<br>Fir, Cop, killed Night 3",
+    )
+    assert list(seats) == list(PLAYERS)
+    seats = _seats(
+        "Players:<br>Alder,<br>Mafia Goon, lynched Day 1<br>Birch, Vanilla Townie, killed Night 1<br>"
+        "Cedar, Vanilla Townie, survived<br>Damson, Cop, killed Night 2<br>Elm<br>Fir<br>Gorse",
+    )
+    assert list(seats) == list(PLAYERS)

@@ -18,6 +18,14 @@ class Names:
             for account in accounts:
                 self.seat_of.setdefault(account.casefold(), seat)
                 self.spelling.setdefault(squash(account), account)
+        # "Dwlee" for the account "Dwlee99": the moderator drops an account's trailing digits, when the name
+        # left is long enough and only one account shortens to it
+        stems: dict[str, list[str]] = {}
+        for key, account in self.spelling.items():
+            stem = key.rstrip("0123456789")
+            if stem != key and len(stem) >= 4 and stem not in self.spelling:
+                stems.setdefault(stem, []).append(account)
+        self.stems = {stem: found[0] for stem, found in stems.items() if len(found) == 1}
         names = sorted(self.seat_of, key=len, reverse=True)
         self.pattern = (
             re.compile(r"(?<![\w])(" + "|".join(re.escape(n) for n in names) + r")(?![\w])", re.IGNORECASE)
@@ -32,8 +40,9 @@ class Names:
     def seat(self, name: str) -> str | None:
         name = clean_name(name)
         found = self.seat_of.get(name.casefold())
-        if found is None and squash(name) in self.spelling:
-            found = self.seat_of.get(self.spelling[squash(name)].casefold())
+        if found is None:
+            account = self.spelling.get(squash(name)) or self.stems.get(squash(name))
+            found = self.seat_of.get(account.casefold()) if account else None
         return found
 
     def nickname(self, name: str) -> str | None:
@@ -47,10 +56,11 @@ class Names:
     def spelled(self, name: str) -> str:
         """The account as the forum spells it, for a name the moderator wrote ("HumblePoirot" → "Humble Poirot",
         a slip such as "Prolasped Brain" → "Prolapsed Brain" or "Screenplay" → "Srceenplay" when one account
-        alone is that close: one letter off or two swapped)."""
+        alone is that close: one letter off or two swapped; "Dwlee" → "Dwlee99", the account without its
+        trailing digits)."""
         key = squash(name)
-        if key in self.spelling or len(key) < 6:
-            return self.spelling.get(key, name)
+        if key in self.spelling or key in self.stems or len(key) < 6:
+            return self.spelling.get(key) or self.stems.get(key, name)
         from rapidfuzz import fuzz
         from rapidfuzz.distance import OSA
 

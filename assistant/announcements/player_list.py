@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from assistant.announcements.accounts import Names
-from assistant.announcements.deaths import ALIVE_WORDS, DEAD_WORDS
+from assistant.announcements.deaths import ALIVE_WORDS, DEAD_WORDS, ROLE_WORDS
 from assistant.announcements.facts import PostLike
 from assistant.announcements.text import STRUCK_CLOSE, STRUCK_OPEN, clean_name, name_like, plain_text, read_lines
 from assistant.count_state import counted_roster, vote_count_day
@@ -54,13 +54,22 @@ _STAFF_LABEL = re.compile(
     re.IGNORECASE,
 )
 _PHASE_WORDS = re.compile(r"(?:day|night|d|n)\s*\d+\b", re.IGNORECASE)
+# What a list line says of a seat that is no account: its role ("~~Alder~~ Vanilla Townie", "White Mage"), a
+# seat waiting for a player ("Looking for Replacement")
+_SEAT_NOTE = re.compile(
+    ROLE_WORDS.pattern + r"|\b(?:mage|roles?|replacements?|replacing|needed|wanted|tbd|tba|vacant|open|empty|"
+    r"looking|seeking|slot)\b",
+    re.IGNORECASE,
+)
+# Prod or alt marks after a name, inside a struck run of earlier accounts: "~~Oldalder * Midalder ^ **~~"
+_STRUCK_SPLIT = re.compile(r"\s+[|/,]\s+|\s*,\s*|\s+>\s+|(?:\s+[*^]+)+(?:\s+|$)")
 
 
 def _read_entry(line: str, authors: Names | None, moderators: set[str]) -> _Entry | None:
     """A player-list line as accounts (first account first), or None when it is no such line."""
     bare = _BULLET.sub("", line, count=1)
     plain = plain_text(bare)
-    if not plain or len(plain) > 140 or plain.endswith(":") or _LABEL.match(plain.lstrip(STRUCK_OPEN + "*")):
+    if not plain or len(plain) > 140 or plain.endswith(":") or _LABEL.match(plain.lstrip(STRUCK_OPEN + "*([")):
         return None
     if _WAGON_LINE.match(plain.lstrip(STRUCK_OPEN + "*")):
         return None
@@ -70,23 +79,28 @@ def _read_entry(line: str, authors: Names | None, moderators: set[str]) -> _Entr
     struck = [
         clean_name(name)
         for segment in re.findall(STRUCK_OPEN + r"([^" + STRUCK_CLOSE + r"]*)" + STRUCK_CLOSE, bare)
-        for name in re.split(r"\s+[|/,]\s+|\s*,\s*|\s+>\s+", segment)  # "Old1 | Old2": several earlier accounts
+        for name in _STRUCK_SPLIT.split(segment)  # "Old1 | Old2": several earlier accounts
     ]
     unstruck_text = re.sub(STRUCK_OPEN + r"[^" + STRUCK_CLOSE + r"]*" + STRUCK_CLOSE, " | ", bare)
     # "Birch (replacing Oldbirch)": the bracket belongs to the name, not to the role after it
     unstruck_text = re.sub(
-        r"[(\[]\s*((?:replac|repl\.|sub|in\s+for)[^)\]]*)[)\]]", r" \1 ", unstruck_text, flags=re.IGNORECASE
+        r"[(\[]\s*(?:who\s+(?:has\s+)?)?((?:replac|repl\.|sub|in\s+for)[^)\]]*)[)\]]", _chain, unstruck_text,
+        flags=re.IGNORECASE,
     )
     pieces = [p for p in (clean_name(s) for s in _SPLIT.split(unstruck_text)) if p]
     struck = [name for s in struck if s for name in _split_accounts(s, authors) if name_like(name)]
     accounts: list[str] = []
     order_reversed = False
+    latest_struck = struck[-1] if struck else None
     if pieces:
         first = pieces[0]
         parts = _split_replaced(first)
         if len(parts) >= 3:
-            names = [clean_name(p) for p in parts[0::2]]
+            names = [_leading_name(clean_name(p), authors) or clean_name(p) for p in parts[0::2]]
             words = [w for w in parts[1::2] if w]
+            if names[0] == "" and struck:  # "~~Nocase~~ (who replaced Ankamius)": the struck name is the later
+                names[0] = struck.pop()
+                latest_struck = names[0]
             if names[-1] == "" and len(pieces) > 1:  # "X (replaced Y)": the other name is the next piece
                 names[-1] = clean_name(_split_replaced(pieces[1])[0])
             names = [n for n in names if n and name_like(n)]
@@ -111,13 +125,22 @@ def _read_entry(line: str, authors: Names | None, moderators: set[str]) -> _Entr
                         accounts.append(candidate)
     accounts = struck + [a for a in accounts if a.casefold() not in {s.casefold() for s in struck}]
     accounts = [a for a in accounts if a.casefold() not in moderators]
+    if authors is not None:  # a later name that never posted and reads as a role or a vacancy is no account
+        accounts = accounts[:1] + [a for a in accounts[1:] if authors.seat(a) or not _SEAT_NOTE.search(a)]
     if not accounts or not all(name_like(a) and not _PHASE_WORDS.match(a) for a in accounts):
         return None  # "D1 starts - Cedar replaces Cypress - D1 ends" is a line of the game's events
     rest = plain_text(unstruck_text)
     dead = bool(DEAD_WORDS.search(rest)) and not ALIVE_WORDS.search(rest)
-    if struck and not pieces:
-        dead = True  # the only name is struck out: a dead seat
+    if latest_struck and accounts[-1] == latest_struck:
+        dead = True  # the seat's latest account is struck out ("~~Alder~~ Vanilla Townie"): a dead seat
     return _Entry(tuple(dict.fromkeys(accounts)), dead, line)
+
+
+def _chain(bracket: re.Match) -> str:
+    """ "(repl. Middle, First)", "(who replaced Middle, who replaced First)": each name replaced the next."""
+    inside = bracket.group(1)
+    word = re.match(r"replac\w*|repl\.|\w+", inside).group(0)
+    return " " + re.sub(r"\s*,\s*(?:who\s+(?:has\s+)?)?(?:(?:replac\w*|repl\.)\s+)?", f" {word} ", inside) + " "
 
 
 def _split_accounts(text: str, authors: Names | None) -> list[str]:
@@ -155,6 +178,12 @@ def _leading_name(text: str, authors: Names | None) -> str | None:
         if found and found[0][0] == 0:
             return text[: found[0][1]]
     words = text.split()
+    if authors is not None and len(words) > 1:
+        # "Dwlee Vanilla Towny lynched D3": the first words are an account as the moderator shortens or slips it
+        for n in range(min(3, len(words) - 1), 0, -1):
+            head = " ".join(words[:n])
+            if authors.seat(authors.spelled(head)):
+                return head
     if not words or len(words) > 4:
         return None
     return text if name_like(text) else None
@@ -235,7 +264,7 @@ def _list_entries(lines: list[str], moderators: set[str], authors: Names | None)
     if authors is not None:
         vouched = []
         for run in chosen_runs:
-            elsewhere = {e.accounts[0].casefold() for other in chosen_runs if other is not run for e in other}
+            elsewhere = {a.casefold() for other in chosen_runs if other is not run for e in other for a in e.accounts}
             vouched.extend(_vouched(run, authors, elsewhere))
         if sum(1 for e in vouched if any(authors.seat(a) for a in e.accounts)) >= 3:
             chosen = vouched
@@ -243,16 +272,20 @@ def _list_entries(lines: list[str], moderators: set[str], authors: Names | None)
         return []
     if authors is not None:
         chosen = [_Entry(tuple(authors.spelled(a) for a in e.accounts), e.dead, e.line) for e in chosen]
-    # one seat per account: a later mention (the dead list repeating a name) merges into the first
+    # one seat per account: a later mention (the dead list repeating a name) merges into the first; a line that
+    # names accounts of two seats ("Cedar replaces Cypress; Elm replaces Elmo", "(Other roles: Alder - Cop,
+    # Birch - Doctor)") tells of several seats and is none of them
     merged: list[_Entry] = []
     for entry in chosen:
         keys = {a.casefold() for a in entry.accounts}
-        for i, other in enumerate(merged):
-            if keys & {a.casefold() for a in other.accounts}:
-                accounts = other.accounts + tuple(a for a in entry.accounts if a.casefold() not in
-                                                  {x.casefold() for x in other.accounts})
-                merged[i] = _Entry(accounts, other.dead or entry.dead, other.line)
-                break
+        meets = [i for i, other in enumerate(merged) if keys & {a.casefold() for a in other.accounts}]
+        if len(meets) > 1:
+            continue
+        if meets:
+            other = merged[meets[0]]
+            accounts = other.accounts + tuple(a for a in entry.accounts if a.casefold() not in
+                                              {x.casefold() for x in other.accounts})
+            merged[meets[0]] = _Entry(accounts, other.dead or entry.dead, other.line)
         else:
             merged.append(entry)
     return merged
@@ -261,13 +294,34 @@ def _list_entries(lines: list[str], moderators: set[str], authors: Names | None)
 def _vouched(run: list[_Entry], authors: Names, elsewhere: set[str]) -> list[_Entry]:
     """The thread's posters vouch for a list: a name that never posted stays only between two that did (at the
     list's ends, beside two that did when another list names it too), in the same numbered or bulleted list,
-    or on a line of its own beside lines of their own (a player replaced before posting); headers ("Not So
+    or on a line of its own (or with its role or fate) beside such lines (a player replaced or killed before
+    posting); headers ("Not So
     Much" between the living and the dead, "Died" above "Alder - Vanilla Townie - lynched Day 1") and notes
     drop out."""
     posted = [any(authors.seat(a) for a in e.accounts) for e in run]
 
-    def alone(entry: _Entry) -> bool:  # the line is the name and nothing more
-        return plain_text(_BULLET.sub("", entry.line, count=1)).strip(" *^") == entry.accounts[0]
+    def note(entry: _Entry) -> str | None:
+        """What the line says besides its names: "" (nothing), "noted" (a role, with or without its fate:
+        "Alder (Cop — died Night 1)") or None (anything else)."""
+        text = plain_text(_BULLET.sub("", entry.line, count=1))
+        for account in sorted(entry.accounts, key=len, reverse=True):
+            text = text.replace(account, " ")
+        rest = re.sub(r"[\s*^()\[\]{}|,:.–—-]+", " ", text).strip()
+        told = len(rest.split()) <= 8 and not re.search(r"[!?]", rest) and ROLE_WORDS.search(rest)
+        return "" if not rest else ("noted" if told else None)
+
+    def alone(entry: _Entry, near: list[int]) -> bool:
+        """A bare name beside bare names, or a name with its role ("Mafia Goon, lynched Day 1", a line's broken
+        end, has none) beside lines of names no list names before (a list of fates repeating the list above
+        vouches for no slip: "Aegot, Vanilla Townie" under a list with "Aegor")."""
+        own = note(entry)
+        return own == "" and all(note(run[j]) == "" for j in near) or own == "noted" and all(
+            note(run[j]) is not None and not repeated(j) for j in near
+        )
+
+    def repeated(j: int) -> bool:  # entry j names a seat another list, or this one above it, names too
+        keys = {a.casefold() for a in run[j].accounts}
+        return bool(keys & elsewhere) or any(keys & {a.casefold() for a in e.accounts} for e in run[:j])
 
     def style(entry: _Entry) -> str:
         bullet = _BULLET.match(entry.line)
@@ -285,7 +339,7 @@ def _vouched(run: list[_Entry], authors: Names, elsewhere: set[str]) -> list[_En
     def vouched(i: int) -> bool:
         e, near = run[i], between(i)
         return bool(near) and all(posted[j] for j in near) and all(style(run[j]) == style(e) for j in near) and (
-            style(e) != "" or alone(e) and all(alone(run[j]) for j in near)
+            style(e) != "" or alone(e, near)
         ) and not _LIST_HEADER.match(plain_text(e.line)) and e.accounts[0][:1].isalnum()
 
     return [e for i, e in enumerate(run) if posted[i] or vouched(i)]
