@@ -90,7 +90,9 @@ def _count_names(lines: list[str], known: Callable[[str], object]) -> tuple[list
             not_voting = True
         elif not (known(head) or _NO_LYNCH.match(head)):
             continue
-        parts = [n.strip(" .!*") for n in re.split(r",|;|\s+&\s+", match.group("names"))]
+        # "Alder - 2 - Birch, Cedar -": the wagon's number between dashes, a dash closing the line
+        listed = re.sub(r"^\d{1,2}\s*[-–—:]\s*|\s*[-–—]\s*$", "", match.group("names").strip())
+        parts = [n.strip(" .!*") for n in re.split(r",|;|\s+&\s+", listed)]
         names.extend(n for n in parts if n and n.casefold() not in _NOBODY)
     return names, not_voting
 
@@ -127,7 +129,7 @@ def counted_living(lines: list[str], *, seat_of: Callable[[str], str | None]) ->
 _MAJORITY = re.compile(
     r"\b(?:takes?|took)\s+(\d{1,2})\s+(?:votes?\s+)?to\s+(?:lynch|eliminate|execute)\b|"
     r"\b(\d{1,2})\s+(?:votes?\s+)?(?:are\s+|is\s+)?(?:needed|required)\s+(?:to\s+(?:lynch|eliminate)|for\s+a\s+lynch)\b|"
-    r"\bmajority\s+(?:is\s+)?(\d{1,2})\b|\b(\d{1,2})\s+(?:votes?\s+)?(?:is|are)\s+majority\b|"
+    r"\b(?:majority|lynch\s+threshold)(?:\s+is\s+|\s*:\s*|\s+)(\d{1,2})\b|\b(\d{1,2})\s+(?:votes?\s+)?(?:is|are)\s+majority\b|"
     r"(?<![-\w])(\d{1,2})\s+(?:votes?\s+)?to\s+(?:lynch|eliminate|execute)\b",  # "6 to lynch", not "L-2 to lynch"
     re.IGNORECASE,
 )

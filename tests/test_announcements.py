@@ -601,6 +601,145 @@ def test_a_moderator_post_right_after_the_opening_post_may_start_day_1():
     assert [(s.day, s.post) for s in read_thread_facts(thread[:2] + thread[3:]).day_starts] == [(1, 0)]
 
 
+def test_a_list_fate_by_any_kill_verb_and_a_name_with_an_initial_in_one_sentence():
+    thread = make_thread(
+        ("Host", "Players<br>1. Alder - Vanilla Townie stabbed night one.<br>2. Birch<br>3. Cedar J. Oak<br>"
+                 "4. Damson, Goon, strangled night two<br>5. Elm<br>6. Fir<br>7. Gorse"),
+        *((name, "hi") for name in ("Alder", "Birch", "Cedar J. Oak", "Damson", "Elm", "Fir", "Gorse")),
+        ("Host", "Birch was lynched. Night 1 has begun."),
+        ("Host", "Night 1<br>Cedar J. Oak, Town Tracker, has been killed.<br>Day 2 has started"),
+    )
+    facts = read_thread_facts(thread)
+    assert [(d.player, d.phase, d.cite.post) for d in facts.deaths] == [
+        ("Cedar J. Oak", "night 1", 9), ("Alder", "night 1", 0), ("Damson", "night 2", 0)]
+
+
+def test_a_second_kill_told_with_also_and_a_day_that_has_dawned():
+    facts = read_game(
+        ("Host", "Alder has been lynched! Night 1 begins."),
+        ("Host", "Birch has been killed in the night! He was a Doctor.<br>Cedar has also been killed in the night! "
+                 "He was a Townie.<br>Day two has dawned. Good luck everyone!"),
+    )
+    assert [(d.player, d.phase) for d in facts.deaths] == [("Birch", "night 1"), ("Cedar", "night 1")]
+    assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 9)]
+
+
+def test_a_phase_named_as_a_condition_starts_nothing():
+    facts = read_game(
+        ("Host", "You may change your target at any time before the Night Phase begins."),
+        ("Host", "Alder was lynched Day 1. Night will last until a replacement is found. I will prod everyone "
+                 "when D2 has begun."),
+        ("Host", "Birch was found brutally murdered in her sleep. She was a Vigilante Day 2 has officially begun."),
+    )
+    assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 10)]
+    assert [(e.day, e.post) for e in facts.day_ends] == [(1, 9)]
+    assert [(d.player, d.phase, d.post) for d in facts.deaths] == [("Birch", "night 1", None)]
+
+
+def test_a_numbered_wagon_marked_lynched_and_a_night_phase_that_starts_now():
+    facts = read_game(
+        ("Host", "Day 1 - Final VoteCount<br>1. Alder<br>2. Birch - LYNCHED (Alder, Cedar, Damson, Elm)<br>"
+                 "3. Cedar L-3 (Fir)<br>His body is searched to discover...<br>Birch - Vanilla Town<br>"
+                 "Night phase starts now. Day 2 begins Friday."),
+        ("Host", "One of your own is dead, with a bullet between the eyes.<br>Cedar - Vanilla Town<br>"
+                 "Day 2 Starts now."),
+        ("Host", "Votecount 2.09<br>Damson ( LYNCH ) : Alder, Elm, Fir<br>Not voting : Gorse<br>"
+                 "Game entering \"night phase\""),
+    )
+    assert [(e.day, e.player, e.post) for e in facts.eliminations] == [(1, "Birch", 8), (2, "Damson", 10)]
+    assert [(e.day, e.post) for e in facts.day_ends] == [(1, 8), (2, 10)]
+    assert [(d.player, d.phase) for d in facts.deaths] == [("Cedar", "night 1")]
+
+
+def test_a_count_with_dashed_numbers_and_an_unnumbered_count_leave_out_the_dead():
+    facts = read_game(
+        ("Host", "Alder was lynched. Night 1 has begun."),
+        ("Host", "The owner inspects the bodies. ROLE PM ... Birch ... Town JailKeeper ..."),
+        ("Host", "VC - v. 2.00<br>Cedar - 0 -<br>Damson - 1 - Elm<br>NOT VOTING - 4 - Cedar, Damson, Fir, Gorse<br>"
+                 "5 alive takes 3 to LYNCH"),
+        ("Host", "Damson was lynched. Night 2 has begun."),
+        ("Host", "This morning you wake up in anticipation. Day 3 begins now."),
+        ("Host", "Official Vote Count<br>Not Voting (3): Cedar, Fir, Gorse<br>With 3 alive, it takes 2 to lynch."),
+    )
+    assert [(d.player, d.phase, d.cite.post) for d in facts.deaths] == [
+        ("Birch", "night 1", 10), ("Elm", "night 2", 13)]
+
+
+def test_the_role_told_of_the_seat_at_the_threshold_while_the_day_is_open_is_its_lynch():
+    facts = read_game(
+        ("Host", "Vote Count 1.7<br>Alder [4] Birch, Cedar, Damson, Elm<br>Birch [1] Alder<br>Not Voting [2]<br>"
+                 "Lynch Threshold: 4"),
+        ("Host", "Alder was a Vanilla Townie and I'll do all the pretty formatting later."),
+        ("Host", "Birch was killed and was a Mafia Goon. It is now Day 2. With 5 alive, the lynch threshold is 3."),
+    )
+    assert [(e.day, e.player, e.post) for e in facts.eliminations] == [(1, "Alder", 9)]
+    assert [(d.player, d.phase) for d in facts.deaths] == [("Birch", "night 1")]
+    # without the count showing Alder at the threshold, the same words lynch nobody
+    facts = read_game(("Host", "Alder was a Vanilla Townie and I'll do all the pretty formatting later."))
+    assert facts.eliminations == () and facts.deaths == ()
+
+
+def test_a_night_zero_opens_the_game_and_its_kill_is_told_before_day_one():
+    facts = read_thread_facts(make_thread(
+        ("Host", "Players<br>" + "<br>".join(PLAYERS)),
+        ("Host", "Rules: Night 0 works like any other night."),
+        ("Host", "Roles are out. This is also the beginning of Night Zero."),
+        ("Host", "Alder, 1-Shot Gunsmith, has been killed! It is now Day One. With 6 alive, it takes 4 to lynch."),
+        *CHATTER,
+    ))
+    assert [(d.player, d.phase) for d in facts.deaths] == [("Alder", "night 0")]
+    assert [(s.day, s.post) for s in facts.day_starts] == [(1, 3)]
+    # the same after the players have confirmed in the thread
+    facts = read_game(("Host", "Night 0 has begun."), ("Host", "Birch has died. Day 1 begins now."))
+    assert [(d.player, d.phase) for d in facts.deaths] == [("Birch", "night 0")]
+    assert [(s.day, s.post) for s in facts.day_starts] == [(1, 9)]
+
+
+def test_a_night_zero_opening_whose_end_is_not_read_keeps_day_one_at_the_opening():
+    thread = make_thread(("Host", "Players<br>" + "<br>".join(PLAYERS)), ("Host", "Night 0 begins now."), *CHATTER)
+    assert [(s.day, s.post) for s in read_thread_facts(thread).day_starts] == [(1, 0)]
+
+
+def test_the_flip_after_an_unnamed_majority_is_the_lynch_and_a_list_of_players_is_no_flip():
+    facts = read_game(
+        ("Host", "Final vote count<br>Alder [4]: Birch / Cedar / Damson / Elm<br>Majority has been reached.<br>"
+                 "Casualty report<br>Alder † - town - vanilla<br>Start of night 1<br>Achievement unlocked!<br>"
+                 "Birch, Cedar and Damson have achieved Fifty - Make at least 50 posts on day 1."),
+    )
+    assert [(e.day, e.player) for e in facts.eliminations] == [(1, "Alder")]
+    assert facts.deaths == ()
+
+
+def test_a_phase_in_a_roles_name_is_no_time_of_death_and_a_body_found_is_a_death():
+    facts = read_game(
+        ("Host", "Alder was lynched. Night 1 has begun."),
+        ("Host", "This morning you discovered the body of birch whose role lay beside him. Day 2 begins now."),
+        ("Host", "Cedar was lynched. Night 2 has begun."),
+        ("Host", "Nobody died. Day 3 begins now."),
+        ("Host", "Damson was a town N2 Watcher. He was killed by the vigilante."),
+    )
+    assert [(d.player, d.phase) for d in facts.deaths] == [("Birch", "night 1"), ("Damson", "day 3")]
+
+
+def test_a_count_after_the_lynch_that_states_the_days_own_number_alive_starts_no_day():
+    facts = read_game(
+        ("Host", "VOTECOUNT 1.07<br>(4) Alder [LYNCH!] — Birch, Cedar, Damson, Elm<br>(0) Birch —<br>"
+                 "(2) (NOT VOTING) — Fir, Gorse<br>With 7 alive, it takes 4 votes to lynch."),
+        ("Host", "A lynch has been achieved! The frogs set the noose."),
+        ("Host", "As daybreak comes, nobody died.<br>VOTECOUNT 2.00<br>With 6 alive, it takes 4 votes to lynch."),
+    )
+    assert [(e.day, e.player, e.post) for e in facts.eliminations] == [(1, "Alder", 8)]
+    assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 10)]
+
+
+def test_a_no_lynch_in_the_event_of_a_tie_is_a_rule_not_news():
+    facts = read_game(
+        ("Host", "Votecount<br>Alder - 3 (Birch, Cedar, Damson)<br>The deadline is Friday. In the event of a tie, "
+                 "there will be a no lynch."),
+    )
+    assert facts.eliminations == () and facts.day_ends == ()
+
+
 def _seats(opening: str, *posters: str) -> dict[str, tuple[str, ...]]:
     """The seats read from an opening post when ``posters`` (default: PLAYERS) each said hello."""
     chatter = [(name, "hi") for name in posters or PLAYERS]
@@ -697,3 +836,16 @@ def test_a_role_broken_onto_its_own_line_or_a_slip_in_a_list_of_fates_is_no_seat
         "Cedar, Vanilla Townie, survived<br>Damson, Cop, killed Night 2<br>Elm<br>Fir<br>Gorse",
     )
     assert list(seats) == list(PLAYERS)
+
+
+def test_a_name_that_never_posted_ends_where_its_role_begins_and_a_one_shot_role_is_no_death():
+    facts = read_thread_facts(make_thread(
+        ("Host", "Living Players<br>Alder Vanilla Townie<br>Birch (replaces Oldbirch) Town Doctor<br>"
+                 "Quietone Town 1-Shot Vigilante<br>Cedar (replaces Oldcedar) Vanilla Townie<br>Damson Vanilla Townie"
+                 "<br>Dead Players<br>Elm Mafia Goon Lynched Day 1<br>Fir Vanilla Townie Killed Night 1<br>"
+                 "Gorse, Mafia Goon Lynched Day 2"),
+        *CHATTER,
+    ))
+    assert [(p.name, p.dead) for p in facts.players][:5] == [
+        ("Alder", False), ("Oldbirch", False), ("Quietone", False), ("Oldcedar", False), ("Damson", False),
+    ]

@@ -50,14 +50,15 @@ NO_LYNCH = re.compile(
     re.IGNORECASE,
 )
 KILL_VERB = re.compile(
-    r"\b(?:was|has\s+been|have\s+been|is|were|are|got|had\s+been)\s+(?:found\s+)?(?:\w+\s+)?(?:killed|dead|murdered|shot|stabbed|"
+    r"\b(?:was|has\s+(?:also\s+)?been|have\s+(?:also\s+)?been|is|were|are|got|had\s+been)\s+(?:found\s+)?(?:\w+\s+)?(?:killed|dead|murdered|shot|stabbed|"
     r"slain|poisoned|strangled|mauled|eaten|burn(?:ed|t)|crushed|eviscerated|executed|assassinated|slaughtered|"
     r"vanquished|taken\s+out)\b|\b(?:died|dies|perished|is\s+no\s+more)\b|"
     r",\s*(?:was\s+)?(?:killed|shot|stabbed|murdered|died|slain|dead)\b",
     re.IGNORECASE,
 )
 CONDITION = re.compile(r"\b(?:when|whenever|if|once|until|unless|will|would|can|before|after)\b", re.IGNORECASE)
-IF_BEFORE = re.compile(r"\b(?:if|unless|when|whenever|once|until|should|in\s+case)\b", re.IGNORECASE)
+IF_BEFORE = re.compile(r"\b(?:if|unless|when|whenever|once|until|should|in\s+case|in\s+the\s+event|otherwise)\b",
+                       re.IGNORECASE)
 MODKILL = re.compile(r"\bmod[\s-]?kill(?:ed|s)?\b", re.IGNORECASE)
 FLIP = re.compile(
     r"^\W*(?P<name>[^,\n]{1,40}?)\s*(?:,|\s-\s|\s–\s|\swas\s(?:a|an|the)\s)\s*(?P<rest>.{2,160})$", re.IGNORECASE
@@ -66,20 +67,27 @@ NEGATION = re.compile(r"\b(not|no\s*one|nobody|nothing|n't|never|survived|saved|
                        re.IGNORECASE)
 WAS_ROLE = re.compile(r"\b(?:was|is)\s+(?:a|an|the)\s+\w", re.IGNORECASE)
 # Words of a role reveal ("Name - Vanilla Townie", "Name, Mafia Goon"): a flip, in a post that ends a day or a night.
-ROLE_WORDS = re.compile(
-    r"\b(town|townie|villager|vanilla|mafia|goon|scum|cop|doctor|medic|mason|vigilante|vig|godfather|roleblocker|"
+_ROLES = (
+    r"(town|townie|villager|vanilla|mafia|goon|scum|cop|doctor|medic|mason|vigilante|vig|godfather|roleblocker|"
     r"serial\s+killer|sk|werewolf|wolf|cult|cultist|survivor|jester|tracker|watcher|neutral|seer|bodyguard|"
     r"jailkeeper|gunsmith|neighbou?r|rolecop|innocent|guilty|killer|hider|bus\s+driver|lover|traitor|"
-    r"third\s+party|independent|alien|vampire|witch|hunter|ninja|janitor|framer|strongman)s?\b",
-    re.IGNORECASE,
+    r"third\s+party|independent|alien|vampire|witch|hunter|ninja|janitor|framer|strongman|voyeur)s?\b"
 )
+ROLE_WORDS = re.compile(r"\b" + _ROLES, re.IGNORECASE)
+# a phase that is part of a role's name ("a town N2 Watcher", "Night 2 Doctor") is no time of death
+_IN_ROLE = re.compile(r"[\s-]+" + _ROLES, re.IGNORECASE)
 
 
 # A count's wagon marked lynched: "Alder - Birch, Cedar, Damson (LYNCHED)", "Alder [Lynched] : Birch, ...": the
 # head, not its last voter
+_LIST_NUMBER = r"^\W*(?:\d{1,2}\s*[.)\]]\s*)?"  # "9. ", "[09] "
 _LYNCHED_WAGON = re.compile(
-    r"^\W*(?P<head>[^:\-–—(\[]{1,40}?)\s*(?:[\[(][^\])]{0,12}[\])]\s*)?[:\-–—]\s*[^.!?]*[\[(]\s*lynched\s*[\])]"
-    r"|^\W*(?P<head2>[^:\-–—(\[]{1,40}?)\s*[\[(]\s*lynched\s*[\])]\s*[:\-–—]",  # Alder [Lynched] : Birch, ...
+    _LIST_NUMBER + r"(?P<head>[^:\-–—(\[]{1,40}?)\s*(?:[\[(][^\])]{0,12}[\])]\s*)?[:\-–—]\s*[^.!?]*"
+    r"[\[(]\s*lynched\s*!?\s*[\])]"
+    # Alder [Lynched] : Birch, ...; Alder ( LYNCH ) : Birch, ...
+    r"|" + _LIST_NUMBER + r"(?P<head2>[^:\-–—(\[]{1,40}?)\s*[\[(]\s*lynch(?:ed)?\s*!?\s*[\])]\s*[:\-–—]"
+    # 9. Alder - LYNCHED (Birch, Cedar, ...)
+    r"|" + _LIST_NUMBER + r"(?P<head3>[^:\-–—(\[]{1,40}?)\s*[\-–—:]\s*lynched\s*!?\s*(?:[(\[]|$)",
     re.IGNORECASE,
 )
 
@@ -96,8 +104,8 @@ def read_lynch(plain: str, post: PostLike, cite: Cite, state: State, names: Name
         state.lynched = True
         return True
     wagon = _LYNCHED_WAGON.match(plain)
-    lynched = (names.seat(wagon.group("head") or wagon.group("head2")) if wagon else None) or named_before(
-        plain, LYNCH_VERB, names)
+    head = (wagon.group("head") or wagon.group("head2") or wagon.group("head3")) if wagon else None
+    lynched = (names.seat(head) if head else None) or named_before(plain, LYNCH_VERB, names)
     night = stated_night(plain)
     if lynched and lynched not in state.dead and night is not None:  # "X was hung upside down Night 3"
         state.add("deaths", DeathFact(lynched, f"night {night}", None, "night kill", cite))
@@ -111,6 +119,29 @@ def read_lynch(plain: str, post: PostLike, cite: Cite, state: State, names: Name
         state.end_day(post, cite)
         state.lynched = True
     return False
+
+
+def read_hammered_flip(plain: str, post: PostLike, cite: Cite, state: State, names: Names) -> bool:
+    """A role told of the one seat the day's last count shows at majority, while the day is open ("Alder was a
+    Vanilla Townie, formatting later"), is that day's lynch: the day ends here."""
+    if state.night or state.ended or state.wagons is None or state.wagons[0] != state.day:
+        return False
+    if state.has_elimination(state.day):
+        return False
+    _, wagons, majority = state.wagons
+    at_majority = [seat for seat, votes in wagons.items() if votes >= majority and seat not in state.dead]
+    match = FLIP.match(plain)
+    if len(at_majority) != 1 or not match or names.seat(match.group("name")) != at_majority[0]:
+        return False
+    rest = match.group("rest")
+    if not (WAS_ROLE.search(plain) or _is_reveal(rest)) or not ROLE_WORDS.search(rest[:40]):
+        return False
+    if NEGATION.search(rest) or re.search(r"\breplac|\?", rest, re.IGNORECASE):
+        return False
+    state.add("elims", Elimination(state.day, at_majority[0], post.number, cite))
+    state.end_day(post, cite)
+    state.lynched = True
+    return True
 
 
 _IN_THE_NIGHT = re.compile(r"\b(?:in|during)\s+the\s+night\b|\blast\s+night\b|\bovernight\b", re.IGNORECASE)
@@ -127,12 +158,13 @@ def read_death(plain: str, post: PostLike, cite: Cite, state: State, names: Name
     f = state.facts
     started_here = not state.night and any(d.post == post.number and d.day == state.day for d in f["starts"])
     together = [seat for seat in named_together(plain, KILL_VERB, names) if seat not in state.dead]
-    killed = named_before(plain, KILL_VERB, names) or flip_name(plain, names, state, started_here)
+    killed = named_before(plain, KILL_VERB, names) or flip_name(plain, names, state, started_here) or \
+        body_of(plain, names)
     if len(together) > 1:
         killed = together[0]
     if not killed or killed in state.dead:
         return False
-    stated = PHASE_IN.search(plain)
+    stated = next((m for m in PHASE_IN.finditer(plain) if not _IN_ROLE.match(plain, m.end())), None)
     lynch_line = bool(re.search(r"\blynch", plain, re.IGNORECASE))
     if stated:
         kind = "night" if stated.group(1).lower().startswith("n") else "day"
@@ -141,14 +173,16 @@ def read_death(plain: str, post: PostLike, cite: Cite, state: State, names: Name
         kind, number = "night", state.day - 1
     elif _IN_THE_NIGHT.search(plain):  # "killed in the night" told while the day is open: this is its dawn
         kind, number = "night", state.day
+    elif state.night and state.lynched and state.night_post == post.number:
+        # "Majority has been reached." then "Alder - town - vanilla": the post that ended the day by a lynch it
+        # did not name tells that lynch's flip
+        kind, number = "day", state.day
     else:
         kind, number = ("night", state.day) if state.night else ("day", state.day)
     if kind == "day" and (lynch_line or state.ended) and not state.has_elimination(number):
         state.add("elims", Elimination(number, killed, post.number, cite))
         if number == state.day and not state.night:
             state.end_day(post, cite)
-        return True
-    if kind == "night" and number == 0:
         return True
     if kind == "night" and number == state.day and not state.night and not started_here:
         # a kill of the night after the open day: that day ended in a post the reader did not understand,
@@ -231,6 +265,8 @@ def read_lynch_flip(post: PostLike, lines: list[str], state: State, names: Names
                 continue
             if NEGATION.search(match.group("rest")) or re.search(r"\breplac", sentence, re.I):
                 continue
+            if any(other != seat for _, _, other in names.find(match.group("rest"))):
+                continue  # "Alder, Birch and Cedar have achieved fifty posts on day 1": a list, no flip
             f["deaths"][:] = [d for d in f["deaths"] if not (d.player == seat and d.cite.post == post.number)]
             state.add("elims", Elimination(state.day, seat, post.number, Cite(post.number, trim(line))))
             return
@@ -247,6 +283,24 @@ def named_before(text: str, verb: re.Pattern, names: Names) -> str | None:
         if NEGATION.search(between) or NEGATION.search(match.group(0)) or len(between) > 80:
             continue
         return before[-1][2]
+    return None
+
+
+_BODY_OF = re.compile(
+    r"\b(?:found|discovered|discover|find|finds|discovers)\s+(?:the\s+)?(?:\w+\s+)?(?:body|corpse|remains)\s+of\s+",
+    re.IGNORECASE,
+)
+
+
+def body_of(text: str, names: Names) -> str | None:
+    """ "The town found the body of Alder": the seat named right after the words, unless negated."""
+    for match in _BODY_OF.finditer(text):
+        clause_start = max(text.rfind(c, 0, match.start()) for c in ".!?;") + 1
+        if NEGATION.search(text[clause_start: match.start()]) or CONDITION.search(text[clause_start: match.start()]):
+            continue
+        found = names.find(text[match.end(): match.end() + 40])
+        if found and found[0][0] == 0:
+            return found[0][2]
     return None
 
 
@@ -279,6 +333,8 @@ def flip_name(text: str, names: Names, state: State, started_here: bool = False)
     rest = match.group("rest")
     if NEGATION.search(rest) or ALIVE_WORDS.search(rest) or re.search(r"\breplac", rest, re.IGNORECASE):
         return None
+    if any(other != seat for _, _, other in names.find(rest)):
+        return None  # "Alder, Birch and Cedar have achieved fifty posts on day 1": a list of players, no flip
     after_phase = state.night or state.ended or started_here
     if DEAD_WORDS.search(rest) or ((WAS_ROLE.search(text) or _is_reveal(rest)) and after_phase):
         return seat
@@ -293,6 +349,10 @@ def _is_reveal(rest: str) -> bool:
 MAX_DEATHS_IN_A_NIGHT = 3
 
 
+_UNNUMBERED_COUNT = re.compile(r"^\W*(?:official\s+|current\s+)?(?:vote\s*-?\s*count|votecount)\s*:?\s*$",
+                               re.IGNORECASE)
+
+
 def read_counted_living(post: PostLike, state: State, names: Names, seats: dict[str, list[str]]) -> None:
     """A day's vote count that lists every living player leaves out the seats that died since: a death the
     moderator told only in flavour text ("the town found a body") is still read. A seat missing from the
@@ -302,6 +362,8 @@ def read_counted_living(post: PostLike, state: State, names: Names, seats: dict[
         return
     lines = read_lines(post.body_html)
     day = next((d for d in (vote_count_day(plain_text(line)) for line in lines[:3]) if d is not None), None)
+    if day is None and any(_UNNUMBERED_COUNT.match(plain_text(line)) for line in lines[:2]):
+        day = state.day  # "Official Vote Count" with no number, posted in the open day: that day's count
     if day != state.day:
         return
     unstruck = [re.sub(STRUCK_OPEN + "[^" + STRUCK_CLOSE + "]*" + STRUCK_CLOSE, "", line) for line in lines]
@@ -341,6 +403,7 @@ def confirm_counted_out(state: State, last_post: int) -> None:
 # "Cedar, Mason, died during Night 1", "Damson was the first lynch of Day 2"
 _LISTED_FATE = re.compile(
     r"\b(?P<how>lynched|lynch|hanged|hung|executed|eliminated|voted\s+out|killed|died|murdered|shot|slain|"
+    r"stabbed|strangled|poisoned|mauled|eaten|burn(?:ed|t)|crushed|assassinated|slaughtered|"
     r"night\s*-?\s*killed|nightkilled|modkilled|mod-killed)\b[^.;|]{0,30}?\b(?P<phase>day|night|d|n)\s*" + NUM + r"\b",
     re.IGNORECASE,
 )

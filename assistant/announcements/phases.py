@@ -1,5 +1,6 @@
-"""Day starts and ends: the phase words moderators write, the dawn that starts a day unnamed, a count headed for
-the next day, and the deadlines they announce."""
+"""Day starts and ends: the phase words moderators write (not those of a condition: "when Day 3 begins"), a
+Night 0 that opens the game, the dawn that starts a day unnamed, a count headed for the next day, and the
+deadlines they announce."""
 
 from __future__ import annotations
 
@@ -18,20 +19,22 @@ from assistant.announcements.text import (
     sentences,
     trim,
 )
-from assistant.count_state import count_number, majority_needed, vote_count_day
+from assistant.count_state import count_number, majority_needed, stated_alive, vote_count_day
 from assistant.deadlines import read_deadline
 
 NOW_PHASE = re.compile(
     r"\b(?:it\s+is\s+now|it'?s\s+now|welcome\s+to|we\s+are\s+now\s+in|now\s+entering|entering|start\s+of|"
     r"beginning\s+of|dawns?\s+on|dawn\s+of)\s+(?:the\s+)?(day|night|[dn](?=\s*\d))\s*" + NUM + r"\b"
-    r"|\b(day|night)\s*" + NUM + r"\s+(?:has\s+)?(?:now\s+)?(?:begun|began|started|starts\s+now|begins\s+now|beginning|"
+    r"|\b(day|night)\s*" + NUM + r"\s+(?:has\s+)?(?:now\s+)?(?:begun|began|started|starts\s+now|begins\s+now|"
+    r"beginning|dawned|"
     r"is\s+(?:now\s+)?(?:open|here|upon\s+us|underway)|begins(?=\s*[.!,]|\s*$)|starts(?=\s*[.!,]|\s*$)|"
     r"has\s+now\s+begun)"
     r"|^\W*(day|night)\s*" + NUM + r"\s*(?:[:!\-–—]|$)",
     re.IGNORECASE,
 )
 NIGHT_FALLS = re.compile(
-    r"\bnight\s+(?:has\s+)?(?:fallen|falls|begins|has\s+begun|is\s+upon|starts|has\s+started)\b|\bit\s+is\s+now\s+night\b",
+    r"\bnight\s+(?:phase\s+)?(?:has\s+)?(?:fallen|falls|begins|has\s+begun|is\s+upon|starts|has\s+started)\b|"
+    r"\bit\s+is\s+now\s+night\b|\bentering\s+(?:the\s+)?[\"“']?night\s+phase\b",
     re.IGNORECASE,
 )
 SHORT_PHASE = re.compile(r"\b([dn])\s*(\d{1,2})\s+(?:has\s+)?(?:started|begun|begins|starts)\b", re.IGNORECASE)
@@ -58,6 +61,8 @@ def phase_of(text: str, state: State, post: int) -> tuple[str, int] | None:
     "With 9 alive, 5 to lynch" after a night starts the next day, but not in the post that ended the day nor
     in the ended day's final count ("Vote Count 1.13 ... With 13 alive"): they state the day's own numbers."""
     match = NOW_PHASE.search(text)
+    if match and _conditional(text, match.start()):
+        match = None
     if match:
         kind = "night" if (match.group(1) or match.group(3) or match.group(5)).lower().startswith("n") else "day"
         return kind, read_number(match.group(2) or match.group(4) or match.group(6))
@@ -68,7 +73,7 @@ def phase_of(text: str, state: State, post: int) -> tuple[str, int] | None:
             return ("night", number) if kind == "day" else ("day", number + 1)
         return kind, number
     match = SHORT_PHASE.search(text)
-    if match:
+    if match and not _conditional(text, match.start()):
         return ("night" if match.group(1).lower() == "n" else "day"), int(match.group(2))
     match = BARE_PHASE.search(text)
     if match and state.day:
@@ -79,6 +84,16 @@ def phase_of(text: str, state: State, post: int) -> tuple[str, int] | None:
             state.count_day != state.day:
         return "day", state.day + 1
     return None
+
+
+_CONDITIONAL = re.compile(r"\b(?:when|whenever|once|until|till|if|unless|before|after)\b", re.IGNORECASE)
+
+
+def _conditional(text: str, at: int) -> bool:
+    """The phase named at ``at`` is a condition of its clause, not news: "I will prod everyone when D3 has
+    begun", "until Day 2 starts"."""
+    clause = text[max(text.rfind(c, 0, at) for c in ".,;:!?") + 1: at]
+    return bool(_CONDITIONAL.search(clause))
 
 
 def stated_night(text: str) -> int | None:
@@ -122,11 +137,36 @@ def read_day_one_start(post: PostLike, state: State, timezone: tzinfo) -> None:
                 return
 
 
+_NIGHT_ZERO = re.compile(
+    r"\b(?:beginning|start)\s+of\s+(?:the\s+)?night\s*(?:0|zero)\b|\bit\s+is\s+now\s+night\s*(?:0|zero)\b|"
+    r"\bnight\s*(?:0|zero)\s+(?:has\s+)?(?:now\s+)?(?:begun|begins|began|starts|started|is\s+(?:now\s+)?(?:open|underway))",
+    re.IGNORECASE,
+)
+
+
+def read_night_zero(post: PostLike, state: State) -> bool:
+    """A moderator's post before any player's that starts Night 0 ("Roles are out. Night 0 begins now."): the
+    game opens with a night, day 1 starts with the post that ends it, and deaths told before it are night 0's.
+    True when it did."""
+    if not (state.implicit and state.day == 1 and not state.ended):
+        return False
+    text = " ".join(plain_text(line) for line in read_lines(post.body_html))
+    match = _NIGHT_ZERO.search(text)
+    if not match or _conditional(text, match.start()):
+        return False
+    f = state.facts
+    state.day_one = ([s for s in f["starts"] if s.day == 1], [d for d in f["deadlines"] if d.day == 1])
+    f["starts"][:] = [s for s in f["starts"] if s.day != 1]
+    f["deadlines"][:] = [d for d in f["deadlines"] if d.day != 1]
+    state.day, state.night, state.ended, state.implicit = 0, True, False, False
+    return True
+
+
 def read_vote_count_day(post: PostLike, run: list[PostLike], state: State, timezone: tzinfo) -> None:
     """A moderator's vote count for the next day, posted at night: that day has started, even when the
     moderator announced it only in flavour text. It starts with the first post of the moderator's run of
     posts before the count (no player posted in between) that reads as a dawn, else with the count itself."""
-    if not state.night or not state.day or state.night_post == post.number:
+    if not state.night or state.night_post == post.number:  # night 0 too
         return  # the post that ended the day holds its final count, whatever day that count names
     lines = read_lines(post.body_html)
     day = next((d for d in (vote_count_day(plain_text(line)) for line in lines[:3]) if d is not None), None)
@@ -165,7 +205,7 @@ def read_dawn(post: PostLike, lines: list[str], state: State, timezone: tzinfo) 
     """A night ends without "It is now Day N" when the moderator reports its deaths or that nobody died, or
     tells of the morning and the day's business: the next day starts with that post."""
     f = state.facts
-    if not state.night or not state.day or state.night_post == post.number:
+    if not state.night or state.night_post == post.number:  # night 0 too
         return
     text = " ".join(plain_text(line) for line in lines)
     if NIGHT_FALLS.search(text) or any(e.post == post.number for e in f["elims"]):
@@ -250,7 +290,8 @@ def read_phase(plain: str, lines: list[str], post: PostLike, cite: Cite, state: 
             state.end_day(post, cite)
             state.night = True
             return True
-    if NIGHT_FALLS.search(plain) and not state.night and state.day:
+    falls = NIGHT_FALLS.search(plain)
+    if falls and not _conditional(plain, falls.start()) and not state.night and state.day:
         state.end_day(post, cite)
         state.night = True
         return True
@@ -284,8 +325,10 @@ def read_next_day_in_end_post(post: PostLike, lines: list[str], state: State, li
     after = text.split(ended_at.cite.words[:40], 1)[-1] if ended_at and ended_at.cite.words else ""
     if not after or NIGHT_FALLS.search(text) or re.search(r"\bnight\b", text, re.IGNORECASE):
         return
-    if re.search(r"\bvote\s*-?\s*count|\bvotecount|\(\s*\d{1,2}\s*\)\s*:", after, re.IGNORECASE):
+    if re.search(r"\bvote\s*-?\s*count|\bvotecount|\(\s*\d{1,2}\s*\)\s*[:\-–—]|\bnot\s+voting\b", after, re.IGNORECASE):
         return  # the day's final count, after the words that ended it, states the day's own numbers
+    if stated_alive(after) not in (None, living):
+        return  # "With 13 alive" when 12 are left: the ended day's numbers
     needed = majority_needed(after)
     if needed is None or needed != living // 2 + 1 or re.search(r"\btook\b", after, re.IGNORECASE):
         return

@@ -12,6 +12,7 @@ from assistant.announcements.deaths import (
     read_count_lynch,
     read_counted_living,
     read_death,
+    read_hammered_flip,
     read_listed_fates,
     read_lynch,
     read_lynch_flip,
@@ -26,6 +27,7 @@ from assistant.announcements.phases import (
     read_day_one_start,
     read_deadline_line,
     read_next_day_in_end_post,
+    read_night_zero,
     read_opening,
     read_phase,
     read_vote_count_day,
@@ -100,7 +102,9 @@ def read_thread_facts(
         if post is opening:
             read_opening(post, state, timezone)
             continue
-        if opening_block:
+        if read_night_zero(post, state):
+            continue
+        if opening_block and state.day != 0:  # after a Night 0 began, the moderator's posts are news
             read_day_one_start(post, state, timezone)
             continue
         before = copy.deepcopy(state), copy.deepcopy(seats)
@@ -115,6 +119,8 @@ def read_thread_facts(
             seats.clear()
             seats.update(before[1])
             names.__init__(seats)
+    if not any(s.day == 1 for s in state.facts["starts"]):  # a Night 0 whose end the reader did not see
+        state.facts["starts"][:0], state.facts["deadlines"][:0] = state.day_one
     confirm_counted_out(state, posts[-1].number)
     state.quiet = False
     read_listed_fates(player_facts, state)
@@ -158,9 +164,10 @@ def read_announcement(
     for line, plain in ((whole, sentence) for whole in lines for sentence in sentences(plain_text(whole))):
         cite = Cite(post.number, trim(line))
         read_replacements(plain, post, cite, state, names, seats)  # first: later sentences may name the new account
-        if read_phase(plain, lines, post, cite, state, timezone) or state.day == 0:
+        if read_phase(plain, lines, post, cite, state, timezone):
             continue
-        if read_lynch(plain, post, cite, state, names) or read_death(plain, post, cite, state, names):
+        if read_lynch(plain, post, cite, state, names) or read_hammered_flip(plain, post, cite, state, names) or \
+                read_death(plain, post, cite, state, names):
             continue
         read_deadline_line(plain, post, cite, state, timezone)
     read_majority_death(post, lines, state, names)

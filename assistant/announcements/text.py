@@ -81,7 +81,8 @@ def trim(text: str, limit: int = 160) -> str:
 
 
 def sentences(text: str) -> list[str]:
-    return [s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z\W])", text) if s.strip()]
+    # not after an initial: "Albert B. Rampage, Townie, has been killed." is one sentence
+    return [s for s in re.split(r"(?<=[.!?])(?<!\b[A-Z]\.)\s+(?=[A-Z\W])", text) if s.strip()]
 
 
 _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
