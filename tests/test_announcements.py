@@ -879,3 +879,10 @@ def test_a_listed_name_off_by_its_trailing_digits_is_the_one_account_that_close(
     facts = read_thread_facts(thread)
     assert facts.seat_accounts()["Oldbirch"] == ("Oldbirch", "Rob14")
     assert facts.replacements == ()
+
+
+def test_a_title_after_mod_and_the_reviewers_after_the_moderators_are_no_moderators():
+    opening = ("Moderated by Host and reviewed by Checker, Other.<br>Links<br>Mod thread<br>Moderator Information<br>"
+               "Players<br>" + "<br>".join(PLAYERS))
+    facts = read_thread_facts(make_thread(("Host", opening), *CHATTER))
+    assert facts.moderators == ("Host",)

@@ -10,12 +10,16 @@ from assistant.announcements.facts import Cite, PostLike
 from assistant.announcements.phases import BARE_PHASE, NOW_PHASE, SHORT_PHASE
 from assistant.announcements.text import clean_name, name_like, plain_text, read_lines, squash, trim
 
+# "Mod: Alder", "Co-Mods - Birch and Cedar", "Hosted by Alder"; a title without a separator ("Mod thread",
+# "Moderator Information") names nobody
 _MOD_LINE = re.compile(
-    r"^\W*(?:co-?\s*mod(?:erator)?s?|mod(?:erator)?s?|(?:co-?)?hosts?|hosted\s+by|run\s+by|modded\s+by|"
-    r"moderated\s+by)\b\s*(?:\([^)]*\))?\s*(?::|-|by|is|are)?\s*(?P<names>.+)$",
+    r"^\W*(?:(?:co-?\s*mod(?:erator)?s?|mod(?:erator)?s?|(?:co-?)?hosts?)\b\s*(?:\([^)]*\))?\s*"
+    r"(?::|-|–|—|\bby\b|\bis\b|\bare\b)|(?:hosted|run|modded|moderated)\s+by\b)\s*(?P<names>.+)$",
     re.IGNORECASE,
 )
 _NOT_MOD_LINE = re.compile(r"\b(backup|reviewer|review|setup|design|thanks|special|flavou?r|art)\b", re.IGNORECASE)
+# "Moderated by Alder and reviewed by Birch, Cedar": the names after such words are not moderators
+_NOT_MOD_NAME = re.compile(r"\b(?:review|back-?\s?up|setup|design|thank|special|flavou?r|art)\w*\b", re.IGNORECASE)
 
 
 def read_moderators(opening: PostLike) -> tuple[tuple[str, ...], Cite | None]:
@@ -27,6 +31,7 @@ def read_moderators(opening: PostLike) -> tuple[tuple[str, ...], Cite | None]:
         if not match or _NOT_MOD_LINE.search(plain.split(":")[0] if ":" in plain else plain):
             continue
         names = [n for n in (clean_name(x) for x in re.split(r",|&|\band\b|/|\+", match.group("names"))) if n]
+        names = names[: next((i for i, n in enumerate(names) if _NOT_MOD_NAME.search(n)), len(names))]
         names = [n for n in names if name_like(n) and len(n.split()) <= 3]
         if not names or len(names) > 4:
             continue
