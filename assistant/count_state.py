@@ -42,6 +42,20 @@ def vote_count_day(line: str) -> int | None:
     return int(word) if word.isdigit() else _NUMBER_WORDS[word]
 
 
+_COUNT_NUMBER = re.compile(
+    r"\b" + _VOTE_COUNT + r"\s*#?\s*(?:\d{1,2}\s*[.,]\s*(\d{1,3})(?!\d)|" + _NUM + r"\b(?!\s*[.,]\s*\d))", re.IGNORECASE
+)
+
+
+def count_number(line: str) -> int | None:
+    """Which of its day's counts a heading says it is: "Vote Count 3.02" and "Day One: Vote Count Two" -> 2."""
+    match = _COUNT_NUMBER.search(line)
+    if not match:
+        return None
+    found = match.group(1) or match.group(2)
+    return int(found) if found.isdigit() else _NUMBER_WORDS[found.lower()]
+
+
 def stated_alive(text: str) -> int | None:
     """The number of living players a post states ("With 9 alive ..."), when it states one."""
     match = _ALIVE.search(text)

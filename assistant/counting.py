@@ -102,7 +102,9 @@ def game_warnings(
                     )
                 )
     if days:
-        warnings += _outcome_warnings(game, stored or load_stored_game(game, db), max(days), now)
+        stored = stored or load_stored_game(game, db)
+        warnings += _outcome_warnings(game, stored, max(days), now)
+        warnings += _takeover_warnings(game, db, stored)
     if _undeclared(game, ruleset, 1):
         first = store.first_post_number(db, game.key)
         warnings.append(
@@ -115,6 +117,26 @@ def game_warnings(
             )
         )
     return warnings
+
+
+def _takeover_warnings(game: Game, db: Store, stored: StoredGame) -> list[GameWarning]:
+    """A seat the moderator's counts show held by an unlisted account that votes (a renamed account, a
+    replacement never announced): its votes are refused until the game file lists it."""
+    from assistant.takeovers import find_takeovers, strangers_vote
+
+    if not game.players or not strangers_vote(game, stored.posts):
+        return []
+    bodies = store.moderator_bodies(db, game.key, game.moderators)
+    return [
+        GameWarning(
+            "takeover",
+            f"{t.account} seems to hold {t.seat}'s seat ({t.words()}): its votes are not counted until the game "
+            f"file lists it; `votal update` writes it, or add {{name = \"{t.account}\", post = {t.post}}} to "
+            f"{t.seat}'s replacements",
+            post=t.post,
+        )
+        for t in find_takeovers(game, stored.ruleset, stored.posts, bodies)
+    ]
 
 
 def _outcome_warnings(game: Game, stored: StoredGame, day: int, now: datetime | None) -> list[GameWarning]:

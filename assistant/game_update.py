@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
     from assistant.announcements import PostLike
     from assistant.store import Store
+    from assistant.takeovers import Takeover
     from assistant.tally import Votal
 
     CountDay = Callable[[Game, int], Votal]
@@ -96,12 +97,15 @@ def plan_update(
     path: str | Path = "<game>",
     count_day: CountDay | None = None,
     clocked: bool = False,
+    takeovers: Callable[[Game], Sequence[Takeover]] | None = None,
 ) -> UpdateReport:
     """The game file ``text`` with what the moderators' ``posts`` announce after the last post it names.
 
     ``count_day(game, day)`` counts a day with the project's counting (the store's posts); each announced
-    lynch or no-lynch is compared with it. ``clocked``: the days follow the ruleset's clock from the file's
-    ``start``, so the day starts and ends the thread announces are not written (the rest is).
+    lynch or no-lynch is compared with it. ``takeovers(game)``: the seats the moderator's counts show held by
+    an account the file does not list (:mod:`assistant.takeovers`), written as replacements. ``clocked``: the
+    days follow the ruleset's clock from the file's ``start``, so the day starts and ends the thread announces
+    are not written (the rest is).
 
     The reading is repeated from the new last known post until it writes nothing more (at most a few
     rounds), so running update again right after changes nothing.
@@ -118,6 +122,14 @@ def plan_update(
         eliminations.extend(e for e in round_.eliminations if e not in eliminations)
         if not round_.written:
             break
+    if takeovers is not None:  # seats the counts show held by an account the file does not list
+        updated = parse_game(new_text, path=path, players_required=False)
+        if updated.players:
+            edits = [AddReplacement(t.seat, t.account, t.post, Note(t.words(), t.counts[0]))
+                     for t in takeovers(updated)]
+            new_text, taken, refused = _write(new_text, edits, posts, path=path)
+            written.extend(taken)
+            disagreements.extend(d for d in refused if d not in disagreements)
     alarms: list[str] = []
     if count_day is not None and eliminations:
         updated = parse_game(new_text, path=path, players_required=False)
@@ -155,6 +167,16 @@ def _read_and_write(text: str, posts: Sequence[PostLike], *, path: str, clocked:
         facts, has_players=bool(game.players), clocked=clocked, has_moderators=bool(game.moderators),
         opening=posts[0].number if posts else None,
     )
+    text, written, disagreements = _write(text, edits, posts, path=path)
+    notes.extend(f"reader: {p}" for p in facts.problems)
+    return _Round(text, written, disagreements, notes, facts.eliminations)
+
+
+def _write(
+    text: str, edits: Sequence[Edit], posts: Sequence[PostLike], *, path: str
+) -> tuple[str, list[str], list[str]]:
+    """``edits`` written one by one, each checked against the file as it stands and the thread's posts: (the new
+    text, what was written, what was refused or where the file says otherwise)."""
     numbers = [p.number for p in posts]
     written: list[str] = []
     disagreements: list[str] = []
@@ -169,8 +191,7 @@ def _read_and_write(text: str, posts: Sequence[PostLike], *, path: str, clocked:
         text = result.text
         written.extend(result.written)
         disagreements.extend(result.disagreements)
-    notes.extend(f"reader: {p}" for p in facts.problems)
-    return _Round(text, written, disagreements, notes, facts.eliminations)
+    return text, written, disagreements
 
 
 def edits_from_facts(
@@ -260,7 +281,14 @@ def update_from_store(path: str | Path, db: Store, *, now: datetime) -> UpdateRe
     def count_day(counted: Game, day: int) -> Votal:
         return count_game(counted, db, days=[day], at_time=now)[0]
 
-    return plan_update(text, store.load_posts(db, game.key), path=path, count_day=count_day, clocked=clocked)
+    def takeovers(updated: Game) -> list[Takeover]:
+        from assistant.takeovers import find_takeovers
+
+        bodies = store.moderator_bodies(db, updated.key, updated.moderators)
+        return find_takeovers(updated, ruleset_for(updated), store.load_read_posts(db, updated.key), bodies)
+
+    return plan_update(text, store.load_posts(db, game.key), path=path, count_day=count_day, clocked=clocked,
+                       takeovers=takeovers)
 
 
 def follow_hook(*, now: Callable[[], datetime], say: Callable[[str], None]):

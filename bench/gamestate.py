@@ -191,7 +191,8 @@ def score_game(game: corpus.CorpusGame, url: str, work: Path, score: Score, *, r
     if update:
         runner.update(score, path, db)
     written = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    seats = {p["name"]: [p["name"], *p.get("replacements", [])] for p in written.get("players", [])}
+    seats = {p["name"]: [p["name"], *(r if isinstance(r, str) else r["name"] for r in p.get("replacements", []))]
+             for p in written.get("players", [])}
 
     def slot_of(accounts: list[str]) -> list[corpus.CorpusSeat]:
         keys = {a.casefold() for a in accounts}

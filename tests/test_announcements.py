@@ -185,6 +185,14 @@ def test_vote_count_headings_name_their_day():
     )] == [3, 2, 1, 3, 2, 1, 2, None, None]
 
 
+def test_vote_count_headings_number_their_count():
+    from assistant.count_state import count_number
+
+    assert [count_number(line) for line in (
+        "Votecount 3.01", "VC 1.00", "Day One: Vote Count Two", "Vote Count #4", "Day 2 Vote Count", "Alder 3.5",
+    )] == [1, 0, 2, 4, None, None]
+
+
 def test_a_vote_count_for_the_next_day_posted_at_night_starts_that_day_with_the_dawn_before_it():
     facts = read_game(
         ("Host", "Alder has been lynched. He was Vanilla Town.<br>Send your night actions within 48 hours."),
@@ -566,6 +574,33 @@ def test_later_accounts_written_one_after_another_and_a_bracketed_header_and_a_s
     assert [(e.day, e.player) for e in facts.eliminations if e.post > 0] == [(1, "Xnadrojx")]
 
 
+def test_a_replacement_told_in_two_sentences_with_a_nickname_and_a_misspelt_new_account():
+    """"Damso has been replaced. Hazle takes his spot!": the old seat by a nickname that starts one account
+    alone, the new account as it posts (one poster alone is that close)."""
+    facts = read_game(
+        ("Host", "It is now Day 1."),
+        ("Hazelnut", "hi all, glad to join"),
+        ("Host", "Damso has been replaced. Hazelnot takes his spot! Welcome him."),
+        ("Host", "Bir has been replaced."),  # too short a nickname for one seat: nothing read
+        ("Host", "Cedar has been replaced. We are looking for someone."),
+        ("Host", "Hazelnot has been lynched! He was a Vanilla Townie. It is now Night 1."),
+    )
+    assert [(r.player, r.new, r.post) for r in facts.replacements] == [("Damson", "Hazelnut", 10)]
+    assert [(e.player, e.day) for e in facts.eliminations] == [("Damson", 1)]  # the moderator's spelling is read
+
+
+def test_a_moderator_post_right_after_the_opening_post_may_start_day_1():
+    """The opening post and the moderator's posts right after it are kept up to date and mostly not read; one
+    of them starting day 1 ("Confirmations are in. Day 1 starts now!") is where day 1 starts."""
+    roster = "<br>".join(PLAYERS)
+    thread = make_thread(("Host", f"Players<br>{roster}"), ("Host", "Rules: be nice."),
+                         ("Host", "Confirmations are in. Day 1 starts now!"), *CHATTER,
+                         ("Host", "Day One: Vote Count Two<br>Alder (1): Birch"))
+    facts = read_thread_facts(thread)
+    assert [(s.day, s.post) for s in facts.day_starts] == [(1, 2)]
+    assert [(s.day, s.post) for s in read_thread_facts(thread[:2] + thread[3:]).day_starts] == [(1, 0)]
+
+
 def test_a_list_fate_by_any_kill_verb_and_a_name_with_an_initial_in_one_sentence():
     thread = make_thread(
         ("Host", "Players<br>1. Alder - Vanilla Townie stabbed night one.<br>2. Birch<br>3. Cedar J. Oak<br>"
@@ -822,3 +857,16 @@ def test_words_to_a_player_and_talk_after_the_game_was_won_tell_no_deaths():
     )
     assert [(e.day, e.player) for e in facts.eliminations] == [(1, "Birch")]
     assert facts.deaths == ()
+
+
+def test_a_name_that_never_posted_ends_where_its_role_begins_and_a_one_shot_role_is_no_death():
+    facts = read_thread_facts(make_thread(
+        ("Host", "Living Players<br>Alder Vanilla Townie<br>Birch (replaces Oldbirch) Town Doctor<br>"
+                 "Quietone Town 1-Shot Vigilante<br>Cedar (replaces Oldcedar) Vanilla Townie<br>Damson Vanilla Townie"
+                 "<br>Dead Players<br>Elm Mafia Goon Lynched Day 1<br>Fir Vanilla Townie Killed Night 1<br>"
+                 "Gorse, Mafia Goon Lynched Day 2"),
+        *CHATTER,
+    ))
+    assert [(p.name, p.dead) for p in facts.players][:5] == [
+        ("Alder", False), ("Oldbirch", False), ("Quietone", False), ("Oldcedar", False), ("Damson", False),
+    ]

@@ -144,3 +144,4 @@ def test_a_day_may_start_in_the_post_that_ended_the_one_before():
     planned = plan_game_file(read_thread_facts(posts), thread="t", forum="phpbb")
     days = [(d["day"], d.get("start_post"), d.get("end_post")) for d in tomllib.loads(planned.text)["days"]]
     assert days == [(1, 0, 8), (2, 8, 10), (3, 10, None)]
+

@@ -45,6 +45,14 @@ class Names:
             found = self.seat_of.get(account.casefold()) if account else None
         return found
 
+    def nickname(self, name: str) -> str | None:
+        """The seat whose account alone starts with ``name`` ("Sleepy" for SleepyKrew), four letters at least."""
+        key = squash(clean_name(name))
+        if len(key) < 4:
+            return None
+        seats = {self.seat_of[a.casefold()] for k, a in self.spelling.items() if k.startswith(key)}
+        return seats.pop() if len(seats) == 1 else None
+
     def spelled(self, name: str) -> str:
         """The account as the forum spells it, for a name the moderator wrote ("HumblePoirot" → "Humble Poirot",
         a slip such as "Prolasped Brain" → "Prolapsed Brain" or "Screenplay" → "Srceenplay" when one account

@@ -9,8 +9,17 @@ from datetime import datetime, tzinfo
 
 from assistant.announcements.facts import Cite, DayStart, DeadlineFact, PostLike
 from assistant.announcements.state import State
-from assistant.announcements.text import NUM, PHASE_IN, plain_text, read_lines, read_links, read_number, trim
-from assistant.count_state import majority_needed, stated_alive, vote_count_day
+from assistant.announcements.text import (
+    NUM,
+    PHASE_IN,
+    plain_text,
+    read_lines,
+    read_links,
+    read_number,
+    sentences,
+    trim,
+)
+from assistant.count_state import count_number, majority_needed, stated_alive, vote_count_day
 from assistant.deadlines import read_deadline
 
 NOW_PHASE = re.compile(
@@ -112,6 +121,20 @@ def read_opening(post: PostLike, state: State, timezone: tzinfo) -> None:
     if deadline:
         state.add("deadlines", DeadlineFact(1, deadline, post.number, "deadline", cite))
     state.implicit = True
+
+
+def read_day_one_start(post: PostLike, state: State, timezone: tzinfo) -> None:
+    """Day 1 started in one of the moderator's posts right after the opening post ("Day One: Vote Count One",
+    "Day 1 has begun" once the confirmations are in): those posts are reserved and kept up to date, so only a
+    start of day 1 is read from them, and only while day 1 is still taken to start with the opening post."""
+    if not state.implicit:
+        return
+    lines = read_lines(post.body_html)
+    for line in lines:
+        for plain in sentences(plain_text(line)):
+            if phase_of(plain, state, post.number) == ("day", 1):
+                read_phase(plain, lines, post, Cite(post.number, trim(line)), state, timezone)
+                return
 
 
 _NIGHT_ZERO = re.compile(
@@ -244,6 +267,8 @@ def read_phase(plain: str, lines: list[str], post: PostLike, cite: Cite, state: 
     if phase:
         kind, number = phase
         if kind == "day" and number == 1 and state.implicit and state.day == 1 and not state.ended:
+            if (count_number(plain) or 1) > 1:
+                return False  # "Day One: Vote Count Two": day 1 started before its first count
             # "Day 1 has begun" after the opening post: day 1 starts here
             state.implicit = False
             deadline = read_deadline(plain, post, timezone) or deadline_in(lines, post, timezone)

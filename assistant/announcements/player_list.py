@@ -129,7 +129,8 @@ def _read_entry(line: str, authors: Names | None, moderators: set[str]) -> _Entr
         accounts = accounts[:1] + [a for a in accounts[1:] if authors.seat(a) or not _SEAT_NOTE.search(a)]
     if not accounts or not all(name_like(a) and not _PHASE_WORDS.match(a) for a in accounts):
         return None  # "D1 starts - Cedar replaces Cypress - D1 ends" is a line of the game's events
-    rest = plain_text(unstruck_text)
+    # "1-Shot Vigilante" is a role, not a fate
+    rest = re.sub(r"\b(?:\d|one|two|three|single|double)[\s-]*shot\b", " ", plain_text(unstruck_text), flags=re.I)
     dead = bool(DEAD_WORDS.search(rest)) and not ALIVE_WORDS.search(rest)
     if latest_struck and accounts[-1] == latest_struck:
         dead = True  # the seat's latest account is struck out ("~~Alder~~ Vanilla Townie"): a dead seat
@@ -184,6 +185,10 @@ def _leading_name(text: str, authors: Names | None) -> str | None:
             head = " ".join(words[:n])
             if authors.seat(authors.spelled(head)):
                 return head
+        # "randomidget Town 1-Shot Vigilante": a name that never posted ends where its role begins
+        role = ROLE_WORDS.search(text)
+        if role and role.start() > 0 and name_like(text[: role.start()].strip()):
+            return text[: role.start()].strip()
     if not words or len(words) > 4:
         return None
     return text if name_like(text) else None

@@ -25,6 +25,7 @@ from assistant.announcements.moderators import read_helpers, read_moderators
 from assistant.announcements.phases import (
     read_dawn,
     read_day_goes_on,
+    read_day_one_start,
     read_deadline_line,
     read_next_day_in_end_post,
     read_night_zero,
@@ -87,7 +88,7 @@ def read_thread_facts(
             mods = (*mods, *helpers)
             mods_cite = mods_cite or helpers_cite
             mod_keys |= {h.casefold() for h in helpers}
-    state = State()
+    state = State(authors=authors)
     names = Names(seats)
     state.posts_by_seat = _posts_by_seat(posts, names)
     opening_block = True  # the opening post and the moderators' posts right after it (reserved, kept up to date)
@@ -102,8 +103,11 @@ def read_thread_facts(
         if post is opening:
             read_opening(post, state, timezone)
             continue
-        if read_night_zero(post, state) or (opening_block and state.day != 0):
-            continue  # the moderator's posts after a Night 0 began are news, also in the opening block
+        if read_night_zero(post, state):
+            continue
+        if opening_block and state.day != 0:  # after a Night 0 began, the moderator's posts are news
+            read_day_one_start(post, state, timezone)
+            continue
         before = copy.deepcopy(state), copy.deepcopy(seats)
         read_announcement(post, state, names, seats, timezone)
         read_vote_count_day(post, run, state, timezone)

@@ -18,6 +18,15 @@ REPLACEMENT = re.compile(
     r"replaced\s+by\s+(?P<new2>[^\s,.!:;()][^,.!:;()]{0,40}?)(?=\s*(?:[,.!:;()]|$|\s+(?:as|in|who|and)\b))",
     re.IGNORECASE,
 )
+_NAME = r"[^\s,.!:;()][^,.!:;()]{0,40}?"
+# "Alder has been replaced." ... "Yew takes his spot!": the new account named in the next sentence
+REPLACED_ALONE = re.compile(rf"^(?P<old>{_NAME})\s+(?:has\s+been|was|is\s+being|got)\s+replaced\s*[.!]*$",
+                            re.IGNORECASE)
+TAKES_SPOT = re.compile(
+    rf"^(?P<new>{_NAME})\s+(?:takes|has\s+taken|is\s+taking|will\s+take|will\s+be\s+taking)\s+(?:over\s+)?"
+    rf"(?:(?P<old>{_NAME})'s|his|her|their|the)\s+(?:spot|slot|place|seat)\b",
+    re.IGNORECASE,
+)
 NOT_REPLACEMENT = re.compile(r"\b(need|needs|needed|seek|seeking|looking|request|requested|will\s+be\s+replaced\s*$|"
                               r"prod|if)\b", re.IGNORECASE)
 
@@ -25,16 +34,32 @@ NOT_REPLACEMENT = re.compile(r"\b(need|needs|needed|seek|seeking|looking|request
 def read_replacements(plain: str, post: PostLike, cite: Cite, state: State, names: Names,
                       seats: dict[str, list[str]]) -> None:
     """Each replacement a sentence announces: the new account joins its seat (in ``seats`` and ``names``, so
-    that later sentences may name it)."""
-    for match in REPLACEMENT.finditer(plain):
-        new = match.group("new") or match.group("new2")
-        old = match.group("old") or match.group("old2")
-        if NOT_REPLACEMENT.search(plain[: match.start()] + " " + plain[match.end():][:20]):
+    that later sentences may name it). The old player may be named by a nickname that starts one seat's
+    account alone ("Sleepy" for SleepyKrew); the new account is spelled as it posts when one poster alone is
+    that close ("Scorpius" for Scorpious)."""
+    found = [(m.group("new") or m.group("new2"), m.group("old") or m.group("old2"), m)
+             for m in REPLACEMENT.finditer(plain)]
+    alone = REPLACED_ALONE.match(plain)
+    if alone and not NOT_REPLACEMENT.search(plain):
+        state.replaced = (post.number, alone.group("old"))  # its successor named in a sentence that follows
+        return
+    spot = TAKES_SPOT.match(plain)
+    if spot:
+        old = spot.group("old") or (state.replaced[1] if state.replaced and state.replaced[0] == post.number else None)
+        if old:
+            found.append((spot.group("new"), old, None))
+    for new, old, match in found:
+        if match is not None and NOT_REPLACEMENT.search(plain[: match.start()] + " " + plain[match.end():][:20]):
             continue
-        new, old = strip_lead(new), strip_lead(old)
-        seat = names.seat(old)
-        if seat is None or not name_like(new) or names.seat(new) == seat:
+        written, old = strip_lead(new), strip_lead(old)
+        seat = names.seat(old) or names.nickname(old)
+        new = state.authors.spelled(written) if state.authors is not None else written
+        if seat is None or not name_like(new):
             continue
-        seats.setdefault(seat, [seat]).append(new)
+        accounts = seats.setdefault(seat, [seat])
+        if new != written and names.seat(written) is None:
+            accounts.append(written)  # the moderator's spelling, to read later posts by (never written to the file)
+        if names.seat(new) != seat:
+            accounts.append(new)
+            state.add("repl", ReplacementFact(seat, new, post.number, cite))
         names.__init__(seats)
-        state.add("repl", ReplacementFact(seat, new, post.number, cite))

@@ -25,6 +25,8 @@ class State:
     over: bool = False  # the moderator declared the game won: later posts are talk about it, no news of deaths
     day_one: tuple = ((), ())  # day 1's start and deadline as the opening gave them, taken back by a Night 0
     counted_out: list = field(default_factory=list)  # (DeathFact, day, quiet): left out of a count, unconfirmed
+    replaced: tuple | None = None  # (post, name): "Alder has been replaced.", its successor still to be named
+    authors: object = None  # the thread's posters (accounts.Names): a new account is spelled as it posts
     facts: dict = field(default_factory=lambda: {k: [] for k in (
         "starts", "ends", "elims", "deaths", "repl", "deadlines", "problems")})
 
