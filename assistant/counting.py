@@ -104,7 +104,7 @@ def game_warnings(
     if days:
         stored = stored or load_stored_game(game, db)
         warnings += _outcome_warnings(game, stored, max(days), now)
-        warnings += _takeover_warnings(game, db, stored)
+        warnings += _takeover_warnings(game, db, stored, days)
     if _undeclared(game, ruleset, 1):
         first = store.first_post_number(db, game.key)
         warnings.append(
@@ -119,14 +119,20 @@ def game_warnings(
     return warnings
 
 
-def _takeover_warnings(game: Game, db: Store, stored: StoredGame) -> list[GameWarning]:
-    """A seat the moderator's counts show held by an unlisted account that votes (a renamed account, a
-    replacement never announced): its votes are refused until the game file lists it."""
+def _takeover_warnings(game: Game, db: Store, stored: StoredGame, days: Sequence[int]) -> list[GameWarning]:
+    """A seat the moderator's counts show held by an unlisted account that voted during ``days`` (a renamed
+    account, a replacement never announced): its votes are refused until the game file lists it. Looked for
+    only when such a vote falls in the days shown, with the counts up to their end."""
     from assistant.takeovers import find_takeovers, strangers_vote
 
-    if not game.players or not strangers_vote(game, stored.posts):
+    shown = [game.day(d) for d in days]
+    bounded = all(d is not None and d.start_post is not None for d in shown)
+    first = min(d.start_post for d in shown) if bounded and shown else None
+    last = None if not bounded or any(d.end_post is None for d in shown) else max(d.end_post for d in shown)
+    posts = [p for p in stored.posts if (first is None or p.number >= first) and (last is None or p.number <= last)]
+    if not game.players or not strangers_vote(game, posts):
         return []
-    bodies = store.moderator_bodies(db, game.key, game.moderators)
+    bodies = store.moderator_bodies(db, game.key, game.moderators, up_to=last)
     return [
         GameWarning(
             "takeover",
@@ -135,7 +141,7 @@ def _takeover_warnings(game: Game, db: Store, stored: StoredGame) -> list[GameWa
             f"{t.seat}'s replacements",
             post=t.post,
         )
-        for t in find_takeovers(game, stored.ruleset, stored.posts, bodies)
+        for t in find_takeovers(game, stored.ruleset, stored.posts, bodies, roster=stored.roster)
     ]
 
 

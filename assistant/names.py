@@ -27,6 +27,7 @@ import re
 import unicodedata
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import permutations
 from typing import Any
 
@@ -101,6 +102,18 @@ _MIN_SUBSTRING = 3
 
 def fold_name(text: str) -> str:
     """The letters and digits of a name, as a reader compares them: no case, accents, spaces or punctuation."""
+    return _folded(text) if len(text) <= _REMEMBERED_NAME else _fold(text)
+
+
+_REMEMBERED_NAME = 64  # names are folded again and again (every author, every typed target); long text is not kept
+
+
+@lru_cache(maxsize=8192)
+def _folded(text: str) -> str:
+    return _fold(text)
+
+
+def _fold(text: str) -> str:
     text = unicodedata.normalize("NFKD", text)
     text = "".join(c for c in text if not unicodedata.combining(c))
     return _NOT_ALNUM.sub("", text.casefold().translate(_LOOKALIKES))

@@ -58,10 +58,12 @@ def strangers_vote(game: Game, posts: Sequence[Any]) -> bool:
     )
 
 
-def find_takeovers(game: Game, ruleset: Any, posts: Sequence[Any], bodies: Mapping[int, str]) -> list[Takeover]:
+def find_takeovers(game: Game, ruleset: Any, posts: Sequence[Any], bodies: Mapping[int, str], *,
+                   roster: Roster | None = None) -> list[Takeover]:
     """The takeovers the counts in ``bodies`` (the moderators' posts, by number) show, over ``posts`` (the
-    thread's posts with their commands, in order)."""
-    roster = Roster.from_game(game, ruleset, authors=[(p.author, getattr(p, "author_id", None)) for p in posts])
+    thread's posts with their commands, in order); ``roster``: the game's, when the caller has it already."""
+    if roster is None:
+        roster = Roster.from_game(game, ruleset, authors=[(p.author, getattr(p, "author_id", None)) for p in posts])
     listed = {fold_name(a): seat.name for seat in game.players for a in seat.accounts}
     moderators = {fold_name(m) for m in game.moderators}
     first: dict[str, int] = {}  # unlisted account -> its first post
@@ -85,8 +87,9 @@ def find_takeovers(game: Game, ruleset: Any, posts: Sequence[Any], bodies: Mappi
     standing = _standings(posts, [(count.post, day.start_post, living) for count, day, living in counts], roster)
     found: dict[tuple[str, str], tuple[str, list[int]]] = {}
     refuted: set[tuple[str, str]] = set()
+    by_fold = {fold_name(a): a for a in candidates}
     for count, _, living in counts:
-        for seat, account in _named(count, roster, living, candidates):
+        for seat, account in _named(count, roster, living, by_fold):
             found.setdefault((seat, account), ("name", []))[1].append(count.post)
         votes = standing[count.post]
         placed = posted_votes(count, roster, living)
@@ -120,11 +123,11 @@ def find_takeovers(game: Game, ruleset: Any, posts: Sequence[Any], bodies: Mappi
     return [t for t in accepted if len(seats_of[t.account]) == 1 and len(accounts_of[t.seat]) == 1]
 
 
-def _named(count: PostedCount, roster: Roster, living: frozenset[str], candidates: Mapping[str, int]):
-    """(seat, account) when a complete count lists one unlisted account and leaves out one living seat."""
+def _named(count: PostedCount, roster: Roster, living: frozenset[str], by_fold: Mapping[str, str]):
+    """(seat, account) when a complete count lists one unlisted account (``by_fold``: the candidates by their
+    folded name) and leaves out one living seat."""
     names = [w.target for w in count.wagons if w.votes or not w.voters] + [
         v for w in count.wagons for v in w.voters] + list(count.not_voting)
-    by_fold = {fold_name(a): a for a in candidates}
     seats: set[str] = set()
     strangers: set[str] = set()
     for name in names:
