@@ -838,6 +838,27 @@ def test_a_role_broken_onto_its_own_line_or_a_slip_in_a_list_of_fates_is_no_seat
     assert list(seats) == list(PLAYERS)
 
 
+def test_a_flip_names_a_seat_by_the_first_word_of_its_account_when_one_account_alone_starts_so():
+    thread = make_thread(
+        ("Host", "Players<br>Alder Brook Jr<br>Birch<br>Cedar<br>Damson<br>Elm<br>Fir<br>Gorse"),
+        *((name, "hi") for name in ("Alder Brook Jr", "Birch", "Cedar", "Damson", "Elm", "Fir", "Gorse")),
+        ("Host", "Birch was lynched. It is now night 1."),
+        ("Host", "Day 2<br>{Alder, Compulsive Neighborizer (Town), has been killed.}"),
+    )
+    assert [(d.player, d.phase) for d in read_thread_facts(thread).deaths] == [("Alder Brook Jr", "night 1")]
+
+
+def test_words_to_a_player_and_talk_after_the_game_was_won_tell_no_deaths():
+    facts = read_game(
+        ("Host", "Alder, you called out the scum team Day 1, well done."),
+        ("Host", "Birch has been lynched! They were a Vanilla Townie!"),
+        ("Host", "Cedar has won! He was a Mafia Goon!"),
+        ("Host", "Notable players:<br>-Damson, day 1<br>never forget"),
+    )
+    assert [(e.day, e.player) for e in facts.eliminations] == [(1, "Birch")]
+    assert facts.deaths == ()
+
+
 def test_a_name_that_never_posted_ends_where_its_role_begins_and_a_one_shot_role_is_no_death():
     facts = read_thread_facts(make_thread(
         ("Host", "Living Players<br>Alder Vanilla Townie<br>Birch (replaces Oldbirch) Town Doctor<br>"
@@ -849,3 +870,33 @@ def test_a_name_that_never_posted_ends_where_its_role_begins_and_a_one_shot_role
     assert [(p.name, p.dead) for p in facts.players][:5] == [
         ("Alder", False), ("Oldbirch", False), ("Quietone", False), ("Oldcedar", False), ("Damson", False),
     ]
+
+
+def test_a_replacement_with_the_verb_in_quotes_is_read():
+    facts = read_game(("Host", 'Yew "replaces" Birch, effective immediately. Yew is an alt of Birch.'),
+                      ("Host", "Quince “replaces” Cedar."))
+    assert [(r.player, r.new, r.post) for r in facts.replacements] == [("Birch", "Yew", 8), ("Cedar", "Quince", 9)]
+
+
+def test_the_list_posts_own_replacement_lines_chain_into_the_seats():
+    """A timeline kept under the list names the seat's earlier accounts the list line leaves out."""
+    seats = _seats(
+        "Alive<br>Alder, Goon<br>Birch, Goon<br>Dead<br>Cedar, Cop, killed Night 1<br>Damson, Doctor, lynched Day 1<br>"
+        "Elm rep rep, Vanilla Townie, endgamed Day 3<br>Fir, Vanilla Townie<br>Gorse, Vanilla Townie<br>"
+        "Game timeline<br>Day 1 begins<br>Midelm replaces Firstelm<br>Day 2 begins<br>Elm replaces Midelm<br>Endgame",
+        *PLAYERS, "Firstelm", "Midelm",
+    )
+    assert seats["Firstelm"] == ("Firstelm", "Midelm", "Elm")
+    assert len(seats) == 7
+
+
+def test_a_listed_name_off_by_its_trailing_digits_is_the_one_account_that_close():
+    """The moderator types "Rob13" for the account "Rob14", in the list and when announcing the replacement."""
+    thread = make_thread(
+        ("Host", "Players<br>1. Alder<br>2. Rob13 (replacing Oldbirch)<br>3. Cedar<br>4. Damson<br>5. Elm"),
+        *[(name, "hi") for name in ("Alder", "Oldbirch", "Cedar", "Damson", "Elm", "Rob14")],
+        ("Host", "Day 1 begins."), ("Host", "Rob13 replaces Oldbirch."),
+    )
+    facts = read_thread_facts(thread)
+    assert facts.seat_accounts()["Oldbirch"] == ("Oldbirch", "Rob14")
+    assert facts.replacements == ()

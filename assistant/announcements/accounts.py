@@ -57,10 +57,17 @@ class Names:
         """The account as the forum spells it, for a name the moderator wrote ("HumblePoirot" → "Humble Poirot",
         a slip such as "Prolasped Brain" → "Prolapsed Brain" or "Screenplay" → "Srceenplay" when one account
         alone is that close: one letter off or two swapped; "Dwlee" → "Dwlee99", the account without its
-        trailing digits)."""
+        trailing digits; "Rob13" → "Rob14", the one account that differs in its trailing digits)."""
         key = squash(name)
-        if key in self.spelling or key in self.stems or len(key) < 6:
-            return self.spelling.get(key) or self.stems.get(key, name)
+        if key in self.spelling or key in self.stems:
+            return self.spelling.get(key) or self.stems[key]
+        stem = key.rstrip("0123456789")
+        if stem != key and len(stem) >= 3:  # "Rob13" for the account "Rob14": the one account with that stem
+            same = [a for k, a in self.spelling.items() if k != k.rstrip("0123456789") == stem]
+            if len(same) == 1:
+                return same[0]
+        if len(key) < 6:
+            return name
         from rapidfuzz import fuzz
         from rapidfuzz.distance import OSA
 

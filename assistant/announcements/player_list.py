@@ -10,7 +10,16 @@ from dataclasses import dataclass
 from assistant.announcements.accounts import Names
 from assistant.announcements.deaths import ALIVE_WORDS, DEAD_WORDS, ROLE_WORDS
 from assistant.announcements.facts import PostLike
-from assistant.announcements.text import STRUCK_CLOSE, STRUCK_OPEN, clean_name, name_like, plain_text, read_lines
+from assistant.announcements.replacements import NOT_REPLACEMENT, REPLACEMENT
+from assistant.announcements.text import (
+    STRUCK_CLOSE,
+    STRUCK_OPEN,
+    clean_name,
+    name_like,
+    plain_text,
+    read_lines,
+    strip_lead,
+)
 from assistant.count_state import counted_roster, vote_count_day
 
 _BULLET = re.compile(
@@ -293,7 +302,36 @@ def _list_entries(lines: list[str], moderators: set[str], authors: Names | None)
             merged[meets[0]] = _Entry(accounts, other.dead or entry.dead, other.line)
         else:
             merged.append(entry)
-    return merged
+    return _chain_replacements(merged, lines, authors) if authors is not None else merged
+
+
+def _chain_replacements(seats: list[_Entry], lines: list[str], authors: Names) -> list[_Entry]:
+    """The list post's own "Jazz replaces Drake" lines (a timeline kept under the list): the thread's account on
+    one side joins the seat that holds the other, the earlier account first."""
+    seats = list(seats)
+    for _ in range(3):  # "B replaces A" above "C replaces B", the list naming only C
+        changed = False
+        for line in lines:
+            plain = plain_text(line)
+            for match in REPLACEMENT.finditer(plain):
+                if NOT_REPLACEMENT.search(plain[: match.start()] + " " + plain[match.end():][:20]):
+                    continue
+                new = authors.spelled(strip_lead(match.group("new") or match.group("new2")))
+                old = authors.spelled(strip_lead(match.group("old") or match.group("old2")))
+                holds = {name: next((i for i, e in enumerate(seats) if name.casefold() in
+                                     {a.casefold() for a in e.accounts}), None) for name in (new, old)}
+                if holds[old] is not None and holds[new] is None and authors.seat(new):
+                    e = seats[holds[old]]
+                    seats[holds[old]] = _Entry((*e.accounts, new), e.dead, e.line)
+                elif holds[new] is not None and holds[old] is None and authors.seat(old):
+                    e = seats[holds[new]]
+                    seats[holds[new]] = _Entry((old, *e.accounts), e.dead, e.line)
+                else:
+                    continue
+                changed = True
+        if not changed:
+            break
+    return seats
 
 
 def _vouched(run: list[_Entry], authors: Names, elsewhere: set[str]) -> list[_Entry]:

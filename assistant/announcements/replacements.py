@@ -1,4 +1,5 @@
-"""Replacements as moderators announce them: "Yew replaces Alder", "Alder has been replaced by Yew"."""
+"""Replacements as moderators announce them: "Yew replaces Alder", "Alder has been replaced by Yew", and
+with the verb in quotes for a hydra or an alt taking the seat ('Yew "replaces" Alder')."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ from assistant.announcements.state import State
 from assistant.announcements.text import name_like, strip_lead
 
 REPLACEMENT = re.compile(
-    r"(?P<new>[^\s,.!:;()][^,.!:;()]{0,40}?)\s+(?:is\s+|has\s+|will\s+be\s+|will\s+)?(?:now\s+)?"
+    r"(?P<new>[^\s,.!:;()][^,.!:;()]{0,40}?)\s+(?:is\s+|has\s+|will\s+be\s+|will\s+)?(?:now\s+)?[\"“”]?"
     r"(?:replacing|replaces|replaced|subbing\s+(?:in\s+)?for|subs\s+(?:in\s+)?for|is\s+in\s+for|in\s+for|"
-    r"taking\s+over\s+for|takes\s+over\s+for|has\s+taken\s+over\s+for|(?:has\s+)?stepped\s+in\s+for)\s+"
+    r"taking\s+over\s+for|takes\s+over\s+for|has\s+taken\s+over\s+for|(?:has\s+)?stepped\s+in\s+for)[\"“”]?\s+"
     r"(?P<old>[^\s,.!:;()][^,.!:;()]{0,40}?)(?=\s*(?:[,.!:;()]|$|\s+(?:as|in|who|and|effective|from)\b))"
     r"|(?P<old2>[^\s,.!:;()][^,.!:;()]{0,40}?)\s+(?:is\s+being|has\s+been|is|was|will\s+be|got)\s+(?:now\s+)?"
     r"replaced\s+by\s+(?P<new2>[^\s,.!:;()][^,.!:;()]{0,40}?)(?=\s*(?:[,.!:;()]|$|\s+(?:as|in|who|and)\b))",
