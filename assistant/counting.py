@@ -122,15 +122,15 @@ def game_warnings(
 def _takeover_warnings(game: Game, db: Store, stored: StoredGame, days: Sequence[int]) -> list[GameWarning]:
     """A seat the moderator's counts show held by an unlisted account that voted during ``days`` (a renamed
     account, a replacement never announced): its votes are refused until the game file lists it. Looked for
-    only when such a vote falls in the days shown, with the counts up to their end."""
-    from assistant.takeovers import find_takeovers, strangers_vote
+    only when such a vote falls in the days shown and some seat went silent before it, with the counts up to
+    the days' end."""
+    from assistant.takeovers import could_take_over, find_takeovers
 
     shown = [game.day(d) for d in days]
-    bounded = all(d is not None and d.start_post is not None for d in shown)
-    first = min(d.start_post for d in shown) if bounded and shown else None
+    bounded = bool(shown) and all(d is not None and d.start_post is not None for d in shown)
+    first = min(d.start_post for d in shown) if bounded else None
     last = None if not bounded or any(d.end_post is None for d in shown) else max(d.end_post for d in shown)
-    posts = [p for p in stored.posts if (first is None or p.number >= first) and (last is None or p.number <= last)]
-    if not game.players or not strangers_vote(game, posts):
+    if not game.players or not could_take_over(game, stored.posts, voted_from=first, voted_to=last):
         return []
     bodies = store.moderator_bodies(db, game.key, game.moderators, up_to=last)
     return [

@@ -48,14 +48,27 @@ class Takeover:
                 f"{self.post}, when {self.account} starts")
 
 
-def strangers_vote(game: Game, posts: Sequence[Any]) -> bool:
-    """Whether an account that is neither a listed account nor a moderator posted a vote (cheap: most games
-    have none, and then there is nothing to look for)."""
-    known = {fold_name(a) for seat in game.players for a in seat.accounts} | {fold_name(m) for m in game.moderators}
-    strangers = {author for author in {post.author for post in posts} if fold_name(author) not in known}
-    return bool(strangers) and any(
-        post.author in strangers and any(c.action == "vote" for c in post.commands or ()) for post in posts
-    )
+def could_take_over(game: Game, posts: Sequence[Any], *, voted_from: int | None = None,
+                    voted_to: int | None = None) -> bool:
+    """Whether a takeover is possible at all (cheap: most games have none, and then there is nothing to look
+    for): an account that is neither listed nor a moderator voted (between posts ``voted_from`` and
+    ``voted_to``, when given), and some seat's listed accounts posted nothing from that account's first post on."""
+    known = {fold_name(m) for m in game.moderators}
+    listed = {fold_name(a): seat.name for seat in game.players for a in seat.accounts}
+    last_of_seat: dict[str, int] = {}
+    first: dict[str, int] = {}
+    voters: set[str] = set()
+    for post in posts:
+        key = fold_name(post.author)
+        if key in listed:
+            last_of_seat[listed[key]] = post.number
+        elif key not in known:
+            first.setdefault(key, post.number)
+            if (voted_from is None or post.number >= voted_from) and (voted_to is None or post.number <= voted_to) \
+                    and any(c.action == "vote" for c in post.commands or ()):
+                voters.add(key)
+    silent_since = min((last_of_seat.get(seat.name, -1) for seat in game.players), default=None)
+    return silent_since is not None and any(first[v] > silent_since for v in voters)
 
 
 def find_takeovers(game: Game, ruleset: Any, posts: Sequence[Any], bodies: Mapping[int, str], *,

@@ -838,6 +838,27 @@ def test_a_role_broken_onto_its_own_line_or_a_slip_in_a_list_of_fates_is_no_seat
     assert list(seats) == list(PLAYERS)
 
 
+def test_a_flip_names_a_seat_by_the_first_word_of_its_account_when_one_account_alone_starts_so():
+    thread = make_thread(
+        ("Host", "Players<br>Alder Brook Jr<br>Birch<br>Cedar<br>Damson<br>Elm<br>Fir<br>Gorse"),
+        *((name, "hi") for name in ("Alder Brook Jr", "Birch", "Cedar", "Damson", "Elm", "Fir", "Gorse")),
+        ("Host", "Birch was lynched. It is now night 1."),
+        ("Host", "Day 2<br>{Alder, Compulsive Neighborizer (Town), has been killed.}"),
+    )
+    assert [(d.player, d.phase) for d in read_thread_facts(thread).deaths] == [("Alder Brook Jr", "night 1")]
+
+
+def test_words_to_a_player_and_talk_after_the_game_was_won_tell_no_deaths():
+    facts = read_game(
+        ("Host", "Alder, you called out the scum team Day 1, well done."),
+        ("Host", "Birch has been lynched! They were a Vanilla Townie!"),
+        ("Host", "Cedar has won! He was a Mafia Goon!"),
+        ("Host", "Notable players:<br>-Damson, day 1<br>never forget"),
+    )
+    assert [(e.day, e.player) for e in facts.eliminations] == [(1, "Birch")]
+    assert facts.deaths == ()
+
+
 def test_a_name_that_never_posted_ends_where_its_role_begins_and_a_one_shot_role_is_no_death():
     facts = read_thread_facts(make_thread(
         ("Host", "Living Players<br>Alder Vanilla Townie<br>Birch (replaces Oldbirch) Town Doctor<br>"

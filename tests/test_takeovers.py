@@ -147,3 +147,14 @@ def test_count_warns_and_update_writes_on_a_real_store(tmp_path):
     assert not [w for w in after["warnings"] if w["kind"] == "takeover"]
     ash = next(w for w in after["wagons"] if w["target"] == "Ash")
     assert "Bell" in ash["voters"]
+
+
+def test_a_takeover_is_looked_for_only_when_a_seat_fell_silent_before_a_strangers_vote():
+    from assistant.takeovers import could_take_over
+
+    game = parse_game(GAME)
+    assert could_take_over(game, renamed_bell())
+    later = thread(*[("Host", "")] * 8, *[(name, "here") for name in ("Ash", "Cherry", "Dogwood", "Elder")])[8:]
+    everyone_posts = renamed_bell(bell_again=True) + later
+    assert not could_take_over(game, everyone_posts)  # every seat still posts after Quietfox's vote
+    assert not could_take_over(game, renamed_bell(), voted_from=5)  # no stranger's vote in the posts shown

@@ -14,6 +14,7 @@ from assistant.announcements.text import (
     PHASE_IN,
     STRUCK_CLOSE,
     STRUCK_OPEN,
+    clean_name,
     plain_text,
     read_lines,
     read_number,
@@ -92,10 +93,25 @@ _LYNCHED_WAGON = re.compile(
 )
 
 
+_GAME_WON = re.compile(
+    r"^\W*(?:the\s+)?[\w' -]{1,40}?\s+(?:has|have)\s+won(?:\s+the\s+game)?\s*!*\.?\s*$|"
+    r"^\W*(?:the\s+)?(?:town|mafia|scum|village|wolves|werewolves|cult|serial\s+killer)\s+wins?(?:\s+the\s+game)?\s*!*\.?\s*$|"
+    r"\bthe\s+game\s+is\s+over\b|^\W*game\s+over\b",
+    re.IGNORECASE,
+)
+
+
+def read_game_won(plain: str, state: State) -> None:
+    """ "Chuck has won!", "Town wins.", "The game is over" after a day or night ended: the game is over, and
+    what the moderator writes next (a word to each player: "Alder, day 2, never forget") tells no deaths."""
+    if (state.night or state.ended) and _GAME_WON.search(plain) and not CONDITION.search(plain):
+        state.over = True
+
+
 def read_lynch(plain: str, post: PostLike, cite: Cite, state: State, names: Names) -> bool:
     """A sentence that tells the day's lynch or no-lynch ("Alder was lynched", "No lynch has been reached",
     "Majority has been reached"); True when it told a death or a no-lynch."""
-    if state.has_elimination(state.day) or (state.night and not state.ended):
+    if state.over or state.has_elimination(state.day) or (state.night and not state.ended):
         return False
     no_lynch = NO_LYNCH.search(plain)
     if no_lynch and not IF_BEFORE.search(plain[: no_lynch.start()]):  # "If no lynch is reached, ..."
@@ -131,7 +147,7 @@ def read_hammered_flip(plain: str, post: PostLike, cite: Cite, state: State, nam
     _, wagons, majority = state.wagons
     at_majority = [seat for seat, votes in wagons.items() if votes >= majority and seat not in state.dead]
     match = FLIP.match(plain)
-    if len(at_majority) != 1 or not match or names.seat(match.group("name")) != at_majority[0]:
+    if len(at_majority) != 1 or not match or flipped_seat(match.group("name"), names) != at_majority[0]:
         return False
     rest = match.group("rest")
     if not (WAS_ROLE.search(plain) or _is_reveal(rest)) or not ROLE_WORDS.search(rest[:40]):
@@ -150,6 +166,8 @@ _IN_THE_NIGHT = re.compile(r"\b(?:in|during)\s+the\s+night\b|\blast\s+night\b|\b
 def read_death(plain: str, post: PostLike, cite: Cite, state: State, names: Names) -> bool:
     """A sentence that tells a death other than by the lynch ("Birch was killed Night 2", "Cedar has been
     modkilled", "Damson, Vanilla Townie, died"); a day's death told after the day ended is its lynch."""
+    if state.over:
+        return False
     modkilled = named_before(plain, MODKILL, names)
     if modkilled and modkilled not in state.dead:
         phase_text = f"{'night' if state.night else 'day'} {state.day}"
@@ -259,13 +277,14 @@ def read_lynch_flip(post: PostLike, lines: list[str], state: State, names: Names
             if re.search(r"\b(?:night|nk|night\s*kill|killed\s+(?:on\s+)?(?:night|n)\s*\d)", sentence, re.I):
                 continue
             match = FLIP.match(sentence)
-            seat = names.seat(match.group("name")) if match else None
+            seat = flipped_seat(match.group("name"), names) if match else None
             if seat is None or seat in dead or not (WAS_ROLE.search(sentence) or DEAD_WORDS.search(sentence)
                                                     or _is_reveal(match.group("rest"))):
                 continue
             if NEGATION.search(match.group("rest")) or re.search(r"\breplac", sentence, re.I):
                 continue
-            if any(other != seat for _, _, other in names.find(match.group("rest"))):
+            if any(other != seat for _, _, other in names.find(match.group("rest"))) or _ADDRESSED.match(
+                    match.group("rest")):
                 continue  # "Alder, Birch and Cedar have achieved fifty posts on day 1": a list, no flip
             f["deaths"][:] = [d for d in f["deaths"] if not (d.player == seat and d.cite.post == post.number)]
             state.add("elims", Elimination(state.day, seat, post.number, Cite(post.number, trim(line))))
@@ -327,18 +346,35 @@ def flip_name(text: str, names: Names, state: State, started_here: bool = False)
     match = FLIP.match(text)
     if not match:
         return None
-    seat = names.seat(match.group("name"))
+    seat = flipped_seat(match.group("name"), names)
     if seat is None:
         return None
     rest = match.group("rest")
     if NEGATION.search(rest) or ALIVE_WORDS.search(rest) or re.search(r"\breplac", rest, re.IGNORECASE):
         return None
-    if any(other != seat for _, _, other in names.find(rest)):
-        return None  # "Alder, Birch and Cedar have achieved fifty posts on day 1": a list of players, no flip
+    if any(other != seat for _, _, other in names.find(rest)) or _ADDRESSED.match(rest):
+        return None  # "Alder, Birch and Cedar have achieved fifty posts on day 1", "Alder, you called it day 2"
     after_phase = state.night or state.ended or started_here
     if DEAD_WORDS.search(rest) or ((WAS_ROLE.search(text) or _is_reveal(rest)) and after_phase):
         return seat
     return None
+
+
+# the words after "Alder," speak to the player or for the moderator: "Alder, you called it", "Alder, thanks"
+_ADDRESSED = re.compile(r"(?:you|your|you're|i|i'm|we|thanks|thank|sorry|please|congrat\w*|well\s+played|gg)\b",
+                        re.IGNORECASE)
+
+
+def flipped_seat(name: str, names: Names) -> str | None:
+    """The seat a flip names: its account, else the first words of one account alone ("Elmo, Neighborizer,
+    has been killed" for the account "Elmo TeH AzN")."""
+    seat = names.seat(name)
+    words = clean_name(name).casefold().split()
+    if seat is not None or not words or len("".join(words)) < 4:
+        return seat
+    seats = {seat for account, seat in names.seat_of.items()
+             if len(account.split()) > len(words) and account.split()[: len(words)] == words}
+    return seats.pop() if len(seats) == 1 else None
 
 
 def _is_reveal(rest: str) -> bool:

@@ -12,6 +12,7 @@ from assistant.announcements.deaths import (
     read_count_lynch,
     read_counted_living,
     read_death,
+    read_game_won,
     read_hammered_flip,
     read_listed_fates,
     read_lynch,
@@ -166,6 +167,7 @@ def read_announcement(
         read_replacements(plain, post, cite, state, names, seats)  # first: later sentences may name the new account
         if read_phase(plain, lines, post, cite, state, timezone):
             continue
+        read_game_won(plain, state)
         if read_lynch(plain, post, cite, state, names) or read_hammered_flip(plain, post, cite, state, names) or \
                 read_death(plain, post, cite, state, names):
             continue
