@@ -19,7 +19,7 @@ never taken: that is an impersonation to flag, not a seat to give. Pure: posts a
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from assistant.game import Game
@@ -48,27 +48,41 @@ class Takeover:
                 f"{self.post}, when {self.account} starts")
 
 
+@dataclass
+class _Posters:
+    """Who posted: each unlisted account's first post, each seat's last post by a listed account, and the
+    unlisted accounts that voted (within the posts asked for)."""
+
+    first: dict[str, int] = field(default_factory=dict)  # unlisted account, as it posts -> its first post
+    last_of_seat: dict[str, int] = field(default_factory=dict)
+    voted: set[str] = field(default_factory=set)
+
+
+def _posters(game: Game, posts: Sequence[Any], *, voted_from: int | None = None,
+             voted_to: int | None = None) -> _Posters:
+    listed = {fold_name(a): seat.name for seat in game.players for a in seat.accounts}
+    moderators = {fold_name(m) for m in game.moderators}
+    found = _Posters()
+    for post in posts:
+        key = fold_name(post.author)
+        if key in listed:
+            found.last_of_seat[listed[key]] = post.number
+        elif key and key not in moderators:
+            found.first.setdefault(post.author, post.number)
+            if (voted_from is None or post.number >= voted_from) and (voted_to is None or post.number <= voted_to) \
+                    and any(c.action == "vote" for c in post.commands or ()):
+                found.voted.add(post.author)
+    return found
+
+
 def could_take_over(game: Game, posts: Sequence[Any], *, voted_from: int | None = None,
                     voted_to: int | None = None) -> bool:
     """Whether a takeover is possible at all (cheap: most games have none, and then there is nothing to look
     for): an account that is neither listed nor a moderator voted (between posts ``voted_from`` and
     ``voted_to``, when given), and some seat's listed accounts posted nothing from that account's first post on."""
-    known = {fold_name(m) for m in game.moderators}
-    listed = {fold_name(a): seat.name for seat in game.players for a in seat.accounts}
-    last_of_seat: dict[str, int] = {}
-    first: dict[str, int] = {}
-    voters: set[str] = set()
-    for post in posts:
-        key = fold_name(post.author)
-        if key in listed:
-            last_of_seat[listed[key]] = post.number
-        elif key not in known:
-            first.setdefault(key, post.number)
-            if (voted_from is None or post.number >= voted_from) and (voted_to is None or post.number <= voted_to) \
-                    and any(c.action == "vote" for c in post.commands or ()):
-                voters.add(key)
-    silent_since = min((last_of_seat.get(seat.name, -1) for seat in game.players), default=None)
-    return silent_since is not None and any(first[v] > silent_since for v in voters)
+    found = _posters(game, posts, voted_from=voted_from, voted_to=voted_to)
+    silent_since = min((found.last_of_seat.get(seat.name, -1) for seat in game.players), default=None)
+    return silent_since is not None and any(found.first[a] > silent_since for a in found.voted)
 
 
 def find_takeovers(game: Game, ruleset: Any, posts: Sequence[Any], bodies: Mapping[int, str], *,
@@ -77,16 +91,8 @@ def find_takeovers(game: Game, ruleset: Any, posts: Sequence[Any], bodies: Mappi
     thread's posts with their commands, in order); ``roster``: the game's, when the caller has it already."""
     if roster is None:
         roster = Roster.from_game(game, ruleset, authors=[(p.author, getattr(p, "author_id", None)) for p in posts])
-    listed = {fold_name(a): seat.name for seat in game.players for a in seat.accounts}
-    moderators = {fold_name(m) for m in game.moderators}
-    first: dict[str, int] = {}  # unlisted account -> its first post
-    last_of_seat: dict[str, int] = {}  # seat -> the last post by one of its listed accounts
-    for post in posts:
-        key = fold_name(post.author)
-        if key in listed:
-            last_of_seat[listed[key]] = post.number
-        elif key not in moderators and key:
-            first.setdefault(post.author, post.number)
+    posters = _posters(game, posts)
+    first, last_of_seat = posters.first, posters.last_of_seat
     candidates = {
         account: number for account, number in first.items() if not roster.authors.lookalike(account)
     }
