@@ -30,7 +30,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from assistant import powers
+from assistant.powers import Decision
 
 if TYPE_CHECKING:
     from assistant.outcome import Outcome
@@ -69,11 +72,6 @@ class Verdict:
     problem: bool = False
     private: bool = False
     nomination: bool = False  # the vote nominated its target (clocktower)
-
-
-class Decision(NamedTuple):
-    pick: str  # a seat, or "none"
-    post: int | None  # where it was made, when the game file says
 
 
 class Hook:
@@ -118,16 +116,8 @@ class Hook:
         pass
 
     def decision(self, role: str) -> Decision | None:
-        """The pick ``role`` made on this day (``[[private.decisions]]``: a seat or "none", and the post it was
-        made at when recorded), or None. A replay as of a post never sees a decision recorded after it."""
-        at_post = self.day.r.at_post
-        for decision in self.day.game.private.decisions:
-            if decision.get("day") == self.day.number and role in decision:
-                post = decision.get("post")
-                if post is not None and at_post is not None and post > at_post:
-                    return None
-                return Decision(decision[role], post)
-        return None
+        """The pick ``role`` made on this day, as of the replay's point (:func:`assistant.powers.decision`)."""
+        return powers.decision(self.day, role)
 
 
 def find_hook(name: str) -> type[Hook]:

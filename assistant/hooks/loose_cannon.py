@@ -6,6 +6,7 @@ votes count for nothing. His pick is a living player ("Target – Any unique cur
 option? No"). A decision after the day was decided (majority, unanimous minus one, the deadline), by a holder
 already dead, or naming no valid target changes nothing and is noted for the moderator."""
 
+from assistant import powers
 from assistant.hooks import Decision, Hook
 from assistant.outcome import Kind, Outcome, Reason
 
@@ -37,15 +38,17 @@ class LooseCannon(Hook):
         return self.decided(found, acted if acted is not None else ended[0] if ended else outcome.post)
 
     def invalid(self, found: Decision) -> str | None:
-        """Why the decision cannot count, or None: the holder must be alive when he acts (his own shot kills
-        him at that post), and the pick a living player (or "none" where the rules have that vote)."""
-        day, holder = self.day, self.day.game.private.loose_cannon
+        """Why the decision cannot count, or None: the power must be his as he acts (alive: his own shot kills
+        him at that post; not used on an earlier day), and the pick a living player (or "none" where the rules
+        have that vote)."""
+        day = self.day
         before = found.post - 1 if found.post is not None else day.bounds.start_post
-        if holder is not None and holder not in day.living(-1 if before is None else before):
-            return f"was made when the Loose Cannon ({holder}) was already dead"
+        _, lost = powers.loose_cannon(day, -1 if before is None else before)
+        if lost is not None:
+            return f"was made when {lost}"
         if found.pick == "none":
             return None if day.ruleset.no_elimination_vote else "names no one, and no one is not a target here"
-        if found.pick not in day.living(found.post):
+        if not powers.alive(day, found.pick, found.post):
             return f"names {found.pick}, not a living player"
         return None
 

@@ -11,13 +11,15 @@ Who holds the badge:
   day's decision and on every later day;
 - ``[private] sheriff``: the sheriff from day 1 when the game records no election and no badge, else the
   election's winner when its votes elect no one (the moderator's word);
-- ``[[private.successors]]``: when the holder dies, the successor he named takes the badge, at his death.
+- ``[[private.successors]]``: when the holder dies, the successor he named takes the badge, at his death
+  (:func:`assistant.powers.passed_on`, asked as of the post: :func:`assistant.powers.point`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from assistant import powers
 from assistant.clock import add_wall_hours
 from assistant.hooks import Hook
 
@@ -49,7 +51,7 @@ class Sheriff(Hook):
                     holder = e.player
             if self.election_day and day.phase != "day":
                 holder = self.election_result() or holder
-            self._holders[key] = _succeeded(day.game, holder, day.living(post))
+            self._holders[key] = powers.passed_on(day.game, holder, day.living(powers.point(day, post)))
         return self._holders[key]
 
     def holder_before(self) -> str | None:
@@ -64,7 +66,7 @@ class Sheriff(Hook):
                 if any(e.kind == "sheriff_election" and e.day == number for e in game.events):
                     election = day.earlier(number).votal.election
                     holder = (election.elected if election else None) or game.private.sheriff or holder
-                holder = _succeeded(game, holder, day.earlier(number).votal.living) if holder else holder
+                holder = powers.passed_on(game, holder, day.earlier(number).votal.living) if holder else holder
             self._before = [holder]
         return self._before[0]
 
@@ -143,15 +145,6 @@ def _wagons(ballots: dict) -> tuple:
     for voter, (target, order) in ballots.items():
         cast.setdefault(target, []).append((order, voter))
     return rank_wagons(cast)[0]
-
-
-def _succeeded(game, holder: str | None, living) -> str | None:
-    """The badge's holder among the living: "The badge is passed on to his successor at the time of his death"."""
-    seen = set()
-    while holder is not None and holder not in living and holder not in seen:
-        seen.add(holder)
-        holder = game.private.successors.get(holder)
-    return holder if holder in living else None
 
 
 HOOK = Sheriff
