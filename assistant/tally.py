@@ -387,6 +387,10 @@ class DayReplay:
             previous = replay.day(day - 1).votal.runoff
             self.runoff_before = previous.deadline if previous is not None else None
         self.opened_at = self.opening_post_time() if ruleset.day_start == "moderator_post" else None
+        # "Once day is over, night starts": a day opened by the moderator's post after a day that ended at a
+        # declared post starts at that post (a vote in between is no day's); the next day's, for this day's end
+        self.opened_post = self.opening_post(day) if ruleset.day_start == "moderator_post" else None
+        self.next_opened_post = self.opening_post(day + 1) if ruleset.day_start == "moderator_post" else None
         hooks = [cls(self) for cls in replay.hook_classes]
         # Each hook point -> the bound methods of the hooks that override it: most days call none, cheaply.
         self.hooked: dict[str, list[Callable]] = {
@@ -444,10 +448,26 @@ class DayReplay:
         )
         return opening if opening is not None else datetime.max.replace(tzinfo=ended.tzinfo)
 
+    def opening_post(self, number: int) -> int | None:
+        """The post that opens day ``number`` when the game file does not declare it and the day before ended
+        at a declared post (its ``end_post``, or its runoff's recorded end): the moderator's first post after
+        it (beyond every post while none has come yet). None for day 1, declared days, days ended by time."""
+        if number == 1 or self.game.day(number) is not None:
+            return None
+        ended = self.game.day(number - 1)
+        if ended is None or ended.end_post is None:
+            return None
+        last = max([ended.end_post, *(e.post for e in self.game.events
+                                      if e.day == number - 1 and e.kind == "runoff_end" and e.post is not None)])
+        return next((p.number for p in self.r.posts if p.number > last and p.author.casefold() in self.moderators),
+                    _NOT_YET)
+
     def in_day(self, post: ReadPost) -> bool:
         b = self.bounds
         if b.start_post is not None:
             return post.number >= b.start_post
+        if self.opened_post is not None:
+            return post.number >= self.opened_post
         if self.opened_at is not None:
             return post.time is not None and post.time >= self.opened_at
         if b.start is not None:
@@ -471,6 +491,8 @@ class DayReplay:
         nb = self.next_bounds
         if nb.start_post is not None:
             return post.number < nb.start_post
+        if self.next_opened_post is not None:
+            return post.number < self.next_opened_post
         if nb.start is not None and post.time is not None:
             return post.time < nb.start
         return False  # unknown: later posts are not listed as this day's
@@ -1056,6 +1078,8 @@ _AFTER_END = Verdict(False, WhyNot.AFTER_END)
 _DAY_OVER = Verdict(False, WhyNot.DAY_OVER)
 _VOTER_DEAD = Verdict(False, WhyNot.VOTER_DEAD, problem=True)
 
+
+_NOT_YET = 1 << 62  # the post number of a day the moderator has not opened yet: after every post
 
 OFF_LINE = "off its own line"  # a vote refused under [house] votes_on_own_line: where a line ends is read from markup
 _SHORT = 3  # letters: a partial name this short is a guess worth a look
