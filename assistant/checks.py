@@ -7,7 +7,7 @@ fix. Pure: the store's facts come in as arguments.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -66,6 +66,24 @@ def check_days(game: Game, *, last_post: int | None) -> list[GameWarning]:
     return warnings
 
 
+def check_corrections(game: Game, *, present: Collection[int], last_post: int | None) -> list[GameWarning]:
+    """A ``[[corrections]]`` entry whose post is not in the stored thread corrects nothing: say which, and why
+    (a post not synced yet, or no such post: a mistyped number). ``present``: the corrected posts the store
+    holds."""
+    warnings: list[GameWarning] = []
+    for correction in game.corrections:
+        if correction.post in present:
+            continue
+        if last_post is None or correction.post > last_post:
+            stored = "no post is stored yet" if last_post is None else f"the last stored post is {last_post}"
+            why = f"{stored}: it applies once `votal sync` stores that post (or check the number)"
+        else:
+            why = "the thread has no such post, so it corrects nothing: check the post number"
+        warnings.append(GameWarning("correction_without_post", f"[[corrections]] post = {correction.post}: {why}",
+                                    post=correction.post))
+    return warnings
+
+
 def for_day(warnings: list[GameWarning], day: int) -> list[GameWarning]:
     """The warnings to show beside one day's count: the game's own and that day's."""
     return [w for w in warnings if w.day in (None, day)]
@@ -110,7 +128,23 @@ def check_outcomes(
         if end_post is not None and outcome is not None and str(outcome.reason) in EARLY_REASONS:
             # the moderator's own "the day is over" post may come after the hammer; a player's post is the hammer
             closer = authors.get(end_post)
-            if outcome.post is not None and outcome.post != end_post and closer and closer.casefold() not in mods:
+            between = [n for n, who in authors.items() if outcome.post is not None and outcome.post < n < end_post
+                       and who.casefold() not in mods]
+            if outcome.post is not None and outcome.post < end_post and between and not (
+                closer and closer.casefold() not in mods
+            ):
+                # players posted between the hammer and the moderator's close: the day ran on past it
+                warnings.append(
+                    GameWarning(
+                        "end_post_disagrees",
+                        f"day {day}: end_post = {end_post} lies after the hammer Votal computes at post "
+                        f"{outcome.post} ({str(outcome.reason).replace('_', ' ')}; {len(between)} player "
+                        f"post{'s' if len(between) > 1 else ''} between): was the hammer missed, or a vote misread? "
+                        f"Check with `votal audit --day {day}`",
+                        post=end_post,
+                    )
+                )
+            elif outcome.post is not None and outcome.post != end_post and closer and closer.casefold() not in mods:
                 warnings.append(
                     GameWarning(
                         "end_post_disagrees",

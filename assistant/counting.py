@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from assistant import store
-from assistant.checks import GameWarning, check_days, check_outcomes
+from assistant.checks import GameWarning, check_corrections, check_days, check_outcomes
 from assistant.clock import day_bounds, phase_at
 from assistant.errors import VotalError
 from assistant.game import Game
@@ -75,7 +75,11 @@ def game_warnings(
     ``stored``: the thread already read by this command (else it is read here). ``now``: the moment a count
     of the current state is as of; the days are replayed whole as of it (the count's own replay, when it
     was made from ``stored``), else with every stored post."""
-    warnings = check_days(game, last_post=store.last_post_number(db, game.key))
+    last_post = store.last_post_number(db, game.key)
+    warnings = check_days(game, last_post=last_post)
+    if game.corrections:
+        present = store.present_post_numbers(db, game.key, (c.post for c in game.corrections))
+        warnings += check_corrections(game, present=present, last_post=last_post)
     last = store.last_sync(db, game.key)
     unread = store.sync_problems(last) if last is not None and not last["error"] else []  # a failure says more
     if unread:

@@ -37,6 +37,7 @@ from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
 from assistant import __version__
 from assistant.errors import ForumError, VotalError
+from assistant.weburl import url_problem
 
 USER_AGENT = f"Votal/{__version__} (forum game vote counter; +https://pypi.org/project/votal/)"
 ROBOTS_AGENT = "Votal"  # the token robots.txt rules name
@@ -54,6 +55,11 @@ log = logging.getLogger("votal.fetch")
 
 class Stopped(Exception):
     """The run was asked to stop (Ctrl-C, SIGTERM); raised between requests, never in the middle of one."""
+
+
+class Unreachable(ForumError):
+    """The forum could not be reached at all (the connection refused, no such host): said once, in words, and
+    not retried within the run (the next scheduled sync tries again)."""
 
 
 class CookieError(VotalError):
@@ -244,6 +250,8 @@ class Fetcher:
 
     def fetch(self, url: str, *, etag: str | None = None, last_modified: str | None = None) -> Fetched:
         """GET ``url``; with ``etag``/``last_modified`` a conditional GET that may answer ``not_modified``."""
+        if (problem := url_problem(url)) is not None:
+            raise ForumError(problem)  # no request can mend it: refused before robots.txt and any retry
         if self.robots is not None:
             self._check_robots(url)
         headers = {}
@@ -278,7 +286,12 @@ class Fetcher:
             try:
                 response = self._send(url, headers, small=small)
             except requests.RequestException as exc:
-                # Timeouts, refused connections and bodies cut short (ChunkedEncodingError) are all worth a retry.
+                # Timeouts, dropped connections and bodies cut short (ChunkedEncodingError) are worth a retry; a
+                # forum that refuses the connection or whose name does not resolve is said once, in words.
+                unreachable = _unreachable(exc, urlsplit(url).hostname or host)
+                if unreachable is not None:
+                    self.faults.append(f"{unreachable} fetching {shown}")
+                    raise Unreachable(f"{unreachable} (fetching {shown})") from None
                 problem = f"{type(exc).__name__} fetching {shown}"
                 self.faults.append(problem)
                 if attempt < self.retries:
@@ -429,6 +442,8 @@ class Fetcher:
     def _read_robots(self, site: str) -> tuple[int, str] | None:
         try:
             response = self._request(site + "/robots.txt", {}, accept={200}, small=True)
+        except Unreachable:
+            raise  # the thread is on the same host: say so once, not once for robots.txt and again for the page
         except ForumError as exc:
             log.warning("robots.txt unreadable (%s); going on without it for this run", exc)
             return None
@@ -745,6 +760,25 @@ class _WatchedAdapter(HTTPAdapter):
 
 
 _WATCHED_POOLS = {"http": _WatchedHTTPPool, "https": _WatchedHTTPSPool}
+
+
+def _unreachable(exc: BaseException, host: str) -> str | None:
+    """In words, why ``host`` could not be reached at all, when that is what ``exc`` says (the library wraps
+    the socket's error a few levels down), else None."""
+    todo: list[BaseException | None] = [exc]
+    seen: list[BaseException] = []
+    while todo and len(seen) < 32:
+        found = todo.pop()
+        if found is None or any(found is s for s in seen):
+            continue
+        seen.append(found)
+        if isinstance(found, ConnectionRefusedError):
+            return f"the forum at {host} refused the connection (is the address right, and the forum up?)"
+        if isinstance(found, socket.gaierror) or type(found).__name__ == "NameResolutionError":
+            return f"no forum found at {host}: the host name does not resolve (check the thread's address)"
+        todo += [getattr(found, "reason", None), found.__cause__, found.__context__]
+        todo += [arg for arg in getattr(found, "args", ()) if isinstance(arg, BaseException)]
+    return None
 
 
 def site_of(url: str) -> str:

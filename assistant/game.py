@@ -17,6 +17,7 @@ from typing import Any
 
 from assistant.errors import GameFileError, VotalError
 from assistant.rules import find_ruleset
+from assistant.weburl import url_problem
 from assistant.zones import UnknownZone, zone_named
 
 ENGINES = ("phpbb", "discourse", "xenforo", "vbulletin", "proboards")
@@ -539,8 +540,8 @@ def _build(raw: dict, path: Path, checker: _Checker, players_required: bool) -> 
     forum = raw.get("forum")
     if forum is not None and forum not in ENGINES:
         raise checker.fail("", None, "forum", f"unknown forum engine {forum!r} (one of: {', '.join(ENGINES)})")
-    if not re.match(r"^https?://", raw["thread"]):
-        raise checker.fail("", None, "thread", "must be the thread's http(s) URL")
+    if (problem := url_problem(raw["thread"])) is not None:
+        raise checker.fail("", None, "thread", f"must be the thread's http(s) URL: {problem}")
 
     seats = []
     for i, p in enumerate(raw["players"]):

@@ -201,6 +201,10 @@ def create_game_file(url: str, out: str, *, db, ruleset: str | None, timezone: s
     from parsers.detect import detect_engine, get_parser
     from parsers.markup import read_title
 
+    from assistant.weburl import url_problem
+
+    if (problem := url_problem(url)) is not None:  # refused before any request: a retry cannot mend it
+        raise VotalError(problem)
     try:  # the forms the game file accepts (UTC-5, GMT+10:30, IANA names), refused with them listed
         zone = zone_named(timezone) if timezone else UTC
     except UnknownZone as exc:

@@ -372,6 +372,16 @@ def last_post_number(db: Store, game: str) -> int | None:
     return _rows(db, "select max(number) as n from posts where game = ?", [game])[0]["n"]
 
 
+def present_post_numbers(db: Store, game: str, numbers: Iterable[int]) -> set[int]:
+    """Which of ``numbers`` name a stored post of ``game`` (deleted ones included: they were in the thread)."""
+    wanted = sorted(set(numbers))
+    if not wanted:
+        return set()
+    marks = ",".join("?" * len(wanted))
+    rows = _rows(db, f"select distinct number from posts where game = ? and number in ({marks})", [game, *wanted])
+    return {row[0] for row in rows}
+
+
 def count_posts(db: Store, game: str) -> int:
     return _rows(db, "select count(*) as n from posts where game = ?", [game])[0]["n"]
 

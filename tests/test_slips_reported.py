@@ -1,0 +1,175 @@
+"""The slips that used to pass without a word, each said once, by the real CLI on loopback threads: an address
+that is not a forum's, a forum that refuses the connection, a correction for a post the thread lacks, an
+end_post after the hammer, and one post holding hundreds of unreadable votes (one alert, not none or hundreds)."""
+
+from __future__ import annotations
+
+import json
+import socket
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from loopback_forum import Forum, Switchboard, game_text, make_game, make_posts
+
+from assistant import store
+from assistant.checks import check_corrections
+from assistant.cli import main
+from assistant.fetch import HostLimiter
+from assistant.schedule import Runner
+from assistant.weburl import url_problem
+
+NOW = datetime(2026, 3, 5, 12, 0, tzinfo=UTC)
+VOTE = '<strong class="text-strong">VOTE: {}</strong>'
+
+
+@pytest.fixture(scope="module")
+def board():
+    switchboard = Switchboard()
+    with switchboard.server:
+        yield switchboard
+
+
+@pytest.fixture
+def refusing_url():
+    """A loopback port that refuses every connection: bound, never listening (held for the test, so no other
+    process can take it meanwhile)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}/viewtopic.php?f=7&t=42"
+
+
+def invoke(*args) -> tuple[int, list[str]]:
+    result = CliRunner().invoke(main, [str(a) for a in args])
+    return result.exit_code, [line for line in result.output.splitlines() if line.strip()]
+
+
+BAD_ADDRESSES = [
+    ("", "no URL given"),
+    ("forum.example.org/viewtopic.php?t=5", "has no scheme: write it as https://forum.example.org/viewtopic.php?t=5"),
+    ("ftp://forum.example.org/viewtopic.php?t=5", "is not an http(s) URL"),
+    ("https:///viewtopic.php?t=5", "names no host"),
+    ("http://forum.example.org:port/viewtopic.php?t=5", "is not a valid URL"),
+]
+
+
+@pytest.mark.parametrize(("url", "said"), BAD_ADDRESSES)
+def test_votal_new_refuses_what_is_not_an_http_url_with_a_host_in_one_line(url, said, tmp_path) -> None:
+    # before: "InvalidSchema fetching ://:///robots.txt; retrying" for 20 s and more
+    code, lines = invoke("new", url, "-o", tmp_path / "game.toml", "--db", tmp_path / "votal.db")
+    assert code == 1
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and said in lines[0], lines
+    assert not (tmp_path / "game.toml").exists()
+
+
+@pytest.mark.parametrize(("url", "said"), BAD_ADDRESSES[1:])
+def test_a_game_file_whose_thread_is_not_an_http_url_is_refused_by_sync_and_run(url, said, tmp_path) -> None:
+    path = tmp_path / "game.toml"
+    path.write_text(game_text("X").replace('thread = "X/viewtopic.php?f=7&t=42"', f'thread = "{url}"'))
+    code, lines = invoke("sync", path, "--db", tmp_path / "votal.db")
+    assert code == 1 and len(lines) == 1 and "thread" in lines[0] and said in lines[0], lines
+    said_by_run: list[str] = []
+    run = Runner(db_path=tmp_path / "votal.db", echo=said_by_run.append).run_game(path)  # what `votal run` calls
+    assert run.error is not None and said in run.error and not run.synced
+    assert len(said_by_run) == 1
+
+
+def test_a_forum_that_refuses_the_connection_is_said_once_in_words(refusing_url, tmp_path) -> None:
+    code, lines = invoke("new", refusing_url, "-o", tmp_path / "game.toml", "--db", tmp_path / "votal.db")
+    assert code == 1
+    assert len(lines) == 1 and "refused the connection" in lines[0], lines  # not once per try, nor for robots.txt
+    assert "ConnectionError" not in lines[0] and "retrying" not in lines[0]
+
+    path = tmp_path / "game.toml"
+    path.write_text(game_text(refusing_url.split("/viewtopic")[0]))
+    code, lines = invoke("sync", path, "--db", tmp_path / "votal.db")
+    assert code == 1 and len(lines) == 1 and lines[0].count("refused the connection") == 1, lines
+
+    run = Runner(db_path=tmp_path / "votal.db", limiter=HostLimiter(sleep=lambda s: None), now=lambda: NOW)
+    result = run.run_game(path)
+    assert result.error is not None and result.error.count("refused the connection") == 1
+    alerts = store.load_alerts(store.open_db(tmp_path / "votal.db"), make_game(refusing_url.split("/viewtopic")[0]).key)
+    assert [a["kind"] for a in alerts].count("forum_error") == 1
+
+
+def synced_game(board, tmp_path: Path, posts: list[dict], *, extra: str = "", tables: str = "") -> tuple[Path, Path]:
+    board.plug(Forum(posts).respond)
+    path = tmp_path / "game.toml"
+    path.write_text(game_text(board.base_url, extra=extra, tables=tables))
+    db = tmp_path / "votal.db"
+    code, lines = invoke("sync", path, "--db", db)
+    assert code == 0, lines
+    return path, db
+
+
+def test_a_post_of_hundreds_of_unreadable_votes_raises_exactly_one_alert_under_run(board, tmp_path) -> None:
+    posts = make_posts(10)
+    posts[5]["content"] = "<br>".join(VOTE.format(f"nobody{i}") for i in range(300))
+    path, db = synced_game(board, tmp_path, posts, tables="[[days]]\nday = 1\nstart_post = 0\n")
+    sent: list[str] = []
+    runner = Runner(db_path=db, now=lambda: NOW, limiter=HostLimiter(sleep=lambda s: None),
+                    post_webhook=lambda url, payload: sent.append(payload["content"]))
+    path.write_text(path.read_text().replace("[fetch]", '[alerts]\nwebhook = "https://hooks.example/w"\n\n[fetch]'))
+    runner.run_game(path)
+    runner.run_game(path)  # a second poll says nothing new
+    alerts = store.load_alerts(store.open_db(db), make_game(board.base_url).key, limit=1000)
+    votes = [a for a in alerts if a["kind"] == "unresolved_vote"]
+    assert len(votes) == 1, [a["message"] for a in alerts]
+    assert "post 5" in votes[0]["message"] and "several targets" in votes[0]["message"]
+    assert len(sent) == 1 and sent[0].count("post 5") == 1
+
+
+def test_a_correction_for_a_post_the_thread_lacks_is_a_warning(board, tmp_path) -> None:
+    tables = (
+        "[[days]]\nday = 1\nstart_post = 0\n"
+        '[[corrections]]\npost = 4\nvote = "Elm"\n'
+        '[[corrections]]\npost = 999\nvote = "Elm"\n'
+    )
+    path, db = synced_game(board, tmp_path, make_posts(10), tables=tables)
+    code, lines = invoke("count", path, "--db", db, "--format", "json", "--at-time", "2026-03-02T00:00:00Z")
+    assert code == 0, lines
+    warnings = json.loads("\n".join(lines))["warnings"]
+    found = [w for w in warnings if w["kind"] == "correction_without_post"]
+    assert [w["post"] for w in found] == [999]  # post 4 exists: its correction applies
+    assert "the last stored post is 9" in found[0]["message"]
+
+
+def test_a_correction_for_a_post_number_the_thread_skips_corrects_nothing_and_says_so() -> None:
+    game = make_game("http://forum.example", tables='[[corrections]]\npost = 7\nignore = true\n')
+    (warning,) = check_corrections(game, present={1, 2, 3, 8}, last_post=8)
+    assert warning.post == 7 and "no such post" in warning.message
+
+
+def test_an_end_post_after_the_hammer_is_said(board, tmp_path) -> None:
+    posts = make_posts(21)
+    for number, voter in ((10, "Alder"), (11, "Birch"), (12, "Cedar")):
+        posts[number] = {**posts[number], "user": voter, "content": VOTE.format("Elm")}
+    posts[20] = {**posts[20], "user": "Mod", "content": "Day 1 is over."}
+    tables = "[[days]]\nday = 1\nstart_post = 0\nend_post = 20\n"
+    path, db = synced_game(board, tmp_path, posts, extra='moderators = ["Mod"]', tables=tables)
+    code, lines = invoke("count", path, "--db", db, "--day", "1", "--format", "json")
+    assert code == 0, lines
+    votal = json.loads("\n".join(lines))
+    assert (votal["outcome"]["target"], votal["outcome"]["post"]) == ("Elm", 12)
+    (said,) = [w for w in votal["warnings"] if w["kind"] == "end_post_disagrees"]
+    assert said["post"] == 20
+    assert "end_post = 20 lies after the hammer Votal computes at post 12" in said["message"]
+    assert "7 player posts between" in said["message"]
+
+
+def test_a_moderator_closing_the_day_right_after_the_hammer_is_no_slip(board, tmp_path) -> None:
+    posts = make_posts(14)
+    for number, voter in ((10, "Alder"), (11, "Birch"), (12, "Cedar")):
+        posts[number] = {**posts[number], "user": voter, "content": VOTE.format("Elm")}
+    posts[13] = {**posts[13], "user": "Mod", "content": "Elm is lynched."}
+    tables = "[[days]]\nday = 1\nstart_post = 0\nend_post = 13\n"
+    path, db = synced_game(board, tmp_path, posts, extra='moderators = ["Mod"]', tables=tables)
+    code, lines = invoke("count", path, "--db", db, "--day", "1", "--format", "json")
+    assert code == 0, lines
+    assert not [w for w in json.loads("\n".join(lines))["warnings"] if w["kind"] == "end_post_disagrees"]
+
+
+@pytest.mark.parametrize("url", ["https://forum.example.org/viewtopic.php?t=5", "http://127.0.0.1:8080/t/x/5"])
+def test_an_http_url_with_a_host_is_accepted(url) -> None:
+    assert url_problem(url) is None
