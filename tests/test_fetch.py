@@ -165,20 +165,27 @@ def test_server_errors_back_off_exponentially_with_jitter_then_give_up(board) ->
 
 
 def test_a_timeout_is_retried(board) -> None:
-    stalled = threading.Event()
+    # Was flaky: a 0.1 s read timeout against a 0.5 s stall also timed out robots.txt or the retry on a busy
+    # machine. Now the stalled answer waits until the test ends (no read timeout can outlast it) and the read
+    # timeout is far longer than any loopback answer, so exactly one request times out whatever the load.
+    stalled, release = threading.Event(), threading.Event()
 
     def handler(path, query, headers):
         if path == "/viewtopic.php" and not stalled.is_set():
             stalled.set()
-            threading.Event().wait(0.5)  # longer than the fetcher's read timeout
+            release.wait(60)  # held until the client gave up on it (a bound, not a timing under test)
         return Response(200, "<html><body>late but whole</body></html>")
 
     fake = FakeTime()
-    with board.plug(handler) as server:
-        f = fetcher(fake, timeout=(1.0, 0.1))
-        assert f.get(server.base_url + "/viewtopic.php?t=1") == "<html><body>late but whole</body></html>"
+    try:
+        with board.plug(handler) as server:
+            f = fetcher(fake, timeout=(5.0, 2.0))
+            assert f.get(server.base_url + "/viewtopic.php?t=1") == "<html><body>late but whole</body></html>"
+    finally:
+        release.set()
     assert f.requests_made == 3  # robots.txt, the timed-out page, the retry
     assert len(fake.sleeps) == 1
+    assert f.faults == ["ReadTimeout fetching " + server.base_url + "/viewtopic.php?t=1"]
 
 
 def test_conditional_get_answers_not_modified(board) -> None:
