@@ -197,11 +197,10 @@ def create_game_file(url: str, out: str, *, db, ruleset: str | None, timezone: s
     from assistant.fetch import make_fetcher
     from assistant.game import FetchSettings, Game, parse_game
     from assistant.sync import sync_game
+    from assistant.weburl import url_problem
     from assistant.zones import UnknownZone, zone_named
     from parsers.detect import detect_engine, get_parser
     from parsers.markup import read_title
-
-    from assistant.weburl import url_problem
 
     if (problem := url_problem(url)) is not None:  # refused before any request: a retry cannot mend it
         raise VotalError(problem)

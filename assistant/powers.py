@@ -6,32 +6,29 @@ replay as of a post never sees a decision, an election or a death recorded after
 decision whose ``post`` lies after the replay's point, and :func:`alive` reads the living as of the post asked
 (a death recorded at a later post has not happened yet).
 
-- the Judge's power (:func:`judge`): the Judge's while alive; once the Judge is dead, a stand-in's the ruleset
+- the Judge's power (:func:`judge_holder`): the Judge's while alive; once the Judge is dead, a stand-in's the ruleset
   names (``judge_stand_ins``: the Witch Hunt 2023 Apprentice who chose the Judge, "take over their duties if
   they die"; the Peeping Tom observing the Judge, "If that role is dead, you may make decisions ... in their
   place"), while that stand-in lives;
-- the Loose Cannon's (:func:`loose_cannon`): while alive and until used ("Sacrifice yourself"; Witchhunt
+- the Loose Cannon's (:func:`loose_cannon_lost`): while alive and until used ("Sacrifice yourself"; Witchhunt
   Online 2.0.1: "Once per game");
 - the sheriff's badge (:func:`passed_on`): "The badge is passed on to his successor at the time of his death"
   (Millers Hollow); who holds it before that (a recorded badge, an election) is the sheriff hook's to say.
 
-Pure: everything comes from the day being replayed (:class:`assistant.tally.DayReplay`).
+Pure: everything comes from the day being replayed (:class:`assistant.hooks.DayView`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
+
+from assistant.hooks import Decision
 
 if TYPE_CHECKING:
     from assistant.game import Game
-    from assistant.tally import DayReplay
-
-
-class Decision(NamedTuple):
-    pick: str  # a seat, or "none"
-    post: int | None  # where it was made, when the game file says
+    from assistant.hooks import DayView as DayReplay
 
 
 @dataclass(frozen=True)
@@ -71,7 +68,7 @@ def decision(day: DayReplay, role: str, number: int | None = None) -> Decision |
     return None
 
 
-def judge(day: DayReplay, post: int | None = None) -> Holder | None:
+def judge_holder(day: DayReplay, post: int | None = None) -> Holder | None:
     """Who holds the Judge's power as of ``post`` (None: the day's end): the Judge while alive, then the first
     living stand-in the ruleset names; None when no one does (the Judge unnamed, or dead with no stand-in)."""
     private = day.game.private
@@ -86,22 +83,22 @@ def judge(day: DayReplay, post: int | None = None) -> Holder | None:
     return None
 
 
-def loose_cannon(day: DayReplay, post: int | None = None) -> tuple[str | None, str | None]:
-    """The Loose Cannon as of ``post`` and why the power is not (or no longer) his, or None: he must be alive
-    (his own shot kills him at the post he acts in, so ask as of the post before it) and must not have used it
-    on an earlier day ("Sacrifice yourself"; Witchhunt Online 2.0.1: "Once per game")."""
+def loose_cannon_lost(day: DayReplay, post: int | None = None) -> str | None:
+    """Why the Loose Cannon's power is not his as of ``post``, or None while it is: he must be alive (his own shot
+    kills him at the post he acts in, so ask as of the post before it) and must not have used it on an earlier
+    day ("Sacrifice yourself"; Witchhunt Online 2.0.1: "Once per game")."""
     holder = day.game.private.loose_cannon
     if holder is None:
-        return None, None
+        return None
     if not alive(day, holder, post):
-        return holder, f"the Loose Cannon ({holder}) was already dead"
+        return f"the Loose Cannon ({holder}) was already dead"
     for number in range(1, day.number):
         if decision(day, "loose_cannon", number) is None:
             continue
         outcome = day.earlier(number).votal.outcome
         if outcome is not None and str(outcome.reason) == "loose_cannon":
-            return holder, f"the Loose Cannon ({holder}) already acted on day {number}"
-    return holder, None
+            return f"the Loose Cannon ({holder}) already acted on day {number}"
+    return None
 
 
 def passed_on(game: Game, holder: str | None, living: Collection[str]) -> str | None:

@@ -231,5 +231,6 @@ def test_an_end_post_that_is_not_the_hammer_and_votes_after_the_end_are_warnings
     mod_closes = write_game(demo, tmp_path, change=('ruleset = "witchhunt-online-2.0.1"', 'ruleset = "mafiascum"'),
                             name="m.toml")
     assert warnings_of(mod_closes, db, 1)["end_post_disagrees"]["message"].startswith(
-        f"day 1: end_post = 24 lies after the hammer Votal computes at post {hammer} (majority; 11 player posts between)"
+        f"day 1: end_post = 24 lies after the hammer Votal computes at post {hammer} "
+        "(majority; 11 player posts between)"
     )

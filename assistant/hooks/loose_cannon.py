@@ -6,16 +6,16 @@ votes count for nothing. His pick is a living player ("Target – Any unique cur
 option? No"). A decision after the day was decided (majority, unanimous minus one, the deadline), by a holder
 already dead, or naming no valid target changes nothing and is noted for the moderator."""
 
-from assistant import powers
 from assistant.hooks import Decision, Hook
 from assistant.outcome import Kind, Outcome, Reason
+from assistant.powers import alive, decision, loose_cannon_lost
 
 
 class LooseCannon(Hook):
     name = "loose_cannon"
 
     def at_post(self, post: int | None) -> None:
-        found = self.decision("loose_cannon")
+        found = decision(self.day, "loose_cannon")
         if self.day.outcome is not None or self.day.phase != "day":
             return  # decided already: settle notes that the shot came too late
         if post is None or found is None or found.post is None or post < found.post or self.invalid(found):
@@ -23,7 +23,7 @@ class LooseCannon(Hook):
         self.day.end_day(self.decided(found, found.post))
 
     def settle(self, outcome: Outcome) -> Outcome:
-        found = self.decision("loose_cannon")
+        found = decision(self.day, "loose_cannon")
         if found is None or outcome.reason == Reason.LOOSE_CANNON:
             return outcome
         day, acted = self.day, found.post
@@ -43,12 +43,12 @@ class LooseCannon(Hook):
         have that vote)."""
         day = self.day
         before = found.post - 1 if found.post is not None else day.bounds.start_post
-        _, lost = powers.loose_cannon(day, -1 if before is None else before)
+        lost = loose_cannon_lost(day, -1 if before is None else before)
         if lost is not None:
             return f"was made when {lost}"
         if found.pick == "none":
             return None if day.ruleset.no_elimination_vote else "names no one, and no one is not a target here"
-        if not powers.alive(day, found.pick, found.post):
+        if not alive(day, found.pick, found.post):
             return f"names {found.pick}, not a living player"
         return None
 

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from assistant import powers
 from assistant.clock import add_wall_hours
 from assistant.hooks import Hook
+from assistant.powers import passed_on, point
+from assistant.votal import SheriffElection, rank_wagons
 
 
 class Sheriff(Hook):
@@ -51,7 +52,7 @@ class Sheriff(Hook):
                     holder = e.player
             if self.election_day and day.phase != "day":
                 holder = self.election_result() or holder
-            self._holders[key] = powers.passed_on(day.game, holder, day.living(powers.point(day, post)))
+            self._holders[key] = passed_on(day.game, holder, day.living(point(day, post)))
         return self._holders[key]
 
     def holder_before(self) -> str | None:
@@ -66,7 +67,7 @@ class Sheriff(Hook):
                 if any(e.kind == "sheriff_election" and e.day == number for e in game.events):
                     election = day.earlier(number).votal.election
                     holder = (election.elected if election else None) or game.private.sheriff or holder
-                holder = powers.passed_on(game, holder, day.earlier(number).votal.living) if holder else holder
+                holder = passed_on(game, holder, day.earlier(number).votal.living) if holder else holder
             self._before = [holder]
         return self._before[0]
 
@@ -87,8 +88,6 @@ class Sheriff(Hook):
         return self._election
 
     def _tally_election(self):
-        from assistant.tally import SheriffElection
-
         day = self.day
         at_post, at_time = day.r.at_post, day.r.at_time
         posts = [
@@ -139,8 +138,6 @@ class Sheriff(Hook):
 
 def _wagons(ballots: dict) -> tuple:
     """The election's wagons, ranked as the lynch's are (one vote each: the sheriff's counts once here)."""
-    from assistant.tally import rank_wagons
-
     cast: dict[str, list] = {}
     for voter, (target, order) in ballots.items():
         cast.setdefault(target, []).append((order, voter))
