@@ -213,6 +213,13 @@ class Switchboard:
         self.handler = None
 
 
+def switchboard_running():
+    """A module's one loopback server, as a generator for ``pytest.fixture(scope="module")(...)``."""
+    switchboard = Switchboard()
+    with switchboard.server:
+        yield switchboard
+
+
 def game_text(base_url: str, *, extra: str = "", fetch_extra: str = "", tables: str = "") -> str:
     """A game file for the loopback thread: ``extra`` top-level keys, ``fetch_extra`` [fetch] keys, ``tables``."""
     players = "\n".join(f'[[players]]\nname = "{name}"\n' for name in PLAYERS)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from loopback_forum import Forum, Switchboard, game_text, make_game, make_posts
+from loopback_forum import Forum, game_text, make_game, make_posts, switchboard_running
 
 from assistant import store
 from assistant.checks import check_corrections
@@ -24,11 +24,7 @@ NOW = datetime(2026, 3, 5, 12, 0, tzinfo=UTC)
 VOTE = '<strong class="text-strong">VOTE: {}</strong>'
 
 
-@pytest.fixture(scope="module")
-def board():
-    switchboard = Switchboard()
-    with switchboard.server:
-        yield switchboard
+board = pytest.fixture(scope="module", name="board")(switchboard_running)
 
 
 @pytest.fixture
@@ -141,16 +137,22 @@ def test_a_correction_for_a_post_number_the_thread_skips_corrects_nothing_and_sa
     assert warning.post == 7 and "no such post" in warning.message
 
 
-def test_an_end_post_after_the_hammer_is_said(board, tmp_path) -> None:
-    posts = make_posts(21)
+def count_hammered_day(board, tmp_path: Path, closing_post: int) -> dict:
+    """Day 1's count as JSON: Alder, Birch and Cedar hammer Elm at post 12, the moderator closes the day at
+    ``closing_post`` (its end_post) and players chat in between."""
+    posts = make_posts(closing_post + 1)
     for number, voter in ((10, "Alder"), (11, "Birch"), (12, "Cedar")):
         posts[number] = {**posts[number], "user": voter, "content": VOTE.format("Elm")}
-    posts[20] = {**posts[20], "user": "Mod", "content": "Day 1 is over."}
-    tables = "[[days]]\nday = 1\nstart_post = 0\nend_post = 20\n"
+    posts[closing_post] = {**posts[closing_post], "user": "Mod", "content": "Day 1 is over."}
+    tables = f"[[days]]\nday = 1\nstart_post = 0\nend_post = {closing_post}\n"
     path, db = synced_game(board, tmp_path, posts, extra='moderators = ["Mod"]', tables=tables)
     code, lines = invoke("count", path, "--db", db, "--day", "1", "--format", "json")
     assert code == 0, lines
-    votal = json.loads("\n".join(lines))
+    return json.loads("\n".join(lines))
+
+
+def test_an_end_post_after_the_hammer_is_said(board, tmp_path) -> None:
+    votal = count_hammered_day(board, tmp_path, 20)
     assert (votal["outcome"]["target"], votal["outcome"]["post"]) == ("Elm", 12)
     (said,) = [w for w in votal["warnings"] if w["kind"] == "end_post_disagrees"]
     assert said["post"] == 20
@@ -159,15 +161,9 @@ def test_an_end_post_after_the_hammer_is_said(board, tmp_path) -> None:
 
 
 def test_a_moderator_closing_the_day_right_after_the_hammer_is_no_slip(board, tmp_path) -> None:
-    posts = make_posts(14)
-    for number, voter in ((10, "Alder"), (11, "Birch"), (12, "Cedar")):
-        posts[number] = {**posts[number], "user": voter, "content": VOTE.format("Elm")}
-    posts[13] = {**posts[13], "user": "Mod", "content": "Elm is lynched."}
-    tables = "[[days]]\nday = 1\nstart_post = 0\nend_post = 13\n"
-    path, db = synced_game(board, tmp_path, posts, extra='moderators = ["Mod"]', tables=tables)
-    code, lines = invoke("count", path, "--db", db, "--day", "1", "--format", "json")
-    assert code == 0, lines
-    assert not [w for w in json.loads("\n".join(lines))["warnings"] if w["kind"] == "end_post_disagrees"]
+    votal = count_hammered_day(board, tmp_path, 13)
+    assert votal["outcome"]["post"] == 12
+    assert not [w for w in votal["warnings"] if w["kind"] == "end_post_disagrees"]
 
 
 @pytest.mark.parametrize("url", ["https://forum.example.org/viewtopic.php?t=5", "http://127.0.0.1:8080/t/x/5"])
