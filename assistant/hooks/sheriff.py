@@ -45,14 +45,14 @@ class Sheriff(Hook):
     def holder(self, post: int | None) -> str | None:
         key = (post, self.day.phase)
         if key not in self._holders:
-            day = self.day
+            day, at = self.day, point(self.day, post)  # never past the replay's point: no later badge or death
             holder = self.holder_before()
             for e in day.game.events:
-                if e.kind == "sheriff" and e.day == day.number and (e.post is None or post is None or post >= e.post):
+                if e.kind == "sheriff" and e.day == day.number and (e.post is None or at is None or at >= e.post):
                     holder = e.player
             if self.election_day and day.phase != "day":
                 holder = self.election_result() or holder
-            self._holders[key] = passed_on(day.game, holder, day.living(point(day, post)))
+            self._holders[key] = passed_on(day.game, holder, day.living(at))
         return self._holders[key]
 
     def holder_before(self) -> str | None:
