@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from assistant import store
 from assistant.checks import GameWarning, check_days, check_outcomes
 from assistant.clock import day_bounds, phase_at
+from assistant.doubts import find_doubts
 from assistant.errors import VotalError
 from assistant.game import Game
 from assistant.names import Roster
@@ -249,7 +250,8 @@ def count_game(
         replay.adopt(learning.days)
     votals = [replay.day(day).votal for day in days]
     checks = learning.disagreements if learning is not None else {}
-    return [replace(v, count_checks=tuple(checks[v.day])) if checks.get(v.day) else v for v in votals]
+    votals = [replace(v, count_checks=tuple(checks[v.day])) if checks.get(v.day) else v for v in votals]
+    return [replace(v, doubts=find_doubts(v, game, ruleset)) for v in votals]
 
 
 def format_votal_text(game: Game, votal: Votal, warnings: Sequence[GameWarning] = ()) -> str:
