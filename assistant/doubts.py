@@ -129,16 +129,16 @@ def _would_decide(action, key, state, shadow, weights, votal, game, ruleset) -> 
     still standing) would do at its post."""
     living = alive_seats(game, votal.day, at_post=action.post)
     majority = ruleset.majority_for(len(living))
+    held = {voter: targets for voter, targets in state.items() if voter in living}
+    # the uncounted votes still standing take their voter's place (an unlisted account adds a voter)
+    held.update((voter, (None if no_elim else target,)) for voter, (target, no_elim) in shadow.items()
+                if target is not None or no_elim)
+    unknown = {voter for voter, (target, no_elim) in shadow.items() if target is None and not no_elim}
     counts: dict[str | None, float] = {}
-    held = dict(state)
-    for voter, (target, no_elim) in shadow.items():
-        held[voter] = (None if no_elim else target,) if (target is not None or no_elim) else held.get(voter, ())
-    unknown = [voter for voter, (target, no_elim) in shadow.items() if target is None and not no_elim]
     for voter, targets in held.items():
-        if voter in living or not voter.startswith("account ") or voter in shadow:
-            for target in targets:
-                if target is None or target in living:
-                    counts[target] = counts.get(target, 0.0) + weights.get(voter, 1.0)
+        for target in targets:
+            if target is None or target in living:
+                counts[target] = counts.get(target, 0.0) + weights.get(voter, 1.0)
     said = f"{action.voter or action.author}'s {action.text!r} not counted ({action.why_not})"
     if action.target is None and not action.no_elimination:
         # a name Votal could not read decides the day if it names a wagon one vote short and looks like its name
