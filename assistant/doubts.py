@@ -95,9 +95,9 @@ def doubts_only(found: Iterable[Doubt]) -> list[Doubt]:
 
 
 def _possible_hammers(votal: Any, game: Any, ruleset: Any) -> list[Doubt]:
-    """Each uncounted vote that, counted with the other uncounted votes standing, would decide the day."""
-    if votal.majority is None:
-        return []
+    """Each uncounted vote that, counted with the other uncounted votes standing, would decide the day (a
+    majority, No Lynch's majority, unanimous minus one), and at a plurality deadline the uncounted votes
+    standing that would change who leads."""
     weights = {s.name: float(s.vote_weight) for s in game.players}
     decided = votal.outcome.post if votal.outcome is not None and votal.outcome.post is not None else None
     changes = sorted(votal.changes, key=lambda c: c.post)
@@ -105,6 +105,7 @@ def _possible_hammers(votal: Any, game: Any, ruleset: Any) -> list[Doubt]:
     shadow: dict[str, tuple[str | None, bool]] = {}  # voter (seat, else account) -> (target, no lynch) uncounted
     found: list[Doubt] = []
     index = 0
+    last = None
     for action in votal.actions:
         if decided is not None and action.post > decided:
             break
@@ -119,45 +120,82 @@ def _possible_hammers(votal: Any, game: Any, ruleset: Any) -> list[Doubt]:
         if action.action != "vote" or action.why_not in _NOT_A_VOTE:
             continue
         shadow[key] = (action.target, action.no_elimination)
-        doubt = _would_decide(action, key, state, shadow, weights, votal, game, ruleset)
-        found.append(doubt)
+        last = action
+        found.append(_would_decide(action, key, state, shadow, weights, votal, game, ruleset))
+    if last is not None and not ruleset.threshold:
+        found += _would_lead(last, state, shadow, weights, votal, game, ruleset)
     return found
+
+
+def _standing_with(state, shadow, living, weights) -> tuple[dict[str | None, float], dict[str | None, int]]:
+    """(votes, voters) per target of the standing votes, the uncounted ones in their voters' place (an unlisted
+    account adds a voter)."""
+    held = {voter: targets for voter, targets in state.items() if voter in living}
+    held.update((voter, (None if no_elim else target,)) for voter, (target, no_elim) in shadow.items()
+                if target is not None or no_elim)
+    votes: dict[str | None, float] = {}
+    voters: dict[str | None, int] = {}
+    for voter, targets in held.items():
+        for target in targets:
+            if target is None or target in living:
+                votes[target] = votes.get(target, 0.0) + weights.get(voter, 1.0)
+                voters[target] = voters.get(target, 0) + 1
+    return votes, voters
 
 
 def _would_decide(action, key, state, shadow, weights, votal, game, ruleset) -> Doubt:
     """The doubt (or note) for one uncounted vote: what counting it (with the other uncounted votes
     still standing) would do at its post."""
+    said = f"{action.voter or action.author}'s {action.text!r} not counted ({action.why_not})"
+    if not ruleset.threshold:
+        return Doubt(action.post, NOTE, action.target, said)  # a plurality day: weighed at its deadline
     living = alive_seats(game, votal.day, at_post=action.post)
     majority = ruleset.majority_for(len(living))
-    held = {voter: targets for voter, targets in state.items() if voter in living}
-    # the uncounted votes still standing take their voter's place (an unlisted account adds a voter)
-    held.update((voter, (None if no_elim else target,)) for voter, (target, no_elim) in shadow.items()
-                if target is not None or no_elim)
-    unknown = {voter for voter, (target, no_elim) in shadow.items() if target is None and not no_elim}
-    counts: dict[str | None, float] = {}
-    for voter, targets in held.items():
-        for target in targets:
-            if target is None or target in living:
-                counts[target] = counts.get(target, 0.0) + weights.get(voter, 1.0)
-    said = f"{action.voter or action.author}'s {action.text!r} not counted ({action.why_not})"
+    counts, voters = _standing_with(state, shadow, living, weights)
     if action.target is None and not action.no_elimination:
         # a name Votal could not read decides the day if it names a wagon one vote short and looks like its name
         weight = weights.get(action.voter or "", 1.0)
         near = [t for t, v in counts.items() if t is not None and v < majority <= v + weight
                 and _looks_like(action.text, (*game.seat(t).accounts, *game.seat(t).aliases))]
-        if len(near) == 1 and key in unknown:
+        if len(near) == 1:
             return Doubt(action.post, POSSIBLE_HAMMER, near[0],
                          f"{said}; if it names {near[0]}, it is a majority "
                          f"({show_votes(counts[near[0]] + weight)} of {majority})")
         return Doubt(action.post, NOTE, None, said)
     target = None if action.no_elimination else action.target
+    if target is not None and target not in living:
+        return Doubt(action.post, NOTE, target, said)
     votes = counts.get(target, 0.0)
     needed = ruleset.no_elimination_needed(majority) if target is None else majority
-    if votes >= needed and (target is None or target in living):
-        wagon = "No Lynch" if target is None else target
+    wagon = "No Lynch" if target is None else target
+    if "majority" in ruleset.early_end and votes >= needed:
         return Doubt(action.post, POSSIBLE_HAMMER, target,
                      f"{said}; counted, it is a majority on {wagon} ({show_votes(votes)} of {needed})")
+    if "unanimous_minus_one" in ruleset.early_end and len(living) >= 2 and voters.get(target, 0) >= len(living) - 1:
+        return Doubt(action.post, POSSIBLE_HAMMER, target,
+                     f"{said}; counted, it is unanimous minus one on {wagon} ({voters[target]} of {len(living)})")
     return Doubt(action.post, NOTE, target, said)
+
+
+def _would_lead(last, state, shadow, weights, votal, game, ruleset) -> list[Doubt]:
+    """At a plurality deadline: whether the uncounted votes still standing would change who leads."""
+    outcome = votal.outcome
+    if outcome is None or outcome.reason not in (Reason.PLURALITY, Reason.TIE, Reason.DEADLINE, Reason.RUNOFF):
+        return []
+    living = alive_seats(game, votal.day, at_post=last.post)
+    counts, _ = _standing_with(state, shadow, living, weights)
+    if not ruleset.no_elimination_competes:
+        counts.pop(None, None)
+    best = max(counts.values(), default=0)
+    leaders = sorted((t for t, v in counts.items() if v == best and best > 0), key=lambda t: (t is None, t or ""))
+    decided = outcome.target if outcome.kind == Kind.ELIMINATION else None
+    changed = (len(leaders) == 1 and leaders[0] != decided) or (decided is not None and leaders != [decided])
+    if not changed:
+        return []
+    shown = " and ".join("No Lynch" if t is None else t for t in leaders) or "nobody"
+    return [Doubt(last.post, POSSIBLE_HAMMER, leaders[0] if len(leaders) == 1 else None,
+                  f"the votes not counted, counted, would make {shown} lead at the deadline "
+                  f"({show_votes(best)} votes), not what Votal decided")]
 
 
 def _looks_like(typed: str, names: Sequence[str]) -> bool:

@@ -31,9 +31,9 @@ def game_of(tables: str = "[[days]]\nday = 1\nstart_post = 0\n"):
     )
 
 
-def doubts(lines, tables: str | None = None, **changes):
+def doubts(lines, tables: str | None = None, *, rules: dict | None = None, **changes):
     game = game_of(tables) if tables is not None else game_of()
-    ruleset = load_ruleset("mafiascum")
+    ruleset = load_ruleset("mafiascum").with_options(**(rules or {}))
     votal = replay_day(game, ruleset, [read_post(line) for line in lines], Roster.from_game(game, ruleset), day=1)
     votal = replace(votal, **changes) if changes else votal
     return votal, find_doubts(votal, game, ruleset)
@@ -135,3 +135,31 @@ def test_a_day_that_ended_by_its_deadline_rule_is_explained():
     votal, found = doubts(["1 Quentin: vote Marigold", "9 Warden: vote Quentin"], tables)
     assert (votal.outcome.kind, votal.outcome.reason) == ("no_elimination", "deadline")
     assert doubts_only(found) == []
+
+
+def test_an_uncounted_vote_that_would_make_it_unanimous_minus_one():
+    five = [f"{n} {seat}: vote Marigold" for n, seat in enumerate(("Quentin", "Ysolde", "Bramble", "Odalys"), 1)]
+    rules = {"early_end": ("unanimous_minus_one",)}
+    _, found = doubts([*five, "5 Pemberton: vote Marigold", "6 Tfrost23: vote Marigold"], rules=rules)
+    (doubt,) = doubts_only(found)
+    assert (doubt.kind, doubt.post, doubt.target) == (POSSIBLE_HAMMER, 6, "Marigold")
+    assert doubt.why.endswith("counted, it is unanimous minus one on Marigold (6 of 7)")
+
+
+def test_at_a_plurality_deadline_uncounted_votes_that_change_the_leader():
+    tables = "[[days]]\nday = 1\nstart_post = 0\nend_post = 9\n"
+    rules = {"decide": "plurality", "early_end": ()}
+    tied = ["1 Quentin: vote Marigold", "2 Ysolde: vote Marigold", "3 Bramble: vote Pemberton",
+            "4 Odalys: vote Pemberton"]
+    votal, found = doubts([*tied, "5 Stranger: vote Marigold", "9 Warden: vote Quentin"], tables, rules=rules)
+    assert (votal.outcome.kind, votal.outcome.reason) == ("no_elimination", "tie")
+    (doubt,) = doubts_only(found)
+    assert (doubt.kind, doubt.post, doubt.target) == (POSSIBLE_HAMMER, 5, "Marigold")
+    assert "would make Marigold lead at the deadline (3 votes)" in doubt.why
+    # an uncounted vote that leaves the same tie changes nothing; one that makes a lead a tie does
+    _, same = doubts([*tied, "5 Stranger: vote Bramble", "9 Warden: vote Quentin"], tables, rules=rules)
+    assert doubts_only(same) == []
+    _, tie = doubts([*tied[:3], "5 Stranger: vote Pemberton", "9 Warden: vote Quentin"], tables, rules=rules)
+    assert [d.why for d in doubts_only(tie)] == [
+        "the votes not counted, counted, would make Marigold and Pemberton lead at the deadline (2 votes), not what "
+        "Votal decided"]
