@@ -32,7 +32,8 @@ ALERT_KINDS = (
     "majority",
     "day_decided",
     "deadline_near",
-    "unresolved_vote",
+    "unresolved_vote",  # no longer raised: a vote not counted that could change the outcome is a "doubt"
+    "doubt",  # what may be wrong with the count (assistant.doubts), each once
     "forum_error",
     "page_problem",
     "warning",
@@ -119,13 +120,16 @@ def detect_alerts(
                 f"Day {day} ends in {_duration(left)} ({votal.deadline.astimezone(game.tz):%a %d %b %H:%M %Z}).",
             )
         )
-    for problem in votal.problems:
+    # a vote not counted alerts only when it could change the outcome (a doubt); the rest are notes
+    for doubt in votal.doubts:
+        if doubt.note:
+            continue
+        where = f", post {doubt.post}" if doubt.post is not None else ""
         alerts.append(
             Alert(
-                "unresolved_vote",
-                f"vote:{day}:{problem.post}:{_digest(problem.text)}",
-                f"Day {day}, post {problem.post}: {problem.voter}'s {problem.text!r} was not counted: "
-                f"{problem.reason}.",
+                "doubt",
+                f"doubt:{day}:{doubt.kind}:{doubt.post}:{doubt.target}",
+                f"Day {day}{where}: {doubt.why}.",
             )
         )
     return alerts

@@ -23,6 +23,7 @@ from assistant.cli_options import (
     print_text,
     quiet_option,
     warn,
+    warn_doubts,
 )
 from assistant.errors import VotalError
 from assistant.terminal import terminal_safe
@@ -338,6 +339,7 @@ def count(
 
         for votal in votals:
             warn(for_day(warnings, votal.day))
+            warn_doubts([votal])
             print_text(render_votal_draft(game, votal))
     else:
         from assistant.counting import format_votal_text
@@ -396,6 +398,7 @@ def draft(
     votals = count_game(game, db, days=[number], at_post=at_post, at_time=moment, stored=stored)
     now = moment if at_post is None and at_time is None else None  # a draft of now shares its replay
     warn(for_day(game_warnings(game, db, days=[number], stored=stored, now=now), number))
+    warn_doubts(votals)
     posts = stored.posts
     count_number = None
     if kind == "votal" and votals[0].as_of_post is not None:

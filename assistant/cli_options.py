@@ -94,6 +94,14 @@ def warn(warnings) -> None:
         print_text(f"warning: {warning.message}", err=True)
 
 
+def warn_doubts(votals) -> None:
+    """Each count's doubts for the moderator on stderr, beside text meant for players (never in it)."""
+    for votal in votals:
+        for doubt in votal.doubts:
+            if not doubt.note:
+                print_text(f"doubt (day {votal.day}, {doubt.kind.replace('_', ' ')}): {doubt.describe()}", err=True)
+
+
 def print_json(data) -> None:
     """Data for scripts: exact, with control and bidi characters as JSON escapes (safe on a terminal too)."""
     click.echo(json_safe(json.dumps(data, indent=2, ensure_ascii=False)))

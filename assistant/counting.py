@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from assistant import store
 from assistant.checks import GameWarning, check_corrections, check_days, check_outcomes
 from assistant.clock import day_bounds, phase_at
+from assistant.doubts import doubts_only, find_doubts
 from assistant.errors import VotalError
 from assistant.game import Game
 from assistant.names import Roster
@@ -254,7 +255,20 @@ def count_game(
         replay.adopt(learning.days)
     votals = [replay.day(day).votal for day in days]
     checks = learning.disagreements if learning is not None else {}
-    return [replace(v, count_checks=tuple(checks[v.day])) if checks.get(v.day) else v for v in votals]
+    votals = [replace(v, count_checks=tuple(checks[v.day])) if checks.get(v.day) else v for v in votals]
+    return [with_doubts(v, game, ruleset) for v in votals]
+
+
+def with_doubts(votal: Votal, game: Game, ruleset: Ruleset) -> Votal:
+    """The votal with its doubts, and its outcome's ``doubt`` kept only when a doubt puts the decision in
+    question (a reading the replay marked but the calibration calls a note, a prefix, is dropped there)."""
+    found = find_doubts(votal, game, ruleset)
+    outcome = votal.outcome
+    if outcome is not None:
+        first = next(iter(doubts_only(found)), None)
+        said = f"{first.kind.replace('_', ' ')} at post {first.post}" if first is not None else None
+        outcome = replace(outcome, doubt=said)
+    return replace(votal, doubts=found, outcome=outcome)
 
 
 def format_votal_text(game: Game, votal: Votal, warnings: Sequence[GameWarning] = ()) -> str:
@@ -287,6 +301,7 @@ def format_votal_text(game: Game, votal: Votal, warnings: Sequence[GameWarning] 
         lines.append(f"  Sheriff election: {votes}; {state}")
     lines.append("")
     lines.append(f"Outcome: {summarize(votal.outcome)}")
+    lines.extend(f"  DOUBT ({d.kind.replace('_', ' ')}) {d.describe()}" for d in doubts_only(votal.doubts))
     for problem in votal.problems:
         lines.append(f"  problem at post {problem.post}: {problem.voter} \"{problem.text}\": {problem.reason}")
     for flag in votal.flags:
@@ -321,4 +336,6 @@ def format_audit_text(votal: Votal) -> str:
             f"{status}{fixed}"
         )
     lines.extend(f"  {line}" for line in describe_checks(votal.count_checks))
+    lines.extend(f"  {'note' if d.note else 'DOUBT (' + d.kind.replace('_', ' ') + ')'} {d.describe()}"
+                 for d in votal.doubts)
     return "\n".join(lines)

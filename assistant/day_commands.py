@@ -13,6 +13,7 @@ from datetime import timedelta
 from typing import Any
 
 from assistant.hooks import Verdict
+from assistant.names import Resolution
 from assistant.outcome import WhyNot
 from assistant.rules import Ruleset
 from assistant.votal import Action
@@ -73,12 +74,21 @@ class DayCommands:
             if not verdict.counted:
                 if verdict.problem:
                     self.add_problem(post.number, seat or post.author, command.raw, verdict.why)
-                self.actions.append(self.judged(base, None, None, verdict, order=(post.number, index)))
+                named = self.named(command, verdict, living, post.number)
+                self.actions.append(self.judged(base, named.seat, named.step, verdict, order=(post.number, index),
+                                                no_elimination=named.no_elimination))
                 continue
             self.actions.append(self.apply(command, base, (post.number, index), living))
             if self.ruleset.check == "command" and self.outcome is None and self.changed:
                 self.outcome = self.decide_early(post.number)
                 self.changed = False  # decided on this count already
+
+    def named(self, command: Command, verdict: Verdict, living: tuple[str, ...], post: int) -> Any:
+        """Whom a refused voter's vote names (had it counted): the doubts ask whether it would have decided the
+        day. Not read for the moderator's posts and votes after the day's end, which are no votes at all."""
+        if command.action != "vote" or not command.target or verdict.why in _NO_VOTE_AT_ALL:
+            return _NAMES_NOBODY
+        return self.resolve(command.target, living, post)
 
     def stranger(self, post: ReadPost) -> Verdict:
         """Why a post's author holds no seat: a look-alike of a listed account, an account outside its
@@ -213,6 +223,8 @@ _VOID_ADVICE = "no vote counts until the moderator decides ([[corrections]])"
 _UNBOLDED = "not in bold: the rules ask for bold votes (count it with [[corrections]] if it is one)"
 _MODERATOR_POST = Verdict(False, WhyNot.MODERATOR_POST)
 _NOT_A_PLAYER = Verdict(False, WhyNot.NOT_A_PLAYER, problem=True)
+_NO_VOTE_AT_ALL = frozenset({WhyNot.MODERATOR_POST, WhyNot.DAY_OVER, WhyNot.AFTER_END})
+_NAMES_NOBODY = Resolution("", None, None)
 _AFTER_END = Verdict(False, WhyNot.AFTER_END)
 _DAY_OVER = Verdict(False, WhyNot.DAY_OVER)
 _VOTER_DEAD = Verdict(False, WhyNot.VOTER_DEAD, problem=True)

@@ -31,8 +31,15 @@ _NOT_ALNUM = re.compile(r"[\W_]+")
 
 
 def normal_name(name: str) -> str:
-    """An account name as compared: NFC, with the spaces a page puts around it dropped; nothing else folded."""
+    """An account name as shown: NFC, with the spaces a page puts around it dropped."""
     return unicodedata.normalize("NFC", name).strip()
+
+
+def account_key(name: str) -> str:
+    """An account name as compared: NFC and caseless. The forum engines we read (phpBB, XenForo, vBulletin,
+    Discourse, ProBoards) refuse a second account that differs only in letter case, so "cloudocean" is the
+    account "Cloudocean"; any other difference (a look-alike character, an invisible one) is another account."""
+    return normal_name(name).casefold()
 
 
 # TR39's prototypes for the ASCII characters that have one (as the library folds them): an ASCII name's
@@ -90,17 +97,19 @@ class AuthorIndex:
         self.accounts = seat_accounts(game)
         self._by_name: dict[str, list[Account]] = {}
         for account in self.accounts:
-            self._by_name.setdefault(account.name, []).append(account)
-        self._moderators = {normal_name(m): m for m in game.moderators}
+            self._by_name.setdefault(account_key(account.name), []).append(account)
+        self._moderators = {account_key(m): m for m in game.moderators}
         self._known: dict[str, tuple[str, str]] = {}  # skeleton -> (listed name, whose: seat or "moderator X")
         for account in self.accounts:
             self._known.setdefault(skeleton(account.name), (account.name, f"seat {account.seat}"))
         for name, shown in self._moderators.items():
-            self._known.setdefault(skeleton(name), (name, f"moderator {shown}"))
-        self._seat_of_id: dict[str, str] = {}  # user id -> the listed account name it posts as
-        self._conflicts: dict[str, tuple[str, ...]] = {}  # listed name -> the user ids posting under it
-        self._renamed: dict[str, str] = {}  # name a bound user id posts under -> its listed account name
+            self._known.setdefault(skeleton(shown), (shown, f"moderator {shown}"))
+        # names below are account keys (caseless), but ``_counts``: posts by each name as the thread shows it
+        self._seat_of_id: dict[str, str] = {}  # user id -> the listed account it posts as
+        self._conflicts: dict[str, tuple[str, ...]] = {}  # listed account -> the user ids posting under it
+        self._renamed: dict[str, str] = {}  # account a bound user id posts under -> its listed account
         self._counts: Counter[str] = Counter()
+        self._display: dict[str, str] = {}  # account key -> the name as the thread first shows it
         self._learn([(a, None) if isinstance(a, str) else a for a in authors])
         self._bound = frozenset(self._seat_of_id.values())  # listed names a user id posts as
         self._verdicts: dict[str, tuple[str | None, str | None]] = {}
@@ -111,10 +120,10 @@ class AuthorIndex:
     def _learn(self, authors: list[tuple[str, str | None]]) -> None:
         ids: dict[str, set[str]] = {}
         for (name, user_id), posts in Counter(authors).items():  # one (author, user id) a post: few distinct
-            name = normal_name(name)
-            self._counts[name] += posts
+            self._counts[normal_name(name)] += posts
+            self._display.setdefault(account_key(name), normal_name(name))
             if user_id:
-                ids.setdefault(name, set()).add(user_id)
+                ids.setdefault(account_key(name), set()).add(user_id)
         for name in self._by_name:
             found = ids.get(name, set())
             if len(found) == 1:
@@ -145,7 +154,7 @@ class AuthorIndex:
         return found
 
     def _match(self, author: str, author_id: str | None, number: int | None) -> tuple[str | None, str | None]:
-        name = normal_name(author)
+        name = account_key(author)
         if author_id:
             listed = self._seat_of_id.get(author_id)
             if listed is None:
@@ -178,29 +187,29 @@ class AuthorIndex:
 
     def why_not(self, author: str, author_id: str | None = None, number: int | None = None) -> str:
         """Why a post by ``author`` counts for no seat, in words for the moderator."""
-        name = normal_name(author)
+        shown, name = normal_name(author), account_key(author)
         if name in self._conflicts:
             ids = ", ".join(self._conflicts[name])
-            return f"two or more forum accounts post as {name!r} (user ids {ids}): counted for none"
+            return f"two or more forum accounts post as {shown!r} (user ids {ids}): counted for none"
         if name in self._by_name:
             if author_id and self._seat_of_id.get(author_id) is None and self._bound_elsewhere(name):
-                return f"another forum account (user id {author_id}) than the seat's posts as {name!r}"
+                return f"another forum account (user id {author_id}) than the seat's posts as {shown!r}"
             account = self._by_name[name][0]
             if number is not None and not any(_holds(a, number) for a in self._by_name[name]):
-                turn = self._seats[account.seat].out_of_turn(name, number)
-                return turn or f"account {name!r} does not hold seat {account.seat} at post {number}"
+                turn = self._seats[account.seat].out_of_turn(account.name, number)
+                return turn or f"account {shown!r} does not hold seat {account.seat} at post {number}"
         if name in self._moderators:
             return "moderator's post"
-        found = self.lookalike(name)
+        found = self.lookalike(shown)
         if found:
             return found
-        found = self.resemblance(name)
+        found = self.resemblance(shown)
         return f"not a player ({found})" if found else "not a player"
 
     def lookalike(self, author: str) -> str | None:
         """A report when ``author`` is not a listed account but looks like one (same TR39 skeleton)."""
         name = normal_name(author)
-        if name in self._by_name or name in self._moderators:
+        if account_key(name) in self._by_name or account_key(name) in self._moderators:
             return None
         known = self._known.get(skeleton(name))
         if known is None:
@@ -218,7 +227,7 @@ class AuthorIndex:
     def _resembled(self, author: str) -> list[str]:
         name = normal_name(author)
         loose = _loose(name)
-        if name in self._by_name or len(loose) < _MIN_RESEMBLING:
+        if account_key(name) in self._by_name or len(loose) < _MIN_RESEMBLING:
             return []
         from rapidfuzz.distance import OSA  # imported when first needed
 
@@ -240,7 +249,7 @@ class AuthorIndex:
         what the moderator is asked to confirm by adding it to that seat's replacements."""
         found = []
         for name in self._counts:
-            if name in self._by_name or name in self._renamed or name in self._moderators:
+            if self._known_account(name):
                 continue
             known = self._known.get(skeleton(name))
             seats = [known[1].removeprefix("seat ")] if known and known[1].startswith("seat ") else []
@@ -257,8 +266,7 @@ class AuthorIndex:
         unlisted = [
             (count, name)
             for name, count in self._counts.items()
-            if name not in self._by_name and name not in self._renamed and name not in self._moderators
-            and name != opener and name not in suggested
+            if not self._known_account(name) and name != opener and name not in suggested
         ]
         silent = [seat for seat in self.seats if seat not in self._posted() | set(suggested.values())]
         if len(silent) != 1 or not unlisted:
@@ -268,21 +276,26 @@ class AuthorIndex:
         runner_up = unlisted[1][0] if len(unlisted) > 1 else 0
         return (name, silent[0]) if count >= _RENAMED_MIN_POSTS and count >= 2 * runner_up else None
 
+    def _known_account(self, name: str) -> bool:
+        """Whether a name as the thread shows it is a listed account, a renamed one, or a moderator's."""
+        key = account_key(name)
+        return key in self._by_name or key in self._renamed or key in self._moderators
+
     def _posted(self) -> set[str]:
-        posted = {self._by_name[n][0].seat for n in self._counts if n in self._by_name}
+        posted = {self._by_name[account_key(n)][0].seat for n in self._counts if account_key(n) in self._by_name}
         return posted | {self._by_name[listed][0].seat for listed in self._renamed.values()}
 
     def findings(self) -> list[tuple[str, str]]:
         """(seat or account, report) for every account of the thread the moderator should hear about."""
         found: list[tuple[str, str]] = []
         for name, listed in self._renamed.items():
-            seat = self._by_name[listed][0].seat
-            found.append((seat, f"account {listed!r} now posts as {_shown(name)} (same user id): counted for it"))
+            seat, listed = self._by_name[listed][0].seat, self._by_name[listed][0].name
+            found.append((seat, f"account {listed!r} now posts as {_shown(self._display.get(name, name))} (same user id): counted for it"))
         for name in self._conflicts:
             found.append((self._by_name[name][0].seat, self.why_not(name)))
         posted = self._posted()
         for name, count in self._counts.items():
-            if name in self._by_name or name in self._renamed or name in self._moderators:
+            if self._known_account(name):
                 continue
             report = self.lookalike(name)
             if report:
@@ -295,7 +308,7 @@ class AuthorIndex:
         unlisted = [
             f"{_shown(n)} ({c})"
             for n, c in self._counts.most_common()
-            if n not in self._by_name and n not in self._renamed and n not in self._moderators
+            if not self._known_account(n)
         ]
         if unlisted:
             for seat in self.seats:

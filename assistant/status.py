@@ -50,8 +50,9 @@ def collect_status(
     if last and last["error"] and votal is not None:
         # the same rule as `votal run`'s alerts: a failed sync may have stored only part of the thread
         warnings.append("the last sync failed part-way: the day below is counted from the posts stored so far")
-    if votal is not None:
-        problems.extend(f"post {p.post}: {p.voter}'s {p.text!r} not counted: {p.reason}" for p in votal.problems)
+    # votes not counted: each one that could change the outcome is a doubt; the rest are notes (JSON only)
+    doubts = [d for d in votal.doubts if not d.note] if votal is not None else []
+    notes = [f"post {p.post}: {p.voter}'s {p.text!r} not counted: {p.reason}" for p in votal.problems] if votal else []
     unsent = [a for a in store.load_alerts(db, game.key, limit=50) if a["sent"] is None and a["send_error"]]
     if unsent:
         problems.append(f"{len(unsent)} alert(s) could not be sent to the webhook ({unsent[0]['send_error']})")
@@ -77,6 +78,8 @@ def collect_status(
         "deadline": deadline.isoformat() if deadline else None,
         "deadline_in_seconds": round((deadline - now).total_seconds()) if deadline else None,
         "problems": problems,
+        "doubts": [d.to_json() for d in doubts],
+        "notes": notes,
         "warnings": warnings,
         "alerts": [
             {"kind": a["kind"], "message": a["message"], "created": a["created"], "sent": a["sent"]}
@@ -90,19 +93,22 @@ SHOWN = 5  # things needing the moderator listed in full; the rest are counted (
 
 def needs_moderator(status: dict[str, Any]) -> list[str]:
     """What needs the moderator, most urgent first: a broken sync, a decided day to announce, a deadline
-    that passed or is near, votes that did not count, doubts about the game file, alerts that were not sent."""
+    that passed or is near, doubts that could change the count (a vote not counted that would decide the day...),
+    doubts about the game file, alerts that were not sent. Votes not counted that change nothing are notes: in
+    the JSON only."""
     items = [p for p in status["problems"] if p.startswith(("last sync failed", "cannot count"))]
     outcome = status["outcome"]
     if outcome:
         who = outcome["target"] or outcome["kind"].replace("_", " ")
         at = f", post {outcome['post']}" if outcome["post"] is not None else ""
         items.append(f"day {status['day']} is decided: {who} ({outcome['reason'].replace('_', ' ')}{at})")
-        if outcome.get("doubt"):
+        if outcome.get("doubt") and not status.get("doubts"):
             items.append(f"the hammer was read with doubt ({outcome['doubt']}): check post {outcome['post']} before"
                          " closing the day")
     left = status["deadline_in_seconds"]
     if not outcome and left is not None and left <= 3600:
         items.append(f"day {status['day']}'s deadline " + ("has passed" if left <= 0 else f"is {_left(left)}"))
+    items += [f"post {d['post']}: {d['why']}" if d["post"] is not None else d["why"] for d in status.get("doubts", [])]
     items += [p for p in status["problems"] if p not in items]
     items += [f"warning: {w}" for w in status["warnings"]]
     return items

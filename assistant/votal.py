@@ -161,6 +161,8 @@ class Votal:
     count_checks: tuple[Any, ...] = field(default=(), repr=False, compare=False)
     # Moderator-only notes (why a private fact changed something). Never serialised, never shown to players.
     private_notes: tuple[str, ...] = field(default=(), repr=False, compare=False)
+    # What may be wrong with this count (assistant.doubts.Doubt), worked out from the rest: moderator-only.
+    doubts: tuple[Any, ...] = field(default=(), repr=False, compare=False)
 
     def to_json(self, *, private: bool = False) -> dict[str, Any]:
         """The votal as JSON; ``private`` (the moderator's own count and audit) adds the real reasons and notes."""

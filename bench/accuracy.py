@@ -25,12 +25,13 @@ import argparse
 import importlib
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO_ROOT), str(REPO_ROOT / "tests")]  # tests: the engines' page renderers
 
+from assistant.doubts import Doubt, doubts_only, find_doubts  # noqa: E402
 from assistant.game import Game, parse_game  # noqa: E402
 from assistant.names import Roster  # noqa: E402
 from assistant.rules import load_ruleset  # noqa: E402
@@ -58,6 +59,16 @@ SETS = {"first": CORPUS_DIR, "more": MORE_CORPUS_DIR}
 class DayScore:
     expected: ExpectedDay
     votal: Votal
+    doubts: tuple[Doubt, ...] = ()
+
+    @property
+    def wrong(self) -> bool:
+        """The lynch or the hammer post is wrong."""
+        return not self.decided or self.hammer_right is False
+
+    @property
+    def doubted(self) -> bool:
+        return bool(doubts_only(self.doubts))
 
     @property
     def got(self) -> str | None:
@@ -145,19 +156,20 @@ def read_through(game: CorpusGame, engine: str) -> list[ReadPost]:
     ]
 
 
-def game_file(game: CorpusGame, posts: list[ReadPost]) -> Game:
+def game_file(game: CorpusGame, posts: list[ReadPost], *, confirm: bool = True) -> Game:
     """The game file from the archive, with the accounts Votal reports as a seat's added, as the moderator
-    confirms them (the archive names some accounts otherwise than the forum shows them)."""
-    confirmed = confirmed_accounts(render_game_file(game), [(p.author, p.author_id) for p in posts])
+    confirms them (the archive names some accounts otherwise than the forum shows them); ``confirm=False``:
+    straight from the archive, as a held-out game's file may come."""
+    confirmed = confirmed_accounts(render_game_file(game), [(p.author, p.author_id) for p in posts]) if confirm else {}
     return parse_game(render_game_file(game, confirmed=confirmed), path=f"corpus-{game.number}.toml")
 
 
-def score_game(game: CorpusGame, engine: str | None = None) -> list[DayScore]:
+def score_game(game: CorpusGame, engine: str | None = None, *, confirm: bool = True) -> list[DayScore]:
     days = expected_days(game)
     if not days:
         return []
     posts = read_posts(game, engine)
-    parsed = game_file(game, posts)
+    parsed = game_file(game, posts, confirm=confirm)
     ruleset = load_ruleset(parsed.ruleset)
     roster = Roster.from_game(parsed, ruleset, authors=[(p.author, p.author_id) for p in posts])
     # The moderator's counts teach names, as `votal count` learns them; each day's closing moderator posts
@@ -169,15 +181,50 @@ def score_game(game: CorpusGame, engine: str | None = None) -> list[DayScore]:
         for p in load_posts(game.thread_id, game.corpus_dir)
         if p["user"].casefold() in moderators and p["number"] not in closing
     }
-    learn_game(parsed, ruleset, posts, roster, bodies, range(1, max(d.day for d in days) + 1))
-    return [
-        DayScore(day, replay_day(parsed, ruleset, posts, roster, day=day.day)) for day in days
-    ]
+    learning = learn_game(parsed, ruleset, posts, roster, bodies, range(1, max(d.day for d in days) + 1))
+    scores = []
+    for day in days:
+        votal = replay_day(parsed, ruleset, posts, roster, day=day.day)
+        votal = replace(votal, count_checks=tuple(learning.disagreements.get(day.day, ())))
+        scores.append(DayScore(day, votal, find_doubts(votal, parsed, ruleset)))
+    return scores
 
 
-def score_corpus(corpus_dir: Path = CORPUS_DIR, *, games: int | None = None, engine: str | None = None
-                 ) -> list[DayScore]:
-    return [score for game in load_games(corpus_dir)[:games] for score in score_game(game, engine)]
+def score_corpus(corpus_dir: Path = CORPUS_DIR, *, games: int | None = None, engine: str | None = None,
+                 confirm: bool = True) -> list[DayScore]:
+    return [score for game in load_games(corpus_dir)[:games] for score in score_game(game, engine, confirm=confirm)]
+
+
+def half_of(game: int) -> str:
+    """The split-half rule: a game's half by the parity of its number (fixed before looking at any day)."""
+    return "A" if game % 2 == 0 else "B"
+
+
+def calibration(scores: list[DayScore]) -> dict[str, tuple[int, int, int, int]]:
+    """Per half (and both): (wrong and doubted, wrong and silent, right and doubted, right and silent)."""
+    return calibration_of([(s.expected.game, s.wrong, s.doubted) for s in scores])
+
+
+def calibration_of(days: list[tuple[int, bool, bool]]) -> dict[str, tuple[int, int, int, int]]:
+    """:func:`calibration` from (game number, wrong, doubted) per day (the game state bench's days too)."""
+    table = {}
+    for half in ("A", "B", "both"):
+        chosen = [(wrong, doubted) for game, wrong, doubted in days if half == "both" or half_of(game) == half]
+        table[half] = (
+            sum(w and d for w, d in chosen), sum(w and not d for w, d in chosen),
+            sum(not w and d for w, d in chosen), sum(not w and not d for w, d in chosen),
+        )
+    return table
+
+
+def show_calibration(table: dict[str, tuple[int, int, int, int]]) -> list[str]:
+    lines = []
+    for half, (wd, ws, rd, rs) in table.items():
+        caught = f"{100 * wd / (wd + ws):.0f}%" if wd + ws else "-"
+        noisy = f"{100 * rd / (rd + rs):.1f}%" if rd + rs else "-"
+        lines.append(f"  half {half:<4} wrong&doubted {wd:>3}  wrong&silent {ws:>3}  right&doubted {rd:>3}  "
+                     f"right&silent {rs:>4}   (wrong days doubted {caught}, right days doubted {noisy})")
+    return lines
 
 
 def compare_engines(corpus_dir: Path, games: int | None) -> list[str]:
@@ -283,6 +330,14 @@ def main(argv: list[str] | None = None) -> int:
         "--engines", action="store_true", help="render the games through every engine's pages and compare the days"
     )
     parser.add_argument("--games", type=int, default=None, help="only the first N games of each set")
+    parser.add_argument(
+        "--raw", action="store_true",
+        help="game files straight from the archive, without the accounts a moderator would confirm",
+    )
+    parser.add_argument(
+        "--doubts", action="store_true",
+        help="each day's doubts: wrong days without one, right days with one (calibration is always printed)",
+    )
     args = parser.parse_args(argv)
     names = list(SETS) if args.set == "both" else [args.set]
     if args.engines:
@@ -291,9 +346,10 @@ def main(argv: list[str] | None = None) -> int:
             print("\n".join(compare_engines(SETS[name], args.games)), end="\n\n")
         return 0
     summary: list[tuple[str, str, str, str]] = []
+    calibrated: list[tuple[str, dict]] = []
     for name in names:
         started = time.perf_counter()
-        scores = score_corpus(SETS[name], games=args.games)
+        scores = score_corpus(SETS[name], games=args.games, confirm=not args.raw)
         elapsed = time.perf_counter() - started
         print(f"== {name}: {SETS[name]}")
         if not args.misses:
@@ -312,6 +368,15 @@ def main(argv: list[str] | None = None) -> int:
             if not s.decided or s.hammer_right is False:
                 lines = describe_miss(s)
                 print("\n".join(lines[:1] if args.brief else lines))
+                print("\n".join(f"    doubt: {d.kind} {d.describe()}" for d in doubts_only(s.doubts))
+                      or "    SILENT: no doubt")
+        if args.doubts:
+            for s in scores:
+                if not s.wrong and s.doubted:
+                    e = s.expected
+                    print(f"RIGHT BUT DOUBTED game {e.game} day {e.day} (half {half_of(e.game)}):")
+                    print("\n".join(f"    doubt: {d.kind} {d.describe()}" for d in doubts_only(s.doubts)))
+        calibrated.append((name, calibration(scores)))
         decided = sum(s.decided for s in scores)
         # days no vote decided: the deadline passed without a majority and the game file's recorded death,
         # the seat with the most votes, settled it (the game's own deadline rule, as the moderator ruled it)
@@ -342,6 +407,10 @@ def main(argv: list[str] | None = None) -> int:
     for name, days, hammers, counts in summary:
         print(f"{name:<6} {days:<32} {hammers:<22} {counts or '-'}")
     print("(ruled: no majority at the deadline; the game file's recorded death, the most voted seat, decided it)")
+    print("\ndoubts (a day is wrong when its lynch or its hammer post is; half A: even game numbers, B: odd)")
+    for name, table in calibrated:
+        print(f"{name}{' (archive game files, unconfirmed accounts)' if args.raw else ''}")
+        print("\n".join(show_calibration(table)))
     return 0
 
 

@@ -70,6 +70,9 @@ class Score:
     not_idempotent: list[str] = field(default_factory=list)
     miss_kinds: dict[str, int] = field(default_factory=dict)
     misses: list[str] = field(default_factory=list)
+    # (game number, wrong, doubted) per scored day: the doubts' calibration (bench/accuracy.py prints it)
+    doubted: list[tuple[int, bool, bool]] = field(default_factory=list)
+    doubt_lines: list[str] = field(default_factory=list)
 
     def row(self) -> dict[str, str]:
         def pct(a: int, b: int) -> str:
@@ -233,6 +236,15 @@ def score_game(game: corpus.CorpusGame, url: str, work: Path, score: Score, *, r
         )
         if decided:
             score.days_right += 1
+        wrong = not decided or (day.check_hammer and not day.hammer_ok(outcome.get("post")))
+        doubts = [d for d in counted.get("doubts", []) if d["kind"] != "note"]
+        score.doubted.append((game.number, wrong, bool(doubts)))
+        if wrong != bool(doubts):
+            what = "WRONG, SILENT" if wrong else "RIGHT, DOUBTED"
+            score.doubt_lines.append(f"{what} game {game.number} day {day.day}: got {outcome.get('kind')} {got or ''} "
+                                     f"at post {outcome.get('post')}; expected {day.eliminated or 'no lynch'} before "
+                                     f"{day.twilight_post}" + "".join(f"\n      {d['kind']} post {d['post']}: {d['why']}"
+                                                                     for d in doubts))
         if day.check_hammer and decided and day.hammer_ok(outcome.get("post")):
             score.hammers_right += 1
         elif day.check_hammer or not decided:
@@ -309,6 +321,14 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  miss kinds: {dict(sorted(score.miss_kinds.items(), key=lambda kv: -kv[1]))}")
         for line in score.not_idempotent:
             print(f"  NOT IDEMPOTENT {line}")
+    from accuracy import calibration_of, show_calibration
+
+    print("\ndoubts (a day is wrong when its lynch or its hammer post is; half A: even game numbers, B: odd)")
+    for name, score in scores.items():
+        if args.misses:
+            print("\n".join(f"  {line}" for line in score.doubt_lines))
+        print(name)
+        print("\n".join(show_calibration(calibration_of(score.doubted))))
     steps = "new + update + count" if update else "new + count (no `votal update` yet)"
     print(f"\n{steps}, {time.perf_counter() - started:.0f} s\n")
     print("| figure | " + " | ".join(f"{name} ({scores[name].games} games)" for name in scores) + " | target |")

@@ -106,8 +106,14 @@ def test_deadline_near_only_in_the_last_hour_of_an_undecided_day() -> None:
     assert detect_alerts(GAME, near, now=DEADLINE + timedelta(minutes=1)) == []
 
 
-def test_unresolved_votes_and_forum_trouble() -> None:
-    troubled = votal(problems=(Problem(118, "Cedar", "VOTE: Brch", "unknown name"),))
+def test_forum_trouble_and_a_vote_not_counted_alert_only_when_it_could_change_the_outcome() -> None:
+    from assistant.doubts import NOTE, POSSIBLE_HAMMER, Doubt
+
+    note = Doubt(117, NOTE, None, "Fir's 'VOTE: Brch' not counted (unknown name)")
+    hammer = Doubt(118, POSSIBLE_HAMMER, "Birch", "Cedar's 'VOTE: Brch' not counted (unknown name); if it names "
+                                                  "Birch, it is a majority (3 of 3)")
+    troubled = votal(problems=(Problem(117, "Fir", "VOTE: Brch", "unknown name"),
+                               Problem(118, "Cedar", "VOTE: Brch", "unknown name")), doubts=(hammer, note))
     alerts = detect_alerts(
         GAME,
         troubled,
@@ -115,12 +121,16 @@ def test_unresolved_votes_and_forum_trouble() -> None:
         sync_error="http://forum.example/viewtopic.php?t=42: the page has no posts that Votal can read",
         page_problems=["post p1077: no author"],
     )
-    assert kinds(alerts) == ["forum_error", "page_problem", "unresolved_vote"]
+    assert kinds(alerts) == ["forum_error", "page_problem", "doubt"]
     assert alerts[0].message == (
         "Votal could not read the thread: http://forum.example/viewtopic.php?t=42: the page has no posts that "
         "Votal can read"
     )
-    assert alerts[2].message == "Day 2, post 118: Cedar's 'VOTE: Brch' was not counted: unknown name."
+    assert alerts[2].message == (
+        "Day 2, post 118: Cedar's 'VOTE: Brch' not counted (unknown name); if it names Birch, it is a majority "
+        "(3 of 3)."
+    )
+    assert alerts[2].key == "doubt:2:possible_hammer:118:Birch"
 
 
 def test_the_same_situation_always_gives_the_same_keys() -> None:

@@ -188,7 +188,7 @@ def test_vote_counts_are_numbered_per_day_and_keep_their_number(demo, tmp_path):
     assert invoke("sync", game, "--db", db, "--quiet").exit_code == 0
 
     def heading(day, post):
-        return invoke("draft", "votal", game, "--db", db, "--day", day, "--at-post", post).output.splitlines()[0]
+        return invoke("draft", "votal", game, "--db", db, "--day", day, "--at-post", post).stdout.splitlines()[0]
 
     assert heading(2, 28) == "[b]Witch Hunt Demo: The Hollow Oak: Vote Count 2.1[/b] (as of post #28)"
     assert heading(2, 31) == "[b]Witch Hunt Demo: The Hollow Oak: Vote Count 2.2[/b] (as of post #31)"

@@ -1,0 +1,165 @@
+"""The doubt rules on small replays: what may change the outcome is a doubt, at its post; the rest is a note."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from golden.harness import read_post
+
+from assistant.doubts import (
+    DOUBTFUL_DECISION,
+    MODERATOR_DISAGREES,
+    NOTE,
+    POSSIBLE_HAMMER,
+    UNEXPLAINED_ENDING,
+    doubts_only,
+    find_doubts,
+)
+from assistant.game import parse_game
+from assistant.names import Roster
+from assistant.rules import load_ruleset
+from assistant.tally import replay_day
+from assistant.votecounts import AliveDisagreement, Disagreement
+
+SEATS = ("Tfrost22", "Marigold", "Quentin", "Ysolde", "Bramble", "Odalys", "Pemberton")  # 7: 4 is a majority
+
+
+def game_of(tables: str = "[[days]]\nday = 1\nstart_post = 0\n"):
+    return parse_game(
+        'title = "Doubts"\nthread = "https://forum.example.org/viewtopic.php?t=3"\nruleset = "mafiascum"\n'
+        'moderators = ["Warden"]\n' + tables + "".join(f'[[players]]\nname = "{name}"\n' for name in SEATS)
+    )
+
+
+def doubts(lines, tables: str | None = None, *, rules: dict | None = None, **changes):
+    game = game_of(tables) if tables is not None else game_of()
+    ruleset = load_ruleset("mafiascum").with_options(**(rules or {}))
+    votal = replay_day(game, ruleset, [read_post(line) for line in lines], Roster.from_game(game, ruleset), day=1)
+    votal = replace(votal, **changes) if changes else votal
+    return votal, find_doubts(votal, game, ruleset)
+
+
+def kinds(found) -> list[tuple[str, int | None]]:
+    return [(d.kind, d.post) for d in found]
+
+
+THREE_ON_MARIGOLD = ["1 Quentin: vote Marigold", "2 Ysolde: vote Marigold", "3 Bramble: vote Marigold"]
+
+
+def test_a_quiet_count_has_no_doubt():
+    _, found = doubts(["1 Quentin: vote Marigold", "2 Ysolde: vote Bramble"])
+    assert found == ()
+
+
+def test_a_vote_by_an_unlisted_account_that_would_be_the_hammer_is_a_possible_hammer():
+    votal, found = doubts([*THREE_ON_MARIGOLD, "4 Odalys2: vote Marigold"])
+    assert votal.outcome is None or votal.outcome.kind != "elimination"
+    (doubt,) = doubts_only(found)
+    assert (doubt.kind, doubt.post, doubt.target) == (POSSIBLE_HAMMER, 4, "Marigold")
+    assert doubt.why.endswith("counted, it is a majority on Marigold (4 of 4)")
+
+
+def test_two_uncounted_votes_together_close_the_gap():
+    # neither alone reaches 4, both standing together do: the second is the possible hammer
+    _, found = doubts(["1 Quentin: vote Marigold", "2 Ysolde: vote Marigold", "3 Stranger: vote Marigold",
+                       "4 Outsider: vote Marigold"])
+    assert kinds(doubts_only(found)) == [(POSSIBLE_HAMMER, 4)]
+    assert kinds(found)[-1] == (NOTE, 3)
+
+
+def test_an_uncounted_vote_replaced_by_its_voters_counted_vote_no_longer_stands():
+    # Ysolde's unreadable vote is replaced by a readable one elsewhere: nothing can close the gap
+    _, found = doubts(["1 Quentin: vote Marigold", "2 Ysolde: vote Marigld zz", "3 Ysolde: vote Bramble",
+                       "4 Stranger: vote Marigold"])
+    assert doubts_only(found) == []
+
+
+def test_an_unreadable_name_is_a_possible_hammer_only_when_it_looks_like_the_wagon_one_short():
+    _, looks = doubts([*THREE_ON_MARIGOLD, "4 Odalys: vote Marigold or Bramble"])
+    _, nothing_like = doubts([*THREE_ON_MARIGOLD, "4 Odalys: vote extension please"])
+    (doubt,) = doubts_only(looks)
+    assert (doubt.kind, doubt.post, doubt.target) == (POSSIBLE_HAMMER, 4, "Marigold")
+    assert doubt.why.endswith("(several targets: Bramble or Marigold); if it names Marigold, it is a majority (4 of 4)")
+    assert doubts_only(nothing_like) == []
+    assert kinds(nothing_like) == [(NOTE, 4)]
+
+
+def test_a_vote_far_from_a_majority_is_a_note():
+    _, found = doubts(["1 Quentin: vote Marigold", "2 Stranger: vote Marigold"])
+    assert kinds(found) == [(NOTE, 2)]
+
+
+def test_a_hammer_read_by_a_guessed_spelling_is_doubtful_and_by_initials_a_note():
+    _, guessed = doubts([*THREE_ON_MARIGOLD, "4 Odalys: vote Marigodl"])
+    assert kinds(doubts_only(guessed)) == [(DOUBTFUL_DECISION, 4)]
+    _, plain = doubts([*THREE_ON_MARIGOLD, "4 Odalys: vote Marigold"])
+    assert plain == ()
+
+
+def test_players_voting_on_after_the_hammer_make_it_doubtful():
+    late = ["5 Quentin: vote Odalys", "6 Ysolde: vote Odalys", "7 Tfrost22: vote Odalys"]
+    _, found = doubts([*THREE_ON_MARIGOLD, "4 Odalys: vote Marigold", *late])
+    (doubt,) = doubts_only(found)
+    assert (doubt.kind, doubt.post) == (DOUBTFUL_DECISION, 4)
+    _, two = doubts([*THREE_ON_MARIGOLD, "4 Odalys: vote Marigold", *late[:2]])
+    assert doubts_only(two) == []  # two late votes happen on days decided right
+
+
+def test_the_moderators_latest_count_matters_only_about_the_wagon_at_stake():
+    lines = ["1 Quentin: vote Marigold", "2 Ysolde: vote Marigold", "3 Bramble: vote Odalys"]
+    on_leader = Disagreement(5, "Pemberton", "Marigold", None)
+    elsewhere = Disagreement(5, "Bramble", "Quentin", "Odalys")
+    _, found = doubts(lines, count_checks=(on_leader, elsewhere))
+    assert [(d.kind, d.target) for d in doubts_only(found)] == [(MODERATOR_DISAGREES, "Marigold")]
+    # an earlier count, superseded by a later one, says nothing
+    _, later = doubts(lines, count_checks=(replace(on_leader, post=2), replace(elsewhere, post=5)))
+    assert doubts_only(later) == []
+    # a number alive the count states otherwise is a note
+    _, alive = doubts(lines, count_checks=(AliveDisagreement(5, 9, 7),))
+    assert kinds(alive) == [(NOTE, 5)]
+
+
+def test_a_recorded_lynch_without_a_majority_is_an_ending_votal_cannot_explain():
+    tables = ('[[days]]\nday = 1\nstart_post = 0\nend_post = 9\n\n'
+              '[[deaths]]\nplayer = "Marigold"\nphase = "day 1"\n')
+    votal, found = doubts(["1 Quentin: vote Marigold", "2 Ysolde: vote Marigold", "9 Warden: vote Quentin"], tables)
+    assert votal.outcome.reason == "plurality"  # taken as the moderator's ruling...
+    assert kinds(doubts_only(found)) == [(UNEXPLAINED_ENDING, 9)]  # ...but never silently
+    house = tables.replace("[[days]]", "[house]\ndeadline_plurality = true\n\n[[days]]", 1)
+    _, ruled = doubts(["1 Quentin: vote Marigold", "2 Ysolde: vote Marigold", "9 Warden: vote Quentin"], house)
+    assert doubts_only(ruled) == []
+
+
+def test_a_day_that_ended_by_its_deadline_rule_is_explained():
+    tables = "[[days]]\nday = 1\nstart_post = 0\nend_post = 9\n"
+    votal, found = doubts(["1 Quentin: vote Marigold", "9 Warden: vote Quentin"], tables)
+    assert (votal.outcome.kind, votal.outcome.reason) == ("no_elimination", "deadline")
+    assert doubts_only(found) == []
+
+
+def test_an_uncounted_vote_that_would_make_it_unanimous_minus_one():
+    five = [f"{n} {seat}: vote Marigold" for n, seat in enumerate(("Quentin", "Ysolde", "Bramble", "Odalys"), 1)]
+    rules = {"early_end": ("unanimous_minus_one",)}
+    _, found = doubts([*five, "5 Pemberton: vote Marigold", "6 Tfrost23: vote Marigold"], rules=rules)
+    (doubt,) = doubts_only(found)
+    assert (doubt.kind, doubt.post, doubt.target) == (POSSIBLE_HAMMER, 6, "Marigold")
+    assert doubt.why.endswith("counted, it is unanimous minus one on Marigold (6 of 7)")
+
+
+def test_at_a_plurality_deadline_uncounted_votes_that_change_the_leader():
+    tables = "[[days]]\nday = 1\nstart_post = 0\nend_post = 9\n"
+    rules = {"decide": "plurality", "early_end": ()}
+    tied = ["1 Quentin: vote Marigold", "2 Ysolde: vote Marigold", "3 Bramble: vote Pemberton",
+            "4 Odalys: vote Pemberton"]
+    votal, found = doubts([*tied, "5 Stranger: vote Marigold", "9 Warden: vote Quentin"], tables, rules=rules)
+    assert (votal.outcome.kind, votal.outcome.reason) == ("no_elimination", "tie")
+    (doubt,) = doubts_only(found)
+    assert (doubt.kind, doubt.post, doubt.target) == (POSSIBLE_HAMMER, 5, "Marigold")
+    assert "would make Marigold lead at the deadline (3 votes)" in doubt.why
+    # an uncounted vote that leaves the same tie changes nothing; one that makes a lead a tie does
+    _, same = doubts([*tied, "5 Stranger: vote Bramble", "9 Warden: vote Quentin"], tables, rules=rules)
+    assert doubts_only(same) == []
+    _, tie = doubts([*tied[:3], "5 Stranger: vote Pemberton", "9 Warden: vote Quentin"], tables, rules=rules)
+    assert [d.why for d in doubts_only(tie)] == [
+        "the votes not counted, counted, would make Marigold and Pemberton lead at the deadline (2 votes), not what "
+        "Votal decided"]

@@ -1,0 +1,140 @@
+"""Doubts end to end: each kind found in a loopback thread through the real command line, shown by `count`
+(text and JSON), `status`, `audit`, the moderator's drafts (on stderr only) and `votal run`'s alerts (once)."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+from click.testing import CliRunner
+from loopback_forum import Forum, game_text, make_posts, serve
+
+from assistant import store
+from assistant.cli import main
+from assistant.fetch import HostLimiter
+from assistant.game import load_game
+from assistant.schedule import Runner
+
+NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
+VOTE = "<b>vote {}</b>"
+OPEN_DAY = '[[days]]\nday = 1\nstart_post = 0\n'  # open: no deadline, so no test reads the clock
+
+
+def invoke(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def thread(votes: dict[int, tuple[str, str]], count: int = 12) -> list[dict]:
+    """``count`` posts by the five players in turn; ``votes``: post -> (author, body)."""
+    posts = make_posts(count)
+    for number, (author, body) in votes.items():
+        posts[number] = {**posts[number], "user": author, "content": body}
+    return posts
+
+
+@pytest.fixture
+def synced(tmp_path):
+    """Sync a thread into a fresh store and hand back (game file, db, the loopback server's base URL)."""
+
+    def make(posts: list[dict], tables: str = OPEN_DAY, extra: str = ""):
+        server = serve(Forum(posts))
+        server.__enter__()
+        made.append(server)
+        game = tmp_path / "game.toml"
+        game.write_text(game_text(server.base_url, tables=tables, extra=extra), encoding="utf-8")
+        db = tmp_path / "votal.db"
+        assert invoke("sync", game, "--db", db, "-q").exit_code == 0
+        return game, db
+
+    made: list = []
+    yield make
+    for server in made:
+        server.__exit__(None, None, None)
+
+
+def doubts_of(game, db, *more) -> list[dict]:
+    result = invoke("count", game, "--db", db, "--day", "1", "--format", "json", *more)
+    assert result.exit_code == 0, result.output
+    return [d for d in json.loads(result.output)["doubts"] if d["kind"] != "note"]
+
+
+def test_an_unlisted_account_voting_the_hammer_is_a_possible_hammer_everywhere_the_moderator_looks(synced, tmp_path):
+    # Birch and Cedar vote Elm (2 of 3); "Alder2", a replacement the game file does not list, votes Elm too
+    game, db = synced(thread({1: ("Birch", VOTE.format("Elm")), 2: ("Cedar", VOTE.format("Elm")),
+                              3: ("Alder2", VOTE.format("Elm"))}))
+    (doubt,) = doubts_of(game, db)
+    assert doubt["kind"] == "possible_hammer" and (doubt["post"], doubt["target"]) == (3, "Elm")
+    assert "Alder2's 'vote Elm' not counted (not a player" in doubt["why"]
+    assert doubt["why"].endswith("counted, it is a majority on Elm (3 of 3)")
+    data = json.loads(invoke("count", game, "--db", db, "--day", "1", "--format", "json").output)
+    assert data["outcome"] is None  # Votal still counts L-1: the doubt says why that may be wrong
+    text = invoke("count", game, "--db", db, "--day", "1").output
+    assert "DOUBT (possible hammer) post 3: Alder2's 'vote Elm' not counted" in text
+    status = invoke("status", game, "--db", db).output
+    assert "post 3: Alder2's 'vote Elm' not counted" in status.split("needs you")[1]
+    assert "DOUBT (possible hammer) post 3" in invoke("audit", game, "--db", db, "--day", "1").output
+    draft = CliRunner().invoke(main, ["draft", "votal", str(game), "--db", str(db), "--day", "1"])
+    assert draft.exit_code == 0
+    assert "doubt (day 1, possible hammer): post 3: Alder2" in draft.stderr
+    assert "Alder2" not in draft.stdout and "doubt" not in draft.stdout.casefold()  # never in the players' text
+    # votal run alerts each doubt once, however often it runs
+    runner = Runner(db_path=db, limiter=HostLimiter(sleep=lambda s: None), now=lambda: NOW)
+    runner.run_game(game)
+    runner.run_game(game)
+    alerts = store.load_alerts(store.open_db(db), load_game(game).key, limit=50)
+    assert [a["kind"] for a in alerts].count("doubt") == 1
+
+
+def test_a_vote_that_could_not_change_the_outcome_is_a_note_not_a_doubt(synced):
+    # a vote on a name nobody holds, with every wagon far from a majority
+    game, db = synced(thread({1: ("Birch", VOTE.format("Elm")), 2: ("Cedar", VOTE.format("Zanzibar"))}))
+    assert doubts_of(game, db) == []
+    data = json.loads(invoke("count", game, "--db", db, "--day", "1", "--format", "json").output)
+    assert [d["kind"] for d in data["doubts"]] == ["note"]
+    assert "Zanzibar" not in invoke("status", game, "--db", db).output
+    assert "note post 2: Cedar's 'vote Zanzibar' not counted" in invoke("audit", game, "--db", db, "--day", "1").output
+
+
+def test_a_hammer_read_by_a_guessed_spelling_is_a_doubtful_decision(synced):
+    game, db = synced(thread({1: ("Birch", VOTE.format("Elm")), 2: ("Cedar", VOTE.format("Elm")),
+                              3: ("Damson", VOTE.format("Elmm"))}))
+    (doubt,) = doubts_of(game, db)
+    assert (doubt["kind"], doubt["post"], doubt["target"]) == ("doubtful_decision", 3, "Elm")
+    assert "a spelling guessed by its likeness" in doubt["why"]
+    data = json.loads(invoke("count", game, "--db", db, "--day", "1", "--format", "json").output)
+    assert data["outcome"]["doubt"] == "doubtful decision at post 3"
+    assert "doubtful (doubtful decision at post 3)" in invoke("count", game, "--db", db, "--day", "1").output
+
+
+def test_a_hammer_the_players_keep_voting_past_is_a_doubtful_decision(synced):
+    game, db = synced(thread({1: ("Birch", VOTE.format("Elm")), 2: ("Cedar", VOTE.format("Elm")),
+                              3: ("Damson", VOTE.format("Elm")), 5: ("Alder", VOTE.format("Cedar")),
+                              6: ("Birch", VOTE.format("Cedar")), 7: ("Elm", VOTE.format("Cedar"))}))
+    (doubt,) = doubts_of(game, db)
+    assert (doubt["kind"], doubt["post"]) == ("doubtful_decision", 3)
+    assert "3 players voted after it as if the day went on (Alder, Birch, Elm)" in doubt["why"]
+
+
+def test_the_moderators_count_placing_a_voter_otherwise_on_the_leading_wagon(synced):
+    count = "Vote count<br>Elm (2): Birch, Damson<br>Not voting (3): Alder, Cedar, Elm"
+    game, db = synced(thread({1: ("Birch", VOTE.format("Elm")), 2: ("Cedar", VOTE.format("Elm")),
+                              4: ("Mod", count)}), extra='moderators = ["Mod"]')
+    found = doubts_of(game, db)
+    assert {(d["kind"], d["post"]) for d in found} == {("moderator_disagrees", 4)}
+    assert [d["why"] for d in found] == ["the moderator's count has Damson on Elm, Votal read not voting"]
+    assert [d["target"] for d in found] == ["Elm"]
+
+
+def test_a_day_that_ended_without_a_majority_and_a_recorded_lynch_is_an_unexplained_ending(synced):
+    tables = ('[[days]]\nday = 1\nstart_post = 0\nend_post = 10\n\n'
+              '[[deaths]]\nplayer = "Elm"\nphase = "day 1"\n')
+    game, db = synced(thread({1: ("Birch", VOTE.format("Elm")), 2: ("Cedar", VOTE.format("Elm"))}), tables=tables)
+    (doubt,) = doubts_of(game, db)
+    assert (doubt["kind"], doubt["post"], doubt["target"]) == ("unexplained_ending", 10, "Elm")
+    assert "without a majority (Elm 2; 3 needed)" in doubt["why"]
+    assert "taken as the moderator's ruling" in doubt["why"]
+    # a game whose house rules lynch the most voted seat at the deadline has nothing to explain
+    house = tables.replace("[[days]]", "[house]\ndeadline_plurality = true\n\n[[days]]", 1)
+    game.write_text(game.read_text(encoding="utf-8").replace(tables, house), encoding="utf-8")
+    assert doubts_of(game, db) == []
