@@ -9,6 +9,8 @@ import unicodedata
 from parsers.markup import parse_html
 
 STRUCK_OPEN, STRUCK_CLOSE = "\x01", "\x02"  # marks struck-out text inside a line
+BLANK = "\x03"  # a blank line, where the caller asks for paragraphs
+_DOUBLE_BREAK = re.compile(r"<br\s*/?>\s*<br\s*/?>", re.IGNORECASE)
 
 
 _BLOCK_TAGS = {"p", "div", "li", "ul", "ol", "tr", "table", "h1", "h2", "h3", "h4", "h5", "h6", "dd", "dt",
@@ -17,11 +19,18 @@ _STRIKE_TAGS = {"s", "strike", "del"}
 _SKIP_TAGS = {"script", "style", "input", "button", "img"}
 
 
-def read_lines(body_html: str) -> list[str]:
-    """The body's text, one entry per visual line, quotes of other posts left out, struck text marked."""
+def read_lines(body_html: str, *, list_marks: bool = False) -> list[str]:
+    """The body's text, one entry per visual line, quotes of other posts left out, struck text marked.
+
+    ``list_marks``: an HTML list's items keep the mark a reader sees ("1. " in an ``<ol>``, "• " in a
+    ``<ul>``), so a player list written as ``[list=1]`` reads as the numbered list it shows."""
     if not body_html or not body_html.strip():
         return []
+    if list_marks:  # a blank line ("<br><br>") ends a paragraph: kept as a line of its own, BLANK
+        body_html = _DOUBLE_BREAK.sub(f"<br>{BLANK}<br>", body_html)
     root = parse_html(f"<div>{body_html}</div>")
+    if list_marks:
+        _mark_list_items(root)
     out: list[str] = []
     current: list[str] = []
 
@@ -64,6 +73,38 @@ def read_lines(body_html: str) -> list[str]:
         if plain_text(text):
             lines.append(text)
     return lines
+
+
+def _mark_list_items(root) -> None:
+    for listing in root.iter("ol", "ul"):
+        items = [child for child in listing if isinstance(child.tag, str) and child.tag.lower() == "li"]
+        for number, item in enumerate(items, 1):
+            _prefix_text(item, f"{number}. " if listing.tag.lower() == "ol" else "• ")
+
+
+def _prefix_text(item, mark: str) -> None:
+    """The mark before the item's first words (after an avatar and its line break, "<li><img><br>Alder")."""
+    slots: list[tuple[object, str, bool]] = []
+
+    def walk(element, struck: bool) -> None:  # document order: an element's text, its children, then its tail
+        tag = element.tag.lower() if isinstance(element.tag, str) else ""
+        if tag and tag not in _SKIP_TAGS:
+            inside = struck or tag in _STRIKE_TAGS or tag == "sup" or "line-through" in (element.get("style") or "")
+            slots.append((element, "text", inside))
+            for child in element:
+                walk(child, inside)
+        if element is not item:
+            slots.append((element, "tail", struck))
+
+    walk(item, False)
+    holder, where, struck = next(((e, w, s) for e, w, s in slots if (getattr(e, w) or "").strip()),
+                                 (item, "text", False))
+    if struck:  # "<li><s>Oldbirch</s> Birch": the mark stays outside the struck name
+        holder, where = item, "text"
+    try:
+        setattr(holder, where, mark + (getattr(holder, where) or ""))
+    except ValueError:  # text lxml will not take back (a control character): the item stays unmarked
+        pass
 
 
 def read_links(body_html: str) -> list[str]:
