@@ -262,7 +262,8 @@ def _list_entries(lines: list[str], moderators: set[str], authors: Names | None)
             if run:
                 runs.append((run_header, run))
                 run = []
-            header = bool(_LIST_HEADER.match(plain.strip("*~=_ ")))
+            header = heads or bool(_LIST_HEADER.match(plain.strip("*~=_ ")) or (
+                len(plain.split()) <= 6 and _COUNT_HEADER.search(plain.strip("*~=_: "))))
             if header:
                 # "Living (8/12):" headers may have a list on the same line after a colon
                 tail = plain.split(":", 1)[1].strip() if ":" in plain else ""
