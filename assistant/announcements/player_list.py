@@ -12,8 +12,8 @@ from assistant.announcements.deaths import ALIVE_WORDS, DEAD_WORDS, ROLE_WORDS
 from assistant.announcements.facts import PostLike
 from assistant.announcements.replacements import NOT_REPLACEMENT, REPLACEMENT
 from assistant.announcements.text import (
-    STRUCK_CLOSE,
     BLANK,
+    STRUCK_CLOSE,
     STRUCK_OPEN,
     clean_name,
     name_like,
@@ -96,9 +96,10 @@ def _read_entry(line: str, authors: Names | None, moderators: set[str]) -> _Entr
     ]
     unstruck_text = re.sub(STRUCK_OPEN + r"[^" + STRUCK_CLOSE + r"]*" + STRUCK_CLOSE, " | ", bare)
     # "Birch (replacing Oldbirch)": the bracket belongs to the name, not to the role after it
+    # ("(replacement)", "(sub)" are notes on the player: a chain names someone after its word)
     unstruck_text = re.sub(
-        r"[(\[]\s*(?:who\s+(?:has\s+)?)?((?:replac(?:ed|ing|es)\b|repl\.|sub(?:bed|bing|s)?\b|in\s+for\b)\s*[^)\]\s][^)\]]*)[)\]]", _chain, unstruck_text,
-        flags=re.IGNORECASE,
+        r"[(\[]\s*(?:who\s+(?:has\s+)?)?((?:replac(?:ed|ing|es)\b|repl\.|sub(?:bed|bing|s)?\b|in\s+for\b)"
+        r"\s*[^)\]\s][^)\]]*)[)\]]", _chain, unstruck_text, flags=re.IGNORECASE,
     )
     pieces = [p for p in (clean_name(s) for s in _SPLIT.split(unstruck_text)) if p]
     struck = [name for s in struck if s for name in _split_accounts(s, authors) if name_like(name)]

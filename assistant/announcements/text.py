@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import html
 import re
 import unicodedata
@@ -101,10 +102,8 @@ def _prefix_text(item, mark: str) -> None:
                                  (item, "text", False))
     if struck:  # "<li><s>Oldbirch</s> Birch": the mark stays outside the struck name
         holder, where = item, "text"
-    try:
+    with contextlib.suppress(ValueError):  # text lxml will not take back (a control character): left unmarked
         setattr(holder, where, mark + (getattr(holder, where) or ""))
-    except ValueError:  # text lxml will not take back (a control character): the item stays unmarked
-        pass
 
 
 def read_links(body_html: str) -> list[str]:
@@ -127,7 +126,8 @@ def sentences(text: str) -> list[str]:
 
 
 _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-                 "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "first": 1, "second": 2, "third": 3,
+                 "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
+                 "fourteen": 14, "fifteen": 15, "sixteen": 16, "first": 1, "second": 2, "third": 3,
                  "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10}
 NUM = r"(\d{1,2}|" + "|".join(_NUMBER_WORDS) + r")"
 PHASE_IN = re.compile(r"\b(day|night|d|n)\s*" + NUM + r"\b", re.IGNORECASE)
