@@ -56,7 +56,8 @@ class _Entry:
 # A vote count's wagon line: "Alder [L-2] - Birch, Cedar", "Alder (3): Birch, ...". Its names are voters, not
 # the seat's other accounts.
 _WAGON_LINE = re.compile(
-    r"^[^\[(]{1,40}?\s*[\[(]\s*(?:L\s*-\s*\d+|\d+(?:\s*/\s*\d+)?(?:\s+votes?)?)\s*[\])]\s*(?:[-:–—]|$)",
+    r"^[^\[(]{1,40}?\s*[\[(]\s*(?:L\s*-\s*\d+|\d+(?:\s*/\s*\d+)?(?:\s+votes?)?)\s*[\])]\s*(?:[-:–—]|$)"
+    r"|^[^\[(]{1,40}?\s+[-–—:]\s*\d{1,2}\s*(?:votes?)?\s*[(\[:]",  # "Alder - 2 (Birch, Cedar)"
     re.IGNORECASE,
 )
 _STAFF_LABEL = re.compile(
