@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
-from gamestart import STYLES, listed_seats, start_thread, styled_thread
+from gamestart import PLAYERS, STYLES, listed_seats, start_thread, styled_thread
 from test_newgame import run_new
 
 from assistant.announcements import read_thread_facts
@@ -98,3 +100,39 @@ def test_real_openings_at_the_games_start_keep_their_seats():
     assert found / total >= 0.85
     assert invented <= 8  # 7 when written: two headings read as names, slips a later list repeats
     assert said > silent
+
+
+def test_a_live_game_from_its_first_page_a_listed_name_spelled_otherwise_joins_its_seat(tmp_path):
+    """`new` at the first page (two players posted), then the thread grows and `update` keeps the file: the
+    listed "Hazel" posts as "Hazel99" and "Juniper" as "Junipr" (their seats keep the listed names, the
+    accounts join them, cited); a day ends and the next starts; the file loads after each step."""
+    from click.testing import CliRunner
+    from loopback_forum import Forum, serve
+
+    from assistant.cli import main
+
+    def post(n: int, user: str, body: str) -> dict:
+        return {"number": n, "id": str(3000 + n), "user": user, "content": body,
+                "time": styled_thread("ol")[0].time + timedelta(minutes=10 * n)}
+
+    opening = [post(p.number, p.author, p.body_html) for p in styled_thread("ol", posted=2)]
+    forum = Forum(list(opening))
+    path, db = tmp_path / "game.toml", str(tmp_path / "v.db")
+    with serve(forum) as server:
+        url = f"{server.base_url}/viewtopic.php?f=7&t=42"
+        result = CliRunner().invoke(main, ["new", url, "-o", str(path), "--db", db, "--min-interval", "0"])
+        assert result.exit_code == 0, result.output
+        assert [s.name for s in load_game(path).players] == list(PLAYERS)
+        more = [("Hazel99", "hi all"), ("Junipr", "<b>vote: Alder</b>"), ("Cedar", "<b>vote: Alder</b>"),
+                ("Host", "Alder was lynched! Alder was a Vanilla Townie.<br>Night 1 begins."),
+                ("Host", "Birch was killed. Birch was a Cop.<br>Day 2 begins now.")]
+        forum.posts.extend(post(len(forum.posts) + i, user, body) for i, (user, body) in enumerate(more))
+        result = CliRunner().invoke(main, ["update", str(path), "--db", db])
+        assert result.exit_code == 0, result.output
+    game = load_game(path)
+    assert game.seat("Hazel").accounts == ("Hazel", "Hazel99")
+    assert game.seat("Juniper").accounts == ("Juniper", "Junipr")
+    assert game.seat("Hazel").replacement_posts == (3,)
+    assert "Hazel99 posts from post 3 as the listed Hazel spelled otherwise" in path.read_text()
+    assert [(d.day, d.start_post, d.end_post) for d in game.days] == [(1, 0, 6), (2, 7, None)]
+    assert [(d.player, d.phase, d.phase_number) for d in game.deaths] == [("Alder", "day", 1), ("Birch", "night", 1)]
