@@ -125,7 +125,7 @@ def plan_update(
     if takeovers is not None:  # seats the counts show held by an account the file does not list
         updated = parse_game(new_text, path=path, players_required=False)
         if updated.players:
-            edits = [AddReplacement(t.seat, t.account, t.post, Note(t.words(), t.counts[0]))
+            edits = [AddReplacement(t.seat, t.account, t.post, Note(t.words(), t.counts[0] if t.counts else t.post))
                      for t in takeovers(updated)]
             new_text, taken, refused = _write(new_text, edits, posts, path=path)
             written.extend(taken)
@@ -282,10 +282,15 @@ def update_from_store(path: str | Path, db: Store, *, now: datetime) -> UpdateRe
         return count_game(counted, db, days=[day], at_time=now)[0]
 
     def takeovers(updated: Game) -> list[Takeover]:
-        from assistant.takeovers import find_takeovers
+        from assistant.takeovers import find_spelled, find_takeovers
 
         bodies = store.moderator_bodies(db, updated.key, updated.moderators)
-        return find_takeovers(updated, ruleset_for(updated), store.load_read_posts(db, updated.key), bodies)
+        posts = store.load_read_posts(db, updated.key)
+        # a listed name's own account first: a seat it holds is no other account's takeover
+        spelled = find_spelled(updated, ruleset_for(updated), posts)
+        held = {t.seat for t in spelled} | {t.account for t in spelled}
+        return spelled + [t for t in find_takeovers(updated, ruleset_for(updated), posts, bodies)
+                          if t.seat not in held and t.account not in held]
 
     return plan_update(text, store.load_posts(db, game.key), path=path, count_day=count_day, clocked=clocked,
                        takeovers=takeovers)

@@ -42,6 +42,9 @@ class Takeover:
     def words(self) -> str:
         """Why, in a line for the game file's comment."""
         at = _posts(self.counts)
+        if self.by == "spelled":
+            return (f"{self.account} posts from post {self.post} as the listed {self.seat} spelled otherwise; "
+                    f"no account of {self.seat} has posted")
         if self.by == "name":
             return f"{at} list {self.account} where {self.seat} was; {self.account} posts from post {self.post}"
         return (f"{at} place {self.seat} where {self.account} votes; {self.seat} posts no more from post "
@@ -140,6 +143,30 @@ def find_takeovers(game: Game, ruleset: Any, posts: Sequence[Any], bodies: Mappi
         seats_of.setdefault(t.account, set()).add(t.seat)
         accounts_of.setdefault(t.seat, set()).add(t.account)
     return [t for t in accepted if len(seats_of[t.account]) == 1 and len(accounts_of[t.seat]) == 1]
+
+
+def find_spelled(game: Game, ruleset: Any, posts: Sequence[Any], *, roster: Roster | None = None) -> list[Takeover]:
+    """The seats listed before their players posted that an unlisted account holds because it is the listed
+    name as the forum spells it (case, spaces, accents, trailing digits, one letter slipped or two swapped, as
+    the list reader meets the moderator's names with the accounts), while no account of the seat has posted.
+    A look-alike of a listed account (same TR39 skeleton) is refused, as everywhere."""
+    from assistant.announcements.accounts import Names
+
+    if roster is None:
+        roster = Roster.from_game(game, ruleset, authors=[(p.author, getattr(p, "author_id", None)) for p in posts])
+    posters = _posters(game, posts)
+    candidates = {a: n for a, n in posters.first.items() if not roster.authors.lookalike(a)}
+    if not candidates:
+        return []
+    unlisted = Names({account: [account] for account in candidates})
+    found: dict[str, list[Takeover]] = {}
+    for seat in game.players:
+        if seat.name in posters.last_of_seat:
+            continue
+        account = unlisted.spelled(seat.name)
+        if account in candidates and account != seat.name:
+            found.setdefault(account, []).append(Takeover(seat.name, account, candidates[account], (), "spelled"))
+    return [takeovers[0] for takeovers in found.values() if len(takeovers) == 1]  # one account, one seat
 
 
 def _named(count: PostedCount, roster: Roster, living: frozenset[str], by_fold: Mapping[str, str]):

@@ -193,6 +193,11 @@ def score_game(game: corpus.CorpusGame, url: str, work: Path, score: Score, *, r
         return
     if update:
         runner.update(score, path, db)
+    score_file(game, path, db, score, runner=runner)
+
+
+def score_file(game: corpus.CorpusGame, path: str, db: str, score: Score, *, runner) -> None:
+    """A game file written from the thread, against the archive: seats, the moderator, each day counted."""
     written = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     seats = {p["name"]: [p["name"], *(r if isinstance(r, str) else r["name"] for r in p.get("replacements", []))]
              for p in written.get("players", [])}

@@ -800,7 +800,8 @@ def test_a_listed_name_without_its_accounts_trailing_digits_is_that_account():
         *[(name, "hi") for name in ("Alder", "Birch", "Cedar77", "Cedar7", "Damson", "Elm", "Fir", "Gorse")],
         ("Host", "Cedar was lynched.")
     ))
-    assert "Cedar" not in [p.name for p in facts.players]  # two accounts shorten to "Cedar": neither is it
+    # two accounts shorten to "Cedar": neither is it, and the listed seat stays as the moderator wrote it
+    assert [(p.name, p.replacements) for p in facts.players][2] == ("Cedar", ())
     facts = read_thread_facts(make_thread(
         ("Host", "Alive<br>Alder Mafia Goon<br>Birch Mafia Goon<br>Dead<br>Cedar Vanilla Towny lynched D3<br>"
                  "Damson Weak Doctor killed N3<br>Elm Vanilla Towny lynched D1<br>Fir Cop killed N1<br>"

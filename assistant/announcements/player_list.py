@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from assistant.announcements.accounts import Names
 from assistant.announcements.deaths import ALIVE_WORDS, DEAD_WORDS, ROLE_WORDS
 from assistant.announcements.facts import PostLike
 from assistant.announcements.replacements import NOT_REPLACEMENT, REPLACEMENT
 from assistant.announcements.text import (
+    BLANK,
     STRUCK_CLOSE,
     STRUCK_OPEN,
     clean_name,
@@ -26,7 +27,7 @@ _BULLET = re.compile(
     r"^\s*(?:\[\d{1,2}\]\s*|(?:#|no\.?\s*)?\d{1,2}\s*[.):\]\-]\s*|\d{1,2}\s+(?=\S)|[-*•·◦▪►>+]+\s*)", re.IGNORECASE
 )
 _LIST_HEADER = re.compile(
-    r"^\W*(?:the\s+)?(?:\w+\s+){0,3}?\(?(players?|living|alive|survivors?|survived|roster|participants|"
+    r"^\W*(?:the\s+)?(?:\w+\s+){0,3}?\(?(players?|player\s*list|living|alive|survivors?|survived|roster|participants|"
     r"signups?|sign-ups|dead|died|graveyard|deceased|remaining|still\s+alive|in\s+the\s+game)\b[^.!?]{0,40}$",
     re.IGNORECASE,
 )
@@ -49,12 +50,14 @@ class _Entry:
     accounts: tuple[str, ...]
     dead: bool
     line: str
+    paragraph: int = 0  # the blank lines above it in its post
 
 
 # A vote count's wagon line: "Alder [L-2] - Birch, Cedar", "Alder (3): Birch, ...". Its names are voters, not
 # the seat's other accounts.
 _WAGON_LINE = re.compile(
-    r"^[^\[(]{1,40}?\s*[\[(]\s*(?:L\s*-\s*\d+|\d+(?:\s*/\s*\d+)?(?:\s+votes?)?)\s*[\])]\s*(?:[-:–—]|$)",
+    r"^[^\[(]{1,40}?\s*[\[(]\s*(?:L\s*-\s*\d+|\d+(?:\s*/\s*\d+)?(?:\s+votes?)?)\s*[\])]\s*(?:[-:–—]|$)"
+    r"|^[^\[(]{1,40}?\s+[-–—:]\s*\d{1,2}\s*(?:votes?)?\s*[(\[:]",  # "Alder - 2 (Birch, Cedar)"
     re.IGNORECASE,
 )
 _STAFF_LABEL = re.compile(
@@ -62,6 +65,8 @@ _STAFF_LABEL = re.compile(
     r"design(?:ers?|ed)?|setup|spectators?|dead\s+chat)\b",
     re.IGNORECASE,
 )
+# "• 1. Alder": an HTML list's bullet before the moderator's own number
+_NUMBER_AFTER_BULLET = re.compile(r"^\s*\d{1,2}\s*[.):]\s+")
 _PHASE_WORDS = re.compile(r"(?:day|night|d|n)\s*\d+\b", re.IGNORECASE)
 # What a list line says of a seat that is no account: its role ("~~Alder~~ Vanilla Townie", "White Mage"), a
 # seat waiting for a player ("Looking for Replacement")
@@ -76,7 +81,7 @@ _STRUCK_SPLIT = re.compile(r"\s+[|/,]\s+|\s*,\s*|\s+>\s+|(?:\s+[*^]+)+(?:\s+|$)"
 
 def _read_entry(line: str, authors: Names | None, moderators: set[str]) -> _Entry | None:
     """A player-list line as accounts (first account first), or None when it is no such line."""
-    bare = _BULLET.sub("", line, count=1)
+    bare = _NUMBER_AFTER_BULLET.sub("", _BULLET.sub("", line, count=1), count=1)
     plain = plain_text(bare)
     if not plain or len(plain) > 140 or plain.endswith(":") or _LABEL.match(plain.lstrip(STRUCK_OPEN + "*([")):
         return None
@@ -92,9 +97,10 @@ def _read_entry(line: str, authors: Names | None, moderators: set[str]) -> _Entr
     ]
     unstruck_text = re.sub(STRUCK_OPEN + r"[^" + STRUCK_CLOSE + r"]*" + STRUCK_CLOSE, " | ", bare)
     # "Birch (replacing Oldbirch)": the bracket belongs to the name, not to the role after it
+    # ("(replacement)", "(sub)" are notes on the player: a chain names someone after its word)
     unstruck_text = re.sub(
-        r"[(\[]\s*(?:who\s+(?:has\s+)?)?((?:replac|repl\.|sub|in\s+for)[^)\]]*)[)\]]", _chain, unstruck_text,
-        flags=re.IGNORECASE,
+        r"[(\[]\s*(?:who\s+(?:has\s+)?)?((?:replac(?:ed|ing|es)\b|repl\.|sub(?:bed|bing|s)?\b|in\s+for\b)"
+        r"\s*[^)\]\s][^)\]]*)[)\]]", _chain, unstruck_text, flags=re.IGNORECASE,
     )
     pieces = [p for p in (clean_name(s) for s in _SPLIT.split(unstruck_text)) if p]
     struck = [name for s in struck if s for name in _split_accounts(s, authors) if name_like(name)]
@@ -229,7 +235,7 @@ def find_player_list(
     for post in posts:
         if post.author.casefold() not in moderators:
             continue
-        entries = _list_entries(read_lines(post.body_html), moderators, authors)
+        entries = _list_entries(read_lines(post.body_html, list_marks=True), moderators, authors)
         if entries:
             return entries, post.number
     return [], None
@@ -241,14 +247,25 @@ def _list_entries(lines: list[str], moderators: set[str], authors: Names | None)
     header = False
     run: list[_Entry] = []
     run_header = False
+    paragraph = 0
+    after_blank = True
     for line in lines:
+        if line == BLANK:
+            paragraph += 1
+            after_blank = True
+            continue
         plain = plain_text(line)
-        entry = _read_entry(line, authors, moderators)
+        # a header above a list, or after a blank line; inside a list ("Died" between the living and the dead)
+        # the run reads on
+        heads = (not run or after_blank) and _is_header(line, authors)
+        after_blank = False
+        entry = None if heads else _read_entry(line, authors, moderators)
         if entry is None:
             if run:
                 runs.append((run_header, run))
                 run = []
-            header = bool(_LIST_HEADER.match(plain.strip("*~=_ ")))
+            header = heads or bool(_LIST_HEADER.match(plain.strip("*~=_ ")) or (
+                len(plain.split()) <= 6 and _COUNT_HEADER.search(plain.strip("*~=_: "))))
             if header:
                 # "Living (8/12):" headers may have a list on the same line after a colon
                 tail = plain.split(":", 1)[1].strip() if ":" in plain else ""
@@ -259,11 +276,11 @@ def _list_entries(lines: list[str], moderators: set[str], authors: Names | None)
             continue
         if not run:
             run_header = header
-        run.append(entry)
+        run.append(replace(entry, paragraph=paragraph))
     if run:
         runs.append((run_header, run))
     chosen: list[_Entry] = []
-    chosen_runs: list[list[_Entry]] = []
+    chosen_runs: list[tuple[bool, list[_Entry]]] = []
     headed_total = sum(len(entries) for under_header, entries in runs if under_header)
     for under_header, entries in runs:
         before = len(chosen)
@@ -271,16 +288,20 @@ def _list_entries(lines: list[str], moderators: set[str], authors: Names | None)
         vouched = authors is not None and known >= max(2, len(entries) // 2 + 1)
         # "Alive:" with one name left and "Dead:" with the rest are one list in two parts
         headed = under_header and (len(entries) >= 3 or headed_total >= 3) and (authors is None or known >= 1)
-        if vouched or headed or (len(entries) >= 5 and authors is None):
+        # a numbered or bulleted list one of whose names has posted: at the game's start most have not
+        marked = any(_marked_stretches(entries))
+        if vouched or headed or (marked and (authors is None or known >= 1)) or (len(entries) >= 5 and authors is None):
             chosen.extend(entries)
         if len(chosen) > before:
-            chosen_runs.append(entries)
+            chosen_runs.append((under_header, entries))
     if authors is not None:
         vouched = []
-        for run in chosen_runs:
-            elsewhere = {a.casefold() for other in chosen_runs if other is not run for e in other for a in e.accounts}
-            vouched.extend(_vouched(run, authors, elsewhere))
-        if sum(1 for e in vouched if any(authors.seat(a) for a in e.accounts)) >= 3:
+        for n, (listed, run) in enumerate(chosen_runs):
+            elsewhere = {a.casefold() for _, other in chosen_runs if other is not run for e in other
+                         for a in e.accounts}
+            above = {a.casefold() for _, other in chosen_runs[:n] for e in other for a in e.accounts}
+            vouched.extend(_vouched(run, authors, elsewhere, listed=listed, above=above))
+        if sum(1 for e in vouched if any(authors.seat(a) for a in e.accounts)) >= 3 or len(vouched) >= 3:
             chosen = vouched
     if len(chosen) < 3:
         return []
@@ -334,13 +355,81 @@ def _chain_replacements(seats: list[_Entry], lines: list[str], authors: Names) -
     return seats
 
 
-def _vouched(run: list[_Entry], authors: Names, elsewhere: set[str]) -> list[_Entry]:
+def _is_header(line: str, authors: Names | None) -> bool:
+    """A short unmarked line naming what the list below holds ("Players", "The Living"), no account of it."""
+    plain = plain_text(line).strip("*~=_ ")
+    if _BULLET.match(line) or len(plain.split()) > 6 or not (_LIST_HEADER.match(plain) or _COUNT_HEADER.search(plain)):
+        return False
+    return authors is None or not authors.find(plain)
+
+
+def _marked_stretches(run: list[_Entry]) -> list[bool]:
+    """Each entry: whether it is one of three or more lines in a row numbered or bulleted alike, or of two or
+    more numbered from 1 up ("1. Alder", "2. Birch" under one header, the rest under another)."""
+    marks = [_style(e.line) for e in run]
+    numbers = [_number(e.line) for e in run]
+    inside = [False] * len(run)
+    start = 0
+    for i in range(1, len(run) + 1):
+        counting = i < len(run) and numbers[i] is not None and numbers[i] == (numbers[i - 1] or -1) + 1
+        if i == len(run) or marks[i] != marks[start] or (numbers[start] == 1 and not counting):
+            from_one = numbers[start] == 1 and all(
+                numbers[j] == j - start + 1 for j in range(start, i))
+            if marks[start] and (i - start >= 3 or (from_one and i - start >= 2)):
+                inside[start:i] = [True] * (i - start)
+            start = i
+    return inside
+
+
+def _after_name(entry: _Entry) -> str:
+    """What a list line says after its first name."""
+    text = plain_text(_NUMBER_AFTER_BULLET.sub("", _BULLET.sub("", entry.line, count=1), count=1))
+    at = text.casefold().find(entry.accounts[0].casefold())
+    return text[at + len(entry.accounts[0]):] if at >= 0 else text
+
+
+def _number(line: str) -> int | None:
+    found = re.match(r"\s*(?:#|no\.?\s*)?(\d{1,2})\s*[.):\]\-]", line, re.IGNORECASE)
+    return int(found.group(1)) if found else None
+
+
+def _style(line: str) -> str:
+    """A list line's mark: "1" for any number, the bullet itself, or "" for none."""
+    bullet = _BULLET.match(line)
+    return "" if not bullet else ("1" if any(c.isdigit() for c in bullet.group(0)) else bullet.group(0).strip())
+
+
+# "On the Run (5/9)", "Still Frozen": a short line that counts the seats below it or says they still live
+_COUNT_HEADER = re.compile(r"\(\s*\d{1,2}\s*/\s*\d{1,2}\s*\)|^still\s+\w+\W*$", re.IGNORECASE)
+# A line among names that reads as a heading of the post's parts, not a player's name
+_HEADING_WORDS = re.compile(
+    r"\b(?:game|links?|rules?|setup|flavou?r|history|start|over|intro|etc|denotes|indicates|confirmed|"
+    r"replacements?|dead|alive|living|players?|pt|notes?|spoilers?|graveyard)\b|=",
+    re.IGNORECASE,
+)
+# What a list line may say of its player besides the name, when it is no role: "(alt)", "- confirmed",
+# "(V/LA until Friday)", "(replacement)"
+_STATUS_NOTE = re.compile(
+    r"^(?:(?:alt|confirmed|unconfirmed|in|signed\s+up|v\s*/\s*la|vla|l\s*/\s*a|on\s+vacation|away|busy|"
+    r"replacement|sub|new|host'?s?\s+alt|backup)\b[\w\s/.'-]{0,30})$",
+    re.IGNORECASE,
+)
+
+
+def _vouched(
+    run: list[_Entry], authors: Names, elsewhere: set[str], *, listed: bool = False, above: frozenset[str] = frozenset()
+) -> list[_Entry]:
     """The thread's posters vouch for a list: a name that never posted stays only between two that did (at the
     list's ends, beside two that did when another list names it too), in the same numbered or bulleted list,
     or on a line of its own (or with its role or fate) beside such lines (a player replaced or killed before
     posting); headers ("Not So
     Much" between the living and the dead, "Died" above "Alder - Vanilla Townie - lynched Day 1") and notes
-    drop out."""
+    drop out.
+
+    A name that has not posted is also a seat when the list is a list by its form and the line is shaped like
+    its list's lines, with nothing after the name but a role or a note on the player ("(alt)", "- confirmed"):
+    one of three or more lines in a row numbered or bulleted alike, or (``listed``, under a player-list
+    header) a line with the mark and the kind of note of a posted line in its paragraph."""
     posted = [any(authors.seat(a) for a in e.accounts) for e in run]
 
     def note(entry: _Entry) -> str | None:
@@ -351,7 +440,7 @@ def _vouched(run: list[_Entry], authors: Names, elsewhere: set[str]) -> list[_En
             text = text.replace(account, " ")
         rest = re.sub(r"[\s*^()\[\]{}|,:.–—-]+", " ", text).strip()
         told = len(rest.split()) <= 8 and not re.search(r"[!?]", rest) and ROLE_WORDS.search(rest)
-        return "" if not rest else ("noted" if told else None)
+        return "" if not rest else ("noted" if told or _STATUS_NOTE.match(rest) else None)
 
     def alone(entry: _Entry, near: list[int]) -> bool:
         """A bare name beside bare names, or a name with its role ("Mafia Goon, lynched Day 1", a line's broken
@@ -367,8 +456,39 @@ def _vouched(run: list[_Entry], authors: Names, elsewhere: set[str]) -> list[_En
         return bool(keys & elsewhere) or any(keys & {a.casefold() for a in e.accounts} for e in run[:j])
 
     def style(entry: _Entry) -> str:
-        bullet = _BULLET.match(entry.line)
-        return "" if not bullet else ("1" if any(c.isdigit() for c in bullet.group(0)) else bullet.group(0).strip())
+        return _style(entry.line)
+
+    def separated(entry: _Entry) -> bool:
+        """A name alone, or a name and its note set apart ("Alder - Cop"; "The Cop has died" is a sentence)."""
+        return note(entry) == "" or note(entry) is not None and bool(re.match(r"\s*[-–—,:(\[|]", _after_name(entry)))
+
+    posted_shapes = {(style(e), style(e) or note(e)) for e, done in zip(run, posted, strict=True) if done}
+    marked = _marked_stretches(run)
+    posted_paragraphs = {e.paragraph for e, done in zip(run, posted, strict=True) if done}
+
+    def shaped(i: int) -> bool:
+        """A listed line shaped like a posted line of the list, in the same paragraph as one (a heading below
+        the list, after a blank line, is none): the same mark, and after the name no more than a note; an
+        unmarked line says as much as they do (a bare "Game timeline" under "Fir, Vanilla Townie" is no seat),
+        and heads no lines of another shape below it ("Not So Much" above "Elm, Cop, killed Night 1"). A list
+        repeating another's players (the fates under the roster) adds none: a slip there is no new seat."""
+        e = run[i]
+        if note(e) is None or not e.accounts[0][:1].isalnum() or _LIST_HEADER.match(plain_text(e.line)) or (
+                _HEADING_WORDS.search(e.accounts[0])) or e.paragraph in repeating:
+            return False
+        if marked[i]:
+            return separated(e)
+        heads = style(e) == "" and i + 1 < len(run) and style(run[i + 1]) == "" and note(run[i + 1]) != note(e)
+        return listed and not heads and (style(e), style(e) or note(e)) in posted_shapes and (
+            e.paragraph in posted_paragraphs)
+
+    repeating = set()  # the paragraphs most of whose posted names a list above names already
+    for paragraph in {e.paragraph for e in run}:
+        posted_at = [j for j, done in enumerate(posted) if done and run[j].paragraph == paragraph]
+        said = [j for j in posted_at if {a.casefold() for a in run[j].accounts} & above or any(
+            {a.casefold() for a in run[j].accounts} & {a.casefold() for a in e.accounts} for e in run[:j])]
+        if len(said) * 2 > len(posted_at):
+            repeating.add(paragraph)
 
     def between(i: int) -> list[int]:
         """The neighbours that vouch for entry i: the two around it; at the list's ends, for a name the list
@@ -382,7 +502,7 @@ def _vouched(run: list[_Entry], authors: Names, elsewhere: set[str]) -> list[_En
     def vouched(i: int) -> bool:
         e, near = run[i], between(i)
         return bool(near) and all(posted[j] for j in near) and all(style(run[j]) == style(e) for j in near) and (
-            style(e) != "" or alone(e, near)
+            style(e) != "" and separated(e) or alone(e, near)
         ) and not _LIST_HEADER.match(plain_text(e.line)) and e.accounts[0][:1].isalnum()
 
-    return [e for i, e in enumerate(run) if posted[i] or vouched(i)]
+    return [e for i, e in enumerate(run) if posted[i] or vouched(i) or shaped(i)]

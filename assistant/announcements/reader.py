@@ -35,6 +35,7 @@ from assistant.announcements.phases import (
 )
 from assistant.announcements.player_list import find_player_list, first_count_roster
 from assistant.announcements.replacements import read_replacements
+from assistant.announcements.seat_count import seat_count_problem, stated_seats
 from assistant.announcements.state import State
 from assistant.announcements.text import plain_text, read_lines, sentences, trim
 from assistant.count_state import vote_count_day
@@ -123,6 +124,11 @@ def read_thread_facts(
     if not any(s.day == 1 for s in state.facts["starts"]):  # a Night 0 whose end the reader did not see
         state.facts["starts"][:0], state.facts["deadlines"][:0] = state.day_one
     confirm_counted_out(state, posts[-1].number)
+    if not players and seats:  # the list read against the size the moderator states before day 1 ends
+        day_one_end = next((e.post for e in state.facts["ends"] if e.day == 1), None)
+        problem = seat_count_problem(len(seats), stated_seats(posts, mod_keys, before=day_one_end))
+        if problem:
+            problems.append(problem)
     state.quiet = False
     read_listed_fates(player_facts, state)
     if not moderators:  # a poster taken for a co-moderator who turns out to replace into a seat is a player

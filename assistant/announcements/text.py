@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import html
 import re
 import unicodedata
@@ -9,6 +10,8 @@ import unicodedata
 from parsers.markup import parse_html
 
 STRUCK_OPEN, STRUCK_CLOSE = "\x01", "\x02"  # marks struck-out text inside a line
+BLANK = "\x03"  # a blank line, where the caller asks for paragraphs
+_DOUBLE_BREAK = re.compile(r"<br\s*/?>\s*<br\s*/?>", re.IGNORECASE)
 
 
 _BLOCK_TAGS = {"p", "div", "li", "ul", "ol", "tr", "table", "h1", "h2", "h3", "h4", "h5", "h6", "dd", "dt",
@@ -17,11 +20,18 @@ _STRIKE_TAGS = {"s", "strike", "del"}
 _SKIP_TAGS = {"script", "style", "input", "button", "img"}
 
 
-def read_lines(body_html: str) -> list[str]:
-    """The body's text, one entry per visual line, quotes of other posts left out, struck text marked."""
+def read_lines(body_html: str, *, list_marks: bool = False) -> list[str]:
+    """The body's text, one entry per visual line, quotes of other posts left out, struck text marked.
+
+    ``list_marks``: an HTML list's items keep the mark a reader sees ("1. " in an ``<ol>``, "• " in a
+    ``<ul>``), so a player list written as ``[list=1]`` reads as the numbered list it shows."""
     if not body_html or not body_html.strip():
         return []
+    if list_marks:  # a blank line ("<br><br>") ends a paragraph: kept as a line of its own, BLANK
+        body_html = _DOUBLE_BREAK.sub(f"<br>{BLANK}<br>", body_html)
     root = parse_html(f"<div>{body_html}</div>")
+    if list_marks:
+        _mark_list_items(root)
     out: list[str] = []
     current: list[str] = []
 
@@ -66,6 +76,36 @@ def read_lines(body_html: str) -> list[str]:
     return lines
 
 
+def _mark_list_items(root) -> None:
+    for listing in root.iter("ol", "ul"):
+        items = [child for child in listing if isinstance(child.tag, str) and child.tag.lower() == "li"]
+        for number, item in enumerate(items, 1):
+            _prefix_text(item, f"{number}. " if listing.tag.lower() == "ol" else "• ")
+
+
+def _prefix_text(item, mark: str) -> None:
+    """The mark before the item's first words (after an avatar and its line break, "<li><img><br>Alder")."""
+    slots: list[tuple[object, str, bool]] = []
+
+    def walk(element, struck: bool) -> None:  # document order: an element's text, its children, then its tail
+        tag = element.tag.lower() if isinstance(element.tag, str) else ""
+        if tag and tag not in _SKIP_TAGS:
+            inside = struck or tag in _STRIKE_TAGS or tag == "sup" or "line-through" in (element.get("style") or "")
+            slots.append((element, "text", inside))
+            for child in element:
+                walk(child, inside)
+        if element is not item:
+            slots.append((element, "tail", struck))
+
+    walk(item, False)
+    holder, where, struck = next(((e, w, s) for e, w, s in slots if (getattr(e, w) or "").strip()),
+                                 (item, "text", False))
+    if struck:  # "<li><s>Oldbirch</s> Birch": the mark stays outside the struck name
+        holder, where = item, "text"
+    with contextlib.suppress(ValueError):  # text lxml will not take back (a control character): left unmarked
+        setattr(holder, where, mark + (getattr(holder, where) or ""))
+
+
 def read_links(body_html: str) -> list[str]:
     """Every link target in the body (countdown links carry a deadline)."""
     return [html.unescape(h) for h in re.findall(r"""href\s*=\s*["']([^"']+)["']""", body_html or "")]
@@ -86,7 +126,8 @@ def sentences(text: str) -> list[str]:
 
 
 _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-                 "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "first": 1, "second": 2, "third": 3,
+                 "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
+                 "fourteen": 14, "fifteen": 15, "sixteen": 16, "first": 1, "second": 2, "third": 3,
                  "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10}
 NUM = r"(\d{1,2}|" + "|".join(_NUMBER_WORDS) + r")"
 PHASE_IN = re.compile(r"\b(day|night|d|n)\s*" + NUM + r"\b", re.IGNORECASE)
