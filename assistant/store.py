@@ -372,6 +372,17 @@ def last_post_number(db: Store, game: str) -> int | None:
     return _rows(db, "select max(number) as n from posts where game = ?", [game])[0]["n"]
 
 
+def game_stamp(db: Store, game: str) -> tuple:
+    """What changes whenever a count of ``game`` could: its posts (the last number, how many, their numbers,
+    revisions and deletions) and whether its last sync failed or could not read some posts. Equal stamps, with
+    the same game file and clock, give the same count: `votal run` skips a game whose stamp stands still."""
+    posts = _one(
+        db, "select max(number), count(*), sum(number), sum(revisions), sum(deleted) from posts where game = ?", [game]
+    )
+    sync = _one(db, "select error is not null, problems from syncs where game = ? order by id desc limit 1", [game])
+    return (*posts, *(sync or (None, None)))
+
+
 def count_posts(db: Store, game: str) -> int:
     return _rows(db, "select count(*) as n from posts where game = ?", [game])[0]["n"]
 

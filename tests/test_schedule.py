@@ -79,7 +79,9 @@ def test_a_run_reads_the_stored_thread_once_per_count_for_the_count_and_the_warn
     forum.edit(55, "edited")
     edited = r.run_game(path)
     assert (idle.result.changed, edited.result.changed) == (False, True)
-    assert len(reads) == 1 + 2  # idle: counted before the sync only; edited: counted again after it
+    assert (idle.counted, edited.counted) == (False, True)
+    # idle: the last count stands, nothing is read; edited: counted once, after the sync, count and warnings alike
+    assert len(reads) == 0 + 1
 
 
 def test_regenerate_runs_only_after_a_sync_that_changed_something(forum, board, tmp_path) -> None:

@@ -1,0 +1,415 @@
+"""100 live games in one `votal run` (issue 23): requests, CPU and memory of each round, old code beside new.
+
+A loopback forum in a child process (``--serve``) shows 100 real MafiaScum games (both corpora) as phpBB
+threads, each cut part-way through a day, so every one is in progress. A `votal run` process
+(``--drive``, one per code version) runs every game once per round when told to, as `votal run --once`
+does, with ``--site`` and ``--drafts``; the forum's CPU never lands in it. The rounds:
+
+1. first: everything is new;
+2. nothing new: the forum answers every page with 304;
+3. a tenth changed: every tenth game gets a few new posts (the thread's real next posts) before it.
+
+Per round: requests the forum answered (total and per game), CPU seconds of the `votal run` process (all its
+threads, ``time.process_time``), its peak memory (``ru_maxrss``), and how many site pages, drafts and alerts
+it wrote. The old code (``--baseline``, default 963c250, extracted with ``git archive``) runs the same rounds
+against the same forum in the same run, its driver beside the new one.
+
+    python bench/scale.py                      # 100 games, old and new; a Markdown table on stdout
+    python bench/scale.py --games 10           # a quick run
+    python bench/scale.py --no-baseline        # the current code only
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import threading
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
+from urllib.parse import urlencode
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+BASELINE = "963c250"  # the code before issue 23's scale work
+PER_PAGE = 25
+FORUM_ID = "53"
+FIRST_TOPIC = 200_001  # topics are numbered afresh: the two corpora never share a thread id
+CHANGED_EVERY = 10  # in round 3, every tenth game has new posts
+NEW_POSTS = 4  # ... this many
+ROUNDS = ("first", "nothing new", "a tenth changed")
+
+
+# --- the games: real threads cut part-way through a day -----------------------------------------------------
+
+
+def bench_games(count: int) -> list[tuple[str, object, int]]:
+    """(topic, corpus game, last post shown) of ``count`` games: the smaller corpus first, then the larger one,
+    each cut between 35% and 75% of the way through one of its days (which day and where vary by game)."""
+    sys.path.insert(0, str(REPO_ROOT / "tests"))
+    from corpus import MORE_CORPUS_DIR, load_games
+
+    games = [*load_games(), *sorted(load_games(MORE_CORPUS_DIR), key=lambda g: int(g.thread_id))][:count]
+    if len(games) < count:
+        raise SystemExit(f"the corpora hold {len(games)} games; ask for at most that many")
+    chosen = []
+    for k, game in enumerate(games):
+        day = k % len(game.day_ends)  # 0-based: day ``day + 1`` is in progress
+        start = game.day_ends[day - 1] if day else 0
+        end = game.day_ends[day]
+        cut = start + (end - start) * (35 + 10 * (k % 5)) // 100
+        chosen.append((str(FIRST_TOPIC + k), game, max(start + 1, min(cut, end - NEW_POSTS - 1))))
+    return chosen
+
+
+def in_progress(game, last_shown: int):
+    """The corpus game as its moderator's file stands at post ``last_shown``: the days begun so far (the last
+    one open) and only the deaths already announced."""
+    ended = tuple(end for end in game.day_ends if end <= last_shown)
+    day = len(ended) + 1  # the day in progress
+
+    def known(seat) -> bool:
+        return seat.fate_number is not None and seat.fate_number < day
+
+    seats = tuple(
+        seat if known(seat) else replace(seat, fate="survived", fate_phase=None, fate_number=None, killed_on_post=None)
+        for seat in game.seats
+    )
+    return replace(game, day_ends=ended, seats=seats)
+
+
+def write_game_files(folder: Path, base_url: str, games) -> list[Path]:
+    from corpus import render_game_file
+
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for topic, game, last_shown in games:
+        text = render_game_file(
+            in_progress(game, last_shown), thread_url=f"{base_url}/viewtopic.php?f={FORUM_ID}&t={topic}",
+            posts_per_page=PER_PAGE,
+        )
+        path = folder / f"game-{topic}.toml"
+        path.write_text(text, encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+# --- the forum: a child process ------------------------------------------------------------------------------
+
+
+class Forum:
+    """Each topic's posts, how many are shown, and the requests answered; pages rendered once per state."""
+
+    def __init__(self, games) -> None:
+        from corpus import load_posts
+
+        self.posts = {}
+        self.cut = {}
+        for topic, game, last_shown in games:
+            self.posts[topic] = [
+                {
+                    "number": p["number"], "id": p["id"], "user": p["user"], "user_id": p.get("user_id") or None,
+                    "content": p["content"],
+                    "time": datetime.strptime(p["time"], "%a %b %d, %Y %I:%M %p").replace(tzinfo=UTC),
+                }
+                for p in load_posts(game.thread_id, game.corpus_dir)
+            ]
+            self.cut[topic] = last_shown + 1
+        self.shown = dict(self.cut)
+        self.pages: dict[tuple[str, int, int], tuple[str, str]] = {}
+        self.requests = {"pages": 0, "not_modified": 0, "robots": 0}
+        self.lock = threading.Lock()
+
+    def page(self, topic: str, start: int) -> tuple[str, str]:
+        import hashlib
+
+        from loopback_forum import render_page
+
+        from assistant.demo import PhpbbThread
+
+        shown = self.shown[topic]
+        last_start = (shown - 1) // PER_PAGE * PER_PAGE
+        start = min(max(start, 0) // PER_PAGE * PER_PAGE, last_start)
+        key = (topic, shown, start)
+        if key not in self.pages:
+            thread = PhpbbThread(self.posts[topic][:shown], f"Thread {topic}", FORUM_ID, topic, PER_PAGE)
+            html = render_page(thread, start)
+            self.pages[key] = (html, '"' + hashlib.sha1(html.encode()).hexdigest()[:16] + '"')
+        return self.pages[key]
+
+    def respond(self, path: str, query: dict[str, str], headers: dict[str, str]):
+        from assistant.pageserver import Response
+
+        text = {"Content-Type": "text/plain; charset=utf-8"}
+        with self.lock:
+            if path == "/bench/add":  # control: show ``n`` more posts of topic ``t``
+                topic = query["t"]
+                self.shown[topic] = min(self.shown[topic] + int(query["n"]), len(self.posts[topic]))
+                return Response(200, "ok", text)
+            if path == "/bench/reset":
+                self.shown = dict(self.cut)
+                return Response(200, "ok", text)
+            if path == "/bench/requests":
+                return Response(200, json.dumps(self.requests), text)
+            if path == "/robots.txt":
+                self.requests["robots"] += 1
+                return Response(200, "User-agent: *\nDisallow: /ucp.php\n", text)
+            topic = query.get("t", "")
+            if not path.endswith("/viewtopic.php") or topic not in self.posts:
+                return Response(404, "<html><body><p>The requested topic does not exist.</p></body></html>")
+            self.requests["pages"] += 1
+            html, etag = self.page(topic, int(query.get("start", "0") or 0))
+            if headers.get("If-None-Match") == etag:
+                self.requests["not_modified"] += 1
+                return Response(304, "", {"ETag": etag})
+            return Response(200, html, {"Content-Type": "text/html; charset=utf-8", "ETag": etag})
+
+
+def serve_forever(count: int) -> None:
+    """The ``--serve`` child: serve ``count`` games, print the base URL, run until stdin closes."""
+    from assistant.pageserver import LoopbackServer
+
+    forum = Forum(bench_games(count))
+    with LoopbackServer(forum.respond) as server:
+        print(server.base_url, flush=True)
+        sys.stdin.read()
+
+
+# --- a `votal run` process -----------------------------------------------------------------------------------
+
+
+def drive(folder: Path, workers: int) -> None:
+    """The ``--drive`` child: one `votal run` over the game files in ``folder/games``, with ``--site`` and
+    ``--drafts``; on each line ``round`` from stdin it runs every game once and prints what that cost."""
+    import logging
+    import resource
+    import time
+
+    started = time.process_time()
+    from assistant import schedule, store
+    from assistant.game import load_game
+    from assistant.sync import check_ruleset
+
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(message)s")  # as `votal run` logs
+    paths = sorted((folder / "games").glob("*.toml"))
+    db_path = folder / "votal.db"
+
+    def now() -> datetime:
+        return datetime.now(UTC)
+
+    hooks = schedule.regenerate_hooks(site_dir=folder / "site", drafts_dir=folder / "drafts", now=now)
+    runner = schedule.Runner(db_path=db_path, regenerate=hooks, now=now)
+    if hasattr(runner, "run_round"):
+        def run_round() -> list:
+            return runner.run_round(paths, max_workers=workers)
+    else:
+        # SHIM for the baseline, which has no round option: what its run_games does before scheduling
+        # (check each game file, create the store), then each game's job on a pool of the same size.
+        from concurrent.futures import ThreadPoolExecutor
+
+        for path in paths:
+            check_ruleset(load_game(path))
+        store.open_db(db_path).close()
+
+        def run_round() -> list:
+            with ThreadPoolExecutor(max_workers=max(1, min(workers, len(paths)))) as pool:
+                return list(pool.map(runner.run_game, paths))
+
+    def report(**figures) -> None:
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(json.dumps({**figures, "peak_mb": peak}), flush=True)
+
+    report(startup_cpu=time.process_time() - started)
+    for line in sys.stdin:
+        if line.strip() != "round":
+            continue
+        before = time.process_time()
+        runs = run_round()
+        cpu = time.process_time() - before
+        report(
+            cpu=cpu,
+            games=len(runs),
+            errors=[run.error for run in runs if run.error],
+            alerts=sum(run.alerts for run in runs),
+            synced_requests=sum(run.result.requests for run in runs if run.result),
+            new_posts=sum(run.result.new_posts for run in runs if run.result),
+        )
+
+
+# --- the bench -----------------------------------------------------------------------------------------------
+
+
+def baseline_tree(commit: str) -> Path:
+    """The package as it was at ``commit``, extracted once (``git archive``) beside the temp files."""
+    sha = subprocess.run(["git", "-C", str(REPO_ROOT), "rev-parse", commit], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    tree = Path(tempfile.gettempdir()) / f"votal-bench-tree-{sha[:12]}"
+    if not (tree / "assistant").is_dir():
+        tree.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(["git", "-C", str(REPO_ROOT), "archive", sha], capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive.stdout, check=True)
+    return tree
+
+
+class Driver:
+    """One `votal run` process over its own copy of the game files, store, site and drafts."""
+
+    def __init__(self, label: str, folder: Path, base_url: str, games, *, tree: Path | None, workers: int):
+        self.label, self.folder = label, folder
+        write_game_files(folder / "games", base_url, games)
+        env = dict(os.environ)
+        env.pop("PYTHONDONTWRITEBYTECODE", None)  # a bytecode cache, as an installed package has
+        env["PYTHONPYCACHEPREFIX"] = str(Path(tempfile.gettempdir()) / f"votal-bench-pycache-{label}")
+        if tree is not None:  # the old package first on the path, ahead of the editable install
+            env["PYTHONPATH"] = os.pathsep.join([str(tree), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+        self.log = open(folder / "log.txt", "w", encoding="utf-8")  # noqa: SIM115 (closed in close())
+        self.proc = subprocess.Popen(
+            [sys.executable, __file__, "--drive", str(folder), "--workers", str(workers)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, text=True, env=env,
+        )
+        self.ready = self.read()
+
+    def read(self) -> dict:
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the {self.label} driver failed: see {self.folder / 'log.txt'}")
+        return json.loads(line)
+
+    def run_round(self) -> dict:
+        outputs = self.outputs()
+        self.proc.stdin.write("round\n")
+        self.proc.stdin.flush()
+        figures = self.read()
+        after = self.outputs()
+        changed = [path for path, stamp in after.items() if outputs.get(path) != stamp]
+        figures["site_pages"] = sum(1 for p in changed if p.name == "index.html")
+        figures["drafts"] = sum(1 for p in changed if p.name.endswith("-votal.txt"))
+        return figures
+
+    def outputs(self) -> dict[Path, int]:
+        """Every site page and draft written so far, with the time it was last written."""
+        found = {}
+        for pattern in ("site/*/index.html", "drafts/*-votal.txt"):
+            for path in self.folder.glob(pattern):
+                found[path] = path.stat().st_mtime_ns
+        return found
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait(timeout=60)
+        self.log.close()
+
+
+class ForumProcess:
+    def __init__(self, count: int) -> None:
+        self.proc = subprocess.Popen([sys.executable, __file__, "--serve", "--games", str(count)],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.base_url = self.proc.stdout.readline().strip()
+        if not self.base_url.startswith("http://127.0.0.1:"):
+            raise RuntimeError("the loopback forum did not start")
+
+    def ask(self, path: str, **query) -> str:
+        from urllib.request import urlopen
+
+        with urlopen(f"{self.base_url}{path}?{urlencode(query)}") as answer:  # noqa: S310 (loopback only)
+            return answer.read().decode()
+
+    def requests(self) -> dict[str, int]:
+        return json.loads(self.ask("/bench/requests"))
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait(timeout=30)
+
+
+def run_bench(count: int, baseline: str | None, workers: int, workdir: Path) -> str:
+    games = bench_games(count)
+    posts_shown = sum(last + 1 for _, _, last in games)
+    print(f"{count} games, {posts_shown:,} posts shown; starting the forum", file=sys.stderr, flush=True)
+    forum = ForumProcess(count)
+    drivers = []
+    try:
+        if baseline:
+            drivers.append(Driver(f"old ({baseline})", workdir / "old", forum.base_url, games,
+                                  tree=baseline_tree(baseline), workers=workers))
+        drivers.append(Driver("new", workdir / "new", forum.base_url, games, tree=None, workers=workers))
+        rows = {d.label: [] for d in drivers}
+        for number, name in enumerate(ROUNDS, start=1):
+            if name == "a tenth changed":
+                for topic, _, _ in games[::CHANGED_EVERY]:
+                    forum.ask("/bench/add", t=topic, n=NEW_POSTS)
+            # the drivers take turns within a round (never at once), each seeing the forum as the other did
+            for driver in drivers:
+                before = forum.requests()
+                figures = driver.run_round()
+                after = forum.requests()
+                figures["requests"] = sum(after[k] - before[k] for k in ("pages", "robots"))  # 304s are pages
+                figures["not_modified"] = after["not_modified"] - before["not_modified"]
+                rows[driver.label].append(figures)
+                print(f"  round {number} ({name}), {driver.label}: {describe(figures, count)}", file=sys.stderr,
+                      flush=True)
+        return table(drivers, rows, count)
+    finally:
+        for driver in drivers:
+            driver.close()
+        forum.close()
+
+
+def describe(f: dict, count: int) -> str:
+    errors = f"; {len(f['errors'])} errors: {f['errors'][0]}" if f["errors"] else ""
+    return (f"{f['requests']} requests ({f['requests'] / count:.2f} a game, {f['not_modified']} answered 304), "
+            f"{f['cpu']:.2f} s CPU ({f['cpu'] / count * 1000:.0f} ms a game), peak {f['peak_mb']:.0f} MB, "
+            f"{f['site_pages']} site pages, {f['drafts']} drafts, {f['alerts']} alerts{errors}")
+
+
+def table(drivers, rows, count: int) -> str:
+    lines = [
+        f"{count} games in one `votal run --site --drafts`, `python bench/scale.py --games {count}`; "
+        f"{platform.machine()}, Python {platform.python_version()}, {datetime.now(UTC):%Y-%m-%d}",
+        "",
+        "| round | code | requests (a game) | CPU s (ms a game) | peak MB | site pages | drafts | alerts |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for number, name in enumerate(ROUNDS):
+        for driver in drivers:
+            f = rows[driver.label][number]
+            lines.append(
+                f"| {number + 1}. {name} | {driver.label} | {f['requests']} ({f['requests'] / count:.2f}) | "
+                f"{f['cpu']:.2f} ({f['cpu'] / count * 1000:.0f}) | {f['peak_mb']:.0f} | {f['site_pages']} | "
+                f"{f['drafts']} | {f['alerts']} |"
+            )
+    starts = ", ".join(f"{d.label} {d.ready['startup_cpu']:.2f} s" for d in drivers)
+    lines += ["", f"Start-up (imports, game files checked) before round 1, CPU: {starts}."]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=100, help="how many live games (default 100)")
+    parser.add_argument("--baseline", default=BASELINE, help=f"the old code's commit (default {BASELINE})")
+    parser.add_argument("--no-baseline", action="store_true", help="run the current code only")
+    parser.add_argument("--workers", type=int, default=4, help="`votal run`'s worker threads (default 4)")
+    parser.add_argument("--out", type=Path, help="also write the table here")
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--drive", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        sys.path.insert(0, str(REPO_ROOT / "tests"))
+        serve_forever(args.games)
+        return
+    if args.drive:
+        drive(args.drive, args.workers)
+        return
+    with tempfile.TemporaryDirectory(prefix="votal-scale-") as workdir:
+        text = run_bench(args.games, None if args.no_baseline else args.baseline, args.workers, Path(workdir))
+    print(text)
+    if args.out:
+        args.out.write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
