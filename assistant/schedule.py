@@ -14,6 +14,7 @@ same, so the run costs one conditional request and a few store reads (:meth:`Run
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import signal
 import threading
@@ -176,7 +177,7 @@ class Runner:
     _rechecked: dict[str, datetime] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _known: dict[str, _Known] = field(default_factory=dict, repr=False)  # by game file
-    _games: dict[str, tuple[tuple, Game]] = field(default_factory=dict, repr=False)  # game file -> (stamp, game)
+    _games: dict[str, tuple[bytes, Game]] = field(default_factory=dict, repr=False)  # game file -> (stamp, game)
     _idle_dbs: list[store.Store] = field(default_factory=list, repr=False)
     _all_dbs: list[store.Store] = field(default_factory=list, repr=False)
 
@@ -267,18 +268,21 @@ class Runner:
             self._all_dbs.clear()
             self._idle_dbs.clear()
 
-    def _load(self, path: Path) -> tuple[Game, tuple]:
-        """The game file, parsed again only when it changed (its size or modification time)."""
-        info = path.stat() if path.exists() else None
-        stamp = (info.st_mtime_ns, info.st_size, info.st_ino) if info is not None else None
+    def _load(self, path: Path) -> tuple[Game, bytes]:
+        """The game file, parsed again only when its text changed (compared whole: an edit within one tick of
+        the file system's clock keeps the modification time)."""
+        try:
+            stamp = hashlib.sha1(path.read_bytes()).digest()
+        except OSError:
+            stamp = None  # load_game says what is wrong with it
         cached = self._games.get(str(path))
         if cached is not None and stamp is not None and cached[0] == stamp:
             return cached[1], stamp
-        game = load_game(path)  # a missing or unreadable file raises its own clear error here
+        game = load_game(path)
         self._games[str(path)] = (stamp, game)
         return game, stamp
 
-    def _state(self, game: Game, db: store.Store, file_stamp: tuple, votal: Votal | None, now: datetime) -> tuple:
+    def _state(self, game: Game, db: store.Store, file_stamp: bytes, votal: Votal | None, now: datetime) -> tuple:
         """What the game's count depends on besides its code: the stored posts and last sync (the store's stamp),
         the game file and a ruleset file, and the clock's phase (the current day, the deadline near or past, a
         running election closed). Two runs in one state give the same count, alerts, page and draft."""
