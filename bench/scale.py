@@ -290,12 +290,14 @@ class Driver:
         figures["drafts"] = sum(1 for p in changed if p.name.endswith("-votal.txt"))
         return figures
 
-    def outputs(self) -> dict[Path, int]:
-        """Every site page and draft written so far, with the time it was last written."""
+    def outputs(self) -> dict[Path, tuple[int, int]]:
+        """Every site page and draft written so far, by inode and modification time: both versions write a new
+        file and rename it over the old one, so a rewrite shows as a new inode even within one clock tick."""
         found = {}
         for pattern in ("site/*/index.html", "drafts/*-votal.txt"):
             for path in self.folder.glob(pattern):
-                found[path] = path.stat().st_mtime_ns
+                info = path.stat()
+                found[path] = (info.st_ino, info.st_mtime_ns)
         return found
 
     def close(self) -> None:
