@@ -18,6 +18,7 @@ import hashlib
 import logging
 import signal
 import threading
+from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor as RoundPool
 from dataclasses import dataclass, field
@@ -44,6 +45,7 @@ log = logging.getLogger("votal.schedule")
 FAST_WINDOW = timedelta(hours=1)
 FAST_INTERVAL = 60.0  # seconds between syncs in the last hour before a deadline
 RECHECK_EVERY = 3600.0  # seconds between re-reads of the current day's pages, for edits on earlier pages
+HISTORY_KEPT = 1000  # runs a Runner remembers
 
 CountHook = Callable[[Game, store.Store, datetime], "Votal | None"]
 PauseHook = Callable[[Game, "Votal | None", datetime], "datetime | None"]
@@ -173,7 +175,8 @@ class Runner:
     recheck_start: RecheckHook = find_day_start
     fetch_options: dict = field(default_factory=dict)
     echo: Callable[[str], None] | None = None
-    history: list[GameRun] = field(default_factory=list)
+    # the latest runs (a `votal run` of 100 games for a week makes 200,000: its memory must not grow with them)
+    history: deque[GameRun] = field(default_factory=lambda: deque(maxlen=HISTORY_KEPT))
     _rechecked: dict[str, datetime] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _known: dict[str, _Known] = field(default_factory=dict, repr=False)  # by game file
@@ -486,7 +489,7 @@ def run_games(
     **runner_options,
 ) -> Runner:
     """Sync every game on its own schedule until Ctrl-C, SIGTERM or ``runner.stop`` is set; returns the runner
-    (its ``history`` lists every run). A stop ends waits at once and lets a running sync finish its page.
+    (its ``history`` holds the latest runs). A stop ends waits at once and lets a running sync finish its page.
     ``once``: run every game once now, then return (`votal run --once`, for cron)."""
     runner = runner or Runner(db_path=Path(db_path), **runner_options)
     paths = [Path(p) for p in game_paths]

@@ -28,7 +28,6 @@ import platform
 import subprocess
 import sys
 import tempfile
-import threading
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -36,8 +35,6 @@ from urllib.parse import urlencode
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 BASELINE = "963c250"  # the code before issue 23's scale work
-PER_PAGE = 25
-FORUM_ID = "53"
 FIRST_TOPIC = 200_001  # topics are numbered afresh: the two corpora never share a thread id
 CHANGED_EVERY = 10  # in round 3, every tenth game has new posts
 NEW_POSTS = 4  # ... this many
@@ -84,6 +81,7 @@ def in_progress(game, last_shown: int):
 
 def write_game_files(folder: Path, base_url: str, games) -> list[Path]:
     from corpus import render_game_file
+    from run import FORUM_ID, PER_PAGE  # the forum's
 
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
@@ -101,79 +99,25 @@ def write_game_files(folder: Path, base_url: str, games) -> list[Path]:
 # --- the forum: a child process ------------------------------------------------------------------------------
 
 
-class Forum:
-    """Each topic's posts, how many are shown, and the requests answered; pages rendered once per state."""
+def thread_posts(game) -> list[dict]:
+    """A corpus game's posts as the phpBB renderer wants them (times as aware UTC datetimes), from either corpus."""
+    from corpus import load_posts, post_time
 
-    def __init__(self, games) -> None:
-        from corpus import load_posts
-
-        self.posts = {}
-        self.cut = {}
-        for topic, game, last_shown in games:
-            self.posts[topic] = [
-                {
-                    "number": p["number"], "id": p["id"], "user": p["user"], "user_id": p.get("user_id") or None,
-                    "content": p["content"],
-                    "time": datetime.strptime(p["time"], "%a %b %d, %Y %I:%M %p").replace(tzinfo=UTC),
-                }
-                for p in load_posts(game.thread_id, game.corpus_dir)
-            ]
-            self.cut[topic] = last_shown + 1
-        self.shown = dict(self.cut)
-        self.pages: dict[tuple[str, int, int], tuple[str, str]] = {}
-        self.requests = {"pages": 0, "not_modified": 0, "robots": 0}
-        self.lock = threading.Lock()
-
-    def page(self, topic: str, start: int) -> tuple[str, str]:
-        import hashlib
-
-        from loopback_forum import render_page
-
-        from assistant.demo import PhpbbThread
-
-        shown = self.shown[topic]
-        last_start = (shown - 1) // PER_PAGE * PER_PAGE
-        start = min(max(start, 0) // PER_PAGE * PER_PAGE, last_start)
-        key = (topic, shown, start)
-        if key not in self.pages:
-            thread = PhpbbThread(self.posts[topic][:shown], f"Thread {topic}", FORUM_ID, topic, PER_PAGE)
-            html = render_page(thread, start)
-            self.pages[key] = (html, '"' + hashlib.sha1(html.encode()).hexdigest()[:16] + '"')
-        return self.pages[key]
-
-    def respond(self, path: str, query: dict[str, str], headers: dict[str, str]):
-        from assistant.pageserver import Response
-
-        text = {"Content-Type": "text/plain; charset=utf-8"}
-        with self.lock:
-            if path == "/bench/add":  # control: show ``n`` more posts of topic ``t``
-                topic = query["t"]
-                self.shown[topic] = min(self.shown[topic] + int(query["n"]), len(self.posts[topic]))
-                return Response(200, "ok", text)
-            if path == "/bench/reset":
-                self.shown = dict(self.cut)
-                return Response(200, "ok", text)
-            if path == "/bench/requests":
-                return Response(200, json.dumps(self.requests), text)
-            if path == "/robots.txt":
-                self.requests["robots"] += 1
-                return Response(200, "User-agent: *\nDisallow: /ucp.php\n", text)
-            topic = query.get("t", "")
-            if not path.endswith("/viewtopic.php") or topic not in self.posts:
-                return Response(404, "<html><body><p>The requested topic does not exist.</p></body></html>")
-            self.requests["pages"] += 1
-            html, etag = self.page(topic, int(query.get("start", "0") or 0))
-            if headers.get("If-None-Match") == etag:
-                self.requests["not_modified"] += 1
-                return Response(304, "", {"ETag": etag})
-            return Response(200, html, {"Content-Type": "text/html; charset=utf-8", "ETag": etag})
+    return [{**p, "user_id": p.get("user_id") or None, "time": post_time(p)}
+            for p in load_posts(game.thread_id, game.corpus_dir)]
 
 
 def serve_forever(count: int) -> None:
-    """The ``--serve`` child: serve ``count`` games, print the base URL, run until stdin closes."""
+    """The ``--serve`` child: serve ``count`` games, each shown up to its cut, print the base URL, run until stdin
+    closes. The forum is bench/run.py's (corpus threads as phpBB pages, ETag + 304, requests counted); each
+    thread holds the posts of round 3 and shows those up to the cut until the bench asks for more."""
+    from run import Forum
+
     from assistant.pageserver import LoopbackServer
 
-    forum = Forum(bench_games(count))
+    games = bench_games(count)
+    forum = Forum({topic: thread_posts(game)[: last + 1 + NEW_POSTS] for topic, game, last in games})
+    forum.shown.update({topic: last + 1 for topic, _, last in games})
     with LoopbackServer(forum.respond) as server:
         print(server.base_url, flush=True)
         sys.stdin.read()
@@ -321,7 +265,7 @@ class ForumProcess:
             return answer.read().decode()
 
     def requests(self) -> dict[str, int]:
-        return json.loads(self.ask("/bench/requests"))
+        return json.loads(self.ask("/bench/counts"))
 
     def close(self) -> None:
         self.proc.stdin.close()
@@ -342,8 +286,8 @@ def run_bench(count: int, baseline: str | None, workers: int, workdir: Path) -> 
         rows = {d.label: [] for d in drivers}
         for number, name in enumerate(ROUNDS, start=1):
             if name == "a tenth changed":
-                for topic, _, _ in games[::CHANGED_EVERY]:
-                    forum.ask("/bench/add", t=topic, n=NEW_POSTS)
+                for topic, _, last in games[::CHANGED_EVERY]:
+                    forum.ask("/bench/show", t=topic, n=last + 1 + NEW_POSTS)
             # the drivers take turns within a round (never at once), each seeing the forum as the other did
             for driver in drivers:
                 before = forum.requests()
@@ -400,7 +344,6 @@ def main() -> None:
     parser.add_argument("--drive", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        sys.path.insert(0, str(REPO_ROOT / "tests"))
         serve_forever(args.games)
         return
     if args.drive:

@@ -457,3 +457,20 @@ def test_pages_and_drafts_made_from_the_runs_count_are_those_made_afresh(forum, 
     for name in ("wh17/index.html", "wh17/votal.json", "wh17-votal.txt"):
         assert (shared / name).read_text(encoding="utf-8") == (afresh / name).read_text(encoding="utf-8"), name
     assert "Birch" in (shared / "wh17-votal.txt").read_text(encoding="utf-8")
+
+
+def test_run_once_runs_every_game_one_time_and_exits(forum, board, tmp_path) -> None:
+    from click.testing import CliRunner
+
+    from assistant.cli import main
+
+    path = write_game(tmp_path, board.base_url, "wh17.toml")
+    args = ["run", str(path), "--db", str(tmp_path / "votal.db"), "--site", str(tmp_path / "public"), "--once"]
+    first = CliRunner().invoke(main, args)
+    assert first.exit_code == 0, first.output
+    assert "Loopback Game: 60 new" in first.output
+    assert (tmp_path / "public" / "wh17" / "index.html").is_file()
+    again = CliRunner().invoke(main, args)
+    assert again.exit_code == 0, again.output
+    assert "Loopback Game: nothing new (1 request)" in again.output
+    assert "stopped" not in again.output  # it was not stopped: it ran its round and exited
