@@ -15,7 +15,8 @@ from assistant.game import Game
 from assistant.names import Roster
 from assistant.outcome import summarize
 from assistant.rules import Ruleset, find_ruleset
-from assistant.tally import GameReplay, Votal, to_json
+from assistant.tally import GameReplay
+from assistant.votal import Votal, to_json
 from assistant.votecounts import describe_checks, learn_game
 from assistant.votes import show_votes, votes_needed
 
