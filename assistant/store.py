@@ -742,6 +742,9 @@ def load_post_numbers(db: Store, game: str, post_ids: Iterable[str]) -> dict[str
 
 def add_alerts(db: Store, game: str, alerts: Iterable[dict], *, now: datetime) -> list[dict]:
     """Store alerts not stored before (by ``key``); returns only the new ones, so each is sent once."""
+    alerts = list(alerts)
+    if not alerts:
+        return []  # no write transaction (and no wait for the write lock) when a run has nothing to say
     new = []
     with _writing(db):
         for alert in alerts:

@@ -474,3 +474,23 @@ def test_run_once_runs_every_game_one_time_and_exits(forum, board, tmp_path) -> 
     assert again.exit_code == 0, again.output
     assert "Loopback Game: nothing new (1 request)" in again.output
     assert "stopped" not in again.output  # it was not stopped: it ran its round and exited
+
+
+def test_a_game_standing_still_retries_unsent_alerts_and_says_a_failed_sync(forum, board, tmp_path) -> None:
+    path = write_game(tmp_path, board.base_url, tables='[alerts]\nwebhook = "https://hooks.example/w"\n')
+    sent, failing = [], [True]
+
+    def post(url, payload):
+        if failing[0]:
+            raise ConnectionError("webhook down")
+        sent.append(payload["content"])
+
+    r = runner(tmp_path, count=None, post_webhook=post)
+    first = r.run_game(path)  # day 1 is not declared: a warning, whose sending fails
+    failing[0] = False
+    idle = r.run_game(path)
+    assert (first.alerts, sent) == (1, [sent[0]]) and "day 1 is not declared" in sent[0]
+    assert (idle.counted, idle.result.requests) == (False, 1)
+    forum.restyle()
+    broken = r.run_game(path)
+    assert broken.error is not None and len(sent) == 2 and "markup may have changed" in sent[1]
