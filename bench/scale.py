@@ -7,7 +7,9 @@ does, with ``--site`` and ``--drafts``; the forum's CPU never lands in it. The r
 
 1. first: everything is new;
 2. nothing new: the forum answers every page with 304;
-3. a tenth changed: every tenth game gets a few new posts (the thread's real next posts) before it.
+3. a tenth changed: every tenth game gets a few new posts (the thread's real next posts) before it;
+4. nothing new, a new process: a fresh `votal run` over the same store, pages and drafts (as a cron job's
+   `votal run --once` each time), its start-up not counted in the round.
 
 Per round: requests the forum answered (total and per game), CPU seconds of the `votal run` process (all its
 threads, ``time.process_time``), its peak memory (``ru_maxrss``), and how many site pages, drafts and alerts
@@ -38,7 +40,7 @@ BASELINE = "963c250"  # the code before issue 23's scale work
 FIRST_TOPIC = 200_001  # topics are numbered afresh: the two corpora never share a thread id
 CHANGED_EVERY = 10  # in round 3, every tenth game has new posts
 NEW_POSTS = 4  # ... this many
-ROUNDS = ("first", "nothing new", "a tenth changed")
+ROUNDS = ("first", "nothing new", "a tenth changed", "nothing new, a new process")
 
 
 # --- the games: real threads cut part-way through a day -----------------------------------------------------
@@ -203,19 +205,27 @@ class Driver:
     """One `votal run` process over its own copy of the game files, store, site and drafts."""
 
     def __init__(self, label: str, folder: Path, base_url: str, games, *, tree: Path | None, workers: int):
-        self.label, self.folder = label, folder
+        self.label, self.folder, self.tree, self.workers = label, folder, tree, workers
         write_game_files(folder / "games", base_url, games)
+        self.log = open(folder / "log.txt", "w", encoding="utf-8")  # noqa: SIM115 (closed in close())
+        self.start()
+
+    def start(self) -> None:
         env = dict(os.environ)
         env.pop("PYTHONDONTWRITEBYTECODE", None)  # a bytecode cache, as an installed package has
-        env["PYTHONPYCACHEPREFIX"] = str(Path(tempfile.gettempdir()) / f"votal-bench-pycache-{label}")
-        if tree is not None:  # the old package first on the path, ahead of the editable install
-            env["PYTHONPATH"] = os.pathsep.join([str(tree), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-        self.log = open(folder / "log.txt", "w", encoding="utf-8")  # noqa: SIM115 (closed in close())
+        env["PYTHONPYCACHEPREFIX"] = str(Path(tempfile.gettempdir()) / f"votal-bench-pycache-{self.label}")
+        if self.tree is not None:  # the old package first on the path, ahead of the editable install
+            env["PYTHONPATH"] = os.pathsep.join([str(self.tree), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
         self.proc = subprocess.Popen(
-            [sys.executable, __file__, "--drive", str(folder), "--workers", str(workers)],
+            [sys.executable, __file__, "--drive", str(self.folder), "--workers", str(self.workers)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, text=True, env=env,
         )
         self.ready = self.read()
+
+    def restart(self) -> None:
+        """A new `votal run` process over the same store, pages and drafts (a cron job's `votal run --once`)."""
+        self.stop()
+        self.start()
 
     def read(self) -> dict:
         line = self.proc.stdout.readline()
@@ -244,9 +254,12 @@ class Driver:
                 found[path] = (info.st_ino, info.st_mtime_ns)
         return found
 
-    def close(self) -> None:
+    def stop(self) -> None:
         self.proc.stdin.close()
         self.proc.wait(timeout=60)
+
+    def close(self) -> None:
+        self.stop()
         self.log.close()
 
 
@@ -290,6 +303,8 @@ def run_bench(count: int, baseline: str | None, workers: int, workdir: Path) -> 
                     forum.ask("/bench/show", t=topic, n=last + 1 + NEW_POSTS)
             # the drivers take turns within a round (never at once), each seeing the forum as the other did
             for driver in drivers:
+                if name == "nothing new, a new process":
+                    driver.restart()
                 before = forum.requests()
                 figures = driver.run_round()
                 after = forum.requests()
@@ -329,7 +344,7 @@ def table(drivers, rows, count: int) -> str:
                 f"{f['drafts']} | {f['alerts']} |"
             )
     starts = ", ".join(f"{d.label} {d.ready['startup_cpu']:.2f} s" for d in drivers)
-    lines += ["", f"Start-up (imports, game files checked) before round 1, CPU: {starts}."]
+    lines += ["", f"Start-up of a `votal run` process (imports, game files checked), CPU: {starts}."]
     return "\n".join(lines) + "\n"
 
 
