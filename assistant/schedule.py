@@ -150,11 +150,22 @@ def reuses_count(hook: Callable) -> Callable:
 
 @dataclass(frozen=True)
 class _Known:
-    """What a runner remembers of a game between runs: the state its last count stood on, and that count."""
+    """What a runner knows of a game between runs: a digest of the state its last count stood on (see
+    :meth:`Runner._state`), the times that count's clock phase turns on, and the count itself; or, read back
+    from the store by a new process (``from_store``), the digest and times only."""
 
-    state: tuple  # the store's stamp, the game file's, the clock's phase
-    votal: Votal | None
-    warnings: list
+    state: str
+    deadline: datetime | None = None
+    closes: datetime | None = None  # when a running election closes
+    votal: Votal | None = None
+    warnings: tuple = ()
+    from_store: bool = False
+
+
+def _clock_marks(votal: Votal | None) -> tuple[datetime | None, datetime | None]:
+    """The times a count's clock phase turns on: its deadline and a running election's close."""
+    election = getattr(votal, "election", None)
+    return (votal.deadline if votal is not None else None), getattr(election, "open_until", None)
 
 
 @dataclass
@@ -179,8 +190,11 @@ class Runner:
     history: deque[GameRun] = field(default_factory=lambda: deque(maxlen=HISTORY_KEPT))
     _rechecked: dict[str, datetime] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-    _known: dict[str, _Known] = field(default_factory=dict, repr=False)  # by game file
+    _known: dict[str, _Known] = field(default_factory=dict, repr=False)  # by game file (resolved)
     _games: dict[str, tuple[bytes, Game]] = field(default_factory=dict, repr=False)  # game file -> (stamp, game)
+    # a new process's first run of a game trusts the state the store says it was last counted on (for
+    # `votal run --once`: a long-running process counts each game once at start, to pace it by its deadline)
+    trust_stored_state: bool = False
     _idle_dbs: list[store.Store] = field(default_factory=list, repr=False)
     _all_dbs: list[store.Store] = field(default_factory=list, repr=False)
 
@@ -204,31 +218,38 @@ class Runner:
         db = self._take_db()
         try:
             now = self.now()
-            known = self._known.get(str(path))
-            stored = None
-            if known is not None and known.state == self._state(game, db, file_stamp, known.votal, now):
-                votal, counted_at, counted_state = known.votal, None, known.state
+            key = str(path.resolve())
+            known = self._known.get(key) or self._stored_known(game, db, key)
+            stored = counted_state = None
+            needs_count = known is None or (known.from_store and self._pause_needs_votal(game))
+            if not needs_count and known.state == self._state(game, db, file_stamp, known.deadline, known.closes, now):
+                votal, counted_at = known.votal, None
             else:
                 votal, stored = self._count(game, db, now)
-                counted_at, counted_state = now, self._state(game, db, file_stamp, votal, now)
-                run.counted = True
+                counted_at, run.counted = now, True
+                counted_state = self._state(game, db, file_stamp, *_clock_marks(votal), now)
             run.paused_until = self.pause(game, votal, now)
             if run.paused_until is None:
                 self._sync(game, db, run, self._recheck_from(game, db, votal, now))
                 now = self.now()
-            state = self._state(game, db, file_stamp, votal, now)
+            marks = _clock_marks(votal) if run.counted or known is None else (known.deadline, known.closes)
+            state = self._state(game, db, file_stamp, *marks, now)
             if known is not None and state == known.state:
                 # Nothing changed since the last count: its alerts are stored, its page and draft written.
                 # A failed sync is still said, and unsent alerts are tried again.
-                run.alerts = self._alert(game, db, run, votal, known.warnings, now, fresh=False)
+                if run.counted:  # counted only to pace a game read back from the store: keep that count
+                    self._known[key] = _Known(state, *marks, votal, known.warnings)
+                run.alerts = self._alert(game, db, run, votal, list(known.warnings), now, fresh=False)
             else:
                 if state != counted_state:  # the sync stored something, or the clock moved on: count again
                     votal, stored = self._count(game, db, now)
                     counted_at, run.counted = now, True
-                    state = self._state(game, db, file_stamp, votal, now)
+                    marks = _clock_marks(votal)
+                    state = self._state(game, db, file_stamp, *marks, now)
                 warnings = self._warnings(game, db, stored, counted_at)
                 run.alerts = self._alert(game, db, run, votal, warnings, now, fresh=True)
-                self._known[str(path)] = _Known(state, votal, warnings)
+                self._known[key] = _Known(state, *marks, votal, tuple(warnings))
+                store.save_run_state(db, game.key, key, state=state, deadline=marks[0], closes=marks[1])
                 synced_news = run.result is not None and run.result.changed
                 if synced_news or known is not None:  # a first run with nothing new: last process's pages stand
                     counted = Counted(counted_at, None if self.count is not None else votal, stored)
@@ -285,10 +306,14 @@ class Runner:
         self._games[str(path)] = (stamp, game)
         return game, stamp
 
-    def _state(self, game: Game, db: store.Store, file_stamp: bytes, votal: Votal | None, now: datetime) -> tuple:
-        """What the game's count depends on besides its code: the stored posts and last sync (the store's stamp),
-        the game file and a ruleset file, and the clock's phase (the current day, the deadline near or past, a
-        running election closed). Two runs in one state give the same count, alerts, page and draft."""
+    def _state(
+        self, game: Game, db: store.Store, file_stamp: bytes, deadline: datetime | None, closes: datetime | None,
+        now: datetime,
+    ) -> str:
+        """A digest of what the game's count depends on besides its code: the stored posts and last sync (the
+        store's stamp), the game file and a ruleset file, and the clock's phase (the current day, the deadline's
+        last hour begun or the deadline passed, an election closed). Runs in one state give the same count,
+        alerts, page and draft."""
         from assistant.counting import current_day
 
         ruleset = game.ruleset
@@ -298,12 +323,29 @@ class Runner:
             day = current_day(game, db, at_time=now)
         except VotalError:
             day = None
-        deadline = votal.deadline if votal is not None else None
         deadline_phase = None if deadline is None else (now >= deadline - DEADLINE_NEAR, now >= deadline)
-        election = getattr(votal, "election", None)
-        closes = getattr(election, "open_until", None)
-        return (store.game_stamp(db, game.key), file_stamp, ruleset_stamp, day, deadline_phase,
-                closes is not None and now >= closes)
+        state = (store.game_stamp(db, game.key), file_stamp, ruleset_stamp, day, deadline_phase,
+                 closes is not None and now >= closes)
+        return hashlib.sha1(repr(state).encode()).hexdigest()
+
+    def _stored_known(self, game: Game, db: store.Store, key: str) -> _Known | None:
+        """What the store says the game was last counted on, when this runner trusts it (see
+        ``trust_stored_state``)."""
+        if not self.trust_stored_state:
+            return None
+        found = store.load_run_state(db, game.key, key)
+        return _Known(found[0], found[1], found[2], from_store=True) if found is not None else None
+
+    def _pause_needs_votal(self, game: Game) -> bool:
+        """Whether the pause hook must see a count: the default one looks only where nights have no votes."""
+        if self.pause is not find_night_end:
+            return True
+        from assistant.counting import ruleset_for
+
+        try:
+            return not ruleset_for(game).night_votes
+        except VotalError:
+            return True
 
     def _alert(
         self, game: Game, db: store.Store, run: GameRun, votal: Votal | None, warnings: list, now: datetime,
@@ -499,6 +541,7 @@ def run_games(
     store.open_db(runner.db_path).close()
     previous = _install_signal_handlers(runner.stop) if install_signals else {}
     if once:
+        runner.trust_stored_state = True  # a game that stood still since the last run is not counted
         try:
             runner.run_round(paths, max_workers=max_workers)
         finally:

@@ -70,6 +70,12 @@ create table if not exists alerts (
     game text, key text, kind text, message text, created text, sent text, send_error text, attempts integer,
     primary key (game, key)
 );
+create table if not exists run_states (
+    -- what `votal run` last counted a game file on (a digest of the state) and the times its clock phase turns
+    -- on, so a new process (`votal run --once` from cron) need not count a game that stood still since
+    game text, game_file text, state text, deadline text, closes text,
+    primary key (game, game_file)
+);
 """
 
 
@@ -755,6 +761,24 @@ def add_alerts(db: Store, game: str, alerts: Iterable[dict], *, now: datetime) -
             if cursor.rowcount:
                 new.append(alert)
     return new
+
+
+def save_run_state(
+    db: Store, game: str, game_file: str, *, state: str, deadline: datetime | None, closes: datetime | None
+) -> None:
+    with _writing(db):
+        db.execute(
+            "insert or replace into run_states (game, game_file, state, deadline, closes) values (?, ?, ?, ?, ?)",
+            [game, game_file, state, *(t.isoformat() if t else None for t in (deadline, closes))],
+        )
+
+
+def load_run_state(db: Store, game: str, game_file: str) -> tuple[str, datetime | None, datetime | None] | None:
+    """The state digest `votal run` last counted ``game_file`` on, and its deadline and election close."""
+    row = _one(db, "select state, deadline, closes from run_states where game = ? and game_file = ?", [game, game_file])
+    if row is None:
+        return None
+    return row["state"], *(datetime.fromisoformat(t) if t else None for t in (row["deadline"], row["closes"]))
 
 
 def load_unsent_alerts(db: Store, game: str, *, max_attempts: int) -> list[dict]:

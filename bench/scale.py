@@ -128,9 +128,10 @@ def serve_forever(count: int) -> None:
 # --- a `votal run` process -----------------------------------------------------------------------------------
 
 
-def drive(folder: Path, workers: int) -> None:
+def drive(folder: Path, workers: int, once: bool) -> None:
     """The ``--drive`` child: one `votal run` over the game files in ``folder/games``, with ``--site`` and
-    ``--drafts``; on each line ``round`` from stdin it runs every game once and prints what that cost."""
+    ``--drafts`` (and ``--once``: as `votal run --once` runs its round); on each line ``round`` from stdin it
+    runs every game once and prints what that cost."""
     import logging
     import resource
     import time
@@ -149,6 +150,8 @@ def drive(folder: Path, workers: int) -> None:
 
     hooks = schedule.regenerate_hooks(site_dir=folder / "site", drafts_dir=folder / "drafts", now=now)
     runner = schedule.Runner(db_path=db_path, regenerate=hooks, now=now)
+    if once and hasattr(runner, "trust_stored_state"):
+        runner.trust_stored_state = True  # as run_games(once=True) sets it
     if hasattr(runner, "run_round"):
         def run_round() -> list:
             return runner.run_round(paths, max_workers=workers)
@@ -210,22 +213,23 @@ class Driver:
         self.log = open(folder / "log.txt", "w", encoding="utf-8")  # noqa: SIM115 (closed in close())
         self.start()
 
-    def start(self) -> None:
+    def start(self, *, once: bool = False) -> None:
         env = dict(os.environ)
         env.pop("PYTHONDONTWRITEBYTECODE", None)  # a bytecode cache, as an installed package has
         env["PYTHONPYCACHEPREFIX"] = str(Path(tempfile.gettempdir()) / f"votal-bench-pycache-{self.label}")
         if self.tree is not None:  # the old package first on the path, ahead of the editable install
             env["PYTHONPATH"] = os.pathsep.join([str(self.tree), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
         self.proc = subprocess.Popen(
-            [sys.executable, __file__, "--drive", str(self.folder), "--workers", str(self.workers)],
+            [sys.executable, __file__, "--drive", str(self.folder), "--workers", str(self.workers),
+             *(["--once"] if once else [])],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, text=True, env=env,
         )
         self.ready = self.read()
 
     def restart(self) -> None:
-        """A new `votal run` process over the same store, pages and drafts (a cron job's `votal run --once`)."""
+        """A new `votal run --once` process over the same store, pages and drafts (a cron job's)."""
         self.stop()
-        self.start()
+        self.start(once=True)
 
     def read(self) -> dict:
         line = self.proc.stdout.readline()
@@ -357,12 +361,13 @@ def main() -> None:
     parser.add_argument("--out", type=Path, help="also write the table here")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--drive", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--once", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
         serve_forever(args.games)
         return
     if args.drive:
-        drive(args.drive, args.workers)
+        drive(args.drive, args.workers, args.once)
         return
     with tempfile.TemporaryDirectory(prefix="votal-scale-") as workdir:
         text = run_bench(args.games, None if args.no_baseline else args.baseline, args.workers, Path(workdir))

@@ -494,3 +494,32 @@ def test_a_game_standing_still_retries_unsent_alerts_and_says_a_failed_sync(foru
     forum.restyle()
     broken = r.run_game(path)
     assert broken.error is not None and len(sent) == 2 and "markup may have changed" in sent[1]
+
+
+def test_a_new_once_process_does_not_count_a_game_that_stood_still_since_the_last(
+    forum, board, tmp_path, monkeypatch
+) -> None:
+    from assistant.schedule import regenerate_hooks
+
+    path = write_game(tmp_path, board.base_url, "wh17.toml", tables='[[days]]\nday = 1\nstart_post = 0\n')
+    reads = []
+    read_posts = store.load_read_posts
+    monkeypatch.setattr(store, "load_read_posts", lambda *a, **k: reads.append(a) or read_posts(*a, **k))
+
+    def once() -> tuple:  # a cron job: a new Runner (a new process) each time
+        hooks = regenerate_hooks(site_dir=tmp_path / "site", drafts_dir=tmp_path / "drafts", now=lambda: NOW)
+        r = runner(tmp_path, count=None, regenerate=hooks)
+        reads.clear()
+        run_games([path], db_path=r.db_path, runner=r, install_signals=False, once=True)
+        (run,) = r.history
+        return run.result.requests, run.counted, run.regenerated, len(reads), outputs(tmp_path)
+
+    first = once()
+    assert first[:3] == (4, True, True)  # robots.txt and the three pages
+    assert once()[:4] == (1, False, False, 0)
+    assert once()[4] == first[4]  # nothing rewritten
+    forum.edit(55, VOTE.format("Birch"))  # on the last page, which each sync reads
+    edited = once()
+    assert edited[1:3] == (True, True)
+    assert edited[4] != first[4]
+    assert once()[1:4] == (False, False, 0)
