@@ -324,6 +324,68 @@ def run_bench(count: int, baseline: str | None, workers: int, workdir: Path) -> 
         forum.close()
 
 
+def breakdown(count: int, workdir: Path) -> str:
+    """Where an idle game's CPU goes when every step of the old `run_game` is done (this code's functions, one
+    thread, each step timed alone with ``time.process_time``): what a run that counts a standing game pays."""
+    import time
+    from contextlib import contextmanager
+
+    from assistant import bundled, store
+    from assistant.alerts import deliver_alerts, detect_alerts
+    from assistant.counting import current_day, game_warnings, load_stored_game
+    from assistant.fetch import HostLimiter, RobotsCache, make_fetcher
+    from assistant.game import load_game
+    from assistant.rules import parse_ruleset
+    from assistant.schedule import Runner, count_current_day
+    from assistant.sync import sync_game
+
+    games = bench_games(count)
+    forum = ForumProcess(count)
+    try:
+        paths = write_game_files(workdir / "games", forum.base_url, games)
+        db_path = workdir / "votal.db"
+        store.open_db(db_path).close()
+        Runner(db_path=db_path, count=lambda game, db, now: None).run_round(paths)  # everything stored
+        now = datetime.now(UTC)
+        robots, limiter = RobotsCache(), HostLimiter()
+        ruleset_text = (bundled.data() / "rulesets" / "mafiascum.toml").read_text(encoding="utf-8")
+        spent: dict[str, float] = {}
+
+        @contextmanager
+        def step(name: str):
+            started = time.process_time()
+            yield
+            spent[name] = spent.get(name, 0.0) + time.process_time() - started
+
+        for path in paths:
+            with step("open the store"):
+                db = store.open_db(db_path)
+            with step("load the game file"):
+                game = load_game(path)
+            with step("parse its ruleset 4 times (as each ruleset_for did)"):
+                for _ in range(4):
+                    parse_ruleset(ruleset_text)
+            with step("read the stored thread"):
+                stored = load_stored_game(game, db)
+            with step("count the current day"):
+                votal = count_current_day(game, db, now, stored=stored)
+            with step("warnings"):
+                warnings = game_warnings(game, db, days=[current_day(game, db, at_time=now)], stored=stored, now=now)
+            with step("sync: one conditional request"):
+                sync_game(game, db, make_fetcher(game, limiter=limiter, robots=robots), now=lambda: now)
+            with step("alerts: detect and deliver"):
+                deliver_alerts(db, game, detect_alerts(game, votal, now=now, warnings=warnings), now=now)
+            with step("close the store"):
+                db.close()
+    finally:
+        forum.close()
+    lines = [f"An idle game's steps as the old `run_game` took them, {count} games, one thread:", "",
+             "| step | ms a game |", "|---|---|"]
+    lines += [f"| {name} | {seconds / count * 1000:.1f} |" for name, seconds in spent.items()]
+    lines.append(f"| all | {sum(spent.values()) / count * 1000:.1f} |")
+    return "\n".join(lines) + "\n"
+
+
 def describe(f: dict, count: int) -> str:
     errors = f"; {len(f['errors'])} errors: {f['errors'][0]}" if f["errors"] else ""
     return (f"{f['requests']} requests ({f['requests'] / count:.2f} a game, {f['not_modified']} answered 304), "
@@ -359,6 +421,8 @@ def main() -> None:
     parser.add_argument("--no-baseline", action="store_true", help="run the current code only")
     parser.add_argument("--workers", type=int, default=4, help="`votal run`'s worker threads (default 4)")
     parser.add_argument("--out", type=Path, help="also write the table here")
+    parser.add_argument("--breakdown", action="store_true",
+                        help="instead: where an idle game's CPU goes, step by step, when it is counted anyway")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--drive", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--once", action="store_true", help=argparse.SUPPRESS)
@@ -370,7 +434,10 @@ def main() -> None:
         drive(args.drive, args.workers, args.once)
         return
     with tempfile.TemporaryDirectory(prefix="votal-scale-") as workdir:
-        text = run_bench(args.games, None if args.no_baseline else args.baseline, args.workers, Path(workdir))
+        if args.breakdown:
+            text = breakdown(args.games, Path(workdir))
+        else:
+            text = run_bench(args.games, None if args.no_baseline else args.baseline, args.workers, Path(workdir))
     print(text)
     if args.out:
         args.out.write_text(text, encoding="utf-8")
