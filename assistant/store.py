@@ -45,6 +45,8 @@ create table if not exists posts (
     primary key (game, post_id)
 );
 create index if not exists idx_posts_game_number on posts (game, number);
+-- covers game_stamp: `votal run` reads it twice a poll per game, and the table's rows hold the bodies
+create index if not exists idx_posts_game_stamp on posts (game, number, revisions, deleted);
 create table if not exists revisions (
     game text, post_id text, body_hash text, body_html text, seen_at text,
     primary key (game, post_id, body_hash)
