@@ -228,23 +228,29 @@ def new(url: str, out: str, ruleset: str | None, zone: str | None, force: bool, 
               help="After each change, write the votal draft here (GAME-votal.txt).")
 @click.option("--follow", is_flag=True, help="After each change, write what the moderator announced into the "
               "game file, as `votal update` does, and log it.")
+@click.option("--once", is_flag=True, help="Run every game once now (sync, count, alerts, page, draft), then exit: "
+              "for cron.")
 @quiet_option
 def run(
-    game_files: tuple[str, ...], db_file: str, site_dir: str | None, drafts_dir: str | None, follow: bool, quiet: bool
+    game_files: tuple[str, ...], db_file: str, site_dir: str | None, drafts_dir: str | None, follow: bool,
+    once: bool, quiet: bool,
 ) -> None:
-    """Keep every game's votal current until Ctrl-C or SIGTERM.
+    """Keep every game's votal current until Ctrl-C or SIGTERM (with --once: one round, then exit).
 
     Syncs each game every [fetch] interval seconds (default 300; every minute in the last hour
     before a deadline), one request at a time per forum, and after each change rewrites the
     players' page and the votal draft. Alerts (hammer, deadline near, a vote that cannot be read,
     a page that stops parsing) are logged once and sent once to the game's [alerts] webhook.
     With --follow it also writes what the moderator announces into the game file (as `votal update`);
-    without it nothing edits the file.
+    without it nothing edits the file. A game with nothing new since its last run (no new or edited
+    post, the same game file, the same day and deadline phase) costs one conditional request: it is
+    not counted again and its page, draft and alerts stay as they are.
 
     \b
     Example:
       votal run games/wh17.toml games/mafia42.toml --site public/ --drafts drafts/
       votal run games/wh17.toml --follow
+      votal run games/*.toml --site public/ --once     # from cron
     """
 
     import logging
@@ -265,7 +271,7 @@ def run(
         for path in game_files:  # what is already stored, before the first sync brings anything new
             hooks[0](load(path), db)
         db.close()
-    run_games(game_files, db_path=db_file, regenerate=hooks, echo=echo, now=now_utc)
+    run_games(game_files, db_path=db_file, regenerate=hooks, echo=echo, now=now_utc, once=once)
 
 
 @main.command()

@@ -41,6 +41,7 @@ Outcomes are values: ``Outcome(kind, target, post, reason)`` (:mod:`assistant.ou
 
 from __future__ import annotations
 
+import functools
 import re
 import tomllib
 from dataclasses import dataclass, field, replace
@@ -226,12 +227,19 @@ def load_ruleset(name_or_path: str | Path) -> Ruleset:
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
             raise RulesetError(str(path), None, None, f"cannot read: {exc.strerror or exc}") from None
-        return parse_ruleset(text, path=str(path))
+        return _parse_once(text, str(path))
     resource = bundled.data() / "rulesets" / f"{text_name}.toml"
     if not resource.is_file():
         known = ", ".join(bundled_rulesets())
         raise RulesetError(text_name, None, None, f"no bundled ruleset of that name (bundled: {known})")
-    return parse_ruleset(resource.read_text(encoding="utf-8"), path=f"rulesets/{text_name}.toml")
+    return _parse_once(resource.read_text(encoding="utf-8"), f"rulesets/{text_name}.toml")
+
+
+@functools.lru_cache(maxsize=64)
+def _parse_once(text: str, path: str) -> Ruleset:
+    # `votal run` asks for each game's ruleset several times a round, 100 games at a time: the file is read
+    # each time (an edit takes effect), parsed once per text. A Ruleset is frozen, so sharing it is safe.
+    return parse_ruleset(text, path=path)
 
 
 _HEADER = re.compile(r"^\s*\[\s*([A-Za-z0-9_.\-]+)\s*\]\s*(#.*)?$")

@@ -6,14 +6,21 @@ regenerate hooks (drafts, the players' page). All games share one :class:`HostLi
 cache, so two games on one forum never double its load. The next run comes after ``[fetch] interval``
 seconds, or ``fast_interval`` in the last hour before a deadline; a game is paused between a day's end
 and the next day's known start when its ruleset has no night votes.
+
+A game whose sync stored nothing new, whose game file is the same and whose clock phase (the day, the
+deadline near or past) stands still is not counted again: its alerts, page and draft would come out the
+same, so the run costs one conditional request and a few store reads (:meth:`Runner.run_game`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import signal
 import threading
+from collections import deque
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor as RoundPool
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -23,7 +30,7 @@ from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.schedulers.background import BackgroundScheduler
 
 from assistant import store
-from assistant.alerts import deliver_alerts, detect_alerts
+from assistant.alerts import DEADLINE_NEAR, deliver_alerts, detect_alerts
 from assistant.errors import ForumError, VotalError
 from assistant.fetch import HostLimiter, RobotsCache, Stopped, make_fetcher
 from assistant.game import Game, load_game
@@ -38,10 +45,11 @@ log = logging.getLogger("votal.schedule")
 FAST_WINDOW = timedelta(hours=1)
 FAST_INTERVAL = 60.0  # seconds between syncs in the last hour before a deadline
 RECHECK_EVERY = 3600.0  # seconds between re-reads of the current day's pages, for edits on earlier pages
+HISTORY_KEPT = 1000  # runs a Runner remembers
 
 CountHook = Callable[[Game, store.Store, datetime], "Votal | None"]
 PauseHook = Callable[[Game, "Votal | None", datetime], "datetime | None"]
-RegenerateHook = Callable[[Game, store.Store], None]
+RegenerateHook = Callable[[Game, store.Store], None]  # or (game, db, Counted) when marked with reuses_count
 RecheckHook = Callable[[Game, store.Store, "Votal | None"], "int | None"]
 
 
@@ -120,6 +128,44 @@ class GameRun:
     regenerated: bool = False
     next_in: float = 0.0
     rechecked_from: int | None = None  # the post number a recheck of earlier pages started at
+    counted: bool = False  # counted afresh (False: nothing changed since the last count, which stood)
+
+
+@dataclass(frozen=True)
+class Counted:
+    """A run's count, handed to the regenerate hooks that take it (see :func:`reuses_count`) so they neither
+    read the thread nor count the current day again: the moment it is as of, the current day's votal (None
+    when a count hook of the caller's made it), and the thread as it was read."""
+
+    at: datetime
+    votal: Votal | None = None
+    stored: StoredGame | None = None
+
+
+def reuses_count(hook: Callable) -> Callable:
+    """Mark a regenerate hook that takes the run's :class:`Counted` as a third argument."""
+    hook.reuses_count = True
+    return hook
+
+
+@dataclass(frozen=True)
+class _Known:
+    """What a runner knows of a game between runs: a digest of the state its last count stood on (see
+    :meth:`Runner._state`), the times that count's clock phase turns on, and the count itself; or, read back
+    from the store by a new process (``from_store``), the digest and times only."""
+
+    state: str
+    deadline: datetime | None = None
+    closes: datetime | None = None  # when a running election closes
+    votal: Votal | None = None
+    warnings: tuple = ()
+    from_store: bool = False
+
+
+def _clock_marks(votal: Votal | None) -> tuple[datetime | None, datetime | None]:
+    """The times a count's clock phase turns on: its deadline and a running election's close."""
+    election = getattr(votal, "election", None)
+    return (votal.deadline if votal is not None else None), getattr(election, "open_until", None)
 
 
 @dataclass
@@ -140,56 +186,205 @@ class Runner:
     recheck_start: RecheckHook = find_day_start
     fetch_options: dict = field(default_factory=dict)
     echo: Callable[[str], None] | None = None
-    history: list[GameRun] = field(default_factory=list)
+    # the latest runs (a `votal run` of 100 games for a week makes 200,000: its memory must not grow with them)
+    history: deque[GameRun] = field(default_factory=lambda: deque(maxlen=HISTORY_KEPT))
     _rechecked: dict[str, datetime] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _known: dict[str, _Known] = field(default_factory=dict, repr=False)  # by game file (resolved)
+    _games: dict[str, tuple[bytes, Game]] = field(default_factory=dict, repr=False)  # game file -> (stamp, game)
+    # a new process's first run of a game trusts the state the store says it was last counted on (for
+    # `votal run --once`: a long-running process counts each game once at start, to pace it by its deadline)
+    trust_stored_state: bool = False
+    _idle_dbs: list[store.Store] = field(default_factory=list, repr=False)
+    _all_dbs: list[store.Store] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
         if self.limiter is None:
             self.limiter = HostLimiter(sleep=self.stop.wait)
 
     def run_game(self, path: Path) -> GameRun:
-        """One scheduled run: sync (unless paused), count, alert, regenerate. Never raises for a bad forum."""
+        """One scheduled run: sync (unless paused), count, alert, regenerate. Never raises for a bad forum.
+
+        Counting, alerts and the regenerate hooks are skipped while the game's state stands still (see
+        :meth:`_state`): the count they would start from is the one the last run made."""
+        path = Path(path)
         try:
-            game = load_game(path)  # read each time: the moderator edits the game file while it runs
+            game, file_stamp = self._load(path)  # each time: the moderator edits the game file while it runs
         except VotalError as exc:
             run = GameRun(str(path), error=str(exc), next_in=300.0)
             self._say(f"{path}: {exc}")
             return self._record(run)
         run = GameRun(game.title)
-        db = store.open_db(self.db_path)  # one connection per run: jobs run in worker threads
+        db = self._take_db()
         try:
             now = self.now()
-            votal, stored = self._count(game, db, now)
-            counted_at = now
+            key = str(path.resolve())
+            known = self._known.get(key) or self._stored_known(game, db, key)
+            stored = counted_state = None
+            needs_count = known is None or (known.from_store and self._pause_needs_votal(game))
+            if not needs_count and known.state == self._state(game, db, file_stamp, known.deadline, known.closes, now):
+                votal, counted_at = known.votal, None
+            else:
+                votal, stored = self._count(game, db, now)
+                counted_at, run.counted = now, True
+                counted_state = self._state(game, db, file_stamp, *_clock_marks(votal), now)
             run.paused_until = self.pause(game, votal, now)
             if run.paused_until is None:
                 self._sync(game, db, run, self._recheck_from(game, db, votal, now))
                 now = self.now()
-                if run.synced and run.result.changed:
+            marks = _clock_marks(votal) if run.counted or known is None else (known.deadline, known.closes)
+            state = self._state(game, db, file_stamp, *marks, now)
+            if known is not None and state == known.state:
+                # Nothing changed since the last count: its alerts are stored, its page and draft written.
+                # A failed sync is still said, and unsent alerts are tried again.
+                if run.counted:  # counted only to pace a game read back from the store: keep that count
+                    self._known[key] = _Known(state, *marks, votal, known.warnings)
+                run.alerts = self._alert(game, db, run, votal, list(known.warnings), now, fresh=False)
+            else:
+                if state != counted_state:  # the sync stored something, or the clock moved on: count again
                     votal, stored = self._count(game, db, now)
-                    counted_at = now
-            alerts = detect_alerts(
-                game,
-                votal,
-                now=now,
-                sync_error=run.error,
-                page_problems=run.result.problems if run.result else (),
-                warnings=self._warnings(game, db, stored, counted_at),
-                complete=_last_sync_complete(db, game),
-            )
-            run.alerts = len(deliver_alerts(db, game, alerts, now=now, post=self.post_webhook))
-            if run.result is not None and run.result.changed:
-                run.regenerated = self._regenerate(game, db)
+                    counted_at, run.counted = now, True
+                    marks = _clock_marks(votal)
+                    state = self._state(game, db, file_stamp, *marks, now)
+                warnings = self._warnings(game, db, stored, counted_at)
+                run.alerts = self._alert(game, db, run, votal, warnings, now, fresh=True)
+                self._known[key] = _Known(state, *marks, votal, tuple(warnings))
+                store.save_run_state(db, game.key, key, state=state, deadline=marks[0], closes=marks[1])
+                synced_news = run.result is not None and run.result.changed
+                if synced_news or known is not None:  # a first run with nothing new: last process's pages stand
+                    counted = Counted(counted_at, None if self.count is not None else votal, stored)
+                    run.regenerated = self._regenerate(game, db, counted)
             deadline = votal.deadline if votal is not None and votal.outcome is None else None
             if run.paused_until is not None:
                 run.next_in = max(1.0, (run.paused_until - now).total_seconds())
             else:
                 run.next_in = choose_interval(game, now=now, deadline=deadline, fast_interval=self.fast_interval)
         finally:
-            db.close()
+            self._give_db(db)
         self._say(_describe(run))
         return self._record(run)
+
+    def run_round(self, game_paths: Iterable[str | Path], *, max_workers: int = 4) -> list[GameRun]:
+        """Run every game once now, ``max_workers`` at a time, and return their runs in order (`votal run
+        --once`; a benchmark drives rounds with it). A game stopped part-way has no run."""
+        paths = [Path(p) for p in game_paths]
+        with RoundPool(max_workers=max(1, min(max_workers, len(paths)))) as pool:
+            runs = list(pool.map(self.run_scheduled, paths))
+        return [run for run in runs if run is not None]
+
+    def run_scheduled(self, path: Path) -> GameRun | None:
+        """:meth:`run_game` as the scheduler calls it: None when stopped, a failed run for any other error."""
+        if self.stop.is_set():
+            return None
+        try:
+            return self.run_game(path)
+        except Stopped:
+            return None
+        except Exception:  # noqa: BLE001 (keep the game scheduled whatever went wrong)
+            log.exception("%s: run failed", path)
+            return GameRun(str(path), error="run failed", next_in=300.0)
+
+    def close(self) -> None:
+        """Close the store connections the runs kept open."""
+        with self._lock:
+            for db in self._all_dbs:
+                db.close()
+            self._all_dbs.clear()
+            self._idle_dbs.clear()
+
+    def _load(self, path: Path) -> tuple[Game, bytes]:
+        """The game file, parsed again only when its text changed (compared whole: an edit within one tick of
+        the file system's clock keeps the modification time)."""
+        try:
+            stamp = hashlib.sha1(path.read_bytes()).digest()
+        except OSError:
+            stamp = None  # load_game says what is wrong with it
+        cached = self._games.get(str(path))
+        if cached is not None and stamp is not None and cached[0] == stamp:
+            return cached[1], stamp
+        game = load_game(path)
+        self._games[str(path)] = (stamp, game)
+        return game, stamp
+
+    def _state(
+        self, game: Game, db: store.Store, file_stamp: bytes, deadline: datetime | None, closes: datetime | None,
+        now: datetime,
+    ) -> str:
+        """A digest of what the game's count depends on besides its code: the stored posts and last sync (the
+        store's stamp), the game file and a ruleset file, and the clock's phase (the current day, the deadline's
+        last hour begun or the deadline passed, an election closed). Runs in one state give the same count,
+        alerts, page and draft."""
+        from assistant.counting import current_day
+
+        ruleset = game.ruleset
+        ruleset_file = game.path.parent / ruleset if ruleset.endswith(".toml") or "/" in ruleset else None
+        ruleset_stamp = ruleset_file.stat().st_mtime_ns if ruleset_file is not None and ruleset_file.exists() else None
+        try:
+            day = current_day(game, db, at_time=now)
+        except VotalError:
+            day = None
+        deadline_phase = None if deadline is None else (now >= deadline - DEADLINE_NEAR, now >= deadline)
+        state = (store.game_stamp(db, game.key), file_stamp, ruleset_stamp, day, deadline_phase,
+                 closes is not None and now >= closes)
+        return hashlib.sha1(repr(state).encode()).hexdigest()
+
+    def _stored_known(self, game: Game, db: store.Store, key: str) -> _Known | None:
+        """What the store says the game was last counted on, when this runner trusts it (see
+        ``trust_stored_state``)."""
+        if not self.trust_stored_state:
+            return None
+        found = store.load_run_state(db, game.key, key)
+        return _Known(found[0], found[1], found[2], from_store=True) if found is not None else None
+
+    def _pause_needs_votal(self, game: Game) -> bool:
+        """Whether the pause hook must see a count: the default one looks only where nights have no votes."""
+        if self.pause is not find_night_end:
+            return True
+        from assistant.counting import ruleset_for
+
+        try:
+            return not ruleset_for(game).night_votes
+        except VotalError:
+            return True
+
+    def _alert(
+        self, game: Game, db: store.Store, run: GameRun, votal: Votal | None, warnings: list, now: datetime,
+        *, fresh: bool,
+    ) -> int:
+        """Detect and deliver the run's alerts; with nothing ``fresh`` (the count is the last run's) only a sync's
+        failure or unread posts can be new, and a webhook's unsent alerts are tried again."""
+        problems = run.result.problems if run.result else ()
+        if not fresh and not run.error and not problems:
+            if not game.webhook:
+                return 0
+            return len(deliver_alerts(db, game, [], now=now, post=self.post_webhook))
+        alerts = detect_alerts(
+            game,
+            votal,
+            now=now,
+            sync_error=run.error,
+            page_problems=problems,
+            warnings=warnings,
+            complete=_last_sync_complete(db, game),
+        )
+        return len(deliver_alerts(db, game, alerts, now=now, post=self.post_webhook))
+
+    def _take_db(self) -> store.Store:
+        """A store connection for one run: kept open between runs (opening one costs the schema check and,
+        on closing the last, a WAL checkpoint), never used by two runs at once."""
+        with self._lock:
+            if self._idle_dbs:
+                return self._idle_dbs.pop()
+        db = store.open_db(self.db_path)
+        with self._lock:
+            self._all_dbs.append(db)
+        return db
+
+    def _give_db(self, db: store.Store) -> None:
+        if db.in_transaction:  # a run stopped inside a write: never hand a half transaction to the next
+            db.execute("ROLLBACK")
+        with self._lock:
+            self._idle_dbs.append(db)
 
     def _recheck_from(self, game: Game, db: store.Store, votal: Votal | None, now: datetime) -> int | None:
         """Every ``recheck_every`` seconds, re-read the current day's pages (edits on pages read before)."""
@@ -246,11 +441,14 @@ class Runner:
             self._say(f"{game.title}: {exc}")
             return []
 
-    def _regenerate(self, game: Game, db: store.Store) -> bool:
+    def _regenerate(self, game: Game, db: store.Store, counted: Counted) -> bool:
         done = True
         for hook in self.regenerate:
             try:
-                hook(game, db)
+                if getattr(hook, "reuses_count", False):
+                    hook(game, db, counted)
+                else:
+                    hook(game, db)
             except Exception:  # noqa: BLE001 (one failing output must not stop the others or the syncs)
                 log.exception("%s: regenerating with %s failed", game.title, getattr(hook, "__name__", hook))
                 done = False
@@ -272,26 +470,36 @@ def regenerate_hooks(
     *, site_dir: str | Path | None, drafts_dir: str | Path | None, now: Callable[[], datetime]
 ) -> list[RegenerateHook]:
     """The hooks `votal run` calls after a sync that changed something: the players' page and the votal draft,
-    each game in a folder (or file) named after its game file."""
+    each game in a folder (or file) named after its game file. Both start from the run's count (:class:`Counted`)
+    when it hands them one."""
     hooks: list[RegenerateHook] = []
     if site_dir is not None:
 
-        def write_site(game: Game, db: store.Store) -> None:
+        @reuses_count
+        def write_site(game: Game, db: store.Store, counted: Counted | None = None) -> None:
             from assistant.site import publish_site
 
-            publish_site(game, db, Path(site_dir) / Path(game.path).stem, generated_at=now())
+            moment = counted.at if counted is not None else now()
+            stored = counted.stored if counted is not None else None
+            publish_site(game, db, Path(site_dir) / Path(game.path).stem, generated_at=moment, stored=stored)
 
         hooks.append(write_site)
     if drafts_dir is not None:
 
-        def write_votal_draft(game: Game, db: store.Store) -> None:
+        @reuses_count
+        def write_votal_draft(game: Game, db: store.Store, counted: Counted | None = None) -> None:
             from assistant.counting import count_game, current_day, ruleset_for
             from assistant.drafts import build_context, default_flavor, render_draft
 
-            moment = now()
-            day = current_day(game, db, at_time=moment)
-            votals = count_game(game, db, days=[day], at_time=moment)
-            posts = store.load_read_posts(db, game.key)
+            if counted is not None and counted.votal is not None and counted.stored is not None:
+                # the run's own count: the current day as of its moment, from the thread it read
+                moment, votals, posts = counted.at, [counted.votal], counted.stored.posts
+                day = counted.votal.day
+            else:
+                moment = now()
+                day = current_day(game, db, at_time=moment)
+                votals = count_game(game, db, days=[day], at_time=moment)
+                posts = store.load_read_posts(db, game.key)
             as_of = votals[0].as_of_post
             # the number the moderator's next count will get; only `votal draft votal` keeps one
             number = (
@@ -319,16 +527,28 @@ def run_games(
     install_signals: bool = True,
     max_workers: int = 4,
     first_delay: float = 0.0,
+    once: bool = False,
     **runner_options,
 ) -> Runner:
     """Sync every game on its own schedule until Ctrl-C, SIGTERM or ``runner.stop`` is set; returns the runner
-    (its ``history`` lists every run). A stop ends waits at once and lets a running sync finish its page."""
+    (its ``history`` holds the latest runs). A stop ends waits at once and lets a running sync finish its page.
+    ``once``: run every game once now, then return (`votal run --once`, for cron)."""
     runner = runner or Runner(db_path=Path(db_path), **runner_options)
     paths = [Path(p) for p in game_paths]
     for path in paths:
         check_ruleset(load_game(path))  # a bad game file or ruleset fails now, not in a worker thread later
     # Create the store (and switch it to WAL) once, before worker threads open it side by side.
     store.open_db(runner.db_path).close()
+    previous = _install_signal_handlers(runner.stop) if install_signals else {}
+    if once:
+        runner.trust_stored_state = True  # a game that stood still since the last run is not counted
+        try:
+            runner.run_round(paths, max_workers=max_workers)
+        finally:
+            runner.close()
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
+        return runner
     scheduler = BackgroundScheduler(
         timezone=UTC,
         executors={"default": ThreadPoolExecutor(max_workers=max(1, min(max_workers, len(paths))))},
@@ -336,20 +556,11 @@ def run_games(
     )
 
     def job(path: Path) -> None:
-        if runner.stop.is_set():
-            return
-        try:
-            run = runner.run_game(path)
-        except Stopped:
-            return
-        except Exception:  # noqa: BLE001 (keep the game scheduled whatever went wrong)
-            log.exception("%s: run failed", path)
-            run = GameRun(str(path), error="run failed", next_in=300.0)
-        if not runner.stop.is_set():
+        run = runner.run_scheduled(path)
+        if run is not None and not runner.stop.is_set():
             when = datetime.now(UTC) + timedelta(seconds=run.next_in)
             scheduler.add_job(job, "date", run_date=when, args=[path], id=str(path), replace_existing=True)
 
-    previous = _install_signal_handlers(runner.stop) if install_signals else {}
     try:
         scheduler.start()
         start = datetime.now(UTC) + timedelta(seconds=first_delay)
@@ -359,6 +570,7 @@ def run_games(
     finally:
         runner.stop.set()
         scheduler.shutdown(wait=True)  # the running syncs see the stop before their next request
+        runner.close()
         for signum, handler in previous.items():
             signal.signal(signum, handler)
     runner._say("stopped")

@@ -13,7 +13,7 @@ import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from functools import partial
+from functools import cache, partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -229,6 +229,13 @@ def make_environment() -> Environment:
     return env
 
 
+@cache
+def _page_environment() -> Environment:
+    # One per process: building an environment compiles the page's templates again (most of a page's cost
+    # when `votal run` rewrites the pages of many games).
+    return make_environment()
+
+
 def _visible(value: Any) -> Any:
     """A value as the page shows it (see :func:`make_environment`); markup a macro built stays markup."""
     if isinstance(value, Markup):
@@ -288,7 +295,7 @@ def build_site(
         "days": public,
     }
     described = [describe_day(d) for d in public]
-    page = make_environment().get_template("index.html.j2").render(
+    page = _page_environment().get_template("index.html.j2").render(
         game=game,
         generated_at=iso_utc(generated_at),
         current=described[-1] if described else None,
@@ -403,32 +410,46 @@ def mask_private_outcomes(
     return masked
 
 
-def count_public_days(game: Any, count: Callable[[Any], Sequence[Any]]) -> list[dict[str, Any]]:
+def count_public_days(
+    game: Any, count: Callable[[Any], Sequence[Any]], blind_count: Callable[[Any], Sequence[Any]] | None = None
+) -> list[dict[str, Any]]:
     """Each day's Votal JSON fit for players. ``count(game)`` replays the days (returns Votals); it is called for
-    the game and for the game with its private table emptied (see :func:`mask_private_outcomes`)."""
+    the game and for the game with its private table emptied (see :func:`mask_private_outcomes`), by
+    ``blind_count`` when given. A game with no private facts is counted once: blind, it is the same game."""
     full = [votal.to_json() for votal in count(game)]
-    blind = [votal.to_json() for votal in count(replace(game, private=Private()))]
+    blind_game = replace(game, private=Private())
+    if blind_game == game:
+        return mask_private_outcomes(full, full)
+    blind = [votal.to_json() for votal in (blind_count or count)(blind_game)]
     return mask_private_outcomes(full, blind)
 
 
 def gather_days(
-    game: Any, db: Any, *, now: datetime
+    game: Any, db: Any, *, now: datetime, stored: Any = None
 ) -> tuple[PublicGame, dict[int, PostRef], list[dict[str, Any]], str]:
     """Replay every day of a stored game: (public game, post index, each day's public votal JSON, no-elimination
-    label). Counted as of ``now``, so a day whose deadline has passed shows how it ended.
+    label). Counted as of ``now``, so a day whose deadline has passed shows how it ended. ``stored``: the thread
+    as `votal run` already read it (a ``counting.StoredGame`` of ``game``), replays shared.
 
     The only part of this module that reads the store; everything it returns is then rendered by pure code.
     """
     days = range(1, current_day(game, db, at_time=now) + 1)
     ruleset = ruleset_for(game)
-    public = count_public_days(game, lambda g: count_game(g, db, days=days, at_time=now))
-    posts = index_posts(store.load_read_posts(db, game.key))
+    public = count_public_days(
+        game,
+        lambda g: count_game(g, db, days=days, at_time=now, stored=stored),
+        # the stored thread's replays are of ``game`` itself: the blind game is replayed from the store
+        lambda g: count_game(g, db, days=days, at_time=now),
+    )
+    posts = index_posts(stored.posts if stored is not None else store.load_read_posts(db, game.key))
     return describe_game(game), posts, public, ruleset.no_elimination_label
 
 
-def publish_site(game: Any, db: Any, out_dir: str | Path, *, generated_at: datetime) -> list[Path]:
+def publish_site(
+    game: Any, db: Any, out_dir: str | Path, *, generated_at: datetime, stored: Any = None
+) -> list[Path]:
     """Build the players' site of a stored game and write it under ``out_dir`` (what ``votal site`` and
-    ``votal run`` call after a sync)."""
-    public, posts, days, label = gather_days(game, db, now=generated_at)
+    ``votal run`` call after a sync; ``stored``: see :func:`gather_days`)."""
+    public, posts, days, label = gather_days(game, db, now=generated_at, stored=stored)
     files = build_site(public, days, generated_at=generated_at, posts=posts, no_elimination_label=label)
     return write_site(files, out_dir)

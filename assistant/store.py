@@ -45,6 +45,8 @@ create table if not exists posts (
     primary key (game, post_id)
 );
 create index if not exists idx_posts_game_number on posts (game, number);
+-- covers game_stamp: `votal run` reads it twice a poll per game, and the table's rows hold the bodies
+create index if not exists idx_posts_game_stamp on posts (game, number, revisions, deleted);
 create table if not exists revisions (
     game text, post_id text, body_hash text, body_html text, seen_at text,
     primary key (game, post_id, body_hash)
@@ -69,6 +71,12 @@ create table if not exists vote_counts (
 create table if not exists alerts (
     game text, key text, kind text, message text, created text, sent text, send_error text, attempts integer,
     primary key (game, key)
+);
+create table if not exists run_states (
+    -- what `votal run` last counted a game file on (a digest of the state) and the times its clock phase turns
+    -- on, so a new process (`votal run --once` from cron) need not count a game that stood still since
+    game text, game_file text, state text, deadline text, closes text,
+    primary key (game, game_file)
 );
 """
 
@@ -380,6 +388,17 @@ def present_post_numbers(db: Store, game: str, numbers: Iterable[int]) -> set[in
     marks = ",".join("?" * len(wanted))
     rows = _rows(db, f"select distinct number from posts where game = ? and number in ({marks})", [game, *wanted])
     return {row[0] for row in rows}
+
+
+def game_stamp(db: Store, game: str) -> tuple:
+    """What changes whenever a count of ``game`` could: its posts (the last number, how many, their numbers,
+    revisions and deletions) and whether its last sync failed or could not read some posts. Equal stamps, with
+    the same game file and clock, give the same count: `votal run` skips a game whose stamp stands still."""
+    posts = _one(
+        db, "select max(number), count(*), sum(number), sum(revisions), sum(deleted) from posts where game = ?", [game]
+    )
+    sync = _one(db, "select error is not null, problems from syncs where game = ? order by id desc limit 1", [game])
+    return (*posts, *(sync or (None, None)))
 
 
 def count_posts(db: Store, game: str) -> int:
@@ -741,6 +760,9 @@ def load_post_numbers(db: Store, game: str, post_ids: Iterable[str]) -> dict[str
 
 def add_alerts(db: Store, game: str, alerts: Iterable[dict], *, now: datetime) -> list[dict]:
     """Store alerts not stored before (by ``key``); returns only the new ones, so each is sent once."""
+    alerts = list(alerts)
+    if not alerts:
+        return []  # no write transaction (and no wait for the write lock) when a run has nothing to say
     new = []
     with _writing(db):
         for alert in alerts:
@@ -751,6 +773,24 @@ def add_alerts(db: Store, game: str, alerts: Iterable[dict], *, now: datetime) -
             if cursor.rowcount:
                 new.append(alert)
     return new
+
+
+def save_run_state(
+    db: Store, game: str, game_file: str, *, state: str, deadline: datetime | None, closes: datetime | None
+) -> None:
+    with _writing(db):
+        db.execute(
+            "insert or replace into run_states (game, game_file, state, deadline, closes) values (?, ?, ?, ?, ?)",
+            [game, game_file, state, *(t.isoformat() if t else None for t in (deadline, closes))],
+        )
+
+
+def load_run_state(db: Store, game: str, game_file: str) -> tuple[str, datetime | None, datetime | None] | None:
+    """The state digest `votal run` last counted ``game_file`` on, and its deadline and election close."""
+    row = _one(db, "select state, deadline, closes from run_states where game = ? and game_file = ?", [game, game_file])
+    if row is None:
+        return None
+    return row["state"], *(datetime.fromisoformat(t) if t else None for t in (row["deadline"], row["closes"]))
 
 
 def load_unsent_alerts(db: Store, game: str, *, max_attempts: int) -> list[dict]:

@@ -79,7 +79,9 @@ def test_a_run_reads_the_stored_thread_once_per_count_for_the_count_and_the_warn
     forum.edit(55, "edited")
     edited = r.run_game(path)
     assert (idle.result.changed, edited.result.changed) == (False, True)
-    assert len(reads) == 1 + 2  # idle: counted before the sync only; edited: counted again after it
+    assert (idle.counted, edited.counted) == (False, True)
+    # idle: the last count stands, nothing is read; edited: counted once, after the sync, count and warnings alike
+    assert len(reads) == 0 + 1
 
 
 def test_regenerate_runs_only_after_a_sync_that_changed_something(forum, board, tmp_path) -> None:
@@ -372,3 +374,153 @@ def test_day_start_post_from_the_game_file_or_the_first_post_after_the_start_tim
     assert find_day_start(make_game(board.base_url, tables=declared), db, votal) == 31
     assert find_day_start(make_game(board.base_url, tables=timed), db, votal) == 40  # posts are a minute apart
     assert find_day_start(make_game(board.base_url), db, None) is None
+
+
+def outputs(folder: Path) -> dict[str, int]:
+    """Each page and draft written under ``folder``, by its inode: every write replaces the file whole (a new
+    inode), so a page rewritten with the same text still shows, and no clock is needed to see it."""
+    return {
+        str(p.relative_to(folder)): p.stat().st_ino
+        for p in [*folder.glob("site/*/index.html"), *folder.glob("drafts/*-votal.txt")]
+    }
+
+
+def test_a_round_with_nothing_new_rewrites_nothing_and_only_a_changed_game_is_redone(board, tmp_path) -> None:
+    from assistant.schedule import regenerate_hooks
+
+    quiet, busy = Forum(make_posts(20)), Forum(make_posts(20))  # one page each: no next-page links
+    board.plug(lambda path, query, headers: (busy if query.get("copy") else quiet).respond(path, query, headers))
+    one = write_game(tmp_path, board.base_url, "one.toml", tables='[[days]]\nday = 1\nstart_post = 0\n')
+    two = tmp_path / "two.toml"
+    two.write_text(one.read_text().replace("&t=42", "&t=42&copy=2"), encoding="utf-8")
+    hooks = regenerate_hooks(site_dir=tmp_path / "site", drafts_dir=tmp_path / "drafts", now=lambda: NOW)
+    r = runner(tmp_path, count=None, regenerate=hooks)
+
+    first = r.run_round([one, two])
+    written = outputs(tmp_path)
+    idle = r.run_round([one, two])
+    assert [(run.counted, run.regenerated) for run in first] == [(True, True), (True, True)]
+    assert len(written) == 4
+    assert [(run.result.requests, run.counted, run.regenerated, run.alerts) for run in idle] == [
+        (1, False, False, 0),
+        (1, False, False, 0),
+    ]
+    assert outputs(tmp_path) == written
+
+    busy.add(2)
+    busy.edit(21, VOTE.format("Birch"))
+    changed = r.run_round([one, two])
+    assert [(run.counted, run.regenerated) for run in changed] == [(False, False), (True, True)]
+    rewritten = {name for name, inode in outputs(tmp_path).items() if written[name] != inode}
+    assert rewritten == {"site/two/index.html", "drafts/two-votal.txt"}
+    assert "Birch" in (tmp_path / "drafts" / "two-votal.txt").read_text(encoding="utf-8")
+    assert [run.counted for run in r.run_round([one, two])] == [False, False]  # and it stands still again
+
+
+def test_a_game_is_counted_again_when_its_clock_phase_or_its_file_changes(forum, board, tmp_path) -> None:
+    from assistant.schedule import regenerate_hooks
+
+    deadline = NOW + timedelta(hours=6)
+    day = f"[[days]]\nday = 1\nstart_post = 0\nend = {deadline:%Y-%m-%dT%H:%M:%SZ}\n"
+    path = write_game(tmp_path, board.base_url, tables=day)
+    clock = [NOW]
+    hooks = regenerate_hooks(site_dir=tmp_path / "site", drafts_dir=None, now=lambda: clock[0])
+    r = runner(tmp_path, count=None, regenerate=hooks, now=lambda: clock[0])
+    runs = []
+    for moment in (NOW, NOW + timedelta(hours=1), deadline - timedelta(minutes=30), deadline - timedelta(minutes=20),
+                   deadline + timedelta(minutes=1), deadline + timedelta(minutes=6)):
+        clock[0] = moment
+        runs.append(r.run_game(path))
+    # counted: the first run; the deadline's last hour (its alert is sent); the deadline passed; never between
+    assert [(run.counted, run.regenerated) for run in runs] == [
+        (True, True), (False, False), (True, True), (False, False), (True, True), (False, False),
+    ]
+    assert runs[2].alerts == 1
+    path.write_text(path.read_text(encoding="utf-8").replace("Loopback Game", "Loopback Game II"), encoding="utf-8")
+    edited = r.run_game(path)
+    assert (edited.game, edited.counted, edited.regenerated) == ("Loopback Game II", True, True)
+
+
+def test_pages_and_drafts_made_from_the_runs_count_are_those_made_afresh(forum, board, tmp_path) -> None:
+    from assistant.schedule import regenerate_hooks
+
+    forum.edit(3, VOTE.format("Birch"))
+    forum.edit(7, VOTE.format("Birch"))
+    forum.edit(9, VOTE.format("Cedar"))
+    path = write_game(tmp_path, board.base_url, "wh17.toml", tables='[[days]]\nday = 1\nstart_post = 0\n')
+    shared = tmp_path / "shared"
+    r = runner(tmp_path, count=None, regenerate=regenerate_hooks(site_dir=shared, drafts_dir=shared, now=lambda: NOW))
+    assert r.run_game(path).regenerated
+    afresh = tmp_path / "afresh"
+    db = store.open_db(r.db_path)
+    for hook in regenerate_hooks(site_dir=afresh, drafts_dir=afresh, now=lambda: NOW):
+        hook(make_game(board.base_url, path=str(path), tables='[[days]]\nday = 1\nstart_post = 0\n'), db)
+    for name in ("wh17/index.html", "wh17/votal.json", "wh17-votal.txt"):
+        assert (shared / name).read_text(encoding="utf-8") == (afresh / name).read_text(encoding="utf-8"), name
+    assert "Birch" in (shared / "wh17-votal.txt").read_text(encoding="utf-8")
+
+
+def test_run_once_runs_every_game_one_time_and_exits(forum, board, tmp_path) -> None:
+    from click.testing import CliRunner
+
+    from assistant.cli import main
+
+    path = write_game(tmp_path, board.base_url, "wh17.toml")
+    args = ["run", str(path), "--db", str(tmp_path / "votal.db"), "--site", str(tmp_path / "public"), "--once"]
+    first = CliRunner().invoke(main, args)
+    assert first.exit_code == 0, first.output
+    assert "Loopback Game: 60 new" in first.output
+    assert (tmp_path / "public" / "wh17" / "index.html").is_file()
+    again = CliRunner().invoke(main, args)
+    assert again.exit_code == 0, again.output
+    assert "Loopback Game: nothing new (1 request)" in again.output
+    assert "stopped" not in again.output  # it was not stopped: it ran its round and exited
+
+
+def test_a_game_standing_still_retries_unsent_alerts_and_says_a_failed_sync(forum, board, tmp_path) -> None:
+    path = write_game(tmp_path, board.base_url, tables='[alerts]\nwebhook = "https://hooks.example/w"\n')
+    sent, failing = [], [True]
+
+    def post(url, payload):
+        if failing[0]:
+            raise ConnectionError("webhook down")
+        sent.append(payload["content"])
+
+    r = runner(tmp_path, count=None, post_webhook=post)
+    first = r.run_game(path)  # day 1 is not declared: a warning, whose sending fails
+    failing[0] = False
+    idle = r.run_game(path)
+    assert (first.alerts, sent) == (1, [sent[0]]) and "day 1 is not declared" in sent[0]
+    assert (idle.counted, idle.result.requests) == (False, 1)
+    forum.restyle()
+    broken = r.run_game(path)
+    assert broken.error is not None and len(sent) == 2 and "markup may have changed" in sent[1]
+
+
+def test_a_new_once_process_does_not_count_a_game_that_stood_still_since_the_last(
+    forum, board, tmp_path, monkeypatch
+) -> None:
+    from assistant.schedule import regenerate_hooks
+
+    path = write_game(tmp_path, board.base_url, "wh17.toml", tables='[[days]]\nday = 1\nstart_post = 0\n')
+    reads = []
+    read_posts = store.load_read_posts
+    monkeypatch.setattr(store, "load_read_posts", lambda *a, **k: reads.append(a) or read_posts(*a, **k))
+
+    def once() -> tuple:  # a cron job: a new Runner (a new process) each time
+        hooks = regenerate_hooks(site_dir=tmp_path / "site", drafts_dir=tmp_path / "drafts", now=lambda: NOW)
+        r = runner(tmp_path, count=None, regenerate=hooks)
+        reads.clear()
+        run_games([path], db_path=r.db_path, runner=r, install_signals=False, once=True)
+        (run,) = r.history
+        return run.result.requests, run.counted, run.regenerated, len(reads), outputs(tmp_path)
+
+    first = once()
+    assert first[:3] == (4, True, True)  # robots.txt and the three pages
+    assert once()[:4] == (1, False, False, 0)
+    assert once()[4] == first[4]  # nothing rewritten
+    forum.edit(55, VOTE.format("Birch"))  # on the last page, which each sync reads
+    edited = once()
+    assert edited[1:3] == (True, True)
+    assert edited[4] != first[4]
+    assert once()[1:4] == (False, False, 0)
