@@ -42,6 +42,7 @@ create table if not exists posts (
     body_html text, body_hash text, edited integer, deleted integer, revisions integer,
     first_seen text, last_seen text, commands text, commands_version integer,
     vanished text,  -- when a re-read page no longer showed the post: it is kept, marked deleted, never dropped
+    vote_count text, vote_count_version integer,  -- a moderator's post: the count it holds (JSON; null: none)
     primary key (game, post_id)
 );
 create index if not exists idx_posts_game_number on posts (game, number);
@@ -107,14 +108,20 @@ def _open_db(path: str | Path) -> Store:
 
 
 # Columns added after stores were first made: (table, column, type).
-_ADDED_COLUMNS = (("syncs", "problems", "text"),)
+_ADDED_COLUMNS = (
+    ("syncs", "problems", "text"), ("posts", "vote_count", "text"), ("posts", "vote_count_version", "integer"),
+)
 
 
 def _add_columns(db: Store) -> None:
     for table, column, kind in _ADDED_COLUMNS:
-        if column not in {row[1] for row in db.execute(f"pragma table_info({table})")}:
+        if not _has_column(db, table, column):
             with contextlib.suppress(sqlite3.OperationalError):  # another process added it first
                 db.execute(f"alter table {table} add column {column} {kind}")
+
+
+def _has_column(db: Store, table: str, column: str) -> bool:
+    return column in {row[1] for row in db.execute(f"pragma table_info({table})")}
 
 
 def _connect(path: str | Path) -> Store:
@@ -289,7 +296,8 @@ def _post_rows(db: Store, game: str, posts: list[Post], seen: str) -> tuple[list
         row["post_id"]: row
         for row in _rows(
             db,
-            f"select post_id, body_hash, revisions, first_seen, edited, commands, commands_version "
+            f"select post_id, body_hash, revisions, first_seen, edited, commands, commands_version, vote_count, "
+            f"vote_count_version "
             f"from posts where game = ? and post_id in ({marks})",
             [game, *ids],
         )
@@ -326,6 +334,9 @@ def _post_rows(db: Store, game: str, posts: list[Post], seen: str) -> tuple[list
                 "last_seen": seen,
                 "commands": commands,
                 "commands_version": EXTRACTOR_VERSION,
+                # an edited body is read again when a moderator's count is next asked for (posted_counts)
+                "vote_count": before["vote_count"] if same_body else None,
+                "vote_count_version": before["vote_count_version"] if same_body else None,
             }
         )
         if not same_body:
@@ -378,16 +389,8 @@ def count_posts(db: Store, game: str) -> int:
 
 def moderator_bodies(db: Store, game: str, moderators: Iterable[str], *, up_to: int | None = None) -> dict[int, str]:
     """Post number -> body of each live post by a moderator (their vote counts teach names), up to ``up_to``."""
-    names = {m.casefold() for m in moderators}
-    if not names:
-        return {}
-    # Only the moderators' bodies are read (every `votal count` calls this). Their stored spellings are found
-    # first, matched with Python's casefold (SQLite's nocase folds ASCII only), then their posts by exact name.
-    spellings = [
-        r["author"]
-        for r in _rows(db, "select distinct author from posts where game = ?", [game])
-        if r["author"] is not None and r["author"].casefold() in names
-    ]
+    # Only the moderators' bodies are read: their stored spellings are found first, then their posts by exact name.
+    spellings = moderator_spellings(db, game, moderators)
     if not spellings:
         return {}
     rows = _rows(
@@ -397,6 +400,45 @@ def moderator_bodies(db: Store, game: str, moderators: Iterable[str], *, up_to: 
         [game, *spellings, up_to, up_to],
     )
     return {r["number"]: r["body_html"] for r in rows}
+
+
+def moderator_spellings(db: Store, game: str, moderators: Iterable[str]) -> list[str]:
+    """The spellings under which the store holds posts by ``moderators`` (matched with Python's casefold:
+    SQLite's nocase folds ASCII only)."""
+    names = {m.casefold() for m in moderators}
+    return [
+        r["author"]
+        for r in _rows(db, "select distinct author from posts where game = ?", [game])
+        if r["author"] is not None and r["author"].casefold() in names
+    ] if names else []
+
+
+def save_vote_counts(db: Store, game: str, readings: Iterable[tuple[str, str | None]], version: int) -> None:
+    """Store what each post (by id) was read to hold: a count as JSON, or None."""
+    with _writing(db):
+        db.executemany(
+            "update posts set vote_count = ?, vote_count_version = ? where game = ? and post_id = ?",
+            [(reading, version, game, post_id) for post_id, reading in readings],
+        )
+
+
+def load_vote_counts(db: Store, game: str, authors: Sequence[str], version: int) -> list[sqlite3.Row]:
+    """The live posts by ``authors`` (exact spellings) with what they were read to hold: ``post_id``,
+    ``number``, ``vote_count`` (JSON, else null) and, where it was never read or read by another reader
+    ``version`` (stored before readings were kept, edited since, or the reader upgraded), ``unread`` (the
+    body to read; else null)."""
+    if not authors:
+        return []
+    if not _has_column(db, "posts", "vote_count_version"):  # a store made before readings were kept
+        with _writing(db):
+            _add_columns(db)
+    return _rows(
+        db,
+        "select post_id, number, vote_count, case when vote_count_version is not ? then body_html end as unread "
+        f"from posts where game = ? and author in ({','.join('?' * len(authors))}) and not deleted "
+        "and body_html <> '' and (vote_count is not null or vote_count_version is not ?) order by number, post_id",
+        [version, game, *authors, version],
+    )
 
 
 def post_authors(db: Store, game: str) -> list[tuple[str, str | None]]:
