@@ -18,7 +18,7 @@ from assistant import store
 from assistant.checks import GameWarning
 from assistant.game import Game
 from assistant.outcome import Kind, Reason
-from assistant.tally import Votal
+from assistant.votal import Votal
 
 log = logging.getLogger("votal.alerts")
 

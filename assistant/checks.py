@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from assistant.game import Game
 
 if TYPE_CHECKING:
-    from assistant.tally import Votal
+    from assistant.votal import Votal
 
 
 @dataclass(frozen=True)

@@ -3,17 +3,29 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import signal
 import sys
-from collections.abc import Callable
 from datetime import UTC, datetime
 
 import click
 
 from assistant import __version__
+from assistant.cli_options import (
+    day_options,
+    db_option,
+    format_option,
+    game_argument,
+    load,
+    load_stored,
+    now_utc,
+    open_store,
+    print_json,
+    print_text,
+    quiet_option,
+    warn,
+)
 from assistant.errors import VotalError
-from assistant.terminal import json_safe, terminal_safe
+from assistant.terminal import terminal_safe
 
 # The commands that write the game file live in assistant.cli_edits, loaded only when one of them is asked for
 # or the command list is shown: `votal count` and the other commands never pay for building them.
@@ -89,46 +101,6 @@ class DraftChoice(click.Choice):
         return tuple(getattr(drafts, self.name_in_drafts))
 
 
-# Options shared by several commands: one decorator each.
-
-
-def game_argument(func: Callable) -> Callable:
-    return click.argument("game_file", type=click.Path(dir_okay=False))(func)
-
-
-def db_option(func: Callable) -> Callable:
-    return click.option(
-        "--db",
-        "db_file",
-        envvar="VOTAL_DB",
-        default="votal.db",
-        show_default=True,
-        help="SQLite store (else $VOTAL_DB, else ./votal.db).",
-    )(func)
-
-
-def format_option(*choices: str) -> Callable:
-    def decorate(func: Callable) -> Callable:
-        return click.option(
-            "--format", "fmt", type=click.Choice(choices), default=choices[0], show_default=True, help="Output format."
-        )(func)
-
-    return decorate
-
-
-def day_options(func: Callable) -> Callable:
-    func = click.option(
-        "--at-time",
-        type=click.DateTime(
-            ["%Y-%m-%dT%H:%M:%S%z", "%Y-%m-%dT%H:%M%z", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"]
-        ),
-        help="Count as of this time (ISO 8601; without an offset, in the game's time zone). "
-        "Default: the time of the --at-post post, else now.",
-    )(func)
-    func = click.option("--at-post", type=click.IntRange(min=0), help="Count as of this post number.")(func)
-    return click.option("--day", type=click.IntRange(min=1), help="Day to count (default: the current day).")(func)
-
-
 def as_of_moment(game, db, at_post: int | None, at_time: datetime | None, *, stored=None) -> datetime:
     """What a count is as of: --at-time (a time without an offset is the game's local time, as the moderator
     writes deadlines), else the time of --at-post's post, else now."""
@@ -137,44 +109,6 @@ def as_of_moment(game, db, at_post: int | None, at_time: datetime | None, *, sto
     if at_time is not None:
         at_time = (at_time.replace(tzinfo=game.tz) if at_time.tzinfo is None else at_time).astimezone(UTC)
     return as_of(game, db, at_post=at_post, at_time=at_time, now=now_utc(), stored=stored)
-
-
-def quiet_option(func: Callable) -> Callable:
-    return click.option("--quiet", "-q", is_flag=True, help="No progress output.")(func)
-
-
-def now_utc() -> datetime:
-    return datetime.now(UTC)
-
-
-def open_store(db_file: str):
-    from assistant.store import open_db
-
-    return open_db(db_file)
-
-
-def read_store(db_file: str):
-    """The store for a command that only reads it: no schema work."""
-    from assistant.store import open_reader
-
-    return open_reader(db_file)
-
-
-def load(game_file: str):
-    from assistant.game import load_game
-
-    return load_game(game_file)
-
-
-def load_stored(game_file: str, db_file: str):
-    """The game and a read-only store that holds its posts: a missing store or a game never synced is an
-    error, never an empty count (and no empty database is left behind)."""
-    from assistant.counting import require_posts
-
-    game = load(game_file)
-    db = read_store(db_file)
-    require_posts(game, db)
-    return game, db
 
 
 def load_snapshot(game_file: str, db_file: str, at_post: int | None, at_time: datetime | None):
@@ -187,25 +121,9 @@ def load_snapshot(game_file: str, db_file: str, at_post: int | None, at_time: da
     return game, db, stored, as_of_moment(game, db, at_post, at_time, stored=stored)
 
 
-def warn(warnings) -> None:
-    """Warnings for the moderator on stderr, beside output meant to be pasted (BBCode, drafts, exports)."""
-    for warning in warnings:
-        print_text(f"warning: {warning.message}", err=True)
-
-
-def print_json(data) -> None:
-    """Data for scripts: exact, with control and bidi characters as JSON escapes (safe on a terminal too)."""
-    click.echo(json_safe(json.dumps(data, indent=2, ensure_ascii=False)))
-
-
 def _on_terminal() -> bool:
     stream = click.get_text_stream("stdout")
     return bool(getattr(stream, "isatty", None) and stream.isatty())
-
-
-def print_text(text: str, **options) -> None:
-    """Text for people: names and post text can hold terminal escapes and bidi controls; shown escaped."""
-    click.echo(terminal_safe(text), **options)
 
 
 @main.command()

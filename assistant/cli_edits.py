@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from assistant.cli import (
+from assistant.cli_options import (
     db_option,
     format_option,
     load,

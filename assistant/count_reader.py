@@ -1,13 +1,13 @@
 """Reading a moderator's posted vote count from a post's HTML (the line shapes are listed in
 :mod:`assistant.votecounts`). Run when a moderator's post is stored or edited, and again only when
-``votecounts.COUNT_READER_VERSION`` changes: a count reads what was stored (``assistant.posted_counts``)."""
+``posted_count.COUNT_READER_VERSION`` changes: a count reads what was stored (``assistant.stored_counts``)."""
 
 from __future__ import annotations
 
 import re
 
 from assistant.count_state import stated_alive
-from assistant.votecounts import PostedCount, PostedWagon
+from assistant.posted_count import PostedCount, PostedWagon
 
 _DROPPED_TAGS = frozenset({"blockquote", "cite", "s", "strike", "del", "script", "style"})
 _LINE_TAGS = frozenset(

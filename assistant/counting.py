@@ -14,9 +14,10 @@ from assistant.errors import VotalError
 from assistant.game import Game
 from assistant.names import Roster
 from assistant.outcome import summarize
-from assistant.posted_counts import load_posted_counts
 from assistant.rules import Ruleset, find_ruleset
-from assistant.tally import GameReplay, Votal, to_json
+from assistant.stored_counts import load_posted_counts
+from assistant.tally import GameReplay
+from assistant.votal import Votal, to_json
 from assistant.votecounts import PostedCount, describe_checks, learn_counts
 from assistant.votes import show_votes, votes_needed
 

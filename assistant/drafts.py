@@ -53,8 +53,8 @@ from assistant.living import alive_seats
 from assistant.outcome import Kind, Reason, Words, announce, judge_declined, words_of
 from assistant.rules import Ruleset, find_ruleset
 from assistant.sandbox import DraftSandbox, FolderLoader, render_bounded
-from assistant.tally import Votal
 from assistant.terminal import terminal_safe
+from assistant.votal import Votal
 from assistant.votes import show_votes, standing_steps, votes_needed
 from assistant.zones import zone_label
 from parsers.commands import ReadPost

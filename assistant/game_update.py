@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from assistant.announcements import PostLike
     from assistant.store import Store
     from assistant.takeovers import Takeover
-    from assistant.tally import Votal
+    from assistant.votal import Votal
 
     CountDay = Callable[[Game, int], Votal]
 

@@ -130,9 +130,6 @@ class AuthorIndex:
 
     # -- answers -------------------------------------------------------------------------------------------
 
-    def seat_of(self, author: str) -> str | None:
-        return self.match(author)[0]
-
     def match(
         self, author: str, author_id: str | None = None, number: int | None = None
     ) -> tuple[str | None, str | None]:

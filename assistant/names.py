@@ -265,10 +265,6 @@ class Roster:
             AuthorIndex(game, authors),
         )
 
-    def seat_of_author(self, author: str) -> str | None:
-        """The seat an account posts for, or None (see :mod:`assistant.identity`)."""
-        return self.authors.seat_of(author)
-
     def author_match(
         self, author: str, author_id: str | None = None, number: int | None = None
     ) -> tuple[str | None, str | None]:

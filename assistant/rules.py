@@ -32,7 +32,7 @@ except ``[ruleset]``::
                  file, starts with the moderator's first post after the last day's vote ended)
     [posts]      daily_minimum, daily_cap, cap_lifted_hours_before_eod
     [runoff]     hours, still_tied_note (a public line the drafts add when a runoff ends still tied)
-    [hooks]      use: any of assistant.hooks.HOOK_MODULES ("judge", "loose_cannon", "deacon_holy",
+    [hooks]      use: any of HOOK_MODULES below ("judge", "loose_cannon", "deacon_holy",
                  "clocktower", "dead_vote_token", "sheriff", "lovers", "sequestered", "missed_days",
                  "extra_lives", "modkill")
 
@@ -50,7 +50,6 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from assistant import bundled
 from assistant.errors import RulesetError
-from assistant.hooks import HOOK_MODULES
 from assistant.outcome import Kind, Outcome, Reason
 
 EARLY_ENDS = ("majority", "no_elimination_majority", "unanimous_minus_one", "no_possible_tie")
@@ -131,6 +130,23 @@ class Ruleset:
 
 
 # table -> key -> (attribute, type, allowed values or None)
+# The rule hooks a ruleset may use (a module of assistant.hooks each), in the order they settle a day: a Loose
+# Cannon's shot before the Judge, the Deacon's save after both. Held here, with the words a ruleset may use, so
+# reading a ruleset never loads the hooks (assistant.hooks.registry does, for a replay).
+HOOK_MODULES = (
+    "loose_cannon",
+    "judge",
+    "deacon_holy",
+    "extra_lives",
+    "modkill",
+    "clocktower",
+    "dead_vote_token",
+    "sheriff",
+    "lovers",
+    "sequestered",
+    "missed_days",
+)
+
 _SCHEMA: dict[str, dict[str, tuple[str, str, tuple | None]]] = {
     "ruleset": {
         "name": ("name", "str", None),

@@ -28,7 +28,7 @@ from assistant.errors import ForumError, VotalError
 from assistant.fetch import HostLimiter, RobotsCache, Stopped, make_fetcher
 from assistant.game import Game, load_game
 from assistant.sync import SyncResult, check_ruleset, sync_game
-from assistant.tally import Votal
+from assistant.votal import Votal
 
 if TYPE_CHECKING:
     from assistant.counting import StoredGame

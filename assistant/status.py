@@ -9,7 +9,7 @@ from typing import Any
 from assistant import store
 from assistant.errors import VotalError
 from assistant.game import Game
-from assistant.tally import Votal
+from assistant.votal import Votal
 from assistant.votes import show_votes
 
 CountHook = Callable[[Game, store.Store, datetime], "Votal | None"]

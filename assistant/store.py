@@ -334,7 +334,7 @@ def _post_rows(db: Store, game: str, posts: list[Post], seen: str) -> tuple[list
                 "last_seen": seen,
                 "commands": commands,
                 "commands_version": EXTRACTOR_VERSION,
-                # an edited body is read again when a moderator's count is next asked for (posted_counts)
+                # an edited body is read again when a moderator's count is next asked for (stored_counts)
                 "vote_count": before["vote_count"] if same_body else None,
                 "vote_count_version": before["vote_count_version"] if same_body else None,
             }

@@ -143,7 +143,7 @@ class _Sync:
                 self.find_vanished()
             if result.new_posts or result.changed_posts:
                 # the moderators' counts are read as they are stored, as commands are: a count reads the readings
-                from assistant.posted_counts import read_posted_counts
+                from assistant.stored_counts import read_posted_counts
 
                 read_posted_counts(db, game.key, game.moderators)
         except BaseException as exc:

@@ -16,7 +16,6 @@ never relearned: a moderator's slip would then misread it for the rest of the ga
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -24,21 +23,7 @@ from functools import lru_cache
 from typing import Any
 
 from assistant.names import NO_ELIMINATION, fold_name, resolve_name
-
-
-@dataclass(frozen=True)
-class PostedWagon:
-    target: str  # as the moderator wrote it
-    votes: float
-    voters: tuple[str, ...]  # as the moderator wrote them
-
-
-@dataclass(frozen=True)
-class PostedCount:
-    post: int
-    wagons: tuple[PostedWagon, ...]
-    not_voting: tuple[str, ...] = ()
-    alive: int | None = None  # the number of living players the count states ("With 9 alive, ...")
+from assistant.posted_count import PostedCount, PostedWagon  # noqa: F401 (PostedWagon: the reading's shape, read from here)
 
 
 @dataclass(frozen=True)
@@ -132,24 +117,6 @@ def _remembered_count(body_html: str, post: int) -> PostedCount | None:
     from assistant.count_reader import read_count
 
     return read_count(body_html, post)
-
-
-# The reading of each moderator's post is stored with it (assistant.posted_counts) under this version: bump it
-# when assistant.count_reader reads a post otherwise, and every stored reading is read again, once.
-COUNT_READER_VERSION = 1
-
-
-def encode_count(count: PostedCount | None) -> str | None:
-    """A reading as the store keeps it (JSON; None: the post holds no count)."""
-    if count is None:
-        return None
-    wagons = [[w.target, w.votes, list(w.voters)] for w in count.wagons]
-    return json.dumps([wagons, list(count.not_voting), count.alive], ensure_ascii=False)
-
-
-def decode_count(text: str, *, post: int) -> PostedCount:
-    wagons, not_voting, alive = json.loads(text)
-    return PostedCount(post, tuple(PostedWagon(t, v, tuple(vs)) for t, v, vs in wagons), tuple(not_voting), alive)
 
 
 # --- holding a count against Votal's reading --------------------------------------------------------------

@@ -34,7 +34,8 @@ sys.path[:0] = [str(REPO_ROOT), str(REPO_ROOT / "tests")]  # tests: the engines'
 from assistant.game import Game, parse_game  # noqa: E402
 from assistant.names import Roster  # noqa: E402
 from assistant.rules import load_ruleset  # noqa: E402
-from assistant.tally import Votal, replay_day  # noqa: E402
+from assistant.tally import replay_day  # noqa: E402
+from assistant.votal import Votal  # noqa: E402
 from assistant.votecounts import learn_game, our_votes, posted_votes, read_vote_count  # noqa: E402
 from parsers.commands import ReadPost, extract_commands  # noqa: E402
 from tests.corpus import (  # noqa: E402

@@ -16,7 +16,7 @@ from assistant import store
 from assistant.alerts import Alert, deliver_alerts, detect_alerts
 from assistant.fetch import post_json
 from assistant.outcome import Outcome
-from assistant.tally import NoEliminationCount, Problem, Votal, Wagon
+from assistant.votal import NoEliminationCount, Problem, Votal, Wagon
 
 NOW = datetime(2026, 3, 3, 21, 20, tzinfo=UTC)
 DEADLINE = datetime(2026, 3, 3, 22, 0, tzinfo=UTC)

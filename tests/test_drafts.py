@@ -29,7 +29,8 @@ from assistant.game import Death, parse_game
 from assistant.names import Roster
 from assistant.outcome import Outcome, words_of
 from assistant.rules import bundled_rulesets, load_ruleset, parse_ruleset
-from assistant.tally import Action, Flag, NoEliminationCount, Runoff, Votal, Wagon, replay_day
+from assistant.tally import replay_day
+from assistant.votal import Action, Flag, NoEliminationCount, Runoff, Votal, Wagon
 from assistant.votes import VoteBook
 from parsers.commands import Command, ReadPost
 

@@ -135,7 +135,7 @@ def test_a_paused_game_makes_no_request(forum, board, tmp_path) -> None:
 
 
 def test_the_interval_comes_from_the_game_and_the_count_hook_gives_the_deadline(forum, board, tmp_path) -> None:
-    from assistant.tally import NoEliminationCount, Votal
+    from assistant.votal import NoEliminationCount, Votal
 
     def count(game, db, now):
         return Votal(2, 5, 3, None, (), NoEliminationCount(), (), None, (), deadline=NOW + timedelta(minutes=30))
@@ -147,7 +147,7 @@ def test_the_interval_comes_from_the_game_and_the_count_hook_gives_the_deadline(
 
 
 def test_run_games_shares_one_limiter_and_robots_txt_and_stops_cleanly(forum, board, tmp_path) -> None:
-    from assistant.tally import NoEliminationCount, Votal
+    from assistant.votal import NoEliminationCount, Votal
 
     def count(game, db, now):  # a deadline close enough for the last hour's pace, made fast for the test
         return Votal(2, 5, 3, None, (), NoEliminationCount(), (), None, (), deadline=NOW + timedelta(minutes=30))
@@ -304,7 +304,7 @@ def test_night_pause_lasts_until_the_next_day_starts_for_rulesets_without_night_
     from assistant.outcome import Outcome
     from assistant.rules import Ruleset, load_ruleset
     from assistant.schedule import find_night_end
-    from assistant.tally import NoEliminationCount, Votal
+    from assistant.votal import NoEliminationCount, Votal
 
     assert load_ruleset("witchhunt-online-2.0.1").night_votes is False
     assert load_ruleset("mafiascum").night_votes is True
@@ -360,7 +360,7 @@ def test_the_current_days_pages_are_reread_every_hour_for_edits(forum, board, tm
 
 def test_day_start_post_from_the_game_file_or_the_first_post_after_the_start_time(forum, board, tmp_path) -> None:
     from assistant.schedule import find_day_start
-    from assistant.tally import NoEliminationCount, Votal
+    from assistant.votal import NoEliminationCount, Votal
 
     votal = Votal(2, 5, 3, None, (), NoEliminationCount(), (), None, ())
     declared = "[[days]]\nday = 1\nstart_post = 0\n\n[[days]]\nday = 2\nstart_post = 31\n"

@@ -1,12 +1,13 @@
 """Rule hooks: the behaviour a ruleset's data cannot express, one small class per module, found by name.
 
-A ruleset switches hooks on with ``[hooks] use = ["judge", ...]``; :func:`find_hook` maps each name to its
-class (like python-chess's ``find_variant``). The day replay (:mod:`assistant.tally`) calls every hook of
-the day at the same few points and never learns a hook's name. A hook overrides only the methods it needs;
-each default changes nothing. Every hook reads the game file through ``self.day`` (``day.game``,
-``day.ruleset``, ``day.number``, ``day.living(post)``, ``day.earlier(n)``: an earlier day's result), and may
-end the day's vote at a post with ``day.end_day(outcome)`` (a Loose Cannon's shot: later votes count for
-nothing; the outcome is settled like any other).
+A ruleset switches hooks on with ``[hooks] use = ["judge", ...]``; :func:`assistant.hooks.registry.find_hook`
+maps each name to its class (like python-chess's ``find_variant``). The day replay (:mod:`assistant.day_replay`)
+calls every hook of the day at the same few points and never learns a hook's name; this module is the contract
+between them (the base class, its verdicts, and :class:`DayView`, what a hook may read of the day). A hook
+overrides only the methods it needs; each default changes nothing. Every hook reads the game file through
+``self.day`` (``day.game``, ``day.ruleset``, ``day.number``, ``day.living(post)``, ``day.earlier(n)``: an
+earlier day's result), and may end the day's vote at a post with ``day.end_day(outcome)`` (a Loose Cannon's
+shot: later votes count for nothing; the outcome is settled like any other).
 
     check_voter(seat, alive, verdict) -> Verdict   may this seat vote now? (default: the living may)
     check_vote(seat, target, action, post) -> Verdict | None   refuse a vote, or mark it (a nomination)
@@ -21,37 +22,28 @@ nothing; the outcome is settled like any other).
     votal(fields)                                  add to the finished votal's fields (nominations)
 
 Adding a rule: a module here with a :class:`Hook` subclass whose ``name`` is the ruleset's word, listed in
-:data:`HOOK_MODULES`. A private fact that voids a vote returns ``Verdict(False, why=..., private=True)``:
-players see :attr:`assistant.outcome.WhyNot.RULED_OUT`, the moderator's count and audit see ``why``.
+:data:`assistant.rules.HOOK_MODULES`. A private fact that voids a vote returns ``Verdict(False, why=...,
+private=True)``: players see :attr:`assistant.outcome.WhyNot.RULED_OUT`, the moderator's count and audit see
+``why``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
-from importlib import import_module
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol
 
 if TYPE_CHECKING:
-    from assistant.outcome import Outcome
-    from assistant.rules import Standing
-    from assistant.tally import DayReplay, Flag
+    from datetime import datetime
 
-# The bundled hooks, in the order they settle a day (a Loose Cannon's shot before the Judge, the Deacon's
-# save after both).
-HOOK_MODULES = (
-    "loose_cannon",
-    "judge",
-    "deacon_holy",
-    "extra_lives",
-    "modkill",
-    "clocktower",
-    "dead_vote_token",
-    "sheriff",
-    "lovers",
-    "sequestered",
-    "missed_days",
-)
+    from assistant.clock import DayBounds
+    from assistant.game import Game
+    from assistant.outcome import Outcome
+    from assistant.rules import Ruleset, Standing
+    from assistant.votal import Action, DayResult, Flag, Runoff
+    from assistant.votes import VoteBook
+    from parsers.commands import ReadPost
+
 # The methods the day replay calls, in the order of the table above.
 HOOK_POINTS = (
     "check_voter", "check_vote", "voters", "targets", "weight", "at_post", "on_death",
@@ -76,12 +68,50 @@ class Decision(NamedTuple):
     post: int | None  # where it was made, when the game file says
 
 
+class ReplayView(Protocol):
+    """What a hook may read of the whole replay (:class:`assistant.day_replay.GameReplay`)."""
+
+    at_post: int | None  # the as-of post (None: everything)
+    at_time: datetime | None
+    posts: Sequence[ReadPost]  # the thread, in post order
+    roster: Any  # an assistant.names.Roster
+
+
+class DayView(Protocol):
+    """What a hook may read of its day (:class:`assistant.day_replay.DayReplay` is one): named here, not
+    imported, so the hooks never import the loop that calls them."""
+
+    r: ReplayView
+    game: Game
+    ruleset: Ruleset
+    number: int
+    bounds: DayBounds
+    book: VoteBook
+    phase: str  # day | runoff | late
+    outcome: Outcome | None
+    changed: bool  # a hook that moves a vote says so
+    actions: list[Action]
+    moderators: set[str]  # casefolded
+    runoff: Runoff | None
+    voted_at_deadline: frozenset[str]
+
+    def living(self, at_post: int | None) -> tuple[str, ...]: ...
+    def earlier(self, number: int) -> DayResult: ...
+    def note(self, text: str) -> None: ...
+    def end_day(self, outcome: Outcome) -> None: ...
+    def targets(self, living: Sequence[str]) -> set[str]: ...
+    def resolve(self, text: str, living: Collection[str], post: int | None = None) -> Any: ...
+    def in_day(self, post: ReadPost) -> bool: ...
+    def after_main(self, post: ReadPost) -> bool: ...
+    def over_by(self, end_post: int | None, end_time: datetime | None, considered: Sequence[ReadPost]) -> bool: ...
+
+
 class Hook:
     """One rule's behaviour on one day. Subclasses set ``name`` and override what they need."""
 
     name: ClassVar[str] = ""
 
-    def __init__(self, day: DayReplay):
+    def __init__(self, day: DayView):
         self.day = day
 
     def check_voter(self, seat: str, alive: bool, verdict: Verdict) -> Verdict:
@@ -129,10 +159,3 @@ class Hook:
                 return Decision(decision[role], post)
         return None
 
-
-def find_hook(name: str) -> type[Hook]:
-    """The hook class registered under ``name`` (a ruleset's ``[hooks] use`` word)."""
-    if name not in HOOK_MODULES:
-        raise KeyError(name)
-    module = import_module(f"{__name__}.{name}")
-    return module.HOOK

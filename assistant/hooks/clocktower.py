@@ -8,7 +8,7 @@ from dataclasses import replace
 from assistant.hooks import Hook, Verdict
 from assistant.outcome import Outcome, Reason
 from assistant.rules import Standing
-from assistant.tally import Action, Nomination
+from assistant.votal import Action, Nomination
 
 
 class Clocktower(Hook):

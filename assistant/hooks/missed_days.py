@@ -5,7 +5,7 @@ from collections.abc import Iterable, Sequence
 from assistant.clock import day_bounds
 from assistant.hooks import Hook
 from assistant.living import alive_seats
-from assistant.tally import Flag
+from assistant.votal import Flag
 
 
 class MissedDays(Hook):

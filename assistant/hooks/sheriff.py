@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 from assistant.clock import add_wall_hours
 from assistant.hooks import Hook
+from assistant.votal import SheriffElection, rank_wagons
 
 
 class Sheriff(Hook):
@@ -85,8 +86,6 @@ class Sheriff(Hook):
         return self._election
 
     def _tally_election(self):
-        from assistant.tally import SheriffElection
-
         day = self.day
         at_post, at_time = day.r.at_post, day.r.at_time
         posts = [
@@ -137,8 +136,6 @@ class Sheriff(Hook):
 
 def _wagons(ballots: dict) -> tuple:
     """The election's wagons, ranked as the lynch's are (one vote each: the sheriff's counts once here)."""
-    from assistant.tally import rank_wagons
-
     cast: dict[str, list] = {}
     for voter, (target, order) in ballots.items():
         cast.setdefault(target, []).append((order, voter))

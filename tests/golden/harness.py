@@ -27,7 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from assistant.game import Game, parse_game
-from assistant.tally import Votal
+from assistant.votal import Votal
 from parsers.commands import Command, ReadPost, extract_commands
 
 POST_LINE = re.compile(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from assistant import store
-from assistant.votecounts import COUNT_READER_VERSION, PostedCount, decode_count, encode_count
+from assistant.posted_count import COUNT_READER_VERSION, PostedCount, decode_count, encode_count
 
 
 def load_posted_counts(db: store.Store, game: str, authors: Iterable[str]) -> dict[int, PostedCount]:

@@ -1,0 +1,109 @@
+"""No import cycles among the project's modules, counting every import: in a function, under TYPE_CHECKING,
+and a package's own (its ``__init__`` importing its submodules, by name or through ``import_module``)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("assistant", "parsers")
+
+
+def project_modules() -> dict[str, Path]:
+    """Every module of the project by dotted name (a package by its own name)."""
+    found = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Each module's edges to the project's modules it imports, their enclosing packages included (Python runs
+    a package's ``__init__`` before any submodule)."""
+    modules = project_modules()
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        named: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                named.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:  # relative: from the package, one level up per dot after the first
+                    up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join([*up, base] if base else up)
+                named.add(base)
+                named.update(f"{base}.{alias.name}" for alias in node.names)
+            elif (loaded := _loaded_by_name(node, name, package)) is not None:
+                named.update(m for m in modules if m.startswith(f"{loaded}."))
+        # what it names, and the packages above it but not above this module (those ran before it, not for it)
+        edges = set(named)
+        for target in named:
+            parts = target.split(".")
+            edges.update(p for i in range(1, len(parts)) if not name.startswith(f"{(p := '.'.join(parts[:i]))}."))
+        graph[name] = {t for t in edges if t in modules and t != name}
+    return graph
+
+
+def _loaded_by_name(node: ast.AST, name: str, package: str) -> str | None:
+    """The package whose modules ``import_module(f"{__name__}.{...}")`` (or ``{__package__}``) loads by name."""
+    if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "import_module" and node.args):
+        return None
+    first = node.args[0]
+    if not (isinstance(first, ast.JoinedStr) and isinstance(first.values[0], ast.FormattedValue)):
+        return None
+    return {"__name__": name, "__package__": package}.get(getattr(first.values[0].value, "id", None))
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph[node]):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_import_cycles():
+    assert cycles(import_graph()) == []
+
+
+def test_the_graph_sees_lazy_and_type_only_imports():
+    graph = import_graph()
+    assert "assistant.game" in graph["assistant.cli_options"]  # imported inside a function
+    assert "assistant.store" in graph["assistant.game_update"]  # imported under TYPE_CHECKING
+    assert {"assistant.hooks.judge", "assistant.hooks.sheriff"} <= graph["assistant.hooks.registry"]  # by name
+    assert "assistant.hooks" in graph["assistant.hooks.judge"]  # its own package, named
+    assert "assistant" not in graph["assistant.hooks.judge"]  # a package above it ran before it, not for it
+    assert "assistant" in graph["assistant.cli"]  # from assistant import __version__
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
