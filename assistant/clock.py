@@ -81,6 +81,7 @@ class Timeline:
     :func:`day_bounds` day by day walks the days again each time): a command makes one and passes it down."""
 
     def __init__(self, game: Game, ruleset: Ruleset):
+        self.game, self.ruleset = game, ruleset
         self._days: list[DayBounds] = []
         self._following = iter_day_bounds(game, ruleset)
 

@@ -76,7 +76,8 @@ class StoredGame:
         key = (at_post, at_time, tuple(sorted(self.roster.learned.items())))
         if key not in self._replays:
             posts = [p for p in self.posts if at_post is None or p.number <= at_post]
-            self._replays[key] = GameReplay.of(game, self.ruleset, posts, self.roster, at_post=at_post, at_time=at_time)
+            self._replays[key] = GameReplay.of(game, self.ruleset, posts, self.roster, at_post=at_post, at_time=at_time,
+                                               timeline=self.timeline)
         return self._replays[key]
 
 

@@ -216,6 +216,7 @@ def _typed_targets(posts: Sequence[Any]) -> dict[tuple[int, str], str]:
 def learn_from_counts(
     counts: Iterable[PostedCount], game: Any, ruleset: Any, posts: Sequence[Any], roster: Any, *, day: int,
     at_post: int | None = None, at_time: datetime | None = None, typed: Mapping[tuple[int, str], str] | None = None,
+    timeline: Any = None,
 ) -> Learning:
     """Each of ``day``'s counts in post order, held against Votal's reading as of the post before it (with
     what earlier counts taught); every spelling a count teaches is learned by ``roster`` from that post on.
@@ -236,7 +237,8 @@ def learn_from_counts(
                 learning.learned.append(alias)
 
     learning.days[day] = replay_day_watched(
-        game, ruleset, posts, roster, day=day, watch=sorted(by_post), seen=hold, at_post=at_post, at_time=at_time
+        game, ruleset, posts, roster, day=day, watch=sorted(by_post), seen=hold, at_post=at_post, at_time=at_time,
+        timeline=timeline,
     )
     return learning
 
@@ -284,7 +286,7 @@ def learn_counts(
         if not held:
             continue
         found = learn_from_counts(held, game, ruleset, posts, roster, day=day, at_post=at_post, at_time=at_time,
-                                  typed=typed)
+                                  typed=typed, timeline=timeline)
         learning.disagreements.update(found.disagreements)
         learning.learned.extend(found.learned)
         learning.days.update(found.days)
