@@ -221,6 +221,16 @@ def _rows(db: Store, sql: str, params: Sequence = ()) -> list[sqlite3.Row]:
         raise store_error(store_path(db), exc) from None
 
 
+def _tuples(db: Store, sql: str, params: Sequence = ()) -> list[tuple]:
+    """Rows as plain tuples, for reads of every post, where reading by column name costs."""
+    cursor = db.cursor()
+    cursor.row_factory = None
+    try:
+        return cursor.execute(sql, params).fetchall()
+    except sqlite3.DatabaseError as exc:
+        raise store_error(store_path(db), exc) from None
+
+
 def _one(db: Store, sql: str, params: Sequence = ()) -> sqlite3.Row | None:
     rows = _rows(db, sql, params)
     return rows[0] if rows else None
@@ -471,29 +481,23 @@ def load_read_posts(
                 "update posts set commands = ?, commands_version = ? where game = ? and post_id = ?",
                 [(commands, EXTRACTOR_VERSION, game, post_id) for post_id, commands in fresh.items()],
             )
-    rows = _rows(
+    # Plain tuples, not rows read by column name: every `votal count` reads every post (a tenth of its work).
+    rows = _tuples(
         db,
-        "select post_id, number, author, author_id, time, url, edited, deleted, revisions, commands "
+        "select number, post_id, author, author_id, time, url, commands, edited, deleted, revisions "
         "from posts where game = ? and (? is null or number <= ?) order by number, post_id",
         [game, up_to, up_to],
     )
-    firsts = _first_revisions(db, game) if any(r["revisions"] > 1 for r in rows) else {}
+    firsts = _first_revisions(db, game) if any(r[9] > 1 for r in rows) else {}
+    iso = datetime.fromisoformat
     return [
         ReadPost(
-            number=r["number"],
-            post_id=r["post_id"],
-            author=r["author"],
-            author_id=r["author_id"],
-            time=datetime.fromisoformat(r["time"]) if r["time"] else None,
-            url=r["url"],
-            commands=decode_commands(r["commands"]),
-            edited=bool(r["edited"]),
-            deleted=bool(r["deleted"]),
-            first_commands=(
-                tuple(extract_commands(firsts[r["post_id"]])) if r["revisions"] > 1 and r["post_id"] in firsts else None
-            ),
+            number, post_id, author, iso(time) if time else None, url, decode_commands(commands),
+            edited=bool(edited), deleted=bool(deleted),
+            first_commands=tuple(extract_commands(firsts[post_id])) if revisions > 1 and post_id in firsts else None,
+            author_id=author_id,
         )
-        for r in rows
+        for number, post_id, author, author_id, time, url, commands, edited, deleted, revisions in rows
     ]
 
 
