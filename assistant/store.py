@@ -21,10 +21,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from assistant.errors import VotalError
 from parsers.commands import EXTRACTOR_VERSION, Command, ReadPost, extract_commands
-from parsers.page import Post
+
+if TYPE_CHECKING:
+    from parsers.page import Post
 
 Store = sqlite3.Connection
 
@@ -878,6 +881,8 @@ def lock_game(db: Store, game: str, *, timeout: float = 0.0) -> Iterator[None]:
 def load_posts(db: Store, game: str) -> list[Post]:
     """Every stored post of a game that is not deleted, with its body, in thread order (for reading what
     the moderator announces)."""
+    from parsers.page import Post  # here: counts, which read no bodies, never build its classes
+
     rows = _rows(
         db,
         "select post_id, number, author, author_id, time, url, body_html, edited from posts "
