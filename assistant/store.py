@@ -51,6 +51,7 @@ create table if not exists posts (
 create index if not exists idx_posts_game_number on posts (game, number);
 create table if not exists revisions (
     game text, post_id text, body_hash text, body_html text, seen_at text,
+    commands text, commands_version integer,  -- read once, for an edited post's first revision
     primary key (game, post_id, body_hash)
 );
 create table if not exists syncs (
@@ -113,6 +114,7 @@ def _open_db(path: str | Path) -> Store:
 # Columns added after stores were first made: (table, column, type).
 _ADDED_COLUMNS = (
     ("syncs", "problems", "text"), ("posts", "vote_count", "text"), ("posts", "vote_count_version", "integer"),
+    ("revisions", "commands", "text"), ("revisions", "commands_version", "integer"),
 )
 
 
@@ -491,26 +493,50 @@ def load_read_posts(
         "from posts where game = ? and (? is null or number <= ?) order by number, post_id",
         [game, up_to, up_to],
     )
-    firsts = _first_revisions(db, game) if any(r[9] > 1 for r in rows) else {}
+    firsts = _first_commands(db, game, {r[1] for r in rows if r[9] > 1})
     iso = datetime.fromisoformat
     return [
         ReadPost(
             number, post_id, author, iso(time) if time else None, url, decode_commands(commands),
             edited=bool(edited), deleted=bool(deleted),
-            first_commands=tuple(extract_commands(firsts[post_id])) if revisions > 1 and post_id in firsts else None,
+            first_commands=firsts.get(post_id) if revisions > 1 else None,
             author_id=author_id,
         )
         for number, post_id, author, author_id, time, url, commands, edited, deleted, revisions in rows
     ]
 
 
-def _first_revisions(db: Store, game: str) -> dict[str, str]:
-    first: dict[str, str] = {}
-    for row in _rows(
-        db, "select post_id, body_html from revisions where game = ? order by seen_at desc, rowid desc", [game]
+def _first_commands(db: Store, game: str, post_ids: set[str]) -> dict[str, tuple[Command, ...]]:
+    """The commands of the first stored revision of each of ``post_ids`` (edited posts), read from its body
+    once and kept with the revision, as a post's own commands are (again only after EXTRACTOR_VERSION moves)."""
+    if not post_ids:
+        return {}
+    if not _has_column(db, "revisions", "commands_version"):  # a store made before they were kept
+        with _writing(db):
+            _add_columns(db)
+    first: dict[str, tuple] = {}
+    for row in _tuples(
+        db,
+        "select post_id, body_hash, commands, commands_version from revisions where game = ? "
+        "order by seen_at desc, rowid desc",
+        [game],
     ):
-        first[row["post_id"]] = row["body_html"]  # ordered newest first: the last one written wins
-    return first
+        if row[0] in post_ids:
+            first[row[0]] = row  # ordered newest first: the last one written wins
+    stale = [(post_id, body_hash) for post_id, body_hash, _, version in first.values() if version != EXTRACTOR_VERSION]
+    fresh = {}
+    for post_id, body_hash in stale:
+        body = _one(db, "select body_html from revisions where game = ? and post_id = ? and body_hash = ?",
+                    [game, post_id, body_hash])["body_html"]
+        fresh[post_id] = encode_commands(extract_commands(body))
+    if fresh:
+        with _writing(db):
+            db.executemany(
+                "update revisions set commands = ?, commands_version = ? where game = ? and post_id = ? "
+                "and body_hash = ?",
+                [(fresh[p], EXTRACTOR_VERSION, game, p, h) for p, h in stale],
+            )
+    return {post_id: decode_commands(fresh.get(post_id, row[2])) for post_id, row in first.items()}
 
 
 def record_sync(db: Store, row: dict) -> None:
