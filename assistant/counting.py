@@ -70,6 +70,13 @@ class StoredGame:
                 return post.time
         return None
 
+    def fresh(self, game: Game) -> StoredGame:
+        """The same stored thread for counting ``game`` (the same game file seen otherwise: the players' view,
+        without its private facts) with its own roster, timeline and replays: nothing learned or replayed for
+        one view reaches the other."""
+        roster = Roster.from_game(game, self.ruleset, authors=post_authors(self.posts))
+        return StoredGame(self.posts, roster, self.ruleset, self.counts, Timeline(game, self.ruleset))
+
     def replay(self, game: Game, *, at_post: int | None, at_time: datetime | None) -> GameReplay:
         """The game replayed as of a point (its days replayed when asked, each once). The roster's learned
         spellings are part of the key: a count that learns from the moderator's counts replays afresh."""
