@@ -102,14 +102,24 @@ class DraftChoice(click.Choice):
         return tuple(getattr(drafts, self.name_in_drafts))
 
 
-def as_of_moment(game, db, at_post: int | None, at_time: datetime | None) -> datetime:
+def as_of_moment(game, db, at_post: int | None, at_time: datetime | None, *, stored=None) -> datetime:
     """What a count is as of: --at-time (a time without an offset is the game's local time, as the moderator
     writes deadlines), else the time of --at-post's post, else now."""
     from assistant.counting import as_of
 
     if at_time is not None:
         at_time = (at_time.replace(tzinfo=game.tz) if at_time.tzinfo is None else at_time).astimezone(UTC)
-    return as_of(game, db, at_post=at_post, at_time=at_time, now=now_utc())
+    return as_of(game, db, at_post=at_post, at_time=at_time, now=now_utc(), stored=stored)
+
+
+def load_snapshot(game_file: str, db_file: str, at_post: int | None, at_time: datetime | None):
+    """The game, its store, the stored thread read once (``counting.StoredGame``) and the moment a count is as
+    of: what count, draft and audit start from."""
+    from assistant.counting import load_stored_game
+
+    game, db = load_stored(game_file, db_file)
+    stored = load_stored_game(game, db)
+    return game, db, stored, as_of_moment(game, db, at_post, at_time, stored=stored)
 
 
 def _on_terminal() -> bool:
@@ -326,12 +336,10 @@ def count(
       votal count games/wh17.toml --day 2 --at-post 512 --format json
     """
     from assistant.checks import for_day
-    from assistant.counting import count_game, current_day, game_warnings, load_stored_game
+    from assistant.counting import count_game, current_day, game_warnings
 
-    game, db = load_stored(game_file, db_file)
-    moment = as_of_moment(game, db, at_post, at_time)
-    days = None if all_days else [day or current_day(game, db, at_time=moment, at_post=at_post)]
-    stored = load_stored_game(game, db)
+    game, db, stored, moment = load_snapshot(game_file, db_file, at_post, at_time)
+    days = None if all_days else [day or current_day(game, db, at_time=moment, at_post=at_post, stored=stored)]
     votals = count_game(game, db, days=days, at_post=at_post, at_time=moment, stored=stored)
     now = moment if at_post is None and at_time is None else None  # a count of now shares its replay
     warnings = game_warnings(game, db, days=[v.day for v in votals], stored=stored, now=now)
@@ -394,13 +402,11 @@ def draft(
       votal draft day-start games/wh17.toml --day 3
     """
     from assistant.checks import for_day
-    from assistant.counting import count_game, current_day, game_warnings, load_stored_game
+    from assistant.counting import count_game, current_day, game_warnings
     from assistant.drafts import build_context, default_flavor, nothing_to_announce, render_draft
 
-    game, db = load_stored(game_file, db_file)
-    moment = as_of_moment(game, db, at_post, at_time)
-    number = day or current_day(game, db, at_time=moment, at_post=at_post)
-    stored = load_stored_game(game, db)
+    game, db, stored, moment = load_snapshot(game_file, db_file, at_post, at_time)
+    number = day or current_day(game, db, at_time=moment, at_post=at_post, stored=stored)
     votals = count_game(game, db, days=[number], at_post=at_post, at_time=moment, stored=stored)
     now = moment if at_post is None and at_time is None else None  # a draft of now shares its replay
     warn(for_day(game_warnings(game, db, days=[number], stored=stored, now=now), number))
@@ -444,10 +450,9 @@ def audit(
     """
     from assistant.counting import count_game, current_day, format_audit_text
 
-    game, db = load_stored(game_file, db_file)
-    moment = as_of_moment(game, db, at_post, at_time)
-    number = day or current_day(game, db, at_time=moment, at_post=at_post)
-    votal = count_game(game, db, days=[number], at_post=at_post, at_time=moment)[0]
+    game, db, stored, moment = load_snapshot(game_file, db_file, at_post, at_time)
+    number = day or current_day(game, db, at_time=moment, at_post=at_post, stored=stored)
+    votal = count_game(game, db, days=[number], at_post=at_post, at_time=moment, stored=stored)[0]
     if fmt == "json":
         print_json(votal.to_json(private=True)["actions"])
     else:

@@ -76,6 +76,21 @@ def day_bounds(game: Game, ruleset: Ruleset, day: int) -> DayBounds:
     raise AssertionError(day)
 
 
+class Timeline:
+    """Every day's bounds, each worked out once (each computed day follows the one before it, so asking
+    :func:`day_bounds` day by day walks the days again each time): a command makes one and passes it down."""
+
+    def __init__(self, game: Game, ruleset: Ruleset):
+        self.game, self.ruleset = game, ruleset
+        self._days: list[DayBounds] = []
+        self._following = iter_day_bounds(game, ruleset)
+
+    def day(self, number: int) -> DayBounds:
+        while len(self._days) < number:
+            self._days.append(next(self._following))
+        return self._days[number - 1]
+
+
 def iter_day_bounds(game: Game, ruleset: Ruleset) -> Iterator[DayBounds]:
     """Every day's bounds from day 1 on (endless): each computed day follows the one before it."""
     zone = game.tz

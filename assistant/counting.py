@@ -9,16 +9,17 @@ from typing import TYPE_CHECKING
 
 from assistant import store
 from assistant.checks import GameWarning, check_corrections, check_days, check_outcomes
-from assistant.clock import day_bounds, phase_at
+from assistant.clock import Timeline, phase_at
 from assistant.doubts import doubts_only, find_doubts
 from assistant.errors import VotalError
 from assistant.game import Game
 from assistant.names import Roster
 from assistant.outcome import summarize
 from assistant.rules import Ruleset, find_ruleset
+from assistant.stored_counts import load_posted_counts
 from assistant.tally import GameReplay
 from assistant.votal import Votal, to_json
-from assistant.votecounts import describe_checks, learn_game
+from assistant.votecounts import PostedCount, describe_checks, learn_counts
 from assistant.votes import show_votes, votes_needed
 
 if TYPE_CHECKING:
@@ -42,14 +43,40 @@ def require_posts(game: Game, db: Store) -> None:
 
 @dataclass(frozen=True)
 class StoredGame:
-    """A game's whole stored thread, its ruleset and roster, read once per command and handed to
-    :func:`count_game` and :func:`game_warnings` (each would otherwise read the store again), with the
-    replays made from them: the count and the warnings as of one moment share one replay."""
+    """What a command reads of the stored thread, read once (a lower layer never goes back to the store): every
+    post with its commands, the moderators' posted counts as read when their posts were stored, the game's
+    ruleset, roster and timeline (each day's bounds, worked out once), with the replays made from them: the
+    count and the warnings as of one moment share one replay."""
 
     posts: list[ReadPost]
     roster: Roster
     ruleset: Ruleset
+    counts: dict[int, PostedCount] = field(default_factory=dict)  # by post number: the moderators' counts
+    timeline: Timeline | None = None
     _replays: dict = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def last_post(self) -> int | None:
+        """The highest stored post number (posts are in thread order), deleted or not."""
+        return self.posts[-1].number if self.posts else None
+
+    @property
+    def first_post(self) -> int | None:
+        return self.posts[0].number if self.posts else None
+
+    def post_time(self, number: int) -> datetime | None:
+        """When post ``number`` was written (else the nearest earlier post with a time)."""
+        for post in reversed(self.posts):
+            if post.number <= number and post.time is not None:
+                return post.time
+        return None
+
+    def fresh(self, game: Game) -> StoredGame:
+        """The same stored thread for counting ``game`` (the same game file seen otherwise: the players' view,
+        without its private facts) with its own roster, timeline and replays: nothing learned or replayed for
+        one view reaches the other."""
+        roster = Roster.from_game(game, self.ruleset, authors=post_authors(self.posts))
+        return StoredGame(self.posts, roster, self.ruleset, self.counts, Timeline(game, self.ruleset))
 
     def replay(self, game: Game, *, at_post: int | None, at_time: datetime | None) -> GameReplay:
         """The game replayed as of a point (its days replayed when asked, each once). The roster's learned
@@ -57,15 +84,30 @@ class StoredGame:
         key = (at_post, at_time, tuple(sorted(self.roster.learned.items())))
         if key not in self._replays:
             posts = [p for p in self.posts if at_post is None or p.number <= at_post]
-            self._replays[key] = GameReplay.of(game, self.ruleset, posts, self.roster, at_post=at_post, at_time=at_time)
+            self._replays[key] = GameReplay.of(game, self.ruleset, posts, self.roster, at_post=at_post, at_time=at_time,
+                                               timeline=self.timeline)
         return self._replays[key]
 
 
 def load_stored_game(game: Game, db: Store) -> StoredGame:
-    """Every stored post of ``game``, its ruleset and the roster they name."""
+    """Every stored post of ``game``, the moderators' counts, its ruleset, roster and timeline."""
     ruleset = ruleset_for(game)
-    roster = Roster.from_game(game, ruleset, authors=store.post_authors(db, game.key))
-    return StoredGame(store.load_read_posts(db, game.key), roster, ruleset)
+    posts = store.load_read_posts(db, game.key)
+    roster = Roster.from_game(game, ruleset, authors=post_authors(posts))
+    moderators = {m.casefold() for m in game.moderators}
+    spellings = {p.author for p in posts if p.author is not None and p.author.casefold() in moderators}
+    counts = load_posted_counts(db, game.key, spellings)
+    return StoredGame(posts, roster, ruleset, counts, Timeline(game, ruleset))
+
+
+def post_authors(posts: Sequence[ReadPost]) -> list[tuple[str, str | None]]:
+    """Who wrote ``posts``: (name, forum user id) once for each post, grouped by author in the order each first
+    posted (as ``store.post_authors`` reads them)."""
+    times: dict[tuple[str, str | None], int] = {}
+    for post in posts:
+        key = (post.author, post.author_id)
+        times[key] = times.get(key, 0) + 1
+    return [pair for pair, n in times.items() for _ in range(n)]
 
 
 def game_warnings(
@@ -77,11 +119,11 @@ def game_warnings(
     ``stored``: the thread already read by this command (else it is read here). ``now``: the moment a count
     of the current state is as of; the days are replayed whole as of it (the count's own replay, when it
     was made from ``stored``), else with every stored post."""
-    last_post = store.last_post_number(db, game.key)
-    warnings = check_days(game, last_post=last_post)
+    stored = stored or load_stored_game(game, db)
+    warnings = check_days(game, last_post=stored.last_post)
     if game.corrections:
-        present = store.present_post_numbers(db, game.key, (c.post for c in game.corrections))
-        warnings += check_corrections(game, present=present, last_post=last_post)
+        present = {post.number for post in stored.posts}
+        warnings += check_corrections(game, present=present, last_post=stored.last_post)
     last = store.last_sync(db, game.key)
     unread = store.sync_problems(last) if last is not None and not last["error"] else []  # a failure says more
     if unread:
@@ -93,10 +135,9 @@ def game_warnings(
                 "are not in this count (check the thread, then sync again)",
             )
         )
-    ruleset = stored.ruleset if stored is not None else ruleset_for(game)
     for day in days:
         if day > 1 and game.day(day) is None:
-            bounds = day_bounds(game, ruleset, day)
+            bounds = stored.timeline.day(day)
             if bounds.start is not None:
                 warnings.append(
                     GameWarning(
@@ -108,11 +149,10 @@ def game_warnings(
                     )
                 )
     if days:
-        stored = stored or load_stored_game(game, db)
         warnings += _outcome_warnings(game, stored, max(days), now)
-        warnings += _takeover_warnings(game, db, stored, days)
-    if _undeclared(game, ruleset, 1):
-        first = store.first_post_number(db, game.key)
+        warnings += _takeover_warnings(game, stored, days)
+    if _undeclared(game, stored.timeline, 1):
+        first = stored.first_post
         warnings.append(
             GameWarning(
                 "inferred_day",
@@ -125,7 +165,7 @@ def game_warnings(
     return warnings
 
 
-def _takeover_warnings(game: Game, db: Store, stored: StoredGame, days: Sequence[int]) -> list[GameWarning]:
+def _takeover_warnings(game: Game, stored: StoredGame, days: Sequence[int]) -> list[GameWarning]:
     """A seat the moderator's counts show held by an unlisted account that voted during ``days`` (a renamed
     account, a replacement never announced): its votes are refused until the game file lists it. Looked for
     only when such a vote falls in the days shown and some seat went silent before it, with the counts up to
@@ -138,7 +178,7 @@ def _takeover_warnings(game: Game, db: Store, stored: StoredGame, days: Sequence
     last = None if not bounded or any(d.end_post is None for d in shown) else max(d.end_post for d in shown)
     if not game.players or not could_take_over(game, stored.posts, voted_from=first, voted_to=last):
         return []
-    bodies = store.moderator_bodies(db, game.key, game.moderators, up_to=last)
+    counts = {n: count for n, count in stored.counts.items() if last is None or n <= last}
     return [
         GameWarning(
             "takeover",
@@ -147,41 +187,44 @@ def _takeover_warnings(game: Game, db: Store, stored: StoredGame, days: Sequence
             f"{t.seat}'s replacements",
             post=t.post,
         )
-        for t in find_takeovers(game, stored.ruleset, stored.posts, bodies, roster=stored.roster)
+        for t in find_takeovers(game, stored.ruleset, stored.posts, {}, roster=stored.roster, counts=counts)
     ]
 
 
 def _outcome_warnings(game: Game, stored: StoredGame, day: int, now: datetime | None) -> list[GameWarning]:
     """Checks against the computed outcomes of ``day`` and the days before it, each replayed whole."""
-    ruleset = stored.ruleset
-    known = [d for d in range(1, day + 1) if not _undeclared(game, ruleset, d) or (d == 1 and not game.days)]
+    known = [d for d in range(1, day + 1) if not _undeclared(game, stored.timeline, d) or (d == 1 and not game.days)]
     replay = stored.replay(game, at_post=None, at_time=now)
     votals = [replay.day(d).votal for d in known]
     return check_outcomes(game, votals, counted_day=day, authors={p.number: p.author for p in stored.posts})
 
 
-def as_of(game: Game, db: Store, *, at_post: int | None, at_time: datetime | None, now: datetime) -> datetime:
+def as_of(
+    game: Game, db: Store, *, at_post: int | None, at_time: datetime | None, now: datetime,
+    stored: StoredGame | None = None,
+) -> datetime:
     """The moment a count is as of: the time given, else the time of the as-of post (so an open day as of an
-    early post is undecided, whatever the clock says now), else now."""
+    early post is undecided, whatever the clock says now), else now. ``stored``: the thread already read."""
     if at_time is not None:
         return at_time
     if at_post is not None:
-        return store.post_time(db, game.key, at_post) or now
+        found = stored.post_time(at_post) if stored is not None else store.post_time(db, game.key, at_post)
+        return found or now
     return now
 
 
-def _undeclared(game: Game, ruleset: Ruleset, day: int) -> bool:
+def _undeclared(game: Game, timeline: Timeline, day: int) -> bool:
     """A day the game file does not declare and the ruleset's phase lengths do not time."""
     if game.day(day) is not None:
         return False
-    bounds = day_bounds(game, ruleset, day)
+    bounds = timeline.day(day)
     return bounds.start is None and bounds.start_post is None
 
 
-def require_declared(game: Game, ruleset: Ruleset, day: int) -> None:
+def require_declared(game: Game, timeline: Timeline, day: int) -> None:
     """Never guess where a day begins (counting it from post 0 would replay earlier days' votes as its own);
     day 1 of a game that declares no days at all is counted from the first post, with a warning."""
-    if not _undeclared(game, ruleset, day) or (day == 1 and not game.days):
+    if not _undeclared(game, timeline, day) or (day == 1 and not game.days):
         return
     before = game.day(day - 1)
     hint = ""
@@ -193,15 +236,19 @@ def require_declared(game: Game, ruleset: Ruleset, day: int) -> None:
     )
 
 
-def current_day(game: Game, db: Store, *, at_time: datetime | None = None, at_post: int | None = None) -> int:
+def current_day(
+    game: Game, db: Store, *, at_time: datetime | None = None, at_post: int | None = None,
+    stored: StoredGame | None = None,
+) -> int:
     """The day being played: the latest day that has started, by stored posts or by the clock.
 
     A declared day has started when the store holds its start post (up to ``at_post``), or ``at_time`` is past
     its start.
     A game timed only by the ruleset's phase lengths (``start`` and no declared days) is on the day
-    ``at_time`` falls in, or the one whose night it is. Day 1 when nothing tells.
+    ``at_time`` falls in, or the one whose night it is. Day 1 when nothing tells. ``stored``: the thread
+    already read by this command.
     """
-    last = store.last_post_number(db, game.key)
+    last = stored.last_post if stored is not None else store.last_post_number(db, game.key)
     if at_post is not None and last is not None:
         last = min(last, at_post)
     started = [
@@ -213,7 +260,7 @@ def current_day(game: Game, db: Store, *, at_time: datetime | None = None, at_po
     ]
     by_clock = None
     if at_time is not None and game.start is not None:
-        phase = phase_at(game, ruleset_for(game), at_time)
+        phase = phase_at(game, stored.ruleset if stored is not None else ruleset_for(game), at_time)
         by_clock = phase.number if phase else None
     return max([*started, by_clock or 1])
 
@@ -228,29 +275,22 @@ def count_game(
     stored: StoredGame | None = None,
 ) -> list[Votal]:
     """Votals of ``days`` (default: every declared day up to the current one), replayed from stored posts
-    (``stored``: the thread already read by this command)."""
-    if stored is None:
-        ruleset = ruleset_for(game)
-        posts = store.load_read_posts(db, game.key, up_to=at_post)  # a votal as of a post never looks past it
-        roster = Roster.from_game(game, ruleset, authors=store.post_authors(db, game.key))
-    else:
-        ruleset, roster = stored.ruleset, stored.roster
-        posts = [p for p in stored.posts if at_post is None or p.number <= at_post]
+    (``stored``: the thread already read by this command; else it is read here)."""
+    stored = stored or load_stored_game(game, db)
+    ruleset, roster, timeline = stored.ruleset, stored.roster, stored.timeline
+    posts = [p for p in stored.posts if at_post is None or p.number <= at_post]  # never look past the as-of post
     if days is None:
-        days = range(1, current_day(game, db, at_time=at_time) + 1)
+        days = range(1, current_day(game, db, at_time=at_time, stored=stored) + 1)
     for day in days:
-        require_declared(game, ruleset, day)
+        require_declared(game, timeline, day)
     learning = None
-    bodies = store.moderator_bodies(db, game.key, game.moderators, up_to=at_post)
-    if bodies and days:
+    counts = {n: count for n, count in stored.counts.items() if at_post is None or n <= at_post}
+    if counts and days:
         # the moderator's own counts teach the names Votal could not read, each from its post on; the one
         # replay of each day that held them is the count's own
-        learning = learn_game(game, ruleset, posts, roster, bodies, range(1, max(days) + 1), at_post=at_post,
-                              at_time=at_time)
-    if stored is None:
-        replay = GameReplay.of(game, ruleset, posts, roster, at_post=at_post, at_time=at_time)
-    else:  # shared with the warnings as of the same moment
-        replay = stored.replay(game, at_post=at_post, at_time=at_time)
+        learning = learn_counts(game, ruleset, posts, roster, counts, range(1, max(days) + 1), at_post=at_post,
+                                at_time=at_time, timeline=timeline)
+    replay = stored.replay(game, at_post=at_post, at_time=at_time)  # shared with the warnings as of the same moment
     if learning is not None:
         replay.adopt(learning.days)
     votals = [replay.day(day).votal for day in days]

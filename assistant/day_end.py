@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 
-from assistant.clock import add_wall_hours, day_bounds
+from assistant.clock import add_wall_hours
 from assistant.outcome import Kind, Outcome, Reason
 from assistant.rules import decide_at_deadline, decide_early, decide_plurality, leaders
 from assistant.votal import Flag, Runoff
@@ -32,7 +32,7 @@ class DayEnd:
         runs and no post is the day's; None for day 1 and declared days (their own bounds say)."""
         if self.number == 1 or self.game.day(self.number) is not None:
             return None
-        previous = day_bounds(self.game, self.ruleset, self.number - 1).end
+        previous = self.r.timeline.day(self.number - 1).end
         ended = max((t for t in (previous, self.runoff_before) if t is not None), default=None)
         if ended is None:
             return None

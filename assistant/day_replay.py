@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
-from assistant.clock import day_bounds
+from assistant.clock import Timeline
 from assistant.day_checks import DayChecks, teaching_posts
 from assistant.day_commands import DayCommands
 from assistant.day_end import DayEnd
@@ -33,8 +33,10 @@ from parsers.commands import Command, ReadPost
 class GameReplay:
     """One replay of a game's days as of one point; earlier days are replayed once, when a rule needs them."""
 
-    def __init__(self, game, ruleset, posts, roster, resolve, at_post, at_time):
+    def __init__(self, game, ruleset, posts, roster, resolve, at_post, at_time, timeline=None):
         self.game, self.ruleset, self.posts, self.roster = game, ruleset, posts, roster
+        # each day's bounds, worked out once for every day replayed (the command's own, when it has one)
+        self.timeline = timeline if timeline is not None and timeline.game is game else Timeline(game, ruleset)
         self.resolve, self.at_post, self.at_time = resolve, at_post, at_time
         self.memo: dict[int, DayResult] = {}
         # the posts up to the as-of post (``posts`` is in post order): a day as of an early post reads no more
@@ -45,10 +47,11 @@ class GameReplay:
     @classmethod
     def of(
         cls, game: Game, ruleset: Ruleset, posts: Sequence[ReadPost], roster: Any, *, at_post: int | None = None,
-        at_time: datetime | None = None, resolve: Callable[..., Any] = resolve_name,
+        at_time: datetime | None = None, resolve: Callable[..., Any] = resolve_name, timeline: Timeline | None = None,
     ) -> GameReplay:
-        """A replay of ``posts`` (in any order) as of ``at_post`` / ``at_time``; :meth:`day` replays a day."""
-        return cls(game, ruleset, sorted(posts, key=lambda p: p.number), roster, resolve, at_post, at_time)
+        """A replay of ``posts`` (in any order) as of ``at_post`` / ``at_time``; :meth:`day` replays a day.
+        ``timeline``: the game's days already worked out (``clock.Timeline``)."""
+        return cls(game, ruleset, sorted(posts, key=lambda p: p.number), roster, resolve, at_post, at_time, timeline)
 
     def adopt(self, results: dict[int, DayResult]) -> None:
         """Take days replayed by another replay as of the same point with the same roster (one that also held
@@ -74,8 +77,8 @@ class DayReplay(DayCommands, DayEnd, DayChecks):
         self.r = replay
         self.game, self.ruleset, self.number = replay.game, replay.ruleset, day
         game, ruleset = self.game, self.ruleset
-        self.bounds = day_bounds(game, ruleset, day)
-        self.next_bounds = day_bounds(game, ruleset, day + 1)
+        self.bounds = replay.timeline.day(day)
+        self.next_bounds = replay.timeline.day(day + 1)
         declared = game.day(day)
         self.declared_end = declared is not None and declared.end_post is not None  # the moderator's last post
         self.moderators = {m.casefold() for m in game.moderators}

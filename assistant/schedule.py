@@ -76,7 +76,7 @@ def count_current_day(game: Game, db: store.Store, now: datetime, *, stored: Sto
     """The current day's votal from stored posts (the default count hook); ``stored``: the thread already read."""
     from assistant.counting import count_game, current_day
 
-    return count_game(game, db, days=[current_day(game, db, at_time=now)], at_time=now, stored=stored)[0]
+    return count_game(game, db, days=[current_day(game, db, at_time=now, stored=stored)], at_time=now, stored=stored)[0]
 
 
 def find_night_end(game: Game, votal: Votal | None, now: datetime) -> datetime | None:
@@ -436,7 +436,8 @@ class Runner:
         if store.last_post_number(db, game.key) is None:
             return []
         try:
-            return game_warnings(game, db, days=[current_day(game, db, at_time=now)], stored=stored, now=now)
+            day = current_day(game, db, at_time=now, stored=stored)
+            return game_warnings(game, db, days=[day], stored=stored, now=now)
         except VotalError as exc:  # a day Votal will not guess is said by the count already
             self._say(f"{game.title}: {exc}")
             return []

@@ -22,9 +22,9 @@ from urllib.parse import unquote
 from jinja2 import Environment, select_autoescape
 from markupsafe import Markup
 
-from assistant import bundled, store
+from assistant import bundled
 from assistant.clock import iso_utc
-from assistant.counting import count_game, current_day, ruleset_for
+from assistant.counting import count_game, current_day, load_stored_game
 from assistant.game import Private
 from assistant.outcome import Kind, Reason, WhyNot, reason_words
 from assistant.terminal import json_safe, terminal_safe
@@ -433,16 +433,15 @@ def gather_days(
 
     The only part of this module that reads the store; everything it returns is then rendered by pure code.
     """
-    days = range(1, current_day(game, db, at_time=now) + 1)
-    ruleset = ruleset_for(game)
+    stored = stored or load_stored_game(game, db)  # read once for both views and the post index
+    days = range(1, current_day(game, db, at_time=now, stored=stored) + 1)
     public = count_public_days(
         game,
         lambda g: count_game(g, db, days=days, at_time=now, stored=stored),
-        # the stored thread's replays are of ``game`` itself: the blind game is replayed from the store
-        lambda g: count_game(g, db, days=days, at_time=now),
+        # the stored thread's replays are of ``game`` itself: the blind game gets its own roster and replays
+        lambda g: count_game(g, db, days=days, at_time=now, stored=stored.fresh(g)),
     )
-    posts = index_posts(stored.posts if stored is not None else store.load_read_posts(db, game.key))
-    return describe_game(game), posts, public, ruleset.no_elimination_label
+    return describe_game(game), index_posts(stored.posts), public, stored.ruleset.no_elimination_label
 
 
 def publish_site(

@@ -89,9 +89,10 @@ def could_take_over(game: Game, posts: Sequence[Any], *, voted_from: int | None 
 
 
 def find_takeovers(game: Game, ruleset: Any, posts: Sequence[Any], bodies: Mapping[int, str], *,
-                   roster: Roster | None = None) -> list[Takeover]:
+                   roster: Roster | None = None, counts: Mapping[int, PostedCount] | None = None) -> list[Takeover]:
     """The takeovers the counts in ``bodies`` (the moderators' posts, by number) show, over ``posts`` (the
-    thread's posts with their commands, in order); ``roster``: the game's, when the caller has it already."""
+    thread's posts with their commands, in order); ``roster``: the game's, when the caller has it already;
+    ``counts``: the counts those posts hold, when already read (then ``bodies`` is not read)."""
     if roster is None:
         roster = Roster.from_game(game, ruleset, authors=[(p.author, getattr(p, "author_id", None)) for p in posts])
     posters = _posters(game, posts)
@@ -101,16 +102,18 @@ def find_takeovers(game: Game, ruleset: Any, posts: Sequence[Any], bodies: Mappi
     }
     if not candidates or not game.players:
         return []
-    counts = [
+    if counts is None:
+        counts = {n: count for n, body in bodies.items() if (count := read_vote_count(body, post=n)) is not None}
+    held = [
         (count, day, frozenset(alive_seats(game, day.day, at_post=count.post)))
-        for n, body in sorted(bodies.items())
-        if (count := read_vote_count(body, post=n)) is not None and (day := _day_of(game, n)) is not None
+        for n, count in sorted(counts.items())
+        if (day := _day_of(game, n)) is not None
     ]
-    standing = _standings(posts, [(count.post, day.start_post, living) for count, day, living in counts], roster)
+    standing = _standings(posts, [(count.post, day.start_post, living) for count, day, living in held], roster)
     found: dict[tuple[str, str], tuple[str, list[int]]] = {}
     refuted: set[tuple[str, str]] = set()
     by_fold = {fold_name(a): a for a in candidates}
-    for count, _, living in counts:
+    for count, _, living in held:
         for seat, account in _named(count, roster, living, by_fold):
             found.setdefault((seat, account), ("name", []))[1].append(count.post)
         votes = standing[count.post]

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
+from assistant.clock import Timeline
 from assistant.day_replay import DayReplay, GameReplay
 from assistant.game import Game
 from assistant.names import resolve_name
@@ -75,6 +76,7 @@ def replay_day_watched(
     seen: Callable[[int, Votal], None],
     at_post: int | None = None,
     at_time: datetime | None = None,
+    timeline: Timeline | None = None,
 ) -> DayResult:
     """:func:`replay_day` (its whole result), also showing ``seen(post, votal)`` the votal just before each
     post of ``watch`` (as of the post before it), in post order, in one pass: a moderator's count is held
@@ -84,6 +86,7 @@ def replay_day_watched(
     with it, as a replay made afterwards would. The votal shown holds what an as-of replay's would (votes,
     living, actions, problems); what a hook computes from the whole replay (an election, nominations) and
     the outcome of a deadline passed but not yet reached by a post are the full replay's."""
-    replay = GameReplay.of(game, ruleset, posts, roster, at_post=at_post, at_time=at_time, resolve=resolve_name)
+    replay = GameReplay.of(game, ruleset, posts, roster, at_post=at_post, at_time=at_time, resolve=resolve_name,
+                           timeline=timeline)
     result = replay.memo[day] = DayReplay(replay, day).run(watch=(sorted(watch), seen))
     return result

@@ -192,3 +192,15 @@ def test_moderator_bodies_match_names_as_casefold_does(db):
     assert store.moderator_bodies(db, GAME, ["Åsa"], up_to=1) == {0: "Day 1 begins"}
     assert store.moderator_bodies(db, GAME, ["Nobody"]) == {}
     assert store.moderator_bodies(db, GAME, []) == {}
+
+
+def test_an_edited_posts_first_commands_are_read_once(db, monkeypatch):
+    store.save_posts(db, GAME, [post(1, "<strong>VOTE: Beefster</strong>")], seen_at=T0)
+    store.save_posts(db, GAME, [post(1, "<strong>VOTE: Dekes</strong>", edited=True)], seen_at=T1)
+    bodies = []
+    extract = store.extract_commands
+    monkeypatch.setattr(store, "extract_commands", lambda body: bodies.append(body) or extract(body))
+    for _ in range(3):
+        [read] = store.load_read_posts(db, GAME)
+        assert [c.target for c in read.first_commands] == ["Beefster"]
+    assert bodies == ["<strong>VOTE: Beefster</strong>"]  # kept with the revision, not read at every count
