@@ -8,6 +8,9 @@ included.
     python bench/run.py                 # every figure, Markdown table on stdout
     python bench/run.py --reps 5 --out results.md
     python bench/run.py --only parse count
+    python bench/run.py --baseline 6d0f635 --only parse count   # both columns from one run (the default baseline)
+    python bench/run.py --baseline none                          # this checkout only
+    python bench/run.py --callgrind --only parse count           # also instruction counts (valgrind)
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import hashlib
 import json
 import os
 import platform
+import re
 import shutil
 import statistics
 import subprocess
@@ -38,8 +42,10 @@ FORUM_ID = "53"
 PER_PAGE = 25
 BIG_TOPIC = "10000"  # the 10,000-post thread built from repeated corpus posts
 BIG_POSTS = 10_000
-VOTAL = Path(sys.executable).with_name("votal")
 SECTIONS = ("parse", "sync", "poll", "count", "memory", "all")
+V1 = "6d0f635"  # the commit the first targets were met with: the default baseline
+CACHE_DIR = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "votal-bench"
+CALLGRIND_PAGES = 60  # corpus pages (spread over every game) whose parsing valgrind counts
 
 
 # --- the forum: corpus threads as phpBB pages, in a child process -------------------------------------------
@@ -175,18 +181,21 @@ class ForumProcess:
         ]
 
 
-def parse_worker(pages_file: Path, reps: int, stored: bool) -> None:
+def parse_worker(pages_file: Path, reps: int, stored: bool, work: str | None = None) -> None:
     """The ``--parse-worker`` child: median CPU seconds of the floor and the parser, interleaved (floor, parser;
     floor, parser; ...) so that a change in the machine's other load falls on both alike; or, with ``stored``,
     of reading every post's commands again from its stored body, as after an extractor upgrade. It holds
-    nothing else: a fuller heap slows lxml's own parsing (by some 70% with the corpus loaded)."""
+    nothing else: a fuller heap slows lxml's own parsing (by some 70% with the corpus loaded).
+
+    It runs under whichever Python it is started with, so the baseline's venv measures the baseline's parser.
+    ``work`` (for valgrind): do only that once (``none``: load the pages; ``floor``; ``parser``) and print nothing.
+    """
     import lxml.html
 
     from parsers.commands import extract_commands
     from parsers.phpbb import parse_page
 
     pages = json.loads(pages_file.read_text(encoding="utf-8"))
-    posts = sum(len(parse_page(text, url=url).posts) for url, text in pages)
 
     def floor() -> None:
         for _, text in pages:
@@ -196,6 +205,10 @@ def parse_worker(pages_file: Path, reps: int, stored: bool) -> None:
         for url, text in pages:
             parse_page(text, url=url)
 
+    if work is not None:  # imports done above and the pages loaded: what valgrind counts beyond "none"
+        {"none": lambda: None, "floor": floor, "parser": parser}[work]()
+        return
+    posts = sum(len(parse_page(text, url=url).posts) for url, text in pages)
     works = {"floor": floor, "parser": parser}
     if stored:
         bodies = [post.body_html for url, text in pages for post in parse_page(text, url=url).posts]
@@ -208,11 +221,69 @@ def parse_worker(pages_file: Path, reps: int, stored: bool) -> None:
         works = {"stored": reread}
     times: dict[str, list[float]] = {name: [] for name in works}
     for _ in range(reps):
-        for name, work in works.items():
+        for name, work_once in works.items():
             started = time.process_time()
-            work()
+            work_once()
             times[name].append(time.process_time() - started)
     print(json.dumps({"posts": posts, "cpu": {name: median(values) for name, values in times.items()}}))
+
+
+# --- the two sides: this checkout and a baseline commit in its own venv ------------------------------------
+
+
+@dataclass(frozen=True)
+class Side:
+    """Code to measure: a Python with it installed, and its ``votal`` script."""
+
+    label: str
+    python: str
+
+    @property
+    def votal(self) -> str:
+        return str(Path(self.python).with_name("votal"))
+
+
+NOW = Side("Now", sys.executable)
+
+
+def baseline_side(rev: str) -> Side:
+    """``rev`` exported with ``git archive`` and installed into its own venv, cached by commit under CACHE_DIR
+    (the first run takes a minute or two; later ones reuse it). The venv installs from the same package
+    index as this one, so both sides run the same lxml unless the baseline pins another."""
+    commit = subprocess.run(
+        ["git", "-C", str(REPO_ROOT), "rev-parse", "--verify", f"{rev}^{{commit}}"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()
+    root = CACHE_DIR / commit
+    python = root / "venv" / "bin" / "python"
+    if not (root / "ready").exists():
+        print(f"baseline {rev}: exporting and installing into {root} ...", file=sys.stderr, flush=True)
+        shutil.rmtree(root, ignore_errors=True)
+        (root / "src").mkdir(parents=True)
+        archive = subprocess.run(["git", "-C", str(REPO_ROOT), "archive", commit], capture_output=True, check=True)
+        import io
+        import tarfile
+
+        with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+            tar.extractall(root / "src", filter="data")
+        subprocess.run([sys.executable, "-m", "venv", str(root / "venv")], check=True)
+        subprocess.run([str(python), "-m", "pip", "install", "-q", str(root / "src")], check=True)
+        (root / "ready").write_text(commit + "\n", encoding="utf-8")
+    return Side(f"{rev} (baseline)", str(python))
+
+
+def callgrind_total(*argv: str) -> int:
+    """Instructions executed by a program, start-up included (repeatable whatever the machine's load). It runs
+    once without valgrind first, so that the bytecode cache is written and no side pays for compiling."""
+    subprocess.run(argv, capture_output=True, env=votal_env(), check=True)
+    done = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *argv],
+        capture_output=True, text=True, env=votal_env(),
+    )
+    found = re.search(r"Collected\s*:\s*(\d+)", done.stderr)
+    if done.returncode or not found:
+        raise RuntimeError(f"valgrind {' '.join(argv)} failed: {done.stderr[-2000:]}")
+    return int(found.group(1))
 
 
 # --- measuring ----------------------------------------------------------------------------------------------
@@ -250,9 +321,9 @@ def votal_env() -> dict[str, str]:
     return env
 
 
-def run_votal(*args: str) -> Run:
+def run_votal(side: Side, *args: str) -> Run:
     """Run ``votal`` as a real subprocess: wall time, CPU time and peak memory (ru_maxrss) of that process."""
-    return run_program(str(VOTAL), *args)
+    return run_program(side.votal, *args)
 
 
 def run_program(*argv: str) -> Run:
@@ -295,15 +366,36 @@ def longest_day(game) -> tuple[int, int, int]:
 
 
 class Bench:
-    def __init__(self, forum: ForumProcess, workdir: Path, reps: int):
-        self.forum, self.workdir, self.reps = forum, workdir, reps
+    """The figures. With a baseline, each figure run as a subprocess is measured for every side, the sides
+    alternating within each repetition (A B, A B, ...), so both columns come from the same run on the same
+    machine; figures measured inside this process (the core called directly) are this checkout's only."""
+
+    def __init__(self, forum: ForumProcess, workdir: Path, reps: int, sides: list[Side], callgrind: bool):
+        self.forum, self.workdir, self.reps, self.sides, self.callgrind = forum, workdir, reps, sides, callgrind
         self.big = largest_game()
         self.big_posts = len(load_posts(self.big.thread_id))
-        self.rows: list[tuple[str, str, str]] = []  # figure, value, target
+        self.rows: list[tuple[str, list[str], str, str]] = []  # figure, a value per side, now / baseline, target
 
-    def add(self, figure: str, value: str, target: str = "") -> None:
-        self.rows.append((figure, value, target))
-        print(f"  {figure}: {value}" + (f"   [target {target}]" if target else ""), file=sys.stderr, flush=True)
+    def add(self, figure: str, values: list[str] | str, target: str = "", ratio: float | None = None) -> None:
+        """``values``: one per side; a single string is this checkout's only (measured in this process)."""
+        if isinstance(values, str):
+            values = [values] + ["not measured (in this process: this checkout only)"] * (len(self.sides) - 1)
+        shown = f"{ratio:.2f}" if ratio is not None else ""
+        self.rows.append((figure, values, shown, target))
+        line = " | ".join(values) + (f" | ratio {shown}" if shown else "")
+        print(f"  {figure}: {line}" + (f"   [target {target}]" if target else ""), file=sys.stderr, flush=True)
+
+    def ratio(self, figures: list[float]) -> float | None:
+        """This checkout's figure over the first baseline's."""
+        return figures[0] / figures[1] if len(figures) > 1 and figures[1] else None
+
+    def each(self, work) -> list[list]:
+        """``work(side)`` for every side in turn, ``reps`` times: each side's results."""
+        results: list[list] = [[] for _ in self.sides]
+        for _ in range(self.reps):
+            for i, side in enumerate(self.sides):
+                results[i].append(work(side))
+        return results
 
     # 1
     def parse(self) -> None:
@@ -316,38 +408,70 @@ class Bench:
         # corpus loaded, this heap makes lxml itself parse some 70% slower, which would flatter the ratio.
         pages_file = self.workdir / "pages.json"
         pages_file.write_text(json.dumps(pages), encoding="utf-8")
-        rate = {}
-        for extra in ([], ["--stored"]):
-            done = subprocess.run(
-                [sys.executable, __file__, "--parse-worker", str(pages_file), "--reps", str(self.reps), *extra],
-                capture_output=True, text=True, check=True,
-            )
-            figures = json.loads(done.stdout)
-            rate |= {name: figures["posts"] / seconds for name, seconds in figures["cpu"].items()}
-        self.add(f"Parse: lxml.html.fromstring floor ({len(pages)} pages, {figures['posts']} posts)",
-                 f"{rate['floor']:,.0f} posts/s")
+        counted = {}
+
+        def measure(side: Side) -> dict[str, float]:
+            cpu = {}
+            for extra in ([], ["--stored"]):
+                done = subprocess.run(
+                    [side.python, __file__, "--parse-worker", str(pages_file), "--reps", "1", *extra],
+                    capture_output=True, text=True, check=True,
+                )
+                figures = json.loads(done.stdout)
+                counted[side] = figures["posts"]
+                cpu |= figures["cpu"]
+            return cpu
+
+        results = self.each(measure)
+        posts = counted[NOW]
+        rates = [{name: counted[side] / median(r[name] for r in runs) for name in runs[0]}
+                 for side, runs in zip(self.sides, results, strict=True)]
+        self.add(f"Parse: lxml.html.fromstring floor ({len(pages)} pages, {posts} posts)",
+                 [f"{r['floor']:,.0f} posts/s" for r in rates], ratio=self.ratio([r["floor"] for r in rates]))
         self.add("Parse: parsers.phpbb.parse_page, commands read from every post",
-                 f"{rate['parser']:,.0f} posts/s ({rate['parser'] / rate['floor']:.2f} of floor)", "≥ 0.5 of floor")
+                 [f"{r['parser']:,.0f} posts/s ({r['parser'] / r['floor']:.2f} of floor)" for r in rates],
+                 "≥ 0.6 of floor", ratio=self.ratio([r["parser"] for r in rates]))
         self.add("Parse: commands re-read from stored bodies (after an extractor upgrade)",
-                 f"{rate['stored']:,.0f} posts/s")
+                 [f"{r['stored']:,.0f} posts/s" for r in rates], ratio=self.ratio([r["stored"] for r in rates]))
+        if self.callgrind:
+            sample = pages[:: max(len(pages) // CALLGRIND_PAGES, 1)][:CALLGRIND_PAGES]
+            sample_file = self.workdir / "pages-callgrind.json"
+            sample_file.write_text(json.dumps(sample), encoding="utf-8")
+            counts = []
+            for side in self.sides:
+                total = {work: callgrind_total(side.python, __file__, "--parse-worker", str(sample_file),
+                                               "--work", work) for work in ("none", "floor", "parser")}
+                counts.append({work: total[work] - total["none"] for work in ("floor", "parser")})
+            self.add(f"Parse: instructions for {len(sample)} corpus pages beyond start-up, parse_page / lxml floor "
+                     "(callgrind)", [f"{c['parser'] / 1e6:,.0f} M / {c['floor'] / 1e6:,.0f} M "
+                                     f"({c['floor'] / c['parser']:.2f})" for c in counts],
+                     ratio=self.ratio([c["parser"] for c in counts]))
 
     def big_game_file(self) -> Path:
         return write_game_file(self.workdir, self.big, self.forum.thread_url(self.big.thread_id))
 
+    def db(self, name: str, side: Side) -> Path:
+        """A store of this name for one side (the sides' schemas may differ)."""
+        return self.workdir / f"{name}-{self.sides.index(side)}.db"
+
     # 2
     def sync(self) -> None:
         game_file = self.big_game_file()
-        runs, requests = [], []
-        for rep in range(self.reps):
-            db = self.workdir / f"full-{rep}.db"
+        serial = iter(range(1_000_000))
+
+        def full(side: Side) -> tuple[Run, int, int]:
+            db = self.db(f"full-{next(serial)}", side)
             before = self.forum.counts()
-            runs.append(run_votal("sync", str(game_file), "--db", str(db), "--quiet", "--format", "json"))
+            run = run_votal(side, "sync", str(game_file), "--db", str(db), "--quiet", "--format", "json")
             after = self.forum.counts()
-            requests.append((after["robots"] - before["robots"], after["pages"] - before["pages"]))
-        robots, pages = requests[0]
+            return run, after["robots"] - before["robots"], after["pages"] - before["pages"]
+
+        results = self.each(full)
+        cpu = [median(r[0].cpu for r in runs) for runs in results]
         self.add(f"Full sync of the largest game ({self.big_posts} posts), `votal sync`, min_interval 0",
-                 f"{median(r.wall for r in runs):.2f} s wall, {median(r.cpu for r in runs):.2f} s CPU, "
-                 f"{pages + robots} requests ({pages} pages + {robots} robots.txt)")
+                 [f"{c:.2f} s CPU ({median(r[0].wall for r in runs):.2f} s wall), "
+                  f"{runs[0][1] + runs[0][2]} requests ({runs[0][2]} pages + {runs[0][1]} robots.txt)"
+                  for c, runs in zip(cpu, results, strict=True)], ratio=self.ratio(cpu))
 
     # 3
     def poll(self) -> None:
@@ -357,64 +481,75 @@ class Bench:
         from assistant.sync import sync_game
 
         game_file = self.big_game_file()
-        db = self.workdir / "poll.db"
         topic = self.big.thread_id
         self.forum.show(topic, self.big_posts)
-        run_votal("sync", str(game_file), "--db", str(db), "--quiet")
-        idle, idle_requests = [], []
-        for _ in range(self.reps):
+        for side in self.sides:
+            run_votal(side, "sync", str(game_file), "--db", str(self.db("poll", side)), "--quiet")
+
+        def idle_poll(side: Side) -> tuple[Run, dict[str, int]]:
             before = self.forum.counts()
-            idle.append(run_votal("sync", str(game_file), "--db", str(db), "--quiet"))
+            run = run_votal(side, "sync", str(game_file), "--db", str(self.db("poll", side)), "--quiet")
             after = self.forum.counts()
-            idle_requests.append({k: after[k] - before[k] for k in after})
-        robots, pages = idle_requests[0]["robots"], idle_requests[0]["pages"]
+            return run, {k: after[k] - before[k] for k in after}
+
+        results = self.each(idle_poll)
         self.add("Idle poll, `votal sync` subprocess: requests",
-                 f"{robots + pages} ({pages} page, answered 304; {robots} robots.txt)", "1")
+                 [f"{runs[0][1]['robots'] + runs[0][1]['pages']} ({runs[0][1]['pages']} page, answered 304; "
+                  f"{runs[0][1]['robots']} robots.txt)" for runs in results], "1")
+        cpu = [median(r[0].cpu for r in runs) for runs in results]
         self.add("Idle poll, `votal sync` subprocess: CPU (incl. Python start-up)",
-                 f"{median(r.cpu for r in idle) * 1000:.0f} ms CPU, {median(r.wall for r in idle) * 1000:.0f} ms wall")
+                 [f"{c * 1000:.0f} ms CPU, {median(r[0].wall for r in runs) * 1000:.0f} ms wall"
+                  for c, runs in zip(cpu, results, strict=True)], ratio=self.ratio(cpu))
 
         # The same poll inside a long-running process (the scheduler's case): robots.txt already read.
+        db = self.db("poll", NOW)
         game = load_game(game_file)
         store_db = open_db(db)
         robots_cache = RobotsCache()
         fetcher = Fetcher(min_interval=0, robots=robots_cache)
         sync_game(game, store_db, fetcher, now=lambda: datetime.now(UTC))
-        cpu, made = [], []
+        cpu_in, made = [], []
         for _ in range(self.reps):
             fetcher = Fetcher(min_interval=0, robots=robots_cache)
             started = time.thread_time()
             sync_game(game, store_db, fetcher, now=lambda: datetime.now(UTC))
-            cpu.append(time.thread_time() - started)
+            cpu_in.append(time.thread_time() - started)
             made.append(fetcher.requests_made)
         self.add("Idle poll in a running process (sync_game, robots.txt cached): requests, CPU",
-                 f"{requests_text(made[0])}, {median(cpu) * 1000:.1f} ms CPU", "1 request")
+                 f"{requests_text(made[0])}, {median(cpu_in) * 1000:.1f} ms CPU", "1 request")
 
         # A store that holds all but the last 5 posts, copied afresh for each repetition.
         self.forum.show(topic, self.big_posts - 5)
-        base = self.workdir / "poll-base.db"
-        run_votal("sync", str(game_file), "--db", str(base), "--quiet")
+        for side in self.sides:
+            run_votal(side, "sync", str(game_file), "--db", str(self.db("poll-base", side)), "--quiet")
         self.forum.show(topic, self.big_posts)
-        new_runs, new_cpu, new_requests = [], [], []
-        for rep in range(self.reps):
-            copy = self.workdir / f"poll-new-{rep}.db"
-            shutil.copyfile(base, copy)
+        serial = iter(range(1_000_000))
+
+        def new_poll(side: Side) -> tuple[Run, int]:
+            copy = self.db(f"poll-new-{next(serial)}", side)
+            shutil.copyfile(self.db("poll-base", side), copy)
             before = self.forum.counts()
-            new_runs.append(run_votal("sync", str(game_file), "--db", str(copy), "--quiet", "--format", "json"))
+            run = run_votal(side, "sync", str(game_file), "--db", str(copy), "--quiet", "--format", "json")
             after = self.forum.counts()
-            new_requests.append(after["pages"] - before["pages"] + after["robots"] - before["robots"])
-            assert json.loads(new_runs[-1].stdout)["new_posts"] == 5, new_runs[-1].stdout
+            assert json.loads(run.stdout)["new_posts"] == 5, run.stdout
+            return run, after["pages"] - before["pages"] + after["robots"] - before["robots"]
+
+        results = self.each(new_poll)
+        new_cpu = []
         for rep in range(self.reps):  # in-process, robots.txt cached
             copy = self.workdir / f"poll-new-in-{rep}.db"
-            shutil.copyfile(base, copy)
+            shutil.copyfile(self.db("poll-base", NOW), copy)
             copy_db = open_db(copy)
             started = time.thread_time()
             result = sync_game(game, copy_db, Fetcher(min_interval=0, robots=robots_cache),
                                now=lambda: datetime.now(UTC))
             new_cpu.append(time.thread_time() - started)
             assert result.new_posts == 5, result
+        cpu = [median(r[0].cpu for r in runs) for runs in results]
         self.add("Poll with 5 new posts, `votal sync` subprocess",
-                 f"{requests_text(new_requests[0])}, {median(r.cpu for r in new_runs) * 1000:.0f} ms CPU, "
-                 f"{median(r.wall for r in new_runs) * 1000:.0f} ms wall")
+                 [f"{requests_text(runs[0][1])}, {c * 1000:.0f} ms CPU, "
+                  f"{median(r[0].wall for r in runs) * 1000:.0f} ms wall"
+                  for c, runs in zip(cpu, results, strict=True)], ratio=self.ratio(cpu))
         self.add("Poll with 5 new posts in a running process (sync_game)",
                  f"{requests_text(result.requests)}, {median(new_cpu) * 1000:.1f} ms CPU")
 
@@ -427,24 +562,37 @@ class Bench:
         from assistant.tally import replay_day
 
         game_file = self.big_game_file()
-        db = self.workdir / "count.db"
         self.forum.show(self.big.thread_id, self.big_posts)
-        run_votal("sync", str(game_file), "--db", str(db), "--quiet")
         day, first, last = longest_day(self.big)
-        run_votal("count", str(game_file), "--db", str(db), "--day", str(day))  # warm the page cache
-        runs = [run_votal("count", str(game_file), "--db", str(db), "--day", str(day))
-                for _ in range(max(self.reps, 7))]
-        bare = [run_votal("--version") for _ in range(max(self.reps, 7))]
-        python = [run_program(sys.executable, "-c", "pass") for _ in range(max(self.reps, 7))]
+        command = ["count", str(game_file), "--day", str(day)]
+        for side in self.sides:
+            run_votal(side, "sync", str(game_file), "--db", str(self.db("count", side)), "--quiet")
+            run_votal(side, *command, "--db", str(self.db("count", side)))  # warm the page cache and bytecode
+        reps = self.reps
+        self.reps = max(reps, 7)
+        counts = self.each(lambda side: run_votal(side, *command, "--db", str(self.db("count", side))))
+        bare = self.each(lambda side: run_votal(side, "--version"))
+        python = self.each(lambda side: run_program(side.python, "-c", "pass"))
+        self.reps = reps
+        cpu = [median(r.cpu for r in runs) for runs in counts]
         self.add(f"`votal count` of day {day} of the largest game (posts {first}-{last} of {self.big_posts}), "
-                 "one subprocess", f"{median(r.wall for r in runs) * 1000:.0f} ms wall, "
-                 f"{median(r.cpu for r in runs) * 1000:.0f} ms CPU", "< 300 ms")
+                 "one subprocess", [f"{c * 1000:.0f} ms CPU ({median(r.wall for r in runs) * 1000:.0f} ms wall)"
+                                    for c, runs in zip(cpu, counts, strict=True)], "< 300 ms", ratio=self.ratio(cpu))
         self.add("  for scale: `votal --version` / bare `python -c pass`",
-                 f"{median(r.wall for r in bare) * 1000:.0f} ms / {median(r.wall for r in python) * 1000:.0f} ms wall, "
-                 f"{median(r.cpu for r in bare) * 1000:.0f} ms / {median(r.cpu for r in python) * 1000:.0f} ms CPU")
+                 [f"{median(r.cpu for r in b) * 1000:.0f} ms / {median(r.cpu for r in p) * 1000:.0f} ms CPU"
+                  for b, p in zip(bare, python, strict=True)],
+                 ratio=self.ratio([median(r.cpu for r in b) for b in bare]))
+        if self.callgrind:
+            totals = [callgrind_total(side.python, side.votal, *command, "--db", str(self.db("count", side)))
+                      for side in self.sides]
+            imports = [callgrind_total(side.python, "-c", "import assistant.cli") for side in self.sides]
+            self.add(f"`votal count` of day {day}: instructions, start-up included (callgrind)",
+                     [f"{t / 1e6:,.0f} M" for t in totals], ratio=self.ratio(totals))
+            self.add("  for scale: `import assistant.cli` (callgrind)", [f"{t / 1e6:,.0f} M" for t in imports],
+                     ratio=self.ratio(imports))
 
         game = load_game(game_file)
-        store_db = open_db(db)
+        store_db = open_db(self.db("count", NOW))
         points = [first + (last - first) * i // 99 for i in range(100)]
         count_game(game, store_db, days=[day], at_post=points[0])  # imports and ruleset loading, once
 
@@ -455,20 +603,18 @@ class Bench:
             for point in points:
                 replay_day(game, ruleset, posts, roster, day=day, at_post=point)
 
-        def counts() -> None:  # count_game reads the store again each time
+        def counts_in() -> None:  # count_game reads the store again each time
             for point in points:
                 count_game(game, store_db, days=[day], at_post=point)
 
-        for label, work in (("load once + replay_day", replays), ("count_game, store read each time", counts)):
-            wall, cpu = [], []
+        for label, work in (("load once + replay_day", replays), ("count_game, store read each time", counts_in)):
+            cpu_in = []
             for _ in range(self.reps):
-                started, started_cpu = time.perf_counter(), time.process_time()
+                started_cpu = time.process_time()
                 work()
-                wall.append(time.perf_counter() - started)
-                cpu.append(time.process_time() - started_cpu)
+                cpu_in.append(time.process_time() - started_cpu)
             self.add(f"Count day {day} as of each of 100 posts, one process ({label})",
-                     f"{median(wall):.2f} s wall, {median(cpu):.2f} s CPU ({median(cpu) * 10:.1f} ms CPU per count)",
-                     "< 2 s")
+                     f"{median(cpu_in):.2f} s CPU ({median(cpu_in) * 10:.1f} ms CPU per count)", "< 2 s")
 
     # 5
     def memory(self) -> None:
@@ -476,17 +622,19 @@ class Bench:
 
         game_file = write_game_file(self.workdir, replace(self.big, thread_id=BIG_TOPIC),
                                     self.forum.thread_url(BIG_TOPIC))
-        syncs, counts = [], []
-        for rep in range(self.reps):
-            db = self.workdir / f"big-{rep}.db"
-            syncs.append(run_votal("sync", str(game_file), "--db", str(db), "--quiet"))
-            counts.append(run_votal("count", str(game_file), "--db", str(db), "--all-days"))
-        self.add(f"Peak memory, `votal sync` of a {BIG_POSTS:,}-post thread (ru_maxrss)",
-                 f"{median(r.max_rss_mb for r in syncs):.0f} MB ({median(r.wall for r in syncs):.1f} s wall)",
-                 "< 150 MB")
-        self.add(f"Peak memory, `votal count --all-days` of the {BIG_POSTS:,}-post thread",
-                 f"{median(r.max_rss_mb for r in counts):.0f} MB ({median(r.wall for r in counts) * 1000:.0f} ms wall)",
-                 "< 150 MB")
+        serial = iter(range(1_000_000))
+
+        def both(side: Side) -> tuple[Run, Run]:
+            db = self.db(f"big-{next(serial)}", side)
+            return (run_votal(side, "sync", str(game_file), "--db", str(db), "--quiet"),
+                    run_votal(side, "count", str(game_file), "--db", str(db), "--all-days"))
+
+        results = self.each(both)
+        for k, figure in ((0, f"Peak memory, `votal sync` of a {BIG_POSTS:,}-post thread (ru_maxrss)"),
+                          (1, f"Peak memory, `votal count --all-days` of the {BIG_POSTS:,}-post thread")):
+            rss = [median(r[k].max_rss_mb for r in runs) for runs in results]
+            self.add(figure, [f"{m:.0f} MB ({median(r[k].cpu for r in runs):.2f} s CPU)"
+                              for m, runs in zip(rss, results, strict=True)], "< 150 MB", ratio=self.ratio(rss))
 
     # 6
     def all_games(self) -> None:
@@ -515,8 +663,8 @@ class Bench:
             cpu_times.append(time.process_time() - started_cpu)
             sync_times.append(synced)
         self.add(f"All {len(games)} corpus games ({posts:,} posts) synced and every day counted, one process",
-                 f"{median(times):.1f} s wall ({median(sync_times):.1f} s of it syncing), "
-                 f"{median(cpu_times):.1f} s CPU")
+                 f"{median(cpu_times):.1f} s CPU ({median(times):.1f} s wall, {median(sync_times):.1f} s of it "
+                 "syncing)")
 
 
 def machine() -> str:
@@ -536,19 +684,28 @@ def machine() -> str:
     )
 
 
-def render_table(rows, reps: int, load: tuple[float, float]) -> str:
+def render_table(rows, reps: int, load: tuple[float, float], sides: list[Side]) -> str:
     lines = [
         "## Performance",
         "",
         f"Measured with `python bench/run.py` (median of {reps} runs) on {machine()}, "
         f"{datetime.now(UTC):%Y-%m-%d} (load average {load[0]:.1f} at the start, {load[1]:.1f} at the end: "
         "wall times on a shared machine vary, CPU times less). The forum is the 32 real MafiaScum games of the "
-        "test corpus, rendered as phpBB pages and served from a separate process on 127.0.0.1.",
+        "test corpus, rendered as phpBB pages and served from a separate process on 127.0.0.1."
+        + (" Both columns come from this one run, the sides taking turns within each repetition."
+           if len(sides) > 1 else ""),
         "",
-        "| What | Figure | Target |",
-        "|---|---|---|",
     ]
-    lines += [f"| {figure} | {value} | {target} |" for figure, value, target in rows]
+    if len(sides) > 1:
+        versions = [subprocess.run([s.python, "-c", "import lxml.etree as e; print(*e.LXML_VERSION[:3], sep='.')"],
+                                   capture_output=True, text=True).stdout.strip() for s in sides]
+        lines[2] += " lxml: " + ", ".join(f"{v} ({s.label})" for s, v in zip(sides, versions, strict=True)) + "."
+        lines += [f"| What | {' | '.join(s.label for s in sides)} | Now / baseline | Target |",
+                  "|---" * (len(sides) + 3) + "|"]
+        lines += [f"| {figure} | {' | '.join(values)} | {ratio} | {target} |" for figure, values, ratio, target in rows]
+    else:
+        lines += ["| What | Figure | Target |", "|---|---|---|"]
+        lines += [f"| {figure} | {values[0]} | {target} |" for figure, values, _, target in rows]
     return "\n".join(lines) + "\n"
 
 
@@ -557,28 +714,39 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=3, help="repetitions per figure (the median is reported)")
     parser.add_argument("--only", nargs="*", choices=SECTIONS, help="run only these sections")
     parser.add_argument("--out", type=Path, help="also write the Markdown table to this file")
+    parser.add_argument("--baseline", default=V1, metavar="REV",
+                        help=f"also measure this commit, side by side (default {V1}, v1; 'none': this checkout only)")
+    parser.add_argument("--callgrind", action="store_true",
+                        help="also count instructions (valgrind) for the parse and count figures")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--parse-worker", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--stored", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--work", choices=("none", "floor", "parser"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
         serve_forever()
         return
     if args.parse_worker:
-        parse_worker(args.parse_worker, args.reps, args.stored)
+        parse_worker(args.parse_worker, args.reps, args.stored, args.work)
         return
     if not CORPUS_DIR.is_dir():
         sys.exit(f"the corpus is not at {CORPUS_DIR}")
+    callgrind = args.callgrind
+    if callgrind and shutil.which("valgrind") is None:
+        print("valgrind is not installed (apt-get install -y valgrind): the instruction counts are skipped",
+              file=sys.stderr)
+        callgrind = False
+    sides = [NOW] + ([] if args.baseline.lower() == "none" else [baseline_side(args.baseline)])
     sections = args.only or SECTIONS
     load_before = os.getloadavg()[0]
     with ForumProcess() as forum, tempfile.TemporaryDirectory() as tmp:
-        bench = Bench(forum, Path(tmp), args.reps)
+        bench = Bench(forum, Path(tmp), args.reps, sides, callgrind)
         for name in SECTIONS:
             if name in sections:
                 print(f"{name} ...", file=sys.stderr, flush=True)
                 {"parse": bench.parse, "sync": bench.sync, "poll": bench.poll, "count": bench.count,
                  "memory": bench.memory, "all": bench.all_games}[name]()
-    table = render_table(bench.rows, args.reps, (load_before, os.getloadavg()[0]))
+    table = render_table(bench.rows, args.reps, (load_before, os.getloadavg()[0]), sides)
     print(table)
     if args.out:
         args.out.write_text(table, encoding="utf-8")

@@ -292,8 +292,13 @@ def _bold_runs(pieces: list[tuple[str, bool]]) -> list[_Run]:
                 line_used = _line_used(text, line_used and same_line)
             else:
                 gap.append(text)
-        else:
-            line_used = _line_used(text, line_used)
+        elif text == _CUT:  # _line_used spelled out: most of a post's pieces come here, before any bold
+            line_used = False
+        elif "\n" in text:
+            last = text[text.rfind("\n") + 1 :]
+            line_used = bool(last) and not last.isspace()
+        elif not line_used:
+            line_used = bool(text) and not text.isspace()
     if current:
         runs.append(_Run("".join(current), before, False))
     return runs

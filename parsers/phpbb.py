@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, tzinfo
+from functools import lru_cache
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 from parsers.errors import ForumError
@@ -57,8 +58,9 @@ def parse_page(
     if chrome is not doc:
         _, bars, canonical, messages = _walk_page(chrome, stop_at_first_post=False)
     total = _read_total(bars)
-    start = _read_start(bars, canonical, url, total, per_page)
-    base = urljoin(url, "viewtopic.php")  # permalinks: viewtopic.php?p={id}#p{id}
+    shown = _read_current_page(bars)  # the bar's page number and page size, read once for the three uses
+    start = _read_start(shown, canonical, url, total, per_page)
+    base = _permalink_base(url)
     posts: list[Post] = []
     printed: list[int] = []  # the post numbers the page prints (MafiaScum)
     for position, element in enumerate(elements):
@@ -72,8 +74,8 @@ def parse_page(
                 printed.append(post.number)
     if not elements:
         problems.append(_explain_empty(chrome, messages))
-    next_url = _read_next(bars, url)
-    problems.extend(count_problems(len(elements), _expected(bars, total, start, per_page, next_url), printed))
+    next_url = _read_next(bars, shown, url)
+    problems.extend(count_problems(len(elements), _expected(shown, total, start, per_page, next_url), printed))
     return ThreadPage(posts=posts, next_url=next_url, total_posts=total, problems=problems)
 
 
@@ -124,7 +126,8 @@ def _scan_page(doc):
         return posts, bars, canonical, messages
     first = posts[0]
     for sibling in first.itersiblings("div"):
-        if "post" in classes_of(sibling) and _POST_ID.match(sibling.get("id") or ""):
+        value = sibling.get("class")
+        if value and "post" in value and "post" in value.split() and _POST_ID.match(sibling.get("id") or ""):
             posts.append(sibling)
         else:
             bars.extend(inner for inner in sibling.iter("div") if "pagination" in classes_of(inner))
@@ -149,9 +152,9 @@ def _find_posts(doc) -> list:
     return _walk_page(doc, stop_at_first_post=False)[0]
 
 
-def _expected(bars, total: int | None, start: int, per_page: int | None, next_url: str | None) -> int | None:
+def _expected(shown, total: int | None, start: int, per_page: int | None, next_url: str | None) -> int | None:
     """How many posts the page says it holds: a full page before the last, the rest of the total on the last."""
-    size = _read_current_page(bars)[1] or per_page
+    size = shown[1] or per_page
     if total is not None and (next_url is None or size):
         left = total - start
         return max(min(left, size) if size else left, 0)
@@ -183,21 +186,17 @@ def _scan_post(element) -> _Chrome:
 
     The frame's class names (content, author, notice, postprofile, post-number-bolded …) never come out
     of phpBB's BBCode, so what a body holds cannot be mistaken for the frame; the first div.content is the body.
+    Reading an attribute is what costs here (each is a lookup in libxml2's memory), so a span's or a dl's
+    class is read only until the one wanted is found.
     """
     found = _Chrome()
     found.deleted = "deleted" in (element.get("class") or "") and "deleted" in classes_of(element)
+    stamps, author_lines, notices = found.stamps, found.author_lines, found.notices
     for child in element.iter("div", "p", "dl", "time", "span"):
         tag = child.tag
-        if tag == "time":
-            stamp = child.get("datetime")
-            if stamp:
-                found.stamps.append(stamp)
-            continue
-        value = child.get("class")
-        if not value:
-            continue
         if tag == "div":
-            if "content" in value or "notice" in value:  # substrings first: most divs are neither
+            value = child.get("class")
+            if value and ("content" in value or "notice" in value):  # substrings first: most divs are neither
                 classes = value.split()
                 if "content" in classes:
                     if found.content is None:
@@ -206,19 +205,28 @@ def _scan_post(element) -> _Chrome:
                     if "post_deleted_msg" in classes:
                         found.deleted = True
                     else:
-                        found.notices.append(child)
+                        notices.append(child)
+        elif tag == "span":
+            if found.number is None:
+                value = child.get("class")
+                if value and "post-number-bolded" in value.split():
+                    found.number = child
         elif tag == "p":
-            if "author" in value or "deleted" in value:
+            value = child.get("class")
+            if value and ("author" in value or "deleted" in value):
                 classes = value.split()
                 if "author" in classes:
-                    found.author_lines.append(child)
+                    author_lines.append(child)
                 elif "post-notice" in classes and "deleted" in classes:
                     found.deleted = True
-        elif tag == "dl":
-            if found.profile_dt is None and "postprofile" in value.split():
+        elif tag == "time":
+            stamp = child.get("datetime")
+            if stamp:
+                stamps.append(stamp)
+        elif found.profile_dt is None:  # dl
+            value = child.get("class")
+            if value and "postprofile" in value.split():
                 found.profile_dt = next(child.iterchildren("dt"), None)
-        elif found.number is None and "post-number-bolded" in value.split():
-            found.number = child
     return found
 
 
@@ -304,13 +312,20 @@ def _read_total(bars) -> int | None:
     return None
 
 
+@lru_cache(maxsize=64)
+def _permalink_base(url: str) -> str:
+    """viewtopic.php beside the page (permalinks: viewtopic.php?p={id}#p{id}); the same for every page of a
+    thread, so joined once."""
+    return urljoin(url.split("?", 1)[0].split("#", 1)[0], "viewtopic.php")
+
+
 def _start_of(href: str) -> int | None:
     query = dict(parse_qsl(urlsplit(href).query))
     value = query.get("start")
     return int(value) if value is not None and value.isdigit() else None
 
 
-def _read_start(bars, canonical: str | None, url: str, total: int | None, per_page: int | None) -> int:
+def _read_start(shown, canonical: str | None, url: str, total: int | None, per_page: int | None) -> int:
     """The offset of the page's first post, for forums that print no post numbers.
 
     The canonical link carries the offset phpBB actually used (it clamps a start past the end);
@@ -321,7 +336,7 @@ def _read_start(bars, canonical: str | None, url: str, total: int | None, per_pa
     asked = _start_of(url)
     if asked is not None and (total is None or asked < total):
         return asked
-    current, shown_per_page = _read_current_page(bars)
+    current, shown_per_page = shown
     if current and (shown_per_page or per_page):
         return (current - 1) * (shown_per_page or per_page)
     return asked or 0
@@ -332,7 +347,10 @@ def _read_current_page(bars) -> tuple[int | None, int | None]:
     current = per_page = None
     for bar in bars:
         for item in bar.iter("li", "strong"):
-            if item.tag == "li" and "active" in item.get("class", "").split():
+            if item.tag == "li":
+                value = item.get("class")
+                if not value or "active" not in value or "active" not in value.split():  # substring first
+                    continue
                 text = text_of(item).strip()
             elif item.tag == "strong" and item.getparent() is not None and item.getparent().tag == "span":
                 text = text_of(item).strip()  # 3.0: <span><strong>2</strong>, <a>3</a></span>
@@ -352,13 +370,13 @@ def _read_current_page(bars) -> tuple[int | None, int | None]:
     return current, per_page
 
 
-def _read_next(bars, url: str) -> str | None:
+def _read_next(bars, shown, url: str) -> str | None:
     for bar in bars:
         for link in bar.iter("a"):
             if link.get("rel") == "next" and link.get("href"):
                 return _clean_url(urljoin(url, link.get("href")))
     # 3.0 has no rel=next: the link numbered one past the current page.
-    current, _ = _read_current_page(bars)
+    current, _ = shown
     if current:
         for bar in bars:
             for link in bar.iter("a"):
