@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 
 from assistant import store
 from assistant.checks import GameWarning
+from assistant.day_commands import VOID_ADVICE
 from assistant.game import Game
 from assistant.outcome import Kind, Reason
 from assistant.votal import Votal
@@ -32,7 +33,7 @@ ALERT_KINDS = (
     "majority",
     "day_decided",
     "deadline_near",
-    "unresolved_vote",  # no longer raised: a vote not counted that could change the outcome is a "doubt"
+    "unresolved_vote",  # a post of many votes at once, void until the moderator decides (other votes: "doubt")
     "doubt",  # what may be wrong with the count (assistant.doubts), each once
     "forum_error",
     "page_problem",
@@ -132,6 +133,18 @@ def detect_alerts(
                 f"Day {day}{where}: {doubt.why}.",
             )
         )
+    # a post of many votes at once (a joke, a slip, or a flood of hundreds of bold votes) counts for none until
+    # the moderator decides, whatever the wagons: said once for the post, never once per vote in it
+    for problem in votal.problems:
+        if problem.reason.endswith(VOID_ADVICE):
+            alerts.append(
+                Alert(
+                    "unresolved_vote",
+                    f"vote:{day}:{problem.post}:{_digest(problem.text)}",
+                    f"Day {day}, post {problem.post}: {problem.voter}'s {problem.text!r} was not counted: "
+                    f"{problem.reason}.",
+                )
+            )
     return alerts
 
 

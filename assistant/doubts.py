@@ -314,7 +314,8 @@ def _unexplained_ending(votal: Any, game: Any, ruleset: Any) -> list[Doubt]:
         return [Doubt(outcome.post, UNEXPLAINED_ENDING, recorded[0],
                       f"the game file records {' and '.join(recorded)} dead on day {votal.day} at no post (a lynch?); "
                       f"Votal's count gives no lynch ({lead}): check for a vote Votal missed or misread")]
-    if declared is None or declared.end_post is None or votal.as_of_post is None or votal.as_of_post < declared.end_post:
+    ended = declared is not None and declared.end_post is not None
+    if not ended or votal.as_of_post is None or votal.as_of_post < declared.end_post:
         return []  # the day has not ended as of this count
     ruled_by_rules = ruleset.decide == "plurality" or game.house.deadline_plurality
     if outcome is not None and outcome.kind != Kind.PENDING and (

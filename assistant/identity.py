@@ -102,7 +102,7 @@ class AuthorIndex:
         self._known: dict[str, tuple[str, str]] = {}  # skeleton -> (listed name, whose: seat or "moderator X")
         for account in self.accounts:
             self._known.setdefault(skeleton(account.name), (account.name, f"seat {account.seat}"))
-        for name, shown in self._moderators.items():
+        for shown in self._moderators.values():
             self._known.setdefault(skeleton(shown), (shown, f"moderator {shown}"))
         # names below are account keys (caseless), but ``_counts``: posts by each name as the thread shows it
         self._seat_of_id: dict[str, str] = {}  # user id -> the listed account it posts as
@@ -290,7 +290,8 @@ class AuthorIndex:
         found: list[tuple[str, str]] = []
         for name, listed in self._renamed.items():
             seat, listed = self._by_name[listed][0].seat, self._by_name[listed][0].name
-            found.append((seat, f"account {listed!r} now posts as {_shown(self._display.get(name, name))} (same user id): counted for it"))
+            now = _shown(self._display.get(name, name))
+            found.append((seat, f"account {listed!r} now posts as {now} (same user id): counted for it"))
         for name in self._conflicts:
             found.append((self._by_name[name][0].seat, self.why_not(name)))
         posted = self._posted()

@@ -248,8 +248,8 @@ def score_file(game: corpus.CorpusGame, path: str, db: str, score: Score, *, run
             what = "WRONG, SILENT" if wrong else "RIGHT, DOUBTED"
             score.doubt_lines.append(f"{what} game {game.number} day {day.day}: got {outcome.get('kind')} {got or ''} "
                                      f"at post {outcome.get('post')}; expected {day.eliminated or 'no lynch'} before "
-                                     f"{day.twilight_post}" + "".join(f"\n      {d['kind']} post {d['post']}: {d['why']}"
-                                                                     for d in doubts))
+                                     f"{day.twilight_post}"
+                                     + "".join(f"\n      {d['kind']} post {d['post']}: {d['why']}" for d in doubts))
         if day.check_hammer and decided and day.hammer_ok(outcome.get("post")):
             score.hammers_right += 1
         elif day.check_hammer or not decided:
