@@ -42,12 +42,15 @@ class LoopbackServer:
                 except Exception as exc:  # a broken test handler must show up as a 500, not a hang
                     response = Response(500, f"handler failed: {exc}")
                 body = response.body.encode("utf-8") if isinstance(response.body, str) else response.body
-                self.send_response(response.status)
-                for name, value in response.headers.items():
-                    self.send_header(name, value)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
+                try:
+                    self.send_response(response.status)
+                    for name, value in response.headers.items():
+                        self.send_header(name, value)
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up (a deadline, a signal): nothing to answer, nothing to print
 
             def log_message(self, *args) -> None:
                 pass
