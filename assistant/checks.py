@@ -119,7 +119,9 @@ def check_outcomes(
                     "missing_death",
                     f"day {day}: Votal counts {outcome.target} eliminated{at}, but [[deaths]] has no entry for it, "
                     f"so day {counted_day} still counts {outcome.target} alive (and its majority may be wrong): add "
-                    f'[[deaths]] player = "{outcome.target}", phase = "day {day}"',
+                    f'[[deaths]] player = "{outcome.target}", phase = "day {day}"; or, if the moderator did not '
+                    "count that lynch (a hammer after the deadline, a vote refused), correct the votes "
+                    f"(`votal audit --day {day}`)",
                     post=outcome.post,
                 )
             )

@@ -14,7 +14,9 @@ The kinds:
 - ``doubtful_decision``: the vote that decided the day was read through a weak step (a guess at a name, a
   spelling learnt from a count, a broken tag, an account the game file does not list under that spelling).
 - ``moderator_disagrees``: the moderator's latest count before Votal's decision (or the day's end) puts a
-  voter elsewhere than Votal on the wagon that decides, or states another number alive.
+  voter elsewhere than Votal on the wagon that decides, or states another number alive; or the game file
+  records the day's end without the death of the seat Votal's count lynched (the moderator announced
+  another ending).
 - ``unexplained_ending``: the day ended (the game file's ``end_post``) with no decision by the game's rules;
   a death the game file records for the day settled it only by the moderator's ruling.
 
@@ -79,6 +81,7 @@ def find_doubts(votal: Any, game: Any, ruleset: Any) -> tuple[Doubt, ...]:
         *_possible_hammers(votal, game, ruleset),
         *_doubtful_decision(votal),
         *_moderator_disagrees(votal),
+        *_lynch_not_recorded(votal, game),
         *_unexplained_ending(votal, game, ruleset),
     ]
     doubts = sorted((d for d in found if not d.note), key=lambda d: (d.post is None, d.post or 0))
@@ -294,6 +297,28 @@ def _moderator_disagrees(votal: Any) -> list[Doubt]:
         matters = (check.posted in at_stake or check.ours in at_stake) and check.voter not in acted
         found.append(Doubt(check.post, MODERATOR_DISAGREES if matters else NOTE, check.posted, why))
     return found
+
+
+def _lynch_not_recorded(votal: Any, game: Any) -> list[Doubt]:
+    """The game file has moved past the day (its end and the next day recorded) without recording the death of
+    the seat Votal's count lynched: the moderator's announcements and Votal's count disagree about the lynch (a
+    hammer the moderator did not count, posted after the deadline or refused, or a vote misread; else the file
+    lacks the death). Only once the next day is recorded: between ``votal day end`` and ``votal kill`` the file
+    is merely behind."""
+    declared = game.day(votal.day)
+    if declared is None or declared.end_post is None or game.day(votal.day + 1) is None:
+        return []
+    if votal.as_of_post is None or votal.as_of_post < declared.end_post:
+        return []  # the day has not ended as of this count
+    dead = {d.player for d in game.deaths if d.phase == "day" and d.phase_number == votal.day}
+    return [
+        Doubt(o.post, MODERATOR_DISAGREES, o.target,
+              f"the game file records day {votal.day}'s end at post {declared.end_post} with no death of {o.target}, "
+              f"but Votal's count lynches {o.target}" + (f" at post {o.post}" if o.post is not None else "")
+              + ": check whether the moderator counted that hammer (a deadline, a refused vote, a misread one)")
+        for o in (*votal.lynches, votal.outcome)
+        if o is not None and o.kind == Kind.ELIMINATION and o.target is not None and o.target not in dead
+    ]
 
 
 # -- the day's end -------------------------------------------------------------------------------------------

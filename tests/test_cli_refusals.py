@@ -209,7 +209,8 @@ def test_a_computed_lynch_without_its_death_entry_is_a_warning_naming_the_entry(
     assert missing["message"] == (
         "day 1: Votal counts Dorian Gray eliminated at post 24, but [[deaths]] has no entry for it, so day 2 still "
         'counts Dorian Gray alive (and its majority may be wrong): add [[deaths]] player = "Dorian Gray", '
-        'phase = "day 1"'
+        'phase = "day 1"; or, if the moderator did not count that lynch (a hammer after the deadline, a vote '
+        "refused), correct the votes (`votal audit --day 1`)"
     )
     assert "missing_death" not in warnings_of(*synced[1:], 2)  # the demo records the death
 

@@ -163,3 +163,24 @@ def test_at_a_plurality_deadline_uncounted_votes_that_change_the_leader():
     assert [d.why for d in doubts_only(tie)] == [
         "the votes not counted, counted, would make Marigold and Pemberton lead at the deadline (2 votes), not what "
         "Votal decided"]
+
+
+def test_a_lynch_the_game_file_moved_past_without_recording_is_the_moderator_disagreeing():
+    # Marigold reaches 4 of 7 at post 4, but the file records day 1's end and day 2's start, and no lynch
+    lines = [*THREE_ON_MARIGOLD, "4 Odalys: vote Marigold", "9 Warden: vote Quentin"]
+    two_days = "[[days]]\nday = 1\nstart_post = 0\nend_post = 9\n\n[[days]]\nday = 2\nstart_post = 9\n"
+    votal, found = doubts(lines, two_days)
+    assert (votal.outcome.kind, votal.outcome.target, votal.outcome.post) == ("elimination", "Marigold", 4)
+    (doubt,) = doubts_only(found)
+    assert (doubt.kind, doubt.post, doubt.target) == (MODERATOR_DISAGREES, 4, "Marigold")
+    assert doubt.why.startswith("the game file records day 1's end at post 9 with no death of Marigold, but Votal's "
+                                "count lynches Marigold at post 4")
+    # the lynch recorded: nothing to say; the next day not yet recorded: the file is merely behind
+    _, recorded = doubts(lines, two_days + '\n[[deaths]]\nplayer = "Marigold"\nphase = "day 1"\n')
+    assert doubts_only(recorded) == []
+    _, behind = doubts(lines, "[[days]]\nday = 1\nstart_post = 0\nend_post = 9\n")
+    assert doubts_only(behind) == []
+    # a count as of a post before the day's end is not held against the ending
+    early = replay_day(game_of(two_days), load_ruleset("mafiascum"), [read_post(line) for line in lines[:4]],
+                       Roster.from_game(game_of(two_days), load_ruleset("mafiascum")), day=1)
+    assert doubts_only(find_doubts(early, game_of(two_days), load_ruleset("mafiascum"))) == []

@@ -138,3 +138,62 @@ def test_a_day_that_ended_without_a_majority_and_a_recorded_lynch_is_an_unexplai
     house = tables.replace("[[days]]", "[house]\ndeadline_plurality = true\n\n[[days]]", 1)
     game.write_text(game.read_text(encoding="utf-8").replace(tables, house), encoding="utf-8")
     assert doubts_of(game, db) == []
+
+
+NOTE_VOTE = VOTE.format("Zanzibar")  # a name nobody holds, far from any majority: a note wherever it stands
+MOD_COUNT = "Vote count<br>Elm (2): Birch, Damson<br>Not voting (3): Alder, Cedar, Elm"
+ENDED = '[[days]]\nday = 1\nstart_post = 0\nend_post = 10\n\n[[deaths]]\nplayer = "Elm"\nphase = "day 1"\n'
+KIND_THREADS = {  # kind -> (posts, game file tables, extra), each with a note beside the doubt
+    "possible_hammer": ({1: ("Damson", NOTE_VOTE), 2: ("Birch", VOTE.format("Elm")), 3: ("Cedar", VOTE.format("Elm")),
+                         4: ("Alder2", VOTE.format("Elm"))}, OPEN_DAY, ""),
+    "doubtful_decision": ({1: ("Alder", NOTE_VOTE), 2: ("Birch", VOTE.format("Elm")), 3: ("Cedar", VOTE.format("Elm")),
+                           4: ("Damson", VOTE.format("Elmm"))}, OPEN_DAY, ""),
+    "moderator_disagrees": ({1: ("Birch", VOTE.format("Elm")), 2: ("Cedar", VOTE.format("Elm")), 4: ("Mod", MOD_COUNT),
+                             6: ("Alder", NOTE_VOTE)}, OPEN_DAY, 'moderators = ["Mod"]'),
+    "unexplained_ending": ({1: ("Birch", VOTE.format("Elm")), 2: ("Cedar", VOTE.format("Elm")),
+                            3: ("Damson", NOTE_VOTE)}, ENDED, ""),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(KIND_THREADS))
+def test_each_kind_reaches_status_and_one_alert_and_its_notes_reach_neither(synced, kind):
+    posts, tables, extra = KIND_THREADS[kind]
+    game, db = synced(thread(posts), tables=tables, extra=extra)
+    data = json.loads(invoke("count", game, "--db", db, "--day", "1", "--format", "json").output)
+    doubts = [d for d in data["doubts"] if d["kind"] != "note"]
+    notes = [d for d in data["doubts"] if d["kind"] == "note"]
+    assert [d["kind"] for d in doubts] == [kind]
+    assert any("Zanzibar" in n["why"] for n in notes)  # the note is kept in the JSON...
+    assert "Zanzibar" in invoke("audit", game, "--db", db, "--day", "1").output  # ...and the audit
+    status = invoke("status", game, "--db", db)
+    assert status.exit_code == 0, status.output
+    needs = status.output.split("needs you")[1]
+    assert doubts[0]["why"] in needs
+    assert "Zanzibar" not in status.output  # ...never in "needs you"
+    runner = Runner(db_path=db, limiter=HostLimiter(sleep=lambda s: None), now=lambda: NOW)
+    runner.run_game(game)
+    runner.run_game(game)
+    alerts = store.load_alerts(store.open_db(db), load_game(game).key, limit=50)
+    assert [a["message"] for a in alerts if a["kind"] == "doubt"] == [f"Day 1, post {doubts[0]['post']}: "
+                                                                      f"{doubts[0]['why']}."]
+    assert not any("Zanzibar" in a["message"] for a in alerts)  # ...nor in an alert
+
+
+def test_a_lynch_the_game_file_moved_past_without_recording_is_the_moderator_disagreeing(synced):
+    # Elm reaches 3 of 3 at post 4; the game file ends day 1 at post 6 and starts day 2 without Elm's death
+    tables = "[[days]]\nday = 1\nstart_post = 0\nend_post = 6\n\n[[days]]\nday = 2\nstart_post = 6\n"
+    game, db = synced(thread({2: ("Birch", VOTE.format("Elm")), 3: ("Cedar", VOTE.format("Elm")),
+                              4: ("Damson", VOTE.format("Elm"))}), tables=tables)
+    (doubt,) = doubts_of(game, db)
+    assert (doubt["kind"], doubt["post"], doubt["target"]) == ("moderator_disagrees", 4, "Elm")
+    assert doubt["why"].startswith("the game file records day 1's end at post 6 with no death of Elm, but Votal's "
+                                   "count lynches Elm at post 4")
+    assert "DOUBT (moderator disagrees) post 4" in invoke("count", game, "--db", db, "--day", "1").output
+    assert "DOUBT (moderator disagrees) post 4" in invoke("audit", game, "--db", db, "--day", "1").output
+    # status counts day 2; the file's missing lynch is named there, with both ways it may be wrong
+    status = invoke("status", game, "--db", db).output.split("needs you")[1]
+    assert "day 1: Votal counts Elm eliminated at post 4, but [[deaths]] has no entry for it" in status
+    # recorded, it is one reading again
+    game.write_text(game.read_text(encoding="utf-8") + '\n[[deaths]]\nplayer = "Elm"\nphase = "day 1"\n',
+                    encoding="utf-8")
+    assert doubts_of(game, db) == []
