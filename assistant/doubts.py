@@ -80,7 +80,7 @@ def find_doubts(votal: Any, game: Any, ruleset: Any) -> tuple[Doubt, ...]:
     found = [
         *_possible_hammers(votal, game, ruleset),
         *_doubtful_decision(votal),
-        *_moderator_disagrees(votal),
+        *_moderator_disagrees(votal, game, ruleset),
         *_lynch_not_recorded(votal, game),
         *_unexplained_ending(votal, game, ruleset),
     ]
@@ -265,10 +265,11 @@ def _doubtful_decision(votal: Any) -> list[Doubt]:
 # -- the moderator's own word --------------------------------------------------------------------------------
 
 
-def _moderator_disagrees(votal: Any) -> list[Doubt]:
+def _moderator_disagrees(votal: Any, game: Any, ruleset: Any) -> list[Doubt]:
     """The moderator's latest count before Votal's decision (or now), where it places a voter otherwise on the
     wagon that decides (or leads) and that voter has not voted since: one of the two readings is wrong about
-    that wagon. A number alive the count states otherwise is a note (a count's number is often its own slip)."""
+    that wagon. A number alive the count states otherwise is a doubt when that number's majority would decide
+    the day otherwise, else a note (a count's number is often its own slip)."""
     checks: Sequence[Any] = votal.count_checks
     if not checks:
         return []
@@ -287,9 +288,7 @@ def _moderator_disagrees(votal: Any) -> list[Doubt]:
         if check.post != latest:
             continue
         if hasattr(check, "posted_alive"):
-            found.append(Doubt(check.post, NOTE, None,
-                               f"the moderator's count says {check.posted_alive} alive, the game file gives "
-                               f"{check.alive}"))
+            found.append(_alive_differs(check, votal, game, ruleset, decided))
             continue
         posted = "not voting" if check.posted is None else check.posted
         ours = "not voting" if check.ours is None else check.ours
@@ -319,6 +318,44 @@ def _lynch_not_recorded(votal: Any, game: Any) -> list[Doubt]:
         for o in (*votal.lynches, votal.outcome)
         if o is not None and o.kind == Kind.ELIMINATION and o.target is not None and o.target not in dead
     ]
+
+
+def _alive_differs(check: Any, votal: Any, game: Any, ruleset: Any, decided: int | None) -> Doubt:
+    """A count stating fewer alive than the game file (a death the file may lack): a doubt when, with that number's
+    majority, a wagon standing from the count's post on would have a majority Votal's does not reach. Chosen on
+    half A: a count stating more alive than the file (an old number, a slip) sat on 4 days decided right there and
+    on no day decided wrong, so it stays a note."""
+    said = f"the moderator's count says {check.posted_alive} alive, the game file gives {check.alive}"
+    note = Doubt(check.post, NOTE, None, said)
+    if not ruleset.threshold or "majority" not in ruleset.early_end or check.posted_alive < 1:
+        return note
+    theirs, ours = ruleset.majority_for(check.posted_alive), ruleset.majority_for(check.alive)
+    if theirs >= ours:
+        return note
+    weights = {s.name: float(s.vote_weight) for s in game.players}
+    state: dict[str, tuple[str | None, ...]] = {}
+    changes = sorted(votal.changes, key=lambda c: c.post)
+    points = sorted({check.post, *(c.post for c in changes if c.post >= check.post)})
+    index = 0
+    for post in points:
+        if decided is not None and post > decided:
+            break
+        while index < len(changes) and changes[index].post <= post:
+            state[changes[index].voter] = tuple(t for t, _ in changes[index].votes)
+            index += 1
+        living = alive_seats(game, votal.day, at_post=post)
+        votes: dict[str, float] = {}
+        for voter, targets in state.items():
+            for target in targets:
+                if voter in living and target is not None and target in living:
+                    votes[target] = votes.get(target, 0.0) + weights.get(voter, 1.0)
+        over = sorted((t for t, v in votes.items() if theirs <= v < ours), key=lambda t: -votes[t])
+        if over:
+            return Doubt(post, MODERATOR_DISAGREES, over[0],
+                         f"{said} (count at post {check.post}): with {check.posted_alive} alive, {over[0]} has "
+                         f"a majority at post {post} ({show_votes(votes[over[0]])} of {theirs}): a death may be "
+                         "missing from the game file")
+    return note
 
 
 # -- the day's end -------------------------------------------------------------------------------------------

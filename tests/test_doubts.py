@@ -184,3 +184,17 @@ def test_a_lynch_the_game_file_moved_past_without_recording_is_the_moderator_dis
     early = replay_day(game_of(two_days), load_ruleset("mafiascum"), [read_post(line) for line in lines[:4]],
                        Roster.from_game(game_of(two_days), load_ruleset("mafiascum")), day=1)
     assert doubts_only(find_doubts(early, game_of(two_days), load_ruleset("mafiascum"))) == []
+
+
+def test_a_count_with_fewer_alive_is_a_doubt_when_its_majority_decides_the_day():
+    # 7 alive in the file (4 is a majority); the moderator's count at post 2 says 5 alive (3 is a majority)
+    votal, found = doubts(THREE_ON_MARIGOLD, count_checks=(AliveDisagreement(2, 5, 7),))
+    assert votal.outcome is None  # Votal waits for a fourth vote...
+    (doubt,) = doubts_only(found)  # ...which, if the moderator's number is right, the day no longer needs
+    assert (doubt.kind, doubt.post, doubt.target) == (MODERATOR_DISAGREES, 3, "Marigold")
+    assert doubt.why == ("the moderator's count says 5 alive, the game file gives 7 (count at post 2): with 5 alive, "
+                         "Marigold has a majority at post 3 (3 of 3): a death may be missing from the game file")
+    # no wagon reaching the count's majority: a note
+    _, far = doubts(THREE_ON_MARIGOLD[:2], count_checks=(AliveDisagreement(2, 5, 7),))
+    assert kinds(far) == [(NOTE, 2)]
+
