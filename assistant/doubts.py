@@ -26,6 +26,7 @@ or an alert.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -105,7 +106,9 @@ def _possible_hammers(votal: Any, game: Any, ruleset: Any) -> list[Doubt]:
     decided = votal.outcome.post if votal.outcome is not None and votal.outcome.post is not None else None
     changes = sorted(votal.changes, key=lambda c: c.post)
     state: dict[str, tuple[str | None, ...]] = {}
-    shadow: dict[str, tuple[str | None, bool]] = {}  # voter (seat, else account) -> (target, no lynch) uncounted
+    # voter (seat, else account) -> (target, no lynch, the text) of its uncounted vote
+    shadow: dict[str, tuple[str | None, bool, str]] = {}
+    strangers: dict[str, None] = {}  # accounts that voted without a seat (an unlisted replacement?), in order
     found: list[Doubt] = []
     index = 0
     last = None
@@ -120,11 +123,13 @@ def _possible_hammers(votal: Any, game: Any, ruleset: Any) -> list[Doubt]:
         if action.counted:
             shadow.pop(key, None)  # the voter's own later vote replaces the uncounted one
             continue
+        if action.why_not == WhyNot.NOT_A_PLAYER and action.voter is None:
+            strangers[action.author] = None
         if action.action != "vote" or action.why_not in _NOT_A_VOTE:
             continue
-        shadow[key] = (action.target, action.no_elimination)
+        shadow[key] = (action.target, action.no_elimination, action.text)
         last = action
-        found.append(_would_decide(action, key, state, shadow, weights, votal, game, ruleset))
+        found.append(_would_decide(action, key, state, shadow, weights, votal, game, ruleset, strangers))
     if last is not None and not ruleset.threshold:
         found += _would_lead(last, state, shadow, weights, votal, game, ruleset)
     return found
@@ -134,7 +139,7 @@ def _standing_with(state, shadow, living, weights) -> tuple[dict[str | None, flo
     """(votes, voters) per target of the standing votes, the uncounted ones in their voters' place (an unlisted
     account adds a voter)."""
     held = {voter: targets for voter, targets in state.items() if voter in living}
-    held.update((voter, (None if no_elim else target,)) for voter, (target, no_elim) in shadow.items()
+    held.update((voter, (None if no_elim else target,)) for voter, (target, no_elim, _) in shadow.items()
                 if target is not None or no_elim)
     votes: dict[str | None, float] = {}
     voters: dict[str | None, int] = {}
@@ -146,7 +151,7 @@ def _standing_with(state, shadow, living, weights) -> tuple[dict[str | None, flo
     return votes, voters
 
 
-def _would_decide(action, key, state, shadow, weights, votal, game, ruleset) -> Doubt:
+def _would_decide(action, key, state, shadow, weights, votal, game, ruleset, strangers=()) -> Doubt:
     """The doubt (or note) for one uncounted vote: what counting it (with the other uncounted votes
     still standing) would do at its post."""
     said = f"{action.voter or action.author}'s {action.text!r} not counted ({action.why_not})"
@@ -164,6 +169,11 @@ def _would_decide(action, key, state, shadow, weights, votal, game, ruleset) -> 
             return Doubt(action.post, POSSIBLE_HAMMER, near[0],
                          f"{said}; if it names {near[0]}, it is a majority "
                          f"({show_votes(counts[near[0]] + weight)} of {majority})")
+        account, votes = _on_a_stranger(shadow, strangers, living, weights)
+        if account is not None and votes >= majority:
+            return Doubt(action.post, POSSIBLE_HAMMER, None,
+                         f"{said}; the votes naming {account}, an account that votes without a seat, are a "
+                         f"majority if it holds one ({show_votes(votes)} of {majority})")
         return Doubt(action.post, NOTE, None, said)
     target = None if action.no_elimination else action.target
     if target is not None and target not in living:
@@ -178,6 +188,21 @@ def _would_decide(action, key, state, shadow, weights, votal, game, ruleset) -> 
         return Doubt(action.post, POSSIBLE_HAMMER, target,
                      f"{said}; counted, it is unanimous minus one on {wagon} ({voters[target]} of {len(living)})")
     return Doubt(action.post, NOTE, target, said)
+
+
+def _on_a_stranger(shadow, strangers, living, weights) -> tuple[str | None, float]:
+    """The account without a seat that most uncounted votes Votal could not read name (its own among them), and
+    their votes: a seat held by an account the game file does not list (an unannounced replacement)."""
+    on: dict[str, float] = {}
+    for voter, (target, no_elim, text) in shadow.items():
+        if target is not None or no_elim or not (voter in living or voter.startswith("account ")):
+            continue
+        typed = re.split(r"(?i)\bvote\b", text)[-1]  # "unvote Javert, vote shattered": what the last vote names
+        named = [a for a in strangers if _looks_like(typed, (a,))]
+        if len(named) == 1:
+            on[named[0]] = on.get(named[0], 0.0) + weights.get(voter, 1.0)
+    best = max(on, key=on.__getitem__, default=None)
+    return best, on.get(best, 0.0) if best is not None else 0.0
 
 
 def _would_lead(last, state, shadow, weights, votal, game, ruleset) -> list[Doubt]:

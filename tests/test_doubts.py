@@ -198,3 +198,18 @@ def test_a_count_with_fewer_alive_is_a_doubt_when_its_majority_decides_the_day()
     _, far = doubts(THREE_ON_MARIGOLD[:2], count_checks=(AliveDisagreement(2, 5, 7),))
     assert kinds(far) == [(NOTE, 2)]
 
+
+def test_votes_naming_an_account_that_votes_without_a_seat_are_a_possible_hammer_at_a_majority():
+    # "Nightjar" posts and votes but holds no seat (an unannounced replacement); players vote it by its name
+    lines = ["1 Nightjar: vote Quentin", "2 Quentin: vote night", "3 Ysolde: vote Nightjar",
+             "4 Bramble: vote Nightjar"]
+    _, three = doubts(lines)
+    assert doubts_only(three) == []  # 3 of 4: a note each
+    _, found = doubts([*lines, "5 Nightjar: vote Nightjar"])
+    (doubt,) = doubts_only(found)
+    assert (doubt.kind, doubt.post, doubt.target) == (POSSIBLE_HAMMER, 5, None)
+    assert doubt.why.endswith("the votes naming Nightjar, an account that votes without a seat, are a majority if it "
+                              "holds one (4 of 4)")
+    # an account that never voted is not known to be in the game: names Votal cannot read stay notes
+    _, unknown = doubts(lines[1:] + ["5 Odalys: vote Nightjar"])
+    assert doubts_only(unknown) == []
