@@ -197,3 +197,15 @@ def test_a_lynch_the_game_file_moved_past_without_recording_is_the_moderator_dis
     game.write_text(game.read_text(encoding="utf-8") + '\n[[deaths]]\nplayer = "Elm"\nphase = "day 1"\n',
                     encoding="utf-8")
     assert doubts_of(game, db) == []
+
+
+def test_votes_naming_an_account_that_votes_without_a_seat_reach_status_as_a_possible_hammer(synced):
+    # "Rowan" posts and votes but the game file gives it no seat; Birch and Cedar vote it by name (3 of 3 with
+    # its own vote): if Rowan holds a seat (an unannounced replacement), the day is over
+    game, db = synced(thread({1: ("Rowan", VOTE.format("Birch")), 2: ("Birch", VOTE.format("rowan")),
+                              3: ("Cedar", VOTE.format("Rowan")), 4: ("Rowan", VOTE.format("Rowan"))}))
+    (doubt,) = doubts_of(game, db)
+    assert (doubt["kind"], doubt["post"], doubt["target"]) == ("possible_hammer", 4, None)
+    assert doubt["why"].endswith("the votes naming Rowan, an account that votes without a seat, are a majority if "
+                                 "it holds one (3 of 3)")
+    assert doubt["why"] in invoke("status", game, "--db", db).output.split("needs you")[1]
