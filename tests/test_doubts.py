@@ -213,3 +213,21 @@ def test_votes_naming_an_account_that_votes_without_a_seat_are_a_possible_hammer
     # an account that never voted is not known to be in the game: names Votal cannot read stay notes
     _, unknown = doubts(lines[1:] + ["5 Odalys: vote Nightjar"])
     assert doubts_only(unknown) == []
+
+
+def test_a_seats_refused_vote_still_standing_when_a_counted_vote_completes_the_wagon():
+    # the game file has Pemberton dead (6 alive: 4 is a majority), but Pemberton votes Marigold first; three
+    # counted votes follow: with Pemberton's vote standing, the third is a majority
+    dead = '[[days]]\nday = 1\nstart_post = 0\n\n[[deaths]]\nplayer = "Pemberton"\nphase = "night 0"\n'
+    votal, found = doubts(["1 Pemberton: vote Marigold", *[f"{n + 1}{line[1:]}" for n, line in
+                                                            enumerate(THREE_ON_MARIGOLD, 1)]], dead)
+    assert votal.outcome is None
+    (doubt,) = doubts_only(found)
+    assert (doubt.kind, doubt.post, doubt.target) == (POSSIBLE_HAMMER, 4, "Marigold")
+    assert doubt.why == ("Bramble's 'vote Marigold' brings Marigold to 4 of 4 with the votes not counted still "
+                         "standing (Pemberton): counted, it is a majority")
+    # an unlisted account's vote may be stale (the account replaced out): it is weighed only when cast
+    _, stranger = doubts(["1 Stranger: vote Marigold", *[f"{n + 1}{line[1:]}" for n, line in
+                                                          enumerate(THREE_ON_MARIGOLD[:2], 1)],
+                          "4 Odalys: vote Marigold"])
+    assert doubts_only(stranger) == []
