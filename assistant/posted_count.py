@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+
+from assistant.records import dataclass
 
 
 @dataclass(frozen=True)

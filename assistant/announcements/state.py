@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from assistant.announcements.facts import Cite, DayEnd, PostLike
+from assistant.records import dataclass
 
 
 @dataclass
