@@ -51,6 +51,10 @@ create table if not exists posts (
 create index if not exists idx_posts_game_number on posts (game, number);
 -- covers game_stamp: `votal run` reads it twice a poll per game, and the table's rows hold the bodies
 create index if not exists idx_posts_game_stamp on posts (game, number, revisions, deleted);
+-- covers load_read_posts, which every count makes: read from the table, each row's commands lie past its body
+create index if not exists idx_posts_read on posts (
+    game, number, post_id, author, author_id, time, url, commands, edited, deleted, revisions
+);
 create table if not exists revisions (
     game text, post_id text, body_hash text, body_html text, seen_at text,
     commands text, commands_version integer,  -- read once, for an edited post's first revision
