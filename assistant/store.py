@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from assistant.errors import VotalError
 from assistant.records import dataclass
-from parsers.commands import EXTRACTOR_VERSION, Command, ReadPost, extract_commands
+from parsers.reading import EXTRACTOR_VERSION, Command, ReadPost
 
 if TYPE_CHECKING:
     from parsers.page import Post
@@ -342,7 +342,7 @@ def _post_rows(db: Store, game: str, posts: list[Post], seen: str) -> tuple[list
         if same_body and before["commands_version"] == EXTRACTOR_VERSION:
             commands = before["commands"]
         else:
-            commands = encode_commands(post.commands if post.commands is not None else extract_commands(post.body_html))
+            commands = encode_commands(post.commands if post.commands is not None else _extract(post.body_html))
         rows.append(
             {
                 "game": game,
@@ -392,6 +392,14 @@ def _command_row(command: Command) -> list:
     if command.note:
         return [*row, int(command.bold), command.note]
     return [*row, 0] if not command.bold else row
+
+
+def _extract(body_html: str) -> list[Command]:
+    """The commands of a stored body. The reader is imported only here: a count replays the stored commands
+    and never compiles its patterns."""
+    from parsers.commands import extract_commands
+
+    return extract_commands(body_html)
 
 
 def decode_commands(text: str | None) -> tuple[Command, ...]:
@@ -503,7 +511,7 @@ def load_read_posts(
         [game, EXTRACTOR_VERSION],
     )
     if stale:
-        fresh = {row["post_id"]: encode_commands(extract_commands(row["body_html"])) for row in stale}
+        fresh = {row["post_id"]: encode_commands(_extract(row["body_html"])) for row in stale}
         with _writing(db):
             db.executemany(
                 "update posts set commands = ?, commands_version = ? where game = ? and post_id = ?",
@@ -551,7 +559,7 @@ def _first_commands(db: Store, game: str, post_ids: set[str]) -> dict[str, tuple
     for post_id, body_hash in stale:
         body = _one(db, "select body_html from revisions where game = ? and post_id = ? and body_hash = ?",
                     [game, post_id, body_hash])["body_html"]
-        fresh[post_id] = encode_commands(extract_commands(body))
+        fresh[post_id] = encode_commands(_extract(body))
     if fresh:
         with _writing(db):
             db.executemany(
