@@ -57,25 +57,6 @@ def skeleton(name: str) -> str:
     return skeleton_key(name, digit_policy="tr39")
 
 
-def osa_similarity(a: str, b: str) -> float:
-    """1 - the optimal string alignment distance (edits, adjacent swaps) over the longer length: what
-    ``rapidfuzz.distance.OSA.normalized_similarity`` gives, for the few short names a count compares, without
-    importing rapidfuzz (some 30 M instructions) into a count for one unlisted poster."""
-    longest = max(len(a), len(b))
-    if not longest:
-        return 1.0
-    before, row = None, list(range(len(b) + 1))
-    for i in range(1, len(a) + 1):
-        current = [i] + [0] * len(b)
-        for j in range(1, len(b) + 1):
-            cost = a[i - 1] != b[j - 1]
-            current[j] = min(row[j] + 1, current[j - 1] + 1, row[j - 1] + cost)
-            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
-                current[j] = min(current[j], before[j - 2] + 1)
-        before, row = row, current
-    return 1.0 - row[len(b)] / longest
-
-
 def _loose(name: str) -> str:
     """Letters and digits only, caseless: for reporting a resemblance, never for counting."""
     text = unicodedata.normalize("NFKD", name)
@@ -248,6 +229,8 @@ class AuthorIndex:
         loose = _loose(name)
         if account_key(name) in self._by_name or len(loose) < _MIN_RESEMBLING:
             return []
+        from rapidfuzz.distance import OSA  # imported when first needed
+
         return sorted(
             {
                 a.seat
@@ -256,7 +239,7 @@ class AuthorIndex:
                 and (
                     _loose(a.name) in loose
                     or loose in _loose(a.name)
-                    or osa_similarity(loose, _loose(a.name)) >= _RESEMBLES_MIN
+                    or OSA.normalized_similarity(loose, _loose(a.name)) >= _RESEMBLES_MIN
                 )
             }
         )

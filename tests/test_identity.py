@@ -245,13 +245,3 @@ def test_an_account_takes_a_second_seat_after_its_first_died():
 def test_a_second_seat_needs_the_first_dead_and_a_replacement_post(change):
     with pytest.raises(GameFileError, match="already belongs to another seat"):
         parse_game(SECOND_SEAT.replace(*change))
-
-
-@settings(max_examples=400, deadline=None)
-@given(st.text(alphabet="abcde12", max_size=9), st.text(alphabet="abcde12", max_size=9))
-def test_osa_similarity_is_rapidfuzz_s(a, b):
-    from rapidfuzz.distance import OSA
-
-    from assistant.identity import osa_similarity
-
-    assert osa_similarity(a, b) == OSA.normalized_similarity(a, b)
