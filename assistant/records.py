@@ -3,13 +3,12 @@
 ``dataclasses.dataclass`` writes the source of each method it adds (``__init__``, ``__repr__``, ``__eq__``, and
 ``__hash__``, ``__setattr__`` and ``__delattr__`` for a frozen class) and compiles it with ``exec``: some 0.65 M
 instructions a method, so the 49 classes a ``votal count`` imports cost some 180 M instructions (a fifth of the
-command) before it reads a post. Here only ``__init__`` is compiled, one ``exec`` a class, keeping the fast
-constructor the replay calls thousands of times (a frozen instance's fields are written into its ``__dict__``,
-as ``object.__setattr__`` would, at half the cost). The other methods are shared functions over the class's
-field names that do what the standard library's generated ones do. The class is still a dataclass
-(``fields``, ``replace`` and ``is_dataclass`` work on it), with the same signature, defaults and default
-factories, ``__post_init__``, equality, hashing, ``repr`` and frozen-ness. Only the two forms the project uses
-are taken: ``@dataclass`` and ``@dataclass(frozen=True)``.
+command) before it reads a post. Here only ``__init__`` is compiled (one ``exec`` a class, keeping the fast
+constructor the replay calls thousands of times); the other methods are shared functions over the class's field
+names that do what the standard library's generated ones do. The class is still a dataclass (``fields``,
+``replace`` and ``is_dataclass`` work on it), with the same signature, defaults and default factories,
+``__post_init__``, equality, hashing, ``repr`` and frozen-ness. Only the two forms the project uses are taken:
+``@dataclass`` and ``@dataclass(frozen=True)``.
 """
 
 from __future__ import annotations
@@ -93,11 +92,6 @@ def _init(cls, fields, frozen: bool):
     }
     self_name = "__dataclass_self__" if "self" in {f.name for f in fields} else "self"
     params, kw_only, body = [], [], []
-    # A frozen instance's fields go straight into its __dict__: what object.__setattr__ does for a field that no
-    # descriptor of the class intercepts, at half the cost (a replay builds thousands of these).
-    direct = frozen and "__slots__" not in cls.__dict__ and not any(_descriptor(cls, f.name) for f in fields)
-    if direct:
-        body.append(f"__dataclass_fields_dict__={self_name}.__dict__")
     for f in fields:
         names[f"_type_{f.name}"] = f.type
         if f.default_factory is not MISSING:
@@ -112,9 +106,7 @@ def _init(cls, fields, frozen: bool):
             if f.default is not MISSING:
                 names[f"_dflt_{f.name}"] = f.default
                 default = f"=_dflt_{f.name}"
-        if direct:
-            body.append(f"__dataclass_fields_dict__[{f.name!r}]={value}")
-        elif frozen:
+        if frozen:
             body.append(f"__dataclass_builtins_object__.__setattr__({self_name},{f.name!r},{value})")
         else:
             body.append(f"{self_name}.{f.name}={value}")
@@ -127,14 +119,6 @@ def _init(cls, fields, frozen: bool):
     namespace: dict = {}
     exec(compile(text, "<string>", "exec", dont_inherit=True), names, namespace)  # annotations as the types
     return namespace["__init__"]
-
-
-def _descriptor(cls, name: str) -> bool:
-    """Whether setting attribute ``name`` on an instance of ``cls`` goes through a data descriptor."""
-    for klass in cls.__mro__:
-        if name in klass.__dict__:
-            return hasattr(type(klass.__dict__[name]), "__set__")
-    return False
 
 
 def _repr(cls, names: tuple[str, ...]):
