@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from assistant import store
@@ -18,7 +19,6 @@ from assistant.checks import GameWarning
 from assistant.day_commands import VOID_ADVICE
 from assistant.game import Game
 from assistant.outcome import Kind, Reason
-from assistant.records import dataclass
 from assistant.votal import Votal
 
 log = logging.getLogger("votal.alerts")

@@ -8,10 +8,10 @@ fix. Pure: the store's facts come in as arguments.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from assistant.game import Game
-from assistant.records import dataclass
 
 if TYPE_CHECKING:
     from assistant.votal import Votal

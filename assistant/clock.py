@@ -9,12 +9,12 @@ York time" stays 10 pm across a DST change. Extensions and early ends are ``[[ev
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 from itertools import count
 from zoneinfo import ZoneInfo
 
 from assistant.game import Game
-from assistant.records import dataclass
 from assistant.rules import Ruleset
 
 

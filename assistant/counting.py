@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import field, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -15,7 +15,6 @@ from assistant.errors import VotalError
 from assistant.game import Game
 from assistant.names import Roster
 from assistant.outcome import summarize
-from assistant.records import dataclass
 from assistant.rules import Ruleset, find_ruleset
 from assistant.stored_counts import load_posted_counts
 from assistant.tally import GameReplay

@@ -6,7 +6,7 @@ import tempfile
 import tomllib
 import zlib
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -15,7 +15,6 @@ from jinja2 import Environment
 
 from assistant import bundled
 from assistant.pageserver import LoopbackServer, Response
-from assistant.records import dataclass
 
 PAGE_TEMPLATE = "phpbb_page.html.j2"
 

@@ -25,11 +25,11 @@ or an alert.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from assistant.living import alive_seats
 from assistant.outcome import Kind, Reason, WhyNot
-from assistant.records import dataclass
 from assistant.votes import show_votes
 
 POSSIBLE_HAMMER = "possible_hammer"

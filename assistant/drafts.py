@@ -28,7 +28,7 @@ import random
 import re
 import zlib
 from collections.abc import Mapping, Sequence
-from dataclasses import fields, is_dataclass, replace
+from dataclasses import dataclass, fields, is_dataclass, replace
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from pathlib import Path
@@ -51,7 +51,6 @@ from assistant.game import Game
 from assistant.identity import AuthorIndex
 from assistant.living import alive_seats
 from assistant.outcome import Kind, Reason, Words, announce, judge_declined, words_of
-from assistant.records import dataclass
 from assistant.rules import Ruleset, find_ruleset
 from assistant.sandbox import DraftSandbox, FolderLoader, render_bounded
 from assistant.terminal import terminal_safe

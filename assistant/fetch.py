@@ -23,7 +23,7 @@ import time
 import warnings
 import weakref
 from collections.abc import Callable, Mapping
-from dataclasses import field
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from email.utils import parsedate_to_datetime
 from pathlib import Path
@@ -37,7 +37,6 @@ from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
 from assistant import __version__
 from assistant.errors import ForumError, VotalError
-from assistant.records import dataclass
 from assistant.weburl import url_problem
 
 USER_AGENT = f"Votal/{__version__} (forum game vote counter; +https://pypi.org/project/votal/)"

@@ -10,13 +10,12 @@ from __future__ import annotations
 import math
 import re
 import tomllib
-from dataclasses import field
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, tzinfo
 from pathlib import Path
 from typing import Any
 
 from assistant.errors import GameFileError, VotalError
-from assistant.records import dataclass
 from assistant.rules import find_ruleset
 from assistant.weburl import url_problem
 from assistant.zones import UnknownZone, zone_named

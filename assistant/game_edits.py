@@ -16,6 +16,7 @@ import re
 import tempfile
 import unicodedata
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import Any, Protocol
@@ -26,7 +27,6 @@ import tomlkit.items
 
 from assistant.errors import VotalError
 from assistant.game import PHASE_RE, Game, game_zone_name, parse_game
-from assistant.records import dataclass
 from assistant.zones import zone_named
 
 CITE_WORDS = 90  # characters of the moderator's words kept in a comment

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -30,7 +31,6 @@ from assistant.game_edits import (
     apply_edits,
     check_edits,
 )
-from assistant.records import dataclass
 
 if TYPE_CHECKING:
     from datetime import datetime

@@ -19,10 +19,10 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import cache
 
 from assistant.game import Game
-from assistant.records import dataclass
 
 _RESEMBLES_MIN = 0.8  # how alike an unlisted account's name must be to a listed one to be worth a report
 _MIN_RESEMBLING = 4

@@ -26,14 +26,13 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Collection, Iterable
-from dataclasses import field
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import permutations
 from typing import Any
 
 from assistant.game import Game
 from assistant.identity import AuthorIndex
-from assistant.records import dataclass
 
 NO_ELIMINATION = "no elimination"  # the owner every no-elimination phrase stands for
 DEFAULT_NO_ELIMINATION = ("no lynch", "no elimination", "no exile", "no execution", "sleep", "abstain", "pass")

@@ -8,11 +8,10 @@ reviews the file against the thread instead of writing it.
 from __future__ import annotations
 
 import json
-from dataclasses import field
+from dataclasses import dataclass, field
 from datetime import UTC, tzinfo
 
 from assistant.announcements import Cite, ThreadFacts
-from assistant.records import dataclass
 
 DEFAULT_RULESET = "mafiascum"
 

@@ -7,10 +7,9 @@ template or a script written against ``"majority"`` keeps working.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
-
-from assistant.records import dataclass
 
 
 class Kind(StrEnum):

@@ -21,10 +21,10 @@ Pure: everything comes from the day being replayed (:class:`assistant.hooks.DayV
 from __future__ import annotations
 
 from collections.abc import Collection
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from assistant.hooks import Decision
-from assistant.records import dataclass
 
 if TYPE_CHECKING:
     from assistant.game import Game

@@ -44,7 +44,7 @@ from __future__ import annotations
 import functools
 import re
 import tomllib
-from dataclasses import field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -52,7 +52,6 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from assistant import bundled
 from assistant.errors import RulesetError
 from assistant.outcome import Kind, Outcome, Reason
-from assistant.records import dataclass
 
 EARLY_ENDS = ("majority", "no_elimination_majority", "unanimous_minus_one", "no_possible_tie")
 TIE_POLICIES = ("no_elimination", "random", "runoff")

@@ -21,7 +21,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor as RoundPool
-from dataclasses import field
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -34,7 +34,6 @@ from assistant.alerts import DEADLINE_NEAR, deliver_alerts, detect_alerts
 from assistant.errors import ForumError, VotalError
 from assistant.fetch import HostLimiter, RobotsCache, Stopped, make_fetcher
 from assistant.game import Game, load_game
-from assistant.records import dataclass
 from assistant.sync import SyncResult, check_ruleset, sync_game
 from assistant.votal import Votal
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from functools import cache, partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -27,7 +27,6 @@ from assistant.clock import iso_utc
 from assistant.counting import count_game, current_day, load_stored_game
 from assistant.game import Private
 from assistant.outcome import Kind, Reason, WhyNot, reason_words
-from assistant.records import dataclass
 from assistant.terminal import json_safe, terminal_safe
 from assistant.votes import standing_steps, votes_needed
 

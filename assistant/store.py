@@ -18,12 +18,12 @@ import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from assistant.errors import VotalError
-from assistant.records import dataclass
 from parsers.reading import EXTRACTOR_VERSION, Command, ReadPost
 
 if TYPE_CHECKING:

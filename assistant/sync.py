@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 import json
 from collections.abc import Callable
-from dataclasses import field
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from email.utils import parsedate_to_datetime
 from types import ModuleType
@@ -15,7 +15,6 @@ from assistant import store
 from assistant.errors import ForumError, VotalError
 from assistant.fetch import Fetched, Fetcher, Stopped, hold_until, same_site, shown_url, site_of
 from assistant.game import Game
-from assistant.records import dataclass
 
 MAX_PAGES = 5000  # no thread is longer; a sync reading more pages than this stops with an error
 MAX_KEPT_PROBLEMS = 20  # a sync's page problems kept in its row (the first ones say what went wrong)

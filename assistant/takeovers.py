@@ -19,13 +19,12 @@ never taken: that is an impersonation to flag, not a seat to give. Pure: posts a
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any
 
 from assistant.game import Game
 from assistant.living import alive_seats
 from assistant.names import NO_ELIMINATION, Roster, fold_name, resolve_name
-from assistant.records import dataclass
 from assistant.votecounts import PostedCount, posted_votes, read_vote_count
 
 # Counts that must place the seat where the account votes: one placement can be a slip of the moderator's.

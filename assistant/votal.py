@@ -46,13 +46,12 @@ a sequestered player...) change outcomes but never appear in any of these fields
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import field, fields, is_dataclass
+from dataclasses import dataclass, field, fields, is_dataclass
 from datetime import datetime
 from typing import Any
 
 from assistant.clock import iso_utc
 from assistant.outcome import Outcome
-from assistant.records import dataclass
 from assistant.votes import Change, Vote, show_votes
 
 

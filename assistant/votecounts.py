@@ -17,14 +17,13 @@ never relearned: a moderator's slip would then misread it for the rest of the ga
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
 from assistant.names import NO_ELIMINATION, fold_name, resolve_name
 from assistant.posted_count import PostedCount, PostedWagon  # noqa: F401 (PostedWagon: the reading's shape, read from here)
-from assistant.records import dataclass
 
 
 @dataclass(frozen=True)

@@ -12,10 +12,8 @@ A target is a seat's name, or ``None`` for no elimination (sleep / no lynch / ab
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
-
-from assistant.records import dataclass
 
 Target = str | None  # a seat, or None: no elimination
 

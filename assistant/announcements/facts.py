@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
-
-from assistant.records import dataclass
 
 
 class PostLike(Protocol):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from assistant.announcements.accounts import Names
 from assistant.announcements.deaths import ALIVE_WORDS, DEAD_WORDS, ROLE_WORDS
@@ -22,7 +22,6 @@ from assistant.announcements.text import (
     strip_lead,
 )
 from assistant.count_state import counted_roster, vote_count_day
-from assistant.records import dataclass
 
 _BULLET = re.compile(
     r"^\s*(?:\[\d{1,2}\]\s*|(?:#|no\.?\s*)?\d{1,2}\s*[.):\]\-]\s*|\d{1,2}\s+(?=\S)|[-*•·◦▪►>+]+\s*)", re.IGNORECASE

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 
 from assistant.announcements.facts import Cite, DayEnd, PostLike
-from assistant.records import dataclass
 
 
 @dataclass

@@ -30,9 +30,8 @@ private=True)``: players see :attr:`assistant.outcome.WhyNot.RULED_OUT`, the mod
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol
-
-from assistant.records import dataclass
 
 if TYPE_CHECKING:
     from datetime import datetime
