@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import functools
-import hashlib
 import json
 import sqlite3
 import threading
@@ -300,6 +299,8 @@ class SaveResult:
 
 
 def hash_body(body_html: str) -> str:
+    import hashlib  # here, not at the top: a command that only reads the store never loads OpenSSL
+
     return hashlib.sha256(body_html.encode("utf-8")).hexdigest()[:20]
 
 
@@ -934,6 +935,8 @@ def lock_game(db: Store, game: str, *, timeout: float = 0.0) -> Iterator[None]:
         finally:
             lock.release()
         return
+    import hashlib
+
     lock_path = path.with_name(f"{path.name}.{hashlib.sha256(game.encode()).hexdigest()[:12]}.lock")
     handle = open(lock_path, "a+")  # noqa: SIM115 (held open for the lock's lifetime)
     try:
