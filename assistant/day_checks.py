@@ -12,7 +12,7 @@ from typing import Any
 
 from assistant.rules import early_end_possible
 from assistant.votal import Action, Flag
-from parsers.commands import Command, ReadPost
+from parsers.reading import Command, ReadPost
 
 
 class DayChecks:

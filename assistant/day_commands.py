@@ -17,7 +17,7 @@ from assistant.names import Resolution
 from assistant.outcome import WhyNot
 from assistant.rules import Ruleset
 from assistant.votal import Action
-from parsers.commands import Command, ReadPost
+from parsers.reading import Command, ReadPost
 
 
 class DayCommands:

@@ -16,7 +16,7 @@ from assistant.clock import add_wall_hours
 from assistant.outcome import Kind, Outcome, Reason
 from assistant.rules import decide_at_deadline, decide_early, decide_plurality, leaders
 from assistant.votal import Flag, Runoff
-from parsers.commands import ReadPost
+from parsers.reading import ReadPost
 
 _NOT_YET = 1 << 62  # the post number of a day the moderator has not opened yet: after every post
 

@@ -27,7 +27,7 @@ from assistant.outcome import Kind, Outcome
 from assistant.rules import Ruleset, Standing
 from assistant.votal import Action, DayResult, Flag, Problem, Runoff, Votal, rank_wagons
 from assistant.votes import Vote, VoteBook
-from parsers.commands import Command, ReadPost
+from parsers.reading import Command, ReadPost
 
 
 class GameReplay:

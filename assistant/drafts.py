@@ -57,7 +57,7 @@ from assistant.terminal import terminal_safe
 from assistant.votal import Votal
 from assistant.votes import show_votes, standing_steps, votes_needed
 from assistant.zones import zone_label
-from parsers.commands import ReadPost
+from parsers.reading import ReadPost
 
 KINDS = ("day-start", "votal", "judge", "day-end", "early-end", "runoff", "reminder")
 FLAVORS = ("bbcode", "markdown")

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import functools
-import hashlib
 import json
 import sqlite3
 import threading
@@ -24,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from assistant.errors import VotalError
-from parsers.commands import EXTRACTOR_VERSION, Command, ReadPost, extract_commands
+from parsers.reading import EXTRACTOR_VERSION, Command, ReadPost
 
 if TYPE_CHECKING:
     from parsers.page import Post
@@ -51,6 +50,10 @@ create table if not exists posts (
 create index if not exists idx_posts_game_number on posts (game, number);
 -- covers game_stamp: `votal run` reads it twice a poll per game, and the table's rows hold the bodies
 create index if not exists idx_posts_game_stamp on posts (game, number, revisions, deleted);
+-- covers load_read_posts, which every count makes: read from the table, each row's commands lie past its body
+create index if not exists idx_posts_read on posts (
+    game, number, post_id, author, author_id, time, url, commands, edited, deleted, revisions
+);
 create table if not exists revisions (
     game text, post_id text, body_hash text, body_html text, seen_at text,
     commands text, commands_version integer,  -- read once, for an edited post's first revision
@@ -296,6 +299,8 @@ class SaveResult:
 
 
 def hash_body(body_html: str) -> str:
+    import hashlib  # here, not at the top: a command that only reads the store never loads OpenSSL
+
     return hashlib.sha256(body_html.encode("utf-8")).hexdigest()[:20]
 
 
@@ -338,7 +343,7 @@ def _post_rows(db: Store, game: str, posts: list[Post], seen: str) -> tuple[list
         if same_body and before["commands_version"] == EXTRACTOR_VERSION:
             commands = before["commands"]
         else:
-            commands = encode_commands(post.commands if post.commands is not None else extract_commands(post.body_html))
+            commands = encode_commands(post.commands if post.commands is not None else _extract(post.body_html))
         rows.append(
             {
                 "game": game,
@@ -388,6 +393,14 @@ def _command_row(command: Command) -> list:
     if command.note:
         return [*row, int(command.bold), command.note]
     return [*row, 0] if not command.bold else row
+
+
+def _extract(body_html: str) -> list[Command]:
+    """The commands of a stored body. The reader is imported only here: a count replays the stored commands
+    and never compiles its patterns."""
+    from parsers.commands import extract_commands
+
+    return extract_commands(body_html)
 
 
 def decode_commands(text: str | None) -> tuple[Command, ...]:
@@ -499,7 +512,7 @@ def load_read_posts(
         [game, EXTRACTOR_VERSION],
     )
     if stale:
-        fresh = {row["post_id"]: encode_commands(extract_commands(row["body_html"])) for row in stale}
+        fresh = {row["post_id"]: encode_commands(_extract(row["body_html"])) for row in stale}
         with _writing(db):
             db.executemany(
                 "update posts set commands = ?, commands_version = ? where game = ? and post_id = ?",
@@ -547,7 +560,7 @@ def _first_commands(db: Store, game: str, post_ids: set[str]) -> dict[str, tuple
     for post_id, body_hash in stale:
         body = _one(db, "select body_html from revisions where game = ? and post_id = ? and body_hash = ?",
                     [game, post_id, body_hash])["body_html"]
-        fresh[post_id] = encode_commands(extract_commands(body))
+        fresh[post_id] = encode_commands(_extract(body))
     if fresh:
         with _writing(db):
             db.executemany(
@@ -922,6 +935,8 @@ def lock_game(db: Store, game: str, *, timeout: float = 0.0) -> Iterator[None]:
         finally:
             lock.release()
         return
+    import hashlib
+
     lock_path = path.with_name(f"{path.name}.{hashlib.sha256(game.encode()).hexdigest()[:12]}.lock")
     handle = open(lock_path, "a+")  # noqa: SIM115 (held open for the lock's lifetime)
     try:

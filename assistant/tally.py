@@ -23,7 +23,7 @@ from assistant.game import Game
 from assistant.names import resolve_name
 from assistant.rules import Ruleset
 from assistant.votal import DayResult, Votal
-from parsers.commands import ReadPost
+from parsers.reading import ReadPost
 
 __all__ = ["GameReplay", "replay_day", "replay_day_watched", "replay_days"]
 

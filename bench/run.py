@@ -11,6 +11,7 @@ included.
     python bench/run.py --baseline 6d0f635 --only parse count   # both columns from one run (the default baseline)
     python bench/run.py --baseline none                          # this checkout only
     python bench/run.py --callgrind --only parse count           # also instruction counts (valgrind)
+    python bench/run.py --editable                               # this checkout from the running venv
 """
 
 from __future__ import annotations
@@ -246,6 +247,47 @@ class Side:
 NOW = Side("Now", sys.executable)
 
 
+def _install(root: Path, python: Path, fill_src, what: str) -> None:
+    """Fill ``root/src`` (``fill_src(src)``) and install it into its own venv at ``root/venv``, unless done."""
+    if (root / "ready").exists():
+        return
+    print(f"{what}: exporting and installing into {root} ...", file=sys.stderr, flush=True)
+    shutil.rmtree(root, ignore_errors=True)
+    (root / "src").mkdir(parents=True)
+    fill_src(root / "src")
+    subprocess.run([sys.executable, "-m", "venv", str(root / "venv")], check=True)
+    subprocess.run([str(python), "-m", "pip", "install", "-q", str(root / "src")], check=True)
+    (root / "ready").write_text(what + "\n", encoding="utf-8")
+
+
+def installed_side() -> Side:
+    """This checkout (its working tree, uncommitted edits included) installed as the baseline is: ``pip
+    install`` of a copy into its own venv, cached by the files' contents. A development venv's editable
+    install runs an import hook of its own at every start-up (``python -c pass``: 88 M instructions there
+    against 38 M in a plain venv), which the baseline's plain install does not: like is compared with like."""
+    listed = subprocess.run(
+        ["git", "-C", str(REPO_ROOT), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        capture_output=True, check=True,
+    ).stdout.decode().split("\0")
+    files = sorted(name for name in listed if name and (REPO_ROOT / name).is_file())
+    digest = hashlib.sha1()
+    for name in files:
+        digest.update(name.encode() + b"\0" + (REPO_ROOT / name).read_bytes() + b"\0")
+    root = CACHE_DIR / f"now-{digest.hexdigest()[:16]}"
+    python = root / "venv" / "bin" / "python"
+
+    def copy(src: Path) -> None:
+        for stale in CACHE_DIR.glob("now-*"):  # an earlier state of the working tree
+            if stale != root:
+                shutil.rmtree(stale, ignore_errors=True)
+        for name in files:
+            (src / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(REPO_ROOT / name, src / name)
+
+    _install(root, python, copy, "this checkout")
+    return Side("Now", str(python))
+
+
 def baseline_side(rev: str) -> Side:
     """``rev`` exported with ``git archive`` and installed into its own venv, cached by commit under CACHE_DIR
     (the first run takes a minute or two; later ones reuse it). The venv installs from the same package
@@ -255,20 +297,17 @@ def baseline_side(rev: str) -> Side:
         capture_output=True, text=True, check=True,
     ).stdout.strip()
     root = CACHE_DIR / commit
-    python = root / "venv" / "bin" / "python"
-    if not (root / "ready").exists():
-        print(f"baseline {rev}: exporting and installing into {root} ...", file=sys.stderr, flush=True)
-        shutil.rmtree(root, ignore_errors=True)
-        (root / "src").mkdir(parents=True)
-        archive = subprocess.run(["git", "-C", str(REPO_ROOT), "archive", commit], capture_output=True, check=True)
+
+    def export(src: Path) -> None:
         import io
         import tarfile
 
+        archive = subprocess.run(["git", "-C", str(REPO_ROOT), "archive", commit], capture_output=True, check=True)
         with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
-            tar.extractall(root / "src", filter="data")
-        subprocess.run([sys.executable, "-m", "venv", str(root / "venv")], check=True)
-        subprocess.run([str(python), "-m", "pip", "install", "-q", str(root / "src")], check=True)
-        (root / "ready").write_text(commit + "\n", encoding="utf-8")
+            tar.extractall(src, filter="data")
+
+    python = root / "venv" / "bin" / "python"
+    _install(root, python, export, f"baseline {rev}")
     return Side(f"{rev} (baseline)", str(python))
 
 
@@ -423,7 +462,7 @@ class Bench:
             return cpu
 
         results = self.each(measure)
-        posts = counted[NOW]
+        posts = counted[self.sides[0]]
         rates = [{name: counted[side] / median(r[name] for r in runs) for name in runs[0]}
                  for side, runs in zip(self.sides, results, strict=True)]
         self.add(f"Parse: lxml.html.fromstring floor ({len(pages)} pages, {posts} posts)",
@@ -502,7 +541,7 @@ class Bench:
                   for c, runs in zip(cpu, results, strict=True)], ratio=self.ratio(cpu))
 
         # The same poll inside a long-running process (the scheduler's case): robots.txt already read.
-        db = self.db("poll", NOW)
+        db = self.db("poll", self.sides[0])
         game = load_game(game_file)
         store_db = open_db(db)
         robots_cache = RobotsCache()
@@ -538,7 +577,7 @@ class Bench:
         new_cpu = []
         for rep in range(self.reps):  # in-process, robots.txt cached
             copy = self.workdir / f"poll-new-in-{rep}.db"
-            shutil.copyfile(self.db("poll-base", NOW), copy)
+            shutil.copyfile(self.db("poll-base", self.sides[0]), copy)
             copy_db = open_db(copy)
             started = time.thread_time()
             result = sync_game(game, copy_db, Fetcher(min_interval=0, robots=robots_cache),
@@ -592,7 +631,7 @@ class Bench:
                      ratio=self.ratio(imports))
 
         game = load_game(game_file)
-        store_db = open_db(self.db("count", NOW))
+        store_db = open_db(self.db("count", self.sides[0]))
         points = [first + (last - first) * i // 99 for i in range(100)]
         count_game(game, store_db, days=[day], at_post=points[0])  # imports and ruleset loading, once
 
@@ -718,6 +757,9 @@ def main() -> None:
                         help=f"also measure this commit, side by side (default {V1}, v1; 'none': this checkout only)")
     parser.add_argument("--callgrind", action="store_true",
                         help="also count instructions (valgrind) for the parse and count figures")
+    parser.add_argument("--editable", action="store_true",
+                        help="measure this checkout in the running venv (an editable install adds its own import "
+                             "hook to every start-up) instead of installed into its own venv as the baseline is")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--parse-worker", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--stored", action="store_true", help=argparse.SUPPRESS)
@@ -736,7 +778,9 @@ def main() -> None:
         print("valgrind is not installed (apt-get install -y valgrind): the instruction counts are skipped",
               file=sys.stderr)
         callgrind = False
-    sides = [NOW] + ([] if args.baseline.lower() == "none" else [baseline_side(args.baseline)])
+    sides = [NOW if args.editable else installed_side()]
+    if args.baseline.lower() != "none":
+        sides.append(baseline_side(args.baseline))
     sections = args.only or SECTIONS
     load_before = os.getloadavg()[0]
     with ForumProcess() as forum, tempfile.TemporaryDirectory() as tmp:

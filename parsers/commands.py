@@ -13,45 +13,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from datetime import datetime
 
-# Bump when extraction changes: stored commands of an older version are read again from the post.
-EXTRACTOR_VERSION = 13
-
-
-@dataclass(frozen=True)
-class Command:
-    """One command as typed. ``target`` is the text after VOTE (None for a bare UNVOTE).
-
-    ``action`` "void" is a vote a moderator would not count, kept so it can be shown: ``note`` says why
-    ("several targets", "two votes in one tag"). On a vote, ``note`` marks a doubtful reading ("broken tag").
-    ``inline``: the command is not on a line of its own: other text stands before it on its line (outside the
-    bold or a preamble in it, "so yeah, vote X") or after its bold on the same line ("vote X because...").
-    """
-
-    action: str  # "vote" | "unvote" | "nominate" | "sheriff" (a vote in a sheriff election) | "void"
-    target: str | None
-    raw: str  # the bold text it was read from
-    bold: bool = True  # False: read from plain text (a ruleset may flag such a vote; it never counts by itself)
-    note: str | None = None
-    inline: bool = False  # other text shares its line (a house rule may refuse such a vote)
-
-
-@dataclass(frozen=True)
-class ReadPost:
-    """A stored post with the commands read from it: what the tally replays."""
-
-    number: int
-    post_id: str
-    author: str
-    time: datetime | None
-    url: str
-    commands: tuple[Command, ...]
-    edited: bool = False
-    deleted: bool = False
-    first_commands: tuple[Command, ...] | None = None  # from the first revision, when edited
-    author_id: str | None = None  # the forum's user id of the author, where the page gives one
-
+from parsers.reading import EXTRACTOR_VERSION, Command, ReadPost  # noqa: F401 (where they were first kept)
 
 # --- what does not count: quotes, spoilers, code, struck text -------------------------------------------
 

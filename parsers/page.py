@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from parsers.commands import Command
+from parsers.reading import Command
 
 
 @dataclass(frozen=True)

@@ -183,8 +183,9 @@ def test_count_without_a_store_says_to_sync_first_and_creates_nothing(game_file,
 def test_count_loads_no_module_it_does_not_need(forum, game_file, tmp_path):
     # `votal count` is run often (by hand and by scripts): the edit commands, the TOML editor, the date reader,
     # the look-alike tables, sqlite-utils (the store's write path) and Jinja2 (drafts) stay unloaded; so do
-    # lxml and the count reader (the moderator's counts were read when the sync stored them) and the page
-    # parsers' Post.
+    # lxml and the count reader (the moderator's counts were read when the sync stored them), the page
+    # parsers' Post and the command reader with its patterns (the commands were read when the posts were stored),
+    # and hashlib (OpenSSL: the store hashes bodies only when it saves them).
     import subprocess
     import sys
 
@@ -198,8 +199,8 @@ def test_count_loads_no_module_it_does_not_need(forum, game_file, tmp_path):
         "except SystemExit as exc:\n"
         "    assert not exc.code, exc.code\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in "
-        "('tomlkit', 'dateutil', 'disarm', 'sqlite_utils', 'jinja2', 'lxml') "
-        "or m in ('assistant.cli_edits', 'assistant.count_reader', 'parsers.page')))\n"
+        "('tomlkit', 'dateutil', 'disarm', 'sqlite_utils', 'jinja2', 'lxml', 'hashlib') "
+        "or m in ('assistant.cli_edits', 'assistant.count_reader', 'parsers.page', 'parsers.commands')))\n"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=tmp_path)
     assert done.stdout.splitlines()[-1] == "[]"

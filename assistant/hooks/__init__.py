@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from assistant.rules import Ruleset, Standing
     from assistant.votal import Action, DayResult, Flag, Runoff
     from assistant.votes import VoteBook
-    from parsers.commands import ReadPost
+    from parsers.reading import ReadPost
 
 # The methods the day replay calls, in the order of the table above.
 HOOK_POINTS = (
