@@ -286,6 +286,8 @@ def read_phase(plain: str, lines: list[str], post: PostLike, cite: Cite, state: 
             if deadline:
                 state.add("deadlines", DeadlineFact(number, deadline, post.number, "deadline", cite))
             return True
+        if kind == "night" and number == state.day and (not state.night or state.night_post == post.number):
+            state.nights_numbered_by_day = True  # "Day 1 ... Night 1": a night takes its day's number
         if kind == "night" and number >= state.day and not state.night:
             state.end_day(post, cite)
             state.night = True
@@ -296,6 +298,25 @@ def read_phase(plain: str, lines: list[str], post: PostLike, cite: Cite, state: 
         state.night = True
         return True
     return False
+
+
+def read_missed_day(lines: list[str], post: PostLike, state: State) -> None:
+    """A night named one past the night still running ("Night 2 begins" during night 1, in a game whose nights
+    take their day's number): the day between was started in a post the reader did not understand, so it
+    started with the moderators' first post after the last day ended (a dawn told in flavour only), and what
+    this post tells (the lynch, then the night) is that day's, not the night's before it."""
+    if not (state.night and state.day and state.nights_numbered_by_day and state.dawn is not None
+            and state.night_post is not None and state.night_post < state.dawn[0] < post.number):
+        return
+    for plain in (sentence for line in lines for sentence in sentences(plain_text(line))):
+        said = NOW_PHASE.search(plain)
+        if said is None or _conditional(plain, said.start()):
+            continue
+        if phase_of(plain, state, post.number) == ("night", state.day + 1):
+            number, words = state.dawn
+            state.day, state.night, state.ended, state.lynched = state.day + 1, False, False, False
+            state.add("starts", DayStart(state.day, number, None, Cite(number, words)))
+        return  # the first phase the post names decides
 
 
 _DEADLINE_WORDS = re.compile(r"\b(deadline|eod|end\s+of\s+day|extend|extension|ends?\s+(?:at|on|in))\b", re.IGNORECASE)

@@ -27,6 +27,7 @@ from assistant.announcements.phases import (
     read_day_goes_on,
     read_day_one_start,
     read_deadline_line,
+    read_missed_day,
     read_next_day_in_end_post,
     read_night_zero,
     read_opening,
@@ -109,6 +110,10 @@ def read_thread_facts(
         if opening_block and state.day != 0:  # after a Night 0 began, the moderator's posts are news
             read_day_one_start(post, state, timezone)
             continue
+        if state.night and state.night_post is not None and post.number > state.night_post and \
+                (state.dawn is None or state.dawn[0] <= state.night_post):
+            first = read_lines(post.body_html)
+            state.dawn = (post.number, trim(first[0] if first else ""))
         before = copy.deepcopy(state), copy.deepcopy(seats)
         read_announcement(post, state, names, seats, timezone)
         read_vote_count_day(post, run, state, timezone)
@@ -165,6 +170,7 @@ def read_announcement(
 ) -> None:
     """What one moderator post announces, sentence by sentence, then what the whole post tells."""
     lines = read_lines(post.body_html)
+    read_missed_day(lines, post, state)
     state.count_day = next((d for d in (vote_count_day(plain_text(line)) for line in lines[:3]) if d is not None), None)
     read_wagons(lines, state, names)
     read_day_goes_on(" ".join(plain_text(line) for line in lines), state)

@@ -15,6 +15,8 @@ class State:
     lynched: bool = False  # ... by its lynch or no-lynch
     implicit: bool = False  # day 1 was taken to start with the opening post
     night_post: int | None = None  # the post that ended the last day
+    dawn: tuple | None = None  # (post, first line): the moderators' first post after the last day ended
+    nights_numbered_by_day: bool = False  # a night was named with its day's number ("Day 1" then "Night 1")
     count_day: int | None = None  # the day the vote count in the post being read is for
     wagons: tuple | None = None  # (day, {seat: votes}, votes a lynch takes) of the day's last count with both
     quiet: bool = False  # the post being read is one the caller already knows: follow it, record nothing
