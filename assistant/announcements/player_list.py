@@ -140,8 +140,9 @@ def _read_entry(line: str, authors: Names | None, moderators: set[str]) -> _Entr
                         accounts.append(candidate)
     accounts = struck + [a for a in accounts if a.casefold() not in {s.casefold() for s in struck}]
     accounts = [a for a in accounts if a.casefold() not in moderators]
-    if authors is not None:  # a later name that never posted and reads as a role or a vacancy is no account
-        accounts = accounts[:1] + [a for a in accounts[1:] if authors.seat(a) or not _SEAT_NOTE.search(a)]
+    # a later name that never posted and reads as a role or a vacancy is no account (nobody posted yet: none has)
+    accounts = accounts[:1] + [a for a in accounts[1:] if (authors is not None and authors.seat(a))
+                               or not _SEAT_NOTE.search(a)]
     if not accounts or not all(name_like(a) and not _PHASE_WORDS.match(a) for a in accounts):
         return None  # "D1 starts - Cedar replaces Cypress - D1 ends" is a line of the game's events
     # "1-Shot Vigilante" is a role, not a fate
@@ -200,9 +201,11 @@ def _leading_name(text: str, authors: Names | None) -> str | None:
             head = " ".join(words[:n])
             if authors.seat(authors.spelled(head)):
                 return head
-        # "randomidget Town 1-Shot Vigilante": a name that never posted ends where its role begins
+        # "randomidget Town 1-Shot Vigilante": a name that never posted ends where its role begins; a lone
+        # role-like word ending a short line is part of the name ("I Am Innocent")
         role = ROLE_WORDS.search(text)
-        if role and role.start() > 0 and name_like(text[: role.start()].strip()):
+        lone = role is not None and len(words) <= 3 and len(text[role.start():].split()) == 1
+        if role and role.start() > 0 and not lone and name_like(text[: role.start()].strip()):
             return text[: role.start()].strip()
     if not words or len(words) > 4:
         return None
@@ -247,6 +250,8 @@ def _list_entries(lines: list[str], moderators: set[str], authors: Names | None)
     header = False
     run: list[_Entry] = []
     run_header = False
+    counted: dict[int, int] = {}  # id(run) -> the seats its header counts ("Alive (11/13)")
+    stated = None
     paragraph = 0
     after_blank = True
     for line in lines:
@@ -266,6 +271,8 @@ def _list_entries(lines: list[str], moderators: set[str], authors: Names | None)
                 run = []
             header = heads or bool(_LIST_HEADER.match(plain.strip("*~=_ ")) or (
                 len(plain.split()) <= 6 and _COUNT_HEADER.search(plain.strip("*~=_: "))))
+            said = _SEATS_COUNTED.search(plain) if header and len(plain.split()) <= 6 else None
+            stated = int(said.group(1)) if said else None
             if header:
                 # "Living (8/12):" headers may have a list on the same line after a colon
                 tail = plain.split(":", 1)[1].strip() if ":" in plain else ""
@@ -276,6 +283,8 @@ def _list_entries(lines: list[str], moderators: set[str], authors: Names | None)
             continue
         if not run:
             run_header = header
+            if stated is not None:
+                counted[id(run)] = stated
         run.append(replace(entry, paragraph=paragraph))
     if run:
         runs.append((run_header, run))
@@ -290,7 +299,9 @@ def _list_entries(lines: list[str], moderators: set[str], authors: Names | None)
         headed = under_header and (len(entries) >= 3 or headed_total >= 3) and (authors is None or known >= 1)
         # a numbered or bulleted list one of whose names has posted: at the game's start most have not
         marked = any(_marked_stretches(entries))
-        if vouched or headed or (marked and (authors is None or known >= 1)) or (len(entries) >= 5 and authors is None):
+        whole = counted.get(id(entries)) == len(entries) and (headed_total >= 3 or len(entries) >= 3)
+        if vouched or headed or whole or (marked and (authors is None or known >= 1)) or (
+                len(entries) >= 5 and authors is None):
             chosen.extend(entries)
         if len(chosen) > before:
             chosen_runs.append((under_header, entries))
@@ -300,6 +311,9 @@ def _list_entries(lines: list[str], moderators: set[str], authors: Names | None)
             elsewhere = {a.casefold() for _, other in chosen_runs if other is not run for e in other
                          for a in e.accounts}
             above = {a.casefold() for _, other in chosen_runs[:n] for e in other for a in e.accounts}
+            if counted.get(id(run)) == len(run):  # as many lines as its header counts: each is a seat
+                vouched.extend(run)
+                continue
             vouched.extend(_vouched(run, authors, elsewhere, listed=listed, above=above))
         if sum(1 for e in vouched if any(authors.seat(a) for a in e.accounts)) >= 3 or len(vouched) >= 3:
             chosen = vouched
@@ -399,6 +413,8 @@ def _style(line: str) -> str:
     return "" if not bullet else ("1" if any(c.isdigit() for c in bullet.group(0)) else bullet.group(0).strip())
 
 
+# "Alive (11/13)": the seats the list below the header holds, of the game's
+_SEATS_COUNTED = re.compile(r"\(\s*(\d{1,2})\s*/\s*\d{1,2}\s*\)")
 # "On the Run (5/9)", "Still Frozen": a short line that counts the seats below it or says they still live
 _COUNT_HEADER = re.compile(r"\(\s*\d{1,2}\s*/\s*\d{1,2}\s*\)|^still\s+\w+\W*$", re.IGNORECASE)
 # A line among names that reads as a heading of the post's parts, not a player's name
