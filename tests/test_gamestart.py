@@ -136,3 +136,21 @@ def test_a_live_game_from_its_first_page_a_listed_name_spelled_otherwise_joins_i
     assert "Hazel99 posts from post 3 as the listed Hazel spelled otherwise" in path.read_text()
     assert [(d.day, d.start_post, d.end_post) for d in game.days] == [(1, 0, 6), (2, 7, None)]
     assert [(d.player, d.phase, d.phase_number) for d in game.deaths] == [("Alder", "day", 1), ("Birch", "night", 1)]
+
+
+def test_a_bare_name_on_the_lists_lines_left_out_is_said_never_dropped_silently():
+    """An unmarked list with no header: a name nobody who posted stands beside is not taken, and is named."""
+    opening = "Welcome to the game!<br><br>Alder<br>Birch<br>Cedar<br>Damson<br><br>Day 1 begins now."
+    facts = read_thread_facts(_thread(("Host", opening), ("Alder", "hi"), ("Birch", "hi"), ("Cedar", "hi")))
+    assert [p.name for p in facts.players] == ["Alder", "Birch", "Cedar"]
+    assert any("Damson on the player list's lines not taken as seats" in p and "check [[players]]" in p
+               for p in facts.problems)
+
+
+def test_a_list_numbered_in_parts_under_headers_is_one_list():
+    """The living numbered 1, 3, 4, 6 and the dead 2, 5: the parts fill each other's gaps, one name posted."""
+    opening = ("<b>Alive (4/6)</b><br>1. Alder<br>3. Cedar<br>4. Damson<br>6. Fir<br><br>"
+               "<b>Dead</b><br>2. Birch<br>5. Elm")
+    facts = read_thread_facts(_thread(("Host", opening), ("Alder", "hi")))
+    assert [p.name for p in facts.players] == ["Alder", "Cedar", "Damson", "Fir", "Birch", "Elm"]
+    assert not facts.problems

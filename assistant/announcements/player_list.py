@@ -232,19 +232,25 @@ def first_count_roster(
 
 
 def find_player_list(
-    posts: Sequence[PostLike], moderators: set[str], authors: Names | None
+    posts: Sequence[PostLike], moderators: set[str], authors: Names | None, dropped: list[str] | None = None
 ) -> tuple[list[_Entry], int | None]:
-    """The player list: the opening post's, else the first moderator post with one. Returns entries and post."""
+    """The player list: the opening post's, else the first moderator post with one. Returns entries and post;
+    ``dropped`` receives the bare names on the list's lines that were not taken as seats."""
     for post in posts:
         if post.author.casefold() not in moderators:
             continue
-        entries = _list_entries(read_lines(post.body_html, list_marks=True), moderators, authors)
+        left: list[str] = []
+        entries = _list_entries(read_lines(post.body_html, list_marks=True), moderators, authors, left)
         if entries:
+            if dropped is not None:
+                dropped.extend(left)
             return entries, post.number
     return [], None
 
 
-def _list_entries(lines: list[str], moderators: set[str], authors: Names | None) -> list[_Entry]:
+def _list_entries(
+    lines: list[str], moderators: set[str], authors: Names | None, dropped: list[str] | None = None
+) -> list[_Entry]:
     """Runs of list-like lines; a run counts when it sits under a player-list header or names thread accounts."""
     runs: list[tuple[bool, list[_Entry]]] = []
     header = False
@@ -291,6 +297,7 @@ def _list_entries(lines: list[str], moderators: set[str], authors: Names | None)
     chosen: list[_Entry] = []
     chosen_runs: list[tuple[bool, list[_Entry]]] = []
     headed_total = sum(len(entries) for under_header, entries in runs if under_header)
+    parts = _numbered_parts(runs, authors)
     for under_header, entries in runs:
         before = len(chosen)
         known = sum(1 for e in entries if authors is not None and any(authors.seat(a) for a in e.accounts))
@@ -300,7 +307,7 @@ def _list_entries(lines: list[str], moderators: set[str], authors: Names | None)
         # a numbered or bulleted list one of whose names has posted: at the game's start most have not
         marked = any(_marked_stretches(entries))
         whole = counted.get(id(entries)) == len(entries) and (headed_total >= 3 or len(entries) >= 3)
-        if vouched or headed or whole or (marked and (authors is None or known >= 1)) or (
+        if vouched or headed or whole or id(entries) in parts or (marked and (authors is None or known >= 1)) or (
                 len(entries) >= 5 and authors is None):
             chosen.extend(entries)
         if len(chosen) > before:
@@ -311,11 +318,16 @@ def _list_entries(lines: list[str], moderators: set[str], authors: Names | None)
             elsewhere = {a.casefold() for _, other in chosen_runs if other is not run for e in other
                          for a in e.accounts}
             above = {a.casefold() for _, other in chosen_runs[:n] for e in other for a in e.accounts}
-            if counted.get(id(run)) == len(run):  # as many lines as its header counts: each is a seat
+            if counted.get(id(run)) == len(run) or id(run) in parts:  # as many lines as its header counts, or a
+                # part of a list numbered in parts: each line is a seat
                 vouched.extend(run)
                 continue
             vouched.extend(_vouched(run, authors, elsewhere, listed=listed, above=above))
         if sum(1 for e in vouched if any(authors.seat(a) for a in e.accounts)) >= 3 or len(vouched) >= 3:
+            if dropped is not None:  # a bare name among the list's lines, left out: said, never dropped silently
+                kept = {id(e) for e in vouched}
+                dropped.extend(e.accounts[0] for _, run in chosen_runs for e in run if id(e) not in kept
+                               and _bare(e) and not _HEADING_WORDS.search(e.accounts[0]))
             chosen = vouched
     if len(chosen) < 3:
         return []
@@ -393,6 +405,27 @@ def _marked_stretches(run: list[_Entry]) -> list[bool]:
                 inside[start:i] = [True] * (i - start)
             start = i
     return inside
+
+
+def _numbered_parts(runs: list[tuple[bool, list[_Entry]]], authors: Names | None) -> set[int]:
+    """The runs (by id) of one list numbered in parts under headers: the living 1, 3, 4 ... 13 and the dead 2, 6,
+    each part's numbers filling the others' gaps from 1 up, one name among them posted."""
+    numbered = [(entries, [_number(e.line) for e in entries]) for under_header, entries in runs if under_header]
+    numbered = [(entries, numbers) for entries, numbers in numbered if numbers and None not in numbers]
+    if len(numbered) < 2:
+        return set()
+    every = [n for _, numbers in numbered for n in numbers]
+    posted = authors is not None and any(authors.seat(a) for entries, _ in numbered for e in entries
+                                         for a in e.accounts)
+    if set(every) != set(range(1, max(every) + 1)) or len(set(every)) < 5 or not (posted or authors is None):
+        return set()
+    return {id(entries) for entries, _ in numbered}
+
+
+def _bare(entry: _Entry) -> bool:
+    """A list line that is a name and nothing more (its bullet or number aside)."""
+    text = plain_text(_NUMBER_AFTER_BULLET.sub("", _BULLET.sub("", entry.line, count=1), count=1))
+    return text.strip(" *^") == entry.accounts[0] and len(entry.accounts) == 1
 
 
 def _after_name(entry: _Entry) -> str:

@@ -72,7 +72,8 @@ def read_thread_facts(
     if players:
         seats = {name: list(accounts) for name, accounts in players.items()}
     else:
-        entries, list_post = find_player_list(posts, mod_keys, authors if authors.seat_of else None)
+        dropped: list[str] = []
+        entries, list_post = find_player_list(posts, mod_keys, authors if authors.seat_of else None, dropped)
         counted = first_count_roster(posts, mod_keys, authors)
         if counted is not None and len(counted[0]) > len(entries):  # the list is cut short: the count has all
             entries, list_post = counted
@@ -84,6 +85,10 @@ def read_thread_facts(
             )
         if not entries:
             problems.append("no player list found in the moderators' posts")
+        left = [name for name in dropped if name.casefold() not in {a.casefold() for e in entries for a in e.accounts}]
+        if left and entries:
+            problems.append(f"post {list_post}: {', '.join(left)} on the player list's lines not taken as seats "
+                            "(no player who posted vouches for them): check [[players]]")
     if not moderators and seats:
         helpers, helpers_cite = read_helpers(posts, mod_keys, seats)
         if helpers:
