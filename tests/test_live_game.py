@@ -199,3 +199,16 @@ def test_run_follow_keeps_a_live_game_from_its_first_page(tmp_path):
     disagreements = [line for line in said if "DAY 2 OUTCOME DISAGREES" in line]
     assert len(disagreements) == 1, said  # an alert, once, though later runs read the thread again
     assert "announced Ivy lynched" in disagreements[0] and "count gives Damson lynched" in disagreements[0]
+
+
+def test_a_day_started_by_its_numbers_at_night_gives_way_to_the_moderators_day_start():
+    """"Tomorrow, with 8 alive, it takes 5" at night reads as day 2's start; the moderator's "Day 2 begins now"
+    before any player posts is the start, and the death it tells is the night's, not a day kill."""
+    posts = thread(*LYNCH_BIRCH, *EARLY_DAWN, *DAY_TWO_AND_THREE)
+    facts = read_thread_facts(posts)
+    day_two = next(p.number for p in posts if "Day 2 begins" in p.body_html)
+    assert [(s.day, s.post) for s in facts.day_starts][1] == (2, day_two)
+    assert ("Cedar", "night 1", None) in [(d.player, d.phase, d.post) for d in facts.deaths]
+    said_late = thread(*LYNCH_BIRCH, EARLY_DAWN[0], ("Damson", "so day 2 then?"), EARLY_DAWN[1])
+    starts = [(s.day, s.post) for s in read_thread_facts(said_late).day_starts]
+    assert starts[1] == (2, len(LYNCH_BIRCH) + 1)  # a player posted in the day: its start stands

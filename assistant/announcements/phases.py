@@ -278,7 +278,20 @@ def read_phase(plain: str, lines: list[str], post: PostLike, cite: Cite, state: 
             return True
         # the same day again only after a night word may have ended it too early, never after its lynch
         # ("on the beginning of Day 2, everybody turns to Zodiark" in the lynch's story)
+        if kind == "day" and number == state.day and not state.night and state.inferred_start is not None and \
+                said is not None and not state.quiet:
+            # "Tomorrow, with 8 alive, it takes 5" read at night started the day; the moderator's own "Day 2
+            # begins now" before any player posted is its start, and the deaths it tells are the night's
+            f["starts"][:] = [s for s in f["starts"] if not (s.day == number and s.post == state.inferred_start)]
+            f["deadlines"][:] = [d for d in f["deadlines"] if not (d.day == number and d.post == state.inferred_start)]
+            state.inferred_start = None
+            deadline = read_deadline(plain, post, timezone) or deadline_in(lines, post, timezone)
+            state.add("starts", DayStart(number, post.number, deadline, cite))
+            if deadline:
+                state.add("deadlines", DeadlineFact(number, deadline, post.number, "deadline", cite))
+            return True
         if kind == "day" and (number > state.day or (number == state.day and state.night and not state.lynched)):
+            state.inferred_start = post.number if said is None and _ALIVE_COUNT.search(plain) else None
             state.end_day(post, cite)
             state.day, state.night, state.ended, state.lynched = number, False, False, False
             deadline = read_deadline(plain, post, timezone) or deadline_in(lines, post, timezone)

@@ -104,6 +104,7 @@ def read_thread_facts(
         if post.author.casefold() not in mod_keys:
             opening_block = False
             run = []
+            state.inferred_start = None  # a player posted in the day: its start stands
             continue
         run.append(post)
         state.quiet = after_post is not None and post.number <= after_post

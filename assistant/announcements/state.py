@@ -16,6 +16,7 @@ class State:
     implicit: bool = False  # day 1 was taken to start with the opening post
     night_post: int | None = None  # the post that ended the last day
     dawn: tuple | None = None  # (post, first line): the moderators' first post after the last day ended
+    inferred_start: int | None = None  # a day started only by its numbers stated at night, no player posted since
     nights_numbered_by_day: bool = False  # a night was named with its day's number ("Day 1" then "Night 1")
     count_day: int | None = None  # the day the vote count in the post being read is for
     wagons: tuple | None = None  # (day, {seat: votes}, votes a lynch takes) of the day's last count with both
