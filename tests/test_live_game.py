@@ -138,7 +138,8 @@ COUNT_2 = ("Vote Count 2.{n}<br>Alder (1): Juniper<br>Not voting: Alder, Damson,
 def _steps() -> list[list[tuple[str, str]]]:
     return [
         [("Alder", "hello"), ("Birch", "hi"), ("Cedar", "hey")],
-        [*LYNCH_BIRCH, ("Host", "Cedar was found dead. Cedar was a Cop.<br>Day 2 begins now.")],
+        [*LYNCH_BIRCH, ("Host", "Cedar was found dead. Cedar was a Cop.<br>Day 2 begins now. Day 2 ends in "
+                                "72 hours.")],
         # an announced replacement, and Juniper's seat taken over unannounced: the moderator's counts show it
         [("Host", "Quill replaces Elm."), ("Quill", "hi all"), ("Quietfox", "<b>vote: Alder</b> I am back"),
          ("Host", COUNT_2.format(n=1)), ("Damson", "hmm"), ("Host", COUNT_2.format(n=2))],
@@ -188,6 +189,7 @@ def test_run_follow_keeps_a_live_game_from_its_first_page(tmp_path):
     game = load_game(path)
     assert [(d.day, d.start_post) for d in game.days] == [(1, 0), (2, 11), (3, 24)]
     assert (game.day(1).end_post, game.day(2).end_post) == (10, 23)
+    assert game.day(2).end == START + timedelta(hours=11 + 72)  # the announced deadline
     assert [(d.player, f"{d.phase} {d.phase_number}") for d in game.deaths] == [
         ("Birch", "day 1"), ("Cedar", "night 1"), ("Ivy", "day 2"), ("Gorse", "night 2")]
     assert game.seat("Elm").accounts == ("Elm", "Quill") and game.seat("Elm").replacement_posts == (12,)
