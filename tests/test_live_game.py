@@ -214,3 +214,25 @@ def test_a_day_started_by_its_numbers_at_night_gives_way_to_the_moderators_day_s
     said_late = thread(*LYNCH_BIRCH, EARLY_DAWN[0], ("Damson", "so day 2 then?"), EARLY_DAWN[1])
     starts = [(s.day, s.post) for s in read_thread_facts(said_late).day_starts]
     assert starts[1] == (2, len(LYNCH_BIRCH) + 1)  # a player posted in the day: its start stands
+
+
+DAY_TO_DAY = [("Host", "Birch, Vanilla Townie, has been lynched.<br>With 9 alive it takes 5 to lynch.")]
+
+
+@pytest.mark.parametrize("dawn", [[FLAVOUR_DAWN], EARLY_DAWN, DAY_TO_DAY],
+                         ids=["day 2 told in flavour", "day 2 read early", "from day to day"])
+def test_a_reading_from_a_later_post_tells_what_the_whole_reading_tells_after_it(dawn):
+    """`votal update` reads the posts up to the file's last known post quietly: it follows them as a reading of
+    the whole thread does (a day's lynch told, its start read), so what it tells after them is the same."""
+    lynch = LYNCH_BIRCH[:-1] if dawn is DAY_TO_DAY else LYNCH_BIRCH
+    posts = thread(*lynch, *dawn, *DAY_TWO_AND_THREE)
+    players = {p: [p] for p in PLAYERS}
+
+    def told(facts, after: int) -> list:
+        kinds = (facts.day_starts, facts.day_ends, facts.eliminations, facts.deaths, facts.deadlines)
+        return [[f for f in kind if f.cite.post > after] for kind in kinds]
+
+    whole = read_thread_facts(posts, moderators=["Host"], players=players)
+    for after in range(len(posts)):
+        later = read_thread_facts(posts, moderators=["Host"], players=players, after_post=after)
+        assert told(later, after) == told(whole, after), after

@@ -272,14 +272,15 @@ def read_phase(plain: str, lines: list[str], post: PostLike, cite: Cite, state: 
             # "Day 1 has begun" after the opening post: day 1 starts here
             state.implicit = False
             deadline = read_deadline(plain, post, timezone) or deadline_in(lines, post, timezone)
-            if not state.quiet:
-                f["starts"][:] = [DayStart(1, post.number, deadline, cite)]
-                f["deadlines"][:] = [DeadlineFact(1, deadline, post.number, "deadline", cite)] if deadline else []
+            f["starts"][:], f["deadlines"][:] = [], []
+            state.add("starts", DayStart(1, post.number, deadline, cite))
+            if deadline:
+                state.add("deadlines", DeadlineFact(1, deadline, post.number, "deadline", cite))
             return True
         # the same day again only after a night word may have ended it too early, never after its lynch
         # ("on the beginning of Day 2, everybody turns to Zodiark" in the lynch's story)
         if kind == "day" and number == state.day and not state.night and state.inferred_start is not None and \
-                said is not None and not state.quiet:
+                said is not None:
             # "Tomorrow, with 8 alive, it takes 5" read at night started the day; the moderator's own "Day 2
             # begins now" before any player posted is its start, and the deaths it tells are the night's
             f["starts"][:] = [s for s in f["starts"] if not (s.day == number and s.post == state.inferred_start)]

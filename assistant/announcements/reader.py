@@ -145,7 +145,7 @@ def read_thread_facts(
     if not moderators:  # a poster taken for a co-moderator who turns out to replace into a seat is a player
         players_keys = {a.casefold() for accounts in seats.values() for a in accounts}
         mods = tuple(m for m in mods if m == opening.author or m.casefold() not in players_keys)
-    f = state.facts
+    f = state.told_facts()
     return ThreadFacts(
         title=title,
         moderators=mods,
