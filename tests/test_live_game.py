@@ -236,3 +236,24 @@ def test_a_reading_from_a_later_post_tells_what_the_whole_reading_tells_after_it
     for after in range(len(posts)):
         later = read_thread_facts(posts, moderators=["Host"], players=players, after_post=after)
         assert told(later, after) == told(whole, after), after
+
+
+def test_a_listed_name_left_out_at_the_start_is_a_seat_once_its_player_posts(tmp_path):
+    """An unmarked list with no header: at the first page "Damson" (not posted, beside no one who did) is said,
+    not taken; once Damson posts, `votal update` adds the seat from the list, cited."""
+    opening = "Welcome to the game!<br><br>Alder<br>Birch<br>Cedar<br>Damson<br><br>Day 1 begins now."
+    posts = thread(("Alder", "hi"), ("Birch", "hi"), ("Cedar", "hi"), ("Damson", "hello, sorry I am late"))
+    posts[0] = Post(posts[0].post_id, 0, "Host", posts[0].time, opening, "")
+    forum = Forum(as_dicts(posts[:4]))
+    path, db = tmp_path / "game.toml", str(tmp_path / "v.db")
+    with serve(forum) as server:
+        url = f"{server.base_url}/viewtopic.php?f=7&t=42"
+        result = CliRunner().invoke(main, ["new", url, "-o", str(path), "--db", db, "--min-interval", "0"])
+        assert result.exit_code == 0, result.output
+        assert "Damson on the player list's lines not taken as seats" in result.output
+        assert [s.name for s in load_game(path).players] == ["Alder", "Birch", "Cedar"]
+        forum.posts.extend(as_dicts(posts[4:]))
+        result = CliRunner().invoke(main, ["update", str(path), "--db", db])
+        assert result.exit_code == 0, result.output
+    assert [s.name for s in load_game(path).players] == ["Alder", "Birch", "Cedar", "Damson"]
+    assert '[[players]]  # post 0: "Damson (on the player list, now posting)"' in path.read_text()

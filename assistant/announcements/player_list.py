@@ -555,3 +555,24 @@ def _vouched(
         ) and not _LIST_HEADER.match(plain_text(e.line)) and e.accounts[0][:1].isalnum()
 
     return [e for i, e in enumerate(run) if posted[i] or vouched(i) or shaped(i)]
+
+
+def listed_after_posting(
+    posts: Sequence[PostLike], moderators: Sequence[str], accounts: Sequence[str], seats: int
+) -> tuple[list[_Entry], int | None]:
+    """Seats of the moderators' player list that a game file lacks, now that their players have posted: the list
+    read again with the thread's posters so far (a name nobody who posted vouched for at the game's start),
+    each entry none of whose accounts is in ``accounts`` (of the file's ``seats``) and one of which has posted,
+    while the list names as many seats as the file and they together. (entries, list post)."""
+    mods = {m.casefold() for m in moderators}
+    authors = Names({a: [a] for a in dict.fromkeys(p.author for p in posts) if a.casefold() not in mods})
+    if not authors.seat_of:
+        return [], None
+    entries, post = find_player_list(posts, mods, authors)
+    # the file's accounts as the list reads them now ("Hazel" is the account "Hazel99" once it posts)
+    known = {a.casefold() for a in accounts} | {authors.spelled(a).casefold() for a in accounts}
+    missing = [e for e in entries if not known & {a.casefold() for a in e.accounts}
+               and any(authors.seat(a) for a in e.accounts)]
+    if seats + len(missing) > len(entries):
+        return [], post  # more seats than the list names: the file holds seats the list does not, leave it be
+    return missing, post
