@@ -123,13 +123,24 @@ def as_of_moment(game, db, at_post: int | None, at_time: datetime | None, *, sto
     return as_of(game, db, at_post=at_post, at_time=at_time, now=now_utc(), stored=stored)
 
 
-def load_snapshot(game_file: str, db_file: str, at_post: int | None, at_time: datetime | None):
+def load_snapshot(game_file: str, db_file: str, at_post: int | None, at_time: datetime | None, day: int | None = None):
     """The game, its store, the stored thread read once (``counting.StoredGame``) and the moment a count is as
-    of: what count, draft and audit start from."""
-    from assistant.counting import load_stored_game
+    of: what count, draft and audit start from. A ``day`` the file does not declare but the moderators' posts
+    start is counted from their post, with a warning (``announced_days``): written, not refused."""
+    from dataclasses import replace
+
+    from assistant.counting import load_stored_game, undeclared
 
     game, db = load_stored(game_file, db_file)
     stored = load_stored_game(game, db)
+    if day is not None and undeclared(game, stored.timeline, day):
+        from assistant.announced_days import with_announced_days
+        from assistant.store import load_posts
+
+        posts = [p for p in load_posts(db, game.key) if at_post is None or p.number <= at_post]
+        announced, warnings = with_announced_days(game, posts, day)
+        if warnings:
+            game, stored = announced, replace(stored.fresh(announced), announced=tuple(warnings))
     return game, db, stored, as_of_moment(game, db, at_post, at_time, stored=stored)
 
 
@@ -349,7 +360,7 @@ def count(
     from assistant.checks import for_day
     from assistant.counting import count_game, current_day, game_warnings
 
-    game, db, stored, moment = load_snapshot(game_file, db_file, at_post, at_time)
+    game, db, stored, moment = load_snapshot(game_file, db_file, at_post, at_time, day)
     days = None if all_days else [day or current_day(game, db, at_time=moment, at_post=at_post, stored=stored)]
     votals = count_game(game, db, days=days, at_post=at_post, at_time=moment, stored=stored)
     now = moment if at_post is None and at_time is None else None  # a count of now shares its replay
@@ -416,7 +427,7 @@ def draft(
     from assistant.counting import count_game, current_day, game_warnings
     from assistant.drafts import build_context, default_flavor, nothing_to_announce, render_draft
 
-    game, db, stored, moment = load_snapshot(game_file, db_file, at_post, at_time)
+    game, db, stored, moment = load_snapshot(game_file, db_file, at_post, at_time, day)
     number = day or current_day(game, db, at_time=moment, at_post=at_post, stored=stored)
     votals = count_game(game, db, days=[number], at_post=at_post, at_time=moment, stored=stored)
     now = moment if at_post is None and at_time is None else None  # a draft of now shares its replay
@@ -461,7 +472,7 @@ def audit(
     """
     from assistant.counting import count_game, current_day, format_audit_text
 
-    game, db, stored, moment = load_snapshot(game_file, db_file, at_post, at_time)
+    game, db, stored, moment = load_snapshot(game_file, db_file, at_post, at_time, day)
     number = day or current_day(game, db, at_time=moment, at_post=at_post, stored=stored)
     votal = count_game(game, db, days=[number], at_post=at_post, at_time=moment, stored=stored)[0]
     if fmt == "json":

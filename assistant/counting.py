@@ -53,6 +53,7 @@ class StoredGame:
     ruleset: Ruleset
     counts: dict[int, PostedCount] = field(default_factory=dict)  # by post number: the moderators' counts
     timeline: Timeline | None = None
+    announced: tuple[GameWarning, ...] = ()  # days counted from the moderators' posts, not the file (announced_days)
     _replays: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -121,6 +122,7 @@ def game_warnings(
     was made from ``stored``), else with every stored post."""
     stored = stored or load_stored_game(game, db)
     warnings = check_days(game, last_post=stored.last_post)
+    warnings += [w for w in stored.announced if not days or w.day in days]
     if game.corrections:
         present = {post.number for post in stored.posts}
         warnings += check_corrections(game, present=present, last_post=stored.last_post)
@@ -151,7 +153,7 @@ def game_warnings(
     if days:
         warnings += _outcome_warnings(game, stored, max(days), now)
         warnings += _takeover_warnings(game, stored, days)
-    if _undeclared(game, stored.timeline, 1):
+    if undeclared(game, stored.timeline, 1):
         first = stored.first_post
         warnings.append(
             GameWarning(
@@ -193,7 +195,7 @@ def _takeover_warnings(game: Game, stored: StoredGame, days: Sequence[int]) -> l
 
 def _outcome_warnings(game: Game, stored: StoredGame, day: int, now: datetime | None) -> list[GameWarning]:
     """Checks against the computed outcomes of ``day`` and the days before it, each replayed whole."""
-    known = [d for d in range(1, day + 1) if not _undeclared(game, stored.timeline, d) or (d == 1 and not game.days)]
+    known = [d for d in range(1, day + 1) if not undeclared(game, stored.timeline, d) or (d == 1 and not game.days)]
     replay = stored.replay(game, at_post=None, at_time=now)
     votals = [replay.day(d).votal for d in known]
     return check_outcomes(game, votals, counted_day=day, authors={p.number: p.author for p in stored.posts})
@@ -213,7 +215,7 @@ def as_of(
     return now
 
 
-def _undeclared(game: Game, timeline: Timeline, day: int) -> bool:
+def undeclared(game: Game, timeline: Timeline, day: int) -> bool:
     """A day the game file does not declare and the ruleset's phase lengths do not time."""
     if game.day(day) is not None:
         return False
@@ -224,7 +226,7 @@ def _undeclared(game: Game, timeline: Timeline, day: int) -> bool:
 def require_declared(game: Game, timeline: Timeline, day: int) -> None:
     """Never guess where a day begins (counting it from post 0 would replay earlier days' votes as its own);
     day 1 of a game that declares no days at all is counted from the first post, with a warning."""
-    if not _undeclared(game, timeline, day) or (day == 1 and not game.days):
+    if not undeclared(game, timeline, day) or (day == 1 and not game.days):
         return
     before = game.day(day - 1)
     hint = ""

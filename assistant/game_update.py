@@ -167,6 +167,14 @@ def _read_and_write(text: str, posts: Sequence[PostLike], *, path: str, clocked:
         facts, has_players=bool(game.players), clocked=clocked, has_moderators=bool(game.moderators),
         opening=posts[0].number if posts else None,
     )
+    if game.players and game.moderators:  # a listed seat left out at the game's start, now that its player posts
+        from assistant.announcements.player_list import listed_after_posting
+        from assistant.announcements.text import plain_text, trim
+
+        missing, list_post = listed_after_posting(
+            posts, game.moderators, [a for s in game.players for a in s.accounts], len(game.players))
+        edits[:0] = [AddPlayer(e.accounts[0], Note(f"{trim(plain_text(e.line))} (on the player list, now "
+                                                  "posting)", list_post), tuple(e.accounts[1:])) for e in missing]
     text, written, disagreements = _write(text, edits, posts, path=path)
     notes.extend(f"reader: {p}" for p in facts.problems)
     return _Round(text, written, disagreements, notes, facts.eliminations)

@@ -111,6 +111,22 @@ STYLES: dict[str, str] = {
                                                     in enumerate(zip(PLAYERS, _NOTES, strict=True), 1)),
     "struck replacement chain": "Players<br>1. <s>Oak</s> <s>Ash</s> Alder<br>"
                                 + "<br>".join(f"{n}. {p}" for n, p in enumerate(PLAYERS[1:], 2)),
+    "struck chain in del tags": "Players:<ol><li><del>Oak</del> <del>Ash</del> Alder</li>"
+                                + "".join(f"<li>{p}</li>" for p in PLAYERS[1:]) + "</ol>",
+    "struck chain in line-through spans": "Players<br>1. "
+                                          + '<span style="text-decoration: line-through">Oak</span> '
+                                          + '<span style="text-decoration:line-through">Ash</span> Alder<br>'
+                                          + "<br>".join(f"{n}. {p}" for n, p in enumerate(PLAYERS[1:], 2)),
+    "chain in words": "Players:<br>1. Alder (replacing Ash, who replaced Oak)<br>"
+                      + "<br>".join(f"{n}. {p}" for n, p in enumerate(PLAYERS[1:], 2)),
+    "ol of profile links with notes": "<b>Players</b><ol>" + "".join(
+        f"<li>{_profile(p, n)}{note}</li>" for n, (p, note) in enumerate(zip(PLAYERS, _NOTES, strict=True), 1))
+                                      + "</ol>",
+    "living and dead apart": "<b>Alive (8/10):</b><br>" + "<br>".join(PLAYERS[2:]) + "<br><br><b>Dead (2/10):</b><br>"
+                             + "<br>".join(f"<s>{p}</s> - Vanilla Townie, lynched Day {n}"
+                                           for n, p in enumerate(PLAYERS[:2], 1)),
+    "names that end in a role-like word": "Players:<br>" + "<br>".join(
+        f"{n}. {p}" for n, p in enumerate((*PLAYERS[:-1], "I Am Innocent"), 1)),
     "spread over spoilers": (
         "Players:<br>" + "".join(
             '<div style="margin:20px"><div class="quotetitle"><b>Spoiler: seats</b> <input type="button" '
@@ -136,4 +152,11 @@ def styled_thread(style: str, *, posted: int = 3, later: bool = False) -> list[P
 
 def listed_seats(style: str) -> list[str]:
     """The seats the style's list names (the chain's seat by its first account)."""
-    return ["Oak", *PLAYERS[1:]] if style == "struck replacement chain" else list(PLAYERS)
+    if style in ("struck replacement chain", "struck chain in del tags", "struck chain in line-through spans",
+                 "chain in words"):
+        return ["Oak", *PLAYERS[1:]]
+    if style == "living and dead apart":
+        return [*PLAYERS[2:], *PLAYERS[:2]]
+    if style == "names that end in a role-like word":
+        return [*PLAYERS[:-1], "I Am Innocent"]
+    return list(PLAYERS)

@@ -146,14 +146,19 @@ def test_a_day_the_game_file_does_not_declare_is_an_error_naming_what_to_add(syn
     result = invoke("count", mafiascum, "--db", db, "--day", "3")
     assert result.exit_code == 1
     assert "day 3 is not declared: add a [[days]] entry with day = 3 and start_post" in result.output
-    # with only day 1 declared, day 2 is not guessed from post 0 (it would replay day 1's lynch)
+    # with only day 1 declared, day 2 is never guessed from post 0 (it would replay day 1's lynch): the
+    # moderator's post that starts it is where it is counted from, and the count says so (issue 24)
     day_2 = "[[days]]\nday = 2\nstart_post = 25\nstart = 2026-03-04T22:00:00\nend = 2026-03-06T22:00:00\n"
     only_day_1 = write_game(demo, tmp_path, change=(day_2, ""))
     only_day_1.write_text(only_day_1.read_text().replace('ruleset = "witchhunt-online-2.0.1"', 'ruleset = "mafiascum"'))
     assert "day = 2" not in only_day_1.read_text()
     result = invoke("count", only_day_1, "--db", db, "--day", "2", "--format", "json")
-    assert result.exit_code == 1, result.output
-    assert "day 2 is not declared" in result.output and "(day 1 ends at post 24)" in result.output
+    assert result.exit_code == 0, result.output
+    [announced] = [w for w in json.loads(result.output)["warnings"] if w["kind"] == "announced_day"]
+    assert announced["day"] == 2 and announced["post"] == 25 and "`votal update` writes it" in announced["message"]
+    result = invoke("count", only_day_1, "--db", db, "--day", "3")  # nobody started day 3: still no guess
+    assert result.exit_code == 1
+    assert "day 3 is not declared" in result.output and "(day 1 ends at post 24)" not in result.output
 
 
 def test_day_1_of_a_game_declaring_no_days_is_counted_with_its_assumed_start(synced, demo, tmp_path):

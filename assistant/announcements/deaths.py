@@ -174,7 +174,9 @@ def read_death(plain: str, post: PostLike, cite: Cite, state: State, names: Name
         state.add("deaths", DeathFact(modkilled, phase_text, None if state.night else post.number, "modkill", cite))
         return True
     f = state.facts
-    started_here = not state.night and any(d.post == post.number and d.day == state.day for d in f["starts"])
+    # the post that starts a day, or any before a player posts in a day started only by its stated numbers
+    started_here = not state.night and (state.inferred_start is not None or any(
+        d.post == post.number and d.day == state.day for d in f["starts"]))
     together = [seat for seat in named_together(plain, KILL_VERB, names) if seat not in state.dead]
     killed = named_before(plain, KILL_VERB, names) or flip_name(plain, names, state, started_here) or \
         body_of(plain, names)

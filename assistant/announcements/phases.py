@@ -272,13 +272,27 @@ def read_phase(plain: str, lines: list[str], post: PostLike, cite: Cite, state: 
             # "Day 1 has begun" after the opening post: day 1 starts here
             state.implicit = False
             deadline = read_deadline(plain, post, timezone) or deadline_in(lines, post, timezone)
-            if not state.quiet:
-                f["starts"][:] = [DayStart(1, post.number, deadline, cite)]
-                f["deadlines"][:] = [DeadlineFact(1, deadline, post.number, "deadline", cite)] if deadline else []
+            f["starts"][:], f["deadlines"][:] = [], []
+            state.add("starts", DayStart(1, post.number, deadline, cite))
+            if deadline:
+                state.add("deadlines", DeadlineFact(1, deadline, post.number, "deadline", cite))
             return True
         # the same day again only after a night word may have ended it too early, never after its lynch
         # ("on the beginning of Day 2, everybody turns to Zodiark" in the lynch's story)
+        if kind == "day" and number == state.day and not state.night and state.inferred_start is not None and \
+                said is not None:
+            # "Tomorrow, with 8 alive, it takes 5" read at night started the day; the moderator's own "Day 2
+            # begins now" before any player posted is its start, and the deaths it tells are the night's
+            f["starts"][:] = [s for s in f["starts"] if not (s.day == number and s.post == state.inferred_start)]
+            f["deadlines"][:] = [d for d in f["deadlines"] if not (d.day == number and d.post == state.inferred_start)]
+            state.inferred_start = None
+            deadline = read_deadline(plain, post, timezone) or deadline_in(lines, post, timezone)
+            state.add("starts", DayStart(number, post.number, deadline, cite))
+            if deadline:
+                state.add("deadlines", DeadlineFact(number, deadline, post.number, "deadline", cite))
+            return True
         if kind == "day" and (number > state.day or (number == state.day and state.night and not state.lynched)):
+            state.inferred_start = post.number if said is None and _ALIVE_COUNT.search(plain) else None
             state.end_day(post, cite)
             state.day, state.night, state.ended, state.lynched = number, False, False, False
             deadline = read_deadline(plain, post, timezone) or deadline_in(lines, post, timezone)
@@ -286,6 +300,8 @@ def read_phase(plain: str, lines: list[str], post: PostLike, cite: Cite, state: 
             if deadline:
                 state.add("deadlines", DeadlineFact(number, deadline, post.number, "deadline", cite))
             return True
+        if kind == "night" and number == state.day and (not state.night or state.night_post == post.number):
+            state.nights_numbered_by_day = True  # "Day 1 ... Night 1": a night takes its day's number
         if kind == "night" and number >= state.day and not state.night:
             state.end_day(post, cite)
             state.night = True
@@ -296,6 +312,25 @@ def read_phase(plain: str, lines: list[str], post: PostLike, cite: Cite, state: 
         state.night = True
         return True
     return False
+
+
+def read_missed_day(lines: list[str], post: PostLike, state: State) -> None:
+    """A night named one past the night still running ("Night 2 begins" during night 1, in a game whose nights
+    take their day's number): the day between was started in a post the reader did not understand, so it
+    started with the moderators' first post after the last day ended (a dawn told in flavour only), and what
+    this post tells (the lynch, then the night) is that day's, not the night's before it."""
+    if not (state.night and state.day and state.nights_numbered_by_day and state.dawn is not None
+            and state.night_post is not None and state.night_post < state.dawn[0] < post.number):
+        return
+    for plain in (sentence for line in lines for sentence in sentences(plain_text(line))):
+        said = NOW_PHASE.search(plain)
+        if said is None or _conditional(plain, said.start()):
+            continue
+        if phase_of(plain, state, post.number) == ("night", state.day + 1):
+            number, words = state.dawn
+            state.day, state.night, state.ended, state.lynched = state.day + 1, False, False, False
+            state.add("starts", DayStart(state.day, number, None, Cite(number, words)))
+        return  # the first phase the post names decides
 
 
 _DEADLINE_WORDS = re.compile(r"\b(deadline|eod|end\s+of\s+day|extend|extension|ends?\s+(?:at|on|in))\b", re.IGNORECASE)

@@ -140,8 +140,9 @@ def _read_entry(line: str, authors: Names | None, moderators: set[str]) -> _Entr
                         accounts.append(candidate)
     accounts = struck + [a for a in accounts if a.casefold() not in {s.casefold() for s in struck}]
     accounts = [a for a in accounts if a.casefold() not in moderators]
-    if authors is not None:  # a later name that never posted and reads as a role or a vacancy is no account
-        accounts = accounts[:1] + [a for a in accounts[1:] if authors.seat(a) or not _SEAT_NOTE.search(a)]
+    # a later name that never posted and reads as a role or a vacancy is no account (nobody posted yet: none has)
+    accounts = accounts[:1] + [a for a in accounts[1:] if (authors is not None and authors.seat(a))
+                               or not _SEAT_NOTE.search(a)]
     if not accounts or not all(name_like(a) and not _PHASE_WORDS.match(a) for a in accounts):
         return None  # "D1 starts - Cedar replaces Cypress - D1 ends" is a line of the game's events
     # "1-Shot Vigilante" is a role, not a fate
@@ -200,9 +201,11 @@ def _leading_name(text: str, authors: Names | None) -> str | None:
             head = " ".join(words[:n])
             if authors.seat(authors.spelled(head)):
                 return head
-        # "randomidget Town 1-Shot Vigilante": a name that never posted ends where its role begins
+        # "randomidget Town 1-Shot Vigilante": a name that never posted ends where its role begins; a lone
+        # role-like word ending a short line is part of the name ("I Am Innocent")
         role = ROLE_WORDS.search(text)
-        if role and role.start() > 0 and name_like(text[: role.start()].strip()):
+        lone = role is not None and len(words) <= 3 and len(text[role.start():].split()) == 1
+        if role and role.start() > 0 and not lone and name_like(text[: role.start()].strip()):
             return text[: role.start()].strip()
     if not words or len(words) > 4:
         return None
@@ -229,24 +232,32 @@ def first_count_roster(
 
 
 def find_player_list(
-    posts: Sequence[PostLike], moderators: set[str], authors: Names | None
+    posts: Sequence[PostLike], moderators: set[str], authors: Names | None, dropped: list[str] | None = None
 ) -> tuple[list[_Entry], int | None]:
-    """The player list: the opening post's, else the first moderator post with one. Returns entries and post."""
+    """The player list: the opening post's, else the first moderator post with one. Returns entries and post;
+    ``dropped`` receives the bare names on the list's lines that were not taken as seats."""
     for post in posts:
         if post.author.casefold() not in moderators:
             continue
-        entries = _list_entries(read_lines(post.body_html, list_marks=True), moderators, authors)
+        left: list[str] = []
+        entries = _list_entries(read_lines(post.body_html, list_marks=True), moderators, authors, left)
         if entries:
+            if dropped is not None:
+                dropped.extend(left)
             return entries, post.number
     return [], None
 
 
-def _list_entries(lines: list[str], moderators: set[str], authors: Names | None) -> list[_Entry]:
+def _list_entries(
+    lines: list[str], moderators: set[str], authors: Names | None, dropped: list[str] | None = None
+) -> list[_Entry]:
     """Runs of list-like lines; a run counts when it sits under a player-list header or names thread accounts."""
     runs: list[tuple[bool, list[_Entry]]] = []
     header = False
     run: list[_Entry] = []
     run_header = False
+    counted: dict[int, int] = {}  # id(run) -> the seats its header counts ("Alive (11/13)")
+    stated = None
     paragraph = 0
     after_blank = True
     for line in lines:
@@ -266,6 +277,8 @@ def _list_entries(lines: list[str], moderators: set[str], authors: Names | None)
                 run = []
             header = heads or bool(_LIST_HEADER.match(plain.strip("*~=_ ")) or (
                 len(plain.split()) <= 6 and _COUNT_HEADER.search(plain.strip("*~=_: "))))
+            said = _SEATS_COUNTED.search(plain) if header and len(plain.split()) <= 6 else None
+            stated = int(said.group(1)) if said else None
             if header:
                 # "Living (8/12):" headers may have a list on the same line after a colon
                 tail = plain.split(":", 1)[1].strip() if ":" in plain else ""
@@ -276,12 +289,15 @@ def _list_entries(lines: list[str], moderators: set[str], authors: Names | None)
             continue
         if not run:
             run_header = header
+            if stated is not None:
+                counted[id(run)] = stated
         run.append(replace(entry, paragraph=paragraph))
     if run:
         runs.append((run_header, run))
     chosen: list[_Entry] = []
     chosen_runs: list[tuple[bool, list[_Entry]]] = []
     headed_total = sum(len(entries) for under_header, entries in runs if under_header)
+    parts = _numbered_parts(runs, authors)
     for under_header, entries in runs:
         before = len(chosen)
         known = sum(1 for e in entries if authors is not None and any(authors.seat(a) for a in e.accounts))
@@ -290,7 +306,9 @@ def _list_entries(lines: list[str], moderators: set[str], authors: Names | None)
         headed = under_header and (len(entries) >= 3 or headed_total >= 3) and (authors is None or known >= 1)
         # a numbered or bulleted list one of whose names has posted: at the game's start most have not
         marked = any(_marked_stretches(entries))
-        if vouched or headed or (marked and (authors is None or known >= 1)) or (len(entries) >= 5 and authors is None):
+        whole = counted.get(id(entries)) == len(entries) and (headed_total >= 3 or len(entries) >= 3)
+        if vouched or headed or whole or id(entries) in parts or (marked and (authors is None or known >= 1)) or (
+                len(entries) >= 5 and authors is None):
             chosen.extend(entries)
         if len(chosen) > before:
             chosen_runs.append((under_header, entries))
@@ -300,8 +318,16 @@ def _list_entries(lines: list[str], moderators: set[str], authors: Names | None)
             elsewhere = {a.casefold() for _, other in chosen_runs if other is not run for e in other
                          for a in e.accounts}
             above = {a.casefold() for _, other in chosen_runs[:n] for e in other for a in e.accounts}
+            if counted.get(id(run)) == len(run) or id(run) in parts:  # as many lines as its header counts, or a
+                # part of a list numbered in parts: each line is a seat
+                vouched.extend(run)
+                continue
             vouched.extend(_vouched(run, authors, elsewhere, listed=listed, above=above))
         if sum(1 for e in vouched if any(authors.seat(a) for a in e.accounts)) >= 3 or len(vouched) >= 3:
+            if dropped is not None:  # a bare name among the list's lines, left out: said, never dropped silently
+                kept = {id(e) for e in vouched}
+                dropped.extend(e.accounts[0] for _, run in chosen_runs for e in run if id(e) not in kept
+                               and _bare(e) and not _HEADING_WORDS.search(e.accounts[0]))
             chosen = vouched
     if len(chosen) < 3:
         return []
@@ -381,6 +407,27 @@ def _marked_stretches(run: list[_Entry]) -> list[bool]:
     return inside
 
 
+def _numbered_parts(runs: list[tuple[bool, list[_Entry]]], authors: Names | None) -> set[int]:
+    """The runs (by id) of one list numbered in parts under headers: the living 1, 3, 4 ... 13 and the dead 2, 6,
+    each part's numbers filling the others' gaps from 1 up, one name among them posted."""
+    numbered = [(entries, [_number(e.line) for e in entries]) for under_header, entries in runs if under_header]
+    numbered = [(entries, numbers) for entries, numbers in numbered if numbers and None not in numbers]
+    if len(numbered) < 2:
+        return set()
+    every = [n for _, numbers in numbered for n in numbers]
+    posted = authors is not None and any(authors.seat(a) for entries, _ in numbered for e in entries
+                                         for a in e.accounts)
+    if set(every) != set(range(1, max(every) + 1)) or len(set(every)) < 5 or not (posted or authors is None):
+        return set()
+    return {id(entries) for entries, _ in numbered}
+
+
+def _bare(entry: _Entry) -> bool:
+    """A list line that is a name and nothing more (its bullet or number aside)."""
+    text = plain_text(_NUMBER_AFTER_BULLET.sub("", _BULLET.sub("", entry.line, count=1), count=1))
+    return text.strip(" *^") == entry.accounts[0] and len(entry.accounts) == 1
+
+
 def _after_name(entry: _Entry) -> str:
     """What a list line says after its first name."""
     text = plain_text(_NUMBER_AFTER_BULLET.sub("", _BULLET.sub("", entry.line, count=1), count=1))
@@ -399,6 +446,8 @@ def _style(line: str) -> str:
     return "" if not bullet else ("1" if any(c.isdigit() for c in bullet.group(0)) else bullet.group(0).strip())
 
 
+# "Alive (11/13)": the seats the list below the header holds, of the game's
+_SEATS_COUNTED = re.compile(r"\(\s*(\d{1,2})\s*/\s*\d{1,2}\s*\)")
 # "On the Run (5/9)", "Still Frozen": a short line that counts the seats below it or says they still live
 _COUNT_HEADER = re.compile(r"\(\s*\d{1,2}\s*/\s*\d{1,2}\s*\)|^still\s+\w+\W*$", re.IGNORECASE)
 # A line among names that reads as a heading of the post's parts, not a player's name
@@ -506,3 +555,24 @@ def _vouched(
         ) and not _LIST_HEADER.match(plain_text(e.line)) and e.accounts[0][:1].isalnum()
 
     return [e for i, e in enumerate(run) if posted[i] or vouched(i) or shaped(i)]
+
+
+def listed_after_posting(
+    posts: Sequence[PostLike], moderators: Sequence[str], accounts: Sequence[str], seats: int
+) -> tuple[list[_Entry], int | None]:
+    """Seats of the moderators' player list that a game file lacks, now that their players have posted: the list
+    read again with the thread's posters so far (a name nobody who posted vouched for at the game's start),
+    each entry none of whose accounts is in ``accounts`` (of the file's ``seats``) and one of which has posted,
+    while the list names as many seats as the file and they together. (entries, list post)."""
+    mods = {m.casefold() for m in moderators}
+    authors = Names({a: [a] for a in dict.fromkeys(p.author for p in posts) if a.casefold() not in mods})
+    if not authors.seat_of:
+        return [], None
+    entries, post = find_player_list(posts, mods, authors)
+    # the file's accounts as the list reads them now ("Hazel" is the account "Hazel99" once it posts)
+    known = {a.casefold() for a in accounts} | {authors.spelled(a).casefold() for a in accounts}
+    missing = [e for e in entries if not known & {a.casefold() for a in e.accounts}
+               and any(authors.seat(a) for a in e.accounts)]
+    if seats + len(missing) > len(entries):
+        return [], post  # more seats than the list names: the file holds seats the list does not, leave it be
+    return missing, post

@@ -27,6 +27,7 @@ from assistant.announcements.phases import (
     read_day_goes_on,
     read_day_one_start,
     read_deadline_line,
+    read_missed_day,
     read_next_day_in_end_post,
     read_night_zero,
     read_opening,
@@ -71,7 +72,8 @@ def read_thread_facts(
     if players:
         seats = {name: list(accounts) for name, accounts in players.items()}
     else:
-        entries, list_post = find_player_list(posts, mod_keys, authors if authors.seat_of else None)
+        dropped: list[str] = []
+        entries, list_post = find_player_list(posts, mod_keys, authors if authors.seat_of else None, dropped)
         counted = first_count_roster(posts, mod_keys, authors)
         if counted is not None and len(counted[0]) > len(entries):  # the list is cut short: the count has all
             entries, list_post = counted
@@ -83,6 +85,10 @@ def read_thread_facts(
             )
         if not entries:
             problems.append("no player list found in the moderators' posts")
+        left = [name for name in dropped if name.casefold() not in {a.casefold() for e in entries for a in e.accounts}]
+        if left and entries:
+            problems.append(f"post {list_post}: {', '.join(left)} on the player list's lines not taken as seats "
+                            "(no player who posted vouches for them): check [[players]]")
     if not moderators and seats:
         helpers, helpers_cite = read_helpers(posts, mod_keys, seats)
         if helpers:
@@ -98,6 +104,7 @@ def read_thread_facts(
         if post.author.casefold() not in mod_keys:
             opening_block = False
             run = []
+            state.inferred_start = None  # a player posted in the day: its start stands
             continue
         run.append(post)
         state.quiet = after_post is not None and post.number <= after_post
@@ -109,6 +116,10 @@ def read_thread_facts(
         if opening_block and state.day != 0:  # after a Night 0 began, the moderator's posts are news
             read_day_one_start(post, state, timezone)
             continue
+        if state.night and state.night_post is not None and post.number > state.night_post and \
+                (state.dawn is None or state.dawn[0] <= state.night_post):
+            first = read_lines(post.body_html)
+            state.dawn = (post.number, trim(first[0] if first else ""))
         before = copy.deepcopy(state), copy.deepcopy(seats)
         read_announcement(post, state, names, seats, timezone)
         read_vote_count_day(post, run, state, timezone)
@@ -134,7 +145,7 @@ def read_thread_facts(
     if not moderators:  # a poster taken for a co-moderator who turns out to replace into a seat is a player
         players_keys = {a.casefold() for accounts in seats.values() for a in accounts}
         mods = tuple(m for m in mods if m == opening.author or m.casefold() not in players_keys)
-    f = state.facts
+    f = state.told_facts()
     return ThreadFacts(
         title=title,
         moderators=mods,
@@ -165,6 +176,7 @@ def read_announcement(
 ) -> None:
     """What one moderator post announces, sentence by sentence, then what the whole post tells."""
     lines = read_lines(post.body_html)
+    read_missed_day(lines, post, state)
     state.count_day = next((d for d in (vote_count_day(plain_text(line)) for line in lines[:3]) if d is not None), None)
     read_wagons(lines, state, names)
     read_day_goes_on(" ".join(plain_text(line) for line in lines), state)

@@ -1,0 +1,259 @@
+"""A live game kept from its first page (issue 24): phases read without a cascade, a day the moderator started
+counted before the file declares it, and `votal run --follow` on a thread that grows."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import timedelta
+
+import pytest
+from click.testing import CliRunner
+from gamestart import PLAYERS, START, styled_thread
+from loopback_forum import Forum, serve
+
+from assistant.announcements import read_thread_facts
+from assistant.cli import main
+from assistant.game import load_game
+from parsers.page import Post
+
+LYNCH_BIRCH = [("Alder", "<b>vote: Birch</b>"), ("Cedar", "<b>vote: Birch</b>"), ("Damson", "<b>vote: Birch</b>"),
+               ("Elm", "<b>vote: Birch</b>"), ("Fir", "<b>vote: Birch</b>"), ("Gorse", "<b>vote: Birch</b>"),
+               ("Host", "Birch was lynched! Birch was a Vanilla Townie.<br>Night 1 begins.")]
+DAY_TWO_AND_THREE = [("Damson", "hi"), ("Elm", "<b>vote: Fir</b>"), ("Alder", "<b>vote: Fir</b>"),
+                     ("Damson", "<b>vote: Fir</b>"), ("Gorse", "<b>vote: Fir</b>"), ("Hazel", "<b>vote: Fir</b>"),
+                     ("Host", "Fir was lynched! Fir was a Mafia Goon.<br>Night 2 begins."),
+                     ("Host", "Gorse was found dead. Gorse was a Doctor.<br>Day 3 begins now."),
+                     ("Alder", "<b>vote: Hazel</b>"), ("Damson", "<b>vote: Hazel</b>"), ("Elm", "<b>vote: Hazel</b>"),
+                     ("Ivy", "<b>vote: Hazel</b>")]
+# day 2 opened in flavour only (no "Day 2", no death told): the reader cannot see it start there
+FLAVOUR_DAWN = ("Host", "The rooster crows and the villagers gather again in the square.")
+# a night reminder that states tomorrow's numbers: read as day 2's start, a post before the real one
+EARLY_DAWN = [("Host", "Reminder: night actions are due in 24 hours. Tomorrow, with 8 alive, it takes 5 to lynch."),
+              ("Host", "Cedar was found dead. Cedar was a Cop.<br>Day 2 begins now.")]
+
+
+def thread(*more: tuple[str, str]) -> list[Post]:
+    posts = list(styled_thread("numbered lines", posted=0))
+    for author, body in more:
+        posts.append(Post(str(1000 + len(posts)), len(posts), author, START + timedelta(hours=len(posts)), body, ""))
+    return posts
+
+
+def as_dicts(posts: list[Post]) -> list[dict]:
+    return [{"number": p.number, "id": p.post_id, "user": p.author, "content": p.body_html, "time": p.time}
+            for p in posts]
+
+
+@pytest.mark.parametrize("dawn", [[FLAVOUR_DAWN], EARLY_DAWN], ids=["day 2 told in flavour", "day 2 read early"])
+def test_a_misread_day_two_start_moves_no_later_day(dawn):
+    posts = thread(*LYNCH_BIRCH, *dawn, *DAY_TWO_AND_THREE)
+    facts = read_thread_facts(posts)
+    day_three = next(p.number for p in posts if "Day 3 begins" in p.body_html)
+    night_two = next(p.number for p in posts if "Night 2 begins" in p.body_html)
+    assert [(s.day, s.post) for s in facts.day_starts][2] == (3, day_three)
+    assert [(e.day, e.post) for e in facts.day_ends][1] == (2, night_two)
+    assert [(e.player, e.day) for e in facts.eliminations] == [("Birch", 1), ("Fir", 2)]
+    assert ("Gorse", "night 2") in [(d.player, d.phase) for d in facts.deaths]
+
+
+def test_a_night_named_past_the_running_night_opens_the_day_between_at_the_moderators_dawn():
+    """"Night 2 begins" during night 1: day 2 started with the moderator's first post after night 1 began (the
+    flavour dawn), and the lynch the post tells is day 2's, not a night-1 death."""
+    posts = thread(*LYNCH_BIRCH, FLAVOUR_DAWN, *DAY_TWO_AND_THREE)
+    facts = read_thread_facts(posts)
+    dawn = next(p.number for p in posts if "rooster" in p.body_html)
+    assert [(s.day, s.post) for s in facts.day_starts][:2] == [(1, 0), (2, dawn)]
+    assert "Fir" not in [d.player for d in facts.deaths]
+
+
+def test_nights_numbered_ahead_of_their_day_open_no_missing_day():
+    """A game whose night precedes its day's number ("Night 2" follows day 1) never had a day in between."""
+    posts = thread(*LYNCH_BIRCH[:-1], ("Host", "Birch was lynched! Birch was a Vanilla Townie."),
+                   ("Host", "Flavour for Birch's death follows soon."), ("Host", "Night 2 starts now. Send actions."),
+                   ("Host", "Cedar was found dead.<br>Day 2 begins now."))
+    facts = read_thread_facts(posts)
+    assert [s.day for s in facts.day_starts] == [1, 2]
+    assert facts.day_starts[1].post == len(posts) - 1
+
+
+def _new_and_update(tmp_path, posts: list[Post], *, cut: int):
+    """`votal new` on the thread's first ``cut`` posts, then `votal update` on the whole thread."""
+    forum = Forum(as_dicts(posts[:cut]))
+    path, db = tmp_path / "game.toml", str(tmp_path / "v.db")
+    with serve(forum) as server:
+        url = f"{server.base_url}/viewtopic.php?f=7&t=42"
+        result = CliRunner().invoke(main, ["new", url, "-o", str(path), "--db", db, "--min-interval", "0"])
+        assert result.exit_code == 0, result.output
+        forum.posts.extend(as_dicts(posts[cut:]))
+        result = CliRunner().invoke(main, ["update", str(path), "--db", db])
+        assert result.exit_code == 0, result.output
+    return path, db
+
+
+@pytest.mark.parametrize("dawn", [[FLAVOUR_DAWN], EARLY_DAWN], ids=["day 2 told in flavour", "day 2 read early"])
+def test_new_and_update_count_day_three_right_after_a_misread_day_two(dawn, tmp_path):
+    posts = thread(*LYNCH_BIRCH, *dawn, *DAY_TWO_AND_THREE)
+    path, db = _new_and_update(tmp_path, posts, cut=4)
+    game = load_game(path)
+    day_three = next(p.number for p in posts if "Day 3 begins" in p.body_html)
+    assert (game.day(3).start_post, game.day(3).end_post) == (day_three, None)
+    result = CliRunner().invoke(main, ["count", str(path), "--db", db, "--day", "3", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    day3 = json.loads(result.stdout)
+    assert day3["alive"] == (6 if dawn is EARLY_DAWN else 7)  # Birch, Fir lynched; Gorse (and Cedar) killed
+    assert day3["outcome"]["kind"] == "elimination" and day3["outcome"]["target"] == "Hazel"
+    assert day3["outcome"]["post"] == len(posts) - 1
+
+
+def test_count_of_a_day_the_moderator_started_but_the_file_lacks_is_counted_from_the_moderators_post(tmp_path):
+    posts = thread(*LYNCH_BIRCH, *EARLY_DAWN[1:], *DAY_TWO_AND_THREE)
+    path, db = _new_and_update(tmp_path, posts, cut=len(posts))
+    text = path.read_text()
+    day_three = next(p.number for p in posts if "Day 3 begins" in p.body_html)
+    # the moderator's file as it stood before day 3: its [[days]] entry is not there yet
+    cut = re.sub(r"\[\[days\]\][^\[]*day = 3\n[^\[]*", "", text)
+    assert "day = 3" not in cut
+    path.write_text(cut)
+    for fmt in ("json", "text"):
+        result = CliRunner().invoke(main, ["count", str(path), "--db", db, "--day", "3", "--format", fmt])
+        assert result.exit_code == 0, result.output
+    day3 = json.loads(CliRunner().invoke(main, ["count", str(path), "--db", db, "--day", "3", "--format",
+                                                "json"]).stdout)
+    assert day3["outcome"]["target"] == "Hazel" and day3["alive"] == 6
+    [warning] = [w for w in day3["warnings"] if w["kind"] == "announced_day"]
+    assert warning["post"] == day_three and "Day 3 begins now." in warning["message"]
+    assert path.read_text() == cut  # the count writes nothing; `votal update` does
+    for command in (["draft", "votal"], ["audit"]):
+        result = CliRunner().invoke(main, [*command, str(path), "--db", db, "--day", "3"])
+        assert result.exit_code == 0, result.output
+    refused = CliRunner().invoke(main, ["count", str(path), "--db", db, "--day", "4"])
+    assert refused.exit_code == 1 and "day 4 is not declared" in refused.output  # nobody started it: no guess
+
+
+# A live game: the thread grows, `votal run --follow` keeps the file
+COUNT_2 = ("Vote Count 2.{n}<br>Alder (1): Juniper<br>Not voting: Alder, Damson, Quill, Fir, Gorse, Hazel, Ivy")
+
+
+def _steps() -> list[list[tuple[str, str]]]:
+    return [
+        [("Alder", "hello"), ("Birch", "hi"), ("Cedar", "hey")],
+        [*LYNCH_BIRCH, ("Host", "Cedar was found dead. Cedar was a Cop.<br>Day 2 begins now. Day 2 ends in "
+                                "72 hours.")],
+        # an announced replacement, and Juniper's seat taken over unannounced: the moderator's counts show it
+        [("Host", "Quill replaces Elm."), ("Quill", "hi all"), ("Quietfox", "<b>vote: Alder</b> I am back"),
+         ("Host", COUNT_2.format(n=1)), ("Damson", "hmm"), ("Host", COUNT_2.format(n=2))],
+        # the votes hammer Damson; the moderator announces Ivy: a disagreement
+        [("Alder", "<b>vote: Damson</b>"), ("Quill", "<b>vote: Damson</b>"), ("Fir", "<b>vote: Damson</b>"),
+         ("Gorse", "<b>vote: Damson</b>"), ("Hazel", "<b>vote: Damson</b>"),
+         ("Host", "Ivy was lynched! Ivy was a Mafia Goon.<br>Night 2 begins.")],
+        [("Host", "Gorse was found dead. Gorse was a Doctor.<br>Day 3 begins now.")],
+        [("Alder", "gg so far")],
+    ]
+
+
+def test_run_follow_keeps_a_live_game_from_its_first_page(tmp_path):
+    from assistant.game_update import follow_hook
+    from assistant.schedule import HostLimiter, Runner
+
+    steps = _steps()
+    opening = as_dicts(thread(("Host", "Welcome! Day 1 begins now.")))[:1]
+    opening[0]["content"] = "Welcome to Mini 999!<br><br>" + styled_thread("numbered lines")[0].body_html
+    forum = Forum(opening)
+    path, db = tmp_path / "game.toml", tmp_path / "v.db"
+
+    def grow(step: list[tuple[str, str]]) -> None:
+        for author, body in step:
+            n = len(forum.posts)
+            forum.posts.append({"number": n, "id": str(4000 + n), "user": author, "content": body,
+                                "time": START + timedelta(hours=n)})
+
+    said: list[str] = []
+    now = START + timedelta(days=30)
+    with serve(forum) as server:
+        url = f"{server.base_url}/viewtopic.php?f=7&t=42"
+        grow(steps[0])
+        result = CliRunner().invoke(main, ["new", url, "-o", str(path), "--db", str(db), "--min-interval", "0"])
+        assert result.exit_code == 0, result.output
+        assert [s.name for s in load_game(path).players] == list(PLAYERS)
+        runner = Runner(db_path=db, now=lambda: now, limiter=HostLimiter(sleep=lambda s: None),
+                        regenerate=[follow_hook(now=lambda: now, say=said.append)], echo=said.append)
+        for step in steps[1:]:
+            grow(step)
+            run = runner.run_game(path)
+            assert run.error is None, run.error
+            game = load_game(path)  # valid after every step
+            assert [s.name for s in game.players] == list(PLAYERS)  # no seat lost or added
+            tables = re.findall(r"^\[\[(?:days|deaths)\]\].*$", path.read_text(), re.MULTILINE)
+            assert all("# post " in line for line in tables), tables  # each change cited
+    game = load_game(path)
+    assert [(d.day, d.start_post) for d in game.days] == [(1, 0), (2, 11), (3, 24)]
+    assert (game.day(1).end_post, game.day(2).end_post) == (10, 23)
+    assert game.day(2).end == START + timedelta(hours=11 + 72)  # the announced deadline
+    assert [(d.player, f"{d.phase} {d.phase_number}") for d in game.deaths] == [
+        ("Birch", "day 1"), ("Cedar", "night 1"), ("Ivy", "day 2"), ("Gorse", "night 2")]
+    assert game.seat("Elm").accounts == ("Elm", "Quill") and game.seat("Elm").replacement_posts == (12,)
+    assert game.seat("Juniper").accounts == ("Juniper", "Quietfox")
+    assert game.seat("Juniper").replacement_posts == (14,)
+    text = path.read_text()
+    assert '# post 12: "Quill replaces Elm."' in text
+    assert "place Juniper where Quietfox votes" in text
+    disagreements = [line for line in said if "DAY 2 OUTCOME DISAGREES" in line]
+    assert len(disagreements) == 1, said  # an alert, once, though later runs read the thread again
+    assert "announced Ivy lynched" in disagreements[0] and "count gives Damson lynched" in disagreements[0]
+
+
+def test_a_day_started_by_its_numbers_at_night_gives_way_to_the_moderators_day_start():
+    """"Tomorrow, with 8 alive, it takes 5" at night reads as day 2's start; the moderator's "Day 2 begins now"
+    before any player posts is the start, and the death it tells is the night's, not a day kill."""
+    posts = thread(*LYNCH_BIRCH, *EARLY_DAWN, *DAY_TWO_AND_THREE)
+    facts = read_thread_facts(posts)
+    day_two = next(p.number for p in posts if "Day 2 begins" in p.body_html)
+    assert [(s.day, s.post) for s in facts.day_starts][1] == (2, day_two)
+    assert ("Cedar", "night 1", None) in [(d.player, d.phase, d.post) for d in facts.deaths]
+    said_late = thread(*LYNCH_BIRCH, EARLY_DAWN[0], ("Damson", "so day 2 then?"), EARLY_DAWN[1])
+    starts = [(s.day, s.post) for s in read_thread_facts(said_late).day_starts]
+    assert starts[1] == (2, len(LYNCH_BIRCH) + 1)  # a player posted in the day: its start stands
+
+
+DAY_TO_DAY = [("Host", "Birch, Vanilla Townie, has been lynched.<br>With 9 alive it takes 5 to lynch.")]
+
+
+@pytest.mark.parametrize("dawn", [[FLAVOUR_DAWN], EARLY_DAWN, DAY_TO_DAY],
+                         ids=["day 2 told in flavour", "day 2 read early", "from day to day"])
+def test_a_reading_from_a_later_post_tells_what_the_whole_reading_tells_after_it(dawn):
+    """`votal update` reads the posts up to the file's last known post quietly: it follows them as a reading of
+    the whole thread does (a day's lynch told, its start read), so what it tells after them is the same."""
+    lynch = LYNCH_BIRCH[:-1] if dawn is DAY_TO_DAY else LYNCH_BIRCH
+    posts = thread(*lynch, *dawn, *DAY_TWO_AND_THREE)
+    players = {p: [p] for p in PLAYERS}
+
+    def told(facts, after: int) -> list:
+        kinds = (facts.day_starts, facts.day_ends, facts.eliminations, facts.deaths, facts.deadlines)
+        return [[f for f in kind if f.cite.post > after] for kind in kinds]
+
+    whole = read_thread_facts(posts, moderators=["Host"], players=players)
+    for after in range(len(posts)):
+        later = read_thread_facts(posts, moderators=["Host"], players=players, after_post=after)
+        assert told(later, after) == told(whole, after), after
+
+
+def test_a_listed_name_left_out_at_the_start_is_a_seat_once_its_player_posts(tmp_path):
+    """An unmarked list with no header: at the first page "Damson" (not posted, beside no one who did) is said,
+    not taken; once Damson posts, `votal update` adds the seat from the list, cited."""
+    opening = "Welcome to the game!<br><br>Alder<br>Birch<br>Cedar<br>Damson<br><br>Day 1 begins now."
+    posts = thread(("Alder", "hi"), ("Birch", "hi"), ("Cedar", "hi"), ("Damson", "hello, sorry I am late"))
+    posts[0] = Post(posts[0].post_id, 0, "Host", posts[0].time, opening, "")
+    forum = Forum(as_dicts(posts[:4]))
+    path, db = tmp_path / "game.toml", str(tmp_path / "v.db")
+    with serve(forum) as server:
+        url = f"{server.base_url}/viewtopic.php?f=7&t=42"
+        result = CliRunner().invoke(main, ["new", url, "-o", str(path), "--db", db, "--min-interval", "0"])
+        assert result.exit_code == 0, result.output
+        assert "Damson on the player list's lines not taken as seats" in result.output
+        assert [s.name for s in load_game(path).players] == ["Alder", "Birch", "Cedar"]
+        forum.posts.extend(as_dicts(posts[4:]))
+        result = CliRunner().invoke(main, ["update", str(path), "--db", db])
+        assert result.exit_code == 0, result.output
+    assert [s.name for s in load_game(path).players] == ["Alder", "Birch", "Cedar", "Damson"]
+    assert '[[players]]  # post 0: "Damson (on the player list, now posting)"' in path.read_text()
