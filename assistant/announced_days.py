@@ -20,7 +20,6 @@ def with_announced_days(game: Game, posts: Sequence, wanted: int) -> tuple[Game,
     start (each with its announced end, if any), and a warning for each: (the game, the warnings). The game
     unchanged when the file declares no days or moderators, or the moderators have not started ``wanted``."""
     from assistant.announcements import read_thread_facts
-    from assistant.game_update import known_post
 
     if game.day(wanted) is not None or not game.days or not game.moderators or not posts:
         return game, []
@@ -29,7 +28,7 @@ def with_announced_days(game: Game, posts: Sequence, wanted: int) -> tuple[Game,
         title=game.title,
         moderators=game.moderators,
         players={s.name: s.accounts for s in game.players} or None,
-        after_post=known_post(game),
+        after_post=game.last_named_post(),
         timezone=game.tz,
     )
     starts = {s.day: s for s in facts.day_starts}

@@ -354,6 +354,18 @@ class Game:
     def day(self, number: int) -> DayDecl | None:
         return next((d for d in self.days if d.day == number), None)
 
+    def last_named_post(self) -> int | None:
+        """The last post the game file names (a day's start or end, a death, a replacement, an event): what the
+        thread says after it is news to the file."""
+        named = [
+            *(p for d in self.days for p in (d.start_post, d.end_post)),
+            *(d.post for d in self.deaths),
+            *(p for s in self.players for p in s.replacement_posts),
+            *(e.post for e in self.events),
+        ]
+        known = [p for p in named if p is not None]
+        return max(known) if known else None
+
 
 def load_game(path: str | Path, *, players_required: bool = True) -> Game:
     """Read and check a game file. ``players_required=False``: a file without [[players]] yet (`votal update`

@@ -78,18 +78,6 @@ class UpdateReport:
         }
 
 
-def known_post(game: Game) -> int | None:
-    """The last post the game file names (a day's start or end, a death, a replacement, an event)."""
-    named = [
-        *(p for d in game.days for p in (d.start_post, d.end_post)),
-        *(d.post for d in game.deaths),
-        *(p for s in game.players for p in s.replacement_posts),
-        *(e.post for e in game.events),
-    ]
-    known = [p for p in named if p is not None]
-    return max(known) if known else None
-
-
 def plan_update(
     text: str,
     posts: Sequence[PostLike],
@@ -111,7 +99,7 @@ def plan_update(
     rounds), so running update again right after changes nothing.
     """
     path = str(path)
-    first_after = known_post(parse_game(text, path=path, players_required=False))
+    first_after = parse_game(text, path=path, players_required=False).last_named_post()
     new_text, written, disagreements, notes, eliminations = text, [], [], [], []
     for _ in range(MAX_ROUNDS):
         round_ = _read_and_write(new_text, posts, path=path, clocked=clocked)
@@ -160,7 +148,7 @@ def _read_and_write(text: str, posts: Sequence[PostLike], *, path: str, clocked:
         title=game.title,
         moderators=game.moderators or None,
         players={s.name: s.accounts for s in game.players} or None,
-        after_post=known_post(game),
+        after_post=game.last_named_post(),
         timezone=game.tz,
     )
     edits, notes = edits_from_facts(

@@ -4,7 +4,7 @@ from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 
 from assistant.game import parse_game
-from assistant.game_update import known_post, plan_update
+from assistant.game_update import plan_update
 from parsers.page import Post
 
 START = datetime(2026, 3, 1, 22, tzinfo=UTC)
@@ -63,7 +63,7 @@ def test_update_writes_each_announcement_once_with_its_cite():
     assert report.text.startswith("# kept by hand\n")
     again = plan_update(report.text, THREAD, path="garden.toml", count_day=outcome_of("elimination", "Cherry", 9))
     assert again.text == report.text and again.written == () and again.disagreements == ()
-    assert again.read_after == known_post(game) == 19
+    assert again.read_after == game.last_named_post() == 19
 
 
 def test_posts_the_file_already_covers_are_not_read_again():
