@@ -76,8 +76,22 @@ class DayEnd:
                 return False  # still the previous day's runoff
             return post.time is None or post.time >= b.start
         # no start known: still never inside the day before it ("Once day is over, night starts")
-        previous = self.game.day(self.number - 1) if self.number > 1 else None
-        return previous is None or previous.end_post is None or post.number > previous.end_post
+        ended = self.previous_end_post()
+        return ended is None or post.number > ended
+
+    def previous_end_post(self) -> int | None:
+        """The post the day before this one ended at: its declared ``end_post``, else the post its vote was decided
+        at (a hammer Votal computes, replayed as of the same point); None for day 1 or a day not yet decided."""
+        if self.number == 1:
+            return None
+        if not hasattr(self, "_previous_end_post"):
+            declared = self.game.day(self.number - 1)
+            if declared is not None and declared.end_post is not None:
+                self._previous_end_post = declared.end_post
+            else:
+                outcome = self.earlier(self.number - 1).votal.outcome
+                self._previous_end_post = outcome.post if outcome is not None else None
+        return self._previous_end_post
 
     def after_main(self, post: ReadPost) -> bool:
         """After the main vote: past the declared last post, else past the deadline (by post or by time)."""
