@@ -208,19 +208,30 @@ def test_conditional_get_answers_not_modified(board) -> None:
 
 
 def test_stop_ends_a_long_wait_at_once_and_makes_no_more_requests(board) -> None:
+    # Was racy: a 0.05 s timer set the stop, and on a loaded machine it could fire before robots.txt and the page
+    # were even asked for (no page request, so the last assertion failed). The stop now comes from another thread
+    # once the fetcher is inside the long wait the 429 asked for, whatever the load.
     handler = Scripted(Response(429, "slow down", {"Retry-After": "100"}))
-    stop = threading.Event()
-    limiter = HostLimiter(sleep=stop.wait)
+    stop, waiting = threading.Event(), threading.Event()
+    waits: list[float] = []
+
+    def sleep(seconds: float) -> bool:
+        waits.append(seconds)
+        if seconds >= 60:  # the Retry-After hold, not a pause between requests
+            waiting.set()
+        return stop.wait(seconds)
+
+    stopper = threading.Thread(target=lambda: (waiting.wait(60), stop.set()), daemon=True)
     with board.plug(handler) as server:
-        f = Fetcher(min_interval=0, limiter=limiter, stop=stop)
-        timer = threading.Timer(0.05, stop.set)
-        timer.start()
+        f = Fetcher(min_interval=0, limiter=HostLimiter(sleep=sleep), stop=stop)
+        stopper.start()
         with pytest.raises(Stopped):
             f.get(server.base_url + "/viewtopic.php?t=1")  # would wait 100 s without the stop
-        timer.cancel()
+        stopper.join(60)
         with pytest.raises(Stopped):
             f.get(server.base_url + "/viewtopic.php?t=2")
     assert handler.pages() == ["/viewtopic.php"]
+    assert waiting.is_set() and max(waits) >= 60  # the stop ended the hold, not its end
 
 
 def test_retry_after_values() -> None:
