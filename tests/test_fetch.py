@@ -9,7 +9,7 @@ import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from loopback_forum import FakeTime, Switchboard, make_game
+from loopback_forum import FakeTime, StallAwareSession, Switchboard, make_game
 
 from assistant.errors import ForumError
 from assistant.fetch import (
@@ -166,9 +166,17 @@ def test_server_errors_back_off_exponentially_with_jitter_then_give_up(board) ->
 
 def test_a_timeout_is_retried(board) -> None:
     # Was flaky: a 0.1 s read timeout against a 0.5 s stall also timed out robots.txt or the retry on a busy
-    # machine. Now the stalled answer waits until the test ends (no read timeout can outlast it) and the read
-    # timeout is far longer than any loopback answer, so exactly one request times out whatever the load.
+    # machine. Now the stalled answer waits until the test ends (no read timeout can outlast it), and only the
+    # request it stalls is sent with a short read timeout (StallAwareSession): robots.txt and the retry get one no
+    # loaded machine comes near, so exactly one request times out whatever the load.
     stalled, release = threading.Event(), threading.Event()
+    pages_asked: list[str] = []
+
+    def stalls_next(url: str) -> bool:  # the first page request is the one the handler holds
+        if url.endswith("/robots.txt"):
+            return False
+        pages_asked.append(url)
+        return len(pages_asked) == 1
 
     def handler(path, query, headers):
         if path == "/viewtopic.php" and not stalled.is_set():
@@ -179,7 +187,7 @@ def test_a_timeout_is_retried(board) -> None:
     fake = FakeTime()
     try:
         with board.plug(handler) as server:
-            f = fetcher(fake, timeout=(5.0, 2.0))
+            f = fetcher(fake, session=StallAwareSession(stalls_next))
             assert f.get(server.base_url + "/viewtopic.php?t=1") == "<html><body>late but whole</body></html>"
     finally:
         release.set()
