@@ -30,7 +30,7 @@ class DayEnd:
         """When a day the game file does not declare opens under ``day_start = "moderator_post"``: at the
         moderator's first post after the last day's vote (and its runoff) ended. Until that post the night
         runs and no post is the day's; None for day 1 and declared days (their own bounds say)."""
-        if self.number == 1 or self.game.day(self.number) is not None:
+        if self.number == 1 or self.declares_start(self.number):
             return None
         previous = self.r.timeline.day(self.number - 1).end
         ended = max((t for t in (previous, self.runoff_before) if t is not None), default=None)
@@ -47,7 +47,7 @@ class DayEnd:
         """The post that opens day ``number`` when the game file does not declare it and the day before ended
         at a declared post (its ``end_post``, or its runoff's recorded end): the moderator's first post after
         it (beyond every post while none has come yet). None for day 1, declared days, days ended by time."""
-        if number == 1 or self.game.day(number) is not None:
+        if number == 1 or self.declares_start(number):
             return None
         ended = self.game.day(number - 1)
         if ended is None or ended.end_post is None:
@@ -56,6 +56,12 @@ class DayEnd:
                                       if e.day == number - 1 and e.kind == "runoff_end" and e.post is not None)])
         return next((p.number for p in self.r.posts if p.number > last and p.author.casefold() in self.moderators),
                     _NOT_YET)
+
+    def declares_start(self, number: int) -> bool:
+        """Whether the game file says where day ``number`` starts (its ``start_post`` or ``start``); a ``[[days]]``
+        entry with neither (only an end, a deadline) leaves the start to the thread, as an undeclared day does."""
+        declared = self.game.day(number)
+        return declared is not None and (declared.start_post is not None or declared.start is not None)
 
     def in_day(self, post: ReadPost) -> bool:
         b = self.bounds
@@ -69,7 +75,23 @@ class DayEnd:
             if post.time is not None and self.runoff_before is not None and post.time <= self.runoff_before:
                 return False  # still the previous day's runoff
             return post.time is None or post.time >= b.start
-        return True
+        # no start known: still never inside the day before it ("Once day is over, night starts")
+        ended = self.previous_end_post()
+        return ended is None or post.number > ended
+
+    def previous_end_post(self) -> int | None:
+        """The post the day before this one ended at: its declared ``end_post``, else the post its vote was decided
+        at (a hammer Votal computes, replayed as of the same point); None for day 1 or a day not yet decided."""
+        if self.number == 1:
+            return None
+        if not hasattr(self, "_previous_end_post"):
+            declared = self.game.day(self.number - 1)
+            if declared is not None and declared.end_post is not None:
+                self._previous_end_post = declared.end_post
+            else:
+                outcome = self.earlier(self.number - 1).votal.outcome
+                self._previous_end_post = outcome.post if outcome is not None else None
+        return self._previous_end_post
 
     def after_main(self, post: ReadPost) -> bool:
         """After the main vote: past the declared last post, else past the deadline (by post or by time)."""

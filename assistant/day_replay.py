@@ -124,7 +124,7 @@ class DayReplay(DayCommands, DayEnd, DayChecks):
         self.living_cache: dict[int | None, tuple[str, ...]] = {}
         # A day timed by the clock starts when the last one's deadline passed; a runoff runs past that.
         self.runoff_before: datetime | None = None
-        if ruleset.tie == "runoff" and day > 1 and self.bounds.start_post is None and game.day(day) is None:
+        if ruleset.tie == "runoff" and day > 1 and self.bounds.start_post is None and not self.declares_start(day):
             previous = replay.day(day - 1).votal.runoff
             self.runoff_before = previous.deadline if previous is not None else None
         self.opened_at = self.opening_post_time() if ruleset.day_start == "moderator_post" else None

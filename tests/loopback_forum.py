@@ -16,6 +16,7 @@ from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime, parsedate_to_datetime
 from functools import cache
 
+import requests
 from jinja2 import Environment, FileSystemLoader
 
 from assistant import bundled
@@ -124,7 +125,13 @@ class Forum:
             time.sleep(seconds)
             return None
 
+        slow.stalls = True  # what StallAwareSession looks for
         self.faults.append(slow)
+
+    def stalls_next(self, url: str) -> bool:
+        """Whether the next page request gets a stalled answer (robots.txt never does)."""
+        with self.lock:
+            return not url.endswith("/robots.txt") and bool(self.faults) and getattr(self.faults[0], "stalls", False)
 
     def truncate(self, times: int = 1) -> None:
         for _ in range(times):
@@ -145,6 +152,24 @@ class Forum:
     def page_requests(self) -> list[str]:
         """The ``start`` of each page asked for, in order (0 for the first page)."""
         return [int(q.get("start", "0") or 0) for p, q, _ in self.seen if p != "/robots.txt"]
+
+
+class StallAwareSession(requests.Session):
+    """A fetcher's session for a test of a stalled answer: the request the test's script stalls is sent with a read
+    timeout it overruns at once, every other with one no loaded machine comes near. Which request times out is
+    then the script's doing, never the machine's load (a 2 s read timeout for every request was a bet that no
+    loopback answer ever takes that long)."""
+
+    SHORT, LONG = 0.5, 60.0
+
+    def __init__(self, stalls_next: Callable[[str], bool]) -> None:
+        super().__init__()
+        self.stalls_next = stalls_next
+
+    def request(self, method, url, *args, **kwargs):
+        connect = (kwargs.get("timeout") or (10.0, None))[0]
+        kwargs["timeout"] = (connect, self.SHORT if self.stalls_next(url) else self.LONG)
+        return super().request(method, url, *args, **kwargs)
 
 
 class FakeTime:

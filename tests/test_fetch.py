@@ -9,7 +9,7 @@ import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from loopback_forum import FakeTime, Switchboard, make_game
+from loopback_forum import FakeTime, StallAwareSession, Switchboard, make_game
 
 from assistant.errors import ForumError
 from assistant.fetch import (
@@ -166,9 +166,17 @@ def test_server_errors_back_off_exponentially_with_jitter_then_give_up(board) ->
 
 def test_a_timeout_is_retried(board) -> None:
     # Was flaky: a 0.1 s read timeout against a 0.5 s stall also timed out robots.txt or the retry on a busy
-    # machine. Now the stalled answer waits until the test ends (no read timeout can outlast it) and the read
-    # timeout is far longer than any loopback answer, so exactly one request times out whatever the load.
+    # machine. Now the stalled answer waits until the test ends (no read timeout can outlast it), and only the
+    # request it stalls is sent with a short read timeout (StallAwareSession): robots.txt and the retry get one no
+    # loaded machine comes near, so exactly one request times out whatever the load.
     stalled, release = threading.Event(), threading.Event()
+    pages_asked: list[str] = []
+
+    def stalls_next(url: str) -> bool:  # the first page request is the one the handler holds
+        if url.endswith("/robots.txt"):
+            return False
+        pages_asked.append(url)
+        return len(pages_asked) == 1
 
     def handler(path, query, headers):
         if path == "/viewtopic.php" and not stalled.is_set():
@@ -179,7 +187,7 @@ def test_a_timeout_is_retried(board) -> None:
     fake = FakeTime()
     try:
         with board.plug(handler) as server:
-            f = fetcher(fake, timeout=(5.0, 2.0))
+            f = fetcher(fake, session=StallAwareSession(stalls_next))
             assert f.get(server.base_url + "/viewtopic.php?t=1") == "<html><body>late but whole</body></html>"
     finally:
         release.set()
@@ -208,19 +216,30 @@ def test_conditional_get_answers_not_modified(board) -> None:
 
 
 def test_stop_ends_a_long_wait_at_once_and_makes_no_more_requests(board) -> None:
+    # Was racy: a 0.05 s timer set the stop, and on a loaded machine it could fire before robots.txt and the page
+    # were even asked for (no page request, so the last assertion failed). The stop now comes from another thread
+    # once the fetcher is inside the long wait the 429 asked for, whatever the load.
     handler = Scripted(Response(429, "slow down", {"Retry-After": "100"}))
-    stop = threading.Event()
-    limiter = HostLimiter(sleep=stop.wait)
+    stop, waiting = threading.Event(), threading.Event()
+    waits: list[float] = []
+
+    def sleep(seconds: float) -> bool:
+        waits.append(seconds)
+        if seconds >= 60:  # the Retry-After hold, not a pause between requests
+            waiting.set()
+        return stop.wait(seconds)
+
+    stopper = threading.Thread(target=lambda: (waiting.wait(60), stop.set()), daemon=True)
     with board.plug(handler) as server:
-        f = Fetcher(min_interval=0, limiter=limiter, stop=stop)
-        timer = threading.Timer(0.05, stop.set)
-        timer.start()
+        f = Fetcher(min_interval=0, limiter=HostLimiter(sleep=sleep), stop=stop)
+        stopper.start()
         with pytest.raises(Stopped):
             f.get(server.base_url + "/viewtopic.php?t=1")  # would wait 100 s without the stop
-        timer.cancel()
+        stopper.join(60)
         with pytest.raises(Stopped):
             f.get(server.base_url + "/viewtopic.php?t=2")
     assert handler.pages() == ["/viewtopic.php"]
+    assert waiting.is_set() and max(waits) >= 60  # the stop ended the hold, not its end
 
 
 def test_retry_after_values() -> None:

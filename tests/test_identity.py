@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from assistant.game import GameFileError, parse_game
@@ -100,7 +100,7 @@ def test_tr39_skeletons_join_look_alikes_and_only_them():
     assert skeleton("Alice2") != skeleton("Alice")
 
 
-@settings(max_examples=300, deadline=None, derandomize=True)
+@settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])  # no load
 @given(st.text(alphabet=st.characters(max_codepoint=127), max_size=12))
 def test_the_ascii_shortcut_gives_the_librarys_skeleton(name):
     from disarm import skeleton_key

@@ -14,7 +14,16 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from loopback_forum import FakeTime, Forum, Switchboard, game_text, make_game, make_posts, stored_posts
+from loopback_forum import (
+    FakeTime,
+    Forum,
+    StallAwareSession,
+    Switchboard,
+    game_text,
+    make_game,
+    make_posts,
+    stored_posts,
+)
 
 from assistant import store
 from assistant.fetch import HostLimiter
@@ -205,9 +214,9 @@ def test_sigterm_stops_a_running_scheduler_between_requests(forum, board, tmp_pa
 
 
 VOTE = '<strong class="text-strong">VOTE: {}</strong>'
-# The fetcher's read timeout in play(): loopback pages take far less even on a loaded machine (0.3 s did not
-# always suffice), and a stalled answer holds on much longer than it, so exactly one ReadTimeout is seen.
-READ_TIMEOUT = 2.0
+# How long the stalled answer in play() holds: far past the read timeout its request is sent with (see
+# StallAwareSession: only that request has a short one; 0.3 s, then 2 s, for every request was a bet on the load).
+STALL = 30.0
 
 
 def play(
@@ -221,7 +230,7 @@ def play(
         now=lambda: NOW,
         limiter=HostLimiter(clock=clock.clock, sleep=clock.sleep),
         post_webhook=lambda url, payload: sent.append(payload["content"]),
-        fetch_options={"timeout": (2.0, READ_TIMEOUT), "rng": random.Random(3)},
+        fetch_options={"session": StallAwareSession(forum.stalls_next), "rng": random.Random(3)},
     )
     moves = [
         lambda f: f.add(20),
@@ -255,7 +264,7 @@ def test_a_day_played_through_every_fault_ends_with_the_clean_votal(board, tmp_p
     board.plug(faulty_forum.respond)
     faults = {
         0: lambda f: f.fail(500, 503),
-        1: lambda f: f.stall(10 * READ_TIMEOUT),  # the client gives up first (the server thread is a daemon)
+        1: lambda f: f.stall(STALL),  # the client gives up first (the server thread is a daemon)
         2: lambda f: f.restyle(),  # this poll fails whole; the next one catches up
         3: lambda f: f.truncate(),
         4: lambda f: f.fail(429, headers={"Retry-After": "20"}),

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 import socket
+import threading
 from datetime import UTC, datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -169,3 +171,67 @@ def test_a_moderator_closing_the_day_right_after_the_hammer_is_no_slip(board, tm
 @pytest.mark.parametrize("url", ["https://forum.example.org/viewtopic.php?t=5", "http://127.0.0.1:8080/t/x/5"])
 def test_an_http_url_with_a_host_is_accepted(url) -> None:
     assert url_problem(url) is None
+
+
+class WebhookReceiver:
+    """A loopback webhook (Discord-style: a JSON POST answered 204) that keeps what each POST carried."""
+
+    def __init__(self) -> None:
+        received = self.received = []
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+                received.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+                self.send_response(204)
+                self.end_headers()
+
+            def log_message(self, *args) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/api/webhooks/1/token"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self) -> WebhookReceiver:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_votal_run_says_a_flood_post_in_one_alert_and_one_webhook_message(board, tmp_path) -> None:
+    # the issue's words: one post holding hundreds of unresolvable bold votes raises one alert, not zero, not hundreds
+    posts = make_posts(10)
+    posts[5]["content"] = "<br>".join(VOTE.format(f"nobody{i}") for i in range(300))
+    board.plug(Forum(posts).respond)
+    with WebhookReceiver() as hook:
+        path = tmp_path / "game.toml"
+        path.write_text(game_text(board.base_url, tables=f'[alerts]\nwebhook = "{hook.url}"\n\n'
+                                                           "[[days]]\nday = 1\nstart_post = 0\n"))
+        db = tmp_path / "votal.db"
+        for _ in range(2):  # the second round finds nothing new and says nothing again
+            code, lines = invoke("run", path, "--db", db, "--once")
+            assert code == 0, lines
+    alerts = store.load_alerts(store.open_db(db), make_game(board.base_url).key, limit=1000)
+    votes = [a for a in alerts if a["kind"] == "unresolved_vote"]
+    assert len(votes) == 1 and "post 5" in votes[0]["message"], [a["message"] for a in alerts]
+    assert len(hook.received) == 1 and hook.received[0]["content"].count("post 5") == 1, hook.received
+
+
+def test_a_plain_vote_under_millers_hollow_is_shown_to_the_moderator_never_counted_silently(board, tmp_path) -> None:
+    # millers-hollow-master-rules.txt: 'To vote for someone you simply state in any post (not in the header) "vote
+    # [insert name]"' ... "Please bold all votes": bold is asked for, so a plain vote is flagged, not dropped
+    posts = make_posts(6)
+    posts[2] = {**posts[2], "user": "Cedar", "content": "I've made up my mind.<br>vote Elm<br>Sorry Elm."}
+    posts[3] = {**posts[3], "user": "Damson", "content": VOTE.format("Elm")}
+    path, db = synced_game(board, tmp_path, posts, extra='moderators = ["Mod"]',
+                           tables="[[days]]\nday = 1\nstart_post = 0\n")
+    path.write_text(path.read_text().replace('ruleset = "mafiascum"', 'ruleset = "millers-hollow"'))
+    code, lines = invoke("count", path, "--db", db, "--day", "1", "--format", "json")
+    assert code == 0, lines
+    votal = json.loads("\n".join(lines))
+    assert {w["target"]: w["voters"] for w in votal["wagons"]} == {"Elm": ["Damson"]}
+    (plain,) = [p for p in votal["problems"] if p["voter"] == "Cedar"]
+    assert plain["post"] == 2 and "not in bold" in plain["reason"], votal["problems"]

@@ -10,6 +10,9 @@ from assistant.hooks import Decision, Hook
 from assistant.outcome import Kind, Outcome, Reason
 from assistant.powers import alive, decision, loose_cannon_lost
 
+# the day decided by the votes themselves, at a post: a shot must come before it
+VOTED = (Reason.MAJORITY, Reason.UNANIMOUS_MINUS_ONE, Reason.NO_POSSIBLE_TIE)
+
 
 class LooseCannon(Hook):
     name = "loose_cannon"
@@ -34,6 +37,10 @@ class LooseCannon(Hook):
             day.note(f"the Loose Cannon's decision{'' if acted is None else f' at post {acted}'} {why}: "
                      "it does not count")
             return outcome
+        if acted is None and outcome.reason in VOTED and outcome.post is not None:
+            # the moderator's record wins, but "before a lynch vote is decided" cannot be checked without a post
+            day.note(f"the Loose Cannon's decision has no post: taken as made before the vote decided the day at "
+                     f"post {outcome.post} (record its post to check)")
         ended = [e.post for e in day.game.events if e.day == day.number and e.kind == "early_end" and e.post]
         return self.decided(found, acted if acted is not None else ended[0] if ended else outcome.post)
 
