@@ -31,13 +31,13 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO_ROOT), str(REPO_ROOT / "tests")]  # tests: the engines' page renderers
 
-from assistant.doubts import Doubt, doubts_only, find_doubts  # noqa: E402
-from assistant.game import Game, parse_game  # noqa: E402
-from assistant.names import Roster  # noqa: E402
-from assistant.rules import load_ruleset  # noqa: E402
-from assistant.tally import replay_day  # noqa: E402
-from assistant.votal import Votal  # noqa: E402
-from assistant.votecounts import learn_game, our_votes, posted_votes, read_vote_count  # noqa: E402
+from assistant.counting.doubts import Doubt, doubts_only, find_doubts  # noqa: E402
+from assistant.counting.tally import replay_day  # noqa: E402
+from assistant.counting.votal import Votal  # noqa: E402
+from assistant.counting.votecounts import learn_game, our_votes, posted_votes, read_vote_count  # noqa: E402
+from assistant.gamefile.game import Game, parse_game  # noqa: E402
+from assistant.gamefile.rules import load_ruleset  # noqa: E402
+from assistant.reading.names import Roster  # noqa: E402
 from parsers.commands import ReadPost, extract_commands  # noqa: E402
 from tests.corpus import (  # noqa: E402
     CORPUS_DIR,

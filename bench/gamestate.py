@@ -36,7 +36,7 @@ sys.path[:0] = [str(REPO_ROOT), str(REPO_ROOT / "tests"), str(REPO_ROOT / "bench
 import corpus  # noqa: E402
 from run import FORUM_ID, Forum  # noqa: E402
 
-from assistant.pageserver import LoopbackServer  # noqa: E402
+from assistant.forum.pageserver import LoopbackServer  # noqa: E402
 
 # `votal` as this checkout's code (python -m assistant), whichever votal is installed
 VOTAL = [sys.executable, "-m", "assistant"]
@@ -129,8 +129,8 @@ class InProcess:
             return None
 
     def new(self, score: Score, url: str, path: str, db: str) -> bool:
-        from assistant.newgame import create_game_file
-        from assistant.store import open_db
+        from assistant.forum.store import open_db
+        from assistant.upkeep.new import create_game_file
 
         def step():
             result = create_game_file(url, path, db=open_db(db), ruleset="mafiascum", timezone=None, now=self.now,
@@ -142,12 +142,12 @@ class InProcess:
         return bool(self._run(score, "new", step))
 
     def update(self, score: Score, path: str, db: str) -> None:
-        from assistant.fetch import make_fetcher
-        from assistant.game import load_game
-        from assistant.game_edits import write_game_file
-        from assistant.game_update import update_from_store
-        from assistant.store import open_db
-        from assistant.sync import sync_game
+        from assistant.forum.fetch import make_fetcher
+        from assistant.forum.store import open_db
+        from assistant.forum.sync import sync_game
+        from assistant.gamefile.game import load_game
+        from assistant.upkeep.edits import write_game_file
+        from assistant.upkeep.update import update_from_store
 
         def step():
             game = load_game(path, players_required=False)
@@ -164,9 +164,9 @@ class InProcess:
         self._run(score, "update", step)
 
     def count(self, score: Score, path: str, db: str, day: int) -> dict | None:
-        from assistant.counting import count_game, load_stored_game, require_posts
-        from assistant.game import load_game
-        from assistant.store import open_reader
+        from assistant.counting.count import count_game, load_stored_game, require_posts
+        from assistant.forum.store import open_reader
+        from assistant.gamefile.game import load_game
 
         def step():
             game = load_game(path)

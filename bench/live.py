@@ -31,7 +31,7 @@ import gamestart  # noqa: E402
 from gamestate import SETS, InProcess, Score, Subprocesses, score_file, thread_posts  # noqa: E402
 from run import FORUM_ID, PER_PAGE, Forum  # noqa: E402
 
-from assistant.pageserver import LoopbackServer  # noqa: E402
+from assistant.forum.pageserver import LoopbackServer  # noqa: E402
 
 
 @dataclass
@@ -91,7 +91,7 @@ def score_deaths_and_replacements(game: corpus.CorpusGame, path: Path, live: Liv
 
 def replay_game(game: corpus.CorpusGame, forum: Forum, base_url: str, work: Path, live: LiveScore, *,
                 runner, step: int) -> None:
-    from assistant.game import load_game
+    from assistant.gamefile.game import load_game
 
     topic, total = game.thread_id, len(forum.threads[game.thread_id])
     url = f"{base_url}/viewtopic.php?f={FORUM_ID}&t={topic}"

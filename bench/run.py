@@ -87,7 +87,7 @@ class Forum:
     def __init__(self, threads: dict[str, list[dict]]):
         from loopback_forum import render_page
 
-        from assistant.demo import PhpbbThread
+        from assistant.cli.demo import PhpbbThread
 
         self._render_page, self._thread_class = render_page, PhpbbThread
         self.threads = threads
@@ -113,7 +113,7 @@ class Forum:
         return self.pages[key]
 
     def respond(self, path: str, query: dict[str, str], headers: dict[str, str]):
-        from assistant.pageserver import Response
+        from assistant.forum.pageserver import Response
 
         text = {"Content-Type": "text/plain; charset=utf-8"}
         with self.lock:
@@ -139,7 +139,7 @@ class Forum:
 
 def serve_forever() -> None:
     """The ``--serve`` child: render, serve, print the base URL, and run until stdin closes."""
-    from assistant.pageserver import LoopbackServer
+    from assistant.forum.pageserver import LoopbackServer
 
     threads = {g.thread_id: corpus_thread_posts(g.thread_id) for g in load_games()}
     threads[BIG_TOPIC] = repeated_posts(largest_game().thread_id, BIG_POSTS)
@@ -514,10 +514,10 @@ class Bench:
 
     # 3
     def poll(self) -> None:
-        from assistant.fetch import Fetcher, RobotsCache
-        from assistant.game import load_game
-        from assistant.store import open_db
-        from assistant.sync import sync_game
+        from assistant.forum.fetch import Fetcher, RobotsCache
+        from assistant.forum.store import open_db
+        from assistant.forum.sync import sync_game
+        from assistant.gamefile.game import load_game
 
         game_file = self.big_game_file()
         topic = self.big.thread_id
@@ -594,11 +594,11 @@ class Bench:
 
     # 4
     def count(self) -> None:
-        from assistant.counting import count_game, ruleset_for
-        from assistant.game import load_game
-        from assistant.names import Roster
-        from assistant.store import load_read_posts, open_db
-        from assistant.tally import replay_day
+        from assistant.counting.count import count_game, ruleset_for
+        from assistant.counting.tally import replay_day
+        from assistant.forum.store import load_read_posts, open_db
+        from assistant.gamefile.game import load_game
+        from assistant.reading.names import Roster
 
         game_file = self.big_game_file()
         self.forum.show(self.big.thread_id, self.big_posts)
@@ -624,10 +624,10 @@ class Bench:
         if self.callgrind:
             totals = [callgrind_total(side.python, side.votal, *command, "--db", str(self.db("count", side)))
                       for side in self.sides]
-            imports = [callgrind_total(side.python, "-c", "import assistant.cli") for side in self.sides]
+            imports = [callgrind_total(side.python, "-c", "import assistant.cli.main") for side in self.sides]
             self.add(f"`votal count` of day {day}: instructions, start-up included (callgrind)",
                      [f"{t / 1e6:,.0f} M" for t in totals], ratio=self.ratio(totals))
-            self.add("  for scale: `import assistant.cli` (callgrind)", [f"{t / 1e6:,.0f} M" for t in imports],
+            self.add("  for scale: `import assistant.cli.main` (callgrind)", [f"{t / 1e6:,.0f} M" for t in imports],
                      ratio=self.ratio(imports))
 
         game = load_game(game_file)
@@ -677,11 +677,11 @@ class Bench:
 
     # 6
     def all_games(self) -> None:
-        from assistant.counting import count_game
-        from assistant.fetch import Fetcher, RobotsCache
-        from assistant.game import load_game
-        from assistant.store import open_db
-        from assistant.sync import sync_game
+        from assistant.counting.count import count_game
+        from assistant.forum.fetch import Fetcher, RobotsCache
+        from assistant.forum.store import open_db
+        from assistant.forum.sync import sync_game
+        from assistant.gamefile.game import load_game
 
         games = load_games()
         files = [write_game_file(self.workdir, g, self.forum.thread_url(g.thread_id)) for g in games]

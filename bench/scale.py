@@ -115,7 +115,7 @@ def serve_forever(count: int) -> None:
     thread holds the posts of round 3 and shows those up to the cut until the bench asks for more."""
     from run import Forum
 
-    from assistant.pageserver import LoopbackServer
+    from assistant.forum.pageserver import LoopbackServer
 
     games = bench_games(count)
     forum = Forum({topic: thread_posts(game)[: last + 1 + NEW_POSTS] for topic, game, last in games})
@@ -137,9 +137,10 @@ def drive(folder: Path, workers: int, once: bool) -> None:
     import time
 
     started = time.process_time()
-    from assistant import schedule, store
-    from assistant.game import load_game
-    from assistant.sync import check_ruleset
+    from assistant.cli import schedule
+    from assistant.forum import store
+    from assistant.forum.sync import check_ruleset
+    from assistant.gamefile.game import load_game
 
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(message)s")  # as `votal run` logs
     paths = sorted((folder / "games").glob("*.toml"))
@@ -330,14 +331,15 @@ def breakdown(count: int, workdir: Path) -> str:
     import time
     from contextlib import contextmanager
 
-    from assistant import bundled, store
-    from assistant.alerts import deliver_alerts, detect_alerts
-    from assistant.counting import current_day, game_warnings, load_stored_game
-    from assistant.fetch import HostLimiter, RobotsCache, make_fetcher
-    from assistant.game import load_game
-    from assistant.rules import parse_ruleset
-    from assistant.schedule import Runner, count_current_day
-    from assistant.sync import sync_game
+    from assistant import bundled
+    from assistant.cli.schedule import Runner, count_current_day
+    from assistant.counting.count import current_day, game_warnings, load_stored_game
+    from assistant.forum import store
+    from assistant.forum.fetch import HostLimiter, RobotsCache, make_fetcher
+    from assistant.forum.sync import sync_game
+    from assistant.gamefile.game import load_game
+    from assistant.gamefile.rules import parse_ruleset
+    from assistant.output.alerts import deliver_alerts, detect_alerts
 
     games = bench_games(count)
     forum = ForumProcess(count)

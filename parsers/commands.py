@@ -5,7 +5,7 @@ bold is collected in every form the engines use, adjacent bold runs joined, and 
 for commands: ``VOTE: X``, ``Vote - X``, ``vote:X``, ``##vote X``, ``[vote]X[/vote]``, ``UNVOTE``,
 ``unvote X vote Y``, ``nominate X``, a vote after a short preamble ("cross fingers, vote X"), and sheriff
 election votes (``vote X for sheriff``, ``sheriff vote: X``: action "sheriff", never a lynch vote). Targets are
-kept as typed; :mod:`assistant.names` decides what they name, and the ruleset what no-elimination
+kept as typed; :mod:`assistant.reading.names` decides what they name, and the ruleset what no-elimination
 words count. Bold that is not a command is ignored.
 """
 

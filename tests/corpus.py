@@ -281,8 +281,8 @@ def render_game_file(
 def confirmed_accounts(game_file_text: str, authors) -> dict[str, list[str]]:
     """The unlisted accounts Votal reports as one seat's (a typo or a case in the archive, an account renamed),
     by seat, as the moderator confirms them in the game file. ``authors``: (name, user id) per post."""
-    from assistant.game import parse_game
-    from assistant.identity import AuthorIndex
+    from assistant.gamefile.game import parse_game
+    from assistant.reading.identity import AuthorIndex
 
     confirmed: dict[str, list[str]] = {}
     for account, seat in AuthorIndex(parse_game(game_file_text), authors).suggestions():

@@ -20,9 +20,9 @@ import requests
 from jinja2 import Environment, FileSystemLoader
 
 from assistant import bundled
-from assistant.demo import PhpbbThread
-from assistant.game import parse_game
-from assistant.pageserver import LoopbackServer, Response
+from assistant.cli.demo import PhpbbThread
+from assistant.forum.pageserver import LoopbackServer, Response
+from assistant.gamefile.game import parse_game
 
 TOPIC = "42"
 HTML = {"Content-Type": "text/html; charset=utf-8"}
@@ -189,7 +189,7 @@ class FakeTime:
 
 def render_page(thread: PhpbbThread, start: int) -> str:
     """The demo renderer's page, with one template environment for the whole test run."""
-    import assistant.demo as demo
+    import assistant.cli.demo as demo
 
     original = demo._environment
     demo._environment = _environment

@@ -29,11 +29,11 @@ from corpus import (
 )
 from loopback_forum import render_page
 
-from assistant import store
-from assistant.cli import main
-from assistant.demo import PhpbbThread
-from assistant.game import parse_game
-from assistant.pageserver import LoopbackServer, Response
+from assistant.cli.demo import PhpbbThread
+from assistant.cli.main import main
+from assistant.forum import store
+from assistant.forum.pageserver import LoopbackServer, Response
+from assistant.gamefile.game import parse_game
 
 pytestmark = pytest.mark.skipif(
     not CORPUS_DIR.is_dir(), reason="the corpus (../shared/corpus) is not beside the checkout"

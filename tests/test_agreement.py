@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from golden.harness import ExactRoster, read_case, resolve_exact
 
-from assistant.counting import format_votal_text
-from assistant.drafts import build_context
-from assistant.rules import load_ruleset
-from assistant.site import describe_day, public_day
-from assistant.tally import replay_day
-from assistant.votes import show_votes, votes_needed
+from assistant.counting.count import format_votal_text
+from assistant.counting.tally import replay_day
+from assistant.counting.votes import show_votes, votes_needed
+from assistant.gamefile.rules import load_ruleset
+from assistant.output.drafts import build_context
+from assistant.output.site import describe_day, public_day
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 CASES = sorted(GOLDEN.glob("*.txt"))

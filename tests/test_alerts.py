@@ -12,11 +12,11 @@ import requests
 import responses
 from loopback_forum import make_game
 
-from assistant import store
-from assistant.alerts import Alert, deliver_alerts, detect_alerts
-from assistant.fetch import post_json
-from assistant.outcome import Outcome
-from assistant.votal import NoEliminationCount, Problem, Votal, Wagon
+from assistant.counting.votal import NoEliminationCount, Problem, Votal, Wagon
+from assistant.forum import store
+from assistant.forum.fetch import post_json
+from assistant.gamefile.outcome import Outcome
+from assistant.output.alerts import Alert, deliver_alerts, detect_alerts
 
 NOW = datetime(2026, 3, 3, 21, 20, tzinfo=UTC)
 DEADLINE = datetime(2026, 3, 3, 22, 0, tzinfo=UTC)
@@ -107,7 +107,7 @@ def test_deadline_near_only_in_the_last_hour_of_an_undecided_day() -> None:
 
 
 def test_forum_trouble_and_a_vote_not_counted_alert_only_when_it_could_change_the_outcome() -> None:
-    from assistant.doubts import NOTE, POSSIBLE_HAMMER, Doubt
+    from assistant.counting.doubts import NOTE, POSSIBLE_HAMMER, Doubt
 
     note = Doubt(117, NOTE, None, "Fir's 'VOTE: Brch' not counted (unknown name)")
     hammer = Doubt(118, POSSIBLE_HAMMER, "Birch", "Cedar's 'VOTE: Brch' not counted (unknown name); if it names "
@@ -242,7 +242,7 @@ def test_alerts_waiting_after_a_failed_send_go_together_with_new_ones() -> None:
 
 
 def test_no_pings_breaks_every_kind_of_mention() -> None:
-    from assistant.alerts import no_pings
+    from assistant.output.alerts import no_pings
 
     assert no_pings("@here @everyone <@123> <@!123> <@&9> <!channel>") == (
         "@\u200bhere @\u200beveryone <@\u200b123> <@\u200b!123> <@\u200b&9> <\u200b!channel>"

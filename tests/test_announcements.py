@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from assistant.announcements import Cite, read_lines, read_thread_facts
+from assistant.reading.announcements import Cite, read_lines, read_thread_facts
 from parsers.page import Post
 
 START = datetime(2026, 3, 2, 15, 0, tzinfo=UTC)  # a Monday
@@ -177,7 +177,7 @@ def test_vote_count_wagons_and_event_lines_in_the_opening_post_are_not_seats():
 
 
 def test_vote_count_headings_name_their_day():
-    from assistant.count_state import vote_count_day
+    from assistant.reading.count_state import vote_count_day
 
     assert [vote_count_day(line) for line in (
         "Votecount 3.01", "OFFICIAL VOTE COUNT 2.00", "VC 1.00Not Voting (7): Alder", "Day 3 Vote Count 1.2",
@@ -186,7 +186,7 @@ def test_vote_count_headings_name_their_day():
 
 
 def test_vote_count_headings_number_their_count():
-    from assistant.count_state import count_number
+    from assistant.reading.count_state import count_number
 
     assert [count_number(line) for line in (
         "Votecount 3.01", "VC 1.00", "Day One: Vote Count Two", "Vote Count #4", "Day 2 Vote Count", "Alder 3.5",
@@ -224,7 +224,7 @@ def test_a_days_vote_count_listing_the_living_reads_a_death_told_only_in_flavour
 
 
 def test_a_count_that_names_an_unknown_account_or_miscounts_the_living_reads_no_death():
-    from assistant.count_state import counted_living
+    from assistant.reading.count_state import counted_living
 
     seats = {name.casefold(): name for name in PLAYERS}
     seat_of = lambda name: seats.get(name.casefold())  # noqa: E731
@@ -286,7 +286,7 @@ def test_a_death_of_the_seat_the_posts_own_count_shows_at_majority_is_the_lynch(
 
 
 def test_majority_and_wagon_lines_of_a_count():
-    from assistant.count_state import majority_needed, wagon_of
+    from assistant.reading.count_state import majority_needed, wagon_of
 
     assert [majority_needed(t) for t in ("With 9 alive, it takes 5 to lynch!", "With 10 alive, 6 votes are required "
                                          "to lynch.", "With 12 alive, majority is 7", "Deadline is Friday")] == [
@@ -407,7 +407,7 @@ def test_a_day_that_ends_with_no_name_read_lynched_the_seat_its_last_count_shows
 
 
 def test_a_count_with_the_votes_before_the_name():
-    from assistant.count_state import counted_living, wagon_of
+    from assistant.reading.count_state import counted_living, wagon_of
 
     assert wagon_of("(4) [LYNCH!] Birch — Alder, Cedar") == ("Birch", 4)
     assert wagon_of("(0) Alder —") == ("Alder", 0)
@@ -543,7 +543,7 @@ def test_the_final_count_after_the_words_that_ended_the_day_starts_no_day():
 
 
 def test_a_kill_in_the_night_told_while_the_day_is_open_is_its_dawn_and_counts_headed_by_version():
-    from assistant.count_state import vote_count_day
+    from assistant.reading.count_state import vote_count_day
 
     assert vote_count_day("vote count / votecount / vote-count / VC - v. 3.00") == 3
     assert vote_count_day("Vote count as of 3.12.2017") is None
@@ -557,7 +557,7 @@ def test_a_kill_in_the_night_told_while_the_day_is_open_is_its_dawn_and_counts_h
 
 
 def test_later_accounts_written_one_after_another_and_a_bracketed_header_and_a_slipped_wagon_name():
-    from assistant.count_state import wagon_of
+    from assistant.reading.count_state import wagon_of
 
     assert wagon_of("Alder (4/4) - Birch, Cedar, Damson, Elm <-- LYNCH") == ("Alder", 4)
     chatter = [(name, "hi") for name in (*PLAYERS, "Oldalder", "Midalder", "Xnadrojx")]

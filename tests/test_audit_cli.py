@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 from loopback_forum import Forum, game_text, make_posts, serve
 
-from assistant.cli import main
+from assistant.cli.main import main
 
 DAYS = "[[days]]\nday = 1\nstart_post = 0\n"
 

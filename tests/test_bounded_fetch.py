@@ -12,11 +12,11 @@ import pytest
 from hostile_server import HostileServer, endless, gzip_bomb, head, robots_or, trickle
 from loopback_forum import Forum, make_game, make_posts, serve
 
-from assistant import store
 from assistant.errors import ForumError
-from assistant.fetch import Fetcher, HostLimiter, Stopped, retry_after
-from assistant.pageserver import Response
-from assistant.sync import sync_game
+from assistant.forum import store
+from assistant.forum.fetch import Fetcher, HostLimiter, Stopped, retry_after
+from assistant.forum.pageserver import Response
+from assistant.forum.sync import sync_game
 
 NOW = datetime(2026, 3, 5, 12, 0, tzinfo=UTC)
 PAGE = b"<html><body><p>a page</p></body></html>"
@@ -310,7 +310,7 @@ def test_a_signal_stops_a_command_waiting_on_a_trickling_forum(tmp_path, command
 def test_a_trickled_robots_txt_is_given_up_on_and_the_page_still_read(caplog, monkeypatch):
     # robots.txt's own (shorter) deadline is the one under test: the page keeps a deadline no loaded machine
     # comes near, so only the trickle, never the load, decides
-    from assistant import fetch
+    from assistant.forum import fetch
 
     monkeypatch.setattr(fetch, "ROBOTS_DEADLINE", 1.0)
 

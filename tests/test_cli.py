@@ -6,9 +6,9 @@ from urllib.parse import urlsplit
 import pytest
 from click.testing import CliRunner
 
-from assistant.cli import main
-from assistant.demo import load_demo_thread
-from assistant.pageserver import LoopbackServer
+from assistant.cli.demo import load_demo_thread
+from assistant.cli.main import main
+from assistant.forum.pageserver import LoopbackServer
 
 
 @pytest.fixture
@@ -122,7 +122,7 @@ def test_errors_are_one_line_without_traceback(tmp_path):
 
 
 def test_a_page_that_changed_shape_is_an_error_not_an_empty_sync(tmp_path):
-    from assistant.pageserver import Response
+    from assistant.forum.pageserver import Response
 
     maintenance = Response(200, "<html><body><p>Maintenance</p></body></html>")
     with LoopbackServer(lambda path, query, headers: maintenance) as s:
@@ -138,7 +138,7 @@ def test_a_page_that_changed_shape_is_an_error_not_an_empty_sync(tmp_path):
 
 
 def test_sync_of_a_private_thread_sends_the_session_cookie_and_never_shows_it(forum, tmp_path, monkeypatch):
-    from assistant.pageserver import Response
+    from assistant.forum.pageserver import Response
 
     thread = forum[1]
     seen_cookies = []
@@ -193,14 +193,14 @@ def test_count_loads_no_module_it_does_not_need(forum, game_file, tmp_path):
     run("sync", game_file, "--db", db, "--quiet")
     probe = (
         "import sys\n"
-        "from assistant.cli import main\n"
+        "from assistant.cli.main import main\n"
         "try:\n"
         f"    main([\"count\", {str(game_file)!r}, \"--db\", {str(db)!r}, \"--day\", \"1\", \"--format\", \"json\"])\n"
         "except SystemExit as exc:\n"
         "    assert not exc.code, exc.code\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in "
         "('tomlkit', 'dateutil', 'disarm', 'sqlite_utils', 'jinja2', 'lxml', 'hashlib') "
-        "or m in ('assistant.cli_edits', 'assistant.count_reader', 'parsers.page', 'parsers.commands')))\n"
+        "or m in ('assistant.cli.edits', 'assistant.reading.count_reader', 'parsers.page', 'parsers.commands')))\n"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=tmp_path)
     assert done.stdout.splitlines()[-1] == "[]"
@@ -209,7 +209,8 @@ def test_count_loads_no_module_it_does_not_need(forum, game_file, tmp_path):
 def test_the_edit_commands_are_the_ones_cli_edits_registers():
     import click
 
-    from assistant import cli, cli_edits
+    from assistant.cli import edits as cli_edits
+    from assistant.cli import main as cli
 
     group = click.Group()
     cli_edits.register(group)

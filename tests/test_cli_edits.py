@@ -7,8 +7,8 @@ import pytest
 from click.testing import CliRunner
 from loopback_forum import Forum, Switchboard, game_text
 
-from assistant.cli import main
-from assistant.game import load_game
+from assistant.cli.main import main
+from assistant.gamefile.game import load_game
 
 START = datetime(2026, 3, 1, 22, tzinfo=UTC)
 
@@ -229,8 +229,8 @@ def test_update_writes_the_player_list_into_a_file_without_one(board, tmp_path):
 
 
 def test_run_follow_writes_the_game_file_after_a_sync_and_says_what_it_wrote(board, tmp_path):
-    from assistant.game_update import follow_hook
-    from assistant.schedule import HostLimiter, Runner
+    from assistant.cli.schedule import HostLimiter, Runner
+    from assistant.upkeep.update import follow_hook
 
     path, db = fresh_game(board, tmp_path, THREAD)
     said: list[str] = []
@@ -250,7 +250,7 @@ def test_update_reads_the_same_game_on_every_engine(engine, tmp_path):
     """The thread from 1 (ProBoards prints no numbers and counts from 1), rendered by each engine's pages."""
     from forums import discourse, phpbb, proboards, serve_pages, vbulletin, xenforo
 
-    from assistant.pageserver import LoopbackServer
+    from assistant.forum.pageserver import LoopbackServer
 
     module = {"phpbb": phpbb, "discourse": discourse, "xenforo": xenforo, "vbulletin": vbulletin,
               "proboards": proboards}[engine]
@@ -291,23 +291,23 @@ def test_after_a_replacement_from_a_post_votes_out_of_turn_do_not_count_and_are_
 
 
 def test_run_follow_first_writes_what_is_already_stored(board, tmp_path, monkeypatch):
-    import assistant.schedule
+    import assistant.cli.schedule
 
     path, db = fresh_game(board, tmp_path, THREAD)
     invoke("sync", path, "--db", db, "--quiet")
     started = []
-    monkeypatch.setattr(assistant.schedule, "run_games", lambda paths, **options: started.append(paths))
+    monkeypatch.setattr(assistant.cli.schedule, "run_games", lambda paths, **options: started.append(paths))
     invoke("run", path, "--db", db, "--follow", "--quiet")
     assert started == [(str(path),)]
     assert [d.player for d in load_game(path).deaths] == ["Birch", "Alder"]
 
 
 def test_run_without_follow_never_edits_the_game_file(board, tmp_path, monkeypatch):
-    import assistant.schedule
+    import assistant.cli.schedule
 
     path, db = fresh_game(board, tmp_path, THREAD)
     invoke("sync", path, "--db", db, "--quiet")
     before = path.read_text()
-    monkeypatch.setattr(assistant.schedule, "run_games", lambda paths, **options: None)
+    monkeypatch.setattr(assistant.cli.schedule, "run_games", lambda paths, **options: None)
     invoke("run", path, "--db", db, "--quiet")
     assert path.read_text() == before

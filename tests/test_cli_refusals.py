@@ -8,9 +8,9 @@ from urllib.parse import urlsplit
 import pytest
 from click.testing import CliRunner
 
-from assistant.cli import main
-from assistant.demo import load_demo_thread
-from assistant.pageserver import LoopbackServer
+from assistant.cli.demo import load_demo_thread
+from assistant.cli.main import main
+from assistant.forum.pageserver import LoopbackServer
 
 NO_POSTS = "no posts stored for this game; run `votal sync` first"
 DAY2_EVENING = "2026-03-05T20:00:00+0000"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from assistant.clock import DayBounds, Phase, add_wall_hours, day_bounds, first_day_start, phase_at
-from assistant.game import parse_game
-from assistant.rules import load_ruleset
+from assistant.counting.clock import DayBounds, Phase, add_wall_hours, day_bounds, first_day_start, phase_at
+from assistant.gamefile.game import parse_game
+from assistant.gamefile.rules import load_ruleset
 
 HEAD = """
 title = "t"

@@ -13,11 +13,11 @@ from click.testing import CliRunner
 from hostile_server import HostileServer, head, robots_or
 from loopback_forum import Forum, game_text, make_posts, serve
 
-from assistant import store
-from assistant.cli import main
+from assistant.cli.main import main
 from assistant.errors import ForumError
-from assistant.fetch import CookieError, Fetcher, load_cookies, make_fetcher
-from assistant.game import parse_game
+from assistant.forum import store
+from assistant.forum.fetch import CookieError, Fetcher, load_cookies, make_fetcher
+from assistant.gamefile.game import parse_game
 
 SECRET = "s3cr3t-0xC0FFEE"
 THREAD = "https://forum.example.org/viewtopic.php?f=7&t=42"
@@ -117,7 +117,7 @@ def test_a_loopback_sync_sends_cookies_to_the_thread_and_never_stores_them(tmp_p
         game = parse_game(game_text(server.base_url, fetch_extra='cookies_env = "C"'), path=str(tmp_path / "g.toml"))
         f = make_fetcher(game, environ={"C": f"sid={SECRET}"})
         db = store.open_db(tmp_path / "votal.db")
-        from assistant.sync import sync_game
+        from assistant.forum.sync import sync_game
 
         sync_game(game, db, f, now=lambda: datetime(2026, 3, 5, tzinfo=UTC))
     assert {h.get("Cookie") for p, _, h in forum.seen if p != "/robots.txt"} == {f"sid={SECRET}"}

@@ -3,9 +3,9 @@
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from assistant import store
-from assistant.counting import current_day
-from assistant.game import parse_game
+from assistant.counting.count import current_day
+from assistant.forum import store
+from assistant.gamefile.game import parse_game
 from parsers.page import Post
 
 BASE = """\
@@ -46,9 +46,9 @@ def test_the_count_text_shows_a_sheriff_election_apart_from_the_lynch():
     # millers-hollow-master-rules.txt, Sheriff: "In the case of a tie, the vote is extended two hours."
     from golden.harness import ExactRoster, read_case, resolve_exact
 
-    from assistant.counting import format_votal_text
-    from assistant.rules import load_ruleset
-    from assistant.tally import replay_day
+    from assistant.counting.count import format_votal_text
+    from assistant.counting.tally import replay_day
+    from assistant.gamefile.rules import load_ruleset
 
     golden = Path(__file__).resolve().parent / "golden"
     case = read_case(golden / "millers-hollow-a-tied-sheriff-election-stays-open-two-hours.txt")

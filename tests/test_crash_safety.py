@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from loopback_forum import Forum, Switchboard, game_text, make_posts, stored_posts
 
-from assistant import store
-from assistant.fetch import make_fetcher
-from assistant.game import load_game
-from assistant.sync import sync_game
+from assistant.forum import store
+from assistant.forum.fetch import make_fetcher
+from assistant.forum.sync import sync_game
+from assistant.gamefile.game import load_game
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 NOW = datetime(2026, 3, 5, 12, 0, tzinfo=UTC)
@@ -29,10 +29,10 @@ NOW = datetime(2026, 3, 5, 12, 0, tzinfo=UTC)
 CHILD = """
 import sys, time
 from datetime import UTC, datetime
-from assistant.fetch import make_fetcher
-from assistant.game import load_game
-from assistant.store import open_db
-from assistant.sync import sync_game
+from assistant.forum.fetch import make_fetcher
+from assistant.gamefile.game import load_game
+from assistant.forum.store import open_db
+from assistant.forum.sync import sync_game
 
 game, db, stall_at = load_game(sys.argv[1]), open_db(sys.argv[2]), int(sys.argv[3])
 calls = 0

@@ -10,7 +10,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from assistant.cli import main
+from assistant.cli.main import main
 
 CRON = Path(__file__).resolve().parents[1] / "cron"
 

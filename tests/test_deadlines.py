@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from assistant.deadlines import read_deadline
+from assistant.reading.deadlines import read_deadline
 
 WRITTEN = SimpleNamespace(time=datetime(2011, 1, 12, 18, 0, tzinfo=UTC))  # a Wednesday
 NEW_YORK = ZoneInfo("America/New_York")

@@ -10,7 +10,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from assistant.cli import main
+from assistant.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from golden.harness import read_post
 
-from assistant.doubts import (
+from assistant.counting.doubts import (
     DOUBTFUL_DECISION,
     MODERATOR_DISAGREES,
     NOTE,
@@ -15,11 +15,11 @@ from assistant.doubts import (
     doubts_only,
     find_doubts,
 )
-from assistant.game import parse_game
-from assistant.names import Roster
-from assistant.rules import load_ruleset
-from assistant.tally import replay_day
-from assistant.votecounts import AliveDisagreement, Disagreement
+from assistant.counting.tally import replay_day
+from assistant.counting.votecounts import AliveDisagreement, Disagreement
+from assistant.gamefile.game import parse_game
+from assistant.gamefile.rules import load_ruleset
+from assistant.reading.names import Roster
 
 SEATS = ("Tfrost22", "Marigold", "Quentin", "Ysolde", "Bramble", "Odalys", "Pemberton")  # 7: 4 is a majority
 

@@ -10,11 +10,11 @@ import pytest
 from click.testing import CliRunner
 from loopback_forum import Forum, game_text, make_posts, serve
 
-from assistant import store
-from assistant.cli import main
-from assistant.fetch import HostLimiter
-from assistant.game import load_game
-from assistant.schedule import Runner
+from assistant.cli.main import main
+from assistant.cli.schedule import Runner
+from assistant.forum import store
+from assistant.forum.fetch import HostLimiter
+from assistant.gamefile.game import load_game
 
 NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 VOTE = "<b>vote {}</b>"

@@ -10,9 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from assistant.clock import day_bounds
-from assistant.counting import ruleset_for
-from assistant.drafts import (
+from assistant.counting.clock import day_bounds
+from assistant.counting.count import ruleset_for
+from assistant.counting.tally import replay_day
+from assistant.counting.votal import Action, Flag, NoEliminationCount, Runoff, Votal, Wagon
+from assistant.counting.votes import VoteBook
+from assistant.gamefile.game import Death, parse_game
+from assistant.gamefile.outcome import Outcome, words_of
+from assistant.gamefile.rules import bundled_rulesets, load_ruleset, parse_ruleset
+from assistant.output.drafts import (
     FLAVORS,
     KINDS,
     DraftError,
@@ -25,13 +31,7 @@ from assistant.drafts import (
     render_votal_draft,
     safe_url,
 )
-from assistant.game import Death, parse_game
-from assistant.names import Roster
-from assistant.outcome import Outcome, words_of
-from assistant.rules import bundled_rulesets, load_ruleset, parse_ruleset
-from assistant.tally import replay_day
-from assistant.votal import Action, Flag, NoEliminationCount, Runoff, Votal, Wagon
-from assistant.votes import VoteBook
+from assistant.reading.names import Roster
 from parsers.commands import Command, ReadPost
 
 GOLDEN = Path(__file__).resolve().parent / "golden_drafts"
@@ -570,8 +570,8 @@ def test_night_deaths_follow_the_rulesets_order():
 def test_votal_draft_command_reads_the_store_and_the_game_file(tmp_path):
     from click.testing import CliRunner
 
-    from assistant import store
-    from assistant.cli import main
+    from assistant.cli.main import main
+    from assistant.forum import store
     from parsers.page import Post
 
     game_file = tmp_path / "game.toml"
@@ -618,7 +618,7 @@ RULE_CASES = sorted((Path(__file__).resolve().parent / "golden").glob("*.txt"))
 def test_every_rules_case_drafts_in_both_flavours_without_naming_the_judge(path):
     from golden.harness import read_case
 
-    from assistant.counting import ruleset_for
+    from assistant.counting.count import ruleset_for
 
     case = read_case(path)
     ruleset = ruleset_for(case.game)
@@ -687,7 +687,7 @@ def drafts_of_case(stem: str, *, game_text: str = "", flavor: str = "bbcode") ->
     """Every draft kind for a rules golden case (``game_text`` is added to its game file)."""
     from golden.harness import ExactRoster, read_case, resolve_exact
 
-    from assistant.counting import ruleset_for
+    from assistant.counting.count import ruleset_for
 
     case = read_case(RULES_GOLDEN / f"{stem}.txt")
     game = case.game
@@ -813,7 +813,7 @@ TWO_LYNCHES = (
 def _two_lynch_context(at_post):
     from golden.harness import read_case
 
-    from assistant.counting import ruleset_for
+    from assistant.counting.count import ruleset_for
 
     case = read_case(TWO_LYNCHES)
     ruleset = ruleset_for(case.game)
@@ -837,7 +837,8 @@ def test_a_days_first_lynch_is_worded_before_its_last_and_while_the_day_goes_on(
 
 @pytest.mark.parametrize("flavor", FLAVORS)
 def test_a_game_in_a_fixed_utc_offset_drafts_its_deadline_in_that_offset(flavor):
-    # The game file accepts "UTC-5" (assistant.zones); the drafts name such a zone by its offset instead of failing.
+    # The game file accepts "UTC-5" (assistant.gamefile.zones); the drafts name such a zone by its offset
+    # instead of failing.
     text = re.sub(r'^timezone = .*$', 'timezone = "UTC-5"', GAME, flags=re.M)
     fixed = parse_game(text, path="game.toml")
     context = build_context(fixed, majority_rules(), [day2(majority_rules())], day=2, now=NOW)

@@ -12,7 +12,7 @@ import pytest
 from bs4 import BeautifulSoup
 from test_site import GENERATED, replay_fixture, url_of
 
-from assistant.export import (
+from assistant.output.export import (
     COLUMNS,
     defuse_cell,
     plot_timeline,
@@ -169,9 +169,9 @@ def test_cli_site_and_export_agree_with_count_end_to_end(tmp_path, monkeypatch):
 
     from click.testing import CliRunner
 
-    from assistant.cli import main
-    from assistant.demo import load_demo_thread
-    from assistant.pageserver import LoopbackServer
+    from assistant.cli.demo import load_demo_thread
+    from assistant.cli.main import main
+    from assistant.forum.pageserver import LoopbackServer
 
     def run(*args) -> str:
         result = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
@@ -179,7 +179,7 @@ def test_cli_site_and_export_agree_with_count_end_to_end(tmp_path, monkeypatch):
         return result.output
 
     # the site and the export count as of "now": pin it after the demo game's last post
-    monkeypatch.setattr("assistant.cli.now_utc", lambda: datetime(2026, 4, 1, tzinfo=UTC))
+    monkeypatch.setattr("assistant.cli.main.now_utc", lambda: datetime(2026, 4, 1, tzinfo=UTC))
     thread, game_text = load_demo_thread()
     with LoopbackServer(thread.respond) as server:
         demo_url = next(line.split('"')[1] for line in game_text.splitlines() if line.startswith("thread ="))
@@ -228,10 +228,10 @@ def test_replaying_the_vote_log_ends_at_the_tallys_wagons(path):
     their last state must hold each standing vote the tally reports, and no other vote of a living voter."""
     from golden.harness import ExactRoster, read_case, resolve_exact
 
-    from assistant.rules import load_ruleset
-    from assistant.site import public_day
-    from assistant.tally import replay_day
-    from assistant.votes import standing_steps
+    from assistant.counting.tally import replay_day
+    from assistant.counting.votes import standing_steps
+    from assistant.gamefile.rules import load_ruleset
+    from assistant.output.site import public_day
 
     case = read_case(path)
     name = case.game.ruleset

@@ -12,7 +12,7 @@ import pytest
 from loopback_forum import FakeTime, StallAwareSession, Switchboard, make_game
 
 from assistant.errors import ForumError
-from assistant.fetch import (
+from assistant.forum.fetch import (
     CookieError,
     Fetcher,
     HostLimiter,
@@ -22,7 +22,7 @@ from assistant.fetch import (
     make_fetcher,
     retry_after,
 )
-from assistant.pageserver import Response
+from assistant.forum.pageserver import Response
 
 SECRET = "s3cr3t-session-0xC0FFEE"
 

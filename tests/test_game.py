@@ -5,7 +5,7 @@ from datetime import UTC, datetime
 import pytest
 
 from assistant.errors import GameFileError
-from assistant.game import DayDecl, Death, Seat, load_game, parse_game
+from assistant.gamefile.game import DayDecl, Death, Seat, load_game, parse_game
 
 ISSUE_EXAMPLE = """\
 title = "Witch Hunt 17"

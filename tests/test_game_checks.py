@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from assistant.errors import GameFileError
-from assistant.game import parse_game
+from assistant.gamefile.game import parse_game
 
 GAME = """\
 title = "Checks"

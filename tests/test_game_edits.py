@@ -5,8 +5,8 @@ from datetime import UTC, datetime
 import pytest
 
 from assistant.errors import GameFileError
-from assistant.game import Death, parse_game
-from assistant.game_edits import (
+from assistant.gamefile.game import Death, parse_game
+from assistant.upkeep.edits import (
     AddDeath,
     AddEvent,
     AddPlayer,

@@ -7,9 +7,9 @@ import pytest
 from click.testing import CliRunner
 from loopback_forum import game_text
 
-from assistant.cli import main
+from assistant.cli.main import main
 from assistant.errors import GameFileError
-from assistant.game import load_game
+from assistant.gamefile.game import load_game
 
 
 def write(tmp_path, fetch_extra: str):

@@ -3,8 +3,8 @@
 from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 
-from assistant.game import parse_game
-from assistant.game_update import plan_update
+from assistant.gamefile.game import parse_game
+from assistant.upkeep.update import plan_update
 from parsers.page import Post
 
 START = datetime(2026, 3, 1, 22, tzinfo=UTC)
@@ -113,8 +113,8 @@ def test_a_file_without_moderators_gets_the_opening_posts_author():
 
 
 def test_an_announcement_the_game_file_cannot_hold_is_reported_and_the_rest_written(monkeypatch):
-    import assistant.game_update as game_update
-    from assistant.announcements import Cite, DeathFact, ReplacementFact, ThreadFacts
+    import assistant.upkeep.update as game_update
+    from assistant.reading.announcements import Cite, DeathFact, ReplacementFact, ThreadFacts
 
     facts = ThreadFacts(
         None,

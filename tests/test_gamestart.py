@@ -8,9 +8,9 @@ import pytest
 from gamestart import PLAYERS, STYLES, listed_seats, start_thread, styled_thread
 from test_newgame import run_new
 
-from assistant.announcements import read_thread_facts
-from assistant.announcements.seat_count import stated_seats
-from assistant.game import load_game
+from assistant.gamefile.game import load_game
+from assistant.reading.announcements import read_thread_facts
+from assistant.reading.announcements.seat_count import stated_seats
 from parsers.page import Post
 
 
@@ -110,7 +110,7 @@ def test_a_live_game_from_its_first_page_a_listed_name_spelled_otherwise_joins_i
     from click.testing import CliRunner
     from loopback_forum import Forum, serve
 
-    from assistant.cli import main
+    from assistant.cli.main import main
 
     def post(n: int, user: str, body: str) -> dict:
         return {"number": n, "id": str(3000 + n), "user": user, "content": body,

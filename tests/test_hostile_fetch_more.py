@@ -13,7 +13,7 @@ import pytest
 from hostile_server import HostileServer, gzip_bomb, head, robots_or
 
 from assistant.errors import ForumError
-from assistant.fetch import MAX_HOLD, Fetcher, retry_after
+from assistant.forum.fetch import MAX_HOLD, Fetcher, retry_after
 
 MB = 2**20
 PAGE = b"<html><body><p>a page</p></body></html>"

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from assistant.game import GameFileError, parse_game
-from assistant.identity import AuthorIndex, skeleton
+from assistant.gamefile.game import GameFileError, parse_game
+from assistant.reading.identity import AuthorIndex, skeleton
 
 GAME = """
 title = "Identity"
@@ -174,9 +174,9 @@ start_post = 1
 
 
 def _replay(posts: list[tuple[int, str, str | None, str]]):
-    from assistant.names import Roster
-    from assistant.rules import load_ruleset
-    from assistant.tally import replay_day
+    from assistant.counting.tally import replay_day
+    from assistant.gamefile.rules import load_ruleset
+    from assistant.reading.names import Roster
     from parsers.commands import ReadPost, extract_commands
 
     game = parse_game(TALLY_GAME)

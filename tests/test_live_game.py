@@ -12,9 +12,9 @@ from click.testing import CliRunner
 from gamestart import PLAYERS, START, styled_thread
 from loopback_forum import Forum, serve
 
-from assistant.announcements import read_thread_facts
-from assistant.cli import main
-from assistant.game import load_game
+from assistant.cli.main import main
+from assistant.gamefile.game import load_game
+from assistant.reading.announcements import read_thread_facts
 from parsers.page import Post
 
 LYNCH_BIRCH = [("Alder", "<b>vote: Birch</b>"), ("Cedar", "<b>vote: Birch</b>"), ("Damson", "<b>vote: Birch</b>"),
@@ -153,8 +153,8 @@ def _steps() -> list[list[tuple[str, str]]]:
 
 
 def test_run_follow_keeps_a_live_game_from_its_first_page(tmp_path):
-    from assistant.game_update import follow_hook
-    from assistant.schedule import HostLimiter, Runner
+    from assistant.cli.schedule import HostLimiter, Runner
+    from assistant.upkeep.update import follow_hook
 
     steps = _steps()
     opening = as_dicts(thread(("Host", "Welcome! Day 1 begins now.")))[:1]

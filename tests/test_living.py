@@ -1,7 +1,7 @@
 """Who is alive when: deaths, returns (the Witchhunt 9.0 Magician) and mod-kills."""
 
-from assistant.game import parse_game
-from assistant.living import alive_seats, change_posts
+from assistant.counting.living import alive_seats, change_posts
+from assistant.gamefile.game import parse_game
 
 HEAD = """
 title = "t"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.game import parse_game
-from assistant.names import Resolution, Roster, fold_name, resolve_name
+from assistant.gamefile.game import parse_game
+from assistant.reading.names import Resolution, Roster, fold_name, resolve_name
 
 GAME = """
 title = "Names"
@@ -118,7 +118,7 @@ def test_no_elimination_words(roster, game, typed):
 
 
 def test_no_elimination_words_come_from_the_ruleset(game):
-    from assistant.rules import load_ruleset
+    from assistant.gamefile.rules import load_ruleset
 
     roster = Roster.from_game(game, load_ruleset("mafiascum"))
     assert resolve_name("No Lynch", roster, alive=everyone_but(game)).no_elimination
@@ -364,7 +364,7 @@ def test_words_around_the_name(shortened):
 
 
 def test_pass_is_a_no_elimination_vote_where_the_ruleset_has_one(shortened):
-    from assistant.rules import load_ruleset
+    from assistant.gamefile.rules import load_ruleset
 
     game, _ = shortened
     roster = Roster.from_game(game, load_ruleset("mafiascum"))

@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 from forums import serve_pages
 
-from assistant.cli import main
-from assistant.game import load_game
-from assistant.pageserver import LoopbackServer
+from assistant.cli.main import main
+from assistant.forum.pageserver import LoopbackServer
+from assistant.gamefile.game import load_game
 
 START = datetime(2026, 3, 2, 15, 0, tzinfo=UTC)
 NAMES = ("Alder", "Birch", "Cedar", "Damson", "Elm", "Fir", "Gorse")
@@ -131,8 +131,8 @@ def test_new_without_a_player_list_writes_nothing_and_fails(tmp_path):
 def test_a_day_may_start_in_the_post_that_ended_the_one_before():
     import tomllib
 
-    from assistant.announcements import read_thread_facts
-    from assistant.newgame import plan_game_file
+    from assistant.reading.announcements import read_thread_facts
+    from assistant.upkeep.new import plan_game_file
     from parsers.page import Post
 
     bodies = [("Host", "Players<br>" + "<br>".join(NAMES))] + [(name, "hi") for name in NAMES] + [

@@ -27,7 +27,7 @@ def wheel(tmp_path_factory) -> Path:
 
 def test_wheel_ships_templates_rulesets_and_demo_but_no_tests(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    assert "assistant/cli.py" in names and "parsers/phpbb.py" in names
+    assert "assistant/cli/main.py" in names and "parsers/phpbb.py" in names
     assert "assistant/data/demo/game.toml" in names and "assistant/data/demo/thread.toml" in names
     assert {f"assistant/data/rulesets/{n}.toml" for n in ("mafiascum", "witchhunt-online-2.0.1")} <= names
     assert "assistant/templates/demo/phpbb_page.html.j2" in names
@@ -37,7 +37,7 @@ def test_wheel_ships_templates_rulesets_and_demo_but_no_tests(wheel):
     code = {p.relative_to(ROOT).as_posix() for top in ("assistant", "parsers") for p in (ROOT / top).rglob("*.py")}
     assert code <= names, f"not in the wheel: {sorted(code - names)}"
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
-    assert "votal = assistant.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
+    assert "votal = assistant.cli.main:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
 
 
 # Where the bundled files are, asked the one way the code asks (assistant.bundled); -S keeps site-packages
@@ -46,7 +46,7 @@ _PROBE = (
     "import assistant, assistant.bundled as b; print(assistant.__file__); "
     "print(b.data() / 'rulesets' / 'mafiascum.toml'); print(b.templates() / 'drafts' / 'bbcode' / 'votal.j2'); "
     "print((b.data() / 'rulesets' / 'mafiascum.toml').is_file(), (b.templates() / 'drafts').is_dir()); "
-    "from assistant.rules import load_ruleset; print(load_ruleset('mafiascum').name)"
+    "from assistant.gamefile.rules import load_ruleset; print(load_ruleset('mafiascum').name)"
 )
 
 

@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner
 from loopback_forum import Forum, game_text, make_posts, serve
 
-from assistant import store
-from assistant.cli import main
-from assistant.pageserver import Response
+from assistant.cli.main import main
+from assistant.forum import store
+from assistant.forum.pageserver import Response
 
 DAYS = "[[days]]\nday = 1\nstart_post = 0\n"
 

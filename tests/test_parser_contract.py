@@ -20,12 +20,12 @@ from zoneinfo import ZoneInfo
 import pytest
 from forums import page_key, serve_pages
 
-from assistant import store
-from assistant.counting import count_game
-from assistant.fetch import Fetcher
-from assistant.game import parse_game
-from assistant.pageserver import LoopbackServer
-from assistant.sync import sync_game
+from assistant.counting.count import count_game
+from assistant.forum import store
+from assistant.forum.fetch import Fetcher
+from assistant.forum.pageserver import LoopbackServer
+from assistant.forum.sync import sync_game
+from assistant.gamefile.game import parse_game
 from parsers.commands import extract_commands
 from parsers.detect import ENGINES, detect_engine, get_parser
 

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from assistant.demo import PhpbbThread, pagination
+from assistant.cli.demo import PhpbbThread, pagination
 from assistant.errors import ForumError
 from parsers import phpbb
 from parsers.page import Post

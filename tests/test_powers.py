@@ -1,4 +1,4 @@
-"""assistant.powers: who holds a role's power as of a post, asked by every hook through one module.
+"""assistant.counting.powers: who holds a role's power as of a post, asked by every hook through one module.
 
 The books' sentences each question pins: Witch Hunt 2023 "Apprentice - ... take over their duties if they die",
 Witchhunt Online 2.0.1 "Peeping Tom - ... If that role is dead, you may make decisions in their place" and
@@ -11,10 +11,10 @@ from __future__ import annotations
 import pytest
 from golden.harness import ExactRoster, _game_toml, read_post, resolve_exact
 
-from assistant.day_replay import DayReplay, GameReplay
-from assistant.game import parse_game
-from assistant.powers import Holder, alive, decision, judge_holder, loose_cannon_lost, passed_on
-from assistant.rules import load_ruleset
+from assistant.counting.day_replay import DayReplay, GameReplay
+from assistant.counting.powers import Holder, alive, decision, judge_holder, loose_cannon_lost, passed_on
+from assistant.gamefile.game import parse_game
+from assistant.gamefile.rules import load_ruleset
 
 GAME = """ruleset = "witch-hunt-2023"
 moderators = ["Mod"]

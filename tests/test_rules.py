@@ -8,9 +8,9 @@ import pytest
 from golden.harness import ExactRoster, read_case, render_votal, resolve_exact, xfail_reason
 
 from assistant import bundled
+from assistant.counting.tally import replay_day
 from assistant.errors import RulesetError
-from assistant.rules import bundled_rulesets, load_ruleset, parse_ruleset
-from assistant.tally import replay_day
+from assistant.gamefile.rules import bundled_rulesets, load_ruleset, parse_ruleset
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 CASES = sorted(GOLDEN.glob("*.txt"))
@@ -126,7 +126,7 @@ def test_golden_cases_cover_every_bundled_ruleset():
 @pytest.mark.parametrize("path", [p for p in CASES if not xfail_reason(p)], ids=lambda p: p.stem)
 def test_golden_case_with_the_real_name_reader(path: Path) -> None:
     """The cases pin rules with exact names; the real roster and resolver must reach the same votal."""
-    from assistant.names import Roster
+    from assistant.reading.names import Roster
 
     case = read_case(path)
     name = case.game.ruleset

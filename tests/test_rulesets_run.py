@@ -7,12 +7,12 @@ from datetime import UTC, datetime
 import pytest
 from loopback_forum import Forum, Switchboard, game_text, make_posts
 
-from assistant import store
-from assistant.fetch import HostLimiter
-from assistant.game import load_game
-from assistant.rules import bundled_rulesets
-from assistant.schedule import Runner
-from assistant.status import collect_status, format_status_text
+from assistant.cli.schedule import Runner
+from assistant.forum import store
+from assistant.forum.fetch import HostLimiter
+from assistant.gamefile.game import load_game
+from assistant.gamefile.rules import bundled_rulesets
+from assistant.output.status import collect_status, format_status_text
 
 NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)  # day 1 runs from 2026-03-01 22:00 to 2026-03-03 22:00 UTC
 VOTE = '<strong class="text-strong">VOTE: {}</strong>'
@@ -52,9 +52,9 @@ def test_run_polls_and_status_reads_every_bundled_ruleset(ruleset, board, tmp_pa
 
 
 def test_a_warning_alerts_once_though_its_words_change_with_the_thread() -> None:
-    from assistant.alerts import detect_alerts
-    from assistant.checks import GameWarning
-    from assistant.game import parse_game
+    from assistant.counting.checks import GameWarning
+    from assistant.gamefile.game import parse_game
+    from assistant.output.alerts import detect_alerts
 
     game = parse_game(game_text("http://forum.example"), path="g.toml")
 

@@ -6,10 +6,10 @@ from datetime import UTC, datetime
 
 from loopback_forum import Forum, Switchboard, game_text, make_posts
 
-from assistant import store
-from assistant.fetch import HostLimiter
-from assistant.game import load_game
-from assistant.schedule import Runner
+from assistant.cli.schedule import Runner
+from assistant.forum import store
+from assistant.forum.fetch import HostLimiter
+from assistant.gamefile.game import load_game
 
 NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 VOTE = '<strong class="text-strong">VOTE: {}</strong>'

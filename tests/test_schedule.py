@@ -25,9 +25,9 @@ from loopback_forum import (
     stored_posts,
 )
 
-from assistant import store
-from assistant.fetch import HostLimiter
-from assistant.schedule import Runner, choose_interval, run_games
+from assistant.cli.schedule import Runner, choose_interval, run_games
+from assistant.forum import store
+from assistant.forum.fetch import HostLimiter
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 NOW = datetime(2026, 3, 5, 12, 0, tzinfo=UTC)
@@ -146,7 +146,7 @@ def test_a_paused_game_makes_no_request(forum, board, tmp_path) -> None:
 
 
 def test_the_interval_comes_from_the_game_and_the_count_hook_gives_the_deadline(forum, board, tmp_path) -> None:
-    from assistant.votal import NoEliminationCount, Votal
+    from assistant.counting.votal import NoEliminationCount, Votal
 
     def count(game, db, now):
         return Votal(2, 5, 3, None, (), NoEliminationCount(), (), None, (), deadline=NOW + timedelta(minutes=30))
@@ -158,7 +158,7 @@ def test_the_interval_comes_from_the_game_and_the_count_hook_gives_the_deadline(
 
 
 def test_run_games_shares_one_limiter_and_robots_txt_and_stops_cleanly(forum, board, tmp_path) -> None:
-    from assistant.votal import NoEliminationCount, Votal
+    from assistant.counting.votal import NoEliminationCount, Votal
 
     def count(game, db, now):  # a deadline close enough for the last hour's pace, made fast for the test
         return Votal(2, 5, 3, None, (), NoEliminationCount(), (), None, (), deadline=NOW + timedelta(minutes=30))
@@ -190,7 +190,7 @@ def test_sigterm_stops_a_running_scheduler_between_requests(forum, board, tmp_pa
     script = tmp_path / "run.py"
     script.write_text(
         "import sys\n"
-        "from assistant.schedule import run_games\n"
+        "from assistant.cli.schedule import run_games\n"
         "run_games([sys.argv[1]], db_path=sys.argv[2], echo=lambda line: print(line, flush=True),"
         " count=lambda game, db, now: None)\n"
         "print('exited', flush=True)\n"
@@ -254,7 +254,7 @@ def play(
 
 
 def test_a_day_played_through_every_fault_ends_with_the_clean_votal(board, tmp_path) -> None:
-    from assistant.schedule import count_current_day
+    from assistant.cli.schedule import count_current_day
 
     clean_forum = Forum([])
     board.plug(clean_forum.respond)
@@ -286,7 +286,7 @@ def test_a_day_played_through_every_fault_ends_with_the_clean_votal(board, tmp_p
     # every fault is on record: retried ones in the run's faults, the failed poll as an alert
     faults_seen = [f.split(" fetching ")[0] for h in faulty.history if h.result for f in h.result.faults]
     assert faults_seen == ["HTTP 500", "HTTP 503", "ReadTimeout", "truncated page", "HTTP 429"]
-    from assistant.status import collect_status
+    from assistant.output.status import collect_status
 
     status = collect_status(
         make_game(board.base_url), store.open_db(faulty.db_path), now=NOW, count=lambda g, d, n: None
@@ -312,16 +312,16 @@ def test_a_day_played_through_every_fault_ends_with_the_clean_votal(board, tmp_p
 def test_night_pause_lasts_until_the_next_day_starts_for_rulesets_without_night_votes(monkeypatch) -> None:
     from dataclasses import replace
 
-    import assistant.counting
-    from assistant.outcome import Outcome
-    from assistant.rules import Ruleset, load_ruleset
-    from assistant.schedule import find_night_end
-    from assistant.votal import NoEliminationCount, Votal
+    import assistant.counting.count
+    from assistant.cli.schedule import find_night_end
+    from assistant.counting.votal import NoEliminationCount, Votal
+    from assistant.gamefile.outcome import Outcome
+    from assistant.gamefile.rules import Ruleset, load_ruleset
 
     assert load_ruleset("witchhunt-online-2.0.1").night_votes is False
     assert load_ruleset("mafiascum").night_votes is True
     rules = Ruleset(name="nightless", day_hours=48, night_hours=24, night_votes=False)
-    monkeypatch.setattr(assistant.counting, "ruleset_for", lambda game: rules)
+    monkeypatch.setattr(assistant.counting.count, "ruleset_for", lambda game: rules)
     game = replace(GAME, start=datetime(2026, 3, 1, 22, tzinfo=UTC))
     day_end = datetime(2026, 3, 3, 22, tzinfo=UTC)
     undecided = Votal(1, 5, 3, 40, (), NoEliminationCount(), (), None, (), deadline=day_end)
@@ -331,14 +331,14 @@ def test_night_pause_lasts_until_the_next_day_starts_for_rulesets_without_night_
     assert find_night_end(game, hammered, day_end - timedelta(hours=1)) == datetime(2026, 3, 4, 22, tzinfo=UTC)
     assert find_night_end(game, undecided, day_end + timedelta(hours=1)) == datetime(2026, 3, 4, 22, tzinfo=UTC)
     assert find_night_end(game, undecided, datetime(2026, 3, 4, 22, 1, tzinfo=UTC)) is None  # day 2 began
-    monkeypatch.setattr(assistant.counting, "ruleset_for", lambda game: replace(rules, night_votes=True))
+    monkeypatch.setattr(assistant.counting.count, "ruleset_for", lambda game: replace(rules, night_votes=True))
     assert find_night_end(game, hammered, day_end) is None
-    monkeypatch.setattr(assistant.counting, "ruleset_for", lambda game: rules)
+    monkeypatch.setattr(assistant.counting.count, "ruleset_for", lambda game: rules)
     assert find_night_end(replace(game, start=None), hammered, day_end) is None  # no known start: keep polling
 
 
 def test_regenerate_hooks_write_the_players_page_and_the_votal_draft(forum, board, tmp_path) -> None:
-    from assistant.schedule import regenerate_hooks
+    from assistant.cli.schedule import regenerate_hooks
 
     forum.edit(3, VOTE.format("Birch"))
     hooks = regenerate_hooks(site_dir=tmp_path / "public", drafts_dir=tmp_path / "drafts", now=lambda: NOW)
@@ -371,8 +371,8 @@ def test_the_current_days_pages_are_reread_every_hour_for_edits(forum, board, tm
 
 
 def test_day_start_post_from_the_game_file_or_the_first_post_after_the_start_time(forum, board, tmp_path) -> None:
-    from assistant.schedule import find_day_start
-    from assistant.votal import NoEliminationCount, Votal
+    from assistant.cli.schedule import find_day_start
+    from assistant.counting.votal import NoEliminationCount, Votal
 
     votal = Votal(2, 5, 3, None, (), NoEliminationCount(), (), None, ())
     declared = "[[days]]\nday = 1\nstart_post = 0\n\n[[days]]\nday = 2\nstart_post = 31\n"
@@ -395,7 +395,7 @@ def outputs(folder: Path) -> dict[str, int]:
 
 
 def test_a_round_with_nothing_new_rewrites_nothing_and_only_a_changed_game_is_redone(board, tmp_path) -> None:
-    from assistant.schedule import regenerate_hooks
+    from assistant.cli.schedule import regenerate_hooks
 
     quiet, busy = Forum(make_posts(20)), Forum(make_posts(20))  # one page each: no next-page links
     board.plug(lambda path, query, headers: (busy if query.get("copy") else quiet).respond(path, query, headers))
@@ -427,7 +427,7 @@ def test_a_round_with_nothing_new_rewrites_nothing_and_only_a_changed_game_is_re
 
 
 def test_a_game_is_counted_again_when_its_clock_phase_or_its_file_changes(forum, board, tmp_path) -> None:
-    from assistant.schedule import regenerate_hooks
+    from assistant.cli.schedule import regenerate_hooks
 
     deadline = NOW + timedelta(hours=6)
     day = f"[[days]]\nday = 1\nstart_post = 0\nend = {deadline:%Y-%m-%dT%H:%M:%SZ}\n"
@@ -451,7 +451,7 @@ def test_a_game_is_counted_again_when_its_clock_phase_or_its_file_changes(forum,
 
 
 def test_pages_and_drafts_made_from_the_runs_count_are_those_made_afresh(forum, board, tmp_path) -> None:
-    from assistant.schedule import regenerate_hooks
+    from assistant.cli.schedule import regenerate_hooks
 
     forum.edit(3, VOTE.format("Birch"))
     forum.edit(7, VOTE.format("Birch"))
@@ -472,7 +472,7 @@ def test_pages_and_drafts_made_from_the_runs_count_are_those_made_afresh(forum, 
 def test_run_once_runs_every_game_one_time_and_exits(forum, board, tmp_path) -> None:
     from click.testing import CliRunner
 
-    from assistant.cli import main
+    from assistant.cli.main import main
 
     path = write_game(tmp_path, board.base_url, "wh17.toml")
     args = ["run", str(path), "--db", str(tmp_path / "votal.db"), "--site", str(tmp_path / "public"), "--once"]
@@ -509,7 +509,7 @@ def test_a_game_standing_still_retries_unsent_alerts_and_says_a_failed_sync(foru
 def test_a_new_once_process_does_not_count_a_game_that_stood_still_since_the_last(
     forum, board, tmp_path, monkeypatch
 ) -> None:
-    from assistant.schedule import regenerate_hooks
+    from assistant.cli.schedule import regenerate_hooks
 
     path = write_game(tmp_path, board.base_url, "wh17.toml", tables='[[days]]\nday = 1\nstart_post = 0\n')
     reads = []

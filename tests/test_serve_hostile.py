@@ -11,7 +11,7 @@ from threading import Thread
 
 import pytest
 
-from assistant.site import make_server
+from assistant.output.site import make_server
 
 SECRET = "outside-the-site-0xF00D"
 

@@ -12,11 +12,11 @@ from threading import Thread
 import pytest
 from bs4 import BeautifulSoup
 
-from assistant.export import render_export
-from assistant.game import parse_game
-from assistant.names import Roster
-from assistant.rules import load_ruleset
-from assistant.site import (
+from assistant.counting.tally import replay_day
+from assistant.gamefile.game import parse_game
+from assistant.gamefile.rules import load_ruleset
+from assistant.output.export import render_export
+from assistant.output.site import (
     PublicGame,
     build_site,
     count_public_days,
@@ -27,7 +27,7 @@ from assistant.site import (
     public_day,
     write_site,
 )
-from assistant.tally import replay_day
+from assistant.reading.names import Roster
 from parsers.commands import Command, ReadPost
 
 # A small game whose names are hostile on purpose: markup, an ampersand, a spreadsheet formula, an @.

@@ -3,7 +3,7 @@ at the posts, nothing scrolls sideways. Writes tests/artifacts/site-375.png for 
 
 Chromium is driven over the DevTools protocol on a pipe (``--remote-debugging-pipe``: fd 3 in, fd 4 out,
 NUL-separated JSON), so no port is opened and no websocket library is needed. The page is served by
-``assistant.site.make_server`` on loopback, with its Content-Security-Policy.
+``assistant.output.site.make_server`` on loopback, with its Content-Security-Policy.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from threading import Thread
 import pytest
 from test_site import build_fixture_site, url_of
 
-from assistant.site import make_server, write_site
+from assistant.output.site import make_server, write_site
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"

@@ -15,12 +15,12 @@ import pytest
 from click.testing import CliRunner
 from loopback_forum import Forum, game_text, make_game, make_posts, switchboard_running
 
-from assistant import store
-from assistant.checks import check_corrections
-from assistant.cli import main
-from assistant.fetch import HostLimiter
-from assistant.schedule import Runner
-from assistant.weburl import url_problem
+from assistant.cli.main import main
+from assistant.cli.schedule import Runner
+from assistant.counting.checks import check_corrections
+from assistant.forum import store
+from assistant.forum.fetch import HostLimiter
+from assistant.gamefile.weburl import url_problem
 
 NOW = datetime(2026, 3, 5, 12, 0, tzinfo=UTC)
 VOTE = '<strong class="text-strong">VOTE: {}</strong>'

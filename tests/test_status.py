@@ -7,12 +7,12 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from loopback_forum import FakeTime, Forum, game_text, make_game, make_posts, serve
 
-from assistant import store
 from assistant.errors import ForumError
-from assistant.fetch import HostLimiter, make_fetcher
-from assistant.game import parse_game
-from assistant.status import collect_status, format_status_text
-from assistant.sync import sync_game
+from assistant.forum import store
+from assistant.forum.fetch import HostLimiter, make_fetcher
+from assistant.forum.sync import sync_game
+from assistant.gamefile.game import parse_game
+from assistant.output.status import collect_status, format_status_text
 
 NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 VOTE = '<strong class="text-strong">VOTE: {}</strong>'
@@ -89,7 +89,7 @@ def test_status_of_a_game_never_synced() -> None:
 
 
 def test_alerts_show_in_status() -> None:
-    from assistant.alerts import Alert, deliver_alerts
+    from assistant.output.alerts import Alert, deliver_alerts
 
     game = parse_game(game_text("http://forum.example"), path="g.toml")
     db = store.open_db(":memory:")

@@ -5,7 +5,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from assistant import store
+from assistant.forum import store
 from parsers import commands
 from parsers.commands import Command
 from parsers.page import Post
@@ -129,7 +129,7 @@ def test_processes_opening_one_new_store_at_once_all_succeed(tmp_path):
 
 
 def test_a_commands_note_is_kept():
-    from assistant.store import decode_commands, encode_commands
+    from assistant.forum.store import decode_commands, encode_commands
     from parsers.commands import Command
 
     commands = (

@@ -8,10 +8,10 @@ import pytest
 from click.testing import CliRunner
 from loopback_forum import Forum, game_text, make_game, make_posts, serve
 
-from assistant import store
-from assistant.cli import main
-from assistant.fetch import Fetcher
-from assistant.sync import sync_game
+from assistant.cli.main import main
+from assistant.forum import store
+from assistant.forum.fetch import Fetcher
+from assistant.forum.sync import sync_game
 
 NOW = datetime(2026, 3, 5, 12, 0, tzinfo=UTC)
 
@@ -105,8 +105,8 @@ def test_lost_posts_are_fetched_again_despite_cached_validators(tmp_path):
 def test_a_page_read_with_problems_keeps_no_validators():
     from types import SimpleNamespace
 
-    from assistant.fetch import Fetched
-    from assistant.sync import _validators
+    from assistant.forum.fetch import Fetched
+    from assistant.forum.sync import _validators
 
     post = SimpleNamespace(post_id="1", number=1)
     fetched = Fetched("u", "<html></html>", etag='"v1"', last_modified="Sun, 01 Mar 2026 22:00:00 GMT")

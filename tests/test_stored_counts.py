@@ -4,8 +4,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from assistant import count_reader, posted_count, store
-from assistant.stored_counts import load_posted_counts
+from assistant.forum import store
+from assistant.forum.stored_counts import load_posted_counts
+from assistant.reading import count_reader, posted_count
 from parsers.page import Post
 
 GAME = "https://forum.example.org/viewtopic.php?t=1"
@@ -51,7 +52,7 @@ def test_an_edited_post_and_a_new_reader_are_read_again(db, reads, monkeypatch):
     load_posted_counts(db, GAME, ["Mod"])
     assert reads == [1, 1]
     monkeypatch.setattr(posted_count, "COUNT_READER_VERSION", posted_count.COUNT_READER_VERSION + 1)
-    monkeypatch.setattr("assistant.stored_counts.COUNT_READER_VERSION", posted_count.COUNT_READER_VERSION)
+    monkeypatch.setattr("assistant.forum.stored_counts.COUNT_READER_VERSION", posted_count.COUNT_READER_VERSION)
     load_posted_counts(db, GAME, ["Mod"])
     load_posted_counts(db, GAME, ["Mod"])
     assert reads == [1, 1, 1]  # an upgrade reads each post once more

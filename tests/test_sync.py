@@ -8,10 +8,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from loopback_forum import FakeTime, Forum, Switchboard, make_game, make_posts, stored_posts
 
-from assistant import store
 from assistant.errors import ForumError
-from assistant.fetch import HostLimiter, RobotsCache, make_fetcher
-from assistant.sync import looks_truncated, sync_game
+from assistant.forum import store
+from assistant.forum.fetch import HostLimiter, RobotsCache, make_fetcher
+from assistant.forum.sync import looks_truncated, sync_game
 
 NOW = datetime(2026, 3, 5, 12, 0, tzinfo=UTC)
 

@@ -5,11 +5,11 @@ from zoneinfo import ZoneInfo
 
 from forums import serve_pages, vbulletin
 
-from assistant import store
-from assistant.fetch import Fetcher
-from assistant.game import parse_game
-from assistant.pageserver import LoopbackServer
-from assistant.sync import sync_game
+from assistant.forum import store
+from assistant.forum.fetch import Fetcher
+from assistant.forum.pageserver import LoopbackServer
+from assistant.forum.sync import sync_game
+from assistant.gamefile.game import parse_game
 
 ZONE = ZoneInfo("America/New_York")
 NOW = datetime(2024, 3, 12, 14, 0, tzinfo=UTC)  # 10:00 EDT: "Today" is 12 March there

@@ -3,10 +3,10 @@ replacement): found by name or by votes, never for a look-alike, a seat that sti
 
 from types import SimpleNamespace
 
-from assistant.game import parse_game
-from assistant.game_update import plan_update
-from assistant.rules import load_ruleset
-from assistant.takeovers import find_takeovers
+from assistant.counting.takeovers import find_takeovers
+from assistant.gamefile.game import parse_game
+from assistant.gamefile.rules import load_ruleset
+from assistant.upkeep.update import plan_update
 from parsers.commands import extract_commands
 
 GAME = """title = "Fox Mafia"
@@ -115,10 +115,10 @@ def test_count_warns_and_update_writes_on_a_real_store(tmp_path):
 
     from click.testing import CliRunner
 
-    from assistant import store
-    from assistant.cli import main
-    from assistant.game import load_game
-    from assistant.game_update import update_from_store
+    from assistant.cli.main import main
+    from assistant.forum import store
+    from assistant.gamefile.game import load_game
+    from assistant.upkeep.update import update_from_store
     from parsers.page import Post
 
     path = tmp_path / "fox.toml"
@@ -150,7 +150,7 @@ def test_count_warns_and_update_writes_on_a_real_store(tmp_path):
 
 
 def test_a_takeover_is_looked_for_only_when_a_seat_fell_silent_before_a_strangers_vote():
-    from assistant.takeovers import could_take_over
+    from assistant.counting.takeovers import could_take_over
 
     game = parse_game(GAME)
     assert could_take_over(game, renamed_bell())

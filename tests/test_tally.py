@@ -6,10 +6,10 @@ import json
 
 from golden.harness import ExactRoster, read_post, resolve_exact
 
-from assistant.game import parse_game
-from assistant.living import alive_seats
-from assistant.rules import load_ruleset
-from assistant.tally import replay_day
+from assistant.counting.living import alive_seats
+from assistant.counting.tally import replay_day
+from assistant.gamefile.game import parse_game
+from assistant.gamefile.rules import load_ruleset
 
 GAME = """
 title = "t"
@@ -226,7 +226,7 @@ def test_wagons_are_sorted_by_votes_then_the_earliest_standing_vote():
 
 
 def test_replay_reads_names_through_the_real_roster():
-    from assistant.names import Roster
+    from assistant.reading.names import Roster
 
     g = game()
     ruleset = load_ruleset("mafiascum")
@@ -245,7 +245,7 @@ def test_replay_reads_names_through_the_real_roster():
 
 
 def test_an_account_the_game_file_does_not_list_never_counts_and_is_reported():
-    from assistant.names import Roster
+    from assistant.reading.names import Roster
 
     g = game()
     posts = [read_post(line) for line in ["1 Alice: vote Bob", "2 CarolX: vote Bob", "3 Dave: vote Carol"]]
@@ -286,7 +286,7 @@ def test_every_edit_that_changes_a_vote_is_flagged_and_the_policy_decides_what_c
 
 
 def test_an_account_in_its_second_seat_votes_for_that_seat():
-    from assistant.names import Roster
+    from assistant.reading.names import Roster
 
     g = parse_game("""
 title = "t"
@@ -322,7 +322,7 @@ phase = "day 1"
 def test_witchhunt_9_no_lynch_words_are_read_as_no_vote_not_as_a_players_name():
     # witchhunt-rules-9.0.txt, FAQ: 'Is "None" a valid target option? No': the ruleset keeps its no-lynch words so
     # that the real name reader reports "vote none" as not a vote instead of matching it to a player (Nona).
-    from assistant.names import Roster
+    from assistant.reading.names import Roster
 
     g = parse_game(GAME.replace('"mafiascum"', '"witchhunt-9.0"').replace('name = "Dave"', 'name = "Nona"')
                    .replace('player = "Dave"', 'player = "Nona"'))

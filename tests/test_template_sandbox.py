@@ -10,9 +10,9 @@ from urllib.parse import urlsplit
 import pytest
 from click.testing import CliRunner
 
-from assistant.cli import main
-from assistant.demo import load_demo_thread
-from assistant.pageserver import LoopbackServer
+from assistant.cli.demo import load_demo_thread
+from assistant.cli.main import main
+from assistant.forum.pageserver import LoopbackServer
 
 SECRET = "cookie-s3cr3t-0xBEEF"
 
@@ -142,9 +142,9 @@ def test_a_template_cannot_hog_time_or_memory_and_says_which_limit(synced, tmp_p
 
 
 def test_a_template_looping_over_data_is_stopped_by_the_time_limit(synced, tmp_path, monkeypatch):
-    import assistant.sandbox
+    import assistant.output.sandbox
 
-    monkeypatch.setattr(assistant.sandbox, "MAX_SECONDS", 0.2)  # the loop below would take hours
+    monkeypatch.setattr(assistant.output.sandbox, "MAX_SECONDS", 0.2)  # the loop below would take hours
     hog = "{% set s = 'x' * 100000 %}{% for a in s %}{% for b in s %}{% endfor %}{% endfor %}"
     result = draft(synced, with_template(tmp_path, hog))
     assert result.exit_code == 1

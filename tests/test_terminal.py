@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 from loopback_forum import Forum, game_text, make_posts, serve
 
-from assistant.cli import main
-from assistant.terminal import terminal_safe
+from assistant.cli.main import main
+from assistant.output.terminal import terminal_safe
 
 RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 EVIL_NAME = "Mall\u202eory\x1b]0;pwned\x07"

@@ -9,11 +9,8 @@ from golden.harness import read_post
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from assistant.game import House, parse_game
-from assistant.names import NO_ELIMINATION, Roster
-from assistant.rules import load_ruleset
-from assistant.tally import replay_day, replay_day_watched
-from assistant.votecounts import (
+from assistant.counting.tally import replay_day, replay_day_watched
+from assistant.counting.votecounts import (
     AliveDisagreement,
     Disagreement,
     LearnedAlias,
@@ -24,6 +21,9 @@ from assistant.votecounts import (
     learn_game,
     read_vote_count,
 )
+from assistant.gamefile.game import House, parse_game
+from assistant.gamefile.rules import load_ruleset
+from assistant.reading.names import NO_ELIMINATION, Roster
 
 SEATS = ("Tfrost22", "Marigold", "Quentin", "Ysolde", "Bramble", "Odalys", "Pemberton")
 GAME = """
@@ -195,7 +195,7 @@ def test_a_learned_name_counts_from_the_count_that_taught_it_and_a_hammer_by_it_
 
 
 def test_a_hammer_by_a_short_prefix_is_doubtful_and_says_so():
-    from assistant.outcome import summarize
+    from assistant.gamefile.outcome import summarize
 
     game, ruleset, posts, roster = _setup(
         ["1 Quentin: vote Marigold", "2 Ysolde: vote Marigold", "3 Odalys: vote Marigold", "4 Bramble: vote Mar"]
@@ -209,7 +209,7 @@ def test_a_hammer_by_a_short_prefix_is_doubtful_and_says_so():
 
 
 def test_a_hammer_in_a_broken_tag_is_doubtful_in_the_count_the_moderator_reads():
-    from assistant.counting import format_votal_text
+    from assistant.counting.count import format_votal_text
     from parsers.commands import extract_commands
 
     game, ruleset, posts, roster = _setup(

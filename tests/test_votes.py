@@ -1,6 +1,6 @@
 """The vote state machine: vote, unvote, sleep and nominate under single and multi-voting, and L-n."""
 
-from assistant.votes import Vote, VoteBook, count_voters, standing_steps, votes_needed
+from assistant.counting.votes import Vote, VoteBook, count_voters, standing_steps, votes_needed
 
 
 def test_a_new_vote_replaces_the_old_and_a_repeat_keeps_its_first_post():

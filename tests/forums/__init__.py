@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
-from assistant.pageserver import Response
+from assistant.forum.pageserver import Response
 
 HTML = {"Content-Type": "text/html; charset=utf-8"}
 JSON = {"Content-Type": "application/json; charset=utf-8"}
@@ -28,7 +28,7 @@ def page_key(path_with_query: str) -> str:
 
 
 def serve_pages(pages: dict[str, str]):
-    """A handler for :class:`assistant.pageserver.LoopbackServer` answering from rendered pages (404 else)."""
+    """A handler for :class:`assistant.forum.pageserver.LoopbackServer` answering from rendered pages (404 else)."""
     table = {page_key(key): text for key, text in pages.items()}
 
     def respond(path: str, query: dict[str, str], headers: dict[str, str]) -> Response:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from loopback_forum import render_page
 
-from assistant.demo import PhpbbThread
+from assistant.cli.demo import PhpbbThread
 
 FORUM_ID = "53"
 

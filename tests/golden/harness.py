@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from assistant.game import Game, parse_game
-from assistant.votal import Votal
+from assistant.counting.votal import Votal
+from assistant.gamefile.game import Game, parse_game
 from parsers.commands import Command, ReadPost, extract_commands
 
 POST_LINE = re.compile(
@@ -237,7 +237,7 @@ class ExactRoster:
 
 
 def resolve_exact(text: str, roster: ExactRoster, *, alive, at_post=None):
-    from assistant.names import Resolution
+    from assistant.reading.names import Resolution
 
     folded = " ".join(text.casefold().split())
     if folded in NO_ELIMINATION_WORDS:

@@ -1,0 +1,1 @@
+"""The commands: `votal` and its subcommands, and the scheduled run."""

@@ -1,0 +1,246 @@
+"""The commands that write the game file: `votal day end`, `kill`, `replace`, `player add` / `player remove`.
+
+Each checks the edit against the stored thread and the rest of the file (:func:`game_edits.check_edits`),
+then writes it the way `votal update` does: comments and layout kept, the entry commented with its post.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from assistant.cli.options import (
+    db_option,
+    format_option,
+    load,
+    now_utc,
+    open_store,
+    print_json,
+    print_text,
+    quiet_option,
+    read_store,
+)
+
+# assistant.upkeep.edits (and tomlkit) are imported inside the commands. This module is loaded by cli's group
+# when one of its commands (cli.EDIT_COMMANDS) is asked for.
+
+
+def register(main: click.Group) -> None:
+    for command in (update, day, kill, replace, player):
+        main.add_command(command)
+
+
+def game_file_argument(func):
+    return click.argument("game_file", type=click.Path(dir_okay=False, exists=True))(func)
+
+
+@click.command()
+@game_file_argument
+@db_option
+@click.option("--dry-run", is_flag=True, help="Print the change as a unified diff and write nothing.")
+@quiet_option
+@format_option("text", "json")
+def update(game_file: str, db_file: str, dry_run: bool, quiet: bool, fmt: str) -> None:
+    """Sync the thread and write into the game file what the moderator's posts announce.
+
+    Reads the moderator's posts after the last post the file names: day ends and starts, lynches and
+    no-lynches, night, day and mod kills, replacements (from their post), the player list when the file
+    has none, deadlines and extensions. Each entry is commented with its post and the moderator's words;
+    the file's comments and layout are kept; where the file says otherwise it wins and the difference is
+    reported. Running it twice changes nothing. A lynch announced differently from the count is reported
+    loudly: one of the two is wrong.
+
+    \b
+    Example:
+      votal update game.toml --dry-run
+      votal update game.toml
+    """
+    from assistant.forum.fetch import make_fetcher
+    from assistant.forum.sync import sync_game
+    from assistant.gamefile.game import load_game
+    from assistant.upkeep.edits import one_line, write_game_file
+    from assistant.upkeep.update import update_from_store
+
+    game = load_game(game_file, players_required=False)
+    db = open_store(db_file)
+    synced = sync_game(game, db, make_fetcher(game), now=now_utc)
+    report = update_from_store(game_file, db, now=now_utc())
+    if report.changed and not dry_run:
+        write_game_file(game_file, report.text)
+    for alarm in report.alarms:
+        click.secho(f"!!! {one_line(alarm)}", err=True, fg="red", bold=True)
+    if fmt == "json":
+        print_json({**report.to_json(), "dry_run": dry_run, "new_posts": synced.new_posts,
+                    "diff": report.diff() if dry_run else None})
+        return
+    if dry_run:
+        print_text(report.diff(), nl=False)  # the file's new lines hold names from the thread
+    elif not quiet:
+        after = f" after post {report.read_after}" if report.read_after is not None else ""
+        verb = "wrote" if report.changed else "nothing new to write"
+        click.echo(f"{game_file}: {verb} (read the moderators' posts{after}; {synced.new_posts} new posts synced)")
+        for line in report.written:
+            click.echo(f"  + {one_line(line)}")
+    if not quiet:  # names and words from the thread: one line each, nothing a terminal would act on
+        for line in report.disagreements:
+            click.echo(f"  ! {one_line(line)}")
+        for line in report.notes:
+            click.echo(f"  note: {one_line(line)}")
+
+
+@click.group()
+def day() -> None:
+    """Record a day's end in the game file.
+
+    \b
+    Example:
+      votal day end 2 game.toml --post 351
+    """
+
+
+@day.command("end")
+@click.argument("number", type=click.IntRange(min=1), metavar="N")
+@game_file_argument
+@click.option("--post", type=int, required=True, help="The post that ends the day (a stored post).")
+@db_option
+def day_end(number: int, game_file: str, post: int, db_file: str) -> None:
+    """Set day N's end_post: the post that ends the day.
+
+    Refused when the post is not stored, is before the day's start, or is not before the next day's start.
+
+    \b
+    Example:
+      votal day end 2 game.toml --post 351
+    """
+    from assistant.upkeep.edits import SetDay
+
+    edit_game_file(game_file, db_file, lambda cite: [SetDay(number, cite, end_post=post)], post=post,
+                   command="votal day end")
+
+
+@click.command()
+@click.argument("name")
+@game_file_argument
+@click.option("--phase", required=True, help='When the seat died: "night 2", "day 3" (dead from that phase\'s end).')
+@click.option("--post", type=int, help="A kill during the day: dead from this post on.")
+@db_option
+def kill(name: str, game_file: str, phase: str, post: int | None, db_file: str) -> None:
+    """Record a death ([[deaths]]): a night kill, a day kill, a lynch or a mod-kill.
+
+    Refused when NAME is no seat, is already dead in another phase, or the post is not on that day.
+
+    \b
+    Example:
+      votal kill Hiraki game.toml --phase "night 2"
+      votal kill Hiraki game.toml --phase "day 3" --post 812
+    """
+    from assistant.upkeep.edits import AddDeath
+
+    edit_game_file(game_file, db_file, lambda cite: [AddDeath(name, phase, cite, post)], post=post,
+                   command="votal kill")
+
+
+@click.command()
+@click.argument("old")
+@click.argument("new")
+@game_file_argument
+@click.option("--post", type=int, required=True, help="From this post on NEW holds the seat (a stored post).")
+@db_option
+def replace(old: str, new: str, game_file: str, post: int, db_file: str) -> None:
+    """Record that NEW replaces OLD in OLD's seat from a post on.
+
+    Written as {name = "NEW", post = P} in the seat's replacements: votes by OLD after that post, or by NEW
+    before it, are flagged. Refused when OLD is no seat, NEW already has one, or the seat was replaced later.
+
+    \b
+    Example:
+      votal replace Hiraki werewolf555 game.toml --post 512
+    """
+    from assistant.upkeep.edits import AddReplacement
+
+    edit_game_file(game_file, db_file, lambda cite: [AddReplacement(old, new, post, cite)], post=post,
+                   command="votal replace")
+
+
+@click.group()
+def player() -> None:
+    """Add a seat to the game file, or remove one.
+
+    \b
+    Example:
+      votal player add Hiraki game.toml
+      votal player remove Hiraki game.toml
+    """
+
+
+@player.command("add")
+@click.argument("name")
+@game_file_argument
+def player_add(name: str, game_file: str) -> None:
+    """Add a seat ([[players]]) named NAME.
+
+    \b
+    Example:
+      votal player add Hiraki game.toml
+    """
+    from assistant.upkeep.edits import AddPlayer
+
+    edit_game_file(game_file, None, lambda cite: [AddPlayer(name, cite)], post=None, command="votal player add")
+
+
+@player.command("remove")
+@click.argument("name")
+@game_file_argument
+def player_remove(name: str, game_file: str) -> None:
+    """Remove the seat named NAME (its first account). Refused while a death, event, correction or private
+    fact names it.
+
+    \b
+    Example:
+      votal player remove Hiraki game.toml
+    """
+    from assistant.upkeep.edits import RemovePlayer
+
+    edit_game_file(game_file, None, lambda cite: [RemovePlayer(name)], post=None, command="votal player remove")
+
+
+def edit_game_file(game_file: str, db_file: str | None, make_edits, *, post: int | None, command: str) -> None:
+    """Check the edits against the stored thread and the file, write them, and say what changed."""
+    from assistant.upkeep.edits import Note, apply_edits, check_edits, one_line, write_game_file
+
+    game = load(game_file)
+    numbers: list[int] = []
+    words = f"set with {command}"
+    if post is not None:
+        from assistant.forum import store
+
+        db = read_store(db_file)
+        posts = store.load_posts(db, game.key)
+        numbers = [p.number for p in posts]
+        found = next((p for p in posts if p.number == post), None)
+        if found is not None:
+            words = first_words(found.body_html) or words
+    edits = make_edits(Note(words, post))
+    check_edits(game, edits, posts=numbers)
+    text = Path(game_file).read_text(encoding="utf-8")
+    result = apply_edits(text, edits, path=game_file, replace=True)
+    if not result.changed:
+        click.echo(f"{game_file}: already says so; nothing changed")
+        return
+    write_game_file(game_file, result.text)
+    for line in result.written:
+        click.echo(f"{game_file}: {one_line(line)}")
+
+
+def first_words(body_html: str) -> str:
+    """The post's first line of text, for the comment that cites it."""
+    from parsers.markup import parse_html
+
+    root = parse_html(f"<div>{body_html}</div>")
+    for element in list(root.iter("blockquote")):  # quoted words are someone else's
+        element.getparent().remove(element)
+    for element in root.iter("br", "p", "div", "li", "tr"):
+        element.tail = "\n" + (element.tail or "")
+    lines = (" ".join(line.split()) for line in "".join(root.itertext()).splitlines())
+    return next((line for line in lines if line), "")

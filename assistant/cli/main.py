@@ -1,0 +1,587 @@
+"""The `votal` command line: a few calls into the core per command, errors as one clear line."""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import signal
+import sys
+from datetime import UTC, datetime
+
+import click
+
+from assistant import __version__
+from assistant.cli.options import (
+    day_options,
+    db_option,
+    format_option,
+    game_argument,
+    load,
+    load_stored,
+    now_utc,
+    open_store,
+    print_json,
+    print_text,
+    quiet_option,
+    warn,
+    warn_doubts,
+)
+from assistant.errors import VotalError
+from assistant.output.terminal import terminal_safe
+
+# The commands that write the game file live in assistant.cli.edits, loaded only when one of them is asked for
+# or the command list is shown: `votal count` and the other commands never pay for building them.
+EDIT_COMMANDS = ("update", "day", "kill", "replace", "player")
+
+
+class _Group(click.Group):
+    """Turns the core's errors into one line on stderr and exit status 1, never a traceback; loads the game
+    file's edit commands when first needed."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *EDIT_COMMANDS})
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in EDIT_COMMANDS and name not in self.commands:
+            from assistant.cli import edits as cli_edits
+
+            cli_edits.register(self)
+        return super().get_command(ctx, name)
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except VotalError as exc:
+            raise click.ClickException(terminal_safe(str(exc))) from None
+        except KeyboardInterrupt:
+            click.echo("Interrupted.", err=True)
+            sys.exit(130)
+        except Exception as exc:
+            # A store damaged in a way no store function foresaw (a table missing a column, a page
+            # corrupted mid-file) is still one line naming what SQLite said, not a traceback.
+            sqlite3 = sys.modules.get("sqlite3")
+            if sqlite3 is None or not isinstance(exc, sqlite3.Error):
+                raise
+            from assistant.forum.store import store_error
+
+            raise click.ClickException(
+                terminal_safe(str(store_error(ctx.params.get("db_file", "votal.db"), exc)))
+            ) from None
+
+
+_start_up_frozen = False
+
+
+@click.group(cls=_Group)
+@click.version_option(__version__, prog_name="votal")
+def main() -> None:
+    """Votal: reads the votes in a forum game thread, keeps the votal, drafts the moderator's posts.
+
+    \b
+    Start with:  votal demo
+    Then:        votal sync game.toml && votal count game.toml
+    """
+    global _start_up_frozen
+    if not _start_up_frozen:
+        # What start-up built (modules, classes, the command table) lives as long as the process: frozen, the
+        # collector no longer walks it at each full collection (2% of a `votal count`). Once a process, so an
+        # embedding program's later garbage is never frozen with it.
+        gc.freeze()
+        _start_up_frozen = True
+    # SIGTERM (systemd, kill) stops a command as Ctrl-C does: at once, even in the middle of a request, with
+    # what was stored before kept (each page is its own transaction). `votal run` installs its own handler.
+    with contextlib.suppress(ValueError):  # ValueError: not the main thread (an embedding program's choice)
+        signal.signal(signal.SIGTERM, _interrupt)
+
+
+def _interrupt(signum, frame) -> None:  # noqa: ANN001 (signal's signature)
+    raise KeyboardInterrupt
+
+
+class DraftChoice(click.Choice):
+    """A choice among ``assistant.output.drafts.<name>``, read only when needed: importing drafts (Jinja2, the
+    tally) when the CLI starts would slow every command, `votal sync` polls included."""
+
+    def __init__(self, name: str) -> None:
+        self.name_in_drafts = name
+        self.case_sensitive = True
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        from assistant.output import drafts
+
+        return tuple(getattr(drafts, self.name_in_drafts))
+
+
+def as_of_moment(game, db, at_post: int | None, at_time: datetime | None, *, stored=None) -> datetime:
+    """What a count is as of: --at-time (a time without an offset is the game's local time, as the moderator
+    writes deadlines), else the time of --at-post's post, else now."""
+    from assistant.counting.count import as_of
+
+    if at_time is not None:
+        at_time = (at_time.replace(tzinfo=game.tz) if at_time.tzinfo is None else at_time).astimezone(UTC)
+    return as_of(game, db, at_post=at_post, at_time=at_time, now=now_utc(), stored=stored)
+
+
+def load_snapshot(game_file: str, db_file: str, at_post: int | None, at_time: datetime | None, day: int | None = None):
+    """The game, its store, the stored thread read once (``counting.StoredGame``) and the moment a count is as
+    of: what count, draft and audit start from. A ``day`` the file does not declare but the moderators' posts
+    start is counted from their post, with a warning (``announced_days``): written, not refused."""
+    from dataclasses import replace
+
+    from assistant.counting.count import load_stored_game, undeclared
+
+    game, db = load_stored(game_file, db_file)
+    stored = load_stored_game(game, db)
+    if day is not None and undeclared(game, stored.timeline, day):
+        from assistant.counting.announced_days import with_announced_days
+        from assistant.forum.store import load_posts
+
+        posts = [p for p in load_posts(db, game.key) if at_post is None or p.number <= at_post]
+        announced, warnings = with_announced_days(game, posts, day)
+        if warnings:
+            game, stored = announced, replace(stored.fresh(announced), announced=tuple(warnings))
+    return game, db, stored, as_of_moment(game, db, at_post, at_time, stored=stored)
+
+
+def _on_terminal() -> bool:
+    stream = click.get_text_stream("stdout")
+    return bool(getattr(stream, "isatty", None) and stream.isatty())
+
+
+@main.command()
+@game_argument
+@db_option
+@quiet_option
+@format_option("text", "json")
+def sync(game_file: str, db_file: str, quiet: bool, fmt: str) -> None:
+    """Fetch the game thread's new posts into the store.
+
+    Resumes from the last stored post (that page is read again, since it grows), waiting
+    [fetch] min_interval seconds between requests.
+
+    \b
+    Example:
+      votal sync games/wh17.toml --db wh17.db
+    """
+    from assistant.forum.fetch import make_fetcher
+    from assistant.forum.sync import check_ruleset, sync_game
+
+    game = load(game_file)
+    fetcher = make_fetcher(game)  # the game's [fetch] settings, cookies for a private thread included
+    check_ruleset(game)  # every error in the game's files before the store is touched
+    db = open_store(db_file)
+
+    # Progress is for a terminal: off one (cron, systemd, a pipe), carriage-return updates would be glued into
+    # one log line, and the summary below says it all.
+    show_progress = not quiet and fmt == "text" and sys.stderr.isatty()
+
+    def progress(result) -> None:
+        if show_progress:
+            click.echo(f"\rpage {result.pages}: {result.new_posts} new posts", nl=False, err=True)
+
+    result = sync_game(game, db, fetcher, now=now_utc, on_page=progress)
+    if show_progress:
+        click.echo("", err=True)
+    summary = {
+        "game": game.title,
+        "engine": result.engine,
+        "requests": result.requests,
+        "pages": result.pages,
+        "new_posts": result.new_posts,
+        "changed_posts": result.changed_posts,
+        "problems": result.problems,
+    }
+    if fmt == "json":
+        print_json(summary)
+        return
+    print_text(
+        f"{game.title}: {result.new_posts} new, {result.changed_posts} edited posts "
+        f"({result.pages} pages, {result.requests} requests, {result.engine})"
+    )
+    for problem in result.problems:
+        print_text(f"  problem: {problem}")
+
+
+@main.command()
+@click.argument("url")
+@click.option("-o", "--output", "out", default="game.toml", show_default=True, type=click.Path(dir_okay=False),
+              help="The game file to write.")
+@click.option("--ruleset", default=None, help="Ruleset name or file (default: mafiascum).")
+@click.option("--timezone", "zone", default=None, help="The zone of the moderator's times, e.g. America/New_York.")
+@click.option("--force", is_flag=True, help="Overwrite an existing file.")
+@click.option("--min-interval", type=float, help="Seconds between requests, written to [fetch] (default 1.5).")
+@db_option
+@quiet_option
+@format_option("text", "json")
+def new(url: str, out: str, ruleset: str | None, zone: str | None, force: bool, min_interval: float | None,
+        db_file: str, quiet: bool, fmt: str) -> None:
+    """Write a first game file from what the thread says: players, moderators, days and deaths so far.
+
+    Syncs the thread into the store, reads the opening post and the moderators' posts, and writes a
+    file to review: each entry cites the post it comes from. Prints what it could not find.
+
+    \b
+    Example:
+      votal new "https://forum.mafiascum.net/viewtopic.php?t=15787" -o mini1094.toml --timezone America/New_York
+    """
+    from pathlib import Path
+
+    from assistant.upkeep.new import create_game_file
+
+    if Path(out).exists() and not force:
+        raise click.ClickException(f"{out} exists: pass --force to overwrite it")
+    show_progress = not quiet and fmt == "text" and sys.stderr.isatty()  # carriage returns only on a terminal
+    result = create_game_file(url, out, db=open_store(db_file), ruleset=ruleset, timezone=zone, now=now_utc,
+                              min_interval=min_interval,
+                              progress=(lambda n: click.echo(f"\rpage {n}", nl=False, err=True)) if show_progress
+                              else None)
+    if fmt == "json":
+        print_json({**result.summary, "file": out, "written": result.usable, "found": result.found,
+                    "missing": result.missing})
+    else:
+        if show_progress:
+            click.echo("", err=True)
+        print_text(f"Wrote {out}" if result.usable else f"Nothing written to {out}")
+        for line in result.found:
+            print_text(f"  found: {line}")
+        for line in result.missing:
+            print_text(f"  missing: {line}")
+    if not result.usable:
+        sys.exit(1)
+
+
+@main.command()
+@click.argument("game_files", nargs=-1, required=True, type=click.Path(dir_okay=False, exists=True))
+@db_option
+@click.option("--site", "site_dir", type=click.Path(file_okay=False),
+              help="After each change, rewrite the players' page here (a folder per game file).")
+@click.option("--drafts", "drafts_dir", type=click.Path(file_okay=False),
+              help="After each change, write the votal draft here (GAME-votal.txt).")
+@click.option("--follow", is_flag=True, help="After each change, write what the moderator announced into the "
+              "game file, as `votal update` does, and log it.")
+@click.option("--once", is_flag=True, help="Run every game once now (sync, count, alerts, page, draft), then exit: "
+              "for cron.")
+@quiet_option
+def run(
+    game_files: tuple[str, ...], db_file: str, site_dir: str | None, drafts_dir: str | None, follow: bool,
+    once: bool, quiet: bool,
+) -> None:
+    """Keep every game's votal current until Ctrl-C or SIGTERM (with --once: one round, then exit).
+
+    Syncs each game every [fetch] interval seconds (default 300; every minute in the last hour
+    before a deadline), one request at a time per forum, and after each change rewrites the
+    players' page and the votal draft. Alerts (hammer, deadline near, a vote that cannot be read,
+    a page that stops parsing) are logged once and sent once to the game's [alerts] webhook.
+    With --follow it also writes what the moderator announces into the game file (as `votal update`);
+    without it nothing edits the file. A game with nothing new since its last run (no new or edited
+    post, the same game file, the same day and deadline phase) costs one conditional request: it is
+    not counted again and its page, draft and alerts stay as they are.
+
+    \b
+    Example:
+      votal run games/wh17.toml games/mafia42.toml --site public/ --drafts drafts/
+      votal run games/wh17.toml --follow
+      votal run games/*.toml --site public/ --once     # from cron
+    """
+
+    import logging
+
+    from assistant.cli.schedule import regenerate_hooks, run_games
+    from assistant.output.terminal import safe_log_formatter
+
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(message)s")
+    for handler in logging.getLogger().handlers:  # alerts and problems quote players' names and posts
+        handler.setFormatter(safe_log_formatter("%(asctime)s %(message)s"))
+    hooks = regenerate_hooks(site_dir=site_dir, drafts_dir=drafts_dir, now=now_utc)
+    echo = None if quiet else (lambda line: print_text(f"{now_utc():%Y-%m-%d %H:%M:%S} {line}"))
+    if follow:  # first, so the page and the draft are written after the game file is
+        from assistant.upkeep.update import follow_hook
+
+        hooks.insert(0, follow_hook(now=now_utc, say=echo or logging.getLogger("votal.follow").warning))
+        db = open_store(db_file)
+        for path in game_files:  # what is already stored, before the first sync brings anything new
+            hooks[0](load(path), db)
+        db.close()
+    run_games(game_files, db_path=db_file, regenerate=hooks, echo=echo, now=now_utc, once=once)
+
+
+@main.command()
+@click.argument("game_files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@db_option
+@format_option("text", "json")
+def status(game_files: tuple[str, ...], db_file: str, fmt: str) -> None:
+    """Show each game: last sync, posts stored, current day and leader, deadline, open problems (no network).
+
+    \b
+    Example:
+      votal status games/wh17.toml games/mafia42.toml --format json
+    """
+    from pathlib import Path
+
+    from assistant.counting.count import NO_POSTS
+    from assistant.output.status import collect_status, format_status_text
+
+    games = [load(path) for path in game_files]
+    if not Path(db_file).is_file():  # never create an empty store just to report that it is empty
+        raise click.ClickException(f"{NO_POSTS} (there is no store at {db_file})")
+    db = open_store(db_file)
+    statuses = [collect_status(game, db, now=now_utc()) for game in games]
+    if fmt == "json":
+        print_json(statuses)
+    else:
+        print_text("\n\n".join(format_status_text(s) for s in statuses))
+    empty = [s["file"] for s in statuses if not s["posts"] and not s["deleted_posts"]]
+    if empty:
+        raise click.ClickException(f"{', '.join(empty)}: {NO_POSTS}")
+
+
+@main.command()
+@game_argument
+@db_option
+@day_options
+@click.option("--all-days", is_flag=True, help="Every day so far, as a list.")
+@format_option("text", "json", "bbcode")
+def count(
+    game_file: str,
+    db_file: str,
+    day: int | None,
+    at_post: int | None,
+    at_time: datetime | None,
+    all_days: bool,
+    fmt: str,
+) -> None:
+    """Print the votal from stored posts (no network).
+
+    \b
+    Example:
+      votal count games/wh17.toml --day 2 --at-post 512 --format json
+    """
+    from assistant.counting.checks import for_day
+    from assistant.counting.count import count_game, current_day, game_warnings
+
+    game, db, stored, moment = load_snapshot(game_file, db_file, at_post, at_time, day)
+    days = None if all_days else [day or current_day(game, db, at_time=moment, at_post=at_post, stored=stored)]
+    votals = count_game(game, db, days=days, at_post=at_post, at_time=moment, stored=stored)
+    now = moment if at_post is None and at_time is None else None  # a count of now shares its replay
+    warnings = game_warnings(game, db, days=[v.day for v in votals], stored=stored, now=now)
+    if fmt == "json":
+        data = [  # the moderator's own view: real reasons and private notes
+            {**v.to_json(private=True), "warnings": [w.to_json() for w in for_day(warnings, v.day)]} for v in votals
+        ]
+        print_json(data if all_days else data[0])
+    elif fmt == "bbcode":
+        from assistant.output.drafts import render_votal_draft
+
+        for votal in votals:
+            warn(for_day(warnings, votal.day))
+            warn_doubts([votal])
+            print_text(render_votal_draft(game, votal))
+    else:
+        from assistant.counting.count import format_votal_text
+
+        print_text("\n\n".join(format_votal_text(game, v, for_day(warnings, v.day)) for v in votals))
+
+
+@main.command()
+@click.argument("kind", type=DraftChoice("KINDS"), metavar="KIND")
+@game_argument
+@db_option
+@day_options
+@click.option(
+    "--flavor", type=DraftChoice("FLAVORS"), help="Markup (default: Markdown on Discourse, else BBCode)."
+)
+@click.option(
+    "--templates",
+    "templates_dir",
+    type=click.Path(file_okay=False),
+    help="Your templates folder (default: the game file's 'templates'); its files override the bundled ones.",
+)
+@click.option("--force", is_flag=True,
+              help="Draft day-end or judge for a day not yet decided, early-end for a day that did not end early, "
+                   "runoff when there is none (the draft then says so).")
+def draft(
+    kind: str,
+    game_file: str,
+    db_file: str,
+    day: int | None,
+    at_post: int | None,
+    at_time: datetime | None,
+    flavor: str | None,
+    templates_dir: str | None,
+    force: bool,
+) -> None:
+    """Draft a routine moderator post from stored posts (no network).
+
+    KIND is one of day-start, votal, judge, day-end, early-end, runoff, reminder. A template
+    folder's votal.j2, day_start.j2 ... (or bbcode/votal.j2, markdown/votal.j2) replace the
+    bundled templates of the same name. A draft announcing what did not happen (day-end or
+    judge of a day not decided, early-end of a day that did not end early, runoff when there is
+    none) is refused (exit 1) unless --force.
+
+    \b
+    Example:
+      votal draft day-start games/wh17.toml --day 3
+    """
+    from assistant.counting.checks import for_day
+    from assistant.counting.count import count_game, current_day, game_warnings
+    from assistant.output.drafts import build_context, default_flavor, nothing_to_announce, render_draft
+
+    game, db, stored, moment = load_snapshot(game_file, db_file, at_post, at_time, day)
+    number = day or current_day(game, db, at_time=moment, at_post=at_post, stored=stored)
+    votals = count_game(game, db, days=[number], at_post=at_post, at_time=moment, stored=stored)
+    now = moment if at_post is None and at_time is None else None  # a draft of now shares its replay
+    warn(for_day(game_warnings(game, db, days=[number], stored=stored, now=now), number))
+    warn_doubts(votals)
+    posts = stored.posts
+    count_number = None
+    if kind == "votal" and votals[0].as_of_post is not None:
+        from assistant.forum.store import number_vote_count
+
+        # kept in the store: drafting the same count again gives the same number
+        count_number = number_vote_count(open_store(db_file), game.key, number, votals[0].as_of_post, now=now_utc())
+    context = build_context(game, stored.ruleset, votals, day=number, now=moment, posts=posts,
+                            count_number=count_number)
+    missing = nothing_to_announce(kind, context)
+    if missing and not force:
+        where = f"post {at_post}" if at_post is not None else f"{moment:%Y-%m-%d %H:%M} UTC"
+        raise click.ClickException(
+            f"day {number} {missing} as of {where}: a {kind} post would announce what did not happen "
+            "(count it with `votal count`; --force drafts it saying so)"
+        )
+    folder = templates_dir or game.templates
+    print_text(render_draft(kind, context, flavor=flavor or default_flavor(game), template_dir=folder))
+
+
+@main.command()
+@game_argument
+@db_option
+@day_options
+@format_option("text", "json")
+def audit(
+    game_file: str, db_file: str, day: int | None, at_post: int | None, at_time: datetime | None, fmt: str
+) -> None:
+    """List every command read on a day: post, author, text, what it resolved to and how, and why not counted.
+
+    Fix a misread post in the game file with [[corrections]] (post = 484, vote = "Name" or ignore = true);
+    corrected posts are marked here.
+
+    \b
+    Example:
+      votal audit games/wh17.toml --day 1
+    """
+    from assistant.counting.count import count_game, current_day, format_audit_text
+
+    game, db, stored, moment = load_snapshot(game_file, db_file, at_post, at_time, day)
+    number = day or current_day(game, db, at_time=moment, at_post=at_post, stored=stored)
+    votal = count_game(game, db, days=[number], at_post=at_post, at_time=moment, stored=stored)[0]
+    if fmt == "json":
+        print_json(votal.to_json(private=True)["actions"])
+    else:
+        print_text(format_audit_text(votal))
+
+
+@main.command()
+@game_argument
+@db_option
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="site-out", show_default=True,
+              help="Directory to write the site into.")
+def site(game_file: str, db_file: str, out_dir: str) -> None:
+    """Write the players' page: a static site (HTML + JSON) of the current votal, earlier days and every vote.
+
+    Reads only the store and the game file; private facts of the game file never reach the page.
+
+    \b
+    Example:
+      votal site games/wh17.toml --out public/ && votal serve public/
+    """
+    from assistant.output.site import publish_site
+
+    game, db = load_stored(game_file, db_file)
+    written = publish_site(game, db, out_dir, generated_at=now_utc())
+    click.echo(f"Wrote {len(written)} files to {out_dir}/ (open {out_dir}/index.html)")
+
+
+@main.command()
+@click.argument("directory", type=click.Path(file_okay=False, exists=True), default="site-out")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (loopback: only this machine).")
+@click.option("--port", default=8000, show_default=True, type=int, help="Port to listen on (0: any free port).")
+def serve(directory: str, host: str, port: int) -> None:
+    """Serve a site written by `votal site`, read-only (GET and HEAD only, no directory listings).
+
+    \b
+    Example:
+      votal serve site-out --port 8080
+    """
+    import errno
+
+    from assistant.output.site import make_server
+
+    try:
+        server = make_server(directory, host=host, port=port)
+    except OSError as exc:
+        if exc.errno != errno.EADDRINUSE:
+            raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+        raise click.ClickException(
+            f"port {port} on {host} is busy (another program is listening there): choose another with --port, "
+            "or --port 0 for any free port"
+        ) from None
+    bound_host, bound_port = server.server_address[:2]
+    click.echo(f"Serving {directory}/ read-only at http://{bound_host}:{bound_port}/ (Ctrl+C stops)")
+    try:
+        server.serve_forever()
+    finally:
+        server.server_close()
+
+
+@main.command()
+@game_argument
+@db_option
+@format_option("csv", "json", "html")
+@click.option("--table", type=click.Choice(["votes", "days"]), default="votes", show_default=True,
+              help="CSV only: one row per command read (votes) or one row per day's summary (days).")
+@click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
+def export(game_file: str, db_file: str, fmt: str, table: str, output: str | None) -> None:
+    """Export the vote history: every command read (post, time, voter, text, target, counted or why not).
+
+    JSON adds each day's summary (final wagons, outcome, who never voted); HTML adds a wagon timeline per day.
+
+    \b
+    Example:
+      votal export games/wh17.toml --format csv -o wh17-votes.csv
+    """
+    from assistant.output.export import render_export
+    from assistant.output.site import gather_days
+
+    now = now_utc()
+    game, posts, days, label = gather_days(*load_stored(game_file, db_file), now=now)
+    text = render_export(fmt, game, days, generated_at=now, posts=posts, table=table,
+                         no_elimination_label=label)
+    # JSON and HTML are exact and safe as rendered (escapes, character references); CSV is exact for a file
+    # or a pipe (a spreadsheet's data) and escaped on a terminal.
+    if output:
+        with open(output, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+    elif fmt == "csv" and not _on_terminal():
+        click.echo(text, nl=False)
+    else:
+        print_text(text, nl=False)
+
+
+@main.command()
+@click.option("--keep-db", type=click.Path(dir_okay=False), help="Keep the demo's store at this path.")
+def demo(keep_db: str | None) -> None:
+    """Run the whole pipeline offline on a bundled sample game.
+
+    Serves a sample Witch Hunt thread from a loopback HTTP server, syncs it into a temporary
+    store, and prints the votal and the moderator's BBCode draft.
+
+    \b
+    Example:
+      votal demo
+    """
+    from assistant.cli.demo import run_demo
+
+    run_demo(echo=click.echo, db_file=keep_db, now=now_utc)
+

@@ -1,0 +1,616 @@
+"""`votal run`: keep every game's votal current on its own schedule, politely, until Ctrl-C or SIGTERM.
+
+An APScheduler (3.x) BackgroundScheduler runs one self-rescheduling job per game. Each run calls the same
+:func:`sync.sync_game` as `votal sync`, then raises alerts and, if anything changed, calls the
+regenerate hooks (drafts, the players' page). All games share one :class:`HostLimiter` and one robots.txt
+cache, so two games on one forum never double its load. The next run comes after ``[fetch] interval``
+seconds, or ``fast_interval`` in the last hour before a deadline; a game is paused between a day's end
+and the next day's known start when its ruleset has no night votes.
+
+A game whose sync stored nothing new, whose game file is the same and whose clock phase (the day, the
+deadline near or past) stands still is not counted again: its alerts, page and draft would come out the
+same, so the run costs one conditional request and a few store reads (:meth:`Runner.run_game`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import signal
+import threading
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor as RoundPool
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from apscheduler.executors.pool import ThreadPoolExecutor
+from apscheduler.schedulers.background import BackgroundScheduler
+
+from assistant.counting.votal import Votal
+from assistant.errors import ForumError, VotalError
+from assistant.forum import store
+from assistant.forum.fetch import HostLimiter, RobotsCache, Stopped, make_fetcher
+from assistant.forum.sync import SyncResult, check_ruleset, sync_game
+from assistant.gamefile.game import Game, load_game
+from assistant.output.alerts import DEADLINE_NEAR, deliver_alerts, detect_alerts
+
+if TYPE_CHECKING:
+    from assistant.counting.count import StoredGame
+
+log = logging.getLogger("votal.schedule")
+
+FAST_WINDOW = timedelta(hours=1)
+FAST_INTERVAL = 60.0  # seconds between syncs in the last hour before a deadline
+RECHECK_EVERY = 3600.0  # seconds between re-reads of the current day's pages, for edits on earlier pages
+HISTORY_KEPT = 1000  # runs a Runner remembers
+
+CountHook = Callable[[Game, store.Store, datetime], "Votal | None"]
+PauseHook = Callable[[Game, "Votal | None", datetime], "datetime | None"]
+RegenerateHook = Callable[[Game, store.Store], None]  # or (game, db, Counted) when marked with reuses_count
+RecheckHook = Callable[[Game, store.Store, "Votal | None"], "int | None"]
+
+
+def choose_interval(
+    game: Game,
+    *,
+    now: datetime,
+    deadline: datetime | None,
+    fast_interval: float = FAST_INTERVAL,
+    fast_window: timedelta = FAST_WINDOW,
+) -> float:
+    """Seconds until the game's next sync: its interval, shortened in the last hour before the deadline
+    (and never sleeping past the deadline itself, so the final count is read soon after it)."""
+    interval = game.fetch.interval
+    if deadline is None or deadline <= now:
+        return interval
+    left = (deadline - now).total_seconds()
+    if left <= fast_window.total_seconds():
+        return min(interval, fast_interval)
+    return min(interval, max(left - fast_window.total_seconds(), fast_interval))
+
+
+def count_current_day(game: Game, db: store.Store, now: datetime, *, stored: StoredGame | None = None) -> Votal | None:
+    """The current day's votal from stored posts (the default count hook); ``stored``: the thread already read."""
+    from assistant.counting.count import count_game, current_day
+
+    return count_game(game, db, days=[current_day(game, db, at_time=now, stored=stored)], at_time=now, stored=stored)[0]
+
+
+def find_night_end(game: Game, votal: Votal | None, now: datetime) -> datetime | None:
+    """When a night with nothing to count ends, if the game is in one now; else None (the default pause hook).
+
+    Paused only when the ruleset has no night votes (``night_votes`` false), the day's outcome is decided
+    or its deadline has passed, and the next day's start time is known: with no known start, the day-start
+    post could be missed, so the game keeps being polled.
+    """
+    if votal is None:
+        return None
+    from assistant.counting.clock import day_bounds
+    from assistant.counting.count import ruleset_for
+
+    ruleset = ruleset_for(game)
+    if ruleset.night_votes:
+        return None
+    over = votal.outcome is not None or (votal.deadline is not None and now >= votal.deadline)
+    if not over:
+        return None
+    start = day_bounds(game, ruleset, votal.day + 1).start
+    return start if start is not None and start > now else None
+
+
+def find_day_start(game: Game, db: store.Store, votal: Votal | None) -> int | None:
+    """The current day's first post number (the default recheck start): declared, or the first stored post
+    at or after the day's start time; None when neither is known."""
+    if votal is None:
+        return None
+    from assistant.counting.clock import day_bounds
+    from assistant.counting.count import ruleset_for
+
+    bounds = day_bounds(game, ruleset_for(game), votal.day)
+    if bounds.start_post is not None:
+        return bounds.start_post
+    return store.first_post_at(db, game.key, bounds.start) if bounds.start is not None else None
+
+
+@dataclass
+class GameRun:
+    """What one scheduled run of one game did."""
+
+    game: str
+    synced: bool = False
+    result: SyncResult | None = None
+    error: str | None = None
+    paused_until: datetime | None = None
+    alerts: int = 0
+    regenerated: bool = False
+    next_in: float = 0.0
+    rechecked_from: int | None = None  # the post number a recheck of earlier pages started at
+    counted: bool = False  # counted afresh (False: nothing changed since the last count, which stood)
+
+
+@dataclass(frozen=True)
+class Counted:
+    """A run's count, handed to the regenerate hooks that take it (see :func:`reuses_count`) so they neither
+    read the thread nor count the current day again: the moment it is as of, the current day's votal (None
+    when a count hook of the caller's made it), and the thread as it was read."""
+
+    at: datetime
+    votal: Votal | None = None
+    stored: StoredGame | None = None
+
+
+def reuses_count(hook: Callable) -> Callable:
+    """Mark a regenerate hook that takes the run's :class:`Counted` as a third argument."""
+    hook.reuses_count = True
+    return hook
+
+
+@dataclass(frozen=True)
+class _Known:
+    """What a runner knows of a game between runs: a digest of the state its last count stood on (see
+    :meth:`Runner._state`), the times that count's clock phase turns on, and the count itself; or, read back
+    from the store by a new process (``from_store``), the digest and times only."""
+
+    state: str
+    deadline: datetime | None = None
+    closes: datetime | None = None  # when a running election closes
+    votal: Votal | None = None
+    warnings: tuple = ()
+    from_store: bool = False
+
+
+def _clock_marks(votal: Votal | None) -> tuple[datetime | None, datetime | None]:
+    """The times a count's clock phase turns on: its deadline and a running election's close."""
+    election = getattr(votal, "election", None)
+    return (votal.deadline if votal is not None else None), getattr(election, "open_until", None)
+
+
+@dataclass
+class Runner:
+    """Runs games one sync at a time each; shared by every job of one `votal run` process."""
+
+    db_path: Path
+    now: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
+    stop: threading.Event = field(default_factory=threading.Event)
+    limiter: HostLimiter | None = None  # default: one that sleeps on ``stop``, so a stop ends every wait
+    robots: RobotsCache = field(default_factory=RobotsCache)
+    count: CountHook | None = None  # default: count_current_day, sharing its read of the store with the warnings
+    pause: PauseHook = find_night_end
+    regenerate: Sequence[RegenerateHook] = ()
+    post_webhook: Callable[[str, dict], None] | None = None
+    fast_interval: float = FAST_INTERVAL
+    recheck_every: float = RECHECK_EVERY
+    recheck_start: RecheckHook = find_day_start
+    fetch_options: dict = field(default_factory=dict)
+    echo: Callable[[str], None] | None = None
+    # the latest runs (a `votal run` of 100 games for a week makes 200,000: its memory must not grow with them)
+    history: deque[GameRun] = field(default_factory=lambda: deque(maxlen=HISTORY_KEPT))
+    _rechecked: dict[str, datetime] = field(default_factory=dict, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _known: dict[str, _Known] = field(default_factory=dict, repr=False)  # by game file (resolved)
+    _games: dict[str, tuple[bytes, Game]] = field(default_factory=dict, repr=False)  # game file -> (stamp, game)
+    # a new process's first run of a game trusts the state the store says it was last counted on (for
+    # `votal run --once`: a long-running process counts each game once at start, to pace it by its deadline)
+    trust_stored_state: bool = False
+    _idle_dbs: list[store.Store] = field(default_factory=list, repr=False)
+    _all_dbs: list[store.Store] = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.limiter is None:
+            self.limiter = HostLimiter(sleep=self.stop.wait)
+
+    def run_game(self, path: Path) -> GameRun:
+        """One scheduled run: sync (unless paused), count, alert, regenerate. Never raises for a bad forum.
+
+        Counting, alerts and the regenerate hooks are skipped while the game's state stands still (see
+        :meth:`_state`): the count they would start from is the one the last run made."""
+        path = Path(path)
+        try:
+            game, file_stamp = self._load(path)  # each time: the moderator edits the game file while it runs
+        except VotalError as exc:
+            run = GameRun(str(path), error=str(exc), next_in=300.0)
+            self._say(f"{path}: {exc}")
+            return self._record(run)
+        run = GameRun(game.title)
+        db = self._take_db()
+        try:
+            now = self.now()
+            key = str(path.resolve())
+            known = self._known.get(key) or self._stored_known(game, db, key)
+            stored = counted_state = None
+            needs_count = known is None or (known.from_store and self._pause_needs_votal(game))
+            if not needs_count and known.state == self._state(game, db, file_stamp, known.deadline, known.closes, now):
+                votal, counted_at = known.votal, None
+            else:
+                votal, stored = self._count(game, db, now)
+                counted_at, run.counted = now, True
+                counted_state = self._state(game, db, file_stamp, *_clock_marks(votal), now)
+            run.paused_until = self.pause(game, votal, now)
+            if run.paused_until is None:
+                self._sync(game, db, run, self._recheck_from(game, db, votal, now))
+                now = self.now()
+            marks = _clock_marks(votal) if run.counted or known is None else (known.deadline, known.closes)
+            state = self._state(game, db, file_stamp, *marks, now)
+            if known is not None and state == known.state:
+                # Nothing changed since the last count: its alerts are stored, its page and draft written.
+                # A failed sync is still said, and unsent alerts are tried again.
+                if run.counted:  # counted only to pace a game read back from the store: keep that count
+                    self._known[key] = _Known(state, *marks, votal, known.warnings)
+                run.alerts = self._alert(game, db, run, votal, list(known.warnings), now, fresh=False)
+            else:
+                if state != counted_state:  # the sync stored something, or the clock moved on: count again
+                    votal, stored = self._count(game, db, now)
+                    counted_at, run.counted = now, True
+                    marks = _clock_marks(votal)
+                    state = self._state(game, db, file_stamp, *marks, now)
+                warnings = self._warnings(game, db, stored, counted_at)
+                run.alerts = self._alert(game, db, run, votal, warnings, now, fresh=True)
+                self._known[key] = _Known(state, *marks, votal, tuple(warnings))
+                store.save_run_state(db, game.key, key, state=state, deadline=marks[0], closes=marks[1])
+                synced_news = run.result is not None and run.result.changed
+                if synced_news or known is not None:  # a first run with nothing new: last process's pages stand
+                    counted = Counted(counted_at, None if self.count is not None else votal, stored)
+                    run.regenerated = self._regenerate(game, db, counted)
+            deadline = votal.deadline if votal is not None and votal.outcome is None else None
+            if run.paused_until is not None:
+                run.next_in = max(1.0, (run.paused_until - now).total_seconds())
+            else:
+                run.next_in = choose_interval(game, now=now, deadline=deadline, fast_interval=self.fast_interval)
+        finally:
+            self._give_db(db)
+        self._say(_describe(run))
+        return self._record(run)
+
+    def run_round(self, game_paths: Iterable[str | Path], *, max_workers: int = 4) -> list[GameRun]:
+        """Run every game once now, ``max_workers`` at a time, and return their runs in order (`votal run
+        --once`; a benchmark drives rounds with it). A game stopped part-way has no run."""
+        paths = [Path(p) for p in game_paths]
+        with RoundPool(max_workers=max(1, min(max_workers, len(paths)))) as pool:
+            runs = list(pool.map(self.run_scheduled, paths))
+        return [run for run in runs if run is not None]
+
+    def run_scheduled(self, path: Path) -> GameRun | None:
+        """:meth:`run_game` as the scheduler calls it: None when stopped, a failed run for any other error."""
+        if self.stop.is_set():
+            return None
+        try:
+            return self.run_game(path)
+        except Stopped:
+            return None
+        except Exception:  # noqa: BLE001 (keep the game scheduled whatever went wrong)
+            log.exception("%s: run failed", path)
+            return GameRun(str(path), error="run failed", next_in=300.0)
+
+    def close(self) -> None:
+        """Close the store connections the runs kept open."""
+        with self._lock:
+            for db in self._all_dbs:
+                db.close()
+            self._all_dbs.clear()
+            self._idle_dbs.clear()
+
+    def _load(self, path: Path) -> tuple[Game, bytes]:
+        """The game file, parsed again only when its text changed (compared whole: an edit within one tick of
+        the file system's clock keeps the modification time)."""
+        try:
+            stamp = hashlib.sha1(path.read_bytes()).digest()
+        except OSError:
+            stamp = None  # load_game says what is wrong with it
+        cached = self._games.get(str(path))
+        if cached is not None and stamp is not None and cached[0] == stamp:
+            return cached[1], stamp
+        game = load_game(path)
+        self._games[str(path)] = (stamp, game)
+        return game, stamp
+
+    def _state(
+        self, game: Game, db: store.Store, file_stamp: bytes, deadline: datetime | None, closes: datetime | None,
+        now: datetime,
+    ) -> str:
+        """A digest of what the game's count depends on besides its code: the stored posts and last sync (the
+        store's stamp), the game file and a ruleset file, and the clock's phase (the current day, the deadline's
+        last hour begun or the deadline passed, an election closed). Runs in one state give the same count,
+        alerts, page and draft."""
+        from assistant.counting.count import current_day
+
+        ruleset = game.ruleset
+        ruleset_file = game.path.parent / ruleset if ruleset.endswith(".toml") or "/" in ruleset else None
+        ruleset_stamp = ruleset_file.stat().st_mtime_ns if ruleset_file is not None and ruleset_file.exists() else None
+        try:
+            day = current_day(game, db, at_time=now)
+        except VotalError:
+            day = None
+        deadline_phase = None if deadline is None else (now >= deadline - DEADLINE_NEAR, now >= deadline)
+        state = (store.game_stamp(db, game.key), file_stamp, ruleset_stamp, day, deadline_phase,
+                 closes is not None and now >= closes)
+        return hashlib.sha1(repr(state).encode()).hexdigest()
+
+    def _stored_known(self, game: Game, db: store.Store, key: str) -> _Known | None:
+        """What the store says the game was last counted on, when this runner trusts it (see
+        ``trust_stored_state``)."""
+        if not self.trust_stored_state:
+            return None
+        found = store.load_run_state(db, game.key, key)
+        return _Known(found[0], found[1], found[2], from_store=True) if found is not None else None
+
+    def _pause_needs_votal(self, game: Game) -> bool:
+        """Whether the pause hook must see a count: the default one looks only where nights have no votes."""
+        if self.pause is not find_night_end:
+            return True
+        from assistant.counting.count import ruleset_for
+
+        try:
+            return not ruleset_for(game).night_votes
+        except VotalError:
+            return True
+
+    def _alert(
+        self, game: Game, db: store.Store, run: GameRun, votal: Votal | None, warnings: list, now: datetime,
+        *, fresh: bool,
+    ) -> int:
+        """Detect and deliver the run's alerts; with nothing ``fresh`` (the count is the last run's) only a sync's
+        failure or unread posts can be new, and a webhook's unsent alerts are tried again."""
+        problems = run.result.problems if run.result else ()
+        if not fresh and not run.error and not problems:
+            if not game.webhook:
+                return 0
+            return len(deliver_alerts(db, game, [], now=now, post=self.post_webhook))
+        alerts = detect_alerts(
+            game,
+            votal,
+            now=now,
+            sync_error=run.error,
+            page_problems=problems,
+            warnings=warnings,
+            complete=_last_sync_complete(db, game),
+        )
+        return len(deliver_alerts(db, game, alerts, now=now, post=self.post_webhook))
+
+    def _take_db(self) -> store.Store:
+        """A store connection for one run: kept open between runs (opening one costs the schema check and,
+        on closing the last, a WAL checkpoint), never used by two runs at once."""
+        with self._lock:
+            if self._idle_dbs:
+                return self._idle_dbs.pop()
+        db = store.open_db(self.db_path)
+        with self._lock:
+            self._all_dbs.append(db)
+        return db
+
+    def _give_db(self, db: store.Store) -> None:
+        if db.in_transaction:  # a run stopped inside a write: never hand a half transaction to the next
+            db.execute("ROLLBACK")
+        with self._lock:
+            self._idle_dbs.append(db)
+
+    def _recheck_from(self, game: Game, db: store.Store, votal: Votal | None, now: datetime) -> int | None:
+        """Every ``recheck_every`` seconds, re-read the current day's pages (edits on pages read before)."""
+        last = self._rechecked.get(game.key)
+        if last is not None and (now - last).total_seconds() < self.recheck_every:
+            return None
+        self._rechecked[game.key] = now
+        if last is None:
+            return None  # the first run of this process: a plain sync
+        try:
+            return self.recheck_start(game, db, votal)
+        except VotalError as exc:
+            self._say(f"{game.title}: no recheck: {exc}")
+            return None
+
+    def _sync(self, game: Game, db: store.Store, run: GameRun, recheck_from: int | None = None) -> None:
+        try:
+            fetcher = make_fetcher(game, limiter=self.limiter, robots=self.robots, stop=self.stop, **self.fetch_options)
+            run.result = sync_game(game, db, fetcher, now=self.now, recheck_from=recheck_from)
+            run.synced = True
+            run.rechecked_from = recheck_from
+        except store.GameLocked as exc:
+            run.error = None
+            self._say(f"{game.title}: skipped: {exc}")
+        except Stopped:
+            raise
+        except (ForumError, VotalError) as exc:
+            run.error = str(exc)
+
+    def _count(self, game: Game, db: store.Store, now: datetime) -> tuple[Votal | None, StoredGame | None]:
+        """The votal, and the thread as the count read it (for the warnings; None when a count hook read it)."""
+        try:
+            if self.count is not None:
+                return self.count(game, db, now), None
+            from assistant.counting.count import load_stored_game
+
+            stored = load_stored_game(game, db)  # read once: the count and the warnings replay the same posts
+            return count_current_day(game, db, now, stored=stored), stored
+        except VotalError as exc:
+            self._say(f"{game.title}: cannot count: {exc}")
+        except Exception:  # noqa: BLE001 (a counting bug must not stop the other games' syncs)
+            log.exception("%s: counting failed", game.title)
+        return None, None
+
+    def _warnings(self, game: Game, db: store.Store, stored: StoredGame | None, now: datetime) -> list:
+        """The warnings as of the count's moment (sharing its replay)."""
+        from assistant.counting.count import current_day, game_warnings
+
+        if store.last_post_number(db, game.key) is None:
+            return []
+        try:
+            day = current_day(game, db, at_time=now, stored=stored)
+            return game_warnings(game, db, days=[day], stored=stored, now=now)
+        except VotalError as exc:  # a day Votal will not guess is said by the count already
+            self._say(f"{game.title}: {exc}")
+            return []
+
+    def _regenerate(self, game: Game, db: store.Store, counted: Counted) -> bool:
+        done = True
+        for hook in self.regenerate:
+            try:
+                if getattr(hook, "reuses_count", False):
+                    hook(game, db, counted)
+                else:
+                    hook(game, db)
+            except Exception:  # noqa: BLE001 (one failing output must not stop the others or the syncs)
+                log.exception("%s: regenerating with %s failed", game.title, getattr(hook, "__name__", hook))
+                done = False
+        return done
+
+    def _record(self, run: GameRun) -> GameRun:
+        with self._lock:
+            self.history.append(run)
+        return run
+
+    def _say(self, line: str) -> None:
+        if self.echo:
+            self.echo(line)
+        else:
+            log.info("%s", line)
+
+
+def regenerate_hooks(
+    *, site_dir: str | Path | None, drafts_dir: str | Path | None, now: Callable[[], datetime]
+) -> list[RegenerateHook]:
+    """The hooks `votal run` calls after a sync that changed something: the players' page and the votal draft,
+    each game in a folder (or file) named after its game file. Both start from the run's count (:class:`Counted`)
+    when it hands them one."""
+    hooks: list[RegenerateHook] = []
+    if site_dir is not None:
+
+        @reuses_count
+        def write_site(game: Game, db: store.Store, counted: Counted | None = None) -> None:
+            from assistant.output.site import publish_site
+
+            moment = counted.at if counted is not None else now()
+            stored = counted.stored if counted is not None else None
+            publish_site(game, db, Path(site_dir) / Path(game.path).stem, generated_at=moment, stored=stored)
+
+        hooks.append(write_site)
+    if drafts_dir is not None:
+
+        @reuses_count
+        def write_votal_draft(game: Game, db: store.Store, counted: Counted | None = None) -> None:
+            from assistant.counting.count import count_game, current_day, ruleset_for
+            from assistant.output.drafts import build_context, default_flavor, render_draft
+
+            if counted is not None and counted.votal is not None and counted.stored is not None:
+                # the run's own count: the current day as of its moment, from the thread it read
+                moment, votals, posts = counted.at, [counted.votal], counted.stored.posts
+                day = counted.votal.day
+            else:
+                moment = now()
+                day = current_day(game, db, at_time=moment)
+                votals = count_game(game, db, days=[day], at_time=moment)
+                posts = store.load_read_posts(db, game.key)
+            as_of = votals[0].as_of_post
+            # the number the moderator's next count will get; only `votal draft votal` keeps one
+            number = (
+                None if as_of is None else store.number_vote_count(db, game.key, day, as_of, now=moment, keep=False)
+            )
+            context = build_context(game, ruleset_for(game), votals, day=day, now=moment, posts=posts,
+                                    count_number=number)
+            text = render_draft("votal", context, flavor=default_flavor(game), template_dir=game.templates)
+            folder = Path(drafts_dir)
+            folder.mkdir(parents=True, exist_ok=True)
+            target = folder / f"{Path(game.path).stem}-votal.txt"
+            partial = target.with_suffix(".tmp")
+            partial.write_text(text, encoding="utf-8")
+            partial.replace(target)  # readers never see half a draft
+
+        hooks.append(write_votal_draft)
+    return hooks
+
+
+def run_games(
+    game_paths: Iterable[str | Path],
+    *,
+    db_path: str | Path,
+    runner: Runner | None = None,
+    install_signals: bool = True,
+    max_workers: int = 4,
+    first_delay: float = 0.0,
+    once: bool = False,
+    **runner_options,
+) -> Runner:
+    """Sync every game on its own schedule until Ctrl-C, SIGTERM or ``runner.stop`` is set; returns the runner
+    (its ``history`` holds the latest runs). A stop ends waits at once and lets a running sync finish its page.
+    ``once``: run every game once now, then return (`votal run --once`, for cron)."""
+    runner = runner or Runner(db_path=Path(db_path), **runner_options)
+    paths = [Path(p) for p in game_paths]
+    for path in paths:
+        check_ruleset(load_game(path))  # a bad game file or ruleset fails now, not in a worker thread later
+    # Create the store (and switch it to WAL) once, before worker threads open it side by side.
+    store.open_db(runner.db_path).close()
+    previous = _install_signal_handlers(runner.stop) if install_signals else {}
+    if once:
+        runner.trust_stored_state = True  # a game that stood still since the last run is not counted
+        try:
+            runner.run_round(paths, max_workers=max_workers)
+        finally:
+            runner.close()
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
+        return runner
+    scheduler = BackgroundScheduler(
+        timezone=UTC,
+        executors={"default": ThreadPoolExecutor(max_workers=max(1, min(max_workers, len(paths))))},
+        job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": None},
+    )
+
+    def job(path: Path) -> None:
+        run = runner.run_scheduled(path)
+        if run is not None and not runner.stop.is_set():
+            when = datetime.now(UTC) + timedelta(seconds=run.next_in)
+            scheduler.add_job(job, "date", run_date=when, args=[path], id=str(path), replace_existing=True)
+
+    try:
+        scheduler.start()
+        start = datetime.now(UTC) + timedelta(seconds=first_delay)
+        for path in paths:
+            scheduler.add_job(job, "date", run_date=start, args=[path], id=str(path), replace_existing=True)
+        runner.stop.wait()
+    finally:
+        runner.stop.set()
+        scheduler.shutdown(wait=True)  # the running syncs see the stop before their next request
+        runner.close()
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    runner._say("stopped")
+    return runner
+
+
+def _install_signal_handlers(stop: threading.Event) -> dict:
+    previous = {}
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        previous[signum] = signal.signal(signum, lambda *_: stop.set())
+    return previous
+
+
+def _last_sync_complete(db: store.Store, game: Game) -> bool:
+    """Whether the store holds the whole thread as of its last sync (a failed sync may have stored part of it)."""
+    last = store.last_sync(db, game.key)
+    return last is not None and not last["error"]
+
+
+def _describe(run: GameRun) -> str:
+    if run.paused_until is not None:
+        return f"{run.game}: night, paused until {run.paused_until:%Y-%m-%d %H:%M} UTC"
+    if run.error:
+        return f"{run.game}: error: {run.error}"
+    if run.result is None:
+        return f"{run.game}: not synced"
+    r = run.result
+    requests = f"{r.requests} request{'s' if r.requests != 1 else ''}"
+    if r.faults:
+        requests += f"; {len(r.faults)} failed and retried: {', '.join(sorted(set(_fault_kind(f) for f in r.faults)))}"
+    if not r.changed:
+        return f"{run.game}: nothing new ({requests})"
+    parts = [f"{r.new_posts} new"]
+    if r.changed_posts:
+        parts.append(f"{r.changed_posts} edited")
+    if r.deleted_posts:
+        parts.append(f"{r.deleted_posts} deleted")
+    return f"{run.game}: {', '.join(parts)} ({requests}); next in {run.next_in:.0f} s"
+
+
+def _fault_kind(fault: str) -> str:
+    return fault.split(" fetching ", 1)[0]

@@ -1,0 +1,61 @@
+"""A day the moderator has started but the game file does not declare yet, counted from the moderator's post.
+
+Between two runs of `votal update` the thread moves on: the moderator opens day 3 and a player asks for its
+count. The game file is the moderator's and stays as it is; the count reads the day's start (and its end, when
+the moderator has ended it) from the moderators' posts after the last post the file names, as `votal update`
+would write them, and says so beside the count. A day nobody has announced is still refused (never guessed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from assistant.counting.checks import GameWarning
+from assistant.gamefile.game import DayDecl, Game
+
+
+def with_announced_days(game: Game, posts: Sequence, wanted: int) -> tuple[Game, list[GameWarning]]:
+    """``game`` with the days after its last declared one up to ``wanted`` that the moderators' ``posts``
+    start (each with its announced end, if any), and a warning for each: (the game, the warnings). The game
+    unchanged when the file declares no days or moderators, or the moderators have not started ``wanted``."""
+    from assistant.reading.announcements import read_thread_facts
+
+    if game.day(wanted) is not None or not game.days or not game.moderators or not posts:
+        return game, []
+    facts = read_thread_facts(
+        posts,
+        title=game.title,
+        moderators=game.moderators,
+        players={s.name: s.accounts for s in game.players} or None,
+        after_post=game.last_named_post(),
+        timezone=game.tz,
+    )
+    starts = {s.day: s for s in facts.day_starts}
+    ends = {e.day: e for e in facts.day_ends}
+    if wanted not in starts:
+        return game, []
+    days = sorted(game.days, key=lambda d: d.day)
+    warnings: list[GameWarning] = []
+    for number in range(days[-1].day + 1, wanted + 1):
+        start = starts.get(number)
+        last = days[-1]
+        after = max(p for p in (last.start_post, last.end_post, -1) if p is not None)
+        if start is None or start.post <= after:
+            continue  # a day not announced stays undeclared (the file's checks say so)
+        end = ends.get(number)
+        end_post = end.post if end is not None and end.post >= start.post else None
+        days.append(DayDecl(number, start_post=start.post, end_post=end_post))
+        ended = f", ended at post {end_post}" if end_post is not None else ""
+        warnings.append(
+            GameWarning(
+                "announced_day",
+                f'day {number} is not declared: counted from post {start.post}, where the moderator starts it '
+                f'("{start.cite.words}"){ended}; `votal update` writes it into the game file',
+                day=number,
+                post=start.post,
+            )
+        )
+    if game.day(wanted) is None and not any(d.day == wanted for d in days):
+        return game, []
+    return replace(game, days=tuple(days)), warnings

@@ -1,0 +1,383 @@
+"""Counting a stored game: load its posts once, replay the asked days, and show votals as text."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from assistant.counting.checks import GameWarning, check_corrections, check_days, check_outcomes
+from assistant.counting.clock import Timeline, phase_at
+from assistant.counting.doubts import doubts_only, find_doubts
+from assistant.counting.tally import GameReplay
+from assistant.counting.votal import Votal, to_json
+from assistant.counting.votecounts import PostedCount, describe_checks, learn_counts
+from assistant.counting.votes import show_votes, votes_needed
+from assistant.errors import VotalError
+from assistant.forum import store
+from assistant.forum.stored_counts import load_posted_counts
+from assistant.gamefile.game import Game
+from assistant.gamefile.outcome import summarize
+from assistant.gamefile.rules import Ruleset, find_ruleset
+from assistant.reading.names import Roster
+
+if TYPE_CHECKING:
+    from assistant.forum.store import ReadPost, Store
+
+
+def ruleset_for(game: Game) -> Ruleset:
+    """The game's ruleset: a bundled name, or a path relative to the game file."""
+    return find_ruleset(game.ruleset, game.path.parent)
+
+
+NO_POSTS = "no posts stored for this game; run `votal sync` first"
+
+
+def require_posts(game: Game, db: Store) -> None:
+    """Refuse to count a game the store holds nothing of (a wrong --db, a game never synced): an empty
+    count would look like a day where nobody voted."""
+    if store.last_post_number(db, game.key) is None:
+        raise VotalError(f"{NO_POSTS} (the store holds no posts of {game.thread})")
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """What a command reads of the stored thread, read once (a lower layer never goes back to the store): every
+    post with its commands, the moderators' posted counts as read when their posts were stored, the game's
+    ruleset, roster and timeline (each day's bounds, worked out once), with the replays made from them: the
+    count and the warnings as of one moment share one replay."""
+
+    posts: list[ReadPost]
+    roster: Roster
+    ruleset: Ruleset
+    counts: dict[int, PostedCount] = field(default_factory=dict)  # by post number: the moderators' counts
+    timeline: Timeline | None = None
+    announced: tuple[GameWarning, ...] = ()  # days counted from the moderators' posts, not the file (announced_days)
+    _replays: dict = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def last_post(self) -> int | None:
+        """The highest stored post number (posts are in thread order), deleted or not."""
+        return self.posts[-1].number if self.posts else None
+
+    @property
+    def first_post(self) -> int | None:
+        return self.posts[0].number if self.posts else None
+
+    def post_time(self, number: int) -> datetime | None:
+        """When post ``number`` was written (else the nearest earlier post with a time)."""
+        for post in reversed(self.posts):
+            if post.number <= number and post.time is not None:
+                return post.time
+        return None
+
+    def fresh(self, game: Game) -> StoredGame:
+        """The same stored thread for counting ``game`` (the same game file seen otherwise: the players' view,
+        without its private facts) with its own roster, timeline and replays: nothing learned or replayed for
+        one view reaches the other."""
+        roster = Roster.from_game(game, self.ruleset, authors=post_authors(self.posts))
+        return StoredGame(self.posts, roster, self.ruleset, self.counts, Timeline(game, self.ruleset))
+
+    def replay(self, game: Game, *, at_post: int | None, at_time: datetime | None) -> GameReplay:
+        """The game replayed as of a point (its days replayed when asked, each once). The roster's learned
+        spellings are part of the key: a count that learns from the moderator's counts replays afresh."""
+        key = (at_post, at_time, tuple(sorted(self.roster.learned.items())))
+        if key not in self._replays:
+            posts = [p for p in self.posts if at_post is None or p.number <= at_post]
+            self._replays[key] = GameReplay.of(game, self.ruleset, posts, self.roster, at_post=at_post, at_time=at_time,
+                                               timeline=self.timeline)
+        return self._replays[key]
+
+
+def load_stored_game(game: Game, db: Store) -> StoredGame:
+    """Every stored post of ``game``, the moderators' counts, its ruleset, roster and timeline."""
+    ruleset = ruleset_for(game)
+    posts = store.load_read_posts(db, game.key)
+    roster = Roster.from_game(game, ruleset, authors=post_authors(posts))
+    moderators = {m.casefold() for m in game.moderators}
+    spellings = {p.author for p in posts if p.author is not None and p.author.casefold() in moderators}
+    counts = load_posted_counts(db, game.key, spellings)
+    return StoredGame(posts, roster, ruleset, counts, Timeline(game, ruleset))
+
+
+def post_authors(posts: Sequence[ReadPost]) -> list[tuple[str, str | None]]:
+    """Who wrote ``posts``: (name, forum user id) once for each post, grouped by author in the order each first
+    posted (as ``store.post_authors`` reads them)."""
+    times: dict[tuple[str, str | None], int] = {}
+    for post in posts:
+        key = (post.author, post.author_id)
+        times[key] = times.get(key, 0) + 1
+    return [pair for pair, n in times.items() for _ in range(n)]
+
+
+def game_warnings(
+    game: Game, db: Store, *, days: Sequence[int] = (), stored: StoredGame | None = None,
+    now: datetime | None = None,
+) -> list[GameWarning]:
+    """What the moderator should double-check about this game file against the stored thread, and about the
+    bounds Votal assumed for any of ``days`` (the days being shown) that the game file does not declare.
+    ``stored``: the thread already read by this command (else it is read here). ``now``: the moment a count
+    of the current state is as of; the days are replayed whole as of it (the count's own replay, when it
+    was made from ``stored``), else with every stored post."""
+    stored = stored or load_stored_game(game, db)
+    warnings = check_days(game, last_post=stored.last_post)
+    warnings += [w for w in stored.announced if not days or w.day in days]
+    if game.corrections:
+        present = {post.number for post in stored.posts}
+        warnings += check_corrections(game, present=present, last_post=stored.last_post)
+    last = store.last_sync(db, game.key)
+    unread = store.sync_problems(last) if last is not None and not last["error"] else []  # a failure says more
+    if unread:
+        more = f" (and {len(unread) - 1} more)" if len(unread) > 1 else ""
+        warnings.append(
+            GameWarning(
+                "sync_problems",
+                f"the last sync could not read every post: {unread[0]}{more}; votes in posts it could not read "
+                "are not in this count (check the thread, then sync again)",
+            )
+        )
+    for day in days:
+        if day > 1 and game.day(day) is None:
+            bounds = stored.timeline.day(day)
+            if bounds.start is not None:
+                warnings.append(
+                    GameWarning(
+                        "inferred_day",
+                        f"day {day} is not declared: its start is assumed from the ruleset's phase lengths "
+                        f"({bounds.start.astimezone(game.tz):%Y-%m-%d %H:%M %Z}); add a [[days]] entry with "
+                        f"day = {day} and start_post = the post that starts it",
+                        day=day,
+                    )
+                )
+    if days:
+        warnings += _outcome_warnings(game, stored, max(days), now)
+        warnings += _takeover_warnings(game, stored, days)
+    if undeclared(game, stored.timeline, 1):
+        first = stored.first_post
+        warnings.append(
+            GameWarning(
+                "inferred_day",
+                f"day 1 is not declared: it is assumed to run from the thread's first post ({first}); add a "
+                "[[days]] entry with day = 1 and start_post = the post that starts it",
+                day=1,
+                post=first,
+            )
+        )
+    return warnings
+
+
+def _takeover_warnings(game: Game, stored: StoredGame, days: Sequence[int]) -> list[GameWarning]:
+    """A seat the moderator's counts show held by an unlisted account that voted during ``days`` (a renamed
+    account, a replacement never announced): its votes are refused until the game file lists it. Looked for
+    only when such a vote falls in the days shown and some seat went silent before it, with the counts up to
+    the days' end."""
+    from assistant.counting.takeovers import could_take_over, find_takeovers
+
+    shown = [game.day(d) for d in days]
+    bounded = bool(shown) and all(d is not None and d.start_post is not None for d in shown)
+    first = min(d.start_post for d in shown) if bounded else None
+    last = None if not bounded or any(d.end_post is None for d in shown) else max(d.end_post for d in shown)
+    if not game.players or not could_take_over(game, stored.posts, voted_from=first, voted_to=last):
+        return []
+    counts = {n: count for n, count in stored.counts.items() if last is None or n <= last}
+    return [
+        GameWarning(
+            "takeover",
+            f"{t.account} seems to hold {t.seat}'s seat ({t.words()}): its votes are not counted until the game "
+            f"file lists it; `votal update` writes it, or add {{name = \"{t.account}\", post = {t.post}}} to "
+            f"{t.seat}'s replacements",
+            post=t.post,
+        )
+        for t in find_takeovers(game, stored.ruleset, stored.posts, {}, roster=stored.roster, counts=counts)
+    ]
+
+
+def _outcome_warnings(game: Game, stored: StoredGame, day: int, now: datetime | None) -> list[GameWarning]:
+    """Checks against the computed outcomes of ``day`` and the days before it, each replayed whole."""
+    known = [d for d in range(1, day + 1) if not undeclared(game, stored.timeline, d) or (d == 1 and not game.days)]
+    replay = stored.replay(game, at_post=None, at_time=now)
+    votals = [replay.day(d).votal for d in known]
+    return check_outcomes(game, votals, counted_day=day, authors={p.number: p.author for p in stored.posts})
+
+
+def as_of(
+    game: Game, db: Store, *, at_post: int | None, at_time: datetime | None, now: datetime,
+    stored: StoredGame | None = None,
+) -> datetime:
+    """The moment a count is as of: the time given, else the time of the as-of post (so an open day as of an
+    early post is undecided, whatever the clock says now), else now. ``stored``: the thread already read."""
+    if at_time is not None:
+        return at_time
+    if at_post is not None:
+        found = stored.post_time(at_post) if stored is not None else store.post_time(db, game.key, at_post)
+        return found or now
+    return now
+
+
+def undeclared(game: Game, timeline: Timeline, day: int) -> bool:
+    """A day the game file does not declare and the ruleset's phase lengths do not time."""
+    if game.day(day) is not None:
+        return False
+    bounds = timeline.day(day)
+    return bounds.start is None and bounds.start_post is None
+
+
+def require_declared(game: Game, timeline: Timeline, day: int) -> None:
+    """Never guess where a day begins (counting it from post 0 would replay earlier days' votes as its own);
+    day 1 of a game that declares no days at all is counted from the first post, with a warning."""
+    if not undeclared(game, timeline, day) or (day == 1 and not game.days):
+        return
+    before = game.day(day - 1)
+    hint = ""
+    if before is not None and before.end_post is not None:
+        hint = f" (day {day - 1} ends at post {before.end_post})"
+    raise VotalError(
+        f"{game.path}: day {day} is not declared: add a [[days]] entry with day = {day} and start_post = the post "
+        f"that starts it{hint}, or start = its start time"
+    )
+
+
+def current_day(
+    game: Game, db: Store, *, at_time: datetime | None = None, at_post: int | None = None,
+    stored: StoredGame | None = None,
+) -> int:
+    """The day being played: the latest day that has started, by stored posts or by the clock.
+
+    A declared day has started when the store holds its start post (up to ``at_post``), or ``at_time`` is past
+    its start.
+    A game timed only by the ruleset's phase lengths (``start`` and no declared days) is on the day
+    ``at_time`` falls in, or the one whose night it is. Day 1 when nothing tells. ``stored``: the thread
+    already read by this command.
+    """
+    last = stored.last_post if stored is not None else store.last_post_number(db, game.key)
+    if at_post is not None and last is not None:
+        last = min(last, at_post)
+    started = [
+        d.day
+        for d in game.days
+        if (d.start_post is not None and last is not None and d.start_post <= last)
+        or (d.start is not None and at_time is not None and d.start <= at_time)
+        or (d.start_post is None and d.start is None)
+    ]
+    by_clock = None
+    if at_time is not None and game.start is not None:
+        phase = phase_at(game, stored.ruleset if stored is not None else ruleset_for(game), at_time)
+        by_clock = phase.number if phase else None
+    return max([*started, by_clock or 1])
+
+
+def count_game(
+    game: Game,
+    db: Store,
+    *,
+    days: Sequence[int] | None = None,
+    at_post: int | None = None,
+    at_time: datetime | None = None,
+    stored: StoredGame | None = None,
+) -> list[Votal]:
+    """Votals of ``days`` (default: every declared day up to the current one), replayed from stored posts
+    (``stored``: the thread already read by this command; else it is read here)."""
+    stored = stored or load_stored_game(game, db)
+    ruleset, roster, timeline = stored.ruleset, stored.roster, stored.timeline
+    posts = [p for p in stored.posts if at_post is None or p.number <= at_post]  # never look past the as-of post
+    if days is None:
+        days = range(1, current_day(game, db, at_time=at_time, stored=stored) + 1)
+    for day in days:
+        require_declared(game, timeline, day)
+    learning = None
+    counts = {n: count for n, count in stored.counts.items() if at_post is None or n <= at_post}
+    if counts and days:
+        # the moderator's own counts teach the names Votal could not read, each from its post on; the one
+        # replay of each day that held them is the count's own
+        learning = learn_counts(game, ruleset, posts, roster, counts, range(1, max(days) + 1), at_post=at_post,
+                                at_time=at_time, timeline=timeline)
+    replay = stored.replay(game, at_post=at_post, at_time=at_time)  # shared with the warnings as of the same moment
+    if learning is not None:
+        replay.adopt(learning.days)
+    votals = [replay.day(day).votal for day in days]
+    checks = learning.disagreements if learning is not None else {}
+    votals = [replace(v, count_checks=tuple(checks[v.day])) if checks.get(v.day) else v for v in votals]
+    return [with_doubts(v, game, ruleset) for v in votals]
+
+
+def with_doubts(votal: Votal, game: Game, ruleset: Ruleset) -> Votal:
+    """The votal with its doubts, and its outcome's ``doubt`` kept only when a doubt puts the decision in
+    question (a reading the replay marked but the calibration calls a note, a prefix, is dropped there)."""
+    found = find_doubts(votal, game, ruleset)
+    outcome = votal.outcome
+    if outcome is not None:
+        first = next(iter(doubts_only(found)), None)
+        said = f"{first.kind.replace('_', ' ')} at post {first.post}" if first is not None else None
+        outcome = replace(outcome, doubt=said)
+    return replace(votal, doubts=found, outcome=outcome)
+
+
+def format_votal_text(game: Game, votal: Votal, warnings: Sequence[GameWarning] = ()) -> str:
+    """A votal for people reading a terminal."""
+    as_of = f", as of post {votal.as_of_post}" if votal.as_of_post is not None else ""
+    threshold = f"{votal.majority} is a majority" if votal.majority is not None else "most votes wins"
+    lines = [f"{game.title}: Day {votal.day}{as_of}", f"{votal.alive} alive, {threshold}"]
+    if votal.deadline:
+        lines.append(f"Deadline: {votal.deadline.astimezone(game.tz):%a %d %b %Y %H:%M %Z}")
+    lines.append("")
+    width = max([len(w.target) for w in votal.wagons] + [len("No elimination")])
+    for wagon in votal.wagons:
+        need = votes_needed(wagon.votes, votal.majority)
+        tag = f"  (L-{need})" if need else ""
+        lines.append(f"  {wagon.target:<{width}}  {show_votes(wagon.votes):>2}  {', '.join(wagon.voters)}{tag}")
+    if votal.no_elimination.votes:
+        label = "No elimination"
+        voters = ", ".join(votal.no_elimination.voters)
+        lines.append(f"  {label:<{width}}  {show_votes(votal.no_elimination.votes):>2}  {voters}")
+    if not votal.wagons and not votal.no_elimination.votes:
+        lines.append("  (no votes)")
+    if votal.not_voting:
+        lines.append(f"  Not voting: {', '.join(votal.not_voting)}")
+    if votal.election is not None:
+        e = votal.election
+        votes = "; ".join(f"{w.target} {show_votes(w.votes)} ({', '.join(w.voters)})" for w in e.wagons) or "no votes"
+        state = f"{e.elected} elected" if e.elected else (
+            f"open until {e.open_until.astimezone(game.tz):%a %d %b %H:%M %Z}" if e.open_until else "not decided"
+        )
+        lines.append(f"  Sheriff election: {votes}; {state}")
+    lines.append("")
+    lines.append(f"Outcome: {summarize(votal.outcome)}")
+    lines.extend(f"  DOUBT ({d.kind.replace('_', ' ')}) {d.describe()}" for d in doubts_only(votal.doubts))
+    for problem in votal.problems:
+        lines.append(f"  problem at post {problem.post}: {problem.voter} \"{problem.text}\": {problem.reason}")
+    for flag in votal.flags:
+        lines.append(f"  note on {flag.seat}: {flag.reason}")
+    lines.extend(f"  {line}" for line in describe_checks(votal.count_checks))
+    for warning in warnings:
+        lines.append(f"  warning: {warning.message}")
+    for note in votal.private_notes:
+        lines.append(f"  private (moderator only): {note}")
+    return "\n".join(lines)
+
+
+def format_audit_text(votal: Votal) -> str:
+    """Every command read on the day, how it resolved, and why it did or did not count (the real reason,
+    private facts included: the moderator's own view)."""
+    lines = [f"Day {votal.day}: {len(votal.actions)} commands read"]
+    for a in votal.actions:
+        data = to_json(a, private=True)
+        resolved = data.get("target") or ("no elimination" if data.get("no_elimination") else "-")
+        how = f" by {data['step']}" if data.get("step") else ""
+        status = "counted" if data.get("counted") else f"not counted: {data.get('private_why') or data.get('why_not')}"
+        fixed = " [corrected in game file]" if data.get("corrected") else ""
+        if data.get("step") == "learned":
+            fixed += f" [learned from the moderator's count at post {data['post']}]"
+        if data.get("doubt"):
+            fixed += f" [doubtful: {data['doubt']}]"
+        author = data.get("author") or ""
+        voter = data.get("voter") or "?"
+        who = voter if author in ("", voter) else f"{voter} ({author})"
+        lines.append(
+            f"  #{data['post']:<6} {who:<24} {data['action']:<8} {data.get('text')!r:<28} -> {resolved}{how}; "
+            f"{status}{fixed}"
+        )
+    lines.extend(f"  {line}" for line in describe_checks(votal.count_checks))
+    lines.extend(f"  {'note' if d.note else 'DOUBT (' + d.kind.replace('_', ' ') + ')'} {d.describe()}"
+                 for d in votal.doubts)
+    return "\n".join(lines)

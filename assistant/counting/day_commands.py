@@ -1,0 +1,273 @@
+"""Reading a day's posts: what the game file says happens at a post, who wrote it, and each command it holds
+judged (may this seat vote now? whom does the name mean?) and moved into the vote book.
+
+:class:`DayCommands` is a part of :class:`assistant.counting.day_replay.DayReplay`, kept apart so each job reads in one
+sitting; it reads the replay's state (``book``, ``phase``, ``outcome``, ``hooked``...) and writes its
+``actions`` and ``problems``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from datetime import timedelta
+from typing import Any
+
+from assistant.counting.hooks import Verdict
+from assistant.counting.votal import Action
+from assistant.gamefile.outcome import WhyNot
+from assistant.gamefile.rules import Ruleset
+from assistant.reading.names import Resolution
+from parsers.reading import Command, ReadPost
+
+
+class DayCommands:
+    """The commands of the day's posts, read into the vote book."""
+
+    def declared_at(self, post: int, living: tuple[str, ...]) -> None:
+        """What the game file says happens at ``post``, before its votes are read: the moderator reset the
+        count ([[resets]]), a replacement starts with no vote ([house]), a moderator's count taught a name."""
+        if post in self.resets:
+            self.book.keep_only((), post)
+            self.unread.clear()
+            self.changed = True
+        for seat in self.replaced_at.get(post, ()):
+            if self.book.votes_of(seat):
+                self.book.set(seat, [], post)
+                self.changed = True
+        if post in self.teaching_posts:
+            self.reread_learned(post, living)
+
+    def count_post(self, post: ReadPost) -> None:
+        seat, how = self.r.roster.author_match(post.author, post.author_id, post.number)
+        if seat is None and not post.commands and post.author.casefold() not in self.moderators:
+            self.report_stranger(post)  # a look-alike is reported even when it casts no vote
+        if seat is None or post.deleted:
+            return
+        if how != "account":
+            self.unlisted.setdefault(post.author, seat)
+        self.post_counts[seat] = self.post_counts.get(seat, 0) + 1
+        lift = self.ruleset.cap_lifted_hours
+        end = self.bounds.end
+        if end is not None and lift is not None and post.time is not None and post.time > end - timedelta(hours=lift):
+            return
+        self.capped_counts[seat] = self.capped_counts.get(seat, 0) + 1
+
+    def read_post(self, post: ReadPost, living: tuple[str, ...]) -> None:
+        commands, corrected, why_ignored = _commands_of(post, self.corrections.get(post.number), self.ruleset)
+        moderator = post.author.casefold() in self.moderators
+        seat = None if moderator else self.r.roster.author_match(post.author, post.author_id, post.number)[0]
+        stranger = self.stranger(post) if seat is None and not moderator and commands else None
+        if seat is not None and _edited_commands(post):
+            self.edits.append((seat, post))
+        for index, command in enumerate(commands):
+            if not command.bold and self.ruleset.unbolded != "count":
+                if self.ruleset.unbolded == "flag" and self.check_voter(seat, moderator, why_ignored, living).counted:
+                    # "Please bold all votes", though the rules require only "vote [name]": the moderator decides.
+                    self.add_problem(post.number, seat, command.raw, _UNBOLDED)
+                    self.actions.append(Action(post=post.number, voter=seat, author=post.author, text=command.raw,
+                                               action=command.action, target=None, no_elimination=False, step=None,
+                                               counted=False, why_not=_UNBOLDED, url=post.url or None))
+                continue
+            base = dict(post=post.number, voter=seat, author=post.author, text=command.raw,
+                        action=command.action, corrected=corrected, url=post.url or None)
+            verdict = stranger or self.check_voter(seat, moderator, why_ignored, living)
+            if not verdict.counted:
+                if verdict.problem:
+                    self.add_problem(post.number, seat or post.author, command.raw, verdict.why)
+                named = self.named(command, verdict, living, post.number)
+                self.actions.append(self.judged(base, named.seat, named.step, verdict, order=(post.number, index),
+                                                no_elimination=named.no_elimination))
+                continue
+            self.actions.append(self.apply(command, base, (post.number, index), living))
+            if self.ruleset.check == "command" and self.outcome is None and self.changed:
+                self.outcome = self.decide_early(post.number)
+                self.changed = False  # decided on this count already
+
+    def named(self, command: Command, verdict: Verdict, living: tuple[str, ...], post: int) -> Any:
+        """Whom a refused voter's vote names (had it counted): the doubts ask whether it would have decided the
+        day. Not read for the moderator's posts and votes after the day's end, which are no votes at all."""
+        if command.action != "vote" or not command.target or verdict.why in _NO_VOTE_AT_ALL:
+            return _NAMES_NOBODY
+        return self.resolve(command.target, living, post)
+
+    def stranger(self, post: ReadPost) -> Verdict:
+        """Why a post's author holds no seat: a look-alike of a listed account, an account outside its
+        replacement window, or simply not a player (:mod:`assistant.reading.identity` words it)."""
+        authors = getattr(self.r.roster, "authors", None)
+        if authors is None:
+            return _NOT_A_PLAYER
+        return Verdict(False, authors.why_not(post.author, post.author_id, post.number), problem=True)
+
+    def check_voter(self, seat: str | None, moderator: bool, why_ignored: str | None, living) -> Verdict:
+        if moderator:
+            return _MODERATOR_POST
+        if seat is None:
+            return _NOT_A_PLAYER
+        if why_ignored:
+            return Verdict(False, why_ignored)
+        if self.phase == "late":
+            return _AFTER_END
+        if self.outcome is not None:
+            return _DAY_OVER
+        alive = seat in living
+        verdict = _COUNTED if alive else _VOTER_DEAD
+        for hook in self.hooked["check_voter"]:
+            verdict = hook(seat, alive, verdict)
+        return verdict
+
+    def judged(self, base: dict, target: str | None, step: str | None, verdict: Verdict, *, order,
+               no_elimination: bool = False) -> Action:
+        """The action for a command a verdict refused or marked (a private reason stays private)."""
+        why, private_why = verdict.why, None
+        if verdict.private:
+            private_why, why = verdict.why, WhyNot.RULED_OUT
+            self.note(f"post {order[0]}: {base['voter']} {base['text']!r}: {verdict.why}")
+        return Action(**base, target=target, no_elimination=no_elimination, step=step, counted=verdict.counted,
+                      why_not=why, nomination=verdict.nomination, private_why=private_why)
+
+    def done(self, command: Command, base: dict, target: str | None, step: str | None, why: str | None = None, *,
+             no_elim: bool = False, problem: bool = False, nomination: bool = False, found: Any = None,
+             doubt: str | None = None) -> Action:
+        """The action for a command of a voter who may vote: counted when ``why`` is None. ``found``: the
+        resolution of a name that could not be read (a moderator's count may teach it later); ``doubt``: why a
+        refusal deserves the moderator's look."""
+        seat = base["voter"]
+        if problem:
+            self.add_problem(base["post"], seat, command.raw, why)
+        if command.action in ("vote", "unvote"):  # a later vote or unvote replaces one whose name was unreadable
+            self.unread.pop(seat, None)
+            if command.action == "vote" and found is not None and found.reason is not None and command.target:
+                self.unread[seat] = (command, base)
+        return Action(**base, target=target, no_elimination=no_elim, step=step, counted=why is None, why_not=why,
+                      nomination=nomination, doubt=(_doubt(command, found) if why is None else None) or doubt)
+
+    def apply(self, command: Command, base: dict, order: tuple[int, int], living: tuple[str, ...]) -> Action:
+        """Move the vote book by one command of a voter who may vote now."""
+        if command.action == "unvote":
+            return self.unvote(command, base, order, living)
+        if command.action == "void":
+            # a post of many votes (hundreds, or a joke) is one problem, so one alert: never none, never hundreds
+            why = f"{command.note or 'not a vote'}: {VOID_ADVICE}"
+            return self.done(command, base, None, None, why, problem=True)
+        if command.action not in ("vote", "nominate"):
+            why = _SHERIFF_VOTE if command.action == "sheriff" else f"not a command ({command.action})"
+            return self.done(command, base, None, None, why)
+        if command.note == "broken tag" and self.house.broken_tags_void:
+            return self.done(command, base, None, None, _BROKEN_TAG_VOID, problem=True)
+        if command.inline and self.house.votes_on_own_line:
+            # where a line ends is read from the page's markup: the moderator should look at the post
+            return self.done(command, base, None, None, _OFF_LINE_VOID, problem=True, doubt=OFF_LINE)
+        seat, found = base["voter"], self.resolve(command.target or "", living, order[0])
+        target, why = self.target_of(command, found, order[0], living)
+        if why is not None:
+            unread = found if found.seat is None and not found.no_elimination else None
+            return self.done(command, base, target, found.step, why, problem=True, found=unread)
+        nomination = False
+        for hook in self.hooked["check_vote"]:
+            verdict = hook(seat, target, command.action, order[0])
+            if verdict is not None and not verdict.counted:
+                if verdict.problem:
+                    self.add_problem(order[0], seat, command.raw, verdict.why)
+                return self.judged(base, target, found.step, verdict, order=order, no_elimination=target is None)
+            nomination = nomination or (verdict is not None and verdict.nomination)
+        if self.phase == "runoff" and target is not None and target not in self.candidates:
+            why = "not in the runoff"
+        elif target == seat and self.house.self_hammer_ignored and self.would_hammer(seat, order[0]):
+            why = "a self-hammer does not count (house rule)"
+        else:
+            changes = len(self.book.changes)
+            why = self.book.vote(seat, target, order, single=seat not in living, text=command.target or "")
+            self.changed = self.changed or len(self.book.changes) > changes
+        if why is not None:
+            return self.done(command, base, target, found.step, why, no_elim=target is None, problem=True)
+        return self.done(command, base, target, found.step, no_elim=target is None, nomination=nomination,
+                         found=found)
+
+    def target_of(self, command: Command, found: Any, post: int, living) -> tuple[str | None, str | None]:
+        """The seat a vote names (None: no elimination) and why it cannot count, from its resolved name."""
+        if found.no_elimination:
+            return None, None if self.ruleset.no_elimination_vote else "no-elimination votes are not allowed"
+        if found.seat is None:
+            return None, found.reason or "unknown name"
+        if self.house.old_account_names_refused and (old := self.old_account(found.seat, command.target or "", post)):
+            return found.seat, f"names {old}, an account the seat no longer plays (house rule)"
+        if found.seat not in living:
+            return found.seat, WhyNot.TARGET_DEAD
+        return found.seat, None
+
+    def unvote(self, command: Command, base: dict, order: tuple[int, int], living) -> Action:
+        """Take back the vote named (a no-elimination word names that vote), else every vote."""
+        named, target, step, no_elim = False, None, None, False
+        if command.target:
+            found = self.resolve(command.target, living, order[0])
+            step, no_elim = found.step, found.no_elimination
+            target = None if no_elim else found.seat
+            named = no_elim or target is not None  # an unknown name takes back every vote
+        why, removed = self.book.unvote(base["voter"], order[0], named=named, target=target)
+        if why is not None:
+            return self.done(command, base, target, step, why, no_elim=no_elim)
+        self.changed = True
+        taken = removed[0].target if len(removed) == 1 else None
+        return self.done(command, base, taken, step, no_elim=len(removed) == 1 and taken is None)
+
+    def resolve(self, text: str, living: Collection[str], post: int | None = None):
+        return self.r.resolve(text, self.r.roster, alive=frozenset(living), at_post=post)
+
+
+# The verdicts on a voter that need no hook: made once (a long day reads thousands of commands).
+_COUNTED = Verdict()
+_SHERIFF_VOTE = "a vote in the sheriff election, not a lynch vote"
+_BROKEN_TAG_VOID = "a vote in a broken tag does not count (house rule)"
+_OFF_LINE_VOID = "not on a line of its own: does not count (house rule)"
+VOID_ADVICE = "no vote counts until the moderator decides ([[corrections]])"
+_UNBOLDED = "not in bold: the rules ask for bold votes (count it with [[corrections]] if it is one)"
+_MODERATOR_POST = Verdict(False, WhyNot.MODERATOR_POST)
+_NOT_A_PLAYER = Verdict(False, WhyNot.NOT_A_PLAYER, problem=True)
+_NO_VOTE_AT_ALL = frozenset({WhyNot.MODERATOR_POST, WhyNot.DAY_OVER, WhyNot.AFTER_END})
+_NAMES_NOBODY = Resolution("", None, None)
+_AFTER_END = Verdict(False, WhyNot.AFTER_END)
+_DAY_OVER = Verdict(False, WhyNot.DAY_OVER)
+_VOTER_DEAD = Verdict(False, WhyNot.VOTER_DEAD, problem=True)
+
+
+OFF_LINE = "off its own line"  # a vote refused under [house] votes_on_own_line: where a line ends is read from markup
+_SHORT = 3  # letters: a partial name this short is a guess worth a look
+
+
+def _doubt(command: Command, found: Any) -> str | None:
+    """Why a counted vote deserves the moderator's look, or None."""
+    if command.note == "broken tag":
+        return "broken tag"
+    if found is None:
+        return None
+    if found.step == "learned":
+        return "learned alias"
+    if found.step in ("prefix", "abbreviation", "substring", "acronym"):
+        typed = found.used or command.target or ""
+        if len("".join(c for c in typed if c.isalnum())) <= _SHORT and found.step != "acronym":
+            return "short prefix"
+    return None
+
+
+def _commands_of(post: ReadPost, correction, ruleset: Ruleset) -> tuple[tuple[Command, ...], bool, str | None]:
+    """The commands a post counts for: a moderator's correction wins, then the revision the rules read."""
+    commands = post.commands
+    edited = _edited_commands(post)
+    if edited and ruleset.edited == "first_revision":
+        commands = post.first_commands
+    if correction is not None:
+        if correction.ignore:
+            return commands, True, WhyNot.RULED_OUT
+        return (Command("vote", correction.vote, correction.vote or ""),), True, None
+    if post.deleted:
+        return commands, False, "post deleted"
+    if edited and ruleset.edited == "flag":
+        return commands, False, "edited after posting: the moderator decides ([[corrections]] in the game file)"
+    return commands, False, None
+
+
+def _edited_commands(post: ReadPost) -> bool:
+    """Whether an edit changed what the post commands (not just its other text)."""
+    if not post.edited or post.first_commands is None:
+        return False
+    return [(c.action, c.target) for c in post.first_commands] != [(c.action, c.target) for c in post.commands]

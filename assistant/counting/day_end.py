@@ -1,0 +1,248 @@
+"""Deciding a day: where a post falls (the main vote, a runoff, after the end), the early end, the deadline, a
+runoff's end, and how an outcome is settled (a drawn tie, a ruled deadline, the hooks' decisions).
+
+:class:`DayEnd` is a part of :class:`assistant.counting.day_replay.DayReplay`, kept apart so each job reads in one
+sitting; it reads the replay's state (``bounds``, ``next_bounds``, ``book``, ``phase``, ``outcome``...) and
+its count (:meth:`standing`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import datetime
+
+from assistant.counting.clock import add_wall_hours
+from assistant.counting.votal import Flag, Runoff
+from assistant.gamefile.outcome import Kind, Outcome, Reason
+from assistant.gamefile.rules import decide_at_deadline, decide_early, decide_plurality, leaders
+from parsers.reading import ReadPost
+
+_NOT_YET = 1 << 62  # the post number of a day the moderator has not opened yet: after every post
+
+
+class DayEnd:
+    """How the day's vote ends: the phases a post falls in, and the outcome when the count or the clock says."""
+
+    # -- where a post falls ----------------------------------------------------------------------------
+
+    def opening_post_time(self) -> datetime | None:
+        """When a day the game file does not declare opens under ``day_start = "moderator_post"``: at the
+        moderator's first post after the last day's vote (and its runoff) ended. Until that post the night
+        runs and no post is the day's; None for day 1 and declared days (their own bounds say)."""
+        if self.number == 1 or self.declares_start(self.number):
+            return None
+        previous = self.r.timeline.day(self.number - 1).end
+        ended = max((t for t in (previous, self.runoff_before) if t is not None), default=None)
+        if ended is None:
+            return None
+        opening = next(
+            (p.time for p in self.r.posts
+             if p.time is not None and p.time > ended and p.author.casefold() in self.moderators),
+            None,
+        )
+        return opening if opening is not None else datetime.max.replace(tzinfo=ended.tzinfo)
+
+    def opening_post(self, number: int) -> int | None:
+        """The post that opens day ``number`` when the game file does not declare it and the day before ended
+        at a declared post (its ``end_post``, or its runoff's recorded end): the moderator's first post after
+        it (beyond every post while none has come yet). None for day 1, declared days, days ended by time."""
+        if number == 1 or self.declares_start(number):
+            return None
+        ended = self.game.day(number - 1)
+        if ended is None or ended.end_post is None:
+            return None
+        last = max([ended.end_post, *(e.post for e in self.game.events
+                                      if e.day == number - 1 and e.kind == "runoff_end" and e.post is not None)])
+        return next((p.number for p in self.r.posts if p.number > last and p.author.casefold() in self.moderators),
+                    _NOT_YET)
+
+    def declares_start(self, number: int) -> bool:
+        """Whether the game file says where day ``number`` starts (its ``start_post`` or ``start``); a ``[[days]]``
+        entry with neither (only an end, a deadline) leaves the start to the thread, as an undeclared day does."""
+        declared = self.game.day(number)
+        return declared is not None and (declared.start_post is not None or declared.start is not None)
+
+    def in_day(self, post: ReadPost) -> bool:
+        b = self.bounds
+        if b.start_post is not None:
+            return post.number >= b.start_post
+        if self.opened_post is not None:
+            return post.number >= self.opened_post
+        if self.opened_at is not None:
+            return post.time is not None and post.time >= self.opened_at
+        if b.start is not None:
+            if post.time is not None and self.runoff_before is not None and post.time <= self.runoff_before:
+                return False  # still the previous day's runoff
+            return post.time is None or post.time >= b.start
+        # no start known: still never inside the day before it ("Once day is over, night starts")
+        ended = self.previous_end_post()
+        return ended is None or post.number > ended
+
+    def previous_end_post(self) -> int | None:
+        """The post the day before this one ended at: its declared ``end_post``, else the post its vote was decided
+        at (a hammer Votal computes, replayed as of the same point); None for day 1 or a day not yet decided."""
+        if self.number == 1:
+            return None
+        if not hasattr(self, "_previous_end_post"):
+            declared = self.game.day(self.number - 1)
+            if declared is not None and declared.end_post is not None:
+                self._previous_end_post = declared.end_post
+            else:
+                outcome = self.earlier(self.number - 1).votal.outcome
+                self._previous_end_post = outcome.post if outcome is not None else None
+        return self._previous_end_post
+
+    def after_main(self, post: ReadPost) -> bool:
+        """After the main vote: past the declared last post, else past the deadline (by post or by time)."""
+        b = self.bounds
+        if b.end_post is not None:
+            if post.number > b.end_post:
+                return True
+            if self.declared_end:
+                return False  # the moderator's own last post of the day: it decides, whatever the clock says
+        # a day declared by its first post still ends at the ruleset's hour ("until 11 am the next day")
+        return b.end is not None and post.time is not None and post.time > b.end
+
+    def before_next_day(self, post: ReadPost) -> bool:
+        nb = self.next_bounds
+        if nb.start_post is not None:
+            return post.number < nb.start_post
+        if self.next_opened_post is not None:
+            return post.number < self.next_opened_post
+        if nb.start is not None and post.time is not None:
+            return post.time < nb.start
+        return False  # unknown: later posts are not listed as this day's
+
+    def runoff_end(self) -> tuple[int | None, datetime | None]:
+        end_post, end_time = None, None
+        for e in self.game.events:
+            if e.day == self.number and e.kind == "runoff_end":
+                end_post = e.post if e.post is not None else end_post
+                end_time = e.time if e.time is not None else end_time
+        if end_post is None and self.next_bounds.start_post is not None and self.game.day(self.number + 1):
+            end_post = self.next_bounds.start_post - 1
+        if end_time is None and end_post is None and self.bounds.end is not None:
+            end_time = add_wall_hours(self.bounds.end, self.ruleset.runoff_hours or 0, self.game.tz)
+        return end_post, end_time
+
+    def in_runoff(self, post: ReadPost) -> bool:
+        end_post, end_time = self.runoff_end()
+        if end_post is not None and post.number > end_post:
+            return False
+        return not (end_time is not None and post.time is not None and post.time > end_time)
+
+    def over_by(self, end_post: int | None, end_time: datetime | None, considered: Sequence[ReadPost]) -> bool:
+        """Whether an end (by post or by time) has passed as of the replay's point."""
+        at_post, at_time = self.r.at_post, self.r.at_time
+        if end_post is not None:
+            return at_post is None or at_post >= end_post
+        if end_time is None:
+            return False
+        if at_time is not None:
+            return at_time >= end_time
+        pool = considered if at_post is not None else self.r.posts
+        return any(p.time is not None and p.time > end_time for p in pool)
+
+    def phase_of_post(self, post: ReadPost) -> bool:
+        """Whether a post belongs to the day's vote (main or runoff), for as_of_post."""
+        if not self.after_main(post):
+            return True
+        return self.runoff is not None and self.in_runoff(post)
+
+    # -- deciding ------------------------------------------------------------------------------------------
+
+    def main_over(self, considered: Sequence[ReadPost]) -> bool:
+        return self.over_by(self.bounds.end_post, self.bounds.end, considered)
+
+    def end_main(self) -> None:
+        """The main vote's deadline passed: decide it (unless an early end already did)."""
+        self.phase = "late"
+        self.voted_at_deadline = frozenset(v for v, votes in self.book.held.items() if votes)
+        if self.outcome is not None:
+            return
+        standing = self.standing(self.last_day_post)
+        outcome = decide_at_deadline(self.ruleset, standing)
+        if outcome.kind == Kind.PENDING and outcome.reason == Reason.RUNOFF:
+            self.candidates = tuple(t for t in leaders(self.ruleset, standing) if t is not None)
+            # "Votes for players not involved in the tie will be discarded and those votes must be recast":
+            # abstentions too, so a discarded voter recasts without an unvote.
+            self.book.keep_only(self.candidates, self.last_day_post or 0)
+            _, end_time = self.runoff_end()
+            self.runoff = Runoff(self.candidates, end_time, self.last_day_post)
+            self.phase = "runoff"
+            self.pending_runoff = outcome
+            return
+        self.outcome = self.settle(outcome)
+
+    def end_runoff(self) -> None:
+        self.phase = "late"
+        self.voted_at_deadline |= frozenset(v for v, votes in self.book.held.items() if votes)
+        last = self.last_runoff_post if self.last_runoff_post is not None else self.last_day_post
+        self.outcome = self.settle(decide_plurality(self.ruleset, self.standing(last), runoff=True))
+
+    def decide_early(self, post: int) -> Outcome | None:
+        outcome = decide_early(self.ruleset, self.standing(post))
+        if outcome is None:
+            return None
+        self.final_votes = self.book.snapshot()
+        outcome = self.hammer_doubt(self.settle(outcome))
+        if outcome.kind == Kind.ELIMINATION and len(self.lynched) + 1 < self.game.lynches_per_day:
+            self.lynched.append(outcome)  # lynches_per_day: the day goes on without this wagon
+            self.book.drop(outcome.target, post)
+            self.final_votes = None
+            return None
+        return outcome
+
+    def hammer_doubt(self, outcome: Outcome) -> Outcome:
+        """The outcome, marked doubtful when the vote that decided it was read with doubt."""
+        if outcome.post is None or outcome.kind not in (Kind.ELIMINATION, Kind.NO_ELIMINATION):
+            return outcome
+        for action in reversed(self.actions):
+            if action.post != outcome.post:
+                break
+            if action.counted and action.action in ("vote", "nominate") and action.target == outcome.target:
+                return replace(outcome, doubt=action.doubt) if action.doubt else outcome
+        return outcome
+
+    def settle(self, outcome: Outcome) -> Outcome:
+        """A tie the rules settle by a draw the moderator recorded, a deadline the moderator ruled, then what
+        the hooks decide."""
+        if outcome.kind == Kind.NO_ELIMINATION and outcome.reason == Reason.DEADLINE and self.house.deadline_plurality:
+            most = decide_plurality(self.ruleset, self.standing(outcome.post))  # a tie follows the ruleset
+            outcome = most if most.kind != Kind.PENDING else outcome
+        if outcome.kind == Kind.NO_ELIMINATION and outcome.reason == Reason.DEADLINE:
+            outcome = self.ruled_deadline(outcome)
+        if outcome.kind == Kind.PENDING and outcome.reason == Reason.TIE:
+            tied = [t for t in leaders(self.ruleset, self.standing(outcome.post)) if t is not None]
+            drawn = [
+                d.player
+                for d in self.game.deaths
+                if d.phase == "day" and d.phase_number == self.number and d.player in tied
+            ]
+            if len(drawn) == 1:
+                outcome = Outcome(Kind.ELIMINATION, drawn[0], outcome.post, Reason.TIE)
+        for hook in self.hooked["settle"]:
+            outcome = hook(outcome)
+        return outcome
+
+    def ruled_deadline(self, outcome: Outcome) -> Outcome:
+        """No majority at the deadline, and the game file records a seat's death this day at no post (a lynch,
+        not a day kill, which has its post): when that seat had the most votes, the moderator ruled the
+        deadline as many games' own rules say (the most votes, or a lowered threshold, lynch) and the recorded
+        death is the day's outcome. A recorded death the votes do not bear out is flagged."""
+        recorded = [d.player for d in self.game.deaths
+                    if d.phase == "day" and d.phase_number == self.number and d.post is None]
+        if not recorded:
+            return outcome
+        top = [t for t in leaders(self.ruleset, self.standing(outcome.post)) if t is not None]
+        ruled = [seat for seat in recorded if seat in top]
+        if len(ruled) == 1:
+            return Outcome(Kind.ELIMINATION, ruled[0], outcome.post, Reason.PLURALITY)
+        self.ruling_flags = [
+            Flag(seat, f"the game file records this seat's death on day {self.number} at no post, but no majority "
+                       "was reached and it did not have the most votes at the deadline: check the votes (a day "
+                       "kill needs its post)")
+            for seat in recorded
+        ]
+        return outcome

@@ -1,0 +1,340 @@
+"""The day replay's loop: one day's posts walked in order, each read into the one vote state machine
+(:class:`assistant.counting.votes.VoteBook`), the count asked after each whether it ends the day, then the votal.
+
+:class:`GameReplay` replays a game's days as of one point (an earlier day once, when a rule needs it);
+:class:`DayReplay` is one day's loop and its count (voters, targets, weights). Everything a particular rule adds
+(a Judge, lovers, a sheriff, nominations...) is a hook of :mod:`assistant.counting.hooks`, called at fixed points; the
+loop never names one. The public entry points are :mod:`assistant.counting.tally`'s.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any
+
+from assistant.counting.clock import Timeline
+from assistant.counting.day_checks import DayChecks, teaching_posts
+from assistant.counting.day_commands import DayCommands
+from assistant.counting.day_end import DayEnd
+from assistant.counting.hooks import HOOK_POINTS, Hook
+from assistant.counting.hooks.registry import hook_classes
+from assistant.counting.living import alive_seats, change_posts
+from assistant.counting.votal import Action, DayResult, Flag, Problem, Runoff, Votal, rank_wagons
+from assistant.counting.votes import Vote, VoteBook
+from assistant.gamefile.game import Game
+from assistant.gamefile.outcome import Kind, Outcome
+from assistant.gamefile.rules import Ruleset, Standing
+from assistant.reading.names import resolve_name
+from parsers.reading import Command, ReadPost
+
+
+class GameReplay:
+    """One replay of a game's days as of one point; earlier days are replayed once, when a rule needs them."""
+
+    def __init__(self, game, ruleset, posts, roster, resolve, at_post, at_time, timeline=None):
+        self.game, self.ruleset, self.posts, self.roster = game, ruleset, posts, roster
+        # each day's bounds, worked out once for every day replayed (the command's own, when it has one)
+        self.timeline = timeline if timeline is not None and timeline.game is game else Timeline(game, ruleset)
+        self.resolve, self.at_post, self.at_time = resolve, at_post, at_time
+        self.memo: dict[int, DayResult] = {}
+        # the posts up to the as-of post (``posts`` is in post order): a day as of an early post reads no more
+        upto = len(posts) if at_post is None else bisect_right([p.number for p in posts], at_post)
+        self.posts_so_far = posts[:upto]
+        self.hook_classes = hook_classes(ruleset.hooks)
+
+    @classmethod
+    def of(
+        cls, game: Game, ruleset: Ruleset, posts: Sequence[ReadPost], roster: Any, *, at_post: int | None = None,
+        at_time: datetime | None = None, resolve: Callable[..., Any] = resolve_name, timeline: Timeline | None = None,
+    ) -> GameReplay:
+        """A replay of ``posts`` (in any order) as of ``at_post`` / ``at_time``; :meth:`day` replays a day.
+        ``timeline``: the game's days already worked out (``clock.Timeline``)."""
+        return cls(game, ruleset, sorted(posts, key=lambda p: p.number), roster, resolve, at_post, at_time, timeline)
+
+    def adopt(self, results: dict[int, DayResult]) -> None:
+        """Take days replayed by another replay as of the same point with the same roster (one that also held
+        the moderator's counts: :func:`assistant.counting.tally.replay_day_watched`), where this one has not replayed
+        them."""
+        for number, result in results.items():
+            self.memo.setdefault(number, result)
+
+    def day(self, number: int) -> DayResult:
+        if number not in self.memo:
+            self.memo[number] = DayReplay(self, number).run()
+        return self.memo[number]
+
+
+class DayReplay(DayCommands, DayEnd, DayChecks):
+    """One day's replay loop. Hooks read its public attributes: ``game``, ``ruleset``, ``number``, ``bounds``,
+    ``book`` (the standing votes), :meth:`living`, :meth:`earlier`, :meth:`note`, :meth:`add_problem`,
+    :meth:`end_day` (:class:`assistant.counting.hooks.DayView`). Reading posts, deciding the day and the checks beside
+    the count are its parts, in :mod:`assistant.counting.day_commands`, :mod:`assistant.counting.day_end` and
+    :mod:`assistant.counting.day_checks`."""
+
+    def __init__(self, replay: GameReplay, day: int):
+        self.r = replay
+        self.game, self.ruleset, self.number = replay.game, replay.ruleset, day
+        game, ruleset = self.game, self.ruleset
+        self.bounds = replay.timeline.day(day)
+        self.next_bounds = replay.timeline.day(day + 1)
+        declared = game.day(day)
+        self.declared_end = declared is not None and declared.end_post is not None  # the moderator's last post
+        self.moderators = {m.casefold() for m in game.moderators}
+        self.corrections = {c.post: c for c in game.corrections}
+        # A split seat's votes count one each; its whole weight is what it may place (``capacity``).
+        self.weights = {s.name: 1.0 if s.split_votes > 1 else float(s.vote_weight) for s in game.players}
+        self.capacity = {s.name: float(s.split_votes) for s in game.players if s.split_votes > 1}
+        self.book = VoteBook(multi_vote=ruleset.multi_vote, require_unvote=ruleset.require_unvote,
+                             split={s.name: s.split_votes for s in game.players if s.split_votes > 1})
+        self.actions: list[Action] = []
+        self.problems: list[Problem] = []
+        self.notes: list[str] = []
+        self.outcome: Outcome | None = None
+        self.final_votes: dict[str, list[Vote]] | None = None
+        self.changed = False  # whether a vote changed since the count was last decided
+        self.phase = "day"  # day | runoff | late (after the day's vote, before the next day)
+        self.runoff: Runoff | None = None
+        self.pending_runoff: Outcome | None = None
+        self.candidates: tuple[str, ...] = ()
+        self.last_day_post: int | None = None
+        self.last_runoff_post: int | None = None
+        self.voted_at_deadline: frozenset[str] = frozenset()
+        self.post_counts: dict[str, int] = {}
+        self.capped_counts: dict[str, int] = {}
+        self.unlisted: dict[str, str] = {}  # account the game file does not list -> the seat it was read as
+        self.strangers: set[str] = set()  # look-alike accounts already reported this day
+        self.edits: list[tuple[str, ReadPost]] = []  # posts whose edit changed their commands
+        # Each voter's last vote whose name could not be read: a moderator's count may teach it later.
+        self.unread: dict[str, tuple[Command, dict]] = {}
+        self.resets = frozenset(r.post for r in game.resets)
+        self.house = game.house
+        # [house] replacement_starts_unvoted: post -> seats a new account takes over at that post
+        self.replaced_at: dict[int, list[str]] = {}
+        if self.house.replacement_starts_unvoted:
+            for seat in game.players:
+                for since in seat.replacement_posts:
+                    if since is not None:
+                        self.replaced_at.setdefault(since, []).append(seat.name)
+        self.lynched: list[Outcome] = []  # earlier lynches of a day with lynches_per_day > 1
+        self.ruling_flags: list[Flag] = []  # recorded day deaths the deadline's votes do not bear out
+        self.teaching_posts = teaching_posts(replay.roster)
+        self.kill_posts = change_posts(game)
+        self.living_cache: dict[int | None, tuple[str, ...]] = {}
+        # A day timed by the clock starts when the last one's deadline passed; a runoff runs past that.
+        self.runoff_before: datetime | None = None
+        if ruleset.tie == "runoff" and day > 1 and self.bounds.start_post is None and not self.declares_start(day):
+            previous = replay.day(day - 1).votal.runoff
+            self.runoff_before = previous.deadline if previous is not None else None
+        self.opened_at = self.opening_post_time() if ruleset.day_start == "moderator_post" else None
+        # "Once day is over, night starts": a day opened by the moderator's post after a day that ended at a
+        # declared post starts at that post (a vote in between is no day's); the next day's, for this day's end
+        self.opened_post = self.opening_post(day) if ruleset.day_start == "moderator_post" else None
+        self.next_opened_post = self.opening_post(day + 1) if ruleset.day_start == "moderator_post" else None
+        hooks = [cls(self) for cls in replay.hook_classes]
+        # Each hook point -> the bound methods of the hooks that override it: most days call none, cheaply.
+        self.hooked: dict[str, list[Callable]] = {
+            name: [getattr(h, name) for h in hooks if getattr(type(h), name) is not getattr(Hook, name)]
+            for name in HOOK_POINTS
+        }
+
+    # -- for hooks ---------------------------------------------------------------------------------------
+
+    def living(self, at_post: int | None) -> tuple[str, ...]:
+        """The living seats as of ``at_post`` (None: at the day's end, day kills included)."""
+        # Asked at every post of a long day; the answer changes only at a day kill's post.
+        key = None if at_post is None else bisect_right(self.kill_posts, at_post)
+        if key not in self.living_cache:
+            self.living_cache[key] = alive_seats(self.game, self.number, at_post=at_post)
+        living = self.living_cache[key]
+        if self.lynched:  # a first lynch of the day: dead from its post on (the majority is recomputed)
+            gone = {o.target for o in self.lynched if at_post is None or o.post is None or o.post <= at_post}
+            living = tuple(s for s in living if s not in gone)
+        return living
+
+    def earlier(self, number: int) -> DayResult:
+        """An earlier day of the same replay (replayed once, as of the same point)."""
+        return self.r.day(number)
+
+    def note(self, text: str) -> None:
+        """A moderator-only line: why a private fact changed something."""
+        self.notes.append(text)
+
+    def add_problem(self, post: int, voter: str, text: str, reason: str) -> None:
+        self.problems.append(Problem(post, voter, text, reason))
+
+    def end_day(self, outcome: Outcome) -> None:
+        """A hook's word that the day's vote ends here (a Loose Cannon's shot): later votes count for nothing."""
+        if self.outcome is None and self.phase == "day":
+            self.final_votes = self.book.snapshot()
+            self.outcome = self.settle(outcome)
+
+    # -- the loop ------------------------------------------------------------------------------------------
+
+    def run(self, watch: tuple[list[int], Callable[[int, Votal], None]] | None = None) -> DayResult:
+        """The day's result; ``watch`` (posts, seen): see :func:`assistant.counting.tally.replay_day_watched`."""
+        at_time = self.r.at_time
+        considered = [
+            p
+            for p in self.r.posts_so_far
+            if self.in_day(p) and (at_time is None or p.time is None or p.time <= at_time)
+        ]
+        stops, show = watch if watch is not None else ([], None)
+        stops = list(stops)
+        seen: tuple[str, ...] = ()
+        for hook in self.hooked["at_post"]:
+            hook(None)
+        for index, post in enumerate(considered):
+            while stops and stops[0] <= post.number:
+                self.show(stops.pop(0), considered[:index], show)
+            if self.phase == "day" and self.after_main(post):
+                self.end_main()
+            if self.phase == "runoff" and not self.in_runoff(post):
+                self.end_runoff()
+            if self.phase == "day":
+                self.last_day_post = post.number
+                self.count_post(post)
+            elif self.phase == "runoff":
+                self.last_runoff_post = post.number
+            elif not self.before_next_day(post):
+                continue
+            living = self.living(post.number)
+            if seen and living != seen:
+                for seat in seen:
+                    if seat not in living:
+                        for hook in self.hooked["on_death"]:
+                            hook(seat, post.number)
+            for hook in self.hooked["at_post"]:
+                hook(post.number)
+            if self.phase == "day" and self.outcome is None:
+                self.declared_at(post.number, living)
+            self.read_post(post, living)
+            # The count only moves when a vote changed or someone died: skip the rest (long days are long).
+            if self.phase in ("day", "runoff") and self.outcome is None and (self.changed or living != seen):
+                self.outcome = self.decide_early(post.number)
+            self.changed, seen = False, living
+        for stop in stops:
+            self.show(stop, considered, show)
+        if self.phase == "day" and self.outcome is None and self.main_over(considered):
+            self.end_main()
+        if self.phase == "runoff" and self.over_by(*self.runoff_end(), considered):
+            self.end_runoff()
+        # over: the vote has ended (an early end, even one pending a decision; the deadline; a decided runoff)
+        outcome = self.outcome
+        over = self.phase == "late" or (outcome is not None and (self.phase == "day" or outcome.kind != Kind.PENDING))
+        return self.finish(considered, over)
+
+    def show(self, stop: int, considered: Sequence[ReadPost], seen: Callable[[int, Votal], None] | None) -> None:
+        """Show ``seen`` the votal as of the posts read so far; it may teach the roster a spelling at ``stop``."""
+        assert seen is not None
+        seen(stop, self.finish(considered, over=False).votal)
+        self.teaching_posts = teaching_posts(self.r.roster)
+
+    # -- the count ---------------------------------------------------------------------------------------
+
+    def voters(self, living: Sequence[str]) -> list[str]:
+        """The seats whose votes count now: the living, as the hooks amend them."""
+        seats = list(living)
+        for hook in self.hooked["voters"]:
+            seats = hook(seats, living)
+        return seats
+
+    def targets(self, living: Sequence[str]) -> set[str]:
+        """The seats that may be voted off now: the living, as the hooks amend them."""
+        seats = set(living)
+        for hook in self.hooked["targets"]:
+            seats = hook(seats)
+        return seats
+
+    def weight(self, seat: str, post: int | None) -> float:
+        weight = self.weights.get(seat, 1.0)
+        for hook in self.hooked["weight"]:
+            weight = hook(seat, post, weight)
+        return weight
+
+    def weigher(self, post: int | None) -> Callable[[str], float]:
+        """A seat's vote weight at ``post``, as a one-argument function (a plain lookup when no hook weighs)."""
+        if not self.hooked["weight"]:
+            weights = self.weights
+            return lambda seat: weights.get(seat, 1.0)
+        return lambda seat: self.weight(seat, post)
+
+    def tally(self, living: Sequence[str], post: int | None):
+        voters = self.voters(living)
+        allowed = set(voters)
+        targets = self.targets(living)
+        by_target: dict[str | None, list[tuple[tuple[int, int], str]]] = {}
+        for voter, votes in self.book.held.items():
+            if voter not in allowed:
+                continue
+            for vote in votes:
+                if vote.target is None or vote.target in targets:
+                    by_target.setdefault(vote.target, []).append((vote.order, voter))
+        wagons, no_elim = rank_wagons(by_target, self.weigher(post))
+        voting = {v for cast in by_target.values() for _, v in cast}
+        return wagons, no_elim, voters, voting
+
+    def standing(self, post: int | None) -> Standing:
+        living = self.living(post if post is not None else self.bounds.start_post)
+        wagons, no_elim, voters, voting = self.tally(living, post)
+        weight = self.weigher(post)
+        standing = Standing(
+            post=post,
+            majority=self.ruleset.majority_for(len(living)),
+            wagons=tuple((w.target, w.votes, len(w.voters)) for w in wagons),
+            no_elimination=no_elim.votes,
+            voters=len(voters),
+            undecided=sum(map(weight, (v for v in voters if v not in voting))) + self.unplaced(voters),
+            no_elimination_voters=len(no_elim.voters),
+            eligible=sum(self.capacity.get(v, weight(v)) for v in voters),
+        )
+        for hook in self.hooked["standing"]:
+            standing = hook(standing)
+        return standing
+
+    def unplaced(self, voters: Sequence[str]) -> float:
+        """Votes a split doublevoter holds but has not placed yet (it is partly undecided)."""
+        held = self.book.held
+        return sum(max(0, room - len(held.get(v, ()))) for v, room in self.capacity.items() if v in voters
+                   and held.get(v))
+
+    # -- the votal ----------------------------------------------------------------------------------------
+
+    def finish(self, considered: Sequence[ReadPost], over: bool) -> DayResult:
+        # the last post of the day's vote (``considered`` is in post order; the late posts come last)
+        as_of = next((p.number for p in reversed(considered) if self.phase_of_post(p)), None)
+        living = self.living(as_of if as_of is not None else self.bounds.start_post)
+        wagons, no_elim, _, voting = self.tally(living, as_of)
+        outcome = self.outcome
+        if outcome is None and self.phase == "runoff":
+            outcome = self.pending_runoff
+        majority = self.ruleset.majority_for(len(living)) if self.ruleset.threshold else None
+        fields: dict[str, Any] = dict(
+            day=self.number,
+            alive=len(living),
+            majority=majority,
+            as_of_post=as_of,
+            wagons=wagons,
+            no_elimination=no_elim,
+            not_voting=tuple(s for s in living if s not in voting),
+            outcome=outcome,
+            problems=tuple(self.problems),
+            deadline=self.bounds.end,
+            living=living,
+            ruleset=self.ruleset.name,
+            actions=tuple(self.actions),
+            runoff=self.runoff,
+            flags=self.flags(living, voting, over),
+            changes=tuple(self.book.changes),
+            lynches=tuple(self.lynched),
+            no_elimination_majority=(
+                self.ruleset.no_elimination_needed(majority)
+                if majority is not None and self.ruleset.no_elimination_vote else None
+            ),
+        )
+        for hook in self.hooked["votal"]:
+            hook(fields)
+        votal = Votal(**fields, private_notes=tuple(self.notes))
+        final = self.final_votes if self.final_votes is not None else self.book.snapshot()
+        return DayResult(votal, final, self.voted_at_deadline or frozenset(voting))

@@ -1,0 +1,447 @@
+"""What may be wrong with a day's count: doubts worth the moderator's minute, and notes that are not.
+
+A doubt is at the post that causes it and says what it would change. It is read from what the replay
+recorded (each command as judged, the standing votes after each change, the outcome, the moderator's own
+counts held against Votal's reading), never by replaying again, so it is a pure function of one votal and
+the game file.
+
+The kinds:
+
+- ``possible_hammer``: a vote Votal did not count (for any reason but the moderator's own post or a day
+  already over) that, counted, would give its wagon a majority (or No Lynch its majority) at that post,
+  together with the other uncounted votes still standing then. A moderator states it so: "if that vote
+  counts, the day is over".
+- ``doubtful_decision``: the vote that decided the day was read through a weak step (a guess at a name, a
+  spelling learnt from a count, a broken tag, an account the game file does not list under that spelling).
+- ``moderator_disagrees``: the moderator's latest count before Votal's decision (or the day's end) puts a
+  voter elsewhere than Votal on the wagon that decides, or states another number alive; or the game file
+  records the day's end without the death of the seat Votal's count lynched (the moderator announced
+  another ending).
+- ``unexplained_ending``: the day ended (the game file's ``end_post``) with no decision by the game's rules;
+  a death the game file records for the day settled it only by the moderator's ruling.
+
+Everything else Votal could not count is a ``note``: kept in the JSON and the audit, never in "needs you"
+or an alert.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from assistant.counting.living import alive_seats
+from assistant.counting.votes import show_votes
+from assistant.gamefile.outcome import Kind, Reason, WhyNot
+
+POSSIBLE_HAMMER = "possible_hammer"
+DOUBTFUL_DECISION = "doubtful_decision"
+MODERATOR_DISAGREES = "moderator_disagrees"
+UNEXPLAINED_ENDING = "unexplained_ending"
+NOTE = "note"
+KINDS = (POSSIBLE_HAMMER, DOUBTFUL_DECISION, MODERATOR_DISAGREES, UNEXPLAINED_ENDING)
+
+# Refusals that are no reading of the vote at all: the moderator's own post, a post after the day was over.
+_NOT_A_VOTE = frozenset({WhyNot.MODERATOR_POST, WhyNot.DAY_OVER, WhyNot.AFTER_END})
+# How a deciding vote's name was read: a guess a moderator checks before closing the day (a doubt), and the
+# shorthands players use every day (a note: on the development games' half A none of the hammers read so
+# was wrong, against 60 right ones).
+GUESSES = {"fuzzy": "a spelling guessed by its likeness", "learned": "a spelling learnt from a count"}
+# Players who vote after Votal's hammer, before the day's end, as if the day went on: the moderator did not
+# count that hammer. Chosen on half A of the development games: there no day decided right had more than 2.
+PLAY_WENT_ON = 3
+SHORTHANDS = {"acronym": "initials", "abbreviation": "an abbreviation", "prefix": "a prefix",
+              "substring": "part of the name"}
+
+
+@dataclass(frozen=True)
+class Doubt:
+    """One doubt (or note) about a day's count, at the post that causes it."""
+
+    post: int | None
+    kind: str
+    target: str | None  # the seat it concerns, None for no lynch or when unknown
+    why: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"post": self.post, "kind": self.kind, "target": self.target, "why": self.why}
+
+    @property
+    def note(self) -> bool:
+        return self.kind == NOTE
+
+    def describe(self) -> str:
+        where = f"post {self.post}: " if self.post is not None else ""
+        return f"{where}{self.why}"
+
+
+def find_doubts(votal: Any, game: Any, ruleset: Any) -> tuple[Doubt, ...]:
+    """Every doubt and note of ``votal`` (a replayed day), doubts first, each in post order."""
+    found = [
+        *_possible_hammers(votal, game, ruleset),
+        *_doubtful_decision(votal),
+        *_moderator_disagrees(votal, game, ruleset),
+        *_lynch_not_recorded(votal, game),
+        *_unexplained_ending(votal, game, ruleset),
+    ]
+    doubts = sorted((d for d in found if not d.note), key=lambda d: (d.post is None, d.post or 0))
+    notes = sorted((d for d in found if d.note), key=lambda d: (d.post is None, d.post or 0))
+    return (*doubts, *notes)
+
+
+def doubts_only(found: Iterable[Doubt]) -> list[Doubt]:
+    """The doubts among ``found``: what may change the outcome (notes left out)."""
+    return [d for d in found if not d.note]
+
+
+# -- possible hammers ----------------------------------------------------------------------------------------
+
+
+def _possible_hammers(votal: Any, game: Any, ruleset: Any) -> list[Doubt]:
+    """Each uncounted vote that, counted with the other uncounted votes standing, would decide the day (a
+    majority, No Lynch's majority, unanimous minus one), and at a plurality deadline the uncounted votes
+    standing that would change who leads."""
+    weights = {s.name: float(s.vote_weight) for s in game.players}
+    decided = votal.outcome.post if votal.outcome is not None and votal.outcome.post is not None else None
+    changes = sorted(votal.changes, key=lambda c: c.post)
+    state: dict[str, tuple[str | None, ...]] = {}
+    # voter (seat, else account) -> (target, no lynch, the text) of its uncounted vote
+    shadow: dict[str, tuple[str | None, bool, str]] = {}
+    strangers: dict[str, None] = {}  # accounts that voted without a seat (an unlisted replacement?), in order
+    found: list[Doubt] = []
+    index = 0
+    last = None
+    for action in votal.actions:
+        if decided is not None and action.post > decided:
+            break
+        while index < len(changes) and changes[index].post <= action.post:
+            change = changes[index]
+            state[change.voter] = tuple(t for t, _ in change.votes)
+            index += 1
+        key = action.voter or f"account {action.author}"
+        if action.counted:
+            shadow.pop(key, None)  # the voter's own later vote replaces the uncounted one
+            if shadow and action.action == "vote" and action.target is not None and ruleset.threshold:
+                found += _closed_by_counted(action, state, shadow, weights, votal, game, ruleset, found)
+            continue
+        if action.why_not == WhyNot.NOT_A_PLAYER and action.voter is None:
+            strangers[action.author] = None
+        if action.action != "vote" or action.why_not in _NOT_A_VOTE:
+            continue
+        shadow[key] = (action.target, action.no_elimination, action.text)
+        last = action
+        found.append(_would_decide(action, key, state, shadow, weights, votal, game, ruleset, strangers))
+    if last is not None and not ruleset.threshold:
+        found += _would_lead(last, state, shadow, weights, votal, game, ruleset)
+    return found
+
+
+def _closed_by_counted(action, state, shadow, weights, votal, game, ruleset, found) -> list[Doubt]:
+    """A counted vote that brings its wagon, with the seats' uncounted votes on it still standing, to a majority
+    Votal's own count does not reach: those votes close the gap whenever they were cast (chosen on half B of the
+    game-state bench, where a seat the game file had dead kept voting and its last vote would have completed the
+    day's wagon). Unlisted accounts' votes are left out: such an account may have left the game since (replaced
+    out), and their stale votes sat on 3 right days of the development games."""
+    target = action.target
+    if "majority" not in ruleset.early_end or any(d.kind == POSSIBLE_HAMMER and d.target == target for d in found):
+        return []
+    living = alive_seats(game, votal.day, at_post=action.post)
+    if target not in living:
+        return []
+    majority = ruleset.majority_for(len(living))
+    # a seat's refused vote stands until the seat votes again; an unlisted account may have left the game since
+    seats = {voter: vote for voter, vote in shadow.items() if not voter.startswith("account ")}
+    counts, _ = _standing_with(state, {}, living, weights)
+    with_them, _ = _standing_with(state, seats, living, weights)
+    if counts.get(target, 0.0) >= majority or with_them.get(target, 0.0) < majority:
+        return []
+    names = [voter for voter, (t, no_elim, _) in seats.items() if t == target and not no_elim]
+    return [Doubt(action.post, POSSIBLE_HAMMER, target,
+                  f"{action.voter}'s {action.text!r} brings {target} to {show_votes(with_them[target])} of {majority} "
+                  f"with the votes not counted still standing ({', '.join(names)}): counted, it is a majority")]
+
+
+def _standing_with(state, shadow, living, weights) -> tuple[dict[str | None, float], dict[str | None, int]]:
+    """(votes, voters) per target of the standing votes, the uncounted ones in their voters' place (an unlisted
+    account adds a voter)."""
+    held = {voter: targets for voter, targets in state.items() if voter in living}
+    held.update((voter, (None if no_elim else target,)) for voter, (target, no_elim, _) in shadow.items()
+                if target is not None or no_elim)
+    votes: dict[str | None, float] = {}
+    voters: dict[str | None, int] = {}
+    for voter, targets in held.items():
+        for target in targets:
+            if target is None or target in living:
+                votes[target] = votes.get(target, 0.0) + weights.get(voter, 1.0)
+                voters[target] = voters.get(target, 0) + 1
+    return votes, voters
+
+
+def _would_decide(action, key, state, shadow, weights, votal, game, ruleset, strangers=()) -> Doubt:
+    """The doubt (or note) for one uncounted vote: what counting it (with the other uncounted votes
+    still standing) would do at its post."""
+    said = f"{action.voter or action.author}'s {action.text!r} not counted ({action.why_not})"
+    if not ruleset.threshold:
+        return Doubt(action.post, NOTE, action.target, said)  # a plurality day: weighed at its deadline
+    living = alive_seats(game, votal.day, at_post=action.post)
+    majority = ruleset.majority_for(len(living))
+    counts, voters = _standing_with(state, shadow, living, weights)
+    if action.target is None and not action.no_elimination:
+        # a name Votal could not read decides the day if it names a wagon one vote short and looks like its name
+        weight = weights.get(action.voter or "", 1.0)
+        near = [t for t, v in counts.items() if t is not None and v < majority <= v + weight
+                and _looks_like(action.text, (*game.seat(t).accounts, *game.seat(t).aliases))]
+        if len(near) == 1:
+            return Doubt(action.post, POSSIBLE_HAMMER, near[0],
+                         f"{said}; if it names {near[0]}, it is a majority "
+                         f"({show_votes(counts[near[0]] + weight)} of {majority})")
+        account, votes = _on_a_stranger(shadow, strangers, living, weights)
+        if account is not None and votes >= majority:
+            return Doubt(action.post, POSSIBLE_HAMMER, None,
+                         f"{said}; the votes naming {account}, an account that votes without a seat, are a "
+                         f"majority if it holds one ({show_votes(votes)} of {majority})")
+        return Doubt(action.post, NOTE, None, said)
+    target = None if action.no_elimination else action.target
+    if target is not None and target not in living:
+        return Doubt(action.post, NOTE, target, said)
+    votes = counts.get(target, 0.0)
+    needed = ruleset.no_elimination_needed(majority) if target is None else majority
+    wagon = "No Lynch" if target is None else target
+    if "majority" in ruleset.early_end and votes >= needed:
+        return Doubt(action.post, POSSIBLE_HAMMER, target,
+                     f"{said}; counted, it is a majority on {wagon} ({show_votes(votes)} of {needed})")
+    if "unanimous_minus_one" in ruleset.early_end and len(living) >= 2 and voters.get(target, 0) >= len(living) - 1:
+        return Doubt(action.post, POSSIBLE_HAMMER, target,
+                     f"{said}; counted, it is unanimous minus one on {wagon} ({voters[target]} of {len(living)})")
+    return Doubt(action.post, NOTE, target, said)
+
+
+def _on_a_stranger(shadow, strangers, living, weights) -> tuple[str | None, float]:
+    """The account without a seat that most uncounted votes Votal could not read name (its own among them), and
+    their votes: a seat held by an account the game file does not list (an unannounced replacement)."""
+    on: dict[str, float] = {}
+    for voter, (target, no_elim, text) in shadow.items():
+        if target is not None or no_elim or not (voter in living or voter.startswith("account ")):
+            continue
+        typed = re.split(r"(?i)\bvote\b", text)[-1]  # "unvote Javert, vote shattered": what the last vote names
+        named = [a for a in strangers if _looks_like(typed, (a,))]
+        if len(named) == 1:
+            on[named[0]] = on.get(named[0], 0.0) + weights.get(voter, 1.0)
+    best = max(on, key=on.__getitem__, default=None)
+    return best, on.get(best, 0.0) if best is not None else 0.0
+
+
+def _would_lead(last, state, shadow, weights, votal, game, ruleset) -> list[Doubt]:
+    """At a plurality deadline: whether the uncounted votes still standing would change who leads."""
+    outcome = votal.outcome
+    if outcome is None or outcome.reason not in (Reason.PLURALITY, Reason.TIE, Reason.DEADLINE, Reason.RUNOFF):
+        return []
+    living = alive_seats(game, votal.day, at_post=last.post)
+    counts, _ = _standing_with(state, shadow, living, weights)
+    if not ruleset.no_elimination_competes:
+        counts.pop(None, None)
+    best = max(counts.values(), default=0)
+    leaders = sorted((t for t, v in counts.items() if v == best and best > 0), key=lambda t: (t is None, t or ""))
+    decided = outcome.target if outcome.kind == Kind.ELIMINATION else None
+    changed = (len(leaders) == 1 and leaders[0] != decided) or (decided is not None and leaders != [decided])
+    if not changed:
+        return []
+    shown = " and ".join("No Lynch" if t is None else t for t in leaders) or "nobody"
+    return [Doubt(last.post, POSSIBLE_HAMMER, leaders[0] if len(leaders) == 1 else None,
+                  f"the votes not counted, counted, would make {shown} lead at the deadline "
+                  f"({show_votes(best)} votes), not what Votal decided")]
+
+
+def _looks_like(typed: str, names: Sequence[str]) -> bool:
+    """Whether a name Votal could not read looks like one of ``names``: most of it is found in one of them."""
+    from rapidfuzz import fuzz  # imported when first needed: most days have no unreadable vote near a majority
+
+    text = typed.split(":", 1)[-1].casefold()
+    text = "".join(c for c in text.removeprefix("vote") if c.isalnum())
+    return len(text) >= _LOOKS_LIKE_MIN and any(
+        fuzz.partial_ratio(text, "".join(c for c in n.casefold() if c.isalnum())) >= _LOOKS_LIKE_SCORE for n in names)
+
+
+_LOOKS_LIKE_MIN = 2
+_LOOKS_LIKE_SCORE = 80
+
+
+# -- the deciding vote ---------------------------------------------------------------------------------------
+
+
+def deciding_action(votal: Any) -> Any:
+    """The counted vote that decided the day (the last one at the outcome's post on its target), or None."""
+    outcome = votal.outcome
+    if outcome is None or outcome.post is None or outcome.kind not in (Kind.ELIMINATION, Kind.NO_ELIMINATION):
+        return None
+    for action in reversed(votal.actions):
+        if (action.post == outcome.post and action.counted and action.action in ("vote", "nominate")
+                and action.target == outcome.target):
+            return action
+    return None
+
+
+def _doubtful_decision(votal: Any) -> list[Doubt]:
+    """The vote that decided the day, when it was read through a guess: a doubt for a guess a moderator would
+    check (an edit-distance match, a spelling learnt from a count, an account the game file does not list, an
+    edited post), a note for a shorthand players use every day (initials, a short prefix, a broken tag)."""
+    action = deciding_action(votal)
+    if action is None or votal.outcome.reason not in (Reason.MAJORITY, Reason.UNANIMOUS_MINUS_ONE):
+        return []
+    weak, shorthand = [], []
+    if action.step in GUESSES:
+        weak.append(GUESSES[action.step])
+    elif action.step in SHORTHANDS:
+        shorthand.append(SHORTHANDS[action.step])
+    if action.doubt:
+        (weak if action.doubt == "learned alias" else shorthand).append(action.doubt)
+    if any(f.seat == action.voter and "account renamed" in f.reason for f in votal.flags):
+        weak.append(f"an account the game file does not list ({action.author})")
+    if any(f.reason.startswith(f"edited post {action.post}:") for f in votal.flags):
+        weak.append("an edited post")
+    late = sorted({a.voter or a.author for a in votal.actions
+                   if a.action == "vote" and a.why_not == WhyNot.DAY_OVER and a.post > action.post})
+    if len(late) >= PLAY_WENT_ON:
+        weak.append(f"{len(late)} players voted after it as if the day went on ({', '.join(late[:4])}"
+                    f"{', ...' if len(late) > 4 else ''})")
+    if not weak and not shorthand:
+        return []
+    wagon = action.target or "No Lynch"
+    reading = "; ".join(dict.fromkeys(weak or shorthand))
+    return [Doubt(action.post, DOUBTFUL_DECISION if weak else NOTE, action.target,
+                  f"the vote that decided the day, {action.voter}'s {action.text!r} for {wagon}, was read "
+                  f"through {reading}" + (": check it before closing the day" if weak else ""))]
+
+
+# -- the moderator's own word --------------------------------------------------------------------------------
+
+
+def _moderator_disagrees(votal: Any, game: Any, ruleset: Any) -> list[Doubt]:
+    """The moderator's latest count before Votal's decision (or now), where it places a voter otherwise on the
+    wagon that decides (or leads) and that voter has not voted since: one of the two readings is wrong about
+    that wagon. A number alive the count states otherwise is a doubt when that number's majority would decide
+    the day otherwise, else a note (a count's number is often its own slip)."""
+    checks: Sequence[Any] = votal.count_checks
+    if not checks:
+        return []
+    decided = votal.outcome.post if votal.outcome is not None and votal.outcome.post is not None else None
+    before = [c for c in checks if decided is None or c.post <= decided]
+    if not before:
+        return []
+    latest = max(c.post for c in before)
+    outcome = votal.outcome
+    at_stake = {outcome.target} if outcome is not None and outcome.target else (
+        {votal.wagons[0].target} if votal.wagons else set())
+    acted = {a.voter for a in votal.actions
+             if a.counted and a.post >= latest and (decided is None or a.post <= decided)}
+    found = []
+    for check in before:
+        if check.post != latest:
+            continue
+        if hasattr(check, "posted_alive"):
+            found.append(_alive_differs(check, votal, game, ruleset, decided))
+            continue
+        posted = "not voting" if check.posted is None else check.posted
+        ours = "not voting" if check.ours is None else check.ours
+        why = f"the moderator's count has {check.voter} on {posted}, Votal read {ours}"
+        matters = (check.posted in at_stake or check.ours in at_stake) and check.voter not in acted
+        found.append(Doubt(check.post, MODERATOR_DISAGREES if matters else NOTE, check.posted, why))
+    return found
+
+
+def _lynch_not_recorded(votal: Any, game: Any) -> list[Doubt]:
+    """The game file has moved past the day (its end and the next day recorded) without recording the death of
+    the seat Votal's count lynched: the moderator's announcements and Votal's count disagree about the lynch (a
+    hammer the moderator did not count, posted after the deadline or refused, or a vote misread; else the file
+    lacks the death). Only once the next day is recorded: between ``votal day end`` and ``votal kill`` the file
+    is merely behind."""
+    declared = game.day(votal.day)
+    if declared is None or declared.end_post is None or game.day(votal.day + 1) is None:
+        return []
+    if votal.as_of_post is None or votal.as_of_post < declared.end_post:
+        return []  # the day has not ended as of this count
+    dead = {d.player for d in game.deaths if d.phase == "day" and d.phase_number == votal.day}
+    return [
+        Doubt(o.post, MODERATOR_DISAGREES, o.target,
+              f"the game file records day {votal.day}'s end at post {declared.end_post} with no death of {o.target}, "
+              f"but Votal's count lynches {o.target}" + (f" at post {o.post}" if o.post is not None else "")
+              + ": check whether the moderator counted that hammer (a deadline, a refused vote, a misread one)")
+        for o in (*votal.lynches, votal.outcome)
+        if o is not None and o.kind == Kind.ELIMINATION and o.target is not None and o.target not in dead
+    ]
+
+
+def _alive_differs(check: Any, votal: Any, game: Any, ruleset: Any, decided: int | None) -> Doubt:
+    """A count stating fewer alive than the game file (a death the file may lack): a doubt when, with that number's
+    majority, a wagon standing from the count's post on would have a majority Votal's does not reach. Chosen on
+    half A: a count stating more alive than the file (an old number, a slip) sat on 4 days decided right there and
+    on no day decided wrong, so it stays a note."""
+    said = f"the moderator's count says {check.posted_alive} alive, the game file gives {check.alive}"
+    note = Doubt(check.post, NOTE, None, said)
+    if not ruleset.threshold or "majority" not in ruleset.early_end or check.posted_alive < 1:
+        return note
+    theirs, ours = ruleset.majority_for(check.posted_alive), ruleset.majority_for(check.alive)
+    if theirs >= ours:
+        return note
+    weights = {s.name: float(s.vote_weight) for s in game.players}
+    state: dict[str, tuple[str | None, ...]] = {}
+    changes = sorted(votal.changes, key=lambda c: c.post)
+    points = sorted({check.post, *(c.post for c in changes if c.post >= check.post)})
+    index = 0
+    for post in points:
+        if decided is not None and post > decided:
+            break
+        while index < len(changes) and changes[index].post <= post:
+            state[changes[index].voter] = tuple(t for t, _ in changes[index].votes)
+            index += 1
+        living = alive_seats(game, votal.day, at_post=post)
+        votes: dict[str, float] = {}
+        for voter, targets in state.items():
+            for target in targets:
+                if voter in living and target is not None and target in living:
+                    votes[target] = votes.get(target, 0.0) + weights.get(voter, 1.0)
+        over = sorted((t for t, v in votes.items() if theirs <= v < ours), key=lambda t: -votes[t])
+        if over:
+            return Doubt(post, MODERATOR_DISAGREES, over[0],
+                         f"{said} (count at post {check.post}): with {check.posted_alive} alive, {over[0]} has "
+                         f"a majority at post {post} ({show_votes(votes[over[0]])} of {theirs}): a death may be "
+                         "missing from the game file")
+    return note
+
+
+# -- the day's end -------------------------------------------------------------------------------------------
+
+
+def _unexplained_ending(votal: Any, game: Any, ruleset: Any) -> list[Doubt]:
+    """The day ended in the game file with no decision under the rules (a ruling is not a rule), or the game
+    file records a lynch the count does not give."""
+    declared = game.day(votal.day)
+    outcome = votal.outcome
+    lynched = {o.target for o in votal.lynches} | (
+        {outcome.target} if outcome is not None and outcome.kind == Kind.ELIMINATION else set())
+    recorded = [d.player for d in game.deaths
+                if d.phase == "day" and d.phase_number == votal.day and d.post is None and d.player not in lynched]
+    lead = ", ".join(f"{w.target} {show_votes(w.votes)}" for w in votal.wagons[:2]) or "no votes"
+    if recorded and outcome is not None and outcome.kind == Kind.NO_ELIMINATION:
+        # (beside a lynch, a death at no post may be a day kill: only a day with no lynch is held against it)
+        return [Doubt(outcome.post, UNEXPLAINED_ENDING, recorded[0],
+                      f"the game file records {' and '.join(recorded)} dead on day {votal.day} at no post (a lynch?); "
+                      f"Votal's count gives no lynch ({lead}): check for a vote Votal missed or misread")]
+    ended = declared is not None and declared.end_post is not None
+    if not ended or votal.as_of_post is None or votal.as_of_post < declared.end_post:
+        return []  # the day has not ended as of this count
+    ruled_by_rules = ruleset.decide == "plurality" or game.house.deadline_plurality
+    if outcome is not None and outcome.kind != Kind.PENDING and (
+        outcome.reason != Reason.PLURALITY or ruled_by_rules
+    ):
+        return []
+    if outcome is not None and outcome.kind == Kind.PENDING and outcome.reason not in (Reason.TIE, Reason.NO_MAJORITY):
+        return []  # a decision the rules give someone (the Judge, a runoff): not unexplained
+    if outcome is not None and outcome.reason == Reason.PLURALITY:
+        why = (f"the day ended at post {declared.end_post} without a majority ({lead}; {votal.majority} needed); "
+               f"{outcome.target}'s recorded death is taken as the moderator's ruling: check for a vote Votal missed")
+    else:
+        why = (f"the day ended at post {declared.end_post} with no decision in Votal's count ({lead}; "
+               f"{votal.majority} needed): check for a vote Votal missed")
+    return [Doubt(declared.end_post, UNEXPLAINED_ENDING, outcome.target if outcome else None, why)]

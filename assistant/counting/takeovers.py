@@ -1,0 +1,241 @@
+"""Seats the moderator's own vote counts show held by an account the game file does not list.
+
+A player's account renamed mid-game ("GreyICE" posting for the listed "Greymarble"), or a replacement the
+moderator never announced, leaves a seat that stops posting and an unlisted account whose votes Votal refuses
+("not a player"): every majority after it is one vote short. The moderator's counts tell who holds the seat,
+in two ways:
+
+* **by name**: a complete count (every living player listed once) names the unlisted account where one living
+  seat is missing ("Soben 0" in the row of "splitfarvie");
+* **by votes**: the counts place the silent seat, again and again, exactly where the unlisted account's last
+  vote stands, and never elsewhere while it has one, and that is not where the seat's own last vote stands.
+
+Each takeover found names the seat, the account, the post it holds the seat from (the account's first post:
+the seat's listed accounts post nothing after it) and the counts that show it; `votal update` writes it as a
+cited replacement for the moderator to review. An account that looks like a listed one (a look-alike) is
+never taken: that is an impersonation to flag, not a seat to give. Pure: posts and counts in, takeovers out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from assistant.counting.living import alive_seats
+from assistant.counting.votecounts import PostedCount, posted_votes, read_vote_count
+from assistant.gamefile.game import Game
+from assistant.reading.names import NO_ELIMINATION, Roster, fold_name, resolve_name
+
+# Counts that must place the seat where the account votes: one placement can be a slip of the moderator's.
+MIN_VOTE_COUNTS = 2
+
+
+@dataclass(frozen=True)
+class Takeover:
+    seat: str
+    account: str
+    post: int  # the account holds the seat from here (its first post)
+    counts: tuple[int, ...]  # the moderator's counts that show it
+    by: str  # "name" or "votes"
+
+    def words(self) -> str:
+        """Why, in a line for the game file's comment."""
+        at = _posts(self.counts)
+        if self.by == "spelled":
+            return (f"{self.account} posts from post {self.post} as the listed {self.seat} spelled otherwise; "
+                    f"no account of {self.seat} has posted")
+        if self.by == "name":
+            return f"{at} list {self.account} where {self.seat} was; {self.account} posts from post {self.post}"
+        return (f"{at} place {self.seat} where {self.account} votes; {self.seat} posts no more from post "
+                f"{self.post}, when {self.account} starts")
+
+
+@dataclass
+class _Posters:
+    """Who posted: each unlisted account's first post, each seat's last post by a listed account, and the
+    unlisted accounts that voted (within the posts asked for)."""
+
+    first: dict[str, int] = field(default_factory=dict)  # unlisted account, as it posts -> its first post
+    last_of_seat: dict[str, int] = field(default_factory=dict)
+    voted: set[str] = field(default_factory=set)
+
+
+def _posters(game: Game, posts: Sequence[Any], *, voted_from: int | None = None,
+             voted_to: int | None = None) -> _Posters:
+    listed = {fold_name(a): seat.name for seat in game.players for a in seat.accounts}
+    moderators = {fold_name(m) for m in game.moderators}
+    found = _Posters()
+    for post in posts:
+        key = fold_name(post.author)
+        if key in listed:
+            found.last_of_seat[listed[key]] = post.number
+        elif key and key not in moderators:
+            found.first.setdefault(post.author, post.number)
+            if (voted_from is None or post.number >= voted_from) and (voted_to is None or post.number <= voted_to) \
+                    and any(c.action == "vote" for c in post.commands or ()):
+                found.voted.add(post.author)
+    return found
+
+
+def could_take_over(game: Game, posts: Sequence[Any], *, voted_from: int | None = None,
+                    voted_to: int | None = None) -> bool:
+    """Whether a takeover is possible at all (cheap: most games have none, and then there is nothing to look
+    for): an account that is neither listed nor a moderator voted (between posts ``voted_from`` and
+    ``voted_to``, when given), and some seat's listed accounts posted nothing from that account's first post on."""
+    found = _posters(game, posts, voted_from=voted_from, voted_to=voted_to)
+    silent_since = min((found.last_of_seat.get(seat.name, -1) for seat in game.players), default=None)
+    return silent_since is not None and any(found.first[a] > silent_since for a in found.voted)
+
+
+def find_takeovers(game: Game, ruleset: Any, posts: Sequence[Any], bodies: Mapping[int, str], *,
+                   roster: Roster | None = None, counts: Mapping[int, PostedCount] | None = None) -> list[Takeover]:
+    """The takeovers the counts in ``bodies`` (the moderators' posts, by number) show, over ``posts`` (the
+    thread's posts with their commands, in order); ``roster``: the game's, when the caller has it already;
+    ``counts``: the counts those posts hold, when already read (then ``bodies`` is not read)."""
+    if roster is None:
+        roster = Roster.from_game(game, ruleset, authors=[(p.author, getattr(p, "author_id", None)) for p in posts])
+    posters = _posters(game, posts)
+    first, last_of_seat = posters.first, posters.last_of_seat
+    candidates = {
+        account: number for account, number in first.items() if not roster.authors.lookalike(account)
+    }
+    if not candidates or not game.players:
+        return []
+    if counts is None:
+        counts = {n: count for n, body in bodies.items() if (count := read_vote_count(body, post=n)) is not None}
+    held = [
+        (count, day, frozenset(alive_seats(game, day.day, at_post=count.post)))
+        for n, count in sorted(counts.items())
+        if (day := _day_of(game, n)) is not None
+    ]
+    standing = _standings(posts, [(count.post, day.start_post, living) for count, day, living in held], roster)
+    found: dict[tuple[str, str], tuple[str, list[int]]] = {}
+    refuted: set[tuple[str, str]] = set()
+    by_fold = {fold_name(a): a for a in candidates}
+    for count, _, living in held:
+        for seat, account in _named(count, roster, living, by_fold):
+            found.setdefault((seat, account), ("name", []))[1].append(count.post)
+        votes = standing[count.post]
+        placed = posted_votes(count, roster, living)
+        for account, since in candidates.items():
+            theirs = votes.get(fold_name(account))
+            if theirs is None or since > count.post:
+                continue
+            for seat in living:
+                if last_of_seat.get(seat, -1) >= since:
+                    continue  # the seat's own account still posts: not taken over
+                where = placed.get(seat)
+                if where is None:
+                    continue
+                if where != theirs:
+                    refuted.add((seat, account))
+                elif _own_vote(votes, game, seat) != where:
+                    found.setdefault((seat, account), ("votes", []))[1].append(count.post)
+    accepted = [
+        Takeover(seat, account, candidates[account], tuple(counts_), by)
+        for (seat, account), (by, counts_) in found.items()
+        if (seat, account) not in refuted or by == "name"
+        if by == "name" or len(counts_) >= MIN_VOTE_COUNTS
+        if last_of_seat.get(seat, -1) < candidates[account]
+    ]
+    # one account, one seat; one seat, one account
+    seats_of: dict[str, set[str]] = {}
+    accounts_of: dict[str, set[str]] = {}
+    for t in accepted:
+        seats_of.setdefault(t.account, set()).add(t.seat)
+        accounts_of.setdefault(t.seat, set()).add(t.account)
+    return [t for t in accepted if len(seats_of[t.account]) == 1 and len(accounts_of[t.seat]) == 1]
+
+
+def find_spelled(game: Game, ruleset: Any, posts: Sequence[Any], *, roster: Roster | None = None) -> list[Takeover]:
+    """The seats listed before their players posted that an unlisted account holds because it is the listed
+    name as the forum spells it (case, spaces, accents, trailing digits, one letter slipped or two swapped, as
+    the list reader meets the moderator's names with the accounts), while no account of the seat has posted.
+    A look-alike of a listed account (same TR39 skeleton) is refused, as everywhere."""
+    from assistant.reading.announcements.accounts import Names
+
+    if roster is None:
+        roster = Roster.from_game(game, ruleset, authors=[(p.author, getattr(p, "author_id", None)) for p in posts])
+    posters = _posters(game, posts)
+    candidates = {a: n for a, n in posters.first.items() if not roster.authors.lookalike(a)}
+    if not candidates:
+        return []
+    unlisted = Names({account: [account] for account in candidates})
+    found: dict[str, list[Takeover]] = {}
+    for seat in game.players:
+        if seat.name in posters.last_of_seat:
+            continue
+        account = unlisted.spelled(seat.name)
+        if account in candidates and account != seat.name:
+            found.setdefault(account, []).append(Takeover(seat.name, account, candidates[account], (), "spelled"))
+    return [takeovers[0] for takeovers in found.values() if len(takeovers) == 1]  # one account, one seat
+
+
+def _named(count: PostedCount, roster: Roster, living: frozenset[str], by_fold: Mapping[str, str]):
+    """(seat, account) when a complete count lists one unlisted account (``by_fold``: the candidates by their
+    folded name) and leaves out one living seat."""
+    names = [w.target for w in count.wagons if w.votes or not w.voters] + [
+        v for w in count.wagons for v in w.voters] + list(count.not_voting)
+    seats: set[str] = set()
+    strangers: set[str] = set()
+    for name in names:
+        seat = resolve_name(name, roster, alive=living).seat
+        if seat is not None and seat != NO_ELIMINATION:
+            seats.add(seat)
+        elif fold_name(name) in by_fold:
+            strangers.add(by_fold[fold_name(name)])
+    missing = living - seats
+    if len(strangers) != 1 or len(missing) != 1 or (count.alive is not None and count.alive != len(seats) + 1):
+        return []
+    return [(next(iter(missing)), next(iter(strangers)))]
+
+
+def _standings(posts: Sequence[Any], moments: Sequence[tuple[int, int, frozenset[str]]],
+               roster: Roster) -> dict[int, dict[str, str | None]]:
+    """For each (count's post, its day's first post, the living then): each author's (folded) last vote on
+    that day before the count (a seat, NO_ELIMINATION, or None). One pass over the thread."""
+    standing: dict[int, dict[str, str | None]] = {}
+    votes: dict[str, str | None] = {}
+    day_start: int | None = None
+    pending = list(moments)
+    for post in [*posts, None]:
+        while pending and (post is None or post.number >= pending[0][0]):
+            at, start, _ = pending.pop(0)
+            standing[at] = dict(votes) if start == day_start else {}
+        if post is None or not pending:
+            break
+        at, start, living = pending[0]
+        if start != day_start:
+            votes, day_start = {}, start
+        if post.number < start:
+            continue
+        for command in post.commands or ():
+            if command.action == "unvote":
+                votes[fold_name(post.author)] = None
+            elif command.action == "vote" and command.target:
+                found = resolve_name(command.target, roster, alive=living)
+                votes[fold_name(post.author)] = NO_ELIMINATION if found.no_elimination else found.seat
+    return standing
+
+
+def _own_vote(votes: Mapping[str, str | None], game: Game, seat: str) -> str | None:
+    """Where the seat's own listed accounts last voted (the latest listed account that voted)."""
+    holder = next(s for s in game.players if s.name == seat)
+    own = [votes[fold_name(a)] for a in holder.accounts if fold_name(a) in votes]
+    return own[-1] if own else None
+
+
+def _day_of(game: Game, post: int):
+    """The declared day whose posts hold ``post`` (a count after a day's end belongs to that day)."""
+    for day in sorted(game.days, key=lambda d: d.day, reverse=True):
+        if day.start_post is not None and day.start_post < post:
+            return day
+    return None
+
+
+def _posts(numbers: Sequence[int]) -> str:
+    if len(numbers) == 1:
+        return f"the count at post {numbers[0]}"
+    shown = [str(n) for n in numbers[:4]] + (["…"] if len(numbers) > 4 else [])
+    return f"the counts at posts {', '.join(shown)}"

@@ -1,0 +1,1 @@
+"""Fetching and storing: a forum thread fetched politely and kept in SQLite."""

@@ -1,0 +1,1 @@
+"""The game file: what the moderator declares (seats, days, rules) and the rulesets it names."""

@@ -1,0 +1,867 @@
+"""The game file: the moderator's TOML description of a game, loaded into plain values.
+
+The game file is the source of truth (the database is a cache of the forum). Loading checks every key
+against :data:`SCHEMA`; an unknown key or a bad value raises :class:`GameFileError` naming the file, the
+line and the key.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import tomllib
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, time, tzinfo
+from pathlib import Path
+from typing import Any
+
+from assistant.errors import GameFileError, VotalError
+from assistant.gamefile.rules import find_ruleset
+from assistant.gamefile.weburl import url_problem
+from assistant.gamefile.zones import UnknownZone, zone_named
+
+ENGINES = ("phpbb", "discourse", "xenforo", "vbulletin", "proboards")
+EVENT_KINDS = (
+    "extend",
+    "early_end",
+    "nominate",
+    "runoff_end",
+    "deadline",
+    "return",  # a player announced dead is alive again from this day (post) on: the Witchhunt 9.0 Magician
+    "sheriff",  # Millers Hollow: `player` holds the sheriff's badge from this day (post) on
+    "sheriff_election",  # Millers Hollow: this day's "vote X for sheriff" votes elect a sheriff
+    "modkill",  # Witchhunt Online: the moderator kills `player`, using this day's hanging
+)
+PHASE_RE = re.compile(r"^\s*(day|night)\s*(\d+)\s*$", re.IGNORECASE)
+
+# Each table's keys: key -> (type, required). Types: "str", "int", "number", "bool", "datetime",
+# "str[]", "str[][]", "replacements", or "table"/"table[]" naming a nested schema.
+SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
+    "": {
+        "title": ("str", True),
+        "thread": ("str", True),
+        "forum": ("str", False),
+        "ruleset": ("str", True),
+        "moderators": ("str[]", False),
+        "timezone": ("str", False),
+        "start": ("datetime", False),
+        "templates": ("str", False),
+        "fetch": ("table", False),
+        "alerts": ("table", False),
+        "players": ("table[]", True),
+        "days": ("table[]", False),
+        "deaths": ("table[]", False),
+        "survivals": ("table[]", False),
+        "corrections": ("table[]", False),
+        "resets": ("table[]", False),
+        "events": ("table[]", False),
+        "private": ("table", False),
+        "lynches_per_day": ("int", False),
+        "house": ("table", False),
+    },
+    "house": {name: ("bool", False) for name in (
+        "self_hammer_ignored", "broken_tags_void", "old_account_names_refused", "replacement_starts_unvoted",
+        "votes_on_own_line", "deadline_plurality")},
+    "fetch": {
+        "min_interval": ("number", False),
+        "interval": ("number", False),
+        "cookies_file": ("str", False),
+        "cookies_env": ("str", False),
+        "contact": ("str", False),
+        "posts_per_page": ("int", False),
+    },
+    "alerts": {"webhook": ("str", False)},
+    "players": {
+        "name": ("str", True),
+        "replacements": ("replacements", False),
+        "aliases": ("str[]", False),
+        "vote_weight": ("number", False),
+        "vote_mode": ("str", False),
+    },
+    "days": {
+        "day": ("int", True),
+        "start_post": ("int", False),
+        "end_post": ("int", False),
+        "start": ("datetime", False),
+        "end": ("datetime", False),
+    },
+    "deaths": {"player": ("str", True), "phase": ("str", True), "post": ("int", False), "role": ("str", False)},
+    "survivals": {"player": ("str", True), "phase": ("str", True), "post": ("int", False), "note": ("str", False)},
+    "resets": {"post": ("int", True), "note": ("str", False)},
+    "corrections": {
+        "post": ("int", True),
+        "vote": ("str", False),
+        "ignore": ("bool", False),
+        "note": ("str", False),
+    },
+    "events": {
+        "day": ("int", True),
+        "kind": ("str", True),
+        "hours": ("number", False),
+        "post": ("int", False),
+        "time": ("datetime", False),
+        "player": ("str", False),
+        "target": ("str", False),
+        "note": ("str", False),
+    },
+    "private": {
+        "judge": ("str", False),
+        "sheriff": ("str", False),
+        "loose_cannon": ("str", False),
+        "apprentice": ("str", False),
+        "peeping_tom": ("str", False),
+        "deacon": ("str", False),
+        "holy": ("str[]", False),
+        "lovers": ("str[][]", False),
+        "roles": ("table", False),
+        "decisions": ("table[]", False),
+        "sequestered": ("table[]", False),
+        "extra_lives": ("str[]", False),
+        "successors": ("table[]", False),
+    },
+    "private.roles": {},  # free-form: seat name -> role name
+    "private.decisions": {
+        "day": ("int", True),
+        "judge": ("str", False),
+        "loose_cannon": ("str", False),
+        "post": ("int", False),
+    },
+    "private.sequestered": {"day": ("int", True), "player": ("str", True)},
+    "private.successors": {"sheriff": ("str", True), "successor": ("str", True)},
+}
+FREE_FORM = {"private.roles": "str"}
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seat ("slot"): its first account names it; replacements are later accounts, in order.
+
+    ``replacement_posts`` runs beside ``replacements``: the post from which each new account holds the seat
+    (``{name = "New", post = 512}`` in the game file), None where the file gives only the name.
+    """
+
+    name: str
+    replacements: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+    vote_weight: float = 1
+    replacement_posts: tuple[int | None, ...] = ()
+    vote_mode: str = "whole"  # "split": a vote_weight of N is N separate votes of one, cast one at a time
+
+    @property
+    def split_votes(self) -> int:
+        """How many separate votes this seat casts (1 unless ``vote_mode = "split"``)."""
+        return int(self.vote_weight) if self.vote_mode == "split" else 1
+
+    @property
+    def accounts(self) -> tuple[str, ...]:
+        return (self.name, *self.replacements)
+
+    @property
+    def current(self) -> str:
+        """The account holding the seat now: the last replacement, else the seat's name."""
+        return self.accounts[-1]
+
+    @property
+    def shown(self) -> str:
+        """The seat as players know it now: "New (replaced Old)", or just the name when never replaced."""
+        return self.shown_at(None)
+
+    def shown_at(self, post: int | None) -> str:
+        """The seat as players knew it at ``post`` (None: now): its account then, and the ones it replaced."""
+        holder = self.current if post is None else self.account_at(post)
+        if holder == self.name:
+            return self.name
+        before = self.accounts[: self.accounts.index(holder)]
+        return f"{holder} (replaced {', '.join(before)})"
+
+    def account_at(self, post: int) -> str:
+        """The account holding the seat at ``post``: the latest replacement whose post is at or before it.
+
+        A replacement without a post is taken to hold the seat from the start of the game (the file does
+        not say when), which is what counting did before replacements had posts.
+        """
+        holder = self.name
+        for account, since in zip(self.replacements, self._since(), strict=True):
+            if since is None or since <= post:
+                holder = account
+        return holder
+
+    def out_of_turn(self, account: str, post: int) -> str | None:
+        """Why ``account`` (one of the seat's) could not act for the seat at ``post``, or None.
+
+        Only replacements with a post say anything: the old account after that post, the new one before it.
+        """
+        folded = [a.casefold() for a in self.accounts]
+        if account.casefold() not in folded:
+            return None
+        i = folded.index(account.casefold())
+        since = (None, *self._since())
+        start, end = since[i], since[i + 1] if i + 1 < len(since) else None
+        if start is not None and post < start:
+            return f"{account} posted at {post}, before replacing into the seat at post {start}"
+        if end is not None and post >= end:
+            return f"{account} posted at {post}, after being replaced by {self.accounts[i + 1]} at post {end}"
+        return None
+
+    def _since(self) -> tuple[int | None, ...]:
+        return self.replacement_posts or (None,) * len(self.replacements)
+
+
+@dataclass(frozen=True)
+class DayDecl:
+    day: int
+    start_post: int | None = None
+    end_post: int | None = None
+    start: datetime | None = None
+    end: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Death:
+    player: str
+    phase: str  # "day" or "night"
+    phase_number: int
+    post: int | None = None
+    role: str | None = None  # the role announced with the death (public: a "flip")
+
+
+@dataclass(frozen=True)
+class Survival:
+    """A public failed kill: the player survived (an extra life, a protection, the Deacon) and it is announced."""
+
+    player: str
+    phase: str  # "day" or "night"
+    phase_number: int
+    post: int | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Reset:
+    """The moderator reset the vote count at this post: every vote cast before it is gone."""
+
+    post: int
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Correction:
+    post: int
+    vote: str | None = None
+    ignore: bool = False
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Event:
+    day: int
+    kind: str
+    hours: float | None = None
+    post: int | None = None
+    time: datetime | None = None
+    player: str | None = None
+    target: str | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Private:
+    """Facts players must never see: they change outcomes, never public output."""
+
+    judge: str | None = None
+    sheriff: str | None = None
+    loose_cannon: str | None = None
+    apprentice: str | None = None  # Witch Hunt 2023: the Apprentice who chose the Judge; decides when the Judge dies
+    peeping_tom: str | None = None  # observing the Judge: may decide in the Judge's place when the Judge is dead
+    deacon: str | None = None
+    holy: tuple[str, ...] = ()
+    lovers: tuple[tuple[str, ...], ...] = ()
+    roles: dict[str, str] = field(default_factory=dict)
+    decisions: tuple[dict[str, Any], ...] = ()  # {"day", "judge" | "loose_cannon": seat or "none", "post"?}
+    sequestered: tuple[tuple[int, str], ...] = ()
+    extra_lives: tuple[str, ...] = ()  # a seat once per extra life it starts with (Survivalist...)
+    successors: dict[str, str] = field(default_factory=dict)  # sheriff -> the successor he named
+
+
+@dataclass(frozen=True)
+class FetchSettings:
+    min_interval: float = 1.5
+    interval: float = 300.0  # seconds between scheduled syncs
+    cookies_file: str | None = None
+    cookies_env: str | None = None
+    contact: str | None = None
+    posts_per_page: int | None = None
+
+
+@dataclass(frozen=True)
+class House:
+    """House rules the game file switches on (``[house]``); each is off unless set."""
+
+    self_hammer_ignored: bool = False  # a vote by the wagon's own seat that would reach majority does not count
+    broken_tags_void: bool = False  # a vote read from a broken tag does not count
+    old_account_names_refused: bool = False  # a vote naming a seat by an account it no longer plays is refused
+    replacement_starts_unvoted: bool = False  # a replacement's standing vote is cleared at its post
+    votes_on_own_line: bool = False  # a vote sharing its line with other text does not count
+    deadline_plurality: bool = False  # no majority at the deadline: the seat with the most votes is lynched
+
+
+@dataclass(frozen=True)
+class Game:
+    path: Path
+    title: str
+    thread: str
+    ruleset: str
+    players: tuple[Seat, ...]
+    forum: str | None = None
+    moderators: tuple[str, ...] = ()
+    timezone: str | None = None
+    start: datetime | None = None
+    templates: Path | None = None
+    fetch: FetchSettings = field(default_factory=FetchSettings)
+    webhook: str | None = None
+    days: tuple[DayDecl, ...] = ()
+    deaths: tuple[Death, ...] = ()
+    survivals: tuple[Survival, ...] = ()
+    corrections: tuple[Correction, ...] = ()
+    resets: tuple[Reset, ...] = ()
+    events: tuple[Event, ...] = ()
+    private: Private = field(default_factory=Private)
+    lynches_per_day: int = 1  # the day goes on after a lynch until this many
+    house: House = field(default_factory=lambda: House())
+
+    @property
+    def key(self) -> str:
+        """The name this game is stored under: the thread URL, so renaming the file loses nothing."""
+        return self.thread
+
+    @property
+    def tz(self) -> tzinfo:
+        """The game's zone: the game file's ``timezone``, else its ruleset's (set at load), else UTC."""
+        return zone_named(self.timezone or "UTC")
+
+    def seat(self, name: str) -> Seat:
+        for seat in self.players:
+            if seat.name == name:
+                return seat
+        raise KeyError(name)
+
+    def shown(self, name: str, post: int | None = None) -> str:
+        """How players' posts and pages name a seat at ``post`` (None: now): "New (replaced Old)" once
+        replaced; anything that is no seat's name (No Lynch, a moderator) as it is."""
+        seat = next((s for s in self.players if s.name == name), None)
+        return seat.shown_at(post) if seat is not None else name
+
+    def day(self, number: int) -> DayDecl | None:
+        return next((d for d in self.days if d.day == number), None)
+
+    def last_named_post(self) -> int | None:
+        """The last post the game file names (a day's start or end, a death, a replacement, an event): what the
+        thread says after it is news to the file."""
+        named = [
+            *(p for d in self.days for p in (d.start_post, d.end_post)),
+            *(d.post for d in self.deaths),
+            *(p for s in self.players for p in s.replacement_posts),
+            *(e.post for e in self.events),
+        ]
+        known = [p for p in named if p is not None]
+        return max(known) if known else None
+
+
+def load_game(path: str | Path, *, players_required: bool = True) -> Game:
+    """Read and check a game file. ``players_required=False``: a file without [[players]] yet (`votal update`
+    fills them from the thread's player list)."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise GameFileError(str(path), None, None, f"cannot read: {exc.strerror or exc}") from None
+    if b"\0" in data:
+        raise GameFileError(str(path), None, None, "not a game file: it holds binary data (a TOML text file is needed)")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise GameFileError(str(path), line, None, "not UTF-8 text (save the game file as UTF-8)") from None
+    return parse_game(text, path=path, players_required=players_required)
+
+
+def parse_game(text: str, *, path: str | Path = "<game>", players_required: bool = True) -> Game:
+    path = Path(path)
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        line = getattr(exc, "lineno", None) or _line_from_message(str(exc))
+        raise GameFileError(str(path), line, None, f"not valid TOML: {exc}") from None
+    checker = _Checker(str(path), text)
+    if not players_required:
+        raw.setdefault("players", [])
+    checker.check_table(raw, "", index=None)
+    return _build(raw, path, checker, players_required)
+
+
+def _line_from_message(message: str) -> int | None:
+    found = re.search(r"line (\d+)", message)
+    return int(found.group(1)) if found else None
+
+
+class _Checker:
+    """Checks keys and types against SCHEMA and knows which line each key is on."""
+
+    def __init__(self, path: str, text: str):
+        self.path = path
+        self.lines = _locate_keys(text)
+
+    def line(self, table: str, index: int | None, key: str | None) -> int | None:
+        return self.lines.get((table, index, key)) or self.lines.get((table, index, None))
+
+    def fail(self, table: str, index: int | None, key: str | None, message: str) -> GameFileError:
+        shown = ".".join(p for p in (table, key) if p) or None
+        if index is not None and table:
+            shown = f"{table}[{index + 1}]" + (f".{key}" if key else "")
+        return GameFileError(self.path, self.line(table, index, key), shown, message)
+
+    def check_table(self, values: dict, table: str, index: int | None) -> None:
+        schema = SCHEMA[table]
+        for key, value in values.items():
+            if table in FREE_FORM:
+                if not isinstance(value, str):
+                    raise self.fail(table, index, key, "must be a string")
+                continue
+            if key not in schema:
+                known = ", ".join(sorted(schema))
+                raise self.fail(table, index, key, f"unknown key (known keys: {known})")
+            kind, _ = schema[key]
+            sub = f"{table}.{key}" if table else key
+            if kind == "table":
+                if not isinstance(value, dict):
+                    raise self.fail(table, index, key, "must be a table")
+                self.check_table(value, sub, None)
+            elif kind == "table[]":
+                if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+                    raise self.fail(table, index, key, f"must be an array of tables ([[{sub}]])")
+                for i, item in enumerate(value):
+                    self.check_table(item, sub, i)
+            elif not _has_type(value, kind):
+                raise self.fail(table, index, key, f"must be {_TYPE_WORDS[kind]}, not {value!r}")
+            elif kind == "int" and value < 0:  # post and day numbers, page sizes: none is negative
+                raise self.fail(table, index, key, f"must be 0 or more, not {value}")
+            elif kind == "str" and key not in _MAY_BE_EMPTY and not value.strip():
+                raise self.fail(table, index, key, "must not be empty")
+        for key, (_, required) in schema.items():
+            if required and key not in values:
+                raise self.fail(table, index, None, f"missing required key '{key}'")
+
+
+# Strings that may be empty: a free note, and a correction's vote ("" reads as no vote).
+_MAY_BE_EMPTY = frozenset({"note", "vote"})
+
+_TYPE_WORDS = {
+    "str": "a string",
+    "int": "a whole number",
+    "number": "a number",
+    "bool": "true or false",
+    "datetime": "a date-time such as 2024-03-01T22:00:00",
+    "str[]": "a list of strings",
+    "str[][]": "a list of lists of strings",
+    "replacements": 'a list of account names or {name = "New", post = 512} tables',
+}
+
+
+def _has_type(value: Any, kind: str) -> bool:
+    if kind == "str":
+        return isinstance(value, str)
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "number":
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "datetime":
+        return isinstance(value, date | str)
+    if kind == "str[]":
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    if kind == "str[][]":
+        return isinstance(value, list) and all(_has_type(v, "str[]") for v in value)
+    if kind == "replacements":
+        return isinstance(value, list) and all(isinstance(v, str) or _is_replacement(v) for v in value)
+    raise AssertionError(kind)
+
+
+def _is_replacement(value: Any) -> bool:
+    """``{name = "New", post = 512}``: a replacement holding the seat from a post on."""
+    return (
+        isinstance(value, dict)
+        and isinstance(value.get("name"), str)
+        and set(value) <= {"name", "post"}
+        and _has_type(value.get("post", 0), "int")
+    )
+
+
+_HEADER = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_.\-\"' ]+?)\s*\]\]?\s*(#.*)?$")
+_KEY = re.compile(r"^\s*([A-Za-z0-9_\-]+|\"[^\"]*\")\s*=")
+
+
+def _locate_keys(text: str) -> dict[tuple[str, int | None, str | None], int]:
+    """Map (table, array index, key) to the line it is written on, for error messages.
+
+    tomllib gives values without positions; game files are simple enough (headers and
+    ``key = value`` lines) that a line scan finds each key. Inline tables fall back to their header.
+    """
+    where: dict[tuple[str, int | None, str | None], int] = {}
+    counts: dict[str, int] = {}
+    table, index = "", None
+    for number, line in enumerate(text.splitlines(), start=1):
+        header = _HEADER.match(line)
+        if header:
+            table = header.group(2).replace('"', "").replace("'", "").replace(" ", "")
+            if header.group(1) == "[[":
+                index = counts.get(table, -1) + 1
+                counts[table] = index
+            else:
+                index = None
+            where.setdefault((table, index, None), number)
+            continue
+        key = _KEY.match(line)
+        if key:
+            where.setdefault((table, index, key.group(1).strip('"')), number)
+    return where
+
+
+def game_zone_name(raw: Any, path: Path) -> str | None:
+    """The zone a game file's local times are in: its ``timezone``, else its ruleset's ("11 am West Coast
+    time"); None: UTC. ``raw`` is the parsed file (a dict, or a tomlkit document while editing it)."""
+    name = raw.get("timezone")
+    if name is None:
+        try:
+            name = find_ruleset(str(raw.get("ruleset", "")), path.parent).timezone
+        except VotalError:
+            name = None  # a broken ruleset is reported where it is loaded
+    return str(name) if name else None
+
+
+def _build(raw: dict, path: Path, checker: _Checker, players_required: bool) -> Game:
+    zone_name = game_zone_name(raw, path)
+    try:
+        zone = zone_named(zone_name or "UTC")
+    except UnknownZone as exc:
+        raise checker.fail("", None, "timezone", str(exc)) from None
+
+    def when(value: Any, table: str, index: int | None, key: str) -> datetime:
+        return _to_utc(value, zone, lambda msg: checker.fail(table, index, key, msg))
+
+    forum = raw.get("forum")
+    if forum is not None and forum not in ENGINES:
+        raise checker.fail("", None, "forum", f"unknown forum engine {forum!r} (one of: {', '.join(ENGINES)})")
+    if (problem := url_problem(raw["thread"])) is not None:
+        raise checker.fail("", None, "thread", f"must be the thread's http(s) URL: {problem}")
+
+    seats = []
+    for i, p in enumerate(raw["players"]):
+        weight = p.get("vote_weight", 1)
+        if weight < 0:
+            raise checker.fail("players", i, "vote_weight", "must not be negative")
+        mode = p.get("vote_mode", "whole")
+        if mode not in ("whole", "split"):
+            raise checker.fail("players", i, "vote_mode", 'must be "whole" or "split"')
+        if mode == "split" and (weight < 2 or weight != int(weight)):
+            raise checker.fail("players", i, "vote_mode", '"split" needs a whole vote_weight of 2 or more')
+        names, posts = _replacements(p.get("replacements", ()), checker, i)
+        seats.append(Seat(p["name"], names, tuple(p.get("aliases", ())), weight, posts, mode))
+    if not seats and players_required:
+        raise checker.fail("", None, "players", "a game needs at least one [[players]] entry")
+    _check_unique_accounts(seats, checker, {str(d.get("player", "")).casefold() for d in raw.get("deaths", ())})
+    account_to_seat: dict[str, str] = {}
+    for s in seats:  # an account in two seats names its first one here (name the second seat by its own name)
+        for a in s.accounts:
+            account_to_seat.setdefault(a.casefold(), s.name)
+
+    def seat_of(name: str, table: str, index: int | None, key: str) -> str:
+        try:
+            return account_to_seat[name.casefold()]
+        except KeyError:
+            raise checker.fail(table, index, key, f"{name!r} is not a player of this game") from None
+
+    days = []
+    seen_days: set[int] = set()
+    for i, d in enumerate(raw.get("days", ())):
+        if d["day"] < 1:
+            raise checker.fail("days", i, "day", "days are numbered from 1")
+        if d["day"] in seen_days:
+            raise checker.fail("days", i, "day", f"day {d['day']} is declared twice")
+        seen_days.add(d["day"])
+        start_post, end_post = d.get("start_post"), d.get("end_post")
+        if start_post is not None and end_post is not None and end_post < start_post:
+            raise checker.fail("days", i, "end_post", "must not be before start_post")
+        days.append(
+            DayDecl(
+                d["day"],
+                start_post,
+                end_post,
+                when(d["start"], "days", i, "start") if "start" in d else None,
+                when(d["end"], "days", i, "end") if "end" in d else None,
+            )
+        )
+        if days[-1].start and days[-1].end and days[-1].end < days[-1].start:
+            raise checker.fail("days", i, "end", "must not be before start")
+    _check_day_order(days, checker)
+    days.sort(key=lambda d: d.day)
+
+    deaths = []
+    for i, d in enumerate(raw.get("deaths", ())):
+        phase = PHASE_RE.match(d["phase"])
+        if not phase:
+            raise checker.fail("deaths", i, "phase", f"must look like 'day 2' or 'night 1', not {d['phase']!r}")
+        player = seat_of(d["player"], "deaths", i, "player")
+        deaths.append(Death(player, phase.group(1).lower(), int(phase.group(2)), d.get("post"), d.get("role")))
+
+    survivals = []
+    for i, d in enumerate(raw.get("survivals", ())):
+        phase = PHASE_RE.match(d["phase"])
+        if not phase:
+            raise checker.fail("survivals", i, "phase", f"must look like 'day 2' or 'night 1', not {d['phase']!r}")
+        player = seat_of(d["player"], "survivals", i, "player")
+        survivals.append(Survival(player, phase.group(1).lower(), int(phase.group(2)), d.get("post"), d.get("note")))
+
+    corrections = []
+    for i, c in enumerate(raw.get("corrections", ())):
+        if ("vote" in c) == bool(c.get("ignore")):
+            raise checker.fail("corrections", i, None, "give exactly one of 'vote = \"Name\"' or 'ignore = true'")
+        corrections.append(Correction(c["post"], c.get("vote"), bool(c.get("ignore")), c.get("note")))
+
+    events = []
+    for i, e in enumerate(raw.get("events", ())):
+        if e["kind"] not in EVENT_KINDS:
+            raise checker.fail("events", i, "kind", f"unknown event {e['kind']!r} (one of: {', '.join(EVENT_KINDS)})")
+        if e["kind"] in ("return", "sheriff", "modkill") and "player" not in e:
+            raise checker.fail("events", i, None, f"a {e['kind']!r} event needs player = \"Name\"")
+        events.append(
+            Event(
+                e["day"],
+                e["kind"],
+                e.get("hours"),
+                e.get("post"),
+                when(e["time"], "events", i, "time") if "time" in e else None,
+                seat_of(e["player"], "events", i, "player") if "player" in e else None,
+                e.get("target"),
+                e.get("note"),
+            )
+        )
+
+    private = _build_private(raw.get("private", {}), seat_of, checker)
+    _check_moderators(raw.get("moderators", ()), seats, checker)
+    if days and "start" not in raw:  # days come only from [[days]]: every day named must be declared
+        _check_days_named(raw, {d.day for d in days}, checker)
+    fetch = raw.get("fetch", {})
+    _check_fetch(fetch, checker)
+    templates = raw.get("templates")
+    return Game(
+        path=path,
+        title=raw["title"],
+        thread=raw["thread"],
+        ruleset=raw["ruleset"],
+        players=tuple(seats),
+        forum=forum,
+        moderators=tuple(raw.get("moderators", ())),
+        timezone=zone_name,
+        start=when(raw["start"], "", None, "start") if "start" in raw else None,
+        templates=(path.parent / templates) if templates else None,
+        fetch=FetchSettings(**fetch),
+        webhook=raw.get("alerts", {}).get("webhook"),
+        days=tuple(days),
+        deaths=tuple(deaths),
+        survivals=tuple(survivals),
+        corrections=tuple(corrections),
+        resets=tuple(Reset(r["post"], r.get("note")) for r in raw.get("resets", ())),
+        events=tuple(events),
+        private=private,
+        lynches_per_day=_lynches_per_day(raw, checker),
+        house=House(**raw.get("house", {})),
+    )
+
+
+def _lynches_per_day(raw: dict, checker) -> int:
+    value = raw.get("lynches_per_day", 1)
+    if value < 1:
+        raise checker.fail("", None, "lynches_per_day", "must be 1 or more")
+    return value
+
+
+MIN_SYNC_INTERVAL = 60.0  # seconds: `votal run` never polls a forum more often than this (its last-hour pace)
+MAX_SYNC_INTERVAL = 7 * 24 * 3600.0
+MAX_MIN_INTERVAL = 3600.0  # seconds between two requests: more would make one sync take days
+
+
+def _check_fetch(fetch: dict, checker: _Checker) -> None:
+    """The [fetch] numbers: finite (nan and inf are TOML numbers too), and within bounds that keep Votal
+    polite to the forum and a sync finite."""
+    wait = fetch.get("min_interval", 0)
+    if not math.isfinite(wait) or not 0 <= wait <= MAX_MIN_INTERVAL:
+        raise checker.fail(
+            "fetch", None, "min_interval", f"must be 0 or more seconds, at most {MAX_MIN_INTERVAL:g} (got {wait})"
+        )
+    interval = fetch.get("interval", MIN_SYNC_INTERVAL)
+    if not math.isfinite(interval) or not MIN_SYNC_INTERVAL <= interval <= MAX_SYNC_INTERVAL:
+        raise checker.fail(
+            "fetch",
+            None,
+            "interval",
+            f"must be {MIN_SYNC_INTERVAL:g} to {MAX_SYNC_INTERVAL:g} seconds (got {interval}); a shorter one "
+            "would hammer the forum",
+        )
+    if fetch.get("posts_per_page", 1) <= 0:
+        raise checker.fail("fetch", None, "posts_per_page", "must be 1 or more")
+
+
+def _check_day_order(days: list[DayDecl], checker: _Checker) -> None:
+    """[[days]] in file order: numbers rising, each day after the one before it, by post and by time."""
+    for i in range(1, len(days)):
+        before, day = days[i - 1], days[i]
+        if day.day < before.day:
+            raise checker.fail("days", i, "day", f"day {day.day} is listed after day {before.day}: list days in order")
+        if day.start_post is not None and before.start_post is not None and day.start_post <= before.start_post:
+            raise checker.fail(
+                "days", i, "start_post",
+                f"day {day.day} starts at post {day.start_post}, not after day {before.day} "
+                f"(post {before.start_post}): days out of order",
+            )
+        # one post may both end a day and start the next (the moderator's "day 1 is over; day 2 begins")
+        if day.start_post is not None and before.end_post is not None and day.start_post < before.end_post:
+            raise checker.fail(
+                "days", i, "start_post",
+                f"day {day.day} starts at post {day.start_post}, inside day {before.day} "
+                f"(posts {_span(before.start_post, before.end_post)}): days overlap",
+            )
+        if day.start is not None and before.start is not None and day.start <= before.start:
+            raise checker.fail(
+                "days", i, "start",
+                f"day {day.day} starts at {day.start:%Y-%m-%d %H:%M} UTC, not after day {before.day} "
+                f"({before.start:%Y-%m-%d %H:%M} UTC): days out of order",
+            )
+        if day.start is not None and before.end is not None and day.start < before.end:
+            raise checker.fail(
+                "days", i, "start",
+                f"day {day.day} starts at {day.start:%Y-%m-%d %H:%M} UTC, before day {before.day} ends "
+                f"({before.end:%Y-%m-%d %H:%M} UTC): days overlap",
+            )
+
+
+def _span(first: int | None, last: int) -> str:
+    return f"{first}-{last}" if first is not None else f"up to {last}"
+
+
+def _check_moderators(moderators: list[str], seats: list[Seat], checker: _Checker) -> None:
+    """A moderator's posts never count as votes, so a moderator who is also a player would silently lose theirs."""
+    owner = {a.casefold(): s.name for s in seats for a in s.accounts}
+    for name in moderators:
+        if name.casefold() in owner:
+            raise checker.fail(
+                "", None, "moderators",
+                f"{name!r} is also a player (seat {owner[name.casefold()]!r}): a moderator's posts never count "
+                "as votes; remove the name from one of the two",
+            )
+
+
+def _check_days_named(raw: dict, declared: set[int], checker: _Checker) -> None:
+    """Deaths and decisions name days; in a game timed only by [[days]], none may lie past the last one."""
+    last = max(declared)
+
+    def need(day: int, table: str, index: int | None, key: str, what: str) -> None:
+        if day > last:
+            raise checker.fail(table, index, key, f"{what}, but the last day [[days]] declares is day {last}")
+
+    for i, d in enumerate(raw.get("deaths", ())):
+        kind, number = PHASE_RE.match(d["phase"]).groups()
+        if kind.lower() == "day" and int(number) < 1:
+            raise checker.fail("deaths", i, "phase", "days are numbered from 1 (a death before day 1 is 'night 0')")
+        need(int(number), "deaths", i, "phase",
+             f"{d['phase']!r} is " + ("part of" if kind.lower() == "day" else "the night after") + f" day {number}")
+    private = raw.get("private", {})
+    for table in ("decisions", "sequestered"):
+        for i, d in enumerate(private.get(table, ())):
+            need(d["day"], f"private.{table}", i, "day", f"the entry is for day {d['day']}")
+
+
+def _replacements(raw: list, checker: _Checker, index: int) -> tuple[tuple[str, ...], tuple[int | None, ...]]:
+    """Names and posts of a seat's replacements; posts, where given, must rise with each replacement."""
+    names = tuple(r if isinstance(r, str) else r["name"] for r in raw)
+    posts = tuple(None if isinstance(r, str) else r.get("post") for r in raw)
+    known = [p for p in posts if p is not None]
+    if known != sorted(known) or len(set(known)) != len(known):
+        raise checker.fail("players", index, "replacements", "the posts must rise in the order replacements are listed")
+    return names, (posts if known else ())
+
+
+def _check_unique_accounts(seats: list[Seat], checker: _Checker, dead: set[str]) -> None:
+    """An account belongs to one seat, except that it may take a second seat after its first one died: a
+    replacement with a ``post`` into the later seat, the earlier seat listed in [[deaths]] (by any account)."""
+    owner: dict[str, int] = {}
+    for i, seat in enumerate(seats):
+        posts = seat.replacement_posts or (None,) * len(seat.replacements)
+        since = dict(zip((a.casefold() for a in seat.replacements), posts, strict=True))
+        for account in seat.accounts:
+            folded = account.casefold()
+            if folded in owner and owner[folded] != i:
+                first = seats[owner[folded]]
+                if since.get(folded) is None or not {a.casefold() for a in first.accounts} & dead:
+                    raise checker.fail(
+                        "players", i, "name",
+                        f"account {account!r} already belongs to another seat (it may take a second seat only as a "
+                        "replacement with a post, after its first seat died)",
+                    )
+                continue
+            owner[folded] = i
+
+
+def _build_private(raw: dict, seat_of, checker: _Checker) -> Private:
+    def one(key: str) -> str | None:
+        return seat_of(raw[key], "private", None, key) if key in raw else None
+
+    decisions = []
+    for i, d in enumerate(raw.get("decisions", ())):
+        decision = {"day": d["day"]}
+        if "post" in d:
+            decision["post"] = d["post"]  # where the decision was made: an as-of replay before it never sees it
+        for role in ("judge", "loose_cannon"):
+            if role in d:
+                pick = d[role]
+                decision[role] = "none" if pick.casefold() == "none" else seat_of(pick, "private.decisions", i, role)
+        decisions.append(decision)
+    lovers = tuple(tuple(seat_of(n, "private", None, "lovers") for n in pair) for pair in raw.get("lovers", ()))
+    successors = {
+        seat_of(s["sheriff"], "private.successors", i, "sheriff"): seat_of(
+            s["successor"], "private.successors", i, "successor"
+        )
+        for i, s in enumerate(raw.get("successors", ()))
+    }
+    return Private(
+        judge=one("judge"),
+        sheriff=one("sheriff"),
+        loose_cannon=one("loose_cannon"),
+        apprentice=one("apprentice"),
+        peeping_tom=one("peeping_tom"),
+        deacon=one("deacon"),
+        holy=tuple(seat_of(n, "private", None, "holy") for n in raw.get("holy", ())),
+        lovers=lovers,
+        roles={seat_of(k, "private.roles", None, k): v for k, v in raw.get("roles", {}).items()},
+        decisions=tuple(decisions),
+        sequestered=tuple(
+            (s["day"], seat_of(s["player"], "private.sequestered", i, "player"))
+            for i, s in enumerate(raw.get("sequestered", ()))
+        ),
+        extra_lives=tuple(seat_of(n, "private", None, "extra_lives") for n in raw.get("extra_lives", ())),
+        successors=successors,
+    )
+
+
+def _to_utc(value: Any, zone: tzinfo, fail) -> datetime:
+    """TOML date-times with an offset are exact; local ones are in the game's time zone."""
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value)
+        except ValueError:
+            raise fail(f"not a date-time: {value!r} (write 2024-03-01T22:00:00, optionally with an offset)") from None
+    if isinstance(value, date) and not isinstance(value, datetime):
+        value = datetime.combine(value, time())
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=zone)
+    return value.astimezone(UTC)

@@ -1,0 +1,1 @@
+"""What is written out: drafts, the players' site, the export, alerts and status."""

@@ -1,0 +1,233 @@
+"""Alerts for the moderator: what needs them now (a hammer, a near deadline, a vote Votal could not read,
+a forum that stopped parsing), each logged once and sent once to the game's webhook.
+
+:func:`detect_alerts` is pure: it reads a votal and a sync's outcome and returns alerts with stable keys
+(the same situation always gives the same key). :func:`deliver_alerts` stores the new ones (the store's
+``alerts`` table is what makes "once" hold across restarts), logs them, and POSTs them to the webhook.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from assistant.counting.checks import GameWarning
+from assistant.counting.day_commands import VOID_ADVICE
+from assistant.counting.votal import Votal
+from assistant.forum import store
+from assistant.gamefile.game import Game
+from assistant.gamefile.outcome import Kind, Reason
+
+log = logging.getLogger("votal.alerts")
+
+DEADLINE_NEAR = timedelta(hours=1)
+DISCORD_LIMIT = 2000  # characters in one message's content
+MAX_ATTEMPTS = 5  # webhook tries per alert, one per sync, before it is left for `votal status` only
+NO_MENTIONS = {"parse": []}  # Discord-compatible: no @everyone, @here, user or role mention pings anyone
+ALERT_KINDS = (
+    "hammer",
+    "unanimous_minus_one",
+    "majority",
+    "day_decided",
+    "deadline_near",
+    "unresolved_vote",  # a post of many votes at once, void until the moderator decides (other votes: "doubt")
+    "doubt",  # what may be wrong with the count (assistant.counting.doubts), each once
+    "forum_error",
+    "page_problem",
+    "warning",
+    "outcome_disagrees",  # votal run --follow: an announced lynch the count disagrees with
+    "game_file_disagrees",  # votal run --follow: the thread says something the game file says otherwise
+)
+
+
+@dataclass(frozen=True)
+class Alert:
+    kind: str  # one of ALERT_KINDS
+    key: str  # stable for one situation: a second detection of it is not a new alert
+    message: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"kind": self.kind, "key": self.key, "message": self.message}
+
+
+def detect_alerts(
+    game: Game,
+    votal: Votal | None,
+    *,
+    now: datetime,
+    sync_error: str | None = None,
+    page_problems: Iterable[str] = (),
+    warnings: Iterable[GameWarning] = (),
+    complete: bool = True,
+    deadline_near: timedelta = DEADLINE_NEAR,
+) -> list[Alert]:
+    """Everything in this votal and sync that the moderator should hear about; ``warnings`` are doubts about the
+    game file against the thread (see :mod:`assistant.counting.checks`). ``complete`` false (the last sync failed
+    part-way, so the store may lack posts) holds back every announcement of how the day stands: a count of half a thread
+    can name a hammer or a deadline outcome that the whole thread contradicts."""
+    alerts: list[Alert] = []
+    for warning in warnings:
+        # keyed by what it is about, not its words: "beyond the last stored post (33)" must not alert anew at 34
+        key = f"warning:{warning.kind}:{warning.day}:{warning.post}"
+        alerts.append(Alert("warning", key, f"Check the game file: {warning.message}"))
+    if sync_error:
+        alerts.append(
+            Alert("forum_error", f"forum:{_digest(sync_error)}", f"Votal could not read the thread: {sync_error}")
+        )
+    for problem in page_problems:
+        alerts.append(Alert("page_problem", f"page:{_digest(problem)}", f"A post could not be read: {problem}"))
+    if votal is None:
+        return alerts
+    day = votal.day
+    outcome = votal.outcome
+    if complete:
+        if outcome is not None and outcome.kind != Kind.PENDING:
+            at = f" at post {outcome.post}" if outcome.post is not None else ""
+            who = outcome.target or "no elimination"
+            key = f"outcome:{day}:{outcome.kind}:{outcome.target}:{outcome.reason}"
+            hammer = outcome.reason == Reason.MAJORITY and not _past(votal.deadline, now)
+            # however the day was decided, a deciding vote read with doubt sends the moderator to that post
+            check = (
+                f" The {'hammer' if hammer else 'deciding vote'} was read with doubt ({outcome.doubt}): check that"
+                " post before closing the day." if outcome.doubt else ""
+            )
+            if hammer:
+                message = f"Day {day}: hammer — {who} reached a majority{at}; the day ends."
+                alerts.append(Alert("hammer", key, message + check))
+            elif outcome.reason == Reason.UNANIMOUS_MINUS_ONE:
+                message = f"Day {day}: unanimous minus one on {who}{at}; the day ends."
+                alerts.append(Alert("unanimous_minus_one", key, message + check))
+            else:
+                message = f"Day {day} is decided: {who} ({outcome.reason}){at}."
+                alerts.append(Alert("day_decided", key, message + check))
+        elif votal.majority is not None and votal.wagons and votal.wagons[0].votes >= votal.majority:
+            top = votal.wagons[0]
+            alerts.append(
+                Alert(
+                    "majority",
+                    f"majority:{day}:{top.target}",
+                    f"Day {day}: {top.target} has a majority ({_votes(top.votes)} of {votal.majority} needed).",
+                )
+            )
+    if outcome is None and votal.deadline is not None and timedelta(0) < votal.deadline - now <= deadline_near:
+        left = votal.deadline - now
+        alerts.append(
+            Alert(
+                "deadline_near",
+                f"deadline:{day}:{votal.deadline.isoformat()}",
+                f"Day {day} ends in {_duration(left)} ({votal.deadline.astimezone(game.tz):%a %d %b %H:%M %Z}).",
+            )
+        )
+    # a vote not counted alerts only when it could change the outcome (a doubt); the rest are notes
+    for doubt in votal.doubts:
+        if doubt.note:
+            continue
+        where = f", post {doubt.post}" if doubt.post is not None else ""
+        alerts.append(
+            Alert(
+                "doubt",
+                f"doubt:{day}:{doubt.kind}:{doubt.post}:{doubt.target}",
+                f"Day {day}{where}: {doubt.why}.",
+            )
+        )
+    # a post of many votes at once (a joke, a slip, or a flood of hundreds of bold votes) counts for none until
+    # the moderator decides, whatever the wagons: said once for the post, never once per vote in it
+    for problem in votal.problems:
+        if problem.reason.endswith(VOID_ADVICE):
+            alerts.append(
+                Alert(
+                    "unresolved_vote",
+                    f"vote:{day}:{problem.post}:{_digest(problem.text)}",
+                    f"Day {day}, post {problem.post}: {problem.voter}'s {problem.text!r} was not counted: "
+                    f"{problem.reason}.",
+                )
+            )
+    return alerts
+
+
+def deliver_alerts(
+    db: store.Store,
+    game: Game,
+    alerts: Iterable[Alert],
+    *,
+    now: datetime,
+    post: Callable[[str, dict], None] | None = None,
+) -> list[Alert]:
+    """Store and log the alerts not seen before, then send the unsent ones to the game's webhook.
+
+    Every unsent alert goes in ONE message per call (one per sync, and syncs are at least a minute apart: see
+    ``game.MIN_SYNC_INTERVAL``), so a hostile post that raises hundreds of alerts costs one POST; what does not fit
+    in a message is counted ("and 250 more") and left to `votal status`. The payload disables every mention
+    (``allowed_mentions``) and the text has its ``@`` and ``<!`` broken by a zero-width space, so no alert can
+    ping anyone even where the first is ignored. ``post(url, payload)`` sends one JSON POST and raises on
+    failure (default: :func:`fetch.post_json`). A failed send is tried again on the next call, up to MAX_ATTEMPTS times.
+    Returns the new alerts.
+    """
+    alerts = list(alerts)
+    new_keys = {a["key"] for a in store.add_alerts(db, game.key, [a.to_json() for a in alerts], now=now)}
+    new = [a for a in alerts if a.key in new_keys]
+    for alert in new:
+        log.warning("%s: %s", game.title, alert.message)
+    if not game.webhook:
+        return new
+    if post is None:
+        from assistant.forum.fetch import post_json as post
+    rows = store.load_unsent_alerts(db, game.key, max_attempts=MAX_ATTEMPTS)
+    if not rows:
+        return new
+    keys = [row["key"] for row in rows]
+    try:
+        post(game.webhook, {"content": webhook_text(game.title, [row["message"] for row in rows]),
+                            "allowed_mentions": NO_MENTIONS})
+    except Exception as exc:  # noqa: BLE001 (a failed webhook must never stop the sync loop)
+        # the webhook URL holds a token: the error names the failure, never the URL
+        error = type(exc).__name__ + _status(exc)
+        store.mark_alerts_sent(db, game.key, keys, sent_at=None, error=error)
+        log.warning("%s: webhook failed (%s); will try again", game.title, error)
+    else:
+        store.mark_alerts_sent(db, game.key, keys, sent_at=now)
+    return new
+
+
+def webhook_text(title: str, messages: list[str], *, limit: int = DISCORD_LIMIT) -> str:
+    """One message for every alert: as many as fit in ``limit`` characters, then how many more there are."""
+    if len(messages) == 1:
+        return no_pings(f"**{title}** — {messages[0]}")[:limit]
+    text = f"**{title}**"
+    for shown, message in enumerate(messages):
+        line = "\n- " + no_pings(message)
+        more = f"\n… and {len(messages) - shown} more (votal status shows them)"
+        if len(text) + len(line) + len(more) + 40 > limit:  # room for the count of what is left
+            return text + more
+        text += line
+    return text
+
+
+def no_pings(text: str) -> str:
+    """``@everyone``, ``@here``, ``<@id>``, ``<@&role>`` and Slack's ``<!channel>`` shown but inert."""
+    return text.replace("@", "@\u200b").replace("<!", "<\u200b!")
+
+
+def _status(exc: Exception) -> str:
+    response = getattr(exc, "response", None)
+    return f" (HTTP {response.status_code})" if response is not None else ""
+
+
+def _past(deadline: datetime | None, now: datetime) -> bool:
+    return deadline is not None and now >= deadline
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+
+
+def _votes(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def _duration(delta: timedelta) -> str:
+    minutes = max(1, round(delta.total_seconds() / 60))
+    return f"{minutes} min" if minutes < 60 else f"{minutes // 60} h {minutes % 60:02d} min"

@@ -1,0 +1,375 @@
+"""Day starts and ends: the phase words moderators write (not those of a condition: "when Day 3 begins"), a
+Night 0 that opens the game, the dawn that starts a day unnamed, a count headed for the next day, and the
+deadlines they announce."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, tzinfo
+
+from assistant.reading.announcements.facts import Cite, DayStart, DeadlineFact, PostLike
+from assistant.reading.announcements.state import State
+from assistant.reading.announcements.text import (
+    NUM,
+    PHASE_IN,
+    plain_text,
+    read_lines,
+    read_links,
+    read_number,
+    sentences,
+    trim,
+)
+from assistant.reading.count_state import count_number, majority_needed, stated_alive, vote_count_day
+from assistant.reading.deadlines import read_deadline
+
+NOW_PHASE = re.compile(
+    r"\b(?:it\s+is\s+now|it'?s\s+now|welcome\s+to|we\s+are\s+now\s+in|now\s+entering|entering|start\s+of|"
+    r"beginning\s+of|dawns?\s+on|dawn\s+of)\s+(?:the\s+)?(day|night|[dn](?=\s*\d))\s*" + NUM + r"\b"
+    r"|\b(day|night)\s*" + NUM + r"\s+(?:has\s+)?(?:now\s+)?(?:begun|began|started|starts\s+now|begins\s+now|"
+    r"beginning|dawned|"
+    r"is\s+(?:now\s+)?(?:open|here|upon\s+us|underway)|begins(?=\s*[.!,]|\s*$)|starts(?=\s*[.!,]|\s*$)|"
+    r"has\s+now\s+begun)"
+    r"|^\W*(day|night)\s*" + NUM + r"\s*(?:[:!\-–—]|$)",
+    re.IGNORECASE,
+)
+NIGHT_FALLS = re.compile(
+    r"\bnight\s+(?:phase\s+)?(?:has\s+)?(?:fallen|falls|begins|has\s+begun|is\s+upon|starts|has\s+started)\b|"
+    r"\bit\s+is\s+now\s+night\b|\bentering\s+(?:the\s+)?[\"“']?night\s+phase\b",
+    re.IGNORECASE,
+)
+SHORT_PHASE = re.compile(r"\b([dn])\s*(\d{1,2})\s+(?:has\s+)?(?:started|begun|begins|starts)\b", re.IGNORECASE)
+BARE_PHASE = re.compile(
+    r"\bit\s+is\s+now\s+(night|day)(?:time)?\b(?!\s*\d)|\b(day\s+(?:begins|has\s+begun|starts|has\s+started))\b"
+    r"|\b(?:send|submit|pm)\b[^.]{0,30}\bnight\s+actions?\b",
+    re.IGNORECASE,
+)
+_PHASE_CUE = re.compile(
+    r"\b(day|night)\s*" + NUM + r"\s+(?:deadline|will\s+end|ends\b|end\s+is|is\s+scheduled|actions|is\s+over|"
+    r"has\s+ended|is\s+done)",
+    re.IGNORECASE,
+)
+_ALIVE_COUNT = re.compile(
+    r"\bwith\s+" + NUM + r"\s+(?:players?\s+)?(?:alive|living|remaining|left)\b.{0,30}"
+    r"\b(?:to\s+)?(?:lynch|eliminate|execute)",
+    re.IGNORECASE,
+)
+
+
+def phase_of(text: str, state: State, post: int) -> tuple[str, int] | None:
+    """The phase a sentence says the game is in now, as ("day"|"night", number).
+
+    "With 9 alive, 5 to lynch" after a night starts the next day, but not in the post that ended the day nor
+    in the ended day's final count ("Vote Count 1.13 ... With 13 alive"): they state the day's own numbers."""
+    match = NOW_PHASE.search(text)
+    if match and _conditional(text, match.start()):
+        match = None
+    if match:
+        kind = "night" if (match.group(1) or match.group(3) or match.group(5)).lower().startswith("n") else "day"
+        return kind, read_number(match.group(2) or match.group(4) or match.group(6))
+    match = _PHASE_CUE.search(text)
+    if match:
+        kind, number = match.group(1).lower(), read_number(match.group(2))
+        if re.search(r"\b(?:is\s+over|has\s+ended|is\s+done)", match.group(0), re.IGNORECASE):
+            return ("night", number) if kind == "day" else ("day", number + 1)
+        return kind, number
+    match = SHORT_PHASE.search(text)
+    if match and not _conditional(text, match.start()):
+        return ("night" if match.group(1).lower() == "n" else "day"), int(match.group(2))
+    match = BARE_PHASE.search(text)
+    if match and state.day:
+        if (match.group(1) or "").lower() == "day" or match.group(2):
+            return ("day", state.day + 1) if state.night else None
+        return "night", state.day
+    if state.night and state.day and state.night_post != post and _ALIVE_COUNT.search(text) and \
+            state.count_day != state.day:
+        return "day", state.day + 1
+    return None
+
+
+_CONDITIONAL = re.compile(r"\b(?:when|whenever|once|until|till|if|unless|before|after)\b", re.IGNORECASE)
+
+
+def _conditional(text: str, at: int) -> bool:
+    """The phase named at ``at`` is a condition of its clause, not news: "I will prod everyone when D3 has
+    begun", "until Day 2 starts"."""
+    clause = text[max(text.rfind(c, 0, at) for c in ".,;:!?") + 1: at]
+    return bool(_CONDITIONAL.search(clause))
+
+
+def stated_night(text: str) -> int | None:
+    """The night a sentence names ("... killed Night 3", "N2"), if it names one."""
+    stated = PHASE_IN.search(text)
+    return read_number(stated.group(2)) if stated and stated.group(1).lower().startswith("n") else None
+
+
+def read_opening(post: PostLike, state: State, timezone: tzinfo) -> None:
+    """Day 1 runs from the opening post unless a later post starts it; the opening post says little else
+    that can be trusted in order, because moderators keep it up to date with the game (its dead list)."""
+    lines = read_lines(post.body_html)
+    deadline = None
+    for line in lines:
+        match = re.search(r"\b(?:day\s*(?:1|one)|eod\s*1)\b.*\b(?:deadline|ends?|end)\b|\bdeadline\b", plain_text(line),
+                          re.IGNORECASE)
+        if match:
+            deadline = read_deadline(plain_text(line), post, timezone)
+            if deadline:
+                cite = Cite(post.number, trim(line))
+                break
+    state.day, state.night, state.ended = 1, False, False
+    start_cite = Cite(post.number, trim(lines[0] if lines else ""))
+    state.add("starts", DayStart(1, post.number, deadline, start_cite))
+    if deadline:
+        state.add("deadlines", DeadlineFact(1, deadline, post.number, "deadline", cite))
+    state.implicit = True
+
+
+def read_day_one_start(post: PostLike, state: State, timezone: tzinfo) -> None:
+    """Day 1 started in one of the moderator's posts right after the opening post ("Day One: Vote Count One",
+    "Day 1 has begun" once the confirmations are in): those posts are reserved and kept up to date, so only a
+    start of day 1 is read from them, and only while day 1 is still taken to start with the opening post."""
+    if not state.implicit:
+        return
+    lines = read_lines(post.body_html)
+    for line in lines:
+        for plain in sentences(plain_text(line)):
+            if phase_of(plain, state, post.number) == ("day", 1):
+                read_phase(plain, lines, post, Cite(post.number, trim(line)), state, timezone)
+                return
+
+
+_NIGHT_ZERO = re.compile(
+    r"\b(?:beginning|start)\s+of\s+(?:the\s+)?night\s*(?:0|zero)\b|\bit\s+is\s+now\s+night\s*(?:0|zero)\b|"
+    r"\bnight\s*(?:0|zero)\s+(?:has\s+)?(?:now\s+)?(?:begun|begins|began|starts|started|is\s+(?:now\s+)?(?:open|underway))",
+    re.IGNORECASE,
+)
+
+
+def read_night_zero(post: PostLike, state: State) -> bool:
+    """A moderator's post before any player's that starts Night 0 ("Roles are out. Night 0 begins now."): the
+    game opens with a night, day 1 starts with the post that ends it, and deaths told before it are night 0's.
+    True when it did."""
+    if not (state.implicit and state.day == 1 and not state.ended):
+        return False
+    text = " ".join(plain_text(line) for line in read_lines(post.body_html))
+    match = _NIGHT_ZERO.search(text)
+    if not match or _conditional(text, match.start()):
+        return False
+    f = state.facts
+    state.day_one = ([s for s in f["starts"] if s.day == 1], [d for d in f["deadlines"] if d.day == 1])
+    f["starts"][:] = [s for s in f["starts"] if s.day != 1]
+    f["deadlines"][:] = [d for d in f["deadlines"] if d.day != 1]
+    state.day, state.night, state.ended, state.implicit = 0, True, False, False
+    return True
+
+
+def read_vote_count_day(post: PostLike, run: list[PostLike], state: State, timezone: tzinfo) -> None:
+    """A moderator's vote count for the next day, posted at night: that day has started, even when the
+    moderator announced it only in flavour text. It starts with the first post of the moderator's run of
+    posts before the count (no player posted in between) that reads as a dawn, else with the count itself."""
+    if not state.night or state.night_post == post.number:  # night 0 too
+        return  # the post that ended the day holds its final count, whatever day that count names
+    lines = read_lines(post.body_html)
+    day = next((d for d in (vote_count_day(plain_text(line)) for line in lines[:3]) if d is not None), None)
+    if day != state.day + 1:
+        return
+    after_night = [p for p in run if state.night_post is None or p.number > state.night_post]
+    start = next((p for p in after_night[:-1] if _is_dawn(" ".join(map(plain_text, read_lines(p.body_html))))),
+                 post)
+    start_lines = lines if start is post else read_lines(start.body_html)
+    state.day, state.night, state.ended = day, False, False
+    cite = Cite(start.number, trim(start_lines[0] if start_lines else ""))
+    deadline = deadline_in(lines, post, timezone)
+    state.add("starts", DayStart(day, start.number, deadline, cite))
+    if deadline:
+        state.add("deadlines", DeadlineFact(day, deadline, post.number, "deadline", cite))
+
+
+_MORNING = re.compile(
+    r"\b(?:woke|wake|wakes|awoke|awaken|awakens|morning|dawn|dawns|sunrise|sun\s+rises|daybreak|day\s+breaks)\b",
+    re.IGNORECASE,
+)
+# the report of a night nobody died in: a dawn by itself, like a report of its deaths
+_NO_DEATH = re.compile(
+    r"\b(?:no\s*one|nobody)\s+(?:has\s+|had\s+|was\s+)?(?:died|been\s+killed|killed)\b|\bno\s+(?:night\s*)?kills?\b|"
+    r"\bno\s+deaths?\b|\bno\s*one\s+(?:is\s+)?dead\b",
+    re.IGNORECASE,
+)
+_DAY_BUSINESS = re.compile(r"\bdeadline\b|\bto\s+(?:lynch|eliminate)\b|\bvote\s*count\b|\balive\b", re.IGNORECASE)
+
+
+def _is_dawn(text: str) -> bool:
+    return bool(_MORNING.search(text) or _NO_DEATH.search(text))
+
+
+def read_dawn(post: PostLike, lines: list[str], state: State, timezone: tzinfo) -> None:
+    """A night ends without "It is now Day N" when the moderator reports its deaths or that nobody died, or
+    tells of the morning and the day's business: the next day starts with that post."""
+    f = state.facts
+    if not state.night or state.night_post == post.number:  # night 0 too
+        return
+    text = " ".join(plain_text(line) for line in lines)
+    if NIGHT_FALLS.search(text) or any(e.post == post.number for e in f["elims"]):
+        return  # the lynch's story that begins the night ("see you in the morning!") is no dawn
+    reported = f"night {state.day}" in state.told.get(post.number, ())
+    if not (reported or _NO_DEATH.search(text) or (_MORNING.search(text) and _DAY_BUSINESS.search(text))):
+        return
+    state.day, state.night, state.ended = state.day + 1, False, False
+    cite = Cite(post.number, trim(lines[0] if lines else ""))
+    deadline = deadline_in(lines, post, timezone)
+    state.add("starts", DayStart(state.day, post.number, deadline, cite))
+    if deadline:
+        state.add("deadlines", DeadlineFact(state.day, deadline, post.number, "deadline", cite))
+
+
+def deadline_in(lines: list[str], post: PostLike, timezone: tzinfo) -> datetime | None:
+    for line in lines:
+        plain = plain_text(line)
+        if re.search(r"\b(deadline|eod|end\s+of\s+day|ends?|due)\b", plain, re.IGNORECASE):
+            when = read_deadline(plain, post, timezone)
+            if when:
+                return when
+    for link in read_links(post.body_html):
+        when = read_deadline(link, post, timezone)
+        if when:
+            return when
+    return None
+
+
+_DAY_GOES_ON = re.compile(
+    r"\bday'?s?\s+(?:is\s+)?(?:still\s+(?:on|open|going)|continues|goes\s+on|(?:is\s+)?not\s+over|isn'?t\s+over)\b",
+    re.IGNORECASE,
+)
+
+
+def read_day_goes_on(text: str, state: State) -> None:
+    """"My mistake, the day's still on": the day the moderator ended by mistake is open again (its end, and a
+    lynch read with it, are taken back). Read from the whole post, before its sentences."""
+    if not (state.night and state.ended and state.night_post is not None and _DAY_GOES_ON.search(text)):
+        return
+    f = state.facts
+    taken_back = [e for e in f["elims"] if e.day == state.day and e.post >= state.night_post]
+    f["elims"][:] = [e for e in f["elims"] if e not in taken_back]
+    f["ends"][:] = [e for e in f["ends"] if not (e.day == state.day and e.post == state.night_post)]
+    state.dead -= {e.player for e in taken_back}
+    state.night, state.ended, state.lynched = False, False, False
+
+
+def read_phase(plain: str, lines: list[str], post: PostLike, cite: Cite, state: State, timezone: tzinfo) -> bool:
+    """A sentence that starts a day or ends one ("It is now Night 2", "Day 3 has begun", "Night falls"); True
+    when it did, and the rest of the sentence is read no further."""
+    f = state.facts
+    phase = phase_of(plain, state, post.number)
+    said = NOW_PHASE.search(plain)
+    if phase and said and not said.group(5) and phase[1] < state.day and (phase[0] == "day") == state.night:
+        # "Night 1 starts now" on day 4, "Day 1 begins now" after night 2: a slip of the number; the phase
+        # that follows the current one is meant (not a bare heading "Night 1": a summary of the game so far)
+        phase = ("day", state.day + 1) if state.night else ("night", state.day)
+    if phase:
+        kind, number = phase
+        if kind == "day" and number == 1 and state.implicit and state.day == 1 and not state.ended:
+            if (count_number(plain) or 1) > 1:
+                return False  # "Day One: Vote Count Two": day 1 started before its first count
+            # "Day 1 has begun" after the opening post: day 1 starts here
+            state.implicit = False
+            deadline = read_deadline(plain, post, timezone) or deadline_in(lines, post, timezone)
+            f["starts"][:], f["deadlines"][:] = [], []
+            state.add("starts", DayStart(1, post.number, deadline, cite))
+            if deadline:
+                state.add("deadlines", DeadlineFact(1, deadline, post.number, "deadline", cite))
+            return True
+        # the same day again only after a night word may have ended it too early, never after its lynch
+        # ("on the beginning of Day 2, everybody turns to Zodiark" in the lynch's story)
+        if kind == "day" and number == state.day and not state.night and state.inferred_start is not None and \
+                said is not None:
+            # "Tomorrow, with 8 alive, it takes 5" read at night started the day; the moderator's own "Day 2
+            # begins now" before any player posted is its start, and the deaths it tells are the night's
+            f["starts"][:] = [s for s in f["starts"] if not (s.day == number and s.post == state.inferred_start)]
+            f["deadlines"][:] = [d for d in f["deadlines"] if not (d.day == number and d.post == state.inferred_start)]
+            state.inferred_start = None
+            deadline = read_deadline(plain, post, timezone) or deadline_in(lines, post, timezone)
+            state.add("starts", DayStart(number, post.number, deadline, cite))
+            if deadline:
+                state.add("deadlines", DeadlineFact(number, deadline, post.number, "deadline", cite))
+            return True
+        if kind == "day" and (number > state.day or (number == state.day and state.night and not state.lynched)):
+            state.inferred_start = post.number if said is None and _ALIVE_COUNT.search(plain) else None
+            state.end_day(post, cite)
+            state.day, state.night, state.ended, state.lynched = number, False, False, False
+            deadline = read_deadline(plain, post, timezone) or deadline_in(lines, post, timezone)
+            state.add("starts", DayStart(number, post.number, deadline, cite))
+            if deadline:
+                state.add("deadlines", DeadlineFact(number, deadline, post.number, "deadline", cite))
+            return True
+        if kind == "night" and number == state.day and (not state.night or state.night_post == post.number):
+            state.nights_numbered_by_day = True  # "Day 1 ... Night 1": a night takes its day's number
+        if kind == "night" and number >= state.day and not state.night:
+            state.end_day(post, cite)
+            state.night = True
+            return True
+    falls = NIGHT_FALLS.search(plain)
+    if falls and not _conditional(plain, falls.start()) and not state.night and state.day:
+        state.end_day(post, cite)
+        state.night = True
+        return True
+    return False
+
+
+def read_missed_day(lines: list[str], post: PostLike, state: State) -> None:
+    """A night named one past the night still running ("Night 2 begins" during night 1, in a game whose nights
+    take their day's number): the day between was started in a post the reader did not understand, so it
+    started with the moderators' first post after the last day ended (a dawn told in flavour only), and what
+    this post tells (the lynch, then the night) is that day's, not the night's before it."""
+    if not (state.night and state.day and state.nights_numbered_by_day and state.dawn is not None
+            and state.night_post is not None and state.night_post < state.dawn[0] < post.number):
+        return
+    for plain in (sentence for line in lines for sentence in sentences(plain_text(line))):
+        said = NOW_PHASE.search(plain)
+        if said is None or _conditional(plain, said.start()):
+            continue
+        if phase_of(plain, state, post.number) == ("night", state.day + 1):
+            number, words = state.dawn
+            state.day, state.night, state.ended, state.lynched = state.day + 1, False, False, False
+            state.add("starts", DayStart(state.day, number, None, Cite(number, words)))
+        return  # the first phase the post names decides
+
+
+_DEADLINE_WORDS = re.compile(r"\b(deadline|eod|end\s+of\s+day|extend|extension|ends?\s+(?:at|on|in))\b", re.IGNORECASE)
+
+
+def read_deadline_line(plain: str, post: PostLike, cite: Cite, state: State, timezone: tzinfo) -> None:
+    """A deadline or an extension a sentence states during a day."""
+    if state.night or not _DEADLINE_WORDS.search(plain):
+        return
+    when = read_deadline(plain, post, timezone)
+    if when:
+        kind = "extension" if re.search(r"\bextend|extension\b", plain, re.IGNORECASE) else "deadline"
+        known = [d for d in state.facts["deadlines"] if d.day == state.day]
+        if not known or known[-1].time != when:
+            state.add("deadlines", DeadlineFact(state.day, when, post.number, kind if known else "deadline", cite))
+
+
+def read_next_day_in_end_post(post: PostLike, lines: list[str], state: State, living: int, timezone: tzinfo) -> None:
+    """A post that ends the day and, with no word of a night, states what a lynch takes for the seats still
+    alive ("Alder, townie, has been lynched. 6 to lynch. Deadline May 11th." with 10 left) after the sentence
+    that ended the day starts the next day too: a game that goes from day to day. (The day's own final count
+    comes before that sentence.)"""
+    if not (state.night and state.night_post == post.number and state.day):
+        return
+    text = " ".join(plain_text(line) for line in lines)
+    ended_at = next((e for e in state.facts["ends"] if e.post == post.number), None)
+    after = text.split(ended_at.cite.words[:40], 1)[-1] if ended_at and ended_at.cite.words else ""
+    if not after or NIGHT_FALLS.search(text) or re.search(r"\bnight\b", text, re.IGNORECASE):
+        return
+    if re.search(r"\bvote\s*-?\s*count|\bvotecount|\(\s*\d{1,2}\s*\)\s*[:\-–—]|\bnot\s+voting\b", after, re.IGNORECASE):
+        return  # the day's final count, after the words that ended it, states the day's own numbers
+    if stated_alive(after) not in (None, living):
+        return  # "With 13 alive" when 12 are left: the ended day's numbers
+    needed = majority_needed(after)
+    if needed is None or needed != living // 2 + 1 or re.search(r"\btook\b", after, re.IGNORECASE):
+        return
+    state.day, state.night, state.ended, state.lynched = state.day + 1, False, False, False
+    cite = Cite(post.number, trim(after))
+    deadline = deadline_in([after], post, timezone)
+    state.add("starts", DayStart(state.day, post.number, deadline, cite))
+    if deadline:
+        state.add("deadlines", DeadlineFact(state.day, deadline, post.number, "deadline", cite))

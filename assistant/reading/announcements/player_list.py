@@ -1,0 +1,578 @@
+"""The player list: numbered or bulleted lines, one name per line, struck-out or replaced accounts, dead
+marks; else day 1's first vote count when the list is cut short."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from assistant.reading.announcements.accounts import Names
+from assistant.reading.announcements.deaths import ALIVE_WORDS, DEAD_WORDS, ROLE_WORDS
+from assistant.reading.announcements.facts import PostLike
+from assistant.reading.announcements.replacements import NOT_REPLACEMENT, REPLACEMENT
+from assistant.reading.announcements.text import (
+    BLANK,
+    STRUCK_CLOSE,
+    STRUCK_OPEN,
+    clean_name,
+    name_like,
+    plain_text,
+    read_lines,
+    strip_lead,
+)
+from assistant.reading.count_state import counted_roster, vote_count_day
+
+_BULLET = re.compile(
+    r"^\s*(?:\[\d{1,2}\]\s*|(?:#|no\.?\s*)?\d{1,2}\s*[.):\]\-]\s*|\d{1,2}\s+(?=\S)|[-*•·◦▪►>+]+\s*)", re.IGNORECASE
+)
+_LIST_HEADER = re.compile(
+    r"^\W*(?:the\s+)?(?:\w+\s+){0,3}?\(?(players?|player\s*list|living|alive|survivors?|survived|roster|participants|"
+    r"signups?|sign-ups|dead|died|graveyard|deceased|remaining|still\s+alive|in\s+the\s+game)\b[^.!?]{0,40}$",
+    re.IGNORECASE,
+)
+_REPLACE_WORDS = re.compile(
+    r"\s*(?:\(\s*)?\b((?:replaced\s+by|replacing|replaces|replaced|subbed\s+(?:in\s+)?for|subbing\s+(?:in\s+)?for|"
+    r"in\s+for|sub\s+for|subbed\s+by)\b|repl?\.)\s*|\s+(->|→|=>|>>)\s+|\s+(<-|<|←)\s+",
+    re.IGNORECASE,
+)
+_LABEL = re.compile(
+    r"^(mod|mods|moderator|moderators|co-?mods?|co-?moderators?|host|hosts|co-?hosts?|backup|setup|reviewer|"
+    r"reviewers|deadline|day|night|role|roles|note|notes|rules?|vote|votes|votecount|vote count|sample|flavou?r|"
+    r"quicktopic|spoiler|with|not voting|edit)\b",
+    re.IGNORECASE,
+)
+_SPLIT = re.compile(r"\s+[-–—|:]\s+|\s*[,;(\[{]\s*|(?:\s+[-–—]\s*|\s*[-–—]\s+)(?=[A-Z])|:\s+")
+
+
+@dataclass(frozen=True)
+class _Entry:
+    accounts: tuple[str, ...]
+    dead: bool
+    line: str
+    paragraph: int = 0  # the blank lines above it in its post
+
+
+# A vote count's wagon line: "Alder [L-2] - Birch, Cedar", "Alder (3): Birch, ...". Its names are voters, not
+# the seat's other accounts.
+_WAGON_LINE = re.compile(
+    r"^[^\[(]{1,40}?\s*[\[(]\s*(?:L\s*-\s*\d+|\d+(?:\s*/\s*\d+)?(?:\s+votes?)?)\s*[\])]\s*(?:[-:–—]|$)"
+    r"|^[^\[(]{1,40}?\s+[-–—:]\s*\d{1,2}\s*(?:votes?)?\s*[(\[:]",  # "Alder - 2 (Birch, Cedar)"
+    re.IGNORECASE,
+)
+_STAFF_LABEL = re.compile(
+    r"\b(?:mods?|moderators?|co-?mods?|hosts?|co-?hosts?|reviewers?|reviewed|back-?\s?up|thanks|credits?|"
+    r"design(?:ers?|ed)?|setup|spectators?|dead\s+chat)\b",
+    re.IGNORECASE,
+)
+# "• 1. Alder": an HTML list's bullet before the moderator's own number
+_NUMBER_AFTER_BULLET = re.compile(r"^\s*\d{1,2}\s*[.):]\s+")
+_PHASE_WORDS = re.compile(r"(?:day|night|d|n)\s*\d+\b", re.IGNORECASE)
+# What a list line says of a seat that is no account: its role ("~~Alder~~ Vanilla Townie", "White Mage"), a
+# seat waiting for a player ("Looking for Replacement")
+_SEAT_NOTE = re.compile(
+    ROLE_WORDS.pattern + r"|\b(?:mage|roles?|replacements?|replacing|needed|wanted|tbd|tba|vacant|open|empty|"
+    r"looking|seeking|slot)\b",
+    re.IGNORECASE,
+)
+# Prod or alt marks after a name, inside a struck run of earlier accounts: "~~Oldalder * Midalder ^ **~~"
+_STRUCK_SPLIT = re.compile(r"\s+[|/,]\s+|\s*,\s*|\s+>\s+|(?:\s+[*^]+)+(?:\s+|$)")
+
+
+def _read_entry(line: str, authors: Names | None, moderators: set[str]) -> _Entry | None:
+    """A player-list line as accounts (first account first), or None when it is no such line."""
+    bare = _NUMBER_AFTER_BULLET.sub("", _BULLET.sub("", line, count=1), count=1)
+    plain = plain_text(bare)
+    if not plain or len(plain) > 140 or plain.endswith(":") or _LABEL.match(plain.lstrip(STRUCK_OPEN + "*([")):
+        return None
+    if _WAGON_LINE.match(plain.lstrip(STRUCK_OPEN + "*")):
+        return None
+    if ":" in plain and _STAFF_LABEL.search(plain.split(":", 1)[0]):
+        return None  # "Back-Up Mod: Spare", "Normalcy Reviewers: A, B": the game's staff, not its players
+    # Struck accounts are earlier accounts of the seat (or a dead seat when it is the only one).
+    struck = [
+        clean_name(name)
+        for segment in re.findall(STRUCK_OPEN + r"([^" + STRUCK_CLOSE + r"]*)" + STRUCK_CLOSE, bare)
+        for name in _STRUCK_SPLIT.split(segment)  # "Old1 | Old2": several earlier accounts
+    ]
+    unstruck_text = re.sub(STRUCK_OPEN + r"[^" + STRUCK_CLOSE + r"]*" + STRUCK_CLOSE, " | ", bare)
+    # "Birch (replacing Oldbirch)": the bracket belongs to the name, not to the role after it
+    # ("(replacement)", "(sub)" are notes on the player: a chain names someone after its word)
+    unstruck_text = re.sub(
+        r"[(\[]\s*(?:who\s+(?:has\s+)?)?((?:replac(?:ed|ing|es)\b|repl\.|sub(?:bed|bing|s)?\b|in\s+for\b)"
+        r"\s*[^)\]\s][^)\]]*)[)\]]", _chain, unstruck_text, flags=re.IGNORECASE,
+    )
+    pieces = [p for p in (clean_name(s) for s in _SPLIT.split(unstruck_text)) if p]
+    struck = [name for s in struck if s for name in _split_accounts(s, authors) if name_like(name)]
+    accounts: list[str] = []
+    order_reversed = False
+    latest_struck = struck[-1] if struck else None
+    if pieces:
+        first = pieces[0]
+        parts = _split_replaced(first)
+        if len(parts) >= 3:
+            names = [_leading_name(clean_name(p), authors) or clean_name(p) for p in parts[0::2]]
+            words = [w for w in parts[1::2] if w]
+            if names[0] == "" and struck:  # "~~Nocase~~ (who replaced Ankamius)": the struck name is the later
+                names[0] = struck.pop()
+                latest_struck = names[0]
+            if names[-1] == "" and len(pieces) > 1:  # "X (replaced Y)": the other name is the next piece
+                names[-1] = clean_name(_split_replaced(pieces[1])[0])
+            names = [n for n in names if n and name_like(n)]
+            # "New replaced Old" / "New replacing Old": the later account is written first.
+            later_first = re.match(r"replac(?:ed|ing|es)$|repl?\.$|in\s+for|sub|<|←", words[0] if words else "", re.I)
+            if later_first and not re.match(r"replaced\s+by|subbed\s+by", words[0], re.IGNORECASE):
+                order_reversed = True
+            accounts = list(reversed(names)) if order_reversed else names
+        else:
+            name = _leading_name(first, authors)
+            if name:
+                accounts = [name, *_accounts_after(first[len(name):], authors)]
+        # Further pieces that are accounts of the thread ("Name - Replacement") join the seat.
+        if authors is not None and accounts:
+            for piece in pieces[1:]:
+                piece_name = _split_replaced(piece)
+                for candidate in piece_name[0::2]:
+                    candidate = clean_name(candidate)
+                    if candidate and authors.seat(candidate) and candidate.casefold() not in {
+                        a.casefold() for a in accounts + struck
+                    }:
+                        accounts.append(candidate)
+    accounts = struck + [a for a in accounts if a.casefold() not in {s.casefold() for s in struck}]
+    accounts = [a for a in accounts if a.casefold() not in moderators]
+    # a later name that never posted and reads as a role or a vacancy is no account (nobody posted yet: none has)
+    accounts = accounts[:1] + [a for a in accounts[1:] if (authors is not None and authors.seat(a))
+                               or not _SEAT_NOTE.search(a)]
+    if not accounts or not all(name_like(a) and not _PHASE_WORDS.match(a) for a in accounts):
+        return None  # "D1 starts - Cedar replaces Cypress - D1 ends" is a line of the game's events
+    # "1-Shot Vigilante" is a role, not a fate
+    rest = re.sub(r"\b(?:\d|one|two|three|single|double)[\s-]*shot\b", " ", plain_text(unstruck_text), flags=re.I)
+    dead = bool(DEAD_WORDS.search(rest)) and not ALIVE_WORDS.search(rest)
+    if latest_struck and accounts[-1] == latest_struck:
+        dead = True  # the seat's latest account is struck out ("~~Alder~~ Vanilla Townie"): a dead seat
+    return _Entry(tuple(dict.fromkeys(accounts)), dead, line)
+
+
+def _chain(bracket: re.Match) -> str:
+    """ "(repl. Middle, First)", "(who replaced Middle, who replaced First)": each name replaced the next."""
+    inside = bracket.group(1)
+    word = re.match(r"replac\w*|repl\.|\w+", inside).group(0)
+    return " " + re.sub(r"\s*,\s*(?:who\s+(?:has\s+)?)?(?:(?:replac\w*|repl\.)\s+)?", f" {word} ", inside) + " "
+
+
+def _split_accounts(text: str, authors: Names | None) -> list[str]:
+    """"Old1 Old2" struck together: the thread's accounts it is made of, when it is nothing else."""
+    if authors is None or authors.seat(text):
+        return [text]
+    found = authors.find(text)
+    rest = text
+    for start, end, _ in reversed(found):
+        rest = rest[:start] + rest[end:]
+    return [text[start:end] for start, end, _ in found] if len(found) > 1 and not rest.strip() else [text]
+
+
+def _accounts_after(rest: str, authors: Names | None) -> list[str]:
+    """The thread's accounts that make up the rest of a list name, when they are all of it: the seat's later
+    accounts written one after another ("The Kool Da Koolzzy Scott Brosius")."""
+    if authors is None or not rest.strip():
+        return []
+    found = authors.find(rest)
+    leftover = rest
+    for start, end, _ in reversed(found):
+        leftover = leftover[:start] + leftover[end:]
+    return [rest[start:end] for start, end, _ in found] if found and not leftover.strip(" *^") else []
+
+
+def _split_replaced(text: str) -> list[str]:
+    """Names and the replacement words between them: [name, word, name, ...]."""
+    return [part for part in _REPLACE_WORDS.split(text) if part is not None]
+
+
+def _leading_name(text: str, authors: Names | None) -> str | None:
+    """The account a list line starts with: the longest thread account it starts with, else its first words."""
+    if authors is not None:
+        found = authors.find(text)
+        if found and found[0][0] == 0:
+            return text[: found[0][1]]
+    words = text.split()
+    if authors is not None and len(words) > 1:
+        # "Dwlee Vanilla Towny lynched D3": the first words are an account as the moderator shortens or slips it
+        for n in range(min(3, len(words) - 1), 0, -1):
+            head = " ".join(words[:n])
+            if authors.seat(authors.spelled(head)):
+                return head
+        # "randomidget Town 1-Shot Vigilante": a name that never posted ends where its role begins; a lone
+        # role-like word ending a short line is part of the name ("I Am Innocent")
+        role = ROLE_WORDS.search(text)
+        lone = role is not None and len(words) <= 3 and len(text[role.start():].split()) == 1
+        if role and role.start() > 0 and not lone and name_like(text[: role.start()].strip()):
+            return text[: role.start()].strip()
+    if not words or len(words) > 4:
+        return None
+    return text if name_like(text) else None
+
+
+def first_count_roster(
+    posts: Sequence[PostLike], moderators: set[str], authors: Names
+) -> tuple[list[_Entry], int] | None:
+    """The players of day 1's first vote count ("Vote Count 1.0 ... Not voting: A, B, ... With 13 alive"), as
+    list entries, when it lists as many of the thread's posters as it says are alive."""
+    for post in posts[1:]:
+        if post.author.casefold() not in moderators:
+            continue
+        lines = [plain_text(line) for line in read_lines(post.body_html)]
+        day = next((d for d in map(vote_count_day, lines[:3]) if d is not None), None)
+        if day is None:
+            continue
+        names = counted_roster(lines, known=lambda name: authors.seat(authors.spelled(name))) if day == 1 else None
+        if names is None:
+            return None
+        return [_Entry((authors.spelled(n),), False, n) for n in names], post.number
+    return None
+
+
+def find_player_list(
+    posts: Sequence[PostLike], moderators: set[str], authors: Names | None, dropped: list[str] | None = None
+) -> tuple[list[_Entry], int | None]:
+    """The player list: the opening post's, else the first moderator post with one. Returns entries and post;
+    ``dropped`` receives the bare names on the list's lines that were not taken as seats."""
+    for post in posts:
+        if post.author.casefold() not in moderators:
+            continue
+        left: list[str] = []
+        entries = _list_entries(read_lines(post.body_html, list_marks=True), moderators, authors, left)
+        if entries:
+            if dropped is not None:
+                dropped.extend(left)
+            return entries, post.number
+    return [], None
+
+
+def _list_entries(
+    lines: list[str], moderators: set[str], authors: Names | None, dropped: list[str] | None = None
+) -> list[_Entry]:
+    """Runs of list-like lines; a run counts when it sits under a player-list header or names thread accounts."""
+    runs: list[tuple[bool, list[_Entry]]] = []
+    header = False
+    run: list[_Entry] = []
+    run_header = False
+    counted: dict[int, int] = {}  # id(run) -> the seats its header counts ("Alive (11/13)")
+    stated = None
+    paragraph = 0
+    after_blank = True
+    for line in lines:
+        if line == BLANK:
+            paragraph += 1
+            after_blank = True
+            continue
+        plain = plain_text(line)
+        # a header above a list, or after a blank line; inside a list ("Died" between the living and the dead)
+        # the run reads on
+        heads = (not run or after_blank) and _is_header(line, authors)
+        after_blank = False
+        entry = None if heads else _read_entry(line, authors, moderators)
+        if entry is None:
+            if run:
+                runs.append((run_header, run))
+                run = []
+            header = heads or bool(_LIST_HEADER.match(plain.strip("*~=_ ")) or (
+                len(plain.split()) <= 6 and _COUNT_HEADER.search(plain.strip("*~=_: "))))
+            said = _SEATS_COUNTED.search(plain) if header and len(plain.split()) <= 6 else None
+            stated = int(said.group(1)) if said else None
+            if header:
+                # "Living (8/12):" headers may have a list on the same line after a colon
+                tail = plain.split(":", 1)[1].strip() if ":" in plain else ""
+                if tail:
+                    names = [n for n in (clean_name(x) for x in re.split(r",|\band\b", tail)) if name_like(n)]
+                    if len(names) >= 3:
+                        runs.append((True, [_Entry((n,), False, line) for n in names]))
+            continue
+        if not run:
+            run_header = header
+            if stated is not None:
+                counted[id(run)] = stated
+        run.append(replace(entry, paragraph=paragraph))
+    if run:
+        runs.append((run_header, run))
+    chosen: list[_Entry] = []
+    chosen_runs: list[tuple[bool, list[_Entry]]] = []
+    headed_total = sum(len(entries) for under_header, entries in runs if under_header)
+    parts = _numbered_parts(runs, authors)
+    for under_header, entries in runs:
+        before = len(chosen)
+        known = sum(1 for e in entries if authors is not None and any(authors.seat(a) for a in e.accounts))
+        vouched = authors is not None and known >= max(2, len(entries) // 2 + 1)
+        # "Alive:" with one name left and "Dead:" with the rest are one list in two parts
+        headed = under_header and (len(entries) >= 3 or headed_total >= 3) and (authors is None or known >= 1)
+        # a numbered or bulleted list one of whose names has posted: at the game's start most have not
+        marked = any(_marked_stretches(entries))
+        whole = counted.get(id(entries)) == len(entries) and (headed_total >= 3 or len(entries) >= 3)
+        if vouched or headed or whole or id(entries) in parts or (marked and (authors is None or known >= 1)) or (
+                len(entries) >= 5 and authors is None):
+            chosen.extend(entries)
+        if len(chosen) > before:
+            chosen_runs.append((under_header, entries))
+    if authors is not None:
+        vouched = []
+        for n, (listed, run) in enumerate(chosen_runs):
+            elsewhere = {a.casefold() for _, other in chosen_runs if other is not run for e in other
+                         for a in e.accounts}
+            above = {a.casefold() for _, other in chosen_runs[:n] for e in other for a in e.accounts}
+            if counted.get(id(run)) == len(run) or id(run) in parts:  # as many lines as its header counts, or a
+                # part of a list numbered in parts: each line is a seat
+                vouched.extend(run)
+                continue
+            vouched.extend(_vouched(run, authors, elsewhere, listed=listed, above=above))
+        if sum(1 for e in vouched if any(authors.seat(a) for a in e.accounts)) >= 3 or len(vouched) >= 3:
+            if dropped is not None:  # a bare name among the list's lines, left out: said, never dropped silently
+                kept = {id(e) for e in vouched}
+                dropped.extend(e.accounts[0] for _, run in chosen_runs for e in run if id(e) not in kept
+                               and _bare(e) and not _HEADING_WORDS.search(e.accounts[0]))
+            chosen = vouched
+    if len(chosen) < 3:
+        return []
+    if authors is not None:
+        chosen = [_Entry(tuple(authors.spelled(a) for a in e.accounts), e.dead, e.line) for e in chosen]
+    # one seat per account: a later mention (the dead list repeating a name) merges into the first; a line that
+    # names accounts of two seats ("Cedar replaces Cypress; Elm replaces Elmo", "(Other roles: Alder - Cop,
+    # Birch - Doctor)") tells of several seats and is none of them
+    merged: list[_Entry] = []
+    for entry in chosen:
+        keys = {a.casefold() for a in entry.accounts}
+        meets = [i for i, other in enumerate(merged) if keys & {a.casefold() for a in other.accounts}]
+        if len(meets) > 1:
+            continue
+        if meets:
+            other = merged[meets[0]]
+            accounts = other.accounts + tuple(a for a in entry.accounts if a.casefold() not in
+                                              {x.casefold() for x in other.accounts})
+            merged[meets[0]] = _Entry(accounts, other.dead or entry.dead, other.line)
+        else:
+            merged.append(entry)
+    return _chain_replacements(merged, lines, authors) if authors is not None else merged
+
+
+def _chain_replacements(seats: list[_Entry], lines: list[str], authors: Names) -> list[_Entry]:
+    """The list post's own "Jazz replaces Drake" lines (a timeline kept under the list): the thread's account on
+    one side joins the seat that holds the other, the earlier account first."""
+    seats = list(seats)
+    for _ in range(3):  # "B replaces A" above "C replaces B", the list naming only C
+        changed = False
+        for line in lines:
+            plain = plain_text(line)
+            for match in REPLACEMENT.finditer(plain):
+                if NOT_REPLACEMENT.search(plain[: match.start()] + " " + plain[match.end():][:20]):
+                    continue
+                new = authors.spelled(strip_lead(match.group("new") or match.group("new2")))
+                old = authors.spelled(strip_lead(match.group("old") or match.group("old2")))
+                holds = {name: next((i for i, e in enumerate(seats) if name.casefold() in
+                                     {a.casefold() for a in e.accounts}), None) for name in (new, old)}
+                if holds[old] is not None and holds[new] is None and authors.seat(new):
+                    e = seats[holds[old]]
+                    seats[holds[old]] = _Entry((*e.accounts, new), e.dead, e.line)
+                elif holds[new] is not None and holds[old] is None and authors.seat(old):
+                    e = seats[holds[new]]
+                    seats[holds[new]] = _Entry((old, *e.accounts), e.dead, e.line)
+                else:
+                    continue
+                changed = True
+        if not changed:
+            break
+    return seats
+
+
+def _is_header(line: str, authors: Names | None) -> bool:
+    """A short unmarked line naming what the list below holds ("Players", "The Living"), no account of it."""
+    plain = plain_text(line).strip("*~=_ ")
+    if _BULLET.match(line) or len(plain.split()) > 6 or not (_LIST_HEADER.match(plain) or _COUNT_HEADER.search(plain)):
+        return False
+    return authors is None or not authors.find(plain)
+
+
+def _marked_stretches(run: list[_Entry]) -> list[bool]:
+    """Each entry: whether it is one of three or more lines in a row numbered or bulleted alike, or of two or
+    more numbered from 1 up ("1. Alder", "2. Birch" under one header, the rest under another)."""
+    marks = [_style(e.line) for e in run]
+    numbers = [_number(e.line) for e in run]
+    inside = [False] * len(run)
+    start = 0
+    for i in range(1, len(run) + 1):
+        counting = i < len(run) and numbers[i] is not None and numbers[i] == (numbers[i - 1] or -1) + 1
+        if i == len(run) or marks[i] != marks[start] or (numbers[start] == 1 and not counting):
+            from_one = numbers[start] == 1 and all(
+                numbers[j] == j - start + 1 for j in range(start, i))
+            if marks[start] and (i - start >= 3 or (from_one and i - start >= 2)):
+                inside[start:i] = [True] * (i - start)
+            start = i
+    return inside
+
+
+def _numbered_parts(runs: list[tuple[bool, list[_Entry]]], authors: Names | None) -> set[int]:
+    """The runs (by id) of one list numbered in parts under headers: the living 1, 3, 4 ... 13 and the dead 2, 6,
+    each part's numbers filling the others' gaps from 1 up, one name among them posted."""
+    numbered = [(entries, [_number(e.line) for e in entries]) for under_header, entries in runs if under_header]
+    numbered = [(entries, numbers) for entries, numbers in numbered if numbers and None not in numbers]
+    if len(numbered) < 2:
+        return set()
+    every = [n for _, numbers in numbered for n in numbers]
+    posted = authors is not None and any(authors.seat(a) for entries, _ in numbered for e in entries
+                                         for a in e.accounts)
+    if set(every) != set(range(1, max(every) + 1)) or len(set(every)) < 5 or not (posted or authors is None):
+        return set()
+    return {id(entries) for entries, _ in numbered}
+
+
+def _bare(entry: _Entry) -> bool:
+    """A list line that is a name and nothing more (its bullet or number aside)."""
+    text = plain_text(_NUMBER_AFTER_BULLET.sub("", _BULLET.sub("", entry.line, count=1), count=1))
+    return text.strip(" *^") == entry.accounts[0] and len(entry.accounts) == 1
+
+
+def _after_name(entry: _Entry) -> str:
+    """What a list line says after its first name."""
+    text = plain_text(_NUMBER_AFTER_BULLET.sub("", _BULLET.sub("", entry.line, count=1), count=1))
+    at = text.casefold().find(entry.accounts[0].casefold())
+    return text[at + len(entry.accounts[0]):] if at >= 0 else text
+
+
+def _number(line: str) -> int | None:
+    found = re.match(r"\s*(?:#|no\.?\s*)?(\d{1,2})\s*[.):\]\-]", line, re.IGNORECASE)
+    return int(found.group(1)) if found else None
+
+
+def _style(line: str) -> str:
+    """A list line's mark: "1" for any number, the bullet itself, or "" for none."""
+    bullet = _BULLET.match(line)
+    return "" if not bullet else ("1" if any(c.isdigit() for c in bullet.group(0)) else bullet.group(0).strip())
+
+
+# "Alive (11/13)": the seats the list below the header holds, of the game's
+_SEATS_COUNTED = re.compile(r"\(\s*(\d{1,2})\s*/\s*\d{1,2}\s*\)")
+# "On the Run (5/9)", "Still Frozen": a short line that counts the seats below it or says they still live
+_COUNT_HEADER = re.compile(r"\(\s*\d{1,2}\s*/\s*\d{1,2}\s*\)|^still\s+\w+\W*$", re.IGNORECASE)
+# A line among names that reads as a heading of the post's parts, not a player's name
+_HEADING_WORDS = re.compile(
+    r"\b(?:game|links?|rules?|setup|flavou?r|history|start|over|intro|etc|denotes|indicates|confirmed|"
+    r"replacements?|dead|alive|living|players?|pt|notes?|spoilers?|graveyard)\b|=",
+    re.IGNORECASE,
+)
+# What a list line may say of its player besides the name, when it is no role: "(alt)", "- confirmed",
+# "(V/LA until Friday)", "(replacement)"
+_STATUS_NOTE = re.compile(
+    r"^(?:(?:alt|confirmed|unconfirmed|in|signed\s+up|v\s*/\s*la|vla|l\s*/\s*a|on\s+vacation|away|busy|"
+    r"replacement|sub|new|host'?s?\s+alt|backup)\b[\w\s/.'-]{0,30})$",
+    re.IGNORECASE,
+)
+
+
+def _vouched(
+    run: list[_Entry], authors: Names, elsewhere: set[str], *, listed: bool = False, above: frozenset[str] = frozenset()
+) -> list[_Entry]:
+    """The thread's posters vouch for a list: a name that never posted stays only between two that did (at the
+    list's ends, beside two that did when another list names it too), in the same numbered or bulleted list,
+    or on a line of its own (or with its role or fate) beside such lines (a player replaced or killed before
+    posting); headers ("Not So
+    Much" between the living and the dead, "Died" above "Alder - Vanilla Townie - lynched Day 1") and notes
+    drop out.
+
+    A name that has not posted is also a seat when the list is a list by its form and the line is shaped like
+    its list's lines, with nothing after the name but a role or a note on the player ("(alt)", "- confirmed"):
+    one of three or more lines in a row numbered or bulleted alike, or (``listed``, under a player-list
+    header) a line with the mark and the kind of note of a posted line in its paragraph."""
+    posted = [any(authors.seat(a) for a in e.accounts) for e in run]
+
+    def note(entry: _Entry) -> str | None:
+        """What the line says besides its names: "" (nothing), "noted" (a role, with or without its fate:
+        "Alder (Cop — died Night 1)") or None (anything else)."""
+        text = plain_text(_BULLET.sub("", entry.line, count=1))
+        for account in sorted(entry.accounts, key=len, reverse=True):
+            text = text.replace(account, " ")
+        rest = re.sub(r"[\s*^()\[\]{}|,:.–—-]+", " ", text).strip()
+        told = len(rest.split()) <= 8 and not re.search(r"[!?]", rest) and ROLE_WORDS.search(rest)
+        return "" if not rest else ("noted" if told or _STATUS_NOTE.match(rest) else None)
+
+    def alone(entry: _Entry, near: list[int]) -> bool:
+        """A bare name beside bare names, or a name with its role ("Mafia Goon, lynched Day 1", a line's broken
+        end, has none) beside lines of names no list names before (a list of fates repeating the list above
+        vouches for no slip: "Aegot, Vanilla Townie" under a list with "Aegor")."""
+        own = note(entry)
+        return own == "" and all(note(run[j]) == "" for j in near) or own == "noted" and all(
+            note(run[j]) is not None and not repeated(j) for j in near
+        )
+
+    def repeated(j: int) -> bool:  # entry j names a seat another list, or this one above it, names too
+        keys = {a.casefold() for a in run[j].accounts}
+        return bool(keys & elsewhere) or any(keys & {a.casefold() for a in e.accounts} for e in run[:j])
+
+    def style(entry: _Entry) -> str:
+        return _style(entry.line)
+
+    def separated(entry: _Entry) -> bool:
+        """A name alone, or a name and its note set apart ("Alder - Cop"; "The Cop has died" is a sentence)."""
+        return note(entry) == "" or note(entry) is not None and bool(re.match(r"\s*[-–—,:(\[|]", _after_name(entry)))
+
+    posted_shapes = {(style(e), style(e) or note(e)) for e, done in zip(run, posted, strict=True) if done}
+    marked = _marked_stretches(run)
+    posted_paragraphs = {e.paragraph for e, done in zip(run, posted, strict=True) if done}
+
+    def shaped(i: int) -> bool:
+        """A listed line shaped like a posted line of the list, in the same paragraph as one (a heading below
+        the list, after a blank line, is none): the same mark, and after the name no more than a note; an
+        unmarked line says as much as they do (a bare "Game timeline" under "Fir, Vanilla Townie" is no seat),
+        and heads no lines of another shape below it ("Not So Much" above "Elm, Cop, killed Night 1"). A list
+        repeating another's players (the fates under the roster) adds none: a slip there is no new seat."""
+        e = run[i]
+        if note(e) is None or not e.accounts[0][:1].isalnum() or _LIST_HEADER.match(plain_text(e.line)) or (
+                _HEADING_WORDS.search(e.accounts[0])) or e.paragraph in repeating:
+            return False
+        if marked[i]:
+            return separated(e)
+        heads = style(e) == "" and i + 1 < len(run) and style(run[i + 1]) == "" and note(run[i + 1]) != note(e)
+        return listed and not heads and (style(e), style(e) or note(e)) in posted_shapes and (
+            e.paragraph in posted_paragraphs)
+
+    repeating = set()  # the paragraphs most of whose posted names a list above names already
+    for paragraph in {e.paragraph for e in run}:
+        posted_at = [j for j, done in enumerate(posted) if done and run[j].paragraph == paragraph]
+        said = [j for j in posted_at if {a.casefold() for a in run[j].accounts} & above or any(
+            {a.casefold() for a in run[j].accounts} & {a.casefold() for a in e.accounts} for e in run[:j])]
+        if len(said) * 2 > len(posted_at):
+            repeating.add(paragraph)
+
+    def between(i: int) -> list[int]:
+        """The neighbours that vouch for entry i: the two around it; at the list's ends, for a name the list
+        names again elsewhere ("Dead: Alder, Vanilla Townie, lynched Day 2"), the two after or before it."""
+        if 0 < i < len(run) - 1:
+            return [i - 1, i + 1]
+        if len(run) >= 3 and run[i].accounts[0].casefold() in elsewhere:
+            return [1, 2] if i == 0 else [i - 2, i - 1]
+        return []
+
+    def vouched(i: int) -> bool:
+        e, near = run[i], between(i)
+        return bool(near) and all(posted[j] for j in near) and all(style(run[j]) == style(e) for j in near) and (
+            style(e) != "" and separated(e) or alone(e, near)
+        ) and not _LIST_HEADER.match(plain_text(e.line)) and e.accounts[0][:1].isalnum()
+
+    return [e for i, e in enumerate(run) if posted[i] or vouched(i) or shaped(i)]
+
+
+def listed_after_posting(
+    posts: Sequence[PostLike], moderators: Sequence[str], accounts: Sequence[str], seats: int
+) -> tuple[list[_Entry], int | None]:
+    """Seats of the moderators' player list that a game file lacks, now that their players have posted: the list
+    read again with the thread's posters so far (a name nobody who posted vouched for at the game's start),
+    each entry none of whose accounts is in ``accounts`` (of the file's ``seats``) and one of which has posted,
+    while the list names as many seats as the file and they together. (entries, list post)."""
+    mods = {m.casefold() for m in moderators}
+    authors = Names({a: [a] for a in dict.fromkeys(p.author for p in posts) if a.casefold() not in mods})
+    if not authors.seat_of:
+        return [], None
+    entries, post = find_player_list(posts, mods, authors)
+    # the file's accounts as the list reads them now ("Hazel" is the account "Hazel99" once it posts)
+    known = {a.casefold() for a in accounts} | {authors.spelled(a).casefold() for a in accounts}
+    missing = [e for e in entries if not known & {a.casefold() for a in e.accounts}
+               and any(authors.seat(a) for a in e.accounts)]
+    if seats + len(missing) > len(entries):
+        return [], post  # more seats than the list names: the file holds seats the list does not, leave it be
+    return missing, post

@@ -1,0 +1,197 @@
+"""Reading a whole thread: the moderators, the player list, then each moderator post in order."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from datetime import UTC, tzinfo
+
+from assistant.reading.announcements.accounts import Names
+from assistant.reading.announcements.deaths import (
+    confirm_counted_out,
+    read_count_lynch,
+    read_counted_living,
+    read_death,
+    read_game_won,
+    read_hammered_flip,
+    read_listed_fates,
+    read_lynch,
+    read_lynch_flip,
+    read_majority_death,
+    read_wagons,
+)
+from assistant.reading.announcements.facts import Cite, PlayerFact, PostLike, ThreadFacts
+from assistant.reading.announcements.moderators import read_helpers, read_moderators
+from assistant.reading.announcements.phases import (
+    read_dawn,
+    read_day_goes_on,
+    read_day_one_start,
+    read_deadline_line,
+    read_missed_day,
+    read_next_day_in_end_post,
+    read_night_zero,
+    read_opening,
+    read_phase,
+    read_vote_count_day,
+)
+from assistant.reading.announcements.player_list import find_player_list, first_count_roster
+from assistant.reading.announcements.replacements import read_replacements
+from assistant.reading.announcements.seat_count import seat_count_problem, stated_seats
+from assistant.reading.announcements.state import State
+from assistant.reading.announcements.text import plain_text, read_lines, sentences, trim
+from assistant.reading.count_state import vote_count_day
+
+
+def read_thread_facts(
+    posts: Sequence[PostLike],
+    *,
+    title: str | None = None,
+    moderators: Sequence[str] | None = None,
+    players: dict[str, Sequence[str]] | None = None,
+    after_post: int | None = None,
+    timezone: tzinfo = UTC,
+) -> ThreadFacts:
+    """Everything the thread's moderators announce, read from ``posts`` (in thread order).
+
+    ``moderators`` and ``players`` (seat name → accounts) are what the caller already knows, such as a game
+    file's; without them the reader takes them from the thread. Announcements are read from posts after
+    ``after_post`` only (the phase is still followed from the start, so day numbers stay right).
+    """
+    posts = list(posts)
+    if not posts:
+        return ThreadFacts(title, tuple(moderators or ()), None, (), (), (), (), (), (), (), ("no posts",))
+    opening = posts[0]
+    if moderators:
+        mods, mods_cite = tuple(moderators), None
+    else:
+        mods, mods_cite = read_moderators(opening)
+    mod_keys = {m.casefold() for m in mods}
+    authors = Names({a: [a] for a in dict.fromkeys(p.author for p in posts) if a.casefold() not in mod_keys})
+    problems: list[str] = []
+    player_facts: list[PlayerFact] = []
+    if players:
+        seats = {name: list(accounts) for name, accounts in players.items()}
+    else:
+        dropped: list[str] = []
+        entries, list_post = find_player_list(posts, mod_keys, authors if authors.seat_of else None, dropped)
+        counted = first_count_roster(posts, mod_keys, authors)
+        if counted is not None and len(counted[0]) > len(entries):  # the list is cut short: the count has all
+            entries, list_post = counted
+        seats = {}
+        for entry in entries:
+            seats[entry.accounts[0]] = list(entry.accounts)
+            player_facts.append(
+                PlayerFact(entry.accounts[0], entry.accounts[1:], entry.dead, Cite(list_post, trim(entry.line)))
+            )
+        if not entries:
+            problems.append("no player list found in the moderators' posts")
+        left = [name for name in dropped if name.casefold() not in {a.casefold() for e in entries for a in e.accounts}]
+        if left and entries:
+            problems.append(f"post {list_post}: {', '.join(left)} on the player list's lines not taken as seats "
+                            "(no player who posted vouches for them): check [[players]]")
+    if not moderators and seats:
+        helpers, helpers_cite = read_helpers(posts, mod_keys, seats)
+        if helpers:
+            mods = (*mods, *helpers)
+            mods_cite = mods_cite or helpers_cite
+            mod_keys |= {h.casefold() for h in helpers}
+    state = State(authors=authors)
+    names = Names(seats)
+    state.posts_by_seat = _posts_by_seat(posts, names)
+    opening_block = True  # the opening post and the moderators' posts right after it (reserved, kept up to date)
+    run: list[PostLike] = []  # the moderators' posts since the last player's post
+    for post in posts:
+        if post.author.casefold() not in mod_keys:
+            opening_block = False
+            run = []
+            state.inferred_start = None  # a player posted in the day: its start stands
+            continue
+        run.append(post)
+        state.quiet = after_post is not None and post.number <= after_post
+        if post is opening:
+            read_opening(post, state, timezone)
+            continue
+        if read_night_zero(post, state):
+            continue
+        if opening_block and state.day != 0:  # after a Night 0 began, the moderator's posts are news
+            read_day_one_start(post, state, timezone)
+            continue
+        if state.night and state.night_post is not None and post.number > state.night_post and \
+                (state.dawn is None or state.dawn[0] <= state.night_post):
+            first = read_lines(post.body_html)
+            state.dawn = (post.number, trim(first[0] if first else ""))
+        before = copy.deepcopy(state), copy.deepcopy(seats)
+        read_announcement(post, state, names, seats, timezone)
+        read_vote_count_day(post, run, state, timezone)
+        read_counted_living(post, state, names, seats)
+        ends = len(state.facts["ends"]) - len(before[0].facts["ends"])
+        if state.day - before[0].day > 1 or ends > 1:
+            # a post that runs through several days is a summary the moderator keeps up to date (often
+            # the reserved second post, edited after the fact): it announces nothing new
+            state = before[0]
+            seats.clear()
+            seats.update(before[1])
+            names.__init__(seats)
+    if not any(s.day == 1 for s in state.facts["starts"]):  # a Night 0 whose end the reader did not see
+        state.facts["starts"][:0], state.facts["deadlines"][:0] = state.day_one
+    confirm_counted_out(state, posts[-1].number)
+    if not players and seats:  # the list read against the size the moderator states before day 1 ends
+        day_one_end = next((e.post for e in state.facts["ends"] if e.day == 1), None)
+        problem = seat_count_problem(len(seats), stated_seats(posts, mod_keys, before=day_one_end))
+        if problem:
+            problems.append(problem)
+    state.quiet = False
+    read_listed_fates(player_facts, state)
+    if not moderators:  # a poster taken for a co-moderator who turns out to replace into a seat is a player
+        players_keys = {a.casefold() for accounts in seats.values() for a in accounts}
+        mods = tuple(m for m in mods if m == opening.author or m.casefold() not in players_keys)
+    f = state.told_facts()
+    return ThreadFacts(
+        title=title,
+        moderators=mods,
+        moderators_cite=mods_cite,
+        players=tuple(player_facts),
+        day_starts=tuple(f["starts"]),
+        day_ends=tuple(f["ends"]),
+        eliminations=tuple(f["elims"]),
+        deaths=tuple(f["deaths"]),
+        replacements=tuple(f["repl"]),
+        deadlines=tuple(f["deadlines"]),
+        problems=tuple(problems + f["problems"]),
+    )
+
+
+def _posts_by_seat(posts: Sequence[PostLike], names: Names) -> dict[str, list[int]]:
+    """Each seat's posts in the thread (by any of its accounts known when the reading starts)."""
+    written: dict[str, list[int]] = {}
+    for post in posts:
+        seat = names.seat_of.get(post.author.casefold())
+        if seat is not None:
+            written.setdefault(seat, []).append(post.number)
+    return written
+
+
+def read_announcement(
+    post: PostLike, state: State, names: Names, seats: dict[str, list[str]], timezone: tzinfo
+) -> None:
+    """What one moderator post announces, sentence by sentence, then what the whole post tells."""
+    lines = read_lines(post.body_html)
+    read_missed_day(lines, post, state)
+    state.count_day = next((d for d in (vote_count_day(plain_text(line)) for line in lines[:3]) if d is not None), None)
+    read_wagons(lines, state, names)
+    read_day_goes_on(" ".join(plain_text(line) for line in lines), state)
+    for line, plain in ((whole, sentence) for whole in lines for sentence in sentences(plain_text(whole))):
+        cite = Cite(post.number, trim(line))
+        read_replacements(plain, post, cite, state, names, seats)  # first: later sentences may name the new account
+        if read_phase(plain, lines, post, cite, state, timezone):
+            continue
+        read_game_won(plain, state)
+        if read_lynch(plain, post, cite, state, names) or read_hammered_flip(plain, post, cite, state, names) or \
+                read_death(plain, post, cite, state, names):
+            continue
+        read_deadline_line(plain, post, cite, state, timezone)
+    read_majority_death(post, lines, state, names)
+    read_lynch_flip(post, lines, state, names)
+    read_count_lynch(post, state)
+    read_next_day_in_end_post(post, lines, state, sum(1 for seat in seats if seat not in state.dead), timezone)
+    read_dawn(post, lines, state, timezone)

@@ -1,0 +1,66 @@
+"""Replacements as moderators announce them: "Yew replaces Alder", "Alder has been replaced by Yew", and
+with the verb in quotes for a hydra or an alt taking the seat ('Yew "replaces" Alder')."""
+
+from __future__ import annotations
+
+import re
+
+from assistant.reading.announcements.accounts import Names
+from assistant.reading.announcements.facts import Cite, PostLike, ReplacementFact
+from assistant.reading.announcements.state import State
+from assistant.reading.announcements.text import name_like, strip_lead
+
+REPLACEMENT = re.compile(
+    r"(?P<new>[^\s,.!:;()][^,.!:;()]{0,40}?)\s+(?:is\s+|has\s+|will\s+be\s+|will\s+)?(?:now\s+)?[\"“”]?"
+    r"(?:replacing|replaces|replaced|subbing\s+(?:in\s+)?for|subs\s+(?:in\s+)?for|is\s+in\s+for|in\s+for|"
+    r"taking\s+over\s+for|takes\s+over\s+for|has\s+taken\s+over\s+for|(?:has\s+)?stepped\s+in\s+for)[\"“”]?\s+"
+    r"(?P<old>[^\s,.!:;()][^,.!:;()]{0,40}?)(?=\s*(?:[,.!:;()]|$|\s+(?:as|in|who|and|effective|from)\b))"
+    r"|(?P<old2>[^\s,.!:;()][^,.!:;()]{0,40}?)\s+(?:is\s+being|has\s+been|is|was|will\s+be|got)\s+(?:now\s+)?"
+    r"replaced\s+by\s+(?P<new2>[^\s,.!:;()][^,.!:;()]{0,40}?)(?=\s*(?:[,.!:;()]|$|\s+(?:as|in|who|and)\b))",
+    re.IGNORECASE,
+)
+_NAME = r"[^\s,.!:;()][^,.!:;()]{0,40}?"
+# "Alder has been replaced." ... "Yew takes his spot!": the new account named in the next sentence
+REPLACED_ALONE = re.compile(rf"^(?P<old>{_NAME})\s+(?:has\s+been|was|is\s+being|got)\s+replaced\s*[.!]*$",
+                            re.IGNORECASE)
+TAKES_SPOT = re.compile(
+    rf"^(?P<new>{_NAME})\s+(?:takes|has\s+taken|is\s+taking|will\s+take|will\s+be\s+taking)\s+(?:over\s+)?"
+    rf"(?:(?P<old>{_NAME})'s|his|her|their|the)\s+(?:spot|slot|place|seat)\b",
+    re.IGNORECASE,
+)
+NOT_REPLACEMENT = re.compile(r"\b(need|needs|needed|seek|seeking|looking|request|requested|will\s+be\s+replaced\s*$|"
+                              r"prod|if)\b", re.IGNORECASE)
+
+
+def read_replacements(plain: str, post: PostLike, cite: Cite, state: State, names: Names,
+                      seats: dict[str, list[str]]) -> None:
+    """Each replacement a sentence announces: the new account joins its seat (in ``seats`` and ``names``, so
+    that later sentences may name it). The old player may be named by a nickname that starts one seat's
+    account alone ("Sleepy" for SleepyKrew); the new account is spelled as it posts when one poster alone is
+    that close ("Scorpius" for Scorpious)."""
+    found = [(m.group("new") or m.group("new2"), m.group("old") or m.group("old2"), m)
+             for m in REPLACEMENT.finditer(plain)]
+    alone = REPLACED_ALONE.match(plain)
+    if alone and not NOT_REPLACEMENT.search(plain):
+        state.replaced = (post.number, alone.group("old"))  # its successor named in a sentence that follows
+        return
+    spot = TAKES_SPOT.match(plain)
+    if spot:
+        old = spot.group("old") or (state.replaced[1] if state.replaced and state.replaced[0] == post.number else None)
+        if old:
+            found.append((spot.group("new"), old, None))
+    for new, old, match in found:
+        if match is not None and NOT_REPLACEMENT.search(plain[: match.start()] + " " + plain[match.end():][:20]):
+            continue
+        written, old = strip_lead(new), strip_lead(old)
+        seat = names.seat(old) or names.nickname(old)
+        new = state.authors.spelled(written) if state.authors is not None else written
+        if seat is None or not name_like(new):
+            continue
+        accounts = seats.setdefault(seat, [seat])
+        if new != written and names.seat(written) is None:
+            accounts.append(written)  # the moderator's spelling, to read later posts by (never written to the file)
+        if names.seat(new) != seat:
+            accounts.append(new)
+            state.add("repl", ReplacementFact(seat, new, post.number, cite))
+        names.__init__(seats)

@@ -1,0 +1,61 @@
+"""Where the reading of a thread stands: the day, whether it is night, who is dead, and the facts read so far."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from assistant.reading.announcements.facts import Cite, DayEnd, PostLike
+
+
+@dataclass
+class State:
+    day: int = 0
+    night: bool = True  # before day 1 starts
+    ended: bool = False  # the current day has ended (lynch or night)
+    lynched: bool = False  # ... by its lynch or no-lynch
+    implicit: bool = False  # day 1 was taken to start with the opening post
+    night_post: int | None = None  # the post that ended the last day
+    dawn: tuple | None = None  # (post, first line): the moderators' first post after the last day ended
+    inferred_start: int | None = None  # a day started only by its numbers stated at night, no player posted since
+    nights_numbered_by_day: bool = False  # a night was named with its day's number ("Day 1" then "Night 1")
+    count_day: int | None = None  # the day the vote count in the post being read is for
+    wagons: tuple | None = None  # (day, {seat: votes}, votes a lynch takes) of the day's last count with both
+    quiet: bool = False  # the post being read is one the caller already knows: follow it, record nothing
+    told: dict = field(default_factory=dict)  # post -> the phases of the deaths it told, also when read quietly
+    dead: set = field(default_factory=set)  # seats read dead, also from posts read quietly (before after_post)
+    posts_by_seat: dict = field(default_factory=dict)  # seat -> the numbers of the posts its accounts wrote
+    listed_living: dict = field(default_factory=dict)  # day -> the seats its counts listed living
+    over: bool = False  # the moderator declared the game won: later posts are talk about it, no news of deaths
+    day_one: tuple = ((), ())  # day 1's start and deadline as the opening gave them, taken back by a Night 0
+    counted_out: list = field(default_factory=list)  # (DeathFact, day, quiet): left out of a count, unconfirmed
+    replaced: tuple | None = None  # (post, name): "Alder has been replaced.", its successor still to be named
+    authors: object = None  # the thread's posters (accounts.Names): a new account is spelled as it posts
+    quiet_facts: set = field(default_factory=set)  # (kind, fact) of the facts read quietly: followed, not told
+    facts: dict = field(default_factory=lambda: {k: [] for k in (
+        "starts", "ends", "elims", "deaths", "repl", "deadlines", "problems")})
+
+    def add(self, kind: str, fact) -> None:
+        """Record a fact of the post being read. One read quietly is kept too, so that the reading goes on from
+        it exactly as a reading of the whole thread does (a day's lynch already told, its start already read),
+        and is left out of what the reader gives (:meth:`told_facts`)."""
+        if kind in ("deaths", "elims") and fact.player:
+            self.dead.add(fact.player)
+        if kind == "deaths":
+            self.told.setdefault(fact.cite.post, set()).add(fact.phase)
+        self.facts[kind].append(fact)
+        if self.quiet:
+            self.quiet_facts.add((kind, fact))
+
+    def told_facts(self) -> dict:
+        """The facts of the posts read aloud (after the caller's ``after_post``)."""
+        return {kind: [f for f in facts if (kind, f) not in self.quiet_facts] for kind, facts in self.facts.items()}
+
+    def has_elimination(self, day: int) -> bool:
+        return any(e.day == day for e in self.facts["elims"])
+
+    def end_day(self, post: PostLike, cite: Cite) -> None:
+        if self.day and not self.night and not self.ended:
+            self.add("ends", DayEnd(self.day, post.number, cite))
+            self.ended = True
+            self.night_post = post.number
+        self.night = bool(self.day)  # a day that ends gives way to the night

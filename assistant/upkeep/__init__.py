@@ -1,0 +1,1 @@
+"""The game file's upkeep: a new game file from a thread, kept up to date as the thread grows."""

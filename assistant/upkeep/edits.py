@@ -1,0 +1,646 @@
+"""Round-trip edits of the moderator's game file: add what the thread says, keep everything the moderator wrote.
+
+An edit is a value (:class:`SetDay`, :class:`AddDeath`, :class:`AddReplacement`, :class:`AddPlayer`,
+:class:`RemovePlayer`, :class:`AddEvent`); :func:`apply_edits` takes the file's text and returns the new text,
+what it wrote and where the file says something else. tomlkit keeps the moderator's comments, order and
+layout; each entry written carries a comment citing the post and the moderator's own words. What the file
+already says wins: a different value is a disagreement to report, never overwritten, unless the moderator
+asks for the change (``replace=True``, the editing commands). The same edits applied twice change nothing.
+:func:`write_game_file` is the one place that writes the file (whole or not at all).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, tzinfo
+from pathlib import Path
+from typing import Any, Protocol
+
+import tomlkit
+import tomlkit.container
+import tomlkit.items
+
+from assistant.errors import VotalError
+from assistant.gamefile.game import PHASE_RE, Game, game_zone_name, parse_game
+from assistant.gamefile.zones import zone_named
+
+CITE_WORDS = 90  # characters of the moderator's words kept in a comment
+
+
+class Cited(Protocol):
+    """Where a fact comes from: a post number (None when no post says it) and the words that say it."""
+
+    post: int | None
+    words: str
+
+
+@dataclass(frozen=True)
+class Note:
+    """A cite for what the moderator typed at the command line rather than posted."""
+
+    words: str
+    post: int | None = None
+
+
+@dataclass(frozen=True)
+class SetDay:
+    """A day's posts and times: only the fields given are written."""
+
+    day: int
+    cite: Cited
+    start_post: int | None = None
+    end_post: int | None = None
+    start: datetime | None = None  # aware: written in the game's zone with its offset
+    end: datetime | None = None
+
+
+@dataclass(frozen=True)
+class AddDeath:
+    player: str  # any account of the seat
+    phase: str  # "night 2", "day 3"
+    cite: Cited
+    post: int | None = None  # a kill during the day: dead from this post on
+
+
+@dataclass(frozen=True)
+class AddReplacement:
+    old: str  # any account of the seat
+    new: str
+    post: int  # the new account holds the seat from this post on
+    cite: Cited
+
+
+@dataclass(frozen=True)
+class AddPlayer:
+    name: str
+    cite: Cited
+    replacements: tuple[str, ...] = ()  # later accounts the player list names, from posts it does not say
+
+
+@dataclass(frozen=True)
+class RemovePlayer:
+    name: str  # the seat's name (its first account)
+
+
+@dataclass(frozen=True)
+class AddEvent:
+    """A declared event ([[events]]): an extension, a deadline moved; one per (day, kind, post)."""
+
+    day: int
+    kind: str
+    cite: Cited
+    hours: float | None = None
+    post: int | None = None
+    time: datetime | None = None
+
+
+@dataclass(frozen=True)
+class SetModerators:
+    """The game's moderators, written only where the file names none."""
+
+    names: tuple[str, ...]
+    cite: Cited
+
+
+@dataclass(frozen=True)
+class SetDeadline:
+    """A day's deadline as the thread states it: the first one is the day's ``end``; a later, different one
+    is a declared change (an [[events]] entry of kind "deadline" citing its post), so the first stays on
+    record and the moderator's own ``end`` is never rewritten."""
+
+    day: int
+    time: datetime  # aware
+    cite: Cited
+
+
+Edit = SetDay | AddDeath | AddReplacement | AddPlayer | RemovePlayer | AddEvent | SetDeadline | SetModerators
+
+
+@dataclass(frozen=True)
+class EditResult:
+    text: str
+    written: tuple[str, ...]  # one line per change made: "days[2].end_post = 351 (post 351)"
+    disagreements: tuple[str, ...]  # where the file says otherwise; nothing was changed there
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.written)
+
+
+class EditRefused(VotalError):
+    """An edit that contradicts the thread or the rest of the game file."""
+
+
+def apply_edits(text: str, edits: Iterable[Edit], *, path: str = "<game>", replace: bool = False) -> EditResult:
+    """The game file ``text`` with ``edits`` applied, keeping its comments and layout.
+
+    ``replace``: a value the file already holds is changed to the edit's (the moderator's own command);
+    otherwise the file wins and the difference is reported. The result is checked by loading it as a game
+    file, so an edit never leaves a file Votal cannot read.
+    """
+    doc = tomlkit.parse(text)
+    zone = zone_named(game_zone_name(doc, Path(path)) or "UTC")  # the zone load_game reads the file's times in
+    editor = _Editor(doc, zone, replace)
+    for edit in edits:
+        editor.apply(edit)
+    new_text = tomlkit.dumps(editor.doc).rstrip("\n") + "\n" if editor.written else text
+    if editor.written:
+        parse_game(new_text, path=path, players_required=False)  # a GameFileError names the line an edit broke
+    return EditResult(new_text, tuple(editor.written), tuple(editor.disagreements))
+
+
+def write_game_file(path: str | Path, text: str) -> None:
+    """Write the whole file or nothing: a crash mid-write must not leave the moderator half a game file."""
+    path = Path(path)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+        if path.exists():
+            os.chmod(temporary, path.stat().st_mode & 0o7777)  # the moderator's permissions, not mkstemp's 0600
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def one_line(text: str) -> str:
+    """``text`` safe for a comment or a terminal: control, format (bidi) and separator characters become
+    spaces, runs of space one."""
+    return re.sub(r"\s+", " ", "".join(" " if unicodedata.category(c)[0] in "CZ" else c for c in text)).strip()
+
+
+def cite_comment(cite: Cited) -> str:
+    """``post 351: "Day 1 is over. Bob was lynched."``: one line, no control or bidi characters, kept short."""
+    words = one_line(cite.words)
+    if len(words) > CITE_WORDS:
+        words = words[: CITE_WORDS - 1].rstrip() + "…"
+    words = words.replace('"', "'")
+    where = f"post {cite.post}: " if cite.post is not None else ""
+    return f'{where}"{words}"' if where else words
+
+
+class _Editor:
+    def __init__(self, doc: tomlkit.TOMLDocument, zone: tzinfo, replace: bool):
+        self.doc, self.zone, self.replace = doc, zone, replace
+        self.written: list[str] = []
+        self.disagreements: list[str] = []
+
+    def apply(self, edit: Edit) -> None:
+        handler = {
+            SetDay: self.set_day,
+            AddDeath: self.add_death,
+            AddReplacement: self.add_replacement,
+            AddPlayer: self.add_player,
+            RemovePlayer: self.remove_player,
+            AddEvent: self.add_event,
+            SetDeadline: self.set_deadline,
+            SetModerators: self.set_moderators,
+        }[type(edit)]
+        handler(edit)
+
+    # --- the tables
+
+    def tables(self, name: str) -> list:
+        found = self.doc.get(name)
+        return list(found) if found is not None else []
+
+    def append_table(self, name: str, values: dict[str, Any], cite: Cited, *, after: Sequence[str] = ()) -> None:
+        """A new [[name]] entry, commented with its cite, after the existing ones (a new array goes after the
+        first of ``after`` that the file has, else at the end)."""
+        table = tomlkit.table()
+        for key, value in values.items():
+            table.add(key, self.value(value))
+        _comment(table, cite_comment(cite))
+        table.add(tomlkit.nl())  # a blank line before whatever follows; one at the end of the file is dropped
+        array = self.doc.get(name)
+        if array is None:
+            array = tomlkit.aot()
+            array.append(table)
+            anchor = next((a for a in after if a in self.doc), None)
+            if anchor is None:
+                _end_with_blank_line(self.doc)
+                self.doc.add(name, array)
+            else:
+                _end_with_blank_line(self.last_table(anchor))
+                self.doc = _with_key_after(self.doc, anchor, name, array)
+        else:
+            _end_with_blank_line(array[-1])
+            array.append(table)
+
+    def last_table(self, name: str):
+        found = self.doc[name]
+        return found[-1] if isinstance(found, tomlkit.items.AoT) else found
+
+    def value(self, value: Any):
+        if isinstance(value, datetime) and value.tzinfo is not None:
+            value = value.astimezone(self.zone)
+        return tomlkit.item(value)
+
+    def set_key(self, table, key: str, value: Any, cite: Cited, label: str):
+        """Write ``key`` in ``table`` unless it is there; a different value is a disagreement (or replaced).
+        Returns the table as the document now holds it (an insertion reads the file again)."""
+        if key in table:
+            held = table[key]
+            if _same(held.unwrap() if hasattr(held, "unwrap") else held, value, self.zone):
+                return table
+            if not self.replace:
+                self.disagreements.append(
+                    f"{label}.{key}: the file says {_show(held)}; {_source(cite)} says {_show(value)} (file kept)"
+                )
+                return table
+            item = _comment(self.value(value), cite_comment(cite))
+            table[key] = item
+            self.written.append(f"{label}.{key}: {_show(held)} -> {_show(value)} ({_source(cite)})")
+            return table
+        table = self.insert_key(table, key, _comment(self.value(value), cite_comment(cite)))
+        self.written.append(f"{label}.{key} = {_show(value)} ({_source(cite)})")
+        return table
+
+    def insert_key(self, table, key: str, item):
+        """``key = item`` after the table's last key, before the comments and blank lines that close it (they
+        belong to whatever the moderator wrote next). tomlkit has no public way to place a key, so the line
+        is written after the last key's own line and the document read again; returns the table anew."""
+        keys = [k for k in table if not isinstance(table[k], tomlkit.items.Table | tomlkit.items.AoT)]
+        if not keys:
+            table.add(key, item)
+            return table
+        where = self.path_of(table)
+        anchor = table[keys[-1]].trivia
+        anchor.trail = (anchor.trail if anchor.trail.endswith("\n") else anchor.trail + "\n") + tomlkit.dumps(
+            {key: item}
+        )
+        self.doc = tomlkit.parse(self.doc.as_string())
+        found = self.doc[where[0]]
+        return found[where[1]] if len(where) > 1 else found
+
+    def path_of(self, table) -> tuple:
+        """(name,) or (name, index) of a table of the document."""
+        for name, value in self.doc.items():
+            if value is table:
+                return (name,)
+            if isinstance(value, tomlkit.items.AoT):
+                for index, entry in enumerate(value):
+                    if entry is table:
+                        return (name, index)
+        raise LookupError("the table is not in the game file")  # the editor only edits its own tables
+
+    # --- seats
+
+    def seats(self) -> list[tuple[int, Any, list[str]]]:
+        """(index, table, accounts) per [[players]] entry."""
+        found = []
+        for i, table in enumerate(self.tables("players")):
+            accounts = [str(table["name"])]
+            for r in table.get("replacements", ()):
+                accounts.append(str(r["name"]) if isinstance(r, dict) else str(r))
+            found.append((i, table, accounts))
+        return found
+
+    def seat_of(self, account: str) -> tuple[int, Any, list[str]] | None:
+        folded = account.casefold()
+        return next((s for s in self.seats() if folded in (a.casefold() for a in s[2])), None)
+
+    # --- the edits
+
+    def set_day(self, edit: SetDay) -> None:
+        days = self.tables("days")
+        found = next(((i, t) for i, t in enumerate(days) if t.get("day") == edit.day), None)
+        fields = {
+            k: v
+            for k, v in (("start_post", edit.start_post), ("end_post", edit.end_post), ("start", edit.start),
+                         ("end", edit.end))
+            if v is not None
+        }
+        if not fields:
+            return
+        if found is None:
+            self.append_table("days", {"day": edit.day, **fields}, edit.cite, after=("players",))
+            shown = ", ".join(f"{k} = {_show(v)}" for k, v in fields.items())
+            self.written.append(f"days: day {edit.day} with {shown} ({_source(edit.cite)})")
+            return
+        index, table = found
+        for key, value in fields.items():
+            table = self.set_key(table, key, value, edit.cite, f"days[{index + 1}] (day {edit.day})")
+
+    def set_moderators(self, edit: SetModerators) -> None:
+        if not edit.names:
+            return
+        if "moderators" in self.doc:
+            held = [str(m).casefold() for m in self.doc["moderators"]]
+            if sorted(held) != sorted(n.casefold() for n in edit.names):
+                self.disagreements.append(f"moderators: the file says {list(map(str, self.doc['moderators']))}; "
+                                          f"{_source(edit.cite)} says {list(edit.names)} (file kept)")
+            return
+        item = _comment(tomlkit.item(list(edit.names)), cite_comment(edit.cite))
+        keys = [k for k in ("ruleset", "forum", "thread", "title") if k in self.doc]
+        if keys:
+            self.doc = _with_key_after(self.doc, keys[0], "moderators", item)
+        else:
+            self.doc.add("moderators", item)
+        self.written.append(f"moderators = {list(edit.names)} ({_source(edit.cite)})")
+
+    def set_deadline(self, edit: SetDeadline) -> None:
+        table = next((t for t in self.tables("days") if t.get("day") == edit.day), None)
+        if table is None or "end" not in table:
+            self.set_day(SetDay(edit.day, edit.cite, end=edit.time))
+            return
+        if _same(table["end"].unwrap(), edit.time, self.zone):
+            return
+        for event in self.tables("events"):
+            if (event.get("day"), event.get("kind")) == (edit.day, "deadline") and "time" in event and _same(
+                event["time"].unwrap(), edit.time, self.zone
+            ):
+                return
+        self.add_event(AddEvent(edit.day, "deadline", edit.cite, post=edit.cite.post, time=edit.time))
+
+    def add_death(self, edit: AddDeath) -> None:
+        seat = self.seat_of(edit.player)
+        if seat is None:
+            self.disagreements.append(f"deaths: {edit.player!r} is no player of this game ({_source(edit.cite)})")
+            return
+        phase = _phase(edit.phase)
+        accounts = {a.casefold() for a in seat[2]}
+        for i, table in enumerate(self.tables("deaths")):
+            if str(table.get("player", "")).casefold() in accounts:
+                label = f"deaths[{i + 1}] ({seat[2][0]})"
+                before = len(self.disagreements)
+                table = self.set_key(table, "phase", phase, edit.cite, label)
+                if edit.post is not None and len(self.disagreements) == before:  # a post only for the same death
+                    self.set_key(table, "post", edit.post, edit.cite, label)
+                return
+        values = {"player": edit.player, "phase": phase}
+        if edit.post is not None:
+            values["post"] = edit.post
+        self.append_table("deaths", values, edit.cite, after=("days", "players"))
+        at = f" at post {edit.post}" if edit.post is not None else ""
+        self.written.append(f"deaths: {edit.player}, {phase}{at} ({_source(edit.cite)})")
+
+    def add_replacement(self, edit: AddReplacement) -> None:
+        seat, holder = self.seat_of(edit.old), self.seat_of(edit.new)
+        if seat is None:
+            self.disagreements.append(f"replacements: {edit.old!r} is no player of this game ({_source(edit.cite)})")
+            return
+        index, table, accounts = seat
+        label = f"players[{index + 1}] ({accounts[0]}).replacements"
+        if holder is not None and holder[0] != index:
+            self.disagreements.append(
+                f"{label}: {edit.new!r} already holds the seat of {holder[2][0]} ({_source(edit.cite)})"
+            )
+            return
+        if "replacements" not in table:
+            table = self.insert_key(table, "replacements", tomlkit.array())
+        array = table["replacements"]
+        for position, entry in enumerate(array):
+            name = str(entry["name"]) if isinstance(entry, dict) else str(entry)
+            if name.casefold() != edit.new.casefold():
+                continue
+            post = entry.get("post") if isinstance(entry, dict) else None
+            if post == edit.post:
+                return
+            if not self.replace:
+                held = f"post {post}" if post is not None else "no post"
+                self.disagreements.append(
+                    f"{label}: the file gives {name} {held}; {_source(edit.cite)} says from post {edit.post} "
+                    "(file kept)"
+                )
+                return
+            array[position] = _replacement_entry(name, edit.post)
+            self.written.append(f"{label}: {name} from post {edit.post} ({_source(edit.cite)})")
+            self.comment_line(table, "replacements", edit.cite)
+            return
+        array.append(_replacement_entry(edit.new, edit.post))
+        self.comment_line(table, "replacements", edit.cite)
+        self.written.append(f"{label}: {edit.new} replaces {edit.old} from post {edit.post} ({_source(edit.cite)})")
+
+    def comment_line(self, table, key: str, cite: Cited) -> None:
+        """Cite on a key's line, joined to any comment the line has ("post 512: ..." once)."""
+        item = table[key]
+        comment = cite_comment(cite)
+        held = item.trivia.comment.lstrip("#").strip()
+        if comment not in held:
+            _comment(item, f"{held}; {comment}" if held else comment)
+
+    def add_player(self, edit: AddPlayer) -> None:
+        if self.seat_of(edit.name) is not None:
+            return
+        values: dict[str, Any] = {"name": edit.name}
+        replacements = []
+        for account in edit.replacements:
+            holder = self.seat_of(account)
+            if holder is not None or account.casefold() in (a.casefold() for a in (edit.name, *replacements)):
+                self.disagreements.append(f"players: {account!r} is listed for {edit.name} but already holds "
+                                          f"the seat of {holder[2][0] if holder else edit.name} ({_source(edit.cite)})")
+                continue
+            replacements.append(account)
+        edit = AddPlayer(edit.name, edit.cite, tuple(replacements))
+        if edit.replacements:
+            values["replacements"] = list(edit.replacements)
+        self.append_table("players", values, edit.cite, after=("alerts", "fetch"))
+        replaced = f" (replaced {', '.join(edit.replacements)})" if edit.replacements else ""
+        self.written.append(f"players: {edit.name}{replaced} ({_source(edit.cite)})")
+
+    def remove_player(self, edit: RemovePlayer) -> None:
+        seat = self.seat_of(edit.name)
+        if seat is None:
+            return
+        players = self.doc["players"]
+        del players[seat[0]]
+        self.written.append(f"players: removed {seat[2][0]}")
+
+    def add_event(self, edit: AddEvent) -> None:
+        for table in self.tables("events"):
+            if (table.get("day"), table.get("kind"), table.get("post")) == (edit.day, edit.kind, edit.post):
+                return
+        values: dict[str, Any] = {"day": edit.day, "kind": edit.kind}
+        for key in ("hours", "post", "time"):
+            if getattr(edit, key) is not None:
+                values[key] = getattr(edit, key)
+        self.append_table("events", values, edit.cite, after=("deaths", "days", "players"))
+        detail = ", ".join(f"{k} = {_show(v)}" for k, v in values.items() if k not in ("day", "kind"))
+        self.written.append(f"events: day {edit.day} {edit.kind} {detail} ({_source(edit.cite)})".replace("  ", " "))
+
+
+def _with_key_after(doc: tomlkit.TOMLDocument, anchor: str, key: str, item) -> tomlkit.TOMLDocument:
+    """The document with ``key = item`` placed right after ``anchor`` (built anew: tomlkit has no public way
+    to place a key, and its private one changed between releases)."""
+    placed = tomlkit.document()
+    placed.parsing(True)  # as read from a file: no indents or blank lines added on the way
+    for name, value in doc.body:
+        if name is None:
+            placed.add(value)
+            continue
+        placed.append(name, value)
+        if name.key == anchor:
+            placed.append(key, item)
+    placed.parsing(False)
+    return placed
+
+
+def _comment(item, text: str):
+    """``text`` as the item's end-of-line comment, two spaces after the value as people write it."""
+    item.comment(text)
+    item.trivia.comment_ws = "  "
+    return item
+
+
+def _replacement_entry(name: str, post: int):
+    entry = tomlkit.inline_table()
+    entry.update({"name": name, "post": post})
+    return entry
+
+
+def _end_with_blank_line(table) -> None:
+    """A table about to be followed by a new one ends with a blank line, as a person would leave it."""
+    body = table.body if isinstance(table, tomlkit.container.Container) else table.value.body
+    if body and not isinstance(body[-1][1], tomlkit.items.Whitespace):
+        table.add(tomlkit.nl())
+
+
+def _phase(text: str) -> str:
+    found = PHASE_RE.match(text)
+    if not found:
+        raise EditRefused(f"phase must look like 'night 2' or 'day 3', not {text!r}")
+    return f"{found.group(1).lower()} {int(found.group(2))}"
+
+
+def _same(held: Any, value: Any, zone: tzinfo) -> bool:
+    if isinstance(held, datetime) and isinstance(value, datetime):
+        held = held if held.tzinfo else held.replace(tzinfo=zone)
+        value = value if value.tzinfo else value.replace(tzinfo=zone)
+        return held == value
+    if isinstance(held, str) and isinstance(value, str):
+        return held.strip().casefold() == value.strip().casefold() or _phase_or_none(held) == _phase_or_none(value)
+    return held == value
+
+
+def _phase_or_none(text: str) -> str | None:
+    found = PHASE_RE.match(text)
+    return f"{found.group(1).lower()} {int(found.group(2))}" if found else None
+
+
+def _show(value: Any) -> str:
+    if hasattr(value, "unwrap"):
+        value = value.unwrap()
+    if isinstance(value, datetime):
+        return value.isoformat()
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+def _source(cite: Cited) -> str:
+    return f"post {cite.post}" if cite.post is not None else cite_comment(cite)
+
+
+def check_edits(game: Game, edits: Iterable[Edit], *, posts: Sequence[int] = ()) -> None:
+    """Refuse an edit that contradicts the thread (``posts``: the stored post numbers) or the rest of the file."""
+    stored = set(posts)
+    last = max(stored) if stored else None
+    days = {d.day: d for d in game.days}
+    accounts = {a.casefold(): s for s in game.players for a in (*s.accounts, *s.aliases)}
+    moderators = {m.casefold() for m in game.moderators}
+
+    def stored_post(post: int | None, what: str) -> None:
+        if post is None or post in stored:
+            return
+        if last is None:
+            raise EditRefused(f"{what}: no posts of this game are stored; run `votal sync {game.path}` first")
+        raise EditRefused(f"{what}: post {post} is not in the stored thread (posts up to {last}; sync first?)")
+
+    for edit in edits:
+        if isinstance(edit, SetDay):
+            stored_post(edit.end_post, f"day {edit.day} end")
+            stored_post(edit.start_post, f"day {edit.day} start")
+            _check_day_order(days, edit)
+        elif isinstance(edit, AddDeath):
+            seat = accounts.get(edit.player.casefold())
+            if seat is None:
+                raise EditRefused(f"kill: {edit.player!r} is not a player of {game.path.name}")
+            phase = _phase(edit.phase)
+            stored_post(edit.post, f"kill of {edit.player}")
+            kind, number = phase.split()
+            day = days.get(int(number))
+            if (
+                edit.post is not None
+                and kind == "day"
+                and day is not None
+                and (
+                    (day.start_post is not None and edit.post < day.start_post)
+                    or (day.end_post is not None and edit.post > day.end_post)
+                )
+            ):
+                raise EditRefused(
+                    f"kill: post {edit.post} is not on day {number} "
+                    f"(posts {day.start_post}-{day.end_post if day.end_post is not None else ''})"
+                )
+            earlier = next((d for d in game.deaths if d.player == seat.name), None)
+            if earlier is not None and f"{earlier.phase} {earlier.phase_number}" != phase:
+                raise EditRefused(f"kill: {seat.name} is already dead ({earlier.phase} {earlier.phase_number})")
+        elif isinstance(edit, AddReplacement):
+            seat = accounts.get(edit.old.casefold())
+            if seat is None:
+                raise EditRefused(f"replace: {edit.old!r} is not a player of {game.path.name}")
+            taken = accounts.get(edit.new.casefold())
+            if taken is not None and taken.name != seat.name:
+                raise EditRefused(f"replace: {edit.new!r} is already a name of the seat {taken.name}")
+            if taken is not None and edit.new.casefold() not in (a.casefold() for a in seat.replacements):
+                raise EditRefused(f"replace: {edit.new!r} is already a name of the seat {taken.name}")
+            if edit.new.casefold() in moderators:
+                raise EditRefused(f"replace: {edit.new!r} is a moderator of this game")
+            stored_post(edit.post, f"replacement of {edit.old}")
+            posts_of = seat.replacement_posts or (None,) * len(seat.replacements)  # () when none has a post
+            since = [p for p, a in zip(posts_of, seat.replacements, strict=True)
+                     if a.casefold() != edit.new.casefold() and p is not None]
+            if since and edit.post <= max(since):
+                raise EditRefused(f"replace: {seat.name}'s seat was already replaced at post {max(since)}; "
+                                  f"post {edit.post} is before that")
+        elif isinstance(edit, AddPlayer):
+            if edit.name.casefold() in moderators:
+                raise EditRefused(f"player add: {edit.name!r} is a moderator of this game")
+        elif isinstance(edit, RemovePlayer):
+            _check_removal(game, edit.name)
+        elif isinstance(edit, AddEvent):
+            stored_post(edit.post, f"day {edit.day} {edit.kind}")
+
+
+def _check_day_order(days: dict, edit: SetDay) -> None:
+    day = days.get(edit.day)
+    start = edit.start_post if edit.start_post is not None else (day.start_post if day else None)
+    end = edit.end_post if edit.end_post is not None else (day.end_post if day else None)
+    if start is not None and end is not None and end < start:
+        raise EditRefused(f"day {edit.day}: the end, post {end}, is before the start, post {start}")
+    before, after = days.get(edit.day - 1), days.get(edit.day + 1)
+    # one post may end a day and start the next ("Bob was lynched. Night falls... Day 3 begins"), never more
+    if before is not None and before.end_post is not None and start is not None and start < before.end_post:
+        raise EditRefused(f"day {edit.day}: post {start} is before day {edit.day - 1}'s end (post {before.end_post})")
+    if before is not None and before.end_post is not None and end is not None and end <= before.end_post:
+        raise EditRefused(f"day {edit.day}: post {end} is not after day {edit.day - 1}'s end (post {before.end_post})")
+    if after is not None and after.start_post is not None and end is not None and end > after.start_post:
+        raise EditRefused(f"day {edit.day}: post {end} is after day {edit.day + 1}'s start (post {after.start_post})")
+
+
+def _check_removal(game: Game, name: str) -> None:
+    seat = next((s for s in game.players if s.name.casefold() == name.casefold()), None)
+    if seat is None:
+        owner = next((s for s in game.players if name.casefold() in (a.casefold() for a in s.accounts)), None)
+        if owner is not None:
+            raise EditRefused(f"player remove: {name!r} is a replacement in {owner.name}'s seat; "
+                              "remove it from that seat's replacements instead")
+        raise EditRefused(f"player remove: {name!r} is not a player of {game.path.name}")
+    if len(game.players) == 1:
+        raise EditRefused(f"player remove: {seat.name} is the game's only player")
+    private = game.private
+    named = [
+        *(f"[[deaths]] ({d.phase} {d.phase_number})" for d in game.deaths if d.player == seat.name),
+        *(f"[[events]] (day {e.day} {e.kind})" for e in game.events if seat.name in (e.player, e.target)),
+        *(f"[[corrections]] (post {c.post})" for c in game.corrections if c.vote == seat.name),
+        *(["[private]"] if seat.name in (private.judge, private.sheriff, private.loose_cannon, private.deacon,
+                                         *private.holy, *(n for pair in private.lovers for n in pair),
+                                         *private.roles, *(p for _, p in private.sequestered)) else []),
+    ]
+    if named:
+        raise EditRefused(f"player remove: {seat.name} is named in {', '.join(named)}; change those first")

@@ -1,0 +1,319 @@
+"""`votal update`: what the moderator's posts announce, written into the game file as cited edits.
+
+:func:`plan_update` is pure: the file's text, the stored posts and a way to count a day in; the new text,
+what was written, where the file says otherwise, and each announced lynch the count disagrees with out.
+The moderator's posts are read after the last post the file already names, so a file kept up to date is
+read from where it stopped; the edits are idempotent, so reading a post twice changes nothing.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from assistant.errors import GameFileError
+from assistant.gamefile.game import Game, parse_game
+from assistant.reading.announcements import Elimination, ThreadFacts, read_thread_facts
+from assistant.upkeep.edits import (
+    AddDeath,
+    AddEvent,
+    AddPlayer,
+    AddReplacement,
+    Edit,
+    EditRefused,
+    Note,
+    SetDay,
+    SetDeadline,
+    SetModerators,
+    apply_edits,
+    check_edits,
+)
+
+if TYPE_CHECKING:
+    from datetime import datetime
+
+    from assistant.counting.takeovers import Takeover
+    from assistant.counting.votal import Votal
+    from assistant.forum.store import Store
+    from assistant.reading.announcements import PostLike
+
+    CountDay = Callable[[Game, int], Votal]
+
+
+@dataclass(frozen=True)
+class UpdateReport:
+    path: str
+    old_text: str
+    text: str
+    read_after: int | None  # announcements were read from the posts after this one
+    written: tuple[str, ...]
+    disagreements: tuple[str, ...]  # the file says otherwise, or the edit contradicts it: nothing written
+    alarms: tuple[str, ...]  # an announced lynch the count disagrees with: one of the two is wrong
+    notes: tuple[str, ...]  # what the reader could not tell, and what a clocked game does not take
+
+    @property
+    def changed(self) -> bool:
+        return self.text != self.old_text
+
+    def diff(self) -> str:
+        return "".join(
+            difflib.unified_diff(
+                self.old_text.splitlines(keepends=True), self.text.splitlines(keepends=True),
+                fromfile=self.path, tofile=f"{self.path} (updated)",
+            )
+        )
+
+    def to_json(self) -> dict:
+        return {
+            "path": self.path,
+            "changed": self.changed,
+            "read_after_post": self.read_after,
+            "written": list(self.written),
+            "disagreements": list(self.disagreements),
+            "alarms": list(self.alarms),
+            "notes": list(self.notes),
+        }
+
+
+def plan_update(
+    text: str,
+    posts: Sequence[PostLike],
+    *,
+    path: str | Path = "<game>",
+    count_day: CountDay | None = None,
+    clocked: bool = False,
+    takeovers: Callable[[Game], Sequence[Takeover]] | None = None,
+) -> UpdateReport:
+    """The game file ``text`` with what the moderators' ``posts`` announce after the last post it names.
+
+    ``count_day(game, day)`` counts a day with the project's counting (the store's posts); each announced
+    lynch or no-lynch is compared with it. ``takeovers(game)``: the seats the moderator's counts show held by
+    an account the file does not list (:mod:`assistant.counting.takeovers`), written as replacements. ``clocked``: the
+    days follow the ruleset's clock from the file's ``start``, so the day starts and ends the thread announces
+    are not written (the rest is).
+
+    The reading is repeated from the new last known post until it writes nothing more (at most a few
+    rounds), so running update again right after changes nothing.
+    """
+    path = str(path)
+    first_after = parse_game(text, path=path, players_required=False).last_named_post()
+    new_text, written, disagreements, notes, eliminations = text, [], [], [], []
+    for _ in range(MAX_ROUNDS):
+        round_ = _read_and_write(new_text, posts, path=path, clocked=clocked)
+        new_text = round_.text
+        written.extend(round_.written)
+        disagreements.extend(d for d in round_.disagreements if d not in disagreements)
+        notes.extend(n for n in round_.notes if n not in notes)
+        eliminations.extend(e for e in round_.eliminations if e not in eliminations)
+        if not round_.written:
+            break
+    if takeovers is not None:  # seats the counts show held by an account the file does not list
+        updated = parse_game(new_text, path=path, players_required=False)
+        if updated.players:
+            edits = [AddReplacement(t.seat, t.account, t.post, Note(t.words(), t.counts[0] if t.counts else t.post))
+                     for t in takeovers(updated)]
+            new_text, taken, refused = _write(new_text, edits, posts, path=path)
+            written.extend(taken)
+            disagreements.extend(d for d in refused if d not in disagreements)
+    alarms: list[str] = []
+    if count_day is not None and eliminations:
+        updated = parse_game(new_text, path=path, players_required=False)
+        if updated.players:
+            alarms, undecided = check_eliminations(updated, eliminations, count_day)
+            notes.extend(undecided)
+    return UpdateReport(path, text, new_text, first_after, tuple(written), tuple(disagreements), tuple(alarms),
+                        tuple(notes))
+
+
+MAX_ROUNDS = 4
+
+
+@dataclass(frozen=True)
+class _Round:
+    text: str
+    written: list[str]
+    disagreements: list[str]
+    notes: list[str]
+    eliminations: tuple
+
+
+def _read_and_write(text: str, posts: Sequence[PostLike], *, path: str, clocked: bool) -> _Round:
+    """One reading of the moderators' posts after the file's last known post, and the edits it calls for."""
+    game = parse_game(text, path=path, players_required=False)
+    facts = read_thread_facts(
+        posts,
+        title=game.title,
+        moderators=game.moderators or None,
+        players={s.name: s.accounts for s in game.players} or None,
+        after_post=game.last_named_post(),
+        timezone=game.tz,
+    )
+    edits, notes = edits_from_facts(
+        facts, has_players=bool(game.players), clocked=clocked, has_moderators=bool(game.moderators),
+        opening=posts[0].number if posts else None,
+    )
+    if game.players and game.moderators:  # a listed seat left out at the game's start, now that its player posts
+        from assistant.reading.announcements.player_list import listed_after_posting
+        from assistant.reading.announcements.text import plain_text, trim
+
+        missing, list_post = listed_after_posting(
+            posts, game.moderators, [a for s in game.players for a in s.accounts], len(game.players))
+        edits[:0] = [AddPlayer(e.accounts[0], Note(f"{trim(plain_text(e.line))} (on the player list, now "
+                                                  "posting)", list_post), tuple(e.accounts[1:])) for e in missing]
+    text, written, disagreements = _write(text, edits, posts, path=path)
+    notes.extend(f"reader: {p}" for p in facts.problems)
+    return _Round(text, written, disagreements, notes, facts.eliminations)
+
+
+def _write(
+    text: str, edits: Sequence[Edit], posts: Sequence[PostLike], *, path: str
+) -> tuple[str, list[str], list[str]]:
+    """``edits`` written one by one, each checked against the file as it stands and the thread's posts: (the new
+    text, what was written, what was refused or where the file says otherwise)."""
+    numbers = [p.number for p in posts]
+    written: list[str] = []
+    disagreements: list[str] = []
+    for edit in edits:
+        current = parse_game(text, path=path, players_required=False)
+        try:
+            check_edits(current, [edit], posts=numbers)
+            result = apply_edits(text, [edit], path=path)
+        except (EditRefused, GameFileError) as refused:  # a file Votal could not read is never written
+            disagreements.append(f"{refused} ({_cited(edit)}; not written)")
+            continue
+        text = result.text
+        written.extend(result.written)
+        disagreements.extend(result.disagreements)
+    return text, written, disagreements
+
+
+def edits_from_facts(
+    facts: ThreadFacts, *, has_players: bool, clocked: bool, has_moderators: bool = True, opening: int | None = None
+) -> tuple[list[Edit], list[str]]:
+    """The edits the facts call for, in the order they must be written (players, then the seats' changes,
+    then days, deaths and declared changes), and notes on what was left out."""
+    edits: list[Edit] = []
+    notes: list[str] = []
+    if not has_moderators and facts.moderators:  # read from the thread: its opener, and any co-moderator named
+        cite = facts.moderators_cite or Note("the author of the thread's opening post", opening)
+        edits.append(SetModerators(tuple(facts.moderators), cite))
+    if not has_players:
+        edits.extend(AddPlayer(p.name, p.cite, tuple(p.replacements)) for p in facts.players)
+    edits.extend(AddReplacement(r.player, r.new, r.post, r.cite) for r in facts.replacements)
+    if clocked and (facts.day_starts or facts.day_ends):
+        notes.append("days follow the ruleset's clock from the game's start: announced day starts and ends not written")
+    if not clocked:
+        for start in facts.day_starts:
+            edits.append(SetDay(start.day, start.cite, start_post=start.post))
+            if start.deadline is not None:
+                edits.append(SetDeadline(start.day, start.deadline, start.cite))
+        for end in facts.day_ends:
+            edits.append(SetDay(end.day, end.cite, end_post=end.post))
+    for elimination in facts.eliminations:
+        if elimination.player is not None:
+            edits.append(AddDeath(elimination.player, f"day {elimination.day}", elimination.cite))
+    for death in facts.deaths:
+        edits.append(AddDeath(death.player, death.phase, death.cite, death.post))
+    for deadline in facts.deadlines:
+        if not clocked:
+            edits.append(SetDeadline(deadline.day, deadline.time, deadline.cite))
+        elif deadline.kind == "extension":  # the clock keeps the deadline; a declared change is written
+            edits.append(AddEvent(deadline.day, "deadline", deadline.cite, post=deadline.post, time=deadline.time))
+    return edits, notes
+
+
+def check_eliminations(
+    game: Game, eliminations: Sequence[Elimination], count_day: CountDay
+) -> tuple[list[str], list[str]]:
+    """Each announced lynch or no-lynch against the counted outcome: (alarms, notes on undecided days)."""
+    alarms: list[str] = []
+    undecided: list[str] = []
+    for elimination in eliminations:
+        votal = count_day(game, elimination.day)
+        outcome = votal.outcome
+        announced = f"{elimination.player} lynched" if elimination.player else "no lynch"
+        said = f'post {elimination.post}: "{elimination.cite.words}"'
+        if outcome is None or outcome.kind == "pending":
+            undecided.append(f"day {elimination.day}: the moderator announced {announced} ({said}); "
+                             "the count has not decided the day")
+            continue
+        counted_seat = outcome.target if outcome.kind == "elimination" else None
+        if _seat_of(game, elimination.player) == counted_seat:
+            continue
+        counted = f"{counted_seat} lynched" if counted_seat else "no lynch"
+        at = f", post {outcome.post}" if outcome.post is not None else ""
+        alarms.append(
+            f"DAY {elimination.day} OUTCOME DISAGREES: the moderator announced {announced} ({said}) but the count "
+            f"gives {counted} ({outcome.reason.replace('_', ' ')}{at}): one of the two is wrong"
+        )
+    return alarms, undecided
+
+
+def _seat_of(game: Game, account: str | None) -> str | None:
+    if account is None:
+        return None
+    folded = account.casefold()
+    return next((s.name for s in game.players if folded in (a.casefold() for a in s.accounts)), account)
+
+
+def _cited(edit: Edit) -> str:
+    cite = getattr(edit, "cite", None)
+    return f"post {cite.post}" if cite is not None and cite.post is not None else "from the thread"
+
+
+def update_from_store(path: str | Path, db: Store, *, now: datetime) -> UpdateReport:
+    """:func:`plan_update` for a game file and the posts stored for it; days are counted as of ``now``."""
+    from assistant.counting.count import count_game, ruleset_for
+    from assistant.forum import store
+    from assistant.gamefile.game import load_game
+
+    game = load_game(path, players_required=False)
+    text = Path(path).read_text(encoding="utf-8")
+    clocked = game.start is not None and bool(ruleset_for(game).day_hours)
+
+    def count_day(counted: Game, day: int) -> Votal:
+        return count_game(counted, db, days=[day], at_time=now)[0]
+
+    def takeovers(updated: Game) -> list[Takeover]:
+        from assistant.counting.takeovers import find_spelled, find_takeovers
+
+        bodies = store.moderator_bodies(db, updated.key, updated.moderators)
+        posts = store.load_read_posts(db, updated.key)
+        # a listed name's own account first: a seat it holds is no other account's takeover
+        spelled = find_spelled(updated, ruleset_for(updated), posts)
+        held = {t.seat for t in spelled} | {t.account for t in spelled}
+        return spelled + [t for t in find_takeovers(updated, ruleset_for(updated), posts, bodies)
+                          if t.seat not in held and t.account not in held]
+
+    return plan_update(text, store.load_posts(db, game.key), path=path, count_day=count_day, clocked=clocked,
+                       takeovers=takeovers)
+
+
+def follow_hook(*, now: Callable[[], datetime], say: Callable[[str], None]):
+    """For `votal run --follow`: after a sync that changed something, update the game file as `votal update`
+    does, say each change written, and raise an alert (once) for each lynch the count disagrees with and
+    each place the file says otherwise."""
+    import hashlib
+
+    from assistant.output.alerts import Alert, deliver_alerts
+    from assistant.upkeep.edits import one_line, write_game_file
+
+    def follow_game_file(game: Game, db: Store) -> None:
+        moment = now()
+        report = update_from_store(game.path, db, now=moment)
+        if report.changed:
+            write_game_file(game.path, report.text)
+        for line in report.written:
+            say(f"{game.title}: {game.path.name}: wrote {one_line(line)}")
+        alerts = [
+            Alert(kind, f"{kind}:{hashlib.sha1(text.encode()).hexdigest()[:16]}", text)
+            for kind, lines in (("outcome_disagrees", report.alarms), ("game_file_disagrees", report.disagreements))
+            for text in lines
+        ]
+        for alert in deliver_alerts(db, game, alerts, now=moment):
+            say(f"{game.title}: {'!!! ' if alert.kind == 'outcome_disagrees' else ''}{one_line(alert.message)}")
+
+    return follow_game_file
