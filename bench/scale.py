@@ -332,8 +332,8 @@ def breakdown(count: int, workdir: Path) -> str:
     from contextlib import contextmanager
 
     from assistant import bundled
-    from assistant.cli.schedule import Runner, count_current_day
-    from assistant.counting.count import current_day, game_warnings, load_stored_game
+    from assistant.cli.schedule import Runner
+    from assistant.counting.count import count_current_day, current_day, game_warnings, load_stored_game
     from assistant.forum import store
     from assistant.forum.fetch import HostLimiter, RobotsCache, make_fetcher
     from assistant.forum.sync import sync_game

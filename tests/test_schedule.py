@@ -254,7 +254,7 @@ def play(
 
 
 def test_a_day_played_through_every_fault_ends_with_the_clean_votal(board, tmp_path) -> None:
-    from assistant.cli.schedule import count_current_day
+    from assistant.counting.count import count_current_day
 
     clean_forum = Forum([])
     board.plug(clean_forum.respond)

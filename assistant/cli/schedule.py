@@ -72,12 +72,6 @@ def choose_interval(
     return min(interval, max(left - fast_window.total_seconds(), fast_interval))
 
 
-def count_current_day(game: Game, db: store.Store, now: datetime, *, stored: StoredGame | None = None) -> Votal | None:
-    """The current day's votal from stored posts (the default count hook); ``stored``: the thread already read."""
-    from assistant.counting.count import count_game, current_day
-
-    return count_game(game, db, days=[current_day(game, db, at_time=now, stored=stored)], at_time=now, stored=stored)[0]
-
 
 def find_night_end(game: Game, votal: Votal | None, now: datetime) -> datetime | None:
     """When a night with nothing to count ends, if the game is in one now; else None (the default pause hook).
@@ -419,7 +413,7 @@ class Runner:
         try:
             if self.count is not None:
                 return self.count(game, db, now), None
-            from assistant.counting.count import load_stored_game
+            from assistant.counting.count import count_current_day, load_stored_game
 
             stored = load_stored_game(game, db)  # read once: the count and the warnings replay the same posts
             return count_current_day(game, db, now, stored=stored), stored

@@ -381,3 +381,7 @@ def format_audit_text(votal: Votal) -> str:
     lines.extend(f"  {'note' if d.note else 'DOUBT (' + d.kind.replace('_', ' ') + ')'} {d.describe()}"
                  for d in votal.doubts)
     return "\n".join(lines)
+
+def count_current_day(game: Game, db: store.Store, now: datetime, *, stored: StoredGame | None = None) -> Votal | None:
+    """The current day's votal from stored posts (the default count hook); ``stored``: the thread already read."""
+    return count_game(game, db, days=[current_day(game, db, at_time=now, stored=stored)], at_time=now, stored=stored)[0]

@@ -34,8 +34,7 @@ def collect_status(
         if totals["stored"] and count is not None:
             votal = count(game, db, now)
         elif totals["stored"]:
-            from assistant.cli.schedule import count_current_day
-            from assistant.counting.count import load_stored_game
+            from assistant.counting.count import count_current_day, load_stored_game
 
             stored = load_stored_game(game, db)
             votal = count_current_day(game, db, now, stored=stored)
