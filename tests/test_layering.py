@@ -108,3 +108,29 @@ def test_the_graph_sees_lazy_and_type_only_imports():
     assert "assistant" not in graph["assistant.counting.hooks.judge"]  # a package above it ran before it, not for it
     assert "assistant" in graph["assistant.cli.main"]  # from assistant import __version__
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+STAGES = ("gamefile", "reading", "forum", "counting", "output", "upkeep", "cli")  # the README's drawing, in order
+SHARED = {"assistant", "assistant.__main__", "assistant.bundled", "assistant.errors"}  # any stage may use them
+
+
+def stage(module: str) -> int | None:
+    parts = module.split(".")
+    return STAGES.index(parts[1]) if parts[0] == "assistant" and len(parts) > 1 and parts[1] in STAGES else None
+
+
+def test_every_module_of_assistant_is_in_a_stage_folder():
+    loose = [m for m in project_modules() if m.startswith("assistant") and m not in SHARED and stage(m) is None]
+    assert loose == []
+
+
+def test_each_stage_imports_only_the_stages_before_it():
+    graph = import_graph()
+    against = sorted(
+        (module, target)
+        for module, targets in graph.items()
+        for target in targets
+        if stage(module) is not None and stage(target) is not None and stage(target) > stage(module)
+    )
+    assert against == []
+    assert stage("assistant.counting.hooks.judge") == STAGES.index("counting")
