@@ -147,7 +147,7 @@ class DayCommands:
             return self.unvote(command, base, order, living)
         if command.action == "void":
             # a post of many votes (hundreds, or a joke) is one problem, so one alert: never none, never hundreds
-            why = f"{command.note or 'not a vote'}: {VOID_ADVICE}"
+            why = f"{command.note or 'not a vote'}: {_VOID_ADVICE}"
             return self.done(command, base, None, None, why, problem=True)
         if command.action not in ("vote", "nominate"):
             why = _SHERIFF_VOTE if command.action == "sheriff" else f"not a command ({command.action})"
@@ -219,7 +219,7 @@ _COUNTED = Verdict()
 _SHERIFF_VOTE = "a vote in the sheriff election, not a lynch vote"
 _BROKEN_TAG_VOID = "a vote in a broken tag does not count (house rule)"
 _OFF_LINE_VOID = "not on a line of its own: does not count (house rule)"
-VOID_ADVICE = "no vote counts until the moderator decides ([[corrections]])"
+_VOID_ADVICE = "no vote counts until the moderator decides ([[corrections]])"
 _UNBOLDED = "not in bold: the rules ask for bold votes (count it with [[corrections]] if it is one)"
 _MODERATOR_POST = Verdict(False, WhyNot.MODERATOR_POST)
 _NOT_A_PLAYER = Verdict(False, WhyNot.NOT_A_PLAYER, problem=True)

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from assistant.counting.checks import GameWarning
-from assistant.counting.day_commands import VOID_ADVICE
 from assistant.counting.votal import Votal
 from assistant.forum import store
 from assistant.gamefile.game import Game
@@ -135,14 +134,14 @@ def detect_alerts(
         )
     # a post of many votes at once (a joke, a slip, or a flood of hundreds of bold votes) counts for none until
     # the moderator decides, whatever the wagons: said once for the post, never once per vote in it
-    for problem in votal.problems:
-        if problem.reason.endswith(VOID_ADVICE):
+    for action in votal.actions:
+        if action.action == "void":  # the command reader's verdict on the post, not a reason's wording
+            voter = action.voter or action.author
             alerts.append(
                 Alert(
                     "unresolved_vote",
-                    f"vote:{day}:{problem.post}:{_digest(problem.text)}",
-                    f"Day {day}, post {problem.post}: {problem.voter}'s {problem.text!r} was not counted: "
-                    f"{problem.reason}.",
+                    f"vote:{day}:{action.post}:{_digest(action.text)}",
+                    f"Day {day}, post {action.post}: {voter}'s {action.text!r} was not counted: {action.why_not}.",
                 )
             )
     return alerts
