@@ -24,7 +24,7 @@ class DayChecks:
         found = authors.lookalike(post.author) if authors is not None else None
         if found and post.author not in self.strangers:
             self.strangers.add(post.author)
-            self.add_problem(post.number, post.author, "(a post)", found)
+            self.state.add_problem(post.number, post.author, "(a post)", found)
 
     def old_account(self, seat: str, typed: str, post: int) -> str | None:
         """The account ``typed`` names when it is one ``seat`` was played by before ``post`` (else None)."""
@@ -33,12 +33,6 @@ class DayChecks:
         folded = typed.strip().casefold()
         return next((a for a in accounts[:current] if a.casefold() == folded), None)
 
-    def would_hammer(self, seat: str, post: int) -> bool:
-        """Whether ``seat``'s vote on itself would give its own wagon a majority now."""
-        standing = self.standing(post)
-        votes = next((w[1] for w in standing.wagons if w[0] == seat), 0)
-        return standing.majority is not None and votes + self.weight(seat, post) >= standing.majority
-
     def reread_learned(self, post: int, living: tuple[str, ...]) -> None:
         """A moderator's count at ``post`` taught a spelling: a standing vote typed so counts from here on."""
         for seat, (command, base) in list(self.unread.items()):
@@ -46,11 +40,11 @@ class DayChecks:
             if found.step != "learned" or found.seat is None or seat not in living:
                 continue
             del self.unread[seat]
-            changes = len(self.book.changes)
-            if self.book.vote(seat, found.seat, (post, -1), single=False) is not None:
+            changes = len(self.state.book.changes)
+            if self.state.book.vote(seat, found.seat, (post, -1), single=False) is not None:
                 continue
-            self.changed = self.changed or len(self.book.changes) > changes
-            self.actions.append(Action(**{**base, "post": post}, target=found.seat, no_elimination=False,
+            self.state.changed = self.state.changed or len(self.state.book.changes) > changes
+            self.state.actions.append(Action(**{**base, "post": post}, target=found.seat, no_elimination=False,
                                        step="learned", counted=True, why_not=None, doubt="learned alias"))
 
     def flags(self, living: Sequence[str], voting: Collection[str], over: bool) -> tuple[Flag, ...]:
@@ -78,8 +72,8 @@ class DayChecks:
                   for s in living if least and self.post_counts.get(s, 0) < least]
         found += [Flag(s, f"over the post cap: {self.capped_counts.get(s, 0)} of {most}")
                   for s in living if most and self.capped_counts.get(s, 0) > most]
-        if self.outcome is None and self.phase == "day" and "no_possible_tie" in ruleset.early_end:
-            leader = early_end_possible(ruleset, self.standing(self.last_day_post))
+        if self.state.outcome is None and self.state.phase == "day" and "no_possible_tie" in ruleset.early_end:
+            leader = early_end_possible(ruleset, self.count.standing(self.last_day_post))
             if leader is not None:
                 found.append(Flag(leader, "an early end is possible: no remaining vote can tie or pass this "
                                   'nomination (the Storyteller may end the day: [[events]] kind = "early_end")'))

@@ -27,13 +27,13 @@ class DayCommands:
         """What the game file says happens at ``post``, before its votes are read: the moderator reset the
         count ([[resets]]), a replacement starts with no vote ([house]), a moderator's count taught a name."""
         if post in self.resets:
-            self.book.keep_only((), post)
+            self.state.book.keep_only((), post)
             self.unread.clear()
-            self.changed = True
+            self.state.changed = True
         for seat in self.replaced_at.get(post, ()):
-            if self.book.votes_of(seat):
-                self.book.set(seat, [], post)
-                self.changed = True
+            if self.state.book.votes_of(seat):
+                self.state.book.set(seat, [], post)
+                self.state.changed = True
         if post in self.teaching_posts:
             self.reread_learned(post, living)
 
@@ -63,8 +63,8 @@ class DayCommands:
             if not command.bold and self.ruleset.unbolded != "count":
                 if self.ruleset.unbolded == "flag" and self.check_voter(seat, moderator, why_ignored, living).counted:
                     # "Please bold all votes", though the rules require only "vote [name]": the moderator decides.
-                    self.add_problem(post.number, seat, command.raw, _UNBOLDED)
-                    self.actions.append(Action(post=post.number, voter=seat, author=post.author, text=command.raw,
+                    self.state.add_problem(post.number, seat, command.raw, _UNBOLDED)
+                    self.state.actions.append(Action(post=post.number, voter=seat, author=post.author, text=command.raw,
                                                action=command.action, target=None, no_elimination=False, step=None,
                                                counted=False, why_not=_UNBOLDED, url=post.url or None))
                 continue
@@ -73,15 +73,15 @@ class DayCommands:
             verdict = stranger or self.check_voter(seat, moderator, why_ignored, living)
             if not verdict.counted:
                 if verdict.problem:
-                    self.add_problem(post.number, seat or post.author, command.raw, verdict.why)
+                    self.state.add_problem(post.number, seat or post.author, command.raw, verdict.why)
                 named = self.named(command, verdict, living, post.number)
-                self.actions.append(self.judged(base, named.seat, named.step, verdict, order=(post.number, index),
+                self.state.actions.append(self.judged(base, named.seat, named.step, verdict, order=(post.number, index),
                                                 no_elimination=named.no_elimination))
                 continue
-            self.actions.append(self.apply(command, base, (post.number, index), living))
-            if self.ruleset.check == "command" and self.outcome is None and self.changed:
-                self.outcome = self.decide_early(post.number)
-                self.changed = False  # decided on this count already
+            self.state.actions.append(self.apply(command, base, (post.number, index), living))
+            if self.ruleset.check == "command" and self.state.outcome is None and self.state.changed:
+                self.state.outcome = self.decide_early(post.number)
+                self.state.changed = False  # decided on this count already
 
     def named(self, command: Command, verdict: Verdict, living: tuple[str, ...], post: int) -> Any:
         """Whom a refused voter's vote names (had it counted): the doubts ask whether it would have decided the
@@ -105,9 +105,9 @@ class DayCommands:
             return _NOT_A_PLAYER
         if why_ignored:
             return Verdict(False, why_ignored)
-        if self.phase == "late":
+        if self.state.phase == "late":
             return _AFTER_END
-        if self.outcome is not None:
+        if self.state.outcome is not None:
             return _DAY_OVER
         alive = seat in living
         verdict = _COUNTED if alive else _VOTER_DEAD
@@ -121,7 +121,7 @@ class DayCommands:
         why, private_why = verdict.why, None
         if verdict.private:
             private_why, why = verdict.why, WhyNot.RULED_OUT
-            self.note(f"post {order[0]}: {base['voter']} {base['text']!r}: {verdict.why}")
+            self.state.note(f"post {order[0]}: {base['voter']} {base['text']!r}: {verdict.why}")
         return Action(**base, target=target, no_elimination=no_elimination, step=step, counted=verdict.counted,
                       why_not=why, nomination=verdict.nomination, private_why=private_why)
 
@@ -133,7 +133,7 @@ class DayCommands:
         refusal deserves the moderator's look."""
         seat = base["voter"]
         if problem:
-            self.add_problem(base["post"], seat, command.raw, why)
+            self.state.add_problem(base["post"], seat, command.raw, why)
         if command.action in ("vote", "unvote"):  # a later vote or unvote replaces one whose name was unreadable
             self.unread.pop(seat, None)
             if command.action == "vote" and found is not None and found.reason is not None and command.target:
@@ -167,17 +167,17 @@ class DayCommands:
             verdict = hook(seat, target, command.action, order[0])
             if verdict is not None and not verdict.counted:
                 if verdict.problem:
-                    self.add_problem(order[0], seat, command.raw, verdict.why)
+                    self.state.add_problem(order[0], seat, command.raw, verdict.why)
                 return self.judged(base, target, found.step, verdict, order=order, no_elimination=target is None)
             nomination = nomination or (verdict is not None and verdict.nomination)
-        if self.phase == "runoff" and target is not None and target not in self.candidates:
+        if self.state.phase == "runoff" and target is not None and target not in self.candidates:
             why = "not in the runoff"
-        elif target == seat and self.house.self_hammer_ignored and self.would_hammer(seat, order[0]):
+        elif target == seat and self.house.self_hammer_ignored and self.count.would_hammer(seat, order[0]):
             why = "a self-hammer does not count (house rule)"
         else:
-            changes = len(self.book.changes)
-            why = self.book.vote(seat, target, order, single=seat not in living, text=command.target or "")
-            self.changed = self.changed or len(self.book.changes) > changes
+            changes = len(self.state.book.changes)
+            why = self.state.book.vote(seat, target, order, single=seat not in living, text=command.target or "")
+            self.state.changed = self.state.changed or len(self.state.book.changes) > changes
         if why is not None:
             return self.done(command, base, target, found.step, why, no_elim=target is None, problem=True)
         return self.done(command, base, target, found.step, no_elim=target is None, nomination=nomination,
@@ -203,10 +203,10 @@ class DayCommands:
             step, no_elim = found.step, found.no_elimination
             target = None if no_elim else found.seat
             named = no_elim or target is not None  # an unknown name takes back every vote
-        why, removed = self.book.unvote(base["voter"], order[0], named=named, target=target)
+        why, removed = self.state.book.unvote(base["voter"], order[0], named=named, target=target)
         if why is not None:
             return self.done(command, base, target, step, why, no_elim=no_elim)
-        self.changed = True
+        self.state.changed = True
         taken = removed[0].target if len(removed) == 1 else None
         return self.done(command, base, taken, step, no_elim=len(removed) == 1 and taken is None)
 

@@ -157,40 +157,40 @@ class DayEnd:
 
     def end_main(self) -> None:
         """The main vote's deadline passed: decide it (unless an early end already did)."""
-        self.phase = "late"
-        self.voted_at_deadline = frozenset(v for v, votes in self.book.held.items() if votes)
-        if self.outcome is not None:
+        self.state.phase = "late"
+        self.voted_at_deadline = frozenset(v for v, votes in self.state.book.held.items() if votes)
+        if self.state.outcome is not None:
             return
-        standing = self.standing(self.last_day_post)
+        standing = self.count.standing(self.last_day_post)
         outcome = decide_at_deadline(self.ruleset, standing)
         if outcome.kind == Kind.PENDING and outcome.reason == Reason.RUNOFF:
             self.candidates = tuple(t for t in leaders(self.ruleset, standing) if t is not None)
             # "Votes for players not involved in the tie will be discarded and those votes must be recast":
             # abstentions too, so a discarded voter recasts without an unvote.
-            self.book.keep_only(self.candidates, self.last_day_post or 0)
+            self.state.book.keep_only(self.candidates, self.last_day_post or 0)
             _, end_time = self.runoff_end()
             self.runoff = Runoff(self.candidates, end_time, self.last_day_post)
-            self.phase = "runoff"
+            self.state.phase = "runoff"
             self.pending_runoff = outcome
             return
-        self.outcome = self.settle(outcome)
+        self.state.outcome = self.settle(outcome)
 
     def end_runoff(self) -> None:
-        self.phase = "late"
-        self.voted_at_deadline |= frozenset(v for v, votes in self.book.held.items() if votes)
+        self.state.phase = "late"
+        self.voted_at_deadline |= frozenset(v for v, votes in self.state.book.held.items() if votes)
         last = self.last_runoff_post if self.last_runoff_post is not None else self.last_day_post
-        self.outcome = self.settle(decide_plurality(self.ruleset, self.standing(last), runoff=True))
+        self.state.outcome = self.settle(decide_plurality(self.ruleset, self.count.standing(last), runoff=True))
 
     def decide_early(self, post: int) -> Outcome | None:
-        outcome = decide_early(self.ruleset, self.standing(post))
+        outcome = decide_early(self.ruleset, self.count.standing(post))
         if outcome is None:
             return None
-        self.final_votes = self.book.snapshot()
+        self.state.final_votes = self.state.book.snapshot()
         outcome = self.hammer_doubt(self.settle(outcome))
-        if outcome.kind == Kind.ELIMINATION and len(self.lynched) + 1 < self.game.lynches_per_day:
-            self.lynched.append(outcome)  # lynches_per_day: the day goes on without this wagon
-            self.book.drop(outcome.target, post)
-            self.final_votes = None
+        if outcome.kind == Kind.ELIMINATION and len(self.state.lynched) + 1 < self.game.lynches_per_day:
+            self.state.lynched.append(outcome)  # lynches_per_day: the day goes on without this wagon
+            self.state.book.drop(outcome.target, post)
+            self.state.final_votes = None
             return None
         return outcome
 
@@ -198,7 +198,7 @@ class DayEnd:
         """The outcome, marked doubtful when the vote that decided it was read with doubt."""
         if outcome.post is None or outcome.kind not in (Kind.ELIMINATION, Kind.NO_ELIMINATION):
             return outcome
-        for action in reversed(self.actions):
+        for action in reversed(self.state.actions):
             if action.post != outcome.post:
                 break
             if action.counted and action.action in ("vote", "nominate") and action.target == outcome.target:
@@ -209,12 +209,12 @@ class DayEnd:
         """A tie the rules settle by a draw the moderator recorded, a deadline the moderator ruled, then what
         the hooks decide."""
         if outcome.kind == Kind.NO_ELIMINATION and outcome.reason == Reason.DEADLINE and self.house.deadline_plurality:
-            most = decide_plurality(self.ruleset, self.standing(outcome.post))  # a tie follows the ruleset
+            most = decide_plurality(self.ruleset, self.count.standing(outcome.post))  # a tie follows the ruleset
             outcome = most if most.kind != Kind.PENDING else outcome
         if outcome.kind == Kind.NO_ELIMINATION and outcome.reason == Reason.DEADLINE:
             outcome = self.ruled_deadline(outcome)
         if outcome.kind == Kind.PENDING and outcome.reason == Reason.TIE:
-            tied = [t for t in leaders(self.ruleset, self.standing(outcome.post)) if t is not None]
+            tied = [t for t in leaders(self.ruleset, self.count.standing(outcome.post)) if t is not None]
             drawn = [
                 d.player
                 for d in self.game.deaths
@@ -235,7 +235,7 @@ class DayEnd:
                     if d.phase == "day" and d.phase_number == self.number and d.post is None]
         if not recorded:
             return outcome
-        top = [t for t in leaders(self.ruleset, self.standing(outcome.post)) if t is not None]
+        top = [t for t in leaders(self.ruleset, self.count.standing(outcome.post)) if t is not None]
         ruled = [seat for seat in recorded if seat in top]
         if len(ruled) == 1:
             return Outcome(Kind.ELIMINATION, ruled[0], outcome.post, Reason.PLURALITY)

@@ -18,14 +18,14 @@ from assistant.counting.clock import Timeline
 from assistant.counting.day_checks import DayChecks, teaching_posts
 from assistant.counting.day_commands import DayCommands
 from assistant.counting.day_end import DayEnd
+from assistant.counting.day_state import DayCount, DayState
 from assistant.counting.hooks import HOOK_POINTS, Hook
 from assistant.counting.hooks.registry import hook_classes
-from assistant.counting.living import alive_seats, change_posts
-from assistant.counting.votal import Action, DayResult, Flag, Problem, Runoff, Votal, rank_wagons
-from assistant.counting.votes import Vote, VoteBook
+from assistant.counting.votal import DayResult, Flag, Runoff, Votal
+from assistant.counting.votes import VoteBook
 from assistant.gamefile.game import Game
 from assistant.gamefile.outcome import Kind, Outcome
-from assistant.gamefile.rules import Ruleset, Standing
+from assistant.gamefile.rules import Ruleset
 from assistant.reading.names import resolve_name
 from parsers.reading import Command, ReadPost
 
@@ -83,18 +83,10 @@ class DayReplay(DayCommands, DayEnd, DayChecks):
         self.declared_end = declared is not None and declared.end_post is not None  # the moderator's last post
         self.moderators = {m.casefold() for m in game.moderators}
         self.corrections = {c.post: c for c in game.corrections}
-        # A split seat's votes count one each; its whole weight is what it may place (``capacity``).
-        self.weights = {s.name: 1.0 if s.split_votes > 1 else float(s.vote_weight) for s in game.players}
-        self.capacity = {s.name: float(s.split_votes) for s in game.players if s.split_votes > 1}
-        self.book = VoteBook(multi_vote=ruleset.multi_vote, require_unvote=ruleset.require_unvote,
-                             split={s.name: s.split_votes for s in game.players if s.split_votes > 1})
-        self.actions: list[Action] = []
-        self.problems: list[Problem] = []
-        self.notes: list[str] = []
-        self.outcome: Outcome | None = None
-        self.final_votes: dict[str, list[Vote]] | None = None
-        self.changed = False  # whether a vote changed since the count was last decided
-        self.phase = "day"  # day | runoff | late (after the day's vote, before the next day)
+        self.state = state = DayState(VoteBook(
+            multi_vote=ruleset.multi_vote, require_unvote=ruleset.require_unvote,
+            split={s.name: s.split_votes for s in game.players if s.split_votes > 1}))
+        self.book, self.actions = state.book, state.actions  # the same objects, for the hooks
         self.runoff: Runoff | None = None
         self.pending_runoff: Outcome | None = None
         self.candidates: tuple[str, ...] = ()
@@ -117,11 +109,8 @@ class DayReplay(DayCommands, DayEnd, DayChecks):
                 for since in seat.replacement_posts:
                     if since is not None:
                         self.replaced_at.setdefault(since, []).append(seat.name)
-        self.lynched: list[Outcome] = []  # earlier lynches of a day with lynches_per_day > 1
         self.ruling_flags: list[Flag] = []  # recorded day deaths the deadline's votes do not bear out
         self.teaching_posts = teaching_posts(replay.roster)
-        self.kill_posts = change_posts(game)
-        self.living_cache: dict[int | None, tuple[str, ...]] = {}
         # A day timed by the clock starts when the last one's deadline passed; a runoff runs past that.
         self.runoff_before: datetime | None = None
         if ruleset.tie == "runoff" and day > 1 and self.bounds.start_post is None and not self.declares_start(day):
@@ -138,20 +127,15 @@ class DayReplay(DayCommands, DayEnd, DayChecks):
             name: [getattr(h, name) for h in hooks if getattr(type(h), name) is not getattr(Hook, name)]
             for name in HOOK_POINTS
         }
+        self.count = count = DayCount(game, ruleset, day, self.bounds.start_post, state, self.hooked)
+        self.living, self.targets = count.living, count.targets  # for the hooks
+
+    # what the hooks read of the state (:class:`assistant.counting.hooks.DayView`); a hook that moves a vote says so
+    phase = property(lambda self: self.state.phase)
+    outcome = property(lambda self: self.state.outcome)
+    changed = property(lambda self: self.state.changed, lambda self, value: setattr(self.state, "changed", value))
 
     # -- for hooks ---------------------------------------------------------------------------------------
-
-    def living(self, at_post: int | None) -> tuple[str, ...]:
-        """The living seats as of ``at_post`` (None: at the day's end, day kills included)."""
-        # Asked at every post of a long day; the answer changes only at a day kill's post.
-        key = None if at_post is None else bisect_right(self.kill_posts, at_post)
-        if key not in self.living_cache:
-            self.living_cache[key] = alive_seats(self.game, self.number, at_post=at_post)
-        living = self.living_cache[key]
-        if self.lynched:  # a first lynch of the day: dead from its post on (the majority is recomputed)
-            gone = {o.target for o in self.lynched if at_post is None or o.post is None or o.post <= at_post}
-            living = tuple(s for s in living if s not in gone)
-        return living
 
     def earlier(self, number: int) -> DayResult:
         """An earlier day of the same replay (replayed once, as of the same point)."""
@@ -159,22 +143,19 @@ class DayReplay(DayCommands, DayEnd, DayChecks):
 
     def note(self, text: str) -> None:
         """A moderator-only line: why a private fact changed something."""
-        self.notes.append(text)
-
-    def add_problem(self, post: int, voter: str, text: str, reason: str) -> None:
-        self.problems.append(Problem(post, voter, text, reason))
+        self.state.note(text)
 
     def end_day(self, outcome: Outcome) -> None:
         """A hook's word that the day's vote ends here (a Loose Cannon's shot): later votes count for nothing."""
-        if self.outcome is None and self.phase == "day":
-            self.final_votes = self.book.snapshot()
-            self.outcome = self.settle(outcome)
+        if self.state.outcome is None and self.state.phase == "day":
+            self.state.final_votes = self.state.book.snapshot()
+            self.state.outcome = self.settle(outcome)
 
     # -- the loop ------------------------------------------------------------------------------------------
 
     def run(self, watch: tuple[list[int], Callable[[int, Votal], None]] | None = None) -> DayResult:
         """The day's result; ``watch`` (posts, seen): see :func:`assistant.counting.tally.replay_day_watched`."""
-        at_time = self.r.at_time
+        at_time, state = self.r.at_time, self.state
         considered = [
             p
             for p in self.r.posts_so_far
@@ -188,18 +169,18 @@ class DayReplay(DayCommands, DayEnd, DayChecks):
         for index, post in enumerate(considered):
             while stops and stops[0] <= post.number:
                 self.show(stops.pop(0), considered[:index], show)
-            if self.phase == "day" and self.after_main(post):
+            if state.phase == "day" and self.after_main(post):
                 self.end_main()
-            if self.phase == "runoff" and not self.in_runoff(post):
+            if state.phase == "runoff" and not self.in_runoff(post):
                 self.end_runoff()
-            if self.phase == "day":
+            if state.phase == "day":
                 self.last_day_post = post.number
                 self.count_post(post)
-            elif self.phase == "runoff":
+            elif state.phase == "runoff":
                 self.last_runoff_post = post.number
             elif not self.before_next_day(post):
                 continue
-            living = self.living(post.number)
+            living = self.count.living(post.number)
             if seen and living != seen:
                 for seat in seen:
                     if seat not in living:
@@ -207,22 +188,22 @@ class DayReplay(DayCommands, DayEnd, DayChecks):
                             hook(seat, post.number)
             for hook in self.hooked["at_post"]:
                 hook(post.number)
-            if self.phase == "day" and self.outcome is None:
+            if state.phase == "day" and state.outcome is None:
                 self.declared_at(post.number, living)
             self.read_post(post, living)
             # The count only moves when a vote changed or someone died: skip the rest (long days are long).
-            if self.phase in ("day", "runoff") and self.outcome is None and (self.changed or living != seen):
-                self.outcome = self.decide_early(post.number)
-            self.changed, seen = False, living
+            if state.phase in ("day", "runoff") and state.outcome is None and (state.changed or living != seen):
+                state.outcome = self.decide_early(post.number)
+            state.changed, seen = False, living
         for stop in stops:
             self.show(stop, considered, show)
-        if self.phase == "day" and self.outcome is None and self.main_over(considered):
+        if state.phase == "day" and state.outcome is None and self.main_over(considered):
             self.end_main()
-        if self.phase == "runoff" and self.over_by(*self.runoff_end(), considered):
+        if state.phase == "runoff" and self.over_by(*self.runoff_end(), considered):
             self.end_runoff()
         # over: the vote has ended (an early end, even one pending a decision; the deadline; a decided runoff)
-        outcome = self.outcome
-        over = self.phase == "late" or (outcome is not None and (self.phase == "day" or outcome.kind != Kind.PENDING))
+        outcome = state.outcome
+        over = state.phase == "late" or (outcome is not None and (state.phase == "day" or outcome.kind != Kind.PENDING))
         return self.finish(considered, over)
 
     def show(self, stop: int, considered: Sequence[ReadPost], seen: Callable[[int, Votal], None] | None) -> None:
@@ -231,83 +212,16 @@ class DayReplay(DayCommands, DayEnd, DayChecks):
         seen(stop, self.finish(considered, over=False).votal)
         self.teaching_posts = teaching_posts(self.r.roster)
 
-    # -- the count ---------------------------------------------------------------------------------------
-
-    def voters(self, living: Sequence[str]) -> list[str]:
-        """The seats whose votes count now: the living, as the hooks amend them."""
-        seats = list(living)
-        for hook in self.hooked["voters"]:
-            seats = hook(seats, living)
-        return seats
-
-    def targets(self, living: Sequence[str]) -> set[str]:
-        """The seats that may be voted off now: the living, as the hooks amend them."""
-        seats = set(living)
-        for hook in self.hooked["targets"]:
-            seats = hook(seats)
-        return seats
-
-    def weight(self, seat: str, post: int | None) -> float:
-        weight = self.weights.get(seat, 1.0)
-        for hook in self.hooked["weight"]:
-            weight = hook(seat, post, weight)
-        return weight
-
-    def weigher(self, post: int | None) -> Callable[[str], float]:
-        """A seat's vote weight at ``post``, as a one-argument function (a plain lookup when no hook weighs)."""
-        if not self.hooked["weight"]:
-            weights = self.weights
-            return lambda seat: weights.get(seat, 1.0)
-        return lambda seat: self.weight(seat, post)
-
-    def tally(self, living: Sequence[str], post: int | None):
-        voters = self.voters(living)
-        allowed = set(voters)
-        targets = self.targets(living)
-        by_target: dict[str | None, list[tuple[tuple[int, int], str]]] = {}
-        for voter, votes in self.book.held.items():
-            if voter not in allowed:
-                continue
-            for vote in votes:
-                if vote.target is None or vote.target in targets:
-                    by_target.setdefault(vote.target, []).append((vote.order, voter))
-        wagons, no_elim = rank_wagons(by_target, self.weigher(post))
-        voting = {v for cast in by_target.values() for _, v in cast}
-        return wagons, no_elim, voters, voting
-
-    def standing(self, post: int | None) -> Standing:
-        living = self.living(post if post is not None else self.bounds.start_post)
-        wagons, no_elim, voters, voting = self.tally(living, post)
-        weight = self.weigher(post)
-        standing = Standing(
-            post=post,
-            majority=self.ruleset.majority_for(len(living)),
-            wagons=tuple((w.target, w.votes, len(w.voters)) for w in wagons),
-            no_elimination=no_elim.votes,
-            voters=len(voters),
-            undecided=sum(map(weight, (v for v in voters if v not in voting))) + self.unplaced(voters),
-            no_elimination_voters=len(no_elim.voters),
-            eligible=sum(self.capacity.get(v, weight(v)) for v in voters),
-        )
-        for hook in self.hooked["standing"]:
-            standing = hook(standing)
-        return standing
-
-    def unplaced(self, voters: Sequence[str]) -> float:
-        """Votes a split doublevoter holds but has not placed yet (it is partly undecided)."""
-        held = self.book.held
-        return sum(max(0, room - len(held.get(v, ()))) for v, room in self.capacity.items() if v in voters
-                   and held.get(v))
-
     # -- the votal ----------------------------------------------------------------------------------------
 
     def finish(self, considered: Sequence[ReadPost], over: bool) -> DayResult:
         # the last post of the day's vote (``considered`` is in post order; the late posts come last)
+        state = self.state
         as_of = next((p.number for p in reversed(considered) if self.phase_of_post(p)), None)
-        living = self.living(as_of if as_of is not None else self.bounds.start_post)
-        wagons, no_elim, _, voting = self.tally(living, as_of)
-        outcome = self.outcome
-        if outcome is None and self.phase == "runoff":
+        living = self.count.living(as_of if as_of is not None else self.bounds.start_post)
+        wagons, no_elim, _, voting = self.count.tally(living, as_of)
+        outcome = state.outcome
+        if outcome is None and state.phase == "runoff":
             outcome = self.pending_runoff
         majority = self.ruleset.majority_for(len(living)) if self.ruleset.threshold else None
         fields: dict[str, Any] = dict(
@@ -319,15 +233,15 @@ class DayReplay(DayCommands, DayEnd, DayChecks):
             no_elimination=no_elim,
             not_voting=tuple(s for s in living if s not in voting),
             outcome=outcome,
-            problems=tuple(self.problems),
+            problems=tuple(state.problems),
             deadline=self.bounds.end,
             living=living,
             ruleset=self.ruleset.name,
-            actions=tuple(self.actions),
+            actions=tuple(state.actions),
             runoff=self.runoff,
             flags=self.flags(living, voting, over),
-            changes=tuple(self.book.changes),
-            lynches=tuple(self.lynched),
+            changes=tuple(state.book.changes),
+            lynches=tuple(state.lynched),
             no_elimination_majority=(
                 self.ruleset.no_elimination_needed(majority)
                 if majority is not None and self.ruleset.no_elimination_vote else None
@@ -335,6 +249,6 @@ class DayReplay(DayCommands, DayEnd, DayChecks):
         )
         for hook in self.hooked["votal"]:
             hook(fields)
-        votal = Votal(**fields, private_notes=tuple(self.notes))
-        final = self.final_votes if self.final_votes is not None else self.book.snapshot()
+        votal = Votal(**fields, private_notes=tuple(state.notes))
+        final = state.final_votes if state.final_votes is not None else state.book.snapshot()
         return DayResult(votal, final, self.voted_at_deadline or frozenset(voting))
