@@ -7,11 +7,10 @@ sitting.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from assistant.counting.votal import Action, Flag
-from assistant.gamefile.rules import early_end_possible
 from parsers.reading import Command, ReadPost
 
 
@@ -47,7 +46,7 @@ class DayChecks:
             self.state.actions.append(Action(**{**base, "post": post}, target=found.seat, no_elimination=False,
                                        step="learned", counted=True, why_not=None, doubt="learned alias"))
 
-    def flags(self, living: Sequence[str], voting: Collection[str], over: bool) -> tuple[Flag, ...]:
+    def flags(self, living: Sequence[str]) -> tuple[Flag, ...]:
         # A renamed account (the same forum user id) counts, and the moderator is told so they can list it.
         found: list[Flag] = [
             Flag(
@@ -67,19 +66,11 @@ class DayChecks:
             )
             for seat, post in self.edits
         ]
-        ruleset, least, most = self.ruleset, self.ruleset.daily_minimum, self.ruleset.daily_cap
+        least, most = self.ruleset.daily_minimum, self.ruleset.daily_cap
         found += [Flag(s, f"under the post minimum: {self.post_counts.get(s, 0)} of {least}")
                   for s in living if least and self.post_counts.get(s, 0) < least]
         found += [Flag(s, f"over the post cap: {self.capped_counts.get(s, 0)} of {most}")
                   for s in living if most and self.capped_counts.get(s, 0) > most]
-        if self.state.outcome is None and self.state.phase == "day" and "no_possible_tie" in ruleset.early_end:
-            leader = early_end_possible(ruleset, self.count.standing(self.last_day_post))
-            if leader is not None:
-                found.append(Flag(leader, "an early end is possible: no remaining vote can tie or pass this "
-                                  'nomination (the Storyteller may end the day: [[events]] kind = "early_end")'))
-        found += self.ruling_flags
-        for hook in self.hooked["flags"]:
-            found += hook(living, voting, over)
         return tuple(found)
 
 

@@ -80,7 +80,7 @@ class DayCommands:
                 continue
             self.state.actions.append(self.apply(command, base, (post.number, index), living))
             if self.ruleset.check == "command" and self.state.outcome is None and self.state.changed:
-                self.state.outcome = self.decide_early(post.number)
+                self.state.outcome = self.end.decide_early(post.number)
                 self.state.changed = False  # decided on this count already
 
     def named(self, command: Command, verdict: Verdict, living: tuple[str, ...], post: int) -> Any:
@@ -170,7 +170,7 @@ class DayCommands:
                     self.state.add_problem(order[0], seat, command.raw, verdict.why)
                 return self.judged(base, target, found.step, verdict, order=order, no_elimination=target is None)
             nomination = nomination or (verdict is not None and verdict.nomination)
-        if self.state.phase == "runoff" and target is not None and target not in self.candidates:
+        if self.state.phase == "runoff" and target is not None and target not in self.end.candidates:
             why = "not in the runoff"
         elif target == seat and self.house.self_hammer_ignored and self.count.would_hammer(seat, order[0]):
             why = "a self-hammer does not count (house rule)"

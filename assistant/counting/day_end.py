@@ -1,28 +1,97 @@
 """Deciding a day: where a post falls (the main vote, a runoff, after the end), the early end, the deadline, a
 runoff's end, and how an outcome is settled (a drawn tie, a ruled deadline, the hooks' decisions).
 
-:class:`DayEnd` is a part of :class:`assistant.counting.day_replay.DayReplay`, kept apart so each job reads in one
-sitting; it reads the replay's state (``bounds``, ``next_bounds``, ``book``, ``phase``, ``outcome``...) and
-its count (:meth:`standing`).
+:class:`DayEnd` is the day replay's decider: it alone sets the state's ``phase`` and (but for a hook's
+``end_day``) its ``outcome``, and owns the runoff (its candidates, its end) and the deadline's last posts; it reads
+the count (:class:`assistant.counting.day_state.DayCount`) and moves the book only to discard votes (a runoff,
+a first lynch of several).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
+from typing import Any
 
 from assistant.counting.clock import add_wall_hours
-from assistant.counting.votal import Flag, Runoff
+from assistant.counting.day_state import DayCount, DayState
+from assistant.counting.votal import DayResult, Flag, Runoff
 from assistant.gamefile.outcome import Kind, Outcome, Reason
-from assistant.gamefile.rules import decide_at_deadline, decide_early, decide_plurality, leaders
+from assistant.gamefile.rules import decide_at_deadline, decide_early, decide_plurality, early_end_possible, leaders
 from parsers.reading import ReadPost
 
 _NOT_YET = 1 << 62  # the post number of a day the moderator has not opened yet: after every post
 
 
 class DayEnd:
-    """How the day's vote ends: the phases a post falls in, and the outcome when the count or the clock says."""
+    """How the day's vote ends: the phases a post falls in, and the outcome when the count or the clock says.
+    ``replay``: the :class:`assistant.counting.day_replay.GameReplay` (the thread, the as-of point, earlier days)."""
+
+    def __init__(self, replay: Any, number: int, state: DayState, count: DayCount, moderators: set[str],
+                 settle_hooks: list[Callable[[Outcome], Outcome]]):
+        self.r, self.game, self.ruleset, self.number = replay, replay.game, replay.ruleset, number
+        self.state, self.count, self.moderators, self.settle_hooks = state, count, moderators, settle_hooks
+        self.bounds, self.next_bounds = replay.timeline.day(number), replay.timeline.day(number + 1)
+        declared = self.game.day(number)
+        self.declared_end = declared is not None and declared.end_post is not None  # the moderator's last post
+        self.runoff: Runoff | None = None
+        self.pending_runoff: Outcome | None = None
+        self.candidates: tuple[str, ...] = ()
+        self.last_day_post: int | None = None
+        self.last_runoff_post: int | None = None
+        self.voted_at_deadline: frozenset[str] = frozenset()
+        self.ruling_flags: list[Flag] = []  # recorded day deaths the deadline's votes do not bear out
+        self.previous_end: tuple[int | None] | None = None  # the post the day before ended at, once asked
+        # A day timed by the clock starts when the last one's deadline passed; a runoff runs past that.
+        self.runoff_before: datetime | None = None
+        clocked = self.bounds.start_post is None and not self.declares_start(number)
+        if self.ruleset.tie == "runoff" and number > 1 and clocked:
+            previous = replay.day(number - 1).votal.runoff
+            self.runoff_before = previous.deadline if previous is not None else None
+        opened_by_post = self.ruleset.day_start == "moderator_post"
+        self.opened_at = self.opening_post_time() if opened_by_post else None
+        # "Once day is over, night starts": a day opened by the moderator's post after a day that ended at a
+        # declared post starts at that post (a vote in between is no day's); the next day's, for this day's end
+        self.opened_post = self.opening_post(number) if opened_by_post else None
+        self.next_opened_post = self.opening_post(number + 1) if opened_by_post else None
+
+    def place(self, post: ReadPost) -> bool:
+        """Move the phase on to where ``post`` falls, deciding the main vote or the runoff whose end it passed;
+        whether the post is still the day's (the vote's, or after it and before the next day)."""
+        state = self.state
+        if state.phase == "day" and self.after_main(post):
+            self.end_main()
+        if state.phase == "runoff" and not self.in_runoff(post):
+            self.end_runoff()
+        if state.phase == "day":
+            self.last_day_post = post.number
+        elif state.phase == "runoff":
+            self.last_runoff_post = post.number
+        else:
+            return self.before_next_day(post)
+        return True
+
+    def close(self, considered: Sequence[ReadPost]) -> bool:
+        """After the last post read: decide a vote whose end has passed as of the replay's point; whether the
+        vote is over (an early end, even one pending a decision; the deadline; a decided runoff)."""
+        state = self.state
+        if state.phase == "day" and state.outcome is None and self.main_over(considered):
+            self.end_main()
+        if state.phase == "runoff" and self.over_by(*self.runoff_end(), considered):
+            self.end_runoff()
+        outcome = state.outcome
+        return state.phase == "late" or (outcome is not None and (state.phase == "day" or outcome.kind != Kind.PENDING))
+
+    def end_day(self, outcome: Outcome) -> None:
+        """A hook's word that the day's vote ends here (a Loose Cannon's shot): later votes count for nothing."""
+        state = self.state
+        if state.outcome is None and state.phase == "day":
+            state.final_votes = state.book.snapshot()
+            state.outcome = self.settle(outcome)
+
+    def earlier(self, number: int) -> DayResult:
+        return self.r.day(number)
 
     # -- where a post falls ----------------------------------------------------------------------------
 
@@ -84,14 +153,14 @@ class DayEnd:
         at (a hammer Votal computes, replayed as of the same point); None for day 1 or a day not yet decided."""
         if self.number == 1:
             return None
-        if not hasattr(self, "_previous_end_post"):
+        if self.previous_end is None:
             declared = self.game.day(self.number - 1)
             if declared is not None and declared.end_post is not None:
-                self._previous_end_post = declared.end_post
+                self.previous_end = (declared.end_post,)
             else:
                 outcome = self.earlier(self.number - 1).votal.outcome
-                self._previous_end_post = outcome.post if outcome is not None else None
-        return self._previous_end_post
+                self.previous_end = (outcome.post if outcome is not None else None,)
+        return self.previous_end[0]
 
     def after_main(self, post: ReadPost) -> bool:
         """After the main vote: past the declared last post, else past the deadline (by post or by time)."""
@@ -157,9 +226,10 @@ class DayEnd:
 
     def end_main(self) -> None:
         """The main vote's deadline passed: decide it (unless an early end already did)."""
-        self.state.phase = "late"
-        self.voted_at_deadline = frozenset(v for v, votes in self.state.book.held.items() if votes)
-        if self.state.outcome is not None:
+        state = self.state
+        state.phase = "late"
+        self.voted_at_deadline = frozenset(v for v, votes in state.book.held.items() if votes)
+        if state.outcome is not None:
             return
         standing = self.count.standing(self.last_day_post)
         outcome = decide_at_deadline(self.ruleset, standing)
@@ -208,7 +278,8 @@ class DayEnd:
     def settle(self, outcome: Outcome) -> Outcome:
         """A tie the rules settle by a draw the moderator recorded, a deadline the moderator ruled, then what
         the hooks decide."""
-        if outcome.kind == Kind.NO_ELIMINATION and outcome.reason == Reason.DEADLINE and self.house.deadline_plurality:
+        deadline = outcome.kind == Kind.NO_ELIMINATION and outcome.reason == Reason.DEADLINE
+        if deadline and self.game.house.deadline_plurality:
             most = decide_plurality(self.ruleset, self.count.standing(outcome.post))  # a tie follows the ruleset
             outcome = most if most.kind != Kind.PENDING else outcome
         if outcome.kind == Kind.NO_ELIMINATION and outcome.reason == Reason.DEADLINE:
@@ -222,7 +293,7 @@ class DayEnd:
             ]
             if len(drawn) == 1:
                 outcome = Outcome(Kind.ELIMINATION, drawn[0], outcome.post, Reason.TIE)
-        for hook in self.hooked["settle"]:
+        for hook in self.settle_hooks:
             outcome = hook(outcome)
         return outcome
 
@@ -246,3 +317,15 @@ class DayEnd:
             for seat in recorded
         ]
         return outcome
+
+    def flags(self) -> list[Flag]:
+        """What the moderator is shown of the day's end: an early end the Storyteller may call, and a recorded
+        death the deadline's votes do not bear out."""
+        found = []
+        state, ruleset = self.state, self.ruleset
+        if state.outcome is None and state.phase == "day" and "no_possible_tie" in ruleset.early_end:
+            leader = early_end_possible(ruleset, self.count.standing(self.last_day_post))
+            if leader is not None:
+                found.append(Flag(leader, "an early end is possible: no remaining vote can tie or pass this "
+                                  'nomination (the Storyteller may end the day: [[events]] kind = "early_end")'))
+        return found + self.ruling_flags

@@ -21,10 +21,9 @@ from assistant.counting.day_end import DayEnd
 from assistant.counting.day_state import DayCount, DayState
 from assistant.counting.hooks import HOOK_POINTS, Hook
 from assistant.counting.hooks.registry import hook_classes
-from assistant.counting.votal import DayResult, Flag, Runoff, Votal
+from assistant.counting.votal import DayResult, Votal
 from assistant.counting.votes import VoteBook
 from assistant.gamefile.game import Game
-from assistant.gamefile.outcome import Kind, Outcome
 from assistant.gamefile.rules import Ruleset
 from assistant.reading.names import resolve_name
 from parsers.reading import Command, ReadPost
@@ -66,7 +65,7 @@ class GameReplay:
         return self.memo[number]
 
 
-class DayReplay(DayCommands, DayEnd, DayChecks):
+class DayReplay(DayCommands, DayChecks):
     """One day's replay loop. Hooks read its public attributes: ``game``, ``ruleset``, ``number``, ``bounds``,
     ``book`` (the standing votes), :meth:`living`, :meth:`earlier`, :meth:`note`, :meth:`add_problem`,
     :meth:`end_day` (:class:`assistant.counting.hooks.DayView`). Reading posts, deciding the day and the checks beside
@@ -78,21 +77,12 @@ class DayReplay(DayCommands, DayEnd, DayChecks):
         self.game, self.ruleset, self.number = replay.game, replay.ruleset, day
         game, ruleset = self.game, self.ruleset
         self.bounds = replay.timeline.day(day)
-        self.next_bounds = replay.timeline.day(day + 1)
-        declared = game.day(day)
-        self.declared_end = declared is not None and declared.end_post is not None  # the moderator's last post
         self.moderators = {m.casefold() for m in game.moderators}
         self.corrections = {c.post: c for c in game.corrections}
         self.state = state = DayState(VoteBook(
             multi_vote=ruleset.multi_vote, require_unvote=ruleset.require_unvote,
             split={s.name: s.split_votes for s in game.players if s.split_votes > 1}))
         self.book, self.actions = state.book, state.actions  # the same objects, for the hooks
-        self.runoff: Runoff | None = None
-        self.pending_runoff: Outcome | None = None
-        self.candidates: tuple[str, ...] = ()
-        self.last_day_post: int | None = None
-        self.last_runoff_post: int | None = None
-        self.voted_at_deadline: frozenset[str] = frozenset()
         self.post_counts: dict[str, int] = {}
         self.capped_counts: dict[str, int] = {}
         self.unlisted: dict[str, str] = {}  # account the game file does not list -> the seat it was read as
@@ -109,18 +99,7 @@ class DayReplay(DayCommands, DayEnd, DayChecks):
                 for since in seat.replacement_posts:
                     if since is not None:
                         self.replaced_at.setdefault(since, []).append(seat.name)
-        self.ruling_flags: list[Flag] = []  # recorded day deaths the deadline's votes do not bear out
         self.teaching_posts = teaching_posts(replay.roster)
-        # A day timed by the clock starts when the last one's deadline passed; a runoff runs past that.
-        self.runoff_before: datetime | None = None
-        if ruleset.tie == "runoff" and day > 1 and self.bounds.start_post is None and not self.declares_start(day):
-            previous = replay.day(day - 1).votal.runoff
-            self.runoff_before = previous.deadline if previous is not None else None
-        self.opened_at = self.opening_post_time() if ruleset.day_start == "moderator_post" else None
-        # "Once day is over, night starts": a day opened by the moderator's post after a day that ended at a
-        # declared post starts at that post (a vote in between is no day's); the next day's, for this day's end
-        self.opened_post = self.opening_post(day) if ruleset.day_start == "moderator_post" else None
-        self.next_opened_post = self.opening_post(day + 1) if ruleset.day_start == "moderator_post" else None
         hooks = [cls(self) for cls in replay.hook_classes]
         # Each hook point -> the bound methods of the hooks that override it: most days call none, cheaply.
         self.hooked: dict[str, list[Callable]] = {
@@ -128,12 +107,16 @@ class DayReplay(DayCommands, DayEnd, DayChecks):
             for name in HOOK_POINTS
         }
         self.count = count = DayCount(game, ruleset, day, self.bounds.start_post, state, self.hooked)
-        self.living, self.targets = count.living, count.targets  # for the hooks
+        self.end = end = DayEnd(replay, day, state, count, self.moderators, self.hooked["settle"])
+        # what the hooks read (:class:`assistant.counting.hooks.DayView`), from the part that owns it
+        self.living, self.targets = count.living, count.targets
+        self.in_day, self.after_main, self.over_by, self.end_day = end.in_day, end.after_main, end.over_by, end.end_day
 
-    # what the hooks read of the state (:class:`assistant.counting.hooks.DayView`); a hook that moves a vote says so
     phase = property(lambda self: self.state.phase)
     outcome = property(lambda self: self.state.outcome)
     changed = property(lambda self: self.state.changed, lambda self, value: setattr(self.state, "changed", value))
+    runoff = property(lambda self: self.end.runoff)
+    voted_at_deadline = property(lambda self: self.end.voted_at_deadline)
 
     # -- for hooks ---------------------------------------------------------------------------------------
 
@@ -145,21 +128,15 @@ class DayReplay(DayCommands, DayEnd, DayChecks):
         """A moderator-only line: why a private fact changed something."""
         self.state.note(text)
 
-    def end_day(self, outcome: Outcome) -> None:
-        """A hook's word that the day's vote ends here (a Loose Cannon's shot): later votes count for nothing."""
-        if self.state.outcome is None and self.state.phase == "day":
-            self.state.final_votes = self.state.book.snapshot()
-            self.state.outcome = self.settle(outcome)
-
     # -- the loop ------------------------------------------------------------------------------------------
 
     def run(self, watch: tuple[list[int], Callable[[int, Votal], None]] | None = None) -> DayResult:
         """The day's result; ``watch`` (posts, seen): see :func:`assistant.counting.tally.replay_day_watched`."""
-        at_time, state = self.r.at_time, self.state
+        at_time, state, end = self.r.at_time, self.state, self.end
         considered = [
             p
             for p in self.r.posts_so_far
-            if self.in_day(p) and (at_time is None or p.time is None or p.time <= at_time)
+            if end.in_day(p) and (at_time is None or p.time is None or p.time <= at_time)
         ]
         stops, show = watch if watch is not None else ([], None)
         stops = list(stops)
@@ -169,17 +146,10 @@ class DayReplay(DayCommands, DayEnd, DayChecks):
         for index, post in enumerate(considered):
             while stops and stops[0] <= post.number:
                 self.show(stops.pop(0), considered[:index], show)
-            if state.phase == "day" and self.after_main(post):
-                self.end_main()
-            if state.phase == "runoff" and not self.in_runoff(post):
-                self.end_runoff()
-            if state.phase == "day":
-                self.last_day_post = post.number
-                self.count_post(post)
-            elif state.phase == "runoff":
-                self.last_runoff_post = post.number
-            elif not self.before_next_day(post):
+            if not end.place(post):
                 continue
+            if state.phase == "day":
+                self.count_post(post)
             living = self.count.living(post.number)
             if seen and living != seen:
                 for seat in seen:
@@ -193,18 +163,11 @@ class DayReplay(DayCommands, DayEnd, DayChecks):
             self.read_post(post, living)
             # The count only moves when a vote changed or someone died: skip the rest (long days are long).
             if state.phase in ("day", "runoff") and state.outcome is None and (state.changed or living != seen):
-                state.outcome = self.decide_early(post.number)
+                state.outcome = end.decide_early(post.number)
             state.changed, seen = False, living
         for stop in stops:
             self.show(stop, considered, show)
-        if state.phase == "day" and state.outcome is None and self.main_over(considered):
-            self.end_main()
-        if state.phase == "runoff" and self.over_by(*self.runoff_end(), considered):
-            self.end_runoff()
-        # over: the vote has ended (an early end, even one pending a decision; the deadline; a decided runoff)
-        outcome = state.outcome
-        over = state.phase == "late" or (outcome is not None and (state.phase == "day" or outcome.kind != Kind.PENDING))
-        return self.finish(considered, over)
+        return self.finish(considered, end.close(considered))
 
     def show(self, stop: int, considered: Sequence[ReadPost], seen: Callable[[int, Votal], None] | None) -> None:
         """Show ``seen`` the votal as of the posts read so far; it may teach the roster a spelling at ``stop``."""
@@ -217,12 +180,12 @@ class DayReplay(DayCommands, DayEnd, DayChecks):
     def finish(self, considered: Sequence[ReadPost], over: bool) -> DayResult:
         # the last post of the day's vote (``considered`` is in post order; the late posts come last)
         state = self.state
-        as_of = next((p.number for p in reversed(considered) if self.phase_of_post(p)), None)
+        as_of = next((p.number for p in reversed(considered) if self.end.phase_of_post(p)), None)
         living = self.count.living(as_of if as_of is not None else self.bounds.start_post)
         wagons, no_elim, _, voting = self.count.tally(living, as_of)
         outcome = state.outcome
         if outcome is None and state.phase == "runoff":
-            outcome = self.pending_runoff
+            outcome = self.end.pending_runoff
         majority = self.ruleset.majority_for(len(living)) if self.ruleset.threshold else None
         fields: dict[str, Any] = dict(
             day=self.number,
@@ -238,8 +201,9 @@ class DayReplay(DayCommands, DayEnd, DayChecks):
             living=living,
             ruleset=self.ruleset.name,
             actions=tuple(state.actions),
-            runoff=self.runoff,
-            flags=self.flags(living, voting, over),
+            runoff=self.end.runoff,
+            flags=(*self.flags(living), *self.end.flags(), *(f for hook in self.hooked["flags"]
+                                                             for f in hook(living, voting, over))),
             changes=tuple(state.book.changes),
             lynches=tuple(state.lynched),
             no_elimination_majority=(
@@ -251,4 +215,4 @@ class DayReplay(DayCommands, DayEnd, DayChecks):
             hook(fields)
         votal = Votal(**fields, private_notes=tuple(state.notes))
         final = state.final_votes if state.final_votes is not None else state.book.snapshot()
-        return DayResult(votal, final, self.voted_at_deadline or frozenset(voting))
+        return DayResult(votal, final, self.end.voted_at_deadline or frozenset(voting))
