@@ -1,50 +1,61 @@
-"""What a day's replay learns or checks beside the count: spellings a moderator's count taught, look-alike and
-stranger accounts, old accounts named, self-hammers, and the flags the moderator is shown.
+"""What a day's replay checks beside the count: who posts how often (a minimum, a cap), look-alike and
+renamed accounts, edited commands, and the flags the moderator is shown of them.
 
-:class:`DayChecks` is a part of :class:`assistant.counting.day_replay.DayReplay`, kept apart so each job reads in one
-sitting.
+:class:`DayChecks` watches the day's posts and never moves a vote: the loop shows it each post of the day's
+vote; the command reader shows it each post whose edit changed its commands.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
-from assistant.counting.votal import Action, Flag
+from assistant.counting.day_state import DayState
+from assistant.counting.votal import Flag
+from assistant.gamefile.rules import Ruleset
 from parsers.reading import Command, ReadPost
 
 
 class DayChecks:
-    """Learned spellings, strangers and the moderator's flags."""
+    """Post counts, strangers, renamed accounts and edits, and the moderator's flags of them."""
+
+    def __init__(self, roster: Any, ruleset: Ruleset, deadline: datetime | None, moderators: set[str], state: DayState):
+        self.roster, self.ruleset, self.moderators, self.state = roster, ruleset, moderators, state
+        # posts after this time are not held against the day's cap (``cap_lifted_hours`` before the deadline)
+        lift = ruleset.cap_lifted_hours
+        self.cap_until = deadline - timedelta(hours=lift) if deadline is not None and lift is not None else None
+        self.post_counts: dict[str, int] = {}
+        self.capped_counts: dict[str, int] = {}
+        self.unlisted: dict[str, str] = {}  # account the game file does not list -> the seat it was read as
+        self.strangers: set[str] = set()  # look-alike accounts already reported this day
+        self.edits: list[tuple[str, ReadPost]] = []  # posts whose edit changed their commands
+
+    def count_post(self, post: ReadPost) -> None:
+        """A post of the day's vote: its author's post counts, an unlisted account read as a seat, a stranger."""
+        seat, how = self.roster.author_match(post.author, post.author_id, post.number)
+        if seat is None and not post.commands and post.author.casefold() not in self.moderators:
+            self.report_stranger(post)  # a look-alike is reported even when it casts no vote
+        if seat is None or post.deleted:
+            return
+        if how != "account":
+            self.unlisted.setdefault(post.author, seat)
+        self.post_counts[seat] = self.post_counts.get(seat, 0) + 1
+        if self.cap_until is not None and post.time is not None and post.time > self.cap_until:
+            return
+        self.capped_counts[seat] = self.capped_counts.get(seat, 0) + 1
 
     def report_stranger(self, post: ReadPost) -> None:
         """A look-alike account that posts is a problem once a day, vote or not."""
-        authors = getattr(self.r.roster, "authors", None)
+        authors = getattr(self.roster, "authors", None)
         found = authors.lookalike(post.author) if authors is not None else None
         if found and post.author not in self.strangers:
             self.strangers.add(post.author)
             self.state.add_problem(post.number, post.author, "(a post)", found)
 
-    def old_account(self, seat: str, typed: str, post: int) -> str | None:
-        """The account ``typed`` names when it is one ``seat`` was played by before ``post`` (else None)."""
-        accounts = self.game.seat(seat).accounts
-        current = accounts.index(self.game.seat(seat).account_at(post))
-        folded = typed.strip().casefold()
-        return next((a for a in accounts[:current] if a.casefold() == folded), None)
-
-    def reread_learned(self, post: int, living: tuple[str, ...]) -> None:
-        """A moderator's count at ``post`` taught a spelling: a standing vote typed so counts from here on."""
-        for seat, (command, base) in list(self.unread.items()):
-            found = self.resolve(command.target or "", living, post)
-            if found.step != "learned" or found.seat is None or seat not in living:
-                continue
-            del self.unread[seat]
-            changes = len(self.state.book.changes)
-            if self.state.book.vote(seat, found.seat, (post, -1), single=False) is not None:
-                continue
-            self.state.changed = self.state.changed or len(self.state.book.changes) > changes
-            self.state.actions.append(Action(**{**base, "post": post}, target=found.seat, no_elimination=False,
-                                       step="learned", counted=True, why_not=None, doubt="learned alias"))
+    def edited(self, seat: str, post: ReadPost) -> None:
+        """A seat's post whose edit changed what it commands: the moderator is told what it said before."""
+        self.edits.append((seat, post))
 
     def flags(self, living: Sequence[str]) -> tuple[Flag, ...]:
         # A renamed account (the same forum user id) counts, and the moderator is told so they can list it.
@@ -72,11 +83,6 @@ class DayChecks:
         found += [Flag(s, f"over the post cap: {self.capped_counts.get(s, 0)} of {most}")
                   for s in living if most and self.capped_counts.get(s, 0) > most]
         return tuple(found)
-
-
-def teaching_posts(roster: Any) -> frozenset[int]:
-    """The posts from which the roster knows a spelling a moderator's count taught it."""
-    return frozenset(post for _, post in getattr(roster, "learned", {}).values())
 
 
 def _shown_commands(commands: Sequence[Command] | None) -> str:

@@ -9,11 +9,11 @@ sitting; it reads the replay's state (``book``, ``phase``, ``outcome``, ``hooked
 from __future__ import annotations
 
 from collections.abc import Collection
-from datetime import timedelta
 from typing import Any
 
 from assistant.counting.hooks import Verdict
 from assistant.counting.votal import Action
+from assistant.gamefile.game import Game
 from assistant.gamefile.outcome import WhyNot
 from assistant.gamefile.rules import Ruleset
 from assistant.reading.names import Resolution
@@ -37,20 +37,20 @@ class DayCommands:
         if post in self.teaching_posts:
             self.reread_learned(post, living)
 
-    def count_post(self, post: ReadPost) -> None:
-        seat, how = self.r.roster.author_match(post.author, post.author_id, post.number)
-        if seat is None and not post.commands and post.author.casefold() not in self.moderators:
-            self.report_stranger(post)  # a look-alike is reported even when it casts no vote
-        if seat is None or post.deleted:
-            return
-        if how != "account":
-            self.unlisted.setdefault(post.author, seat)
-        self.post_counts[seat] = self.post_counts.get(seat, 0) + 1
-        lift = self.ruleset.cap_lifted_hours
-        end = self.bounds.end
-        if end is not None and lift is not None and post.time is not None and post.time > end - timedelta(hours=lift):
-            return
-        self.capped_counts[seat] = self.capped_counts.get(seat, 0) + 1
+    def reread_learned(self, post: int, living: tuple[str, ...]) -> None:
+        """A moderator's count at ``post`` taught a spelling: a standing vote typed so counts from here on."""
+        state = self.state
+        for seat, (command, base) in list(self.unread.items()):
+            found = self.resolve(command.target or "", living, post)
+            if found.step != "learned" or found.seat is None or seat not in living:
+                continue
+            del self.unread[seat]
+            changes = len(state.book.changes)
+            if state.book.vote(seat, found.seat, (post, -1), single=False) is not None:
+                continue
+            state.changed = state.changed or len(state.book.changes) > changes
+            state.actions.append(Action(**{**base, "post": post}, target=found.seat, no_elimination=False,
+                                        step="learned", counted=True, why_not=None, doubt="learned alias"))
 
     def read_post(self, post: ReadPost, living: tuple[str, ...]) -> None:
         commands, corrected, why_ignored = _commands_of(post, self.corrections.get(post.number), self.ruleset)
@@ -58,7 +58,7 @@ class DayCommands:
         seat = None if moderator else self.r.roster.author_match(post.author, post.author_id, post.number)[0]
         stranger = self.stranger(post) if seat is None and not moderator and commands else None
         if seat is not None and _edited_commands(post):
-            self.edits.append((seat, post))
+            self.checks.edited(seat, post)
         for index, command in enumerate(commands):
             if not command.bold and self.ruleset.unbolded != "count":
                 if self.ruleset.unbolded == "flag" and self.check_voter(seat, moderator, why_ignored, living).counted:
@@ -189,7 +189,8 @@ class DayCommands:
             return None, None if self.ruleset.no_elimination_vote else "no-elimination votes are not allowed"
         if found.seat is None:
             return None, found.reason or "unknown name"
-        if self.house.old_account_names_refused and (old := self.old_account(found.seat, command.target or "", post)):
+        refused = self.house.old_account_names_refused
+        if refused and (old := _old_account(self.game, found.seat, command.target or "", post)):
             return found.seat, f"names {old}, an account the seat no longer plays (house rule)"
         if found.seat not in living:
             return found.seat, WhyNot.TARGET_DEAD
@@ -247,6 +248,19 @@ def _doubt(command: Command, found: Any) -> str | None:
         if len("".join(c for c in typed if c.isalnum())) <= _SHORT and found.step != "acronym":
             return "short prefix"
     return None
+
+
+def teaching_posts(roster: Any) -> frozenset[int]:
+    """The posts from which the roster knows a spelling a moderator's count taught it."""
+    return frozenset(post for _, post in getattr(roster, "learned", {}).values())
+
+
+def _old_account(game: Game, seat: str, typed: str, post: int) -> str | None:
+    """The account ``typed`` names when it is one ``seat`` was played by before ``post`` (else None)."""
+    accounts = game.seat(seat).accounts
+    current = accounts.index(game.seat(seat).account_at(post))
+    folded = typed.strip().casefold()
+    return next((a for a in accounts[:current] if a.casefold() == folded), None)
 
 
 def _commands_of(post: ReadPost, correction, ruleset: Ruleset) -> tuple[tuple[Command, ...], bool, str | None]:

@@ -15,8 +15,8 @@ from datetime import datetime
 from typing import Any
 
 from assistant.counting.clock import Timeline
-from assistant.counting.day_checks import DayChecks, teaching_posts
-from assistant.counting.day_commands import DayCommands
+from assistant.counting.day_checks import DayChecks
+from assistant.counting.day_commands import DayCommands, teaching_posts
 from assistant.counting.day_end import DayEnd
 from assistant.counting.day_state import DayCount, DayState
 from assistant.counting.hooks import HOOK_POINTS, Hook
@@ -65,7 +65,7 @@ class GameReplay:
         return self.memo[number]
 
 
-class DayReplay(DayCommands, DayChecks):
+class DayReplay(DayCommands):
     """One day's replay loop. Hooks read its public attributes: ``game``, ``ruleset``, ``number``, ``bounds``,
     ``book`` (the standing votes), :meth:`living`, :meth:`earlier`, :meth:`note`, :meth:`add_problem`,
     :meth:`end_day` (:class:`assistant.counting.hooks.DayView`). Reading posts, deciding the day and the checks beside
@@ -83,11 +83,6 @@ class DayReplay(DayCommands, DayChecks):
             multi_vote=ruleset.multi_vote, require_unvote=ruleset.require_unvote,
             split={s.name: s.split_votes for s in game.players if s.split_votes > 1}))
         self.book, self.actions = state.book, state.actions  # the same objects, for the hooks
-        self.post_counts: dict[str, int] = {}
-        self.capped_counts: dict[str, int] = {}
-        self.unlisted: dict[str, str] = {}  # account the game file does not list -> the seat it was read as
-        self.strangers: set[str] = set()  # look-alike accounts already reported this day
-        self.edits: list[tuple[str, ReadPost]] = []  # posts whose edit changed their commands
         # Each voter's last vote whose name could not be read: a moderator's count may teach it later.
         self.unread: dict[str, tuple[Command, dict]] = {}
         self.resets = frozenset(r.post for r in game.resets)
@@ -107,6 +102,7 @@ class DayReplay(DayCommands, DayChecks):
             for name in HOOK_POINTS
         }
         self.count = count = DayCount(game, ruleset, day, self.bounds.start_post, state, self.hooked)
+        self.checks = DayChecks(replay.roster, ruleset, self.bounds.end, self.moderators, state)
         self.end = end = DayEnd(replay, day, state, count, self.moderators, self.hooked["settle"])
         # what the hooks read (:class:`assistant.counting.hooks.DayView`), from the part that owns it
         self.living, self.targets = count.living, count.targets
@@ -132,7 +128,7 @@ class DayReplay(DayCommands, DayChecks):
 
     def run(self, watch: tuple[list[int], Callable[[int, Votal], None]] | None = None) -> DayResult:
         """The day's result; ``watch`` (posts, seen): see :func:`assistant.counting.tally.replay_day_watched`."""
-        at_time, state, end = self.r.at_time, self.state, self.end
+        at_time, state, end, checks = self.r.at_time, self.state, self.end, self.checks
         considered = [
             p
             for p in self.r.posts_so_far
@@ -149,7 +145,7 @@ class DayReplay(DayCommands, DayChecks):
             if not end.place(post):
                 continue
             if state.phase == "day":
-                self.count_post(post)
+                checks.count_post(post)
             living = self.count.living(post.number)
             if seen and living != seen:
                 for seat in seen:
@@ -202,7 +198,7 @@ class DayReplay(DayCommands, DayChecks):
             ruleset=self.ruleset.name,
             actions=tuple(state.actions),
             runoff=self.end.runoff,
-            flags=(*self.flags(living), *self.end.flags(), *(f for hook in self.hooked["flags"]
+            flags=(*self.checks.flags(living), *self.end.flags(), *(f for hook in self.hooked["flags"]
                                                              for f in hook(living, voting, over))),
             changes=tuple(state.book.changes),
             lynches=tuple(state.lynched),
