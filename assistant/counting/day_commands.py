@@ -1,16 +1,20 @@
 """Reading a day's posts: what the game file says happens at a post, who wrote it, and each command it holds
 judged (may this seat vote now? whom does the name mean?) and moved into the vote book.
 
-:class:`DayCommands` is a part of :class:`assistant.counting.day_replay.DayReplay`, kept apart so each job reads in one
-sitting; it reads the replay's state (``book``, ``phase``, ``outcome``, ``hooked``...) and writes its
-``actions`` and ``problems``.
+:class:`DayCommands` is the day replay's command reader: it alone moves the vote book for the players (a hook
+may too), says so in the state's ``changed``, and adds the state's actions and problems; it keeps the votes
+whose name could not be read until a moderator's count teaches it. It asks the count whether a self-vote would
+hammer, the decider for the runoff's candidates and, under ``check = "command"``, whether a vote ends the day.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Any
 
+from assistant.counting.day_checks import DayChecks
+from assistant.counting.day_end import DayEnd
+from assistant.counting.day_state import DayCount, DayState
 from assistant.counting.hooks import Verdict
 from assistant.counting.votal import Action
 from assistant.gamefile.game import Game
@@ -21,7 +25,31 @@ from parsers.reading import Command, ReadPost
 
 
 class DayCommands:
-    """The commands of the day's posts, read into the vote book."""
+    """The commands of the day's posts, read into the vote book. ``replay``: the
+    :class:`assistant.counting.day_replay.GameReplay` (the roster, how a name is resolved)."""
+
+    def __init__(self, replay: Any, state: DayState, count: DayCount, end: DayEnd, checks: DayChecks,
+                 moderators: set[str], hooked: dict[str, list[Callable]]):
+        self.r, self.game, self.ruleset, self.house = replay, replay.game, replay.ruleset, replay.game.house
+        self.state, self.count, self.end, self.checks = state, count, end, checks
+        self.moderators, self.hooked = moderators, hooked
+        game = self.game
+        self.corrections = {c.post: c for c in game.corrections}
+        self.resets = frozenset(r.post for r in game.resets)
+        # [house] replacement_starts_unvoted: post -> seats a new account takes over at that post
+        self.replaced_at: dict[int, list[str]] = {}
+        if self.house.replacement_starts_unvoted:
+            for seat in game.players:
+                for since in seat.replacement_posts:
+                    if since is not None:
+                        self.replaced_at.setdefault(since, []).append(seat.name)
+        # Each voter's last vote whose name could not be read: a moderator's count may teach it later.
+        self.unread: dict[str, tuple[Command, dict]] = {}
+        self.teaching_posts = teaching_posts(replay.roster)
+
+    def relearn(self) -> None:
+        """The roster may have learned a spelling (a moderator's count was read): the posts it teaches from."""
+        self.teaching_posts = teaching_posts(self.r.roster)
 
     def declared_at(self, post: int, living: tuple[str, ...]) -> None:
         """What the game file says happens at ``post``, before its votes are read: the moderator reset the

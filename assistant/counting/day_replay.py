@@ -16,7 +16,7 @@ from typing import Any
 
 from assistant.counting.clock import Timeline
 from assistant.counting.day_checks import DayChecks
-from assistant.counting.day_commands import DayCommands, teaching_posts
+from assistant.counting.day_commands import DayCommands
 from assistant.counting.day_end import DayEnd
 from assistant.counting.day_state import DayCount, DayState
 from assistant.counting.hooks import HOOK_POINTS, Hook
@@ -26,7 +26,7 @@ from assistant.counting.votes import VoteBook
 from assistant.gamefile.game import Game
 from assistant.gamefile.rules import Ruleset
 from assistant.reading.names import resolve_name
-from parsers.reading import Command, ReadPost
+from parsers.reading import ReadPost
 
 
 class GameReplay:
@@ -65,12 +65,12 @@ class GameReplay:
         return self.memo[number]
 
 
-class DayReplay(DayCommands):
-    """One day's replay loop. Hooks read its public attributes: ``game``, ``ruleset``, ``number``, ``bounds``,
-    ``book`` (the standing votes), :meth:`living`, :meth:`earlier`, :meth:`note`, :meth:`add_problem`,
-    :meth:`end_day` (:class:`assistant.counting.hooks.DayView`). Reading posts, deciding the day and the checks beside
-    the count are its parts, in :mod:`assistant.counting.day_commands`, :mod:`assistant.counting.day_end` and
-    :mod:`assistant.counting.day_checks`."""
+class DayReplay:
+    """One day's replay loop. It owns the day's :class:`DayState` and hands it to the parts that move it, each its
+    own object: ``commands`` (:class:`DayCommands`: the posts' commands into the vote book), ``end``
+    (:class:`DayEnd`: the phase and the outcome), ``checks`` (:class:`DayChecks`: watches, moves nothing), and
+    the ``count`` over it (:class:`DayCount`: reads only). The hooks see it as a
+    :class:`assistant.counting.hooks.DayView`, each name taken from the part that owns it."""
 
     def __init__(self, replay: GameReplay, day: int):
         self.r = replay
@@ -78,23 +78,10 @@ class DayReplay(DayCommands):
         game, ruleset = self.game, self.ruleset
         self.bounds = replay.timeline.day(day)
         self.moderators = {m.casefold() for m in game.moderators}
-        self.corrections = {c.post: c for c in game.corrections}
         self.state = state = DayState(VoteBook(
             multi_vote=ruleset.multi_vote, require_unvote=ruleset.require_unvote,
             split={s.name: s.split_votes for s in game.players if s.split_votes > 1}))
         self.book, self.actions = state.book, state.actions  # the same objects, for the hooks
-        # Each voter's last vote whose name could not be read: a moderator's count may teach it later.
-        self.unread: dict[str, tuple[Command, dict]] = {}
-        self.resets = frozenset(r.post for r in game.resets)
-        self.house = game.house
-        # [house] replacement_starts_unvoted: post -> seats a new account takes over at that post
-        self.replaced_at: dict[int, list[str]] = {}
-        if self.house.replacement_starts_unvoted:
-            for seat in game.players:
-                for since in seat.replacement_posts:
-                    if since is not None:
-                        self.replaced_at.setdefault(since, []).append(seat.name)
-        self.teaching_posts = teaching_posts(replay.roster)
         hooks = [cls(self) for cls in replay.hook_classes]
         # Each hook point -> the bound methods of the hooks that override it: most days call none, cheaply.
         self.hooked: dict[str, list[Callable]] = {
@@ -104,8 +91,9 @@ class DayReplay(DayCommands):
         self.count = count = DayCount(game, ruleset, day, self.bounds.start_post, state, self.hooked)
         self.checks = DayChecks(replay.roster, ruleset, self.bounds.end, self.moderators, state)
         self.end = end = DayEnd(replay, day, state, count, self.moderators, self.hooked["settle"])
+        self.commands = DayCommands(replay, state, count, end, self.checks, self.moderators, self.hooked)
         # what the hooks read (:class:`assistant.counting.hooks.DayView`), from the part that owns it
-        self.living, self.targets = count.living, count.targets
+        self.living, self.targets, self.resolve = count.living, count.targets, self.commands.resolve
         self.in_day, self.after_main, self.over_by, self.end_day = end.in_day, end.after_main, end.over_by, end.end_day
 
     phase = property(lambda self: self.state.phase)
@@ -113,8 +101,6 @@ class DayReplay(DayCommands):
     changed = property(lambda self: self.state.changed, lambda self, value: setattr(self.state, "changed", value))
     runoff = property(lambda self: self.end.runoff)
     voted_at_deadline = property(lambda self: self.end.voted_at_deadline)
-
-    # -- for hooks ---------------------------------------------------------------------------------------
 
     def earlier(self, number: int) -> DayResult:
         """An earlier day of the same replay (replayed once, as of the same point)."""
@@ -128,7 +114,7 @@ class DayReplay(DayCommands):
 
     def run(self, watch: tuple[list[int], Callable[[int, Votal], None]] | None = None) -> DayResult:
         """The day's result; ``watch`` (posts, seen): see :func:`assistant.counting.tally.replay_day_watched`."""
-        at_time, state, end, checks = self.r.at_time, self.state, self.end, self.checks
+        at_time, state, end, checks, commands = self.r.at_time, self.state, self.end, self.checks, self.commands
         considered = [
             p
             for p in self.r.posts_so_far
@@ -155,8 +141,8 @@ class DayReplay(DayCommands):
             for hook in self.hooked["at_post"]:
                 hook(post.number)
             if state.phase == "day" and state.outcome is None:
-                self.declared_at(post.number, living)
-            self.read_post(post, living)
+                commands.declared_at(post.number, living)
+            commands.read_post(post, living)
             # The count only moves when a vote changed or someone died: skip the rest (long days are long).
             if state.phase in ("day", "runoff") and state.outcome is None and (state.changed or living != seen):
                 state.outcome = end.decide_early(post.number)
@@ -169,7 +155,7 @@ class DayReplay(DayCommands):
         """Show ``seen`` the votal as of the posts read so far; it may teach the roster a spelling at ``stop``."""
         assert seen is not None
         seen(stop, self.finish(considered, over=False).votal)
-        self.teaching_posts = teaching_posts(self.r.roster)
+        self.commands.relearn()
 
     # -- the votal ----------------------------------------------------------------------------------------
 
