@@ -59,24 +59,12 @@ class DayChecks:
 
     def flags(self, living: Sequence[str]) -> tuple[Flag, ...]:
         # A renamed account (the same forum user id) counts, and the moderator is told so they can list it.
-        found: list[Flag] = [
-            Flag(
-                seat,
-                f"posts as {author!r}, the seat's account renamed (same forum user id): counted "
-                "(add it to the seat's replacements)",
-            )
-            for author, seat in self.unlisted.items()
-        ]
+        found = [Flag(seat, f"posts as {author!r}, the seat's account renamed (same forum user id): counted "
+                            "(add it to the seat's replacements)") for author, seat in self.unlisted.items()]
         counted = {"first_revision": "the first version counts", "last_revision": "the latest version counts",
                    "flag": "neither counts until the moderator decides"}[self.ruleset.edited]
-        found += [
-            Flag(
-                seat,
-                f"edited post {post.number}: before {_shown_commands(post.first_commands)!r}, "
-                f"after {_shown_commands(post.commands)!r} ({counted})",
-            )
-            for seat, post in self.edits
-        ]
+        found += [Flag(seat, f"edited post {post.number}: before {_shown_commands(post.first_commands)!r}, "
+                             f"after {_shown_commands(post.commands)!r} ({counted})") for seat, post in self.edits]
         least, most = self.ruleset.daily_minimum, self.ruleset.daily_cap
         found += [Flag(s, f"under the post minimum: {self.post_counts.get(s, 0)} of {least}")
                   for s in living if least and self.post_counts.get(s, 0) < least]

@@ -31,7 +31,7 @@ class DayCommands:
     def __init__(self, replay: Any, state: DayState, count: DayCount, end: DayEnd, checks: DayChecks,
                  moderators: set[str], hooked: dict[str, list[Callable]]):
         self.r, self.game, self.ruleset, self.house = replay, replay.game, replay.ruleset, replay.game.house
-        self.state, self.count, self.end, self.checks = state, count, end, checks
+        self.state, self.book, self.count, self.end, self.checks = state, state.book, count, end, checks
         self.moderators, self.hooked = moderators, hooked
         game = self.game
         self.corrections = {c.post: c for c in game.corrections}
@@ -54,29 +54,30 @@ class DayCommands:
     def declared_at(self, post: int, living: tuple[str, ...]) -> None:
         """What the game file says happens at ``post``, before its votes are read: the moderator reset the
         count ([[resets]]), a replacement starts with no vote ([house]), a moderator's count taught a name."""
+        book, state = self.book, self.state
         if post in self.resets:
-            self.state.book.keep_only((), post)
+            book.keep_only((), post)
             self.unread.clear()
-            self.state.changed = True
+            state.changed = True
         for seat in self.replaced_at.get(post, ()):
-            if self.state.book.votes_of(seat):
-                self.state.book.set(seat, [], post)
-                self.state.changed = True
+            if book.votes_of(seat):
+                book.set(seat, [], post)
+                state.changed = True
         if post in self.teaching_posts:
             self.reread_learned(post, living)
 
     def reread_learned(self, post: int, living: tuple[str, ...]) -> None:
         """A moderator's count at ``post`` taught a spelling: a standing vote typed so counts from here on."""
-        state = self.state
+        state, book = self.state, self.book
         for seat, (command, base) in list(self.unread.items()):
             found = self.resolve(command.target or "", living, post)
             if found.step != "learned" or found.seat is None or seat not in living:
                 continue
             del self.unread[seat]
-            changes = len(state.book.changes)
-            if state.book.vote(seat, found.seat, (post, -1), single=False) is not None:
+            changes = len(book.changes)
+            if book.vote(seat, found.seat, (post, -1), single=False) is not None:
                 continue
-            state.changed = state.changed or len(state.book.changes) > changes
+            state.changed = state.changed or len(book.changes) > changes
             state.actions.append(Action(**{**base, "post": post}, target=found.seat, no_elimination=False,
                                         step="learned", counted=True, why_not=None, doubt="learned alias"))
 
@@ -87,29 +88,30 @@ class DayCommands:
         stranger = self.stranger(post) if seat is None and not moderator and commands else None
         if seat is not None and _edited_commands(post):
             self.checks.edited(seat, post)
+        state, actions = self.state, self.state.actions
         for index, command in enumerate(commands):
             if not command.bold and self.ruleset.unbolded != "count":
                 if self.ruleset.unbolded == "flag" and self.check_voter(seat, moderator, why_ignored, living).counted:
                     # "Please bold all votes", though the rules require only "vote [name]": the moderator decides.
-                    self.state.add_problem(post.number, seat, command.raw, _UNBOLDED)
-                    self.state.actions.append(Action(post=post.number, voter=seat, author=post.author, text=command.raw,
-                                               action=command.action, target=None, no_elimination=False, step=None,
-                                               counted=False, why_not=_UNBOLDED, url=post.url or None))
+                    state.add_problem(post.number, seat, command.raw, _UNBOLDED)
+                    actions.append(Action(post=post.number, voter=seat, author=post.author, text=command.raw,
+                                          action=command.action, target=None, no_elimination=False, step=None,
+                                          counted=False, why_not=_UNBOLDED, url=post.url or None))
                 continue
             base = dict(post=post.number, voter=seat, author=post.author, text=command.raw,
                         action=command.action, corrected=corrected, url=post.url or None)
             verdict = stranger or self.check_voter(seat, moderator, why_ignored, living)
             if not verdict.counted:
                 if verdict.problem:
-                    self.state.add_problem(post.number, seat or post.author, command.raw, verdict.why)
+                    state.add_problem(post.number, seat or post.author, command.raw, verdict.why)
                 named = self.named(command, verdict, living, post.number)
-                self.state.actions.append(self.judged(base, named.seat, named.step, verdict, order=(post.number, index),
-                                                no_elimination=named.no_elimination))
+                actions.append(self.judged(base, named.seat, named.step, verdict, order=(post.number, index),
+                                           no_elimination=named.no_elimination))
                 continue
-            self.state.actions.append(self.apply(command, base, (post.number, index), living))
-            if self.ruleset.check == "command" and self.state.outcome is None and self.state.changed:
-                self.state.outcome = self.end.decide_early(post.number)
-                self.state.changed = False  # decided on this count already
+            actions.append(self.apply(command, base, (post.number, index), living))
+            if self.ruleset.check == "command" and state.outcome is None and state.changed:
+                self.end.decide_early(post.number)
+                state.changed = False  # decided on this count already
 
     def named(self, command: Command, verdict: Verdict, living: tuple[str, ...], post: int) -> Any:
         """Whom a refused voter's vote names (had it counted): the doubts ask whether it would have decided the
@@ -203,9 +205,9 @@ class DayCommands:
         elif target == seat and self.house.self_hammer_ignored and self.count.would_hammer(seat, order[0]):
             why = "a self-hammer does not count (house rule)"
         else:
-            changes = len(self.state.book.changes)
-            why = self.state.book.vote(seat, target, order, single=seat not in living, text=command.target or "")
-            self.state.changed = self.state.changed or len(self.state.book.changes) > changes
+            state, changes = self.state, len(self.book.changes)
+            why = self.book.vote(seat, target, order, single=seat not in living, text=command.target or "")
+            state.changed = state.changed or len(self.book.changes) > changes
         if why is not None:
             return self.done(command, base, target, found.step, why, no_elim=target is None, problem=True)
         return self.done(command, base, target, found.step, no_elim=target is None, nomination=nomination,
@@ -232,7 +234,7 @@ class DayCommands:
             step, no_elim = found.step, found.no_elimination
             target = None if no_elim else found.seat
             named = no_elim or target is not None  # an unknown name takes back every vote
-        why, removed = self.state.book.unvote(base["voter"], order[0], named=named, target=target)
+        why, removed = self.book.unvote(base["voter"], order[0], named=named, target=target)
         if why is not None:
             return self.done(command, base, target, step, why, no_elim=no_elim)
         self.state.changed = True

@@ -12,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 from assistant.counting.clock import add_wall_hours
 from assistant.counting.day_state import DayCount, DayState
-from assistant.counting.votal import DayResult, Flag, Runoff
+from assistant.counting.votal import Flag, Runoff
 from assistant.gamefile.outcome import Kind, Outcome, Reason
 from assistant.gamefile.rules import decide_at_deadline, decide_early, decide_plurality, early_end_possible, leaders
 from parsers.reading import ReadPost
@@ -29,9 +30,9 @@ class DayEnd:
     ``replay``: the :class:`assistant.counting.day_replay.GameReplay` (the thread, the as-of point, earlier days)."""
 
     def __init__(self, replay: Any, number: int, state: DayState, count: DayCount, moderators: set[str],
-                 settle_hooks: list[Callable[[Outcome], Outcome]]):
+                 hooked: dict[str, list[Callable]]):
         self.r, self.game, self.ruleset, self.number = replay, replay.game, replay.ruleset, number
-        self.state, self.count, self.moderators, self.settle_hooks = state, count, moderators, settle_hooks
+        self.state, self.count, self.moderators, self.hooked = state, count, moderators, hooked
         self.bounds, self.next_bounds = replay.timeline.day(number), replay.timeline.day(number + 1)
         declared = self.game.day(number)
         self.declared_end = declared is not None and declared.end_post is not None  # the moderator's last post
@@ -42,7 +43,6 @@ class DayEnd:
         self.last_runoff_post: int | None = None
         self.voted_at_deadline: frozenset[str] = frozenset()
         self.ruling_flags: list[Flag] = []  # recorded day deaths the deadline's votes do not bear out
-        self.previous_end: tuple[int | None] | None = None  # the post the day before ended at, once asked
         # A day timed by the clock starts when the last one's deadline passed; a runoff runs past that.
         self.runoff_before: datetime | None = None
         clocked = self.bounds.start_post is None and not self.declares_start(number)
@@ -89,9 +89,6 @@ class DayEnd:
         if state.outcome is None and state.phase == "day":
             state.final_votes = state.book.snapshot()
             state.outcome = self.settle(outcome)
-
-    def earlier(self, number: int) -> DayResult:
-        return self.r.day(number)
 
     # -- where a post falls ----------------------------------------------------------------------------
 
@@ -145,22 +142,20 @@ class DayEnd:
                 return False  # still the previous day's runoff
             return post.time is None or post.time >= b.start
         # no start known: still never inside the day before it ("Once day is over, night starts")
-        ended = self.previous_end_post()
+        ended = self.previous_end_post
         return ended is None or post.number > ended
 
+    @cached_property
     def previous_end_post(self) -> int | None:
         """The post the day before this one ended at: its declared ``end_post``, else the post its vote was decided
         at (a hammer Votal computes, replayed as of the same point); None for day 1 or a day not yet decided."""
         if self.number == 1:
             return None
-        if self.previous_end is None:
-            declared = self.game.day(self.number - 1)
-            if declared is not None and declared.end_post is not None:
-                self.previous_end = (declared.end_post,)
-            else:
-                outcome = self.earlier(self.number - 1).votal.outcome
-                self.previous_end = (outcome.post if outcome is not None else None,)
-        return self.previous_end[0]
+        declared = self.game.day(self.number - 1)
+        if declared is not None and declared.end_post is not None:
+            return declared.end_post
+        outcome = self.r.day(self.number - 1).votal.outcome
+        return outcome.post if outcome is not None else None
 
     def after_main(self, post: ReadPost) -> bool:
         """After the main vote: past the declared last post, else past the deadline (by post or by time)."""
@@ -237,32 +232,34 @@ class DayEnd:
             self.candidates = tuple(t for t in leaders(self.ruleset, standing) if t is not None)
             # "Votes for players not involved in the tie will be discarded and those votes must be recast":
             # abstentions too, so a discarded voter recasts without an unvote.
-            self.state.book.keep_only(self.candidates, self.last_day_post or 0)
+            state.book.keep_only(self.candidates, self.last_day_post or 0)
             _, end_time = self.runoff_end()
             self.runoff = Runoff(self.candidates, end_time, self.last_day_post)
-            self.state.phase = "runoff"
+            state.phase = "runoff"
             self.pending_runoff = outcome
             return
-        self.state.outcome = self.settle(outcome)
+        state.outcome = self.settle(outcome)
 
     def end_runoff(self) -> None:
-        self.state.phase = "late"
-        self.voted_at_deadline |= frozenset(v for v, votes in self.state.book.held.items() if votes)
+        state = self.state
+        state.phase = "late"
+        self.voted_at_deadline |= frozenset(v for v, votes in state.book.held.items() if votes)
         last = self.last_runoff_post if self.last_runoff_post is not None else self.last_day_post
-        self.state.outcome = self.settle(decide_plurality(self.ruleset, self.count.standing(last), runoff=True))
+        state.outcome = self.settle(decide_plurality(self.ruleset, self.count.standing(last), runoff=True))
 
-    def decide_early(self, post: int) -> Outcome | None:
-        outcome = decide_early(self.ruleset, self.count.standing(post))
+    def decide_early(self, post: int) -> None:
+        """The count moved at ``post`` (the day's vote not yet decided): whether the rules end the day now."""
+        outcome, state = decide_early(self.ruleset, self.count.standing(post)), self.state
         if outcome is None:
-            return None
-        self.state.final_votes = self.state.book.snapshot()
+            return
+        state.final_votes = state.book.snapshot()
         outcome = self.hammer_doubt(self.settle(outcome))
-        if outcome.kind == Kind.ELIMINATION and len(self.state.lynched) + 1 < self.game.lynches_per_day:
-            self.state.lynched.append(outcome)  # lynches_per_day: the day goes on without this wagon
-            self.state.book.drop(outcome.target, post)
-            self.state.final_votes = None
-            return None
-        return outcome
+        if outcome.kind == Kind.ELIMINATION and len(state.lynched) + 1 < self.game.lynches_per_day:
+            state.lynched.append(outcome)  # lynches_per_day: the day goes on without this wagon
+            state.book.drop(outcome.target, post)
+            state.final_votes = None
+            return
+        state.outcome = outcome
 
     def hammer_doubt(self, outcome: Outcome) -> Outcome:
         """The outcome, marked doubtful when the vote that decided it was read with doubt."""
@@ -286,14 +283,11 @@ class DayEnd:
             outcome = self.ruled_deadline(outcome)
         if outcome.kind == Kind.PENDING and outcome.reason == Reason.TIE:
             tied = [t for t in leaders(self.ruleset, self.count.standing(outcome.post)) if t is not None]
-            drawn = [
-                d.player
-                for d in self.game.deaths
-                if d.phase == "day" and d.phase_number == self.number and d.player in tied
-            ]
+            drawn = [d.player for d in self.game.deaths
+                     if d.phase == "day" and d.phase_number == self.number and d.player in tied]
             if len(drawn) == 1:
                 outcome = Outcome(Kind.ELIMINATION, drawn[0], outcome.post, Reason.TIE)
-        for hook in self.settle_hooks:
+        for hook in self.hooked["settle"]:
             outcome = hook(outcome)
         return outcome
 

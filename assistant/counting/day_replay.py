@@ -2,9 +2,11 @@
 (:class:`assistant.counting.votes.VoteBook`), the count asked after each whether it ends the day, then the votal.
 
 :class:`GameReplay` replays a game's days as of one point (an earlier day once, when a rule needs it);
-:class:`DayReplay` is one day's loop and its count (voters, targets, weights). Everything a particular rule adds
-(a Judge, lovers, a sheriff, nominations...) is a hook of :mod:`assistant.counting.hooks`, called at fixed points; the
-loop never names one. The public entry points are :mod:`assistant.counting.tally`'s.
+:class:`DayReplay` is one day's loop over its parts (:mod:`~assistant.counting.day_state`,
+:mod:`~assistant.counting.day_commands`, :mod:`~assistant.counting.day_end`, :mod:`~assistant.counting.day_checks`).
+Everything a particular rule adds (a Judge, lovers, a sheriff, nominations...) is a hook of
+:mod:`assistant.counting.hooks`, called at fixed points; the loop never names one. The public entry points are
+:mod:`assistant.counting.tally`'s.
 """
 
 from __future__ import annotations
@@ -82,19 +84,20 @@ class DayReplay:
             multi_vote=ruleset.multi_vote, require_unvote=ruleset.require_unvote,
             split={s.name: s.split_votes for s in game.players if s.split_votes > 1}))
         self.book, self.actions = state.book, state.actions  # the same objects, for the hooks
-        hooks = [cls(self) for cls in replay.hook_classes]
-        # Each hook point -> the bound methods of the hooks that override it: most days call none, cheaply.
-        self.hooked: dict[str, list[Callable]] = {
-            name: [getattr(h, name) for h in hooks if getattr(type(h), name) is not getattr(Hook, name)]
-            for name in HOOK_POINTS
-        }
+        # Each hook point -> the bound methods of the hooks that override it (filled below, once the hooks can
+        # read every part): most days call none, cheaply.
+        self.hooked: dict[str, list[Callable]] = {}
         self.count = count = DayCount(game, ruleset, day, self.bounds.start_post, state, self.hooked)
         self.checks = DayChecks(replay.roster, ruleset, self.bounds.end, self.moderators, state)
-        self.end = end = DayEnd(replay, day, state, count, self.moderators, self.hooked["settle"])
+        self.end = end = DayEnd(replay, day, state, count, self.moderators, self.hooked)
         self.commands = DayCommands(replay, state, count, end, self.checks, self.moderators, self.hooked)
         # what the hooks read (:class:`assistant.counting.hooks.DayView`), from the part that owns it
         self.living, self.targets, self.resolve = count.living, count.targets, self.commands.resolve
+        self.earlier, self.note = replay.day, state.note  # an earlier day (replayed once); a moderator-only line
         self.in_day, self.after_main, self.over_by, self.end_day = end.in_day, end.after_main, end.over_by, end.end_day
+        hooks = [cls(self) for cls in replay.hook_classes]
+        for name in HOOK_POINTS:
+            self.hooked[name] = [getattr(h, name) for h in hooks if getattr(type(h), name) is not getattr(Hook, name)]
 
     phase = property(lambda self: self.state.phase)
     outcome = property(lambda self: self.state.outcome)
@@ -102,19 +105,12 @@ class DayReplay:
     runoff = property(lambda self: self.end.runoff)
     voted_at_deadline = property(lambda self: self.end.voted_at_deadline)
 
-    def earlier(self, number: int) -> DayResult:
-        """An earlier day of the same replay (replayed once, as of the same point)."""
-        return self.r.day(number)
-
-    def note(self, text: str) -> None:
-        """A moderator-only line: why a private fact changed something."""
-        self.state.note(text)
-
     # -- the loop ------------------------------------------------------------------------------------------
 
     def run(self, watch: tuple[list[int], Callable[[int, Votal], None]] | None = None) -> DayResult:
         """The day's result; ``watch`` (posts, seen): see :func:`assistant.counting.tally.replay_day_watched`."""
-        at_time, state, end, checks, commands = self.r.at_time, self.state, self.end, self.checks, self.commands
+        at_time, state, count, end, checks, commands = (
+            self.r.at_time, self.state, self.count, self.end, self.checks, self.commands)
         considered = [
             p
             for p in self.r.posts_so_far
@@ -132,7 +128,7 @@ class DayReplay:
                 continue
             if state.phase == "day":
                 checks.count_post(post)
-            living = self.count.living(post.number)
+            living = count.living(post.number)
             if seen and living != seen:
                 for seat in seen:
                     if seat not in living:
@@ -145,7 +141,7 @@ class DayReplay:
             commands.read_post(post, living)
             # The count only moves when a vote changed or someone died: skip the rest (long days are long).
             if state.phase in ("day", "runoff") and state.outcome is None and (state.changed or living != seen):
-                state.outcome = end.decide_early(post.number)
+                end.decide_early(post.number)
             state.changed, seen = False, living
         for stop in stops:
             self.show(stop, considered, show)
@@ -160,41 +156,27 @@ class DayReplay:
     # -- the votal ----------------------------------------------------------------------------------------
 
     def finish(self, considered: Sequence[ReadPost], over: bool) -> DayResult:
+        state, end, ruleset = self.state, self.end, self.ruleset
         # the last post of the day's vote (``considered`` is in post order; the late posts come last)
-        state = self.state
-        as_of = next((p.number for p in reversed(considered) if self.end.phase_of_post(p)), None)
+        as_of = next((p.number for p in reversed(considered) if end.phase_of_post(p)), None)
         living = self.count.living(as_of if as_of is not None else self.bounds.start_post)
         wagons, no_elim, _, voting = self.count.tally(living, as_of)
-        outcome = state.outcome
-        if outcome is None and state.phase == "runoff":
-            outcome = self.end.pending_runoff
-        majority = self.ruleset.majority_for(len(living)) if self.ruleset.threshold else None
+        outcome = end.pending_runoff if state.outcome is None and state.phase == "runoff" else state.outcome
+        majority = ruleset.majority_for(len(living)) if ruleset.threshold else None
+        flags = [*self.checks.flags(living), *end.flags()]
+        for hook in self.hooked["flags"]:
+            flags += hook(living, voting, over)
         fields: dict[str, Any] = dict(
-            day=self.number,
-            alive=len(living),
-            majority=majority,
-            as_of_post=as_of,
-            wagons=wagons,
-            no_elimination=no_elim,
-            not_voting=tuple(s for s in living if s not in voting),
-            outcome=outcome,
-            problems=tuple(state.problems),
-            deadline=self.bounds.end,
-            living=living,
-            ruleset=self.ruleset.name,
-            actions=tuple(state.actions),
-            runoff=self.end.runoff,
-            flags=(*self.checks.flags(living), *self.end.flags(), *(f for hook in self.hooked["flags"]
-                                                             for f in hook(living, voting, over))),
-            changes=tuple(state.book.changes),
+            day=self.number, alive=len(living), majority=majority, as_of_post=as_of, wagons=wagons,
+            no_elimination=no_elim, not_voting=tuple(s for s in living if s not in voting), outcome=outcome,
+            problems=tuple(state.problems), deadline=self.bounds.end, living=living, ruleset=ruleset.name,
+            actions=tuple(state.actions), runoff=end.runoff, flags=tuple(flags), changes=tuple(state.book.changes),
             lynches=tuple(state.lynched),
-            no_elimination_majority=(
-                self.ruleset.no_elimination_needed(majority)
-                if majority is not None and self.ruleset.no_elimination_vote else None
-            ),
+            no_elimination_majority=(ruleset.no_elimination_needed(majority)
+                                     if majority is not None and ruleset.no_elimination_vote else None),
         )
         for hook in self.hooked["votal"]:
             hook(fields)
         votal = Votal(**fields, private_notes=tuple(state.notes))
         final = state.final_votes if state.final_votes is not None else state.book.snapshot()
-        return DayResult(votal, final, self.end.voted_at_deadline or frozenset(voting))
+        return DayResult(votal, final, end.voted_at_deadline or frozenset(voting))

@@ -1,8 +1,6 @@
-"""One day's replay state and the count over it: what the day's vote has come to (the vote book, the actions and
-problems, the phase, the outcome), owned by the loop and moved by its jobs, and the count the rules decide on.
-
-:class:`DayState` is the one mutable record of a day's replay (:class:`assistant.counting.day_replay.DayReplay`
-owns it); :class:`DayCount` reads it (who is alive, whose votes count for whom at what weight) and never moves it.
+"""One day's replay state and the count over it: :class:`DayState`, what the day's vote has come to (the one
+mutable record of a day's replay, owned by :class:`assistant.counting.day_replay.DayReplay`, moved by its parts),
+and :class:`DayCount`, who is alive and whose votes count for whom at what weight, which reads it and never moves it.
 """
 
 from __future__ import annotations
@@ -48,7 +46,7 @@ class DayCount:
     def __init__(self, game: Game, ruleset: Ruleset, number: int, start_post: int | None, state: DayState,
                  hooked: dict[str, list[Callable]]):
         self.game, self.ruleset, self.number, self.start_post = game, ruleset, number, start_post
-        self.state, self.book, self.hooked = state, state.book, hooked
+        self.book, self.lynched, self.hooked = state.book, state.lynched, hooked  # the state's, read only
         # A split seat's votes count one each; its whole weight is what it may place (``capacity``).
         self.weights = {s.name: 1.0 if s.split_votes > 1 else float(s.vote_weight) for s in game.players}
         self.capacity = {s.name: float(s.split_votes) for s in game.players if s.split_votes > 1}
@@ -62,8 +60,8 @@ class DayCount:
         if key not in self.living_cache:
             self.living_cache[key] = alive_seats(self.game, self.number, at_post=at_post)
         living = self.living_cache[key]
-        if self.state.lynched:  # a first lynch of the day: dead from its post on (the majority is recomputed)
-            gone = {o.target for o in self.state.lynched if at_post is None or o.post is None or o.post <= at_post}
+        if self.lynched:  # a first lynch of the day: dead from its post on (the majority is recomputed)
+            gone = {o.target for o in self.lynched if at_post is None or o.post is None or o.post <= at_post}
             living = tuple(s for s in living if s not in gone)
         return living
 
