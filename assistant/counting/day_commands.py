@@ -45,11 +45,12 @@ class DayCommands:
                         self.replaced_at.setdefault(since, []).append(seat.name)
         # Each voter's last vote whose name could not be read: a moderator's count may teach it later.
         self.unread: dict[str, tuple[Command, dict]] = {}
-        self.teaching_posts = teaching_posts(replay.roster)
+        self.relearn()
 
     def relearn(self) -> None:
-        """The roster may have learned a spelling (a moderator's count was read): the posts it teaches from."""
-        self.teaching_posts = teaching_posts(self.r.roster)
+        """The posts from which the roster knows a spelling a moderator's count taught it (asked again after a
+        count is read: it may teach one)."""
+        self.teaching_posts = frozenset(post for _, post in getattr(self.r.roster, "learned", {}).values())
 
     def declared_at(self, post: int, living: tuple[str, ...]) -> None:
         """What the game file says happens at ``post``, before its votes are read: the moderator reset the
@@ -278,11 +279,6 @@ def _doubt(command: Command, found: Any) -> str | None:
         if len("".join(c for c in typed if c.isalnum())) <= _SHORT and found.step != "acronym":
             return "short prefix"
     return None
-
-
-def teaching_posts(roster: Any) -> frozenset[int]:
-    """The posts from which the roster knows a spelling a moderator's count taught it."""
-    return frozenset(post for _, post in getattr(roster, "learned", {}).values())
 
 
 def _old_account(game: Game, seat: str, typed: str, post: int) -> str | None:

@@ -75,8 +75,8 @@ class DayEnd:
     def close(self, considered: Sequence[ReadPost]) -> bool:
         """After the last post read: decide a vote whose end has passed as of the replay's point; whether the
         vote is over (an early end, even one pending a decision; the deadline; a decided runoff)."""
-        state = self.state
-        if state.phase == "day" and state.outcome is None and self.main_over(considered):
+        state, b = self.state, self.bounds
+        if state.phase == "day" and state.outcome is None and self.over_by(b.end_post, b.end, considered):
             self.end_main()
         if state.phase == "runoff" and self.over_by(*self.runoff_end(), considered):
             self.end_runoff()
@@ -215,9 +215,6 @@ class DayEnd:
         return self.runoff is not None and self.in_runoff(post)
 
     # -- deciding ------------------------------------------------------------------------------------------
-
-    def main_over(self, considered: Sequence[ReadPost]) -> bool:
-        return self.over_by(self.bounds.end_post, self.bounds.end, considered)
 
     def end_main(self) -> None:
         """The main vote's deadline passed: decide it (unless an early end already did)."""
