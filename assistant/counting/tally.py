@@ -4,9 +4,9 @@ The votal is never edited in place: :func:`replay_day` is a pure function of (ga
 day, as-of point), like python-chess replaying a move stack. "The votal as of post 512" is the same call as
 "the votal now".
 
-These are the entry points; the loop is :mod:`assistant.counting.day_replay` (its parts:
-:mod:`assistant.counting.day_commands`, :mod:`assistant.counting.day_end`, :mod:`assistant.counting.day_checks`),
-the hooks it calls :mod:`assistant.counting.hooks`.
+These are the entry points; the loop is :mod:`assistant.counting.day_replay` (its parts, each an object:
+:mod:`assistant.counting.day_state`, :mod:`assistant.counting.day_commands`, :mod:`assistant.counting.day_end`,
+:mod:`assistant.counting.day_checks`), the hooks it calls :mod:`assistant.counting.hooks`.
 
 The votal's public shape (what ``votal count --format json``, drafts, export and the site read) is described in
 :mod:`assistant.counting.votal`.
