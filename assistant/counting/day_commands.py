@@ -1,10 +1,11 @@
 """Reading a day's posts: what the game file says happens at a post, who wrote it, and each command it holds
 judged (may this seat vote now? whom does the name mean?) and moved into the vote book.
 
-:class:`DayCommands` is the day replay's command reader: it alone moves the vote book for the players (a hook
-may too), says so in the state's ``changed``, and adds the state's actions and problems; it keeps the votes
-whose name could not be read until a moderator's count teaches it. It asks the count whether a self-vote would
-hammer, the decider for the runoff's candidates and, under ``check = "command"``, whether a vote ends the day.
+:class:`DayCommands` is the day replay's command reader: it moves the vote book for each command (the decider
+only sets votes aside, a hook may move one), says so in the state's ``changed``, and adds the state's actions
+and problems; it keeps the votes whose name could not be read until a moderator's count teaches it. It asks the
+count whether a self-vote would hammer, the decider for the runoff's candidates and, under
+``check = "command"``, whether a vote ends the day.
 """
 
 from __future__ import annotations
