@@ -67,6 +67,41 @@ def test_numbers_of_other_things_are_no_size(said):
     assert stated_seats(_thread(("Host", said)), {"host"}) is None
 
 
+@pytest.mark.parametrize("line", [
+    "Not Voting (10): Alder, Birch, Cedar, Damson, Elm, Fir, Gorse, Hazel, Ivy, Juniper",
+    "Not Voting - 10 (Alder, Birch, Cedar, Damson, Elm, Fir, Gorse, Hazel, Ivy, Juniper)",
+    "Not Voting [10]: Alder, Birch, Cedar, Damson, Elm, Fir, Gorse, Hazel, Ivy, Juniper",
+])
+def test_a_count_before_any_vote_gives_every_seat_though_few_posted(line):
+    """Day 1's first count, nobody voting yet, names every player: its names are the seats, two posted."""
+    count = f"Vote Count 1.0<br><br>{line}<br><br>With 10 alive, it takes 6 to lynch."
+    facts = read_thread_facts(_thread(("Host", "Welcome! Role PMs are out."), ("Alder", "hi"), ("Host", count),
+                                      ("Birch", "hi")))
+    assert [p.name for p in facts.players] == list(PLAYERS)
+    assert not facts.problems
+
+
+def test_a_count_before_any_vote_keeps_the_lists_chains_and_spellings():
+    """The list names nine (one struck chain), the count ten: the count's seats, each as the list writes it."""
+    opening = STYLES["struck replacement chain"].replace("<br>10. Juniper", "")
+    count = "Vote Count 1.0<br>Not Voting (10): " + ", ".join(PLAYERS) + "<br>With 10 alive, it takes 6 to lynch."
+    facts = read_thread_facts(_thread(("Host", opening), ("Alder", "hi"), ("Host", count)))
+    assert [p.name for p in facts.players] == ["Oak", *PLAYERS[1:]]
+    assert facts.players[0].replacements == ("Ash", "Alder")
+
+
+@pytest.mark.parametrize("count", [
+    # a sample count in the rules: three not voting, thirteen alive
+    "Sample VoteCount<br>Player 1 (1) - Player 2<br>Not Voting (3) - Player 11, Player 12, Player 13<br>"
+    "With 13 alive, it takes 7 to lynch.",
+    # the names are fewer than the count says
+    "Vote Count 1.0<br>Not Voting (10): Alder, Birch, Cedar<br>With 10 alive, it takes 6 to lynch.",
+])
+def test_a_count_that_does_not_name_every_player_gives_no_seats(count):
+    facts = read_thread_facts(_thread(("Host", "Welcome! Role PMs are out."), ("Alder", "hi"), ("Host", count)))
+    assert len(facts.players) < 10
+
+
 def test_a_list_short_of_the_stated_size_is_said():
     opening = STYLES["numbered lines"].replace("<br>10. Juniper", "") + "<br><br>With 10 alive it takes 6 to lynch."
     facts = read_thread_facts(_thread(("Host", opening), ("Alder", "hi"), ("Birch", "hi")))

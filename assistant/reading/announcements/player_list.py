@@ -21,7 +21,7 @@ from assistant.reading.announcements.text import (
     read_lines,
     strip_lead,
 )
-from assistant.reading.count_state import counted_roster, vote_count_day
+from assistant.reading.count_state import counted_roster, unvoted_roster, vote_count_day
 
 _BULLET = re.compile(
     r"^\s*(?:\[\d{1,2}\]\s*|(?:#|no\.?\s*)?\d{1,2}\s*[.):\]\-]\s*|\d{1,2}\s+(?=\S)|[-*•·◦▪►>+]+\s*)", re.IGNORECASE
@@ -214,20 +214,28 @@ def _leading_name(text: str, authors: Names | None) -> str | None:
 
 def first_count_roster(
     posts: Sequence[PostLike], moderators: set[str], authors: Names
-) -> tuple[list[_Entry], int] | None:
+) -> tuple[list[_Entry], int, bool] | None:
     """The players of day 1's first vote count ("Vote Count 1.0 ... Not voting: A, B, ... With 13 alive"), as
-    list entries, when it lists as many of the thread's posters as it says are alive."""
-    for post in posts[1:]:
+    list entries, when it lists as many of the thread's posters as it says are alive (then ``True``: the
+    posters vouch for it); or, before anyone voted, when its one "Not voting" line names as many players as it
+    says there are, posted or not (``False``). (entries, post, vouched)."""
+    for n, post in enumerate(posts):
         if post.author.casefold() not in moderators:
             continue
         lines = [plain_text(line) for line in read_lines(post.body_html)]
+        if n == 0:  # the opening post, often kept up to date after the game: only a count before any vote
+            unvoted = unvoted_roster(lines)
+            if unvoted:
+                return [_Entry((authors.spelled(name),), False, name) for name in unvoted], post.number, False
+            continue
         day = next((d for d in map(vote_count_day, lines[:3]) if d is not None), None)
-        if day is None:
+        unvoted = unvoted_roster(lines) if day in (None, 1) else None
+        if day is None and unvoted is None:
             continue
         names = counted_roster(lines, known=lambda name: authors.seat(authors.spelled(name))) if day == 1 else None
-        if names is None:
+        if names is None and unvoted is None:
             return None
-        return [_Entry((authors.spelled(n),), False, n) for n in names], post.number
+        return [_Entry((authors.spelled(n),), False, n) for n in names or unvoted], post.number, names is not None
     return None
 
 

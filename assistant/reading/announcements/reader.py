@@ -76,7 +76,10 @@ def read_thread_facts(
         entries, list_post = find_player_list(posts, mod_keys, authors if authors.seat_of else None, dropped)
         counted = first_count_roster(posts, mod_keys, authors)
         if counted is not None and len(counted[0]) > len(entries):  # the list is cut short: the count has all
-            entries, list_post = counted
+            # (a count the posters do not vouch for yet stands only when it names every seat the list names)
+            merged = _with_list_entries(counted[0], entries)
+            if merged is not None or counted[2]:
+                entries, list_post = merged or counted[0], counted[1]
         seats = {}
         for entry in entries:
             seats[entry.accounts[0]] = list(entry.accounts)
@@ -159,6 +162,23 @@ def read_thread_facts(
         deadlines=tuple(f["deadlines"]),
         problems=tuple(problems + f["problems"]),
     )
+
+
+def _with_list_entries(counted: list, listed: list) -> list | None:
+    """The count's players, each as the list's entry for it where the list has one (its spelling, its struck
+    earlier accounts), else as the count names it; None when the count leaves out a seat the list names (the
+    two disagree: the list stands)."""
+    names = Names({e.accounts[0]: e.accounts for e in listed})
+    by_seat = {e.accounts[0]: e for e in listed}
+    out, used = [], set()
+    for entry in counted:
+        seat = names.seat(entry.accounts[0]) or names.seat(names.spelled(entry.accounts[0]))
+        if seat is not None and seat not in used:
+            used.add(seat)
+            out.append(by_seat[seat])
+        else:
+            out.append(entry)
+    return out if len(used) == len(by_seat) else None
 
 
 def _posts_by_seat(posts: Sequence[PostLike], names: Names) -> dict[str, list[int]]:
