@@ -127,6 +127,8 @@ STYLES: dict[str, str] = {
                                            for n, p in enumerate(PLAYERS[:2], 1)),
     "names that end in a role-like word": "Players:<br>" + "<br>".join(
         f"{n}. {p}" for n, p in enumerate((*PLAYERS[:-1], "I Am Innocent"), 1)),
+    "plain names in paragraphs, no header": "<br>".join(PLAYERS[:6]) + "<br><br>" + "<br>".join(PLAYERS[6:])
+                                            + "<br><br>Links<br>Rules and setup - post #1",
     "first vote count before any vote": "Vote Count 1.0<br><br>Not Voting (10): " + ", ".join(PLAYERS)
                                         + "<br><br>With 10 alive, it takes 6 to lynch.",
     "spread over spoilers": (

@@ -102,6 +102,16 @@ def test_a_count_that_does_not_name_every_player_gives_no_seats(count):
     assert len(facts.players) < 10
 
 
+def test_headings_around_a_plain_list_are_no_seats():
+    """Bare names in a row with no header, one posted: every name is a seat; a heading in its own paragraph
+    below them, a fate heading, a post link and a bulleted legend are not (the lone heading is said)."""
+    opening = ("Welcome to the game!<br><br>" + "<br>".join(PLAYERS[:7]) + "<br>* prod<br><br>Silently modkilled"
+               "<br>#12<br><br>Important Posts<br><br>Rules: see post 1")
+    facts = read_thread_facts(_thread(("Host", opening), ("Birch", "hi")))
+    assert [p.name for p in facts.players] == list(PLAYERS[:7])
+    assert any("Important Posts on the player list's lines not taken" in p for p in facts.problems)
+
+
 def test_a_list_short_of_the_stated_size_is_said():
     opening = STYLES["numbered lines"].replace("<br>10. Juniper", "") + "<br><br>With 10 alive it takes 6 to lynch."
     facts = read_thread_facts(_thread(("Host", opening), ("Alder", "hi"), ("Birch", "hi")))

@@ -19,6 +19,7 @@ from assistant.reading.announcements.text import (
     name_like,
     plain_text,
     read_lines,
+    squash,
     strip_lead,
 )
 from assistant.reading.count_state import counted_roster, unvoted_roster, vote_count_day
@@ -306,6 +307,7 @@ def _list_entries(
     chosen_runs: list[tuple[bool, list[_Entry]]] = []
     headed_total = sum(len(entries) for under_header, entries in runs if under_header)
     parts = _numbered_parts(runs, authors)
+    plain_lists = _plain_lists(runs, authors)
     for under_header, entries in runs:
         before = len(chosen)
         known = sum(1 for e in entries if authors is not None and any(authors.seat(a) for a in e.accounts))
@@ -315,8 +317,8 @@ def _list_entries(
         # a numbered or bulleted list one of whose names has posted: at the game's start most have not
         marked = any(_marked_stretches(entries))
         whole = counted.get(id(entries)) == len(entries) and (headed_total >= 3 or len(entries) >= 3)
-        if vouched or headed or whole or id(entries) in parts or (marked and (authors is None or known >= 1)) or (
-                len(entries) >= 5 and authors is None):
+        if vouched or headed or whole or id(entries) in parts or id(entries) in plain_lists or (
+                marked and (authors is None or known >= 1)) or (len(entries) >= 5 and authors is None):
             chosen.extend(entries)
         if len(chosen) > before:
             chosen_runs.append((under_header, entries))
@@ -330,6 +332,9 @@ def _list_entries(
                 # part of a list numbered in parts: each line is a seat
                 vouched.extend(run)
                 continue
+            if id(run) in plain_lists:  # a list of bare names: each is a seat, headings among them aside
+                vouched.extend(_plain_seats(run, authors))
+                continue
             vouched.extend(_vouched(run, authors, elsewhere, listed=listed, above=above))
         if sum(1 for e in vouched if any(authors.seat(a) for a in e.accounts)) >= 3 or len(vouched) >= 3:
             if dropped is not None:  # a bare name among the list's lines, left out: said, never dropped silently
@@ -337,6 +342,8 @@ def _list_entries(
                 dropped.extend(e.accounts[0] for _, run in chosen_runs for e in run if id(e) not in kept
                                and _bare(e) and not _HEADING_WORDS.search(e.accounts[0]))
             chosen = vouched
+    if authors is None and plain_lists:  # nobody has posted: a plain list's headings and sentences drop out
+        chosen = [e for _, run in chosen_runs for e in (_plain_seats(run, None) if id(run) in plain_lists else run)]
     if len(chosen) < 3:
         return []
     if authors is not None:
@@ -346,14 +353,14 @@ def _list_entries(
     # Birch - Doctor)") tells of several seats and is none of them
     merged: list[_Entry] = []
     for entry in chosen:
-        keys = {a.casefold() for a in entry.accounts}
-        meets = [i for i, other in enumerate(merged) if keys & {a.casefold() for a in other.accounts}]
+        keys = {squash(a) for a in entry.accounts}  # "Dunker doodles" above is "Dunkerdoodles" below
+        meets = [i for i, other in enumerate(merged) if keys & {squash(a) for a in other.accounts}]
         if len(meets) > 1:
             continue
         if meets:
             other = merged[meets[0]]
-            accounts = other.accounts + tuple(a for a in entry.accounts if a.casefold() not in
-                                              {x.casefold() for x in other.accounts})
+            accounts = other.accounts + tuple(a for a in entry.accounts if squash(a) not in
+                                              {squash(x) for x in other.accounts})
             merged[meets[0]] = _Entry(accounts, other.dead or entry.dead, other.line)
         else:
             merged.append(entry)
@@ -428,6 +435,45 @@ def _numbered_parts(runs: list[tuple[bool, list[_Entry]]], authors: Names | None
     if set(every) != set(range(1, max(every) + 1)) or len(set(every)) < 5 or not (posted or authors is None):
         return set()
     return {id(entries) for entries, _ in numbered}
+
+
+def _plain_lists(runs: list[tuple[bool, list[_Entry]]], authors: Names | None) -> set[int]:
+    """The runs (by id) that are lists by their lines alone: most of their lines, five or more, unmarked and
+    each a name and nothing else (a welcome line above them, a bulleted legend below aside), one of them a
+    player who has posted, most of them named by no run above (a list of fates repeating the roster adds no
+    seat); before anyone has posted (no ``authors``), the first two alone."""
+    found: set[int] = set()
+    above: set[str] = set()
+    for _, entries in runs:
+        keys = [{a.casefold() for a in e.accounts} for e in entries]
+        plain = sum(1 for e in entries if _style(e.line) == "" and _bare(e))
+        if authors is None:
+            if plain >= 5 and plain * 2 > len(entries):
+                found.add(id(entries))
+            continue
+        if plain >= 5 and plain * 2 > len(entries) and any(
+                authors.seat(a) for e in entries for a in e.accounts) and sum(
+                1 for k in keys if k & above) * 2 < len(entries):
+            found.add(id(entries))
+        above.update(a for k in keys for a in k)
+    return found
+
+
+def _plain_seats(run: list[_Entry], authors: Names | None) -> list[_Entry]:
+    """A plain list's seats: each line that has posted, and each unmarked bare line that reads as no heading (no
+    word of the post's parts or of a fate: "Links", "Silently modkilled"), stands in no paragraph of its own
+    below the list's first ("Notable Events" between blank lines, above what follows) and heads no line of
+    another shape ("Not So Lucky" above "Elm, Cop, killed Night 1")."""
+    def seat(i: int) -> bool:
+        e = run[i]
+        if authors is not None and any(authors.seat(a) for a in e.accounts):
+            return True
+        apart = i > 0 and run[i - 1].paragraph != e.paragraph and (
+            i == len(run) - 1 or run[i + 1].paragraph != e.paragraph)
+        heads = i + 1 < len(run) and not _bare(run[i + 1])  # "Not So Lucky" above "Elm, Cop, killed Night 1"
+        return _style(e.line) == "" and _bare(e) and e.accounts[0][:1].isalnum() and not apart and not heads and not (
+            _HEADING_WORDS.search(e.accounts[0]) or DEAD_WORDS.search(e.accounts[0]))
+    return [e for i, e in enumerate(run) if seat(i)]
 
 
 def _bare(entry: _Entry) -> bool:
