@@ -67,14 +67,17 @@ def test_numbers_of_other_things_are_no_size(said):
     assert stated_seats(_thread(("Host", said)), {"host"}) is None
 
 
-@pytest.mark.parametrize("line", [
-    "Not Voting (10): Alder, Birch, Cedar, Damson, Elm, Fir, Gorse, Hazel, Ivy, Juniper",
-    "Not Voting - 10 (Alder, Birch, Cedar, Damson, Elm, Fir, Gorse, Hazel, Ivy, Juniper)",
-    "Not Voting [10]: Alder, Birch, Cedar, Damson, Elm, Fir, Gorse, Hazel, Ivy, Juniper",
+@pytest.mark.parametrize(("line", "alive"), [
+    ("Not Voting (10): Alder, Birch, Cedar, Damson, Elm, Fir, Gorse, Hazel, Ivy, Juniper", "With 10 alive"),
+    ("Not Voting - 10 (Alder, Birch, Cedar, Damson, Elm, Fir, Gorse, Hazel, Ivy, Juniper)", "With 10 alive"),
+    ("Not Voting [10]: Alder, Birch, Cedar, Damson, Elm, Fir, Gorse, Hazel, Ivy, Juniper", "With 10 alive"),
+    ("Not voting: (10) – Alder, Birch, Cedar, Damson, Elm, Fir, Gorse, Hazel, Ivy, Juniper", "With 10 alive"),
+    ("• NOT VOTING: Alder, Birch, Cedar, Damson, Elm, Fir, Gorse, Hazel, Ivy, Juniper (10)", "with ten alive"),
+    ("Not voting: Alder, Birch, Cedar, Damson, Elm, Fir, Gorse, Hazel, Ivy, Juniper", "with ten alive"),
 ])
-def test_a_count_before_any_vote_gives_every_seat_though_few_posted(line):
+def test_a_count_before_any_vote_gives_every_seat_though_few_posted(line, alive):
     """Day 1's first count, nobody voting yet, names every player: its names are the seats, two posted."""
-    count = f"Vote Count 1.0<br><br>{line}<br><br>With 10 alive, it takes 6 to lynch."
+    count = f"Vote Count 1.0<br><br>{line}<br><br>{alive}, it takes 6 to lynch."
     facts = read_thread_facts(_thread(("Host", "Welcome! Role PMs are out."), ("Alder", "hi"), ("Host", count),
                                       ("Birch", "hi")))
     assert [p.name for p in facts.players] == list(PLAYERS)

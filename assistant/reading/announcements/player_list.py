@@ -470,7 +470,8 @@ def _plain_seats(run: list[_Entry], authors: Names | None) -> list[_Entry]:
             return True
         apart = i > 0 and run[i - 1].paragraph != e.paragraph and (
             i == len(run) - 1 or run[i + 1].paragraph != e.paragraph)
-        heads = i + 1 < len(run) and not _bare(run[i + 1])  # "Not So Lucky" above "Elm, Cop, killed Night 1"
+        # "Not So Lucky" above "Elm, Cop, killed Night 1"
+        heads = i + 1 < len(run) and bool(_after_name(run[i + 1]).strip(" *^"))
         return _style(e.line) == "" and _bare(e) and e.accounts[0][:1].isalnum() and not apart and not heads and not (
             _HEADING_WORDS.search(e.accounts[0]) or DEAD_WORDS.search(e.accounts[0]))
     return [e for i, e in enumerate(run) if seat(i)]
