@@ -129,6 +129,9 @@ STYLES: dict[str, str] = {
         f"{n}. {p}" for n, p in enumerate((*PLAYERS[:-1], "I Am Innocent"), 1)),
     "plain names in paragraphs, no header": "<br>".join(PLAYERS[:6]) + "<br><br>" + "<br>".join(PLAYERS[6:])
                                             + "<br><br>Links<br>Rules and setup - post #1",
+    "numbered lines in one bullet": "Playerlist:<ul><li>" + "<br>".join(f"{n}. {p}" for n, p in enumerate(PLAYERS, 1))
+                                    + "</li></ul>",
+    "one per line above a legend": "Still standing:<br>" + "<br>".join(PLAYERS) + "<br>*= Being replaced<br>**= V/LA",
     "first vote count before any vote": "Vote Count 1.0<br><br>Not Voting (10): " + ", ".join(PLAYERS)
                                         + "<br><br>With 10 alive, it takes 6 to lynch.",
     "spread over spoilers": (

@@ -471,7 +471,8 @@ def _plain_seats(run: list[_Entry], authors: Names | None) -> list[_Entry]:
         apart = i > 0 and run[i - 1].paragraph != e.paragraph and (
             i == len(run) - 1 or run[i + 1].paragraph != e.paragraph)
         # "Not So Lucky" above "Elm, Cop, killed Night 1"
-        heads = i + 1 < len(run) and bool(_after_name(run[i + 1]).strip(" *^"))
+        heads = i + 1 < len(run) and run[i + 1].accounts[0][:1].isalnum() and bool(
+            _after_name(run[i + 1]).strip(" *^"))  # a legend below ("*= Being replaced") heads nothing
         return _style(e.line) == "" and _bare(e) and e.accounts[0][:1].isalnum() and not apart and not heads and not (
             _HEADING_WORDS.search(e.accounts[0]) or DEAD_WORDS.search(e.accounts[0]))
     return [e for i, e in enumerate(run) if seat(i)]
@@ -491,13 +492,16 @@ def _after_name(entry: _Entry) -> str:
 
 
 def _number(line: str) -> int | None:
-    found = re.match(r"\s*(?:#|no\.?\s*)?(\d{1,2})\s*[.):\]\-]", line, re.IGNORECASE)
+    found = re.match(r"\s*(?:[•·◦▪►]\s*)?(?:#|no\.?\s*)?(\d{1,2})\s*[.):\]\-]", line, re.IGNORECASE)
     return int(found.group(1)) if found else None
 
 
 def _style(line: str) -> str:
-    """A list line's mark: "1" for any number, the bullet itself, or "" for none."""
+    """A list line's mark: "1" for any number (an HTML list's bullet before it aside: "• 1. Alder" is numbered
+    as "2. Birch" below it is), the bullet itself, or "" for none."""
     bullet = _BULLET.match(line)
+    if bullet and not any(c.isdigit() for c in bullet.group(0)) and _NUMBER_AFTER_BULLET.match(line[bullet.end():]):
+        return "1"
     return "" if not bullet else ("1" if any(c.isdigit() for c in bullet.group(0)) else bullet.group(0).strip())
 
 
@@ -539,7 +543,7 @@ def _vouched(
     def note(entry: _Entry) -> str | None:
         """What the line says besides its names: "" (nothing), "noted" (a role, with or without its fate:
         "Alder (Cop — died Night 1)") or None (anything else)."""
-        text = plain_text(_BULLET.sub("", entry.line, count=1))
+        text = plain_text(_NUMBER_AFTER_BULLET.sub("", _BULLET.sub("", entry.line, count=1), count=1))
         for account in sorted(entry.accounts, key=len, reverse=True):
             text = text.replace(account, " ")
         rest = re.sub(r"[\s*^()\[\]{}|,:.–—-]+", " ", text).strip()
