@@ -84,6 +84,16 @@ def test_a_count_before_any_vote_gives_every_seat_though_few_posted(line, alive)
     assert not facts.problems
 
 
+def test_a_count_before_any_vote_that_states_no_number_is_held_to_the_games_size():
+    """'Not voting: ...' with no number in the count: as many names as the opening says the game has."""
+    names = [*PLAYERS[:9], "stay away I have a gf"]
+    count = "Vote Count 1.0<br>Not voting: " + ", ".join(names)
+    for size, seats in ((10, names), (11, [])):
+        opening = f"Welcome! This is a {size} players game. Role PMs are out."
+        facts = read_thread_facts(_thread(("Host", opening), ("Alder", "hi"), ("Host", count)))
+        assert [p.name for p in facts.players] == seats
+
+
 def test_a_count_before_any_vote_keeps_the_lists_chains_and_spellings():
     """The list names nine (one struck chain), the count ten: the count's seats, each as the list writes it."""
     opening = STYLES["struck replacement chain"].replace("<br>10. Juniper", "")

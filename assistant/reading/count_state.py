@@ -126,11 +126,12 @@ _ALIVE_WORDED = re.compile(r"\bwith\s+(" + "|".join(_NUMBER_WORDS_TO_20) + r")\s
                            re.IGNORECASE)
 
 
-def unvoted_roster(lines: list[str]) -> list[str] | None:
+def unvoted_roster(lines: list[str], size: int | None = None) -> list[str] | None:
     """The players of a count made before anyone voted: its one "Not voting" line names every player, and it
     states how many (in that line's "(13)", in "With 13 alive" or "with thirteen alive"); the names when they
-    are exactly that many distinct ones (the line's number and the number alive agreeing), else None. Nobody
-    need have posted (a count at the game's start)."""
+    are exactly that many distinct ones (the line's number and the number alive agreeing; a count that states
+    none, the game's ``size`` as the moderator said it before), else None. Nobody need have posted (a count
+    at the game's start)."""
     rows = [m for m in map(_UNVOTED_LINE.match, (line.strip() for line in lines)) if m]
     if len(rows) != 1:
         return None
@@ -141,10 +142,10 @@ def unvoted_roster(lines: list[str]) -> list[str] | None:
     text = " ".join(lines)
     worded = _ALIVE_WORDED.search(text)  # "with twelve alive"
     stated = {int(said) if said else None, stated_alive(text),
-              _NUMBER_WORDS_TO_20.get(worded.group(1).lower()) if worded else None} - {None}
+              _NUMBER_WORDS_TO_20.get(worded.group(1).lower()) if worded else None} - {None} or {size}
     if not names or len({n.casefold() for n in names}) != len(names) or stated != {len(names)}:
         return None  # a sample count ("Not Voting (3) - Player 11, ..." with 13 alive) is no roster
-    if any(len(n) > 32 or len(n.split()) > 4 for n in names):
+    if any(len(n) > 32 or len(n.split()) > 6 for n in names):  # "stay away I have a gf" is an account
         return None
     return names
 

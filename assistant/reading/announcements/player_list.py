@@ -11,6 +11,7 @@ from assistant.reading.announcements.accounts import Names
 from assistant.reading.announcements.deaths import ALIVE_WORDS, DEAD_WORDS, ROLE_WORDS
 from assistant.reading.announcements.facts import PostLike
 from assistant.reading.announcements.replacements import NOT_REPLACEMENT, REPLACEMENT
+from assistant.reading.announcements.seat_count import stated_seats
 from assistant.reading.announcements.text import (
     BLANK,
     STRUCK_CLOSE,
@@ -219,18 +220,21 @@ def first_count_roster(
     """The players of day 1's first vote count ("Vote Count 1.0 ... Not voting: A, B, ... With 13 alive"), as
     list entries, when it lists as many of the thread's posters as it says are alive (then ``True``: the
     posters vouch for it); or, before anyone voted, when its one "Not voting" line names as many players as it
-    says there are, posted or not (``False``). (entries, post, vouched)."""
+    says there are (else as the moderators said the game has), posted or not (``False``). (entries, post,
+    vouched)."""
     for n, post in enumerate(posts):
         if post.author.casefold() not in moderators:
             continue
         lines = [plain_text(line) for line in read_lines(post.body_html)]
+        size = stated_seats(posts, moderators, before=post.number + 1)
+        size = size[0] if size else None
         if n == 0:  # the opening post, often kept up to date after the game: only a count before any vote
-            unvoted = unvoted_roster(lines)
+            unvoted = unvoted_roster(lines, size)
             if unvoted:
                 return [_Entry((authors.spelled(name),), False, name) for name in unvoted], post.number, False
             continue
         day = next((d for d in map(vote_count_day, lines[:3]) if d is not None), None)
-        unvoted = unvoted_roster(lines) if day in (None, 1) else None
+        unvoted = unvoted_roster(lines, size) if day in (None, 1) else None
         if day is None and unvoted is None:
             continue
         names = counted_roster(lines, known=lambda name: authors.seat(authors.spelled(name))) if day == 1 else None
