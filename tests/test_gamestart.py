@@ -125,6 +125,14 @@ def test_headings_around_a_plain_list_are_no_seats():
     assert any("Important Posts on the player list's lines not taken" in p for p in facts.problems)
 
 
+def test_names_with_a_heading_word_or_an_equals_sign_are_seats_legends_are_not():
+    names = [*PLAYERS[:8], "Ryuu Link", "Me=Weird"]
+    opening = ("Players<br>" + "<br>".join(f"{n}. {p}" for n, p in enumerate(names, 1))
+               + "<br>Bold = Confirmed<br>* = Prod<br><br>Links<br>Rules - post 1")
+    facts = read_thread_facts(_thread(("Host", opening), ("Alder", "hi")))
+    assert [p.name for p in facts.players] == names
+
+
 def test_a_list_short_of_the_stated_size_is_said():
     opening = STYLES["numbered lines"].replace("<br>10. Juniper", "") + "<br><br>With 10 alive it takes 6 to lynch."
     facts = read_thread_facts(_thread(("Host", opening), ("Alder", "hi"), ("Birch", "hi")))

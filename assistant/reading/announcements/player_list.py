@@ -514,9 +514,10 @@ _SEATS_COUNTED = re.compile(r"\(\s*(\d{1,2})\s*/\s*\d{1,2}\s*\)")
 # "On the Run (5/9)", "Still Frozen": a short line that counts the seats below it or says they still live
 _COUNT_HEADER = re.compile(r"\(\s*\d{1,2}\s*/\s*\d{1,2}\s*\)|^still\s+\w+\W*$", re.IGNORECASE)
 # A line among names that reads as a heading of the post's parts, not a player's name
+# ("Links", but "Ryuu Link" is an account; "Bold = Confirmed", "*= Prod", but "Me=Weird" is an account)
 _HEADING_WORDS = re.compile(
-    r"\b(?:game|links?|rules?|setup|flavou?r|history|start|over|intro|etc|denotes|indicates|confirmed|"
-    r"replacements?|dead|alive|living|players?|pt|notes?|spoilers?|graveyard)\b|=",
+    r"\b(?:game|links|rules?|setup|flavou?r|history|start|over|intro|etc|denotes|indicates|confirmed|"
+    r"replacements?|dead|alive|living|players?|pt|notes?|spoilers?|graveyard)\b|(?:^|\s)=|=\s",
     re.IGNORECASE,
 )
 # What a list line may say of its player besides the name, when it is no role: "(alt)", "- confirmed",
