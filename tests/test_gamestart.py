@@ -103,6 +103,18 @@ def test_a_count_before_any_vote_keeps_the_lists_chains_and_spellings():
     assert facts.players[0].replacements == ("Ash", "Alder")
 
 
+def test_a_listed_name_the_first_count_leaves_out_and_nobody_posted_under_gives_way_and_is_said():
+    """The list: eight players and Oldivy (replaced before posting); the count before any vote: the ten."""
+    opening = "Players<br>" + "<br>".join(f"{n}. {p}" for n, p in enumerate([*PLAYERS[:8], "Oldivy"], 1))
+    count = "Vote Count 1.0<br>Not Voting (10): " + ", ".join(PLAYERS) + "<br>With 10 alive, it takes 6 to lynch."
+    facts = read_thread_facts(_thread(("Host", opening), ("Alder", "hi"), ("Host", count)))
+    assert [p.name for p in facts.players] == list(PLAYERS)
+    assert any("Oldivy on the player list of post 0 but not in this first vote count" in p for p in facts.problems)
+    # a listed name that has posted is a player: the count that leaves it out does not stand
+    facts = read_thread_facts(_thread(("Host", opening), ("Oldivy", "hi"), ("Host", count)))
+    assert [p.name for p in facts.players] == [*PLAYERS[:8], "Oldivy"]
+
+
 @pytest.mark.parametrize("count", [
     # a sample count in the rules: three not voting, thirteen alive
     "Sample VoteCount<br>Player 1 (1) - Player 2<br>Not Voting (3) - Player 11, Player 12, Player 13<br>"
