@@ -29,6 +29,7 @@ import argparse
 import json
 import re
 import sys
+import unicodedata
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -56,13 +57,17 @@ class GameReport:
     problems: list[str] = field(default_factory=list)
 
 
+def _unaccented(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)).casefold()
+
+
 def _squash(text: str) -> str:
-    return re.sub(r"[\W_]+", "", text.casefold())
+    return re.sub(r"[\W_]+", "", _unaccented(text))
 
 
 def _words(text: str) -> str:
-    """The text as squashed words, spaced: "Mr. Sprinkles_2" -> " mr sprinkles 2 "."""
-    return " " + " ".join(re.sub(r"[\W_]+", " ", text.casefold()).split()) + " "
+    """The text as squashed words, spaced: "Mr. Sprinkles_2" -> " mr sprinkles 2 ", "Söze" -> " soze "."""
+    return " " + " ".join(re.sub(r"[\W_]+", " ", _unaccented(text)).split()) + " "
 
 
 def _in_text(account: str, text: str) -> bool:
