@@ -158,9 +158,9 @@ corpus = pytest.importorskip("corpus")
 @pytest.mark.skipif(not corpus.CORPUS_DIR.is_dir(), reason="needs ../shared/corpus")
 def test_real_openings_at_the_games_start_keep_their_seats():
     """Both sets' openings with the end-of-game marks taken out, a third of the players posted: a floor on
-    the seats found (85.9% with counted headers and lists in parts; 96.8% with day 1's first count before any
-    vote and plain lists of bare names; `python bench/openings.py` gives each miss and why), few seats that
-    are no slot, and a stated size that differs from the list is said."""
+    the seats found (85.9% with counted headers and lists in parts; 97.7% with day 1's first count before any
+    vote and plain lists of bare names, of a ceiling of 99.0%: `python bench/openings.py` gives each miss and
+    why), few seats that are no slot, and a stated size that differs from the list is said."""
     found = total = invented = 0
     said = silent = 0
     for corpus_dir in (corpus.CORPUS_DIR, corpus.MORE_CORPUS_DIR):
@@ -176,9 +176,9 @@ def test_real_openings_at_the_games_start_keep_their_seats():
             if missing and facts.players:
                 said += any("check [[players]]" in p for p in facts.problems)
                 silent += not any("check [[players]]" in p for p in facts.problems)
-    assert found / total >= 0.963  # 1376/1422 (96.8%)
-    assert invented <= 8  # 7 when written: two headings read as names, slips a later list repeats; 8 with
-    # "Dunker doodles", the moderator's own spelling of the seat Dunkerdoodles
+    assert found / total >= 0.972  # 1390/1422 (97.7%)
+    assert invented <= 7  # headings read as names, slips a later list repeats, "Dunker doodles" (the
+    # moderator's own spelling of the seat Dunkerdoodles), "[winger]" read as "winger"
     assert said > silent
 
 
