@@ -29,12 +29,11 @@ def _plain(fragment: str) -> str:
 
 
 def _names_in(text: str, seats: list[tuple[str, ...]]) -> set[int]:
-    found = set()
-    for i, accounts in enumerate(seats):
-        for account in accounts:
-            if re.search(r"(?<!\w)" + re.escape(account) + r"(?!\w)", text, re.IGNORECASE):
-                found.add(i)
-    return found
+    """The seats the text names; a name inside a longer one of another seat ("onion" in "Onion Bubs") is none."""
+    spans = [(m.start(), m.end(), i) for i, accounts in enumerate(seats) for account in accounts
+             for m in re.finditer(r"(?<!\w)" + re.escape(account) + r"(?!\w)", text, re.IGNORECASE)]
+    return {i for start, end, i in spans
+            if not any(s <= start and end <= e and (e - s) > (end - start) for s, e, _ in spans)}
 
 
 def opening_at_start(body: str, seats: list[tuple[str, ...]]) -> str:
