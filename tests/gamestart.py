@@ -128,6 +128,8 @@ STYLES: dict[str, str] = {
         f"{n}. {p}" for n, p in enumerate((*PLAYERS[:-1], "I Am Innocent"), 1)),
     "plain names in paragraphs, no header": "<br>".join(PLAYERS[:6]) + "<br><br>" + "<br>".join(PLAYERS[6:])
                                             + "<br><br>Links<br>Rules and setup - post #1",
+    "a numbered name ending in a role": "Player list<br>" + "<br>".join(
+        f"{n}. {p}" for n, p in enumerate((*PLAYERS[:2], "1Shot Vanilla Town", *PLAYERS[3:]), 1)),
     "numbered lines in one bullet": "Playerlist:<ul><li>" + "<br>".join(f"{n}. {p}" for n, p in enumerate(PLAYERS, 1))
                                     + "</li></ul>",
     "one per line above a legend": "Still standing:<br>" + "<br>".join(PLAYERS) + "<br>*= Being replaced<br>**= V/LA",
@@ -165,4 +167,6 @@ def listed_seats(style: str) -> list[str]:
         return [*PLAYERS[2:], *PLAYERS[:2]]
     if style == "names that end in a role-like word":
         return [*PLAYERS[:-1], "I Am Innocent"]
+    if style == "a numbered name ending in a role":
+        return [*PLAYERS[:2], "1Shot Vanilla Town", *PLAYERS[3:]]
     return list(PLAYERS)

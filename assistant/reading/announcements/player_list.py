@@ -618,7 +618,27 @@ def _vouched(
             style(e) != "" and separated(e) or alone(e, near)
         ) and not _LIST_HEADER.match(plain_text(e.line)) and e.accounts[0][:1].isalnum()
 
-    return [e for i, e in enumerate(run) if posted[i] or vouched(i) or shaped(i)]
+    def whole(i: int) -> _Entry | None:
+        """A numbered or bulleted line whose name was cut where a role-like word begins, with nothing setting
+        the two apart ("3. 1Shot Vanilla Town"), in a stretch whose other lines are bare names: the whole text
+        is the name (a list of names carries no roles on one line only)."""
+        e = run[i]
+        text = plain_text(_NUMBER_AFTER_BULLET.sub("", _BULLET.sub("", e.line, count=1), count=1)).strip(" *^")
+        if not marked[i] or posted[i] or len(e.accounts) != 1 or separated(e) or not name_like(text) or (
+                not text.startswith(e.accounts[0])):
+            return None
+        stretch = [j for j in range(len(run)) if j != i and marked[j] and style(run[j]) == style(e)]
+        if len(stretch) < 2 or not all(_bare(run[j]) for j in stretch):
+            return None
+        return _Entry((text,), e.dead, e.line, e.paragraph)
+
+    kept = []
+    for i, e in enumerate(run):
+        if posted[i] or vouched(i) or shaped(i):
+            kept.append(e)
+        elif (named := whole(i)) is not None:
+            kept.append(named)
+    return kept
 
 
 def listed_after_posting(
