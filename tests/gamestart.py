@@ -29,12 +29,11 @@ def _plain(fragment: str) -> str:
 
 
 def _names_in(text: str, seats: list[tuple[str, ...]]) -> set[int]:
-    found = set()
-    for i, accounts in enumerate(seats):
-        for account in accounts:
-            if re.search(r"(?<!\w)" + re.escape(account) + r"(?!\w)", text, re.IGNORECASE):
-                found.add(i)
-    return found
+    """The seats the text names; a name inside a longer one of another seat ("onion" in "Onion Bubs") is none."""
+    spans = [(m.start(), m.end(), i) for i, accounts in enumerate(seats) for account in accounts
+             for m in re.finditer(r"(?<!\w)" + re.escape(account) + r"(?!\w)", text, re.IGNORECASE)]
+    return {i for start, end, i in spans
+            if not any(s <= start and end <= e and (e - s) > (end - start) for s, e, _ in spans)}
 
 
 def opening_at_start(body: str, seats: list[tuple[str, ...]]) -> str:
@@ -127,6 +126,15 @@ STYLES: dict[str, str] = {
                                            for n, p in enumerate(PLAYERS[:2], 1)),
     "names that end in a role-like word": "Players:<br>" + "<br>".join(
         f"{n}. {p}" for n, p in enumerate((*PLAYERS[:-1], "I Am Innocent"), 1)),
+    "plain names in paragraphs, no header": "<br>".join(PLAYERS[:6]) + "<br><br>" + "<br>".join(PLAYERS[6:])
+                                            + "<br><br>Links<br>Rules and setup - post #1",
+    "a numbered name ending in a role": "Player list<br>" + "<br>".join(
+        f"{n}. {p}" for n, p in enumerate((*PLAYERS[:2], "1Shot Vanilla Town", *PLAYERS[3:]), 1)),
+    "numbered lines in one bullet": "Playerlist:<ul><li>" + "<br>".join(f"{n}. {p}" for n, p in enumerate(PLAYERS, 1))
+                                    + "</li></ul>",
+    "one per line above a legend": "Still standing:<br>" + "<br>".join(PLAYERS) + "<br>*= Being replaced<br>**= V/LA",
+    "first vote count before any vote": "Vote Count 1.0<br><br>Not Voting (10): " + ", ".join(PLAYERS)
+                                        + "<br><br>With 10 alive, it takes 6 to lynch.",
     "spread over spoilers": (
         "Players:<br>" + "".join(
             '<div style="margin:20px"><div class="quotetitle"><b>Spoiler: seats</b> <input type="button" '
@@ -159,4 +167,6 @@ def listed_seats(style: str) -> list[str]:
         return [*PLAYERS[2:], *PLAYERS[:2]]
     if style == "names that end in a role-like word":
         return [*PLAYERS[:-1], "I Am Innocent"]
+    if style == "a numbered name ending in a role":
+        return [*PLAYERS[:2], "1Shot Vanilla Town", *PLAYERS[3:]]
     return list(PLAYERS)

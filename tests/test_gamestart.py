@@ -67,6 +67,84 @@ def test_numbers_of_other_things_are_no_size(said):
     assert stated_seats(_thread(("Host", said)), {"host"}) is None
 
 
+@pytest.mark.parametrize(("line", "alive"), [
+    ("Not Voting (10): Alder, Birch, Cedar, Damson, Elm, Fir, Gorse, Hazel, Ivy, Juniper", "With 10 alive"),
+    ("Not Voting - 10 (Alder, Birch, Cedar, Damson, Elm, Fir, Gorse, Hazel, Ivy, Juniper)", "With 10 alive"),
+    ("Not Voting [10]: Alder, Birch, Cedar, Damson, Elm, Fir, Gorse, Hazel, Ivy, Juniper", "With 10 alive"),
+    ("Not voting: (10) – Alder, Birch, Cedar, Damson, Elm, Fir, Gorse, Hazel, Ivy, Juniper", "With 10 alive"),
+    ("• NOT VOTING: Alder, Birch, Cedar, Damson, Elm, Fir, Gorse, Hazel, Ivy, Juniper (10)", "with ten alive"),
+    ("Not voting: Alder, Birch, Cedar, Damson, Elm, Fir, Gorse, Hazel, Ivy, Juniper", "with ten alive"),
+])
+def test_a_count_before_any_vote_gives_every_seat_though_few_posted(line, alive):
+    """Day 1's first count, nobody voting yet, names every player: its names are the seats, two posted."""
+    count = f"Vote Count 1.0<br><br>{line}<br><br>{alive}, it takes 6 to lynch."
+    facts = read_thread_facts(_thread(("Host", "Welcome! Role PMs are out."), ("Alder", "hi"), ("Host", count),
+                                      ("Birch", "hi")))
+    assert [p.name for p in facts.players] == list(PLAYERS)
+    assert not facts.problems
+
+
+def test_a_count_before_any_vote_that_states_no_number_is_held_to_the_games_size():
+    """'Not voting: ...' with no number in the count: as many names as the opening says the game has."""
+    names = [*PLAYERS[:9], "stay away I have a gf"]
+    count = "Vote Count 1.0<br>Not voting: " + ", ".join(names)
+    for size, seats in ((10, names), (11, [])):
+        opening = f"Welcome! This is a {size} players game. Role PMs are out."
+        facts = read_thread_facts(_thread(("Host", opening), ("Alder", "hi"), ("Host", count)))
+        assert [p.name for p in facts.players] == seats
+
+
+def test_a_count_before_any_vote_keeps_the_lists_chains_and_spellings():
+    """The list names nine (one struck chain), the count ten: the count's seats, each as the list writes it."""
+    opening = STYLES["struck replacement chain"].replace("<br>10. Juniper", "")
+    count = "Vote Count 1.0<br>Not Voting (10): " + ", ".join(PLAYERS) + "<br>With 10 alive, it takes 6 to lynch."
+    facts = read_thread_facts(_thread(("Host", opening), ("Alder", "hi"), ("Host", count)))
+    assert [p.name for p in facts.players] == ["Oak", *PLAYERS[1:]]
+    assert facts.players[0].replacements == ("Ash", "Alder")
+
+
+def test_a_listed_name_the_first_count_leaves_out_and_nobody_posted_under_gives_way_and_is_said():
+    """The list: eight players and Oldivy (replaced before posting); the count before any vote: the ten."""
+    opening = "Players<br>" + "<br>".join(f"{n}. {p}" for n, p in enumerate([*PLAYERS[:8], "Oldivy"], 1))
+    count = "Vote Count 1.0<br>Not Voting (10): " + ", ".join(PLAYERS) + "<br>With 10 alive, it takes 6 to lynch."
+    facts = read_thread_facts(_thread(("Host", opening), ("Alder", "hi"), ("Host", count)))
+    assert [p.name for p in facts.players] == list(PLAYERS)
+    assert any("Oldivy on the player list of post 0 but not in this first vote count" in p for p in facts.problems)
+    # a listed name that has posted is a player: the count that leaves it out does not stand
+    facts = read_thread_facts(_thread(("Host", opening), ("Oldivy", "hi"), ("Host", count)))
+    assert [p.name for p in facts.players] == [*PLAYERS[:8], "Oldivy"]
+
+
+@pytest.mark.parametrize("count", [
+    # a sample count in the rules: three not voting, thirteen alive
+    "Sample VoteCount<br>Player 1 (1) - Player 2<br>Not Voting (3) - Player 11, Player 12, Player 13<br>"
+    "With 13 alive, it takes 7 to lynch.",
+    # the names are fewer than the count says
+    "Vote Count 1.0<br>Not Voting (10): Alder, Birch, Cedar<br>With 10 alive, it takes 6 to lynch.",
+])
+def test_a_count_that_does_not_name_every_player_gives_no_seats(count):
+    facts = read_thread_facts(_thread(("Host", "Welcome! Role PMs are out."), ("Alder", "hi"), ("Host", count)))
+    assert len(facts.players) < 10
+
+
+def test_headings_around_a_plain_list_are_no_seats():
+    """Bare names in a row with no header, one posted: every name is a seat; a heading in its own paragraph
+    below them, a fate heading, a post link and a bulleted legend are not (the lone heading is said)."""
+    opening = ("Welcome to the game!<br><br>" + "<br>".join(PLAYERS[:7]) + "<br>* prod<br><br>Silently modkilled"
+               "<br>#12<br><br>Important Posts<br><br>Rules: see post 1")
+    facts = read_thread_facts(_thread(("Host", opening), ("Birch", "hi")))
+    assert [p.name for p in facts.players] == list(PLAYERS[:7])
+    assert any("Important Posts on the player list's lines not taken" in p for p in facts.problems)
+
+
+def test_names_with_a_heading_word_or_an_equals_sign_are_seats_legends_are_not():
+    names = [*PLAYERS[:8], "Ryuu Link", "Me=Weird"]
+    opening = ("Players<br>" + "<br>".join(f"{n}. {p}" for n, p in enumerate(names, 1))
+               + "<br>Bold = Confirmed<br>* = Prod<br><br>Links<br>Rules - post 1")
+    facts = read_thread_facts(_thread(("Host", opening), ("Alder", "hi")))
+    assert [p.name for p in facts.players] == names
+
+
 def test_a_list_short_of_the_stated_size_is_said():
     opening = STYLES["numbered lines"].replace("<br>10. Juniper", "") + "<br><br>With 10 alive it takes 6 to lynch."
     facts = read_thread_facts(_thread(("Host", opening), ("Alder", "hi"), ("Birch", "hi")))
@@ -80,9 +158,9 @@ corpus = pytest.importorskip("corpus")
 @pytest.mark.skipif(not corpus.CORPUS_DIR.is_dir(), reason="needs ../shared/corpus")
 def test_real_openings_at_the_games_start_keep_their_seats():
     """Both sets' openings with the end-of-game marks taken out, a third of the players posted: a floor on
-    the seats found (85.5% when written, 85.9% with counted headers and lists in parts; the rest are mostly
-    openings whose archived edit left no list, or dropped names from it), few seats that are no slot, and a
-    stated size that differs from the list is said."""
+    the seats found (85.9% with counted headers and lists in parts; 97.9% with day 1's first count before any
+    vote and plain lists of bare names, of a ceiling of 99.0%: `python bench/openings.py` gives each miss and
+    why), few seats that are no slot, and a stated size that differs from the list is said."""
     found = total = invented = 0
     said = silent = 0
     for corpus_dir in (corpus.CORPUS_DIR, corpus.MORE_CORPUS_DIR):
@@ -98,8 +176,9 @@ def test_real_openings_at_the_games_start_keep_their_seats():
             if missing and facts.players:
                 said += any("check [[players]]" in p for p in facts.problems)
                 silent += not any("check [[players]]" in p for p in facts.problems)
-    assert found / total >= 0.85
-    assert invented <= 8  # 7 when written: two headings read as names, slips a later list repeats
+    assert found / total >= 0.974  # 1392/1422 (97.9%)
+    assert invented <= 7  # headings read as names, slips a later list repeats, "Dunker doodles" (the
+    # moderator's own spelling of the seat Dunkerdoodles), "[winger]" read as "winger"
     assert said > silent
 
 

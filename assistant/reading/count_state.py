@@ -109,6 +109,47 @@ def counted_roster(lines: list[str], *, known: Callable[[str], object]) -> list[
     return names if stated_alive(" ".join(lines)) == len(names) else None
 
 
+# "Not voting (13): A, B", "Not Voting - 12 (A, B, ...)", "Not Voting [13]: A, B", "Not voting: (13) – A, B":
+# nobody has voted yet
+_UNVOTED_LINE = re.compile(
+    r"^\W*(?:not\s*voting|no\s*votes?|non[\s-]*voters?|players\s+not\s+voting)\s*"
+    r"(?:[\[(]\s*(?P<said>\d{1,2})\s*[\])])?\s*[:\-–—]+\s*"
+    r"(?:[\[(]\s*(?P<said3>\d{1,2})\s*[\])]\s*[:\-–—]*\s*|(?P<said2>\d{1,2})\s*(?=[(\[]))?"
+    r"[(\[]?(?P<names>.*?)[)\]]?\s*(?:[(\[]\s*(?P<said4>\d{1,2})\s*[)\]]\s*)?$",  # "A, B, C (12)" too
+    re.IGNORECASE,
+)
+
+
+_NUMBER_WORDS_TO_20 = {**_NUMBER_WORDS, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+                       "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20}
+_ALIVE_WORDED = re.compile(r"\bwith\s+(" + "|".join(_NUMBER_WORDS_TO_20) + r")\s+(?:players?\s+)?(?:alive|living)\b",
+                           re.IGNORECASE)
+
+
+def unvoted_roster(lines: list[str], size: int | None = None) -> list[str] | None:
+    """The players of a count made before anyone voted: its one "Not voting" line names every player, and it
+    states how many (in that line's "(13)", in "With 13 alive" or "with thirteen alive"); the names when they
+    are exactly that many distinct ones (the line's number and the number alive agreeing; a count that states
+    none, the game's ``size`` as the moderator said it before), else None. Nobody need have posted (a count
+    at the game's start)."""
+    rows = [m for m in map(_UNVOTED_LINE.match, (line.strip() for line in lines)) if m]
+    if len(rows) != 1:
+        return None
+    row = rows[0]
+    names = [n.strip(" .!*") for n in re.split(r",|;|\s+&\s+|\s+and\s+", row.group("names"))]
+    names = [n for n in names if n and n.casefold() not in _NOBODY]
+    said = row.group("said") or row.group("said2") or row.group("said3") or row.group("said4")
+    text = " ".join(lines)
+    worded = _ALIVE_WORDED.search(text)  # "with twelve alive"
+    stated = {int(said) if said else None, stated_alive(text),
+              _NUMBER_WORDS_TO_20.get(worded.group(1).lower()) if worded else None} - {None} or {size}
+    if not names or len({n.casefold() for n in names}) != len(names) or stated != {len(names)}:
+        return None  # a sample count ("Not Voting (3) - Player 11, ..." with 13 alive) is no roster
+    if any(len(n) > 32 or len(n.split()) > 6 for n in names):  # "stay away I have a gf" is an account
+        return None
+    return names
+
+
 def counted_living(lines: list[str], *, seat_of: Callable[[str], str | None]) -> set[str] | None:
     """The seats a moderator's vote count lists as living (every voter and every "Not voting" name), or None
     when the post is no complete count: it has no "Not voting" line and states no number alive, the number it

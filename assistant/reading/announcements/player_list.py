@@ -11,6 +11,7 @@ from assistant.reading.announcements.accounts import Names
 from assistant.reading.announcements.deaths import ALIVE_WORDS, DEAD_WORDS, ROLE_WORDS
 from assistant.reading.announcements.facts import PostLike
 from assistant.reading.announcements.replacements import NOT_REPLACEMENT, REPLACEMENT
+from assistant.reading.announcements.seat_count import stated_seats
 from assistant.reading.announcements.text import (
     BLANK,
     STRUCK_CLOSE,
@@ -19,9 +20,10 @@ from assistant.reading.announcements.text import (
     name_like,
     plain_text,
     read_lines,
+    squash,
     strip_lead,
 )
-from assistant.reading.count_state import counted_roster, vote_count_day
+from assistant.reading.count_state import counted_roster, unvoted_roster, vote_count_day
 
 _BULLET = re.compile(
     r"^\s*(?:\[\d{1,2}\]\s*|(?:#|no\.?\s*)?\d{1,2}\s*[.):\]\-]\s*|\d{1,2}\s+(?=\S)|[-*•·◦▪►>+]+\s*)", re.IGNORECASE
@@ -214,20 +216,31 @@ def _leading_name(text: str, authors: Names | None) -> str | None:
 
 def first_count_roster(
     posts: Sequence[PostLike], moderators: set[str], authors: Names
-) -> tuple[list[_Entry], int] | None:
+) -> tuple[list[_Entry], int, bool] | None:
     """The players of day 1's first vote count ("Vote Count 1.0 ... Not voting: A, B, ... With 13 alive"), as
-    list entries, when it lists as many of the thread's posters as it says are alive."""
-    for post in posts[1:]:
+    list entries, when it lists as many of the thread's posters as it says are alive (then ``True``: the
+    posters vouch for it); or, before anyone voted, when its one "Not voting" line names as many players as it
+    says there are (else as the moderators said the game has), posted or not (``False``). (entries, post,
+    vouched)."""
+    for n, post in enumerate(posts):
         if post.author.casefold() not in moderators:
             continue
         lines = [plain_text(line) for line in read_lines(post.body_html)]
+        size = stated_seats(posts, moderators, before=post.number + 1)
+        size = size[0] if size else None
+        if n == 0:  # the opening post, often kept up to date after the game: only a count before any vote
+            unvoted = unvoted_roster(lines, size)
+            if unvoted:
+                return [_Entry((authors.spelled(name),), False, name) for name in unvoted], post.number, False
+            continue
         day = next((d for d in map(vote_count_day, lines[:3]) if d is not None), None)
-        if day is None:
+        unvoted = unvoted_roster(lines, size) if day in (None, 1) else None
+        if day is None and unvoted is None:
             continue
         names = counted_roster(lines, known=lambda name: authors.seat(authors.spelled(name))) if day == 1 else None
-        if names is None:
+        if names is None and unvoted is None:
             return None
-        return [_Entry((authors.spelled(n),), False, n) for n in names], post.number
+        return [_Entry((authors.spelled(n),), False, n) for n in names or unvoted], post.number, names is not None
     return None
 
 
@@ -298,6 +311,7 @@ def _list_entries(
     chosen_runs: list[tuple[bool, list[_Entry]]] = []
     headed_total = sum(len(entries) for under_header, entries in runs if under_header)
     parts = _numbered_parts(runs, authors)
+    plain_lists = _plain_lists(runs, authors)
     for under_header, entries in runs:
         before = len(chosen)
         known = sum(1 for e in entries if authors is not None and any(authors.seat(a) for a in e.accounts))
@@ -307,8 +321,8 @@ def _list_entries(
         # a numbered or bulleted list one of whose names has posted: at the game's start most have not
         marked = any(_marked_stretches(entries))
         whole = counted.get(id(entries)) == len(entries) and (headed_total >= 3 or len(entries) >= 3)
-        if vouched or headed or whole or id(entries) in parts or (marked and (authors is None or known >= 1)) or (
-                len(entries) >= 5 and authors is None):
+        if vouched or headed or whole or id(entries) in parts or id(entries) in plain_lists or (
+                marked and (authors is None or known >= 1)) or (len(entries) >= 5 and authors is None):
             chosen.extend(entries)
         if len(chosen) > before:
             chosen_runs.append((under_header, entries))
@@ -322,6 +336,9 @@ def _list_entries(
                 # part of a list numbered in parts: each line is a seat
                 vouched.extend(run)
                 continue
+            if id(run) in plain_lists:  # a list of bare names: each is a seat, headings among them aside
+                vouched.extend(_plain_seats(run, authors))
+                continue
             vouched.extend(_vouched(run, authors, elsewhere, listed=listed, above=above))
         if sum(1 for e in vouched if any(authors.seat(a) for a in e.accounts)) >= 3 or len(vouched) >= 3:
             if dropped is not None:  # a bare name among the list's lines, left out: said, never dropped silently
@@ -329,6 +346,8 @@ def _list_entries(
                 dropped.extend(e.accounts[0] for _, run in chosen_runs for e in run if id(e) not in kept
                                and _bare(e) and not _HEADING_WORDS.search(e.accounts[0]))
             chosen = vouched
+    if authors is None and plain_lists:  # nobody has posted: a plain list's headings and sentences drop out
+        chosen = [e for _, run in chosen_runs for e in (_plain_seats(run, None) if id(run) in plain_lists else run)]
     if len(chosen) < 3:
         return []
     if authors is not None:
@@ -338,14 +357,14 @@ def _list_entries(
     # Birch - Doctor)") tells of several seats and is none of them
     merged: list[_Entry] = []
     for entry in chosen:
-        keys = {a.casefold() for a in entry.accounts}
-        meets = [i for i, other in enumerate(merged) if keys & {a.casefold() for a in other.accounts}]
+        keys = {squash(a) for a in entry.accounts}  # "Dunker doodles" above is "Dunkerdoodles" below
+        meets = [i for i, other in enumerate(merged) if keys & {squash(a) for a in other.accounts}]
         if len(meets) > 1:
             continue
         if meets:
             other = merged[meets[0]]
-            accounts = other.accounts + tuple(a for a in entry.accounts if a.casefold() not in
-                                              {x.casefold() for x in other.accounts})
+            accounts = other.accounts + tuple(a for a in entry.accounts if squash(a) not in
+                                              {squash(x) for x in other.accounts})
             merged[meets[0]] = _Entry(accounts, other.dead or entry.dead, other.line)
         else:
             merged.append(entry)
@@ -422,6 +441,47 @@ def _numbered_parts(runs: list[tuple[bool, list[_Entry]]], authors: Names | None
     return {id(entries) for entries, _ in numbered}
 
 
+def _plain_lists(runs: list[tuple[bool, list[_Entry]]], authors: Names | None) -> set[int]:
+    """The runs (by id) that are lists by their lines alone: most of their lines, five or more, unmarked and
+    each a name and nothing else (a welcome line above them, a bulleted legend below aside), one of them a
+    player who has posted, most of them named by no run above (a list of fates repeating the roster adds no
+    seat); before anyone has posted (no ``authors``), the first two alone."""
+    found: set[int] = set()
+    above: set[str] = set()
+    for _, entries in runs:
+        keys = [{a.casefold() for a in e.accounts} for e in entries]
+        plain = sum(1 for e in entries if _style(e.line) == "" and _bare(e))
+        if authors is None:
+            if plain >= 5 and plain * 2 > len(entries):
+                found.add(id(entries))
+            continue
+        if plain >= 5 and plain * 2 > len(entries) and any(
+                authors.seat(a) for e in entries for a in e.accounts) and sum(
+                1 for k in keys if k & above) * 2 < len(entries):
+            found.add(id(entries))
+        above.update(a for k in keys for a in k)
+    return found
+
+
+def _plain_seats(run: list[_Entry], authors: Names | None) -> list[_Entry]:
+    """A plain list's seats: each line that has posted, and each unmarked bare line that reads as no heading (no
+    word of the post's parts or of a fate: "Links", "Silently modkilled"), stands in no paragraph of its own
+    below the list's first ("Notable Events" between blank lines, above what follows) and heads no line of
+    another shape ("Not So Lucky" above "Elm, Cop, killed Night 1")."""
+    def seat(i: int) -> bool:
+        e = run[i]
+        if authors is not None and any(authors.seat(a) for a in e.accounts):
+            return True
+        apart = i > 0 and run[i - 1].paragraph != e.paragraph and (
+            i == len(run) - 1 or run[i + 1].paragraph != e.paragraph)
+        # "Not So Lucky" above "Elm, Cop, killed Night 1"
+        heads = i + 1 < len(run) and run[i + 1].accounts[0][:1].isalnum() and bool(
+            _after_name(run[i + 1]).strip(" *^"))  # a legend below ("*= Being replaced") heads nothing
+        return _style(e.line) == "" and _bare(e) and e.accounts[0][:1].isalnum() and not apart and not heads and not (
+            _HEADING_WORDS.search(e.accounts[0]) or DEAD_WORDS.search(e.accounts[0]))
+    return [e for i, e in enumerate(run) if seat(i)]
+
+
 def _bare(entry: _Entry) -> bool:
     """A list line that is a name and nothing more (its bullet or number aside)."""
     text = plain_text(_NUMBER_AFTER_BULLET.sub("", _BULLET.sub("", entry.line, count=1), count=1))
@@ -436,13 +496,16 @@ def _after_name(entry: _Entry) -> str:
 
 
 def _number(line: str) -> int | None:
-    found = re.match(r"\s*(?:#|no\.?\s*)?(\d{1,2})\s*[.):\]\-]", line, re.IGNORECASE)
+    found = re.match(r"\s*(?:[•·◦▪►]\s*)?(?:#|no\.?\s*)?(\d{1,2})\s*[.):\]\-]", line, re.IGNORECASE)
     return int(found.group(1)) if found else None
 
 
 def _style(line: str) -> str:
-    """A list line's mark: "1" for any number, the bullet itself, or "" for none."""
+    """A list line's mark: "1" for any number (an HTML list's bullet before it aside: "• 1. Alder" is numbered
+    as "2. Birch" below it is), the bullet itself, or "" for none."""
     bullet = _BULLET.match(line)
+    if bullet and not any(c.isdigit() for c in bullet.group(0)) and _NUMBER_AFTER_BULLET.match(line[bullet.end():]):
+        return "1"
     return "" if not bullet else ("1" if any(c.isdigit() for c in bullet.group(0)) else bullet.group(0).strip())
 
 
@@ -451,9 +514,10 @@ _SEATS_COUNTED = re.compile(r"\(\s*(\d{1,2})\s*/\s*\d{1,2}\s*\)")
 # "On the Run (5/9)", "Still Frozen": a short line that counts the seats below it or says they still live
 _COUNT_HEADER = re.compile(r"\(\s*\d{1,2}\s*/\s*\d{1,2}\s*\)|^still\s+\w+\W*$", re.IGNORECASE)
 # A line among names that reads as a heading of the post's parts, not a player's name
+# ("Links", but "Ryuu Link" is an account; "Bold = Confirmed", "*= Prod", but "Me=Weird" is an account)
 _HEADING_WORDS = re.compile(
-    r"\b(?:game|links?|rules?|setup|flavou?r|history|start|over|intro|etc|denotes|indicates|confirmed|"
-    r"replacements?|dead|alive|living|players?|pt|notes?|spoilers?|graveyard)\b|=",
+    r"\b(?:game|links|rules?|setup|flavou?r|history|start|over|intro|etc|denotes|indicates|confirmed|"
+    r"replacements?|dead|alive|living|players?|pt|notes?|spoilers?|graveyard)\b|(?:^|\s)=|=\s",
     re.IGNORECASE,
 )
 # What a list line may say of its player besides the name, when it is no role: "(alt)", "- confirmed",
@@ -484,7 +548,7 @@ def _vouched(
     def note(entry: _Entry) -> str | None:
         """What the line says besides its names: "" (nothing), "noted" (a role, with or without its fate:
         "Alder (Cop — died Night 1)") or None (anything else)."""
-        text = plain_text(_BULLET.sub("", entry.line, count=1))
+        text = plain_text(_NUMBER_AFTER_BULLET.sub("", _BULLET.sub("", entry.line, count=1), count=1))
         for account in sorted(entry.accounts, key=len, reverse=True):
             text = text.replace(account, " ")
         rest = re.sub(r"[\s*^()\[\]{}|,:.–—-]+", " ", text).strip()
@@ -554,7 +618,27 @@ def _vouched(
             style(e) != "" and separated(e) or alone(e, near)
         ) and not _LIST_HEADER.match(plain_text(e.line)) and e.accounts[0][:1].isalnum()
 
-    return [e for i, e in enumerate(run) if posted[i] or vouched(i) or shaped(i)]
+    def whole(i: int) -> _Entry | None:
+        """A numbered or bulleted line whose name was cut where a role-like word begins, with nothing setting
+        the two apart ("3. 1Shot Vanilla Town"), in a stretch whose other lines are bare names: the whole text
+        is the name (a list of names carries no roles on one line only)."""
+        e = run[i]
+        text = plain_text(_NUMBER_AFTER_BULLET.sub("", _BULLET.sub("", e.line, count=1), count=1)).strip(" *^")
+        if not marked[i] or posted[i] or len(e.accounts) != 1 or separated(e) or not name_like(text) or (
+                not text.startswith(e.accounts[0])):
+            return None
+        stretch = [j for j in range(len(run)) if j != i and marked[j] and style(run[j]) == style(e)]
+        if len(stretch) < 2 or not all(_bare(run[j]) for j in stretch):
+            return None
+        return _Entry((text,), e.dead, e.line, e.paragraph)
+
+    kept = []
+    for i, e in enumerate(run):
+        if posted[i] or vouched(i) or shaped(i):
+            kept.append(e)
+        elif (named := whole(i)) is not None:
+            kept.append(named)
+    return kept
 
 
 def listed_after_posting(

@@ -76,7 +76,14 @@ def read_thread_facts(
         entries, list_post = find_player_list(posts, mod_keys, authors if authors.seat_of else None, dropped)
         counted = first_count_roster(posts, mod_keys, authors)
         if counted is not None and len(counted[0]) > len(entries):  # the list is cut short: the count has all
-            entries, list_post = counted
+            # (a count the posters do not vouch for yet stands only when each seat of the list it leaves out is
+            # a name nobody has posted under: a heading read as a name, a player replaced before posting)
+            merged, left_out = _with_list_entries(counted[0], entries)
+            if counted[2] or not any(authors.seat(a) for e in left_out for a in e.accounts):
+                if left_out:
+                    problems.append(f"post {counted[1]}: {', '.join(e.accounts[0] for e in left_out)} on the player "
+                                    f"list of post {list_post} but not in this first vote count: check [[players]]")
+                entries, list_post = merged, counted[1]
         seats = {}
         for entry in entries:
             seats[entry.accounts[0]] = list(entry.accounts)
@@ -159,6 +166,22 @@ def read_thread_facts(
         deadlines=tuple(f["deadlines"]),
         problems=tuple(problems + f["problems"]),
     )
+
+
+def _with_list_entries(counted: list, listed: list) -> tuple[list, list]:
+    """The count's players, each as the list's entry for it where the list has one (its spelling, its struck
+    earlier accounts), else as the count names it; and the list's entries the count leaves out."""
+    names = Names({e.accounts[0]: e.accounts for e in listed})
+    by_seat = {e.accounts[0]: e for e in listed}
+    out, used = [], set()
+    for entry in counted:
+        seat = names.seat(entry.accounts[0]) or names.seat(names.spelled(entry.accounts[0]))
+        if seat is not None and seat not in used:
+            used.add(seat)
+            out.append(by_seat[seat])
+        else:
+            out.append(entry)
+    return out, [e for seat, e in by_seat.items() if seat not in used]
 
 
 def _posts_by_seat(posts: Sequence[PostLike], names: Names) -> dict[str, list[int]]:
