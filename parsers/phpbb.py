@@ -251,18 +251,9 @@ def _read_post(element, *, base: str, number: int, tz: tzinfo, now: datetime | N
         problems.append(f"post {post_id}: no readable time")
     edited = bool(found.notices) and any("bumped" not in text_of(n).lower() for n in found.notices)
     body_html, commands = read_body(found.content)
-    return Post(
-        post_id=post_id,
-        number=number,
-        author=author,
-        time=time,
-        body_html=body_html,
-        url=f"{base}?p={post_id}#p{post_id}",
-        edited=edited,
-        deleted=found.deleted,
-        author_id=author_id,
-        commands=commands,
-    )
+    # Positional, in Post's field order: keyword arguments cost every post of every page a lookup each.
+    return Post(post_id, number, author, time, body_html, f"{base}?p={post_id}#p{post_id}", edited, found.deleted,
+                author_id, commands)
 
 
 def _read_author(found: _Chrome) -> tuple[str, str | None]:

@@ -194,6 +194,19 @@ def test_moderator_bodies_match_names_as_casefold_does(db):
     assert store.moderator_bodies(db, GAME, []) == {}
 
 
+def test_edited_posts_read_in_several_queries_each_keep_their_first_revision(db, monkeypatch):
+    # The edited posts' revisions are read by post id, a few ids a query: each post gets its own first revision,
+    # whichever query holds it, and an unedited post none.
+    monkeypatch.setattr(store, "_IDS_A_QUERY", 2)
+    names = ["Ann", "Bob", "Cat", "Dee", "Eve"]
+    store.save_posts(db, GAME, [post(n, f"<b>VOTE: {name}</b>") for n, name in enumerate(names)], seen_at=T0)
+    store.save_posts(db, GAME, [post(n, "<b>VOTE: Zed</b>", edited=True) for n in (0, 1, 2, 4)], seen_at=T1)
+    store.save_posts(db, GAME, [post(n, "<b>VOTE: Yul</b>", edited=True) for n in (1, 4)], seen_at=T1.replace(hour=11))
+    read = store.load_read_posts(db, GAME)
+    assert [[c.target for c in p.commands] for p in read] == [["Zed"], ["Yul"], ["Zed"], ["Dee"], ["Yul"]]
+    assert [p.first_commands and p.first_commands[0].target for p in read] == ["Ann", "Bob", "Cat", None, "Eve"]
+
+
 def test_an_edited_posts_first_commands_are_read_once(db, monkeypatch):
     store.save_posts(db, GAME, [post(1, "<strong>VOTE: Beefster</strong>")], seen_at=T0)
     store.save_posts(db, GAME, [post(1, "<strong>VOTE: Dekes</strong>", edited=True)], seen_at=T1)

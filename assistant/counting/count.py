@@ -101,14 +101,14 @@ def load_stored_game(game: Game, db: Store) -> StoredGame:
     return StoredGame(posts, roster, ruleset, counts, Timeline(game, ruleset))
 
 
-def post_authors(posts: Sequence[ReadPost]) -> list[tuple[str, str | None]]:
-    """Who wrote ``posts``: (name, forum user id) once for each post, grouped by author in the order each first
-    posted (as ``store.post_authors`` reads them)."""
+def post_authors(posts: Sequence[ReadPost]) -> dict[tuple[str, str | None], int]:
+    """Who wrote ``posts``: (name, forum user id) -> how many posts, in the order each first posted (what
+    ``Roster.from_game`` takes as counted authors: never a list of one pair a post, counted again)."""
     times: dict[tuple[str, str | None], int] = {}
     for post in posts:
         key = (post.author, post.author_id)
         times[key] = times.get(key, 0) + 1
-    return [pair for pair, n in times.items() for _ in range(n)]
+    return times
 
 
 def game_warnings(

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 
@@ -88,7 +88,8 @@ def seat_accounts(game: Game) -> list[Account]:
 class AuthorIndex:
     """The seat each author posts for, from the game file's accounts and who posted in the thread.
 
-    ``authors``: who wrote each stored post, in thread order, as names or (name, user id) pairs.
+    ``authors``: who wrote each stored post, in thread order, as names or (name, user id) pairs; or those pairs
+    already counted, a mapping (name, user id) -> posts in the order each first posted.
     """
 
     def __init__(self, game: Game, authors: Iterable[str | tuple[str, str | None]] = ()):
@@ -110,16 +111,19 @@ class AuthorIndex:
         self._renamed: dict[str, str] = {}  # account a bound user id posts under -> its listed account
         self._counts: Counter[str] = Counter()
         self._display: dict[str, str] = {}  # account key -> the name as the thread first shows it
-        self._learn([(a, None) if isinstance(a, str) else a for a in authors])
+        if isinstance(authors, Mapping):  # counted by the caller: a count's snapshot holds every post already
+            self._learn(authors)
+        else:
+            self._learn(Counter((a, None) if isinstance(a, str) else a for a in authors))
         self._bound = frozenset(self._seat_of_id.values())  # listed names a user id posts as
         self._verdicts: dict[str, tuple[str | None, str | None]] = {}
         # Each post's author is matched by every replay that reads it (a count as of each of 100 posts
         # replays the day 100 times): the answers, by (author, user id, post).
         self._matches: dict[tuple[str, str | None, int | None], tuple[str | None, str | None]] = {}
 
-    def _learn(self, authors: list[tuple[str, str | None]]) -> None:
+    def _learn(self, authors: Mapping[tuple[str, str | None], int]) -> None:
         ids: dict[str, set[str]] = {}
-        for (name, user_id), posts in Counter(authors).items():  # one (author, user id) a post: few distinct
+        for (name, user_id), posts in authors.items():  # (author, user id) -> posts: few distinct
             self._counts[normal_name(name)] += posts
             self._display.setdefault(account_key(name), normal_name(name))
             if user_id:

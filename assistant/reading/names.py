@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import permutations
@@ -238,12 +238,13 @@ class Roster:
         game: Game,
         no_elimination: Iterable[str] | Any = (),
         *,
-        authors: Iterable[str | tuple[str, str | None]] = (),
+        authors: Iterable[str | tuple[str, str | None]] | Mapping[tuple[str, str | None], int] = (),
     ) -> Roster:
         """The roster of ``game``; ``no_elimination`` is the ruleset's no-elimination phrases, or the ruleset.
 
-        ``authors``: who wrote each stored post, in thread order, as names or (name, user id) pairs: the forum's
-        user ids follow a renamed account (:class:`assistant.reading.identity.AuthorIndex`).
+        ``authors``: who wrote each stored post, in thread order, as names or (name, user id) pairs, or those pairs
+        counted (a mapping to posts): the forum's user ids follow a renamed account
+        (:class:`assistant.reading.identity.AuthorIndex`).
         """
         phrases = _no_elimination_phrases(no_elimination)
         entries: list[_Entry] = []
