@@ -180,7 +180,7 @@ def _write(
         current = parse_game(text, path=path, players_required=False)
         try:
             check_edits(current, [edit], posts=numbers)
-            result = apply_edits(text, [edit], path=path)
+            result = apply_edits(text, [edit], path=path, revise=True)
         except (EditRefused, GameFileError) as refused:  # a file Votal could not read is never written
             disagreements.append(f"{refused} ({_cited(edit)}; not written)")
             continue
