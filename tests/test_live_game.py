@@ -301,3 +301,17 @@ def test_a_day_start_the_moderator_typed_is_kept_and_the_difference_said(tmp_pat
         assert result.exit_code == 0, result.output
     assert load_game(path).day(1).start_post == 2
     assert "start_post: the file says 2; post 6 says 6 (file kept)" in result.output
+
+
+@pytest.mark.parametrize("votes", [True, False], ids=["votes for a player", "never votes"])
+def test_an_unlisted_poster_of_vote_counts_who_votes_for_a_player_is_no_moderator(votes):
+    """An account the list does not name that posts vote counts is taken for a vote counter, unless it also
+    votes for a listed player: then it is a player (a replacement not announced yet, keeping its own tally),
+    and its posts are no announcements ("Birch wagon dies" is no death)."""
+    counter = [("Quill", "Vote Count 1.1<br>Birch (2): Alder, Cedar<br>Birch wagon dies if Cedar unvotes"),
+               ("Quill", "Vote Count 1.2<br>Birch (1): Alder")]
+    if votes:
+        counter.insert(1, ("Quill", "<b>vote: Damson</b>"))
+    facts = read_thread_facts(thread(("Alder", "<b>vote: Birch</b>"), *counter))
+    assert ("Quill" in facts.moderators) is not votes
+    assert "Birch" not in [d.player for d in facts.deaths] or not votes
