@@ -12,12 +12,16 @@ in two ways:
 
 Each takeover found names the seat, the account, the post it holds the seat from (the account's first post:
 the seat's listed accounts post nothing after it) and the counts that show it; `votal update` writes it as a
-cited replacement for the moderator to review. An account that looks like a listed one (a look-alike) is
-never taken: that is an impersonation to flag, not a seat to give. Pure: posts and counts in, takeovers out.
+cited replacement for the moderator to review. The counts are read in order, each with what the thread
+showed up to it (as a live game's updates read them): a takeover shown stands though the seat's old account
+posts again later (a player with two accounts), and explains its account in every later count. An account
+that looks like a listed one (a look-alike) is never taken: that is an impersonation to flag, not a seat to
+give. Pure: posts and counts in, takeovers out.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -95,10 +99,9 @@ def find_takeovers(game: Game, ruleset: Any, posts: Sequence[Any], bodies: Mappi
     ``counts``: the counts those posts hold, when already read (then ``bodies`` is not read)."""
     if roster is None:
         roster = Roster.from_game(game, ruleset, authors=[(p.author, getattr(p, "author_id", None)) for p in posts])
-    posters = _posters(game, posts)
-    first, last_of_seat = posters.first, posters.last_of_seat
     candidates = {
-        account: number for account, number in first.items() if not roster.authors.lookalike(account)
+        account: number for account, number in _posters(game, posts).first.items()
+        if not roster.authors.lookalike(account)
     }
     if not candidates or not game.players:
         return []
@@ -110,19 +113,26 @@ def find_takeovers(game: Game, ruleset: Any, posts: Sequence[Any], bodies: Mappi
         if (day := _day_of(game, n)) is not None
     ]
     standing = _standings(posts, [(count.post, day.start_post, living) for count, day, living in held], roster)
+    seat_posts = _seat_posts(game, posts)
     found: dict[tuple[str, str], tuple[str, list[int]]] = {}
     refuted: set[tuple[str, str]] = set()
     by_fold = {fold_name(a): a for a in candidates}
+    taken: dict[str, tuple[str, str, tuple[int, ...]]] = {}  # account -> (seat, by, counts), as the counts showed
     for count, _, living in held:
-        for seat, account in _named(count, roster, living, by_fold):
+        # each count is read with what the thread showed up to it: a seat's own account posting later does not
+        # undo a takeover shown before, and a takeover shown explains its account in every later count
+        last_of_seat = {seat: numbers[i - 1] for seat, numbers in seat_posts.items()
+                        if (i := bisect_right(numbers, count.post))}
+        seats_taken = {seat for seat, _, _ in taken.values()}
+        for seat, account in _named(count, roster, living, by_fold, {a: t[0] for a, t in taken.items()}):
             found.setdefault((seat, account), ("name", []))[1].append(count.post)
         votes = standing[count.post]
         placed = posted_votes(count, roster, living)
         for account, since in candidates.items():
             theirs = votes.get(fold_name(account))
-            if theirs is None or since > count.post:
+            if theirs is None or since > count.post or account in taken:
                 continue
-            for seat in living:
+            for seat in living - seats_taken:
                 if last_of_seat.get(seat, -1) >= since:
                     continue  # the seat's own account still posts: not taken over
                 where = placed.get(seat)
@@ -132,20 +142,30 @@ def find_takeovers(game: Game, ruleset: Any, posts: Sequence[Any], bodies: Mappi
                     refuted.add((seat, account))
                 elif _own_vote(votes, game, seat) != where:
                     found.setdefault((seat, account), ("votes", []))[1].append(count.post)
-    accepted = [
-        Takeover(seat, account, candidates[account], tuple(counts_), by)
-        for (seat, account), (by, counts_) in found.items()
-        if (seat, account) not in refuted or by == "name"
-        if by == "name" or len(counts_) >= MIN_VOTE_COUNTS
-        if last_of_seat.get(seat, -1) < candidates[account]
-    ]
-    # one account, one seat; one seat, one account
-    seats_of: dict[str, set[str]] = {}
-    accounts_of: dict[str, set[str]] = {}
-    for t in accepted:
-        seats_of.setdefault(t.account, set()).add(t.seat)
-        accounts_of.setdefault(t.seat, set()).add(t.account)
-    return [t for t in accepted if len(seats_of[t.account]) == 1 and len(accounts_of[t.seat]) == 1]
+        shown = [
+            (seat, account)
+            for (seat, account), (by, counts_) in found.items()
+            if account not in taken and seat not in seats_taken
+            if (seat, account) not in refuted or by == "name"
+            if by == "name" or len(counts_) >= MIN_VOTE_COUNTS
+            if last_of_seat.get(seat, -1) < candidates[account]
+        ]
+        for seat, account in shown:  # one account, one seat; one seat, one account
+            if sum(a == account for _, a in shown) == 1 and sum(s == seat for s, _ in shown) == 1:
+                by, counts_ = found[(seat, account)]
+                taken[account] = (seat, by, tuple(counts_))
+    return [Takeover(seat, account, candidates[account], counts_, by) for account, (seat, by, counts_) in taken.items()]
+
+
+def _seat_posts(game: Game, posts: Sequence[Any]) -> dict[str, list[int]]:
+    """The numbers of each seat's posts by its listed accounts, in order."""
+    listed = {fold_name(a): seat.name for seat in game.players for a in seat.accounts}
+    found: dict[str, list[int]] = {}
+    for post in posts:
+        seat = listed.get(fold_name(post.author))
+        if seat is not None:
+            found.setdefault(seat, []).append(post.number)
+    return found
 
 
 def find_spelled(game: Game, ruleset: Any, posts: Sequence[Any], *, roster: Roster | None = None) -> list[Takeover]:
@@ -172,9 +192,11 @@ def find_spelled(game: Game, ruleset: Any, posts: Sequence[Any], *, roster: Rost
     return [takeovers[0] for takeovers in found.values() if len(takeovers) == 1]  # one account, one seat
 
 
-def _named(count: PostedCount, roster: Roster, living: frozenset[str], by_fold: Mapping[str, str]):
+def _named(count: PostedCount, roster: Roster, living: frozenset[str], by_fold: Mapping[str, str],
+           taken: Mapping[str, str]):
     """(seat, account) when a complete count lists one unlisted account (``by_fold``: the candidates by their
-    folded name) and leaves out one living seat."""
+    folded name) and leaves out one living seat; ``taken``: the accounts earlier counts showed holding a seat
+    (account -> seat), each read as its seat."""
     names = [w.target for w in count.wagons if w.votes or not w.voters] + [
         v for w in count.wagons for v in w.voters] + list(count.not_voting)
     seats: set[str] = set()
@@ -184,7 +206,11 @@ def _named(count: PostedCount, roster: Roster, living: frozenset[str], by_fold: 
         if seat is not None and seat != NO_ELIMINATION:
             seats.add(seat)
         elif fold_name(name) in by_fold:
-            strangers.add(by_fold[fold_name(name)])
+            account = by_fold[fold_name(name)]
+            if account in taken:
+                seats.add(taken[account])
+            else:
+                strangers.add(account)
     missing = living - seats
     if len(strangers) != 1 or len(missing) != 1 or (count.alive is not None and count.alive != len(seats) + 1):
         return []
