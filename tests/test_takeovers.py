@@ -192,3 +192,21 @@ def test_update_reads_again_the_moderators_posts_that_name_a_takeovers_account()
     game = parse_game(report.text)
     assert game.seat("Bell").accounts == ("Bell", "Quietfox")
     assert [(d.player, d.phase, d.phase_number, d.post) for d in game.deaths] == [("Bell", "day", 1, 8)]
+
+
+def test_a_seat_taken_over_twice_in_turn():
+    """Quietfox, shown holding Bell's seat, falls silent in turn; the next complete count lists Slyhare where
+    Quietfox was: Slyhare holds the seat from its first post (a chain of unannounced replacements)."""
+    alive = "<br>With 5 alive, 3 to lynch"
+    posts = thread(
+        ("Host", "Day 1 begins."),
+        ("Bell", "hello"),
+        ("Quietfox", "hi, I replaced in"),
+        ("Host", "Vote Count 1.1<br>Ash (1): Cherry<br>Not voting: Ash, Quietfox, Dogwood, Elder" + alive),
+        ("Slyhare", "replacing Quietfox"),
+        ("Host", "Vote Count 1.2<br>Ash (1): Cherry<br>Not voting: Ash, Slyhare, Dogwood, Elder" + alive),
+    )
+    found = [(t.seat, t.account, t.post, t.counts) for t in takeovers(posts)]
+    assert found == [("Bell", "Quietfox", 2, (3,)), ("Bell", "Slyhare", 4, (5,))]
+    report = plan_update(GAME, posts, path="fox.toml", takeovers=lambda game: takeovers(posts, GAME))
+    assert parse_game(report.text).seat("Bell").accounts == ("Bell", "Quietfox", "Slyhare")

@@ -114,6 +114,10 @@ def find_takeovers(game: Game, ruleset: Any, posts: Sequence[Any], bodies: Mappi
     ]
     standing = _standings(posts, [(count.post, day.start_post, living) for count, day, living in held], roster)
     seat_posts = _seat_posts(game, posts)
+    candidate_posts: dict[str, list[int]] = {}
+    for post in posts:
+        if post.author in candidates:
+            candidate_posts.setdefault(post.author, []).append(post.number)
     found: dict[tuple[str, str], tuple[str, list[int]]] = {}
     refuted: set[tuple[str, str]] = set()
     by_fold = {fold_name(a): a for a in candidates}
@@ -123,7 +127,6 @@ def find_takeovers(game: Game, ruleset: Any, posts: Sequence[Any], bodies: Mappi
         # undo a takeover shown before, and a takeover shown explains its account in every later count
         last_of_seat = {seat: numbers[i - 1] for seat, numbers in seat_posts.items()
                         if (i := bisect_right(numbers, count.post))}
-        seats_taken = {seat for seat, _, _ in taken.values()}
         for seat, account in _named(count, roster, living, by_fold, {a: t[0] for a, t in taken.items()}):
             found.setdefault((seat, account), ("name", []))[1].append(count.post)
         votes = standing[count.post]
@@ -132,7 +135,7 @@ def find_takeovers(game: Game, ruleset: Any, posts: Sequence[Any], bodies: Mappi
             theirs = votes.get(fold_name(account))
             if theirs is None or since > count.post or account in taken:
                 continue
-            for seat in living - seats_taken:
+            for seat in living:
                 if last_of_seat.get(seat, -1) >= since:
                     continue  # the seat's own account still posts: not taken over
                 where = placed.get(seat)
@@ -140,12 +143,12 @@ def find_takeovers(game: Game, ruleset: Any, posts: Sequence[Any], bodies: Mappi
                     continue
                 if where != theirs:
                     refuted.add((seat, account))
-                elif _own_vote(votes, game, seat) != where:
+                elif _own_vote(votes, game, seat, [a for a, t in taken.items() if t[0] == seat]) != where:
                     found.setdefault((seat, account), ("votes", []))[1].append(count.post)
         shown = [
             (seat, account)
             for (seat, account), (by, counts_) in found.items()
-            if account not in taken and seat not in seats_taken
+            if account not in taken
             if (seat, account) not in refuted or by == "name"
             if by == "name" or len(counts_) >= MIN_VOTE_COUNTS
             if last_of_seat.get(seat, -1) < candidates[account]
@@ -154,6 +157,8 @@ def find_takeovers(game: Game, ruleset: Any, posts: Sequence[Any], bodies: Mappi
             if sum(a == account for _, a in shown) == 1 and sum(s == seat for s, _ in shown) == 1:
                 by, counts_ = found[(seat, account)]
                 taken[account] = (seat, by, tuple(counts_))
+                # the account is the seat's from its first post: the seat is silent again only when it is
+                seat_posts[seat] = sorted([*seat_posts.get(seat, []), *candidate_posts.get(account, [])])
     return [Takeover(seat, account, candidates[account], counts_, by) for account, (seat, by, counts_) in taken.items()]
 
 
@@ -245,10 +250,11 @@ def _standings(posts: Sequence[Any], moments: Sequence[tuple[int, int, frozenset
     return standing
 
 
-def _own_vote(votes: Mapping[str, str | None], game: Game, seat: str) -> str | None:
-    """Where the seat's own listed accounts last voted (the latest listed account that voted)."""
+def _own_vote(votes: Mapping[str, str | None], game: Game, seat: str, taken: Sequence[str] = ()) -> str | None:
+    """Where the seat's own accounts last voted (the latest listed account that voted, then the accounts earlier
+    counts showed taking it over, ``taken``)."""
     holder = next(s for s in game.players if s.name == seat)
-    own = [votes[fold_name(a)] for a in holder.accounts if fold_name(a) in votes]
+    own = [votes[fold_name(a)] for a in (*holder.accounts, *taken) if fold_name(a) in votes]
     return own[-1] if own else None
 
 

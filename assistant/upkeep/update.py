@@ -110,23 +110,26 @@ def plan_update(
         eliminations.extend(e for e in round_.eliminations if e not in eliminations)
         if not round_.written:
             break
-    if takeovers is not None:  # seats the counts show held by an account the file does not list
+    # seats the counts show held by an account the file does not list; each one written, the moderators' posts
+    # since the new account's first are read again knowing its seat, and the counts again with it
+    for _ in range(MAX_ROUNDS if takeovers is not None else 0):
         updated = parse_game(new_text, path=path, players_required=False)
-        if updated.players:
-            found = takeovers(updated)
-            edits = [AddReplacement(t.seat, t.account, t.post, Note(t.words(), t.counts[0] if t.counts else t.post))
-                     for t in found]
-            new_text, taken, refused = _write(new_text, edits, posts, path=path)
-            written.extend(taken)
-            disagreements.extend(d for d in refused if d not in disagreements)
-            if taken:  # the moderators' posts since the new account's first are read again, knowing its seat
-                round_ = _read_and_write(new_text, posts, path=path, clocked=clocked,
-                                         after=min(t.post for t in found) - 1)
-                new_text = round_.text
-                written.extend(round_.written)
-                disagreements.extend(d for d in round_.disagreements if d not in disagreements)
-                notes.extend(n for n in round_.notes if n not in notes)
-                eliminations.extend(e for e in round_.eliminations if e not in eliminations)
+        if not updated.players:
+            break
+        found = takeovers(updated)
+        edits = [AddReplacement(t.seat, t.account, t.post, Note(t.words(), t.counts[0] if t.counts else t.post))
+                 for t in found]
+        new_text, taken, refused = _write(new_text, edits, posts, path=path)
+        written.extend(taken)
+        disagreements.extend(d for d in refused if d not in disagreements)
+        if not taken:
+            break
+        round_ = _read_and_write(new_text, posts, path=path, clocked=clocked, after=min(t.post for t in found) - 1)
+        new_text = round_.text
+        written.extend(round_.written)
+        disagreements.extend(d for d in round_.disagreements if d not in disagreements)
+        notes.extend(n for n in round_.notes if n not in notes)
+        eliminations.extend(e for e in round_.eliminations if e not in eliminations)
     alarms: list[str] = []
     if count_day is not None and eliminations:
         updated = parse_game(new_text, path=path, players_required=False)
