@@ -177,13 +177,6 @@ def test_a_takeover_a_count_showed_explains_its_account_in_later_counts():
     assert [(t.seat, t.account) for t in takeovers(posts[:4])] == [("Bell", "Quietfox")]  # the same, read early
 
 
-def test_a_takeover_the_counts_showed_stands_when_the_old_account_posts_again_later():
-    """A player with two accounts: the counts at posts 5 and 7 place Bell where Quietfox votes while Bell is
-    silent; Bell posting again after them does not undo what they showed (a live game wrote it by then)."""
-    posts = renamed_bell() + thread(*[("Host", "")] * 8, ("Bell", "back on my old account"))[8:]
-    assert [(t.seat, t.account, t.counts) for t in takeovers(posts)] == [("Bell", "Quietfox", (5, 7))]
-
-
 def test_update_reads_again_the_moderators_posts_that_name_a_takeovers_account():
     """The moderator's post naming the account, read before the takeover was known, is read again once it is:
     one update writes the replacement and the death it tells."""

@@ -12,16 +12,15 @@ in two ways:
 
 Each takeover found names the seat, the account, the post it holds the seat from (the account's first post:
 the seat's listed accounts post nothing after it) and the counts that show it; `votal update` writes it as a
-cited replacement for the moderator to review. The counts are read in order, each with what the thread
-showed up to it (as a live game's updates read them): a takeover shown stands though the seat's old account
-posts again later (a player with two accounts), and explains its account in every later count. An account
+cited replacement for the moderator to review. The counts are read in order, as a live game's updates read
+them: a takeover shown explains its account in every later count, and the seat is the new account's too, so a
+later account may take it over in turn. An account
 that looks like a listed one (a look-alike) is never taken: that is an impersonation to flag, not a seat to
 give. Pure: posts and counts in, takeovers out.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -113,20 +112,18 @@ def find_takeovers(game: Game, ruleset: Any, posts: Sequence[Any], bodies: Mappi
         if (day := _day_of(game, n)) is not None
     ]
     standing = _standings(posts, [(count.post, day.start_post, living) for count, day, living in held], roster)
-    seat_posts = _seat_posts(game, posts)
-    candidate_posts: dict[str, list[int]] = {}
+    posters = _posters(game, posts)
+    last_of_seat = dict(posters.last_of_seat)  # the seat's own accounts' last post: a seat still posting is its own
+    last_of: dict[str, int] = {}
     for post in posts:
         if post.author in candidates:
-            candidate_posts.setdefault(post.author, []).append(post.number)
+            last_of[post.author] = post.number
     found: dict[tuple[str, str], tuple[str, list[int]]] = {}
     refuted: set[tuple[str, str]] = set()
     by_fold = {fold_name(a): a for a in candidates}
     taken: dict[str, tuple[str, str, tuple[int, ...]]] = {}  # account -> (seat, by, counts), as the counts showed
     for count, _, living in held:
-        # each count is read with what the thread showed up to it: a seat's own account posting later does not
-        # undo a takeover shown before, and a takeover shown explains its account in every later count
-        last_of_seat = {seat: numbers[i - 1] for seat, numbers in seat_posts.items()
-                        if (i := bisect_right(numbers, count.post))}
+        # the counts in order: a takeover shown explains its account in every later count
         for seat, account in _named(count, roster, living, by_fold, {a: t[0] for a, t in taken.items()}):
             found.setdefault((seat, account), ("name", []))[1].append(count.post)
         votes = standing[count.post]
@@ -158,19 +155,8 @@ def find_takeovers(game: Game, ruleset: Any, posts: Sequence[Any], bodies: Mappi
                 by, counts_ = found[(seat, account)]
                 taken[account] = (seat, by, tuple(counts_))
                 # the account is the seat's from its first post: the seat is silent again only when it is
-                seat_posts[seat] = sorted([*seat_posts.get(seat, []), *candidate_posts.get(account, [])])
+                last_of_seat[seat] = max(last_of_seat.get(seat, -1), last_of.get(account, -1))
     return [Takeover(seat, account, candidates[account], counts_, by) for account, (seat, by, counts_) in taken.items()]
-
-
-def _seat_posts(game: Game, posts: Sequence[Any]) -> dict[str, list[int]]:
-    """The numbers of each seat's posts by its listed accounts, in order."""
-    listed = {fold_name(a): seat.name for seat in game.players for a in seat.accounts}
-    found: dict[str, list[int]] = {}
-    for post in posts:
-        seat = listed.get(fold_name(post.author))
-        if seat is not None:
-            found.setdefault(seat, []).append(post.number)
-    return found
 
 
 def find_spelled(game: Game, ruleset: Any, posts: Sequence[Any], *, roster: Roster | None = None) -> list[Takeover]:
