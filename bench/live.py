@@ -90,7 +90,7 @@ def score_deaths_and_replacements(game: corpus.CorpusGame, path: Path, live: Liv
 
 
 def replay_game(game: corpus.CorpusGame, forum: Forum, base_url: str, work: Path, live: LiveScore, *,
-                runner, step: int) -> None:
+                runner, step: int, keep: Path | None = None) -> None:
     from assistant.gamefile.game import load_game
 
     topic, total = game.thread_id, len(forum.threads[game.thread_id])
@@ -120,6 +120,10 @@ def replay_game(game: corpus.CorpusGame, forum: Forum, base_url: str, work: Path
     finished, finished_db = work / "finished.toml", work / "finished.db"
     if runner.new(Score(), url, str(finished), str(finished_db)) and finished.exists():
         runner.update(Score(), str(finished), str(finished_db))
+        if keep is not None:
+            keep.mkdir(parents=True, exist_ok=True)
+            for kept in (path, finished):
+                (keep / f"{game.number}-{kept.name}").write_text(kept.read_text(encoding="utf-8"), encoding="utf-8")
         a, b = file_state(path), file_state(finished)
         if a == b:
             live.same_as_finished += 1
@@ -136,7 +140,8 @@ def _diff(mine: list, other: list) -> list:
     return [x for x in mine if x not in other][:4]
 
 
-def replay_set(name: str, *, games_wanted: int | None, runner, step: int, only: set[str]) -> LiveScore:
+def replay_set(name: str, *, games_wanted: int | None, runner, step: int, only: set[str],
+               keep: Path | None = None) -> LiveScore:
     games = list(corpus.load_games(SETS[name]))
     if only:
         games = [g for g in games if str(g.number) in only or g.thread_id in only]
@@ -147,7 +152,7 @@ def replay_set(name: str, *, games_wanted: int | None, runner, step: int, only: 
         for game in games:
             work = Path(tmp) / game.thread_id
             work.mkdir()
-            replay_game(game, forum, server.base_url, work, live, runner=runner, step=step)
+            replay_game(game, forum, server.base_url, work, live, runner=runner, step=step, keep=keep)
     return live
 
 
@@ -159,10 +164,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--step", type=int, default=40, help="posts added between updates (default 40)")
     parser.add_argument("--in-process", action="store_true", help="the commands' library calls in this process")
     parser.add_argument("--misses", action="store_true", help="print each miss and difference")
+    parser.add_argument("--keep", type=Path, help="keep each game's live and finished-thread files in this folder "
+                        "(<game>-live.toml, <game>-finished.toml)")
     args = parser.parse_args(argv)
     runner = InProcess() if args.in_process else Subprocesses()
     started = time.process_time()
-    lives = {name: replay_set(name, games_wanted=args.games, runner=runner, step=args.step, only=set(args.only))
+    lives = {name: replay_set(name, games_wanted=args.games, runner=runner, step=args.step, only=set(args.only),
+                              keep=args.keep)
              for name in args.sets}
     for name, live in lives.items():
         print(f"\n{name}:")

@@ -908,3 +908,11 @@ def test_a_title_after_mod_and_the_reviewers_after_the_moderators_are_no_moderat
                "Players<br>" + "<br>".join(PLAYERS))
     facts = read_thread_facts(make_thread(("Host", opening), *CHATTER))
     assert facts.moderators == ("Host",)
+
+
+def test_a_pronoun_replaces_nobody():
+    """"In other news, I'm replacing Birch" (the moderator's news of another game): "I'm" is no account; a
+    replacement named by its account still is."""
+    facts = read_game(("Host", "In other news, I'm replacing Birch, so wish me well."),
+                      ("Host", "Hazel is replacing Damson."))
+    assert [(r.player, r.new) for r in facts.replacements] == [("Damson", "Hazel")]

@@ -9,7 +9,7 @@ from datetime import timedelta
 
 import pytest
 from click.testing import CliRunner
-from gamestart import PLAYERS, START, styled_thread
+from gamestart import PLAYERS, START, STYLES, styled_thread
 from loopback_forum import Forum, serve
 
 from assistant.cli.main import main
@@ -257,3 +257,61 @@ def test_a_listed_name_left_out_at_the_start_is_a_seat_once_its_player_posts(tmp
         assert result.exit_code == 0, result.output
     assert [s.name for s in load_game(path).players] == ["Alder", "Birch", "Cedar", "Damson"]
     assert '[[players]]  # post 0: "Damson (on the player list, now posting)"' in path.read_text()
+
+
+# day 1 started by the moderator after the confirmations, on the thread's second page: the first page shows none
+CONFIRMING = [("Host", "Welcome to Mini 999!<br><br>" + STYLES["numbered lines"] + "<br><br>Please confirm."),
+              *((name, "confirm") for name in PLAYERS[:5]),
+              ("Host", "All confirmed. Day 1 begins now. With 10 alive it takes 6 to lynch.")]
+
+
+def confirming_thread(*more: tuple[str, str]) -> list[Post]:
+    return [Post(str(1000 + n), n, author, START + timedelta(hours=n), body, "")
+            for n, (author, body) in enumerate([*CONFIRMING, *more])]
+
+
+def test_a_day_start_votal_read_early_gives_way_to_the_moderators_own_cited(tmp_path):
+    """`votal new` at the first page takes day 1 to start with the opening post; the moderator's "Day 1 begins
+    now" on a later page moves it, cited, as one reading of the whole thread places it."""
+    posts = confirming_thread(("Alder", "<b>vote: Birch</b>"))
+    day_one = len(CONFIRMING) - 1
+    path, db = _new_and_update(tmp_path, posts, cut=3)
+    assert load_game(path).day(1).start_post == day_one
+    assert '[[days]]  # post 6: "All confirmed. Day 1 begins now.' in path.read_text()
+    whole = read_thread_facts(posts)
+    assert [(s.day, s.post) for s in whole.day_starts] == [(1, day_one)]
+    from assistant.forum.store import open_db
+    from assistant.upkeep.update import update_from_store
+
+    assert not update_from_store(path, open_db(db), now=START + timedelta(days=1)).changed  # read once, revised once
+
+
+def test_a_day_start_the_moderator_typed_is_kept_and_the_difference_said(tmp_path):
+    """The file's start the moderator changed (the comment still cites another post) is theirs: kept."""
+    posts = confirming_thread()
+    forum = Forum(as_dicts(posts[:3]))
+    path, db = tmp_path / "game.toml", str(tmp_path / "v.db")
+    with serve(forum) as server:
+        url = f"{server.base_url}/viewtopic.php?f=7&t=42"
+        result = CliRunner().invoke(main, ["new", url, "-o", str(path), "--db", db, "--min-interval", "0"])
+        assert result.exit_code == 0, result.output
+        path.write_text(path.read_text().replace("start_post = 0", "start_post = 2"))
+        forum.posts.extend(as_dicts(posts[3:]))
+        result = CliRunner().invoke(main, ["update", str(path), "--db", db])
+        assert result.exit_code == 0, result.output
+    assert load_game(path).day(1).start_post == 2
+    assert "start_post: the file says 2; post 6 says 6 (file kept)" in result.output
+
+
+@pytest.mark.parametrize("votes", [True, False], ids=["votes for a player", "never votes"])
+def test_an_unlisted_poster_of_vote_counts_who_votes_for_a_player_is_no_moderator(votes):
+    """An account the list does not name that posts vote counts is taken for a vote counter, unless it also
+    votes for a listed player: then it is a player (a replacement not announced yet, keeping its own tally),
+    and its posts are no announcements ("Birch wagon dies" is no death)."""
+    counter = [("Quill", "Vote Count 1.1<br>Birch (2): Alder, Cedar<br>Birch wagon dies if Cedar unvotes"),
+               ("Quill", "Vote Count 1.2<br>Birch (1): Alder")]
+    if votes:
+        counter.insert(1, ("Quill", "<b>vote: Damson</b>"))
+    facts = read_thread_facts(thread(("Alder", "<b>vote: Birch</b>"), *counter))
+    assert ("Quill" in facts.moderators) is not votes
+    assert "Birch" not in [d.player for d in facts.deaths] or not votes

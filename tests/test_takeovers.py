@@ -158,3 +158,48 @@ def test_a_takeover_is_looked_for_only_when_a_seat_fell_silent_before_a_stranger
     everyone_posts = renamed_bell(bell_again=True) + later
     assert not could_take_over(game, everyone_posts)  # every seat still posts after Quietfox's vote
     assert not could_take_over(game, renamed_bell(), voted_from=5)  # no stranger's vote in the posts shown
+
+
+def test_a_takeover_a_count_showed_explains_its_account_in_later_counts():
+    """Read count by count, as a live game's updates read them: Quietfox, shown holding Bell's seat, is Bell in
+    the next count, which then shows the one stranger left (Slyhare) where the one seat missing (Dogwood) was."""
+    alive = "<br>With 5 alive, 3 to lynch"
+    posts = thread(
+        ("Host", "Day 1 begins."),
+        ("Bell", "hello"),
+        ("Quietfox", "hi, I replaced in"),
+        ("Host", "Vote Count 1.1<br>Ash (1): Cherry<br>Not voting: Ash, Quietfox, Dogwood, Elder" + alive),
+        ("Slyhare", "replacing in too"),
+        ("Host", "Vote Count 1.2<br>Ash (1): Cherry<br>Not voting: Ash, Quietfox, Slyhare, Elder" + alive),
+    )
+    found = [(t.seat, t.account, t.post, t.counts) for t in takeovers(posts)]
+    assert found == [("Bell", "Quietfox", 2, (3,)), ("Dogwood", "Slyhare", 4, (5,))]
+    assert [(t.seat, t.account) for t in takeovers(posts[:4])] == [("Bell", "Quietfox")]  # the same, read early
+
+
+def test_update_reads_again_the_moderators_posts_that_name_a_takeovers_account():
+    """The moderator's post naming the account, read before the takeover was known, is read again once it is:
+    one update writes the replacement and the death it tells."""
+    posts = renamed_bell() + thread(*[("Host", "")] * 8, ("Host", "Quietfox has been modkilled for inactivity."))[8:]
+    report = plan_update(GAME, posts, path="fox.toml", takeovers=lambda game: takeovers(posts, GAME))
+    game = parse_game(report.text)
+    assert game.seat("Bell").accounts == ("Bell", "Quietfox")
+    assert [(d.player, d.phase, d.phase_number, d.post) for d in game.deaths] == [("Bell", "day", 1, 8)]
+
+
+def test_a_seat_taken_over_twice_in_turn():
+    """Quietfox, shown holding Bell's seat, falls silent in turn; the next complete count lists Slyhare where
+    Quietfox was: Slyhare holds the seat from its first post (a chain of unannounced replacements)."""
+    alive = "<br>With 5 alive, 3 to lynch"
+    posts = thread(
+        ("Host", "Day 1 begins."),
+        ("Bell", "hello"),
+        ("Quietfox", "hi, I replaced in"),
+        ("Host", "Vote Count 1.1<br>Ash (1): Cherry<br>Not voting: Ash, Quietfox, Dogwood, Elder" + alive),
+        ("Slyhare", "replacing Quietfox"),
+        ("Host", "Vote Count 1.2<br>Ash (1): Cherry<br>Not voting: Ash, Slyhare, Dogwood, Elder" + alive),
+    )
+    found = [(t.seat, t.account, t.post, t.counts) for t in takeovers(posts)]
+    assert found == [("Bell", "Quietfox", 2, (3,)), ("Bell", "Slyhare", 4, (5,))]
+    report = plan_update(GAME, posts, path="fox.toml", takeovers=lambda game: takeovers(posts, GAME))
+    assert parse_game(report.text).seat("Bell").accounts == ("Bell", "Quietfox", "Slyhare")

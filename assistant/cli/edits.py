@@ -48,8 +48,9 @@ def update(game_file: str, db_file: str, dry_run: bool, quiet: bool, fmt: str) -
     no-lynches, night, day and mod kills, replacements (from their post), the player list when the file
     has none, deadlines and extensions. Each entry is commented with its post and the moderator's words;
     the file's comments and layout are kept; where the file says otherwise it wins and the difference is
-    reported. Running it twice changes nothing. A lynch announced differently from the count is reported
-    loudly: one of the two is wrong.
+    reported, except a day's start or end post Votal wrote itself (still commented with that post), which a
+    later post that places it elsewhere revises, cited. Running it twice changes nothing. A lynch announced
+    differently from the count is reported loudly: one of the two is wrong.
 
     \b
     Example:

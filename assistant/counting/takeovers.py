@@ -12,8 +12,11 @@ in two ways:
 
 Each takeover found names the seat, the account, the post it holds the seat from (the account's first post:
 the seat's listed accounts post nothing after it) and the counts that show it; `votal update` writes it as a
-cited replacement for the moderator to review. An account that looks like a listed one (a look-alike) is
-never taken: that is an impersonation to flag, not a seat to give. Pure: posts and counts in, takeovers out.
+cited replacement for the moderator to review. The counts are read in order, as a live game's updates read
+them: a takeover shown explains its account in every later count, and the seat is the new account's too, so a
+later account may take it over in turn. An account
+that looks like a listed one (a look-alike) is never taken: that is an impersonation to flag, not a seat to
+give. Pure: posts and counts in, takeovers out.
 """
 
 from __future__ import annotations
@@ -95,10 +98,9 @@ def find_takeovers(game: Game, ruleset: Any, posts: Sequence[Any], bodies: Mappi
     ``counts``: the counts those posts hold, when already read (then ``bodies`` is not read)."""
     if roster is None:
         roster = Roster.from_game(game, ruleset, authors=[(p.author, getattr(p, "author_id", None)) for p in posts])
-    posters = _posters(game, posts)
-    first, last_of_seat = posters.first, posters.last_of_seat
     candidates = {
-        account: number for account, number in first.items() if not roster.authors.lookalike(account)
+        account: number for account, number in _posters(game, posts).first.items()
+        if not roster.authors.lookalike(account)
     }
     if not candidates or not game.players:
         return []
@@ -110,17 +112,25 @@ def find_takeovers(game: Game, ruleset: Any, posts: Sequence[Any], bodies: Mappi
         if (day := _day_of(game, n)) is not None
     ]
     standing = _standings(posts, [(count.post, day.start_post, living) for count, day, living in held], roster)
+    posters = _posters(game, posts)
+    last_of_seat = dict(posters.last_of_seat)  # the seat's own accounts' last post: a seat still posting is its own
+    last_of: dict[str, int] = {}
+    for post in posts:
+        if post.author in candidates:
+            last_of[post.author] = post.number
     found: dict[tuple[str, str], tuple[str, list[int]]] = {}
     refuted: set[tuple[str, str]] = set()
     by_fold = {fold_name(a): a for a in candidates}
+    taken: dict[str, tuple[str, str, tuple[int, ...]]] = {}  # account -> (seat, by, counts), as the counts showed
     for count, _, living in held:
-        for seat, account in _named(count, roster, living, by_fold):
+        # the counts in order: a takeover shown explains its account in every later count
+        for seat, account in _named(count, roster, living, by_fold, {a: t[0] for a, t in taken.items()}):
             found.setdefault((seat, account), ("name", []))[1].append(count.post)
         votes = standing[count.post]
         placed = posted_votes(count, roster, living)
         for account, since in candidates.items():
             theirs = votes.get(fold_name(account))
-            if theirs is None or since > count.post:
+            if theirs is None or since > count.post or account in taken:
                 continue
             for seat in living:
                 if last_of_seat.get(seat, -1) >= since:
@@ -130,22 +140,23 @@ def find_takeovers(game: Game, ruleset: Any, posts: Sequence[Any], bodies: Mappi
                     continue
                 if where != theirs:
                     refuted.add((seat, account))
-                elif _own_vote(votes, game, seat) != where:
+                elif _own_vote(votes, game, seat, [a for a, t in taken.items() if t[0] == seat]) != where:
                     found.setdefault((seat, account), ("votes", []))[1].append(count.post)
-    accepted = [
-        Takeover(seat, account, candidates[account], tuple(counts_), by)
-        for (seat, account), (by, counts_) in found.items()
-        if (seat, account) not in refuted or by == "name"
-        if by == "name" or len(counts_) >= MIN_VOTE_COUNTS
-        if last_of_seat.get(seat, -1) < candidates[account]
-    ]
-    # one account, one seat; one seat, one account
-    seats_of: dict[str, set[str]] = {}
-    accounts_of: dict[str, set[str]] = {}
-    for t in accepted:
-        seats_of.setdefault(t.account, set()).add(t.seat)
-        accounts_of.setdefault(t.seat, set()).add(t.account)
-    return [t for t in accepted if len(seats_of[t.account]) == 1 and len(accounts_of[t.seat]) == 1]
+        shown = [
+            (seat, account)
+            for (seat, account), (by, counts_) in found.items()
+            if account not in taken
+            if (seat, account) not in refuted or by == "name"
+            if by == "name" or len(counts_) >= MIN_VOTE_COUNTS
+            if last_of_seat.get(seat, -1) < candidates[account]
+        ]
+        for seat, account in shown:  # one account, one seat; one seat, one account
+            if sum(a == account for _, a in shown) == 1 and sum(s == seat for s, _ in shown) == 1:
+                by, counts_ = found[(seat, account)]
+                taken[account] = (seat, by, tuple(counts_))
+                # the account is the seat's from its first post: the seat is silent again only when it is
+                last_of_seat[seat] = max(last_of_seat.get(seat, -1), last_of.get(account, -1))
+    return [Takeover(seat, account, candidates[account], counts_, by) for account, (seat, by, counts_) in taken.items()]
 
 
 def find_spelled(game: Game, ruleset: Any, posts: Sequence[Any], *, roster: Roster | None = None) -> list[Takeover]:
@@ -172,9 +183,11 @@ def find_spelled(game: Game, ruleset: Any, posts: Sequence[Any], *, roster: Rost
     return [takeovers[0] for takeovers in found.values() if len(takeovers) == 1]  # one account, one seat
 
 
-def _named(count: PostedCount, roster: Roster, living: frozenset[str], by_fold: Mapping[str, str]):
+def _named(count: PostedCount, roster: Roster, living: frozenset[str], by_fold: Mapping[str, str],
+           taken: Mapping[str, str]):
     """(seat, account) when a complete count lists one unlisted account (``by_fold``: the candidates by their
-    folded name) and leaves out one living seat."""
+    folded name) and leaves out one living seat; ``taken``: the accounts earlier counts showed holding a seat
+    (account -> seat), each read as its seat."""
     names = [w.target for w in count.wagons if w.votes or not w.voters] + [
         v for w in count.wagons for v in w.voters] + list(count.not_voting)
     seats: set[str] = set()
@@ -184,7 +197,11 @@ def _named(count: PostedCount, roster: Roster, living: frozenset[str], by_fold: 
         if seat is not None and seat != NO_ELIMINATION:
             seats.add(seat)
         elif fold_name(name) in by_fold:
-            strangers.add(by_fold[fold_name(name)])
+            account = by_fold[fold_name(name)]
+            if account in taken:
+                seats.add(taken[account])
+            else:
+                strangers.add(account)
     missing = living - seats
     if len(strangers) != 1 or len(missing) != 1 or (count.alive is not None and count.alive != len(seats) + 1):
         return []
@@ -219,10 +236,11 @@ def _standings(posts: Sequence[Any], moments: Sequence[tuple[int, int, frozenset
     return standing
 
 
-def _own_vote(votes: Mapping[str, str | None], game: Game, seat: str) -> str | None:
-    """Where the seat's own listed accounts last voted (the latest listed account that voted)."""
+def _own_vote(votes: Mapping[str, str | None], game: Game, seat: str, taken: Sequence[str] = ()) -> str | None:
+    """Where the seat's own accounts last voted (the latest listed account that voted, then the accounts earlier
+    counts showed taking it over, ``taken``)."""
     holder = next(s for s in game.players if s.name == seat)
-    own = [votes[fold_name(a)] for a in holder.accounts if fold_name(a) in votes]
+    own = [votes[fold_name(a)] for a in (*holder.accounts, *taken) if fold_name(a) in votes]
     return own[-1] if own else None
 
 

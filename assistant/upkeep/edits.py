@@ -30,6 +30,8 @@ from assistant.gamefile.game import PHASE_RE, Game, game_zone_name, parse_game
 from assistant.gamefile.zones import zone_named
 
 CITE_WORDS = 90  # characters of the moderator's words kept in a comment
+REVISABLE_POSTS = ("start_post", "end_post")  # a day's bounds: a later reading of the thread may move them
+_CITED_POST = re.compile(r"#\s*post\s+(\d+)\b")  # the comment Votal writes: "# post 351: ..."
 
 
 class Cited(Protocol):
@@ -136,16 +138,22 @@ class EditRefused(VotalError):
     """An edit that contradicts the thread or the rest of the game file."""
 
 
-def apply_edits(text: str, edits: Iterable[Edit], *, path: str = "<game>", replace: bool = False) -> EditResult:
+def apply_edits(
+    text: str, edits: Iterable[Edit], *, path: str = "<game>", replace: bool = False, revise: bool = False
+) -> EditResult:
     """The game file ``text`` with ``edits`` applied, keeping its comments and layout.
 
     ``replace``: a value the file already holds is changed to the edit's (the moderator's own command);
-    otherwise the file wins and the difference is reported. The result is checked by loading it as a game
-    file, so an edit never leaves a file Votal cannot read.
+    otherwise the file wins and the difference is reported. ``revise`` (`votal update`): a post number the
+    file holds that is Votal's own earlier reading, still with the comment that cites that very post, gives
+    way to the edit's, written with the edit's cite: the thread read further showed better evidence (a day 1
+    that starts after the first page, a day start read early). A post the moderator typed or changed (no
+    cite, or one of another post) is kept and the difference reported. The result is checked by loading it
+    as a game file, so an edit never leaves a file Votal cannot read.
     """
     doc = tomlkit.parse(text)
     zone = zone_named(game_zone_name(doc, Path(path)) or "UTC")  # the zone load_game reads the file's times in
-    editor = _Editor(doc, zone, replace)
+    editor = _Editor(doc, zone, replace, revise)
     for edit in edits:
         editor.apply(edit)
     new_text = tomlkit.dumps(editor.doc).rstrip("\n") + "\n" if editor.written else text
@@ -186,8 +194,8 @@ def cite_comment(cite: Cited) -> str:
 
 
 class _Editor:
-    def __init__(self, doc: tomlkit.TOMLDocument, zone: tzinfo, replace: bool):
-        self.doc, self.zone, self.replace = doc, zone, replace
+    def __init__(self, doc: tomlkit.TOMLDocument, zone: tzinfo, replace: bool, revise: bool = False):
+        self.doc, self.zone, self.replace, self.revise = doc, zone, replace, revise
         self.written: list[str] = []
         self.disagreements: list[str] = []
 
@@ -249,18 +257,35 @@ class _Editor:
             held = table[key]
             if _same(held.unwrap() if hasattr(held, "unwrap") else held, value, self.zone):
                 return table
-            if not self.replace:
+            cited_by = self.votal_reading(table, key) if self.revise and not self.replace else None
+            if not self.replace and cited_by is None:
                 self.disagreements.append(
                     f"{label}.{key}: the file says {_show(held)}; {_source(cite)} says {_show(value)} (file kept)"
                 )
                 return table
-            item = _comment(self.value(value), cite_comment(cite))
-            table[key] = item
-            self.written.append(f"{label}.{key}: {_show(held)} -> {_show(value)} ({_source(cite)})")
+            if cited_by == "table":  # the entry's own cite was this value's: the entry now cites the new post
+                _comment(table, cite_comment(cite))
+                table[key] = value
+            else:
+                table[key] = _comment(self.value(value), cite_comment(cite))
+            revised = f"; revises Votal's reading of post {_show(held)}" if cited_by else ""
+            self.written.append(f"{label}.{key}: {_show(held)} -> {_show(value)} ({_source(cite)}{revised})")
             return table
         table = self.insert_key(table, key, _comment(self.value(value), cite_comment(cite)))
         self.written.append(f"{label}.{key} = {_show(value)} ({_source(cite)})")
         return table
+
+    def votal_reading(self, table, key: str) -> str | None:
+        """Where the cite of a post number Votal wrote stands, when the file still holds it as written: "key"
+        (the key's own comment) or "table" (the entry's, for a key written with its entry) citing the post the
+        key holds. None for any other value: the moderator's."""
+        if key not in REVISABLE_POSTS or not isinstance(table[key], tomlkit.items.Integer):
+            return None
+        held = int(table[key])
+        own = table[key].trivia.comment
+        cited, where = (own, "key") if own else (table.trivia.comment, "table")
+        match = _CITED_POST.match(cited or "")
+        return where if match and int(match.group(1)) == held else None
 
     def insert_key(self, table, key: str, item):
         """``key = item`` after the table's last key, before the comments and blank lines that close it (they

@@ -110,14 +110,26 @@ def plan_update(
         eliminations.extend(e for e in round_.eliminations if e not in eliminations)
         if not round_.written:
             break
-    if takeovers is not None:  # seats the counts show held by an account the file does not list
+    # seats the counts show held by an account the file does not list; each one written, the moderators' posts
+    # since the new account's first are read again knowing its seat, and the counts again with it
+    for _ in range(MAX_ROUNDS if takeovers is not None else 0):
         updated = parse_game(new_text, path=path, players_required=False)
-        if updated.players:
-            edits = [AddReplacement(t.seat, t.account, t.post, Note(t.words(), t.counts[0] if t.counts else t.post))
-                     for t in takeovers(updated)]
-            new_text, taken, refused = _write(new_text, edits, posts, path=path)
-            written.extend(taken)
-            disagreements.extend(d for d in refused if d not in disagreements)
+        if not updated.players:
+            break
+        found = takeovers(updated)
+        edits = [AddReplacement(t.seat, t.account, t.post, Note(t.words(), t.counts[0] if t.counts else t.post))
+                 for t in found]
+        new_text, taken, refused = _write(new_text, edits, posts, path=path)
+        written.extend(taken)
+        disagreements.extend(d for d in refused if d not in disagreements)
+        if not taken:
+            break
+        round_ = _read_and_write(new_text, posts, path=path, clocked=clocked, after=min(t.post for t in found) - 1)
+        new_text = round_.text
+        written.extend(round_.written)
+        disagreements.extend(d for d in round_.disagreements if d not in disagreements)
+        notes.extend(n for n in round_.notes if n not in notes)
+        eliminations.extend(e for e in round_.eliminations if e not in eliminations)
     alarms: list[str] = []
     if count_day is not None and eliminations:
         updated = parse_game(new_text, path=path, players_required=False)
@@ -140,15 +152,17 @@ class _Round:
     eliminations: tuple
 
 
-def _read_and_write(text: str, posts: Sequence[PostLike], *, path: str, clocked: bool) -> _Round:
-    """One reading of the moderators' posts after the file's last known post, and the edits it calls for."""
+def _read_and_write(text: str, posts: Sequence[PostLike], *, path: str, clocked: bool, after: int | None = None
+                    ) -> _Round:
+    """One reading of the moderators' posts after the file's last known post (or ``after``), and the edits it
+    calls for."""
     game = parse_game(text, path=path, players_required=False)
     facts = read_thread_facts(
         posts,
         title=game.title,
         moderators=game.moderators or None,
         players={s.name: s.accounts for s in game.players} or None,
-        after_post=game.last_named_post(),
+        after_post=game.last_named_post() if after is None else after,
         timezone=game.tz,
     )
     edits, notes = edits_from_facts(
@@ -180,7 +194,7 @@ def _write(
         current = parse_game(text, path=path, players_required=False)
         try:
             check_edits(current, [edit], posts=numbers)
-            result = apply_edits(text, [edit], path=path)
+            result = apply_edits(text, [edit], path=path, revise=True)
         except (EditRefused, GameFileError) as refused:  # a file Votal could not read is never written
             disagreements.append(f"{refused} ({_cited(edit)}; not written)")
             continue

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from assistant.reading.announcements.accounts import Names
 from assistant.reading.announcements.facts import Cite, PostLike
 from assistant.reading.announcements.phases import BARE_PHASE, NOW_PHASE, SHORT_PHASE
 from assistant.reading.announcements.text import clean_name, name_like, plain_text, read_lines, squash, trim
@@ -46,7 +47,9 @@ def read_helpers(
     posts: Sequence[PostLike], mod_keys: set[str], seats: dict[str, list[str]]
 ) -> tuple[list[str], Cite | None]:
     """Accounts outside the player list that post the moderator's business (phase changes, vote counts) more
-    than once: a co-moderator or vote counter the opening post does not name."""
+    than once: a co-moderator or vote counter the opening post does not name. An account that votes for a
+    listed player is playing, not moderating (a replacement the list does not name yet, keeping its own
+    tally), whatever else it posts."""
     players = {squash(a) for accounts in seats.values() for a in accounts}
     seen: dict[str, list[Cite]] = {}
     for post in posts:
@@ -59,4 +62,22 @@ def read_helpers(
                 seen.setdefault(post.author, []).append(Cite(post.number, trim(line)))
                 break
     helpers = [author for author, cites in seen.items() if len(cites) >= 2]
+    if helpers:
+        voting = _voting_for_players(posts, set(helpers), seats)
+        helpers = [h for h in helpers if h not in voting]
     return helpers, (seen[helpers[0]][0] if helpers else None)
+
+
+def _voting_for_players(posts: Sequence[PostLike], authors: set[str], seats: dict[str, list[str]]) -> set[str]:
+    """Those of ``authors`` who cast a bold vote naming a listed seat."""
+    from parsers.commands import extract_commands
+
+    names = Names(seats)
+    voting: set[str] = set()
+    for post in posts:
+        if post.author not in authors or post.author in voting:
+            continue
+        if any(c.action == "vote" and c.bold and c.target and (names.seat(c.target) or names.nickname(c.target))
+               for c in extract_commands(post.body_html)):
+            voting.add(post.author)
+    return voting

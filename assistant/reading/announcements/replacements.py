@@ -28,6 +28,9 @@ TAKES_SPOT = re.compile(
     rf"(?:(?P<old>{_NAME})'s|his|her|their|the)\s+(?:spot|slot|place|seat)\b",
     re.IGNORECASE,
 )
+# "I'm replacing MusicNinja" in the moderator's own news: a pronoun names nobody (unless an account of that name posts)
+PRONOUN = re.compile(r"^(?:i|i['’]m|i\s+am|i\s+will|we|we['’]re|you|you['’]re|he|he['’]s|she|she['’]s|they|"
+                     r"they['’]re|someone|somebody|nobody|no\s*one|it)$", re.IGNORECASE)
 NOT_REPLACEMENT = re.compile(r"\b(need|needs|needed|seek|seeking|looking|request|requested|will\s+be\s+replaced\s*$|"
                               r"prod|if)\b", re.IGNORECASE)
 
@@ -56,6 +59,8 @@ def read_replacements(plain: str, post: PostLike, cite: Cite, state: State, name
         seat = names.seat(old) or names.nickname(old)
         new = state.authors.spelled(written) if state.authors is not None else written
         if seat is None or not name_like(new):
+            continue
+        if PRONOUN.match(written) and (state.authors is None or state.authors.seat(written) is None):
             continue
         accounts = seats.setdefault(seat, [seat])
         if new != written and names.seat(written) is None:
