@@ -908,3 +908,39 @@ def test_a_title_after_mod_and_the_reviewers_after_the_moderators_are_no_moderat
                "Players<br>" + "<br>".join(PLAYERS))
     facts = read_thread_facts(make_thread(("Host", opening), *CHATTER))
     assert facts.moderators == ("Host",)
+
+
+def test_a_death_the_days_next_count_contradicts_is_taken_back():
+    """"Elm has been modkilled" as a joke: Elm goes on posting and the moderator's next count of the day lists
+    Elm not voting, so Elm is alive; Fir, left out of the next day's count, died in the night."""
+    facts = read_game(
+        ("Host", "It is now Day 1."),
+        ("Host", "Elm has been modkilled for bringing a game that was not mine."),
+        ("Elm", "YOU CANNOT MODKILL ME"),
+        ("Host", "Vote Count 1.02<br>Birch (2): Cedar, Alder<br>Not Voting (5): Birch, Damson, Elm, Fir, Gorse<br>"
+                 "With 7 alive, it takes 4 to lynch."),
+        ("Host", "Birch has been lynched. He was a Vanilla Townie. It is now Night 1."),
+        ("Host", "Vote Count 2.00<br>Not Voting (5): Alder, Cedar, Damson, Elm, Gorse<br>"
+                 "With 5 alive, it takes 3 to lynch."),
+    )
+    assert [(d.player, d.phase) for d in facts.deaths] == [("Fir", "night 1")]
+    assert [(e.player, e.day) for e in facts.eliminations] == [("Birch", 1)]
+
+
+def test_a_death_stays_when_the_player_is_silent_or_the_count_leaves_the_seat_out():
+    kept = read_game(
+        ("Host", "It is now Day 1."),
+        ("Host", "Elm has been modkilled for insulting other players."),
+        ("Host", "Vote Count 1.02<br>Birch (2): Cedar, Alder<br>Not Voting (4): Birch, Damson, Fir, Gorse<br>"
+                 "With 6 alive, it takes 4 to lynch."),
+    )
+    assert [(d.player, d.phase, d.post) for d in kept.deaths] == [("Elm", "day 1", 9)]
+    # the moderator's count lists Elm by mistake, but Elm has not posted since: the death stands
+    listed = read_game(
+        ("Host", "It is now Day 1."),
+        ("Host", "Elm has been modkilled for insulting other players."),
+        ("Host", "Vote Count 1.02<br>Birch (2): Cedar, Alder<br>Not Voting (5): Birch, Damson, Elm, Fir, Gorse<br>"
+                 "With 7 alive, it takes 4 to lynch."),
+    )
+    assert [d.player for d in listed.deaths] == ["Elm"]
+

@@ -424,6 +424,37 @@ def read_counted_living(post: PostLike, state: State, names: Names, seats: dict[
                                   state.quiet))
 
 
+def read_death_taken_back(post: PostLike, state: State, names: Names) -> None:
+    """A seat told dead during the open day whose player goes on posting, and whom the moderator's next
+    complete count of that day still lists (voting or not voting), was not killed: the death (a joke, a
+    mistake) is taken back."""
+    if state.night or not state.day:
+        return
+    f = state.facts
+    told = [d for d in f["deaths"]
+            if d.post is not None and d.phase == f"day {state.day}" and d.cite.post < post.number]
+    if not told:
+        return
+    lines = read_lines(post.body_html)
+    day = next((d for d in (vote_count_day(plain_text(line)) for line in lines[:3]) if d is not None), None)
+    if day is None and any(_UNNUMBERED_COUNT.match(plain_text(line)) for line in lines[:2]):
+        day = state.day
+    if day != state.day:
+        return
+    unstruck = [re.sub(STRUCK_OPEN + "[^" + STRUCK_CLOSE + "]*" + STRUCK_CLOSE, "", line) for line in lines]
+    living = counted_living([plain_text(line) for line in unstruck], seat_of=lambda n: names.seat(names.spelled(n)))
+    if living is None:
+        return
+    for death in told:
+        posted_since = any(death.cite.post < n < post.number for n in state.posts_by_seat.get(death.player, ()))
+        if death.player in living and posted_since:
+            f["deaths"].remove(death)
+            state.quiet_facts.discard(("deaths", death))
+            if not any(e.player == death.player for e in f["elims"]) and \
+                    not any(d.player == death.player for d in f["deaths"]):
+                state.dead.discard(death.player)
+
+
 def confirm_counted_out(state: State, last_post: int) -> None:
     """A seat a day's count left out is dead when its player posts no more until that day ends (a count can
     miss a line the reader cannot read; a living player's next post shows it). Posts after the day's end are

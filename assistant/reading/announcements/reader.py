@@ -12,6 +12,7 @@ from assistant.reading.announcements.deaths import (
     read_count_lynch,
     read_counted_living,
     read_death,
+    read_death_taken_back,
     read_game_won,
     read_hammered_flip,
     read_listed_fates,
@@ -124,6 +125,7 @@ def read_thread_facts(
         read_announcement(post, state, names, seats, timezone)
         read_vote_count_day(post, run, state, timezone)
         read_counted_living(post, state, names, seats)
+        read_death_taken_back(post, state, names)
         ends = len(state.facts["ends"]) - len(before[0].facts["ends"])
         if state.day - before[0].day > 1 or ends > 1:
             # a post that runs through several days is a summary the moderator keeps up to date (often
