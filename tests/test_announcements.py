@@ -944,3 +944,30 @@ def test_a_death_stays_when_the_player_is_silent_or_the_count_leaves_the_seat_ou
     )
     assert [d.player for d in listed.deaths] == ["Elm"]
 
+
+def test_a_replacement_running_on_without_a_stop_and_one_that_will_replace():
+    facts = read_game(
+        ("Host", "It is now Day 1."),
+        ("Host", "Hazel Replaces Alder Since it's really late, I'll make a vote count tomorrow"),
+        ("Host", "Rowan will replace Birch."),
+        ("Host", "I will replace Cedar if he does not post today."),  # a condition: nothing read
+    )
+    assert [(r.player, r.new, r.post) for r in facts.replacements] == [("Alder", "Hazel", 9), ("Birch", "Rowan", 10)]
+
+
+def test_a_list_kept_up_to_date_names_the_last_account_and_a_replacement_gives_the_earlier_ones():
+    """The opening post edited after the game lists each seat's last account; "Fir replaces Oldfir" then names
+    the seat's earlier account, and so does a chain told in the order it happened."""
+    facts = read_thread_facts(make_thread(
+        ("Host", "Players<br>" + "<br>".join(PLAYERS)),
+        ("Firstgorse", "hello"), ("Midgorse", "hello"), *CHATTER, ("Oldfir", "hi"),
+        ("Host", "It is now Day 1."),
+        ("Host", "Midgorse replaces Firstgorse."),
+        ("Host", "Fir replaces Oldfir!"),
+        ("Host", "Gorse replaces Midgorse."),
+        ("Host", "Stranger replaces Nobody."),  # neither is any seat's: nothing read
+    ))
+    seats = facts.seat_accounts()
+    assert seats["Fir"] == ("Fir", "Oldfir") and seats["Gorse"] == ("Gorse", "Midgorse", "Firstgorse")
+    assert len(seats) == len(PLAYERS) and facts.replacements == ()
+

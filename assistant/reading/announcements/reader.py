@@ -144,6 +144,8 @@ def read_thread_facts(
             problems.append(problem)
     state.quiet = False
     read_listed_fates(player_facts, state)
+    player_facts = [PlayerFact(p.name, (*p.replacements, *state.earlier.get(p.name, ())), p.dead, p.cite)
+                    if p.name in state.earlier else p for p in player_facts]  # accounts before the listed one
     if not moderators:  # a poster taken for a co-moderator who turns out to replace into a seat is a player
         players_keys = {a.casefold() for accounts in seats.values() for a in accounts}
         mods = tuple(m for m in mods if m == opening.author or m.casefold() not in players_keys)
