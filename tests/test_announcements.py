@@ -971,3 +971,14 @@ def test_a_list_kept_up_to_date_names_the_last_account_and_a_replacement_gives_t
     assert seats["Fir"] == ("Fir", "Oldfir") and seats["Gorse"] == ("Gorse", "Midgorse", "Firstgorse")
     assert len(seats) == len(PLAYERS) and facts.replacements == ()
 
+
+def test_a_count_complete_by_its_stated_number_alive_reads_a_death_its_player_says_goodbye_after():
+    facts = read_game(
+        ("Host", "Alder has been lynched. He was Vanilla Town.<br>Night 1 begins now."),
+        ("Host", "Fir thought the whole quest was stupid, so he just left."),  # flavour: no death read
+        ("Host", "Vote Count 2.00<br>Not Voting (5): Birch, Cedar, Damson, Elm, Gorse<br>"
+                 "With 5 alive, it takes 3 to lynch."),
+        ("Fir", "bah, it was stupid anyway"),  # a parting word
+        ("Birch", "[vote]Cedar[/vote]"),
+    )
+    assert [(d.player, d.phase, d.cite.post) for d in facts.deaths] == [("Fir", "night 1", 10)]
