@@ -982,3 +982,15 @@ def test_a_count_complete_by_its_stated_number_alive_reads_a_death_its_player_sa
         ("Birch", "[vote]Cedar[/vote]"),
     )
     assert [(d.player, d.phase, d.cite.post) for d in facts.deaths] == [("Fir", "night 1", 10)]
+
+
+def test_day_ones_deadline_told_after_players_voted_keeps_the_start_at_the_opening():
+    """"Day 1 Ends Sunday ..." says day 1 is running: the votes cast before it stand."""
+    facts = read_game(
+        ("Alder", "Vote: Birch"),
+        ("Host", "Day 1 Ends Sunday 15th March 20:30 GMT. With 7 Alive it takes 4 to lynch."),
+    )
+    assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0)]
+    assert [(d.day, d.time.day, d.time.month) for d in facts.deadlines] == [(1, 15, 3)]
+    started = read_game(("Alder", "Vote: Birch"), ("Host", "It is now Day 1. With 7 Alive it takes 4 to lynch."))
+    assert [(s.day, s.post) for s in started.day_starts] == [(1, 9)]
