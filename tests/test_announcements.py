@@ -994,3 +994,18 @@ def test_day_ones_deadline_told_after_players_voted_keeps_the_start_at_the_openi
     assert [(d.day, d.time.day, d.time.month) for d in facts.deadlines] == [(1, 15, 3)]
     started = read_game(("Alder", "Vote: Birch"), ("Host", "It is now Day 1. With 7 Alive it takes 4 to lynch."))
     assert [(s.day, s.post) for s in started.day_starts] == [(1, 9)]
+
+
+def test_a_replacement_taken_for_a_co_moderator_tells_no_news():
+    """The replacement's own posts, read while he was taken for a co-moderator, are a player's guesses: "Maestro
+    was killed" is no death, "It is now Night 1, says my count" ends no day."""
+    facts = read_game(
+        ("Host", "It is now Day 1."),
+        ("Newbie", "Vote Count 1.2<br>Alder (1): Birch<br>Not voting: Cedar"),
+        ("Host", "Newbie replaces Gorse."),
+        ("Newbie", "It is now Night 1, says my count. Elm was killed by the vig, I bet."),
+        ("Birch", "vote: Cedar"),
+    )
+    assert facts.moderators == ("Host",) and facts.moderators_cite is None
+    assert facts.deaths == () and [(e.day, e.post) for e in facts.day_ends] == []
+    assert [(r.player, r.new, r.post) for r in facts.replacements] == [("Gorse", "Newbie", 10)]

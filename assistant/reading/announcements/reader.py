@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Sequence
 from datetime import UTC, tzinfo
 
@@ -90,6 +91,8 @@ def read_thread_facts(
         if left and entries:
             problems.append(f"post {list_post}: {', '.join(left)} on the player list's lines not taken as seats "
                             "(no player who posted vouches for them): check [[players]]")
+    helpers: list[str] = []
+    named_cite, helpers_cite = mods_cite, None
     if not moderators and seats:
         helpers, helpers_cite = read_helpers(posts, mod_keys, seats)
         if helpers:
@@ -148,7 +151,15 @@ def read_thread_facts(
                     if p.name in state.earlier else p for p in player_facts]  # accounts before the listed one
     if not moderators:  # a poster taken for a co-moderator who turns out to replace into a seat is a player
         players_keys = {a.casefold() for accounts in seats.values() for a in accounts}
-        mods = tuple(m for m in mods if m == opening.author or m.casefold() not in players_keys)
+        kept = tuple(m for m in mods if m == opening.author or m.casefold() not in players_keys)
+        if kept != mods and helpers:
+            # their posts were read as the moderator's (a player's guesses told as deaths): read the thread
+            # again with the moderators it has
+            again = read_thread_facts(posts, title=title, moderators=kept, players=players, after_post=after_post,
+                                      timezone=timezone)
+            cite = named_cite or (helpers_cite if any(h in kept for h in helpers) else None)
+            return dataclasses.replace(again, moderators_cite=cite)
+        mods = kept
     f = state.told_facts()
     return ThreadFacts(
         title=title,
