@@ -73,8 +73,8 @@ class Score:
     # (game number, wrong, doubted) per scored day: the doubts' calibration (bench/accuracy.py prints it)
     doubted: list[tuple[int, bool, bool]] = field(default_factory=list)
     doubt_lines: list[str] = field(default_factory=list)
-    # half ("A": even thread ids, "B": odd) -> [days, days right, hammers, hammers right]: a rule chosen on one
-    # half is reported on the other
+    # half ("A": even game numbers, "B": odd, as bench/accuracy.py splits them; every `mafiascum` thread id is
+    # odd) -> [days, days right, hammers, hammers right]: a rule chosen on one half is reported on the other
     halves: dict[str, list[int]] = field(default_factory=lambda: {"A": [0, 0, 0, 0], "B": [0, 0, 0, 0]})
 
     def row(self) -> dict[str, str]:
@@ -227,7 +227,9 @@ def score_file(game: corpus.CorpusGame, path: str, db: str, score: Score, *, run
         score.moderator_found += 1
     else:
         score.misses.append(f"game {game.number}: moderator {game.moderators} not in {sorted(mods)}")
-    half = score.halves["A" if int(game.thread_id) % 2 == 0 else "B"]
+    from accuracy import half_of
+
+    half = score.halves[half_of(game.number)]
     for day in corpus.expected_days(game):
         score.days += 1
         half[0] += 1
@@ -351,7 +353,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = {name: score.row() for name, score in scores.items()}
     for figure, target in targets.items():
         print(f"| {figure} | " + " | ".join(rows[name][figure] for name in scores) + f" | {target} |")
-    print("\nby half (A: even thread ids, B: odd): days right, hammer posts right")
+    print("\nby half (A: even game numbers, B: odd): days right, hammer posts right")
     for name, score in scores.items():
         print(f"  {name}: " + "; ".join(f"{h} days {d[1]}/{d[0]}, hammers {d[3]}/{d[2]}"
                                         for h, d in score.halves.items()))
