@@ -73,6 +73,9 @@ class Score:
     # (game number, wrong, doubted) per scored day: the doubts' calibration (bench/accuracy.py prints it)
     doubted: list[tuple[int, bool, bool]] = field(default_factory=list)
     doubt_lines: list[str] = field(default_factory=list)
+    # half ("A": even game numbers, "B": odd, as bench/accuracy.py splits them; every `mafiascum` thread id is
+    # odd) -> [days, days right, hammers, hammers right]: a rule chosen on one half is reported on the other
+    halves: dict[str, list[int]] = field(default_factory=lambda: {"A": [0, 0, 0, 0], "B": [0, 0, 0, 0]})
 
     def row(self) -> dict[str, str]:
         def pct(a: int, b: int) -> str:
@@ -224,10 +227,15 @@ def score_file(game: corpus.CorpusGame, path: str, db: str, score: Score, *, run
         score.moderator_found += 1
     else:
         score.misses.append(f"game {game.number}: moderator {game.moderators} not in {sorted(mods)}")
+    from accuracy import half_of
+
+    half = score.halves[half_of(game.number)]
     for day in corpus.expected_days(game):
         score.days += 1
+        half[0] += 1
         if day.check_hammer:
             score.hammers += 1
+            half[2] += 1
         counted = runner.count(score, path, db, day.day)
         if counted is None:
             score.misses.append(f"game {game.number} day {day.day}: count failed")
@@ -241,6 +249,7 @@ def score_file(game: corpus.CorpusGame, path: str, db: str, score: Score, *, run
         )
         if decided:
             score.days_right += 1
+            half[1] += 1
         wrong = not decided or (day.check_hammer and not day.hammer_ok(outcome.get("post")))
         doubts = [d for d in counted.get("doubts", []) if d["kind"] != "note"]
         score.doubted.append((game.number, wrong, bool(doubts)))
@@ -252,6 +261,7 @@ def score_file(game: corpus.CorpusGame, path: str, db: str, score: Score, *, run
                                      + "".join(f"\n      {d['kind']} post {d['post']}: {d['why']}" for d in doubts))
         if day.check_hammer and decided and day.hammer_ok(outcome.get("post")):
             score.hammers_right += 1
+            half[3] += 1
         elif day.check_hammer or not decided:
             kind = miss_kind(day, written, counted, seats)
             score.miss_kinds[kind] = score.miss_kinds.get(kind, 0) + 1
@@ -343,6 +353,10 @@ def main(argv: list[str] | None = None) -> int:
     rows = {name: score.row() for name, score in scores.items()}
     for figure, target in targets.items():
         print(f"| {figure} | " + " | ".join(rows[name][figure] for name in scores) + f" | {target} |")
+    print("\nby half (A: even game numbers, B: odd): days right, hammer posts right")
+    for name, score in scores.items():
+        print(f"  {name}: " + "; ".join(f"{h} days {d[1]}/{d[0]}, hammers {d[3]}/{d[2]}"
+                                        for h, d in score.halves.items()))
     return 0
 
 

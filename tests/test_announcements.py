@@ -916,3 +916,104 @@ def test_a_pronoun_replaces_nobody():
     facts = read_game(("Host", "In other news, I'm replacing Birch, so wish me well."),
                       ("Host", "Hazel is replacing Damson."))
     assert [(r.player, r.new) for r in facts.replacements] == [("Damson", "Hazel")]
+
+
+def test_a_death_the_days_next_count_contradicts_is_taken_back():
+    """"Elm has been modkilled" as a joke: Elm goes on posting and the moderator's next count of the day lists
+    Elm not voting, so Elm is alive; Fir, left out of the next day's count, died in the night."""
+    facts = read_game(
+        ("Host", "It is now Day 1."),
+        ("Host", "Elm has been modkilled for bringing a game that was not mine."),
+        ("Elm", "YOU CANNOT MODKILL ME"),
+        ("Host", "Vote Count 1.02<br>Birch (2): Cedar, Alder<br>Not Voting (5): Birch, Damson, Elm, Fir, Gorse<br>"
+                 "With 7 alive, it takes 4 to lynch."),
+        ("Host", "Birch has been lynched. He was a Vanilla Townie. It is now Night 1."),
+        ("Host", "Vote Count 2.00<br>Not Voting (5): Alder, Cedar, Damson, Elm, Gorse<br>"
+                 "With 5 alive, it takes 3 to lynch."),
+    )
+    assert [(d.player, d.phase) for d in facts.deaths] == [("Fir", "night 1")]
+    assert [(e.player, e.day) for e in facts.eliminations] == [("Birch", 1)]
+
+
+def test_a_death_stays_when_the_player_is_silent_or_the_count_leaves_the_seat_out():
+    kept = read_game(
+        ("Host", "It is now Day 1."),
+        ("Host", "Elm has been modkilled for insulting other players."),
+        ("Host", "Vote Count 1.02<br>Birch (2): Cedar, Alder<br>Not Voting (4): Birch, Damson, Fir, Gorse<br>"
+                 "With 6 alive, it takes 4 to lynch."),
+    )
+    assert [(d.player, d.phase, d.post) for d in kept.deaths] == [("Elm", "day 1", 9)]
+    # the moderator's count lists Elm by mistake, but Elm has not posted since: the death stands
+    listed = read_game(
+        ("Host", "It is now Day 1."),
+        ("Host", "Elm has been modkilled for insulting other players."),
+        ("Host", "Vote Count 1.02<br>Birch (2): Cedar, Alder<br>Not Voting (5): Birch, Damson, Elm, Fir, Gorse<br>"
+                 "With 7 alive, it takes 4 to lynch."),
+    )
+    assert [d.player for d in listed.deaths] == ["Elm"]
+
+
+def test_a_replacement_running_on_without_a_stop_and_one_that_will_replace():
+    facts = read_game(
+        ("Host", "It is now Day 1."),
+        ("Host", "Hazel Replaces Alder Since it's really late, I'll make a vote count tomorrow"),
+        ("Host", "Rowan will replace Birch."),
+        ("Host", "I will replace Cedar if he does not post today."),  # a condition: nothing read
+    )
+    assert [(r.player, r.new, r.post) for r in facts.replacements] == [("Alder", "Hazel", 9), ("Birch", "Rowan", 10)]
+
+
+def test_a_list_kept_up_to_date_names_the_last_account_and_a_replacement_gives_the_earlier_ones():
+    """The opening post edited after the game lists each seat's last account; "Fir replaces Oldfir" then names
+    the seat's earlier account, and so does a chain told in the order it happened."""
+    facts = read_thread_facts(make_thread(
+        ("Host", "Players<br>" + "<br>".join(PLAYERS)),
+        ("Firstgorse", "hello"), ("Midgorse", "hello"), *CHATTER, ("Oldfir", "hi"),
+        ("Host", "It is now Day 1."),
+        ("Host", "Midgorse replaces Firstgorse."),
+        ("Host", "Fir replaces Oldfir!"),
+        ("Host", "Gorse replaces Midgorse."),
+        ("Host", "Stranger replaces Nobody."),  # neither is any seat's: nothing read
+    ))
+    seats = facts.seat_accounts()
+    assert seats["Fir"] == ("Fir", "Oldfir") and seats["Gorse"] == ("Gorse", "Midgorse", "Firstgorse")
+    assert len(seats) == len(PLAYERS) and facts.replacements == ()
+
+
+def test_a_count_complete_by_its_stated_number_alive_reads_a_death_its_player_says_goodbye_after():
+    facts = read_game(
+        ("Host", "Alder has been lynched. He was Vanilla Town.<br>Night 1 begins now."),
+        ("Host", "Fir thought the whole quest was stupid, so he just left."),  # flavour: no death read
+        ("Host", "Vote Count 2.00<br>Not Voting (5): Birch, Cedar, Damson, Elm, Gorse<br>"
+                 "With 5 alive, it takes 3 to lynch."),
+        ("Fir", "bah, it was stupid anyway"),  # a parting word
+        ("Birch", "[vote]Cedar[/vote]"),
+    )
+    assert [(d.player, d.phase, d.cite.post) for d in facts.deaths] == [("Fir", "night 1", 10)]
+
+
+def test_day_ones_deadline_told_after_players_voted_keeps_the_start_at_the_opening():
+    """"Day 1 Ends Sunday ..." says day 1 is running: the votes cast before it stand."""
+    facts = read_game(
+        ("Alder", "Vote: Birch"),
+        ("Host", "Day 1 Ends Sunday 15th March 20:30 GMT. With 7 Alive it takes 4 to lynch."),
+    )
+    assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0)]
+    assert [(d.day, d.time.day, d.time.month) for d in facts.deadlines] == [(1, 15, 3)]
+    started = read_game(("Alder", "Vote: Birch"), ("Host", "It is now Day 1. With 7 Alive it takes 4 to lynch."))
+    assert [(s.day, s.post) for s in started.day_starts] == [(1, 9)]
+
+
+def test_a_replacement_taken_for_a_co_moderator_tells_no_news():
+    """The replacement's own posts, read while he was taken for a co-moderator, are a player's guesses: "Maestro
+    was killed" is no death, "It is now Night 1, says my count" ends no day."""
+    facts = read_game(
+        ("Host", "It is now Day 1."),
+        ("Newbie", "Vote Count 1.2<br>Alder (1): Birch<br>Not voting: Cedar"),
+        ("Host", "Newbie replaces Gorse."),
+        ("Newbie", "It is now Night 1, says my count. Elm was killed by the vig, I bet."),
+        ("Birch", "vote: Cedar"),
+    )
+    assert facts.moderators == ("Host",) and facts.moderators_cite is None
+    assert facts.deaths == () and [(e.day, e.post) for e in facts.day_ends] == []
+    assert [(r.player, r.new, r.post) for r in facts.replacements] == [("Gorse", "Newbie", 10)]

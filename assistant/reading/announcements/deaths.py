@@ -21,7 +21,7 @@ from assistant.reading.announcements.text import (
     sentences,
     trim,
 )
-from assistant.reading.count_state import counted_living, majority_needed, vote_count_day, wagon_of
+from assistant.reading.count_state import counted_living, majority_needed, stated_alive, vote_count_day, wagon_of
 
 DEAD_WORDS = re.compile(
     r"\b(lynched|killed|dead|died|shot|stabbed|murdered|modkilled|mod-killed|eliminated|executed|hanged|hung|"
@@ -411,7 +411,7 @@ def read_counted_living(post: PostLike, state: State, names: Names, seats: dict[
     f = state.facts
     dead = state.dead | {d.player for d in f["deaths"]} | {e.player for e in f["elims"] if e.player}
     cite = Cite(post.number, trim(plain_text(lines[0])))
-    pending = {death.player for death, _, _ in state.counted_out}
+    pending = {death.player for death, *_ in state.counted_out}
     # a seat an earlier count of the day listed living was left out by a line this one missed: no night
     # killed it since, and a day's kill is announced in words
     counted_before = state.listed_living.setdefault(day, set())
@@ -419,21 +419,55 @@ def read_counted_living(post: PostLike, state: State, names: Names, seats: dict[
     counted_before |= living
     if len(missing) > MAX_DEATHS_IN_A_NIGHT:
         return  # more than a night takes: the count is not what it seems
+    # a count that states the number alive and lists that many is complete by the moderator's own number
+    complete = stated_alive(" ".join(plain_text(line) for line in unstruck)) is not None
     for seat in missing:  # kept also when quiet, so that a later count does not read the same death again
         state.counted_out.append((DeathFact(seat, f"night {state.day - 1}", None, "night kill", cite), day,
-                                  state.quiet))
+                                  state.quiet, complete))
+
+
+def read_death_taken_back(post: PostLike, state: State, names: Names) -> None:
+    """A seat told dead during the open day whose player goes on posting, and whom the moderator's next
+    complete count of that day still lists (voting or not voting), was not killed: the death (a joke, a
+    mistake) is taken back."""
+    if state.night or not state.day:
+        return
+    f = state.facts
+    told = [d for d in f["deaths"]
+            if d.post is not None and d.phase == f"day {state.day}" and d.cite.post < post.number]
+    if not told:
+        return
+    lines = read_lines(post.body_html)
+    day = next((d for d in (vote_count_day(plain_text(line)) for line in lines[:3]) if d is not None), None)
+    if day is None and any(_UNNUMBERED_COUNT.match(plain_text(line)) for line in lines[:2]):
+        day = state.day
+    if day != state.day:
+        return
+    unstruck = [re.sub(STRUCK_OPEN + "[^" + STRUCK_CLOSE + "]*" + STRUCK_CLOSE, "", line) for line in lines]
+    living = counted_living([plain_text(line) for line in unstruck], seat_of=lambda n: names.seat(names.spelled(n)))
+    if living is None:
+        return
+    for death in told:
+        posted_since = any(death.cite.post < n < post.number for n in state.posts_by_seat.get(death.player, ()))
+        if death.player in living and posted_since:
+            f["deaths"].remove(death)
+            state.quiet_facts.discard(("deaths", death))
+            if not any(e.player == death.player for e in f["elims"]) and \
+                    not any(d.player == death.player for d in f["deaths"]):
+                state.dead.discard(death.player)
 
 
 def confirm_counted_out(state: State, last_post: int) -> None:
     """A seat a day's count left out is dead when its player posts no more until that day ends (a count can
     miss a line the reader cannot read; a living player's next post shows it). Posts after the day's end are
-    not held against it: the dead talk once the game is over."""
+    not held against it: the dead talk once the game is over. A count that states the number alive and lists
+    exactly that many is complete by the moderator's own number: its player's parting word does not undo it."""
     ends = {e.day: e.post for e in state.facts["ends"]}
-    for death, day, quiet in state.counted_out:
+    for death, day, quiet, complete in state.counted_out:
         until = ends.get(day, last_post)
         if quiet or death.player in state.dead:
             continue  # read before the caller's after_post, or told in words too
-        if not any(death.cite.post < n <= until for n in state.posts_by_seat.get(death.player, ())):
+        if complete or not any(death.cite.post < n <= until for n in state.posts_by_seat.get(death.player, ())):
             state.facts["deaths"].append(death)
 
 

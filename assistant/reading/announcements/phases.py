@@ -269,6 +269,12 @@ def read_phase(plain: str, lines: list[str], post: PostLike, cite: Cite, state: 
         if kind == "day" and number == 1 and state.implicit and state.day == 1 and not state.ended:
             if (count_number(plain) or 1) > 1:
                 return False  # "Day One: Vote Count Two": day 1 started before its first count
+            if said is None:  # "Day 1 ends Tuesday": day 1 is running, its start is not here; its deadline is
+                deadline = read_deadline(plain, post, timezone)
+                known = [d for d in f["deadlines"] if d.day == 1]
+                if deadline and (not known or known[-1].time != deadline):
+                    state.add("deadlines", DeadlineFact(1, deadline, post.number, "deadline", cite))
+                return True
             # "Day 1 has begun" after the opening post: day 1 starts here
             state.implicit = False
             deadline = read_deadline(plain, post, timezone) or deadline_in(lines, post, timezone)

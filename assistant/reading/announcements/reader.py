@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Sequence
 from datetime import UTC, tzinfo
 
@@ -12,6 +13,7 @@ from assistant.reading.announcements.deaths import (
     read_count_lynch,
     read_counted_living,
     read_death,
+    read_death_taken_back,
     read_game_won,
     read_hammered_flip,
     read_listed_fates,
@@ -96,6 +98,8 @@ def read_thread_facts(
         if left and entries:
             problems.append(f"post {list_post}: {', '.join(left)} on the player list's lines not taken as seats "
                             "(no player who posted vouches for them): check [[players]]")
+    helpers: list[str] = []
+    named_cite, helpers_cite = mods_cite, None
     if not moderators and seats:
         helpers, helpers_cite = read_helpers(posts, mod_keys, seats)
         if helpers:
@@ -131,6 +135,7 @@ def read_thread_facts(
         read_announcement(post, state, names, seats, timezone)
         read_vote_count_day(post, run, state, timezone)
         read_counted_living(post, state, names, seats)
+        read_death_taken_back(post, state, names)
         ends = len(state.facts["ends"]) - len(before[0].facts["ends"])
         if state.day - before[0].day > 1 or ends > 1:
             # a post that runs through several days is a summary the moderator keeps up to date (often
@@ -149,9 +154,19 @@ def read_thread_facts(
             problems.append(problem)
     state.quiet = False
     read_listed_fates(player_facts, state)
+    player_facts = [PlayerFact(p.name, (*p.replacements, *state.earlier.get(p.name, ())), p.dead, p.cite)
+                    if p.name in state.earlier else p for p in player_facts]  # accounts before the listed one
     if not moderators:  # a poster taken for a co-moderator who turns out to replace into a seat is a player
         players_keys = {a.casefold() for accounts in seats.values() for a in accounts}
-        mods = tuple(m for m in mods if m == opening.author or m.casefold() not in players_keys)
+        kept = tuple(m for m in mods if m == opening.author or m.casefold() not in players_keys)
+        if kept != mods and helpers:
+            # their posts were read as the moderator's (a player's guesses told as deaths): read the thread
+            # again with the moderators it has
+            again = read_thread_facts(posts, title=title, moderators=kept, players=players, after_post=after_post,
+                                      timezone=timezone)
+            cite = named_cite or (helpers_cite if any(h in kept for h in helpers) else None)
+            return dataclasses.replace(again, moderators_cite=cite)
+        mods = kept
     f = state.told_facts()
     return ThreadFacts(
         title=title,

@@ -12,7 +12,7 @@ from assistant.reading.announcements.text import name_like, strip_lead
 
 REPLACEMENT = re.compile(
     r"(?P<new>[^\s,.!:;()][^,.!:;()]{0,40}?)\s+(?:is\s+|has\s+|will\s+be\s+|will\s+)?(?:now\s+)?[\"“”]?"
-    r"(?:replacing|replaces|replaced|subbing\s+(?:in\s+)?for|subs\s+(?:in\s+)?for|is\s+in\s+for|in\s+for|"
+    r"(?:replacing|replaces|replaced|(?<=will\s)replace|subbing\s+(?:in\s+)?for|subs\s+(?:in\s+)?for|is\s+in\s+for|in\s+for|"
     r"taking\s+over\s+for|takes\s+over\s+for|has\s+taken\s+over\s+for|(?:has\s+)?stepped\s+in\s+for)[\"“”]?\s+"
     r"(?P<old>[^\s,.!:;()][^,.!:;()]{0,40}?)(?=\s*(?:[,.!:;()]|$|\s+(?:as|in|who|and|effective|from)\b))"
     r"|(?P<old2>[^\s,.!:;()][^,.!:;()]{0,40}?)\s+(?:is\s+being|has\s+been|is|was|will\s+be|got)\s+(?:now\s+)?"
@@ -56,8 +56,13 @@ def read_replacements(plain: str, post: PostLike, cite: Cite, state: State, name
         if match is not None and NOT_REPLACEMENT.search(plain[: match.start()] + " " + plain[match.end():][:20]):
             continue
         written, old = strip_lead(new), strip_lead(old)
-        seat = names.seat(old) or names.nickname(old)
+        seat = names.seat(old) or names.nickname(old) or _named_first(old, names)
+        if _NOBODY_NAMED.match(strip_lead(new)):
+            continue  # "I will replace Cedar", "Whoever replaces Cedar": no account named
         new = state.authors.spelled(written) if state.authors is not None else written
+        if seat is None and name_like(new) and name_like(old):
+            _earlier_account(new, old, state, names, seats)
+            continue
         if seat is None or not name_like(new):
             continue
         if PRONOUN.match(written) and (state.authors is None or state.authors.seat(written) is None):
@@ -69,3 +74,37 @@ def read_replacements(plain: str, post: PostLike, cite: Cite, state: State, name
             accounts.append(new)
             state.add("repl", ReplacementFact(seat, new, post.number, cite))
         names.__init__(seats)
+
+
+def _named_first(words: str, names: Names) -> str | None:
+    """The seat named at the very start of the words after the verb, when the sentence runs on without a stop
+    ("Yew replaces Alder Since it's late, the count comes tomorrow")."""
+    found = names.find(words)
+    if not found or found[0][0] != 0 or NOT_REPLACEMENT.search(words[found[0][1]:]):
+        return None  # "Alder if he does not post today": a condition
+    return found[0][2]
+
+
+_NOBODY_NAMED = re.compile(r"^(?:i|we|he|she|they|someone|somebody|anyone|anybody|whoever|nobody|no\s*one)$",
+                           re.IGNORECASE)
+
+
+def _earlier_account(new: str, old: str, state: State, names: Names, seats: dict[str, list[str]]) -> None:
+    """A replacement of an account no seat holds: when the new account is the name the player list gives a
+    seat, the list was kept up to date with the game, and the old account held that seat before it (and so
+    did, in turn, the accounts it replaced: "Cedar replaces Alder", later "Yew replaces Cedar" with Yew
+    listed). Otherwise the two are kept until one of them turns up in a seat."""
+    old = state.authors.spelled(old) if state.authors is not None else old
+    seat = names.seat(new)
+    if seat is None or seats.get(seat, [None])[0].casefold() != new.casefold():
+        state.unplaced.append((new, old))
+        return
+    found = [old]
+    while found:
+        account = found.pop()
+        if names.seat(account) is not None:
+            continue
+        seats[seat].append(account)
+        state.earlier.setdefault(seat, []).append(account)
+        names.__init__(seats)
+        found.extend(o for n, o in state.unplaced if n.casefold() == account.casefold())

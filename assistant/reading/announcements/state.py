@@ -29,6 +29,8 @@ class State:
     day_one: tuple = ((), ())  # day 1's start and deadline as the opening gave them, taken back by a Night 0
     counted_out: list = field(default_factory=list)  # (DeathFact, day, quiet): left out of a count, unconfirmed
     replaced: tuple | None = None  # (post, name): "Alder has been replaced.", its successor still to be named
+    unplaced: list = field(default_factory=list)  # (new, old): a replacement between accounts no seat holds yet
+    earlier: dict = field(default_factory=dict)  # seat -> accounts that held it before the one the list names
     authors: object = None  # the thread's posters (accounts.Names): a new account is spelled as it posts
     quiet_facts: set = field(default_factory=set)  # (kind, fact) of the facts read quietly: followed, not told
     facts: dict = field(default_factory=lambda: {k: [] for k in (
