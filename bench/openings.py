@@ -18,6 +18,11 @@ The ceiling is the seats a reader could find (all but ``lost``); the reader's sh
 ``invented`` counts seats read that are no archive seat (precision). Halves: A is the games with even thread
 ids, B the odd ones (choose on one, report the other).
 
+"Never silently": a game ``says`` something when the reader's problems carry a word on the players ("check
+[[players]]", "no player list found"), which ``votal new`` prints. A game has a ``miss`` when a seat is lost or
+not taken, or a seat read is no archive seat and no spelling of one; ``silent`` counts the games with a miss that
+say nothing, ``false word`` the games with every seat read right (no miss, no spelling) that say something.
+
     python bench/openings.py                          # both sets: a table per set, then each game's misses
     python bench/openings.py --half A --sets mafiascum
     python bench/openings.py --format json
@@ -30,7 +35,7 @@ import json
 import re
 import sys
 import unicodedata
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -55,6 +60,21 @@ class GameReport:
     invented: list[str] = field(default_factory=list)
     misses: list[tuple[str, str, str]] = field(default_factory=list)  # (class, seat, where / what was read)
     problems: list[str] = field(default_factory=list)
+
+    @property
+    def says(self) -> bool:
+        """A word on the players that ``votal new`` prints."""
+        return any("check [[players]]" in p or "no player list found" in p for p in self.problems)
+
+    @property
+    def spelled(self) -> list[str]:
+        return [what.split("'")[1] for kind, _, what in self.misses if kind == "spelled otherwise"]
+
+    @property
+    def missed(self) -> bool:
+        """A seat lost or not taken, or a seat read that is no archive seat and no spelling of one."""
+        return any(kind != "spelled otherwise" for kind, _, _ in self.misses) or bool(
+            set(self.invented) - set(self.spelled))
 
 
 def _unaccented(text: str) -> str:
@@ -134,11 +154,15 @@ def summary(reports: list[GameReport]) -> dict:
     found = sum(r.found for r in reports)
     kinds = {k: sum(1 for r in reports for m in r.misses if m[0] == k) for k in CLASSES}
     ceiling = seats - kinds["lost"] - kinds["lost-later"]
+    missed = [r for r in reports if r.missed]
+    right = [r for r in reports if not r.missed and not r.spelled]
     return {
         "games": len(reports), "seats": seats, "found": found, "ceiling": ceiling, "invented":
         sum(len(r.invented) for r in reports), "misses": kinds,
         "found_share": round(found / seats, 4) if seats else None,
         "of_ceiling": round(found / ceiling, 4) if ceiling else None,
+        "games_missed": len(missed), "silent": sorted(r.number for r in missed if not r.says),
+        "games_right": len(right), "false_word": sorted(r.number for r in right if r.says),
     }
 
 
@@ -160,12 +184,15 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{SETS[name]} not found", file=sys.stderr)
             return 2
         reports = [report_game(g, args.share) for g in corpus.load_games(SETS[name]) if in_half(g, args.half)]
-        out[name] = {"summary": summary(reports), "games": [asdict(r) for r in reports]}
+        out[name] = {"summary": summary(reports),
+                     "games": [{**asdict(r), "says": r.says, "missed": r.missed} for r in reports]}
     if args.format == "json":
         print(json.dumps(out, indent=1))
         return 0
     if len(out) > 1:  # the sets together (mafiascum's thread ids are all odd: its games are all in half B)
-        every = [GameReport(**g) for data in out.values() for g in data["games"]]
+        keys = {f.name for f in fields(GameReport)}
+        every = [GameReport(**{k: v for k, v in g.items() if k in keys})
+                 for data in out.values() for g in data["games"]]
         out_all = {"summary": summary(every), "games": []}
     for name, data in [*out.items(), *((("both sets", out_all),) if len(out) > 1 else ())]:
         s = data["summary"]
@@ -177,13 +204,18 @@ def main(argv: list[str] | None = None) -> int:
               f"{s['ceiling']}; of the ceiling {s['found']}/{s['ceiling']} ({100 * s['found'] / s['ceiling']:.1f}%); "
               f"invented {s['invented']}")
         print("misses: " + ", ".join(f"{k} {v}" for k, v in s["misses"].items()))
+        print(f"games with a miss that say nothing: {len(s['silent'])}/{s['games_missed']} {s['silent']}; "
+              f"games read right that say something: {len(s['false_word'])}/{s['games_right']} {s['false_word']}")
         for r in data["games"]:
-            if not r["misses"] and not r["invented"]:
+            words = [p for p in r["problems"] if "check [[players]]" in p or "no player list found" in p]
+            if not r["misses"] and not r["invented"] and not words:
                 continue
             print(f"- game {r['number']} (t={r['thread_id']}): {r['found']}/{r['seats']}"
                   + (f"; invented {', '.join(r['invented'])}" if r["invented"] else ""))
             for kind, seat, what in r["misses"]:
                 print(f"    {kind}: {seat} ({what})")
+            for word in words:
+                print(f"    says: {word[:200]}")
         print()
     return 0
 
