@@ -129,12 +129,13 @@ def test_a_count_that_does_not_name_every_player_gives_no_seats(count):
 
 def test_headings_around_a_plain_list_are_no_seats():
     """Bare names in a row with no header, one posted: every name is a seat; a heading in its own paragraph
-    below them, a fate heading, a post link and a bulleted legend are not (the lone heading is said)."""
+    below them, a fate heading, a post link and a bulleted legend are not, and none is said (a line in a
+    paragraph of its own stands among no names of the list)."""
     opening = ("Welcome to the game!<br><br>" + "<br>".join(PLAYERS[:7]) + "<br>* prod<br><br>Silently modkilled"
                "<br>#12<br><br>Important Posts<br><br>Rules: see post 1")
     facts = read_thread_facts(_thread(("Host", opening), ("Birch", "hi")))
     assert [p.name for p in facts.players] == list(PLAYERS[:7])
-    assert any("Important Posts on the player list's lines not taken" in p for p in facts.problems)
+    assert not facts.problems
 
 
 def test_names_with_a_heading_word_or_an_equals_sign_are_seats_legends_are_not():
@@ -225,6 +226,22 @@ def test_a_bare_name_on_the_lists_lines_left_out_is_said_never_dropped_silently(
     assert [p.name for p in facts.players] == ["Alder", "Birch", "Cedar"]
     assert any("Damson on the player list's lines not taken as seats" in p and "check [[players]]" in p
                for p in facts.problems)
+
+
+def test_a_left_out_line_is_said_only_among_the_lists_lines():
+    """An unmarked name between numbered names, nobody vouching for it, is said; a heading above the numbered
+    names without their mark, a fate word among them, a name taken on another line ("+ Alder" under a legend)
+    and a heading in a paragraph of its own are not."""
+    opening = ("<b>Players</b><br>Sleeping With the Fishes<br>1. Alder<br>2. Birch<br>Hobbez<br>3. Cedar<br>"
+               "4. Damson<br>5. Elm<br>Died<br>6. Fir<br><br>+ Alder<br>+ Birch<br>+ Cedar<br><br>+ = confirmed")
+    facts = read_thread_facts(_thread(("Host", opening), ("Alder", "hi"), ("Birch", "hi"), ("Cedar", "hi")))
+    assert [p.name for p in facts.players] == list(PLAYERS[:6])
+    assert facts.problems == ("post 0: Hobbez on the player list's lines not taken as seats (no player who posted "
+                              "vouches for them): check [[players]]",)
+    bare = "Players<br>Alder<br>Birch<br>Cedar<br>Damson<br>Elm<br><br>Notable Events<br><br>Day 1 begins now."
+    facts = read_thread_facts(_thread(("Host", bare), ("Alder", "hi")))
+    assert [p.name for p in facts.players] == list(PLAYERS[:5])
+    assert not facts.problems
 
 
 def test_a_list_numbered_in_parts_under_headers_is_one_list():

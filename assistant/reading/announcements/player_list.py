@@ -343,8 +343,8 @@ def _list_entries(
         if sum(1 for e in vouched if any(authors.seat(a) for a in e.accounts)) >= 3 or len(vouched) >= 3:
             if dropped is not None:  # a bare name among the list's lines, left out: said, never dropped silently
                 kept = {id(e) for e in vouched}
-                dropped.extend(e.accounts[0] for _, run in chosen_runs for e in run if id(e) not in kept
-                               and _bare(e) and not _HEADING_WORDS.search(e.accounts[0]))
+                dropped.extend(e.accounts[0] for _, run in chosen_runs for i, e in enumerate(run)
+                               if id(e) not in kept and _bare(e) and _among_kept(run, i, kept))
             chosen = vouched
     if authors is None and plain_lists:  # nobody has posted: a plain list's headings and sentences drop out
         chosen = [e for _, run in chosen_runs for e in (_plain_seats(run, None) if id(run) in plain_lists else run)]
@@ -369,6 +369,17 @@ def _list_entries(
         else:
             merged.append(entry)
     return _chain_replacements(merged, lines, authors) if authors is not None else merged
+
+
+def _among_kept(run: list[_Entry], i: int, kept: set[int]) -> bool:
+    """Whether a line the list left out stands among its lines: between two lines taken in its paragraph, or
+    beside them with their mark; a heading (a word of the post's parts or of a fate: "Notable Events", "Died")
+    or a line in a paragraph of its own ("Sleeping With the Fishes" above numbered names) is none."""
+    e = run[i]
+    if _HEADING_WORDS.search(e.accounts[0]) or DEAD_WORDS.search(e.accounts[0]):
+        return False
+    same = [j for j, other in enumerate(run) if id(other) in kept and other.paragraph == e.paragraph]
+    return bool(same) and (min(same) < i < max(same) or _style(e.line) in {_style(run[j].line) for j in same})
 
 
 def _chain_replacements(seats: list[_Entry], lines: list[str], authors: Names) -> list[_Entry]:

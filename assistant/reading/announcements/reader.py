@@ -40,7 +40,7 @@ from assistant.reading.announcements.player_list import find_player_list, first_
 from assistant.reading.announcements.replacements import read_replacements
 from assistant.reading.announcements.seat_count import seat_count_problem, stated_seats
 from assistant.reading.announcements.state import State
-from assistant.reading.announcements.text import plain_text, read_lines, sentences, trim
+from assistant.reading.announcements.text import plain_text, read_lines, sentences, squash, trim
 from assistant.reading.count_state import vote_count_day
 
 
@@ -94,7 +94,8 @@ def read_thread_facts(
             )
         if not entries:
             problems.append("no player list found in the moderators' posts")
-        left = [name for name in dropped if name.casefold() not in {a.casefold() for e in entries for a in e.accounts}]
+        # a name taken on another line, its mark aside ("+ Alder" under "+ = confirmed"), is no seat left out
+        left = [name for name in dropped if squash(name) not in {squash(a) for e in entries for a in e.accounts}]
         if left and entries:
             problems.append(f"post {list_post}: {', '.join(left)} on the player list's lines not taken as seats "
                             "(no player who posted vouches for them): check [[players]]")
@@ -149,7 +150,7 @@ def read_thread_facts(
     confirm_counted_out(state, posts[-1].number)
     if not players and seats:  # the list read against the size the moderator states before day 1 ends
         day_one_end = next((e.post for e in state.facts["ends"] if e.day == 1), None)
-        problem = seat_count_problem(len(seats), stated_seats(posts, mod_keys, before=day_one_end))
+        problem = seat_count_problem(len(seats), stated_seats(posts, mod_keys, before=day_one_end, largest=True))
         if problem:
             problems.append(problem)
     state.quiet = False

@@ -25,9 +25,12 @@ _NOT_SIZE = re.compile(
 _CONDITION = re.compile(r"\b(?:once|when|if|until|after|least|first|top|than|that|less|fewer|any)\s*$", re.IGNORECASE)
 
 
-def stated_seats(posts: Sequence[PostLike], moderators: set[str], *, before: int | None = None
-                 ) -> tuple[int, Cite] | None:
-    """The number of seats the moderators first state, in their posts before post ``before`` (day 1's end)."""
+def stated_seats(posts: Sequence[PostLike], moderators: set[str], *, before: int | None = None,
+                 largest: bool = False) -> tuple[int, Cite] | None:
+    """The number of seats the moderators first state, in their posts before post ``before`` (day 1's end);
+    ``largest``: the most they state there (the living only shrink, so a count kept up to date above day 1's
+    first one, "With 11 alive" over "With 13 alive", understates the game)."""
+    found: tuple[int, Cite] | None = None
     for post in posts:
         if before is not None and post.number >= before:
             break
@@ -36,15 +39,17 @@ def stated_seats(posts: Sequence[PostLike], moderators: set[str], *, before: int
         for line in read_lines(post.body_html):
             text = plain_text(line)
             for pattern in _STATED:
-                for found in pattern.finditer(text):
+                for match in pattern.finditer(text):
                     # "9/10 confirmed" names the size whatever the condition; "once 10 players" does not
-                    bare = "/" not in found.group(0)
-                    if _NOT_SIZE.match(text[found.end():]) or bare and _CONDITION.search(text[: found.start()]):
+                    bare = "/" not in match.group(0)
+                    if _NOT_SIZE.match(text[match.end():]) or bare and _CONDITION.search(text[: match.start()]):
                         continue
-                    number = read_number(found.group(1))
-                    if 5 <= number <= 30:
-                        return number, Cite(post.number, trim(line))
-    return None
+                    number = read_number(match.group(1))
+                    if 5 <= number <= 30 and (found is None or number > found[0]):
+                        found = number, Cite(post.number, trim(line))
+                        if not largest:
+                            return found
+    return found
 
 
 def seat_count_problem(listed: int, stated: tuple[int, Cite] | None) -> str | None:
