@@ -244,6 +244,24 @@ def test_a_left_out_line_is_said_only_among_the_lists_lines():
     assert not facts.problems
 
 
+def test_a_list_numbered_past_its_seats_is_said():
+    """A list numbered to 10 with no line 4 gives nine seats: said; numbered 1 to 10, it says nothing."""
+    opening = STYLES["numbered lines"].replace("<br>4. Damson", "")
+    facts = read_thread_facts(_thread(("Host", opening), ("Alder", "hi"), ("Birch", "hi")))
+    assert len(facts.players) == 9
+    assert facts.problems == ("post 0: the player list is numbered to 10 but gives 9 seats (no line numbered 4): "
+                              "check [[players]]",)
+    assert not read_thread_facts(_thread(("Host", STYLES["numbered lines"]), ("Alder", "hi"))).problems
+
+
+def test_the_most_the_moderators_state_before_day_one_ends_is_the_size():
+    """A count kept up to date above day 1's first one states fewer alive than the game has: the most stands."""
+    opening = STYLES["numbered lines"].replace("<br>10. Juniper", "")
+    counts = "Vote Count 1.2<br>With 8 alive it takes 5 to lynch.<br><br>Vote Count 1.0<br>With 10 alive it takes 6."
+    facts = read_thread_facts(_thread(("Host", opening), ("Alder", "hi"), ("Host", counts)))
+    assert any("gives 9 seats, but post 2 says 10" in p for p in facts.problems)
+
+
 def test_a_list_numbered_in_parts_under_headers_is_one_list():
     """The living numbered 1, 3, 4, 6 and the dead 2, 5: the parts fill each other's gaps, one name posted."""
     opening = ("<b>Alive (4/6)</b><br>1. Alder<br>3. Cedar<br>4. Damson<br>6. Fir<br><br>"

@@ -244,6 +244,16 @@ def first_count_roster(
     return None
 
 
+def numbering_gaps(entries: Sequence[_Entry]) -> tuple[int, list[int]]:
+    """A numbered list's highest number and the numbers below it no line of the list carries ("1. ... 3. ..."
+    with no 2.: a seat's line the reader did not take, or the moderator lost); ``(0, [])`` for a list that is
+    not numbered (three numbered lines or more)."""
+    numbers = {n for n in (_number(e.line) for e in entries) if n is not None}
+    if len(numbers) < 3:
+        return 0, []
+    return max(numbers), sorted(set(range(1, max(numbers) + 1)) - numbers)
+
+
 def find_player_list(
     posts: Sequence[PostLike], moderators: set[str], authors: Names | None, dropped: list[str] | None = None
 ) -> tuple[list[_Entry], int | None]:

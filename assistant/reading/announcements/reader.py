@@ -36,7 +36,7 @@ from assistant.reading.announcements.phases import (
     read_phase,
     read_vote_count_day,
 )
-from assistant.reading.announcements.player_list import find_player_list, first_count_roster
+from assistant.reading.announcements.player_list import find_player_list, first_count_roster, numbering_gaps
 from assistant.reading.announcements.replacements import read_replacements
 from assistant.reading.announcements.seat_count import seat_count_problem, stated_seats
 from assistant.reading.announcements.state import State
@@ -94,6 +94,10 @@ def read_thread_facts(
             )
         if not entries:
             problems.append("no player list found in the moderators' posts")
+        top, gaps = numbering_gaps(entries)
+        if gaps and top > len(entries):  # "1. ... 3. ... 13.": a list numbered to 13 names 13 seats
+            problems.append(f"post {list_post}: the player list is numbered to {top} but gives {len(entries)} seats "
+                            f"(no line numbered {', '.join(map(str, gaps))}): check [[players]]")
         # a name taken on another line, its mark aside ("+ Alder" under "+ = confirmed"), is no seat left out
         left = [name for name in dropped if squash(name) not in {squash(a) for e in entries for a in e.accounts}]
         if left and entries:
