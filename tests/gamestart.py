@@ -94,6 +94,9 @@ START = datetime(2026, 3, 2, 15, 0, tzinfo=UTC)
 _NOTES = ("", " (alt)", " - confirmed", " (V/LA until Friday)", "", " - confirmed", "", "", " (replacement)", "")
 
 
+_UNDERSCORED = (*PLAYERS[:7], "_Hazel", "Ivy_", "__Juniper__")  # an underscore touching a name is the account's
+
+
 def _profile(name: str, n: int) -> str:
     return f'<a href="https://forum.example/memberlist.php?mode=viewprofile&amp;u={100 + n}">{name}</a>'
 
@@ -133,6 +136,7 @@ STYLES: dict[str, str] = {
     "numbered lines in one bullet": "Playerlist:<ul><li>" + "<br>".join(f"{n}. {p}" for n, p in enumerate(PLAYERS, 1))
                                     + "</li></ul>",
     "one per line above a legend": "Still standing:<br>" + "<br>".join(PLAYERS) + "<br>*= Being replaced<br>**= V/LA",
+    "accounts with underscores": "<b>Players</b><br>" + "<br>".join(_UNDERSCORED),
     "first vote count before any vote": "Vote Count 1.0<br><br>Not Voting (10): " + ", ".join(PLAYERS)
                                         + "<br><br>With 10 alive, it takes 6 to lynch.",
     "spread over spoilers": (
@@ -167,6 +171,8 @@ def listed_seats(style: str) -> list[str]:
         return [*PLAYERS[2:], *PLAYERS[:2]]
     if style == "names that end in a role-like word":
         return [*PLAYERS[:-1], "I Am Innocent"]
+    if style == "accounts with underscores":
+        return list(_UNDERSCORED)
     if style == "a numbered name ending in a role":
         return [*PLAYERS[:2], "1Shot Vanilla Town", *PLAYERS[3:]]
     return list(PLAYERS)

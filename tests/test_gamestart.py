@@ -244,6 +244,18 @@ def test_a_left_out_line_is_said_only_among_the_lists_lines():
     assert not facts.problems
 
 
+def test_the_new_names_of_a_second_list_repeating_the_seats_are_said():
+    """A second list of bare names in the post, most of them seats of the list above, two of them new: the new
+    names are said (not taken: a list of fates repeats the roster); a heading in its own paragraph is not."""
+    second = ["Gorse", "Alder", "Hazel", "Birch", "Cedar", "Damson"]
+    opening = ("<b>Players</b><br>" + "<br>".join(PLAYERS[:6]) + "<br><br>Events of the game so far:<br><br>"
+               + "<br>".join(second) + "<br><br>Votecounts<br><br>Links:")
+    facts = read_thread_facts(_thread(("Host", opening), ("Alder", "hi")))
+    assert [p.name for p in facts.players] == list(PLAYERS[:6])
+    assert facts.problems == ("post 0: Gorse, Hazel on the player list's lines not taken as seats (no player who "
+                              "posted vouches for them): check [[players]]",)
+
+
 def test_a_list_numbered_past_its_seats_is_said():
     """A list numbered to 10 with no line 4 gives nine seats: said; numbered 1 to 10, it says nothing."""
     opening = STYLES["numbered lines"].replace("<br>4. Damson", "")

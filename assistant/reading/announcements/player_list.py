@@ -355,6 +355,7 @@ def _list_entries(
                 kept = {id(e) for e in vouched}
                 dropped.extend(e.accounts[0] for _, run in chosen_runs for i, e in enumerate(run)
                                if id(e) not in kept and _bare(e) and _among_kept(run, i, kept))
+                dropped.extend(_new_in_repeating_lists(runs, chosen_runs, vouched))
             chosen = vouched
     if authors is None and plain_lists:  # nobody has posted: a plain list's headings and sentences drop out
         chosen = [e for _, run in chosen_runs for e in (_plain_seats(run, None) if id(run) in plain_lists else run)]
@@ -379,6 +380,29 @@ def _list_entries(
         else:
             merged.append(entry)
     return _chain_replacements(merged, lines, authors) if authors is not None else merged
+
+
+def _new_in_repeating_lists(
+    runs: list[tuple[bool, list[_Entry]]], chosen_runs: list[tuple[bool, list[_Entry]]], taken: list[_Entry]
+) -> list[str]:
+    """The new names of another list of bare names in the post, five or more, that repeats seats of the list
+    taken (a second list, or the fates beside the roster): a name there that no seat has, in a paragraph with
+    names of seats (a heading stands apart: "Events"), is said, not taken."""
+    keys = {a.casefold() for e in taken for a in e.accounts}
+    chosen = {id(run) for _, run in chosen_runs}
+    new: list[str] = []
+    for _, run in runs:
+        bare = [e for e in run if _style(e.line) == "" and _bare(e) and _starts_name(e.accounts[0])]
+        if id(run) in chosen or len(bare) < 5 or len(bare) * 2 <= len(run):
+            continue
+        if not any(e.accounts[0].casefold() in keys for e in bare):
+            continue
+        paragraphs = {e.paragraph for e in bare if e.accounts[0].casefold() in keys}
+        new.extend(e.accounts[0] for e in bare if e.accounts[0].casefold() not in keys and e.paragraph in paragraphs
+                   and not (
+            _HEADING_WORDS.search(e.accounts[0]) or DEAD_WORDS.search(e.accounts[0])
+            or _PHASE_WORDS.search(e.accounts[0])))
+    return list(dict.fromkeys(new))
 
 
 def _among_kept(run: list[_Entry], i: int, kept: set[int]) -> bool:
@@ -496,11 +520,17 @@ def _plain_seats(run: list[_Entry], authors: Names | None) -> list[_Entry]:
         apart = i > 0 and run[i - 1].paragraph != e.paragraph and (
             i == len(run) - 1 or run[i + 1].paragraph != e.paragraph)
         # "Not So Lucky" above "Elm, Cop, killed Night 1"
-        heads = i + 1 < len(run) and run[i + 1].accounts[0][:1].isalnum() and bool(
+        heads = i + 1 < len(run) and _starts_name(run[i + 1].accounts[0]) and bool(
             _after_name(run[i + 1]).strip(" *^"))  # a legend below ("*= Being replaced") heads nothing
-        return _style(e.line) == "" and _bare(e) and e.accounts[0][:1].isalnum() and not apart and not heads and not (
+        return _style(e.line) == "" and _bare(e) and _starts_name(e.accounts[0]) and not apart and not heads and not (
             _HEADING_WORDS.search(e.accounts[0]) or DEAD_WORDS.search(e.accounts[0]))
     return [e for i, e in enumerate(run) if seat(i)]
+
+
+def _starts_name(text: str) -> bool:
+    """A line's first name starts as an account does: a letter or digit, or an underscore before one
+    ("_over9000"); "* prod", "#12" and "+ = confirmed" do not."""
+    return bool(re.match(r"_*[^\W_]", text))
 
 
 def _bare(entry: _Entry) -> bool:
@@ -607,7 +637,7 @@ def _vouched(
         and heads no lines of another shape below it ("Not So Much" above "Elm, Cop, killed Night 1"). A list
         repeating another's players (the fates under the roster) adds none: a slip there is no new seat."""
         e = run[i]
-        if note(e) is None or not e.accounts[0][:1].isalnum() or _LIST_HEADER.match(plain_text(e.line)) or (
+        if note(e) is None or not _starts_name(e.accounts[0]) or _LIST_HEADER.match(plain_text(e.line)) or (
                 _HEADING_WORDS.search(e.accounts[0])) or e.paragraph in repeating:
             return False
         if marked[i]:
@@ -637,7 +667,7 @@ def _vouched(
         e, near = run[i], between(i)
         return bool(near) and all(posted[j] for j in near) and all(style(run[j]) == style(e) for j in near) and (
             style(e) != "" and separated(e) or alone(e, near)
-        ) and not _LIST_HEADER.match(plain_text(e.line)) and e.accounts[0][:1].isalnum()
+        ) and not _LIST_HEADER.match(plain_text(e.line)) and _starts_name(e.accounts[0])
 
     def whole(i: int) -> _Entry | None:
         """A numbered or bulleted line whose name was cut where a role-like word begins, with nothing setting

@@ -147,8 +147,11 @@ def squash(name: str) -> str:
 
 
 def clean_name(text: str) -> str:
-    text = plain_text(text)
-    text = re.sub(r"^[\s\W_]+|[\s\W_]+$", lambda m: "" if not m.group(0).strip("_") else m.group(0), text)
+    """A name as typed, marks around it aside; an underscore touching it is the account's own ("_over9000"), a
+    run of them set apart by a space is a blank to fill ("____ Alder")."""
+    text = re.sub(r"^_+\s+|\s+_+$", "", plain_text(text))
+    if not re.search(r"[^\W_]", text):
+        return ""
     return text.strip(" .,:;!?*()[]{}\"'`~-–—|•·><†‡✝☠")
 
 
