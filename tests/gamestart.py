@@ -94,7 +94,7 @@ START = datetime(2026, 3, 2, 15, 0, tzinfo=UTC)
 _NOTES = ("", " (alt)", " - confirmed", " (V/LA until Friday)", "", " - confirmed", "", "", " (replacement)", "")
 
 
-_UNDERSCORED = (*PLAYERS[:7], "_Hazel", "Ivy_", "__Juniper__")  # an underscore touching a name is the account's
+_OWN_MARKS = (*PLAYERS[:6], "[Gorse]", "_Hazel", "Ivy_", "__Juniper__")  # the account's own marks
 
 
 def _profile(name: str, n: int) -> str:
@@ -136,7 +136,9 @@ STYLES: dict[str, str] = {
     "numbered lines in one bullet": "Playerlist:<ul><li>" + "<br>".join(f"{n}. {p}" for n, p in enumerate(PLAYERS, 1))
                                     + "</li></ul>",
     "one per line above a legend": "Still standing:<br>" + "<br>".join(PLAYERS) + "<br>*= Being replaced<br>**= V/LA",
-    "accounts with underscores": "<b>Players</b><br>" + "<br>".join(_UNDERSCORED),
+    "accounts with underscores and brackets": "<b>Players</b><br>" + "<br>".join(_OWN_MARKS),
+    "numbered accounts with underscores and brackets": "Players<br>" + "<br>".join(
+        f"{n}. {p}" for n, p in enumerate(_OWN_MARKS, 1)),
     "first vote count before any vote": "Vote Count 1.0<br><br>Not Voting (10): " + ", ".join(PLAYERS)
                                         + "<br><br>With 10 alive, it takes 6 to lynch.",
     "spread over spoilers": (
@@ -171,8 +173,8 @@ def listed_seats(style: str) -> list[str]:
         return [*PLAYERS[2:], *PLAYERS[:2]]
     if style == "names that end in a role-like word":
         return [*PLAYERS[:-1], "I Am Innocent"]
-    if style == "accounts with underscores":
-        return list(_UNDERSCORED)
+    if style in ("accounts with underscores and brackets", "numbered accounts with underscores and brackets"):
+        return list(_OWN_MARKS)
     if style == "a numbered name ending in a role":
         return [*PLAYERS[:2], "1Shot Vanilla Town", *PLAYERS[3:]]
     return list(PLAYERS)

@@ -91,6 +91,10 @@ def _read_entry(line: str, authors: Names | None, moderators: set[str]) -> _Entr
         return None
     if ":" in plain and _STAFF_LABEL.search(plain.split(":", 1)[0]):
         return None  # "Back-Up Mod: Spare", "Normalcy Reviewers: A, B": the game's staff, not its players
+    whole = re.fullmatch(r"\[[^\[\]]+\]", bare.strip(" *^"))
+    if whole and name_like(whole.group(0)) and not _SEAT_NOTE.search(whole.group(0)) and not (
+            _PHASE_WORDS.search(whole.group(0)) or whole.group(0).casefold()[1:-1] in moderators):
+        return _Entry((whole.group(0),), False, line)  # "[winger]": a name in brackets alone is the account's
     # Struck accounts are earlier accounts of the seat (or a dead seat when it is the only one).
     struck = [
         clean_name(name)
@@ -528,9 +532,9 @@ def _plain_seats(run: list[_Entry], authors: Names | None) -> list[_Entry]:
 
 
 def _starts_name(text: str) -> bool:
-    """A line's first name starts as an account does: a letter or digit, or an underscore before one
-    ("_over9000"); "* prod", "#12" and "+ = confirmed" do not."""
-    return bool(re.match(r"_*[^\W_]", text))
+    """A line's first name starts as an account does: a letter or digit, or an underscore or a bracket before
+    one ("_over9000", "[winger]"); "* prod", "#12" and "+ = confirmed" do not."""
+    return bool(re.match(r"[_\[]*[^\W_]", text))
 
 
 def _bare(entry: _Entry) -> bool:

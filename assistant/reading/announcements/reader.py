@@ -99,7 +99,8 @@ def read_thread_facts(
             problems.append(f"post {list_post}: the player list is numbered to {top} but gives {len(entries)} seats "
                             f"(no line numbered {', '.join(map(str, gaps))}): check [[players]]")
         # a name taken on another line, its mark aside ("+ Alder" under "+ = confirmed"), is no seat left out
-        left = [name for name in dropped if squash(name) not in {squash(a) for e in entries for a in e.accounts}]
+        taken = {squash(a) for e in entries for a in e.accounts}
+        left = list(dict.fromkeys(name for name in dropped if squash(name) not in taken))
         if left and entries:
             problems.append(f"post {list_post}: {', '.join(left)} on the player list's lines not taken as seats "
                             "(no player who posted vouches for them): check [[players]]")
