@@ -160,27 +160,33 @@ corpus = pytest.importorskip("corpus")
 def test_real_openings_at_the_games_start_keep_their_seats():
     """Both sets' openings with the end-of-game marks taken out, a third of the players posted: a floor on
     the seats found (85.9% with counted headers and lists in parts; 97.9% with day 1's first count before any
-    vote and plain lists of bare names, of a ceiling of 99.0%: `python bench/openings.py` gives each miss and
-    why), few seats that are no slot, and a stated size that differs from the list is said."""
+    vote and plain lists of bare names; 98.1% with an account's brackets and underscore its own, of a ceiling
+    of 99.0%: `python bench/openings.py` gives each miss and why), few seats that are no slot; and never
+    silently: a game with a seat missed or invented says so (3 of 17 do not: 1112 and 1147, where nothing at
+    the start tells of the seat, and 1931's seat read as the list spells it), and few games read right raise a
+    word (5 of 95)."""
     found = total = invented = 0
-    said = silent = 0
+    silent = false_word = 0
     for corpus_dir in (corpus.CORPUS_DIR, corpus.MORE_CORPUS_DIR):
         for game in corpus.load_games(corpus_dir):
             facts = read_thread_facts(start_thread(game))
             got = {a.casefold() for p in facts.players for a in (p.name, *p.replacements)}
             accounts = {a.casefold() for s in game.seats for a in s.accounts}
             missing = [s for s in game.seats if not got & {a.casefold() for a in s.accounts}]
+            made_up = [p for p in facts.players if p.name.casefold() not in accounts and not
+                       {a.casefold() for a in p.replacements} & accounts]
             total += len(game.seats)
             found += len(game.seats) - len(missing)
-            invented += sum(1 for p in facts.players if p.name.casefold() not in accounts and not
-                            {a.casefold() for a in p.replacements} & accounts)
-            if missing and facts.players:
-                said += any("check [[players]]" in p for p in facts.problems)
-                silent += not any("check [[players]]" in p for p in facts.problems)
-    assert found / total >= 0.974  # 1392/1422 (97.9%)
-    assert invented <= 7  # headings read as names, slips a later list repeats, "Dunker doodles" (the
-    # moderator's own spelling of the seat Dunkerdoodles), "[winger]" read as "winger"
-    assert said > silent
+            invented += len(made_up)
+            says = any("check [[players]]" in p or "no player list found" in p for p in facts.problems)
+            silent += bool(missing or made_up) and not says
+            false_word += not missing and not made_up and says
+    assert found / total >= 0.979  # 1395/1422 (98.1%)
+    assert invented <= 5  # headings read as names, slips a later list repeats, "Dunker doodles" (the
+    # moderator's own spelling of the seat Dunkerdoodles)
+    assert silent <= 3  # 1112, 1147 (a 13th seat nothing at the start names or counts), and 1931 (the seat
+    # read as the list spells it, "Dunker doodles": the account joins it when it posts)
+    assert false_word <= 5  # a stated size after a Night 0 kill (1647) or in an opening kept up to date (1462)
 
 
 def test_a_live_game_from_its_first_page_a_listed_name_spelled_otherwise_joins_its_seat(tmp_path):
