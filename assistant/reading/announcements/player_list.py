@@ -403,9 +403,7 @@ def _new_in_repeating_lists(
             continue
         paragraphs = {e.paragraph for e in bare if e.accounts[0].casefold() in keys}
         new.extend(e.accounts[0] for e in bare if e.accounts[0].casefold() not in keys and e.paragraph in paragraphs
-                   and not (
-            _HEADING_WORDS.search(e.accounts[0]) or DEAD_WORDS.search(e.accounts[0])
-            or _PHASE_WORDS.search(e.accounts[0])))
+                   and not any(w.search(e.accounts[0]) for w in (_HEADING_WORDS, DEAD_WORDS, _PHASE_WORDS)))
     return list(dict.fromkeys(new))
 
 
