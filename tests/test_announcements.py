@@ -1017,3 +1017,22 @@ def test_a_replacement_taken_for_a_co_moderator_tells_no_news():
     assert facts.moderators == ("Host",) and facts.moderators_cite is None
     assert facts.deaths == () and [(e.day, e.post) for e in facts.day_ends] == []
     assert [(r.player, r.new, r.post) for r in facts.replacements] == [("Gorse", "Newbie", 10)]
+
+
+def test_a_pictures_placeholder_in_a_list_item_is_no_seat():
+    """An avatar list where one player has no picture: the item shows "no avatar" where the image would be, and
+    the name below it is the seat (the placeholder is never a player), at the start and on a finished thread."""
+    def items(note: str) -> str:
+        return "".join(
+            f'<li><img src="https://f.example/a{n}.png" alt="Image"><br>{name}<br></li>' if name != "Damson" else
+            f'<li><span style="font-size:smaller">no avatar</span><br>Damson{note}<br></li>'
+            for n, name in enumerate(PLAYERS)
+        )
+
+    seats = _seats(f"Welcome!<br><ol>{items('')}</ol>Day 1 begins now.", "Alder")
+    assert seats == {name: (name,) for name in PLAYERS}
+    note = ' <span style="font-size:50%">replaced Oldamson</span>'
+    seats = _seats(f"Welcome!<br><ol>{items(note)}</ol>Day 1 begins now.", *PLAYERS, "Oldamson")
+    assert "no avatar" not in seats and len(seats) == len(PLAYERS)
+    assert seats["Oldamson"] == ("Oldamson", "Damson")
+
