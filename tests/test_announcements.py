@@ -1036,3 +1036,15 @@ def test_a_pictures_placeholder_in_a_list_item_is_no_seat():
     assert "no avatar" not in seats and len(seats) == len(PLAYERS)
     assert seats["Oldamson"] == ("Oldamson", "Damson")
 
+
+def test_a_hydras_heads_named_in_the_lists_note_are_accounts_of_its_seat():
+    """ "Cedar (hydra of Cyan and Teal)": one seat played by two people; each head may post and vote under its
+    own account, at the start (nobody has posted) as on a finished thread. A hydra whose heads are private
+    keeps its one account."""
+    opening = ("Players:<br>1. Alder<br>2. Birch (hydra, private heads)<br>3. Cedar (hydra of Cyan and Teal)<br>"
+               "4. Damson (a Hydra of Dun, Umber &amp; Sepia)<br>5. Elm<br>6. Fir<br>7. Gorse")
+    for posters in (("Alder",), (*PLAYERS, "Teal")):
+        seats = _seats(opening, *posters)
+        assert len(seats) == len(PLAYERS) and seats["Birch"] == ("Birch",)
+        assert seats["Cedar"] == ("Cedar", "Cyan", "Teal")
+        assert seats["Damson"] == ("Damson", "Dun", "Umber", "Sepia")
