@@ -1048,3 +1048,21 @@ def test_a_hydras_heads_named_in_the_lists_note_are_accounts_of_its_seat():
         assert len(seats) == len(PLAYERS) and seats["Birch"] == ("Birch",)
         assert seats["Cedar"] == ("Cedar", "Cyan", "Teal")
         assert seats["Damson"] == ("Damson", "Dun", "Umber", "Sepia")
+
+
+def test_the_game_told_won_while_a_day_is_open_ends_that_day():
+    """No "lynched", no "Night": the game's end is the open day's end, and the flip it tells is the lynch. A
+    win told as a condition ("Town wins if ...") ends nothing."""
+    facts = read_game(
+        ("Alder", "VOTE: Birch"),
+        ("Host", "Remember: the town wins if the last mafia goon is lynched."),
+        ("Cedar", "VOTE: Birch"),
+        ("Host", "Birch was the last mafia goon and, with that, the town fulfills its win condition!<br>"
+                 "I'll post the night actions later."),
+        ("Cedar", "gg all"),
+    )
+    assert [(e.day, e.post) for e in facts.day_ends] == [(1, 11)]
+    assert [(e.day, e.player, e.post) for e in facts.eliminations] == [(1, "Birch", 11)]
+    assert facts.deaths == ()
+    unnamed = read_game(("Alder", "VOTE: Birch"), ("Host", "Town wins!"), ("Birch", "gg"))
+    assert [(e.day, e.post) for e in unnamed.day_ends] == [(1, 9)] and unnamed.eliminations == ()

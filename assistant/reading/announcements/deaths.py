@@ -96,16 +96,32 @@ _LYNCHED_WAGON = re.compile(
 _GAME_WON = re.compile(
     r"^\W*(?:the\s+)?[\w' -]{1,40}?\s+(?:has|have)\s+won(?:\s+the\s+game)?\s*!*\.?\s*$|"
     r"^\W*(?:the\s+)?(?:town|mafia|scum|village|wolves|werewolves|cult|serial\s+killer)\s+wins?(?:\s+the\s+game)?\s*!*\.?\s*$|"
-    r"\bthe\s+game\s+is\s+over\b|^\W*game\s+over\b",
+    r"\bthe\s+game\s+is\s+over\b|^\W*game\s+over\b|"
+    r"\b(?:fulfil+s|fulfil+ed|meets|met|achieves|achieved)\s+(?:its|their|the)\s+win\s+condition\b",
     re.IGNORECASE,
 )
 
 
-def read_game_won(plain: str, state: State) -> None:
+def read_game_won(plain: str, post: PostLike, cite: Cite, state: State) -> None:
     """ "Chuck has won!", "Town wins.", "The game is over" after a day or night ended: the game is over, and
-    what the moderator writes next (a word to each player: "Alder, day 2, never forget") tells no deaths."""
-    if (state.night or state.ended) and _GAME_WON.search(plain) and not CONDITION.search(plain):
+    what the moderator writes next (a word to each player: "Alder, day 2, never forget") tells no deaths. Told
+    while a day is open ("Formerfish was the last mafia goon and the town fulfills its win condition"), the
+    game's end ends that day in this post (:func:`end_day_with_game`)."""
+    if not _GAME_WON.search(plain) or CONDITION.search(plain):
+        return
+    if state.night or state.ended:
         state.over = True
+    elif state.day and state.won_in_day is None:
+        state.won_in_day = (post.number, cite)
+
+
+def end_day_with_game(post: PostLike, state: State) -> None:
+    """The post told the game won while its day was open, and no sentence of it ended the day: the game's end
+    is the day's end (the day's last vote, or the flip the post tells, gives its lynch). The game is over."""
+    if state.won_in_day is None or state.won_in_day[0] != post.number:
+        return
+    state.end_day(post, state.won_in_day[1])
+    state.lynched = True
 
 
 def read_lynch(plain: str, post: PostLike, cite: Cite, state: State, names: Names) -> bool:
