@@ -1066,3 +1066,23 @@ def test_the_game_told_won_while_a_day_is_open_ends_that_day():
     assert facts.deaths == ()
     unnamed = read_game(("Alder", "VOTE: Birch"), ("Host", "Town wins!"), ("Birch", "gg"))
     assert [(e.day, e.post) for e in unnamed.day_ends] == [(1, 9)] and unnamed.eliminations == ()
+
+
+def test_a_role_told_with_the_lynch_in_an_open_day_is_its_lynch_by_nickname_too():
+    """ "Quil is a VT, official lynch scene here later": the day's lynch, told before its write-up, of the
+    player whose account alone starts with the name. A role told with no word of the lynch, or as a
+    condition, ends nothing."""
+    names = ("Alder", "Birchwood", "Cedar", "Damson", "Elm", "Fir", "Gorse")
+    opening = ("Host", "Players<br>" + "<br>".join(names))
+    chatter = [(name, f"hello from {name}") for name in names]
+    facts = read_thread_facts(make_thread(
+        opening, *chatter,
+        ("Host", "Damson is a Mason with Elm, as the setup says."),
+        ("Host", "If Alder is a VT, the lynch went wrong."),
+        ("Alder", "VOTE: Birchwood"),
+        ("Host", "Birch is a VT, official lynch scene here later."),
+        ("Host", "Cedar, Vanilla Townie, was killed Night 1."),
+    ))
+    assert [(e.day, e.player, e.post) for e in facts.eliminations] == [(1, "Birchwood", 11)]
+    assert [(e.day, e.post) for e in facts.day_ends] == [(1, 11)]
+    assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 12)]

@@ -155,10 +155,13 @@ def read_lynch(plain: str, post: PostLike, cite: Cite, state: State, names: Name
 
 def read_hammered_flip(plain: str, post: PostLike, cite: Cite, state: State, names: Names) -> bool:
     """A role told of the one seat the day's last count shows at majority, while the day is open ("Alder was a
-    Vanilla Townie, formatting later"), is that day's lynch: the day ends here."""
-    if state.night or state.ended or state.wagons is None or state.wagons[0] != state.day:
+    Vanilla Townie, formatting later"), is that day's lynch: the day ends here. So is a role told of a living
+    player in a sentence that speaks of the lynch ("Quil is a VT, official lynch scene here later")."""
+    if state.night or state.ended or state.has_elimination(state.day):
         return False
-    if state.has_elimination(state.day):
+    if read_lynch_scene_flip(plain, post, cite, state, names):
+        return True
+    if state.wagons is None or state.wagons[0] != state.day:
         return False
     _, wagons, majority = state.wagons
     at_majority = [seat for seat, votes in wagons.items() if votes >= majority and seat not in state.dead]
@@ -171,6 +174,33 @@ def read_hammered_flip(plain: str, post: PostLike, cite: Cite, state: State, nam
     if NEGATION.search(rest) or re.search(r"\breplac|\?", rest, re.IGNORECASE):
         return False
     state.add("elims", Elimination(state.day, at_majority[0], post.number, cite))
+    state.end_day(post, cite)
+    state.lynched = True
+    return True
+
+
+# "Alder is a VT, lynch scene later", "Alder was a Mafia Goon. Lynch writeup to follow": a role told of a player
+_IS_ROLE = re.compile(r"^\W*(?P<name>[^,.;:!?\n]{2,40}?)\s+(?:is|was)\s+(?:a|an|the)\s+(?P<rest>.{2,160})$",
+                      re.IGNORECASE)
+_ROLE_SHORT = re.compile(r"\b(?:vt|vts)\b", re.IGNORECASE)  # the vanilla townie's everyday shorthand
+
+
+def read_lynch_scene_flip(plain: str, post: PostLike, cite: Cite, state: State, names: Names) -> bool:
+    """While a day is open, a sentence that tells a living player's role and speaks of the lynch ("Quil is a
+    VT, official lynch scene here later") tells that day's lynch; the player may be named by an account or
+    by the first letters of one account alone (four at least)."""
+    match = _IS_ROLE.match(plain)
+    if not match or not re.search(r"\blynch", match.group("rest"), re.IGNORECASE):
+        return False
+    rest = match.group("rest")
+    if not (ROLE_WORDS.match(rest) or _ROLE_SHORT.match(rest) or re.match(r"\w+\s+" + _ROLES, rest, re.I)):
+        return False
+    if NEGATION.search(plain) or CONDITION.search(plain) or re.search(r"\breplac|\?", plain, re.IGNORECASE):
+        return False
+    seat = flipped_seat(match.group("name"), names) or names.nickname(match.group("name"))
+    if seat is None or seat in state.dead or any(other != seat for _, _, other in names.find(rest)):
+        return False
+    state.add("elims", Elimination(state.day, seat, post.number, cite))
     state.end_day(post, cite)
     state.lynched = True
     return True
