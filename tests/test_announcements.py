@@ -1086,3 +1086,15 @@ def test_a_role_told_with_the_lynch_in_an_open_day_is_its_lynch_by_nickname_too(
     assert [(e.day, e.player, e.post) for e in facts.eliminations] == [(1, "Birchwood", 11)]
     assert [(e.day, e.post) for e in facts.day_ends] == [(1, 11)]
     assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 12)]
+
+
+def test_a_flip_names_its_player_as_the_moderator_spells_him_one_letter_off():
+    """ "The Ruffling was a Mafia goon" for the account "The Rufflig": the lynch the day's end post tells,
+    with the tolerance the list reader gives the moderator's names (one letter off, six letters at least)."""
+    names = ("Alder", "The Rufflig", "Cedar", "Damson", "Elm", "Fir", "Gorse")
+    facts = read_thread_facts(make_thread(
+        ("Host", "Players<br>" + "<br>".join(names)), *[(name, f"hello from {name}") for name in names],
+        ("Alder", "VOTE: The Rufflig"),
+        ("Host", "Claiming a role so you don't get lynched.<br>The Ruffling was a Mafia goon<br>Night starts now"),
+    ))
+    assert [(e.day, e.player, e.post) for e in facts.eliminations] == [(1, "The Rufflig", 9)]

@@ -414,9 +414,10 @@ _ADDRESSED = re.compile(r"(?:you|your|you're|i|i'm|we|thanks|thank|sorry|please|
 
 
 def flipped_seat(name: str, names: Names) -> str | None:
-    """The seat a flip names: its account, else the first words of one account alone ("Elmo, Neighborizer,
-    has been killed" for the account "Elmo TeH AzN")."""
-    seat = names.seat(name)
+    """The seat a flip names: its account, as the moderator spells it (one letter off: "The Ruffling" for the
+    account "The Rufflig"), else the first words of one account alone ("Elmo, Neighborizer, has been killed"
+    for the account "Elmo TeH AzN")."""
+    seat = names.seat(name) or names.seat(names.spelled(clean_name(name)))
     words = clean_name(name).casefold().split()
     if seat is not None or not words or len("".join(words)) < 4:
         return seat
