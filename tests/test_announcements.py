@@ -1017,3 +1017,84 @@ def test_a_replacement_taken_for_a_co_moderator_tells_no_news():
     assert facts.moderators == ("Host",) and facts.moderators_cite is None
     assert facts.deaths == () and [(e.day, e.post) for e in facts.day_ends] == []
     assert [(r.player, r.new, r.post) for r in facts.replacements] == [("Gorse", "Newbie", 10)]
+
+
+def test_a_pictures_placeholder_in_a_list_item_is_no_seat():
+    """An avatar list where one player has no picture: the item shows "no avatar" where the image would be, and
+    the name below it is the seat (the placeholder is never a player), at the start and on a finished thread."""
+    def items(note: str) -> str:
+        return "".join(
+            f'<li><img src="https://f.example/a{n}.png" alt="Image"><br>{name}<br></li>' if name != "Damson" else
+            f'<li><span style="font-size:smaller">no avatar</span><br>Damson{note}<br></li>'
+            for n, name in enumerate(PLAYERS)
+        )
+
+    seats = _seats(f"Welcome!<br><ol>{items('')}</ol>Day 1 begins now.", "Alder")
+    assert seats == {name: (name,) for name in PLAYERS}
+    note = ' <span style="font-size:50%">replaced Oldamson</span>'
+    seats = _seats(f"Welcome!<br><ol>{items(note)}</ol>Day 1 begins now.", *PLAYERS, "Oldamson")
+    assert "no avatar" not in seats and len(seats) == len(PLAYERS)
+    assert seats["Oldamson"] == ("Oldamson", "Damson")
+
+
+def test_a_hydras_heads_named_in_the_lists_note_are_accounts_of_its_seat():
+    """ "Cedar (hydra of Cyan and Teal)": one seat played by two people; each head may post and vote under its
+    own account, at the start (nobody has posted) as on a finished thread. A hydra whose heads are private
+    keeps its one account."""
+    opening = ("Players:<br>1. Alder<br>2. Birch (hydra, private heads)<br>3. Cedar (hydra of Cyan and Teal)<br>"
+               "4. Damson (a Hydra of Dun, Umber &amp; Sepia)<br>5. Elm<br>6. Fir<br>7. Gorse")
+    for posters in (("Alder",), (*PLAYERS, "Teal")):
+        seats = _seats(opening, *posters)
+        assert len(seats) == len(PLAYERS) and seats["Birch"] == ("Birch",)
+        assert seats["Cedar"] == ("Cedar", "Cyan", "Teal")
+        assert seats["Damson"] == ("Damson", "Dun", "Umber", "Sepia")
+
+
+def test_the_game_told_won_while_a_day_is_open_ends_that_day():
+    """No "lynched", no "Night": the game's end is the open day's end, and the flip it tells is the lynch. A
+    win told as a condition ("Town wins if ...") ends nothing."""
+    facts = read_game(
+        ("Alder", "VOTE: Birch"),
+        ("Host", "Remember: the town wins if the last mafia goon is lynched."),
+        ("Cedar", "VOTE: Birch"),
+        ("Host", "Birch was the last mafia goon and, with that, the town fulfills its win condition!<br>"
+                 "I'll post the night actions later."),
+        ("Cedar", "gg all"),
+    )
+    assert [(e.day, e.post) for e in facts.day_ends] == [(1, 11)]
+    assert [(e.day, e.player, e.post) for e in facts.eliminations] == [(1, "Birch", 11)]
+    assert facts.deaths == ()
+    unnamed = read_game(("Alder", "VOTE: Birch"), ("Host", "Town wins!"), ("Birch", "gg"))
+    assert [(e.day, e.post) for e in unnamed.day_ends] == [(1, 9)] and unnamed.eliminations == ()
+
+
+def test_a_role_told_with_the_lynch_in_an_open_day_is_its_lynch_by_nickname_too():
+    """ "Quil is a VT, official lynch scene here later": the day's lynch, told before its write-up, of the
+    player whose account alone starts with the name. A role told with no word of the lynch, or as a
+    condition, ends nothing."""
+    names = ("Alder", "Birchwood", "Cedar", "Damson", "Elm", "Fir", "Gorse")
+    opening = ("Host", "Players<br>" + "<br>".join(names))
+    chatter = [(name, f"hello from {name}") for name in names]
+    facts = read_thread_facts(make_thread(
+        opening, *chatter,
+        ("Host", "Damson is a Mason with Elm, as the setup says."),
+        ("Host", "If Alder is a VT, the lynch went wrong."),
+        ("Alder", "VOTE: Birchwood"),
+        ("Host", "Birch is a VT, official lynch scene here later."),
+        ("Host", "Cedar, Vanilla Townie, was killed Night 1."),
+    ))
+    assert [(e.day, e.player, e.post) for e in facts.eliminations] == [(1, "Birchwood", 11)]
+    assert [(e.day, e.post) for e in facts.day_ends] == [(1, 11)]
+    assert [(s.day, s.post) for s in facts.day_starts] == [(1, 0), (2, 12)]
+
+
+def test_a_flip_names_its_player_as_the_moderator_spells_him_one_letter_off():
+    """ "The Ruffling was a Mafia goon" for the account "The Rufflig": the lynch the day's end post tells,
+    with the tolerance the list reader gives the moderator's names (one letter off, six letters at least)."""
+    names = ("Alder", "The Rufflig", "Cedar", "Damson", "Elm", "Fir", "Gorse")
+    facts = read_thread_facts(make_thread(
+        ("Host", "Players<br>" + "<br>".join(names)), *[(name, f"hello from {name}") for name in names],
+        ("Alder", "VOTE: The Rufflig"),
+        ("Host", "Claiming a role so you don't get lynched.<br>The Ruffling was a Mafia goon<br>Night starts now"),
+    ))
+    assert [(e.day, e.player, e.post) for e in facts.eliminations] == [(1, "The Rufflig", 9)]

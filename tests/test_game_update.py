@@ -135,3 +135,29 @@ def test_an_announcement_the_game_file_cannot_hold_is_reported_and_the_rest_writ
     assert parse_game(report.text).deaths == ()
     assert len(report.disagreements) == 1
     assert "deaths[1].phase" in report.disagreements[0] and "(post 19; not written)" in report.disagreements[0]
+
+
+def test_a_deadline_the_moderator_moves_is_not_written_back_over_the_later_one():
+    """A joke "6 minute deadline" put right in the next post: `new` writes the day's last deadline as its end;
+    `update` on the same thread writes nothing that moves it back, and one that has only seen the first
+    deadline moves it forward with a declared change."""
+    from assistant.counting.clock import day_bounds
+    from assistant.gamefile.rules import load_ruleset
+    from assistant.reading.announcements import read_thread_facts
+    from assistant.upkeep.new import plan_game_file
+
+    thread = [*THREAD[:10],
+              post(10, "Gardener", "<p>You want a short day? OK. Deadline is Mar 2, 2026 at 8:00 UTC.</p>"),
+              post(11, "Gardener", "<p>No, really: the deadline is Mar 9, 2026 at 22:00 UTC.</p>"),
+              *chatter(12, 14)]
+    later = datetime(2026, 3, 9, 22, tzinfo=UTC)
+    ruleset = load_ruleset("mafiascum")
+    written = plan_game_file(read_thread_facts(thread), thread="https://forum.example.org/t/garden/77",
+                             forum="phpbb").text
+    assert day_bounds(parse_game(written), ruleset, 1).end == later
+    report = plan_update(written, thread, path="garden.toml")
+    assert day_bounds(parse_game(report.text), ruleset, 1).end == later
+    seen_first = plan_update(game_text(), thread[:11], path="garden.toml").text
+    assert day_bounds(parse_game(seen_first), ruleset, 1).end == datetime(2026, 3, 2, 8, tzinfo=UTC)
+    report = plan_update(seen_first, thread, path="garden.toml")
+    assert day_bounds(parse_game(report.text), ruleset, 1).end == later

@@ -219,10 +219,13 @@ def edits_from_facts(
     edits.extend(AddReplacement(r.player, r.new, r.post, r.cite) for r in facts.replacements)
     if clocked and (facts.day_starts or facts.day_ends):
         notes.append("days follow the ruleset's clock from the game's start: announced day starts and ends not written")
+    # a deadline the moderator moved later in the thread is not written: `new` writes each day's last as its
+    # ``end``, and the earlier one, written as a declared change beside it, would move the end back
+    last_deadline = {d.day: d.post for d in facts.deadlines}
     if not clocked:
         for start in facts.day_starts:
             edits.append(SetDay(start.day, start.cite, start_post=start.post))
-            if start.deadline is not None:
+            if start.deadline is not None and last_deadline.get(start.day, start.post) <= start.post:
                 edits.append(SetDeadline(start.day, start.deadline, start.cite))
         for end in facts.day_ends:
             edits.append(SetDay(end.day, end.cite, end_post=end.post))
@@ -232,7 +235,7 @@ def edits_from_facts(
     for death in facts.deaths:
         edits.append(AddDeath(death.player, death.phase, death.cite, death.post))
     for deadline in facts.deadlines:
-        if not clocked:
+        if not clocked and deadline.post >= last_deadline[deadline.day]:
             edits.append(SetDeadline(deadline.day, deadline.time, deadline.cite))
         elif deadline.kind == "extension":  # the clock keeps the deadline; a declared change is written
             edits.append(AddEvent(deadline.day, "deadline", deadline.cite, post=deadline.post, time=deadline.time))

@@ -96,16 +96,32 @@ _LYNCHED_WAGON = re.compile(
 _GAME_WON = re.compile(
     r"^\W*(?:the\s+)?[\w' -]{1,40}?\s+(?:has|have)\s+won(?:\s+the\s+game)?\s*!*\.?\s*$|"
     r"^\W*(?:the\s+)?(?:town|mafia|scum|village|wolves|werewolves|cult|serial\s+killer)\s+wins?(?:\s+the\s+game)?\s*!*\.?\s*$|"
-    r"\bthe\s+game\s+is\s+over\b|^\W*game\s+over\b",
+    r"\bthe\s+game\s+is\s+over\b|^\W*game\s+over\b|"
+    r"\b(?:fulfil+s|fulfil+ed|meets|met|achieves|achieved)\s+(?:its|their|the)\s+win\s+condition\b",
     re.IGNORECASE,
 )
 
 
-def read_game_won(plain: str, state: State) -> None:
+def read_game_won(plain: str, post: PostLike, cite: Cite, state: State) -> None:
     """ "Chuck has won!", "Town wins.", "The game is over" after a day or night ended: the game is over, and
-    what the moderator writes next (a word to each player: "Alder, day 2, never forget") tells no deaths."""
-    if (state.night or state.ended) and _GAME_WON.search(plain) and not CONDITION.search(plain):
+    what the moderator writes next (a word to each player: "Alder, day 2, never forget") tells no deaths. Told
+    while a day is open ("Formerfish was the last mafia goon and the town fulfills its win condition"), the
+    game's end ends that day in this post (:func:`end_day_with_game`)."""
+    if not _GAME_WON.search(plain) or CONDITION.search(plain):
+        return
+    if state.night or state.ended:
         state.over = True
+    elif state.day and state.won_in_day is None:
+        state.won_in_day = (post.number, cite)
+
+
+def end_day_with_game(post: PostLike, state: State) -> None:
+    """The post told the game won while its day was open, and no sentence of it ended the day: the game's end
+    is the day's end (the day's last vote, or the flip the post tells, gives its lynch). The game is over."""
+    if state.won_in_day is None or state.won_in_day[0] != post.number:
+        return
+    state.end_day(post, state.won_in_day[1])
+    state.lynched = True
 
 
 def read_lynch(plain: str, post: PostLike, cite: Cite, state: State, names: Names) -> bool:
@@ -139,10 +155,13 @@ def read_lynch(plain: str, post: PostLike, cite: Cite, state: State, names: Name
 
 def read_hammered_flip(plain: str, post: PostLike, cite: Cite, state: State, names: Names) -> bool:
     """A role told of the one seat the day's last count shows at majority, while the day is open ("Alder was a
-    Vanilla Townie, formatting later"), is that day's lynch: the day ends here."""
-    if state.night or state.ended or state.wagons is None or state.wagons[0] != state.day:
+    Vanilla Townie, formatting later"), is that day's lynch: the day ends here. So is a role told of a living
+    player in a sentence that speaks of the lynch ("Quil is a VT, official lynch scene here later")."""
+    if state.night or state.ended or state.has_elimination(state.day):
         return False
-    if state.has_elimination(state.day):
+    if read_lynch_scene_flip(plain, post, cite, state, names):
+        return True
+    if state.wagons is None or state.wagons[0] != state.day:
         return False
     _, wagons, majority = state.wagons
     at_majority = [seat for seat, votes in wagons.items() if votes >= majority and seat not in state.dead]
@@ -155,6 +174,33 @@ def read_hammered_flip(plain: str, post: PostLike, cite: Cite, state: State, nam
     if NEGATION.search(rest) or re.search(r"\breplac|\?", rest, re.IGNORECASE):
         return False
     state.add("elims", Elimination(state.day, at_majority[0], post.number, cite))
+    state.end_day(post, cite)
+    state.lynched = True
+    return True
+
+
+# "Alder is a VT, lynch scene later", "Alder was a Mafia Goon. Lynch writeup to follow": a role told of a player
+_IS_ROLE = re.compile(r"^\W*(?P<name>[^,.;:!?\n]{2,40}?)\s+(?:is|was)\s+(?:a|an|the)\s+(?P<rest>.{2,160})$",
+                      re.IGNORECASE)
+_ROLE_SHORT = re.compile(r"\b(?:vt|vts)\b", re.IGNORECASE)  # the vanilla townie's everyday shorthand
+
+
+def read_lynch_scene_flip(plain: str, post: PostLike, cite: Cite, state: State, names: Names) -> bool:
+    """While a day is open, a sentence that tells a living player's role and speaks of the lynch ("Quil is a
+    VT, official lynch scene here later") tells that day's lynch; the player may be named by an account or
+    by the first letters of one account alone (four at least)."""
+    match = _IS_ROLE.match(plain)
+    if not match or not re.search(r"\blynch", match.group("rest"), re.IGNORECASE):
+        return False
+    rest = match.group("rest")
+    if not (ROLE_WORDS.match(rest) or _ROLE_SHORT.match(rest) or re.match(r"\w+\s+" + _ROLES, rest, re.I)):
+        return False
+    if NEGATION.search(plain) or CONDITION.search(plain) or re.search(r"\breplac|\?", plain, re.IGNORECASE):
+        return False
+    seat = flipped_seat(match.group("name"), names) or names.nickname(match.group("name"))
+    if seat is None or seat in state.dead or any(other != seat for _, _, other in names.find(rest)):
+        return False
+    state.add("elims", Elimination(state.day, seat, post.number, cite))
     state.end_day(post, cite)
     state.lynched = True
     return True
@@ -368,9 +414,10 @@ _ADDRESSED = re.compile(r"(?:you|your|you're|i|i'm|we|thanks|thank|sorry|please|
 
 
 def flipped_seat(name: str, names: Names) -> str | None:
-    """The seat a flip names: its account, else the first words of one account alone ("Elmo, Neighborizer,
-    has been killed" for the account "Elmo TeH AzN")."""
-    seat = names.seat(name)
+    """The seat a flip names: its account, as the moderator spells it (one letter off: "The Ruffling" for the
+    account "The Rufflig"), else the first words of one account alone ("Elmo, Neighborizer, has been killed"
+    for the account "Elmo TeH AzN")."""
+    seat = names.seat(name) or names.seat(names.spelled(clean_name(name)))
     words = clean_name(name).casefold().split()
     if seat is not None or not words or len("".join(words)) < 4:
         return seat

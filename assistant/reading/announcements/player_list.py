@@ -77,6 +77,8 @@ _SEAT_NOTE = re.compile(
     r"looking|seeking|slot)\b",
     re.IGNORECASE,
 )
+# A list note naming a hydra's heads: "(hydra of Birch and Cedar)", "(a Hydra of Birch, Cedar & Damson)"
+_HYDRA_OF = re.compile(r"\bhydra\s+(?:of|with|by)\s+(?P<heads>[^()\[\]{}|;:]+)", re.IGNORECASE)
 # Prod or alt marks after a name, inside a struck run of earlier accounts: "~~Oldalder * Midalder ^ **~~"
 _STRUCK_SPLIT = re.compile(r"\s+[|/,]\s+|\s*,\s*|\s+>\s+|(?:\s+[*^]+)+(?:\s+|$)")
 
@@ -134,6 +136,11 @@ def _read_entry(line: str, authors: Names | None, moderators: set[str]) -> _Entr
             name = _leading_name(first, authors)
             if name:
                 accounts = [name, *_accounts_after(first[len(name):], authors)]
+        # "Alder (hydra of Birch and Cedar)": the heads are the seat's accounts, posted or not
+        heads = _HYDRA_OF.search(plain_text(unstruck_text)) if accounts else None
+        for head in re.split(r"\s*(?:,|&|\+|\band\b)\s*", heads.group("heads") if heads else ""):
+            if name_like(clean_name(head)) and clean_name(head).casefold() not in {a.casefold() for a in accounts}:
+                accounts.append(clean_name(head))
         # Further pieces that are accounts of the thread ("Name - Replacement") join the seat.
         if authors is not None and accounts:
             for piece in pieces[1:]:
@@ -574,10 +581,10 @@ _HEADING_WORDS = re.compile(
     re.IGNORECASE,
 )
 # What a list line may say of its player besides the name, when it is no role: "(alt)", "- confirmed",
-# "(V/LA until Friday)", "(replacement)"
+# "(V/LA until Friday)", "(replacement)", "(hydra of Birch and Cedar)" (the heads' names taken out)
 _STATUS_NOTE = re.compile(
     r"^(?:(?:alt|confirmed|unconfirmed|in|signed\s+up|v\s*/\s*la|vla|l\s*/\s*a|on\s+vacation|away|busy|"
-    r"replacement|sub|new|host'?s?\s+alt|backup)\b[\w\s/.'-]{0,30})$",
+    r"replacement|sub|new|host'?s?\s+alt|backup)\b[\w\s/.'-]{0,30}|(?:an?\s+)?hydra\b[\w\s/.'&+-]{0,30})$",
     re.IGNORECASE,
 )
 

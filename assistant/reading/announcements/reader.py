@@ -10,6 +10,7 @@ from datetime import UTC, tzinfo
 from assistant.reading.announcements.accounts import Names
 from assistant.reading.announcements.deaths import (
     confirm_counted_out,
+    end_day_with_game,
     read_count_lynch,
     read_counted_living,
     read_death,
@@ -229,13 +230,16 @@ def read_announcement(
         read_replacements(plain, post, cite, state, names, seats)  # first: later sentences may name the new account
         if read_phase(plain, lines, post, cite, state, timezone):
             continue
-        read_game_won(plain, state)
+        read_game_won(plain, post, cite, state)
         if read_lynch(plain, post, cite, state, names) or read_hammered_flip(plain, post, cite, state, names) or \
                 read_death(plain, post, cite, state, names):
             continue
         read_deadline_line(plain, post, cite, state, timezone)
+    end_day_with_game(post, state)
     read_majority_death(post, lines, state, names)
     read_lynch_flip(post, lines, state, names)
     read_count_lynch(post, state)
+    if state.won_in_day is not None and state.won_in_day[0] == post.number:
+        state.over = True
     read_next_day_in_end_post(post, lines, state, sum(1 for seat in seats if seat not in state.dead), timezone)
     read_dawn(post, lines, state, timezone)

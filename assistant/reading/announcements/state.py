@@ -26,6 +26,7 @@ class State:
     posts_by_seat: dict = field(default_factory=dict)  # seat -> the numbers of the posts its accounts wrote
     listed_living: dict = field(default_factory=dict)  # day -> the seats its counts listed living
     over: bool = False  # the moderator declared the game won: later posts are talk about it, no news of deaths
+    won_in_day: tuple | None = None  # (post, cite): the game told won while a day was open
     day_one: tuple = ((), ())  # day 1's start and deadline as the opening gave them, taken back by a Night 0
     counted_out: list = field(default_factory=list)  # (DeathFact, day, quiet): left out of a count, unconfirmed
     replaced: tuple | None = None  # (post, name): "Alder has been replaced.", its successor still to be named

@@ -76,11 +76,25 @@ def read_lines(body_html: str, *, list_marks: bool = False) -> list[str]:
     return lines
 
 
+# What a list item shows where its player has no picture: "no avatar", "[no image]"
+_PICTURE_PLACEHOLDER = re.compile(r"^\W*(?:no|missing)\s+(?:avatar|image|picture|pic|photo)\W*$", re.IGNORECASE)
+
+
 def _mark_list_items(root) -> None:
     for listing in root.iter("ol", "ul"):
         items = [child for child in listing if isinstance(child.tag, str) and child.tag.lower() == "li"]
         for number, item in enumerate(items, 1):
+            _drop_placeholders(item)
             _prefix_text(item, f"{number}. " if listing.tag.lower() == "ol" else "• ")
+
+
+def _drop_placeholders(item) -> None:
+    """A picture's placeholder in an item ("<li><span>no avatar</span><br>Alder") stands where the avatar
+    would: it is no name, and the item's mark goes before the words after it."""
+    for element in item.iter():
+        if element is not item and isinstance(element.tag, str) and len(element) == 0 and \
+                _PICTURE_PLACEHOLDER.match(element.text or ""):
+            element.text = ""
 
 
 def _prefix_text(item, mark: str) -> None:
