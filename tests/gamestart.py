@@ -97,6 +97,10 @@ _NOTES = ("", " (alt)", " - confirmed", " (V/LA until Friday)", "", " - confirme
 _OWN_MARKS = (*PLAYERS[:6], "[Gorse]", "_Hazel", "Ivy_", "__Juniper__")  # the account's own marks
 
 
+# replaced before the game started, the later account written first, neither posted yet
+_CHAINED = {"Damson": "Damson (replacing Oldamson)", "Gorse": "Gorse replaced Gorsey"}
+
+
 def _profile(name: str, n: int) -> str:
     return f'<a href="https://forum.example/memberlist.php?mode=viewprofile&amp;u={100 + n}">{name}</a>'
 
@@ -121,6 +125,8 @@ STYLES: dict[str, str] = {
                                           + "<br>".join(f"{n}. {p}" for n, p in enumerate(PLAYERS[1:], 2)),
     "chain in words": "Players:<br>1. Alder (replacing Ash, who replaced Oak)<br>"
                       + "<br>".join(f"{n}. {p}" for n, p in enumerate(PLAYERS[1:], 2)),
+    "chains in words inside a numbered list": "Players<br>" + "<br>".join(
+        f"{n}. {_CHAINED.get(p, p)}" for n, p in enumerate(PLAYERS, 1)),
     "ol of profile links with notes": "<b>Players</b><ol>" + "".join(
         f"<li>{_profile(p, n)}{note}</li>" for n, (p, note) in enumerate(zip(PLAYERS, _NOTES, strict=True), 1))
                                       + "</ol>",
@@ -169,6 +175,8 @@ def listed_seats(style: str) -> list[str]:
     if style in ("struck replacement chain", "struck chain in del tags", "struck chain in line-through spans",
                  "chain in words"):
         return ["Oak", *PLAYERS[1:]]
+    if style == "chains in words inside a numbered list":
+        return [{"Damson": "Oldamson", "Gorse": "Gorsey"}.get(p, p) for p in PLAYERS]
     if style == "living and dead apart":
         return [*PLAYERS[2:], *PLAYERS[:2]]
     if style == "names that end in a role-like word":

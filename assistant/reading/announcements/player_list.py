@@ -582,6 +582,10 @@ _HEADING_WORDS = re.compile(
 )
 # What a list line may say of its player besides the name, when it is no role: "(alt)", "- confirmed",
 # "(V/LA until Friday)", "(replacement)", "(hydra of Birch and Cedar)" (the heads' names taken out)
+# the words that join a replacement chain's names ("Damson, who replaced Oldamson", "Oldamson replaced by Damson")
+_CHAIN_WORDS = re.compile(r"\b(?:who|has|replac(?:ed|ing|es)|repl\.|by|sub(?:bed|bing|s)?|in\s+for|for)\b|<-|->|←|→",
+                          re.IGNORECASE)
+
 _STATUS_NOTE = re.compile(
     r"^(?:(?:alt|confirmed|unconfirmed|in|signed\s+up|v\s*/\s*la|vla|l\s*/\s*a|on\s+vacation|away|busy|"
     r"replacement|sub|new|host'?s?\s+alt|backup)\b[\w\s/.'-]{0,30}|(?:an?\s+)?hydra\b[\w\s/.'&+-]{0,30})$",
@@ -611,6 +615,8 @@ def _vouched(
         text = plain_text(_NUMBER_AFTER_BULLET.sub("", _BULLET.sub("", entry.line, count=1), count=1))
         for account in sorted(entry.accounts, key=len, reverse=True):
             text = text.replace(account, " ")
+        if len(entry.accounts) > 1:  # "Damson (replacing Oldamson)": the words of its chain are no note
+            text = _CHAIN_WORDS.sub(" ", text)
         rest = re.sub(r"[\s*^()\[\]{}|,:.–—-]+", " ", text).strip()
         told = len(rest.split()) <= 8 and not re.search(r"[!?]", rest) and ROLE_WORDS.search(rest)
         return "" if not rest else ("noted" if told or _STATUS_NOTE.match(rest) else None)
