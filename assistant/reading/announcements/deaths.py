@@ -438,6 +438,21 @@ _UNNUMBERED_COUNT = re.compile(r"^\W*(?:official\s+|current\s+)?(?:vote\s*-?\s*c
                                re.IGNORECASE)
 
 
+def _open_days_count(post: PostLike, state: State, names: Names) -> tuple[list[str], list[str], set[str]] | None:
+    """A vote count of the open day that lists the living (the post's lines, the lines with struck text taken
+    out, the seats it lists living), or None: "Official Vote Count" with no number, posted in the open day, is
+    that day's count."""
+    lines = read_lines(post.body_html)
+    day = next((d for d in (vote_count_day(plain_text(line)) for line in lines[:3]) if d is not None), None)
+    if day is None and any(_UNNUMBERED_COUNT.match(plain_text(line)) for line in lines[:2]):
+        day = state.day
+    if day != state.day:
+        return None
+    unstruck = [re.sub(STRUCK_OPEN + "[^" + STRUCK_CLOSE + "]*" + STRUCK_CLOSE, "", line) for line in lines]
+    living = counted_living([plain_text(line) for line in unstruck], seat_of=lambda n: names.seat(names.spelled(n)))
+    return None if living is None else (lines, unstruck, living)
+
+
 def read_counted_living(post: PostLike, state: State, names: Names, seats: dict[str, list[str]]) -> None:
     """A day's vote count that lists every living player leaves out the seats that died since: a death the
     moderator told only in flavour text ("the town found a body") is still read. A seat missing from the
@@ -445,16 +460,11 @@ def read_counted_living(post: PostLike, state: State, names: Names, seats: dict[
     player posts no more that day (:func:`confirm_counted_out`)."""
     if state.night or state.day < 2:
         return
-    lines = read_lines(post.body_html)
-    day = next((d for d in (vote_count_day(plain_text(line)) for line in lines[:3]) if d is not None), None)
-    if day is None and any(_UNNUMBERED_COUNT.match(plain_text(line)) for line in lines[:2]):
-        day = state.day  # "Official Vote Count" with no number, posted in the open day: that day's count
-    if day != state.day:
+    count = _open_days_count(post, state, names)
+    if count is None:
         return
-    unstruck = [re.sub(STRUCK_OPEN + "[^" + STRUCK_CLOSE + "]*" + STRUCK_CLOSE, "", line) for line in lines]
-    living = counted_living([plain_text(line) for line in unstruck], seat_of=lambda n: names.seat(names.spelled(n)))
-    if living is None:
-        return
+    lines, unstruck, living = count
+    day = state.day
     f = state.facts
     dead = state.dead | {d.player for d in f["deaths"]} | {e.player for e in f["elims"] if e.player}
     cite = Cite(post.number, trim(plain_text(lines[0])))
@@ -484,16 +494,10 @@ def read_death_taken_back(post: PostLike, state: State, names: Names) -> None:
             if d.post is not None and d.phase == f"day {state.day}" and d.cite.post < post.number]
     if not told:
         return
-    lines = read_lines(post.body_html)
-    day = next((d for d in (vote_count_day(plain_text(line)) for line in lines[:3]) if d is not None), None)
-    if day is None and any(_UNNUMBERED_COUNT.match(plain_text(line)) for line in lines[:2]):
-        day = state.day
-    if day != state.day:
+    count = _open_days_count(post, state, names)
+    if count is None:
         return
-    unstruck = [re.sub(STRUCK_OPEN + "[^" + STRUCK_CLOSE + "]*" + STRUCK_CLOSE, "", line) for line in lines]
-    living = counted_living([plain_text(line) for line in unstruck], seat_of=lambda n: names.seat(names.spelled(n)))
-    if living is None:
-        return
+    living = count[2]
     for death in told:
         posted_since = any(death.cite.post < n < post.number for n in state.posts_by_seat.get(death.player, ()))
         if death.player in living and posted_since:
