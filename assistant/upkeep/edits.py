@@ -110,6 +110,15 @@ class SetModerators:
 
 
 @dataclass(frozen=True)
+class AddModerator:
+    """A moderator the thread shows later (a co-moderator the opening does not name), added to the file's list:
+    `votal update` gives it only where the list is Votal's own reading of the thread."""
+
+    name: str
+    cite: Cited
+
+
+@dataclass(frozen=True)
 class SetDeadline:
     """A day's deadline as the thread states it: the first one is the day's ``end``; a later, different one
     is a declared change (an [[events]] entry of kind "deadline" citing its post), so the first stays on
@@ -120,7 +129,8 @@ class SetDeadline:
     cite: Cited
 
 
-Edit = SetDay | AddDeath | AddReplacement | AddPlayer | RemovePlayer | AddEvent | SetDeadline | SetModerators
+Edit = (SetDay | AddDeath | AddReplacement | AddPlayer | RemovePlayer | AddEvent | SetDeadline | SetModerators
+        | AddModerator)
 
 
 @dataclass(frozen=True)
@@ -209,6 +219,7 @@ class _Editor:
             AddEvent: self.add_event,
             SetDeadline: self.set_deadline,
             SetModerators: self.set_moderators,
+            AddModerator: self.add_moderator,
         }[type(edit)]
         handler(edit)
 
@@ -369,6 +380,17 @@ class _Editor:
         else:
             self.doc.add("moderators", item)
         self.written.append(f"moderators = {list(edit.names)} ({_source(edit.cite)})")
+
+    def add_moderator(self, edit: AddModerator) -> None:
+        if "moderators" not in self.doc:
+            self.set_moderators(SetModerators((edit.name,), edit.cite))
+            return
+        held = self.doc["moderators"]
+        if edit.name.casefold() in (str(m).casefold() for m in held):
+            return
+        held.append(edit.name)
+        self.comment_line(self.doc, "moderators", edit.cite)
+        self.written.append(f"moderators: {edit.name} added ({_source(edit.cite)})")
 
     def set_deadline(self, edit: SetDeadline) -> None:
         table = next((t for t in self.tables("days") if t.get("day") == edit.day), None)
@@ -623,6 +645,9 @@ def check_edits(game: Game, edits: Iterable[Edit], *, posts: Sequence[int] = ())
             if since and edit.post <= max(since):
                 raise EditRefused(f"replace: {seat.name}'s seat was already replaced at post {max(since)}; "
                                   f"post {edit.post} is before that")
+        elif isinstance(edit, AddModerator):
+            if (seat := accounts.get(edit.name.casefold())) is not None:
+                raise EditRefused(f"moderator: {edit.name!r} is a name of the seat {seat.name}")
         elif isinstance(edit, AddPlayer):
             if edit.name.casefold() in moderators:
                 raise EditRefused(f"player add: {edit.name!r} is a moderator of this game")

@@ -20,6 +20,7 @@ from assistant.reading.announcements import Elimination, ThreadFacts, read_threa
 from assistant.upkeep.edits import (
     AddDeath,
     AddEvent,
+    AddModerator,
     AddPlayer,
     AddReplacement,
     Edit,
@@ -100,9 +101,13 @@ def plan_update(
     """
     path = str(path)
     first_after = parse_game(text, path=path, players_required=False).last_named_post()
-    new_text, written, disagreements, notes, eliminations = text, [], [], [], []
+    # a co-moderator added: the thread is read again from that moderator's first post of the moderator's business
+    new_text, written, disagreements, reread = _later_moderators(text, posts, path=path, after=first_after)
+    reread = min(reread, first_after) if reread is not None and first_after is not None else None
+    notes, eliminations = [], []
     for _ in range(MAX_ROUNDS):
-        round_ = _read_and_write(new_text, posts, path=path, clocked=clocked)
+        round_ = _read_and_write(new_text, posts, path=path, clocked=clocked, after=reread)
+        reread = None
         new_text = round_.text
         written.extend(round_.written)
         disagreements.extend(d for d in round_.disagreements if d not in disagreements)
@@ -141,6 +146,36 @@ def plan_update(
 
 
 MAX_ROUNDS = 4
+
+
+def _later_moderators(text: str, posts: Sequence[PostLike], *, path: str, after: int | None
+                      ) -> tuple[str, list[str], list[str], int | None]:
+    """A co-moderator the thread shows after the file's last known post (an account off the player list that
+    posts the moderator's business twice, as `votal new` reads one), added to the file's moderators when they
+    are Votal's own reading of the thread (each the opener, named in the opening, or such a helper); a list the
+    moderator changed is kept and the name said. (the new text, what was written, the difference said, and the
+    post to read the thread again after when one was added)"""
+    from assistant.reading.announcements.moderators import helpers_cited, read_moderators
+
+    game = parse_game(text, path=path, players_required=False)
+    if not posts or not game.players or not game.moderators:
+        return text, [], [], None
+    named, _ = read_moderators(posts[0])
+    seats = {s.name: list(s.accounts) for s in game.players}
+    helpers = helpers_cited(posts, {m.casefold() for m in named}, seats)
+    held = {m.casefold() for m in game.moderators}
+    later = {h: cites for h, cites in helpers.items()
+             if h.casefold() not in held and (after is None or cites[1].post > after)}
+    if not later:
+        return text, [], [], None
+    votal = {m.casefold() for m in (*named, *helpers)}
+    if not held <= votal:
+        return text, [], [f"moderators: {h} posts the moderator's business (posts {cites[0].post}, {cites[1].post}) "
+                          "but the file's moderators are not Votal's reading of the thread (file kept)"
+                          for h, cites in later.items()], None
+    edits = [AddModerator(h, cites[0]) for h, cites in later.items()]
+    text, written, refused = _write(text, edits, posts, path=path)
+    return text, written, refused, (min(c[0].post for c in later.values()) - 1 if written else None)
 
 
 @dataclass(frozen=True)
