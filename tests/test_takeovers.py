@@ -203,3 +203,12 @@ def test_a_seat_taken_over_twice_in_turn():
     assert found == [("Bell", "Quietfox", 2, (3,)), ("Bell", "Slyhare", 4, (5,))]
     report = plan_update(GAME, posts, path="fox.toml", takeovers=lambda game: takeovers(posts, GAME))
     assert parse_game(report.text).seat("Bell").accounts == ("Bell", "Quietfox", "Slyhare")
+
+
+def test_a_takeover_a_count_showed_stands_when_the_seats_old_account_posts_later():
+    """The counts are read as a live game's updates meet them: Bell's account posting once after the counts
+    that showed Quietfox in the seat (an alt's slip, a word after the game) undoes nothing; before them it does."""
+    late = renamed_bell() + thread(*[("Host", "")] * 8, ("Bell", "oops, wrong account"))[8:]
+    assert [(t.seat, t.account, t.counts) for t in takeovers(late)] == [("Bell", "Quietfox", (5, 7))]
+    assert takeovers(renamed_bell(bell_again=True)) == []
+
