@@ -212,3 +212,32 @@ def test_a_takeover_a_count_showed_stands_when_the_seats_old_account_posts_later
     assert [(t.seat, t.account, t.counts) for t in takeovers(late)] == [("Bell", "Quietfox", (5, 7))]
     assert takeovers(renamed_bell(bell_again=True)) == []
 
+
+ALIVE = "<br>With 5 alive, 3 to lynch"
+ANNOUNCED_AFTER_A_TAKEOVER = [
+    ("Host", "Day 1 begins."),
+    ("Bell", "hello"),
+    ("Quietfox", "hi, I replaced in"),
+    ("Host", "Vote Count 1.1<br>Ash (1): Cherry<br>Not voting: Ash, Quietfox, Dogwood, Elder" + ALIVE),
+    ("Host", "Slyhare replaces Quietfox. Day 1 ends in 48 hours."),
+    ("Slyhare", "hi all"),
+    ("Host", "Vote Count 1.2<br>Ash (1): Cherry<br>Not voting: Ash, Slyhare, Dogwood, Elder" + ALIVE),
+]
+
+
+def test_update_writes_the_earliest_takeover_first_then_reads_what_the_moderator_announces_for_it():
+    """Two takeovers in one update: Quietfox's is written, the moderator's "Slyhare replaces Quietfox" is then
+    read (cited, from its post), and no takeover is made of Slyhare, as a live game's updates would write them."""
+    posts = thread(*ANNOUNCED_AFTER_A_TAKEOVER)
+    report = plan_update(GAME, posts, path="fox.toml", takeovers=lambda game: takeovers(posts, game_text(game)))
+    bell = parse_game(report.text).seat("Bell")
+    assert (bell.accounts, bell.replacement_posts) == (("Bell", "Quietfox", "Slyhare"), (2, 4))
+    assert '"Slyhare replaces Quietfox.' in report.text and not report.disagreements
+
+
+def game_text(game) -> str:
+    """The game file text a test's takeovers are looked for in: the game as update holds it."""
+    players = "".join(f'\n[[players]]\nname = "{s.name}"\nreplacements = {list(s.replacements)!r}\n'.replace("'", '"')
+                      for s in game.players)
+    return GAME.split("\n[[players]]")[0] + players + "\n[[days]]\nday = 1\nstart_post = 0\n"
+

@@ -115,21 +115,25 @@ def plan_update(
         eliminations.extend(e for e in round_.eliminations if e not in eliminations)
         if not round_.written:
             break
-    # seats the counts show held by an account the file does not list; each one written, the moderators' posts
-    # since the new account's first are read again knowing its seat, and the counts again with it
-    for _ in range(MAX_ROUNDS if takeovers is not None else 0):
+    # seats the counts show held by an account the file does not list; the earliest written first, then the
+    # moderators' posts since the new account's first are read again knowing its seat (a replacement they
+    # announce for it, its death), and the counts again with it, as a live game's updates meet them in turn
+    for _ in range(MAX_TAKEOVERS if takeovers is not None else 0):
         updated = parse_game(new_text, path=path, players_required=False)
         if not updated.players:
             break
-        found = takeovers(updated)
-        edits = [AddReplacement(t.seat, t.account, t.post, Note(t.words(), t.counts[0] if t.counts else t.post))
-                 for t in found]
-        new_text, taken, refused = _write(new_text, edits, posts, path=path)
+        taken, earliest = [], None
+        for t in sorted(takeovers(updated), key=lambda t: t.post):
+            edit = AddReplacement(t.seat, t.account, t.post, Note(t.words(), t.counts[0] if t.counts else t.post))
+            new_text, taken, refused = _write(new_text, [edit], posts, path=path)
+            disagreements.extend(d for d in refused if d not in disagreements)
+            if taken:
+                earliest = t.post
+                break
         written.extend(taken)
-        disagreements.extend(d for d in refused if d not in disagreements)
         if not taken:
             break
-        round_ = _read_and_write(new_text, posts, path=path, clocked=clocked, after=min(t.post for t in found) - 1)
+        round_ = _read_and_write(new_text, posts, path=path, clocked=clocked, after=earliest - 1)
         new_text = round_.text
         written.extend(round_.written)
         disagreements.extend(d for d in round_.disagreements if d not in disagreements)
@@ -146,6 +150,7 @@ def plan_update(
 
 
 MAX_ROUNDS = 4
+MAX_TAKEOVERS = 30  # seats taken over, one a round
 
 
 def _later_moderators(text: str, posts: Sequence[PostLike], *, path: str, after: int | None
