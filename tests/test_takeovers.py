@@ -241,3 +241,20 @@ def game_text(game) -> str:
                       for s in game.players)
     return GAME.split("\n[[players]]")[0] + players + "\n[[days]]\nday = 1\nstart_post = 0\n"
 
+
+def test_a_death_votal_read_from_a_later_post_gives_way_to_the_one_the_thread_tells_earlier():
+    """A seat dies once: Votal's entry from a count that left Bell out (post 10) gives way, cited, to the lynch the
+    moderator told of Quietfox (post 8) once Quietfox is known to hold the seat; the moderator's own entry stays."""
+    posts = renamed_bell() + thread(*[("Host", "")] * 8, ("Host", "Quietfox was lynched."), ("Ash", "gg"),
+                                    ("Host", "Vote Count 2.1<br>Not voting: Ash, Cherry, Dogwood, Elder"))[8:]
+    votal = GAME + '\n[[deaths]]  # post 10: "Vote Count 2.1"\nplayer = "Bell"\nphase = "night 1"\n'
+    report = plan_update(votal, posts, path="fox.toml", takeovers=lambda game: takeovers(posts, GAME))
+    game = parse_game(report.text)
+    assert [(d.player, d.phase, d.phase_number) for d in game.deaths] == [("Bell", "day", 1)]
+    assert any("revises Votal's reading of post 10" in line for line in report.written)
+    assert '# post 8: "Quietfox was lynched."' in report.text
+    theirs = votal.replace('[[deaths]]  # post 10: "Vote Count 2.1"', "[[deaths]]")
+    report = plan_update(theirs, posts, path="fox.toml", takeovers=lambda game: takeovers(posts, GAME))
+    assert [(d.player, d.phase) for d in parse_game(report.text).deaths] == [("Bell", "night")]
+    assert any("is already dead" in line or "file kept" in line for line in report.disagreements)
+

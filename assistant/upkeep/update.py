@@ -233,7 +233,7 @@ def _write(
     for edit in edits:
         current = parse_game(text, path=path, players_required=False)
         try:
-            check_edits(current, [edit], posts=numbers)
+            check_edits(current, [edit], posts=numbers, revise=True)
             result = apply_edits(text, [edit], path=path, revise=True)
         except (EditRefused, GameFileError) as refused:  # a file Votal could not read is never written
             disagreements.append(f"{refused} ({_cited(edit)}; not written)")
