@@ -258,3 +258,21 @@ def test_a_death_votal_read_from_a_later_post_gives_way_to_the_one_the_thread_te
     assert [(d.player, d.phase) for d in parse_game(report.text).deaths] == [("Bell", "night")]
     assert any("is already dead" in line or "file kept" in line for line in report.disagreements)
 
+
+def test_reading_again_after_a_takeover_adds_no_deadline_to_a_day_that_has_ended():
+    """A deadline is news while its day runs (`votal new` writes none for a day the thread ended): the posts read
+    again after a takeover give day 1, ended, no `end`; a running day still gets its deadline."""
+    from datetime import UTC, datetime, timedelta
+
+    def timed(*posts):
+        return [SimpleNamespace(**{**vars(p), "time": datetime(2026, 3, 1, tzinfo=UTC) + timedelta(hours=p.number)})
+                for p in thread(*posts)]
+
+    posts = timed(*ANNOUNCED_AFTER_A_TAKEOVER, ("Host", "Cherry was lynched. Night 1 begins."))
+    text = GAME.replace("start_post = 0\n", f"start_post = 0\nend_post = {len(posts) - 1}\n")
+    report = plan_update(text, posts, path="fox.toml", takeovers=lambda game: takeovers(posts, game_text(game)))
+    assert parse_game(report.text).seat("Bell").accounts == ("Bell", "Quietfox", "Slyhare")
+    assert parse_game(report.text).day(1).end is None
+    running = timed(*ANNOUNCED_AFTER_A_TAKEOVER)
+    report = plan_update(GAME, running, path="fox.toml", takeovers=lambda game: takeovers(running, game_text(game)))
+    assert parse_game(report.text).day(1).end is not None

@@ -209,6 +209,10 @@ def _read_and_write(text: str, posts: Sequence[PostLike], *, path: str, clocked:
         facts, has_players=bool(game.players), clocked=clocked, has_moderators=bool(game.moderators),
         opening=posts[0].number if posts else None,
     )
+    # a deadline is news while its day runs: a day the file or the thread has ended takes none (as `votal new`
+    # writes none), so reading the posts again after a takeover adds no `end` to the days behind
+    ended = {d.day for d in game.days if d.end_post is not None} | {e.day for e in facts.day_ends}
+    edits = [e for e in edits if not (isinstance(e, SetDeadline) and e.day in ended)]
     if game.players and game.moderators:  # a listed seat left out at the game's start, now that its player posts
         from assistant.reading.announcements.player_list import listed_after_posting
         from assistant.reading.announcements.text import plain_text, trim
