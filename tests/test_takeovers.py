@@ -276,3 +276,14 @@ def test_reading_again_after_a_takeover_adds_no_deadline_to_a_day_that_has_ended
     running = timed(*ANNOUNCED_AFTER_A_TAKEOVER)
     report = plan_update(GAME, running, path="fox.toml", takeovers=lambda game: takeovers(running, game_text(game)))
     assert parse_game(report.text).day(1).end is not None
+
+
+def test_a_seat_whose_later_account_posts_later_is_taken_over_by_no_stranger():
+    """The file names a later account for Bell's seat (a list kept up to date): that account holds the seat
+    whenever it posts, so a stranger the counts place there is no takeover of it; Bell's own later post is
+    no such account and undoes nothing."""
+    listed = GAME.replace('name = "Bell"\n', 'name = "Bell"\nreplacements = ["Bellamy"]\n')
+    posts = renamed_bell() + thread(*[("Host", "")] * 8, ("Bellamy", "here now"))[8:]
+    assert takeovers(posts, listed) == []
+    assert [t.account for t in takeovers(renamed_bell() + thread(*[("Host", "")] * 8, ("Bell", "hi"))[8:])] == \
+        ["Quietfox"]

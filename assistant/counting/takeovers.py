@@ -112,15 +112,20 @@ def find_takeovers(game: Game, ruleset: Any, posts: Sequence[Any], bodies: Mappi
         if (day := _day_of(game, n)) is not None
     ]
     standing = _standings(posts, [(count.post, day.start_post, living) for count, day, living in held], roster)
-    # each seat's posts by its listed accounts, and each candidate's: a seat still posting when a count is made
-    # is its own; what its accounts post after a count that showed the takeover undoes nothing (a live game's
-    # update read that count before those posts were made)
-    listed = {fold_name(a): seat.name for seat in game.players for a in seat.accounts}
+    # each seat's posts by its first account, and each candidate's: a seat still posting when a count is made is
+    # its own; what that account posts after a count that showed the takeover undoes nothing (a live game's
+    # update read that count before those posts were made). A later account the file names for the seat holds
+    # it whenever it posts: no stranger takes that seat over before it.
+    first = {fold_name(seat.name): seat.name for seat in game.players}
+    later = {fold_name(a): seat.name for seat in game.players for a in seat.accounts[1:]}
     posted: dict[str, list[int]] = {}
+    later_posts: dict[str, int] = {}
     for post in posts:
-        holder = listed.get(fold_name(post.author))
-        if holder is not None:
-            posted.setdefault(holder, []).append(post.number)
+        key = fold_name(post.author)
+        if key in first:
+            posted.setdefault(first[key], []).append(post.number)
+        elif key in later:
+            later_posts[later[key]] = post.number
         elif post.author in candidates:
             posted.setdefault(post.author, []).append(post.number)
     found: dict[tuple[str, str], tuple[str, list[int]]] = {}
@@ -129,9 +134,10 @@ def find_takeovers(game: Game, ruleset: Any, posts: Sequence[Any], bodies: Mappi
     taken: dict[str, tuple[str, str, tuple[int, ...]]] = {}  # account -> (seat, by, counts), as the counts showed
 
     def last_of_seat(seat: str, at: int) -> int:
-        """The seat's last post up to ``at``, by its listed accounts or those counts showed taking it over."""
+        """The seat's last post up to ``at`` by its first account or those counts showed taking it over, or the
+        last post of a later account the file names for it."""
         holders = [seat, *(a for a, t in taken.items() if t[0] == seat)]
-        return max((_last_before(posted.get(h, ()), at) for h in holders), default=-1)
+        return max(later_posts.get(seat, -1), *(_last_before(posted.get(h, ()), at) for h in holders))
 
     for count, _, living in held:
         # the counts in order: a takeover shown explains its account in every later count
