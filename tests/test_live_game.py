@@ -315,3 +315,45 @@ def test_an_unlisted_poster_of_vote_counts_who_votes_for_a_player_is_no_moderato
     facts = read_thread_facts(thread(("Alder", "<b>vote: Birch</b>"), *counter))
     assert ("Quill" in facts.moderators) is not votes
     assert "Birch" not in [d.player for d in facts.deaths] or not votes
+
+
+# a co-moderator the opening does not name takes over the thread's business after the first page
+COMODERATED = [*LYNCH_BIRCH[:-1], ("Warden", "Vote Count 1.4<br>Birch (6): Alder, Cedar, Damson, Elm, Fir, Gorse"),
+               ("Warden", "Birch was lynched! Birch was a Vanilla Townie.<br>Night 1 begins."),
+               ("Warden", "Cedar was found dead. Cedar was a Cop.<br>Day 2 begins now.")]
+
+
+def test_a_co_moderator_the_thread_shows_later_is_added_and_its_posts_read(tmp_path):
+    """`votal new` at the first page knows only the opener; once another account posts the moderator's business
+    twice, `votal update` adds it to the moderators Votal wrote (cited) and reads its posts from its first: the
+    file is the one `new` + `update` write on the whole thread."""
+    posts = thread(*COMODERATED)
+    path, _ = _new_and_update(tmp_path, posts, cut=3)
+    (tmp_path / "whole").mkdir()
+    whole, _ = _new_and_update(tmp_path / "whole", posts, cut=len(posts))
+    live, finished = load_game(path), load_game(whole)
+    assert live.moderators == finished.moderators == ("Host", "Warden")
+    warden = next(p.number for p in posts if p.author == "Warden")
+    assert f'post {warden}: "Vote Count 1.4"' in path.read_text()
+    assert [(d.day, d.start_post, d.end_post) for d in live.days] == \
+        [(d.day, d.start_post, d.end_post) for d in finished.days] == [(1, 0, warden + 1), (2, warden + 2, None)]
+    assert [(d.player, d.phase, d.phase_number) for d in live.deaths] == \
+        [(d.player, d.phase, d.phase_number) for d in finished.deaths] == [("Birch", "day", 1), ("Cedar", "night", 1)]
+
+
+def test_a_co_moderator_is_only_said_where_the_moderator_wrote_the_moderators(tmp_path):
+    """A moderators line the moderator changed (a name Votal does not read from the thread) is theirs: kept,
+    and the co-moderator the thread shows said."""
+    posts = thread(*COMODERATED)
+    forum = Forum(as_dicts(posts[:3]))
+    path, db = tmp_path / "game.toml", str(tmp_path / "v.db")
+    with serve(forum) as server:
+        url = f"{server.base_url}/viewtopic.php?f=7&t=42"
+        result = CliRunner().invoke(main, ["new", url, "-o", str(path), "--db", db, "--min-interval", "0"])
+        assert result.exit_code == 0, result.output
+        path.write_text(path.read_text().replace('moderators = ["Host"]', 'moderators = ["Host", "Backup"]'))
+        forum.posts.extend(as_dicts(posts[3:]))
+        result = CliRunner().invoke(main, ["update", str(path), "--db", db])
+        assert result.exit_code == 0, result.output
+    assert load_game(path).moderators == ("Host", "Backup")
+    assert "moderators: Warden posts the moderator's business" in result.output

@@ -203,3 +203,87 @@ def test_a_seat_taken_over_twice_in_turn():
     assert found == [("Bell", "Quietfox", 2, (3,)), ("Bell", "Slyhare", 4, (5,))]
     report = plan_update(GAME, posts, path="fox.toml", takeovers=lambda game: takeovers(posts, GAME))
     assert parse_game(report.text).seat("Bell").accounts == ("Bell", "Quietfox", "Slyhare")
+
+
+def test_a_takeover_a_count_showed_stands_when_the_seats_old_account_posts_later():
+    """The counts are read as a live game's updates meet them: Bell's account posting once after the counts
+    that showed Quietfox in the seat (an alt's slip, a word after the game) undoes nothing; before them it does."""
+    late = renamed_bell() + thread(*[("Host", "")] * 8, ("Bell", "oops, wrong account"))[8:]
+    assert [(t.seat, t.account, t.counts) for t in takeovers(late)] == [("Bell", "Quietfox", (5, 7))]
+    assert takeovers(renamed_bell(bell_again=True)) == []
+
+
+ALIVE = "<br>With 5 alive, 3 to lynch"
+ANNOUNCED_AFTER_A_TAKEOVER = [
+    ("Host", "Day 1 begins."),
+    ("Bell", "hello"),
+    ("Quietfox", "hi, I replaced in"),
+    ("Host", "Vote Count 1.1<br>Ash (1): Cherry<br>Not voting: Ash, Quietfox, Dogwood, Elder" + ALIVE),
+    ("Host", "Slyhare replaces Quietfox. Day 1 ends in 48 hours."),
+    ("Slyhare", "hi all"),
+    ("Host", "Vote Count 1.2<br>Ash (1): Cherry<br>Not voting: Ash, Slyhare, Dogwood, Elder" + ALIVE),
+]
+
+
+def test_update_writes_the_earliest_takeover_first_then_reads_what_the_moderator_announces_for_it():
+    """Two takeovers in one update: Quietfox's is written, the moderator's "Slyhare replaces Quietfox" is then
+    read (cited, from its post), and no takeover is made of Slyhare, as a live game's updates would write them."""
+    posts = thread(*ANNOUNCED_AFTER_A_TAKEOVER)
+    report = plan_update(GAME, posts, path="fox.toml", takeovers=lambda game: takeovers(posts, game_text(game)))
+    bell = parse_game(report.text).seat("Bell")
+    assert (bell.accounts, bell.replacement_posts) == (("Bell", "Quietfox", "Slyhare"), (2, 4))
+    assert '"Slyhare replaces Quietfox.' in report.text and not report.disagreements
+
+
+def game_text(game) -> str:
+    """The game file text a test's takeovers are looked for in: the game as update holds it."""
+    players = "".join(f'\n[[players]]\nname = "{s.name}"\nreplacements = {list(s.replacements)!r}\n'.replace("'", '"')
+                      for s in game.players)
+    return GAME.split("\n[[players]]")[0] + players + "\n[[days]]\nday = 1\nstart_post = 0\n"
+
+
+def test_a_death_votal_read_from_a_later_post_gives_way_to_the_one_the_thread_tells_earlier():
+    """A seat dies once: Votal's entry from a count that left Bell out (post 10) gives way, cited, to the lynch the
+    moderator told of Quietfox (post 8) once Quietfox is known to hold the seat; the moderator's own entry stays."""
+    posts = renamed_bell() + thread(*[("Host", "")] * 8, ("Host", "Quietfox was lynched."), ("Ash", "gg"),
+                                    ("Host", "Vote Count 2.1<br>Not voting: Ash, Cherry, Dogwood, Elder"))[8:]
+    votal = GAME + '\n[[deaths]]  # post 10: "Vote Count 2.1"\nplayer = "Bell"\nphase = "night 1"\n'
+    report = plan_update(votal, posts, path="fox.toml", takeovers=lambda game: takeovers(posts, GAME))
+    game = parse_game(report.text)
+    assert [(d.player, d.phase, d.phase_number) for d in game.deaths] == [("Bell", "day", 1)]
+    assert any("revises Votal's reading of post 10" in line for line in report.written)
+    assert '# post 8: "Quietfox was lynched."' in report.text
+    theirs = votal.replace('[[deaths]]  # post 10: "Vote Count 2.1"', "[[deaths]]")
+    report = plan_update(theirs, posts, path="fox.toml", takeovers=lambda game: takeovers(posts, GAME))
+    assert [(d.player, d.phase) for d in parse_game(report.text).deaths] == [("Bell", "night")]
+    assert any("is already dead" in line or "file kept" in line for line in report.disagreements)
+
+
+def test_reading_again_after_a_takeover_adds_no_deadline_to_a_day_that_has_ended():
+    """A deadline is news while its day runs (`votal new` writes none for a day the thread ended): the posts read
+    again after a takeover give day 1, ended, no `end`; a running day still gets its deadline."""
+    from datetime import UTC, datetime, timedelta
+
+    def timed(*posts):
+        return [SimpleNamespace(**{**vars(p), "time": datetime(2026, 3, 1, tzinfo=UTC) + timedelta(hours=p.number)})
+                for p in thread(*posts)]
+
+    posts = timed(*ANNOUNCED_AFTER_A_TAKEOVER, ("Host", "Cherry was lynched. Night 1 begins."))
+    text = GAME.replace("start_post = 0\n", f"start_post = 0\nend_post = {len(posts) - 1}\n")
+    report = plan_update(text, posts, path="fox.toml", takeovers=lambda game: takeovers(posts, game_text(game)))
+    assert parse_game(report.text).seat("Bell").accounts == ("Bell", "Quietfox", "Slyhare")
+    assert parse_game(report.text).day(1).end is None
+    running = timed(*ANNOUNCED_AFTER_A_TAKEOVER)
+    report = plan_update(GAME, running, path="fox.toml", takeovers=lambda game: takeovers(running, game_text(game)))
+    assert parse_game(report.text).day(1).end is not None
+
+
+def test_a_seat_whose_later_account_posts_later_is_taken_over_by_no_stranger():
+    """The file names a later account for Bell's seat (a list kept up to date): that account holds the seat
+    whenever it posts, so a stranger the counts place there is no takeover of it; Bell's own later post is
+    no such account and undoes nothing."""
+    listed = GAME.replace('name = "Bell"\n', 'name = "Bell"\nreplacements = ["Bellamy"]\n')
+    posts = renamed_bell() + thread(*[("Host", "")] * 8, ("Bellamy", "here now"))[8:]
+    assert takeovers(posts, listed) == []
+    assert [t.account for t in takeovers(renamed_bell() + thread(*[("Host", "")] * 8, ("Bell", "hi"))[8:])] == \
+        ["Quietfox"]

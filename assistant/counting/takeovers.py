@@ -112,16 +112,33 @@ def find_takeovers(game: Game, ruleset: Any, posts: Sequence[Any], bodies: Mappi
         if (day := _day_of(game, n)) is not None
     ]
     standing = _standings(posts, [(count.post, day.start_post, living) for count, day, living in held], roster)
-    posters = _posters(game, posts)
-    last_of_seat = dict(posters.last_of_seat)  # the seat's own accounts' last post: a seat still posting is its own
-    last_of: dict[str, int] = {}
+    # each seat's posts by its first account, and each candidate's: a seat still posting when a count is made is
+    # its own; what that account posts after a count that showed the takeover undoes nothing (a live game's
+    # update read that count before those posts were made). A later account the file names for the seat holds
+    # it whenever it posts: no stranger takes that seat over before it.
+    first = {fold_name(seat.name): seat.name for seat in game.players}
+    later = {fold_name(a): seat.name for seat in game.players for a in seat.accounts[1:]}
+    posted: dict[str, list[int]] = {}
+    later_posts: dict[str, int] = {}
     for post in posts:
-        if post.author in candidates:
-            last_of[post.author] = post.number
+        key = fold_name(post.author)
+        if key in first:
+            posted.setdefault(first[key], []).append(post.number)
+        elif key in later:
+            later_posts[later[key]] = post.number
+        elif post.author in candidates:
+            posted.setdefault(post.author, []).append(post.number)
     found: dict[tuple[str, str], tuple[str, list[int]]] = {}
     refuted: set[tuple[str, str]] = set()
     by_fold = {fold_name(a): a for a in candidates}
     taken: dict[str, tuple[str, str, tuple[int, ...]]] = {}  # account -> (seat, by, counts), as the counts showed
+
+    def last_of_seat(seat: str, at: int) -> int:
+        """The seat's last post up to ``at`` by its first account or those counts showed taking it over, or the
+        last post of a later account the file names for it."""
+        holders = [seat, *(a for a, t in taken.items() if t[0] == seat)]
+        return max(later_posts.get(seat, -1), *(_last_before(posted.get(h, ()), at) for h in holders))
+
     for count, _, living in held:
         # the counts in order: a takeover shown explains its account in every later count
         for seat, account in _named(count, roster, living, by_fold, {a: t[0] for a, t in taken.items()}):
@@ -133,7 +150,7 @@ def find_takeovers(game: Game, ruleset: Any, posts: Sequence[Any], bodies: Mappi
             if theirs is None or since > count.post or account in taken:
                 continue
             for seat in living:
-                if last_of_seat.get(seat, -1) >= since:
+                if last_of_seat(seat, count.post) >= since:
                     continue  # the seat's own account still posts: not taken over
                 where = placed.get(seat)
                 if where is None:
@@ -148,14 +165,12 @@ def find_takeovers(game: Game, ruleset: Any, posts: Sequence[Any], bodies: Mappi
             if account not in taken
             if (seat, account) not in refuted or by == "name"
             if by == "name" or len(counts_) >= MIN_VOTE_COUNTS
-            if last_of_seat.get(seat, -1) < candidates[account]
+            if last_of_seat(seat, count.post) < candidates[account]
         ]
         for seat, account in shown:  # one account, one seat; one seat, one account
             if sum(a == account for _, a in shown) == 1 and sum(s == seat for s, _ in shown) == 1:
                 by, counts_ = found[(seat, account)]
-                taken[account] = (seat, by, tuple(counts_))
-                # the account is the seat's from its first post: the seat is silent again only when it is
-                last_of_seat[seat] = max(last_of_seat.get(seat, -1), last_of.get(account, -1))
+                taken[account] = (seat, by, tuple(counts_))  # the seat's from its first post on
     return [Takeover(seat, account, candidates[account], counts_, by) for account, (seat, by, counts_) in taken.items()]
 
 
@@ -234,6 +249,14 @@ def _standings(posts: Sequence[Any], moments: Sequence[tuple[int, int, frozenset
                 found = resolve_name(command.target, roster, alive=living)
                 votes[fold_name(post.author)] = NO_ELIMINATION if found.no_elimination else found.seat
     return standing
+
+
+def _last_before(numbers: Sequence[int], at: int) -> int:
+    """The last of ``numbers`` (ascending) up to ``at``, else -1."""
+    from bisect import bisect_right
+
+    index = bisect_right(numbers, at)
+    return numbers[index - 1] if index else -1
 
 
 def _own_vote(votes: Mapping[str, str | None], game: Game, seat: str, taken: Sequence[str] = ()) -> str | None:

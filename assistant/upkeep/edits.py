@@ -110,6 +110,15 @@ class SetModerators:
 
 
 @dataclass(frozen=True)
+class AddModerator:
+    """A moderator the thread shows later (a co-moderator the opening does not name), added to the file's list:
+    `votal update` gives it only where the list is Votal's own reading of the thread."""
+
+    name: str
+    cite: Cited
+
+
+@dataclass(frozen=True)
 class SetDeadline:
     """A day's deadline as the thread states it: the first one is the day's ``end``; a later, different one
     is a declared change (an [[events]] entry of kind "deadline" citing its post), so the first stays on
@@ -120,7 +129,8 @@ class SetDeadline:
     cite: Cited
 
 
-Edit = SetDay | AddDeath | AddReplacement | AddPlayer | RemovePlayer | AddEvent | SetDeadline | SetModerators
+Edit = (SetDay | AddDeath | AddReplacement | AddPlayer | RemovePlayer | AddEvent | SetDeadline | SetModerators
+        | AddModerator)
 
 
 @dataclass(frozen=True)
@@ -209,6 +219,7 @@ class _Editor:
             AddEvent: self.add_event,
             SetDeadline: self.set_deadline,
             SetModerators: self.set_moderators,
+            AddModerator: self.add_moderator,
         }[type(edit)]
         handler(edit)
 
@@ -370,6 +381,17 @@ class _Editor:
             self.doc.add("moderators", item)
         self.written.append(f"moderators = {list(edit.names)} ({_source(edit.cite)})")
 
+    def add_moderator(self, edit: AddModerator) -> None:
+        if "moderators" not in self.doc:
+            self.set_moderators(SetModerators((edit.name,), edit.cite))
+            return
+        held = self.doc["moderators"]
+        if edit.name.casefold() in (str(m).casefold() for m in held):
+            return
+        held.append(edit.name)
+        self.comment_line(self.doc, "moderators", edit.cite)
+        self.written.append(f"moderators: {edit.name} added ({_source(edit.cite)})")
+
     def set_deadline(self, edit: SetDeadline) -> None:
         table = next((t for t in self.tables("days") if t.get("day") == edit.day), None)
         if table is None or "end" not in table:
@@ -394,6 +416,8 @@ class _Editor:
         for i, table in enumerate(self.tables("deaths")):
             if str(table.get("player", "")).casefold() in accounts:
                 label = f"deaths[{i + 1}] ({seat[2][0]})"
+                if self.revise_death(table, edit, phase, label):
+                    return
                 before = len(self.disagreements)
                 table = self.set_key(table, "phase", phase, edit.cite, label)
                 if edit.post is not None and len(self.disagreements) == before:  # a post only for the same death
@@ -405,6 +429,26 @@ class _Editor:
         self.append_table("deaths", values, edit.cite, after=("days", "players"))
         at = f" at post {edit.post}" if edit.post is not None else ""
         self.written.append(f"deaths: {edit.player}, {phase}{at} ({_source(edit.cite)})")
+
+    def revise_death(self, table, edit: AddDeath, phase: str, label: str) -> bool:
+        """A seat dies once: a death Votal wrote from a later post (the entry's comment still cites it) gives way
+        to the one the thread, read again knowing more, tells at an earlier post (a count that left the seat out
+        witnessed the lynch an unknown replacement's name told). The moderator's entries are kept."""
+        if not self.revise or self.replace or edit.cite.post is None or _same(str(table["phase"]), phase, self.zone):
+            return False
+        match = _CITED_POST.match(table.trivia.comment or "")
+        if match is None or int(match.group(1)) <= edit.cite.post:
+            return False
+        held = str(table["phase"])
+        table["phase"] = phase
+        if edit.post is not None:
+            table["post"] = edit.post
+        elif "post" in table:
+            del table["post"]
+        _comment(table, cite_comment(edit.cite))
+        self.written.append(f"{label}.phase: {held!r} -> {phase!r} ({_source(edit.cite)}; revises Votal's reading of "
+                            f"post {match.group(1)})")
+        return True
 
     def add_replacement(self, edit: AddReplacement) -> None:
         seat, holder = self.seat_of(edit.old), self.seat_of(edit.new)
@@ -561,8 +605,10 @@ def _source(cite: Cited) -> str:
     return f"post {cite.post}" if cite.post is not None else cite_comment(cite)
 
 
-def check_edits(game: Game, edits: Iterable[Edit], *, posts: Sequence[int] = ()) -> None:
-    """Refuse an edit that contradicts the thread (``posts``: the stored post numbers) or the rest of the file."""
+def check_edits(game: Game, edits: Iterable[Edit], *, posts: Sequence[int] = (), revise: bool = False) -> None:
+    """Refuse an edit that contradicts the thread (``posts``: the stored post numbers) or the rest of the file.
+    ``revise`` (`votal update`): a second death of a seat is left to :func:`apply_edits`, which revises Votal's
+    own reading or reports the difference."""
     stored = set(posts)
     last = max(stored) if stored else None
     days = {d.day: d for d in game.days}
@@ -603,7 +649,7 @@ def check_edits(game: Game, edits: Iterable[Edit], *, posts: Sequence[int] = ())
                     f"(posts {day.start_post}-{day.end_post if day.end_post is not None else ''})"
                 )
             earlier = next((d for d in game.deaths if d.player == seat.name), None)
-            if earlier is not None and f"{earlier.phase} {earlier.phase_number}" != phase:
+            if earlier is not None and f"{earlier.phase} {earlier.phase_number}" != phase and not revise:
                 raise EditRefused(f"kill: {seat.name} is already dead ({earlier.phase} {earlier.phase_number})")
         elif isinstance(edit, AddReplacement):
             seat = accounts.get(edit.old.casefold())
@@ -623,6 +669,9 @@ def check_edits(game: Game, edits: Iterable[Edit], *, posts: Sequence[int] = ())
             if since and edit.post <= max(since):
                 raise EditRefused(f"replace: {seat.name}'s seat was already replaced at post {max(since)}; "
                                   f"post {edit.post} is before that")
+        elif isinstance(edit, AddModerator):
+            if (seat := accounts.get(edit.name.casefold())) is not None:
+                raise EditRefused(f"moderator: {edit.name!r} is a name of the seat {seat.name}")
         elif isinstance(edit, AddPlayer):
             if edit.name.casefold() in moderators:
                 raise EditRefused(f"player add: {edit.name!r} is a moderator of this game")

@@ -20,6 +20,7 @@ from assistant.reading.announcements import Elimination, ThreadFacts, read_threa
 from assistant.upkeep.edits import (
     AddDeath,
     AddEvent,
+    AddModerator,
     AddPlayer,
     AddReplacement,
     Edit,
@@ -100,9 +101,13 @@ def plan_update(
     """
     path = str(path)
     first_after = parse_game(text, path=path, players_required=False).last_named_post()
-    new_text, written, disagreements, notes, eliminations = text, [], [], [], []
+    # a co-moderator added: the thread is read again from that moderator's first post of the moderator's business
+    new_text, written, disagreements, reread = _later_moderators(text, posts, path=path, after=first_after)
+    reread = min(reread, first_after) if reread is not None and first_after is not None else None
+    notes, eliminations = [], []
     for _ in range(MAX_ROUNDS):
-        round_ = _read_and_write(new_text, posts, path=path, clocked=clocked)
+        round_ = _read_and_write(new_text, posts, path=path, clocked=clocked, after=reread)
+        reread = None
         new_text = round_.text
         written.extend(round_.written)
         disagreements.extend(d for d in round_.disagreements if d not in disagreements)
@@ -110,21 +115,25 @@ def plan_update(
         eliminations.extend(e for e in round_.eliminations if e not in eliminations)
         if not round_.written:
             break
-    # seats the counts show held by an account the file does not list; each one written, the moderators' posts
-    # since the new account's first are read again knowing its seat, and the counts again with it
-    for _ in range(MAX_ROUNDS if takeovers is not None else 0):
+    # seats the counts show held by an account the file does not list; the earliest written first, then the
+    # moderators' posts since the new account's first are read again knowing its seat (a replacement they
+    # announce for it, its death), and the counts again with it, as a live game's updates meet them in turn
+    for _ in range(MAX_TAKEOVERS if takeovers is not None else 0):
         updated = parse_game(new_text, path=path, players_required=False)
         if not updated.players:
             break
-        found = takeovers(updated)
-        edits = [AddReplacement(t.seat, t.account, t.post, Note(t.words(), t.counts[0] if t.counts else t.post))
-                 for t in found]
-        new_text, taken, refused = _write(new_text, edits, posts, path=path)
+        taken, earliest = [], None
+        for t in sorted(takeovers(updated), key=lambda t: t.post):
+            edit = AddReplacement(t.seat, t.account, t.post, Note(t.words(), t.counts[0] if t.counts else t.post))
+            new_text, taken, refused = _write(new_text, [edit], posts, path=path)
+            disagreements.extend(d for d in refused if d not in disagreements)
+            if taken:
+                earliest = t.post
+                break
         written.extend(taken)
-        disagreements.extend(d for d in refused if d not in disagreements)
         if not taken:
             break
-        round_ = _read_and_write(new_text, posts, path=path, clocked=clocked, after=min(t.post for t in found) - 1)
+        round_ = _read_and_write(new_text, posts, path=path, clocked=clocked, after=earliest - 1)
         new_text = round_.text
         written.extend(round_.written)
         disagreements.extend(d for d in round_.disagreements if d not in disagreements)
@@ -141,6 +150,37 @@ def plan_update(
 
 
 MAX_ROUNDS = 4
+MAX_TAKEOVERS = 30  # seats taken over, one a round
+
+
+def _later_moderators(text: str, posts: Sequence[PostLike], *, path: str, after: int | None
+                      ) -> tuple[str, list[str], list[str], int | None]:
+    """A co-moderator the thread shows after the file's last known post (an account off the player list that
+    posts the moderator's business twice, as `votal new` reads one), added to the file's moderators when they
+    are Votal's own reading of the thread (each the opener, named in the opening, or such a helper); a list the
+    moderator changed is kept and the name said. (the new text, what was written, the difference said, and the
+    post to read the thread again after when one was added)"""
+    from assistant.reading.announcements.moderators import helpers_cited, read_moderators
+
+    game = parse_game(text, path=path, players_required=False)
+    if not posts or not game.players or not game.moderators:
+        return text, [], [], None
+    named, _ = read_moderators(posts[0])
+    seats = {s.name: list(s.accounts) for s in game.players}
+    helpers = helpers_cited(posts, {m.casefold() for m in named}, seats)
+    held = {m.casefold() for m in game.moderators}
+    later = {h: cites for h, cites in helpers.items()
+             if h.casefold() not in held and (after is None or cites[1].post > after)}
+    if not later:
+        return text, [], [], None
+    votal = {m.casefold() for m in (*named, *helpers)}
+    if not held <= votal:
+        return text, [], [f"moderators: {h} posts the moderator's business (posts {cites[0].post}, {cites[1].post}) "
+                          "but the file's moderators are not Votal's reading of the thread (file kept)"
+                          for h, cites in later.items()], None
+    edits = [AddModerator(h, cites[0]) for h, cites in later.items()]
+    text, written, refused = _write(text, edits, posts, path=path)
+    return text, written, refused, (min(c[0].post for c in later.values()) - 1 if written else None)
 
 
 @dataclass(frozen=True)
@@ -169,6 +209,10 @@ def _read_and_write(text: str, posts: Sequence[PostLike], *, path: str, clocked:
         facts, has_players=bool(game.players), clocked=clocked, has_moderators=bool(game.moderators),
         opening=posts[0].number if posts else None,
     )
+    # a deadline is news while its day runs: a day the file or the thread has ended takes none (as `votal new`
+    # writes none), so reading the posts again after a takeover adds no `end` to the days behind
+    ended = {d.day for d in game.days if d.end_post is not None} | {e.day for e in facts.day_ends}
+    edits = [e for e in edits if not (isinstance(e, SetDeadline) and e.day in ended)]
     if game.players and game.moderators:  # a listed seat left out at the game's start, now that its player posts
         from assistant.reading.announcements.player_list import listed_after_posting
         from assistant.reading.announcements.text import plain_text, trim
@@ -193,7 +237,7 @@ def _write(
     for edit in edits:
         current = parse_game(text, path=path, players_required=False)
         try:
-            check_edits(current, [edit], posts=numbers)
+            check_edits(current, [edit], posts=numbers, revise=True)
             result = apply_edits(text, [edit], path=path, revise=True)
         except (EditRefused, GameFileError) as refused:  # a file Votal could not read is never written
             disagreements.append(f"{refused} ({_cited(edit)}; not written)")

@@ -50,6 +50,16 @@ def read_helpers(
     than once: a co-moderator or vote counter the opening post does not name. An account that votes for a
     listed player is playing, not moderating (a replacement the list does not name yet, keeping its own
     tally), whatever else it posts."""
+    found = helpers_cited(posts, mod_keys, seats)
+    helpers = list(found)
+    return helpers, (found[helpers[0]][0] if helpers else None)
+
+
+def helpers_cited(
+    posts: Sequence[PostLike], mod_keys: set[str], seats: dict[str, list[str]]
+) -> dict[str, list[Cite]]:
+    """:func:`read_helpers`, each helper with the posts that show it doing the moderator's business (its
+    first two, at least), in the order the thread shows them."""
     players = {squash(a) for accounts in seats.values() for a in accounts}
     seen: dict[str, list[Cite]] = {}
     for post in posts:
@@ -65,7 +75,7 @@ def read_helpers(
     if helpers:
         voting = _voting_for_players(posts, set(helpers), seats)
         helpers = [h for h in helpers if h not in voting]
-    return helpers, (seen[helpers[0]][0] if helpers else None)
+    return {h: seen[h] for h in helpers}
 
 
 def _voting_for_players(posts: Sequence[PostLike], authors: set[str], seats: dict[str, list[str]]) -> set[str]:
