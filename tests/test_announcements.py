@@ -918,6 +918,14 @@ def test_a_pronoun_replaces_nobody():
     assert [(r.player, r.new) for r in facts.replacements] == [("Damson", "Hazel")]
 
 
+def test_a_replacement_told_in_the_passive_names_the_old_account_first():
+    """"Damson is replaced by Hazel" is Hazel replacing Damson, as "has been replaced by" is; it never makes
+    "by Hazel" an account of Damson's seat."""
+    facts = read_game(("Host", "It is now Day 1."), ("Host", "Damson is replaced by Hazel."),
+                      ("Host", "Elm is now replaced by the wonderful Ivy!"), ("Ivy", "hi all, reading in"))
+    assert [(r.player, r.new) for r in facts.replacements] == [("Damson", "Hazel"), ("Elm", "Ivy")]
+
+
 def test_a_death_the_days_next_count_contradicts_is_taken_back():
     """"Elm has been modkilled" as a joke: Elm goes on posting and the moderator's next count of the day lists
     Elm not voting, so Elm is alive; Fir, left out of the next day's count, died in the night."""

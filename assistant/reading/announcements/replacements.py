@@ -13,8 +13,8 @@ from assistant.reading.announcements.text import name_like, strip_lead
 REPLACEMENT = re.compile(
     r"(?P<new>[^\s,.!:;()][^,.!:;()]{0,40}?)\s+(?:is\s+|has\s+|will\s+be\s+|will\s+)?(?:now\s+)?[\"“”]?"
     r"(?:replacing|replaces|replaced|(?<=will\s)replace|subbing\s+(?:in\s+)?for|subs\s+(?:in\s+)?for|is\s+in\s+for|in\s+for|"
-    r"taking\s+over\s+for|takes\s+over\s+for|has\s+taken\s+over\s+for|(?:has\s+)?stepped\s+in\s+for)[\"“”]?\s+"
-    r"(?P<old>[^\s,.!:;()][^,.!:;()]{0,40}?)(?=\s*(?:[,.!:;()]|$|\s+(?:as|in|who|and|effective|from)\b))"
+    r"taking\s+over\s+for|takes\s+over\s+for|has\s+taken\s+over\s+for|(?:has\s+)?stepped\s+in\s+for)[\"“”]?"
+    r"(?!\s+by\s)\s+(?P<old>[^\s,.!:;()][^,.!:;()]{0,40}?)(?=\s*(?:[,.!:;()]|$|\s+(?:as|in|who|and|effective|from)\b))"
     r"|(?P<old2>[^\s,.!:;()][^,.!:;()]{0,40}?)\s+(?:is\s+being|has\s+been|is|was|will\s+be|got)\s+(?:now\s+)?"
     r"replaced\s+by\s+(?P<new2>[^\s,.!:;()][^,.!:;()]{0,40}?)(?=\s*(?:[,.!:;()]|$|\s+(?:as|in|who|and)\b))",
     re.IGNORECASE,
@@ -60,6 +60,8 @@ def read_replacements(plain: str, post: PostLike, cite: Cite, state: State, name
         if _NOBODY_NAMED.match(strip_lead(new)):
             continue  # "I will replace Cedar", "Whoever replaces Cedar": no account named
         new = state.authors.spelled(written) if state.authors is not None else written
+        if state.authors is not None and state.authors.seat(new) is None:
+            new = _poster_named_last(written, state.authors) or new
         if seat is None and name_like(new) and name_like(old):
             _earlier_account(new, old, state, names, seats)
             continue
@@ -74,6 +76,17 @@ def read_replacements(plain: str, post: PostLike, cite: Cite, state: State, name
             accounts.append(new)
             state.add("repl", ReplacementFact(seat, new, post.number, cite))
         names.__init__(seats)
+
+
+def _poster_named_last(written: str, authors: Names) -> str | None:
+    """The poster's account that ends the words the moderator wrote ("the wonderful Empking"): the words before
+    it are an epithet, no part of the account."""
+    words = written.split()
+    for k in range(1, len(words)):
+        tail = " ".join(words[k:])
+        if authors.seat(tail) is not None:
+            return authors.spelled(tail)
+    return None
 
 
 def _named_first(words: str, names: Names) -> str | None:
