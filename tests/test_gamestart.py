@@ -287,3 +287,15 @@ def test_a_list_numbered_in_parts_under_headers_is_one_list():
     facts = read_thread_facts(_thread(("Host", opening), ("Alder", "hi")))
     assert [p.name for p in facts.players] == ["Alder", "Cedar", "Damson", "Fir", "Birch", "Elm"]
     assert not facts.problems
+
+
+def test_a_timeline_of_replacements_below_the_list_vouches_for_no_line_between_them():
+    """The opening's "Events" (post links: "Hazel replaces Oldhazel", "Slight rule change", "Ivy replaces
+    Oldivy"): the replacements are no new seats' lines, and the rule change between them is no seat."""
+    events = ('<br><br><b>Events</b><br><a href="https://forum.example/p5">Hazel replaces Oldhazel</a><br>'
+              '<a href="https://forum.example/p6">Slight rule change</a><br>'
+              '<a href="https://forum.example/p7">Ivy replaces Oldivy</a>')
+    posts = _thread(("Host", STYLES["numbered lines"] + events), *((p, "hi") for p in PLAYERS[:4]),
+                    ("Oldhazel", "hi"), ("Oldivy", "hi"))
+    names = [p.name for p in read_thread_facts(posts).players]
+    assert "Slight rule change" not in names and names[:4] == list(PLAYERS[:4])

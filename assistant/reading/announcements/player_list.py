@@ -615,8 +615,9 @@ def _vouched(
         text = plain_text(_NUMBER_AFTER_BULLET.sub("", _BULLET.sub("", entry.line, count=1), count=1))
         for account in sorted(entry.accounts, key=len, reverse=True):
             text = text.replace(account, " ")
-        if len(entry.accounts) > 1:  # "Damson (replacing Oldamson)": the words of its chain are no note
-            text = _CHAIN_WORDS.sub(" ", text)
+        if len(entry.accounts) > 1 and _style(entry.line):  # "4. Damson (replacing Oldamson)": on a numbered or
+            text = _CHAIN_WORDS.sub(" ", text)  # bulleted line the words of its chain are no note (a timeline's
+            # unmarked "Kashoodles replaces JKMatthews" lines still vouch for no line between them)
         rest = re.sub(r"[\s*^()\[\]{}|,:.–—-]+", " ", text).strip()
         told = len(rest.split()) <= 8 and not re.search(r"[!?]", rest) and ROLE_WORDS.search(rest)
         return "" if not rest else ("noted" if told or _STATUS_NOTE.match(rest) else None)
