@@ -286,19 +286,25 @@ def test_a_day_start_votal_read_early_gives_way_to_the_moderators_own_cited(tmp_
     assert not update_from_store(path, open_db(db), now=START + timedelta(days=1)).changed  # read once, revised once
 
 
-def test_a_day_start_the_moderator_typed_is_kept_and_the_difference_said(tmp_path):
-    """The file's start the moderator changed (the comment still cites another post) is theirs: kept."""
-    posts = confirming_thread()
+def _moderator_edits_then_update(tmp_path, posts: list, old: str, new: str):
+    """`votal new` at the first page (3 posts), the moderator's own edit of the file (``old`` -> ``new``), the
+    thread grown to ``posts``, then `votal update`: the file's path and the update's result."""
     forum = Forum(as_dicts(posts[:3]))
     path, db = tmp_path / "game.toml", str(tmp_path / "v.db")
     with serve(forum) as server:
         url = f"{server.base_url}/viewtopic.php?f=7&t=42"
         result = CliRunner().invoke(main, ["new", url, "-o", str(path), "--db", db, "--min-interval", "0"])
         assert result.exit_code == 0, result.output
-        path.write_text(path.read_text().replace("start_post = 0", "start_post = 2"))
+        path.write_text(path.read_text().replace(old, new))
         forum.posts.extend(as_dicts(posts[3:]))
         result = CliRunner().invoke(main, ["update", str(path), "--db", db])
         assert result.exit_code == 0, result.output
+    return path, result
+
+
+def test_a_day_start_the_moderator_typed_is_kept_and_the_difference_said(tmp_path):
+    """The file's start the moderator changed (the comment still cites another post) is theirs: kept."""
+    path, result = _moderator_edits_then_update(tmp_path, confirming_thread(), "start_post = 0", "start_post = 2")
     assert load_game(path).day(1).start_post == 2
     assert "start_post: the file says 2; post 6 says 6 (file kept)" in result.output
 
@@ -344,16 +350,7 @@ def test_a_co_moderator_the_thread_shows_later_is_added_and_its_posts_read(tmp_p
 def test_a_co_moderator_is_only_said_where_the_moderator_wrote_the_moderators(tmp_path):
     """A moderators line the moderator changed (a name Votal does not read from the thread) is theirs: kept,
     and the co-moderator the thread shows said."""
-    posts = thread(*COMODERATED)
-    forum = Forum(as_dicts(posts[:3]))
-    path, db = tmp_path / "game.toml", str(tmp_path / "v.db")
-    with serve(forum) as server:
-        url = f"{server.base_url}/viewtopic.php?f=7&t=42"
-        result = CliRunner().invoke(main, ["new", url, "-o", str(path), "--db", db, "--min-interval", "0"])
-        assert result.exit_code == 0, result.output
-        path.write_text(path.read_text().replace('moderators = ["Host"]', 'moderators = ["Host", "Backup"]'))
-        forum.posts.extend(as_dicts(posts[3:]))
-        result = CliRunner().invoke(main, ["update", str(path), "--db", db])
-        assert result.exit_code == 0, result.output
+    path, result = _moderator_edits_then_update(tmp_path, thread(*COMODERATED), 'moderators = ["Host"]',
+                                                'moderators = ["Host", "Backup"]')
     assert load_game(path).moderators == ("Host", "Backup")
     assert "moderators: Warden posts the moderator's business" in result.output
