@@ -924,6 +924,9 @@ def test_a_replacement_told_in_the_passive_names_the_old_account_first():
     facts = read_game(("Host", "It is now Day 1."), ("Host", "Damson is replaced by Hazel."),
                       ("Host", "Elm is now replaced by the wonderful Ivy!"), ("Ivy", "hi all, reading in"))
     assert [(r.player, r.new) for r in facts.replacements] == [("Damson", "Hazel"), ("Elm", "Ivy")]
+    # a poster who holds a seat ends the name: another player, so the newcomer keeps the moderator's words
+    held = read_game(("Host", "It is now Day 1."), ("Elm", "hi"), ("Host", "Damson is replaced by Big Elm."))
+    assert [(r.player, r.new) for r in held.replacements] == [("Damson", "Big Elm")]
 
 
 def test_a_death_the_days_next_count_contradicts_is_taken_back():
