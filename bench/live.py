@@ -6,7 +6,7 @@ the end-of-game marks taken out (the archived opening was edited after the game;
 keeps the file (a sync, then the moderators' new posts read), as ``votal run --follow`` does. After the last
 post the file is scored against the archive (seats, replacements, deaths, days and hammers, as
 ``bench/gamestate.py`` scores) and compared with the file ``new`` + ``update`` write on the same finished thread
-at once: the seats, days and deaths must be the same.
+at once: the seats, days and deaths must be the same, and so should every value the file holds (comments aside).
 
     python bench/live.py --in-process --games 5       # the first 5 games of each set
     python bench/live.py --in-process --step 25 --sets mafiascum
@@ -38,7 +38,8 @@ from assistant.forum.pageserver import LoopbackServer  # noqa: E402
 class LiveScore:
     archive: Score = field(default_factory=Score)  # the live file after the last post, against the archive
     games: int = 0
-    same_as_finished: int = 0
+    same_as_finished: int = 0  # seats, days and deaths
+    whole_file_same: int = 0  # every value of the file (comments aside)
     updates: int = 0
     invalid: list[str] = field(default_factory=list)  # a step after which the file did not load
     differences: list[str] = field(default_factory=list)
@@ -70,6 +71,11 @@ def file_state(path: Path) -> dict:
     days = [(d["day"], d["start_post"], d.get("end_post")) for d in written.get("days", [])]
     deaths = sorted((d["player"].casefold(), d["phase"]) for d in written.get("deaths", []))
     return {"seats": seats, "days": days, "deaths": deaths}
+
+
+def file_values(path: Path) -> dict:
+    """Every value a game file holds, its comments (the cites' wording) aside."""
+    return tomllib.loads(path.read_text(encoding="utf-8"))
 
 
 def score_deaths_and_replacements(game: corpus.CorpusGame, path: Path, live: LiveScore) -> None:
@@ -124,6 +130,12 @@ def replay_game(game: corpus.CorpusGame, forum: Forum, base_url: str, work: Path
             keep.mkdir(parents=True, exist_ok=True)
             for kept in (path, finished):
                 (keep / f"{game.number}-{kept.name}").write_text(kept.read_text(encoding="utf-8"), encoding="utf-8")
+        whole_a, whole_b = file_values(path), file_values(finished)
+        if whole_a == whole_b:
+            live.whole_file_same += 1
+        else:
+            keys = [k for k in sorted({*whole_a, *whole_b}) if whole_a.get(k) != whole_b.get(k)]
+            live.differences.append(f"game {game.number}: the whole files differ in {', '.join(keys)}")
         a, b = file_state(path), file_state(finished)
         if a == b:
             live.same_as_finished += 1
@@ -189,7 +201,8 @@ def main(argv: list[str] | None = None) -> int:
                 "deaths right": pct(live.deaths_right, live.deaths),
                 "updates run": str(live.updates),
                 "file invalid after a step": str(len(live.invalid)),
-                "live file = finished-thread file": pct(live.same_as_finished, live.games)}
+                "live file = finished-thread file: seats, days, deaths": pct(live.same_as_finished, live.games),
+                "live file = finished-thread file: every value": pct(live.whole_file_same, live.games)}
             for n, live in lives.items()}
     for figure in next(iter(rows.values())):
         print(f"| {figure} | " + " | ".join(rows[n][figure] for n in lives) + " |")
