@@ -7,6 +7,8 @@ keeps the file (a sync, then the moderators' new posts read), as ``votal run --f
 post the file is scored against the archive (seats, replacements, deaths, days and hammers, as
 ``bench/gamestate.py`` scores) and compared with the file ``new`` + ``update`` write on the same finished thread
 at once: the seats, days and deaths must be the same, and so should every value the file holds (comments aside).
+The finished thread's file is scored too (the same opening as at the start), beside the live one: what the live
+game loses is the difference, what both lose is the start-state opening's.
 
     python bench/live.py --in-process --games 5       # the first 5 games of each set
     python bench/live.py --in-process --step 25 --sets mafiascum
@@ -37,6 +39,7 @@ from assistant.forum.pageserver import LoopbackServer  # noqa: E402
 @dataclass
 class LiveScore:
     archive: Score = field(default_factory=Score)  # the live file after the last post, against the archive
+    finished: Score = field(default_factory=Score)  # the finished thread's file (the same opening), against it
     games: int = 0
     same_as_finished: int = 0  # seats, days and deaths
     whole_file_same: int = 0  # every value of the file (comments aside)
@@ -124,8 +127,10 @@ def replay_game(game: corpus.CorpusGame, forum: Forum, base_url: str, work: Path
     score_file(game, str(path), str(db), live.archive, runner=runner)
     score_deaths_and_replacements(game, path, live)
     finished, finished_db = work / "finished.toml", work / "finished.db"
-    if runner.new(Score(), url, str(finished), str(finished_db)) and finished.exists():
-        runner.update(Score(), str(finished), str(finished_db))
+    if runner.new(live.finished, url, str(finished), str(finished_db)) and finished.exists():
+        runner.update(live.finished, str(finished), str(finished_db))
+        live.finished.games += 1
+        score_file(game, str(finished), str(finished_db), live.finished, runner=runner)
         if keep is not None:
             keep.mkdir(parents=True, exist_ok=True)
             for kept in (path, finished):
@@ -187,16 +192,17 @@ def main(argv: list[str] | None = None) -> int:
     for name, live in lives.items():
         print(f"\n{name}:")
         for line in [*live.invalid, *live.archive.failures, *(live.differences if args.misses else ()),
-                     *(live.archive.misses if args.misses else ())]:
+                     *(live.archive.misses if args.misses else ()),
+                     *(f"finished thread: {m}" for m in (live.finished.misses if args.misses else ()))]:
             print(f"  {line}")
     print(f"\nlive replay, step {args.step} posts, {time.process_time() - started:.0f} s CPU in this process\n")
-    print("| figure | " + " | ".join(f"{n} ({lives[n].games} games)" for n in lives) + " |")
+    print("| figure | " + " | ".join(f"{n} ({lives[n].games} games): live, finished" for n in lives) + " |")
     print("|---|" + "---|" * len(lives))
 
     def pct(a: int, b: int) -> str:
         return f"{a}/{b} ({100 * a / b:.1f}%)" if b else "-"
 
-    rows = {n: {**live.archive.row(),
+    rows = {n: {**{k: f"{v}, {live.finished.row()[k]}" for k, v in live.archive.row().items()},
                 "replacements found": pct(live.replaced_right, live.replaced),
                 "deaths right": pct(live.deaths_right, live.deaths),
                 "updates run": str(live.updates),
