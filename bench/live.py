@@ -50,6 +50,7 @@ class LiveScore:
     deaths_right: int = 0
     replaced: int = 0
     replaced_right: int = 0
+    replaced_missed: list[str] = field(default_factory=list)  # a seat whose later accounts the live file lacks
 
 
 def opening_posts(game: corpus.CorpusGame) -> list[dict]:
@@ -92,7 +93,11 @@ def score_deaths_and_replacements(game: corpus.CorpusGame, path: Path, live: Liv
         holder = next((name for name, accounts in seats.items() if keys & accounts), None)
         if len(slot.accounts) > 1:
             live.replaced += 1
-            live.replaced_right += holder is not None and keys <= seats[holder]
+            right = holder is not None and keys <= seats[holder]
+            live.replaced_right += right
+            if not right:
+                live.replaced_missed.append(f"game {game.number}: seat {' > '.join(slot.accounts)} held as "
+                                            + (" > ".join(sorted(seats[holder])) if holder else "no seat"))
         if slot.fate_phase and slot.fate_number is not None and slot.fate in ("lynched", "killed", "modkilled"):
             live.deaths += 1
             live.deaths_right += (holder, f"{slot.fate_phase} {slot.fate_number}") in deaths
@@ -193,6 +198,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n{name}:")
         for line in [*live.invalid, *live.archive.failures, *(live.differences if args.misses else ()),
                      *(live.archive.misses if args.misses else ()),
+                     *(live.replaced_missed if args.misses else ()),
                      *(f"finished thread: {m}" for m in (live.finished.misses if args.misses else ()))]:
             print(f"  {line}")
     print(f"\nlive replay, step {args.step} posts, {time.process_time() - started:.0f} s CPU in this process\n")

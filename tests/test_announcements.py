@@ -1109,3 +1109,26 @@ def test_a_flip_names_its_player_as_the_moderator_spells_him_one_letter_off():
         ("Host", "Claiming a role so you don't get lynched.<br>The Ruffling was a Mafia goon<br>Night starts now"),
     ))
     assert [(e.day, e.player, e.post) for e in facts.eliminations] == [(1, "The Rufflig", 9)]
+
+
+def test_a_note_in_brackets_between_the_names_and_a_relative_who_replaced_are_read_past():
+    """"Yew (a hydra of two) replaces Birch" is Yew replacing Birch; "Quince (who replaced Cedar), Vanilla
+    Townie, killed Night 2" names Quince as Cedar's replacement, and "who" is never an account."""
+    facts = read_game(("Host", "Yew (Cyan and Teal hydra) replaces Birch. Welcome them."),
+                      ("Host", "Quince (who replaced Cedar), Vanilla Townie, was killed Night 2!"),
+                      ("Host", "Hazel, who replaced Damson, is here."))
+    assert [(r.player, r.new) for r in facts.replacements] == [("Birch", "Yew"), ("Cedar", "Quince"),
+                                                               ("Damson", "Hazel")]
+    assert all("who" not in (a.casefold() for a in accounts) for accounts in facts.seat_accounts().values())
+
+
+def test_replacements_told_with_a_description_in_pairs_agreed_or_welcomed_are_read():
+    """"Yew, a hydra of Cyan and Teal, replaces Birch"; "Quince and Hazel replace Cedar and Damson,
+    respectively"; "Ivy has agreed to replace Elm"; "Please give a warm welcome to Juniper who is replacing
+    Fir": each names the newcomer and the seat, and no description becomes an account."""
+    facts = read_game(("Host", "Edit: Yew, a hydra of Cyan and Teal, replaces Birch."),
+                      ("Host", "Quince and Hazel replace Cedar and Damson, respectively, effective immediately."),
+                      ("Host", "Ivy has agreed to replace Elm!"),
+                      ("Host", "Please give a warm welcome to Juniper who is replacing Fir"))
+    assert [(r.player, r.new) for r in facts.replacements] == [
+        ("Birch", "Yew"), ("Cedar", "Quince"), ("Damson", "Hazel"), ("Elm", "Ivy"), ("Fir", "Juniper")]

@@ -12,7 +12,7 @@ from assistant.reading.announcements.text import name_like, strip_lead
 
 REPLACEMENT = re.compile(
     r"(?P<new>[^\s,.!:;()][^,.!:;()]{0,40}?)\s+(?:is\s+|has\s+|will\s+be\s+|will\s+)?(?:now\s+)?[\"“”]?"
-    r"(?:replacing|replaces|replaced|(?<=will\s)replace|subbing\s+(?:in\s+)?for|subs\s+(?:in\s+)?for|is\s+in\s+for|in\s+for|"
+    r"(?:replacing|replaces|replaced|(?<=will\s)replace|agreed\s+to\s+replace|subbing\s+(?:in\s+)?for|subs\s+(?:in\s+)?for|is\s+in\s+for|in\s+for|"
     r"taking\s+over\s+for|takes\s+over\s+for|has\s+taken\s+over\s+for|(?:has\s+)?stepped\s+in\s+for)[\"“”]?"
     r"(?!\s+by\s)\s+(?P<old>[^\s,.!:;()][^,.!:;()]{0,40}?)(?=\s*(?:[,.!:;()]|$|\s+(?:as|in|who|and|effective|from)\b))"
     r"|(?P<old2>[^\s,.!:;()][^,.!:;()]{0,40}?)\s+(?:is\s+being|has\s+been|is|was|will\s+be|got)\s+(?:now\s+)?"
@@ -35,18 +35,37 @@ NOT_REPLACEMENT = re.compile(r"\b(need|needs|needed|seek|seeking|looking|request
                               r"prod|if)\b", re.IGNORECASE)
 
 
+# "Yew (a hydra of two) replaces Alder", "Yew, a hydra of two, replaces Alder": a note in brackets that tells no
+# replacement, or a description between commas, is no part of the sentence
+_ASIDE = re.compile(r"\s*\((?![^()]*\b(?:replac|sub|in\s+for|tak|step))[^()]{1,80}\)"
+                    r"|,\s+an?\s+[^,()]{1,60},(?=\s*(?:is\s+|has\s+|will\s+)?(?:now\s+)?replac)", re.IGNORECASE)
+# "Yew (who replaced Alder)", "Yew, who replaced Alder", "Yew who is replacing Alder": the account before the
+# relative clause replaces Alder
+_WHO_REPLACED = re.compile(r"(?:\s*[(,]\s*|\s+)who\s+(?:is\s+|has\s+|had\s+)?(replac(?:ed|ing)\s+[^()]*?)\s*"
+                           r"(?:\)|(?=[,.!;]|$))", re.IGNORECASE)
+# "Yew and Quince replace Alder and Birch, respectively": the accounts paired in order
+_RESPECTIVELY = re.compile(r"^(?P<new>.+?)\s+replace\s+(?P<old>.+?),?\s+respectively\b", re.IGNORECASE)
+
+
 def read_replacements(plain: str, post: PostLike, cite: Cite, state: State, names: Names,
                       seats: dict[str, list[str]]) -> None:
     """Each replacement a sentence announces: the new account joins its seat (in ``seats`` and ``names``, so
     that later sentences may name it). The old player may be named by a nickname that starts one seat's
     account alone ("Sleepy" for SleepyKrew); the new account is spelled as it posts when one poster alone is
-    that close ("Scorpius" for Scorpious)."""
+    that close ("Scorpius" for Scorpious). A note in brackets between the names is read past, and "Yew (who
+    replaced Alder)" is Yew replacing Alder."""
+    plain = _WHO_REPLACED.sub(lambda m: " " + m.group(1), _ASIDE.sub("", plain))
     found = [(m.group("new") or m.group("new2"), m.group("old") or m.group("old2"), m)
              for m in REPLACEMENT.finditer(plain)]
     alone = REPLACED_ALONE.match(plain)
     if alone and not NOT_REPLACEMENT.search(plain):
         state.replaced = (post.number, alone.group("old"))  # its successor named in a sentence that follows
         return
+    paired = _RESPECTIVELY.match(plain)
+    if paired:
+        news, olds = (re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", paired.group(k)) for k in ("new", "old"))
+        if len(news) == len(olds) > 1:
+            found.extend((new, old, None) for new, old in zip(news, olds, strict=True))
     spot = TAKES_SPOT.match(plain)
     if spot:
         old = spot.group("old") or (state.replaced[1] if state.replaced and state.replaced[0] == post.number else None)
@@ -99,7 +118,7 @@ def _named_first(words: str, names: Names) -> str | None:
     return found[0][2]
 
 
-_NOBODY_NAMED = re.compile(r"^(?:i|we|he|she|they|someone|somebody|anyone|anybody|whoever|nobody|no\s*one)$",
+_NOBODY_NAMED = re.compile(r"^(?:i|we|he|she|they|who|someone|somebody|anyone|anybody|whoever|nobody|no\s*one)$",
                            re.IGNORECASE)
 
 

@@ -178,5 +178,6 @@ def name_like(text: str) -> bool:
 
 
 def strip_lead(text: str) -> str:
-    text = re.sub(r"^(?:and|also|player|user|please\s+welcome|welcome)\s+", "", text.strip(), flags=re.IGNORECASE)
+    text = re.sub(r"^(?:and|also|player|user|(?:please\s+)?(?:give\s+an?\s+(?:warm\s+|big\s+)?)?welcome(?:\s+to)?)\s+",
+                  "", text.strip(), flags=re.IGNORECASE)
     return clean_name(text)
