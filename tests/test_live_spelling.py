@@ -123,3 +123,21 @@ def test_a_name_is_renamed_only_to_one_close_account_placed_nowhere_else():
     assert found == [] and [k.account for k in kept] == ["Prolapsed Brain"]
     found, kept = respellings(["Brokenscraps", "BrokenScraps"], _posts("brokenscraps"))
     assert found == [] and len(kept) == 2
+
+
+def test_an_epithet_before_the_newcomer_read_again_by_update_adds_no_second_account():
+    """"Elm is replaced by the wonderful Quince!": `votal new` on the finished thread writes Quince; `votal update`
+    reading the post again, with Quince in Elm's seat already, writes nothing more (not "the wonderful Quince")."""
+    from assistant.reading.announcements import read_thread_facts
+
+    posts = _thread(PLAYERS, ("Alder", "hi"), ("Host", "Elm is now replaced by the wonderful Quince!"),
+                    ("Quince", "hi all, reading in"))
+    whole = read_thread_facts(posts)
+    assert [(r.player, r.new) for r in whole.replacements] == [("Elm", "Quince")]
+    players = {p: [p] for p in PLAYERS} | {"Elm": ["Elm", "Quince"]}
+    again = read_thread_facts(posts, moderators=["Host"], players=players, after_post=1)
+    assert [(r.player, r.new) for r in again.replacements] == []
+    held = {**players, "Damson": ["Damson"]}  # "Big Elm" beside the player Elm is still no account of Elm's
+    big = _thread(PLAYERS, ("Elm", "hi"), ("Host", "Damson is replaced by Big Elm."))
+    assert [(r.player, r.new) for r in read_thread_facts(big, moderators=["Host"], players=held,
+                                                         after_post=0).replacements] == [("Damson", "Big Elm")]

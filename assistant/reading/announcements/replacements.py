@@ -61,7 +61,7 @@ def read_replacements(plain: str, post: PostLike, cite: Cite, state: State, name
             continue  # "I will replace Cedar", "Whoever replaces Cedar": no account named
         new = state.authors.spelled(written) if state.authors is not None else written
         if state.authors is not None and state.authors.seat(new) is None:
-            new = _poster_named_last(written, state.authors, names) or new
+            new = _poster_named_last(written, state.authors, names, seat) or new
         if seat is None and name_like(new) and name_like(old):
             _earlier_account(new, old, state, names, seats)
             continue
@@ -78,14 +78,15 @@ def read_replacements(plain: str, post: PostLike, cite: Cite, state: State, name
         names.__init__(seats)
 
 
-def _poster_named_last(written: str, authors: Names, seats: Names) -> str | None:
+def _poster_named_last(written: str, authors: Names, seats: Names, seat: str | None = None) -> str | None:
     """The poster's account that ends the words the moderator wrote ("the wonderful Empking"): the words before
-    it are an epithet, no part of the account. An account that holds a seat already ("Big Elm" beside the
-    player Elm) is another player, never the newcomer."""
+    it are an epithet, no part of the account. An account that holds another seat already ("Big Elm" beside the
+    player Elm) is another player, never the newcomer; one that holds the very seat replaced (the file's reading
+    of this same post, read again by `votal update`) is this newcomer."""
     words = written.split()
     for k in range(1, len(words)):
         tail = " ".join(words[k:])
-        if authors.seat(tail) is not None and seats.seat(tail) is None:
+        if authors.seat(tail) is not None and seats.seat(tail) in (None, seat):
             return authors.spelled(tail)
     return None
 
