@@ -141,3 +141,16 @@ def test_an_epithet_before_the_newcomer_read_again_by_update_adds_no_second_acco
     big = _thread(PLAYERS, ("Elm", "hi"), ("Host", "Damson is replaced by Big Elm."))
     assert [(r.player, r.new) for r in read_thread_facts(big, moderators=["Host"], players=held,
                                                          after_post=0).replacements] == [("Damson", "Big Elm")]
+
+
+def test_a_player_who_will_be_replaced_soon_is_no_replacement_by_an_account_named_soon():
+    """"Keybladewielder will be replaced soon." names the player leaving and nobody coming: no account "soon"
+    (1433's finished reading made it an earlier account of the seat)."""
+    from assistant.reading.announcements import read_thread_facts
+
+    listed = (*PLAYERS[:-1], "Keybladewielder")
+    posts = _thread(listed, ("Alder", "hi"), ("Host", "Keybladewielder will be replaced soon."),
+                    ("Host", "AngryPidgeon replaces Keybladewielder effective immediately"), ("AngryPidgeon", "hi"))
+    facts = read_thread_facts(posts)
+    assert [(p.name, p.replacements) for p in facts.players][-1] == ("Keybladewielder", ())
+    assert [(r.player, r.new) for r in facts.replacements] == [("Keybladewielder", "AngryPidgeon")]

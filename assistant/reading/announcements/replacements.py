@@ -31,6 +31,8 @@ TAKES_SPOT = re.compile(
 # "I'm replacing MusicNinja" in the moderator's own news: a pronoun names nobody (unless an account of that name posts)
 PRONOUN = re.compile(r"^(?:i|i['’]m|i\s+am|i\s+will|we|we['’]re|you|you['’]re|he|he['’]s|she|she['’]s|they|"
                      r"they['’]re|someone|somebody|nobody|no\s*one|it)$", re.IGNORECASE)
+# the passive future without "by": the name before it is the player to be replaced ("... will be replaced soon")
+WILL_BE_REPLACED = re.compile(r"\bwill\s+be\s+(?:now\s+)?[\"“”]?replaced\b", re.IGNORECASE)
 NOT_REPLACEMENT = re.compile(r"\b(need|needs|needed|seek|seeking|looking|request|requested|will\s+be\s+replaced\s*$|"
                               r"prod|if)\b", re.IGNORECASE)
 
@@ -55,6 +57,8 @@ def read_replacements(plain: str, post: PostLike, cite: Cite, state: State, name
     for new, old, match in found:
         if match is not None and NOT_REPLACEMENT.search(plain[: match.start()] + " " + plain[match.end():][:20]):
             continue
+        if match is not None and match.group("new") and WILL_BE_REPLACED.search(match.group(0)):
+            continue  # "Alder will be replaced soon": Alder is leaving, and no newcomer is named
         written, old = strip_lead(new), strip_lead(old)
         seat = names.seat(old) or names.nickname(old) or _named_first(old, names)
         if _NOBODY_NAMED.match(strip_lead(new)):
