@@ -191,8 +191,9 @@ def test_real_openings_at_the_games_start_keep_their_seats():
 
 def test_a_live_game_from_its_first_page_a_listed_name_spelled_otherwise_joins_its_seat(tmp_path):
     """`new` at the first page (two players posted), then the thread grows and `update` keeps the file: the
-    listed "Hazel" posts as "Hazel99" and "Juniper" as "Junipr" (their seats keep the listed names, the
-    accounts join them, cited); a day ends and the next starts; the file loads after each step."""
+    listed "Hazel" posts as "Hazel99" and "Juniper" as "Junipr" (the names Votal wrote from the list are renamed
+    to the accounts, cited, as `new` on the finished thread spells them); a day ends and the next starts; the
+    file loads after each step."""
     from click.testing import CliRunner
     from loopback_forum import Forum, serve
 
@@ -217,10 +218,9 @@ def test_a_live_game_from_its_first_page_a_listed_name_spelled_otherwise_joins_i
         result = CliRunner().invoke(main, ["update", str(path), "--db", db])
         assert result.exit_code == 0, result.output
     game = load_game(path)
-    assert game.seat("Hazel").accounts == ("Hazel", "Hazel99")
-    assert game.seat("Juniper").accounts == ("Juniper", "Junipr")
-    assert game.seat("Hazel").replacement_posts == (3,)
-    assert "Hazel99 posts from post 3 as the listed Hazel spelled otherwise" in path.read_text()
+    assert [s.name for s in game.players] == [*PLAYERS[:7], "Hazel99", "Ivy", "Junipr"]
+    assert game.seat("Hazel99").accounts == ("Hazel99",) and game.seat("Junipr").accounts == ("Junipr",)
+    assert 'post 3: "Hazel99 posts: the account Votal wrote as Hazel before it posted"' in path.read_text()
     assert [(d.day, d.start_post, d.end_post) for d in game.days] == [(1, 0, 6), (2, 7, None)]
     assert [(d.player, d.phase, d.phase_number) for d in game.deaths] == [("Alder", "day", 1), ("Birch", "night", 1)]
 
