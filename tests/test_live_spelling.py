@@ -154,3 +154,17 @@ def test_a_player_who_will_be_replaced_soon_is_no_replacement_by_an_account_name
     facts = read_thread_facts(posts)
     assert [(p.name, p.replacements) for p in facts.players][-1] == ("Keybladewielder", ())
     assert [(r.player, r.new) for r in facts.replacements] == [("Keybladewielder", "AngryPidgeon")]
+
+
+def test_who_replaced_names_no_account():
+    """"Quince replaces Elm who replaced Fir": "who" points back at Elm, already read; it is no account (1892's
+    finished reading made "who" an account of the seat)."""
+    from assistant.reading.announcements import read_thread_facts
+
+    listed = (*PLAYERS[:4], "Fir", *PLAYERS[6:])
+    posts = _thread(listed, ("Alder", "hi"), ("Host", "Elm replaces Fir."), ("Elm", "hi"),
+                    ("Host", "Quince replaces Elm who replaced Fir"), ("Quince", "hello"))
+    facts = read_thread_facts(posts)
+    accounts = {a for p in facts.players for a in (p.name, *p.replacements)} | {r.new for r in facts.replacements}
+    assert "who" not in accounts
+    assert [(r.player, r.new) for r in facts.replacements] == [("Fir", "Elm"), ("Fir", "Quince")]

@@ -62,7 +62,7 @@ def read_replacements(plain: str, post: PostLike, cite: Cite, state: State, name
         written, old = strip_lead(new), strip_lead(old)
         seat = names.seat(old) or names.nickname(old) or _named_first(old, names)
         if _NOBODY_NAMED.match(strip_lead(new)):
-            continue  # "I will replace Cedar", "Whoever replaces Cedar": no account named
+            continue  # "I will replace Cedar", "Whoever replaces Cedar", "... Yew who replaced Cedar": no account named
         new = state.authors.spelled(written) if state.authors is not None else written
         if state.authors is not None and state.authors.seat(new) is None:
             new = _poster_named_last(written, state.authors, names, seat) or new
@@ -104,7 +104,7 @@ def _named_first(words: str, names: Names) -> str | None:
     return found[0][2]
 
 
-_NOBODY_NAMED = re.compile(r"^(?:i|we|he|she|they|someone|somebody|anyone|anybody|whoever|nobody|no\s*one)$",
+_NOBODY_NAMED = re.compile(r"^(?:i|we|he|she|they|someone|somebody|anyone|anybody|whoever|who|nobody|no\s*one)$",
                            re.IGNORECASE)
 
 
