@@ -49,11 +49,17 @@ def opening_at_start(body: str, seats: list[tuple[str, ...]]) -> str:
         if len(met) != 1:
             out.append(piece)
             continue
-        first = seats[met.pop()][0]
-        mark = _MARK.match(_plain(piece))
+        seat = met.pop()
+        tokens = _TOKEN.split(piece)
+        # the line starts after the last block that opens before its names: a spoiler's title and opening tags
+        # on the same piece as its first line ("Spoiler: Show ... 1. Christine ~~teamsleep~~") stay as they are
+        start = max((i + 1 for i, t in enumerate(tokens) if _BLOCK_OPEN.match(t)
+                     and seat in _names_in(_plain("".join(tokens[i + 1:])), seats)), default=0)
+        first = seats[seat][0]
+        mark = _MARK.match(_plain("".join(tokens[start:])))
         said = (mark.group(0) if mark else "") + html.escape(first)
-        rebuilt = []
-        for token in _TOKEN.split(piece):
+        rebuilt = tokens[:start]
+        for token in tokens[start:]:
             if token.startswith("<"):
                 rebuilt.append(token)
             elif token.strip() and said:
@@ -61,6 +67,11 @@ def opening_at_start(body: str, seats: list[tuple[str, ...]]) -> str:
                 said = ""
         out.append("".join(rebuilt))
     return "".join(out)
+
+
+# a tag that opens a block of its own (an inline div, as a strike-out is drawn, does not)
+_BLOCK_OPEN = re.compile(r"<(?:p|blockquote|td|th|h[1-6]|center|dd|dt|div(?![^>]*display\s*:\s*inline))\b[^>]*>",
+                         re.IGNORECASE)
 
 
 def start_thread(game: corpus.CorpusGame, share: float = 1 / 3) -> list[Post]:

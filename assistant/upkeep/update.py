@@ -32,6 +32,7 @@ from assistant.upkeep.edits import (
     apply_edits,
     check_edits,
 )
+from assistant.upkeep.respell import respell_file
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -115,6 +116,10 @@ def plan_update(
         eliminations.extend(e for e in round_.eliminations if e not in eliminations)
         if not round_.written:
             break
+    # a name Votal wrote before its account posted, now that the account posts under its own spelling
+    new_text, respelled, kept = respell_file(new_text, posts, path=path)
+    written.extend(respelled)
+    disagreements.extend(d for d in kept if d not in disagreements)
     # seats the counts show held by an account the file does not list; the earliest written first, then the
     # moderators' posts since the new account's first are read again knowing its seat (a replacement they
     # announce for it, its death), and the counts again with it, as a live game's updates meet them in turn

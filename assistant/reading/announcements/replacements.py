@@ -31,6 +31,8 @@ TAKES_SPOT = re.compile(
 # "I'm replacing MusicNinja" in the moderator's own news: a pronoun names nobody (unless an account of that name posts)
 PRONOUN = re.compile(r"^(?:i|i['’]m|i\s+am|i\s+will|we|we['’]re|you|you['’]re|he|he['’]s|she|she['’]s|they|"
                      r"they['’]re|someone|somebody|nobody|no\s*one|it)$", re.IGNORECASE)
+# the passive future without "by": the name before it is the player to be replaced ("... will be replaced soon")
+WILL_BE_REPLACED = re.compile(r"\bwill\s+be\s+(?:now\s+)?[\"“”]?replaced\b", re.IGNORECASE)
 NOT_REPLACEMENT = re.compile(r"\b(need|needs|needed|seek|seeking|looking|request|requested|will\s+be\s+replaced\s*$|"
                               r"prod|if)\b", re.IGNORECASE)
 
@@ -74,13 +76,15 @@ def read_replacements(plain: str, post: PostLike, cite: Cite, state: State, name
     for new, old, match in found:
         if match is not None and NOT_REPLACEMENT.search(plain[: match.start()] + " " + plain[match.end():][:20]):
             continue
+        if match is not None and match.group("new") and WILL_BE_REPLACED.search(match.group(0)):
+            continue  # "Alder will be replaced soon": Alder is leaving, and no newcomer is named
         written, old = strip_lead(new), strip_lead(old)
         seat = names.seat(old) or names.nickname(old) or _named_first(old, names)
         if _NOBODY_NAMED.match(strip_lead(new)):
-            continue  # "I will replace Cedar", "Whoever replaces Cedar": no account named
+            continue  # "I will replace Cedar", "Whoever replaces Cedar", "... Yew who replaced Cedar": no account named
         new = state.authors.spelled(written) if state.authors is not None else written
         if state.authors is not None and state.authors.seat(new) is None:
-            new = _poster_named_last(written, state.authors, names) or new
+            new = _poster_named_last(written, state.authors, names, seat) or new
         if seat is None and name_like(new) and name_like(old):
             _earlier_account(new, old, state, names, seats)
             continue
@@ -97,14 +101,15 @@ def read_replacements(plain: str, post: PostLike, cite: Cite, state: State, name
         names.__init__(seats)
 
 
-def _poster_named_last(written: str, authors: Names, seats: Names) -> str | None:
+def _poster_named_last(written: str, authors: Names, seats: Names, seat: str | None = None) -> str | None:
     """The poster's account that ends the words the moderator wrote ("the wonderful Empking"): the words before
-    it are an epithet, no part of the account. An account that holds a seat already ("Big Elm" beside the
-    player Elm) is another player, never the newcomer."""
+    it are an epithet, no part of the account. An account that holds another seat already ("Big Elm" beside the
+    player Elm) is another player, never the newcomer; one that holds the very seat replaced (the file's reading
+    of this same post, read again by `votal update`) is this newcomer."""
     words = written.split()
     for k in range(1, len(words)):
         tail = " ".join(words[k:])
-        if authors.seat(tail) is not None and seats.seat(tail) is None:
+        if authors.seat(tail) is not None and seats.seat(tail) in (None, seat):
             return authors.spelled(tail)
     return None
 
