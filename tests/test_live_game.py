@@ -354,3 +354,27 @@ def test_a_co_moderator_is_only_said_where_the_moderator_wrote_the_moderators(tm
                                                 'moderators = ["Host", "Backup"]')
     assert load_game(path).moderators == ("Host", "Backup")
     assert "moderators: Warden posts the moderator's business" in result.output
+
+
+@pytest.mark.parametrize("cut", [1, 8, 16])
+def test_new_at_the_start_and_updates_write_the_file_new_writes_on_the_finished_thread(cut, tmp_path):
+    """Issue 24's target in small: one writer for the thread's facts, so the file kept from an early page equals
+    the one `new` writes at once, every value (replacements with their post, deaths in thread order, each day's
+    deadline even once it has ended)."""
+    import tomllib
+
+    posts = thread(("Host", "Day 1 begins now. Deadline is March 9, 2026 at 22:00 UTC."), *LYNCH_BIRCH,
+                   ("Host", "Cedar was found dead. Cedar was a Cop.<br>Day 2 begins now. Deadline is March 12, 2026 "
+                            "at 22:00 UTC."),
+                   ("Host", "Quill replaces Elm."), ("Quill", "hi all"), *DAY_TWO_AND_THREE)
+    (tmp_path / "live").mkdir()
+    (tmp_path / "finished").mkdir()
+    live, _ = _new_and_update(tmp_path / "live", posts, cut=cut)
+    finished, _ = _new_and_update(tmp_path / "finished", posts, cut=len(posts))
+    written = tomllib.loads(finished.read_text())
+    assert [p.get("replacements") for p in written["players"] if p["name"] == "Elm"] == [
+        [{"name": "Quill", "post": next(p.number for p in posts if p.body_html == "Quill replaces Elm.")}]]
+    assert [(d["player"], d["phase"]) for d in written["deaths"]] == [
+        ("Birch", "day 1"), ("Cedar", "night 1"), ("Fir", "day 2"), ("Gorse", "night 2")]
+    assert all("end" in d for d in written["days"][:2])
+    assert {**tomllib.loads(live.read_text()), "thread": written["thread"]} == written  # served on another port

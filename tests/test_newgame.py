@@ -81,7 +81,7 @@ def test_new_reads_players_days_and_deaths_on_every_engine(engine, tmp_path):
     assert [(d.day, d.start_post, d.end_post) for d in game.days] == [(1, first, first + 8), (2, first + 9, None)]
     assert [(d.player, d.phase, d.phase_number) for d in game.deaths] == [("Elm", "day", 1), ("Fir", "night", 1)]
     text = (tmp_path / "game.toml").read_text()
-    assert f"# post {first + 8}: Elm has been lynched! Elm was a Mafia Goon." in text
+    assert f'# post {first + 8}: "Elm has been lynched! Elm was a Mafia Goon."' in text
     assert "missing: no deadline found: add `end` to day 2" in result.output
 
 
@@ -141,7 +141,8 @@ def test_a_day_may_start_in_the_post_that_ended_the_one_before():
         ("Host", "Day 3 Starts now and ends on Friday."),
     ]
     posts = [Post(str(n), n, user, START + timedelta(hours=n), body, "") for n, (user, body) in enumerate(bodies)]
-    planned = plan_game_file(read_thread_facts(posts), thread="t", forum="phpbb")
+    planned = plan_game_file(read_thread_facts(posts), thread="https://forum.example.org/t/1", forum="phpbb",
+                             posts=posts)
     days = [(d["day"], d.get("start_post"), d.get("end_post")) for d in tomllib.loads(planned.text)["days"]]
     assert days == [(1, 0, 8), (2, 8, 10), (3, 10, None)]
 

@@ -472,7 +472,7 @@ class _Editor:
             post = entry.get("post") if isinstance(entry, dict) else None
             if post == edit.post:
                 return
-            if not self.replace:
+            if not self.replace and not (self.revise and post is None):
                 held = f"post {post}" if post is not None else "no post"
                 self.disagreements.append(
                     f"{label}: the file gives {name} {held}; {_source(edit.cite)} says from post {edit.post} "

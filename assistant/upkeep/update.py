@@ -125,7 +125,7 @@ def plan_update(
         taken, earliest = [], None
         for t in sorted(takeovers(updated), key=lambda t: t.post):
             edit = AddReplacement(t.seat, t.account, t.post, Note(t.words(), t.counts[0] if t.counts else t.post))
-            new_text, taken, refused = _write(new_text, [edit], posts, path=path)
+            new_text, taken, refused = write_edits(new_text, [edit], posts, path=path)
             disagreements.extend(d for d in refused if d not in disagreements)
             if taken:
                 earliest = t.post
@@ -179,7 +179,7 @@ def _later_moderators(text: str, posts: Sequence[PostLike], *, path: str, after:
                           "but the file's moderators are not Votal's reading of the thread (file kept)"
                           for h, cites in later.items()], None
     edits = [AddModerator(h, cites[0]) for h, cites in later.items()]
-    text, written, refused = _write(text, edits, posts, path=path)
+    text, written, refused = write_edits(text, edits, posts, path=path)
     return text, written, refused, (min(c[0].post for c in later.values()) - 1 if written else None)
 
 
@@ -209,10 +209,6 @@ def _read_and_write(text: str, posts: Sequence[PostLike], *, path: str, clocked:
         facts, has_players=bool(game.players), clocked=clocked, has_moderators=bool(game.moderators),
         opening=posts[0].number if posts else None,
     )
-    # a deadline is news while its day runs: a day the file or the thread has ended takes none (as `votal new`
-    # writes none), so reading the posts again after a takeover adds no `end` to the days behind
-    ended = {d.day for d in game.days if d.end_post is not None} | {e.day for e in facts.day_ends}
-    edits = [e for e in edits if not (isinstance(e, SetDeadline) and e.day in ended)]
     if game.players and game.moderators:  # a listed seat left out at the game's start, now that its player posts
         from assistant.reading.announcements.player_list import listed_after_posting
         from assistant.reading.announcements.text import plain_text, trim
@@ -221,12 +217,12 @@ def _read_and_write(text: str, posts: Sequence[PostLike], *, path: str, clocked:
             posts, game.moderators, [a for s in game.players for a in s.accounts], len(game.players))
         edits[:0] = [AddPlayer(e.accounts[0], Note(f"{trim(plain_text(e.line))} (on the player list, now "
                                                   "posting)", list_post), tuple(e.accounts[1:])) for e in missing]
-    text, written, disagreements = _write(text, edits, posts, path=path)
+    text, written, disagreements = write_edits(text, edits, posts, path=path)
     notes.extend(f"reader: {p}" for p in facts.problems)
     return _Round(text, written, disagreements, notes, facts.eliminations)
 
 
-def _write(
+def write_edits(
     text: str, edits: Sequence[Edit], posts: Sequence[PostLike], *, path: str
 ) -> tuple[str, list[str], list[str]]:
     """``edits`` written one by one, each checked against the file as it stands and the thread's posts: (the new
@@ -249,10 +245,16 @@ def _write(
 
 
 def edits_from_facts(
-    facts: ThreadFacts, *, has_players: bool, clocked: bool, has_moderators: bool = True, opening: int | None = None
+    facts: ThreadFacts, *, has_players: bool, clocked: bool, has_moderators: bool = True, opening: int | None = None,
 ) -> tuple[list[Edit], list[str]]:
     """The edits the facts call for, in the order they must be written (players, then the seats' changes,
-    then days, deaths and declared changes), and notes on what was left out."""
+    then days, deaths and deadlines), and notes on what was left out. `votal new` (no players, no moderators)
+    and `votal update` both write a thread's facts through here, so a file kept live and one written on the
+    finished thread say the same things the same way.
+
+    Deaths are written in thread order (a lynch and a night kill as the posts tell them), and each day's
+    deadlines in thread order: the first the day's ``end``, each later different one a declared change (see
+    :class:`SetDeadline`), whichever reading of the thread meets them."""
     edits: list[Edit] = []
     notes: list[str] = []
     if not has_moderators and facts.moderators:  # read from the thread: its opener, and any co-moderator named
@@ -263,26 +265,24 @@ def edits_from_facts(
     edits.extend(AddReplacement(r.player, r.new, r.post, r.cite) for r in facts.replacements)
     if clocked and (facts.day_starts or facts.day_ends):
         notes.append("days follow the ruleset's clock from the game's start: announced day starts and ends not written")
-    # a deadline the moderator moved later in the thread is not written: `new` writes each day's last as its
-    # ``end``, and the earlier one, written as a declared change beside it, would move the end back
-    last_deadline = {d.day: d.post for d in facts.deadlines}
     if not clocked:
         for start in facts.day_starts:
             edits.append(SetDay(start.day, start.cite, start_post=start.post))
-            if start.deadline is not None and last_deadline.get(start.day, start.post) <= start.post:
-                edits.append(SetDeadline(start.day, start.deadline, start.cite))
         for end in facts.day_ends:
             edits.append(SetDay(end.day, end.cite, end_post=end.post))
-    for elimination in facts.eliminations:
-        if elimination.player is not None:
-            edits.append(AddDeath(elimination.player, f"day {elimination.day}", elimination.cite))
-    for death in facts.deaths:
-        edits.append(AddDeath(death.player, death.phase, death.cite, death.post))
-    for deadline in facts.deadlines:
-        if not clocked and deadline.post >= last_deadline[deadline.day]:
-            edits.append(SetDeadline(deadline.day, deadline.time, deadline.cite))
-        elif deadline.kind == "extension":  # the clock keeps the deadline; a declared change is written
-            edits.append(AddEvent(deadline.day, "deadline", deadline.cite, post=deadline.post, time=deadline.time))
+    deaths = [(e.post, AddDeath(e.player, f"day {e.day}", e.cite)) for e in facts.eliminations if e.player is not None]
+    deaths += [(d.cite.post, AddDeath(d.player, d.phase, d.cite, d.post)) for d in facts.deaths]
+    edits.extend(death for _, death in sorted(deaths, key=lambda d: d[0]))
+    # every deadline the thread states, in thread order, whether or not its day has ended since: the first is the
+    # day's ``end``, a later different one a declared change; so the file says the same whether its update met
+    # them one by one or at once (a declared end_post decides the day whatever the deadline says)
+    deadlines = [(s.post, s.day, s.deadline, s.cite, "deadline") for s in facts.day_starts if s.deadline is not None]
+    deadlines += [(d.post, d.day, d.time, d.cite, d.kind) for d in facts.deadlines]
+    for post, day, time, cite, kind in sorted(deadlines, key=lambda d: d[0]):
+        if not clocked:
+            edits.append(SetDeadline(day, time, cite))
+        elif kind == "extension":  # the clock keeps the deadline; a declared change is written
+            edits.append(AddEvent(day, "deadline", cite, post=post, time=time))
     return edits, notes
 
 
