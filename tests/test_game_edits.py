@@ -16,6 +16,7 @@ from assistant.upkeep.edits import (
     RemovePlayer,
     SetDay,
     SetDeadline,
+    SetPageSize,
     apply_edits,
     check_edits,
     cite_comment,
@@ -267,3 +268,17 @@ def test_the_files_local_times_are_compared_in_the_zone_load_game_reads_them_in(
     assert parse_game(text).day(1).end == end
     result = apply_edits(text, [SetDay(1, cite(40, "Day 1 ends at 11 am"), end=end)])
     assert (result.written, result.disagreements) == ((), ())
+
+
+def test_a_page_size_goes_into_a_new_fetch_table_after_the_head_and_a_different_one_is_the_files_to_keep():
+    first_page = Note("as the thread's first page shows")
+    result = apply_edits(GAME, [SetPageSize(25, first_page)])
+    assert result.written == ("fetch.posts_per_page = 25 (as the thread's first page shows)",)
+    assert parse_game(result.text).fetch.posts_per_page == 25
+    head, rest = result.text.split("[fetch]\n")
+    assert head.endswith('timezone = "America/New_York"\n\n') and "[[players]]" not in head
+    assert rest.startswith("posts_per_page = 25  # as the thread's first page shows\n\n[[players]]")
+    assert apply_edits(result.text, [SetPageSize(25, first_page)]).text == result.text
+    kept = apply_edits(result.text, [SetPageSize(10, first_page)])
+    assert kept.text == result.text and kept.disagreements == (
+        "fetch.posts_per_page: the file says 25; as the thread's first page shows says 10 (file kept)",)

@@ -378,3 +378,21 @@ def test_new_at_the_start_and_updates_write_the_file_new_writes_on_the_finished_
         ("Birch", "day 1"), ("Cedar", "night 1"), ("Fir", "day 2"), ("Gorse", "night 2")]
     assert all("end" in d for d in written["days"][:2])
     assert {**tomllib.loads(live.read_text()), "thread": written["thread"]} == written  # served on another port
+
+
+def test_update_learns_the_page_size_once_the_thread_grows_past_its_first_page(tmp_path):
+    """`new` at a first page that is the whole thread cannot tell the forum's page size; `update` writes it once
+    the thread has a second page, as `new` on the grown thread writes it."""
+    from assistant.forum.store import open_db
+    from assistant.upkeep.update import update_from_store
+
+    posts = thread(*LYNCH_BIRCH, *EARLY_DAWN[1:], *DAY_TWO_AND_THREE)
+    posts += [Post(str(3000 + n), n, "Alder", START + timedelta(hours=n), "still here", "")
+              for n in range(len(posts), 40)]
+    path, db = _new_and_update(tmp_path, posts, cut=10)
+    (tmp_path / "grown").mkdir()
+    grown, _ = _new_and_update(tmp_path / "grown", posts, cut=len(posts))
+    assert load_game(grown).fetch.posts_per_page == 25
+    assert load_game(path).fetch.posts_per_page == 25
+    assert "posts_per_page = 25  # as the thread's first page shows" in path.read_text()
+    assert update_from_store(path, open_db(db), now=START + timedelta(days=9)).changed is False  # written once

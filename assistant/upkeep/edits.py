@@ -129,8 +129,17 @@ class SetDeadline:
     cite: Cited
 
 
+@dataclass(frozen=True)
+class SetPageSize:
+    """The posts a page of the thread holds (``[fetch] posts_per_page``), where the file gives none: once the
+    thread has grown past its first page, that page shows it."""
+
+    posts_per_page: int
+    cite: Cited
+
+
 Edit = (SetDay | AddDeath | AddReplacement | AddPlayer | RemovePlayer | AddEvent | SetDeadline | SetModerators
-        | AddModerator)
+        | AddModerator | SetPageSize)
 
 
 @dataclass(frozen=True)
@@ -220,6 +229,7 @@ class _Editor:
             SetDeadline: self.set_deadline,
             SetModerators: self.set_moderators,
             AddModerator: self.add_moderator,
+            SetPageSize: self.set_page_size,
         }[type(edit)]
         handler(edit)
 
@@ -392,6 +402,29 @@ class _Editor:
         self.comment_line(self.doc, "moderators", edit.cite)
         self.written.append(f"moderators: {edit.name} added ({_source(edit.cite)})")
 
+    def set_page_size(self, edit: SetPageSize) -> None:
+        fetch = self.doc.get("fetch")
+        if fetch is not None and "posts_per_page" in fetch:
+            if fetch["posts_per_page"] != edit.posts_per_page:
+                self.disagreements.append(f"fetch.posts_per_page: the file says {fetch['posts_per_page']}; "
+                                          f"{_source(edit.cite)} says {edit.posts_per_page} (file kept)")
+            return
+        item = _comment(tomlkit.item(edit.posts_per_page), cite_comment(edit.cite))
+        if fetch is not None:
+            self.insert_key(fetch, "posts_per_page", item)
+        else:  # a new [fetch] table after the file's head and the blank line that ends it, before its first table
+            table = tomlkit.table()
+            table.add("posts_per_page", item)
+            table.add(tomlkit.nl())
+            first = next((k for k, v in self.doc.items() if isinstance(v, tomlkit.items.Table | tomlkit.items.AoT)),
+                         None)
+            if first is None:
+                _end_with_blank_line(self.doc)
+                self.doc.add("fetch", table)
+            else:
+                self.doc = _with_key_before(self.doc, first, "fetch", table)
+        self.written.append(f"fetch.posts_per_page = {edit.posts_per_page} ({_source(edit.cite)})")
+
     def set_deadline(self, edit: SetDeadline) -> None:
         table = next((t for t in self.tables("days") if t.get("day") == edit.day), None)
         if table is None or "end" not in table:
@@ -547,6 +580,21 @@ def _with_key_after(doc: tomlkit.TOMLDocument, anchor: str, key: str, item) -> t
         placed.append(name, value)
         if name.key == anchor:
             placed.append(key, item)
+    placed.parsing(False)
+    return placed
+
+
+def _with_key_before(doc: tomlkit.TOMLDocument, anchor: str, key: str, item) -> tomlkit.TOMLDocument:
+    """The document with ``key = item`` placed right before ``anchor`` (built anew, as :func:`_with_key_after`)."""
+    placed = tomlkit.document()
+    placed.parsing(True)
+    for name, value in doc.body:
+        if name is None:
+            placed.add(value)
+            continue
+        if name.key == anchor and key not in placed:
+            placed.append(key, item)
+        placed.append(name, value)
     placed.parsing(False)
     return placed
 

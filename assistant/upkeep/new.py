@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from assistant.gamefile.game import parse_game
 from assistant.reading.announcements import ThreadFacts
 from assistant.upkeep.update import edits_from_facts, write_edits
+from assistant.upkeep.update import page_size as update_page_size
 
 if TYPE_CHECKING:
     from assistant.reading.announcements import PostLike
@@ -170,13 +171,6 @@ def create_game_file(url: str, out: str, *, db, ruleset: str | None, timezone: s
 
 
 def page_size(parser, thread: str, first_page) -> int | None:
-    """The posts a page holds, when the thread's first page shows it and the engine's default would ask for
-    other pages (a stock phpBB set to 25 a page): written to the game file, every sync asks for the forum's own
-    pages. None when the thread fits one page or the default is right."""
-    size = len(first_page.posts)
-    if not first_page.next_url or size < 2:
-        return None
-    probe = 7 * size + 3  # a post well into the thread, off any page boundary both sizes share
-    if parser.page_url(thread, after_post=probe) == parser.page_url(thread, after_post=probe, per_page=size):
-        return None
-    return size
+    """The posts a page holds, as the thread's first page shows them (:func:`assistant.upkeep.update.page_size`,
+    which `votal update` uses once the thread grows past its first page)."""
+    return update_page_size(parser, thread, len(first_page.posts), bool(first_page.next_url))

@@ -29,6 +29,7 @@ from assistant.upkeep.edits import (
     SetDay,
     SetDeadline,
     SetModerators,
+    SetPageSize,
     apply_edits,
     check_edits,
 )
@@ -87,6 +88,7 @@ def plan_update(
     count_day: CountDay | None = None,
     clocked: bool = False,
     takeovers: Callable[[Game], Sequence[Takeover]] | None = None,
+    posts_per_page: int | None = None,
 ) -> UpdateReport:
     """The game file ``text`` with what the moderators' ``posts`` announce after the last post it names.
 
@@ -96,6 +98,9 @@ def plan_update(
     days follow the ruleset's clock from the file's ``start``, so the day starts and ends the thread announces
     are not written (the rest is).
 
+    ``posts_per_page``: the posts the thread's first page holds, once the thread has grown past it
+    (:func:`page_size`), written to ``[fetch]`` where the file gives none, as `votal new` writes it.
+
     The reading is repeated from the new last known post until it writes nothing more (at most a few
     rounds), so running update again right after changes nothing.
     """
@@ -103,6 +108,10 @@ def plan_update(
     first_after = parse_game(text, path=path, players_required=False).last_named_post()
     # a co-moderator added: the thread is read again from that moderator's first post of the moderator's business
     new_text, written, disagreements, reread = _later_moderators(text, posts, path=path, after=first_after)
+    if posts_per_page is not None:
+        new_text, sized, refused = write_edits(new_text, [SetPageSize(posts_per_page, FIRST_PAGE)], posts, path=path)
+        written.extend(sized)
+        disagreements.extend(refused)
     reread = min(reread, first_after) if reread is not None and first_after is not None else None
     notes, eliminations = [], []
     for _ in range(MAX_ROUNDS):
@@ -150,6 +159,7 @@ def plan_update(
 
 
 MAX_ROUNDS = 4
+FIRST_PAGE = Note("as the thread's first page shows")  # the cite of a page size read from the first page
 MAX_TAKEOVERS = 30  # seats taken over, one a round
 
 
@@ -334,6 +344,16 @@ def update_from_store(path: str | Path, db: Store, *, now: datetime) -> UpdateRe
     game = load_game(path, players_required=False)
     text = Path(path).read_text(encoding="utf-8")
     clocked = game.start is not None and bool(ruleset_for(game).day_hours)
+    per_page = None
+    # the first page as the last sync saw it: the store keeps a page's post ids and next link with its validators,
+    # so a forum that sends no ETag or Last-Modified leaves the page size to the moderator (`votal new` on a
+    # thread past its first page reads it from the page itself)
+    if game.fetch.posts_per_page is None and game.forum is not None:
+        from parsers.detect import get_parser
+
+        parser = get_parser(game.forum)
+        first = store.load_validators(db, game.key, parser.page_url(game.thread))
+        per_page = page_size(parser, game.thread, len(first.post_ids), first.next_url is not None)
 
     def count_day(counted: Game, day: int) -> Votal:
         return count_game(counted, db, days=[day], at_time=now)[0]
@@ -350,7 +370,20 @@ def update_from_store(path: str | Path, db: Store, *, now: datetime) -> UpdateRe
                           if t.seat not in held and t.account not in held]
 
     return plan_update(text, store.load_posts(db, game.key), path=path, count_day=count_day, clocked=clocked,
-                       takeovers=takeovers)
+                       takeovers=takeovers, posts_per_page=per_page)
+
+
+def page_size(parser, thread: str, size: int, more_pages: bool) -> int | None:
+    """The posts a page holds (``size``: the thread's first page, ``more_pages``: it links a next one), when
+    the engine's default would ask for other pages (a stock phpBB set to 25 a page): written to the game file,
+    every sync asks for the forum's own pages. None when the thread fits one page (its first page cannot tell)
+    or the default is right."""
+    if not more_pages or size < 2:
+        return None
+    probe = 7 * size + 3  # a post well into the thread, off any page boundary both sizes share
+    if parser.page_url(thread, after_post=probe) == parser.page_url(thread, after_post=probe, per_page=size):
+        return None
+    return size
 
 
 def follow_hook(*, now: Callable[[], datetime], say: Callable[[str], None]):
