@@ -344,16 +344,8 @@ def update_from_store(path: str | Path, db: Store, *, now: datetime) -> UpdateRe
     game = load_game(path, players_required=False)
     text = Path(path).read_text(encoding="utf-8")
     clocked = game.start is not None and bool(ruleset_for(game).day_hours)
-    per_page = None
-    # the first page as the last sync saw it: the store keeps a page's post ids and next link with its validators,
-    # so a forum that sends no ETag or Last-Modified leaves the page size to the moderator (`votal new` on a
-    # thread past its first page reads it from the page itself)
-    if game.fetch.posts_per_page is None and game.forum is not None:
-        from parsers.detect import get_parser
-
-        parser = get_parser(game.forum)
-        first = store.load_validators(db, game.key, parser.page_url(game.thread))
-        per_page = page_size(parser, game.thread, len(first.post_ids), first.next_url is not None)
+    posts = store.load_posts(db, game.key)
+    per_page = stored_page_size(db, game, posts) if game.fetch.posts_per_page is None and game.forum else None
 
     def count_day(counted: Game, day: int) -> Votal:
         return count_game(counted, db, days=[day], at_time=now)[0]
@@ -369,8 +361,25 @@ def update_from_store(path: str | Path, db: Store, *, now: datetime) -> UpdateRe
         return spelled + [t for t in find_takeovers(updated, ruleset_for(updated), posts, bodies)
                           if t.seat not in held and t.account not in held]
 
-    return plan_update(text, store.load_posts(db, game.key), path=path, count_day=count_day, clocked=clocked,
-                       takeovers=takeovers, posts_per_page=per_page)
+    return plan_update(text, posts, path=path, count_day=count_day, clocked=clocked, takeovers=takeovers,
+                       posts_per_page=per_page)
+
+
+def stored_page_size(db: Store, game: Game, posts: Sequence[PostLike]) -> int | None:
+    """The posts a page of the thread holds, from a page the syncs stored that links a next one (so it is full,
+    as the first page `votal new` reads is once the thread has grown past it), the latest first; by
+    :func:`page_size`. The store keeps a page's post ids and next link with its validators: a forum that sends
+    no ETag or Last-Modified leaves the page size to the moderator."""
+    from assistant.forum import store
+    from parsers.detect import get_parser
+
+    parser = get_parser(game.forum)
+    urls = [parser.page_url(game.thread), *(parser.page_url(game.thread, after_post=p.number) for p in posts[::-1])]
+    for url in dict.fromkeys(urls):
+        page = store.load_validators(db, game.key, url)
+        if page.next_url and len(page.post_ids) >= 2:
+            return page_size(parser, game.thread, len(page.post_ids), True)
+    return None
 
 
 def page_size(parser, thread: str, size: int, more_pages: bool) -> int | None:
