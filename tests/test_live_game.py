@@ -379,6 +379,11 @@ def test_new_at_the_start_and_updates_write_the_file_new_writes_on_the_finished_
     assert all("end" in d for d in written["days"][:2])
     assert {**tomllib.loads(live.read_text()), "thread": written["thread"]} == written  # served on another port
 
+    def uncommented(path) -> list[str]:  # the cites aside: the same lines in the same order
+        return [re.sub(r"\s+#.*", "", line) for line in path.read_text().splitlines() if not line.startswith("thread")]
+
+    assert uncommented(live) == uncommented(finished)
+
 
 def test_update_learns_the_page_size_once_the_thread_grows_past_its_first_page(tmp_path):
     """`new` at a first page that is the whole thread cannot tell the forum's page size; `update` writes it once

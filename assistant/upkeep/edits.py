@@ -239,9 +239,10 @@ class _Editor:
         found = self.doc.get(name)
         return list(found) if found is not None else []
 
-    def append_table(self, name: str, values: dict[str, Any], cite: Cited, *, after: Sequence[str] = ()) -> None:
-        """A new [[name]] entry, commented with its cite, after the existing ones (a new array goes after the
-        first of ``after`` that the file has, else at the end)."""
+    def append_table(self, name: str, values: dict[str, Any], cite: Cited, *, after: Sequence[str] = (),
+                     position: int | None = None) -> None:
+        """A new [[name]] entry, commented with its cite, after the existing ones or before the one at
+        ``position`` (a new array goes after the first of ``after`` that the file has, else at the end)."""
         table = tomlkit.table()
         for key, value in values.items():
             table.add(key, self.value(value))
@@ -258,6 +259,8 @@ class _Editor:
             else:
                 _end_with_blank_line(self.last_table(anchor))
                 self.doc = _with_key_after(self.doc, anchor, name, array)
+        elif position is not None and position < len(array):
+            array.insert(position, table)
         else:
             _end_with_blank_line(array[-1])
             array.append(table)
@@ -459,7 +462,13 @@ class _Editor:
         values = {"player": edit.player, "phase": phase}
         if edit.post is not None:
             values["post"] = edit.post
-        self.append_table("deaths", values, edit.cite, after=("days", "players"))
+        # in the game's order (a day, then its night; a kill during a day before its lynch), whichever order the
+        # thread was read in: a file kept live and one written at once list the deaths alike
+        order = _death_order(phase, edit.post)
+        later = next((i for i, t in enumerate(self.tables("deaths"))
+                      if _phase_or_none(str(t.get("phase", ""))) and order < _death_order(
+                          _phase_or_none(str(t["phase"])), t.get("post"))), None)
+        self.append_table("deaths", values, edit.cite, after=("days", "players"), position=later)
         at = f" at post {edit.post}" if edit.post is not None else ""
         self.written.append(f"deaths: {edit.player}, {phase}{at} ({_source(edit.cite)})")
 
@@ -634,6 +643,11 @@ def _same(held: Any, value: Any, zone: tzinfo) -> bool:
     if isinstance(held, str) and isinstance(value, str):
         return held.strip().casefold() == value.strip().casefold() or _phase_or_none(held) == _phase_or_none(value)
     return held == value
+
+
+def _death_order(phase: str, post: int | None) -> tuple[int, int, float]:
+    kind, number = phase.split()
+    return int(number), 0 if kind == "day" else 1, post if post is not None else float("inf")
 
 
 def _phase_or_none(text: str) -> str | None:

@@ -258,13 +258,13 @@ def edits_from_facts(
     facts: ThreadFacts, *, has_players: bool, clocked: bool, has_moderators: bool = True, opening: int | None = None,
 ) -> tuple[list[Edit], list[str]]:
     """The edits the facts call for, in the order they must be written (players, then the seats' changes,
-    then days, deaths and deadlines), and notes on what was left out. `votal new` (no players, no moderators)
-    and `votal update` both write a thread's facts through here, so a file kept live and one written on the
-    finished thread say the same things the same way.
+    then days with their deadlines, then deaths), and notes on what was left out. `votal new` (no players, no
+    moderators) and `votal update` both write a thread's facts through here, so a file kept live and one
+    written on the finished thread say the same things the same way.
 
-    Deaths are written in thread order (a lynch and a night kill as the posts tell them), and each day's
-    deadlines in thread order: the first the day's ``end``, each later different one a declared change (see
-    :class:`SetDeadline`), whichever reading of the thread meets them."""
+    Deaths are written in thread order, which apply_edits places in the game's order (a day, then its night);
+    each day's deadlines in thread order: the first the day's ``end``, each later different one a declared
+    change (see :class:`SetDeadline`), whichever reading of the thread meets them."""
     edits: list[Edit] = []
     notes: list[str] = []
     if not has_moderators and facts.moderators:  # read from the thread: its opener, and any co-moderator named
@@ -278,11 +278,6 @@ def edits_from_facts(
     if not clocked:
         for start in facts.day_starts:
             edits.append(SetDay(start.day, start.cite, start_post=start.post))
-        for end in facts.day_ends:
-            edits.append(SetDay(end.day, end.cite, end_post=end.post))
-    deaths = [(e.post, AddDeath(e.player, f"day {e.day}", e.cite)) for e in facts.eliminations if e.player is not None]
-    deaths += [(d.cite.post, AddDeath(d.player, d.phase, d.cite, d.post)) for d in facts.deaths]
-    edits.extend(death for _, death in sorted(deaths, key=lambda d: d[0]))
     # every deadline the thread states, in thread order, whether or not its day has ended since: the first is the
     # day's ``end``, a later different one a declared change; so the file says the same whether its update met
     # them one by one or at once (a declared end_post decides the day whatever the deadline says)
@@ -293,6 +288,12 @@ def edits_from_facts(
             edits.append(SetDeadline(day, time, cite))
         elif kind == "extension":  # the clock keeps the deadline; a declared change is written
             edits.append(AddEvent(day, "deadline", cite, post=post, time=time))
+    if not clocked:  # after the deadlines, as a day kept live meets them: its keys read start, end, end_post
+        for end in facts.day_ends:
+            edits.append(SetDay(end.day, end.cite, end_post=end.post))
+    deaths = [(e.post, AddDeath(e.player, f"day {e.day}", e.cite)) for e in facts.eliminations if e.player is not None]
+    deaths += [(d.cite.post, AddDeath(d.player, d.phase, d.cite, d.post)) for d in facts.deaths]
+    edits.extend(death for _, death in sorted(deaths, key=lambda d: d[0]))
     return edits, notes
 
 
