@@ -271,7 +271,18 @@ def edits_from_facts(
         cite = facts.moderators_cite or Note("the author of the thread's opening post", opening)
         edits.append(SetModerators(tuple(facts.moderators), cite))
     if not has_players:
-        edits.extend(AddPlayer(p.name, p.cite, tuple(p.replacements)) for p in facts.players)
+        # one account, one seat: an account is the first seat's that the list or an announcement gives it to, so
+        # a later seat named by an earlier seat's account (a replacement misspelled on the list) is left out, said
+        owner: dict[str, str] = {}
+        for seat, accounts in facts.seat_accounts().items():
+            for account in accounts:
+                owner.setdefault(account.casefold(), seat)
+        for p in facts.players:
+            if owner[p.name.casefold()] != p.name:
+                notes.append(f"players: {p.name} (post {p.cite.post}) is an account of {owner[p.name.casefold()]}'s "
+                             "seat: left out, check")
+                continue
+            edits.append(AddPlayer(p.name, p.cite, tuple(a for a in p.replacements if owner[a.casefold()] == p.name)))
     edits.extend(AddReplacement(r.player, r.new, r.post, r.cite) for r in facts.replacements)
     if clocked and (facts.day_starts or facts.day_ends):
         notes.append("days follow the ruleset's clock from the game's start: announced day starts and ends not written")
