@@ -43,6 +43,7 @@ class LiveScore:
     games: int = 0
     same_as_finished: int = 0  # seats, days and deaths
     whole_file_same: int = 0  # every value of the file (comments aside)
+    halves: dict = field(default_factory=lambda: {h: [0, 0, 0] for h in "AB"})  # games, same state, same values
     updates: int = 0
     invalid: list[str] = field(default_factory=list)  # a step after which the file did not load
     differences: list[str] = field(default_factory=list)
@@ -141,6 +142,10 @@ def replay_game(game: corpus.CorpusGame, forum: Forum, base_url: str, work: Path
             for kept in (path, finished):
                 (keep / f"{game.number}-{kept.name}").write_text(kept.read_text(encoding="utf-8"), encoding="utf-8")
         whole_a, whole_b = file_values(path), file_values(finished)
+        half = live.halves["A" if game.number % 2 == 0 else "B"]  # game number even: half A, odd: B
+        half[0] += 1
+        half[1] += file_state(path) == file_state(finished)
+        half[2] += whole_a == whole_b
         if whole_a == whole_b:
             live.whole_file_same += 1
         else:
@@ -214,7 +219,9 @@ def main(argv: list[str] | None = None) -> int:
                 "updates run": str(live.updates),
                 "file invalid after a step": str(len(live.invalid)),
                 "live file = finished-thread file: seats, days, deaths": pct(live.same_as_finished, live.games),
-                "live file = finished-thread file: every value": pct(live.whole_file_same, live.games)}
+                "live file = finished-thread file: every value": pct(live.whole_file_same, live.games),
+                **{f"same, half {h} (game number {'even' if h == 'A' else 'odd'}): state / every value":
+                   f"{n[1]}/{n[0]} / {n[2]}/{n[0]}" for h, n in live.halves.items()}}
             for n, live in lives.items()}
     for figure in next(iter(rows.values())):
         print(f"| {figure} | " + " | ".join(rows[n][figure] for n in lives) + " |")

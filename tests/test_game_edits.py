@@ -16,6 +16,7 @@ from assistant.upkeep.edits import (
     RemovePlayer,
     SetDay,
     SetDeadline,
+    SetPageSize,
     apply_edits,
     check_edits,
     cite_comment,
@@ -267,3 +268,30 @@ def test_the_files_local_times_are_compared_in_the_zone_load_game_reads_them_in(
     assert parse_game(text).day(1).end == end
     result = apply_edits(text, [SetDay(1, cite(40, "Day 1 ends at 11 am"), end=end)])
     assert (result.written, result.disagreements) == ((), ())
+
+
+def test_a_page_size_goes_into_a_new_fetch_table_after_the_head_and_a_different_one_is_the_files_to_keep():
+    first_page = Note("as the thread's first page shows")
+    result = apply_edits(GAME, [SetPageSize(25, first_page)])
+    assert result.written == ("fetch.posts_per_page = 25 (as the thread's first page shows)",)
+    assert parse_game(result.text).fetch.posts_per_page == 25
+    head, rest = result.text.split("[fetch]\n")
+    assert head.endswith('timezone = "America/New_York"\n\n') and "[[players]]" not in head
+    assert rest.startswith("posts_per_page = 25  # as the thread's first page shows\n\n[[players]]")
+    assert apply_edits(result.text, [SetPageSize(25, first_page)]).text == result.text
+    kept = apply_edits(result.text, [SetPageSize(10, first_page)])
+    assert kept.text == result.text and kept.disagreements == (
+        "fetch.posts_per_page: the file says 25; as the thread's first page shows says 10 (file kept)",)
+
+
+def test_deaths_are_written_in_the_games_order_whichever_order_they_are_read_in():
+    """A night kill read after a later lynch (the reader met it in a later post) goes before it, so a file kept
+    live and one written at once list their deaths alike; a kill during a day goes before that day's lynch."""
+    game = GAME.replace("start_post = 0\n", "start_post = 0\nend_post = 30\n\n[[days]]\nday = 2\nstart_post = 31\n")
+    edits = [AddDeath("Alder", "day 2", cite(60, "Alder was lynched.")),
+             AddDeath("Birch", "night 1", cite(70, "Birch had died in the night.")),
+             AddDeath("Cedar", "day 2", cite(80, "Cedar was shot."), post=45)]
+    for order in (edits, edits[::-1], [edits[1], edits[0], edits[2]]):
+        text = apply_edits(game, order).text
+        assert [(d.player, d.phase, d.phase_number) for d in parse_game(text).deaths] == [
+            ("Birch", "night", 1), ("Cedar", "day", 2), ("Alder", "day", 2)]

@@ -138,9 +138,10 @@ def test_an_announcement_the_game_file_cannot_hold_is_reported_and_the_rest_writ
 
 
 def test_a_deadline_the_moderator_moves_is_not_written_back_over_the_later_one():
-    """A joke "6 minute deadline" put right in the next post: `new` writes the day's last deadline as its end;
-    `update` on the same thread writes nothing that moves it back, and one that has only seen the first
-    deadline moves it forward with a declared change."""
+    """A joke "6 minute deadline" put right in the next post: `new` writes the first as the day's `end` and the
+    later one as a declared change, which decides the day's end; `update` on the same thread writes nothing that
+    moves it back, and one that has only seen the first deadline moves it forward the same way, so both files
+    say the same."""
     from assistant.counting.clock import day_bounds
     from assistant.gamefile.rules import load_ruleset
     from assistant.reading.announcements import read_thread_facts
@@ -152,7 +153,7 @@ def test_a_deadline_the_moderator_moves_is_not_written_back_over_the_later_one()
               *chatter(12, 14)]
     later = datetime(2026, 3, 9, 22, tzinfo=UTC)
     ruleset = load_ruleset("mafiascum")
-    written = plan_game_file(read_thread_facts(thread), thread="https://forum.example.org/t/garden/77",
+    written = plan_game_file(read_thread_facts(thread), thread="https://forum.example.org/t/garden/77", posts=thread,
                              forum="phpbb").text
     assert day_bounds(parse_game(written), ruleset, 1).end == later
     report = plan_update(written, thread, path="garden.toml")
@@ -161,3 +162,5 @@ def test_a_deadline_the_moderator_moves_is_not_written_back_over_the_later_one()
     assert day_bounds(parse_game(seen_first), ruleset, 1).end == datetime(2026, 3, 2, 8, tzinfo=UTC)
     report = plan_update(seen_first, thread, path="garden.toml")
     assert day_bounds(parse_game(report.text), ruleset, 1).end == later
+    assert [(e.day, e.kind, e.post, e.time) for e in parse_game(report.text).events] == [(1, "deadline", 11, later)]
+    assert parse_game(report.text).events == parse_game(written).events

@@ -354,3 +354,50 @@ def test_a_co_moderator_is_only_said_where_the_moderator_wrote_the_moderators(tm
                                                 'moderators = ["Host", "Backup"]')
     assert load_game(path).moderators == ("Host", "Backup")
     assert "moderators: Warden posts the moderator's business" in result.output
+
+
+@pytest.mark.parametrize("cut", [1, 8, 16])
+def test_new_at_the_start_and_updates_write_the_file_new_writes_on_the_finished_thread(cut, tmp_path):
+    """Issue 24's target in small: one writer for the thread's facts, so the file kept from an early page equals
+    the one `new` writes at once, every value (replacements with their post, deaths in thread order, each day's
+    deadline even once it has ended)."""
+    import tomllib
+
+    posts = thread(("Host", "Day 1 begins now. Deadline is March 9, 2026 at 22:00 UTC."), *LYNCH_BIRCH,
+                   ("Host", "Cedar was found dead. Cedar was a Cop.<br>Day 2 begins now. Deadline is March 12, 2026 "
+                            "at 22:00 UTC."),
+                   ("Host", "Quill replaces Elm."), ("Quill", "hi all"), *DAY_TWO_AND_THREE)
+    (tmp_path / "live").mkdir()
+    (tmp_path / "finished").mkdir()
+    live, _ = _new_and_update(tmp_path / "live", posts, cut=cut)
+    finished, _ = _new_and_update(tmp_path / "finished", posts, cut=len(posts))
+    written = tomllib.loads(finished.read_text())
+    assert [p.get("replacements") for p in written["players"] if p["name"] == "Elm"] == [
+        [{"name": "Quill", "post": next(p.number for p in posts if p.body_html == "Quill replaces Elm.")}]]
+    assert [(d["player"], d["phase"]) for d in written["deaths"]] == [
+        ("Birch", "day 1"), ("Cedar", "night 1"), ("Fir", "day 2"), ("Gorse", "night 2")]
+    assert all("end" in d for d in written["days"][:2])
+    assert {**tomllib.loads(live.read_text()), "thread": written["thread"]} == written  # served on another port
+
+    def uncommented(path) -> list[str]:  # the cites aside: the same lines in the same order
+        return [re.sub(r"\s+#.*", "", line) for line in path.read_text().splitlines() if not line.startswith("thread")]
+
+    assert uncommented(live) == uncommented(finished)
+
+
+def test_update_learns_the_page_size_once_the_thread_grows_past_its_first_page(tmp_path):
+    """`new` at a first page that is the whole thread cannot tell the forum's page size; `update` writes it once
+    the thread has a second page, as `new` on the grown thread writes it."""
+    from assistant.forum.store import open_db
+    from assistant.upkeep.update import update_from_store
+
+    posts = thread(*LYNCH_BIRCH, *EARLY_DAWN[1:], *DAY_TWO_AND_THREE)
+    posts += [Post(str(3000 + n), n, "Alder", START + timedelta(hours=n), "still here", "")
+              for n in range(len(posts), 40)]
+    path, db = _new_and_update(tmp_path, posts, cut=10)
+    (tmp_path / "grown").mkdir()
+    grown, _ = _new_and_update(tmp_path / "grown", posts, cut=len(posts))
+    assert load_game(grown).fetch.posts_per_page == 25
+    assert load_game(path).fetch.posts_per_page == 25
+    assert "posts_per_page = 25  # as the thread's first page shows" in path.read_text()
+    assert update_from_store(path, open_db(db), now=START + timedelta(days=9)).changed is False  # written once

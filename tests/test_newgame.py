@@ -81,7 +81,7 @@ def test_new_reads_players_days_and_deaths_on_every_engine(engine, tmp_path):
     assert [(d.day, d.start_post, d.end_post) for d in game.days] == [(1, first, first + 8), (2, first + 9, None)]
     assert [(d.player, d.phase, d.phase_number) for d in game.deaths] == [("Elm", "day", 1), ("Fir", "night", 1)]
     text = (tmp_path / "game.toml").read_text()
-    assert f"# post {first + 8}: Elm has been lynched! Elm was a Mafia Goon." in text
+    assert f'# post {first + 8}: "Elm has been lynched! Elm was a Mafia Goon."' in text
     assert "missing: no deadline found: add `end` to day 2" in result.output
 
 
@@ -141,7 +141,29 @@ def test_a_day_may_start_in_the_post_that_ended_the_one_before():
         ("Host", "Day 3 Starts now and ends on Friday."),
     ]
     posts = [Post(str(n), n, user, START + timedelta(hours=n), body, "") for n, (user, body) in enumerate(bodies)]
-    planned = plan_game_file(read_thread_facts(posts), thread="t", forum="phpbb")
+    planned = plan_game_file(read_thread_facts(posts), thread="https://forum.example.org/t/1", forum="phpbb",
+                             posts=posts)
     days = [(d["day"], d.get("start_post"), d.get("end_post")) for d in tomllib.loads(planned.text)["days"]]
     assert days == [(1, 0, 8), (2, 8, 10), (3, 10, None)]
+
+
+
+def test_a_seat_named_by_an_earlier_seats_account_is_left_out_and_said():
+    """One account, one seat: the list's "Keyenpeydee" is the account an announcement gave Alder's seat (the
+    moderator's misspelling on a later line), so it is no seat of its own; `new` says so."""
+    from assistant.gamefile.game import parse_game
+    from assistant.reading.announcements import Cite, PlayerFact, ReplacementFact, ThreadFacts
+    from assistant.upkeep.new import plan_game_file
+    from parsers.page import Post
+
+    posts = [Post(str(n), n, "Host" if n in (0, 5) else NAMES[n % 7], START + timedelta(hours=n), "hi", "")
+             for n in range(8)]
+    listed = [PlayerFact(name, (), False, Cite(0, name)) for name in (*NAMES, "Keyenpeydee")]
+    facts = ThreadFacts("Mini 42", ("Host",), None, tuple(listed), (), (), (), (),
+                        (ReplacementFact("Alder", "Keyenpeydee", 5, Cite(5, "Keyenpeydee replaces Alder.")),), ())
+    planned = plan_game_file(facts, thread="https://forum.example.org/t/1", forum="phpbb", posts=posts)
+    game = parse_game(planned.text)
+    assert [s.name for s in game.players] == list(NAMES)
+    assert game.seat("Alder").accounts == ("Alder", "Keyenpeydee")
+    assert "players: Keyenpeydee (post 0) is an account of Alder's seat: left out, check" in planned.missing
 

@@ -259,9 +259,10 @@ def test_a_death_votal_read_from_a_later_post_gives_way_to_the_one_the_thread_te
     assert any("is already dead" in line or "file kept" in line for line in report.disagreements)
 
 
-def test_reading_again_after_a_takeover_adds_no_deadline_to_a_day_that_has_ended():
-    """A deadline is news while its day runs (`votal new` writes none for a day the thread ended): the posts read
-    again after a takeover give day 1, ended, no `end`; a running day still gets its deadline."""
+def test_reading_again_after_a_takeover_gives_an_ended_day_the_deadline_a_running_day_gets():
+    """A day's deadline is written whether or not the day has ended since (its declared end_post decides the day),
+    so a file kept live, which met the deadline while the day ran, and one written on the finished thread agree:
+    the posts read again after a takeover give day 1, ended, the same `end` as the running day gets."""
     from datetime import UTC, datetime, timedelta
 
     def timed(*posts):
@@ -272,10 +273,11 @@ def test_reading_again_after_a_takeover_adds_no_deadline_to_a_day_that_has_ended
     text = GAME.replace("start_post = 0\n", f"start_post = 0\nend_post = {len(posts) - 1}\n")
     report = plan_update(text, posts, path="fox.toml", takeovers=lambda game: takeovers(posts, game_text(game)))
     assert parse_game(report.text).seat("Bell").accounts == ("Bell", "Quietfox", "Slyhare")
-    assert parse_game(report.text).day(1).end is None
+    ended = parse_game(report.text).day(1)
     running = timed(*ANNOUNCED_AFTER_A_TAKEOVER)
     report = plan_update(GAME, running, path="fox.toml", takeovers=lambda game: takeovers(running, game_text(game)))
     assert parse_game(report.text).day(1).end is not None
+    assert (ended.end_post, ended.end) == (len(posts) - 1, parse_game(report.text).day(1).end)
 
 
 def test_a_seat_whose_later_account_posts_later_is_taken_over_by_no_stranger():

@@ -129,8 +129,17 @@ class SetDeadline:
     cite: Cited
 
 
+@dataclass(frozen=True)
+class SetPageSize:
+    """The posts a page of the thread holds (``[fetch] posts_per_page``), where the file gives none: once the
+    thread has grown past its first page, that page shows it."""
+
+    posts_per_page: int
+    cite: Cited
+
+
 Edit = (SetDay | AddDeath | AddReplacement | AddPlayer | RemovePlayer | AddEvent | SetDeadline | SetModerators
-        | AddModerator)
+        | AddModerator | SetPageSize)
 
 
 @dataclass(frozen=True)
@@ -220,6 +229,7 @@ class _Editor:
             SetDeadline: self.set_deadline,
             SetModerators: self.set_moderators,
             AddModerator: self.add_moderator,
+            SetPageSize: self.set_page_size,
         }[type(edit)]
         handler(edit)
 
@@ -229,9 +239,10 @@ class _Editor:
         found = self.doc.get(name)
         return list(found) if found is not None else []
 
-    def append_table(self, name: str, values: dict[str, Any], cite: Cited, *, after: Sequence[str] = ()) -> None:
-        """A new [[name]] entry, commented with its cite, after the existing ones (a new array goes after the
-        first of ``after`` that the file has, else at the end)."""
+    def append_table(self, name: str, values: dict[str, Any], cite: Cited, *, after: Sequence[str] = (),
+                     position: int | None = None) -> None:
+        """A new [[name]] entry, commented with its cite, after the existing ones or before the one at
+        ``position`` (a new array goes after the first of ``after`` that the file has, else at the end)."""
         table = tomlkit.table()
         for key, value in values.items():
             table.add(key, self.value(value))
@@ -248,6 +259,8 @@ class _Editor:
             else:
                 _end_with_blank_line(self.last_table(anchor))
                 self.doc = _with_key_after(self.doc, anchor, name, array)
+        elif position is not None and position < len(array):
+            array.insert(position, table)
         else:
             _end_with_blank_line(array[-1])
             array.append(table)
@@ -392,6 +405,29 @@ class _Editor:
         self.comment_line(self.doc, "moderators", edit.cite)
         self.written.append(f"moderators: {edit.name} added ({_source(edit.cite)})")
 
+    def set_page_size(self, edit: SetPageSize) -> None:
+        fetch = self.doc.get("fetch")
+        if fetch is not None and "posts_per_page" in fetch:
+            if fetch["posts_per_page"] != edit.posts_per_page:
+                self.disagreements.append(f"fetch.posts_per_page: the file says {fetch['posts_per_page']}; "
+                                          f"{_source(edit.cite)} says {edit.posts_per_page} (file kept)")
+            return
+        item = _comment(tomlkit.item(edit.posts_per_page), cite_comment(edit.cite))
+        if fetch is not None:
+            self.insert_key(fetch, "posts_per_page", item)
+        else:  # a new [fetch] table after the file's head and the blank line that ends it, before its first table
+            table = tomlkit.table()
+            table.add("posts_per_page", item)
+            table.add(tomlkit.nl())
+            first = next((k for k, v in self.doc.items() if isinstance(v, tomlkit.items.Table | tomlkit.items.AoT)),
+                         None)
+            if first is None:
+                _end_with_blank_line(self.doc)
+                self.doc.add("fetch", table)
+            else:
+                self.doc = _with_key_before(self.doc, first, "fetch", table)
+        self.written.append(f"fetch.posts_per_page = {edit.posts_per_page} ({_source(edit.cite)})")
+
     def set_deadline(self, edit: SetDeadline) -> None:
         table = next((t for t in self.tables("days") if t.get("day") == edit.day), None)
         if table is None or "end" not in table:
@@ -426,7 +462,13 @@ class _Editor:
         values = {"player": edit.player, "phase": phase}
         if edit.post is not None:
             values["post"] = edit.post
-        self.append_table("deaths", values, edit.cite, after=("days", "players"))
+        # in the game's order (a day, then its night; a kill during a day before its lynch), whichever order the
+        # thread was read in: a file kept live and one written at once list the deaths alike
+        order = _death_order(phase, edit.post)
+        later = next((i for i, t in enumerate(self.tables("deaths"))
+                      if _phase_or_none(str(t.get("phase", ""))) and order < _death_order(
+                          _phase_or_none(str(t["phase"])), t.get("post"))), None)
+        self.append_table("deaths", values, edit.cite, after=("days", "players"), position=later)
         at = f" at post {edit.post}" if edit.post is not None else ""
         self.written.append(f"deaths: {edit.player}, {phase}{at} ({_source(edit.cite)})")
 
@@ -472,7 +514,7 @@ class _Editor:
             post = entry.get("post") if isinstance(entry, dict) else None
             if post == edit.post:
                 return
-            if not self.replace:
+            if not self.replace and not (self.revise and post is None):
                 held = f"post {post}" if post is not None else "no post"
                 self.disagreements.append(
                     f"{label}: the file gives {name} {held}; {_source(edit.cite)} says from post {edit.post} "
@@ -551,6 +593,21 @@ def _with_key_after(doc: tomlkit.TOMLDocument, anchor: str, key: str, item) -> t
     return placed
 
 
+def _with_key_before(doc: tomlkit.TOMLDocument, anchor: str, key: str, item) -> tomlkit.TOMLDocument:
+    """The document with ``key = item`` placed right before ``anchor`` (built anew, as :func:`_with_key_after`)."""
+    placed = tomlkit.document()
+    placed.parsing(True)
+    for name, value in doc.body:
+        if name is None:
+            placed.add(value)
+            continue
+        if name.key == anchor and key not in placed:
+            placed.append(key, item)
+        placed.append(name, value)
+    placed.parsing(False)
+    return placed
+
+
 def _comment(item, text: str):
     """``text`` as the item's end-of-line comment, two spaces after the value as people write it."""
     item.comment(text)
@@ -586,6 +643,11 @@ def _same(held: Any, value: Any, zone: tzinfo) -> bool:
     if isinstance(held, str) and isinstance(value, str):
         return held.strip().casefold() == value.strip().casefold() or _phase_or_none(held) == _phase_or_none(value)
     return held == value
+
+
+def _death_order(phase: str, post: int | None) -> tuple[int, int, float]:
+    kind, number = phase.split()
+    return int(number), 0 if kind == "day" else 1, post if post is not None else float("inf")
 
 
 def _phase_or_none(text: str) -> str | None:

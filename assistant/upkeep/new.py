@@ -8,10 +8,18 @@ reviews the file against the thread instead of writing it.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, tzinfo
+from datetime import UTC
+from typing import TYPE_CHECKING
 
-from assistant.reading.announcements import Cite, ThreadFacts
+from assistant.gamefile.game import parse_game
+from assistant.reading.announcements import ThreadFacts
+from assistant.upkeep.update import edits_from_facts, write_edits
+from assistant.upkeep.update import page_size as update_page_size
+
+if TYPE_CHECKING:
+    from assistant.reading.announcements import PostLike
 
 DEFAULT_RULESET = "mafiascum"
 
@@ -33,39 +41,29 @@ def plan_game_file(
     *,
     thread: str,
     forum: str,
+    posts: Sequence[PostLike] = (),
     ruleset: str = DEFAULT_RULESET,
     timezone: str | None = None,
-    zone: tzinfo = UTC,
     last_post: int | None = None,
     min_interval: float | None = None,
     posts_per_page: int | None = None,
 ) -> NewGame:
-    """The game file ``facts`` support, what was found and what the moderator still has to add."""
+    """The game file ``facts`` support, what was found and what the moderator still has to add.
+
+    The file's head (title, thread, forum, ruleset, timezone, fetch) is written here; everything read from the
+    thread is then written by the edits `votal update` writes (:func:`assistant.upkeep.update.edits_from_facts`,
+    checked against the thread's ``posts`` as update checks them), so a file `new` writes on a finished thread
+    and one `new` wrote at the game's first page and `update` kept to its end say the same in the same words.
+    """
     found: list[str] = []
     missing: list[str] = []
     title = facts.title or thread
-    seats = facts.seat_accounts()
-    # one account, one seat: a name the list repeats under another seat is left to the moderator
-    owner: dict[str, str] = {}
-    clean: dict[str, list[str]] = {}
-    for seat, accounts in seats.items():
-        kept = [a for a in accounts if owner.setdefault(a.casefold(), seat) == seat]
-        if kept and kept[0] == seat:
-            clean[seat] = kept
     if not facts.title:
         missing.append("no thread title found: set `title`")
-    if not clean:
+    if not facts.players:
         missing.append("no player list found in the moderators' posts: add [[players]]")
         return NewGame("", found, missing, {"title": title, "thread": thread, "forum": forum, "written": False})
-    cites = {p.name: p.cite for p in facts.players}
-    replaced = {r.player: r for r in facts.replacements}
-    lines = [
-        f"title = {_s(title)}",
-        f"thread = {_s(thread)}",
-        f"forum = {_s(forum)}",
-        f"ruleset = {_s(ruleset)}",
-        f"moderators = [{', '.join(_s(m) for m in facts.moderators)}]" + _cite(facts.moderators_cite),
-    ]
+    lines = [f"title = {_s(title)}", f"thread = {_s(thread)}", f"forum = {_s(forum)}", f"ruleset = {_s(ruleset)}"]
     if timezone:
         lines.append(f"timezone = {_s(timezone)}")
     fetch = [f"min_interval = {min_interval:g}"] if min_interval is not None else []
@@ -74,115 +72,53 @@ def plan_game_file(
         found.append(f"posts per page: {posts_per_page}")
     if fetch:
         lines += ["", "[fetch]", *fetch]
+    edits, notes = edits_from_facts(facts, has_players=False, clocked=False, has_moderators=False,
+                                    opening=posts[0].number if posts else None)
+    # one account, one seat: a name the list repeats under another seat is left to the moderator (said below)
+    text, _, disagreements = write_edits("\n".join(lines) + "\n", edits, posts, path="<new game>")
+    game = parse_game(text, players_required=False)
+    if not game.players:
+        missing.append("no player list found in the moderators' posts: add [[players]]")
+        return NewGame("", found, missing, {"title": title, "thread": thread, "forum": forum, "written": False})
     found.append(f"title: {title}")
     found.append(f"forum: {forum}")
-    found.append(f"moderators: {', '.join(facts.moderators)}")
-    for seat, accounts in clean.items():
-        lines += ["", "[[players]]" + _cite(cites.get(seat)), f"name = {_s(seat)}"]
-        if len(accounts) > 1:
-            lines.append(f"replacements = [{', '.join(_s(a) for a in accounts[1:])}]" + _cite(
-                replaced[seat].cite if seat in replaced else None))
-    n_repl = sum(len(a) - 1 for a in clean.values())
-    found.append(f"players: {len(clean)} seats" + (f", {n_repl} replacements" if n_repl else ""))
-    days = _days(facts)
-    for day in days:
-        lines += ["", "[[days]]" + _cite(day["cite"]), f"day = {day['day']}", f"start_post = {day['start_post']}"]
-        if day["end_post"] is not None:
-            lines.append(f"end_post = {day['end_post']}" + _cite(day["end_cite"]))
-        if day["end"] is not None:
-            lines.append(f"end = {day['end'].astimezone(zone).replace(tzinfo=None).isoformat()}"
-                         + _cite(day["end_cite_deadline"]))
-    deaths = []
-    for e in facts.eliminations:
-        if e.player in clean:
-            deaths.append((e.player, f"day {e.day}", None, e.cite))
-    for d in facts.deaths:
-        if d.player in clean and d.player not in {x[0] for x in deaths}:
-            deaths.append((d.player, d.phase, d.post, d.cite))
-    last_day = days[-1]["day"] if days else 0
-    for player, phase, _, _ in [d for d in deaths if int(d[1].split()[1]) > last_day]:
-        missing.append(f"{player} died in {phase}, after the last day read (day {last_day}): left out, check")
-    deaths = [d for d in deaths if int(d[1].split()[1]) <= last_day]
-    for player, phase, post, cite in deaths:
-        lines += ["", "[[deaths]]" + _cite(cite), f"player = {_s(player)}", f"phase = {_s(phase)}"]
-        if post is not None:
-            lines.append(f"post = {post}")
+    found.append(f"moderators: {', '.join(game.moderators)}")
+    n_repl = sum(len(s.replacements) for s in game.players)
+    found.append(f"players: {len(game.players)} seats" + (f", {n_repl} replacements" if n_repl else ""))
+    days = sorted(game.days, key=lambda d: d.day)
     if days:
-        ended = sum(1 for d in days if d["end_post"] is not None)
-        found.append(f"days: {len(days)} ({ended} ended)")
+        found.append(f"days: {len(days)} ({sum(1 for d in days if d.end_post is not None)} ended)")
         current = days[-1]
-        if current["end_post"] is None and current["end"] is None:
-            missing.append(f"no deadline found: add `end` to day {current['day']}")
+        if current.end_post is None and current.end is None:
+            missing.append(f"no deadline found: add `end` to day {current.day}")
     else:
         missing.append("no day start found: add [[days]] with day = 1 and its start_post")
-    if deaths:
-        found.append(f"deaths: {len(deaths)} ({', '.join(f'{p} {ph}' for p, ph, _, _ in deaths)})")
+    if game.deaths:
+        found.append(f"deaths: {len(game.deaths)} ("
+                     + ", ".join(f"{d.player} {d.phase} {d.phase_number}" for d in game.deaths) + ")")
     for day in days:
-        if day["end_post"] is not None and not any(e.day == day["day"] for e in facts.eliminations):
-            missing.append(f"day {day['day']} ended at post {day['end_post']} with no lynch or no-lynch read: check")
-    for problem in facts.problems:
-        missing.append(problem)
+        if day.end_post is not None and not any(e.day == day.day for e in facts.eliminations):
+            missing.append(f"day {day.day} ended at post {day.end_post} with no lynch or no-lynch read: check")
+    missing.extend(notes)
+    missing.extend(f"{d}: check" for d in disagreements)
+    missing.extend(facts.problems)
     summary = {
         "title": title,
         "thread": thread,
         "forum": forum,
         "ruleset": ruleset,
-        "moderators": list(facts.moderators),
-        "players": [{"name": s, "replacements": a[1:]} for s, a in clean.items()],
-        "days": [{k: (v.isoformat() if hasattr(v, "isoformat") else v) for k, v in d.items()
-                  if k in ("day", "start_post", "end_post", "end")} for d in days],
-        "deaths": [{"player": p, "phase": ph, "post": po} for p, ph, po, _ in deaths],
+        "moderators": list(game.moderators),
+        "players": [{"name": s.name, "replacements": list(s.replacements)} for s in game.players],
+        "days": [{"day": d.day, "start_post": d.start_post, "end_post": d.end_post,
+                  "end": d.end.isoformat() if d.end is not None else None} for d in days],
+        "deaths": [{"player": d.player, "phase": f"{d.phase} {d.phase_number}", "post": d.post} for d in game.deaths],
         "last_post": last_post,
     }
-    return NewGame("\n".join(lines) + "\n", found, missing, summary)
-
-
-def _days(facts: ThreadFacts) -> list[dict]:
-    starts = {s.day: s for s in facts.day_starts}
-    ends = {e.day: e for e in facts.day_ends}
-    deadlines: dict[int, object] = {}
-    for d in facts.deadlines:
-        deadlines[d.day] = d  # the last announced (an extension moves it)
-    if not starts:
-        return []
-    days = []
-    previous_end = None
-    # days follow one another: a start or end out of order is left for the moderator; a day may start in the
-    # post that ended the one before ("Day 2 is over. Day 3 starts now.")
-    floor_start, floor_end = -1, -1
-    for number in range(1, max([*starts, *ends]) + 1):
-        start = starts.get(number)
-        start_post = start.post if start else previous_end
-        if start_post is None or start_post <= floor_start or start_post < floor_end:
-            previous_end = None
-            continue
-        end = ends.get(number)
-        if end is not None and end.post < start_post:
-            end = None
-        floor_start, floor_end = start_post, (end.post if end else start_post)
-        deadline = deadlines.get(number)
-        days.append({
-            "day": number,
-            "start_post": start_post,
-            "cite": start.cite if start else None,
-            "end_post": end.post if end else None,
-            "end_cite": end.cite if end else None,
-            "end": deadline.time if deadline and not end else None,
-            "end_cite_deadline": deadline.cite if deadline else None,
-        })
-        previous_end = end.post if end else None
-    return days
+    return NewGame(text, found, missing, summary)
 
 
 def _s(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)
-
-
-def _cite(cite: Cite | None) -> str:
-    if cite is None:
-        return ""
-    words = "".join(c if c.isprintable() else " " for c in cite.words)  # a TOML comment holds no control chars
-    return f"  # post {cite.post}: {words}" if words else f"  # post {cite.post}"
 
 
 def create_game_file(url: str, out: str, *, db, ruleset: str | None, timezone: str | None, now, progress=None,
@@ -224,8 +160,8 @@ def create_game_file(url: str, out: str, *, db, ruleset: str | None, timezone: s
     sync_game(game, db, fetcher, now=now, on_page=(lambda r: progress(r.pages)) if progress else None)
     posts = store.load_posts(db, game.key)
     facts = read_thread_facts(posts, title=read_title(first), timezone=zone)
-    result = plan_game_file(facts, thread=url, forum=engine, ruleset=ruleset or DEFAULT_RULESET,
-                            timezone=timezone, zone=zone, last_post=posts[-1].number if posts else None,
+    result = plan_game_file(facts, thread=url, forum=engine, posts=posts, ruleset=ruleset or DEFAULT_RULESET,
+                            timezone=timezone, last_post=posts[-1].number if posts else None,
                             min_interval=min_interval,
                             posts_per_page=page_size(parser, url, parser.parse_page(first, url=first_url)))
     if result.usable:
@@ -235,13 +171,6 @@ def create_game_file(url: str, out: str, *, db, ruleset: str | None, timezone: s
 
 
 def page_size(parser, thread: str, first_page) -> int | None:
-    """The posts a page holds, when the thread's first page shows it and the engine's default would ask for
-    other pages (a stock phpBB set to 25 a page): written to the game file, every sync asks for the forum's own
-    pages. None when the thread fits one page or the default is right."""
-    size = len(first_page.posts)
-    if not first_page.next_url or size < 2:
-        return None
-    probe = 7 * size + 3  # a post well into the thread, off any page boundary both sizes share
-    if parser.page_url(thread, after_post=probe) == parser.page_url(thread, after_post=probe, per_page=size):
-        return None
-    return size
+    """The posts a page holds, as the thread's first page shows them (:func:`assistant.upkeep.update.page_size`,
+    which `votal update` uses once the thread grows past its first page)."""
+    return update_page_size(parser, thread, len(first_page.posts), bool(first_page.next_url))

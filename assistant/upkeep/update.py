@@ -29,6 +29,7 @@ from assistant.upkeep.edits import (
     SetDay,
     SetDeadline,
     SetModerators,
+    SetPageSize,
     apply_edits,
     check_edits,
 )
@@ -88,6 +89,7 @@ def plan_update(
     count_day: CountDay | None = None,
     clocked: bool = False,
     takeovers: Callable[[Game], Sequence[Takeover]] | None = None,
+    posts_per_page: int | None = None,
 ) -> UpdateReport:
     """The game file ``text`` with what the moderators' ``posts`` announce after the last post it names.
 
@@ -97,6 +99,9 @@ def plan_update(
     days follow the ruleset's clock from the file's ``start``, so the day starts and ends the thread announces
     are not written (the rest is).
 
+    ``posts_per_page``: the posts the thread's first page holds, once the thread has grown past it
+    (:func:`page_size`), written to ``[fetch]`` where the file gives none, as `votal new` writes it.
+
     The reading is repeated from the new last known post until it writes nothing more (at most a few
     rounds), so running update again right after changes nothing.
     """
@@ -104,6 +109,10 @@ def plan_update(
     first_after = parse_game(text, path=path, players_required=False).last_named_post()
     # a co-moderator added: the thread is read again from that moderator's first post of the moderator's business
     new_text, written, disagreements, reread = _later_moderators(text, posts, path=path, after=first_after)
+    if posts_per_page is not None:
+        new_text, sized, refused = write_edits(new_text, [SetPageSize(posts_per_page, FIRST_PAGE)], posts, path=path)
+        written.extend(sized)
+        disagreements.extend(refused)
     reread = min(reread, first_after) if reread is not None and first_after is not None else None
     notes, eliminations = [], []
     for _ in range(MAX_ROUNDS):
@@ -130,7 +139,7 @@ def plan_update(
         taken, earliest = [], None
         for t in sorted(takeovers(updated), key=lambda t: t.post):
             edit = AddReplacement(t.seat, t.account, t.post, Note(t.words(), t.counts[0] if t.counts else t.post))
-            new_text, taken, refused = _write(new_text, [edit], posts, path=path)
+            new_text, taken, refused = write_edits(new_text, [edit], posts, path=path)
             disagreements.extend(d for d in refused if d not in disagreements)
             if taken:
                 earliest = t.post
@@ -155,6 +164,7 @@ def plan_update(
 
 
 MAX_ROUNDS = 4
+FIRST_PAGE = Note("as the thread's first page shows")  # the cite of a page size read from the first page
 MAX_TAKEOVERS = 30  # seats taken over, one a round
 
 
@@ -184,7 +194,7 @@ def _later_moderators(text: str, posts: Sequence[PostLike], *, path: str, after:
                           "but the file's moderators are not Votal's reading of the thread (file kept)"
                           for h, cites in later.items()], None
     edits = [AddModerator(h, cites[0]) for h, cites in later.items()]
-    text, written, refused = _write(text, edits, posts, path=path)
+    text, written, refused = write_edits(text, edits, posts, path=path)
     return text, written, refused, (min(c[0].post for c in later.values()) - 1 if written else None)
 
 
@@ -214,10 +224,6 @@ def _read_and_write(text: str, posts: Sequence[PostLike], *, path: str, clocked:
         facts, has_players=bool(game.players), clocked=clocked, has_moderators=bool(game.moderators),
         opening=posts[0].number if posts else None,
     )
-    # a deadline is news while its day runs: a day the file or the thread has ended takes none (as `votal new`
-    # writes none), so reading the posts again after a takeover adds no `end` to the days behind
-    ended = {d.day for d in game.days if d.end_post is not None} | {e.day for e in facts.day_ends}
-    edits = [e for e in edits if not (isinstance(e, SetDeadline) and e.day in ended)]
     if game.players and game.moderators:  # a listed seat left out at the game's start, now that its player posts
         from assistant.reading.announcements.player_list import listed_after_posting
         from assistant.reading.announcements.text import plain_text, trim
@@ -226,12 +232,12 @@ def _read_and_write(text: str, posts: Sequence[PostLike], *, path: str, clocked:
             posts, game.moderators, [a for s in game.players for a in s.accounts], len(game.players))
         edits[:0] = [AddPlayer(e.accounts[0], Note(f"{trim(plain_text(e.line))} (on the player list, now "
                                                   "posting)", list_post), tuple(e.accounts[1:])) for e in missing]
-    text, written, disagreements = _write(text, edits, posts, path=path)
+    text, written, disagreements = write_edits(text, edits, posts, path=path)
     notes.extend(f"reader: {p}" for p in facts.problems)
     return _Round(text, written, disagreements, notes, facts.eliminations)
 
 
-def _write(
+def write_edits(
     text: str, edits: Sequence[Edit], posts: Sequence[PostLike], *, path: str
 ) -> tuple[str, list[str], list[str]]:
     """``edits`` written one by one, each checked against the file as it stands and the thread's posts: (the new
@@ -254,40 +260,56 @@ def _write(
 
 
 def edits_from_facts(
-    facts: ThreadFacts, *, has_players: bool, clocked: bool, has_moderators: bool = True, opening: int | None = None
+    facts: ThreadFacts, *, has_players: bool, clocked: bool, has_moderators: bool = True, opening: int | None = None,
 ) -> tuple[list[Edit], list[str]]:
     """The edits the facts call for, in the order they must be written (players, then the seats' changes,
-    then days, deaths and declared changes), and notes on what was left out."""
+    then days with their deadlines, then deaths), and notes on what was left out. `votal new` (no players, no
+    moderators) and `votal update` both write a thread's facts through here, so a file kept live and one
+    written on the finished thread say the same things the same way.
+
+    Deaths are written in thread order, which apply_edits places in the game's order (a day, then its night);
+    each day's deadlines in thread order: the first the day's ``end``, each later different one a declared
+    change (see :class:`SetDeadline`), whichever reading of the thread meets them."""
     edits: list[Edit] = []
     notes: list[str] = []
     if not has_moderators and facts.moderators:  # read from the thread: its opener, and any co-moderator named
         cite = facts.moderators_cite or Note("the author of the thread's opening post", opening)
         edits.append(SetModerators(tuple(facts.moderators), cite))
     if not has_players:
-        edits.extend(AddPlayer(p.name, p.cite, tuple(p.replacements)) for p in facts.players)
+        # one account, one seat: an account is the first seat's that the list or an announcement gives it to, so
+        # a later seat named by an earlier seat's account (a replacement misspelled on the list) is left out, said
+        owner: dict[str, str] = {}
+        for seat, accounts in facts.seat_accounts().items():
+            for account in accounts:
+                owner.setdefault(account.casefold(), seat)
+        for p in facts.players:
+            if owner[p.name.casefold()] != p.name:
+                notes.append(f"players: {p.name} (post {p.cite.post}) is an account of {owner[p.name.casefold()]}'s "
+                             "seat: left out, check")
+                continue
+            edits.append(AddPlayer(p.name, p.cite, tuple(a for a in p.replacements if owner[a.casefold()] == p.name)))
     edits.extend(AddReplacement(r.player, r.new, r.post, r.cite) for r in facts.replacements)
     if clocked and (facts.day_starts or facts.day_ends):
         notes.append("days follow the ruleset's clock from the game's start: announced day starts and ends not written")
-    # a deadline the moderator moved later in the thread is not written: `new` writes each day's last as its
-    # ``end``, and the earlier one, written as a declared change beside it, would move the end back
-    last_deadline = {d.day: d.post for d in facts.deadlines}
     if not clocked:
         for start in facts.day_starts:
             edits.append(SetDay(start.day, start.cite, start_post=start.post))
-            if start.deadline is not None and last_deadline.get(start.day, start.post) <= start.post:
-                edits.append(SetDeadline(start.day, start.deadline, start.cite))
+    # every deadline the thread states, in thread order, whether or not its day has ended since: the first is the
+    # day's ``end``, a later different one a declared change; so the file says the same whether its update met
+    # them one by one or at once (a declared end_post decides the day whatever the deadline says)
+    deadlines = [(s.post, s.day, s.deadline, s.cite, "deadline") for s in facts.day_starts if s.deadline is not None]
+    deadlines += [(d.post, d.day, d.time, d.cite, d.kind) for d in facts.deadlines]
+    for post, day, time, cite, kind in sorted(deadlines, key=lambda d: d[0]):
+        if not clocked:
+            edits.append(SetDeadline(day, time, cite))
+        elif kind == "extension":  # the clock keeps the deadline; a declared change is written
+            edits.append(AddEvent(day, "deadline", cite, post=post, time=time))
+    if not clocked:  # after the deadlines, as a day kept live meets them: its keys read start, end, end_post
         for end in facts.day_ends:
             edits.append(SetDay(end.day, end.cite, end_post=end.post))
-    for elimination in facts.eliminations:
-        if elimination.player is not None:
-            edits.append(AddDeath(elimination.player, f"day {elimination.day}", elimination.cite))
-    for death in facts.deaths:
-        edits.append(AddDeath(death.player, death.phase, death.cite, death.post))
-    for deadline in facts.deadlines:
-        if not clocked and deadline.post >= last_deadline[deadline.day]:
-            edits.append(SetDeadline(deadline.day, deadline.time, deadline.cite))
-        elif deadline.kind == "extension":  # the clock keeps the deadline; a declared change is written
-            edits.append(AddEvent(deadline.day, "deadline", deadline.cite, post=deadline.post, time=deadline.time))
+    deaths = [(e.post, AddDeath(e.player, f"day {e.day}", e.cite)) for e in facts.eliminations if e.player is not None]
+    deaths += [(d.cite.post, AddDeath(d.player, d.phase, d.cite, d.post)) for d in facts.deaths]
+    edits.extend(death for _, death in sorted(deaths, key=lambda d: d[0]))
     return edits, notes
 
 
@@ -339,6 +361,8 @@ def update_from_store(path: str | Path, db: Store, *, now: datetime) -> UpdateRe
     game = load_game(path, players_required=False)
     text = Path(path).read_text(encoding="utf-8")
     clocked = game.start is not None and bool(ruleset_for(game).day_hours)
+    posts = store.load_posts(db, game.key)
+    per_page = stored_page_size(db, game, posts) if game.fetch.posts_per_page is None and game.forum else None
 
     def count_day(counted: Game, day: int) -> Votal:
         return count_game(counted, db, days=[day], at_time=now)[0]
@@ -354,8 +378,38 @@ def update_from_store(path: str | Path, db: Store, *, now: datetime) -> UpdateRe
         return spelled + [t for t in find_takeovers(updated, ruleset_for(updated), posts, bodies)
                           if t.seat not in held and t.account not in held]
 
-    return plan_update(text, store.load_posts(db, game.key), path=path, count_day=count_day, clocked=clocked,
-                       takeovers=takeovers)
+    return plan_update(text, posts, path=path, count_day=count_day, clocked=clocked, takeovers=takeovers,
+                       posts_per_page=per_page)
+
+
+def stored_page_size(db: Store, game: Game, posts: Sequence[PostLike]) -> int | None:
+    """The posts a page of the thread holds, from a page the syncs stored that links a next one (so it is full,
+    as the first page `votal new` reads is once the thread has grown past it), the latest first; by
+    :func:`page_size`. The store keeps a page's post ids and next link with its validators: a forum that sends
+    no ETag or Last-Modified leaves the page size to the moderator."""
+    from assistant.forum import store
+    from parsers.detect import get_parser
+
+    parser = get_parser(game.forum)
+    urls = [parser.page_url(game.thread), *(parser.page_url(game.thread, after_post=p.number) for p in posts[::-1])]
+    for url in dict.fromkeys(urls):
+        page = store.load_validators(db, game.key, url)
+        if page.next_url and len(page.post_ids) >= 2:
+            return page_size(parser, game.thread, len(page.post_ids), True)
+    return None
+
+
+def page_size(parser, thread: str, size: int, more_pages: bool) -> int | None:
+    """The posts a page holds (``size``: the thread's first page, ``more_pages``: it links a next one), when
+    the engine's default would ask for other pages (a stock phpBB set to 25 a page): written to the game file,
+    every sync asks for the forum's own pages. None when the thread fits one page (its first page cannot tell)
+    or the default is right."""
+    if not more_pages or size < 2:
+        return None
+    probe = 7 * size + 3  # a post well into the thread, off any page boundary both sizes share
+    if parser.page_url(thread, after_post=probe) == parser.page_url(thread, after_post=probe, per_page=size):
+        return None
+    return size
 
 
 def follow_hook(*, now: Callable[[], datetime], say: Callable[[str], None]):
