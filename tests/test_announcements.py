@@ -1132,3 +1132,11 @@ def test_replacements_told_with_a_description_in_pairs_agreed_or_welcomed_are_re
                       ("Host", "Please give a warm welcome to Juniper who is replacing Fir"))
     assert [(r.player, r.new) for r in facts.replacements] == [
         ("Birch", "Yew"), ("Cedar", "Quince"), ("Damson", "Hazel"), ("Elm", "Ivy"), ("Fir", "Juniper")]
+
+
+def test_a_bracketed_account_after_a_nickname_is_the_newcomer_and_himself_is_nobody():
+    """"Hawkie (Prohawk) replaces Birch" when Prohawk posts: the account in brackets is the newcomer, not the
+    nickname before it; "Cedar is being replaced by himself" names no new account."""
+    facts = read_game(("Prohawk", "hi"), ("Host", "Hawkie (Prohawk) replaces Birch effective immediately."),
+                      ("Host", "To clear up confusion, Cedar is being replaced by himself!"))
+    assert [(r.player, r.new) for r in facts.replacements] == [("Birch", "Prohawk")]

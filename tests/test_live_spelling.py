@@ -94,9 +94,8 @@ def test_a_name_the_moderator_typed_is_never_renamed_and_the_match_is_said(tmp_p
     posts = _thread(PLAYERS, *ANNOUNCED)
 
     def typed(text: str) -> str:
-        return text.replace('[[players]]  # post 0: 5. Elm\nname = "Elm"\n',
-                            '[[players]]  # post 0: 5. Elm\nname = "Elm"\n'
-                            'replacements = [{name = "Brokenscraps", post = 2}]\n')
+        assert text.count('name = "Elm"\n') == 1  # the edit below must find its line
+        return text.replace('name = "Elm"\n', 'name = "Elm"\nreplacements = [{name = "Brokenscraps", post = 2}]\n')
 
     path, said = _live(tmp_path, posts, [2], edit=typed)
     assert load_game(path).seat("Elm").accounts == ("Elm", "Brokenscraps")

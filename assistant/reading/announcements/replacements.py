@@ -41,6 +41,18 @@ NOT_REPLACEMENT = re.compile(r"\b(need|needs|needed|seek|seeking|looking|request
 # replacement, or a description between commas, is no part of the sentence
 _ASIDE = re.compile(r"\s*\((?![^()]*\b(?:replac|sub|in\s+for|tak|step))[^()]{1,80}\)"
                     r"|,\s+an?\s+[^,()]{1,60},(?=\s*(?:is\s+|has\s+|will\s+)?(?:now\s+)?replac)", re.IGNORECASE)
+# "Hawkie (Prohawk) replaces Alder": the name in brackets is the account when that account posts
+_BRACKETED_ACCOUNT = re.compile(r"(?P<nick>[^\s,.!:;()]+)\s*\((?P<account>[^()]{1,40})\)(?=\s+(?:is\s+|has\s+|will\s+)?"
+                                r"(?:now\s+)?replac)", re.IGNORECASE)
+
+
+def _posting_account(match: re.Match, state: State) -> str:
+    account = match.group("account").strip()
+    if state.authors is not None and state.authors.seat(account) is not None:
+        return state.authors.spelled(account)
+    return match.group(0)
+
+
 # "Yew (who replaced Alder)", "Yew, who replaced Alder", "Yew who is replacing Alder": the account before the
 # relative clause replaces Alder
 _WHO_REPLACED = re.compile(r"(?:\s*[(,]\s*|\s+)who\s+(?:is\s+|has\s+|had\s+)?(replac(?:ed|ing)\s+[^()]*?)\s*"
@@ -56,7 +68,9 @@ def read_replacements(plain: str, post: PostLike, cite: Cite, state: State, name
     account alone ("Sleepy" for SleepyKrew); the new account is spelled as it posts when one poster alone is
     that close ("Scorpius" for Scorpious). A note in brackets between the names is read past, and "Yew (who
     replaced Alder)" is Yew replacing Alder."""
-    plain = _WHO_REPLACED.sub(lambda m: " " + m.group(1), _ASIDE.sub("", plain))
+    plain = _WHO_REPLACED.sub(lambda m: " " + m.group(1), _BRACKETED_ACCOUNT.sub(
+        lambda m: _posting_account(m, state), plain))
+    plain = _ASIDE.sub("", plain)
     found = [(m.group("new") or m.group("new2"), m.group("old") or m.group("old2"), m)
              for m in REPLACEMENT.finditer(plain)]
     alone = REPLACED_ALONE.match(plain)
@@ -123,7 +137,7 @@ def _named_first(words: str, names: Names) -> str | None:
     return found[0][2]
 
 
-_NOBODY_NAMED = re.compile(r"^(?:i|we|he|she|they|who|someone|somebody|anyone|anybody|whoever|nobody|no\s*one)$",
+_NOBODY_NAMED = re.compile(r"^(?:i|we|he|she|they|who|himself|herself|themselves|someone|somebody|anyone|anybody|whoever|nobody|no\s*one)$",
                            re.IGNORECASE)
 
 
