@@ -1140,3 +1140,14 @@ def test_a_bracketed_account_after_a_nickname_is_the_newcomer_and_himself_is_nob
     facts = read_game(("Prohawk", "hi"), ("Host", "Hawkie (Prohawk) replaces Birch effective immediately."),
                       ("Host", "To clear up confusion, Cedar is being replaced by himself!"))
     assert [(r.player, r.new) for r in facts.replacements] == [("Birch", "Prohawk")]
+
+
+def test_an_announcement_naming_the_lists_newcomer_otherwise_dates_that_account():
+    """The list gives Birch's seat to DrippingGoofball; "DGB replaces Birch" is that replacement, dated, and
+    never a second account that would take the seat from the one who posts."""
+    thread = make_thread(("Host", "Players<br>" + "<br>".join(
+                             p if p != "Birch" else "Birch replaced by DrippingGoofball" for p in PLAYERS)),
+                         *CHATTER, ("Host", "DGB replaces Birch."), ("DrippingGoofball", "hi all"))
+    facts = read_thread_facts(thread)
+    assert facts.seat_accounts()["Birch"] == ("Birch", "DrippingGoofball")
+    assert [(r.player, r.new) for r in facts.replacements] == [("Birch", "DrippingGoofball")]

@@ -107,12 +107,32 @@ def read_replacements(plain: str, post: PostLike, cite: Cite, state: State, name
         if PRONOUN.match(written) and (state.authors is None or state.authors.seat(written) is None):
             continue
         accounts = seats.setdefault(seat, [seat])
+        listed = _listed_successor(accounts, old, state) if names.seat(new) is None else None
+        if listed is not None:  # the list gave the seat's newcomer already: this announcement dates it
+            state.add("repl", ReplacementFact(seat, listed, post.number, cite))
+            continue
         if new != written and names.seat(written) is None:
             accounts.append(written)  # the moderator's spelling, to read later posts by (never written to the file)
         if names.seat(new) != seat:
             accounts.append(new)
             state.add("repl", ReplacementFact(seat, new, post.number, cite))
         names.__init__(seats)
+
+
+def _listed_successor(accounts: list[str], old: str, state: State) -> str | None:
+    """The account the seat's list gives right after the player replaced, posting and not yet dated by an
+    announcement: a newcomer the moderator names otherwise ("DGB replaces Alder", the list giving Alder's seat
+    to DrippingGoofball) is that account, never a second one."""
+    if state.authors is None:
+        return None
+    folded = [a.casefold() for a in accounts]
+    if old.casefold() not in folded or folded.index(old.casefold()) + 1 >= len(accounts):
+        return None
+    successor = accounts[folded.index(old.casefold()) + 1]
+    if state.authors.seat(successor) is None or any(
+            f.new.casefold() == successor.casefold() for f in state.facts["repl"]):
+        return None
+    return successor
 
 
 def _poster_named_last(written: str, authors: Names, seats: Names, seat: str | None = None) -> str | None:
