@@ -157,7 +157,8 @@ def _named_first(words: str, names: Names) -> str | None:
     return found[0][2]
 
 
-_NOBODY_NAMED = re.compile(r"^(?:i|we|he|she|they|who|himself|herself|themselves|someone|somebody|anyone|anybody|whoever|nobody|no\s*one)$",
+_NOBODY_NAMED = re.compile(r"^(?:i|we|he|she|they|who|himself|herself|themselves|someone|somebody|anyone|anybody|"
+                           r"whoever|nobody|no\s*one)$",
                            re.IGNORECASE)
 
 
