@@ -1151,3 +1151,18 @@ def test_an_announcement_naming_the_lists_newcomer_otherwise_dates_that_account(
     facts = read_thread_facts(thread)
     assert facts.seat_accounts()["Birch"] == ("Birch", "DrippingGoofball")
     assert [(r.player, r.new) for r in facts.replacements] == [("Birch", "DrippingGoofball")]
+
+
+def test_a_list_numbering_every_seat_gives_the_seats_in_the_numbers_order():
+    """An opening kept up to date shows the living apart from the dead: the seats are still 1 to 7 in order,
+    as the moderator numbered them (and as day 1's first count, or a file kept from the start, has them)."""
+    numbered = dict(enumerate(PLAYERS, start=1))
+    alive, dead = (4, 1, 6, 3, 7), (5, 2)
+    opening = ("Alive:<br>" + "<br>".join(f"{n}. {numbered[n]}" for n in alive)
+               + "<br><br>Dead:<br>" + "<br>".join(f"{n}. {numbered[n]}" for n in dead))
+    facts = read_thread_facts(make_thread(("Host", opening), *CHATTER))
+    assert [p.name for p in facts.players] == list(PLAYERS)
+    unnumbered = "Alive:<br>" + "<br>".join(numbered[n] for n in alive) + "<br><br>Dead:<br>" + "<br>".join(
+        numbered[n] for n in dead)
+    assert [p.name for p in read_thread_facts(make_thread(("Host", unnumbered), *CHATTER)).players] == [
+        numbered[n] for n in (*alive, *dead)]

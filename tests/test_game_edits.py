@@ -295,3 +295,23 @@ def test_deaths_are_written_in_the_games_order_whichever_order_they_are_read_in(
         text = apply_edits(game, order).text
         assert [(d.player, d.phase, d.phase_number) for d in parse_game(text).deaths] == [
             ("Birch", "night", 1), ("Cedar", "day", 2), ("Alder", "day", 2)]
+
+
+def test_a_death_votal_revises_to_an_earlier_phase_moves_to_its_place_in_the_games_order():
+    """Votal's reading of Alder's death from a later post (night 2) gives way to the lynch the thread tells at
+    an earlier one (day 2): the entry moves before night 2's kill, where a file that read the lynch first has it."""
+    game = GAME.replace("start_post = 0\n", "start_post = 0\nend_post = 30\n\n[[days]]\nday = 2\nstart_post = 31\n")
+    lynch = AddDeath("Alder", "day 2", cite(60, "Alder was lynched."))
+    kill = AddDeath("Birch", "night 2", cite(70, "Birch died in the night."))
+    read_late = AddDeath("Alder", "night 2", cite(80, "Vote count 3.1"))
+
+    def one_by_one(*edits):  # as `votal update` writes them
+        text = game
+        for edit in edits:
+            text = apply_edits(text, [edit], revise=True).text
+        return text
+
+    revised = one_by_one(kill, read_late, lynch)
+    assert [(d.player, d.phase, d.phase_number) for d in parse_game(revised).deaths] == [
+        ("Alder", "day", 2), ("Birch", "night", 2)]
+    assert revised == one_by_one(lynch, kill)

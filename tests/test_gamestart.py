@@ -295,11 +295,12 @@ def test_the_most_the_moderators_state_before_day_one_ends_is_the_size():
 
 
 def test_a_list_numbered_in_parts_under_headers_is_one_list():
-    """The living numbered 1, 3, 4, 6 and the dead 2, 5: the parts fill each other's gaps, one name posted."""
+    """The living numbered 1, 3, 4, 6 and the dead 2, 5: the parts fill each other's gaps, one name posted; the
+    seats go in their numbers' order."""
     opening = ("<b>Alive (4/6)</b><br>1. Alder<br>3. Cedar<br>4. Damson<br>6. Fir<br><br>"
                "<b>Dead</b><br>2. Birch<br>5. Elm")
     facts = read_thread_facts(_thread(("Host", opening), ("Alder", "hi")))
-    assert [p.name for p in facts.players] == ["Alder", "Cedar", "Damson", "Fir", "Birch", "Elm"]
+    assert [p.name for p in facts.players] == ["Alder", "Birch", "Cedar", "Damson", "Elm", "Fir"]
     assert not facts.problems
 
 

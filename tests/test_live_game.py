@@ -240,8 +240,9 @@ def test_a_reading_from_a_later_post_tells_what_the_whole_reading_tells_after_it
 
 def test_a_listed_name_left_out_at_the_start_is_a_seat_once_its_player_posts(tmp_path):
     """An unmarked list with no header: at the first page "Damson" (not posted, beside no one who did) is said,
-    not taken; once Damson posts, `votal update` adds the seat from the list, cited."""
-    opening = "Welcome to the game!<br><br>Alder<br>Birch<br>Cedar<br>Damson<br><br>Day 1 begins now."
+    not taken; once Damson posts, `votal update` adds the seat from the list, cited, in its place on the list
+    (where a file written on the finished thread has it)."""
+    opening = "Welcome to the game!<br><br>Damson<br>Alder<br>Birch<br>Cedar<br><br>Day 1 begins now."
     posts = thread(("Alder", "hi"), ("Birch", "hi"), ("Cedar", "hi"), ("Damson", "hello, sorry I am late"))
     posts[0] = Post(posts[0].post_id, 0, "Host", posts[0].time, opening, "")
     forum = Forum(as_dicts(posts[:4]))
@@ -255,7 +256,7 @@ def test_a_listed_name_left_out_at_the_start_is_a_seat_once_its_player_posts(tmp
         forum.posts.extend(as_dicts(posts[4:]))
         result = CliRunner().invoke(main, ["update", str(path), "--db", db])
         assert result.exit_code == 0, result.output
-    assert [s.name for s in load_game(path).players] == ["Alder", "Birch", "Cedar", "Damson"]
+    assert [s.name for s in load_game(path).players] == ["Damson", "Alder", "Birch", "Cedar"]
     assert '[[players]]  # post 0: "Damson (on the player list, now posting)"' in path.read_text()
 
 

@@ -82,6 +82,7 @@ class AddPlayer:
     name: str
     cite: Cited
     replacements: tuple[str, ...] = ()  # later accounts the player list names, from posts it does not say
+    before: str | None = None  # an account of the seat it goes before (its place on the list), else it goes last
 
 
 @dataclass(frozen=True)
@@ -462,15 +463,19 @@ class _Editor:
         values = {"player": edit.player, "phase": phase}
         if edit.post is not None:
             values["post"] = edit.post
-        # in the game's order (a day, then its night; a kill during a day before its lynch), whichever order the
-        # thread was read in: a file kept live and one written at once list the deaths alike
-        order = _death_order(phase, edit.post)
-        later = next((i for i, t in enumerate(self.tables("deaths"))
-                      if _phase_or_none(str(t.get("phase", ""))) and order < _death_order(
-                          _phase_or_none(str(t["phase"])), t.get("post"))), None)
-        self.append_table("deaths", values, edit.cite, after=("days", "players"), position=later)
+        self.append_table("deaths", values, edit.cite, after=("days", "players"),
+                          position=self.death_position(phase, edit.post))
         at = f" at post {edit.post}" if edit.post is not None else ""
         self.written.append(f"deaths: {edit.player}, {phase}{at} ({_source(edit.cite)})")
+
+    def death_position(self, phase: str, post: int | None) -> int | None:
+        """Where a death goes in the game's order (a day, then its night; a kill during a day before its lynch),
+        whichever order the thread was read in: a file kept live and one written at once list the deaths alike.
+        None: after the last."""
+        order = _death_order(phase, post)
+        return next((i for i, t in enumerate(self.tables("deaths"))
+                     if _phase_or_none(str(t.get("phase", ""))) and order < _death_order(
+                         _phase_or_none(str(t["phase"])), t.get("post"))), None)
 
     def revise_death(self, table, edit: AddDeath, phase: str, label: str) -> bool:
         """A seat dies once: a death Votal wrote from a later post (the entry's comment still cites it) gives way
@@ -488,6 +493,15 @@ class _Editor:
         elif "post" in table:
             del table["post"]
         _comment(table, cite_comment(edit.cite))
+        deaths = self.doc["deaths"]
+        deaths.remove(table)  # to its place in the game's order, as a file that read the earlier post first has it
+        position = self.death_position(phase, edit.post)
+        if position is None:
+            if len(deaths):
+                _end_with_blank_line(deaths[-1])
+            deaths.append(table)
+        else:
+            deaths.insert(position, table)
         self.written.append(f"{label}.phase: {held!r} -> {phase!r} ({_source(edit.cite)}; revises Votal's reading of "
                             f"post {match.group(1)})")
         return True
@@ -549,11 +563,12 @@ class _Editor:
                                           f"the seat of {holder[2][0] if holder else edit.name} ({_source(edit.cite)})")
                 continue
             replacements.append(account)
-        edit = AddPlayer(edit.name, edit.cite, tuple(replacements))
-        if edit.replacements:
-            values["replacements"] = list(edit.replacements)
-        self.append_table("players", values, edit.cite, after=("alerts", "fetch"))
-        replaced = f" (replaced {', '.join(edit.replacements)})" if edit.replacements else ""
+        if replacements:
+            values["replacements"] = replacements
+        following = self.seat_of(edit.before) if edit.before is not None else None
+        self.append_table("players", values, edit.cite, after=("alerts", "fetch"),
+                          position=following[0] if following is not None else None)
+        replaced = f" (replaced {', '.join(replacements)})" if replacements else ""
         self.written.append(f"players: {edit.name}{replaced} ({_source(edit.cite)})")
 
     def remove_player(self, edit: RemovePlayer) -> None:

@@ -231,7 +231,8 @@ def _read_and_write(text: str, posts: Sequence[PostLike], *, path: str, clocked:
         missing, list_post = listed_after_posting(
             posts, game.moderators, [a for s in game.players for a in s.accounts], len(game.players))
         edits[:0] = [AddPlayer(e.accounts[0], Note(f"{trim(plain_text(e.line))} (on the player list, now "
-                                                  "posting)", list_post), tuple(e.accounts[1:])) for e in missing]
+                                                  "posting)", list_post), tuple(e.accounts[1:]), before=before)
+                     for e, before in missing]
     text, written, disagreements = write_edits(text, edits, posts, path=path)
     notes.extend(f"reader: {p}" for p in facts.problems)
     return _Round(text, written, disagreements, notes, facts.eliminations)

@@ -390,7 +390,16 @@ def _list_entries(
             merged[meets[0]] = _Entry(accounts, other.dead or entry.dead, other.line)
         else:
             merged.append(entry)
-    return _chain_replacements(merged, lines, authors) if authors is not None else merged
+    return _in_number_order(_chain_replacements(merged, lines, authors) if authors is not None else merged)
+
+
+def _in_number_order(entries: list[_Entry]) -> list[_Entry]:
+    """A list whose every seat is numbered, each number once, in the numbers' order: the seats' order, however
+    the list is laid out (the living apart from the dead, as an opening kept up to date shows them)."""
+    numbers = [_number(e.line) for e in entries]
+    if None in numbers or len(set(numbers)) < len(numbers):
+        return entries
+    return [e for _, e in sorted(zip(numbers, entries, strict=True), key=lambda pair: pair[0])]
 
 
 def _new_in_repeating_lists(
@@ -710,11 +719,12 @@ def _vouched(
 
 def listed_after_posting(
     posts: Sequence[PostLike], moderators: Sequence[str], accounts: Sequence[str], seats: int
-) -> tuple[list[_Entry], int | None]:
+) -> tuple[list[tuple[_Entry, str | None]], int | None]:
     """Seats of the moderators' player list that a game file lacks, now that their players have posted: the list
     read again with the thread's posters so far (a name nobody who posted vouched for at the game's start),
     each entry none of whose accounts is in ``accounts`` (of the file's ``seats``) and one of which has posted,
-    while the list names as many seats as the file and they together. (entries, list post)."""
+    while the list names as many seats as the file and they together. ([(entry, the account of the first seat
+    the list has after it that the file holds, to go before)], list post)."""
     mods = {m.casefold() for m in moderators}
     authors = Names({a: [a] for a in dict.fromkeys(p.author for p in posts) if a.casefold() not in mods})
     if not authors.seat_of:
@@ -726,4 +736,5 @@ def listed_after_posting(
                and any(authors.seat(a) for a in e.accounts)]
     if seats + len(missing) > len(entries):
         return [], post  # more seats than the list names: the file holds seats the list does not, leave it be
-    return missing, post
+    held = [next((a for a in e.accounts if a.casefold() in known), None) for e in entries]
+    return [(e, next((h for h in held[entries.index(e) + 1:] if h is not None), None)) for e in missing], post
