@@ -892,7 +892,8 @@ def test_the_list_posts_own_replacement_lines_chain_into_the_seats():
 
 
 def test_a_listed_name_off_by_its_trailing_digits_is_the_one_account_that_close():
-    """The moderator types "Rob13" for the account "Rob14", in the list and when announcing the replacement."""
+    """The moderator types "Rob13" for the account "Rob14", in the list and when announcing the replacement,
+    which dates it."""
     thread = make_thread(
         ("Host", "Players<br>1. Alder<br>2. Rob13 (replacing Oldbirch)<br>3. Cedar<br>4. Damson<br>5. Elm"),
         *[(name, "hi") for name in ("Alder", "Oldbirch", "Cedar", "Damson", "Elm", "Rob14")],
@@ -900,7 +901,7 @@ def test_a_listed_name_off_by_its_trailing_digits_is_the_one_account_that_close(
     )
     facts = read_thread_facts(thread)
     assert facts.seat_accounts()["Oldbirch"] == ("Oldbirch", "Rob14")
-    assert facts.replacements == ()
+    assert [(r.player, r.new, r.post) for r in facts.replacements] == [("Oldbirch", "Rob14", 8)]
 
 
 def test_a_title_after_mod_and_the_reviewers_after_the_moderators_are_no_moderators():
@@ -1151,6 +1152,18 @@ def test_an_announcement_naming_the_lists_newcomer_otherwise_dates_that_account(
     facts = read_thread_facts(thread)
     assert facts.seat_accounts()["Birch"] == ("Birch", "DrippingGoofball")
     assert [(r.player, r.new) for r in facts.replacements] == [("Birch", "DrippingGoofball")]
+
+
+def test_an_announcement_of_the_lists_newcomer_by_the_account_it_posts_as_dates_it():
+    """An opening edited as the game went ("Birch replaced by Yew") and the moderator's later "Yew replaces
+    Birch": Yew holds the seat from that announcement's post, as a file kept from the start would say."""
+    thread = make_thread(("Host", "Players<br>" + "<br>".join(
+                             p if p != "Birch" else "Birch replaced by Yew" for p in PLAYERS)),
+                         *CHATTER, ("Host", "Yew replaces Birch."), ("Yew", "hi all"))
+    facts = read_thread_facts(thread)
+    assert facts.seat_accounts()["Birch"] == ("Birch", "Yew")
+    announced = len(CHATTER) + 1
+    assert [(r.player, r.new, r.post) for r in facts.replacements] == [("Birch", "Yew", announced)]
 
 
 def test_a_list_numbering_every_seat_gives_the_seats_in_the_numbers_order():

@@ -113,7 +113,8 @@ def read_thread_facts(
             mods = (*mods, *helpers)
             mods_cite = mods_cite or helpers_cite
             mod_keys |= {h.casefold() for h in helpers}
-    state = State(authors=authors)
+    state = State(authors=authors, listed=frozenset((p.name, a.casefold()) for p in player_facts
+                                                   for a in p.replacements))
     names = Names(seats)
     state.posts_by_seat = _posts_by_seat(posts, names)
     opening_block = True  # the opening post and the moderators' posts right after it (reserved, kept up to date)

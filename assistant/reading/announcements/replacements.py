@@ -107,7 +107,8 @@ def read_replacements(plain: str, post: PostLike, cite: Cite, state: State, name
         if PRONOUN.match(written) and (state.authors is None or state.authors.seat(written) is None):
             continue
         accounts = seats.setdefault(seat, [seat])
-        listed = _listed_successor(accounts, old, state) if names.seat(new) is None else None
+        held = names.seat(new)
+        listed = _listed_successor(seat, accounts, old, new if held else None, state) if held in (None, seat) else None
         if listed is not None:  # the list gave the seat's newcomer already: this announcement dates it
             state.add("repl", ReplacementFact(seat, listed, post.number, cite))
             continue
@@ -119,16 +120,21 @@ def read_replacements(plain: str, post: PostLike, cite: Cite, state: State, name
         names.__init__(seats)
 
 
-def _listed_successor(accounts: list[str], old: str, state: State) -> str | None:
+def _listed_successor(seat: str, accounts: list[str], old: str, named: str | None, state: State) -> str | None:
     """The account the seat's list gives right after the player replaced, posting and not yet dated by an
-    announcement: a newcomer the moderator names otherwise ("DGB replaces Alder", the list giving Alder's seat
-    to DrippingGoofball) is that account, never a second one."""
+    announcement: the newcomer holds the seat from the announcement's post, whether the moderator names that
+    account as it posts (``named``, "Yew replaces Alder" with this reading's list saying "Alder replaced by
+    Yew", as an opening edited during the game shows it; a game file's accounts are the moderator's to date)
+    or otherwise ("DGB replaces Alder", the list giving Alder's seat to DrippingGoofball: that account, never
+    a second one)."""
     if state.authors is None:
         return None
     folded = [a.casefold() for a in accounts]
     if old.casefold() not in folded or folded.index(old.casefold()) + 1 >= len(accounts):
         return None
     successor = accounts[folded.index(old.casefold()) + 1]
+    if named is not None and (named.casefold() != successor.casefold() or (seat, named.casefold()) not in state.listed):
+        return None
     if state.authors.seat(successor) is None or any(
             f.new.casefold() == successor.casefold() for f in state.facts["repl"]):
         return None

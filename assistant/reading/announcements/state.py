@@ -33,6 +33,7 @@ class State:
     unplaced: list = field(default_factory=list)  # (new, old): a replacement between accounts no seat holds yet
     earlier: dict = field(default_factory=dict)  # seat -> accounts that held it before the one the list names
     authors: object = None  # the thread's posters (accounts.Names): a new account is spelled as it posts
+    listed: frozenset = frozenset()  # (seat, account casefolded): the later accounts this reading's list gives
     quiet_facts: set = field(default_factory=set)  # (kind, fact) of the facts read quietly: followed, not told
     facts: dict = field(default_factory=lambda: {k: [] for k in (
         "starts", "ends", "elims", "deaths", "repl", "deadlines", "problems")})
