@@ -314,3 +314,13 @@ def test_a_timeline_of_replacements_below_the_list_vouches_for_no_line_between_t
                     ("Oldhazel", "hi"), ("Oldivy", "hi"))
     names = [p.name for p in read_thread_facts(posts).players]
     assert "Slight rule change" not in names and names[:4] == list(PLAYERS[:4])
+
+
+def test_a_listed_name_ending_in_role_words_that_is_a_posters_account_is_that_account():
+    """"3. 1Shot Vanilla Town" when the account posts as "1 Shot Vanilla Town": the whole line is the account,
+    its role-like words and all, not "1Shot" (which no one posts as, so the seat was lost once all had posted)."""
+    listed = [*PLAYERS[:2], "1Shot Vanilla Town", *PLAYERS[3:]]
+    opening = "Player list<br>" + "<br>".join(f"{n}. {p}" for n, p in enumerate(listed, 1))
+    posters = [*PLAYERS[:2], "1 Shot Vanilla Town", *PLAYERS[3:]]
+    facts = read_thread_facts(_thread(("Host", opening), *((p, "hi") for p in posters)))
+    assert [p.name for p in facts.players] == posters

@@ -209,8 +209,10 @@ def _leading_name(text: str, authors: Names | None) -> str | None:
             return text[: found[0][1]]
     words = text.split()
     if authors is not None and len(words) > 1:
-        # "Dwlee Vanilla Towny lynched D3": the first words are an account as the moderator shortens or slips it
-        for n in range(min(3, len(words) - 1), 0, -1):
+        # "Dwlee Vanilla Towny lynched D3": the first words are an account as the moderator shortens or slips it;
+        # the whole line first ("1Shot Vanilla Town" is the account "1 Shot Vanilla Town", role words and all)
+        whole = [len(words)] if len(words) <= 4 else []
+        for n in (*whole, *range(min(3, len(words) - 1), 0, -1)):
             head = " ".join(words[:n])
             if authors.seat(authors.spelled(head)):
                 return head
