@@ -1179,3 +1179,9 @@ def test_a_list_numbering_every_seat_gives_the_seats_in_the_numbers_order():
         numbered[n] for n in dead)
     assert [p.name for p in read_thread_facts(make_thread(("Host", unnumbered), *CHATTER)).players] == [
         numbered[n] for n in (*alive, *dead)]
+
+
+def test_replaces_in_for_names_the_player_replaced():
+    """"Yew replaces in for Birch": the player replaced is Birch, not "in for Birch"."""
+    facts = read_game(("Host", "Yew replaces in for Birch. Deadline for Night Two is Thursday."), ("Yew", "hi"))
+    assert [(r.player, r.new) for r in facts.replacements] == [("Birch", "Yew")]

@@ -12,7 +12,7 @@ from assistant.reading.announcements.text import name_like, strip_lead
 
 REPLACEMENT = re.compile(
     r"(?P<new>[^\s,.!:;()][^,.!:;()]{0,40}?)\s+(?:is\s+|has\s+|will\s+be\s+|will\s+)?(?:now\s+)?[\"“”]?"
-    r"(?:replacing|replaces|replaced|(?<=will\s)replace|agreed\s+to\s+replace|subbing\s+(?:in\s+)?for|subs\s+(?:in\s+)?for|is\s+in\s+for|in\s+for|"
+    r"(?:(?:replacing|replaces|replaced)\s+in\s+for|replacing|replaces|replaced|(?<=will\s)replace|agreed\s+to\s+replace|subbing\s+(?:in\s+)?for|subs\s+(?:in\s+)?for|is\s+in\s+for|in\s+for|"
     r"taking\s+over\s+for|takes\s+over\s+for|has\s+taken\s+over\s+for|(?:has\s+)?stepped\s+in\s+for)[\"“”]?"
     r"(?!\s+by\s)\s+(?P<old>[^\s,.!:;()][^,.!:;()]{0,40}?)(?=\s*(?:[,.!:;()]|$|\s+(?:as|in|who|and|effective|from)\b))"
     r"|(?P<old2>[^\s,.!:;()][^,.!:;()]{0,40}?)\s+(?:is\s+being|has\s+been|is|was|will\s+be|got)\s+(?:now\s+)?"
