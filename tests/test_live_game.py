@@ -402,3 +402,32 @@ def test_update_learns_the_page_size_once_the_thread_grows_past_its_first_page(t
     assert load_game(path).fetch.posts_per_page == 25
     assert "posts_per_page = 25  # as the thread's first page shows" in path.read_text()
     assert update_from_store(path, open_db(db), now=START + timedelta(days=9)).changed is False  # written once
+
+
+def test_a_listed_seat_added_once_its_newcomer_posts_dates_the_replacement_announced_before(tmp_path):
+    """The list line "Damson (replaced by Yew)" is left out at the first page (nobody who posted vouches for it);
+    the moderator announces "Yew replaces Damson." in one update, Yew posts in the next: the seat is added then,
+    and the thread read again knowing it dates Yew from the announcement, as the finished thread's file has it."""
+    opening = ("Welcome to the game!<br><br>Damson (replaced by Yew)<br>Alder<br>Birch<br>Cedar<br><br>"
+               "Day 1 begins now.")
+    posts = thread(("Alder", "hi"), ("Birch", "hi"), ("Cedar", "hi"), ("Host", "Yew replaces Damson."),
+                   ("Yew", "hello, replacing in"))
+    posts[0] = Post(posts[0].post_id, 0, "Host", posts[0].time, opening, "")
+    forum = Forum(as_dicts(posts[:4]))
+    path, db = tmp_path / "game.toml", str(tmp_path / "v.db")
+    with serve(forum) as server:
+        url = f"{server.base_url}/viewtopic.php?f=7&t=42"
+        assert CliRunner().invoke(main, ["new", url, "-o", str(path), "--db", db, "--min-interval", "0"]).exit_code == 0
+        assert [s.name for s in load_game(path).players] == ["Alder", "Birch", "Cedar"]
+        for shown in (5, 6):
+            forum.posts[:] = as_dicts(posts[:shown])
+            result = CliRunner().invoke(main, ["update", str(path), "--db", db])
+            assert result.exit_code == 0, result.output
+        finished = tmp_path / "finished.toml"
+        result = CliRunner().invoke(main, ["new", url, "-o", str(finished), "--db", str(tmp_path / "f.db"),
+                                           "--min-interval", "0"])
+        assert result.exit_code == 0, result.output
+    damson = load_game(path).seat("Damson")
+    assert (damson.accounts, damson.replacement_posts) == (("Damson", "Yew"), (4,))
+    assert [s.name for s in load_game(path).players] == ["Damson", "Alder", "Birch", "Cedar"]
+    assert load_game(finished).seat("Damson").replacement_posts == (4,)

@@ -212,27 +212,35 @@ def _read_and_write(text: str, posts: Sequence[PostLike], *, path: str, clocked:
     """One reading of the moderators' posts after the file's last known post (or ``after``), and the edits it
     calls for."""
     game = parse_game(text, path=path, players_required=False)
-    facts = read_thread_facts(
-        posts,
-        title=game.title,
-        moderators=game.moderators or None,
-        players={s.name: s.accounts for s in game.players} or None,
-        after_post=game.last_named_post() if after is None else after,
-        timezone=game.tz,
-    )
-    edits, notes = edits_from_facts(
-        facts, has_players=bool(game.players), clocked=clocked, has_moderators=bool(game.moderators),
-        opening=posts[0].number if posts else None,
-    )
+    players = {s.name: s.accounts for s in game.players}
+    after = game.last_named_post() if after is None else after
+    added: list[AddPlayer] = []
     if game.players and game.moderators:  # a listed seat left out at the game's start, now that its player posts
         from assistant.reading.announcements.player_list import listed_after_posting
         from assistant.reading.announcements.text import plain_text, trim
 
         missing, list_post = listed_after_posting(
             posts, game.moderators, [a for s in game.players for a in s.accounts], len(game.players))
-        edits[:0] = [AddPlayer(e.accounts[0], Note(f"{trim(plain_text(e.line))} (on the player list, now "
-                                                  "posting)", list_post), tuple(e.accounts[1:]), before=before)
-                     for e, before in missing]
+        added = [AddPlayer(e.accounts[0], Note(f"{trim(plain_text(e.line))} (on the player list, now posting)",
+                                               list_post), tuple(e.accounts[1:]), before=before)
+                 for e, before in missing]
+        if missing:  # the thread is read again knowing the seat: the replacement its list line tells, dated
+            players |= {e.accounts[0]: e.accounts for e, _ in missing}
+            after = min(after, list_post) if after is not None and list_post is not None else after
+    facts = read_thread_facts(
+        posts,
+        title=game.title,
+        moderators=game.moderators or None,
+        players=players or None,
+        after_post=after,
+        timezone=game.tz,
+        listed=[(p.name, a) for p in added for a in p.replacements],
+    )
+    edits, notes = edits_from_facts(
+        facts, has_players=bool(game.players), clocked=clocked, has_moderators=bool(game.moderators),
+        opening=posts[0].number if posts else None,
+    )
+    edits[:0] = list(added)
     text, written, disagreements = write_edits(text, edits, posts, path=path)
     notes.extend(f"reader: {p}" for p in facts.problems)
     return _Round(text, written, disagreements, notes, facts.eliminations)

@@ -53,12 +53,15 @@ def read_thread_facts(
     players: dict[str, Sequence[str]] | None = None,
     after_post: int | None = None,
     timezone: tzinfo = UTC,
+    listed: Sequence[tuple[str, str]] = (),
 ) -> ThreadFacts:
     """Everything the thread's moderators announce, read from ``posts`` (in thread order).
 
     ``moderators`` and ``players`` (seat name → accounts) are what the caller already knows, such as a game
-    file's; without them the reader takes them from the thread. Announcements are read from posts after
-    ``after_post`` only (the phase is still followed from the start, so day numbers stay right).
+    file's; without them the reader takes them from the thread. ``listed``: (seat, account) of ``players``
+    known only from the moderators' player list, which an announcement naming them dates. Announcements are
+    read from posts after ``after_post`` only (the phase is still followed from the start, so day numbers stay
+    right).
     """
     posts = list(posts)
     if not posts:
@@ -113,8 +116,9 @@ def read_thread_facts(
             mods = (*mods, *helpers)
             mods_cite = mods_cite or helpers_cite
             mod_keys |= {h.casefold() for h in helpers}
-    state = State(authors=authors, listed=frozenset((p.name, a.casefold()) for p in player_facts
-                                                   for a in p.replacements))
+    state = State(authors=authors, listed=frozenset(
+        [(p.name, a.casefold()) for p in player_facts for a in p.replacements]
+        + [(seat, account.casefold()) for seat, account in listed]))
     names = Names(seats)
     state.posts_by_seat = _posts_by_seat(posts, names)
     opening_block = True  # the opening post and the moderators' posts right after it (reserved, kept up to date)
