@@ -431,3 +431,35 @@ def test_a_listed_seat_added_once_its_newcomer_posts_dates_the_replacement_annou
     assert (damson.accounts, damson.replacement_posts) == (("Damson", "Yew"), (4,))
     assert [s.name for s in load_game(path).players] == ["Damson", "Alder", "Birch", "Cedar"]
     assert load_game(finished).seat("Damson").replacement_posts == (4,)
+
+
+def test_a_joke_modkill_written_live_is_taken_back_once_the_days_count_lists_the_player(tmp_path):
+    """"Elm has been modkilled" as a joke: an update that meets only that post writes the death, cited; Elm
+    posts on and the moderator's next count of the day lists Elm, so the next update takes it back, as the
+    finished thread's reading never writes it. A death the moderator typed stays, and the count is said."""
+    posts = thread(("Host", "Day 1 begins now."), ("Alder", "hi"),
+                   ("Host", "Elm has been modkilled for bringing in a game that was not mine."),
+                   ("Elm", "YOU CANNOT MODKILL ME"),
+                   ("Host", "Vote Count 1.02<br>Not Voting (10): " + ", ".join(PLAYERS)
+                    + "<br>With 10 alive, it takes 6 to lynch."))
+    joke = next(p.number for p in posts if "modkilled" in p.body_html)
+    (tmp_path / "finished").mkdir()
+    finished, _ = _new_and_update(tmp_path / "finished", posts, cut=len(posts))
+    assert load_game(finished).deaths == ()
+    for typed in (False, True):
+        path, db = tmp_path / f"game-{typed}.toml", str(tmp_path / f"v-{typed}.db")
+        forum = Forum(as_dicts(posts[:joke]))
+        with serve(forum) as server:
+            url = f"{server.base_url}/viewtopic.php?f=7&t=42"
+            result = CliRunner().invoke(main, ["new", url, "-o", str(path), "--db", db, "--min-interval", "0"])
+            assert result.exit_code == 0, result.output
+            forum.posts.append(as_dicts(posts)[joke])
+            assert CliRunner().invoke(main, ["update", str(path), "--db", db]).exit_code == 0
+            assert [d.player for d in load_game(path).deaths] == ["Elm"]
+            if typed:  # the moderator's own entry: no cite of the post
+                path.write_text(re.sub(r"\[\[deaths\]\]  # post \d+: .*", "[[deaths]]", path.read_text()))
+            forum.posts.extend(as_dicts(posts)[joke + 1:])
+            result = CliRunner().invoke(main, ["update", str(path), "--db", db])
+        assert result.exit_code == 0, result.output
+        assert [d.player for d in load_game(path).deaths] == (["Elm"] if typed else [])
+        assert ("lists Elm alive after the death told at post" in result.output) == typed, result.output

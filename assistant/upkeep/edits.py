@@ -1,7 +1,7 @@
 """Round-trip edits of the moderator's game file: add what the thread says, keep everything the moderator wrote.
 
-An edit is a value (:class:`SetDay`, :class:`AddDeath`, :class:`AddReplacement`, :class:`AddPlayer`,
-:class:`RemovePlayer`, :class:`AddEvent`); :func:`apply_edits` takes the file's text and returns the new text,
+An edit is a value (:class:`SetDay`, :class:`AddDeath`, :class:`TakeBackDeath`, :class:`AddReplacement`,
+:class:`AddPlayer`, :class:`RemovePlayer`, :class:`AddEvent`, ...); :func:`apply_edits` takes the file's text and returns the new text,
 what it wrote and where the file says something else. tomlkit keeps the moderator's comments, order and
 layout; each entry written carries a comment citing the post and the moderator's own words. What the file
 already says wins: a different value is a disagreement to report, never overwritten, unless the moderator
@@ -67,6 +67,17 @@ class AddDeath:
     phase: str  # "night 2", "day 3"
     cite: Cited
     post: int | None = None  # a kill during the day: dead from this post on
+
+
+@dataclass(frozen=True)
+class TakeBackDeath:
+    """A death Votal read from ``told_at`` that the thread took back (the day's next complete count lists the seat):
+    the entry citing that post goes; one the moderator wrote stays, and the difference is said."""
+
+    player: str  # any account of the seat
+    phase: str
+    told_at: int
+    cite: Cited
 
 
 @dataclass(frozen=True)
@@ -139,8 +150,8 @@ class SetPageSize:
     cite: Cited
 
 
-Edit = (SetDay | AddDeath | AddReplacement | AddPlayer | RemovePlayer | AddEvent | SetDeadline | SetModerators
-        | AddModerator | SetPageSize)
+Edit = (SetDay | AddDeath | TakeBackDeath | AddReplacement | AddPlayer | RemovePlayer | AddEvent | SetDeadline
+        | SetModerators | AddModerator | SetPageSize)
 
 
 @dataclass(frozen=True)
@@ -223,6 +234,7 @@ class _Editor:
         handler = {
             SetDay: self.set_day,
             AddDeath: self.add_death,
+            TakeBackDeath: self.take_back_death,
             AddReplacement: self.add_replacement,
             AddPlayer: self.add_player,
             RemovePlayer: self.remove_player,
@@ -476,6 +488,29 @@ class _Editor:
         return next((i for i, t in enumerate(self.tables("deaths"))
                      if _phase_or_none(str(t.get("phase", ""))) and order < _death_order(
                          _phase_or_none(str(t["phase"])), t.get("post"))), None)
+
+    def take_back_death(self, edit: TakeBackDeath) -> None:
+        seat = self.seat_of(edit.player)
+        if seat is None:
+            return
+        accounts, phase = {a.casefold() for a in seat[2]}, _phase(edit.phase)
+        for i, table in enumerate(self.tables("deaths")):
+            if str(table.get("player", "")).casefold() not in accounts or not _same(str(table["phase"]), phase,
+                                                                                   self.zone):
+                continue
+            label = f"deaths[{i + 1}] ({seat[2][0]})"
+            match = _CITED_POST.match(table.trivia.comment or "")
+            if not self.revise or self.replace or match is None or int(match.group(1)) != edit.told_at:
+                self.disagreements.append(f"{label}: {_source(edit.cite)} lists {seat[2][0]} alive after the death "
+                                          f"told at post {edit.told_at} (file kept)")
+                return
+            deaths = self.doc["deaths"]
+            deaths.remove(table)
+            if not len(deaths):
+                del self.doc["deaths"]
+            self.written.append(f"{label}: taken back ({_source(edit.cite)} lists {seat[2][0]} alive; revises "
+                                f"Votal's reading of post {edit.told_at})")
+            return
 
     def revise_death(self, table, edit: AddDeath, phase: str, label: str) -> bool:
         """A seat dies once: a death Votal wrote from a later post (the entry's comment still cites it) gives way

@@ -30,6 +30,7 @@ from assistant.upkeep.edits import (
     SetDeadline,
     SetModerators,
     SetPageSize,
+    TakeBackDeath,
     apply_edits,
     check_edits,
 )
@@ -319,6 +320,7 @@ def edits_from_facts(
     deaths = [(e.post, AddDeath(e.player, f"day {e.day}", e.cite)) for e in facts.eliminations if e.player is not None]
     deaths += [(d.cite.post, AddDeath(d.player, d.phase, d.cite, d.post)) for d in facts.deaths]
     edits.extend(death for _, death in sorted(deaths, key=lambda d: d[0]))
+    edits.extend(TakeBackDeath(t.player, t.phase, t.told_at, t.cite) for t in facts.deaths_taken_back)
     return edits, notes
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from assistant.reading.announcements.accounts import Names
-from assistant.reading.announcements.facts import Cite, DayStart, DeathFact, Elimination, PostLike
+from assistant.reading.announcements.facts import Cite, DayStart, DeathFact, DeathTakenBack, Elimination, PostLike
 from assistant.reading.announcements.phases import stated_night
 from assistant.reading.announcements.state import State
 from assistant.reading.announcements.text import (
@@ -497,12 +497,15 @@ def read_death_taken_back(post: PostLike, state: State, names: Names) -> None:
     count = _open_days_count(post, state, names)
     if count is None:
         return
-    living = count[2]
+    lines, _, living = count
     for death in told:
         posted_since = any(death.cite.post < n < post.number for n in state.posts_by_seat.get(death.player, ()))
         if death.player in living and posted_since:
             f["deaths"].remove(death)
             state.quiet_facts.discard(("deaths", death))
+            # a file that wrote the death from an earlier reading (a game kept live) takes it back too
+            state.add("taken_back", DeathTakenBack(death.player, death.phase, death.cite.post,
+                                                   Cite(post.number, trim(plain_text(lines[0])))))
             if not any(e.player == death.player for e in f["elims"]) and \
                     not any(d.player == death.player for d in f["deaths"]):
                 state.dead.discard(death.player)

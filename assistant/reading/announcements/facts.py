@@ -58,6 +58,17 @@ class Elimination:
 
 
 @dataclass(frozen=True)
+class DeathTakenBack:
+    """A death told at ``told_at`` that the moderator's next complete count of the day takes back (it lists the
+    seat, whose player went on posting): a joke or a mistake, cited by that count."""
+
+    player: str  # seat name
+    phase: str
+    told_at: int
+    cite: Cite
+
+
+@dataclass(frozen=True)
 class DeathFact:
     """A death other than by lynch. ``phase`` is "night N" or "day N"; ``post`` is set for a kill during a day."""
 
@@ -100,6 +111,7 @@ class ThreadFacts:
     replacements: tuple[ReplacementFact, ...]
     deadlines: tuple[DeadlineFact, ...]
     problems: tuple[str, ...] = ()
+    deaths_taken_back: tuple[DeathTakenBack, ...] = ()
 
     def seat_accounts(self) -> dict[str, tuple[str, ...]]:
         """Each seat's accounts in order: the list's, then the announced replacements."""

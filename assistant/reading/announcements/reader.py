@@ -192,6 +192,7 @@ def read_thread_facts(
         replacements=tuple(f["repl"]),
         deadlines=tuple(f["deadlines"]),
         problems=tuple(problems + f["problems"]),
+        deaths_taken_back=tuple(f["taken_back"]),
     )
 
 

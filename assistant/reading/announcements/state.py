@@ -36,7 +36,7 @@ class State:
     listed: frozenset = frozenset()  # (seat, account casefolded): the later accounts this reading's list gives
     quiet_facts: set = field(default_factory=set)  # (kind, fact) of the facts read quietly: followed, not told
     facts: dict = field(default_factory=lambda: {k: [] for k in (
-        "starts", "ends", "elims", "deaths", "repl", "deadlines", "problems")})
+        "starts", "ends", "elims", "deaths", "repl", "deadlines", "problems", "taken_back")})
 
     def add(self, kind: str, fact) -> None:
         """Record a fact of the post being read. One read quietly is kept too, so that the reading goes on from
