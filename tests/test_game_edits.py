@@ -315,3 +315,13 @@ def test_a_death_votal_revises_to_an_earlier_phase_moves_to_its_place_in_the_gam
     assert [(d.player, d.phase, d.phase_number) for d in parse_game(revised).deaths] == [
         ("Alder", "day", 2), ("Birch", "night", 2)]
     assert revised == one_by_one(lynch, kill)
+
+
+def test_votals_reading_names_a_dead_seat_by_its_name_and_the_moderators_command_as_typed():
+    """A fates list's "Birch2, killed Night 1" and a count that leaves Birch's seat out name one seat: Votal's
+    reading writes it as the seat's name either way, so every reading of the thread writes the same entry; the
+    moderator's own `votal kill Birch2` is written as typed."""
+    read = apply_edits(GAME, [AddDeath("Birch2", "night 1", cite(30, "Birch2, killed Night 1"))], revise=True)
+    assert 'player = "Birch"' in read.text
+    typed = apply_edits(GAME, [AddDeath("Birch2", "night 1", cite(30, "votal kill"))], replace=True)
+    assert 'player = "Birch2"' in typed.text

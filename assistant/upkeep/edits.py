@@ -1,11 +1,11 @@
 """Round-trip edits of the moderator's game file: add what the thread says, keep everything the moderator wrote.
 
 An edit is a value (:class:`SetDay`, :class:`AddDeath`, :class:`TakeBackDeath`, :class:`AddReplacement`,
-:class:`AddPlayer`, :class:`RemovePlayer`, :class:`AddEvent`, ...); :func:`apply_edits` takes the file's text and returns the new text,
-what it wrote and where the file says something else. tomlkit keeps the moderator's comments, order and
-layout; each entry written carries a comment citing the post and the moderator's own words. What the file
-already says wins: a different value is a disagreement to report, never overwritten, unless the moderator
-asks for the change (``replace=True``, the editing commands). The same edits applied twice change nothing.
+:class:`AddPlayer`, :class:`RemovePlayer`, :class:`AddEvent`, ...); :func:`apply_edits` takes the file's text and
+returns the new text, what it wrote and where the file says something else. tomlkit keeps the moderator's comments,
+order and layout; each entry written carries a comment citing the post and the moderator's own words. What the file
+already says wins: a different value is a disagreement to report, never overwritten, unless the moderator asks for
+the change (``replace=True``, the editing commands). The same edits applied twice change nothing.
 :func:`write_game_file` is the one place that writes the file (whole or not at all).
 """
 
@@ -472,7 +472,9 @@ class _Editor:
                 if edit.post is not None and len(self.disagreements) == before:  # a post only for the same death
                     self.set_key(table, "post", edit.post, edit.cite, label)
                 return
-        values = {"player": edit.player, "phase": phase}
+        # Votal's reading names the seat by its name, whichever account the post named (a fates list's "Grey" for
+        # the seat "become"), so every reading of the thread writes the same; the moderator's command as typed
+        values = {"player": seat[2][0] if self.revise and not self.replace else edit.player, "phase": phase}
         if edit.post is not None:
             values["post"] = edit.post
         self.append_table("deaths", values, edit.cite, after=("days", "players"),
