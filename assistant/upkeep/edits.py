@@ -501,8 +501,7 @@ class _Editor:
                                                                                    self.zone):
                 continue
             label = f"deaths[{i + 1}] ({seat[2][0]})"
-            match = _CITED_POST.match(table.trivia.comment or "")
-            if not self.revise or self.replace or match is None or int(match.group(1)) != edit.told_at:
+            if not self.revise or self.replace or _cited_post(table) != edit.told_at:
                 self.disagreements.append(f"{label}: {_source(edit.cite)} lists {seat[2][0]} alive after the death "
                                           f"told at post {edit.told_at} (file kept)")
                 return
@@ -520,8 +519,8 @@ class _Editor:
         witnessed the lynch an unknown replacement's name told). The moderator's entries are kept."""
         if not self.revise or self.replace or edit.cite.post is None or _same(str(table["phase"]), phase, self.zone):
             return False
-        match = _CITED_POST.match(table.trivia.comment or "")
-        if match is None or int(match.group(1)) <= edit.cite.post:
+        cited = _cited_post(table)
+        if cited is None or cited <= edit.cite.post:
             return False
         held = str(table["phase"])
         table["phase"] = phase
@@ -540,7 +539,7 @@ class _Editor:
         else:
             deaths.insert(position, table)
         self.written.append(f"{label}.phase: {held!r} -> {phase!r} ({_source(edit.cite)}; revises Votal's reading of "
-                            f"post {match.group(1)})")
+                            f"post {cited})")
         return True
 
     def add_replacement(self, edit: AddReplacement) -> None:
@@ -695,6 +694,12 @@ def _same(held: Any, value: Any, zone: tzinfo) -> bool:
     if isinstance(held, str) and isinstance(value, str):
         return held.strip().casefold() == value.strip().casefold() or _phase_or_none(held) == _phase_or_none(value)
     return held == value
+
+
+def _cited_post(table) -> int | None:
+    """The post an entry's comment cites when it is the one Votal wrote ("# post 351: ..."), else None."""
+    match = _CITED_POST.match(table.trivia.comment or "")
+    return int(match.group(1)) if match else None
 
 
 def _death_order(phase: str, post: int | None) -> tuple[int, int, float]:

@@ -401,7 +401,7 @@ def _in_number_order(entries: list[_Entry]) -> list[_Entry]:
     numbers = [_number(e.line) for e in entries]
     if None in numbers or len(set(numbers)) < len(numbers):
         return entries
-    return [e for _, e in sorted(zip(numbers, entries, strict=True), key=lambda pair: pair[0])]
+    return sorted(entries, key=lambda e: _number(e.line))
 
 
 def _new_in_repeating_lists(
@@ -739,4 +739,6 @@ def listed_after_posting(
     if seats + len(missing) > len(entries):
         return [], post  # more seats than the list names: the file holds seats the list does not, leave it be
     held = [next((a for a in e.accounts if a.casefold() in known), None) for e in entries]
-    return [(e, next((h for h in held[entries.index(e) + 1:] if h is not None), None)) for e in missing], post
+    wanted = {id(e) for e in missing}
+    return [(e, next((h for h in held[i + 1:] if h is not None), None)) for i, e in enumerate(entries)
+            if id(e) in wanted], post
