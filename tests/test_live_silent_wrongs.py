@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from loopback_forum import Forum, game_text, switchboard_running
+from loopback_forum import PLAYERS, TOPIC, Forum, game_text, switchboard_running
 
 from assistant.cli.main import main
 
@@ -66,3 +66,36 @@ def test_a_case_look_alike_under_another_user_id_never_votes_for_the_seat(switch
     live.post("ALDER", "I am Alder, honest", user_id="99")
     live.post("Alder", "<b>vote: Damson</b>", user_id="11")
     assert wagons(live.count()) == {"Damson": ["Alder"]}
+
+
+def millers_hollow(*, days: str = "", start: str = "") -> str:
+    """A Millers Hollow game file for the loopback thread (its players are the loopback's five)."""
+    players = "".join(f'[[players]]\nname = "{name}"\n' for name in PLAYERS)
+    return (f'title = "Loopback Game"\nthread = "{{base}}/viewtopic.php?f=7&t={TOPIC}"\n'
+            f'forum = "phpbb"\nruleset = "millers-hollow"\nmoderators = ["Host"]\n{start}\n'
+            '[fetch]\nmin_interval = 0\nposts_per_page = 25\ncontact = "mod@example.org"\n\n'
+            f"{days}\n{players}")
+
+
+def test_a_plain_vote_ending_a_sentence_is_flagged_with_what_it_names(switchboard, tmp_path):
+    """millers-hollow-master-rules.txt: "To vote for someone you simply state in any post ... "vote
+    [insert name]" ... Please bold all votes": a plain 'vote Birch' ending a sentence is shown to
+    the moderator, naming Birch; chat about voting and a quoted vote are not."""
+    day_one = "[[days]]\nday = 1\nstart_post = 0\n"
+    live = LiveThread(switchboard, tmp_path, millers_hollow(days=day_one))
+    live.post("Host", "Day 1 begins. Vote for someone to lynch.")
+    live.post("Alder", "<b>vote Cedar</b>")
+    count = live.count()
+    assert wagons(count) == {"Cedar": ["Alder"]} and count["problems"] == []
+    live.post("Elm", "I would vote Birch if he claimed.<br>We should all vote Birch.")
+    live.post("Damson", "<blockquote>Birch is odd. vote Birch</blockquote>Quoted for the record.")
+    assert live.count()["problems"] == []  # chat and a quote: no vote to look at
+    stated = live.post("Damson", "Birch dodged my question twice. vote Birch")
+    count = live.count()
+    assert wagons(count) == {"Cedar": ["Alder"]}  # the book asks for bold: the moderator decides
+    [problem] = count["problems"]
+    assert (problem["post"], problem["voter"], problem["text"]) == (stated, "Damson", "vote Birch")
+    assert problem["reason"].startswith("not in bold")
+    # a doubt or a note (issue 33 moves notes out of "doubts"): either way it names Birch
+    found = [*count["doubts"], *count.get("notes", [])]
+    assert [(d["post"], d["target"]) for d in found if d["post"] == stated] == [(stated, "Birch")]
