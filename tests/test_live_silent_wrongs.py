@@ -99,3 +99,36 @@ def test_a_plain_vote_ending_a_sentence_is_flagged_with_what_it_names(switchboar
     # a doubt or a note (issue 33 moves notes out of "doubts"): either way it names Birch
     found = [*count["doubts"], *count.get("notes", [])]
     assert [(d["post"], d["target"]) for d in found if d["post"] == stated] == [(stated, "Birch")]
+
+
+def at(text: str) -> datetime:
+    return datetime.fromisoformat(text)
+
+
+def test_a_vote_cast_at_night_counts_for_no_day_as_the_thread_grows(switchboard, tmp_path):
+    """millers-hollow-master-rules.txt: "Once day is over, night starts ... flavor text announcing
+    the next day and who was eaten by the werewolves will occur once all the night time activities
+    are finished": the moderator's post telling the lynch and the night does not open day 2, so
+    Cedar's vote cast after it counts for no day; day 2 opens with the morning's post."""
+    start = "start = 2026-03-02T11:00:00-08:00"  # 11 am Pacific: day 1 ends 19:00 UTC next day
+    live = LiveThread(switchboard, tmp_path, millers_hollow(start=start))
+    live.post("Host", "Welcome to Millers Hollow. Day 1 begins.", at=at("2026-03-02T19:00+00:00"))
+    live.post("Alder", "<b>vote Birch</b>", at=at("2026-03-02T20:00+00:00"))
+    live.post("Cedar", "<b>vote Birch</b>", at=at("2026-03-02T21:00+00:00"))
+    live.post("Damson", "<b>vote Elm</b>", at=at("2026-03-02T22:00+00:00"))
+    live.post("Host", "The village has spoken: Birch was lynched. He was a Villager.<br>"
+              "Night falls on Millers Hollow.", at=at("2026-03-03T19:05+00:00"))
+    night = live.post("Cedar", "<b>vote Elm</b>", at=at("2026-03-03T19:30+00:00"))
+    day_one = live.count("--day", "1", "--at-post", str(night))
+    assert day_one["outcome"]["target"] == "Birch"
+    assert wagons(day_one)["Birch"] == ["Alder", "Cedar"]
+    before_dawn = live.count("--day", "2", "--at-post", str(night))
+    assert wagons(before_dawn) == {}  # day 2 has not opened: the night's vote is no day's
+    live.post("Host", "The sun rises. Damson was found eaten by the werewolves.<br>Day 2 begins.",
+              at=at("2026-03-03T23:00+00:00"))
+    last = live.post("Alder", "<b>vote Cedar</b>", at=at("2026-03-03T23:30+00:00"))
+    day_two = live.count("--day", "2", "--at-post", str(last))
+    assert wagons(day_two) == {"Cedar": ["Alder"]}
+    # said, naming what it was for: a note (or a doubt, had it decided the day)
+    found = [*day_two["doubts"], *day_two.get("notes", [])]
+    assert [(d["post"], d["target"]) for d in found if d["post"] == night] == [(night, "Elm")]
