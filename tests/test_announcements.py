@@ -1200,6 +1200,8 @@ def test_replaces_in_for_names_the_player_replaced():
         ("The sun rises. Damson was found eaten by the werewolves.<br>Day 2 begins.", False),
         ("Birch was lynched. The next morning, Elm was found dead.", False),  # the day's news too
         ("Elm was killed in the night. It is now Day 2.", False),
+        ("Good morning! Elm has died. Elm was a Villager.", False),
+        ("END OF NIGHT 1 Elm died. Elm was lynched by the wolves' lies.", False),
         ("I will open the thread when Day 2 begins.", False),
         ("Reminder: 2 hours to the deadline.", False),  # nothing told: may open a day, as before
     ],

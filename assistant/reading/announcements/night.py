@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from assistant.reading.announcements.deaths import LYNCH_VERB, NO_LYNCH
+from assistant.reading.announcements.deaths import KILL_VERB, LYNCH_VERB, NO_LYNCH
 from assistant.reading.announcements.phases import (
     _DAY_BUSINESS,
     _MORNING,
@@ -32,6 +32,12 @@ _DAY_OVER = re.compile(
     r"\b(?:the\s+)?(?:village|town)\s+has\s+spoken\b"
     r"|\bday(?:\s*\d{1,2})?\s+"
     r"(?:is\s+(?:now\s+)?over|has\s+(?:now\s+)?ended|is\s+done|has\s+closed)\b",
+    re.IGNORECASE,
+)
+# "End of Night 1", "Night 2 is over": the night's own end.
+_NIGHT_OVER = re.compile(
+    r"\bend\s+of\s+(?:the\s+)?night\b"
+    r"|\bnight(?:\s*\d{1,2})?\s+(?:is\s+over|has\s+ended|is\s+done)\b",
     re.IGNORECASE,
 )
 # A night's victim told: the news a morning brings ("found dead", "eaten by the werewolves").
@@ -61,8 +67,11 @@ def tells_night(body_html: str) -> bool:
 
 
 def _opens_day(text: str) -> bool:
-    """"Day 2 begins", "it is now day", "day has begun", or a night's victim told."""
-    if _names_now(text, "day") or _NIGHT_VICTIM.search(text):
+    """"Day 2 begins", "it is now day", "day has begun", the night's end, or a night's victim told
+    ("found dead", a death with the morning)."""
+    if _names_now(text, "day") or _NIGHT_VICTIM.search(text) or _NIGHT_OVER.search(text):
+        return True
+    if _MORNING.search(text) and KILL_VERB.search(text):
         return True
     return any(m.group(2) or (m.group(1) or "").lower() == "day" for m in BARE_PHASE.finditer(text))
 
