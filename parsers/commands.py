@@ -539,33 +539,62 @@ def _several_targets(commands: list[Command]) -> list[Command]:
     return [Command("void", shown[:_MAX_LINE], raw[:_MAX_LINE], note="several targets")]
 
 
-# A line of plain text that is only "vote X" (Millers Hollow: "you simply state in any post ... "vote [insert
-# name]" ... Please bold all votes"). Read with bold=False: a ruleset may flag it; it never counts by itself.
+# A sentence of plain text that states a vote, "vote X" or "I vote X", on a line of its own or after
+# other sentences (Millers Hollow: "you simply state in any post ... "vote [insert name]" ... Please
+# bold all votes"). Read with bold=False: a ruleset may flag it; it never counts by itself.
 _LINE_TAGS_BEFORE = ("<br>", "<br/>", "<br />", "<p>", "<div>", "<li>", "<td>")
+_SENTENCE_END = ".!?"
 
 
 def _may_have_plain_vote(lowered: str) -> bool:
-    """Whether some "vote" opens a line outside bold: the cheap test before a post is read for plain votes.
+    """Whether some "vote" opens a line or a sentence outside bold, or follows "i ": the cheap test
+    before a post is read for plain votes.
 
     A find loop looking one character back, not a regex: "vote" is in one post in three, mostly inside
     sentences, and a regex scan costs more than the rest of the post's reading.
     """
     at = lowered.find("vote")
     while at != -1:
-        start = at - 1 if at and lowered[at - 1] == " " else at
-        before = lowered[start - 1] if start else "\n"
-        if before == "\n" or (before == ">" and lowered[max(0, start - 7) : start].endswith(_LINE_TAGS_BEFORE)):
+        if _opens_sentence(lowered, at):
             return True
         at = lowered.find("vote", at + 4)
     return False
 
 
+def _opens_sentence(lowered: str, at: int) -> bool:
+    """Whether the "vote" at ``at`` (or an "i " before it) opens a line or follows a sentence."""
+    start = at - 1 if at and lowered[at - 1] == " " else at
+    if start == at - 1 and start and lowered[start - 1] == "i":  # "i vote"
+        start -= 1
+        start = start - 1 if start and lowered[start - 1] == " " else start
+    if not start:
+        return True
+    before = lowered[start - 1]
+    return before == "\n" or before in _SENTENCE_END or (
+        before == ">" and lowered[max(0, start - 7) : start].endswith(_LINE_TAGS_BEFORE)
+    )
+
+
 _PLAIN_VOTE = re.compile(
-    r"^vote\b\s*[:\-]?\s*(?:for\s+)?([^\s.,;!?:()]+(?:\s+[^\s.,;!?:()]+){0,2})\s*[.!]?$", re.IGNORECASE
+    r"^(?:i\s+)?vote\b\s*[:\-]?\s*(?:for\s+)?([^\s.,;!?:()]+(?:\s+[^\s.,;!?:()]+){0,2})\s*[.!]?$",
+    re.IGNORECASE,
 )
 _NOT_A_TARGET = re.compile(
-    r"(?:count|tall(?:y|ies)|totals?|the|a|is|was|will|would|now|here|soon|later)\b", re.IGNORECASE
+    r"(?:counts?|tall(?:y|ies)|totals?|the|a|is|was|will|would|now|here|soon|later"
+    # words that stand where a name would but name nobody: "vote stands", "vote someone",
+    # "vote him", "vote on X", "vote with us"
+    r"|stands?|stays?|locked|some(?:one|body)|any(?:one|body)|every(?:one|body)|one|it|him|her"
+    r"|me|them|you|us|this|that|there|yes|no|not|already|on|with)\b",
+    re.IGNORECASE,
 )
+# A word after the name that makes the sentence a condition or a choice, not a vote: "vote Bob if he
+# lies", "vote Bob or Ann", "vote Bob later".
+_CLAUSE_WORD = re.compile(
+    r"\s(?:if|unless|when|because|but|or|then|maybe|later|tomorrow|instead)\b", re.IGNORECASE
+)
+_QUOTE_MARKS = ('"', "\u201d", "'", "\u2019")
+# Where one sentence of a line ends and the next begins.
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+")
 
 
 def _plain_votes(pieces: list[tuple[str, bool]]) -> list[Command]:
@@ -580,9 +609,22 @@ def _plain_votes(pieces: list[tuple[str, bool]]) -> list[Command]:
         for part in parts[1:]:
             whole = "".join(line)
             if _CUT not in whole:
-                found = _PLAIN_VOTE.match(_normalise(whole).strip())
-                if found and not _KEYWORD.search(found.group(1)) and not _NOT_A_TARGET.match(found.group(1)):
-                    target = found.group(1).strip(_TRIM)
-                    votes.append(Command("vote", target, _normalise(whole).strip(), bold=False))
+                votes.extend(_stated_votes(_normalise(whole).strip()))
             line = [part]
     return votes
+
+
+def _stated_votes(line: str) -> list[Command]:
+    """The plain votes of one line: each sentence that is only "vote X" or "I vote X"."""
+    sentences = _SENTENCE_BREAK.split(line) if "vote" in line.lower() else ()
+    found: list[Command] = []
+    for sentence in sentences:
+        match = _PLAIN_VOTE.match(sentence)
+        if not match or _KEYWORD.search(match.group(1)) or _NOT_A_TARGET.match(match.group(1)):
+            continue
+        if _CLAUSE_WORD.search(match.group(1)) or sentence.endswith(_QUOTE_MARKS):
+            continue  # a condition, or the form of a vote quoted ("type 'vote: X'")
+        inline = len(sentences) > 1  # other sentences share its line
+        target = match.group(1).strip(_TRIM)
+        found.append(Command("vote", target, sentence, bold=False, inline=inline))
+    return found

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 # Bump when parsers.commands' extraction changes: stored commands of an older version are read again from the post.
-EXTRACTOR_VERSION = 13
+EXTRACTOR_VERSION = 14
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
+import pytest
+
 from assistant.reading.announcements import Cite, read_lines, read_thread_facts
 from parsers.page import Post
 
@@ -1185,3 +1187,29 @@ def test_replaces_in_for_names_the_player_replaced():
     """"Yew replaces in for Birch": the player replaced is Birch, not "in for Birch"."""
     facts = read_game(("Host", "Yew replaces in for Birch. Deadline for Night Two is Thursday."), ("Yew", "hi"))
     assert [(r.player, r.new) for r in facts.replacements] == [("Birch", "Yew")]
+
+
+@pytest.mark.parametrize(
+    ("body", "night"),
+    [
+        ("The village has spoken: Birch was lynched. He was a Villager.<br>Night falls.", True),
+        ("Birch was lynched! Birch was a Vanilla Townie.<br>Night 1 begins.", True),
+        ("Birch has been lynched. See you in the morning!", True),
+        ("No one was lynched. Send your night actions.", True),
+        ("Day 1 is over. Birch, the Seer, has been lynched.", True),
+        ("The sun rises. Damson was found eaten by the werewolves.<br>Day 2 begins.", False),
+        ("Birch was lynched. The next morning, Elm was found dead.", False),  # the day's news too
+        ("Elm was killed in the night. It is now Day 2.", False),
+        ("Good morning! Elm has died. Elm was a Villager.", False),
+        ("END OF NIGHT 1 Elm died. Elm was lynched by the wolves' lies.", False),
+        ("I will open the thread when Day 2 begins.", False),
+        ("Reminder: 2 hours to the deadline.", False),  # nothing told: may open a day, as before
+    ],
+)
+def test_a_moderators_post_that_tells_the_night_and_opens_no_day(body, night):
+    # millers-hollow-master-rules.txt: "Once day is over, night starts ... flavor text announcing
+    # the next day and who was eaten by the werewolves will occur once all the night time
+    # activities are finished": the lynch's and the night's post opens no day; the morning's does.
+    from assistant.reading.announcements.night import tells_night
+
+    assert tells_night(body) is night

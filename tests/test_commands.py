@@ -295,6 +295,33 @@ def test_a_plain_line_that_is_only_vote_x_is_read_as_an_unbolded_vote(body, expe
     assert [(c.action, c.target, c.bold) for c in extract_commands(body)] == expected
 
 
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("Birch dodged my question twice. vote Birch", [("vote", "Birch", "vote Birch")]),
+        ("Birch lies! Vote Birch.<br>More later.", [("vote", "Birch", "Vote Birch.")]),
+        ("Vote Birch. He is a wolf.", [("vote", "Birch", "Vote Birch.")]),
+        ("So. I vote for Birch", [("vote", "Birch", "I vote for Birch")]),
+        ("I would vote Birch if he claimed.", []),  # a condition, not a vote
+        ("We should all vote Birch.", []),  # chat about voting
+        ("lol. vote Birch or Medea", []),
+        ("fine. vote Birch if he stays quiet", []),
+        ("Vote Birch?", []),  # a question
+        ("ok. Vote stands.", []),  # words where a name would be, naming nobody
+        ("ok. Vote someone.", []),
+        ('To vote, type "vote: X"', []),  # the form of a vote, quoted
+        ("<blockquote>He is odd. vote Birch</blockquote>Quoted.", []),
+    ],
+)
+def test_a_plain_sentence_stating_a_vote_is_read_as_an_unbolded_vote(body, expected):
+    # millers-hollow-master-rules.txt, Day Time Lynching: "To vote for someone you simply state in
+    # any post ... "vote [insert name]" ... Please bold all votes": a sentence that is only that
+    # statement, after others on its line, is a stated vote too (bold=False: the ruleset flags it).
+    read = extract_commands(body)
+    assert [(c.action, c.target, c.raw) for c in read] == expected
+    assert all(not c.bold and c.inline for c in read)
+
+
 # --- issue 17: votes the way players write them --------------------------------------------------------
 
 @pytest.mark.parametrize(

@@ -136,6 +136,31 @@ def test_a_listed_name_two_user_ids_post_under_counts_for_neither(game):
     assert "user ids 5, 9" in index.why_not("Alice")
 
 
+@pytest.mark.parametrize("order", ["seat first", "look-alike first"])
+def test_another_user_id_under_a_seats_name_in_another_case_is_a_look_alike(game, order):
+    """house-style.md: "Identity is exact (forum user ids where the page has them and they win
+    ...)": the id posting as the file lists the seat ("Alice") is the seat's; another id posting
+    as "alice" is another account, reported, and no longer makes the seat's own posts count for
+    no one."""
+    authors = [("Alice", "5"), ("Alice", "5"), ("alice", "9"), ("Bob", "6")]
+    index = AuthorIndex(game, authors if order == "seat first" else authors[::-1])
+    assert index.match("Alice", "5") == ("Alice", "account")
+    assert index.match("alice", "9") == (None, None)
+    report = ("look-alike account 'alice' (user id 9) is not seat Alice's account 'Alice' "
+              "(user id 5): another forum account, never counted")
+    assert index.why_not("alice", "9") == report
+    assert index.lookalike("alice", "9") == report
+    assert index.lookalike("Alice", "5") is None
+    assert ("alice", f"{report} (1 post)") in index.findings()
+
+
+def test_a_single_user_id_under_a_seats_name_in_another_case_is_the_seat(game):
+    # the forums refuse a second account differing only in case: alone, "alice" is "Alice"
+    index = AuthorIndex(game, [("alice", "9"), ("Bob", "6")])
+    assert index.match("alice", "9") == ("Alice", "account")
+    assert index.lookalike("alice", "9") is None
+
+
 def test_an_outsider_never_takes_the_seat_of_a_player_who_has_not_posted(game):
     authors = [("Cobalt", "1")] + [("Carol", "2"), ("Bob", "3"), ("Zoë", "4")] * 3 + [("Newname", "7")] * 20
     index = AuthorIndex(game, authors)
@@ -201,6 +226,14 @@ def test_in_the_tally_a_look_alike_never_votes_and_is_a_problem_even_when_it_onl
     reported = {(p.post, p.voter): p.reason for p in votal.problems}
     assert reported[(2, "\u0421arol")].startswith("look-alike account '\\u0421arol' is not seat Carol's account")
     assert reported[(3, "A\u200blice")].startswith("look-alike account 'A\\u200blice' is not seat Alice's account")
+
+
+def test_in_the_tally_a_case_look_alike_with_another_id_never_votes_but_the_seat_does():
+    votal = _replay([(1, "Alice", "5", "<b>vote Bob</b>"), (2, "ALICE", "9", "<b>vote Carol</b>"),
+                     (3, "ALICE", "9", "hello"), (4, "Carol", "7", "<b>vote Bob</b>")])
+    assert {w.target: w.voters for w in votal.wagons} == {"Bob": ("Alice", "Carol")}
+    reported = {(p.post, p.voter): p.reason for p in votal.problems}
+    assert reported[(2, "ALICE")].startswith("look-alike account 'ALICE' (user id 9) is not")
 
 
 def test_in_the_tally_a_renamed_account_keeps_its_seat_and_is_flagged():

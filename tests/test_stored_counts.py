@@ -69,3 +69,21 @@ def test_a_store_made_before_readings_were_kept_is_read_once(tmp_path, reads):
     assert load_posted_counts(db, GAME, ["Mod"])[1].wagons[0].target == "Marigold"
     assert load_posted_counts(db, GAME, ["Mod"])[1].alive == 3
     assert reads == [1]
+
+
+def test_a_moderators_night_post_is_read_once_per_body(db, monkeypatch):
+    from assistant.forum.stored_phases import load_night_posts
+    from assistant.reading.announcements import night
+
+    seen: list[str] = []
+    read = night.tells_night
+    monkeypatch.setattr(night, "tells_night", lambda body: seen.append(body) or read(body))
+    lynch = "Birch was lynched. Night 1 begins."
+    posts = [post(1, lynch), post(2, "Day 2 begins."), post(3, "vote x", author="Ann")]
+    store.save_posts(db, GAME, posts, seen_at=T0)
+    assert load_night_posts(db, GAME, ["mod"]) == frozenset({1})
+    assert load_night_posts(db, GAME, ["Mod"]) == frozenset({1}) and len(seen) == 2  # kept
+    edited = post(1, "Birch was lynched. Elm was found dead. Day 2 begins.")
+    store.save_posts(db, GAME, [edited], seen_at=T0)
+    assert load_night_posts(db, GAME, ["Mod"]) == frozenset()  # the edit read again
+    assert len(seen) == 3

@@ -334,3 +334,60 @@ def test_witchhunt_9_no_lynch_words_are_read_as_no_vote_not_as_a_players_name():
         ("Bob", "no-elimination votes are not allowed"),
         ("Carol", "no-elimination votes are not allowed"),
     ]
+
+
+MH_NIGHT = """
+title = "t"
+thread = "https://forum.example.org/viewtopic.php?t=1"
+ruleset = "millers-hollow"
+moderators = ["Mod"]
+[[players]]
+name = "Helen"
+[[players]]
+name = "Paris"
+[[players]]
+name = "Icarus"
+[[players]]
+name = "Jason"
+[[players]]
+name = "Medea"
+[[players]]
+name = "Orpheus"
+[[days]]
+day = 1
+start_post = 0
+end_post = 8
+[[deaths]]
+player = "Medea"
+phase = "day 1"
+"""
+MH_NIGHT_POSTS = ["1 Helen: vote Medea", "2 Paris: vote Medea", "8 Icarus: vote Medea", "9 Mod:",
+                  "10 Jason: vote Orpheus", "12 Mod:", "13 Icarus: vote Paris"]
+
+
+def test_a_vote_after_the_moderators_night_post_counts_for_no_day():
+    """millers-hollow-master-rules.txt: "Once day is over, night starts ... flavor text announcing
+    the next day ... will occur once all the night time activities are finished": post 9, which
+    tells the night, does not open day 2 (post 12 does), so Jason's vote at post 10 is listed as
+    cast at night and counts for no day."""
+    from assistant.counting.clock import Timeline
+    from assistant.counting.tally import GameReplay
+    from assistant.gamefile.outcome import WhyNot
+
+    g = parse_game(MH_NIGHT)
+    ruleset = load_ruleset(g.ruleset)
+    posts = [read_post(line) for line in MH_NIGHT_POSTS]
+
+    def day_two(night: frozenset[int]):
+        timeline = Timeline(g, ruleset, night)
+        return GameReplay.of(g, ruleset, posts, ExactRoster(g), resolve=resolve_exact,
+                             timeline=timeline).day(2).votal
+
+    before = day_two(frozenset())  # the night post taken for the day's opening, as before
+    assert {w.target: w.voters for w in before.wagons} == {"Orpheus": ("Jason",),
+                                                          "Paris": ("Icarus",)}
+    votal = day_two(frozenset({9}))
+    assert {w.target: w.voters for w in votal.wagons} == {"Paris": ("Icarus",)}
+    night = [(a.post, a.voter, a.target, a.counted) for a in votal.actions
+             if a.why_not == WhyNot.AT_NIGHT]
+    assert night == [(10, "Jason", "Orpheus", False)]

@@ -78,10 +78,14 @@ def day_bounds(game: Game, ruleset: Ruleset, day: int) -> DayBounds:
 
 class Timeline:
     """Every day's bounds, each worked out once (each computed day follows the one before it, so asking
-    :func:`day_bounds` day by day walks the days again each time): a command makes one and passes it down."""
+    :func:`day_bounds` day by day walks the days again each time): a command makes one and passes it
+    down.
 
-    def __init__(self, game: Game, ruleset: Ruleset):
-        self.game, self.ruleset = game, ruleset
+    ``night_posts``: the moderators' posts that tell the night (the lynch, the night falling): under
+    ``day_start = "moderator_post"`` no day opens with one of them."""
+
+    def __init__(self, game: Game, ruleset: Ruleset, night_posts: frozenset[int] = frozenset()):
+        self.game, self.ruleset, self.night_posts = game, ruleset, night_posts
         self._days: list[DayBounds] = []
         self._following = iter_day_bounds(game, ruleset)
 

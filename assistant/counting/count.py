@@ -17,6 +17,7 @@ from assistant.counting.votes import show_votes, votes_needed
 from assistant.errors import VotalError
 from assistant.forum import store
 from assistant.forum.stored_counts import load_posted_counts
+from assistant.forum.stored_phases import load_night_posts
 from assistant.gamefile.game import Game
 from assistant.gamefile.outcome import summarize
 from assistant.gamefile.rules import Ruleset, find_ruleset
@@ -77,7 +78,9 @@ class StoredGame:
         without its private facts) with its own roster, timeline and replays: nothing learned or replayed for
         one view reaches the other."""
         roster = Roster.from_game(game, self.ruleset, authors=post_authors(self.posts))
-        return StoredGame(self.posts, roster, self.ruleset, self.counts, Timeline(game, self.ruleset))
+        night = self.timeline.night_posts if self.timeline is not None else frozenset()
+        timeline = Timeline(game, self.ruleset, night)
+        return StoredGame(self.posts, roster, self.ruleset, self.counts, timeline)
 
     def replay(self, game: Game, *, at_post: int | None, at_time: datetime | None) -> GameReplay:
         """The game replayed as of a point (its days replayed when asked, each once). The roster's learned
@@ -98,7 +101,11 @@ def load_stored_game(game: Game, db: Store) -> StoredGame:
     moderators = {m.casefold() for m in game.moderators}
     spellings = {p.author for p in posts if p.author is not None and p.author.casefold() in moderators}
     counts = load_posted_counts(db, game.key, spellings)
-    return StoredGame(posts, roster, ruleset, counts, Timeline(game, ruleset))
+    # where the moderator's post opens a day, the posts that tell the night open none
+    night: frozenset[int] = frozenset()
+    if ruleset.day_start == "moderator_post":
+        night = load_night_posts(db, game.key, game.moderators)
+    return StoredGame(posts, roster, ruleset, counts, Timeline(game, ruleset, night))
 
 
 def post_authors(posts: Sequence[ReadPost]) -> dict[tuple[str, str | None], int]:

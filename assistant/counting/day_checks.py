@@ -48,7 +48,7 @@ class DayChecks:
     def report_stranger(self, post: ReadPost) -> None:
         """A look-alike account that posts is a problem once a day, vote or not."""
         authors = getattr(self.roster, "authors", None)
-        found = authors.lookalike(post.author) if authors is not None else None
+        found = authors.lookalike(post.author, post.author_id) if authors is not None else None
         if found and post.author not in self.strangers:
             self.strangers.add(post.author)
             self.state.add_problem(post.number, post.author, "(a post)", found)

@@ -50,6 +50,8 @@ class DayEnd:
             previous = replay.day(number - 1).votal.runoff
             self.runoff_before = previous.deadline if previous is not None else None
         opened_by_post = self.ruleset.day_start == "moderator_post"
+        # where the night before this day began: a time, or the post the day before ended at
+        self.night_from: datetime | int | None = None
         self.opened_at = self.opening_post_time() if opened_by_post else None
         # "Once day is over, night starts": a day opened by the moderator's post after a day that ended at a
         # declared post starts at that post (a vote in between is no day's); the next day's, for this day's end
@@ -94,17 +96,19 @@ class DayEnd:
 
     def opening_post_time(self) -> datetime | None:
         """When a day the game file does not declare opens under ``day_start = "moderator_post"``: at the
-        moderator's first post after the last day's vote (and its runoff) ended. Until that post the night
-        runs and no post is the day's; None for day 1 and declared days (their own bounds say)."""
+        moderator's first post after the last day's vote (and its runoff) ended that does not tell
+        the night (the lynch, the night falling). Until that post the night runs and no post is the
+        day's; None for day 1 and declared days (their own bounds say)."""
         if self.number == 1 or self.declares_start(self.number):
             return None
         previous = self.r.timeline.day(self.number - 1).end
         ended = max((t for t in (previous, self.runoff_before) if t is not None), default=None)
         if ended is None:
             return None
+        self.night_from = ended
         opening = next(
             (p.time for p in self.r.posts
-             if p.time is not None and p.time > ended and p.author.casefold() in self.moderators),
+             if p.time is not None and p.time > ended and self.opens_day(p)),
             None,
         )
         return opening if opening is not None else datetime.max.replace(tzinfo=ended.tzinfo)
@@ -112,7 +116,8 @@ class DayEnd:
     def opening_post(self, number: int) -> int | None:
         """The post that opens day ``number`` when the game file does not declare it and the day before ended
         at a declared post (its ``end_post``, or its runoff's recorded end): the moderator's first post after
-        it (beyond every post while none has come yet). None for day 1, declared days, days ended by time."""
+        it that does not tell the night (beyond every post while none has come yet). None for day 1,
+        declared days, days ended by time."""
         if number == 1 or self.declares_start(number):
             return None
         ended = self.game.day(number - 1)
@@ -120,8 +125,28 @@ class DayEnd:
             return None
         last = max([ended.end_post, *(e.post for e in self.game.events
                                       if e.day == number - 1 and e.kind == "runoff_end" and e.post is not None)])
-        return next((p.number for p in self.r.posts if p.number > last and p.author.casefold() in self.moderators),
+        if number == self.number:
+            self.night_from = last
+        return next((p.number for p in self.r.posts if p.number > last and self.opens_day(p)),
                     _NOT_YET)
+
+    def opens_day(self, post: ReadPost) -> bool:
+        """Whether a post after a day's end may open the next day: the moderator's, not one telling
+        the night ("Once day is over, night starts"; the next day comes with the moderator's
+        post)."""
+        moderator = post.author.casefold() in self.moderators
+        return moderator and post.number not in self.r.timeline.night_posts
+
+    def in_night_before(self, post: ReadPost) -> bool:
+        """Whether a player's ``post`` came in the night before this day: after the day before
+        ended and before the moderator opened this one (``day_start = "moderator_post"``)."""
+        night_from = self.night_from
+        if night_from is None or post.author.casefold() in self.moderators:
+            return False
+        if isinstance(night_from, int):
+            return self.opened_post is not None and night_from < post.number < self.opened_post
+        return (self.opened_at is not None and post.time is not None
+                and night_from < post.time < self.opened_at)
 
     def declares_start(self, number: int) -> bool:
         """Whether the game file says where day ``number`` starts (its ``start_post`` or ``start``); a ``[[days]]``

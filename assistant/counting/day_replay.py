@@ -37,7 +37,10 @@ class GameReplay:
     def __init__(self, game, ruleset, posts, roster, resolve, at_post, at_time, timeline=None):
         self.game, self.ruleset, self.posts, self.roster = game, ruleset, posts, roster
         # each day's bounds, worked out once for every day replayed (the command's own, when it has one)
-        self.timeline = timeline if timeline is not None and timeline.game is game else Timeline(game, ruleset)
+        if timeline is None or timeline.game is not game:
+            night = timeline.night_posts if timeline is not None else frozenset()
+            timeline = Timeline(game, ruleset, night)
+        self.timeline = timeline
         self.resolve, self.at_post, self.at_time = resolve, at_post, at_time
         self.memo: dict[int, DayResult] = {}
         # the posts up to the as-of post (``posts`` is in post order): a day as of an early post reads no more
@@ -116,6 +119,8 @@ class DayReplay:
             for p in self.r.posts_so_far
             if end.in_day(p) and (at_time is None or p.time is None or p.time <= at_time)
         ]
+        if end.night_from is not None:
+            self.read_night(at_time)
         stops, show = watch if watch is not None else ([], None)
         stops = list(stops)
         seen: tuple[str, ...] = ()
@@ -146,6 +151,15 @@ class DayReplay:
         for stop in stops:
             self.show(stop, considered, show)
         return self.finish(considered, end.close(considered))
+
+    def read_night(self, at_time: datetime | None) -> None:
+        """The votes cast in the night before the day (after the day before ended, before the
+        moderator opened this one): listed, never counted, so that one that matters is heard of."""
+        for post in self.r.posts_so_far:
+            if at_time is not None and post.time is not None and post.time > at_time:
+                break
+            if self.end.in_night_before(post):
+                self.commands.read_night_post(post, self.count.living(post.number))
 
     def show(self, stop: int, considered: Sequence[ReadPost], seen: Callable[[int, Votal], None] | None) -> None:
         """Show ``seen`` the votal as of the posts read so far; it may teach the roster a spelling at ``stop``."""

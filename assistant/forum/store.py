@@ -45,6 +45,7 @@ create table if not exists posts (
     first_seen text, last_seen text, commands text, commands_version integer,
     vanished text,  -- when a re-read page no longer showed the post: it is kept, marked deleted, never dropped
     vote_count text, vote_count_version integer,  -- a moderator's post: the count it holds (JSON; null: none)
+    night_told integer, night_told_version integer,  -- a moderator's post: 1 if it tells the night
     primary key (game, post_id)
 );
 create index if not exists idx_posts_game_number on posts (game, number);
@@ -126,6 +127,7 @@ def _open_db(path: str | Path) -> Store:
 _ADDED_COLUMNS = (
     ("syncs", "problems", "text"), ("posts", "vote_count", "text"), ("posts", "vote_count_version", "integer"),
     ("revisions", "commands", "text"), ("revisions", "commands_version", "integer"),
+    ("posts", "night_told", "integer"), ("posts", "night_told_version", "integer"),
 )
 
 
@@ -325,7 +327,7 @@ def _post_rows(db: Store, game: str, posts: list[Post], seen: str) -> tuple[list
         for row in _rows(
             db,
             f"select post_id, body_hash, revisions, first_seen, edited, commands, commands_version, vote_count, "
-            f"vote_count_version "
+            f"vote_count_version, night_told, night_told_version "
             f"from posts where game = ? and post_id in ({marks})",
             [game, *ids],
         )
@@ -365,6 +367,8 @@ def _post_rows(db: Store, game: str, posts: list[Post], seen: str) -> tuple[list
                 # an edited body is read again when a moderator's count is next asked for (stored_counts)
                 "vote_count": before["vote_count"] if same_body else None,
                 "vote_count_version": before["vote_count_version"] if same_body else None,
+                "night_told": before["night_told"] if same_body else None,  # as vote_count
+                "night_told_version": before["night_told_version"] if same_body else None,
             }
         )
         if not same_body:
@@ -485,6 +489,36 @@ def load_vote_counts(db: Store, game: str, authors: Sequence[str], version: int)
         f"from posts where game = ? and author in ({','.join('?' * len(authors))}) and not deleted "
         "and body_html <> '' and (vote_count is not null or vote_count_version is not ?) order by number, post_id",
         [version, game, *authors, version],
+    )
+
+
+def save_night_readings(db: Store, game: str, readings: Iterable[tuple[str, bool]],
+                        version: int) -> None:
+    """Store whether each post (by id) was read to tell the night (a moderator's post)."""
+    with _writing(db):
+        db.executemany(
+            "update posts set night_told = ?, night_told_version = ? "
+            "where game = ? and post_id = ?",
+            [(int(told), version, game, post_id) for post_id, told in readings],
+        )
+
+
+def load_night_readings(db: Store, game: str, authors: Sequence[str],
+                        version: int) -> list[sqlite3.Row]:
+    """The live posts by ``authors`` (exact spellings) with ``post_id``, ``number``, ``night_told``
+    (1: the post tells the night) and, where reader ``version`` never read it, ``unread``."""
+    if not authors:
+        return []
+    if not _has_column(db, "posts", "night_told_version"):  # a store made before these readings
+        with _writing(db):
+            _add_columns(db)
+    return _rows(
+        db,
+        "select post_id, number, night_told, "
+        "case when night_told_version is not ? then body_html end as unread "
+        f"from posts where game = ? and author in ({','.join('?' * len(authors))}) and not deleted "
+        "and body_html <> '' order by number, post_id",
+        [version, game, *authors],
     )
 
 

@@ -43,6 +43,8 @@ class WhyNot(StrEnum):
     TARGET_DEAD = "target is dead"
     AFTER_END = "after the day's end"
     DAY_OVER = "the day had already ended"
+    # "Once day is over, night starts": a vote between a day's end and the post opening the next
+    AT_NIGHT = "cast at night, before the moderator opened the day: counts for no day"
     # What players see when a private fact (lovers, a sequestered seat) voids a vote, and when the moderator
     # ignores a post: the two read the same, so the page never tells which it was. Count and audit, the
     # moderator's own commands, show the real reason.

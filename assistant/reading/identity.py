@@ -9,7 +9,9 @@ account that merely resembles one ("Alice2") is reported too, so the moderator c
 
 User ids are learnt from the thread: an account of the game file that posts under its exact name binds its
 user id to the seat, so the same user id under a new name (a renamed account) keeps the seat and is
-reported. A listed name that two user ids post under is counted for neither until the moderator decides.
+reported. A listed name that two user ids post under is counted for neither until the moderator
+decides, unless only one of them posts under the name exactly as listed: that id is the seat's, and
+another one posting under the name in another letter case is a look-alike, reported, never counted.
 Fuzzy matching belongs to the names players type (:mod:`assistant.reading.names`), never to who wrote a post.
 """
 
@@ -109,6 +111,9 @@ class AuthorIndex:
         self._seat_of_id: dict[str, str] = {}  # user id -> the listed account it posts as
         self._conflicts: dict[str, tuple[str, ...]] = {}  # listed account -> the user ids posting under it
         self._renamed: dict[str, str] = {}  # account a bound user id posts under -> its listed account
+        # listed account -> {user id: (name as shown, posts)}: other accounts posting under it in
+        # another letter case
+        self._case_impostors: dict[str, dict[str, tuple[str, int]]] = {}
         self._counts: Counter[str] = Counter()
         self._display: dict[str, str] = {}  # account key -> the name as the thread first shows it
         if isinstance(authors, Mapping):  # counted by the caller: a count's snapshot holds every post already
@@ -123,13 +128,28 @@ class AuthorIndex:
 
     def _learn(self, authors: Mapping[tuple[str, str | None], int]) -> None:
         ids: dict[str, set[str]] = {}
+        exact: dict[str, set[str]] = {}  # listed account -> ids posting under its listed spelling
+        posts_of: Counter[str] = Counter()  # user id -> posts
+        shown_as: dict[str, str] = {}  # user id -> the name it first posts under
+        spelled = {a.name for a in self.accounts}
         for (name, user_id), posts in authors.items():  # (author, user id) -> posts: few distinct
             self._counts[normal_name(name)] += posts
             self._display.setdefault(account_key(name), normal_name(name))
             if user_id:
                 ids.setdefault(account_key(name), set()).add(user_id)
+                posts_of[user_id] += posts
+                shown_as.setdefault(user_id, normal_name(name))
+                if normal_name(name) in spelled:
+                    exact.setdefault(account_key(name), set()).add(user_id)
         for name in self._by_name:
             found = ids.get(name, set())
+            own = exact.get(name, set())
+            if len(found) > 1 and len(own) == 1:
+                # The id posting under the name as listed is the seat's; another id under the name
+                # in another letter case is another account (a forum let it register), never it.
+                others = sorted(found - own)
+                self._case_impostors[name] = {i: (shown_as[i], posts_of[i]) for i in others}
+                found = own
             if len(found) == 1:
                 self._seat_of_id[next(iter(found))] = name
             elif len(found) > 1:
@@ -196,6 +216,9 @@ class AuthorIndex:
             ids = ", ".join(self._conflicts[name])
             return f"two or more forum accounts post as {shown!r} (user ids {ids}): counted for none"
         if name in self._by_name:
+            found = self._case_lookalike(name, author_id)
+            if found:
+                return found
             if author_id and self._seat_of_id.get(author_id) is None and self._bound_elsewhere(name):
                 return f"another forum account (user id {author_id}) than the seat's posts as {shown!r}"
             account = self._by_name[name][0]
@@ -210,16 +233,33 @@ class AuthorIndex:
         found = self.resemblance(shown)
         return f"not a player ({found})" if found else "not a player"
 
-    def lookalike(self, author: str) -> str | None:
-        """A report when ``author`` is not a listed account but looks like one (same TR39 skeleton)."""
+    def lookalike(self, author: str, author_id: str | None = None) -> str | None:
+        """A report when ``author`` is not a listed account but looks like one (same TR39
+        skeleton), or is another forum account (``author_id``) posting under a listed name in
+        another letter case."""
         name = normal_name(author)
-        if account_key(name) in self._by_name or account_key(name) in self._moderators:
+        if account_key(name) in self._by_name:
+            return self._case_lookalike(account_key(name), author_id)
+        if account_key(name) in self._moderators:
             return None
         known = self._known.get(skeleton(name))
         if known is None:
             return None
         listed, whose = known
         return f"look-alike account {_shown(name)} is not {whose}'s account {listed!r}: never counted"
+
+    def _case_lookalike(self, name: str, author_id: str | None) -> str | None:
+        """The report on a user id posting under listed account ``name`` in another letter case
+        while the seat's own id posts under it as listed (None for any other id)."""
+        impostors = self._case_impostors.get(name, {})
+        if author_id not in impostors:
+            return None
+        shown = impostors[author_id][0]
+        own = next(i for i, listed in self._seat_of_id.items() if listed == name)
+        account = self._by_name[name][0]
+        return (f"look-alike account {_shown(shown)} (user id {author_id}) is not seat "
+                f"{account.seat}'s account {account.name!r} (user id {own}): another forum "
+                "account, never counted")
 
     def resemblance(self, author: str) -> str | None:
         """A note when an unlisted author's name resembles a listed account (a typo or a second account)."""
@@ -298,6 +338,10 @@ class AuthorIndex:
             found.append((seat, f"account {listed!r} now posts as {now} (same user id): counted for it"))
         for name in self._conflicts:
             found.append((self._by_name[name][0].seat, self.why_not(name)))
+        for name, impostors in self._case_impostors.items():
+            for user_id, (shown, posts) in impostors.items():
+                report = self._case_lookalike(name, user_id)
+                found.append((shown, f"{report} ({posts} post{'s' if posts != 1 else ''})"))
         posted = self._posted()
         for name, count in self._counts.items():
             if self._known_account(name):

@@ -121,7 +121,7 @@ class Sheriff(Hook):
         for post in posts:
             if post.author.casefold() in day.moderators:
                 continue
-            seat = day.r.roster.author_match(post.author)[0]
+            seat = day.r.roster.author_match(post.author, post.author_id)[0]  # the id wins
             if seat is None:
                 continue
             living = day.living(post.number)
