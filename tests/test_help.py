@@ -56,6 +56,14 @@ def test_help_lines_fit_100_columns_on_a_wide_terminal(words):
     assert not long_lines, f"votal {' '.join(words)} --help: {long_lines}"
 
 
+@pytest.mark.parametrize("words", ALL_HELP, ids=lambda w: " ".join(w) or "votal")
+def test_help_lines_fit_an_80_column_terminal_too(words, monkeypatch):
+    # click wraps prose to the terminal; examples (\b blocks) and option metavars it cannot wrap
+    monkeypatch.setenv("COLUMNS", "80")
+    long_lines = [line for line in help_text(*words).splitlines() if len(line) > 80]
+    assert not long_lines, f"votal {' '.join(words)} --help: {long_lines}"
+
+
 def test_the_real_command_wraps_its_help_at_100_columns_not_at_click_s_80():
     done = subprocess.run([sys.executable, "-m", "assistant", "run", "--help"], capture_output=True,
                           text=True, env={**os.environ, "COLUMNS": "240"}, check=True)

@@ -82,11 +82,11 @@ def main() -> None:
 
     \b
     A real game, at its start:
-      votal new URL -o game.toml        write the game file from the thread; check it
+      votal new URL -o game.toml    write the game file from the thread; check it
       votal run game.toml --site public --drafts drafts
-                                        keep the count, the players' page and drafts current
-    Try it first:  votal demo           (a sample game, offline)
-    No thread yet: votal new --example  (a game file to fill in by hand)
+                                    keep the votal, the page and drafts current
+    Try it first:   votal demo            (a sample game, offline)
+    No thread yet:  votal new --example   (a game file to fill in by hand)
     """
     global _start_up_frozen
     if not _start_up_frozen:
@@ -244,8 +244,8 @@ def new(url: str, out: str, ruleset: str | None, zone: str | None, force: bool, 
 
     \b
     Example:
-      votal new "https://forum.mafiascum.net/viewtopic.php?t=15787" -o mini1094.toml \\
-        --timezone America/New_York
+      votal new "https://forum.mafiascum.net/viewtopic.php?t=15787" \\
+        -o mini1094.toml --timezone America/New_York
       votal new --example > game.toml     # a file to fill in by hand
     """
     from pathlib import Path
