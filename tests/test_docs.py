@@ -1,8 +1,10 @@
 """The README and docs/ are the contract: the README stays a short walkthrough whose commands exist and
 whose quick start runs; every command has a section in docs/commands.md; every link resolves."""
 
+import glob
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -111,6 +113,28 @@ def readme_commands() -> set[str]:
 def test_every_command_the_readme_types_exists():
     assert {"new", "count", "run", "draft", "update", "export"} <= readme_commands()
     assert readme_commands() <= set(COMMANDS)
+
+
+def readme_command_lines() -> list[list[str]]:
+    """Each `votal ...` line of the README's sh blocks, and its crontab line, as words from `votal` on."""
+    blocks = re.findall(r"```sh\n(.+?)```", README, flags=re.S)
+    lines = [line for block in blocks for line in block.splitlines() if line.startswith("votal ")]
+    lines += [line.split("&&", 1)[1] for line in README.splitlines() if line.startswith("*/5 ")]
+    return [shlex.split(line, comments=True) for line in lines]
+
+
+@pytest.mark.parametrize("words", readme_command_lines(), ids=lambda w: " ".join(w[:2]))
+def test_the_readme_s_command_lines_use_options_that_exist(words, tmp_path, monkeypatch):
+    assert Path(words[0]).name == "votal"
+    command = command_named(words[1])
+    monkeypatch.chdir(tmp_path)  # the game files the lines name exist here, as they would for the reader
+    for game_file in ("mini1829.toml", "games/mini1829.toml"):
+        (tmp_path / game_file).parent.mkdir(exist_ok=True)
+        (tmp_path / game_file).touch()
+    args = [found for a in words[2:] for found in (sorted(glob.glob(a)) if "*" in a else [a])]
+    known = {opt for param in command.params for opt in getattr(param, "opts", [])}
+    assert all(a.split("=")[0] in known for a in args if a.startswith("-")), args
+    command.make_context(words[1], list(args))  # click's own check: arguments and option values
 
 
 def markdown_links(path: Path) -> list[str]:
