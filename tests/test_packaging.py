@@ -1,4 +1,4 @@
-"""The wheel carries the templates, rulesets and demo game, so a plain `pip install .` works anywhere."""
+"""The wheel carries the templates, rulesets, demo game and example game files, so a plain `pip install .` works anywhere."""
 
 import shutil
 import subprocess
@@ -29,6 +29,7 @@ def test_wheel_ships_templates_rulesets_and_demo_but_no_tests(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "assistant/cli/main.py" in names and "parsers/phpbb.py" in names
     assert "assistant/data/demo/game.toml" in names and "assistant/data/demo/thread.toml" in names
+    assert {f"assistant/data/examples/{n}.toml" for n in ("game", "every-field")} <= names
     assert {f"assistant/data/rulesets/{n}.toml" for n in ("mafiascum", "witchhunt-online-2.0.1")} <= names
     assert "assistant/templates/demo/phpbb_page.html.j2" in names
     assert any(n.startswith("assistant/templates/drafts/") for n in names)

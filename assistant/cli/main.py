@@ -32,6 +32,8 @@ from assistant.output.terminal import terminal_safe
 # The commands that write the game file live in assistant.cli.edits, loaded only when one of them is asked for
 # or the command list is shown: `votal count` and the other commands never pay for building them.
 EDIT_COMMANDS = ("update", "day", "kill", "replace", "player")
+# The example game files shipped in data/examples/, printed by `votal new --example [NAME]`.
+EXAMPLES = ("game", "every-field")
 
 
 class _Group(click.Group):
@@ -72,14 +74,19 @@ class _Group(click.Group):
 _start_up_frozen = False
 
 
-@click.group(cls=_Group)
+# Help wraps at 100 columns on a wide terminal (click's default is 80), never wider.
+@click.group(cls=_Group, context_settings={"max_content_width": 100})
 @click.version_option(__version__, prog_name="votal")
 def main() -> None:
     """Votal: reads the votes in a forum game thread, keeps the votal, drafts the moderator's posts.
 
     \b
-    Start with:  votal demo
-    Then:        votal sync game.toml && votal count game.toml
+    A real game, at its start:
+      votal new URL -o game.toml    write the game file from the thread; check it
+      votal run game.toml --site public --drafts drafts
+                                    keep the votal, the page and drafts current
+    Try it first:   votal demo            (a sample game, offline)
+    No thread yet:  votal new --example   (a game file to fill in by hand)
     """
     global _start_up_frozen
     if not _start_up_frozen:
@@ -203,8 +210,22 @@ def sync(game_file: str, db_file: str, quiet: bool, fmt: str) -> None:
         print_text(f"  problem: {problem}")
 
 
+def print_example(ctx: click.Context, _param: click.Parameter, name: str | None) -> None:
+    """Print a bundled example game file and stop, before the URL is asked for (an eager option)."""
+    if name is None or ctx.resilient_parsing:
+        return
+    from assistant import bundled
+
+    click.echo((bundled.data() / "examples" / f"{name}.toml").read_text(encoding="utf-8"), nl=False)
+    ctx.exit()
+
+
 @main.command()
 @click.argument("url")
+@click.option("--example", type=click.Choice(EXAMPLES), is_flag=False, flag_value=EXAMPLES[0],
+              is_eager=True, expose_value=False, callback=print_example,
+              help="Print an example game file instead (`game`, to fill in by hand; `every-field`: "
+              "each field explained), e.g. votal new --example > game.toml")
 @click.option("-o", "--output", "out", default="game.toml", show_default=True, type=click.Path(dir_okay=False),
               help="The game file to write.")
 @click.option("--ruleset", default=None, help="Ruleset name or file (default: mafiascum).")
@@ -223,7 +244,9 @@ def new(url: str, out: str, ruleset: str | None, zone: str | None, force: bool, 
 
     \b
     Example:
-      votal new "https://forum.mafiascum.net/viewtopic.php?t=15787" -o mini1094.toml --timezone America/New_York
+      votal new "https://forum.mafiascum.net/viewtopic.php?t=15787" \\
+        -o mini1094.toml --timezone America/New_York
+      votal new --example > game.toml     # a file to fill in by hand
     """
     from pathlib import Path
 

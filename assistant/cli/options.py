@@ -43,6 +43,7 @@ def day_options(func: Callable) -> Callable:
         type=click.DateTime(
             ["%Y-%m-%dT%H:%M:%S%z", "%Y-%m-%dT%H:%M%z", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"]
         ),
+        metavar="TIME",  # the formats' list would be a 98-column line; the help names the format
         help="Count as of this time (ISO 8601; without an offset, in the game's time zone). "
         "Default: the time of the --at-post post, else now.",
     )(func)
