@@ -5,7 +5,8 @@ Pure path, no network and no database: each corpus post's body goes through ``ex
 
 Both development sets are scored and their figures printed side by side: ``../shared/corpus/mafiascum``
 (32 games) and ``../shared/corpus/mafiascum-more`` (80 games). A change that raises one and lowers the
-other is fitted to the games, not to how players write.
+other is fitted to the games, not to how players write. ``--set calib`` (or ``all``) scores the 70 games
+held out until issue 33, ``../shared/corpus/mafiascum-calib``: report on them, never choose on them.
 
     python bench/accuracy.py            # table, then each miss with the commands it may have misread
     python bench/accuracy.py --misses   # misses only (--brief: one line each)
@@ -40,6 +41,7 @@ from assistant.gamefile.rules import load_ruleset  # noqa: E402
 from assistant.reading.names import Roster  # noqa: E402
 from parsers.commands import ReadPost, extract_commands  # noqa: E402
 from tests.corpus import (  # noqa: E402
+    CALIB_CORPUS_DIR,
     CORPUS_DIR,
     MORE_CORPUS_DIR,
     CorpusGame,
@@ -52,7 +54,8 @@ from tests.corpus import (  # noqa: E402
     render_game_file,
 )
 
-SETS = {"first": CORPUS_DIR, "more": MORE_CORPUS_DIR}
+SETS = {"first": CORPUS_DIR, "more": MORE_CORPUS_DIR, "calib": CALIB_CORPUS_DIR}
+DEVELOPMENT = ("first", "more")  # --set both: the calibration set is scored only when asked for
 
 
 @dataclass(frozen=True)
@@ -325,7 +328,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--vote-counts", action="store_true", help="also hold the moderators' own mid-day vote counts against ours"
     )
-    parser.add_argument("--set", choices=[*SETS, "both"], default="both", help="which development set(s)")
+    parser.add_argument("--set", choices=[*SETS, "both", "all"], default="both",
+                        help="which set(s): both development sets, or all three with the calibration set")
     parser.add_argument(
         "--engines", action="store_true", help="render the games through every engine's pages and compare the days"
     )
@@ -339,7 +343,7 @@ def main(argv: list[str] | None = None) -> int:
         help="each day's doubts: wrong days without one, right days with one (calibration is always printed)",
     )
     args = parser.parse_args(argv)
-    names = list(SETS) if args.set == "both" else [args.set]
+    names = {"both": list(DEVELOPMENT), "all": list(SETS)}.get(args.set, [args.set])
     if args.engines:
         for name in names:
             print(f"== {name}: {SETS[name]} (engines)")

@@ -19,6 +19,8 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 CORPUS_DIR = REPO_ROOT.parent / "shared" / "corpus" / "mafiascum"
 # A second, larger development set in the same layout: a reading rule must help on both.
 MORE_CORPUS_DIR = REPO_ROOT.parent / "shared" / "corpus" / "mafiascum-more"
+# Games held out until the doubts were calibrated (issue 33): scored, never used to choose a reading rule.
+CALIB_CORPUS_DIR = REPO_ROOT.parent / "shared" / "corpus" / "mafiascum-calib"
 
 _FATE = re.compile(r"^(lynched|killed|modkilled|endgamed|survived)(?:\s+(day|night)\s+(\d+))?", re.IGNORECASE)
 _DAY_NOTE = re.compile(r"^D(\d+)\s+(.*)$", re.IGNORECASE)
