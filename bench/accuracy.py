@@ -36,6 +36,7 @@ from assistant.counting.doubts import Doubt, doubts_only, find_doubts  # noqa: E
 from assistant.counting.tally import replay_day  # noqa: E402
 from assistant.counting.votal import Votal  # noqa: E402
 from assistant.counting.votecounts import learn_game, our_votes, posted_votes, read_vote_count  # noqa: E402
+from assistant.errors import GameFileError  # noqa: E402
 from assistant.gamefile.game import Game, parse_game  # noqa: E402
 from assistant.gamefile.rules import load_ruleset  # noqa: E402
 from assistant.reading.names import Roster  # noqa: E402
@@ -195,7 +196,13 @@ def score_game(game: CorpusGame, engine: str | None = None, *, confirm: bool = T
 
 def score_corpus(corpus_dir: Path = CORPUS_DIR, *, games: int | None = None, engine: str | None = None,
                  confirm: bool = True) -> list[DayScore]:
-    return [score for game in load_games(corpus_dir)[:games] for score in score_game(game, engine, confirm=confirm)]
+    scores = []
+    for game in load_games(corpus_dir)[:games]:
+        try:
+            scores += score_game(game, engine, confirm=confirm)
+        except GameFileError as error:  # an archive no game file can say (one account in two seats at once)
+            print(f"game {game.number} not scored: {error}")
+    return scores
 
 
 def half_of(game: int) -> str:
