@@ -140,18 +140,20 @@ def test_a_day_that_ended_without_a_majority_and_a_recorded_lynch_is_an_unexplai
     assert doubts_of(game, db) == []
 
 
-NOTE_VOTE = VOTE.format("Zanzibar")  # a name nobody holds, far from any majority: a note wherever it stands
+# a name nobody holds, typed by Elm: it names someone else than Elm, far from any majority, so a
+# note wherever it stands
+NOTE_VOTE = VOTE.format("Zanzibar")
 MOD_COUNT = "Vote count<br>Elm (2): Birch, Damson<br>Not voting (3): Alder, Cedar, Elm"
 ENDED = '[[days]]\nday = 1\nstart_post = 0\nend_post = 10\n\n[[deaths]]\nplayer = "Elm"\nphase = "day 1"\n'
 KIND_THREADS = {  # kind -> (posts, game file tables, extra), each with a note beside the doubt
-    "possible_hammer": ({1: ("Damson", NOTE_VOTE), 2: ("Birch", VOTE.format("Elm")), 3: ("Cedar", VOTE.format("Elm")),
+    "possible_hammer": ({1: ("Elm", NOTE_VOTE), 2: ("Birch", VOTE.format("Elm")), 3: ("Cedar", VOTE.format("Elm")),
                          4: ("Alder2", VOTE.format("Elm"))}, OPEN_DAY, ""),
-    "doubtful_decision": ({1: ("Alder", NOTE_VOTE), 2: ("Birch", VOTE.format("Elm")), 3: ("Cedar", VOTE.format("Elm")),
+    "doubtful_decision": ({1: ("Elm", NOTE_VOTE), 2: ("Birch", VOTE.format("Elm")), 3: ("Cedar", VOTE.format("Elm")),
                            4: ("Damson", VOTE.format("Elmm"))}, OPEN_DAY, ""),
     "moderator_disagrees": ({1: ("Birch", VOTE.format("Elm")), 2: ("Cedar", VOTE.format("Elm")), 4: ("Mod", MOD_COUNT),
-                             6: ("Alder", NOTE_VOTE)}, OPEN_DAY, 'moderators = ["Mod"]'),
+                             6: ("Elm", NOTE_VOTE)}, OPEN_DAY, 'moderators = ["Mod"]'),
     "unexplained_ending": ({1: ("Birch", VOTE.format("Elm")), 2: ("Cedar", VOTE.format("Elm")),
-                            3: ("Damson", NOTE_VOTE)}, ENDED, ""),
+                            3: ("Elm", NOTE_VOTE)}, ENDED, ""),
 }
 
 
