@@ -11,9 +11,10 @@ The kinds:
   already over) that, counted, would give its wagon a majority (or No Lynch its majority) at that post,
   together with the other uncounted votes still standing then. A moderator states it so: "if that vote
   counts, the day is over". Votes that could not be placed at all (an account the game file does
-  not list, a name that could not be read) are wildcards: each could be for any wagon, so when, at
-  some post, enough of them stand to give the leading wagon (or No Lynch) its majority, that is one
-  possible hammer at that post, and again at the day's end when the day closed without a decision.
+  not list, a name that could not be read) are wildcards: each could be for any wagon, so on a day no
+  counted majority decided, when at some post enough of them stand to give the leading wagon (or No
+  Lynch) its majority, that is one possible hammer at that post, and again at the day's end when the
+  day closed without a decision.
 - ``doubtful_decision``: the vote that decided the day was read through a weak step (a guess at a name, a
   spelling learnt from a count, a broken tag, an account the game file does not list under that spelling).
 - ``moderator_disagrees``: the moderator's latest count before Votal's decision (or the day's end) puts a
@@ -316,18 +317,18 @@ def _wildcard_of(action: Any, living: Collection[str],
 
 
 def _wildcard_hammers(votal: Any, game: Any, ruleset: Any, hammers: Sequence[Doubt]) -> list[Doubt]:
-    """One doubt at the first post where the wildcards standing (the uncounted votes of distinct
-    voters who are, or may be, seats) could give a wagon, or No Lynch, its majority, unless a
-    possible hammer already stands by then; and one at the day's end when the day closed without
-    a decision and they still could."""
+    """On a day no counted majority decided (still open, or closed without one): one doubt at the
+    first post where the wildcards standing (the uncounted votes of distinct voters who are, or may
+    be, seats) could give a wagon, or No Lynch, its majority, unless a possible hammer already stands
+    by then; and one at the day's end when the day closed without a decision and they still could."""
     if not ruleset.threshold or "majority" not in ruleset.early_end:
         return []
     weights = {s.name: float(s.vote_weight) for s in game.players}
     outcome = votal.outcome
-    if outcome is not None and outcome.reason in _DECIDED_OTHERWISE:
+    if outcome is not None and outcome.reason in (*_DECIDED_BY_VOTES, *_DECIDED_OTHERWISE):
+        # chosen on half A: on days a counted majority decided, every wildcard doubt sat on a day
+        # decided right (the wildcard could only have hammered the same wagon a few posts earlier)
         return []
-    by_votes = outcome is not None and outcome.reason in _DECIDED_BY_VOTES
-    decided = outcome.post if by_votes else None
     changes = sorted(votal.changes, key=lambda c: c.post)
     state: dict[str, tuple[str | None, ...]] = {}
     wild: dict[str, _Wildcard] = {}
@@ -335,8 +336,6 @@ def _wildcard_hammers(votal: Any, game: Any, ruleset: Any, hammers: Sequence[Dou
     index = 0
     living: Collection[str] = ()
     for action in votal.actions:
-        if decided is not None and action.post >= decided:
-            break
         while index < len(changes) and changes[index].post <= action.post:
             state[changes[index].voter] = tuple(t for t, _ in changes[index].votes)
             index += 1
