@@ -305,3 +305,34 @@ def _weighted(seat: str, weight: int) -> str:
     return ('title = "Doubts"\nthread = "https://forum.example.org/viewtopic.php?t=3"\n'
             'ruleset = "mafiascum"\nmoderators = ["Warden"]\n'
             '[[days]]\nday = 1\nstart_post = 0\n' + players)
+
+
+# -- seats learned from the moderator's counts ----------------------------------------------------
+
+
+def test_a_seat_held_by_an_unlisted_account_counts_with_a_note_and_a_doubt_when_it_decides():
+    from assistant.counting.takeovers import Takeover, with_holders
+
+    holder = Takeover("Pemberton", "Newcomer", 4, (5,), "name")
+    game = with_holders(game_of(), [holder])
+    assert game.seat("Pemberton").accounts == ("Pemberton", "Newcomer")
+    assert game.seat("Pemberton").replacement_posts == (4,)
+    assert with_holders(game, [holder]) == game  # a seat that lists the account already: kept
+    ruleset = load_ruleset("mafiascum")
+    lines = [*THREE_ON_MARIGOLD, "4 Newcomer: vote Marigold"]
+    roster = Roster.from_game(game, ruleset)
+    votal = replay_day(game, ruleset, [read_post(line) for line in lines], roster, day=1)
+    outcome = votal.outcome
+    assert (outcome.kind, outcome.target, outcome.post) == ("elimination", "Marigold", 4)
+    found = find_doubts(votal, game, ruleset, [holder])
+    assert kinds(found) == [(DOUBTFUL_DECISION, 4), (NOTE, 4)]
+    assert found[0].why.startswith("the vote that decided the day, Newcomer's 'vote Marigold' for "
+                                   "Marigold, counts for Pemberton's seat only as the moderator's "
+                                   "counts show it")
+    assert found[1].why == ("Newcomer is counted in Pemberton's seat from post 4: the count at "
+                            "post 5 lists Newcomer where Pemberton was; Newcomer posts from post 4; "
+                            "`votal update` writes it into the game file")
+    # not the deciding vote: the note alone
+    early = replay_day(game, ruleset, [read_post(line) for line in ["4 Newcomer: vote Quentin"]],
+                       Roster.from_game(game, ruleset), day=1)
+    assert kinds(find_doubts(early, game, ruleset, [holder])) == [(NOTE, 4)]

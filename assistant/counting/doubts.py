@@ -80,12 +80,16 @@ class Doubt:
         return f"{where}{self.why}"
 
 
-def find_doubts(votal: Any, game: Any, ruleset: Any) -> tuple[Doubt, ...]:
-    """Every doubt and note of ``votal`` (a replayed day), doubts first, each in post order."""
+def find_doubts(votal: Any, game: Any, ruleset: Any,
+                holders: Sequence[Any] = ()) -> tuple[Doubt, ...]:
+    """Every doubt and note of ``votal`` (a replayed day), doubts first, each in post order.
+    ``holders``: the seats counted as held by an account the game file does not list
+    (``takeovers.Takeover``)."""
     hammers = _possible_hammers(votal, game, ruleset)
     found = [
         *hammers,
         *_wildcard_hammers(votal, game, ruleset, hammers),
+        *_seats_learned(votal, holders),
         *_doubtful_decision(votal),
         *_moderator_disagrees(votal, game, ruleset),
         *_lynch_not_recorded(votal, game),
@@ -433,6 +437,33 @@ def _closed_undecided(votal: Any, game: Any) -> int | None:
 _DECIDED_BY_VOTES = frozenset({Reason.MAJORITY, Reason.UNANIMOUS_MINUS_ONE, Reason.SLEEP_MAJORITY})
 _DECIDED_OTHERWISE = frozenset({Reason.JUDGE, Reason.LOOSE_CANNON, Reason.MODKILL,
                                 Reason.MODERATOR})
+
+
+# -- seats learned from the moderator's counts ------------------------------------------------
+
+
+def _seats_learned(votal: Any, holders: Sequence[Any]) -> list[Doubt]:
+    """A note where an account the game file does not list first votes as the seat the moderator's
+    counts show it holding; a doubt when its vote decided the day (the file may say otherwise)."""
+    by_account = {h.account: h for h in holders}
+    deciding = deciding_action(votal)
+    found: list[Doubt] = []
+    for action in votal.actions:
+        holder = by_account.pop(action.author, None)
+        if holder is None:
+            continue
+        said = (f"{action.author} is counted in {holder.seat}'s seat from post {holder.post}: "
+                f"{holder.words()}; `votal update` writes it into the game file")
+        found.append(Doubt(action.post, NOTE, holder.seat, said))
+    for holder in holders:
+        if deciding is None or deciding.author != holder.account:
+            continue
+        wagon = deciding.target or "No Lynch"
+        why = (f"the vote that decided the day, {holder.account}'s {deciding.text!r} for {wagon}, "
+               f"counts for {holder.seat}'s seat only as the moderator's counts show it (the game "
+               "file does not list it): check it before closing the day")
+        found.append(Doubt(deciding.post, DOUBTFUL_DECISION, deciding.target, why))
+    return found
 
 
 # -- the deciding vote ---------------------------------------------------------------------------------------
