@@ -33,6 +33,7 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO_ROOT), str(REPO_ROOT / "tests")]  # tests: the engines' page renderers
 
 from assistant.counting.doubts import Doubt, doubts_only, find_doubts  # noqa: E402
+from assistant.counting.takeovers import find_seat_holders, with_holders  # noqa: E402
 from assistant.counting.tally import replay_day  # noqa: E402
 from assistant.counting.votal import Votal  # noqa: E402
 from assistant.counting.votecounts import learn_game, our_votes, posted_votes, read_vote_count  # noqa: E402
@@ -185,12 +186,17 @@ def score_game(game: CorpusGame, engine: str | None = None, *, confirm: bool = T
         for p in load_posts(game.thread_id, game.corpus_dir)
         if p["user"].casefold() in moderators and p["number"] not in closing
     }
+    # the seats the counts show held by an account the file does not list, counted as `votal count` does
+    holders = find_seat_holders(parsed, ruleset, posts, roster=roster, bodies=bodies)
+    if holders:
+        parsed = with_holders(parsed, holders)
+        roster = Roster.from_game(parsed, ruleset, authors=[(p.author, p.author_id) for p in posts])
     learning = learn_game(parsed, ruleset, posts, roster, bodies, range(1, max(d.day for d in days) + 1))
     scores = []
     for day in days:
         votal = replay_day(parsed, ruleset, posts, roster, day=day.day)
         votal = replace(votal, count_checks=tuple(learning.disagreements.get(day.day, ())))
-        scores.append(DayScore(day, votal, find_doubts(votal, parsed, ruleset)))
+        scores.append(DayScore(day, votal, find_doubts(votal, parsed, ruleset, holders)))
     return scores
 
 
