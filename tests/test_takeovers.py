@@ -142,7 +142,7 @@ def test_count_warns_and_update_writes_on_a_real_store(tmp_path):
     assert warned[0]["message"].startswith("Quietfox seems to hold Bell's seat (the counts at posts 5, 7 place Bell")
     assert "Votal counts its votes for the seat from post 4" in warned[0]["message"]
     assert "Bell" in next(w for w in before["wagons"] if w["target"] == "Ash")["voters"]
-    (note,) = [d for d in before["doubts"] if "is counted in" in d["why"]]
+    (note,) = [d for d in [*before["doubts"], *before.get("notes", ())] if "is counted in" in d["why"]]
     assert (note["kind"], note["post"], note["target"]) == ("note", 4, "Bell")
     assert note["why"].startswith("Quietfox is counted in Bell's seat from post 4: the counts at "
                                   "posts 5, 7")
