@@ -336,3 +336,14 @@ def test_a_seat_held_by_an_unlisted_account_counts_with_a_note_and_a_doubt_when_
     early = replay_day(game, ruleset, [read_post(line) for line in ["4 Newcomer: vote Quentin"]],
                        Roster.from_game(game, ruleset), day=1)
     assert kinds(find_doubts(early, game, ruleset, [holder])) == [(NOTE, 4)]
+
+
+def test_the_wildcard_of_a_seat_that_died_since_no_longer_stands():
+    killed = ('[[days]]\nday = 1\nstart_post = 0\n\n[[deaths]]\nplayer = "Odalys"\nphase = "day 1"\n'
+              'post = 4\n')
+    lines = ["1 Quentin: vote Marigold", "2 Ysolde: vote Marigold", "3 Odalys: vote Xyzzy",
+             "5 Bramble: vote Marigold"]
+    _, found = doubts(lines, killed)
+    assert [d for d in doubts_only(found) if "any wagon" in d.why] == []
+    _, alive = doubts(lines)  # alive, her unreadable vote could close it once Bramble votes
+    assert [(d.kind, d.post) for d in doubts_only(alive)] == [(POSSIBLE_HAMMER, 5)]

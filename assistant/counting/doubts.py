@@ -398,7 +398,8 @@ def _reach(state, wild: Mapping[str, _Wildcard], living: Collection[str],
         if votes >= needed:
             return None
         added = tuple(key for key, card in wild.items()
-                      if card.could_be_for(target) and target not in state.get(key, ()))
+                      if card.could_be_for(target) and target not in state.get(key, ())
+                      and (card.action.voter is None or card.action.voter in living))
         gain = sum(wild[key].weight for key in added)
         closer = best is None or needed - votes < best.needed - best.votes
         if added and votes + gain >= needed and closer:
