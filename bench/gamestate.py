@@ -41,7 +41,9 @@ from assistant.forum.pageserver import LoopbackServer  # noqa: E402
 # `votal` as this checkout's code (python -m assistant), whichever votal is installed
 VOTAL = [sys.executable, "-m", "assistant"]
 ENV = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
-SETS = {"mafiascum": corpus.CORPUS_DIR, "mafiascum-more": corpus.MORE_CORPUS_DIR}
+SETS = {"mafiascum": corpus.CORPUS_DIR, "mafiascum-more": corpus.MORE_CORPUS_DIR,
+        "mafiascum-calib": corpus.CALIB_CORPUS_DIR}
+DEVELOPMENT = ("mafiascum", "mafiascum-more")  # the default; the calibration set only when asked for
 
 
 def thread_posts(game: corpus.CorpusGame) -> list[dict]:
@@ -313,7 +315,7 @@ def score_set(name: str, *, limit: int | None, update: bool, runner, games_wante
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sets", nargs="+", default=list(SETS), choices=list(SETS))
+    parser.add_argument("--sets", nargs="+", default=list(DEVELOPMENT), choices=list(SETS))
     parser.add_argument("--limit", type=int, help="only the first N games of each set")
     parser.add_argument("--misses", action="store_true", help="print each miss")
     parser.add_argument("--in-process", action="store_true",

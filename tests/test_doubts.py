@@ -74,14 +74,20 @@ def test_an_uncounted_vote_replaced_by_its_voters_counted_vote_no_longer_stands(
     assert doubts_only(found) == []
 
 
-def test_an_unreadable_name_is_a_possible_hammer_only_when_it_looks_like_the_wagon_one_short():
+def test_an_unreadable_name_that_looks_like_the_wagon_one_short_says_so():
     _, looks = doubts([*THREE_ON_MARIGOLD, "4 Odalys: vote Marigold or Bramble"])
-    _, nothing_like = doubts([*THREE_ON_MARIGOLD, "4 Odalys: vote extension please"])
     (doubt,) = doubts_only(looks)
     assert (doubt.kind, doubt.post, doubt.target) == (POSSIBLE_HAMMER, 4, "Marigold")
     assert doubt.why.endswith("(several targets: Bramble or Marigold); if it names Marigold, it is a majority (4 of 4)")
-    assert doubts_only(nothing_like) == []
-    assert kinds(nothing_like) == [(NOTE, 4)]
+
+
+def test_an_unreadable_name_one_short_of_a_majority_is_a_wildcard_for_any_wagon():
+    # nothing like a seat's name, yet the moderator may read it otherwise: for Marigold, it hammers
+    _, found = doubts([*THREE_ON_MARIGOLD, "4 Odalys: vote extension please"])
+    (doubt,) = doubts_only(found)
+    assert (doubt.kind, doubt.post, doubt.target) == (POSSIBLE_HAMMER, 4, "Marigold")
+    assert doubt.why == (f"1 vote {WILD}: Odalys's 'vote extension please' (post 4: unknown name); "
+                         f"counted for Marigold (3 of 4), they make a majority (4): {CHECK}")
 
 
 def test_a_vote_far_from_a_majority_is_a_note():
@@ -210,9 +216,11 @@ def test_votes_naming_an_account_that_votes_without_a_seat_are_a_possible_hammer
     assert (doubt.kind, doubt.post, doubt.target) == (POSSIBLE_HAMMER, 5, None)
     assert doubt.why.endswith("the votes naming Nightjar, an account that votes without a seat, are a majority if it "
                               "holds one (4 of 4)")
-    # an account that never voted is not known to be in the game: names Votal cannot read stay notes
+    # an account that never voted is not known to be in the game, but four votes Votal cannot place
+    # could be four votes on one wagon: a wildcard doubt, not the stranger's
     _, unknown = doubts(lines[1:] + ["5 Odalys: vote Nightjar"])
-    assert doubts_only(unknown) == []
+    (doubt,) = doubts_only(unknown)
+    assert (doubt.post, doubt.why.split(":")[0]) == (5, f"4 votes {WILD}")
 
 
 def test_a_seats_refused_vote_still_standing_when_a_counted_vote_completes_the_wagon():
@@ -226,8 +234,116 @@ def test_a_seats_refused_vote_still_standing_when_a_counted_vote_completes_the_w
     assert (doubt.kind, doubt.post, doubt.target) == (POSSIBLE_HAMMER, 4, "Marigold")
     assert doubt.why == ("Bramble's 'vote Marigold' brings Marigold to 4 of 4 with the votes not counted still "
                          "standing (Pemberton): counted, it is a majority")
-    # an unlisted account's vote may be stale (the account replaced out): it is weighed only when cast
+    # an unlisted account's vote may be stale (the account replaced out): this rule weighs it
+    # only when cast; the wildcard rule says, where it stands, that it may be a seat's
     _, stranger = doubts(["1 Stranger: vote Marigold", *[f"{n + 1}{line[1:]}" for n, line in
                                                           enumerate(THREE_ON_MARIGOLD[:2], 1)],
                           "4 Odalys: vote Marigold"])
-    assert doubts_only(stranger) == []
+    (doubt,) = doubts_only(stranger)
+    assert doubt.post == 4 and doubt.why.startswith(f"1 vote {WILD}: Stranger's")
+
+
+# -- wildcards: uncounted votes by voters who are, or may be, seats --------------------------------
+
+WILD = "not counted could each be for any wagon"
+CHECK = "check who cast them and whom they name"
+
+
+def test_wildcards_of_distinct_voters_together_reach_a_majority_once_at_the_post_they_first_do():
+    lines = ["1 Quentin: vote Marigold", "2 Ysolde: vote Marigold", "3 Odalys: vote Xyzzy",
+             "4 Newcomer: vote whoever", "5 Bramble: vote Quentin",
+             "6 Newcomer: vote whoever again"]
+    votal, found = doubts(lines)
+    assert votal.outcome is None or votal.outcome.kind != "elimination"
+    (doubt,) = doubts_only(found)
+    assert (doubt.kind, doubt.post, doubt.target) == (POSSIBLE_HAMMER, 4, "Marigold")
+    assert doubt.why == (f"2 votes {WILD}: Odalys's 'vote Xyzzy' (post 3: unknown name); "
+                         "Newcomer's 'vote whoever' (post 4: not a player); counted for Marigold "
+                         f"(2 of 4), they make a majority (4): {CHECK}")
+
+
+def test_a_wildcard_voter_who_votes_again_readably_is_no_wildcard_any_more():
+    _, found = doubts(["1 Quentin: vote Marigold", "2 Ysolde: vote Marigold", "3 Odalys: vote Xyzzy",
+                       "4 Odalys: vote Pemberton", "5 Newcomer: vote whoever"])
+    assert doubts_only(found) == []
+
+
+def test_an_unreadable_name_is_never_for_the_voters_own_wagon():
+    # a player spells their own name so that it reads: Marigold's unreadable vote names someone else
+    _, own = doubts([*THREE_ON_MARIGOLD, "4 Marigold: vote extension please"])
+    assert doubts_only(own) == []
+
+
+def test_a_day_closed_without_a_decision_while_wildcards_could_have_decided_it():
+    tables = "[[days]]\nday = 1\nstart_post = 0\nend_post = 9\n"
+    lines = [*THREE_ON_MARIGOLD, "4 Newcomer: vote whoever", "5 Odalys: vote Quentin",
+             "6 Odalys: vote Pemberton", "9 Warden: vote Quentin"]
+    _, found = doubts(lines, tables)
+    wild = [d for d in doubts_only(found) if d.kind == POSSIBLE_HAMMER]
+    assert [(d.post, d.target) for d in wild] == [(4, "Marigold"), (9, "Marigold")]
+    assert wild[1].why.startswith("the day ended at post 9 without a majority in Votal's count; "
+                                  f"1 vote {WILD}: Newcomer's 'vote whoever'")
+    assert kinds(doubts_only(found)) == [(POSSIBLE_HAMMER, 4), (POSSIBLE_HAMMER, 9)]
+
+
+def test_wildcards_count_with_their_vote_weights():
+    lines = ["1 Quentin: vote Marigold", "2 Ysolde: vote Marigold", "3 Odalys: vote Xyzzy"]
+    assert doubts_only(doubts(lines)[1]) == []  # one vote cannot close a gap of two
+    game = parse_game(_weighted("Odalys", 2))
+    ruleset = load_ruleset("mafiascum")
+    roster = Roster.from_game(game, ruleset)
+    votal = replay_day(game, ruleset, [read_post(line) for line in lines], roster, day=1)
+    (doubt,) = doubts_only(find_doubts(votal, game, ruleset))
+    assert (doubt.post, doubt.target) == (3, "Marigold")
+    assert doubt.why.endswith(f"counted for Marigold (2 of 4), they make a majority (4): {CHECK}")
+
+
+def _weighted(seat: str, weight: int) -> str:
+    """The test game's file with ``seat`` casting ``weight`` votes."""
+    players = "".join(f'[[players]]\nname = "{name}"\n' + f"vote_weight = {weight}\n" * (name == seat)
+                      for name in SEATS)
+    return ('title = "Doubts"\nthread = "https://forum.example.org/viewtopic.php?t=3"\n'
+            'ruleset = "mafiascum"\nmoderators = ["Warden"]\n'
+            '[[days]]\nday = 1\nstart_post = 0\n' + players)
+
+
+# -- seats learned from the moderator's counts ----------------------------------------------------
+
+
+def test_a_seat_held_by_an_unlisted_account_counts_with_a_note_and_a_doubt_when_it_decides():
+    from assistant.counting.takeovers import Takeover, with_holders
+
+    holder = Takeover("Pemberton", "Newcomer", 4, (5,), "name")
+    game = with_holders(game_of(), [holder])
+    assert game.seat("Pemberton").accounts == ("Pemberton", "Newcomer")
+    assert game.seat("Pemberton").replacement_posts == (4,)
+    assert with_holders(game, [holder]) == game  # a seat that lists the account already: kept
+    ruleset = load_ruleset("mafiascum")
+    lines = [*THREE_ON_MARIGOLD, "4 Newcomer: vote Marigold"]
+    roster = Roster.from_game(game, ruleset)
+    votal = replay_day(game, ruleset, [read_post(line) for line in lines], roster, day=1)
+    outcome = votal.outcome
+    assert (outcome.kind, outcome.target, outcome.post) == ("elimination", "Marigold", 4)
+    found = find_doubts(votal, game, ruleset, [holder])
+    assert kinds(found) == [(DOUBTFUL_DECISION, 4), (NOTE, 4)]
+    assert found[0].why.startswith("the vote that decided the day, Newcomer's 'vote Marigold' for "
+                                   "Marigold, counts for Pemberton's seat only as the moderator's "
+                                   "counts show it")
+    assert found[1].why == ("Newcomer is counted in Pemberton's seat from post 4: the count at "
+                            "post 5 lists Newcomer where Pemberton was; Newcomer posts from post 4; "
+                            "`votal update` writes it into the game file")
+    # not the deciding vote: the note alone
+    early = replay_day(game, ruleset, [read_post(line) for line in ["4 Newcomer: vote Quentin"]],
+                       Roster.from_game(game, ruleset), day=1)
+    assert kinds(find_doubts(early, game, ruleset, [holder])) == [(NOTE, 4)]
+
+
+def test_the_wildcard_of_a_seat_that_died_since_no_longer_stands():
+    killed = ('[[days]]\nday = 1\nstart_post = 0\n\n[[deaths]]\nplayer = "Odalys"\nphase = "day 1"\n'
+              'post = 4\n')
+    lines = ["1 Quentin: vote Marigold", "2 Ysolde: vote Marigold", "3 Odalys: vote Xyzzy",
+             "5 Bramble: vote Marigold"]
+    _, found = doubts(lines, killed)
+    assert [d for d in doubts_only(found) if "any wagon" in d.why] == []
+    _, alive = doubts(lines)  # alive, her unreadable vote could close it once Bramble votes
+    assert [(d.kind, d.post) for d in doubts_only(alive)] == [(POSSIBLE_HAMMER, 5)]

@@ -140,18 +140,20 @@ def test_a_day_that_ended_without_a_majority_and_a_recorded_lynch_is_an_unexplai
     assert doubts_of(game, db) == []
 
 
-NOTE_VOTE = VOTE.format("Zanzibar")  # a name nobody holds, far from any majority: a note wherever it stands
+# a name nobody holds, typed by Elm: it names someone else than Elm, far from any majority, so a
+# note wherever it stands
+NOTE_VOTE = VOTE.format("Zanzibar")
 MOD_COUNT = "Vote count<br>Elm (2): Birch, Damson<br>Not voting (3): Alder, Cedar, Elm"
 ENDED = '[[days]]\nday = 1\nstart_post = 0\nend_post = 10\n\n[[deaths]]\nplayer = "Elm"\nphase = "day 1"\n'
 KIND_THREADS = {  # kind -> (posts, game file tables, extra), each with a note beside the doubt
-    "possible_hammer": ({1: ("Damson", NOTE_VOTE), 2: ("Birch", VOTE.format("Elm")), 3: ("Cedar", VOTE.format("Elm")),
+    "possible_hammer": ({1: ("Elm", NOTE_VOTE), 2: ("Birch", VOTE.format("Elm")), 3: ("Cedar", VOTE.format("Elm")),
                          4: ("Alder2", VOTE.format("Elm"))}, OPEN_DAY, ""),
-    "doubtful_decision": ({1: ("Alder", NOTE_VOTE), 2: ("Birch", VOTE.format("Elm")), 3: ("Cedar", VOTE.format("Elm")),
+    "doubtful_decision": ({1: ("Elm", NOTE_VOTE), 2: ("Birch", VOTE.format("Elm")), 3: ("Cedar", VOTE.format("Elm")),
                            4: ("Damson", VOTE.format("Elmm"))}, OPEN_DAY, ""),
     "moderator_disagrees": ({1: ("Birch", VOTE.format("Elm")), 2: ("Cedar", VOTE.format("Elm")), 4: ("Mod", MOD_COUNT),
-                             6: ("Alder", NOTE_VOTE)}, OPEN_DAY, 'moderators = ["Mod"]'),
+                             6: ("Elm", NOTE_VOTE)}, OPEN_DAY, 'moderators = ["Mod"]'),
     "unexplained_ending": ({1: ("Birch", VOTE.format("Elm")), 2: ("Cedar", VOTE.format("Elm")),
-                            3: ("Damson", NOTE_VOTE)}, ENDED, ""),
+                            3: ("Elm", NOTE_VOTE)}, ENDED, ""),
 }
 
 
@@ -209,3 +211,28 @@ def test_votes_naming_an_account_that_votes_without_a_seat_reach_status_as_a_pos
     assert doubt["why"].endswith("the votes naming Rowan, an account that votes without a seat, are a majority if "
                                  "it holds one (3 of 3)")
     assert doubt["why"] in invoke("status", game, "--db", db).output.split("needs you")[1]
+
+
+def test_votes_that_could_not_be_placed_are_one_wildcard_doubt_as_the_thread_grows(synced):
+    # Birch and Cedar vote Elm (2 of 3); Damson's vote names nobody; "Alder2", unlisted, votes too
+    posts = thread({1: ("Birch", VOTE.format("Elm")), 2: ("Cedar", VOTE.format("Elm")),
+                    3: ("Damson", VOTE.format("the quiet one")),
+                    5: ("Alder2", VOTE.format("whoever"))})
+    game, db = synced(posts)
+    (doubt,) = doubts_of(game, db)
+    assert (doubt["kind"], doubt["post"], doubt["target"]) == ("possible_hammer", 3, "Elm")
+    assert doubt["why"] == ("1 vote not counted could each be for any wagon: Damson's 'vote the "
+                            "quiet one' (post 3: unknown name); counted for Elm (2 of 3), they make "
+                            "a majority (3): check who cast them and whom they name")
+    assert doubt["why"] in invoke("status", game, "--db", db).output.split("needs you")[1]
+    assert doubts_of(game, db, "--at-post", 2) == []  # as of post 2 nothing could be placed yet
+    # the day closed without a decision: said again at its end, with every wildcard then standing
+    ended = OPEN_DAY + "end_post = 10\n"
+    game.write_text(game.read_text(encoding="utf-8").replace(OPEN_DAY, ended), encoding="utf-8")
+    found = doubts_of(game, db)
+    wild = [(d["kind"], d["post"]) for d in found]
+    assert wild == [("possible_hammer", 3), ("possible_hammer", 10)]
+    assert found[1]["why"].startswith("the day ended at post 10 without a majority in Votal's "
+                                      "count; 2 votes not counted could each be for any wagon: "
+                                      "Damson's")
+    assert "Alder2's 'vote whoever' (post 5: not a player" in found[1]["why"]

@@ -108,8 +108,9 @@ def test_update_writes_the_takeover_as_a_cited_replacement_once():
 
 
 def test_count_warns_and_update_writes_on_a_real_store(tmp_path):
-    """End to end on a SQLite store: `votal count` says who seems to hold the seat (the votes are not counted
-    until the file lists the account); `votal update` writes it; then the warning is gone and the votes count."""
+    """End to end on a SQLite store: `votal count` says who seems to hold the seat and counts its
+    votes for the seat, with a note; `votal update` writes it; then the warning is gone and the votes
+    count."""
     import json
     from datetime import UTC, datetime, timedelta
 
@@ -139,6 +140,12 @@ def test_count_warns_and_update_writes_on_a_real_store(tmp_path):
     warned = [w for w in before["warnings"] if w["kind"] == "takeover"]
     assert len(warned) == 1 and warned[0]["post"] == 4
     assert warned[0]["message"].startswith("Quietfox seems to hold Bell's seat (the counts at posts 5, 7 place Bell")
+    assert "Votal counts its votes for the seat from post 4" in warned[0]["message"]
+    assert "Bell" in next(w for w in before["wagons"] if w["target"] == "Ash")["voters"]
+    (note,) = [d for d in [*before["doubts"], *before.get("notes", ())] if "is counted in" in d["why"]]
+    assert (note["kind"], note["post"], note["target"]) == ("note", 4, "Bell")
+    assert note["why"].startswith("Quietfox is counted in Bell's seat from post 4: the counts at "
+                                  "posts 5, 7")
     with store.open_db(db) as opened:  # `votal update` after its sync (the thread here is already stored)
         report = update_from_store(path, opened, now=start + timedelta(days=1))
     assert any("Quietfox replaces Bell from post 4" in line for line in report.written)

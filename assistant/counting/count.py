@@ -10,6 +10,13 @@ from typing import TYPE_CHECKING
 from assistant.counting.checks import GameWarning, check_corrections, check_days, check_outcomes
 from assistant.counting.clock import Timeline, phase_at
 from assistant.counting.doubts import doubts_only, find_doubts
+from assistant.counting.takeovers import (
+    Takeover,
+    could_take_over,
+    find_seat_holders,
+    find_takeovers,
+    with_holders,
+)
 from assistant.counting.tally import GameReplay
 from assistant.counting.votal import Votal, to_json
 from assistant.counting.votecounts import PostedCount, describe_checks, learn_counts
@@ -82,6 +89,19 @@ class StoredGame:
         timeline = Timeline(game, self.ruleset, night)
         return StoredGame(self.posts, roster, self.ruleset, self.counts, timeline)
 
+    def holding(self, game: Game, *,
+                at_post: int | None) -> tuple[Game, StoredGame, tuple[Takeover, ...]]:
+        """``game`` as counted as of ``at_post``: with the seats the moderator's counts up to then
+        show held by an account the file does not list (:mod:`takeovers`), each its seat's
+        replacement from the account's first post; the thread read for that game (this one when
+        there are none); and those holders. Worked out once a moment and a game file."""
+        key = ("holders", at_post, game.players)
+        if key not in self._replays:
+            holders = tuple(_seat_holders(game, self, at_post))
+            taken = with_holders(game, holders) if holders else game
+            self._replays[key] = (taken, self.fresh(taken) if holders else self, holders)
+        return self._replays[key]
+
     def replay(self, game: Game, *, at_post: int | None, at_time: datetime | None) -> GameReplay:
         """The game replayed as of a point (its days replayed when asked, each once). The roster's learned
         spellings are part of the key: a count that learns from the moderator's counts replays afresh."""
@@ -106,6 +126,16 @@ def load_stored_game(game: Game, db: Store) -> StoredGame:
     if ruleset.day_start == "moderator_post":
         night = load_night_posts(db, game.key, game.moderators)
     return StoredGame(posts, roster, ruleset, counts, Timeline(game, ruleset, night))
+
+
+def _seat_holders(game: Game, stored: StoredGame, at_post: int | None) -> list[Takeover]:
+    """The seats held by an account the game file does not list, as the counts up to ``at_post``
+    show (looked for only when an unlisted account voted after some seat went silent)."""
+    posts = [p for p in stored.posts if at_post is None or p.number <= at_post]
+    if not game.players or not could_take_over(game, posts):
+        return []
+    counts = {n: c for n, c in stored.counts.items() if at_post is None or n <= at_post}
+    return find_seat_holders(game, stored.ruleset, posts, roster=stored.roster, counts=counts)
 
 
 def post_authors(posts: Sequence[ReadPost]) -> dict[tuple[str, str | None], int]:
@@ -179,8 +209,6 @@ def _takeover_warnings(game: Game, stored: StoredGame, days: Sequence[int]) -> l
     account, a replacement never announced): its votes are refused until the game file lists it. Looked for
     only when such a vote falls in the days shown and some seat went silent before it, with the counts up to
     the days' end."""
-    from assistant.counting.takeovers import could_take_over, find_takeovers
-
     shown = [game.day(d) for d in days]
     bounded = bool(shown) and all(d is not None and d.start_post is not None for d in shown)
     first = min(d.start_post for d in shown) if bounded else None
@@ -191,9 +219,9 @@ def _takeover_warnings(game: Game, stored: StoredGame, days: Sequence[int]) -> l
     return [
         GameWarning(
             "takeover",
-            f"{t.account} seems to hold {t.seat}'s seat ({t.words()}): its votes are not counted until the game "
-            f"file lists it; `votal update` writes it, or add {{name = \"{t.account}\", post = {t.post}}} to "
-            f"{t.seat}'s replacements",
+            f"{t.account} seems to hold {t.seat}'s seat ({t.words()}): Votal counts its votes "
+            f"for the seat from post {t.post}; `votal update` writes it, or add "
+            f"{{name = \"{t.account}\", post = {t.post}}} to {t.seat}'s replacements",
             post=t.post,
         )
         for t in find_takeovers(game, stored.ruleset, stored.posts, {}, roster=stored.roster, counts=counts)
@@ -203,6 +231,7 @@ def _takeover_warnings(game: Game, stored: StoredGame, days: Sequence[int]) -> l
 def _outcome_warnings(game: Game, stored: StoredGame, day: int, now: datetime | None) -> list[GameWarning]:
     """Checks against the computed outcomes of ``day`` and the days before it, each replayed whole."""
     known = [d for d in range(1, day + 1) if not undeclared(game, stored.timeline, d) or (d == 1 and not game.days)]
+    game, stored, _ = stored.holding(game, at_post=None)  # the seats as the count counts them
     replay = stored.replay(game, at_post=None, at_time=now)
     votals = [replay.day(d).votal for d in known]
     return check_outcomes(game, votals, counted_day=day, authors={p.number: p.author for p in stored.posts})
@@ -286,10 +315,12 @@ def count_game(
     """Votals of ``days`` (default: every declared day up to the current one), replayed from stored posts
     (``stored``: the thread already read by this command; else it is read here)."""
     stored = stored or load_stored_game(game, db)
-    ruleset, roster, timeline = stored.ruleset, stored.roster, stored.timeline
-    posts = [p for p in stored.posts if at_post is None or p.number <= at_post]  # never look past the as-of post
     if days is None:
         days = range(1, current_day(game, db, at_time=at_time, stored=stored) + 1)
+    # a seat the moderator's counts show held by an unlisted account is counted as theirs
+    game, stored, holders = stored.holding(game, at_post=at_post)
+    ruleset, roster, timeline = stored.ruleset, stored.roster, stored.timeline
+    posts = [p for p in stored.posts if at_post is None or p.number <= at_post]  # never look past the as-of post
     for day in days:
         require_declared(game, timeline, day)
     learning = None
@@ -305,13 +336,15 @@ def count_game(
     votals = [replay.day(day).votal for day in days]
     checks = learning.disagreements if learning is not None else {}
     votals = [replace(v, count_checks=tuple(checks[v.day])) if checks.get(v.day) else v for v in votals]
-    return [with_doubts(v, game, ruleset) for v in votals]
+    return [with_doubts(v, game, ruleset, holders) for v in votals]
 
 
-def with_doubts(votal: Votal, game: Game, ruleset: Ruleset) -> Votal:
+def with_doubts(votal: Votal, game: Game, ruleset: Ruleset,
+                holders: Sequence[Takeover] = ()) -> Votal:
     """The votal with its doubts, and its outcome's ``doubt`` kept only when a doubt puts the decision in
-    question (a reading the replay marked but the calibration calls a note, a prefix, is dropped there)."""
-    found = find_doubts(votal, game, ruleset)
+    question (a reading the replay marked but the calibration calls a note, a prefix, is dropped there).
+    ``holders``: the seats counted as held by an account the game file does not list."""
+    found = find_doubts(votal, game, ruleset, holders)
     outcome = votal.outcome
     if outcome is not None:
         first = next(iter(doubts_only(found)), None)

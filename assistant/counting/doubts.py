@@ -10,7 +10,11 @@ The kinds:
 - ``possible_hammer``: a vote Votal did not count (for any reason but the moderator's own post or a day
   already over) that, counted, would give its wagon a majority (or No Lynch its majority) at that post,
   together with the other uncounted votes still standing then. A moderator states it so: "if that vote
-  counts, the day is over".
+  counts, the day is over". Votes that could not be placed at all (an account the game file does
+  not list, a name that could not be read) are wildcards: each could be for any wagon, so on a day no
+  counted majority decided, when at some post enough of them stand to give the leading wagon (or No
+  Lynch) its majority, that is one possible hammer at that post, and again at the day's end when the
+  day closed without a decision.
 - ``doubtful_decision``: the vote that decided the day was read through a weak step (a guess at a name, a
   spelling learnt from a count, a broken tag, an account the game file does not list under that spelling).
 - ``moderator_disagrees``: the moderator's latest count before Votal's decision (or the day's end) puts a
@@ -27,7 +31,7 @@ or an alert.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,10 +80,16 @@ class Doubt:
         return f"{where}{self.why}"
 
 
-def find_doubts(votal: Any, game: Any, ruleset: Any) -> tuple[Doubt, ...]:
-    """Every doubt and note of ``votal`` (a replayed day), doubts first, each in post order."""
+def find_doubts(votal: Any, game: Any, ruleset: Any,
+                holders: Sequence[Any] = ()) -> tuple[Doubt, ...]:
+    """Every doubt and note of ``votal`` (a replayed day), doubts first, each in post order.
+    ``holders``: the seats counted as held by an account the game file does not list
+    (``takeovers.Takeover``)."""
+    hammers = _possible_hammers(votal, game, ruleset)
     found = [
-        *_possible_hammers(votal, game, ruleset),
+        *hammers,
+        *_wildcard_hammers(votal, game, ruleset, hammers),
+        *_seats_learned(votal, holders),
         *_doubtful_decision(votal),
         *_moderator_disagrees(votal, game, ruleset),
         *_lynch_not_recorded(votal, game),
@@ -265,6 +275,196 @@ def _looks_like(typed: str, names: Sequence[str]) -> bool:
 
 _LOOKS_LIKE_MIN = 2
 _LOOKS_LIKE_SCORE = 80
+
+
+# -- wildcards: votes that could not be placed ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Wildcard:
+    """An uncounted vote by a voter who is, or may be, a seat: for ``named`` when the name was read
+    (a living seat; None with ``no_elimination``), else for any wagon (``free``)."""
+
+    action: Any
+    weight: float
+    free: bool
+    named: str | None
+
+    def could_be_for(self, target: str | None) -> bool:
+        # players spell their own name so that it reads: a name that did not read names someone else
+        return self.named == target if not self.free else target != self.action.voter
+
+    def said(self) -> str:
+        who = self.action.voter or self.action.author
+        return f"{who}'s {self.action.text!r} (post {self.action.post}: {self.action.why_not})"
+
+
+# Why a seat's vote was not placed, when the name itself could not be read: it may name any wagon.
+_UNPLACED_NAME = ("unknown name", "ambiguous", "several targets", "cut-off name")
+
+
+def _wildcard_of(action: Any, living: Collection[str],
+                 weights: Mapping[str, float]) -> _Wildcard | None:
+    """The wildcard an uncounted vote is, or None: an account the game file does not list (not a
+    player, a look-alike, an account outside its turn) may hold a seat; a living seat's vote whose
+    name could not be read may name anyone."""
+    if action.counted or action.action != "vote" or action.why_not in _NOT_A_VOTE:
+        return None
+    if action.voter is None:
+        named = action.target if action.target in living else None
+        free = named is None and not action.no_elimination
+        return _Wildcard(action, 1.0, free, named)
+    if action.voter in living and action.target is None and not action.no_elimination \
+            and (action.why_not or "").startswith(_UNPLACED_NAME):
+        return _Wildcard(action, weights.get(action.voter, 1.0), True, None)
+    return None
+
+
+def _wildcard_hammers(votal: Any, game: Any, ruleset: Any, hammers: Sequence[Doubt]) -> list[Doubt]:
+    """On a day no counted majority decided (still open, or closed without one): one doubt at the
+    first post where the wildcards standing (the uncounted votes of distinct voters who are, or may
+    be, seats) could give a wagon, or No Lynch, its majority, unless a possible hammer already stands
+    by then; and one at the day's end when the day closed without a decision and they still could."""
+    if not ruleset.threshold or "majority" not in ruleset.early_end:
+        return []
+    weights = {s.name: float(s.vote_weight) for s in game.players}
+    outcome = votal.outcome
+    if outcome is not None and outcome.reason in (*_DECIDED_BY_VOTES, *_DECIDED_OTHERWISE):
+        # chosen on half A: on days a counted majority decided, every wildcard doubt sat on a day
+        # decided right (the wildcard could only have hammered the same wagon a few posts earlier)
+        return []
+    changes = sorted(votal.changes, key=lambda c: c.post)
+    state: dict[str, tuple[str | None, ...]] = {}
+    wild: dict[str, _Wildcard] = {}
+    found: list[Doubt] = []
+    index = 0
+    living: Collection[str] = ()
+    for action in votal.actions:
+        while index < len(changes) and changes[index].post <= action.post:
+            state[changes[index].voter] = tuple(t for t, _ in changes[index].votes)
+            index += 1
+        living = alive_seats(game, votal.day, at_post=action.post)
+        _track(wild, action, living, weights)
+        if found or not wild:
+            continue
+        if any(d.kind == POSSIBLE_HAMMER and (d.post or 0) <= action.post for d in hammers):
+            return []  # the moderator is already asked to look at this day's uncounted votes
+        reach = _reach(state, wild, living, weights, ruleset)
+        if reach is not None:
+            found.append(_wildcard_doubt(action.post, reach, wild, ""))
+    end = _closed_undecided(votal, game)
+    if end is not None and wild:
+        living = alive_seats(game, votal.day, at_post=end)
+        reach = _reach(state, wild, living, weights, ruleset)
+        if reach is not None:
+            lead = f"the day ended at post {end} without a majority in Votal's count; "
+            found.append(_wildcard_doubt(end, reach, wild, lead))
+    return found
+
+
+def _track(wild: dict[str, _Wildcard], action: Any, living: Collection[str],
+           weights: Mapping[str, float]) -> None:
+    """The wildcards after ``action``: a voter's later vote or unvote replaces its uncounted one."""
+    if action.action not in ("vote", "unvote") or action.why_not in _NOT_A_VOTE:
+        return
+    key = action.voter or f"account {action.author}"
+    # an account the file lists from some post on votes as its seat from there
+    wild.pop(f"account {action.author}", None)
+    wild.pop(key, None)
+    card = _wildcard_of(action, living, weights)
+    if card is not None:
+        wild[key] = card
+
+
+@dataclass(frozen=True)
+class _Reach:
+    target: str | None  # None: No Lynch
+    votes: float  # counted
+    needed: int
+    added: tuple[str, ...]  # the wildcards' keys that would go to it
+
+
+def _reach(state, wild: Mapping[str, _Wildcard], living: Collection[str],
+           weights: Mapping[str, float], ruleset: Any) -> _Reach | None:
+    """The wagon the wildcards could bring to its majority, closest first (None: none can); none
+    when a counted wagon already has one (the day is decided in Votal's count)."""
+    counts, _ = _standing_with(state, {}, living, weights)
+    majority = ruleset.majority_for(len(living))
+    targets: list[str | None] = sorted(living) + ([None] if ruleset.no_elimination_vote else [])
+    best: _Reach | None = None
+    for target in targets:
+        needed = majority if target is not None else ruleset.no_elimination_needed(majority)
+        votes = counts.get(target, 0.0)
+        if votes >= needed:
+            return None
+        added = tuple(key for key, card in wild.items()
+                      if card.could_be_for(target) and target not in state.get(key, ())
+                      and (card.action.voter is None or card.action.voter in living))
+        gain = sum(wild[key].weight for key in added)
+        closer = best is None or needed - votes < best.needed - best.votes
+        if added and votes + gain >= needed and closer:
+            best = _Reach(target, votes, needed, added)
+    return best
+
+
+def _wildcard_doubt(post: int, reach: _Reach, wild: Mapping[str, _Wildcard], lead: str) -> Doubt:
+    wagon = "No Lynch" if reach.target is None else reach.target
+    cards = [wild[key] for key in reach.added]
+    gain = sum(card.weight for card in cards)
+    plural = "s" if len(cards) > 1 else ""
+    return Doubt(post, POSSIBLE_HAMMER, reach.target,
+                 f"{lead}{len(cards)} vote{plural} not counted could each be for any wagon: "
+                 f"{'; '.join(card.said() for card in cards)}; counted for {wagon} "
+                 f"({show_votes(reach.votes)} of {reach.needed}), they make a majority "
+                 f"({show_votes(reach.votes + gain)}): check who cast them and whom they name")
+
+
+def _closed_undecided(votal: Any, game: Any) -> int | None:
+    """The day's end post, when the game file records it (as of this count) and no count of votes
+    decided the day."""
+    declared = game.day(votal.day)
+    if declared is None or declared.end_post is None:
+        return None
+    if votal.as_of_post is not None and votal.as_of_post < declared.end_post:
+        return None
+    outcome = votal.outcome
+    if outcome is not None and outcome.reason in _DECIDED_BY_VOTES:
+        return None
+    return declared.end_post
+
+
+# Outcomes a count of votes reached at a post, and those a rule or a ruling gave (no wildcard
+# changes them).
+_DECIDED_BY_VOTES = frozenset({Reason.MAJORITY, Reason.UNANIMOUS_MINUS_ONE, Reason.SLEEP_MAJORITY})
+_DECIDED_OTHERWISE = frozenset({Reason.JUDGE, Reason.LOOSE_CANNON, Reason.MODKILL,
+                                Reason.MODERATOR})
+
+
+# -- seats learned from the moderator's counts ------------------------------------------------
+
+
+def _seats_learned(votal: Any, holders: Sequence[Any]) -> list[Doubt]:
+    """A note where an account the game file does not list first votes as the seat the moderator's
+    counts show it holding; a doubt when its vote decided the day (the file may say otherwise)."""
+    by_account = {h.account: h for h in holders}
+    deciding = deciding_action(votal)
+    found: list[Doubt] = []
+    for action in votal.actions:
+        holder = by_account.pop(action.author, None)
+        if holder is None:
+            continue
+        said = (f"{action.author} is counted in {holder.seat}'s seat from post {holder.post}: "
+                f"{holder.words()}; `votal update` writes it into the game file")
+        found.append(Doubt(action.post, NOTE, holder.seat, said))
+    for holder in holders:
+        if deciding is None or deciding.author != holder.account:
+            continue
+        wagon = deciding.target or "No Lynch"
+        why = (f"the vote that decided the day, {holder.account}'s {deciding.text!r} for {wagon}, "
+               f"counts for {holder.seat}'s seat only as the moderator's counts show it (the game "
+               "file does not list it): check it before closing the day")
+        found.append(Doubt(deciding.post, DOUBTFUL_DECISION, deciding.target, why))
+    return found
 
 
 # -- the deciding vote ---------------------------------------------------------------------------------------

@@ -49,7 +49,9 @@ class Takeover:
             return (f"{self.account} posts from post {self.post} as the listed {self.seat} spelled otherwise; "
                     f"no account of {self.seat} has posted")
         if self.by == "name":
-            return f"{at} list {self.account} where {self.seat} was; {self.account} posts from post {self.post}"
+            verb = "lists" if len(self.counts) == 1 else "list"
+            return (f"{at} {verb} {self.account} where {self.seat} was; {self.account} posts from "
+                    f"post {self.post}")
         return (f"{at} place {self.seat} where {self.account} votes; {self.seat} posts no more from post "
                 f"{self.post}, when {self.account} starts")
 
@@ -196,6 +198,40 @@ def find_spelled(game: Game, ruleset: Any, posts: Sequence[Any], *, roster: Rost
         if account in candidates and account != seat.name:
             found.setdefault(account, []).append(Takeover(seat.name, account, candidates[account], (), "spelled"))
     return [takeovers[0] for takeovers in found.values() if len(takeovers) == 1]  # one account, one seat
+
+
+def find_seat_holders(game: Game, ruleset: Any, posts: Sequence[Any], *,
+                      roster: Roster | None = None,
+                      counts: Mapping[int, PostedCount] | None = None,
+                      bodies: Mapping[int, str] | None = None) -> list[Takeover]:
+    """Every seat an unlisted account holds, as the count and `votal update` both take them: a
+    listed name's own account first (:func:`find_spelled`: a seat it holds is no other account's
+    takeover), then the takeovers the moderator's counts show (``counts``, else read from
+    ``bodies``)."""
+    spelled = find_spelled(game, ruleset, posts, roster=roster)
+    held = {t.seat for t in spelled} | {t.account for t in spelled}
+    shown = find_takeovers(game, ruleset, posts, bodies or {}, roster=roster, counts=counts)
+    return spelled + [t for t in shown if t.seat not in held and t.account not in held]
+
+
+def with_holders(game: Game, holders: Sequence[Takeover]) -> Game:
+    """``game`` with each holder's account as its seat's replacement from the holder's first post,
+    as `votal update` would write it (an account the seat already lists is left as the file has
+    it)."""
+    from dataclasses import replace
+
+    new = {t.seat: t for t in holders}
+    seats = []
+    for seat in game.players:
+        holder = new.get(seat.name)
+        listed = {fold_name(a) for a in seat.accounts}
+        if holder is None or fold_name(holder.account) in listed:
+            seats.append(seat)
+            continue
+        posts = seat.replacement_posts or (None,) * len(seat.replacements)
+        seats.append(replace(seat, replacements=(*seat.replacements, holder.account),
+                             replacement_posts=(*posts, holder.post)))
+    return replace(game, players=tuple(seats))
 
 
 def _named(count: PostedCount, roster: Roster, living: frozenset[str], by_fold: Mapping[str, str],

@@ -379,15 +379,11 @@ def update_from_store(path: str | Path, db: Store, *, now: datetime) -> UpdateRe
         return count_game(counted, db, days=[day], at_time=now)[0]
 
     def takeovers(updated: Game) -> list[Takeover]:
-        from assistant.counting.takeovers import find_spelled, find_takeovers
+        from assistant.counting.takeovers import find_seat_holders
 
         bodies = store.moderator_bodies(db, updated.key, updated.moderators)
         posts = store.load_read_posts(db, updated.key)
-        # a listed name's own account first: a seat it holds is no other account's takeover
-        spelled = find_spelled(updated, ruleset_for(updated), posts)
-        held = {t.seat for t in spelled} | {t.account for t in spelled}
-        return spelled + [t for t in find_takeovers(updated, ruleset_for(updated), posts, bodies)
-                          if t.seat not in held and t.account not in held]
+        return find_seat_holders(updated, ruleset_for(updated), posts, bodies=bodies)
 
     return plan_update(text, posts, path=path, count_day=count_day, clocked=clocked, takeovers=takeovers,
                        posts_per_page=per_page)
