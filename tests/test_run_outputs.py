@@ -96,7 +96,7 @@ def test_run_once_on_synced_games_writes_pages_and_drafts_then_only_what_changed
     rewritten = {name for name, stamp in outputs(tmp_path).items() if written.get(name) != stamp}
     busy_page = {f"site/busy/{name}" for name in ("index.html", "votal.json", "summary.json", "style.css",
                                                    "countdown.js")}
-    assert rewritten == {*busy_page, "site/index.html", "site/style.css", "drafts/busy-votal.txt"}
+    assert rewritten == {*busy_page, "drafts/busy-votal.txt"}  # the index shows the same day: left alone
     assert "Cedar" in (tmp_path / "drafts" / "busy-votal.txt").read_text(encoding="utf-8")
 
 
@@ -154,3 +154,16 @@ def test_site_writes_the_layout_run_writes_and_serve_answers_at_the_root(forums,
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def test_the_index_is_written_again_when_a_games_day_ends(forums, board, tmp_path) -> None:
+    quiet, busy = write_games(tmp_path, board.base_url)
+    run_once([quiet, busy], tmp_path)
+    index = tmp_path / "site" / "index.html"
+    assert "ended" not in index.read_text(encoding="utf-8")
+    text = quiet.read_text(encoding="utf-8")
+    quiet.write_text(text.replace(DAY_ONE, DAY_ONE + "end_post = 10\n"), encoding="utf-8")
+    run_once([quiet, busy], tmp_path)
+    listed = index.read_text(encoding="utf-8")
+    assert listed.count('<span class="tag">ended</span>') == 1
+    assert listed.index("The Busy Game") < listed.index("The Quiet Game") < listed.index("ended")  # by title

@@ -501,10 +501,12 @@ def site(game_file: str, db_file: str, out_dir: str) -> None:
     """
     from pathlib import Path
 
-    from assistant.output.site import publish_game
+    from assistant.output.site import page_folder, publish_site, write_index
 
     game, db = load_stored(game_file, db_file)
-    folder = publish_game(game, db, out_dir, generated_at=now_utc())
+    folder, moment = page_folder(out_dir, game), now_utc()
+    publish_site(game, db, folder, generated_at=moment)
+    write_index(out_dir)
     click.echo(f"Wrote {folder}/ and the index of games, {Path(out_dir) / 'index.html'}")
 
 

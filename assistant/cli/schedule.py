@@ -462,7 +462,7 @@ class Runner:
         for output in (hook for hook in self.regenerate if isinstance(hook, GameOutput)):
             output.keep_shared()
             fingerprint = hashlib.sha1(repr((state, output.inputs(game))).encode()).hexdigest()
-            target = str(output.target(game).resolve())
+            target = os.path.abspath(output.target(game))  # no symlinks resolved: no system call
             written = store.load_output_fingerprint(db, game.key, target)
             if written != fingerprint or not all(path.exists() for path in output.files(game)):
                 stale.append((output, target, fingerprint))
@@ -557,7 +557,7 @@ class SitePages(GameOutput):
         from assistant.output.site import INDEX_FILES, write_index
 
         if not all((Path(self.site_dir) / name).exists() for name in INDEX_FILES):
-            write_index(self.site_dir, generated_at=self.now())
+            write_index(self.site_dir)
 
     def __call__(self, game: Game, db: store.Store, counted: Counted | None = None) -> None:
         from assistant.output.site import publish_game

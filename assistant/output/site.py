@@ -313,29 +313,24 @@ def build_site(
         no_elimination_label=no_elimination_label,
     )
     files = {"index.html": page, "votal.json": json_safe(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"}
-    files[SUMMARY_FILE] = _summary_json(game.title, generated_at, public[-1] if public else None)
+    files[SUMMARY_FILE] = _summary_json(game.title, public[-1] if public else None)
     for name in STATIC_FILES:
         files[name] = _read_static(name)
     return files
 
 
-def _summary_json(title: str, generated_at: datetime, current: Mapping[str, Any] | None) -> str:
-    """What the site's index shows of a game: its title, current day, whether that day is decided, when."""
-    summary = {
-        "title": title,
-        "current_day": current["day"] if current else None,
-        "decided": bool(current and current["outcome"]),
-        "generated_at": iso_utc(generated_at),
-    }
+def _summary_json(title: str, current: Mapping[str, Any] | None) -> str:
+    """What the site's index shows of a game: its title, its current day and whether that day is decided
+    (no time: the index is written again only when one of these changes)."""
+    summary = {"title": title, "current_day": current["day"] if current else None,
+               "decided": bool(current and current["outcome"])}
     return json_safe(json.dumps(summary, ensure_ascii=False)) + "\n"
 
 
-def build_index(games: Sequence[Mapping[str, Any]], *, generated_at: datetime) -> dict[str, str]:
+def build_index(games: Sequence[Mapping[str, Any]]) -> dict[str, str]:
     """The site's index page (relative path -> text) from each game's summary (``folder`` added), by title."""
     listed = sorted(games, key=lambda g: (str(g.get("title", "")).casefold(), g["folder"]))
-    page = _page_environment().get_template("games.html.j2").render(
-        games=listed, generated_at=iso_utc(generated_at)
-    )
+    page = _page_environment().get_template("games.html.j2").render(games=listed)
     return {"index.html": page, "style.css": _read_static("style.css")}
 
 
@@ -355,13 +350,13 @@ def gather_index(site_dir: str | Path) -> list[dict[str, Any]]:
 _index_lock = threading.Lock()  # worker threads of one `votal run` finish pages at once
 
 
-def write_index(site_dir: str | Path, *, generated_at: datetime) -> Path:
+def write_index(site_dir: str | Path) -> Path:
     """Write the site's index of the games its folder holds; returns its path. Each file is replaced whole,
     through a temporary file of its own: two processes (cron's `votal run` and `votal site`) may write it."""
     out = Path(site_dir)
     out.mkdir(parents=True, exist_ok=True)
     with _index_lock:
-        for name, text in build_index(gather_index(out), generated_at=generated_at).items():
+        for name, text in build_index(gather_index(out)).items():
             handle, temporary = tempfile.mkstemp(prefix=f".{name}.", dir=out)
             with os.fdopen(handle, "w", encoding="utf-8") as partial:
                 partial.write(text)
@@ -522,9 +517,12 @@ def publish_site(
 
 
 def publish_game(game: Any, db: Any, site_dir: str | Path, *, generated_at: datetime, stored: Any = None) -> Path:
-    """Write a game's page into its folder of the site (:func:`page_folder`) and the site's index again;
-    returns the page's folder."""
+    """Write a game's page into its folder of the site (:func:`page_folder`), and the site's index when what
+    it shows of the game changed or it is missing; returns the page's folder."""
     folder = page_folder(site_dir, game)
+    summary = folder / SUMMARY_FILE
+    before = summary.read_bytes() if summary.exists() else None
     publish_site(game, db, folder, generated_at=generated_at, stored=stored)
-    write_index(site_dir, generated_at=generated_at)
+    if summary.read_bytes() != before or not all((Path(site_dir) / name).exists() for name in INDEX_FILES):
+        write_index(site_dir)
     return folder
