@@ -356,7 +356,7 @@ def votal_env() -> dict[str, str]:
     """The environment of a CLI run: with a bytecode cache (as after ``pip install``), kept out of the repo."""
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env.pop("PYTHONPATH", None)  # each side runs the package of its own venv, never a checkout ahead of it
+    env.pop("PYTHONPATH", None)  # each side runs its own venv's package, no checkout ahead of it
     env["PYTHONPYCACHEPREFIX"] = str(Path(tempfile.gettempdir()) / "votal-bench-pycache")
     return env
 
@@ -595,7 +595,7 @@ class Bench:
 
     # 3b
     def new(self) -> None:
-        """`votal new` on the largest thread (issue 34): a first game file from an empty store, min_interval 0."""
+        """`votal new` of the largest thread (issue 34): a game file from an empty store."""
         self.forum.show(self.big.thread_id, self.big_posts)
         url = self.forum.thread_url(self.big.thread_id)
         serial = iter(range(1_000_000))
@@ -605,8 +605,9 @@ class Bench:
             n = next(serial)
             out = self.workdir / f"new-{n}.toml"
             before = self.forum.counts()
-            run = run_votal(side, "new", url, "-o", str(out), "--db", str(self.db(f"new-{n}", side)),
-                            "--ruleset", "mafiascum", "--min-interval", "0", "--format", "json")
+            db = str(self.db(f"new-{n}", side))
+            run = run_votal(side, "new", url, "-o", str(out), "--db", db, "--ruleset", "mafiascum",
+                            "--min-interval", "0", "--format", "json")
             after = self.forum.counts()
             texts.setdefault(side.label, out.read_text(encoding="utf-8"))
             return run, after["pages"] + after["robots"] - before["pages"] - before["robots"]
@@ -614,10 +615,11 @@ class Bench:
         results = self.each(new)
         cpu = [median(r[0].cpu for r in runs) for runs in results]
         same = len(set(texts.values())) == 1
-        self.add(f"`votal new` of the largest game ({self.big_posts} posts), min_interval 0, one subprocess"
-                 + ("" if len(self.sides) == 1 else f" (game files {'the same' if same else 'DIFFER'})"),
-                 [f"{c:.2f} s CPU ({median(r[0].wall for r in runs):.2f} s wall), {requests_text(runs[0][1])}"
-                  for c, runs in zip(cpu, results, strict=True)], ratio=self.ratio(cpu))
+        files = "" if len(self.sides) == 1 else f" (game files {'the same' if same else 'DIFFER'})"
+        figures = [f"{c:.2f} s CPU ({median(r[0].wall for r in runs):.2f} s wall), "
+                   f"{requests_text(runs[0][1])}" for c, runs in zip(cpu, results, strict=True)]
+        self.add(f"`votal new` of the largest game ({self.big_posts} posts), min_interval 0, one "
+                 f"subprocess{files}", figures, ratio=self.ratio(cpu))
 
     # 4
     def count(self) -> None:

@@ -1,8 +1,8 @@
-"""`votal run` keeps each game's page and draft present and current, through the real CLI on loopback threads.
+"""`votal run` keeps each game's page and draft present and current (real CLI, loopback threads).
 
-Every round (`--once` included) writes what is missing or was written from another state; a round with nothing
-new rewrites nothing; one layout for `run --site` and `site --out`, with an index of games `votal serve`
-answers at `/`.
+Every round (`--once` included) writes what is missing or was written from another state; a round
+with nothing new rewrites nothing; one layout for `run --site` and `site --out`, with an index of
+games that `votal serve` answers at `/`.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def board():
 def forums(board) -> dict[str, Forum]:
     """Two games' threads on one loopback forum: ``quiet`` and ``busy`` (one page each)."""
     threads = {"quiet": Forum(make_posts(20)), "busy": Forum(make_posts(20))}
-    board.plug(lambda path, query, headers: threads[query.get("copy", "quiet")].respond(path, query, headers))
+    board.plug(lambda path, query, headers: threads[query["copy"]].respond(path, query, headers))
     return threads
 
 
@@ -58,7 +58,7 @@ def votal(*args) -> str:
 
 
 def outputs(folder: Path) -> dict[str, tuple[int, int]]:
-    """Each file of the site and the drafts by inode and modification time: a write replaces a file whole."""
+    """Each file of the site and the drafts by inode and modification time (a write replaces it)."""
     found = {}
     for path in [*folder.glob("site/**/*"), *folder.glob("drafts/*")]:
         if path.is_file():
@@ -72,7 +72,9 @@ def run_once(games: list[Path], tmp_path: Path) -> str:
                  "--drafts", tmp_path / "drafts", "--once")
 
 
-def test_run_once_on_synced_games_writes_pages_and_drafts_then_only_what_changed(forums, board, tmp_path) -> None:
+def test_run_once_on_synced_games_writes_pages_and_drafts_then_only_what_changed(
+    forums, board, tmp_path
+) -> None:
     games = write_games(tmp_path, board.base_url)
     forums["busy"].edit(3, VOTE.format("Birch"))
     for game in games:  # synced before: the run finds nothing new on the forum
@@ -94,9 +96,9 @@ def test_run_once_on_synced_games_writes_pages_and_drafts_then_only_what_changed
     forums["busy"].edit(20, VOTE.format("Cedar"))
     run_once(games, tmp_path)
     rewritten = {name for name, stamp in outputs(tmp_path).items() if written.get(name) != stamp}
-    busy_page = {f"site/busy/{name}" for name in ("index.html", "votal.json", "summary.json", "style.css",
-                                                   "countdown.js")}
-    assert rewritten == {*busy_page, "drafts/busy-votal.txt"}  # the index shows the same day: left alone
+    page = ("index.html", "votal.json", "summary.json", "style.css", "countdown.js")
+    busy_page = {f"site/busy/{name}" for name in page}
+    assert rewritten == {*busy_page, "drafts/busy-votal.txt"}  # the index is the same: left alone
     assert "Cedar" in (tmp_path / "drafts" / "busy-votal.txt").read_text(encoding="utf-8")
 
 
@@ -118,17 +120,21 @@ def test_a_changed_draft_template_rewrites_the_drafts_only(forums, board, tmp_pa
     (templates / "votal.j2").write_text("Day {{ day }}: a votal\n", encoding="utf-8")
     for game in games:
         text = game.read_text(encoding="utf-8")
-        game.write_text(text.replace("[fetch]", f'templates = "{templates}"\n\n[fetch]', 1), encoding="utf-8")
+        text = text.replace("[fetch]", f'templates = "{templates}"\n\n[fetch]', 1)
+        game.write_text(text, encoding="utf-8")
     run_once(games, tmp_path)
     written = outputs(tmp_path)
     (templates / "votal.j2").write_text("Day {{ day }}: our own votal\n", encoding="utf-8")
     run_once(games, tmp_path)
     rewritten = {name for name, stamp in outputs(tmp_path).items() if written.get(name) != stamp}
     assert rewritten == {"drafts/quiet-votal.txt", "drafts/busy-votal.txt"}
-    assert (tmp_path / "drafts" / "busy-votal.txt").read_text(encoding="utf-8") == "Day 1: our own votal"
+    draft = (tmp_path / "drafts" / "busy-votal.txt").read_text(encoding="utf-8")
+    assert draft == "Day 1: our own votal"
 
 
-def test_site_writes_the_layout_run_writes_and_serve_answers_at_the_root(forums, board, tmp_path) -> None:
+def test_site_writes_the_layout_run_writes_and_serve_answers_at_the_root(
+    forums, board, tmp_path
+) -> None:
     quiet, busy = write_games(tmp_path, board.base_url)
     db = tmp_path / "votal.db"
     votal("run", busy, "--db", db, "--site", tmp_path / "site", "--once")
@@ -138,8 +144,8 @@ def test_site_writes_the_layout_run_writes_and_serve_answers_at_the_root(forums,
     assert (tmp_path / "site" / "busy" / "index.html").is_file()  # the run's game stays listed
 
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
-    server = subprocess.Popen([sys.executable, "-m", "assistant", "serve", str(tmp_path / "site"), "--port", "0"],
-                              stdout=subprocess.PIPE, text=True, env=env)
+    serve = [sys.executable, "-m", "assistant", "serve", str(tmp_path / "site"), "--port", "0"]
+    server = subprocess.Popen(serve, stdout=subprocess.PIPE, text=True, env=env)
     try:
         base = server.stdout.readline().split(" at ", 1)[1].split(" ", 1)[0].rstrip("/")
 
@@ -166,4 +172,5 @@ def test_the_index_is_written_again_when_a_games_day_ends(forums, board, tmp_pat
     run_once([quiet, busy], tmp_path)
     listed = index.read_text(encoding="utf-8")
     assert listed.count('<span class="tag">ended</span>') == 1
-    assert listed.index("The Busy Game") < listed.index("The Quiet Game") < listed.index("ended")  # by title
+    # by title: the busy game, then the quiet one, whose day ended
+    assert listed.index("The Busy Game") < listed.index("The Quiet Game") < listed.index("ended")

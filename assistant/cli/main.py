@@ -255,7 +255,7 @@ def new(url: str, out: str, ruleset: str | None, zone: str | None, force: bool, 
 @click.argument("game_files", nargs=-1, required=True, type=click.Path(dir_okay=False, exists=True))
 @db_option
 @click.option("--site", "site_dir", type=click.Path(file_okay=False),
-              help="Keep the players' pages here: a folder per game file, and an index of the games.")
+              help="Keep the players' pages here: a folder per game file, an index of the games.")
 @click.option("--drafts", "drafts_dir", type=click.Path(file_okay=False),
               help="Keep each game's votal draft here (GAME-votal.txt).")
 @click.option("--follow", is_flag=True, help="After each change, write what the moderator announced into the "
@@ -497,7 +497,8 @@ def site(game_file: str, db_file: str, out_dir: str) -> None:
 
     \b
     Example:
-      votal site games/wh17.toml --out public/ && votal serve public/     # public/wh17/, public/index.html
+      votal site games/wh17.toml --out public/    # public/wh17/ and public/index.html
+      votal serve public/
     """
     from pathlib import Path
 

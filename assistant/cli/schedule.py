@@ -11,10 +11,10 @@ A game whose sync stored nothing new, whose game file is the same and whose cloc
 deadline near or past) stands still is not counted again: its alerts, page and draft would come out the
 same, so the run costs one conditional request and a few store reads (:meth:`Runner.run_game`).
 
-Every run, the first of a process included, leaves the game's page and draft (each a :class:`GameOutput`)
-present and current: one is written again when a file of it is missing or when the fingerprint it was
-written from (the game's state with the output's templates and the code's version, kept in the store)
-differs, and only then.
+Every run, the first of a process included, leaves the game's page and draft (each a
+:class:`GameOutput`) present and current: one is written again when a file of it is missing or when
+the fingerprint it was written from (the game's state with the output's templates and the code's
+version, kept in the store) differs, and only then.
 """
 
 from __future__ import annotations
@@ -255,10 +255,11 @@ class Runner:
                 self._known[key] = _Known(state, *marks, votal, tuple(warnings))
                 store.save_run_state(db, game.key, key, state=state, deadline=marks[0], closes=marks[1])
                 synced_news = run.result is not None and run.result.changed
-                if synced_news or known is not None:  # a first run with nothing new: the file was followed
-                    done += self._regenerate(game, db, Counted(counted_at, self._own(votal), stored))
-            counted = Counted(counted_at, self._own(votal), stored) if counted_at is not None else None
-            done += self._keep_outputs(game, db, run, state, counted, now)
+                if synced_news or known is not None:  # a first run, nothing new: followed at start
+                    counted = Counted(counted_at, self._own(votal), stored)
+                    done += self._regenerate(game, db, counted)
+            fresh = None if counted_at is None else Counted(counted_at, self._own(votal), stored)
+            done += self._keep_outputs(game, db, run, state, fresh, now)
             run.regenerated = bool(done) and all(done)
             deadline = votal.deadline if votal is not None and votal.outcome is None else None
             if run.paused_until is not None:
@@ -449,15 +450,17 @@ class Runner:
             return []
 
     def _regenerate(self, game: Game, db: store.Store, counted: Counted) -> list[bool]:
-        """Call the hooks that run after a change (the outputs are kept by :meth:`_keep_outputs`)."""
+        """Call the hooks that run after a change (:meth:`_keep_outputs` keeps the outputs)."""
         hooks = [hook for hook in self.regenerate if not isinstance(hook, GameOutput)]
         return [self._call(hook, game, db, counted) for hook in hooks]
 
     def _keep_outputs(
-        self, game: Game, db: store.Store, run: GameRun, state: str, counted: Counted | None, now: datetime
+        self, game: Game, db: store.Store, run: GameRun, state: str, counted: Counted | None,
+        now: datetime,
     ) -> list[bool]:
-        """Write each output of the game that is missing a file or was written from another state or other
-        templates, from the run's count (else one made now); returns whether each written succeeded."""
+        """Write each output of the game that misses a file or was written from another state or
+        other templates, from the run's count (else one made now); returns whether each write
+        succeeded."""
         stale = []
         for output in (hook for hook in self.regenerate if isinstance(hook, GameOutput)):
             output.keep_shared()
@@ -489,7 +492,8 @@ class Runner:
             else:
                 hook(game, db)
         except Exception:  # noqa: BLE001 (one failing output must not stop the others or the syncs)
-            log.exception("%s: regenerating with %s failed", game.title, getattr(hook, "__name__", hook))
+            name = getattr(hook, "__name__", hook)
+            log.exception("%s: regenerating with %s failed", game.title, name)
             return False
         return True
 
@@ -506,10 +510,10 @@ class Runner:
 
 
 class GameOutput:
-    """What `votal run` keeps current for each game (the players' page, the votal draft), callable as a
-    regenerate hook. A run writes it again only when its fingerprint changed (the game's state, see
-    :meth:`Runner._state`, with the output's own inputs: the code's version and its templates) or a file
-    of it is missing; the fingerprint it was written from is kept in the store."""
+    """What `votal run` keeps current for each game (the players' page, the votal draft), callable
+    as a regenerate hook. A run writes it again only when its fingerprint changed (the game's state,
+    see :meth:`Runner._state`, with the output's own inputs: the code's version and its templates)
+    or a file of it is missing; the fingerprint it was written from is kept in the store."""
 
     reuses_count = True
 
@@ -526,7 +530,7 @@ class GameOutput:
         return (__version__,)
 
     def keep_shared(self) -> None:
-        """Write what the outputs of several games share when it is missing (by default, nothing)."""
+        """Write what the outputs of several games share, when it is missing (default: nothing)."""
 
     def __call__(self, game: Game, db: store.Store, counted: Counted | None = None) -> None:
         raise NotImplementedError
@@ -534,7 +538,7 @@ class GameOutput:
 
 @dataclass(frozen=True)
 class SitePages(GameOutput):
-    """The players' pages: each game's in a folder named after its game file, and the index of games."""
+    """The players' pages: each game's in a folder named after its game file; an index of games."""
 
     site_dir: Path
     now: Callable[[], datetime]
@@ -581,8 +585,8 @@ class VotalDrafts(GameOutput):
         from assistant.output.drafts import default_flavor
 
         flavor = default_flavor(game)
-        custom = () if game.templates is None else (Path(game.templates), Path(game.templates) / flavor)
-        folders = (bundled.templates() / "drafts" / flavor, *custom)
+        own = [] if game.templates is None else [Path(game.templates)]
+        folders = [bundled.templates() / "drafts" / flavor, *own, *(f / flavor for f in own)]
         return (__version__, *(_folder_stamp(folder) for folder in folders))
 
     def __call__(self, game: Game, db: store.Store, counted: Counted | None = None) -> None:
@@ -600,12 +604,13 @@ class VotalDrafts(GameOutput):
             posts = store.load_read_posts(db, game.key)
         as_of = votals[0].as_of_post
         # the number the moderator's next count will get; only `votal draft votal` keeps one
-        number = (
-            None if as_of is None else store.number_vote_count(db, game.key, day, as_of, now=moment, keep=False)
+        number = None if as_of is None else store.number_vote_count(
+            db, game.key, day, as_of, now=moment, keep=False
         )
         context = build_context(game, ruleset_for(game), votals, day=day, now=moment, posts=posts,
                                 count_number=number)
-        text = render_draft("votal", context, flavor=default_flavor(game), template_dir=game.templates)
+        flavor = default_flavor(game)
+        text = render_draft("votal", context, flavor=flavor, template_dir=game.templates)
         target = self.target(game)
         target.parent.mkdir(parents=True, exist_ok=True)
         partial = target.with_suffix(".tmp")
@@ -614,20 +619,22 @@ class VotalDrafts(GameOutput):
 
 
 def _folder_stamp(folder: Path | Traversable) -> tuple:
-    """The files directly in ``folder`` by name, size and modification time (nothing when it is not a
-    folder on disk: templates read from a wheel change only with the version)."""
+    """The files directly in ``folder`` by name, size and modification time (nothing when it is not
+    a folder on disk: templates read from a wheel change only with the version)."""
     try:
         with os.scandir(str(folder)) as entries:
-            return tuple(sorted((e.name, e.stat().st_size, e.stat().st_mtime_ns) for e in entries if e.is_file()))
+            found = [(e.name, e.stat()) for e in entries if e.is_file()]
     except OSError:
         return ()
+    return tuple(sorted((name, info.st_size, info.st_mtime_ns) for name, info in found))
 
 
 def regenerate_hooks(
     *, site_dir: str | Path | None, drafts_dir: str | Path | None, now: Callable[[], datetime]
 ) -> list[RegenerateHook]:
-    """What `votal run` keeps current for each game: the players' pages (:class:`SitePages`) and the votal
-    draft (:class:`VotalDrafts`). Both start from the run's count (:class:`Counted`) when it hands them one."""
+    """What `votal run` keeps current for each game: the players' pages (:class:`SitePages`) and the
+    votal draft (:class:`VotalDrafts`). Both start from the run's count (:class:`Counted`) when it
+    hands them one."""
     hooks: list[RegenerateHook] = []
     if site_dir is not None:
         hooks.append(SitePages(Path(site_dir), now))

@@ -87,8 +87,8 @@ create table if not exists run_states (
     primary key (game, game_file)
 );
 create table if not exists outputs (
-    -- what `votal run` last wrote each game's page and draft from (a digest of the game's state and the output's
-    -- templates), so that no process writes them again while nothing they show has changed
+    -- what `votal run` last wrote each game's page and draft from (a digest of the game's state and
+    -- the output's templates), so that no process writes them again while nothing they show changed
     game text, target text, fingerprint text,
     primary key (game, target)
 );
@@ -891,7 +891,7 @@ def save_output_fingerprint(db: Store, game: str, target: str, fingerprint: str)
 
 
 def load_output_fingerprint(db: Store, game: str, target: str) -> str | None:
-    """What `votal run` last wrote ``target`` (a page's folder, a draft) of ``game`` from; None: never."""
+    """What `votal run` last wrote ``target`` (a page's folder, a draft) of ``game`` from."""
     row = _one(db, "select fingerprint from outputs where game = ? and target = ?", [game, target])
     return row["fingerprint"] if row is not None else None
 

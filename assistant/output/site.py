@@ -6,9 +6,9 @@ Building is pure (``build_site`` returns file names and contents, the clock is a
 :func:`gather_days`, :func:`write_site`, :func:`gather_index`, :func:`write_index` and the server of
 :func:`make_server` touch the store, the disk and the network.
 
-One layout for `votal site` and `votal run --site`: a site folder holds each game's page in a folder named
-after its game file, and an index page listing every game there (:func:`publish_game`), which `votal serve`
-answers at ``/``.
+One layout for `votal site` and `votal run --site`: a site folder holds each game's page in a folder
+named after its game file, and an index page listing every game there (:func:`publish_game`), which
+`votal serve` answers at ``/``.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from assistant.output.terminal import json_safe, terminal_safe
 
 STATIC_FILES = ("style.css", "countdown.js")
 SUMMARY_FILE = "summary.json"  # in a game's folder: what the site's index of games shows of it
-PAGE_FILES = ("index.html", "votal.json", SUMMARY_FILE, *STATIC_FILES)  # what build_site writes for a game
+PAGE_FILES = ("index.html", "votal.json", SUMMARY_FILE, *STATIC_FILES)  # a game's, from build_site
 INDEX_FILES = ("index.html", "style.css")  # the site's index of games, at its top
 IDLE_TIMEOUT = 10.0  # `votal serve`: seconds a connection may idle before it is dropped
 
@@ -320,28 +320,29 @@ def build_site(
 
 
 def _summary_json(title: str, current: Mapping[str, Any] | None) -> str:
-    """What the site's index shows of a game: its title, its current day and whether that day is decided
-    (no time: the index is written again only when one of these changes)."""
+    """What the site's index shows of a game: its title, its current day and whether that day is
+    decided (no time: the index is written again only when one of these changes)."""
     summary = {"title": title, "current_day": current["day"] if current else None,
                "decided": bool(current and current["outcome"])}
     return json_safe(json.dumps(summary, ensure_ascii=False)) + "\n"
 
 
 def build_index(games: Sequence[Mapping[str, Any]]) -> dict[str, str]:
-    """The site's index page (relative path -> text) from each game's summary (``folder`` added), by title."""
+    """The site's index page (relative path -> text) from each game's summary (with its
+    ``folder``), by title."""
     listed = sorted(games, key=lambda g: (str(g.get("title", "")).casefold(), g["folder"]))
     page = _page_environment().get_template("games.html.j2").render(games=listed)
     return {"index.html": page, "style.css": _read_static("style.css")}
 
 
 def gather_index(site_dir: str | Path) -> list[dict[str, Any]]:
-    """The summary of every game whose page the site folder holds (a folder with a readable summary)."""
+    """The summary of every game whose page the site folder holds (a folder with its summary)."""
     games = []
     for summary in sorted(Path(site_dir).glob(f"*/{SUMMARY_FILE}")):
         try:
             found = json.loads(summary.read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            continue  # half a folder (a page being written for the first time, or copied in by hand)
+            continue  # half a folder: a page being written for the first time, or copied in
         if isinstance(found, dict):
             games.append({**found, "folder": summary.parent.name})
     return games
@@ -351,8 +352,9 @@ _index_lock = threading.Lock()  # worker threads of one `votal run` finish pages
 
 
 def write_index(site_dir: str | Path) -> Path:
-    """Write the site's index of the games its folder holds; returns its path. Each file is replaced whole,
-    through a temporary file of its own: two processes (cron's `votal run` and `votal site`) may write it."""
+    """Write the site's index of the games its folder holds; returns its path. Each file is
+    replaced whole, through a temporary file of its own: two processes (`votal run`, `votal site`)
+    may write it at once."""
     out = Path(site_dir)
     out.mkdir(parents=True, exist_ok=True)
     with _index_lock:
@@ -360,7 +362,7 @@ def write_index(site_dir: str | Path) -> Path:
             handle, temporary = tempfile.mkstemp(prefix=f".{name}.", dir=out)
             with os.fdopen(handle, "w", encoding="utf-8") as partial:
                 partial.write(text)
-            os.chmod(temporary, 0o644)  # mkstemp's 0600 would hide the page from a web server's user
+            os.chmod(temporary, 0o644)  # mkstemp's 0600 would hide it from a web server's user
             os.replace(temporary, out / name)
     return out / "index.html"
 
@@ -516,13 +518,16 @@ def publish_site(
     return write_site(files, out_dir)
 
 
-def publish_game(game: Any, db: Any, site_dir: str | Path, *, generated_at: datetime, stored: Any = None) -> Path:
-    """Write a game's page into its folder of the site (:func:`page_folder`), and the site's index when what
-    it shows of the game changed or it is missing; returns the page's folder."""
+def publish_game(
+    game: Any, db: Any, site_dir: str | Path, *, generated_at: datetime, stored: Any = None
+) -> Path:
+    """Write a game's page into its folder of the site (:func:`page_folder`), and the site's index
+    when what it shows of the game changed or it is missing; returns the page's folder."""
     folder = page_folder(site_dir, game)
     summary = folder / SUMMARY_FILE
     before = summary.read_bytes() if summary.exists() else None
     publish_site(game, db, folder, generated_at=generated_at, stored=stored)
-    if summary.read_bytes() != before or not all((Path(site_dir) / name).exists() for name in INDEX_FILES):
+    index_there = all((Path(site_dir) / name).exists() for name in INDEX_FILES)
+    if summary.read_bytes() != before or not index_there:
         write_index(site_dir)
     return folder

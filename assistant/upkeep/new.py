@@ -156,7 +156,7 @@ def create_game_file(url: str, out: str, *, db, ruleset: str | None, timezone: s
         engine = detect_engine(url, seen.text or "")
     parser = get_parser(engine)
     first_url = parser.page_url(url)
-    # the first page, for the thread's title and page size; the sync starts from it rather than asking again
+    # the first page, for the thread's title and page size; the sync starts from it
     fetched = seen if seen is not None and seen.url == first_url else fetcher.fetch(first_url)
     first = fetched.text or ""
     game = Game(path=Path(out), title=url, thread=url, ruleset=game.ruleset, players=(), forum=engine,
@@ -176,9 +176,9 @@ def create_game_file(url: str, out: str, *, db, ruleset: str | None, timezone: s
 
 
 class FirstPageKept:
-    """A fetcher whose first request, when it is for the page ``fetched`` already holds (unconditional), is
-    answered with it: `votal new` reads the thread's first page for its title, then syncs from it, and a
-    polite forum's pause between two requests is not spent asking for the same page twice."""
+    """A fetcher whose first request, when it is for the page ``fetched`` already holds (and not
+    conditional), is answered with it: `votal new` reads the thread's first page for its title,
+    then syncs from it: a polite forum's pause between requests is not spent on one page twice."""
 
     def __init__(self, fetcher, fetched) -> None:
         self._fetcher, self._kept = fetcher, fetched
@@ -192,7 +192,7 @@ class FirstPageKept:
     def get(self, url: str) -> str:
         return self.fetch(url).text or ""
 
-    def __getattr__(self, name: str):  # the rest (limiter, robots, faults, requests_made) is the fetcher's
+    def __getattr__(self, name: str):  # the rest (limiter, robots, faults...) is the fetcher's
         return getattr(self._fetcher, name)
 
 

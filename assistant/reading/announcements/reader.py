@@ -197,8 +197,8 @@ def read_thread_facts(
 
 
 def _snapshot(state: State) -> State:
-    """A copy of ``state`` to go back to. What a reading never changes is shared, not copied: the thread's
-    posters, each seat's posts, and the facts (frozen); copying them made most of `votal new`'s reading time."""
+    """A copy of ``state`` to go back to. What a reading never changes is shared, not copied: the
+    thread's posters, each seat's posts, and the facts (frozen), whose copies cost the most."""
     shared = {id(state.authors): state.authors, id(state.posts_by_seat): state.posts_by_seat}
     shared.update((id(fact), fact) for facts in state.facts.values() for fact in facts)
     return copy.deepcopy(state, shared)
