@@ -174,3 +174,16 @@ def test_the_index_is_written_again_when_a_games_day_ends(forums, board, tmp_pat
     assert listed.count('<span class="tag">ended</span>') == 1
     # by title: the busy game, then the quiet one, whose day ended
     assert listed.index("The Busy Game") < listed.index("The Quiet Game") < listed.index("ended")
+
+
+def test_a_site_folder_that_cannot_be_written_stops_neither_the_syncs_nor_the_drafts(
+    forums, board, tmp_path
+) -> None:
+    games = write_games(tmp_path, board.base_url)
+    blocker = tmp_path / "blocker"
+    blocker.write_text("a file where the site's folder should be", encoding="utf-8")
+    said = votal("run", *games, "--db", tmp_path / "votal.db", "--site", blocker / "site",
+                 "--drafts", tmp_path / "drafts", "--once")
+    assert said.count(": 20 new") == 2
+    assert sorted(p.name for p in (tmp_path / "drafts").iterdir()) == ["busy-votal.txt",
+                                                                      "quiet-votal.txt"]

@@ -463,7 +463,10 @@ class Runner:
         succeeded."""
         stale = []
         for output in (hook for hook in self.regenerate if isinstance(hook, GameOutput)):
-            output.keep_shared()
+            try:
+                output.keep_shared()
+            except OSError as exc:  # a folder that cannot be written must not stop the game's sync
+                self._say(f"{game.title}: {exc}")
             fingerprint = hashlib.sha1(repr((state, output.inputs(game))).encode()).hexdigest()
             target = os.path.abspath(output.target(game))  # no symlinks resolved: no system call
             written = store.load_output_fingerprint(db, game.key, target)
