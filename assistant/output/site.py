@@ -360,10 +360,14 @@ def write_index(site_dir: str | Path) -> Path:
     with _index_lock:
         for name, text in build_index(gather_index(out)).items():
             handle, temporary = tempfile.mkstemp(prefix=f".{name}.", dir=out)
-            with os.fdopen(handle, "w", encoding="utf-8") as partial:
-                partial.write(text)
-            os.chmod(temporary, 0o644)  # mkstemp's 0600 would hide it from a web server's user
-            os.replace(temporary, out / name)
+            try:
+                with os.fdopen(handle, "w", encoding="utf-8") as partial:
+                    partial.write(text)
+                os.chmod(temporary, 0o644)  # mkstemp's 0600 would hide it from a web server's user
+                os.replace(temporary, out / name)
+            except BaseException:
+                Path(temporary).unlink(missing_ok=True)
+                raise
     return out / "index.html"
 
 
