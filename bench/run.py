@@ -43,7 +43,7 @@ FORUM_ID = "53"
 PER_PAGE = 25
 BIG_TOPIC = "10000"  # the 10,000-post thread built from repeated corpus posts
 BIG_POSTS = 10_000
-SECTIONS = ("parse", "sync", "poll", "count", "memory", "all")
+SECTIONS = ("parse", "sync", "poll", "new", "count", "memory", "all")
 V1 = "6d0f635"  # the commit the first targets were met with: the default baseline
 CACHE_DIR = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "votal-bench"
 CALLGRIND_PAGES = 60  # corpus pages (spread over every game) whose parsing valgrind counts
@@ -356,6 +356,7 @@ def votal_env() -> dict[str, str]:
     """The environment of a CLI run: with a bytecode cache (as after ``pip install``), kept out of the repo."""
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env.pop("PYTHONPATH", None)  # each side runs its own venv's package, no checkout ahead of it
     env["PYTHONPYCACHEPREFIX"] = str(Path(tempfile.gettempdir()) / "votal-bench-pycache")
     return env
 
@@ -592,6 +593,34 @@ class Bench:
         self.add("Poll with 5 new posts in a running process (sync_game)",
                  f"{requests_text(result.requests)}, {median(new_cpu) * 1000:.1f} ms CPU")
 
+    # 3b
+    def new(self) -> None:
+        """`votal new` of the largest thread (issue 34): a game file from an empty store."""
+        self.forum.show(self.big.thread_id, self.big_posts)
+        url = self.forum.thread_url(self.big.thread_id)
+        serial = iter(range(1_000_000))
+        texts: dict[str, str] = {}
+
+        def new(side: Side) -> tuple[Run, int]:
+            n = next(serial)
+            out = self.workdir / f"new-{n}.toml"
+            before = self.forum.counts()
+            db = str(self.db(f"new-{n}", side))
+            run = run_votal(side, "new", url, "-o", str(out), "--db", db, "--ruleset", "mafiascum",
+                            "--min-interval", "0", "--format", "json")
+            after = self.forum.counts()
+            texts.setdefault(side.label, out.read_text(encoding="utf-8"))
+            return run, after["pages"] + after["robots"] - before["pages"] - before["robots"]
+
+        results = self.each(new)
+        cpu = [median(r[0].cpu for r in runs) for runs in results]
+        same = len(set(texts.values())) == 1
+        files = "" if len(self.sides) == 1 else f" (game files {'the same' if same else 'DIFFER'})"
+        figures = [f"{c:.2f} s CPU ({median(r[0].wall for r in runs):.2f} s wall), "
+                   f"{requests_text(runs[0][1])}" for c, runs in zip(cpu, results, strict=True)]
+        self.add(f"`votal new` of the largest game ({self.big_posts} posts), min_interval 0, one "
+                 f"subprocess{files}", figures, ratio=self.ratio(cpu))
+
     # 4
     def count(self) -> None:
         from assistant.counting.count import count_game, ruleset_for
@@ -789,7 +818,8 @@ def main() -> None:
         for name in SECTIONS:
             if name in sections:
                 print(f"{name} ...", file=sys.stderr, flush=True)
-                {"parse": bench.parse, "sync": bench.sync, "poll": bench.poll, "count": bench.count,
+                {"parse": bench.parse, "sync": bench.sync, "poll": bench.poll, "new": bench.new,
+                 "count": bench.count,
                  "memory": bench.memory, "all": bench.all_games}[name]()
     table = render_table(bench.rows, args.reps, (load_before, os.getloadavg()[0]), sides)
     print(table)

@@ -9,12 +9,16 @@ does, with ``--site`` and ``--drafts``; the forum's CPU never lands in it. The r
 2. nothing new: the forum answers every page with 304;
 3. a tenth changed: every tenth game gets a few new posts (the thread's real next posts) before it;
 4. nothing new, a new process: a fresh `votal run` over the same store, pages and drafts (as a cron job's
-   `votal run --once` each time), its start-up not counted in the round.
+   `votal run --once` each time), its start-up not counted in the round;
+5. a tenth changed, a new process: another tenth of the games (not round 3's) gets its new posts,
+   and a fresh `votal run --once` runs the round (what each cron run does when something was
+   posted).
 
 Per round: requests the forum answered (total and per game), CPU seconds of the `votal run` process (all its
 threads, ``time.process_time``), its peak memory (``ru_maxrss``), and how many site pages, drafts and alerts
-it wrote. The old code (``--baseline``, default 963c250, extracted with ``git archive``) runs the same rounds
-against the same forum in the same run, its driver beside the new one.
+it wrote. The old code (``--baseline``, default c10b99b, extracted with ``git archive``) runs the
+same rounds against the same forum in the same run, its driver beside the new one. Both write each game's
+page to ``site/GAME/`` (the new code also an index of the games, ``site/index.html``: no page).
 
     python bench/scale.py                      # 100 games, old and new; a Markdown table on stdout
     python bench/scale.py --games 10           # a quick run
@@ -36,11 +40,12 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-BASELINE = "963c250"  # the code before issue 23's scale work
+BASELINE = "c10b99b"  # before issue 34's run loop work (963c250: before issue 23's scale work)
 FIRST_TOPIC = 200_001  # topics are numbered afresh: the two corpora never share a thread id
 CHANGED_EVERY = 10  # in round 3, every tenth game has new posts
 NEW_POSTS = 4  # ... this many
-ROUNDS = ("first", "nothing new", "a tenth changed", "nothing new, a new process")
+ROUNDS = ("first", "nothing new", "a tenth changed", "nothing new, a new process",
+          "a tenth changed, a new process")
 
 
 # --- the games: real threads cut part-way through a day -----------------------------------------------------
@@ -303,12 +308,14 @@ def run_bench(count: int, baseline: str | None, workers: int, workdir: Path) -> 
         drivers.append(Driver("new", workdir / "new", forum.base_url, games, tree=None, workers=workers))
         rows = {d.label: [] for d in drivers}
         for number, name in enumerate(ROUNDS, start=1):
-            if name == "a tenth changed":
-                for topic, _, last in games[::CHANGED_EVERY]:
+            if name.startswith("a tenth changed"):  # round 5's tenth is another than round 3's
+                first = 0 if number == 3 else CHANGED_EVERY // 2
+                changed = games[first::CHANGED_EVERY]
+                for topic, _, last in changed:
                     forum.ask("/bench/show", t=topic, n=last + 1 + NEW_POSTS)
             # the drivers take turns within a round (never at once), each seeing the forum as the other did
             for driver in drivers:
-                if name == "nothing new, a new process":
+                if name.endswith("a new process"):
                     driver.restart()
                 before = forum.requests()
                 figures = driver.run_round()

@@ -190,9 +190,11 @@ def test_cli_site_and_export_agree_with_count_end_to_end(tmp_path, monkeypatch):
         run("sync", game_file, "--db", db, "--quiet")
     counts = json.loads(run("count", game_file, "--db", db, "--all-days", "--format", "json"))
 
-    assert "Wrote 4 files" in run("site", game_file, "--db", db, "--out", tmp_path / "public")
-    page = BeautifulSoup((tmp_path / "public" / "index.html").read_text(encoding="utf-8"), "html.parser")
-    site_days = json.loads((tmp_path / "public" / "votal.json").read_text(encoding="utf-8"))["days"]
+    said = run("site", game_file, "--db", db, "--out", tmp_path / "public")
+    assert "public/game/ and the index of games" in said
+    folder = tmp_path / "public" / "game"
+    page = BeautifulSoup((folder / "index.html").read_text(encoding="utf-8"), "html.parser")
+    site_days = json.loads((folder / "votal.json").read_text(encoding="utf-8"))["days"]
     assert [d["day"] for d in site_days] == [c["day"] for c in counts] == [1, 2]
     assert page.select_one("section.current")["id"] == f"day-{counts[-1]['day']}"
 

@@ -265,7 +265,7 @@ def test_votal_json_holds_the_public_days():
         {"post": 15, "voter": "Stranger", "text": "vote Alice", "reason": "not a player",
          "post_id": "p915", "url": url_of(15), "time": "2026-11-02T09:00:00Z"},
     ]
-    assert set(files) == {"index.html", "votal.json", "style.css", "countdown.js"}
+    assert set(files) == {"index.html", "votal.json", "summary.json", "style.css", "countdown.js"}
 
 
 def test_public_day_copies_only_whitelisted_fields():

@@ -278,9 +278,9 @@ def new(url: str, out: str, ruleset: str | None, zone: str | None, force: bool, 
 @click.argument("game_files", nargs=-1, required=True, type=click.Path(dir_okay=False, exists=True))
 @db_option
 @click.option("--site", "site_dir", type=click.Path(file_okay=False),
-              help="After each change, rewrite the players' page here (a folder per game file).")
+              help="Keep the players' pages here: a folder per game file, an index of the games.")
 @click.option("--drafts", "drafts_dir", type=click.Path(file_okay=False),
-              help="After each change, write the votal draft here (GAME-votal.txt).")
+              help="Keep each game's votal draft here (GAME-votal.txt).")
 @click.option("--follow", is_flag=True, help="After each change, write what the moderator announced into the "
               "game file, as `votal update` does, and log it.")
 @click.option("--once", is_flag=True, help="Run every game once now (sync, count, alerts, page, draft), then exit: "
@@ -299,7 +299,9 @@ def run(
     With --follow it also writes what the moderator announces into the game file (as `votal update`);
     without it nothing edits the file. A game with nothing new since its last run (no new or edited
     post, the same game file, the same day and deadline phase) costs one conditional request: it is
-    not counted again and its page, draft and alerts stay as they are.
+    not counted again and its page, draft and alerts stay as they are. Every round, --once included,
+    leaves each game's page and draft present and current: one that is missing, or was written from
+    an older state, game file or template, is written again.
 
     \b
     Example:
@@ -512,17 +514,24 @@ def audit(
 def site(game_file: str, db_file: str, out_dir: str) -> None:
     """Write the players' page: a static site (HTML + JSON) of the current votal, earlier days and every vote.
 
-    Reads only the store and the game file; private facts of the game file never reach the page.
+    Reads only the store and the game file; private facts of the game file never reach the page. The
+    page goes in a folder named after the game file (as `votal run --site` writes it), beside the
+    site's index of every game the folder holds.
 
     \b
     Example:
-      votal site games/wh17.toml --out public/ && votal serve public/
+      votal site games/wh17.toml --out public/   # public/wh17/, public/index.html
+      votal serve public/
     """
-    from assistant.output.site import publish_site
+    from pathlib import Path
+
+    from assistant.output.site import page_folder, publish_site, write_index
 
     game, db = load_stored(game_file, db_file)
-    written = publish_site(game, db, out_dir, generated_at=now_utc())
-    click.echo(f"Wrote {len(written)} files to {out_dir}/ (open {out_dir}/index.html)")
+    folder, moment = page_folder(out_dir, game), now_utc()
+    publish_site(game, db, folder, generated_at=moment)
+    write_index(out_dir)
+    click.echo(f"Wrote {folder}/ and the index of games, {Path(out_dir) / 'index.html'}")
 
 
 @main.command()
@@ -531,7 +540,8 @@ def site(game_file: str, db_file: str, out_dir: str) -> None:
               help="Address to listen on (loopback: only this machine).")
 @click.option("--port", default=8000, show_default=True, type=int, help="Port to listen on (0: any free port).")
 def serve(directory: str, host: str, port: int) -> None:
-    """Serve a site written by `votal site`, read-only (GET and HEAD only, no directory listings).
+    """Serve a site written by `votal site` or `votal run --site`, read-only (GET and HEAD only, no
+    directory listings): the index of games at /, each game's page at /GAME/.
 
     \b
     Example:

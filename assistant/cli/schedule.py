@@ -10,12 +10,18 @@ and the next day's known start when its ruleset has no night votes.
 A game whose sync stored nothing new, whose game file is the same and whose clock phase (the day, the
 deadline near or past) stands still is not counted again: its alerts, page and draft would come out the
 same, so the run costs one conditional request and a few store reads (:meth:`Runner.run_game`).
+
+Every run, the first of a process included, leaves the game's page and draft (each a
+:class:`GameOutput`) present and current: one is written again when a file of it is missing or when
+the fingerprint it was written from (the game's state with the output's templates and the code's
+version, kept in the store) differs, and only then.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import signal
 import threading
 from collections import deque
@@ -29,6 +35,7 @@ from typing import TYPE_CHECKING
 from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.schedulers.background import BackgroundScheduler
 
+from assistant import __version__, bundled
 from assistant.counting.votal import Votal
 from assistant.errors import ForumError, VotalError
 from assistant.forum import store
@@ -38,6 +45,8 @@ from assistant.gamefile.game import Game, load_game
 from assistant.output.alerts import DEADLINE_NEAR, deliver_alerts, detect_alerts
 
 if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
+
     from assistant.counting.count import StoredGame
 
 log = logging.getLogger("votal.schedule")
@@ -228,6 +237,7 @@ class Runner:
                 now = self.now()
             marks = _clock_marks(votal) if run.counted or known is None else (known.deadline, known.closes)
             state = self._state(game, db, file_stamp, *marks, now)
+            done: list[bool] = []  # each hook called: whether it succeeded
             if known is not None and state == known.state:
                 # Nothing changed since the last count: its alerts are stored, its page and draft written.
                 # A failed sync is still said, and unsent alerts are tried again.
@@ -245,9 +255,12 @@ class Runner:
                 self._known[key] = _Known(state, *marks, votal, tuple(warnings))
                 store.save_run_state(db, game.key, key, state=state, deadline=marks[0], closes=marks[1])
                 synced_news = run.result is not None and run.result.changed
-                if synced_news or known is not None:  # a first run with nothing new: last process's pages stand
-                    counted = Counted(counted_at, None if self.count is not None else votal, stored)
-                    run.regenerated = self._regenerate(game, db, counted)
+                if synced_news or known is not None:  # a first run, nothing new: followed at start
+                    counted = Counted(counted_at, self._own(votal), stored)
+                    done += self._regenerate(game, db, counted)
+            fresh = None if counted_at is None else Counted(counted_at, self._own(votal), stored)
+            done += self._keep_outputs(game, db, run, state, fresh, now)
+            run.regenerated = bool(done) and all(done)
             deadline = votal.deadline if votal is not None and votal.outcome is None else None
             if run.paused_until is not None:
                 run.next_in = max(1.0, (run.paused_until - now).total_seconds())
@@ -436,18 +449,56 @@ class Runner:
             self._say(f"{game.title}: {exc}")
             return []
 
-    def _regenerate(self, game: Game, db: store.Store, counted: Counted) -> bool:
-        done = True
-        for hook in self.regenerate:
+    def _regenerate(self, game: Game, db: store.Store, counted: Counted) -> list[bool]:
+        """Call the hooks that run after a change (:meth:`_keep_outputs` keeps the outputs)."""
+        hooks = [hook for hook in self.regenerate if not isinstance(hook, GameOutput)]
+        return [self._call(hook, game, db, counted) for hook in hooks]
+
+    def _keep_outputs(
+        self, game: Game, db: store.Store, run: GameRun, state: str, counted: Counted | None,
+        now: datetime,
+    ) -> list[bool]:
+        """Write each output of the game that misses a file or was written from another state or
+        other templates, from the run's count (else one made now); returns whether each write
+        succeeded."""
+        stale = []
+        for output in (hook for hook in self.regenerate if isinstance(hook, GameOutput)):
             try:
-                if getattr(hook, "reuses_count", False):
-                    hook(game, db, counted)
-                else:
-                    hook(game, db)
-            except Exception:  # noqa: BLE001 (one failing output must not stop the others or the syncs)
-                log.exception("%s: regenerating with %s failed", game.title, getattr(hook, "__name__", hook))
-                done = False
+                output.keep_shared()
+            except OSError as exc:  # a folder that cannot be written must not stop the game's sync
+                self._say(f"{game.title}: {exc}")
+            fingerprint = hashlib.sha1(repr((state, output.inputs(game))).encode()).hexdigest()
+            target = os.path.abspath(output.target(game))  # no symlinks resolved: no system call
+            written = store.load_output_fingerprint(db, game.key, target)
+            if written != fingerprint or not all(path.exists() for path in output.files(game)):
+                stale.append((output, target, fingerprint))
+        if not stale:
+            return []
+        if counted is None:
+            votal, stored = self._count(game, db, now)
+            counted, run.counted = Counted(now, self._own(votal), stored), True
+        done = []
+        for output, target, fingerprint in stale:
+            done.append(self._call(output, game, db, counted))
+            if done[-1]:
+                store.save_output_fingerprint(db, game.key, target, fingerprint)
         return done
+
+    def _own(self, votal: Votal | None) -> Votal | None:
+        """The count handed to the outputs: None when a count hook of the caller's made it."""
+        return votal if self.count is None else None
+
+    def _call(self, hook: RegenerateHook, game: Game, db: store.Store, counted: Counted) -> bool:
+        try:
+            if getattr(hook, "reuses_count", False):
+                hook(game, db, counted)
+            else:
+                hook(game, db)
+        except Exception:  # noqa: BLE001 (one failing output must not stop the others or the syncs)
+            name = getattr(hook, "__name__", hook)
+            log.exception("%s: regenerating with %s failed", game.title, name)
+            return False
+        return True
 
     def _record(self, run: GameRun) -> GameRun:
         with self._lock:
@@ -461,56 +512,137 @@ class Runner:
             log.info("%s", line)
 
 
+class GameOutput:
+    """What `votal run` keeps current for each game (the players' page, the votal draft), callable
+    as a regenerate hook. A run writes it again only when its fingerprint changed (the game's state,
+    see :meth:`Runner._state`, with the output's own inputs: the code's version and its templates)
+    or a file of it is missing; the fingerprint it was written from is kept in the store."""
+
+    reuses_count = True
+
+    def target(self, game: Game) -> Path:
+        """The file or folder written, which names the output in the store."""
+        raise NotImplementedError
+
+    def files(self, game: Game) -> tuple[Path, ...]:
+        """Every file the output writes: one missing is written again."""
+        return (self.target(game),)
+
+    def inputs(self, game: Game) -> tuple:
+        """What the output's text depends on besides the game's state."""
+        return (__version__,)
+
+    def keep_shared(self) -> None:
+        """Write what the outputs of several games share, when it is missing (default: nothing)."""
+
+    def __call__(self, game: Game, db: store.Store, counted: Counted | None = None) -> None:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class SitePages(GameOutput):
+    """The players' pages: each game's in a folder named after its game file; an index of games."""
+
+    site_dir: Path
+    now: Callable[[], datetime]
+
+    def target(self, game: Game) -> Path:
+        from assistant.output.site import page_folder
+
+        return page_folder(self.site_dir, game)
+
+    def files(self, game: Game) -> tuple[Path, ...]:
+        from assistant.output.site import PAGE_FILES
+
+        folder = self.target(game)
+        return tuple(folder / name for name in PAGE_FILES)
+
+    def inputs(self, game: Game) -> tuple:
+        return (__version__, _folder_stamp(bundled.templates() / "site"))
+
+    def keep_shared(self) -> None:
+        from assistant.output.site import INDEX_FILES, write_index
+
+        if not all((Path(self.site_dir) / name).exists() for name in INDEX_FILES):
+            write_index(self.site_dir)
+
+    def __call__(self, game: Game, db: store.Store, counted: Counted | None = None) -> None:
+        from assistant.output.site import publish_game
+
+        moment = counted.at if counted is not None else self.now()
+        stored = counted.stored if counted is not None else None
+        publish_game(game, db, self.site_dir, generated_at=moment, stored=stored)
+
+
+@dataclass(frozen=True)
+class VotalDrafts(GameOutput):
+    """Each game's votal draft, GAME-votal.txt, in the flavour and templates of its game file."""
+
+    drafts_dir: Path
+    now: Callable[[], datetime]
+
+    def target(self, game: Game) -> Path:
+        return Path(self.drafts_dir) / f"{Path(game.path).stem}-votal.txt"
+
+    def inputs(self, game: Game) -> tuple:
+        from assistant.output.drafts import default_flavor
+
+        flavor = default_flavor(game)
+        own = [] if game.templates is None else [Path(game.templates)]
+        folders = [bundled.templates() / "drafts" / flavor, *own, *(f / flavor for f in own)]
+        return (__version__, *(_folder_stamp(folder) for folder in folders))
+
+    def __call__(self, game: Game, db: store.Store, counted: Counted | None = None) -> None:
+        from assistant.counting.count import count_game, current_day, ruleset_for
+        from assistant.output.drafts import build_context, default_flavor, render_draft
+
+        if counted is not None and counted.votal is not None and counted.stored is not None:
+            # the run's own count: the current day as of its moment, from the thread it read
+            moment, votals, posts = counted.at, [counted.votal], counted.stored.posts
+            day = counted.votal.day
+        else:
+            moment = self.now()
+            day = current_day(game, db, at_time=moment)
+            votals = count_game(game, db, days=[day], at_time=moment)
+            posts = store.load_read_posts(db, game.key)
+        as_of = votals[0].as_of_post
+        # the number the moderator's next count will get; only `votal draft votal` keeps one
+        number = None if as_of is None else store.number_vote_count(
+            db, game.key, day, as_of, now=moment, keep=False
+        )
+        context = build_context(game, ruleset_for(game), votals, day=day, now=moment, posts=posts,
+                                count_number=number)
+        flavor = default_flavor(game)
+        text = render_draft("votal", context, flavor=flavor, template_dir=game.templates)
+        target = self.target(game)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial = target.with_suffix(".tmp")
+        partial.write_text(text, encoding="utf-8")
+        partial.replace(target)  # readers never see half a draft
+
+
+def _folder_stamp(folder: Path | Traversable) -> tuple:
+    """The files directly in ``folder`` by name, size and modification time (nothing when it is not
+    a folder on disk: templates read from a wheel change only with the version)."""
+    try:
+        with os.scandir(str(folder)) as entries:
+            found = [(e.name, e.stat()) for e in entries if e.is_file()]
+    except OSError:
+        return ()
+    return tuple(sorted((name, info.st_size, info.st_mtime_ns) for name, info in found))
+
+
 def regenerate_hooks(
     *, site_dir: str | Path | None, drafts_dir: str | Path | None, now: Callable[[], datetime]
 ) -> list[RegenerateHook]:
-    """The hooks `votal run` calls after a sync that changed something: the players' page and the votal draft,
-    each game in a folder (or file) named after its game file. Both start from the run's count (:class:`Counted`)
-    when it hands them one."""
+    """What `votal run` keeps current for each game: the players' pages (:class:`SitePages`) and the
+    votal draft (:class:`VotalDrafts`). Both start from the run's count (:class:`Counted`) when it
+    hands them one."""
     hooks: list[RegenerateHook] = []
     if site_dir is not None:
-
-        @reuses_count
-        def write_site(game: Game, db: store.Store, counted: Counted | None = None) -> None:
-            from assistant.output.site import publish_site
-
-            moment = counted.at if counted is not None else now()
-            stored = counted.stored if counted is not None else None
-            publish_site(game, db, Path(site_dir) / Path(game.path).stem, generated_at=moment, stored=stored)
-
-        hooks.append(write_site)
+        hooks.append(SitePages(Path(site_dir), now))
     if drafts_dir is not None:
-
-        @reuses_count
-        def write_votal_draft(game: Game, db: store.Store, counted: Counted | None = None) -> None:
-            from assistant.counting.count import count_game, current_day, ruleset_for
-            from assistant.output.drafts import build_context, default_flavor, render_draft
-
-            if counted is not None and counted.votal is not None and counted.stored is not None:
-                # the run's own count: the current day as of its moment, from the thread it read
-                moment, votals, posts = counted.at, [counted.votal], counted.stored.posts
-                day = counted.votal.day
-            else:
-                moment = now()
-                day = current_day(game, db, at_time=moment)
-                votals = count_game(game, db, days=[day], at_time=moment)
-                posts = store.load_read_posts(db, game.key)
-            as_of = votals[0].as_of_post
-            # the number the moderator's next count will get; only `votal draft votal` keeps one
-            number = (
-                None if as_of is None else store.number_vote_count(db, game.key, day, as_of, now=moment, keep=False)
-            )
-            context = build_context(game, ruleset_for(game), votals, day=day, now=moment, posts=posts,
-                                    count_number=number)
-            text = render_draft("votal", context, flavor=default_flavor(game), template_dir=game.templates)
-            folder = Path(drafts_dir)
-            folder.mkdir(parents=True, exist_ok=True)
-            target = folder / f"{Path(game.path).stem}-votal.txt"
-            partial = target.with_suffix(".tmp")
-            partial.write_text(text, encoding="utf-8")
-            partial.replace(target)  # readers never see half a draft
-
-        hooks.append(write_votal_draft)
+        hooks.append(VotalDrafts(Path(drafts_dir), now))
     return hooks
 
 

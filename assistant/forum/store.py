@@ -87,6 +87,12 @@ create table if not exists run_states (
     game text, game_file text, state text, deadline text, closes text,
     primary key (game, game_file)
 );
+create table if not exists outputs (
+    -- what `votal run` last wrote each game's page and draft from (a digest of the game's state and
+    -- the output's templates), so that no process writes them again while nothing they show changed
+    game text, target text, fingerprint text,
+    primary key (game, target)
+);
 """
 
 
@@ -910,6 +916,18 @@ def load_run_state(db: Store, game: str, game_file: str) -> tuple[str, datetime 
     if row is None:
         return None
     return row["state"], *(datetime.fromisoformat(t) if t else None for t in (row["deadline"], row["closes"]))
+
+
+def save_output_fingerprint(db: Store, game: str, target: str, fingerprint: str) -> None:
+    with _writing(db):
+        db.execute("insert or replace into outputs (game, target, fingerprint) values (?, ?, ?)",
+                   [game, target, fingerprint])
+
+
+def load_output_fingerprint(db: Store, game: str, target: str) -> str | None:
+    """What `votal run` last wrote ``target`` (a page's folder, a draft) of ``game`` from."""
+    row = _one(db, "select fingerprint from outputs where game = ? and target = ?", [game, target])
+    return row["fingerprint"] if row is not None else None
 
 
 def load_unsent_alerts(db: Store, game: str, *, max_attempts: int) -> list[dict]:

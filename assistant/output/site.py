@@ -3,13 +3,20 @@
 Everything the page shows passes through :func:`public_day`, which copies only whitelisted public fields of a
 tally's ``Votal.to_json()`` dict: a field the tally adds later stays off the page until it is listed here.
 Building is pure (``build_site`` returns file names and contents, the clock is an argument); only
-:func:`gather_days`, :func:`write_site` and the server of :func:`make_server` touch the store, the disk
-and the network.
+:func:`gather_days`, :func:`write_site`, :func:`gather_index`, :func:`write_index` and the server of
+:func:`make_server` touch the store, the disk and the network.
+
+One layout for `votal site` and `votal run --site`: a site folder holds each game's page in a folder
+named after its game file, and an index page listing every game there (:func:`publish_game`), which
+`votal serve` answers at ``/``.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import tempfile
+import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -31,6 +38,9 @@ from assistant.gamefile.outcome import Kind, Reason, WhyNot, reason_words
 from assistant.output.terminal import json_safe, terminal_safe
 
 STATIC_FILES = ("style.css", "countdown.js")
+SUMMARY_FILE = "summary.json"  # in a game's folder: what the site's index of games shows of it
+PAGE_FILES = ("index.html", "votal.json", SUMMARY_FILE, *STATIC_FILES)  # a game's, from build_site
+INDEX_FILES = ("index.html", "style.css")  # the site's index of games, at its top
 IDLE_TIMEOUT = 10.0  # `votal serve`: seconds a connection may idle before it is dropped
 
 # Outcome reasons that come from a private decision (the Judge's pick, a Loose Cannon's shot): the page
@@ -303,9 +313,67 @@ def build_site(
         no_elimination_label=no_elimination_label,
     )
     files = {"index.html": page, "votal.json": json_safe(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"}
+    files[SUMMARY_FILE] = _summary_json(game.title, public[-1] if public else None)
     for name in STATIC_FILES:
         files[name] = _read_static(name)
     return files
+
+
+def _summary_json(title: str, current: Mapping[str, Any] | None) -> str:
+    """What the site's index shows of a game: its title, its current day and whether that day is
+    decided (no time: the index is written again only when one of these changes)."""
+    summary = {"title": title, "current_day": current["day"] if current else None,
+               "decided": bool(current and current["outcome"])}
+    return json_safe(json.dumps(summary, ensure_ascii=False)) + "\n"
+
+
+def build_index(games: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """The site's index page (relative path -> text) from each game's summary (with its
+    ``folder``), by title."""
+    listed = sorted(games, key=lambda g: (str(g.get("title", "")).casefold(), g["folder"]))
+    page = _page_environment().get_template("games.html.j2").render(games=listed)
+    return {"index.html": page, "style.css": _read_static("style.css")}
+
+
+def gather_index(site_dir: str | Path) -> list[dict[str, Any]]:
+    """The summary of every game whose page the site folder holds (a folder with its summary)."""
+    games = []
+    for summary in sorted(Path(site_dir).glob(f"*/{SUMMARY_FILE}")):
+        try:
+            found = json.loads(summary.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue  # half a folder: a page being written for the first time, or copied in
+        if isinstance(found, dict):
+            games.append({**found, "folder": summary.parent.name})
+    return games
+
+
+_index_lock = threading.Lock()  # worker threads of one `votal run` finish pages at once
+
+
+def write_index(site_dir: str | Path) -> Path:
+    """Write the site's index of the games its folder holds; returns its path. Each file is
+    replaced whole, through a temporary file of its own: two processes (`votal run`, `votal site`)
+    may write it at once."""
+    out = Path(site_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    with _index_lock:
+        for name, text in build_index(gather_index(out)).items():
+            handle, temporary = tempfile.mkstemp(prefix=f".{name}.", dir=out)
+            try:
+                with os.fdopen(handle, "w", encoding="utf-8") as partial:
+                    partial.write(text)
+                os.chmod(temporary, 0o644)  # mkstemp's 0600 would hide it from a web server's user
+                os.replace(temporary, out / name)
+            except BaseException:
+                Path(temporary).unlink(missing_ok=True)
+                raise
+    return out / "index.html"
+
+
+def page_folder(site_dir: str | Path, game: Any) -> Path:
+    """Where a game's page lives in a site: the folder named after its game file."""
+    return Path(site_dir) / Path(game.path).stem
 
 
 def write_site(files: Mapping[str, str], out_dir: str | Path) -> list[Path]:
@@ -452,3 +520,18 @@ def publish_site(
     public, posts, days, label = gather_days(game, db, now=generated_at, stored=stored)
     files = build_site(public, days, generated_at=generated_at, posts=posts, no_elimination_label=label)
     return write_site(files, out_dir)
+
+
+def publish_game(
+    game: Any, db: Any, site_dir: str | Path, *, generated_at: datetime, stored: Any = None
+) -> Path:
+    """Write a game's page into its folder of the site (:func:`page_folder`), and the site's index
+    when what it shows of the game changed or it is missing; returns the page's folder."""
+    folder = page_folder(site_dir, game)
+    summary = folder / SUMMARY_FILE
+    before = summary.read_bytes() if summary.exists() else None
+    publish_site(game, db, folder, generated_at=generated_at, stored=stored)
+    index_there = all((Path(site_dir) / name).exists() for name in INDEX_FILES)
+    if summary.read_bytes() != before or not index_there:
+        write_index(site_dir)
+    return folder

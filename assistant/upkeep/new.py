@@ -148,16 +148,21 @@ def create_game_file(url: str, out: str, *, db, ruleset: str | None, timezone: s
     game = Game(path=Path(out), title=url, thread=url, ruleset=ruleset or DEFAULT_RULESET, players=(),
                 timezone=timezone, fetch=settings)
     fetcher = fetcher or make_fetcher(game)
+    seen = None
     try:
         engine = detect_engine(url)
     except VotalError:
-        engine = detect_engine(url, fetcher.get(url))
+        seen = fetcher.fetch(url)
+        engine = detect_engine(url, seen.text or "")
     parser = get_parser(engine)
     first_url = parser.page_url(url)
-    first = fetcher.get(first_url)  # the first page, for the thread's title and page size
+    # the first page, for the thread's title and page size; the sync starts from it
+    fetched = seen if seen is not None and seen.url == first_url else fetcher.fetch(first_url)
+    first = fetched.text or ""
     game = Game(path=Path(out), title=url, thread=url, ruleset=game.ruleset, players=(), forum=engine,
                 timezone=timezone, fetch=game.fetch)
-    sync_game(game, db, fetcher, now=now, on_page=(lambda r: progress(r.pages)) if progress else None)
+    sync_game(game, db, FirstPageKept(fetcher, fetched), now=now,
+              on_page=(lambda r: progress(r.pages)) if progress else None)
     posts = store.load_posts(db, game.key)
     facts = read_thread_facts(posts, title=read_title(first), timezone=zone)
     result = plan_game_file(facts, thread=url, forum=engine, posts=posts, ruleset=ruleset or DEFAULT_RULESET,
@@ -168,6 +173,27 @@ def create_game_file(url: str, out: str, *, db, ruleset: str | None, timezone: s
         parse_game(result.text, path=out)  # what we write must load: a failure here is our bug, not the thread's
         Path(out).write_text(result.text, encoding="utf-8")
     return result
+
+
+class FirstPageKept:
+    """A fetcher whose first request, when it is for the page ``fetched`` already holds (and not
+    conditional), is answered with it: `votal new` reads the thread's first page for its title,
+    then syncs from it: a polite forum's pause between requests is not spent on one page twice."""
+
+    def __init__(self, fetcher, fetched) -> None:
+        self._fetcher, self._kept = fetcher, fetched
+
+    def fetch(self, url: str, *, etag: str | None = None, last_modified: str | None = None):
+        kept, self._kept = self._kept, None
+        if kept is not None and kept.url == url and etag is None and last_modified is None:
+            return kept
+        return self._fetcher.fetch(url, etag=etag, last_modified=last_modified)
+
+    def get(self, url: str) -> str:
+        return self.fetch(url).text or ""
+
+    def __getattr__(self, name: str):  # the rest (limiter, robots, faults...) is the fetcher's
+        return getattr(self._fetcher, name)
 
 
 def page_size(parser, thread: str, first_page) -> int | None:

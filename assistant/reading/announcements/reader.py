@@ -143,7 +143,7 @@ def read_thread_facts(
                 (state.dawn is None or state.dawn[0] <= state.night_post):
             first = read_lines(post.body_html)
             state.dawn = (post.number, trim(first[0] if first else ""))
-        before = copy.deepcopy(state), copy.deepcopy(seats)
+        before = _snapshot(state), copy.deepcopy(seats)
         read_announcement(post, state, names, seats, timezone)
         read_vote_count_day(post, run, state, timezone)
         read_counted_living(post, state, names, seats)
@@ -194,6 +194,14 @@ def read_thread_facts(
         problems=tuple(problems + f["problems"]),
         deaths_taken_back=tuple(f["taken_back"]),
     )
+
+
+def _snapshot(state: State) -> State:
+    """A copy of ``state`` to go back to. What a reading never changes is shared, not copied: the
+    thread's posters, each seat's posts, and the facts (frozen), whose copies cost the most."""
+    shared = {id(state.authors): state.authors, id(state.posts_by_seat): state.posts_by_seat}
+    shared.update((id(fact), fact) for facts in state.facts.values() for fact in facts)
+    return copy.deepcopy(state, shared)
 
 
 def _with_list_entries(counted: list, listed: list) -> tuple[list, list]:
