@@ -62,7 +62,7 @@ def run(*args) -> str:
 
 def refused(*args) -> str:
     result = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
-    assert result.exit_code == 1, result.output
+    assert result.exit_code == 2, result.output  # the moderator's input is wrong
     assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1
     return result.output.strip()
 
@@ -71,7 +71,7 @@ def test_day_end_writes_the_post_with_the_moderators_words_and_keeps_the_file(sy
     path, db = synced
     before = path.read_text()
     out = run("day", "end", 1, path, "--post", 5, "--db", db)
-    assert out == f"{path}: days[1] (day 1).end_post = 5 (post 5)\n"
+    assert out.splitlines()[0] == f"{path}: days[1] (day 1).end_post = 5 (post 5)"
     after = path.read_text()
     assert after == before.replace(
         "start_post = 0\n", 'start_post = 0\nend_post = 5  # post 5: "Birch was lynched! Birch was a Vanilla Townie."\n'
@@ -142,7 +142,9 @@ def test_a_second_kill_in_another_phase_is_refused(synced):
 
 def test_an_edit_that_needs_the_thread_without_a_store_says_to_sync(synced, tmp_path):
     path, _ = synced
-    message = refused("day", "end", 1, path, "--post", 5, "--db", tmp_path / "none.db")
+    result = CliRunner().invoke(main, ["day", "end", "1", str(path), "--post", "5", "--db", str(tmp_path / "none.db")])
+    assert result.exit_code == 1 and len(result.output.strip().splitlines()) == 1
+    message = result.output.strip()
     assert message.startswith("Error: no posts stored for this game; run `votal sync` first")
 
 
@@ -311,3 +313,78 @@ def test_run_without_follow_never_edits_the_game_file(board, tmp_path, monkeypat
     monkeypatch.setattr(assistant.cli.schedule, "run_games", lambda paths, **options: None)
     invoke("run", path, "--db", db, "--quiet")
     assert path.read_text() == before
+
+
+# --- edits that cannot hurt: ahead of the game refused, day start, undo ----------------------------------------
+
+
+def days_declared(path) -> list[tuple[int, int | None, int | None]]:
+    return [(d.day, d.start_post, d.end_post) for d in load_game(path).days]
+
+
+def test_a_day_end_for_a_day_that_has_not_started_is_refused_naming_the_day_the_game_is_on(synced):
+    path, db = synced
+    before = path.read_text()
+    assert refused("day", "end", 9, path, "--post", 7, "--db", db) == (
+        "Error: day 9 has not started: the game is on day 1 (did you mean `day end 1`?)"
+    )
+    assert refused("kill", "Cedar", path, "--phase", "night 4", "--db", db) == (
+        "Error: kill: night 4 has not begun: the game is on day 1"
+    )
+    assert path.read_text() == before
+
+
+def test_day_start_records_the_post_and_the_day_after_it_then_can_end(synced):
+    path, db = synced
+    run("day", "end", 1, path, "--post", 5, "--db", db)
+    assert refused("day", "start", 4, path, "--post", 6, "--db", db) == (
+        "Error: day 4 cannot start yet: the game is on day 2, so the next day to start is day 3"
+    )
+    out = run("day", "start", 2, path, "--post", 6, "--db", db)
+    assert out.splitlines()[0] == f"{path}: days: day 2 with start_post = 6 (post 6)"
+    assert days_declared(path) == [(1, 0, 5), (2, 6, None)]
+    assert '[[days]]  # post 6: "Alder was found dead. Alder was a Mafia Goon."\nday = 2\n' in path.read_text()
+    assert refused("day", "start", 2, path, "--post", 4, "--db", db) == (
+        "Error: day 2: post 4 is before day 1's end (post 5)"
+    )
+
+
+def test_every_edit_shows_its_diff_and_undo_takes_them_back_one_at_a_time(synced):
+    path, db = synced
+    original = path.read_text()
+    out = run("day", "end", 1, path, "--post", 5, "--db", db)
+    assert '+end_post = 5  # post 5: "Birch was lynched! Birch was a Vanilla Townie."' in out.splitlines()
+    assert out.splitlines()[-1] == f"(undo with: votal undo {path})"
+    after_day_end = path.read_text()
+    run("kill", "Birch", path, "--phase", "day 1", "--db", db)
+    assert "Birch" in str(load_game(path).deaths)
+
+    undone = run("undo", path)
+    assert undone.splitlines()[0] == f"{path}: undid `votal kill`"
+    assert "-[[deaths]]  # set with votal kill" in undone.splitlines()
+    assert path.read_text() == after_day_end
+    assert run("undo", path).splitlines()[0] == f"{path}: undid `votal day end`"
+    assert path.read_text() == original
+    assert refused("undo", path).startswith(f"Error: {path}: nothing to undo")
+
+
+def test_undo_takes_back_what_votal_update_wrote(board, tmp_path):
+    path, db = fresh_game(board, tmp_path, THREAD)
+    before = path.read_text()
+    invoke("update", path, "--db", db)
+    assert days_declared(path) == [(1, 0, 5), (2, 6, None)]
+    assert invoke("undo", path).stdout.splitlines()[0] == f"{path}: undid `votal update`"
+    assert path.read_text() == before
+
+
+def test_undo_keeps_a_hand_edit_made_since_unless_forced(synced):
+    path, db = synced
+    original = path.read_text()
+    run("day", "end", 1, path, "--post", 5, "--db", db)
+    path.write_text(path.read_text() + "\n# my own note\n", encoding="utf-8")
+    assert refused("undo", path) == (
+        f"Error: {path} changed after `votal day end` wrote it; undoing would lose that change "
+        "(--force undoes it anyway)"
+    )
+    assert run("undo", path, "--force").splitlines()[0] == f"{path}: undid `votal day end`"
+    assert path.read_text() == original

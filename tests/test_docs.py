@@ -42,7 +42,8 @@ def test_every_command_has_help_with_an_example_and_a_readme_section(name):
     result = CliRunner().invoke(main, [name, "--help"])
     assert result.exit_code == 0
     assert "Example" in result.output, f"votal {name} --help has no example"
-    assert f"votal {name}" in README, f"votal {name} is not in the README"
+    documented = README + "".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "docs").glob("*.md")))
+    assert f"votal {name}" in documented, f"votal {name} is not in the README or docs/"
 
 
 @pytest.mark.parametrize("name", COMMANDS)

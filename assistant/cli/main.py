@@ -31,7 +31,7 @@ from assistant.output.terminal import terminal_safe
 
 # The commands that write the game file live in assistant.cli.edits, loaded only when one of them is asked for
 # or the command list is shown: `votal count` and the other commands never pay for building them.
-EDIT_COMMANDS = ("update", "day", "kill", "replace", "player")
+EDIT_COMMANDS = ("update", "day", "kill", "replace", "player", "undo")
 
 
 class _Group(click.Group):
@@ -52,7 +52,9 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except VotalError as exc:
-            raise click.ClickException(terminal_safe(str(exc))) from None
+            error = click.ClickException(terminal_safe(str(exc)))
+            error.exit_code = getattr(exc, "exit_code", 1)  # 2: the user's input is wrong; 1: a problem found
+            raise error from None
         except KeyboardInterrupt:
             click.echo("Interrupted.", err=True)
             sys.exit(130)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from assistant.gamefile.game import parse_game
 from assistant.reading.announcements import ThreadFacts
+from assistant.upkeep.edits import write_game_file
 from assistant.upkeep.update import edits_from_facts, write_edits
 from assistant.upkeep.update import page_size as update_page_size
 
@@ -166,7 +167,7 @@ def create_game_file(url: str, out: str, *, db, ruleset: str | None, timezone: s
                             posts_per_page=page_size(parser, url, parser.parse_page(first, url=first_url)))
     if result.usable:
         parse_game(result.text, path=out)  # what we write must load: a failure here is our bug, not the thread's
-        Path(out).write_text(result.text, encoding="utf-8")
+        write_game_file(out, result.text, why="votal new --force")  # a file overwritten can be undone
     return result
 
 
