@@ -787,6 +787,14 @@ def count_live_posts(
     return sum(1 for r in rows if r["post_id"] not in excluded)
 
 
+def count_vanished(db: Store, game: str, *, below: int | None = None) -> int:
+    """Stored posts a re-read page no longer showed (marked deleted), numbered below ``below`` if given."""
+    query = "select count(*) as n from posts where game = ? and vanished is not null"
+    if below is None:
+        return _rows(db, query, [game])[0]["n"]
+    return _rows(db, query + " and number < ?", [game, below])[0]["n"]
+
+
 def first_post_at(db: Store, game: str, moment: datetime) -> int | None:
     """The number of the first stored post made at or after ``moment``."""
     return _rows(db, "select min(number) as n from posts where game = ? and time >= ?", [game, moment.isoformat()])[0][

@@ -262,7 +262,8 @@ class _Sync:
         """If posts before ``page`` vanished, read earlier pages back to them and save all at once; else False.
 
         The forum numbers posts by position: before this page it shows ``first - base`` posts. If more are
-        stored (and not marked deleted), some vanished. Earlier pages are read, newest first, until the counts
+        stored (and not marked deleted), some vanished; if fewer, and some stored there vanished, they are back
+        (restored on the forum), and are read again. Earlier pages are read, newest first, until the counts
         agree; then they, this page, and the deleted marks are written in one transaction, all judged by the
         numbers stored before this sync, so a sync killed at any point leaves nothing half-renumbered.
         """
@@ -283,8 +284,10 @@ class _Sync:
             since = min(numbers_before.values())
             before_on_forum = first - base
             stored_before = store.count_live_posts(self.db, self.game.key, exclude=seen, below=since)
-            if stored_before <= before_on_forum:
-                break
+            if stored_before == before_on_forum or (
+                stored_before < before_on_forum and not store.count_vanished(self.db, self.game.key, below=since)
+            ):
+                break  # else posts vanished before this page, or one marked vanished is back: read back to it
             if before_on_forum <= 0:
                 since = None  # the thread's first page is read: every unseen stored post is gone
                 break
