@@ -22,6 +22,7 @@ from assistant.cli.options import (
     print_text,
     quiet_option,
     read_store,
+    store_path,
 )
 
 # assistant.upkeep.edits (and tomlkit) are imported inside the commands. This module is loaded by cli's group
@@ -66,7 +67,7 @@ def update(game_file: str, db_file: str, dry_run: bool, quiet: bool, fmt: str) -
     from assistant.upkeep.update import update_from_store
 
     game = load_game(game_file, players_required=False)
-    db = open_store(db_file)
+    db = open_store(store_path(game, db_file))
     synced = sync_game(game, db, make_fetcher(game), now=now_utc)
     report = update_from_store(game_file, db, now=now_utc())
     if report.changed and not dry_run:
@@ -232,7 +233,8 @@ def player_add(name: str, game_file: str) -> None:
     """
     from assistant.upkeep.edits import AddPlayer
 
-    edit_game_file(game_file, None, lambda cite: [AddPlayer(name, cite)], post=None, command="votal player add")
+    edit_game_file(game_file, None, lambda cite: [AddPlayer(name, cite)], post=None, command="votal player add",
+                   with_store=False)
 
 
 @player.command("remove")
@@ -248,17 +250,19 @@ def player_remove(name: str, game_file: str) -> None:
     """
     from assistant.upkeep.edits import RemovePlayer
 
-    edit_game_file(game_file, None, lambda cite: [RemovePlayer(name)], post=None, command="votal player remove")
+    edit_game_file(game_file, None, lambda cite: [RemovePlayer(name)], post=None, command="votal player remove",
+                   with_store=False)
 
 
-def edit_game_file(game_file: str, db_file: str | None, make_edits, *, post: int | None, command: str) -> None:
+def edit_game_file(game_file: str, db_file: str | None, make_edits, *, post: int | None, command: str,
+                   with_store: bool = True) -> None:
     """Check the edits against the stored thread and the file, write them (the file before them kept for
     `votal undo`), and say what changed, as a diff."""
     from assistant.upkeep.edits import Note, apply_edits, check_edits, one_line, write_game_file
     from assistant.upkeep.history import unified_diff
 
     game = load(game_file)
-    thread = read_thread(game, db_file, post)
+    thread = read_thread(game, store_path(game, db_file) if with_store else None, post)
     words = thread.first_words or f"set with {command}"
     edits = make_edits(Note(words, post))
     check_edits(game, edits, posts=thread.numbers, playing_day=thread.playing_day)

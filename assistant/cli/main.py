@@ -12,6 +12,7 @@ import click
 
 from assistant import __version__
 from assistant.cli.options import (
+    beside_game,
     day_options,
     db_option,
     format_option,
@@ -23,6 +24,7 @@ from assistant.cli.options import (
     print_json,
     print_text,
     quiet_option,
+    store_path,
     warn,
     warn_doubts,
 )
@@ -67,7 +69,7 @@ class _Group(click.Group):
             from assistant.forum.store import store_error
 
             raise click.ClickException(
-                terminal_safe(str(store_error(ctx.params.get("db_file", "votal.db"), exc)))
+                terminal_safe(str(store_error(ctx.params.get("db_file") or "the game's store", exc)))
             ) from None
 
 
@@ -172,7 +174,7 @@ def sync(game_file: str, db_file: str, quiet: bool, fmt: str) -> None:
     game = load(game_file)
     fetcher = make_fetcher(game)  # the game's [fetch] settings, cookies for a private thread included
     check_ruleset(game)  # every error in the game's files before the store is touched
-    db = open_store(db_file)
+    db = open_store(store_path(game, db_file))
 
     # Progress is for a terminal: off one (cron, systemd, a pipe), carriage-return updates would be glued into
     # one log line, and the summary below says it all.
@@ -234,7 +236,7 @@ def new(url: str, out: str, ruleset: str | None, zone: str | None, force: bool, 
     if Path(out).exists() and not force:
         raise click.ClickException(f"{out} exists: pass --force to overwrite it")
     show_progress = not quiet and fmt == "text" and sys.stderr.isatty()  # carriage returns only on a terminal
-    result = create_game_file(url, out, db=open_store(db_file), ruleset=ruleset, timezone=zone, now=now_utc,
+    result = create_game_file(url, out, db=open_store(db_file or str(beside_game(out))), ruleset=ruleset, timezone=zone, now=now_utc,
                               min_interval=min_interval,
                               progress=(lambda n: click.echo(f"\rpage {n}", nl=False, err=True)) if show_progress
                               else None)
@@ -301,10 +303,11 @@ def run(
         from assistant.upkeep.update import follow_hook
 
         hooks.insert(0, follow_hook(now=now_utc, say=echo or logging.getLogger("votal.follow").warning))
-        db = open_store(db_file)
         for path in game_files:  # what is already stored, before the first sync brings anything new
-            hooks[0](load(path), db)
-        db.close()
+            game = load(path)
+            db = open_store(store_path(game, db_file))
+            hooks[0](game, db)
+            db.close()
     run_games(game_files, db_path=db_file, regenerate=hooks, echo=echo, now=now_utc, once=once)
 
 
@@ -322,13 +325,15 @@ def status(game_files: tuple[str, ...], db_file: str, fmt: str) -> None:
     from pathlib import Path
 
     from assistant.counting.count import NO_POSTS
+    from assistant.forum.store import StoreError
     from assistant.output.status import collect_status, format_status_text
 
     games = [load(path) for path in game_files]
-    if not Path(db_file).is_file():  # never create an empty store just to report that it is empty
-        raise click.ClickException(f"{NO_POSTS} (there is no store at {db_file})")
-    db = open_store(db_file)
-    statuses = [collect_status(game, db, now=now_utc()) for game in games]
+    stores = [store_path(game, db_file) for game in games]
+    for path in stores:
+        if not Path(path).is_file():  # never create an empty store just to report that it is empty
+            raise StoreError(f"{NO_POSTS} (there is no store at {path})")
+    statuses = [collect_status(game, open_store(path), now=now_utc()) for game, path in zip(games, stores)]
     if fmt == "json":
         print_json(statuses)
     else:
@@ -441,7 +446,7 @@ def draft(
         from assistant.forum.store import number_vote_count
 
         # kept in the store: drafting the same count again gives the same number
-        count_number = number_vote_count(open_store(db_file), game.key, number, votals[0].as_of_post, now=now_utc())
+        count_number = number_vote_count(open_store(store_path(game, db_file)), game.key, number, votals[0].as_of_post, now=now_utc())
     context = build_context(game, stored.ruleset, votals, day=number, now=moment, posts=posts,
                             count_number=count_number)
     missing = nothing_to_announce(kind, context)

@@ -4,12 +4,15 @@ commands (:mod:`assistant.cli.edits`) use them without importing the command lin
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable
 from datetime import UTC, datetime
+from pathlib import Path
 
 import click
 
+from assistant.errors import VotalError
 from assistant.output.terminal import json_safe, terminal_safe
 
 
@@ -22,10 +25,54 @@ def db_option(func: Callable) -> Callable:
         "--db",
         "db_file",
         envvar="VOTAL_DB",
-        default="votal.db",
-        show_default=True,
-        help="SQLite store (else $VOTAL_DB, else ./votal.db).",
+        default=None,
+        help="SQLite store (else $VOTAL_DB, else the game file's name with .db, beside it).",
     )(func)
+
+
+LEGACY_STORE = "votal.db"  # the store's default before it followed the game file: the working directory's
+
+
+class StoreElsewhere(VotalError):
+    """The game's posts are in the old default store in the working directory, not beside the game file."""
+
+    exit_code = 2
+
+
+def beside_game(game_file: str | Path) -> Path:
+    """The store a game file uses by default: ``games/wh17.toml`` -> ``games/wh17.db`` (two games in one
+    folder never share it, and counting from another directory finds the same store)."""
+    path = Path(game_file)
+    return path.with_name(path.name.removesuffix(".toml") + ".db")
+
+
+def store_path(game, db_file: str | None) -> str:
+    """--db or $VOTAL_DB, else the store beside the game file. A game whose posts are only in ./votal.db
+    (where earlier versions kept them) is told how to move that store, never silently given an empty one."""
+    if db_file:
+        return db_file
+    beside = beside_game(game.path)
+    legacy = Path(LEGACY_STORE)
+    if not beside.exists() and legacy.is_file() and legacy.resolve() != beside.resolve():
+        games = _games_stored(legacy)
+        if game.key in games:
+            move = "mv" if games == {game.key} else "cp"  # a store other games still use is copied
+            raise StoreElsewhere(
+                f"{game.path.name}'s posts are in ./{LEGACY_STORE}, the old default; the store now sits "
+                f"beside the game file: `{move} {LEGACY_STORE} {beside}` (or pass --db {LEGACY_STORE})"
+            )
+    return str(beside)
+
+
+def _games_stored(path: Path) -> set[str]:
+    import sqlite3
+
+    try:
+        # read-write, though it only reads: a read-only connection would leave -wal and -shm files behind
+        with contextlib.closing(sqlite3.connect(path)) as db:
+            return {row[0] for row in db.execute("select distinct game from posts")}
+    except sqlite3.Error:
+        return set()  # not a store of ours: nothing to say about it
 
 
 def format_option(*choices: str) -> Callable:
@@ -61,14 +108,23 @@ def now_utc() -> datetime:
 def open_store(db_file: str):
     from assistant.forum.store import open_db
 
-    return open_db(db_file)
+    return _closed_at_exit(open_db(db_file))
 
 
 def read_store(db_file: str):
     """The store for a command that only reads it: no schema work."""
     from assistant.forum.store import open_reader
 
-    return open_reader(db_file)
+    return _closed_at_exit(open_reader(db_file))
+
+
+def _closed_at_exit(db):
+    """Closed when the command ends: the last connection's close folds the WAL into the store and removes the
+    -wal and -shm files, so a store is one file to move or back up."""
+    context = click.get_current_context(silent=True)
+    if context is not None:
+        context.find_root().call_on_close(db.close)
+    return db
 
 
 def load(game_file: str):
@@ -77,13 +133,13 @@ def load(game_file: str):
     return load_game(game_file)
 
 
-def load_stored(game_file: str, db_file: str):
-    """The game and a read-only store that holds its posts: a missing store or a game never synced is an
-    error, never an empty count (and no empty database is left behind)."""
+def load_stored(game_file: str, db_file: str | None):
+    """The game and a read-only store that holds its posts (:func:`store_path`): a missing store or a game
+    never synced is an error, never an empty count (and no empty database is left behind)."""
     from assistant.counting.count import require_posts
 
     game = load(game_file)
-    db = read_store(db_file)
+    db = read_store(store_path(game, db_file))
     require_posts(game, db)
     return game, db
 

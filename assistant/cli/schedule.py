@@ -166,7 +166,7 @@ def _clock_marks(votal: Votal | None) -> tuple[datetime | None, datetime | None]
 class Runner:
     """Runs games one sync at a time each; shared by every job of one `votal run` process."""
 
-    db_path: Path
+    db_path: Path | None  # None: each game's own store, beside its game file (options.store_path)
     now: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
     stop: threading.Event = field(default_factory=threading.Event)
     limiter: HostLimiter | None = None  # default: one that sleeps on ``stop``, so a stop ends every wait
@@ -189,7 +189,7 @@ class Runner:
     # a new process's first run of a game trusts the state the store says it was last counted on (for
     # `votal run --once`: a long-running process counts each game once at start, to pace it by its deadline)
     trust_stored_state: bool = False
-    _idle_dbs: list[store.Store] = field(default_factory=list, repr=False)
+    _idle_dbs: dict[str, list[store.Store]] = field(default_factory=dict, repr=False)  # by store path
     _all_dbs: list[store.Store] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
@@ -209,7 +209,8 @@ class Runner:
             self._say(f"{path}: {exc}")
             return self._record(run)
         run = GameRun(game.title)
-        db = self._take_db()
+        db_path = self.store_of(game)
+        db = self._take_db(db_path)
         try:
             now = self.now()
             key = str(path.resolve())
@@ -254,7 +255,7 @@ class Runner:
             else:
                 run.next_in = choose_interval(game, now=now, deadline=deadline, fast_interval=self.fast_interval)
         finally:
-            self._give_db(db)
+            self._give_db(db, db_path)
         self._say(_describe(run))
         return self._record(run)
 
@@ -285,6 +286,12 @@ class Runner:
                 db.close()
             self._all_dbs.clear()
             self._idle_dbs.clear()
+
+    def store_of(self, game: Game) -> str:
+        """The game's store: the runner's one store, else the game's own (beside its file)."""
+        from assistant.cli.options import store_path
+
+        return store_path(game, str(self.db_path) if self.db_path is not None else None)
 
     def _load(self, path: Path) -> tuple[Game, bytes]:
         """The game file, parsed again only when its text changed (compared whole: an edit within one tick of
@@ -363,22 +370,22 @@ class Runner:
         )
         return len(deliver_alerts(db, game, alerts, now=now, post=self.post_webhook))
 
-    def _take_db(self) -> store.Store:
+    def _take_db(self, path: str) -> store.Store:
         """A store connection for one run: kept open between runs (opening one costs the schema check and,
         on closing the last, a WAL checkpoint), never used by two runs at once."""
         with self._lock:
-            if self._idle_dbs:
-                return self._idle_dbs.pop()
-        db = store.open_db(self.db_path)
+            if self._idle_dbs.get(path):
+                return self._idle_dbs[path].pop()
+        db = store.open_db(path)
         with self._lock:
             self._all_dbs.append(db)
         return db
 
-    def _give_db(self, db: store.Store) -> None:
+    def _give_db(self, db: store.Store, path: str) -> None:
         if db.in_transaction:  # a run stopped inside a write: never hand a half transaction to the next
             db.execute("ROLLBACK")
         with self._lock:
-            self._idle_dbs.append(db)
+            self._idle_dbs.setdefault(path, []).append(db)
 
     def _recheck_from(self, game: Game, db: store.Store, votal: Votal | None, now: datetime) -> int | None:
         """Every ``recheck_every`` seconds, re-read the current day's pages (edits on pages read before)."""
@@ -517,7 +524,7 @@ def regenerate_hooks(
 def run_games(
     game_paths: Iterable[str | Path],
     *,
-    db_path: str | Path,
+    db_path: str | Path | None,
     runner: Runner | None = None,
     install_signals: bool = True,
     max_workers: int = 4,
@@ -528,12 +535,15 @@ def run_games(
     """Sync every game on its own schedule until Ctrl-C, SIGTERM or ``runner.stop`` is set; returns the runner
     (its ``history`` holds the latest runs). A stop ends waits at once and lets a running sync finish its page.
     ``once``: run every game once now, then return (`votal run --once`, for cron)."""
-    runner = runner or Runner(db_path=Path(db_path), **runner_options)
+    runner = runner or Runner(db_path=Path(db_path) if db_path else None, **runner_options)
     paths = [Path(p) for p in game_paths]
+    stores = set()
     for path in paths:
-        check_ruleset(load_game(path))  # a bad game file or ruleset fails now, not in a worker thread later
-    # Create the store (and switch it to WAL) once, before worker threads open it side by side.
-    store.open_db(runner.db_path).close()
+        game = load_game(path)
+        check_ruleset(game)  # a bad game file or ruleset fails now, not in a worker thread later
+        stores.add(runner.store_of(game))
+    for path in sorted(stores):  # each store created (and switched to WAL) once, before threads open it
+        store.open_db(path).close()
     previous = _install_signal_handlers(runner.stop) if install_signals else {}
     if once:
         runner.trust_stored_state = True  # a game that stood still since the last run is not counted

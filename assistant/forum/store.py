@@ -12,6 +12,7 @@ import contextlib
 import fcntl
 import functools
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -953,25 +954,39 @@ def lock_game(db: Store, game: str, *, timeout: float = 0.0) -> Iterator[None]:
     import hashlib
 
     lock_path = path.with_name(f"{path.name}.{hashlib.sha256(game.encode()).hexdigest()[:12]}.lock")
-    handle = open(lock_path, "a+")  # noqa: SIM115 (held open for the lock's lifetime)
+    handle = _take_file_lock(lock_path, time.monotonic() + timeout, game)
     try:
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise GameLocked(
-                        f"game {game} is being synced by another votal process (lock {lock_path.name})"
-                    ) from None
-                time.sleep(0.05)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+        yield
     finally:
+        # removed while still held, so no empty lock file is left behind; a process waiting on the removed
+        # file finds it is no longer the one at lock_path and takes the lock on a new one
+        lock_path.unlink(missing_ok=True)
+        fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
         handle.close()
+
+
+def _take_file_lock(lock_path: Path, deadline: float, game: str):
+    """An open handle holding the ``flock`` on the file now at ``lock_path`` (never one removed meanwhile)."""
+    while True:
+        handle = open(lock_path, "a+")  # noqa: SIM115 (held open for the lock's lifetime)
+        try:
+            while True:
+                try:
+                    fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() >= deadline:
+                        raise GameLocked(
+                            f"game {game} is being synced by another votal process (lock {lock_path.name})"
+                        ) from None
+                    time.sleep(0.05)
+            with contextlib.suppress(FileNotFoundError):
+                if os.stat(lock_path).st_ino == os.fstat(handle.fileno()).st_ino:
+                    return handle
+        except BaseException:
+            handle.close()
+            raise
+        handle.close()  # the holder removed this file as it let go: lock the one there now
 
 
 def load_posts(db: Store, game: str) -> list[Post]:
