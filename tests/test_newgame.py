@@ -55,14 +55,14 @@ def thread_posts(opening: str, *, first: int) -> list[dict]:
     ]
 
 
-def run_new(engine: str, tmp_path, posts: list[dict], *extra: str, **render):
+def run_new(engine: str, tmp_path, posts: list[dict], *extra: str, page: str = "", **render):
     renderer = importlib.import_module(f"forums.{engine}")
     handler = {}
     with LoopbackServer(lambda path, query, headers: handler["serve"](path, query, headers)) as server:
         handler["serve"] = serve_pages(renderer.render_thread(posts, base_url=server.base_url, title="Mini 42",
                                                               **render))
         url = renderer.thread_url(server.base_url)
-        args = ["new", url, "-o", str(tmp_path / "game.toml"), "--db", str(tmp_path / "v.db"), "--min-interval", "0",
+        args = ["new", url + page, "-o", str(tmp_path / "game.toml"), "--db", str(tmp_path / "v.db"), "--min-interval", "0",
                 *extra]
         return url, CliRunner().invoke(main, args, catch_exceptions=False)
 
@@ -104,6 +104,16 @@ def test_new_writes_the_page_size_the_forum_shows_when_the_default_would_miss_it
     _, result = run_new(engine, tmp_path, posts, per_page=per_page)
     assert result.exit_code == 0, result.output
     assert load_game(tmp_path / "game.toml").fetch.posts_per_page == written
+
+
+@pytest.mark.parametrize(("engine", "page"), [("phpbb", "&start=25"), ("phpbb", "#p510"), ("xenforo", "page-2")])
+def test_new_stores_the_threads_address_whichever_page_was_copied(engine, page, tmp_path):
+    posts = thread_posts(STYLES[engine], first=0)
+    posts += [{**posts[-1], "number": posts[-1]["number"] + n, "id": str(900 + n)} for n in range(1, 30)]
+    url, result = run_new(engine, tmp_path, posts, page=page)
+    assert result.exit_code == 0, result.output
+    assert load_game(tmp_path / "game.toml").thread == url
+    assert [s.name for s in load_game(tmp_path / "game.toml").players][:2] == ["Alder", "Oldbirch"]
 
 
 def test_new_never_overwrites_without_force(tmp_path):

@@ -133,7 +133,7 @@ def create_game_file(url: str, out: str, *, db, ruleset: str | None, timezone: s
     from assistant.forum.fetch import make_fetcher
     from assistant.forum.sync import sync_game
     from assistant.gamefile.game import FetchSettings, Game, parse_game
-    from assistant.gamefile.weburl import url_problem
+    from assistant.gamefile.weburl import thread_address, url_problem
     from assistant.gamefile.zones import UnknownZone, zone_named
     from assistant.reading.announcements import read_thread_facts
     from parsers.detect import detect_engine, get_parser
@@ -141,6 +141,7 @@ def create_game_file(url: str, out: str, *, db, ruleset: str | None, timezone: s
 
     if (problem := url_problem(url)) is not None:  # refused before any request: a retry cannot mend it
         raise VotalError(problem)
+    url = thread_address(url)  # a page's address copied from the browser names the same thread
     try:  # the forms the game file accepts (UTC-5, GMT+10:30, IANA names), refused with them listed
         zone = zone_named(timezone) if timezone else UTC
     except UnknownZone as exc:
