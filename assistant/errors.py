@@ -10,6 +10,8 @@ __all__ = ["ForumError", "GameFileError", "RulesetError", "UnknownPlayer", "Vota
 class GameFileError(VotalError):
     """A game file that cannot be used, with where the problem is."""
 
+    exit_code = 2  # the command's input is wrong (the CLI exits 1 for a problem found, 2 for this)
+
     def __init__(self, path: str, line: int | None, field: str | None, message: str):
         self.path, self.line, self.field, self.message = str(path), line, field, message
         where = self.path + (f":{line}" if line else "")
@@ -22,6 +24,8 @@ class RulesetError(GameFileError):
 
 class UnknownPlayer(VotalError, KeyError):
     """A name that is no seat of the game."""
+
+    exit_code = 2
 
     def __str__(self) -> str:  # KeyError would quote the message
         return str(self.args[0]) if self.args else ""

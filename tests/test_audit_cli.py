@@ -75,7 +75,7 @@ def test_run_off_a_terminal_writes_whole_lines_and_stops_on_sigterm(forum_game, 
 def test_a_draft_announcing_what_did_not_happen_needs_force(forum_game, kind, why):
     _, game, db = forum_game
     refused = invoke("draft", kind, game, "--db", db, "--day", "1", "--at-post", "2")
-    assert refused.exit_code == 1
+    assert refused.exit_code == 2
     assert why in refused.output and "--force" in refused.output
     assert len(refused.output.strip().splitlines()) == 1
     assert invoke("draft", kind, game, "--db", db, "--day", "1", "--at-post", "2", "--force").exit_code == 0
@@ -105,7 +105,7 @@ def test_impossible_numbers_and_empty_names_in_the_game_file_are_one_line(forum_
     bad.write_text(text)
     number = next(i for i, row in enumerate(text.splitlines(), 1) if line in row and change[1].split("\n")[-1] in row)
     result = invoke("count", bad, "--db", db)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.output.strip() == f"Error: {bad}:{number}: {field}: {result.output.split(field + ': ', 1)[1].strip()}"
     assert message in result.output
 

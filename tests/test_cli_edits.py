@@ -143,7 +143,7 @@ def test_a_second_kill_in_another_phase_is_refused(synced):
 def test_an_edit_that_needs_the_thread_without_a_store_says_to_sync(synced, tmp_path):
     path, _ = synced
     result = CliRunner().invoke(main, ["day", "end", "1", str(path), "--post", "5", "--db", str(tmp_path / "none.db")])
-    assert result.exit_code == 1 and len(result.output.strip().splitlines()) == 1
+    assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1
     message = result.output.strip()
     assert message.startswith("Error: no posts stored for this game; run `votal sync` first")
 

@@ -55,7 +55,7 @@ def test_a_store_without_the_game_stops_with_sync_first(command, synced, demo, t
     args = [part.format(folder=tmp_path) for part in command]
     result = invoke(*args[:1], *args[1:2] if args[0] == "draft" else [], other, "--db", db,
                     *args[1:] if args[0] != "draft" else [])
-    assert result.exit_code == 1, result.output
+    assert result.exit_code == 2, result.output
     assert NO_POSTS in result.output
     assert not (tmp_path / "site").exists()
 
@@ -65,7 +65,7 @@ def test_a_missing_store_is_not_created(command, demo, tmp_path):
     game = write_game(demo, tmp_path)
     missing = tmp_path / "never.db"
     result = invoke(*command, game, "--db", missing)
-    assert result.exit_code == 1 and NO_POSTS in result.output
+    assert result.exit_code == 2 and NO_POSTS in result.output
     assert not missing.exists()
 
 
@@ -83,7 +83,7 @@ def test_serve_on_a_busy_port_says_so(tmp_path):
         taken.listen()
         port = taken.getsockname()[1]
         result = invoke("serve", tmp_path, "--port", port)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.output.strip() == (
         f"Error: port {port} on 127.0.0.1 is busy (another program is listening there): choose another with "
         "--port, or --port 0 for any free port"
@@ -125,7 +125,7 @@ def test_game_file_doubts_are_warnings_beside_the_count(demo, tmp_path):
 def test_a_day_end_or_judge_draft_of_an_undecided_day_needs_force(kind, synced):
     _, game, db = synced
     refused = invoke("draft", kind, game, "--db", db, "--day", "2", "--at-time", DAY2_EVENING)
-    assert refused.exit_code == 1
+    assert refused.exit_code == 2
     assert "day 2 is not decided as of 2026-03-05 20:00 UTC" in refused.output
     forced = invoke("draft", kind, game, "--db", db, "--day", "2", "--at-time", DAY2_EVENING, "--force")
     assert forced.exit_code == 0
@@ -184,7 +184,7 @@ def test_as_of_a_post_is_as_of_that_posts_time_not_the_wall_clock(synced, day, p
     text = invoke("draft", "votal", game, "--db", db, "--day", day, "--at-post", post).output
     assert f"as of post #{post}" in text
     refused = invoke("draft", "day-end", game, "--db", db, "--day", day, "--at-post", post)
-    assert refused.exit_code == 1 and f"day {day} is not decided as of post {post}" in refused.output
+    assert refused.exit_code == 2 and f"day {day} is not decided as of post {post}" in refused.output
 
 
 def test_vote_counts_are_numbered_per_day_and_keep_their_number(demo, tmp_path):
@@ -240,3 +240,16 @@ def test_an_end_post_that_is_not_the_hammer_and_votes_after_the_end_are_warnings
         f"day 1: end_post = 24 lies after the hammer Votal computes at post {hammer} "
         "(majority; 11 player posts between)"
     )
+
+
+def test_a_judge_draft_under_a_ruleset_with_no_judge_is_refused(synced, demo, tmp_path):
+    _, _, db = synced
+    mafiascum = write_game(demo, tmp_path, change=('ruleset = "witchhunt-online-2.0.1"', 'ruleset = "mafiascum"'))
+    for extra in ([], ["--force"]):
+        result = invoke("draft", "judge", mafiascum, "--db", db, "--day", "1", *extra)
+        assert result.exit_code == 2, result.output
+        assert result.output.strip() == (
+            "Error: the mafiascum ruleset has no Judge: there is no judge post to draft "
+            "(`votal draft day-end` announces the day's end)"
+        )
+    assert invoke("draft", "day-end", mafiascum, "--db", db, "--day", "1").exit_code == 0

@@ -119,7 +119,7 @@ def test_new_stores_the_threads_address_whichever_page_was_copied(engine, page, 
 def test_new_never_overwrites_without_force(tmp_path):
     (tmp_path / "game.toml").write_text("# mine\n")
     _, refused = run_new("phpbb", tmp_path, thread_posts(STYLES["phpbb"], first=0))
-    assert refused.exit_code == 1
+    assert refused.exit_code == 2
     assert "game.toml exists: pass --force to overwrite it" in refused.output
     assert (tmp_path / "game.toml").read_text() == "# mine\n"
     _, forced = run_new("phpbb", tmp_path, thread_posts(STYLES["phpbb"], first=0), "--force")

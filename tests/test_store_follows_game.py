@@ -53,7 +53,7 @@ def test_the_store_sits_beside_the_game_file_and_is_found_from_any_directory(gam
     assert not list(elsewhere.iterdir()), "nothing is left in the working directory"
     monkeypatch.chdir(one.parent.parent)
     assert "Game one" in invoke("count", one).output
-    invoke("count", two, code=1)  # two games in one folder never share a store
+    invoke("count", two, code=2)  # two games in one folder never share a store
 
 
 def test_db_and_votal_db_still_choose(games, tmp_path):

@@ -13,6 +13,7 @@ import click
 from assistant import __version__
 from assistant.cli.options import (
     beside_game,
+    InputError,
     day_options,
     db_option,
     format_option,
@@ -37,8 +38,9 @@ EDIT_COMMANDS = ("update", "day", "kill", "replace", "player", "undo")
 
 
 class _Group(click.Group):
-    """Turns the core's errors into one line on stderr and exit status 1, never a traceback; loads the game
-    file's edit commands when first needed."""
+    """Turns the core's errors into one line on stderr, never a traceback, with the exit status every command
+    shares: 0 done, 1 a problem found (the forum failing, a game locked), 2 a usage or input error (the game
+    file, the store, a refused edit; click's own usage errors are 2 too); loads the edit commands when needed."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *EDIT_COMMANDS})
@@ -68,7 +70,7 @@ class _Group(click.Group):
                 raise
             from assistant.forum.store import store_error
 
-            raise click.ClickException(
+            raise InputError(
                 terminal_safe(str(store_error(ctx.params.get("db_file") or "the game's store", exc)))
             ) from None
 
@@ -234,7 +236,7 @@ def new(url: str, out: str, ruleset: str | None, zone: str | None, force: bool, 
     from assistant.upkeep.new import create_game_file
 
     if Path(out).exists() and not force:
-        raise click.ClickException(f"{out} exists: pass --force to overwrite it")
+        raise InputError(f"{out} exists: pass --force to overwrite it")
     show_progress = not quiet and fmt == "text" and sys.stderr.isatty()  # carriage returns only on a terminal
     result = create_game_file(url, out, db=open_store(db_file or str(beside_game(out))), ruleset=ruleset, timezone=zone, now=now_utc,
                               min_interval=min_interval,
@@ -340,7 +342,7 @@ def status(game_files: tuple[str, ...], db_file: str, fmt: str) -> None:
         print_text("\n\n".join(format_status_text(s) for s in statuses))
     empty = [s["file"] for s in statuses if not s["posts"] and not s["deleted_posts"]]
     if empty:
-        raise click.ClickException(f"{', '.join(empty)}: {NO_POSTS}")
+        raise InputError(f"{', '.join(empty)}: {NO_POSTS}")
 
 
 @main.command()
@@ -435,6 +437,9 @@ def draft(
     from assistant.output.drafts import build_context, default_flavor, nothing_to_announce, render_draft
 
     game, db, stored, moment = load_snapshot(game_file, db_file, at_post, at_time, day)
+    if kind == "judge" and not stored.ruleset.has_judge:
+        raise InputError(f"the {game.ruleset} ruleset has no Judge: there is no judge post to draft "
+                         "(`votal draft day-end` announces the day's end)")
     number = day or current_day(game, db, at_time=moment, at_post=at_post, stored=stored)
     votals = count_game(game, db, days=[number], at_post=at_post, at_time=moment, stored=stored)
     now = moment if at_post is None and at_time is None else None  # a draft of now shares its replay
@@ -452,7 +457,7 @@ def draft(
     missing = nothing_to_announce(kind, context)
     if missing and not force:
         where = f"post {at_post}" if at_post is not None else f"{moment:%Y-%m-%d %H:%M} UTC"
-        raise click.ClickException(
+        raise InputError(
             f"day {number} {missing} as of {where}: a {kind} post would announce what did not happen "
             "(count it with `votal count`; --force drafts it saying so)"
         )
@@ -529,8 +534,8 @@ def serve(directory: str, host: str, port: int) -> None:
         server = make_server(directory, host=host, port=port)
     except OSError as exc:
         if exc.errno != errno.EADDRINUSE:
-            raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
-        raise click.ClickException(
+            raise InputError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+        raise InputError(
             f"port {port} on {host} is busy (another program is listening there): choose another with --port, "
             "or --port 0 for any free port"
         ) from None

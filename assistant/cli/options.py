@@ -20,6 +20,12 @@ def game_argument(func: Callable) -> Callable:
     return click.argument("game_file", type=click.Path(dir_okay=False))(func)
 
 
+class InputError(click.ClickException):
+    """A usage or input error said in one line (exit 2, as click's own usage errors), without the usage text."""
+
+    exit_code = 2
+
+
 def db_option(func: Callable) -> Callable:
     return click.option(
         "--db",

@@ -38,7 +38,7 @@ def require_posts(game: Game, db: Store) -> None:
     """Refuse to count a game the store holds nothing of (a wrong --db, a game never synced): an empty
     count would look like a day where nobody voted."""
     if store.last_post_number(db, game.key) is None:
-        raise VotalError(f"{NO_POSTS} (the store holds no posts of {game.thread})")
+        raise store.StoreError(f"{NO_POSTS} (the store holds no posts of {game.thread})")
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,8 @@ Store = sqlite3.Connection
 class StoreError(VotalError):
     """The store cannot be opened, read or written (corrupt, read-only, missing folder, disk full)."""
 
+    exit_code = 2  # the command cannot run as asked (no store yet, or one it cannot use)
+
 
 # The schema stays SQL: `create ... if not exists` is safe to run any number of times (ensure_schema), states
 # the composite natural keys and indexes in one place, and runs on every open without importing sqlite-utils.
