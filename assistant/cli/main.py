@@ -306,11 +306,14 @@ def run(
 
         hooks.insert(0, follow_hook(now=now_utc, say=echo or logging.getLogger("votal.follow").warning))
         for path in game_files:  # what is already stored, before the first sync brings anything new
-            game = load(path)
-            db = open_store(store_path(game, db_file))
-            hooks[0](game, db)
-            db.close()
-    run_games(game_files, db_path=db_file, regenerate=hooks, echo=echo, now=now_utc, once=once)
+            with contextlib.suppress(VotalError):  # a bad game file is said (and skipped) by run_games
+                game = load(path)
+                db = open_store(store_path(game, db_file))
+                hooks[0](game, db)
+                db.close()
+    runner = run_games(game_files, db_path=db_file, regenerate=hooks, echo=echo, now=now_utc, once=once)
+    if runner.skipped:
+        sys.exit(1)  # the other games ran; a game file that could not be used is a problem found
 
 
 @main.command()

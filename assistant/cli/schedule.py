@@ -162,6 +162,12 @@ def _clock_marks(votal: Votal | None) -> tuple[datetime | None, datetime | None]
     return (votal.deadline if votal is not None else None), getattr(election, "open_until", None)
 
 
+class NoUsableGame(VotalError):
+    """Every game file given to `votal run` is unusable."""
+
+    exit_code = 2  # the command's input is wrong
+
+
 @dataclass
 class Runner:
     """Runs games one sync at a time each; shared by every job of one `votal run` process."""
@@ -189,6 +195,7 @@ class Runner:
     # a new process's first run of a game trusts the state the store says it was last counted on (for
     # `votal run --once`: a long-running process counts each game once at start, to pace it by its deadline)
     trust_stored_state: bool = False
+    skipped: list[str] = field(default_factory=list)  # game files run_games left out: unusable when it started
     _idle_dbs: dict[str, list[store.Store]] = field(default_factory=dict, repr=False)  # by store path
     _all_dbs: list[store.Store] = field(default_factory=list, repr=False)
 
@@ -538,10 +545,18 @@ def run_games(
     runner = runner or Runner(db_path=Path(db_path) if db_path else None, **runner_options)
     paths = [Path(p) for p in game_paths]
     stores = set()
-    for path in paths:
-        game = load_game(path)
-        check_ruleset(game)  # a bad game file or ruleset fails now, not in a worker thread later
-        stores.add(runner.store_of(game))
+    for path in list(paths):
+        try:  # a bad game file or ruleset is said now and left out; the other games go on
+            game = load_game(path)
+            check_ruleset(game)
+            stores.add(runner.store_of(game))
+        except VotalError as exc:
+            paths.remove(path)
+            runner.skipped.append(str(path))
+            said = str(exc) if str(exc).startswith(str(path)) else f"{path}: {exc}"
+            (runner.echo or log.warning)(f"skipped {said}")  # said even with --quiet
+    if not paths:
+        raise NoUsableGame("no game file could be used (each is said above)")
     for path in sorted(stores):  # each store created (and switched to WAL) once, before threads open it
         store.open_db(path).close()
     previous = _install_signal_handlers(runner.stop) if install_signals else {}

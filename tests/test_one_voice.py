@@ -1,0 +1,48 @@
+"""One voice across the commands (issue 34): through the real CLI on a loopback thread."""
+
+import pytest
+from click.testing import CliRunner
+from loopback_forum import Forum, Switchboard, game_text, make_posts
+
+from assistant.cli.main import main
+
+
+@pytest.fixture(scope="module")
+def board():
+    switchboard = Switchboard()
+    with switchboard.server:
+        yield switchboard
+
+
+@pytest.fixture
+def game(board, tmp_path, monkeypatch):
+    board.plug(Forum(make_posts(30)).respond)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("VOTAL_DB", raising=False)
+    path = tmp_path / "game.toml"
+    path.write_text(game_text(board.base_url, tables="[[days]]\nday = 1\nstart_post = 0\n"), encoding="utf-8")
+    return path
+
+
+def invoke(*args):
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+def test_one_bad_game_file_in_run_is_said_and_skipped_while_the_others_run(game, tmp_path):
+    broken = tmp_path / "broken.toml"
+    broken.write_text('title = "Broken"\nthread = \n', encoding="utf-8")
+    result = invoke("run", broken, game, "--once")
+    assert result.exit_code == 1, result.output
+    skipped = [line for line in result.output.splitlines() if "skipped" in line]
+    assert len(skipped) == 1 and skipped[0].endswith(f" skipped {broken}:2: not valid TOML: Invalid value "
+                                                     "(at line 2, column 10)")
+    assert (tmp_path / "game.db").is_file()
+    assert invoke("count", game).exit_code == 0
+
+
+def test_run_with_no_usable_game_file_stops_with_one_line(tmp_path):
+    broken = tmp_path / "broken.toml"
+    broken.write_text("not toml at all [", encoding="utf-8")
+    result = invoke("run", broken, "--once", "--quiet")
+    assert result.exit_code == 2
+    assert result.output.splitlines()[-1] == "Error: no game file could be used (each is said above)"
