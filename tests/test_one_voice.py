@@ -46,3 +46,13 @@ def test_run_with_no_usable_game_file_stops_with_one_line(tmp_path):
     result = invoke("run", broken, "--once", "--quiet")
     assert result.exit_code == 2
     assert result.output.splitlines()[-1] == "Error: no game file could be used (each is said above)"
+
+
+def test_run_once_announces_no_next_run_and_counts_agree_with_their_nouns(game, board):
+    result = invoke("run", game, "--once")
+    assert result.exit_code == 0, result.output
+    line = result.output.strip().splitlines()[-1]
+    assert line.endswith("Loopback Game: 30 new (3 requests)") and "next in" not in result.output
+    board.plug(Forum(make_posts(31)).respond)
+    synced = invoke("sync", game)
+    assert synced.output.strip().endswith("1 new, 0 edited posts (1 page, 1 request, phpbb)"), synced.output

@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 
 from assistant.cli.options import (
+    counted,
     db_option,
     format_option,
     load,
@@ -83,7 +84,7 @@ def update(game_file: str, db_file: str, dry_run: bool, quiet: bool, fmt: str) -
     elif not quiet:
         after = f" after post {report.read_after}" if report.read_after is not None else ""
         verb = "wrote" if report.changed else "nothing new to write"
-        click.echo(f"{game_file}: {verb} (read the moderators' posts{after}; {synced.new_posts} new posts synced)")
+        click.echo(f"{game_file}: {verb} (read the moderators' posts{after}; {counted(synced.new_posts, 'new post')} synced)")
         for line in report.written:
             click.echo(f"  + {one_line(line)}")
     if not quiet:  # names and words from the thread: one line each, nothing a terminal would act on

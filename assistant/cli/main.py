@@ -12,8 +12,9 @@ import click
 
 from assistant import __version__
 from assistant.cli.options import (
-    beside_game,
     InputError,
+    beside_game,
+    counted,
     day_options,
     db_option,
     format_option,
@@ -202,8 +203,8 @@ def sync(game_file: str, db_file: str, quiet: bool, fmt: str) -> None:
         print_json(summary)
         return
     print_text(
-        f"{game.title}: {result.new_posts} new, {result.changed_posts} edited posts "
-        f"({result.pages} pages, {result.requests} requests, {result.engine})"
+        f"{game.title}: {result.new_posts} new, {counted(result.changed_posts, 'edited post')} "
+        f"({counted(result.pages, 'page')}, {counted(result.requests, 'request')}, {result.engine})"
     )
     for problem in result.problems:
         print_text(f"  problem: {problem}")

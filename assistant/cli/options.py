@@ -164,6 +164,11 @@ def warn_doubts(votals) -> None:
                 print_text(f"doubt (day {votal.day}, {doubt.kind.replace('_', ' ')}): {doubt.describe()}", err=True)
 
 
+def counted(number: int, noun: str, plural: str | None = None) -> str:
+    """``1 page``, ``2 pages``: a number and its noun, agreeing."""
+    return f"{number} {noun if number == 1 else plural or noun + 's'}"
+
+
 def print_json(data) -> None:
     """Data for scripts: exact, with control and bidi characters as JSON escapes (safe on a terminal too)."""
     click.echo(json_safe(json.dumps(data, indent=2, ensure_ascii=False)))

@@ -195,6 +195,7 @@ class Runner:
     # a new process's first run of a game trusts the state the store says it was last counted on (for
     # `votal run --once`: a long-running process counts each game once at start, to pace it by its deadline)
     trust_stored_state: bool = False
+    once: bool = False  # `votal run --once`: one round, no next run
     skipped: list[str] = field(default_factory=list)  # game files run_games left out: unusable when it started
     _idle_dbs: dict[str, list[store.Store]] = field(default_factory=dict, repr=False)  # by store path
     _all_dbs: list[store.Store] = field(default_factory=list, repr=False)
@@ -263,7 +264,7 @@ class Runner:
                 run.next_in = choose_interval(game, now=now, deadline=deadline, fast_interval=self.fast_interval)
         finally:
             self._give_db(db, db_path)
-        self._say(_describe(run))
+        self._say(_describe(run, once=self.once))
         return self._record(run)
 
     def run_round(self, game_paths: Iterable[str | Path], *, max_workers: int = 4) -> list[GameRun]:
@@ -561,6 +562,7 @@ def run_games(
         store.open_db(path).close()
     previous = _install_signal_handlers(runner.stop) if install_signals else {}
     if once:
+        runner.once = True
         runner.trust_stored_state = True  # a game that stood still since the last run is not counted
         try:
             runner.run_round(paths, max_workers=max_workers)
@@ -610,7 +612,8 @@ def _last_sync_complete(db: store.Store, game: Game) -> bool:
     return last is not None and not last["error"]
 
 
-def _describe(run: GameRun) -> str:
+def _describe(run: GameRun, *, once: bool = False) -> str:
+    """The run's log line; ``once`` (`votal run --once`): no next run to announce."""
     if run.paused_until is not None:
         return f"{run.game}: night, paused until {run.paused_until:%Y-%m-%d %H:%M} UTC"
     if run.error:
@@ -628,7 +631,7 @@ def _describe(run: GameRun) -> str:
         parts.append(f"{r.changed_posts} edited")
     if r.deleted_posts:
         parts.append(f"{r.deleted_posts} deleted")
-    return f"{run.game}: {', '.join(parts)} ({requests}); next in {run.next_in:.0f} s"
+    return f"{run.game}: {', '.join(parts)} ({requests})" + ("" if once else f"; next in {run.next_in:.0f} s")
 
 
 def _fault_kind(fault: str) -> str:
