@@ -2,6 +2,7 @@
 
 import json
 from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
@@ -11,6 +12,7 @@ from assistant.cli.main import main
 from assistant.gamefile.game import load_game
 
 START = datetime(2026, 3, 1, 22, tzinfo=UTC)
+NO_SKIPS = SimpleNamespace(skipped=[])  # what a stand-in for run_games returns: no game file left out
 
 
 def post(number: int, user: str, content: str) -> dict:
@@ -298,7 +300,7 @@ def test_run_follow_first_writes_what_is_already_stored(board, tmp_path, monkeyp
     path, db = fresh_game(board, tmp_path, THREAD)
     invoke("sync", path, "--db", db, "--quiet")
     started = []
-    monkeypatch.setattr(assistant.cli.schedule, "run_games", lambda paths, **options: started.append(paths))
+    monkeypatch.setattr(assistant.cli.schedule, "run_games", lambda paths, **options: started.append(paths) or NO_SKIPS)
     invoke("run", path, "--db", db, "--follow", "--quiet")
     assert started == [(str(path),)]
     assert [d.player for d in load_game(path).deaths] == ["Birch", "Alder"]
@@ -310,7 +312,7 @@ def test_run_without_follow_never_edits_the_game_file(board, tmp_path, monkeypat
     path, db = fresh_game(board, tmp_path, THREAD)
     invoke("sync", path, "--db", db, "--quiet")
     before = path.read_text()
-    monkeypatch.setattr(assistant.cli.schedule, "run_games", lambda paths, **options: None)
+    monkeypatch.setattr(assistant.cli.schedule, "run_games", lambda paths, **options: NO_SKIPS)
     invoke("run", path, "--db", db, "--quiet")
     assert path.read_text() == before
 
