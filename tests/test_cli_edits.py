@@ -72,23 +72,23 @@ def refused(*args) -> str:
 def test_day_end_writes_the_post_with_the_moderators_words_and_keeps_the_file(synced):
     path, db = synced
     before = path.read_text()
-    out = run("day", "end", 1, path, "--post", 5, "--db", db)
+    out = run("day", "end", path, 1, "--post", 5, "--db", db)
     assert out.splitlines()[0] == f"{path}: days[1] (day 1).end_post = 5 (post 5)"
     after = path.read_text()
     assert after == before.replace(
         "start_post = 0\n", 'start_post = 0\nend_post = 5  # post 5: "Birch was lynched! Birch was a Vanilla Townie."\n'
     )
-    assert run("day", "end", 1, path, "--post", 5, "--db", db) == f"{path}: already says so; nothing changed\n"
+    assert run("day", "end", path, 1, "--post", 5, "--db", db) == f"{path}: already says so; nothing changed\n"
     assert path.read_text() == after
 
 
 def test_kill_replace_and_player_commands_write_a_game_file_that_counts(synced):
     path, db = synced
-    run("kill", "Birch", path, "--phase", "day 1", "--db", db)
-    run("kill", "alder", path, "--phase", "Night 1", "--db", db)
-    run("replace", "Elm", "Fir", path, "--post", 8, "--db", db)
-    run("player", "add", "Gum", path)
-    run("player", "remove", "Gum", path)
+    run("kill", path, "Birch", "--phase", "day 1", "--db", db)
+    run("kill", path, "alder", "--phase", "Night 1", "--db", db)
+    run("replace", path, "Elm", "Fir", "--post", 8, "--db", db)
+    run("player", "add", path, "Gum")
+    run("player", "remove", path, "Gum")
     game = load_game(path)
     assert [(d.player, d.phase, d.phase_number) for d in game.deaths] == [("Birch", "day", 1), ("Alder", "night", 1)]
     assert game.seat("Elm").replacements == ("Fir",) and game.seat("Elm").replacement_posts == (8,)
@@ -103,18 +103,18 @@ def test_kill_replace_and_player_commands_write_a_game_file_that_counts(synced):
     ("args", "message"),
     [
         (
-            ("day", "end", 1, "{path}", "--post", 99),
+            ("day", "end", "{path}", 1, "--post", 99),
             "Error: day 1 end: post 99 is not in the stored thread (posts up to 9",
         ),
-        (("kill", "Oak", "{path}", "--phase", "night 1"), "Error: kill: 'Oak' is not a player of game.toml"),
-        (("kill", "Elm", "{path}", "--phase", "noon 1"), "Error: phase must look like 'night 2' or 'day 3'"),
+        (("kill", "{path}", "Oak", "--phase", "night 1"), "Error: kill: 'Oak' is not a player of game.toml"),
+        (("kill", "{path}", "Elm", "--phase", "noon 1"), "Error: phase must look like 'night 2' or 'day 3'"),
         (
-            ("replace", "Elm", "Cedar", "{path}", "--post", 6),
+            ("replace", "{path}", "Elm", "Cedar", "--post", 6),
             "Error: replace: 'Cedar' is already a name of the seat Cedar",
         ),
-        (("replace", "Elm", "Host", "{path}", "--post", 6), "Error: replace: 'Host' is a moderator of this game"),
-        (("player", "remove", "Oak", "{path}"), "Error: player remove: 'Oak' is not a player of game.toml"),
-        (("player", "add", "host", "{path}"), "Error: player add: 'host' is a moderator of this game"),
+        (("replace", "{path}", "Elm", "Host", "--post", 6), "Error: replace: 'Host' is a moderator of this game"),
+        (("player", "remove", "{path}", "Oak"), "Error: player remove: 'Oak' is not a player of game.toml"),
+        (("player", "add", "{path}", "host"), "Error: player add: 'host' is a moderator of this game"),
     ],
 )
 def test_contradictions_are_refused_in_one_line_and_the_file_is_untouched(synced, args, message):
@@ -128,23 +128,23 @@ def test_contradictions_are_refused_in_one_line_and_the_file_is_untouched(synced
 
 def test_a_kill_on_a_day_that_ended_before_the_post_is_refused(synced):
     path, db = synced
-    run("day", "end", 1, path, "--post", 5, "--db", db)
-    assert refused("kill", "Cedar", path, "--phase", "day 1", "--post", 7, "--db", db) == (
+    run("day", "end", path, 1, "--post", 5, "--db", db)
+    assert refused("kill", path, "Cedar", "--phase", "day 1", "--post", 7, "--db", db) == (
         "Error: kill: post 7 is not on day 1 (posts 0-5)"
     )
 
 
 def test_a_second_kill_in_another_phase_is_refused(synced):
     path, db = synced
-    run("kill", "Birch", path, "--phase", "day 1", "--db", db)
-    assert refused("kill", "Birch", path, "--phase", "night 1", "--db", db) == (
+    run("kill", path, "Birch", "--phase", "day 1", "--db", db)
+    assert refused("kill", path, "Birch", "--phase", "night 1", "--db", db) == (
         "Error: kill: Birch is already dead (day 1)"
     )
 
 
 def test_an_edit_that_needs_the_thread_without_a_store_says_to_sync(synced, tmp_path):
     path, _ = synced
-    result = CliRunner().invoke(main, ["day", "end", "1", str(path), "--post", "5", "--db", str(tmp_path / "none.db")])
+    result = CliRunner().invoke(main, ["day", "end", str(path), "1", "--post", "5", "--db", str(tmp_path / "none.db")])
     assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1
     message = result.output.strip()
     assert message.startswith("Error: no posts stored for this game; run `votal sync` first")
@@ -327,10 +327,10 @@ def days_declared(path) -> list[tuple[int, int | None, int | None]]:
 def test_a_day_end_for_a_day_that_has_not_started_is_refused_naming_the_day_the_game_is_on(synced):
     path, db = synced
     before = path.read_text()
-    assert refused("day", "end", 9, path, "--post", 7, "--db", db) == (
+    assert refused("day", "end", path, 9, "--post", 7, "--db", db) == (
         "Error: day 9 has not started: the game is on day 1 (did you mean `day end 1`?)"
     )
-    assert refused("kill", "Cedar", path, "--phase", "night 4", "--db", db) == (
+    assert refused("kill", path, "Cedar", "--phase", "night 4", "--db", db) == (
         "Error: kill: night 4 has not begun: the game is on day 1"
     )
     assert path.read_text() == before
@@ -338,15 +338,15 @@ def test_a_day_end_for_a_day_that_has_not_started_is_refused_naming_the_day_the_
 
 def test_day_start_records_the_post_and_the_day_after_it_then_can_end(synced):
     path, db = synced
-    run("day", "end", 1, path, "--post", 5, "--db", db)
-    assert refused("day", "start", 4, path, "--post", 6, "--db", db) == (
+    run("day", "end", path, 1, "--post", 5, "--db", db)
+    assert refused("day", "start", path, 4, "--post", 6, "--db", db) == (
         "Error: day 4 cannot start yet: the game is on day 2, so the next day to start is day 3"
     )
-    out = run("day", "start", 2, path, "--post", 6, "--db", db)
+    out = run("day", "start", path, 2, "--post", 6, "--db", db)
     assert out.splitlines()[0] == f"{path}: days: day 2 with start_post = 6 (post 6)"
     assert days_declared(path) == [(1, 0, 5), (2, 6, None)]
     assert '[[days]]  # post 6: "Alder was found dead. Alder was a Mafia Goon."\nday = 2\n' in path.read_text()
-    assert refused("day", "start", 2, path, "--post", 4, "--db", db) == (
+    assert refused("day", "start", path, 2, "--post", 4, "--db", db) == (
         "Error: day 2: post 4 is before day 1's end (post 5)"
     )
 
@@ -354,11 +354,11 @@ def test_day_start_records_the_post_and_the_day_after_it_then_can_end(synced):
 def test_every_edit_shows_its_diff_and_undo_takes_them_back_one_at_a_time(synced):
     path, db = synced
     original = path.read_text()
-    out = run("day", "end", 1, path, "--post", 5, "--db", db)
+    out = run("day", "end", path, 1, "--post", 5, "--db", db)
     assert '+end_post = 5  # post 5: "Birch was lynched! Birch was a Vanilla Townie."' in out.splitlines()
     assert out.splitlines()[-1] == f"(undo with: votal undo {path})"
     after_day_end = path.read_text()
-    run("kill", "Birch", path, "--phase", "day 1", "--db", db)
+    run("kill", path, "Birch", "--phase", "day 1", "--db", db)
     assert "Birch" in str(load_game(path).deaths)
 
     undone = run("undo", path)
@@ -382,7 +382,7 @@ def test_undo_takes_back_what_votal_update_wrote(board, tmp_path):
 def test_undo_keeps_a_hand_edit_made_since_unless_forced(synced):
     path, db = synced
     original = path.read_text()
-    run("day", "end", 1, path, "--post", 5, "--db", db)
+    run("day", "end", path, 1, "--post", 5, "--db", db)
     path.write_text(path.read_text() + "\n# my own note\n", encoding="utf-8")
     assert refused("undo", path) == (
         f"Error: {path} changed after `votal day end` wrote it; undoing would lose that change "

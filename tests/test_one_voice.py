@@ -5,6 +5,7 @@ from click.testing import CliRunner
 from loopback_forum import Forum, Switchboard, game_text, make_posts
 
 from assistant.cli.main import main
+from assistant.gamefile.game import load_game
 
 
 @pytest.fixture(scope="module")
@@ -56,3 +57,18 @@ def test_run_once_announces_no_next_run_and_counts_agree_with_their_nouns(game, 
     board.plug(Forum(make_posts(31)).respond)
     synced = invoke("sync", game)
     assert synced.output.strip().endswith("1 new, 0 edited posts (1 page, 1 request, phpbb)"), synced.output
+
+
+def test_the_game_file_comes_first_and_the_old_order_still_works_saying_the_new_one(game):
+    assert invoke("sync", game, "--quiet").exit_code == 0
+    new_order = invoke("player", "add", game, "Fir")
+    assert new_order.exit_code == 0 and "note:" not in new_order.output
+    old_order = invoke("kill", "Fir", game, "--phase", "day 1")
+    assert old_order.exit_code == 0, old_order.output
+    assert old_order.output.splitlines()[0] == (
+        f"note: the game file comes first now; write: main kill {game} Fir --phase 'day 1'"
+    )
+    assert [d.player for d in load_game(game).deaths] == ["Fir"]
+    drafted = invoke("draft", "votal", game, "--day", "1")
+    assert drafted.exit_code == 0 and drafted.output.startswith("note: the game file comes first now; write: ")
+    assert invoke("draft", game, "votal", "--day", "1").output == drafted.output.split("\n", 1)[1]

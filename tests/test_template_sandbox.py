@@ -33,7 +33,7 @@ def synced(tmp_path_factory):
 
 def draft(synced, templates, *extra: str):
     game, db = synced
-    args = ["draft", "votal", str(game), "--db", str(db), "--day", "1", "--templates", str(templates), *extra]
+    args = ["draft", str(game), "votal", "--db", str(db), "--day", "1", "--templates", str(templates), *extra]
     return CliRunner().invoke(main, args)
 
 
@@ -129,7 +129,7 @@ def test_an_ordinary_template_still_works_with_loops_macros_and_bundled_imports(
     result = draft(synced, with_template(tmp_path, text))
     assert result.exit_code == 0, result.output
     assert "Dorian Gray: 5" in result.output and "wagons, ===, 8, " in result.output
-    plain = CliRunner().invoke(main, ["draft", "votal", str(synced[0]), "--db", str(synced[1]), "--day", "1"])
+    plain = CliRunner().invoke(main, ["draft", str(synced[0]), "votal", "--db", str(synced[1]), "--day", "1"])
     assert plain.exit_code == 0 and "[b]" in plain.output  # the bundled templates render as before
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 
 from assistant.cli.options import (
+    GameFirst,
     counted,
     db_option,
     format_option,
@@ -100,14 +101,14 @@ def day() -> None:
 
     \b
     Example:
-      votal day start 3 game.toml --post 402
-      votal day end 2 game.toml --post 351
+      votal day start game.toml 3 --post 402
+      votal day end game.toml 2 --post 351
     """
 
 
-@day.command("end")
-@click.argument("number", type=click.IntRange(min=1), metavar="N")
+@day.command("end", cls=GameFirst)
 @game_file_argument
+@click.argument("number", type=click.IntRange(min=1), metavar="N")
 @click.option("--post", type=int, required=True, help="The post that ends the day (a stored post).")
 @db_option
 def day_end(number: int, game_file: str, post: int, db_file: str) -> None:
@@ -117,7 +118,7 @@ def day_end(number: int, game_file: str, post: int, db_file: str) -> None:
 
     \b
     Example:
-      votal day end 2 game.toml --post 351
+      votal day end game.toml 2 --post 351
     """
     from assistant.upkeep.edits import SetDay
 
@@ -125,9 +126,9 @@ def day_end(number: int, game_file: str, post: int, db_file: str) -> None:
                    command="votal day end")
 
 
-@day.command("start")
-@click.argument("number", type=click.IntRange(min=1), metavar="N")
+@day.command("start", cls=GameFirst)
 @game_file_argument
+@click.argument("number", type=click.IntRange(min=1), metavar="N")
 @click.option("--post", type=int, required=True, help="The post that starts the day (a stored post).")
 @db_option
 def day_start(number: int, game_file: str, post: int, db_file: str) -> None:
@@ -138,7 +139,7 @@ def day_start(number: int, game_file: str, post: int, db_file: str) -> None:
 
     \b
     Example:
-      votal day start 3 game.toml --post 402
+      votal day start game.toml 3 --post 402
     """
     from assistant.upkeep.edits import SetDay
 
@@ -167,9 +168,9 @@ def undo(game_file: str, force: bool) -> None:
     print_text(undone.diff, nl=False)
 
 
-@click.command()
-@click.argument("name")
+@click.command(cls=GameFirst)
 @game_file_argument
+@click.argument("name")
 @click.option("--phase", required=True, help='When the seat died: "night 2", "day 3" (dead from that phase\'s end).')
 @click.option("--post", type=int, help="A kill during the day: dead from this post on.")
 @db_option
@@ -180,8 +181,8 @@ def kill(name: str, game_file: str, phase: str, post: int | None, db_file: str) 
 
     \b
     Example:
-      votal kill Hiraki game.toml --phase "night 2"
-      votal kill Hiraki game.toml --phase "day 3" --post 812
+      votal kill game.toml Hiraki --phase "night 2"
+      votal kill game.toml Hiraki --phase "day 3" --post 812
     """
     from assistant.upkeep.edits import AddDeath
 
@@ -189,10 +190,10 @@ def kill(name: str, game_file: str, phase: str, post: int | None, db_file: str) 
                    command="votal kill")
 
 
-@click.command()
+@click.command(cls=GameFirst)
+@game_file_argument
 @click.argument("old")
 @click.argument("new")
-@game_file_argument
 @click.option("--post", type=int, required=True, help="From this post on NEW holds the seat (a stored post).")
 @db_option
 def replace(old: str, new: str, game_file: str, post: int, db_file: str) -> None:
@@ -203,7 +204,7 @@ def replace(old: str, new: str, game_file: str, post: int, db_file: str) -> None
 
     \b
     Example:
-      votal replace Hiraki werewolf555 game.toml --post 512
+      votal replace game.toml Hiraki werewolf555 --post 512
     """
     from assistant.upkeep.edits import AddReplacement
 
@@ -217,20 +218,20 @@ def player() -> None:
 
     \b
     Example:
-      votal player add Hiraki game.toml
-      votal player remove Hiraki game.toml
+      votal player add game.toml Hiraki
+      votal player remove game.toml Hiraki
     """
 
 
-@player.command("add")
-@click.argument("name")
+@player.command("add", cls=GameFirst)
 @game_file_argument
+@click.argument("name")
 def player_add(name: str, game_file: str) -> None:
     """Add a seat ([[players]]) named NAME.
 
     \b
     Example:
-      votal player add Hiraki game.toml
+      votal player add game.toml Hiraki
     """
     from assistant.upkeep.edits import AddPlayer
 
@@ -238,16 +239,16 @@ def player_add(name: str, game_file: str) -> None:
                    with_store=False)
 
 
-@player.command("remove")
-@click.argument("name")
+@player.command("remove", cls=GameFirst)
 @game_file_argument
+@click.argument("name")
 def player_remove(name: str, game_file: str) -> None:
     """Remove the seat named NAME (its first account). Refused while a death, event, correction or private
     fact names it.
 
     \b
     Example:
-      votal player remove Hiraki game.toml
+      votal player remove game.toml Hiraki
     """
     from assistant.upkeep.edits import RemovePlayer
 

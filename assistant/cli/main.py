@@ -12,6 +12,7 @@ import click
 
 from assistant import __version__
 from assistant.cli.options import (
+    GameFirst,
     InputError,
     beside_game,
     counted,
@@ -396,9 +397,9 @@ def count(
         print_text("\n\n".join(format_votal_text(game, v, for_day(warnings, v.day)) for v in votals))
 
 
-@main.command()
-@click.argument("kind", type=DraftChoice("KINDS"), metavar="KIND")
+@main.command(cls=GameFirst)
 @game_argument
+@click.argument("kind", type=DraftChoice("KINDS"), metavar="KIND")
 @db_option
 @day_options
 @click.option(
@@ -434,7 +435,7 @@ def draft(
 
     \b
     Example:
-      votal draft day-start games/wh17.toml --day 3
+      votal draft games/wh17.toml day-start --day 3
     """
     from assistant.counting.checks import for_day
     from assistant.counting.count import count_game, current_day, game_warnings

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import shlex
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,6 +25,47 @@ class InputError(click.ClickException):
     """A usage or input error said in one line (exit 2, as click's own usage errors), without the usage text."""
 
     exit_code = 2
+
+
+class GameFirst(click.Command):
+    """A command whose game file comes first (``votal kill GAME NAME``), as in every other command. The old
+    order, the game file last (``votal kill NAME GAME``), still works and says how to write it now."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, self._game_first(ctx, args))
+
+    def _game_first(self, ctx: click.Context, args: list[str]) -> list[str]:
+        places = self._positional_places(args)
+        wanted = sum(1 for p in self.params if isinstance(p, click.Argument))
+        if len(places) != wanted or wanted < 2:
+            return args
+        first, last = args[places[0]], args[places[-1]]
+        if not _looks_like_game_file(last) or _looks_like_game_file(first):
+            return args
+        moved = [*args[: places[0]], last, *(a for i, a in enumerate(args) if i >= places[0] and i != places[-1])]
+        shown = " ".join(shlex.quote(a) for a in moved)
+        click.echo(f"note: the game file comes first now; write: {ctx.command_path} {shown}", err=True)
+        return moved
+
+    def _positional_places(self, args: list[str]) -> list[int]:
+        """Where the arguments (not options or their values) are in ``args``."""
+        takes_value = {name for p in self.params if isinstance(p, click.Option) and not p.is_flag and not p.count
+                       for name in p.opts}
+        places, skip = [], False
+        for index, token in enumerate(args):
+            if skip:
+                skip = False
+            elif token == "--":
+                return places + list(range(index + 1, len(args)))
+            elif token.startswith("-") and len(token) > 1 and not token.lstrip("-").isdigit():
+                skip = token in takes_value  # "--post 5"; "--post=5" holds its value
+            else:
+                places.append(index)
+        return places
+
+
+def _looks_like_game_file(token: str) -> bool:
+    return token.endswith(".toml") or Path(token).is_file()
 
 
 def db_option(func: Callable) -> Callable:
