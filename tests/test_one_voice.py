@@ -72,3 +72,17 @@ def test_the_game_file_comes_first_and_the_old_order_still_works_saying_the_new_
     drafted = invoke("draft", "votal", game, "--day", "1")
     assert drafted.exit_code == 0 and drafted.output.startswith("note: the game file comes first now; write: ")
     assert invoke("draft", game, "votal", "--day", "1").output == drafted.output.split("\n", 1)[1]
+
+
+def test_the_count_says_the_rulesets_own_words(board, tmp_path, monkeypatch):
+    votes = {1: "Birch", 2: "no lynch", 3: "Birch", 4: "Birch"}
+    posts = [{**post, "content": f"<b>vote: {votes[n]}</b>"} if n in votes else post
+             for n, post in enumerate(make_posts(6))]
+    board.plug(Forum(posts).respond)
+    monkeypatch.chdir(tmp_path)
+    game = tmp_path / "game.toml"
+    game.write_text(game_text(board.base_url, tables="[[days]]\nday = 1\nstart_post = 0\n"), encoding="utf-8")
+    assert invoke("sync", game, "--quiet").exit_code == 0
+    text = invoke("count", game).output
+    assert "Outcome: Birch lynched (majority, post 4)" in text
+    assert "  No Lynch" in text and "eliminat" not in text.lower()
