@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from parsers.errors import ForumError, VotalError  # the parsers' errors are the application's too
 
-__all__ = ["ForumError", "GameFileError", "RulesetError", "UnknownPlayer", "VotalError"]
+__all__ = ["BadInput", "ForumError", "GameFileError", "RulesetError", "UnknownPlayer", "VotalError"]
 
 
 class GameFileError(VotalError):
@@ -20,6 +20,12 @@ class GameFileError(VotalError):
 
 class RulesetError(GameFileError):
     """A ruleset file that cannot be used (same shape as a game file error)."""
+
+
+class BadInput(VotalError):
+    """A value given on the command line that cannot be used (a thread address, a time zone)."""
+
+    exit_code = 2
 
 
 class UnknownPlayer(VotalError, KeyError):

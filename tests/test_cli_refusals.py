@@ -125,7 +125,7 @@ def test_a_day_end_or_judge_draft_of_an_undecided_day_needs_force(kind, synced):
     _, game, db = synced
     refused = invoke("draft", game, kind, "--db", db, "--day", "2", "--at-time", DAY2_EVENING)
     assert refused.exit_code == 2
-    assert "day 2 is not decided as of 2026-03-05 20:00 UTC" in refused.output
+    assert "day 2 is not decided as of 2026-03-05 15:00 EST" in refused.output  # the game's zone, named
     forced = invoke("draft", game, kind, "--db", db, "--day", "2", "--at-time", DAY2_EVENING, "--force")
     assert forced.exit_code == 0
     assert "has not been decided yet" in forced.output or "has not ended yet" in forced.output

@@ -41,12 +41,18 @@ def test_one_bad_game_file_in_run_is_said_and_skipped_while_the_others_run(game,
     assert invoke("count", game).exit_code == 0
 
 
-def test_run_with_no_usable_game_file_stops_with_one_line(tmp_path):
-    broken = tmp_path / "broken.toml"
+def test_run_with_no_usable_game_file_stops_saying_why(tmp_path):
+    broken, empty = tmp_path / "broken.toml", tmp_path / "empty.toml"
     broken.write_text("not toml at all [", encoding="utf-8")
-    result = invoke("run", broken, "--once", "--quiet")
-    assert result.exit_code == 2
-    assert result.output.splitlines()[-1] == "Error: no game file could be used (each is said above)"
+    empty.write_text("", encoding="utf-8")
+    alone = invoke("run", broken, "--once", "--quiet")
+    assert alone.exit_code == 2 and alone.output.startswith(f"Error: {broken}:1: not valid TOML")
+    assert len(alone.output.splitlines()) == 1
+    both = invoke("run", broken, empty, "--once")
+    assert both.exit_code == 2
+    lines = both.output.splitlines()
+    assert [line.split(" skipped ")[1].split(":")[0] for line in lines[:2]] == [str(broken), str(empty)]
+    assert lines[2:] == ["Error: no game file could be used (each is said above)"]
 
 
 def test_run_once_announces_no_next_run_and_counts_agree_with_their_nouns(game, board):

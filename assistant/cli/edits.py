@@ -1,5 +1,5 @@
-"""The commands that write the game file: `votal day start` / `day end`, `kill`, `replace`, `player add` /
-`player remove`, and `votal undo`, which takes back the last of them.
+"""The commands that write the game file: `votal day start` / `day end`, `kill`, `replace`,
+`player add` / `player remove`, and `votal undo`, which takes back the last of them.
 
 Each checks the edit against the stored thread and the rest of the file (:func:`game_edits.check_edits`),
 then writes it the way `votal update` does: comments and layout kept, the entry commented with its post.
@@ -85,7 +85,8 @@ def update(game_file: str, db_file: str, dry_run: bool, quiet: bool, fmt: str) -
     elif not quiet:
         after = f" after post {report.read_after}" if report.read_after is not None else ""
         verb = "wrote" if report.changed else "nothing new to write"
-        click.echo(f"{game_file}: {verb} (read the moderators' posts{after}; {counted(synced.new_posts, 'new post')} synced)")
+        news = counted(synced.new_posts, "new post")
+        click.echo(f"{game_file}: {verb} (read the moderators' posts{after}; {news} synced)")
         for line in report.written:
             click.echo(f"  + {one_line(line)}")
     if not quiet:  # names and words from the thread: one line each, nothing a terminal would act on
@@ -129,13 +130,13 @@ def day_end(number: int, game_file: str, post: int, db_file: str) -> None:
 @day.command("start", cls=GameFirst)
 @game_file_argument
 @click.argument("number", type=click.IntRange(min=1), metavar="N")
-@click.option("--post", type=int, required=True, help="The post that starts the day (a stored post).")
+@click.option("--post", type=int, required=True, help="The post that starts the day (stored).")
 @db_option
 def day_start(number: int, game_file: str, post: int, db_file: str) -> None:
     """Set day N's start_post: the post that starts the day.
 
-    Refused when the post is not stored, is before the day before's end or after the day's end, or when
-    day N would skip ahead of the game (a day 9 in a game on day 2).
+    Refused when the post is not stored, is before the day before's end or after the day's end, or
+    when day N would skip ahead of the game (a day 9 in a game on day 2).
 
     \b
     Example:
@@ -143,16 +144,16 @@ def day_start(number: int, game_file: str, post: int, db_file: str) -> None:
     """
     from assistant.upkeep.edits import SetDay
 
-    edit_game_file(game_file, db_file, lambda cite: [SetDay(number, cite, start_post=post)], post=post,
-                   command="votal day start")
+    edit_game_file(game_file, db_file, lambda cite: [SetDay(number, cite, start_post=post)],
+                   post=post, command="votal day start")
 
 
 @click.command()
 @game_file_argument
 @click.option("--force", is_flag=True, help="Undo even though the file changed since that edit.")
 def undo(game_file: str, force: bool) -> None:
-    """Take back the last edit Votal made to the game file (a command's, `votal update`'s or `votal run
-    --follow`'s), and show the diff. Run it again to take back the one before.
+    """Take back the last edit Votal made to the game file (a command's, `votal update`'s or
+    `votal run --follow`'s), and show the diff. Run it again to take back the one before.
 
     Votal keeps each earlier version in .votal-history/ beside the game file (the last 50).
 
@@ -235,8 +236,8 @@ def player_add(name: str, game_file: str) -> None:
     """
     from assistant.upkeep.edits import AddPlayer
 
-    edit_game_file(game_file, None, lambda cite: [AddPlayer(name, cite)], post=None, command="votal player add",
-                   with_store=False)
+    edit_game_file(game_file, None, lambda cite: [AddPlayer(name, cite)], post=None,
+                   command="votal player add", with_store=False)
 
 
 @player.command("remove", cls=GameFirst)
@@ -252,14 +253,14 @@ def player_remove(name: str, game_file: str) -> None:
     """
     from assistant.upkeep.edits import RemovePlayer
 
-    edit_game_file(game_file, None, lambda cite: [RemovePlayer(name)], post=None, command="votal player remove",
-                   with_store=False)
+    edit_game_file(game_file, None, lambda cite: [RemovePlayer(name)], post=None,
+                   command="votal player remove", with_store=False)
 
 
-def edit_game_file(game_file: str, db_file: str | None, make_edits, *, post: int | None, command: str,
-                   with_store: bool = True) -> None:
-    """Check the edits against the stored thread and the file, write them (the file before them kept for
-    `votal undo`), and say what changed, as a diff."""
+def edit_game_file(game_file: str, db_file: str | None, make_edits, *, post: int | None,
+                   command: str, with_store: bool = True) -> None:
+    """Check the edits against the stored thread and the file, write them (the file before them
+    kept for `votal undo`), and say what changed, as a diff."""
     from assistant.upkeep.edits import Note, apply_edits, check_edits, one_line, write_game_file
     from assistant.upkeep.history import unified_diff
 
@@ -282,7 +283,7 @@ def edit_game_file(game_file: str, db_file: str | None, make_edits, *, post: int
 
 @dataclass(frozen=True)
 class ThreadFacts:
-    """What an edit is checked against: the stored post numbers, the day the game is on, the post's words."""
+    """What an edit is checked against: stored post numbers, the game's day, the post's words."""
 
     numbers: list[int]
     playing_day: int
@@ -290,8 +291,8 @@ class ThreadFacts:
 
 
 def read_thread(game, db_file: str | None, post: int | None) -> ThreadFacts:
-    """The stored thread (when the edit names a post, or a store is there) and the day the game is on as of
-    the post (else now), by the thread's posts and the clock."""
+    """The stored thread (when the edit names a post, or a store is there) and the day the game is
+    on as of the post (else now), by the thread's posts and the clock."""
     from assistant.counting.count import current_day, ruleset_for
     from assistant.forum import store
 
@@ -305,7 +306,8 @@ def read_thread(game, db_file: str | None, post: int | None) -> ThreadFacts:
     found = next((p for p in posts if p.number == post), None) if post is not None else None
     moment = found.time if found is not None and found.time is not None else now_utc()
     day = current_day(game, db, at_time=moment, at_post=post if found is not None else None)
-    return ThreadFacts([p.number for p in posts], day, first_words(found.body_html) if found else "")
+    words = first_words(found.body_html) if found else ""
+    return ThreadFacts([p.number for p in posts], day, words)
 
 
 def first_words(body_html: str) -> str:

@@ -40,9 +40,10 @@ EDIT_COMMANDS = ("update", "day", "kill", "replace", "player", "undo")
 
 
 class _Group(click.Group):
-    """Turns the core's errors into one line on stderr, never a traceback, with the exit status every command
-    shares: 0 done, 1 a problem found (the forum failing, a game locked), 2 a usage or input error (the game
-    file, the store, a refused edit; click's own usage errors are 2 too); loads the edit commands when needed."""
+    """Turns the core's errors into one line on stderr, never a traceback, with the exit status
+    every command shares: 0 done, 1 a problem found (the forum failing, a game locked), 2 a usage
+    or input error (the game file, the store, a refused edit; click's own usage errors are 2 too);
+    loads the edit commands when needed."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *EDIT_COMMANDS})
@@ -59,7 +60,7 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except VotalError as exc:
             error = click.ClickException(terminal_safe(str(exc)))
-            error.exit_code = getattr(exc, "exit_code", 1)  # 2: the user's input is wrong; 1: a problem found
+            error.exit_code = getattr(exc, "exit_code", 1)  # 2: wrong input; 1: a problem found
             raise error from None
         except KeyboardInterrupt:
             click.echo("Interrupted.", err=True)
@@ -72,12 +73,12 @@ class _Group(click.Group):
                 raise
             from assistant.forum.store import store_error
 
-            raise InputError(
-                terminal_safe(str(store_error(ctx.params.get("db_file") or "the game's store", exc)))
-            ) from None
+            where = ctx.params.get("db_file") or "the game's store"
+            raise InputError(terminal_safe(str(store_error(where, exc)))) from None
 
 
 _start_up_frozen = False
+LOG_TIME = "%Y-%m-%d %H:%M:%S"  # a log line's time (local, as logging's asctime): run and logging
 
 
 @click.group(cls=_Group)
@@ -298,22 +299,25 @@ def run(
     from assistant.cli.schedule import regenerate_hooks, run_games
     from assistant.output.terminal import safe_log_formatter
 
+    # run's lines are a log: on stderr, each as the logging module writes it (the time, the line)
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(message)s")
     for handler in logging.getLogger().handlers:  # alerts and problems quote players' names and posts
-        handler.setFormatter(safe_log_formatter("%(asctime)s %(message)s"))
+        handler.setFormatter(safe_log_formatter("%(asctime)s %(message)s", datefmt=LOG_TIME))
     hooks = regenerate_hooks(site_dir=site_dir, drafts_dir=drafts_dir, now=now_utc)
-    echo = None if quiet else (lambda line: print_text(f"{now_utc():%Y-%m-%d %H:%M:%S} {line}"))
+    echo = None if quiet else (
+        lambda line: print_text(f"{now_utc().astimezone():{LOG_TIME}} {line}", err=True))
     if follow:  # first, so the page and the draft are written after the game file is
         from assistant.upkeep.update import follow_hook
 
         hooks.insert(0, follow_hook(now=now_utc, say=echo or logging.getLogger("votal.follow").warning))
         for path in game_files:  # what is already stored, before the first sync brings anything new
-            with contextlib.suppress(VotalError):  # a bad game file is said (and skipped) by run_games
+            with contextlib.suppress(VotalError):  # run_games says a bad game file, and skips it
                 game = load(path)
                 db = open_store(store_path(game, db_file))
                 hooks[0](game, db)
                 db.close()
-    runner = run_games(game_files, db_path=db_file, regenerate=hooks, echo=echo, now=now_utc, once=once)
+    runner = run_games(game_files, db_path=db_file, regenerate=hooks, echo=echo, now=now_utc,
+                       once=once)
     if runner.skipped:
         sys.exit(1)  # the other games ran; a game file that could not be used is a problem found
 
@@ -340,7 +344,8 @@ def status(game_files: tuple[str, ...], db_file: str, fmt: str) -> None:
     for path in stores:
         if not Path(path).is_file():  # never create an empty store just to report that it is empty
             raise StoreError(f"{NO_POSTS} (there is no store at {path})")
-    statuses = [collect_status(game, open_store(path), now=now_utc()) for game, path in zip(games, stores)]
+    statuses = [collect_status(game, open_store(path), now=now_utc())
+                for game, path in zip(games, stores, strict=True)]
     if fmt == "json":
         print_json(statuses)
     else:
@@ -443,8 +448,8 @@ def draft(
 
     game, db, stored, moment = load_snapshot(game_file, db_file, at_post, at_time, day)
     if kind == "judge" and not stored.ruleset.has_judge:
-        raise InputError(f"the {game.ruleset} ruleset has no Judge: there is no judge post to draft "
-                         "(`votal draft day-end` announces the day's end)")
+        raise InputError(f"the {game.ruleset} ruleset has no Judge: there is no judge post to "
+                         "draft (`votal draft day-end` announces the day's end)")
     number = day or current_day(game, db, at_time=moment, at_post=at_post, stored=stored)
     votals = count_game(game, db, days=[number], at_post=at_post, at_time=moment, stored=stored)
     now = moment if at_post is None and at_time is None else None  # a draft of now shares its replay
@@ -456,12 +461,15 @@ def draft(
         from assistant.forum.store import number_vote_count
 
         # kept in the store: drafting the same count again gives the same number
-        count_number = number_vote_count(open_store(store_path(game, db_file)), game.key, number, votals[0].as_of_post, now=now_utc())
+        writer = open_store(store_path(game, db_file))
+        as_of_post = votals[0].as_of_post
+        count_number = number_vote_count(writer, game.key, number, as_of_post, now=now_utc())
     context = build_context(game, stored.ruleset, votals, day=number, now=moment, posts=posts,
                             count_number=count_number)
     missing = nothing_to_announce(kind, context)
     if missing and not force:
-        where = f"post {at_post}" if at_post is not None else f"{moment:%Y-%m-%d %H:%M} UTC"
+        local = moment.astimezone(game.tz)  # the game's zone, named, as the count's deadline
+        where = f"post {at_post}" if at_post is not None else f"{local:%Y-%m-%d %H:%M %Z}"
         raise InputError(
             f"day {number} {missing} as of {where}: a {kind} post would announce what did not happen "
             "(count it with `votal count`; --force drafts it saying so)"

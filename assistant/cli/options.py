@@ -22,14 +22,14 @@ def game_argument(func: Callable) -> Callable:
 
 
 class InputError(click.ClickException):
-    """A usage or input error said in one line (exit 2, as click's own usage errors), without the usage text."""
+    """A usage or input error in one line (exit 2, as click's usage errors), without the usage."""
 
     exit_code = 2
 
 
 class GameFirst(click.Command):
-    """A command whose game file comes first (``votal kill GAME NAME``), as in every other command. The old
-    order, the game file last (``votal kill NAME GAME``), still works and says how to write it now."""
+    """A command whose game file comes first (``votal kill GAME NAME``), as in every other command.
+    The old order, the game file last (``votal kill NAME GAME``), still works, saying the new."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         return super().parse_args(ctx, self._game_first(ctx, args))
@@ -42,15 +42,17 @@ class GameFirst(click.Command):
         first, last = args[places[0]], args[places[-1]]
         if not _looks_like_game_file(last) or _looks_like_game_file(first):
             return args
-        moved = [*args[: places[0]], last, *(a for i, a in enumerate(args) if i >= places[0] and i != places[-1])]
+        rest = (a for i, a in enumerate(args) if i >= places[0] and i != places[-1])
+        moved = [*args[: places[0]], last, *rest]
         shown = " ".join(shlex.quote(a) for a in moved)
-        click.echo(f"note: the game file comes first now; write: {ctx.command_path} {shown}", err=True)
+        click.echo(f"note: the game file comes first now; write: {ctx.command_path} {shown}",
+                   err=True)
         return moved
 
     def _positional_places(self, args: list[str]) -> list[int]:
         """Where the arguments (not options or their values) are in ``args``."""
-        takes_value = {name for p in self.params if isinstance(p, click.Option) and not p.is_flag and not p.count
-                       for name in p.opts}
+        options = (p for p in self.params if isinstance(p, click.Option))
+        takes_value = {name for p in options if not p.is_flag and not p.count for name in p.opts}
         places, skip = [], False
         for index, token in enumerate(args):
             if skip:
@@ -78,25 +80,26 @@ def db_option(func: Callable) -> Callable:
     )(func)
 
 
-LEGACY_STORE = "votal.db"  # the store's default before it followed the game file: the working directory's
+LEGACY_STORE = "votal.db"  # the default store before it followed the game file, in the working dir
 
 
 class StoreElsewhere(VotalError):
-    """The game's posts are in the old default store in the working directory, not beside the game file."""
+    """The game's posts are in the old default store (working directory), not beside its file."""
 
     exit_code = 2
 
 
 def beside_game(game_file: str | Path) -> Path:
-    """The store a game file uses by default: ``games/wh17.toml`` -> ``games/wh17.db`` (two games in one
-    folder never share it, and counting from another directory finds the same store)."""
+    """The store a game file uses by default: ``games/wh17.toml`` -> ``games/wh17.db`` (two games in
+    one folder never share it, and counting from another directory finds the same store)."""
     path = Path(game_file)
     return path.with_name(path.name.removesuffix(".toml") + ".db")
 
 
 def store_path(game, db_file: str | None) -> str:
-    """--db or $VOTAL_DB, else the store beside the game file. A game whose posts are only in ./votal.db
-    (where earlier versions kept them) is told how to move that store, never silently given an empty one."""
+    """--db or $VOTAL_DB, else the store beside the game file. A game whose posts are only in
+    ./votal.db (where earlier versions kept them) is told how to move that store, never silently
+    given an empty one."""
     if db_file:
         return db_file
     beside = beside_game(game.path)
@@ -106,8 +109,9 @@ def store_path(game, db_file: str | None) -> str:
         if game.key in games:
             move = "mv" if games == {game.key} else "cp"  # a store other games still use is copied
             raise StoreElsewhere(
-                f"{game.path.name}'s posts are in ./{LEGACY_STORE}, the old default; the store now sits "
-                f"beside the game file: `{move} {LEGACY_STORE} {beside}` (or pass --db {LEGACY_STORE})"
+                f"{game.path.name}'s posts are in ./{LEGACY_STORE}, the old default; the store now "
+                f"sits beside the game file: `{move} {LEGACY_STORE} {beside}` "
+                f"(or pass --db {LEGACY_STORE})"
             )
     return str(beside)
 
@@ -116,7 +120,7 @@ def _games_stored(path: Path) -> set[str]:
     import sqlite3
 
     try:
-        # read-write, though it only reads: a read-only connection would leave -wal and -shm files behind
+        # read-write though it only reads: a read-only one would leave -wal and -shm files behind
         with contextlib.closing(sqlite3.connect(path)) as db:
             return {row[0] for row in db.execute("select distinct game from posts")}
     except sqlite3.Error:
@@ -167,8 +171,8 @@ def read_store(db_file: str):
 
 
 def _closed_at_exit(db):
-    """Closed when the command ends: the last connection's close folds the WAL into the store and removes the
-    -wal and -shm files, so a store is one file to move or back up."""
+    """Closed when the command ends: the last connection's close folds the WAL into the store and
+    removes the -wal and -shm files, so a store is one file to move or back up."""
     context = click.get_current_context(silent=True)
     if context is not None:
         context.find_root().call_on_close(db.close)
@@ -182,8 +186,8 @@ def load(game_file: str):
 
 
 def load_stored(game_file: str, db_file: str | None):
-    """The game and a read-only store that holds its posts (:func:`store_path`): a missing store or a game
-    never synced is an error, never an empty count (and no empty database is left behind)."""
+    """The game and a read-only store that holds its posts (:func:`store_path`): a missing store or
+    a game never synced is an error, never an empty count (and no empty database is left behind)."""
     from assistant.counting.count import require_posts
 
     game = load(game_file)

@@ -196,8 +196,8 @@ class Runner:
     # `votal run --once`: a long-running process counts each game once at start, to pace it by its deadline)
     trust_stored_state: bool = False
     once: bool = False  # `votal run --once`: one round, no next run
-    skipped: list[str] = field(default_factory=list)  # game files run_games left out: unusable when it started
-    _idle_dbs: dict[str, list[store.Store]] = field(default_factory=dict, repr=False)  # by store path
+    skipped: list[str] = field(default_factory=list)  # game files run_games left out: unusable
+    _idle_dbs: dict[str, list[store.Store]] = field(default_factory=dict, repr=False)  # by path
     _all_dbs: list[store.Store] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
@@ -545,7 +545,7 @@ def run_games(
     ``once``: run every game once now, then return (`votal run --once`, for cron)."""
     runner = runner or Runner(db_path=Path(db_path) if db_path else None, **runner_options)
     paths = [Path(p) for p in game_paths]
-    stores = set()
+    stores, unusable = set(), []
     for path in list(paths):
         try:  # a bad game file or ruleset is said now and left out; the other games go on
             game = load_game(path)
@@ -553,12 +553,16 @@ def run_games(
             stores.add(runner.store_of(game))
         except VotalError as exc:
             paths.remove(path)
-            runner.skipped.append(str(path))
-            said = str(exc) if str(exc).startswith(str(path)) else f"{path}: {exc}"
-            (runner.echo or log.warning)(f"skipped {said}")  # said even with --quiet
+            unusable.append((path, exc))
+    if not paths and len(unusable) == 1:
+        raise unusable[0][1]  # the one game file given: its error is the command's
+    for path, exc in unusable:
+        runner.skipped.append(str(path))
+        said = str(exc) if str(exc).startswith(str(path)) else f"{path}: {exc}"
+        (runner.echo or log.warning)(f"skipped {said}")  # said even with --quiet
     if not paths:
         raise NoUsableGame("no game file could be used (each is said above)")
-    for path in sorted(stores):  # each store created (and switched to WAL) once, before threads open it
+    for path in sorted(stores):  # each created (and switched to WAL) once, before threads open it
         store.open_db(path).close()
     previous = _install_signal_handlers(runner.stop) if install_signals else {}
     if once:
@@ -631,7 +635,8 @@ def _describe(run: GameRun, *, once: bool = False) -> str:
         parts.append(f"{r.changed_posts} edited")
     if r.deleted_posts:
         parts.append(f"{r.deleted_posts} deleted")
-    return f"{run.game}: {', '.join(parts)} ({requests})" + ("" if once else f"; next in {run.next_in:.0f} s")
+    upcoming = "" if once else f"; next in {run.next_in:.0f} s"
+    return f"{run.game}: {', '.join(parts)} ({requests}){upcoming}"
 
 
 def _fault_kind(fault: str) -> str:

@@ -318,7 +318,7 @@ def format_votal_text(game: Game, votal: Votal, warnings: Sequence[GameWarning] 
     as_of = f", as of post {votal.as_of_post}" if votal.as_of_post is not None else ""
     threshold = f"{votal.majority} is a majority" if votal.majority is not None else "most votes wins"
     lines = [f"{game.title}: Day {votal.day}{as_of}", f"{votal.alive} alive, {threshold}"]
-    words = words_of(ruleset_for(game))  # the ruleset's own words: "No Lynch" and "lynched", or its others
+    words = words_of(ruleset_for(game))  # the ruleset's own: "No Lynch" and "lynched", or others
     if votal.deadline:
         lines.append(f"Deadline: {votal.deadline.astimezone(game.tz):%a %d %b %Y %H:%M %Z}")
     lines.append("")

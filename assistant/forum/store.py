@@ -791,7 +791,7 @@ def count_live_posts(
 
 
 def count_vanished(db: Store, game: str, *, below: int | None = None) -> int:
-    """Stored posts a re-read page no longer showed (marked deleted), numbered below ``below`` if given."""
+    """Stored posts a re-read page no longer showed (marked deleted), below ``below`` if given."""
     query = "select count(*) as n from posts where game = ? and vanished is not null"
     if below is None:
         return _rows(db, query, [game])[0]["n"]
@@ -960,15 +960,15 @@ def lock_game(db: Store, game: str, *, timeout: float = 0.0) -> Iterator[None]:
     try:
         yield
     finally:
-        # removed while still held, so no empty lock file is left behind; a process waiting on the removed
-        # file finds it is no longer the one at lock_path and takes the lock on a new one
+        # removed while still held, so no empty lock file is left behind; a process waiting on the
+        # removed file finds it is no longer the one at lock_path and takes the lock on a new one
         lock_path.unlink(missing_ok=True)
         fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
         handle.close()
 
 
 def _take_file_lock(lock_path: Path, deadline: float, game: str):
-    """An open handle holding the ``flock`` on the file now at ``lock_path`` (never one removed meanwhile)."""
+    """A handle holding the ``flock`` on the file now at ``lock_path`` (never a removed one)."""
     while True:
         handle = open(lock_path, "a+")  # noqa: SIM115 (held open for the lock's lifetime)
         try:
@@ -978,9 +978,8 @@ def _take_file_lock(lock_path: Path, deadline: float, game: str):
                     break
                 except BlockingIOError:
                     if time.monotonic() >= deadline:
-                        raise GameLocked(
-                            f"game {game} is being synced by another votal process (lock {lock_path.name})"
-                        ) from None
+                        raise GameLocked(f"game {game} is being synced by another votal process "
+                                         f"(lock {lock_path.name})") from None
                     time.sleep(0.05)
             with contextlib.suppress(FileNotFoundError):
                 if os.stat(lock_path).st_ino == os.fstat(handle.fileno()).st_ino:

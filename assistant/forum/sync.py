@@ -261,11 +261,12 @@ class _Sync:
     def walk_back(self, url: str, fetched: Fetched, page) -> bool:
         """If posts before ``page`` vanished, read earlier pages back to them and save all at once; else False.
 
-        The forum numbers posts by position: before this page it shows ``first - base`` posts. If more are
-        stored (and not marked deleted), some vanished; if fewer, and some stored there vanished, they are back
-        (restored on the forum), and are read again. Earlier pages are read, newest first, until the counts
-        agree; then they, this page, and the deleted marks are written in one transaction, all judged by the
-        numbers stored before this sync, so a sync killed at any point leaves nothing half-renumbered.
+        The forum numbers posts by position: before this page it shows ``first - base`` posts. If
+        more are stored (and not marked deleted), some vanished; if fewer while some stored there
+        vanished, those are back (restored on the forum). Earlier pages are read, newest first,
+        until the counts agree; then they, this page, and the deleted marks are written in one
+        transaction, all judged by the numbers stored before this sync, so a sync killed at any
+        point leaves nothing half-renumbered.
         """
         base = self.base or 0
         read: list[tuple[str, Fetched, object, dict[str, int]]] = []
@@ -284,10 +285,10 @@ class _Sync:
             since = min(numbers_before.values())
             before_on_forum = first - base
             stored_before = store.count_live_posts(self.db, self.game.key, exclude=seen, below=since)
-            if stored_before == before_on_forum or (
-                stored_before < before_on_forum and not store.count_vanished(self.db, self.game.key, below=since)
-            ):
-                break  # else posts vanished before this page, or one marked vanished is back: read back to it
+            fewer = stored_before < before_on_forum
+            restored = fewer and store.count_vanished(self.db, self.game.key, below=since) > 0
+            if stored_before == before_on_forum or (fewer and not restored):
+                break  # else posts vanished before this page, or one marked vanished is back
             if before_on_forum <= 0:
                 since = None  # the thread's first page is read: every unseen stored post is gone
                 break

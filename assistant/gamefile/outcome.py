@@ -114,8 +114,8 @@ def reason_words(reason: str) -> str:
 
 
 def summarize(outcome: Outcome | None, words: Words | None = None) -> str:
-    """One line for the moderator's terminal and alerts: how the day ended, why, and at which post, in the
-    ruleset's ``words`` ("lynched" under MafiaScum's rules, "eliminated" under Witch Hunt 2023's)."""
+    """One line for the moderator's terminal and alerts: how the day ended, why, and at which post,
+    in the ruleset's ``words`` ("lynched" under MafiaScum's rules, "eliminated" under others)."""
     past, noun = (words.past, words.noun) if words is not None else ("eliminated", "elimination")
     if outcome is None:
         return "undecided"

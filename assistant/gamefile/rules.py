@@ -117,7 +117,7 @@ class Ruleset:
 
     @property
     def has_judge(self) -> bool:
-        """Whether the rules give a Judge anything to decide (the judge hook, or a day the Judge decides)."""
+        """Whether the rules give a Judge anything to decide (the judge hook, or a Judge's day)."""
         return "judge" in self.hooks or "judge" in (self.no_majority, self.sleep_majority)
 
     def majority_for(self, alive: int) -> int:

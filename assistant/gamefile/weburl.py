@@ -10,7 +10,7 @@ import re
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 SCHEMES = ("http", "https")
-PAGE_QUERY_KEYS = ("start", "page")  # phpBB's and vBulletin's place in a thread, not the thread itself
+PAGE_QUERY_KEYS = ("start", "page")  # phpBB's and vBulletin's place in a thread, not the thread
 _PAGE_IN_PATH = (
     re.compile(r"(/threads/[^/]+/)page-\d+/?$"),  # XenForo: /threads/name.123/page-5
     re.compile(r"(/t/[^/]+/\d+)/\d+/?$"),  # Discourse: /t/slug/123/400 (a post number)
@@ -39,13 +39,13 @@ def url_problem(url: str) -> str | None:
 
 
 def thread_address(url: str) -> str:
-    """The thread's address from the address of one of its pages: a page's position (``&start=400``,
-    ``page=3``, ``/page-5``, Discourse's post number) and the ``#post`` anchor left out, so the game is
-    stored under the thread whichever page was copied."""
+    """The thread's address from the address of one of its pages: a page's position
+    (``&start=400``, ``page=3``, ``/page-5``, Discourse's post number) and the ``#post`` anchor left
+    out, so the game is stored under the thread whichever page was copied."""
     parts = urlsplit(url.strip())
     pairs = parse_qsl(parts.query, keep_blank_values=True)
     kept = [(k, v) for k, v in pairs if k not in PAGE_QUERY_KEYS]
-    query = parts.query if len(kept) == len(pairs) else urlencode(kept)  # untouched unless a key goes
+    query = parts.query if len(kept) == len(pairs) else urlencode(kept)  # as written unless cut
     path = parts.path
     for pattern in _PAGE_IN_PATH:
         path = pattern.sub(r"\1", path)

@@ -196,9 +196,9 @@ def apply_edits(
 
 
 def write_game_file(path: str | Path, text: str, *, why: str | None = None) -> None:
-    """Write the whole file or nothing: a crash mid-write must not leave the moderator half a game file.
+    """Write the whole file or nothing: a crash mid-write must not leave half a game file.
 
-    ``why`` (the command that edits): the text replaced is kept first, so `votal undo` can restore it."""
+    ``why`` (the command that edits): the text replaced is kept first, for `votal undo`."""
     path = Path(path)
     if why is not None and path.exists():
         from assistant.upkeep.history import keep_previous
@@ -734,12 +734,12 @@ def _source(cite: Cited) -> str:
     return f"post {cite.post}" if cite.post is not None else cite_comment(cite)
 
 
-def check_edits(game: Game, edits: Iterable[Edit], *, posts: Sequence[int] = (), revise: bool = False,
-                playing_day: int | None = None) -> None:
+def check_edits(game: Game, edits: Iterable[Edit], *, posts: Sequence[int] = (),
+                revise: bool = False, playing_day: int | None = None) -> None:
     """Refuse an edit that contradicts the thread (``posts``: the stored post numbers) or the rest of the file.
     ``revise`` (`votal update`): a second death of a seat is left to :func:`apply_edits`, which revises Votal's
-    own reading or reports the difference. ``playing_day`` (the edit commands: the day the thread or the clock
-    is on): an edit that skips ahead of the game (:func:`check_not_ahead`) is refused too."""
+    own reading or reports the difference. ``playing_day`` (the edit commands: the day the thread
+    or the clock is on): an edit ahead of the game (:func:`check_not_ahead`) is refused too."""
     if playing_day is not None:
         check_not_ahead(game, edits, playing_day)
     stored = set(posts)
@@ -815,25 +815,27 @@ def check_edits(game: Game, edits: Iterable[Edit], *, posts: Sequence[int] = (),
 
 
 def latest_begun_day(game: Game, playing_day: int) -> int:
-    """The latest day that has begun: one the file declares, the one after a day it ends, or the day the thread
-    or the clock is on (``playing_day``)."""
+    """The latest day that has begun: one the file declares, the one after a day it ends, or the day
+    the thread or the clock is on (``playing_day``)."""
     declared = [d.day for d in game.days]
     after_ended = [d.day + 1 for d in game.days if d.end_post is not None or d.end is not None]
     return max([1, playing_day, *declared, *after_ended])
 
 
 def check_not_ahead(game: Game, edits: Iterable[Edit], playing_day: int) -> None:
-    """A day ends and a seat dies only in a phase that has begun; a day starts only right after the last one
-    begun (``votal day end 9`` in a game on day 2 is a typo, never a day 9)."""
+    """A day ends and a seat dies only in a phase that has begun; a day starts only right after the
+    last one begun (``votal day end 9`` in a game on day 2 is a typo, never a day 9)."""
     latest = latest_begun_day(game, playing_day)
     where = f"the game is on day {latest}"
     for edit in edits:
-        if isinstance(edit, SetDay) and (edit.end_post is not None or edit.end is not None) and edit.day > latest:
-            raise EditRefused(f"day {edit.day} has not started: {where} (did you mean `day end {latest}`?)")
-        if isinstance(edit, SetDay) and (edit.start_post is not None or edit.start is not None) \
-                and edit.day > latest + 1:
-            raise EditRefused(f"day {edit.day} cannot start yet: {where}, so the next day to start is "
-                              f"day {latest + 1}")
+        ends = isinstance(edit, SetDay) and (edit.end_post is not None or edit.end is not None)
+        starts = isinstance(edit, SetDay) and (edit.start_post, edit.start) != (None, None)
+        if ends and edit.day > latest:
+            raise EditRefused(f"day {edit.day} has not started: {where} "
+                              f"(did you mean `day end {latest}`?)")
+        if starts and edit.day > latest + 1:
+            raise EditRefused(f"day {edit.day} cannot start yet: {where}, so the next day to start "
+                              f"is day {latest + 1}")
         if isinstance(edit, AddDeath):
             number = int(_phase(edit.phase).split()[1])  # night N follows day N
             if number > latest:

@@ -1,9 +1,11 @@
-"""The game file's earlier versions, so that one command (`votal undo`) takes back any edit Votal made.
+"""The game file's earlier versions, so that one command (`votal undo`) takes back any edit Votal
+made.
 
-Before Votal rewrites a game file (an edit command, `votal update`, `votal run --follow`, `votal new --force`)
-the text it replaces is kept in ``.votal-history/<file name>/`` beside the file: ``000001.toml`` holds the
-previous text and ``000001.json`` what wrote over it and a digest of what it wrote. Undo restores the newest
-kept version and drops it, so undoing twice takes back the last two edits. Only the last :data:`KEEP` are kept.
+Before Votal rewrites a game file (an edit command, `votal update`, `votal run --follow`,
+`votal new --force`) the text it replaces is kept beside it in ``.votal-history/<file name>/``:
+``000001.toml`` holds the previous text, ``000001.json`` what wrote over it and a digest of what it
+wrote. Undo restores the newest kept version and drops it, so undoing twice takes back the last two
+edits. Only the last :data:`KEEP` are kept.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ class NothingToUndo(VotalError):
 
 @dataclass(frozen=True)
 class Kept:
-    """One kept version: the text before an edit, what made the edit, and a digest of what it wrote."""
+    """One kept version: the text before an edit, what made it, and a digest of what it wrote."""
 
     number: int
     text_path: Path
@@ -65,13 +67,14 @@ def keep_previous(game_file: str | Path, previous: str, written: str, why: str) 
 
 
 def kept_versions(game_file: str | Path) -> list[Kept]:
-    """The kept versions, oldest first (a version whose record is missing or unreadable is skipped)."""
+    """The kept versions, oldest first (one whose record is missing or unreadable is skipped)."""
     folder = history_folder(game_file)
     versions = []
     for text_path in sorted(folder.glob("[0-9]*.toml")) if folder.is_dir() else ():
         try:
             record = json.loads(text_path.with_suffix(".json").read_text(encoding="utf-8"))
-            versions.append(Kept(int(text_path.stem), text_path, str(record["why"]), str(record["wrote_sha256"])))
+            why, wrote = str(record["why"]), str(record["wrote_sha256"])
+            versions.append(Kept(int(text_path.stem), text_path, why, wrote))
         except (OSError, ValueError, KeyError):
             continue
     return versions
@@ -80,12 +83,13 @@ def kept_versions(game_file: str | Path) -> list[Kept]:
 def undo_last(game_file: str | Path, *, force: bool = False, write=None) -> Undone:
     """Restore the newest kept version of ``game_file`` with ``write(path, text)`` and drop it.
 
-    Refused when nothing is kept, or when the file changed since that edit wrote it (a hand edit would be
-    lost) unless ``force``."""
+    Refused when nothing is kept, or when the file changed since that edit wrote it (a hand edit
+    would be lost) unless ``force``."""
     path = Path(game_file)
     versions = kept_versions(path)
     if not versions:
-        raise NothingToUndo(f"{path}: nothing to undo (no earlier version kept in {history_folder(path)})")
+        kept_in = history_folder(path)
+        raise NothingToUndo(f"{path}: nothing to undo (no earlier version kept in {kept_in})")
     last = versions[-1]
     current = path.read_text(encoding="utf-8") if path.exists() else ""
     if digest(current) != last.wrote_sha256 and not force:

@@ -128,7 +128,7 @@ def create_game_file(url: str, out: str, *, db, ruleset: str | None, timezone: s
     of :func:`plan_game_file`)."""
     from pathlib import Path
 
-    from assistant.errors import VotalError
+    from assistant.errors import BadInput, VotalError
     from assistant.forum import store
     from assistant.forum.fetch import make_fetcher
     from assistant.forum.sync import sync_game
@@ -140,12 +140,12 @@ def create_game_file(url: str, out: str, *, db, ruleset: str | None, timezone: s
     from parsers.markup import read_title
 
     if (problem := url_problem(url)) is not None:  # refused before any request: a retry cannot mend it
-        raise VotalError(problem)
+        raise BadInput(problem)
     url = thread_address(url)  # a page's address copied from the browser names the same thread
     try:  # the forms the game file accepts (UTC-5, GMT+10:30, IANA names), refused with them listed
         zone = zone_named(timezone) if timezone else UTC
     except UnknownZone as exc:
-        raise VotalError(f"--timezone: {exc}") from None
+        raise BadInput(f"--timezone: {exc}") from None
     settings = FetchSettings() if min_interval is None else FetchSettings(min_interval=min_interval)
     game = Game(path=Path(out), title=url, thread=url, ruleset=ruleset or DEFAULT_RULESET, players=(),
                 timezone=timezone, fetch=settings)
@@ -168,7 +168,7 @@ def create_game_file(url: str, out: str, *, db, ruleset: str | None, timezone: s
                             posts_per_page=page_size(parser, url, parser.parse_page(first, url=first_url)))
     if result.usable:
         parse_game(result.text, path=out)  # what we write must load: a failure here is our bug, not the thread's
-        write_game_file(out, result.text, why="votal new --force")  # a file overwritten can be undone
+        write_game_file(out, result.text, why="votal new --force")  # an overwritten file: undoable
     return result
 
 
