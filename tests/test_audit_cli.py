@@ -124,7 +124,7 @@ def test_new_takes_the_zones_the_game_file_takes(forum_game, tmp_path, written):
 def test_new_refuses_other_zones_listing_what_it_takes(tmp_path, written):
     result = invoke("new", "http://127.0.0.1:9/viewtopic.php?f=7&t=42", "-o", tmp_path / "new.toml",
                     "--timezone", written, "--db", tmp_path / "new.db")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.output.startswith("Error: --timezone: ") and len(result.output.strip().splitlines()) == 1
     assert not (tmp_path / "new.toml").exists()
     if written != "UTC+15":

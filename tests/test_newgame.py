@@ -134,7 +134,10 @@ def test_new_without_a_player_list_writes_nothing_and_fails(tmp_path):
     assert result.exit_code == 1
     report = json.loads(result.output)
     assert report["written"] is False
-    assert "no player list found in the moderators' posts: add [[players]]" in report["missing"]
+    assert report["missing"] == [  # what to do next: there is no file to edit
+        "no player list found in the moderators' posts (a list of the players, one a line): "
+        "run `votal new` again once the moderator has posted it"
+    ]
     assert not (tmp_path / "game.toml").exists()
 
 
@@ -177,3 +180,49 @@ def test_a_seat_named_by_an_earlier_seats_account_is_left_out_and_said():
     assert game.seat("Alder").accounts == ("Alder", "Keyenpeydee")
     assert "players: Keyenpeydee (post 0) is an account of Alder's seat: left out, check" in planned.missing
 
+
+
+def test_new_on_a_board_it_cannot_tell_says_to_name_it_and_forum_does(tmp_path):
+    renderer = importlib.import_module("forums.phpbb")
+    handler = {}
+    with LoopbackServer(lambda path, query, headers: handler["serve"](path, query, headers)) as server:
+        pages = renderer.render_thread(thread_posts(STYLES["phpbb"], first=0), base_url=server.base_url)
+        hidden = {key.replace("viewtopic.php", "game"): text for key, text in pages.items()}
+        url = renderer.thread_url(server.base_url).replace("viewtopic.php", "game")  # names no engine
+        args = ["new", url, "-o", str(tmp_path / "game.toml"), "--min-interval", "0", "--quiet"]
+        handler["serve"] = serve_pages({key: "<html><body>Welcome!</body></html>" for key in hidden})
+        refused = CliRunner().invoke(main, args)
+        assert refused.exit_code == 1 and not (tmp_path / "game.toml").exists()
+        assert refused.output.strip().endswith(
+            ": name it with --forum (one of phpbb, discourse, xenforo, vbulletin, proboards)")
+        assert "game file" not in refused.output
+        by_query = serve_pages(pages)  # the board's pages whatever its script is called
+        handler["serve"] = lambda path, query, headers: by_query("/viewtopic.php", query, headers)
+        named = CliRunner().invoke(main, [*args, "--forum", "phpbb"])
+    assert named.exit_code == 0, named.output
+    assert load_game(tmp_path / "game.toml").forum == "phpbb"
+
+
+def test_new_off_a_terminal_says_its_progress_in_whole_lines(tmp_path, monkeypatch):
+    import assistant.cli.options as options
+
+    monkeypatch.setattr(options.PageProgress, "__init__", _every_page(options.PageProgress.__init__))
+    posts = thread_posts(STYLES["phpbb"], first=0)
+    posts += [{**posts[-1], "number": posts[-1]["number"] + n, "id": str(900 + n)} for n in range(1, 60)]
+    _, result = run_new("phpbb", tmp_path, posts)
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.stderr.splitlines() if line.startswith("reading ")]
+    assert [line.split(": ", 1)[1].split(",")[0] for line in lines] == ["page 1 of 3", "page 2 of 3",
+                                                                          "page 3 of 3"]
+    assert lines[0].endswith(" left") and "\r" not in result.stderr
+    assert (tmp_path / "game.db").exists() is False  # --db given: the store is where it says
+
+
+def _every_page(init):
+    """PageProgress saying a line at every page, on a clock that moves a second a call."""
+    ticks = iter(range(10**6))
+
+    def every_page(self, label, **options):
+        init(self, label, terminal=False, every=0, clock=lambda: float(next(ticks)))
+
+    return every_page

@@ -92,3 +92,43 @@ def test_the_count_says_the_rulesets_own_words(board, tmp_path, monkeypatch):
     text = invoke("count", game).output
     assert "Outcome: Birch lynched (majority, post 4)" in text
     assert "  No Lynch" in text and "eliminat" not in text.lower()
+
+
+def every_page(monkeypatch, *, terminal: bool = False) -> list:
+    """PageProgress saying a line at every page (a clock moving a second a call); the bars made."""
+    import assistant.cli.options as options
+
+    init, bars, ticks = options.PageProgress.__init__, [], iter(range(10**6))
+
+    def at_every_page(self, label, **_):
+        init(self, label, terminal=terminal, every=0, clock=lambda: float(next(ticks)))
+        bars.append(self)
+
+    monkeypatch.setattr(options.PageProgress, "__init__", at_every_page)
+    return bars
+
+
+def test_sync_and_update_off_a_terminal_say_pages_done_of_the_total_and_time_left(game, board, monkeypatch):
+    every_page(monkeypatch)
+    board.plug(Forum(make_posts(60)).respond)
+    synced = invoke("sync", game)
+    assert synced.exit_code == 0, synced.output
+    lines = [line for line in synced.stderr.splitlines() if line.startswith("sync Loopback Game: ")]
+    assert [line.split(": ", 1)[1] for line in lines] == [
+        "page 1 of 3, 25 new posts, about 6 s left",  # 3 s (three clock calls) a page
+        "page 2 of 3, 50 new posts, about 3 s left",
+        "page 3 of 3, 60 new posts, about 0 s left",
+    ]
+    board.plug(Forum(make_posts(80)).respond)
+    updated = invoke("update", game)
+    assert [line.split(": ", 1)[1].split(",")[0] for line in updated.stderr.splitlines()
+            if line.startswith("sync ")] == ["page 1 of 2", "page 2 of 2"]
+    assert invoke("sync", game, "--quiet").stderr == ""
+
+
+def test_on_a_terminal_the_bar_counts_pages_of_the_total(game, board, monkeypatch):
+    bars = every_page(monkeypatch, terminal=True)
+    board.plug(Forum(make_posts(60)).respond)
+    assert invoke("sync", game).exit_code == 0
+    bar = bars[0].bar
+    assert (bar.pos, bar.length) == (3, 3)

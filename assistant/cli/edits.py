@@ -14,6 +14,7 @@ import click
 
 from assistant.cli.options import (
     GameFirst,
+    PageProgress,
     counted,
     db_option,
     format_option,
@@ -70,7 +71,10 @@ def update(game_file: str, db_file: str, dry_run: bool, quiet: bool, fmt: str) -
 
     game = load_game(game_file, players_required=False)
     db = open_store(store_path(game, db_file))
-    synced = sync_game(game, db, make_fetcher(game), now=now_utc)
+    progress = None if quiet else PageProgress(f"sync {game.title}")
+    synced = sync_game(game, db, make_fetcher(game), now=now_utc, on_page=progress)
+    if progress is not None:
+        progress.done()
     report = update_from_store(game_file, db, now=now_utc())
     if report.changed and not dry_run:
         write_game_file(game_file, report.text, why="votal update")

@@ -14,6 +14,7 @@ from assistant import __version__
 from assistant.cli.options import (
     GameFirst,
     InputError,
+    PageProgress,
     beside_game,
     counted,
     day_options,
@@ -33,6 +34,7 @@ from assistant.cli.options import (
 )
 from assistant.errors import VotalError
 from assistant.output.terminal import terminal_safe
+from parsers.detect import ENGINES
 
 # The commands that write the game file live in assistant.cli.edits, loaded only when one of them is asked for
 # or the command list is shown: `votal count` and the other commands never pay for building them.
@@ -105,6 +107,17 @@ def main() -> None:
 
 def _interrupt(signum, frame) -> None:  # noqa: ANN001 (signal's signature)
     raise KeyboardInterrupt
+
+
+class RulesetOption(click.Option):
+    """--ruleset, whose help lists the bundled rulesets (data/rulesets, read when help is shown)."""
+
+    def get_help_record(self, ctx: click.Context):
+        from assistant.gamefile.rules import bundled_rulesets
+
+        names = ", ".join(bundled_rulesets())
+        self.help = f"A bundled ruleset ({names}) or a ruleset file. Default: mafiascum."
+        return super().get_help_record(ctx)
 
 
 class DraftChoice(click.Choice):
@@ -181,17 +194,10 @@ def sync(game_file: str, db_file: str, quiet: bool, fmt: str) -> None:
     check_ruleset(game)  # every error in the game's files before the store is touched
     db = open_store(store_path(game, db_file))
 
-    # Progress is for a terminal: off one (cron, systemd, a pipe), carriage-return updates would be glued into
-    # one log line, and the summary below says it all.
-    show_progress = not quiet and fmt == "text" and sys.stderr.isatty()
-
-    def progress(result) -> None:
-        if show_progress:
-            click.echo(f"\rpage {result.pages}: {result.new_posts} new posts", nl=False, err=True)
-
+    progress = None if quiet else PageProgress(f"sync {game.title}")
     result = sync_game(game, db, fetcher, now=now_utc, on_page=progress)
-    if show_progress:
-        click.echo("", err=True)
+    if progress is not None:
+        progress.done()
     summary = {
         "game": game.title,
         "engine": result.engine,
@@ -216,15 +222,17 @@ def sync(game_file: str, db_file: str, quiet: bool, fmt: str) -> None:
 @click.argument("url")
 @click.option("-o", "--output", "out", default="game.toml", show_default=True, type=click.Path(dir_okay=False),
               help="The game file to write.")
-@click.option("--ruleset", default=None, help="Ruleset name or file (default: mafiascum).")
+@click.option("--ruleset", default=None, cls=RulesetOption, help="Ruleset name or file.")
+@click.option("--forum", type=click.Choice(ENGINES),
+              help="The forum's engine, for a board Votal cannot tell from its address or page.")
 @click.option("--timezone", "zone", default=None, help="The zone of the moderator's times, e.g. America/New_York.")
 @click.option("--force", is_flag=True, help="Overwrite an existing file.")
 @click.option("--min-interval", type=float, help="Seconds between requests, written to [fetch] (default 1.5).")
 @db_option
 @quiet_option
 @format_option("text", "json")
-def new(url: str, out: str, ruleset: str | None, zone: str | None, force: bool, min_interval: float | None,
-        db_file: str, quiet: bool, fmt: str) -> None:
+def new(url: str, out: str, ruleset: str | None, forum: str | None, zone: str | None, force: bool,
+        min_interval: float | None, db_file: str, quiet: bool, fmt: str) -> None:
     """Write a first game file from what the thread says: players, moderators, days and deaths so far.
 
     Syncs the thread into the store, reads the opening post and the moderators' posts, and writes a
@@ -240,17 +248,16 @@ def new(url: str, out: str, ruleset: str | None, zone: str | None, force: bool, 
 
     if Path(out).exists() and not force:
         raise InputError(f"{out} exists: pass --force to overwrite it")
-    show_progress = not quiet and fmt == "text" and sys.stderr.isatty()  # carriage returns only on a terminal
-    result = create_game_file(url, out, db=open_store(db_file or str(beside_game(out))), ruleset=ruleset, timezone=zone, now=now_utc,
-                              min_interval=min_interval,
-                              progress=(lambda n: click.echo(f"\rpage {n}", nl=False, err=True)) if show_progress
-                              else None)
+    progress = None if quiet else PageProgress(f"reading {url}")
+    db = open_store(db_file or str(beside_game(out)))
+    result = create_game_file(url, out, db=db, ruleset=ruleset, timezone=zone, now=now_utc,
+                              min_interval=min_interval, progress=progress, forum=forum)
+    if progress is not None:
+        progress.done()
     if fmt == "json":
         print_json({**result.summary, "file": out, "written": result.usable, "found": result.found,
                     "missing": result.missing})
     else:
-        if show_progress:
-            click.echo("", err=True)
         print_text(f"Wrote {out}" if result.usable else f"Nothing written to {out}")
         for line in result.found:
             print_text(f"  found: {line}")

@@ -210,6 +210,56 @@ def warn_doubts(votals) -> None:
                 print_text(f"doubt (day {votal.day}, {doubt.kind.replace('_', ' ')}): {doubt.describe()}", err=True)
 
 
+class PageProgress:
+    """Pages read of the thread, for a long `new`, `sync` or `update`: on a terminal click's
+    progress bar (pages done of the total, time left); elsewhere (cron, a pipe, a log) a whole line
+    on stderr every ``every`` seconds, never a carriage return. Called with each sync result; then
+    ``done()``."""
+
+    def __init__(self, label: str, *, terminal: bool | None = None, every: float = 5.0,
+                 clock: Callable[[], float] | None = None) -> None:
+        import sys
+        import time
+
+        self.label, self.every = label, every
+        self.clock = clock or time.monotonic
+        self.terminal = sys.stderr.isatty() if terminal is None else terminal
+        self.started = self.last_said = self.clock()
+        self.bar = None
+
+    def __call__(self, result) -> None:
+        total = result.pages + result.pages_left if result.pages_left is not None else None
+        if self.terminal:
+            self._draw(result.pages, total)
+        elif self.clock() - self.last_said >= self.every:
+            self.last_said = self.clock()
+            click.echo(f"{self.label}: {self._line(result, total)}", err=True)
+
+    def done(self) -> None:
+        if self.bar is not None:
+            self.bar.render_finish()
+
+    def _draw(self, pages: int, total: int | None) -> None:
+        if self.bar is None:
+            stderr = click.get_text_stream("stderr")
+            self.bar = click.progressbar(length=total or 0, label=self.label, file=stderr,
+                                         show_pos=True, show_eta=True)
+        self.bar.length = total  # learned from the first page, and again as the thread grows
+        self.bar.update(pages - self.bar.pos)
+
+    def _line(self, result, total: int | None) -> str:
+        of = f" of {total}" if total is not None else ""
+        line = f"page {result.pages}{of}, {counted(result.new_posts, 'new post')}"
+        if total and result.pages:
+            left = (self.clock() - self.started) / result.pages * (total - result.pages)
+            line += f", about {_duration(left)} left"
+        return line
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
+
+
 def counted(number: int, noun: str, plural: str | None = None) -> str:
     """``1 page``, ``2 pages``: a number and its noun, agreeing."""
     return f"{number} {noun if number == 1 else plural or noun + 's'}"
