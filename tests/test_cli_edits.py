@@ -186,6 +186,7 @@ def test_update_dry_run_prints_the_diff_then_update_writes_it_and_a_second_run_c
         "  + days[1] (day 1).end_post = 5 (post 5)",
         "  + deaths: Birch, day 1 (post 5)",
         "  + deaths: Alder, night 1 (post 6)",
+        f"(undo with: votal undo {path})",
     ]
     after = path.read_text()
     assert "# the host" in after and "# more days as they come" in after

@@ -98,6 +98,8 @@ def update(game_file: str, db_file: str, dry_run: bool, quiet: bool, fmt: str) -
             click.echo(f"  ! {one_line(line)}")
         for line in report.notes:
             click.echo(f"  note: {one_line(line)}")
+    if report.changed and not dry_run and not quiet and fmt == "text":
+        click.echo(f"(undo with: votal undo {game_file})")
 
 
 @click.group()
