@@ -209,13 +209,15 @@ def sync(game_file: str, db_file: str, quiet: bool, fmt: str) -> None:
     }
     if fmt == "json":
         print_json(summary)
-        return
-    print_text(
-        f"{game.title}: {result.new_posts} new, {counted(result.changed_posts, 'edited post')} "
-        f"({counted(result.pages, 'page')}, {counted(result.requests, 'request')}, {result.engine})"
-    )
-    for problem in result.problems:
-        print_text(f"  problem: {problem}")
+    else:
+        print_text(
+            f"{game.title}: {result.new_posts} new, {counted(result.changed_posts, 'edited post')} "
+            f"({counted(result.pages, 'page')}, {counted(result.requests, 'request')}, {result.engine})"
+        )
+        for problem in result.problems:
+            print_text(f"  problem: {problem}")
+    if result.problems:
+        sys.exit(1)  # what was read is stored; a page it could not read is a problem found
 
 
 @main.command()
