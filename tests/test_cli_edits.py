@@ -12,7 +12,7 @@ from assistant.cli.main import main
 from assistant.gamefile.game import load_game
 
 START = datetime(2026, 3, 1, 22, tzinfo=UTC)
-NO_SKIPS = SimpleNamespace(skipped=[])  # what a stand-in for run_games returns: no game file left out
+NO_SKIPS = SimpleNamespace(skipped=[])  # a stand-in for run_games' result: no game file left out
 
 
 def post(number: int, user: str, content: str) -> dict:
@@ -144,7 +144,8 @@ def test_a_second_kill_in_another_phase_is_refused(synced):
 
 def test_an_edit_that_needs_the_thread_without_a_store_says_to_sync(synced, tmp_path):
     path, _ = synced
-    result = CliRunner().invoke(main, ["day", "end", str(path), "1", "--post", "5", "--db", str(tmp_path / "none.db")])
+    args = ["day", "end", str(path), "1", "--post", "5", "--db", str(tmp_path / "none.db")]
+    result = CliRunner().invoke(main, args)
     assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1
     message = result.output.strip()
     assert message.startswith("Error: no posts stored for this game; run `votal sync` first")
@@ -318,7 +319,7 @@ def test_run_without_follow_never_edits_the_game_file(board, tmp_path, monkeypat
     assert path.read_text() == before
 
 
-# --- edits that cannot hurt: ahead of the game refused, day start, undo ----------------------------------------
+# --- edits that cannot hurt: ahead of the game refused, day start, undo ---------------------------
 
 
 def days_declared(path) -> list[tuple[int, int | None, int | None]]:
@@ -346,7 +347,8 @@ def test_day_start_records_the_post_and_the_day_after_it_then_can_end(synced):
     out = run("day", "start", path, 2, "--post", 6, "--db", db)
     assert out.splitlines()[0] == f"{path}: days: day 2 with start_post = 6 (post 6)"
     assert days_declared(path) == [(1, 0, 5), (2, 6, None)]
-    assert '[[days]]  # post 6: "Alder was found dead. Alder was a Mafia Goon."\nday = 2\n' in path.read_text()
+    cited = '[[days]]  # post 6: "Alder was found dead. Alder was a Mafia Goon."\nday = 2\n'
+    assert cited in path.read_text()
     assert refused("day", "start", path, 2, "--post", 4, "--db", db) == (
         "Error: day 2: post 4 is before day 1's end (post 5)"
     )
@@ -356,7 +358,8 @@ def test_every_edit_shows_its_diff_and_undo_takes_them_back_one_at_a_time(synced
     path, db = synced
     original = path.read_text()
     out = run("day", "end", path, 1, "--post", 5, "--db", db)
-    assert '+end_post = 5  # post 5: "Birch was lynched! Birch was a Vanilla Townie."' in out.splitlines()
+    added = '+end_post = 5  # post 5: "Birch was lynched! Birch was a Vanilla Townie."'
+    assert added in out.splitlines()
     assert out.splitlines()[-1] == f"(undo with: votal undo {path})"
     after_day_end = path.read_text()
     run("kill", path, "Birch", "--phase", "day 1", "--db", db)

@@ -125,7 +125,7 @@ def test_a_day_end_or_judge_draft_of_an_undecided_day_needs_force(kind, synced):
     _, game, db = synced
     refused = invoke("draft", game, kind, "--db", db, "--day", "2", "--at-time", DAY2_EVENING)
     assert refused.exit_code == 2
-    assert "day 2 is not decided as of 2026-03-05 15:00 EST" in refused.output  # the game's zone, named
+    assert "day 2 is not decided as of 2026-03-05 15:00 EST" in refused.output  # the game's zone
     forced = invoke("draft", game, kind, "--db", db, "--day", "2", "--at-time", DAY2_EVENING, "--force")
     assert forced.exit_code == 0
     assert "has not been decided yet" in forced.output or "has not ended yet" in forced.output
@@ -243,7 +243,8 @@ def test_an_end_post_that_is_not_the_hammer_and_votes_after_the_end_are_warnings
 
 def test_a_judge_draft_under_a_ruleset_with_no_judge_is_refused(synced, demo, tmp_path):
     _, _, db = synced
-    mafiascum = write_game(demo, tmp_path, change=('ruleset = "witchhunt-online-2.0.1"', 'ruleset = "mafiascum"'))
+    change = ('ruleset = "witchhunt-online-2.0.1"', 'ruleset = "mafiascum"')
+    mafiascum = write_game(demo, tmp_path, change=change)
     for extra in ([], ["--force"]):
         result = invoke("draft", mafiascum, "judge", "--db", db, "--day", "1", *extra)
         assert result.exit_code == 2, result.output

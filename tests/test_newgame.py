@@ -106,10 +106,10 @@ def test_new_writes_the_page_size_the_forum_shows_when_the_default_would_miss_it
     assert load_game(tmp_path / "game.toml").fetch.posts_per_page == written
 
 
-@pytest.mark.parametrize(("engine", "page"), [("phpbb", "&start=25"), ("phpbb", "#p510"), ("xenforo", "page-2")])
+@pytest.mark.parametrize(("engine", "page"),
+                         [("phpbb", "&start=25"), ("phpbb", "#p510"), ("xenforo", "page-2")])
 def test_new_stores_the_threads_address_whichever_page_was_copied(engine, page, tmp_path):
-    posts = thread_posts(STYLES[engine], first=0)
-    posts += [{**posts[-1], "number": posts[-1]["number"] + n, "id": str(900 + n)} for n in range(1, 30)]
+    posts = longer(thread_posts(STYLES[engine], first=0), 29)
     url, result = run_new(engine, tmp_path, posts, page=page)
     assert result.exit_code == 0, result.output
     assert load_game(tmp_path / "game.toml").thread == url
@@ -185,12 +185,14 @@ def test_a_seat_named_by_an_earlier_seats_account_is_left_out_and_said():
 def test_new_on_a_board_it_cannot_tell_says_to_name_it_and_forum_does(tmp_path):
     renderer = importlib.import_module("forums.phpbb")
     handler = {}
-    with LoopbackServer(lambda path, query, headers: handler["serve"](path, query, headers)) as server:
-        pages = renderer.render_thread(thread_posts(STYLES["phpbb"], first=0), base_url=server.base_url)
-        hidden = {key.replace("viewtopic.php", "game"): text for key, text in pages.items()}
-        url = renderer.thread_url(server.base_url).replace("viewtopic.php", "game")  # names no engine
+    with LoopbackServer(lambda *request: handler["serve"](*request)) as server:
+        posts = thread_posts(STYLES["phpbb"], first=0)
+        pages = renderer.render_thread(posts, base_url=server.base_url)
+        hidden = [key.replace("viewtopic.php", "game") for key in pages]
+        url = renderer.thread_url(server.base_url).replace("viewtopic.php", "game")  # no engine's
         args = ["new", url, "-o", str(tmp_path / "game.toml"), "--min-interval", "0", "--quiet"]
-        handler["serve"] = serve_pages({key: "<html><body>Welcome!</body></html>" for key in hidden})
+        welcome = "<html><body>Welcome!</body></html>"
+        handler["serve"] = serve_pages({key: welcome for key in hidden})
         refused = CliRunner().invoke(main, args)
         assert refused.exit_code == 1 and not (tmp_path / "game.toml").exists()
         assert refused.output.strip().endswith(
@@ -206,16 +208,23 @@ def test_new_on_a_board_it_cannot_tell_says_to_name_it_and_forum_does(tmp_path):
 def test_new_off_a_terminal_says_its_progress_in_whole_lines(tmp_path, monkeypatch):
     import assistant.cli.options as options
 
-    monkeypatch.setattr(options.PageProgress, "__init__", _every_page(options.PageProgress.__init__))
-    posts = thread_posts(STYLES["phpbb"], first=0)
-    posts += [{**posts[-1], "number": posts[-1]["number"] + n, "id": str(900 + n)} for n in range(1, 60)]
+    every_page = _every_page(options.PageProgress.__init__)
+    monkeypatch.setattr(options.PageProgress, "__init__", every_page)
+    posts = longer(thread_posts(STYLES["phpbb"], first=0), 59)
     _, result = run_new("phpbb", tmp_path, posts)
     assert result.exit_code == 0, result.output
     lines = [line for line in result.stderr.splitlines() if line.startswith("reading ")]
-    assert [line.split(": ", 1)[1].split(",")[0] for line in lines] == ["page 1 of 3", "page 2 of 3",
-                                                                          "page 3 of 3"]
+    pages = [line.split(": ", 1)[1].split(",")[0] for line in lines]
+    assert pages == ["page 1 of 3", "page 2 of 3", "page 3 of 3"]
     assert lines[0].endswith(" left") and "\r" not in result.stderr
     assert (tmp_path / "game.db").exists() is False  # --db given: the store is where it says
+
+
+def longer(posts: list[dict], more: int) -> list[dict]:
+    """The thread with ``more`` posts after its last (copies of it, their own numbers and ids)."""
+    last = posts[-1]
+    added = range(1, more + 1)
+    return posts + [{**last, "number": last["number"] + n, "id": str(900 + n)} for n in added]
 
 
 def _every_page(init):

@@ -7,6 +7,8 @@ from loopback_forum import Forum, Switchboard, game_text, make_posts
 from assistant.cli.main import main
 from assistant.gamefile.game import load_game
 
+DAY_ONE = "[[days]]\nday = 1\nstart_post = 0\n"
+
 
 @pytest.fixture(scope="module")
 def board():
@@ -21,7 +23,7 @@ def game(board, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("VOTAL_DB", raising=False)
     path = tmp_path / "game.toml"
-    path.write_text(game_text(board.base_url, tables="[[days]]\nday = 1\nstart_post = 0\n"), encoding="utf-8")
+    path.write_text(game_text(board.base_url, tables=DAY_ONE), encoding="utf-8")
     return path
 
 
@@ -35,8 +37,8 @@ def test_one_bad_game_file_in_run_is_said_and_skipped_while_the_others_run(game,
     result = invoke("run", broken, game, "--once")
     assert result.exit_code == 1, result.output
     skipped = [line for line in result.output.splitlines() if "skipped" in line]
-    assert len(skipped) == 1 and skipped[0].endswith(f" skipped {broken}:2: not valid TOML: Invalid value "
-                                                     "(at line 2, column 10)")
+    said = f" skipped {broken}:2: not valid TOML: Invalid value (at line 2, column 10)"
+    assert len(skipped) == 1 and skipped[0].endswith(said)
     assert (tmp_path / "game.db").is_file()
     assert invoke("count", game).exit_code == 0
 
@@ -51,7 +53,8 @@ def test_run_with_no_usable_game_file_stops_saying_why(tmp_path):
     both = invoke("run", broken, empty, "--once")
     assert both.exit_code == 2
     lines = both.output.splitlines()
-    assert [line.split(" skipped ")[1].split(":")[0] for line in lines[:2]] == [str(broken), str(empty)]
+    named = [line.split(" skipped ")[1].split(":")[0] for line in lines[:2]]
+    assert named == [str(broken), str(empty)]
     assert lines[2:] == ["Error: no game file could be used (each is said above)"]
 
 
@@ -62,7 +65,8 @@ def test_run_once_announces_no_next_run_and_counts_agree_with_their_nouns(game, 
     assert line.endswith("Loopback Game: 30 new (3 requests)") and "next in" not in result.output
     board.plug(Forum(make_posts(31)).respond)
     synced = invoke("sync", game)
-    assert synced.output.strip().endswith("1 new, 0 edited posts (1 page, 1 request, phpbb)"), synced.output
+    summary = "1 new, 0 edited posts (1 page, 1 request, phpbb)"
+    assert synced.output.strip().endswith(summary), synced.output
 
 
 def test_the_game_file_comes_first_and_the_old_order_still_works_saying_the_new_one(game):
@@ -76,7 +80,8 @@ def test_the_game_file_comes_first_and_the_old_order_still_works_saying_the_new_
     )
     assert [d.player for d in load_game(game).deaths] == ["Fir"]
     drafted = invoke("draft", "votal", game, "--day", "1")
-    assert drafted.exit_code == 0 and drafted.output.startswith("note: the game file comes first now; write: ")
+    assert drafted.exit_code == 0
+    assert drafted.output.startswith("note: the game file comes first now; write: ")
     assert invoke("draft", game, "votal", "--day", "1").output == drafted.output.split("\n", 1)[1]
 
 
@@ -87,7 +92,7 @@ def test_the_count_says_the_rulesets_own_words(board, tmp_path, monkeypatch):
     board.plug(Forum(posts).respond)
     monkeypatch.chdir(tmp_path)
     game = tmp_path / "game.toml"
-    game.write_text(game_text(board.base_url, tables="[[days]]\nday = 1\nstart_post = 0\n"), encoding="utf-8")
+    game.write_text(game_text(board.base_url, tables=DAY_ONE), encoding="utf-8")
     assert invoke("sync", game, "--quiet").exit_code == 0
     text = invoke("count", game).output
     assert "Outcome: Birch lynched (majority, post 4)" in text
@@ -108,7 +113,8 @@ def every_page(monkeypatch, *, terminal: bool = False) -> list:
     return bars
 
 
-def test_sync_and_update_off_a_terminal_say_pages_done_of_the_total_and_time_left(game, board, monkeypatch):
+def test_sync_and_update_off_a_terminal_say_pages_done_of_the_total_and_time_left(game, board,
+                                                                                 monkeypatch):
     every_page(monkeypatch)
     board.plug(Forum(make_posts(60)).respond)
     synced = invoke("sync", game)

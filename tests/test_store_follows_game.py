@@ -1,4 +1,4 @@
-"""The store follows the game file, not the working directory: through the real CLI on a loopback thread."""
+"""The store follows the game file, not the working directory: the real CLI on a loopback thread."""
 
 import os
 import shutil
@@ -37,7 +37,8 @@ def games(board, tmp_path, monkeypatch):
     paths = []
     for name in ("one", "two"):
         path = folder / f"{name}.toml"
-        path.write_text(game_text(board.base_url).replace("Loopback Game", f"Game {name}"), encoding="utf-8")
+        text = game_text(board.base_url).replace("Loopback Game", f"Game {name}")
+        path.write_text(text, encoding="utf-8")
         paths.append(path)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -66,16 +67,16 @@ def test_db_and_votal_db_still_choose(games, tmp_path):
 
 def test_a_store_left_in_the_working_directory_is_named_with_how_to_move_it(games):
     (one, two), elsewhere = games
-    # where earlier versions kept every store (a process of its own: its store is closed when it ends)
+    # where earlier versions kept every store (a process of its own: it closes its store as it ends)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    synced = subprocess.run([sys.executable, "-m", "assistant", "sync", str(one), "--quiet", "--db", "votal.db"],
-                            env=env, capture_output=True, text=True, timeout=120)
+    command = [sys.executable, "-m", "assistant", "sync", str(one), "--quiet", "--db", "votal.db"]
+    synced = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
     assert synced.returncode == 0, synced.stderr
     result = invoke("count", one, code=2)
     line = result.output.strip()
     assert line == (
-        "Error: one.toml's posts are in ./votal.db, the old default; the store now sits beside the game file: "
-        f"`mv votal.db {one.parent / 'one.db'}` (or pass --db votal.db)"
+        "Error: one.toml's posts are in ./votal.db, the old default; the store now sits beside the "
+        f"game file: `mv votal.db {one.parent / 'one.db'}` (or pass --db votal.db)"
     )
     shutil.move("votal.db", one.parent / "one.db")
     assert "Game one" in invoke("count", one).output
