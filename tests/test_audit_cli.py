@@ -69,22 +69,21 @@ def test_run_off_a_terminal_writes_whole_lines_and_stops_on_sigterm(forum_game, 
 
 @pytest.mark.parametrize(
     ("kind", "why"),
-    [("early-end", "did not end early"), ("runoff", "has no runoff"), ("day-end", "is not decided"),
-     ("judge", "is not decided")],
-)
+    [("early-end", "did not end early"), ("runoff", "has no runoff"), ("day-end", "is not decided")],
+)  # a judge draft of an undecided day: test_cli_refusals (this game's ruleset has no Judge at all)
 def test_a_draft_announcing_what_did_not_happen_needs_force(forum_game, kind, why):
     _, game, db = forum_game
-    refused = invoke("draft", kind, game, "--db", db, "--day", "1", "--at-post", "2")
-    assert refused.exit_code == 1
+    refused = invoke("draft", game, kind, "--db", db, "--day", "1", "--at-post", "2")
+    assert refused.exit_code == 2
     assert why in refused.output and "--force" in refused.output
     assert len(refused.output.strip().splitlines()) == 1
-    assert invoke("draft", kind, game, "--db", db, "--day", "1", "--at-post", "2", "--force").exit_code == 0
+    assert invoke("draft", game, kind, "--db", db, "--day", "1", "--at-post", "2", "--force").exit_code == 0
 
 
 @pytest.mark.parametrize("command", [["count"], ["audit"], ["draft", "votal"]])
 def test_a_negative_post_number_is_refused(forum_game, command):
     _, game, db = forum_game
-    result = invoke(*command, game, "--db", db, "--at-post", "-3")
+    result = invoke(command[0], game, *command[1:], "--db", db, "--at-post", "-3")
     assert result.exit_code == 2
     assert "--at-post" in result.output
 
@@ -105,7 +104,7 @@ def test_impossible_numbers_and_empty_names_in_the_game_file_are_one_line(forum_
     bad.write_text(text)
     number = next(i for i, row in enumerate(text.splitlines(), 1) if line in row and change[1].split("\n")[-1] in row)
     result = invoke("count", bad, "--db", db)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.output.strip() == f"Error: {bad}:{number}: {field}: {result.output.split(field + ': ', 1)[1].strip()}"
     assert message in result.output
 
@@ -125,7 +124,7 @@ def test_new_takes_the_zones_the_game_file_takes(forum_game, tmp_path, written):
 def test_new_refuses_other_zones_listing_what_it_takes(tmp_path, written):
     result = invoke("new", "http://127.0.0.1:9/viewtopic.php?f=7&t=42", "-o", tmp_path / "new.toml",
                     "--timezone", written, "--db", tmp_path / "new.db")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.output.startswith("Error: --timezone: ") and len(result.output.strip().splitlines()) == 1
     assert not (tmp_path / "new.toml").exists()
     if written != "UTC+15":

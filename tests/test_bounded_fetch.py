@@ -304,7 +304,7 @@ def test_a_signal_stops_a_command_waiting_on_a_trickling_forum(tmp_path, command
             "stopped"
         )
     else:
-        assert child.returncode == 0 and out.strip().endswith("stopped")
+        assert child.returncode == 0 and err.strip().endswith("stopped")  # run logs on stderr
 
 
 def test_a_trickled_robots_txt_is_given_up_on_and_the_page_still_read(caplog, monkeypatch):

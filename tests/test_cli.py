@@ -113,7 +113,7 @@ def test_errors_are_one_line_without_traceback(tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text('title = "x"\nthread = "https://f.example/viewtopic.php?t=1"\nruleset = "mafiascum"\nplayrs = []\n')
     result = CliRunner().invoke(main, ["count", str(bad), "--db", str(tmp_path / "v.db")])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.output.strip().splitlines() == [
         f"Error: {bad}:4: playrs: unknown key (known keys: alerts, corrections, days, deaths, events, fetch, forum, "
         "house, lynches_per_day, moderators, players, private, resets, ruleset, start, survivals, templates, thread, "
@@ -173,7 +173,7 @@ def test_sync_of_a_private_thread_sends_the_session_cookie_and_never_shows_it(fo
 def test_count_without_a_store_says_to_sync_first_and_creates_nothing(game_file, tmp_path):
     missing = tmp_path / "none.db"
     result = CliRunner().invoke(main, ["count", str(game_file), "--db", str(missing)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.output.strip() == (
         f"Error: no posts stored for this game; run `votal sync` first (there is no store at {missing})"
     )

@@ -2,6 +2,7 @@
 
 import json
 from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
@@ -11,6 +12,7 @@ from assistant.cli.main import main
 from assistant.gamefile.game import load_game
 
 START = datetime(2026, 3, 1, 22, tzinfo=UTC)
+NO_SKIPS = SimpleNamespace(skipped=[])  # a stand-in for run_games' result: no game file left out
 
 
 def post(number: int, user: str, content: str) -> dict:
@@ -62,7 +64,7 @@ def run(*args) -> str:
 
 def refused(*args) -> str:
     result = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
-    assert result.exit_code == 1, result.output
+    assert result.exit_code == 2, result.output  # the moderator's input is wrong
     assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1
     return result.output.strip()
 
@@ -70,23 +72,23 @@ def refused(*args) -> str:
 def test_day_end_writes_the_post_with_the_moderators_words_and_keeps_the_file(synced):
     path, db = synced
     before = path.read_text()
-    out = run("day", "end", 1, path, "--post", 5, "--db", db)
-    assert out == f"{path}: days[1] (day 1).end_post = 5 (post 5)\n"
+    out = run("day", "end", path, 1, "--post", 5, "--db", db)
+    assert out.splitlines()[0] == f"{path}: days[1] (day 1).end_post = 5 (post 5)"
     after = path.read_text()
     assert after == before.replace(
         "start_post = 0\n", 'start_post = 0\nend_post = 5  # post 5: "Birch was lynched! Birch was a Vanilla Townie."\n'
     )
-    assert run("day", "end", 1, path, "--post", 5, "--db", db) == f"{path}: already says so; nothing changed\n"
+    assert run("day", "end", path, 1, "--post", 5, "--db", db) == f"{path}: already says so; nothing changed\n"
     assert path.read_text() == after
 
 
 def test_kill_replace_and_player_commands_write_a_game_file_that_counts(synced):
     path, db = synced
-    run("kill", "Birch", path, "--phase", "day 1", "--db", db)
-    run("kill", "alder", path, "--phase", "Night 1", "--db", db)
-    run("replace", "Elm", "Fir", path, "--post", 8, "--db", db)
-    run("player", "add", "Gum", path)
-    run("player", "remove", "Gum", path)
+    run("kill", path, "Birch", "--phase", "day 1", "--db", db)
+    run("kill", path, "alder", "--phase", "Night 1", "--db", db)
+    run("replace", path, "Elm", "Fir", "--post", 8, "--db", db)
+    run("player", "add", path, "Gum")
+    run("player", "remove", path, "Gum")
     game = load_game(path)
     assert [(d.player, d.phase, d.phase_number) for d in game.deaths] == [("Birch", "day", 1), ("Alder", "night", 1)]
     assert game.seat("Elm").replacements == ("Fir",) and game.seat("Elm").replacement_posts == (8,)
@@ -101,18 +103,18 @@ def test_kill_replace_and_player_commands_write_a_game_file_that_counts(synced):
     ("args", "message"),
     [
         (
-            ("day", "end", 1, "{path}", "--post", 99),
+            ("day", "end", "{path}", 1, "--post", 99),
             "Error: day 1 end: post 99 is not in the stored thread (posts up to 9",
         ),
-        (("kill", "Oak", "{path}", "--phase", "night 1"), "Error: kill: 'Oak' is not a player of game.toml"),
-        (("kill", "Elm", "{path}", "--phase", "noon 1"), "Error: phase must look like 'night 2' or 'day 3'"),
+        (("kill", "{path}", "Oak", "--phase", "night 1"), "Error: kill: 'Oak' is not a player of game.toml"),
+        (("kill", "{path}", "Elm", "--phase", "noon 1"), "Error: phase must look like 'night 2' or 'day 3'"),
         (
-            ("replace", "Elm", "Cedar", "{path}", "--post", 6),
+            ("replace", "{path}", "Elm", "Cedar", "--post", 6),
             "Error: replace: 'Cedar' is already a name of the seat Cedar",
         ),
-        (("replace", "Elm", "Host", "{path}", "--post", 6), "Error: replace: 'Host' is a moderator of this game"),
-        (("player", "remove", "Oak", "{path}"), "Error: player remove: 'Oak' is not a player of game.toml"),
-        (("player", "add", "host", "{path}"), "Error: player add: 'host' is a moderator of this game"),
+        (("replace", "{path}", "Elm", "Host", "--post", 6), "Error: replace: 'Host' is a moderator of this game"),
+        (("player", "remove", "{path}", "Oak"), "Error: player remove: 'Oak' is not a player of game.toml"),
+        (("player", "add", "{path}", "host"), "Error: player add: 'host' is a moderator of this game"),
     ],
 )
 def test_contradictions_are_refused_in_one_line_and_the_file_is_untouched(synced, args, message):
@@ -126,23 +128,26 @@ def test_contradictions_are_refused_in_one_line_and_the_file_is_untouched(synced
 
 def test_a_kill_on_a_day_that_ended_before_the_post_is_refused(synced):
     path, db = synced
-    run("day", "end", 1, path, "--post", 5, "--db", db)
-    assert refused("kill", "Cedar", path, "--phase", "day 1", "--post", 7, "--db", db) == (
+    run("day", "end", path, 1, "--post", 5, "--db", db)
+    assert refused("kill", path, "Cedar", "--phase", "day 1", "--post", 7, "--db", db) == (
         "Error: kill: post 7 is not on day 1 (posts 0-5)"
     )
 
 
 def test_a_second_kill_in_another_phase_is_refused(synced):
     path, db = synced
-    run("kill", "Birch", path, "--phase", "day 1", "--db", db)
-    assert refused("kill", "Birch", path, "--phase", "night 1", "--db", db) == (
+    run("kill", path, "Birch", "--phase", "day 1", "--db", db)
+    assert refused("kill", path, "Birch", "--phase", "night 1", "--db", db) == (
         "Error: kill: Birch is already dead (day 1)"
     )
 
 
 def test_an_edit_that_needs_the_thread_without_a_store_says_to_sync(synced, tmp_path):
     path, _ = synced
-    message = refused("day", "end", 1, path, "--post", 5, "--db", tmp_path / "none.db")
+    args = ["day", "end", str(path), "1", "--post", "5", "--db", str(tmp_path / "none.db")]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1
+    message = result.output.strip()
     assert message.startswith("Error: no posts stored for this game; run `votal sync` first")
 
 
@@ -182,6 +187,7 @@ def test_update_dry_run_prints_the_diff_then_update_writes_it_and_a_second_run_c
         "  + days[1] (day 1).end_post = 5 (post 5)",
         "  + deaths: Birch, day 1 (post 5)",
         "  + deaths: Alder, night 1 (post 6)",
+        f"(undo with: votal undo {path})",
     ]
     after = path.read_text()
     assert "# the host" in after and "# more days as they come" in after
@@ -296,7 +302,7 @@ def test_run_follow_first_writes_what_is_already_stored(board, tmp_path, monkeyp
     path, db = fresh_game(board, tmp_path, THREAD)
     invoke("sync", path, "--db", db, "--quiet")
     started = []
-    monkeypatch.setattr(assistant.cli.schedule, "run_games", lambda paths, **options: started.append(paths))
+    monkeypatch.setattr(assistant.cli.schedule, "run_games", lambda paths, **options: started.append(paths) or NO_SKIPS)
     invoke("run", path, "--db", db, "--follow", "--quiet")
     assert started == [(str(path),)]
     assert [d.player for d in load_game(path).deaths] == ["Birch", "Alder"]
@@ -308,6 +314,83 @@ def test_run_without_follow_never_edits_the_game_file(board, tmp_path, monkeypat
     path, db = fresh_game(board, tmp_path, THREAD)
     invoke("sync", path, "--db", db, "--quiet")
     before = path.read_text()
-    monkeypatch.setattr(assistant.cli.schedule, "run_games", lambda paths, **options: None)
+    monkeypatch.setattr(assistant.cli.schedule, "run_games", lambda paths, **options: NO_SKIPS)
     invoke("run", path, "--db", db, "--quiet")
     assert path.read_text() == before
+
+
+# --- edits that cannot hurt: ahead of the game refused, day start, undo ---------------------------
+
+
+def days_declared(path) -> list[tuple[int, int | None, int | None]]:
+    return [(d.day, d.start_post, d.end_post) for d in load_game(path).days]
+
+
+def test_a_day_end_for_a_day_that_has_not_started_is_refused_naming_the_day_the_game_is_on(synced):
+    path, db = synced
+    before = path.read_text()
+    assert refused("day", "end", path, 9, "--post", 7, "--db", db) == (
+        "Error: day 9 has not started: the game is on day 1 (did you mean `day end 1`?)"
+    )
+    assert refused("kill", path, "Cedar", "--phase", "night 4", "--db", db) == (
+        "Error: kill: night 4 has not begun: the game is on day 1"
+    )
+    assert path.read_text() == before
+
+
+def test_day_start_records_the_post_and_the_day_after_it_then_can_end(synced):
+    path, db = synced
+    run("day", "end", path, 1, "--post", 5, "--db", db)
+    assert refused("day", "start", path, 4, "--post", 6, "--db", db) == (
+        "Error: day 4 cannot start yet: the game is on day 2, so the next day to start is day 3"
+    )
+    out = run("day", "start", path, 2, "--post", 6, "--db", db)
+    assert out.splitlines()[0] == f"{path}: days: day 2 with start_post = 6 (post 6)"
+    assert days_declared(path) == [(1, 0, 5), (2, 6, None)]
+    cited = '[[days]]  # post 6: "Alder was found dead. Alder was a Mafia Goon."\nday = 2\n'
+    assert cited in path.read_text()
+    assert refused("day", "start", path, 2, "--post", 4, "--db", db) == (
+        "Error: day 2: post 4 is before day 1's end (post 5)"
+    )
+
+
+def test_every_edit_shows_its_diff_and_undo_takes_them_back_one_at_a_time(synced):
+    path, db = synced
+    original = path.read_text()
+    out = run("day", "end", path, 1, "--post", 5, "--db", db)
+    added = '+end_post = 5  # post 5: "Birch was lynched! Birch was a Vanilla Townie."'
+    assert added in out.splitlines()
+    assert out.splitlines()[-1] == f"(undo with: votal undo {path})"
+    after_day_end = path.read_text()
+    run("kill", path, "Birch", "--phase", "day 1", "--db", db)
+    assert "Birch" in str(load_game(path).deaths)
+
+    undone = run("undo", path)
+    assert undone.splitlines()[0] == f"{path}: undid `votal kill`"
+    assert "-[[deaths]]  # set with votal kill" in undone.splitlines()
+    assert path.read_text() == after_day_end
+    assert run("undo", path).splitlines()[0] == f"{path}: undid `votal day end`"
+    assert path.read_text() == original
+    assert refused("undo", path).startswith(f"Error: {path}: nothing to undo")
+
+
+def test_undo_takes_back_what_votal_update_wrote(board, tmp_path):
+    path, db = fresh_game(board, tmp_path, THREAD)
+    before = path.read_text()
+    invoke("update", path, "--db", db)
+    assert days_declared(path) == [(1, 0, 5), (2, 6, None)]
+    assert invoke("undo", path).stdout.splitlines()[0] == f"{path}: undid `votal update`"
+    assert path.read_text() == before
+
+
+def test_undo_keeps_a_hand_edit_made_since_unless_forced(synced):
+    path, db = synced
+    original = path.read_text()
+    run("day", "end", path, 1, "--post", 5, "--db", db)
+    path.write_text(path.read_text() + "\n# my own note\n", encoding="utf-8")
+    assert refused("undo", path) == (
+        f"Error: {path} changed after `votal day end` wrote it; undoing would lose that change "
+        "(--force undoes it anyway)"
+    )
+    assert run("undo", path, "--force").splitlines()[0] == f"{path}: undid `votal day end`"
+    assert path.read_text() == original

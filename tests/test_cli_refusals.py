@@ -53,9 +53,8 @@ def test_a_store_without_the_game_stops_with_sync_first(command, synced, demo, t
     _, _, db = synced
     other = write_game(demo, tmp_path, change=("t=4242", "t=9999"))  # a thread this store never synced
     args = [part.format(folder=tmp_path) for part in command]
-    result = invoke(*args[:1], *args[1:2] if args[0] == "draft" else [], other, "--db", db,
-                    *args[1:] if args[0] != "draft" else [])
-    assert result.exit_code == 1, result.output
+    result = invoke(args[0], other, *args[1:], "--db", db)
+    assert result.exit_code == 2, result.output
     assert NO_POSTS in result.output
     assert not (tmp_path / "site").exists()
 
@@ -64,8 +63,8 @@ def test_a_store_without_the_game_stops_with_sync_first(command, synced, demo, t
 def test_a_missing_store_is_not_created(command, demo, tmp_path):
     game = write_game(demo, tmp_path)
     missing = tmp_path / "never.db"
-    result = invoke(*command, game, "--db", missing)
-    assert result.exit_code == 1 and NO_POSTS in result.output
+    result = invoke(command[0], game, *command[1:], "--db", missing)
+    assert result.exit_code == 2 and NO_POSTS in result.output
     assert not missing.exists()
 
 
@@ -73,7 +72,7 @@ def test_a_missing_store_is_not_created(command, demo, tmp_path):
 @pytest.mark.parametrize("command", [["count"], ["draft", "votal"], ["audit"]])
 def test_day_zero_or_negative_is_refused(command, day, synced):
     _, game, db = synced
-    result = invoke(*command, game, "--db", db, "--day", day)
+    result = invoke(command[0], game, *command[1:], "--db", db, "--day", day)
     assert result.exit_code == 2 and "--day" in result.output
 
 
@@ -83,7 +82,7 @@ def test_serve_on_a_busy_port_says_so(tmp_path):
         taken.listen()
         port = taken.getsockname()[1]
         result = invoke("serve", tmp_path, "--port", port)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.output.strip() == (
         f"Error: port {port} on 127.0.0.1 is busy (another program is listening there): choose another with "
         "--port, or --port 0 for any free port"
@@ -124,13 +123,13 @@ def test_game_file_doubts_are_warnings_beside_the_count(demo, tmp_path):
 @pytest.mark.parametrize("kind", ["day-end", "judge"])
 def test_a_day_end_or_judge_draft_of_an_undecided_day_needs_force(kind, synced):
     _, game, db = synced
-    refused = invoke("draft", kind, game, "--db", db, "--day", "2", "--at-time", DAY2_EVENING)
-    assert refused.exit_code == 1
-    assert "day 2 is not decided as of 2026-03-05 20:00 UTC" in refused.output
-    forced = invoke("draft", kind, game, "--db", db, "--day", "2", "--at-time", DAY2_EVENING, "--force")
+    refused = invoke("draft", game, kind, "--db", db, "--day", "2", "--at-time", DAY2_EVENING)
+    assert refused.exit_code == 2
+    assert "day 2 is not decided as of 2026-03-05 15:00 EST" in refused.output  # the game's zone
+    forced = invoke("draft", game, kind, "--db", db, "--day", "2", "--at-time", DAY2_EVENING, "--force")
     assert forced.exit_code == 0
     assert "has not been decided yet" in forced.output or "has not ended yet" in forced.output
-    decided = invoke("draft", kind, game, "--db", db, "--day", "1", "--at-time", DAY2_EVENING)
+    decided = invoke("draft", game, kind, "--db", db, "--day", "1", "--at-time", DAY2_EVENING)
     assert decided.exit_code == 0, decided.output
 
 
@@ -181,10 +180,10 @@ def test_as_of_a_post_is_as_of_that_posts_time_not_the_wall_clock(synced, day, p
     _, game, db = synced  # both deadlines (March 2026) are long past by the wall clock
     data = json.loads(invoke("count", game, "--db", db, "--day", day, "--at-post", post, "--format", "json").output)
     assert (data["as_of_post"], data["outcome"]) == (post, None)
-    text = invoke("draft", "votal", game, "--db", db, "--day", day, "--at-post", post).output
+    text = invoke("draft", game, "votal", "--db", db, "--day", day, "--at-post", post).output
     assert f"as of post #{post}" in text
-    refused = invoke("draft", "day-end", game, "--db", db, "--day", day, "--at-post", post)
-    assert refused.exit_code == 1 and f"day {day} is not decided as of post {post}" in refused.output
+    refused = invoke("draft", game, "day-end", "--db", db, "--day", day, "--at-post", post)
+    assert refused.exit_code == 2 and f"day {day} is not decided as of post {post}" in refused.output
 
 
 def test_vote_counts_are_numbered_per_day_and_keep_their_number(demo, tmp_path):
@@ -193,7 +192,7 @@ def test_vote_counts_are_numbered_per_day_and_keep_their_number(demo, tmp_path):
     assert invoke("sync", game, "--db", db, "--quiet").exit_code == 0
 
     def heading(day, post):
-        return invoke("draft", "votal", game, "--db", db, "--day", day, "--at-post", post).stdout.splitlines()[0]
+        return invoke("draft", game, "votal", "--db", db, "--day", day, "--at-post", post).stdout.splitlines()[0]
 
     assert heading(2, 28) == "[b]Witch Hunt Demo: The Hollow Oak: Vote Count 2.1[/b] (as of post #28)"
     assert heading(2, 31) == "[b]Witch Hunt Demo: The Hollow Oak: Vote Count 2.2[/b] (as of post #31)"
@@ -240,3 +239,17 @@ def test_an_end_post_that_is_not_the_hammer_and_votes_after_the_end_are_warnings
         f"day 1: end_post = 24 lies after the hammer Votal computes at post {hammer} "
         "(majority; 11 player posts between)"
     )
+
+
+def test_a_judge_draft_under_a_ruleset_with_no_judge_is_refused(synced, demo, tmp_path):
+    _, _, db = synced
+    change = ('ruleset = "witchhunt-online-2.0.1"', 'ruleset = "mafiascum"')
+    mafiascum = write_game(demo, tmp_path, change=change)
+    for extra in ([], ["--force"]):
+        result = invoke("draft", mafiascum, "judge", "--db", db, "--day", "1", *extra)
+        assert result.exit_code == 2, result.output
+        assert result.output.strip() == (
+            "Error: the mafiascum ruleset has no Judge: there is no judge post to draft "
+            "(`votal draft day-end` announces the day's end)"
+        )
+    assert invoke("draft", mafiascum, "day-end", "--db", db, "--day", "1").exit_code == 0

@@ -98,7 +98,7 @@ def test_readme_is_a_short_walkthrough_of_a_real_game_in_order():
     assert len(README.splitlines()) < 250
     walkthrough = README.split("## Run your game", 1)[1].split("\n## ", 1)[0]
     steps = ["votal new ", "votal count ", "votal run ", "--once", "votal serve ", "votal update ",
-             "votal draft day-end ", "votal export "]
+             "votal draft mini1829.toml day-end", "votal export "]
     places = [walkthrough.find(step) for step in steps]
     assert -1 not in places, [s for s, p in zip(steps, places) if p == -1]
     assert places == sorted(places), "the walkthrough's steps are out of order"

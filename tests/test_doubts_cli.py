@@ -74,7 +74,7 @@ def test_an_unlisted_account_voting_the_hammer_is_a_possible_hammer_everywhere_t
     status = invoke("status", game, "--db", db).output
     assert "post 3: Alder2's 'vote Elm' not counted" in status.split("needs you")[1]
     assert "DOUBT (possible hammer) post 3" in invoke("audit", game, "--db", db, "--day", "1").output
-    draft = CliRunner().invoke(main, ["draft", "votal", str(game), "--db", str(db), "--day", "1"])
+    draft = CliRunner().invoke(main, ["draft", str(game), "votal", "--db", str(db), "--day", "1"])
     assert draft.exit_code == 0
     assert "doubt (day 1, possible hammer): post 3: Alder2" in draft.stderr
     assert "Alder2" not in draft.stdout and "doubt" not in draft.stdout.casefold()  # never in the players' text

@@ -584,7 +584,7 @@ def test_votal_draft_command_reads_the_store_and_the_game_file(tmp_path):
         Post("102", 2, "Bob", moment, "<p><b>vote **Alice**</b></p>", "https://forum.example.org/t/tiny/7/2"),
     ]
     store.save_posts(db, key, posts, seen_at=moment)
-    args = ["draft", "votal", str(game_file), "--db", str(tmp_path / "v.db"), "--at-time", "2024-05-01T13:00:00"]
+    args = ["draft", str(game_file), "votal", "--db", str(tmp_path / "v.db"), "--at-time", "2024-05-01T13:00:00"]
     result = CliRunner().invoke(main, args, catch_exceptions=False)
     assert result.exit_code == 0, result.output
     assert result.output == "\n".join(
@@ -604,7 +604,7 @@ def test_votal_draft_command_reads_the_store_and_the_game_file(tmp_path):
     )
     bad = CliRunner().invoke(main, [*args, "--templates", str(tmp_path / "missing")])
     assert (bad.exit_code, bad.output.splitlines()[-1]) == (
-        1,
+        2,
         f"Error: template folder '{tmp_path / 'missing'}' does not exist",
     )
 

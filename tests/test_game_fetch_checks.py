@@ -41,7 +41,7 @@ def test_bad_fetch_numbers_are_refused_before_anything_is_written(tmp_path, line
         load_game(path)
     assert f"fetch.{key}" in str(caught.value)
     result = CliRunner().invoke(main, ["sync", str(path), "--db", str(tmp_path / "votal.db")])
-    assert result.exit_code == 1 and result.output.startswith(f"Error: {path}:")
+    assert result.exit_code == 2 and result.output.startswith(f"Error: {path}:")
     assert len(result.output.strip().splitlines()) == 1
     assert not (tmp_path / "votal.db").exists()
 
@@ -63,7 +63,7 @@ def test_binary_and_non_utf8_files_are_one_clear_line(tmp_path, data, expected):
     path.write_bytes(data)
     for command in (["sync", str(path)], ["count", str(path)], ["run", str(path)]):
         result = CliRunner().invoke(main, [*command, "--db", str(tmp_path / "votal.db")])
-        assert result.exit_code == 1, result.output
+        assert result.exit_code == 2, result.output
         assert expected in result.output and "Traceback" not in result.output
         assert len(result.output.strip().splitlines()) == 1
     assert not (tmp_path / "votal.db").exists()
@@ -82,6 +82,6 @@ def test_a_ruleset_error_is_found_before_the_sync_writes_the_store(tmp_path, rul
     path = tmp_path / "game.toml"
     path.write_text(game_text("http://127.0.0.1:9").replace('ruleset = "mafiascum"', f"ruleset = {ruleset}"))
     result = CliRunner().invoke(main, ["sync", str(path), "--db", str(tmp_path / "votal.db")])
-    assert result.exit_code == 1 and expected in result.output, result.output
+    assert result.exit_code == 2 and expected in result.output, result.output
     assert len(result.output.strip().splitlines()) == 1
     assert not (tmp_path / "votal.db").exists()

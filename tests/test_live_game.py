@@ -125,7 +125,7 @@ def test_count_of_a_day_the_moderator_started_but_the_file_lacks_is_counted_from
     assert warning["post"] == day_three and "Day 3 begins now." in warning["message"]
     assert path.read_text() == cut  # the count writes nothing; `votal update` does
     for command in (["draft", "votal"], ["audit"]):
-        result = CliRunner().invoke(main, [*command, str(path), "--db", db, "--day", "3"])
+        result = CliRunner().invoke(main, [command[0], str(path), *command[1:], "--db", db, "--day", "3"])
         assert result.exit_code == 0, result.output
     refused = CliRunner().invoke(main, ["count", str(path), "--db", db, "--day", "4"])
     assert refused.exit_code == 1 and "day 4 is not declared" in refused.output  # nobody started it: no guess

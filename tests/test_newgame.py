@@ -55,14 +55,14 @@ def thread_posts(opening: str, *, first: int) -> list[dict]:
     ]
 
 
-def run_new(engine: str, tmp_path, posts: list[dict], *extra: str, **render):
+def run_new(engine: str, tmp_path, posts: list[dict], *extra: str, page: str = "", **render):
     renderer = importlib.import_module(f"forums.{engine}")
     handler = {}
     with LoopbackServer(lambda path, query, headers: handler["serve"](path, query, headers)) as server:
         handler["serve"] = serve_pages(renderer.render_thread(posts, base_url=server.base_url, title="Mini 42",
                                                               **render))
         url = renderer.thread_url(server.base_url)
-        args = ["new", url, "-o", str(tmp_path / "game.toml"), "--db", str(tmp_path / "v.db"), "--min-interval", "0",
+        args = ["new", url + page, "-o", str(tmp_path / "game.toml"), "--db", str(tmp_path / "v.db"), "--min-interval", "0",
                 *extra]
         return url, CliRunner().invoke(main, args, catch_exceptions=False)
 
@@ -106,10 +106,20 @@ def test_new_writes_the_page_size_the_forum_shows_when_the_default_would_miss_it
     assert load_game(tmp_path / "game.toml").fetch.posts_per_page == written
 
 
+@pytest.mark.parametrize(("engine", "page"),
+                         [("phpbb", "&start=25"), ("phpbb", "#p510"), ("xenforo", "page-2")])
+def test_new_stores_the_threads_address_whichever_page_was_copied(engine, page, tmp_path):
+    posts = longer(thread_posts(STYLES[engine], first=0), 29)
+    url, result = run_new(engine, tmp_path, posts, page=page)
+    assert result.exit_code == 0, result.output
+    assert load_game(tmp_path / "game.toml").thread == url
+    assert [s.name for s in load_game(tmp_path / "game.toml").players][:2] == ["Alder", "Oldbirch"]
+
+
 def test_new_never_overwrites_without_force(tmp_path):
     (tmp_path / "game.toml").write_text("# mine\n")
     _, refused = run_new("phpbb", tmp_path, thread_posts(STYLES["phpbb"], first=0))
-    assert refused.exit_code == 1
+    assert refused.exit_code == 2
     assert "game.toml exists: pass --force to overwrite it" in refused.output
     assert (tmp_path / "game.toml").read_text() == "# mine\n"
     _, forced = run_new("phpbb", tmp_path, thread_posts(STYLES["phpbb"], first=0), "--force")
@@ -124,7 +134,10 @@ def test_new_without_a_player_list_writes_nothing_and_fails(tmp_path):
     assert result.exit_code == 1
     report = json.loads(result.output)
     assert report["written"] is False
-    assert "no player list found in the moderators' posts: add [[players]]" in report["missing"]
+    assert report["missing"] == [  # what to do next: there is no file to edit
+        "no player list found in the moderators' posts (a list of the players, one a line): "
+        "run `votal new` again once the moderator has posted it"
+    ]
     assert not (tmp_path / "game.toml").exists()
 
 
@@ -167,3 +180,58 @@ def test_a_seat_named_by_an_earlier_seats_account_is_left_out_and_said():
     assert game.seat("Alder").accounts == ("Alder", "Keyenpeydee")
     assert "players: Keyenpeydee (post 0) is an account of Alder's seat: left out, check" in planned.missing
 
+
+
+def test_new_on_a_board_it_cannot_tell_says_to_name_it_and_forum_does(tmp_path):
+    renderer = importlib.import_module("forums.phpbb")
+    handler = {}
+    with LoopbackServer(lambda *request: handler["serve"](*request)) as server:
+        posts = thread_posts(STYLES["phpbb"], first=0)
+        pages = renderer.render_thread(posts, base_url=server.base_url)
+        hidden = [key.replace("viewtopic.php", "game") for key in pages]
+        url = renderer.thread_url(server.base_url).replace("viewtopic.php", "game")  # no engine's
+        args = ["new", url, "-o", str(tmp_path / "game.toml"), "--min-interval", "0", "--quiet"]
+        welcome = "<html><body>Welcome!</body></html>"
+        handler["serve"] = serve_pages({key: welcome for key in hidden})
+        refused = CliRunner().invoke(main, args)
+        assert refused.exit_code == 1 and not (tmp_path / "game.toml").exists()
+        assert refused.output.strip().endswith(
+            ": name it with --forum (one of phpbb, discourse, xenforo, vbulletin, proboards)")
+        assert "game file" not in refused.output
+        by_query = serve_pages(pages)  # the board's pages whatever its script is called
+        handler["serve"] = lambda path, query, headers: by_query("/viewtopic.php", query, headers)
+        named = CliRunner().invoke(main, [*args, "--forum", "phpbb"])
+    assert named.exit_code == 0, named.output
+    assert load_game(tmp_path / "game.toml").forum == "phpbb"
+
+
+def test_new_off_a_terminal_says_its_progress_in_whole_lines(tmp_path, monkeypatch):
+    import assistant.cli.options as options
+
+    every_page = _every_page(options.PageProgress.__init__)
+    monkeypatch.setattr(options.PageProgress, "__init__", every_page)
+    posts = longer(thread_posts(STYLES["phpbb"], first=0), 59)
+    _, result = run_new("phpbb", tmp_path, posts)
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.stderr.splitlines() if line.startswith("reading ")]
+    pages = [line.split(": ", 1)[1].split(",")[0] for line in lines]
+    assert pages == ["page 1 of 3", "page 2 of 3", "page 3 of 3"]
+    assert lines[0].endswith(" left") and "\r" not in result.stderr
+    assert (tmp_path / "game.db").exists() is False  # --db given: the store is where it says
+
+
+def longer(posts: list[dict], more: int) -> list[dict]:
+    """The thread with ``more`` posts after its last (copies of it, their own numbers and ids)."""
+    last = posts[-1]
+    added = range(1, more + 1)
+    return posts + [{**last, "number": last["number"] + n, "id": str(900 + n)} for n in added]
+
+
+def _every_page(init):
+    """PageProgress saying a line at every page, on a clock that moves a second a call."""
+    ticks = iter(range(10**6))
+
+    def every_page(self, label, **options):
+        init(self, label, terminal=False, every=0, clock=lambda: float(next(ticks)))
+
+    return every_page

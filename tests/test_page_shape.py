@@ -55,6 +55,7 @@ def test_posts_in_a_changed_shape_are_reported_everywhere_and_never_deleted(sync
     forum.faults.append(restyle(forum, ("1030", "1031", new[1])))
     result = run("sync", str(game), "--db", str(db))
     assert "posts may be missing" in result.output
+    assert result.exit_code == 1  # a problem found; what could be read is stored
     assert deleted(db) == 0
 
     count = run("count", str(game), "--db", str(db), "--day", "1", "--format", "json")

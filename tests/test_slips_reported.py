@@ -56,7 +56,7 @@ BAD_ADDRESSES = [
 def test_votal_new_refuses_what_is_not_an_http_url_with_a_host_in_one_line(url, said, tmp_path) -> None:
     # before: "InvalidSchema fetching ://:///robots.txt; retrying" for 20 s and more
     code, lines = invoke("new", url, "-o", tmp_path / "game.toml", "--db", tmp_path / "votal.db")
-    assert code == 1
+    assert code == 2
     assert len(lines) == 1 and lines[0].startswith("Error: ") and said in lines[0], lines
     assert not (tmp_path / "game.toml").exists()
 
@@ -66,7 +66,7 @@ def test_a_game_file_whose_thread_is_not_an_http_url_is_refused_by_sync_and_run(
     path = tmp_path / "game.toml"
     path.write_text(game_text("X").replace('thread = "X/viewtopic.php?f=7&t=42"', f'thread = "{url}"'))
     code, lines = invoke("sync", path, "--db", tmp_path / "votal.db")
-    assert code == 1 and len(lines) == 1 and "thread" in lines[0] and said in lines[0], lines
+    assert code == 2 and len(lines) == 1 and "thread" in lines[0] and said in lines[0], lines
     said_by_run: list[str] = []
     run = Runner(db_path=tmp_path / "votal.db", echo=said_by_run.append).run_game(path)  # what `votal run` calls
     assert run.error is not None and said in run.error and not run.synced

@@ -37,7 +37,7 @@ def test_a_corrupt_store_is_one_clear_line(tmp_path, game_file, command):
     db.write_bytes(b"this is not a database, just some bytes " * 200)
     extra = ["--day", "1"] if command == "audit" else []
     code, output = cli(command, game_file, "--db", db, *extra)
-    assert code == 1
+    assert code == 2
     assert "Traceback" not in output
     last = output.strip().splitlines()[-1]
     assert last.startswith("Error: ") and "votal.db" in last and "damaged" in last
@@ -46,7 +46,7 @@ def test_a_corrupt_store_is_one_clear_line(tmp_path, game_file, command):
 def test_a_store_in_a_missing_folder_is_one_clear_line(tmp_path, game_file):
     db = tmp_path / "no" / "such" / "folder" / "votal.db"
     code, output = cli("sync", game_file, "--db", db)
-    assert code == 1
+    assert code == 2
     assert output.strip() == f"Error: cannot open store {db}: folder {db.parent} does not exist"
     assert not (tmp_path / "no").exists()
 
@@ -123,5 +123,5 @@ def test_a_store_with_a_damaged_schema_is_one_line(tmp_path, game_file):
     connection.commit()
     connection.close()
     code, output = cli("count", game_file, "--db", db, "--day", "1")
-    assert code == 1 and "Traceback" not in output
+    assert code == 2 and "Traceback" not in output
     assert output.strip().startswith("Error: store ") and len(output.strip().splitlines()) == 1

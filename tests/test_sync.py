@@ -359,3 +359,17 @@ def test_a_post_shown_as_deleted_keeps_its_place_when_another_vanishes(board) ->
 
 def post_row(s, post_id: str):
     return s.db.execute("select * from posts where game = ? and post_id = ?", [s.game.key, post_id]).fetchone()
+
+
+@pytest.mark.parametrize("restored", [5, 30])
+def test_a_post_restored_on_an_earlier_page_comes_back_on_the_next_sync(board, restored) -> None:
+    s = Setup(board)
+    s.sync()
+    gone = s.forum.delete(restored)
+    assert s.sync().deleted_posts == 1
+    s.forum.posts.insert(restored, gone)
+    s.sync()
+    row = post_row(s, str(1000 + restored))
+    assert (row["deleted"], row["vanished"], row["number"]) == (0, None, restored)
+    assert len(s.live_ids()) == 60
+    assert s.summary(s.sync())[2:] == (0, 0, 0)

@@ -33,7 +33,7 @@ def synced(tmp_path_factory):
 
 def draft(synced, templates, *extra: str):
     game, db = synced
-    args = ["draft", "votal", str(game), "--db", str(db), "--day", "1", "--templates", str(templates), *extra]
+    args = ["draft", str(game), "votal", "--db", str(db), "--day", "1", "--templates", str(templates), *extra]
     return CliRunner().invoke(main, args)
 
 
@@ -89,7 +89,7 @@ ATTACKS += HOGS
 def test_a_template_cannot_reach_python_the_environment_or_run_commands(synced, tmp_path, monkeypatch, attack):
     monkeypatch.setenv("VOTAL_TEST_COOKIES", SECRET)
     result = draft(synced, with_template(tmp_path, attack))
-    assert result.exit_code == 1, result.output
+    assert result.exit_code == 2, result.output
     assert result.output.startswith("Error: template votal.j2 (bbcode): ")
     assert len(result.output.strip().splitlines()) == 1
     assert SECRET not in result.output and "uid=" not in result.output
@@ -100,7 +100,7 @@ def test_a_template_cannot_reach_python_the_environment_or_run_commands(synced, 
 def test_a_template_cannot_include_files_outside_its_folder(synced, tmp_path, name):
     (tmp_path / "secret.txt").write_text(SECRET)
     result = draft(synced, with_template(tmp_path, f'{{% include "{name}" %}}'))
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert SECRET not in result.output
     assert "Error: no template" in result.output or "Error: template votal.j2" in result.output
 
@@ -110,12 +110,12 @@ def test_a_symlink_out_of_the_folder_is_not_followed(synced, tmp_path):
     folder = with_template(tmp_path, '{% include "link.j2" %}')
     os.symlink(tmp_path / "secret.txt", folder / "link.j2")
     result = draft(synced, folder)
-    assert result.exit_code == 1 and SECRET not in result.output
+    assert result.exit_code == 2 and SECRET not in result.output
 
 
 def test_a_bundled_template_name_cannot_climb_out_of_the_package(synced, tmp_path):
     result = draft(synced, with_template(tmp_path, '{% include "../../../__init__.py" %}'))
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "__version__" not in result.output
 
 
@@ -129,14 +129,14 @@ def test_an_ordinary_template_still_works_with_loops_macros_and_bundled_imports(
     result = draft(synced, with_template(tmp_path, text))
     assert result.exit_code == 0, result.output
     assert "Dorian Gray: 5" in result.output and "wagons, ===, 8, " in result.output
-    plain = CliRunner().invoke(main, ["draft", "votal", str(synced[0]), "--db", str(synced[1]), "--day", "1"])
+    plain = CliRunner().invoke(main, ["draft", str(synced[0]), "votal", "--db", str(synced[1]), "--day", "1"])
     assert plain.exit_code == 0 and "[b]" in plain.output  # the bundled templates render as before
 
 
 @pytest.mark.parametrize("hog", HOGS)
 def test_a_template_cannot_hog_time_or_memory_and_says_which_limit(synced, tmp_path, hog):
     result = draft(synced, with_template(tmp_path, hog))
-    assert result.exit_code == 1, result.output
+    assert result.exit_code == 2, result.output
     assert result.output.startswith("Error: template votal.j2 (bbcode): the template "), result.output
     assert len(result.output.strip().splitlines()) == 1
 
@@ -147,7 +147,7 @@ def test_a_template_looping_over_data_is_stopped_by_the_time_limit(synced, tmp_p
     monkeypatch.setattr(assistant.output.sandbox, "MAX_SECONDS", 0.2)  # the loop below would take hours
     hog = "{% set s = 'x' * 100000 %}{% for a in s %}{% for b in s %}{% endfor %}{% endfor %}"
     result = draft(synced, with_template(tmp_path, hog))
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.output.strip() == "Error: template votal.j2 (bbcode): the template ran longer than 0.2 seconds"
 
 
@@ -155,11 +155,11 @@ def test_a_huge_or_special_file_in_the_folder_is_not_read(synced, tmp_path):
     folder = with_template(tmp_path, '{% include "big.j2" %}')
     (folder / "big.j2").write_text("x" * (2**20 + 1))
     result = draft(synced, folder)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.output.strip() == (
         "Error: template votal.j2 (bbcode): template file big.j2 is larger than 1,048,576 bytes"
     )
     os.mkfifo(folder / "pipe.j2")  # reading it would wait forever for a writer
     (folder / "votal.j2").write_text('{% include "pipe.j2" %}')
     result = draft(synced, folder)
-    assert result.exit_code == 1 and "pipe.j2" in result.output
+    assert result.exit_code == 2 and "pipe.j2" in result.output

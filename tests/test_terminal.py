@@ -89,7 +89,7 @@ def test_json_output_stays_exact_and_prints_no_raw_characters(synced, args):
 )
 def test_drafts_and_exports_for_people_carry_no_raw_characters_anywhere(evil_player, words, options):
     game, db = evil_player
-    result = CliRunner().invoke(main, [*words, str(game), "--db", str(db), *options])
+    result = CliRunner().invoke(main, [words[0], str(game), *words[1:], "--db", str(db), *options])
     assert result.exit_code == 0, result.output
     assert not RAW.search(result.output)  # stdout and stderr (warnings) both
     assert "\\u202e" in result.output or "&#x202e;" in result.output  # shown, not dropped

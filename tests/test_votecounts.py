@@ -220,7 +220,7 @@ def test_a_hammer_in_a_broken_tag_is_doubtful_in_the_count_the_moderator_reads()
     votal = replay_day(game, ruleset, [*posts, hammer], roster, day=1)
     assert (votal.outcome.target, votal.outcome.post, votal.outcome.doubt) == ("Marigold", 4, "broken tag")
     outcome = (
-        "Outcome: Marigold eliminated (majority, post 4); doubtful (broken tag): check post 4 before closing the day"
+        "Outcome: Marigold lynched (majority, post 4); doubtful (broken tag): check post 4 before closing the day"
     )
     assert outcome in format_votal_text(game, votal).splitlines()
 

@@ -1,4 +1,5 @@
-"""The commands that write the game file: `votal day end`, `kill`, `replace`, `player add` / `player remove`.
+"""The commands that write the game file: `votal day start` / `day end`, `kill`, `replace`,
+`player add` / `player remove`, and `votal undo`, which takes back the last of them.
 
 Each checks the edit against the stored thread and the rest of the file (:func:`game_edits.check_edits`),
 then writes it the way `votal update` does: comments and layout kept, the entry commented with its post.
@@ -6,11 +7,15 @@ then writes it the way `votal update` does: comments and layout kept, the entry 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
 from assistant.cli.options import (
+    GameFirst,
+    PageProgress,
+    counted,
     db_option,
     format_option,
     load,
@@ -20,6 +25,7 @@ from assistant.cli.options import (
     print_text,
     quiet_option,
     read_store,
+    store_path,
 )
 
 # assistant.upkeep.edits (and tomlkit) are imported inside the commands. This module is loaded by cli's group
@@ -27,7 +33,7 @@ from assistant.cli.options import (
 
 
 def register(main: click.Group) -> None:
-    for command in (update, day, kill, replace, player):
+    for command in (update, day, kill, replace, player, undo):
         main.add_command(command)
 
 
@@ -64,11 +70,14 @@ def update(game_file: str, db_file: str, dry_run: bool, quiet: bool, fmt: str) -
     from assistant.upkeep.update import update_from_store
 
     game = load_game(game_file, players_required=False)
-    db = open_store(db_file)
-    synced = sync_game(game, db, make_fetcher(game), now=now_utc)
+    db = open_store(store_path(game, db_file))
+    progress = None if quiet else PageProgress(f"sync {game.title}")
+    synced = sync_game(game, db, make_fetcher(game), now=now_utc, on_page=progress)
+    if progress is not None:
+        progress.done()
     report = update_from_store(game_file, db, now=now_utc())
     if report.changed and not dry_run:
-        write_game_file(game_file, report.text)
+        write_game_file(game_file, report.text, why="votal update")
     for alarm in report.alarms:
         click.secho(f"!!! {one_line(alarm)}", err=True, fg="red", bold=True)
     if fmt == "json":
@@ -80,7 +89,8 @@ def update(game_file: str, db_file: str, dry_run: bool, quiet: bool, fmt: str) -
     elif not quiet:
         after = f" after post {report.read_after}" if report.read_after is not None else ""
         verb = "wrote" if report.changed else "nothing new to write"
-        click.echo(f"{game_file}: {verb} (read the moderators' posts{after}; {synced.new_posts} new posts synced)")
+        news = counted(synced.new_posts, "new post")
+        click.echo(f"{game_file}: {verb} (read the moderators' posts{after}; {news} synced)")
         for line in report.written:
             click.echo(f"  + {one_line(line)}")
     if not quiet:  # names and words from the thread: one line each, nothing a terminal would act on
@@ -88,21 +98,24 @@ def update(game_file: str, db_file: str, dry_run: bool, quiet: bool, fmt: str) -
             click.echo(f"  ! {one_line(line)}")
         for line in report.notes:
             click.echo(f"  note: {one_line(line)}")
+    if report.changed and not dry_run and not quiet and fmt == "text":
+        click.echo(f"(undo with: votal undo {game_file})")
 
 
 @click.group()
 def day() -> None:
-    """Record a day's end in the game file.
+    """Record a day's start or end in the game file.
 
     \b
     Example:
-      votal day end 2 game.toml --post 351
+      votal day start game.toml 3 --post 402
+      votal day end game.toml 2 --post 351
     """
 
 
-@day.command("end")
-@click.argument("number", type=click.IntRange(min=1), metavar="N")
+@day.command("end", cls=GameFirst)
 @game_file_argument
+@click.argument("number", type=click.IntRange(min=1), metavar="N")
 @click.option("--post", type=int, required=True, help="The post that ends the day (a stored post).")
 @db_option
 def day_end(number: int, game_file: str, post: int, db_file: str) -> None:
@@ -112,7 +125,7 @@ def day_end(number: int, game_file: str, post: int, db_file: str) -> None:
 
     \b
     Example:
-      votal day end 2 game.toml --post 351
+      votal day end game.toml 2 --post 351
     """
     from assistant.upkeep.edits import SetDay
 
@@ -120,9 +133,51 @@ def day_end(number: int, game_file: str, post: int, db_file: str) -> None:
                    command="votal day end")
 
 
-@click.command()
-@click.argument("name")
+@day.command("start", cls=GameFirst)
 @game_file_argument
+@click.argument("number", type=click.IntRange(min=1), metavar="N")
+@click.option("--post", type=int, required=True, help="The post that starts the day (stored).")
+@db_option
+def day_start(number: int, game_file: str, post: int, db_file: str) -> None:
+    """Set day N's start_post: the post that starts the day.
+
+    Refused when the post is not stored, is before the day before's end or after the day's end, or
+    when day N would skip ahead of the game (a day 9 in a game on day 2).
+
+    \b
+    Example:
+      votal day start game.toml 3 --post 402
+    """
+    from assistant.upkeep.edits import SetDay
+
+    edit_game_file(game_file, db_file, lambda cite: [SetDay(number, cite, start_post=post)],
+                   post=post, command="votal day start")
+
+
+@click.command()
+@game_file_argument
+@click.option("--force", is_flag=True, help="Undo even though the file changed since that edit.")
+def undo(game_file: str, force: bool) -> None:
+    """Take back the last edit Votal made to the game file (a command's, `votal update`'s or
+    `votal run --follow`'s), and show the diff. Run it again to take back the one before.
+
+    Votal keeps each earlier version in .votal-history/ beside the game file (the last 50).
+
+    \b
+    Example:
+      votal undo game.toml
+    """
+    from assistant.upkeep.edits import write_game_file
+    from assistant.upkeep.history import undo_last
+
+    undone = undo_last(game_file, force=force, write=write_game_file)
+    click.echo(f"{game_file}: undid `{undone.why}`")
+    print_text(undone.diff, nl=False)
+
+
+@click.command(cls=GameFirst)
+@game_file_argument
+@click.argument("name")
 @click.option("--phase", required=True, help='When the seat died: "night 2", "day 3" (dead from that phase\'s end).')
 @click.option("--post", type=int, help="A kill during the day: dead from this post on.")
 @db_option
@@ -133,8 +188,8 @@ def kill(name: str, game_file: str, phase: str, post: int | None, db_file: str) 
 
     \b
     Example:
-      votal kill Hiraki game.toml --phase "night 2"
-      votal kill Hiraki game.toml --phase "day 3" --post 812
+      votal kill game.toml Hiraki --phase "night 2"
+      votal kill game.toml Hiraki --phase "day 3" --post 812
     """
     from assistant.upkeep.edits import AddDeath
 
@@ -142,10 +197,10 @@ def kill(name: str, game_file: str, phase: str, post: int | None, db_file: str) 
                    command="votal kill")
 
 
-@click.command()
+@click.command(cls=GameFirst)
+@game_file_argument
 @click.argument("old")
 @click.argument("new")
-@game_file_argument
 @click.option("--post", type=int, required=True, help="From this post on NEW holds the seat (a stored post).")
 @db_option
 def replace(old: str, new: str, game_file: str, post: int, db_file: str) -> None:
@@ -156,7 +211,7 @@ def replace(old: str, new: str, game_file: str, post: int, db_file: str) -> None
 
     \b
     Example:
-      votal replace Hiraki werewolf555 game.toml --post 512
+      votal replace game.toml Hiraki werewolf555 --post 512
     """
     from assistant.upkeep.edits import AddReplacement
 
@@ -170,68 +225,95 @@ def player() -> None:
 
     \b
     Example:
-      votal player add Hiraki game.toml
-      votal player remove Hiraki game.toml
+      votal player add game.toml Hiraki
+      votal player remove game.toml Hiraki
     """
 
 
-@player.command("add")
-@click.argument("name")
+@player.command("add", cls=GameFirst)
 @game_file_argument
+@click.argument("name")
 def player_add(name: str, game_file: str) -> None:
     """Add a seat ([[players]]) named NAME.
 
     \b
     Example:
-      votal player add Hiraki game.toml
+      votal player add game.toml Hiraki
     """
     from assistant.upkeep.edits import AddPlayer
 
-    edit_game_file(game_file, None, lambda cite: [AddPlayer(name, cite)], post=None, command="votal player add")
+    edit_game_file(game_file, None, lambda cite: [AddPlayer(name, cite)], post=None,
+                   command="votal player add", with_store=False)
 
 
-@player.command("remove")
-@click.argument("name")
+@player.command("remove", cls=GameFirst)
 @game_file_argument
+@click.argument("name")
 def player_remove(name: str, game_file: str) -> None:
     """Remove the seat named NAME (its first account). Refused while a death, event, correction or private
     fact names it.
 
     \b
     Example:
-      votal player remove Hiraki game.toml
+      votal player remove game.toml Hiraki
     """
     from assistant.upkeep.edits import RemovePlayer
 
-    edit_game_file(game_file, None, lambda cite: [RemovePlayer(name)], post=None, command="votal player remove")
+    edit_game_file(game_file, None, lambda cite: [RemovePlayer(name)], post=None,
+                   command="votal player remove", with_store=False)
 
 
-def edit_game_file(game_file: str, db_file: str | None, make_edits, *, post: int | None, command: str) -> None:
-    """Check the edits against the stored thread and the file, write them, and say what changed."""
+def edit_game_file(game_file: str, db_file: str | None, make_edits, *, post: int | None,
+                   command: str, with_store: bool = True) -> None:
+    """Check the edits against the stored thread and the file, write them (the file before them
+    kept for `votal undo`), and say what changed, as a diff."""
     from assistant.upkeep.edits import Note, apply_edits, check_edits, one_line, write_game_file
+    from assistant.upkeep.history import unified_diff
 
     game = load(game_file)
-    numbers: list[int] = []
-    words = f"set with {command}"
-    if post is not None:
-        from assistant.forum import store
-
-        db = read_store(db_file)
-        posts = store.load_posts(db, game.key)
-        numbers = [p.number for p in posts]
-        found = next((p for p in posts if p.number == post), None)
-        if found is not None:
-            words = first_words(found.body_html) or words
+    thread = read_thread(game, store_path(game, db_file) if with_store else None, post)
+    words = thread.first_words or f"set with {command}"
     edits = make_edits(Note(words, post))
-    check_edits(game, edits, posts=numbers)
+    check_edits(game, edits, posts=thread.numbers, playing_day=thread.playing_day)
     text = Path(game_file).read_text(encoding="utf-8")
     result = apply_edits(text, edits, path=game_file, replace=True)
     if not result.changed:
         click.echo(f"{game_file}: already says so; nothing changed")
         return
-    write_game_file(game_file, result.text)
+    write_game_file(game_file, result.text, why=command)
     for line in result.written:
         click.echo(f"{game_file}: {one_line(line)}")
+    print_text(unified_diff(text, result.text, game_file), nl=False)
+    click.echo(f"(undo with: votal undo {game_file})")
+
+
+@dataclass(frozen=True)
+class ThreadFacts:
+    """What an edit is checked against: stored post numbers, the game's day, the post's words."""
+
+    numbers: list[int]
+    playing_day: int
+    first_words: str = ""
+
+
+def read_thread(game, db_file: str | None, post: int | None) -> ThreadFacts:
+    """The stored thread (when the edit names a post, or a store is there) and the day the game is
+    on as of the post (else now), by the thread's posts and the clock."""
+    from assistant.counting.count import current_day, ruleset_for
+    from assistant.forum import store
+
+    if db_file is None or (post is None and not Path(db_file).is_file()):
+        from assistant.counting.clock import phase_at
+
+        phase = phase_at(game, ruleset_for(game), now_utc()) if game.start is not None else None
+        return ThreadFacts([], phase.number if phase else 1)
+    db = read_store(db_file)
+    posts = store.load_posts(db, game.key)
+    found = next((p for p in posts if p.number == post), None) if post is not None else None
+    moment = found.time if found is not None and found.time is not None else now_utc()
+    day = current_day(game, db, at_time=moment, at_post=post if found is not None else None)
+    words = first_words(found.body_html) if found else ""
+    return ThreadFacts([p.number for p in posts], day, words)
 
 
 def first_words(body_html: str) -> str:

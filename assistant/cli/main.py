@@ -12,6 +12,11 @@ import click
 
 from assistant import __version__
 from assistant.cli.options import (
+    GameFirst,
+    InputError,
+    PageProgress,
+    beside_game,
+    counted,
     day_options,
     db_option,
     format_option,
@@ -23,22 +28,26 @@ from assistant.cli.options import (
     print_json,
     print_text,
     quiet_option,
+    store_path,
     warn,
     warn_doubts,
 )
 from assistant.errors import VotalError
 from assistant.output.terminal import terminal_safe
+from parsers.detect import ENGINES
 
 # The commands that write the game file live in assistant.cli.edits, loaded only when one of them is asked for
 # or the command list is shown: `votal count` and the other commands never pay for building them.
-EDIT_COMMANDS = ("update", "day", "kill", "replace", "player")
+EDIT_COMMANDS = ("update", "day", "kill", "replace", "player", "undo")
 # The example game files shipped in data/examples/, printed by `votal new --example [NAME]`.
 EXAMPLES = ("game", "every-field")
 
 
 class _Group(click.Group):
-    """Turns the core's errors into one line on stderr and exit status 1, never a traceback; loads the game
-    file's edit commands when first needed."""
+    """Turns the core's errors into one line on stderr, never a traceback, with the exit status
+    every command shares: 0 done, 1 a problem found (the forum failing, a game locked), 2 a usage
+    or input error (the game file, the store, a refused edit; click's own usage errors are 2 too);
+    loads the edit commands when needed."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *EDIT_COMMANDS})
@@ -54,7 +63,9 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except VotalError as exc:
-            raise click.ClickException(terminal_safe(str(exc))) from None
+            error = click.ClickException(terminal_safe(str(exc)))
+            error.exit_code = getattr(exc, "exit_code", 1)  # 2: wrong input; 1: a problem found
+            raise error from None
         except KeyboardInterrupt:
             click.echo("Interrupted.", err=True)
             sys.exit(130)
@@ -66,12 +77,12 @@ class _Group(click.Group):
                 raise
             from assistant.forum.store import store_error
 
-            raise click.ClickException(
-                terminal_safe(str(store_error(ctx.params.get("db_file", "votal.db"), exc)))
-            ) from None
+            where = ctx.params.get("db_file") or "the game's store"
+            raise InputError(terminal_safe(str(store_error(where, exc)))) from None
 
 
 _start_up_frozen = False
+LOG_TIME = "%Y-%m-%d %H:%M:%S"  # a log line's time (local, as logging's asctime): run and logging
 
 
 # Help wraps at 100 columns on a wide terminal (click's default is 80), never wider.
@@ -103,6 +114,17 @@ def main() -> None:
 
 def _interrupt(signum, frame) -> None:  # noqa: ANN001 (signal's signature)
     raise KeyboardInterrupt
+
+
+class RulesetOption(click.Option):
+    """--ruleset, whose help lists the bundled rulesets (data/rulesets, read when help is shown)."""
+
+    def get_help_record(self, ctx: click.Context):
+        from assistant.gamefile.rules import bundled_rulesets
+
+        names = ", ".join(bundled_rulesets())
+        self.help = f"A bundled ruleset ({names}) or a ruleset file. Default: mafiascum."
+        return super().get_help_record(ctx)
 
 
 class DraftChoice(click.Choice):
@@ -177,19 +199,12 @@ def sync(game_file: str, db_file: str, quiet: bool, fmt: str) -> None:
     game = load(game_file)
     fetcher = make_fetcher(game)  # the game's [fetch] settings, cookies for a private thread included
     check_ruleset(game)  # every error in the game's files before the store is touched
-    db = open_store(db_file)
+    db = open_store(store_path(game, db_file))
 
-    # Progress is for a terminal: off one (cron, systemd, a pipe), carriage-return updates would be glued into
-    # one log line, and the summary below says it all.
-    show_progress = not quiet and fmt == "text" and sys.stderr.isatty()
-
-    def progress(result) -> None:
-        if show_progress:
-            click.echo(f"\rpage {result.pages}: {result.new_posts} new posts", nl=False, err=True)
-
+    progress = None if quiet else PageProgress(f"sync {game.title}")
     result = sync_game(game, db, fetcher, now=now_utc, on_page=progress)
-    if show_progress:
-        click.echo("", err=True)
+    if progress is not None:
+        progress.done()
     summary = {
         "game": game.title,
         "engine": result.engine,
@@ -201,13 +216,15 @@ def sync(game_file: str, db_file: str, quiet: bool, fmt: str) -> None:
     }
     if fmt == "json":
         print_json(summary)
-        return
-    print_text(
-        f"{game.title}: {result.new_posts} new, {result.changed_posts} edited posts "
-        f"({result.pages} pages, {result.requests} requests, {result.engine})"
-    )
-    for problem in result.problems:
-        print_text(f"  problem: {problem}")
+    else:
+        print_text(
+            f"{game.title}: {result.new_posts} new, {counted(result.changed_posts, 'edited post')} "
+            f"({counted(result.pages, 'page')}, {counted(result.requests, 'request')}, {result.engine})"
+        )
+        for problem in result.problems:
+            print_text(f"  problem: {problem}")
+    if result.problems:
+        sys.exit(1)  # what was read is stored; a page it could not read is a problem found
 
 
 def print_example(ctx: click.Context, _param: click.Parameter, name: str | None) -> None:
@@ -228,15 +245,17 @@ def print_example(ctx: click.Context, _param: click.Parameter, name: str | None)
               "each field explained), e.g. votal new --example > game.toml")
 @click.option("-o", "--output", "out", default="game.toml", show_default=True, type=click.Path(dir_okay=False),
               help="The game file to write.")
-@click.option("--ruleset", default=None, help="Ruleset name or file (default: mafiascum).")
+@click.option("--ruleset", default=None, cls=RulesetOption, help="Ruleset name or file.")
+@click.option("--forum", type=click.Choice(ENGINES),
+              help="The forum's engine, for a board Votal cannot tell from its address or page.")
 @click.option("--timezone", "zone", default=None, help="The zone of the moderator's times, e.g. America/New_York.")
 @click.option("--force", is_flag=True, help="Overwrite an existing file.")
 @click.option("--min-interval", type=float, help="Seconds between requests, written to [fetch] (default 1.5).")
 @db_option
 @quiet_option
 @format_option("text", "json")
-def new(url: str, out: str, ruleset: str | None, zone: str | None, force: bool, min_interval: float | None,
-        db_file: str, quiet: bool, fmt: str) -> None:
+def new(url: str, out: str, ruleset: str | None, forum: str | None, zone: str | None, force: bool,
+        min_interval: float | None, db_file: str, quiet: bool, fmt: str) -> None:
     """Write a first game file from what the thread says: players, moderators, days and deaths so far.
 
     Syncs the thread into the store, reads the opening post and the moderators' posts, and writes a
@@ -253,18 +272,17 @@ def new(url: str, out: str, ruleset: str | None, zone: str | None, force: bool, 
     from assistant.upkeep.new import create_game_file
 
     if Path(out).exists() and not force:
-        raise click.ClickException(f"{out} exists: pass --force to overwrite it")
-    show_progress = not quiet and fmt == "text" and sys.stderr.isatty()  # carriage returns only on a terminal
-    result = create_game_file(url, out, db=open_store(db_file), ruleset=ruleset, timezone=zone, now=now_utc,
-                              min_interval=min_interval,
-                              progress=(lambda n: click.echo(f"\rpage {n}", nl=False, err=True)) if show_progress
-                              else None)
+        raise InputError(f"{out} exists: pass --force to overwrite it")
+    progress = None if quiet else PageProgress(f"reading {url}")
+    db = open_store(db_file or str(beside_game(out)))
+    result = create_game_file(url, out, db=db, ruleset=ruleset, timezone=zone, now=now_utc,
+                              min_interval=min_interval, progress=progress, forum=forum)
+    if progress is not None:
+        progress.done()
     if fmt == "json":
         print_json({**result.summary, "file": out, "written": result.usable, "found": result.found,
                     "missing": result.missing})
     else:
-        if show_progress:
-            click.echo("", err=True)
         print_text(f"Wrote {out}" if result.usable else f"Nothing written to {out}")
         for line in result.found:
             print_text(f"  found: {line}")
@@ -315,20 +333,27 @@ def run(
     from assistant.cli.schedule import regenerate_hooks, run_games
     from assistant.output.terminal import safe_log_formatter
 
+    # run's lines are a log: on stderr, each as the logging module writes it (the time, the line)
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(message)s")
     for handler in logging.getLogger().handlers:  # alerts and problems quote players' names and posts
-        handler.setFormatter(safe_log_formatter("%(asctime)s %(message)s"))
+        handler.setFormatter(safe_log_formatter("%(asctime)s %(message)s", datefmt=LOG_TIME))
     hooks = regenerate_hooks(site_dir=site_dir, drafts_dir=drafts_dir, now=now_utc)
-    echo = None if quiet else (lambda line: print_text(f"{now_utc():%Y-%m-%d %H:%M:%S} {line}"))
+    echo = None if quiet else (
+        lambda line: print_text(f"{now_utc().astimezone():{LOG_TIME}} {line}", err=True))
     if follow:  # first, so the page and the draft are written after the game file is
         from assistant.upkeep.update import follow_hook
 
         hooks.insert(0, follow_hook(now=now_utc, say=echo or logging.getLogger("votal.follow").warning))
-        db = open_store(db_file)
         for path in game_files:  # what is already stored, before the first sync brings anything new
-            hooks[0](load(path), db)
-        db.close()
-    run_games(game_files, db_path=db_file, regenerate=hooks, echo=echo, now=now_utc, once=once)
+            with contextlib.suppress(VotalError):  # run_games says a bad game file, and skips it
+                game = load(path)
+                db = open_store(store_path(game, db_file))
+                hooks[0](game, db)
+                db.close()
+    runner = run_games(game_files, db_path=db_file, regenerate=hooks, echo=echo, now=now_utc,
+                       once=once)
+    if runner.skipped:
+        sys.exit(1)  # the other games ran; a game file that could not be used is a problem found
 
 
 @main.command()
@@ -345,20 +370,23 @@ def status(game_files: tuple[str, ...], db_file: str, fmt: str) -> None:
     from pathlib import Path
 
     from assistant.counting.count import NO_POSTS
+    from assistant.forum.store import StoreError
     from assistant.output.status import collect_status, format_status_text
 
     games = [load(path) for path in game_files]
-    if not Path(db_file).is_file():  # never create an empty store just to report that it is empty
-        raise click.ClickException(f"{NO_POSTS} (there is no store at {db_file})")
-    db = open_store(db_file)
-    statuses = [collect_status(game, db, now=now_utc()) for game in games]
+    stores = [store_path(game, db_file) for game in games]
+    for path in stores:
+        if not Path(path).is_file():  # never create an empty store just to report that it is empty
+            raise StoreError(f"{NO_POSTS} (there is no store at {path})")
+    statuses = [collect_status(game, open_store(path), now=now_utc())
+                for game, path in zip(games, stores, strict=True)]
     if fmt == "json":
         print_json(statuses)
     else:
         print_text("\n\n".join(format_status_text(s) for s in statuses))
     empty = [s["file"] for s in statuses if not s["posts"] and not s["deleted_posts"]]
     if empty:
-        raise click.ClickException(f"{', '.join(empty)}: {NO_POSTS}")
+        raise InputError(f"{', '.join(empty)}: {NO_POSTS}")
 
 
 @main.command()
@@ -408,9 +436,9 @@ def count(
         print_text("\n\n".join(format_votal_text(game, v, for_day(warnings, v.day)) for v in votals))
 
 
-@main.command()
-@click.argument("kind", type=DraftChoice("KINDS"), metavar="KIND")
+@main.command(cls=GameFirst)
 @game_argument
+@click.argument("kind", type=DraftChoice("KINDS"), metavar="KIND")
 @db_option
 @day_options
 @click.option(
@@ -446,13 +474,16 @@ def draft(
 
     \b
     Example:
-      votal draft day-start games/wh17.toml --day 3
+      votal draft games/wh17.toml day-start --day 3
     """
     from assistant.counting.checks import for_day
     from assistant.counting.count import count_game, current_day, game_warnings
     from assistant.output.drafts import build_context, default_flavor, nothing_to_announce, render_draft
 
     game, db, stored, moment = load_snapshot(game_file, db_file, at_post, at_time, day)
+    if kind == "judge" and not stored.ruleset.has_judge:
+        raise InputError(f"the {game.ruleset} ruleset has no Judge: there is no judge post to "
+                         "draft (`votal draft day-end` announces the day's end)")
     number = day or current_day(game, db, at_time=moment, at_post=at_post, stored=stored)
     votals = count_game(game, db, days=[number], at_post=at_post, at_time=moment, stored=stored)
     now = moment if at_post is None and at_time is None else None  # a draft of now shares its replay
@@ -464,13 +495,16 @@ def draft(
         from assistant.forum.store import number_vote_count
 
         # kept in the store: drafting the same count again gives the same number
-        count_number = number_vote_count(open_store(db_file), game.key, number, votals[0].as_of_post, now=now_utc())
+        writer = open_store(store_path(game, db_file))
+        as_of_post = votals[0].as_of_post
+        count_number = number_vote_count(writer, game.key, number, as_of_post, now=now_utc())
     context = build_context(game, stored.ruleset, votals, day=number, now=moment, posts=posts,
                             count_number=count_number)
     missing = nothing_to_announce(kind, context)
     if missing and not force:
-        where = f"post {at_post}" if at_post is not None else f"{moment:%Y-%m-%d %H:%M} UTC"
-        raise click.ClickException(
+        local = moment.astimezone(game.tz)  # the game's zone, named, as the count's deadline
+        where = f"post {at_post}" if at_post is not None else f"{local:%Y-%m-%d %H:%M %Z}"
+        raise InputError(
             f"day {number} {missing} as of {where}: a {kind} post would announce what did not happen "
             "(count it with `votal count`; --force drafts it saying so)"
         )
@@ -555,8 +589,8 @@ def serve(directory: str, host: str, port: int) -> None:
         server = make_server(directory, host=host, port=port)
     except OSError as exc:
         if exc.errno != errno.EADDRINUSE:
-            raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
-        raise click.ClickException(
+            raise InputError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+        raise InputError(
             f"port {port} on {host} is busy (another program is listening there): choose another with --port, "
             "or --port 0 for any free port"
         ) from None

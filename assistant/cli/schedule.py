@@ -171,11 +171,17 @@ def _clock_marks(votal: Votal | None) -> tuple[datetime | None, datetime | None]
     return (votal.deadline if votal is not None else None), getattr(election, "open_until", None)
 
 
+class NoUsableGame(VotalError):
+    """Every game file given to `votal run` is unusable."""
+
+    exit_code = 2  # the command's input is wrong
+
+
 @dataclass
 class Runner:
     """Runs games one sync at a time each; shared by every job of one `votal run` process."""
 
-    db_path: Path
+    db_path: Path | None  # None: each game's own store, beside its game file (options.store_path)
     now: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
     stop: threading.Event = field(default_factory=threading.Event)
     limiter: HostLimiter | None = None  # default: one that sleeps on ``stop``, so a stop ends every wait
@@ -198,7 +204,9 @@ class Runner:
     # a new process's first run of a game trusts the state the store says it was last counted on (for
     # `votal run --once`: a long-running process counts each game once at start, to pace it by its deadline)
     trust_stored_state: bool = False
-    _idle_dbs: list[store.Store] = field(default_factory=list, repr=False)
+    once: bool = False  # `votal run --once`: one round, no next run
+    skipped: list[str] = field(default_factory=list)  # game files run_games left out: unusable
+    _idle_dbs: dict[str, list[store.Store]] = field(default_factory=dict, repr=False)  # by path
     _all_dbs: list[store.Store] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
@@ -218,7 +226,8 @@ class Runner:
             self._say(f"{path}: {exc}")
             return self._record(run)
         run = GameRun(game.title)
-        db = self._take_db()
+        db_path = self.store_of(game)
+        db = self._take_db(db_path)
         try:
             now = self.now()
             key = str(path.resolve())
@@ -267,8 +276,8 @@ class Runner:
             else:
                 run.next_in = choose_interval(game, now=now, deadline=deadline, fast_interval=self.fast_interval)
         finally:
-            self._give_db(db)
-        self._say(_describe(run))
+            self._give_db(db, db_path)
+        self._say(_describe(run, once=self.once))
         return self._record(run)
 
     def run_round(self, game_paths: Iterable[str | Path], *, max_workers: int = 4) -> list[GameRun]:
@@ -298,6 +307,12 @@ class Runner:
                 db.close()
             self._all_dbs.clear()
             self._idle_dbs.clear()
+
+    def store_of(self, game: Game) -> str:
+        """The game's store: the runner's one store, else the game's own (beside its file)."""
+        from assistant.cli.options import store_path
+
+        return store_path(game, str(self.db_path) if self.db_path is not None else None)
 
     def _load(self, path: Path) -> tuple[Game, bytes]:
         """The game file, parsed again only when its text changed (compared whole: an edit within one tick of
@@ -376,22 +391,22 @@ class Runner:
         )
         return len(deliver_alerts(db, game, alerts, now=now, post=self.post_webhook))
 
-    def _take_db(self) -> store.Store:
+    def _take_db(self, path: str) -> store.Store:
         """A store connection for one run: kept open between runs (opening one costs the schema check and,
         on closing the last, a WAL checkpoint), never used by two runs at once."""
         with self._lock:
-            if self._idle_dbs:
-                return self._idle_dbs.pop()
-        db = store.open_db(self.db_path)
+            if self._idle_dbs.get(path):
+                return self._idle_dbs[path].pop()
+        db = store.open_db(path)
         with self._lock:
             self._all_dbs.append(db)
         return db
 
-    def _give_db(self, db: store.Store) -> None:
+    def _give_db(self, db: store.Store, path: str) -> None:
         if db.in_transaction:  # a run stopped inside a write: never hand a half transaction to the next
             db.execute("ROLLBACK")
         with self._lock:
-            self._idle_dbs.append(db)
+            self._idle_dbs.setdefault(path, []).append(db)
 
     def _recheck_from(self, game: Game, db: store.Store, votal: Votal | None, now: datetime) -> int | None:
         """Every ``recheck_every`` seconds, re-read the current day's pages (edits on pages read before)."""
@@ -649,7 +664,7 @@ def regenerate_hooks(
 def run_games(
     game_paths: Iterable[str | Path],
     *,
-    db_path: str | Path,
+    db_path: str | Path | None,
     runner: Runner | None = None,
     install_signals: bool = True,
     max_workers: int = 4,
@@ -660,14 +675,30 @@ def run_games(
     """Sync every game on its own schedule until Ctrl-C, SIGTERM or ``runner.stop`` is set; returns the runner
     (its ``history`` holds the latest runs). A stop ends waits at once and lets a running sync finish its page.
     ``once``: run every game once now, then return (`votal run --once`, for cron)."""
-    runner = runner or Runner(db_path=Path(db_path), **runner_options)
+    runner = runner or Runner(db_path=Path(db_path) if db_path else None, **runner_options)
     paths = [Path(p) for p in game_paths]
-    for path in paths:
-        check_ruleset(load_game(path))  # a bad game file or ruleset fails now, not in a worker thread later
-    # Create the store (and switch it to WAL) once, before worker threads open it side by side.
-    store.open_db(runner.db_path).close()
+    stores, unusable = set(), []
+    for path in list(paths):
+        try:  # a bad game file or ruleset is said now and left out; the other games go on
+            game = load_game(path)
+            check_ruleset(game)
+            stores.add(runner.store_of(game))
+        except VotalError as exc:
+            paths.remove(path)
+            unusable.append((path, exc))
+    if not paths and len(unusable) == 1:
+        raise unusable[0][1]  # the one game file given: its error is the command's
+    for path, exc in unusable:
+        runner.skipped.append(str(path))
+        said = str(exc) if str(exc).startswith(str(path)) else f"{path}: {exc}"
+        (runner.echo or log.warning)(f"skipped {said}")  # said even with --quiet
+    if not paths:
+        raise NoUsableGame("no game file could be used (each is said above)")
+    for path in sorted(stores):  # each created (and switched to WAL) once, before threads open it
+        store.open_db(path).close()
     previous = _install_signal_handlers(runner.stop) if install_signals else {}
     if once:
+        runner.once = True
         runner.trust_stored_state = True  # a game that stood still since the last run is not counted
         try:
             runner.run_round(paths, max_workers=max_workers)
@@ -717,7 +748,8 @@ def _last_sync_complete(db: store.Store, game: Game) -> bool:
     return last is not None and not last["error"]
 
 
-def _describe(run: GameRun) -> str:
+def _describe(run: GameRun, *, once: bool = False) -> str:
+    """The run's log line; ``once`` (`votal run --once`): no next run to announce."""
     if run.paused_until is not None:
         return f"{run.game}: night, paused until {run.paused_until:%Y-%m-%d %H:%M} UTC"
     if run.error:
@@ -735,7 +767,8 @@ def _describe(run: GameRun) -> str:
         parts.append(f"{r.changed_posts} edited")
     if r.deleted_posts:
         parts.append(f"{r.deleted_posts} deleted")
-    return f"{run.game}: {', '.join(parts)} ({requests}); next in {run.next_in:.0f} s"
+    upcoming = "" if once else f"; next in {run.next_in:.0f} s"
+    return f"{run.game}: {', '.join(parts)} ({requests}){upcoming}"
 
 
 def _fault_kind(fault: str) -> str:

@@ -26,7 +26,7 @@ from assistant.forum import store
 from assistant.forum.stored_counts import load_posted_counts
 from assistant.forum.stored_phases import load_night_posts
 from assistant.gamefile.game import Game
-from assistant.gamefile.outcome import summarize
+from assistant.gamefile.outcome import summarize, words_of
 from assistant.gamefile.rules import Ruleset, find_ruleset
 from assistant.reading.names import Roster
 
@@ -46,7 +46,7 @@ def require_posts(game: Game, db: Store) -> None:
     """Refuse to count a game the store holds nothing of (a wrong --db, a game never synced): an empty
     count would look like a day where nobody voted."""
     if store.last_post_number(db, game.key) is None:
-        raise VotalError(f"{NO_POSTS} (the store holds no posts of {game.thread})")
+        raise store.StoreError(f"{NO_POSTS} (the store holds no posts of {game.thread})")
 
 
 @dataclass(frozen=True)
@@ -358,16 +358,17 @@ def format_votal_text(game: Game, votal: Votal, warnings: Sequence[GameWarning] 
     as_of = f", as of post {votal.as_of_post}" if votal.as_of_post is not None else ""
     threshold = f"{votal.majority} is a majority" if votal.majority is not None else "most votes wins"
     lines = [f"{game.title}: Day {votal.day}{as_of}", f"{votal.alive} alive, {threshold}"]
+    words = words_of(ruleset_for(game))  # the ruleset's own: "No Lynch" and "lynched", or others
     if votal.deadline:
         lines.append(f"Deadline: {votal.deadline.astimezone(game.tz):%a %d %b %Y %H:%M %Z}")
     lines.append("")
-    width = max([len(w.target) for w in votal.wagons] + [len("No elimination")])
+    width = max([len(w.target) for w in votal.wagons] + [len(words.no_elimination)])
     for wagon in votal.wagons:
         need = votes_needed(wagon.votes, votal.majority)
         tag = f"  (L-{need})" if need else ""
         lines.append(f"  {wagon.target:<{width}}  {show_votes(wagon.votes):>2}  {', '.join(wagon.voters)}{tag}")
     if votal.no_elimination.votes:
-        label = "No elimination"
+        label = words.no_elimination
         voters = ", ".join(votal.no_elimination.voters)
         lines.append(f"  {label:<{width}}  {show_votes(votal.no_elimination.votes):>2}  {voters}")
     if not votal.wagons and not votal.no_elimination.votes:
@@ -382,7 +383,7 @@ def format_votal_text(game: Game, votal: Votal, warnings: Sequence[GameWarning] 
         )
         lines.append(f"  Sheriff election: {votes}; {state}")
     lines.append("")
-    lines.append(f"Outcome: {summarize(votal.outcome)}")
+    lines.append(f"Outcome: {summarize(votal.outcome, words)}")
     lines.extend(f"  DOUBT ({d.kind.replace('_', ' ')}) {d.describe()}" for d in doubts_only(votal.doubts))
     for problem in votal.problems:
         lines.append(f"  problem at post {problem.post}: {problem.voter} \"{problem.text}\": {problem.reason}")

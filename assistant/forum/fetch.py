@@ -65,6 +65,8 @@ class Unreachable(ForumError):
 class CookieError(VotalError):
     """A cookies file or variable that cannot be used. Its message never contains a cookie value."""
 
+    exit_code = 2  # the command's input is wrong
+
 
 @dataclass
 class HostLimiter:

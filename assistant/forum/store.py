@@ -12,6 +12,7 @@ import contextlib
 import fcntl
 import functools
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -33,6 +34,8 @@ Store = sqlite3.Connection
 
 class StoreError(VotalError):
     """The store cannot be opened, read or written (corrupt, read-only, missing folder, disk full)."""
+
+    exit_code = 2  # the command cannot run as asked (no store yet, or one it cannot use)
 
 
 # The schema stays SQL: `create ... if not exists` is safe to run any number of times (ensure_schema), states
@@ -827,6 +830,14 @@ def count_live_posts(
     return sum(1 for r in rows if r["post_id"] not in excluded)
 
 
+def count_vanished(db: Store, game: str, *, below: int | None = None) -> int:
+    """Stored posts a re-read page no longer showed (marked deleted), below ``below`` if given."""
+    query = "select count(*) as n from posts where game = ? and vanished is not null"
+    if below is None:
+        return _rows(db, query, [game])[0]["n"]
+    return _rows(db, query + " and number < ?", [game, below])[0]["n"]
+
+
 def first_post_at(db: Store, game: str, moment: datetime) -> int | None:
     """The number of the first stored post made at or after ``moment``."""
     return _rows(db, "select min(number) as n from posts where game = ? and time >= ?", [game, moment.isoformat()])[0][
@@ -997,25 +1008,38 @@ def lock_game(db: Store, game: str, *, timeout: float = 0.0) -> Iterator[None]:
     import hashlib
 
     lock_path = path.with_name(f"{path.name}.{hashlib.sha256(game.encode()).hexdigest()[:12]}.lock")
-    handle = open(lock_path, "a+")  # noqa: SIM115 (held open for the lock's lifetime)
+    handle = _take_file_lock(lock_path, time.monotonic() + timeout, game)
     try:
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise GameLocked(
-                        f"game {game} is being synced by another votal process (lock {lock_path.name})"
-                    ) from None
-                time.sleep(0.05)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+        yield
     finally:
+        # removed while still held, so no empty lock file is left behind; a process waiting on the
+        # removed file finds it is no longer the one at lock_path and takes the lock on a new one
+        lock_path.unlink(missing_ok=True)
+        fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
         handle.close()
+
+
+def _take_file_lock(lock_path: Path, deadline: float, game: str):
+    """A handle holding the ``flock`` on the file now at ``lock_path`` (never a removed one)."""
+    while True:
+        handle = open(lock_path, "a+")  # noqa: SIM115 (held open for the lock's lifetime)
+        try:
+            while True:
+                try:
+                    fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() >= deadline:
+                        raise GameLocked(f"game {game} is being synced by another votal process "
+                                         f"(lock {lock_path.name})") from None
+                    time.sleep(0.05)
+            with contextlib.suppress(FileNotFoundError):
+                if os.stat(lock_path).st_ino == os.fstat(handle.fileno()).st_ino:
+                    return handle
+        except BaseException:
+            handle.close()
+            raise
+        handle.close()  # the holder removed this file as it let go: lock the one there now
 
 
 def load_posts(db: Store, game: str) -> list[Post]:

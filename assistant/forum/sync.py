@@ -32,6 +32,7 @@ class SyncResult:
     changed_posts: int = 0
     deleted_posts: int = 0
     not_modified: bool = False  # the forum answered 304 for a page: nothing new on it, one request spent
+    pages_left: int | None = None  # after the last page read, from the thread's post count
     problems: list[str] = field(default_factory=list)
     faults: list[str] = field(default_factory=list)  # failed answers met on the way (retried, or the error)
 
@@ -85,6 +86,8 @@ class _Sync:
         self.seen_ids: set[str] = set()  # posts shown by the pages read in this sync
         self.earliest: tuple[int, dict[str, int]] | None = None  # first read page: (first number, numbers before)
         self.base: int | None = None  # the forum's first post number, 0 or 1
+        self.page_size = 0  # the most posts a page read showed
+        self.first_read: int | None = None  # the first post number read in this sync
 
     def run(self, *, recheck_from: int | None = None) -> SyncResult:
         game, db, fetcher, now = self.game, self.db, self.fetcher, self.now
@@ -135,6 +138,7 @@ class _Sync:
                 if not (result.pages == 1 and self.walk_back(url, fetched, page)):
                     self.save_page(url, fetched, page)
                 result.requests = fetcher.requests_made - requests_before
+                result.pages_left = self.pages_left(page)
                 if self.on_page:
                     self.on_page(result)
                 url = page.next_url
@@ -179,6 +183,23 @@ class _Sync:
                 started=started,
             )
         return result
+
+    def pages_left(self, page) -> int | None:
+        """Pages still to read after ``page``, from the post count the forum shows (None where it
+        shows none): what a progress bar's total and time left are worked out from."""
+        if not page.posts:
+            return None
+        self.page_size = max(self.page_size, len(page.posts))
+        if self.first_read is None:
+            self.first_read = page.posts[0].number
+        if page.next_url is None:
+            return 0
+        if not page.total_posts:
+            return None
+        # nothing stored before this sync: the first page read is the thread's first
+        base = self.base if self.base is not None else self.first_read
+        left = page.total_posts - (page.posts[-1].number - base + 1)
+        return max(0, -(-left // self.page_size))
 
     def check_bounds(self, url: str, seen_urls: set[str]) -> None:
         """Before each page: on the thread's site, not read before in this sync, within the sync's limits."""
@@ -261,10 +282,12 @@ class _Sync:
     def walk_back(self, url: str, fetched: Fetched, page) -> bool:
         """If posts before ``page`` vanished, read earlier pages back to them and save all at once; else False.
 
-        The forum numbers posts by position: before this page it shows ``first - base`` posts. If more are
-        stored (and not marked deleted), some vanished. Earlier pages are read, newest first, until the counts
-        agree; then they, this page, and the deleted marks are written in one transaction, all judged by the
-        numbers stored before this sync, so a sync killed at any point leaves nothing half-renumbered.
+        The forum numbers posts by position: before this page it shows ``first - base`` posts. If
+        more are stored (and not marked deleted), some vanished; if fewer while some stored there
+        vanished, those are back (restored on the forum). Earlier pages are read, newest first,
+        until the counts agree; then they, this page, and the deleted marks are written in one
+        transaction, all judged by the numbers stored before this sync, so a sync killed at any
+        point leaves nothing half-renumbered.
         """
         base = self.base or 0
         read: list[tuple[str, Fetched, object, dict[str, int]]] = []
@@ -283,8 +306,10 @@ class _Sync:
             since = min(numbers_before.values())
             before_on_forum = first - base
             stored_before = store.count_live_posts(self.db, self.game.key, exclude=seen, below=since)
-            if stored_before <= before_on_forum:
-                break
+            fewer = stored_before < before_on_forum
+            restored = fewer and store.count_vanished(self.db, self.game.key, below=since) > 0
+            if stored_before == before_on_forum or (fewer and not restored):
+                break  # else posts vanished before this page, or one marked vanished is back
             if before_on_forum <= 0:
                 since = None  # the thread's first page is read: every unseen stored post is gone
                 break

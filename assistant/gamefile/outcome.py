@@ -115,17 +115,19 @@ def reason_words(reason: str) -> str:
     return str(reason).replace("_", " ")
 
 
-def summarize(outcome: Outcome | None) -> str:
-    """One line for the moderator's terminal and alerts: how the day ended, why, and at which post."""
+def summarize(outcome: Outcome | None, words: Words | None = None) -> str:
+    """One line for the moderator's terminal and alerts: how the day ended, why, and at which post,
+    in the ruleset's ``words`` ("lynched" under MafiaScum's rules, "eliminated" under others)."""
+    past, noun = (words.past, words.noun) if words is not None else ("eliminated", "elimination")
     if outcome is None:
         return "undecided"
     why = reason_words(outcome.reason)
     at = f", post {outcome.post}" if outcome.post is not None else ""
     check = f"; doubtful ({outcome.doubt}): check post {outcome.post} before closing the day" if outcome.doubt else ""
     if outcome.kind == Kind.ELIMINATION:
-        return f"{outcome.target} eliminated ({why}{at}){check}"
+        return f"{outcome.target} {past} ({why}{at}){check}"
     if outcome.kind == Kind.NO_ELIMINATION:
-        return f"no elimination ({why}{at}){check}"
+        return f"no {noun} ({why}{at}){check}"
     return f"pending: {why}{at}; the rules leave the decision to someone (e.g. the Judge): record it in the game file"
 
 

@@ -115,6 +115,11 @@ class Ruleset:
         """Whether a majority number means anything (False for plurality rules with no threshold)."""
         return self.decide == "majority" or "majority" in self.early_end
 
+    @property
+    def has_judge(self) -> bool:
+        """Whether the rules give a Judge anything to decide (the judge hook, or a Judge's day)."""
+        return "judge" in self.hooks or "judge" in (self.no_majority, self.sleep_majority)
+
     def majority_for(self, alive: int) -> int:
         """Votes needed for a majority of ``alive`` living voters: more than half."""
         if self.majority_kind == "half_plus_one":

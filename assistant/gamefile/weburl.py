@@ -6,9 +6,15 @@ only delays the one line that says what is wrong. The game file, ``votal new`` a
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
+import re
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 SCHEMES = ("http", "https")
+PAGE_QUERY_KEYS = ("start", "page")  # phpBB's and vBulletin's place in a thread, not the thread
+_PAGE_IN_PATH = (
+    re.compile(r"(/threads/[^/]+/)page-\d+/?$"),  # XenForo: /threads/name.123/page-5
+    re.compile(r"(/t/[^/]+/\d+)/\d+/?$"),  # Discourse: /t/slug/123/400 (a post number)
+)
 
 
 def url_problem(url: str) -> str | None:
@@ -30,3 +36,17 @@ def url_problem(url: str) -> str | None:
     if not parts.hostname:
         return f"{shown!r} names no host: write the forum's address, e.g. https://forum.example.org/viewtopic.php?t=5"
     return None
+
+
+def thread_address(url: str) -> str:
+    """The thread's address from the address of one of its pages: a page's position
+    (``&start=400``, ``page=3``, ``/page-5``, Discourse's post number) and the ``#post`` anchor left
+    out, so the game is stored under the thread whichever page was copied."""
+    parts = urlsplit(url.strip())
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    kept = [(k, v) for k, v in pairs if k not in PAGE_QUERY_KEYS]
+    query = parts.query if len(kept) == len(pairs) else urlencode(kept)  # as written unless cut
+    path = parts.path
+    for pattern in _PAGE_IN_PATH:
+        path = pattern.sub(r"\1", path)
+    return urlunsplit((parts.scheme, parts.netloc, path, query, ""))

@@ -68,6 +68,8 @@ MARKDOWN_ENGINES = frozenset({"discourse"})
 class DraftError(VotalError):
     """A draft that cannot be made: unknown kind or flavour, or a broken template."""
 
+    exit_code = 2  # the command's input is wrong
+
 
 # --- the context: public facts only ----------------------------------------------------------------------
 

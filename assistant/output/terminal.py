@@ -36,7 +36,7 @@ def html_safe(text: str) -> str:
     return _UNSAFE.sub(lambda match: f"&#x{ord(match.group()):x};", text)
 
 
-def safe_log_formatter(fmt: str):  # noqa: ANN201 (a logging.Formatter; logging is imported only here)
+def safe_log_formatter(fmt: str, datefmt: str | None = None):  # noqa: ANN201 (a logging.Formatter)
     """A logging formatter whose lines go through :func:`terminal_safe` (alerts quote names and posts).
     ``logging`` is imported here, not at the top: `votal count` never logs and would pay for it at start-up."""
     import logging
@@ -45,4 +45,4 @@ def safe_log_formatter(fmt: str):  # noqa: ANN201 (a logging.Formatter; logging 
         def format(self, record: logging.LogRecord) -> str:
             return terminal_safe(super().format(record))
 
-    return SafeFormatter(fmt)
+    return SafeFormatter(fmt, datefmt=datefmt)

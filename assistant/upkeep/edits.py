@@ -168,6 +168,8 @@ class EditResult:
 class EditRefused(VotalError):
     """An edit that contradicts the thread or the rest of the game file."""
 
+    exit_code = 2  # the moderator's input, not the game, is wrong
+
 
 def apply_edits(
     text: str, edits: Iterable[Edit], *, path: str = "<game>", replace: bool = False, revise: bool = False
@@ -193,9 +195,17 @@ def apply_edits(
     return EditResult(new_text, tuple(editor.written), tuple(editor.disagreements))
 
 
-def write_game_file(path: str | Path, text: str) -> None:
-    """Write the whole file or nothing: a crash mid-write must not leave the moderator half a game file."""
+def write_game_file(path: str | Path, text: str, *, why: str | None = None) -> None:
+    """Write the whole file or nothing: a crash mid-write must not leave half a game file.
+
+    ``why`` (the command that edits): the text replaced is kept first, for `votal undo`."""
     path = Path(path)
+    if why is not None and path.exists():
+        from assistant.upkeep.history import keep_previous
+
+        previous = path.read_text(encoding="utf-8")
+        if previous != text:
+            keep_previous(path, previous, text, why)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
@@ -724,10 +734,14 @@ def _source(cite: Cited) -> str:
     return f"post {cite.post}" if cite.post is not None else cite_comment(cite)
 
 
-def check_edits(game: Game, edits: Iterable[Edit], *, posts: Sequence[int] = (), revise: bool = False) -> None:
+def check_edits(game: Game, edits: Iterable[Edit], *, posts: Sequence[int] = (),
+                revise: bool = False, playing_day: int | None = None) -> None:
     """Refuse an edit that contradicts the thread (``posts``: the stored post numbers) or the rest of the file.
     ``revise`` (`votal update`): a second death of a seat is left to :func:`apply_edits`, which revises Votal's
-    own reading or reports the difference."""
+    own reading or reports the difference. ``playing_day`` (the edit commands: the day the thread
+    or the clock is on): an edit ahead of the game (:func:`check_not_ahead`) is refused too."""
+    if playing_day is not None:
+        check_not_ahead(game, edits, playing_day)
     stored = set(posts)
     last = max(stored) if stored else None
     days = {d.day: d for d in game.days}
@@ -798,6 +812,34 @@ def check_edits(game: Game, edits: Iterable[Edit], *, posts: Sequence[int] = (),
             _check_removal(game, edit.name)
         elif isinstance(edit, AddEvent):
             stored_post(edit.post, f"day {edit.day} {edit.kind}")
+
+
+def latest_begun_day(game: Game, playing_day: int) -> int:
+    """The latest day that has begun: one the file declares, the one after a day it ends, or the day
+    the thread or the clock is on (``playing_day``)."""
+    declared = [d.day for d in game.days]
+    after_ended = [d.day + 1 for d in game.days if d.end_post is not None or d.end is not None]
+    return max([1, playing_day, *declared, *after_ended])
+
+
+def check_not_ahead(game: Game, edits: Iterable[Edit], playing_day: int) -> None:
+    """A day ends and a seat dies only in a phase that has begun; a day starts only right after the
+    last one begun (``votal day end 9`` in a game on day 2 is a typo, never a day 9)."""
+    latest = latest_begun_day(game, playing_day)
+    where = f"the game is on day {latest}"
+    for edit in edits:
+        ends = isinstance(edit, SetDay) and (edit.end_post is not None or edit.end is not None)
+        starts = isinstance(edit, SetDay) and (edit.start_post, edit.start) != (None, None)
+        if ends and edit.day > latest:
+            raise EditRefused(f"day {edit.day} has not started: {where} "
+                              f"(did you mean `day end {latest}`?)")
+        if starts and edit.day > latest + 1:
+            raise EditRefused(f"day {edit.day} cannot start yet: {where}, so the next day to start "
+                              f"is day {latest + 1}")
+        if isinstance(edit, AddDeath):
+            number = int(_phase(edit.phase).split()[1])  # night N follows day N
+            if number > latest:
+                raise EditRefused(f"kill: {edit.phase} has not begun: {where}")
 
 
 def _check_day_order(days: dict, edit: SetDay) -> None:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from assistant.gamefile.game import parse_game
 from assistant.reading.announcements import ThreadFacts
+from assistant.upkeep.edits import write_game_file
 from assistant.upkeep.update import edits_from_facts, write_edits
 from assistant.upkeep.update import page_size as update_page_size
 
@@ -58,11 +59,10 @@ def plan_game_file(
     found: list[str] = []
     missing: list[str] = []
     title = facts.title or thread
+    if not facts.players:
+        return _no_player_list(title, thread, forum)
     if not facts.title:
         missing.append("no thread title found: set `title`")
-    if not facts.players:
-        missing.append("no player list found in the moderators' posts: add [[players]]")
-        return NewGame("", found, missing, {"title": title, "thread": thread, "forum": forum, "written": False})
     lines = [f"title = {_s(title)}", f"thread = {_s(thread)}", f"forum = {_s(forum)}", f"ruleset = {_s(ruleset)}"]
     if timezone:
         lines.append(f"timezone = {_s(timezone)}")
@@ -78,8 +78,7 @@ def plan_game_file(
     text, _, disagreements = write_edits("\n".join(lines) + "\n", edits, posts, path="<new game>")
     game = parse_game(text, players_required=False)
     if not game.players:
-        missing.append("no player list found in the moderators' posts: add [[players]]")
-        return NewGame("", found, missing, {"title": title, "thread": thread, "forum": forum, "written": False})
+        return _no_player_list(title, thread, forum)
     found.append(f"title: {title}")
     found.append(f"forum: {forum}")
     found.append(f"moderators: {', '.join(game.moderators)}")
@@ -117,43 +116,48 @@ def plan_game_file(
     return NewGame(text, found, missing, summary)
 
 
+def _no_player_list(title: str, thread: str, forum: str) -> NewGame:
+    """Nothing to write: the advice is what to do next, never an edit of a file not written."""
+    advice = ("no player list found in the moderators' posts (a list of the players, one a line): "
+              "run `votal new` again once the moderator has posted it")
+    summary = {"title": title, "thread": thread, "forum": forum, "written": False}
+    return NewGame("", [], [advice], summary)
+
+
 def _s(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
 def create_game_file(url: str, out: str, *, db, ruleset: str | None, timezone: str | None, now, progress=None,
-                     fetcher=None, min_interval: float | None = None) -> NewGame:
+                     fetcher=None, min_interval: float | None = None,
+                     forum: str | None = None) -> NewGame:
     """Sync the thread at ``url`` into ``db``, read it, and write the game file to ``out`` when usable (I/O edge
     of :func:`plan_game_file`)."""
     from pathlib import Path
 
-    from assistant.errors import VotalError
+    from assistant.errors import BadInput
     from assistant.forum import store
     from assistant.forum.fetch import make_fetcher
     from assistant.forum.sync import sync_game
     from assistant.gamefile.game import FetchSettings, Game, parse_game
-    from assistant.gamefile.weburl import url_problem
+    from assistant.gamefile.weburl import thread_address, url_problem
     from assistant.gamefile.zones import UnknownZone, zone_named
     from assistant.reading.announcements import read_thread_facts
-    from parsers.detect import detect_engine, get_parser
+    from parsers.detect import get_parser
     from parsers.markup import read_title
 
     if (problem := url_problem(url)) is not None:  # refused before any request: a retry cannot mend it
-        raise VotalError(problem)
+        raise BadInput(problem)
+    url = thread_address(url)  # a page's address copied from the browser names the same thread
     try:  # the forms the game file accepts (UTC-5, GMT+10:30, IANA names), refused with them listed
         zone = zone_named(timezone) if timezone else UTC
     except UnknownZone as exc:
-        raise VotalError(f"--timezone: {exc}") from None
+        raise BadInput(f"--timezone: {exc}") from None
     settings = FetchSettings() if min_interval is None else FetchSettings(min_interval=min_interval)
     game = Game(path=Path(out), title=url, thread=url, ruleset=ruleset or DEFAULT_RULESET, players=(),
                 timezone=timezone, fetch=settings)
     fetcher = fetcher or make_fetcher(game)
-    seen = None
-    try:
-        engine = detect_engine(url)
-    except VotalError:
-        seen = fetcher.fetch(url)
-        engine = detect_engine(url, seen.text or "")
+    engine, seen = (forum, None) if forum else detect_from_page(url, fetcher)
     parser = get_parser(engine)
     first_url = parser.page_url(url)
     # the first page, for the thread's title and page size; the sync starts from it
@@ -161,8 +165,8 @@ def create_game_file(url: str, out: str, *, db, ruleset: str | None, timezone: s
     first = fetched.text or ""
     game = Game(path=Path(out), title=url, thread=url, ruleset=game.ruleset, players=(), forum=engine,
                 timezone=timezone, fetch=game.fetch)
-    sync_game(game, db, FirstPageKept(fetcher, fetched), now=now,
-              on_page=(lambda r: progress(r.pages)) if progress else None)
+    # progress: each page's SyncResult
+    sync_game(game, db, FirstPageKept(fetcher, fetched), now=now, on_page=progress)
     posts = store.load_posts(db, game.key)
     facts = read_thread_facts(posts, title=read_title(first), timezone=zone)
     result = plan_game_file(facts, thread=url, forum=engine, posts=posts, ruleset=ruleset or DEFAULT_RULESET,
@@ -171,7 +175,7 @@ def create_game_file(url: str, out: str, *, db, ruleset: str | None, timezone: s
                             posts_per_page=page_size(parser, url, parser.parse_page(first, url=first_url)))
     if result.usable:
         parse_game(result.text, path=out)  # what we write must load: a failure here is our bug, not the thread's
-        Path(out).write_text(result.text, encoding="utf-8")
+        write_game_file(out, result.text, why="votal new --force")  # an overwritten file: undoable
     return result
 
 
@@ -194,6 +198,25 @@ class FirstPageKept:
 
     def __getattr__(self, name: str):  # the rest (limiter, robots, faults...) is the fetcher's
         return getattr(self._fetcher, name)
+
+
+def detect_from_page(url: str, fetcher):
+    """The forum engine serving ``url`` and the page fetched to tell it (None when the address
+    told). One Votal cannot tell is an error that says to name it (`votal new --forum`): there is
+    no game file yet."""
+    from assistant.errors import ForumError
+    from parsers.detect import ENGINES, detect_engine
+
+    try:
+        return detect_engine(url), None
+    except ForumError:
+        pass
+    seen = fetcher.fetch(url)
+    try:
+        return detect_engine(url, seen.text or ""), seen
+    except ForumError as exc:
+        said = str(exc).split(": set forum = ", 1)[0]
+        raise ForumError(f"{said}: name it with --forum (one of {', '.join(ENGINES)})") from None
 
 
 def page_size(parser, thread: str, first_page) -> int | None:

@@ -432,7 +432,7 @@ def follow_hook(*, now: Callable[[], datetime], say: Callable[[str], None]):
         moment = now()
         report = update_from_store(game.path, db, now=moment)
         if report.changed:
-            write_game_file(game.path, report.text)
+            write_game_file(game.path, report.text, why="votal run --follow")
         for line in report.written:
             say(f"{game.title}: {game.path.name}: wrote {one_line(line)}")
         alerts = [
