@@ -19,8 +19,10 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 CORPUS_DIR = REPO_ROOT.parent / "shared" / "corpus" / "mafiascum"
 # A second, larger development set in the same layout: a reading rule must help on both.
 MORE_CORPUS_DIR = REPO_ROOT.parent / "shared" / "corpus" / "mafiascum-more"
+# A third set, held out until issue 33: for calibrating doubts (its first score is the honest "before").
+CALIB_CORPUS_DIR = REPO_ROOT.parent / "shared" / "corpus" / "mafiascum-calib"
 
-_FATE = re.compile(r"^(lynched|killed|modkilled|endgamed|survived)(?:\s+(day|night)\s+(\d+))?", re.IGNORECASE)
+_FATE = re.compile(r"^(lynched|killed|shot|modkilled|endgamed|survived)(?:\s+(day|night)\s+(\d+))?", re.IGNORECASE)
 _DAY_NOTE = re.compile(r"^D(\d+)\s+(.*)$", re.IGNORECASE)
 _KILLED_ON_POST = re.compile(r"^(.+?) killed on post (\d+)$", re.IGNORECASE)
 _RESET_ON_POST = re.compile(r"^votecount reset on post (\d+)$", re.IGNORECASE)
@@ -121,6 +123,7 @@ def _parse_seat(line: str) -> CorpusSeat:
     if not fate:
         raise ValueError(f"unreadable fate in {line!r}")
     kind, phase, number = fate.group(1).lower(), fate.group(2), fate.group(3)
+    kind = "killed" if kind == "shot" else kind  # "shot day 1": a day kill (mafiascum-calib)
     return CorpusSeat(
         accounts,
         ", ".join(parts[1:-1]),
@@ -223,7 +226,10 @@ def load_games(corpus_dir: Path = CORPUS_DIR) -> tuple[CorpusGame, ...]:
 def load_posts(thread_id: str, corpus_dir: Path = CORPUS_DIR) -> tuple[dict, ...]:
     path = corpus_dir / "posts" / f"{thread_id}.jsonl.gz"
     with gzip.open(path, "rt", encoding="utf-8") as handle:
-        return tuple(json.loads(line) for line in handle)
+        lines = handle.read().splitlines()
+    if lines and not lines[-1].endswith("}"):
+        lines.pop()  # the scrape cut the last post short (one mafiascum-calib thread): it was never stored
+    return tuple(json.loads(line) for line in lines)
 
 
 def post_time(post: dict) -> datetime:
