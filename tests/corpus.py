@@ -263,11 +263,14 @@ def render_game_file(
     ]
     if posts_per_page:
         lines.append(f"posts_per_page = {posts_per_page}")
+    seen: set[str] = set()  # accounts of the seats written so far
     for seat in game.seats:
         lines += ["", "[[players]]", f"name = {_toml_str(seat.name)}"]
         later = [*seat.accounts[1:], *(confirmed or {}).get(seat.name, [])]
         if later:
-            lines.append(f"replacements = [{', '.join(_toml_str(a) for a in later)}]")
+            entries = [_replacement(game, seat, a) if a.casefold() in seen else _toml_str(a) for a in later]
+            lines.append(f"replacements = [{', '.join(entries)}]")
+        seen.update(a.casefold() for a in seat.accounts)
         if seat.vote_weight != 1:
             lines.append(f"vote_weight = {seat.vote_weight}")
     start = 0
@@ -282,6 +285,18 @@ def render_game_file(
             if seat.killed_on_post is not None:
                 lines.append(f"post = {seat.killed_on_post}")
     return "\n".join(lines) + "\n"
+
+
+def _replacement(game: CorpusGame, seat: CorpusSeat, account: str) -> str:
+    """A replacement by an account whose earlier seat died (mafiascum-calib 1426: Mr. Flay): the game file
+    takes it only with the post it holds this seat from, its first post after the seat's earlier accounts'
+    last one."""
+    upto = seat.accounts.index(account) if account in seat.accounts else len(seat.accounts)
+    before = {a.casefold() for a in seat.accounts[:upto]}
+    posts = load_posts(game.thread_id, game.corpus_dir)
+    last = max((p["number"] for p in posts if p["user"].casefold() in before), default=0)
+    since = next((p["number"] for p in posts if p["number"] > last and p["user"] == account), last + 1)
+    return f"{{name = {_toml_str(account)}, post = {since}}}"
 
 
 def confirmed_accounts(game_file_text: str, authors) -> dict[str, list[str]]:
