@@ -291,6 +291,7 @@ def check_day(set_name: str, game: corpus.CorpusGame, day: corpus.ExpectedDay, f
 
 def moderator_file(game: corpus.CorpusGame, url: str, work: Path) -> tuple[str, str] | str:
     """The moderator's game file for ``game`` served at ``url``, its thread synced anew."""
+    from assistant.errors import VotalError
     from assistant.forum.fetch import make_fetcher
     from assistant.forum.store import open_db
     from assistant.forum.sync import sync_game
@@ -299,8 +300,11 @@ def moderator_file(game: corpus.CorpusGame, url: str, work: Path) -> tuple[str, 
     path, db = work / "moderator.toml", work / "moderator.db"
     posts = corpus.load_posts(game.thread_id, game.corpus_dir)
     authors = [(p["user"], p.get("user_id")) for p in posts]
-    path.write_text(moderator_file_text(game, authors, thread_url=url), encoding="utf-8")
-    parsed = load_game(str(path))
+    try:
+        path.write_text(moderator_file_text(game, authors, thread_url=url), encoding="utf-8")
+        parsed = load_game(str(path))
+    except VotalError as error:  # a file the archive cannot give: its days are refused, the run goes on
+        return f"the moderator's game file: {error}"
     store = open_db(str(db))
     try:
         sync_game(parsed, store, make_fetcher(parsed), now=InProcess().now)
