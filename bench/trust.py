@@ -48,7 +48,7 @@ sys.path[:0] = [str(REPO_ROOT), str(REPO_ROOT / "tests"), str(REPO_ROOT / "bench
 
 import corpus  # noqa: E402
 from accuracy import compare_vote_counts, half_of, moderator_file_text  # noqa: E402
-from gamestate import InProcess, Score, file_seats, judge_day, thread_posts  # noqa: E402
+from gamestate import InProcess, Score, file_seats, judge_day, miss_kind, thread_posts  # noqa: E402
 from run import FORUM_ID, Forum  # noqa: E402
 
 from assistant.forum.pageserver import LoopbackServer  # noqa: E402
@@ -87,6 +87,7 @@ class NeedsItem:
             return f"{self.need}: {self.kind}"
         text = re.sub(r"'[^']*'|\"[^\"]*\"", "'…'", self.text.removeprefix("warning: "))
         text = re.sub(r"\d+", "N", text)
+        text = re.sub(r"N(?:(?:, |-)N)+", "N…", text)  # "posts 3, 5, 9" and "posts 3-9" alike
         return f"{self.need}: {' '.join(text.split()[:9])}"
 
 
@@ -109,6 +110,9 @@ class DayCheck:
     notes: int  # entries of kind "note" (in `doubts` today, or a separate `notes` list)
     needs: tuple[NeedsItem, ...]  # what `votal status` lists under "needs you" for this day
     failed: str | None = None  # the count refused (an error the moderator sees), why
+    # a wrong day's likeliest cause, first cause first (gamestate.miss_kind): the file's day bounds
+    # ("end early"...), who is alive, else "votes"
+    cause: str | None = None
 
     @property
     def half(self) -> str:
@@ -267,7 +271,8 @@ def check_day(set_name: str, game: corpus.CorpusGame, day: corpus.ExpectedDay, f
     """One day counted through the CLI's path with one game file, judged against the archive."""
     from assistant.errors import VotalError
 
-    seats = file_seats(tomllib.loads(Path(path).read_text(encoding="utf-8")))
+    written = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    seats = file_seats(written)
     try:
         counted = count_day(path, db, day.day)
     except VotalError as error:
@@ -283,7 +288,8 @@ def check_day(set_name: str, game: corpus.CorpusGame, day: corpus.ExpectedDay, f
     got = " ".join(str(x) for x in (outcome.get("kind"), outcome.get("target")) if x) or "none"
     return DayCheck(set_name, game.number, game.thread_id, day.day, files,
                     day.eliminated or "no lynch", day.twilight_post, got, outcome.get("post"),
-                    verdict.decided, verdict.hammer_right, tuple(said), len(notes), counted.needs)
+                    verdict.decided, verdict.hammer_right, tuple(said), len(notes), counted.needs,
+                    cause=miss_kind(day, written, counted.data, seats) if verdict.wrong else None)
 
 
 # -- the two kinds of game file --------------------------------------------------------------------
@@ -303,7 +309,7 @@ def moderator_file(game: corpus.CorpusGame, url: str, work: Path) -> tuple[str, 
     try:
         path.write_text(moderator_file_text(game, authors, thread_url=url), encoding="utf-8")
         parsed = load_game(str(path))
-    except VotalError as error:  # a file the archive cannot give: its days are refused, the run goes on
+    except VotalError as error:  # a file the archive cannot give: its days refused, the run goes on
         return f"the moderator's game file: {error}"
     store = open_db(str(db))
     try:
@@ -378,6 +384,7 @@ def describe_misses(checks: list[DayCheck], votals: dict) -> list[str]:
             f"{state} {check.set} game {check.game} day {check.day} [{check.files} file, half "
             f"{check.half}]: expected {check.expected} before post {check.twilight_post}; got "
             f"{check.got} at post {check.post}" + (f" ({check.failed})" if check.failed else "")
+            + (f" [{check.cause}]" if check.cause else "")
         )
         lines += [f"    doubt: {d}" for d in check.doubts]
         votal = votals.get((check.files, check.day))
@@ -385,8 +392,17 @@ def describe_misses(checks: list[DayCheck], votals: dict) -> list[str]:
             if check.game not in expected:
                 game = next(g for g in corpus.load_games(SETS[check.set]) if g.number == check.game)
                 expected[check.game] = {d.day: d for d in corpus.expected_days(game)}
-            lines += describe_miss(DayScore(expected[check.game][check.day], votal))[1:]
+            missed = describe_miss(DayScore(expected[check.game][check.day], votal))
+            lines += fold_after_end(missed[1:])
     return lines
+
+
+def fold_after_end(lines: list[str]) -> list[str]:
+    """The votes refused as after the day's end, as one line: a day ended early refuses hundreds."""
+    after = [line for line in lines if line.endswith("NOT counted (after the day's end)")]
+    kept = [line for line in lines if line not in after]
+    said = [f"    ... {len(after)} commands not counted: after the day's end"] if after else []
+    return kept + said
 
 
 def tally(checks: list[DayCheck]) -> dict[str, dict[str, dict[str, Figures]]]:
