@@ -20,6 +20,7 @@ decided", the day to announce, is not counted), and what those items are. Also t
 mid-day counts matched exactly (bench/accuracy.py --vote-counts) per set.
 
     python bench/trust.py                          # all three sets, both kinds of file
+    python bench/trust.py --jobs 2                 # the same in two processes
     python bench/trust.py --sets mafiascum-calib --files votal --limit 5
     python bench/trust.py --games 1791 --misses    # each wrong day: silent or doubted, its doubts
     python bench/trust.py --half A --format json > trust.json
@@ -483,25 +484,68 @@ def chosen_games(set_name: str, args: argparse.Namespace) -> list[corpus.CorpusG
     return games
 
 
+@dataclass
+class GameScore:
+    """One game scored: its days, its moderators' counts (counts, exact, pairs, agreed), misses."""
+
+    set: str
+    game: int
+    checks: list[DayCheck]
+    counts: tuple[int, int, int, int] | None
+    misses: list[str] | None
+
+
+_FORUM: tuple[ThreadForum, LoopbackServer] | None = None  # this process's loopback forum
+
+
+def open_forum() -> None:
+    """One loopback forum for all the games this process scores (each worker has its own)."""
+    global _FORUM
+    forum = ThreadForum()
+    _FORUM = (forum, LoopbackServer(forum.respond).__enter__())  # served until the process ends
+
+
+def score_game(task: tuple[str, int, list[FileKind], bool, bool]) -> GameScore:
+    set_name, number, kinds, want_misses, want_counts = task
+    game = next(g for g in corpus.load_games(SETS[set_name]) if g.number == number)
+    forum, server = _FORUM
+    misses: list[str] | None = [] if want_misses else None
+    checks = check_game(set_name, game, forum, server.base_url, kinds, misses)
+    counts = compare_vote_counts(game)[:4] if want_counts else None
+    corpus.load_posts.cache_clear()  # one game's posts at a time
+    return GameScore(set_name, number, checks, counts, misses)
+
+
+def score_all(tasks: list, jobs: int) -> Iterable[GameScore]:
+    """Each game scored, in order; ``jobs`` > 1: in that many processes, forked before any forum."""
+    if jobs <= 1:
+        open_forum()
+        yield from map(score_game, tasks)
+        return
+    import multiprocessing
+
+    with multiprocessing.get_context("fork").Pool(jobs, initializer=open_forum) as pool:
+        yield from pool.imap(score_game, tasks)
+
+
 def run(args: argparse.Namespace) -> dict:
     kinds = list(FileKind) if args.files == "both" else [FileKind(args.files)]
     checks: list[DayCheck] = []
     counts: dict[str, dict[str, VoteCounts]] = {}
     misses: list[str] | None = [] if args.misses else None
     started = time.perf_counter()
-    forum = ThreadForum()
-    with LoopbackServer(forum.respond) as server:
-        for set_name in args.sets:
-            for game in chosen_games(set_name, args):
-                checks += check_game(set_name, game, forum, server.base_url, kinds, misses)
-                if not args.no_vote_counts:
-                    halves = counts.setdefault(set_name, {h: VoteCounts() for h in HALVES})
-                    numbers = compare_vote_counts(game)[:4]
-                    halves[half_of(game.number)].add(numbers)
-                    halves["both"].add(numbers)
-                corpus.load_posts.cache_clear()  # one game's posts at a time
-                took = time.perf_counter() - started
-                print(f"  {set_name} game {game.number}: {took:.0f} s", file=sys.stderr)
+    tasks = [(set_name, game.number, kinds, args.misses, not args.no_vote_counts)
+             for set_name in args.sets for game in chosen_games(set_name, args)]
+    for scored in score_all(tasks, args.jobs):
+        checks += scored.checks
+        if misses is not None:
+            misses += scored.misses
+        if scored.counts is not None:
+            halves = counts.setdefault(scored.set, {h: VoteCounts() for h in HALVES})
+            halves[half_of(scored.game)].add(scored.counts)
+            halves["both"].add(scored.counts)
+        took = time.perf_counter() - started
+        print(f"  {scored.set} game {scored.game}: {took:.0f} s", file=sys.stderr)
     table = tally(checks)
     return {
         "commit": commit(),
@@ -540,6 +584,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="each wrong day: silent, doubted or refused; its doubts, odd votes")
     parser.add_argument("--no-vote-counts", action="store_true",
                         help="skip the moderators' mid-day counts (bench/accuracy.py's replay)")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="score the games in this many processes (the machine's cores at most)")
     parser.add_argument("--format", choices=["text", "json"], default="text")
     parser.add_argument("--save", metavar="FILE",
                         help="also write the JSON to FILE (one run, both forms)")
