@@ -43,7 +43,6 @@ VOTAL = [sys.executable, "-m", "assistant"]
 ENV = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
 SETS = {"mafiascum": corpus.CORPUS_DIR, "mafiascum-more": corpus.MORE_CORPUS_DIR,
         "mafiascum-calib": corpus.CALIB_CORPUS_DIR}
-DEVELOPMENT = ("mafiascum", "mafiascum-more")  # the default; the calibration set only when asked for
 
 
 def thread_posts(game: corpus.CorpusGame) -> list[dict]:
@@ -201,15 +200,52 @@ def score_game(game: corpus.CorpusGame, url: str, work: Path, score: Score, *, r
     score_file(game, path, db, score, runner=runner)
 
 
+def file_seats(written: dict) -> dict[str, list[str]]:
+    """A game file's seats (as TOML data): seat name -> its accounts, the first name first."""
+    return {p["name"]: [p["name"], *(r if isinstance(r, str) else r["name"] for r in p.get("replacements", []))]
+            for p in written.get("players", [])}
+
+
+def slots_of(game: corpus.CorpusGame, accounts: list[str]) -> list[corpus.CorpusSeat]:
+    """The archive's slots holding any of ``accounts`` (one, when the file's seat is the archive's slot)."""
+    keys = {a.casefold() for a in accounts}
+    return [s for s in game.seats if keys & {a.casefold() for a in s.accounts}]
+
+
+@dataclass(frozen=True)
+class DayVerdict:
+    """A counted day against the archive: the lynch (or no lynch) right, and the hammer post right (None
+    when the corpus README says not to check it)."""
+
+    got: str | None  # the seat Votal eliminates, None for no lynch or no decision
+    decided: bool
+    hammer_right: bool | None
+
+    @property
+    def wrong(self) -> bool:
+        return not self.decided or self.hammer_right is False
+
+
+def judge_day(game: corpus.CorpusGame, day: corpus.ExpectedDay, outcome: dict,
+              seats: dict[str, list[str]]) -> DayVerdict:
+    """``outcome`` (the count JSON's) against the archive's day, the file's seats matched to its slots."""
+    got = outcome.get("target") if outcome.get("kind") == "elimination" else None
+    got_slot = slots_of(game, seats.get(got, [got])) if got else []
+    decided = outcome.get("kind") in ("elimination", "no_elimination") and (
+        (got is None and day.eliminated is None)
+        or (len(got_slot) == 1 and day.eliminated is not None and got_slot[0].name == day.eliminated)
+    )
+    hammer = decided and day.hammer_ok(outcome.get("post")) if day.check_hammer else None
+    return DayVerdict(got, decided, hammer)
+
+
 def score_file(game: corpus.CorpusGame, path: str, db: str, score: Score, *, runner) -> None:
     """A game file written from the thread, against the archive: seats, the moderator, each day counted."""
     written = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    seats = {p["name"]: [p["name"], *(r if isinstance(r, str) else r["name"] for r in p.get("replacements", []))]
-             for p in written.get("players", [])}
+    seats = file_seats(written)
 
     def slot_of(accounts: list[str]) -> list[corpus.CorpusSeat]:
-        keys = {a.casefold() for a in accounts}
-        return [s for s in game.seats if keys & {a.casefold() for a in s.accounts}]
+        return slots_of(game, accounts)
 
     for slot in game.seats:
         score.slots += 1
@@ -243,16 +279,11 @@ def score_file(game: corpus.CorpusGame, path: str, db: str, score: Score, *, run
             score.misses.append(f"game {game.number} day {day.day}: count failed")
             continue
         outcome = counted.get("outcome") or {}
-        got = outcome.get("target") if outcome.get("kind") == "elimination" else None
-        got_slot = slot_of(seats.get(got, [got])) if got else []
-        decided = outcome.get("kind") in ("elimination", "no_elimination") and (
-            (got is None and day.eliminated is None)
-            or (len(got_slot) == 1 and day.eliminated is not None and got_slot[0].name == day.eliminated)
-        )
+        verdict = judge_day(game, day, outcome, seats)
+        got, decided, wrong = verdict.got, verdict.decided, verdict.wrong
         if decided:
             score.days_right += 1
             half[1] += 1
-        wrong = not decided or (day.check_hammer and not day.hammer_ok(outcome.get("post")))
         doubts = [d for d in counted.get("doubts", []) if d["kind"] != "note"]
         score.doubted.append((game.number, wrong, bool(doubts)))
         if wrong != bool(doubts):
@@ -315,7 +346,7 @@ def score_set(name: str, *, limit: int | None, update: bool, runner, games_wante
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sets", nargs="+", default=list(DEVELOPMENT), choices=list(SETS))
+    parser.add_argument("--sets", nargs="+", default=list(SETS), choices=list(SETS))
     parser.add_argument("--limit", type=int, help="only the first N games of each set")
     parser.add_argument("--misses", action="store_true", help="print each miss")
     parser.add_argument("--in-process", action="store_true",

@@ -19,7 +19,7 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 CORPUS_DIR = REPO_ROOT.parent / "shared" / "corpus" / "mafiascum"
 # A second, larger development set in the same layout: a reading rule must help on both.
 MORE_CORPUS_DIR = REPO_ROOT.parent / "shared" / "corpus" / "mafiascum-more"
-# Games held out until the doubts were calibrated (issue 33): scored, never used to choose a reading rule.
+# A third set, held out until issue 33: for calibrating doubts (its first score is the honest "before").
 CALIB_CORPUS_DIR = REPO_ROOT.parent / "shared" / "corpus" / "mafiascum-calib"
 
 _FATE = re.compile(r"^(lynched|killed|shot|modkilled|endgamed|survived)(?:\s+(day|night)\s+(\d+))?", re.IGNORECASE)
@@ -123,7 +123,7 @@ def _parse_seat(line: str) -> CorpusSeat:
     if not fate:
         raise ValueError(f"unreadable fate in {line!r}")
     kind, phase, number = fate.group(1).lower(), fate.group(2), fate.group(3)
-    kind = "killed" if kind == "shot" else kind  # "shot day 1" (the calibration set): a day kill
+    kind = "killed" if kind == "shot" else kind  # "shot day 1": a day kill (mafiascum-calib)
     return CorpusSeat(
         accounts,
         ", ".join(parts[1:-1]),
@@ -227,11 +227,9 @@ def load_posts(thread_id: str, corpus_dir: Path = CORPUS_DIR) -> tuple[dict, ...
     path = corpus_dir / "posts" / f"{thread_id}.jsonl.gz"
     with gzip.open(path, "rt", encoding="utf-8") as handle:
         lines = handle.read().splitlines()
-    try:
-        last = [json.loads(lines[-1])] if lines else []
-    except json.JSONDecodeError:  # a scrape cut off in its last post (calib 66377, after the game's end)
-        last = []
-    return tuple([json.loads(line) for line in lines[:-1]] + last)
+    if lines and not lines[-1].endswith("}"):
+        lines.pop()  # the scrape cut the last post short (one mafiascum-calib thread): it was never stored
+    return tuple(json.loads(line) for line in lines)
 
 
 def post_time(post: dict) -> datetime:
@@ -265,11 +263,14 @@ def render_game_file(
     ]
     if posts_per_page:
         lines.append(f"posts_per_page = {posts_per_page}")
+    seen: set[str] = set()  # accounts of the seats written so far
     for seat in game.seats:
         lines += ["", "[[players]]", f"name = {_toml_str(seat.name)}"]
         later = [*seat.accounts[1:], *(confirmed or {}).get(seat.name, [])]
         if later:
-            lines.append(f"replacements = [{', '.join(_toml_str(a) for a in later)}]")
+            entries = [_replacement(game, seat, a) if a.casefold() in seen else _toml_str(a) for a in later]
+            lines.append(f"replacements = [{', '.join(entries)}]")
+        seen.update(a.casefold() for a in seat.accounts)
         if seat.vote_weight != 1:
             lines.append(f"vote_weight = {seat.vote_weight}")
     start = 0
@@ -284,6 +285,18 @@ def render_game_file(
             if seat.killed_on_post is not None:
                 lines.append(f"post = {seat.killed_on_post}")
     return "\n".join(lines) + "\n"
+
+
+def _replacement(game: CorpusGame, seat: CorpusSeat, account: str) -> str:
+    """A replacement by an account whose earlier seat died (mafiascum-calib 1426: Mr. Flay): the game file
+    takes it only with the post it holds this seat from, its first post after the seat's earlier accounts'
+    last one."""
+    upto = seat.accounts.index(account) if account in seat.accounts else len(seat.accounts)
+    before = {a.casefold() for a in seat.accounts[:upto]}
+    posts = load_posts(game.thread_id, game.corpus_dir)
+    last = max((p["number"] for p in posts if p["user"].casefold() in before), default=0)
+    since = next((p["number"] for p in posts if p["number"] > last and p["user"] == account), last + 1)
+    return f"{{name = {_toml_str(account)}, post = {since}}}"
 
 
 def confirmed_accounts(game_file_text: str, authors) -> dict[str, list[str]]:
