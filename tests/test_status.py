@@ -78,6 +78,7 @@ def test_status_of_a_synced_game(monkeypatch) -> None:
         f"  last sync: {NOW.isoformat()} (failed; last good: {(NOW - timedelta(minutes=5)).isoformat()})",
         "  last 24 h: 2 syncs, 4 requests",
         "  posts: 29",
+        "  notes: 1, nothing to do (votal status --format json lists them)",  # the vote not counted
     ]
 
 

@@ -116,7 +116,8 @@ def game_warnings(
     now: datetime | None = None,
 ) -> list[GameWarning]:
     """What the moderator should double-check about this game file against the stored thread, and about the
-    bounds Votal assumed for any of ``days`` (the days being shown) that the game file does not declare.
+    bounds Votal assumed for any of ``days`` (the days being shown) that the game file does not declare: the
+    game's own findings and those of ``days``, warnings and notes (``GameWarning.severity``).
     ``stored``: the thread already read by this command (else it is read here). ``now``: the moment a count
     of the current state is as of; the days are replayed whole as of it (the count's own replay, when it
     was made from ``stored``), else with every stored post."""
@@ -164,7 +165,7 @@ def game_warnings(
                 post=first,
             )
         )
-    return warnings
+    return [w for w in warnings if not days or w.day is None or w.day in days]  # each day's own findings
 
 
 def _takeover_warnings(game: Game, stored: StoredGame, days: Sequence[int]) -> list[GameWarning]:
@@ -198,7 +199,8 @@ def _outcome_warnings(game: Game, stored: StoredGame, day: int, now: datetime | 
     known = [d for d in range(1, day + 1) if not undeclared(game, stored.timeline, d) or (d == 1 and not game.days)]
     replay = stored.replay(game, at_post=None, at_time=now)
     votals = [replay.day(d).votal for d in known]
-    return check_outcomes(game, votals, counted_day=day, authors={p.number: p.author for p in stored.posts})
+    return check_outcomes(game, votals, counted_day=day, authors={p.number: p.author for p in stored.posts},
+                          counts=stored.counts)
 
 
 def as_of(
@@ -350,7 +352,7 @@ def format_votal_text(game: Game, votal: Votal, warnings: Sequence[GameWarning] 
         lines.append(f"  note on {flag.seat}: {flag.reason}")
     lines.extend(f"  {line}" for line in describe_checks(votal.count_checks))
     for warning in warnings:
-        lines.append(f"  warning: {warning.message}")
+        lines.append(f"  {'note' if warning.note else 'warning'}: {warning.message}")
     for note in votal.private_notes:
         lines.append(f"  private (moderator only): {note}")
     return "\n".join(lines)

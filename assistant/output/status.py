@@ -40,18 +40,21 @@ def collect_status(
             votal = count_current_day(game, db, now, stored=stored)
     except VotalError as exc:
         problems.append(f"cannot count: {exc}")
-    warnings = []
+    warnings, noted = [], []
     if totals["stored"]:
         from assistant.counting.count import game_warnings
 
         days = [votal.day] if votal is not None else []
-        warnings = [w.message for w in game_warnings(game, db, days=days, stored=stored, now=now)]
+        found = game_warnings(game, db, days=days, stored=stored, now=now)
+        warnings = [w.message for w in found if not w.note]
+        noted = [w.message for w in found if w.note]
     if last and last["error"] and votal is not None:
         # the same rule as `votal run`'s alerts: a failed sync may have stored only part of the thread
         warnings.append("the last sync failed part-way: the day below is counted from the posts stored so far")
     # votes not counted: each one that could change the outcome is a doubt; the rest are notes (JSON only)
     doubts = [d for d in votal.doubts if not d.note] if votal is not None else []
     notes = [f"post {p.post}: {p.voter}'s {p.text!r} not counted: {p.reason}" for p in votal.problems] if votal else []
+    notes += noted
     unsent = [a for a in store.load_alerts(db, game.key, limit=50) if a["sent"] is None and a["send_error"]]
     if unsent:
         problems.append(f"{len(unsent)} alert(s) could not be sent to the webhook ({unsent[0]['send_error']})")
@@ -141,6 +144,8 @@ def format_status_text(status: dict[str, Any]) -> str:
         lines.append(f"  last 24 h: {status['syncs_24h']} syncs, {status['requests_24h']} requests{faults}")
     deleted = f" (+{status['deleted_posts']} deleted)" if status["deleted_posts"] else ""
     lines.append(f"  posts: {status['posts']}{deleted}")
+    if status["notes"]:  # kept for the record: nothing to do
+        lines.append(f"  notes: {len(status['notes'])}, nothing to do (votal status --format json lists them)")
     if status["alerts"]:
         latest = status["alerts"][0]
         earlier = f" (+{len(status['alerts']) - 1} earlier)" if len(status["alerts"]) > 1 else ""
