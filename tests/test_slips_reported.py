@@ -154,8 +154,8 @@ def count_hammered_day(board, tmp_path: Path, closing_post: int) -> dict:
 
 
 def test_an_end_post_after_the_hammer_is_noted(board, tmp_path) -> None:
-    # players chat until the moderator sees the hammer: how days end, so a note (play going on is a warning:
-    # tests/test_quiet.py)
+    # players chat until the moderator sees the hammer: how days end, so a note (play going on is
+    # a warning: tests/test_quiet.py)
     votal = count_hammered_day(board, tmp_path, 20)
     assert (votal["outcome"]["target"], votal["outcome"]["post"]) == ("Elm", 12)
     assert not [w for w in votal["warnings"] if w["kind"].startswith("end_post")]

@@ -382,8 +382,8 @@ def count(
 
 
 def count_json(votal, warnings) -> dict:
-    """One day's count as `votal count --format json` gives it: the moderator's own view (real reasons and
-    private notes), its warnings, and the game file's notes among the count's notes (docs/json.md)."""
+    """One day's count as `votal count --format json` gives it: the moderator's own view (real
+    reasons and private notes), its warnings, the game file's notes among its notes (docs/json)."""
     from assistant.counting.checks import notes_only, warnings_only
 
     data = votal.to_json(private=True)

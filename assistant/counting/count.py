@@ -7,7 +7,9 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from assistant.counting.checks import GameWarning, check_corrections, check_days, check_outcomes
+from assistant.counting.checks import (
+    GameWarning, answered, check_corrections, check_days, check_outcomes,
+)
 from assistant.counting.clock import Timeline, phase_at
 from assistant.counting.doubts import doubts_only, find_doubts
 from assistant.counting.tally import GameReplay
@@ -116,8 +118,9 @@ def game_warnings(
     now: datetime | None = None,
 ) -> list[GameWarning]:
     """What the moderator should double-check about this game file against the stored thread, and about the
-    bounds Votal assumed for any of ``days`` (the days being shown) that the game file does not declare: the
-    game's own findings and those of ``days``, warnings and notes (``GameWarning.severity``).
+    bounds Votal assumed for any of ``days`` (the days being shown) that the game file does not declare.
+    The game's own findings and those of ``days``, warnings and notes (``GameWarning.severity``),
+    as the game file's ``[checks] accepted`` answers them.
     ``stored``: the thread already read by this command (else it is read here). ``now``: the moment a count
     of the current state is as of; the days are replayed whole as of it (the count's own replay, when it
     was made from ``stored``), else with every stored post."""
@@ -165,7 +168,9 @@ def game_warnings(
                 post=first,
             )
         )
-    return [w for w in warnings if not days or w.day is None or w.day in days]  # each day's own findings
+    # each day's own findings
+    shown = [w for w in warnings if not days or w.day is None or w.day in days]
+    return answered(shown, game.accepted)
 
 
 def _takeover_warnings(game: Game, stored: StoredGame, days: Sequence[int]) -> list[GameWarning]:
@@ -199,8 +204,8 @@ def _outcome_warnings(game: Game, stored: StoredGame, day: int, now: datetime | 
     known = [d for d in range(1, day + 1) if not undeclared(game, stored.timeline, d) or (d == 1 and not game.days)]
     replay = stored.replay(game, at_post=None, at_time=now)
     votals = [replay.day(d).votal for d in known]
-    return check_outcomes(game, votals, counted_day=day, authors={p.number: p.author for p in stored.posts},
-                          counts=stored.counts)
+    authors = {p.number: p.author for p in stored.posts}
+    return check_outcomes(game, votals, counted_day=day, authors=authors, counts=stored.counts)
 
 
 def as_of(

@@ -37,7 +37,7 @@ from assistant.counting.votes import show_votes
 from assistant.gamefile.outcome import Kind, Reason, WhyNot
 
 class DoubtKind(StrEnum):
-    """What a finding about a count is: a doubt of one of four kinds, or a note (changes nothing)."""
+    """What a finding about a count is: a doubt of one of four kinds, or a note."""
 
     POSSIBLE_HAMMER = "possible_hammer"
     DOUBTFUL_DECISION = "doubtful_decision"

@@ -58,6 +58,7 @@ def collect_status(
     unsent = [a for a in store.load_alerts(db, game.key, limit=50) if a["sent"] is None and a["send_error"]]
     if unsent:
         problems.append(f"{len(unsent)} alert(s) could not be sent to the webhook ({unsent[0]['send_error']})")
+    last_post = store.last_post_number(db, game.key)
     leader = votal.wagons[0] if votal is not None and votal.wagons else None
     deadline = votal.deadline if votal is not None else None
     return {
@@ -77,6 +78,7 @@ def collect_status(
         "leader": {"target": leader.target, "votes": show_votes(leader.votes)} if leader else None,
         "majority": votal.majority if votal is not None else None,
         "outcome": votal.outcome.to_json() if votal is not None and votal.outcome else None,
+        "day_closed": votal is not None and _closed(game, votal.day, last_post),
         "deadline": deadline.isoformat() if deadline else None,
         "deadline_in_seconds": round((deadline - now).total_seconds()) if deadline else None,
         "problems": problems,
@@ -90,6 +92,13 @@ def collect_status(
     }
 
 
+def _closed(game: Game, day: int, last_post: int | None) -> bool:
+    """Whether the game file records the day's end at a stored post: the moderator has closed it."""
+    declared = game.day(day)
+    ended = declared.end_post if declared is not None else None
+    return ended is not None and last_post is not None and ended <= last_post
+
+
 SHOWN = 5  # things needing the moderator listed in full; the rest are counted (all of them are in the JSON)
 
 
@@ -100,7 +109,7 @@ def needs_moderator(status: dict[str, Any]) -> list[str]:
     the JSON only."""
     items = [p for p in status["problems"] if p.startswith(("last sync failed", "cannot count"))]
     outcome = status["outcome"]
-    if outcome:
+    if outcome and not status.get("day_closed"):  # a day the file records as ended was announced
         who = outcome["target"] or outcome["kind"].replace("_", " ")
         at = f", post {outcome['post']}" if outcome["post"] is not None else ""
         items.append(f"day {status['day']} is decided: {who} ({outcome['reason'].replace('_', ' ')}{at})")
@@ -145,7 +154,8 @@ def format_status_text(status: dict[str, Any]) -> str:
     deleted = f" (+{status['deleted_posts']} deleted)" if status["deleted_posts"] else ""
     lines.append(f"  posts: {status['posts']}{deleted}")
     if status["notes"]:  # kept for the record: nothing to do
-        lines.append(f"  notes: {len(status['notes'])}, nothing to do (votal status --format json lists them)")
+        noted = len(status["notes"])
+        lines.append(f"  notes: {noted}, nothing to do (votal status --format json lists them)")
     if status["alerts"]:
         latest = status["alerts"][0]
         earlier = f" (+{len(status['alerts']) - 1} earlier)" if len(status["alerts"]) > 1 else ""
