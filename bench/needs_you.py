@@ -1,10 +1,11 @@
-"""Quiet on a clean game (issue 33): what a game file Votal wrote itself makes Votal ask of the moderator.
+"""Quiet on a clean game (issue 33): what a file Votal wrote itself makes it ask the moderator.
 
-Each finished corpus game is served on loopback; ``votal new`` + ``votal update`` write its file (the library
-calls of bench/gamestate.py's ``--in-process``), then ``votal count --day N --format json`` runs through the
-real CLI (click, in this process) for each scorable day. A day decided right "asks the moderator to look"
-when its count carries a doubt or a warning (notes do not ask); each is tallied by kind, by half (A: even
-game numbers, B: odd).
+Each finished corpus game is served on loopback; ``votal new`` + ``votal update`` write its file
+(the library calls of bench/gamestate.py's ``--in-process``), then ``votal count --day N --format
+json`` runs through the real CLI (click, in this process) for each scorable day. A day decided right
+"asks the moderator to look" when its count carries a doubt or a warning (notes do not ask), as
+"needs you" would show it while that day is the current one; each is tallied by kind. Halves as
+bench/accuracy.py splits them (A: even game numbers, B: odd).
 
     python bench/needs_you.py --sets mafiascum-more --half A --limit 20
     python bench/needs_you.py --sets mafiascum-calib --half B --examples 3
@@ -41,11 +42,13 @@ def count_json(path: str, db: str, day: int) -> dict | None:
 
     from assistant.cli.main import main
 
-    done = CliRunner().invoke(main, ["count", path, "--db", db, "--day", str(day), "--format", "json"])
+    args = ["count", path, "--db", db, "--day", str(day), "--format", "json"]
+    done = CliRunner().invoke(main, args)
     return json.loads(done.stdout) if done.exit_code == 0 else None
 
 
-def decided_right(day: corpus.ExpectedDay, counted: dict, seats: dict[str, list[str]], game) -> bool:
+def decided_right(day: corpus.ExpectedDay, counted: dict, seats: dict[str, list[str]],
+                  game: corpus.CorpusGame) -> bool:
     """The day's outcome is the archive's (gamestate.score_file's rule)."""
     outcome = counted.get("outcome") or {}
     got = outcome.get("target") if outcome.get("kind") == "elimination" else None
@@ -57,16 +60,19 @@ def decided_right(day: corpus.ExpectedDay, counted: dict, seats: dict[str, list[
 
 
 def asks(counted: dict) -> list[tuple[str, str]]:
-    """(kind, words) of each finding that asks the moderator to look: doubts and warnings, never notes."""
-    found = [(f"doubt:{d['kind']}", d["why"]) for d in counted.get("doubts", []) if d["kind"] != "note"]
+    """(kind, words) of each finding that asks the moderator to look: doubts and warnings."""
+    # before issue 33 the doubts held the notes too
+    doubts = [d for d in counted.get("doubts", []) if d["kind"] != "note"]
+    found = [(f"doubt:{d['kind']}", d["why"]) for d in doubts]
     found += [(f"warning:{w['kind']}", w["message"]) for w in counted.get("warnings", [])]
     return found
 
 
 def readable_games(name: str) -> list[corpus.CorpusGame]:
-    """The set's games whose posts load (one calib thread has a broken line); the calib archive's one "shot
-    day 1" (a day kill) read as killed, which the test loader does not know."""
-    corpus._FATE = re.compile(corpus._FATE.pattern.replace("survived", "survived|shot"), re.IGNORECASE)
+    """The set's games whose posts load (one calib thread has a broken line); the calib archive's
+    one "shot day 1" (a day kill) read as killed, which the test loader does not know."""
+    fates = corpus._FATE.pattern.replace("survived", "survived|shot")
+    corpus._FATE = re.compile(fates, re.IGNORECASE)
     games = []
     for game in corpus.load_games(SETS[name]):
         try:
@@ -110,17 +116,23 @@ def measure(name: str, half: str | None, limit: int | None, games_wanted: set[st
                 asked += bool(found)
                 for kind, words in dict(found).items():
                     kinds[kind] += 1
-                    examples.setdefault(kind, []).append(f"game {game.number} day {day.day}: {words}")
-    return {"right": right, "asked": asked, "kinds": kinds, "examples": examples, "failures": score.failures}
+                    said = f"game {game.number} day {day.day}: {words}"
+                    examples.setdefault(kind, []).append(said)
+    return {"right": right, "asked": asked, "kinds": kinds, "examples": examples,
+            "failures": score.failures}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sets", nargs="+", default=["mafiascum-more"], choices=list(SETS))
-    parser.add_argument("--half", choices=("A", "B"), help="only games of this half (A: even numbers)")
-    parser.add_argument("--limit", type=int, help="only the first N games (of the half) of each set")
-    parser.add_argument("--games", nargs="+", default=(), help="only these games (number or thread id)")
-    parser.add_argument("--examples", type=int, default=0, help="print up to N examples of each kind")
+    parser.add_argument("--half", choices=("A", "B"),
+                        help="only games of this half (A: even numbers)")
+    parser.add_argument("--limit", type=int,
+                        help="only the first N games (of the half) of each set")
+    parser.add_argument("--games", nargs="+", default=(),
+                        help="only these games (number or thread id)")
+    parser.add_argument("--examples", type=int, default=0,
+                        help="print up to N examples of each kind")
     args = parser.parse_args(argv)
     for name in args.sets:
         result = measure(name, args.half, args.limit, set(args.games))
