@@ -91,7 +91,7 @@ def measure(name: str, half: str | None, limit: int | None, games_wanted: set[st
     games = games[:limit]
     forum = Forum({g.thread_id: thread_posts(g) for g in games})
     runner, score = InProcess(), Score()
-    right = asked = 0
+    right = asked = wrong = wrong_asked = 0
     kinds: Counter[str] = Counter()
     examples: dict[str, list[str]] = {}
     with LoopbackServer(forum.respond) as server, tempfile.TemporaryDirectory() as tmp:
@@ -109,16 +109,21 @@ def measure(name: str, half: str | None, limit: int | None, games_wanted: set[st
                      for p in written.get("players", [])}
             for day in corpus.expected_days(game):
                 counted = count_json(path, db, day.day)
-                if counted is None or not decided_right(day, counted, seats, game):
+                if counted is None:
+                    continue
+                found = asks(counted)
+                if not decided_right(day, counted, seats, game):
+                    wrong += 1
+                    wrong_asked += bool(found)  # a wrong day should ask
                     continue
                 right += 1
-                found = asks(counted)
                 asked += bool(found)
                 for kind, words in dict(found).items():
                     kinds[kind] += 1
                     said = f"game {game.number} day {day.day}: {words}"
                     examples.setdefault(kind, []).append(said)
-    return {"right": right, "asked": asked, "kinds": kinds, "examples": examples,
+    return {"right": right, "asked": asked, "wrong": wrong, "wrong_asked": wrong_asked,
+            "kinds": kinds, "examples": examples,
             "failures": score.failures}
 
 
@@ -138,7 +143,8 @@ def main(argv: list[str] | None = None) -> int:
         result = measure(name, args.half, args.limit, set(args.games))
         share = f"{100 * result['asked'] / result['right']:.1f}%" if result["right"] else "-"
         print(f"{name} (half {args.half or 'A+B'}): right days asking the moderator to look: "
-              f"{result['asked']}/{result['right']} ({share})")
+              f"{result['asked']}/{result['right']} ({share}); wrong days asking: "
+              f"{result['wrong_asked']}/{result['wrong']}")
         for kind, n in result["kinds"].most_common():
             print(f"  {kind}: {n}")
             for line in result["examples"][kind][:args.examples]:
