@@ -92,6 +92,7 @@ def measure(name: str, half: str | None, limit: int | None, games_wanted: set[st
     forum = Forum({g.thread_id: thread_posts(g) for g in games})
     runner, score = InProcess(), Score()
     right = asked = wrong = wrong_asked = 0
+    silent: list[str] = []  # wrong days that ask nothing
     kinds: Counter[str] = Counter()
     examples: dict[str, list[str]] = {}
     with LoopbackServer(forum.respond) as server, tempfile.TemporaryDirectory() as tmp:
@@ -115,6 +116,11 @@ def measure(name: str, half: str | None, limit: int | None, games_wanted: set[st
                 if not decided_right(day, counted, seats, game):
                     wrong += 1
                     wrong_asked += bool(found)  # a wrong day should ask
+                    if not found:
+                        got = counted.get("outcome") or {}
+                        silent.append(f"game {game.number} day {day.day}: got {got.get('kind')} "
+                                      f"{got.get('target') or ''} at post {got.get('post')}, "
+                                      f"expected {day.eliminated or 'no lynch'}")
                     continue
                 right += 1
                 asked += bool(found)
@@ -123,7 +129,7 @@ def measure(name: str, half: str | None, limit: int | None, games_wanted: set[st
                     said = f"game {game.number} day {day.day}: {words}"
                     examples.setdefault(kind, []).append(said)
     return {"right": right, "asked": asked, "wrong": wrong, "wrong_asked": wrong_asked,
-            "kinds": kinds, "examples": examples,
+            "kinds": kinds, "examples": examples, "silent": silent,
             "failures": score.failures}
 
 
@@ -149,6 +155,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {kind}: {n}")
             for line in result["examples"][kind][:args.examples]:
                 print(f"      {line[:300]}")
+        for line in result["silent"][:args.examples]:
+            print(f"  WRONG, SILENT {line}")
         for failure in result["failures"]:
             print(f"  FAILED {failure}")
     return 0
