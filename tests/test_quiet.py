@@ -22,7 +22,8 @@ DAY_ONE = [*((name, "<b>vote: Birch</b>") for name in BIRCH_VOTERS),
            ("Hazel", "wait, is that a hammer?"), ("Ivy", "it is"),
            ("Host", "Birch was lynched! Birch was a Vanilla Townie.<br>Night 1 begins."),
            ("Host", "Cedar was found dead. Cedar was a Cop.<br>Day 2 begins now.")]
-DAY_TWO_OPEN = [("Alder", FIR), ("Damson", "hmm, Fir has been quiet")]
+# a vote for a dead player that changes nothing: a note
+DAY_TWO_OPEN = [("Alder", FIR), ("Damson", "<b>vote: Birch</b> (forgot he flipped)")]
 # Hazel hammers Fir (5 of 8); Juniper, who had not seen it, votes after: a late vote changes nothing
 DAY_TWO_HAMMER = [*((name, FIR) for name in ("Damson", "Elm", "Gorse", "Hazel")),
                   ("Juniper", "<b>vote: Alder</b>")]
@@ -117,8 +118,9 @@ def test_a_clean_game_kept_by_votal_asks_the_moderator_for_nothing_but_its_decis
             assert counted["outcome"]["target"] == ("Birch" if day == 1 else "Fir")
         # what the day's count keeps for the record, and only that day's
         assert [n["kind"] for n in game.count(1)["notes"]] == ["end_post_after_hammer"]
-        noted = {n["kind"] for n in game.count(2)["notes"]}
-        assert noted == {"end_post_after_hammer", "vote_between_days"}
+        notes = game.count(2)["notes"]
+        assert {n["kind"] for n in notes} == {"note", "end_post_after_hammer", "vote_between_days"}
+        assert any("target is dead" in n["why"] for n in notes if n["kind"] == "note")
         assert "Juniper" in game.cli("count", "--day", "2")  # shown in the text as a note...
         assert "warning" not in game.cli("count", "--day", "2")
     kinds = {a["kind"] for a in game.alerts()}
