@@ -115,9 +115,9 @@ def test_errors_are_one_line_without_traceback(tmp_path):
     result = CliRunner().invoke(main, ["count", str(bad), "--db", str(tmp_path / "v.db")])
     assert result.exit_code == 2
     assert result.output.strip().splitlines() == [
-        f"Error: {bad}:4: playrs: unknown key (known keys: alerts, corrections, days, deaths, events, fetch, forum, "
-        "house, lynches_per_day, moderators, players, private, resets, ruleset, start, survivals, templates, thread, "
-        "timezone, title)"
+        f"Error: {bad}:4: playrs: unknown key (known keys: alerts, checks, corrections, days, deaths, "
+        "events, fetch, forum, house, lynches_per_day, moderators, players, private, resets, ruleset, "
+        "start, survivals, templates, thread, timezone, title)"
     ]
 
 

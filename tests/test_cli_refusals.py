@@ -106,18 +106,22 @@ def test_game_file_doubts_are_warnings_beside_the_count(demo, tmp_path):
     data = json.loads(invoke("count", game, "--db", db, "--day", "2", "--at-time", DAY2_EVENING,
                              "--format", "json").output)
     kinds = [(w["kind"], w["post"]) for w in data["warnings"]]
-    assert kinds == [("day_gap", 25), ("day_beyond_thread", 80), ("vote_between_days", 26)]
-    assert "posts 25-29 lie between day 1 (ends at post 24) and day 2" in data["warnings"][0]["message"]
+    # four players voting in the gap, as if day 2 had begun: a warning; the gap (a night) is a note
+    assert kinds == [("day_beyond_thread", 80), ("vote_between_days", 26)]
+    assert "4 players voted so" in data["warnings"][1]["message"]
+    (gap,) = [n for n in data["notes"] if n["kind"] == "day_gap"]
+    assert "posts 25-29 lie between day 1 (ends at post 24) and day 2" in gap["why"]
     assert "problems" in data
     text = invoke("count", game, "--db", db, "--day", "2", "--at-time", DAY2_EVENING).output
     assert "  warning: day 3 starts at post 80, beyond the last stored post (33)" in text
     status = json.loads(invoke("status", game, "--db", db, "--format", "json").output)[0]
-    assert [w[:22] for w in status["warnings"]] == [
-        "posts 25-29 lie betwee", "day 3 starts at post 8", "posts 26, 27, 28, 29: "
-    ]
+    shown = [w[:22] for w in status["warnings"]]
+    assert shown == ["day 3 starts at post 8", "posts 26, 27, 28, 29: "]
+    assert any(n.startswith("posts 25-29 lie between") for n in status["notes"])
     bbcode = CliRunner().invoke(main, ["count", str(game), "--db", str(db), "--day", "2",
                                                        "--at-time", DAY2_EVENING, "--format", "bbcode"])
-    assert "warning: posts 25-29" in bbcode.stderr and "warning" not in bbcode.stdout
+    assert "warning: posts 26, 27" in bbcode.stderr and "warning" not in bbcode.stdout
+    assert "posts 25-29" not in bbcode.stderr  # a note asks for nothing
 
 
 @pytest.mark.parametrize("kind", ["day-end", "judge"])
@@ -214,7 +218,10 @@ def test_a_computed_lynch_without_its_death_entry_is_a_warning_naming_the_entry(
         "day 1: Votal counts Dorian Gray eliminated at post 24, but [[deaths]] has no entry for it, so day 2 still "
         'counts Dorian Gray alive (and its majority may be wrong): add [[deaths]] player = "Dorian Gray", '
         'phase = "day 1"; or, if the moderator did not count that lynch (a hammer after the deadline, a vote '
-        "refused), correct the votes (`votal audit --day 1`)"
+        "refused), correct the votes (`votal audit --day 1`); or, if it is right as it is, "
+        "accept it: "
+        # its id names the lynch's day, whichever day shows it
+        '[checks] accepted = ["missing_death:day1:post24"]'
     )
     assert "missing_death" not in warnings_of(*synced[1:], 2)  # the demo records the death
 

@@ -56,6 +56,7 @@ def test_status_of_a_synced_game(monkeypatch) -> None:
         "leader": {"target": "Birch", "votes": 2},
         "majority": 3,
         "outcome": None,
+        "day_closed": False,  # the game file records no end of the day
         "deadline": "2026-03-03T22:00:00+00:00",
         "deadline_in_seconds": 34 * 3600,
         "problems": ["last sync failed: " + status["problems"][0].removeprefix("last sync failed: ")],
@@ -78,6 +79,7 @@ def test_status_of_a_synced_game(monkeypatch) -> None:
         f"  last sync: {NOW.isoformat()} (failed; last good: {(NOW - timedelta(minutes=5)).isoformat()})",
         "  last 24 h: 2 syncs, 4 requests",
         "  posts: 29",
+        "  notes: 1, nothing to do (votal status --format json lists them)",  # the vote not counted
     ]
 
 

@@ -419,9 +419,7 @@ def count(
     now = moment if at_post is None and at_time is None else None  # a count of now shares its replay
     warnings = game_warnings(game, db, days=[v.day for v in votals], stored=stored, now=now)
     if fmt == "json":
-        data = [  # the moderator's own view: real reasons and private notes
-            {**v.to_json(private=True), "warnings": [w.to_json() for w in for_day(warnings, v.day)]} for v in votals
-        ]
+        data = [count_json(v, for_day(warnings, v.day)) for v in votals]
         print_json(data if all_days else data[0])
     elif fmt == "bbcode":
         from assistant.output.drafts import render_votal_draft
@@ -434,6 +432,17 @@ def count(
         from assistant.counting.count import format_votal_text
 
         print_text("\n\n".join(format_votal_text(game, v, for_day(warnings, v.day)) for v in votals))
+
+
+def count_json(votal, warnings) -> dict:
+    """One day's count as `votal count --format json` gives it: the moderator's own view (real
+    reasons and private notes), its warnings, the game file's notes among its notes (docs/json)."""
+    from assistant.counting.checks import notes_only, warnings_only
+
+    data = votal.to_json(private=True)
+    data["notes"] = [*data["notes"], *(w.to_note_json() for w in notes_only(warnings))]
+    data["warnings"] = [w.to_json() for w in warnings_only(warnings)]
+    return data
 
 
 @main.command(cls=GameFirst)

@@ -200,7 +200,8 @@ def load_stored(game_file: str, db_file: str | None):
 def warn(warnings) -> None:
     """Warnings for the moderator on stderr, beside output meant to be pasted (BBCode, drafts, exports)."""
     for warning in warnings:
-        print_text(f"warning: {warning.message}", err=True)
+        if not warning.note:  # a note asks for nothing: in the count's JSON only
+            print_text(f"warning: {warning.message}", err=True)
 
 
 def warn_doubts(votals) -> None:

@@ -7,7 +7,9 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from assistant.counting.checks import GameWarning, check_corrections, check_days, check_outcomes
+from assistant.counting.checks import (
+    GameWarning, answered, check_corrections, check_days, check_outcomes,
+)
 from assistant.counting.clock import Timeline, phase_at
 from assistant.counting.doubts import doubts_only, find_doubts
 from assistant.counting.takeovers import (
@@ -154,6 +156,8 @@ def game_warnings(
 ) -> list[GameWarning]:
     """What the moderator should double-check about this game file against the stored thread, and about the
     bounds Votal assumed for any of ``days`` (the days being shown) that the game file does not declare.
+    The game's own findings and those of ``days``, warnings and notes (``GameWarning.severity``),
+    as the game file's ``[checks] accepted`` answers them.
     ``stored``: the thread already read by this command (else it is read here). ``now``: the moment a count
     of the current state is as of; the days are replayed whole as of it (the count's own replay, when it
     was made from ``stored``), else with every stored post."""
@@ -201,7 +205,9 @@ def game_warnings(
                 post=first,
             )
         )
-    return warnings
+    # each day's own findings
+    shown = [w for w in warnings if not days or w.day is None or w.day in days]
+    return answered(shown, game.accepted)
 
 
 def _takeover_warnings(game: Game, stored: StoredGame, days: Sequence[int]) -> list[GameWarning]:
@@ -234,7 +240,8 @@ def _outcome_warnings(game: Game, stored: StoredGame, day: int, now: datetime | 
     game, stored, _ = stored.holding(game, at_post=None)  # the seats as the count counts them
     replay = stored.replay(game, at_post=None, at_time=now)
     votals = [replay.day(d).votal for d in known]
-    return check_outcomes(game, votals, counted_day=day, authors={p.number: p.author for p in stored.posts})
+    authors = {p.number: p.author for p in stored.posts}
+    return check_outcomes(game, votals, counted_day=day, authors=authors, counts=stored.counts)
 
 
 def as_of(
@@ -391,7 +398,7 @@ def format_votal_text(game: Game, votal: Votal, warnings: Sequence[GameWarning] 
         lines.append(f"  note on {flag.seat}: {flag.reason}")
     lines.extend(f"  {line}" for line in describe_checks(votal.count_checks))
     for warning in warnings:
-        lines.append(f"  warning: {warning.message}")
+        lines.append(f"  {'note' if warning.note else 'warning'}: {warning.message}")
     for note in votal.private_notes:
         lines.append(f"  private (moderator only): {note}")
     return "\n".join(lines)

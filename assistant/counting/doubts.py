@@ -33,17 +33,28 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from assistant.counting.living import alive_seats
 from assistant.counting.votes import show_votes
 from assistant.gamefile.outcome import Kind, Reason, WhyNot
 
-POSSIBLE_HAMMER = "possible_hammer"
-DOUBTFUL_DECISION = "doubtful_decision"
-MODERATOR_DISAGREES = "moderator_disagrees"
-UNEXPLAINED_ENDING = "unexplained_ending"
-NOTE = "note"
+class DoubtKind(StrEnum):
+    """What a finding about a count is: a doubt of one of four kinds, or a note."""
+
+    POSSIBLE_HAMMER = "possible_hammer"
+    DOUBTFUL_DECISION = "doubtful_decision"
+    MODERATOR_DISAGREES = "moderator_disagrees"
+    UNEXPLAINED_ENDING = "unexplained_ending"
+    NOTE = "note"
+
+
+POSSIBLE_HAMMER = DoubtKind.POSSIBLE_HAMMER
+DOUBTFUL_DECISION = DoubtKind.DOUBTFUL_DECISION
+MODERATOR_DISAGREES = DoubtKind.MODERATOR_DISAGREES
+UNEXPLAINED_ENDING = DoubtKind.UNEXPLAINED_ENDING
+NOTE = DoubtKind.NOTE
 KINDS = (POSSIBLE_HAMMER, DOUBTFUL_DECISION, MODERATOR_DISAGREES, UNEXPLAINED_ENDING)
 
 # Refusals that are no reading of the vote at all: the moderator's own post, a post after the day was over.
@@ -64,16 +75,16 @@ class Doubt:
     """One doubt (or note) about a day's count, at the post that causes it."""
 
     post: int | None
-    kind: str
+    kind: DoubtKind
     target: str | None  # the seat it concerns, None for no lynch or when unknown
     why: str
 
     def to_json(self) -> dict[str, Any]:
-        return {"post": self.post, "kind": self.kind, "target": self.target, "why": self.why}
+        return {"post": self.post, "kind": str(self.kind), "target": self.target, "why": self.why}
 
     @property
     def note(self) -> bool:
-        return self.kind == NOTE
+        return self.kind == DoubtKind.NOTE
 
     def describe(self) -> str:
         where = f"post {self.post}: " if self.post is not None else ""
@@ -103,6 +114,11 @@ def find_doubts(votal: Any, game: Any, ruleset: Any,
 def doubts_only(found: Iterable[Doubt]) -> list[Doubt]:
     """The doubts among ``found``: what may change the outcome (notes left out)."""
     return [d for d in found if not d.note]
+
+
+def notes_only(found: Iterable[Doubt]) -> list[Doubt]:
+    """The notes among ``found``: kept for the record, never asking the moderator for anything."""
+    return [d for d in found if d.note]
 
 
 # -- possible hammers ----------------------------------------------------------------------------------------

@@ -38,6 +38,10 @@ read)::
                            [majority] no_elimination_below); null without a threshold or a no-elimination vote
     flags          list    {"seat", "reason"}: e.g. missed two days of voting (removal), under a post minimum
 
+With ``private`` (the moderator's ``count --format json``) two lists follow: ``doubts`` (what may
+change the outcome: {"post", "kind", "target", "why"}) and ``notes`` (the same shape, kind "note":
+what changes nothing).
+
 Seats are named by their first ``name`` in the game file. Private facts of the game file (the Judge, lovers,
 a sequestered player...) change outcomes but never appear in any of these fields; ``to_json(private=True)``
 (the moderator's ``count`` and ``audit``) adds the real reasons and notes.
@@ -165,8 +169,13 @@ class Votal:
     doubts: tuple[Any, ...] = field(default=(), repr=False, compare=False)
 
     def to_json(self, *, private: bool = False) -> dict[str, Any]:
-        """The votal as JSON; ``private`` (the moderator's own count and audit) adds the real reasons and notes."""
-        return to_json(self, private=private)
+        """The votal as JSON; ``private`` (the moderator's count and audit) adds the real reasons
+        and notes, the doubts under ``doubts``, what changes nothing under ``notes`` (docs/json)."""
+        data = to_json(self, private=private)
+        if private:
+            data["doubts"] = [d.to_json() for d in self.doubts if not d.note]
+            data["notes"] = [d.to_json() for d in self.doubts if d.note]
+        return data
 
 
 def to_json(value: Any, *, private: bool = False) -> Any:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from assistant.errors import GameFileError, VotalError
+from assistant.gamefile.findings import id_problem
 from assistant.gamefile.rules import find_ruleset
 from assistant.gamefile.weburl import url_problem
 from assistant.gamefile.zones import UnknownZone, zone_named
@@ -58,7 +59,9 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
         "private": ("table", False),
         "lynches_per_day": ("int", False),
         "house": ("table", False),
+        "checks": ("table", False),
     },
+    "checks": {"accepted": ("str[]", False)},
     "house": {name: ("bool", False) for name in (
         "self_hammer_ignored", "broken_tags_void", "old_account_names_refused", "replacement_starts_unvoted",
         "votes_on_own_line", "deadline_plurality")},
@@ -328,6 +331,7 @@ class Game:
     private: Private = field(default_factory=Private)
     lynches_per_day: int = 1  # the day goes on after a lynch until this many
     house: House = field(default_factory=lambda: House())
+    accepted: frozenset[str] = frozenset()  # [checks] accepted: ids of warnings answered
 
     @property
     def key(self) -> str:
@@ -676,7 +680,18 @@ def _build(raw: dict, path: Path, checker: _Checker, players_required: bool) -> 
         private=private,
         lynches_per_day=_lynches_per_day(raw, checker),
         house=House(**raw.get("house", {})),
+        accepted=_accepted(raw.get("checks", {}), checker),
     )
+
+
+def _accepted(checks: dict, checker: _Checker) -> frozenset[str]:
+    """``[checks] accepted``: each the id of a warning that can be accepted (gamefile.findings)."""
+    accepted = checks.get("accepted", [])
+    for text in accepted:
+        problem = id_problem(text)
+        if problem is not None:
+            raise checker.fail("checks", None, "accepted", problem)
+    return frozenset(accepted)
 
 
 def _lynches_per_day(raw: dict, checker) -> int:

@@ -69,6 +69,8 @@ def detect_alerts(
     can name a hammer or a deadline outcome that the whole thread contradicts."""
     alerts: list[Alert] = []
     for warning in warnings:
+        if warning.note:
+            continue  # changes nothing: never an alert
         # keyed by what it is about, not its words: "beyond the last stored post (33)" must not alert anew at 34
         key = f"warning:{warning.kind}:{warning.day}:{warning.post}"
         alerts.append(Alert("warning", key, f"Check the game file: {warning.message}"))

@@ -40,21 +40,25 @@ def collect_status(
             votal = count_current_day(game, db, now, stored=stored)
     except VotalError as exc:
         problems.append(f"cannot count: {exc}")
-    warnings = []
+    warnings, noted = [], []
     if totals["stored"]:
         from assistant.counting.count import game_warnings
 
         days = [votal.day] if votal is not None else []
-        warnings = [w.message for w in game_warnings(game, db, days=days, stored=stored, now=now)]
+        found = game_warnings(game, db, days=days, stored=stored, now=now)
+        warnings = [w.message for w in found if not w.note]
+        noted = [w.message for w in found if w.note]
     if last and last["error"] and votal is not None:
         # the same rule as `votal run`'s alerts: a failed sync may have stored only part of the thread
         warnings.append("the last sync failed part-way: the day below is counted from the posts stored so far")
     # votes not counted: each one that could change the outcome is a doubt; the rest are notes (JSON only)
     doubts = [d for d in votal.doubts if not d.note] if votal is not None else []
     notes = [f"post {p.post}: {p.voter}'s {p.text!r} not counted: {p.reason}" for p in votal.problems] if votal else []
+    notes += noted
     unsent = [a for a in store.load_alerts(db, game.key, limit=50) if a["sent"] is None and a["send_error"]]
     if unsent:
         problems.append(f"{len(unsent)} alert(s) could not be sent to the webhook ({unsent[0]['send_error']})")
+    last_post = store.last_post_number(db, game.key)
     leader = votal.wagons[0] if votal is not None and votal.wagons else None
     deadline = votal.deadline if votal is not None else None
     return {
@@ -74,6 +78,7 @@ def collect_status(
         "leader": {"target": leader.target, "votes": show_votes(leader.votes)} if leader else None,
         "majority": votal.majority if votal is not None else None,
         "outcome": votal.outcome.to_json() if votal is not None and votal.outcome else None,
+        "day_closed": votal is not None and _closed(game, votal.day, last_post),
         "deadline": deadline.isoformat() if deadline else None,
         "deadline_in_seconds": round((deadline - now).total_seconds()) if deadline else None,
         "problems": problems,
@@ -87,6 +92,13 @@ def collect_status(
     }
 
 
+def _closed(game: Game, day: int, last_post: int | None) -> bool:
+    """Whether the game file records the day's end at a stored post: the moderator has closed it."""
+    declared = game.day(day)
+    ended = declared.end_post if declared is not None else None
+    return ended is not None and last_post is not None and ended <= last_post
+
+
 SHOWN = 5  # things needing the moderator listed in full; the rest are counted (all of them are in the JSON)
 
 
@@ -97,7 +109,7 @@ def needs_moderator(status: dict[str, Any]) -> list[str]:
     the JSON only."""
     items = [p for p in status["problems"] if p.startswith(("last sync failed", "cannot count"))]
     outcome = status["outcome"]
-    if outcome:
+    if outcome and not status.get("day_closed"):  # a day the file records as ended was announced
         who = outcome["target"] or outcome["kind"].replace("_", " ")
         at = f", post {outcome['post']}" if outcome["post"] is not None else ""
         items.append(f"day {status['day']} is decided: {who} ({outcome['reason'].replace('_', ' ')}{at})")
@@ -141,6 +153,9 @@ def format_status_text(status: dict[str, Any]) -> str:
         lines.append(f"  last 24 h: {status['syncs_24h']} syncs, {status['requests_24h']} requests{faults}")
     deleted = f" (+{status['deleted_posts']} deleted)" if status["deleted_posts"] else ""
     lines.append(f"  posts: {status['posts']}{deleted}")
+    if status["notes"]:  # kept for the record: nothing to do
+        noted = len(status["notes"])
+        lines.append(f"  notes: {noted}, nothing to do (votal status --format json lists them)")
     if status["alerts"]:
         latest = status["alerts"][0]
         earlier = f" (+{len(status['alerts']) - 1} earlier)" if len(status["alerts"]) > 1 else ""
