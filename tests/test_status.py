@@ -43,6 +43,7 @@ def test_status_of_a_synced_game(monkeypatch) -> None:
         "game": "Loopback Game",
         "file": "games/loop.toml",
         "thread": game.thread,
+        "timezone": "UTC",
         "last_sync": NOW.isoformat(),
         "last_sync_ok": (NOW - timedelta(minutes=5)).isoformat(),
         "last_sync_requests": 1,
@@ -75,8 +76,8 @@ def test_status_of_a_synced_game(monkeypatch) -> None:
         f"    {failed}",
         "    warning: the last sync failed part-way: the day below is counted from the posts stored so far",
         "  day 1: Birch 2/3",
-        "  deadline: 2026-03-03T22:00:00+00:00 (in 34 h 00 min)",
-        f"  last sync: {NOW.isoformat()} (failed; last good: {(NOW - timedelta(minutes=5)).isoformat()})",
+        "  deadline: 2026-03-03 22:00 UTC (in 34 h 00 min)",  # in the game's zone, named; JSON keeps ISO UTC
+        f"  last sync: {NOW:%Y-%m-%d %H:%M} UTC (failed; last good: {NOW - timedelta(minutes=5):%Y-%m-%d %H:%M} UTC)",
         "  last 24 h: 2 syncs, 4 requests",
         "  posts: 29",
         "  notes: 1, nothing to do (votal status --format json lists them)",  # the vote not counted
@@ -100,7 +101,7 @@ def test_alerts_show_in_status() -> None:
     assert status["alerts"] == [
         {"kind": "deadline_near", "message": "Day 1 ends in 40 min.", "created": NOW.isoformat(), "sent": None}
     ]
-    assert format_status_text(status).splitlines()[-1] == "  last alert (2026-03-02 12:00): Day 1 ends in 40 min."
+    assert format_status_text(status).splitlines()[-1] == "  last alert (2026-03-02 12:00 UTC): Day 1 ends in 40 min."
 
 
 def test_status_says_the_hammer_was_read_with_doubt_right_under_the_decided_day() -> None:
@@ -138,3 +139,17 @@ def test_status_lists_what_needs_the_moderator_first_and_folds_the_rest() -> Non
         "    ... and 4 more (votal status --format json)",
     ]
     assert lines[8] == "  day 2: Birch 3/3"
+
+
+def test_status_text_shows_times_in_the_games_zone_named_and_json_keeps_utc():
+    status = {
+        "game": "Zoned", "timezone": "America/New_York", "day": None, "deadline": "2026-03-03T22:00:00+00:00",
+        "deadline_in_seconds": 3600, "last_sync": "2026-03-02T12:00:00+00:00",
+        "last_sync_ok": "2026-03-02T12:00:00+00:00", "syncs_24h": 1, "requests_24h": 1, "faults_24h": 0,
+        "posts": 3, "deleted_posts": 0, "notes": [], "alerts": [], "problems": [], "doubts": [],
+        "warnings": [], "outcome": None, "day_closed": False,
+    }
+    text = format_status_text(status)
+    assert "deadline: 2026-03-03 17:00 EST (in 1 h 00 min)" in text
+    assert "last sync: 2026-03-02 07:00 EST" in text
+    assert "last 24 h: 1 sync, 1 request" in text  # the nouns agree with their numbers

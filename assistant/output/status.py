@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from assistant.counting.votal import Votal
@@ -11,6 +11,7 @@ from assistant.counting.votes import show_votes
 from assistant.errors import VotalError
 from assistant.forum import store
 from assistant.gamefile.game import Game
+from assistant.gamefile.zones import zone_named
 
 CountHook = Callable[[Game, store.Store, datetime], "Votal | None"]
 
@@ -65,6 +66,7 @@ def collect_status(
         "game": game.title,
         "file": str(game.path),
         "thread": game.thread,
+        "timezone": game.timezone or "UTC",  # the game's zone, as the file names it: text shows times in it
         "last_sync": last["finished"] if last else None,
         "last_sync_ok": last_ok["finished"] if last_ok else None,
         "last_sync_requests": last["requests"] if last else None,
@@ -140,17 +142,21 @@ def format_status_text(status: dict[str, Any]) -> str:
         of = f"/{status['majority']}" if status["majority"] is not None else " (most votes)"
         lead = f"{leader['target']} {leader['votes']}{of}" if leader else "no votes"
         lines.append(f"  day {status['day']}: {lead}")
+    zone = status.get("timezone") or "UTC"
     if status["deadline"]:
-        lines.append(f"  deadline: {status['deadline']} ({_left(status['deadline_in_seconds'])})")
+        deadline = _local(status["deadline"], zone)
+        lines.append(f"  deadline: {deadline} ({_left(status['deadline_in_seconds'])})")
     if status["last_sync"] is None:
         lines.append("  never synced (run: votal sync GAME_FILE)")
     else:
-        ok = "" if status["last_sync"] == status["last_sync_ok"] else f" (failed; last good: {status['last_sync_ok']})"
-        lines.append(f"  last sync: {status['last_sync']}{ok}")
+        good = status["last_sync_ok"]
+        ok = "" if status["last_sync"] == good else f" (failed; last good: {_local(good, zone)})"
+        lines.append(f"  last sync: {_local(status['last_sync'], zone)}{ok}")
     if status["syncs_24h"]:
         count = status["faults_24h"]
         faults = f"; {count} failed answer{'s' if count != 1 else ''} retried" if count else ""
-        lines.append(f"  last 24 h: {status['syncs_24h']} syncs, {status['requests_24h']} requests{faults}")
+        syncs, requests = _counted(status["syncs_24h"], "sync"), _counted(status["requests_24h"], "request")
+        lines.append(f"  last 24 h: {syncs}, {requests}{faults}")
     deleted = f" (+{status['deleted_posts']} deleted)" if status["deleted_posts"] else ""
     lines.append(f"  posts: {status['posts']}{deleted}")
     if status["notes"]:  # kept for the record: nothing to do
@@ -159,8 +165,22 @@ def format_status_text(status: dict[str, Any]) -> str:
     if status["alerts"]:
         latest = status["alerts"][0]
         earlier = f" (+{len(status['alerts']) - 1} earlier)" if len(status["alerts"]) > 1 else ""
-        lines.append(f"  last alert ({latest['created'][:16].replace('T', ' ')}): {latest['message']}{earlier}")
+        lines.append(f"  last alert ({_local(latest['created'], zone)}): {latest['message']}{earlier}")
     return "\n".join(lines)
+
+
+def _local(iso: str | None, zone: str) -> str:
+    """A stored UTC time as the moderator reads it: in the game's zone, the zone named (JSON keeps UTC)."""
+    if not iso:
+        return "never"
+    moment = datetime.fromisoformat(iso)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return f"{moment.astimezone(zone_named(zone)):%Y-%m-%d %H:%M %Z}"
+
+
+def _counted(number: int, noun: str) -> str:
+    return f"{number} {noun if number == 1 else noun + 's'}"
 
 
 def _left(seconds: int) -> str:
