@@ -761,7 +761,8 @@ def _describe(run: GameRun, *, once: bool = False) -> str:
     if r.faults:
         requests += f"; {len(r.faults)} failed and retried: {', '.join(sorted(set(_fault_kind(f) for f in r.faults)))}"
     if not r.changed:
-        return f"{run.game}: nothing new ({requests})"
+        written = "; page and draft brought up to date" if run.regenerated else ""
+        return f"{run.game}: nothing new ({requests}){written}"
     parts = [f"{r.new_posts} new"]
     if r.changed_posts:
         parts.append(f"{r.changed_posts} edited")
