@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
-from loopback_forum import Forum, Switchboard, game_text
+from loopback_forum import Forum, game_text
 
 from assistant.cli.main import main
 from assistant.gamefile.game import load_game
@@ -34,13 +34,6 @@ THREAD = [
     post(8, "Host", "Fir replaces Elm."),
     post(9, "Fir", "hi all"),
 ]
-
-
-@pytest.fixture(scope="module")
-def board():
-    switchboard = Switchboard()
-    with switchboard.server:
-        yield switchboard
 
 
 @pytest.fixture

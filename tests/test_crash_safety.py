@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from loopback_forum import Forum, Switchboard, game_text, make_posts, stored_posts
+from loopback_forum import Forum, game_text, make_posts, stored_posts
 
 from assistant.forum import store
 from assistant.forum.fetch import make_fetcher
@@ -50,13 +50,6 @@ db.set_progress_handler(progress, 20)
 result = sync_game(game, db, make_fetcher(game), now=lambda: datetime(2026, 3, 5, 12, tzinfo=UTC))
 print("done", result.new_posts, calls, flush=True)
 """
-
-
-@pytest.fixture(scope="module")
-def board():
-    switchboard = Switchboard()
-    with switchboard.server:
-        yield switchboard
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from loopback_forum import FakeTime, StallAwareSession, Switchboard, make_game
+from loopback_forum import FakeTime, StallAwareSession, make_game
 
 from assistant.errors import ForumError
 from assistant.forum.fetch import (
@@ -25,13 +25,6 @@ from assistant.forum.fetch import (
 from assistant.forum.pageserver import Response
 
 SECRET = "s3cr3t-session-0xC0FFEE"
-
-
-@pytest.fixture(scope="module")
-def board():
-    switchboard = Switchboard()
-    with switchboard.server:
-        yield switchboard
 
 
 class Scripted:

@@ -2,19 +2,12 @@
 
 import pytest
 from click.testing import CliRunner
-from loopback_forum import Forum, Switchboard, game_text, make_posts
+from loopback_forum import Forum, game_text, make_posts
 
 from assistant.cli.main import main
 from assistant.gamefile.game import load_game
 
 DAY_ONE = "[[days]]\nday = 1\nstart_post = 0\n"
-
-
-@pytest.fixture(scope="module")
-def board():
-    switchboard = Switchboard()
-    with switchboard.server:
-        yield switchboard
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from loopback_forum import Forum, Switchboard, game_text, make_posts
+from loopback_forum import Forum, game_text, make_posts
 
 from assistant.cli.schedule import Runner
 from assistant.forum import store
@@ -17,13 +17,6 @@ from assistant.output.status import collect_status, format_status_text
 NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)  # day 1 runs from 2026-03-01 22:00 to 2026-03-03 22:00 UTC
 VOTE = '<strong class="text-strong">VOTE: {}</strong>'
 DAY = '[[days]]\nday = 1\nstart_post = 0\nend = 2026-03-03T22:00:00Z\n'
-
-
-@pytest.fixture(scope="module")
-def board():
-    switchboard = Switchboard()
-    with switchboard.server:
-        yield switchboard
 
 
 @pytest.mark.parametrize("ruleset", bundled_rulesets())

@@ -24,15 +24,6 @@ VOTE = '<strong class="text-strong">VOTE: {}</strong>'
 DAY_ONE = "[[days]]\nday = 1\nstart_post = 0\n"
 
 
-@pytest.fixture(scope="module")
-def board():
-    from loopback_forum import Switchboard
-
-    switchboard = Switchboard()
-    with switchboard.server:
-        yield switchboard
-
-
 @pytest.fixture
 def forums(board) -> dict[str, Forum]:
     """Two games' threads on one loopback forum: ``quiet`` and ``busy`` (one page each)."""

@@ -18,7 +18,6 @@ from loopback_forum import (
     FakeTime,
     Forum,
     StallAwareSession,
-    Switchboard,
     game_text,
     make_game,
     make_posts,
@@ -32,13 +31,6 @@ from assistant.forum.fetch import HostLimiter
 REPO_ROOT = Path(__file__).resolve().parents[1]
 NOW = datetime(2026, 3, 5, 12, 0, tzinfo=UTC)
 GAME = make_game("http://forum.example")  # [fetch] interval: the default 300 s
-
-
-@pytest.fixture(scope="module")
-def board():
-    switchboard = Switchboard()
-    with switchboard.server:
-        yield switchboard
 
 
 @pytest.fixture

@@ -8,18 +8,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from loopback_forum import Forum, Switchboard, game_text, make_posts
+from loopback_forum import Forum, game_text, make_posts
 
 from assistant.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-@pytest.fixture(scope="module")
-def board():
-    switchboard = Switchboard()
-    with switchboard.server:
-        yield switchboard
 
 
 def invoke(*args, code: int = 0, env: dict | None = None):

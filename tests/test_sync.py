@@ -6,7 +6,7 @@ import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from loopback_forum import FakeTime, Forum, Switchboard, make_game, make_posts, stored_posts
+from loopback_forum import FakeTime, Forum, make_game, make_posts, stored_posts
 
 from assistant.errors import ForumError
 from assistant.forum import store
@@ -18,13 +18,6 @@ NOW = datetime(2026, 3, 5, 12, 0, tzinfo=UTC)
 
 def now() -> datetime:
     return NOW
-
-
-@pytest.fixture(scope="module")
-def board():
-    switchboard = Switchboard()
-    with switchboard.server:
-        yield switchboard
 
 
 class Setup:
