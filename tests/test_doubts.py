@@ -86,8 +86,8 @@ def test_an_unreadable_name_one_short_of_a_majority_is_a_wildcard_for_any_wagon(
     _, found = doubts([*THREE_ON_MARIGOLD, "4 Odalys: vote extension please"])
     (doubt,) = doubts_only(found)
     assert (doubt.kind, doubt.post, doubt.target) == (POSSIBLE_HAMMER, 4, "Marigold")
-    assert doubt.why == (f"1 vote {WILD}: Odalys's 'vote extension please' (post 4: unknown name); "
-                         f"counted for Marigold (3 of 4), they make a majority (4): {CHECK}")
+    assert doubt.why == (f"1 vote {WILD1}: Odalys's 'vote extension please' (post 4: unknown name); "
+                         f"counted for Marigold (3 of 4), it makes a majority (4): {CHECK1}")
 
 
 def test_a_vote_far_from_a_majority_is_a_note():
@@ -240,12 +240,14 @@ def test_a_seats_refused_vote_still_standing_when_a_counted_vote_completes_the_w
                                                           enumerate(THREE_ON_MARIGOLD[:2], 1)],
                           "4 Odalys: vote Marigold"])
     (doubt,) = doubts_only(stranger)
-    assert doubt.post == 4 and doubt.why.startswith(f"1 vote {WILD}: Stranger's")
+    assert doubt.post == 4 and doubt.why.startswith(f"1 vote {WILD1}: Stranger's")
 
 
 # -- wildcards: uncounted votes by voters who are, or may be, seats --------------------------------
 
 WILD = "not counted could each be for any wagon"
+WILD1 = "not counted could be for any wagon"  # one vote: no "each"
+CHECK1 = "check who cast it and whom it names"
 CHECK = "check who cast them and whom they name"
 
 
@@ -282,7 +284,7 @@ def test_a_day_closed_without_a_decision_while_wildcards_could_have_decided_it()
     wild = [d for d in doubts_only(found) if d.kind == POSSIBLE_HAMMER]
     assert [(d.post, d.target) for d in wild] == [(4, "Marigold"), (9, "Marigold")]
     assert wild[1].why.startswith("the day ended at post 9 without a majority in Votal's count; "
-                                  f"1 vote {WILD}: Newcomer's 'vote whoever'")
+                                  f"1 vote {WILD1}: Newcomer's 'vote whoever'")
     assert kinds(doubts_only(found)) == [(POSSIBLE_HAMMER, 4), (POSSIBLE_HAMMER, 9)]
 
 
@@ -295,7 +297,7 @@ def test_wildcards_count_with_their_vote_weights():
     votal = replay_day(game, ruleset, [read_post(line) for line in lines], roster, day=1)
     (doubt,) = doubts_only(find_doubts(votal, game, ruleset))
     assert (doubt.post, doubt.target) == (3, "Marigold")
-    assert doubt.why.endswith(f"counted for Marigold (2 of 4), they make a majority (4): {CHECK}")
+    assert doubt.why.endswith(f"counted for Marigold (2 of 4), it makes a majority (4): {CHECK1}")
 
 
 def _weighted(seat: str, weight: int) -> str:

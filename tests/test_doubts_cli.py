@@ -222,9 +222,9 @@ def test_votes_that_could_not_be_placed_are_one_wildcard_doubt_as_the_thread_gro
     game, db = synced(posts)
     (doubt,) = doubts_of(game, db)
     assert (doubt["kind"], doubt["post"], doubt["target"]) == ("possible_hammer", 3, "Elm")
-    assert doubt["why"] == ("1 vote not counted could each be for any wagon: Damson's 'vote the "
-                            "quiet one' (post 3: unknown name); counted for Elm (2 of 3), they make "
-                            "a majority (3): check who cast them and whom they name")
+    assert doubt["why"] == ("1 vote not counted could be for any wagon: Damson's 'vote the "
+                            "quiet one' (post 3: unknown name); counted for Elm (2 of 3), it makes "
+                            "a majority (3): check who cast it and whom it names")
     assert doubt["why"] in invoke("status", game, "--db", db).output.split("needs you")[1]
     assert doubts_of(game, db, "--at-post", 2) == []  # as of post 2 nothing could be placed yet
     # the day closed without a decision: said again at its end, with every wildcard then standing

@@ -427,12 +427,14 @@ def _wildcard_doubt(post: int, reach: _Reach, wild: Mapping[str, _Wildcard], lea
     wagon = "No Lynch" if reach.target is None else reach.target
     cards = [wild[key] for key in reach.added]
     gain = sum(card.weight for card in cards)
-    plural = "s" if len(cards) > 1 else ""
+    many = len(cards) > 1
+    votes, each, they, it = ("votes", " each", "they make", "them") if many else ("vote", "", "it makes", "it")
+    names = "whom they name" if many else "whom it names"
     return Doubt(post, POSSIBLE_HAMMER, reach.target,
-                 f"{lead}{len(cards)} vote{plural} not counted could each be for any wagon: "
+                 f"{lead}{len(cards)} {votes} not counted could{each} be for any wagon: "
                  f"{'; '.join(card.said() for card in cards)}; counted for {wagon} "
-                 f"({show_votes(reach.votes)} of {reach.needed}), they make a majority "
-                 f"({show_votes(reach.votes + gain)}): check who cast them and whom they name")
+                 f"({show_votes(reach.votes)} of {reach.needed}), {they} a majority "
+                 f"({show_votes(reach.votes + gain)}): check who cast {it} and {names}")
 
 
 def _closed_undecided(votal: Any, game: Any) -> int | None:
