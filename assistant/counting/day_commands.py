@@ -14,7 +14,7 @@ from collections.abc import Callable, Collection
 from typing import Any
 
 from assistant.counting.day_checks import DayChecks
-from assistant.counting.day_end import DayEnd
+from assistant.counting.day_end import DayDecider
 from assistant.counting.day_state import DayCount, DayState
 from assistant.counting.hooks import Verdict
 from assistant.counting.votal import Action
@@ -29,7 +29,7 @@ class DayCommands:
     """The commands of the day's posts, read into the vote book. ``replay``: the
     :class:`assistant.counting.day_replay.GameReplay` (the roster, how a name is resolved)."""
 
-    def __init__(self, replay: Any, state: DayState, count: DayCount, end: DayEnd, checks: DayChecks,
+    def __init__(self, replay: Any, state: DayState, count: DayCount, end: DayDecider, checks: DayChecks,
                  moderators: set[str], hooked: dict[str, list[Callable]]):
         self.r, self.game, self.ruleset, self.house = replay, replay.game, replay.ruleset, replay.game.house
         self.state, self.book, self.count, self.end, self.checks = state, state.book, count, end, checks

@@ -1,7 +1,7 @@
 """Deciding a day: where a post falls (the main vote, a runoff, after the end), the early end, the deadline, a
 runoff's end, and how an outcome is settled (a drawn tie, a ruled deadline, the hooks' decisions).
 
-:class:`DayEnd` is the day replay's decider: it alone sets the state's ``phase`` and (but for a hook's
+:class:`DayDecider` is the day replay's decider: it alone sets the state's ``phase`` and (but for a hook's
 ``end_day``) its ``outcome``, and owns the runoff (its candidates, its end) and the deadline's last posts; it reads
 the count (:class:`assistant.counting.day_state.DayCount`) and moves the book only to discard votes (a runoff,
 a first lynch of several).
@@ -25,7 +25,7 @@ from parsers.reading import ReadPost
 _NOT_YET = 1 << 62  # the post number of a day the moderator has not opened yet: after every post
 
 
-class DayEnd:
+class DayDecider:
     """How the day's vote ends: the phases a post falls in, and the outcome when the count or the clock says.
     ``replay``: the :class:`assistant.counting.day_replay.GameReplay` (the thread, the as-of point, earlier days)."""
 

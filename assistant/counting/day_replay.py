@@ -19,7 +19,7 @@ from typing import Any
 from assistant.counting.clock import Timeline
 from assistant.counting.day_checks import DayChecks
 from assistant.counting.day_commands import DayCommands
-from assistant.counting.day_end import DayEnd
+from assistant.counting.day_end import DayDecider
 from assistant.counting.day_state import DayCount, DayState
 from assistant.counting.hooks import HOOK_POINTS, Hook
 from assistant.counting.hooks.registry import hook_classes
@@ -73,7 +73,7 @@ class GameReplay:
 class DayReplay:
     """One day's replay loop. It owns the day's :class:`DayState` and hands it to the parts that move it, each its
     own object: ``commands`` (:class:`DayCommands`: the posts' commands into the vote book), ``end``
-    (:class:`DayEnd`: the phase and the outcome), ``checks`` (:class:`DayChecks`: watches, moves nothing), and
+    (:class:`DayDecider`: the phase and the outcome), ``checks`` (:class:`DayChecks`: watches, moves nothing), and
     the ``count`` over it (:class:`DayCount`: reads only). The hooks see it as a
     :class:`assistant.counting.hooks.DayView`, each name taken from the part that owns it."""
 
@@ -92,7 +92,7 @@ class DayReplay:
         self.hooked: dict[str, list[Callable]] = {}
         self.count = count = DayCount(game, ruleset, day, self.bounds.start_post, state, self.hooked)
         self.checks = DayChecks(replay.roster, ruleset, self.bounds.end, self.moderators, state)
-        self.end = end = DayEnd(replay, day, state, count, self.moderators, self.hooked)
+        self.end = end = DayDecider(replay, day, state, count, self.moderators, self.hooked)
         self.commands = DayCommands(replay, state, count, end, self.checks, self.moderators, self.hooked)
         # what the hooks read (:class:`assistant.counting.hooks.DayView`), from the part that owns it
         self.living, self.targets, self.resolve = count.living, count.targets, self.commands.resolve

@@ -204,13 +204,13 @@ def _swapped_pair(typed: str, start: str) -> bool:
     return typed[diff[0]] == start[diff[1]] and typed[diff[1]] == start[diff[0]]
 
 
-def _extends_first_word(typed: str, entry: _Entry) -> bool:
+def _extends_first_word(typed: str, entry: _Spelling) -> bool:
     first = entry.words[0] if entry.words else ""
     return len(first) >= 4 and len(typed) > len(first) and typed.startswith(first)
 
 
 @dataclass(frozen=True)
-class _Entry:
+class _Spelling:
     """One name a target may be typed as, and what it stands for."""
 
     spelling: str
@@ -226,7 +226,7 @@ class Roster:
     """The names of one game, folded once: seats with their accounts and aliases, moderators, no-elimination words."""
 
     seats: tuple[str, ...]
-    entries: tuple[_Entry, ...]
+    entries: tuple[_Spelling, ...]
     authors: AuthorIndex = field(repr=False)  # who a post's author is: assistant.reading.identity
     # Spellings a moderator's posted count taught (assistant.counting.votecounts): folded text -> (seat, from post).
     learned: dict[str, tuple[str, int]] = field(default_factory=dict)
@@ -247,7 +247,7 @@ class Roster:
         (:class:`assistant.reading.identity.AuthorIndex`).
         """
         phrases = _no_elimination_phrases(no_elimination)
-        entries: list[_Entry] = []
+        entries: list[_Spelling] = []
         for seat in game.players:
             entries.append(_entry(seat.name, seat.name, "seat", "name"))
             for account in seat.replacements:
@@ -307,8 +307,8 @@ def _no_elimination_phrases(source: Iterable[str] | Any) -> tuple[str, ...]:
     return tuple(source)
 
 
-def _entry(spelling: str, owner: str, kind: str, source: str) -> _Entry:
-    return _Entry(spelling, fold_name(spelling), owner, kind, source, tuple(_words(spelling)))
+def _entry(spelling: str, owner: str, kind: str, source: str) -> _Spelling:
+    return _Spelling(spelling, fold_name(spelling), owner, kind, source, tuple(_words(spelling)))
 
 
 def resolve_name(text: str, roster: Roster, *, alive: Collection[str], at_post: int | None = None) -> Resolution:
@@ -417,7 +417,7 @@ def _replace_used(found: Resolution, part: str) -> Resolution:
                       found.candidates, part)
 
 
-def _answer(text: str, step: str, entries: list[_Entry], alive: frozenset[str]) -> Resolution | None:
+def _answer(text: str, step: str, entries: list[_Spelling], alive: frozenset[str]) -> Resolution | None:
     """The answer of one step from the entries it matched, or None to go on to the next step."""
     owners = {(e.kind, e.owner): e for e in entries}
     if not owners:
@@ -436,7 +436,7 @@ def _answer(text: str, step: str, entries: list[_Entry], alive: frozenset[str]) 
     return Resolution(text, None, step, reason="ambiguous: " + " or ".join(names), candidates=tuple(names))
 
 
-def _meaning(text: str, step: str, kind: str, owner: str, entry: _Entry, alive: frozenset[str]) -> Resolution:
+def _meaning(text: str, step: str, kind: str, owner: str, entry: _Spelling, alive: frozenset[str]) -> Resolution:
     if kind == "no_elimination":
         return Resolution(text, None, step, no_elimination=True, matched=entry.spelling)
     if kind == "moderator":
@@ -459,7 +459,7 @@ def _resolve_whole(
     entries = roster.entries
     folded = fold_name(typed)
     casefolded = typed.casefold()
-    steps: list[tuple[str, list[_Entry]]] = [
+    steps: list[tuple[str, list[_Spelling]]] = [
         ("exact", [e for e in entries if e.spelling == typed or e.spelling.casefold() == casefolded]),
         ("folded", [e for e in entries if e.folded == folded and e.source == "name"]),
         ("alias", [e for e in entries if e.folded == folded and e.source == "alias"]),
@@ -516,7 +516,7 @@ def _resolve_whole(
 
 
 def _ranked_answer(
-    text: str, step: str, ranked: list[tuple[int | None, _Entry]], alive: frozenset[str]
+    text: str, step: str, ranked: list[tuple[int | None, _Spelling]], alive: frozenset[str]
 ) -> Resolution | None:
     """The answer from the best-ranked matches only (rank None: no match)."""
     ranks = [rank for rank, _ in ranked if rank is not None]
@@ -526,7 +526,7 @@ def _ranked_answer(
     return _answer(text, step, [e for rank, e in ranked if rank == best], alive)
 
 
-def _only_start(text: str, folded: str, names: list[_Entry], alive: frozenset[str]) -> Resolution | None:
+def _only_start(text: str, folded: str, names: list[_Spelling], alive: frozenset[str]) -> Resolution | None:
     """The one seat whose name starts with ``folded``, when no other name of the game, living or dead, does."""
     starting = [e for e in names if e.folded.startswith(folded)]
     if len({(e.kind, e.owner) for e in starting}) != 1:
@@ -553,11 +553,11 @@ def _scrambled(typed: str, part: str) -> bool:
     return len(typed) == len(part) and typed[0] == part[0] and typed != part and sorted(typed) == sorted(part)
 
 
-def _fuzzy(text: str, folded: str, entries: tuple[_Entry, ...], alive: frozenset[str]) -> Resolution | None:
+def _fuzzy(text: str, folded: str, entries: tuple[_Spelling, ...], alive: frozenset[str]) -> Resolution | None:
     from rapidfuzz import fuzz  # imported when first needed: most counts never reach a guess
     from rapidfuzz.distance import OSA
 
-    best: dict[tuple[str, str], tuple[float, _Entry]] = {}
+    best: dict[tuple[str, str], tuple[float, _Spelling]] = {}
     for entry in entries:
         score = OSA.normalized_similarity(folded, entry.folded)
         if len(folded) >= 4 and len(entry.folded) > len(folded):

@@ -48,7 +48,7 @@ _SPLIT = re.compile(r"\s+[-–—|:]\s+|\s*[,;(\[{]\s*|(?:\s+[-–—]\s*|\s*[-�
 
 
 @dataclass(frozen=True)
-class _Entry:
+class _ListedSeat:
     accounts: tuple[str, ...]
     dead: bool
     line: str
@@ -83,7 +83,7 @@ _HYDRA_OF = re.compile(r"\bhydra\s+(?:of|with|by)\s+(?P<heads>[^()\[\]{}|;:]+)",
 _STRUCK_SPLIT = re.compile(r"\s+[|/,]\s+|\s*,\s*|\s+>\s+|(?:\s+[*^]+)+(?:\s+|$)")
 
 
-def _read_entry(line: str, authors: Names | None, moderators: set[str]) -> _Entry | None:
+def _read_entry(line: str, authors: Names | None, moderators: set[str]) -> _ListedSeat | None:
     """A player-list line as accounts (first account first), or None when it is no such line."""
     bare = _NUMBER_AFTER_BULLET.sub("", _BULLET.sub("", line, count=1), count=1)
     plain = plain_text(bare)
@@ -96,7 +96,7 @@ def _read_entry(line: str, authors: Names | None, moderators: set[str]) -> _Entr
     whole = re.fullmatch(r"\[[^\[\]]+\]", bare.strip(" *^"))
     if whole and name_like(whole.group(0)) and not _SEAT_NOTE.search(whole.group(0)) and not (
             _PHASE_WORDS.search(whole.group(0)) or whole.group(0).casefold()[1:-1] in moderators):
-        return _Entry((whole.group(0),), False, line)  # "[winger]": a name in brackets alone is the account's
+        return _ListedSeat((whole.group(0),), False, line)  # "[winger]": a name in brackets alone is the account's
     # Struck accounts are earlier accounts of the seat (or a dead seat when it is the only one).
     struck = [
         clean_name(name)
@@ -163,7 +163,7 @@ def _read_entry(line: str, authors: Names | None, moderators: set[str]) -> _Entr
     dead = bool(DEAD_WORDS.search(rest)) and not ALIVE_WORDS.search(rest)
     if latest_struck and accounts[-1] == latest_struck:
         dead = True  # the seat's latest account is struck out ("~~Alder~~ Vanilla Townie"): a dead seat
-    return _Entry(tuple(dict.fromkeys(accounts)), dead, line)
+    return _ListedSeat(tuple(dict.fromkeys(accounts)), dead, line)
 
 
 def _chain(bracket: re.Match) -> str:
@@ -229,7 +229,7 @@ def _leading_name(text: str, authors: Names | None) -> str | None:
 
 def first_count_roster(
     posts: Sequence[PostLike], moderators: set[str], authors: Names
-) -> tuple[list[_Entry], int, bool] | None:
+) -> tuple[list[_ListedSeat], int, bool] | None:
     """The players of day 1's first vote count ("Vote Count 1.0 ... Not voting: A, B, ... With 13 alive"), as
     list entries, when it lists as many of the thread's posters as it says are alive (then ``True``: the
     posters vouch for it); or, before anyone voted, when its one "Not voting" line names as many players as it
@@ -244,7 +244,7 @@ def first_count_roster(
         if n == 0:  # the opening post, often kept up to date after the game: only a count before any vote
             unvoted = unvoted_roster(lines, size)
             if unvoted:
-                return [_Entry((authors.spelled(name),), False, name) for name in unvoted], post.number, False
+                return [_ListedSeat((authors.spelled(name),), False, name) for name in unvoted], post.number, False
             continue
         day = next((d for d in map(vote_count_day, lines[:3]) if d is not None), None)
         unvoted = unvoted_roster(lines, size) if day in (None, 1) else None
@@ -253,11 +253,11 @@ def first_count_roster(
         names = counted_roster(lines, known=lambda name: authors.seat(authors.spelled(name))) if day == 1 else None
         if names is None and unvoted is None:
             return None
-        return [_Entry((authors.spelled(n),), False, n) for n in names or unvoted], post.number, names is not None
+        return [_ListedSeat((authors.spelled(n),), False, n) for n in names or unvoted], post.number, names is not None
     return None
 
 
-def numbering_gaps(entries: Sequence[_Entry]) -> tuple[int, list[int]]:
+def numbering_gaps(entries: Sequence[_ListedSeat]) -> tuple[int, list[int]]:
     """A numbered list's highest number and the numbers below it no line of the list carries ("1. ... 3. ..."
     with no 2.: a seat's line the reader did not take, or the moderator lost); ``(0, [])`` for a list that is
     not numbered (three numbered lines or more)."""
@@ -269,7 +269,7 @@ def numbering_gaps(entries: Sequence[_Entry]) -> tuple[int, list[int]]:
 
 def find_player_list(
     posts: Sequence[PostLike], moderators: set[str], authors: Names | None, dropped: list[str] | None = None
-) -> tuple[list[_Entry], int | None]:
+) -> tuple[list[_ListedSeat], int | None]:
     """The player list: the opening post's, else the first moderator post with one. Returns entries and post;
     ``dropped`` receives the bare names on the list's lines that were not taken as seats."""
     for post in posts:
@@ -286,11 +286,11 @@ def find_player_list(
 
 def _list_entries(
     lines: list[str], moderators: set[str], authors: Names | None, dropped: list[str] | None = None
-) -> list[_Entry]:
+) -> list[_ListedSeat]:
     """Runs of list-like lines; a run counts when it sits under a player-list header or names thread accounts."""
-    runs: list[tuple[bool, list[_Entry]]] = []
+    runs: list[tuple[bool, list[_ListedSeat]]] = []
     header = False
-    run: list[_Entry] = []
+    run: list[_ListedSeat] = []
     run_header = False
     counted: dict[int, int] = {}  # id(run) -> the seats its header counts ("Alive (11/13)")
     stated = None
@@ -321,7 +321,7 @@ def _list_entries(
                 if tail:
                     names = [n for n in (clean_name(x) for x in re.split(r",|\band\b", tail)) if name_like(n)]
                     if len(names) >= 3:
-                        runs.append((True, [_Entry((n,), False, line) for n in names]))
+                        runs.append((True, [_ListedSeat((n,), False, line) for n in names]))
             continue
         if not run:
             run_header = header
@@ -330,8 +330,8 @@ def _list_entries(
         run.append(replace(entry, paragraph=paragraph))
     if run:
         runs.append((run_header, run))
-    chosen: list[_Entry] = []
-    chosen_runs: list[tuple[bool, list[_Entry]]] = []
+    chosen: list[_ListedSeat] = []
+    chosen_runs: list[tuple[bool, list[_ListedSeat]]] = []
     headed_total = sum(len(entries) for under_header, entries in runs if under_header)
     parts = _numbered_parts(runs, authors)
     plain_lists = _plain_lists(runs, authors)
@@ -375,11 +375,11 @@ def _list_entries(
     if len(chosen) < 3:
         return []
     if authors is not None:
-        chosen = [_Entry(tuple(authors.spelled(a) for a in e.accounts), e.dead, e.line) for e in chosen]
+        chosen = [_ListedSeat(tuple(authors.spelled(a) for a in e.accounts), e.dead, e.line) for e in chosen]
     # one seat per account: a later mention (the dead list repeating a name) merges into the first; a line that
     # names accounts of two seats ("Cedar replaces Cypress; Elm replaces Elmo", "(Other roles: Alder - Cop,
     # Birch - Doctor)") tells of several seats and is none of them
-    merged: list[_Entry] = []
+    merged: list[_ListedSeat] = []
     for entry in chosen:
         keys = {squash(a) for a in entry.accounts}  # "Dunker doodles" above is "Dunkerdoodles" below
         meets = [i for i, other in enumerate(merged) if keys & {squash(a) for a in other.accounts}]
@@ -389,13 +389,13 @@ def _list_entries(
             other = merged[meets[0]]
             accounts = other.accounts + tuple(a for a in entry.accounts if squash(a) not in
                                               {squash(x) for x in other.accounts})
-            merged[meets[0]] = _Entry(accounts, other.dead or entry.dead, other.line)
+            merged[meets[0]] = _ListedSeat(accounts, other.dead or entry.dead, other.line)
         else:
             merged.append(entry)
     return _in_number_order(_chain_replacements(merged, lines, authors) if authors is not None else merged)
 
 
-def _in_number_order(entries: list[_Entry]) -> list[_Entry]:
+def _in_number_order(entries: list[_ListedSeat]) -> list[_ListedSeat]:
     """A list whose every seat is numbered, each number once, in the numbers' order: the seats' order, however
     the list is laid out (the living apart from the dead, as an opening kept up to date shows them)."""
     numbers = [_number(e.line) for e in entries]
@@ -405,7 +405,7 @@ def _in_number_order(entries: list[_Entry]) -> list[_Entry]:
 
 
 def _new_in_repeating_lists(
-    runs: list[tuple[bool, list[_Entry]]], chosen_runs: list[tuple[bool, list[_Entry]]], taken: list[_Entry]
+    runs: list[tuple[bool, list[_ListedSeat]]], chosen_runs: list[tuple[bool, list[_ListedSeat]]], taken: list[_ListedSeat]
 ) -> list[str]:
     """The new names of another list of bare names in the post, five or more, that repeats seats of the list
     taken (a second list, or the fates beside the roster): a name there that no seat has, in a paragraph with
@@ -425,7 +425,7 @@ def _new_in_repeating_lists(
     return list(dict.fromkeys(new))
 
 
-def _among_kept(run: list[_Entry], i: int, kept: set[int]) -> bool:
+def _among_kept(run: list[_ListedSeat], i: int, kept: set[int]) -> bool:
     """Whether a line the list left out stands among its lines: between two lines taken in its paragraph, or
     beside them with their mark; a heading (a word of the post's parts or of a fate: "Notable Events", "Died")
     or a line in a paragraph of its own ("Sleeping With the Fishes" above numbered names) is none."""
@@ -436,7 +436,7 @@ def _among_kept(run: list[_Entry], i: int, kept: set[int]) -> bool:
     return bool(same) and (min(same) < i < max(same) or _style(e.line) in {_style(run[j].line) for j in same})
 
 
-def _chain_replacements(seats: list[_Entry], lines: list[str], authors: Names) -> list[_Entry]:
+def _chain_replacements(seats: list[_ListedSeat], lines: list[str], authors: Names) -> list[_ListedSeat]:
     """The list post's own "Jazz replaces Drake" lines (a timeline kept under the list): the thread's account on
     one side joins the seat that holds the other, the earlier account first."""
     seats = list(seats)
@@ -453,10 +453,10 @@ def _chain_replacements(seats: list[_Entry], lines: list[str], authors: Names) -
                                      {a.casefold() for a in e.accounts}), None) for name in (new, old)}
                 if holds[old] is not None and holds[new] is None and authors.seat(new):
                     e = seats[holds[old]]
-                    seats[holds[old]] = _Entry((*e.accounts, new), e.dead, e.line)
+                    seats[holds[old]] = _ListedSeat((*e.accounts, new), e.dead, e.line)
                 elif holds[new] is not None and holds[old] is None and authors.seat(old):
                     e = seats[holds[new]]
-                    seats[holds[new]] = _Entry((old, *e.accounts), e.dead, e.line)
+                    seats[holds[new]] = _ListedSeat((old, *e.accounts), e.dead, e.line)
                 else:
                     continue
                 changed = True
@@ -473,7 +473,7 @@ def _is_header(line: str, authors: Names | None) -> bool:
     return authors is None or not authors.find(plain)
 
 
-def _marked_stretches(run: list[_Entry]) -> list[bool]:
+def _marked_stretches(run: list[_ListedSeat]) -> list[bool]:
     """Each entry: whether it is one of three or more lines in a row numbered or bulleted alike, or of two or
     more numbered from 1 up ("1. Alder", "2. Birch" under one header, the rest under another)."""
     marks = [_style(e.line) for e in run]
@@ -491,7 +491,7 @@ def _marked_stretches(run: list[_Entry]) -> list[bool]:
     return inside
 
 
-def _numbered_parts(runs: list[tuple[bool, list[_Entry]]], authors: Names | None) -> set[int]:
+def _numbered_parts(runs: list[tuple[bool, list[_ListedSeat]]], authors: Names | None) -> set[int]:
     """The runs (by id) of one list numbered in parts under headers: the living 1, 3, 4 ... 13 and the dead 2, 6,
     each part's numbers filling the others' gaps from 1 up, one name among them posted."""
     numbered = [(entries, [_number(e.line) for e in entries]) for under_header, entries in runs if under_header]
@@ -506,7 +506,7 @@ def _numbered_parts(runs: list[tuple[bool, list[_Entry]]], authors: Names | None
     return {id(entries) for entries, _ in numbered}
 
 
-def _plain_lists(runs: list[tuple[bool, list[_Entry]]], authors: Names | None) -> set[int]:
+def _plain_lists(runs: list[tuple[bool, list[_ListedSeat]]], authors: Names | None) -> set[int]:
     """The runs (by id) that are lists by their lines alone: most of their lines, five or more, unmarked and
     each a name and nothing else (a welcome line above them, a bulleted legend below aside), one of them a
     player who has posted, most of them named by no run above (a list of fates repeating the roster adds no
@@ -528,7 +528,7 @@ def _plain_lists(runs: list[tuple[bool, list[_Entry]]], authors: Names | None) -
     return found
 
 
-def _plain_seats(run: list[_Entry], authors: Names | None) -> list[_Entry]:
+def _plain_seats(run: list[_ListedSeat], authors: Names | None) -> list[_ListedSeat]:
     """A plain list's seats: each line that has posted, and each unmarked bare line that reads as no heading (no
     word of the post's parts or of a fate: "Links", "Silently modkilled"), stands in no paragraph of its own
     below the list's first ("Notable Events" between blank lines, above what follows) and heads no line of
@@ -553,13 +553,13 @@ def _starts_name(text: str) -> bool:
     return bool(re.match(r"[_\[]*[^\W_]", text))
 
 
-def _bare(entry: _Entry) -> bool:
+def _bare(entry: _ListedSeat) -> bool:
     """A list line that is a name and nothing more (its bullet or number aside)."""
     text = plain_text(_NUMBER_AFTER_BULLET.sub("", _BULLET.sub("", entry.line, count=1), count=1))
     return text.strip(" *^") == entry.accounts[0] and len(entry.accounts) == 1
 
 
-def _after_name(entry: _Entry) -> str:
+def _after_name(entry: _ListedSeat) -> str:
     """What a list line says after its first name."""
     text = plain_text(_NUMBER_AFTER_BULLET.sub("", _BULLET.sub("", entry.line, count=1), count=1))
     at = text.casefold().find(entry.accounts[0].casefold())
@@ -605,8 +605,8 @@ _STATUS_NOTE = re.compile(
 
 
 def _vouched(
-    run: list[_Entry], authors: Names, elsewhere: set[str], *, listed: bool = False, above: frozenset[str] = frozenset()
-) -> list[_Entry]:
+    run: list[_ListedSeat], authors: Names, elsewhere: set[str], *, listed: bool = False, above: frozenset[str] = frozenset()
+) -> list[_ListedSeat]:
     """The thread's posters vouch for a list: a name that never posted stays only between two that did (at the
     list's ends, beside two that did when another list names it too), in the same numbered or bulleted list,
     or on a line of its own (or with its role or fate) beside such lines (a player replaced or killed before
@@ -620,7 +620,7 @@ def _vouched(
     header) a line with the mark and the kind of note of a posted line in its paragraph."""
     posted = [any(authors.seat(a) for a in e.accounts) for e in run]
 
-    def note(entry: _Entry) -> str | None:
+    def note(entry: _ListedSeat) -> str | None:
         """What the line says besides its names: "" (nothing), "noted" (a role, with or without its fate:
         "Alder (Cop — died Night 1)") or None (anything else)."""
         text = plain_text(_NUMBER_AFTER_BULLET.sub("", _BULLET.sub("", entry.line, count=1), count=1))
@@ -633,7 +633,7 @@ def _vouched(
         told = len(rest.split()) <= 8 and not re.search(r"[!?]", rest) and ROLE_WORDS.search(rest)
         return "" if not rest else ("noted" if told or _STATUS_NOTE.match(rest) else None)
 
-    def alone(entry: _Entry, near: list[int]) -> bool:
+    def alone(entry: _ListedSeat, near: list[int]) -> bool:
         """A bare name beside bare names, or a name with its role ("Mafia Goon, lynched Day 1", a line's broken
         end, has none) beside lines of names no list names before (a list of fates repeating the list above
         vouches for no slip: "Aegot, Vanilla Townie" under a list with "Aegor")."""
@@ -646,10 +646,10 @@ def _vouched(
         keys = {a.casefold() for a in run[j].accounts}
         return bool(keys & elsewhere) or any(keys & {a.casefold() for a in e.accounts} for e in run[:j])
 
-    def style(entry: _Entry) -> str:
+    def style(entry: _ListedSeat) -> str:
         return _style(entry.line)
 
-    def separated(entry: _Entry) -> bool:
+    def separated(entry: _ListedSeat) -> bool:
         """A name alone, or a name and its note set apart ("Alder - Cop"; "The Cop has died" is a sentence)."""
         return note(entry) == "" or note(entry) is not None and bool(re.match(r"\s*[-–—,:(\[|]", _after_name(entry)))
 
@@ -696,7 +696,7 @@ def _vouched(
             style(e) != "" and separated(e) or alone(e, near)
         ) and not _LIST_HEADER.match(plain_text(e.line)) and _starts_name(e.accounts[0])
 
-    def whole(i: int) -> _Entry | None:
+    def whole(i: int) -> _ListedSeat | None:
         """A numbered or bulleted line whose name was cut where a role-like word begins, with nothing setting
         the two apart ("3. 1Shot Vanilla Town"), in a stretch whose other lines are bare names: the whole text
         is the name (a list of names carries no roles on one line only)."""
@@ -708,7 +708,7 @@ def _vouched(
         stretch = [j for j in range(len(run)) if j != i and marked[j] and style(run[j]) == style(e)]
         if len(stretch) < 2 or not all(_bare(run[j]) for j in stretch):
             return None
-        return _Entry((text,), e.dead, e.line, e.paragraph)
+        return _ListedSeat((text,), e.dead, e.line, e.paragraph)
 
     kept = []
     for i, e in enumerate(run):
@@ -721,7 +721,7 @@ def _vouched(
 
 def listed_after_posting(
     posts: Sequence[PostLike], moderators: Sequence[str], accounts: Sequence[str], seats: int
-) -> tuple[list[tuple[_Entry, str | None]], int | None]:
+) -> tuple[list[tuple[_ListedSeat, str | None]], int | None]:
     """Seats of the moderators' player list that a game file lacks, now that their players have posted: the list
     read again with the thread's posters so far (a name nobody who posted vouched for at the game's start),
     each entry none of whose accounts is in ``accounts`` (of the file's ``seats``) and one of which has posted,
