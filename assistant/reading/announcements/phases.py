@@ -33,7 +33,9 @@ NOW_PHASE = re.compile(
     re.IGNORECASE,
 )
 NIGHT_FALLS = re.compile(
-    r"\bnight\s+(?:phase\s+)?(?:has\s+)?(?:fallen|falls|begins|has\s+begun|is\s+upon|starts|has\s+started)\b|"
+    # "Night falls in (expired ...)": a countdown tells when, not that night fell
+    r"\bnight\s+(?:phase\s+)?(?:has\s+)?(?:fallen|falls|begins|has\s+begun|is\s+upon|starts|"
+    r"has\s+started)\b(?!\s+(?:in|at|on|after)\b)|"
     r"\bit\s+is\s+now\s+night\b|\bentering\s+(?:the\s+)?[\"“']?night\s+phase\b",
     re.IGNORECASE,
 )
@@ -67,6 +69,11 @@ def phase_of(text: str, state: State, post: int) -> tuple[str, int] | None:
         kind = "night" if (match.group(1) or match.group(3) or match.group(5)).lower().startswith("n") else "day"
         return kind, read_number(match.group(2) or match.group(4) or match.group(6))
     match = _PHASE_CUE.search(text)
+    if match and _conditional(text, match.start()):
+        # "(3 days) remain until Day 4 is over": the phase is running
+        if _COUNTDOWN.search(text, 0, match.start()):
+            return match.group(1).lower(), read_number(match.group(2))
+        match = None
     if match:
         kind, number = match.group(1).lower(), read_number(match.group(2))
         if re.search(r"\b(?:is\s+over|has\s+ended|is\s+done)", match.group(0), re.IGNORECASE):
@@ -76,6 +83,8 @@ def phase_of(text: str, state: State, post: int) -> tuple[str, int] | None:
     if match and not _conditional(text, match.start()):
         return ("night" if match.group(1).lower() == "n" else "day"), int(match.group(2))
     match = BARE_PHASE.search(text)
+    if match and _GENERAL_RULE.search(text):
+        match = None  # "send a PM if you have a night action": the rules, not the night starting
     if match and state.day:
         if (match.group(1) or "").lower() == "day" or match.group(2):
             return ("day", state.day + 1) if state.night else None
@@ -86,6 +95,9 @@ def phase_of(text: str, state: State, post: int) -> tuple[str, int] | None:
     return None
 
 
+_COUNTDOWN = re.compile(r"\b(?:until|till)\s+(?:the\s+end\s+of\s+)?$", re.IGNORECASE)
+# A sentence on how phases go in general: nights in the plural, what to do if one has an action
+_GENERAL_RULE = re.compile(r"\bnights\b|\bif\s+you\s+(?:have|want|wish|are|do)\b", re.IGNORECASE)
 _CONDITIONAL = re.compile(r"\b(?:when|whenever|once|until|till|if|unless|before|after)\b", re.IGNORECASE)
 
 

@@ -149,7 +149,8 @@ def read_thread_facts(
         read_counted_living(post, state, names, seats)
         read_death_taken_back(post, state, names)
         ends = len(state.facts["ends"]) - len(before[0].facts["ends"])
-        if state.day - before[0].day > 1 or ends > 1:
+        misread = _starts_and_ends(post, state, before[0].day)
+        if state.day - before[0].day > 1 or ends > 1 or misread:
             # a post that runs through several days is a summary the moderator keeps up to date (often
             # the reserved second post, edited after the fact): it announces nothing new
             state = before[0]
@@ -194,6 +195,13 @@ def read_thread_facts(
         problems=tuple(problems + f["problems"]),
         deaths_taken_back=tuple(f["taken_back"]),
     )
+
+
+def _starts_and_ends(post: PostLike, state: State, day_before: int) -> bool:
+    """The post starts a new day and ends that same day: no moderator opens and closes a day at
+    once, so it is a summary or a rule misread, and announces nothing."""
+    started = {s.day for s in state.facts["starts"] if s.post == post.number and s.day > day_before}
+    return any(e.day in started for e in state.facts["ends"] if e.post == post.number)
 
 
 def _snapshot(state: State) -> State:
@@ -242,6 +250,8 @@ def read_announcement(
     for line, plain in ((whole, sentence) for whole in lines for sentence in sentences(plain_text(whole))):
         cite = Cite(post.number, trim(line))
         read_replacements(plain, post, cite, state, names, seats)  # first: later sentences may name the new account
+        if plain.rstrip().endswith("?"):
+            continue  # a question ("Has the moderator declared the game is over?") tells nothing
         if read_phase(plain, lines, post, cite, state, timezone):
             continue
         read_game_won(plain, post, cite, state)
