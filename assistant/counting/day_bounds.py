@@ -13,6 +13,7 @@ The evidence, in the order it is looked for:
 
 from __future__ import annotations
 
+import html
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -22,7 +23,6 @@ from typing import Any
 
 from assistant.counting.doubts import Doubt, doubts_only
 from assistant.gamefile.outcome import Kind, WhyNot
-from assistant.reading.announcements.text import plain_text, read_lines
 from assistant.reading.count_state import vote_count_day
 
 DAY_BOUNDS = "day_bounds"
@@ -69,12 +69,25 @@ def count_headings(bodies: Mapping[int, str]) -> dict[int, int]:
     """Post number -> the day its count is headed for, read from the post's first lines."""
     headings = {}
     for number, body in bodies.items():
-        for line in read_lines(body)[:3]:
-            day = headed_for(plain_text(line))
+        for line in _first_lines(body):
+            day = headed_for(line)
             if day is not None:
                 headings[number] = day
                 break
     return headings
+
+
+_QUOTE = re.compile(r"<blockquote\b.*?</blockquote>", re.IGNORECASE | re.DOTALL)
+_LINE_BREAK = re.compile(r"<br\s*/?>|</(?:p|div|li|h\d|tr)>", re.IGNORECASE)
+_TAG = re.compile(r"<[^>]*>")
+
+
+def _first_lines(body: str, lines: int = 3) -> list[str]:
+    """The first lines of a post's own text (quotes left out). Tags are dropped by pattern: a count
+    parses no HTML (the moderators' posts were read when they were stored)."""
+    text = _TAG.sub("", _LINE_BREAK.sub("\n", _QUOTE.sub("", body[:4000])))
+    found = (" ".join(html.unescape(line).split()) for line in text.splitlines())
+    return [line for line in found if line][:lines]
 
 
 def headed_for(line: str) -> int | None:
