@@ -90,3 +90,9 @@ def test_a_post_that_would_open_and_close_a_new_day_does_neither():
         ("Host", "Nobody died last night. It is now Day 2."),
     )
     assert (starts, ends) == ([(1, 0), (2, 12)], [(1, 8)])
+
+
+def test_a_later_days_deadline_told_during_a_day_starts_no_day():
+    # "Day 2 will end at ..." while day 1 is open: the moderator's plan
+    plan = ("Host", "Schedule note: Day 2 will end at 18:00 UTC on Friday, 13 March.")
+    assert bounds(plan, ("Alder", "hi"), LYNCH) == ([(1, 0)], [(1, 10)])

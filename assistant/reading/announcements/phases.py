@@ -78,6 +78,8 @@ def phase_of(text: str, state: State, post: int) -> tuple[str, int] | None:
         kind, number = match.group(1).lower(), read_number(match.group(2))
         if re.search(r"\b(?:is\s+over|has\s+ended|is\s+done)", match.group(0), re.IGNORECASE):
             return ("night", number) if kind == "day" else ("day", number + 1)
+        if kind == "day" and state.day and not state.night and number > state.day:
+            return None  # "Day 2 will end at ..." while day 1 is open: a plan, not day 2 starting
         return kind, number
     match = SHORT_PHASE.search(text)
     if match and not _conditional(text, match.start()):
