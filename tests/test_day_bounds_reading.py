@@ -96,3 +96,29 @@ def test_a_later_days_deadline_told_during_a_day_starts_no_day():
     # "Day 2 will end at ..." while day 1 is open: the moderator's plan
     plan = ("Host", "Schedule note: Day 2 will end at 18:00 UTC on Friday, 13 March.")
     assert bounds(plan, ("Alder", "hi"), LYNCH) == ([(1, 0)], [(1, 10)])
+
+
+def test_an_unnumbered_count_at_night_is_the_ended_days_final_count():
+    # 1908 posts 1960-1965: the hammer, then "Official Vote Count ... With 13 alive, it takes 7 to
+    # lynch" before the lynch's story: the ended day's numbers, not the next day's start
+    hammer = ("Host", "That's a hammer. Death scene coming soon")
+    final = (
+        "Host",
+        "Official Vote Count<br>Birch (6): Alder, Cedar, Damson, Elm, Fir, Gorse<br>"
+        "With 10 alive, it takes 6 to lynch.",
+    )
+    story = ("Host", "Birch, a Vanilla Townie, was lynched day 1.<br>Night 1 has fallen!")
+    dawn = ("Host", "Cedar, a Vanilla Townie, was killed night 1.<br>Day 2 has dawned!")
+    starts, ends = bounds(hammer, final, story, dawn, ("Alder", "hi"))
+    assert (starts, ends) == ([(1, 0), (2, 11)], [(1, 8)])
+
+
+def test_a_day_headed_dawn_starts_that_day():
+    # 1908 post 2760: "Day 5 Dawn | No-one died in the night!", then the day's first count
+    dawn = ("Host", "Day 2 Dawn<br>The town gathers in the square again.")
+    count = (
+        "Host",
+        "Official Vote Count<br>Not Voting (6): Alder, Cedar<br>With 6 alive, it takes 4.",
+    )
+    starts, ends = bounds(LYNCH, ("Alder", "hi"), dawn, count, ("Cedar", "hi"))
+    assert (starts, ends) == ([(1, 0), (2, 10)], [(1, 8)])

@@ -29,7 +29,8 @@ NOW_PHASE = re.compile(
     r"beginning|dawned|"
     r"is\s+(?:now\s+)?(?:open|here|upon\s+us|underway)|begins(?=\s*[.!,]|\s*$)|starts(?=\s*[.!,]|\s*$)|"
     r"has\s+now\s+begun)"
-    r"|^\W*(day|night)\s*" + NUM + r"\s*(?:[:!\-–—]|$)",
+    # a heading: "Day 2:", "Night 1", "Day 5 Dawn"
+    r"|^\W*(day|night)\s*" + NUM + r"\s*(?:[:!\-–—]|$|dawn\s*(?:[:!\-–—]|$))",
     re.IGNORECASE,
 )
 NIGHT_FALLS = re.compile(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import re
 from collections.abc import Sequence
 from datetime import UTC, tzinfo
 
@@ -197,6 +198,10 @@ def read_thread_facts(
     )
 
 
+_COUNT_HEADING = re.compile(r"^\W*(?:official\s+|final\s+)*(?:vote\s*count|votecount)\b",
+                            re.IGNORECASE)
+
+
 def _starts_and_ends(post: PostLike, state: State, day_before: int) -> bool:
     """The post starts a new day and ends that same day: no moderator opens and closes a day at
     once, so it is a summary or a rule misread, and announces nothing."""
@@ -245,6 +250,9 @@ def read_announcement(
     lines = read_lines(post.body_html)
     read_missed_day(lines, post, state)
     state.count_day = next((d for d in (vote_count_day(plain_text(line)) for line in lines[:3]) if d is not None), None)
+    if state.count_day is None and state.night and \
+            any(_COUNT_HEADING.match(plain_text(line)) for line in lines[:2]):
+        state.count_day = state.day  # a count at night naming no day: the ended day's final count
     read_wagons(lines, state, names)
     read_day_goes_on(" ".join(plain_text(line) for line in lines), state)
     for line, plain in ((whole, sentence) for whole in lines for sentence in sentences(plain_text(whole))):
