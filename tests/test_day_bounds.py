@@ -73,7 +73,16 @@ def test_a_day_over_posts_the_moderator_counts_as_another_day_is_doubted():
     days += "[[days]]\nday = 2\nstart_post = 3\nend_post = 40\n"
     _, doubt, _, _ = day_doubt(days, lines, {10: 1, 25: 1, 38: 1}, day=2)
     assert (doubt.kind, doubt.post) == (DAY_BOUNDS, 10)
-    assert "counts for another day" in doubt.why
+    assert "counts for the day beside it" in doubt.why
+
+
+def test_counts_numbered_for_no_neighbouring_day_are_no_evidence():
+    """A moderator who numbers counts from 1 each day ("Vote Count 1.2" in day 4) shifts nothing."""
+    lines = ["0 Warden:", *chatter(1, 39), "40 Warden:", *chatter(43, 70)]
+    days = "[[days]]\nday = 1\nstart_post = 0\nend_post = 2\n"
+    days += "[[days]]\nday = 4\nstart_post = 3\nend_post = 40\n"
+    _, doubt, _, _ = day_doubt(days, lines, {10: 1, 25: 1, 38: 1}, day=4)
+    assert doubt is None
 
 
 def test_a_count_of_the_day_after_players_posted_past_its_end_is_doubted():

@@ -6,7 +6,8 @@ certain; a moderator would name the evidence in one sentence, so the day carries
 The evidence, in the order it is looked for:
 
 - the day starts and ends at the same post, or spans almost no player posts;
-- the moderator's vote counts inside the day are headed for another day ("Vote Count 2.3" in day 3);
+- most of the moderator's counts inside the day (two or more) are headed for the day before or
+  after ("Vote Count 2.3" in day 3);
 - the moderator posts a count for the day after its end post, before the next day starts;
 - the day ended without a decision while players kept voting after its end post.
 """
@@ -50,7 +51,7 @@ class Evidence(Enum):
 
     NO_SPAN = "starts and ends at the same post"
     FEW_POSTS = "spans almost no player posts"
-    COUNTS_FOR_ANOTHER_DAY = "holds the moderator's counts for another day"
+    COUNTS_FOR_ANOTHER_DAY = "holds the moderator's counts for the day beside it"
     COUNTED_AFTER_END = "has a count of its own posted after its end"
     VOTED_AFTER_END = "ended without a decision while players kept voting"
 
@@ -155,7 +156,8 @@ def _heading_evidence(bounds: Bounds, headings: Mapping[int, int]) -> tuple[Evid
     if not inside:
         return None
     named, times = Counter(day for _, day in inside).most_common(1)[0]
-    if named == bounds.day or times * 2 <= len(inside):
+    # a shifted day sits over its neighbour's posts; a count numbered otherwise is no day's number
+    if abs(named - bounds.day) != 1 or times < 2 or times * 2 <= len(inside):
         return None
     first = next(post for post, day in inside if day == named)
     return Evidence.COUNTS_FOR_ANOTHER_DAY, first
