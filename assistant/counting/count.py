@@ -11,6 +11,7 @@ from assistant.counting.checks import (
     GameWarning, answered, check_corrections, check_days, check_outcomes,
 )
 from assistant.counting.clock import Timeline, phase_at
+from assistant.counting.day_bounds import count_headings, with_bounds_doubt
 from assistant.counting.doubts import doubts_only, find_doubts
 from assistant.counting.takeovers import (
     Takeover,
@@ -343,7 +344,10 @@ def count_game(
     votals = [replay.day(day).votal for day in days]
     checks = learning.disagreements if learning is not None else {}
     votals = [replace(v, count_checks=tuple(checks[v.day])) if checks.get(v.day) else v for v in votals]
-    return [with_doubts(v, game, ruleset, holders) for v in votals]
+    bodies = store.moderator_bodies(db, game.key, game.moderators, up_to=at_post)
+    headings = count_headings(bodies)  # the day each of the moderator's counts is headed for
+    votals = [with_doubts(v, game, ruleset, holders) for v in votals]
+    return [with_bounds_doubt(v, game, posts, headings) for v in votals]
 
 
 def with_doubts(votal: Votal, game: Game, ruleset: Ruleset,

@@ -29,11 +29,14 @@ NOW_PHASE = re.compile(
     r"beginning|dawned|"
     r"is\s+(?:now\s+)?(?:open|here|upon\s+us|underway)|begins(?=\s*[.!,]|\s*$)|starts(?=\s*[.!,]|\s*$)|"
     r"has\s+now\s+begun)"
-    r"|^\W*(day|night)\s*" + NUM + r"\s*(?:[:!\-–—]|$)",
+    # a heading: "Day 2:", "Night 1", "Day 5 Dawn"
+    r"|^\W*(day|night)\s*" + NUM + r"\s*(?:[:!\-–—]|$|dawn\s*(?:[:!\-–—]|$))",
     re.IGNORECASE,
 )
 NIGHT_FALLS = re.compile(
-    r"\bnight\s+(?:phase\s+)?(?:has\s+)?(?:fallen|falls|begins|has\s+begun|is\s+upon|starts|has\s+started)\b|"
+    # "Night falls in (expired ...)": a countdown tells when, not that night fell
+    r"\bnight\s+(?:phase\s+)?(?:has\s+)?(?:fallen|falls|begins|has\s+begun|is\s+upon|starts|"
+    r"has\s+started)\b(?!\s+(?:in|at|on|after)\b)|"
     r"\bit\s+is\s+now\s+night\b|\bentering\s+(?:the\s+)?[\"“']?night\s+phase\b",
     re.IGNORECASE,
 )
@@ -67,15 +70,24 @@ def phase_of(text: str, state: State, post: int) -> tuple[str, int] | None:
         kind = "night" if (match.group(1) or match.group(3) or match.group(5)).lower().startswith("n") else "day"
         return kind, read_number(match.group(2) or match.group(4) or match.group(6))
     match = _PHASE_CUE.search(text)
+    if match and _conditional(text, match.start()):
+        # "(3 days) remain until Day 4 is over": the phase is running
+        if _COUNTDOWN.search(text, 0, match.start()):
+            return match.group(1).lower(), read_number(match.group(2))
+        match = None
     if match:
         kind, number = match.group(1).lower(), read_number(match.group(2))
         if re.search(r"\b(?:is\s+over|has\s+ended|is\s+done)", match.group(0), re.IGNORECASE):
             return ("night", number) if kind == "day" else ("day", number + 1)
+        if kind == "day" and state.day and not state.night and number > state.day:
+            return None  # "Day 2 will end at ..." while day 1 is open: a plan, not day 2 starting
         return kind, number
     match = SHORT_PHASE.search(text)
     if match and not _conditional(text, match.start()):
         return ("night" if match.group(1).lower() == "n" else "day"), int(match.group(2))
     match = BARE_PHASE.search(text)
+    if match and _GENERAL_RULE.search(text):
+        match = None  # "send a PM if you have a night action": the rules, not the night starting
     if match and state.day:
         if (match.group(1) or "").lower() == "day" or match.group(2):
             return ("day", state.day + 1) if state.night else None
@@ -86,6 +98,9 @@ def phase_of(text: str, state: State, post: int) -> tuple[str, int] | None:
     return None
 
 
+_COUNTDOWN = re.compile(r"\b(?:until|till)\s+(?:the\s+end\s+of\s+)?$", re.IGNORECASE)
+# A sentence on how phases go in general: nights in the plural, what to do if one has an action
+_GENERAL_RULE = re.compile(r"\bnights\b|\bif\s+you\s+(?:have|want|wish|are|do)\b", re.IGNORECASE)
 _CONDITIONAL = re.compile(r"\b(?:when|whenever|once|until|till|if|unless|before|after)\b", re.IGNORECASE)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import re
 from collections.abc import Sequence
 from datetime import UTC, tzinfo
 
@@ -149,7 +150,8 @@ def read_thread_facts(
         read_counted_living(post, state, names, seats)
         read_death_taken_back(post, state, names)
         ends = len(state.facts["ends"]) - len(before[0].facts["ends"])
-        if state.day - before[0].day > 1 or ends > 1:
+        misread = _starts_and_ends(post, state, before[0].day)
+        if state.day - before[0].day > 1 or ends > 1 or misread:
             # a post that runs through several days is a summary the moderator keeps up to date (often
             # the reserved second post, edited after the fact): it announces nothing new
             state = before[0]
@@ -196,6 +198,17 @@ def read_thread_facts(
     )
 
 
+_COUNT_HEADING = re.compile(r"^\W*(?:official\s+|final\s+)*(?:vote\s*count|votecount)\b",
+                            re.IGNORECASE)
+
+
+def _starts_and_ends(post: PostLike, state: State, day_before: int) -> bool:
+    """The post starts a new day and ends that same day: no moderator opens and closes a day at
+    once, so it is a summary or a rule misread, and announces nothing."""
+    started = {s.day for s in state.facts["starts"] if s.post == post.number and s.day > day_before}
+    return any(e.day in started for e in state.facts["ends"] if e.post == post.number)
+
+
 def _snapshot(state: State) -> State:
     """A copy of ``state`` to go back to. What a reading never changes is shared, not copied: the
     thread's posters, each seat's posts, and the facts (frozen), whose copies cost the most."""
@@ -237,11 +250,16 @@ def read_announcement(
     lines = read_lines(post.body_html)
     read_missed_day(lines, post, state)
     state.count_day = next((d for d in (vote_count_day(plain_text(line)) for line in lines[:3]) if d is not None), None)
+    if state.count_day is None and state.night and \
+            any(_COUNT_HEADING.match(plain_text(line)) for line in lines[:2]):
+        state.count_day = state.day  # a count at night naming no day: the ended day's final count
     read_wagons(lines, state, names)
     read_day_goes_on(" ".join(plain_text(line) for line in lines), state)
     for line, plain in ((whole, sentence) for whole in lines for sentence in sentences(plain_text(whole))):
         cite = Cite(post.number, trim(line))
         read_replacements(plain, post, cite, state, names, seats)  # first: later sentences may name the new account
+        if plain.rstrip().endswith("?"):
+            continue  # a question ("Has the moderator declared the game is over?") tells nothing
         if read_phase(plain, lines, post, cite, state, timezone):
             continue
         read_game_won(plain, post, cite, state)
