@@ -22,11 +22,10 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
-from assistant.counting.doubts import Doubt, doubts_only
+from assistant.counting.doubts import DAY_BOUNDS, Doubt, doubts_only
 from assistant.gamefile.outcome import Kind, WhyNot
 from assistant.reading.count_state import vote_count_day
 
-DAY_BOUNDS = "day_bounds"
 # A day of real play holds dozens of player posts; fewer than this and its bounds are misread.
 # Chosen on half A of the three sets (no right day has fewer).
 MIN_PLAYER_POSTS = 5

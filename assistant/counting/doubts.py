@@ -41,12 +41,13 @@ from assistant.counting.votes import show_votes
 from assistant.gamefile.outcome import Kind, Reason, WhyNot
 
 class DoubtKind(StrEnum):
-    """What a finding about a count is: a doubt of one of four kinds, or a note."""
+    """What a finding about a count is: a doubt of one of five kinds, or a note."""
 
     POSSIBLE_HAMMER = "possible_hammer"
     DOUBTFUL_DECISION = "doubtful_decision"
     MODERATOR_DISAGREES = "moderator_disagrees"
     UNEXPLAINED_ENDING = "unexplained_ending"
+    DAY_BOUNDS = "day_bounds"  # the day's start or end the thread contradicts (counting.day_bounds)
     NOTE = "note"
 
 
@@ -54,8 +55,9 @@ POSSIBLE_HAMMER = DoubtKind.POSSIBLE_HAMMER
 DOUBTFUL_DECISION = DoubtKind.DOUBTFUL_DECISION
 MODERATOR_DISAGREES = DoubtKind.MODERATOR_DISAGREES
 UNEXPLAINED_ENDING = DoubtKind.UNEXPLAINED_ENDING
+DAY_BOUNDS = DoubtKind.DAY_BOUNDS
 NOTE = DoubtKind.NOTE
-KINDS = (POSSIBLE_HAMMER, DOUBTFUL_DECISION, MODERATOR_DISAGREES, UNEXPLAINED_ENDING)
+KINDS = (POSSIBLE_HAMMER, DOUBTFUL_DECISION, MODERATOR_DISAGREES, UNEXPLAINED_ENDING, DAY_BOUNDS)
 
 # Refusals that are no reading of the vote at all: the moderator's own post, a post after the day was over.
 _NOT_A_VOTE = frozenset({WhyNot.MODERATOR_POST, WhyNot.DAY_OVER, WhyNot.AFTER_END})
