@@ -143,6 +143,19 @@ def test_a_day_that_ended_by_its_deadline_rule_is_explained():
     assert doubts_only(found) == []
 
 
+def test_no_lynch_with_a_wagon_one_vote_short_asks_to_check_the_living_and_the_votes():
+    # "more than half of the living": one death the game file lacks puts the majority one too high
+    tables = "[[days]]\nday = 1\nstart_post = 0\nend_post = 9\n"
+    votal, found = doubts([*THREE_ON_MARIGOLD, "9 Warden: vote Quentin"], tables)
+    assert (votal.outcome.kind, votal.majority) == ("no_elimination", 4)
+    (doubt,) = doubts_only(found)
+    assert (doubt.kind, doubt.target) == (UNEXPLAINED_ENDING, "Marigold")
+    assert "one vote short (3 of 4)" in doubt.why and "a death missing" in doubt.why
+    # two short is an ordinary no lynch
+    _, far = doubts(["1 Quentin: vote Marigold", "2 Ysolde: vote Marigold", "9 Warden: vote Quentin"], tables)
+    assert doubts_only(far) == []
+
+
 def test_an_uncounted_vote_that_would_make_it_unanimous_minus_one():
     five = [f"{n} {seat}: vote Marigold" for n, seat in enumerate(("Quentin", "Ysolde", "Bramble", "Odalys"), 1)]
     rules = {"early_end": ("unanimous_minus_one",)}

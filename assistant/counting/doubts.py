@@ -108,6 +108,9 @@ def find_doubts(votal: Any, game: Any, ruleset: Any,
         *_lynch_not_recorded(votal, game),
         *_unexplained_ending(votal, game, ruleset),
     ]
+    one_short = _one_short(votal, ruleset)
+    if one_short is not None and not doubts_only(found):  # said once: another doubt already asks
+        found.append(one_short)
     doubts = sorted((d for d in found if not d.note), key=lambda d: (d.post is None, d.post or 0))
     notes = sorted((d for d in found if d.note), key=lambda d: (d.post is None, d.post or 0))
     return (*doubts, *notes)
@@ -631,6 +634,24 @@ def _alive_differs(check: Any, votal: Any, game: Any, ruleset: Any, decided: int
 
 
 # -- the day's end -------------------------------------------------------------------------------------------
+
+
+def _one_short(votal: Any, ruleset: Any) -> Doubt | None:
+    """A day ended in no lynch while a wagon stood one vote short of its majority: one death missing
+    from the game file (one fewer alive lowers the majority) or one vote Votal missed would have made it
+    a lynch, and a moderator checks both before announcing no lynch."""
+    outcome = votal.outcome
+    if outcome is None or outcome.kind != Kind.NO_ELIMINATION or not ruleset.threshold:
+        return None
+    if votal.majority is None or not votal.wagons:
+        return None
+    leader = votal.wagons[0]
+    if votal.majority - leader.votes > 1:
+        return None
+    return Doubt(outcome.post, UNEXPLAINED_ENDING, leader.target,
+                 f"the day ended in no lynch with {leader.target} one vote short ({show_votes(leader.votes)} "
+                 f"of {votal.majority}): check the living (a death missing from the game file lowers the "
+                 f"majority) and the votes Votal did not count")
 
 
 def _unexplained_ending(votal: Any, game: Any, ruleset: Any) -> list[Doubt]:
