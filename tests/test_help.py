@@ -78,14 +78,13 @@ def test_each_example_game_file_is_a_valid_game_file(name):
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
-def test_votal_new_example_prints_the_bundled_file_and_writes_nothing(name, tmp_path):
+def test_votal_new_example_prints_the_bundled_file_and_writes_nothing(name, tmp_path, monkeypatch):
     shipped = (bundled.data() / "examples" / f"{name}.toml").read_text(encoding="utf-8")
-    runner = CliRunner()
-    with runner.isolated_filesystem(temp_dir=tmp_path) as here:
-        result = runner.invoke(main, ["new", "--example", name])
-        assert result.exit_code == 0, result.output
-        assert result.output == shipped
-        assert not list(Path(here).iterdir())
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["new", "--example", name])
+    assert result.exit_code == 0, result.output
+    assert result.output == shipped
+    assert not list(tmp_path.iterdir())
 
 
 def test_votal_new_example_without_a_name_prints_the_game_to_fill_in(tmp_path):

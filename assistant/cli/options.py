@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import shlex
+import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -243,8 +244,7 @@ class PageProgress:
 
     def _draw(self, pages: int, total: int | None) -> None:
         if self.bar is None:
-            stderr = click.get_text_stream("stderr")
-            self.bar = click.progressbar(length=total or 0, label=self.label, file=stderr,
+            self.bar = click.progressbar(length=total or 0, label=self.label, file=sys.stderr,
                                          show_pos=True, show_eta=True)
         self.bar.length = total  # learned from the first page, and again as the thread grows
         self.bar.update(pages - self.bar.pos)
