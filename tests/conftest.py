@@ -3,12 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from loopback_forum import Switchboard
+from loopback_forum import switchboard_running
 
-
-@pytest.fixture(scope="module")
-def board():
-    """One loopback forum server for a test module; each test plugs in the forum it serves."""
-    switchboard = Switchboard()
-    with switchboard.server:
-        yield switchboard
+# One loopback forum server for a test module; each test plugs in the forum it serves.
+board = pytest.fixture(scope="module", name="board")(switchboard_running)

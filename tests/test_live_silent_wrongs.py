@@ -7,15 +7,12 @@ import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
-from loopback_forum import PLAYERS, TOPIC, Forum, game_text, switchboard_running
+from loopback_forum import PLAYERS, TOPIC, Forum, game_text
 
 from assistant.cli.main import main
 
 START = datetime(2026, 3, 2, 18, tzinfo=UTC)
-
-switchboard = pytest.fixture(scope="module")(switchboard_running)
 
 
 class LiveThread:
@@ -50,11 +47,11 @@ def wagons(count: dict) -> dict[str, list[str]]:
     return {w["target"]: w["voters"] for w in count["wagons"]}
 
 
-def test_a_case_look_alike_under_another_user_id_never_votes_for_the_seat(switchboard, tmp_path):
+def test_a_case_look_alike_under_another_user_id_never_votes_for_the_seat(board, tmp_path):
     """house-style.md: "Identity is exact (forum user ids where the page has them and they win
     ...)": 'ALDER' under another user id than Alder's own posts is not Alder, and Alder's own votes
     still count."""
-    live = LiveThread(switchboard, tmp_path, game_text("{base}", extra='moderators = ["Host"]'))
+    live = LiveThread(board, tmp_path, game_text("{base}", extra='moderators = ["Host"]'))
     live.post("Host", "Welcome! Day 1 begins now.", user_id="1")
     live.post("Alder", "<b>vote: Birch</b>", user_id="11")
     assert wagons(live.count()) == {"Birch": ["Alder"]}
@@ -77,12 +74,12 @@ def millers_hollow(*, days: str = "", start: str = "") -> str:
             f"{days}\n{players}")
 
 
-def test_a_plain_vote_ending_a_sentence_is_flagged_with_what_it_names(switchboard, tmp_path):
+def test_a_plain_vote_ending_a_sentence_is_flagged_with_what_it_names(board, tmp_path):
     """millers-hollow-master-rules.txt: "To vote for someone you simply state in any post ... "vote
     [insert name]" ... Please bold all votes": a plain 'vote Birch' ending a sentence is shown to
     the moderator, naming Birch; chat about voting and a quoted vote are not."""
     day_one = "[[days]]\nday = 1\nstart_post = 0\n"
-    live = LiveThread(switchboard, tmp_path, millers_hollow(days=day_one))
+    live = LiveThread(board, tmp_path, millers_hollow(days=day_one))
     live.post("Host", "Day 1 begins. Vote for someone to lynch.")
     live.post("Alder", "<b>vote Cedar</b>")
     count = live.count()
@@ -105,13 +102,13 @@ def at(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
 
-def test_a_vote_cast_at_night_counts_for_no_day_as_the_thread_grows(switchboard, tmp_path):
+def test_a_vote_cast_at_night_counts_for_no_day_as_the_thread_grows(board, tmp_path):
     """millers-hollow-master-rules.txt: "Once day is over, night starts ... flavor text announcing
     the next day and who was eaten by the werewolves will occur once all the night time activities
     are finished": the moderator's post telling the lynch and the night does not open day 2, so
     Cedar's vote cast after it counts for no day; day 2 opens with the morning's post."""
     start = "start = 2026-03-02T11:00:00-08:00"  # 11 am Pacific: day 1 ends 19:00 UTC next day
-    live = LiveThread(switchboard, tmp_path, millers_hollow(start=start))
+    live = LiveThread(board, tmp_path, millers_hollow(start=start))
     live.post("Host", "Welcome to Millers Hollow. Day 1 begins.", at=at("2026-03-02T19:00+00:00"))
     live.post("Alder", "<b>vote Birch</b>", at=at("2026-03-02T20:00+00:00"))
     live.post("Cedar", "<b>vote Birch</b>", at=at("2026-03-02T21:00+00:00"))

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from loopback_forum import Forum, game_text, make_game, make_posts, switchboard_running
+from loopback_forum import Forum, game_text, make_game, make_posts
 
 from assistant.cli.main import main
 from assistant.cli.schedule import Runner
@@ -26,7 +26,6 @@ NOW = datetime(2026, 3, 5, 12, 0, tzinfo=UTC)
 VOTE = '<strong class="text-strong">VOTE: {}</strong>'
 
 
-board = pytest.fixture(scope="module", name="board")(switchboard_running)
 
 
 @pytest.fixture
