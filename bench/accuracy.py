@@ -1,10 +1,11 @@
 """Vote-reading accuracy on the real MafiaScum games: a per-day table and every miss with the post it misread.
 
-No network and no database, but the users' path: each corpus post's body goes through ``extract_commands`` and
-becomes a ``ReadPost``, the moderators' posts their posted counts (``read_vote_count``) and count headings, all
-held in one ``StoredGame`` (``StoredGame.of``, as a command loads one from the store), and each scorable day is
-counted by ``count_stored``, the one path `votal count` takes: seats the counts show held by unlisted accounts,
-spellings the counts teach, doubts and the day-bounds doubt included.
+No network and no database, but the users' path: each corpus post's body goes through
+``extract_commands`` and becomes a ``ReadPost``, the moderators' posts their posted counts
+(``read_vote_count``) and count headings, all held in one ``StoredGame`` (``StoredGame.of``, as a
+command loads one from the store), and each scorable day is counted by ``count_stored``, the one
+path `votal count` takes: seats the counts show held by unlisted accounts, spellings the counts
+teach, doubts and the day-bounds doubt included.
 
 Every development set is scored and their figures printed side by side: ``../shared/corpus/mafiascum``
 (32 games), ``../shared/corpus/mafiascum-more`` (80 games) and ``../shared/corpus/mafiascum-calib`` (70 games,
@@ -183,8 +184,8 @@ def score_game(game: CorpusGame, engine: str | None = None, *, confirm: bool = T
         return []
     posts = read_posts(game, engine)
     parsed = game_file(game, posts, confirm=confirm)
-    # each day's closing moderator posts keep no count, as the held-out measure withholds them: the hammer
-    # must be found without them
+    # each day's closing moderator posts keep no count, as the held-out measure withholds them:
+    # the hammer must be found without them
     closing = {n for day in days for n in range(day.twilight_post, day.end_post + 1)}
     stored = stored_game(game, parsed, posts, withheld=closing)
     votals = count_stored(parsed, stored, days=[day.day for day in days])
@@ -193,8 +194,8 @@ def score_game(game: CorpusGame, engine: str | None = None, *, confirm: bool = T
 
 def stored_game(game: CorpusGame, parsed: Game, posts: list[ReadPost], *,
                 withheld: set[int] = frozenset()) -> StoredGame:
-    """The thread as a command reads it from the store: the posts, the counts in the moderators' posts (but
-    those ``withheld``) and the day each moderator's post heads a count for."""
+    """The thread as a command reads it from the store: the posts, the counts in the moderators'
+    posts (but those ``withheld``) and the day each moderator's post heads a count for."""
     moderators = {m.casefold() for m in parsed.moderators}
     bodies = {p["number"]: p["content"] for p in load_posts(game.thread_id, game.corpus_dir)
               if p["user"].casefold() in moderators}
@@ -295,9 +296,9 @@ def describe_miss(score: DayScore) -> list[str]:
 
 
 def compare_vote_counts(game: CorpusGame) -> tuple[int, int, int, int, list[str]]:
-    """Each vote count the moderator posted during a scorable day, against Votal's count as of the post
-    before it (moderators lag and slip too), with what the counts before it taught: (counts, counts matched
-    exactly, voter->target pairs, pairs matched, disagreements)."""
+    """Each vote count the moderator posted during a scorable day, against Votal's count as of the
+    post before it (moderators lag and slip too), with what the counts before it taught: (counts,
+    counts matched exactly, voter->target pairs, pairs matched, disagreements)."""
     days = expected_days(game)
     if not days:
         return 0, 0, 0, 0, []
@@ -311,7 +312,8 @@ def compare_vote_counts(game: CorpusGame) -> tuple[int, int, int, int, list[str]
             if not day.start_post < number < day.twilight_post:
                 continue
             (votal,) = count_stored(parsed, stored, days=[day.day], at_post=number - 1)
-            roster = stored.holding(parsed, at_post=number - 1)[1].roster  # the roster the count read with
+            # the roster the count read with
+            roster = stored.holding(parsed, at_post=number - 1)[1].roster
             placed = posted_votes(count, roster, votal.living)
             if not placed:
                 continue
@@ -323,7 +325,8 @@ def compare_vote_counts(game: CorpusGame) -> tuple[int, int, int, int, list[str]
             pairs += len(placed)
             agreed += len(placed) - len(wrong)
             disagreements.extend(
-                f"game {game.number} day {day.day} post {number}: {voter} moderator {posted}, ours {mine}"
+                f"game {game.number} day {day.day} post {number}: {voter} moderator {posted}, "
+                f"ours {mine}"
                 for voter, (posted, mine) in sorted(wrong.items())
             )
     return counts, exact, pairs, agreed, disagreements

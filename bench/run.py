@@ -663,7 +663,7 @@ class Bench:
         points = [first + (last - first) * i // 99 for i in range(100)]
         count_game(game, store_db, days=[day], at_post=points[0])  # imports and ruleset loading, once
 
-        def replays() -> None:  # the one path: the thread read from the store once, the day counted 100 times
+        def replays() -> None:  # the one path: the thread read once, the day counted 100 times
             stored = load_stored_game(game, store_db)
             for point in points:
                 count_stored(game, stored, days=[day], at_post=point)
@@ -672,7 +672,8 @@ class Bench:
             for point in points:
                 count_game(game, store_db, days=[day], at_post=point)
 
-        for label, work in (("load once + count_stored", replays), ("count_game, store read each time", counts_in)):
+        for label, work in (("load once + count_stored", replays),
+                            ("count_game, store read each time", counts_in)):
             cpu_in = []
             for _ in range(self.reps):
                 started_cpu = time.process_time()

@@ -59,9 +59,9 @@ def test_the_count_text_shows_a_sheriff_election_apart_from_the_lynch():
 
 
 def test_a_thread_in_hand_counts_as_votal_count_counts_the_stored_thread_while_it_grows(tmp_path):
-    """The benches and the golden tests count posts in hand (``StoredGame.of``) through the one path; `votal
-    count` loads the store. The same thread gives the same votal, doubts and what the moderator's count taught
-    included, at each stage of a growing thread."""
+    """The benches and the golden tests count posts in hand (``StoredGame.of``) through the one
+    path; `votal count` loads the store. The same thread gives the same votal, doubts and what the
+    moderator's count taught included, at each stage of a growing thread."""
     import json
 
     from click.testing import CliRunner
@@ -84,27 +84,31 @@ def test_a_thread_in_hand_counts_as_votal_count_counts_the_stored_thread_while_i
     with serve(forum) as server:
         game_file = tmp_path / "game.toml"
         tables = '[[days]]\nday = 1\nstart_post = 0\n'
-        game_file.write_text(game_text(server.base_url, tables=tables, extra='moderators = ["Mod"]'), "utf-8")
+        text = game_text(server.base_url, tables=tables, extra='moderators = ["Mod"]')
+        game_file.write_text(text, "utf-8")
         db = tmp_path / "votal.db"
         game = load_game(game_file)
         for shown in (7, 12):
             forum.posts = posts[:shown]
-            assert CliRunner().invoke(main, ["sync", str(game_file), "--db", str(db), "-q"]).exit_code == 0
+            synced = CliRunner().invoke(main, ["sync", str(game_file), "--db", str(db), "-q"])
+            assert synced.exit_code == 0, synced.output
             last = shown - 1
-            result = CliRunner().invoke(main, ["count", str(game_file), "--db", str(db), "--day", "1",
-                                               "--at-post", str(last), "--format", "json"])
+            result = CliRunner().invoke(main, ["count", str(game_file), "--db", str(db), "--day",
+                                               "1", "--at-post", str(last), "--format", "json"])
             assert result.exit_code == 0, result.output
             printed = json.loads(result.output)
             read = [read_post_of(post, server.base_url) for post in posts[:shown]]
             bodies = {p["number"]: p["content"] for p in posts[:shown] if p["user"] == "Mod"}
-            counts = {n: count for n, body in bodies.items() if (count := read_vote_count(body, post=n))}
+            counts = {n: count for n, body in bodies.items()
+                      if (count := read_vote_count(body, post=n))}
             in_hand = StoredGame.of(game, read, counts=counts, headings=count_headings(bodies))
-            (votal,) = count_stored(game, in_hand, days=[1], at_post=last, at_time=posts[last]["time"])
+            (votal,) = count_stored(game, in_hand, days=[1], at_post=last,
+                                    at_time=posts[last]["time"])
             ours = votal.to_json(private=True)
             assert {key: printed[key] for key in ours} == ours
     # the moderator's count taught "Cedric" from its post on: Damson's later vote counts by it
-    assert [(w["target"], w["voters"]) for w in printed["wagons"]] == [("Cedar", ["Birch", "Damson"]),
-                                                                       ("Elm", ["Cedar"])]
+    wagons = [(w["target"], w["voters"]) for w in printed["wagons"]]
+    assert wagons == [("Cedar", ["Birch", "Damson"]), ("Elm", ["Cedar"])]
 
 
 def read_post_of(post: dict, base_url: str):
@@ -117,8 +121,8 @@ def read_post_of(post: dict, base_url: str):
 
 
 def test_nothing_outside_counting_reaches_a_votal_but_through_the_one_path():
-    """The replay and the watched pass are counting's own: a command, page, draft or bench that replayed a day
-    itself would skip the seats, spellings and doubts the count adds."""
+    """The replay and the watched pass are counting's own: a command, page, draft or bench that
+    replayed a day itself would skip the seats, spellings and doubts the count adds."""
     import ast
 
     root = Path(__file__).resolve().parents[1]

@@ -160,9 +160,9 @@ def test_no_lynch_with_a_wagon_one_vote_short_asks_to_check_the_living_and_the_v
 def test_an_uncounted_vote_that_would_make_it_unanimous_minus_one():
     five = [f"{n} {seat}: vote Marigold" for n, seat in enumerate(("Quentin", "Ysolde", "Bramble", "Odalys"), 1)]
     rules = {"early_end": ("unanimous_minus_one",)}
-    # Tfrost22 posted: the look-alike account holds no silent seat (the count would take it for theirs)
-    _, found = doubts(["0 Tfrost22:", *five, "5 Pemberton: vote Marigold", "6 Tfrost23: vote Marigold"],
-                      rules=rules)
+    # Tfrost22 posted: the look-alike account holds no silent seat (the count would take it)
+    lines = ["0 Tfrost22:", *five, "5 Pemberton: vote Marigold", "6 Tfrost23: vote Marigold"]
+    _, found = doubts(lines, rules=rules)
     (doubt,) = doubts_only(found)
     assert (doubt.kind, doubt.post, doubt.target) == (POSSIBLE_HAMMER, 6, "Marigold")
     assert doubt.why.endswith("counted, it is unanimous minus one on Marigold (6 of 7)")

@@ -5,7 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from golden.harness import ExactRoster, count_day, read_case, render_votal, resolve_exact, xfail_reason
+from golden.harness import (
+    ExactRoster,
+    count_day,
+    read_case,
+    render_votal,
+    resolve_exact,
+    xfail_reason,
+)
 
 from assistant import bundled
 from assistant.errors import RulesetError

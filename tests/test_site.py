@@ -337,13 +337,13 @@ def test_a_private_decision_never_shows_as_the_outcome():
     ruleset = load_ruleset(game.ruleset)
     roster = Roster.from_game(game, ruleset)
     full = count_day(game, read_posts(), ruleset=ruleset, roster=roster, day=1).to_json()
-    assert full["outcome"] == {"kind": "elimination", "target": "Erin", "post": 5, "reason": "judge",
-                               "doubt": "moderator disagrees at post 5"}
+    assert full["outcome"] == {"kind": "elimination", "target": "Erin", "post": 5,
+                               "reason": "judge", "doubt": "moderator disagrees at post 5"}
 
     _, _, days = replay_fixture(JUDGED)
-    # the players' view doubts its own ending (it does not know the judge's decision), as `votal site` says
-    assert days[0]["outcome"] == {"kind": "pending", "target": None, "post": 5, "reason": "no_majority",
-                                  "doubt": "unexplained ending at post 5"}
+    # the players' view doubts its own ending (it does not know the judge's decision)
+    assert days[0]["outcome"] == {"kind": "pending", "target": None, "post": 5,
+                                  "reason": "no_majority", "doubt": "unexplained ending at post 5"}
     assert days[0]["wagons"] == full["wagons"]
     outputs = every_output(JUDGED)
     for name in ("index.html", "votal.json", "export.json", "export.csv", "days.csv", "export.html"):

@@ -382,8 +382,8 @@ def test_a_vote_after_the_moderators_night_post_counts_for_no_day():
     posts = [read_post(line) for line in MH_NIGHT_POSTS]
 
     def day_two(night: frozenset[int]):
-        return count_day(g, posts, ruleset=ruleset, roster=ExactRoster(g), resolve=resolve_exact, day=2,
-                         night=night)
+        return count_day(g, posts, ruleset=ruleset, roster=ExactRoster(g), resolve=resolve_exact,
+                         day=2, night=night)
 
     before = day_two(frozenset())  # the night post taken for the day's opening, as before
     assert {w.target: w.voters for w in before.wagons} == {"Orpheus": ("Jason",),

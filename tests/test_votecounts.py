@@ -193,12 +193,13 @@ def test_a_learned_name_counts_from_the_count_that_taught_it_and_a_hammer_by_it_
     assert [(a.post, a.voter, a.target, a.doubt) for a in learned] == [(4, "Quentin", "Tfrost22", "learned alias")]
     hammered = count_day(game, posts, ruleset=ruleset, roster=roster, day=1)
     assert (hammered.outcome.target, hammered.outcome.post) == ("Tfrost22", 6)
-    assert hammered.outcome.doubt == "doubtful decision at post 6"  # the first doubt that holds the day
+    # the outcome names the first doubt that holds the day
+    assert hammered.outcome.doubt == "doubtful decision at post 6"
 
 
 def test_a_hammer_by_a_short_prefix_is_marked_and_noted_without_holding_the_day():
-    """The count marks the vote and keeps a note at its post; the calibration calls a prefix a note, so the
-    outcome carries no doubt (what `votal count` prints)."""
+    """The count marks the vote and keeps a note at its post; the calibration calls a prefix a
+    note, so the outcome carries no doubt (what `votal count` prints)."""
     game, ruleset, posts, roster = _setup(
         ["1 Quentin: vote Marigold", "2 Ysolde: vote Marigold", "3 Odalys: vote Marigold", "4 Bramble: vote Mar"]
     )
@@ -223,7 +224,8 @@ def test_a_hammer_in_a_broken_tag_is_a_note_in_the_count_the_moderator_reads():
                      commands=tuple(extract_commands('<span class="bbvote">VOTE: Marigold[/vot]</span>')))
     votal = count_day(game, [*posts, hammer], ruleset=ruleset, roster=roster, day=1)
     assert (votal.outcome.target, votal.outcome.post, votal.outcome.doubt) == ("Marigold", 4, None)
-    assert "Outcome: Marigold lynched (majority, post 4)" in format_votal_text(game, votal).splitlines()
+    shown = format_votal_text(game, votal).splitlines()
+    assert "Outcome: Marigold lynched (majority, post 4)" in shown
     assert "[doubtful: broken tag]" in format_audit_text(votal)
     assert [(d.kind, d.post) for d in votal.doubts] == [(NOTE, 4)]
 
@@ -233,7 +235,8 @@ def test_a_vote_refused_for_sharing_its_line_is_doubtful_so_the_moderator_looks_
     game = replace(game, house=House(votes_on_own_line=True))
     refused = count_day(game, posts, ruleset=ruleset, roster=roster, day=1).actions[-1]
     assert (refused.counted, refused.doubt) == (False, "off its own line")
-    counted = count_day(replace(game, house=House()), posts, ruleset=ruleset, roster=roster, day=1).actions[-1]
+    counted = count_day(replace(game, house=House()), posts, ruleset=ruleset, roster=roster,
+                        day=1).actions[-1]
     assert (counted.counted, counted.doubt) == (True, None)
 
 

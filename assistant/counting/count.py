@@ -58,11 +58,12 @@ def require_posts(game: Game, db: Store) -> None:
 
 @dataclass(frozen=True)
 class StoredGame:
-    """What a command reads of the stored thread, read once (a lower layer never goes back to the store): every
-    post with its commands, the moderators' posted counts as read when their posts were stored and the day
-    each count is headed for, the game's ruleset, roster and timeline (each day's bounds, worked out once),
-    with the replays made from them: the count and the warnings as of one moment share one replay.
-    :func:`load_stored_game` reads one from the store; :meth:`of` makes one from posts in hand."""
+    """What a command reads of the stored thread, read once (a lower layer never goes back to the
+    store): every post with its commands, the moderators' posted counts as read when their posts
+    were stored and the day each count is headed for, the game's ruleset, roster and timeline (each
+    day's bounds, worked out once), with the replays made from them: the count and the warnings as
+    of one moment share one replay. :func:`load_stored_game` reads one from the store; :meth:`of`
+    makes one from posts in hand."""
 
     posts: list[ReadPost]
     roster: Roster
@@ -70,26 +71,30 @@ class StoredGame:
     counts: dict[int, PostedCount] = field(default_factory=dict)  # by post number: the moderators' counts
     timeline: Timeline | None = None
     announced: tuple[GameWarning, ...] = ()  # days counted from the moderators' posts, not the file (announced_days)
-    headings: dict[int, int] = field(default_factory=dict)  # by post number: the day a count is headed for
+    # by post number: the day a moderator's count is headed for
+    headings: dict[int, int] = field(default_factory=dict)
     unread: tuple[str, ...] = ()  # the posts the last good sync could not read, as it recorded them
-    resolve: Callable[..., Any] = resolve_name  # how a typed name is read (tests pin rules with exact names)
+    # how a typed name is read (the golden tests pin rules with exact names)
+    resolve: Callable[..., Any] = resolve_name
     _replays: dict = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(
-        cls, game: Game, posts: Iterable[ReadPost], *, counts: Mapping[int, PostedCount] | None = None,
-        headings: Mapping[int, int] | None = None, ruleset: Ruleset | None = None, roster: Any = None,
+        cls, game: Game, posts: Iterable[ReadPost], *,
+        counts: Mapping[int, PostedCount] | None = None, headings: Mapping[int, int] | None = None,
+        ruleset: Ruleset | None = None, roster: Any = None,
         resolve: Callable[..., Any] = resolve_name, night: frozenset[int] = frozenset(),
     ) -> StoredGame:
-        """The thread of ``game`` from posts in hand (no store): what a bench or a test counts through the same
-        path as a command. ``ruleset``: else the game's; ``roster``: else the game's, with the posts' authors;
-        ``night``: the moderator's posts that tell the night (where the moderator's post opens a day)."""
+        """The thread of ``game`` from posts in hand (no store): what a bench or a test counts
+        through the same path as a command. ``ruleset``: else the game's; ``roster``: else the
+        game's, with the posts' authors; ``night``: the moderator's posts that tell the night (where
+        the moderator's post opens a day)."""
         ruleset = ruleset or ruleset_for(game)
         ordered = sorted(posts, key=lambda post: post.number)
         roster = roster or Roster.from_game(game, ruleset, authors=post_authors(ordered))
         timeline = Timeline(game, ruleset, night)
-        return cls(ordered, roster, ruleset, dict(counts or {}), timeline, headings=dict(headings or {}),
-                   resolve=resolve)
+        return cls(ordered, roster, ruleset, dict(counts or {}), timeline,
+                   headings=dict(headings or {}), resolve=resolve)
 
     @property
     def last_post(self) -> int | None:
@@ -114,8 +119,8 @@ class StoredGame:
         roster = Roster.from_game(game, self.ruleset, authors=post_authors(self.posts))
         night = self.timeline.night_posts if self.timeline is not None else frozenset()
         timeline = Timeline(game, self.ruleset, night)
-        return StoredGame(self.posts, roster, self.ruleset, self.counts, timeline, headings=self.headings,
-                          unread=self.unread, resolve=self.resolve)
+        return StoredGame(self.posts, roster, self.ruleset, self.counts, timeline,
+                          headings=self.headings, unread=self.unread, resolve=self.resolve)
 
     def holding(self, game: Game, *,
                 at_post: int | None) -> tuple[Game, StoredGame, tuple[Takeover, ...]]:
@@ -136,8 +141,9 @@ class StoredGame:
         key = (at_post, at_time, tuple(sorted(self.roster.learned.items())))
         if key not in self._replays:
             posts = [p for p in self.posts if at_post is None or p.number <= at_post]
-            self._replays[key] = GameReplay.of(game, self.ruleset, posts, self.roster, at_post=at_post,
-                                               at_time=at_time, resolve=self.resolve, timeline=self.timeline)
+            self._replays[key] = GameReplay.of(
+                game, self.ruleset, posts, self.roster, at_post=at_post, at_time=at_time,
+                resolve=self.resolve, timeline=self.timeline)
         return self._replays[key]
 
 
@@ -155,9 +161,10 @@ def load_stored_game(game: Game, db: Store) -> StoredGame:
         night = load_night_posts(db, game.key, game.moderators)
     headings = count_headings(store.moderator_bodies(db, game.key, game.moderators))
     last = store.last_sync(db, game.key)
-    unread = store.sync_problems(last) if last is not None and not last["error"] else []  # a failure says more
-    return StoredGame(posts, roster, ruleset, counts, Timeline(game, ruleset, night), headings=headings,
-                      unread=tuple(unread))
+    # a sync that failed says more than the posts it could not read
+    unread = store.sync_problems(last) if last is not None and not last["error"] else []
+    return StoredGame(posts, roster, ruleset, counts, Timeline(game, ruleset, night),
+                      headings=headings, unread=tuple(unread))
 
 
 def _seat_holders(game: Game, stored: StoredGame, at_post: int | None) -> list[Takeover]:
@@ -348,9 +355,10 @@ def count_game(
     at_time: datetime | None = None,
     stored: StoredGame | None = None,
 ) -> list[Votal]:
-    """:func:`count_stored` of the thread in the store (``stored``: already read by this command; else it
-    is read here, once): the I/O edge of the one path from store to votal."""
-    return count_stored(game, stored or load_stored_game(game, db), days=days, at_post=at_post, at_time=at_time)
+    """:func:`count_stored` of the thread in the store (``stored``: already read by this command;
+    else it is read here, once): the I/O edge of the one path from store to votal."""
+    stored = stored or load_stored_game(game, db)
+    return count_stored(game, stored, days=days, at_post=at_post, at_time=at_time)
 
 
 def count_stored(
@@ -361,10 +369,11 @@ def count_stored(
     at_post: int | None = None,
     at_time: datetime | None = None,
 ) -> list[Votal]:
-    """The one path from the thread read once to votals: the votals of ``days`` (default: every declared day
-    up to the current one) as of ``at_post`` / ``at_time``, with the seats the moderator's counts show held
-    by unlisted accounts, the spellings those counts teach, their disagreements, and the doubts and notes.
-    Every command, page, draft, bench and golden test counts through here; it never reads the store."""
+    """The one path from the thread read once to votals: the votals of ``days`` (default: every
+    declared day up to the current one) as of ``at_post`` / ``at_time``, with the seats the
+    moderator's counts show held by unlisted accounts, the spellings those counts teach, their
+    disagreements, and the doubts and notes. Every command, page, draft, bench and golden test
+    counts through here; it never reads the store."""
     if days is None:
         days = range(1, current_day(game, None, at_time=at_time, stored=stored) + 1)
     # a seat the moderator's counts show held by an unlisted account is counted as theirs
@@ -372,29 +381,33 @@ def count_stored(
     for day in days:
         require_declared(game, stored.timeline, day)
     learning = _learn_from_counts(game, stored, days, at_post=at_post, at_time=at_time)
-    replay = stored.replay(game, at_post=at_post, at_time=at_time)  # shared with the warnings as of the same moment
+    # the replay is shared with the warnings as of the same moment
+    replay = stored.replay(game, at_post=at_post, at_time=at_time)
     if learning is not None:
         replay.adopt(learning.days)
     votals = [replay.day(day).votal for day in days]
     checks = learning.disagreements if learning is not None else {}
-    votals = [replace(v, count_checks=tuple(checks[v.day])) if checks.get(v.day) else v for v in votals]
-    # the day each of the moderator's counts up to the as-of post is headed for
+    votals = [replace(v, count_checks=tuple(checks[v.day])) if checks.get(v.day) else v
+              for v in votals]
+    # the moderator's count headings and the posts up to the as-of post: never look past it
     headings = {n: day for n, day in stored.headings.items() if at_post is None or n <= at_post}
-    posts = [p for p in stored.posts if at_post is None or p.number <= at_post]  # never look past the as-of post
+    posts = [p for p in stored.posts if at_post is None or p.number <= at_post]
     votals = [with_doubts(v, game, stored.ruleset, holders) for v in votals]
     return [with_bounds_doubt(v, game, posts, headings) for v in votals]
 
 
 def _learn_from_counts(game: Game, stored: StoredGame, days: Sequence[int], *, at_post: int | None,
                        at_time: datetime | None) -> Learning | None:
-    """What the moderator's own counts up to ``at_post`` teach: the names Votal could not read, each from its
-    post on, and where they disagree; the one replay of each day that held them is the count's own."""
+    """What the moderator's own counts up to ``at_post`` teach: the names Votal could not read,
+    each from its post on, and where they disagree; the one replay of each day that held them is
+    the count's own."""
     counts = {n: count for n, count in stored.counts.items() if at_post is None or n <= at_post}
     if not counts or not days:
         return None
     posts = [p for p in stored.posts if at_post is None or p.number <= at_post]
-    return learn_counts(game, stored.ruleset, posts, stored.roster, counts, range(1, max(days) + 1),
-                        at_post=at_post, at_time=at_time, timeline=stored.timeline)
+    return learn_counts(game, stored.ruleset, posts, stored.roster, counts,
+                        range(1, max(days) + 1), at_post=at_post, at_time=at_time,
+                        timeline=stored.timeline)
 
 
 def with_doubts(votal: Votal, game: Game, ruleset: Ruleset,

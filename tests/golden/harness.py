@@ -231,7 +231,7 @@ class ExactRoster:
                 self.owner[name.casefold()] = seat.name
         self.accounts = {a.casefold(): s.name for s in game.players for a in s.accounts}
         self.learned: dict[str, tuple[str, int]] = {}  # an exact roster learns no spellings
-        # who may hold a silent seat, as the count asks: the real index, so a look-alike is refused as ever
+        # who may hold a silent seat, as the count asks: the real index refuses a look-alike
         from assistant.reading.identity import AuthorIndex
 
         self.authors = AuthorIndex(game)
@@ -258,8 +258,9 @@ def resolve_exact(text: str, roster: ExactRoster, *, alive, at_post=None):
 def count_day(game: Game, posts, *, day: int, ruleset=None, roster=None, resolve=None, counts=None,
               at_post: int | None = None, at_time: datetime | None = None,
               night: frozenset[int] = frozenset()) -> Votal:
-    """Day ``day`` of ``game`` counted from ``posts`` in hand through the one path every command takes
-    (``StoredGame.of`` then ``count_stored``): with doubts, and learning from ``counts`` when given."""
+    """Day ``day`` of ``game`` counted from ``posts`` in hand through the one path every command
+    takes (``StoredGame.of`` then ``count_stored``): with doubts, and learning from ``counts``
+    when given."""
     from assistant.counting.count import StoredGame, count_stored
     from assistant.reading.names import resolve_name
 
