@@ -68,8 +68,8 @@ class StoredGame:
     posts: list[ReadPost]
     roster: Roster
     ruleset: Ruleset
+    timeline: Timeline  # each day's bounds, worked out once
     counts: dict[int, PostedCount] = field(default_factory=dict)  # by post number: the moderators' counts
-    timeline: Timeline | None = None
     announced: tuple[GameWarning, ...] = ()  # days counted from the moderators' posts, not the file (announced_days)
     # by post number: the day a moderator's count is headed for
     headings: dict[int, int] = field(default_factory=dict)
@@ -93,7 +93,7 @@ class StoredGame:
         ordered = sorted(posts, key=lambda post: post.number)
         roster = roster or Roster.from_game(game, ruleset, authors=post_authors(ordered))
         timeline = Timeline(game, ruleset, night)
-        return cls(ordered, roster, ruleset, dict(counts or {}), timeline,
+        return cls(ordered, roster, ruleset, timeline, dict(counts or {}),
                    headings=dict(headings or {}), resolve=resolve)
 
     @property
@@ -117,9 +117,8 @@ class StoredGame:
         without its private facts) with its own roster, timeline and replays: nothing learned or replayed for
         one view reaches the other."""
         roster = Roster.from_game(game, self.ruleset, authors=post_authors(self.posts))
-        night = self.timeline.night_posts if self.timeline is not None else frozenset()
-        timeline = Timeline(game, self.ruleset, night)
-        return StoredGame(self.posts, roster, self.ruleset, self.counts, timeline,
+        timeline = Timeline(game, self.ruleset, self.timeline.night_posts)
+        return StoredGame(self.posts, roster, self.ruleset, timeline, self.counts,
                           headings=self.headings, unread=self.unread, resolve=self.resolve)
 
     def holding(self, game: Game, *,
@@ -163,7 +162,7 @@ def load_stored_game(game: Game, db: Store) -> StoredGame:
     last = store.last_sync(db, game.key)
     # a sync that failed says more than the posts it could not read
     unread = store.sync_problems(last) if last is not None and not last["error"] else []
-    return StoredGame(posts, roster, ruleset, counts, Timeline(game, ruleset, night),
+    return StoredGame(posts, roster, ruleset, Timeline(game, ruleset, night), counts,
                       headings=headings, unread=tuple(unread))
 
 
@@ -252,9 +251,11 @@ def _takeover_warnings(game: Game, stored: StoredGame, days: Sequence[int]) -> l
     only when such a vote falls in the days shown and some seat went silent before it, with the counts up to
     the days' end."""
     shown = [game.day(d) for d in days]
-    bounded = bool(shown) and all(d is not None and d.start_post is not None for d in shown)
-    first = min(d.start_post for d in shown) if bounded else None
-    last = None if not bounded or any(d.end_post is None for d in shown) else max(d.end_post for d in shown)
+    starts = [d.start_post for d in shown if d is not None and d.start_post is not None]
+    ends = [d.end_post for d in shown if d is not None and d.end_post is not None]
+    bounded = bool(shown) and len(starts) == len(shown)
+    first = min(starts) if bounded else None
+    last = max(ends) if bounded and len(ends) == len(shown) else None
     if not game.players or not could_take_over(game, stored.posts, voted_from=first, voted_to=last):
         return []
     counts = {n: count for n, count in stored.counts.items() if last is None or n <= last}
@@ -329,7 +330,9 @@ def current_day(
     ``at_time`` falls in, or the one whose night it is. Day 1 when nothing tells. ``stored``: the thread
     already read by this command.
     """
-    last = stored.last_post if stored is not None else store.last_post_number(db, game.key)
+    last = stored.last_post if stored is not None else None
+    if stored is None and db is not None:
+        last = store.last_post_number(db, game.key)
     if at_post is not None and last is not None:
         last = min(last, at_post)
     started = [
