@@ -1,7 +1,11 @@
 """Vote-reading accuracy on the real MafiaScum games: a per-day table and every miss with the post it misread.
 
-Pure path, no network and no database: each corpus post's body goes through ``extract_commands``, becomes a
-``ReadPost``, and each scorable day is replayed by the real tally under the ``mafiascum`` ruleset.
+No network and no database, but the users' path: each corpus post's body goes through
+``extract_commands`` and becomes a ``ReadPost``, the moderators' posts their posted counts
+(``read_vote_count``) and count headings, all held in one ``StoredGame`` (``StoredGame.of``, as a
+command loads one from the store), and each scorable day is counted by ``count_stored``, the one
+path `votal count` takes: seats the counts show held by unlisted accounts, spellings the counts
+teach, doubts and the day-bounds doubt included.
 
 Every development set is scored and their figures printed side by side: ``../shared/corpus/mafiascum``
 (32 games), ``../shared/corpus/mafiascum-more`` (80 games) and ``../shared/corpus/mafiascum-calib`` (70 games,
@@ -26,21 +30,19 @@ import argparse
 import importlib
 import sys
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO_ROOT), str(REPO_ROOT / "tests")]  # tests: the engines' page renderers
 
-from assistant.counting.doubts import Doubt, doubts_only, find_doubts  # noqa: E402
-from assistant.counting.takeovers import find_seat_holders, with_holders  # noqa: E402
-from assistant.counting.tally import replay_day  # noqa: E402
+from assistant.counting.count import StoredGame, count_stored  # noqa: E402
+from assistant.counting.day_bounds import count_headings  # noqa: E402
+from assistant.counting.doubts import Doubt, doubts_only  # noqa: E402
 from assistant.counting.votal import Votal  # noqa: E402
-from assistant.counting.votecounts import learn_game, our_votes, posted_votes, read_vote_count  # noqa: E402
+from assistant.counting.votecounts import our_votes, posted_votes, read_vote_count  # noqa: E402
 from assistant.errors import GameFileError  # noqa: E402
 from assistant.gamefile.game import Game, parse_game  # noqa: E402
-from assistant.gamefile.rules import load_ruleset  # noqa: E402
-from assistant.reading.names import Roster  # noqa: E402
 from parsers.commands import ReadPost, extract_commands  # noqa: E402
 from tests.corpus import (  # noqa: E402
     CALIB_CORPUS_DIR,
@@ -182,29 +184,24 @@ def score_game(game: CorpusGame, engine: str | None = None, *, confirm: bool = T
         return []
     posts = read_posts(game, engine)
     parsed = game_file(game, posts, confirm=confirm)
-    ruleset = load_ruleset(parsed.ruleset)
-    roster = Roster.from_game(parsed, ruleset, authors=[(p.author, p.author_id) for p in posts])
-    # The moderator's counts teach names, as `votal count` learns them; each day's closing moderator posts
-    # are withheld, as the held-out measure withholds them: the hammer must be found without them.
-    moderators = {m.casefold() for m in game.moderators}
+    # each day's closing moderator posts keep no count, as the held-out measure withholds them:
+    # the hammer must be found without them
     closing = {n for day in days for n in range(day.twilight_post, day.end_post + 1)}
-    bodies = {
-        p["number"]: p["content"]
-        for p in load_posts(game.thread_id, game.corpus_dir)
-        if p["user"].casefold() in moderators and p["number"] not in closing
-    }
-    # the seats the counts show held by an account the file does not list, counted as `votal count` does
-    holders = find_seat_holders(parsed, ruleset, posts, roster=roster, bodies=bodies)
-    if holders:
-        parsed = with_holders(parsed, holders)
-        roster = Roster.from_game(parsed, ruleset, authors=[(p.author, p.author_id) for p in posts])
-    learning = learn_game(parsed, ruleset, posts, roster, bodies, range(1, max(d.day for d in days) + 1))
-    scores = []
-    for day in days:
-        votal = replay_day(parsed, ruleset, posts, roster, day=day.day)
-        votal = replace(votal, count_checks=tuple(learning.disagreements.get(day.day, ())))
-        scores.append(DayScore(day, votal, find_doubts(votal, parsed, ruleset, holders)))
-    return scores
+    stored = stored_game(game, parsed, posts, withheld=closing)
+    votals = count_stored(parsed, stored, days=[day.day for day in days])
+    return [DayScore(day, votal, votal.doubts) for day, votal in zip(days, votals, strict=True)]
+
+
+def stored_game(game: CorpusGame, parsed: Game, posts: list[ReadPost], *,
+                withheld: set[int] = frozenset()) -> StoredGame:
+    """The thread as a command reads it from the store: the posts, the counts in the moderators'
+    posts (but those ``withheld``) and the day each moderator's post heads a count for."""
+    moderators = {m.casefold() for m in parsed.moderators}
+    bodies = {p["number"]: p["content"] for p in load_posts(game.thread_id, game.corpus_dir)
+              if p["user"].casefold() in moderators}
+    counts = {n: count for n, body in bodies.items()
+              if n not in withheld and (count := read_vote_count(body, post=n)) is not None}
+    return StoredGame.of(parsed, posts, counts=counts, headings=count_headings(bodies))
 
 
 def score_corpus(corpus_dir: Path = CORPUS_DIR, *, games: int | None = None, engine: str | None = None,
@@ -299,31 +296,24 @@ def describe_miss(score: DayScore) -> list[str]:
 
 
 def compare_vote_counts(game: CorpusGame) -> tuple[int, int, int, int, list[str]]:
-    """Each vote count the moderator posted during a scorable day, against Votal's reading as of the post
-    before it (moderators lag and slip too): (counts, counts matched exactly, voter->target pairs, pairs
-    matched, disagreements)."""
+    """Each vote count the moderator posted during a scorable day, against Votal's count as of the
+    post before it (moderators lag and slip too), with what the counts before it taught: (counts,
+    counts matched exactly, voter->target pairs, pairs matched, disagreements)."""
     days = expected_days(game)
     if not days:
         return 0, 0, 0, 0, []
     posts = read_posts(game)
     parsed = game_file(game, posts)
-    ruleset = load_ruleset(parsed.ruleset)
-    roster = Roster.from_game(parsed, ruleset, authors=[(p.author, p.author_id) for p in posts])
-    raw = load_posts(game.thread_id, game.corpus_dir)
-    moderators = {m.casefold() for m in game.moderators}
-    # what the counts teach applies from each count on: a replay as of the post before a count never sees it
-    bodies = {p["number"]: p["content"] for p in raw if p["user"].casefold() in moderators}
-    learn_game(parsed, ruleset, posts, roster, bodies, range(1, max(d.day for d in days) + 1))
+    stored = stored_game(game, parsed, posts)
     counts = exact = pairs = agreed = 0
     disagreements: list[str] = []
     for day in days:
-        for post in raw[day.start_post + 1 : day.twilight_post]:
-            if post["user"].casefold() not in moderators:
+        for number, count in sorted(stored.counts.items()):
+            if not day.start_post < number < day.twilight_post:
                 continue
-            count = read_vote_count(post["content"], post=post["number"])
-            if count is None:
-                continue
-            votal = replay_day(parsed, ruleset, posts, roster, day=day.day, at_post=post["number"] - 1)
+            (votal,) = count_stored(parsed, stored, days=[day.day], at_post=number - 1)
+            # the roster the count read with
+            roster = stored.holding(parsed, at_post=number - 1)[1].roster
             placed = posted_votes(count, roster, votal.living)
             if not placed:
                 continue
@@ -335,7 +325,8 @@ def compare_vote_counts(game: CorpusGame) -> tuple[int, int, int, int, list[str]
             pairs += len(placed)
             agreed += len(placed) - len(wrong)
             disagreements.extend(
-                f"game {game.number} day {day.day} post {post['number']}: {voter} moderator {posted}, ours {mine}"
+                f"game {game.number} day {day.day} post {number}: {voter} moderator {posted}, "
+                f"ours {mine}"
                 for voter, (posted, mine) in sorted(wrong.items())
             )
     return counts, exact, pairs, agreed, disagreements

@@ -623,11 +623,9 @@ class Bench:
 
     # 4
     def count(self) -> None:
-        from assistant.counting.count import count_game, ruleset_for
-        from assistant.counting.tally import replay_day
-        from assistant.forum.store import load_read_posts, open_db
+        from assistant.counting.count import count_game, count_stored, load_stored_game
+        from assistant.forum.store import open_db
         from assistant.gamefile.game import load_game
-        from assistant.reading.names import Roster
 
         game_file = self.big_game_file()
         self.forum.show(self.big.thread_id, self.big_posts)
@@ -665,18 +663,17 @@ class Bench:
         points = [first + (last - first) * i // 99 for i in range(100)]
         count_game(game, store_db, days=[day], at_post=points[0])  # imports and ruleset loading, once
 
-        def replays() -> None:  # the pure core: posts read from the store once, the day replayed 100 times
-            posts = load_read_posts(store_db, game.key)
-            ruleset = ruleset_for(game)
-            roster = Roster.from_game(game, ruleset)
+        def replays() -> None:  # the one path: the thread read once, the day counted 100 times
+            stored = load_stored_game(game, store_db)
             for point in points:
-                replay_day(game, ruleset, posts, roster, day=day, at_post=point)
+                count_stored(game, stored, days=[day], at_post=point)
 
         def counts_in() -> None:  # count_game reads the store again each time
             for point in points:
                 count_game(game, store_db, days=[day], at_post=point)
 
-        for label, work in (("load once + replay_day", replays), ("count_game, store read each time", counts_in)):
+        for label, work in (("load once + count_stored", replays),
+                            ("count_game, store read each time", counts_in)):
             cpu_in = []
             for _ in range(self.reps):
                 started_cpu = time.process_time()

@@ -8,10 +8,9 @@ import re
 from pathlib import Path
 
 import pytest
-from golden.harness import ExactRoster, read_case, resolve_exact
+from golden.harness import ExactRoster, count_day, read_case, resolve_exact
 
 from assistant.counting.count import format_votal_text
-from assistant.counting.tally import replay_day
 from assistant.counting.votes import show_votes, votes_needed
 from assistant.gamefile.rules import load_ruleset
 from assistant.output.drafts import build_context
@@ -25,8 +24,9 @@ def counted(path: Path):
     case = read_case(path)
     name = case.game.ruleset
     ruleset = load_ruleset(GOLDEN / name if name.endswith(".toml") else name)
-    votal = replay_day(case.game, ruleset, case.posts, ExactRoster(case.game), day=case.day, at_post=case.at_post,
-                       at_time=case.at_time, resolve=resolve_exact)
+    votal = count_day(case.game, case.posts, ruleset=ruleset, roster=ExactRoster(case.game),
+                      day=case.day, at_post=case.at_post, at_time=case.at_time,
+                      resolve=resolve_exact)
     return case, ruleset, votal
 
 
@@ -83,8 +83,8 @@ def test_a_lowered_no_lynch_threshold_gives_one_l_n_on_the_page_and_in_the_draft
     path = GOLDEN / "mafiascum-no-lynch-majority-ends-the-day.txt"
     case = read_case(path)
     ruleset = load_ruleset("mafiascum").with_options(no_elimination_below=1)
-    votal = replay_day(case.game, ruleset, case.posts, ExactRoster(case.game), day=case.day, at_post=1,
-                       resolve=resolve_exact)
+    votal = count_day(case.game, case.posts, ruleset=ruleset, roster=ExactRoster(case.game),
+                      day=case.day, at_post=1, resolve=resolve_exact)
     assert (votal.majority, votal.no_elimination_majority) == (3, 2)
     row = (None, 1, ("Alice",), 1)
     assert [r for r in tally_rows(votal) if r[0] is None] == [row]

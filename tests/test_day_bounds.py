@@ -3,7 +3,7 @@ and a right day left alone."""
 
 from __future__ import annotations
 
-from golden.harness import read_post
+from golden.harness import count_day, read_post
 
 from assistant.counting.day_bounds import (
     DAY_BOUNDS,
@@ -12,7 +12,6 @@ from assistant.counting.day_bounds import (
     headed_for,
     with_bounds_doubt,
 )
-from assistant.counting.tally import replay_day
 from assistant.gamefile.game import parse_game
 from assistant.gamefile.rules import load_ruleset
 from assistant.reading.names import Roster
@@ -38,7 +37,7 @@ def day_doubt(days: str, lines: list[str], headings: dict[int, int] | None = Non
     game = game_of(days)
     ruleset = load_ruleset("mafiascum")
     posts = [read_post(line) for line in lines]
-    votal = replay_day(game, ruleset, posts, Roster.from_game(game, ruleset), day=day)
+    votal = count_day(game, posts, ruleset=ruleset, roster=Roster.from_game(game, ruleset), day=day)
     return votal, bounds_doubt(votal, game, posts, headings or {}), game, posts
 
 

@@ -9,10 +9,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from golden.harness import count_day
 
 from assistant.counting.clock import day_bounds
 from assistant.counting.count import ruleset_for
-from assistant.counting.tally import replay_day
 from assistant.counting.votal import Action, Flag, NoEliminationCount, Runoff, Votal, Wagon
 from assistant.counting.votes import VoteBook
 from assistant.gamefile.game import Death, parse_game
@@ -362,7 +362,7 @@ def test_votal_draft_from_replayed_posts_links_each_standing_vote():
     g = parse_game(TINY)
     ruleset = load_ruleset("mafiascum")
     posts = [read_post(1, "Alice", ("vote", "Carol")), read_post(2, "Bob", ("vote", "Alice")), read_post(3, "Mod")]
-    votal = replay_day(g, ruleset, posts, Roster.from_game(g, ruleset), day=1)
+    votal = count_day(g, posts, ruleset=ruleset, roster=Roster.from_game(g, ruleset), day=1)
     assert render_votal_draft(g, votal, ruleset=ruleset, posts=posts) == "\n".join(
         [
             "[b]Tiny: Votal, Day 1[/b] (as of post #3)",
@@ -623,7 +623,8 @@ def test_every_rules_case_drafts_in_both_flavours_without_naming_the_judge(path)
     case = read_case(path)
     ruleset = ruleset_for(case.game)
     roster = Roster.from_game(case.game, ruleset)
-    votal = replay_day(case.game, ruleset, case.posts, roster, day=case.day, at_post=case.at_post, at_time=case.at_time)
+    votal = count_day(case.game, case.posts, ruleset=ruleset, roster=roster, day=case.day,
+                      at_post=case.at_post, at_time=case.at_time)
     context = build_context(case.game, ruleset, [votal], day=case.day, now=case.at_time, posts=case.posts)
     for flavor in FLAVORS:
         drafts = {kind: render_draft(kind, context, flavor=flavor) for kind in KINDS}
@@ -696,8 +697,8 @@ def drafts_of_case(stem: str, *, game_text: str = "", flavor: str = "bbcode") ->
         head, _, rest = text.partition("=== posts")
         game = read_case_text(head + game_text + "\n=== posts" + rest).game
     ruleset = ruleset_for(game)
-    votal = replay_day(game, ruleset, case.posts, ExactRoster(game), day=case.day, at_post=case.at_post,
-                       at_time=case.at_time, resolve=resolve_exact)
+    votal = count_day(game, case.posts, ruleset=ruleset, roster=ExactRoster(game), day=case.day,
+                      at_post=case.at_post, at_time=case.at_time, resolve=resolve_exact)
     context = build_context(game, ruleset, [votal], day=case.day, now=case.at_time, posts=case.posts)
     return {kind: render_draft(kind, context, flavor=flavor) for kind in KINDS}
 
@@ -788,7 +789,7 @@ def test_flips_and_the_no_lynch_line_follow_the_ruleset(tmp_path):
     g = parse_game(text, path=tmp_path / "g.toml")
     ruleset = ruleset_for(g)
     posts = [read_post(1, "Alice", ("vote", "Carol")), read_post(2, "Bob", ("vote", "Carol"))]
-    votal = replay_day(g, ruleset, posts, Roster.from_game(g, ruleset), day=1)
+    votal = count_day(g, posts, ruleset=ruleset, roster=Roster.from_game(g, ruleset), day=1)
     context = build_context(g, ruleset, [votal], day=1, now=None, posts=posts)
     start = render_draft("day-start", context)
     assert "With 3 alive, it takes [b]2[/b] votes to lynch.\nIt takes [b]1[/b] vote for No Lynch." in start
@@ -799,7 +800,8 @@ def test_flips_and_the_no_lynch_line_follow_the_ruleset(tmp_path):
                                                   posts=posts))
     assert "Cop" not in plain  # a ruleset that does not reveal roles never flips
     # ...and the rules follow the same threshold: one No Lynch vote of three alive ends this day
-    sleepy = replay_day(g, ruleset, [read_post(1, "Alice", ("vote", "No Lynch"))], Roster.from_game(g, ruleset), day=1)
+    sleepy = count_day(g, [read_post(1, "Alice", ("vote", "No Lynch"))], ruleset=ruleset,
+                       roster=Roster.from_game(g, ruleset), day=1)
     assert (str(sleepy.outcome.kind), sleepy.outcome.post) == ("no_elimination", 1)
 
 
@@ -817,7 +819,8 @@ def _two_lynch_context(at_post):
 
     case = read_case(TWO_LYNCHES)
     ruleset = ruleset_for(case.game)
-    votal = replay_day(case.game, ruleset, case.posts, Roster.from_game(case.game, ruleset), day=1, at_post=at_post)
+    votal = count_day(case.game, case.posts, ruleset=ruleset,
+                      roster=Roster.from_game(case.game, ruleset), day=1, at_post=at_post)
     return build_context(case.game, ruleset, [votal], day=1, now=None, posts=case.posts)
 
 

@@ -228,9 +228,8 @@ GOLDEN_CASES = sorted(GOLDEN.glob("*.txt"))
 def test_replaying_the_vote_log_ends_at_the_tallys_wagons(path):
     """The page's voter links and the timeline read the tally's recorded vote changes; on every golden rules case
     their last state must hold each standing vote the tally reports, and no other vote of a living voter."""
-    from golden.harness import ExactRoster, read_case, resolve_exact
+    from golden.harness import ExactRoster, count_day, read_case, resolve_exact
 
-    from assistant.counting.tally import replay_day
     from assistant.counting.votes import standing_steps
     from assistant.gamefile.rules import load_ruleset
     from assistant.output.site import public_day
@@ -238,8 +237,9 @@ def test_replaying_the_vote_log_ends_at_the_tallys_wagons(path):
     case = read_case(path)
     name = case.game.ruleset
     ruleset = load_ruleset(GOLDEN / name if name.endswith(".toml") else name)
-    votal = replay_day(case.game, ruleset, case.posts, ExactRoster(case.game), day=case.day, at_post=case.at_post,
-                       at_time=case.at_time, resolve=resolve_exact).to_json()
+    votal = count_day(case.game, case.posts, ruleset=ruleset, roster=ExactRoster(case.game),
+                      day=case.day, at_post=case.at_post, at_time=case.at_time,
+                      resolve=resolve_exact).to_json()
     day = public_day(votal)
     steps = standing_steps(day["changes"])
     final = {voter: {target for target, _ in votes} for voter, votes in (steps[-1][1] if steps else {}).items()}

@@ -199,7 +199,8 @@ start_post = 1
 
 
 def _replay(posts: list[tuple[int, str, str | None, str]]):
-    from assistant.counting.tally import replay_day
+    from golden.harness import count_day
+
     from assistant.gamefile.rules import load_ruleset
     from assistant.reading.names import Roster
     from parsers.commands import ReadPost, extract_commands
@@ -212,7 +213,7 @@ def _replay(posts: list[tuple[int, str, str | None, str]]):
         for n, author, user_id, body in posts
     ]
     roster = Roster.from_game(game, ruleset, authors=[(p.author, p.author_id) for p in read])
-    return replay_day(game, ruleset, read, roster, day=1)
+    return count_day(game, read, ruleset=ruleset, roster=roster, day=1)
 
 
 def test_in_the_tally_a_look_alike_never_votes_and_is_a_problem_even_when_it_only_posts():

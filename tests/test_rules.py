@@ -5,10 +5,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from golden.harness import ExactRoster, read_case, render_votal, resolve_exact, xfail_reason
+from golden.harness import (
+    ExactRoster,
+    count_day,
+    read_case,
+    render_votal,
+    resolve_exact,
+    xfail_reason,
+)
 
 from assistant import bundled
-from assistant.counting.tally import replay_day
 from assistant.errors import RulesetError
 from assistant.gamefile.rules import bundled_rulesets, load_ruleset, parse_ruleset
 
@@ -27,16 +33,9 @@ def test_golden_case(path: Path) -> None:
     case = read_case(path)
     name = case.game.ruleset
     ruleset = load_ruleset(GOLDEN / name if name.endswith(".toml") else name)
-    votal = replay_day(
-        case.game,
-        ruleset,
-        case.posts,
-        ExactRoster(case.game),
-        day=case.day,
-        at_post=case.at_post,
-        at_time=case.at_time,
-        resolve=resolve_exact,
-    )
+    votal = count_day(case.game, case.posts, ruleset=ruleset, roster=ExactRoster(case.game),
+                      day=case.day, at_post=case.at_post, at_time=case.at_time,
+                      resolve=resolve_exact)
     assert render_votal(votal, notes=case.notes) == case.expect, case.title
 
 
@@ -131,6 +130,7 @@ def test_golden_case_with_the_real_name_reader(path: Path) -> None:
     case = read_case(path)
     name = case.game.ruleset
     ruleset = load_ruleset(GOLDEN / name if name.endswith(".toml") else name)
-    votal = replay_day(case.game, ruleset, case.posts, Roster.from_game(case.game, ruleset), day=case.day,
-                       at_post=case.at_post, at_time=case.at_time)
+    votal = count_day(case.game, case.posts, ruleset=ruleset,
+                      roster=Roster.from_game(case.game, ruleset), day=case.day,
+                      at_post=case.at_post, at_time=case.at_time)
     assert render_votal(votal, notes=case.notes) == case.expect, case.title

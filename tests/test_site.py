@@ -11,8 +11,8 @@ from threading import Thread
 
 import pytest
 from bs4 import BeautifulSoup
+from golden.harness import count_day
 
-from assistant.counting.tally import replay_day
 from assistant.gamefile.game import parse_game
 from assistant.gamefile.rules import load_ruleset
 from assistant.output.export import render_export
@@ -123,7 +123,7 @@ def replay_fixture(text: str = GAME):
 
     def count(g):
         roster = Roster.from_game(g, ruleset)
-        return [replay_day(g, ruleset, posts, roster, day=d) for d in (1, 2)]
+        return [count_day(g, posts, ruleset=ruleset, roster=roster, day=d) for d in (1, 2)]
 
     return describe_game(game), index_posts(posts), count_public_days(game, count)
 
@@ -336,11 +336,14 @@ def test_a_private_decision_never_shows_as_the_outcome():
     game = parse_game(JUDGED)
     ruleset = load_ruleset(game.ruleset)
     roster = Roster.from_game(game, ruleset)
-    full = replay_day(game, ruleset, read_posts(), roster, day=1).to_json()
-    assert full["outcome"] == {"kind": "elimination", "target": "Erin", "post": 5, "reason": "judge"}
+    full = count_day(game, read_posts(), ruleset=ruleset, roster=roster, day=1).to_json()
+    assert full["outcome"] == {"kind": "elimination", "target": "Erin", "post": 5,
+                               "reason": "judge", "doubt": "moderator disagrees at post 5"}
 
     _, _, days = replay_fixture(JUDGED)
-    assert days[0]["outcome"] == {"kind": "pending", "target": None, "post": 5, "reason": "no_majority"}
+    # the players' view doubts its own ending (it does not know the judge's decision)
+    assert days[0]["outcome"] == {"kind": "pending", "target": None, "post": 5,
+                                  "reason": "no_majority", "doubt": "unexplained ending at post 5"}
     assert days[0]["wagons"] == full["wagons"]
     outputs = every_output(JUDGED)
     for name in ("index.html", "votal.json", "export.json", "export.csv", "days.csv", "export.html"):
@@ -457,7 +460,7 @@ def test_a_vote_a_private_fact_voids_reads_like_a_moderators_ruling_on_the_page(
     ruleset = load_ruleset(game.ruleset)
     posts = [ReadPost(1, "p1", "Erin", None, "", (Command("vote", "Alice", "vote Alice"),)),
              ReadPost(3, "p3", "Bob & Co", None, "", (Command("vote", "Erin", "vote Erin"),))]
-    votal = replay_day(game, ruleset, posts, Roster.from_game(game, ruleset), day=1)
+    votal = count_day(game, posts, ruleset=ruleset, roster=Roster.from_game(game, ruleset), day=1)
     shown = {a["post"]: a["why_not"] for a in public_day(votal.to_json())["actions"]}
     assert shown == {1: "ruled out by the moderator", 3: "ruled out by the moderator"}
     moderator = {a["post"]: a.get("private_why") for a in votal.to_json(private=True)["actions"]}

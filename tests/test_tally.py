@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import json
 
-from golden.harness import ExactRoster, read_post, resolve_exact
+from golden.harness import ExactRoster, count_day, read_post, resolve_exact
 
 from assistant.counting.living import alive_seats
-from assistant.counting.tally import replay_day
 from assistant.gamefile.game import parse_game
 from assistant.gamefile.rules import load_ruleset
 
@@ -54,7 +53,8 @@ def game(extra: str = ""):
 
 def replay(g, lines, **kw):
     posts = [read_post(line) for line in lines]
-    return replay_day(g, load_ruleset(g.ruleset), posts, ExactRoster(g), resolve=resolve_exact, **kw)
+    return count_day(g, posts, ruleset=load_ruleset(g.ruleset), roster=ExactRoster(g),
+                     resolve=resolve_exact, **kw)
 
 
 def test_alive_seats_follow_phase_ends_and_day_kills():
@@ -100,7 +100,8 @@ def test_votal_json_has_the_issue_shape():
         "wagons": [{"target": "Bob", "votes": 1, "voters": ["Alice"]}],
         "no_elimination": {"votes": 0, "voters": []},
         "not_voting": ["Bob", "Carol", "Dave", "Erin"],
-        "outcome": {"kind": "no_elimination", "target": None, "post": 4, "reason": "deadline"},
+        "outcome": {"kind": "no_elimination", "target": None, "post": 4, "reason": "deadline",
+                    "doubt": "unexplained ending at post 4"},
         "problems": [
             {"post": 2, "voter": "Bob", "text": "vote zed", "reason": "unknown name"},
             {"post": 3, "voter": "Stranger", "text": "vote Bob", "reason": "not a player"},
@@ -234,7 +235,8 @@ def test_replay_reads_names_through_the_real_roster():
         read_post(line)
         for line in ("25 Bobby: vote dave", "26 Dave: vote NO LYNCH", "27 Bob: vote erin", "28 Carol: vote Zzyzx")
     ]
-    votal = replay_day(g, ruleset, posts, Roster.from_game(g, ruleset), day=2, at_post=28)
+    votal = count_day(g, posts, ruleset=ruleset, roster=Roster.from_game(g, ruleset), day=2,
+                      at_post=28)
     assert [(w.target, w.voters) for w in votal.wagons] == [("Dave", ("Bob",))]
     assert votal.no_elimination.voters == ("Dave",)
     assert [(p.post, p.voter, p.reason) for p in votal.problems] == [
@@ -250,7 +252,7 @@ def test_an_account_the_game_file_does_not_list_never_counts_and_is_reported():
     g = game()
     posts = [read_post(line) for line in ["1 Alice: vote Bob", "2 CarolX: vote Bob", "3 Dave: vote Carol"]]
     ruleset = load_ruleset(g.ruleset)
-    votal = replay_day(g, ruleset, posts, Roster.from_game(g, ruleset), day=1)
+    votal = count_day(g, posts, ruleset=ruleset, roster=Roster.from_game(g, ruleset), day=1)
     assert votal.wagons[0].voters == ("Alice",)  # CarolX resembles Carol's account but is not it
     [problem] = votal.problems
     assert (problem.post, problem.voter, problem.text) == (2, "CarolX", "vote Bob")
@@ -273,15 +275,16 @@ def test_every_edit_that_changes_a_vote_is_flagged_and_the_policy_decides_what_c
 
     posts = [read_post(line) for line in EDITED]
     rules = load_ruleset(g.ruleset)
-    latest = replay_day(g, changed(rules, edited="last_revision"), posts, ExactRoster(g), day=1, resolve=resolve_exact)
+    latest = count_day(g, posts, ruleset=changed(rules, edited="last_revision"),
+                       roster=ExactRoster(g), day=1, resolve=resolve_exact)
     assert {w.target: w.voters for w in latest.wagons} == {"Bob": ("Alice", "Carol"), "Carol": ("Bob",)}
-    held = replay_day(g, changed(rules, edited="flag"), posts, ExactRoster(g), day=1, resolve=resolve_exact)
+    held = count_day(g, posts, ruleset=changed(rules, edited="flag"), roster=ExactRoster(g), day=1,
+                     resolve=resolve_exact)
     assert {w.target: w.voters for w in held.wagons} == {"Bob": ("Alice", "Carol")}
     assert "Bob" in held.not_voting and "moderator decides" in held.flags[0].reason
-    corrected = replay_day(
-        parse_game(GAME + '[[corrections]]\npost = 2\nvote = "Carol"\n'), changed(rules, edited="flag"), posts,
-        ExactRoster(g), day=1, resolve=resolve_exact,
-    )
+    corrected = count_day(parse_game(GAME + '[[corrections]]\npost = 2\nvote = "Carol"\n'), posts,
+                          ruleset=changed(rules, edited="flag"), roster=ExactRoster(g), day=1,
+                          resolve=resolve_exact)
     assert {w.target: w.voters for w in corrected.wagons} == {"Bob": ("Alice", "Carol"), "Carol": ("Bob",)}
 
 
@@ -314,7 +317,7 @@ phase = "day 1"
 """)
     ruleset = load_ruleset("mafiascum")
     posts = [read_post(line) for line in ("45 Quill: vote Carol", "55 Quill: vote Carol")]
-    votal = replay_day(g, ruleset, posts, Roster.from_game(g, ruleset), day=2)
+    votal = count_day(g, posts, ruleset=ruleset, roster=Roster.from_game(g, ruleset), day=2)
     assert [(w.target, w.voters) for w in votal.wagons] == [("Carol", ("Bob",))]
     assert [p.post for p in votal.problems] == [45]  # the dead seat's account before it took the second seat
 
@@ -328,7 +331,7 @@ def test_witchhunt_9_no_lynch_words_are_read_as_no_vote_not_as_a_players_name():
                    .replace('player = "Dave"', 'player = "Nona"'))
     ruleset = load_ruleset("witchhunt-9.0")
     posts = [read_post("1 Bob: vote none"), read_post("2 Carol: vote no lynch")]
-    votal = replay_day(g, ruleset, posts, Roster.from_game(g, ruleset), day=1)
+    votal = count_day(g, posts, ruleset=ruleset, roster=Roster.from_game(g, ruleset), day=1)
     assert votal.wagons == ()
     assert [(p.voter, p.reason) for p in votal.problems] == [
         ("Bob", "no-elimination votes are not allowed"),
@@ -357,6 +360,8 @@ name = "Orpheus"
 day = 1
 start_post = 0
 end_post = 8
+[[days]]
+day = 2
 [[deaths]]
 player = "Medea"
 phase = "day 1"
@@ -370,8 +375,6 @@ def test_a_vote_after_the_moderators_night_post_counts_for_no_day():
     the next day ... will occur once all the night time activities are finished": post 9, which
     tells the night, does not open day 2 (post 12 does), so Jason's vote at post 10 is listed as
     cast at night and counts for no day."""
-    from assistant.counting.clock import Timeline
-    from assistant.counting.tally import GameReplay
     from assistant.gamefile.outcome import WhyNot
 
     g = parse_game(MH_NIGHT)
@@ -379,9 +382,8 @@ def test_a_vote_after_the_moderators_night_post_counts_for_no_day():
     posts = [read_post(line) for line in MH_NIGHT_POSTS]
 
     def day_two(night: frozenset[int]):
-        timeline = Timeline(g, ruleset, night)
-        return GameReplay.of(g, ruleset, posts, ExactRoster(g), resolve=resolve_exact,
-                             timeline=timeline).day(2).votal
+        return count_day(g, posts, ruleset=ruleset, roster=ExactRoster(g), resolve=resolve_exact,
+                         day=2, night=night)
 
     before = day_two(frozenset())  # the night post taken for the day's opening, as before
     assert {w.target: w.voters for w in before.wagons} == {"Orpheus": ("Jason",),

@@ -411,11 +411,11 @@ def count(
       votal count games/wh17.toml --day 2 --at-post 512 --format json
     """
     from assistant.counting.checks import for_day
-    from assistant.counting.count import count_game, current_day, game_warnings
+    from assistant.counting.count import count_stored, current_day, game_warnings
 
     game, db, stored, moment = load_snapshot(game_file, db_file, at_post, at_time, day)
     days = None if all_days else [day or current_day(game, db, at_time=moment, at_post=at_post, stored=stored)]
-    votals = count_game(game, db, days=days, at_post=at_post, at_time=moment, stored=stored)
+    votals = count_stored(game, stored, days=days, at_post=at_post, at_time=moment)
     now = moment if at_post is None and at_time is None else None  # a count of now shares its replay
     warnings = game_warnings(game, db, days=[v.day for v in votals], stored=stored, now=now)
     if fmt == "json":
@@ -486,7 +486,7 @@ def draft(
       votal draft games/wh17.toml day-start --day 3
     """
     from assistant.counting.checks import for_day
-    from assistant.counting.count import count_game, current_day, game_warnings
+    from assistant.counting.count import count_stored, current_day, game_warnings
     from assistant.output.drafts import build_context, default_flavor, nothing_to_announce, render_draft
 
     game, db, stored, moment = load_snapshot(game_file, db_file, at_post, at_time, day)
@@ -494,7 +494,7 @@ def draft(
         raise InputError(f"the {game.ruleset} ruleset has no Judge: there is no judge post to "
                          "draft (`votal draft day-end` announces the day's end)")
     number = day or current_day(game, db, at_time=moment, at_post=at_post, stored=stored)
-    votals = count_game(game, db, days=[number], at_post=at_post, at_time=moment, stored=stored)
+    votals = count_stored(game, stored, days=[number], at_post=at_post, at_time=moment)
     now = moment if at_post is None and at_time is None else None  # a draft of now shares its replay
     warn(for_day(game_warnings(game, db, days=[number], stored=stored, now=now), number))
     warn_doubts(votals)
@@ -538,11 +538,11 @@ def audit(
     Example:
       votal audit games/wh17.toml --day 1
     """
-    from assistant.counting.count import count_game, current_day, format_audit_text
+    from assistant.counting.count import count_stored, current_day, format_audit_text
 
     game, db, stored, moment = load_snapshot(game_file, db_file, at_post, at_time, day)
     number = day or current_day(game, db, at_time=moment, at_post=at_post, stored=stored)
-    votal = count_game(game, db, days=[number], at_post=at_post, at_time=moment, stored=stored)[0]
+    votal = count_stored(game, stored, days=[number], at_post=at_post, at_time=moment)[0]
     if fmt == "json":
         print_json(votal.to_json(private=True)["actions"])
     else:

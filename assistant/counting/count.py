@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from assistant.counting.checks import (
-    GameWarning, answered, check_corrections, check_days, check_outcomes,
+    GameWarning,
+    answered,
+    check_corrections,
+    check_days,
+    check_outcomes,
 )
 from assistant.counting.clock import Timeline, phase_at
 from assistant.counting.day_bounds import count_headings, with_bounds_doubt
+from assistant.counting.day_replay import GameReplay
 from assistant.counting.doubts import doubts_only, find_doubts
 from assistant.counting.takeovers import (
     Takeover,
@@ -20,9 +25,8 @@ from assistant.counting.takeovers import (
     find_takeovers,
     with_holders,
 )
-from assistant.counting.tally import GameReplay
 from assistant.counting.votal import Votal, to_json
-from assistant.counting.votecounts import PostedCount, describe_checks, learn_counts
+from assistant.counting.votecounts import Learning, PostedCount, describe_checks, learn_counts
 from assistant.counting.votes import show_votes, votes_needed
 from assistant.errors import VotalError
 from assistant.forum import store
@@ -31,7 +35,7 @@ from assistant.forum.stored_phases import load_night_posts
 from assistant.gamefile.game import Game
 from assistant.gamefile.outcome import summarize, words_of
 from assistant.gamefile.rules import Ruleset, find_ruleset
-from assistant.reading.names import Roster
+from assistant.reading.names import Roster, resolve_name
 
 if TYPE_CHECKING:
     from assistant.forum.store import ReadPost, Store
@@ -54,18 +58,43 @@ def require_posts(game: Game, db: Store) -> None:
 
 @dataclass(frozen=True)
 class StoredGame:
-    """What a command reads of the stored thread, read once (a lower layer never goes back to the store): every
-    post with its commands, the moderators' posted counts as read when their posts were stored, the game's
-    ruleset, roster and timeline (each day's bounds, worked out once), with the replays made from them: the
-    count and the warnings as of one moment share one replay."""
+    """What a command reads of the stored thread, read once (a lower layer never goes back to the
+    store): every post with its commands, the moderators' posted counts as read when their posts
+    were stored and the day each count is headed for, the game's ruleset, roster and timeline (each
+    day's bounds, worked out once), with the replays made from them: the count and the warnings as
+    of one moment share one replay. :func:`load_stored_game` reads one from the store; :meth:`of`
+    makes one from posts in hand."""
 
     posts: list[ReadPost]
     roster: Roster
     ruleset: Ruleset
+    timeline: Timeline  # each day's bounds, worked out once
     counts: dict[int, PostedCount] = field(default_factory=dict)  # by post number: the moderators' counts
-    timeline: Timeline | None = None
     announced: tuple[GameWarning, ...] = ()  # days counted from the moderators' posts, not the file (announced_days)
+    # by post number: the day a moderator's count is headed for
+    headings: dict[int, int] = field(default_factory=dict)
+    unread: tuple[str, ...] = ()  # the posts the last good sync could not read, as it recorded them
+    # how a typed name is read (the golden tests pin rules with exact names)
+    resolve: Callable[..., Any] = resolve_name
     _replays: dict = field(default_factory=dict, compare=False, repr=False)
+
+    @classmethod
+    def of(
+        cls, game: Game, posts: Iterable[ReadPost], *,
+        counts: Mapping[int, PostedCount] | None = None, headings: Mapping[int, int] | None = None,
+        ruleset: Ruleset | None = None, roster: Any = None,
+        resolve: Callable[..., Any] = resolve_name, night: frozenset[int] = frozenset(),
+    ) -> StoredGame:
+        """The thread of ``game`` from posts in hand (no store): what a bench or a test counts
+        through the same path as a command. ``ruleset``: else the game's; ``roster``: else the
+        game's, with the posts' authors; ``night``: the moderator's posts that tell the night (where
+        the moderator's post opens a day)."""
+        ruleset = ruleset or ruleset_for(game)
+        ordered = sorted(posts, key=lambda post: post.number)
+        roster = roster or Roster.from_game(game, ruleset, authors=post_authors(ordered))
+        timeline = Timeline(game, ruleset, night)
+        return cls(ordered, roster, ruleset, timeline, dict(counts or {}),
+                   headings=dict(headings or {}), resolve=resolve)
 
     @property
     def last_post(self) -> int | None:
@@ -88,9 +117,9 @@ class StoredGame:
         without its private facts) with its own roster, timeline and replays: nothing learned or replayed for
         one view reaches the other."""
         roster = Roster.from_game(game, self.ruleset, authors=post_authors(self.posts))
-        night = self.timeline.night_posts if self.timeline is not None else frozenset()
-        timeline = Timeline(game, self.ruleset, night)
-        return StoredGame(self.posts, roster, self.ruleset, self.counts, timeline)
+        timeline = Timeline(game, self.ruleset, self.timeline.night_posts)
+        return StoredGame(self.posts, roster, self.ruleset, timeline, self.counts,
+                          headings=self.headings, unread=self.unread, resolve=self.resolve)
 
     def holding(self, game: Game, *,
                 at_post: int | None) -> tuple[Game, StoredGame, tuple[Takeover, ...]]:
@@ -111,8 +140,9 @@ class StoredGame:
         key = (at_post, at_time, tuple(sorted(self.roster.learned.items())))
         if key not in self._replays:
             posts = [p for p in self.posts if at_post is None or p.number <= at_post]
-            self._replays[key] = GameReplay.of(game, self.ruleset, posts, self.roster, at_post=at_post, at_time=at_time,
-                                               timeline=self.timeline)
+            self._replays[key] = GameReplay.of(
+                game, self.ruleset, posts, self.roster, at_post=at_post, at_time=at_time,
+                resolve=self.resolve, timeline=self.timeline)
         return self._replays[key]
 
 
@@ -128,7 +158,12 @@ def load_stored_game(game: Game, db: Store) -> StoredGame:
     night: frozenset[int] = frozenset()
     if ruleset.day_start == "moderator_post":
         night = load_night_posts(db, game.key, game.moderators)
-    return StoredGame(posts, roster, ruleset, counts, Timeline(game, ruleset, night))
+    headings = count_headings(store.moderator_bodies(db, game.key, game.moderators))
+    last = store.last_sync(db, game.key)
+    # a sync that failed says more than the posts it could not read
+    unread = store.sync_problems(last) if last is not None and not last["error"] else []
+    return StoredGame(posts, roster, ruleset, Timeline(game, ruleset, night), counts,
+                      headings=headings, unread=tuple(unread))
 
 
 def _seat_holders(game: Game, stored: StoredGame, at_post: int | None) -> list[Takeover]:
@@ -168,8 +203,7 @@ def game_warnings(
     if game.corrections:
         present = {post.number for post in stored.posts}
         warnings += check_corrections(game, present=present, last_post=stored.last_post)
-    last = store.last_sync(db, game.key)
-    unread = store.sync_problems(last) if last is not None and not last["error"] else []  # a failure says more
+    unread = stored.unread
     if unread:
         more = f" (and {len(unread) - 1} more)" if len(unread) > 1 else ""
         warnings.append(
@@ -217,9 +251,11 @@ def _takeover_warnings(game: Game, stored: StoredGame, days: Sequence[int]) -> l
     only when such a vote falls in the days shown and some seat went silent before it, with the counts up to
     the days' end."""
     shown = [game.day(d) for d in days]
-    bounded = bool(shown) and all(d is not None and d.start_post is not None for d in shown)
-    first = min(d.start_post for d in shown) if bounded else None
-    last = None if not bounded or any(d.end_post is None for d in shown) else max(d.end_post for d in shown)
+    starts = [d.start_post for d in shown if d is not None and d.start_post is not None]
+    ends = [d.end_post for d in shown if d is not None and d.end_post is not None]
+    bounded = bool(shown) and len(starts) == len(shown)
+    first = min(starts) if bounded else None
+    last = max(ends) if bounded and len(ends) == len(shown) else None
     if not game.players or not could_take_over(game, stored.posts, voted_from=first, voted_to=last):
         return []
     counts = {n: count for n, count in stored.counts.items() if last is None or n <= last}
@@ -283,7 +319,7 @@ def require_declared(game: Game, timeline: Timeline, day: int) -> None:
 
 
 def current_day(
-    game: Game, db: Store, *, at_time: datetime | None = None, at_post: int | None = None,
+    game: Game, db: Store | None, *, at_time: datetime | None = None, at_post: int | None = None,
     stored: StoredGame | None = None,
 ) -> int:
     """The day being played: the latest day that has started, by stored posts or by the clock.
@@ -294,7 +330,9 @@ def current_day(
     ``at_time`` falls in, or the one whose night it is. Day 1 when nothing tells. ``stored``: the thread
     already read by this command.
     """
-    last = stored.last_post if stored is not None else store.last_post_number(db, game.key)
+    last = stored.last_post if stored is not None else None
+    if stored is None and db is not None:
+        last = store.last_post_number(db, game.key)
     if at_post is not None and last is not None:
         last = min(last, at_post)
     started = [
@@ -320,34 +358,59 @@ def count_game(
     at_time: datetime | None = None,
     stored: StoredGame | None = None,
 ) -> list[Votal]:
-    """Votals of ``days`` (default: every declared day up to the current one), replayed from stored posts
-    (``stored``: the thread already read by this command; else it is read here)."""
+    """:func:`count_stored` of the thread in the store (``stored``: already read by this command;
+    else it is read here, once): the I/O edge of the one path from store to votal."""
     stored = stored or load_stored_game(game, db)
+    return count_stored(game, stored, days=days, at_post=at_post, at_time=at_time)
+
+
+def count_stored(
+    game: Game,
+    stored: StoredGame,
+    *,
+    days: Sequence[int] | None = None,
+    at_post: int | None = None,
+    at_time: datetime | None = None,
+) -> list[Votal]:
+    """The one path from the thread read once to votals: the votals of ``days`` (default: every
+    declared day up to the current one) as of ``at_post`` / ``at_time``, with the seats the
+    moderator's counts show held by unlisted accounts, the spellings those counts teach, their
+    disagreements, and the doubts and notes. Every command, page, draft, bench and golden test
+    counts through here; it never reads the store."""
     if days is None:
-        days = range(1, current_day(game, db, at_time=at_time, stored=stored) + 1)
+        days = range(1, current_day(game, None, at_time=at_time, stored=stored) + 1)
     # a seat the moderator's counts show held by an unlisted account is counted as theirs
     game, stored, holders = stored.holding(game, at_post=at_post)
-    ruleset, roster, timeline = stored.ruleset, stored.roster, stored.timeline
-    posts = [p for p in stored.posts if at_post is None or p.number <= at_post]  # never look past the as-of post
     for day in days:
-        require_declared(game, timeline, day)
-    learning = None
-    counts = {n: count for n, count in stored.counts.items() if at_post is None or n <= at_post}
-    if counts and days:
-        # the moderator's own counts teach the names Votal could not read, each from its post on; the one
-        # replay of each day that held them is the count's own
-        learning = learn_counts(game, ruleset, posts, roster, counts, range(1, max(days) + 1), at_post=at_post,
-                                at_time=at_time, timeline=timeline)
-    replay = stored.replay(game, at_post=at_post, at_time=at_time)  # shared with the warnings as of the same moment
+        require_declared(game, stored.timeline, day)
+    learning = _learn_from_counts(game, stored, days, at_post=at_post, at_time=at_time)
+    # the replay is shared with the warnings as of the same moment
+    replay = stored.replay(game, at_post=at_post, at_time=at_time)
     if learning is not None:
         replay.adopt(learning.days)
     votals = [replay.day(day).votal for day in days]
     checks = learning.disagreements if learning is not None else {}
-    votals = [replace(v, count_checks=tuple(checks[v.day])) if checks.get(v.day) else v for v in votals]
-    bodies = store.moderator_bodies(db, game.key, game.moderators, up_to=at_post)
-    headings = count_headings(bodies)  # the day each of the moderator's counts is headed for
-    votals = [with_doubts(v, game, ruleset, holders) for v in votals]
+    votals = [replace(v, count_checks=tuple(checks[v.day])) if checks.get(v.day) else v
+              for v in votals]
+    # the moderator's count headings and the posts up to the as-of post: never look past it
+    headings = {n: day for n, day in stored.headings.items() if at_post is None or n <= at_post}
+    posts = [p for p in stored.posts if at_post is None or p.number <= at_post]
+    votals = [with_doubts(v, game, stored.ruleset, holders) for v in votals]
     return [with_bounds_doubt(v, game, posts, headings) for v in votals]
+
+
+def _learn_from_counts(game: Game, stored: StoredGame, days: Sequence[int], *, at_post: int | None,
+                       at_time: datetime | None) -> Learning | None:
+    """What the moderator's own counts up to ``at_post`` teach: the names Votal could not read,
+    each from its post on, and where they disagree; the one replay of each day that held them is
+    the count's own."""
+    counts = {n: count for n, count in stored.counts.items() if at_post is None or n <= at_post}
+    if not counts or not days:
+        return None
+    posts = [p for p in stored.posts if at_post is None or p.number <= at_post]
+    return learn_counts(game, stored.ruleset, posts, stored.roster, counts,
+                        range(1, max(days) + 1), at_post=at_post, at_time=at_time,
+                        timeline=stored.timeline)
 
 
 def with_doubts(votal: Votal, game: Game, ruleset: Ruleset,

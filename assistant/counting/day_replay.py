@@ -5,8 +5,9 @@
 :class:`DayReplay` is one day's loop over its parts (:mod:`~assistant.counting.day_state`,
 :mod:`~assistant.counting.day_commands`, :mod:`~assistant.counting.day_end`, :mod:`~assistant.counting.day_checks`).
 Everything a particular rule adds (a Judge, lovers, a sheriff, nominations...) is a hook of
-:mod:`assistant.counting.hooks`, called at fixed points; the loop never names one. The public entry points are
-:mod:`assistant.counting.tally`'s.
+:mod:`assistant.counting.hooks`, called at fixed points; the loop never names one. Both are
+private to :mod:`assistant.counting`: the one way to a votal is
+:func:`assistant.counting.count.count_stored`.
 """
 
 from __future__ import annotations

@@ -209,8 +209,9 @@ def build_context(
 ) -> DraftContext:
     """The public facts of ``day`` for a draft.
 
-    ``votals`` are replayed votals (:func:`assistant.counting.tally.replay_day`); the one of ``day`` is used when
-    present (a day that has not started has none: the living and the majority come from the game file).
+    ``votals`` are counted votals (:func:`assistant.counting.count.count_stored`); the one of
+    ``day`` is used when present (a day that has not started has none: the living and the
+    majority come from the game file).
     ``posts`` give the links to the posts votes were cast in and the day's post counts for the post
     minimum; without them links fall back to the thread's URL and post counts to the votal's flags.
     ``now`` (aware) is for the time left before the deadline. ``count_number`` numbers a vote count within

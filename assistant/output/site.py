@@ -31,7 +31,7 @@ from markupsafe import Markup
 
 from assistant import bundled
 from assistant.counting.clock import iso_utc
-from assistant.counting.count import count_game, current_day, load_stored_game
+from assistant.counting.count import count_stored, current_day, load_stored_game
 from assistant.counting.votes import standing_steps, votes_needed
 from assistant.gamefile.game import Private
 from assistant.gamefile.outcome import Kind, Reason, WhyNot, reason_words
@@ -505,9 +505,9 @@ def gather_days(
     days = range(1, current_day(game, db, at_time=now, stored=stored) + 1)
     public = count_public_days(
         game,
-        lambda g: count_game(g, db, days=days, at_time=now, stored=stored),
+        lambda g: count_stored(g, stored, days=days, at_time=now),
         # the stored thread's replays are of ``game`` itself: the blind game gets its own roster and replays
-        lambda g: count_game(g, db, days=days, at_time=now, stored=stored.fresh(g)),
+        lambda g: count_stored(g, stored.fresh(g), days=days, at_time=now),
     )
     return describe_game(game), index_posts(stored.posts), public, stored.ruleset.no_elimination_label
 

@@ -230,6 +230,11 @@ class ExactRoster:
             for name in (*seat.accounts, *seat.aliases):
                 self.owner[name.casefold()] = seat.name
         self.accounts = {a.casefold(): s.name for s in game.players for a in s.accounts}
+        self.learned: dict[str, tuple[str, int]] = {}  # an exact roster learns no spellings
+        # who may hold a silent seat, as the count asks: the real index refuses a look-alike
+        from assistant.reading.identity import AuthorIndex
+
+        self.authors = AuthorIndex(game)
 
     def author_match(self, author: str, author_id=None, number=None) -> tuple[str | None, str | None]:
         seat = self.accounts.get(author.casefold())
@@ -248,3 +253,17 @@ def resolve_exact(text: str, roster: ExactRoster, *, alive, at_post=None):
     if seat not in alive:
         return Resolution(text, None, "exact", reason="target is dead")
     return Resolution(text, seat, "exact")
+
+
+def count_day(game: Game, posts, *, day: int, ruleset=None, roster=None, resolve=None, counts=None,
+              at_post: int | None = None, at_time: datetime | None = None,
+              night: frozenset[int] = frozenset()) -> Votal:
+    """Day ``day`` of ``game`` counted from ``posts`` in hand through the one path every command
+    takes (``StoredGame.of`` then ``count_stored``): with doubts, and learning from ``counts``
+    when given."""
+    from assistant.counting.count import StoredGame, count_stored
+    from assistant.reading.names import resolve_name
+
+    stored = StoredGame.of(game, posts, counts=counts, ruleset=ruleset, roster=roster,
+                           resolve=resolve or resolve_name, night=night)
+    return count_stored(game, stored, days=[day], at_post=at_post, at_time=at_time)[0]
