@@ -543,115 +543,39 @@ def game_zone_name(raw: Any, path: Path) -> str | None:
     return str(name) if name else None
 
 
+@dataclass(frozen=True)
+class _Builder:
+    """What every table of a game file is read with: the checker, the game's zone and its seats."""
+
+    checker: _Checker
+    zone: tzinfo
+    account_to_seat: dict[str, str]
+
+    def when(self, value: Any, table: str, index: int | None, key: str) -> datetime:
+        return _to_utc(value, self.zone, lambda msg: self.checker.fail(table, index, key, msg))
+
+    def seat_of(self, name: str, table: str, index: int | None, key: str) -> str:
+        try:
+            return self.account_to_seat[name.casefold()]
+        except KeyError:
+            message = f"{name!r} is not a player of this game"
+            raise self.checker.fail(table, index, key, message) from None
+
+
 def _build(raw: dict, path: Path, checker: _Checker, players_required: bool) -> Game:
     zone_name = game_zone_name(raw, path)
     try:
         zone = zone_named(zone_name or "UTC")
     except UnknownZone as exc:
         raise checker.fail("", None, "timezone", str(exc)) from None
-
-    def when(value: Any, table: str, index: int | None, key: str) -> datetime:
-        return _to_utc(value, zone, lambda msg: checker.fail(table, index, key, msg))
-
     forum = raw.get("forum")
-    if forum is not None and forum not in ENGINES:
-        raise checker.fail("", None, "forum", f"unknown forum engine {forum!r} (one of: {', '.join(ENGINES)})")
-    if (problem := url_problem(raw["thread"])) is not None:
-        raise checker.fail("", None, "thread", f"must be the thread's http(s) URL: {problem}")
-
-    seats = []
-    for i, p in enumerate(raw["players"]):
-        weight = p.get("vote_weight", 1)
-        if weight < 0:
-            raise checker.fail("players", i, "vote_weight", "must not be negative")
-        mode = p.get("vote_mode", "whole")
-        if mode not in ("whole", "split"):
-            raise checker.fail("players", i, "vote_mode", 'must be "whole" or "split"')
-        if mode == "split" and (weight < 2 or weight != int(weight)):
-            raise checker.fail("players", i, "vote_mode", '"split" needs a whole vote_weight of 2 or more')
-        names, posts = _replacements(p.get("replacements", ()), checker, i)
-        seats.append(Seat(p["name"], names, tuple(p.get("aliases", ())), weight, posts, mode))
-    if not seats and players_required:
-        raise checker.fail("", None, "players", "a game needs at least one [[players]] entry")
-    _check_unique_accounts(seats, checker, {str(d.get("player", "")).casefold() for d in raw.get("deaths", ())})
-    account_to_seat: dict[str, str] = {}
-    for s in seats:  # an account in two seats names its first one here (name the second seat by its own name)
-        for a in s.accounts:
-            account_to_seat.setdefault(a.casefold(), s.name)
-
-    def seat_of(name: str, table: str, index: int | None, key: str) -> str:
-        try:
-            return account_to_seat[name.casefold()]
-        except KeyError:
-            raise checker.fail(table, index, key, f"{name!r} is not a player of this game") from None
-
-    days = []
-    seen_days: set[int] = set()
-    for i, d in enumerate(raw.get("days", ())):
-        if d["day"] < 1:
-            raise checker.fail("days", i, "day", "days are numbered from 1")
-        if d["day"] in seen_days:
-            raise checker.fail("days", i, "day", f"day {d['day']} is declared twice")
-        seen_days.add(d["day"])
-        start_post, end_post = d.get("start_post"), d.get("end_post")
-        if start_post is not None and end_post is not None and end_post < start_post:
-            raise checker.fail("days", i, "end_post", "must not be before start_post")
-        days.append(
-            DayDecl(
-                d["day"],
-                start_post,
-                end_post,
-                when(d["start"], "days", i, "start") if "start" in d else None,
-                when(d["end"], "days", i, "end") if "end" in d else None,
-            )
-        )
-        if days[-1].start and days[-1].end and days[-1].end < days[-1].start:
-            raise checker.fail("days", i, "end", "must not be before start")
-    _check_day_order(days, checker)
-    days.sort(key=lambda d: d.day)
-
-    deaths = []
-    for i, d in enumerate(raw.get("deaths", ())):
-        phase = PHASE_RE.match(d["phase"])
-        if not phase:
-            raise checker.fail("deaths", i, "phase", f"must look like 'day 2' or 'night 1', not {d['phase']!r}")
-        player = seat_of(d["player"], "deaths", i, "player")
-        deaths.append(Death(player, phase.group(1).lower(), int(phase.group(2)), d.get("post"), d.get("role")))
-
-    survivals = []
-    for i, d in enumerate(raw.get("survivals", ())):
-        phase = PHASE_RE.match(d["phase"])
-        if not phase:
-            raise checker.fail("survivals", i, "phase", f"must look like 'day 2' or 'night 1', not {d['phase']!r}")
-        player = seat_of(d["player"], "survivals", i, "player")
-        survivals.append(Survival(player, phase.group(1).lower(), int(phase.group(2)), d.get("post"), d.get("note")))
-
-    corrections = []
-    for i, c in enumerate(raw.get("corrections", ())):
-        if ("vote" in c) == bool(c.get("ignore")):
-            raise checker.fail("corrections", i, None, "give exactly one of 'vote = \"Name\"' or 'ignore = true'")
-        corrections.append(Correction(c["post"], c.get("vote"), bool(c.get("ignore")), c.get("note")))
-
-    events = []
-    for i, e in enumerate(raw.get("events", ())):
-        if e["kind"] not in EVENT_KINDS:
-            raise checker.fail("events", i, "kind", f"unknown event {e['kind']!r} (one of: {', '.join(EVENT_KINDS)})")
-        if e["kind"] in ("return", "sheriff", "modkill") and "player" not in e:
-            raise checker.fail("events", i, None, f"a {e['kind']!r} event needs player = \"Name\"")
-        events.append(
-            Event(
-                e["day"],
-                e["kind"],
-                e.get("hours"),
-                e.get("post"),
-                when(e["time"], "events", i, "time") if "time" in e else None,
-                seat_of(e["player"], "events", i, "player") if "player" in e else None,
-                e.get("target"),
-                e.get("note"),
-            )
-        )
-
-    private = _build_private(raw.get("private", {}), seat_of, checker)
+    _check_thread(raw, checker)
+    seats = _build_seats(raw, checker, players_required)
+    builder = _Builder(checker, zone, _seat_of_account(seats))
+    days = _build_days(raw, builder)
+    deaths, survivals = _build_deaths(raw, builder), _build_survivals(raw, builder)
+    corrections, events = _build_corrections(raw, checker), _build_events(raw, builder)
+    private = _build_private(raw.get("private", {}), builder.seat_of, checker)
     _check_moderators(raw.get("moderators", ()), seats, checker)
     if days and "start" not in raw:  # days come only from [[days]]: every day named must be declared
         _check_days_named(raw, {d.day for d in days}, checker)
@@ -667,20 +591,152 @@ def _build(raw: dict, path: Path, checker: _Checker, players_required: bool) -> 
         forum=forum,
         moderators=tuple(raw.get("moderators", ())),
         timezone=zone_name,
-        start=when(raw["start"], "", None, "start") if "start" in raw else None,
+        start=builder.when(raw["start"], "", None, "start") if "start" in raw else None,
         templates=(path.parent / templates) if templates else None,
         fetch=FetchSettings(**fetch),
         webhook=raw.get("alerts", {}).get("webhook"),
         days=tuple(days),
-        deaths=tuple(deaths),
-        survivals=tuple(survivals),
-        corrections=tuple(corrections),
+        deaths=deaths,
+        survivals=survivals,
+        corrections=corrections,
         resets=tuple(Reset(r["post"], r.get("note")) for r in raw.get("resets", ())),
-        events=tuple(events),
+        events=events,
         private=private,
         lynches_per_day=_lynches_per_day(raw, checker),
         house=House(**raw.get("house", {})),
         accepted=_accepted(raw.get("checks", {}), checker),
+    )
+
+
+def _check_thread(raw: dict, checker: _Checker) -> None:
+    """The forum engine is one Votal knows, and the thread is an http(s) address."""
+    forum = raw.get("forum")
+    if forum is not None and forum not in ENGINES:
+        known = ", ".join(ENGINES)
+        raise checker.fail("", None, "forum", f"unknown forum engine {forum!r} (one of: {known})")
+    if (problem := url_problem(raw["thread"])) is not None:
+        raise checker.fail("", None, "thread", f"must be the thread's http(s) URL: {problem}")
+
+
+def _build_seats(raw: dict, checker: _Checker, players_required: bool) -> list[Seat]:
+    seats = [_build_seat(p, i, checker) for i, p in enumerate(raw["players"])]
+    if not seats and players_required:
+        raise checker.fail("", None, "players", "a game needs at least one [[players]] entry")
+    dead = {str(d.get("player", "")).casefold() for d in raw.get("deaths", ())}
+    _check_unique_accounts(seats, checker, dead)
+    return seats
+
+
+def _build_seat(player: dict, index: int, checker: _Checker) -> Seat:
+    weight = player.get("vote_weight", 1)
+    if weight < 0:
+        raise checker.fail("players", index, "vote_weight", "must not be negative")
+    mode = player.get("vote_mode", "whole")
+    if mode not in ("whole", "split"):
+        raise checker.fail("players", index, "vote_mode", 'must be "whole" or "split"')
+    if mode == "split" and (weight < 2 or weight != int(weight)):
+        message = '"split" needs a whole vote_weight of 2 or more'
+        raise checker.fail("players", index, "vote_mode", message)
+    names, posts = _replacements(player.get("replacements", ()), checker, index)
+    aliases = tuple(player.get("aliases", ()))
+    return Seat(player["name"], names, aliases, weight, posts, mode)
+
+
+def _seat_of_account(seats: list[Seat]) -> dict[str, str]:
+    account_to_seat: dict[str, str] = {}
+    for seat in seats:  # an account in two seats names its first one (the second is named by its own name)
+        for account in seat.accounts:
+            account_to_seat.setdefault(account.casefold(), seat.name)
+    return account_to_seat
+
+
+def _build_days(raw: dict, builder: _Builder) -> list[DayDecl]:
+    checker = builder.checker
+    days: list[DayDecl] = []
+    seen_days: set[int] = set()
+    for i, d in enumerate(raw.get("days", ())):
+        if d["day"] < 1:
+            raise checker.fail("days", i, "day", "days are numbered from 1")
+        if d["day"] in seen_days:
+            raise checker.fail("days", i, "day", f"day {d['day']} is declared twice")
+        seen_days.add(d["day"])
+        days.append(_build_day(d, i, builder))
+    _check_day_order(days, checker)
+    days.sort(key=lambda d: d.day)
+    return days
+
+
+def _build_day(declared: dict, index: int, builder: _Builder) -> DayDecl:
+    start_post, end_post = declared.get("start_post"), declared.get("end_post")
+    if start_post is not None and end_post is not None and end_post < start_post:
+        raise builder.checker.fail("days", index, "end_post", "must not be before start_post")
+    start, end = (
+        builder.when(declared[key], "days", index, key) if key in declared else None
+        for key in ("start", "end")
+    )
+    if start and end and end < start:
+        raise builder.checker.fail("days", index, "end", "must not be before start")
+    return DayDecl(declared["day"], start_post, end_post, start, end)
+
+
+def _read_phase(entry: dict, table: str, index: int, checker: _Checker) -> tuple[str, int]:
+    """An entry's ``phase`` ("day 2", "night 1") as its kind and number."""
+    phase = PHASE_RE.match(entry["phase"])
+    if not phase:
+        message = f"must look like 'day 2' or 'night 1', not {entry['phase']!r}"
+        raise checker.fail(table, index, "phase", message)
+    return phase.group(1).lower(), int(phase.group(2))
+
+
+def _build_deaths(raw: dict, builder: _Builder) -> tuple[Death, ...]:
+    deaths = []
+    for i, d in enumerate(raw.get("deaths", ())):
+        kind, number = _read_phase(d, "deaths", i, builder.checker)
+        player = builder.seat_of(d["player"], "deaths", i, "player")
+        deaths.append(Death(player, kind, number, d.get("post"), d.get("role")))
+    return tuple(deaths)
+
+
+def _build_survivals(raw: dict, builder: _Builder) -> tuple[Survival, ...]:
+    survivals = []
+    for i, d in enumerate(raw.get("survivals", ())):
+        kind, number = _read_phase(d, "survivals", i, builder.checker)
+        player = builder.seat_of(d["player"], "survivals", i, "player")
+        survivals.append(Survival(player, kind, number, d.get("post"), d.get("note")))
+    return tuple(survivals)
+
+
+def _build_corrections(raw: dict, checker: _Checker) -> tuple[Correction, ...]:
+    corrections = []
+    for i, c in enumerate(raw.get("corrections", ())):
+        if ("vote" in c) == bool(c.get("ignore")):
+            message = "give exactly one of 'vote = \"Name\"' or 'ignore = true'"
+            raise checker.fail("corrections", i, None, message)
+        corrections.append(Correction(c["post"], c.get("vote"), bool(c.get("ignore")), c.get("note")))
+    return tuple(corrections)
+
+
+def _build_events(raw: dict, builder: _Builder) -> tuple[Event, ...]:
+    return tuple(_build_event(e, i, builder) for i, e in enumerate(raw.get("events", ())))
+
+
+def _build_event(entry: dict, index: int, builder: _Builder) -> Event:
+    kind = entry["kind"]
+    if kind not in EVENT_KINDS:
+        known = ", ".join(EVENT_KINDS)
+        raise builder.checker.fail("events", index, "kind", f"unknown event {kind!r} (one of: {known})")
+    if kind in ("return", "sheriff", "modkill") and "player" not in entry:
+        message = f"a {kind!r} event needs player = \"Name\""
+        raise builder.checker.fail("events", index, None, message)
+    return Event(
+        entry["day"],
+        kind,
+        entry.get("hours"),
+        entry.get("post"),
+        builder.when(entry["time"], "events", index, "time") if "time" in entry else None,
+        builder.seat_of(entry["player"], "events", index, "player") if "player" in entry else None,
+        entry.get("target"),
+        entry.get("note"),
     )
 
 
