@@ -87,70 +87,27 @@ def _read_entry(line: str, authors: Names | None, moderators: set[str]) -> _List
     """A player-list line as accounts (first account first), or None when it is no such line."""
     bare = _NUMBER_AFTER_BULLET.sub("", _BULLET.sub("", line, count=1), count=1)
     plain = plain_text(bare)
-    if not plain or len(plain) > 140 or plain.endswith(":") or _LABEL.match(plain.lstrip(STRUCK_OPEN + "*([")):
+    if _is_no_entry(plain):
         return None
-    if _WAGON_LINE.match(plain.lstrip(STRUCK_OPEN + "*")):
-        return None
-    if ":" in plain and _STAFF_LABEL.search(plain.split(":", 1)[0]):
-        return None  # "Back-Up Mod: Spare", "Normalcy Reviewers: A, B": the game's staff, not its players
-    whole = re.fullmatch(r"\[[^\[\]]+\]", bare.strip(" *^"))
-    if whole and name_like(whole.group(0)) and not _SEAT_NOTE.search(whole.group(0)) and not (
-            _PHASE_WORDS.search(whole.group(0)) or whole.group(0).casefold()[1:-1] in moderators):
-        return _ListedSeat((whole.group(0),), False, line)  # "[winger]": a name in brackets alone is the account's
+    if (bracketed := _bracketed_name(bare, moderators)) is not None:
+        return _ListedSeat((bracketed,), False, line)  # "[winger]": a name in brackets alone is the account's
     # Struck accounts are earlier accounts of the seat (or a dead seat when it is the only one).
     struck = [
-        clean_name(name)
+        name
         for segment in re.findall(STRUCK_OPEN + r"([^" + STRUCK_CLOSE + r"]*)" + STRUCK_CLOSE, bare)
-        for name in _STRUCK_SPLIT.split(segment)  # "Old1 | Old2": several earlier accounts
+        for part in _STRUCK_SPLIT.split(segment)  # "Old1 | Old2": several earlier accounts
+        if (cleaned := clean_name(part))
+        for name in _split_accounts(cleaned, authors)
+        if name_like(name)
     ]
-    unstruck_text = re.sub(STRUCK_OPEN + r"[^" + STRUCK_CLOSE + r"]*" + STRUCK_CLOSE, " | ", bare)
-    # "Birch (replacing Oldbirch)": the bracket belongs to the name, not to the role after it
-    # ("(replacement)", "(sub)" are notes on the player: a chain names someone after its word)
-    unstruck_text = re.sub(
-        r"[(\[]\s*(?:who\s+(?:has\s+)?)?((?:replac(?:ed|ing|es)\b|repl\.|sub(?:bed|bing|s)?\b|in\s+for\b)"
-        r"\s*[^)\]\s][^)\]]*)[)\]]", _chain, unstruck_text, flags=re.IGNORECASE,
-    )
+    unstruck_text = _unstruck(bare)
     pieces = [p for p in (clean_name(s) for s in _SPLIT.split(unstruck_text)) if p]
-    struck = [name for s in struck if s for name in _split_accounts(s, authors) if name_like(name)]
-    accounts: list[str] = []
-    order_reversed = False
     latest_struck = struck[-1] if struck else None
+    accounts: list[str] = []
     if pieces:
-        first = pieces[0]
-        parts = _split_replaced(first)
-        if len(parts) >= 3:
-            names = [_leading_name(clean_name(p), authors) or clean_name(p) for p in parts[0::2]]
-            words = [w for w in parts[1::2] if w]
-            if names[0] == "" and struck:  # "~~Nocase~~ (who replaced Ankamius)": the struck name is the later
-                names[0] = struck.pop()
-                latest_struck = names[0]
-            if names[-1] == "" and len(pieces) > 1:  # "X (replaced Y)": the other name is the next piece
-                names[-1] = clean_name(_split_replaced(pieces[1])[0])
-            names = [n for n in names if n and name_like(n)]
-            # "New replaced Old" / "New replacing Old": the later account is written first.
-            later_first = re.match(r"replac(?:ed|ing|es)$|repl?\.$|in\s+for|sub|<|←", words[0] if words else "", re.I)
-            if later_first and not re.match(r"replaced\s+by|subbed\s+by", words[0], re.IGNORECASE):
-                order_reversed = True
-            accounts = list(reversed(names)) if order_reversed else names
-        else:
-            name = _leading_name(first, authors)
-            if name:
-                accounts = [name, *_accounts_after(first[len(name):], authors)]
-        # "Alder (hydra of Birch and Cedar)": the heads are the seat's accounts, posted or not
-        heads = _HYDRA_OF.search(plain_text(unstruck_text)) if accounts else None
-        for head in re.split(r"\s*(?:,|&|\+|\band\b)\s*", heads.group("heads") if heads else ""):
-            if name_like(clean_name(head)) and clean_name(head).casefold() not in {a.casefold() for a in accounts}:
-                accounts.append(clean_name(head))
-        # Further pieces that are accounts of the thread ("Name - Replacement") join the seat.
-        if authors is not None and accounts:
-            for piece in pieces[1:]:
-                piece_name = _split_replaced(piece)
-                for candidate in piece_name[0::2]:
-                    candidate = clean_name(candidate)
-                    if candidate and authors.seat(candidate) and candidate.casefold() not in {
-                        a.casefold() for a in accounts + struck
-                    }:
-                        accounts.append(candidate)
+        accounts, latest_struck = _first_accounts(pieces, struck, latest_struck, authors)
+        accounts.extend(_hydra_heads(unstruck_text, accounts))
+        accounts.extend(_posted_pieces(pieces, accounts, struck, authors))
     accounts = struck + [a for a in accounts if a.casefold() not in {s.casefold() for s in struck}]
     accounts = [a for a in accounts if a.casefold() not in moderators]
     # a later name that never posted and reads as a role or a vacancy is no account (nobody posted yet: none has)
@@ -164,6 +121,91 @@ def _read_entry(line: str, authors: Names | None, moderators: set[str]) -> _List
     if latest_struck and accounts[-1] == latest_struck:
         dead = True  # the seat's latest account is struck out ("~~Alder~~ Vanilla Townie"): a dead seat
     return _ListedSeat(tuple(dict.fromkeys(accounts)), dead, line)
+
+
+def _is_no_entry(plain: str) -> bool:
+    """A line that is no seat's by its form: a label, a vote count's wagon, the game's staff."""
+    if not plain or len(plain) > 140 or plain.endswith(":") or _LABEL.match(plain.lstrip(STRUCK_OPEN + "*([")):
+        return True
+    if _WAGON_LINE.match(plain.lstrip(STRUCK_OPEN + "*")):
+        return True
+    # "Back-Up Mod: Spare", "Normalcy Reviewers: A, B": the game's staff, not its players
+    return ":" in plain and bool(_STAFF_LABEL.search(plain.split(":", 1)[0]))
+
+
+def _bracketed_name(bare: str, moderators: set[str]) -> str | None:
+    """"[winger]": a line that is a name in brackets alone, brackets and all."""
+    whole = re.fullmatch(r"\[[^\[\]]+\]", bare.strip(" *^"))
+    if whole is None:
+        return None
+    name = whole.group(0)
+    if not name_like(name) or _SEAT_NOTE.search(name) or _PHASE_WORDS.search(name):
+        return None
+    return None if name.casefold()[1:-1] in moderators else name
+
+
+def _unstruck(bare: str) -> str:
+    """The line with its struck runs set apart, and a replacement's bracket joined to its name."""
+    text = re.sub(STRUCK_OPEN + r"[^" + STRUCK_CLOSE + r"]*" + STRUCK_CLOSE, " | ", bare)
+    # "Birch (replacing Oldbirch)": the bracket belongs to the name, not to the role after it
+    # ("(replacement)", "(sub)" are notes on the player: a chain names someone after its word)
+    return re.sub(
+        r"[(\[]\s*(?:who\s+(?:has\s+)?)?((?:replac(?:ed|ing|es)\b|repl\.|sub(?:bed|bing|s)?\b|in\s+for\b)"
+        r"\s*[^)\]\s][^)\]]*)[)\]]", _chain, text, flags=re.IGNORECASE,
+    )
+
+
+def _first_accounts(
+    pieces: list[str], struck: list[str], latest_struck: str | None, authors: Names | None
+) -> tuple[list[str], str | None]:
+    """The accounts the line's first piece names, earliest first, and the latest struck account (a struck
+    name the chain names as the later account is taken out of ``struck``)."""
+    first = pieces[0]
+    parts = _split_replaced(first)
+    if len(parts) < 3:
+        name = _leading_name(first, authors)
+        return ([name, *_accounts_after(first[len(name):], authors)] if name else []), latest_struck
+    names = [_leading_name(clean_name(p), authors) or clean_name(p) for p in parts[0::2]]
+    words = [w for w in parts[1::2] if w]
+    if names[0] == "" and struck:  # "~~Nocase~~ (who replaced Ankamius)": the struck name is the later
+        names[0] = struck.pop()
+        latest_struck = names[0]
+    if names[-1] == "" and len(pieces) > 1:  # "X (replaced Y)": the other name is the next piece
+        names[-1] = clean_name(_split_replaced(pieces[1])[0])
+    names = [n for n in names if n and name_like(n)]
+    # "New replaced Old" / "New replacing Old": the later account is written first.
+    word = words[0] if words else ""
+    later_first = re.match(r"replac(?:ed|ing|es)$|repl?\.$|in\s+for|sub|<|←", word, re.I)
+    if later_first and not re.match(r"replaced\s+by|subbed\s+by", word, re.IGNORECASE):
+        return list(reversed(names)), latest_struck
+    return names, latest_struck
+
+
+def _hydra_heads(unstruck_text: str, accounts: list[str]) -> list[str]:
+    """"Alder (hydra of Birch and Cedar)": the heads are the seat's accounts, posted or not."""
+    heads = _HYDRA_OF.search(plain_text(unstruck_text)) if accounts else None
+    found: list[str] = []
+    for head in re.split(r"\s*(?:,|&|\+|\band\b)\s*", heads.group("heads") if heads else ""):
+        known = {a.casefold() for a in accounts + found}
+        if name_like(clean_name(head)) and clean_name(head).casefold() not in known:
+            found.append(clean_name(head))
+    return found
+
+
+def _posted_pieces(
+    pieces: list[str], accounts: list[str], struck: list[str], authors: Names | None
+) -> list[str]:
+    """Further pieces that are accounts of the thread ("Name - Replacement"): they join the seat."""
+    found: list[str] = []
+    if authors is None or not accounts:
+        return found
+    for piece in pieces[1:]:
+        for candidate in _split_replaced(piece)[0::2]:
+            candidate = clean_name(candidate)
+            known = {a.casefold() for a in accounts + found + struck}
+            if candidate and authors.seat(candidate) and candidate.casefold() not in known:
+                found.append(candidate)
+    return found
 
 
 def _chain(bracket: re.Match) -> str:
@@ -284,16 +326,46 @@ def find_player_list(
     return [], None
 
 
+_Run = tuple[bool, list[_ListedSeat]]  # (under a player-list header, its lines)
+
+
 def _list_entries(
     lines: list[str], moderators: set[str], authors: Names | None, dropped: list[str] | None = None
 ) -> list[_ListedSeat]:
     """Runs of list-like lines; a run counts when it sits under a player-list header or names thread accounts."""
-    runs: list[tuple[bool, list[_ListedSeat]]] = []
-    header = False
+    runs, counted = _read_runs(lines, moderators, authors)
+    post = _PostRuns(runs, counted, authors)
+    chosen_runs = post.chosen_runs()
+    chosen = [e for _, run in chosen_runs for e in run]
+    if authors is not None:
+        vouched = post.vouched(chosen_runs, authors)
+        if len(vouched) >= 3:
+            if dropped is not None:  # a bare name among the list's lines, left out: said, never dropped silently
+                kept = {id(e) for e in vouched}
+                dropped.extend(e.accounts[0] for _, run in chosen_runs for i, e in enumerate(run)
+                               if id(e) not in kept and _bare(e) and _among_kept(run, i, kept))
+                dropped.extend(_new_in_repeating_lists(runs, chosen_runs, vouched))
+            chosen = vouched
+    if authors is None and post.plain_lists:  # nobody has posted: a plain list's headings and sentences drop out
+        chosen = [e for _, run in chosen_runs
+                  for e in (_plain_seats(run, None) if id(run) in post.plain_lists else run)]
+    if len(chosen) < 3:
+        return []
+    if authors is None:
+        return _in_number_order(_merge_seats(chosen))
+    chosen = [_ListedSeat(tuple(authors.spelled(a) for a in e.accounts), e.dead, e.line) for e in chosen]
+    return _in_number_order(_chain_replacements(_merge_seats(chosen), lines, authors))
+
+
+def _read_runs(
+    lines: list[str], moderators: set[str], authors: Names | None
+) -> tuple[list[_Run], dict[int, int]]:
+    """A post's runs of list-like lines, and the seats a run's header counts ("Alive (11/13)") by id(run)."""
+    runs: list[_Run] = []
+    counted: dict[int, int] = {}
     run: list[_ListedSeat] = []
-    run_header = False
-    counted: dict[int, int] = {}  # id(run) -> the seats its header counts ("Alive (11/13)")
-    stated = None
+    header = run_header = False
+    stated: int | None = None
     paragraph = 0
     after_blank = True
     for line in lines:
@@ -301,7 +373,6 @@ def _list_entries(
             paragraph += 1
             after_blank = True
             continue
-        plain = plain_text(line)
         # a header above a list, or after a blank line; inside a list ("Died" between the living and the dead)
         # the run reads on
         heads = (not run or after_blank) and _is_header(line, authors)
@@ -311,17 +382,9 @@ def _list_entries(
             if run:
                 runs.append((run_header, run))
                 run = []
-            header = heads or bool(_LIST_HEADER.match(plain.strip("*~=_ ")) or (
-                len(plain.split()) <= 6 and _COUNT_HEADER.search(plain.strip("*~=_: "))))
-            said = _SEATS_COUNTED.search(plain) if header and len(plain.split()) <= 6 else None
-            stated = int(said.group(1)) if said else None
-            if header:
-                # "Living (8/12):" headers may have a list on the same line after a colon
-                tail = plain.split(":", 1)[1].strip() if ":" in plain else ""
-                if tail:
-                    names = [n for n in (clean_name(x) for x in re.split(r",|\band\b", tail)) if name_like(n)]
-                    if len(names) >= 3:
-                        runs.append((True, [_ListedSeat((n,), False, line) for n in names]))
+            header, stated, inline = _read_header(line, heads)
+            if inline is not None:
+                runs.append(inline)
             continue
         if not run:
             run_header = header
@@ -330,55 +393,76 @@ def _list_entries(
         run.append(replace(entry, paragraph=paragraph))
     if run:
         runs.append((run_header, run))
-    chosen: list[_ListedSeat] = []
-    chosen_runs: list[tuple[bool, list[_ListedSeat]]] = []
-    headed_total = sum(len(entries) for under_header, entries in runs if under_header)
-    parts = _numbered_parts(runs, authors)
-    plain_lists = _plain_lists(runs, authors)
-    for under_header, entries in runs:
-        before = len(chosen)
+    return runs, counted
+
+
+def _read_header(line: str, heads: bool) -> tuple[bool, int | None, _Run | None]:
+    """A line that is no list entry: whether it heads a player list, the seats it counts, and the list it
+    carries after a colon ("Living (8/12): Alder, Birch, Cedar")."""
+    plain = plain_text(line)
+    header = heads or bool(_LIST_HEADER.match(plain.strip("*~=_ ")) or (
+        len(plain.split()) <= 6 and _COUNT_HEADER.search(plain.strip("*~=_: "))))
+    said = _SEATS_COUNTED.search(plain) if header and len(plain.split()) <= 6 else None
+    stated = int(said.group(1)) if said else None
+    tail = plain.split(":", 1)[1].strip() if header and ":" in plain else ""
+    names = [n for n in (clean_name(x) for x in re.split(r",|\band\b", tail)) if name_like(n)] if tail else []
+    inline = (True, [_ListedSeat((n,), False, line) for n in names]) if len(names) >= 3 else None
+    return header, stated, inline
+
+
+@dataclass
+class _PostRuns:
+    """A post's runs of list lines, and what tells which of them make up the player list."""
+
+    runs: list[_Run]
+    counted: dict[int, int]  # id(run) -> the seats its header counts
+    authors: Names | None
+
+    def __post_init__(self) -> None:
+        self.headed_total = sum(len(entries) for under_header, entries in self.runs if under_header)
+        self.parts = _numbered_parts(self.runs, self.authors)
+        self.plain_lists = _plain_lists(self.runs, self.authors)
+
+    def chosen_runs(self) -> list[_Run]:
+        return [(under_header, entries) for under_header, entries in self.runs
+                if self._is_list(under_header, entries)]
+
+    def _is_list(self, under_header: bool, entries: list[_ListedSeat]) -> bool:
+        authors = self.authors
         known = sum(1 for e in entries if authors is not None and any(authors.seat(a) for a in e.accounts))
         vouched = authors is not None and known >= max(2, len(entries) // 2 + 1)
         # "Alive:" with one name left and "Dead:" with the rest are one list in two parts
-        headed = under_header and (len(entries) >= 3 or headed_total >= 3) and (authors is None or known >= 1)
+        headed = under_header and (len(entries) >= 3 or self.headed_total >= 3) and (
+            authors is None or known >= 1)
         # a numbered or bulleted list one of whose names has posted: at the game's start most have not
         marked = any(_marked_stretches(entries))
-        whole = counted.get(id(entries)) == len(entries) and (headed_total >= 3 or len(entries) >= 3)
-        if vouched or headed or whole or id(entries) in parts or id(entries) in plain_lists or (
-                marked and (authors is None or known >= 1)) or (len(entries) >= 5 and authors is None):
-            chosen.extend(entries)
-        if len(chosen) > before:
-            chosen_runs.append((under_header, entries))
-    if authors is not None:
-        vouched = []
+        whole = self.counted.get(id(entries)) == len(entries) and (
+            self.headed_total >= 3 or len(entries) >= 3)
+        return vouched or headed or whole or id(entries) in self.parts or id(entries) in self.plain_lists or (
+            marked and (authors is None or known >= 1)) or (len(entries) >= 5 and authors is None)
+
+    def vouched(self, chosen_runs: list[_Run], authors: Names) -> list[_ListedSeat]:
+        """The lines of the chosen runs the thread's posters vouch for."""
+        vouched: list[_ListedSeat] = []
         for n, (listed, run) in enumerate(chosen_runs):
+            # as many lines as its header counts, or a part of a list numbered in parts: each line is a seat
+            if self.counted.get(id(run)) == len(run) or id(run) in self.parts:
+                vouched.extend(run)
+                continue
+            if id(run) in self.plain_lists:  # a list of bare names: each is a seat, headings among them aside
+                vouched.extend(_plain_seats(run, authors))
+                continue
             elsewhere = {a.casefold() for _, other in chosen_runs if other is not run for e in other
                          for a in e.accounts}
             above = {a.casefold() for _, other in chosen_runs[:n] for e in other for a in e.accounts}
-            if counted.get(id(run)) == len(run) or id(run) in parts:  # as many lines as its header counts, or a
-                # part of a list numbered in parts: each line is a seat
-                vouched.extend(run)
-                continue
-            if id(run) in plain_lists:  # a list of bare names: each is a seat, headings among them aside
-                vouched.extend(_plain_seats(run, authors))
-                continue
             vouched.extend(_vouched(run, authors, elsewhere, listed=listed, above=above))
-        if sum(1 for e in vouched if any(authors.seat(a) for a in e.accounts)) >= 3 or len(vouched) >= 3:
-            if dropped is not None:  # a bare name among the list's lines, left out: said, never dropped silently
-                kept = {id(e) for e in vouched}
-                dropped.extend(e.accounts[0] for _, run in chosen_runs for i, e in enumerate(run)
-                               if id(e) not in kept and _bare(e) and _among_kept(run, i, kept))
-                dropped.extend(_new_in_repeating_lists(runs, chosen_runs, vouched))
-            chosen = vouched
-    if authors is None and plain_lists:  # nobody has posted: a plain list's headings and sentences drop out
-        chosen = [e for _, run in chosen_runs for e in (_plain_seats(run, None) if id(run) in plain_lists else run)]
-    if len(chosen) < 3:
-        return []
-    if authors is not None:
-        chosen = [_ListedSeat(tuple(authors.spelled(a) for a in e.accounts), e.dead, e.line) for e in chosen]
-    # one seat per account: a later mention (the dead list repeating a name) merges into the first; a line that
-    # names accounts of two seats ("Cedar replaces Cypress; Elm replaces Elmo", "(Other roles: Alder - Cop,
-    # Birch - Doctor)") tells of several seats and is none of them
+        return vouched
+
+
+def _merge_seats(chosen: list[_ListedSeat]) -> list[_ListedSeat]:
+    """One seat per account: a later mention (the dead list repeating a name) merges into the first; a line
+    that names accounts of two seats ("Cedar replaces Cypress; Elm replaces Elmo", "(Other roles: Alder - Cop,
+    Birch - Doctor)") tells of several seats and is none of them."""
     merged: list[_ListedSeat] = []
     for entry in chosen:
         keys = {squash(a) for a in entry.accounts}  # "Dunker doodles" above is "Dunkerdoodles" below
@@ -387,12 +471,12 @@ def _list_entries(
             continue
         if meets:
             other = merged[meets[0]]
-            accounts = other.accounts + tuple(a for a in entry.accounts if squash(a) not in
-                                              {squash(x) for x in other.accounts})
+            known = {squash(x) for x in other.accounts}
+            accounts = other.accounts + tuple(a for a in entry.accounts if squash(a) not in known)
             merged[meets[0]] = _ListedSeat(accounts, other.dead or entry.dead, other.line)
         else:
             merged.append(entry)
-    return _in_number_order(_chain_replacements(merged, lines, authors) if authors is not None else merged)
+    return merged
 
 
 def _in_number_order(entries: list[_ListedSeat]) -> list[_ListedSeat]:
@@ -605,118 +689,150 @@ _STATUS_NOTE = re.compile(
 
 
 def _vouched(
-    run: list[_ListedSeat], authors: Names, elsewhere: set[str], *, listed: bool = False, above: frozenset[str] = frozenset()
+    run: list[_ListedSeat], authors: Names, elsewhere: set[str], *, listed: bool = False,
+    above: frozenset[str] | set[str] = frozenset(),
 ) -> list[_ListedSeat]:
     """The thread's posters vouch for a list: a name that never posted stays only between two that did (at the
     list's ends, beside two that did when another list names it too), in the same numbered or bulleted list,
     or on a line of its own (or with its role or fate) beside such lines (a player replaced or killed before
-    posting); headers ("Not So
-    Much" between the living and the dead, "Died" above "Alder - Vanilla Townie - lynched Day 1") and notes
-    drop out.
+    posting); headers ("Not So Much" between the living and the dead, "Died" above "Alder - Vanilla Townie -
+    lynched Day 1") and notes drop out.
 
     A name that has not posted is also a seat when the list is a list by its form and the line is shaped like
     its list's lines, with nothing after the name but a role or a note on the player ("(alt)", "- confirmed"):
     one of three or more lines in a row numbered or bulleted alike, or (``listed``, under a player-list
     header) a line with the mark and the kind of note of a posted line in its paragraph."""
-    posted = [any(authors.seat(a) for a in e.accounts) for e in run]
+    return _VouchedRun(run, authors, elsewhere, listed, above).kept()
 
-    def note(entry: _ListedSeat) -> str | None:
-        """What the line says besides its names: "" (nothing), "noted" (a role, with or without its fate:
-        "Alder (Cop — died Night 1)") or None (anything else)."""
-        text = plain_text(_NUMBER_AFTER_BULLET.sub("", _BULLET.sub("", entry.line, count=1), count=1))
-        for account in sorted(entry.accounts, key=len, reverse=True):
-            text = text.replace(account, " ")
-        if len(entry.accounts) > 1 and _style(entry.line):  # "4. Damson (replacing Oldamson)": on a numbered or
-            text = _CHAIN_WORDS.sub(" ", text)  # bulleted line the words of its chain are no note (a timeline's
-            # unmarked "Kashoodles replaces JKMatthews" lines still vouch for no line between them)
-        rest = re.sub(r"[\s*^()\[\]{}|,:.–—-]+", " ", text).strip()
-        told = len(rest.split()) <= 8 and not re.search(r"[!?]", rest) and ROLE_WORDS.search(rest)
-        return "" if not rest else ("noted" if told or _STATUS_NOTE.match(rest) else None)
 
-    def alone(entry: _ListedSeat, near: list[int]) -> bool:
+def _line_note(entry: _ListedSeat) -> str | None:
+    """What a list line says besides its names: "" (nothing), "noted" (a role, with or without its fate:
+    "Alder (Cop — died Night 1)") or None (anything else)."""
+    text = plain_text(_NUMBER_AFTER_BULLET.sub("", _BULLET.sub("", entry.line, count=1), count=1))
+    for account in sorted(entry.accounts, key=len, reverse=True):
+        text = text.replace(account, " ")
+    # on a numbered or bulleted line the words of its chain are no note ("4. Damson (replacing Oldamson)"); a
+    # timeline's unmarked "New replaces Old" lines still vouch for no line between them
+    if len(entry.accounts) > 1 and _style(entry.line):
+        text = _CHAIN_WORDS.sub(" ", text)
+    rest = re.sub(r"[\s*^()\[\]{}|,:.–—-]+", " ", text).strip()
+    told = len(rest.split()) <= 8 and not re.search(r"[!?]", rest) and ROLE_WORDS.search(rest)
+    return "" if not rest else ("noted" if told or _STATUS_NOTE.match(rest) else None)
+
+
+def _separated(entry: _ListedSeat) -> bool:
+    """A name alone, or a name and its note set apart ("Alder - Cop"; "The Cop has died" is a sentence)."""
+    note = _line_note(entry)
+    return note == "" or note is not None and bool(re.match(r"\s*[-–—,:(\[|]", _after_name(entry)))
+
+
+def _casefolded(entry: _ListedSeat) -> set[str]:
+    return {a.casefold() for a in entry.accounts}
+
+
+@dataclass
+class _VouchedRun:
+    """One run of list lines read against the thread's posters: which of its lines are seats."""
+
+    run: list[_ListedSeat]
+    authors: Names
+    elsewhere: set[str]  # the accounts the other chosen lists name
+    listed: bool  # the run sits under a player-list header
+    above: frozenset[str] | set[str]  # the accounts the lists above it name
+
+    def __post_init__(self) -> None:
+        run = self.run
+        self.posted = [any(self.authors.seat(a) for a in e.accounts) for e in run]
+        posted_lines = [e for e, done in zip(run, self.posted, strict=True) if done]
+        self.posted_shapes = {(_style(e.line), _style(e.line) or _line_note(e)) for e in posted_lines}
+        self.marked = _marked_stretches(run)
+        self.posted_paragraphs = {e.paragraph for e in posted_lines}
+        self.repeating = self._repeating_paragraphs()
+
+    def kept(self) -> list[_ListedSeat]:
+        kept = []
+        for i, entry in enumerate(self.run):
+            if self.posted[i] or self._vouched(i) or self._shaped(i):
+                kept.append(entry)
+            elif (named := self._whole(i)) is not None:
+                kept.append(named)
+        return kept
+
+    def _repeating_paragraphs(self) -> set[int]:
+        """The paragraphs most of whose posted names a list above names already."""
+        run, repeating = self.run, set()
+        for paragraph in {e.paragraph for e in run}:
+            posted_at = [j for j, done in enumerate(self.posted) if done and run[j].paragraph == paragraph]
+            said = [j for j in posted_at if _casefolded(run[j]) & self.above or any(
+                _casefolded(run[j]) & _casefolded(e) for e in run[:j])]
+            if len(said) * 2 > len(posted_at):
+                repeating.add(paragraph)
+        return repeating
+
+    def _repeated(self, j: int) -> bool:
+        """Entry j names a seat another list, or this one above it, names too."""
+        keys = _casefolded(self.run[j])
+        return bool(keys & self.elsewhere) or any(keys & _casefolded(e) for e in self.run[:j])
+
+    def _alone(self, entry: _ListedSeat, near: list[int]) -> bool:
         """A bare name beside bare names, or a name with its role ("Mafia Goon, lynched Day 1", a line's broken
         end, has none) beside lines of names no list names before (a list of fates repeating the list above
         vouches for no slip: "Aegot, Vanilla Townie" under a list with "Aegor")."""
-        own = note(entry)
-        return own == "" and all(note(run[j]) == "" for j in near) or own == "noted" and all(
-            note(run[j]) is not None and not repeated(j) for j in near
+        own = _line_note(entry)
+        return own == "" and all(_line_note(self.run[j]) == "" for j in near) or own == "noted" and all(
+            _line_note(self.run[j]) is not None and not self._repeated(j) for j in near
         )
 
-    def repeated(j: int) -> bool:  # entry j names a seat another list, or this one above it, names too
-        keys = {a.casefold() for a in run[j].accounts}
-        return bool(keys & elsewhere) or any(keys & {a.casefold() for a in e.accounts} for e in run[:j])
-
-    def style(entry: _ListedSeat) -> str:
-        return _style(entry.line)
-
-    def separated(entry: _ListedSeat) -> bool:
-        """A name alone, or a name and its note set apart ("Alder - Cop"; "The Cop has died" is a sentence)."""
-        return note(entry) == "" or note(entry) is not None and bool(re.match(r"\s*[-–—,:(\[|]", _after_name(entry)))
-
-    posted_shapes = {(style(e), style(e) or note(e)) for e, done in zip(run, posted, strict=True) if done}
-    marked = _marked_stretches(run)
-    posted_paragraphs = {e.paragraph for e, done in zip(run, posted, strict=True) if done}
-
-    def shaped(i: int) -> bool:
+    def _shaped(self, i: int) -> bool:
         """A listed line shaped like a posted line of the list, in the same paragraph as one (a heading below
         the list, after a blank line, is none): the same mark, and after the name no more than a note; an
         unmarked line says as much as they do (a bare "Game timeline" under "Fir, Vanilla Townie" is no seat),
         and heads no lines of another shape below it ("Not So Much" above "Elm, Cop, killed Night 1"). A list
         repeating another's players (the fates under the roster) adds none: a slip there is no new seat."""
-        e = run[i]
-        if note(e) is None or not _starts_name(e.accounts[0]) or _LIST_HEADER.match(plain_text(e.line)) or (
-                _HEADING_WORDS.search(e.accounts[0])) or e.paragraph in repeating:
+        run, e = self.run, self.run[i]
+        if _line_note(e) is None or not _starts_name(e.accounts[0]) or _LIST_HEADER.match(plain_text(e.line)) or (
+                _HEADING_WORDS.search(e.accounts[0])) or e.paragraph in self.repeating:
             return False
-        if marked[i]:
-            return separated(e)
-        heads = style(e) == "" and i + 1 < len(run) and style(run[i + 1]) == "" and note(run[i + 1]) != note(e)
-        return listed and not heads and (style(e), style(e) or note(e)) in posted_shapes and (
-            e.paragraph in posted_paragraphs)
+        if self.marked[i]:
+            return _separated(e)
+        style = _style(e.line)
+        heads = style == "" and i + 1 < len(run) and _style(run[i + 1].line) == "" and (
+            _line_note(run[i + 1]) != _line_note(e))
+        return self.listed and not heads and (style, style or _line_note(e)) in self.posted_shapes and (
+            e.paragraph in self.posted_paragraphs)
 
-    repeating = set()  # the paragraphs most of whose posted names a list above names already
-    for paragraph in {e.paragraph for e in run}:
-        posted_at = [j for j, done in enumerate(posted) if done and run[j].paragraph == paragraph]
-        said = [j for j in posted_at if {a.casefold() for a in run[j].accounts} & above or any(
-            {a.casefold() for a in run[j].accounts} & {a.casefold() for a in e.accounts} for e in run[:j])]
-        if len(said) * 2 > len(posted_at):
-            repeating.add(paragraph)
-
-    def between(i: int) -> list[int]:
+    def _between(self, i: int) -> list[int]:
         """The neighbours that vouch for entry i: the two around it; at the list's ends, for a name the list
         names again elsewhere ("Dead: Alder, Vanilla Townie, lynched Day 2"), the two after or before it."""
+        run = self.run
         if 0 < i < len(run) - 1:
             return [i - 1, i + 1]
-        if len(run) >= 3 and run[i].accounts[0].casefold() in elsewhere:
+        if len(run) >= 3 and run[i].accounts[0].casefold() in self.elsewhere:
             return [1, 2] if i == 0 else [i - 2, i - 1]
         return []
 
-    def vouched(i: int) -> bool:
-        e, near = run[i], between(i)
-        return bool(near) and all(posted[j] for j in near) and all(style(run[j]) == style(e) for j in near) and (
-            style(e) != "" and separated(e) or alone(e, near)
-        ) and not _LIST_HEADER.match(plain_text(e.line)) and _starts_name(e.accounts[0])
+    def _vouched(self, i: int) -> bool:
+        e, near = self.run[i], self._between(i)
+        style = _style(e.line)
+        return bool(near) and all(self.posted[j] for j in near) and all(
+            _style(self.run[j].line) == style for j in near
+        ) and (style != "" and _separated(e) or self._alone(e, near)) and not _LIST_HEADER.match(
+            plain_text(e.line)) and _starts_name(e.accounts[0])
 
-    def whole(i: int) -> _ListedSeat | None:
+    def _whole(self, i: int) -> _ListedSeat | None:
         """A numbered or bulleted line whose name was cut where a role-like word begins, with nothing setting
         the two apart ("3. 1Shot Vanilla Town"), in a stretch whose other lines are bare names: the whole text
         is the name (a list of names carries no roles on one line only)."""
-        e = run[i]
+        run, e = self.run, self.run[i]
         text = plain_text(_NUMBER_AFTER_BULLET.sub("", _BULLET.sub("", e.line, count=1), count=1)).strip(" *^")
-        if not marked[i] or posted[i] or len(e.accounts) != 1 or separated(e) or not name_like(text) or (
-                not text.startswith(e.accounts[0])):
+        if not self.marked[i] or self.posted[i] or len(e.accounts) != 1 or _separated(e) or (
+                not name_like(text)) or not text.startswith(e.accounts[0]):
             return None
-        stretch = [j for j in range(len(run)) if j != i and marked[j] and style(run[j]) == style(e)]
+        style = _style(e.line)
+        stretch = [j for j in range(len(run)) if j != i and self.marked[j] and _style(run[j].line) == style]
         if len(stretch) < 2 or not all(_bare(run[j]) for j in stretch):
             return None
         return _ListedSeat((text,), e.dead, e.line, e.paragraph)
-
-    kept = []
-    for i, e in enumerate(run):
-        if posted[i] or vouched(i) or shaped(i):
-            kept.append(e)
-        elif (named := whole(i)) is not None:
-            kept.append(named)
-    return kept
 
 
 def listed_after_posting(
