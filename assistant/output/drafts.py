@@ -50,7 +50,7 @@ from assistant.counting.living import alive_seats
 from assistant.counting.votal import Votal
 from assistant.counting.votes import show_votes, standing_steps, votes_needed
 from assistant.errors import VotalError
-from assistant.gamefile.game import Game
+from assistant.gamefile.game import Game, Seat
 from assistant.gamefile.outcome import Kind, Reason, Words, announce, judge_declined, words_of
 from assistant.gamefile.rules import Ruleset, find_ruleset
 from assistant.gamefile.zones import zone_label
@@ -209,99 +209,155 @@ def build_context(
 ) -> DraftContext:
     """The public facts of ``day`` for a draft.
 
-    ``votals`` are replayed votals (:func:`assistant.counting.tally.replay_day`); the one of ``day`` is used when
-    present (a day that has not started has none: the living and the majority come from the game file).
+    ``votals`` are replayed votals (:func:`assistant.counting.tally.replay_day`); the one of ``day`` is used
+    when present (a day that has not started has none: the living and the majority come from the game file).
     ``posts`` give the links to the posts votes were cast in and the day's post counts for the post
     minimum; without them links fall back to the thread's URL and post counts to the votal's flags.
     ``now`` (aware) is for the time left before the deadline. ``count_number`` numbers a vote count within
     its day (:func:`assistant.forum.store.number_vote_count`).
     """
     votal = _votal_of(votals, day)
-    words = words_of(ruleset)
-    zone = game.tz
-    living_names = votal.living if votal is not None and votal.living else alive_seats(game, day)
-    as_of = votal.as_of_post if votal is not None else None
+    draft = _DayDraft(game, ruleset, votal, day, words_of(ruleset), _post_urls(votal, posts))
+    return draft.context(now, posts, count_number)
 
-    def shown(name: str) -> str:  # a replaced seat by the account playing it then: "New (replaced Old)"
-        return game.shown(name, as_of)
 
-    seats = {seat.name: seat for seat in game.players}
-    living = tuple(
-        Player(n, (seats[n].current if as_of is None else seats[n].account_at(as_of)) if n in seats else n, shown(n))
-        for n in living_names
-    )
-    threshold = ruleset.threshold
-    majority = (votal.majority if votal is not None else ruleset.majority_for(len(living))) if threshold else None
-
-    bounds = day_bounds(game, ruleset, day)
-    deadline = votal.deadline if votal is not None and votal.deadline else bounds.end
-    urls = _post_urls(votal, posts)
-    # the same threshold the tally decides a no-elimination vote by (Votal.no_elimination_majority)
-    no_elim_majority = ruleset.no_elimination_needed(majority) if majority is not None else None
-    wagons, no_elim = (
-        _wagons(votal, words, (majority, no_elim_majority), urls, game, shown) if votal is not None else ((), None)
-    )
-
-    minimum = ruleset.daily_minimum
-    under = _under_minimum(game, ruleset, votal, day, posts, living_names, minimum) if minimum else ()
-    under = tuple(PostCount(shown(c.name), c.posts) for c in under)
+def _cap_lifted(ruleset: Ruleset, deadline: datetime | None) -> datetime | None:
+    """When the daily post cap lifts: the rules' hours before the deadline."""
     cap_hours = ruleset.cap_lifted_hours
-    cap_lifted = deadline - timedelta(hours=cap_hours) if deadline and cap_hours else None
+    return deadline - timedelta(hours=cap_hours) if deadline and cap_hours else None
 
-    runoff = _runoff(votal, ruleset, deadline, zone)
-    if runoff is not None:
-        runoff = replace(runoff, candidates=tuple(shown(n) for n in runoff.candidates))
-    outcome = _outcome(votal, words, game, urls, ruleset, shown) if votal is not None else None
-    earlier = votal.lynches if votal is not None else ()
-    return DraftContext(
-        title=game.title,
-        thread=game.thread,
-        day=day,
-        ruleset=ruleset.title or ruleset.name,
-        words=words,
-        deaths=tuple(shown(n) for n in night_deaths(game, ruleset, day)),
-        survivals=night_survivals(game, ruleset, day),
-        how_to_vote=ruleset.how_to_vote or DraftContext.how_to_vote,
-        living=living,
-        alive=len(living),
-        majority=majority,
-        deadline=deadline,
-        deadline_local=_local(deadline, zone),
-        deadline_utc=_utc(deadline),
-        timezone=zone_label(zone),
-        extended_hours=show_votes(bounds.extended_hours),
-        time_left=_time_left(deadline, now),
-        as_of_post=votal.as_of_post if votal is not None else None,
-        wagons=wagons,
-        no_elimination=no_elim,
-        not_voting=tuple(shown(n) for n in (votal.not_voting if votal is not None else living_names)),
-        outcome=outcome,
-        judgment=_judgment(votal, game, words, ruleset, shown),
-        runoff=runoff,
-        post_minimum=minimum,
-        under_minimum=under,
-        post_cap=ruleset.daily_cap,
-        cap_lifted_local=_local(cap_lifted, zone),
-        warnings=tuple(
-            Flagged(shown(f.seat), f.reason)
-            for f in (votal.flags if votal is not None else ())
-            if "minimum" not in f.reason
-        ),
-        notes=_notes(votal, ruleset, words),
-        count_number=count_number,
-        died=tuple(
-            Died(name, _role(game, ruleset, name, "night", day - 1)) for name in night_deaths(game, ruleset, day)
-        ),
-        flip=_flip(game, ruleset, votal),
-        lynches=tuple(_worded(o, votal, words, game, urls, ruleset, shown) for o in earlier),
-        lynch_flips=tuple(
-            Died(shown(o.target), role)
+
+@dataclass(frozen=True)
+class _DayDraft:
+    """A day as a draft tells it: the game, its rules and the day's votal (None before the day starts)."""
+
+    game: Game
+    ruleset: Ruleset
+    votal: Votal | None
+    day: int
+    words: Words
+    urls: dict[int, str]  # post number -> its address, for the links
+
+    @property
+    def as_of(self) -> int | None:
+        return self.votal.as_of_post if self.votal is not None else None
+
+    def shown(self, name: str) -> str:
+        """A replaced seat by the account playing it then: "New (replaced Old)"."""
+        return self.game.shown(name, self.as_of)
+
+    def context(
+        self, now: datetime | None, posts: Sequence[ReadPost], count_number: int | None
+    ) -> DraftContext:
+        game, ruleset, votal, day = self.game, self.ruleset, self.votal, self.day
+        words, zone, shown = self.words, game.tz, self.shown
+        living_names = votal.living if votal is not None and votal.living else alive_seats(game, day)
+        living = self.living(living_names)
+        majority = self.majority(len(living))
+        bounds = day_bounds(game, ruleset, day)
+        deadline = votal.deadline if votal is not None and votal.deadline else bounds.end
+        # the same threshold the tally decides a no-elimination vote by (Votal.no_elimination_majority)
+        no_elim_majority = ruleset.no_elimination_needed(majority) if majority is not None else None
+        wagons, no_elim = self.wagons(majority, no_elim_majority)
+        minimum = ruleset.daily_minimum
+        under = _under_minimum(game, ruleset, votal, day, posts, living_names, minimum) if minimum else ()
+        return DraftContext(
+            title=game.title,
+            thread=game.thread,
+            day=day,
+            ruleset=ruleset.title or ruleset.name,
+            words=words,
+            deaths=tuple(shown(n) for n in night_deaths(game, ruleset, day)),
+            survivals=night_survivals(game, ruleset, day),
+            how_to_vote=ruleset.how_to_vote or DraftContext.how_to_vote,
+            living=living,
+            alive=len(living),
+            majority=majority,
+            deadline=deadline,
+            deadline_local=_local(deadline, zone),
+            deadline_utc=_utc(deadline),
+            timezone=zone_label(zone),
+            extended_hours=show_votes(bounds.extended_hours),
+            time_left=_time_left(deadline, now),
+            as_of_post=self.as_of,
+            wagons=wagons,
+            no_elimination=no_elim,
+            not_voting=tuple(shown(n) for n in (votal.not_voting if votal is not None else living_names)),
+            outcome=_outcome(votal, words, game, self.urls, ruleset, shown) if votal is not None else None,
+            judgment=_judgment(votal, game, words, ruleset, shown),
+            runoff=self.runoff(deadline),
+            post_minimum=minimum,
+            under_minimum=tuple(PostCount(shown(c.name), c.posts) for c in under),
+            post_cap=ruleset.daily_cap,
+            cap_lifted_local=_local(_cap_lifted(ruleset, deadline), zone),
+            warnings=self.warnings(),
+            notes=_notes(votal, ruleset, words),
+            count_number=count_number,
+            died=self.died(),
+            flip=_flip(game, ruleset, votal),
+            lynches=self.lynches(),
+            lynch_flips=self.lynch_flips(),
+            lynches_per_day=game.lynches_per_day,
+            no_elimination_needed=no_elim_majority if ruleset.no_elimination_below else None,
+        )
+
+    def living(self, names: Sequence[str]) -> tuple[Player, ...]:
+        seats = {seat.name: seat for seat in self.game.players}
+        return tuple(Player(n, self._account(seats.get(n), n), self.shown(n)) for n in names)
+
+    def _account(self, seat: Seat | None, name: str) -> str:
+        """The account playing a seat as of the votal; anything that is no seat's name as it is."""
+        if seat is None:
+            return name
+        return seat.current if self.as_of is None else seat.account_at(self.as_of)
+
+    def majority(self, alive: int) -> int | None:
+        if not self.ruleset.threshold:
+            return None
+        return self.votal.majority if self.votal is not None else self.ruleset.majority_for(alive)
+
+    def wagons(
+        self, majority: int | None, no_elim_majority: int | None
+    ) -> tuple[tuple[Wagon, ...], Wagon | None]:
+        if self.votal is None:
+            return (), None
+        majorities = (majority, no_elim_majority)
+        return _wagons(self.votal, self.words, majorities, self.urls, self.game, self.shown)
+
+    def runoff(self, deadline: datetime | None) -> Runoff | None:
+        runoff = _runoff(self.votal, self.ruleset, deadline, self.game.tz)
+        if runoff is None:
+            return None
+        return replace(runoff, candidates=tuple(self.shown(n) for n in runoff.candidates))
+
+    def warnings(self) -> tuple[Flagged, ...]:
+        flags = self.votal.flags if self.votal is not None else ()
+        return tuple(Flagged(self.shown(f.seat), f.reason) for f in flags if "minimum" not in f.reason)
+
+    def died(self) -> tuple[Died, ...]:
+        game, ruleset, day = self.game, self.ruleset, self.day
+        return tuple(
+            Died(name, _role(game, ruleset, name, "night", day - 1))
+            for name in night_deaths(game, ruleset, day)
+        )
+
+    def lynches(self) -> tuple[Outcome, ...]:
+        """The day's earlier lynches, worded."""
+        votal = self.votal
+        if votal is None:
+            return ()
+        return tuple(
+            _worded(o, votal, self.words, self.game, self.urls, self.ruleset, self.shown)
+            for o in votal.lynches
+        )
+
+    def lynch_flips(self) -> tuple[Died, ...]:
+        earlier = self.votal.lynches if self.votal is not None else ()
+        return tuple(
+            Died(self.shown(o.target), role)
             for o in earlier
-            if o.target and (role := _role(game, ruleset, o.target, "day", day))
-        ),
-        lynches_per_day=game.lynches_per_day,
-        no_elimination_needed=no_elim_majority if ruleset.no_elimination_below else None,
-    )
+            if o.target and (role := _role(self.game, self.ruleset, o.target, "day", self.day))
+        )
 
 
 def _role(game: Game, ruleset: Ruleset, name: str, phase: str, number: int) -> str | None:
