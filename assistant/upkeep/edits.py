@@ -736,82 +736,99 @@ def _source(cite: Cited) -> str:
 
 def check_edits(game: Game, edits: Iterable[Edit], *, posts: Sequence[int] = (),
                 revise: bool = False, playing_day: int | None = None) -> None:
-    """Refuse an edit that contradicts the thread (``posts``: the stored post numbers) or the rest of the file.
-    ``revise`` (`votal update`): a second death of a seat is left to :func:`apply_edits`, which revises Votal's
-    own reading or reports the difference. ``playing_day`` (the edit commands: the day the thread
+    """Refuse an edit that contradicts the thread (``posts``: the stored post numbers) or the rest of the
+    file. ``revise`` (`votal update`): a second death of a seat is left to :func:`apply_edits`, which revises
+    Votal's own reading or reports the difference. ``playing_day`` (the edit commands: the day the thread
     or the clock is on): an edit ahead of the game (:func:`check_not_ahead`) is refused too."""
     if playing_day is not None:
         check_not_ahead(game, edits, playing_day)
-    stored = set(posts)
-    last = max(stored) if stored else None
-    days = {d.day: d for d in game.days}
-    accounts = {a.casefold(): s for s in game.players for a in (*s.accounts, *s.aliases)}
-    moderators = {m.casefold() for m in game.moderators}
-
-    def stored_post(post: int | None, what: str) -> None:
-        if post is None or post in stored:
-            return
-        if last is None:
-            raise EditRefused(f"{what}: no posts of this game are stored; run `votal sync {game.path}` first")
-        raise EditRefused(f"{what}: post {post} is not in the stored thread (posts up to {last}; sync first?)")
-
+    checker = _EditChecker(game, set(posts), revise)
     for edit in edits:
+        checker.check(edit)
+
+
+class _EditChecker:
+    """What an edit is checked against: the stored thread and the rest of the game file."""
+
+    def __init__(self, game: Game, stored: set[int], revise: bool) -> None:
+        self.game, self.stored, self.revise = game, stored, revise
+        self.last = max(stored) if stored else None
+        self.days = {d.day: d for d in game.days}
+        self.accounts = {a.casefold(): s for s in game.players for a in (*s.accounts, *s.aliases)}
+        self.moderators = {m.casefold() for m in game.moderators}
+
+    def check(self, edit: Edit) -> None:
         if isinstance(edit, SetDay):
-            stored_post(edit.end_post, f"day {edit.day} end")
-            stored_post(edit.start_post, f"day {edit.day} start")
-            _check_day_order(days, edit)
+            self.stored_post(edit.end_post, f"day {edit.day} end")
+            self.stored_post(edit.start_post, f"day {edit.day} start")
+            _check_day_order(self.days, edit)
         elif isinstance(edit, AddDeath):
-            seat = accounts.get(edit.player.casefold())
-            if seat is None:
-                raise EditRefused(f"kill: {edit.player!r} is not a player of {game.path.name}")
-            phase = _phase(edit.phase)
-            stored_post(edit.post, f"kill of {edit.player}")
-            kind, number = phase.split()
-            day = days.get(int(number))
-            if (
-                edit.post is not None
-                and kind == "day"
-                and day is not None
-                and (
-                    (day.start_post is not None and edit.post < day.start_post)
-                    or (day.end_post is not None and edit.post > day.end_post)
-                )
-            ):
-                raise EditRefused(
-                    f"kill: post {edit.post} is not on day {number} "
-                    f"(posts {day.start_post}-{day.end_post if day.end_post is not None else ''})"
-                )
-            earlier = next((d for d in game.deaths if d.player == seat.name), None)
-            if earlier is not None and f"{earlier.phase} {earlier.phase_number}" != phase and not revise:
-                raise EditRefused(f"kill: {seat.name} is already dead ({earlier.phase} {earlier.phase_number})")
+            self.check_death(edit)
         elif isinstance(edit, AddReplacement):
-            seat = accounts.get(edit.old.casefold())
-            if seat is None:
-                raise EditRefused(f"replace: {edit.old!r} is not a player of {game.path.name}")
-            taken = accounts.get(edit.new.casefold())
-            if taken is not None and taken.name != seat.name:
-                raise EditRefused(f"replace: {edit.new!r} is already a name of the seat {taken.name}")
-            if taken is not None and edit.new.casefold() not in (a.casefold() for a in seat.replacements):
-                raise EditRefused(f"replace: {edit.new!r} is already a name of the seat {taken.name}")
-            if edit.new.casefold() in moderators:
-                raise EditRefused(f"replace: {edit.new!r} is a moderator of this game")
-            stored_post(edit.post, f"replacement of {edit.old}")
-            posts_of = seat.replacement_posts or (None,) * len(seat.replacements)  # () when none has a post
-            since = [p for p, a in zip(posts_of, seat.replacements, strict=True)
-                     if a.casefold() != edit.new.casefold() and p is not None]
-            if since and edit.post <= max(since):
-                raise EditRefused(f"replace: {seat.name}'s seat was already replaced at post {max(since)}; "
-                                  f"post {edit.post} is before that")
+            self.check_replacement(edit)
         elif isinstance(edit, AddModerator):
-            if (seat := accounts.get(edit.name.casefold())) is not None:
+            if (seat := self.accounts.get(edit.name.casefold())) is not None:
                 raise EditRefused(f"moderator: {edit.name!r} is a name of the seat {seat.name}")
         elif isinstance(edit, AddPlayer):
-            if edit.name.casefold() in moderators:
+            if edit.name.casefold() in self.moderators:
                 raise EditRefused(f"player add: {edit.name!r} is a moderator of this game")
         elif isinstance(edit, RemovePlayer):
-            _check_removal(game, edit.name)
+            _check_removal(self.game, edit.name)
         elif isinstance(edit, AddEvent):
-            stored_post(edit.post, f"day {edit.day} {edit.kind}")
+            self.stored_post(edit.post, f"day {edit.day} {edit.kind}")
+
+    def stored_post(self, post: int | None, what: str) -> None:
+        if post is None or post in self.stored:
+            return
+        if self.last is None:
+            raise EditRefused(
+                f"{what}: no posts of this game are stored; run `votal sync {self.game.path}` first"
+            )
+        raise EditRefused(
+            f"{what}: post {post} is not in the stored thread (posts up to {self.last}; sync first?)"
+        )
+
+    def check_death(self, edit: AddDeath) -> None:
+        seat = self.accounts.get(edit.player.casefold())
+        if seat is None:
+            raise EditRefused(f"kill: {edit.player!r} is not a player of {self.game.path.name}")
+        phase = _phase(edit.phase)
+        self.stored_post(edit.post, f"kill of {edit.player}")
+        kind, number = phase.split()
+        day = self.days.get(int(number))
+        if edit.post is not None and kind == "day" and day is not None and (
+            (day.start_post is not None and edit.post < day.start_post)
+            or (day.end_post is not None and edit.post > day.end_post)
+        ):
+            end = day.end_post if day.end_post is not None else ""
+            raise EditRefused(
+                f"kill: post {edit.post} is not on day {number} (posts {day.start_post}-{end})"
+            )
+        earlier = next((d for d in self.game.deaths if d.player == seat.name), None)
+        if earlier is not None and f"{earlier.phase} {earlier.phase_number}" != phase and not self.revise:
+            raise EditRefused(
+                f"kill: {seat.name} is already dead ({earlier.phase} {earlier.phase_number})"
+            )
+
+    def check_replacement(self, edit: AddReplacement) -> None:
+        seat = self.accounts.get(edit.old.casefold())
+        if seat is None:
+            raise EditRefused(f"replace: {edit.old!r} is not a player of {self.game.path.name}")
+        taken = self.accounts.get(edit.new.casefold())
+        if taken is not None and (
+            taken.name != seat.name
+            or edit.new.casefold() not in (a.casefold() for a in seat.replacements)
+        ):
+            raise EditRefused(f"replace: {edit.new!r} is already a name of the seat {taken.name}")
+        if edit.new.casefold() in self.moderators:
+            raise EditRefused(f"replace: {edit.new!r} is a moderator of this game")
+        self.stored_post(edit.post, f"replacement of {edit.old}")
+        posts_of = seat.replacement_posts or (None,) * len(seat.replacements)  # () when none has a post
+        since = [p for p, a in zip(posts_of, seat.replacements, strict=True)
+                 if a.casefold() != edit.new.casefold() and p is not None]
+        if since and edit.post <= max(since):
+            raise EditRefused(f"replace: {seat.name}'s seat was already replaced at post {max(since)}; "
+                              f"post {edit.post} is before that")
 
 
 def latest_begun_day(game: Game, playing_day: int) -> int:
