@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import UTC
 from typing import TYPE_CHECKING
 
-from assistant.gamefile.game import parse_game
+from assistant.gamefile.game import DayDecl, Game, parse_game
 from assistant.reading.announcements import ThreadFacts
 from assistant.upkeep.edits import write_game_file
 from assistant.upkeep.update import edits_from_facts, write_edits
@@ -51,56 +51,31 @@ def plan_game_file(
 ) -> NewGame:
     """The game file ``facts`` support, what was found and what the moderator still has to add.
 
-    The file's head (title, thread, forum, ruleset, timezone, fetch) is written here; everything read from the
-    thread is then written by the edits `votal update` writes (:func:`assistant.upkeep.update.edits_from_facts`,
-    checked against the thread's ``posts`` as update checks them), so a file `new` writes on a finished thread
-    and one `new` wrote at the game's first page and `update` kept to its end say the same in the same words.
+    The file's head (title, thread, forum, ruleset, timezone, fetch) is written here; everything read from
+    the thread is then written by the edits `votal update` writes
+    (:func:`assistant.upkeep.update.edits_from_facts`, checked against the thread's ``posts`` as update
+    checks them), so a file `new` writes on a finished thread and one `new` wrote at the game's first page
+    and `update` kept to its end say the same in the same words.
     """
-    found: list[str] = []
-    missing: list[str] = []
     title = facts.title or thread
     if not facts.players:
         return _no_player_list(title, thread, forum)
-    if not facts.title:
-        missing.append("no thread title found: set `title`")
-    lines = [f"title = {_s(title)}", f"thread = {_s(thread)}", f"forum = {_s(forum)}", f"ruleset = {_s(ruleset)}"]
-    if timezone:
-        lines.append(f"timezone = {_s(timezone)}")
-    fetch = [f"min_interval = {min_interval:g}"] if min_interval is not None else []
-    if posts_per_page is not None:
-        fetch.append(f"posts_per_page = {posts_per_page}  # as the thread's first page shows")
-        found.append(f"posts per page: {posts_per_page}")
-    if fetch:
-        lines += ["", "[fetch]", *fetch]
+    head = _file_head(title, thread, forum, ruleset, timezone, min_interval, posts_per_page)
     edits, notes = edits_from_facts(facts, has_players=False, clocked=False, has_moderators=False,
                                     opening=posts[0].number if posts else None)
     # one account, one seat: a name the list repeats under another seat is left to the moderator (said below)
-    text, _, disagreements = write_edits("\n".join(lines) + "\n", edits, posts, path="<new game>")
+    text, _, disagreements = write_edits(head, edits, posts, path="<new game>")
     game = parse_game(text, players_required=False)
     if not game.players:
         return _no_player_list(title, thread, forum)
-    found.append(f"title: {title}")
-    found.append(f"forum: {forum}")
-    found.append(f"moderators: {', '.join(game.moderators)}")
-    n_repl = sum(len(s.replacements) for s in game.players)
-    found.append(f"players: {len(game.players)} seats" + (f", {n_repl} replacements" if n_repl else ""))
     days = sorted(game.days, key=lambda d: d.day)
-    if days:
-        found.append(f"days: {len(days)} ({sum(1 for d in days if d.end_post is not None)} ended)")
-        current = days[-1]
-        if current.end_post is None and current.end is None:
-            missing.append(f"no deadline found: add `end` to day {current.day}")
-    else:
-        missing.append("no day start found: add [[days]] with day = 1 and its start_post")
-    if game.deaths:
-        found.append(f"deaths: {len(game.deaths)} ("
-                     + ", ".join(f"{d.player} {d.phase} {d.phase_number}" for d in game.deaths) + ")")
-    for day in days:
-        if day.end_post is not None and not any(e.day == day.day for e in facts.eliminations):
-            missing.append(f"day {day.day} ended at post {day.end_post} with no lynch or no-lynch read: check")
-    missing.extend(notes)
-    missing.extend(f"{d}: check" for d in disagreements)
-    missing.extend(facts.problems)
+    found = [f"posts per page: {posts_per_page}"] if posts_per_page is not None else []
+    found += _found(game, title, forum, days)
+    missing = [] if facts.title else ["no thread title found: set `title`"]
+    missing += _missing_days(facts, days)
+    missing += notes
+    missing += [f"{d}: check" for d in disagreements]
+    missing += facts.problems
     summary = {
         "title": title,
         "thread": thread,
@@ -110,10 +85,57 @@ def plan_game_file(
         "players": [{"name": s.name, "replacements": list(s.replacements)} for s in game.players],
         "days": [{"day": d.day, "start_post": d.start_post, "end_post": d.end_post,
                   "end": d.end.isoformat() if d.end is not None else None} for d in days],
-        "deaths": [{"player": d.player, "phase": f"{d.phase} {d.phase_number}", "post": d.post} for d in game.deaths],
+        "deaths": [{"player": d.player, "phase": f"{d.phase} {d.phase_number}", "post": d.post}
+                   for d in game.deaths],
         "last_post": last_post,
     }
     return NewGame(text, found, missing, summary)
+
+
+def _file_head(
+    title: str, thread: str, forum: str, ruleset: str, timezone: str | None,
+    min_interval: float | None, posts_per_page: int | None,
+) -> str:
+    """The game file's head: title, thread, forum, ruleset, timezone and [fetch]."""
+    lines = [f"title = {_s(title)}", f"thread = {_s(thread)}", f"forum = {_s(forum)}",
+             f"ruleset = {_s(ruleset)}"]
+    if timezone:
+        lines.append(f"timezone = {_s(timezone)}")
+    fetch = [f"min_interval = {min_interval:g}"] if min_interval is not None else []
+    if posts_per_page is not None:
+        fetch.append(f"posts_per_page = {posts_per_page}  # as the thread's first page shows")
+    if fetch:
+        lines += ["", "[fetch]", *fetch]
+    return "\n".join(lines) + "\n"
+
+
+def _found(game: Game, title: str, forum: str, days: list[DayDecl]) -> list[str]:
+    """What the file written holds, one line each, for the report."""
+    found = [f"title: {title}", f"forum: {forum}", f"moderators: {', '.join(game.moderators)}"]
+    replaced = sum(len(s.replacements) for s in game.players)
+    found.append(f"players: {len(game.players)} seats" + (f", {replaced} replacements" if replaced else ""))
+    if days:
+        found.append(f"days: {len(days)} ({sum(1 for d in days if d.end_post is not None)} ended)")
+    if game.deaths:
+        deaths = ", ".join(f"{d.player} {d.phase} {d.phase_number}" for d in game.deaths)
+        found.append(f"deaths: {len(game.deaths)} ({deaths})")
+    return found
+
+
+def _missing_days(facts: ThreadFacts, days: list[DayDecl]) -> list[str]:
+    """What the days lack: day 1's start, the current day's deadline, an ended day's lynch."""
+    if not days:
+        return ["no day start found: add [[days]] with day = 1 and its start_post"]
+    missing = []
+    current = days[-1]
+    if current.end_post is None and current.end is None:
+        missing.append(f"no deadline found: add `end` to day {current.day}")
+    for day in days:
+        if day.end_post is not None and not any(e.day == day.day for e in facts.eliminations):
+            missing.append(
+                f"day {day.day} ended at post {day.end_post} with no lynch or no-lynch read: check"
+            )
+    return missing
 
 
 def _no_player_list(title: str, thread: str, forum: str) -> NewGame:
