@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assistant.counting.votal import Votal
 from assistant.counting.votes import show_votes
@@ -12,6 +13,9 @@ from assistant.errors import VotalError
 from assistant.forum import store
 from assistant.gamefile.game import Game
 from assistant.gamefile.zones import zone_named
+
+if TYPE_CHECKING:
+    from assistant.counting.count import StoredGame
 
 CountHook = Callable[[Game, store.Store, datetime], "Votal | None"]
 
@@ -24,9 +28,7 @@ def collect_status(
     ``count``: how to count the current day (default: from the stored thread, read once for the count and
     the warnings both)."""
     last = store.last_sync(db, game.key)
-    last_ok = store.last_good_sync(db, game.key)
     totals = store.post_totals(db, game.key)
-    faults_24h = store.sync_totals(db, game.key, since=now - timedelta(hours=24))
     problems: list[str] = []
     if last and last["error"]:
         problems.append(f"last sync failed: {last['error']}")
@@ -41,27 +43,48 @@ def collect_status(
             votal = count_current_day(game, db, now, stored=stored)
     except VotalError as exc:
         problems.append(f"cannot count: {exc}")
-    warnings, noted = [], []
-    if totals["stored"]:
-        from assistant.counting.count import game_warnings
-
-        days = [votal.day] if votal is not None else []
-        found = game_warnings(game, db, days=days, stored=stored, now=now)
-        warnings = [w.message for w in found if not w.note]
-        noted = [w.message for w in found if w.note]
+    warnings, noted = _game_warnings(game, db, votal, stored, now) if totals["stored"] else ([], [])
     if last and last["error"] and votal is not None:
         # the same rule as `votal run`'s alerts: a failed sync may have stored only part of the thread
         warnings.append("the last sync failed part-way: the day below is counted from the posts stored so far")
     # votes not counted: each one that could change the outcome is a doubt; the rest are notes (JSON only)
     doubts = [d for d in votal.doubts if not d.note] if votal is not None else []
-    notes = [f"post {p.post}: {p.voter}'s {p.text!r} not counted: {p.reason}" for p in votal.problems] if votal else []
-    notes += noted
+    notes = [f"post {p.post}: {p.voter}'s {p.text!r} not counted: {p.reason}"
+             for p in votal.problems] if votal else []
     unsent = [a for a in store.load_alerts(db, game.key, limit=50) if a["sent"] is None and a["send_error"]]
     if unsent:
         problems.append(f"{len(unsent)} alert(s) could not be sent to the webhook ({unsent[0]['send_error']})")
-    last_post = store.last_post_number(db, game.key)
-    leader = votal.wagons[0] if votal is not None and votal.wagons else None
-    deadline = votal.deadline if votal is not None else None
+    return {
+        **_sync_status(game, db, now, last, totals),
+        **_day_status(game, db, votal, now),
+        "problems": problems,
+        "doubts": [d.to_json() for d in doubts],
+        "notes": notes + noted,
+        "warnings": warnings,
+        "alerts": [
+            {"kind": a["kind"], "message": a["message"], "created": a["created"], "sent": a["sent"]}
+            for a in store.load_alerts(db, game.key, limit=5)
+        ],
+    }
+
+
+def _game_warnings(
+    game: Game, db: store.Store, votal: Votal | None, stored: StoredGame | None, now: datetime
+) -> tuple[list[str], list[str]]:
+    """The game file's warnings about the day counted: those to act on, and the notes."""
+    from assistant.counting.count import game_warnings
+
+    days = [votal.day] if votal is not None else []
+    found = game_warnings(game, db, days=days, stored=stored, now=now)
+    return [w.message for w in found if not w.note], [w.message for w in found if w.note]
+
+
+def _sync_status(
+    game: Game, db: store.Store, now: datetime, last: sqlite3.Row | None, totals: sqlite3.Row
+) -> dict[str, Any]:
+    """The game and its syncs: the last, the last good one, the last day's requests and faults."""
+    last_ok = store.last_good_sync(db, game.key)
+    faults_24h = store.sync_totals(db, game.key, since=now - timedelta(hours=24))
     return {
         "game": game.title,
         "file": str(game.path),
@@ -76,6 +99,15 @@ def collect_status(
         "faults_24h": faults_24h["n"],
         "posts": totals["stored"] - totals["deleted"],
         "deleted_posts": totals["deleted"],
+    }
+
+
+def _day_status(game: Game, db: store.Store, votal: Votal | None, now: datetime) -> dict[str, Any]:
+    """The day counted: its leader, majority, outcome and deadline."""
+    leader = votal.wagons[0] if votal is not None and votal.wagons else None
+    deadline = votal.deadline if votal is not None else None
+    last_post = store.last_post_number(db, game.key)
+    return {
         "day": votal.day if votal is not None else None,
         "leader": {"target": leader.target, "votes": show_votes(leader.votes)} if leader else None,
         "majority": votal.majority if votal is not None else None,
@@ -83,14 +115,6 @@ def collect_status(
         "day_closed": votal is not None and _closed(game, votal.day, last_post),
         "deadline": deadline.isoformat() if deadline else None,
         "deadline_in_seconds": round((deadline - now).total_seconds()) if deadline else None,
-        "problems": problems,
-        "doubts": [d.to_json() for d in doubts],
-        "notes": notes,
-        "warnings": warnings,
-        "alerts": [
-            {"kind": a["kind"], "message": a["message"], "created": a["created"], "sent": a["sent"]}
-            for a in store.load_alerts(db, game.key, limit=5)
-        ],
     }
 
 
