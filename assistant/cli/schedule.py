@@ -30,6 +30,7 @@ from concurrent.futures import ThreadPoolExecutor as RoundPool
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from types import FrameType
 from typing import TYPE_CHECKING
 
 from apscheduler.executors.pool import ThreadPoolExecutor
@@ -60,6 +61,8 @@ CountHook = Callable[[Game, store.Store, datetime], "Votal | None"]
 PauseHook = Callable[[Game, "Votal | None", datetime], "datetime | None"]
 RegenerateHook = Callable[[Game, store.Store], None]  # or (game, db, Counted) when marked with reuses_count
 RecheckHook = Callable[[Game, store.Store, "Votal | None"], "int | None"]
+# what signal.signal returns: the handler it replaced
+_SignalHandler = Callable[[int, FrameType | None], object] | int | signal.Handlers | None
 
 
 def choose_interval(
@@ -165,6 +168,20 @@ class _Known:
     from_store: bool = False
 
 
+@dataclass
+class _RunWork:
+    """What one run of a game has worked out so far."""
+
+    key: str  # the game file's resolved path
+    file_stamp: bytes
+    known: _Known | None = None  # what the last run knew
+    votal: Votal | None = None
+    stored: StoredGame | None = None
+    counted_at: datetime | None = None  # when this run counted (None: it reuses the last count)
+    counted_state: str | None = None  # the state this run's count stood on
+    state: str = ""  # the state after the sync
+
+
 def _clock_marks(votal: Votal | None) -> tuple[datetime | None, datetime | None]:
     """The times a count's clock phase turns on: its deadline and a running election's close."""
     election = getattr(votal, "election", None)
@@ -229,56 +246,76 @@ class Runner:
         db_path = self.store_of(game)
         db = self._take_db(db_path)
         try:
-            now = self.now()
-            key = str(path.resolve())
-            known = self._known.get(key) or self._stored_known(game, db, key)
-            stored = counted_state = None
-            needs_count = known is None or (known.from_store and self._pause_needs_votal(game))
-            if not needs_count and known.state == self._state(game, db, file_stamp, known.deadline, known.closes, now):
-                votal, counted_at = known.votal, None
-            else:
-                votal, stored = self._count(game, db, now)
-                counted_at, run.counted = now, True
-                counted_state = self._state(game, db, file_stamp, *_clock_marks(votal), now)
-            run.paused_until = self.pause(game, votal, now)
-            if run.paused_until is None:
-                self._sync(game, db, run, self._recheck_from(game, db, votal, now))
-                now = self.now()
-            marks = _clock_marks(votal) if run.counted or known is None else (known.deadline, known.closes)
-            state = self._state(game, db, file_stamp, *marks, now)
-            done: list[bool] = []  # each hook called: whether it succeeded
-            if known is not None and state == known.state:
-                # Nothing changed since the last count: its alerts are stored, its page and draft written.
-                # A failed sync is still said, and unsent alerts are tried again.
-                if run.counted:  # counted only to pace a game read back from the store: keep that count
-                    self._known[key] = _Known(state, *marks, votal, known.warnings)
-                run.alerts = self._alert(game, db, run, votal, list(known.warnings), now, fresh=False)
-            else:
-                if state != counted_state:  # the sync stored something, or the clock moved on: count again
-                    votal, stored = self._count(game, db, now)
-                    counted_at, run.counted = now, True
-                    marks = _clock_marks(votal)
-                    state = self._state(game, db, file_stamp, *marks, now)
-                warnings = self._warnings(game, db, stored, counted_at)
-                run.alerts = self._alert(game, db, run, votal, warnings, now, fresh=True)
-                self._known[key] = _Known(state, *marks, votal, tuple(warnings))
-                store.save_run_state(db, game.key, key, state=state, deadline=marks[0], closes=marks[1])
-                synced_news = run.result is not None and run.result.changed
-                if synced_news or known is not None:  # a first run, nothing new: followed at start
-                    counted = Counted(counted_at, self._own(votal), stored)
-                    done += self._regenerate(game, db, counted)
-            fresh = None if counted_at is None else Counted(counted_at, self._own(votal), stored)
-            done += self._keep_outputs(game, db, run, state, fresh, now)
-            run.regenerated = bool(done) and all(done)
-            deadline = votal.deadline if votal is not None and votal.outcome is None else None
-            if run.paused_until is not None:
-                run.next_in = max(1.0, (run.paused_until - now).total_seconds())
-            else:
-                run.next_in = choose_interval(game, now=now, deadline=deadline, fast_interval=self.fast_interval)
+            self._run_loaded(game, db, _RunWork(str(path.resolve()), file_stamp), run)
         finally:
             self._give_db(db, db_path)
         self._say(_describe(run, once=self.once))
         return self._record(run)
+
+    def _run_loaded(self, game: Game, db: store.Store, work: _RunWork, run: GameRun) -> None:
+        """A run once its game file is loaded and its store open."""
+        now = self.now()
+        work.known = self._known.get(work.key) or self._stored_known(game, db, work.key)
+        self._count_before_sync(game, db, work, run, now)
+        run.paused_until = self.pause(game, work.votal, now)
+        if run.paused_until is None:
+            self._sync(game, db, run, self._recheck_from(game, db, work.votal, now))
+            now = self.now()
+        done = self._count_after_sync(game, db, work, run, now)
+        fresh = None if work.counted_at is None else Counted(work.counted_at, self._own(work.votal), work.stored)
+        done += self._keep_outputs(game, db, run, work.state, fresh, now)
+        run.regenerated = bool(done) and all(done)
+        votal = work.votal
+        deadline = votal.deadline if votal is not None and votal.outcome is None else None
+        if run.paused_until is not None:
+            run.next_in = max(1.0, (run.paused_until - now).total_seconds())
+        else:
+            run.next_in = choose_interval(game, now=now, deadline=deadline, fast_interval=self.fast_interval)
+
+    def _count_before_sync(
+        self, game: Game, db: store.Store, work: _RunWork, run: GameRun, now: datetime
+    ) -> None:
+        """The count the pause and the recheck go by: the last run's while the state stands still."""
+        known = work.known
+        needs_count = known is None or (known.from_store and self._pause_needs_votal(game))
+        if not needs_count and known is not None and known.state == self._state(
+            game, db, work.file_stamp, known.deadline, known.closes, now
+        ):
+            work.votal = known.votal
+            return
+        work.votal, work.stored = self._count(game, db, now)
+        work.counted_at, run.counted = now, True
+        work.counted_state = self._state(game, db, work.file_stamp, *_clock_marks(work.votal), now)
+
+    def _count_after_sync(
+        self, game: Game, db: store.Store, work: _RunWork, run: GameRun, now: datetime
+    ) -> list[bool]:
+        """Count again if the sync or the clock moved the state, alert, and call the regenerate hooks;
+        returns whether each hook called succeeded."""
+        known = work.known
+        marks = _clock_marks(work.votal) if run.counted or known is None else (known.deadline, known.closes)
+        work.state = self._state(game, db, work.file_stamp, *marks, now)
+        if known is not None and work.state == known.state:
+            # Nothing changed since the last count: its alerts are stored, its page and draft written.
+            # A failed sync is still said, and unsent alerts are tried again.
+            if run.counted:  # counted only to pace a game read back from the store: keep that count
+                self._known[work.key] = _Known(work.state, *marks, work.votal, known.warnings)
+            warned = list(known.warnings)
+            run.alerts = self._alert(game, db, run, work.votal, warned, now, fresh=False)
+            return []
+        if work.state != work.counted_state:  # the sync stored something, or the clock moved on: count again
+            work.votal, work.stored = self._count(game, db, now)
+            work.counted_at, run.counted = now, True
+            marks = _clock_marks(work.votal)
+            work.state = self._state(game, db, work.file_stamp, *marks, now)
+        warnings = self._warnings(game, db, work.stored, work.counted_at)
+        run.alerts = self._alert(game, db, run, work.votal, warnings, now, fresh=True)
+        self._known[work.key] = _Known(work.state, *marks, work.votal, tuple(warnings))
+        store.save_run_state(db, game.key, work.key, state=work.state, deadline=marks[0], closes=marks[1])
+        synced_news = run.result is not None and run.result.changed
+        if synced_news or known is not None:  # a first run, nothing new: followed at start
+            return self._regenerate(game, db, Counted(work.counted_at, self._own(work.votal), work.stored))
+        return []
 
     def run_round(self, game_paths: Iterable[str | Path], *, max_workers: int = 4) -> list[GameRun]:
         """Run every game once now, ``max_workers`` at a time, and return their runs in order (`votal run
@@ -672,30 +709,11 @@ def run_games(
     once: bool = False,
     **runner_options,
 ) -> Runner:
-    """Sync every game on its own schedule until Ctrl-C, SIGTERM or ``runner.stop`` is set; returns the runner
-    (its ``history`` holds the latest runs). A stop ends waits at once and lets a running sync finish its page.
-    ``once``: run every game once now, then return (`votal run --once`, for cron)."""
+    """Sync every game on its own schedule until Ctrl-C, SIGTERM or ``runner.stop`` is set; returns the
+    runner (its ``history`` holds the latest runs). A stop ends waits at once and lets a running sync finish
+    its page. ``once``: run every game once now, then return (`votal run --once`, for cron)."""
     runner = runner or Runner(db_path=Path(db_path) if db_path else None, **runner_options)
-    paths = [Path(p) for p in game_paths]
-    stores, unusable = set(), []
-    for path in list(paths):
-        try:  # a bad game file or ruleset is said now and left out; the other games go on
-            game = load_game(path)
-            check_ruleset(game)
-            stores.add(runner.store_of(game))
-        except VotalError as exc:
-            paths.remove(path)
-            unusable.append((path, exc))
-    if not paths and len(unusable) == 1:
-        raise unusable[0][1]  # the one game file given: its error is the command's
-    for path, exc in unusable:
-        runner.skipped.append(str(path))
-        said = str(exc) if str(exc).startswith(str(path)) else f"{path}: {exc}"
-        (runner.echo or log.warning)(f"skipped {said}")  # said even with --quiet
-    if not paths:
-        raise NoUsableGame("no game file could be used (each is said above)")
-    for path in sorted(stores):  # each created (and switched to WAL) once, before threads open it
-        store.open_db(path).close()
+    paths = _usable_games([Path(p) for p in game_paths], runner)
     previous = _install_signal_handlers(runner.stop) if install_signals else {}
     if once:
         runner.once = True
@@ -704,42 +722,82 @@ def run_games(
             runner.run_round(paths, max_workers=max_workers)
         finally:
             runner.close()
-            for signum, handler in previous.items():
-                signal.signal(signum, handler)
+            _restore_signal_handlers(previous)
         return runner
-    scheduler = BackgroundScheduler(
-        timezone=UTC,
-        executors={"default": ThreadPoolExecutor(max_workers=max(1, min(max_workers, len(paths))))},
-        job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": None},
-    )
-
-    def job(path: Path) -> None:
-        run = runner.run_scheduled(path)
-        if run is not None and not runner.stop.is_set():
-            when = datetime.now(UTC) + timedelta(seconds=run.next_in)
-            scheduler.add_job(job, "date", run_date=when, args=[path], id=str(path), replace_existing=True)
-
+    schedule = _Schedule(runner, max(1, min(max_workers, len(paths))))
     try:
-        scheduler.start()
-        start = datetime.now(UTC) + timedelta(seconds=first_delay)
-        for path in paths:
-            scheduler.add_job(job, "date", run_date=start, args=[path], id=str(path), replace_existing=True)
+        schedule.start(paths, first_delay)
         runner.stop.wait()
     finally:
         runner.stop.set()
-        scheduler.shutdown(wait=True)  # the running syncs see the stop before their next request
+        schedule.scheduler.shutdown(wait=True)  # the running syncs see the stop before their next request
         runner.close()
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
+        _restore_signal_handlers(previous)
     runner._say("stopped")
     return runner
 
 
-def _install_signal_handlers(stop: threading.Event) -> dict:
+def _usable_games(paths: list[Path], runner: Runner) -> list[Path]:
+    """The game files that load, their stores created; a bad game file or ruleset is said now and left out,
+    and the other games go on (the one game file given: its error is the command's)."""
+    usable, stores, unusable = [], set(), []
+    for path in paths:
+        try:
+            game = load_game(path)
+            check_ruleset(game)
+            stores.add(runner.store_of(game))
+            usable.append(path)
+        except VotalError as exc:
+            unusable.append((path, exc))
+    if not usable and len(unusable) == 1:
+        raise unusable[0][1]
+    for path, exc in unusable:
+        runner.skipped.append(str(path))
+        said = str(exc) if str(exc).startswith(str(path)) else f"{path}: {exc}"
+        (runner.echo or log.warning)(f"skipped {said}")  # said even with --quiet
+    if not usable:
+        raise NoUsableGame("no game file could be used (each is said above)")
+    for store_path in sorted(stores):  # each created (and switched to WAL) once, before threads open it
+        store.open_db(store_path).close()
+    return usable
+
+
+class _Schedule:
+    """`votal run`'s scheduler: each game's next run is booked when its run ends."""
+
+    def __init__(self, runner: Runner, workers: int) -> None:
+        self.runner = runner
+        self.scheduler = BackgroundScheduler(
+            timezone=UTC,
+            executors={"default": ThreadPoolExecutor(max_workers=workers)},
+            job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": None},
+        )
+
+    def start(self, paths: list[Path], first_delay: float) -> None:
+        self.scheduler.start()
+        start = datetime.now(UTC) + timedelta(seconds=first_delay)
+        for path in paths:
+            self.book(path, start)
+
+    def book(self, path: Path, when: datetime) -> None:
+        self.scheduler.add_job(self.job, "date", run_date=when, args=[path], id=str(path), replace_existing=True)
+
+    def job(self, path: Path) -> None:
+        run = self.runner.run_scheduled(path)
+        if run is not None and not self.runner.stop.is_set():
+            self.book(path, datetime.now(UTC) + timedelta(seconds=run.next_in))
+
+
+def _install_signal_handlers(stop: threading.Event) -> dict[int, _SignalHandler]:
     previous = {}
     for signum in (signal.SIGINT, signal.SIGTERM):
         previous[signum] = signal.signal(signum, lambda *_: stop.set())
     return previous
+
+
+def _restore_signal_handlers(previous: dict[int, _SignalHandler]) -> None:
+    for signum, handler in previous.items():
+        signal.signal(signum, handler)
 
 
 def _last_sync_complete(db: store.Store, game: Game) -> bool:
