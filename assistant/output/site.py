@@ -121,20 +121,12 @@ def public_outcome(outcome: Mapping[str, Any] | None) -> dict[str, Any] | None:
 
 def public_day(votal: Mapping[str, Any], posts: Mapping[int, PostRef] | None = None) -> dict[str, Any]:
     """The public facts of one day's votal, with each command's post link and time when ``posts`` has them."""
-    posts = posts or {}
-
-    def where(number: int | None) -> dict[str, Any]:
-        ref = posts.get(number) if number is not None else None
-        return {
-            "post_id": ref.post_id if ref else None,
-            "url": web_url(ref.url) if ref else None,
-            "time": iso_utc(ref.time) if ref else None,
-        }
-
+    where = _PostPlaces(posts or {})
     no_elim = votal.get("no_elimination") or {}
     outcome = public_outcome(votal.get("outcome"))
     lynches = [public_outcome(o) for o in votal.get("lynches") or ()]  # earlier lynches (lynches_per_day > 1)
-    landmarks = {votal.get("as_of_post"), outcome and outcome.get("post"), *(o["post"] for o in lynches)} - {None}
+    landmarks = {votal.get("as_of_post"), outcome and outcome.get("post"), *(o["post"] for o in lynches)}
+    runoff = votal.get("runoff")
     return {
         "day": votal["day"],
         "alive": votal.get("alive"),
@@ -143,26 +135,27 @@ def public_day(votal: Mapping[str, Any], posts: Mapping[int, PostRef] | None = N
         "as_of_post": votal.get("as_of_post"),
         "deadline": votal.get("deadline"),
         "wagons": [
-            {"target": w["target"], "votes": w["votes"], "voters": list(w["voters"])} for w in votal.get("wagons", ())
+            {"target": w["target"], "votes": w["votes"], "voters": list(w["voters"])}
+            for w in votal.get("wagons", ())
         ],
         "no_elimination": {"votes": no_elim.get("votes", 0), "voters": list(no_elim.get("voters", ()))},
         "not_voting": list(votal.get("not_voting", ())),
         "living": list(votal.get("living", ())),
         "outcome": outcome,
         "lynches": lynches,
-        "post_urls": {str(n): where(n)["url"] for n in sorted(landmarks) if where(n)["url"]},
+        "post_urls": where.urls(landmarks - {None}),
         "nominations": [
             {"nominee": n["nominee"], "nominator": n["nominator"], "post": n["post"], "votes": n["votes"],
              "voters": list(n["voters"]), **where(n["post"])}
             for n in votal.get("nominations") or ()
         ],
-        "runoff": (
-            {"candidates": list(runoff["candidates"]), "deadline": runoff.get("deadline"), "post": runoff.get("post")}
-            if (runoff := votal.get("runoff"))
-            else None
-        ),
+        "runoff": {
+            "candidates": list(runoff["candidates"]), "deadline": runoff.get("deadline"),
+            "post": runoff.get("post"),
+        } if runoff else None,
         "problems": [
-            {"post": p["post"], "voter": p["voter"], "text": p["text"], "reason": p["reason"], **where(p["post"])}
+            {"post": p["post"], "voter": p["voter"], "text": p["text"], "reason": p["reason"],
+             **where(p["post"])}
             for p in votal.get("problems", ())
         ],
         "changes": [
@@ -173,22 +166,45 @@ def public_day(votal: Mapping[str, Any], posts: Mapping[int, PostRef] | None = N
             }
             for c in votal.get("changes", ())
         ],
-        "actions": [
-            {
-                "post": a["post"],
-                **where(a["post"]),
-                "voter": a.get("voter"),
-                "author": a.get("author"),
-                "text": a.get("text"),
-                "action": name_action(a),
-                # a name that did not resolve is never shown as if it were a vote on someone
-                "target": a.get("target") if (a.get("counted") or a.get("why_not") == "target is dead") else None,
-                "no_elimination": bool(a.get("no_elimination")) and bool(a.get("counted")),
-                "counted": bool(a.get("counted")),
-                "why_not": a.get("why_not"),
-            }
-            for a in votal.get("actions", ())
-        ],
+        "actions": [_public_action(a, where) for a in votal.get("actions", ())],
+    }
+
+
+@dataclass(frozen=True)
+class _PostPlaces:
+    """Where a post is on the forum: its id, its address and its time, from the posts known."""
+
+    posts: Mapping[int, PostRef]
+
+    def __call__(self, number: int | None) -> dict[str, Any]:
+        ref = self.posts.get(number) if number is not None else None
+        return {
+            "post_id": ref.post_id if ref else None,
+            "url": web_url(ref.url) if ref else None,
+            "time": iso_utc(ref.time) if ref else None,
+        }
+
+    def urls(self, numbers: set[int]) -> dict[str, str]:
+        """The addresses of the posts the page links to, by number."""
+        return {str(n): url for n in sorted(numbers) if (url := self(n)["url"])}
+
+
+def _public_action(action: Mapping[str, Any], where: _PostPlaces) -> dict[str, Any]:
+    """One command as the page shows it."""
+    counted = action.get("counted")
+    # a name that did not resolve is never shown as if it were a vote on someone
+    shows_target = counted or action.get("why_not") == "target is dead"
+    return {
+        "post": action["post"],
+        **where(action["post"]),
+        "voter": action.get("voter"),
+        "author": action.get("author"),
+        "text": action.get("text"),
+        "action": name_action(action),
+        "target": action.get("target") if shows_target else None,
+        "no_elimination": bool(action.get("no_elimination")) and bool(counted),
+        "counted": bool(counted),
+        "why_not": action.get("why_not"),
     }
 
 
