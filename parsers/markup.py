@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import lxml.etree
 
@@ -93,10 +95,27 @@ def frame_posts(text: str, doc, elements: list, *, quick, marker: re.Pattern, ta
     """
     if len(elements) == quick(text) and _siblings(elements):
         return elements, doc, []
-    problems: list[str] = []
+    frames = _Frames(text, tag, body_start, body, ident, find)
     found = find(doc)
     marks = list(marker.finditer(text))
-    where: dict[int, int] = {}  # id(container) -> its start tag's offset in the text
+    where = _start_offsets(found, marks, ident)
+    posts, problems = frames.outer_posts([e for e in found if id(e) in where], where)
+    read_to = max(where.values(), default=-1)
+    unread = [m for m in marks if m.start() > read_to]
+    if not unread:
+        return posts, doc, problems
+    # the parse stopped early: the posts after it, each alone, and the page's parts after them
+    if posts:
+        problems.append(f"post {ident(posts[-1])}: its markup is too deep to read whole; read up to there")
+    posts += frames.read_alone(unread, problems)
+    tail = _end_of(text, unread[-1].start(), tag)
+    chrome = parse_html(text[: marks[0].start()] + (text[tail:] if tail else ""))
+    return posts, chrome, problems
+
+
+def _start_offsets(found: list, marks: list[re.Match], ident) -> dict[int, int]:
+    """id(container) -> its start tag's offset in the text, for the containers the text's marks name."""
+    where: dict[int, int] = {}
     j = 0
     for element in found:
         while j < len(marks) and marks[j].group(1) != ident(element):
@@ -105,51 +124,71 @@ def frame_posts(text: str, doc, elements: list, *, quick, marker: re.Pattern, ta
             break
         where[id(element)] = marks[j].start()
         j += 1
-    placed = [e for e in found if id(e) in where]
-    containers = {id(e): e for e in placed}
-    posts, nested = [], []
-    outers = [next((a for a in e.iterancestors(tag) if id(a) in containers), None) for e in placed]
-    for i, (element, outer) in enumerate(zip(placed, outers, strict=True)):
-        if outer is None:
-            posts.append(element)
-            continue
-        nested.append(element)
-        # Markup left open swallows every post after it; a forged block sits in a body the next post follows,
-        # or in the page's last post: then the body was not left open before it (the text never closed the
-        # post's frame around the body before the block began).
-        swallowed = all(o is not None for o in outers[i:])
-        inside = _inside_body(text, where[id(outer)], where[id(element)], body_start, body(outer), element)
-        if inside is not None and (not swallowed or not _left_open(inside, body(outer), outer)):
-            problems.append(
-                f"post {ident(outer)}: its body holds a block shaped like post {ident(element)}; "
-                "read as neither a post nor a vote"
+    return where
+
+
+@dataclass(frozen=True)
+class _Frames:
+    """How a page frames its posts: its text, the containers' tag, and how a body and an id are found."""
+
+    text: str
+    tag: str
+    body_start: re.Pattern
+    body: Callable
+    ident: Callable
+    find: Callable
+
+    def outer_posts(self, placed: list, where: dict[int, int]) -> tuple[list, list[str]]:
+        """The containers that are posts, and problems: a container nested in another is a forged block
+        (dropped from the tree) unless the outer post's body was left open around it."""
+        ident, problems = self.ident, []
+        containers = {id(e): e for e in placed}
+        posts, nested = [], []
+        outers = [next((a for a in e.iterancestors(self.tag) if id(a) in containers), None) for e in placed]
+        for i, (element, outer) in enumerate(zip(placed, outers, strict=True)):
+            if outer is None:
+                posts.append(element)
+                continue
+            nested.append(element)
+            # Markup left open swallows every post after it; a forged block sits in a body the next post
+            # follows, or in the page's last post: then the body was not left open before it (the text never
+            # closed the post's frame around the body before the block began).
+            swallowed = all(o is not None for o in outers[i:])
+            outer_body = self.body(outer)
+            inside = _inside_body(
+                self.text, where[id(outer)], where[id(element)], self.body_start, outer_body, element
             )
-        else:
+            if inside is not None and (not swallowed or not _left_open(inside, outer_body, outer)):
+                problems.append(
+                    f"post {ident(outer)}: its body holds a block shaped like post {ident(element)}; "
+                    "read as neither a post nor a vote"
+                )
+                continue
             if inside is not None:
                 problems.append(
                     f"post {ident(outer)}: its body left markup open; post {ident(element)} was read from "
                     "inside it: check that post"
                 )
             posts.append(element)
-    for element in nested:
-        if element.getparent() is not None:
-            _drop(element)
-    chrome = doc
-    read_to = max(where.values(), default=-1)
-    unread = [m for m in marks if m.start() > read_to]
-    if unread:  # the parse stopped early: the posts after it, each alone, and the page's parts after them
-        if posts:
-            problems.append(f"post {ident(posts[-1])}: its markup is too deep to read whole; read up to there")
+        for element in nested:
+            if element.getparent() is not None:
+                _drop(element)
+        return posts, problems
+
+    def read_alone(self, unread: list[re.Match], problems: list[str]) -> list:
+        """The posts the parse did not reach, each parsed alone from its own stretch of the text."""
+        posts = []
         for i, mark in enumerate(unread):
-            end = unread[i + 1].start() if i + 1 < len(unread) else _end_of(text, mark.start(), tag) or len(text)
-            alone = find(parse_html(text[mark.start() : end]))
+            if i + 1 < len(unread):
+                end = unread[i + 1].start()
+            else:
+                end = _end_of(self.text, mark.start(), self.tag) or len(self.text)
+            alone = self.find(parse_html(self.text[mark.start() : end]))
             if alone:
                 posts.append(alone[0])
             else:
                 problems.append(f"post {mark.group(1)}: no readable post in its markup")
-        tail = _end_of(text, unread[-1].start(), tag)
-        chrome = parse_html(text[: marks[0].start()] + (text[tail:] if tail else ""))
-    return posts, chrome, problems
+        return posts
 
 
 def _siblings(elements: list) -> bool:
