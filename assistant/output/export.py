@@ -11,8 +11,9 @@ import csv
 import io
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar
 
 from assistant.counting.clock import iso_utc
 from assistant.counting.votes import count_voters, standing_steps
@@ -181,55 +182,37 @@ def plot_timeline(day: Mapping[str, Any], *, no_elimination_label: str = "No eli
     votes = [a for a in day["actions"] if a["why_not"] != WhyNot.MODERATOR_POST]
     first = min((a["post"] for a in votes), default=day["as_of_post"] or 0)
     last = max([day["as_of_post"] or first, *(post for post, _ in steps)])
-    series: dict[str | None, list[tuple[int, int]]] = {}
-    for post, state in steps:
-        counts = count_voters(state)
-        for target in set(series) | set(counts):
-            points = series.setdefault(target, [(first, 0)])
-            if points[-1][1] != counts.get(target, 0):
-                points.append((post, counts.get(target, 0)))
+    series = _wagon_series(steps, first)
     final = {t: pts[-1][1] for t, pts in series.items()}
     peak = {t: max(v for _, v in pts) for t, pts in series.items()}
     ordered = sorted(series, key=lambda t: (-final[t], -peak[t], series[t][1][0] if len(series[t]) > 1 else 0))
     majority = day["majority"] or 1
     top = max([majority, *peak.values()])
-    width, height, left, right, upper, lower = 420, 176, 28, 10, 18, 24
-    span = max(1, last - first)
-
-    def x(post: int) -> float:
-        return round(left + (post - first) * (width - left - right) / span, 1)
-
-    def y(votes: float) -> float:
-        return round(upper + (top - votes) * (height - upper - lower) / top, 1)
-
+    plot = _Plot(first, max(1, last - first), top)
     lines = []
     for i, target in enumerate(ordered):
-        points = series[target]
-        path = [f"M{x(points[0][0])},{y(points[0][1])}"]
-        for post, votes in points[1:]:
-            path.append(f"H{x(post)}V{y(votes)}")
-        path.append(f"H{x(last)}")
         color = SLEEP_COLOR if target is None else PALETTE[i] if i < len(PALETTE) else OTHER_COLOR
         lines.append(
             {
                 "label": no_elimination_label if target is None else target,
                 "color": color,
                 "dashed": target is None,
-                "path": "".join(path),
+                "path": plot.path(series[target], last),
                 "final": final[target],
                 "peak": peak[target],
             }
         )
+    height, left = _Plot.height, _Plot.left
     return {
-        "width": width,
+        "width": _Plot.width,
         "height": height + 6 + len(lines) * 18,
         "plot_height": height,
         "left": left,
-        "right": width - right,
-        "bottom": y(0),
-        "majority_y": y(majority),
+        "right": _Plot.width - _Plot.right,
+        "bottom": plot.y(0),
+        "majority_y": plot.y(majority),
         "majority": majority,
-        "ticks": [{"y": y(v), "label": v} for v in range(0, top + 1, max(1, (top + 4) // 5))],
+        "ticks": [{"y": plot.y(v), "label": v} for v in range(0, top + 1, max(1, (top + 4) // 5))],
         "first": first,
         "last": last,
         "lines": lines,
@@ -237,6 +220,49 @@ def plot_timeline(day: Mapping[str, Any], *, no_elimination_label: str = "No eli
             {**line, "x": left, "y": height + 6 + i * 18} for i, line in enumerate(lines)
         ],
     }
+
+
+def _wagon_series(
+    steps: Sequence[tuple[int, Any]], first: int
+) -> dict[str | None, list[tuple[int, int]]]:
+    """Each target's (post, voters) points, from ``first`` on: a point where its voters change."""
+    series: dict[str | None, list[tuple[int, int]]] = {}
+    for post, state in steps:
+        counts = count_voters(state)
+        for target in set(series) | set(counts):
+            points = series.setdefault(target, [(first, 0)])
+            if points[-1][1] != counts.get(target, 0):
+                points.append((post, counts.get(target, 0)))
+    return series
+
+
+@dataclass(frozen=True)
+class _Plot:
+    """The timeline's frame: posts from ``first`` over ``span`` across, voters up to ``top`` up."""
+
+    first: int
+    span: int
+    top: int
+    width: ClassVar[int] = 420
+    height: ClassVar[int] = 176
+    left: ClassVar[int] = 28
+    right: ClassVar[int] = 10
+    upper: ClassVar[int] = 18
+    lower: ClassVar[int] = 24
+
+    def x(self, post: int) -> float:
+        return round(self.left + (post - self.first) * (self.width - self.left - self.right) / self.span, 1)
+
+    def y(self, votes: float) -> float:
+        return round(self.upper + (self.top - votes) * (self.height - self.upper - self.lower) / self.top, 1)
+
+    def path(self, points: list[tuple[int, int]], last: int) -> str:
+        """A target's step line, held level to the last post."""
+        path = [f"M{self.x(points[0][0])},{self.y(points[0][1])}"]
+        for post, votes in points[1:]:
+            path.append(f"H{self.x(post)}V{self.y(votes)}")
+        path.append(f"H{self.x(last)}")
+        return "".join(path)
 
 
 def render_html(
