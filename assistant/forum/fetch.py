@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from email.utils import parsedate_to_datetime
 from pathlib import Path
+from typing import Protocol
 from urllib.parse import urlsplit
 from urllib.robotparser import RobotFileParser
 
@@ -76,7 +77,7 @@ class HostLimiter:
     """
 
     clock: Callable[[], float] = time.monotonic
-    sleep: Callable[[float], None] = time.sleep
+    sleep: Callable[[float], object] = time.sleep  # a stop event's wait, in a run
     _next: dict[str, float] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -143,9 +144,16 @@ class RobotsCache:
         return float(delay or 0)
 
 
+class _Rules(RobotFileParser):
+    """robotparser's rules, with the two flags its read() sets (set here as it does, without a request)."""
+
+    allow_all: bool
+    disallow_all: bool
+
+
 def parse_robots(site: str, answer: tuple[int, str] | None) -> RobotFileParser:
     """robots.txt rules from the site's answer (status, text); None: unreachable."""
-    rules = RobotFileParser(site + "/robots.txt")
+    rules = _Rules(site + "/robots.txt")
     if answer is None:
         # RFC 9309 says to assume "disallow all" while robots.txt is unreachable; for a reader that asks
         # for a few pages every few minutes that would stop a game over one flaky minute, so we go on
@@ -239,7 +247,8 @@ class Fetcher:
         # URL, and only on the thread's origin (see _cookies_for). Cookies the forum sets are kept for its
         # own host alone.
         if not isinstance(self.cookies, http.cookiejar.CookieJar):
-            self.cookies = _jar_of(self.cookies, urlsplit(self.origin).hostname if self.origin else "")
+            self.cookies = _jar_of(self.cookies, urlsplit(self.origin or "").hostname or "")
+        self._jar: http.cookiejar.CookieJar = self.cookies
         self._site = _origin(self.origin) if self.origin else None
         self._sockets: weakref.WeakSet[socket.socket] = weakref.WeakSet()  # what a request's watch may shut
         if self.origin:
@@ -255,7 +264,7 @@ class Fetcher:
         if (problem := url_problem(url)) is not None:
             raise ForumError(problem)  # no request can mend it: refused before robots.txt and any retry
         if self.robots is not None:
-            self._check_robots(url)
+            self._check_robots(self.robots, url)
         headers = {}
         if etag:
             headers["If-None-Match"] = etag
@@ -400,12 +409,12 @@ class Fetcher:
     def _cookies_for(self, url: str) -> dict[str, str]:
         """The moderator's cookies that belong to ``url``: on the thread's origin only (never another host,
         subdomain or scheme), matching the cookie's domain and path, secure ones over https only."""
-        if not self.cookies or (self._site and _origin(url) != self._site):
+        if not self._jar or (self._site and _origin(url) != self._site):
             return {}
         parts = urlsplit(url)
         host, path = (parts.hostname or "").lower(), parts.path or "/"
         found = {}
-        for cookie in self.cookies:
+        for cookie in self._jar:
             domain = cookie.domain.lower().lstrip(".")
             if host != domain and not (cookie.domain.startswith(".") and host.endswith("." + domain)):
                 continue
@@ -436,8 +445,8 @@ class Fetcher:
             return self.min_interval
         return max(self.min_interval, self.robots.crawl_delay(_site(url)))
 
-    def _check_robots(self, url: str) -> None:
-        rules = self.robots.get(_site(url), self._read_robots)
+    def _check_robots(self, robots: RobotsCache, url: str) -> None:
+        rules = robots.get(_site(url), self._read_robots)
         if not rules.can_fetch(ROBOTS_AGENT, url):
             raise ForumError(f"{_site(url)}/robots.txt does not allow Votal to fetch {shown_url(url)}")
 
@@ -492,7 +501,7 @@ def load_cookies(
     cookies_env: str | None,
     *,
     domain: str,
-    environ: dict[str, str] | None = None,
+    environ: Mapping[str, str] | None = None,
 ) -> http.cookiejar.CookieJar:
     """Cookies for a logged-in session, from a file and/or an environment variable named in the game file.
 
@@ -536,13 +545,33 @@ def load_cookies(
     return jar
 
 
+class PageFetcher(Protocol):
+    """What a sync asks of a fetcher: a :class:`Fetcher`, or one wrapping it."""
+
+    @property
+    def limiter(self) -> HostLimiter: ...
+
+    @property
+    def robots(self) -> RobotsCache | None: ...
+
+    @property
+    def faults(self) -> list[str]: ...
+
+    @property
+    def requests_made(self) -> int: ...
+
+    def fetch(self, url: str, *, etag: str | None = None, last_modified: str | None = None) -> Fetched: ...
+
+    def get(self, url: str) -> str: ...
+
+
 def make_fetcher(
     game,
     *,
     limiter: HostLimiter | None = None,
     robots: RobotsCache | None = None,
     stop: threading.Event | None = None,
-    environ: dict[str, str] | None = None,
+    environ: Mapping[str, str] | None = None,
     **options,
 ) -> Fetcher:
     """A fetcher with a game's ``[fetch]`` settings (interval, contact, cookies) and the run's shared limiter."""

@@ -61,7 +61,7 @@ class LoopbackServer:
 
     @property
     def base_url(self) -> str:
-        host, port = self._server.server_address[:2]
+        host, port = self._server.socket.getsockname()[:2]  # what server_address holds, as str
         return f"http://{host}:{port}"
 
     def __enter__(self) -> LoopbackServer:

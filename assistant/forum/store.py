@@ -263,6 +263,11 @@ def _one(db: Store, sql: str, params: Sequence = ()) -> sqlite3.Row | None:
     return rows[0] if rows else None
 
 
+def _aggregate(db: Store, sql: str, params: Sequence = ()) -> sqlite3.Row:
+    """The one row a query always answers with (an aggregate, or a row known to be stored)."""
+    return _rows(db, sql, params)[0]
+
+
 def _upsert(db: Store, table: str, row: dict, pk: Sequence[str]) -> None:
     _upsert_all(db, table, [row], pk)
 
@@ -347,12 +352,13 @@ def _post_rows(db: Store, game: str, posts: list[Post], seen: str) -> tuple[list
         body_hash = hash_body(post.body_html)
         before = stored.get(post.post_id)
         same_body = before is not None and before["body_hash"] == body_hash
+        kept = before if same_body else None  # the stored readings of an unchanged body
         if before is None:
             new += 1
         elif not same_body:
             changed += 1
-        if same_body and before["commands_version"] == EXTRACTOR_VERSION:
-            commands = before["commands"]
+        if kept is not None and kept["commands_version"] == EXTRACTOR_VERSION:
+            commands = kept["commands"]
         else:
             commands = encode_commands(post.commands if post.commands is not None else _extract(post.body_html))
         rows.append(
@@ -374,10 +380,10 @@ def _post_rows(db: Store, game: str, posts: list[Post], seen: str) -> tuple[list
                 "commands": commands,
                 "commands_version": EXTRACTOR_VERSION,
                 # an edited body is read again when a moderator's count is next asked for (stored_counts)
-                "vote_count": before["vote_count"] if same_body else None,
-                "vote_count_version": before["vote_count_version"] if same_body else None,
-                "night_told": before["night_told"] if same_body else None,  # as vote_count
-                "night_told_version": before["night_told_version"] if same_body else None,
+                "vote_count": kept["vote_count"] if kept is not None else None,
+                "vote_count_version": kept["vote_count_version"] if kept is not None else None,
+                "night_told": kept["night_told"] if kept is not None else None,  # as vote_count
+                "night_told_version": kept["night_told_version"] if kept is not None else None,
             }
         )
         if not same_body:
@@ -436,8 +442,9 @@ def game_stamp(db: Store, game: str) -> tuple:
     """What changes whenever a count of ``game`` could: its posts (the last number, how many, their numbers,
     revisions and deletions) and whether its last sync failed or could not read some posts. Equal stamps, with
     the same game file and clock, give the same count: `votal run` skips a game whose stamp stands still."""
-    posts = _one(
-        db, "select max(number), count(*), sum(number), sum(revisions), sum(deleted) from posts where game = ?", [game]
+    posts = _aggregate(
+        db, "select max(number), count(*), sum(number), sum(revisions), sum(deleted) from posts where game = ?",
+        [game],
     )
     sync = _one(db, "select error is not null, problems from syncs where game = ? order by id desc limit 1", [game])
     return (*posts, *(sync or (None, None)))
@@ -608,8 +615,8 @@ def _first_commands(db: Store, game: str, post_ids: set[str]) -> dict[str, tuple
     stale = [(post_id, body_hash) for post_id, body_hash, _, version in first.values() if version != EXTRACTOR_VERSION]
     fresh = {}
     for post_id, body_hash in stale:
-        body = _one(db, "select body_html from revisions where game = ? and post_id = ? and body_hash = ?",
-                    [game, post_id, body_hash])["body_html"]
+        body = _aggregate(db, "select body_html from revisions where game = ? and post_id = ? and body_hash = ?",
+                          [game, post_id, body_hash])["body_html"]
         fresh[post_id] = encode_commands(_extract(body))
     if fresh:
         with _writing(db):
@@ -852,7 +859,7 @@ def number_vote_count(db: Store, game: str, day: int, as_of_post: int, *, now: d
     def find() -> tuple[int | None, int]:
         given = _one(db, "select number from vote_counts where game = ? and day = ? and as_of_post = ?",
                      [game, day, as_of_post])
-        last = _one(db, "select max(number) as n from vote_counts where game = ? and day = ?", [game, day])["n"]
+        last = _aggregate(db, "select max(number) as n from vote_counts where game = ? and day = ?", [game, day])["n"]
         return (given["number"] if given else None), (last or 0) + 1
 
     given, following = find()
@@ -941,7 +948,7 @@ def load_output_fingerprint(db: Store, game: str, target: str) -> str | None:
     return row["fingerprint"] if row is not None else None
 
 
-def load_unsent_alerts(db: Store, game: str, *, max_attempts: int) -> list[dict]:
+def load_unsent_alerts(db: Store, game: str, *, max_attempts: int) -> list[sqlite3.Row]:
     return _rows(
         db,
         "select key, kind, message, attempts from alerts where game = ? and sent is null and attempts < ? "
@@ -962,7 +969,7 @@ def mark_alerts_sent(
 
 
 
-def load_alerts(db: Store, game: str, *, limit: int = 20) -> list[dict]:
+def load_alerts(db: Store, game: str, *, limit: int = 20) -> list[sqlite3.Row]:
     """The latest alerts of a game, newest first."""
     return _rows(
         db,

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 from assistant.errors import ForumError, VotalError
 from assistant.forum import store
-from assistant.forum.fetch import Fetched, Fetcher, Stopped, hold_until, same_site, shown_url, site_of
+from assistant.forum.fetch import Fetched, PageFetcher, Stopped, hold_until, same_site, shown_url, site_of
 from assistant.gamefile.game import Game
 from parsers.page import ThreadPage
 
@@ -45,7 +45,7 @@ class SyncResult:
 def sync_game(
     game: Game,
     db: store.Store,
-    fetcher: Fetcher,
+    fetcher: PageFetcher,
     *,
     now: Callable[[], datetime],
     on_page: Callable[[SyncResult], None] | None = None,
@@ -93,7 +93,7 @@ class _Sync:
         self,
         game: Game,
         db: store.Store,
-        fetcher: Fetcher,
+        fetcher: PageFetcher,
         now: Callable[[], datetime],
         on_page: Callable[[SyncResult], None] | None,
         deadline: float,
@@ -274,8 +274,9 @@ class _Sync:
             wait = fetcher.limiter.held_for(host)
             if wait > HOLD_REMEMBERED:
                 store.save_hold(self.db, host, hold_until(self.now(), wait))
-            if site is not None and fetcher.robots.answer(site) is not None:
-                store.save_robots(self.db, site, fetcher.robots.answer(site), fetched_at=started)
+            answer = fetcher.robots.answer(site) if site is not None and fetcher.robots is not None else None
+            if site is not None and answer is not None:
+                store.save_robots(self.db, site, answer, fetched_at=started)
             store.record_sync(self.db, row)
         except store.StoreError:
             if error is None:
@@ -453,7 +454,7 @@ def _validators(fetched: Fetched, page) -> store.Validators:
     )
 
 
-def _fetch_whole(fetcher: Fetcher, url: str, known: store.Validators | None) -> Fetched:
+def _fetch_whole(fetcher: PageFetcher, url: str, known: store.Validators | None) -> Fetched:
     """Fetch a page, once more if it arrived cut short: a truncated page would read as deleted posts."""
     known = known or store.Validators()
     fetched = fetcher.fetch(url, etag=known.etag, last_modified=_usable_last_modified(known))
@@ -495,7 +496,7 @@ def get_parser(engine: str) -> ModuleType:
         raise ForumError(f"Votal has no parser for forum = {engine!r} yet") from None
 
 
-def _detect(game: Game, fetcher: Fetcher) -> str:
+def _detect(game: Game, fetcher: PageFetcher) -> str:
     from parsers.detect import detect_engine
 
     try:
