@@ -25,7 +25,8 @@ log = logging.getLogger("votal.alerts")
 DEADLINE_NEAR = timedelta(hours=1)
 DISCORD_LIMIT = 2000  # characters in one message's content
 MAX_ATTEMPTS = 5  # webhook tries per alert, one per sync, before it is left for `votal status` only
-NO_MENTIONS = {"parse": []}  # Discord-compatible: no @everyone, @here, user or role mention pings anyone
+# Discord-compatible: no @everyone, @here, user or role mention pings anyone
+NO_MENTIONS: dict[str, list[str]] = {"parse": []}
 ALERT_KINDS = (
     "hammer",
     "unanimous_minus_one",
@@ -187,7 +188,9 @@ def deliver_alerts(
     if not game.webhook:
         return new
     if post is None:
-        from assistant.forum.fetch import post_json as post
+        from assistant.forum.fetch import post_json
+
+        post = post_json
     rows = store.load_unsent_alerts(db, game.key, max_attempts=MAX_ATTEMPTS)
     if not rows:
         return new

@@ -36,6 +36,7 @@ from typing import Any
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 from jinja2 import (
+    BaseLoader,
     ChoiceLoader,
     Environment,
     FunctionLoader,
@@ -371,7 +372,7 @@ def _role(game: Game, ruleset: Ruleset, name: str, phase: str, number: int) -> s
 
 def _flip(game: Game, ruleset: Ruleset, votal: Votal | None) -> Died | None:
     outcome = votal.outcome if votal is not None else None
-    if outcome is None or str(outcome.kind) != "elimination" or outcome.target is None:
+    if votal is None or outcome is None or str(outcome.kind) != "elimination" or outcome.target is None:
         return None
     role = _role(game, ruleset, outcome.target, "day", votal.day)
     return Died(outcome.target, role) if role else None
@@ -477,7 +478,7 @@ def _wagons(votal: Votal, words: Words, majorities: tuple[int | None, int | None
         return tuple(out)
 
     nominations = {n.nominee: n for n in votal.nominations}
-    wagons = []
+    wagons: list[Wagon] = []
     for w in votal.wagons:
         n = nominations.get(w.target)
         wagons.append(
@@ -491,13 +492,12 @@ def _wagons(votal: Votal, words: Words, majorities: tuple[int | None, int | None
                 nomination_url=post_link(game, n.post, urls) if n else None,
             )
         )
-    wagons = tuple(wagons)
     ne = votal.no_elimination
     no_elim = None
     if ne.votes or ne.voters:
         needs = votes_needed(ne.votes, no_elim_majority)
         no_elim = Wagon(words.no_elimination, show_votes(ne.votes), votes_of(ne.voters, None), needs, True)
-    return wagons, no_elim
+    return tuple(wagons), no_elim
 
 
 def _outcome(votal: Votal, words: Words, game: Game, urls, ruleset: Ruleset, shown) -> Outcome | None:
@@ -715,7 +715,7 @@ def _environment(flavor: str, template_dir: Path | None) -> Environment:
     Templates are data, not code: every draft renders in a sandbox
     (:class:`assistant.output.sandbox.DraftSandbox`), so a moderator's template (or one handed to them) cannot
     reach Python internals, the environment or files outside its folder."""
-    loaders = []
+    loaders: list[BaseLoader] = []
     if template_dir is not None:
         # A moderator's folder may hold per-flavour subfolders (bbcode/votal.j2) or plain files (votal.j2).
         loaders += [FolderLoader(str(Path(template_dir) / flavor)), FolderLoader(str(template_dir))]
@@ -730,7 +730,9 @@ def _environment(flavor: str, template_dir: Path | None) -> Environment:
     )
 
 
-def render_draft(kind: str, context: DraftContext, *, flavor: str = "bbcode", template_dir: Path | None = None) -> str:
+def render_draft(
+    kind: str, context: DraftContext, *, flavor: str = "bbcode", template_dir: Path | str | None = None
+) -> str:
     """Render one kind of draft. ``template_dir`` (the game file's ``templates``) overrides bundled templates
     of the same name."""
     if flavor not in FLAVORS:

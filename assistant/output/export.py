@@ -284,6 +284,7 @@ def render_html(
         for d in public
     ]
     env = make_environment()
+    assert env.loader is not None  # make_environment always gives one
     css = env.loader.get_source(env, "style.css")[0]
     page = env.get_template("export.html.j2").render(
         game=game,

@@ -216,6 +216,7 @@ class DraftSandbox(SandboxedEnvironment):
         if failure is not None and not isinstance(failure, TemplateError):
             raise TemplateRuntimeError(f"{type(failure).__name__}: {failure}") from None
         super().handle_exception(source)
+        raise AssertionError("unreachable: Jinja2's handle_exception always raises")
 
 
 def render_bounded(template: Template, variables: dict[str, Any]) -> str:
@@ -257,10 +258,9 @@ class _time_limit:  # noqa: N801 (a context manager, read as a phrase)
     def _expire(signum: int, frame: Any) -> None:  # noqa: ARG004
         raise _TimeUp
 
-    def __exit__(self, kind: type | None, value: BaseException | None, traceback: Any) -> bool:
+    def __exit__(self, kind: type | None, value: BaseException | None, traceback: Any) -> None:
         if self.armed:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, self.previous)
         if isinstance(value, _TimeUp):
             raise TemplateLimit(f"the template ran longer than {MAX_SECONDS:g} seconds") from None
-        return False

@@ -105,8 +105,10 @@ def index_posts(posts: Iterable[Any]) -> dict[int, PostRef]:
 
 def public_outcome(outcome: Mapping[str, Any] | None) -> dict[str, Any] | None:
     """The outcome's public fields; one a private pick decided is shown as still waiting for it."""
-    if outcome is None:
-        return None
+    return None if outcome is None else _public_outcome(outcome)
+
+
+def _public_outcome(outcome: Mapping[str, Any]) -> dict[str, Any]:
     reason = outcome.get("reason")
     if reason in PRIVATE_REASONS:
         return {"kind": Kind.PENDING, "target": None, "post": outcome.get("post"),
@@ -124,7 +126,7 @@ def public_day(votal: Mapping[str, Any], posts: Mapping[int, PostRef] | None = N
     where = _PostPlaces(posts or {})
     no_elim = votal.get("no_elimination") or {}
     outcome = public_outcome(votal.get("outcome"))
-    lynches = [public_outcome(o) for o in votal.get("lynches") or ()]  # earlier lynches (lynches_per_day > 1)
+    lynches = [_public_outcome(o) for o in votal.get("lynches") or ()]  # earlier lynches (lynches_per_day > 1)
     landmarks = {votal.get("as_of_post"), outcome and outcome.get("post"), *(o["post"] for o in lynches)}
     runoff = votal.get("runoff")
     return {
