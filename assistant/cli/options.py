@@ -11,11 +11,15 @@ import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from assistant.errors import VotalError
 from assistant.output.terminal import json_safe, terminal_safe
+
+if TYPE_CHECKING:
+    from click._termui_impl import ProgressBar
 
 
 def game_argument(func: Callable) -> Callable:
@@ -54,7 +58,8 @@ class GameFirst(click.Command):
         """Where the arguments (not options or their values) are in ``args``."""
         options = (p for p in self.params if isinstance(p, click.Option))
         takes_value = {name for p in options if not p.is_flag and not p.count for name in p.opts}
-        places, skip = [], False
+        places: list[int] = []
+        skip = False
         for index, token in enumerate(args):
             if skip:
                 skip = False
@@ -228,7 +233,7 @@ class PageProgress:
         self.clock = clock or time.monotonic
         self.terminal = sys.stderr.isatty() if terminal is None else terminal
         self.started = self.last_said = self.clock()
-        self.bar = None
+        self.bar: ProgressBar[int] | None = None
 
     def __call__(self, result) -> None:
         total = result.pages + result.pages_left if result.pages_left is not None else None

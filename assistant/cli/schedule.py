@@ -59,7 +59,7 @@ HISTORY_KEPT = 1000  # runs a Runner remembers
 
 CountHook = Callable[[Game, store.Store, datetime], "Votal | None"]
 PauseHook = Callable[[Game, "Votal | None", datetime], "datetime | None"]
-RegenerateHook = Callable[[Game, store.Store], None]  # or (game, db, Counted) when marked with reuses_count
+RegenerateHook = Callable[..., None]  # (game, db), or (game, db, Counted) when marked with reuses_count
 RecheckHook = Callable[[Game, store.Store, "Votal | None"], "int | None"]
 # what signal.signal returns: the handler it replaced
 _SignalHandler = Callable[[int, FrameType | None], object] | int | signal.Handlers | None
@@ -150,7 +150,7 @@ class Counted:
 
 def reuses_count(hook: Callable) -> Callable:
     """Mark a regenerate hook that takes the run's :class:`Counted` as a third argument."""
-    hook.reuses_count = True
+    setattr(hook, "reuses_count", True)  # noqa: B010 (a function takes attributes; Callable's type has none)
     return hook
 
 
@@ -173,7 +173,7 @@ class _RunWork:
     """What one run of a game has worked out so far."""
 
     key: str  # the game file's resolved path
-    file_stamp: bytes
+    file_stamp: bytes | None  # None: the file could not be read
     known: _Known | None = None  # what the last run knew
     votal: Votal | None = None
     stored: StoredGame | None = None
@@ -217,7 +217,7 @@ class Runner:
     _rechecked: dict[str, datetime] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _known: dict[str, _Known] = field(default_factory=dict, repr=False)  # by game file (resolved)
-    _games: dict[str, tuple[bytes, Game]] = field(default_factory=dict, repr=False)  # game file -> (stamp, game)
+    _games: dict[str, tuple[bytes | None, Game]] = field(default_factory=dict, repr=False)  # game file -> (stamp, game)
     # a new process's first run of a game trusts the state the store says it was last counted on (for
     # `votal run --once`: a long-running process counts each game once at start, to pace it by its deadline)
     trust_stored_state: bool = False
@@ -303,18 +303,21 @@ class Runner:
             warned = list(known.warnings)
             run.alerts = self._alert(game, db, run, work.votal, warned, now, fresh=False)
             return []
-        if work.state != work.counted_state:  # the sync stored something, or the clock moved on: count again
+        counted_at = work.counted_at
+        # the sync stored something, or the clock moved on: count again (a state counted on was counted at)
+        if work.state != work.counted_state or counted_at is None:
             work.votal, work.stored = self._count(game, db, now)
-            work.counted_at, run.counted = now, True
+            counted_at = work.counted_at = now
+            run.counted = True
             marks = _clock_marks(work.votal)
             work.state = self._state(game, db, work.file_stamp, *marks, now)
-        warnings = self._warnings(game, db, work.stored, work.counted_at)
+        warnings = self._warnings(game, db, work.stored, counted_at)
         run.alerts = self._alert(game, db, run, work.votal, warnings, now, fresh=True)
         self._known[work.key] = _Known(work.state, *marks, work.votal, tuple(warnings))
         store.save_run_state(db, game.key, work.key, state=work.state, deadline=marks[0], closes=marks[1])
         synced_news = run.result is not None and run.result.changed
         if synced_news or known is not None:  # a first run, nothing new: followed at start
-            return self._regenerate(game, db, Counted(work.counted_at, self._own(work.votal), work.stored))
+            return self._regenerate(game, db, Counted(counted_at, self._own(work.votal), work.stored))
         return []
 
     def run_round(self, game_paths: Iterable[str | Path], *, max_workers: int = 4) -> list[GameRun]:
@@ -351,7 +354,7 @@ class Runner:
 
         return store_path(game, str(self.db_path) if self.db_path is not None else None)
 
-    def _load(self, path: Path) -> tuple[Game, bytes]:
+    def _load(self, path: Path) -> tuple[Game, bytes | None]:
         """The game file, parsed again only when its text changed (compared whole: an edit within one tick of
         the file system's clock keeps the modification time)."""
         try:
@@ -366,7 +369,8 @@ class Runner:
         return game, stamp
 
     def _state(
-        self, game: Game, db: store.Store, file_stamp: bytes, deadline: datetime | None, closes: datetime | None,
+        self, game: Game, db: store.Store, file_stamp: bytes | None, deadline: datetime | None,
+        closes: datetime | None,
         now: datetime,
     ) -> str:
         """A digest of what the game's count depends on besides its code: the stored posts and last sync (the
@@ -751,9 +755,9 @@ def _usable_games(paths: list[Path], runner: Runner) -> list[Path]:
             unusable.append((path, exc))
     if not usable and len(unusable) == 1:
         raise unusable[0][1]
-    for path, exc in unusable:
+    for path, error in unusable:
         runner.skipped.append(str(path))
-        said = str(exc) if str(exc).startswith(str(path)) else f"{path}: {exc}"
+        said = str(error) if str(error).startswith(str(path)) else f"{path}: {error}"
         (runner.echo or log.warning)(f"skipped {said}")  # said even with --quiet
     if not usable:
         raise NoUsableGame("no game file could be used (each is said above)")
@@ -789,7 +793,7 @@ class _Schedule:
 
 
 def _install_signal_handlers(stop: threading.Event) -> dict[int, _SignalHandler]:
-    previous = {}
+    previous: dict[int, _SignalHandler] = {}
     for signum in (signal.SIGINT, signal.SIGTERM):
         previous[signum] = signal.signal(signum, lambda *_: stop.set())
     return previous

@@ -15,7 +15,7 @@ import os
 import re
 import tempfile
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from pathlib import Path
@@ -37,8 +37,11 @@ _CITED_POST = re.compile(r"#\s*post\s+(\d+)\b")  # the comment Votal writes: "# 
 class Cited(Protocol):
     """Where a fact comes from: a post number (None when no post says it) and the words that say it."""
 
-    post: int | None
-    words: str
+    @property
+    def post(self) -> int | None: ...
+
+    @property
+    def words(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -241,7 +244,8 @@ class _Editor:
         self.disagreements: list[str] = []
 
     def apply(self, edit: Edit) -> None:
-        handler = {
+        # each handler takes the one kind of edit its row names
+        handlers: dict[type, Callable[[Any], None]] = {
             SetDay: self.set_day,
             AddDeath: self.add_death,
             TakeBackDeath: self.take_back_death,
@@ -253,8 +257,8 @@ class _Editor:
             SetModerators: self.set_moderators,
             AddModerator: self.add_moderator,
             SetPageSize: self.set_page_size,
-        }[type(edit)]
-        handler(edit)
+        }
+        handlers[type(edit)](edit)
 
     # --- the tables
 
@@ -484,7 +488,8 @@ class _Editor:
                 return
         # Votal's reading names the seat by its name, whichever account the post named (a fates list's "Grey" for
         # the seat "become"), so every reading of the thread writes the same; the moderator's command as typed
-        values = {"player": seat[2][0] if self.revise and not self.replace else edit.player, "phase": phase}
+        player = seat[2][0] if self.revise and not self.replace else edit.player
+        values: dict[str, str | int] = {"player": player, "phase": phase}
         if edit.post is not None:
             values["post"] = edit.post
         self.append_table("deaths", values, edit.cite, after=("days", "players"),
@@ -498,8 +503,8 @@ class _Editor:
         None: after the last."""
         order = _death_order(phase, post)
         return next((i for i, t in enumerate(self.tables("deaths"))
-                     if _phase_or_none(str(t.get("phase", ""))) and order < _death_order(
-                         _phase_or_none(str(t["phase"])), t.get("post"))), None)
+                     if (listed := _phase_or_none(str(t.get("phase", ""))))
+                     and order < _death_order(listed, t.get("post"))), None)
 
     def take_back_death(self, edit: TakeBackDeath) -> None:
         seat = self.seat_of(edit.player)
@@ -601,7 +606,7 @@ class _Editor:
         if self.seat_of(edit.name) is not None:
             return
         values: dict[str, Any] = {"name": edit.name}
-        replacements = []
+        replacements: list[str] = []
         for account in edit.replacements:
             holder = self.seat_of(account)
             if holder is not None or account.casefold() in (a.casefold() for a in (edit.name, *replacements)):
@@ -839,20 +844,25 @@ def latest_begun_day(game: Game, playing_day: int) -> int:
     return max([1, playing_day, *declared, *after_ended])
 
 
+def _check_day_not_ahead(edit: SetDay, latest: int, where: str) -> None:
+    """A day ends only once begun, and starts only right after the last one begun."""
+    ends = edit.end_post is not None or edit.end is not None
+    starts = (edit.start_post, edit.start) != (None, None)
+    if ends and edit.day > latest:
+        raise EditRefused(f"day {edit.day} has not started: {where} (did you mean `day end {latest}`?)")
+    if starts and edit.day > latest + 1:
+        raise EditRefused(f"day {edit.day} cannot start yet: {where}, so the next day to start "
+                          f"is day {latest + 1}")
+
+
 def check_not_ahead(game: Game, edits: Iterable[Edit], playing_day: int) -> None:
     """A day ends and a seat dies only in a phase that has begun; a day starts only right after the
     last one begun (``votal day end 9`` in a game on day 2 is a typo, never a day 9)."""
     latest = latest_begun_day(game, playing_day)
     where = f"the game is on day {latest}"
     for edit in edits:
-        ends = isinstance(edit, SetDay) and (edit.end_post is not None or edit.end is not None)
-        starts = isinstance(edit, SetDay) and (edit.start_post, edit.start) != (None, None)
-        if ends and edit.day > latest:
-            raise EditRefused(f"day {edit.day} has not started: {where} "
-                              f"(did you mean `day end {latest}`?)")
-        if starts and edit.day > latest + 1:
-            raise EditRefused(f"day {edit.day} cannot start yet: {where}, so the next day to start "
-                              f"is day {latest + 1}")
+        if isinstance(edit, SetDay):
+            _check_day_not_ahead(edit, latest, where)
         if isinstance(edit, AddDeath):
             number = int(_phase(edit.phase).split()[1])  # night N follows day N
             if number > latest:

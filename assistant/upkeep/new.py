@@ -20,6 +20,7 @@ from assistant.upkeep.update import edits_from_facts, write_edits
 from assistant.upkeep.update import page_size as update_page_size
 
 if TYPE_CHECKING:
+    from assistant.forum.fetch import Fetched, HostLimiter, PageFetcher, RobotsCache
     from assistant.reading.announcements import PostLike
 
 DEFAULT_RULESET = "mafiascum"
@@ -189,7 +190,8 @@ def create_game_file(url: str, out: str, *, db, ruleset: str | None, timezone: s
                 timezone=timezone, fetch=game.fetch)
     # progress: each page's SyncResult
     sync_game(game, db, FirstPageKept(fetcher, fetched), now=now, on_page=progress)
-    posts = store.load_posts(db, game.key)
+    # PostLike declares settable attributes, which a frozen Post has not (a fix that belongs in facts.py)
+    posts: Sequence[PostLike] = store.load_posts(db, game.key)  # type: ignore[assignment]
     facts = read_thread_facts(posts, title=read_title(first), timezone=zone)
     result = plan_game_file(facts, thread=url, forum=engine, posts=posts, ruleset=ruleset or DEFAULT_RULESET,
                             timezone=timezone, last_post=posts[-1].number if posts else None,
@@ -206,10 +208,10 @@ class FirstPageKept:
     conditional), is answered with it: `votal new` reads the thread's first page for its title,
     then syncs from it: a polite forum's pause between requests is not spent on one page twice."""
 
-    def __init__(self, fetcher, fetched) -> None:
+    def __init__(self, fetcher: PageFetcher, fetched: Fetched | None) -> None:
         self._fetcher, self._kept = fetcher, fetched
 
-    def fetch(self, url: str, *, etag: str | None = None, last_modified: str | None = None):
+    def fetch(self, url: str, *, etag: str | None = None, last_modified: str | None = None) -> Fetched:
         kept, self._kept = self._kept, None
         if kept is not None and kept.url == url and etag is None and last_modified is None:
             return kept
@@ -218,8 +220,22 @@ class FirstPageKept:
     def get(self, url: str) -> str:
         return self.fetch(url).text or ""
 
-    def __getattr__(self, name: str):  # the rest (limiter, robots, faults...) is the fetcher's
-        return getattr(self._fetcher, name)
+    # the rest is the fetcher's
+    @property
+    def limiter(self) -> HostLimiter:
+        return self._fetcher.limiter
+
+    @property
+    def robots(self) -> RobotsCache | None:
+        return self._fetcher.robots
+
+    @property
+    def faults(self) -> list[str]:
+        return self._fetcher.faults
+
+    @property
+    def requests_made(self) -> int:
+        return self._fetcher.requests_made
 
 
 def detect_from_page(url: str, fetcher):

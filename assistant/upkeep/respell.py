@@ -36,7 +36,9 @@ def respell_file(text: str, posts: Sequence[PostLike], *, path: str = "<game>"
     players = doc.get("players")
     if not isinstance(players, tomlkit.items.AoT) or not players:
         return text, [], []
-    votal, typed, held = [], [], []
+    votal: list[str] = []  # the names Votal wrote
+    typed: list[str] = []  # the names the moderator typed
+    held: list[str] = []
     for table in players:
         name = str(table.get("name", ""))
         held.append(name)
