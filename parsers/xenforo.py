@@ -116,7 +116,9 @@ class _Frame:
     __slots__ = ("body", "in_body_article", "names", "number", "permalink", "stamp", "edited", "deleted")
 
     def __init__(self) -> None:
-        self.body = self.number = self.permalink = self.stamp = None
+        self.body = self.stamp = None  # elements
+        self.number: int | None = None
+        self.permalink: str | None = None
         self.in_body_article = self.edited = self.deleted = False
         self.names: list = []
 

@@ -841,7 +841,10 @@ def _check_days_named(raw: dict, declared: set[int], checker: _Checker) -> None:
             raise checker.fail(table, index, key, f"{what}, but the last day [[days]] declares is day {last}")
 
     for i, d in enumerate(raw.get("deaths", ())):
-        kind, number = PHASE_RE.match(d["phase"]).groups()
+        phase = PHASE_RE.match(d["phase"])
+        if phase is None:
+            continue  # reported where the deaths are read
+        kind, number = phase.groups()
         if kind.lower() == "day" and int(number) < 1:
             raise checker.fail("deaths", i, "phase", "days are numbered from 1 (a death before day 1 is 'night 0')")
         need(int(number), "deaths", i, "phase",

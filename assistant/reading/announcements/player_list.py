@@ -211,7 +211,8 @@ def _posted_pieces(
 def _chain(bracket: re.Match) -> str:
     """ "(repl. Middle, First)", "(who replaced Middle, who replaced First)": each name replaced the next."""
     inside = bracket.group(1)
-    word = re.match(r"replac\w*|repl\.|\w+", inside).group(0)
+    first = re.match(r"replac\w*|repl\.|\w+", inside)  # the bracket starts with its chain's word
+    word = first.group(0) if first else ""
     return " " + re.sub(r"\s*,\s*(?:who\s+(?:has\s+)?)?(?:(?:replac\w*|repl\.)\s+)?", f" {word} ", inside) + " "
 
 
@@ -281,8 +282,8 @@ def first_count_roster(
         if post.author.casefold() not in moderators:
             continue
         lines = [plain_text(line) for line in read_lines(post.body_html)]
-        size = stated_seats(posts, moderators, before=post.number + 1)
-        size = size[0] if size else None
+        stated = stated_seats(posts, moderators, before=post.number + 1)
+        size = stated[0] if stated else None
         if n == 0:  # the opening post, often kept up to date after the game: only a count before any vote
             unvoted = unvoted_roster(lines, size)
             if unvoted:
@@ -293,9 +294,10 @@ def first_count_roster(
         if day is None and unvoted is None:
             continue
         names = counted_roster(lines, known=lambda name: authors.seat(authors.spelled(name))) if day == 1 else None
-        if names is None and unvoted is None:
+        roster = names or unvoted
+        if roster is None:
             return None
-        return [_ListedSeat((authors.spelled(n),), False, n) for n in names or unvoted], post.number, names is not None
+        return [_ListedSeat((authors.spelled(n),), False, n) for n in roster], post.number, names is not None
     return None
 
 
@@ -482,10 +484,10 @@ def _merge_seats(chosen: list[_ListedSeat]) -> list[_ListedSeat]:
 def _in_number_order(entries: list[_ListedSeat]) -> list[_ListedSeat]:
     """A list whose every seat is numbered, each number once, in the numbers' order: the seats' order, however
     the list is laid out (the living apart from the dead, as an opening kept up to date shows them)."""
-    numbers = [_number(e.line) for e in entries]
-    if None in numbers or len(set(numbers)) < len(numbers):
+    numbers = _numbers(entries)
+    if numbers is None or len(set(numbers)) < len(numbers):
         return entries
-    return sorted(entries, key=lambda e: _number(e.line))
+    return [e for _, e in sorted(zip(numbers, entries, strict=True), key=lambda pair: pair[0])]
 
 
 def _new_in_repeating_lists(
@@ -535,12 +537,13 @@ def _chain_replacements(seats: list[_ListedSeat], lines: list[str], authors: Nam
                 old = authors.spelled(strip_lead(match.group("old") or match.group("old2")))
                 holds = {name: next((i for i, e in enumerate(seats) if name.casefold() in
                                      {a.casefold() for a in e.accounts}), None) for name in (new, old)}
-                if holds[old] is not None and holds[new] is None and authors.seat(new):
-                    e = seats[holds[old]]
-                    seats[holds[old]] = _ListedSeat((*e.accounts, new), e.dead, e.line)
-                elif holds[new] is not None and holds[old] is None and authors.seat(old):
-                    e = seats[holds[new]]
-                    seats[holds[new]] = _ListedSeat((old, *e.accounts), e.dead, e.line)
+                at_old, at_new = holds[old], holds[new]
+                if at_old is not None and at_new is None and authors.seat(new):
+                    e = seats[at_old]
+                    seats[at_old] = _ListedSeat((*e.accounts, new), e.dead, e.line)
+                elif at_new is not None and at_old is None and authors.seat(old):
+                    e = seats[at_new]
+                    seats[at_new] = _ListedSeat((old, *e.accounts), e.dead, e.line)
                 else:
                     continue
                 changed = True
@@ -578,8 +581,8 @@ def _marked_stretches(run: list[_ListedSeat]) -> list[bool]:
 def _numbered_parts(runs: list[tuple[bool, list[_ListedSeat]]], authors: Names | None) -> set[int]:
     """The runs (by id) of one list numbered in parts under headers: the living 1, 3, 4 ... 13 and the dead 2, 6,
     each part's numbers filling the others' gaps from 1 up, one name among them posted."""
-    numbered = [(entries, [_number(e.line) for e in entries]) for under_header, entries in runs if under_header]
-    numbered = [(entries, numbers) for entries, numbers in numbered if numbers and None not in numbers]
+    numbered = [(entries, numbers) for under_header, entries in runs
+                if under_header and (numbers := _numbers(entries))]
     if len(numbered) < 2:
         return set()
     every = [n for _, numbers in numbered for n in numbers]
@@ -648,6 +651,13 @@ def _after_name(entry: _ListedSeat) -> str:
     text = plain_text(_NUMBER_AFTER_BULLET.sub("", _BULLET.sub("", entry.line, count=1), count=1))
     at = text.casefold().find(entry.accounts[0].casefold())
     return text[at + len(entry.accounts[0]):] if at >= 0 else text
+
+
+def _numbers(entries: Sequence[_ListedSeat]) -> list[int] | None:
+    """Each line's number, when every line has one."""
+    numbers = [_number(e.line) for e in entries]
+    known = [n for n in numbers if n is not None]
+    return known if len(known) == len(numbers) else None
 
 
 def _number(line: str) -> int | None:
