@@ -44,10 +44,16 @@ def parse_page(
     try:
         data = json.loads(text)
     except ValueError:
-        return ThreadPage([], None, problems=["not a Discourse JSON answer (expected /t/{id}.json)"])
+        return ThreadPage(
+            [], None, problems=["not a Discourse JSON answer (expected /t/{id}.json)"]
+        )
     stream_data = data.get("post_stream") if isinstance(data, dict) else None
     if not isinstance(stream_data, dict) or not isinstance(stream_data.get("posts"), list):
-        return ThreadPage([], None, problems=["Discourse answer without post_stream.posts: the API may have changed"])
+        return ThreadPage(
+            [],
+            None,
+            problems=["Discourse answer without post_stream.posts: the API may have changed"],
+        )
     raw = stream_data["posts"]
     origin = _origin(url)
     posts: list[Post] = []
@@ -79,7 +85,9 @@ def _missing_from_stream(stream, raw: list) -> list[str]:
     first = stream.index(ids[0])
     if stream[first : first + len(ids)] == ids:
         return []
-    return [f"the answer's {len(ids)} posts are not a run of the topic's stream: posts may be missing"]
+    return [
+        f"the answer's {len(ids)} posts are not a run of the topic's stream: posts may be missing"
+    ]
 
 
 def page_url(thread_url: str, *, after_post: int | None = None, per_page: int | None = None) -> str:
@@ -89,7 +97,9 @@ def page_url(thread_url: str, *, after_post: int | None = None, per_page: int | 
     if not found:
         raise ForumError(f"not a Discourse topic URL (expected /t/slug/123): {thread_url}")
     topic = found.group("id")
-    path = f"/t/{topic}.json" if not after_post or after_post <= 1 else f"/t/{topic}/{after_post}.json"
+    path = (
+        f"/t/{topic}.json" if not after_post or after_post <= 1 else f"/t/{topic}/{after_post}.json"
+    )
     return urlunsplit((parts.scheme, parts.netloc, path, "", ""))
 
 
@@ -105,7 +115,9 @@ def looks_like(url: str, text: str | None = None) -> bool:
 
 def _read_post(item: dict, *, origin: str, topic: dict) -> Post:
     number = int(item["post_number"])
-    author = item.get("username") or item.get("name") or item.get("display_username") or "(deleted user)"
+    author = (
+        item.get("username") or item.get("name") or item.get("display_username") or "(deleted user)"
+    )
     created = parse_iso_time(item["created_at"])
     if created is None:
         raise ValueError(f"created_at {item['created_at']!r} is not a time")
@@ -136,10 +148,20 @@ def _next_url(url: str, data: dict, raw: list) -> str | None:
     if isinstance(stream, list) and stream:
         if last.get("id") == stream[-1] or last.get("id") not in stream:
             return None
-        return urlunsplit((parts.scheme, parts.netloc, f"/t/{topic}/{int(last['post_number']) + 1}.json", "", ""))
+        return urlunsplit(
+            (parts.scheme, parts.netloc, f"/t/{topic}/{int(last['post_number']) + 1}.json", "", "")
+        )
     query = dict(parse_qsl(parts.query))
     if _POSTS_PATH.match(parts.path) and "post_number" in query and len(raw) >= CHUNK:
-        return urlunsplit((parts.scheme, parts.netloc, parts.path, f"post_number={last['post_number']}&asc=true", ""))
+        return urlunsplit(
+            (
+                parts.scheme,
+                parts.netloc,
+                parts.path,
+                f"post_number={last['post_number']}&asc=true",
+                "",
+            )
+        )
     return None
 
 

@@ -58,14 +58,23 @@ def read_title(text: str) -> str | None:
             return None
         return " ".join(value.split()) if isinstance(value, str) and value.strip() else None
     doc = parse_html(text)
-    for path in ("//h2[contains(@class,'topic-title')]", "//h1[contains(@class,'title')]", "//h1", "//h2", "//title"):
+    for path in (
+        "//h2[contains(@class,'topic-title')]",
+        "//h1[contains(@class,'title')]",
+        "//h1",
+        "//h2",
+        "//title",
+    ):
         for element in doc.xpath(path):
             title = " ".join(text_of(element).split())
-            if title.lower().startswith(("thread:", "topic:")):  # vBulletin's "Thread: Name" heading
+            if title.lower().startswith(
+                ("thread:", "topic:")
+            ):  # vBulletin's "Thread: Name" heading
                 title = title.split(":", 1)[1].strip()
             if title:
                 return title
     return None
+
 
 # --- each post in its own frame ----------------------------------------------------------------------------
 #
@@ -83,8 +92,19 @@ def read_title(text: str) -> str | None:
 _DIV = re.compile(r"<(/?)div\b[^>]*>", re.IGNORECASE)
 
 
-def frame_posts(text: str, doc, elements: list, *, quick, marker: re.Pattern, tag: str,
-                body_start: re.Pattern, body, ident, find):
+def frame_posts(
+    text: str,
+    doc,
+    elements: list,
+    *,
+    quick,
+    marker: re.Pattern,
+    tag: str,
+    body_start: re.Pattern,
+    body,
+    ident,
+    find,
+):
     """The page's post containers, the document to read the page's own parts from, and problems found.
 
     ``elements``: the containers the fast reading of ``doc`` found, in page order; ``marker`` matches each
@@ -106,7 +126,9 @@ def frame_posts(text: str, doc, elements: list, *, quick, marker: re.Pattern, ta
         return posts, doc, problems
     # the parse stopped early: the posts after it, each alone, and the page's parts after them
     if posts:
-        problems.append(f"post {ident(posts[-1])}: its markup is too deep to read whole; read up to there")
+        problems.append(
+            f"post {ident(posts[-1])}: its markup is too deep to read whole; read up to there"
+        )
     posts += frames.read_alone(unread, problems)
     tail = _end_of(text, unread[-1].start(), tag)
     chrome = parse_html(text[: marks[0].start()] + (text[tail:] if tail else ""))
@@ -144,7 +166,10 @@ class _Frames:
         ident, problems = self.ident, []
         containers = {id(e): e for e in placed}
         posts, nested = [], []
-        outers = [next((a for a in e.iterancestors(self.tag) if id(a) in containers), None) for e in placed]
+        outers = [
+            next((a for a in e.iterancestors(self.tag) if id(a) in containers), None)
+            for e in placed
+        ]
         for i, (element, outer) in enumerate(zip(placed, outers, strict=True)):
             if outer is None:
                 posts.append(element)
@@ -156,7 +181,12 @@ class _Frames:
             swallowed = all(o is not None for o in outers[i:])
             outer_body = self.body(outer)
             inside = _inside_body(
-                self.text, where[id(outer)], where[id(element)], self.body_start, outer_body, element
+                self.text,
+                where[id(outer)],
+                where[id(element)],
+                self.body_start,
+                outer_body,
+                element,
             )
             if inside is not None and (not swallowed or not _left_open(inside, outer_body, outer)):
                 problems.append(
@@ -198,7 +228,9 @@ def _siblings(elements: list) -> bool:
     return all(e.getparent() is parent for e in elements)
 
 
-def _inside_body(text: str, outer_at: int, inner_at: int, body_start: re.Pattern, outer_body, inner) -> str | None:
+def _inside_body(
+    text: str, outer_at: int, inner_at: int, body_start: re.Pattern, outer_body, inner
+) -> str | None:
     """The text from a post's body start to a container the tree puts inside that body, while the text still
     has the body open there (else None: the text closed the body first, so unclosed markup swallowed it)."""
     if outer_body is None or not any(a is outer_body for a in inner.iterancestors()):
@@ -215,7 +247,9 @@ def _inside_body(text: str, outer_at: int, inner_at: int, body_start: re.Pattern
 
 
 _TAG = re.compile(r"<(/?)([a-zA-Z][\w-]*)[^>]*?(/?)>|<!--.*?-->", re.DOTALL)
-_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"})
+_VOID = frozenset(
+    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
+)
 
 
 def _left_open(between: str, outer_body, outer) -> bool:
@@ -227,7 +261,9 @@ def _left_open(between: str, outer_body, outer) -> bool:
         levels += 1
         if ancestor is outer:
             break
-    pending = most = 0  # closes seen from the end not yet matched by their start tags; the most at once
+    pending = most = (
+        0  # closes seen from the end not yet matched by their start tags; the most at once
+    )
     end = len(between)
     for found in reversed(list(_TAG.finditer(between))):
         if not pending and between[found.end() : end].strip():
@@ -272,9 +308,13 @@ def count_problems(read: int, expected: int | None, numbers: list[int] | None = 
     """What is wrong when a page holds fewer posts than it says: by its own count, or gaps in its numbers."""
     problems = []
     if expected is not None and read < expected:
-        problems.append(f"the page shows {expected} posts but {read} were read: posts may be missing")
+        problems.append(
+            f"the page shows {expected} posts but {read} were read: posts may be missing"
+        )
     elif expected is not None and read > expected:
-        problems.append(f"the page shows {expected} posts but {read} were read: a body may forge a post")
+        problems.append(
+            f"the page shows {expected} posts but {read} were read: a body may forge a post"
+        )
     if numbers:
         gaps = [(a, b) for a, b in zip(numbers, numbers[1:], strict=False) if b != a + 1]
         if gaps:

@@ -23,7 +23,9 @@ class Command:
     bold or a preamble in it, "so yeah, vote X") or after its bold on the same line ("vote X because...").
     """
 
-    action: str  # "vote" | "unvote" | "nominate" | "sheriff" (a vote in a sheriff election) | "void"
+    action: (
+        str  # "vote" | "unvote" | "nominate" | "sheriff" (a vote in a sheriff election) | "void"
+    )
     target: str | None
     raw: str  # the bold text it was read from
     bold: bool = True  # False: read from plain text (a ruleset may flag such a vote; it never counts by itself)

@@ -21,9 +21,12 @@ def _has_class(name: str) -> str:
     return f"contains(concat(' ', normalize-space(@class), ' '), ' {name} ')"
 
 
-_POSTS = lxml.etree.XPath(f"//article[{_has_class('message--post')}] | //div[{_has_class('message--post')}]")
+_POSTS = lxml.etree.XPath(
+    f"//article[{_has_class('message--post')}] | //div[{_has_class('message--post')}]"
+)
 _NEXT = lxml.etree.XPath(
-    f"//link[@rel='next']/@href | //a[{_has_class('pageNav-jump--next')}]/@href", smart_strings=False
+    f"//link[@rel='next']/@href | //a[{_has_class('pageNav-jump--next')}]/@href",
+    smart_strings=False,
 )
 _BLOCK_MESSAGE = lxml.etree.XPath(f"//div[{_has_class('blockMessage')}]")
 
@@ -62,16 +65,25 @@ def parse_page(
     doc = parse_html(text)
     elements = _POSTS(doc)
     elements, chrome, problems = frame_posts(
-        text, doc, elements, quick=lambda t: len(_QUICK.findall(t)),
-        marker=_MARKER, tag="article", body_start=_BODY_START, body=_body_of,
-        ident=_ident, find=_POSTS,
+        text,
+        doc,
+        elements,
+        quick=lambda t: len(_QUICK.findall(t)),
+        marker=_MARKER,
+        tag="article",
+        body_start=_BODY_START,
+        body=_body_of,
+        ident=_ident,
+        find=_POSTS,
     )
     posts: list[Post] = []
     for element in elements:
         try:
             posts.append(_read_post(element, url=url))
         except _Unreadable as exc:
-            problems.append(f"post {element.get('data-content') or element.get('id') or '?'}: {exc}")
+            problems.append(
+                f"post {element.get('data-content') or element.get('id') or '?'}: {exc}"
+            )
     if not elements:
         problems.append(_explain_empty(chrome))
     problems.extend(f"post {p.post_id}: no readable time" for p in posts if p.time is None)
@@ -85,7 +97,9 @@ def parse_page(
 def page_url(thread_url: str, *, after_post: int | None = None, per_page: int | None = None) -> str:
     """``/threads/{slug}.{id}/`` or its ``page-{n}`` holding post ``after_post`` (numbered from 1)."""
     parts = urlsplit(thread_url)
-    routed = parts.path.endswith("index.php") and parts.query.startswith("threads/")  # no friendly URLs
+    routed = parts.path.endswith("index.php") and parts.query.startswith(
+        "threads/"
+    )  # no friendly URLs
     found = _THREAD_PATH.match("/" + parts.query.split("&")[0] if routed else parts.path)
     if not found:
         raise ForumError(f"not a XenForo thread URL (expected /threads/slug.123/): {thread_url}")
@@ -113,7 +127,16 @@ class _Unreadable(Exception):
 class _Frame:
     """What one pass over a message found."""
 
-    __slots__ = ("body", "in_body_article", "names", "number", "permalink", "stamp", "edited", "deleted")
+    __slots__ = (
+        "body",
+        "in_body_article",
+        "names",
+        "number",
+        "permalink",
+        "stamp",
+        "edited",
+        "deleted",
+    )
 
     def __init__(self) -> None:
         self.body = self.stamp = None  # elements
@@ -176,7 +199,14 @@ def _read_post(element, *, url: str) -> Post:
     author = element.get("data-author") or (text_of(found.names[0]).strip() if found.names else "")
     if not author:
         raise _Unreadable("no author")
-    author_id = next((n.get("data-user-id") for n in found.names if n.get("data-user-id") not in (None, "", "0")), None)
+    author_id = next(
+        (
+            n.get("data-user-id")
+            for n in found.names
+            if n.get("data-user-id") not in (None, "", "0")
+        ),
+        None,
+    )
     if found.number is None:
         raise _Unreadable("no post number (#N in .message-attribution-opposite)")
     if found.body is None and not found.deleted:
@@ -188,7 +218,9 @@ def _read_post(element, *, url: str) -> Post:
         author=author,
         time=_read_time(found.stamp),
         body_html=body_html,
-        url=urljoin(url, found.permalink) if found.permalink else urljoin(url, f"/posts/{post_id}/"),
+        url=urljoin(url, found.permalink)
+        if found.permalink
+        else urljoin(url, f"/posts/{post_id}/"),
         edited=found.edited,
         deleted=found.deleted,
         author_id=author_id,

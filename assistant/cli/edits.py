@@ -44,7 +44,9 @@ def game_file_argument(func):
 @click.command()
 @game_file_argument
 @db_option
-@click.option("--dry-run", is_flag=True, help="Print the change as a unified diff and write nothing.")
+@click.option(
+    "--dry-run", is_flag=True, help="Print the change as a unified diff and write nothing."
+)
 @quiet_option
 @format_option("text", "json")
 def update(game_file: str, db_file: str, dry_run: bool, quiet: bool, fmt: str) -> None:
@@ -81,8 +83,14 @@ def update(game_file: str, db_file: str, dry_run: bool, quiet: bool, fmt: str) -
     for alarm in report.alarms:
         click.secho(f"!!! {one_line(alarm)}", err=True, fg="red", bold=True)
     if fmt == "json":
-        print_json({**report.to_json(), "dry_run": dry_run, "new_posts": synced.new_posts,
-                    "diff": report.diff() if dry_run else None})
+        print_json(
+            {
+                **report.to_json(),
+                "dry_run": dry_run,
+                "new_posts": synced.new_posts,
+                "diff": report.diff() if dry_run else None,
+            }
+        )
         return
     if dry_run:
         print_text(report.diff(), nl=False)  # the file's new lines hold names from the thread
@@ -129,8 +137,13 @@ def day_end(number: int, game_file: str, post: int, db_file: str) -> None:
     """
     from assistant.upkeep.edits import SetDay
 
-    edit_game_file(game_file, db_file, lambda cite: [SetDay(number, cite, end_post=post)], post=post,
-                   command="votal day end")
+    edit_game_file(
+        game_file,
+        db_file,
+        lambda cite: [SetDay(number, cite, end_post=post)],
+        post=post,
+        command="votal day end",
+    )
 
 
 @day.command("start", cls=GameFirst)
@@ -150,8 +163,13 @@ def day_start(number: int, game_file: str, post: int, db_file: str) -> None:
     """
     from assistant.upkeep.edits import SetDay
 
-    edit_game_file(game_file, db_file, lambda cite: [SetDay(number, cite, start_post=post)],
-                   post=post, command="votal day start")
+    edit_game_file(
+        game_file,
+        db_file,
+        lambda cite: [SetDay(number, cite, start_post=post)],
+        post=post,
+        command="votal day start",
+    )
 
 
 @click.command()
@@ -178,7 +196,11 @@ def undo(game_file: str, force: bool) -> None:
 @click.command(cls=GameFirst)
 @game_file_argument
 @click.argument("name")
-@click.option("--phase", required=True, help='When the seat died: "night 2", "day 3" (dead from that phase\'s end).')
+@click.option(
+    "--phase",
+    required=True,
+    help='When the seat died: "night 2", "day 3" (dead from that phase\'s end).',
+)
 @click.option("--post", type=int, help="A kill during the day: dead from this post on.")
 @db_option
 def kill(name: str, game_file: str, phase: str, post: int | None, db_file: str) -> None:
@@ -193,15 +215,22 @@ def kill(name: str, game_file: str, phase: str, post: int | None, db_file: str) 
     """
     from assistant.upkeep.edits import AddDeath
 
-    edit_game_file(game_file, db_file, lambda cite: [AddDeath(name, phase, cite, post)], post=post,
-                   command="votal kill")
+    edit_game_file(
+        game_file,
+        db_file,
+        lambda cite: [AddDeath(name, phase, cite, post)],
+        post=post,
+        command="votal kill",
+    )
 
 
 @click.command(cls=GameFirst)
 @game_file_argument
 @click.argument("old")
 @click.argument("new")
-@click.option("--post", type=int, required=True, help="From this post on NEW holds the seat (a stored post).")
+@click.option(
+    "--post", type=int, required=True, help="From this post on NEW holds the seat (a stored post)."
+)
 @db_option
 def replace(old: str, new: str, game_file: str, post: int, db_file: str) -> None:
     """Record that NEW replaces OLD in OLD's seat from a post on.
@@ -215,8 +244,13 @@ def replace(old: str, new: str, game_file: str, post: int, db_file: str) -> None
     """
     from assistant.upkeep.edits import AddReplacement
 
-    edit_game_file(game_file, db_file, lambda cite: [AddReplacement(old, new, post, cite)], post=post,
-                   command="votal replace")
+    edit_game_file(
+        game_file,
+        db_file,
+        lambda cite: [AddReplacement(old, new, post, cite)],
+        post=post,
+        command="votal replace",
+    )
 
 
 @click.group()
@@ -242,8 +276,14 @@ def player_add(name: str, game_file: str) -> None:
     """
     from assistant.upkeep.edits import AddPlayer
 
-    edit_game_file(game_file, None, lambda cite: [AddPlayer(name, cite)], post=None,
-                   command="votal player add", with_store=False)
+    edit_game_file(
+        game_file,
+        None,
+        lambda cite: [AddPlayer(name, cite)],
+        post=None,
+        command="votal player add",
+        with_store=False,
+    )
 
 
 @player.command("remove", cls=GameFirst)
@@ -259,12 +299,25 @@ def player_remove(name: str, game_file: str) -> None:
     """
     from assistant.upkeep.edits import RemovePlayer
 
-    edit_game_file(game_file, None, lambda cite: [RemovePlayer(name)], post=None,
-                   command="votal player remove", with_store=False)
+    edit_game_file(
+        game_file,
+        None,
+        lambda cite: [RemovePlayer(name)],
+        post=None,
+        command="votal player remove",
+        with_store=False,
+    )
 
 
-def edit_game_file(game_file: str, db_file: str | None, make_edits, *, post: int | None,
-                   command: str, with_store: bool = True) -> None:
+def edit_game_file(
+    game_file: str,
+    db_file: str | None,
+    make_edits,
+    *,
+    post: int | None,
+    command: str,
+    with_store: bool = True,
+) -> None:
     """Check the edits against the stored thread and the file, write them (the file before them
     kept for `votal undo`), and say what changed, as a diff."""
     from assistant.upkeep.edits import Note, apply_edits, check_edits, one_line, write_game_file

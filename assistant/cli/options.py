@@ -50,8 +50,9 @@ class GameFirst(click.Command):
         rest = (a for i, a in enumerate(args) if i >= places[0] and i != places[-1])
         moved = [*args[: places[0]], last, *rest]
         shown = " ".join(shlex.quote(a) for a in moved)
-        click.echo(f"note: the game file comes first now; write: {ctx.command_path} {shown}",
-                   err=True)
+        click.echo(
+            f"note: the game file comes first now; write: {ctx.command_path} {shown}", err=True
+        )
         return moved
 
     def _positional_places(self, args: list[str]) -> list[int]:
@@ -136,7 +137,12 @@ def _games_stored(path: Path) -> set[str]:
 def format_option(*choices: str) -> Callable:
     def decorate(func: Callable) -> Callable:
         return click.option(
-            "--format", "fmt", type=click.Choice(choices), default=choices[0], show_default=True, help="Output format."
+            "--format",
+            "fmt",
+            type=click.Choice(choices),
+            default=choices[0],
+            show_default=True,
+            help="Output format.",
         )(func)
 
     return decorate
@@ -146,14 +152,24 @@ def day_options(func: Callable) -> Callable:
     func = click.option(
         "--at-time",
         type=click.DateTime(
-            ["%Y-%m-%dT%H:%M:%S%z", "%Y-%m-%dT%H:%M%z", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"]
+            [
+                "%Y-%m-%dT%H:%M:%S%z",
+                "%Y-%m-%dT%H:%M%z",
+                "%Y-%m-%dT%H:%M:%S",
+                "%Y-%m-%dT%H:%M",
+                "%Y-%m-%d %H:%M",
+            ]
         ),
         metavar="TIME",  # the formats' list would be a 98-column line; the help names the format
         help="Count as of this time (ISO 8601; without an offset, in the game's time zone). "
         "Default: the time of the --at-post post, else now.",
     )(func)
-    func = click.option("--at-post", type=click.IntRange(min=0), help="Count as of this post number.")(func)
-    return click.option("--day", type=click.IntRange(min=1), help="Day to count (default: the current day).")(func)
+    func = click.option(
+        "--at-post", type=click.IntRange(min=0), help="Count as of this post number."
+    )(func)
+    return click.option(
+        "--day", type=click.IntRange(min=1), help="Day to count (default: the current day)."
+    )(func)
 
 
 def quiet_option(func: Callable) -> Callable:
@@ -215,7 +231,10 @@ def warn_doubts(votals) -> None:
     for votal in votals:
         for doubt in votal.doubts:
             if not doubt.note:
-                print_text(f"doubt (day {votal.day}, {doubt.kind.replace('_', ' ')}): {doubt.describe()}", err=True)
+                print_text(
+                    f"doubt (day {votal.day}, {doubt.kind.replace('_', ' ')}): {doubt.describe()}",
+                    err=True,
+                )
 
 
 class PageProgress:
@@ -224,8 +243,14 @@ class PageProgress:
     on stderr every ``every`` seconds, never a carriage return. Called with each sync result; then
     ``done()``."""
 
-    def __init__(self, label: str, *, terminal: bool | None = None, every: float = 5.0,
-                 clock: Callable[[], float] | None = None) -> None:
+    def __init__(
+        self,
+        label: str,
+        *,
+        terminal: bool | None = None,
+        every: float = 5.0,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
         import sys
         import time
 
@@ -249,8 +274,9 @@ class PageProgress:
 
     def _draw(self, pages: int, total: int | None) -> None:
         if self.bar is None:
-            self.bar = click.progressbar(length=total or 0, label=self.label, file=sys.stderr,
-                                         show_pos=True, show_eta=True)
+            self.bar = click.progressbar(
+                length=total or 0, label=self.label, file=sys.stderr, show_pos=True, show_eta=True
+            )
         self.bar.length = total  # learned from the first page, and again as the thread grows
         self.bar.update(pages - self.bar.pos)
 

@@ -43,12 +43,18 @@ from assistant.gamefile.weburl import url_problem
 USER_AGENT = f"Votal/{__version__} (forum game vote counter; +https://pypi.org/project/votal/)"
 ROBOTS_AGENT = "Votal"  # the token robots.txt rules name
 RETRY_STATUSES = {429, 500, 502, 503, 504}
-MAX_PAGE_BYTES = 32 * 2**20  # a forum page, decompressed (Scrapy warns at this size); a bigger answer is refused
+MAX_PAGE_BYTES = (
+    32 * 2**20
+)  # a forum page, decompressed (Scrapy warns at this size); a bigger answer is refused
 PAGE_DEADLINE = 30.0  # seconds one request may take in all, headers and body
 MAX_REDIRECTS = 5
-ROBOTS_DEADLINE = 10.0  # robots.txt is small: a forum that cannot send it in this long is taken as without one
+ROBOTS_DEADLINE = (
+    10.0  # robots.txt is small: a forum that cannot send it in this long is taken as without one
+)
 ROBOTS_MAX_BYTES = 512 * 1024  # as Google reads robots.txt (500 KiB)
-MAX_HOLD = 7 * 24 * 3600.0  # a Retry-After is never taken as longer than a week (nor can it overflow a date)
+MAX_HOLD = (
+    7 * 24 * 3600.0
+)  # a Retry-After is never taken as longer than a week (nor can it overflow a date)
 CHUNK = 64 * 1024
 
 log = logging.getLogger("votal.fetch")
@@ -179,7 +185,9 @@ class Fetched:
     not_modified: bool = False
 
 
-_META_CHARSET = re.compile(rb"""<meta[^>]{0,200}?charset\s*=\s*["']?([A-Za-z0-9._:-]{1,40})""", re.IGNORECASE)
+_META_CHARSET = re.compile(
+    rb"""<meta[^>]{0,200}?charset\s*=\s*["']?([A-Za-z0-9._:-]{1,40})""", re.IGNORECASE
+)
 
 
 @dataclass
@@ -189,7 +197,9 @@ class Answer:
     status_code: int
     headers: Mapping[str, str]
     content: bytes
-    declared_encoding: str | None = None  # from Content-Type (requests says ISO-8859-1 for any text/* without one)
+    declared_encoding: str | None = (
+        None  # from Content-Type (requests says ISO-8859-1 for any text/* without one)
+    )
 
     @property
     def text(self) -> str:
@@ -224,10 +234,14 @@ class Fetcher:
     retries: int = 3
     backoff: float = 2.0
     max_backoff: float = 120.0
-    max_retry_after: float = 120.0  # a longer Retry-After ends this sync (and is held); a later one tries again
+    max_retry_after: float = (
+        120.0  # a longer Retry-After ends this sync (and is held); a later one tries again
+    )
     max_page_bytes: int = MAX_PAGE_BYTES
     deadline: float = PAGE_DEADLINE
-    origin: str | None = None  # scheme://host[:port] of the thread: the only site fetched and sent cookies
+    origin: str | None = (
+        None  # scheme://host[:port] of the thread: the only site fetched and sent cookies
+    )
     limiter: HostLimiter = field(default_factory=HostLimiter)
     robots: RobotsCache | None = field(default_factory=RobotsCache)
     session: requests.Session = field(default_factory=requests.Session, repr=False)
@@ -236,7 +250,9 @@ class Fetcher:
     rng: random.Random = field(default_factory=random.Random, repr=False)
     wall_clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC), repr=False)
     requests_made: int = 0
-    faults: list[str] = field(default_factory=list)  # every failed answer, retried or not, for the sync's record
+    faults: list[str] = field(
+        default_factory=list
+    )  # every failed answer, retried or not, for the sync's record
 
     def __post_init__(self) -> None:
         agent = USER_AGENT if not self.contact else USER_AGENT[:-1] + f"; contact: {self.contact})"
@@ -250,19 +266,27 @@ class Fetcher:
             self.cookies = _jar_of(self.cookies, urlsplit(self.origin or "").hostname or "")
         self._jar: http.cookiejar.CookieJar = self.cookies
         self._site = _origin(self.origin) if self.origin else None
-        self._sockets: weakref.WeakSet[socket.socket] = weakref.WeakSet()  # what a request's watch may shut
+        self._sockets: weakref.WeakSet[socket.socket] = (
+            weakref.WeakSet()
+        )  # what a request's watch may shut
         if self.origin:
             host = urlsplit(self.origin).hostname or ""
-            self.session.cookies.set_policy(http.cookiejar.DefaultCookiePolicy(allowed_domains=[host]))
+            self.session.cookies.set_policy(
+                http.cookiejar.DefaultCookiePolicy(allowed_domains=[host])
+            )
 
     def get(self, url: str) -> str:
         """The page's text."""
         return self.fetch(url).text or ""
 
-    def fetch(self, url: str, *, etag: str | None = None, last_modified: str | None = None) -> Fetched:
+    def fetch(
+        self, url: str, *, etag: str | None = None, last_modified: str | None = None
+    ) -> Fetched:
         """GET ``url``; with ``etag``/``last_modified`` a conditional GET that may answer ``not_modified``."""
         if (problem := url_problem(url)) is not None:
-            raise ForumError(problem)  # no request can mend it: refused before robots.txt and any retry
+            raise ForumError(
+                problem
+            )  # no request can mend it: refused before robots.txt and any retry
         if self.robots is not None:
             self._check_robots(self.robots, url)
         headers = {}
@@ -277,7 +301,9 @@ class Fetcher:
             private = response.status_code in (401, 403)
             hint = " (a private thread? set [fetch] cookies_file or cookies_env)" if private else ""
             raise ForumError(f"HTTP {response.status_code} fetching {shown_url(url)}{hint}")
-        return Fetched(url, response.text, response.headers.get("ETag"), response.headers.get("Last-Modified"))
+        return Fetched(
+            url, response.text, response.headers.get("ETag"), response.headers.get("Last-Modified")
+        )
 
     def _request(
         self, url: str, headers: dict[str, str], *, accept: set[int], small: bool = False
@@ -318,7 +344,9 @@ class Fetcher:
                 wait = retry_after(response.headers.get("Retry-After"), now=self.wall_clock())
                 if wait is not None and wait > self.max_retry_after:
                     self.limiter.defer(host, wait)
-                    raise ForumError(f"HTTP {status} fetching {shown}; " + self._held_message(host, wait))
+                    raise ForumError(
+                        f"HTTP {status} fetching {shown}; " + self._held_message(host, wait)
+                    )
                 if attempt < self.retries:
                     log.warning("HTTP %s fetching %s; retrying", status, shown)
                     if wait is not None and status in (429, 503):
@@ -326,7 +354,9 @@ class Fetcher:
                     else:
                         self._pause(self._backoff(attempt))
                     continue
-                raise ForumError(f"HTTP {status} fetching {shown} (gave up after {attempt + 1} tries)")
+                raise ForumError(
+                    f"HTTP {status} fetching {shown} (gave up after {attempt + 1} tries)"
+                )
             if 400 <= status < 500:
                 return response
             raise ForumError(f"HTTP {status} fetching {shown}")
@@ -365,7 +395,9 @@ class Fetcher:
                 answer = Answer(
                     response.status_code,
                     response.headers,
-                    self._read_body(response, shown, ROBOTS_MAX_BYTES if small else self.max_page_bytes),
+                    self._read_body(
+                        response, shown, ROBOTS_MAX_BYTES if small else self.max_page_bytes
+                    ),
                     requests.utils.get_encoding_from_headers(response.headers),
                 )
         except (requests.RequestException, OSError) as exc:
@@ -381,9 +413,15 @@ class Fetcher:
     def _read_body(self, response: requests.Response, shown: str, cap: int) -> bytes:
         """The body, decompressed, refused past ``max_page_bytes`` (a gzip bomb inflates only that far)."""
         declared = response.headers.get("Content-Length", "")
-        if declared.isdigit() and int(declared) > cap and not response.headers.get("Content-Encoding"):
+        if (
+            declared.isdigit()
+            and int(declared) > cap
+            and not response.headers.get("Content-Encoding")
+        ):
             response.close()
-            raise ForumError(f"{shown}: the page is {int(declared) // 2**20} MB; Votal reads at most {_size(cap)}")
+            raise ForumError(
+                f"{shown}: the page is {int(declared) // 2**20} MB; Votal reads at most {_size(cap)}"
+            )
         parts, total = [], 0
         try:
             for chunk in response.iter_content(CHUNK):
@@ -400,11 +438,15 @@ class Fetcher:
     def _cut_off(self, deadline: float, shown: str) -> Exception:
         if self.stop is not None and self.stop.is_set():
             return Stopped(f"stopped while fetching {shown}")
-        return ForumError(f"{shown}: the forum took longer than {deadline:g} s to send the page; gave up on it")
+        return ForumError(
+            f"{shown}: the forum took longer than {deadline:g} s to send the page; gave up on it"
+        )
 
     def _check_origin(self, url: str, shown: str) -> None:
         if self._site and _origin(url) != self._site:
-            raise ForumError(f"{shown} is not on the thread's site ({self.origin}); Votal reads only that site")
+            raise ForumError(
+                f"{shown} is not on the thread's site ({self.origin}); Votal reads only that site"
+            )
 
     def _cookies_for(self, url: str) -> dict[str, str]:
         """The moderator's cookies that belong to ``url``: on the thread's origin only (never another host,
@@ -416,7 +458,9 @@ class Fetcher:
         found = {}
         for cookie in self._jar:
             domain = cookie.domain.lower().lstrip(".")
-            if host != domain and not (cookie.domain.startswith(".") and host.endswith("." + domain)):
+            if host != domain and not (
+                cookie.domain.startswith(".") and host.endswith("." + domain)
+            ):
                 continue
             if cookie.secure and parts.scheme != "https":
                 continue
@@ -448,7 +492,9 @@ class Fetcher:
     def _check_robots(self, robots: RobotsCache, url: str) -> None:
         rules = robots.get(_site(url), self._read_robots)
         if not rules.can_fetch(ROBOTS_AGENT, url):
-            raise ForumError(f"{_site(url)}/robots.txt does not allow Votal to fetch {shown_url(url)}")
+            raise ForumError(
+                f"{_site(url)}/robots.txt does not allow Votal to fetch {shown_url(url)}"
+            )
 
     def _read_robots(self, site: str) -> tuple[int, str] | None:
         try:
@@ -472,7 +518,12 @@ def post_json(url: str, payload: dict, *, timeout: float = 5.0) -> None:
     """POST ``payload`` as JSON (an alert to a Discord-compatible webhook); raises on a non-2xx answer.
     The answer's body is never read (nothing in it is needed), and a redirect is not followed."""
     with requests.post(
-        url, json=payload, timeout=timeout, headers={"User-Agent": USER_AGENT}, stream=True, allow_redirects=False
+        url,
+        json=payload,
+        timeout=timeout,
+        headers={"User-Agent": USER_AGENT},
+        stream=True,
+        allow_redirects=False,
     ) as response:
         response.raise_for_status()
 
@@ -482,7 +533,9 @@ def retry_after(value: str | None, *, now: datetime | None = None) -> float | No
     if not value:
         return None
     value = value.strip()
-    if value.isdigit():  # Unicode digits too ("²" is one, and no number): whatever float cannot read is unreadable
+    if (
+        value.isdigit()
+    ):  # Unicode digits too ("²" is one, and no number): whatever float cannot read is unreadable
         try:
             return min(float(value), MAX_HOLD)
         except ValueError:
@@ -518,28 +571,40 @@ def load_cookies(
         try:
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
-            raise CookieError(f"cannot read cookies file {path}: {exc.strerror or type(exc).__name__}") from None
+            raise CookieError(
+                f"cannot read cookies file {path}: {exc.strerror or type(exc).__name__}"
+            ) from None
         except UnicodeDecodeError:
             raise CookieError(f"cookies file {path} is not UTF-8 text") from None
         if _is_netscape(text):
             jar = http.cookiejar.MozillaCookieJar(str(path))
             try:
-                with warnings.catch_warnings():  # cookiejar warns with the bad line's text: keep values unseen
+                with (
+                    warnings.catch_warnings()
+                ):  # cookiejar warns with the bad line's text: keep values unseen
                     warnings.simplefilter("ignore")
                     jar.load(ignore_discard=True, ignore_expires=True)
             except (http.cookiejar.LoadError, OSError):
                 # LoadError's own message quotes the offending line, which may hold a cookie value.
-                raise CookieError(f"cookies file {path} is not a valid Netscape cookies.txt") from None
+                raise CookieError(
+                    f"cookies file {path} is not a valid Netscape cookies.txt"
+                ) from None
             for number, cookie in enumerate(jar, start=1):
                 if cookie.expires == 0:  # curl and browser exports write 0 for a session cookie
                     cookie.expires, cookie.discard = None, True
-                _check_cookie(cookie.name, cookie.value or "", number, source=f"cookies file {path}")
+                _check_cookie(
+                    cookie.name, cookie.value or "", number, source=f"cookies file {path}"
+                )
         else:
             found.update(_parse_cookie_line(text, source=f"cookies file {path}"))
     if cookies_env:
         if cookies_env not in environ:
-            raise CookieError(f"environment variable {cookies_env} (named by [fetch] cookies_env) is not set")
-        found.update(_parse_cookie_line(environ[cookies_env], source=f"environment variable {cookies_env}"))
+            raise CookieError(
+                f"environment variable {cookies_env} (named by [fetch] cookies_env) is not set"
+            )
+        found.update(
+            _parse_cookie_line(environ[cookies_env], source=f"environment variable {cookies_env}")
+        )
     for name, value in found.items():
         jar.set_cookie(_make_cookie(name, value, domain))
     return jar
@@ -560,7 +625,9 @@ class PageFetcher(Protocol):
     @property
     def requests_made(self) -> int: ...
 
-    def fetch(self, url: str, *, etag: str | None = None, last_modified: str | None = None) -> Fetched: ...
+    def fetch(
+        self, url: str, *, etag: str | None = None, last_modified: str | None = None
+    ) -> Fetched: ...
 
     def get(self, url: str) -> str: ...
 
@@ -606,7 +673,9 @@ def _is_netscape(text: str) -> bool:
     return (
         first.startswith("# Netscape HTTP Cookie File")
         or first.startswith("# HTTP Cookie File")
-        or any(line.count("\t") >= 6 for line in text.splitlines() if line and not line.startswith("#"))
+        or any(
+            line.count("\t") >= 6 for line in text.splitlines() if line and not line.startswith("#")
+        )
     )
 
 
@@ -629,13 +698,32 @@ def _parse_cookie_line(text: str, *, source: str) -> dict[str, str]:
 def _check_cookie(name: str, value: str, number: int, *, source: str) -> None:
     """A cookie must be plain printable ASCII: anything else would make the HTTP library fail with an error
     that quotes the whole header, the cookie's value included."""
-    if not all(" " < ch < "\x7f" for ch in name) or not all(" " <= ch < "\x7f" and ch != ";" for ch in value):
-        raise CookieError(f"{source}: cookie {number} holds characters a cookie cannot (control, non-ASCII)")
+    if not all(" " < ch < "\x7f" for ch in name) or not all(
+        " " <= ch < "\x7f" and ch != ";" for ch in value
+    ):
+        raise CookieError(
+            f"{source}: cookie {number} holds characters a cookie cannot (control, non-ASCII)"
+        )
 
 
 def _make_cookie(name: str, value: str, domain: str) -> http.cookiejar.Cookie:
     return http.cookiejar.Cookie(
-        0, name, value, None, False, domain, False, False, "/", False, False, None, True, None, None, {}
+        0,
+        name,
+        value,
+        None,
+        False,
+        domain,
+        False,
+        False,
+        "/",
+        False,
+        False,
+        None,
+        True,
+        None,
+        None,
+        {},
     )
 
 
@@ -674,12 +762,16 @@ class _Watch:
 
     _local = threading.local()
 
-    def __init__(self, seconds: float, stop: threading.Event | None, sockets: weakref.WeakSet | None = None) -> None:
+    def __init__(
+        self, seconds: float, stop: threading.Event | None, sockets: weakref.WeakSet | None = None
+    ) -> None:
         self.ends = time.monotonic() + seconds
         self.stop = stop
         # Every socket the fetcher's connections opened (kept-alive ones included: a request may reuse one);
         # a fetcher makes one request at a time, so firing shuts them all.
-        self.sockets: weakref.WeakSet[socket.socket] = sockets if sockets is not None else weakref.WeakSet()
+        self.sockets: weakref.WeakSet[socket.socket] = (
+            sockets if sockets is not None else weakref.WeakSet()
+        )
         self.fired = False
         self._lock = threading.Lock()
 
@@ -724,7 +816,9 @@ class _Watchdog:
         with self._cond:
             self._active.add(watch)
             if self._thread is None or not self._thread.is_alive():
-                self._thread = threading.Thread(target=self._run, name="votal-fetch-watchdog", daemon=True)
+                self._thread = threading.Thread(
+                    target=self._run, name="votal-fetch-watchdog", daemon=True
+                )
                 self._thread.start()
             self._cond.notify()
 
@@ -825,6 +919,10 @@ def _site(url: str) -> str:
 def shown_url(url: str) -> str:
     """A URL safe for messages: no credentials or session ids that a query might carry."""
     parts = urlsplit(url)
-    query = "&".join(p for p in parts.query.split("&") if not p.lower().startswith(("sid=", "s=", "token")))
+    query = "&".join(
+        p for p in parts.query.split("&") if not p.lower().startswith(("sid=", "s=", "token"))
+    )
     port = f":{parts.port}" if parts.port else ""
-    return f"{parts.scheme}://{parts.hostname or ''}{port}{parts.path}" + (f"?{query}" if query else "")
+    return f"{parts.scheme}://{parts.hostname or ''}{port}{parts.path}" + (
+        f"?{query}" if query else ""
+    )

@@ -13,10 +13,14 @@ from urllib.parse import parse_qs, urlsplit
 class Response:
     status: int = 200
     body: str | bytes = ""
-    headers: dict[str, str] = field(default_factory=lambda: {"Content-Type": "text/html; charset=utf-8"})
+    headers: dict[str, str] = field(
+        default_factory=lambda: {"Content-Type": "text/html; charset=utf-8"}
+    )
 
 
-Handler = Callable[[str, dict[str, str], dict[str, str]], Response]  # (path, query, request headers)
+Handler = Callable[
+    [str, dict[str, str], dict[str, str]], Response
+]  # (path, query, request headers)
 
 
 class LoopbackServer:
@@ -41,7 +45,11 @@ class LoopbackServer:
                     response = outer.handler(parts.path, query, dict(self.headers))
                 except Exception as exc:  # a broken test handler must show up as a 500, not a hang
                     response = Response(500, f"handler failed: {exc}")
-                body = response.body.encode("utf-8") if isinstance(response.body, str) else response.body
+                body = (
+                    response.body.encode("utf-8")
+                    if isinstance(response.body, str)
+                    else response.body
+                )
                 try:
                     self.send_response(response.status)
                     for name, value in response.headers.items():

@@ -134,9 +134,13 @@ def _open_db(path: str | Path) -> Store:
 
 # Columns added after stores were first made: (table, column, type).
 _ADDED_COLUMNS = (
-    ("syncs", "problems", "text"), ("posts", "vote_count", "text"), ("posts", "vote_count_version", "integer"),
-    ("revisions", "commands", "text"), ("revisions", "commands_version", "integer"),
-    ("posts", "night_told", "integer"), ("posts", "night_told_version", "integer"),
+    ("syncs", "problems", "text"),
+    ("posts", "vote_count", "text"),
+    ("posts", "vote_count_version", "integer"),
+    ("revisions", "commands", "text"),
+    ("revisions", "commands_version", "integer"),
+    ("posts", "night_told", "integer"),
+    ("posts", "night_told_version", "integer"),
 )
 
 
@@ -177,10 +181,14 @@ def sync_problems(row: sqlite3.Row | None) -> list[str]:
 def open_reader(path: str | Path) -> Store:
     """The store for commands that only read it (count, audit, draft, status): no schema work."""
     if not Path(path).is_file():
-        raise StoreError(f"no posts stored for this game; run `votal sync` first (there is no store at {path})")
+        raise StoreError(
+            f"no posts stored for this game; run `votal sync` first (there is no store at {path})"
+        )
     try:
         db = _connect(path)
-        tables = {row[0] for row in db.execute("select name from sqlite_master where type = 'table'")}
+        tables = {
+            row[0] for row in db.execute("select name from sqlite_master where type = 'table'")
+        }
     except sqlite3.Error as exc:
         raise store_error(path, exc) from None
     if "posts" not in tables:
@@ -360,7 +368,9 @@ def _post_rows(db: Store, game: str, posts: list[Post], seen: str) -> tuple[list
         if kept is not None and kept["commands_version"] == EXTRACTOR_VERSION:
             commands = kept["commands"]
         else:
-            commands = encode_commands(post.commands if post.commands is not None else _extract(post.body_html))
+            commands = encode_commands(
+                post.commands if post.commands is not None else _extract(post.body_html)
+            )
         rows.append(
             {
                 "game": game,
@@ -372,7 +382,10 @@ def _post_rows(db: Store, game: str, posts: list[Post], seen: str) -> tuple[list
                 "url": post.url,
                 "body_html": post.body_html,
                 "body_hash": body_hash,
-                "edited": int(post.edited or (before is not None and (not same_body or bool(before["edited"])))),
+                "edited": int(
+                    post.edited
+                    or (before is not None and (not same_body or bool(before["edited"])))
+                ),
                 "deleted": int(post.deleted),
                 "revisions": (before["revisions"] if before else 0) + (0 if same_body else 1),
                 "first_seen": before["first_seen"] if before else seen,
@@ -388,8 +401,13 @@ def _post_rows(db: Store, game: str, posts: list[Post], seen: str) -> tuple[list
         )
         if not same_body:
             revisions.append(
-                {"game": game, "post_id": post.post_id, "body_hash": body_hash, "body_html": post.body_html,
-                 "seen_at": seen}
+                {
+                    "game": game,
+                    "post_id": post.post_id,
+                    "body_hash": body_hash,
+                    "body_html": post.body_html,
+                    "seen_at": seen,
+                }
             )
     return rows, revisions, SaveResult(new, changed)
 
@@ -427,7 +445,11 @@ def decode_commands(text: str | None) -> tuple[Command, ...]:
         return ()
     return tuple(
         Command(
-            row[0], row[1], row[2], bold=bool(row[3]) if len(row) > 3 else True, note=row[4] if len(row) > 4 else None,
+            row[0],
+            row[1],
+            row[2],
+            bold=bool(row[3]) if len(row) > 3 else True,
+            note=row[4] if len(row) > 4 else None,
             inline=len(row) > 5 and bool(row[5]),
         )
         for row in json.loads(text)
@@ -443,10 +465,15 @@ def game_stamp(db: Store, game: str) -> tuple:
     revisions and deletions) and whether its last sync failed or could not read some posts. Equal stamps, with
     the same game file and clock, give the same count: `votal run` skips a game whose stamp stands still."""
     posts = _aggregate(
-        db, "select max(number), count(*), sum(number), sum(revisions), sum(deleted) from posts where game = ?",
+        db,
+        "select max(number), count(*), sum(number), sum(revisions), sum(deleted) from posts where game = ?",
         [game],
     )
-    sync = _one(db, "select error is not null, problems from syncs where game = ? order by id desc limit 1", [game])
+    sync = _one(
+        db,
+        "select error is not null, problems from syncs where game = ? order by id desc limit 1",
+        [game],
+    )
     return (*posts, *(sync or (None, None)))
 
 
@@ -454,7 +481,9 @@ def count_posts(db: Store, game: str) -> int:
     return _rows(db, "select count(*) as n from posts where game = ?", [game])[0]["n"]
 
 
-def moderator_bodies(db: Store, game: str, moderators: Iterable[str], *, up_to: int | None = None) -> dict[int, str]:
+def moderator_bodies(
+    db: Store, game: str, moderators: Iterable[str], *, up_to: int | None = None
+) -> dict[int, str]:
     """Post number -> body of each live post by a moderator (their vote counts teach names), up to ``up_to``."""
     # Only the moderators' bodies are read: their stored spellings are found first, then their posts by exact name.
     spellings = moderator_spellings(db, game, moderators)
@@ -473,14 +502,20 @@ def moderator_spellings(db: Store, game: str, moderators: Iterable[str]) -> list
     """The spellings under which the store holds posts by ``moderators`` (matched with Python's casefold:
     SQLite's nocase folds ASCII only)."""
     names = {m.casefold() for m in moderators}
-    return [
-        r["author"]
-        for r in _rows(db, "select distinct author from posts where game = ?", [game])
-        if r["author"] is not None and r["author"].casefold() in names
-    ] if names else []
+    return (
+        [
+            r["author"]
+            for r in _rows(db, "select distinct author from posts where game = ?", [game])
+            if r["author"] is not None and r["author"].casefold() in names
+        ]
+        if names
+        else []
+    )
 
 
-def save_vote_counts(db: Store, game: str, readings: Iterable[tuple[str, str | None]], version: int) -> None:
+def save_vote_counts(
+    db: Store, game: str, readings: Iterable[tuple[str, str | None]], version: int
+) -> None:
     """Store what each post (by id) was read to hold: a count as JSON, or None."""
     with _writing(db):
         db.executemany(
@@ -489,7 +524,9 @@ def save_vote_counts(db: Store, game: str, readings: Iterable[tuple[str, str | N
         )
 
 
-def load_vote_counts(db: Store, game: str, authors: Sequence[str], version: int) -> list[sqlite3.Row]:
+def load_vote_counts(
+    db: Store, game: str, authors: Sequence[str], version: int
+) -> list[sqlite3.Row]:
     """The live posts by ``authors`` (exact spellings) with what they were read to hold: ``post_id``,
     ``number``, ``vote_count`` (JSON, else null) and, where it was never read or read by another reader
     ``version`` (stored before readings were kept, edited since, or the reader upgraded), ``unread`` (the
@@ -508,8 +545,9 @@ def load_vote_counts(db: Store, game: str, authors: Sequence[str], version: int)
     )
 
 
-def save_night_readings(db: Store, game: str, readings: Iterable[tuple[str, bool]],
-                        version: int) -> None:
+def save_night_readings(
+    db: Store, game: str, readings: Iterable[tuple[str, bool]], version: int
+) -> None:
     """Store whether each post (by id) was read to tell the night (a moderator's post)."""
     with _writing(db):
         db.executemany(
@@ -519,8 +557,9 @@ def save_night_readings(db: Store, game: str, readings: Iterable[tuple[str, bool
         )
 
 
-def load_night_readings(db: Store, game: str, authors: Sequence[str],
-                        version: int) -> list[sqlite3.Row]:
+def load_night_readings(
+    db: Store, game: str, authors: Sequence[str], version: int
+) -> list[sqlite3.Row]:
     """The live posts by ``authors`` (exact spellings) with ``post_id``, ``number``, ``night_told``
     (1: the post tells the night) and, where reader ``version`` never read it, ``unread``."""
     if not authors:
@@ -550,9 +589,7 @@ def post_authors(db: Store, game: str) -> list[tuple[str, str | None]]:
     return [pair for row in rows for pair in [(row["author"], row["author_id"])] * row["n"]]
 
 
-def load_read_posts(
-    db: Store, game: str, *, up_to: int | None = None
-) -> list[ReadPost]:
+def load_read_posts(db: Store, game: str, *, up_to: int | None = None) -> list[ReadPost]:
     """Every stored post of a game (up to post number ``up_to``), in thread order, with its commands (read
     again if read by older code)."""
     # Bodies are read only where commands must be read again: every `votal count` loads the thread.
@@ -566,7 +603,10 @@ def load_read_posts(
         with _writing(db):
             db.executemany(
                 "update posts set commands = ?, commands_version = ? where game = ? and post_id = ?",
-                [(commands, EXTRACTOR_VERSION, game, post_id) for post_id, commands in fresh.items()],
+                [
+                    (commands, EXTRACTOR_VERSION, game, post_id)
+                    for post_id, commands in fresh.items()
+                ],
             )
     # Plain tuples, not rows read by column name: every `votal count` reads every post (a tenth of its work).
     rows = _tuples(
@@ -581,8 +621,16 @@ def load_read_posts(
     # dataclass's keyword arguments cost every stored post of every count a lookup each (6 M instructions).
     return [
         ReadPost(
-            number, post_id, author, iso(time) if time else None, url, decode_commands(commands),
-            bool(edited), bool(deleted), firsts.get(post_id) if revisions > 1 else None, author_id,
+            number,
+            post_id,
+            author,
+            iso(time) if time else None,
+            url,
+            decode_commands(commands),
+            bool(edited),
+            bool(deleted),
+            firsts.get(post_id) if revisions > 1 else None,
+            author_id,
         )
         for number, post_id, author, author_id, time, url, commands, edited, deleted, revisions in rows
     ]
@@ -612,11 +660,18 @@ def _first_commands(db: Store, game: str, post_ids: set[str]) -> dict[str, tuple
             [game, *chunk],
         ):
             first[row[0]] = row  # ordered newest first: the last one written wins
-    stale = [(post_id, body_hash) for post_id, body_hash, _, version in first.values() if version != EXTRACTOR_VERSION]
+    stale = [
+        (post_id, body_hash)
+        for post_id, body_hash, _, version in first.values()
+        if version != EXTRACTOR_VERSION
+    ]
     fresh = {}
     for post_id, body_hash in stale:
-        body = _aggregate(db, "select body_html from revisions where game = ? and post_id = ? and body_hash = ?",
-                          [game, post_id, body_hash])["body_html"]
+        body = _aggregate(
+            db,
+            "select body_html from revisions where game = ? and post_id = ? and body_hash = ?",
+            [game, post_id, body_hash],
+        )["body_html"]
         fresh[post_id] = encode_commands(_extract(body))
     if fresh:
         with _writing(db):
@@ -630,7 +685,10 @@ def _first_commands(db: Store, game: str, post_ids: set[str]) -> dict[str, tuple
 
 def record_sync(db: Store, row: dict) -> None:
     with _writing(db):
-        db.execute(f"insert into syncs ({', '.join(row)}) values ({', '.join('?' * len(row))})", list(row.values()))
+        db.execute(
+            f"insert into syncs ({', '.join(row)}) values ({', '.join('?' * len(row))})",
+            list(row.values()),
+        )
 
 
 def last_sync(db: Store, game: str) -> sqlite3.Row | None:
@@ -638,13 +696,17 @@ def last_sync(db: Store, game: str) -> sqlite3.Row | None:
 
 
 def last_good_sync(db: Store, game: str) -> sqlite3.Row | None:
-    return _one(db, "select * from syncs where game = ? and error is null order by id desc limit 1", [game])
+    return _one(
+        db, "select * from syncs where game = ? and error is null order by id desc limit 1", [game]
+    )
 
 
 def post_totals(db: Store, game: str) -> sqlite3.Row:
     """``stored`` and ``deleted`` post counts of a game."""
     return _rows(
-        db, "select count(*) as stored, coalesce(sum(deleted), 0) as deleted from posts where game = ?", [game]
+        db,
+        "select count(*) as stored, coalesce(sum(deleted), 0) as deleted from posts where game = ?",
+        [game],
     )[0]
 
 
@@ -682,7 +744,9 @@ def load_validators(db: Store, game: str, url: str) -> Validators:
         return Validators()
     ids = tuple(json.loads(row["post_ids"])) if row["post_ids"] else ()
     saved = datetime.fromisoformat(row["saved_at"]) if row["saved_at"] else None
-    return Validators(row["etag"], row["last_modified"], row["next_url"], ids, row["first_number"], saved)
+    return Validators(
+        row["etag"], row["last_modified"], row["next_url"], ids, row["first_number"], saved
+    )
 
 
 def save_validators(
@@ -768,7 +832,12 @@ def save_robots(db: Store, site: str, answer: tuple[int, str], *, fetched_at: da
         _upsert(
             db,
             "robots",
-            {"site": site, "status": answer[0], "body": answer[1], "fetched_at": fetched_at.isoformat()},
+            {
+                "site": site,
+                "status": answer[0],
+                "body": answer[1],
+                "fetched_at": fetched_at.isoformat(),
+            },
             ("site",),
         )
 
@@ -794,7 +863,9 @@ def find_missing(
     since = "" if since_number is None else " and number >= ?"
     rows = _rows(
         db,
-        "select post_id from posts where game = ? and vanished is null" + since + " order by number, post_id",
+        "select post_id from posts where game = ? and vanished is null"
+        + since
+        + " order by number, post_id",
         [game] if since_number is None else [game, since_number],
     )
     return [r["post_id"] for r in rows if r["post_id"] not in present]
@@ -831,7 +902,8 @@ def count_live_posts(
     excluded = set(exclude)
     rows = _rows(
         db,
-        "select post_id from posts where game = ? and vanished is null" + ("" if below is None else " and number < ?"),
+        "select post_id from posts where game = ? and vanished is null"
+        + ("" if below is None else " and number < ?"),
         [game] if below is None else [game, below],
     )
     return sum(1 for r in rows if r["post_id"] not in excluded)
@@ -847,29 +919,46 @@ def count_vanished(db: Store, game: str, *, below: int | None = None) -> int:
 
 def first_post_at(db: Store, game: str, moment: datetime) -> int | None:
     """The number of the first stored post made at or after ``moment``."""
-    return _rows(db, "select min(number) as n from posts where game = ? and time >= ?", [game, moment.isoformat()])[0][
-        "n"
-    ]
+    return _rows(
+        db,
+        "select min(number) as n from posts where game = ? and time >= ?",
+        [game, moment.isoformat()],
+    )[0]["n"]
 
 
-def number_vote_count(db: Store, game: str, day: int, as_of_post: int, *, now: datetime, keep: bool = True) -> int:
+def number_vote_count(
+    db: Store, game: str, day: int, as_of_post: int, *, now: datetime, keep: bool = True
+) -> int:
     """The number of day ``day``'s vote count as of ``as_of_post`` ("Vote Count 3.2" is day 3's second): the
     number it was given before, else the next one, kept (``keep``) so that drafting it again gives the same."""
 
     def find() -> tuple[int | None, int]:
-        given = _one(db, "select number from vote_counts where game = ? and day = ? and as_of_post = ?",
-                     [game, day, as_of_post])
-        last = _aggregate(db, "select max(number) as n from vote_counts where game = ? and day = ?", [game, day])["n"]
+        given = _one(
+            db,
+            "select number from vote_counts where game = ? and day = ? and as_of_post = ?",
+            [game, day, as_of_post],
+        )
+        last = _aggregate(
+            db, "select max(number) as n from vote_counts where game = ? and day = ?", [game, day]
+        )["n"]
         return (given["number"] if given else None), (last or 0) + 1
 
     given, following = find()
     if given is not None or not keep:
         return given if given is not None else following
     with _writing(db):
-        given, following = find()  # again inside the write lock: another process may have numbered it
+        given, following = (
+            find()
+        )  # again inside the write lock: another process may have numbered it
         if given is not None:
             return given
-        row = {"game": game, "day": day, "as_of_post": as_of_post, "number": following, "created": now.isoformat()}
+        row = {
+            "game": game,
+            "day": day,
+            "as_of_post": as_of_post,
+            "number": following,
+            "created": now.isoformat(),
+        }
         _upsert(db, "vote_counts", row, ("game", "day", "as_of_post"))
     return following
 
@@ -897,7 +986,11 @@ def load_post_numbers(db: Store, game: str, post_ids: Iterable[str]) -> dict[str
     marks = ",".join("?" * len(ids))
     return {
         r["post_id"]: r["number"]
-        for r in _rows(db, f"select post_id, number from posts where game = ? and post_id in ({marks})", [game, *ids])
+        for r in _rows(
+            db,
+            f"select post_id, number from posts where game = ? and post_id in ({marks})",
+            [game, *ids],
+        )
     }
 
 
@@ -919,7 +1012,13 @@ def add_alerts(db: Store, game: str, alerts: Iterable[dict], *, now: datetime) -
 
 
 def save_run_state(
-    db: Store, game: str, game_file: str, *, state: str, deadline: datetime | None, closes: datetime | None
+    db: Store,
+    game: str,
+    game_file: str,
+    *,
+    state: str,
+    deadline: datetime | None,
+    closes: datetime | None,
 ) -> None:
     with _writing(db):
         db.execute(
@@ -928,18 +1027,28 @@ def save_run_state(
         )
 
 
-def load_run_state(db: Store, game: str, game_file: str) -> tuple[str, datetime | None, datetime | None] | None:
+def load_run_state(
+    db: Store, game: str, game_file: str
+) -> tuple[str, datetime | None, datetime | None] | None:
     """The state digest `votal run` last counted ``game_file`` on, and its deadline and election close."""
-    row = _one(db, "select state, deadline, closes from run_states where game = ? and game_file = ?", [game, game_file])
+    row = _one(
+        db,
+        "select state, deadline, closes from run_states where game = ? and game_file = ?",
+        [game, game_file],
+    )
     if row is None:
         return None
-    return row["state"], *(datetime.fromisoformat(t) if t else None for t in (row["deadline"], row["closes"]))
+    return row["state"], *(
+        datetime.fromisoformat(t) if t else None for t in (row["deadline"], row["closes"])
+    )
 
 
 def save_output_fingerprint(db: Store, game: str, target: str, fingerprint: str) -> None:
     with _writing(db):
-        db.execute("insert or replace into outputs (game, target, fingerprint) values (?, ?, ?)",
-                   [game, target, fingerprint])
+        db.execute(
+            "insert or replace into outputs (game, target, fingerprint) values (?, ?, ?)",
+            [game, target, fingerprint],
+        )
 
 
 def load_output_fingerprint(db: Store, game: str, target: str) -> str | None:
@@ -966,7 +1075,6 @@ def mark_alerts_sent(
             "update alerts set sent = ?, send_error = ?, attempts = attempts + 1 where game = ? and key = ?",
             [(sent_at.isoformat() if sent_at else None, error, game, key) for key in keys],
         )
-
 
 
 def load_alerts(db: Store, game: str, *, limit: int = 20) -> list[sqlite3.Row]:
@@ -1037,8 +1145,10 @@ def _take_file_lock(lock_path: Path, deadline: float, game: str):
                     break
                 except BlockingIOError:
                     if time.monotonic() >= deadline:
-                        raise GameLocked(f"game {game} is being synced by another votal process "
-                                         f"(lock {lock_path.name})") from None
+                        raise GameLocked(
+                            f"game {game} is being synced by another votal process "
+                            f"(lock {lock_path.name})"
+                        ) from None
                     time.sleep(0.05)
             with contextlib.suppress(FileNotFoundError):
                 if os.stat(lock_path).st_ino == os.fstat(handle.fileno()).st_ino:

@@ -13,15 +13,27 @@ from urllib.parse import urlsplit
 
 from assistant.errors import ForumError, VotalError
 from assistant.forum import store
-from assistant.forum.fetch import Fetched, PageFetcher, Stopped, hold_until, same_site, shown_url, site_of
+from assistant.forum.fetch import (
+    Fetched,
+    PageFetcher,
+    Stopped,
+    hold_until,
+    same_site,
+    shown_url,
+    site_of,
+)
 from assistant.gamefile.game import Game
 from parsers.page import ThreadPage
 
 MAX_PAGES = 5000  # no thread is longer; a sync reading more pages than this stops with an error
-MAX_KEPT_PROBLEMS = 20  # a sync's page problems kept in its row (the first ones say what went wrong)
+MAX_KEPT_PROBLEMS = (
+    20  # a sync's page problems kept in its row (the first ones say what went wrong)
+)
 SYNC_DEADLINE = 3600.0  # seconds one sync may take; a longer one stops (what it read is kept) and the next resumes
 HOLD_REMEMBERED = 60.0  # a Retry-After longer than this is stored, so later processes honour it too
-ROBOTS_MAX_AGE = timedelta(hours=24)  # how long a stored robots.txt is trusted (RFC 9309: up to a day)
+ROBOTS_MAX_AGE = timedelta(
+    hours=24
+)  # how long a stored robots.txt is trusted (RFC 9309: up to a day)
 
 
 @dataclass
@@ -32,10 +44,14 @@ class SyncResult:
     new_posts: int = 0
     changed_posts: int = 0
     deleted_posts: int = 0
-    not_modified: bool = False  # the forum answered 304 for a page: nothing new on it, one request spent
+    not_modified: bool = (
+        False  # the forum answered 304 for a page: nothing new on it, one request spent
+    )
     pages_left: int | None = None  # after the last page read, from the thread's post count
     problems: list[str] = field(default_factory=list)
-    faults: list[str] = field(default_factory=list)  # failed answers met on the way (retried, or the error)
+    faults: list[str] = field(
+        default_factory=list
+    )  # failed answers met on the way (retried, or the error)
 
     @property
     def changed(self) -> bool:
@@ -99,7 +115,9 @@ class _Sync:
         deadline: float,
     ) -> None:
         self.game, self.db, self.fetcher, self.now, self.on_page = game, db, fetcher, now, on_page
-        self.parser: ModuleType  # the engine's, known once the sync starts (detecting it costs requests)
+        self.parser: (
+            ModuleType  # the engine's, known once the sync starts (detecting it costs requests)
+        )
         self.result: SyncResult
         self.deadline = deadline
         self.ends = fetcher.limiter.clock() + deadline  # by the fetcher's limiter clock
@@ -137,7 +155,9 @@ class _Sync:
             result.requests = fetcher.requests_made - requests_before
             result.faults = fetcher.faults[faults_before:]
             row = self.sync_row(error, started)
-            self.remember(error, row, host=host, site=site if robots_unknown else None, started=started)
+            self.remember(
+                error, row, host=host, site=site if robots_unknown else None, started=started
+            )
         return result
 
     def prime_robots(self, site: str, started: datetime) -> bool:
@@ -175,7 +195,9 @@ class _Sync:
             if fetched.not_modified:
                 result.not_modified = True
                 self.note_unchanged(known)
-                url = known.next_url  # unchanged, so its next-page link is too (None: the thread's end)
+                url = (
+                    known.next_url
+                )  # unchanged, so its next-page link is too (None: the thread's end)
                 continue
             page = self.read_page(url, fetched)
             if result.pages > 1 and self.seen_ids.issuperset(p.post_id for p in page.posts):
@@ -203,9 +225,15 @@ class _Sync:
     def known_validators(self, url: str) -> store.Validators:
         """Validators exist only for pages whose posts are all saved: a 304 means nothing to read here."""
         known = store.load_validators(self.db, self.game.key, url)
-        stored = store.load_post_numbers(self.db, self.game.key, known.post_ids) if known.post_ids else {}
+        stored = (
+            store.load_post_numbers(self.db, self.game.key, known.post_ids)
+            if known.post_ids
+            else {}
+        )
         if len(stored) < len(known.post_ids):
-            return store.Validators()  # posts of that page were lost from the store: read it whole again
+            return (
+                store.Validators()
+            )  # posts of that page were lost from the store: read it whole again
         return known
 
     def sync_row(self, error: str | None, started: datetime) -> dict[str, object]:
@@ -224,7 +252,9 @@ class _Sync:
             "faults": len(result.faults),
             "error": error,
             # what the pages could not read, so count, status and run say so after this sync too
-            "problems": json.dumps(result.problems[:MAX_KEPT_PROBLEMS]) if result.problems else None,
+            "problems": json.dumps(result.problems[:MAX_KEPT_PROBLEMS])
+            if result.problems
+            else None,
         }
 
     def pages_left(self, page) -> int | None:
@@ -258,14 +288,18 @@ class _Sync:
                 "what was read is saved"
             )
         if done >= MAX_PAGES:
-            raise ForumError(f"more than {MAX_PAGES} pages in one sync; stopped, what was read is saved")
+            raise ForumError(
+                f"more than {MAX_PAGES} pages in one sync; stopped, what was read is saved"
+            )
         if self.fetcher.limiter.clock() > self.ends:
             raise ForumError(
                 f"the sync ran longer than {self.deadline / 60:g} min; stopped after {done} pages, what was read "
                 "is saved and the next sync resumes there"
             )
 
-    def remember(self, error: str | None, row: dict, *, host: str, site: str | None, started: datetime) -> None:
+    def remember(
+        self, error: str | None, row: dict, *, host: str, site: str | None, started: datetime
+    ) -> None:
         """Store a long Retry-After, a fresh robots.txt and the sync's row. When the store cannot take them
         (a full disk) after the sync already failed, the sync's own error is what the moderator sees; and no
         row ever says a sync succeeded that did not."""
@@ -274,7 +308,11 @@ class _Sync:
             wait = fetcher.limiter.held_for(host)
             if wait > HOLD_REMEMBERED:
                 store.save_hold(self.db, host, hold_until(self.now(), wait))
-            answer = fetcher.robots.answer(site) if site is not None and fetcher.robots is not None else None
+            answer = (
+                fetcher.robots.answer(site)
+                if site is not None and fetcher.robots is not None
+                else None
+            )
             if site is not None and answer is not None:
                 store.save_robots(self.db, site, answer, fetched_at=started)
             store.record_sync(self.db, row)
@@ -286,7 +324,11 @@ class _Sync:
         """Parse one page; a page with no readable post is an error (changed markup), never an empty page."""
         # Engines that print local times ("Today, 03:09 PM") read them in the game's zone, relative to now.
         page = self.parser.parse_page(
-            fetched.text, url=url, tz=self.game.tz, now=self.now(), per_page=self.game.fetch.posts_per_page
+            fetched.text,
+            url=url,
+            tz=self.game.tz,
+            now=self.now(),
+            per_page=self.game.fetch.posts_per_page,
         )
         self.result.pages += 1
         self.result.problems.extend(f"{url}: {p}" for p in page.problems)
@@ -309,14 +351,18 @@ class _Sync:
         self.result.new_posts += saved.new
         self.result.changed_posts += saved.changed
         store.clear_vanished(self.db, self.game.key, ids)
-        store.save_validators(self.db, self.game.key, url, _validators(fetched, page), seen_at=seen_at)
+        store.save_validators(
+            self.db, self.game.key, url, _validators(fetched, page), seen_at=seen_at
+        )
         self.note_seen(ids, page.posts[0].number, numbers_before)
 
     def note_unchanged(self, known: store.Validators) -> None:
         """A page the forum says is unchanged still shows its posts: count them as seen."""
         if known.post_ids and known.first_number is not None:
             ids = list(known.post_ids)
-            self.note_seen(ids, known.first_number, store.load_post_numbers(self.db, self.game.key, ids))
+            self.note_seen(
+                ids, known.first_number, store.load_post_numbers(self.db, self.game.key, ids)
+            )
 
     def note_seen(self, ids: list[str], first: int, numbers_before: dict[str, int]) -> None:
         self.seen_ids.update(ids)
@@ -363,17 +409,27 @@ class _Sync:
                 return None  # a page of new posts only: nothing to compare with
             since = min(current.numbers_before.values())
             before_on_forum = first - base
-            stored_before = store.count_live_posts(self.db, self.game.key, exclude=seen, below=since)
+            stored_before = store.count_live_posts(
+                self.db, self.game.key, exclude=seen, below=since
+            )
             fewer = stored_before < before_on_forum
             restored = fewer and store.count_vanished(self.db, self.game.key, below=since) > 0
             if stored_before == before_on_forum or (fewer and not restored):
-                return read, since  # else posts vanished before this page, or one marked vanished is back
+                return (
+                    read,
+                    since,
+                )  # else posts vanished before this page, or one marked vanished is back
             if before_on_forum <= 0:
-                return read, None  # the thread's first page is read: every unseen stored post is gone
+                return (
+                    read,
+                    None,
+                )  # the thread's first page is read: every unseen stored post is gone
             if len(read) == 1 and current.page.problems:
                 return None
             if self.result.pages >= MAX_PAGES:
-                raise ForumError(f"more than {MAX_PAGES} pages read to find deleted posts; nothing marked")
+                raise ForumError(
+                    f"more than {MAX_PAGES} pages read to find deleted posts; nothing marked"
+                )
             earlier = self.read_before(first)
             if earlier is None:
                 return None
@@ -382,7 +438,9 @@ class _Sync:
 
     def read_before(self, first: int) -> _PageRead | None:
         """The page before the one starting at post ``first``; None (said) when the forum gives another."""
-        url = self.parser.page_url(self.game.thread, after_post=first - 1, per_page=self.game.fetch.posts_per_page)
+        url = self.parser.page_url(
+            self.game.thread, after_post=first - 1, per_page=self.game.fetch.posts_per_page
+        )
         fetched = _fetch_whole(self.fetcher, url, None)
         page = self.read_page(url, fetched)
         if page.posts[0].number >= first:
@@ -405,10 +463,14 @@ class _Sync:
         self.result.changed_posts += saved.changed
         self.result.deleted_posts += len(gone)
         for r in read:
-            self.note_seen([x.post_id for x in r.page.posts], r.page.posts[0].number, r.numbers_before)
+            self.note_seen(
+                [x.post_id for x in r.page.posts], r.page.posts[0].number, r.numbers_before
+            )
 
     def give_up(self, url: str, why: str) -> None:
-        self.result.problems.append(f"{url}: {why}; posts that vanished before it are not marked deleted")
+        self.result.problems.append(
+            f"{url}: {why}; posts that vanished before it are not marked deleted"
+        )
 
     def find_vanished(self, earliest: tuple[int, dict[str, int]]) -> None:
         """Once the thread's end has been read: mark deleted the stored posts at or after the first page read
@@ -421,7 +483,9 @@ class _Sync:
             since = min(numbers_before.values())
         else:
             return  # the earliest page read held no stored post: nothing to compare with
-        gone = store.mark_missing(self.db, self.game.key, since_number=since, present=self.seen_ids, seen_at=self.now())
+        gone = store.mark_missing(
+            self.db, self.game.key, since_number=since, present=self.seen_ids, seen_at=self.now()
+        )
         self.result.deleted_posts += len(gone)
 
 
@@ -450,7 +514,11 @@ def _validators(fetched: Fetched, page) -> store.Validators:
     if page.problems:
         return store.Validators(None, None, page.next_url)
     return store.Validators(
-        fetched.etag, fetched.last_modified, page.next_url, tuple(p.post_id for p in page.posts), page.posts[0].number
+        fetched.etag,
+        fetched.last_modified,
+        page.next_url,
+        tuple(p.post_id for p in page.posts),
+        page.posts[0].number,
     )
 
 
@@ -464,7 +532,9 @@ def _fetch_whole(fetcher: PageFetcher, url: str, known: store.Validators | None)
     fetched = fetcher.fetch(url)
     if looks_truncated(fetched.text or ""):
         fetcher.faults.append(f"truncated page fetching {url}")
-        raise ForumError(f"{url}: the page arrived cut short twice (no closing </html>); nothing saved from it")
+        raise ForumError(
+            f"{url}: the page arrived cut short twice (no closing </html>); nothing saved from it"
+        )
     return fetched
 
 

@@ -62,9 +62,17 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
         "checks": ("table", False),
     },
     "checks": {"accepted": ("str[]", False)},
-    "house": {name: ("bool", False) for name in (
-        "self_hammer_ignored", "broken_tags_void", "old_account_names_refused", "replacement_starts_unvoted",
-        "votes_on_own_line", "deadline_plurality")},
+    "house": {
+        name: ("bool", False)
+        for name in (
+            "self_hammer_ignored",
+            "broken_tags_void",
+            "old_account_names_refused",
+            "replacement_starts_unvoted",
+            "votes_on_own_line",
+            "deadline_plurality",
+        )
+    },
     "fetch": {
         "min_interval": ("number", False),
         "interval": ("number", False),
@@ -88,8 +96,18 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
         "start": ("datetime", False),
         "end": ("datetime", False),
     },
-    "deaths": {"player": ("str", True), "phase": ("str", True), "post": ("int", False), "role": ("str", False)},
-    "survivals": {"player": ("str", True), "phase": ("str", True), "post": ("int", False), "note": ("str", False)},
+    "deaths": {
+        "player": ("str", True),
+        "phase": ("str", True),
+        "post": ("int", False),
+        "role": ("str", False),
+    },
+    "survivals": {
+        "player": ("str", True),
+        "phase": ("str", True),
+        "post": ("int", False),
+        "note": ("str", False),
+    },
     "resets": {"post": ("int", True), "note": ("str", False)},
     "corrections": {
         "post": ("int", True),
@@ -148,7 +166,9 @@ class Seat:
     aliases: tuple[str, ...] = ()
     vote_weight: float = 1
     replacement_posts: tuple[int | None, ...] = ()
-    vote_mode: str = "whole"  # "split": a vote_weight of N is N separate votes of one, cast one at a time
+    vote_mode: str = (
+        "whole"  # "split": a vote_weight of N is N separate votes of one, cast one at a time
+    )
 
     @property
     def split_votes(self) -> int:
@@ -274,13 +294,19 @@ class Private:
     judge: str | None = None
     sheriff: str | None = None
     loose_cannon: str | None = None
-    apprentice: str | None = None  # Witch Hunt 2023: the Apprentice who chose the Judge; decides when the Judge dies
-    peeping_tom: str | None = None  # observing the Judge: may decide in the Judge's place when the Judge is dead
+    apprentice: str | None = (
+        None  # Witch Hunt 2023: the Apprentice who chose the Judge; decides when the Judge dies
+    )
+    peeping_tom: str | None = (
+        None  # observing the Judge: may decide in the Judge's place when the Judge is dead
+    )
     deacon: str | None = None
     holy: tuple[str, ...] = ()
     lovers: tuple[tuple[str, ...], ...] = ()
     roles: dict[str, str] = field(default_factory=dict)
-    decisions: tuple[dict[str, Any], ...] = ()  # {"day", "judge" | "loose_cannon": seat or "none", "post"?}
+    decisions: tuple[
+        dict[str, Any], ...
+    ] = ()  # {"day", "judge" | "loose_cannon": seat or "none", "post"?}
     sequestered: tuple[tuple[int, str], ...] = ()
     extra_lives: tuple[str, ...] = ()  # a seat once per extra life it starts with (Survivalist...)
     successors: dict[str, str] = field(default_factory=dict)  # sheriff -> the successor he named
@@ -300,12 +326,18 @@ class FetchSettings:
 class House:
     """House rules the game file switches on (``[house]``); each is off unless set."""
 
-    self_hammer_ignored: bool = False  # a vote by the wagon's own seat that would reach majority does not count
+    self_hammer_ignored: bool = (
+        False  # a vote by the wagon's own seat that would reach majority does not count
+    )
     broken_tags_void: bool = False  # a vote read from a broken tag does not count
-    old_account_names_refused: bool = False  # a vote naming a seat by an account it no longer plays is refused
+    old_account_names_refused: bool = (
+        False  # a vote naming a seat by an account it no longer plays is refused
+    )
     replacement_starts_unvoted: bool = False  # a replacement's standing vote is cleared at its post
     votes_on_own_line: bool = False  # a vote sharing its line with other text does not count
-    deadline_plurality: bool = False  # no majority at the deadline: the seat with the most votes is lynched
+    deadline_plurality: bool = (
+        False  # no majority at the deadline: the seat with the most votes is lynched
+    )
 
 
 @dataclass(frozen=True)
@@ -380,12 +412,19 @@ def load_game(path: str | Path, *, players_required: bool = True) -> Game:
     except OSError as exc:
         raise GameFileError(str(path), None, None, f"cannot read: {exc.strerror or exc}") from None
     if b"\0" in data:
-        raise GameFileError(str(path), None, None, "not a game file: it holds binary data (a TOML text file is needed)")
+        raise GameFileError(
+            str(path),
+            None,
+            None,
+            "not a game file: it holds binary data (a TOML text file is needed)",
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise GameFileError(str(path), line, None, "not UTF-8 text (save the game file as UTF-8)") from None
+        raise GameFileError(
+            str(path), line, None, "not UTF-8 text (save the game file as UTF-8)"
+        ) from None
     return parse_game(text, path=path, players_required=players_required)
 
 
@@ -487,7 +526,9 @@ def _has_type(value: Any, kind: str) -> bool:
     if kind == "str[][]":
         return isinstance(value, list) and all(_has_type(v, "str[]") for v in value)
     if kind == "replacements":
-        return isinstance(value, list) and all(isinstance(v, str) or _is_replacement(v) for v in value)
+        return isinstance(value, list) and all(
+            isinstance(v, str) or _is_replacement(v) for v in value
+        )
     raise AssertionError(kind)
 
 
@@ -577,7 +618,9 @@ def _build(raw: dict, path: Path, checker: _Checker, players_required: bool) -> 
     corrections, events = _build_corrections(raw, checker), _build_events(raw, builder)
     private = _build_private(raw.get("private", {}), builder.seat_of, checker)
     _check_moderators(raw.get("moderators", ()), seats, checker)
-    if days and "start" not in raw:  # days come only from [[days]]: every day named must be declared
+    if (
+        days and "start" not in raw
+    ):  # days come only from [[days]]: every day named must be declared
         _check_days_named(raw, {d.day for d in days}, checker)
     fetch = raw.get("fetch", {})
     _check_fetch(fetch, checker)
@@ -644,7 +687,9 @@ def _build_seat(player: dict, index: int, checker: _Checker) -> Seat:
 
 def _seat_of_account(seats: list[Seat]) -> dict[str, str]:
     account_to_seat: dict[str, str] = {}
-    for seat in seats:  # an account in two seats names its first one (the second is named by its own name)
+    for (
+        seat
+    ) in seats:  # an account in two seats names its first one (the second is named by its own name)
         for account in seat.accounts:
             account_to_seat.setdefault(account.casefold(), seat.name)
     return account_to_seat
@@ -712,7 +757,9 @@ def _build_corrections(raw: dict, checker: _Checker) -> tuple[Correction, ...]:
         if ("vote" in c) == bool(c.get("ignore")):
             message = "give exactly one of 'vote = \"Name\"' or 'ignore = true'"
             raise checker.fail("corrections", i, None, message)
-        corrections.append(Correction(c["post"], c.get("vote"), bool(c.get("ignore")), c.get("note")))
+        corrections.append(
+            Correction(c["post"], c.get("vote"), bool(c.get("ignore")), c.get("note"))
+        )
     return tuple(corrections)
 
 
@@ -724,9 +771,11 @@ def _build_event(entry: dict, index: int, builder: _Builder) -> Event:
     kind = entry["kind"]
     if kind not in EVENT_KINDS:
         known = ", ".join(EVENT_KINDS)
-        raise builder.checker.fail("events", index, "kind", f"unknown event {kind!r} (one of: {known})")
+        raise builder.checker.fail(
+            "events", index, "kind", f"unknown event {kind!r} (one of: {known})"
+        )
     if kind in ("return", "sheriff", "modkill") and "player" not in entry:
-        message = f"a {kind!r} event needs player = \"Name\""
+        message = f'a {kind!r} event needs player = "Name"'
         raise builder.checker.fail("events", index, None, message)
     return Event(
         entry["day"],
@@ -757,7 +806,9 @@ def _lynches_per_day(raw: dict, checker) -> int:
     return value
 
 
-MIN_SYNC_INTERVAL = 60.0  # seconds: `votal run` never polls a forum more often than this (its last-hour pace)
+MIN_SYNC_INTERVAL = (
+    60.0  # seconds: `votal run` never polls a forum more often than this (its last-hour pace)
+)
 MAX_SYNC_INTERVAL = 7 * 24 * 3600.0
 MAX_MIN_INTERVAL = 3600.0  # seconds between two requests: more would make one sync take days
 
@@ -768,7 +819,10 @@ def _check_fetch(fetch: dict, checker: _Checker) -> None:
     wait = fetch.get("min_interval", 0)
     if not math.isfinite(wait) or not 0 <= wait <= MAX_MIN_INTERVAL:
         raise checker.fail(
-            "fetch", None, "min_interval", f"must be 0 or more seconds, at most {MAX_MIN_INTERVAL:g} (got {wait})"
+            "fetch",
+            None,
+            "min_interval",
+            f"must be 0 or more seconds, at most {MAX_MIN_INTERVAL:g} (got {wait})",
         )
     interval = fetch.get("interval", MIN_SYNC_INTERVAL)
     if not math.isfinite(interval) or not MIN_SYNC_INTERVAL <= interval <= MAX_SYNC_INTERVAL:
@@ -788,29 +842,50 @@ def _check_day_order(days: list[DayDecl], checker: _Checker) -> None:
     for i in range(1, len(days)):
         before, day = days[i - 1], days[i]
         if day.day < before.day:
-            raise checker.fail("days", i, "day", f"day {day.day} is listed after day {before.day}: list days in order")
-        if day.start_post is not None and before.start_post is not None and day.start_post <= before.start_post:
             raise checker.fail(
-                "days", i, "start_post",
+                "days",
+                i,
+                "day",
+                f"day {day.day} is listed after day {before.day}: list days in order",
+            )
+        if (
+            day.start_post is not None
+            and before.start_post is not None
+            and day.start_post <= before.start_post
+        ):
+            raise checker.fail(
+                "days",
+                i,
+                "start_post",
                 f"day {day.day} starts at post {day.start_post}, not after day {before.day} "
                 f"(post {before.start_post}): days out of order",
             )
         # one post may both end a day and start the next (the moderator's "day 1 is over; day 2 begins")
-        if day.start_post is not None and before.end_post is not None and day.start_post < before.end_post:
+        if (
+            day.start_post is not None
+            and before.end_post is not None
+            and day.start_post < before.end_post
+        ):
             raise checker.fail(
-                "days", i, "start_post",
+                "days",
+                i,
+                "start_post",
                 f"day {day.day} starts at post {day.start_post}, inside day {before.day} "
                 f"(posts {_span(before.start_post, before.end_post)}): days overlap",
             )
         if day.start is not None and before.start is not None and day.start <= before.start:
             raise checker.fail(
-                "days", i, "start",
+                "days",
+                i,
+                "start",
                 f"day {day.day} starts at {day.start:%Y-%m-%d %H:%M} UTC, not after day {before.day} "
                 f"({before.start:%Y-%m-%d %H:%M} UTC): days out of order",
             )
         if day.start is not None and before.end is not None and day.start < before.end:
             raise checker.fail(
-                "days", i, "start",
+                "days",
+                i,
+                "start",
                 f"day {day.day} starts at {day.start:%Y-%m-%d %H:%M} UTC, before day {before.day} ends "
                 f"({before.end:%Y-%m-%d %H:%M} UTC): days overlap",
             )
@@ -826,7 +901,9 @@ def _check_moderators(moderators: list[str], seats: list[Seat], checker: _Checke
     for name in moderators:
         if name.casefold() in owner:
             raise checker.fail(
-                "", None, "moderators",
+                "",
+                None,
+                "moderators",
                 f"{name!r} is also a player (seat {owner[name.casefold()]!r}): a moderator's posts never count "
                 "as votes; remove the name from one of the two",
             )
@@ -838,7 +915,9 @@ def _check_days_named(raw: dict, declared: set[int], checker: _Checker) -> None:
 
     def need(day: int, table: str, index: int | None, key: str, what: str) -> None:
         if day > last:
-            raise checker.fail(table, index, key, f"{what}, but the last day [[days]] declares is day {last}")
+            raise checker.fail(
+                table, index, key, f"{what}, but the last day [[days]] declares is day {last}"
+            )
 
     for i, d in enumerate(raw.get("deaths", ())):
         phase = PHASE_RE.match(d["phase"])
@@ -846,22 +925,38 @@ def _check_days_named(raw: dict, declared: set[int], checker: _Checker) -> None:
             continue  # reported where the deaths are read
         kind, number = phase.groups()
         if kind.lower() == "day" and int(number) < 1:
-            raise checker.fail("deaths", i, "phase", "days are numbered from 1 (a death before day 1 is 'night 0')")
-        need(int(number), "deaths", i, "phase",
-             f"{d['phase']!r} is " + ("part of" if kind.lower() == "day" else "the night after") + f" day {number}")
+            raise checker.fail(
+                "deaths", i, "phase", "days are numbered from 1 (a death before day 1 is 'night 0')"
+            )
+        need(
+            int(number),
+            "deaths",
+            i,
+            "phase",
+            f"{d['phase']!r} is "
+            + ("part of" if kind.lower() == "day" else "the night after")
+            + f" day {number}",
+        )
     private = raw.get("private", {})
     for table in ("decisions", "sequestered"):
         for i, d in enumerate(private.get(table, ())):
             need(d["day"], f"private.{table}", i, "day", f"the entry is for day {d['day']}")
 
 
-def _replacements(raw: list, checker: _Checker, index: int) -> tuple[tuple[str, ...], tuple[int | None, ...]]:
+def _replacements(
+    raw: list, checker: _Checker, index: int
+) -> tuple[tuple[str, ...], tuple[int | None, ...]]:
     """Names and posts of a seat's replacements; posts, where given, must rise with each replacement."""
     names = tuple(r if isinstance(r, str) else r["name"] for r in raw)
     posts = tuple(None if isinstance(r, str) else r.get("post") for r in raw)
     known = [p for p in posts if p is not None]
     if known != sorted(known) or len(set(known)) != len(known):
-        raise checker.fail("players", index, "replacements", "the posts must rise in the order replacements are listed")
+        raise checker.fail(
+            "players",
+            index,
+            "replacements",
+            "the posts must rise in the order replacements are listed",
+        )
     return names, (posts if known else ())
 
 
@@ -878,7 +973,9 @@ def _check_unique_accounts(seats: list[Seat], checker: _Checker, dead: set[str])
                 first = seats[owner[folded]]
                 if since.get(folded) is None or not {a.casefold() for a in first.accounts} & dead:
                     raise checker.fail(
-                        "players", i, "name",
+                        "players",
+                        i,
+                        "name",
                         f"account {account!r} already belongs to another seat (it may take a second seat only as a "
                         "replacement with a post, after its first seat died)",
                     )
@@ -894,13 +991,21 @@ def _build_private(raw: dict, seat_of, checker: _Checker) -> Private:
     for i, d in enumerate(raw.get("decisions", ())):
         decision = {"day": d["day"]}
         if "post" in d:
-            decision["post"] = d["post"]  # where the decision was made: an as-of replay before it never sees it
+            decision["post"] = d[
+                "post"
+            ]  # where the decision was made: an as-of replay before it never sees it
         for role in ("judge", "loose_cannon"):
             if role in d:
                 pick = d[role]
-                decision[role] = "none" if pick.casefold() == "none" else seat_of(pick, "private.decisions", i, role)
+                decision[role] = (
+                    "none"
+                    if pick.casefold() == "none"
+                    else seat_of(pick, "private.decisions", i, role)
+                )
         decisions.append(decision)
-    lovers = tuple(tuple(seat_of(n, "private", None, "lovers") for n in pair) for pair in raw.get("lovers", ()))
+    lovers = tuple(
+        tuple(seat_of(n, "private", None, "lovers") for n in pair) for pair in raw.get("lovers", ())
+    )
     successors = {
         seat_of(s["sheriff"], "private.successors", i, "sheriff"): seat_of(
             s["successor"], "private.successors", i, "successor"
@@ -922,7 +1027,9 @@ def _build_private(raw: dict, seat_of, checker: _Checker) -> Private:
             (s["day"], seat_of(s["player"], "private.sequestered", i, "player"))
             for i, s in enumerate(raw.get("sequestered", ()))
         ),
-        extra_lives=tuple(seat_of(n, "private", None, "extra_lives") for n in raw.get("extra_lives", ())),
+        extra_lives=tuple(
+            seat_of(n, "private", None, "extra_lives") for n in raw.get("extra_lives", ())
+        ),
         successors=successors,
     )
 
@@ -933,7 +1040,9 @@ def _to_utc(value: Any, zone: tzinfo, fail) -> datetime:
         try:
             value = datetime.fromisoformat(value)
         except ValueError:
-            raise fail(f"not a date-time: {value!r} (write 2024-03-01T22:00:00, optionally with an offset)") from None
+            raise fail(
+                f"not a date-time: {value!r} (write 2024-03-01T22:00:00, optionally with an offset)"
+            ) from None
     if isinstance(value, date) and not isinstance(value, datetime):
         value = datetime.combine(value, time())
     if value.tzinfo is None:

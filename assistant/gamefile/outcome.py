@@ -30,7 +30,9 @@ class Reason(StrEnum):
     JUDGE = "judge"
     LOOSE_CANNON = "loose_cannon"
     NO_POSSIBLE_TIE = "no_possible_tie"
-    MODKILL = "modkill"  # the moderator killed a player, using the day's elimination (Witchhunt Online)
+    MODKILL = (
+        "modkill"  # the moderator killed a player, using the day's elimination (Witchhunt Online)
+    )
     MODERATOR = "moderator"  # public only: a private fact decided the day and the moderator will announce it
 
 
@@ -63,7 +65,12 @@ class Outcome:
     doubt: str | None = None  # why the deciding reading may be wrong: the moderator should check it
 
     def to_json(self) -> dict[str, Any]:
-        data = {"kind": str(self.kind), "target": self.target, "post": self.post, "reason": str(self.reason)}
+        data = {
+            "kind": str(self.kind),
+            "target": self.target,
+            "post": self.post,
+            "reason": str(self.reason),
+        }
         if self.survived is not None:
             data["survived"] = self.survived
         if self.doubt is not None:
@@ -123,7 +130,11 @@ def summarize(outcome: Outcome | None, words: Words | None = None) -> str:
         return "undecided"
     why = reason_words(outcome.reason)
     at = f", post {outcome.post}" if outcome.post is not None else ""
-    check = f"; doubtful ({outcome.doubt}): check post {outcome.post} before closing the day" if outcome.doubt else ""
+    check = (
+        f"; doubtful ({outcome.doubt}): check post {outcome.post} before closing the day"
+        if outcome.doubt
+        else ""
+    )
     if outcome.kind == Kind.ELIMINATION:
         return f"{outcome.target} {past} ({why}{at}){check}"
     if outcome.kind == Kind.NO_ELIMINATION:
@@ -190,7 +201,9 @@ def announce(outcome: Outcome, words: Words, ruleset: Any, *, after_runoff: bool
     if o.kind == Kind.ELIMINATION:
         if o.reason == Reason.TIE and ruleset.tie == "random":
             return f"{who} is {words.past}: the vote was tied, and {who} was drawn at random among the tied players."
-        if o.reason == Reason.RUNOFF or (after_runoff and o.reason in (Reason.PLURALITY, Reason.TIE)):
+        if o.reason == Reason.RUNOFF or (
+            after_runoff and o.reason in (Reason.PLURALITY, Reason.TIE)
+        ):
             return f"{who} had the most votes in the runoff and is {words.past}."
         if o.reason == Reason.JUDGE:
             return f"The Judge has decided: {who} is {words.past}."

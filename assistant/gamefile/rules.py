@@ -68,7 +68,9 @@ class Ruleset:
     elimination_word: str = "lynch"
     no_elimination_label: str = "No Lynch"
     death_order: str = "game_file"
-    reveal_roles: bool = False  # the drafts announce a dead player's role ([[deaths]] role): a "flip"
+    reveal_roles: bool = (
+        False  # the drafts announce a dead player's role ([[deaths]] role): a "flip"
+    )
     # votes
     no_elimination_vote: bool = True
     no_elimination_words: tuple[str, ...] = ()
@@ -76,8 +78,12 @@ class Ruleset:
     require_unvote: bool = False
     edited: str = "first_revision"
     check: str = "post"
-    how_to_vote: str | None = None  # the day-start draft's line on how to vote, in the rules' own words
-    unbolded: str = "ignore"  # a plain-text "vote X": "ignore" | "flag" (the moderator decides) | "count"
+    how_to_vote: str | None = (
+        None  # the day-start draft's line on how to vote, in the rules' own words
+    )
+    unbolded: str = (
+        "ignore"  # a plain-text "vote X": "ignore" | "flag" (the moderator decides) | "count"
+    )
     # majority
     majority_kind: str = "half_plus_one"
     no_elimination_below: int = 0  # no elimination takes this many votes fewer than the majority
@@ -91,7 +97,9 @@ class Ruleset:
     no_elimination_competes: bool = True
     judge_unnamed: str = "pending"  # the game file names no Judge and records no decision
     judge_ignores_extra_lives: bool = False
-    judge_stand_ins: tuple[str, ...] = ()  # roles that decide in a dead Judge's place: apprentice, peeping_tom
+    judge_stand_ins: tuple[
+        str, ...
+    ] = ()  # roles that decide in a dead Judge's place: apprentice, peeping_tom
     # phases
     day_hours: float | None = None
     night_hours: float | None = None
@@ -99,7 +107,9 @@ class Ruleset:
     sod: str | None = None
     timezone: str | None = None
     night_votes: bool = True  # false: nothing is counted at night, so `votal run` may pause polling
-    day_start: str = "clock"  # "moderator_post": a computed day after day 1 starts with the moderator's post
+    day_start: str = (
+        "clock"  # "moderator_post": a computed day after day 1 starts with the moderator's post
+    )
     # posting limits
     daily_minimum: int | None = None
     daily_cap: int | None = None
@@ -226,17 +236,26 @@ def find_ruleset(name: str, folder: Path) -> Ruleset:
 def load_ruleset(name_or_path: str | Path) -> Ruleset:
     """A bundled ruleset by name (``mafiascum``), or a ruleset file by path (``rules/house.toml``)."""
     text_name = str(name_or_path)
-    if isinstance(name_or_path, Path) or text_name.endswith(".toml") or "/" in text_name or "\\" in text_name:
+    if (
+        isinstance(name_or_path, Path)
+        or text_name.endswith(".toml")
+        or "/" in text_name
+        or "\\" in text_name
+    ):
         path = Path(name_or_path)
         try:
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
-            raise RulesetError(str(path), None, None, f"cannot read: {exc.strerror or exc}") from None
+            raise RulesetError(
+                str(path), None, None, f"cannot read: {exc.strerror or exc}"
+            ) from None
         return _parse_once(text, str(path))
     resource = bundled.data() / "rulesets" / f"{text_name}.toml"
     if not resource.is_file():
         known = ", ".join(bundled_rulesets())
-        raise RulesetError(text_name, None, None, f"no bundled ruleset of that name (bundled: {known})")
+        raise RulesetError(
+            text_name, None, None, f"no bundled ruleset of that name (bundled: {known})"
+        )
     return _parse_once(resource.read_text(encoding="utf-8"), f"rulesets/{text_name}.toml")
 
 
@@ -273,7 +292,9 @@ def parse_ruleset(text: str, *, path: str = "<ruleset>") -> Ruleset:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         found = re.search(r"line (\d+)", str(exc))
-        raise RulesetError(path, int(found.group(1)) if found else None, None, f"not valid TOML: {exc}") from None
+        raise RulesetError(
+            path, int(found.group(1)) if found else None, None, f"not valid TOML: {exc}"
+        ) from None
     lines = _locate(text)
 
     def fail(table: str, key: str | None, message: str) -> RulesetError:
@@ -291,13 +312,19 @@ def parse_ruleset(text: str, *, path: str = "<ruleset>") -> Ruleset:
         for key, value in content.items():
             if key == "cite":
                 if not isinstance(value, str) or not value.strip():
-                    raise fail(table, key, "must name the document and section the table comes from")
+                    raise fail(
+                        table, key, "must name the document and section the table comes from"
+                    )
                 cites[table] = value
                 continue
             if key not in schema:
-                raise fail(table, key, f"unknown key (known keys: {', '.join(sorted([*schema, 'cite']))})")
+                raise fail(
+                    table, key, f"unknown key (known keys: {', '.join(sorted([*schema, 'cite']))})"
+                )
             attribute, kind, allowed = schema[key]
-            values[attribute] = _check_value(value, kind, allowed, lambda m, t=table, k=key: fail(t, k, m))
+            values[attribute] = _check_value(
+                value, kind, allowed, lambda m, t=table, k=key: fail(t, k, m)
+            )
     if "name" not in values:
         raise fail("ruleset", None, "missing required key 'name'")
     ruleset = Ruleset(**values, cites=cites, path=path)
@@ -350,7 +377,9 @@ class Standing:
 
     post: int | None  # the post this standing is after
     majority: int
-    wagons: tuple[tuple[str, float, int], ...]  # (target, votes, voter seats): votes desc, then earliest
+    wagons: tuple[
+        tuple[str, float, int], ...
+    ]  # (target, votes, voter seats): votes desc, then earliest
     no_elimination: float
     voters: int  # seats that may vote now
     undecided: float  # vote weight of those who may vote and have not voted at all
@@ -412,7 +441,9 @@ def decide_at_deadline(ruleset: Ruleset, standing: Standing) -> Outcome:
     if ruleset.decide == "majority":
         if top and top[1] >= standing.majority:
             return Outcome(Kind.ELIMINATION, top[0], standing.post, Reason.MAJORITY)
-        if ruleset.no_elimination_vote and standing.no_elimination >= ruleset.no_elimination_needed(standing.majority):
+        if ruleset.no_elimination_vote and standing.no_elimination >= ruleset.no_elimination_needed(
+            standing.majority
+        ):
             return _sleep_majority(ruleset, standing.post)
         if ruleset.no_majority == "judge":
             return Outcome(Kind.PENDING, None, standing.post, Reason.NO_MAJORITY)

@@ -107,7 +107,9 @@ def _standing_alerts(votal: Votal, now: datetime) -> list[Alert]:
         # however the day was decided, a deciding vote read with doubt sends the moderator to that post
         check = (
             f" The {'hammer' if hammer else 'deciding vote'} was read with doubt ({outcome.doubt}):"
-            " check that post before closing the day." if outcome.doubt else ""
+            " check that post before closing the day."
+            if outcome.doubt
+            else ""
         )
         if hammer:
             message = f"Day {day}: hammer — {who} reached a majority{at}; the day ends."
@@ -124,10 +126,16 @@ def _standing_alerts(votal: Votal, now: datetime) -> list[Alert]:
     return []
 
 
-def _deadline_alert(game: Game, votal: Votal, now: datetime, deadline_near: timedelta) -> Alert | None:
+def _deadline_alert(
+    game: Game, votal: Votal, now: datetime, deadline_near: timedelta
+) -> Alert | None:
     """An undecided day whose deadline is within ``deadline_near``."""
     deadline = votal.deadline
-    if votal.outcome is not None or deadline is None or not timedelta(0) < deadline - now <= deadline_near:
+    if (
+        votal.outcome is not None
+        or deadline is None
+        or not timedelta(0) < deadline - now <= deadline_near
+    ):
         return None
     when = f"{deadline.astimezone(game.tz):%a %d %b %H:%M %Z}"
     message = f"Day {votal.day} ends in {_duration(deadline - now)} ({when})."
@@ -151,7 +159,9 @@ def _void_alerts(votal: Votal) -> list[Alert]:
     moderator decides, whatever the wagons: said once for the post, never once per vote in it."""
     alerts = []
     for action in votal.actions:
-        if action.action == "void":  # the command reader's verdict on the post, not a reason's wording
+        if (
+            action.action == "void"
+        ):  # the command reader's verdict on the post, not a reason's wording
             voter = action.voter or action.author
             key = f"vote:{votal.day}:{action.post}:{_digest(action.text)}"
             message = (
@@ -181,7 +191,9 @@ def deliver_alerts(
     Returns the new alerts.
     """
     alerts = list(alerts)
-    new_keys = {a["key"] for a in store.add_alerts(db, game.key, [a.to_json() for a in alerts], now=now)}
+    new_keys = {
+        a["key"] for a in store.add_alerts(db, game.key, [a.to_json() for a in alerts], now=now)
+    }
     new = [a for a in alerts if a.key in new_keys]
     for alert in new:
         log.warning("%s: %s", game.title, alert.message)
@@ -196,8 +208,13 @@ def deliver_alerts(
         return new
     keys = [row["key"] for row in rows]
     try:
-        post(game.webhook, {"content": webhook_text(game.title, [row["message"] for row in rows]),
-                            "allowed_mentions": NO_MENTIONS})
+        post(
+            game.webhook,
+            {
+                "content": webhook_text(game.title, [row["message"] for row in rows]),
+                "allowed_mentions": NO_MENTIONS,
+            },
+        )
     except Exception as exc:  # noqa: BLE001 (a failed webhook must never stop the sync loop)
         # the webhook URL holds a token: the error names the failure, never the URL
         error = type(exc).__name__ + _status(exc)

@@ -102,7 +102,9 @@ class Wagon:
     target: str  # a seat, or the ruleset's no-elimination label
     votes: int | float
     voters: tuple[Vote, ...]
-    to_majority: int | None  # votes still needed for a majority ("L-2", votes.votes_needed); None without one
+    to_majority: (
+        int | None
+    )  # votes still needed for a majority ("L-2", votes.votes_needed); None without one
     no_elimination: bool = False
     nominated_by: str | None = None  # clocktower: who nominated the target, in which post
     nomination_post: int | None = None
@@ -160,7 +162,9 @@ class DraftContext:
     day: int
     ruleset: str  # the ruleset's title
     words: Words
-    deaths: tuple[str, ...]  # died in the night before this day, in the order the rules announce them
+    deaths: tuple[
+        str, ...
+    ]  # died in the night before this day, in the order the rules announce them
     living: tuple[Player, ...]
     alive: int
     majority: int | None  # None when the rules decide by plurality with no threshold
@@ -168,7 +172,9 @@ class DraftContext:
     deadline_local: str | None  # "Saturday 5 October 2024, 22:00 EDT"
     deadline_utc: str | None  # "Sunday 6 October 2024, 02:00 UTC"
     timezone: str
-    extended_hours: int | float  # the deadline's extensions (a Reveal's 24 h), already included in it
+    extended_hours: (
+        int | float
+    )  # the deadline's extensions (a Reveal's 24 h), already included in it
     time_left: str | None  # "1 day, 3 hours and 20 minutes" from ``now`` to the deadline
     as_of_post: int | None
     wagons: tuple[Wagon, ...]
@@ -183,12 +189,22 @@ class DraftContext:
     cap_lifted_local: str | None
     warnings: tuple[Flagged, ...] = ()
     notes: tuple[str, ...] = ()
-    survivals: tuple[str, ...] = ()  # survived a kill in the night before this day (announced with the deaths)
+    survivals: tuple[
+        str, ...
+    ] = ()  # survived a kill in the night before this day (announced with the deaths)
     how_to_vote: str = "Vote in bold. You may change your vote at any time before the deadline."
-    count_number: int | None = None  # 2 in "Vote Count 3.2": the day's second count, as moderators number them
-    died: tuple[Died, ...] = ()  # ``deaths`` with their flips (roles) where the ruleset reveals roles
-    flip: Died | None = None  # the day's eliminated player and role, where the ruleset reveals roles
-    no_elimination_needed: int | None = None  # votes that end the day with no elimination, when not the majority
+    count_number: int | None = (
+        None  # 2 in "Vote Count 3.2": the day's second count, as moderators number them
+    )
+    died: tuple[
+        Died, ...
+    ] = ()  # ``deaths`` with their flips (roles) where the ruleset reveals roles
+    flip: Died | None = (
+        None  # the day's eliminated player and role, where the ruleset reveals roles
+    )
+    no_elimination_needed: int | None = (
+        None  # votes that end the day with no elimination, when not the majority
+    )
     # the day's earlier lynches (game file lynches_per_day > 1), in order, before ``outcome``; their flips
     lynches: tuple[Outcome, ...] = ()
     lynch_flips: tuple[Died, ...] = ()
@@ -252,7 +268,9 @@ class _DayDraft:
     ) -> DraftContext:
         game, ruleset, votal, day = self.game, self.ruleset, self.votal, self.day
         words, zone, shown = self.words, game.tz, self.shown
-        living_names = votal.living if votal is not None and votal.living else alive_seats(game, day)
+        living_names = (
+            votal.living if votal is not None and votal.living else alive_seats(game, day)
+        )
         living = self.living(living_names)
         majority = self.majority(len(living))
         bounds = day_bounds(game, ruleset, day)
@@ -261,7 +279,11 @@ class _DayDraft:
         no_elim_majority = ruleset.no_elimination_needed(majority) if majority is not None else None
         wagons, no_elim = self.wagons(majority, no_elim_majority)
         minimum = ruleset.daily_minimum
-        under = _under_minimum(game, ruleset, votal, day, posts, living_names, minimum) if minimum else ()
+        under = (
+            _under_minimum(game, ruleset, votal, day, posts, living_names, minimum)
+            if minimum
+            else ()
+        )
         return DraftContext(
             title=game.title,
             thread=game.thread,
@@ -283,8 +305,12 @@ class _DayDraft:
             as_of_post=self.as_of,
             wagons=wagons,
             no_elimination=no_elim,
-            not_voting=tuple(shown(n) for n in (votal.not_voting if votal is not None else living_names)),
-            outcome=_outcome(votal, words, game, self.urls, ruleset, shown) if votal is not None else None,
+            not_voting=tuple(
+                shown(n) for n in (votal.not_voting if votal is not None else living_names)
+            ),
+            outcome=_outcome(votal, words, game, self.urls, ruleset, shown)
+            if votal is not None
+            else None,
             judgment=_judgment(votal, game, words, ruleset, shown),
             runoff=self.runoff(deadline),
             post_minimum=minimum,
@@ -333,7 +359,9 @@ class _DayDraft:
 
     def warnings(self) -> tuple[Flagged, ...]:
         flags = self.votal.flags if self.votal is not None else ()
-        return tuple(Flagged(self.shown(f.seat), f.reason) for f in flags if "minimum" not in f.reason)
+        return tuple(
+            Flagged(self.shown(f.seat), f.reason) for f in flags if "minimum" not in f.reason
+        )
 
     def died(self) -> tuple[Died, ...]:
         game, ruleset, day = self.game, self.ruleset, self.day
@@ -366,25 +394,43 @@ def _role(game: Game, ruleset: Ruleset, name: str, phase: str, number: int) -> s
     if not ruleset.reveal_roles:
         return None
     return next(
-        (d.role for d in game.deaths if d.player == name and d.phase == phase and d.phase_number == number), None
+        (
+            d.role
+            for d in game.deaths
+            if d.player == name and d.phase == phase and d.phase_number == number
+        ),
+        None,
     )
 
 
 def _flip(game: Game, ruleset: Ruleset, votal: Votal | None) -> Died | None:
     outcome = votal.outcome if votal is not None else None
-    if votal is None or outcome is None or str(outcome.kind) != "elimination" or outcome.target is None:
+    if (
+        votal is None
+        or outcome is None
+        or str(outcome.kind) != "elimination"
+        or outcome.target is None
+    ):
         return None
     role = _role(game, ruleset, outcome.target, "day", votal.day)
     return Died(outcome.target, role) if role else None
 
 
-def _runoff(votal: Votal | None, ruleset: Ruleset, deadline: datetime | None, zone) -> Runoff | None:
+def _runoff(
+    votal: Votal | None, ruleset: Ruleset, deadline: datetime | None, zone
+) -> Runoff | None:
     """The runoff the tally opened; else, for a tie the rules settle by runoff, the tied leaders."""
     if votal is None:
         return None
     if votal.runoff is not None:
         r = votal.runoff
-        return Runoff(r.candidates, ruleset.runoff_hours, r.deadline, _local(r.deadline, zone), _utc(r.deadline))
+        return Runoff(
+            r.candidates,
+            ruleset.runoff_hours,
+            r.deadline,
+            _local(r.deadline, zone),
+            _utc(r.deadline),
+        )
     o = votal.outcome
     if o is None or o.kind != Kind.PENDING or o.reason != Reason.RUNOFF or not votal.wagons:
         return None
@@ -404,7 +450,9 @@ def _votal_of(votals: Sequence[Votal] | Mapping[int, Votal], day: int) -> Votal 
 def night_survivals(game: Game, ruleset: Ruleset, day: int) -> tuple[str, ...]:
     """Who survived a kill in the night before ``day``, in the order deaths are announced ("Deaths (and
     survivals) from each night are announced first thing the following morning")."""
-    survived = [s.player for s in game.survivals if s.phase == "night" and s.phase_number == day - 1]
+    survived = [
+        s.player for s in game.survivals if s.phase == "night" and s.phase_number == day - 1
+    ]
     return _announce_order(survived, game, ruleset, day)
 
 
@@ -454,7 +502,9 @@ def post_link(game: Game, number: int | None, urls: Mapping[int, str]) -> str | 
         query.append(("start", str(number)))
         return urlunsplit(parts._replace(query=urlencode(query), fragment=""))
     if engine == "discourse":
-        return urlunsplit(parts._replace(path=parts.path.rstrip("/") + f"/{number}", query="", fragment=""))
+        return urlunsplit(
+            parts._replace(path=parts.path.rstrip("/") + f"/{number}", query="", fragment="")
+        )
     return None
 
 
@@ -465,7 +515,9 @@ def _vote_posts(votal: Votal) -> dict[tuple[str, str | None], int]:
     return {(voter, target): post for voter, votes in final.items() for target, post in votes}
 
 
-def _wagons(votal: Votal, words: Words, majorities: tuple[int | None, int | None], urls, game: Game, shown):
+def _wagons(
+    votal: Votal, words: Words, majorities: tuple[int | None, int | None], urls, game: Game, shown
+):
     """The wagons and the no-elimination row, each with its L-n (``majorities``: a wagon's, no elimination's)."""
     where = _vote_posts(votal)
     majority, no_elim_majority = majorities
@@ -496,12 +548,18 @@ def _wagons(votal: Votal, words: Words, majorities: tuple[int | None, int | None
     no_elim = None
     if ne.votes or ne.voters:
         needs = votes_needed(ne.votes, no_elim_majority)
-        no_elim = Wagon(words.no_elimination, show_votes(ne.votes), votes_of(ne.voters, None), needs, True)
+        no_elim = Wagon(
+            words.no_elimination, show_votes(ne.votes), votes_of(ne.voters, None), needs, True
+        )
     return tuple(wagons), no_elim
 
 
-def _outcome(votal: Votal, words: Words, game: Game, urls, ruleset: Ruleset, shown) -> Outcome | None:
-    return _worded(votal.outcome, votal, words, game, urls, ruleset, shown) if votal.outcome else None
+def _outcome(
+    votal: Votal, words: Words, game: Game, urls, ruleset: Ruleset, shown
+) -> Outcome | None:
+    return (
+        _worded(votal.outcome, votal, words, game, urls, ruleset, shown) if votal.outcome else None
+    )
 
 
 def _worded(o, votal: Votal, words: Words, game: Game, urls, ruleset: Ruleset, shown) -> Outcome:
@@ -513,10 +571,16 @@ def _worded(o, votal: Votal, words: Words, game: Game, urls, ruleset: Ruleset, s
 
 def _shown_outcome(o, shown):
     """The outcome with its seats named as the drafts name them ("New (replaced Old)")."""
-    return replace(o, target=shown(o.target) if o.target else None, survived=shown(o.survived) if o.survived else None)
+    return replace(
+        o,
+        target=shown(o.target) if o.target else None,
+        survived=shown(o.survived) if o.survived else None,
+    )
 
 
-def _judgment(votal: Votal | None, game: Game, words: Words, ruleset: Ruleset, shown) -> Judgment | None:
+def _judgment(
+    votal: Votal | None, game: Game, words: Words, ruleset: Ruleset, shown
+) -> Judgment | None:
     """The Judge's decision as public text. Who the Judge is never enters: only the decision does.
 
     The tally makes a recorded decision final (reason ``judge``); a dead or declining Judge reads the
@@ -530,7 +594,9 @@ def _judgment(votal: Votal | None, game: Game, words: Words, ruleset: Ruleset, s
     if judge_declined(o, ruleset):
         return Judgment("none", None, announce(o, words, ruleset))
     if o.kind == Kind.PENDING and o.reason in (Reason.NO_MAJORITY, Reason.SLEEP_MAJORITY):
-        return Judgment("awaited", None, "The decision passes to the Judge. The result will be announced.")
+        return Judgment(
+            "awaited", None, "The decision passes to the Judge. The result will be announced."
+        )
     return None
 
 
@@ -553,11 +619,17 @@ def _under_minimum(game, ruleset, votal, day, posts, living, minimum) -> tuple[P
     """Living seats with fewer than ``minimum`` posts on ``day`` (from the posts, else the votal's flags)."""
     if posts:
         bounds = day_bounds(game, ruleset, day)
-        authors = AuthorIndex(game, [(p.author, p.author_id) for p in posts])  # the tally's identity rules
+        authors = AuthorIndex(
+            game, [(p.author, p.author_id) for p in posts]
+        )  # the tally's identity rules
         upto = votal.as_of_post if votal is not None else None
         counts = {name: 0 for name in living}
         for post in posts:
-            if post.deleted or not _in_bounds(post, bounds) or (upto is not None and post.number > upto):
+            if (
+                post.deleted
+                or not _in_bounds(post, bounds)
+                or (upto is not None and post.number > upto)
+            ):
                 continue
             seat = authors.match(post.author, post.author_id, post.number)[0]
             if seat in counts:
@@ -633,7 +705,9 @@ def escape_bbcode(text: str) -> str:
 def escape_markdown(text: str) -> str:
     """``text`` shown literally in a Markdown (CommonMark / Discourse) post."""
     text = _MD_INLINE.sub(r"\\\1", terminal_safe(_SPACE.sub(" ", text).strip()))
-    return _MD_LEADING.sub(lambda m: f"{m.group(1)}\\{m.group(2)}" if m.group(1) else f"\\{m.group(3)}", text)
+    return _MD_LEADING.sub(
+        lambda m: f"{m.group(1)}\\{m.group(2)}" if m.group(1) else f"\\{m.group(3)}", text
+    )
 
 
 ESCAPES = {"bbcode": escape_bbcode, "markdown": escape_markdown}
@@ -658,7 +732,9 @@ def _view(value: Any, flavor: str, key: str | None = None) -> Any:
             return value
         return safe_url(value, flavor) if key in _URL_KEYS else ESCAPES[flavor](value)
     if is_dataclass(value) and not isinstance(value, type):
-        return _Namespace({f.name: _view(getattr(value, f.name), flavor, f.name) for f in fields(value)})
+        return _Namespace(
+            {f.name: _view(getattr(value, f.name), flavor, f.name) for f in fields(value)}
+        )
     if isinstance(value, Mapping):
         return _Namespace({str(k): _view(v, flavor, str(k)) for k, v in value.items()})
     if isinstance(value, list | tuple):
@@ -731,7 +807,11 @@ def _environment(flavor: str, template_dir: Path | None) -> Environment:
 
 
 def render_draft(
-    kind: str, context: DraftContext, *, flavor: str = "bbcode", template_dir: Path | str | None = None
+    kind: str,
+    context: DraftContext,
+    *,
+    flavor: str = "bbcode",
+    template_dir: Path | str | None = None,
 ) -> str:
     """Render one kind of draft. ``template_dir`` (the game file's ``templates``) overrides bundled templates
     of the same name."""

@@ -18,7 +18,14 @@ from typing import Any, ClassVar
 from assistant.counting.clock import iso_utc
 from assistant.counting.votes import count_voters, standing_steps
 from assistant.gamefile.outcome import WhyNot
-from assistant.output.site import PostRef, PublicGame, describe_day, format_utc, make_environment, public_day
+from assistant.output.site import (
+    PostRef,
+    PublicGame,
+    describe_day,
+    format_utc,
+    make_environment,
+    public_day,
+)
 from assistant.output.terminal import html_safe, json_safe
 
 FORMATS = ("csv", "json", "html")
@@ -37,8 +44,19 @@ COLUMNS = (
     "counted",
     "why_not",
 )
-SUMMARY_COLUMNS = ("game", "day", "alive", "majority", "outcome", "eliminated", "reason", "decided_at_post",
-                   "wagons", "no_elimination", "never_voted")
+SUMMARY_COLUMNS = (
+    "game",
+    "day",
+    "alive",
+    "majority",
+    "outcome",
+    "eliminated",
+    "reason",
+    "decided_at_post",
+    "wagons",
+    "no_elimination",
+    "never_voted",
+)
 # A spreadsheet runs a cell that starts with one of these as a formula (OWASP "CSV injection").
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 PALETTE = ("#3b6fb6", "#c2452d", "#2e8b57", "#8e44ad", "#d4881c", "#16a2b8", "#b5477d", "#6b8e23")
@@ -46,7 +64,9 @@ OTHER_COLOR = "#9aa6b2"
 SLEEP_COLOR = "#6d7f8e"
 
 
-def public_days(days: Sequence[Mapping[str, Any]], posts: Mapping[int, PostRef] | None) -> list[dict[str, Any]]:
+def public_days(
+    days: Sequence[Mapping[str, Any]], posts: Mapping[int, PostRef] | None
+) -> list[dict[str, Any]]:
     return [public_day(d, posts) for d in sorted(days, key=lambda d: d["day"])]
 
 
@@ -85,7 +105,9 @@ def living_of(day: Mapping[str, Any]) -> list[str]:
 
 def summarize_day(game: PublicGame, day: Mapping[str, Any]) -> dict[str, Any]:
     """A day's final wagons, outcome, and the living seats that never cast a vote that counted."""
-    voted = {a["voter"] for a in day["actions"] if a["counted"] and a["action"] in ("vote", "sleep")}
+    voted = {
+        a["voter"] for a in day["actions"] if a["counted"] and a["action"] in ("vote", "sleep")
+    }
     order = {seat: i for i, seat in enumerate(game.seats)}
     outcome = day["outcome"]
     return {
@@ -96,7 +118,9 @@ def summarize_day(game: PublicGame, day: Mapping[str, Any]) -> dict[str, Any]:
         "wagons": day["wagons"],
         "no_elimination": day["no_elimination"],
         "outcome": outcome,
-        "never_voted": sorted((s for s in living_of(day) if s not in voted), key=lambda s: order.get(s, len(order))),
+        "never_voted": sorted(
+            (s for s in living_of(day) if s not in voted), key=lambda s: order.get(s, len(order))
+        ),
     }
 
 
@@ -133,7 +157,9 @@ def _summary_cells(game: PublicGame, summary: Mapping[str, Any]) -> dict[str, An
         "eliminated": outcome.get("target"),
         "reason": outcome.get("reason"),
         "decided_at_post": outcome.get("post"),
-        "wagons": "; ".join(f"{w['target']} {w['votes']} ({', '.join(w['voters'])})" for w in summary["wagons"]),
+        "wagons": "; ".join(
+            f"{w['target']} {w['votes']} ({', '.join(w['voters'])})" for w in summary["wagons"]
+        ),
         "no_elimination": f"{summary['no_elimination']['votes']} ({', '.join(summary['no_elimination']['voters'])})",
         "never_voted": ", ".join(summary["never_voted"]),
     }
@@ -173,7 +199,9 @@ def render_json(
     return json_safe(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"
 
 
-def plot_timeline(day: Mapping[str, Any], *, no_elimination_label: str = "No elimination") -> dict[str, Any]:
+def plot_timeline(
+    day: Mapping[str, Any], *, no_elimination_label: str = "No elimination"
+) -> dict[str, Any]:
     """The wagon timeline of a public day as SVG geometry: one step line per target, votes over post numbers.
 
     Heights count voters (a seat's vote weight is not shown); the dashed line is the majority.
@@ -185,7 +213,9 @@ def plot_timeline(day: Mapping[str, Any], *, no_elimination_label: str = "No eli
     series = _wagon_series(steps, first)
     final = {t: pts[-1][1] for t, pts in series.items()}
     peak = {t: max(v for _, v in pts) for t, pts in series.items()}
-    ordered = sorted(series, key=lambda t: (-final[t], -peak[t], series[t][1][0] if len(series[t]) > 1 else 0))
+    ordered = sorted(
+        series, key=lambda t: (-final[t], -peak[t], series[t][1][0] if len(series[t]) > 1 else 0)
+    )
     majority = day["majority"] or 1
     top = max([majority, *peak.values()])
     plot = _Plot(first, max(1, last - first), top)
@@ -216,9 +246,7 @@ def plot_timeline(day: Mapping[str, Any], *, no_elimination_label: str = "No eli
         "first": first,
         "last": last,
         "lines": lines,
-        "legend": [
-            {**line, "x": left, "y": height + 6 + i * 18} for i, line in enumerate(lines)
-        ],
+        "legend": [{**line, "x": left, "y": height + 6 + i * 18} for i, line in enumerate(lines)],
     }
 
 
@@ -251,10 +279,14 @@ class _Plot:
     lower: ClassVar[int] = 24
 
     def x(self, post: int) -> float:
-        return round(self.left + (post - self.first) * (self.width - self.left - self.right) / self.span, 1)
+        return round(
+            self.left + (post - self.first) * (self.width - self.left - self.right) / self.span, 1
+        )
 
     def y(self, votes: float) -> float:
-        return round(self.upper + (self.top - votes) * (self.height - self.upper - self.lower) / self.top, 1)
+        return round(
+            self.upper + (self.top - votes) * (self.height - self.upper - self.lower) / self.top, 1
+        )
 
     def path(self, points: list[tuple[int, int]], last: int) -> str:
         """A target's step line, held level to the last post."""
@@ -294,7 +326,9 @@ def render_html(
         css=css,
         no_elimination_label=no_elimination_label,
     )
-    return html_safe(page)  # the same page in a browser; no raw control or bidi characters in the file
+    return html_safe(
+        page
+    )  # the same page in a browser; no raw control or bidi characters in the file
 
 
 def render_export(
@@ -313,6 +347,11 @@ def render_export(
     if fmt == "json":
         return render_json(game, days, generated_at=generated_at, posts=posts)
     if fmt == "html":
-        return render_html(game, days, generated_at=generated_at, posts=posts,
-                           no_elimination_label=no_elimination_label)
+        return render_html(
+            game,
+            days,
+            generated_at=generated_at,
+            posts=posts,
+            no_elimination_label=no_elimination_label,
+        )
     raise ValueError(f"unknown export format {fmt!r} (one of: {', '.join(FORMATS)})")

@@ -24,7 +24,15 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, NoReturn
 
-from jinja2 import Environment, FileSystemLoader, Template, TemplateError, TemplateNotFound, Undefined, nodes
+from jinja2 import (
+    Environment,
+    FileSystemLoader,
+    Template,
+    TemplateError,
+    TemplateNotFound,
+    Undefined,
+    nodes,
+)
 from jinja2.compiler import CodeGenerator, Frame
 from jinja2.environment import TemplateModule
 from jinja2.exceptions import SecurityError, TemplateRuntimeError
@@ -36,8 +44,29 @@ from markupsafe import Markup
 
 # Objects a template may read attributes of: plain data, and Jinja's own helpers. Anything else (a path, a
 # module, a function's globals) is refused, whatever the context ends up holding.
-_SAFE_TYPES = (str, int, float, bool, type(None), dict, list, tuple, Enum, date, datetime, time_of_day, timedelta,
-               Markup, Undefined, LoopContext, Cycler, Joiner, Namespace, Macro, TemplateModule)
+_SAFE_TYPES = (
+    str,
+    int,
+    float,
+    bool,
+    type(None),
+    dict,
+    list,
+    tuple,
+    Enum,
+    date,
+    datetime,
+    time_of_day,
+    timedelta,
+    Markup,
+    Undefined,
+    LoopContext,
+    Cycler,
+    Joiner,
+    Namespace,
+    Macro,
+    TemplateModule,
+)
 
 MAX_TEXT = 2**20  # characters (or items) one value may hold: "x" * 10**10 is refused, not allocated
 MAX_OUTPUT = 2**20  # characters a whole draft may hold
@@ -57,13 +86,17 @@ class FolderLoader(FileSystemLoader):
     symlinks) lies outside the folder."""
 
     def get_source(self, environment: Environment, template: str):  # noqa: ANN201 (Jinja's signature)
-        for root in self.searchpath:  # before reading: only a regular file (a FIFO would block), and not huge
+        for root in (
+            self.searchpath
+        ):  # before reading: only a regular file (a FIFO would block), and not huge
             candidate = Path(root, *split_template_path(template))
             if candidate.exists():
                 if not candidate.is_file():
                     raise TemplateNotFound(template)
                 if candidate.stat().st_size > MAX_TEMPLATE_BYTES:
-                    raise TemplateLimit(f"template file {template} is larger than {MAX_TEMPLATE_BYTES:,} bytes")
+                    raise TemplateLimit(
+                        f"template file {template} is larger than {MAX_TEMPLATE_BYTES:,} bytes"
+                    )
                 break
         source, filename, uptodate = super().get_source(environment, template)
         real = Path(filename).resolve()
@@ -79,7 +112,9 @@ class _Budget:
         self.steps = 0
 
 
-_BUDGET: contextvars.ContextVar[_Budget | None] = contextvars.ContextVar("votal_template_budget", default=None)
+_BUDGET: contextvars.ContextVar[_Budget | None] = contextvars.ContextVar(
+    "votal_template_budget", default=None
+)
 
 
 def _step(count: int = 1) -> None:
@@ -88,17 +123,23 @@ def _step(count: int = 1) -> None:
         return
     budget.steps += count
     if budget.steps > MAX_STEPS:
-        raise TemplateLimit(f"the template took more than {MAX_STEPS:,} steps (loop items, calls, lookups)")
+        raise TemplateLimit(
+            f"the template took more than {MAX_STEPS:,} steps (loop items, calls, lookups)"
+        )
 
 
 def _check_number(value: Any) -> None:
     if isinstance(value, int | float) and not isinstance(value, bool) and abs(value) > MAX_TEXT:
-        raise TemplateLimit(f"the template passed {value:.0f} to a call or filter (at most {MAX_TEXT:,})")
+        raise TemplateLimit(
+            f"the template passed {value:.0f} to a call or filter (at most {MAX_TEXT:,})"
+        )
 
 
 def _check_length(length: int) -> None:
     if length > MAX_TEXT:
-        raise TemplateLimit(f"the template built a value of {length:,} characters (at most {MAX_TEXT:,})")
+        raise TemplateLimit(
+            f"the template built a value of {length:,} characters (at most {MAX_TEXT:,})"
+        )
 
 
 def _check_size(value: Any) -> Any:
@@ -112,7 +153,9 @@ def _check_format(text: Any) -> None:
         for found in _WIDTH.finditer(text):
             width = found.group(1) or found.group(2)
             if len(width) > 6 or int(width) > MAX_TEXT:
-                raise TemplateLimit(f"the template asked for a field {width} characters wide (at most {MAX_TEXT:,})")
+                raise TemplateLimit(
+                    f"the template asked for a field {width} characters wide (at most {MAX_TEXT:,})"
+                )
 
 
 def _bounded_range(*args: int) -> Iterator[int]:
@@ -129,7 +172,11 @@ def _bounded_filter(name: str, function: Callable) -> Callable:
         _step()
         for value in (*args, *kwargs.values()):
             _check_number(value)
-        values = [a for a in args if not isinstance(a, Environment | Template) and not hasattr(a, "environment")]
+        values = [
+            a
+            for a in args
+            if not isinstance(a, Environment | Template) and not hasattr(a, "environment")
+        ]
         if name == "replace" and len(values) >= 3:
             text, old, new = (str(v) for v in values[:3])
             grows = (len(text) + 1) if not old else text.count(old)
@@ -196,7 +243,11 @@ class DraftSandbox(SandboxedEnvironment):
             _check_length(len(left) * right)
         if operator == "%":
             _check_format(left)
-        if operator == "+" and isinstance(left, str | list | tuple) and isinstance(right, str | list | tuple):
+        if (
+            operator == "+"
+            and isinstance(left, str | list | tuple)
+            and isinstance(right, str | list | tuple)
+        ):
             _check_length(len(left) + len(right))
         return _check_size(super().call_binop(context, operator, left, right))
 

@@ -72,11 +72,15 @@ class PostRef:
 def describe_game(game: Any) -> PublicGame:
     """The public part of a loaded :class:`assistant.gamefile.game.Game`."""
     replaced = tuple((seat.name, seat.shown) for seat in game.players if seat.shown != seat.name)
-    return PublicGame(game.title, game.thread, tuple(seat.name for seat in game.players), game.timezone, replaced)
+    return PublicGame(
+        game.title, game.thread, tuple(seat.name for seat in game.players), game.timezone, replaced
+    )
 
 
 # The keys of a public day whose values name seats (one name, or a list of them).
-SEAT_KEYS = frozenset({"target", "voter", "voters", "not_voting", "living", "candidates", "nominee", "nominator"})
+SEAT_KEYS = frozenset(
+    {"target", "voter", "voters", "not_voting", "living", "candidates", "nominee", "nominator"}
+)
 
 
 def name_seats(value: Any, shown: Mapping[str, str]) -> Any:
@@ -84,7 +88,10 @@ def name_seats(value: Any, shown: Mapping[str, str]) -> Any:
     if not shown:
         return value
     if isinstance(value, dict):
-        return {k: _rename(v, shown) if k in SEAT_KEYS else name_seats(v, shown) for k, v in value.items()}
+        return {
+            k: _rename(v, shown) if k in SEAT_KEYS else name_seats(v, shown)
+            for k, v in value.items()
+        }
     if isinstance(value, list):
         return [name_seats(v, shown) for v in value]
     return value
@@ -111,8 +118,12 @@ def public_outcome(outcome: Mapping[str, Any] | None) -> dict[str, Any] | None:
 def _public_outcome(outcome: Mapping[str, Any]) -> dict[str, Any]:
     reason = outcome.get("reason")
     if reason in PRIVATE_REASONS:
-        return {"kind": Kind.PENDING, "target": None, "post": outcome.get("post"),
-                "reason": Reason.JUDGE if reason == Reason.JUDGE else Reason.MODERATOR}
+        return {
+            "kind": Kind.PENDING,
+            "target": None,
+            "post": outcome.get("post"),
+            "reason": Reason.JUDGE if reason == Reason.JUDGE else Reason.MODERATOR,
+        }
     return {
         "kind": outcome.get("kind"),
         "target": outcome.get("target"),
@@ -121,13 +132,21 @@ def _public_outcome(outcome: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def public_day(votal: Mapping[str, Any], posts: Mapping[int, PostRef] | None = None) -> dict[str, Any]:
+def public_day(
+    votal: Mapping[str, Any], posts: Mapping[int, PostRef] | None = None
+) -> dict[str, Any]:
     """The public facts of one day's votal, with each command's post link and time when ``posts`` has them."""
     where = _PostPlaces(posts or {})
     no_elim = votal.get("no_elimination") or {}
     outcome = public_outcome(votal.get("outcome"))
-    lynches = [_public_outcome(o) for o in votal.get("lynches") or ()]  # earlier lynches (lynches_per_day > 1)
-    landmarks = {votal.get("as_of_post"), outcome and outcome.get("post"), *(o["post"] for o in lynches)}
+    lynches = [
+        _public_outcome(o) for o in votal.get("lynches") or ()
+    ]  # earlier lynches (lynches_per_day > 1)
+    landmarks = {
+        votal.get("as_of_post"),
+        outcome and outcome.get("post"),
+        *(o["post"] for o in lynches),
+    }
     runoff = votal.get("runoff")
     return {
         "day": votal["day"],
@@ -140,24 +159,41 @@ def public_day(votal: Mapping[str, Any], posts: Mapping[int, PostRef] | None = N
             {"target": w["target"], "votes": w["votes"], "voters": list(w["voters"])}
             for w in votal.get("wagons", ())
         ],
-        "no_elimination": {"votes": no_elim.get("votes", 0), "voters": list(no_elim.get("voters", ()))},
+        "no_elimination": {
+            "votes": no_elim.get("votes", 0),
+            "voters": list(no_elim.get("voters", ())),
+        },
         "not_voting": list(votal.get("not_voting", ())),
         "living": list(votal.get("living", ())),
         "outcome": outcome,
         "lynches": lynches,
         "post_urls": where.urls(landmarks - {None}),
         "nominations": [
-            {"nominee": n["nominee"], "nominator": n["nominator"], "post": n["post"], "votes": n["votes"],
-             "voters": list(n["voters"]), **where(n["post"])}
+            {
+                "nominee": n["nominee"],
+                "nominator": n["nominator"],
+                "post": n["post"],
+                "votes": n["votes"],
+                "voters": list(n["voters"]),
+                **where(n["post"]),
+            }
             for n in votal.get("nominations") or ()
         ],
         "runoff": {
-            "candidates": list(runoff["candidates"]), "deadline": runoff.get("deadline"),
+            "candidates": list(runoff["candidates"]),
+            "deadline": runoff.get("deadline"),
             "post": runoff.get("post"),
-        } if runoff else None,
+        }
+        if runoff
+        else None,
         "problems": [
-            {"post": p["post"], "voter": p["voter"], "text": p["text"], "reason": p["reason"],
-             **where(p["post"])}
+            {
+                "post": p["post"],
+                "voter": p["voter"],
+                "text": p["text"],
+                "reason": p["reason"],
+                **where(p["post"]),
+            }
             for p in votal.get("problems", ())
         ],
         "changes": [
@@ -285,7 +321,9 @@ def describe_wagon(
         "votes": wagon["votes"],
         "needed": needed,
         "share": round(share, 1),
-        "voters": [{"name": v, "post": vote_posts.get((v, wagon["target"]))} for v in wagon["voters"]],
+        "voters": [
+            {"name": v, "post": vote_posts.get((v, wagon["target"]))} for v in wagon["voters"]
+        ],
     }
 
 
@@ -301,7 +339,9 @@ def describe_day(day: Mapping[str, Any]) -> dict[str, Any]:
     wagons = [describe_wagon(w, day["majority"], vote_posts) for w in day["wagons"]]
     no_elim = day["no_elimination"]
     needs = day.get("no_elimination_majority", day["majority"])
-    sleep = describe_wagon({"target": None, **no_elim}, needs, vote_posts) if no_elim["votes"] else None
+    sleep = (
+        describe_wagon({"target": None, **no_elim}, needs, vote_posts) if no_elim["votes"] else None
+    )
     return {**day, "rows": wagons, "sleep": sleep, "urls": urls, "log": shown}
 
 
@@ -317,20 +357,31 @@ def build_site(
     shown = dict(game.shown)
     public = [name_seats(public_day(d, posts), shown) for d in sorted(days, key=lambda d: d["day"])]
     data = {
-        "game": {"title": game.title, "thread": game.thread, "players": [shown.get(s, s) for s in game.seats]},
+        "game": {
+            "title": game.title,
+            "thread": game.thread,
+            "players": [shown.get(s, s) for s in game.seats],
+        },
         "generated_at": iso_utc(generated_at),
         "current_day": public[-1]["day"] if public else None,
         "days": public,
     }
     described = [describe_day(d) for d in public]
-    page = _page_environment().get_template("index.html.j2").render(
-        game=game,
-        generated_at=iso_utc(generated_at),
-        current=described[-1] if described else None,
-        earlier=list(reversed(described[:-1])),
-        no_elimination_label=no_elimination_label,
+    page = (
+        _page_environment()
+        .get_template("index.html.j2")
+        .render(
+            game=game,
+            generated_at=iso_utc(generated_at),
+            current=described[-1] if described else None,
+            earlier=list(reversed(described[:-1])),
+            no_elimination_label=no_elimination_label,
+        )
     )
-    files = {"index.html": page, "votal.json": json_safe(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"}
+    files = {
+        "index.html": page,
+        "votal.json": json_safe(json.dumps(data, indent=2, ensure_ascii=False)) + "\n",
+    }
     files[SUMMARY_FILE] = _summary_json(game.title, public[-1] if public else None)
     for name in STATIC_FILES:
         files[name] = _read_static(name)
@@ -340,8 +391,11 @@ def build_site(
 def _summary_json(title: str, current: Mapping[str, Any] | None) -> str:
     """What the site's index shows of a game: its title, its current day and whether that day is
     decided (no time: the index is written again only when one of these changes)."""
-    summary = {"title": title, "current_day": current["day"] if current else None,
-               "decided": bool(current and current["outcome"])}
+    summary = {
+        "title": title,
+        "current_day": current["day"] if current else None,
+        "decided": bool(current and current["outcome"]),
+    }
     return json_safe(json.dumps(summary, ensure_ascii=False)) + "\n"
 
 
@@ -428,8 +482,14 @@ class ReadOnlyHandler(SimpleHTTPRequestHandler):
         path = unquote(self.path.split("?", 1)[0].split("#", 1)[0])
         name = path.rstrip("/").rsplit("/", 1)[-1]
         suffix = "." + name.rsplit(".", 1)[-1]
-        hidden = any(part.startswith(".") for part in path.split("/"))  # .git/, .env, ../ and the like
-        if hidden or (not path.endswith("/") and suffix not in self.extensions_map) or not self._inside(path):
+        hidden = any(
+            part.startswith(".") for part in path.split("/")
+        )  # .git/, .env, ../ and the like
+        if (
+            hidden
+            or (not path.endswith("/") and suffix not in self.extensions_map)
+            or not self._inside(path)
+        ):
             self.send_error(404, "not part of the site")
             return None
         return super().send_head()
@@ -455,7 +515,9 @@ class ReadOnlyHandler(SimpleHTTPRequestHandler):
         self.send_header("Cache-Control", "no-cache")
         self.send_header("X-Content-Type-Options", "nosniff")
         # scripts only from the site itself; inline style attributes draw the wagon bars
-        self.send_header("Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'")
+        self.send_header(
+            "Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'"
+        )
         super().end_headers()
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
@@ -463,7 +525,11 @@ class ReadOnlyHandler(SimpleHTTPRequestHandler):
 
 
 def make_server(
-    directory: str | Path, *, host: str = "127.0.0.1", port: int = 8000, idle_timeout: float = IDLE_TIMEOUT
+    directory: str | Path,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    idle_timeout: float = IDLE_TIMEOUT,
 ) -> ThreadingHTTPServer:
     """A read-only HTTP server for a built site (port 0 picks a free port); a connection idle for
     ``idle_timeout`` seconds (no request, or half a request) is dropped."""
@@ -491,13 +557,20 @@ def mask_private_outcomes(
                 outcome = dict(known)
             else:
                 post = (outcome or known or {}).get("post")
-                outcome = {"kind": Kind.PENDING, "target": None, "post": post, "reason": Reason.MODERATOR}
+                outcome = {
+                    "kind": Kind.PENDING,
+                    "target": None,
+                    "post": post,
+                    "reason": Reason.MODERATOR,
+                }
         masked.append({**day, "outcome": outcome})
     return masked
 
 
 def count_public_days(
-    game: Any, count: Callable[[Any], Sequence[Any]], blind_count: Callable[[Any], Sequence[Any]] | None = None
+    game: Any,
+    count: Callable[[Any], Sequence[Any]],
+    blind_count: Callable[[Any], Sequence[Any]] | None = None,
 ) -> list[dict[str, Any]]:
     """Each day's Votal JSON fit for players. ``count(game)`` replays the days (returns Votals); it is called for
     the game and for the game with its private table emptied (see :func:`mask_private_outcomes`), by
@@ -527,7 +600,12 @@ def gather_days(
         # the stored thread's replays are of ``game`` itself: the blind game gets its own roster and replays
         lambda g: count_game(g, db, days=days, at_time=now, stored=stored.fresh(g)),
     )
-    return describe_game(game), index_posts(stored.posts), public, stored.ruleset.no_elimination_label
+    return (
+        describe_game(game),
+        index_posts(stored.posts),
+        public,
+        stored.ruleset.no_elimination_label,
+    )
 
 
 def publish_site(
@@ -536,7 +614,9 @@ def publish_site(
     """Build the players' site of a stored game and write it under ``out_dir`` (what ``votal site`` and
     ``votal run`` call after a sync; ``stored``: see :func:`gather_days`)."""
     public, posts, days, label = gather_days(game, db, now=generated_at, stored=stored)
-    files = build_site(public, days, generated_at=generated_at, posts=posts, no_elimination_label=label)
+    files = build_site(
+        public, days, generated_at=generated_at, posts=posts, no_elimination_label=label
+    )
     return write_site(files, out_dir)
 
 

@@ -17,7 +17,9 @@ import re
 # C0 controls except tab and newline, DEL, C1 controls (CSI is U+009B), the Arabic letter mark, the
 # left-to-right and right-to-left marks, embeddings and overrides, isolates, and the line and paragraph
 # separators that some terminals treat as line breaks.
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_UNSAFE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
 
 
 def terminal_safe(text: str) -> str:

@@ -22,9 +22,11 @@ _ZONES = (
 _ZONE_RE = re.compile(r"\b(" + "|".join(z for z, _ in _ZONES) + r")\b\.?", re.IGNORECASE)
 _OFFSET_RE = re.compile(r"\b(?:gmt|utc)\s*([+-])\s*(\d{1,2})(?:[:.](\d{2}))?\b", re.IGNORECASE)
 _COUNTDOWN = re.compile(r"[?&]iso=(\d{8}T\d{2}(?:\d{2}){0,2})", re.IGNORECASE)
-_RELATIVE = re.compile(r"\b(?:in|within|ends\s+in|of)\s+(\d{1,3})\s*(hours?|hrs?|h|days?)\b"
-                       r"|\b(\d{1,3})\s*(hours?|hrs?|days?)\s+(?:from\s+(?:now|this\s+post)|after\s+this\s+post)",
-                       re.IGNORECASE)
+_RELATIVE = re.compile(
+    r"\b(?:in|within|ends\s+in|of)\s+(\d{1,3})\s*(hours?|hrs?|h|days?)\b"
+    r"|\b(\d{1,3})\s*(hours?|hrs?|days?)\s+(?:from\s+(?:now|this\s+post)|after\s+this\s+post)",
+    re.IGNORECASE,
+)
 _TRIGGER = re.compile(
     r"\b(?:deadline|eo[dn]\s*\d*|end\s+of\s+(?:day|night)\s*\d*|(?:day|night)\s*\d*\s+(?:will\s+)?ends?|"
     r"ends?|due|until|by|extended\s+(?:to|until)|moved\s+to)\b\s*(?:is|will\s+be|:|at|on|by|of|-)?\s*",
@@ -32,13 +34,19 @@ _TRIGGER = re.compile(
 )
 _MONTH = r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec"
 _DATE_HINT = re.compile(
-    r"\b(?:" + _MONTH + r")[a-z]*\.?\s+\d{1,2}|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:" + _MONTH + r")|"
+    r"\b(?:"
+    + _MONTH
+    + r")[a-z]*\.?\s+\d{1,2}|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:"
+    + _MONTH
+    + r")|"
     r"\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b|\b\d{4}-\d{2}-\d{2}\b|"
     r"\b(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\b",
     re.IGNORECASE,
 )
-_TIME_HINT = re.compile(r"\b\d{1,2}(?::\d{2}(?::\d{2})?)?\s*(?:[ap]\.?m\.?)\b|\b\d{1,2}:\d{2}\b|\bnoon\b|\bmidnight\b",
-                        re.IGNORECASE)
+_TIME_HINT = re.compile(
+    r"\b\d{1,2}(?::\d{2}(?::\d{2})?)?\s*(?:[ap]\.?m\.?)\b|\b\d{1,2}:\d{2}\b|\bnoon\b|\bmidnight\b",
+    re.IGNORECASE,
+)
 
 
 def read_deadline(text: str, post: object, timezone: tzinfo = UTC) -> datetime | None:
@@ -57,8 +65,12 @@ def read_deadline(text: str, post: object, timezone: tzinfo = UTC) -> datetime |
     trigger = _TRIGGER.search(text)
     if trigger is None:
         return None
-    phrase = text[trigger.end(): trigger.end() + 90]
-    if written is not None and not _DATE_HINT.search(phrase) and (relative := _relative(text)) is not None:
+    phrase = text[trigger.end() : trigger.end() + 90]
+    if (
+        written is not None
+        and not _DATE_HINT.search(phrase)
+        and (relative := _relative(text)) is not None
+    ):
         return written + relative
     if not _DATE_HINT.search(phrase) and not _TIME_HINT.search(phrase):
         return None
@@ -66,17 +78,22 @@ def read_deadline(text: str, post: object, timezone: tzinfo = UTC) -> datetime |
     phrase = _bare_phrase(phrase)
     if not (_DATE_HINT.search(phrase) or _TIME_HINT.search(phrase)):
         return None
-    base = (written or datetime(2000, 1, 1, tzinfo=UTC)).astimezone(zone).replace(
-        hour=0, minute=0, second=0, microsecond=0, tzinfo=None)
+    base = (
+        (written or datetime(2000, 1, 1, tzinfo=UTC))
+        .astimezone(zone)
+        .replace(hour=0, minute=0, second=0, microsecond=0, tzinfo=None)
+    )
     try:
-        local, _ = dateparser.parse(phrase, default=base, fuzzy_with_tokens=True, tzinfos=_zones_read_above)
+        local, _ = dateparser.parse(
+            phrase, default=base, fuzzy_with_tokens=True, tzinfos=_zones_read_above
+        )
     except (ValueError, OverflowError):
         return None
     return _after_written(local, zone, phrase, written)
 
 
 def _relative(text: str) -> timedelta | None:
-    """"in 48 hours", "3 days from now": the time from the post to the deadline."""
+    """ "in 48 hours", "3 days from now": the time from the post to the deadline."""
     relative = _RELATIVE.search(text)
     if relative is None:
         return None
@@ -93,30 +110,40 @@ def _phrase_zone(phrase: str, timezone: tzinfo) -> tuple[tzinfo, str]:
         minutes = int(offset.group(3) or 0)
         if offset.group(3) and "." in offset.group(0) and minutes in (5, 50):
             minutes = 30  # "GMT+10.5"
-        zone = _fixed(sign * (int(offset.group(2)) * 60 + (30 if offset.group(3) == "30" else minutes)))
-        return zone, phrase[: offset.start()] + " " + phrase[offset.end():]
+        zone = _fixed(
+            sign * (int(offset.group(2)) * 60 + (30 if offset.group(3) == "30" else minutes))
+        )
+        return zone, phrase[: offset.start()] + " " + phrase[offset.end() :]
     named = _ZONE_RE.search(phrase)
     if named is None:
         return timezone, phrase
     name = next(name for pattern, name in _ZONES if re.fullmatch(pattern, named.group(1), re.I))
-    return ZoneInfo(name), phrase[: named.start()] + " " + phrase[named.end():]
+    return ZoneInfo(name), phrase[: named.start()] + " " + phrase[named.end() :]
 
 
 def _bare_phrase(phrase: str) -> str:
     """The phrase cut to its first sentence and one time, with the words dateutil would misread left out."""
     phrase = re.split(r"(?<![A-Z][a-z])[.!?;](?:\s|$)|\bcountdown\b|\bwith\b|\buntil\b", phrase)[0]
     times = list(_TIME_HINT.finditer(phrase))
-    for other in reversed(times[1:]):  # "10pm EST / 7pm PST": the same moment again, for another zone
-        phrase = phrase[: other.start()] + " " + phrase[other.end():]
+    for other in reversed(
+        times[1:]
+    ):  # "10pm EST / 7pm PST": the same moment again, for another zone
+        phrase = phrase[: other.start()] + " " + phrase[other.end() :]
     phrase = re.sub(r"[()\[\]]", " ", phrase)
     phrase = re.sub(r"\b(\d{1,2})(?:st|nd|rd|th)\b", r"\1", phrase)
     phrase = re.sub(r"\bnoon\b", "12:00 pm", phrase, flags=re.IGNORECASE)
     phrase = re.sub(r"\bmidnight\b", "11:59 pm", phrase, flags=re.IGNORECASE)
-    return re.sub(r"\b(time|my|at|on|of|the|is|will|be|this|coming|next|[A-Za-z]+day\s+night)\b", " ",
-                  phrase, flags=re.IGNORECASE)
+    return re.sub(
+        r"\b(time|my|at|on|of|the|is|will|be|this|coming|next|[A-Za-z]+day\s+night)\b",
+        " ",
+        phrase,
+        flags=re.IGNORECASE,
+    )
 
 
-def _after_written(local: datetime, zone: tzinfo, phrase: str, written: datetime | None) -> datetime | None:
+def _after_written(
+    local: datetime, zone: tzinfo, phrase: str, written: datetime | None
+) -> datetime | None:
     """The local time read, as UTC, moved to the first such time after the post was written (a date alone
     is the day's start in the zone); None when it is before the post or more than sixty days after it."""
     when = local.replace(tzinfo=zone).astimezone(UTC)

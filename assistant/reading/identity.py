@@ -26,7 +26,9 @@ from functools import cache
 
 from assistant.gamefile.game import Game
 
-_RESEMBLES_MIN = 0.8  # how alike an unlisted account's name must be to a listed one to be worth a report
+_RESEMBLES_MIN = (
+    0.8  # how alike an unlisted account's name must be to a listed one to be worth a report
+)
 _MIN_RESEMBLING = 4
 _RENAMED_MIN_POSTS = 5
 _NOT_ALNUM = re.compile(r"[\W_]+")
@@ -102,21 +104,29 @@ class AuthorIndex:
         for account in self.accounts:
             self._by_name.setdefault(account_key(account.name), []).append(account)
         self._moderators = {account_key(m): m for m in game.moderators}
-        self._known: dict[str, tuple[str, str]] = {}  # skeleton -> (listed name, whose: seat or "moderator X")
+        self._known: dict[
+            str, tuple[str, str]
+        ] = {}  # skeleton -> (listed name, whose: seat or "moderator X")
         for account in self.accounts:
             self._known.setdefault(skeleton(account.name), (account.name, f"seat {account.seat}"))
         for shown in self._moderators.values():
             self._known.setdefault(skeleton(shown), (shown, f"moderator {shown}"))
         # names below are account keys (caseless), but ``_counts``: posts by each name as the thread shows it
         self._seat_of_id: dict[str, str] = {}  # user id -> the listed account it posts as
-        self._conflicts: dict[str, tuple[str, ...]] = {}  # listed account -> the user ids posting under it
-        self._renamed: dict[str, str] = {}  # account a bound user id posts under -> its listed account
+        self._conflicts: dict[
+            str, tuple[str, ...]
+        ] = {}  # listed account -> the user ids posting under it
+        self._renamed: dict[
+            str, str
+        ] = {}  # account a bound user id posts under -> its listed account
         # listed account -> {user id: (name as shown, posts)}: other accounts posting under it in
         # another letter case
         self._case_impostors: dict[str, dict[str, tuple[str, int]]] = {}
         self._counts: Counter[str] = Counter()
         self._display: dict[str, str] = {}  # account key -> the name as the thread first shows it
-        if isinstance(authors, Mapping):  # counted by the caller: a count's snapshot holds every post already
+        if isinstance(
+            authors, Mapping
+        ):  # counted by the caller: a count's snapshot holds every post already
             self._learn(authors)
         else:
             self._learn(Counter((a, None) if isinstance(a, str) else a for a in authors))
@@ -177,7 +187,9 @@ class AuthorIndex:
             found = self._matches[key] = self._match(author, author_id, number)
         return found
 
-    def _match(self, author: str, author_id: str | None, number: int | None) -> tuple[str | None, str | None]:
+    def _match(
+        self, author: str, author_id: str | None, number: int | None
+    ) -> tuple[str | None, str | None]:
         name = account_key(author)
         if author_id:
             listed = self._seat_of_id.get(author_id)
@@ -202,7 +214,11 @@ class AuthorIndex:
         if not accounts:
             return None, None
         if len(accounts) == 1:  # most names: one account, asked once a post
-            return (accounts[0].seat, how) if number is None or _holds(accounts[0], number) else (None, None)
+            return (
+                (accounts[0].seat, how)
+                if number is None or _holds(accounts[0], number)
+                else (None, None)
+            )
         holding = [a for a in accounts if number is None or _holds(a, number)]
         if not holding:
             return None, None
@@ -214,17 +230,25 @@ class AuthorIndex:
         shown, name = normal_name(author), account_key(author)
         if name in self._conflicts:
             ids = ", ".join(self._conflicts[name])
-            return f"two or more forum accounts post as {shown!r} (user ids {ids}): counted for none"
+            return (
+                f"two or more forum accounts post as {shown!r} (user ids {ids}): counted for none"
+            )
         if name in self._by_name:
             found = self._case_lookalike(name, author_id)
             if found:
                 return found
-            if author_id and self._seat_of_id.get(author_id) is None and self._bound_elsewhere(name):
+            if (
+                author_id
+                and self._seat_of_id.get(author_id) is None
+                and self._bound_elsewhere(name)
+            ):
                 return f"another forum account (user id {author_id}) than the seat's posts as {shown!r}"
             account = self._by_name[name][0]
             if number is not None and not any(_holds(a, number) for a in self._by_name[name]):
                 turn = self._seats[account.seat].out_of_turn(account.name, number)
-                return turn or f"account {shown!r} does not hold seat {account.seat} at post {number}"
+                return (
+                    turn or f"account {shown!r} does not hold seat {account.seat} at post {number}"
+                )
         if name in self._moderators:
             return "moderator's post"
         found = self.lookalike(shown)
@@ -246,7 +270,9 @@ class AuthorIndex:
         if known is None:
             return None
         listed, whose = known
-        return f"look-alike account {_shown(name)} is not {whose}'s account {listed!r}: never counted"
+        return (
+            f"look-alike account {_shown(name)} is not {whose}'s account {listed!r}: never counted"
+        )
 
     def _case_lookalike(self, name: str, author_id: str | None) -> str | None:
         """The report on a user id posting under listed account ``name`` in another letter case
@@ -257,9 +283,11 @@ class AuthorIndex:
         shown = impostors[author_id][0]
         own = next(i for i, listed in self._seat_of_id.items() if listed == name)
         account = self._by_name[name][0]
-        return (f"look-alike account {_shown(shown)} (user id {author_id}) is not seat "
-                f"{account.seat}'s account {account.name!r} (user id {own}): another forum "
-                "account, never counted")
+        return (
+            f"look-alike account {_shown(shown)} (user id {author_id}) is not seat "
+            f"{account.seat}'s account {account.name!r} (user id {own}): another forum "
+            "account, never counted"
+        )
 
     def resemblance(self, author: str) -> str | None:
         """A note when an unlisted author's name resembles a listed account (a typo or a second account)."""
@@ -296,7 +324,9 @@ class AuthorIndex:
             if self._known_account(name):
                 continue
             known = self._known.get(skeleton(name))
-            seats = [known[1].removeprefix("seat ")] if known and known[1].startswith("seat ") else []
+            seats = (
+                [known[1].removeprefix("seat ")] if known and known[1].startswith("seat ") else []
+            )
             seats = seats or self._resembled(name)
             if len(seats) == 1:
                 found.append((name, seats[0]))
@@ -306,13 +336,17 @@ class AuthorIndex:
     def _renamed_guess(self, suggested: dict[str, str]) -> tuple[str, str] | None:
         """(account, seat) when one seat never posts and one unlisted account posts far more than any other:
         perhaps that seat's account renamed. Only ever a suggestion: an outsider could post just as much."""
-        opener = next(iter(self._counts), None)  # the thread's first post is the host's, whatever its name
+        opener = next(
+            iter(self._counts), None
+        )  # the thread's first post is the host's, whatever its name
         unlisted = [
             (count, name)
             for name, count in self._counts.items()
             if not self._known_account(name) and name != opener and name not in suggested
         ]
-        silent = [seat for seat in self.seats if seat not in self._posted() | set(suggested.values())]
+        silent = [
+            seat for seat in self.seats if seat not in self._posted() | set(suggested.values())
+        ]
         if len(silent) != 1 or not unlisted:
             return None
         unlisted.sort(reverse=True)
@@ -326,7 +360,11 @@ class AuthorIndex:
         return key in self._by_name or key in self._renamed or key in self._moderators
 
     def _posted(self) -> set[str]:
-        posted = {self._by_name[account_key(n)][0].seat for n in self._counts if account_key(n) in self._by_name}
+        posted = {
+            self._by_name[account_key(n)][0].seat
+            for n in self._counts
+            if account_key(n) in self._by_name
+        }
         return posted | {self._by_name[listed][0].seat for listed in self._renamed.values()}
 
     def findings(self) -> list[tuple[str, str]]:
@@ -335,7 +373,9 @@ class AuthorIndex:
         for name, listed in self._renamed.items():
             seat, listed = self._by_name[listed][0].seat, self._by_name[listed][0].name
             now = _shown(self._display.get(name, name))
-            found.append((seat, f"account {listed!r} now posts as {now} (same user id): counted for it"))
+            found.append(
+                (seat, f"account {listed!r} now posts as {now} (same user id): counted for it")
+            )
         for name in self._conflicts:
             found.append((self._by_name[name][0].seat, self.why_not(name)))
         for name, impostors in self._case_impostors.items():
@@ -352,8 +392,13 @@ class AuthorIndex:
                 continue
             report = self.resemblance(name)
             if report:
-                found.append((name, f"{report} ({count} post{'s' if count != 1 else ''}): not counted; "
-                              "add it to the seat's replacements if it is the same player"))
+                found.append(
+                    (
+                        name,
+                        f"{report} ({count} post{'s' if count != 1 else ''}): not counted; "
+                        "add it to the seat's replacements if it is the same player",
+                    )
+                )
         unlisted = [
             f"{_shown(n)} ({c})"
             for n, c in self._counts.most_common()
@@ -362,8 +407,13 @@ class AuthorIndex:
         if unlisted:
             for seat in self.seats:
                 if seat not in posted:
-                    found.append((seat, "has not posted under an account the game file lists; unlisted accounts "
-                                  f"posted: {', '.join(unlisted[:5])} (a renamed account is added to replacements)"))
+                    found.append(
+                        (
+                            seat,
+                            "has not posted under an account the game file lists; unlisted accounts "
+                            f"posted: {', '.join(unlisted[:5])} (a renamed account is added to replacements)",
+                        )
+                    )
         return found
 
 
@@ -376,7 +426,11 @@ def _holds(account: Account, number: int) -> bool:
 def _shown(name: str) -> str:
     """A name for a report, with its invisible and look-alike characters made visible."""
     visible = "".join(
-        c if c.isascii() and c.isprintable() else f"\\u{ord(c):04x}" if ord(c) <= 0xFFFF else f"\\U{ord(c):08x}"
+        c
+        if c.isascii() and c.isprintable()
+        else f"\\u{ord(c):04x}"
+        if ord(c) <= 0xFFFF
+        else f"\\U{ord(c):08x}"
         for c in name
     )
     return f"'{visible}'"

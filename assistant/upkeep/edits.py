@@ -30,7 +30,10 @@ from assistant.gamefile.game import PHASE_RE, Game, game_zone_name, parse_game
 from assistant.gamefile.zones import zone_named
 
 CITE_WORDS = 90  # characters of the moderator's words kept in a comment
-REVISABLE_POSTS = ("start_post", "end_post")  # a day's bounds: a later reading of the thread may move them
+REVISABLE_POSTS = (
+    "start_post",
+    "end_post",
+)  # a day's bounds: a later reading of the thread may move them
 _CITED_POST = re.compile(r"#\s*post\s+(\d+)\b")  # the comment Votal writes: "# post 351: ..."
 
 
@@ -95,8 +98,12 @@ class AddReplacement:
 class AddPlayer:
     name: str
     cite: Cited
-    replacements: tuple[str, ...] = ()  # later accounts the player list names, from posts it does not say
-    before: str | None = None  # an account of the seat it goes before (its place on the list), else it goes last
+    replacements: tuple[
+        str, ...
+    ] = ()  # later accounts the player list names, from posts it does not say
+    before: str | None = (
+        None  # an account of the seat it goes before (its place on the list), else it goes last
+    )
 
 
 @dataclass(frozen=True)
@@ -153,8 +160,19 @@ class SetPageSize:
     cite: Cited
 
 
-Edit = (SetDay | AddDeath | TakeBackDeath | AddReplacement | AddPlayer | RemovePlayer | AddEvent | SetDeadline
-        | SetModerators | AddModerator | SetPageSize)
+Edit = (
+    SetDay
+    | AddDeath
+    | TakeBackDeath
+    | AddReplacement
+    | AddPlayer
+    | RemovePlayer
+    | AddEvent
+    | SetDeadline
+    | SetModerators
+    | AddModerator
+    | SetPageSize
+)
 
 
 @dataclass(frozen=True)
@@ -175,7 +193,12 @@ class EditRefused(VotalError):
 
 
 def apply_edits(
-    text: str, edits: Iterable[Edit], *, path: str = "<game>", replace: bool = False, revise: bool = False
+    text: str,
+    edits: Iterable[Edit],
+    *,
+    path: str = "<game>",
+    replace: bool = False,
+    revise: bool = False,
 ) -> EditResult:
     """The game file ``text`` with ``edits`` applied, keeping its comments and layout.
 
@@ -188,13 +211,17 @@ def apply_edits(
     as a game file, so an edit never leaves a file Votal cannot read.
     """
     doc = tomlkit.parse(text)
-    zone = zone_named(game_zone_name(doc, Path(path)) or "UTC")  # the zone load_game reads the file's times in
+    zone = zone_named(
+        game_zone_name(doc, Path(path)) or "UTC"
+    )  # the zone load_game reads the file's times in
     editor = _Editor(doc, zone, replace, revise)
     for edit in edits:
         editor.apply(edit)
     new_text = tomlkit.dumps(editor.doc).rstrip("\n") + "\n" if editor.written else text
     if editor.written:
-        parse_game(new_text, path=path, players_required=False)  # a GameFileError names the line an edit broke
+        parse_game(
+            new_text, path=path, players_required=False
+        )  # a GameFileError names the line an edit broke
     return EditResult(new_text, tuple(editor.written), tuple(editor.disagreements))
 
 
@@ -214,7 +241,9 @@ def write_game_file(path: str | Path, text: str, *, why: str | None = None) -> N
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
             out.write(text)
         if path.exists():
-            os.chmod(temporary, path.stat().st_mode & 0o7777)  # the moderator's permissions, not mkstemp's 0600
+            os.chmod(
+                temporary, path.stat().st_mode & 0o7777
+            )  # the moderator's permissions, not mkstemp's 0600
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
@@ -224,7 +253,9 @@ def write_game_file(path: str | Path, text: str, *, why: str | None = None) -> N
 def one_line(text: str) -> str:
     """``text`` safe for a comment or a terminal: control, format (bidi) and separator characters become
     spaces, runs of space one."""
-    return re.sub(r"\s+", " ", "".join(" " if unicodedata.category(c)[0] in "CZ" else c for c in text)).strip()
+    return re.sub(
+        r"\s+", " ", "".join(" " if unicodedata.category(c)[0] in "CZ" else c for c in text)
+    ).strip()
 
 
 def cite_comment(cite: Cited) -> str:
@@ -238,7 +269,9 @@ def cite_comment(cite: Cited) -> str:
 
 
 class _Editor:
-    def __init__(self, doc: tomlkit.TOMLDocument, zone: tzinfo, replace: bool, revise: bool = False):
+    def __init__(
+        self, doc: tomlkit.TOMLDocument, zone: tzinfo, replace: bool, revise: bool = False
+    ):
         self.doc, self.zone, self.replace, self.revise = doc, zone, replace, revise
         self.written: list[str] = []
         self.disagreements: list[str] = []
@@ -266,15 +299,24 @@ class _Editor:
         found = self.doc.get(name)
         return list(found) if found is not None else []
 
-    def append_table(self, name: str, values: dict[str, Any], cite: Cited, *, after: Sequence[str] = (),
-                     position: int | None = None) -> None:
+    def append_table(
+        self,
+        name: str,
+        values: dict[str, Any],
+        cite: Cited,
+        *,
+        after: Sequence[str] = (),
+        position: int | None = None,
+    ) -> None:
         """A new [[name]] entry, commented with its cite, after the existing ones or before the one at
         ``position`` (a new array goes after the first of ``after`` that the file has, else at the end)."""
         table = tomlkit.table()
         for key, value in values.items():
             table.add(key, self.value(value))
         _comment(table, cite_comment(cite))
-        table.add(tomlkit.nl())  # a blank line before whatever follows; one at the end of the file is dropped
+        table.add(
+            tomlkit.nl()
+        )  # a blank line before whatever follows; one at the end of the file is dropped
         array = self.doc.get(name)
         if array is None:
             array = tomlkit.aot()
@@ -314,13 +356,17 @@ class _Editor:
                     f"{label}.{key}: the file says {_show(held)}; {_source(cite)} says {_show(value)} (file kept)"
                 )
                 return table
-            if cited_by == "table":  # the entry's own cite was this value's: the entry now cites the new post
+            if (
+                cited_by == "table"
+            ):  # the entry's own cite was this value's: the entry now cites the new post
                 _comment(table, cite_comment(cite))
                 table[key] = value
             else:
                 table[key] = _comment(self.value(value), cite_comment(cite))
             revised = f"; revises Votal's reading of post {_show(held)}" if cited_by else ""
-            self.written.append(f"{label}.{key}: {_show(held)} -> {_show(value)} ({_source(cite)}{revised})")
+            self.written.append(
+                f"{label}.{key}: {_show(held)} -> {_show(value)} ({_source(cite)}{revised})"
+            )
             return table
         table = self.insert_key(table, key, _comment(self.value(value), cite_comment(cite)))
         self.written.append(f"{label}.{key} = {_show(value)} ({_source(cite)})")
@@ -342,15 +388,17 @@ class _Editor:
         """``key = item`` after the table's last key, before the comments and blank lines that close it (they
         belong to whatever the moderator wrote next). tomlkit has no public way to place a key, so the line
         is written after the last key's own line and the document read again; returns the table anew."""
-        keys = [k for k in table if not isinstance(table[k], tomlkit.items.Table | tomlkit.items.AoT)]
+        keys = [
+            k for k in table if not isinstance(table[k], tomlkit.items.Table | tomlkit.items.AoT)
+        ]
         if not keys:
             table.add(key, item)
             return table
         where = self.path_of(table)
         anchor = table[keys[-1]].trivia
-        anchor.trail = (anchor.trail if anchor.trail.endswith("\n") else anchor.trail + "\n") + tomlkit.dumps(
-            {key: item}
-        )
+        anchor.trail = (
+            anchor.trail if anchor.trail.endswith("\n") else anchor.trail + "\n"
+        ) + tomlkit.dumps({key: item})
         self.doc = tomlkit.parse(self.doc.as_string())
         found = self.doc[where[0]]
         return found[where[1]] if len(where) > 1 else found
@@ -364,7 +412,9 @@ class _Editor:
                 for index, entry in enumerate(value):
                     if entry is table:
                         return (name, index)
-        raise LookupError("the table is not in the game file")  # the editor only edits its own tables
+        raise LookupError(
+            "the table is not in the game file"
+        )  # the editor only edits its own tables
 
     # --- seats
 
@@ -389,8 +439,12 @@ class _Editor:
         found = next(((i, t) for i, t in enumerate(days) if t.get("day") == edit.day), None)
         fields = {
             k: v
-            for k, v in (("start_post", edit.start_post), ("end_post", edit.end_post), ("start", edit.start),
-                         ("end", edit.end))
+            for k, v in (
+                ("start_post", edit.start_post),
+                ("end_post", edit.end_post),
+                ("start", edit.start),
+                ("end", edit.end),
+            )
             if v is not None
         }
         if not fields:
@@ -402,7 +456,9 @@ class _Editor:
             return
         index, table = found
         for key, value in fields.items():
-            table = self.set_key(table, key, value, edit.cite, f"days[{index + 1}] (day {edit.day})")
+            table = self.set_key(
+                table, key, value, edit.cite, f"days[{index + 1}] (day {edit.day})"
+            )
 
     def set_moderators(self, edit: SetModerators) -> None:
         if not edit.names:
@@ -410,8 +466,10 @@ class _Editor:
         if "moderators" in self.doc:
             held = [str(m).casefold() for m in self.doc["moderators"]]
             if sorted(held) != sorted(n.casefold() for n in edit.names):
-                self.disagreements.append(f"moderators: the file says {list(map(str, self.doc['moderators']))}; "
-                                          f"{_source(edit.cite)} says {list(edit.names)} (file kept)")
+                self.disagreements.append(
+                    f"moderators: the file says {list(map(str, self.doc['moderators']))}; "
+                    f"{_source(edit.cite)} says {list(edit.names)} (file kept)"
+                )
             return
         item = _comment(tomlkit.item(list(edit.names)), cite_comment(edit.cite))
         keys = [k for k in ("ruleset", "forum", "thread", "title") if k in self.doc]
@@ -436,8 +494,10 @@ class _Editor:
         fetch = self.doc.get("fetch")
         if fetch is not None and "posts_per_page" in fetch:
             if fetch["posts_per_page"] != edit.posts_per_page:
-                self.disagreements.append(f"fetch.posts_per_page: the file says {fetch['posts_per_page']}; "
-                                          f"{_source(edit.cite)} says {edit.posts_per_page} (file kept)")
+                self.disagreements.append(
+                    f"fetch.posts_per_page: the file says {fetch['posts_per_page']}; "
+                    f"{_source(edit.cite)} says {edit.posts_per_page} (file kept)"
+                )
             return
         item = _comment(tomlkit.item(edit.posts_per_page), cite_comment(edit.cite))
         if fetch is not None:
@@ -446,8 +506,14 @@ class _Editor:
             table = tomlkit.table()
             table.add("posts_per_page", item)
             table.add(tomlkit.nl())
-            first = next((k for k, v in self.doc.items() if isinstance(v, tomlkit.items.Table | tomlkit.items.AoT)),
-                         None)
+            first = next(
+                (
+                    k
+                    for k, v in self.doc.items()
+                    if isinstance(v, tomlkit.items.Table | tomlkit.items.AoT)
+                ),
+                None,
+            )
             if first is None:
                 _end_with_blank_line(self.doc)
                 self.doc.add("fetch", table)
@@ -463,16 +529,22 @@ class _Editor:
         if _same(table["end"].unwrap(), edit.time, self.zone):
             return
         for event in self.tables("events"):
-            if (event.get("day"), event.get("kind")) == (edit.day, "deadline") and "time" in event and _same(
-                event["time"].unwrap(), edit.time, self.zone
+            if (
+                (event.get("day"), event.get("kind")) == (edit.day, "deadline")
+                and "time" in event
+                and _same(event["time"].unwrap(), edit.time, self.zone)
             ):
                 return
-        self.add_event(AddEvent(edit.day, "deadline", edit.cite, post=edit.cite.post, time=edit.time))
+        self.add_event(
+            AddEvent(edit.day, "deadline", edit.cite, post=edit.cite.post, time=edit.time)
+        )
 
     def add_death(self, edit: AddDeath) -> None:
         seat = self.seat_of(edit.player)
         if seat is None:
-            self.disagreements.append(f"deaths: {edit.player!r} is no player of this game ({_source(edit.cite)})")
+            self.disagreements.append(
+                f"deaths: {edit.player!r} is no player of this game ({_source(edit.cite)})"
+            )
             return
         phase = _phase(edit.phase)
         accounts = {a.casefold() for a in seat[2]}
@@ -483,7 +555,9 @@ class _Editor:
                     return
                 before = len(self.disagreements)
                 table = self.set_key(table, "phase", phase, edit.cite, label)
-                if edit.post is not None and len(self.disagreements) == before:  # a post only for the same death
+                if (
+                    edit.post is not None and len(self.disagreements) == before
+                ):  # a post only for the same death
                     self.set_key(table, "post", edit.post, edit.cite, label)
                 return
         # Votal's reading names the seat by its name, whichever account the post named (a fates list's "Grey" for
@@ -492,8 +566,13 @@ class _Editor:
         values: dict[str, str | int] = {"player": player, "phase": phase}
         if edit.post is not None:
             values["post"] = edit.post
-        self.append_table("deaths", values, edit.cite, after=("days", "players"),
-                          position=self.death_position(phase, edit.post))
+        self.append_table(
+            "deaths",
+            values,
+            edit.cite,
+            after=("days", "players"),
+            position=self.death_position(phase, edit.post),
+        )
         at = f" at post {edit.post}" if edit.post is not None else ""
         self.written.append(f"deaths: {edit.player}, {phase}{at} ({_source(edit.cite)})")
 
@@ -502,9 +581,15 @@ class _Editor:
         whichever order the thread was read in: a file kept live and one written at once list the deaths alike.
         None: after the last."""
         order = _death_order(phase, post)
-        return next((i for i, t in enumerate(self.tables("deaths"))
-                     if (listed := _phase_or_none(str(t.get("phase", ""))))
-                     and order < _death_order(listed, t.get("post"))), None)
+        return next(
+            (
+                i
+                for i, t in enumerate(self.tables("deaths"))
+                if (listed := _phase_or_none(str(t.get("phase", ""))))
+                and order < _death_order(listed, t.get("post"))
+            ),
+            None,
+        )
 
     def take_back_death(self, edit: TakeBackDeath) -> None:
         seat = self.seat_of(edit.player)
@@ -512,27 +597,37 @@ class _Editor:
             return
         accounts, phase = {a.casefold() for a in seat[2]}, _phase(edit.phase)
         for i, table in enumerate(self.tables("deaths")):
-            if str(table.get("player", "")).casefold() not in accounts or not _same(str(table["phase"]), phase,
-                                                                                   self.zone):
+            if str(table.get("player", "")).casefold() not in accounts or not _same(
+                str(table["phase"]), phase, self.zone
+            ):
                 continue
             label = f"deaths[{i + 1}] ({seat[2][0]})"
             if not self.revise or self.replace or _cited_post(table) != edit.told_at:
-                self.disagreements.append(f"{label}: {_source(edit.cite)} lists {seat[2][0]} alive after the death "
-                                          f"told at post {edit.told_at} (file kept)")
+                self.disagreements.append(
+                    f"{label}: {_source(edit.cite)} lists {seat[2][0]} alive after the death "
+                    f"told at post {edit.told_at} (file kept)"
+                )
                 return
             deaths = self.doc["deaths"]
             deaths.remove(table)
             if not len(deaths):
                 del self.doc["deaths"]
-            self.written.append(f"{label}: taken back ({_source(edit.cite)} lists {seat[2][0]} alive; revises "
-                                f"Votal's reading of post {edit.told_at})")
+            self.written.append(
+                f"{label}: taken back ({_source(edit.cite)} lists {seat[2][0]} alive; revises "
+                f"Votal's reading of post {edit.told_at})"
+            )
             return
 
     def revise_death(self, table, edit: AddDeath, phase: str, label: str) -> bool:
         """A seat dies once: a death Votal wrote from a later post (the entry's comment still cites it) gives way
         to the one the thread, read again knowing more, tells at an earlier post (a count that left the seat out
         witnessed the lynch an unknown replacement's name told). The moderator's entries are kept."""
-        if not self.revise or self.replace or edit.cite.post is None or _same(str(table["phase"]), phase, self.zone):
+        if (
+            not self.revise
+            or self.replace
+            or edit.cite.post is None
+            or _same(str(table["phase"]), phase, self.zone)
+        ):
             return False
         cited = _cited_post(table)
         if cited is None or cited <= edit.cite.post:
@@ -545,7 +640,9 @@ class _Editor:
             del table["post"]
         _comment(table, cite_comment(edit.cite))
         deaths = self.doc["deaths"]
-        deaths.remove(table)  # to its place in the game's order, as a file that read the earlier post first has it
+        deaths.remove(
+            table
+        )  # to its place in the game's order, as a file that read the earlier post first has it
         position = self.death_position(phase, edit.post)
         if position is None:
             if len(deaths):
@@ -553,14 +650,18 @@ class _Editor:
             deaths.append(table)
         else:
             deaths.insert(position, table)
-        self.written.append(f"{label}.phase: {held!r} -> {phase!r} ({_source(edit.cite)}; revises Votal's reading of "
-                            f"post {cited})")
+        self.written.append(
+            f"{label}.phase: {held!r} -> {phase!r} ({_source(edit.cite)}; revises Votal's reading of "
+            f"post {cited})"
+        )
         return True
 
     def add_replacement(self, edit: AddReplacement) -> None:
         seat, holder = self.seat_of(edit.old), self.seat_of(edit.new)
         if seat is None:
-            self.disagreements.append(f"replacements: {edit.old!r} is no player of this game ({_source(edit.cite)})")
+            self.disagreements.append(
+                f"replacements: {edit.old!r} is no player of this game ({_source(edit.cite)})"
+            )
             return
         index, table, accounts = seat
         label = f"players[{index + 1}] ({accounts[0]}).replacements"
@@ -592,7 +693,9 @@ class _Editor:
             return
         array.append(_replacement_entry(edit.new, edit.post))
         self.comment_line(table, "replacements", edit.cite)
-        self.written.append(f"{label}: {edit.new} replaces {edit.old} from post {edit.post} ({_source(edit.cite)})")
+        self.written.append(
+            f"{label}: {edit.new} replaces {edit.old} from post {edit.post} ({_source(edit.cite)})"
+        )
 
     def comment_line(self, table, key: str, cite: Cited) -> None:
         """Cite on a key's line, joined to any comment the line has ("post 512: ..." once)."""
@@ -609,16 +712,25 @@ class _Editor:
         replacements: list[str] = []
         for account in edit.replacements:
             holder = self.seat_of(account)
-            if holder is not None or account.casefold() in (a.casefold() for a in (edit.name, *replacements)):
-                self.disagreements.append(f"players: {account!r} is listed for {edit.name} but already holds "
-                                          f"the seat of {holder[2][0] if holder else edit.name} ({_source(edit.cite)})")
+            if holder is not None or account.casefold() in (
+                a.casefold() for a in (edit.name, *replacements)
+            ):
+                self.disagreements.append(
+                    f"players: {account!r} is listed for {edit.name} but already holds "
+                    f"the seat of {holder[2][0] if holder else edit.name} ({_source(edit.cite)})"
+                )
                 continue
             replacements.append(account)
         if replacements:
             values["replacements"] = replacements
         following = self.seat_of(edit.before) if edit.before is not None else None
-        self.append_table("players", values, edit.cite, after=("alerts", "fetch"),
-                          position=following[0] if following is not None else None)
+        self.append_table(
+            "players",
+            values,
+            edit.cite,
+            after=("alerts", "fetch"),
+            position=following[0] if following is not None else None,
+        )
         replaced = f" (replaced {', '.join(replacements)})" if replacements else ""
         self.written.append(f"players: {edit.name}{replaced} ({_source(edit.cite)})")
 
@@ -632,15 +744,23 @@ class _Editor:
 
     def add_event(self, edit: AddEvent) -> None:
         for table in self.tables("events"):
-            if (table.get("day"), table.get("kind"), table.get("post")) == (edit.day, edit.kind, edit.post):
+            if (table.get("day"), table.get("kind"), table.get("post")) == (
+                edit.day,
+                edit.kind,
+                edit.post,
+            ):
                 return
         values: dict[str, Any] = {"day": edit.day, "kind": edit.kind}
         for key in ("hours", "post", "time"):
             if getattr(edit, key) is not None:
                 values[key] = getattr(edit, key)
         self.append_table("events", values, edit.cite, after=("deaths", "days", "players"))
-        detail = ", ".join(f"{k} = {_show(v)}" for k, v in values.items() if k not in ("day", "kind"))
-        self.written.append(f"events: day {edit.day} {edit.kind} {detail} ({_source(edit.cite)})".replace("  ", " "))
+        detail = ", ".join(
+            f"{k} = {_show(v)}" for k, v in values.items() if k not in ("day", "kind")
+        )
+        self.written.append(
+            f"events: day {edit.day} {edit.kind} {detail} ({_source(edit.cite)})".replace("  ", " ")
+        )
 
 
 def _with_key_after(doc: tomlkit.TOMLDocument, anchor: str, key: str, item) -> tomlkit.TOMLDocument:
@@ -659,7 +779,9 @@ def _with_key_after(doc: tomlkit.TOMLDocument, anchor: str, key: str, item) -> t
     return placed
 
 
-def _with_key_before(doc: tomlkit.TOMLDocument, anchor: str, key: str, item) -> tomlkit.TOMLDocument:
+def _with_key_before(
+    doc: tomlkit.TOMLDocument, anchor: str, key: str, item
+) -> tomlkit.TOMLDocument:
     """The document with ``key = item`` placed right before ``anchor`` (built anew, as :func:`_with_key_after`)."""
     placed = tomlkit.document()
     placed.parsing(True)
@@ -707,7 +829,9 @@ def _same(held: Any, value: Any, zone: tzinfo) -> bool:
         value = value if value.tzinfo else value.replace(tzinfo=zone)
         return held == value
     if isinstance(held, str) and isinstance(value, str):
-        return held.strip().casefold() == value.strip().casefold() or _phase_or_none(held) == _phase_or_none(value)
+        return held.strip().casefold() == value.strip().casefold() or _phase_or_none(
+            held
+        ) == _phase_or_none(value)
     return held == value
 
 
@@ -739,8 +863,14 @@ def _source(cite: Cited) -> str:
     return f"post {cite.post}" if cite.post is not None else cite_comment(cite)
 
 
-def check_edits(game: Game, edits: Iterable[Edit], *, posts: Sequence[int] = (),
-                revise: bool = False, playing_day: int | None = None) -> None:
+def check_edits(
+    game: Game,
+    edits: Iterable[Edit],
+    *,
+    posts: Sequence[int] = (),
+    revise: bool = False,
+    playing_day: int | None = None,
+) -> None:
     """Refuse an edit that contradicts the thread (``posts``: the stored post numbers) or the rest of the
     file. ``revise`` (`votal update`): a second death of a seat is left to :func:`apply_edits`, which revises
     Votal's own reading or reports the difference. ``playing_day`` (the edit commands: the day the thread
@@ -801,16 +931,25 @@ class _EditChecker:
         self.stored_post(edit.post, f"kill of {edit.player}")
         kind, number = phase.split()
         day = self.days.get(int(number))
-        if edit.post is not None and kind == "day" and day is not None and (
-            (day.start_post is not None and edit.post < day.start_post)
-            or (day.end_post is not None and edit.post > day.end_post)
+        if (
+            edit.post is not None
+            and kind == "day"
+            and day is not None
+            and (
+                (day.start_post is not None and edit.post < day.start_post)
+                or (day.end_post is not None and edit.post > day.end_post)
+            )
         ):
             end = day.end_post if day.end_post is not None else ""
             raise EditRefused(
                 f"kill: post {edit.post} is not on day {number} (posts {day.start_post}-{end})"
             )
         earlier = next((d for d in self.game.deaths if d.player == seat.name), None)
-        if earlier is not None and f"{earlier.phase} {earlier.phase_number}" != phase and not self.revise:
+        if (
+            earlier is not None
+            and f"{earlier.phase} {earlier.phase_number}" != phase
+            and not self.revise
+        ):
             raise EditRefused(
                 f"kill: {seat.name} is already dead ({earlier.phase} {earlier.phase_number})"
             )
@@ -828,12 +967,19 @@ class _EditChecker:
         if edit.new.casefold() in self.moderators:
             raise EditRefused(f"replace: {edit.new!r} is a moderator of this game")
         self.stored_post(edit.post, f"replacement of {edit.old}")
-        posts_of = seat.replacement_posts or (None,) * len(seat.replacements)  # () when none has a post
-        since = [p for p, a in zip(posts_of, seat.replacements, strict=True)
-                 if a.casefold() != edit.new.casefold() and p is not None]
+        posts_of = seat.replacement_posts or (None,) * len(
+            seat.replacements
+        )  # () when none has a post
+        since = [
+            p
+            for p, a in zip(posts_of, seat.replacements, strict=True)
+            if a.casefold() != edit.new.casefold() and p is not None
+        ]
         if since and edit.post <= max(since):
-            raise EditRefused(f"replace: {seat.name}'s seat was already replaced at post {max(since)}; "
-                              f"post {edit.post} is before that")
+            raise EditRefused(
+                f"replace: {seat.name}'s seat was already replaced at post {max(since)}; "
+                f"post {edit.post} is before that"
+            )
 
 
 def latest_begun_day(game: Game, playing_day: int) -> int:
@@ -849,10 +995,14 @@ def _check_day_not_ahead(edit: SetDay, latest: int, where: str) -> None:
     ends = edit.end_post is not None or edit.end is not None
     starts = (edit.start_post, edit.start) != (None, None)
     if ends and edit.day > latest:
-        raise EditRefused(f"day {edit.day} has not started: {where} (did you mean `day end {latest}`?)")
+        raise EditRefused(
+            f"day {edit.day} has not started: {where} (did you mean `day end {latest}`?)"
+        )
     if starts and edit.day > latest + 1:
-        raise EditRefused(f"day {edit.day} cannot start yet: {where}, so the next day to start "
-                          f"is day {latest + 1}")
+        raise EditRefused(
+            f"day {edit.day} cannot start yet: {where}, so the next day to start "
+            f"is day {latest + 1}"
+        )
 
 
 def check_not_ahead(game: Game, edits: Iterable[Edit], playing_day: int) -> None:
@@ -877,32 +1027,75 @@ def _check_day_order(days: dict, edit: SetDay) -> None:
         raise EditRefused(f"day {edit.day}: the end, post {end}, is before the start, post {start}")
     before, after = days.get(edit.day - 1), days.get(edit.day + 1)
     # one post may end a day and start the next ("Bob was lynched. Night falls... Day 3 begins"), never more
-    if before is not None and before.end_post is not None and start is not None and start < before.end_post:
-        raise EditRefused(f"day {edit.day}: post {start} is before day {edit.day - 1}'s end (post {before.end_post})")
-    if before is not None and before.end_post is not None and end is not None and end <= before.end_post:
-        raise EditRefused(f"day {edit.day}: post {end} is not after day {edit.day - 1}'s end (post {before.end_post})")
-    if after is not None and after.start_post is not None and end is not None and end > after.start_post:
-        raise EditRefused(f"day {edit.day}: post {end} is after day {edit.day + 1}'s start (post {after.start_post})")
+    if (
+        before is not None
+        and before.end_post is not None
+        and start is not None
+        and start < before.end_post
+    ):
+        raise EditRefused(
+            f"day {edit.day}: post {start} is before day {edit.day - 1}'s end (post {before.end_post})"
+        )
+    if (
+        before is not None
+        and before.end_post is not None
+        and end is not None
+        and end <= before.end_post
+    ):
+        raise EditRefused(
+            f"day {edit.day}: post {end} is not after day {edit.day - 1}'s end (post {before.end_post})"
+        )
+    if (
+        after is not None
+        and after.start_post is not None
+        and end is not None
+        and end > after.start_post
+    ):
+        raise EditRefused(
+            f"day {edit.day}: post {end} is after day {edit.day + 1}'s start (post {after.start_post})"
+        )
 
 
 def _check_removal(game: Game, name: str) -> None:
     seat = next((s for s in game.players if s.name.casefold() == name.casefold()), None)
     if seat is None:
-        owner = next((s for s in game.players if name.casefold() in (a.casefold() for a in s.accounts)), None)
+        owner = next(
+            (s for s in game.players if name.casefold() in (a.casefold() for a in s.accounts)), None
+        )
         if owner is not None:
-            raise EditRefused(f"player remove: {name!r} is a replacement in {owner.name}'s seat; "
-                              "remove it from that seat's replacements instead")
+            raise EditRefused(
+                f"player remove: {name!r} is a replacement in {owner.name}'s seat; "
+                "remove it from that seat's replacements instead"
+            )
         raise EditRefused(f"player remove: {name!r} is not a player of {game.path.name}")
     if len(game.players) == 1:
         raise EditRefused(f"player remove: {seat.name} is the game's only player")
     private = game.private
     named = [
         *(f"[[deaths]] ({d.phase} {d.phase_number})" for d in game.deaths if d.player == seat.name),
-        *(f"[[events]] (day {e.day} {e.kind})" for e in game.events if seat.name in (e.player, e.target)),
+        *(
+            f"[[events]] (day {e.day} {e.kind})"
+            for e in game.events
+            if seat.name in (e.player, e.target)
+        ),
         *(f"[[corrections]] (post {c.post})" for c in game.corrections if c.vote == seat.name),
-        *(["[private]"] if seat.name in (private.judge, private.sheriff, private.loose_cannon, private.deacon,
-                                         *private.holy, *(n for pair in private.lovers for n in pair),
-                                         *private.roles, *(p for _, p in private.sequestered)) else []),
+        *(
+            ["[private]"]
+            if seat.name
+            in (
+                private.judge,
+                private.sheriff,
+                private.loose_cannon,
+                private.deacon,
+                *private.holy,
+                *(n for pair in private.lovers for n in pair),
+                *private.roles,
+                *(p for _, p in private.sequestered),
+            )
+            else []
+        ),
     ]
     if named:
-        raise EditRefused(f"player remove: {seat.name} is named in {', '.join(named)}; change those first")
+        raise EditRefused(
+            f"player remove: {seat.name} is named in {', '.join(named)}; change those first"
+        )

@@ -62,8 +62,13 @@ def plan_game_file(
     if not facts.players:
         return _no_player_list(title, thread, forum)
     head = _file_head(title, thread, forum, ruleset, timezone, min_interval, posts_per_page)
-    edits, notes = edits_from_facts(facts, has_players=False, clocked=False, has_moderators=False,
-                                    opening=posts[0].number if posts else None)
+    edits, notes = edits_from_facts(
+        facts,
+        has_players=False,
+        clocked=False,
+        has_moderators=False,
+        opening=posts[0].number if posts else None,
+    )
     # one account, one seat: a name the list repeats under another seat is left to the moderator (said below)
     text, _, disagreements = write_edits(head, edits, posts, path="<new game>")
     game = parse_game(text, players_required=False)
@@ -84,22 +89,40 @@ def plan_game_file(
         "ruleset": ruleset,
         "moderators": list(game.moderators),
         "players": [{"name": s.name, "replacements": list(s.replacements)} for s in game.players],
-        "days": [{"day": d.day, "start_post": d.start_post, "end_post": d.end_post,
-                  "end": d.end.isoformat() if d.end is not None else None} for d in days],
-        "deaths": [{"player": d.player, "phase": f"{d.phase} {d.phase_number}", "post": d.post}
-                   for d in game.deaths],
+        "days": [
+            {
+                "day": d.day,
+                "start_post": d.start_post,
+                "end_post": d.end_post,
+                "end": d.end.isoformat() if d.end is not None else None,
+            }
+            for d in days
+        ],
+        "deaths": [
+            {"player": d.player, "phase": f"{d.phase} {d.phase_number}", "post": d.post}
+            for d in game.deaths
+        ],
         "last_post": last_post,
     }
     return NewGame(text, found, missing, summary)
 
 
 def _file_head(
-    title: str, thread: str, forum: str, ruleset: str, timezone: str | None,
-    min_interval: float | None, posts_per_page: int | None,
+    title: str,
+    thread: str,
+    forum: str,
+    ruleset: str,
+    timezone: str | None,
+    min_interval: float | None,
+    posts_per_page: int | None,
 ) -> str:
     """The game file's head: title, thread, forum, ruleset, timezone and [fetch]."""
-    lines = [f"title = {_s(title)}", f"thread = {_s(thread)}", f"forum = {_s(forum)}",
-             f"ruleset = {_s(ruleset)}"]
+    lines = [
+        f"title = {_s(title)}",
+        f"thread = {_s(thread)}",
+        f"forum = {_s(forum)}",
+        f"ruleset = {_s(ruleset)}",
+    ]
     if timezone:
         lines.append(f"timezone = {_s(timezone)}")
     fetch = [f"min_interval = {min_interval:g}"] if min_interval is not None else []
@@ -114,7 +137,9 @@ def _found(game: Game, title: str, forum: str, days: list[DayDecl]) -> list[str]
     """What the file written holds, one line each, for the report."""
     found = [f"title: {title}", f"forum: {forum}", f"moderators: {', '.join(game.moderators)}"]
     replaced = sum(len(s.replacements) for s in game.players)
-    found.append(f"players: {len(game.players)} seats" + (f", {replaced} replacements" if replaced else ""))
+    found.append(
+        f"players: {len(game.players)} seats" + (f", {replaced} replacements" if replaced else "")
+    )
     if days:
         found.append(f"days: {len(days)} ({sum(1 for d in days if d.end_post is not None)} ended)")
     if game.deaths:
@@ -141,8 +166,10 @@ def _missing_days(facts: ThreadFacts, days: list[DayDecl]) -> list[str]:
 
 def _no_player_list(title: str, thread: str, forum: str) -> NewGame:
     """Nothing to write: the advice is what to do next, never an edit of a file not written."""
-    advice = ("no player list found in the moderators' posts (a list of the players, one a line): "
-              "run `votal new` again once the moderator has posted it")
+    advice = (
+        "no player list found in the moderators' posts (a list of the players, one a line): "
+        "run `votal new` again once the moderator has posted it"
+    )
     summary = {"title": title, "thread": thread, "forum": forum, "written": False}
     return NewGame("", [], [advice], summary)
 
@@ -151,9 +178,19 @@ def _s(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def create_game_file(url: str, out: str, *, db, ruleset: str | None, timezone: str | None, now, progress=None,
-                     fetcher=None, min_interval: float | None = None,
-                     forum: str | None = None) -> NewGame:
+def create_game_file(
+    url: str,
+    out: str,
+    *,
+    db,
+    ruleset: str | None,
+    timezone: str | None,
+    now,
+    progress=None,
+    fetcher=None,
+    min_interval: float | None = None,
+    forum: str | None = None,
+) -> NewGame:
     """Sync the thread at ``url`` into ``db``, read it, and write the game file to ``out`` when usable (I/O edge
     of :func:`plan_game_file`)."""
     from pathlib import Path
@@ -169,7 +206,9 @@ def create_game_file(url: str, out: str, *, db, ruleset: str | None, timezone: s
     from parsers.detect import get_parser
     from parsers.markup import read_title
 
-    if (problem := url_problem(url)) is not None:  # refused before any request: a retry cannot mend it
+    if (
+        problem := url_problem(url)
+    ) is not None:  # refused before any request: a retry cannot mend it
         raise BadInput(problem)
     url = thread_address(url)  # a page's address copied from the browser names the same thread
     try:  # the forms the game file accepts (UTC-5, GMT+10:30, IANA names), refused with them listed
@@ -177,8 +216,15 @@ def create_game_file(url: str, out: str, *, db, ruleset: str | None, timezone: s
     except UnknownZone as exc:
         raise BadInput(f"--timezone: {exc}") from None
     settings = FetchSettings() if min_interval is None else FetchSettings(min_interval=min_interval)
-    game = Game(path=Path(out), title=url, thread=url, ruleset=ruleset or DEFAULT_RULESET, players=(),
-                timezone=timezone, fetch=settings)
+    game = Game(
+        path=Path(out),
+        title=url,
+        thread=url,
+        ruleset=ruleset or DEFAULT_RULESET,
+        players=(),
+        timezone=timezone,
+        fetch=settings,
+    )
     fetcher = fetcher or make_fetcher(game)
     engine, seen = (forum, None) if forum else detect_from_page(url, fetcher)
     parser = get_parser(engine)
@@ -186,19 +232,36 @@ def create_game_file(url: str, out: str, *, db, ruleset: str | None, timezone: s
     # the first page, for the thread's title and page size; the sync starts from it
     fetched = seen if seen is not None and seen.url == first_url else fetcher.fetch(first_url)
     first = fetched.text or ""
-    game = Game(path=Path(out), title=url, thread=url, ruleset=game.ruleset, players=(), forum=engine,
-                timezone=timezone, fetch=game.fetch)
+    game = Game(
+        path=Path(out),
+        title=url,
+        thread=url,
+        ruleset=game.ruleset,
+        players=(),
+        forum=engine,
+        timezone=timezone,
+        fetch=game.fetch,
+    )
     # progress: each page's SyncResult
     sync_game(game, db, FirstPageKept(fetcher, fetched), now=now, on_page=progress)
     # PostLike declares settable attributes, which a frozen Post has not (a fix that belongs in facts.py)
     posts: Sequence[PostLike] = store.load_posts(db, game.key)  # type: ignore[assignment]
     facts = read_thread_facts(posts, title=read_title(first), timezone=zone)
-    result = plan_game_file(facts, thread=url, forum=engine, posts=posts, ruleset=ruleset or DEFAULT_RULESET,
-                            timezone=timezone, last_post=posts[-1].number if posts else None,
-                            min_interval=min_interval,
-                            posts_per_page=page_size(parser, url, parser.parse_page(first, url=first_url)))
+    result = plan_game_file(
+        facts,
+        thread=url,
+        forum=engine,
+        posts=posts,
+        ruleset=ruleset or DEFAULT_RULESET,
+        timezone=timezone,
+        last_post=posts[-1].number if posts else None,
+        min_interval=min_interval,
+        posts_per_page=page_size(parser, url, parser.parse_page(first, url=first_url)),
+    )
     if result.usable:
-        parse_game(result.text, path=out)  # what we write must load: a failure here is our bug, not the thread's
+        parse_game(
+            result.text, path=out
+        )  # what we write must load: a failure here is our bug, not the thread's
         write_game_file(out, result.text, why="votal new --force")  # an overwritten file: undoable
     return result
 
@@ -211,7 +274,9 @@ class FirstPageKept:
     def __init__(self, fetcher: PageFetcher, fetched: Fetched | None) -> None:
         self._fetcher, self._kept = fetcher, fetched
 
-    def fetch(self, url: str, *, etag: str | None = None, last_modified: str | None = None) -> Fetched:
+    def fetch(
+        self, url: str, *, etag: str | None = None, last_modified: str | None = None
+    ) -> Fetched:
         kept, self._kept = self._kept, None
         if kept is not None and kept.url == url and etag is None and last_modified is None:
             return kept

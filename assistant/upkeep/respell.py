@@ -26,8 +26,9 @@ _CITES_POST = re.compile(r"\bpost\s+\d+\s*:")
 _NAMING = ("deaths", "survivals", "events")  # tables whose ``player`` names a seat
 
 
-def respell_file(text: str, posts: Sequence[PostLike], *, path: str = "<game>"
-                 ) -> tuple[str, list[str], list[str]]:
+def respell_file(
+    text: str, posts: Sequence[PostLike], *, path: str = "<game>"
+) -> tuple[str, list[str], list[str]]:
     """The game file ``text`` with each name Votal wrote that has never posted renamed to the account that now
     posts and matches it: (the new text, what was written, each match not written and why: the file kept)."""
     if not posts:
@@ -48,16 +49,22 @@ def respell_file(text: str, posts: Sequence[PostLike], *, path: str = "<game>"
             held.append(account)
             comment = f"{table['replacements'].trivia.comment} {table.trivia.comment}"
             (votal if _votal_wrote(account, comment) else typed).append(account)
-    found, unmatched = respellings([*votal, *typed], posts, moderators=[str(m) for m in doc.get("moderators", ())],
-                                   held=held)
-    notes = [f"names: {u.written!r} has never posted; {u.account!r} posts and is that close, but {u.why}: "
-             "not renamed" for u in unmatched]
+    found, unmatched = respellings(
+        [*votal, *typed], posts, moderators=[str(m) for m in doc.get("moderators", ())], held=held
+    )
+    notes = [
+        f"names: {u.written!r} has never posted; {u.account!r} posts and is that close, but {u.why}: "
+        "not renamed"
+        for u in unmatched
+    ]
     renames = []
     for found_one in found:
         if found_one.written in typed:
-            notes.append(f"names: {found_one.written!r} has never posted; {found_one.account!r} posts from post "
-                         f"{found_one.first_post} and is that close, but the moderator wrote {found_one.written!r} "
-                         "(no cite of Votal's): kept; rename it if it is that account")
+            notes.append(
+                f"names: {found_one.written!r} has never posted; {found_one.account!r} posts from post "
+                f"{found_one.first_post} and is that close, but the moderator wrote {found_one.written!r} "
+                "(no cite of Votal's): kept; rename it if it is that account"
+            )
         else:
             renames.append(found_one)
     if not renames:
@@ -69,8 +76,15 @@ def respell_file(text: str, posts: Sequence[PostLike], *, path: str = "<game>"
     try:
         parse_game(new_text, path=path, players_required=False)
     except GameFileError as broken:  # a file Votal could not read is never written
-        return text, [], [*notes, f"names: renaming {', '.join(repr(r.written) for r in renames)} would break the "
-                                  f"file ({broken}): not written"]
+        return (
+            text,
+            [],
+            [
+                *notes,
+                f"names: renaming {', '.join(repr(r.written) for r in renames)} would break the "
+                f"file ({broken}): not written",
+            ],
+        )
     return new_text, written, notes
 
 
@@ -86,7 +100,9 @@ def _entry_name(entry) -> str:
 
 def _rename(doc, rename: Respelling) -> list[str]:
     old, new, key = rename.written, rename.account, account_key(rename.written)
-    cite = cite_comment(Note(f"{new} posts: the account Votal wrote as {old} before it posted", rename.first_post))
+    cite = cite_comment(
+        Note(f"{new} posts: the account Votal wrote as {old} before it posted", rename.first_post)
+    )
     why = f"post {rename.first_post}: the account posts under that spelling; Votal wrote {old!r} before it posted"
     written = []
     for index, table in enumerate(doc["players"]):
@@ -104,10 +120,15 @@ def _rename(doc, rename: Respelling) -> list[str]:
             else:
                 replacements[position] = new
             _add_comment(replacements, cite)
-            written.append(f"players[{index + 1}] ({table['name']}).replacements: {old!r} -> {new!r} ({why})")
+            written.append(
+                f"players[{index + 1}] ({table['name']}).replacements: {old!r} -> {new!r} ({why})"
+            )
     private = doc.get("private")
     sequestered = private.get("sequestered", ()) if isinstance(private, dict) else ()
-    for kind, tables in (*((k, doc.get(k, ())) for k in _NAMING), ("private.sequestered", sequestered)):
+    for kind, tables in (
+        *((k, doc.get(k, ())) for k in _NAMING),
+        ("private.sequestered", sequestered),
+    ):
         for index, table in enumerate(tables):
             if account_key(str(table.get("player", ""))) == key:
                 table["player"] = new

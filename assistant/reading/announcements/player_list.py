@@ -26,7 +26,8 @@ from assistant.reading.announcements.text import (
 from assistant.reading.count_state import counted_roster, unvoted_roster, vote_count_day
 
 _BULLET = re.compile(
-    r"^\s*(?:\[\d{1,2}\]\s*|(?:#|no\.?\s*)?\d{1,2}\s*[.):\]\-]\s*|\d{1,2}\s+(?=\S)|[-*•·◦▪►>+]+\s*)", re.IGNORECASE
+    r"^\s*(?:\[\d{1,2}\]\s*|(?:#|no\.?\s*)?\d{1,2}\s*[.):\]\-]\s*|\d{1,2}\s+(?=\S)|[-*•·◦▪►>+]+\s*)",
+    re.IGNORECASE,
 )
 _LIST_HEADER = re.compile(
     r"^\W*(?:the\s+)?(?:\w+\s+){0,3}?\(?(players?|player\s*list|living|alive|survivors?|survived|roster|participants|"
@@ -73,7 +74,8 @@ _PHASE_WORDS = re.compile(r"(?:day|night|d|n)\s*\d+\b", re.IGNORECASE)
 # What a list line says of a seat that is no account: its role ("~~Alder~~ Vanilla Townie", "White Mage"), a
 # seat waiting for a player ("Looking for Replacement")
 _SEAT_NOTE = re.compile(
-    ROLE_WORDS.pattern + r"|\b(?:mage|roles?|replacements?|replacing|needed|wanted|tbd|tba|vacant|open|empty|"
+    ROLE_WORDS.pattern
+    + r"|\b(?:mage|roles?|replacements?|replacing|needed|wanted|tbd|tba|vacant|open|empty|"
     r"looking|seeking|slot)\b",
     re.IGNORECASE,
 )
@@ -90,7 +92,9 @@ def _read_entry(line: str, authors: Names | None, moderators: set[str]) -> _List
     if _is_no_entry(plain):
         return None
     if (bracketed := _bracketed_name(bare, moderators)) is not None:
-        return _ListedSeat((bracketed,), False, line)  # "[winger]": a name in brackets alone is the account's
+        return _ListedSeat(
+            (bracketed,), False, line
+        )  # "[winger]": a name in brackets alone is the account's
     # Struck accounts are earlier accounts of the seat (or a dead seat when it is the only one).
     struck = [
         name
@@ -111,12 +115,20 @@ def _read_entry(line: str, authors: Names | None, moderators: set[str]) -> _List
     accounts = struck + [a for a in accounts if a.casefold() not in {s.casefold() for s in struck}]
     accounts = [a for a in accounts if a.casefold() not in moderators]
     # a later name that never posted and reads as a role or a vacancy is no account (nobody posted yet: none has)
-    accounts = accounts[:1] + [a for a in accounts[1:] if (authors is not None and authors.seat(a))
-                               or not _SEAT_NOTE.search(a)]
+    accounts = accounts[:1] + [
+        a
+        for a in accounts[1:]
+        if (authors is not None and authors.seat(a)) or not _SEAT_NOTE.search(a)
+    ]
     if not accounts or not all(name_like(a) and not _PHASE_WORDS.match(a) for a in accounts):
         return None  # "D1 starts - Cedar replaces Cypress - D1 ends" is a line of the game's events
     # "1-Shot Vigilante" is a role, not a fate
-    rest = re.sub(r"\b(?:\d|one|two|three|single|double)[\s-]*shot\b", " ", plain_text(unstruck_text), flags=re.I)
+    rest = re.sub(
+        r"\b(?:\d|one|two|three|single|double)[\s-]*shot\b",
+        " ",
+        plain_text(unstruck_text),
+        flags=re.I,
+    )
     dead = bool(DEAD_WORDS.search(rest)) and not ALIVE_WORDS.search(rest)
     if latest_struck and accounts[-1] == latest_struck:
         dead = True  # the seat's latest account is struck out ("~~Alder~~ Vanilla Townie"): a dead seat
@@ -125,7 +137,12 @@ def _read_entry(line: str, authors: Names | None, moderators: set[str]) -> _List
 
 def _is_no_entry(plain: str) -> bool:
     """A line that is no seat's by its form: a label, a vote count's wagon, the game's staff."""
-    if not plain or len(plain) > 140 or plain.endswith(":") or _LABEL.match(plain.lstrip(STRUCK_OPEN + "*([")):
+    if (
+        not plain
+        or len(plain) > 140
+        or plain.endswith(":")
+        or _LABEL.match(plain.lstrip(STRUCK_OPEN + "*(["))
+    ):
         return True
     if _WAGON_LINE.match(plain.lstrip(STRUCK_OPEN + "*")):
         return True
@@ -134,7 +151,7 @@ def _is_no_entry(plain: str) -> bool:
 
 
 def _bracketed_name(bare: str, moderators: set[str]) -> str | None:
-    """"[winger]": a line that is a name in brackets alone, brackets and all."""
+    """ "[winger]": a line that is a name in brackets alone, brackets and all."""
     whole = re.fullmatch(r"\[[^\[\]]+\]", bare.strip(" *^"))
     if whole is None:
         return None
@@ -151,7 +168,10 @@ def _unstruck(bare: str) -> str:
     # ("(replacement)", "(sub)" are notes on the player: a chain names someone after its word)
     return re.sub(
         r"[(\[]\s*(?:who\s+(?:has\s+)?)?((?:replac(?:ed|ing|es)\b|repl\.|sub(?:bed|bing|s)?\b|in\s+for\b)"
-        r"\s*[^)\]\s][^)\]]*)[)\]]", _chain, text, flags=re.IGNORECASE,
+        r"\s*[^)\]\s][^)\]]*)[)\]]",
+        _chain,
+        text,
+        flags=re.IGNORECASE,
     )
 
 
@@ -164,10 +184,14 @@ def _first_accounts(
     parts = _split_replaced(first)
     if len(parts) < 3:
         name = _leading_name(first, authors)
-        return ([name, *_accounts_after(first[len(name):], authors)] if name else []), latest_struck
+        return (
+            [name, *_accounts_after(first[len(name) :], authors)] if name else []
+        ), latest_struck
     names = [_leading_name(clean_name(p), authors) or clean_name(p) for p in parts[0::2]]
     words = [w for w in parts[1::2] if w]
-    if names[0] == "" and struck:  # "~~Nocase~~ (who replaced Ankamius)": the struck name is the later
+    if (
+        names[0] == "" and struck
+    ):  # "~~Nocase~~ (who replaced Ankamius)": the struck name is the later
         names[0] = struck.pop()
         latest_struck = names[0]
     if names[-1] == "" and len(pieces) > 1:  # "X (replaced Y)": the other name is the next piece
@@ -182,7 +206,7 @@ def _first_accounts(
 
 
 def _hydra_heads(unstruck_text: str, accounts: list[str]) -> list[str]:
-    """"Alder (hydra of Birch and Cedar)": the heads are the seat's accounts, posted or not."""
+    """ "Alder (hydra of Birch and Cedar)": the heads are the seat's accounts, posted or not."""
     heads = _HYDRA_OF.search(plain_text(unstruck_text)) if accounts else None
     found: list[str] = []
     for head in re.split(r"\s*(?:,|&|\+|\band\b)\s*", heads.group("heads") if heads else ""):
@@ -213,18 +237,26 @@ def _chain(bracket: re.Match) -> str:
     inside = bracket.group(1)
     first = re.match(r"replac\w*|repl\.|\w+", inside)  # the bracket starts with its chain's word
     word = first.group(0) if first else ""
-    return " " + re.sub(r"\s*,\s*(?:who\s+(?:has\s+)?)?(?:(?:replac\w*|repl\.)\s+)?", f" {word} ", inside) + " "
+    return (
+        " "
+        + re.sub(r"\s*,\s*(?:who\s+(?:has\s+)?)?(?:(?:replac\w*|repl\.)\s+)?", f" {word} ", inside)
+        + " "
+    )
 
 
 def _split_accounts(text: str, authors: Names | None) -> list[str]:
-    """"Old1 Old2" struck together: the thread's accounts it is made of, when it is nothing else."""
+    """ "Old1 Old2" struck together: the thread's accounts it is made of, when it is nothing else."""
     if authors is None or authors.seat(text):
         return [text]
     found = authors.find(text)
     rest = text
     for start, end, _ in reversed(found):
         rest = rest[:start] + rest[end:]
-    return [text[start:end] for start, end, _ in found] if len(found) > 1 and not rest.strip() else [text]
+    return (
+        [text[start:end] for start, end, _ in found]
+        if len(found) > 1 and not rest.strip()
+        else [text]
+    )
 
 
 def _accounts_after(rest: str, authors: Names | None) -> list[str]:
@@ -236,7 +268,9 @@ def _accounts_after(rest: str, authors: Names | None) -> list[str]:
     leftover = rest
     for start, end, _ in reversed(found):
         leftover = leftover[:start] + leftover[end:]
-    return [rest[start:end] for start, end, _ in found] if found and not leftover.strip(" *^") else []
+    return (
+        [rest[start:end] for start, end, _ in found] if found and not leftover.strip(" *^") else []
+    )
 
 
 def _split_replaced(text: str) -> list[str]:
@@ -262,7 +296,7 @@ def _leading_name(text: str, authors: Names | None) -> str | None:
         # "randomidget Town 1-Shot Vigilante": a name that never posted ends where its role begins; a lone
         # role-like word ending a short line is part of the name ("I Am Innocent")
         role = ROLE_WORDS.search(text)
-        lone = role is not None and len(words) <= 3 and len(text[role.start():].split()) == 1
+        lone = role is not None and len(words) <= 3 and len(text[role.start() :].split()) == 1
         if role and role.start() > 0 and not lone and name_like(text[: role.start()].strip()):
             return text[: role.start()].strip()
     if not words or len(words) > 4:
@@ -284,20 +318,34 @@ def first_count_roster(
         lines = [plain_text(line) for line in read_lines(post.body_html)]
         stated = stated_seats(posts, moderators, before=post.number + 1)
         size = stated[0] if stated else None
-        if n == 0:  # the opening post, often kept up to date after the game: only a count before any vote
+        if (
+            n == 0
+        ):  # the opening post, often kept up to date after the game: only a count before any vote
             unvoted = unvoted_roster(lines, size)
             if unvoted:
-                return [_ListedSeat((authors.spelled(name),), False, name) for name in unvoted], post.number, False
+                return (
+                    [_ListedSeat((authors.spelled(name),), False, name) for name in unvoted],
+                    post.number,
+                    False,
+                )
             continue
         day = next((d for d in map(vote_count_day, lines[:3]) if d is not None), None)
         unvoted = unvoted_roster(lines, size) if day in (None, 1) else None
         if day is None and unvoted is None:
             continue
-        names = counted_roster(lines, known=lambda name: authors.seat(authors.spelled(name))) if day == 1 else None
+        names = (
+            counted_roster(lines, known=lambda name: authors.seat(authors.spelled(name)))
+            if day == 1
+            else None
+        )
         roster = names or unvoted
         if roster is None:
             return None
-        return [_ListedSeat((authors.spelled(n),), False, n) for n in roster], post.number, names is not None
+        return (
+            [_ListedSeat((authors.spelled(n),), False, n) for n in roster],
+            post.number,
+            names is not None,
+        )
     return None
 
 
@@ -312,7 +360,10 @@ def numbering_gaps(entries: Sequence[_ListedSeat]) -> tuple[int, list[int]]:
 
 
 def find_player_list(
-    posts: Sequence[PostLike], moderators: set[str], authors: Names | None, dropped: list[str] | None = None
+    posts: Sequence[PostLike],
+    moderators: set[str],
+    authors: Names | None,
+    dropped: list[str] | None = None,
 ) -> tuple[list[_ListedSeat], int | None]:
     """The player list: the opening post's, else the first moderator post with one. Returns entries and post;
     ``dropped`` receives the bare names on the list's lines that were not taken as seats."""
@@ -320,7 +371,9 @@ def find_player_list(
         if post.author.casefold() not in moderators:
             continue
         left: list[str] = []
-        entries = _list_entries(read_lines(post.body_html, list_marks=True), moderators, authors, left)
+        entries = _list_entries(
+            read_lines(post.body_html, list_marks=True), moderators, authors, left
+        )
         if entries:
             if dropped is not None:
                 dropped.extend(left)
@@ -342,20 +395,33 @@ def _list_entries(
     if authors is not None:
         vouched = post.vouched(chosen_runs, authors)
         if len(vouched) >= 3:
-            if dropped is not None:  # a bare name among the list's lines, left out: said, never dropped silently
+            if (
+                dropped is not None
+            ):  # a bare name among the list's lines, left out: said, never dropped silently
                 kept = {id(e) for e in vouched}
-                dropped.extend(e.accounts[0] for _, run in chosen_runs for i, e in enumerate(run)
-                               if id(e) not in kept and _bare(e) and _among_kept(run, i, kept))
+                dropped.extend(
+                    e.accounts[0]
+                    for _, run in chosen_runs
+                    for i, e in enumerate(run)
+                    if id(e) not in kept and _bare(e) and _among_kept(run, i, kept)
+                )
                 dropped.extend(_new_in_repeating_lists(runs, chosen_runs, vouched))
             chosen = vouched
-    if authors is None and post.plain_lists:  # nobody has posted: a plain list's headings and sentences drop out
-        chosen = [e for _, run in chosen_runs
-                  for e in (_plain_seats(run, None) if id(run) in post.plain_lists else run)]
+    if (
+        authors is None and post.plain_lists
+    ):  # nobody has posted: a plain list's headings and sentences drop out
+        chosen = [
+            e
+            for _, run in chosen_runs
+            for e in (_plain_seats(run, None) if id(run) in post.plain_lists else run)
+        ]
     if len(chosen) < 3:
         return []
     if authors is None:
         return _in_number_order(_merge_seats(chosen))
-    chosen = [_ListedSeat(tuple(authors.spelled(a) for a in e.accounts), e.dead, e.line) for e in chosen]
+    chosen = [
+        _ListedSeat(tuple(authors.spelled(a) for a in e.accounts), e.dead, e.line) for e in chosen
+    ]
     return _in_number_order(_chain_replacements(_merge_seats(chosen), lines, authors))
 
 
@@ -402,12 +468,18 @@ def _read_header(line: str, heads: bool) -> tuple[bool, int | None, _Run | None]
     """A line that is no list entry: whether it heads a player list, the seats it counts, and the list it
     carries after a colon ("Living (8/12): Alder, Birch, Cedar")."""
     plain = plain_text(line)
-    header = heads or bool(_LIST_HEADER.match(plain.strip("*~=_ ")) or (
-        len(plain.split()) <= 6 and _COUNT_HEADER.search(plain.strip("*~=_: "))))
+    header = heads or bool(
+        _LIST_HEADER.match(plain.strip("*~=_ "))
+        or (len(plain.split()) <= 6 and _COUNT_HEADER.search(plain.strip("*~=_: ")))
+    )
     said = _SEATS_COUNTED.search(plain) if header and len(plain.split()) <= 6 else None
     stated = int(said.group(1)) if said else None
     tail = plain.split(":", 1)[1].strip() if header and ":" in plain else ""
-    names = [n for n in (clean_name(x) for x in re.split(r",|\band\b", tail)) if name_like(n)] if tail else []
+    names = (
+        [n for n in (clean_name(x) for x in re.split(r",|\band\b", tail)) if name_like(n)]
+        if tail
+        else []
+    )
     inline = (True, [_ListedSeat((n,), False, line) for n in names]) if len(names) >= 3 else None
     return header, stated, inline
 
@@ -426,22 +498,38 @@ class _PostRuns:
         self.plain_lists = _plain_lists(self.runs, self.authors)
 
     def chosen_runs(self) -> list[_Run]:
-        return [(under_header, entries) for under_header, entries in self.runs
-                if self._is_list(under_header, entries)]
+        return [
+            (under_header, entries)
+            for under_header, entries in self.runs
+            if self._is_list(under_header, entries)
+        ]
 
     def _is_list(self, under_header: bool, entries: list[_ListedSeat]) -> bool:
         authors = self.authors
-        known = sum(1 for e in entries if authors is not None and any(authors.seat(a) for a in e.accounts))
+        known = sum(
+            1 for e in entries if authors is not None and any(authors.seat(a) for a in e.accounts)
+        )
         vouched = authors is not None and known >= max(2, len(entries) // 2 + 1)
         # "Alive:" with one name left and "Dead:" with the rest are one list in two parts
-        headed = under_header and (len(entries) >= 3 or self.headed_total >= 3) and (
-            authors is None or known >= 1)
+        headed = (
+            under_header
+            and (len(entries) >= 3 or self.headed_total >= 3)
+            and (authors is None or known >= 1)
+        )
         # a numbered or bulleted list one of whose names has posted: at the game's start most have not
         marked = any(_marked_stretches(entries))
         whole = self.counted.get(id(entries)) == len(entries) and (
-            self.headed_total >= 3 or len(entries) >= 3)
-        return vouched or headed or whole or id(entries) in self.parts or id(entries) in self.plain_lists or (
-            marked and (authors is None or known >= 1)) or (len(entries) >= 5 and authors is None)
+            self.headed_total >= 3 or len(entries) >= 3
+        )
+        return (
+            vouched
+            or headed
+            or whole
+            or id(entries) in self.parts
+            or id(entries) in self.plain_lists
+            or (marked and (authors is None or known >= 1))
+            or (len(entries) >= 5 and authors is None)
+        )
 
     def vouched(self, chosen_runs: list[_Run], authors: Names) -> list[_ListedSeat]:
         """The lines of the chosen runs the thread's posters vouch for."""
@@ -451,12 +539,21 @@ class _PostRuns:
             if self.counted.get(id(run)) == len(run) or id(run) in self.parts:
                 vouched.extend(run)
                 continue
-            if id(run) in self.plain_lists:  # a list of bare names: each is a seat, headings among them aside
+            if (
+                id(run) in self.plain_lists
+            ):  # a list of bare names: each is a seat, headings among them aside
                 vouched.extend(_plain_seats(run, authors))
                 continue
-            elsewhere = {a.casefold() for _, other in chosen_runs if other is not run for e in other
-                         for a in e.accounts}
-            above = {a.casefold() for _, other in chosen_runs[:n] for e in other for a in e.accounts}
+            elsewhere = {
+                a.casefold()
+                for _, other in chosen_runs
+                if other is not run
+                for e in other
+                for a in e.accounts
+            }
+            above = {
+                a.casefold() for _, other in chosen_runs[:n] for e in other for a in e.accounts
+            }
             vouched.extend(_vouched(run, authors, elsewhere, listed=listed, above=above))
         return vouched
 
@@ -467,7 +564,9 @@ def _merge_seats(chosen: list[_ListedSeat]) -> list[_ListedSeat]:
     Birch - Doctor)") tells of several seats and is none of them."""
     merged: list[_ListedSeat] = []
     for entry in chosen:
-        keys = {squash(a) for a in entry.accounts}  # "Dunker doodles" above is "Dunkerdoodles" below
+        keys = {
+            squash(a) for a in entry.accounts
+        }  # "Dunker doodles" above is "Dunkerdoodles" below
         meets = [i for i, other in enumerate(merged) if keys & {squash(a) for a in other.accounts}]
         if len(meets) > 1:
             continue
@@ -491,7 +590,9 @@ def _in_number_order(entries: list[_ListedSeat]) -> list[_ListedSeat]:
 
 
 def _new_in_repeating_lists(
-    runs: list[tuple[bool, list[_ListedSeat]]], chosen_runs: list[tuple[bool, list[_ListedSeat]]], taken: list[_ListedSeat]
+    runs: list[tuple[bool, list[_ListedSeat]]],
+    chosen_runs: list[tuple[bool, list[_ListedSeat]]],
+    taken: list[_ListedSeat],
 ) -> list[str]:
     """The new names of another list of bare names in the post, five or more, that repeats seats of the list
     taken (a second list, or the fates beside the roster): a name there that no seat has, in a paragraph with
@@ -506,8 +607,13 @@ def _new_in_repeating_lists(
         if not any(e.accounts[0].casefold() in keys for e in bare):
             continue
         paragraphs = {e.paragraph for e in bare if e.accounts[0].casefold() in keys}
-        new.extend(e.accounts[0] for e in bare if e.accounts[0].casefold() not in keys and e.paragraph in paragraphs
-                   and not any(w.search(e.accounts[0]) for w in (_HEADING_WORDS, DEAD_WORDS, _PHASE_WORDS)))
+        new.extend(
+            e.accounts[0]
+            for e in bare
+            if e.accounts[0].casefold() not in keys
+            and e.paragraph in paragraphs
+            and not any(w.search(e.accounts[0]) for w in (_HEADING_WORDS, DEAD_WORDS, _PHASE_WORDS))
+        )
     return list(dict.fromkeys(new))
 
 
@@ -518,11 +624,17 @@ def _among_kept(run: list[_ListedSeat], i: int, kept: set[int]) -> bool:
     e = run[i]
     if _HEADING_WORDS.search(e.accounts[0]) or DEAD_WORDS.search(e.accounts[0]):
         return False
-    same = [j for j, other in enumerate(run) if id(other) in kept and other.paragraph == e.paragraph]
-    return bool(same) and (min(same) < i < max(same) or _style(e.line) in {_style(run[j].line) for j in same})
+    same = [
+        j for j, other in enumerate(run) if id(other) in kept and other.paragraph == e.paragraph
+    ]
+    return bool(same) and (
+        min(same) < i < max(same) or _style(e.line) in {_style(run[j].line) for j in same}
+    )
 
 
-def _chain_replacements(seats: list[_ListedSeat], lines: list[str], authors: Names) -> list[_ListedSeat]:
+def _chain_replacements(
+    seats: list[_ListedSeat], lines: list[str], authors: Names
+) -> list[_ListedSeat]:
     """The list post's own "Jazz replaces Drake" lines (a timeline kept under the list): the thread's account on
     one side joins the seat that holds the other, the earlier account first."""
     seats = list(seats)
@@ -531,12 +643,21 @@ def _chain_replacements(seats: list[_ListedSeat], lines: list[str], authors: Nam
         for line in lines:
             plain = plain_text(line)
             for match in REPLACEMENT.finditer(plain):
-                if NOT_REPLACEMENT.search(plain[: match.start()] + " " + plain[match.end():][:20]):
+                if NOT_REPLACEMENT.search(plain[: match.start()] + " " + plain[match.end() :][:20]):
                     continue
                 new = authors.spelled(strip_lead(match.group("new") or match.group("new2")))
                 old = authors.spelled(strip_lead(match.group("old") or match.group("old2")))
-                holds = {name: next((i for i, e in enumerate(seats) if name.casefold() in
-                                     {a.casefold() for a in e.accounts}), None) for name in (new, old)}
+                holds = {
+                    name: next(
+                        (
+                            i
+                            for i, e in enumerate(seats)
+                            if name.casefold() in {a.casefold() for a in e.accounts}
+                        ),
+                        None,
+                    )
+                    for name in (new, old)
+                }
                 at_old, at_new = holds[old], holds[new]
                 if at_old is not None and at_new is None and authors.seat(new):
                     e = seats[at_old]
@@ -555,7 +676,11 @@ def _chain_replacements(seats: list[_ListedSeat], lines: list[str], authors: Nam
 def _is_header(line: str, authors: Names | None) -> bool:
     """A short unmarked line naming what the list below holds ("Players", "The Living"), no account of it."""
     plain = plain_text(line).strip("*~=_ ")
-    if _BULLET.match(line) or len(plain.split()) > 6 or not (_LIST_HEADER.match(plain) or _COUNT_HEADER.search(plain)):
+    if (
+        _BULLET.match(line)
+        or len(plain.split()) > 6
+        or not (_LIST_HEADER.match(plain) or _COUNT_HEADER.search(plain))
+    ):
         return False
     return authors is None or not authors.find(plain)
 
@@ -568,10 +693,13 @@ def _marked_stretches(run: list[_ListedSeat]) -> list[bool]:
     inside = [False] * len(run)
     start = 0
     for i in range(1, len(run) + 1):
-        counting = i < len(run) and numbers[i] is not None and numbers[i] == (numbers[i - 1] or -1) + 1
+        counting = (
+            i < len(run) and numbers[i] is not None and numbers[i] == (numbers[i - 1] or -1) + 1
+        )
         if i == len(run) or marks[i] != marks[start] or (numbers[start] == 1 and not counting):
             from_one = numbers[start] == 1 and all(
-                numbers[j] == j - start + 1 for j in range(start, i))
+                numbers[j] == j - start + 1 for j in range(start, i)
+            )
             if marks[start] and (i - start >= 3 or (from_one and i - start >= 2)):
                 inside[start:i] = [True] * (i - start)
             start = i
@@ -581,14 +709,22 @@ def _marked_stretches(run: list[_ListedSeat]) -> list[bool]:
 def _numbered_parts(runs: list[tuple[bool, list[_ListedSeat]]], authors: Names | None) -> set[int]:
     """The runs (by id) of one list numbered in parts under headers: the living 1, 3, 4 ... 13 and the dead 2, 6,
     each part's numbers filling the others' gaps from 1 up, one name among them posted."""
-    numbered = [(entries, numbers) for under_header, entries in runs
-                if under_header and (numbers := _numbers(entries))]
+    numbered = [
+        (entries, numbers)
+        for under_header, entries in runs
+        if under_header and (numbers := _numbers(entries))
+    ]
     if len(numbered) < 2:
         return set()
     every = [n for _, numbers in numbered for n in numbers]
-    posted = authors is not None and any(authors.seat(a) for entries, _ in numbered for e in entries
-                                         for a in e.accounts)
-    if set(every) != set(range(1, max(every) + 1)) or len(set(every)) < 5 or not (posted or authors is None):
+    posted = authors is not None and any(
+        authors.seat(a) for entries, _ in numbered for e in entries for a in e.accounts
+    )
+    if (
+        set(every) != set(range(1, max(every) + 1))
+        or len(set(every)) < 5
+        or not (posted or authors is None)
+    ):
         return set()
     return {id(entries) for entries, _ in numbered}
 
@@ -607,9 +743,12 @@ def _plain_lists(runs: list[tuple[bool, list[_ListedSeat]]], authors: Names | No
             if plain >= 5 and plain * 2 > len(entries):
                 found.add(id(entries))
             continue
-        if plain >= 5 and plain * 2 > len(entries) and any(
-                authors.seat(a) for e in entries for a in e.accounts) and sum(
-                1 for k in keys if k & above) * 2 < len(entries):
+        if (
+            plain >= 5
+            and plain * 2 > len(entries)
+            and any(authors.seat(a) for e in entries for a in e.accounts)
+            and sum(1 for k in keys if k & above) * 2 < len(entries)
+        ):
             found.add(id(entries))
         above.update(a for k in keys for a in k)
     return found
@@ -620,17 +759,31 @@ def _plain_seats(run: list[_ListedSeat], authors: Names | None) -> list[_ListedS
     word of the post's parts or of a fate: "Links", "Silently modkilled"), stands in no paragraph of its own
     below the list's first ("Notable Events" between blank lines, above what follows) and heads no line of
     another shape ("Not So Lucky" above "Elm, Cop, killed Night 1")."""
+
     def seat(i: int) -> bool:
         e = run[i]
         if authors is not None and any(authors.seat(a) for a in e.accounts):
             return True
-        apart = i > 0 and run[i - 1].paragraph != e.paragraph and (
-            i == len(run) - 1 or run[i + 1].paragraph != e.paragraph)
+        apart = (
+            i > 0
+            and run[i - 1].paragraph != e.paragraph
+            and (i == len(run) - 1 or run[i + 1].paragraph != e.paragraph)
+        )
         # "Not So Lucky" above "Elm, Cop, killed Night 1"
-        heads = i + 1 < len(run) and _starts_name(run[i + 1].accounts[0]) and bool(
-            _after_name(run[i + 1]).strip(" *^"))  # a legend below ("*= Being replaced") heads nothing
-        return _style(e.line) == "" and _bare(e) and _starts_name(e.accounts[0]) and not apart and not heads and not (
-            _HEADING_WORDS.search(e.accounts[0]) or DEAD_WORDS.search(e.accounts[0]))
+        heads = (
+            i + 1 < len(run)
+            and _starts_name(run[i + 1].accounts[0])
+            and bool(_after_name(run[i + 1]).strip(" *^"))
+        )  # a legend below ("*= Being replaced") heads nothing
+        return (
+            _style(e.line) == ""
+            and _bare(e)
+            and _starts_name(e.accounts[0])
+            and not apart
+            and not heads
+            and not (_HEADING_WORDS.search(e.accounts[0]) or DEAD_WORDS.search(e.accounts[0]))
+        )
+
     return [e for i, e in enumerate(run) if seat(i)]
 
 
@@ -650,7 +803,7 @@ def _after_name(entry: _ListedSeat) -> str:
     """What a list line says after its first name."""
     text = plain_text(_NUMBER_AFTER_BULLET.sub("", _BULLET.sub("", entry.line, count=1), count=1))
     at = text.casefold().find(entry.accounts[0].casefold())
-    return text[at + len(entry.accounts[0]):] if at >= 0 else text
+    return text[at + len(entry.accounts[0]) :] if at >= 0 else text
 
 
 def _numbers(entries: Sequence[_ListedSeat]) -> list[int] | None:
@@ -669,9 +822,17 @@ def _style(line: str) -> str:
     """A list line's mark: "1" for any number (an HTML list's bullet before it aside: "• 1. Alder" is numbered
     as "2. Birch" below it is), the bullet itself, or "" for none."""
     bullet = _BULLET.match(line)
-    if bullet and not any(c.isdigit() for c in bullet.group(0)) and _NUMBER_AFTER_BULLET.match(line[bullet.end():]):
+    if (
+        bullet
+        and not any(c.isdigit() for c in bullet.group(0))
+        and _NUMBER_AFTER_BULLET.match(line[bullet.end() :])
+    ):
         return "1"
-    return "" if not bullet else ("1" if any(c.isdigit() for c in bullet.group(0)) else bullet.group(0).strip())
+    return (
+        ""
+        if not bullet
+        else ("1" if any(c.isdigit() for c in bullet.group(0)) else bullet.group(0).strip())
+    )
 
 
 # "Alive (11/13)": the seats the list below the header holds, of the game's
@@ -688,8 +849,10 @@ _HEADING_WORDS = re.compile(
 # What a list line may say of its player besides the name, when it is no role: "(alt)", "- confirmed",
 # "(V/LA until Friday)", "(replacement)", "(hydra of Birch and Cedar)" (the heads' names taken out)
 # the words that join a replacement chain's names ("Damson, who replaced Oldamson", "Oldamson replaced by Damson")
-_CHAIN_WORDS = re.compile(r"\b(?:who|has|replac(?:ed|ing|es)|repl\.|by|sub(?:bed|bing|s)?|in\s+for|for)\b|<-|->|←|→",
-                          re.IGNORECASE)
+_CHAIN_WORDS = re.compile(
+    r"\b(?:who|has|replac(?:ed|ing|es)|repl\.|by|sub(?:bed|bing|s)?|in\s+for|for)\b|<-|->|←|→",
+    re.IGNORECASE,
+)
 
 _STATUS_NOTE = re.compile(
     r"^(?:(?:alt|confirmed|unconfirmed|in|signed\s+up|v\s*/\s*la|vla|l\s*/\s*a|on\s+vacation|away|busy|"
@@ -699,7 +862,11 @@ _STATUS_NOTE = re.compile(
 
 
 def _vouched(
-    run: list[_ListedSeat], authors: Names, elsewhere: set[str], *, listed: bool = False,
+    run: list[_ListedSeat],
+    authors: Names,
+    elsewhere: set[str],
+    *,
+    listed: bool = False,
     above: frozenset[str] | set[str] = frozenset(),
 ) -> list[_ListedSeat]:
     """The thread's posters vouch for a list: a name that never posted stays only between two that did (at the
@@ -754,7 +921,9 @@ class _VouchedRun:
         run = self.run
         self.posted = [any(self.authors.seat(a) for a in e.accounts) for e in run]
         posted_lines = [e for e, done in zip(run, self.posted, strict=True) if done]
-        self.posted_shapes = {(_style(e.line), _style(e.line) or _line_note(e)) for e in posted_lines}
+        self.posted_shapes = {
+            (_style(e.line), _style(e.line) or _line_note(e)) for e in posted_lines
+        }
         self.marked = _marked_stretches(run)
         self.posted_paragraphs = {e.paragraph for e in posted_lines}
         self.repeating = self._repeating_paragraphs()
@@ -772,9 +941,15 @@ class _VouchedRun:
         """The paragraphs most of whose posted names a list above names already."""
         run, repeating = self.run, set()
         for paragraph in {e.paragraph for e in run}:
-            posted_at = [j for j, done in enumerate(self.posted) if done and run[j].paragraph == paragraph]
-            said = [j for j in posted_at if _casefolded(run[j]) & self.above or any(
-                _casefolded(run[j]) & _casefolded(e) for e in run[:j])]
+            posted_at = [
+                j for j, done in enumerate(self.posted) if done and run[j].paragraph == paragraph
+            ]
+            said = [
+                j
+                for j in posted_at
+                if _casefolded(run[j]) & self.above
+                or any(_casefolded(run[j]) & _casefolded(e) for e in run[:j])
+            ]
             if len(said) * 2 > len(posted_at):
                 repeating.add(paragraph)
         return repeating
@@ -789,8 +964,11 @@ class _VouchedRun:
         end, has none) beside lines of names no list names before (a list of fates repeating the list above
         vouches for no slip: "Aegot, Vanilla Townie" under a list with "Aegor")."""
         own = _line_note(entry)
-        return own == "" and all(_line_note(self.run[j]) == "" for j in near) or own == "noted" and all(
-            _line_note(self.run[j]) is not None and not self._repeated(j) for j in near
+        return (
+            own == ""
+            and all(_line_note(self.run[j]) == "" for j in near)
+            or own == "noted"
+            and all(_line_note(self.run[j]) is not None and not self._repeated(j) for j in near)
         )
 
     def _shaped(self, i: int) -> bool:
@@ -800,16 +978,29 @@ class _VouchedRun:
         and heads no lines of another shape below it ("Not So Much" above "Elm, Cop, killed Night 1"). A list
         repeating another's players (the fates under the roster) adds none: a slip there is no new seat."""
         run, e = self.run, self.run[i]
-        if _line_note(e) is None or not _starts_name(e.accounts[0]) or _LIST_HEADER.match(plain_text(e.line)) or (
-                _HEADING_WORDS.search(e.accounts[0])) or e.paragraph in self.repeating:
+        if (
+            _line_note(e) is None
+            or not _starts_name(e.accounts[0])
+            or _LIST_HEADER.match(plain_text(e.line))
+            or (_HEADING_WORDS.search(e.accounts[0]))
+            or e.paragraph in self.repeating
+        ):
             return False
         if self.marked[i]:
             return _separated(e)
         style = _style(e.line)
-        heads = style == "" and i + 1 < len(run) and _style(run[i + 1].line) == "" and (
-            _line_note(run[i + 1]) != _line_note(e))
-        return self.listed and not heads and (style, style or _line_note(e)) in self.posted_shapes and (
-            e.paragraph in self.posted_paragraphs)
+        heads = (
+            style == ""
+            and i + 1 < len(run)
+            and _style(run[i + 1].line) == ""
+            and (_line_note(run[i + 1]) != _line_note(e))
+        )
+        return (
+            self.listed
+            and not heads
+            and (style, style or _line_note(e)) in self.posted_shapes
+            and (e.paragraph in self.posted_paragraphs)
+        )
 
     def _between(self, i: int) -> list[int]:
         """The neighbours that vouch for entry i: the two around it; at the list's ends, for a name the list
@@ -824,22 +1015,36 @@ class _VouchedRun:
     def _vouched(self, i: int) -> bool:
         e, near = self.run[i], self._between(i)
         style = _style(e.line)
-        return bool(near) and all(self.posted[j] for j in near) and all(
-            _style(self.run[j].line) == style for j in near
-        ) and (style != "" and _separated(e) or self._alone(e, near)) and not _LIST_HEADER.match(
-            plain_text(e.line)) and _starts_name(e.accounts[0])
+        return (
+            bool(near)
+            and all(self.posted[j] for j in near)
+            and all(_style(self.run[j].line) == style for j in near)
+            and (style != "" and _separated(e) or self._alone(e, near))
+            and not _LIST_HEADER.match(plain_text(e.line))
+            and _starts_name(e.accounts[0])
+        )
 
     def _whole(self, i: int) -> _ListedSeat | None:
         """A numbered or bulleted line whose name was cut where a role-like word begins, with nothing setting
         the two apart ("3. 1Shot Vanilla Town"), in a stretch whose other lines are bare names: the whole text
         is the name (a list of names carries no roles on one line only)."""
         run, e = self.run, self.run[i]
-        text = plain_text(_NUMBER_AFTER_BULLET.sub("", _BULLET.sub("", e.line, count=1), count=1)).strip(" *^")
-        if not self.marked[i] or self.posted[i] or len(e.accounts) != 1 or _separated(e) or (
-                not name_like(text)) or not text.startswith(e.accounts[0]):
+        text = plain_text(
+            _NUMBER_AFTER_BULLET.sub("", _BULLET.sub("", e.line, count=1), count=1)
+        ).strip(" *^")
+        if (
+            not self.marked[i]
+            or self.posted[i]
+            or len(e.accounts) != 1
+            or _separated(e)
+            or (not name_like(text))
+            or not text.startswith(e.accounts[0])
+        ):
             return None
         style = _style(e.line)
-        stretch = [j for j in range(len(run)) if j != i and self.marked[j] and _style(run[j].line) == style]
+        stretch = [
+            j for j in range(len(run)) if j != i and self.marked[j] and _style(run[j].line) == style
+        ]
         if len(stretch) < 2 or not all(_bare(run[j]) for j in stretch):
             return None
         return _ListedSeat((text,), e.dead, e.line, e.paragraph)
@@ -854,17 +1059,29 @@ def listed_after_posting(
     while the list names as many seats as the file and they together. ([(entry, the account of the first seat
     the list has after it that the file holds, to go before)], list post)."""
     mods = {m.casefold() for m in moderators}
-    authors = Names({a: [a] for a in dict.fromkeys(p.author for p in posts) if a.casefold() not in mods})
+    authors = Names(
+        {a: [a] for a in dict.fromkeys(p.author for p in posts) if a.casefold() not in mods}
+    )
     if not authors.seat_of:
         return [], None
     entries, post = find_player_list(posts, mods, authors)
     # the file's accounts as the list reads them now ("Hazel" is the account "Hazel99" once it posts)
     known = {a.casefold() for a in accounts} | {authors.spelled(a).casefold() for a in accounts}
-    missing = [e for e in entries if not known & {a.casefold() for a in e.accounts}
-               and any(authors.seat(a) for a in e.accounts)]
+    missing = [
+        e
+        for e in entries
+        if not known & {a.casefold() for a in e.accounts}
+        and any(authors.seat(a) for a in e.accounts)
+    ]
     if seats + len(missing) > len(entries):
-        return [], post  # more seats than the list names: the file holds seats the list does not, leave it be
+        return (
+            [],
+            post,
+        )  # more seats than the list names: the file holds seats the list does not, leave it be
     held = [next((a for a in e.accounts if a.casefold() in known), None) for e in entries]
     wanted = {id(e) for e in missing}
-    return [(e, next((h for h in held[i + 1:] if h is not None), None)) for i, e in enumerate(entries)
-            if id(e) in wanted], post
+    return [
+        (e, next((h for h in held[i + 1 :] if h is not None), None))
+        for i, e in enumerate(entries)
+        if id(e) in wanted
+    ], post
