@@ -43,7 +43,8 @@ def detect_engine(url: str, text: str | None = None) -> str:
 
 
 def check_engine(name: str, url: str, text: str) -> None:
-    """Raise when the page at ``url`` is clearly another engine's than the one the game file names."""
+    """Raise when the page at ``url`` is clearly another engine's than the one the game file
+    names."""
     parser = get_parser(name)
     if parser.looks_like(url, text):
         return

@@ -1,10 +1,11 @@
-"""Discourse topics read through the JSON API (``/t/{id}.json``, ``/t/{id}/{post_number}.json``) into posts.
+"""Discourse topics read through the JSON API (``/t/{id}.json``, ``/t/{id}/{post_number}.json``)
+into posts.
 
-Paging design: every request is a topic view, ``/t/{id}.json`` for the start and ``/t/{id}/{n}.json``
-("the posts near post n": a few before it, the rest from it on). Each answer carries
-``post_stream.stream``, every visible post id in order, so the parser knows from the answer alone
-whether the thread goes on, and a post number past the end still answers with the last posts instead
-of nothing. ``/t/{id}/posts.json?post_number=N&asc=true`` answers are read too.
+Paging design: every request is a topic view, ``/t/{id}.json`` for the start and
+``/t/{id}/{n}.json`` ("the posts near post n": a few before it, the rest from it on). Each answer
+carries ``post_stream.stream``, every visible post id in order, so the parser knows from the answer
+alone whether the thread goes on, and a post number past the end still answers with the last posts
+instead of nothing. ``/t/{id}/posts.json?post_number=N&asc=true`` answers are read too.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ NAME = "discourse"
 CHUNK = 20  # posts per answer, as Discourse's web client asks for them
 
 REGULAR, MODERATOR_ACTION, SMALL_ACTION, WHISPER = 1, 2, 3, 4
-# /t/{slug}/{id}[/{n}] or /t/{id}[/{n}]; Discourse never makes an all-digit slug, so two numbers are id and n
+# /t/{slug}/{id}[/{n}] or /t/{id}[/{n}]; Discourse never makes an all-digit slug, so two numbers are
+# id and n
 _TOPIC_PATH = re.compile(
     r"^/t/(?:(?P<slug>(?!\d+(?:/|\.json|$))[^/]+)/)?(?P<id>\d+)(?:/(?P<number>\d+))?(?:\.json)?/?$"
 )
@@ -39,7 +41,8 @@ def parse_page(
 ) -> ThreadPage:
     """Posts of one topic-view or posts.json answer, and the request that continues it.
 
-    Small-action posts ("closed the topic") and whispers are not the players' posts and are left out.
+    Small-action posts ("closed the topic") and whispers are not the players' posts and are left
+    out.
     """
     try:
         data = json.loads(text)
@@ -66,8 +69,8 @@ def parse_page(
         except (KeyError, TypeError, ValueError) as exc:
             ident = item.get("id") if isinstance(item, dict) else "?"
             problems.append(f"post {ident}: unreadable ({exc.__class__.__name__}: {exc})")
-    # A topic view near post n also holds a few posts before it: leave those to the previous page, so
-    # pages do not overlap, unless nothing is left (n past the end answers with the last posts).
+    # A topic view near post n also holds a few posts before it: leave those to the previous page,
+    # so pages do not overlap, unless nothing is left (n past the end answers with the last posts).
     asked = _asked_number(url)
     if asked is not None and any(p.number >= asked for p in posts):
         posts = [p for p in posts if p.number >= asked]
@@ -77,8 +80,8 @@ def parse_page(
 
 
 def _missing_from_stream(stream, raw: list) -> list[str]:
-    """The answer's posts are a run of the topic's stream (every visible post id, in order): a hole in the run
-    means posts the answer left out."""
+    """The answer's posts are a run of the topic's stream (every visible post id, in order): a hole
+    in the run means posts the answer left out."""
     ids = [item.get("id") for item in raw if isinstance(item, dict)]
     if not isinstance(stream, list) or not ids or ids[0] not in stream:
         return []
@@ -91,7 +94,8 @@ def _missing_from_stream(stream, raw: list) -> list[str]:
 
 
 def page_url(thread_url: str, *, after_post: int | None = None, per_page: int | None = None) -> str:
-    """``/t/{id}.json`` for the start, else the topic view near post ``after_post`` (which includes it)."""
+    """``/t/{id}.json`` for the start, else the topic view near post ``after_post`` (which includes
+    it)."""
     parts = urlsplit(thread_url)
     found = _TOPIC_PATH.match(parts.path) or _POSTS_PATH.match(parts.path)
     if not found:
@@ -123,7 +127,8 @@ def _read_post(item: dict, *, origin: str, topic: dict) -> Post:
         raise ValueError(f"created_at {item['created_at']!r} is not a time")
     slug = item.get("topic_slug") or topic.get("slug") or "-"
     topic_id = item.get("topic_id") or topic.get("id")
-    # A post hidden by flags is still the player's post: its body is empty unless the reader may see it.
+    # A post hidden by flags is still the player's post: its body is empty unless the reader may see
+    # it.
     deleted = bool(item.get("deleted_at")) or bool(item.get("user_deleted"))
     return Post(
         post_id=str(item["id"]),

@@ -1,4 +1,5 @@
-"""Reading forum HTML with lxml: one fast parse, element text and classes, a body's inner HTML and commands."""
+"""Reading forum HTML with lxml: one fast parse, element text and classes, a body's inner HTML and
+commands."""
 
 from __future__ import annotations
 
@@ -12,9 +13,11 @@ from parsers.commands import Command, extract_commands
 
 
 def parse_html(text: str):
-    """The page as plain lxml.etree elements (lxml.html's element classes cost more than a parser's scan)."""
-    # ids are read as attributes (the id index only costs); huge_tree lifts libxml2's limits on depth and text
-    # size, which otherwise end the parse silently at a post nested 256 deep or holding 10 MB of text.
+    """The page as plain lxml.etree elements (lxml.html's element classes cost more than a parser's
+    scan)."""
+    # ids are read as attributes (the id index only costs); huge_tree lifts libxml2's limits on
+    # depth and text size, which otherwise end the parse silently at a post nested 256 deep or
+    # holding 10 MB of text.
     parser = lxml.etree.HTMLParser(collect_ids=False, huge_tree=True)
     try:
         doc = lxml.etree.fromstring(text, parser)
@@ -36,19 +39,22 @@ def text_of(element) -> str:
 
 def inner_html(element) -> str:
     """The element's content as HTML, without its own tags."""
-    # One serialisation of the whole element, then its own tags cut off: far cheaper than child by child.
+    # One serialisation of the whole element, then its own tags cut off: far cheaper than child by
+    # child.
     whole = lxml.etree.tostring(element, method="html", encoding="unicode", with_tail=False)
     return whole[whole.index(">") + 1 : whole.rindex("</")].strip()
 
 
 def read_body(element) -> tuple[str, tuple[Command, ...]]:
-    """A post body element's inner HTML and its commands, both from the page's own parse (no second one)."""
+    """A post body element's inner HTML and its commands, both from the page's own parse (no second
+    one)."""
     body_html = inner_html(element)
     return body_html, tuple(extract_commands(body_html, element))
 
 
 def read_title(text: str) -> str | None:
-    """A thread page's title: the topic heading where the page has one, else the document's <title>."""
+    """A thread page's title: the topic heading where the page has one, else the document's
+    <title>."""
     if text.lstrip().startswith("{"):  # Discourse's JSON
         import json
 
@@ -76,18 +82,19 @@ def read_title(text: str) -> str | None:
     return None
 
 
-# --- each post in its own frame ----------------------------------------------------------------------------
-#
-# One parse of the whole page is fast, and right as long as each post's markup stays inside its post. The
-# containers it found are checked against the container start tags in the page's text. When they disagree,
-# a post's markup reached past its post: an unclosed <table> swallowing the posts after it (they sit in its
-# table), a body forging a post block on a board that allows HTML, a body nested so deep that the parse gave
-# up (the posts after it are missing). Then each container is placed: one inside another post's body, while
-# the text still has that body open and a post of the page's own follows it, is part of that body (forged),
-# never a post; so is one in the page's last post unless the body left markup open and the text then closed
-# the whole post frame before it (what a post swallowed by unclosed markup looks like; it is read, with a
-# problem saying so); any other is a post of its own and is cut out of the post that swallowed it (markup left
-# open swallows every post after it); posts the parse never reached are parsed alone, from their own start tag.
+# --- each post in its own frame
+# ----------------------------------------------------------------------------  One parse of the
+# whole page is fast, and right as long as each post's markup stays inside its post. The containers
+# it found are checked against the container start tags in the page's text. When they disagree, a
+# post's markup reached past its post: an unclosed <table> swallowing the posts after it (they sit
+# in its table), a body forging a post block on a board that allows HTML, a body nested so deep that
+# the parse gave up (the posts after it are missing). Then each container is placed: one inside
+# another post's body, while the text still has that body open and a post of the page's own follows
+# it, is part of that body (forged), never a post; so is one in the page's last post unless the body
+# left markup open and the text then closed the whole post frame before it (what a post swallowed by
+# unclosed markup looks like; it is read, with a problem saying so); any other is a post of its own
+# and is cut out of the post that swallowed it (markup left open swallows every post after it);
+# posts the parse never reached are parsed alone, from their own start tag.
 
 _DIV = re.compile(r"<(/?)div\b[^>]*>", re.IGNORECASE)
 
@@ -105,13 +112,15 @@ def frame_posts(
     ident,
     find,
 ):
-    """The page's post containers, the document to read the page's own parts from, and problems found.
+    """The page's post containers, the document to read the page's own parts from, and problems
+    found.
 
-    ``elements``: the containers the fast reading of ``doc`` found, in page order; ``marker`` matches each
-    container's start tag in the raw text (group 1: what ``ident(element)`` gives), and ``quick(text)``
-    counts them cheaply (literal searches, for the pages where all is well); ``tag``: the containers' tag
-    name; ``body_start`` matches a body's start tag (a div) in the text and ``body(container)`` finds it in a
-    tree; ``find(doc)``: every container of a document, nested ones too, in document order.
+    ``elements``: the containers the fast reading of ``doc`` found, in page order; ``marker``
+    matches each container's start tag in the raw text (group 1: what ``ident(element)`` gives), and
+    ``quick(text)`` counts them cheaply (literal searches, for the pages where all is well);
+    ``tag``: the containers' tag name; ``body_start`` matches a body's start tag (a div) in the text
+    and ``body(container)`` finds it in a tree; ``find(doc)``: every container of a document, nested
+    ones too, in document order.
     """
     if len(elements) == quick(text) and _siblings(elements):
         return elements, doc, []
@@ -136,7 +145,8 @@ def frame_posts(
 
 
 def _start_offsets(found: list, marks: list[re.Match], ident) -> dict[int, int]:
-    """id(container) -> its start tag's offset in the text, for the containers the text's marks name."""
+    """id(container) -> its start tag's offset in the text, for the containers the text's marks
+    name."""
     where: dict[int, int] = {}
     j = 0
     for element in found:
@@ -151,7 +161,8 @@ def _start_offsets(found: list, marks: list[re.Match], ident) -> dict[int, int]:
 
 @dataclass(frozen=True)
 class _Frames:
-    """How a page frames its posts: its text, the containers' tag, and how a body and an id are found."""
+    """How a page frames its posts: its text, the containers' tag, and how a body and an id are
+    found."""
 
     text: str
     tag: str
@@ -161,8 +172,8 @@ class _Frames:
     find: Callable
 
     def outer_posts(self, placed: list, where: dict[int, int]) -> tuple[list, list[str]]:
-        """The containers that are posts, and problems: a container nested in another is a forged block
-        (dropped from the tree) unless the outer post's body was left open around it."""
+        """The containers that are posts, and problems: a container nested in another is a forged
+        block (dropped from the tree) unless the outer post's body was left open around it."""
         ident, problems = self.ident, []
         containers = {id(e): e for e in placed}
         posts, nested = [], []
@@ -175,9 +186,9 @@ class _Frames:
                 posts.append(element)
                 continue
             nested.append(element)
-            # Markup left open swallows every post after it; a forged block sits in a body the next post
-            # follows, or in the page's last post: then the body was not left open before it (the text never
-            # closed the post's frame around the body before the block began).
+            # Markup left open swallows every post after it; a forged block sits in a body the next
+            # post follows, or in the page's last post: then the body was not left open before it
+            # (the text never closed the post's frame around the body before the block began).
             swallowed = all(o is not None for o in outers[i:])
             outer_body = self.body(outer)
             inside = _inside_body(
@@ -231,8 +242,9 @@ def _siblings(elements: list) -> bool:
 def _inside_body(
     text: str, outer_at: int, inner_at: int, body_start: re.Pattern, outer_body, inner
 ) -> str | None:
-    """The text from a post's body start to a container the tree puts inside that body, while the text still
-    has the body open there (else None: the text closed the body first, so unclosed markup swallowed it)."""
+    """The text from a post's body start to a container the tree puts inside that body, while the
+    text still has the body open there (else None: the text closed the body first, so unclosed
+    markup swallowed it)."""
     if outer_body is None or not any(a is outer_body for a in inner.iterancestors()):
         return None
     opened = body_start.search(text, outer_at, inner_at)
@@ -253,9 +265,10 @@ _VOID = frozenset(
 
 
 def _left_open(between: str, outer_body, outer) -> bool:
-    """Whether a body left markup open before the container after it: the text right before the container
-    closes the whole post frame (body to container; the forum's own elements in between may sit inside it).
-    A block forged in a body (balanced or not) follows the body's own text or tags, not the frame's end."""
+    """Whether a body left markup open before the container after it: the text right before the
+    container closes the whole post frame (body to container; the forum's own elements in between
+    may sit inside it). A block forged in a body (balanced or not) follows the body's own text or
+    tags, not the frame's end."""
     levels = 1
     for ancestor in outer_body.iterancestors():
         levels += 1
@@ -282,7 +295,8 @@ def _left_open(between: str, outer_body, outer) -> bool:
 
 
 def _end_of(text: str, start: int, tag: str) -> int | None:
-    """Where the element whose start tag is at ``start`` is closed in the text, by counting its tag name."""
+    """Where the element whose start tag is at ``start`` is closed in the text, by counting its tag
+    name."""
     depth = 0
     for found in re.compile(rf"<(/?){tag}\b[^>]*>", re.IGNORECASE).finditer(text, start):
         depth += -1 if found.group(1) else 1
@@ -305,7 +319,8 @@ def _drop(element) -> None:
 
 
 def count_problems(read: int, expected: int | None, numbers: list[int] | None = None) -> list[str]:
-    """What is wrong when a page holds fewer posts than it says: by its own count, or gaps in its numbers."""
+    """What is wrong when a page holds fewer posts than it says: by its own count, or gaps in its
+    numbers."""
     problems = []
     if expected is not None and read < expected:
         problems.append(

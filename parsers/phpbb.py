@@ -51,9 +51,9 @@ def parse_page(
 ) -> ThreadPage:
     """Posts, next page and post total of one ``viewtopic.php`` page.
 
-    ``tz`` and ``now`` only matter for 3.0 and 3.1 pages, which print dates as text in the viewer's zone
-    (sometimes "Today, …" or "12 minutes ago");
-    ``per_page`` only when neither the canonical link nor the pagination bar tells a page's offset.
+    ``tz`` and ``now`` only matter for 3.0 and 3.1 pages, which print dates as text in the viewer's
+    zone (sometimes "Today, …" or "12 minutes ago"); ``per_page`` only when neither the canonical
+    link nor the pagination bar tells a page's offset.
     """
     doc = parse_html(text)
     elements, bars, canonical, messages = _scan_page(doc)
@@ -103,8 +103,8 @@ def page_url(thread_url: str, *, after_post: int | None = None, per_page: int | 
     """The page holding post number ``after_post`` (the first page when None).
 
     MafiaScum numbers posts from 0 (25 a page); stock phpBB shows no numbers and Votal counts from 1
-    (10 a page). On other hosts the offset errs a page early at page boundaries: re-reading a post is
-    harmless, skipping one is not.
+    (10 a page). On other hosts the offset errs a page early at page boundaries: re-reading a post
+    is harmless, skipping one is not.
     """
     parts = urlsplit(thread_url)
     query = [
@@ -166,7 +166,8 @@ def _scan_page(doc):
 
 
 def _count_posts(text: str) -> int:
-    """Post containers in the page's text, counted by their class as the templates write it (cheap)."""
+    """Post containers in the page's text, counted by their class as the templates write it
+    (cheap)."""
     return text.count('class="post ') + text.count('class="post"')
 
 
@@ -184,7 +185,8 @@ def _find_posts(doc) -> list:
 def _expected(
     shown, total: int | None, start: int, per_page: int | None, next_url: str | None
 ) -> int | None:
-    """How many posts the page says it holds: a full page before the last, the rest of the total on the last."""
+    """How many posts the page says it holds: a full page before the last, the rest of the total on
+    the last."""
     size = shown[1] or per_page
     if total is not None and (next_url is None or size):
         left = total - start
@@ -215,10 +217,10 @@ def _walk_page(doc, *, stop_at_first_post: bool):
 def _scan_post(element) -> _Chrome:
     """One pass over the post's elements (lxml's C iterator does the walking).
 
-    The frame's class names (content, author, notice, postprofile, post-number-bolded …) never come out
-    of phpBB's BBCode, so what a body holds cannot be mistaken for the frame; the first div.content is the body.
-    Reading an attribute is what costs here (each is a lookup in libxml2's memory), so a span's or a dl's
-    class is read only until the one wanted is found.
+    The frame's class names (content, author, notice, postprofile, post-number-bolded …) never come
+    out of phpBB's BBCode, so what a body holds cannot be mistaken for the frame; the first
+    div.content is the body. Reading an attribute is what costs here (each is a lookup in libxml2's
+    memory), so a span's or a dl's class is read only until the one wanted is found.
     """
     found = _Chrome()
     found.deleted = "deleted" in (element.get("class") or "") and "deleted" in classes_of(element)
@@ -286,7 +288,8 @@ def _read_post(
         problems.append(f"post {post_id}: no readable time")
     edited = bool(found.notices) and any("bumped" not in text_of(n).lower() for n in found.notices)
     body_html, commands = read_body(found.content)
-    # Positional, in Post's field order: keyword arguments cost every post of every page a lookup each.
+    # Positional, in Post's field order: keyword arguments cost every post of every page a lookup
+    # each.
     return Post(
         post_id,
         number,
@@ -302,7 +305,8 @@ def _read_post(
 
 
 def _read_author(found: _Chrome) -> tuple[str, str | None]:
-    """The poster's name: the profile column, else the "by NAME" line (guests have no profile link)."""
+    """The poster's name: the profile column, else the "by NAME" line (guests have no profile
+    link)."""
     holders = ([found.profile_dt] if found.profile_dt is not None else []) + found.author_lines
     for holder in holders:
         for link in holder.iter("a"):
@@ -352,8 +356,8 @@ def _read_total(bars) -> int | None:
 
 @lru_cache(maxsize=64)
 def _permalink_base(url: str) -> str:
-    """viewtopic.php beside the page (permalinks: viewtopic.php?p={id}#p{id}); the same for every page of a
-    thread, so joined once."""
+    """viewtopic.php beside the page (permalinks: viewtopic.php?p={id}#p{id}); the same for every
+    page of a thread, so joined once."""
     return urljoin(url.split("?", 1)[0].split("#", 1)[0], "viewtopic.php")
 
 

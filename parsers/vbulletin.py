@@ -1,7 +1,7 @@
 """vBulletin 4 and 5 thread pages (``showthread.php?t=…&page=…``) read into posts.
 
-vBulletin 4 prints dates only as text in the viewer's zone ("04-23-2013, 03:09 PM", "Today, 03:09 PM"):
-pass the forum's zone as ``tz`` and the fetch time as ``now``.
+vBulletin 4 prints dates only as text in the viewer's zone ("04-23-2013, 03:09 PM", "Today, 03:09
+PM"): pass the forum's zone as ``tz`` and the fetch time as ``now``.
 """
 
 from __future__ import annotations
@@ -134,8 +134,8 @@ def parse_page(
 
 
 def page_url(thread_url: str, *, after_post: int | None = None, per_page: int | None = None) -> str:
-    """The page of ``showthread.php?t=…`` (or a ``showthread.php?123-title`` / vB5 ``/123-title`` URL)
-    holding post ``after_post`` (numbered from 1)."""
+    """The page of ``showthread.php?t=…`` (or a ``showthread.php?123-title`` / vB5 ``/123-title``
+    URL) holding post ``after_post`` (numbered from 1)."""
     parts = urlsplit(thread_url)
     size = per_page or _per_page_in(thread_url) or DEFAULT_PER_PAGE
     page = 1 if not after_post else (after_post - 1) // size + 1

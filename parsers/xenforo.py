@@ -95,7 +95,8 @@ def parse_page(
 
 
 def page_url(thread_url: str, *, after_post: int | None = None, per_page: int | None = None) -> str:
-    """``/threads/{slug}.{id}/`` or its ``page-{n}`` holding post ``after_post`` (numbered from 1)."""
+    """``/threads/{slug}.{id}/`` or its ``page-{n}`` holding post ``after_post`` (numbered from
+    1)."""
     parts = urlsplit(thread_url)
     routed = parts.path.endswith("index.php") and parts.query.startswith(
         "threads/"
@@ -147,7 +148,8 @@ class _Frame:
 
 
 def _scan_post(element) -> _Frame:
-    """One pass over the message's elements (lxml's C iterator walks, Python only looks at classes)."""
+    """One pass over the message's elements (lxml's C iterator walks, Python only looks at
+    classes)."""
     found = _Frame()
     found.deleted = "message--deleted" in classes_of(element)
     for child in element.iter("article", "div", "h4", "ul", "time"):
@@ -161,7 +163,8 @@ def _scan_post(element) -> _Frame:
             continue
         if tag == "div":
             if "bbWrapper" in classes:
-                # the body is the first bbWrapper inside article.message-body (a signature has its own)
+                # the body is the first bbWrapper inside article.message-body (a signature has its
+                # own)
                 if found.body is None and found.in_body_article:
                     found.body = child
             elif "message-lastEdit" in classes:
@@ -229,7 +232,8 @@ def _read_post(element, *, url: str) -> Post:
 
 
 def _read_time(stamp) -> datetime | None:
-    """XenForo 2.0/2.1 put the epoch in ``data-time``; 2.2+ in ``data-timestamp`` (``data-time`` is then "12:00 PM")."""
+    """XenForo 2.0/2.1 put the epoch in ``data-time``; 2.2+ in ``data-timestamp`` (``data-time`` is
+    then "12:00 PM")."""
     if stamp is None:
         return None
     for attr in ("data-timestamp", "data-time"):

@@ -20,8 +20,8 @@ PAGE_TEMPLATE = "phpbb_page.html.j2"
 
 
 def pagination(total_pages: int, on_page: int) -> list[int]:
-    """The page numbers phpBB's bar lists, 0 for an ellipsis: the first and last pages, and three either side
-    of the current one (at least five in all), e.g. 1 … 15 16 17 [18] 19 20 21 … 110."""
+    """The page numbers phpBB's bar lists, 0 for an ellipsis: the first and last pages, and three
+    either side of the current one (at least five in all), e.g. 1 … 15 16 17 [18] 19 20 21 … 110."""
     if total_pages <= 5:
         return list(range(1, total_pages + 1))
     low = min(max(1, on_page - 3), total_pages - 4)
@@ -38,11 +38,12 @@ def pagination(total_pages: int, on_page: int) -> list[int]:
 
 @dataclass(frozen=True)
 class PhpbbThread:
-    """A thread rendered as MafiaScum-style phpBB pages (``#N`` post numbers from 0, ``?start=`` pages).
+    """A thread rendered as MafiaScum-style phpBB pages (``#N`` post numbers from 0, ``?start=``
+    pages).
 
     ``posts`` are dicts with ``number``, ``id``, ``user``, ``content`` (the rendered body HTML) and
-    ``time`` (an aware datetime); ``user_id`` is optional. Like phpBB, a ``start`` past the end shows
-    the last page.
+    ``time`` (an aware datetime); ``user_id`` is optional. Like phpBB, a ``start`` past the end
+    shows the last page.
     """
 
     posts: Sequence[dict]

@@ -1,8 +1,9 @@
 """The commands that write the game file: `votal day start` / `day end`, `kill`, `replace`,
 `player add` / `player remove`, and `votal undo`, which takes back the last of them.
 
-Each checks the edit against the stored thread and the rest of the file (:func:`game_edits.check_edits`),
-then writes it the way `votal update` does: comments and layout kept, the entry commented with its post.
+Each checks the edit against the stored thread and the rest of the file
+(:func:`game_edits.check_edits`), then writes it the way `votal update` does: comments and layout
+kept, the entry commented with its post.
 """
 
 from __future__ import annotations
@@ -28,8 +29,8 @@ from assistant.cli.options import (
     store_path,
 )
 
-# assistant.upkeep.edits (and tomlkit) are imported inside the commands. This module is loaded by cli's group
-# when one of its commands (cli.EDIT_COMMANDS) is asked for.
+# assistant.upkeep.edits (and tomlkit) are imported inside the commands. This module is loaded by
+# cli's group when one of its commands (cli.EDIT_COMMANDS) is asked for.
 
 
 def register(main: click.Group) -> None:
@@ -53,12 +54,13 @@ def update(game_file: str, db_file: str, dry_run: bool, quiet: bool, fmt: str) -
     """Sync the thread and write into the game file what the moderator's posts announce.
 
     Reads the moderator's posts after the last post the file names: day ends and starts, lynches and
-    no-lynches, night, day and mod kills, replacements (from their post), the player list when the file
-    has none, deadlines and extensions. Each entry is commented with its post and the moderator's words;
-    the file's comments and layout are kept; where the file says otherwise it wins and the difference is
-    reported, except a day's start or end post Votal wrote itself (still commented with that post), which a
-    later post that places it elsewhere revises, cited. Running it twice changes nothing. A lynch announced
-    differently from the count is reported loudly: one of the two is wrong.
+    no-lynches, night, day and mod kills, replacements (from their post), the player list when the
+    file has none, deadlines and extensions. Each entry is commented with its post and the
+    moderator's words; the file's comments and layout are kept; where the file says otherwise it
+    wins and the difference is reported, except a day's start or end post Votal wrote itself (still
+    commented with that post), which a later post that places it elsewhere revises, cited. Running
+    it twice changes nothing. A lynch announced differently from the count is reported loudly: one
+    of the two is wrong.
 
     \b
     Example:
@@ -129,7 +131,8 @@ def day() -> None:
 def day_end(number: int, game_file: str, post: int, db_file: str) -> None:
     """Set day N's end_post: the post that ends the day.
 
-    Refused when the post is not stored, is before the day's start, or is not before the next day's start.
+    Refused when the post is not stored, is before the day's start, or is not before the next day's
+    start.
 
     \b
     Example:
@@ -235,8 +238,9 @@ def kill(name: str, game_file: str, phase: str, post: int | None, db_file: str) 
 def replace(old: str, new: str, game_file: str, post: int, db_file: str) -> None:
     """Record that NEW replaces OLD in OLD's seat from a post on.
 
-    Written as {name = "NEW", post = P} in the seat's replacements: votes by OLD after that post, or by NEW
-    before it, are flagged. Refused when OLD is no seat, NEW already has one, or the seat was replaced later.
+    Written as {name = "NEW", post = P} in the seat's replacements: votes by OLD after that post, or
+    by NEW before it, are flagged. Refused when OLD is no seat, NEW already has one, or the seat was
+    replaced later.
 
     \b
     Example:
@@ -290,8 +294,8 @@ def player_add(name: str, game_file: str) -> None:
 @game_file_argument
 @click.argument("name")
 def player_remove(name: str, game_file: str) -> None:
-    """Remove the seat named NAME (its first account). Refused while a death, event, correction or private
-    fact names it.
+    """Remove the seat named NAME (its first account). Refused while a death, event, correction or
+    private fact names it.
 
     \b
     Example:

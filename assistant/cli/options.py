@@ -1,6 +1,7 @@
-"""What the `votal` commands share: their common options (one decorator each), and how a command opens the
-store, loads the game file, reads the clock and prints. Apart from the commands so that the game file's edit
-commands (:mod:`assistant.cli.edits`) use them without importing the command line that loads them."""
+"""What the `votal` commands share: their common options (one decorator each), and how a command
+opens the store, loads the game file, reads the clock and prints. Apart from the commands so that
+the game file's edit commands (:mod:`assistant.cli.edits`) use them without importing the command
+line that loads them."""
 
 from __future__ import annotations
 
@@ -220,14 +221,16 @@ def load_stored(game_file: str, db_file: str | None):
 
 
 def warn(warnings) -> None:
-    """Warnings for the moderator on stderr, beside output meant to be pasted (BBCode, drafts, exports)."""
+    """Warnings for the moderator on stderr, beside output meant to be pasted (BBCode, drafts,
+    exports)."""
     for warning in warnings:
         if not warning.note:  # a note asks for nothing: in the count's JSON only
             print_text(f"warning: {warning.message}", err=True)
 
 
 def warn_doubts(votals) -> None:
-    """Each count's doubts for the moderator on stderr, beside text meant for players (never in it)."""
+    """Each count's doubts for the moderator on stderr, beside text meant for players (never in
+    it)."""
     for votal in votals:
         for doubt in votal.doubts:
             if not doubt.note:
@@ -299,10 +302,12 @@ def counted(number: int, noun: str, plural: str | None = None) -> str:
 
 
 def print_json(data) -> None:
-    """Data for scripts: exact, with control and bidi characters as JSON escapes (safe on a terminal too)."""
+    """Data for scripts: exact, with control and bidi characters as JSON escapes (safe on a terminal
+    too)."""
     click.echo(json_safe(json.dumps(data, indent=2, ensure_ascii=False)))
 
 
 def print_text(text: str, **options) -> None:
-    """Text for people: names and post text can hold terminal escapes and bidi controls; shown escaped."""
+    """Text for people: names and post text can hold terminal escapes and bidi controls; shown
+    escaped."""
     click.echo(terminal_safe(text), **options)

@@ -1,12 +1,12 @@
 """Fetching forum pages politely and within bounds.
 
 Politely: one request per host per interval, robots.txt, retries with backoff, a real User-Agent.
-Within bounds (as Scrapy's DOWNLOAD_MAXSIZE, DOWNLOAD_TIMEOUT and offsite filtering): each answer is read as
-a stream and refused past ``max_page_bytes`` counted after decompression; each request has an overall
-``deadline`` (not only a socket timeout: a server trickling a byte at a time is cut off), enforced by a
-watchdog that also cuts a request short the moment the run is stopped; redirects are followed only within
-the thread's own scheme and host; a Retry-After is honoured up to a cap; cookies go only to the thread's
-origin and never into a message.
+Within bounds (as Scrapy's DOWNLOAD_MAXSIZE, DOWNLOAD_TIMEOUT and offsite filtering): each answer is
+read as a stream and refused past ``max_page_bytes`` counted after decompression; each request has
+an overall ``deadline`` (not only a socket timeout: a server trickling a byte at a time is cut off),
+enforced by a watchdog that also cuts a request short the moment the run is stopped; redirects are
+followed only within the thread's own scheme and host; a Retry-After is honoured up to a cap;
+cookies go only to the thread's origin and never into a message.
 """
 
 from __future__ import annotations
@@ -61,12 +61,13 @@ log = logging.getLogger("votal.fetch")
 
 
 class Stopped(Exception):
-    """The run was asked to stop (Ctrl-C, SIGTERM); raised between requests, never in the middle of one."""
+    """The run was asked to stop (Ctrl-C, SIGTERM); raised between requests, never in the middle of
+    one."""
 
 
 class Unreachable(ForumError):
-    """The forum could not be reached at all (the connection refused, no such host): said once, in words, and
-    not retried within the run (the next scheduled sync tries again)."""
+    """The forum could not be reached at all (the connection refused, no such host): said once, in
+    words, and not retried within the run (the next scheduled sync tries again)."""
 
 
 class CookieError(VotalError):
@@ -77,7 +78,8 @@ class CookieError(VotalError):
 
 @dataclass
 class HostLimiter:
-    """Spaces requests to each host by ``min_interval`` seconds. One instance is shared by all games.
+    """Spaces requests to each host by ``min_interval`` seconds. One instance is shared by all
+    games.
 
     Thread-safe: the scheduler syncs games in worker threads, and two games may live on one forum.
     """
@@ -113,10 +115,11 @@ class HostLimiter:
 
 @dataclass
 class RobotsCache:
-    """robots.txt rules per site, read once per run (shared by every game's fetcher, like the limiter).
+    """robots.txt rules per site, read once per run (shared by every game's fetcher, like the
+    limiter).
 
-    ``read`` answers are kept as (status, text) too, so a sync can store them and the next process can
-    :meth:`prime` the cache instead of asking again (RFC 9309 allows a day's caching).
+    ``read`` answers are kept as (status, text) too, so a sync can store them and the next process
+    can :meth:`prime` the cache instead of asking again (RFC 9309 allows a day's caching).
     """
 
     _rules: dict[str, RobotFileParser] = field(default_factory=dict)
@@ -141,7 +144,8 @@ class RobotsCache:
             self._rules.setdefault(site, parse_robots(site, (status, text)))
 
     def answer(self, site: str) -> tuple[int, str] | None:
-        """What ``site`` answered when this cache fetched its robots.txt (None if primed or unreachable)."""
+        """What ``site`` answered when this cache fetched its robots.txt (None if primed or
+        unreachable)."""
         return self._answers.get(site)
 
     def crawl_delay(self, site: str) -> float:
@@ -151,7 +155,8 @@ class RobotsCache:
 
 
 class _Rules(RobotFileParser):
-    """robotparser's rules, with the two flags its read() sets (set here as it does, without a request)."""
+    """robotparser's rules, with the two flags its read() sets (set here as it does, without a
+    request)."""
 
     allow_all: bool
     disallow_all: bool
@@ -161,9 +166,9 @@ def parse_robots(site: str, answer: tuple[int, str] | None) -> RobotFileParser:
     """robots.txt rules from the site's answer (status, text); None: unreachable."""
     rules = _Rules(site + "/robots.txt")
     if answer is None:
-        # RFC 9309 says to assume "disallow all" while robots.txt is unreachable; for a reader that asks
-        # for a few pages every few minutes that would stop a game over one flaky minute, so we go on
-        # and read robots.txt again on the next run.
+        # RFC 9309 says to assume "disallow all" while robots.txt is unreachable; for a reader that
+        # asks for a few pages every few minutes that would stop a game over one flaky minute, so we
+        # go on and read robots.txt again on the next run.
         rules.allow_all = True
     elif answer[0] in (401, 403):
         rules.disallow_all = True  # as urllib.robotparser.read() does
@@ -176,7 +181,8 @@ def parse_robots(site: str, answer: tuple[int, str] | None) -> RobotFileParser:
 
 @dataclass(frozen=True)
 class Fetched:
-    """One answer: the page text, or ``not_modified`` when the forum said 304 to a conditional GET."""
+    """One answer: the page text, or ``not_modified`` when the forum said 304 to a conditional
+    GET."""
 
     url: str
     text: str | None
@@ -203,9 +209,10 @@ class Answer:
 
     @property
     def text(self) -> str:
-        """The body as text: in the charset the answer declares, else the page's <meta> charset, else UTF-8
-        (a stray bad byte shown as U+FFFD) unless it plainly is not, then Windows-1252. Forums rarely declare a
-        charset on HTML, and HTTP's ISO-8859-1 default would garble UTF-8 names."""
+        """The body as text: in the charset the answer declares, else the page's <meta> charset,
+        else UTF-8 (a stray bad byte shown as U+FFFD) unless it plainly is not, then Windows-1252.
+        Forums rarely declare a charset on HTML, and HTTP's ISO-8859-1 default would garble UTF-8
+        names."""
         declared = self.declared_encoding
         if declared is None or declared.lower() == "iso-8859-1":
             found = _META_CHARSET.search(self.content[:4096])
@@ -223,9 +230,10 @@ class Answer:
 class Fetcher:
     """GETs pages with politeness and retries; raises :class:`ForumError` with one clear line.
 
-    Waits go through the limiter's ``sleep``; with ``stop`` (an Event) no request is made once it is set, and
-    a limiter sleeping on ``stop.wait`` ends a wait at once (what :func:`make_fetcher` and the scheduler use).
-    ``cookies`` are sent but never shown: they are left out of ``repr`` and of messages.
+    Waits go through the limiter's ``sleep``; with ``stop`` (an Event) no request is made once it is
+    set, and a limiter sleeping on ``stop.wait`` ends a wait at once (what :func:`make_fetcher` and
+    the scheduler use). ``cookies`` are sent but never shown: they are left out of ``repr`` and of
+    messages.
     """
 
     min_interval: float = 1.5
@@ -259,9 +267,9 @@ class Fetcher:
         self.session.headers["User-Agent"] = agent
         self.session.mount("http://", _WatchedAdapter())
         self.session.mount("https://", _WatchedAdapter())
-        # The moderator's cookies never enter the session's jar: each request gets only those meant for its
-        # URL, and only on the thread's origin (see _cookies_for). Cookies the forum sets are kept for its
-        # own host alone.
+        # The moderator's cookies never enter the session's jar: each request gets only those meant
+        # for its URL, and only on the thread's origin (see _cookies_for). Cookies the forum sets
+        # are kept for its own host alone.
         if not isinstance(self.cookies, http.cookiejar.CookieJar):
             self.cookies = _jar_of(self.cookies, urlsplit(self.origin or "").hostname or "")
         self._jar: http.cookiejar.CookieJar = self.cookies
@@ -282,7 +290,8 @@ class Fetcher:
     def fetch(
         self, url: str, *, etag: str | None = None, last_modified: str | None = None
     ) -> Fetched:
-        """GET ``url``; with ``etag``/``last_modified`` a conditional GET that may answer ``not_modified``."""
+        """GET ``url``; with ``etag``/``last_modified`` a conditional GET that may answer
+        ``not_modified``."""
         if (problem := url_problem(url)) is not None:
             raise ForumError(
                 problem
@@ -308,13 +317,15 @@ class Fetcher:
     def _request(
         self, url: str, headers: dict[str, str], *, accept: set[int], small: bool = False
     ) -> Answer:
-        """One GET with the limiter, retries and backoff. Statuses in ``accept`` and 4xx are returned."""
+        """One GET with the limiter, retries and backoff. Statuses in ``accept`` and 4xx are
+        returned."""
         host = urlsplit(url).netloc
         shown = shown_url(url)
         for attempt in range(self.retries + 1):
             delay = self.limiter.reserve(host, self._interval_for(url))
             if delay > self.max_retry_after:
-                # held back by an earlier long Retry-After: fail this sync now rather than block for hours
+                # held back by an earlier long Retry-After: fail this sync now rather than block for
+                # hours
                 raise ForumError(self._held_message(host, delay))
             self._pause(delay)
             if self.stop is not None and self.stop.is_set():
@@ -323,8 +334,9 @@ class Fetcher:
             try:
                 response = self._send(url, headers, small=small)
             except requests.RequestException as exc:
-                # Timeouts, dropped connections and bodies cut short (ChunkedEncodingError) are worth a retry; a
-                # forum that refuses the connection or whose name does not resolve is said once, in words.
+                # Timeouts, dropped connections and bodies cut short (ChunkedEncodingError) are
+                # worth a retry; a forum that refuses the connection or whose name does not resolve
+                # is said once, in words.
                 unreachable = _unreachable(exc, urlsplit(url).hostname or host)
                 if unreachable is not None:
                     self.faults.append(f"{unreachable} fetching {shown}")
@@ -363,8 +375,9 @@ class Fetcher:
         raise AssertionError("unreachable")
 
     def _send(self, url: str, headers: dict[str, str], *, small: bool = False) -> Answer:
-        """One GET whose redirects (only within the origin) and body are read under one deadline and the cap.
-        ``small``: a robots.txt, with a smaller cap and deadline (a forum that trickles it is given up on sooner)."""
+        """One GET whose redirects (only within the origin) and body are read under one deadline and
+        the cap. ``small``: a robots.txt, with a smaller cap and deadline (a forum that trickles it
+        is given up on sooner)."""
         deadline = min(self.deadline, ROBOTS_DEADLINE) if small else self.deadline
         watch = _Watch(deadline, self.stop, self._sockets)
         shown = shown_url(url)
@@ -411,7 +424,8 @@ class Fetcher:
         return answer
 
     def _read_body(self, response: requests.Response, shown: str, cap: int) -> bytes:
-        """The body, decompressed, refused past ``max_page_bytes`` (a gzip bomb inflates only that far)."""
+        """The body, decompressed, refused past ``max_page_bytes`` (a gzip bomb inflates only that
+        far)."""
         declared = response.headers.get("Content-Length", "")
         if (
             declared.isdigit()
@@ -449,8 +463,9 @@ class Fetcher:
             )
 
     def _cookies_for(self, url: str) -> dict[str, str]:
-        """The moderator's cookies that belong to ``url``: on the thread's origin only (never another host,
-        subdomain or scheme), matching the cookie's domain and path, secure ones over https only."""
+        """The moderator's cookies that belong to ``url``: on the thread's origin only (never
+        another host, subdomain or scheme), matching the cookie's domain and path, secure ones over
+        https only."""
         if not self._jar or (self._site and _origin(url) != self._site):
             return {}
         parts = urlsplit(url)
@@ -474,14 +489,16 @@ class Fetcher:
         return f"{host} asked Votal to wait until {hold_until(self.wall_clock(), seconds):%Y-%m-%d %H:%M} UTC"
 
     def _pause(self, seconds: float) -> None:
-        # The limiter's sleep waits (a run's limiter sleeps on its stop event, so a stop ends the wait).
+        # The limiter's sleep waits (a run's limiter sleeps on its stop event, so a stop ends the
+        # wait).
         if seconds > 0:
             self.limiter.sleep(seconds)
         if self.stop is not None and self.stop.is_set():
             raise Stopped("stopped while waiting for the forum")
 
     def _backoff(self, attempt: int) -> float:
-        """Exponential backoff with jitter, so that several clients that failed together do not retry together."""
+        """Exponential backoff with jitter, so that several clients that failed together do not
+        retry together."""
         return min(self.max_backoff, self.backoff * (2**attempt)) * (0.5 + self.rng.random() / 2)
 
     def _interval_for(self, url: str) -> float:
@@ -500,7 +517,9 @@ class Fetcher:
         try:
             response = self._request(site + "/robots.txt", {}, accept={200}, small=True)
         except Unreachable:
-            raise  # the thread is on the same host: say so once, not once for robots.txt and again for the page
+            # the thread is on the same host: say so once, not once for robots.txt and again for the
+            # page
+            raise
         except ForumError as exc:
             log.warning("robots.txt unreadable (%s); going on without it for this run", exc)
             return None
@@ -515,8 +534,9 @@ def hold_until(now: datetime, seconds: float) -> datetime:
 
 
 def post_json(url: str, payload: dict, *, timeout: float = 5.0) -> None:
-    """POST ``payload`` as JSON (an alert to a Discord-compatible webhook); raises on a non-2xx answer.
-    The answer's body is never read (nothing in it is needed), and a redirect is not followed."""
+    """POST ``payload`` as JSON (an alert to a Discord-compatible webhook); raises on a non-2xx
+    answer. The answer's body is never read (nothing in it is needed), and a redirect is not
+    followed."""
     with requests.post(
         url,
         json=payload,
@@ -529,7 +549,8 @@ def post_json(url: str, payload: dict, *, timeout: float = 5.0) -> None:
 
 
 def retry_after(value: str | None, *, now: datetime | None = None) -> float | None:
-    """Seconds to wait from a Retry-After header (seconds or an HTTP date); None if absent or unreadable."""
+    """Seconds to wait from a Retry-After header (seconds or an HTTP date); None if absent or
+    unreadable."""
     if not value:
         return None
     value = value.strip()
@@ -556,12 +577,13 @@ def load_cookies(
     domain: str,
     environ: Mapping[str, str] | None = None,
 ) -> http.cookiejar.CookieJar:
-    """Cookies for a logged-in session, from a file and/or an environment variable named in the game file.
+    """Cookies for a logged-in session, from a file and/or an environment variable named in the game
+    file.
 
     A file is either Netscape ``cookies.txt`` (as browser extensions export it) or one ``name=value;
-    name2=value2`` line; the variable holds such a line. Cookies given as a line are scoped to ``domain``
-    (the forum's host) so they never travel to another site. Error messages name the file or variable,
-    never a value.
+    name2=value2`` line; the variable holds such a line. Cookies given as a line are scoped to
+    ``domain`` (the forum's host) so they never travel to another site. Error messages name the file
+    or variable, never a value.
     """
     environ = os.environ if environ is None else environ
     found: dict[str, str] = {}
@@ -641,7 +663,8 @@ def make_fetcher(
     environ: Mapping[str, str] | None = None,
     **options,
 ) -> Fetcher:
-    """A fetcher with a game's ``[fetch]`` settings (interval, contact, cookies) and the run's shared limiter."""
+    """A fetcher with a game's ``[fetch]`` settings (interval, contact, cookies) and the run's
+    shared limiter."""
     settings = game.fetch
     return Fetcher(
         origin=site_of(game.thread),
@@ -696,8 +719,8 @@ def _parse_cookie_line(text: str, *, source: str) -> dict[str, str]:
 
 
 def _check_cookie(name: str, value: str, number: int, *, source: str) -> None:
-    """A cookie must be plain printable ASCII: anything else would make the HTTP library fail with an error
-    that quotes the whole header, the cookie's value included."""
+    """A cookie must be plain printable ASCII: anything else would make the HTTP library fail with
+    an error that quotes the whole header, the cookie's value included."""
     if not all(" " < ch < "\x7f" for ch in name) or not all(
         " " <= ch < "\x7f" and ch != ";" for ch in value
     ):
@@ -739,7 +762,8 @@ def _size(count: int) -> str:
 
 
 def _origin(url: str) -> str:
-    """``scheme://host:port`` with the default port spelled out, lower case: what "the same site" compares."""
+    """``scheme://host:port`` with the default port spelled out, lower case: what "the same site"
+    compares."""
     parts = urlsplit(url)
     try:
         port = parts.port
@@ -755,10 +779,10 @@ def same_site(url: str, thread: str) -> bool:
 
 
 class _Watch:
-    """A watchdog for one request: when its deadline passes or the run's ``stop`` is set, it shuts the
-    request's sockets, which ends a read blocked on them at once. Sockets are registered by the connection
-    classes below, through a thread-local (each request runs in one thread). One thread (:class:`_Watchdog`)
-    watches every request of the process."""
+    """A watchdog for one request: when its deadline passes or the run's ``stop`` is set, it shuts
+    the request's sockets, which ends a read blocked on them at once. Sockets are registered by the
+    connection classes below, through a thread-local (each request runs in one thread). One thread
+    (:class:`_Watchdog`) watches every request of the process."""
 
     _local = threading.local()
 
@@ -767,8 +791,8 @@ class _Watch:
     ) -> None:
         self.ends = time.monotonic() + seconds
         self.stop = stop
-        # Every socket the fetcher's connections opened (kept-alive ones included: a request may reuse one);
-        # a fetcher makes one request at a time, so firing shuts them all.
+        # Every socket the fetcher's connections opened (kept-alive ones included: a request may
+        # reuse one); a fetcher makes one request at a time, so firing shuts them all.
         self.sockets: weakref.WeakSet[socket.socket] = (
             sockets if sockets is not None else weakref.WeakSet()
         )
@@ -804,8 +828,9 @@ class _Watch:
 
 
 class _Watchdog:
-    """The one thread that fires the watches of requests in flight. It sleeps while none is; while some are,
-    it looks every tenth of a second (a stop is an Event it cannot wait on together with the deadlines)."""
+    """The one thread that fires the watches of requests in flight. It sleeps while none is; while
+    some are, it looks every tenth of a second (a stop is an Event it cannot wait on together with
+    the deadlines)."""
 
     def __init__(self) -> None:
         self._cond = threading.Condition()
@@ -869,15 +894,16 @@ class _WatchedHTTPSPool(HTTPSConnectionPool):
 
 
 class _WatchedAdapter(HTTPAdapter):
-    """requests' adapter whose connections register their sockets with the current request's watchdog."""
+    """requests' adapter whose connections register their sockets with the current request's
+    watchdog."""
 
     def init_poolmanager(self, *args, **kwargs) -> None:
         super().init_poolmanager(*args, **kwargs)
         self.poolmanager.pool_classes_by_scheme = dict(_WATCHED_POOLS)
 
     def proxy_manager_for(self, proxy: str, **kwargs):  # noqa: ANN201 (requests' signature)
-        """Through an HTTP proxy (HTTP_PROXY and the like) requests are watched too; a SOCKS proxy keeps its own
-        pools (and only the socket timeout)."""
+        """Through an HTTP proxy (HTTP_PROXY and the like) requests are watched too; a SOCKS proxy
+        keeps its own pools (and only the socket timeout)."""
         manager = super().proxy_manager_for(proxy, **kwargs)
         if not proxy.lower().startswith("socks"):
             manager.pool_classes_by_scheme = dict(_WATCHED_POOLS)
@@ -888,8 +914,8 @@ _WATCHED_POOLS = {"http": _WatchedHTTPPool, "https": _WatchedHTTPSPool}
 
 
 def _unreachable(exc: BaseException, host: str) -> str | None:
-    """In words, why ``host`` could not be reached at all, when that is what ``exc`` says (the library wraps
-    the socket's error a few levels down), else None."""
+    """In words, why ``host`` could not be reached at all, when that is what ``exc`` says (the
+    library wraps the socket's error a few levels down), else None."""
     todo: list[BaseException | None] = [exc]
     seen: list[BaseException] = []
     while todo and len(seen) < 32:

@@ -1,4 +1,5 @@
-"""A tiny HTTP server on loopback that answers from a Python callable: the offline demo and the tests use it."""
+"""A tiny HTTP server on loopback that answers from a Python callable: the offline demo and the
+tests use it."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ Handler = Callable[
 
 
 class LoopbackServer:
-    """Serves ``handler`` on 127.0.0.1 at a free port; records every request path it was asked for."""
+    """Serves ``handler`` on 127.0.0.1 at a free port; records every request path it was asked
+    for."""
 
     def __init__(self, handler: Handler, *, host: str = "127.0.0.1", port: int = 0):
         self.handler = handler
@@ -33,8 +35,8 @@ class LoopbackServer:
 
         class _Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
-            # TCP_NODELAY, as real web servers set it: else a page's last segment waits for the client's
-            # delayed ACK, about 15 ms a page on a keep-alive connection.
+            # TCP_NODELAY, as real web servers set it: else a page's last segment waits for the
+            # client's delayed ACK, about 15 ms a page on a keep-alive connection.
             disable_nagle_algorithm = True
 
             def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
@@ -58,7 +60,8 @@ class LoopbackServer:
                     self.end_headers()
                     self.wfile.write(body)
                 except (BrokenPipeError, ConnectionResetError):
-                    pass  # the client gave up (a deadline, a signal): nothing to answer, nothing to print
+                    # the client gave up (a deadline, a signal): nothing to answer, nothing to print
+                    pass
 
             def log_message(self, *args) -> None:
                 pass

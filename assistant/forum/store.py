@@ -1,9 +1,9 @@
 """The SQLite store: a cache of each game's posts, their revisions, and the commands read from them.
 
-Every command opens the store the same way, as a plain :class:`sqlite3.Connection` whose rows read by
-column name (:func:`open_db` creates it; :func:`open_reader` only opens one that exists). Writes go through
-:func:`_writing`, one ``BEGIN IMMEDIATE`` transaction each; SQLite's own failures (a corrupt or read-only
-file, a full disk) become a :class:`StoreError` that names the file.
+Every command opens the store the same way, as a plain :class:`sqlite3.Connection` whose rows read
+by column name (:func:`open_db` creates it; :func:`open_reader` only opens one that exists). Writes
+go through :func:`_writing`, one ``BEGIN IMMEDIATE`` transaction each; SQLite's own failures (a
+corrupt or read-only file, a full disk) become a :class:`StoreError` that names the file.
 """
 
 from __future__ import annotations
@@ -33,14 +33,16 @@ Store = sqlite3.Connection
 
 
 class StoreError(VotalError):
-    """The store cannot be opened, read or written (corrupt, read-only, missing folder, disk full)."""
+    """The store cannot be opened, read or written (corrupt, read-only, missing folder, disk
+    full)."""
 
     exit_code = 2  # the command cannot run as asked (no store yet, or one it cannot use)
 
 
-# The schema stays SQL: `create ... if not exists` is safe to run any number of times (ensure_schema), states
-# the composite natural keys and indexes in one place, and runs on every open without importing sqlite-utils.
-# Adding a column is an `alter table` here; anything beyond that goes through sqlite_utils.Migrations.
+# The schema stays SQL: `create ... if not exists` is safe to run any number of times
+# (ensure_schema), states the composite natural keys and indexes in one place, and runs on every
+# open without importing sqlite-utils. Adding a column is an `alter table` here; anything beyond
+# that goes through sqlite_utils.Migrations.
 SCHEMA = """
 create table if not exists posts (
     game text, post_id text, number integer, author text, author_id text, time text, url text,
@@ -105,8 +107,9 @@ def open_db(path: str | Path, *, attempts: int = 60) -> Store:
         try:
             return _open_db(path)
         except sqlite3.OperationalError as exc:
-            # Switching a new file to WAL and creating its tables take locks that SQLite's busy timeout does
-            # not wait for (a lock upgrade would deadlock), so processes opening one new store at once retry.
+            # Switching a new file to WAL and creating its tables take locks that SQLite's busy
+            # timeout does not wait for (a lock upgrade would deadlock), so processes opening one
+            # new store at once retry.
             if "locked" not in str(exc) or attempt == attempts - 1:
                 raise store_error(path, exc) from None
             time.sleep(min(0.01 * (attempt + 1), 0.25))
@@ -157,8 +160,9 @@ def _has_column(db: Store, table: str, column: str) -> bool:
 
 def _connect(path: str | Path) -> Store:
     # isolation_level None: no implicit transactions; every write names its own (see _writing).
-    # check_same_thread False: the scheduler opens one connection per run and hands it to no other thread,
-    # but its worker threads are pooled. busy_timeout makes a second writer wait for the first.
+    # check_same_thread False: the scheduler opens one connection per run and hands it to no other
+    # thread, but its worker threads are pooled. busy_timeout makes a second writer wait for the
+    # first.
     db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     db.row_factory = sqlite3.Row
     db.execute("PRAGMA busy_timeout = 10000")
@@ -172,7 +176,8 @@ def ensure_schema(db: Store) -> None:
 
 
 def sync_problems(row: sqlite3.Row | None) -> list[str]:
-    """What a stored sync's pages could not read (an older store's rows have no such column: none)."""
+    """What a stored sync's pages could not read (an older store's rows have no such column:
+    none)."""
     if row is None or "problems" not in row.keys() or not row["problems"]:  # noqa: SIM118 (a Row iterates values)
         return []
     return json.loads(row["problems"])
@@ -222,8 +227,8 @@ def store_path(db: Store) -> str:
 
 @contextmanager
 def _writing(db: Store) -> Iterator[Store]:
-    """One write transaction (BEGIN IMMEDIATE: the write lock is taken first, so no two writers deadlock);
-    rolled back whole on any failure. Inside another transaction it simply joins it."""
+    """One write transaction (BEGIN IMMEDIATE: the write lock is taken first, so no two writers
+    deadlock); rolled back whole on any failure. Inside another transaction it simply joins it."""
     if db.in_transaction:
         yield db
         return
@@ -281,8 +286,8 @@ def _upsert(db: Store, table: str, row: dict, pk: Sequence[str]) -> None:
 
 
 def _upsert_all(db: Store, table: str, rows: list[dict], pk: Sequence[str]) -> None:
-    """Insert rows, or update the columns given where the natural key ``pk`` exists (other columns keep
-    their value): sqlite-utils' upsert, inside the caller's :func:`_writing` transaction."""
+    """Insert rows, or update the columns given where the natural key ``pk`` exists (other columns
+    keep their value): sqlite-utils' upsert, inside the caller's :func:`_writing` transaction."""
     if rows:
         _library(db)[table].upsert_all(rows, pk=tuple(pk))
 
@@ -294,23 +299,27 @@ def _insert_new(db: Store, table: str, rows: list[dict], pk: Sequence[str]) -> N
 
 
 def _library(db: Store):
-    """sqlite-utils over the store's own connection, for writes inside :func:`_writing`: its writes then
-    nest in our BEGIN IMMEDIATE transaction as savepoints, so a failure rolls the whole transaction back."""
+    """sqlite-utils over the store's own connection, for writes inside :func:`_writing`: its writes
+    then nest in our BEGIN IMMEDIATE transaction as savepoints, so a failure rolls the whole
+    transaction back."""
     if not db.in_transaction:
         raise AssertionError("store writes go through _writing (one transaction each)")
-    # No PRAGMA recursive_triggers (the store has no triggers), no plugins: only a wrapper over our connection.
+    # No PRAGMA recursive_triggers (the store has no triggers), no plugins: only a wrapper over our
+    # connection.
     return _library_class()(db, recursive_triggers=False, execute_plugins=False)
 
 
 @functools.cache
 def _library_class():
-    # Imported here, on the write path only, so read-only commands (votal count) skip its import: about 60 ms
-    # on top of what count imports anyway (python -X importtime, 5 runs 58-64 ms, load 4).
+    # Imported here, on the write path only, so read-only commands (votal count) skip its import:
+    # about 60 ms on top of what count imports anyway (python -X importtime, 5 runs 58-64 ms, load
+    # 4).
     import sqlite_utils
 
     class Library(sqlite_utils.Database):
-        # SQLite has had upserts since 3.24 (2018). Without this the library probes for them by creating and
-        # dropping a table in the store, which bumps the store's schema version on every write.
+        # SQLite has had upserts since 3.24 (2018). Without this the library probes for them by
+        # creating and dropping a table in the store, which bumps the store's schema version on
+        # every write.
         supports_on_conflict = True
 
     return Library
@@ -329,7 +338,8 @@ def hash_body(body_html: str) -> str:
 
 
 def save_posts(db: Store, game: str, posts: Iterable[Post], *, seen_at: datetime) -> SaveResult:
-    """Upsert one page's posts in one transaction; a changed body adds a revision, never overwrites one."""
+    """Upsert one page's posts in one transaction; a changed body adds a revision, never overwrites
+    one."""
     posts = list(posts)
     if not posts:
         return SaveResult(0, 0)
@@ -392,7 +402,8 @@ def _post_rows(db: Store, game: str, posts: list[Post], seen: str) -> tuple[list
                 "last_seen": seen,
                 "commands": commands,
                 "commands_version": EXTRACTOR_VERSION,
-                # an edited body is read again when a moderator's count is next asked for (stored_counts)
+                # an edited body is read again when a moderator's count is next asked for
+                # (stored_counts)
                 "vote_count": kept["vote_count"] if kept is not None else None,
                 "vote_count_version": kept["vote_count_version"] if kept is not None else None,
                 "night_told": kept["night_told"] if kept is not None else None,  # as vote_count
@@ -422,8 +433,8 @@ def encode_commands(commands: Iterable[Command]) -> str:
 
 
 def _command_row(command: Command) -> list:
-    """[action, target, raw, bold (1/0), note, inline (1/0)], the trailing defaults (bold 1, no note, not inline)
-    left out."""
+    """[action, target, raw, bold (1/0), note, inline (1/0)], the trailing defaults (bold 1, no
+    note, not inline) left out."""
     row: list = [command.action, command.target, command.raw]
     if command.inline:
         return [*row, int(command.bold), command.note, 1]
@@ -433,8 +444,8 @@ def _command_row(command: Command) -> list:
 
 
 def _extract(body_html: str) -> list[Command]:
-    """The commands of a stored body. The reader is imported only here: a count replays the stored commands
-    and never compiles its patterns."""
+    """The commands of a stored body. The reader is imported only here: a count replays the stored
+    commands and never compiles its patterns."""
     from parsers.commands import extract_commands
 
     return extract_commands(body_html)
@@ -461,9 +472,10 @@ def last_post_number(db: Store, game: str) -> int | None:
 
 
 def game_stamp(db: Store, game: str) -> tuple:
-    """What changes whenever a count of ``game`` could: its posts (the last number, how many, their numbers,
-    revisions and deletions) and whether its last sync failed or could not read some posts. Equal stamps, with
-    the same game file and clock, give the same count: `votal run` skips a game whose stamp stands still."""
+    """What changes whenever a count of ``game`` could: its posts (the last number, how many, their
+    numbers, revisions and deletions) and whether its last sync failed or could not read some posts.
+    Equal stamps, with the same game file and clock, give the same count: `votal run` skips a game
+    whose stamp stands still."""
     posts = _aggregate(
         db,
         "select max(number), count(*), sum(number), sum(revisions), sum(deleted) from posts where game = ?",
@@ -484,8 +496,10 @@ def count_posts(db: Store, game: str) -> int:
 def moderator_bodies(
     db: Store, game: str, moderators: Iterable[str], *, up_to: int | None = None
 ) -> dict[int, str]:
-    """Post number -> body of each live post by a moderator (their vote counts teach names), up to ``up_to``."""
-    # Only the moderators' bodies are read: their stored spellings are found first, then their posts by exact name.
+    """Post number -> body of each live post by a moderator (their vote counts teach names), up to
+    ``up_to``."""
+    # Only the moderators' bodies are read: their stored spellings are found first, then their posts
+    # by exact name.
     spellings = moderator_spellings(db, game, moderators)
     if not spellings:
         return {}
@@ -499,8 +513,8 @@ def moderator_bodies(
 
 
 def moderator_spellings(db: Store, game: str, moderators: Iterable[str]) -> list[str]:
-    """The spellings under which the store holds posts by ``moderators`` (matched with Python's casefold:
-    SQLite's nocase folds ASCII only)."""
+    """The spellings under which the store holds posts by ``moderators`` (matched with Python's
+    casefold: SQLite's nocase folds ASCII only)."""
     names = {m.casefold() for m in moderators}
     return (
         [
@@ -527,10 +541,10 @@ def save_vote_counts(
 def load_vote_counts(
     db: Store, game: str, authors: Sequence[str], version: int
 ) -> list[sqlite3.Row]:
-    """The live posts by ``authors`` (exact spellings) with what they were read to hold: ``post_id``,
-    ``number``, ``vote_count`` (JSON, else null) and, where it was never read or read by another reader
-    ``version`` (stored before readings were kept, edited since, or the reader upgraded), ``unread`` (the
-    body to read; else null)."""
+    """The live posts by ``authors`` (exact spellings) with what they were read to hold:
+    ``post_id``, ``number``, ``vote_count`` (JSON, else null) and, where it was never read or read
+    by another reader ``version`` (stored before readings were kept, edited since, or the reader
+    upgraded), ``unread`` (the body to read; else null)."""
     if not authors:
         return []
     if not _has_column(db, "posts", "vote_count_version"):  # a store made before readings were kept
@@ -590,8 +604,8 @@ def post_authors(db: Store, game: str) -> list[tuple[str, str | None]]:
 
 
 def load_read_posts(db: Store, game: str, *, up_to: int | None = None) -> list[ReadPost]:
-    """Every stored post of a game (up to post number ``up_to``), in thread order, with its commands (read
-    again if read by older code)."""
+    """Every stored post of a game (up to post number ``up_to``), in thread order, with its commands
+    (read again if read by older code)."""
     # Bodies are read only where commands must be read again: every `votal count` loads the thread.
     stale = _rows(
         db,
@@ -608,7 +622,8 @@ def load_read_posts(db: Store, game: str, *, up_to: int | None = None) -> list[R
                     for post_id, commands in fresh.items()
                 ],
             )
-    # Plain tuples, not rows read by column name: every `votal count` reads every post (a tenth of its work).
+    # Plain tuples, not rows read by column name: every `votal count` reads every post (a tenth of
+    # its work).
     rows = _tuples(
         db,
         "select number, post_id, author, author_id, time, url, commands, edited, deleted, revisions "
@@ -617,8 +632,9 @@ def load_read_posts(db: Store, game: str, *, up_to: int | None = None) -> list[R
     )
     firsts = _first_commands(db, game, {r[1] for r in rows if r[9] > 1})
     iso = datetime.fromisoformat
-    # Positional, in ReadPost's field order (edited, deleted, first_commands, author_id last): a frozen
-    # dataclass's keyword arguments cost every stored post of every count a lookup each (6 M instructions).
+    # Positional, in ReadPost's field order (edited, deleted, first_commands, author_id last): a
+    # frozen dataclass's keyword arguments cost every stored post of every count a lookup each (6 M
+    # instructions).
     return [
         ReadPost(
             number,
@@ -640,16 +656,18 @@ _IDS_A_QUERY = 500  # post ids bound in one query (SQLite before 3.32 allows 999
 
 
 def _first_commands(db: Store, game: str, post_ids: set[str]) -> dict[str, tuple[Command, ...]]:
-    """The commands of the first stored revision of each of ``post_ids`` (edited posts), read from its body
-    once and kept with the revision, as a post's own commands are (again only after EXTRACTOR_VERSION moves)."""
+    """The commands of the first stored revision of each of ``post_ids`` (edited posts), read from
+    its body once and kept with the revision, as a post's own commands are (again only after
+    EXTRACTOR_VERSION moves)."""
     if not post_ids:
         return {}
     if not _has_column(db, "revisions", "commands_version"):  # a store made before they were kept
         with _writing(db):
             _add_columns(db)
     first: dict[str, tuple] = {}
-    # Only the edited posts' revisions, found by the table's key (game, post_id, ...): every post has one, and
-    # each row's seen_at and commands lie past its body, so reading them all cost a count more than its replay.
+    # Only the edited posts' revisions, found by the table's key (game, post_id, ...): every post
+    # has one, and each row's seen_at and commands lie past its body, so reading them all cost a
+    # count more than its replay.
     wanted = sorted(post_ids)
     for at in range(0, len(wanted), _IDS_A_QUERY):
         chunk = wanted[at : at + _IDS_A_QUERY]
@@ -711,7 +729,8 @@ def post_totals(db: Store, game: str) -> sqlite3.Row:
 
 
 def sync_totals(db: Store, game: str, *, since: datetime) -> sqlite3.Row:
-    """``syncs``, ``requests`` and failed answers (``n``) of a game's syncs started since ``since``."""
+    """``syncs``, ``requests`` and failed answers (``n``) of a game's syncs started since
+    ``since``."""
     return _rows(
         db,
         "select coalesce(sum(faults), 0) as n, count(*) as syncs, coalesce(sum(requests), 0) as requests "
@@ -720,14 +739,15 @@ def sync_totals(db: Store, game: str, *, since: datetime) -> sqlite3.Row:
     )[0]
 
 
-# --- What the scheduler and sync keep beside the posts: HTTP validators, vanished posts, alerts, locks.
+# --- What the scheduler and sync keep beside the posts: HTTP validators, vanished posts, alerts,
+# locks.
 
 
 @dataclass(frozen=True)
 class Validators:
-    """What the forum sent with the stored copy of a page: its ETag and Last-Modified, and what the page
-    held (a 304 says the page is unchanged but does not repeat it): its next-page link, its post ids in
-    order and its first post's number."""
+    """What the forum sent with the stored copy of a page: its ETag and Last-Modified, and what the
+    page held (a 304 says the page is unchanged but does not repeat it): its next-page link, its
+    post ids in order and its first post's number."""
 
     etag: str | None = None
     last_modified: str | None = None
@@ -752,7 +772,8 @@ def load_validators(db: Store, game: str, url: str) -> Validators:
 def save_validators(
     db: Store, game: str, url: str, validators: Validators, *, seen_at: datetime
 ) -> None:
-    """Remember a page's validators; only after its posts are saved, so a 304 never hides unsaved posts."""
+    """Remember a page's validators; only after its posts are saved, so a 304 never hides unsaved
+    posts."""
     with _writing(db):
         _write_validators(db, game, url, validators, seen_at.isoformat())
 
@@ -786,10 +807,11 @@ def save_pages(
     gone: Iterable[str],
     seen_at: datetime,
 ) -> SaveResult:
-    """Save several pages (url, posts, validators) and mark ``gone`` deleted, all in ONE transaction.
+    """Save several pages (url, posts, validators) and mark ``gone`` deleted, all in ONE
+    transaction.
 
-    For a deletion found by re-reading earlier pages: the forum renumbered every post after it, and a
-    sync killed halfway must not leave some posts renumbered and others not.
+    For a deletion found by re-reading earlier pages: the forum renumbered every post after it, and
+    a sync killed halfway must not leave some posts renumbered and others not.
     """
     seen = seen_at.isoformat()
     new = changed = 0
@@ -849,7 +871,8 @@ def load_hold(db: Store, host: str) -> datetime | None:
 
 
 def save_hold(db: Store, host: str, until: datetime) -> None:
-    """Remember a long Retry-After beyond this process (the next `votal sync` from cron honours it too)."""
+    """Remember a long Retry-After beyond this process (the next `votal sync` from cron honours it
+    too)."""
     with _writing(db):
         _upsert(db, "holds", {"host": host, "until": until.isoformat()}, ("host",))
 
@@ -857,8 +880,8 @@ def save_hold(db: Store, host: str, until: datetime) -> None:
 def find_missing(
     db: Store, game: str, *, since_number: int | None, present: Iterable[str]
 ) -> list[str]:
-    """Stored posts not known to have vanished, numbered ``since_number`` or later (all, if None), not in
-    ``present``. (A post the forum marks deleted but still shows is not missing.)"""
+    """Stored posts not known to have vanished, numbered ``since_number`` or later (all, if None),
+    not in ``present``. (A post the forum marks deleted but still shows is not missing.)"""
     present = set(present)
     since = "" if since_number is None else " and number >= ?"
     rows = _rows(
@@ -879,7 +902,8 @@ def mark_missing(
     present: Iterable[str],
     seen_at: datetime,
 ) -> list[str]:
-    """Mark deleted (never drop) what :func:`find_missing` finds; returns their ids. One transaction."""
+    """Mark deleted (never drop) what :func:`find_missing` finds; returns their ids. One
+    transaction."""
     gone = find_missing(db, game, since_number=since_number, present=present)
     if gone:
         with _writing(db):
@@ -897,8 +921,9 @@ def _mark_gone(db: Store, game: str, post_ids: Iterable[str], seen: str) -> None
 def count_live_posts(
     db: Store, game: str, *, exclude: Iterable[str] = (), below: int | None = None
 ) -> int:
-    """Stored posts the forum still shows, as far as we know (not vanished; a post it marks deleted but shows
-    still takes a place in its numbering), numbered below ``below`` if given, leaving out ``exclude``."""
+    """Stored posts the forum still shows, as far as we know (not vanished; a post it marks deleted
+    but shows still takes a place in its numbering), numbered below ``below`` if given, leaving out
+    ``exclude``."""
     excluded = set(exclude)
     rows = _rows(
         db,
@@ -929,8 +954,9 @@ def first_post_at(db: Store, game: str, moment: datetime) -> int | None:
 def number_vote_count(
     db: Store, game: str, day: int, as_of_post: int, *, now: datetime, keep: bool = True
 ) -> int:
-    """The number of day ``day``'s vote count as of ``as_of_post`` ("Vote Count 3.2" is day 3's second): the
-    number it was given before, else the next one, kept (``keep``) so that drafting it again gives the same."""
+    """The number of day ``day``'s vote count as of ``as_of_post`` ("Vote Count 3.2" is day 3's
+    second): the number it was given before, else the next one, kept (``keep``) so that drafting it
+    again gives the same."""
 
     def find() -> tuple[int | None, int]:
         given = _one(
@@ -964,7 +990,8 @@ def number_vote_count(
 
 
 def post_time(db: Store, game: str, number: int) -> datetime | None:
-    """When post ``number`` was written (else the nearest earlier post with a time): "as of post P" is as of then."""
+    """When post ``number`` was written (else the nearest earlier post with a time): "as of post P"
+    is as of then."""
     row = _one(
         db,
         "select time from posts where game = ? and number <= ? and time is not null order by number desc limit 1",
@@ -974,7 +1001,8 @@ def post_time(db: Store, game: str, number: int) -> datetime | None:
 
 
 def first_post_number(db: Store, game: str) -> int | None:
-    """The number of the thread's first post as stored (0 on MafiaScum, 1 on most forums), deleted or not."""
+    """The number of the thread's first post as stored (0 on MafiaScum, 1 on most forums), deleted
+    or not."""
     return _rows(db, "select min(number) as n from posts where game = ?", [game])[0]["n"]
 
 
@@ -995,10 +1023,12 @@ def load_post_numbers(db: Store, game: str, post_ids: Iterable[str]) -> dict[str
 
 
 def add_alerts(db: Store, game: str, alerts: Iterable[dict], *, now: datetime) -> list[dict]:
-    """Store alerts not stored before (by ``key``); returns only the new ones, so each is sent once."""
+    """Store alerts not stored before (by ``key``); returns only the new ones, so each is sent
+    once."""
     alerts = list(alerts)
     if not alerts:
-        return []  # no write transaction (and no wait for the write lock) when a run has nothing to say
+        # no write transaction (and no wait for the write lock) when a run has nothing to say
+        return []
     new = []
     with _writing(db):
         for alert in alerts:
@@ -1030,7 +1060,8 @@ def save_run_state(
 def load_run_state(
     db: Store, game: str, game_file: str
 ) -> tuple[str, datetime | None, datetime | None] | None:
-    """The state digest `votal run` last counted ``game_file`` on, and its deadline and election close."""
+    """The state digest `votal run` last counted ``game_file`` on, and its deadline and election
+    close."""
     row = _one(
         db,
         "select state, deadline, closes from run_states where game = ? and game_file = ?",
@@ -1105,7 +1136,8 @@ _memory_locks_guard = threading.Lock()
 
 @contextmanager
 def lock_game(db: Store, game: str, *, timeout: float = 0.0) -> Iterator[None]:
-    """Hold the game's sync lock: an ``fcntl`` lock on a file beside the DB, freed by the OS even on kill -9.
+    """Hold the game's sync lock: an ``fcntl`` lock on a file beside the DB, freed by the OS even on
+    kill -9.
 
     Waits up to ``timeout`` seconds, then raises :class:`GameLocked`.
     """
@@ -1160,8 +1192,8 @@ def _take_file_lock(lock_path: Path, deadline: float, game: str):
 
 
 def load_posts(db: Store, game: str) -> list[Post]:
-    """Every stored post of a game that is not deleted, with its body, in thread order (for reading what
-    the moderator announces)."""
+    """Every stored post of a game that is not deleted, with its body, in thread order (for reading
+    what the moderator announces)."""
     from parsers.page import Post  # here: counts, which read no bodies, never build its classes
 
     rows = _rows(

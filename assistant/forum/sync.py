@@ -29,7 +29,8 @@ MAX_PAGES = 5000  # no thread is longer; a sync reading more pages than this sto
 MAX_KEPT_PROBLEMS = (
     20  # a sync's page problems kept in its row (the first ones say what went wrong)
 )
-SYNC_DEADLINE = 3600.0  # seconds one sync may take; a longer one stops (what it read is kept) and the next resumes
+# seconds one sync may take; a longer one stops (what it read is kept) and the next resumes
+SYNC_DEADLINE = 3600.0
 HOLD_REMEMBERED = 60.0  # a Retry-After longer than this is stored, so later processes honour it too
 ROBOTS_MAX_AGE = timedelta(
     hours=24
@@ -72,19 +73,20 @@ def sync_game(
 ) -> SyncResult:
     """Fetch from the page holding the last stored post (it may have grown) to the thread's end.
 
-    ``recheck_from`` (a post number) starts earlier, to catch edits on pages already read: unchanged pages
-    cost a 304 where the forum sends validators.
+    ``recheck_from`` (a post number) starts earlier, to catch edits on pages already read: unchanged
+    pages cost a 304 where the forum sends validators.
 
-    Each page is asked for with the validators (ETag / Last-Modified) it was last served with, so a poll
-    with nothing new costs one request. Each page is saved in its own transaction as soon as it is read,
-    so an interrupted sync keeps what it fetched and the next one resumes there. Posts gone from the
-    forum are marked deleted (see :func:`_find_vanished`). Holds the game's lock: another process syncing
-    the same game makes this raise :class:`store.GameLocked` after ``lock_timeout`` seconds.
+    Each page is asked for with the validators (ETag / Last-Modified) it was last served with, so a
+    poll with nothing new costs one request. Each page is saved in its own transaction as soon as it
+    is read, so an interrupted sync keeps what it fetched and the next one resumes there. Posts gone
+    from the forum are marked deleted (see :func:`_find_vanished`). Holds the game's lock: another
+    process syncing the same game makes this raise :class:`store.GameLocked` after ``lock_timeout``
+    seconds.
 
-    Bounded: only pages on the thread's own scheme and host are read (a next-page link elsewhere is an
-    error), a pagination that repeats itself (a link back to a page read, a page of posts already read) is
-    an error, and so is a sync still running ``deadline`` seconds after it started (by the fetcher's
-    limiter clock). Each such error keeps what was saved before it.
+    Bounded: only pages on the thread's own scheme and host are read (a next-page link elsewhere is
+    an error), a pagination that repeats itself (a link back to a page read, a page of posts already
+    read) is an error, and so is a sync still running ``deadline`` seconds after it started (by the
+    fetcher's limiter clock). Each such error keeps what was saved before it.
     """
     check_ruleset(game)
     with store.lock_game(db, game.key, timeout=lock_timeout):
@@ -147,8 +149,8 @@ class _Sync:
                 raise ForumError(f"{host} asked Votal to wait until {held:%Y-%m-%d %H:%M} UTC")
             self.read_pages(url, requests_before)
         except BaseException as exc:
-            # whatever ended the sync (the forum, a stop, a store that could not be written) is its error:
-            # a sync that failed is never recorded as a good one
+            # whatever ended the sync (the forum, a stop, a store that could not be written) is its
+            # error: a sync that failed is never recorded as a good one
             error = _error_of(exc)
             raise
         finally:
@@ -161,7 +163,8 @@ class _Sync:
         return result
 
     def prime_robots(self, site: str, started: datetime) -> bool:
-        """Whether the site's robots.txt is still unknown; one read by an earlier sync saves a request."""
+        """Whether the site's robots.txt is still unknown; one read by an earlier sync saves a
+        request."""
         robots = self.fetcher.robots
         if robots is None or robots.knows(site):
             return False
@@ -217,13 +220,15 @@ class _Sync:
             # the whole end of the thread was read and understood: what is missing from it is gone
             self.find_vanished(self.earliest)
         if result.new_posts or result.changed_posts:
-            # the moderators' counts are read as they are stored, as commands are: a count reads the readings
+            # the moderators' counts are read as they are stored, as commands are: a count reads the
+            # readings
             from assistant.forum.stored_counts import read_posted_counts
 
             read_posted_counts(db, game.key, game.moderators)
 
     def known_validators(self, url: str) -> store.Validators:
-        """Validators exist only for pages whose posts are all saved: a 304 means nothing to read here."""
+        """Validators exist only for pages whose posts are all saved: a 304 means nothing to read
+        here."""
         known = store.load_validators(self.db, self.game.key, url)
         stored = (
             store.load_post_numbers(self.db, self.game.key, known.post_ids)
@@ -275,7 +280,8 @@ class _Sync:
         return max(0, -(-left // self.page_size))
 
     def check_bounds(self, url: str, seen_urls: set[str]) -> None:
-        """Before each page: on the thread's site, not read before in this sync, within the sync's limits."""
+        """Before each page: on the thread's site, not read before in this sync, within the sync's
+        limits."""
         shown, done = shown_url(url), self.result.pages
         if not same_site(url, self.game.thread):
             raise ForumError(
@@ -300,9 +306,9 @@ class _Sync:
     def remember(
         self, error: str | None, row: dict, *, host: str, site: str | None, started: datetime
     ) -> None:
-        """Store a long Retry-After, a fresh robots.txt and the sync's row. When the store cannot take them
-        (a full disk) after the sync already failed, the sync's own error is what the moderator sees; and no
-        row ever says a sync succeeded that did not."""
+        """Store a long Retry-After, a fresh robots.txt and the sync's row. When the store cannot
+        take them (a full disk) after the sync already failed, the sync's own error is what the
+        moderator sees; and no row ever says a sync succeeded that did not."""
         fetcher = self.fetcher
         try:
             wait = fetcher.limiter.held_for(host)
@@ -321,8 +327,10 @@ class _Sync:
                 raise
 
     def read_page(self, url: str, fetched: Fetched):
-        """Parse one page; a page with no readable post is an error (changed markup), never an empty page."""
-        # Engines that print local times ("Today, 03:09 PM") read them in the game's zone, relative to now.
+        """Parse one page; a page with no readable post is an error (changed markup), never an empty
+        page."""
+        # Engines that print local times ("Today, 03:09 PM") read them in the game's zone, relative
+        # to now.
         page = self.parser.parse_page(
             fetched.text,
             url=url,
@@ -370,7 +378,8 @@ class _Sync:
             self.earliest = (first, numbers_before)
 
     def walk_back(self, url: str, fetched: Fetched, page: ThreadPage) -> bool:
-        """If posts before ``page`` vanished, read earlier pages back to them and save all at once; else False.
+        """If posts before ``page`` vanished, read earlier pages back to them and save all at once;
+        else False.
 
         The forum numbers posts by position: before this page it shows ``first - base`` posts. If
         more are stored (and not marked deleted), some vanished; if fewer while some stored there
@@ -386,7 +395,8 @@ class _Sync:
         if len(read) == 1:
             return False  # nothing vanished before this page
         if any(r.page.problems for r in read):
-            return False  # a post we could not read is not a deleted post (the problem is already reported)
+            # a post we could not read is not a deleted post (the problem is already reported)
+            return False
         self.save_walked(read, since)
         return True
 
@@ -395,9 +405,9 @@ class _Sync:
         return store.load_post_numbers(self.db, self.game.key, [p.post_id for p in page.posts])
 
     def read_back(self, start: _PageRead) -> tuple[list[_PageRead], int | None] | None:
-        """The pages from ``start`` back to where the stored posts before them agree with the forum's
-        numbering, and the post number from which a stored post no page showed is gone (None: all);
-        None when there is nothing to compare with or the pages cannot be trusted."""
+        """The pages from ``start`` back to where the stored posts before them agree with the
+        forum's numbering, and the post number from which a stored post no page showed is gone
+        (None: all); None when there is nothing to compare with or the pages cannot be trusted."""
         base = self.base or 0
         read, seen, current = [start], set[str](), start
         while True:
@@ -437,7 +447,8 @@ class _Sync:
             current = earlier
 
     def read_before(self, first: int) -> _PageRead | None:
-        """The page before the one starting at post ``first``; None (said) when the forum gives another."""
+        """The page before the one starting at post ``first``; None (said) when the forum gives
+        another."""
         url = self.parser.page_url(
             self.game.thread, after_post=first - 1, per_page=self.game.fetch.posts_per_page
         )
@@ -449,7 +460,8 @@ class _Sync:
         return _PageRead(url, fetched, page, self.numbers_before(page))
 
     def save_walked(self, read: list[_PageRead], since: int | None) -> None:
-        """The pages walked back over, and the posts none of them showed marked deleted, in one transaction."""
+        """The pages walked back over, and the posts none of them showed marked deleted, in one
+        transaction."""
         seen = {p.post_id for r in read for p in r.page.posts}
         gone = store.find_missing(self.db, self.game.key, since_number=since, present=seen)
         saved = store.save_pages(
@@ -473,9 +485,10 @@ class _Sync:
         )
 
     def find_vanished(self, earliest: tuple[int, dict[str, int]]) -> None:
-        """Once the thread's end has been read: mark deleted the stored posts at or after the first page read
-        (as numbered before this sync) that no page showed. Posts before it are accounted for by
-        :meth:`walk_back`. A sync cut short marks nothing; the next one finds the same posts missing."""
+        """Once the thread's end has been read: mark deleted the stored posts at or after the first
+        page read (as numbered before this sync) that no page showed. Posts before it are accounted
+        for by :meth:`walk_back`. A sync cut short marks nothing; the next one finds the same posts
+        missing."""
         first, numbers_before = earliest
         if first <= (self.base or 0):
             since = None  # the thread's first page was read: every unseen stored post is gone
@@ -499,9 +512,10 @@ def _error_of(exc: BaseException) -> str:
 
 
 def check_ruleset(game: Game) -> None:
-    """Load the game's ruleset before anything is fetched or written: a missing or broken ruleset is the
-    moderator's error now, not after the store holds the thread."""
-    # As counting.ruleset_for finds it, without importing the tally (a third of an idle poll's start-up).
+    """Load the game's ruleset before anything is fetched or written: a missing or broken ruleset is
+    the moderator's error now, not after the store holds the thread."""
+    # As counting.ruleset_for finds it, without importing the tally (a third of an idle poll's
+    # start-up).
     from assistant.gamefile.rules import load_ruleset
 
     name = game.ruleset
@@ -509,8 +523,9 @@ def check_ruleset(game: Game) -> None:
 
 
 def _validators(fetched: Fetched, page) -> store.Validators:
-    """What to remember of a page for the next conditional GET. A page read with problems (posts that may be
-    missing) keeps no ETag or Last-Modified: a 304 must never stand for a page whose posts we did not get."""
+    """What to remember of a page for the next conditional GET. A page read with problems (posts
+    that may be missing) keeps no ETag or Last-Modified: a 304 must never stand for a page whose
+    posts we did not get."""
     if page.problems:
         return store.Validators(None, None, page.next_url)
     return store.Validators(
@@ -523,7 +538,8 @@ def _validators(fetched: Fetched, page) -> store.Validators:
 
 
 def _fetch_whole(fetcher: PageFetcher, url: str, known: store.Validators | None) -> Fetched:
-    """Fetch a page, once more if it arrived cut short: a truncated page would read as deleted posts."""
+    """Fetch a page, once more if it arrived cut short: a truncated page would read as deleted
+    posts."""
     known = known or store.Validators()
     fetched = fetcher.fetch(url, etag=known.etag, last_modified=_usable_last_modified(known))
     if fetched.not_modified or not looks_truncated(fetched.text or ""):
@@ -539,8 +555,9 @@ def _fetch_whole(fetcher: PageFetcher, url: str, known: store.Validators | None)
 
 
 def _usable_last_modified(known: store.Validators) -> str | None:
-    """Last-Modified counts whole seconds: a post made in the second our copy was read would not make the
-    page "modified since" it. Only a Last-Modified clearly older than our read is safe to send."""
+    """Last-Modified counts whole seconds: a post made in the second our copy was read would not
+    make the page "modified since" it. Only a Last-Modified clearly older than our read is safe to
+    send."""
     if not known.last_modified or known.saved_at is None:
         return None
     try:

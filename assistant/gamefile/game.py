@@ -1,8 +1,8 @@
 """The game file: the moderator's TOML description of a game, loaded into plain values.
 
-The game file is the source of truth (the database is a cache of the forum). Loading checks every key
-against :data:`SCHEMA`; an unknown key or a bad value raises :class:`GameFileError` naming the file, the
-line and the key.
+The game file is the source of truth (the database is a cache of the forum). Loading checks every
+key against :data:`SCHEMA`; an unknown key or a bad value raises :class:`GameFileError` naming the
+file, the line and the key.
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ EVENT_KINDS = (
     "nominate",
     "runoff_end",
     "deadline",
-    "return",  # a player announced dead is alive again from this day (post) on: the Witchhunt 9.0 Magician
+    # a player announced dead is alive again from this day (post) on: the Witchhunt 9.0 Magician
+    "return",
     "sheriff",  # Millers Hollow: `player` holds the sheriff's badge from this day (post) on
     "sheriff_election",  # Millers Hollow: this day's "vote X for sheriff" votes elect a sheriff
     "modkill",  # Witchhunt Online: the moderator kills `player`, using this day's hanging
@@ -157,8 +158,9 @@ FREE_FORM = {"private.roles": "str"}
 class Seat:
     """One seat ("slot"): its first account names it; replacements are later accounts, in order.
 
-    ``replacement_posts`` runs beside ``replacements``: the post from which each new account holds the seat
-    (``{name = "New", post = 512}`` in the game file), None where the file gives only the name.
+    ``replacement_posts`` runs beside ``replacements``: the post from which each new account holds
+    the seat (``{name = "New", post = 512}`` in the game file), None where the file gives only the
+    name.
     """
 
     name: str
@@ -186,11 +188,13 @@ class Seat:
 
     @property
     def shown(self) -> str:
-        """The seat as players know it now: "New (replaced Old)", or just the name when never replaced."""
+        """The seat as players know it now: "New (replaced Old)", or just the name when never
+        replaced."""
         return self.shown_at(None)
 
     def shown_at(self, post: int | None) -> str:
-        """The seat as players knew it at ``post`` (None: now): its account then, and the ones it replaced."""
+        """The seat as players knew it at ``post`` (None: now): its account then, and the ones it
+        replaced."""
         holder = self.current if post is None else self.account_at(post)
         if holder == self.name:
             return self.name
@@ -198,10 +202,11 @@ class Seat:
         return f"{holder} (replaced {', '.join(before)})"
 
     def account_at(self, post: int) -> str:
-        """The account holding the seat at ``post``: the latest replacement whose post is at or before it.
+        """The account holding the seat at ``post``: the latest replacement whose post is at or
+        before it.
 
-        A replacement without a post is taken to hold the seat from the start of the game (the file does
-        not say when), which is what counting did before replacements had posts.
+        A replacement without a post is taken to hold the seat from the start of the game (the file
+        does not say when), which is what counting did before replacements had posts.
         """
         holder = self.name
         for account, since in zip(self.replacements, self._since(), strict=True):
@@ -212,7 +217,8 @@ class Seat:
     def out_of_turn(self, account: str, post: int) -> str | None:
         """Why ``account`` (one of the seat's) could not act for the seat at ``post``, or None.
 
-        Only replacements with a post say anything: the old account after that post, the new one before it.
+        Only replacements with a post say anything: the old account after that post, the new one
+        before it.
         """
         folded = [a.casefold() for a in self.accounts]
         if account.casefold() not in folded:
@@ -250,7 +256,8 @@ class Death:
 
 @dataclass(frozen=True)
 class Survival:
-    """A public failed kill: the player survived (an extra life, a protection, the Deacon) and it is announced."""
+    """A public failed kill: the player survived (an extra life, a protection, the Deacon) and it is
+    announced."""
 
     player: str
     phase: str  # "day" or "night"
@@ -367,12 +374,14 @@ class Game:
 
     @property
     def key(self) -> str:
-        """The name this game is stored under: the thread URL, so renaming the file loses nothing."""
+        """The name this game is stored under: the thread URL, so renaming the file loses
+        nothing."""
         return self.thread
 
     @property
     def tz(self) -> tzinfo:
-        """The game's zone: the game file's ``timezone``, else its ruleset's (set at load), else UTC."""
+        """The game's zone: the game file's ``timezone``, else its ruleset's (set at load), else
+        UTC."""
         return zone_named(self.timezone or "UTC")
 
     def seat(self, name: str) -> Seat:
@@ -382,8 +391,8 @@ class Game:
         raise KeyError(name)
 
     def shown(self, name: str, post: int | None = None) -> str:
-        """How players' posts and pages name a seat at ``post`` (None: now): "New (replaced Old)" once
-        replaced; anything that is no seat's name (No Lynch, a moderator) as it is."""
+        """How players' posts and pages name a seat at ``post`` (None: now): "New (replaced Old)"
+        once replaced; anything that is no seat's name (No Lynch, a moderator) as it is."""
         seat = next((s for s in self.players if s.name == name), None)
         return seat.shown_at(post) if seat is not None else name
 
@@ -391,8 +400,8 @@ class Game:
         return next((d for d in self.days if d.day == number), None)
 
     def last_named_post(self) -> int | None:
-        """The last post the game file names (a day's start or end, a death, a replacement, an event): what the
-        thread says after it is news to the file."""
+        """The last post the game file names (a day's start or end, a death, a replacement, an
+        event): what the thread says after it is news to the file."""
         named = [
             *(p for d in self.days for p in (d.start_post, d.end_post)),
             *(d.post for d in self.deaths),
@@ -404,8 +413,8 @@ class Game:
 
 
 def load_game(path: str | Path, *, players_required: bool = True) -> Game:
-    """Read and check a game file. ``players_required=False``: a file without [[players]] yet (`votal update`
-    fills them from the thread's player list)."""
+    """Read and check a game file. ``players_required=False``: a file without [[players]] yet
+    (`votal update` fills them from the thread's player list)."""
     path = Path(path)
     try:
         data = path.read_bytes()
@@ -573,8 +582,9 @@ def _locate_keys(text: str) -> dict[tuple[str, int | None, str | None], int]:
 
 
 def game_zone_name(raw: Any, path: Path) -> str | None:
-    """The zone a game file's local times are in: its ``timezone``, else its ruleset's ("11 am West Coast
-    time"); None: UTC. ``raw`` is the parsed file (a dict, or a tomlkit document while editing it)."""
+    """The zone a game file's local times are in: its ``timezone``, else its ruleset's ("11 am West
+    Coast time"); None: UTC. ``raw`` is the parsed file (a dict, or a tomlkit document while editing
+    it)."""
     name = raw.get("timezone")
     if name is None:
         try:
@@ -814,8 +824,8 @@ MAX_MIN_INTERVAL = 3600.0  # seconds between two requests: more would make one s
 
 
 def _check_fetch(fetch: dict, checker: _Checker) -> None:
-    """The [fetch] numbers: finite (nan and inf are TOML numbers too), and within bounds that keep Votal
-    polite to the forum and a sync finite."""
+    """The [fetch] numbers: finite (nan and inf are TOML numbers too), and within bounds that keep
+    Votal polite to the forum and a sync finite."""
     wait = fetch.get("min_interval", 0)
     if not math.isfinite(wait) or not 0 <= wait <= MAX_MIN_INTERVAL:
         raise checker.fail(
@@ -838,7 +848,8 @@ def _check_fetch(fetch: dict, checker: _Checker) -> None:
 
 
 def _check_day_order(days: list[DayDecl], checker: _Checker) -> None:
-    """[[days]] in file order: numbers rising, each day after the one before it, by post and by time."""
+    """[[days]] in file order: numbers rising, each day after the one before it, by post and by
+    time."""
     for i in range(1, len(days)):
         before, day = days[i - 1], days[i]
         if day.day < before.day:
@@ -860,7 +871,8 @@ def _check_day_order(days: list[DayDecl], checker: _Checker) -> None:
                 f"day {day.day} starts at post {day.start_post}, not after day {before.day} "
                 f"(post {before.start_post}): days out of order",
             )
-        # one post may both end a day and start the next (the moderator's "day 1 is over; day 2 begins")
+        # one post may both end a day and start the next (the moderator's "day 1 is over; day 2
+        # begins")
         if (
             day.start_post is not None
             and before.end_post is not None
@@ -896,7 +908,8 @@ def _span(first: int | None, last: int) -> str:
 
 
 def _check_moderators(moderators: list[str], seats: list[Seat], checker: _Checker) -> None:
-    """A moderator's posts never count as votes, so a moderator who is also a player would silently lose theirs."""
+    """A moderator's posts never count as votes, so a moderator who is also a player would silently
+    lose theirs."""
     owner = {a.casefold(): s.name for s in seats for a in s.accounts}
     for name in moderators:
         if name.casefold() in owner:
@@ -910,7 +923,8 @@ def _check_moderators(moderators: list[str], seats: list[Seat], checker: _Checke
 
 
 def _check_days_named(raw: dict, declared: set[int], checker: _Checker) -> None:
-    """Deaths and decisions name days; in a game timed only by [[days]], none may lie past the last one."""
+    """Deaths and decisions name days; in a game timed only by [[days]], none may lie past the last
+    one."""
     last = max(declared)
 
     def need(day: int, table: str, index: int | None, key: str, what: str) -> None:
@@ -946,7 +960,8 @@ def _check_days_named(raw: dict, declared: set[int], checker: _Checker) -> None:
 def _replacements(
     raw: list, checker: _Checker, index: int
 ) -> tuple[tuple[str, ...], tuple[int | None, ...]]:
-    """Names and posts of a seat's replacements; posts, where given, must rise with each replacement."""
+    """Names and posts of a seat's replacements; posts, where given, must rise with each
+    replacement."""
     names = tuple(r if isinstance(r, str) else r["name"] for r in raw)
     posts = tuple(None if isinstance(r, str) else r.get("post") for r in raw)
     known = [p for p in posts if p is not None]
@@ -961,8 +976,9 @@ def _replacements(
 
 
 def _check_unique_accounts(seats: list[Seat], checker: _Checker, dead: set[str]) -> None:
-    """An account belongs to one seat, except that it may take a second seat after its first one died: a
-    replacement with a ``post`` into the later seat, the earlier seat listed in [[deaths]] (by any account)."""
+    """An account belongs to one seat, except that it may take a second seat after its first one
+    died: a replacement with a ``post`` into the later seat, the earlier seat listed in [[deaths]]
+    (by any account)."""
     owner: dict[str, int] = {}
     for i, seat in enumerate(seats):
         posts = seat.replacement_posts or (None,) * len(seat.replacements)

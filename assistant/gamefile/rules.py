@@ -1,34 +1,50 @@
 """Rulesets as data: load a ruleset file, and decide a day's outcome from a replayed count.
 
-A ruleset file (``data/rulesets/<name>.toml``) holds the numbers and words of a game's rules; each table
-cites the document and section it comes from (``cite = "..."``). Only behaviour data cannot express is code:
-a rule hook of :mod:`assistant.counting.hooks`, switched on by name in ``[hooks] use = [...]``. The ``decide_*``
-functions here are the threshold and plurality rules every ruleset shares. Schema, every table optional
-except ``[ruleset]``::
+A ruleset file (``data/rulesets/<name>.toml``) holds the numbers and words of a game's rules; each
+table cites the document and section it comes from (``cite = "..."``). Only behaviour data cannot
+express is code: a rule hook of :mod:`assistant.counting.hooks`, switched on by name in ``[hooks]
+use = [...]``. The ``decide_*`` functions here are the threshold and plurality rules every ruleset
+shares. Schema, every table optional except ``[ruleset]``::
 
-    [ruleset]    name, title, document, elimination_word, no_elimination_label, death_order ("game_file" |
-                 "random" | "alphabetical": the order a night's deaths are announced in the day-start draft),
-                 reveal_roles (bool: the dead's roles are announced, from [[deaths]] role; default false)
-    [votes]      no_elimination (bool: may players vote for no elimination), words (phrases meaning it),
-                 multi_vote (clocktower), require_unvote (a new vote while voting needs an UNVOTE first),
-                 edited ("first_revision" | "last_revision" | "flag": an edited vote counts only once the
+    [ruleset]    name, title, document, elimination_word, no_elimination_label, death_order
+    ("game_file" |
+                 "random" | "alphabetical": the order a night's deaths are announced in the
+                 day-start draft),
+                 reveal_roles (bool: the dead's roles are announced, from [[deaths]] role; default
+                 false)
+    [votes]      no_elimination (bool: may players vote for no elimination), words (phrases meaning
+    it),
+                 multi_vote (clocktower), require_unvote (a new vote while voting needs an UNVOTE
+                 first),
+                 edited ("first_revision" | "last_revision" | "flag": an edited vote counts only
+                 once the
                  moderator rules on it; every edit that changes a vote is flagged either way),
                  check ("post": a post is read whole | "command": every command is checked at once),
-                 how_to (the day-start draft's words on how to vote), unbolded ("ignore" | "flag" | "count":
+                 how_to (the day-start draft's words on how to vote), unbolded ("ignore" | "flag" |
+                 "count":
                  a plain-text "vote X" line)
-    [majority]   kind ("half_plus_one": more than half of the living), no_elimination_below (whole number:
+    [majority]   kind ("half_plus_one": more than half of the living), no_elimination_below (whole
+    number:
                  no elimination takes this many votes fewer than the majority; default 0)
-    [early_end]  on: any of "majority", "no_elimination_majority", "unanimous_minus_one" (each ends the day
-                 at once), "no_possible_tie" (reported as possible: the game file declares the early end)
-    [deadline]   decide ("majority" | "plurality"), no_majority / sleep_majority ("no_elimination" | "judge"),
-                 tie ("no_elimination" | "random" | "runoff"), no_elimination_competes (bool: in a plurality
-                 the no-elimination votes are a candidate), judge_unnamed ("pending" | "no_elimination":
-                 what a Judge deferral becomes when the game file names no Judge and records no decision),
+    [early_end]  on: any of "majority", "no_elimination_majority", "unanimous_minus_one" (each ends
+    the day
+                 at once), "no_possible_tie" (reported as possible: the game file declares the early
+                 end)
+    [deadline]   decide ("majority" | "plurality"), no_majority / sleep_majority ("no_elimination" |
+    "judge"),
+                 tie ("no_elimination" | "random" | "runoff"), no_elimination_competes (bool: in a
+                 plurality
+                 the no-elimination votes are a candidate), judge_unnamed ("pending" |
+                 "no_elimination":
+                 what a Judge deferral becomes when the game file names no Judge and records no
+                 decision),
                  judge_ignores_extra_lives (bool),
-                 judge_stand_ins (any of "apprentice", "peeping_tom": who decides in a dead Judge's place)
+                 judge_stand_ins (any of "apprentice", "peeping_tom": who decides in a dead Judge's
+                 place)
     [phases]     day_hours, night_hours, start ("day" | "night"), sod ("HH:MM" local), timezone,
                  night_votes (bool, default true: false lets `votal run` pause polling at night),
-                 day_start ("clock" | "moderator_post": a day after the first, not declared in the game
+                 day_start ("clock" | "moderator_post": a day after the first, not declared in the
+                 game
                  file, starts with the moderator's first post after the last day's vote ended)
     [posts]      daily_minimum, daily_cap, cap_lifted_hours_before_eod
     [runoff]     hours, still_tied_note (a public line the drafts add when a runoff ends still tied)
@@ -59,7 +75,8 @@ TIE_POLICIES = ("no_elimination", "random", "runoff")
 
 @dataclass(frozen=True)
 class Ruleset:
-    """A game's rules as values. Defaults are MafiaScum's: a majority of the living ends the day at once."""
+    """A game's rules as values. Defaults are MafiaScum's: a majority of the living ends the day at
+    once."""
 
     name: str
     title: str = ""
@@ -122,7 +139,8 @@ class Ruleset:
 
     @property
     def threshold(self) -> bool:
-        """Whether a majority number means anything (False for plurality rules with no threshold)."""
+        """Whether a majority number means anything (False for plurality rules with no
+        threshold)."""
         return self.decide == "majority" or "majority" in self.early_end
 
     @property
@@ -137,17 +155,19 @@ class Ruleset:
         raise AssertionError(self.majority_kind)
 
     def no_elimination_needed(self, majority: int) -> int:
-        """Votes for no elimination that decide the day: the majority, or fewer where the rules say so."""
+        """Votes for no elimination that decide the day: the majority, or fewer where the rules say
+        so."""
         return max(1, majority - self.no_elimination_below)
 
     def with_options(self, **changes: Any) -> Ruleset:
-        """A copy with some values changed, e.g. ``tie="random"`` for a clocktower game that wants it."""
+        """A copy with some values changed, e.g. ``tie="random"`` for a clocktower game that wants
+        it."""
         return replace(self, **changes)
 
 
-# table -> key -> (attribute, type, allowed values or None)
-# The rule hooks a ruleset may use (a module of assistant.counting.hooks each), in the order they settle a day: a Loose
-# Cannon's shot before the Judge, the Deacon's save after both. Held here, with the words a ruleset may use, so
+# table -> key -> (attribute, type, allowed values or None) The rule hooks a ruleset may use (a
+# module of assistant.counting.hooks each), in the order they settle a day: a Loose Cannon's shot
+# before the Judge, the Deacon's save after both. Held here, with the words a ruleset may use, so
 # reading a ruleset never loads the hooks (assistant.counting.hooks.registry does, for a replay).
 HOOK_MODULES = (
     "loose_cannon",
@@ -227,14 +247,16 @@ def bundled_rulesets() -> list[str]:
 
 
 def find_ruleset(name: str, folder: Path) -> Ruleset:
-    """A game file's ``ruleset``: a bundled name, or a path relative to the game file's ``folder``."""
+    """A game file's ``ruleset``: a bundled name, or a path relative to the game file's
+    ``folder``."""
     if name.endswith(".toml") or "/" in name or "\\" in name:
         return load_ruleset(folder / name)
     return load_ruleset(name)
 
 
 def load_ruleset(name_or_path: str | Path) -> Ruleset:
-    """A bundled ruleset by name (``mafiascum``), or a ruleset file by path (``rules/house.toml``)."""
+    """A bundled ruleset by name (``mafiascum``), or a ruleset file by path
+    (``rules/house.toml``)."""
     text_name = str(name_or_path)
     if (
         isinstance(name_or_path, Path)
@@ -261,8 +283,9 @@ def load_ruleset(name_or_path: str | Path) -> Ruleset:
 
 @functools.lru_cache(maxsize=64)
 def _parse_once(text: str, path: str) -> Ruleset:
-    # `votal run` asks for each game's ruleset several times a round, 100 games at a time: the file is read
-    # each time (an edit takes effect), parsed once per text. A Ruleset is frozen, so sharing it is safe.
+    # `votal run` asks for each game's ruleset several times a round, 100 games at a time: the file
+    # is read each time (an edit takes effect), parsed once per text. A Ruleset is frozen, so
+    # sharing it is safe.
     return parse_ruleset(text, path=path)
 
 
@@ -271,7 +294,8 @@ _KEY = re.compile(r"^\s*([A-Za-z0-9_\-]+)\s*=")
 
 
 def _locate(text: str) -> dict[tuple[str, str | None], int]:
-    """(table, key) -> line, for error messages (ruleset files are plain headers and key = value lines)."""
+    """(table, key) -> line, for error messages (ruleset files are plain headers and key = value
+    lines)."""
     where: dict[tuple[str, str | None], int] = {}
     table = ""
     for number, line in enumerate(text.splitlines(), start=1):
@@ -368,12 +392,14 @@ def _check_value(value: Any, kind: str, allowed: tuple | None, fail) -> Any:
     return value
 
 
-# --- deciding ------------------------------------------------------------------------------------------
+# --- deciding
+# ------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class Standing:
-    """The count at one moment, as the rules see it (the tally has already applied private facts)."""
+    """The count at one moment, as the rules see it (the tally has already applied private
+    facts)."""
 
     post: int | None  # the post this standing is after
     majority: int
@@ -406,13 +432,13 @@ def decide_early(ruleset: Ruleset, standing: Standing) -> Outcome | None:
 
 
 def early_end_possible(ruleset: Ruleset, standing: Standing) -> str | None:
-    """The leader when no remaining vote can tie or pass it (``[early_end] on = ["no_possible_tie"]``), else
-    None. It never ends the day by itself: the Storyteller "may only declare an early end" then, and the game
-    file records it (``[[events]] kind = "early_end"``).
+    """The leader when no remaining vote can tie or pass it (``[early_end] on =
+    ["no_possible_tie"]``), else None. It never ends the day by itself: the Storyteller "may only
+    declare an early end" then, and the game file records it (``[[events]] kind = "early_end"``).
 
-    Remaining votes: under multi-voting every voter may still add a vote to a rival (a living player who
-    voted the leader too), so a rival can reach its votes plus every voter not on it; with one vote each,
-    only the weight of those who have not voted can move.
+    Remaining votes: under multi-voting every voter may still add a vote to a rival (a living player
+    who voted the leader too), so a rival can reach its votes plus every voter not on it; with one
+    vote each, only the weight of those who have not voted can move.
     """
     top = standing.wagons[0] if standing.wagons else None
     if "no_possible_tie" not in ruleset.early_end or not top or top[1] <= 0:
@@ -436,7 +462,8 @@ def _sleep_majority(ruleset: Ruleset, post: int | None) -> Outcome:
 
 
 def decide_at_deadline(ruleset: Ruleset, standing: Standing) -> Outcome:
-    """The outcome when the deadline ends the day without an early end (before any private decision)."""
+    """The outcome when the deadline ends the day without an early end (before any private
+    decision)."""
     top = standing.wagons[0] if standing.wagons else None
     if ruleset.decide == "majority":
         if top and top[1] >= standing.majority:
@@ -463,7 +490,8 @@ def leaders(ruleset: Ruleset, standing: Standing) -> list[str | None]:
 
 
 def decide_plurality(ruleset: Ruleset, standing: Standing, *, runoff: bool = False) -> Outcome:
-    """Most votes wins; a tie follows the ruleset's tie policy (a runoff's tie is no elimination)."""
+    """Most votes wins; a tie follows the ruleset's tie policy (a runoff's tie is no
+    elimination)."""
     top = leaders(ruleset, standing)
     reason = Reason.RUNOFF if runoff else Reason.PLURALITY
     if not top:

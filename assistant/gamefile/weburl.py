@@ -1,7 +1,9 @@
-"""What Votal accepts as a forum thread's address: an http(s) URL with a host, refused at once otherwise.
+"""What Votal accepts as a forum thread's address: an http(s) URL with a host, refused at once
+otherwise.
 
-A URL the HTTP library cannot send (no scheme, ``ftp://``, no host) is not a forum that is down: retrying it
-only delays the one line that says what is wrong. The game file, ``votal new`` and the fetcher all ask here.
+A URL the HTTP library cannot send (no scheme, ``ftp://``, no host) is not a forum that is down:
+retrying it only delays the one line that says what is wrong. The game file, ``votal new`` and the
+fetcher all ask here.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
-"""Time zones as moderators write them: IANA names, and fixed offsets such as ``UTC-5``, ``GMT+10:30``, ``+10:30``.
+"""Time zones as moderators write them: IANA names, and fixed offsets such as ``UTC-5``,
+``GMT+10:30``, ``+10:30``.
 
-Abbreviations (``EST``, ``PST``, ``IST``...) are refused: ``EST`` may mean New York time, which follows
-daylight saving, or a fixed UTC-5, and ``IST`` names three different zones. The error lists the forms that
-are accepted, so the moderator can write what they mean.
+Abbreviations (``EST``, ``PST``, ``IST``...) are refused: ``EST`` may mean New York time, which
+follows daylight saving, or a fixed UTC-5, and ``IST`` names three different zones. The error lists
+the forms that are accepted, so the moderator can write what they mean.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ ACCEPTED = "a zone name such as America/New_York or Europe/London, or a fixed of
 _OFFSET = re.compile(r"^(?:(?:UTC|GMT)\s*)?([+\-\u2212])\s*(\d{1,2})(?::?(\d{2}))?$", re.IGNORECASE)
 _PLAIN_UTC = {"utc", "gmt", "z", "utc+0", "gmt+0", "utc-0", "gmt-0"}
 _ABBREVIATION = re.compile(r"^[A-Z]{2,5}$")
-# What a moderator most likely means by a common abbreviation: the zone, and the abbreviation's own offset.
+# What a moderator most likely means by a common abbreviation: the zone, and the abbreviation's own
+# offset.
 _MEANINGS = {
     "EST": ("America/New_York", "UTC-5"),
     "EDT": ("America/New_York", "UTC-4"),
@@ -41,7 +43,8 @@ class UnknownZone(ValueError):
 
 
 def zone_label(zone: tzinfo) -> str:
-    """A zone as people read it: its IANA name ("America/New_York"), or a fixed offset's ("UTC-05:00")."""
+    """A zone as people read it: its IANA name ("America/New_York"), or a fixed offset's
+    ("UTC-05:00")."""
     return getattr(zone, "key", None) or zone.tzname(None) or "UTC"
 
 

@@ -1,9 +1,10 @@
-"""Alerts for the moderator: what needs them now (a hammer, a near deadline, a vote Votal could not read,
-a forum that stopped parsing), each logged once and sent once to the game's webhook.
+"""Alerts for the moderator: what needs them now (a hammer, a near deadline, a vote Votal could not
+read, a forum that stopped parsing), each logged once and sent once to the game's webhook.
 
-:func:`detect_alerts` is pure: it reads a votal and a sync's outcome and returns alerts with stable keys
-(the same situation always gives the same key). :func:`deliver_alerts` stores the new ones (the store's
-``alerts`` table is what makes "once" hold across restarts), logs them, and POSTs them to the webhook.
+:func:`detect_alerts` is pure: it reads a votal and a sync's outcome and returns alerts with stable
+keys (the same situation always gives the same key). :func:`deliver_alerts` stores the new ones (the
+store's ``alerts`` table is what makes "once" hold across restarts), logs them, and POSTs them to
+the webhook.
 """
 
 from __future__ import annotations
@@ -33,13 +34,15 @@ ALERT_KINDS = (
     "majority",
     "day_decided",
     "deadline_near",
-    "unresolved_vote",  # a post of many votes at once, void until the moderator decides (other votes: "doubt")
+    # a post of many votes at once, void until the moderator decides (other votes: "doubt")
+    "unresolved_vote",
     "doubt",  # what may be wrong with the count (assistant.counting.doubts), each once
     "forum_error",
     "page_problem",
     "warning",
     "outcome_disagrees",  # votal run --follow: an announced lynch the count disagrees with
-    "game_file_disagrees",  # votal run --follow: the thread says something the game file says otherwise
+    # votal run --follow: the thread says something the game file says otherwise
+    "game_file_disagrees",
 )
 
 
@@ -64,10 +67,11 @@ def detect_alerts(
     complete: bool = True,
     deadline_near: timedelta = DEADLINE_NEAR,
 ) -> list[Alert]:
-    """Everything in this votal and sync that the moderator should hear about; ``warnings`` are doubts about
-    the game file against the thread (see :mod:`assistant.counting.checks`). ``complete`` false (the last sync
-    failed part-way, so the store may lack posts) holds back every announcement of how the day stands: a count
-    of half a thread can name a hammer or a deadline outcome that the whole thread contradicts."""
+    """Everything in this votal and sync that the moderator should hear about; ``warnings`` are
+    doubts about the game file against the thread (see :mod:`assistant.counting.checks`).
+    ``complete`` false (the last sync failed part-way, so the store may lack posts) holds back every
+    announcement of how the day stands: a count of half a thread can name a hammer or a deadline
+    outcome that the whole thread contradicts."""
     alerts = _warning_alerts(warnings)
     if sync_error:
         message = f"Votal could not read the thread: {sync_error}"
@@ -88,7 +92,8 @@ def detect_alerts(
 
 def _warning_alerts(warnings: Iterable[GameWarning]) -> list[Alert]:
     """The game file's warnings; a note changes nothing and is never an alert."""
-    # keyed by what it is about, not its words: "beyond the last stored post (33)" must not alert anew at 34
+    # keyed by what it is about, not its words: "beyond the last stored post (33)" must not alert
+    # anew at 34
     return [
         Alert("warning", f"warning:{w.kind}:{w.day}:{w.post}", f"Check the game file: {w.message}")
         for w in warnings
@@ -97,14 +102,16 @@ def _warning_alerts(warnings: Iterable[GameWarning]) -> list[Alert]:
 
 
 def _standing_alerts(votal: Votal, now: datetime) -> list[Alert]:
-    """How the day stands: decided (a hammer, unanimous minus one, otherwise), or a wagon at a majority."""
+    """How the day stands: decided (a hammer, unanimous minus one, otherwise), or a wagon at a
+    majority."""
     day, outcome = votal.day, votal.outcome
     if outcome is not None and outcome.kind != Kind.PENDING:
         at = f" at post {outcome.post}" if outcome.post is not None else ""
         who = outcome.target or "no elimination"
         key = f"outcome:{day}:{outcome.kind}:{outcome.target}:{outcome.reason}"
         hammer = outcome.reason == Reason.MAJORITY and not _past(votal.deadline, now)
-        # however the day was decided, a deciding vote read with doubt sends the moderator to that post
+        # however the day was decided, a deciding vote read with doubt sends the moderator to that
+        # post
         check = (
             f" The {'hammer' if hammer else 'deciding vote'} was read with doubt ({outcome.doubt}):"
             " check that post before closing the day."
@@ -143,7 +150,8 @@ def _deadline_alert(
 
 
 def _doubt_alerts(votal: Votal) -> list[Alert]:
-    """A vote not counted alerts only when it could change the outcome (a doubt); the rest are notes."""
+    """A vote not counted alerts only when it could change the outcome (a doubt); the rest are
+    notes."""
     alerts = []
     for doubt in votal.doubts:
         if doubt.note:
@@ -155,8 +163,9 @@ def _doubt_alerts(votal: Votal) -> list[Alert]:
 
 
 def _void_alerts(votal: Votal) -> list[Alert]:
-    """A post of many votes at once (a joke, a slip, a flood of bold votes) counts for none until the
-    moderator decides, whatever the wagons: said once for the post, never once per vote in it."""
+    """A post of many votes at once (a joke, a slip, a flood of bold votes) counts for none until
+    the moderator decides, whatever the wagons: said once for the post, never once per vote in
+    it."""
     alerts = []
     for action in votal.actions:
         if (
@@ -182,13 +191,14 @@ def deliver_alerts(
 ) -> list[Alert]:
     """Store and log the alerts not seen before, then send the unsent ones to the game's webhook.
 
-    Every unsent alert goes in ONE message per call (one per sync, and syncs are at least a minute apart: see
-    ``game.MIN_SYNC_INTERVAL``), so a hostile post that raises hundreds of alerts costs one POST; what does not fit
-    in a message is counted ("and 250 more") and left to `votal status`. The payload disables every mention
-    (``allowed_mentions``) and the text has its ``@`` and ``<!`` broken by a zero-width space, so no alert can
-    ping anyone even where the first is ignored. ``post(url, payload)`` sends one JSON POST and raises on
-    failure (default: :func:`fetch.post_json`). A failed send is tried again on the next call, up to MAX_ATTEMPTS times.
-    Returns the new alerts.
+    Every unsent alert goes in ONE message per call (one per sync, and syncs are at least a minute
+    apart: see ``game.MIN_SYNC_INTERVAL``), so a hostile post that raises hundreds of alerts costs
+    one POST; what does not fit in a message is counted ("and 250 more") and left to `votal status`.
+    The payload disables every mention (``allowed_mentions``) and the text has its ``@`` and ``<!``
+    broken by a zero-width space, so no alert can ping anyone even where the first is ignored.
+    ``post(url, payload)`` sends one JSON POST and raises on failure (default:
+    :func:`fetch.post_json`). A failed send is tried again on the next call, up to MAX_ATTEMPTS
+    times. Returns the new alerts.
     """
     alerts = list(alerts)
     new_keys = {
@@ -226,7 +236,8 @@ def deliver_alerts(
 
 
 def webhook_text(title: str, messages: list[str], *, limit: int = DISCORD_LIMIT) -> str:
-    """One message for every alert: as many as fit in ``limit`` characters, then how many more there are."""
+    """One message for every alert: as many as fit in ``limit`` characters, then how many more there
+    are."""
     if len(messages) == 1:
         return no_pings(f"**{title}** — {messages[0]}")[:limit]
     text = f"**{title}**"
@@ -240,7 +251,8 @@ def webhook_text(title: str, messages: list[str], *, limit: int = DISCORD_LIMIT)
 
 
 def no_pings(text: str) -> str:
-    """``@everyone``, ``@here``, ``<@id>``, ``<@&role>`` and Slack's ``<!channel>`` shown but inert."""
+    """``@everyone``, ``@here``, ``<@id>``, ``<@&role>`` and Slack's ``<!channel>`` shown but
+    inert."""
     return text.replace("@", "@\u200b").replace("<!", "<\u200b!")
 
 

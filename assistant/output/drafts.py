@@ -1,25 +1,30 @@
-"""The moderator's routine posts (day start, votal, Judge, day end, early end, runoff, reminder) as drafts.
+"""The moderator's routine posts (day start, votal, Judge, day end, early end, runoff, reminder) as
+drafts.
 
-Two steps, both pure: :func:`build_context` gathers the public facts of one day from the game file, the
-ruleset and the replayed votals into a :class:`DraftContext`; :func:`render_draft` renders one kind of
-post from it with a Jinja2 template in BBCode (phpBB, vBulletin, XenForo, ProBoards) or Markdown
-(Discourse).
+Two steps, both pure: :func:`build_context` gathers the public facts of one day from the game file,
+the ruleset and the replayed votals into a :class:`DraftContext`; :func:`render_draft` renders one
+kind of post from it with a Jinja2 template in BBCode (phpBB, vBulletin, XenForo, ProBoards) or
+Markdown (Discourse).
 
 Private facts of the game file never reach a template: the context holds only what the rules publish
 (the Judge's decision is announced, never who made it).
 
-Escaping happens once, before any template runs: every text value of the context (names, title, labels)
-is escaped for the flavour, and links are checked and percent-encoded, so a template (bundled or the
-moderator's own) prints values as they are and a player called ``[b]x[/b]`` or ``**x**`` cannot break a
-draft.
+Escaping happens once, before any template runs: every text value of the context (names, title,
+labels) is escaped for the flavour, and links are checked and percent-encoded, so a template
+(bundled or the moderator's own) prints values as they are and a player called ``[b]x[/b]`` or
+``**x**`` cannot break a draft.
 
-- BBCode: each ``[`` that could start a tag is followed by an empty ``[i][/i]`` (any other ``[``, and every
+- BBCode: each ``[`` that could start a tag is followed by an empty ``[i][/i]`` (any other ``[``,
+  and every
   ordinary name, is left as typed). A tag needs ``[`` directly before its name, so
-  ``[b]`` becomes ``[[i][/i]b]``, which phpBB, vBulletin, XenForo and ProBoards all show as ``[b]`` (the
-  empty italic renders as nothing). Unlike entities (``&#91;``), which some engines show literally, or
+  ``[b]`` becomes ``[[i][/i]b]``, which phpBB, vBulletin, XenForo and ProBoards all show as ``[b]``
+  (the
+  empty italic renders as nothing). Unlike entities (``&#91;``), which some engines show literally,
+  or
   lookalike brackets, the page shows the real characters, so a name copied from a votal still votes.
 - Markdown: CommonMark backslash escapes for the characters that start markup anywhere in a line
-  (``\\ ` * _ [ ] < > | ~ & #``) and for a leading ``+ - = .`` or ``1.`` that would start a list or heading.
+  (``\\ ` * _ [ ] < > | ~ & #``) and for a leading ``+ - = .`` or ``1.`` that would start a list or
+  heading.
 """
 
 from __future__ import annotations
@@ -72,7 +77,8 @@ class DraftError(VotalError):
     exit_code = 2  # the command's input is wrong
 
 
-# --- the context: public facts only ----------------------------------------------------------------------
+# --- the context: public facts only
+# ----------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -84,7 +90,8 @@ class Died:
 @dataclass(frozen=True)
 class Player:
     name: str  # the seat's name (its first account)
-    account: str  # who plays it at the draft's post (a replacement), the same as name when never replaced
+    # who plays it at the draft's post (a replacement), the same as name when never replaced
+    account: str
     shown: str  # how the draft names the seat: "New (replaced Old)", else the name
 
 
@@ -147,7 +154,8 @@ class PostCount:
 
 @dataclass(frozen=True)
 class Flagged:
-    """A public warning from the tally's flags (e.g. two missed days of voting flag a player for removal)."""
+    """A public warning from the tally's flags (e.g. two missed days of voting flag a player for
+    removal)."""
 
     name: str
     reason: str
@@ -155,7 +163,8 @@ class Flagged:
 
 @dataclass(frozen=True)
 class DraftContext:
-    """Everything a draft may say about one day. Built by :func:`build_context`; every field is public."""
+    """Everything a draft may say about one day. Built by :func:`build_context`; every field is
+    public."""
 
     title: str
     thread: str
@@ -205,13 +214,15 @@ class DraftContext:
     no_elimination_needed: int | None = (
         None  # votes that end the day with no elimination, when not the majority
     )
-    # the day's earlier lynches (game file lynches_per_day > 1), in order, before ``outcome``; their flips
+    # the day's earlier lynches (game file lynches_per_day > 1), in order, before ``outcome``; their
+    # flips
     lynches: tuple[Outcome, ...] = ()
     lynch_flips: tuple[Died, ...] = ()
     lynches_per_day: int = 1
 
 
-# --- building the context ------------------------------------------------------------------------------
+# --- building the context
+# ------------------------------------------------------------------------------
 
 
 def build_context(
@@ -226,12 +237,12 @@ def build_context(
 ) -> DraftContext:
     """The public facts of ``day`` for a draft.
 
-    ``votals`` are replayed votals (:func:`assistant.counting.tally.replay_day`); the one of ``day`` is used
-    when present (a day that has not started has none: the living and the majority come from the game file).
-    ``posts`` give the links to the posts votes were cast in and the day's post counts for the post
-    minimum; without them links fall back to the thread's URL and post counts to the votal's flags.
-    ``now`` (aware) is for the time left before the deadline. ``count_number`` numbers a vote count within
-    its day (:func:`assistant.forum.store.number_vote_count`).
+    ``votals`` are replayed votals (:func:`assistant.counting.tally.replay_day`); the one of ``day``
+    is used when present (a day that has not started has none: the living and the majority come from
+    the game file). ``posts`` give the links to the posts votes were cast in and the day's post
+    counts for the post minimum; without them links fall back to the thread's URL and post counts to
+    the votal's flags. ``now`` (aware) is for the time left before the deadline. ``count_number``
+    numbers a vote count within its day (:func:`assistant.forum.store.number_vote_count`).
     """
     votal = _votal_of(votals, day)
     draft = _DayDraft(game, ruleset, votal, day, words_of(ruleset), _post_urls(votal, posts))
@@ -246,7 +257,8 @@ def _cap_lifted(ruleset: Ruleset, deadline: datetime | None) -> datetime | None:
 
 @dataclass(frozen=True)
 class _DayDraft:
-    """A day as a draft tells it: the game, its rules and the day's votal (None before the day starts)."""
+    """A day as a draft tells it: the game, its rules and the day's votal (None before the day
+    starts)."""
 
     game: Game
     ruleset: Ruleset
@@ -275,7 +287,8 @@ class _DayDraft:
         majority = self.majority(len(living))
         bounds = day_bounds(game, ruleset, day)
         deadline = votal.deadline if votal is not None and votal.deadline else bounds.end
-        # the same threshold the tally decides a no-elimination vote by (Votal.no_elimination_majority)
+        # the same threshold the tally decides a no-elimination vote by
+        # (Votal.no_elimination_majority)
         no_elim_majority = ruleset.no_elimination_needed(majority) if majority is not None else None
         wagons, no_elim = self.wagons(majority, no_elim_majority)
         minimum = ruleset.daily_minimum
@@ -390,7 +403,8 @@ class _DayDraft:
 
 
 def _role(game: Game, ruleset: Ruleset, name: str, phase: str, number: int) -> str | None:
-    """The role announced with a death ("flip"): the [[deaths]] entry's public ``role``, where the rules reveal it."""
+    """The role announced with a death ("flip"): the [[deaths]] entry's public ``role``, where the
+    rules reveal it."""
     if not ruleset.reveal_roles:
         return None
     return next(
@@ -448,8 +462,8 @@ def _votal_of(votals: Sequence[Votal] | Mapping[int, Votal], day: int) -> Votal 
 
 
 def night_survivals(game: Game, ruleset: Ruleset, day: int) -> tuple[str, ...]:
-    """Who survived a kill in the night before ``day``, in the order deaths are announced ("Deaths (and
-    survivals) from each night are announced first thing the following morning")."""
+    """Who survived a kill in the night before ``day``, in the order deaths are announced ("Deaths
+    (and survivals) from each night are announced first thing the following morning")."""
     survived = [
         s.player for s in game.survivals if s.phase == "night" and s.phase_number == day - 1
     ]
@@ -459,9 +473,10 @@ def night_survivals(game: Game, ruleset: Ruleset, day: int) -> tuple[str, ...]:
 def night_deaths(game: Game, ruleset: Ruleset, day: int) -> tuple[str, ...]:
     """Who died in the night before ``day``, in the order the rules announce them.
 
-    Game-file order unless the ruleset's ``death_order`` is ``"random"`` (Witch Hunt 9.0: "announced ...
-    in a random order") or ``"alphabetical"``. The random order is a shuffle seeded by the thread and
-    the day: it tells nothing about roles or the order the moderator wrote, and is the same every run.
+    Game-file order unless the ruleset's ``death_order`` is ``"random"`` (Witch Hunt 9.0: "announced
+    ... in a random order") or ``"alphabetical"``. The random order is a shuffle seeded by the
+    thread and the day: it tells nothing about roles or the order the moderator wrote, and is the
+    same every run.
     """
     died = [d.player for d in game.deaths if d.phase == "night" and d.phase_number == day - 1]
     return _announce_order(died, game, ruleset, day)
@@ -479,7 +494,8 @@ def _announce_order(names: list[str], game: Game, ruleset: Ruleset, day: int) ->
 
 
 def _post_urls(votal: Votal | None, posts: Sequence[ReadPost]) -> dict[int, str]:
-    """Permalinks by post number: from the posts, else from the votal's actions (which carry them)."""
+    """Permalinks by post number: from the posts, else from the votal's actions (which carry
+    them)."""
     urls = {a.post: a.url for a in (votal.actions if votal is not None else ()) if a.url}
     urls.update((p.number, p.url) for p in posts if p.url)
     return urls
@@ -488,8 +504,8 @@ def _post_urls(votal: Votal | None, posts: Sequence[ReadPost]) -> dict[int, str]
 def post_link(game: Game, number: int | None, urls: Mapping[int, str]) -> str | None:
     """The link to post ``number``: its permalink when known, else one built from the thread's URL.
 
-    The fallback for phpBB is the thread page starting at that post (``start=N``, MafiaScum's 0-based
-    numbering); for Discourse ``/t/slug/id/N``; other engines get no link.
+    The fallback for phpBB is the thread page starting at that post (``start=N``, MafiaScum's
+    0-based numbering); for Discourse ``/t/slug/id/N``; other engines get no link.
     """
     if number is None:
         return None
@@ -518,7 +534,8 @@ def _vote_posts(votal: Votal) -> dict[tuple[str, str | None], int]:
 def _wagons(
     votal: Votal, words: Words, majorities: tuple[int | None, int | None], urls, game: Game, shown
 ):
-    """The wagons and the no-elimination row, each with its L-n (``majorities``: a wagon's, no elimination's)."""
+    """The wagons and the no-elimination row, each with its L-n (``majorities``: a wagon's, no
+    elimination's)."""
     where = _vote_posts(votal)
     majority, no_elim_majority = majorities
 
@@ -583,8 +600,8 @@ def _judgment(
 ) -> Judgment | None:
     """The Judge's decision as public text. Who the Judge is never enters: only the decision does.
 
-    The tally makes a recorded decision final (reason ``judge``); a dead or declining Judge reads the
-    same ("no one is eliminated"), as the rules announce only the result.
+    The tally makes a recorded decision final (reason ``judge``); a dead or declining Judge reads
+    the same ("no one is eliminated"), as the rules announce only the result.
     """
     if votal is None or votal.outcome is None:
         return None
@@ -616,7 +633,8 @@ def _notes(votal: Votal | None, ruleset: Ruleset, words: Words) -> tuple[str, ..
 
 
 def _under_minimum(game, ruleset, votal, day, posts, living, minimum) -> tuple[PostCount, ...]:
-    """Living seats with fewer than ``minimum`` posts on ``day`` (from the posts, else the votal's flags)."""
+    """Living seats with fewer than ``minimum`` posts on ``day`` (from the posts, else the votal's
+    flags)."""
     if posts:
         bounds = day_bounds(game, ruleset, day)
         authors = AuthorIndex(
@@ -683,15 +701,18 @@ def _time_left(deadline: datetime | None, now: datetime | None) -> str | None:
 
 
 def default_flavor(game: Game) -> str:
-    """Markdown for a Discourse game, BBCode for every other engine (and when the engine is unknown)."""
+    """Markdown for a Discourse game, BBCode for every other engine (and when the engine is
+    unknown)."""
     return "markdown" if (game.forum or "") in MARKDOWN_ENGINES else "bbcode"
 
 
-# --- escaping --------------------------------------------------------------------------------------------
+# --- escaping
+# --------------------------------------------------------------------------------------------
 
 _SPACE = re.compile(r"\s+")
-# A "[" that could open or close a tag: a letter or "*" (after an optional "/"), then no bracket up to a "]".
-# Only these are broken up, so "[1]", "x[y" or "Bob :[" stay as typed and ordinary names carry no marks.
+# A "[" that could open or close a tag: a letter or "*" (after an optional "/"), then no bracket up
+# to a "]". Only these are broken up, so "[1]", "x[y" or "Bob :[" stay as typed and ordinary names
+# carry no marks.
 _BB_TAG_OPEN = re.compile(r"\[(?=/?[A-Za-z*][^\[\]]*\])")
 _MD_INLINE = re.compile(r"([\\`*_\[\]<>|~&#])")
 _MD_LEADING = re.compile(r"^(\d+)([.)])|^([+\-=.!])")
@@ -721,12 +742,14 @@ def safe_url(url: str | None, flavor: str) -> str | None:
 
 
 _URL_KEYS = frozenset({"url", "thread", "nomination_url"})
-# Machine words templates compare against ("unanimous_minus_one"), never player text: passed as they are.
+# Machine words templates compare against ("unanimous_minus_one"), never player text: passed as they
+# are.
 _IDENTIFIER_KEYS = frozenset({"kind", "reason", "state"})
 
 
 def _view(value: Any, flavor: str, key: str | None = None) -> Any:
-    """The context as template variables: text escaped for ``flavor``, links made safe, numbers as they are."""
+    """The context as template variables: text escaped for ``flavor``, links made safe, numbers as
+    they are."""
     if isinstance(value, str):
         if key in _IDENTIFIER_KEYS:
             return value
@@ -743,7 +766,8 @@ def _view(value: Any, flavor: str, key: str | None = None) -> Any:
 
 
 class _Namespace(dict):
-    """A dict whose keys read as attributes too, so templates write ``w.target`` or ``w['target']``."""
+    """A dict whose keys read as attributes too, so templates write ``w.target`` or
+    ``w['target']``."""
 
     def __getattr__(self, name: str) -> Any:
         try:
@@ -752,16 +776,17 @@ class _Namespace(dict):
             raise AttributeError(name) from None
 
 
-# --- rendering --------------------------------------------------------------------------------------------
+# --- rendering
+# --------------------------------------------------------------------------------------------
 
 
 _EARLY_ENDS = frozenset({"majority", "unanimous_minus_one", "no_possible_tie"})
 
 
 def nothing_to_announce(kind: str, context: DraftContext) -> str | None:
-    """Why a draft of ``kind`` would announce something that did not happen (None: it would not): a day-end
-    or judge post for a day not decided, an early-end post for a day that did not end early, a runoff post
-    with no runoff."""
+    """Why a draft of ``kind`` would announce something that did not happen (None: it would not): a
+    day-end or judge post for a day not decided, an early-end post for a day that did not end early,
+    a runoff post with no runoff."""
     outcome = context.outcome
     if kind in ("day-end", "judge") and outcome is None:
         return "is not decided"
@@ -786,14 +811,16 @@ def _bundled(flavor: str) -> FunctionLoader:
 
 @lru_cache(maxsize=32)
 def _environment(flavor: str, template_dir: Path | None) -> Environment:
-    """One environment per (flavour, folder): Jinja caches compiled templates and reloads changed files.
+    """One environment per (flavour, folder): Jinja caches compiled templates and reloads changed
+    files.
 
     Templates are data, not code: every draft renders in a sandbox
-    (:class:`assistant.output.sandbox.DraftSandbox`), so a moderator's template (or one handed to them) cannot
-    reach Python internals, the environment or files outside its folder."""
+    (:class:`assistant.output.sandbox.DraftSandbox`), so a moderator's template (or one handed to
+    them) cannot reach Python internals, the environment or files outside its folder."""
     loaders: list[BaseLoader] = []
     if template_dir is not None:
-        # A moderator's folder may hold per-flavour subfolders (bbcode/votal.j2) or plain files (votal.j2).
+        # A moderator's folder may hold per-flavour subfolders (bbcode/votal.j2) or plain files
+        # (votal.j2).
         loaders += [FolderLoader(str(Path(template_dir) / flavor)), FolderLoader(str(template_dir))]
     loaders.append(_bundled(flavor))
     return DraftSandbox(
@@ -813,8 +840,8 @@ def render_draft(
     flavor: str = "bbcode",
     template_dir: Path | str | None = None,
 ) -> str:
-    """Render one kind of draft. ``template_dir`` (the game file's ``templates``) overrides bundled templates
-    of the same name."""
+    """Render one kind of draft. ``template_dir`` (the game file's ``templates``) overrides bundled
+    templates of the same name."""
     if flavor not in FLAVORS:
         raise DraftError(f"unknown flavor {flavor!r} (one of: {', '.join(FLAVORS)})")
     if template_dir is not None and not Path(template_dir).is_dir():
@@ -851,7 +878,8 @@ def render_votal_draft(
     now: datetime | None = None,
     flavor: str = "bbcode",
 ) -> str:
-    """The votal post for ``votal``'s day: BBCode unless ``flavor`` says otherwise (``votal count --format bbcode``)."""
+    """The votal post for ``votal``'s day: BBCode unless ``flavor`` says otherwise (``votal count
+    --format bbcode``)."""
     if ruleset is None:
         ruleset = find_ruleset(game.ruleset, game.path.parent)
     context = build_context(game, ruleset, [votal], day=votal.day, now=now, posts=posts)

@@ -1,8 +1,9 @@
-"""Vote history exports: every command read, one row each (CSV / JSON), and an HTML report with a wagon
-timeline (SVG) per day.
+"""Vote history exports: every command read, one row each (CSV / JSON), and an HTML report with a
+wagon timeline (SVG) per day.
 
-Built from the same public view of each day as the players' page (:func:`assistant.output.site.public_day`), so an
-export never holds more than the page shows. Pure: the caller passes the days, the posts and the time.
+Built from the same public view of each day as the players' page
+(:func:`assistant.output.site.public_day`), so an export never holds more than the page shows. Pure:
+the caller passes the days, the posts and the time.
 """
 
 from __future__ import annotations
@@ -96,7 +97,8 @@ def list_vote_rows(game: PublicGame, days: Sequence[Mapping[str, Any]]) -> list[
 
 
 def living_of(day: Mapping[str, Any]) -> list[str]:
-    """The day's living seats: the tally lists them; older dicts only split them into voting and not."""
+    """The day's living seats: the tally lists them; older dicts only split them into voting and
+    not."""
     if day.get("living"):
         return list(day["living"])
     seats = [v for w in day["wagons"] for v in w["voters"]]
@@ -202,7 +204,8 @@ def render_json(
 def plot_timeline(
     day: Mapping[str, Any], *, no_elimination_label: str = "No elimination"
 ) -> dict[str, Any]:
-    """The wagon timeline of a public day as SVG geometry: one step line per target, votes over post numbers.
+    """The wagon timeline of a public day as SVG geometry: one step line per target, votes over post
+    numbers.
 
     Heights count voters (a seat's vote weight is not shown); the dashed line is the majority.
     """
@@ -305,7 +308,8 @@ def render_html(
     posts: Mapping[int, PostRef] | None = None,
     no_elimination_label: str = "No elimination",
 ) -> str:
-    """One self-contained HTML file: per day the summary, the wagon timeline (SVG) and every command read."""
+    """One self-contained HTML file: per day the summary, the wagon timeline (SVG) and every command
+    read."""
     public = public_days(days, posts)
     sections = [
         {

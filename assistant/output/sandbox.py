@@ -1,11 +1,13 @@
-"""The sandbox drafts render in: plain data only, a template folder that cannot be left, and bounded work.
+"""The sandbox drafts render in: plain data only, a template folder that cannot be left, and bounded
+work.
 
 Templates are data, not code, even the moderator's own (they are shared and copied). Jinja's
-``SandboxedEnvironment`` already refuses Python internals; this one also refuses attributes of anything but
-plain data, and bounds what a render may cost: loops (``range`` counts every item it hands out, across the
-whole render), numbers handed to calls and filters, texts built by ``*``, ``%``, ``+``, ``~``, calls and
-filters (checked before they are built), the output's size, and (in the main thread) the render's time.
-Each limit is a :class:`TemplateLimit`, a template error the drafts report in one line.
+``SandboxedEnvironment`` already refuses Python internals; this one also refuses attributes of
+anything but plain data, and bounds what a render may cost: loops (``range`` counts every item it
+hands out, across the whole render), numbers handed to calls and filters, texts built by ``*``,
+``%``, ``+``, ``~``, calls and filters (checked before they are built), the output's size, and (in
+the main thread) the render's time. Each limit is a :class:`TemplateLimit`, a template error the
+drafts report in one line.
 """
 
 from __future__ import annotations
@@ -42,8 +44,8 @@ from jinja2.sandbox import SandboxedEnvironment
 from jinja2.utils import Cycler, Joiner, Namespace
 from markupsafe import Markup
 
-# Objects a template may read attributes of: plain data, and Jinja's own helpers. Anything else (a path, a
-# module, a function's globals) is refused, whatever the context ends up holding.
+# Objects a template may read attributes of: plain data, and Jinja's own helpers. Anything else (a
+# path, a module, a function's globals) is refused, whatever the context ends up holding.
 _SAFE_TYPES = (
     str,
     int,
@@ -82,8 +84,8 @@ class TemplateLimit(SecurityError):
 
 
 class FolderLoader(FileSystemLoader):
-    """A moderator's template folder: ``..`` is refused by Jinja, and so is a file whose real path (after
-    symlinks) lies outside the folder."""
+    """A moderator's template folder: ``..`` is refused by Jinja, and so is a file whose real path
+    (after symlinks) lies outside the folder."""
 
     def get_source(self, environment: Environment, template: str):  # noqa: ANN201 (Jinja's signature)
         for root in (
@@ -189,8 +191,8 @@ def _bounded_filter(name: str, function: Callable) -> Callable:
 
 
 class _BoundedJoins(CodeGenerator):
-    """Compiles ``a ~ b`` to a join that checks the joined length first: a chain of ``{% set s = s ~ s %}``
-    doubles a text with no call, filter or lookup to stop it."""
+    """Compiles ``a ~ b`` to a join that checks the joined length first: a chain of ``{% set s = s ~
+    s %}`` doubles a text with no call, filter or lookup to stop it."""
 
     def visit_Concat(self, node: nodes.Concat, frame: Frame) -> None:
         self.write("environment.bounded_join((")
@@ -201,8 +203,8 @@ class _BoundedJoins(CodeGenerator):
 
 
 class DraftSandbox(SandboxedEnvironment):
-    """Jinja's sandbox (no underscore attributes, no unsafe calls) restricted further to plain data, with the
-    work and text of a render bounded (see the module's docstring)."""
+    """Jinja's sandbox (no underscore attributes, no unsafe calls) restricted further to plain data,
+    with the work and text of a render bounded (see the module's docstring)."""
 
     intercepted_binops = frozenset(["*", "**", "%", "+"])
     code_generator_class = _BoundedJoins
@@ -252,15 +254,16 @@ class DraftSandbox(SandboxedEnvironment):
         return _check_size(super().call_binop(context, operator, left, right))
 
     def bounded_join(self, parts: tuple[Any, ...], autoescape: bool) -> str:
-        """``a ~ b ~ ...`` (see :class:`_BoundedJoins`), refused before joining more than a value may hold."""
+        """``a ~ b ~ ...`` (see :class:`_BoundedJoins`), refused before joining more than a value
+        may hold."""
         _step()
         texts = [part if isinstance(part, str) else str(part) for part in parts]
         _check_length(sum(map(len, texts)))
         return markup_join(parts) if autoescape else str_join(texts)
 
     def handle_exception(self, source: str | None = None) -> NoReturn:
-        """Any failure inside a template (``{{ 1 / 0 }}``, calling a non-function) is a template error, which
-        the drafts report in one line, never a traceback."""
+        """Any failure inside a template (``{{ 1 / 0 }}``, calling a non-function) is a template
+        error, which the drafts report in one line, never a traceback."""
         failure = sys.exc_info()[1]
         if isinstance(failure, _TimeUp):
             raise TemplateLimit(f"the template ran longer than {MAX_SECONDS:g} seconds") from None
@@ -292,8 +295,8 @@ class _TimeUp(Exception):
 
 
 class _time_limit:  # noqa: N801 (a context manager, read as a phrase)
-    """Interrupt the render after MAX_SECONDS with SIGALRM, where one can be set (the main thread on Unix):
-    loops over data the hooks never see ({% for a in text %}{% for b in text %}) end too."""
+    """Interrupt the render after MAX_SECONDS with SIGALRM, where one can be set (the main thread on
+    Unix): loops over data the hooks never see ({% for a in text %}{% for b in text %}) end too."""
 
     def __enter__(self) -> None:
         self.armed = (

@@ -1,10 +1,11 @@
-"""The players' page: a static site (HTML + JSON) of the current votal, earlier days and the vote log.
+"""The players' page: a static site (HTML + JSON) of the current votal, earlier days and the vote
+log.
 
-Everything the page shows passes through :func:`public_day`, which copies only whitelisted public fields of a
-tally's ``Votal.to_json()`` dict: a field the tally adds later stays off the page until it is listed here.
-Building is pure (``build_site`` returns file names and contents, the clock is an argument); only
-:func:`gather_days`, :func:`write_site`, :func:`gather_index`, :func:`write_index` and the server of
-:func:`make_server` touch the store, the disk and the network.
+Everything the page shows passes through :func:`public_day`, which copies only whitelisted public
+fields of a tally's ``Votal.to_json()`` dict: a field the tally adds later stays off the page until
+it is listed here. Building is pure (``build_site`` returns file names and contents, the clock is an
+argument); only :func:`gather_days`, :func:`write_site`, :func:`gather_index`, :func:`write_index`
+and the server of :func:`make_server` touch the store, the disk and the network.
 
 One layout for `votal site` and `votal run --site`: a site folder holds each game's page in a folder
 named after its game file, and an index page listing every game there (:func:`publish_game`), which
@@ -43,8 +44,8 @@ PAGE_FILES = ("index.html", "votal.json", SUMMARY_FILE, *STATIC_FILES)  # a game
 INDEX_FILES = ("index.html", "style.css")  # the site's index of games, at its top
 IDLE_TIMEOUT = 10.0  # `votal serve`: seconds a connection may idle before it is dropped
 
-# Outcome reasons that come from a private decision (the Judge's pick, a Loose Cannon's shot): the page
-# says the day waits on the moderator, never what was decided, until the moderator posts it.
+# Outcome reasons that come from a private decision (the Judge's pick, a Loose Cannon's shot): the
+# page says the day waits on the moderator, never what was decided, until the moderator posts it.
 PRIVATE_REASONS = frozenset({Reason.JUDGE, Reason.LOOSE_CANNON})
 
 
@@ -84,7 +85,8 @@ SEAT_KEYS = frozenset(
 
 
 def name_seats(value: Any, shown: Mapping[str, str]) -> Any:
-    """``value`` (a public day, or part of one) with each replaced seat named by its current account."""
+    """``value`` (a public day, or part of one) with each replaced seat named by its current
+    account."""
     if not shown:
         return value
     if isinstance(value, dict):
@@ -106,7 +108,8 @@ def _rename(value: Any, shown: Mapping[str, str]) -> Any:
 
 
 def index_posts(posts: Iterable[Any]) -> dict[int, PostRef]:
-    """Post number -> where it is, from ReadPost/Post-like objects (``number``, ``post_id``, ``url``, ``time``)."""
+    """Post number -> where it is, from ReadPost/Post-like objects (``number``, ``post_id``,
+    ``url``, ``time``)."""
     return {p.number: PostRef(p.number, p.post_id, p.url, p.time) for p in posts}
 
 
@@ -135,7 +138,8 @@ def _public_outcome(outcome: Mapping[str, Any]) -> dict[str, Any]:
 def public_day(
     votal: Mapping[str, Any], posts: Mapping[int, PostRef] | None = None
 ) -> dict[str, Any]:
-    """The public facts of one day's votal, with each command's post link and time when ``posts`` has them."""
+    """The public facts of one day's votal, with each command's post link and time when ``posts``
+    has them."""
     where = _PostPlaces(posts or {})
     no_elim = votal.get("no_elimination") or {}
     outcome = public_outcome(votal.get("outcome"))
@@ -275,9 +279,10 @@ def format_utc(moment: datetime | str | None) -> str:
 
 
 def make_environment() -> Environment:
-    """Jinja2 with autoescaping for every HTML and SVG template: names and post text are never markup; and
-    every value shown with its control and bidi characters as visible escapes (``\u202e``): a name holding a
-    right-to-left override would otherwise show in a browser as another name, or reorder the text after it."""
+    """Jinja2 with autoescaping for every HTML and SVG template: names and post text are never
+    markup; and every value shown with its control and bidi characters as visible escapes
+    (``\u202e``): a name holding a right-to-left override would otherwise show in a browser as
+    another name, or reorder the text after it."""
     env = Environment(
         loader=bundled.template_loader("site"),
         autoescape=select_autoescape(enabled_extensions=("html", "svg", "j2"), default=True),
@@ -295,13 +300,14 @@ def make_environment() -> Environment:
 
 @cache
 def _page_environment() -> Environment:
-    # One per process: building an environment compiles the page's templates again (most of a page's cost
-    # when `votal run` rewrites the pages of many games).
+    # One per process: building an environment compiles the page's templates again (most of a page's
+    # cost when `votal run` rewrites the pages of many games).
     return make_environment()
 
 
 def _visible(value: Any) -> Any:
-    """A value as the page shows it (see :func:`make_environment`); markup a macro built stays markup."""
+    """A value as the page shows it (see :func:`make_environment`); markup a macro built stays
+    markup."""
     if isinstance(value, Markup):
         return Markup(terminal_safe(str(value)))
     return terminal_safe(value) if isinstance(value, str) else value
@@ -328,13 +334,15 @@ def describe_wagon(
 
 
 def describe_day(day: Mapping[str, Any]) -> dict[str, Any]:
-    """A public day arranged for the page: wagons with bars, L-n, and the post each standing vote is in."""
+    """A public day arranged for the page: wagons with bars, L-n, and the post each standing vote is
+    in."""
     steps = standing_steps(day["changes"])
     final = steps[-1][1] if steps else {}
     vote_posts = {(voter, target): post for voter, votes in final.items() for target, post in votes}
     urls = {int(n): url for n, url in day.get("post_urls", {}).items()}
     urls.update({a["post"]: a["url"] for a in day["actions"] if a.get("url")})
-    # the moderator's own posts (rule examples, quoted votals) are no one's vote: the export keeps them
+    # the moderator's own posts (rule examples, quoted votals) are no one's vote: the export keeps
+    # them
     shown = [a for a in day["actions"] if a["why_not"] != WhyNot.MODERATOR_POST]
     wagons = [describe_wagon(w, day["majority"], vote_posts) for w in day["wagons"]]
     no_elim = day["no_elimination"]
@@ -353,7 +361,8 @@ def build_site(
     posts: Mapping[int, PostRef] | None = None,
     no_elimination_label: str = "No elimination",
 ) -> dict[str, str]:
-    """The site's files (relative path -> text) from each day's ``Votal.to_json()`` dict, oldest day first."""
+    """The site's files (relative path -> text) from each day's ``Votal.to_json()`` dict, oldest day
+    first."""
     shown = dict(game.shown)
     public = [name_seats(public_day(d, posts), shown) for d in sorted(days, key=lambda d: d["day"])]
     data = {
@@ -464,7 +473,8 @@ def write_site(files: Mapping[str, str], out_dir: str | Path) -> list[Path]:
 
 
 class ReadOnlyHandler(SimpleHTTPRequestHandler):
-    """Serves the files a built site holds: GET and HEAD only, no directory listings, no hidden or other files."""
+    """Serves the files a built site holds: GET and HEAD only, no directory listings, no hidden or
+    other files."""
 
     extensions_map = {
         ".html": "text/html; charset=utf-8",
@@ -476,7 +486,8 @@ class ReadOnlyHandler(SimpleHTTPRequestHandler):
         ".svg": "image/svg+xml",
     }
 
-    timeout = IDLE_TIMEOUT  # seconds a connection may sit without sending a whole request: then it is dropped
+    # seconds a connection may sit without sending a whole request: then it is dropped
+    timeout = IDLE_TIMEOUT
 
     def send_head(self):  # noqa: ANN201 (http.server's signature)
         path = unquote(self.path.split("?", 1)[0].split("#", 1)[0])
@@ -495,7 +506,8 @@ class ReadOnlyHandler(SimpleHTTPRequestHandler):
         return super().send_head()
 
     def _inside(self, path: str) -> bool:
-        """Whether the file served for ``path`` (after symlinks; a folder's index.html) lies in the site."""
+        """Whether the file served for ``path`` (after symlinks; a folder's index.html) lies in the
+        site."""
         target = Path(self.translate_path(path))
         if target.is_dir():
             target = target / "index.html"
@@ -544,9 +556,10 @@ def mask_private_outcomes(
 ) -> list[dict[str, Any]]:
     """Each day's votal with the outcome players can know.
 
-    ``without_private`` is the same days replayed with the game file's private table emptied. Where the two
-    outcomes differ, a private fact decided the day (a Judge's or Loose Cannon's pick, a Deacon's save, a dead
-    Judge): the page shows the public outcome when it waits on someone, else that the moderator will announce it.
+    ``without_private`` is the same days replayed with the game file's private table emptied. Where
+    the two outcomes differ, a private fact decided the day (a Judge's or Loose Cannon's pick, a
+    Deacon's save, a dead Judge): the page shows the public outcome when it waits on someone, else
+    that the moderator will announce it.
     """
     public = {d["day"]: d.get("outcome") for d in without_private}
     masked = []
@@ -572,9 +585,10 @@ def count_public_days(
     count: Callable[[Any], Sequence[Any]],
     blind_count: Callable[[Any], Sequence[Any]] | None = None,
 ) -> list[dict[str, Any]]:
-    """Each day's Votal JSON fit for players. ``count(game)`` replays the days (returns Votals); it is called for
-    the game and for the game with its private table emptied (see :func:`mask_private_outcomes`), by
-    ``blind_count`` when given. A game with no private facts is counted once: blind, it is the same game."""
+    """Each day's Votal JSON fit for players. ``count(game)`` replays the days (returns Votals); it
+    is called for the game and for the game with its private table emptied (see
+    :func:`mask_private_outcomes`), by ``blind_count`` when given. A game with no private facts is
+    counted once: blind, it is the same game."""
     full = [votal.to_json() for votal in count(game)]
     blind_game = replace(game, private=Private())
     if blind_game == game:
@@ -586,18 +600,21 @@ def count_public_days(
 def gather_days(
     game: Any, db: Any, *, now: datetime, stored: Any = None
 ) -> tuple[PublicGame, dict[int, PostRef], list[dict[str, Any]], str]:
-    """Replay every day of a stored game: (public game, post index, each day's public votal JSON, no-elimination
-    label). Counted as of ``now``, so a day whose deadline has passed shows how it ended. ``stored``: the thread
-    as `votal run` already read it (a ``counting.StoredGame`` of ``game``), replays shared.
+    """Replay every day of a stored game: (public game, post index, each day's public votal JSON,
+    no-elimination label). Counted as of ``now``, so a day whose deadline has passed shows how it
+    ended. ``stored``: the thread as `votal run` already read it (a ``counting.StoredGame`` of
+    ``game``), replays shared.
 
-    The only part of this module that reads the store; everything it returns is then rendered by pure code.
+    The only part of this module that reads the store; everything it returns is then rendered by
+    pure code.
     """
     stored = stored or load_stored_game(game, db)  # read once for both views and the post index
     days = range(1, current_day(game, db, at_time=now, stored=stored) + 1)
     public = count_public_days(
         game,
         lambda g: count_game(g, db, days=days, at_time=now, stored=stored),
-        # the stored thread's replays are of ``game`` itself: the blind game gets its own roster and replays
+        # the stored thread's replays are of ``game`` itself: the blind game gets its own roster and
+        # replays
         lambda g: count_game(g, db, days=days, at_time=now, stored=stored.fresh(g)),
     )
     return (
@@ -611,8 +628,8 @@ def gather_days(
 def publish_site(
     game: Any, db: Any, out_dir: str | Path, *, generated_at: datetime, stored: Any = None
 ) -> list[Path]:
-    """Build the players' site of a stored game and write it under ``out_dir`` (what ``votal site`` and
-    ``votal run`` call after a sync; ``stored``: see :func:`gather_days`)."""
+    """Build the players' site of a stored game and write it under ``out_dir`` (what ``votal site``
+    and ``votal run`` call after a sync; ``stored``: see :func:`gather_days`)."""
     public, posts, days, label = gather_days(game, db, now=generated_at, stored=stored)
     files = build_site(
         public, days, generated_at=generated_at, posts=posts, no_elimination_label=label

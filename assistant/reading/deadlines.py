@@ -1,4 +1,5 @@
-"""Reading a deadline the way moderators write one ("Deadline is Friday 10pm EST", countdown links) into UTC."""
+"""Reading a deadline the way moderators write one ("Deadline is Friday 10pm EST", countdown links)
+into UTC."""
 
 from __future__ import annotations
 
@@ -52,9 +53,9 @@ _TIME_HINT = re.compile(
 def read_deadline(text: str, post: object, timezone: tzinfo = UTC) -> datetime | None:
     """The deadline ``text`` states, as UTC; None when it states none we can read.
 
-    ``post`` gives the time it was written (``post.time``, UTC): a date without a year is the next one after
-    it, "in 48 hours" counts from it, and a deadline before it is no deadline. Times without a zone are read
-    in ``timezone``.
+    ``post`` gives the time it was written (``post.time``, UTC): a date without a year is the next
+    one after it, "in 48 hours" counts from it, and a deadline before it is no deadline. Times
+    without a zone are read in ``timezone``.
     """
     written: datetime | None = getattr(post, "time", None)
     countdown = _COUNTDOWN.search(text)
@@ -103,7 +104,8 @@ def _relative(text: str) -> timedelta | None:
 
 
 def _phrase_zone(phrase: str, timezone: tzinfo) -> tuple[tzinfo, str]:
-    """The zone the phrase names ("GMT+10.30", "EST"), else ``timezone``; and the phrase without it."""
+    """The zone the phrase names ("GMT+10.30", "EST"), else ``timezone``; and the phrase without
+    it."""
     offset = _OFFSET_RE.search(phrase)
     if offset:
         sign = 1 if offset.group(1) == "+" else -1
@@ -122,7 +124,8 @@ def _phrase_zone(phrase: str, timezone: tzinfo) -> tuple[tzinfo, str]:
 
 
 def _bare_phrase(phrase: str) -> str:
-    """The phrase cut to its first sentence and one time, with the words dateutil would misread left out."""
+    """The phrase cut to its first sentence and one time, with the words dateutil would misread left
+    out."""
     phrase = re.split(r"(?<![A-Z][a-z])[.!?;](?:\s|$)|\bcountdown\b|\bwith\b|\buntil\b", phrase)[0]
     times = list(_TIME_HINT.finditer(phrase))
     for other in reversed(
@@ -144,8 +147,9 @@ def _bare_phrase(phrase: str) -> str:
 def _after_written(
     local: datetime, zone: tzinfo, phrase: str, written: datetime | None
 ) -> datetime | None:
-    """The local time read, as UTC, moved to the first such time after the post was written (a date alone
-    is the day's start in the zone); None when it is before the post or more than sixty days after it."""
+    """The local time read, as UTC, moved to the first such time after the post was written (a date
+    alone is the day's start in the zone); None when it is before the post or more than sixty days
+    after it."""
     when = local.replace(tzinfo=zone).astimezone(UTC)
     if written is None:
         return when
@@ -163,7 +167,8 @@ def _after_written(
 
 
 def _zones_read_above(name: str | None, offset: int | None) -> None:
-    """What dateutil takes for a zone ("PST" after "GMT-8", "USA") is no zone: the zone was read above."""
+    """What dateutil takes for a zone ("PST" after "GMT-8", "USA") is no zone: the zone was read
+    above."""
     return None
 
 

@@ -1,18 +1,21 @@
-"""Who wrote a post: the seat a forum account holds, matched exactly, with look-alike accounts reported.
+"""Who wrote a post: the seat a forum account holds, matched exactly, with look-alike accounts
+reported.
 
-A post counts for a seat only when its author is one of that seat's accounts: the same forum user id where
-the page gives one, else the same account name after Unicode NFC normalisation, which joins only different
-encodings of one text and never two accounts ("alice", "A_lice", "Alice2", "Сarol" with a Cyrillic С, or a
-name holding a zero-width or bidirectional character are all other accounts). An account whose Unicode TR39
-skeleton equals a listed account's (a look-alike) is never counted and is reported as a problem; an unlisted
-account that merely resembles one ("Alice2") is reported too, so the moderator can add it to the game file.
+A post counts for a seat only when its author is one of that seat's accounts: the same forum user id
+where the page gives one, else the same account name after Unicode NFC normalisation, which joins
+only different encodings of one text and never two accounts ("alice", "A_lice", "Alice2", "Сarol"
+with a Cyrillic С, or a name holding a zero-width or bidirectional character are all other
+accounts). An account whose Unicode TR39 skeleton equals a listed account's (a look-alike) is never
+counted and is reported as a problem; an unlisted account that merely resembles one ("Alice2") is
+reported too, so the moderator can add it to the game file.
 
-User ids are learnt from the thread: an account of the game file that posts under its exact name binds its
-user id to the seat, so the same user id under a new name (a renamed account) keeps the seat and is
-reported. A listed name that two user ids post under is counted for neither until the moderator
-decides, unless only one of them posts under the name exactly as listed: that id is the seat's, and
-another one posting under the name in another letter case is a look-alike, reported, never counted.
-Fuzzy matching belongs to the names players type (:mod:`assistant.reading.names`), never to who wrote a post.
+User ids are learnt from the thread: an account of the game file that posts under its exact name
+binds its user id to the seat, so the same user id under a new name (a renamed account) keeps the
+seat and is reported. A listed name that two user ids post under is counted for neither until the
+moderator decides, unless only one of them posts under the name exactly as listed: that id is the
+seat's, and another one posting under the name in another letter case is a look-alike, reported,
+never counted. Fuzzy matching belongs to the names players type (:mod:`assistant.reading.names`),
+never to who wrote a post.
 """
 
 from __future__ import annotations
@@ -40,20 +43,23 @@ def normal_name(name: str) -> str:
 
 
 def account_key(name: str) -> str:
-    """An account name as compared: NFC and caseless. The forum engines we read (phpBB, XenForo, vBulletin,
-    Discourse, ProBoards) refuse a second account that differs only in letter case, so "cloudocean" is the
-    account "Cloudocean"; any other difference (a look-alike character, an invisible one) is another account."""
+    """An account name as compared: NFC and caseless. The forum engines we read (phpBB, XenForo,
+    vBulletin, Discourse, ProBoards) refuse a second account that differs only in letter case, so
+    "cloudocean" is the account "Cloudocean"; any other difference (a look-alike character, an
+    invisible one) is another account."""
     return normal_name(name).casefold()
 
 
-# TR39's prototypes for the ASCII characters that have one (as the library folds them): an ASCII name's
-# skeleton without loading the library, which costs a `votal count` more than the rest of identity.
+# TR39's prototypes for the ASCII characters that have one (as the library folds them): an ASCII
+# name's skeleton without loading the library, which costs a `votal count` more than the rest of
+# identity.
 _ASCII_PROTOTYPES = str.maketrans({"0": "o", "1": "l", "I": "l", "|": "l", '"': "''", "`": "'"})
 
 
 @cache
 def skeleton(name: str) -> str:
-    """The name's Unicode TR39 skeleton (confusable prototypes, caseless, invisible characters dropped)."""
+    """The name's Unicode TR39 skeleton (confusable prototypes, caseless, invisible characters
+    dropped)."""
     if name.isascii() and name.isprintable():
         return " ".join(name.translate(_ASCII_PROTOTYPES).lower().split())
     from disarm import skeleton_key  # imported when first needed: most names are ASCII
@@ -69,7 +75,8 @@ def _loose(name: str) -> str:
 
 @dataclass(frozen=True)
 class Account:
-    """One account of a seat; ``from_post`` is where a replacement takes the seat over (None: from the start)."""
+    """One account of a seat; ``from_post`` is where a replacement takes the seat over (None: from
+    the start)."""
 
     name: str
     seat: str
@@ -78,7 +85,8 @@ class Account:
 
 
 def seat_accounts(game: Game) -> list[Account]:
-    """Every account of every seat, in the game file's order, with the posts each holds the seat for."""
+    """Every account of every seat, in the game file's order, with the posts each holds the seat
+    for."""
     found: list[Account] = []
     for seat in game.players:
         posts = seat.replacement_posts or (None,) * len(seat.replacements)
@@ -92,8 +100,8 @@ def seat_accounts(game: Game) -> list[Account]:
 class AuthorIndex:
     """The seat each author posts for, from the game file's accounts and who posted in the thread.
 
-    ``authors``: who wrote each stored post, in thread order, as names or (name, user id) pairs; or those pairs
-    already counted, a mapping (name, user id) -> posts in the order each first posted.
+    ``authors``: who wrote each stored post, in thread order, as names or (name, user id) pairs; or
+    those pairs already counted, a mapping (name, user id) -> posts in the order each first posted.
     """
 
     def __init__(self, game: Game, authors: Iterable[str | tuple[str, str | None]] = ()):
@@ -111,7 +119,8 @@ class AuthorIndex:
             self._known.setdefault(skeleton(account.name), (account.name, f"seat {account.seat}"))
         for shown in self._moderators.values():
             self._known.setdefault(skeleton(shown), (shown, f"moderator {shown}"))
-        # names below are account keys (caseless), but ``_counts``: posts by each name as the thread shows it
+        # names below are account keys (caseless), but ``_counts``: posts by each name as the thread
+        # shows it
         self._seat_of_id: dict[str, str] = {}  # user id -> the listed account it posts as
         self._conflicts: dict[
             str, tuple[str, ...]
@@ -132,8 +141,8 @@ class AuthorIndex:
             self._learn(Counter((a, None) if isinstance(a, str) else a for a in authors))
         self._bound = frozenset(self._seat_of_id.values())  # listed names a user id posts as
         self._verdicts: dict[str, tuple[str | None, str | None]] = {}
-        # Each post's author is matched by every replay that reads it (a count as of each of 100 posts
-        # replays the day 100 times): the answers, by (author, user id, post).
+        # Each post's author is matched by every replay that reads it (a count as of each of 100
+        # posts replays the day 100 times): the answers, by (author, user id, post).
         self._matches: dict[tuple[str, str | None, int | None], tuple[str | None, str | None]] = {}
 
     def _learn(self, authors: Mapping[tuple[str, str | None], int]) -> None:
@@ -171,15 +180,17 @@ class AuthorIndex:
             if listed is not None:
                 self._renamed[name] = listed
 
-    # -- answers -------------------------------------------------------------------------------------------
+    # -- answers
+    # -------------------------------------------------------------------------------------------
 
     def match(
         self, author: str, author_id: str | None = None, number: int | None = None
     ) -> tuple[str | None, str | None]:
-        """(seat, how) for a post's author: how is "account" or "renamed"; (None, None) when no seat.
+        """(seat, how) for a post's author: how is "account" or "renamed"; (None, None) when no
+        seat.
 
-        With ``author_id`` the forum's user id decides; with ``number`` an account counts only for the posts
-        it holds the seat for (a replacement "from post N").
+        With ``author_id`` the forum's user id decides; with ``number`` an account counts only for
+        the posts it holds the seat for (a replacement "from post N").
         """
         key = (author, author_id, number)
         found = self._matches.get(key)
@@ -222,7 +233,8 @@ class AuthorIndex:
         holding = [a for a in accounts if number is None or _holds(a, number)]
         if not holding:
             return None, None
-        # An account that took a second seat (after its first died) posts for the seat it joined last.
+        # An account that took a second seat (after its first died) posts for the seat it joined
+        # last.
         return max(holding, key=lambda a: -1 if a.from_post is None else a.from_post).seat, how
 
     def why_not(self, author: str, author_id: str | None = None, number: int | None = None) -> str:
@@ -290,7 +302,8 @@ class AuthorIndex:
         )
 
     def resemblance(self, author: str) -> str | None:
-        """A note when an unlisted author's name resembles a listed account (a typo or a second account)."""
+        """A note when an unlisted author's name resembles a listed account (a typo or a second
+        account)."""
         close = self._resembled(author)
         if not close:
             return None
@@ -317,8 +330,9 @@ class AuthorIndex:
         )
 
     def suggestions(self) -> list[tuple[str, str]]:
-        """(account, seat) for each unlisted account of the thread that looks like or resembles one seat only:
-        what the moderator is asked to confirm by adding it to that seat's replacements."""
+        """(account, seat) for each unlisted account of the thread that looks like or resembles one
+        seat only: what the moderator is asked to confirm by adding it to that seat's
+        replacements."""
         found = []
         for name in self._counts:
             if self._known_account(name):
@@ -334,8 +348,9 @@ class AuthorIndex:
         return found + ([renamed] if renamed else [])
 
     def _renamed_guess(self, suggested: dict[str, str]) -> tuple[str, str] | None:
-        """(account, seat) when one seat never posts and one unlisted account posts far more than any other:
-        perhaps that seat's account renamed. Only ever a suggestion: an outsider could post just as much."""
+        """(account, seat) when one seat never posts and one unlisted account posts far more than
+        any other: perhaps that seat's account renamed. Only ever a suggestion: an outsider could
+        post just as much."""
         opener = next(
             iter(self._counts), None
         )  # the thread's first post is the host's, whatever its name
@@ -355,7 +370,8 @@ class AuthorIndex:
         return (name, silent[0]) if count >= _RENAMED_MIN_POSTS and count >= 2 * runner_up else None
 
     def _known_account(self, name: str) -> bool:
-        """Whether a name as the thread shows it is a listed account, a renamed one, or a moderator's."""
+        """Whether a name as the thread shows it is a listed account, a renamed one, or a
+        moderator's."""
         key = account_key(name)
         return key in self._by_name or key in self._renamed or key in self._moderators
 
@@ -368,7 +384,8 @@ class AuthorIndex:
         return posted | {self._by_name[listed][0].seat for listed in self._renamed.values()}
 
     def findings(self) -> list[tuple[str, str]]:
-        """(seat or account, report) for every account of the thread the moderator should hear about."""
+        """(seat or account, report) for every account of the thread the moderator should hear
+        about."""
         found: list[tuple[str, str]] = []
         for name, listed in self._renamed.items():
             seat, listed = self._by_name[listed][0].seat, self._by_name[listed][0].name

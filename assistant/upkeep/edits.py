@@ -1,11 +1,13 @@
-"""Round-trip edits of the moderator's game file: add what the thread says, keep everything the moderator wrote.
+"""Round-trip edits of the moderator's game file: add what the thread says, keep everything the
+moderator wrote.
 
-An edit is a value (:class:`SetDay`, :class:`AddDeath`, :class:`TakeBackDeath`, :class:`AddReplacement`,
-:class:`AddPlayer`, :class:`RemovePlayer`, :class:`AddEvent`, ...); :func:`apply_edits` takes the file's text and
-returns the new text, what it wrote and where the file says something else. tomlkit keeps the moderator's comments,
-order and layout; each entry written carries a comment citing the post and the moderator's own words. What the file
-already says wins: a different value is a disagreement to report, never overwritten, unless the moderator asks for
-the change (``replace=True``, the editing commands). The same edits applied twice change nothing.
+An edit is a value (:class:`SetDay`, :class:`AddDeath`, :class:`TakeBackDeath`,
+:class:`AddReplacement`, :class:`AddPlayer`, :class:`RemovePlayer`, :class:`AddEvent`, ...);
+:func:`apply_edits` takes the file's text and returns the new text, what it wrote and where the file
+says something else. tomlkit keeps the moderator's comments, order and layout; each entry written
+carries a comment citing the post and the moderator's own words. What the file already says wins: a
+different value is a disagreement to report, never overwritten, unless the moderator asks for the
+change (``replace=True``, the editing commands). The same edits applied twice change nothing.
 :func:`write_game_file` is the one place that writes the file (whole or not at all).
 """
 
@@ -38,7 +40,8 @@ _CITED_POST = re.compile(r"#\s*post\s+(\d+)\b")  # the comment Votal writes: "# 
 
 
 class Cited(Protocol):
-    """Where a fact comes from: a post number (None when no post says it) and the words that say it."""
+    """Where a fact comes from: a post number (None when no post says it) and the words that say
+    it."""
 
     @property
     def post(self) -> int | None: ...
@@ -77,8 +80,9 @@ class AddDeath:
 
 @dataclass(frozen=True)
 class TakeBackDeath:
-    """A death Votal read from ``told_at`` that the thread took back (the day's next complete count lists the seat):
-    the entry citing that post goes; one the moderator wrote stays, and the difference is said."""
+    """A death Votal read from ``told_at`` that the thread took back (the day's next complete count
+    lists the seat): the entry citing that post goes; one the moderator wrote stays, and the
+    difference is said."""
 
     player: str  # any account of the seat
     phase: str
@@ -133,8 +137,9 @@ class SetModerators:
 
 @dataclass(frozen=True)
 class AddModerator:
-    """A moderator the thread shows later (a co-moderator the opening does not name), added to the file's list:
-    `votal update` gives it only where the list is Votal's own reading of the thread."""
+    """A moderator the thread shows later (a co-moderator the opening does not name), added to the
+    file's list: `votal update` gives it only where the list is Votal's own reading of the
+    thread."""
 
     name: str
     cite: Cited
@@ -142,9 +147,9 @@ class AddModerator:
 
 @dataclass(frozen=True)
 class SetDeadline:
-    """A day's deadline as the thread states it: the first one is the day's ``end``; a later, different one
-    is a declared change (an [[events]] entry of kind "deadline" citing its post), so the first stays on
-    record and the moderator's own ``end`` is never rewritten."""
+    """A day's deadline as the thread states it: the first one is the day's ``end``; a later,
+    different one is a declared change (an [[events]] entry of kind "deadline" citing its post), so
+    the first stays on record and the moderator's own ``end`` is never rewritten."""
 
     day: int
     time: datetime  # aware
@@ -153,8 +158,8 @@ class SetDeadline:
 
 @dataclass(frozen=True)
 class SetPageSize:
-    """The posts a page of the thread holds (``[fetch] posts_per_page``), where the file gives none: once the
-    thread has grown past its first page, that page shows it."""
+    """The posts a page of the thread holds (``[fetch] posts_per_page``), where the file gives none:
+    once the thread has grown past its first page, that page shows it."""
 
     posts_per_page: int
     cite: Cited
@@ -202,13 +207,14 @@ def apply_edits(
 ) -> EditResult:
     """The game file ``text`` with ``edits`` applied, keeping its comments and layout.
 
-    ``replace``: a value the file already holds is changed to the edit's (the moderator's own command);
-    otherwise the file wins and the difference is reported. ``revise`` (`votal update`): a post number the
-    file holds that is Votal's own earlier reading, still with the comment that cites that very post, gives
-    way to the edit's, written with the edit's cite: the thread read further showed better evidence (a day 1
-    that starts after the first page, a day start read early). A post the moderator typed or changed (no
-    cite, or one of another post) is kept and the difference reported. The result is checked by loading it
-    as a game file, so an edit never leaves a file Votal cannot read.
+    ``replace``: a value the file already holds is changed to the edit's (the moderator's own
+    command); otherwise the file wins and the difference is reported. ``revise`` (`votal update`): a
+    post number the file holds that is Votal's own earlier reading, still with the comment that
+    cites that very post, gives way to the edit's, written with the edit's cite: the thread read
+    further showed better evidence (a day 1 that starts after the first page, a day start read
+    early). A post the moderator typed or changed (no cite, or one of another post) is kept and the
+    difference reported. The result is checked by loading it as a game file, so an edit never leaves
+    a file Votal cannot read.
     """
     doc = tomlkit.parse(text)
     zone = zone_named(
@@ -251,15 +257,16 @@ def write_game_file(path: str | Path, text: str, *, why: str | None = None) -> N
 
 
 def one_line(text: str) -> str:
-    """``text`` safe for a comment or a terminal: control, format (bidi) and separator characters become
-    spaces, runs of space one."""
+    """``text`` safe for a comment or a terminal: control, format (bidi) and separator characters
+    become spaces, runs of space one."""
     return re.sub(
         r"\s+", " ", "".join(" " if unicodedata.category(c)[0] in "CZ" else c for c in text)
     ).strip()
 
 
 def cite_comment(cite: Cited) -> str:
-    """``post 351: "Day 1 is over. Bob was lynched."``: one line, no control or bidi characters, kept short."""
+    """``post 351: "Day 1 is over. Bob was lynched."``: one line, no control or bidi characters,
+    kept short."""
     words = one_line(cite.words)
     if len(words) > CITE_WORDS:
         words = words[: CITE_WORDS - 1].rstrip() + "…"
@@ -308,8 +315,9 @@ class _Editor:
         after: Sequence[str] = (),
         position: int | None = None,
     ) -> None:
-        """A new [[name]] entry, commented with its cite, after the existing ones or before the one at
-        ``position`` (a new array goes after the first of ``after`` that the file has, else at the end)."""
+        """A new [[name]] entry, commented with its cite, after the existing ones or before the one
+        at ``position`` (a new array goes after the first of ``after`` that the file has, else at
+        the end)."""
         table = tomlkit.table()
         for key, value in values.items():
             table.add(key, self.value(value))
@@ -344,8 +352,9 @@ class _Editor:
         return tomlkit.item(value)
 
     def set_key(self, table, key: str, value: Any, cite: Cited, label: str):
-        """Write ``key`` in ``table`` unless it is there; a different value is a disagreement (or replaced).
-        Returns the table as the document now holds it (an insertion reads the file again)."""
+        """Write ``key`` in ``table`` unless it is there; a different value is a disagreement (or
+        replaced). Returns the table as the document now holds it (an insertion reads the file
+        again)."""
         if key in table:
             held = table[key]
             if _same(held.unwrap() if hasattr(held, "unwrap") else held, value, self.zone):
@@ -373,9 +382,9 @@ class _Editor:
         return table
 
     def votal_reading(self, table, key: str) -> str | None:
-        """Where the cite of a post number Votal wrote stands, when the file still holds it as written: "key"
-        (the key's own comment) or "table" (the entry's, for a key written with its entry) citing the post the
-        key holds. None for any other value: the moderator's."""
+        """Where the cite of a post number Votal wrote stands, when the file still holds it as
+        written: "key" (the key's own comment) or "table" (the entry's, for a key written with its
+        entry) citing the post the key holds. None for any other value: the moderator's."""
         if key not in REVISABLE_POSTS or not isinstance(table[key], tomlkit.items.Integer):
             return None
         held = int(table[key])
@@ -385,9 +394,10 @@ class _Editor:
         return where if match and int(match.group(1)) == held else None
 
     def insert_key(self, table, key: str, item):
-        """``key = item`` after the table's last key, before the comments and blank lines that close it (they
-        belong to whatever the moderator wrote next). tomlkit has no public way to place a key, so the line
-        is written after the last key's own line and the document read again; returns the table anew."""
+        """``key = item`` after the table's last key, before the comments and blank lines that close
+        it (they belong to whatever the moderator wrote next). tomlkit has no public way to place a
+        key, so the line is written after the last key's own line and the document read again;
+        returns the table anew."""
         keys = [
             k for k in table if not isinstance(table[k], tomlkit.items.Table | tomlkit.items.AoT)
         ]
@@ -502,7 +512,9 @@ class _Editor:
         item = _comment(tomlkit.item(edit.posts_per_page), cite_comment(edit.cite))
         if fetch is not None:
             self.insert_key(fetch, "posts_per_page", item)
-        else:  # a new [fetch] table after the file's head and the blank line that ends it, before its first table
+        # a new [fetch] table after the file's head and the blank line that ends it, before its
+        # first table
+        else:
             table = tomlkit.table()
             table.add("posts_per_page", item)
             table.add(tomlkit.nl())
@@ -560,8 +572,9 @@ class _Editor:
                 ):  # a post only for the same death
                     self.set_key(table, "post", edit.post, edit.cite, label)
                 return
-        # Votal's reading names the seat by its name, whichever account the post named (a fates list's "Grey" for
-        # the seat "become"), so every reading of the thread writes the same; the moderator's command as typed
+        # Votal's reading names the seat by its name, whichever account the post named (a fates
+        # list's "Grey" for the seat "become"), so every reading of the thread writes the same; the
+        # moderator's command as typed
         player = seat[2][0] if self.revise and not self.replace else edit.player
         values: dict[str, str | int] = {"player": player, "phase": phase}
         if edit.post is not None:
@@ -577,9 +590,9 @@ class _Editor:
         self.written.append(f"deaths: {edit.player}, {phase}{at} ({_source(edit.cite)})")
 
     def death_position(self, phase: str, post: int | None) -> int | None:
-        """Where a death goes in the game's order (a day, then its night; a kill during a day before its lynch),
-        whichever order the thread was read in: a file kept live and one written at once list the deaths alike.
-        None: after the last."""
+        """Where a death goes in the game's order (a day, then its night; a kill during a day before
+        its lynch), whichever order the thread was read in: a file kept live and one written at once
+        list the deaths alike. None: after the last."""
         order = _death_order(phase, post)
         return next(
             (
@@ -619,9 +632,10 @@ class _Editor:
             return
 
     def revise_death(self, table, edit: AddDeath, phase: str, label: str) -> bool:
-        """A seat dies once: a death Votal wrote from a later post (the entry's comment still cites it) gives way
-        to the one the thread, read again knowing more, tells at an earlier post (a count that left the seat out
-        witnessed the lynch an unknown replacement's name told). The moderator's entries are kept."""
+        """A seat dies once: a death Votal wrote from a later post (the entry's comment still cites
+        it) gives way to the one the thread, read again knowing more, tells at an earlier post (a
+        count that left the seat out witnessed the lynch an unknown replacement's name told). The
+        moderator's entries are kept."""
         if (
             not self.revise
             or self.replace
@@ -764,8 +778,8 @@ class _Editor:
 
 
 def _with_key_after(doc: tomlkit.TOMLDocument, anchor: str, key: str, item) -> tomlkit.TOMLDocument:
-    """The document with ``key = item`` placed right after ``anchor`` (built anew: tomlkit has no public way
-    to place a key, and its private one changed between releases)."""
+    """The document with ``key = item`` placed right after ``anchor`` (built anew: tomlkit has no
+    public way to place a key, and its private one changed between releases)."""
     placed = tomlkit.document()
     placed.parsing(True)  # as read from a file: no indents or blank lines added on the way
     for name, value in doc.body:
@@ -782,7 +796,8 @@ def _with_key_after(doc: tomlkit.TOMLDocument, anchor: str, key: str, item) -> t
 def _with_key_before(
     doc: tomlkit.TOMLDocument, anchor: str, key: str, item
 ) -> tomlkit.TOMLDocument:
-    """The document with ``key = item`` placed right before ``anchor`` (built anew, as :func:`_with_key_after`)."""
+    """The document with ``key = item`` placed right before ``anchor`` (built anew, as
+    :func:`_with_key_after`)."""
     placed = tomlkit.document()
     placed.parsing(True)
     for name, value in doc.body:
@@ -810,7 +825,8 @@ def _replacement_entry(name: str, post: int):
 
 
 def _end_with_blank_line(table) -> None:
-    """A table about to be followed by a new one ends with a blank line, as a person would leave it."""
+    """A table about to be followed by a new one ends with a blank line, as a person would leave
+    it."""
     body = table.body if isinstance(table, tomlkit.container.Container) else table.value.body
     if body and not isinstance(body[-1][1], tomlkit.items.Whitespace):
         table.add(tomlkit.nl())
@@ -836,7 +852,8 @@ def _same(held: Any, value: Any, zone: tzinfo) -> bool:
 
 
 def _cited_post(table) -> int | None:
-    """The post an entry's comment cites when it is the one Votal wrote ("# post 351: ..."), else None."""
+    """The post an entry's comment cites when it is the one Votal wrote ("# post 351: ..."), else
+    None."""
     match = _CITED_POST.match(table.trivia.comment or "")
     return int(match.group(1)) if match else None
 
@@ -871,10 +888,11 @@ def check_edits(
     revise: bool = False,
     playing_day: int | None = None,
 ) -> None:
-    """Refuse an edit that contradicts the thread (``posts``: the stored post numbers) or the rest of the
-    file. ``revise`` (`votal update`): a second death of a seat is left to :func:`apply_edits`, which revises
-    Votal's own reading or reports the difference. ``playing_day`` (the edit commands: the day the thread
-    or the clock is on): an edit ahead of the game (:func:`check_not_ahead`) is refused too."""
+    """Refuse an edit that contradicts the thread (``posts``: the stored post numbers) or the rest
+    of the file. ``revise`` (`votal update`): a second death of a seat is left to
+    :func:`apply_edits`, which revises Votal's own reading or reports the difference.
+    ``playing_day`` (the edit commands: the day the thread or the clock is on): an edit ahead of the
+    game (:func:`check_not_ahead`) is refused too."""
     if playing_day is not None:
         check_not_ahead(game, edits, playing_day)
     checker = _EditChecker(game, set(posts), revise)
@@ -1026,7 +1044,8 @@ def _check_day_order(days: dict, edit: SetDay) -> None:
     if start is not None and end is not None and end < start:
         raise EditRefused(f"day {edit.day}: the end, post {end}, is before the start, post {start}")
     before, after = days.get(edit.day - 1), days.get(edit.day + 1)
-    # one post may end a day and start the next ("Bob was lynched. Night falls... Day 3 begins"), never more
+    # one post may end a day and start the next ("Bob was lynched. Night falls... Day 3 begins"),
+    # never more
     if (
         before is not None
         and before.end_post is not None

@@ -1,8 +1,9 @@
-"""A first game file from what a thread says (`votal new`): the text to write and a report of what was found.
+"""A first game file from what a thread says (`votal new`): the text to write and a report of what
+was found.
 
-Pure: facts in (from :func:`assistant.reading.announcements.read_thread_facts`), TOML text and a report out. Every
-entry read from the thread carries a comment citing the post and the moderator's words, so the moderator
-reviews the file against the thread instead of writing it.
+Pure: facts in (from :func:`assistant.reading.announcements.read_thread_facts`), TOML text and a
+report out. Every entry read from the thread carries a comment citing the post and the moderator's
+words, so the moderator reviews the file against the thread instead of writing it.
 """
 
 from __future__ import annotations
@@ -52,11 +53,11 @@ def plan_game_file(
 ) -> NewGame:
     """The game file ``facts`` support, what was found and what the moderator still has to add.
 
-    The file's head (title, thread, forum, ruleset, timezone, fetch) is written here; everything read from
-    the thread is then written by the edits `votal update` writes
-    (:func:`assistant.upkeep.update.edits_from_facts`, checked against the thread's ``posts`` as update
-    checks them), so a file `new` writes on a finished thread and one `new` wrote at the game's first page
-    and `update` kept to its end say the same in the same words.
+    The file's head (title, thread, forum, ruleset, timezone, fetch) is written here; everything
+    read from the thread is then written by the edits `votal update` writes
+    (:func:`assistant.upkeep.update.edits_from_facts`, checked against the thread's ``posts`` as
+    update checks them), so a file `new` writes on a finished thread and one `new` wrote at the
+    game's first page and `update` kept to its end say the same in the same words.
     """
     title = facts.title or thread
     if not facts.players:
@@ -69,7 +70,8 @@ def plan_game_file(
         has_moderators=False,
         opening=posts[0].number if posts else None,
     )
-    # one account, one seat: a name the list repeats under another seat is left to the moderator (said below)
+    # one account, one seat: a name the list repeats under another seat is left to the moderator
+    # (said below)
     text, _, disagreements = write_edits(head, edits, posts, path="<new game>")
     game = parse_game(text, players_required=False)
     if not game.players:
@@ -191,8 +193,8 @@ def create_game_file(
     min_interval: float | None = None,
     forum: str | None = None,
 ) -> NewGame:
-    """Sync the thread at ``url`` into ``db``, read it, and write the game file to ``out`` when usable (I/O edge
-    of :func:`plan_game_file`)."""
+    """Sync the thread at ``url`` into ``db``, read it, and write the game file to ``out`` when
+    usable (I/O edge of :func:`plan_game_file`)."""
     from pathlib import Path
 
     from assistant.errors import BadInput
@@ -244,7 +246,8 @@ def create_game_file(
     )
     # progress: each page's SyncResult
     sync_game(game, db, FirstPageKept(fetcher, fetched), now=now, on_page=progress)
-    # PostLike declares settable attributes, which a frozen Post has not (a fix that belongs in facts.py)
+    # PostLike declares settable attributes, which a frozen Post has not (a fix that belongs in
+    # facts.py)
     posts: Sequence[PostLike] = store.load_posts(db, game.key)  # type: ignore[assignment]
     facts = read_thread_facts(posts, title=read_title(first), timezone=zone)
     result = plan_game_file(
@@ -323,6 +326,7 @@ def detect_from_page(url: str, fetcher):
 
 
 def page_size(parser, thread: str, first_page) -> int | None:
-    """The posts a page holds, as the thread's first page shows them (:func:`assistant.upkeep.update.page_size`,
-    which `votal update` uses once the thread grows past its first page)."""
+    """The posts a page holds, as the thread's first page shows them
+    (:func:`assistant.upkeep.update.page_size`, which `votal update` uses once the thread grows past
+    its first page)."""
     return update_page_size(parser, thread, len(first_page.posts), bool(first_page.next_url))

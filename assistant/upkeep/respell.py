@@ -1,9 +1,11 @@
-"""`votal update`'s rename step: a name Votal wrote before its account posted, renamed to the account once it posts.
+"""`votal update`'s rename step: a name Votal wrote before its account posted, renamed to the
+account once it posts.
 
-Which account a name is (:mod:`assistant.reading.respelling`) is the finished thread's matching; this module
-finds the names in the game file and writes the rename everywhere the file names them (the seat's name, its
-replacements, deaths, events), each cited. Only names Votal wrote are renamed: an entry whose comment cites a
-post whose words hold the name. A name the moderator typed (no such comment) is kept, and the match said.
+Which account a name is (:mod:`assistant.reading.respelling`) is the finished thread's matching;
+this module finds the names in the game file and writes the rename everywhere the file names them
+(the seat's name, its replacements, deaths, events), each cited. Only names Votal wrote are renamed:
+an entry whose comment cites a post whose words hold the name. A name the moderator typed (no such
+comment) is kept, and the match said.
 """
 
 from __future__ import annotations
@@ -29,8 +31,9 @@ _NAMING = ("deaths", "survivals", "events")  # tables whose ``player`` names a s
 def respell_file(
     text: str, posts: Sequence[PostLike], *, path: str = "<game>"
 ) -> tuple[str, list[str], list[str]]:
-    """The game file ``text`` with each name Votal wrote that has never posted renamed to the account that now
-    posts and matches it: (the new text, what was written, each match not written and why: the file kept)."""
+    """The game file ``text`` with each name Votal wrote that has never posted renamed to the
+    account that now posts and matches it: (the new text, what was written, each match not written
+    and why: the file kept)."""
     if not posts:
         return text, [], []
     doc = tomlkit.parse(text)
@@ -89,7 +92,8 @@ def respell_file(
 
 
 def _votal_wrote(name: str, comment: str) -> bool:
-    """Whether ``name`` stands as Votal wrote it: the entry's comment cites a post, and its words hold the name."""
+    """Whether ``name`` stands as Votal wrote it: the entry's comment cites a post, and its words
+    hold the name."""
     folded = fold_name(name)
     return bool(folded) and bool(_CITES_POST.search(comment or "")) and folded in fold_name(comment)
 

@@ -1,5 +1,5 @@
-"""The player list: numbered or bulleted lines, one name per line, struck-out or replaced accounts, dead
-marks; else day 1's first vote count when the list is cut short."""
+"""The player list: numbered or bulleted lines, one name per line, struck-out or replaced accounts,
+dead marks; else day 1's first vote count when the list is cut short."""
 
 from __future__ import annotations
 
@@ -56,8 +56,8 @@ class _ListedSeat:
     paragraph: int = 0  # the blank lines above it in its post
 
 
-# A vote count's wagon line: "Alder [L-2] - Birch, Cedar", "Alder (3): Birch, ...". Its names are voters, not
-# the seat's other accounts.
+# A vote count's wagon line: "Alder [L-2] - Birch, Cedar", "Alder (3): Birch, ...". Its names are
+# voters, not the seat's other accounts.
 _WAGON_LINE = re.compile(
     r"^[^\[(]{1,40}?\s*[\[(]\s*(?:L\s*-\s*\d+|\d+(?:\s*/\s*\d+)?(?:\s+votes?)?)\s*[\])]\s*(?:[-:–—]|$)"
     r"|^[^\[(]{1,40}?\s+[-–—:]\s*\d{1,2}\s*(?:votes?)?\s*[(\[:]",  # "Alder - 2 (Birch, Cedar)"
@@ -71,17 +71,19 @@ _STAFF_LABEL = re.compile(
 # "• 1. Alder": an HTML list's bullet before the moderator's own number
 _NUMBER_AFTER_BULLET = re.compile(r"^\s*\d{1,2}\s*[.):]\s+")
 _PHASE_WORDS = re.compile(r"(?:day|night|d|n)\s*\d+\b", re.IGNORECASE)
-# What a list line says of a seat that is no account: its role ("~~Alder~~ Vanilla Townie", "White Mage"), a
-# seat waiting for a player ("Looking for Replacement")
+# What a list line says of a seat that is no account: its role ("~~Alder~~ Vanilla Townie", "White
+# Mage"), a seat waiting for a player ("Looking for Replacement")
 _SEAT_NOTE = re.compile(
     ROLE_WORDS.pattern
     + r"|\b(?:mage|roles?|replacements?|replacing|needed|wanted|tbd|tba|vacant|open|empty|"
     r"looking|seeking|slot)\b",
     re.IGNORECASE,
 )
-# A list note naming a hydra's heads: "(hydra of Birch and Cedar)", "(a Hydra of Birch, Cedar & Damson)"
+# A list note naming a hydra's heads: "(hydra of Birch and Cedar)", "(a Hydra of Birch, Cedar &
+# Damson)"
 _HYDRA_OF = re.compile(r"\bhydra\s+(?:of|with|by)\s+(?P<heads>[^()\[\]{}|;:]+)", re.IGNORECASE)
-# Prod or alt marks after a name, inside a struck run of earlier accounts: "~~Oldalder * Midalder ^ **~~"
+# Prod or alt marks after a name, inside a struck run of earlier accounts: "~~Oldalder * Midalder ^
+# **~~"
 _STRUCK_SPLIT = re.compile(r"\s+[|/,]\s+|\s*,\s*|\s+>\s+|(?:\s+[*^]+)+(?:\s+|$)")
 
 
@@ -114,7 +116,8 @@ def _read_entry(line: str, authors: Names | None, moderators: set[str]) -> _List
         accounts.extend(_posted_pieces(pieces, accounts, struck, authors))
     accounts = struck + [a for a in accounts if a.casefold() not in {s.casefold() for s in struck}]
     accounts = [a for a in accounts if a.casefold() not in moderators]
-    # a later name that never posted and reads as a role or a vacancy is no account (nobody posted yet: none has)
+    # a later name that never posted and reads as a role or a vacancy is no account (nobody posted
+    # yet: none has)
     accounts = accounts[:1] + [
         a
         for a in accounts[1:]
@@ -131,7 +134,8 @@ def _read_entry(line: str, authors: Names | None, moderators: set[str]) -> _List
     )
     dead = bool(DEAD_WORDS.search(rest)) and not ALIVE_WORDS.search(rest)
     if latest_struck and accounts[-1] == latest_struck:
-        dead = True  # the seat's latest account is struck out ("~~Alder~~ Vanilla Townie"): a dead seat
+        # the seat's latest account is struck out ("~~Alder~~ Vanilla Townie"): a dead seat
+        dead = True
     return _ListedSeat(tuple(dict.fromkeys(accounts)), dead, line)
 
 
@@ -178,8 +182,8 @@ def _unstruck(bare: str) -> str:
 def _first_accounts(
     pieces: list[str], struck: list[str], latest_struck: str | None, authors: Names | None
 ) -> tuple[list[str], str | None]:
-    """The accounts the line's first piece names, earliest first, and the latest struck account (a struck
-    name the chain names as the later account is taken out of ``struck``)."""
+    """The accounts the line's first piece names, earliest first, and the latest struck account (a
+    struck name the chain names as the later account is taken out of ``struck``)."""
     first = pieces[0]
     parts = _split_replaced(first)
     if len(parts) < 3:
@@ -233,7 +237,8 @@ def _posted_pieces(
 
 
 def _chain(bracket: re.Match) -> str:
-    """ "(repl. Middle, First)", "(who replaced Middle, who replaced First)": each name replaced the next."""
+    """"(repl. Middle, First)", "(who replaced Middle, who replaced First)": each name replaced the
+    next."""
     inside = bracket.group(1)
     first = re.match(r"replac\w*|repl\.|\w+", inside)  # the bracket starts with its chain's word
     word = first.group(0) if first else ""
@@ -245,7 +250,7 @@ def _chain(bracket: re.Match) -> str:
 
 
 def _split_accounts(text: str, authors: Names | None) -> list[str]:
-    """ "Old1 Old2" struck together: the thread's accounts it is made of, when it is nothing else."""
+    """"Old1 Old2" struck together: the thread's accounts it is made of, when it is nothing else."""
     if authors is None or authors.seat(text):
         return [text]
     found = authors.find(text)
@@ -260,8 +265,8 @@ def _split_accounts(text: str, authors: Names | None) -> list[str]:
 
 
 def _accounts_after(rest: str, authors: Names | None) -> list[str]:
-    """The thread's accounts that make up the rest of a list name, when they are all of it: the seat's later
-    accounts written one after another ("The Kool Da Koolzzy Scott Brosius")."""
+    """The thread's accounts that make up the rest of a list name, when they are all of it: the
+    seat's later accounts written one after another ("The Kool Da Koolzzy Scott Brosius")."""
     if authors is None or not rest.strip():
         return []
     found = authors.find(rest)
@@ -279,22 +284,24 @@ def _split_replaced(text: str) -> list[str]:
 
 
 def _leading_name(text: str, authors: Names | None) -> str | None:
-    """The account a list line starts with: the longest thread account it starts with, else its first words."""
+    """The account a list line starts with: the longest thread account it starts with, else its
+    first words."""
     if authors is not None:
         found = authors.find(text)
         if found and found[0][0] == 0:
             return text[: found[0][1]]
     words = text.split()
     if authors is not None and len(words) > 1:
-        # "Dwlee Vanilla Towny lynched D3": the first words are an account as the moderator shortens or slips it;
-        # the whole line first ("1Shot Vanilla Town" is the account "1 Shot Vanilla Town", role words and all)
+        # "Dwlee Vanilla Towny lynched D3": the first words are an account as the moderator shortens
+        # or slips it; the whole line first ("1Shot Vanilla Town" is the account "1 Shot Vanilla
+        # Town", role words and all)
         whole = [len(words)] if len(words) <= 4 else []
         for n in (*whole, *range(min(3, len(words) - 1), 0, -1)):
             head = " ".join(words[:n])
             if authors.seat(authors.spelled(head)):
                 return head
-        # "randomidget Town 1-Shot Vigilante": a name that never posted ends where its role begins; a lone
-        # role-like word ending a short line is part of the name ("I Am Innocent")
+        # "randomidget Town 1-Shot Vigilante": a name that never posted ends where its role begins;
+        # a lone role-like word ending a short line is part of the name ("I Am Innocent")
         role = ROLE_WORDS.search(text)
         lone = role is not None and len(words) <= 3 and len(text[role.start() :].split()) == 1
         if role and role.start() > 0 and not lone and name_like(text[: role.start()].strip()):
@@ -307,11 +314,11 @@ def _leading_name(text: str, authors: Names | None) -> str | None:
 def first_count_roster(
     posts: Sequence[PostLike], moderators: set[str], authors: Names
 ) -> tuple[list[_ListedSeat], int, bool] | None:
-    """The players of day 1's first vote count ("Vote Count 1.0 ... Not voting: A, B, ... With 13 alive"), as
-    list entries, when it lists as many of the thread's posters as it says are alive (then ``True``: the
-    posters vouch for it); or, before anyone voted, when its one "Not voting" line names as many players as it
-    says there are (else as the moderators said the game has), posted or not (``False``). (entries, post,
-    vouched)."""
+    """The players of day 1's first vote count ("Vote Count 1.0 ... Not voting: A, B, ... With 13
+    alive"), as list entries, when it lists as many of the thread's posters as it says are alive
+    (then ``True``: the posters vouch for it); or, before anyone voted, when its one "Not voting"
+    line names as many players as it says there are (else as the moderators said the game has),
+    posted or not (``False``). (entries, post, vouched)."""
     for n, post in enumerate(posts):
         if post.author.casefold() not in moderators:
             continue
@@ -350,9 +357,9 @@ def first_count_roster(
 
 
 def numbering_gaps(entries: Sequence[_ListedSeat]) -> tuple[int, list[int]]:
-    """A numbered list's highest number and the numbers below it no line of the list carries ("1. ... 3. ..."
-    with no 2.: a seat's line the reader did not take, or the moderator lost); ``(0, [])`` for a list that is
-    not numbered (three numbered lines or more)."""
+    """A numbered list's highest number and the numbers below it no line of the list carries ("1.
+    ... 3. ..." with no 2.: a seat's line the reader did not take, or the moderator lost); ``(0,
+    [])`` for a list that is not numbered (three numbered lines or more)."""
     numbers = {n for n in (_number(e.line) for e in entries) if n is not None}
     if len(numbers) < 3:
         return 0, []
@@ -365,8 +372,9 @@ def find_player_list(
     authors: Names | None,
     dropped: list[str] | None = None,
 ) -> tuple[list[_ListedSeat], int | None]:
-    """The player list: the opening post's, else the first moderator post with one. Returns entries and post;
-    ``dropped`` receives the bare names on the list's lines that were not taken as seats."""
+    """The player list: the opening post's, else the first moderator post with one. Returns entries
+    and post; ``dropped`` receives the bare names on the list's lines that were not taken as
+    seats."""
     for post in posts:
         if post.author.casefold() not in moderators:
             continue
@@ -387,7 +395,8 @@ _Run = tuple[bool, list[_ListedSeat]]  # (under a player-list header, its lines)
 def _list_entries(
     lines: list[str], moderators: set[str], authors: Names | None, dropped: list[str] | None = None
 ) -> list[_ListedSeat]:
-    """Runs of list-like lines; a run counts when it sits under a player-list header or names thread accounts."""
+    """Runs of list-like lines; a run counts when it sits under a player-list header or names thread
+    accounts."""
     runs, counted = _read_runs(lines, moderators, authors)
     post = _PostRuns(runs, counted, authors)
     chosen_runs = post.chosen_runs()
@@ -428,7 +437,8 @@ def _list_entries(
 def _read_runs(
     lines: list[str], moderators: set[str], authors: Names | None
 ) -> tuple[list[_Run], dict[int, int]]:
-    """A post's runs of list-like lines, and the seats a run's header counts ("Alive (11/13)") by id(run)."""
+    """A post's runs of list-like lines, and the seats a run's header counts ("Alive (11/13)") by
+    id(run)."""
     runs: list[_Run] = []
     counted: dict[int, int] = {}
     run: list[_ListedSeat] = []
@@ -441,8 +451,8 @@ def _read_runs(
             paragraph += 1
             after_blank = True
             continue
-        # a header above a list, or after a blank line; inside a list ("Died" between the living and the dead)
-        # the run reads on
+        # a header above a list, or after a blank line; inside a list ("Died" between the living and
+        # the dead) the run reads on
         heads = (not run or after_blank) and _is_header(line, authors)
         after_blank = False
         entry = None if heads else _read_entry(line, authors, moderators)
@@ -465,8 +475,8 @@ def _read_runs(
 
 
 def _read_header(line: str, heads: bool) -> tuple[bool, int | None, _Run | None]:
-    """A line that is no list entry: whether it heads a player list, the seats it counts, and the list it
-    carries after a colon ("Living (8/12): Alder, Birch, Cedar")."""
+    """A line that is no list entry: whether it heads a player list, the seats it counts, and the
+    list it carries after a colon ("Living (8/12): Alder, Birch, Cedar")."""
     plain = plain_text(line)
     header = heads or bool(
         _LIST_HEADER.match(plain.strip("*~=_ "))
@@ -516,7 +526,8 @@ class _PostRuns:
             and (len(entries) >= 3 or self.headed_total >= 3)
             and (authors is None or known >= 1)
         )
-        # a numbered or bulleted list one of whose names has posted: at the game's start most have not
+        # a numbered or bulleted list one of whose names has posted: at the game's start most have
+        # not
         marked = any(_marked_stretches(entries))
         whole = self.counted.get(id(entries)) == len(entries) and (
             self.headed_total >= 3 or len(entries) >= 3
@@ -535,7 +546,8 @@ class _PostRuns:
         """The lines of the chosen runs the thread's posters vouch for."""
         vouched: list[_ListedSeat] = []
         for n, (listed, run) in enumerate(chosen_runs):
-            # as many lines as its header counts, or a part of a list numbered in parts: each line is a seat
+            # as many lines as its header counts, or a part of a list numbered in parts: each line
+            # is a seat
             if self.counted.get(id(run)) == len(run) or id(run) in self.parts:
                 vouched.extend(run)
                 continue
@@ -559,9 +571,9 @@ class _PostRuns:
 
 
 def _merge_seats(chosen: list[_ListedSeat]) -> list[_ListedSeat]:
-    """One seat per account: a later mention (the dead list repeating a name) merges into the first; a line
-    that names accounts of two seats ("Cedar replaces Cypress; Elm replaces Elmo", "(Other roles: Alder - Cop,
-    Birch - Doctor)") tells of several seats and is none of them."""
+    """One seat per account: a later mention (the dead list repeating a name) merges into the first;
+    a line that names accounts of two seats ("Cedar replaces Cypress; Elm replaces Elmo", "(Other
+    roles: Alder - Cop, Birch - Doctor)") tells of several seats and is none of them."""
     merged: list[_ListedSeat] = []
     for entry in chosen:
         keys = {
@@ -581,8 +593,9 @@ def _merge_seats(chosen: list[_ListedSeat]) -> list[_ListedSeat]:
 
 
 def _in_number_order(entries: list[_ListedSeat]) -> list[_ListedSeat]:
-    """A list whose every seat is numbered, each number once, in the numbers' order: the seats' order, however
-    the list is laid out (the living apart from the dead, as an opening kept up to date shows them)."""
+    """A list whose every seat is numbered, each number once, in the numbers' order: the seats'
+    order, however the list is laid out (the living apart from the dead, as an opening kept up to
+    date shows them)."""
     numbers = _numbers(entries)
     if numbers is None or len(set(numbers)) < len(numbers):
         return entries
@@ -594,9 +607,9 @@ def _new_in_repeating_lists(
     chosen_runs: list[tuple[bool, list[_ListedSeat]]],
     taken: list[_ListedSeat],
 ) -> list[str]:
-    """The new names of another list of bare names in the post, five or more, that repeats seats of the list
-    taken (a second list, or the fates beside the roster): a name there that no seat has, in a paragraph with
-    names of seats (a heading stands apart: "Events"), is said, not taken."""
+    """The new names of another list of bare names in the post, five or more, that repeats seats of
+    the list taken (a second list, or the fates beside the roster): a name there that no seat has,
+    in a paragraph with names of seats (a heading stands apart: "Events"), is said, not taken."""
     keys = {a.casefold() for e in taken for a in e.accounts}
     chosen = {id(run) for _, run in chosen_runs}
     new: list[str] = []
@@ -618,9 +631,10 @@ def _new_in_repeating_lists(
 
 
 def _among_kept(run: list[_ListedSeat], i: int, kept: set[int]) -> bool:
-    """Whether a line the list left out stands among its lines: between two lines taken in its paragraph, or
-    beside them with their mark; a heading (a word of the post's parts or of a fate: "Notable Events", "Died")
-    or a line in a paragraph of its own ("Sleeping With the Fishes" above numbered names) is none."""
+    """Whether a line the list left out stands among its lines: between two lines taken in its
+    paragraph, or beside them with their mark; a heading (a word of the post's parts or of a fate:
+    "Notable Events", "Died") or a line in a paragraph of its own ("Sleeping With the Fishes" above
+    numbered names) is none."""
     e = run[i]
     if _HEADING_WORDS.search(e.accounts[0]) or DEAD_WORDS.search(e.accounts[0]):
         return False
@@ -635,8 +649,8 @@ def _among_kept(run: list[_ListedSeat], i: int, kept: set[int]) -> bool:
 def _chain_replacements(
     seats: list[_ListedSeat], lines: list[str], authors: Names
 ) -> list[_ListedSeat]:
-    """The list post's own "Jazz replaces Drake" lines (a timeline kept under the list): the thread's account on
-    one side joins the seat that holds the other, the earlier account first."""
+    """The list post's own "Jazz replaces Drake" lines (a timeline kept under the list): the
+    thread's account on one side joins the seat that holds the other, the earlier account first."""
     seats = list(seats)
     for _ in range(3):  # "B replaces A" above "C replaces B", the list naming only C
         changed = False
@@ -674,7 +688,8 @@ def _chain_replacements(
 
 
 def _is_header(line: str, authors: Names | None) -> bool:
-    """A short unmarked line naming what the list below holds ("Players", "The Living"), no account of it."""
+    """A short unmarked line naming what the list below holds ("Players", "The Living"), no account
+    of it."""
     plain = plain_text(line).strip("*~=_ ")
     if (
         _BULLET.match(line)
@@ -686,8 +701,9 @@ def _is_header(line: str, authors: Names | None) -> bool:
 
 
 def _marked_stretches(run: list[_ListedSeat]) -> list[bool]:
-    """Each entry: whether it is one of three or more lines in a row numbered or bulleted alike, or of two or
-    more numbered from 1 up ("1. Alder", "2. Birch" under one header, the rest under another)."""
+    """Each entry: whether it is one of three or more lines in a row numbered or bulleted alike, or
+    of two or more numbered from 1 up ("1. Alder", "2. Birch" under one header, the rest under
+    another)."""
     marks = [_style(e.line) for e in run]
     numbers = [_number(e.line) for e in run]
     inside = [False] * len(run)
@@ -707,8 +723,9 @@ def _marked_stretches(run: list[_ListedSeat]) -> list[bool]:
 
 
 def _numbered_parts(runs: list[tuple[bool, list[_ListedSeat]]], authors: Names | None) -> set[int]:
-    """The runs (by id) of one list numbered in parts under headers: the living 1, 3, 4 ... 13 and the dead 2, 6,
-    each part's numbers filling the others' gaps from 1 up, one name among them posted."""
+    """The runs (by id) of one list numbered in parts under headers: the living 1, 3, 4 ... 13 and
+    the dead 2, 6, each part's numbers filling the others' gaps from 1 up, one name among them
+    posted."""
     numbered = [
         (entries, numbers)
         for under_header, entries in runs
@@ -730,10 +747,11 @@ def _numbered_parts(runs: list[tuple[bool, list[_ListedSeat]]], authors: Names |
 
 
 def _plain_lists(runs: list[tuple[bool, list[_ListedSeat]]], authors: Names | None) -> set[int]:
-    """The runs (by id) that are lists by their lines alone: most of their lines, five or more, unmarked and
-    each a name and nothing else (a welcome line above them, a bulleted legend below aside), one of them a
-    player who has posted, most of them named by no run above (a list of fates repeating the roster adds no
-    seat); before anyone has posted (no ``authors``), the first two alone."""
+    """The runs (by id) that are lists by their lines alone: most of their lines, five or more,
+    unmarked and each a name and nothing else (a welcome line above them, a bulleted legend below
+    aside), one of them a player who has posted, most of them named by no run above (a list of fates
+    repeating the roster adds no seat); before anyone has posted (no ``authors``), the first two
+    alone."""
     found: set[int] = set()
     above: set[str] = set()
     for _, entries in runs:
@@ -755,10 +773,11 @@ def _plain_lists(runs: list[tuple[bool, list[_ListedSeat]]], authors: Names | No
 
 
 def _plain_seats(run: list[_ListedSeat], authors: Names | None) -> list[_ListedSeat]:
-    """A plain list's seats: each line that has posted, and each unmarked bare line that reads as no heading (no
-    word of the post's parts or of a fate: "Links", "Silently modkilled"), stands in no paragraph of its own
-    below the list's first ("Notable Events" between blank lines, above what follows) and heads no line of
-    another shape ("Not So Lucky" above "Elm, Cop, killed Night 1")."""
+    """A plain list's seats: each line that has posted, and each unmarked bare line that reads as no
+    heading (no word of the post's parts or of a fate: "Links", "Silently modkilled"), stands in no
+    paragraph of its own below the list's first ("Notable Events" between blank lines, above what
+    follows) and heads no line of another shape ("Not So Lucky" above "Elm, Cop, killed Night
+    1")."""
 
     def seat(i: int) -> bool:
         e = run[i]
@@ -788,8 +807,8 @@ def _plain_seats(run: list[_ListedSeat], authors: Names | None) -> list[_ListedS
 
 
 def _starts_name(text: str) -> bool:
-    """A line's first name starts as an account does: a letter or digit, or an underscore or a bracket before
-    one ("_over9000", "[winger]"); "* prod", "#12" and "+ = confirmed" do not."""
+    """A line's first name starts as an account does: a letter or digit, or an underscore or a
+    bracket before one ("_over9000", "[winger]"); "* prod", "#12" and "+ = confirmed" do not."""
     return bool(re.match(r"[_\[]*[^\W_]", text))
 
 
@@ -819,8 +838,8 @@ def _number(line: str) -> int | None:
 
 
 def _style(line: str) -> str:
-    """A list line's mark: "1" for any number (an HTML list's bullet before it aside: "• 1. Alder" is numbered
-    as "2. Birch" below it is), the bullet itself, or "" for none."""
+    """A list line's mark: "1" for any number (an HTML list's bullet before it aside: "• 1. Alder"
+    is numbered as "2. Birch" below it is), the bullet itself, or "" for none."""
     bullet = _BULLET.match(line)
     if (
         bullet
@@ -837,18 +856,20 @@ def _style(line: str) -> str:
 
 # "Alive (11/13)": the seats the list below the header holds, of the game's
 _SEATS_COUNTED = re.compile(r"\(\s*(\d{1,2})\s*/\s*\d{1,2}\s*\)")
-# "On the Run (5/9)", "Still Frozen": a short line that counts the seats below it or says they still live
+# "On the Run (5/9)", "Still Frozen": a short line that counts the seats below it or says they still
+# live
 _COUNT_HEADER = re.compile(r"\(\s*\d{1,2}\s*/\s*\d{1,2}\s*\)|^still\s+\w+\W*$", re.IGNORECASE)
-# A line among names that reads as a heading of the post's parts, not a player's name
-# ("Links", but "Ryuu Link" is an account; "Bold = Confirmed", "*= Prod", but "Me=Weird" is an account)
+# A line among names that reads as a heading of the post's parts, not a player's name ("Links", but
+# "Ryuu Link" is an account; "Bold = Confirmed", "*= Prod", but "Me=Weird" is an account)
 _HEADING_WORDS = re.compile(
     r"\b(?:game|links|rules?|setup|flavou?r|history|start|over|intro|etc|denotes|indicates|confirmed|"
     r"replacements?|dead|alive|living|players?|pt|notes?|spoilers?|graveyard)\b|(?:^|\s)=|=\s",
     re.IGNORECASE,
 )
-# What a list line may say of its player besides the name, when it is no role: "(alt)", "- confirmed",
-# "(V/LA until Friday)", "(replacement)", "(hydra of Birch and Cedar)" (the heads' names taken out)
-# the words that join a replacement chain's names ("Damson, who replaced Oldamson", "Oldamson replaced by Damson")
+# What a list line may say of its player besides the name, when it is no role: "(alt)", "-
+# confirmed", "(V/LA until Friday)", "(replacement)", "(hydra of Birch and Cedar)" (the heads' names
+# taken out) the words that join a replacement chain's names ("Damson, who replaced Oldamson",
+# "Oldamson replaced by Damson")
 _CHAIN_WORDS = re.compile(
     r"\b(?:who|has|replac(?:ed|ing|es)|repl\.|by|sub(?:bed|bing|s)?|in\s+for|for)\b|<-|->|←|→",
     re.IGNORECASE,
@@ -869,27 +890,29 @@ def _vouched(
     listed: bool = False,
     above: frozenset[str] | set[str] = frozenset(),
 ) -> list[_ListedSeat]:
-    """The thread's posters vouch for a list: a name that never posted stays only between two that did (at the
-    list's ends, beside two that did when another list names it too), in the same numbered or bulleted list,
-    or on a line of its own (or with its role or fate) beside such lines (a player replaced or killed before
-    posting); headers ("Not So Much" between the living and the dead, "Died" above "Alder - Vanilla Townie -
-    lynched Day 1") and notes drop out.
+    """The thread's posters vouch for a list: a name that never posted stays only between two that
+    did (at the list's ends, beside two that did when another list names it too), in the same
+    numbered or bulleted list, or on a line of its own (or with its role or fate) beside such lines
+    (a player replaced or killed before posting); headers ("Not So Much" between the living and the
+    dead, "Died" above "Alder - Vanilla Townie - lynched Day 1") and notes drop out.
 
-    A name that has not posted is also a seat when the list is a list by its form and the line is shaped like
-    its list's lines, with nothing after the name but a role or a note on the player ("(alt)", "- confirmed"):
-    one of three or more lines in a row numbered or bulleted alike, or (``listed``, under a player-list
-    header) a line with the mark and the kind of note of a posted line in its paragraph."""
+    A name that has not posted is also a seat when the list is a list by its form and the line is
+    shaped like its list's lines, with nothing after the name but a role or a note on the player
+    ("(alt)", "- confirmed"): one of three or more lines in a row numbered or bulleted alike, or
+    (``listed``, under a player-list header) a line with the mark and the kind of note of a posted
+    line in its paragraph."""
     return _VouchedRun(run, authors, elsewhere, listed, above).kept()
 
 
 def _line_note(entry: _ListedSeat) -> str | None:
-    """What a list line says besides its names: "" (nothing), "noted" (a role, with or without its fate:
-    "Alder (Cop — died Night 1)") or None (anything else)."""
+    """What a list line says besides its names: "" (nothing), "noted" (a role, with or without its
+    fate: "Alder (Cop — died Night 1)") or None (anything else)."""
     text = plain_text(_NUMBER_AFTER_BULLET.sub("", _BULLET.sub("", entry.line, count=1), count=1))
     for account in sorted(entry.accounts, key=len, reverse=True):
         text = text.replace(account, " ")
-    # on a numbered or bulleted line the words of its chain are no note ("4. Damson (replacing Oldamson)"); a
-    # timeline's unmarked "New replaces Old" lines still vouch for no line between them
+    # on a numbered or bulleted line the words of its chain are no note ("4. Damson (replacing
+    # Oldamson)"); a timeline's unmarked "New replaces Old" lines still vouch for no line between
+    # them
     if len(entry.accounts) > 1 and _style(entry.line):
         text = _CHAIN_WORDS.sub(" ", text)
     rest = re.sub(r"[\s*^()\[\]{}|,:.–—-]+", " ", text).strip()
@@ -898,7 +921,8 @@ def _line_note(entry: _ListedSeat) -> str | None:
 
 
 def _separated(entry: _ListedSeat) -> bool:
-    """A name alone, or a name and its note set apart ("Alder - Cop"; "The Cop has died" is a sentence)."""
+    """A name alone, or a name and its note set apart ("Alder - Cop"; "The Cop has died" is a
+    sentence)."""
     note = _line_note(entry)
     return note == "" or note is not None and bool(re.match(r"\s*[-–—,:(\[|]", _after_name(entry)))
 
@@ -960,9 +984,10 @@ class _VouchedRun:
         return bool(keys & self.elsewhere) or any(keys & _casefolded(e) for e in self.run[:j])
 
     def _alone(self, entry: _ListedSeat, near: list[int]) -> bool:
-        """A bare name beside bare names, or a name with its role ("Mafia Goon, lynched Day 1", a line's broken
-        end, has none) beside lines of names no list names before (a list of fates repeating the list above
-        vouches for no slip: "Aegot, Vanilla Townie" under a list with "Aegor")."""
+        """A bare name beside bare names, or a name with its role ("Mafia Goon, lynched Day 1", a
+        line's broken end, has none) beside lines of names no list names before (a list of fates
+        repeating the list above vouches for no slip: "Aegot, Vanilla Townie" under a list with
+        "Aegor")."""
         own = _line_note(entry)
         return (
             own == ""
@@ -972,11 +997,12 @@ class _VouchedRun:
         )
 
     def _shaped(self, i: int) -> bool:
-        """A listed line shaped like a posted line of the list, in the same paragraph as one (a heading below
-        the list, after a blank line, is none): the same mark, and after the name no more than a note; an
-        unmarked line says as much as they do (a bare "Game timeline" under "Fir, Vanilla Townie" is no seat),
-        and heads no lines of another shape below it ("Not So Much" above "Elm, Cop, killed Night 1"). A list
-        repeating another's players (the fates under the roster) adds none: a slip there is no new seat."""
+        """A listed line shaped like a posted line of the list, in the same paragraph as one (a
+        heading below the list, after a blank line, is none): the same mark, and after the name no
+        more than a note; an unmarked line says as much as they do (a bare "Game timeline" under
+        "Fir, Vanilla Townie" is no seat), and heads no lines of another shape below it ("Not So
+        Much" above "Elm, Cop, killed Night 1"). A list repeating another's players (the fates under
+        the roster) adds none: a slip there is no new seat."""
         run, e = self.run, self.run[i]
         if (
             _line_note(e) is None
@@ -1003,8 +1029,9 @@ class _VouchedRun:
         )
 
     def _between(self, i: int) -> list[int]:
-        """The neighbours that vouch for entry i: the two around it; at the list's ends, for a name the list
-        names again elsewhere ("Dead: Alder, Vanilla Townie, lynched Day 2"), the two after or before it."""
+        """The neighbours that vouch for entry i: the two around it; at the list's ends, for a name
+        the list names again elsewhere ("Dead: Alder, Vanilla Townie, lynched Day 2"), the two after
+        or before it."""
         run = self.run
         if 0 < i < len(run) - 1:
             return [i - 1, i + 1]
@@ -1025,9 +1052,10 @@ class _VouchedRun:
         )
 
     def _whole(self, i: int) -> _ListedSeat | None:
-        """A numbered or bulleted line whose name was cut where a role-like word begins, with nothing setting
-        the two apart ("3. 1Shot Vanilla Town"), in a stretch whose other lines are bare names: the whole text
-        is the name (a list of names carries no roles on one line only)."""
+        """A numbered or bulleted line whose name was cut where a role-like word begins, with
+        nothing setting the two apart ("3. 1Shot Vanilla Town"), in a stretch whose other lines are
+        bare names: the whole text is the name (a list of names carries no roles on one line
+        only)."""
         run, e = self.run, self.run[i]
         text = plain_text(
             _NUMBER_AFTER_BULLET.sub("", _BULLET.sub("", e.line, count=1), count=1)
@@ -1053,11 +1081,12 @@ class _VouchedRun:
 def listed_after_posting(
     posts: Sequence[PostLike], moderators: Sequence[str], accounts: Sequence[str], seats: int
 ) -> tuple[list[tuple[_ListedSeat, str | None]], int | None]:
-    """Seats of the moderators' player list that a game file lacks, now that their players have posted: the list
-    read again with the thread's posters so far (a name nobody who posted vouched for at the game's start),
-    each entry none of whose accounts is in ``accounts`` (of the file's ``seats``) and one of which has posted,
-    while the list names as many seats as the file and they together. ([(entry, the account of the first seat
-    the list has after it that the file holds, to go before)], list post)."""
+    """Seats of the moderators' player list that a game file lacks, now that their players have
+    posted: the list read again with the thread's posters so far (a name nobody who posted vouched
+    for at the game's start), each entry none of whose accounts is in ``accounts`` (of the file's
+    ``seats``) and one of which has posted, while the list names as many seats as the file and they
+    together. ([(entry, the account of the first seat the list has after it that the file holds, to
+    go before)], list post)."""
     mods = {m.casefold() for m in moderators}
     authors = Names(
         {a: [a] for a in dict.fromkeys(p.author for p in posts) if a.casefold() not in mods}
@@ -1065,7 +1094,8 @@ def listed_after_posting(
     if not authors.seat_of:
         return [], None
     entries, post = find_player_list(posts, mods, authors)
-    # the file's accounts as the list reads them now ("Hazel" is the account "Hazel99" once it posts)
+    # the file's accounts as the list reads them now ("Hazel" is the account "Hazel99" once it
+    # posts)
     known = {a.casefold() for a in accounts} | {authors.spelled(a).casefold() for a in accounts}
     missing = [
         e
