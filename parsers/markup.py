@@ -201,13 +201,15 @@ class _Frames:
             )
             if inside is not None and (not swallowed or not _left_open(inside, outer_body, outer)):
                 problems.append(
-                    f"post {ident(outer)}: its body holds a block shaped like post {ident(element)}; "
+                    f"post {ident(outer)}: its body holds a block shaped like post "
+                    f"{ident(element)}; "
                     "read as neither a post nor a vote"
                 )
                 continue
             if inside is not None:
                 problems.append(
-                    f"post {ident(outer)}: its body left markup open; post {ident(element)} was read from "
+                    f"post {ident(outer)}: its body left markup open; post {ident(element)} was "
+                    f"read from "
                     "inside it: check that post"
                 )
             posts.append(element)

@@ -37,7 +37,8 @@ _STAMP = lxml.etree.XPath(
 _BODY = lxml.etree.XPath(f".//td[{_has_class('content')}]//div[{_has_class('message')}]")
 _EDITED = lxml.etree.XPath(f".//*[{_has_class('edited_by')}]")
 _NEXT = lxml.etree.XPath(
-    f"//*[{_has_class('control-bar')}]//li[{_has_class('next')} and not({_has_class('state-disabled')})]//a/@href"
+    f"//*[{_has_class('control-bar')}]//li[{_has_class('next')} and "
+    f"not({_has_class('state-disabled')})]//a/@href"
     " | //link[@rel='next']/@href",
     smart_strings=False,
 )
@@ -94,7 +95,8 @@ def parse_page(
     if page > 1 and not next_url and per_page is None and elements:
         # the last page alone cannot tell the page size the numbers before it depend on
         problems.append(
-            f"post numbers on page {page} assume {DEFAULT_PER_PAGE} posts a page: set [fetch] posts_per_page"
+            f"post numbers on page {page} assume {DEFAULT_PER_PAGE} posts a page: set [fetch] "
+            f"posts_per_page"
         )
     problems.extend(
         count_problems(len(elements), per_page if next_url else None)

@@ -41,7 +41,8 @@ _BODY5 = lxml.etree.XPath(f".//div[{_has_class('js-post__content-text')}]")
 _EDITED5 = lxml.etree.XPath(f".//*[{_has_class('b-post__edit')}] | .//*[{_has_class('edited')}]")
 
 _NEXT = lxml.etree.XPath(
-    f"//a[@rel='next']/@href | //link[@rel='next']/@href | //*[{_has_class('js-pagenav-next-button')}]/@href",
+    f"//a[@rel='next']/@href | //link[@rel='next']/@href | "
+    f"//*[{_has_class('js-pagenav-next-button')}]/@href",
     smart_strings=False,
 )
 _STATS = re.compile(r"Results\s+(\d[\d,]*)\s+to\s+(\d[\d,]*)\s+of\s+(\d[\d,]*)", re.IGNORECASE)

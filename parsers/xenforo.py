@@ -38,7 +38,8 @@ _POST_ID = re.compile(r"(\d+)$")
 # A message's start tag in the page's text (what _POSTS finds in the tree), and its body's.
 _QUICK = re.compile(r'data-content="post-(\d+)"')
 _MARKER = re.compile(
-    r"""<(?:article|div)(?=[^>]*\sclass=["'](?:[^"']*\s)?message--post[\s"'])[^>]*\sdata-content=["']post-(\d+)["']""",
+    r"""<(?:article|div)(?=[^>]*\sclass=["'](?:[^"']*\s)?message--post[\s"'])"""
+    r"""[^>]*\sdata-content=["']post-(\d+)["']""",
     re.IGNORECASE,
 )
 _BODY_START = re.compile(r"""<div\s[^>]*class=["'](?:[^"']*\s)?bbWrapper[\s"']""")

@@ -149,7 +149,8 @@ def run_demo(
         db = open_db(db_file or Path(tmp) / "demo.db")
         result = sync_game(game, db, Fetcher(min_interval=0), now=now)
         echo(
-            f"Synced {result.new_posts} posts from {result.pages} pages of {server.base_url} ({result.engine})."
+            f"Synced {result.new_posts} posts from {result.pages} pages of {server.base_url} "
+            f"({result.engine})."
         )
         echo("")
         # The demo game was played in the past: count it as of its last post, not as of today.

@@ -399,8 +399,8 @@ class Fetcher:
                     response.close()
                     if _origin(target) != _origin(url):
                         raise ForumError(
-                            f"{shown} redirects to another site ({shown_url(target)}); Votal follows redirects "
-                            f"only within {_origin(url)}"
+                            f"{shown} redirects to another site ({shown_url(target)}); Votal "
+                            f"follows redirects only within {_origin(url)}"
                         )
                     url = target
                 else:
@@ -434,7 +434,8 @@ class Fetcher:
         ):
             response.close()
             raise ForumError(
-                f"{shown}: the page is {int(declared) // 2**20} MB; Votal reads at most {_size(cap)}"
+                f"{shown}: the page is {int(declared) // 2**20} MB; Votal reads at most "
+                f"{_size(cap)}"
             )
         parts, total = [], 0
         try:
@@ -442,7 +443,8 @@ class Fetcher:
                 total += len(chunk)
                 if total > cap:
                     raise ForumError(
-                        f"{shown}: the page is larger than {_size(cap)} (after decompression); Votal stopped reading it"
+                        f"{shown}: the page is larger than {_size(cap)} (after decompression); "
+                        f"Votal stopped reading it"
                     )
                 parts.append(chunk)
         finally:
@@ -486,7 +488,8 @@ class Fetcher:
 
     def _held_message(self, host: str, seconds: float) -> str:
         # the time, not a countdown: the message stays the same from poll to poll, so it alerts once
-        return f"{host} asked Votal to wait until {hold_until(self.wall_clock(), seconds):%Y-%m-%d %H:%M} UTC"
+        until = hold_until(self.wall_clock(), seconds)
+        return f"{host} asked Votal to wait until {until:%Y-%m-%d %H:%M} UTC"
 
     def _pause(self, seconds: float) -> None:
         # The limiter's sleep waits (a run's limiter sleeps on its stop event, so a stop ends the
@@ -924,9 +927,15 @@ def _unreachable(exc: BaseException, host: str) -> str | None:
             continue
         seen.append(found)
         if isinstance(found, ConnectionRefusedError):
-            return f"the forum at {host} refused the connection (is the address right, and the forum up?)"
+            return (
+                f"the forum at {host} refused the connection (is the address right, and the forum "
+                "up?)"
+            )
         if isinstance(found, socket.gaierror) or type(found).__name__ == "NameResolutionError":
-            return f"no forum found at {host}: the host name does not resolve (check the thread's address)"
+            return (
+                f"no forum found at {host}: the host name does not resolve (check the thread's "
+                "address)"
+            )
         todo += [getattr(found, "reason", None), found.__cause__, found.__context__]
         todo += [arg for arg in getattr(found, "args", ()) if isinstance(arg, BaseException)]
     return None

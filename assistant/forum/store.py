@@ -48,15 +48,17 @@ create table if not exists posts (
     game text, post_id text, number integer, author text, author_id text, time text, url text,
     body_html text, body_hash text, edited integer, deleted integer, revisions integer,
     first_seen text, last_seen text, commands text, commands_version integer,
-    vanished text,  -- when a re-read page no longer showed the post: it is kept, marked deleted, never dropped
-    vote_count text, vote_count_version integer,  -- a moderator's post: the count it holds (JSON; null: none)
+    -- vanished: when a re-read page no longer showed the post (kept, marked deleted, never dropped)
+    vanished text,
+    -- vote_count: a moderator's post's count (JSON; null: none)
+    vote_count text, vote_count_version integer,
     night_told integer, night_told_version integer,  -- a moderator's post: 1 if it tells the night
     primary key (game, post_id)
 );
 create index if not exists idx_posts_game_number on posts (game, number);
--- covers game_stamp: `votal run` reads it twice a poll per game, and the table's rows hold the bodies
+-- covers game_stamp: `votal run` reads it twice a poll per game; the table's rows hold the bodies
 create index if not exists idx_posts_game_stamp on posts (game, number, revisions, deleted);
--- covers load_read_posts, which every count makes: read from the table, each row's commands lie past its body
+-- covers load_read_posts, which every count makes (a row's commands lie past its body)
 create index if not exists idx_posts_read on posts (
     game, number, post_id, author, author_id, time, url, commands, edited, deleted, revisions
 );
@@ -67,8 +69,10 @@ create table if not exists revisions (
 );
 create table if not exists syncs (
     id integer primary key, game text, started text, finished text, requests integer, pages integer,
-    new_posts integer, changed_posts integer, deleted_posts integer, not_modified integer, faults integer,
-    error text, problems text  -- problems: JSON list of what the sync's pages could not read (null: none)
+    new_posts integer, changed_posts integer, deleted_posts integer, not_modified integer,
+    faults integer,
+    -- problems: a JSON list of what the sync's pages could not read (null: none)
+    error text, problems text
 );
 create index if not exists idx_syncs_game_id on syncs (game, id);
 create table if not exists validators (
@@ -76,19 +80,23 @@ create table if not exists validators (
     first_number integer,
     primary key (game, url)
 );
-create table if not exists robots (site text primary key, status integer, body text, fetched_at text);
+create table if not exists robots (
+    site text primary key, status integer, body text, fetched_at text
+);
 create table if not exists holds (host text primary key, until text);
 create table if not exists vote_counts (
     game text, day integer, as_of_post integer, number integer, created text,
     primary key (game, day, as_of_post)
 );
 create table if not exists alerts (
-    game text, key text, kind text, message text, created text, sent text, send_error text, attempts integer,
+    game text, key text, kind text, message text, created text, sent text, send_error text,
+    attempts integer,
     primary key (game, key)
 );
 create table if not exists run_states (
-    -- what `votal run` last counted a game file on (a digest of the state) and the times its clock phase turns
-    -- on, so a new process (`votal run --once` from cron) need not count a game that stood still since
+    -- what `votal run` last counted a game file on (a digest of the state) and the times its clock
+    -- phase turns on, so a new process (`votal run --once` from cron) need not count a game that
+    -- stood still since
     game text, game_file text, state text, deadline text, closes text,
     primary key (game, game_file)
 );
@@ -178,7 +186,8 @@ def ensure_schema(db: Store) -> None:
 def sync_problems(row: sqlite3.Row | None) -> list[str]:
     """What a stored sync's pages could not read (an older store's rows have no such column:
     none)."""
-    if row is None or "problems" not in row.keys() or not row["problems"]:  # noqa: SIM118 (a Row iterates values)
+    # a Row iterates its values, not its keys
+    if row is None or "problems" not in row.keys() or not row["problems"]:  # noqa: SIM118
         return []
     return json.loads(row["problems"])
 
@@ -207,7 +216,10 @@ def store_error(path, exc: sqlite3.Error) -> StoreError:
     text = str(exc)
     lowered = text.lower()
     if "not a database" in lowered or "malformed" in lowered or "corrupt" in lowered:
-        why = "the file is damaged or not a Votal store (move it away; `votal sync` rebuilds it from the forum)"
+        why = (
+            "the file is damaged or not a Votal store (move it away; `votal sync` rebuilds it from "
+            "the forum)"
+        )
     elif "readonly" in lowered or "read-only" in lowered:
         why = "the file or its folder is read-only"
     elif "disk is full" in lowered or "disk i/o" in lowered:
@@ -358,8 +370,8 @@ def _post_rows(db: Store, game: str, posts: list[Post], seen: str) -> tuple[list
         row["post_id"]: row
         for row in _rows(
             db,
-            f"select post_id, body_hash, revisions, first_seen, edited, commands, commands_version, vote_count, "
-            f"vote_count_version, night_told, night_told_version "
+            f"select post_id, body_hash, revisions, first_seen, edited, commands, "
+            f"commands_version, vote_count, vote_count_version, night_told, night_told_version "
             f"from posts where game = ? and post_id in ({marks})",
             [game, *ids],
         )
@@ -478,7 +490,8 @@ def game_stamp(db: Store, game: str) -> tuple:
     whose stamp stands still."""
     posts = _aggregate(
         db,
-        "select max(number), count(*), sum(number), sum(revisions), sum(deleted) from posts where game = ?",
+        "select max(number), count(*), sum(number), sum(revisions), sum(deleted) from posts where "
+        "game = ?",
         [game],
     )
     sync = _one(
@@ -505,8 +518,10 @@ def moderator_bodies(
         return {}
     rows = _rows(
         db,
-        f"select number, body_html from posts where game = ? and author in ({','.join('?' * len(spellings))}) "
-        "and not deleted and body_html <> '' and (? is null or number <= ?) order by number, post_id",
+        f"select number, body_html from posts where game = ? and author in "
+        f"({','.join('?' * len(spellings))}) "
+        "and not deleted and body_html <> '' and (? is null or number <= ?) order by number, "
+        "post_id",
         [game, *spellings, up_to, up_to],
     )
     return {r["number"]: r["body_html"] for r in rows}
@@ -533,7 +548,8 @@ def save_vote_counts(
     """Store what each post (by id) was read to hold: a count as JSON, or None."""
     with _writing(db):
         db.executemany(
-            "update posts set vote_count = ?, vote_count_version = ? where game = ? and post_id = ?",
+            "update posts set vote_count = ?, vote_count_version = ? where game = ? and post_id = "
+            "?",
             [(reading, version, game, post_id) for post_id, reading in readings],
         )
 
@@ -552,9 +568,11 @@ def load_vote_counts(
             _add_columns(db)
     return _rows(
         db,
-        "select post_id, number, vote_count, case when vote_count_version is not ? then body_html end as unread "
+        "select post_id, number, vote_count, case when vote_count_version is not ? then body_html "
+        "end as unread "
         f"from posts where game = ? and author in ({','.join('?' * len(authors))}) and not deleted "
-        "and body_html <> '' and (vote_count is not null or vote_count_version is not ?) order by number, post_id",
+        "and body_html <> '' and (vote_count is not null or vote_count_version is not ?) order by "
+        "number, post_id",
         [version, game, *authors, version],
     )
 
@@ -596,8 +614,8 @@ def post_authors(db: Store, game: str) -> list[tuple[str, str | None]]:
     :meth:`Roster.from_game` takes), grouped by author (every `votal count` reads them)."""
     rows = _rows(
         db,
-        "select author, author_id, count(*) as n from posts where game = ? group by author, author_id "
-        "order by min(number)",
+        "select author, author_id, count(*) as n from posts where game = ? group by author, "
+        "author_id order by min(number)",
         [game],
     )
     return [pair for row in rows for pair in [(row["author"], row["author_id"])] * row["n"]]
@@ -616,7 +634,8 @@ def load_read_posts(db: Store, game: str, *, up_to: int | None = None) -> list[R
         fresh = {row["post_id"]: encode_commands(_extract(row["body_html"])) for row in stale}
         with _writing(db):
             db.executemany(
-                "update posts set commands = ?, commands_version = ? where game = ? and post_id = ?",
+                "update posts set commands = ?, commands_version = ? where game = ? and post_id = "
+                "?",
                 [
                     (commands, EXTRACTOR_VERSION, game, post_id)
                     for post_id, commands in fresh.items()
@@ -626,8 +645,9 @@ def load_read_posts(db: Store, game: str, *, up_to: int | None = None) -> list[R
     # its work).
     rows = _tuples(
         db,
-        "select number, post_id, author, author_id, time, url, commands, edited, deleted, revisions "
-        "from posts where game = ? and (? is null or number <= ?) order by number, post_id",
+        "select number, post_id, author, author_id, time, url, commands, edited, deleted, "
+        "revisions from posts where game = ? and (? is null or number <= ?) order by number, "
+        "post_id",
         [game, up_to, up_to],
     )
     firsts = _first_commands(db, game, {r[1] for r in rows if r[9] > 1})
@@ -648,7 +668,9 @@ def load_read_posts(db: Store, game: str, *, up_to: int | None = None) -> list[R
             firsts.get(post_id) if revisions > 1 else None,
             author_id,
         )
-        for number, post_id, author, author_id, time, url, commands, edited, deleted, revisions in rows
+        for (
+            number, post_id, author, author_id, time, url, commands, edited, deleted, revisions
+        ) in rows
     ]
 
 
@@ -694,8 +716,8 @@ def _first_commands(db: Store, game: str, post_ids: set[str]) -> dict[str, tuple
     if fresh:
         with _writing(db):
             db.executemany(
-                "update revisions set commands = ?, commands_version = ? where game = ? and post_id = ? "
-                "and body_hash = ?",
+                "update revisions set commands = ?, commands_version = ? where game = ? and "
+                "post_id = ? and body_hash = ?",
                 [(fresh[p], EXTRACTOR_VERSION, game, p, h) for p, h in stale],
             )
     return {post_id: decode_commands(fresh.get(post_id, row[2])) for post_id, row in first.items()}
@@ -733,8 +755,8 @@ def sync_totals(db: Store, game: str, *, since: datetime) -> sqlite3.Row:
     ``since``."""
     return _rows(
         db,
-        "select coalesce(sum(faults), 0) as n, count(*) as syncs, coalesce(sum(requests), 0) as requests "
-        "from syncs where game = ? and started >= ?",
+        "select coalesce(sum(faults), 0) as n, count(*) as syncs, coalesce(sum(requests), 0) as "
+        "requests from syncs where game = ? and started >= ?",
         [game, since.isoformat()],
     )[0]
 
@@ -836,7 +858,8 @@ def _clear_vanished(db: Store, game: str, ids: list[str]) -> None:
     if ids:
         marks = ",".join("?" * len(ids))
         db.execute(
-            f"update posts set vanished = null where game = ? and vanished is not null and post_id in ({marks})",
+            f"update posts set vanished = null where game = ? and vanished is not null and post_id "
+            f"in ({marks})",
             [game, *ids],
         )
 
@@ -994,7 +1017,8 @@ def post_time(db: Store, game: str, number: int) -> datetime | None:
     is as of then."""
     row = _one(
         db,
-        "select time from posts where game = ? and number <= ? and time is not null order by number desc limit 1",
+        "select time from posts where game = ? and number <= ? and time is not null order by "
+        "number desc limit 1",
         [game, number],
     )
     return datetime.fromisoformat(row["time"]) if row else None
@@ -1033,7 +1057,8 @@ def add_alerts(db: Store, game: str, alerts: Iterable[dict], *, now: datetime) -
     with _writing(db):
         for alert in alerts:
             cursor = db.execute(
-                "insert or ignore into alerts (game, key, kind, message, created, attempts) values (?, ?, ?, ?, ?, 0)",
+                "insert or ignore into alerts (game, key, kind, message, created, attempts) values "
+                "(?, ?, ?, ?, ?, 0)",
                 [game, alert["key"], alert["kind"], alert["message"], now.isoformat()],
             )
             if cursor.rowcount:
@@ -1052,7 +1077,8 @@ def save_run_state(
 ) -> None:
     with _writing(db):
         db.execute(
-            "insert or replace into run_states (game, game_file, state, deadline, closes) values (?, ?, ?, ?, ?)",
+            "insert or replace into run_states (game, game_file, state, deadline, closes) values "
+            "(?, ?, ?, ?, ?)",
             [game, game_file, state, *(t.isoformat() if t else None for t in (deadline, closes))],
         )
 
@@ -1091,8 +1117,8 @@ def load_output_fingerprint(db: Store, game: str, target: str) -> str | None:
 def load_unsent_alerts(db: Store, game: str, *, max_attempts: int) -> list[sqlite3.Row]:
     return _rows(
         db,
-        "select key, kind, message, attempts from alerts where game = ? and sent is null and attempts < ? "
-        "order by created, rowid",
+        "select key, kind, message, attempts from alerts where game = ? and sent is null and "
+        "attempts < ? order by created, rowid",
         [game, max_attempts],
     )
 
@@ -1103,7 +1129,8 @@ def mark_alerts_sent(
     """Record one webhook attempt for the alerts ``keys`` (sent, or failed with ``error``)."""
     with _writing(db):
         db.executemany(
-            "update alerts set sent = ?, send_error = ?, attempts = attempts + 1 where game = ? and key = ?",
+            "update alerts set sent = ?, send_error = ?, attempts = attempts + 1 where game = ? "
+            "and key = ?",
             [(sent_at.isoformat() if sent_at else None, error, game, key) for key in keys],
         )
 

@@ -205,8 +205,9 @@ class _Sync:
             page = self.read_page(url, fetched)
             if result.pages > 1 and self.seen_ids.issuperset(p.post_id for p in page.posts):
                 raise ForumError(
-                    f"{shown_url(url)}: the thread's pagination repeats itself (this page shows only posts"
-                    f" already read in this sync); stopped after {result.pages - 1} pages, what was read is"
+                    f"{shown_url(url)}: the thread's pagination repeats itself (this page shows "
+                    f"only posts already read in this sync); stopped after {result.pages - 1} "
+                    f"pages, what was read is"
                     " saved"
                 )
             if not (result.pages == 1 and self.walk_back(url, fetched, page)):
@@ -290,7 +291,8 @@ class _Sync:
             )
         if url in seen_urls:
             raise ForumError(
-                f"{shown}: the thread's next-page links go round in a loop; stopped after {done} pages, "
+                f"{shown}: the thread's next-page links go round in a loop; stopped after {done} "
+                f"pages, "
                 "what was read is saved"
             )
         if done >= MAX_PAGES:
@@ -299,7 +301,8 @@ class _Sync:
             )
         if self.fetcher.limiter.clock() > self.ends:
             raise ForumError(
-                f"the sync ran longer than {self.deadline / 60:g} min; stopped after {done} pages, what was read "
+                f"the sync ran longer than {self.deadline / 60:g} min; stopped after {done} pages, "
+                f"what was read "
                 "is saved and the next sync resumes there"
             )
 

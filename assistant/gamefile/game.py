@@ -229,7 +229,8 @@ class Seat:
         if start is not None and post < start:
             return f"{account} posted at {post}, before replacing into the seat at post {start}"
         if end is not None and post >= end:
-            return f"{account} posted at {post}, after being replaced by {self.accounts[i + 1]} at post {end}"
+            successor = self.accounts[i + 1]
+            return f"{account} posted at {post}, after being replaced by {successor} at post {end}"
         return None
 
     def _since(self) -> tuple[int | None, ...]:
@@ -840,7 +841,8 @@ def _check_fetch(fetch: dict, checker: _Checker) -> None:
             "fetch",
             None,
             "interval",
-            f"must be {MIN_SYNC_INTERVAL:g} to {MAX_SYNC_INTERVAL:g} seconds (got {interval}); a shorter one "
+            f"must be {MIN_SYNC_INTERVAL:g} to {MAX_SYNC_INTERVAL:g} seconds (got {interval}); a "
+            f"shorter one "
             "would hammer the forum",
         )
     if fetch.get("posts_per_page", 1) <= 0:
@@ -890,16 +892,16 @@ def _check_day_order(days: list[DayDecl], checker: _Checker) -> None:
                 "days",
                 i,
                 "start",
-                f"day {day.day} starts at {day.start:%Y-%m-%d %H:%M} UTC, not after day {before.day} "
-                f"({before.start:%Y-%m-%d %H:%M} UTC): days out of order",
+                f"day {day.day} starts at {day.start:%Y-%m-%d %H:%M} UTC, not after day "
+                f"{before.day} ({before.start:%Y-%m-%d %H:%M} UTC): days out of order",
             )
         if day.start is not None and before.end is not None and day.start < before.end:
             raise checker.fail(
                 "days",
                 i,
                 "start",
-                f"day {day.day} starts at {day.start:%Y-%m-%d %H:%M} UTC, before day {before.day} ends "
-                f"({before.end:%Y-%m-%d %H:%M} UTC): days overlap",
+                f"day {day.day} starts at {day.start:%Y-%m-%d %H:%M} UTC, before day {before.day} "
+                f"ends ({before.end:%Y-%m-%d %H:%M} UTC): days overlap",
             )
 
 
@@ -917,7 +919,8 @@ def _check_moderators(moderators: list[str], seats: list[Seat], checker: _Checke
                 "",
                 None,
                 "moderators",
-                f"{name!r} is also a player (seat {owner[name.casefold()]!r}): a moderator's posts never count "
+                f"{name!r} is also a player (seat {owner[name.casefold()]!r}): a moderator's posts "
+                f"never count "
                 "as votes; remove the name from one of the two",
             )
 
@@ -992,7 +995,8 @@ def _check_unique_accounts(seats: list[Seat], checker: _Checker, dead: set[str])
                         "players",
                         i,
                         "name",
-                        f"account {account!r} already belongs to another seat (it may take a second seat only as a "
+                        f"account {account!r} already belongs to another seat (it may take a "
+                        f"second seat only as a "
                         "replacement with a post, after its first seat died)",
                     )
                 continue

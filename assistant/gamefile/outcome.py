@@ -143,7 +143,10 @@ def summarize(outcome: Outcome | None, words: Words | None = None) -> str:
         return f"{outcome.target} {past} ({why}{at}){check}"
     if outcome.kind == Kind.NO_ELIMINATION:
         return f"no {noun} ({why}{at}){check}"
-    return f"pending: {why}{at}; the rules leave the decision to someone (e.g. the Judge): record it in the game file"
+    return (
+        f"pending: {why}{at}; the rules leave the decision to someone (e.g. the Judge): record it "
+        "in the game file"
+    )
 
 
 _BECAUSE = {
@@ -207,7 +210,10 @@ def announce(outcome: Outcome, words: Words, ruleset: Any, *, after_runoff: bool
 
     if o.kind == Kind.ELIMINATION:
         if o.reason == Reason.TIE and ruleset.tie == "random":
-            return f"{who} is {words.past}: the vote was tied, and {who} was drawn at random among the tied players."
+            return (
+                f"{who} is {words.past}: the vote was tied, and {who} was drawn at random among "
+                "the tied players."
+            )
         if o.reason == Reason.RUNOFF or (
             after_runoff and o.reason in (Reason.PLURALITY, Reason.TIE)
         ):

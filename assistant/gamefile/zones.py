@@ -12,7 +12,10 @@ import re
 from datetime import timedelta, timezone, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-ACCEPTED = "a zone name such as America/New_York or Europe/London, or a fixed offset such as UTC-5, GMT+10:30 or +10:30"
+ACCEPTED = (
+    "a zone name such as America/New_York or Europe/London, or a fixed offset such as UTC-5, "
+    "GMT+10:30 or +10:30"
+)
 
 _OFFSET = re.compile(r"^(?:(?:UTC|GMT)\s*)?([+\-\u2212])\s*(\d{1,2})(?::?(\d{2}))?$", re.IGNORECASE)
 _PLAIN_UTC = {"utc", "gmt", "z", "utc+0", "gmt+0", "utc-0", "gmt-0"}

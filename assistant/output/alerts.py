@@ -128,7 +128,8 @@ def _standing_alerts(votal: Votal, now: datetime) -> list[Alert]:
         return [Alert("day_decided", key, message + check)]
     if votal.majority is not None and votal.wagons and votal.wagons[0].votes >= votal.majority:
         top = votal.wagons[0]
-        message = f"Day {day}: {top.target} has a majority ({_votes(top.votes)} of {votal.majority} needed)."
+        votes = _votes(top.votes)
+        message = f"Day {day}: {top.target} has a majority ({votes} of {votal.majority} needed)."
         return [Alert("majority", f"majority:{day}:{top.target}", message)]
     return []
 

@@ -150,6 +150,7 @@ def _csv(columns: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> str:
 
 def _summary_cells(game: PublicGame, summary: Mapping[str, Any]) -> dict[str, Any]:
     outcome = summary["outcome"] or {}
+    no_elim = summary["no_elimination"]
     return {
         "game": game.title,
         "day": summary["day"],
@@ -162,7 +163,7 @@ def _summary_cells(game: PublicGame, summary: Mapping[str, Any]) -> dict[str, An
         "wagons": "; ".join(
             f"{w['target']} {w['votes']} ({', '.join(w['voters'])})" for w in summary["wagons"]
         ),
-        "no_elimination": f"{summary['no_elimination']['votes']} ({', '.join(summary['no_elimination']['voters'])})",
+        "no_elimination": f"{no_elim['votes']} ({', '.join(no_elim['voters'])})",
         "never_voted": ", ".join(summary["never_voted"]),
     }
 

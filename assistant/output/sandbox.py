@@ -87,7 +87,8 @@ class FolderLoader(FileSystemLoader):
     """A moderator's template folder: ``..`` is refused by Jinja, and so is a file whose real path
     (after symlinks) lies outside the folder."""
 
-    def get_source(self, environment: Environment, template: str):  # noqa: ANN201 (Jinja's signature)
+    # Jinja's signature
+    def get_source(self, environment: Environment, template: str):  # noqa: ANN201
         for root in (
             self.searchpath
         ):  # before reading: only a regular file (a FIFO would block), and not huge
@@ -226,7 +227,8 @@ class DraftSandbox(SandboxedEnvironment):
         _step()
         return _check_size(super().getitem(obj, argument))
 
-    def call(__self, __context, __obj, *args: Any, **kwargs: Any) -> Any:  # noqa: ANN001, N805 (Jinja's)
+    # Jinja's signature
+    def call(__self, __context, __obj, *args: Any, **kwargs: Any) -> Any:  # noqa: ANN001, N805
         _step()
         for value in (*args, *kwargs.values()):
             _check_number(value)
@@ -235,7 +237,8 @@ class DraftSandbox(SandboxedEnvironment):
             _check_format(getattr(method, "__self__", None))
         return _check_size(super().call(__context, __obj, *args, **kwargs))
 
-    def call_binop(self, context, operator: str, left: Any, right: Any) -> Any:  # noqa: ANN001 (Jinja's)
+    # Jinja's signature
+    def call_binop(self, context, operator: str, left: Any, right: Any) -> Any:  # noqa: ANN001
         _step()
         if operator == "**" and isinstance(right, int | float) and abs(right) > 64:
             raise TemplateLimit("exponent too large in a template (at most 64)")

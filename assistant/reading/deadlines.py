@@ -29,8 +29,9 @@ _RELATIVE = re.compile(
     re.IGNORECASE,
 )
 _TRIGGER = re.compile(
-    r"\b(?:deadline|eo[dn]\s*\d*|end\s+of\s+(?:day|night)\s*\d*|(?:day|night)\s*\d*\s+(?:will\s+)?ends?|"
-    r"ends?|due|until|by|extended\s+(?:to|until)|moved\s+to)\b\s*(?:is|will\s+be|:|at|on|by|of|-)?\s*",
+    r"\b(?:deadline|eo[dn]\s*\d*|end\s+of\s+(?:day|night)\s*\d*|(?:day|"
+    r"night)\s*\d*\s+(?:will\s+)?ends?|ends?|due|until|by|extended\s+(?:to|until)|"
+    r"moved\s+to)\b\s*(?:is|will\s+be|:|at|on|by|of|-)?\s*",
     re.IGNORECASE,
 )
 _MONTH = r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec"

@@ -254,7 +254,10 @@ class AuthorIndex:
                 and self._seat_of_id.get(author_id) is None
                 and self._bound_elsewhere(name)
             ):
-                return f"another forum account (user id {author_id}) than the seat's posts as {shown!r}"
+                return (
+                    f"another forum account (user id {author_id}) than the seat's posts as "
+                    f"{shown!r}"
+                )
             account = self._by_name[name][0]
             if number is not None and not any(_holds(a, number) for a in self._by_name[name]):
                 turn = self._seats[account.seat].out_of_turn(account.name, number)
@@ -307,7 +310,11 @@ class AuthorIndex:
         close = self._resembled(author)
         if not close:
             return None
-        return f"{_shown(normal_name(author))} resembles seat {' or '.join(close)} but is not listed in the game file"
+        seats = " or ".join(close)
+        return (
+            f"{_shown(normal_name(author))} resembles seat {seats} but is not listed in the game "
+            "file"
+        )
 
     def _resembled(self, author: str) -> list[str]:
         name = normal_name(author)
@@ -427,8 +434,10 @@ class AuthorIndex:
                     found.append(
                         (
                             seat,
-                            "has not posted under an account the game file lists; unlisted accounts "
-                            f"posted: {', '.join(unlisted[:5])} (a renamed account is added to replacements)",
+                            "has not posted under an account the game file lists; unlisted "
+                            "accounts "
+                            f"posted: {', '.join(unlisted[:5])} (a renamed account is added to "
+                            f"replacements)",
                         )
                     )
         return found

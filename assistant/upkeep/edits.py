@@ -362,7 +362,8 @@ class _Editor:
             cited_by = self.votal_reading(table, key) if self.revise and not self.replace else None
             if not self.replace and cited_by is None:
                 self.disagreements.append(
-                    f"{label}.{key}: the file says {_show(held)}; {_source(cite)} says {_show(value)} (file kept)"
+                    f"{label}.{key}: the file says {_show(held)}; {_source(cite)} says "
+                    f"{_show(value)} (file kept)"
                 )
                 return table
             if (
@@ -665,8 +666,8 @@ class _Editor:
         else:
             deaths.insert(position, table)
         self.written.append(
-            f"{label}.phase: {held!r} -> {phase!r} ({_source(edit.cite)}; revises Votal's reading of "
-            f"post {cited})"
+            f"{label}.phase: {held!r} -> {phase!r} ({_source(edit.cite)}; revises Votal's reading "
+            f"of post {cited})"
         )
         return True
 
@@ -681,7 +682,8 @@ class _Editor:
         label = f"players[{index + 1}] ({accounts[0]}).replacements"
         if holder is not None and holder[0] != index:
             self.disagreements.append(
-                f"{label}: {edit.new!r} already holds the seat of {holder[2][0]} ({_source(edit.cite)})"
+                f"{label}: {edit.new!r} already holds the seat of {holder[2][0]} "
+                f"({_source(edit.cite)})"
             )
             return
         if "replacements" not in table:
@@ -697,7 +699,8 @@ class _Editor:
             if not self.replace and not (self.revise and post is None):
                 held = f"post {post}" if post is not None else "no post"
                 self.disagreements.append(
-                    f"{label}: the file gives {name} {held}; {_source(edit.cite)} says from post {edit.post} "
+                    f"{label}: the file gives {name} {held}; {_source(edit.cite)} says from post "
+                    f"{edit.post} "
                     "(file kept)"
                 )
                 return
@@ -938,7 +941,8 @@ class _EditChecker:
                 f"{what}: no posts of this game are stored; run `votal sync {self.game.path}` first"
             )
         raise EditRefused(
-            f"{what}: post {post} is not in the stored thread (posts up to {self.last}; sync first?)"
+            f"{what}: post {post} is not in the stored thread (posts up to {self.last}; sync "
+            f"first?)"
         )
 
     def check_death(self, edit: AddDeath) -> None:
@@ -1053,7 +1057,8 @@ def _check_day_order(days: dict, edit: SetDay) -> None:
         and start < before.end_post
     ):
         raise EditRefused(
-            f"day {edit.day}: post {start} is before day {edit.day - 1}'s end (post {before.end_post})"
+            f"day {edit.day}: post {start} is before day {edit.day - 1}'s end (post "
+            f"{before.end_post})"
         )
     if (
         before is not None
@@ -1062,7 +1067,8 @@ def _check_day_order(days: dict, edit: SetDay) -> None:
         and end <= before.end_post
     ):
         raise EditRefused(
-            f"day {edit.day}: post {end} is not after day {edit.day - 1}'s end (post {before.end_post})"
+            f"day {edit.day}: post {end} is not after day {edit.day - 1}'s end (post "
+            f"{before.end_post})"
         )
     if (
         after is not None
@@ -1071,7 +1077,8 @@ def _check_day_order(days: dict, edit: SetDay) -> None:
         and end > after.start_post
     ):
         raise EditRefused(
-            f"day {edit.day}: post {end} is after day {edit.day + 1}'s start (post {after.start_post})"
+            f"day {edit.day}: post {end} is after day {edit.day + 1}'s start (post "
+            f"{after.start_post})"
         )
 
 

@@ -56,7 +56,8 @@ def respell_file(
         [*votal, *typed], posts, moderators=[str(m) for m in doc.get("moderators", ())], held=held
     )
     notes = [
-        f"names: {u.written!r} has never posted; {u.account!r} posts and is that close, but {u.why}: "
+        f"names: {u.written!r} has never posted; {u.account!r} posts and is that close, but "
+        f"{u.why}: "
         "not renamed"
         for u in unmatched
     ]
@@ -64,8 +65,9 @@ def respell_file(
     for found_one in found:
         if found_one.written in typed:
             notes.append(
-                f"names: {found_one.written!r} has never posted; {found_one.account!r} posts from post "
-                f"{found_one.first_post} and is that close, but the moderator wrote {found_one.written!r} "
+                f"names: {found_one.written!r} has never posted; {found_one.account!r} posts from "
+                f"post {found_one.first_post} and is that close, but the moderator wrote "
+                f"{found_one.written!r} "
                 "(no cite of Votal's): kept; rename it if it is that account"
             )
         else:
@@ -107,7 +109,10 @@ def _rename(doc, rename: Respelling) -> list[str]:
     cite = cite_comment(
         Note(f"{new} posts: the account Votal wrote as {old} before it posted", rename.first_post)
     )
-    why = f"post {rename.first_post}: the account posts under that spelling; Votal wrote {old!r} before it posted"
+    why = (
+        f"post {rename.first_post}: the account posts under that spelling; Votal wrote {old!r} "
+        "before it posted"
+    )
     written = []
     for index, table in enumerate(doc["players"]):
         seat = str(table["name"])

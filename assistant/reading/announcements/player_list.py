@@ -26,26 +26,31 @@ from assistant.reading.announcements.text import (
 from assistant.reading.count_state import counted_roster, unvoted_roster, vote_count_day
 
 _BULLET = re.compile(
-    r"^\s*(?:\[\d{1,2}\]\s*|(?:#|no\.?\s*)?\d{1,2}\s*[.):\]\-]\s*|\d{1,2}\s+(?=\S)|[-*•·◦▪►>+]+\s*)",
+    r"^\s*(?:\[\d{1,2}\]\s*|(?:#|no\.?\s*)?\d{1,2}\s*[.):\]\-]\s*|\d{1,2}\s+(?=\S)|"
+    r"[-*•·◦▪►>+]+\s*)",
     re.IGNORECASE,
 )
 _LIST_HEADER = re.compile(
-    r"^\W*(?:the\s+)?(?:\w+\s+){0,3}?\(?(players?|player\s*list|living|alive|survivors?|survived|roster|participants|"
-    r"signups?|sign-ups|dead|died|graveyard|deceased|remaining|still\s+alive|in\s+the\s+game)\b[^.!?]{0,40}$",
+    r"^\W*(?:the\s+)?(?:\w+\s+){0,3}?\(?(players?|player\s*list|living|alive|survivors?|survived|"
+    r"roster|participants|signups?|sign-ups|dead|died|graveyard|deceased|remaining|still\s+alive|"
+    r"in\s+the\s+game)\b[^.!?]{0,40}$",
     re.IGNORECASE,
 )
 _REPLACE_WORDS = re.compile(
-    r"\s*(?:\(\s*)?\b((?:replaced\s+by|replacing|replaces|replaced|subbed\s+(?:in\s+)?for|subbing\s+(?:in\s+)?for|"
-    r"in\s+for|sub\s+for|subbed\s+by)\b|repl?\.)\s*|\s+(->|→|=>|>>)\s+|\s+(<-|<|←)\s+",
+    r"\s*(?:\(\s*)?\b((?:replaced\s+by|replacing|replaces|replaced|subbed\s+(?:in\s+)?for|"
+    r"subbing\s+(?:in\s+)?for|in\s+for|sub\s+for|subbed\s+by)\b|repl?\.)\s*|\s+(->|→|=>|>>)\s+|"
+    r"\s+(<-|<|←)\s+",
     re.IGNORECASE,
 )
 _LABEL = re.compile(
-    r"^(mod|mods|moderator|moderators|co-?mods?|co-?moderators?|host|hosts|co-?hosts?|backup|setup|reviewer|"
-    r"reviewers|deadline|day|night|role|roles|note|notes|rules?|vote|votes|votecount|vote count|sample|flavou?r|"
-    r"quicktopic|spoiler|with|not voting|edit)\b",
+    r"^(mod|mods|moderator|moderators|co-?mods?|co-?moderators?|host|hosts|co-?hosts?|backup|setup|"
+    r"reviewer|reviewers|deadline|day|night|role|roles|note|notes|rules?|vote|votes|votecount|"
+    r"vote count|sample|flavou?r|quicktopic|spoiler|with|not voting|edit)\b",
     re.IGNORECASE,
 )
-_SPLIT = re.compile(r"\s+[-–—|:]\s+|\s*[,;(\[{]\s*|(?:\s+[-–—]\s*|\s*[-–—]\s+)(?=[A-Z])|:\s+")
+_SPLIT = re.compile(
+    r"\s+[-–—|:]\s+|\s*[,;(\[{]\s*|(?:\s+[-–—]\s*|\s*[-–—]\s+)(?=[A-Z])|:\s+"
+)
 
 
 @dataclass(frozen=True)
@@ -59,13 +64,14 @@ class _ListedSeat:
 # A vote count's wagon line: "Alder [L-2] - Birch, Cedar", "Alder (3): Birch, ...". Its names are
 # voters, not the seat's other accounts.
 _WAGON_LINE = re.compile(
-    r"^[^\[(]{1,40}?\s*[\[(]\s*(?:L\s*-\s*\d+|\d+(?:\s*/\s*\d+)?(?:\s+votes?)?)\s*[\])]\s*(?:[-:–—]|$)"
+    r"^[^\[(]{1,40}?\s*[\[(]\s*(?:L\s*-\s*\d+|\d+(?:\s*/\s*\d+)?(?:\s+votes?)?)\s*[\])]"
+    r"\s*(?:[-:–—]|$)"
     r"|^[^\[(]{1,40}?\s+[-–—:]\s*\d{1,2}\s*(?:votes?)?\s*[(\[:]",  # "Alder - 2 (Birch, Cedar)"
     re.IGNORECASE,
 )
 _STAFF_LABEL = re.compile(
-    r"\b(?:mods?|moderators?|co-?mods?|hosts?|co-?hosts?|reviewers?|reviewed|back-?\s?up|thanks|credits?|"
-    r"design(?:ers?|ed)?|setup|spectators?|dead\s+chat)\b",
+    r"\b(?:mods?|moderators?|co-?mods?|hosts?|co-?hosts?|reviewers?|reviewed|back-?\s?up|thanks|"
+    r"credits?|design(?:ers?|ed)?|setup|spectators?|dead\s+chat)\b",
     re.IGNORECASE,
 )
 # "• 1. Alder": an HTML list's bullet before the moderator's own number
@@ -171,8 +177,8 @@ def _unstruck(bare: str) -> str:
     # "Birch (replacing Oldbirch)": the bracket belongs to the name, not to the role after it
     # ("(replacement)", "(sub)" are notes on the player: a chain names someone after its word)
     return re.sub(
-        r"[(\[]\s*(?:who\s+(?:has\s+)?)?((?:replac(?:ed|ing|es)\b|repl\.|sub(?:bed|bing|s)?\b|in\s+for\b)"
-        r"\s*[^)\]\s][^)\]]*)[)\]]",
+        r"[(\[]\s*(?:who\s+(?:has\s+)?)?((?:replac(?:ed|ing|es)\b|repl\.|sub(?:bed|bing|s)?\b|"
+        r"in\s+for\b)\s*[^)\]\s][^)\]]*)[)\]]",
         _chain,
         text,
         flags=re.IGNORECASE,
@@ -825,6 +831,9 @@ def _after_name(entry: _ListedSeat) -> str:
     return text[at + len(entry.accounts[0]) :] if at >= 0 else text
 
 
+_LINE_NUMBER = re.compile(r"\s*(?:[•·◦▪►]\s*)?(?:#|no\.?\s*)?(\d{1,2})\s*[.):\]\-]", re.IGNORECASE)
+
+
 def _numbers(entries: Sequence[_ListedSeat]) -> list[int] | None:
     """Each line's number, when every line has one."""
     numbers = [_number(e.line) for e in entries]
@@ -833,7 +842,7 @@ def _numbers(entries: Sequence[_ListedSeat]) -> list[int] | None:
 
 
 def _number(line: str) -> int | None:
-    found = re.match(r"\s*(?:[•·◦▪►]\s*)?(?:#|no\.?\s*)?(\d{1,2})\s*[.):\]\-]", line, re.IGNORECASE)
+    found = _LINE_NUMBER.match(line)
     return int(found.group(1)) if found else None
 
 
@@ -862,8 +871,9 @@ _COUNT_HEADER = re.compile(r"\(\s*\d{1,2}\s*/\s*\d{1,2}\s*\)|^still\s+\w+\W*$", 
 # A line among names that reads as a heading of the post's parts, not a player's name ("Links", but
 # "Ryuu Link" is an account; "Bold = Confirmed", "*= Prod", but "Me=Weird" is an account)
 _HEADING_WORDS = re.compile(
-    r"\b(?:game|links|rules?|setup|flavou?r|history|start|over|intro|etc|denotes|indicates|confirmed|"
-    r"replacements?|dead|alive|living|players?|pt|notes?|spoilers?|graveyard)\b|(?:^|\s)=|=\s",
+    r"\b(?:game|links|rules?|setup|flavou?r|history|start|over|intro|etc|denotes|indicates|"
+    r"confirmed|replacements?|dead|alive|living|players?|pt|notes?|spoilers?|graveyard)\b|"
+    r"(?:^|\s)=|=\s",
     re.IGNORECASE,
 )
 # What a list line may say of its player besides the name, when it is no role: "(alt)", "-
@@ -876,8 +886,9 @@ _CHAIN_WORDS = re.compile(
 )
 
 _STATUS_NOTE = re.compile(
-    r"^(?:(?:alt|confirmed|unconfirmed|in|signed\s+up|v\s*/\s*la|vla|l\s*/\s*a|on\s+vacation|away|busy|"
-    r"replacement|sub|new|host'?s?\s+alt|backup)\b[\w\s/.'-]{0,30}|(?:an?\s+)?hydra\b[\w\s/.'&+-]{0,30})$",
+    r"^(?:(?:alt|confirmed|unconfirmed|in|signed\s+up|v\s*/\s*la|vla|l\s*/\s*a|on\s+vacation|away|"
+    r"busy|replacement|sub|new|host'?s?\s+alt|backup)\b[\w\s/.'-]{0,30}|"
+    r"(?:an?\s+)?hydra\b[\w\s/.'&+-]{0,30})$",
     re.IGNORECASE,
 )
 
@@ -924,7 +935,8 @@ def _separated(entry: _ListedSeat) -> bool:
     """A name alone, or a name and its note set apart ("Alder - Cop"; "The Cop has died" is a
     sentence)."""
     note = _line_note(entry)
-    return note == "" or note is not None and bool(re.match(r"\s*[-–—,:(\[|]", _after_name(entry)))
+    set_apart = re.match(r"\s*[-–—,:(\[|]", _after_name(entry))
+    return note == "" or note is not None and bool(set_apart)
 
 
 def _casefolded(entry: _ListedSeat) -> set[str]:
