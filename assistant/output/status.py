@@ -1,4 +1,5 @@
-"""What `votal status` shows for each game: last sync, posts stored, current day and leader, deadline, problems."""
+"""What `votal status` shows for each game: last sync, posts stored, current day and leader,
+deadline, problems."""
 
 from __future__ import annotations
 
@@ -25,8 +26,8 @@ def collect_status(
 ) -> dict[str, Any]:
     """One game's status as plain data (the JSON of `votal status --format json`).
 
-    ``count``: how to count the current day (default: from the stored thread, read once for the count and
-    the warnings both)."""
+    ``count``: how to count the current day (default: from the stored thread, read once for the
+    count and the warnings both)."""
     last = store.last_sync(db, game.key)
     totals = store.post_totals(db, game.key)
     problems: list[str] = []
@@ -46,14 +47,18 @@ def collect_status(
     warnings, noted = _game_warnings(game, db, votal, stored, now) if totals["stored"] else ([], [])
     if last and last["error"] and votal is not None:
         # the same rule as `votal run`'s alerts: a failed sync may have stored only part of the thread
-        warnings.append("the last sync failed part-way: the day below is counted from the posts stored so far")
-    # votes not counted: each one that could change the outcome is a doubt; the rest are notes (JSON only)
+        warnings.append(
+            "the last sync failed part-way: the day below is counted from the posts stored so far"
+        )
+    # votes not counted: each one that could change the outcome is a doubt; the rest are notes (JSON)
     doubts = [d for d in votal.doubts if not d.note] if votal is not None else []
     notes = [f"post {p.post}: {p.voter}'s {p.text!r} not counted: {p.reason}"
              for p in votal.problems] if votal else []
-    unsent = [a for a in store.load_alerts(db, game.key, limit=50) if a["sent"] is None and a["send_error"]]
+    alerts = store.load_alerts(db, game.key, limit=50)
+    unsent = [a for a in alerts if a["sent"] is None and a["send_error"]]
     if unsent:
-        problems.append(f"{len(unsent)} alert(s) could not be sent to the webhook ({unsent[0]['send_error']})")
+        error = unsent[0]["send_error"]
+        problems.append(f"{len(unsent)} alert(s) could not be sent to the webhook ({error})")
     return {
         **_sync_status(game, db, now, last, totals),
         **_day_status(game, db, votal, now),
@@ -89,11 +94,13 @@ def _sync_status(
         "game": game.title,
         "file": str(game.path),
         "thread": game.thread,
-        "timezone": game.timezone or "UTC",  # the game's zone, as the file names it: text shows times in it
+        # the game's zone, as the file names it: text shows times in it
+        "timezone": game.timezone or "UTC",
         "last_sync": last["finished"] if last else None,
         "last_sync_ok": last_ok["finished"] if last_ok else None,
         "last_sync_requests": last["requests"] if last else None,
-        "last_sync_faults": last["faults"] if last else None,  # failed answers retried (or the error)
+        # failed answers retried (or the error)
+        "last_sync_faults": last["faults"] if last else None,
         "syncs_24h": faults_24h["syncs"],
         "requests_24h": faults_24h["requests"],
         "faults_24h": faults_24h["n"],
@@ -152,7 +159,8 @@ def needs_moderator(status: dict[str, Any]) -> list[str]:
 
 
 def format_status_text(status: dict[str, Any]) -> str:
-    """One game's status for a terminal: what needs the moderator first, then the state, the rest folded."""
+    """One game's status for a terminal: what needs the moderator first, then the state, the rest
+    folded."""
     lines = [status["game"]]
     needs = needs_moderator(status)
     if needs:
@@ -194,7 +202,8 @@ def format_status_text(status: dict[str, Any]) -> str:
 
 
 def _local(iso: str | None, zone: str) -> str:
-    """A stored UTC time as the moderator reads it: in the game's zone, the zone named (JSON keeps UTC)."""
+    """A stored UTC time as the moderator reads it: in the game's zone, the zone named (JSON keeps
+    UTC)."""
     if not iso:
         return "never"
     moment = datetime.fromisoformat(iso)
