@@ -222,8 +222,7 @@ class Runner:
     recheck_start: RecheckHook = find_day_start
     fetch_options: dict = field(default_factory=dict)
     echo: Callable[[str], None] | None = None
-    # the latest runs (a `votal run` of 100 games for a week makes 200,000: its memory must not grow
-    # with them)
+    # the latest runs only: a long `votal run` of many games must not grow with them
     history: deque[GameRun] = field(default_factory=lambda: deque(maxlen=HISTORY_KEPT))
     _rechecked: dict[str, datetime] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)

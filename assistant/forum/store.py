@@ -323,9 +323,7 @@ def _library(db: Store):
 
 @functools.cache
 def _library_class():
-    # Imported here, on the write path only, so read-only commands (votal count) skip its import:
-    # about 60 ms on top of what count imports anyway (python -X importtime, 5 runs 58-64 ms, load
-    # 4).
+    # Imported here, on the write path only, so read-only commands (votal count) skip its import.
     import sqlite_utils
 
     class Library(sqlite_utils.Database):

@@ -283,9 +283,8 @@ def load_ruleset(name_or_path: str | Path) -> Ruleset:
 
 @functools.lru_cache(maxsize=64)
 def _parse_once(text: str, path: str) -> Ruleset:
-    # `votal run` asks for each game's ruleset several times a round, 100 games at a time: the file
-    # is read each time (an edit takes effect), parsed once per text. A Ruleset is frozen, so
-    # sharing it is safe.
+    # `votal run` asks for each game's ruleset several times a round: the file is read each time (an
+    # edit takes effect), parsed once per text. A Ruleset is frozen, so sharing it is safe.
     return parse_ruleset(text, path=path)
 
 
