@@ -73,9 +73,8 @@ def read_title(text: str) -> str | None:
     ):
         for element in doc.xpath(path):
             title = " ".join(text_of(element).split())
-            if title.lower().startswith(
-                ("thread:", "topic:")
-            ):  # vBulletin's "Thread: Name" heading
+            # vBulletin's "Thread: Name" heading
+            if title.lower().startswith(("thread:", "topic:")):
                 title = title.split(":", 1)[1].strip()
             if title:
                 return title

@@ -72,9 +72,8 @@ def parse_page(
     if chrome is not doc:
         _, bars, canonical, messages = _walk_page(chrome, stop_at_first_post=False)
     total = _read_total(bars)
-    shown = _read_current_page(
-        bars
-    )  # the bar's page number and page size, read once for the three uses
+    # the bar's page number and page size, read once for the three uses
+    shown = _read_current_page(bars)
     start = _read_start(shown, canonical, url, total, per_page)
     base = _permalink_base(url)
     posts: list[Post] = []
@@ -229,9 +228,8 @@ def _scan_post(element) -> _Chrome:
         tag = child.tag
         if tag == "div":
             value = child.get("class")
-            if value and (
-                "content" in value or "notice" in value
-            ):  # substrings first: most divs are neither
+            # substrings first: most divs are neither
+            if value and ("content" in value or "notice" in value):
                 classes = value.split()
                 if "content" in classes:
                     if found.content is None:
@@ -316,9 +314,8 @@ def _read_author(found: _Chrome) -> tuple[str, str | None]:
                 if name:
                     found_id = _USER_ID.search(href)
                     return name, found_id.group(1) if found_id else None
-        for tag in holder.iter(
-            "a", "span", "strong"
-        ):  # also profile links on boards with rewritten URLs
+        # also profile links on boards with rewritten URLs
+        for tag in holder.iter("a", "span", "strong"):
             if "username" in (tag.get("class") or ""):
                 name = text_of(tag).strip()
                 if name:
@@ -393,9 +390,8 @@ def _read_current_page(bars) -> tuple[int | None, int | None]:
         for item in bar.iter("li", "strong"):
             if item.tag == "li":
                 value = item.get("class")
-                if (
-                    not value or "active" not in value or "active" not in value.split()
-                ):  # substring first
+                # substring first
+                if not value or "active" not in value or "active" not in value.split():
                     continue
                 text = text_of(item).strip()
             elif (
@@ -408,14 +404,12 @@ def _read_current_page(bars) -> tuple[int | None, int | None]:
                 continue
             if text.isdigit():
                 current = int(text)
-        for link in reversed(
-            list(bar.iter("a"))
-        ):  # the last numbered link that carries a start decides
+        # the last numbered link that carries a start decides
+        for link in reversed(list(bar.iter("a"))):
             text = text_of(link).strip()
             if text.isdigit() and int(text) > 1:
-                start = _start_of(
-                    link.get("href", "")
-                )  # parsing the URL costs: only for page-number links
+                # parsing the URL costs: only for page-number links
+                start = _start_of(link.get("href", ""))
                 if start:
                     per_page = start // (int(text) - 1)
                     break

@@ -98,9 +98,8 @@ def parse_page(
             f"post numbers on page {page} assume {DEFAULT_PER_PAGE} posts a page: set [fetch] "
             f"posts_per_page"
         )
-    problems.extend(
-        count_problems(len(elements), per_page if next_url else None)
-    )  # no counts on the page itself
+    # no counts on the page itself
+    problems.extend(count_problems(len(elements), per_page if next_url else None))
     return ThreadPage(posts, next_url, total_posts=None, problems=problems)
 
 

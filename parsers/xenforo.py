@@ -99,9 +99,8 @@ def page_url(thread_url: str, *, after_post: int | None = None, per_page: int | 
     """``/threads/{slug}.{id}/`` or its ``page-{n}`` holding post ``after_post`` (numbered from
     1)."""
     parts = urlsplit(thread_url)
-    routed = parts.path.endswith("index.php") and parts.query.startswith(
-        "threads/"
-    )  # no friendly URLs
+    # no friendly URLs
+    routed = parts.path.endswith("index.php") and parts.query.startswith("threads/")
     found = _THREAD_PATH.match("/" + parts.query.split("&")[0] if routed else parts.path)
     if not found:
         raise ForumError(f"not a XenForo thread URL (expected /threads/slug.123/): {thread_url}")

@@ -43,18 +43,16 @@ from assistant.gamefile.weburl import url_problem
 USER_AGENT = f"Votal/{__version__} (forum game vote counter; +https://pypi.org/project/votal/)"
 ROBOTS_AGENT = "Votal"  # the token robots.txt rules name
 RETRY_STATUSES = {429, 500, 502, 503, 504}
-MAX_PAGE_BYTES = (
-    32 * 2**20
-)  # a forum page, decompressed (Scrapy warns at this size); a bigger answer is refused
+# a forum page, decompressed (Scrapy warns at this size); a bigger answer is refused
+MAX_PAGE_BYTES = 32 * 2**20
 PAGE_DEADLINE = 30.0  # seconds one request may take in all, headers and body
 MAX_REDIRECTS = 5
 ROBOTS_DEADLINE = (
     10.0  # robots.txt is small: a forum that cannot send it in this long is taken as without one
 )
 ROBOTS_MAX_BYTES = 512 * 1024  # as Google reads robots.txt (500 KiB)
-MAX_HOLD = (
-    7 * 24 * 3600.0
-)  # a Retry-After is never taken as longer than a week (nor can it overflow a date)
+# a Retry-After is never taken as longer than a week (nor can it overflow a date)
+MAX_HOLD = 7 * 24 * 3600.0
 CHUNK = 64 * 1024
 
 log = logging.getLogger("votal.fetch")
@@ -258,9 +256,8 @@ class Fetcher:
     rng: random.Random = field(default_factory=random.Random, repr=False)
     wall_clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC), repr=False)
     requests_made: int = 0
-    faults: list[str] = field(
-        default_factory=list
-    )  # every failed answer, retried or not, for the sync's record
+    # every failed answer, retried or not, for the sync's record
+    faults: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         agent = USER_AGENT if not self.contact else USER_AGENT[:-1] + f"; contact: {self.contact})"
@@ -274,9 +271,8 @@ class Fetcher:
             self.cookies = _jar_of(self.cookies, urlsplit(self.origin or "").hostname or "")
         self._jar: http.cookiejar.CookieJar = self.cookies
         self._site = _origin(self.origin) if self.origin else None
-        self._sockets: weakref.WeakSet[socket.socket] = (
-            weakref.WeakSet()
-        )  # what a request's watch may shut
+        # what a request's watch may shut
+        self._sockets: weakref.WeakSet[socket.socket] = weakref.WeakSet()
         if self.origin:
             host = urlsplit(self.origin).hostname or ""
             self.session.cookies.set_policy(
@@ -293,9 +289,8 @@ class Fetcher:
         """GET ``url``; with ``etag``/``last_modified`` a conditional GET that may answer
         ``not_modified``."""
         if (problem := url_problem(url)) is not None:
-            raise ForumError(
-                problem
-            )  # no request can mend it: refused before robots.txt and any retry
+            # no request can mend it: refused before robots.txt and any retry
+            raise ForumError(problem)
         if self.robots is not None:
             self._check_robots(self.robots, url)
         headers = {}
@@ -557,9 +552,8 @@ def retry_after(value: str | None, *, now: datetime | None = None) -> float | No
     if not value:
         return None
     value = value.strip()
-    if (
-        value.isdigit()
-    ):  # Unicode digits too ("²" is one, and no number): whatever float cannot read is unreadable
+    # Unicode digits too ("²" is one, and no number): whatever float cannot read is unreadable
+    if value.isdigit():
         try:
             return min(float(value), MAX_HOLD)
         except ValueError:
@@ -604,9 +598,8 @@ def load_cookies(
         if _is_netscape(text):
             jar = http.cookiejar.MozillaCookieJar(str(path))
             try:
-                with (
-                    warnings.catch_warnings()
-                ):  # cookiejar warns with the bad line's text: keep values unseen
+                # cookiejar warns with the bad line's text: keep values unseen
+                with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
                     jar.load(ignore_discard=True, ignore_expires=True)
             except (http.cookiejar.LoadError, OSError):

@@ -19,9 +19,8 @@ class Response:
     )
 
 
-Handler = Callable[
-    [str, dict[str, str], dict[str, str]], Response
-]  # (path, query, request headers)
+# (path, query, request headers)
+Handler = Callable[[str, dict[str, str], dict[str, str]], Response]
 
 
 class LoopbackServer:

@@ -667,7 +667,16 @@ def load_read_posts(db: Store, game: str, *, up_to: int | None = None) -> list[R
             author_id,
         )
         for (
-            number, post_id, author, author_id, time, url, commands, edited, deleted, revisions
+            number,
+            post_id,
+            author,
+            author_id,
+            time,
+            url,
+            commands,
+            edited,
+            deleted,
+            revisions,
         ) in rows
     ]
 
@@ -994,9 +1003,8 @@ def number_vote_count(
     if given is not None or not keep:
         return given if given is not None else following
     with _writing(db):
-        given, following = (
-            find()
-        )  # again inside the write lock: another process may have numbered it
+        # again inside the write lock: another process may have numbered it
+        given, following = find()
         if given is not None:
             return given
         row = {

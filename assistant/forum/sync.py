@@ -32,9 +32,8 @@ MAX_KEPT_PROBLEMS = (
 # seconds one sync may take; a longer one stops (what it read is kept) and the next resumes
 SYNC_DEADLINE = 3600.0
 HOLD_REMEMBERED = 60.0  # a Retry-After longer than this is stored, so later processes honour it too
-ROBOTS_MAX_AGE = timedelta(
-    hours=24
-)  # how long a stored robots.txt is trusted (RFC 9309: up to a day)
+# how long a stored robots.txt is trusted (RFC 9309: up to a day)
+ROBOTS_MAX_AGE = timedelta(hours=24)
 
 
 @dataclass
@@ -50,9 +49,8 @@ class SyncResult:
     )
     pages_left: int | None = None  # after the last page read, from the thread's post count
     problems: list[str] = field(default_factory=list)
-    faults: list[str] = field(
-        default_factory=list
-    )  # failed answers met on the way (retried, or the error)
+    # failed answers met on the way (retried, or the error)
+    faults: list[str] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
@@ -198,9 +196,8 @@ class _Sync:
             if fetched.not_modified:
                 result.not_modified = True
                 self.note_unchanged(known)
-                url = (
-                    known.next_url
-                )  # unchanged, so its next-page link is too (None: the thread's end)
+                # unchanged, so its next-page link is too (None: the thread's end)
+                url = known.next_url
                 continue
             page = self.read_page(url, fetched)
             if result.pages > 1 and self.seen_ids.issuperset(p.post_id for p in page.posts):
@@ -237,9 +234,8 @@ class _Sync:
             else {}
         )
         if len(stored) < len(known.post_ids):
-            return (
-                store.Validators()
-            )  # posts of that page were lost from the store: read it whole again
+            # posts of that page were lost from the store: read it whole again
+            return store.Validators()
         return known
 
     def sync_row(self, error: str | None, started: datetime) -> dict[str, object]:
@@ -428,15 +424,17 @@ class _Sync:
             fewer = stored_before < before_on_forum
             restored = fewer and store.count_vanished(self.db, self.game.key, below=since) > 0
             if stored_before == before_on_forum or (fewer and not restored):
+                # else posts vanished before this page, or one marked vanished is back
                 return (
                     read,
                     since,
-                )  # else posts vanished before this page, or one marked vanished is back
+                )
             if before_on_forum <= 0:
+                # the thread's first page is read: every unseen stored post is gone
                 return (
                     read,
                     None,
-                )  # the thread's first page is read: every unseen stored post is gone
+                )
             if len(read) == 1 and current.page.problems:
                 return None
             if self.result.pages >= MAX_PAGES:

@@ -312,9 +312,8 @@ class Private:
     holy: tuple[str, ...] = ()
     lovers: tuple[tuple[str, ...], ...] = ()
     roles: dict[str, str] = field(default_factory=dict)
-    decisions: tuple[
-        dict[str, Any], ...
-    ] = ()  # {"day", "judge" | "loose_cannon": seat or "none", "post"?}
+    # {"day", "judge" | "loose_cannon": seat or "none", "post"?}
+    decisions: tuple[dict[str, Any], ...] = ()
     sequestered: tuple[tuple[int, str], ...] = ()
     extra_lives: tuple[str, ...] = ()  # a seat once per extra life it starts with (Survivalist...)
     successors: dict[str, str] = field(default_factory=dict)  # sheriff -> the successor he named
@@ -629,9 +628,8 @@ def _build(raw: dict, path: Path, checker: _Checker, players_required: bool) -> 
     corrections, events = _build_corrections(raw, checker), _build_events(raw, builder)
     private = _build_private(raw.get("private", {}), builder.seat_of, checker)
     _check_moderators(raw.get("moderators", ()), seats, checker)
-    if (
-        days and "start" not in raw
-    ):  # days come only from [[days]]: every day named must be declared
+    # days come only from [[days]]: every day named must be declared
+    if days and "start" not in raw:
         _check_days_named(raw, {d.day for d in days}, checker)
     fetch = raw.get("fetch", {})
     _check_fetch(fetch, checker)
@@ -698,9 +696,8 @@ def _build_seat(player: dict, index: int, checker: _Checker) -> Seat:
 
 def _seat_of_account(seats: list[Seat]) -> dict[str, str]:
     account_to_seat: dict[str, str] = {}
-    for (
-        seat
-    ) in seats:  # an account in two seats names its first one (the second is named by its own name)
+    # an account in two seats names its first one (the second is named by its own name)
+    for seat in seats:
         for account in seat.accounts:
             account_to_seat.setdefault(account.casefold(), seat.name)
     return account_to_seat
@@ -1011,9 +1008,8 @@ def _build_private(raw: dict, seat_of, checker: _Checker) -> Private:
     for i, d in enumerate(raw.get("decisions", ())):
         decision = {"day": d["day"]}
         if "post" in d:
-            decision["post"] = d[
-                "post"
-            ]  # where the decision was made: an as-of replay before it never sees it
+            # where the decision was made: an as-of replay before it never sees it
+            decision["post"] = d["post"]
         for role in ("judge", "loose_cannon"):
             if role in d:
                 pick = d[role]

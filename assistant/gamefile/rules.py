@@ -114,9 +114,8 @@ class Ruleset:
     no_elimination_competes: bool = True
     judge_unnamed: str = "pending"  # the game file names no Judge and records no decision
     judge_ignores_extra_lives: bool = False
-    judge_stand_ins: tuple[
-        str, ...
-    ] = ()  # roles that decide in a dead Judge's place: apprentice, peeping_tom
+    # roles that decide in a dead Judge's place: apprentice, peeping_tom
+    judge_stand_ins: tuple[str, ...] = ()
     # phases
     day_hours: float | None = None
     night_hours: float | None = None
@@ -402,9 +401,8 @@ class Standing:
 
     post: int | None  # the post this standing is after
     majority: int
-    wagons: tuple[
-        tuple[str, float, int], ...
-    ]  # (target, votes, voter seats): votes desc, then earliest
+    # (target, votes, voter seats): votes desc, then earliest
+    wagons: tuple[tuple[str, float, int], ...]
     no_elimination: float
     voters: int  # seats that may vote now
     undecided: float  # vote weight of those who may vote and have not voted at all

@@ -169,9 +169,8 @@ def _void_alerts(votal: Votal) -> list[Alert]:
     it."""
     alerts = []
     for action in votal.actions:
-        if (
-            action.action == "void"
-        ):  # the command reader's verdict on the post, not a reason's wording
+        # the command reader's verdict on the post, not a reason's wording
+        if action.action == "void":
             voter = action.voter or action.author
             key = f"vote:{votal.day}:{action.post}:{_digest(action.text)}"
             message = (

@@ -109,9 +109,8 @@ class Wagon:
     target: str  # a seat, or the ruleset's no-elimination label
     votes: int | float
     voters: tuple[Vote, ...]
-    to_majority: (
-        int | None
-    )  # votes still needed for a majority ("L-2", votes.votes_needed); None without one
+    # votes still needed for a majority ("L-2", votes.votes_needed); None without one
+    to_majority: int | None
     no_elimination: bool = False
     nominated_by: str | None = None  # clocktower: who nominated the target, in which post
     nomination_post: int | None = None
@@ -171,9 +170,8 @@ class DraftContext:
     day: int
     ruleset: str  # the ruleset's title
     words: Words
-    deaths: tuple[
-        str, ...
-    ]  # died in the night before this day, in the order the rules announce them
+    # died in the night before this day, in the order the rules announce them
+    deaths: tuple[str, ...]
     living: tuple[Player, ...]
     alive: int
     majority: int | None  # None when the rules decide by plurality with no threshold
@@ -181,9 +179,8 @@ class DraftContext:
     deadline_local: str | None  # "Saturday 5 October 2024, 22:00 EDT"
     deadline_utc: str | None  # "Sunday 6 October 2024, 02:00 UTC"
     timezone: str
-    extended_hours: (
-        int | float
-    )  # the deadline's extensions (a Reveal's 24 h), already included in it
+    # the deadline's extensions (a Reveal's 24 h), already included in it
+    extended_hours: int | float
     time_left: str | None  # "1 day, 3 hours and 20 minutes" from ``now`` to the deadline
     as_of_post: int | None
     wagons: tuple[Wagon, ...]
@@ -198,16 +195,14 @@ class DraftContext:
     cap_lifted_local: str | None
     warnings: tuple[Flagged, ...] = ()
     notes: tuple[str, ...] = ()
-    survivals: tuple[
-        str, ...
-    ] = ()  # survived a kill in the night before this day (announced with the deaths)
+    # survived a kill in the night before this day (announced with the deaths)
+    survivals: tuple[str, ...] = ()
     how_to_vote: str = "Vote in bold. You may change your vote at any time before the deadline."
     count_number: int | None = (
         None  # 2 in "Vote Count 3.2": the day's second count, as moderators number them
     )
-    died: tuple[
-        Died, ...
-    ] = ()  # ``deaths`` with their flips (roles) where the ruleset reveals roles
+    # ``deaths`` with their flips (roles) where the ruleset reveals roles
+    died: tuple[Died, ...] = ()
     flip: Died | None = (
         None  # the day's eliminated player and role, where the ruleset reveals roles
     )
@@ -637,9 +632,8 @@ def _under_minimum(game, ruleset, votal, day, posts, living, minimum) -> tuple[P
     flags)."""
     if posts:
         bounds = day_bounds(game, ruleset, day)
-        authors = AuthorIndex(
-            game, [(p.author, p.author_id) for p in posts]
-        )  # the tally's identity rules
+        # the tally's identity rules
+        authors = AuthorIndex(game, [(p.author, p.author_id) for p in posts])
         upto = votal.as_of_post if votal is not None else None
         counts = {name: 0 for name in living}
         for post in posts:

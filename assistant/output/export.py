@@ -331,9 +331,8 @@ def render_html(
         css=css,
         no_elimination_label=no_elimination_label,
     )
-    return html_safe(
-        page
-    )  # the same page in a browser; no raw control or bidi characters in the file
+    # the same page in a browser; no raw control or bidi characters in the file
+    return html_safe(page)
 
 
 def render_export(

@@ -89,9 +89,8 @@ class FolderLoader(FileSystemLoader):
 
     # Jinja's signature
     def get_source(self, environment: Environment, template: str):  # noqa: ANN201
-        for root in (
-            self.searchpath
-        ):  # before reading: only a regular file (a FIFO would block), and not huge
+        # before reading: only a regular file (a FIFO would block), and not huge
+        for root in self.searchpath:
             candidate = Path(root, *split_template_path(template))
             if candidate.exists():
                 if not candidate.is_file():

@@ -143,9 +143,8 @@ def public_day(
     where = _PostPlaces(posts or {})
     no_elim = votal.get("no_elimination") or {}
     outcome = public_outcome(votal.get("outcome"))
-    lynches = [
-        _public_outcome(o) for o in votal.get("lynches") or ()
-    ]  # earlier lynches (lynches_per_day > 1)
+    # earlier lynches (lynches_per_day > 1)
+    lynches = [_public_outcome(o) for o in votal.get("lynches") or ()]
     landmarks = {
         votal.get("as_of_post"),
         outcome and outcome.get("post"),
@@ -493,9 +492,8 @@ class ReadOnlyHandler(SimpleHTTPRequestHandler):
         path = unquote(self.path.split("?", 1)[0].split("#", 1)[0])
         name = path.rstrip("/").rsplit("/", 1)[-1]
         suffix = "." + name.rsplit(".", 1)[-1]
-        hidden = any(
-            part.startswith(".") for part in path.split("/")
-        )  # .git/, .env, ../ and the like
+        # .git/, .env, ../ and the like
+        hidden = any(part.startswith(".") for part in path.split("/"))
         if (
             hidden
             or (not path.endswith("/") and suffix not in self.extensions_map)

@@ -129,9 +129,8 @@ def _bare_phrase(phrase: str) -> str:
     out."""
     phrase = re.split(r"(?<![A-Z][a-z])[.!?;](?:\s|$)|\bcountdown\b|\bwith\b|\buntil\b", phrase)[0]
     times = list(_TIME_HINT.finditer(phrase))
-    for other in reversed(
-        times[1:]
-    ):  # "10pm EST / 7pm PST": the same moment again, for another zone
+    # "10pm EST / 7pm PST": the same moment again, for another zone
+    for other in reversed(times[1:]):
         phrase = phrase[: other.start()] + " " + phrase[other.end() :]
     phrase = re.sub(r"[()\[\]]", " ", phrase)
     phrase = re.sub(r"\b(\d{1,2})(?:st|nd|rd|th)\b", r"\1", phrase)

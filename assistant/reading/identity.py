@@ -112,9 +112,8 @@ class AuthorIndex:
         for account in self.accounts:
             self._by_name.setdefault(account_key(account.name), []).append(account)
         self._moderators = {account_key(m): m for m in game.moderators}
-        self._known: dict[
-            str, tuple[str, str]
-        ] = {}  # skeleton -> (listed name, whose: seat or "moderator X")
+        # skeleton -> (listed name, whose: seat or "moderator X")
+        self._known: dict[str, tuple[str, str]] = {}
         for account in self.accounts:
             self._known.setdefault(skeleton(account.name), (account.name, f"seat {account.seat}"))
         for shown in self._moderators.values():
@@ -122,20 +121,17 @@ class AuthorIndex:
         # names below are account keys (caseless), but ``_counts``: posts by each name as the thread
         # shows it
         self._seat_of_id: dict[str, str] = {}  # user id -> the listed account it posts as
-        self._conflicts: dict[
-            str, tuple[str, ...]
-        ] = {}  # listed account -> the user ids posting under it
-        self._renamed: dict[
-            str, str
-        ] = {}  # account a bound user id posts under -> its listed account
+        # listed account -> the user ids posting under it
+        self._conflicts: dict[str, tuple[str, ...]] = {}
+        # account a bound user id posts under -> its listed account
+        self._renamed: dict[str, str] = {}
         # listed account -> {user id: (name as shown, posts)}: other accounts posting under it in
         # another letter case
         self._case_impostors: dict[str, dict[str, tuple[str, int]]] = {}
         self._counts: Counter[str] = Counter()
         self._display: dict[str, str] = {}  # account key -> the name as the thread first shows it
-        if isinstance(
-            authors, Mapping
-        ):  # counted by the caller: a count's snapshot holds every post already
+        # counted by the caller: a count's snapshot holds every post already
+        if isinstance(authors, Mapping):
             self._learn(authors)
         else:
             self._learn(Counter((a, None) if isinstance(a, str) else a for a in authors))
@@ -358,9 +354,8 @@ class AuthorIndex:
         """(account, seat) when one seat never posts and one unlisted account posts far more than
         any other: perhaps that seat's account renamed. Only ever a suggestion: an outsider could
         post just as much."""
-        opener = next(
-            iter(self._counts), None
-        )  # the thread's first post is the host's, whatever its name
+        # the thread's first post is the host's, whatever its name
+        opener = next(iter(self._counts), None)
         unlisted = [
             (count, name)
             for name, count in self._counts.items()

@@ -32,10 +32,11 @@ from assistant.gamefile.game import PHASE_RE, Game, game_zone_name, parse_game
 from assistant.gamefile.zones import zone_named
 
 CITE_WORDS = 90  # characters of the moderator's words kept in a comment
+# a day's bounds: a later reading of the thread may move them
 REVISABLE_POSTS = (
     "start_post",
     "end_post",
-)  # a day's bounds: a later reading of the thread may move them
+)
 _CITED_POST = re.compile(r"#\s*post\s+(\d+)\b")  # the comment Votal writes: "# post 351: ..."
 
 
@@ -102,9 +103,8 @@ class AddReplacement:
 class AddPlayer:
     name: str
     cite: Cited
-    replacements: tuple[
-        str, ...
-    ] = ()  # later accounts the player list names, from posts it does not say
+    # later accounts the player list names, from posts it does not say
+    replacements: tuple[str, ...] = ()
     before: str | None = (
         None  # an account of the seat it goes before (its place on the list), else it goes last
     )
@@ -217,17 +217,15 @@ def apply_edits(
     a file Votal cannot read.
     """
     doc = tomlkit.parse(text)
-    zone = zone_named(
-        game_zone_name(doc, Path(path)) or "UTC"
-    )  # the zone load_game reads the file's times in
+    # the zone load_game reads the file's times in
+    zone = zone_named(game_zone_name(doc, Path(path)) or "UTC")
     editor = _Editor(doc, zone, replace, revise)
     for edit in edits:
         editor.apply(edit)
     new_text = tomlkit.dumps(editor.doc).rstrip("\n") + "\n" if editor.written else text
     if editor.written:
-        parse_game(
-            new_text, path=path, players_required=False
-        )  # a GameFileError names the line an edit broke
+        # a GameFileError names the line an edit broke
+        parse_game(new_text, path=path, players_required=False)
     return EditResult(new_text, tuple(editor.written), tuple(editor.disagreements))
 
 
@@ -247,9 +245,8 @@ def write_game_file(path: str | Path, text: str, *, why: str | None = None) -> N
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
             out.write(text)
         if path.exists():
-            os.chmod(
-                temporary, path.stat().st_mode & 0o7777
-            )  # the moderator's permissions, not mkstemp's 0600
+            # the moderator's permissions, not mkstemp's 0600
+            os.chmod(temporary, path.stat().st_mode & 0o7777)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
@@ -322,9 +319,8 @@ class _Editor:
         for key, value in values.items():
             table.add(key, self.value(value))
         _comment(table, cite_comment(cite))
-        table.add(
-            tomlkit.nl()
-        )  # a blank line before whatever follows; one at the end of the file is dropped
+        # a blank line before whatever follows; one at the end of the file is dropped
+        table.add(tomlkit.nl())
         array = self.doc.get(name)
         if array is None:
             array = tomlkit.aot()
@@ -366,9 +362,8 @@ class _Editor:
                     f"{_show(value)} (file kept)"
                 )
                 return table
-            if (
-                cited_by == "table"
-            ):  # the entry's own cite was this value's: the entry now cites the new post
+            # the entry's own cite was this value's: the entry now cites the new post
+            if cited_by == "table":
                 _comment(table, cite_comment(cite))
                 table[key] = value
             else:
@@ -423,9 +418,8 @@ class _Editor:
                 for index, entry in enumerate(value):
                     if entry is table:
                         return (name, index)
-        raise LookupError(
-            "the table is not in the game file"
-        )  # the editor only edits its own tables
+        # the editor only edits its own tables
+        raise LookupError("the table is not in the game file")
 
     # --- seats
 
@@ -568,9 +562,8 @@ class _Editor:
                     return
                 before = len(self.disagreements)
                 table = self.set_key(table, "phase", phase, edit.cite, label)
-                if (
-                    edit.post is not None and len(self.disagreements) == before
-                ):  # a post only for the same death
+                # a post only for the same death
+                if edit.post is not None and len(self.disagreements) == before:
                     self.set_key(table, "post", edit.post, edit.cite, label)
                 return
         # Votal's reading names the seat by its name, whichever account the post named (a fates
@@ -655,9 +648,8 @@ class _Editor:
             del table["post"]
         _comment(table, cite_comment(edit.cite))
         deaths = self.doc["deaths"]
-        deaths.remove(
-            table
-        )  # to its place in the game's order, as a file that read the earlier post first has it
+        # to its place in the game's order, as a file that read the earlier post first has it
+        deaths.remove(table)
         position = self.death_position(phase, edit.post)
         if position is None:
             if len(deaths):
@@ -989,9 +981,8 @@ class _EditChecker:
         if edit.new.casefold() in self.moderators:
             raise EditRefused(f"replace: {edit.new!r} is a moderator of this game")
         self.stored_post(edit.post, f"replacement of {edit.old}")
-        posts_of = seat.replacement_posts or (None,) * len(
-            seat.replacements
-        )  # () when none has a post
+        # () when none has a post
+        posts_of = seat.replacement_posts or (None,) * len(seat.replacements)
         since = [
             p
             for p, a in zip(posts_of, seat.replacements, strict=True)

@@ -208,9 +208,8 @@ def create_game_file(
     from parsers.detect import get_parser
     from parsers.markup import read_title
 
-    if (
-        problem := url_problem(url)
-    ) is not None:  # refused before any request: a retry cannot mend it
+    # refused before any request: a retry cannot mend it
+    if (problem := url_problem(url)) is not None:
         raise BadInput(problem)
     url = thread_address(url)  # a page's address copied from the browser names the same thread
     try:  # the forms the game file accepts (UTC-5, GMT+10:30, IANA names), refused with them listed
@@ -262,9 +261,8 @@ def create_game_file(
         posts_per_page=page_size(parser, url, parser.parse_page(first, url=first_url)),
     )
     if result.usable:
-        parse_game(
-            result.text, path=out
-        )  # what we write must load: a failure here is our bug, not the thread's
+        # what we write must load: a failure here is our bug, not the thread's
+        parse_game(result.text, path=out)
         write_game_file(out, result.text, why="votal new --force")  # an overwritten file: undoable
     return result
 

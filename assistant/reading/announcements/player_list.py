@@ -48,9 +48,7 @@ _LABEL = re.compile(
     r"vote count|sample|flavou?r|quicktopic|spoiler|with|not voting|edit)\b",
     re.IGNORECASE,
 )
-_SPLIT = re.compile(
-    r"\s+[-–—|:]\s+|\s*[,;(\[{]\s*|(?:\s+[-–—]\s*|\s*[-–—]\s+)(?=[A-Z])|:\s+"
-)
+_SPLIT = re.compile(r"\s+[-–—|:]\s+|\s*[,;(\[{]\s*|(?:\s+[-–—]\s*|\s*[-–—]\s+)(?=[A-Z])|:\s+")
 
 
 @dataclass(frozen=True)
@@ -100,9 +98,8 @@ def _read_entry(line: str, authors: Names | None, moderators: set[str]) -> _List
     if _is_no_entry(plain):
         return None
     if (bracketed := _bracketed_name(bare, moderators)) is not None:
-        return _ListedSeat(
-            (bracketed,), False, line
-        )  # "[winger]": a name in brackets alone is the account's
+        # "[winger]": a name in brackets alone is the account's
+        return _ListedSeat((bracketed,), False, line)
     # Struck accounts are earlier accounts of the seat (or a dead seat when it is the only one).
     struck = [
         name
@@ -199,9 +196,8 @@ def _first_accounts(
         ), latest_struck
     names = [_leading_name(clean_name(p), authors) or clean_name(p) for p in parts[0::2]]
     words = [w for w in parts[1::2] if w]
-    if (
-        names[0] == "" and struck
-    ):  # "~~Nocase~~ (who replaced Ankamius)": the struck name is the later
+    # "~~Nocase~~ (who replaced Ankamius)": the struck name is the later
+    if names[0] == "" and struck:
         names[0] = struck.pop()
         latest_struck = names[0]
     if names[-1] == "" and len(pieces) > 1:  # "X (replaced Y)": the other name is the next piece
@@ -243,7 +239,7 @@ def _posted_pieces(
 
 
 def _chain(bracket: re.Match) -> str:
-    """"(repl. Middle, First)", "(who replaced Middle, who replaced First)": each name replaced the
+    """ "(repl. Middle, First)", "(who replaced Middle, who replaced First)": each name replaced the
     next."""
     inside = bracket.group(1)
     first = re.match(r"replac\w*|repl\.|\w+", inside)  # the bracket starts with its chain's word
@@ -256,7 +252,7 @@ def _chain(bracket: re.Match) -> str:
 
 
 def _split_accounts(text: str, authors: Names | None) -> list[str]:
-    """"Old1 Old2" struck together: the thread's accounts it is made of, when it is nothing else."""
+    """ "Old1 Old2" struck together: the thread's accounts it is made of, when it is nothing else."""
     if authors is None or authors.seat(text):
         return [text]
     found = authors.find(text)
@@ -331,9 +327,8 @@ def first_count_roster(
         lines = [plain_text(line) for line in read_lines(post.body_html)]
         stated = stated_seats(posts, moderators, before=post.number + 1)
         size = stated[0] if stated else None
-        if (
-            n == 0
-        ):  # the opening post, often kept up to date after the game: only a count before any vote
+        # the opening post, often kept up to date after the game: only a count before any vote
+        if n == 0:
             unvoted = unvoted_roster(lines, size)
             if unvoted:
                 return (
@@ -410,9 +405,8 @@ def _list_entries(
     if authors is not None:
         vouched = post.vouched(chosen_runs, authors)
         if len(vouched) >= 3:
-            if (
-                dropped is not None
-            ):  # a bare name among the list's lines, left out: said, never dropped silently
+            # a bare name among the list's lines, left out: said, never dropped silently
+            if dropped is not None:
                 kept = {id(e) for e in vouched}
                 dropped.extend(
                     e.accounts[0]
@@ -422,9 +416,8 @@ def _list_entries(
                 )
                 dropped.extend(_new_in_repeating_lists(runs, chosen_runs, vouched))
             chosen = vouched
-    if (
-        authors is None and post.plain_lists
-    ):  # nobody has posted: a plain list's headings and sentences drop out
+    # nobody has posted: a plain list's headings and sentences drop out
+    if authors is None and post.plain_lists:
         chosen = [
             e
             for _, run in chosen_runs
@@ -557,9 +550,8 @@ class _PostRuns:
             if self.counted.get(id(run)) == len(run) or id(run) in self.parts:
                 vouched.extend(run)
                 continue
-            if (
-                id(run) in self.plain_lists
-            ):  # a list of bare names: each is a seat, headings among them aside
+            # a list of bare names: each is a seat, headings among them aside
+            if id(run) in self.plain_lists:
                 vouched.extend(_plain_seats(run, authors))
                 continue
             elsewhere = {
@@ -582,9 +574,8 @@ def _merge_seats(chosen: list[_ListedSeat]) -> list[_ListedSeat]:
     roles: Alder - Cop, Birch - Doctor)") tells of several seats and is none of them."""
     merged: list[_ListedSeat] = []
     for entry in chosen:
-        keys = {
-            squash(a) for a in entry.accounts
-        }  # "Dunker doodles" above is "Dunkerdoodles" below
+        # "Dunker doodles" above is "Dunkerdoodles" below
+        keys = {squash(a) for a in entry.accounts}
         meets = [i for i, other in enumerate(merged) if keys & {squash(a) for a in other.accounts}]
         if len(meets) > 1:
             continue
@@ -795,11 +786,12 @@ def _plain_seats(run: list[_ListedSeat], authors: Names | None) -> list[_ListedS
             and (i == len(run) - 1 or run[i + 1].paragraph != e.paragraph)
         )
         # "Not So Lucky" above "Elm, Cop, killed Night 1"
+        # a legend below ("*= Being replaced") heads nothing
         heads = (
             i + 1 < len(run)
             and _starts_name(run[i + 1].accounts[0])
             and bool(_after_name(run[i + 1]).strip(" *^"))
-        )  # a legend below ("*= Being replaced") heads nothing
+        )
         return (
             _style(e.line) == ""
             and _bare(e)
@@ -1116,10 +1108,11 @@ def listed_after_posting(
         and any(authors.seat(a) for a in e.accounts)
     ]
     if seats + len(missing) > len(entries):
+        # more seats than the list names: the file holds seats the list does not, leave it be
         return (
             [],
             post,
-        )  # more seats than the list names: the file holds seats the list does not, leave it be
+        )
     held = [next((a for a in e.accounts if a.casefold() in known), None) for e in entries]
     wanted = {id(e) for e in missing}
     return [
