@@ -119,19 +119,22 @@ def parse_page(
         problems.append(_explain_empty(doc))
     nexts = _NEXT(doc)
     next_url = _clean_url(urljoin(url, nexts[0])) if nexts else None
-    stats = _STATS.search(
-        " ".join(doc.xpath("//*[starts-with(@id, 'postpagestats')]//text()"))
-    ) or _STATS.search(" ".join(doc.xpath("//a[@rel='next']/@title")))
-    total = int(stats.group(3).replace(",", "")) if stats else None
-    shown = (
-        int(stats.group(2).replace(",", "")) - int(stats.group(1).replace(",", "")) + 1
-        if stats
-        else None
-    )
+    total, shown = _post_stats(doc)
     problems.extend(
         count_problems(len(elements4) + len(elements5), shown, [p.number for p in posts])
     )
     return ThreadPage(posts, next_url, total_posts=total, problems=problems)
+
+
+def _post_stats(doc) -> tuple[int | None, int | None]:
+    """The thread's post count and the posts this page shows, from "Results 1 to 15 of 200"."""
+    stats = _STATS.search(
+        " ".join(doc.xpath("//*[starts-with(@id, 'postpagestats')]//text()"))
+    ) or _STATS.search(" ".join(doc.xpath("//a[@rel='next']/@title")))
+    if stats is None:
+        return None, None
+    first, last, total = (int(stats.group(n).replace(",", "")) for n in (1, 2, 3))
+    return total, last - first + 1
 
 
 def page_url(thread_url: str, *, after_post: int | None = None, per_page: int | None = None) -> str:

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from assistant.errors import VotalError
 from parsers.reading import EXTRACTOR_VERSION, Command, ReadPost
@@ -380,46 +380,11 @@ def _post_rows(db: Store, game: str, posts: list[Post], seen: str) -> tuple[list
         body_hash = hash_body(post.body_html)
         before = stored.get(post.post_id)
         same_body = before is not None and before["body_hash"] == body_hash
-        kept = before if same_body else None  # the stored readings of an unchanged body
         if before is None:
             new += 1
         elif not same_body:
             changed += 1
-        if kept is not None and kept["commands_version"] == EXTRACTOR_VERSION:
-            commands = kept["commands"]
-        else:
-            commands = encode_commands(
-                post.commands if post.commands is not None else _extract(post.body_html)
-            )
-        rows.append(
-            {
-                "game": game,
-                "post_id": post.post_id,
-                "number": post.number,
-                "author": post.author,
-                "author_id": post.author_id,
-                "time": post.time.isoformat() if post.time else None,
-                "url": post.url,
-                "body_html": post.body_html,
-                "body_hash": body_hash,
-                "edited": int(
-                    post.edited
-                    or (before is not None and (not same_body or bool(before["edited"])))
-                ),
-                "deleted": int(post.deleted),
-                "revisions": (before["revisions"] if before else 0) + (0 if same_body else 1),
-                "first_seen": before["first_seen"] if before else seen,
-                "last_seen": seen,
-                "commands": commands,
-                "commands_version": EXTRACTOR_VERSION,
-                # an edited body is read again when a moderator's count is next asked for
-                # (stored_counts)
-                "vote_count": kept["vote_count"] if kept is not None else None,
-                "vote_count_version": kept["vote_count_version"] if kept is not None else None,
-                "night_told": kept["night_told"] if kept is not None else None,  # as vote_count
-                "night_told_version": kept["night_told_version"] if kept is not None else None,
-            }
-        )
+        rows.append(_post_row(game, post, body_hash, before, seen))
         if not same_body:
             revisions.append(
                 {
@@ -431,6 +396,45 @@ def _post_rows(db: Store, game: str, posts: list[Post], seen: str) -> tuple[list
                 }
             )
     return rows, revisions, SaveResult(new, changed)
+
+
+def _post_row(
+    game: str, post: Post, body_hash: str, before: sqlite3.Row | None, seen: str
+) -> dict[str, Any]:
+    """A post's row, keeping what was read of its body while the body is unchanged."""
+    same_body = before is not None and before["body_hash"] == body_hash
+    kept = before if same_body else None  # the stored readings of an unchanged body
+    if kept is not None and kept["commands_version"] == EXTRACTOR_VERSION:
+        commands = kept["commands"]
+    else:
+        commands = encode_commands(
+            post.commands if post.commands is not None else _extract(post.body_html)
+        )
+    return {
+        "game": game,
+        "post_id": post.post_id,
+        "number": post.number,
+        "author": post.author,
+        "author_id": post.author_id,
+        "time": post.time.isoformat() if post.time else None,
+        "url": post.url,
+        "body_html": post.body_html,
+        "body_hash": body_hash,
+        "edited": int(
+            post.edited or (before is not None and (not same_body or bool(before["edited"])))
+        ),
+        "deleted": int(post.deleted),
+        "revisions": (before["revisions"] if before else 0) + (0 if same_body else 1),
+        "first_seen": before["first_seen"] if before else seen,
+        "last_seen": seen,
+        "commands": commands,
+        "commands_version": EXTRACTOR_VERSION,
+        # an edited body is read again when a moderator's count is next asked for (stored_counts)
+        "vote_count": kept["vote_count"] if kept is not None else None,
+        "vote_count_version": kept["vote_count_version"] if kept is not None else None,
+        "night_told": kept["night_told"] if kept is not None else None,  # as vote_count
+        "night_told_version": kept["night_told_version"] if kept is not None else None,
+    }
 
 
 def _write_posts(db: Store, rows: list, revisions: list) -> None:

@@ -275,23 +275,14 @@ class _DayDraft:
     ) -> DraftContext:
         game, ruleset, votal, day = self.game, self.ruleset, self.votal, self.day
         words, zone, shown = self.words, game.tz, self.shown
-        living_names = (
-            votal.living if votal is not None and votal.living else alive_seats(game, day)
-        )
+        living_names = self.living_names()
         living = self.living(living_names)
         majority = self.majority(len(living))
         bounds = day_bounds(game, ruleset, day)
         deadline = votal.deadline if votal is not None and votal.deadline else bounds.end
         # the same threshold the tally decides a no-elimination vote by
-        # (Votal.no_elimination_majority)
         no_elim_majority = ruleset.no_elimination_needed(majority) if majority is not None else None
         wagons, no_elim = self.wagons(majority, no_elim_majority)
-        minimum = ruleset.daily_minimum
-        under = (
-            _under_minimum(game, ruleset, votal, day, posts, living_names, minimum)
-            if minimum
-            else ()
-        )
         return DraftContext(
             title=game.title,
             thread=game.thread,
@@ -321,8 +312,8 @@ class _DayDraft:
             else None,
             judgment=_judgment(votal, game, words, ruleset, shown),
             runoff=self.runoff(deadline),
-            post_minimum=minimum,
-            under_minimum=tuple(PostCount(shown(c.name), c.posts) for c in under),
+            post_minimum=ruleset.daily_minimum,
+            under_minimum=self.under_minimum(posts, living_names),
             post_cap=ruleset.daily_cap,
             cap_lifted_local=_local(_cap_lifted(ruleset, deadline), zone),
             warnings=self.warnings(),
@@ -335,6 +326,21 @@ class _DayDraft:
             lynches_per_day=game.lynches_per_day,
             no_elimination_needed=no_elim_majority if ruleset.no_elimination_below else None,
         )
+
+    def living_names(self) -> Sequence[str]:
+        votal = self.votal
+        return votal.living if votal is not None and votal.living else alive_seats(self.game, self.day)
+
+    def under_minimum(
+        self, posts: Sequence[ReadPost], living_names: Sequence[str]
+    ) -> tuple[PostCount, ...]:
+        """The living who posted less than the rules' daily minimum, when the rules have one."""
+        minimum = self.ruleset.daily_minimum
+        if not minimum:
+            return ()
+        game, ruleset, votal, day = self.game, self.ruleset, self.votal, self.day
+        under = _under_minimum(game, ruleset, votal, day, posts, living_names, minimum)
+        return tuple(PostCount(self.shown(c.name), c.posts) for c in under)
 
     def living(self, names: Sequence[str]) -> tuple[Player, ...]:
         seats = {seat.name: seat for seat in self.game.players}

@@ -150,7 +150,6 @@ def public_day(
         outcome and outcome.get("post"),
         *(o["post"] for o in lynches),
     }
-    runoff = votal.get("runoff")
     return {
         "day": votal["day"],
         "alive": votal.get("alive"),
@@ -171,44 +170,50 @@ def public_day(
         "outcome": outcome,
         "lynches": lynches,
         "post_urls": where.urls(landmarks - {None}),
-        "nominations": [
-            {
-                "nominee": n["nominee"],
-                "nominator": n["nominator"],
-                "post": n["post"],
-                "votes": n["votes"],
-                "voters": list(n["voters"]),
-                **where(n["post"]),
-            }
-            for n in votal.get("nominations") or ()
-        ],
-        "runoff": {
-            "candidates": list(runoff["candidates"]),
-            "deadline": runoff.get("deadline"),
-            "post": runoff.get("post"),
-        }
-        if runoff
-        else None,
-        "problems": [
-            {
-                "post": p["post"],
-                "voter": p["voter"],
-                "text": p["text"],
-                "reason": p["reason"],
-                **where(p["post"]),
-            }
-            for p in votal.get("problems", ())
-        ],
-        "changes": [
-            {
-                "post": c["post"],
-                "voter": c["voter"],
-                "votes": [{"target": v["target"], "post": v["post"]} for v in c["votes"]],
-            }
-            for c in votal.get("changes", ())
-        ],
+        "nominations": [_public_nomination(n, where) for n in votal.get("nominations") or ()],
+        "runoff": _public_runoff(votal.get("runoff")),
+        "problems": [_public_problem(p, where) for p in votal.get("problems", ())],
+        "changes": [_public_change(c) for c in votal.get("changes", ())],
         "actions": [_public_action(a, where) for a in votal.get("actions", ())],
     }
+
+
+def _public_nomination(nomination: Mapping[str, Any], where: _PostPlaces) -> dict[str, Any]:
+    return {
+        "nominee": nomination["nominee"],
+        "nominator": nomination["nominator"],
+        "post": nomination["post"],
+        "votes": nomination["votes"],
+        "voters": list(nomination["voters"]),
+        **where(nomination["post"]),
+    }
+
+
+def _public_runoff(runoff: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    if not runoff:
+        return None
+    return {
+        "candidates": list(runoff["candidates"]),
+        "deadline": runoff.get("deadline"),
+        "post": runoff.get("post"),
+    }
+
+
+def _public_problem(problem: Mapping[str, Any], where: _PostPlaces) -> dict[str, Any]:
+    """A vote not counted, and why."""
+    return {
+        "post": problem["post"],
+        "voter": problem["voter"],
+        "text": problem["text"],
+        "reason": problem["reason"],
+        **where(problem["post"]),
+    }
+
+
+def _public_change(change: Mapping[str, Any]) -> dict[str, Any]:
+    """A voter's standing votes after one of their posts."""
+    votes = [{"target": v["target"], "post": v["post"]} for v in change["votes"]]
+    return {"post": change["post"], "voter": change["voter"], "votes": votes}
 
 
 @dataclass(frozen=True)

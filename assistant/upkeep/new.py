@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC
-from typing import TYPE_CHECKING
+from datetime import UTC, tzinfo
+from typing import TYPE_CHECKING, Any
 
 from assistant.gamefile.game import DayDecl, Game, parse_game
 from assistant.reading.announcements import ThreadFacts
@@ -84,11 +84,14 @@ def plan_game_file(
     missing += notes
     missing += [f"{d}: check" for d in disagreements]
     missing += facts.problems
-    summary = {
-        "title": title,
-        "thread": thread,
-        "forum": forum,
-        "ruleset": ruleset,
+    summary: dict[str, Any] = {"title": title, "thread": thread, "forum": forum, "ruleset": ruleset}
+    summary.update(_summary(game, days, last_post))
+    return NewGame(text, found, missing, summary)
+
+
+def _summary(game: Game, days: list[DayDecl], last_post: int | None) -> dict[str, Any]:
+    """What the file written holds, for `votal new --format json`."""
+    return {
         "moderators": list(game.moderators),
         "players": [{"name": s.name, "replacements": list(s.replacements)} for s in game.players],
         "days": [
@@ -106,7 +109,6 @@ def plan_game_file(
         ],
         "last_post": last_post,
     }
-    return NewGame(text, found, missing, summary)
 
 
 def _file_head(
@@ -195,37 +197,18 @@ def create_game_file(
 ) -> NewGame:
     """Sync the thread at ``url`` into ``db``, read it, and write the game file to ``out`` when
     usable (I/O edge of :func:`plan_game_file`)."""
-    from pathlib import Path
+    from dataclasses import replace
 
-    from assistant.errors import BadInput
     from assistant.forum import store
     from assistant.forum.fetch import make_fetcher
     from assistant.forum.sync import sync_game
-    from assistant.gamefile.game import FetchSettings, Game, parse_game
-    from assistant.gamefile.weburl import thread_address, url_problem
-    from assistant.gamefile.zones import UnknownZone, zone_named
+    from assistant.gamefile.game import parse_game
     from assistant.reading.announcements import read_thread_facts
     from parsers.detect import get_parser
     from parsers.markup import read_title
 
-    # refused before any request: a retry cannot mend it
-    if (problem := url_problem(url)) is not None:
-        raise BadInput(problem)
-    url = thread_address(url)  # a page's address copied from the browser names the same thread
-    try:  # the forms the game file accepts (UTC-5, GMT+10:30, IANA names), refused with them listed
-        zone = zone_named(timezone) if timezone else UTC
-    except UnknownZone as exc:
-        raise BadInput(f"--timezone: {exc}") from None
-    settings = FetchSettings() if min_interval is None else FetchSettings(min_interval=min_interval)
-    game = Game(
-        path=Path(out),
-        title=url,
-        thread=url,
-        ruleset=ruleset or DEFAULT_RULESET,
-        players=(),
-        timezone=timezone,
-        fetch=settings,
-    )
+    url, zone = _checked_address(url, timezone)
+    game = _bare_game(url, out, ruleset or DEFAULT_RULESET, timezone, min_interval)
     fetcher = fetcher or make_fetcher(game)
     engine, seen = (forum, None) if forum else detect_from_page(url, fetcher)
     parser = get_parser(engine)
@@ -233,16 +216,7 @@ def create_game_file(
     # the first page, for the thread's title and page size; the sync starts from it
     fetched = seen if seen is not None and seen.url == first_url else fetcher.fetch(first_url)
     first = fetched.text or ""
-    game = Game(
-        path=Path(out),
-        title=url,
-        thread=url,
-        ruleset=game.ruleset,
-        players=(),
-        forum=engine,
-        timezone=timezone,
-        fetch=game.fetch,
-    )
+    game = replace(game, forum=engine)
     # progress: each page's SyncResult
     sync_game(game, db, FirstPageKept(fetcher, fetched), now=now, on_page=progress)
     # PostLike declares settable attributes, which a frozen Post has not (a fix that belongs in
@@ -265,6 +239,43 @@ def create_game_file(
         parse_game(result.text, path=out)
         write_game_file(out, result.text, why="votal new --force")  # an overwritten file: undoable
     return result
+
+
+def _bare_game(
+    url: str, out: str, ruleset: str, timezone: str | None, min_interval: float | None
+) -> Game:
+    """The game as `votal new` knows it before reading the thread: its address and settings."""
+    from pathlib import Path
+
+    from assistant.gamefile.game import FetchSettings
+
+    settings = FetchSettings() if min_interval is None else FetchSettings(min_interval=min_interval)
+    return Game(
+        path=Path(out),
+        title=url,
+        thread=url,
+        ruleset=ruleset,
+        players=(),
+        timezone=timezone,
+        fetch=settings,
+    )
+
+
+def _checked_address(url: str, timezone: str | None) -> tuple[str, tzinfo]:
+    """The thread's address and the moderator's zone, refused before any request (a retry cannot
+    mend either)."""
+    from assistant.errors import BadInput
+    from assistant.gamefile.weburl import thread_address, url_problem
+    from assistant.gamefile.zones import UnknownZone, zone_named
+
+    if (problem := url_problem(url)) is not None:
+        raise BadInput(problem)
+    url = thread_address(url)  # a page's address copied from the browser names the same thread
+    try:  # the forms the game file accepts (UTC-5, GMT+10:30, IANA names), refused with them listed
+        zone = zone_named(timezone) if timezone else UTC
+    except UnknownZone as exc:
+        raise BadInput(f"--timezone: {exc}") from None
+    return url, zone
 
 
 class FirstPageKept:

@@ -40,8 +40,39 @@ def respell_file(
     players = doc.get("players")
     if not isinstance(players, tomlkit.items.AoT) or not players:
         return text, [], []
-    votal: list[str] = []  # the names Votal wrote
-    typed: list[str] = []  # the names the moderator typed
+    votal, typed, held = _names_held(players)
+    found, unmatched = respellings(
+        [*votal, *typed], posts, moderators=[str(m) for m in doc.get("moderators", ())], held=held
+    )
+    notes = [
+        f"names: {u.written!r} has never posted; {u.account!r} posts and is that close, but "
+        f"{u.why}: not renamed"
+        for u in unmatched
+    ]
+    notes += [_kept_note(f) for f in found if f.written in typed]
+    renames = [f for f in found if f.written not in typed]
+    if not renames:
+        return text, [], notes
+    written: list[str] = []
+    for rename in renames:
+        written.extend(_rename(doc, rename))
+    new_text = tomlkit.dumps(doc)
+    try:
+        parse_game(new_text, path=path, players_required=False)
+    except GameFileError as broken:  # a file Votal could not read is never written
+        names = ", ".join(repr(r.written) for r in renames)
+        return (
+            text,
+            [],
+            [*notes, f"names: renaming {names} would break the file ({broken}): not written"],
+        )
+    return new_text, written, notes
+
+
+def _names_held(players: tomlkit.items.AoT) -> tuple[list[str], list[str], list[str]]:
+    """The seats' names and accounts: those Votal wrote, those the moderator typed, and all."""
+    votal: list[str] = []
+    typed: list[str] = []
     held: list[str] = []
     for table in players:
         name = str(table.get("name", ""))
@@ -52,45 +83,16 @@ def respell_file(
             held.append(account)
             comment = f"{table['replacements'].trivia.comment} {table.trivia.comment}"
             (votal if _votal_wrote(account, comment) else typed).append(account)
-    found, unmatched = respellings(
-        [*votal, *typed], posts, moderators=[str(m) for m in doc.get("moderators", ())], held=held
+    return votal, typed, held
+
+
+def _kept_note(found: Respelling) -> str:
+    """A match of a name the moderator typed: said, never renamed."""
+    return (
+        f"names: {found.written!r} has never posted; {found.account!r} posts from post "
+        f"{found.first_post} and is that close, but the moderator wrote {found.written!r} "
+        "(no cite of Votal's): kept; rename it if it is that account"
     )
-    notes = [
-        f"names: {u.written!r} has never posted; {u.account!r} posts and is that close, but "
-        f"{u.why}: "
-        "not renamed"
-        for u in unmatched
-    ]
-    renames = []
-    for found_one in found:
-        if found_one.written in typed:
-            notes.append(
-                f"names: {found_one.written!r} has never posted; {found_one.account!r} posts from "
-                f"post {found_one.first_post} and is that close, but the moderator wrote "
-                f"{found_one.written!r} "
-                "(no cite of Votal's): kept; rename it if it is that account"
-            )
-        else:
-            renames.append(found_one)
-    if not renames:
-        return text, [], notes
-    written: list[str] = []
-    for rename in renames:
-        written.extend(_rename(doc, rename))
-    new_text = tomlkit.dumps(doc)
-    try:
-        parse_game(new_text, path=path, players_required=False)
-    except GameFileError as broken:  # a file Votal could not read is never written
-        return (
-            text,
-            [],
-            [
-                *notes,
-                f"names: renaming {', '.join(repr(r.written) for r in renames)} would break the "
-                f"file ({broken}): not written",
-            ],
-        )
-    return new_text, written, notes
 
 
 def _votal_wrote(name: str, comment: str) -> bool:
