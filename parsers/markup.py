@@ -208,8 +208,7 @@ class _Frames:
             if inside is not None:
                 problems.append(
                     f"post {ident(outer)}: its body left markup open; post {ident(element)} was "
-                    f"read from "
-                    "inside it: check that post"
+                    "read from inside it: check that post"
                 )
             posts.append(element)
         for element in nested:

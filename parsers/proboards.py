@@ -96,7 +96,7 @@ def parse_page(
         # the last page alone cannot tell the page size the numbers before it depend on
         problems.append(
             f"post numbers on page {page} assume {DEFAULT_PER_PAGE} posts a page: set [fetch] "
-            f"posts_per_page"
+            "posts_per_page"
         )
     # no counts on the page itself
     problems.extend(count_problems(len(elements), per_page if next_url else None))

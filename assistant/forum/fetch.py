@@ -439,7 +439,7 @@ class Fetcher:
                 if total > cap:
                     raise ForumError(
                         f"{shown}: the page is larger than {_size(cap)} (after decompression); "
-                        f"Votal stopped reading it"
+                        "Votal stopped reading it"
                     )
                 parts.append(chunk)
         finally:

@@ -204,8 +204,7 @@ class _Sync:
                 raise ForumError(
                     f"{shown_url(url)}: the thread's pagination repeats itself (this page shows "
                     f"only posts already read in this sync); stopped after {result.pages - 1} "
-                    f"pages, what was read is"
-                    " saved"
+                    "pages, what was read is saved"
                 )
             if not (result.pages == 1 and self.walk_back(url, fetched, page)):
                 self.save_page(url, fetched, page)
@@ -288,8 +287,7 @@ class _Sync:
         if url in seen_urls:
             raise ForumError(
                 f"{shown}: the thread's next-page links go round in a loop; stopped after {done} "
-                f"pages, "
-                "what was read is saved"
+                "pages, what was read is saved"
             )
         if done >= MAX_PAGES:
             raise ForumError(
@@ -298,8 +296,7 @@ class _Sync:
         if self.fetcher.limiter.clock() > self.ends:
             raise ForumError(
                 f"the sync ran longer than {self.deadline / 60:g} min; stopped after {done} pages, "
-                f"what was read "
-                "is saved and the next sync resumes there"
+                "what was read is saved and the next sync resumes there"
             )
 
     def remember(

@@ -839,8 +839,7 @@ def _check_fetch(fetch: dict, checker: _Checker) -> None:
             None,
             "interval",
             f"must be {MIN_SYNC_INTERVAL:g} to {MAX_SYNC_INTERVAL:g} seconds (got {interval}); a "
-            f"shorter one "
-            "would hammer the forum",
+            "shorter one would hammer the forum",
         )
     if fetch.get("posts_per_page", 1) <= 0:
         raise checker.fail("fetch", None, "posts_per_page", "must be 1 or more")
@@ -917,8 +916,7 @@ def _check_moderators(moderators: list[str], seats: list[Seat], checker: _Checke
                 None,
                 "moderators",
                 f"{name!r} is also a player (seat {owner[name.casefold()]!r}): a moderator's posts "
-                f"never count "
-                "as votes; remove the name from one of the two",
+                "never count as votes; remove the name from one of the two",
             )
 
 
@@ -993,8 +991,7 @@ def _check_unique_accounts(seats: list[Seat], checker: _Checker, dead: set[str])
                         i,
                         "name",
                         f"account {account!r} already belongs to another seat (it may take a "
-                        f"second seat only as a "
-                        "replacement with a post, after its first seat died)",
+                        "second seat only as a replacement with a post, after its first seat died)",
                     )
                 continue
             owner[folded] = i

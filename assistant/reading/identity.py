@@ -424,15 +424,15 @@ class AuthorIndex:
             if not self._known_account(n)
         ]
         if unlisted:
+            shown = ", ".join(unlisted[:5])
             for seat in self.seats:
                 if seat not in posted:
                     found.append(
                         (
                             seat,
                             "has not posted under an account the game file lists; unlisted "
-                            "accounts "
-                            f"posted: {', '.join(unlisted[:5])} (a renamed account is added to "
-                            f"replacements)",
+                            f"accounts posted: {shown} (a renamed account is added to "
+                            "replacements)",
                         )
                     )
         return found

@@ -933,8 +933,8 @@ class _EditChecker:
                 f"{what}: no posts of this game are stored; run `votal sync {self.game.path}` first"
             )
         raise EditRefused(
-            f"{what}: post {post} is not in the stored thread (posts up to {self.last}; sync "
-            f"first?)"
+            f"{what}: post {post} is not in the stored thread (posts up to {self.last}; "
+            "sync first?)"
         )
 
     def check_death(self, edit: AddDeath) -> None:
