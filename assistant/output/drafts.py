@@ -329,7 +329,9 @@ class _DayDraft:
 
     def living_names(self) -> Sequence[str]:
         votal = self.votal
-        return votal.living if votal is not None and votal.living else alive_seats(self.game, self.day)
+        if votal is not None and votal.living:
+            return votal.living
+        return alive_seats(self.game, self.day)
 
     def under_minimum(
         self, posts: Sequence[ReadPost], living_names: Sequence[str]

@@ -252,7 +252,8 @@ def _chain(bracket: re.Match) -> str:
 
 
 def _split_accounts(text: str, authors: Names | None) -> list[str]:
-    """ "Old1 Old2" struck together: the thread's accounts it is made of, when it is nothing else."""
+    """ "Old1 Old2" struck together: the thread's accounts it is made of, when it is nothing
+    else."""
     if authors is None or authors.seat(text):
         return [text]
     found = authors.find(text)
