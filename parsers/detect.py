@@ -37,18 +37,25 @@ def detect_engine(url: str, text: str | None = None) -> str:
         raise ForumError(f"cannot tell which forum engine serves {url} from its page: {_hint()}")
     if len(by_url) == 1:
         return by_url[0]
-    raise ForumError(f"cannot tell which forum engine serves {url} from its address alone: {_hint()}")
+    raise ForumError(
+        f"cannot tell which forum engine serves {url} from its address alone: {_hint()}"
+    )
 
 
 def check_engine(name: str, url: str, text: str) -> None:
-    """Raise when the page at ``url`` is clearly another engine's than the one the game file names."""
+    """Raise when the page at ``url`` is clearly another engine's than the one the game file
+    names."""
     parser = get_parser(name)
     if parser.looks_like(url, text):
         return
-    others = [other for other in ENGINES if other != name and get_parser(other).looks_like(url, text)]
+    others = [
+        other for other in ENGINES if other != name and get_parser(other).looks_like(url, text)
+    ]
     if others:
         raise ForumError(f"{url} looks like {others[0]}, not {name}: {_hint(others[0])}")
-    raise ForumError(f"{url} does not look like a {name} thread page: check the thread URL, or {_hint()}")
+    raise ForumError(
+        f"{url} does not look like a {name} thread page: check the thread URL, or {_hint()}"
+    )
 
 
 def _hint(name: str | None = None) -> str:

@@ -1,4 +1,5 @@
-"""What every forum parser returns: posts of one thread page, the next page, and what it could not read."""
+"""What every forum parser returns: posts of one thread page, the next page, and what it could not
+read."""
 
 from __future__ import annotations
 
@@ -21,8 +22,9 @@ class Post:
     edited: bool = False
     deleted: bool = False
     author_id: str | None = None
-    # The body's commands when the parser read them from its own parse of the page (saves parsing the body
-    # a second time); None leaves them to the store. Derived from body_html, so not part of equality.
+    # The body's commands when the parser read them from its own parse of the page (saves parsing
+    # the body a second time); None leaves them to the store. Derived from body_html, so not part of
+    # equality.
     commands: tuple[Command, ...] | None = field(default=None, compare=False)
 
 

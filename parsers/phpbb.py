@@ -36,36 +36,53 @@ _TOTAL = re.compile(r"(\d[\d,.\u00a0 ]*)\s+posts?\b", re.IGNORECASE)
 _USER_ID = re.compile(r"[?&;]u=(\d+)")
 _POST_ID = re.compile(r"^p(\d+)$")
 # A post container's start tag in the page's text (what _walk_page finds in the tree), and a body's.
-_MARKER = re.compile(r"""<div(?=[^>]*\sclass=["'](?:[^"']*\s)?post[\s"'])[^>]*\sid=["']p(\d+)["']""", re.IGNORECASE)
+_MARKER = re.compile(
+    r"""<div(?=[^>]*\sclass=["'](?:[^"']*\s)?post[\s"'])[^>]*\sid=["']p(\d+)["']""", re.IGNORECASE
+)
 
 
 def parse_page(
-    text: str, *, url: str, tz: tzinfo = UTC, now: datetime | None = None, per_page: int | None = None
+    text: str,
+    *,
+    url: str,
+    tz: tzinfo = UTC,
+    now: datetime | None = None,
+    per_page: int | None = None,
 ) -> ThreadPage:
     """Posts, next page and post total of one ``viewtopic.php`` page.
 
-    ``tz`` and ``now`` only matter for 3.0 and 3.1 pages, which print dates as text in the viewer's zone
-    (sometimes "Today, …" or "12 minutes ago");
-    ``per_page`` only when neither the canonical link nor the pagination bar tells a page's offset.
+    ``tz`` and ``now`` only matter for 3.0 and 3.1 pages, which print dates as text in the viewer's
+    zone (sometimes "Today, …" or "12 minutes ago"); ``per_page`` only when neither the canonical
+    link nor the pagination bar tells a page's offset.
     """
     doc = parse_html(text)
     elements, bars, canonical, messages = _scan_page(doc)
     elements, chrome, problems = frame_posts(
-        text, doc, elements, quick=_count_posts,
-        marker=_MARKER, tag="div", body_start=_BODY_START, body=_body_of,
-        ident=lambda e: e.get("id")[1:], find=_find_posts,
+        text,
+        doc,
+        elements,
+        quick=_count_posts,
+        marker=_MARKER,
+        tag="div",
+        body_start=_BODY_START,
+        body=_body_of,
+        ident=lambda e: e.get("id")[1:],
+        find=_find_posts,
     )
     if chrome is not doc:
         _, bars, canonical, messages = _walk_page(chrome, stop_at_first_post=False)
     total = _read_total(bars)
-    shown = _read_current_page(bars)  # the bar's page number and page size, read once for the three uses
+    # the bar's page number and page size, read once for the three uses
+    shown = _read_current_page(bars)
     start = _read_start(shown, canonical, url, total, per_page)
     base = _permalink_base(url)
     posts: list[Post] = []
     printed: list[int] = []  # the post numbers the page prints (MafiaScum)
     for position, element in enumerate(elements):
         try:
-            post = _read_post(element, base=base, number=start + position + 1, tz=tz, now=now, problems=problems)
+            post = _read_post(
+                element, base=base, number=start + position + 1, tz=tz, now=now, problems=problems
+            )
         except _Unreadable as exc:
             problems.append(f"post {element.get('id')}: {exc}")
         else:
@@ -75,7 +92,9 @@ def parse_page(
     if not elements:
         problems.append(_explain_empty(chrome, messages))
     next_url = _read_next(bars, shown, url)
-    problems.extend(count_problems(len(elements), _expected(shown, total, start, per_page, next_url), printed))
+    problems.extend(
+        count_problems(len(elements), _expected(shown, total, start, per_page, next_url), printed)
+    )
     return ThreadPage(posts=posts, next_url=next_url, total_posts=total, problems=problems)
 
 
@@ -83,11 +102,15 @@ def page_url(thread_url: str, *, after_post: int | None = None, per_page: int | 
     """The page holding post number ``after_post`` (the first page when None).
 
     MafiaScum numbers posts from 0 (25 a page); stock phpBB shows no numbers and Votal counts from 1
-    (10 a page). On other hosts the offset errs a page early at page boundaries: re-reading a post is
-    harmless, skipping one is not.
+    (10 a page). On other hosts the offset errs a page early at page boundaries: re-reading a post
+    is harmless, skipping one is not.
     """
     parts = urlsplit(thread_url)
-    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k not in ("start", "sid", "p")]
+    query = [
+        (k, v)
+        for k, v in parse_qsl(parts.query, keep_blank_values=True)
+        if k not in ("start", "sid", "p")
+    ]
     if not any(k == "t" for k, _ in query):
         raise ForumError(f"phpBB thread URL needs a topic id (t=...): {thread_url}")
     per_page = per_page or _guess_per_page(thread_url)
@@ -127,7 +150,12 @@ def _scan_page(doc):
     first = posts[0]
     for sibling in first.itersiblings("div"):
         value = sibling.get("class")
-        if value and "post" in value and "post" in value.split() and _POST_ID.match(sibling.get("id") or ""):
+        if (
+            value
+            and "post" in value
+            and "post" in value.split()
+            and _POST_ID.match(sibling.get("id") or "")
+        ):
             posts.append(sibling)
         else:
             bars.extend(inner for inner in sibling.iter("div") if "pagination" in classes_of(inner))
@@ -137,7 +165,8 @@ def _scan_page(doc):
 
 
 def _count_posts(text: str) -> int:
-    """Post containers in the page's text, counted by their class as the templates write it (cheap)."""
+    """Post containers in the page's text, counted by their class as the templates write it
+    (cheap)."""
     return text.count('class="post ') + text.count('class="post"')
 
 
@@ -152,8 +181,11 @@ def _find_posts(doc) -> list:
     return _walk_page(doc, stop_at_first_post=False)[0]
 
 
-def _expected(shown, total: int | None, start: int, per_page: int | None, next_url: str | None) -> int | None:
-    """How many posts the page says it holds: a full page before the last, the rest of the total on the last."""
+def _expected(
+    shown, total: int | None, start: int, per_page: int | None, next_url: str | None
+) -> int | None:
+    """How many posts the page says it holds: a full page before the last, the rest of the total on
+    the last."""
     size = shown[1] or per_page
     if total is not None and (next_url is None or size):
         left = total - start
@@ -184,10 +216,10 @@ def _walk_page(doc, *, stop_at_first_post: bool):
 def _scan_post(element) -> _Chrome:
     """One pass over the post's elements (lxml's C iterator does the walking).
 
-    The frame's class names (content, author, notice, postprofile, post-number-bolded …) never come out
-    of phpBB's BBCode, so what a body holds cannot be mistaken for the frame; the first div.content is the body.
-    Reading an attribute is what costs here (each is a lookup in libxml2's memory), so a span's or a dl's
-    class is read only until the one wanted is found.
+    The frame's class names (content, author, notice, postprofile, post-number-bolded …) never come
+    out of phpBB's BBCode, so what a body holds cannot be mistaken for the frame; the first
+    div.content is the body. Reading an attribute is what costs here (each is a lookup in libxml2's
+    memory), so a span's or a dl's class is read only until the one wanted is found.
     """
     found = _Chrome()
     found.deleted = "deleted" in (element.get("class") or "") and "deleted" in classes_of(element)
@@ -196,7 +228,8 @@ def _scan_post(element) -> _Chrome:
         tag = child.tag
         if tag == "div":
             value = child.get("class")
-            if value and ("content" in value or "notice" in value):  # substrings first: most divs are neither
+            # substrings first: most divs are neither
+            if value and ("content" in value or "notice" in value):
                 classes = value.split()
                 if "content" in classes:
                     if found.content is None:
@@ -230,7 +263,9 @@ def _scan_post(element) -> _Chrome:
     return found
 
 
-def _read_post(element, *, base: str, number: int, tz: tzinfo, now: datetime | None, problems: list[str]) -> Post:
+def _read_post(
+    element, *, base: str, number: int, tz: tzinfo, now: datetime | None, problems: list[str]
+) -> Post:
     post_id = element.get("id")[1:]
     found = _scan_post(element)
     if found.content is None:
@@ -251,13 +286,25 @@ def _read_post(element, *, base: str, number: int, tz: tzinfo, now: datetime | N
         problems.append(f"post {post_id}: no readable time")
     edited = bool(found.notices) and any("bumped" not in text_of(n).lower() for n in found.notices)
     body_html, commands = read_body(found.content)
-    # Positional, in Post's field order: keyword arguments cost every post of every page a lookup each.
-    return Post(post_id, number, author, time, body_html, f"{base}?p={post_id}#p{post_id}", edited, found.deleted,
-                author_id, commands)
+    # Positional, in Post's field order: keyword arguments cost every post of every page a lookup
+    # each.
+    return Post(
+        post_id,
+        number,
+        author,
+        time,
+        body_html,
+        f"{base}?p={post_id}#p{post_id}",
+        edited,
+        found.deleted,
+        author_id,
+        commands,
+    )
 
 
 def _read_author(found: _Chrome) -> tuple[str, str | None]:
-    """The poster's name: the profile column, else the "by NAME" line (guests have no profile link)."""
+    """The poster's name: the profile column, else the "by NAME" line (guests have no profile
+    link)."""
     holders = ([found.profile_dt] if found.profile_dt is not None else []) + found.author_lines
     for holder in holders:
         for link in holder.iter("a"):
@@ -267,7 +314,8 @@ def _read_author(found: _Chrome) -> tuple[str, str | None]:
                 if name:
                     found_id = _USER_ID.search(href)
                     return name, found_id.group(1) if found_id else None
-        for tag in holder.iter("a", "span", "strong"):  # also profile links on boards with rewritten URLs
+        # also profile links on boards with rewritten URLs
+        for tag in holder.iter("a", "span", "strong"):
             if "username" in (tag.get("class") or ""):
                 name = text_of(tag).strip()
                 if name:
@@ -305,8 +353,8 @@ def _read_total(bars) -> int | None:
 
 @lru_cache(maxsize=64)
 def _permalink_base(url: str) -> str:
-    """viewtopic.php beside the page (permalinks: viewtopic.php?p={id}#p{id}); the same for every page of a
-    thread, so joined once."""
+    """viewtopic.php beside the page (permalinks: viewtopic.php?p={id}#p{id}); the same for every
+    page of a thread, so joined once."""
     return urljoin(url.split("?", 1)[0].split("#", 1)[0], "viewtopic.php")
 
 
@@ -316,7 +364,9 @@ def _start_of(href: str) -> int | None:
     return int(value) if value is not None and value.isdigit() else None
 
 
-def _read_start(shown, canonical: str | None, url: str, total: int | None, per_page: int | None) -> int:
+def _read_start(
+    shown, canonical: str | None, url: str, total: int | None, per_page: int | None
+) -> int:
     """The offset of the page's first post, for forums that print no post numbers.
 
     The canonical link carries the offset phpBB actually used (it clamps a start past the end);
@@ -340,19 +390,26 @@ def _read_current_page(bars) -> tuple[int | None, int | None]:
         for item in bar.iter("li", "strong"):
             if item.tag == "li":
                 value = item.get("class")
-                if not value or "active" not in value or "active" not in value.split():  # substring first
+                # substring first
+                if not value or "active" not in value or "active" not in value.split():
                     continue
                 text = text_of(item).strip()
-            elif item.tag == "strong" and item.getparent() is not None and item.getparent().tag == "span":
+            elif (
+                item.tag == "strong"
+                and item.getparent() is not None
+                and item.getparent().tag == "span"
+            ):
                 text = text_of(item).strip()  # 3.0: <span><strong>2</strong>, <a>3</a></span>
             else:
                 continue
             if text.isdigit():
                 current = int(text)
-        for link in reversed(list(bar.iter("a"))):  # the last numbered link that carries a start decides
+        # the last numbered link that carries a start decides
+        for link in reversed(list(bar.iter("a"))):
             text = text_of(link).strip()
             if text.isdigit() and int(text) > 1:
-                start = _start_of(link.get("href", ""))  # parsing the URL costs: only for page-number links
+                # parsing the URL costs: only for page-number links
+                start = _start_of(link.get("href", ""))
                 if start:
                     per_page = start // (int(text) - 1)
                     break
@@ -389,7 +446,10 @@ def _explain_empty(doc, messages) -> str:
     for box in messages:
         said = " ".join(" ".join(box.itertext()).split())
         return f"no posts on the page; the forum says: {said[:200]}"
-    if doc.find(".//form[@id='login']") is not None or doc.find(".//input[@name='login']") is not None:
+    if (
+        doc.find(".//form[@id='login']") is not None
+        or doc.find(".//input[@name='login']") is not None
+    ):
         return "no posts on the page: the forum asks to log in (set cookies in [fetch])"
     return "no phpBB post containers (div.post#pNNN) found: the page markup may have changed"
 

@@ -37,7 +37,8 @@ _STAMP = lxml.etree.XPath(
 _BODY = lxml.etree.XPath(f".//td[{_has_class('content')}]//div[{_has_class('message')}]")
 _EDITED = lxml.etree.XPath(f".//*[{_has_class('edited_by')}]")
 _NEXT = lxml.etree.XPath(
-    f"//*[{_has_class('control-bar')}]//li[{_has_class('next')} and not({_has_class('state-disabled')})]//a/@href"
+    f"//*[{_has_class('control-bar')}]//li[{_has_class('next')} and "
+    f"not({_has_class('state-disabled')})]//a/@href"
     " | //link[@rel='next']/@href",
     smart_strings=False,
 )
@@ -47,7 +48,8 @@ _USER_ID = re.compile(r"/user/(\d+)")
 # A post row's start tag in the page's text (what _POSTS finds in the tree), and its body's.
 _QUICK = re.compile(r'id="post-(\d+)"')
 _MARKER = re.compile(
-    r"""<tr(?=[^>]*\sclass=["'](?:[^"']*\s)?post[\s"'])[^>]*\sid=["']post-(\d+)["']""", re.IGNORECASE
+    r"""<tr(?=[^>]*\sclass=["'](?:[^"']*\s)?post[\s"'])[^>]*\sid=["']post-(\d+)["']""",
+    re.IGNORECASE,
 )
 _BODY_START = re.compile(r"""<div\s[^>]*class=["'](?:[^"']*\s)?message[\s"']""", re.IGNORECASE)
 
@@ -63,9 +65,15 @@ def parse_page(
     """Posts and next page of one thread page."""
     doc = parse_html(text)
     elements, doc, problems = frame_posts(
-        text, doc, _POSTS(doc), quick=lambda t: len(_QUICK.findall(t)),
-        marker=_MARKER, tag="tr", body_start=_BODY_START,
-        body=lambda e: next(iter(_BODY(e)), None), ident=lambda e: e.get("id", "").removeprefix("post-"),
+        text,
+        doc,
+        _POSTS(doc),
+        quick=lambda t: len(_QUICK.findall(t)),
+        marker=_MARKER,
+        tag="tr",
+        body_start=_BODY_START,
+        body=lambda e: next(iter(_BODY(e)), None),
+        ident=lambda e: e.get("id", "").removeprefix("post-"),
         find=_POSTS,
     )
     nexts = _NEXT(doc)
@@ -80,14 +88,18 @@ def parse_page(
         except _Unreadable as exc:
             problems.append(f"post {element.get('id')}: {exc}")
     if not elements:
-        problems.append("no ProBoards posts (tr.post#post-N) found: the page markup may have changed")
+        problems.append(
+            "no ProBoards posts (tr.post#post-N) found: the page markup may have changed"
+        )
     problems.extend(f"post {p.post_id}: no readable time" for p in posts if p.time is None)
     if page > 1 and not next_url and per_page is None and elements:
         # the last page alone cannot tell the page size the numbers before it depend on
         problems.append(
-            f"post numbers on page {page} assume {DEFAULT_PER_PAGE} posts a page: set [fetch] posts_per_page"
+            f"post numbers on page {page} assume {DEFAULT_PER_PAGE} posts a page: set [fetch] "
+            "posts_per_page"
         )
-    problems.extend(count_problems(len(elements), per_page if next_url else None))  # no counts on the page itself
+    # no counts on the page itself
+    problems.extend(count_problems(len(elements), per_page if next_url else None))
     return ThreadPage(posts, next_url, total_posts=None, problems=problems)
 
 

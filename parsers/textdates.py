@@ -78,7 +78,8 @@ def _read_clock(text: str) -> datetime | None:
 
 
 def parse_iso_time(text: str, *, tz: tzinfo = UTC) -> datetime | None:
-    """An ISO 8601 time as UTC; one without an offset is read in zone ``tz``. None when it is no such time."""
+    """An ISO 8601 time as UTC; one without an offset is read in zone ``tz``. None when it is no
+    such time."""
     try:
         when = datetime.fromisoformat(text.strip())
     except ValueError:

@@ -1,7 +1,7 @@
 """vBulletin 4 and 5 thread pages (``showthread.php?t=…&page=…``) read into posts.
 
-vBulletin 4 prints dates only as text in the viewer's zone ("04-23-2013, 03:09 PM", "Today, 03:09 PM"):
-pass the forum's zone as ``tz`` and the fetch time as ``now``.
+vBulletin 4 prints dates only as text in the viewer's zone ("04-23-2013, 03:09 PM", "Today, 03:09
+PM"): pass the forum's zone as ``tz`` and the fetch time as ``now``.
 """
 
 from __future__ import annotations
@@ -34,12 +34,15 @@ _USER5 = lxml.etree.XPath(
     f".//*[@itemprop='author']//*[@itemprop='name'] | .//*[{_has_class('b-post__author')}]//a"
     f" | .//*[{_has_class('author')}]//a"
 )
-_TIME5 = lxml.etree.XPath(".//time[@itemprop='dateCreated']/@datetime | .//time/@datetime", smart_strings=False)
+_TIME5 = lxml.etree.XPath(
+    ".//time[@itemprop='dateCreated']/@datetime | .//time/@datetime", smart_strings=False
+)
 _BODY5 = lxml.etree.XPath(f".//div[{_has_class('js-post__content-text')}]")
 _EDITED5 = lxml.etree.XPath(f".//*[{_has_class('b-post__edit')}] | .//*[{_has_class('edited')}]")
 
 _NEXT = lxml.etree.XPath(
-    f"//a[@rel='next']/@href | //link[@rel='next']/@href | //*[{_has_class('js-pagenav-next-button')}]/@href",
+    f"//a[@rel='next']/@href | //link[@rel='next']/@href | "
+    f"//*[{_has_class('js-pagenav-next-button')}]/@href",
     smart_strings=False,
 )
 _STATS = re.compile(r"Results\s+(\d[\d,]*)\s+to\s+(\d[\d,]*)\s+of\s+(\d[\d,]*)", re.IGNORECASE)
@@ -47,13 +50,17 @@ _STATS = re.compile(r"Results\s+(\d[\d,]*)\s+to\s+(\d[\d,]*)\s+of\s+(\d[\d,]*)",
 _QUICK4 = re.compile(r'id="post_(\d+)"')
 _QUICK5 = re.compile(r'data-node-id="(\d+)"')
 _MARKER4 = re.compile(
-    r"""<li(?=[^>]*\sclass=["'](?:[^"']*\s)?postcontainer[\s"'])[^>]*\sid=["']post_(\d+)["']""", re.IGNORECASE
+    r"""<li(?=[^>]*\sclass=["'](?:[^"']*\s)?postcontainer[\s"'])[^>]*\sid=["']post_(\d+)["']""",
+    re.IGNORECASE,
 )
 _MARKER5 = re.compile(
-    r"""<li(?=[^>]*\sclass=["'](?:[^"']*\s)?b-post[\s"'])[^>]*\sdata-node-id=["'](\d+)["']""", re.IGNORECASE
+    r"""<li(?=[^>]*\sclass=["'](?:[^"']*\s)?b-post[\s"'])[^>]*\sdata-node-id=["'](\d+)["']""",
+    re.IGNORECASE,
 )
 _BODY_START4 = re.compile(r"""<div\s[^>]*id=["']post_message_""", re.IGNORECASE)
-_BODY_START5 = re.compile(r"""<div\s[^>]*class=["'](?:[^"']*\s)?js-post__content-text[\s"']""", re.IGNORECASE)
+_BODY_START5 = re.compile(
+    r"""<div\s[^>]*class=["'](?:[^"']*\s)?js-post__content-text[\s"']""", re.IGNORECASE
+)
 _USER_ID = re.compile(r"member\.php\?(?:[^#]*&)?(?:u=)?(\d+)")
 _SEO_THREAD = re.compile(r"^(?P<id>\d+)(?:-[^/&]*)?")
 
@@ -70,14 +77,28 @@ def parse_page(
     doc = parse_html(text)
     posts: list[Post] = []
     elements4, chrome4, problems = frame_posts(
-        text, doc, _POSTS4(doc), quick=lambda t: len(_QUICK4.findall(t)),
-        marker=_MARKER4, tag="li", body_start=_BODY_START4,
-        body=lambda e: _scan_postbit(e).body, ident=lambda e: e.get("id", "").removeprefix("post_"), find=_POSTS4,
+        text,
+        doc,
+        _POSTS4(doc),
+        quick=lambda t: len(_QUICK4.findall(t)),
+        marker=_MARKER4,
+        tag="li",
+        body_start=_BODY_START4,
+        body=lambda e: _scan_postbit(e).body,
+        ident=lambda e: e.get("id", "").removeprefix("post_"),
+        find=_POSTS4,
     )
     elements5, chrome5, problems5 = frame_posts(
-        text, doc, _POSTS5(doc), quick=lambda t: len(_QUICK5.findall(t)),
-        marker=_MARKER5, tag="li", body_start=_BODY_START5,
-        body=lambda e: next(iter(_BODY5(e)), None), ident=lambda e: e.get("data-node-id", ""), find=_POSTS5,
+        text,
+        doc,
+        _POSTS5(doc),
+        quick=lambda t: len(_QUICK5.findall(t)),
+        marker=_MARKER5,
+        tag="li",
+        body_start=_BODY_START5,
+        body=lambda e: next(iter(_BODY5(e)), None),
+        ident=lambda e: e.get("data-node-id", ""),
+        find=_POSTS5,
     )
     problems += problems5
     doc = chrome4 if chrome4 is not doc else chrome5
@@ -98,22 +119,35 @@ def parse_page(
         problems.append(_explain_empty(doc))
     nexts = _NEXT(doc)
     next_url = _clean_url(urljoin(url, nexts[0])) if nexts else None
-    stats = _STATS.search(" ".join(doc.xpath("//*[starts-with(@id, 'postpagestats')]//text()"))) or _STATS.search(
-        " ".join(doc.xpath("//a[@rel='next']/@title"))
+    total, shown = _post_stats(doc)
+    problems.extend(
+        count_problems(len(elements4) + len(elements5), shown, [p.number for p in posts])
     )
-    total = int(stats.group(3).replace(",", "")) if stats else None
-    shown = int(stats.group(2).replace(",", "")) - int(stats.group(1).replace(",", "")) + 1 if stats else None
-    problems.extend(count_problems(len(elements4) + len(elements5), shown, [p.number for p in posts]))
     return ThreadPage(posts, next_url, total_posts=total, problems=problems)
 
 
+def _post_stats(doc) -> tuple[int | None, int | None]:
+    """The thread's post count and the posts this page shows, from "Results 1 to 15 of 200"."""
+    stats = _STATS.search(
+        " ".join(doc.xpath("//*[starts-with(@id, 'postpagestats')]//text()"))
+    ) or _STATS.search(" ".join(doc.xpath("//a[@rel='next']/@title")))
+    if stats is None:
+        return None, None
+    first, last, total = (int(stats.group(n).replace(",", "")) for n in (1, 2, 3))
+    return total, last - first + 1
+
+
 def page_url(thread_url: str, *, after_post: int | None = None, per_page: int | None = None) -> str:
-    """The page of ``showthread.php?t=…`` (or a ``showthread.php?123-title`` / vB5 ``/123-title`` URL)
-    holding post ``after_post`` (numbered from 1)."""
+    """The page of ``showthread.php?t=…`` (or a ``showthread.php?123-title`` / vB5 ``/123-title``
+    URL) holding post ``after_post`` (numbered from 1)."""
     parts = urlsplit(thread_url)
     size = per_page or _per_page_in(thread_url) or DEFAULT_PER_PAGE
     page = 1 if not after_post else (after_post - 1) // size + 1
-    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k not in ("page", "s", "p")]
+    query = [
+        (k, v)
+        for k, v in parse_qsl(parts.query, keep_blank_values=True)
+        if k not in ("page", "s", "p")
+    ]
     if any(k == "t" for k, _ in query):
         if page > 1:
             query.append(("page", str(page)))
@@ -121,7 +155,15 @@ def page_url(thread_url: str, *, after_post: int | None = None, per_page: int | 
     seo = _SEO_THREAD.match(parts.query)
     if parts.path.endswith("showthread.php") and seo:
         base = re.sub(r"/page\d+$", "", parts.query.split("&")[0])
-        return urlunsplit((parts.scheme, parts.netloc, parts.path, base + (f"/page{page}" if page > 1 else ""), ""))
+        return urlunsplit(
+            (
+                parts.scheme,
+                parts.netloc,
+                parts.path,
+                base + (f"/page{page}" if page > 1 else ""),
+                "",
+            )
+        )
     segments = parts.path.rstrip("/").split("/")
     if segments and re.fullmatch(r"page\d+", segments[-1]):
         segments.pop()
@@ -168,7 +210,9 @@ def _scan_postbit(element) -> _Postbit:
             if "postcontent" in classes:
                 if "lastedited" in classes:
                     found.edited = True
-                elif found.body is None and (child.getparent().get("id") or "").startswith("post_message_"):
+                elif found.body is None and (child.getparent().get("id") or "").startswith(
+                    "post_message_"
+                ):
                     found.body = child
         elif tag == "div":
             if "username_container" in classes:
@@ -184,7 +228,9 @@ def _scan_postbit(element) -> _Postbit:
     return found
 
 
-def _read_post4(element, *, url: str, tz: tzinfo, now: datetime | None, problems: list[str]) -> Post:
+def _read_post4(
+    element, *, url: str, tz: tzinfo, now: datetime | None, problems: list[str]
+) -> Post:
     post_id = element.get("id", "").removeprefix("post_")
     if not post_id.isdigit():
         raise _Unreadable("no post id (li#post_N)")
@@ -235,9 +281,15 @@ def _read_post5(element, *, url: str, tz: tzinfo) -> Post:
     if not bodies:
         raise _Unreadable("no post body (div.js-post__content-text)")
     # vBulletin 5 prints ISO times without an offset: they are in the board's zone
-    time = next((t for t in (parse_iso_time(s, tz=tz) for s in _TIME5(element)) if t is not None), None)
-    found_id = _USER_ID.search(users[0].get("href") or "") or re.search(r"/member/(\d+)", users[0].get("href") or "")
-    link = counts[0].get("href") or (counts[0].find(".//a").get("href") if counts[0].find(".//a") is not None else None)
+    time = next(
+        (t for t in (parse_iso_time(s, tz=tz) for s in _TIME5(element)) if t is not None), None
+    )
+    found_id = _USER_ID.search(users[0].get("href") or "") or re.search(
+        r"/member/(\d+)", users[0].get("href") or ""
+    )
+    link = counts[0].get("href") or (
+        counts[0].find(".//a").get("href") if counts[0].find(".//a") is not None else None
+    )
     body_html, commands = read_body(bodies[0])
     return Post(
         post_id=post_id,
@@ -261,12 +313,16 @@ def _per_page_in(url: str) -> int | None:
 def _clean_url(href: str) -> str:
     """Drop the session hash vBulletin adds to links for cookieless visitors (and the fragment)."""
     parts = urlsplit(href)
-    query = "&".join(piece for piece in parts.query.split("&") if piece and not piece.startswith("s="))
+    query = "&".join(
+        piece for piece in parts.query.split("&") if piece and not piece.startswith("s=")
+    )
     return urlunsplit((parts.scheme, parts.netloc, parts.path, query, ""))
 
 
 def _explain_empty(doc) -> str:
-    for box in doc.xpath(f"//div[{_has_class('standard_error')}] | //div[{_has_class('blockrow')}]"):
+    for box in doc.xpath(
+        f"//div[{_has_class('standard_error')}] | //div[{_has_class('blockrow')}]"
+    ):
         said = " ".join(" ".join(box.itertext()).split())
         if said:
             return f"no posts on the page; the forum says: {said[:200]}"

@@ -21,9 +21,12 @@ def _has_class(name: str) -> str:
     return f"contains(concat(' ', normalize-space(@class), ' '), ' {name} ')"
 
 
-_POSTS = lxml.etree.XPath(f"//article[{_has_class('message--post')}] | //div[{_has_class('message--post')}]")
+_POSTS = lxml.etree.XPath(
+    f"//article[{_has_class('message--post')}] | //div[{_has_class('message--post')}]"
+)
 _NEXT = lxml.etree.XPath(
-    f"//link[@rel='next']/@href | //a[{_has_class('pageNav-jump--next')}]/@href", smart_strings=False
+    f"//link[@rel='next']/@href | //a[{_has_class('pageNav-jump--next')}]/@href",
+    smart_strings=False,
 )
 _BLOCK_MESSAGE = lxml.etree.XPath(f"//div[{_has_class('blockMessage')}]")
 
@@ -35,7 +38,8 @@ _POST_ID = re.compile(r"(\d+)$")
 # A message's start tag in the page's text (what _POSTS finds in the tree), and its body's.
 _QUICK = re.compile(r'data-content="post-(\d+)"')
 _MARKER = re.compile(
-    r"""<(?:article|div)(?=[^>]*\sclass=["'](?:[^"']*\s)?message--post[\s"'])[^>]*\sdata-content=["']post-(\d+)["']""",
+    r"""<(?:article|div)(?=[^>]*\sclass=["'](?:[^"']*\s)?message--post[\s"'])"""
+    r"""[^>]*\sdata-content=["']post-(\d+)["']""",
     re.IGNORECASE,
 )
 _BODY_START = re.compile(r"""<div\s[^>]*class=["'](?:[^"']*\s)?bbWrapper[\s"']""")
@@ -62,16 +66,25 @@ def parse_page(
     doc = parse_html(text)
     elements = _POSTS(doc)
     elements, chrome, problems = frame_posts(
-        text, doc, elements, quick=lambda t: len(_QUICK.findall(t)),
-        marker=_MARKER, tag="article", body_start=_BODY_START, body=_body_of,
-        ident=_ident, find=_POSTS,
+        text,
+        doc,
+        elements,
+        quick=lambda t: len(_QUICK.findall(t)),
+        marker=_MARKER,
+        tag="article",
+        body_start=_BODY_START,
+        body=_body_of,
+        ident=_ident,
+        find=_POSTS,
     )
     posts: list[Post] = []
     for element in elements:
         try:
             posts.append(_read_post(element, url=url))
         except _Unreadable as exc:
-            problems.append(f"post {element.get('data-content') or element.get('id') or '?'}: {exc}")
+            problems.append(
+                f"post {element.get('data-content') or element.get('id') or '?'}: {exc}"
+            )
     if not elements:
         problems.append(_explain_empty(chrome))
     problems.extend(f"post {p.post_id}: no readable time" for p in posts if p.time is None)
@@ -83,9 +96,11 @@ def parse_page(
 
 
 def page_url(thread_url: str, *, after_post: int | None = None, per_page: int | None = None) -> str:
-    """``/threads/{slug}.{id}/`` or its ``page-{n}`` holding post ``after_post`` (numbered from 1)."""
+    """``/threads/{slug}.{id}/`` or its ``page-{n}`` holding post ``after_post`` (numbered from
+    1)."""
     parts = urlsplit(thread_url)
-    routed = parts.path.endswith("index.php") and parts.query.startswith("threads/")  # no friendly URLs
+    # no friendly URLs
+    routed = parts.path.endswith("index.php") and parts.query.startswith("threads/")
     found = _THREAD_PATH.match("/" + parts.query.split("&")[0] if routed else parts.path)
     if not found:
         raise ForumError(f"not a XenForo thread URL (expected /threads/slug.123/): {thread_url}")
@@ -113,16 +128,28 @@ class _Unreadable(Exception):
 class _Frame:
     """What one pass over a message found."""
 
-    __slots__ = ("body", "in_body_article", "names", "number", "permalink", "stamp", "edited", "deleted")
+    __slots__ = (
+        "body",
+        "in_body_article",
+        "names",
+        "number",
+        "permalink",
+        "stamp",
+        "edited",
+        "deleted",
+    )
 
     def __init__(self) -> None:
-        self.body = self.number = self.permalink = self.stamp = None
+        self.body = self.stamp = None  # elements
+        self.number: int | None = None
+        self.permalink: str | None = None
         self.in_body_article = self.edited = self.deleted = False
         self.names: list = []
 
 
 def _scan_post(element) -> _Frame:
-    """One pass over the message's elements (lxml's C iterator walks, Python only looks at classes)."""
+    """One pass over the message's elements (lxml's C iterator walks, Python only looks at
+    classes)."""
     found = _Frame()
     found.deleted = "message--deleted" in classes_of(element)
     for child in element.iter("article", "div", "h4", "ul", "time"):
@@ -136,7 +163,8 @@ def _scan_post(element) -> _Frame:
             continue
         if tag == "div":
             if "bbWrapper" in classes:
-                # the body is the first bbWrapper inside article.message-body (a signature has its own)
+                # the body is the first bbWrapper inside article.message-body (a signature has its
+                # own)
                 if found.body is None and found.in_body_article:
                     found.body = child
             elif "message-lastEdit" in classes:
@@ -174,7 +202,14 @@ def _read_post(element, *, url: str) -> Post:
     author = element.get("data-author") or (text_of(found.names[0]).strip() if found.names else "")
     if not author:
         raise _Unreadable("no author")
-    author_id = next((n.get("data-user-id") for n in found.names if n.get("data-user-id") not in (None, "", "0")), None)
+    author_id = next(
+        (
+            n.get("data-user-id")
+            for n in found.names
+            if n.get("data-user-id") not in (None, "", "0")
+        ),
+        None,
+    )
     if found.number is None:
         raise _Unreadable("no post number (#N in .message-attribution-opposite)")
     if found.body is None and not found.deleted:
@@ -186,7 +221,9 @@ def _read_post(element, *, url: str) -> Post:
         author=author,
         time=_read_time(found.stamp),
         body_html=body_html,
-        url=urljoin(url, found.permalink) if found.permalink else urljoin(url, f"/posts/{post_id}/"),
+        url=urljoin(url, found.permalink)
+        if found.permalink
+        else urljoin(url, f"/posts/{post_id}/"),
         edited=found.edited,
         deleted=found.deleted,
         author_id=author_id,
@@ -195,7 +232,8 @@ def _read_post(element, *, url: str) -> Post:
 
 
 def _read_time(stamp) -> datetime | None:
-    """XenForo 2.0/2.1 put the epoch in ``data-time``; 2.2+ in ``data-timestamp`` (``data-time`` is then "12:00 PM")."""
+    """XenForo 2.0/2.1 put the epoch in ``data-time``; 2.2+ in ``data-timestamp`` (``data-time`` is
+    then "12:00 PM")."""
     if stamp is None:
         return None
     for attr in ("data-timestamp", "data-time"):

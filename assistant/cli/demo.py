@@ -20,23 +20,30 @@ PAGE_TEMPLATE = "phpbb_page.html.j2"
 
 
 def pagination(total_pages: int, on_page: int) -> list[int]:
-    """The page numbers phpBB's bar lists, 0 for an ellipsis: the first and last pages, and three either side
-    of the current one (at least five in all), e.g. 1 … 15 16 17 [18] 19 20 21 … 110."""
+    """The page numbers phpBB's bar lists, 0 for an ellipsis: the first and last pages, and three
+    either side of the current one (at least five in all), e.g. 1 … 15 16 17 [18] 19 20 21 … 110."""
     if total_pages <= 5:
         return list(range(1, total_pages + 1))
     low = min(max(1, on_page - 3), total_pages - 4)
     high = max(min(total_pages, on_page + 3), 5)
     middle = range(max(low, 2), min(high, total_pages - 1) + 1)
-    return [1, *([0] if low > 2 else []), *middle, *([0] if high < total_pages - 1 else []), total_pages]
+    return [
+        1,
+        *([0] if low > 2 else []),
+        *middle,
+        *([0] if high < total_pages - 1 else []),
+        total_pages,
+    ]
 
 
 @dataclass(frozen=True)
 class PhpbbThread:
-    """A thread rendered as MafiaScum-style phpBB pages (``#N`` post numbers from 0, ``?start=`` pages).
+    """A thread rendered as MafiaScum-style phpBB pages (``#N`` post numbers from 0, ``?start=``
+    pages).
 
     ``posts`` are dicts with ``number``, ``id``, ``user``, ``content`` (the rendered body HTML) and
-    ``time`` (an aware datetime); ``user_id`` is optional. Like phpBB, a ``start`` past the end shows
-    the last page.
+    ``time`` (an aware datetime); ``user_id`` is optional. Like phpBB, a ``start`` past the end
+    shows the last page.
     """
 
     posts: Sequence[dict]
@@ -61,23 +68,31 @@ class PhpbbThread:
             }
             for post in self.posts[start : start + self.per_page]
         ]
-        return _environment().get_template(PAGE_TEMPLATE).render(
-            title=self.title,
-            forum_id=self.forum_id,
-            topic_id=self.topic_id,
-            total=len(self.posts),
-            start=start,
-            page_number=index + 1,
-            pages=[(n, starts[n - 1] if n else None) for n in pagination(len(starts), index + 1)],
-            prev_start=starts[index - 1] if index > 0 else None,
-            next_start=starts[index + 1] if index + 1 < len(starts) else None,
-            posts=page_posts,
+        return (
+            _environment()
+            .get_template(PAGE_TEMPLATE)
+            .render(
+                title=self.title,
+                forum_id=self.forum_id,
+                topic_id=self.topic_id,
+                total=len(self.posts),
+                start=start,
+                page_number=index + 1,
+                pages=[
+                    (n, starts[n - 1] if n else None) for n in pagination(len(starts), index + 1)
+                ],
+                prev_start=starts[index - 1] if index > 0 else None,
+                next_start=starts[index + 1] if index + 1 < len(starts) else None,
+                posts=page_posts,
+            )
         )
 
     def respond(self, path: str, query: dict[str, str], headers: dict[str, str]) -> Response:
         """Answer a request the way phpBB's viewtopic.php would."""
         if path.rstrip("/").split("/")[-1] != "viewtopic.php" or query.get("t") != self.topic_id:
-            return Response(404, "<html><body><p>The requested topic does not exist.</p></body></html>")
+            return Response(
+                404, "<html><body><p>The requested topic does not exist.</p></body></html>"
+            )
         try:
             start = int(query.get("start", "0") or 0)
         except ValueError:
@@ -95,7 +110,13 @@ def load_demo_thread() -> tuple[PhpbbThread, str]:
     data = tomllib.loads((demo / "thread.toml").read_text(encoding="utf-8"))
     first_id = int(data.get("first_post_id", 1))
     posts = [
-        {"number": n, "id": str(first_id + n), "user": p["user"], "content": p["content"], "time": p["time"]}
+        {
+            "number": n,
+            "id": str(first_id + n),
+            "user": p["user"],
+            "content": p["content"],
+            "time": p["time"],
+        }
         for n, p in enumerate(data["posts"])
     ]
     game_text = (demo / "game.toml").read_text(encoding="utf-8")
@@ -107,7 +128,9 @@ def _thread_url(game_text: str) -> str:
     return tomllib.loads(game_text)["thread"]
 
 
-def run_demo(*, echo: Callable[[str], None], now: Callable[[], datetime], db_file: str | None = None) -> None:
+def run_demo(
+    *, echo: Callable[[str], None], now: Callable[[], datetime], db_file: str | None = None
+) -> None:
     """Serve the demo thread, sync it into a store, and print the votal and a draft."""
     from assistant.counting.count import count_game, current_day, format_votal_text
     from assistant.forum.fetch import Fetcher
@@ -125,11 +148,16 @@ def run_demo(*, echo: Callable[[str], None], now: Callable[[], datetime], db_fil
         game = parse_game(game_path.read_text(encoding="utf-8"), path=game_path)
         db = open_db(db_file or Path(tmp) / "demo.db")
         result = sync_game(game, db, Fetcher(min_interval=0), now=now)
-        echo(f"Synced {result.new_posts} posts from {result.pages} pages of {server.base_url} ({result.engine}).")
+        echo(
+            f"Synced {result.new_posts} posts from {result.pages} pages of {server.base_url} "
+            f"({result.engine})."
+        )
         echo("")
         # The demo game was played in the past: count it as of its last post, not as of today.
         as_of = thread.posts[-1]["time"]
-        votals = count_game(game, db, days=list(range(1, current_day(game, db, at_time=as_of) + 1)), at_time=as_of)
+        votals = count_game(
+            game, db, days=list(range(1, current_day(game, db, at_time=as_of) + 1)), at_time=as_of
+        )
         for votal in votals:
             echo(format_votal_text(game, votal))
             echo("")

@@ -1,8 +1,9 @@
 """The commands that write the game file: `votal day start` / `day end`, `kill`, `replace`,
 `player add` / `player remove`, and `votal undo`, which takes back the last of them.
 
-Each checks the edit against the stored thread and the rest of the file (:func:`game_edits.check_edits`),
-then writes it the way `votal update` does: comments and layout kept, the entry commented with its post.
+Each checks the edit against the stored thread and the rest of the file
+(:func:`game_edits.check_edits`), then writes it the way `votal update` does: comments and layout
+kept, the entry commented with its post.
 """
 
 from __future__ import annotations
@@ -28,8 +29,8 @@ from assistant.cli.options import (
     store_path,
 )
 
-# assistant.upkeep.edits (and tomlkit) are imported inside the commands. This module is loaded by cli's group
-# when one of its commands (cli.EDIT_COMMANDS) is asked for.
+# assistant.upkeep.edits (and tomlkit) are imported inside the commands. This module is loaded by
+# cli's group when one of its commands (cli.EDIT_COMMANDS) is asked for.
 
 
 def register(main: click.Group) -> None:
@@ -44,19 +45,22 @@ def game_file_argument(func):
 @click.command()
 @game_file_argument
 @db_option
-@click.option("--dry-run", is_flag=True, help="Print the change as a unified diff and write nothing.")
+@click.option(
+    "--dry-run", is_flag=True, help="Print the change as a unified diff and write nothing."
+)
 @quiet_option
 @format_option("text", "json")
 def update(game_file: str, db_file: str, dry_run: bool, quiet: bool, fmt: str) -> None:
     """Sync the thread and write into the game file what the moderator's posts announce.
 
     Reads the moderator's posts after the last post the file names: day ends and starts, lynches and
-    no-lynches, night, day and mod kills, replacements (from their post), the player list when the file
-    has none, deadlines and extensions. Each entry is commented with its post and the moderator's words;
-    the file's comments and layout are kept; where the file says otherwise it wins and the difference is
-    reported, except a day's start or end post Votal wrote itself (still commented with that post), which a
-    later post that places it elsewhere revises, cited. Running it twice changes nothing. A lynch announced
-    differently from the count is reported loudly: one of the two is wrong.
+    no-lynches, night, day and mod kills, replacements (from their post), the player list when the
+    file has none, deadlines and extensions. Each entry is commented with its post and the
+    moderator's words; the file's comments and layout are kept; where the file says otherwise it
+    wins and the difference is reported, except a day's start or end post Votal wrote itself (still
+    commented with that post), which a later post that places it elsewhere revises, cited. Running
+    it twice changes nothing. A lynch announced differently from the count is reported loudly: one
+    of the two is wrong.
 
     \b
     Example:
@@ -81,8 +85,14 @@ def update(game_file: str, db_file: str, dry_run: bool, quiet: bool, fmt: str) -
     for alarm in report.alarms:
         click.secho(f"!!! {one_line(alarm)}", err=True, fg="red", bold=True)
     if fmt == "json":
-        print_json({**report.to_json(), "dry_run": dry_run, "new_posts": synced.new_posts,
-                    "diff": report.diff() if dry_run else None})
+        print_json(
+            {
+                **report.to_json(),
+                "dry_run": dry_run,
+                "new_posts": synced.new_posts,
+                "diff": report.diff() if dry_run else None,
+            }
+        )
         return
     if dry_run:
         print_text(report.diff(), nl=False)  # the file's new lines hold names from the thread
@@ -121,7 +131,8 @@ def day() -> None:
 def day_end(number: int, game_file: str, post: int, db_file: str) -> None:
     """Set day N's end_post: the post that ends the day.
 
-    Refused when the post is not stored, is before the day's start, or is not before the next day's start.
+    Refused when the post is not stored, is before the day's start, or is not before the next day's
+    start.
 
     \b
     Example:
@@ -129,8 +140,13 @@ def day_end(number: int, game_file: str, post: int, db_file: str) -> None:
     """
     from assistant.upkeep.edits import SetDay
 
-    edit_game_file(game_file, db_file, lambda cite: [SetDay(number, cite, end_post=post)], post=post,
-                   command="votal day end")
+    edit_game_file(
+        game_file,
+        db_file,
+        lambda cite: [SetDay(number, cite, end_post=post)],
+        post=post,
+        command="votal day end",
+    )
 
 
 @day.command("start", cls=GameFirst)
@@ -150,8 +166,13 @@ def day_start(number: int, game_file: str, post: int, db_file: str) -> None:
     """
     from assistant.upkeep.edits import SetDay
 
-    edit_game_file(game_file, db_file, lambda cite: [SetDay(number, cite, start_post=post)],
-                   post=post, command="votal day start")
+    edit_game_file(
+        game_file,
+        db_file,
+        lambda cite: [SetDay(number, cite, start_post=post)],
+        post=post,
+        command="votal day start",
+    )
 
 
 @click.command()
@@ -178,7 +199,11 @@ def undo(game_file: str, force: bool) -> None:
 @click.command(cls=GameFirst)
 @game_file_argument
 @click.argument("name")
-@click.option("--phase", required=True, help='When the seat died: "night 2", "day 3" (dead from that phase\'s end).')
+@click.option(
+    "--phase",
+    required=True,
+    help='When the seat died: "night 2", "day 3" (dead from that phase\'s end).',
+)
 @click.option("--post", type=int, help="A kill during the day: dead from this post on.")
 @db_option
 def kill(name: str, game_file: str, phase: str, post: int | None, db_file: str) -> None:
@@ -193,21 +218,29 @@ def kill(name: str, game_file: str, phase: str, post: int | None, db_file: str) 
     """
     from assistant.upkeep.edits import AddDeath
 
-    edit_game_file(game_file, db_file, lambda cite: [AddDeath(name, phase, cite, post)], post=post,
-                   command="votal kill")
+    edit_game_file(
+        game_file,
+        db_file,
+        lambda cite: [AddDeath(name, phase, cite, post)],
+        post=post,
+        command="votal kill",
+    )
 
 
 @click.command(cls=GameFirst)
 @game_file_argument
 @click.argument("old")
 @click.argument("new")
-@click.option("--post", type=int, required=True, help="From this post on NEW holds the seat (a stored post).")
+@click.option(
+    "--post", type=int, required=True, help="From this post on NEW holds the seat (a stored post)."
+)
 @db_option
 def replace(old: str, new: str, game_file: str, post: int, db_file: str) -> None:
     """Record that NEW replaces OLD in OLD's seat from a post on.
 
-    Written as {name = "NEW", post = P} in the seat's replacements: votes by OLD after that post, or by NEW
-    before it, are flagged. Refused when OLD is no seat, NEW already has one, or the seat was replaced later.
+    Written as {name = "NEW", post = P} in the seat's replacements: votes by OLD after that post, or
+    by NEW before it, are flagged. Refused when OLD is no seat, NEW already has one, or the seat was
+    replaced later.
 
     \b
     Example:
@@ -215,8 +248,13 @@ def replace(old: str, new: str, game_file: str, post: int, db_file: str) -> None
     """
     from assistant.upkeep.edits import AddReplacement
 
-    edit_game_file(game_file, db_file, lambda cite: [AddReplacement(old, new, post, cite)], post=post,
-                   command="votal replace")
+    edit_game_file(
+        game_file,
+        db_file,
+        lambda cite: [AddReplacement(old, new, post, cite)],
+        post=post,
+        command="votal replace",
+    )
 
 
 @click.group()
@@ -242,16 +280,22 @@ def player_add(name: str, game_file: str) -> None:
     """
     from assistant.upkeep.edits import AddPlayer
 
-    edit_game_file(game_file, None, lambda cite: [AddPlayer(name, cite)], post=None,
-                   command="votal player add", with_store=False)
+    edit_game_file(
+        game_file,
+        None,
+        lambda cite: [AddPlayer(name, cite)],
+        post=None,
+        command="votal player add",
+        with_store=False,
+    )
 
 
 @player.command("remove", cls=GameFirst)
 @game_file_argument
 @click.argument("name")
 def player_remove(name: str, game_file: str) -> None:
-    """Remove the seat named NAME (its first account). Refused while a death, event, correction or private
-    fact names it.
+    """Remove the seat named NAME (its first account). Refused while a death, event, correction or
+    private fact names it.
 
     \b
     Example:
@@ -259,12 +303,25 @@ def player_remove(name: str, game_file: str) -> None:
     """
     from assistant.upkeep.edits import RemovePlayer
 
-    edit_game_file(game_file, None, lambda cite: [RemovePlayer(name)], post=None,
-                   command="votal player remove", with_store=False)
+    edit_game_file(
+        game_file,
+        None,
+        lambda cite: [RemovePlayer(name)],
+        post=None,
+        command="votal player remove",
+        with_store=False,
+    )
 
 
-def edit_game_file(game_file: str, db_file: str | None, make_edits, *, post: int | None,
-                   command: str, with_store: bool = True) -> None:
+def edit_game_file(
+    game_file: str,
+    db_file: str | None,
+    make_edits,
+    *,
+    post: int | None,
+    command: str,
+    with_store: bool = True,
+) -> None:
     """Check the edits against the stored thread and the file, write them (the file before them
     kept for `votal undo`), and say what changed, as a diff."""
     from assistant.upkeep.edits import Note, apply_edits, check_edits, one_line, write_game_file

@@ -135,8 +135,9 @@ class DraftChoice(click.Choice):
         self.name_in_drafts = name
         self.case_sensitive = True
 
+    # click keeps a list here; this one is read when first needed
     @property
-    def choices(self) -> tuple[str, ...]:
+    def choices(self) -> tuple[str, ...]:  # type: ignore[override]
         from assistant.output import drafts
 
         return tuple(getattr(drafts, self.name_in_drafts))
@@ -162,7 +163,7 @@ def load_snapshot(game_file: str, db_file: str, at_post: int | None, at_time: da
 
     game, db = load_stored(game_file, db_file)
     stored = load_stored_game(game, db)
-    if day is not None and undeclared(game, stored.timeline, day):
+    if day is not None and stored.timeline is not None and undeclared(game, stored.timeline, day):
         from assistant.counting.announced_days import with_announced_days
         from assistant.forum.store import load_posts
 
@@ -603,7 +604,7 @@ def serve(directory: str, host: str, port: int) -> None:
             f"port {port} on {host} is busy (another program is listening there): choose another with --port, "
             "or --port 0 for any free port"
         ) from None
-    bound_host, bound_port = server.server_address[:2]
+    bound_host, bound_port = server.socket.getsockname()[:2]  # server_address, as str
     click.echo(f"Serving {directory}/ read-only at http://{bound_host}:{bound_port}/ (Ctrl+C stops)")
     try:
         server.serve_forever()

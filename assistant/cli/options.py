@@ -1,6 +1,7 @@
-"""What the `votal` commands share: their common options (one decorator each), and how a command opens the
-store, loads the game file, reads the clock and prints. Apart from the commands so that the game file's edit
-commands (:mod:`assistant.cli.edits`) use them without importing the command line that loads them."""
+"""What the `votal` commands share: their common options (one decorator each), and how a command
+opens the store, loads the game file, reads the clock and prints. Apart from the commands so that
+the game file's edit commands (:mod:`assistant.cli.edits`) use them without importing the command
+line that loads them."""
 
 from __future__ import annotations
 
@@ -11,11 +12,15 @@ import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from assistant.errors import VotalError
 from assistant.output.terminal import json_safe, terminal_safe
+
+if TYPE_CHECKING:
+    from click._termui_impl import ProgressBar
 
 
 def game_argument(func: Callable) -> Callable:
@@ -46,15 +51,17 @@ class GameFirst(click.Command):
         rest = (a for i, a in enumerate(args) if i >= places[0] and i != places[-1])
         moved = [*args[: places[0]], last, *rest]
         shown = " ".join(shlex.quote(a) for a in moved)
-        click.echo(f"note: the game file comes first now; write: {ctx.command_path} {shown}",
-                   err=True)
+        click.echo(
+            f"note: the game file comes first now; write: {ctx.command_path} {shown}", err=True
+        )
         return moved
 
     def _positional_places(self, args: list[str]) -> list[int]:
         """Where the arguments (not options or their values) are in ``args``."""
         options = (p for p in self.params if isinstance(p, click.Option))
         takes_value = {name for p in options if not p.is_flag and not p.count for name in p.opts}
-        places, skip = [], False
+        places: list[int] = []
+        skip = False
         for index, token in enumerate(args):
             if skip:
                 skip = False
@@ -131,7 +138,12 @@ def _games_stored(path: Path) -> set[str]:
 def format_option(*choices: str) -> Callable:
     def decorate(func: Callable) -> Callable:
         return click.option(
-            "--format", "fmt", type=click.Choice(choices), default=choices[0], show_default=True, help="Output format."
+            "--format",
+            "fmt",
+            type=click.Choice(choices),
+            default=choices[0],
+            show_default=True,
+            help="Output format.",
         )(func)
 
     return decorate
@@ -141,14 +153,24 @@ def day_options(func: Callable) -> Callable:
     func = click.option(
         "--at-time",
         type=click.DateTime(
-            ["%Y-%m-%dT%H:%M:%S%z", "%Y-%m-%dT%H:%M%z", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"]
+            [
+                "%Y-%m-%dT%H:%M:%S%z",
+                "%Y-%m-%dT%H:%M%z",
+                "%Y-%m-%dT%H:%M:%S",
+                "%Y-%m-%dT%H:%M",
+                "%Y-%m-%d %H:%M",
+            ]
         ),
         metavar="TIME",  # the formats' list would be a 98-column line; the help names the format
         help="Count as of this time (ISO 8601; without an offset, in the game's time zone). "
         "Default: the time of the --at-post post, else now.",
     )(func)
-    func = click.option("--at-post", type=click.IntRange(min=0), help="Count as of this post number.")(func)
-    return click.option("--day", type=click.IntRange(min=1), help="Day to count (default: the current day).")(func)
+    func = click.option(
+        "--at-post", type=click.IntRange(min=0), help="Count as of this post number."
+    )(func)
+    return click.option(
+        "--day", type=click.IntRange(min=1), help="Day to count (default: the current day)."
+    )(func)
 
 
 def quiet_option(func: Callable) -> Callable:
@@ -199,18 +221,23 @@ def load_stored(game_file: str, db_file: str | None):
 
 
 def warn(warnings) -> None:
-    """Warnings for the moderator on stderr, beside output meant to be pasted (BBCode, drafts, exports)."""
+    """Warnings for the moderator on stderr, beside output meant to be pasted (BBCode, drafts,
+    exports)."""
     for warning in warnings:
         if not warning.note:  # a note asks for nothing: in the count's JSON only
             print_text(f"warning: {warning.message}", err=True)
 
 
 def warn_doubts(votals) -> None:
-    """Each count's doubts for the moderator on stderr, beside text meant for players (never in it)."""
+    """Each count's doubts for the moderator on stderr, beside text meant for players (never in
+    it)."""
     for votal in votals:
         for doubt in votal.doubts:
             if not doubt.note:
-                print_text(f"doubt (day {votal.day}, {doubt.kind.replace('_', ' ')}): {doubt.describe()}", err=True)
+                print_text(
+                    f"doubt (day {votal.day}, {doubt.kind.replace('_', ' ')}): {doubt.describe()}",
+                    err=True,
+                )
 
 
 class PageProgress:
@@ -219,8 +246,14 @@ class PageProgress:
     on stderr every ``every`` seconds, never a carriage return. Called with each sync result; then
     ``done()``."""
 
-    def __init__(self, label: str, *, terminal: bool | None = None, every: float = 5.0,
-                 clock: Callable[[], float] | None = None) -> None:
+    def __init__(
+        self,
+        label: str,
+        *,
+        terminal: bool | None = None,
+        every: float = 5.0,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
         import sys
         import time
 
@@ -228,7 +261,7 @@ class PageProgress:
         self.clock = clock or time.monotonic
         self.terminal = sys.stderr.isatty() if terminal is None else terminal
         self.started = self.last_said = self.clock()
-        self.bar = None
+        self.bar: ProgressBar[int] | None = None
 
     def __call__(self, result) -> None:
         total = result.pages + result.pages_left if result.pages_left is not None else None
@@ -244,8 +277,9 @@ class PageProgress:
 
     def _draw(self, pages: int, total: int | None) -> None:
         if self.bar is None:
-            self.bar = click.progressbar(length=total or 0, label=self.label, file=sys.stderr,
-                                         show_pos=True, show_eta=True)
+            self.bar = click.progressbar(
+                length=total or 0, label=self.label, file=sys.stderr, show_pos=True, show_eta=True
+            )
         self.bar.length = total  # learned from the first page, and again as the thread grows
         self.bar.update(pages - self.bar.pos)
 
@@ -268,10 +302,12 @@ def counted(number: int, noun: str, plural: str | None = None) -> str:
 
 
 def print_json(data) -> None:
-    """Data for scripts: exact, with control and bidi characters as JSON escapes (safe on a terminal too)."""
+    """Data for scripts: exact, with control and bidi characters as JSON escapes (safe on a terminal
+    too)."""
     click.echo(json_safe(json.dumps(data, indent=2, ensure_ascii=False)))
 
 
 def print_text(text: str, **options) -> None:
-    """Text for people: names and post text can hold terminal escapes and bidi controls; shown escaped."""
+    """Text for people: names and post text can hold terminal escapes and bidi controls; shown
+    escaped."""
     click.echo(terminal_safe(text), **options)

@@ -1,15 +1,17 @@
-"""`votal run`: keep every game's votal current on its own schedule, politely, until Ctrl-C or SIGTERM.
+"""`votal run`: keep every game's votal current on its own schedule, politely, until Ctrl-C or
+SIGTERM.
 
-An APScheduler (3.x) BackgroundScheduler runs one self-rescheduling job per game. Each run calls the same
-:func:`sync.sync_game` as `votal sync`, then raises alerts and, if anything changed, calls the
-regenerate hooks (drafts, the players' page). All games share one :class:`HostLimiter` and one robots.txt
-cache, so two games on one forum never double its load. The next run comes after ``[fetch] interval``
-seconds, or ``fast_interval`` in the last hour before a deadline; a game is paused between a day's end
-and the next day's known start when its ruleset has no night votes.
+An APScheduler (3.x) BackgroundScheduler runs one self-rescheduling job per game. Each run calls the
+same :func:`sync.sync_game` as `votal sync`, then raises alerts and, if anything changed, calls the
+regenerate hooks (drafts, the players' page). All games share one :class:`HostLimiter` and one
+robots.txt cache, so two games on one forum never double its load. The next run comes after
+``[fetch] interval`` seconds, or ``fast_interval`` in the last hour before a deadline; a game is
+paused between a day's end and the next day's known start when its ruleset has no night votes.
 
-A game whose sync stored nothing new, whose game file is the same and whose clock phase (the day, the
-deadline near or past) stands still is not counted again: its alerts, page and draft would come out the
-same, so the run costs one conditional request and a few store reads (:meth:`Runner.run_game`).
+A game whose sync stored nothing new, whose game file is the same and whose clock phase (the day,
+the deadline near or past) stands still is not counted again: its alerts, page and draft would come
+out the same, so the run costs one conditional request and a few store reads
+(:meth:`Runner.run_game`).
 
 Every run, the first of a process included, leaves the game's page and draft (each a
 :class:`GameOutput`) present and current: one is written again when a file of it is missing or when
@@ -30,6 +32,7 @@ from concurrent.futures import ThreadPoolExecutor as RoundPool
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from types import FrameType
 from typing import TYPE_CHECKING
 
 from apscheduler.executors.pool import ThreadPoolExecutor
@@ -53,13 +56,17 @@ log = logging.getLogger("votal.schedule")
 
 FAST_WINDOW = timedelta(hours=1)
 FAST_INTERVAL = 60.0  # seconds between syncs in the last hour before a deadline
-RECHECK_EVERY = 3600.0  # seconds between re-reads of the current day's pages, for edits on earlier pages
+# seconds between re-reads of the current day's pages, for edits on earlier pages
+RECHECK_EVERY = 3600.0
 HISTORY_KEPT = 1000  # runs a Runner remembers
 
 CountHook = Callable[[Game, store.Store, datetime], "Votal | None"]
 PauseHook = Callable[[Game, "Votal | None", datetime], "datetime | None"]
-RegenerateHook = Callable[[Game, store.Store], None]  # or (game, db, Counted) when marked with reuses_count
+# (game, db), or (game, db, Counted) when marked with reuses_count
+RegenerateHook = Callable[..., None]
 RecheckHook = Callable[[Game, store.Store, "Votal | None"], "int | None"]
+# what signal.signal returns: the handler it replaced
+_SignalHandler = Callable[[int, FrameType | None], object] | int | signal.Handlers | None
 
 
 def choose_interval(
@@ -70,8 +77,9 @@ def choose_interval(
     fast_interval: float = FAST_INTERVAL,
     fast_window: timedelta = FAST_WINDOW,
 ) -> float:
-    """Seconds until the game's next sync: its interval, shortened in the last hour before the deadline
-    (and never sleeping past the deadline itself, so the final count is read soon after it)."""
+    """Seconds until the game's next sync: its interval, shortened in the last hour before the
+    deadline (and never sleeping past the deadline itself, so the final count is read soon after
+    it)."""
     interval = game.fetch.interval
     if deadline is None or deadline <= now:
         return interval
@@ -83,11 +91,12 @@ def choose_interval(
 
 
 def find_night_end(game: Game, votal: Votal | None, now: datetime) -> datetime | None:
-    """When a night with nothing to count ends, if the game is in one now; else None (the default pause hook).
+    """When a night with nothing to count ends, if the game is in one now; else None (the default
+    pause hook).
 
-    Paused only when the ruleset has no night votes (``night_votes`` false), the day's outcome is decided
-    or its deadline has passed, and the next day's start time is known: with no known start, the day-start
-    post could be missed, so the game keeps being polled.
+    Paused only when the ruleset has no night votes (``night_votes`` false), the day's outcome is
+    decided or its deadline has passed, and the next day's start time is known: with no known start,
+    the day-start post could be missed, so the game keeps being polled.
     """
     if votal is None:
         return None
@@ -105,8 +114,8 @@ def find_night_end(game: Game, votal: Votal | None, now: datetime) -> datetime |
 
 
 def find_day_start(game: Game, db: store.Store, votal: Votal | None) -> int | None:
-    """The current day's first post number (the default recheck start): declared, or the first stored post
-    at or after the day's start time; None when neither is known."""
+    """The current day's first post number (the default recheck start): declared, or the first
+    stored post at or after the day's start time; None when neither is known."""
     if votal is None:
         return None
     from assistant.counting.clock import day_bounds
@@ -131,14 +140,15 @@ class GameRun:
     regenerated: bool = False
     next_in: float = 0.0
     rechecked_from: int | None = None  # the post number a recheck of earlier pages started at
-    counted: bool = False  # counted afresh (False: nothing changed since the last count, which stood)
+    # counted afresh (False: nothing changed since the last count, which stood)
+    counted: bool = False
 
 
 @dataclass(frozen=True)
 class Counted:
-    """A run's count, handed to the regenerate hooks that take it (see :func:`reuses_count`) so they neither
-    read the thread nor count the current day again: the moment it is as of, the current day's votal (None
-    when a count hook of the caller's made it), and the thread as it was read."""
+    """A run's count, handed to the regenerate hooks that take it (see :func:`reuses_count`) so they
+    neither read the thread nor count the current day again: the moment it is as of, the current
+    day's votal (None when a count hook of the caller's made it), and the thread as it was read."""
 
     at: datetime
     votal: Votal | None = None
@@ -147,15 +157,16 @@ class Counted:
 
 def reuses_count(hook: Callable) -> Callable:
     """Mark a regenerate hook that takes the run's :class:`Counted` as a third argument."""
-    hook.reuses_count = True
+    # a function takes attributes; Callable's type has none
+    setattr(hook, "reuses_count", True)  # noqa: B010
     return hook
 
 
 @dataclass(frozen=True)
 class _Known:
-    """What a runner knows of a game between runs: a digest of the state its last count stood on (see
-    :meth:`Runner._state`), the times that count's clock phase turns on, and the count itself; or, read back
-    from the store by a new process (``from_store``), the digest and times only."""
+    """What a runner knows of a game between runs: a digest of the state its last count stood on
+    (see :meth:`Runner._state`), the times that count's clock phase turns on, and the count itself;
+    or, read back from the store by a new process (``from_store``), the digest and times only."""
 
     state: str
     deadline: datetime | None = None
@@ -163,6 +174,20 @@ class _Known:
     votal: Votal | None = None
     warnings: tuple = ()
     from_store: bool = False
+
+
+@dataclass
+class _RunWork:
+    """What one run of a game has worked out so far."""
+
+    key: str  # the game file's resolved path
+    file_stamp: bytes | None  # None: the file could not be read
+    known: _Known | None = None  # what the last run knew
+    votal: Votal | None = None
+    stored: StoredGame | None = None
+    counted_at: datetime | None = None  # when this run counted (None: it reuses the last count)
+    counted_state: str | None = None  # the state this run's count stood on
+    state: str = ""  # the state after the sync
 
 
 def _clock_marks(votal: Votal | None) -> tuple[datetime | None, datetime | None]:
@@ -184,9 +209,11 @@ class Runner:
     db_path: Path | None  # None: each game's own store, beside its game file (options.store_path)
     now: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
     stop: threading.Event = field(default_factory=threading.Event)
-    limiter: HostLimiter | None = None  # default: one that sleeps on ``stop``, so a stop ends every wait
+    # default: one that sleeps on ``stop``, so a stop ends every wait
+    limiter: HostLimiter | None = None
     robots: RobotsCache = field(default_factory=RobotsCache)
-    count: CountHook | None = None  # default: count_current_day, sharing its read of the store with the warnings
+    # default: count_current_day, sharing its read of the store with the warnings
+    count: CountHook | None = None
     pause: PauseHook = find_night_end
     regenerate: Sequence[RegenerateHook] = ()
     post_webhook: Callable[[str, dict], None] | None = None
@@ -195,14 +222,16 @@ class Runner:
     recheck_start: RecheckHook = find_day_start
     fetch_options: dict = field(default_factory=dict)
     echo: Callable[[str], None] | None = None
-    # the latest runs (a `votal run` of 100 games for a week makes 200,000: its memory must not grow with them)
+    # the latest runs only: a long `votal run` of many games must not grow with them
     history: deque[GameRun] = field(default_factory=lambda: deque(maxlen=HISTORY_KEPT))
     _rechecked: dict[str, datetime] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _known: dict[str, _Known] = field(default_factory=dict, repr=False)  # by game file (resolved)
-    _games: dict[str, tuple[bytes, Game]] = field(default_factory=dict, repr=False)  # game file -> (stamp, game)
-    # a new process's first run of a game trusts the state the store says it was last counted on (for
-    # `votal run --once`: a long-running process counts each game once at start, to pace it by its deadline)
+    # game file -> (stamp, game)
+    _games: dict[str, tuple[bytes | None, Game]] = field(default_factory=dict, repr=False)
+    # a new process's first run of a game trusts the state the store says it was last counted on
+    # (for `votal run --once`: a long-running process counts each game once at start, to pace it by
+    # its deadline)
     trust_stored_state: bool = False
     once: bool = False  # `votal run --once`: one round, no next run
     skipped: list[str] = field(default_factory=list)  # game files run_games left out: unusable
@@ -214,13 +243,15 @@ class Runner:
             self.limiter = HostLimiter(sleep=self.stop.wait)
 
     def run_game(self, path: Path) -> GameRun:
-        """One scheduled run: sync (unless paused), count, alert, regenerate. Never raises for a bad forum.
+        """One scheduled run: sync (unless paused), count, alert, regenerate. Never raises for a bad
+        forum.
 
-        Counting, alerts and the regenerate hooks are skipped while the game's state stands still (see
-        :meth:`_state`): the count they would start from is the one the last run made."""
+        Counting, alerts and the regenerate hooks are skipped while the game's state stands still
+        (see :meth:`_state`): the count they would start from is the one the last run made."""
         path = Path(path)
         try:
-            game, file_stamp = self._load(path)  # each time: the moderator edits the game file while it runs
+            # each time: the moderator edits the game file while it runs
+            game, file_stamp = self._load(path)
         except VotalError as exc:
             run = GameRun(str(path), error=str(exc), next_in=300.0)
             self._say(f"{path}: {exc}")
@@ -229,67 +260,104 @@ class Runner:
         db_path = self.store_of(game)
         db = self._take_db(db_path)
         try:
-            now = self.now()
-            key = str(path.resolve())
-            known = self._known.get(key) or self._stored_known(game, db, key)
-            stored = counted_state = None
-            needs_count = known is None or (known.from_store and self._pause_needs_votal(game))
-            if not needs_count and known.state == self._state(game, db, file_stamp, known.deadline, known.closes, now):
-                votal, counted_at = known.votal, None
-            else:
-                votal, stored = self._count(game, db, now)
-                counted_at, run.counted = now, True
-                counted_state = self._state(game, db, file_stamp, *_clock_marks(votal), now)
-            run.paused_until = self.pause(game, votal, now)
-            if run.paused_until is None:
-                self._sync(game, db, run, self._recheck_from(game, db, votal, now))
-                now = self.now()
-            marks = _clock_marks(votal) if run.counted or known is None else (known.deadline, known.closes)
-            state = self._state(game, db, file_stamp, *marks, now)
-            done: list[bool] = []  # each hook called: whether it succeeded
-            if known is not None and state == known.state:
-                # Nothing changed since the last count: its alerts are stored, its page and draft written.
-                # A failed sync is still said, and unsent alerts are tried again.
-                if run.counted:  # counted only to pace a game read back from the store: keep that count
-                    self._known[key] = _Known(state, *marks, votal, known.warnings)
-                run.alerts = self._alert(game, db, run, votal, list(known.warnings), now, fresh=False)
-            else:
-                if state != counted_state:  # the sync stored something, or the clock moved on: count again
-                    votal, stored = self._count(game, db, now)
-                    counted_at, run.counted = now, True
-                    marks = _clock_marks(votal)
-                    state = self._state(game, db, file_stamp, *marks, now)
-                warnings = self._warnings(game, db, stored, counted_at)
-                run.alerts = self._alert(game, db, run, votal, warnings, now, fresh=True)
-                self._known[key] = _Known(state, *marks, votal, tuple(warnings))
-                store.save_run_state(db, game.key, key, state=state, deadline=marks[0], closes=marks[1])
-                synced_news = run.result is not None and run.result.changed
-                if synced_news or known is not None:  # a first run, nothing new: followed at start
-                    counted = Counted(counted_at, self._own(votal), stored)
-                    done += self._regenerate(game, db, counted)
-            fresh = None if counted_at is None else Counted(counted_at, self._own(votal), stored)
-            done += self._keep_outputs(game, db, run, state, fresh, now)
-            run.regenerated = bool(done) and all(done)
-            deadline = votal.deadline if votal is not None and votal.outcome is None else None
-            if run.paused_until is not None:
-                run.next_in = max(1.0, (run.paused_until - now).total_seconds())
-            else:
-                run.next_in = choose_interval(game, now=now, deadline=deadline, fast_interval=self.fast_interval)
+            self._run_loaded(game, db, _RunWork(str(path.resolve()), file_stamp), run)
         finally:
             self._give_db(db, db_path)
         self._say(_describe(run, once=self.once))
         return self._record(run)
 
+    def _run_loaded(self, game: Game, db: store.Store, work: _RunWork, run: GameRun) -> None:
+        """A run once its game file is loaded and its store open."""
+        now = self.now()
+        work.known = self._known.get(work.key) or self._stored_known(game, db, work.key)
+        self._count_before_sync(game, db, work, run, now)
+        run.paused_until = self.pause(game, work.votal, now)
+        if run.paused_until is None:
+            self._sync(game, db, run, self._recheck_from(game, db, work.votal, now))
+            now = self.now()
+        done = self._count_after_sync(game, db, work, run, now)
+        fresh = None
+        if work.counted_at is not None:
+            fresh = Counted(work.counted_at, self._own(work.votal), work.stored)
+        done += self._keep_outputs(game, db, run, work.state, fresh, now)
+        run.regenerated = bool(done) and all(done)
+        votal = work.votal
+        deadline = votal.deadline if votal is not None and votal.outcome is None else None
+        if run.paused_until is not None:
+            run.next_in = max(1.0, (run.paused_until - now).total_seconds())
+        else:
+            run.next_in = choose_interval(
+                game, now=now, deadline=deadline, fast_interval=self.fast_interval
+            )
+
+    def _count_before_sync(
+        self, game: Game, db: store.Store, work: _RunWork, run: GameRun, now: datetime
+    ) -> None:
+        """The count the pause and the recheck go by: the last run's while the state stands
+        still."""
+        known = work.known
+        needs_count = known is None or (known.from_store and self._pause_needs_votal(game))
+        if not needs_count and known is not None and known.state == self._state(
+            game, db, work.file_stamp, known.deadline, known.closes, now
+        ):
+            work.votal = known.votal
+            return
+        work.votal, work.stored = self._count(game, db, now)
+        work.counted_at, run.counted = now, True
+        work.counted_state = self._state(game, db, work.file_stamp, *_clock_marks(work.votal), now)
+
+    def _count_after_sync(
+        self, game: Game, db: store.Store, work: _RunWork, run: GameRun, now: datetime
+    ) -> list[bool]:
+        """Count again if the sync or the clock moved the state, alert, and call the regenerate
+        hooks; returns whether each hook called succeeded."""
+        known = work.known
+        marks = (
+            _clock_marks(work.votal) if run.counted or known is None
+            else (known.deadline, known.closes)
+        )
+        work.state = self._state(game, db, work.file_stamp, *marks, now)
+        if known is not None and work.state == known.state:
+            # Nothing changed since the last count: its alerts are stored, its page and draft
+            # written. A failed sync is still said, and unsent alerts are tried again.
+            if run.counted:  # counted only to pace a game read back from the store: keep that count
+                self._known[work.key] = _Known(work.state, *marks, work.votal, known.warnings)
+            warned = list(known.warnings)
+            run.alerts = self._alert(game, db, run, work.votal, warned, now, fresh=False)
+            return []
+        counted_at = work.counted_at
+        # the sync stored something, or the clock moved on: count again (a state counted on was
+        # counted at)
+        if work.state != work.counted_state or counted_at is None:
+            work.votal, work.stored = self._count(game, db, now)
+            counted_at = work.counted_at = now
+            run.counted = True
+            marks = _clock_marks(work.votal)
+            work.state = self._state(game, db, work.file_stamp, *marks, now)
+        warnings = self._warnings(game, db, work.stored, counted_at)
+        run.alerts = self._alert(game, db, run, work.votal, warnings, now, fresh=True)
+        self._known[work.key] = _Known(work.state, *marks, work.votal, tuple(warnings))
+        store.save_run_state(
+            db, game.key, work.key, state=work.state, deadline=marks[0], closes=marks[1]
+        )
+        synced_news = run.result is not None and run.result.changed
+        if synced_news or known is not None:  # a first run, nothing new: followed at start
+            counted = Counted(counted_at, self._own(work.votal), work.stored)
+            return self._regenerate(game, db, counted)
+        return []
+
     def run_round(self, game_paths: Iterable[str | Path], *, max_workers: int = 4) -> list[GameRun]:
-        """Run every game once now, ``max_workers`` at a time, and return their runs in order (`votal run
-        --once`; a benchmark drives rounds with it). A game stopped part-way has no run."""
+        """Run every game once now, ``max_workers`` at a time, and return their runs in order
+        (`votal run --once`; a benchmark drives rounds with it). A game stopped part-way has no
+        run."""
         paths = [Path(p) for p in game_paths]
         with RoundPool(max_workers=max(1, min(max_workers, len(paths)))) as pool:
             runs = list(pool.map(self.run_scheduled, paths))
         return [run for run in runs if run is not None]
 
     def run_scheduled(self, path: Path) -> GameRun | None:
-        """:meth:`run_game` as the scheduler calls it: None when stopped, a failed run for any other error."""
+        """:meth:`run_game` as the scheduler calls it: None when stopped, a failed run for any other
+        error."""
         if self.stop.is_set():
             return None
         try:
@@ -314,9 +382,9 @@ class Runner:
 
         return store_path(game, str(self.db_path) if self.db_path is not None else None)
 
-    def _load(self, path: Path) -> tuple[Game, bytes]:
-        """The game file, parsed again only when its text changed (compared whole: an edit within one tick of
-        the file system's clock keeps the modification time)."""
+    def _load(self, path: Path) -> tuple[Game, bytes | None]:
+        """The game file, parsed again only when its text changed (compared whole: an edit within
+        one tick of the file system's clock keeps the modification time)."""
         try:
             stamp = hashlib.sha1(path.read_bytes()).digest()
         except OSError:
@@ -329,13 +397,14 @@ class Runner:
         return game, stamp
 
     def _state(
-        self, game: Game, db: store.Store, file_stamp: bytes, deadline: datetime | None, closes: datetime | None,
+        self, game: Game, db: store.Store, file_stamp: bytes | None, deadline: datetime | None,
+        closes: datetime | None,
         now: datetime,
     ) -> str:
-        """A digest of what the game's count depends on besides its code: the stored posts and last sync (the
-        store's stamp), the game file and a ruleset file, and the clock's phase (the current day, the deadline's
-        last hour begun or the deadline passed, an election closed). Runs in one state give the same count,
-        alerts, page and draft."""
+        """A digest of what the game's count depends on besides its code: the stored posts and last
+        sync (the store's stamp), the game file and a ruleset file, and the clock's phase (the
+        current day, the deadline's last hour begun or the deadline passed, an election closed).
+        Runs in one state give the same count, alerts, page and draft."""
         from assistant.counting.count import current_day
 
         ruleset = game.ruleset
@@ -359,7 +428,8 @@ class Runner:
         return _Known(found[0], found[1], found[2], from_store=True) if found is not None else None
 
     def _pause_needs_votal(self, game: Game) -> bool:
-        """Whether the pause hook must see a count: the default one looks only where nights have no votes."""
+        """Whether the pause hook must see a count: the default one looks only where nights have no
+        votes."""
         if self.pause is not find_night_end:
             return True
         from assistant.counting.count import ruleset_for
@@ -373,8 +443,9 @@ class Runner:
         self, game: Game, db: store.Store, run: GameRun, votal: Votal | None, warnings: list, now: datetime,
         *, fresh: bool,
     ) -> int:
-        """Detect and deliver the run's alerts; with nothing ``fresh`` (the count is the last run's) only a sync's
-        failure or unread posts can be new, and a webhook's unsent alerts are tried again."""
+        """Detect and deliver the run's alerts; with nothing ``fresh`` (the count is the last run's)
+        only a sync's failure or unread posts can be new, and a webhook's unsent alerts are tried
+        again."""
         problems = run.result.problems if run.result else ()
         if not fresh and not run.error and not problems:
             if not game.webhook:
@@ -392,8 +463,8 @@ class Runner:
         return len(deliver_alerts(db, game, alerts, now=now, post=self.post_webhook))
 
     def _take_db(self, path: str) -> store.Store:
-        """A store connection for one run: kept open between runs (opening one costs the schema check and,
-        on closing the last, a WAL checkpoint), never used by two runs at once."""
+        """A store connection for one run: kept open between runs (opening one costs the schema
+        check and, on closing the last, a WAL checkpoint), never used by two runs at once."""
         with self._lock:
             if self._idle_dbs.get(path):
                 return self._idle_dbs[path].pop()
@@ -403,13 +474,15 @@ class Runner:
         return db
 
     def _give_db(self, db: store.Store, path: str) -> None:
-        if db.in_transaction:  # a run stopped inside a write: never hand a half transaction to the next
+        # a run stopped inside a write: never hand a half transaction to the next
+        if db.in_transaction:
             db.execute("ROLLBACK")
         with self._lock:
             self._idle_dbs.setdefault(path, []).append(db)
 
     def _recheck_from(self, game: Game, db: store.Store, votal: Votal | None, now: datetime) -> int | None:
-        """Every ``recheck_every`` seconds, re-read the current day's pages (edits on pages read before)."""
+        """Every ``recheck_every`` seconds, re-read the current day's pages (edits on pages read
+        before)."""
         last = self._rechecked.get(game.key)
         if last is not None and (now - last).total_seconds() < self.recheck_every:
             return None
@@ -672,78 +745,106 @@ def run_games(
     once: bool = False,
     **runner_options,
 ) -> Runner:
-    """Sync every game on its own schedule until Ctrl-C, SIGTERM or ``runner.stop`` is set; returns the runner
-    (its ``history`` holds the latest runs). A stop ends waits at once and lets a running sync finish its page.
-    ``once``: run every game once now, then return (`votal run --once`, for cron)."""
+    """Sync every game on its own schedule until Ctrl-C, SIGTERM or ``runner.stop`` is set; returns
+    the runner (its ``history`` holds the latest runs). A stop ends waits at once and lets a running
+    sync finish its page. ``once``: run every game once now, then return (`votal run --once`, for
+    cron)."""
     runner = runner or Runner(db_path=Path(db_path) if db_path else None, **runner_options)
-    paths = [Path(p) for p in game_paths]
-    stores, unusable = set(), []
-    for path in list(paths):
-        try:  # a bad game file or ruleset is said now and left out; the other games go on
-            game = load_game(path)
-            check_ruleset(game)
-            stores.add(runner.store_of(game))
-        except VotalError as exc:
-            paths.remove(path)
-            unusable.append((path, exc))
-    if not paths and len(unusable) == 1:
-        raise unusable[0][1]  # the one game file given: its error is the command's
-    for path, exc in unusable:
-        runner.skipped.append(str(path))
-        said = str(exc) if str(exc).startswith(str(path)) else f"{path}: {exc}"
-        (runner.echo or log.warning)(f"skipped {said}")  # said even with --quiet
-    if not paths:
-        raise NoUsableGame("no game file could be used (each is said above)")
-    for path in sorted(stores):  # each created (and switched to WAL) once, before threads open it
-        store.open_db(path).close()
+    paths = _usable_games([Path(p) for p in game_paths], runner)
     previous = _install_signal_handlers(runner.stop) if install_signals else {}
     if once:
         runner.once = True
-        runner.trust_stored_state = True  # a game that stood still since the last run is not counted
+        # a game that stood still since the last run is not counted
+        runner.trust_stored_state = True
         try:
             runner.run_round(paths, max_workers=max_workers)
         finally:
             runner.close()
-            for signum, handler in previous.items():
-                signal.signal(signum, handler)
+            _restore_signal_handlers(previous)
         return runner
-    scheduler = BackgroundScheduler(
-        timezone=UTC,
-        executors={"default": ThreadPoolExecutor(max_workers=max(1, min(max_workers, len(paths))))},
-        job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": None},
-    )
-
-    def job(path: Path) -> None:
-        run = runner.run_scheduled(path)
-        if run is not None and not runner.stop.is_set():
-            when = datetime.now(UTC) + timedelta(seconds=run.next_in)
-            scheduler.add_job(job, "date", run_date=when, args=[path], id=str(path), replace_existing=True)
-
+    schedule = _Schedule(runner, max(1, min(max_workers, len(paths))))
     try:
-        scheduler.start()
-        start = datetime.now(UTC) + timedelta(seconds=first_delay)
-        for path in paths:
-            scheduler.add_job(job, "date", run_date=start, args=[path], id=str(path), replace_existing=True)
+        schedule.start(paths, first_delay)
         runner.stop.wait()
     finally:
         runner.stop.set()
-        scheduler.shutdown(wait=True)  # the running syncs see the stop before their next request
+        # the running syncs see the stop before their next request
+        schedule.scheduler.shutdown(wait=True)
         runner.close()
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
+        _restore_signal_handlers(previous)
     runner._say("stopped")
     return runner
 
 
-def _install_signal_handlers(stop: threading.Event) -> dict:
-    previous = {}
+def _usable_games(paths: list[Path], runner: Runner) -> list[Path]:
+    """The game files that load, their stores created; a bad game file or ruleset is said now and
+    left out, and the other games go on (the one game file given: its error is the command's)."""
+    usable, stores, unusable = [], set(), []
+    for path in paths:
+        try:
+            game = load_game(path)
+            check_ruleset(game)
+            stores.add(runner.store_of(game))
+            usable.append(path)
+        except VotalError as exc:
+            unusable.append((path, exc))
+    if not usable and len(unusable) == 1:
+        raise unusable[0][1]
+    for path, error in unusable:
+        runner.skipped.append(str(path))
+        said = str(error) if str(error).startswith(str(path)) else f"{path}: {error}"
+        (runner.echo or log.warning)(f"skipped {said}")  # said even with --quiet
+    if not usable:
+        raise NoUsableGame("no game file could be used (each is said above)")
+    # each created (and switched to WAL) once, before threads open it
+    for store_path in sorted(stores):
+        store.open_db(store_path).close()
+    return usable
+
+
+class _Schedule:
+    """`votal run`'s scheduler: each game's next run is booked when its run ends."""
+
+    def __init__(self, runner: Runner, workers: int) -> None:
+        self.runner = runner
+        self.scheduler = BackgroundScheduler(
+            timezone=UTC,
+            executors={"default": ThreadPoolExecutor(max_workers=workers)},
+            job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": None},
+        )
+
+    def start(self, paths: list[Path], first_delay: float) -> None:
+        self.scheduler.start()
+        start = datetime.now(UTC) + timedelta(seconds=first_delay)
+        for path in paths:
+            self.book(path, start)
+
+    def book(self, path: Path, when: datetime) -> None:
+        self.scheduler.add_job(
+            self.job, "date", run_date=when, args=[path], id=str(path), replace_existing=True
+        )
+
+    def job(self, path: Path) -> None:
+        run = self.runner.run_scheduled(path)
+        if run is not None and not self.runner.stop.is_set():
+            self.book(path, datetime.now(UTC) + timedelta(seconds=run.next_in))
+
+
+def _install_signal_handlers(stop: threading.Event) -> dict[int, _SignalHandler]:
+    previous: dict[int, _SignalHandler] = {}
     for signum in (signal.SIGINT, signal.SIGTERM):
         previous[signum] = signal.signal(signum, lambda *_: stop.set())
     return previous
 
 
+def _restore_signal_handlers(previous: dict[int, _SignalHandler]) -> None:
+    for signum, handler in previous.items():
+        signal.signal(signum, handler)
+
+
 def _last_sync_complete(db: store.Store, game: Game) -> bool:
-    """Whether the store holds the whole thread as of its last sync (a failed sync may have stored part of it)."""
+    """Whether the store holds the whole thread as of its last sync (a failed sync may have stored
+    part of it)."""
     last = store.last_sync(db, game.key)
     return last is not None and not last["error"]
 

@@ -1,4 +1,5 @@
-"""A tiny HTTP server on loopback that answers from a Python callable: the offline demo and the tests use it."""
+"""A tiny HTTP server on loopback that answers from a Python callable: the offline demo and the
+tests use it."""
 
 from __future__ import annotations
 
@@ -13,14 +14,18 @@ from urllib.parse import parse_qs, urlsplit
 class Response:
     status: int = 200
     body: str | bytes = ""
-    headers: dict[str, str] = field(default_factory=lambda: {"Content-Type": "text/html; charset=utf-8"})
+    headers: dict[str, str] = field(
+        default_factory=lambda: {"Content-Type": "text/html; charset=utf-8"}
+    )
 
 
-Handler = Callable[[str, dict[str, str], dict[str, str]], Response]  # (path, query, request headers)
+# (path, query, request headers)
+Handler = Callable[[str, dict[str, str], dict[str, str]], Response]
 
 
 class LoopbackServer:
-    """Serves ``handler`` on 127.0.0.1 at a free port; records every request path it was asked for."""
+    """Serves ``handler`` on 127.0.0.1 at a free port; records every request path it was asked
+    for."""
 
     def __init__(self, handler: Handler, *, host: str = "127.0.0.1", port: int = 0):
         self.handler = handler
@@ -29,8 +34,8 @@ class LoopbackServer:
 
         class _Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
-            # TCP_NODELAY, as real web servers set it: else a page's last segment waits for the client's
-            # delayed ACK, about 15 ms a page on a keep-alive connection.
+            # TCP_NODELAY, as real web servers set it: else a page's last segment waits for the
+            # client's delayed ACK, about 15 ms a page on a keep-alive connection.
             disable_nagle_algorithm = True
 
             def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
@@ -41,7 +46,11 @@ class LoopbackServer:
                     response = outer.handler(parts.path, query, dict(self.headers))
                 except Exception as exc:  # a broken test handler must show up as a 500, not a hang
                     response = Response(500, f"handler failed: {exc}")
-                body = response.body.encode("utf-8") if isinstance(response.body, str) else response.body
+                body = (
+                    response.body.encode("utf-8")
+                    if isinstance(response.body, str)
+                    else response.body
+                )
                 try:
                     self.send_response(response.status)
                     for name, value in response.headers.items():
@@ -50,7 +59,8 @@ class LoopbackServer:
                     self.end_headers()
                     self.wfile.write(body)
                 except (BrokenPipeError, ConnectionResetError):
-                    pass  # the client gave up (a deadline, a signal): nothing to answer, nothing to print
+                    # the client gave up (a deadline, a signal): nothing to answer, nothing to print
+                    pass
 
             def log_message(self, *args) -> None:
                 pass
@@ -61,7 +71,7 @@ class LoopbackServer:
 
     @property
     def base_url(self) -> str:
-        host, port = self._server.server_address[:2]
+        host, port = self._server.socket.getsockname()[:2]  # what server_address holds, as str
         return f"http://{host}:{port}"
 
     def __enter__(self) -> LoopbackServer:

@@ -43,8 +43,10 @@ def id_problem(text: str) -> str | None:
     """Why ``text`` is no id of an acceptable finding (None when it is one)."""
     found = _ID.match(text)
     if found is None:
-        return (f'{text!r} is not a finding id (such as "end_post_disagrees:day2:post23", as '
-                "`votal count --format json` gives it)")
+        return (
+            f'{text!r} is not a finding id (such as "end_post_disagrees:day2:post23", as '
+            "`votal count --format json` gives it)"
+        )
     if not acceptable(found["kind"]):
         kinds = ", ".join(k.value for k in AcceptableKind)
         return f"{text!r} is no warning that can be accepted (their kinds: {kinds})"

@@ -1,8 +1,8 @@
 """The game file: the moderator's TOML description of a game, loaded into plain values.
 
-The game file is the source of truth (the database is a cache of the forum). Loading checks every key
-against :data:`SCHEMA`; an unknown key or a bad value raises :class:`GameFileError` naming the file, the
-line and the key.
+The game file is the source of truth (the database is a cache of the forum). Loading checks every
+key against :data:`SCHEMA`; an unknown key or a bad value raises :class:`GameFileError` naming the
+file, the line and the key.
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ EVENT_KINDS = (
     "nominate",
     "runoff_end",
     "deadline",
-    "return",  # a player announced dead is alive again from this day (post) on: the Witchhunt 9.0 Magician
+    # a player announced dead is alive again from this day (post) on: the Witchhunt 9.0 Magician
+    "return",
     "sheriff",  # Millers Hollow: `player` holds the sheriff's badge from this day (post) on
     "sheriff_election",  # Millers Hollow: this day's "vote X for sheriff" votes elect a sheriff
     "modkill",  # Witchhunt Online: the moderator kills `player`, using this day's hanging
@@ -62,9 +63,17 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
         "checks": ("table", False),
     },
     "checks": {"accepted": ("str[]", False)},
-    "house": {name: ("bool", False) for name in (
-        "self_hammer_ignored", "broken_tags_void", "old_account_names_refused", "replacement_starts_unvoted",
-        "votes_on_own_line", "deadline_plurality")},
+    "house": {
+        name: ("bool", False)
+        for name in (
+            "self_hammer_ignored",
+            "broken_tags_void",
+            "old_account_names_refused",
+            "replacement_starts_unvoted",
+            "votes_on_own_line",
+            "deadline_plurality",
+        )
+    },
     "fetch": {
         "min_interval": ("number", False),
         "interval": ("number", False),
@@ -88,8 +97,18 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
         "start": ("datetime", False),
         "end": ("datetime", False),
     },
-    "deaths": {"player": ("str", True), "phase": ("str", True), "post": ("int", False), "role": ("str", False)},
-    "survivals": {"player": ("str", True), "phase": ("str", True), "post": ("int", False), "note": ("str", False)},
+    "deaths": {
+        "player": ("str", True),
+        "phase": ("str", True),
+        "post": ("int", False),
+        "role": ("str", False),
+    },
+    "survivals": {
+        "player": ("str", True),
+        "phase": ("str", True),
+        "post": ("int", False),
+        "note": ("str", False),
+    },
     "resets": {"post": ("int", True), "note": ("str", False)},
     "corrections": {
         "post": ("int", True),
@@ -139,8 +158,9 @@ FREE_FORM = {"private.roles": "str"}
 class Seat:
     """One seat ("slot"): its first account names it; replacements are later accounts, in order.
 
-    ``replacement_posts`` runs beside ``replacements``: the post from which each new account holds the seat
-    (``{name = "New", post = 512}`` in the game file), None where the file gives only the name.
+    ``replacement_posts`` runs beside ``replacements``: the post from which each new account holds
+    the seat (``{name = "New", post = 512}`` in the game file), None where the file gives only the
+    name.
     """
 
     name: str
@@ -148,7 +168,9 @@ class Seat:
     aliases: tuple[str, ...] = ()
     vote_weight: float = 1
     replacement_posts: tuple[int | None, ...] = ()
-    vote_mode: str = "whole"  # "split": a vote_weight of N is N separate votes of one, cast one at a time
+    vote_mode: str = (
+        "whole"  # "split": a vote_weight of N is N separate votes of one, cast one at a time
+    )
 
     @property
     def split_votes(self) -> int:
@@ -166,11 +188,13 @@ class Seat:
 
     @property
     def shown(self) -> str:
-        """The seat as players know it now: "New (replaced Old)", or just the name when never replaced."""
+        """The seat as players know it now: "New (replaced Old)", or just the name when never
+        replaced."""
         return self.shown_at(None)
 
     def shown_at(self, post: int | None) -> str:
-        """The seat as players knew it at ``post`` (None: now): its account then, and the ones it replaced."""
+        """The seat as players knew it at ``post`` (None: now): its account then, and the ones it
+        replaced."""
         holder = self.current if post is None else self.account_at(post)
         if holder == self.name:
             return self.name
@@ -178,10 +202,11 @@ class Seat:
         return f"{holder} (replaced {', '.join(before)})"
 
     def account_at(self, post: int) -> str:
-        """The account holding the seat at ``post``: the latest replacement whose post is at or before it.
+        """The account holding the seat at ``post``: the latest replacement whose post is at or
+        before it.
 
-        A replacement without a post is taken to hold the seat from the start of the game (the file does
-        not say when), which is what counting did before replacements had posts.
+        A replacement without a post is taken to hold the seat from the start of the game (the file
+        does not say when), which is what counting did before replacements had posts.
         """
         holder = self.name
         for account, since in zip(self.replacements, self._since(), strict=True):
@@ -192,7 +217,8 @@ class Seat:
     def out_of_turn(self, account: str, post: int) -> str | None:
         """Why ``account`` (one of the seat's) could not act for the seat at ``post``, or None.
 
-        Only replacements with a post say anything: the old account after that post, the new one before it.
+        Only replacements with a post say anything: the old account after that post, the new one
+        before it.
         """
         folded = [a.casefold() for a in self.accounts]
         if account.casefold() not in folded:
@@ -203,7 +229,8 @@ class Seat:
         if start is not None and post < start:
             return f"{account} posted at {post}, before replacing into the seat at post {start}"
         if end is not None and post >= end:
-            return f"{account} posted at {post}, after being replaced by {self.accounts[i + 1]} at post {end}"
+            successor = self.accounts[i + 1]
+            return f"{account} posted at {post}, after being replaced by {successor} at post {end}"
         return None
 
     def _since(self) -> tuple[int | None, ...]:
@@ -230,7 +257,8 @@ class Death:
 
 @dataclass(frozen=True)
 class Survival:
-    """A public failed kill: the player survived (an extra life, a protection, the Deacon) and it is announced."""
+    """A public failed kill: the player survived (an extra life, a protection, the Deacon) and it is
+    announced."""
 
     player: str
     phase: str  # "day" or "night"
@@ -274,13 +302,18 @@ class Private:
     judge: str | None = None
     sheriff: str | None = None
     loose_cannon: str | None = None
-    apprentice: str | None = None  # Witch Hunt 2023: the Apprentice who chose the Judge; decides when the Judge dies
-    peeping_tom: str | None = None  # observing the Judge: may decide in the Judge's place when the Judge is dead
+    apprentice: str | None = (
+        None  # Witch Hunt 2023: the Apprentice who chose the Judge; decides when the Judge dies
+    )
+    peeping_tom: str | None = (
+        None  # observing the Judge: may decide in the Judge's place when the Judge is dead
+    )
     deacon: str | None = None
     holy: tuple[str, ...] = ()
     lovers: tuple[tuple[str, ...], ...] = ()
     roles: dict[str, str] = field(default_factory=dict)
-    decisions: tuple[dict[str, Any], ...] = ()  # {"day", "judge" | "loose_cannon": seat or "none", "post"?}
+    # {"day", "judge" | "loose_cannon": seat or "none", "post"?}
+    decisions: tuple[dict[str, Any], ...] = ()
     sequestered: tuple[tuple[int, str], ...] = ()
     extra_lives: tuple[str, ...] = ()  # a seat once per extra life it starts with (Survivalist...)
     successors: dict[str, str] = field(default_factory=dict)  # sheriff -> the successor he named
@@ -300,12 +333,18 @@ class FetchSettings:
 class House:
     """House rules the game file switches on (``[house]``); each is off unless set."""
 
-    self_hammer_ignored: bool = False  # a vote by the wagon's own seat that would reach majority does not count
+    self_hammer_ignored: bool = (
+        False  # a vote by the wagon's own seat that would reach majority does not count
+    )
     broken_tags_void: bool = False  # a vote read from a broken tag does not count
-    old_account_names_refused: bool = False  # a vote naming a seat by an account it no longer plays is refused
+    old_account_names_refused: bool = (
+        False  # a vote naming a seat by an account it no longer plays is refused
+    )
     replacement_starts_unvoted: bool = False  # a replacement's standing vote is cleared at its post
     votes_on_own_line: bool = False  # a vote sharing its line with other text does not count
-    deadline_plurality: bool = False  # no majority at the deadline: the seat with the most votes is lynched
+    deadline_plurality: bool = (
+        False  # no majority at the deadline: the seat with the most votes is lynched
+    )
 
 
 @dataclass(frozen=True)
@@ -335,12 +374,14 @@ class Game:
 
     @property
     def key(self) -> str:
-        """The name this game is stored under: the thread URL, so renaming the file loses nothing."""
+        """The name this game is stored under: the thread URL, so renaming the file loses
+        nothing."""
         return self.thread
 
     @property
     def tz(self) -> tzinfo:
-        """The game's zone: the game file's ``timezone``, else its ruleset's (set at load), else UTC."""
+        """The game's zone: the game file's ``timezone``, else its ruleset's (set at load), else
+        UTC."""
         return zone_named(self.timezone or "UTC")
 
     def seat(self, name: str) -> Seat:
@@ -350,8 +391,8 @@ class Game:
         raise KeyError(name)
 
     def shown(self, name: str, post: int | None = None) -> str:
-        """How players' posts and pages name a seat at ``post`` (None: now): "New (replaced Old)" once
-        replaced; anything that is no seat's name (No Lynch, a moderator) as it is."""
+        """How players' posts and pages name a seat at ``post`` (None: now): "New (replaced Old)"
+        once replaced; anything that is no seat's name (No Lynch, a moderator) as it is."""
         seat = next((s for s in self.players if s.name == name), None)
         return seat.shown_at(post) if seat is not None else name
 
@@ -359,8 +400,8 @@ class Game:
         return next((d for d in self.days if d.day == number), None)
 
     def last_named_post(self) -> int | None:
-        """The last post the game file names (a day's start or end, a death, a replacement, an event): what the
-        thread says after it is news to the file."""
+        """The last post the game file names (a day's start or end, a death, a replacement, an
+        event): what the thread says after it is news to the file."""
         named = [
             *(p for d in self.days for p in (d.start_post, d.end_post)),
             *(d.post for d in self.deaths),
@@ -372,20 +413,27 @@ class Game:
 
 
 def load_game(path: str | Path, *, players_required: bool = True) -> Game:
-    """Read and check a game file. ``players_required=False``: a file without [[players]] yet (`votal update`
-    fills them from the thread's player list)."""
+    """Read and check a game file. ``players_required=False``: a file without [[players]] yet
+    (`votal update` fills them from the thread's player list)."""
     path = Path(path)
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise GameFileError(str(path), None, None, f"cannot read: {exc.strerror or exc}") from None
     if b"\0" in data:
-        raise GameFileError(str(path), None, None, "not a game file: it holds binary data (a TOML text file is needed)")
+        raise GameFileError(
+            str(path),
+            None,
+            None,
+            "not a game file: it holds binary data (a TOML text file is needed)",
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise GameFileError(str(path), line, None, "not UTF-8 text (save the game file as UTF-8)") from None
+        raise GameFileError(
+            str(path), line, None, "not UTF-8 text (save the game file as UTF-8)"
+        ) from None
     return parse_game(text, path=path, players_required=players_required)
 
 
@@ -487,7 +535,9 @@ def _has_type(value: Any, kind: str) -> bool:
     if kind == "str[][]":
         return isinstance(value, list) and all(_has_type(v, "str[]") for v in value)
     if kind == "replacements":
-        return isinstance(value, list) and all(isinstance(v, str) or _is_replacement(v) for v in value)
+        return isinstance(value, list) and all(
+            isinstance(v, str) or _is_replacement(v) for v in value
+        )
     raise AssertionError(kind)
 
 
@@ -532,8 +582,9 @@ def _locate_keys(text: str) -> dict[tuple[str, int | None, str | None], int]:
 
 
 def game_zone_name(raw: Any, path: Path) -> str | None:
-    """The zone a game file's local times are in: its ``timezone``, else its ruleset's ("11 am West Coast
-    time"); None: UTC. ``raw`` is the parsed file (a dict, or a tomlkit document while editing it)."""
+    """The zone a game file's local times are in: its ``timezone``, else its ruleset's ("11 am West
+    Coast time"); None: UTC. ``raw`` is the parsed file (a dict, or a tomlkit document while editing
+    it)."""
     name = raw.get("timezone")
     if name is None:
         try:
@@ -543,117 +594,42 @@ def game_zone_name(raw: Any, path: Path) -> str | None:
     return str(name) if name else None
 
 
+@dataclass(frozen=True)
+class _Builder:
+    """What every table of a game file is read with: the checker, the game's zone and its seats."""
+
+    checker: _Checker
+    zone: tzinfo
+    account_to_seat: dict[str, str]
+
+    def when(self, value: Any, table: str, index: int | None, key: str) -> datetime:
+        return _to_utc(value, self.zone, lambda msg: self.checker.fail(table, index, key, msg))
+
+    def seat_of(self, name: str, table: str, index: int | None, key: str) -> str:
+        try:
+            return self.account_to_seat[name.casefold()]
+        except KeyError:
+            message = f"{name!r} is not a player of this game"
+            raise self.checker.fail(table, index, key, message) from None
+
+
 def _build(raw: dict, path: Path, checker: _Checker, players_required: bool) -> Game:
     zone_name = game_zone_name(raw, path)
     try:
         zone = zone_named(zone_name or "UTC")
     except UnknownZone as exc:
         raise checker.fail("", None, "timezone", str(exc)) from None
-
-    def when(value: Any, table: str, index: int | None, key: str) -> datetime:
-        return _to_utc(value, zone, lambda msg: checker.fail(table, index, key, msg))
-
     forum = raw.get("forum")
-    if forum is not None and forum not in ENGINES:
-        raise checker.fail("", None, "forum", f"unknown forum engine {forum!r} (one of: {', '.join(ENGINES)})")
-    if (problem := url_problem(raw["thread"])) is not None:
-        raise checker.fail("", None, "thread", f"must be the thread's http(s) URL: {problem}")
-
-    seats = []
-    for i, p in enumerate(raw["players"]):
-        weight = p.get("vote_weight", 1)
-        if weight < 0:
-            raise checker.fail("players", i, "vote_weight", "must not be negative")
-        mode = p.get("vote_mode", "whole")
-        if mode not in ("whole", "split"):
-            raise checker.fail("players", i, "vote_mode", 'must be "whole" or "split"')
-        if mode == "split" and (weight < 2 or weight != int(weight)):
-            raise checker.fail("players", i, "vote_mode", '"split" needs a whole vote_weight of 2 or more')
-        names, posts = _replacements(p.get("replacements", ()), checker, i)
-        seats.append(Seat(p["name"], names, tuple(p.get("aliases", ())), weight, posts, mode))
-    if not seats and players_required:
-        raise checker.fail("", None, "players", "a game needs at least one [[players]] entry")
-    _check_unique_accounts(seats, checker, {str(d.get("player", "")).casefold() for d in raw.get("deaths", ())})
-    account_to_seat: dict[str, str] = {}
-    for s in seats:  # an account in two seats names its first one here (name the second seat by its own name)
-        for a in s.accounts:
-            account_to_seat.setdefault(a.casefold(), s.name)
-
-    def seat_of(name: str, table: str, index: int | None, key: str) -> str:
-        try:
-            return account_to_seat[name.casefold()]
-        except KeyError:
-            raise checker.fail(table, index, key, f"{name!r} is not a player of this game") from None
-
-    days = []
-    seen_days: set[int] = set()
-    for i, d in enumerate(raw.get("days", ())):
-        if d["day"] < 1:
-            raise checker.fail("days", i, "day", "days are numbered from 1")
-        if d["day"] in seen_days:
-            raise checker.fail("days", i, "day", f"day {d['day']} is declared twice")
-        seen_days.add(d["day"])
-        start_post, end_post = d.get("start_post"), d.get("end_post")
-        if start_post is not None and end_post is not None and end_post < start_post:
-            raise checker.fail("days", i, "end_post", "must not be before start_post")
-        days.append(
-            DayDecl(
-                d["day"],
-                start_post,
-                end_post,
-                when(d["start"], "days", i, "start") if "start" in d else None,
-                when(d["end"], "days", i, "end") if "end" in d else None,
-            )
-        )
-        if days[-1].start and days[-1].end and days[-1].end < days[-1].start:
-            raise checker.fail("days", i, "end", "must not be before start")
-    _check_day_order(days, checker)
-    days.sort(key=lambda d: d.day)
-
-    deaths = []
-    for i, d in enumerate(raw.get("deaths", ())):
-        phase = PHASE_RE.match(d["phase"])
-        if not phase:
-            raise checker.fail("deaths", i, "phase", f"must look like 'day 2' or 'night 1', not {d['phase']!r}")
-        player = seat_of(d["player"], "deaths", i, "player")
-        deaths.append(Death(player, phase.group(1).lower(), int(phase.group(2)), d.get("post"), d.get("role")))
-
-    survivals = []
-    for i, d in enumerate(raw.get("survivals", ())):
-        phase = PHASE_RE.match(d["phase"])
-        if not phase:
-            raise checker.fail("survivals", i, "phase", f"must look like 'day 2' or 'night 1', not {d['phase']!r}")
-        player = seat_of(d["player"], "survivals", i, "player")
-        survivals.append(Survival(player, phase.group(1).lower(), int(phase.group(2)), d.get("post"), d.get("note")))
-
-    corrections = []
-    for i, c in enumerate(raw.get("corrections", ())):
-        if ("vote" in c) == bool(c.get("ignore")):
-            raise checker.fail("corrections", i, None, "give exactly one of 'vote = \"Name\"' or 'ignore = true'")
-        corrections.append(Correction(c["post"], c.get("vote"), bool(c.get("ignore")), c.get("note")))
-
-    events = []
-    for i, e in enumerate(raw.get("events", ())):
-        if e["kind"] not in EVENT_KINDS:
-            raise checker.fail("events", i, "kind", f"unknown event {e['kind']!r} (one of: {', '.join(EVENT_KINDS)})")
-        if e["kind"] in ("return", "sheriff", "modkill") and "player" not in e:
-            raise checker.fail("events", i, None, f"a {e['kind']!r} event needs player = \"Name\"")
-        events.append(
-            Event(
-                e["day"],
-                e["kind"],
-                e.get("hours"),
-                e.get("post"),
-                when(e["time"], "events", i, "time") if "time" in e else None,
-                seat_of(e["player"], "events", i, "player") if "player" in e else None,
-                e.get("target"),
-                e.get("note"),
-            )
-        )
-
-    private = _build_private(raw.get("private", {}), seat_of, checker)
+    _check_thread(raw, checker)
+    seats = _build_seats(raw, checker, players_required)
+    builder = _Builder(checker, zone, _seat_of_account(seats))
+    days = _build_days(raw, builder)
+    deaths, survivals = _build_deaths(raw, builder), _build_survivals(raw, builder)
+    corrections, events = _build_corrections(raw, checker), _build_events(raw, builder)
+    private = _build_private(raw.get("private", {}), builder.seat_of, checker)
     _check_moderators(raw.get("moderators", ()), seats, checker)
-    if days and "start" not in raw:  # days come only from [[days]]: every day named must be declared
+    # days come only from [[days]]: every day named must be declared
+    if days and "start" not in raw:
         _check_days_named(raw, {d.day for d in days}, checker)
     fetch = raw.get("fetch", {})
     _check_fetch(fetch, checker)
@@ -667,20 +643,157 @@ def _build(raw: dict, path: Path, checker: _Checker, players_required: bool) -> 
         forum=forum,
         moderators=tuple(raw.get("moderators", ())),
         timezone=zone_name,
-        start=when(raw["start"], "", None, "start") if "start" in raw else None,
+        start=builder.when(raw["start"], "", None, "start") if "start" in raw else None,
         templates=(path.parent / templates) if templates else None,
         fetch=FetchSettings(**fetch),
         webhook=raw.get("alerts", {}).get("webhook"),
         days=tuple(days),
-        deaths=tuple(deaths),
-        survivals=tuple(survivals),
-        corrections=tuple(corrections),
+        deaths=deaths,
+        survivals=survivals,
+        corrections=corrections,
         resets=tuple(Reset(r["post"], r.get("note")) for r in raw.get("resets", ())),
-        events=tuple(events),
+        events=events,
         private=private,
         lynches_per_day=_lynches_per_day(raw, checker),
         house=House(**raw.get("house", {})),
         accepted=_accepted(raw.get("checks", {}), checker),
+    )
+
+
+def _check_thread(raw: dict, checker: _Checker) -> None:
+    """The forum engine is one Votal knows, and the thread is an http(s) address."""
+    forum = raw.get("forum")
+    if forum is not None and forum not in ENGINES:
+        known = ", ".join(ENGINES)
+        raise checker.fail("", None, "forum", f"unknown forum engine {forum!r} (one of: {known})")
+    if (problem := url_problem(raw["thread"])) is not None:
+        raise checker.fail("", None, "thread", f"must be the thread's http(s) URL: {problem}")
+
+
+def _build_seats(raw: dict, checker: _Checker, players_required: bool) -> list[Seat]:
+    seats = [_build_seat(p, i, checker) for i, p in enumerate(raw["players"])]
+    if not seats and players_required:
+        raise checker.fail("", None, "players", "a game needs at least one [[players]] entry")
+    dead = {str(d.get("player", "")).casefold() for d in raw.get("deaths", ())}
+    _check_unique_accounts(seats, checker, dead)
+    return seats
+
+
+def _build_seat(player: dict, index: int, checker: _Checker) -> Seat:
+    weight = player.get("vote_weight", 1)
+    if weight < 0:
+        raise checker.fail("players", index, "vote_weight", "must not be negative")
+    mode = player.get("vote_mode", "whole")
+    if mode not in ("whole", "split"):
+        raise checker.fail("players", index, "vote_mode", 'must be "whole" or "split"')
+    if mode == "split" and (weight < 2 or weight != int(weight)):
+        message = '"split" needs a whole vote_weight of 2 or more'
+        raise checker.fail("players", index, "vote_mode", message)
+    names, posts = _replacements(player.get("replacements", ()), checker, index)
+    aliases = tuple(player.get("aliases", ()))
+    return Seat(player["name"], names, aliases, weight, posts, mode)
+
+
+def _seat_of_account(seats: list[Seat]) -> dict[str, str]:
+    account_to_seat: dict[str, str] = {}
+    # an account in two seats names its first one (the second is named by its own name)
+    for seat in seats:
+        for account in seat.accounts:
+            account_to_seat.setdefault(account.casefold(), seat.name)
+    return account_to_seat
+
+
+def _build_days(raw: dict, builder: _Builder) -> list[DayDecl]:
+    checker = builder.checker
+    days: list[DayDecl] = []
+    seen_days: set[int] = set()
+    for i, d in enumerate(raw.get("days", ())):
+        if d["day"] < 1:
+            raise checker.fail("days", i, "day", "days are numbered from 1")
+        if d["day"] in seen_days:
+            raise checker.fail("days", i, "day", f"day {d['day']} is declared twice")
+        seen_days.add(d["day"])
+        days.append(_build_day(d, i, builder))
+    _check_day_order(days, checker)
+    days.sort(key=lambda d: d.day)
+    return days
+
+
+def _build_day(declared: dict, index: int, builder: _Builder) -> DayDecl:
+    start_post, end_post = declared.get("start_post"), declared.get("end_post")
+    if start_post is not None and end_post is not None and end_post < start_post:
+        raise builder.checker.fail("days", index, "end_post", "must not be before start_post")
+    start, end = (
+        builder.when(declared[key], "days", index, key) if key in declared else None
+        for key in ("start", "end")
+    )
+    if start and end and end < start:
+        raise builder.checker.fail("days", index, "end", "must not be before start")
+    return DayDecl(declared["day"], start_post, end_post, start, end)
+
+
+def _read_phase(entry: dict, table: str, index: int, checker: _Checker) -> tuple[str, int]:
+    """An entry's ``phase`` ("day 2", "night 1") as its kind and number."""
+    phase = PHASE_RE.match(entry["phase"])
+    if not phase:
+        message = f"must look like 'day 2' or 'night 1', not {entry['phase']!r}"
+        raise checker.fail(table, index, "phase", message)
+    return phase.group(1).lower(), int(phase.group(2))
+
+
+def _build_deaths(raw: dict, builder: _Builder) -> tuple[Death, ...]:
+    deaths = []
+    for i, d in enumerate(raw.get("deaths", ())):
+        kind, number = _read_phase(d, "deaths", i, builder.checker)
+        player = builder.seat_of(d["player"], "deaths", i, "player")
+        deaths.append(Death(player, kind, number, d.get("post"), d.get("role")))
+    return tuple(deaths)
+
+
+def _build_survivals(raw: dict, builder: _Builder) -> tuple[Survival, ...]:
+    survivals = []
+    for i, d in enumerate(raw.get("survivals", ())):
+        kind, number = _read_phase(d, "survivals", i, builder.checker)
+        player = builder.seat_of(d["player"], "survivals", i, "player")
+        survivals.append(Survival(player, kind, number, d.get("post"), d.get("note")))
+    return tuple(survivals)
+
+
+def _build_corrections(raw: dict, checker: _Checker) -> tuple[Correction, ...]:
+    corrections = []
+    for i, c in enumerate(raw.get("corrections", ())):
+        if ("vote" in c) == bool(c.get("ignore")):
+            message = "give exactly one of 'vote = \"Name\"' or 'ignore = true'"
+            raise checker.fail("corrections", i, None, message)
+        corrections.append(
+            Correction(c["post"], c.get("vote"), bool(c.get("ignore")), c.get("note"))
+        )
+    return tuple(corrections)
+
+
+def _build_events(raw: dict, builder: _Builder) -> tuple[Event, ...]:
+    return tuple(_build_event(e, i, builder) for i, e in enumerate(raw.get("events", ())))
+
+
+def _build_event(entry: dict, index: int, builder: _Builder) -> Event:
+    kind = entry["kind"]
+    if kind not in EVENT_KINDS:
+        known = ", ".join(EVENT_KINDS)
+        raise builder.checker.fail(
+            "events", index, "kind", f"unknown event {kind!r} (one of: {known})"
+        )
+    if kind in ("return", "sheriff", "modkill") and "player" not in entry:
+        message = f'a {kind!r} event needs player = "Name"'
+        raise builder.checker.fail("events", index, None, message)
+    return Event(
+        entry["day"],
+        kind,
+        entry.get("hours"),
+        entry.get("post"),
+        builder.when(entry["time"], "events", index, "time") if "time" in entry else None,
+        builder.seat_of(entry["player"], "events", index, "player") if "player" in entry else None,
+        entry.get("target"),
+        entry.get("note"),
     )
 
 
@@ -701,18 +814,23 @@ def _lynches_per_day(raw: dict, checker) -> int:
     return value
 
 
-MIN_SYNC_INTERVAL = 60.0  # seconds: `votal run` never polls a forum more often than this (its last-hour pace)
+MIN_SYNC_INTERVAL = (
+    60.0  # seconds: `votal run` never polls a forum more often than this (its last-hour pace)
+)
 MAX_SYNC_INTERVAL = 7 * 24 * 3600.0
 MAX_MIN_INTERVAL = 3600.0  # seconds between two requests: more would make one sync take days
 
 
 def _check_fetch(fetch: dict, checker: _Checker) -> None:
-    """The [fetch] numbers: finite (nan and inf are TOML numbers too), and within bounds that keep Votal
-    polite to the forum and a sync finite."""
+    """The [fetch] numbers: finite (nan and inf are TOML numbers too), and within bounds that keep
+    Votal polite to the forum and a sync finite."""
     wait = fetch.get("min_interval", 0)
     if not math.isfinite(wait) or not 0 <= wait <= MAX_MIN_INTERVAL:
         raise checker.fail(
-            "fetch", None, "min_interval", f"must be 0 or more seconds, at most {MAX_MIN_INTERVAL:g} (got {wait})"
+            "fetch",
+            None,
+            "min_interval",
+            f"must be 0 or more seconds, at most {MAX_MIN_INTERVAL:g} (got {wait})",
         )
     interval = fetch.get("interval", MIN_SYNC_INTERVAL)
     if not math.isfinite(interval) or not MIN_SYNC_INTERVAL <= interval <= MAX_SYNC_INTERVAL:
@@ -720,43 +838,66 @@ def _check_fetch(fetch: dict, checker: _Checker) -> None:
             "fetch",
             None,
             "interval",
-            f"must be {MIN_SYNC_INTERVAL:g} to {MAX_SYNC_INTERVAL:g} seconds (got {interval}); a shorter one "
-            "would hammer the forum",
+            f"must be {MIN_SYNC_INTERVAL:g} to {MAX_SYNC_INTERVAL:g} seconds (got {interval}); a "
+            "shorter one would hammer the forum",
         )
     if fetch.get("posts_per_page", 1) <= 0:
         raise checker.fail("fetch", None, "posts_per_page", "must be 1 or more")
 
 
 def _check_day_order(days: list[DayDecl], checker: _Checker) -> None:
-    """[[days]] in file order: numbers rising, each day after the one before it, by post and by time."""
+    """[[days]] in file order: numbers rising, each day after the one before it, by post and by
+    time."""
     for i in range(1, len(days)):
         before, day = days[i - 1], days[i]
         if day.day < before.day:
-            raise checker.fail("days", i, "day", f"day {day.day} is listed after day {before.day}: list days in order")
-        if day.start_post is not None and before.start_post is not None and day.start_post <= before.start_post:
             raise checker.fail(
-                "days", i, "start_post",
+                "days",
+                i,
+                "day",
+                f"day {day.day} is listed after day {before.day}: list days in order",
+            )
+        if (
+            day.start_post is not None
+            and before.start_post is not None
+            and day.start_post <= before.start_post
+        ):
+            raise checker.fail(
+                "days",
+                i,
+                "start_post",
                 f"day {day.day} starts at post {day.start_post}, not after day {before.day} "
                 f"(post {before.start_post}): days out of order",
             )
-        # one post may both end a day and start the next (the moderator's "day 1 is over; day 2 begins")
-        if day.start_post is not None and before.end_post is not None and day.start_post < before.end_post:
+        # one post may both end a day and start the next (the moderator's "day 1 is over; day 2
+        # begins")
+        if (
+            day.start_post is not None
+            and before.end_post is not None
+            and day.start_post < before.end_post
+        ):
             raise checker.fail(
-                "days", i, "start_post",
+                "days",
+                i,
+                "start_post",
                 f"day {day.day} starts at post {day.start_post}, inside day {before.day} "
                 f"(posts {_span(before.start_post, before.end_post)}): days overlap",
             )
         if day.start is not None and before.start is not None and day.start <= before.start:
             raise checker.fail(
-                "days", i, "start",
-                f"day {day.day} starts at {day.start:%Y-%m-%d %H:%M} UTC, not after day {before.day} "
-                f"({before.start:%Y-%m-%d %H:%M} UTC): days out of order",
+                "days",
+                i,
+                "start",
+                f"day {day.day} starts at {day.start:%Y-%m-%d %H:%M} UTC, not after day "
+                f"{before.day} ({before.start:%Y-%m-%d %H:%M} UTC): days out of order",
             )
         if day.start is not None and before.end is not None and day.start < before.end:
             raise checker.fail(
-                "days", i, "start",
-                f"day {day.day} starts at {day.start:%Y-%m-%d %H:%M} UTC, before day {before.day} ends "
-                f"({before.end:%Y-%m-%d %H:%M} UTC): days overlap",
+                "days",
+                i,
+                "start",
+                f"day {day.day} starts at {day.start:%Y-%m-%d %H:%M} UTC, before day {before.day} "
+                f"ends ({before.end:%Y-%m-%d %H:%M} UTC): days overlap",
             )
 
 
@@ -765,50 +906,77 @@ def _span(first: int | None, last: int) -> str:
 
 
 def _check_moderators(moderators: list[str], seats: list[Seat], checker: _Checker) -> None:
-    """A moderator's posts never count as votes, so a moderator who is also a player would silently lose theirs."""
+    """A moderator's posts never count as votes, so a moderator who is also a player would silently
+    lose theirs."""
     owner = {a.casefold(): s.name for s in seats for a in s.accounts}
     for name in moderators:
         if name.casefold() in owner:
             raise checker.fail(
-                "", None, "moderators",
-                f"{name!r} is also a player (seat {owner[name.casefold()]!r}): a moderator's posts never count "
-                "as votes; remove the name from one of the two",
+                "",
+                None,
+                "moderators",
+                f"{name!r} is also a player (seat {owner[name.casefold()]!r}): a moderator's posts "
+                "never count as votes; remove the name from one of the two",
             )
 
 
 def _check_days_named(raw: dict, declared: set[int], checker: _Checker) -> None:
-    """Deaths and decisions name days; in a game timed only by [[days]], none may lie past the last one."""
+    """Deaths and decisions name days; in a game timed only by [[days]], none may lie past the last
+    one."""
     last = max(declared)
 
     def need(day: int, table: str, index: int | None, key: str, what: str) -> None:
         if day > last:
-            raise checker.fail(table, index, key, f"{what}, but the last day [[days]] declares is day {last}")
+            raise checker.fail(
+                table, index, key, f"{what}, but the last day [[days]] declares is day {last}"
+            )
 
     for i, d in enumerate(raw.get("deaths", ())):
-        kind, number = PHASE_RE.match(d["phase"]).groups()
+        phase = PHASE_RE.match(d["phase"])
+        if phase is None:
+            continue  # reported where the deaths are read
+        kind, number = phase.groups()
         if kind.lower() == "day" and int(number) < 1:
-            raise checker.fail("deaths", i, "phase", "days are numbered from 1 (a death before day 1 is 'night 0')")
-        need(int(number), "deaths", i, "phase",
-             f"{d['phase']!r} is " + ("part of" if kind.lower() == "day" else "the night after") + f" day {number}")
+            raise checker.fail(
+                "deaths", i, "phase", "days are numbered from 1 (a death before day 1 is 'night 0')"
+            )
+        need(
+            int(number),
+            "deaths",
+            i,
+            "phase",
+            f"{d['phase']!r} is "
+            + ("part of" if kind.lower() == "day" else "the night after")
+            + f" day {number}",
+        )
     private = raw.get("private", {})
     for table in ("decisions", "sequestered"):
         for i, d in enumerate(private.get(table, ())):
             need(d["day"], f"private.{table}", i, "day", f"the entry is for day {d['day']}")
 
 
-def _replacements(raw: list, checker: _Checker, index: int) -> tuple[tuple[str, ...], tuple[int | None, ...]]:
-    """Names and posts of a seat's replacements; posts, where given, must rise with each replacement."""
+def _replacements(
+    raw: list, checker: _Checker, index: int
+) -> tuple[tuple[str, ...], tuple[int | None, ...]]:
+    """Names and posts of a seat's replacements; posts, where given, must rise with each
+    replacement."""
     names = tuple(r if isinstance(r, str) else r["name"] for r in raw)
     posts = tuple(None if isinstance(r, str) else r.get("post") for r in raw)
     known = [p for p in posts if p is not None]
     if known != sorted(known) or len(set(known)) != len(known):
-        raise checker.fail("players", index, "replacements", "the posts must rise in the order replacements are listed")
+        raise checker.fail(
+            "players",
+            index,
+            "replacements",
+            "the posts must rise in the order replacements are listed",
+        )
     return names, (posts if known else ())
 
 
 def _check_unique_accounts(seats: list[Seat], checker: _Checker, dead: set[str]) -> None:
-    """An account belongs to one seat, except that it may take a second seat after its first one died: a
-    replacement with a ``post`` into the later seat, the earlier seat listed in [[deaths]] (by any account)."""
+    """An account belongs to one seat, except that it may take a second seat after its first one
+    died: a replacement with a ``post`` into the later seat, the earlier seat listed in [[deaths]]
+    (by any account)."""
     owner: dict[str, int] = {}
     for i, seat in enumerate(seats):
         posts = seat.replacement_posts or (None,) * len(seat.replacements)
@@ -819,9 +987,11 @@ def _check_unique_accounts(seats: list[Seat], checker: _Checker, dead: set[str])
                 first = seats[owner[folded]]
                 if since.get(folded) is None or not {a.casefold() for a in first.accounts} & dead:
                     raise checker.fail(
-                        "players", i, "name",
-                        f"account {account!r} already belongs to another seat (it may take a second seat only as a "
-                        "replacement with a post, after its first seat died)",
+                        "players",
+                        i,
+                        "name",
+                        f"account {account!r} already belongs to another seat (it may take a "
+                        "second seat only as a replacement with a post, after its first seat died)",
                     )
                 continue
             owner[folded] = i
@@ -835,13 +1005,20 @@ def _build_private(raw: dict, seat_of, checker: _Checker) -> Private:
     for i, d in enumerate(raw.get("decisions", ())):
         decision = {"day": d["day"]}
         if "post" in d:
-            decision["post"] = d["post"]  # where the decision was made: an as-of replay before it never sees it
+            # where the decision was made: an as-of replay before it never sees it
+            decision["post"] = d["post"]
         for role in ("judge", "loose_cannon"):
             if role in d:
                 pick = d[role]
-                decision[role] = "none" if pick.casefold() == "none" else seat_of(pick, "private.decisions", i, role)
+                decision[role] = (
+                    "none"
+                    if pick.casefold() == "none"
+                    else seat_of(pick, "private.decisions", i, role)
+                )
         decisions.append(decision)
-    lovers = tuple(tuple(seat_of(n, "private", None, "lovers") for n in pair) for pair in raw.get("lovers", ()))
+    lovers = tuple(
+        tuple(seat_of(n, "private", None, "lovers") for n in pair) for pair in raw.get("lovers", ())
+    )
     successors = {
         seat_of(s["sheriff"], "private.successors", i, "sheriff"): seat_of(
             s["successor"], "private.successors", i, "successor"
@@ -863,7 +1040,9 @@ def _build_private(raw: dict, seat_of, checker: _Checker) -> Private:
             (s["day"], seat_of(s["player"], "private.sequestered", i, "player"))
             for i, s in enumerate(raw.get("sequestered", ()))
         ),
-        extra_lives=tuple(seat_of(n, "private", None, "extra_lives") for n in raw.get("extra_lives", ())),
+        extra_lives=tuple(
+            seat_of(n, "private", None, "extra_lives") for n in raw.get("extra_lives", ())
+        ),
         successors=successors,
     )
 
@@ -874,7 +1053,9 @@ def _to_utc(value: Any, zone: tzinfo, fail) -> datetime:
         try:
             value = datetime.fromisoformat(value)
         except ValueError:
-            raise fail(f"not a date-time: {value!r} (write 2024-03-01T22:00:00, optionally with an offset)") from None
+            raise fail(
+                f"not a date-time: {value!r} (write 2024-03-01T22:00:00, optionally with an offset)"
+            ) from None
     if isinstance(value, date) and not isinstance(value, datetime):
         value = datetime.combine(value, time())
     if value.tzinfo is None:

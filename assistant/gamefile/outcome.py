@@ -1,5 +1,6 @@
-"""How a day ends, as a value and in words: outcome kinds and reasons, the ruleset's words, and the one
-place that says an outcome in English (drafts, ``votal count``, alerts, status and the page all use it).
+"""How a day ends, as a value and in words: outcome kinds and reasons, the ruleset's words, and the
+one place that says an outcome in English (drafts, ``votal count``, alerts, status and the page all
+use it).
 
 Kinds and reasons are :class:`enum.StrEnum` members: they compare equal to their JSON strings, so a
 template or a script written against ``"majority"`` keeps working.
@@ -30,8 +31,11 @@ class Reason(StrEnum):
     JUDGE = "judge"
     LOOSE_CANNON = "loose_cannon"
     NO_POSSIBLE_TIE = "no_possible_tie"
-    MODKILL = "modkill"  # the moderator killed a player, using the day's elimination (Witchhunt Online)
-    MODERATOR = "moderator"  # public only: a private fact decided the day and the moderator will announce it
+    MODKILL = (
+        "modkill"  # the moderator killed a player, using the day's elimination (Witchhunt Online)
+    )
+    # public only: a private fact decided the day and the moderator will announce it
+    MODERATOR = "moderator"
 
 
 class WhyNot(StrEnum):
@@ -45,15 +49,16 @@ class WhyNot(StrEnum):
     DAY_OVER = "the day had already ended"
     # "Once day is over, night starts": a vote between a day's end and the post opening the next
     AT_NIGHT = "cast at night, before the moderator opened the day: counts for no day"
-    # What players see when a private fact (lovers, a sequestered seat) voids a vote, and when the moderator
-    # ignores a post: the two read the same, so the page never tells which it was. Count and audit, the
-    # moderator's own commands, show the real reason.
+    # What players see when a private fact (lovers, a sequestered seat) voids a vote, and when the
+    # moderator ignores a post: the two read the same, so the page never tells which it was. Count
+    # and audit, the moderator's own commands, show the real reason.
     RULED_OUT = "ruled out by the moderator"
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a day ended (or is ending). ``survived``: the seat a lynch failed to kill (public when it happens)."""
+    """How a day ended (or is ending). ``survived``: the seat a lynch failed to kill (public when it
+    happens)."""
 
     kind: Kind
     target: str | None
@@ -63,7 +68,12 @@ class Outcome:
     doubt: str | None = None  # why the deciding reading may be wrong: the moderator should check it
 
     def to_json(self) -> dict[str, Any]:
-        data = {"kind": str(self.kind), "target": self.target, "post": self.post, "reason": str(self.reason)}
+        data = {
+            "kind": str(self.kind),
+            "target": self.target,
+            "post": self.post,
+            "reason": str(self.reason),
+        }
         if self.survived is not None:
             data["survived"] = self.survived
         if self.doubt is not None:
@@ -73,7 +83,8 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Words:
-    """The ruleset's own words: "lynch" / "lynched" (MafiaScum), "eliminate" / "eliminated" (Witch Hunt 2023)."""
+    """The ruleset's own words: "lynch" / "lynched" (MafiaScum), "eliminate" / "eliminated" (Witch
+    Hunt 2023)."""
 
     verb: str  # lynch, eliminate, execute, hang
     past: str  # lynched, eliminated, executed, hanged
@@ -123,12 +134,19 @@ def summarize(outcome: Outcome | None, words: Words | None = None) -> str:
         return "undecided"
     why = reason_words(outcome.reason)
     at = f", post {outcome.post}" if outcome.post is not None else ""
-    check = f"; doubtful ({outcome.doubt}): check post {outcome.post} before closing the day" if outcome.doubt else ""
+    check = (
+        f"; doubtful ({outcome.doubt}): check post {outcome.post} before closing the day"
+        if outcome.doubt
+        else ""
+    )
     if outcome.kind == Kind.ELIMINATION:
         return f"{outcome.target} {past} ({why}{at}){check}"
     if outcome.kind == Kind.NO_ELIMINATION:
         return f"no {noun} ({why}{at}){check}"
-    return f"pending: {why}{at}; the rules leave the decision to someone (e.g. the Judge): record it in the game file"
+    return (
+        f"pending: {why}{at}; the rules leave the decision to someone (e.g. the Judge): record it "
+        "in the game file"
+    )
 
 
 _BECAUSE = {
@@ -149,8 +167,9 @@ _BECAUSE = {
 
 
 def survived_words(outcome: Outcome, words: Words) -> str:
-    """A failed elimination as the rules announce it ("all kills are publicly announced"), told the same way
-    wherever it is told (the day-end and the judge drafts): who decided it, and that the target survived."""
+    """A failed elimination as the rules announce it ("all kills are publicly announced"), told the
+    same way wherever it is told (the day-end and the judge drafts): who decided it, and that the
+    target survived."""
     s = outcome.survived
     if outcome.reason == Reason.JUDGE:
         decided = f"The Judge decided to {words.verb} {s}"
@@ -164,10 +183,12 @@ def survived_words(outcome: Outcome, words: Words) -> str:
 
 
 def judge_declined(outcome: Outcome, ruleset: Any) -> bool:
-    """No elimination after the rules deferred to the Judge: declined, dead or unnamed, all read the same.
+    """No elimination after the rules deferred to the Judge: declined, dead or unnamed, all read the
+    same.
 
-    The rules announce only the result ("If the Judge is dead or declines Judgment, no one is eliminated"),
-    so a dead Judge must not read differently from a declining one: that would tell the players the Judge died.
+    The rules announce only the result ("If the Judge is dead or declines Judgment, no one is
+    eliminated"), so a dead Judge must not read differently from a declining one: that would tell
+    the players the Judge died.
     """
     if outcome.kind != Kind.NO_ELIMINATION or outcome.survived:
         return False
@@ -189,8 +210,13 @@ def announce(outcome: Outcome, words: Words, ruleset: Any, *, after_runoff: bool
 
     if o.kind == Kind.ELIMINATION:
         if o.reason == Reason.TIE and ruleset.tie == "random":
-            return f"{who} is {words.past}: the vote was tied, and {who} was drawn at random among the tied players."
-        if o.reason == Reason.RUNOFF or (after_runoff and o.reason in (Reason.PLURALITY, Reason.TIE)):
+            return (
+                f"{who} is {words.past}: the vote was tied, and {who} was drawn at random among "
+                "the tied players."
+            )
+        if o.reason == Reason.RUNOFF or (
+            after_runoff and o.reason in (Reason.PLURALITY, Reason.TIE)
+        ):
             return f"{who} had the most votes in the runoff and is {words.past}."
         if o.reason == Reason.JUDGE:
             return f"The Judge has decided: {who} is {words.past}."

@@ -1,34 +1,50 @@
 """Rulesets as data: load a ruleset file, and decide a day's outcome from a replayed count.
 
-A ruleset file (``data/rulesets/<name>.toml``) holds the numbers and words of a game's rules; each table
-cites the document and section it comes from (``cite = "..."``). Only behaviour data cannot express is code:
-a rule hook of :mod:`assistant.counting.hooks`, switched on by name in ``[hooks] use = [...]``. The ``decide_*``
-functions here are the threshold and plurality rules every ruleset shares. Schema, every table optional
-except ``[ruleset]``::
+A ruleset file (``data/rulesets/<name>.toml``) holds the numbers and words of a game's rules; each
+table cites the document and section it comes from (``cite = "..."``). Only behaviour data cannot
+express is code: a rule hook of :mod:`assistant.counting.hooks`, switched on by name in ``[hooks]
+use = [...]``. The ``decide_*`` functions here are the threshold and plurality rules every ruleset
+shares. Schema, every table optional except ``[ruleset]``::
 
-    [ruleset]    name, title, document, elimination_word, no_elimination_label, death_order ("game_file" |
-                 "random" | "alphabetical": the order a night's deaths are announced in the day-start draft),
-                 reveal_roles (bool: the dead's roles are announced, from [[deaths]] role; default false)
-    [votes]      no_elimination (bool: may players vote for no elimination), words (phrases meaning it),
-                 multi_vote (clocktower), require_unvote (a new vote while voting needs an UNVOTE first),
-                 edited ("first_revision" | "last_revision" | "flag": an edited vote counts only once the
+    [ruleset]    name, title, document, elimination_word, no_elimination_label, death_order
+    ("game_file" |
+                 "random" | "alphabetical": the order a night's deaths are announced in the
+                 day-start draft),
+                 reveal_roles (bool: the dead's roles are announced, from [[deaths]] role; default
+                 false)
+    [votes]      no_elimination (bool: may players vote for no elimination), words (phrases meaning
+    it),
+                 multi_vote (clocktower), require_unvote (a new vote while voting needs an UNVOTE
+                 first),
+                 edited ("first_revision" | "last_revision" | "flag": an edited vote counts only
+                 once the
                  moderator rules on it; every edit that changes a vote is flagged either way),
                  check ("post": a post is read whole | "command": every command is checked at once),
-                 how_to (the day-start draft's words on how to vote), unbolded ("ignore" | "flag" | "count":
+                 how_to (the day-start draft's words on how to vote), unbolded ("ignore" | "flag" |
+                 "count":
                  a plain-text "vote X" line)
-    [majority]   kind ("half_plus_one": more than half of the living), no_elimination_below (whole number:
+    [majority]   kind ("half_plus_one": more than half of the living), no_elimination_below (whole
+    number:
                  no elimination takes this many votes fewer than the majority; default 0)
-    [early_end]  on: any of "majority", "no_elimination_majority", "unanimous_minus_one" (each ends the day
-                 at once), "no_possible_tie" (reported as possible: the game file declares the early end)
-    [deadline]   decide ("majority" | "plurality"), no_majority / sleep_majority ("no_elimination" | "judge"),
-                 tie ("no_elimination" | "random" | "runoff"), no_elimination_competes (bool: in a plurality
-                 the no-elimination votes are a candidate), judge_unnamed ("pending" | "no_elimination":
-                 what a Judge deferral becomes when the game file names no Judge and records no decision),
+    [early_end]  on: any of "majority", "no_elimination_majority", "unanimous_minus_one" (each ends
+    the day
+                 at once), "no_possible_tie" (reported as possible: the game file declares the early
+                 end)
+    [deadline]   decide ("majority" | "plurality"), no_majority / sleep_majority ("no_elimination" |
+    "judge"),
+                 tie ("no_elimination" | "random" | "runoff"), no_elimination_competes (bool: in a
+                 plurality
+                 the no-elimination votes are a candidate), judge_unnamed ("pending" |
+                 "no_elimination":
+                 what a Judge deferral becomes when the game file names no Judge and records no
+                 decision),
                  judge_ignores_extra_lives (bool),
-                 judge_stand_ins (any of "apprentice", "peeping_tom": who decides in a dead Judge's place)
+                 judge_stand_ins (any of "apprentice", "peeping_tom": who decides in a dead Judge's
+                 place)
     [phases]     day_hours, night_hours, start ("day" | "night"), sod ("HH:MM" local), timezone,
                  night_votes (bool, default true: false lets `votal run` pause polling at night),
-                 day_start ("clock" | "moderator_post": a day after the first, not declared in the game
+                 day_start ("clock" | "moderator_post": a day after the first, not declared in the
+                 game
                  file, starts with the moderator's first post after the last day's vote ended)
     [posts]      daily_minimum, daily_cap, cap_lifted_hours_before_eod
     [runoff]     hours, still_tied_note (a public line the drafts add when a runoff ends still tied)
@@ -59,7 +75,8 @@ TIE_POLICIES = ("no_elimination", "random", "runoff")
 
 @dataclass(frozen=True)
 class Ruleset:
-    """A game's rules as values. Defaults are MafiaScum's: a majority of the living ends the day at once."""
+    """A game's rules as values. Defaults are MafiaScum's: a majority of the living ends the day at
+    once."""
 
     name: str
     title: str = ""
@@ -68,7 +85,9 @@ class Ruleset:
     elimination_word: str = "lynch"
     no_elimination_label: str = "No Lynch"
     death_order: str = "game_file"
-    reveal_roles: bool = False  # the drafts announce a dead player's role ([[deaths]] role): a "flip"
+    reveal_roles: bool = (
+        False  # the drafts announce a dead player's role ([[deaths]] role): a "flip"
+    )
     # votes
     no_elimination_vote: bool = True
     no_elimination_words: tuple[str, ...] = ()
@@ -76,8 +95,12 @@ class Ruleset:
     require_unvote: bool = False
     edited: str = "first_revision"
     check: str = "post"
-    how_to_vote: str | None = None  # the day-start draft's line on how to vote, in the rules' own words
-    unbolded: str = "ignore"  # a plain-text "vote X": "ignore" | "flag" (the moderator decides) | "count"
+    how_to_vote: str | None = (
+        None  # the day-start draft's line on how to vote, in the rules' own words
+    )
+    unbolded: str = (
+        "ignore"  # a plain-text "vote X": "ignore" | "flag" (the moderator decides) | "count"
+    )
     # majority
     majority_kind: str = "half_plus_one"
     no_elimination_below: int = 0  # no elimination takes this many votes fewer than the majority
@@ -91,7 +114,8 @@ class Ruleset:
     no_elimination_competes: bool = True
     judge_unnamed: str = "pending"  # the game file names no Judge and records no decision
     judge_ignores_extra_lives: bool = False
-    judge_stand_ins: tuple[str, ...] = ()  # roles that decide in a dead Judge's place: apprentice, peeping_tom
+    # roles that decide in a dead Judge's place: apprentice, peeping_tom
+    judge_stand_ins: tuple[str, ...] = ()
     # phases
     day_hours: float | None = None
     night_hours: float | None = None
@@ -99,7 +123,9 @@ class Ruleset:
     sod: str | None = None
     timezone: str | None = None
     night_votes: bool = True  # false: nothing is counted at night, so `votal run` may pause polling
-    day_start: str = "clock"  # "moderator_post": a computed day after day 1 starts with the moderator's post
+    day_start: str = (
+        "clock"  # "moderator_post": a computed day after day 1 starts with the moderator's post
+    )
     # posting limits
     daily_minimum: int | None = None
     daily_cap: int | None = None
@@ -112,7 +138,8 @@ class Ruleset:
 
     @property
     def threshold(self) -> bool:
-        """Whether a majority number means anything (False for plurality rules with no threshold)."""
+        """Whether a majority number means anything (False for plurality rules with no
+        threshold)."""
         return self.decide == "majority" or "majority" in self.early_end
 
     @property
@@ -127,17 +154,19 @@ class Ruleset:
         raise AssertionError(self.majority_kind)
 
     def no_elimination_needed(self, majority: int) -> int:
-        """Votes for no elimination that decide the day: the majority, or fewer where the rules say so."""
+        """Votes for no elimination that decide the day: the majority, or fewer where the rules say
+        so."""
         return max(1, majority - self.no_elimination_below)
 
     def with_options(self, **changes: Any) -> Ruleset:
-        """A copy with some values changed, e.g. ``tie="random"`` for a clocktower game that wants it."""
+        """A copy with some values changed, e.g. ``tie="random"`` for a clocktower game that wants
+        it."""
         return replace(self, **changes)
 
 
-# table -> key -> (attribute, type, allowed values or None)
-# The rule hooks a ruleset may use (a module of assistant.counting.hooks each), in the order they settle a day: a Loose
-# Cannon's shot before the Judge, the Deacon's save after both. Held here, with the words a ruleset may use, so
+# table -> key -> (attribute, type, allowed values or None) The rule hooks a ruleset may use (a
+# module of assistant.counting.hooks each), in the order they settle a day: a Loose Cannon's shot
+# before the Judge, the Deacon's save after both. Held here, with the words a ruleset may use, so
 # reading a ruleset never loads the hooks (assistant.counting.hooks.registry does, for a replay).
 HOOK_MODULES = (
     "loose_cannon",
@@ -217,33 +246,44 @@ def bundled_rulesets() -> list[str]:
 
 
 def find_ruleset(name: str, folder: Path) -> Ruleset:
-    """A game file's ``ruleset``: a bundled name, or a path relative to the game file's ``folder``."""
+    """A game file's ``ruleset``: a bundled name, or a path relative to the game file's
+    ``folder``."""
     if name.endswith(".toml") or "/" in name or "\\" in name:
         return load_ruleset(folder / name)
     return load_ruleset(name)
 
 
 def load_ruleset(name_or_path: str | Path) -> Ruleset:
-    """A bundled ruleset by name (``mafiascum``), or a ruleset file by path (``rules/house.toml``)."""
+    """A bundled ruleset by name (``mafiascum``), or a ruleset file by path
+    (``rules/house.toml``)."""
     text_name = str(name_or_path)
-    if isinstance(name_or_path, Path) or text_name.endswith(".toml") or "/" in text_name or "\\" in text_name:
+    if (
+        isinstance(name_or_path, Path)
+        or text_name.endswith(".toml")
+        or "/" in text_name
+        or "\\" in text_name
+    ):
         path = Path(name_or_path)
         try:
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
-            raise RulesetError(str(path), None, None, f"cannot read: {exc.strerror or exc}") from None
+            raise RulesetError(
+                str(path), None, None, f"cannot read: {exc.strerror or exc}"
+            ) from None
         return _parse_once(text, str(path))
     resource = bundled.data() / "rulesets" / f"{text_name}.toml"
     if not resource.is_file():
         known = ", ".join(bundled_rulesets())
-        raise RulesetError(text_name, None, None, f"no bundled ruleset of that name (bundled: {known})")
+        raise RulesetError(
+            text_name, None, None, f"no bundled ruleset of that name (bundled: {known})"
+        )
     return _parse_once(resource.read_text(encoding="utf-8"), f"rulesets/{text_name}.toml")
 
 
 @functools.lru_cache(maxsize=64)
 def _parse_once(text: str, path: str) -> Ruleset:
-    # `votal run` asks for each game's ruleset several times a round, 100 games at a time: the file is read
-    # each time (an edit takes effect), parsed once per text. A Ruleset is frozen, so sharing it is safe.
+    # `votal run` asks for each game's ruleset several times a round: the file is read each time (an
+    # edit takes effect), parsed once per text. A Ruleset is frozen, so sharing it is safe.
     return parse_ruleset(text, path=path)
 
 
@@ -252,7 +292,8 @@ _KEY = re.compile(r"^\s*([A-Za-z0-9_\-]+)\s*=")
 
 
 def _locate(text: str) -> dict[tuple[str, str | None], int]:
-    """(table, key) -> line, for error messages (ruleset files are plain headers and key = value lines)."""
+    """(table, key) -> line, for error messages (ruleset files are plain headers and key = value
+    lines)."""
     where: dict[tuple[str, str | None], int] = {}
     table = ""
     for number, line in enumerate(text.splitlines(), start=1):
@@ -273,7 +314,9 @@ def parse_ruleset(text: str, *, path: str = "<ruleset>") -> Ruleset:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         found = re.search(r"line (\d+)", str(exc))
-        raise RulesetError(path, int(found.group(1)) if found else None, None, f"not valid TOML: {exc}") from None
+        raise RulesetError(
+            path, int(found.group(1)) if found else None, None, f"not valid TOML: {exc}"
+        ) from None
     lines = _locate(text)
 
     def fail(table: str, key: str | None, message: str) -> RulesetError:
@@ -291,13 +334,19 @@ def parse_ruleset(text: str, *, path: str = "<ruleset>") -> Ruleset:
         for key, value in content.items():
             if key == "cite":
                 if not isinstance(value, str) or not value.strip():
-                    raise fail(table, key, "must name the document and section the table comes from")
+                    raise fail(
+                        table, key, "must name the document and section the table comes from"
+                    )
                 cites[table] = value
                 continue
             if key not in schema:
-                raise fail(table, key, f"unknown key (known keys: {', '.join(sorted([*schema, 'cite']))})")
+                raise fail(
+                    table, key, f"unknown key (known keys: {', '.join(sorted([*schema, 'cite']))})"
+                )
             attribute, kind, allowed = schema[key]
-            values[attribute] = _check_value(value, kind, allowed, lambda m, t=table, k=key: fail(t, k, m))
+            values[attribute] = _check_value(
+                value, kind, allowed, lambda m, t=table, k=key: fail(t, k, m)
+            )
     if "name" not in values:
         raise fail("ruleset", None, "missing required key 'name'")
     ruleset = Ruleset(**values, cites=cites, path=path)
@@ -341,16 +390,19 @@ def _check_value(value: Any, kind: str, allowed: tuple | None, fail) -> Any:
     return value
 
 
-# --- deciding ------------------------------------------------------------------------------------------
+# --- deciding
+# ------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class Standing:
-    """The count at one moment, as the rules see it (the tally has already applied private facts)."""
+    """The count at one moment, as the rules see it (the tally has already applied private
+    facts)."""
 
     post: int | None  # the post this standing is after
     majority: int
-    wagons: tuple[tuple[str, float, int], ...]  # (target, votes, voter seats): votes desc, then earliest
+    # (target, votes, voter seats): votes desc, then earliest
+    wagons: tuple[tuple[str, float, int], ...]
     no_elimination: float
     voters: int  # seats that may vote now
     undecided: float  # vote weight of those who may vote and have not voted at all
@@ -377,13 +429,13 @@ def decide_early(ruleset: Ruleset, standing: Standing) -> Outcome | None:
 
 
 def early_end_possible(ruleset: Ruleset, standing: Standing) -> str | None:
-    """The leader when no remaining vote can tie or pass it (``[early_end] on = ["no_possible_tie"]``), else
-    None. It never ends the day by itself: the Storyteller "may only declare an early end" then, and the game
-    file records it (``[[events]] kind = "early_end"``).
+    """The leader when no remaining vote can tie or pass it (``[early_end] on =
+    ["no_possible_tie"]``), else None. It never ends the day by itself: the Storyteller "may only
+    declare an early end" then, and the game file records it (``[[events]] kind = "early_end"``).
 
-    Remaining votes: under multi-voting every voter may still add a vote to a rival (a living player who
-    voted the leader too), so a rival can reach its votes plus every voter not on it; with one vote each,
-    only the weight of those who have not voted can move.
+    Remaining votes: under multi-voting every voter may still add a vote to a rival (a living player
+    who voted the leader too), so a rival can reach its votes plus every voter not on it; with one
+    vote each, only the weight of those who have not voted can move.
     """
     top = standing.wagons[0] if standing.wagons else None
     if "no_possible_tie" not in ruleset.early_end or not top or top[1] <= 0:
@@ -407,12 +459,15 @@ def _sleep_majority(ruleset: Ruleset, post: int | None) -> Outcome:
 
 
 def decide_at_deadline(ruleset: Ruleset, standing: Standing) -> Outcome:
-    """The outcome when the deadline ends the day without an early end (before any private decision)."""
+    """The outcome when the deadline ends the day without an early end (before any private
+    decision)."""
     top = standing.wagons[0] if standing.wagons else None
     if ruleset.decide == "majority":
         if top and top[1] >= standing.majority:
             return Outcome(Kind.ELIMINATION, top[0], standing.post, Reason.MAJORITY)
-        if ruleset.no_elimination_vote and standing.no_elimination >= ruleset.no_elimination_needed(standing.majority):
+        if ruleset.no_elimination_vote and standing.no_elimination >= ruleset.no_elimination_needed(
+            standing.majority
+        ):
             return _sleep_majority(ruleset, standing.post)
         if ruleset.no_majority == "judge":
             return Outcome(Kind.PENDING, None, standing.post, Reason.NO_MAJORITY)
@@ -432,7 +487,8 @@ def leaders(ruleset: Ruleset, standing: Standing) -> list[str | None]:
 
 
 def decide_plurality(ruleset: Ruleset, standing: Standing, *, runoff: bool = False) -> Outcome:
-    """Most votes wins; a tie follows the ruleset's tie policy (a runoff's tie is no elimination)."""
+    """Most votes wins; a tie follows the ruleset's tie policy (a runoff's tie is no
+    elimination)."""
     top = leaders(ruleset, standing)
     reason = Reason.RUNOFF if runoff else Reason.PLURALITY
     if not top:

@@ -1,7 +1,9 @@
-"""What Votal accepts as a forum thread's address: an http(s) URL with a host, refused at once otherwise.
+"""What Votal accepts as a forum thread's address: an http(s) URL with a host, refused at once
+otherwise.
 
-A URL the HTTP library cannot send (no scheme, ``ftp://``, no host) is not a forum that is down: retrying it
-only delays the one line that says what is wrong. The game file, ``votal new`` and the fetcher all ask here.
+A URL the HTTP library cannot send (no scheme, ``ftp://``, no host) is not a forum that is down:
+retrying it only delays the one line that says what is wrong. The game file, ``votal new`` and the
+fetcher all ask here.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import re
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 SCHEMES = ("http", "https")
+_EXAMPLE = "https://forum.example.org/viewtopic.php?t=5"  # a thread's address, in messages
 PAGE_QUERY_KEYS = ("start", "page")  # phpBB's and vBulletin's place in a thread, not the thread
 _PAGE_IN_PATH = (
     re.compile(r"(/threads/[^/]+/)page-\d+/?$"),  # XenForo: /threads/name.123/page-5
@@ -21,7 +24,7 @@ def url_problem(url: str) -> str | None:
     """Why ``url`` is not a thread address Votal can fetch (one line, naming it), or None."""
     text = url.strip()
     if not text:
-        return "no URL given: pass the thread's address, e.g. https://forum.example.org/viewtopic.php?t=5"
+        return f"no URL given: pass the thread's address, e.g. {_EXAMPLE}"
     shown = text if len(text) <= 120 else text[:117] + "..."
     try:
         parts = urlsplit(text)
@@ -34,7 +37,7 @@ def url_problem(url: str) -> str | None:
     if scheme not in SCHEMES:
         return f"{shown!r} is not an http(s) URL: Votal reads forum threads over http or https only"
     if not parts.hostname:
-        return f"{shown!r} names no host: write the forum's address, e.g. https://forum.example.org/viewtopic.php?t=5"
+        return f"{shown!r} names no host: write the forum's address, e.g. {_EXAMPLE}"
     return None
 
 

@@ -1,9 +1,10 @@
-"""Alerts for the moderator: what needs them now (a hammer, a near deadline, a vote Votal could not read,
-a forum that stopped parsing), each logged once and sent once to the game's webhook.
+"""Alerts for the moderator: what needs them now (a hammer, a near deadline, a vote Votal could not
+read, a forum that stopped parsing), each logged once and sent once to the game's webhook.
 
-:func:`detect_alerts` is pure: it reads a votal and a sync's outcome and returns alerts with stable keys
-(the same situation always gives the same key). :func:`deliver_alerts` stores the new ones (the store's
-``alerts`` table is what makes "once" hold across restarts), logs them, and POSTs them to the webhook.
+:func:`detect_alerts` is pure: it reads a votal and a sync's outcome and returns alerts with stable
+keys (the same situation always gives the same key). :func:`deliver_alerts` stores the new ones (the
+store's ``alerts`` table is what makes "once" hold across restarts), logs them, and POSTs them to
+the webhook.
 """
 
 from __future__ import annotations
@@ -25,20 +26,23 @@ log = logging.getLogger("votal.alerts")
 DEADLINE_NEAR = timedelta(hours=1)
 DISCORD_LIMIT = 2000  # characters in one message's content
 MAX_ATTEMPTS = 5  # webhook tries per alert, one per sync, before it is left for `votal status` only
-NO_MENTIONS = {"parse": []}  # Discord-compatible: no @everyone, @here, user or role mention pings anyone
+# Discord-compatible: no @everyone, @here, user or role mention pings anyone
+NO_MENTIONS: dict[str, list[str]] = {"parse": []}
 ALERT_KINDS = (
     "hammer",
     "unanimous_minus_one",
     "majority",
     "day_decided",
     "deadline_near",
-    "unresolved_vote",  # a post of many votes at once, void until the moderator decides (other votes: "doubt")
+    # a post of many votes at once, void until the moderator decides (other votes: "doubt")
+    "unresolved_vote",
     "doubt",  # what may be wrong with the count (assistant.counting.doubts), each once
     "forum_error",
     "page_problem",
     "warning",
     "outcome_disagrees",  # votal run --follow: an announced lynch the count disagrees with
-    "game_file_disagrees",  # votal run --follow: the thread says something the game file says otherwise
+    # votal run --follow: the thread says something the game file says otherwise
+    "game_file_disagrees",
 )
 
 
@@ -63,89 +67,117 @@ def detect_alerts(
     complete: bool = True,
     deadline_near: timedelta = DEADLINE_NEAR,
 ) -> list[Alert]:
-    """Everything in this votal and sync that the moderator should hear about; ``warnings`` are doubts about the
-    game file against the thread (see :mod:`assistant.counting.checks`). ``complete`` false (the last sync failed
-    part-way, so the store may lack posts) holds back every announcement of how the day stands: a count of half a thread
-    can name a hammer or a deadline outcome that the whole thread contradicts."""
-    alerts: list[Alert] = []
-    for warning in warnings:
-        if warning.note:
-            continue  # changes nothing: never an alert
-        # keyed by what it is about, not its words: "beyond the last stored post (33)" must not alert anew at 34
-        key = f"warning:{warning.kind}:{warning.day}:{warning.post}"
-        alerts.append(Alert("warning", key, f"Check the game file: {warning.message}"))
+    """Everything in this votal and sync that the moderator should hear about; ``warnings`` are
+    doubts about the game file against the thread (see :mod:`assistant.counting.checks`).
+    ``complete`` false (the last sync failed part-way, so the store may lack posts) holds back every
+    announcement of how the day stands: a count of half a thread can name a hammer or a deadline
+    outcome that the whole thread contradicts."""
+    alerts = _warning_alerts(warnings)
     if sync_error:
-        alerts.append(
-            Alert("forum_error", f"forum:{_digest(sync_error)}", f"Votal could not read the thread: {sync_error}")
-        )
+        message = f"Votal could not read the thread: {sync_error}"
+        alerts.append(Alert("forum_error", f"forum:{_digest(sync_error)}", message))
     for problem in page_problems:
-        alerts.append(Alert("page_problem", f"page:{_digest(problem)}", f"A post could not be read: {problem}"))
+        message = f"A post could not be read: {problem}"
+        alerts.append(Alert("page_problem", f"page:{_digest(problem)}", message))
     if votal is None:
         return alerts
-    day = votal.day
-    outcome = votal.outcome
     if complete:
-        if outcome is not None and outcome.kind != Kind.PENDING:
-            at = f" at post {outcome.post}" if outcome.post is not None else ""
-            who = outcome.target or "no elimination"
-            key = f"outcome:{day}:{outcome.kind}:{outcome.target}:{outcome.reason}"
-            hammer = outcome.reason == Reason.MAJORITY and not _past(votal.deadline, now)
-            # however the day was decided, a deciding vote read with doubt sends the moderator to that post
-            check = (
-                f" The {'hammer' if hammer else 'deciding vote'} was read with doubt ({outcome.doubt}): check that"
-                " post before closing the day." if outcome.doubt else ""
-            )
-            if hammer:
-                message = f"Day {day}: hammer — {who} reached a majority{at}; the day ends."
-                alerts.append(Alert("hammer", key, message + check))
-            elif outcome.reason == Reason.UNANIMOUS_MINUS_ONE:
-                message = f"Day {day}: unanimous minus one on {who}{at}; the day ends."
-                alerts.append(Alert("unanimous_minus_one", key, message + check))
-            else:
-                message = f"Day {day} is decided: {who} ({outcome.reason}){at}."
-                alerts.append(Alert("day_decided", key, message + check))
-        elif votal.majority is not None and votal.wagons and votal.wagons[0].votes >= votal.majority:
-            top = votal.wagons[0]
-            alerts.append(
-                Alert(
-                    "majority",
-                    f"majority:{day}:{top.target}",
-                    f"Day {day}: {top.target} has a majority ({_votes(top.votes)} of {votal.majority} needed).",
-                )
-            )
-    if outcome is None and votal.deadline is not None and timedelta(0) < votal.deadline - now <= deadline_near:
-        left = votal.deadline - now
-        alerts.append(
-            Alert(
-                "deadline_near",
-                f"deadline:{day}:{votal.deadline.isoformat()}",
-                f"Day {day} ends in {_duration(left)} ({votal.deadline.astimezone(game.tz):%a %d %b %H:%M %Z}).",
-            )
+        alerts.extend(_standing_alerts(votal, now))
+    if (deadline := _deadline_alert(game, votal, now, deadline_near)) is not None:
+        alerts.append(deadline)
+    alerts.extend(_doubt_alerts(votal))
+    alerts.extend(_void_alerts(votal))
+    return alerts
+
+
+def _warning_alerts(warnings: Iterable[GameWarning]) -> list[Alert]:
+    """The game file's warnings; a note changes nothing and is never an alert."""
+    # keyed by what it is about, not its words: "beyond the last stored post (33)" must not alert
+    # anew at 34
+    return [
+        Alert("warning", f"warning:{w.kind}:{w.day}:{w.post}", f"Check the game file: {w.message}")
+        for w in warnings
+        if not w.note
+    ]
+
+
+def _standing_alerts(votal: Votal, now: datetime) -> list[Alert]:
+    """How the day stands: decided (a hammer, unanimous minus one, otherwise), or a wagon at a
+    majority."""
+    day, outcome = votal.day, votal.outcome
+    if outcome is not None and outcome.kind != Kind.PENDING:
+        at = f" at post {outcome.post}" if outcome.post is not None else ""
+        who = outcome.target or "no elimination"
+        key = f"outcome:{day}:{outcome.kind}:{outcome.target}:{outcome.reason}"
+        hammer = outcome.reason == Reason.MAJORITY and not _past(votal.deadline, now)
+        # however the day was decided, a deciding vote read with doubt sends the moderator to that
+        # post
+        check = (
+            f" The {'hammer' if hammer else 'deciding vote'} was read with doubt ({outcome.doubt}):"
+            " check that post before closing the day."
+            if outcome.doubt
+            else ""
         )
-    # a vote not counted alerts only when it could change the outcome (a doubt); the rest are notes
+        if hammer:
+            message = f"Day {day}: hammer — {who} reached a majority{at}; the day ends."
+            return [Alert("hammer", key, message + check)]
+        if outcome.reason == Reason.UNANIMOUS_MINUS_ONE:
+            message = f"Day {day}: unanimous minus one on {who}{at}; the day ends."
+            return [Alert("unanimous_minus_one", key, message + check)]
+        message = f"Day {day} is decided: {who} ({outcome.reason}){at}."
+        return [Alert("day_decided", key, message + check)]
+    if votal.majority is not None and votal.wagons and votal.wagons[0].votes >= votal.majority:
+        top = votal.wagons[0]
+        votes = _votes(top.votes)
+        message = f"Day {day}: {top.target} has a majority ({votes} of {votal.majority} needed)."
+        return [Alert("majority", f"majority:{day}:{top.target}", message)]
+    return []
+
+
+def _deadline_alert(
+    game: Game, votal: Votal, now: datetime, deadline_near: timedelta
+) -> Alert | None:
+    """An undecided day whose deadline is within ``deadline_near``."""
+    deadline = votal.deadline
+    if (
+        votal.outcome is not None
+        or deadline is None
+        or not timedelta(0) < deadline - now <= deadline_near
+    ):
+        return None
+    when = f"{deadline.astimezone(game.tz):%a %d %b %H:%M %Z}"
+    message = f"Day {votal.day} ends in {_duration(deadline - now)} ({when})."
+    return Alert("deadline_near", f"deadline:{votal.day}:{deadline.isoformat()}", message)
+
+
+def _doubt_alerts(votal: Votal) -> list[Alert]:
+    """A vote not counted alerts only when it could change the outcome (a doubt); the rest are
+    notes."""
+    alerts = []
     for doubt in votal.doubts:
         if doubt.note:
             continue
         where = f", post {doubt.post}" if doubt.post is not None else ""
-        alerts.append(
-            Alert(
-                "doubt",
-                f"doubt:{day}:{doubt.kind}:{doubt.post}:{doubt.target}",
-                f"Day {day}{where}: {doubt.why}.",
-            )
-        )
-    # a post of many votes at once (a joke, a slip, or a flood of hundreds of bold votes) counts for none until
-    # the moderator decides, whatever the wagons: said once for the post, never once per vote in it
+        key = f"doubt:{votal.day}:{doubt.kind}:{doubt.post}:{doubt.target}"
+        alerts.append(Alert("doubt", key, f"Day {votal.day}{where}: {doubt.why}."))
+    return alerts
+
+
+def _void_alerts(votal: Votal) -> list[Alert]:
+    """A post of many votes at once (a joke, a slip, a flood of bold votes) counts for none until
+    the moderator decides, whatever the wagons: said once for the post, never once per vote in
+    it."""
+    alerts = []
     for action in votal.actions:
-        if action.action == "void":  # the command reader's verdict on the post, not a reason's wording
+        # the command reader's verdict on the post, not a reason's wording
+        if action.action == "void":
             voter = action.voter or action.author
-            alerts.append(
-                Alert(
-                    "unresolved_vote",
-                    f"vote:{day}:{action.post}:{_digest(action.text)}",
-                    f"Day {day}, post {action.post}: {voter}'s {action.text!r} was not counted: {action.why_not}.",
-                )
+            key = f"vote:{votal.day}:{action.post}:{_digest(action.text)}"
+            message = (
+                f"Day {votal.day}, post {action.post}: {voter}'s {action.text!r} was not counted:"
+                f" {action.why_not}."
             )
+            alerts.append(Alert("unresolved_vote", key, message))
     return alerts
 
 
@@ -159,30 +191,40 @@ def deliver_alerts(
 ) -> list[Alert]:
     """Store and log the alerts not seen before, then send the unsent ones to the game's webhook.
 
-    Every unsent alert goes in ONE message per call (one per sync, and syncs are at least a minute apart: see
-    ``game.MIN_SYNC_INTERVAL``), so a hostile post that raises hundreds of alerts costs one POST; what does not fit
-    in a message is counted ("and 250 more") and left to `votal status`. The payload disables every mention
-    (``allowed_mentions``) and the text has its ``@`` and ``<!`` broken by a zero-width space, so no alert can
-    ping anyone even where the first is ignored. ``post(url, payload)`` sends one JSON POST and raises on
-    failure (default: :func:`fetch.post_json`). A failed send is tried again on the next call, up to MAX_ATTEMPTS times.
-    Returns the new alerts.
+    Every unsent alert goes in ONE message per call (one per sync, and syncs are at least a minute
+    apart: see ``game.MIN_SYNC_INTERVAL``), so a hostile post that raises hundreds of alerts costs
+    one POST; what does not fit in a message is counted ("and 250 more") and left to `votal status`.
+    The payload disables every mention (``allowed_mentions``) and the text has its ``@`` and ``<!``
+    broken by a zero-width space, so no alert can ping anyone even where the first is ignored.
+    ``post(url, payload)`` sends one JSON POST and raises on failure (default:
+    :func:`fetch.post_json`). A failed send is tried again on the next call, up to MAX_ATTEMPTS
+    times. Returns the new alerts.
     """
     alerts = list(alerts)
-    new_keys = {a["key"] for a in store.add_alerts(db, game.key, [a.to_json() for a in alerts], now=now)}
+    new_keys = {
+        a["key"] for a in store.add_alerts(db, game.key, [a.to_json() for a in alerts], now=now)
+    }
     new = [a for a in alerts if a.key in new_keys]
     for alert in new:
         log.warning("%s: %s", game.title, alert.message)
     if not game.webhook:
         return new
     if post is None:
-        from assistant.forum.fetch import post_json as post
+        from assistant.forum.fetch import post_json
+
+        post = post_json
     rows = store.load_unsent_alerts(db, game.key, max_attempts=MAX_ATTEMPTS)
     if not rows:
         return new
     keys = [row["key"] for row in rows]
     try:
-        post(game.webhook, {"content": webhook_text(game.title, [row["message"] for row in rows]),
-                            "allowed_mentions": NO_MENTIONS})
+        post(
+            game.webhook,
+            {
+                "content": webhook_text(game.title, [row["message"] for row in rows]),
+                "allowed_mentions": NO_MENTIONS,
+            },
+        )
     except Exception as exc:  # noqa: BLE001 (a failed webhook must never stop the sync loop)
         # the webhook URL holds a token: the error names the failure, never the URL
         error = type(exc).__name__ + _status(exc)
@@ -194,7 +236,8 @@ def deliver_alerts(
 
 
 def webhook_text(title: str, messages: list[str], *, limit: int = DISCORD_LIMIT) -> str:
-    """One message for every alert: as many as fit in ``limit`` characters, then how many more there are."""
+    """One message for every alert: as many as fit in ``limit`` characters, then how many more there
+    are."""
     if len(messages) == 1:
         return no_pings(f"**{title}** — {messages[0]}")[:limit]
     text = f"**{title}**"
@@ -208,7 +251,8 @@ def webhook_text(title: str, messages: list[str], *, limit: int = DISCORD_LIMIT)
 
 
 def no_pings(text: str) -> str:
-    """``@everyone``, ``@here``, ``<@id>``, ``<@&role>`` and Slack's ``<!channel>`` shown but inert."""
+    """``@everyone``, ``@here``, ``<@id>``, ``<@&role>`` and Slack's ``<!channel>`` shown but
+    inert."""
     return text.replace("@", "@\u200b").replace("<!", "<\u200b!")
 
 

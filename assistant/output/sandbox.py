@@ -1,11 +1,13 @@
-"""The sandbox drafts render in: plain data only, a template folder that cannot be left, and bounded work.
+"""The sandbox drafts render in: plain data only, a template folder that cannot be left, and bounded
+work.
 
 Templates are data, not code, even the moderator's own (they are shared and copied). Jinja's
-``SandboxedEnvironment`` already refuses Python internals; this one also refuses attributes of anything but
-plain data, and bounds what a render may cost: loops (``range`` counts every item it hands out, across the
-whole render), numbers handed to calls and filters, texts built by ``*``, ``%``, ``+``, ``~``, calls and
-filters (checked before they are built), the output's size, and (in the main thread) the render's time.
-Each limit is a :class:`TemplateLimit`, a template error the drafts report in one line.
+``SandboxedEnvironment`` already refuses Python internals; this one also refuses attributes of
+anything but plain data, and bounds what a render may cost: loops (``range`` counts every item it
+hands out, across the whole render), numbers handed to calls and filters, texts built by ``*``,
+``%``, ``+``, ``~``, calls and filters (checked before they are built), the output's size, and (in
+the main thread) the render's time. Each limit is a :class:`TemplateLimit`, a template error the
+drafts report in one line.
 """
 
 from __future__ import annotations
@@ -24,7 +26,15 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, NoReturn
 
-from jinja2 import Environment, FileSystemLoader, Template, TemplateError, TemplateNotFound, Undefined, nodes
+from jinja2 import (
+    Environment,
+    FileSystemLoader,
+    Template,
+    TemplateError,
+    TemplateNotFound,
+    Undefined,
+    nodes,
+)
 from jinja2.compiler import CodeGenerator, Frame
 from jinja2.environment import TemplateModule
 from jinja2.exceptions import SecurityError, TemplateRuntimeError
@@ -34,10 +44,31 @@ from jinja2.sandbox import SandboxedEnvironment
 from jinja2.utils import Cycler, Joiner, Namespace
 from markupsafe import Markup
 
-# Objects a template may read attributes of: plain data, and Jinja's own helpers. Anything else (a path, a
-# module, a function's globals) is refused, whatever the context ends up holding.
-_SAFE_TYPES = (str, int, float, bool, type(None), dict, list, tuple, Enum, date, datetime, time_of_day, timedelta,
-               Markup, Undefined, LoopContext, Cycler, Joiner, Namespace, Macro, TemplateModule)
+# Objects a template may read attributes of: plain data, and Jinja's own helpers. Anything else (a
+# path, a module, a function's globals) is refused, whatever the context ends up holding.
+_SAFE_TYPES = (
+    str,
+    int,
+    float,
+    bool,
+    type(None),
+    dict,
+    list,
+    tuple,
+    Enum,
+    date,
+    datetime,
+    time_of_day,
+    timedelta,
+    Markup,
+    Undefined,
+    LoopContext,
+    Cycler,
+    Joiner,
+    Namespace,
+    Macro,
+    TemplateModule,
+)
 
 MAX_TEXT = 2**20  # characters (or items) one value may hold: "x" * 10**10 is refused, not allocated
 MAX_OUTPUT = 2**20  # characters a whole draft may hold
@@ -53,17 +84,21 @@ class TemplateLimit(SecurityError):
 
 
 class FolderLoader(FileSystemLoader):
-    """A moderator's template folder: ``..`` is refused by Jinja, and so is a file whose real path (after
-    symlinks) lies outside the folder."""
+    """A moderator's template folder: ``..`` is refused by Jinja, and so is a file whose real path
+    (after symlinks) lies outside the folder."""
 
-    def get_source(self, environment: Environment, template: str):  # noqa: ANN201 (Jinja's signature)
-        for root in self.searchpath:  # before reading: only a regular file (a FIFO would block), and not huge
+    # Jinja's signature
+    def get_source(self, environment: Environment, template: str):  # noqa: ANN201
+        # before reading: only a regular file (a FIFO would block), and not huge
+        for root in self.searchpath:
             candidate = Path(root, *split_template_path(template))
             if candidate.exists():
                 if not candidate.is_file():
                     raise TemplateNotFound(template)
                 if candidate.stat().st_size > MAX_TEMPLATE_BYTES:
-                    raise TemplateLimit(f"template file {template} is larger than {MAX_TEMPLATE_BYTES:,} bytes")
+                    raise TemplateLimit(
+                        f"template file {template} is larger than {MAX_TEMPLATE_BYTES:,} bytes"
+                    )
                 break
         source, filename, uptodate = super().get_source(environment, template)
         real = Path(filename).resolve()
@@ -79,7 +114,9 @@ class _Budget:
         self.steps = 0
 
 
-_BUDGET: contextvars.ContextVar[_Budget | None] = contextvars.ContextVar("votal_template_budget", default=None)
+_BUDGET: contextvars.ContextVar[_Budget | None] = contextvars.ContextVar(
+    "votal_template_budget", default=None
+)
 
 
 def _step(count: int = 1) -> None:
@@ -88,17 +125,23 @@ def _step(count: int = 1) -> None:
         return
     budget.steps += count
     if budget.steps > MAX_STEPS:
-        raise TemplateLimit(f"the template took more than {MAX_STEPS:,} steps (loop items, calls, lookups)")
+        raise TemplateLimit(
+            f"the template took more than {MAX_STEPS:,} steps (loop items, calls, lookups)"
+        )
 
 
 def _check_number(value: Any) -> None:
     if isinstance(value, int | float) and not isinstance(value, bool) and abs(value) > MAX_TEXT:
-        raise TemplateLimit(f"the template passed {value:.0f} to a call or filter (at most {MAX_TEXT:,})")
+        raise TemplateLimit(
+            f"the template passed {value:.0f} to a call or filter (at most {MAX_TEXT:,})"
+        )
 
 
 def _check_length(length: int) -> None:
     if length > MAX_TEXT:
-        raise TemplateLimit(f"the template built a value of {length:,} characters (at most {MAX_TEXT:,})")
+        raise TemplateLimit(
+            f"the template built a value of {length:,} characters (at most {MAX_TEXT:,})"
+        )
 
 
 def _check_size(value: Any) -> Any:
@@ -112,7 +155,9 @@ def _check_format(text: Any) -> None:
         for found in _WIDTH.finditer(text):
             width = found.group(1) or found.group(2)
             if len(width) > 6 or int(width) > MAX_TEXT:
-                raise TemplateLimit(f"the template asked for a field {width} characters wide (at most {MAX_TEXT:,})")
+                raise TemplateLimit(
+                    f"the template asked for a field {width} characters wide (at most {MAX_TEXT:,})"
+                )
 
 
 def _bounded_range(*args: int) -> Iterator[int]:
@@ -129,7 +174,11 @@ def _bounded_filter(name: str, function: Callable) -> Callable:
         _step()
         for value in (*args, *kwargs.values()):
             _check_number(value)
-        values = [a for a in args if not isinstance(a, Environment | Template) and not hasattr(a, "environment")]
+        values = [
+            a
+            for a in args
+            if not isinstance(a, Environment | Template) and not hasattr(a, "environment")
+        ]
         if name == "replace" and len(values) >= 3:
             text, old, new = (str(v) for v in values[:3])
             grows = (len(text) + 1) if not old else text.count(old)
@@ -142,8 +191,8 @@ def _bounded_filter(name: str, function: Callable) -> Callable:
 
 
 class _BoundedJoins(CodeGenerator):
-    """Compiles ``a ~ b`` to a join that checks the joined length first: a chain of ``{% set s = s ~ s %}``
-    doubles a text with no call, filter or lookup to stop it."""
+    """Compiles ``a ~ b`` to a join that checks the joined length first: a chain of ``{% set s = s ~
+    s %}`` doubles a text with no call, filter or lookup to stop it."""
 
     def visit_Concat(self, node: nodes.Concat, frame: Frame) -> None:
         self.write("environment.bounded_join((")
@@ -154,8 +203,8 @@ class _BoundedJoins(CodeGenerator):
 
 
 class DraftSandbox(SandboxedEnvironment):
-    """Jinja's sandbox (no underscore attributes, no unsafe calls) restricted further to plain data, with the
-    work and text of a render bounded (see the module's docstring)."""
+    """Jinja's sandbox (no underscore attributes, no unsafe calls) restricted further to plain data,
+    with the work and text of a render bounded (see the module's docstring)."""
 
     intercepted_binops = frozenset(["*", "**", "%", "+"])
     code_generator_class = _BoundedJoins
@@ -177,7 +226,8 @@ class DraftSandbox(SandboxedEnvironment):
         _step()
         return _check_size(super().getitem(obj, argument))
 
-    def call(__self, __context, __obj, *args: Any, **kwargs: Any) -> Any:  # noqa: ANN001, N805 (Jinja's)
+    # Jinja's signature
+    def call(__self, __context, __obj, *args: Any, **kwargs: Any) -> Any:  # noqa: ANN001, N805
         _step()
         for value in (*args, *kwargs.values()):
             _check_number(value)
@@ -186,7 +236,8 @@ class DraftSandbox(SandboxedEnvironment):
             _check_format(getattr(method, "__self__", None))
         return _check_size(super().call(__context, __obj, *args, **kwargs))
 
-    def call_binop(self, context, operator: str, left: Any, right: Any) -> Any:  # noqa: ANN001 (Jinja's)
+    # Jinja's signature
+    def call_binop(self, context, operator: str, left: Any, right: Any) -> Any:  # noqa: ANN001
         _step()
         if operator == "**" and isinstance(right, int | float) and abs(right) > 64:
             raise TemplateLimit("exponent too large in a template (at most 64)")
@@ -196,26 +247,32 @@ class DraftSandbox(SandboxedEnvironment):
             _check_length(len(left) * right)
         if operator == "%":
             _check_format(left)
-        if operator == "+" and isinstance(left, str | list | tuple) and isinstance(right, str | list | tuple):
+        if (
+            operator == "+"
+            and isinstance(left, str | list | tuple)
+            and isinstance(right, str | list | tuple)
+        ):
             _check_length(len(left) + len(right))
         return _check_size(super().call_binop(context, operator, left, right))
 
     def bounded_join(self, parts: tuple[Any, ...], autoescape: bool) -> str:
-        """``a ~ b ~ ...`` (see :class:`_BoundedJoins`), refused before joining more than a value may hold."""
+        """``a ~ b ~ ...`` (see :class:`_BoundedJoins`), refused before joining more than a value
+        may hold."""
         _step()
         texts = [part if isinstance(part, str) else str(part) for part in parts]
         _check_length(sum(map(len, texts)))
         return markup_join(parts) if autoescape else str_join(texts)
 
     def handle_exception(self, source: str | None = None) -> NoReturn:
-        """Any failure inside a template (``{{ 1 / 0 }}``, calling a non-function) is a template error, which
-        the drafts report in one line, never a traceback."""
+        """Any failure inside a template (``{{ 1 / 0 }}``, calling a non-function) is a template
+        error, which the drafts report in one line, never a traceback."""
         failure = sys.exc_info()[1]
         if isinstance(failure, _TimeUp):
             raise TemplateLimit(f"the template ran longer than {MAX_SECONDS:g} seconds") from None
         if failure is not None and not isinstance(failure, TemplateError):
             raise TemplateRuntimeError(f"{type(failure).__name__}: {failure}") from None
         super().handle_exception(source)
+        raise AssertionError("unreachable: Jinja2's handle_exception always raises")
 
 
 def render_bounded(template: Template, variables: dict[str, Any]) -> str:
@@ -240,8 +297,8 @@ class _TimeUp(Exception):
 
 
 class _time_limit:  # noqa: N801 (a context manager, read as a phrase)
-    """Interrupt the render after MAX_SECONDS with SIGALRM, where one can be set (the main thread on Unix):
-    loops over data the hooks never see ({% for a in text %}{% for b in text %}) end too."""
+    """Interrupt the render after MAX_SECONDS with SIGALRM, where one can be set (the main thread on
+    Unix): loops over data the hooks never see ({% for a in text %}{% for b in text %}) end too."""
 
     def __enter__(self) -> None:
         self.armed = (
@@ -257,10 +314,9 @@ class _time_limit:  # noqa: N801 (a context manager, read as a phrase)
     def _expire(signum: int, frame: Any) -> None:  # noqa: ARG004
         raise _TimeUp
 
-    def __exit__(self, kind: type | None, value: BaseException | None, traceback: Any) -> bool:
+    def __exit__(self, kind: type | None, value: BaseException | None, traceback: Any) -> None:
         if self.armed:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, self.previous)
         if isinstance(value, _TimeUp):
             raise TemplateLimit(f"the template ran longer than {MAX_SECONDS:g} seconds") from None
-        return False

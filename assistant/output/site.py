@@ -1,10 +1,11 @@
-"""The players' page: a static site (HTML + JSON) of the current votal, earlier days and the vote log.
+"""The players' page: a static site (HTML + JSON) of the current votal, earlier days and the vote
+log.
 
-Everything the page shows passes through :func:`public_day`, which copies only whitelisted public fields of a
-tally's ``Votal.to_json()`` dict: a field the tally adds later stays off the page until it is listed here.
-Building is pure (``build_site`` returns file names and contents, the clock is an argument); only
-:func:`gather_days`, :func:`write_site`, :func:`gather_index`, :func:`write_index` and the server of
-:func:`make_server` touch the store, the disk and the network.
+Everything the page shows passes through :func:`public_day`, which copies only whitelisted public
+fields of a tally's ``Votal.to_json()`` dict: a field the tally adds later stays off the page until
+it is listed here. Building is pure (``build_site`` returns file names and contents, the clock is an
+argument); only :func:`gather_days`, :func:`write_site`, :func:`gather_index`, :func:`write_index`
+and the server of :func:`make_server` touch the store, the disk and the network.
 
 One layout for `votal site` and `votal run --site`: a site folder holds each game's page in a folder
 named after its game file, and an index page listing every game there (:func:`publish_game`), which
@@ -43,8 +44,8 @@ PAGE_FILES = ("index.html", "votal.json", SUMMARY_FILE, *STATIC_FILES)  # a game
 INDEX_FILES = ("index.html", "style.css")  # the site's index of games, at its top
 IDLE_TIMEOUT = 10.0  # `votal serve`: seconds a connection may idle before it is dropped
 
-# Outcome reasons that come from a private decision (the Judge's pick, a Loose Cannon's shot): the page
-# says the day waits on the moderator, never what was decided, until the moderator posts it.
+# Outcome reasons that come from a private decision (the Judge's pick, a Loose Cannon's shot): the
+# page says the day waits on the moderator, never what was decided, until the moderator posts it.
 PRIVATE_REASONS = frozenset({Reason.JUDGE, Reason.LOOSE_CANNON})
 
 
@@ -72,19 +73,27 @@ class PostRef:
 def describe_game(game: Any) -> PublicGame:
     """The public part of a loaded :class:`assistant.gamefile.game.Game`."""
     replaced = tuple((seat.name, seat.shown) for seat in game.players if seat.shown != seat.name)
-    return PublicGame(game.title, game.thread, tuple(seat.name for seat in game.players), game.timezone, replaced)
+    return PublicGame(
+        game.title, game.thread, tuple(seat.name for seat in game.players), game.timezone, replaced
+    )
 
 
 # The keys of a public day whose values name seats (one name, or a list of them).
-SEAT_KEYS = frozenset({"target", "voter", "voters", "not_voting", "living", "candidates", "nominee", "nominator"})
+SEAT_KEYS = frozenset(
+    {"target", "voter", "voters", "not_voting", "living", "candidates", "nominee", "nominator"}
+)
 
 
 def name_seats(value: Any, shown: Mapping[str, str]) -> Any:
-    """``value`` (a public day, or part of one) with each replaced seat named by its current account."""
+    """``value`` (a public day, or part of one) with each replaced seat named by its current
+    account."""
     if not shown:
         return value
     if isinstance(value, dict):
-        return {k: _rename(v, shown) if k in SEAT_KEYS else name_seats(v, shown) for k, v in value.items()}
+        return {
+            k: _rename(v, shown) if k in SEAT_KEYS else name_seats(v, shown)
+            for k, v in value.items()
+        }
     if isinstance(value, list):
         return [name_seats(v, shown) for v in value]
     return value
@@ -99,18 +108,25 @@ def _rename(value: Any, shown: Mapping[str, str]) -> Any:
 
 
 def index_posts(posts: Iterable[Any]) -> dict[int, PostRef]:
-    """Post number -> where it is, from ReadPost/Post-like objects (``number``, ``post_id``, ``url``, ``time``)."""
+    """Post number -> where it is, from ReadPost/Post-like objects (``number``, ``post_id``,
+    ``url``, ``time``)."""
     return {p.number: PostRef(p.number, p.post_id, p.url, p.time) for p in posts}
 
 
 def public_outcome(outcome: Mapping[str, Any] | None) -> dict[str, Any] | None:
     """The outcome's public fields; one a private pick decided is shown as still waiting for it."""
-    if outcome is None:
-        return None
+    return None if outcome is None else _public_outcome(outcome)
+
+
+def _public_outcome(outcome: Mapping[str, Any]) -> dict[str, Any]:
     reason = outcome.get("reason")
     if reason in PRIVATE_REASONS:
-        return {"kind": Kind.PENDING, "target": None, "post": outcome.get("post"),
-                "reason": Reason.JUDGE if reason == Reason.JUDGE else Reason.MODERATOR}
+        return {
+            "kind": Kind.PENDING,
+            "target": None,
+            "post": outcome.get("post"),
+            "reason": Reason.JUDGE if reason == Reason.JUDGE else Reason.MODERATOR,
+        }
     return {
         "kind": outcome.get("kind"),
         "target": outcome.get("target"),
@@ -119,22 +135,21 @@ def public_outcome(outcome: Mapping[str, Any] | None) -> dict[str, Any] | None:
     }
 
 
-def public_day(votal: Mapping[str, Any], posts: Mapping[int, PostRef] | None = None) -> dict[str, Any]:
-    """The public facts of one day's votal, with each command's post link and time when ``posts`` has them."""
-    posts = posts or {}
-
-    def where(number: int | None) -> dict[str, Any]:
-        ref = posts.get(number) if number is not None else None
-        return {
-            "post_id": ref.post_id if ref else None,
-            "url": web_url(ref.url) if ref else None,
-            "time": iso_utc(ref.time) if ref else None,
-        }
-
+def public_day(
+    votal: Mapping[str, Any], posts: Mapping[int, PostRef] | None = None
+) -> dict[str, Any]:
+    """The public facts of one day's votal, with each command's post link and time when ``posts``
+    has them."""
+    where = _PostPlaces(posts or {})
     no_elim = votal.get("no_elimination") or {}
     outcome = public_outcome(votal.get("outcome"))
-    lynches = [public_outcome(o) for o in votal.get("lynches") or ()]  # earlier lynches (lynches_per_day > 1)
-    landmarks = {votal.get("as_of_post"), outcome and outcome.get("post"), *(o["post"] for o in lynches)} - {None}
+    # earlier lynches (lynches_per_day > 1)
+    lynches = [_public_outcome(o) for o in votal.get("lynches") or ()]
+    landmarks = {
+        votal.get("as_of_post"),
+        outcome and outcome.get("post"),
+        *(o["post"] for o in lynches),
+    }
     return {
         "day": votal["day"],
         "alive": votal.get("alive"),
@@ -143,52 +158,99 @@ def public_day(votal: Mapping[str, Any], posts: Mapping[int, PostRef] | None = N
         "as_of_post": votal.get("as_of_post"),
         "deadline": votal.get("deadline"),
         "wagons": [
-            {"target": w["target"], "votes": w["votes"], "voters": list(w["voters"])} for w in votal.get("wagons", ())
+            {"target": w["target"], "votes": w["votes"], "voters": list(w["voters"])}
+            for w in votal.get("wagons", ())
         ],
-        "no_elimination": {"votes": no_elim.get("votes", 0), "voters": list(no_elim.get("voters", ()))},
+        "no_elimination": {
+            "votes": no_elim.get("votes", 0),
+            "voters": list(no_elim.get("voters", ())),
+        },
         "not_voting": list(votal.get("not_voting", ())),
         "living": list(votal.get("living", ())),
         "outcome": outcome,
         "lynches": lynches,
-        "post_urls": {str(n): where(n)["url"] for n in sorted(landmarks) if where(n)["url"]},
-        "nominations": [
-            {"nominee": n["nominee"], "nominator": n["nominator"], "post": n["post"], "votes": n["votes"],
-             "voters": list(n["voters"]), **where(n["post"])}
-            for n in votal.get("nominations") or ()
-        ],
-        "runoff": (
-            {"candidates": list(runoff["candidates"]), "deadline": runoff.get("deadline"), "post": runoff.get("post")}
-            if (runoff := votal.get("runoff"))
-            else None
-        ),
-        "problems": [
-            {"post": p["post"], "voter": p["voter"], "text": p["text"], "reason": p["reason"], **where(p["post"])}
-            for p in votal.get("problems", ())
-        ],
-        "changes": [
-            {
-                "post": c["post"],
-                "voter": c["voter"],
-                "votes": [{"target": v["target"], "post": v["post"]} for v in c["votes"]],
-            }
-            for c in votal.get("changes", ())
-        ],
-        "actions": [
-            {
-                "post": a["post"],
-                **where(a["post"]),
-                "voter": a.get("voter"),
-                "author": a.get("author"),
-                "text": a.get("text"),
-                "action": name_action(a),
-                # a name that did not resolve is never shown as if it were a vote on someone
-                "target": a.get("target") if (a.get("counted") or a.get("why_not") == "target is dead") else None,
-                "no_elimination": bool(a.get("no_elimination")) and bool(a.get("counted")),
-                "counted": bool(a.get("counted")),
-                "why_not": a.get("why_not"),
-            }
-            for a in votal.get("actions", ())
-        ],
+        "post_urls": where.urls(landmarks - {None}),
+        "nominations": [_public_nomination(n, where) for n in votal.get("nominations") or ()],
+        "runoff": _public_runoff(votal.get("runoff")),
+        "problems": [_public_problem(p, where) for p in votal.get("problems", ())],
+        "changes": [_public_change(c) for c in votal.get("changes", ())],
+        "actions": [_public_action(a, where) for a in votal.get("actions", ())],
+    }
+
+
+def _public_nomination(nomination: Mapping[str, Any], where: _PostPlaces) -> dict[str, Any]:
+    return {
+        "nominee": nomination["nominee"],
+        "nominator": nomination["nominator"],
+        "post": nomination["post"],
+        "votes": nomination["votes"],
+        "voters": list(nomination["voters"]),
+        **where(nomination["post"]),
+    }
+
+
+def _public_runoff(runoff: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    if not runoff:
+        return None
+    return {
+        "candidates": list(runoff["candidates"]),
+        "deadline": runoff.get("deadline"),
+        "post": runoff.get("post"),
+    }
+
+
+def _public_problem(problem: Mapping[str, Any], where: _PostPlaces) -> dict[str, Any]:
+    """A vote not counted, and why."""
+    return {
+        "post": problem["post"],
+        "voter": problem["voter"],
+        "text": problem["text"],
+        "reason": problem["reason"],
+        **where(problem["post"]),
+    }
+
+
+def _public_change(change: Mapping[str, Any]) -> dict[str, Any]:
+    """A voter's standing votes after one of their posts."""
+    votes = [{"target": v["target"], "post": v["post"]} for v in change["votes"]]
+    return {"post": change["post"], "voter": change["voter"], "votes": votes}
+
+
+@dataclass(frozen=True)
+class _PostPlaces:
+    """Where a post is on the forum: its id, its address and its time, from the posts known."""
+
+    posts: Mapping[int, PostRef]
+
+    def __call__(self, number: int | None) -> dict[str, Any]:
+        ref = self.posts.get(number) if number is not None else None
+        return {
+            "post_id": ref.post_id if ref else None,
+            "url": web_url(ref.url) if ref else None,
+            "time": iso_utc(ref.time) if ref else None,
+        }
+
+    def urls(self, numbers: set[int]) -> dict[str, str]:
+        """The addresses of the posts the page links to, by number."""
+        return {str(n): url for n in sorted(numbers) if (url := self(n)["url"])}
+
+
+def _public_action(action: Mapping[str, Any], where: _PostPlaces) -> dict[str, Any]:
+    """One command as the page shows it."""
+    counted = action.get("counted")
+    # a name that did not resolve is never shown as if it were a vote on someone
+    shows_target = counted or action.get("why_not") == "target is dead"
+    return {
+        "post": action["post"],
+        **where(action["post"]),
+        "voter": action.get("voter"),
+        "author": action.get("author"),
+        "text": action.get("text"),
+        "action": name_action(action),
+        "target": action.get("target") if shows_target else None,
+        "no_elimination": bool(action.get("no_elimination")) and bool(counted),
+        "counted": bool(counted),
+        "why_not": action.get("why_not"),
     }
 
 
@@ -221,9 +283,10 @@ def format_utc(moment: datetime | str | None) -> str:
 
 
 def make_environment() -> Environment:
-    """Jinja2 with autoescaping for every HTML and SVG template: names and post text are never markup; and
-    every value shown with its control and bidi characters as visible escapes (``\u202e``): a name holding a
-    right-to-left override would otherwise show in a browser as another name, or reorder the text after it."""
+    """Jinja2 with autoescaping for every HTML and SVG template: names and post text are never
+    markup; and every value shown with its control and bidi characters as visible escapes
+    (``\u202e``): a name holding a right-to-left override would otherwise show in a browser as
+    another name, or reorder the text after it."""
     env = Environment(
         loader=bundled.template_loader("site"),
         autoescape=select_autoescape(enabled_extensions=("html", "svg", "j2"), default=True),
@@ -241,13 +304,14 @@ def make_environment() -> Environment:
 
 @cache
 def _page_environment() -> Environment:
-    # One per process: building an environment compiles the page's templates again (most of a page's cost
-    # when `votal run` rewrites the pages of many games).
+    # One per process: building an environment compiles the page's templates again (most of a page's
+    # cost when `votal run` rewrites the pages of many games).
     return make_environment()
 
 
 def _visible(value: Any) -> Any:
-    """A value as the page shows it (see :func:`make_environment`); markup a macro built stays markup."""
+    """A value as the page shows it (see :func:`make_environment`); markup a macro built stays
+    markup."""
     if isinstance(value, Markup):
         return Markup(terminal_safe(str(value)))
     return terminal_safe(value) if isinstance(value, str) else value
@@ -267,23 +331,29 @@ def describe_wagon(
         "votes": wagon["votes"],
         "needed": needed,
         "share": round(share, 1),
-        "voters": [{"name": v, "post": vote_posts.get((v, wagon["target"]))} for v in wagon["voters"]],
+        "voters": [
+            {"name": v, "post": vote_posts.get((v, wagon["target"]))} for v in wagon["voters"]
+        ],
     }
 
 
 def describe_day(day: Mapping[str, Any]) -> dict[str, Any]:
-    """A public day arranged for the page: wagons with bars, L-n, and the post each standing vote is in."""
+    """A public day arranged for the page: wagons with bars, L-n, and the post each standing vote is
+    in."""
     steps = standing_steps(day["changes"])
     final = steps[-1][1] if steps else {}
     vote_posts = {(voter, target): post for voter, votes in final.items() for target, post in votes}
     urls = {int(n): url for n, url in day.get("post_urls", {}).items()}
     urls.update({a["post"]: a["url"] for a in day["actions"] if a.get("url")})
-    # the moderator's own posts (rule examples, quoted votals) are no one's vote: the export keeps them
+    # the moderator's own posts (rule examples, quoted votals) are no one's vote: the export keeps
+    # them
     shown = [a for a in day["actions"] if a["why_not"] != WhyNot.MODERATOR_POST]
     wagons = [describe_wagon(w, day["majority"], vote_posts) for w in day["wagons"]]
     no_elim = day["no_elimination"]
     needs = day.get("no_elimination_majority", day["majority"])
-    sleep = describe_wagon({"target": None, **no_elim}, needs, vote_posts) if no_elim["votes"] else None
+    sleep = (
+        describe_wagon({"target": None, **no_elim}, needs, vote_posts) if no_elim["votes"] else None
+    )
     return {**day, "rows": wagons, "sleep": sleep, "urls": urls, "log": shown}
 
 
@@ -295,24 +365,36 @@ def build_site(
     posts: Mapping[int, PostRef] | None = None,
     no_elimination_label: str = "No elimination",
 ) -> dict[str, str]:
-    """The site's files (relative path -> text) from each day's ``Votal.to_json()`` dict, oldest day first."""
+    """The site's files (relative path -> text) from each day's ``Votal.to_json()`` dict, oldest day
+    first."""
     shown = dict(game.shown)
     public = [name_seats(public_day(d, posts), shown) for d in sorted(days, key=lambda d: d["day"])]
     data = {
-        "game": {"title": game.title, "thread": game.thread, "players": [shown.get(s, s) for s in game.seats]},
+        "game": {
+            "title": game.title,
+            "thread": game.thread,
+            "players": [shown.get(s, s) for s in game.seats],
+        },
         "generated_at": iso_utc(generated_at),
         "current_day": public[-1]["day"] if public else None,
         "days": public,
     }
     described = [describe_day(d) for d in public]
-    page = _page_environment().get_template("index.html.j2").render(
-        game=game,
-        generated_at=iso_utc(generated_at),
-        current=described[-1] if described else None,
-        earlier=list(reversed(described[:-1])),
-        no_elimination_label=no_elimination_label,
+    page = (
+        _page_environment()
+        .get_template("index.html.j2")
+        .render(
+            game=game,
+            generated_at=iso_utc(generated_at),
+            current=described[-1] if described else None,
+            earlier=list(reversed(described[:-1])),
+            no_elimination_label=no_elimination_label,
+        )
     )
-    files = {"index.html": page, "votal.json": json_safe(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"}
+    files = {
+        "index.html": page,
+        "votal.json": json_safe(json.dumps(data, indent=2, ensure_ascii=False)) + "\n",
+    }
     files[SUMMARY_FILE] = _summary_json(game.title, public[-1] if public else None)
     for name in STATIC_FILES:
         files[name] = _read_static(name)
@@ -322,8 +404,11 @@ def build_site(
 def _summary_json(title: str, current: Mapping[str, Any] | None) -> str:
     """What the site's index shows of a game: its title, its current day and whether that day is
     decided (no time: the index is written again only when one of these changes)."""
-    summary = {"title": title, "current_day": current["day"] if current else None,
-               "decided": bool(current and current["outcome"])}
+    summary = {
+        "title": title,
+        "current_day": current["day"] if current else None,
+        "decided": bool(current and current["outcome"]),
+    }
     return json_safe(json.dumps(summary, ensure_ascii=False)) + "\n"
 
 
@@ -392,7 +477,8 @@ def write_site(files: Mapping[str, str], out_dir: str | Path) -> list[Path]:
 
 
 class ReadOnlyHandler(SimpleHTTPRequestHandler):
-    """Serves the files a built site holds: GET and HEAD only, no directory listings, no hidden or other files."""
+    """Serves the files a built site holds: GET and HEAD only, no directory listings, no hidden or
+    other files."""
 
     extensions_map = {
         ".html": "text/html; charset=utf-8",
@@ -404,20 +490,27 @@ class ReadOnlyHandler(SimpleHTTPRequestHandler):
         ".svg": "image/svg+xml",
     }
 
-    timeout = IDLE_TIMEOUT  # seconds a connection may sit without sending a whole request: then it is dropped
+    # seconds a connection may sit without sending a whole request: then it is dropped
+    timeout = IDLE_TIMEOUT
 
     def send_head(self):  # noqa: ANN201 (http.server's signature)
         path = unquote(self.path.split("?", 1)[0].split("#", 1)[0])
         name = path.rstrip("/").rsplit("/", 1)[-1]
         suffix = "." + name.rsplit(".", 1)[-1]
-        hidden = any(part.startswith(".") for part in path.split("/"))  # .git/, .env, ../ and the like
-        if hidden or (not path.endswith("/") and suffix not in self.extensions_map) or not self._inside(path):
+        # .git/, .env, ../ and the like
+        hidden = any(part.startswith(".") for part in path.split("/"))
+        if (
+            hidden
+            or (not path.endswith("/") and suffix not in self.extensions_map)
+            or not self._inside(path)
+        ):
             self.send_error(404, "not part of the site")
             return None
         return super().send_head()
 
     def _inside(self, path: str) -> bool:
-        """Whether the file served for ``path`` (after symlinks; a folder's index.html) lies in the site."""
+        """Whether the file served for ``path`` (after symlinks; a folder's index.html) lies in the
+        site."""
         target = Path(self.translate_path(path))
         if target.is_dir():
             target = target / "index.html"
@@ -437,7 +530,9 @@ class ReadOnlyHandler(SimpleHTTPRequestHandler):
         self.send_header("Cache-Control", "no-cache")
         self.send_header("X-Content-Type-Options", "nosniff")
         # scripts only from the site itself; inline style attributes draw the wagon bars
-        self.send_header("Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'")
+        self.send_header(
+            "Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'"
+        )
         super().end_headers()
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
@@ -445,7 +540,11 @@ class ReadOnlyHandler(SimpleHTTPRequestHandler):
 
 
 def make_server(
-    directory: str | Path, *, host: str = "127.0.0.1", port: int = 8000, idle_timeout: float = IDLE_TIMEOUT
+    directory: str | Path,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    idle_timeout: float = IDLE_TIMEOUT,
 ) -> ThreadingHTTPServer:
     """A read-only HTTP server for a built site (port 0 picks a free port); a connection idle for
     ``idle_timeout`` seconds (no request, or half a request) is dropped."""
@@ -460,9 +559,10 @@ def mask_private_outcomes(
 ) -> list[dict[str, Any]]:
     """Each day's votal with the outcome players can know.
 
-    ``without_private`` is the same days replayed with the game file's private table emptied. Where the two
-    outcomes differ, a private fact decided the day (a Judge's or Loose Cannon's pick, a Deacon's save, a dead
-    Judge): the page shows the public outcome when it waits on someone, else that the moderator will announce it.
+    ``without_private`` is the same days replayed with the game file's private table emptied. Where
+    the two outcomes differ, a private fact decided the day (a Judge's or Loose Cannon's pick, a
+    Deacon's save, a dead Judge): the page shows the public outcome when it waits on someone, else
+    that the moderator will announce it.
     """
     public = {d["day"]: d.get("outcome") for d in without_private}
     masked = []
@@ -473,17 +573,25 @@ def mask_private_outcomes(
                 outcome = dict(known)
             else:
                 post = (outcome or known or {}).get("post")
-                outcome = {"kind": Kind.PENDING, "target": None, "post": post, "reason": Reason.MODERATOR}
+                outcome = {
+                    "kind": Kind.PENDING,
+                    "target": None,
+                    "post": post,
+                    "reason": Reason.MODERATOR,
+                }
         masked.append({**day, "outcome": outcome})
     return masked
 
 
 def count_public_days(
-    game: Any, count: Callable[[Any], Sequence[Any]], blind_count: Callable[[Any], Sequence[Any]] | None = None
+    game: Any,
+    count: Callable[[Any], Sequence[Any]],
+    blind_count: Callable[[Any], Sequence[Any]] | None = None,
 ) -> list[dict[str, Any]]:
-    """Each day's Votal JSON fit for players. ``count(game)`` replays the days (returns Votals); it is called for
-    the game and for the game with its private table emptied (see :func:`mask_private_outcomes`), by
-    ``blind_count`` when given. A game with no private facts is counted once: blind, it is the same game."""
+    """Each day's Votal JSON fit for players. ``count(game)`` replays the days (returns Votals); it
+    is called for the game and for the game with its private table emptied (see
+    :func:`mask_private_outcomes`), by ``blind_count`` when given. A game with no private facts is
+    counted once: blind, it is the same game."""
     full = [votal.to_json() for votal in count(game)]
     blind_game = replace(game, private=Private())
     if blind_game == game:
@@ -495,30 +603,40 @@ def count_public_days(
 def gather_days(
     game: Any, db: Any, *, now: datetime, stored: Any = None
 ) -> tuple[PublicGame, dict[int, PostRef], list[dict[str, Any]], str]:
-    """Replay every day of a stored game: (public game, post index, each day's public votal JSON, no-elimination
-    label). Counted as of ``now``, so a day whose deadline has passed shows how it ended. ``stored``: the thread
-    as `votal run` already read it (a ``counting.StoredGame`` of ``game``), replays shared.
+    """Replay every day of a stored game: (public game, post index, each day's public votal JSON,
+    no-elimination label). Counted as of ``now``, so a day whose deadline has passed shows how it
+    ended. ``stored``: the thread as `votal run` already read it (a ``counting.StoredGame`` of
+    ``game``), replays shared.
 
-    The only part of this module that reads the store; everything it returns is then rendered by pure code.
+    The only part of this module that reads the store; everything it returns is then rendered by
+    pure code.
     """
     stored = stored or load_stored_game(game, db)  # read once for both views and the post index
     days = range(1, current_day(game, db, at_time=now, stored=stored) + 1)
     public = count_public_days(
         game,
         lambda g: count_stored(g, stored, days=days, at_time=now),
-        # the stored thread's replays are of ``game`` itself: the blind game gets its own roster and replays
+        # the stored thread's replays are of ``game`` itself: the blind game gets its own roster and
+        # replays
         lambda g: count_stored(g, stored.fresh(g), days=days, at_time=now),
     )
-    return describe_game(game), index_posts(stored.posts), public, stored.ruleset.no_elimination_label
+    return (
+        describe_game(game),
+        index_posts(stored.posts),
+        public,
+        stored.ruleset.no_elimination_label,
+    )
 
 
 def publish_site(
     game: Any, db: Any, out_dir: str | Path, *, generated_at: datetime, stored: Any = None
 ) -> list[Path]:
-    """Build the players' site of a stored game and write it under ``out_dir`` (what ``votal site`` and
-    ``votal run`` call after a sync; ``stored``: see :func:`gather_days`)."""
+    """Build the players' site of a stored game and write it under ``out_dir`` (what ``votal site``
+    and ``votal run`` call after a sync; ``stored``: see :func:`gather_days`)."""
     public, posts, days, label = gather_days(game, db, now=generated_at, stored=stored)
-    files = build_site(public, days, generated_at=generated_at, posts=posts, no_elimination_label=label)
+    files = build_site(
+        public, days, generated_at=generated_at, posts=posts, no_elimination_label=label
+    )
     return write_site(files, out_dir)
 
 

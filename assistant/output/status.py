@@ -1,10 +1,12 @@
-"""What `votal status` shows for each game: last sync, posts stored, current day and leader, deadline, problems."""
+"""What `votal status` shows for each game: last sync, posts stored, current day and leader,
+deadline, problems."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assistant.counting.votal import Votal
 from assistant.counting.votes import show_votes
@@ -12,6 +14,9 @@ from assistant.errors import VotalError
 from assistant.forum import store
 from assistant.gamefile.game import Game
 from assistant.gamefile.zones import zone_named
+
+if TYPE_CHECKING:
+    from assistant.counting.count import StoredGame
 
 CountHook = Callable[[Game, store.Store, datetime], "Votal | None"]
 
@@ -21,12 +26,10 @@ def collect_status(
 ) -> dict[str, Any]:
     """One game's status as plain data (the JSON of `votal status --format json`).
 
-    ``count``: how to count the current day (default: from the stored thread, read once for the count and
-    the warnings both)."""
+    ``count``: how to count the current day (default: from the stored thread, read once for the
+    count and the warnings both)."""
     last = store.last_sync(db, game.key)
-    last_ok = store.last_good_sync(db, game.key)
     totals = store.post_totals(db, game.key)
-    faults_24h = store.sync_totals(db, game.key, since=now - timedelta(hours=24))
     problems: list[str] = []
     if last and last["error"]:
         problems.append(f"last sync failed: {last['error']}")
@@ -41,41 +44,77 @@ def collect_status(
             votal = count_current_day(game, db, now, stored=stored)
     except VotalError as exc:
         problems.append(f"cannot count: {exc}")
-    warnings, noted = [], []
-    if totals["stored"]:
-        from assistant.counting.count import game_warnings
-
-        days = [votal.day] if votal is not None else []
-        found = game_warnings(game, db, days=days, stored=stored, now=now)
-        warnings = [w.message for w in found if not w.note]
-        noted = [w.message for w in found if w.note]
+    warnings, noted = _game_warnings(game, db, votal, stored, now) if totals["stored"] else ([], [])
     if last and last["error"] and votal is not None:
         # the same rule as `votal run`'s alerts: a failed sync may have stored only part of the thread
-        warnings.append("the last sync failed part-way: the day below is counted from the posts stored so far")
-    # votes not counted: each one that could change the outcome is a doubt; the rest are notes (JSON only)
+        warnings.append(
+            "the last sync failed part-way: the day below is counted from the posts stored so far"
+        )
+    # votes not counted: each one that could change the outcome is a doubt; the rest are notes (JSON)
     doubts = [d for d in votal.doubts if not d.note] if votal is not None else []
-    notes = [f"post {p.post}: {p.voter}'s {p.text!r} not counted: {p.reason}" for p in votal.problems] if votal else []
-    notes += noted
-    unsent = [a for a in store.load_alerts(db, game.key, limit=50) if a["sent"] is None and a["send_error"]]
+    notes = [f"post {p.post}: {p.voter}'s {p.text!r} not counted: {p.reason}"
+             for p in votal.problems] if votal else []
+    alerts = store.load_alerts(db, game.key, limit=50)
+    unsent = [a for a in alerts if a["sent"] is None and a["send_error"]]
     if unsent:
-        problems.append(f"{len(unsent)} alert(s) could not be sent to the webhook ({unsent[0]['send_error']})")
-    last_post = store.last_post_number(db, game.key)
-    leader = votal.wagons[0] if votal is not None and votal.wagons else None
-    deadline = votal.deadline if votal is not None else None
+        error = unsent[0]["send_error"]
+        problems.append(f"{len(unsent)} alert(s) could not be sent to the webhook ({error})")
+    return {
+        **_sync_status(game, db, now, last, totals),
+        **_day_status(game, db, votal, now),
+        "problems": problems,
+        "doubts": [d.to_json() for d in doubts],
+        "notes": notes + noted,
+        "warnings": warnings,
+        "alerts": [
+            {"kind": a["kind"], "message": a["message"], "created": a["created"], "sent": a["sent"]}
+            for a in store.load_alerts(db, game.key, limit=5)
+        ],
+    }
+
+
+def _game_warnings(
+    game: Game, db: store.Store, votal: Votal | None, stored: StoredGame | None, now: datetime
+) -> tuple[list[str], list[str]]:
+    """The game file's warnings about the day counted: those to act on, and the notes."""
+    from assistant.counting.count import game_warnings
+
+    days = [votal.day] if votal is not None else []
+    found = game_warnings(game, db, days=days, stored=stored, now=now)
+    return [w.message for w in found if not w.note], [w.message for w in found if w.note]
+
+
+def _sync_status(
+    game: Game, db: store.Store, now: datetime, last: sqlite3.Row | None, totals: sqlite3.Row
+) -> dict[str, Any]:
+    """The game and its syncs: the last, the last good one, the last day's requests and faults."""
+    last_ok = store.last_good_sync(db, game.key)
+    faults_24h = store.sync_totals(db, game.key, since=now - timedelta(hours=24))
     return {
         "game": game.title,
         "file": str(game.path),
         "thread": game.thread,
-        "timezone": game.timezone or "UTC",  # the game's zone, as the file names it: text shows times in it
+        # the game's zone, as the file names it: text shows times in it
+        "timezone": game.timezone or "UTC",
         "last_sync": last["finished"] if last else None,
         "last_sync_ok": last_ok["finished"] if last_ok else None,
         "last_sync_requests": last["requests"] if last else None,
-        "last_sync_faults": last["faults"] if last else None,  # failed answers retried (or the error)
+        # failed answers retried (or the error)
+        "last_sync_faults": last["faults"] if last else None,
         "syncs_24h": faults_24h["syncs"],
         "requests_24h": faults_24h["requests"],
         "faults_24h": faults_24h["n"],
         "posts": totals["stored"] - totals["deleted"],
         "deleted_posts": totals["deleted"],
+    }
+
+
+def _day_status(game: Game, db: store.Store, votal: Votal | None, now: datetime) -> dict[str, Any]:
+    """The day counted: its leader, majority, outcome and deadline."""
+    leader = votal.wagons[0] if votal is not None and votal.wagons else None
+    deadline = votal.deadline if votal is not None else None
+    last_post = store.last_post_number(db, game.key)
+    return {
         "day": votal.day if votal is not None else None,
         "leader": {"target": leader.target, "votes": show_votes(leader.votes)} if leader else None,
         "majority": votal.majority if votal is not None else None,
@@ -83,14 +122,6 @@ def collect_status(
         "day_closed": votal is not None and _closed(game, votal.day, last_post),
         "deadline": deadline.isoformat() if deadline else None,
         "deadline_in_seconds": round((deadline - now).total_seconds()) if deadline else None,
-        "problems": problems,
-        "doubts": [d.to_json() for d in doubts],
-        "notes": notes,
-        "warnings": warnings,
-        "alerts": [
-            {"kind": a["kind"], "message": a["message"], "created": a["created"], "sent": a["sent"]}
-            for a in store.load_alerts(db, game.key, limit=5)
-        ],
     }
 
 
@@ -128,7 +159,8 @@ def needs_moderator(status: dict[str, Any]) -> list[str]:
 
 
 def format_status_text(status: dict[str, Any]) -> str:
-    """One game's status for a terminal: what needs the moderator first, then the state, the rest folded."""
+    """One game's status for a terminal: what needs the moderator first, then the state, the rest
+    folded."""
     lines = [status["game"]]
     needs = needs_moderator(status)
     if needs:
@@ -170,7 +202,8 @@ def format_status_text(status: dict[str, Any]) -> str:
 
 
 def _local(iso: str | None, zone: str) -> str:
-    """A stored UTC time as the moderator reads it: in the game's zone, the zone named (JSON keeps UTC)."""
+    """A stored UTC time as the moderator reads it: in the game's zone, the zone named (JSON keeps
+    UTC)."""
     if not iso:
         return "never"
     moment = datetime.fromisoformat(iso)

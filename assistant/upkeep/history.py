@@ -105,8 +105,12 @@ def undo_last(game_file: str | Path, *, force: bool = False, write=None) -> Undo
 
 def unified_diff(before: str, after: str, path: str | Path) -> str:
     name = str(path)
-    lines = difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
-                                 fromfile=f"{name} (before)", tofile=f"{name} (after)")
+    lines = difflib.unified_diff(
+        before.splitlines(keepends=True),
+        after.splitlines(keepends=True),
+        fromfile=f"{name} (before)",
+        tofile=f"{name} (after)",
+    )
     return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
 
 
