@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from assistant.counting.doubts import NOTE
-from assistant.counting.tally import replay_day_watched
+from assistant.counting.day_replay import replay_day_watched
 from assistant.counting.votecounts import (
     AliveDisagreement,
     Disagreement,
