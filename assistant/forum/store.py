@@ -151,11 +151,11 @@ def _has_column(db: Store, table: str, column: str) -> bool:
     return column in {row[1] for row in db.execute(f"pragma table_info({table})")}
 
 
-def _connect(path: str | Path) -> Store:
+def _connect(path: str | Path, *, uri: bool = False) -> Store:
     # isolation_level None: no implicit transactions; every write names its own (see _writing).
     # check_same_thread False: the scheduler opens one connection per run and hands it to no other thread,
     # but its worker threads are pooled. busy_timeout makes a second writer wait for the first.
-    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, uri=uri)
     db.row_factory = sqlite3.Row
     db.execute("PRAGMA busy_timeout = 10000")
     return db
@@ -175,11 +175,13 @@ def sync_problems(row: sqlite3.Row | None) -> list[str]:
 
 
 def open_reader(path: str | Path) -> Store:
-    """The store for commands that only read it (count, audit, draft, status): no schema work."""
+    """The store for commands that only read it (count, audit, draft, status): no schema work, and
+    any write refused, so that a read never writes it (an older store's missing columns read as
+    never read); a store in a read-only folder is read as it stands."""
     if not Path(path).is_file():
         raise StoreError(f"no posts stored for this game; run `votal sync` first (there is no store at {path})")
     try:
-        db = _connect(path)
+        db = _connect_read_only(Path(path))
         tables = {row[0] for row in db.execute("select name from sqlite_master where type = 'table'")}
     except sqlite3.Error as exc:
         raise store_error(path, exc) from None
@@ -187,6 +189,24 @@ def open_reader(path: str | Path) -> Store:
         db.close()
         raise StoreError(f"{path} is not a Votal store (no posts table)")
     return db
+
+
+def _connect_read_only(path: Path) -> Store:
+    # Opened for writing where it can be, but with every write refused: the last connection's
+    # close then removes the -wal and -shm files its reads made, as a writer's does.
+    db = _connect(path)
+    db.execute("PRAGMA query_only = ON")
+    try:
+        db.execute("select count(*) from sqlite_master").fetchone()
+        return db
+    except sqlite3.OperationalError:
+        db.close()
+    # A WAL store is read through its -shm file. Where neither it nor -wal exists and none can be
+    # made (a read-only folder), no process is writing the store: it is read as it stands.
+    uri = path.resolve().as_uri()
+    if any(path.with_name(path.name + end).exists() for end in ("-wal", "-shm")):
+        return _connect(f"{uri}?mode=ro", uri=True)
+    return _connect(f"{uri}?mode=ro&immutable=1", uri=True)
 
 
 def store_error(path, exc: sqlite3.Error) -> StoreError:
@@ -489,16 +509,22 @@ def load_vote_counts(db: Store, game: str, authors: Sequence[str], version: int)
     body to read; else null)."""
     if not authors:
         return []
-    if not _has_column(db, "posts", "vote_count_version"):  # a store made before readings were kept
-        with _writing(db):
-            _add_columns(db)
+    count, read_by = _column(db, "posts", "vote_count"), _column(db, "posts", "vote_count_version")
     return _rows(
         db,
-        "select post_id, number, vote_count, case when vote_count_version is not ? then body_html end as unread "
+        f"select post_id, number, {count} as vote_count, "
+        f"case when {read_by} is not ? then body_html end as unread "
         f"from posts where game = ? and author in ({','.join('?' * len(authors))}) and not deleted "
-        "and body_html <> '' and (vote_count is not null or vote_count_version is not ?) order by number, post_id",
+        f"and body_html <> '' and ({count} is not null or {read_by} is not ?) "
+        "order by number, post_id",
         [version, game, *authors, version],
     )
+
+
+def _column(db: Store, table: str, column: str) -> str:
+    """``column`` where ``table`` has it, else null: a read of a store made before the column was
+    added (which opening it for a write adds) finds it never read."""
+    return column if _has_column(db, table, column) else "null"
 
 
 def save_night_readings(db: Store, game: str, readings: Iterable[tuple[str, bool]],
@@ -518,13 +544,11 @@ def load_night_readings(db: Store, game: str, authors: Sequence[str],
     (1: the post tells the night) and, where reader ``version`` never read it, ``unread``."""
     if not authors:
         return []
-    if not _has_column(db, "posts", "night_told_version"):  # a store made before these readings
-        with _writing(db):
-            _add_columns(db)
+    told, read_by = _column(db, "posts", "night_told"), _column(db, "posts", "night_told_version")
     return _rows(
         db,
-        "select post_id, number, night_told, "
-        "case when night_told_version is not ? then body_html end as unread "
+        f"select post_id, number, {told} as night_told, "
+        f"case when {read_by} is not ? then body_html end as unread "
         f"from posts where game = ? and author in ({','.join('?' * len(authors))}) and not deleted "
         "and body_html <> '' order by number, post_id",
         [version, game, *authors],
@@ -546,21 +570,9 @@ def post_authors(db: Store, game: str) -> list[tuple[str, str | None]]:
 def load_read_posts(
     db: Store, game: str, *, up_to: int | None = None
 ) -> list[ReadPost]:
-    """Every stored post of a game (up to post number ``up_to``), in thread order, with its commands (read
-    again if read by older code)."""
-    # Bodies are read only where commands must be read again: every `votal count` loads the thread.
-    stale = _rows(
-        db,
-        "select post_id, body_html from posts where game = ? and commands_version is not ?",
-        [game, EXTRACTOR_VERSION],
-    )
-    if stale:
-        fresh = {row["post_id"]: encode_commands(_extract(row["body_html"])) for row in stale}
-        with _writing(db):
-            db.executemany(
-                "update posts set commands = ?, commands_version = ? where game = ? and post_id = ?",
-                [(commands, EXTRACTOR_VERSION, game, post_id) for post_id, commands in fresh.items()],
-            )
+    """Every stored post of a game (up to post number ``up_to``), in thread order, with its commands
+    (read again in memory where older code read them: a read never writes; the next sync stores them)."""
+    fresh = _commands_read_again(db, game)
     # Plain tuples, not rows read by column name: every `votal count` reads every post (a tenth of its work).
     rows = _tuples(
         db,
@@ -574,24 +586,73 @@ def load_read_posts(
     # dataclass's keyword arguments cost every stored post of every count a lookup each (6 M instructions).
     return [
         ReadPost(
-            number, post_id, author, iso(time) if time else None, url, decode_commands(commands),
+            number, post_id, author, iso(time) if time else None, url,
+            decode_commands(fresh.get(post_id, commands) if fresh else commands),
             bool(edited), bool(deleted), firsts.get(post_id) if revisions > 1 else None, author_id,
         )
         for number, post_id, author, author_id, time, url, commands, edited, deleted, revisions in rows
     ]
 
 
+def _commands_read_again(db: Store, game: str) -> dict[str, str]:
+    """Post id -> the commands (encoded) of each post whose stored ones another reader version read,
+    read again from its body."""
+    # Bodies are read only where commands must be read again: every `votal count` loads the thread.
+    stale = _rows(
+        db,
+        "select post_id, body_html from posts where game = ? and commands_version is not ?",
+        [game, EXTRACTOR_VERSION],
+    )
+    return {row["post_id"]: encode_commands(_extract(row["body_html"])) for row in stale}
+
+
+def save_commands_read_again(db: Store, game: str) -> None:
+    """Store the commands of the posts, and of edited posts' first revisions, that another reader
+    version read (what a sync does after a reader upgrade, so that a count reads them as stored)."""
+    fresh = _commands_read_again(db, game)
+    edited_sql = "select post_id from posts where game = ? and revisions > 1"
+    edited = {row[0] for row in _tuples(db, edited_sql, [game])}
+    firsts = {post_id: first for post_id, first in _first_revisions(db, game, edited).items()
+              if first.read_again}
+    if not fresh and not firsts:
+        return
+    with _writing(db):
+        db.executemany(
+            "update posts set commands = ?, commands_version = ? where game = ? and post_id = ?",
+            [(commands, EXTRACTOR_VERSION, game, post_id) for post_id, commands in fresh.items()],
+        )
+        db.executemany(
+            "update revisions set commands = ?, commands_version = ? "
+            "where game = ? and post_id = ? and body_hash = ?",
+            [(first.commands, EXTRACTOR_VERSION, game, post_id, first.body_hash)
+             for post_id, first in firsts.items()],
+        )
+
+
 _IDS_A_QUERY = 500  # post ids bound in one query (SQLite before 3.32 allows 999 parameters)
 
 
+@dataclass(frozen=True)
+class _FirstRevision:
+    body_hash: str
+    commands: str | None  # encoded
+    read_again: bool  # read now: the stored commands were another reader version's, or none
+
+
 def _first_commands(db: Store, game: str, post_ids: set[str]) -> dict[str, tuple[Command, ...]]:
-    """The commands of the first stored revision of each of ``post_ids`` (edited posts), read from its body
-    once and kept with the revision, as a post's own commands are (again only after EXTRACTOR_VERSION moves)."""
+    """The commands of the first stored revision of each of ``post_ids`` (edited posts), as kept
+    with the revision (read again in memory where another reader version read them)."""
+    firsts = _first_revisions(db, game, post_ids)
+    return {post_id: decode_commands(first.commands) for post_id, first in firsts.items()}
+
+
+def _first_revisions(db: Store, game: str, post_ids: set[str]) -> dict[str, _FirstRevision]:
+    """The first stored revision of each of ``post_ids`` with its commands, read from its body where
+    this reader version never read it."""
     if not post_ids:
         return {}
-    if not _has_column(db, "revisions", "commands_version"):  # a store made before they were kept
-        with _writing(db):
-            _add_columns(db)
+    read_by = _column(db, "revisions", "commands_version")
+    kept = _column(db, "revisions", "commands")
     first: dict[str, tuple] = {}
     # Only the edited posts' revisions, found by the table's key (game, post_id, ...): every post has one, and
     # each row's seen_at and commands lie past its body, so reading them all cost a count more than its replay.
@@ -600,25 +661,21 @@ def _first_commands(db: Store, game: str, post_ids: set[str]) -> dict[str, tuple
         chunk = wanted[at : at + _IDS_A_QUERY]
         for row in _tuples(
             db,
-            "select post_id, body_hash, commands, commands_version from revisions where game = ? "
+            f"select post_id, body_hash, {kept}, {read_by} from revisions where game = ? "
             f"and post_id in ({','.join('?' * len(chunk))}) order by seen_at desc, rowid desc",
             [game, *chunk],
         ):
             first[row[0]] = row  # ordered newest first: the last one written wins
-    stale = [(post_id, body_hash) for post_id, body_hash, _, version in first.values() if version != EXTRACTOR_VERSION]
-    fresh = {}
-    for post_id, body_hash in stale:
-        body = _one(db, "select body_html from revisions where game = ? and post_id = ? and body_hash = ?",
-                    [game, post_id, body_hash])["body_html"]
-        fresh[post_id] = encode_commands(_extract(body))
-    if fresh:
-        with _writing(db):
-            db.executemany(
-                "update revisions set commands = ?, commands_version = ? where game = ? and post_id = ? "
-                "and body_hash = ?",
-                [(fresh[p], EXTRACTOR_VERSION, game, p, h) for p, h in stale],
-            )
-    return {post_id: decode_commands(fresh.get(post_id, row[2])) for post_id, row in first.items()}
+    return {post_id: _first_revision(db, game, row) for post_id, row in first.items()}
+
+
+def _first_revision(db: Store, game: str, row: tuple) -> _FirstRevision:
+    post_id, body_hash, commands, version = row
+    if version == EXTRACTOR_VERSION:
+        return _FirstRevision(body_hash, commands, read_again=False)
+    body_sql = "select body_html from revisions where game = ? and post_id = ? and body_hash = ?"
+    body = _one(db, body_sql, [game, post_id, body_hash])["body_html"]
+    return _FirstRevision(body_hash, encode_commands(_extract(body)), read_again=True)
 
 
 def record_sync(db: Store, row: dict) -> None:

@@ -145,11 +145,11 @@ class _Sync:
             if url is None and not result.problems and self.earliest is not None:
                 # the whole end of the thread was read and understood: what is missing from it is gone
                 self.find_vanished()
-            if result.new_posts or result.changed_posts:
-                # the moderators' counts are read as they are stored, as commands are: a count reads the readings
-                from assistant.forum.stored_counts import read_posted_counts
+            # what a count reads is read here, as posts are stored (or once after a reader upgrade):
+            # a count, which never writes, then reads the readings
+            from assistant.forum.stored_counts import save_readings
 
-                read_posted_counts(db, game.key, game.moderators)
+            save_readings(db, game.key, game.moderators)
         except BaseException as exc:
             # whatever ended the sync (the forum, a stop, a store that could not be written) is its error:
             # a sync that failed is never recorded as a good one
