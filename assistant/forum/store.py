@@ -199,8 +199,10 @@ def _connect_read_only(path: Path) -> Store:
     try:
         db.execute("select count(*) from sqlite_master").fetchone()
         return db
-    except sqlite3.OperationalError:
+    except sqlite3.OperationalError as exc:
         db.close()
+        if "readonly" not in str(exc) and "unable to open" not in str(exc):
+            raise  # locked, say: no reason to read it otherwise
     # A WAL store is read through its -shm file. Where neither it nor -wal exists and none can be
     # made (a read-only folder), no process is writing the store: it is read as it stands.
     uri = path.resolve().as_uri()
