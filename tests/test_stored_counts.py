@@ -4,9 +4,11 @@ what was stored, reading in memory only what no sync stored (a read never writes
 from datetime import UTC, datetime
 
 import pytest
+from loopback_forum import game_text
 
 from assistant.forum import store
 from assistant.forum.stored_counts import load_posted_counts, save_readings
+from assistant.gamefile.game import parse_game
 from assistant.reading import count_reader, posted_count
 from parsers.page import Post
 
@@ -109,3 +111,16 @@ def test_a_moderators_night_post_is_read_once_per_body(db, monkeypatch):
     save_readings(db, GAME, ["mod"])
     assert load_night_posts(db, GAME, ["Mod"]) == frozenset()  # the edit read again
     assert len(seen) == 5
+
+
+def test_a_sync_reads_the_night_posts_only_of_a_game_whose_rules_ask_which_tell_the_night(tmp_path):
+    from loopback_forum import make_game
+
+    from assistant.forum.stored_phases import reads_nights
+
+    game = make_game("https://forum.example.org", path=str(tmp_path / "game.toml"))
+    assert not reads_nights(game)  # mafiascum: the days follow the clock
+    file_text = game_text("https://forum.example.org").replace('"mafiascum"', '"millers-hollow"')
+    assert reads_nights(parse_game(file_text, path=str(tmp_path / "game.toml")))
+    unknown = game_text("https://forum.example.org").replace('"mafiascum"', '"rules/missing.toml"')
+    assert not reads_nights(parse_game(unknown, path=str(tmp_path / "game.toml")))

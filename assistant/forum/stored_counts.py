@@ -41,15 +41,18 @@ def read_count_rows(rows: Sequence[Row]) -> dict[str, str | None]:
             for row in unread}
 
 
-def save_readings(db: store.Store, game: str, moderators: Iterable[str]) -> None:
+def save_readings(
+    db: store.Store, game: str, moderators: Iterable[str], *, nights: bool = True
+) -> None:
     """Read what the store holds no current reading of and store it (a sync, after storing posts):
-    the moderators' counts and night posts stored or edited since they were last read or read by
-    another reader version, and the commands another reader version read."""
+    the moderators' counts and (``nights``) night posts stored or edited since they were last read
+    or read by another reader version, and the commands another reader version read."""
     spellings = store.moderator_spellings(db, game, moderators)
     counts = read_count_rows(store.load_vote_counts(db, game, spellings, COUNT_READER_VERSION))
     if counts:
         store.save_vote_counts(db, game, counts.items(), COUNT_READER_VERSION)
-    nights = read_night_rows(store.load_night_readings(db, game, spellings, NIGHT_READER_VERSION))
     if nights:
-        store.save_night_readings(db, game, nights.items(), NIGHT_READER_VERSION)
+        rows = store.load_night_readings(db, game, spellings, NIGHT_READER_VERSION)
+        if told := read_night_rows(rows):
+            store.save_night_readings(db, game, told.items(), NIGHT_READER_VERSION)
     store.save_commands_read_again(db, game)

@@ -7,7 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from sqlite3 import Row
 
+from assistant.errors import VotalError
 from assistant.forum import store
+from assistant.gamefile.game import Game
+from assistant.gamefile.rules import find_ruleset
 
 # Bump when :func:`assistant.reading.announcements.night.tells_night` reads a post otherwise: every
 # stored reading is then read again by the next sync. Kept here so that a count imports no reader
@@ -22,6 +25,16 @@ def load_night_posts(db: store.Store, game: str, moderators: Iterable[str]) -> f
     rows = store.load_night_readings(db, game, spellings, NIGHT_READER_VERSION)
     fresh = read_night_rows(rows)
     return frozenset(row["number"] for row in rows if fresh.get(row["post_id"], row["night_told"]))
+
+
+def reads_nights(game: Game) -> bool:
+    """Whether counting ``game`` asks which posts tell the night (its rules open a day at the
+    moderator's post): a sync reads them only then, sparing other games the reader's import."""
+    try:
+        ruleset = find_ruleset(game.ruleset, game.path.parent)
+    except VotalError:
+        return False  # the count says what is wrong with the ruleset, and reads them if it must
+    return ruleset.day_start == "moderator_post"
 
 
 def read_night_rows(rows: Sequence[Row]) -> dict[str, bool]:

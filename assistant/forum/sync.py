@@ -148,8 +148,9 @@ class _Sync:
             # what a count reads is read here, as posts are stored (or once after a reader upgrade):
             # a count, which never writes, then reads the readings
             from assistant.forum.stored_counts import save_readings
+            from assistant.forum.stored_phases import reads_nights
 
-            save_readings(db, game.key, game.moderators)
+            save_readings(db, game.key, game.moderators, nights=reads_nights(game))
         except BaseException as exc:
             # whatever ended the sync (the forum, a stop, a store that could not be written) is its error:
             # a sync that failed is never recorded as a good one
