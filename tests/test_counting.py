@@ -126,7 +126,7 @@ def test_nothing_outside_counting_reaches_a_votal_but_through_the_one_path():
     import ast
 
     root = Path(__file__).resolve().parents[1]
-    private = {"assistant.counting.tally", "assistant.counting.day_replay"}
+    private = {"assistant.counting.day_replay"}
     found = []
     for path in [*(root / "assistant").rglob("*.py"), *(root / "bench").glob("*.py")]:
         if (root / "assistant" / "counting") in path.parents:

@@ -93,7 +93,11 @@ def test_commands_read_by_older_code_are_read_again(db, monkeypatch):
     db.execute("update posts set commands = '[]', commands_version = -1")
     [read] = store.load_read_posts(db, GAME)
     assert [c.target for c in read.commands] == ["Beefster"]
-    assert db.execute("select commands_version from posts").fetchone()["commands_version"] == commands.EXTRACTOR_VERSION
+    version = "select commands_version from posts"
+    assert db.execute(version).fetchone()["commands_version"] == -1  # a read never writes
+    store.save_commands_read_again(db, GAME)  # the next sync stores them
+    assert db.execute(version).fetchone()["commands_version"] == commands.EXTRACTOR_VERSION
+    assert [c.target for c in store.load_read_posts(db, GAME)[0].commands] == ["Beefster"]
 
 
 def test_schema_can_be_ensured_again(db):
@@ -213,7 +217,11 @@ def test_an_edited_posts_first_commands_are_read_once(db, monkeypatch):
     bodies = []
     extract = store._extract  # the store's one call into the command reader
     monkeypatch.setattr(store, "_extract", lambda body: bodies.append(body) or extract(body))
+    [read] = store.load_read_posts(db, GAME)  # before a sync stored its reading: read in memory
+    assert [c.target for c in read.first_commands] == ["Beefster"]
+    store.save_commands_read_again(db, GAME)  # as a sync does
     for _ in range(3):
         [read] = store.load_read_posts(db, GAME)
         assert [c.target for c in read.first_commands] == ["Beefster"]
-    assert bodies == ["<strong>VOTE: Beefster</strong>"]  # kept with the revision, not read at every count
+    first = "<strong>VOTE: Beefster</strong>"
+    assert bodies == [first, first]  # kept with the revision, not read at every count

@@ -9,8 +9,8 @@ from golden.harness import count_day, read_post
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from assistant.counting.day_replay import replay_day_watched
 from assistant.counting.doubts import NOTE
-from assistant.counting.tally import replay_day_watched
 from assistant.counting.votecounts import (
     AliveDisagreement,
     Disagreement,

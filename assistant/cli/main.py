@@ -28,6 +28,7 @@ from assistant.cli.options import (
     print_json,
     print_text,
     quiet_option,
+    read_store,
     store_path,
     warn,
     warn_doubts,
@@ -379,7 +380,7 @@ def status(game_files: tuple[str, ...], db_file: str, fmt: str) -> None:
     for path in stores:
         if not Path(path).is_file():  # never create an empty store just to report that it is empty
             raise StoreError(f"{NO_POSTS} (there is no store at {path})")
-    statuses = [collect_status(game, open_store(path), now=now_utc())
+    statuses = [collect_status(game, read_store(path), now=now_utc())
                 for game, path in zip(games, stores, strict=True)]
     if fmt == "json":
         print_json(statuses)

@@ -4,6 +4,8 @@
 :class:`GameReplay` replays a game's days as of one point (an earlier day once, when a rule needs it);
 :class:`DayReplay` is one day's loop over its parts (:mod:`~assistant.counting.day_state`,
 :mod:`~assistant.counting.day_commands`, :mod:`~assistant.counting.day_end`, :mod:`~assistant.counting.day_checks`).
+:func:`replay_day_watched` is the same loop also showing the moderator's counts the votal as of the post
+before each (:mod:`~assistant.counting.votecounts` learns spellings from them).
 Everything a particular rule adds (a Judge, lovers, a sheriff, nominations...) is a hook of
 :mod:`assistant.counting.hooks`, called at fixed points; the loop never names one. Both are
 private to :mod:`assistant.counting`: the one way to a votal is
@@ -60,7 +62,7 @@ class GameReplay:
 
     def adopt(self, results: dict[int, DayResult]) -> None:
         """Take days replayed by another replay as of the same point with the same roster (one that also held
-        the moderator's counts: :func:`assistant.counting.tally.replay_day_watched`), where this one has not replayed
+        the moderator's counts: :func:`replay_day_watched`), where this one has not replayed
         them."""
         for number, result in results.items():
             self.memo.setdefault(number, result)
@@ -112,7 +114,7 @@ class DayReplay:
     # -- the loop ------------------------------------------------------------------------------------------
 
     def run(self, watch: tuple[list[int], Callable[[int, Votal], None]] | None = None) -> DayResult:
-        """The day's result; ``watch`` (posts, seen): see :func:`assistant.counting.tally.replay_day_watched`."""
+        """The day's result; ``watch`` (posts, seen): see :func:`replay_day_watched`."""
         at_time, state, count, end, checks, commands = (
             self.r.at_time, self.state, self.count, self.end, self.checks, self.commands)
         considered = [
@@ -195,3 +197,32 @@ class DayReplay:
         votal = Votal(**fields, private_notes=tuple(state.notes))
         final = state.final_votes if state.final_votes is not None else state.book.snapshot()
         return DayResult(votal, final, end.voted_at_deadline or frozenset(voting))
+
+
+def replay_day_watched(
+    game: Game,
+    ruleset: Ruleset,
+    posts: Sequence[ReadPost],
+    roster: Any,
+    *,
+    day: int,
+    watch: Sequence[int],
+    seen: Callable[[int, Votal], None],
+    at_post: int | None = None,
+    at_time: datetime | None = None,
+    timeline: Timeline | None = None,
+) -> DayResult:
+    """The whole result of ``day`` replayed as of ``at_post`` / ``at_time``, also showing
+    ``seen(post, votal)`` the votal just before each post of ``watch`` (as of the post before it),
+    in post order, in one pass: a moderator's count is held against the reading as of the post
+    before it without a replay per count.
+
+    ``seen`` may teach ``roster`` a spelling from that post on (``roster.learn``): the rest of the
+    pass reads with it, as a replay made afterwards would. The votal shown holds what an as-of
+    replay's would (votes, living, actions, problems); what a hook computes from the whole replay
+    (an election, nominations) and the outcome of a deadline passed but not yet reached by a post
+    are the full replay's."""
+    replay = GameReplay.of(game, ruleset, posts, roster, at_post=at_post, at_time=at_time,
+                           resolve=resolve_name, timeline=timeline)
+    result = replay.memo[day] = DayReplay(replay, day).run(watch=(sorted(watch), seen))
+    return result

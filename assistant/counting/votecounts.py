@@ -222,7 +222,7 @@ def learn_from_counts(
     what earlier counts taught); every spelling a count teaches is learned by ``roster`` from that post on.
     One replay of the day, as of ``at_post`` / ``at_time``, shows each count its moment (and is kept:
     ``Learning.days``)."""
-    from assistant.counting.tally import replay_day_watched
+    from assistant.counting.day_replay import replay_day_watched
 
     by_post = {count.post: count for count in counts}
     learning = Learning({day: []}, [], {})

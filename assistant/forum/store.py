@@ -1,9 +1,9 @@
 """The SQLite store: a cache of each game's posts, their revisions, and the commands read from them.
 
-Every command opens the store the same way, as a plain :class:`sqlite3.Connection` whose rows read
-by column name (:func:`open_db` creates it; :func:`open_reader` only opens one that exists). Writes
-go through :func:`_writing`, one ``BEGIN IMMEDIATE`` transaction each; SQLite's own failures (a
-corrupt or read-only file, a full disk) become a :class:`StoreError` that names the file.
+Every command opens the store the same way, as a plain :class:`sqlite3.Connection` whose rows read by
+column name (:func:`open_db` creates it; :func:`open_reader` only opens one that exists). Writes go through
+:func:`_writing`, one ``BEGIN IMMEDIATE`` transaction each; SQLite's own failures (a corrupt or read-only
+file, a full disk) become a :class:`StoreError` that names the file.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from assistant.errors import VotalError
 from parsers.reading import EXTRACTOR_VERSION, Command, ReadPost
@@ -33,32 +33,28 @@ Store = sqlite3.Connection
 
 
 class StoreError(VotalError):
-    """The store cannot be opened, read or written (corrupt, read-only, missing folder, disk
-    full)."""
+    """The store cannot be opened, read or written (corrupt, read-only, missing folder, disk full)."""
 
     exit_code = 2  # the command cannot run as asked (no store yet, or one it cannot use)
 
 
-# The schema stays SQL: `create ... if not exists` is safe to run any number of times
-# (ensure_schema), states the composite natural keys and indexes in one place, and runs on every
-# open without importing sqlite-utils. Adding a column is an `alter table` here; anything beyond
-# that goes through sqlite_utils.Migrations.
+# The schema stays SQL: `create ... if not exists` is safe to run any number of times (ensure_schema), states
+# the composite natural keys and indexes in one place, and runs on every open without importing sqlite-utils.
+# Adding a column is an `alter table` here; anything beyond that goes through sqlite_utils.Migrations.
 SCHEMA = """
 create table if not exists posts (
     game text, post_id text, number integer, author text, author_id text, time text, url text,
     body_html text, body_hash text, edited integer, deleted integer, revisions integer,
     first_seen text, last_seen text, commands text, commands_version integer,
-    -- vanished: when a re-read page no longer showed the post (kept, marked deleted, never dropped)
-    vanished text,
-    -- vote_count: a moderator's post's count (JSON; null: none)
-    vote_count text, vote_count_version integer,
+    vanished text,  -- when a re-read page no longer showed the post: it is kept, marked deleted, never dropped
+    vote_count text, vote_count_version integer,  -- a moderator's post: the count it holds (JSON; null: none)
     night_told integer, night_told_version integer,  -- a moderator's post: 1 if it tells the night
     primary key (game, post_id)
 );
 create index if not exists idx_posts_game_number on posts (game, number);
--- covers game_stamp: `votal run` reads it twice a poll per game; the table's rows hold the bodies
+-- covers game_stamp: `votal run` reads it twice a poll per game, and the table's rows hold the bodies
 create index if not exists idx_posts_game_stamp on posts (game, number, revisions, deleted);
--- covers load_read_posts, which every count makes (a row's commands lie past its body)
+-- covers load_read_posts, which every count makes: read from the table, each row's commands lie past its body
 create index if not exists idx_posts_read on posts (
     game, number, post_id, author, author_id, time, url, commands, edited, deleted, revisions
 );
@@ -69,10 +65,8 @@ create table if not exists revisions (
 );
 create table if not exists syncs (
     id integer primary key, game text, started text, finished text, requests integer, pages integer,
-    new_posts integer, changed_posts integer, deleted_posts integer, not_modified integer,
-    faults integer,
-    -- problems: a JSON list of what the sync's pages could not read (null: none)
-    error text, problems text
+    new_posts integer, changed_posts integer, deleted_posts integer, not_modified integer, faults integer,
+    error text, problems text  -- problems: JSON list of what the sync's pages could not read (null: none)
 );
 create index if not exists idx_syncs_game_id on syncs (game, id);
 create table if not exists validators (
@@ -80,23 +74,19 @@ create table if not exists validators (
     first_number integer,
     primary key (game, url)
 );
-create table if not exists robots (
-    site text primary key, status integer, body text, fetched_at text
-);
+create table if not exists robots (site text primary key, status integer, body text, fetched_at text);
 create table if not exists holds (host text primary key, until text);
 create table if not exists vote_counts (
     game text, day integer, as_of_post integer, number integer, created text,
     primary key (game, day, as_of_post)
 );
 create table if not exists alerts (
-    game text, key text, kind text, message text, created text, sent text, send_error text,
-    attempts integer,
+    game text, key text, kind text, message text, created text, sent text, send_error text, attempts integer,
     primary key (game, key)
 );
 create table if not exists run_states (
-    -- what `votal run` last counted a game file on (a digest of the state) and the times its clock
-    -- phase turns on, so a new process (`votal run --once` from cron) need not count a game that
-    -- stood still since
+    -- what `votal run` last counted a game file on (a digest of the state) and the times its clock phase turns
+    -- on, so a new process (`votal run --once` from cron) need not count a game that stood still since
     game text, game_file text, state text, deadline text, closes text,
     primary key (game, game_file)
 );
@@ -115,9 +105,8 @@ def open_db(path: str | Path, *, attempts: int = 60) -> Store:
         try:
             return _open_db(path)
         except sqlite3.OperationalError as exc:
-            # Switching a new file to WAL and creating its tables take locks that SQLite's busy
-            # timeout does not wait for (a lock upgrade would deadlock), so processes opening one
-            # new store at once retry.
+            # Switching a new file to WAL and creating its tables take locks that SQLite's busy timeout does
+            # not wait for (a lock upgrade would deadlock), so processes opening one new store at once retry.
             if "locked" not in str(exc) or attempt == attempts - 1:
                 raise store_error(path, exc) from None
             time.sleep(min(0.01 * (attempt + 1), 0.25))
@@ -145,13 +134,9 @@ def _open_db(path: str | Path) -> Store:
 
 # Columns added after stores were first made: (table, column, type).
 _ADDED_COLUMNS = (
-    ("syncs", "problems", "text"),
-    ("posts", "vote_count", "text"),
-    ("posts", "vote_count_version", "integer"),
-    ("revisions", "commands", "text"),
-    ("revisions", "commands_version", "integer"),
-    ("posts", "night_told", "integer"),
-    ("posts", "night_told_version", "integer"),
+    ("syncs", "problems", "text"), ("posts", "vote_count", "text"), ("posts", "vote_count_version", "integer"),
+    ("revisions", "commands", "text"), ("revisions", "commands_version", "integer"),
+    ("posts", "night_told", "integer"), ("posts", "night_told_version", "integer"),
 )
 
 
@@ -166,12 +151,11 @@ def _has_column(db: Store, table: str, column: str) -> bool:
     return column in {row[1] for row in db.execute(f"pragma table_info({table})")}
 
 
-def _connect(path: str | Path) -> Store:
+def _connect(path: str | Path, *, uri: bool = False) -> Store:
     # isolation_level None: no implicit transactions; every write names its own (see _writing).
-    # check_same_thread False: the scheduler opens one connection per run and hands it to no other
-    # thread, but its worker threads are pooled. busy_timeout makes a second writer wait for the
-    # first.
-    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    # check_same_thread False: the scheduler opens one connection per run and hands it to no other thread,
+    # but its worker threads are pooled. busy_timeout makes a second writer wait for the first.
+    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, uri=uri)
     db.row_factory = sqlite3.Row
     db.execute("PRAGMA busy_timeout = 10000")
     return db
@@ -184,25 +168,21 @@ def ensure_schema(db: Store) -> None:
 
 
 def sync_problems(row: sqlite3.Row | None) -> list[str]:
-    """What a stored sync's pages could not read (an older store's rows have no such column:
-    none)."""
-    # a Row iterates its values, not its keys
-    if row is None or "problems" not in row.keys() or not row["problems"]:  # noqa: SIM118
+    """What a stored sync's pages could not read (an older store's rows have no such column: none)."""
+    if row is None or "problems" not in row.keys() or not row["problems"]:  # noqa: SIM118 (a Row iterates values)
         return []
     return json.loads(row["problems"])
 
 
 def open_reader(path: str | Path) -> Store:
-    """The store for commands that only read it (count, audit, draft, status): no schema work."""
+    """The store for commands that only read it (count, audit, draft, status): no schema work, and
+    any write refused, so that a read never writes it (an older store's missing columns read as
+    never read); a store in a read-only folder is read as it stands."""
     if not Path(path).is_file():
-        raise StoreError(
-            f"no posts stored for this game; run `votal sync` first (there is no store at {path})"
-        )
+        raise StoreError(f"no posts stored for this game; run `votal sync` first (there is no store at {path})")
     try:
-        db = _connect(path)
-        tables = {
-            row[0] for row in db.execute("select name from sqlite_master where type = 'table'")
-        }
+        db = _connect_read_only(Path(path))
+        tables = {row[0] for row in db.execute("select name from sqlite_master where type = 'table'")}
     except sqlite3.Error as exc:
         raise store_error(path, exc) from None
     if "posts" not in tables:
@@ -211,15 +191,32 @@ def open_reader(path: str | Path) -> Store:
     return db
 
 
+def _connect_read_only(path: Path) -> Store:
+    # Opened for writing where it can be, but with every write refused: the last connection's
+    # close then removes the -wal and -shm files its reads made, as a writer's does.
+    db = _connect(path)
+    db.execute("PRAGMA query_only = ON")
+    try:
+        db.execute("select count(*) from sqlite_master").fetchone()
+        return db
+    except sqlite3.OperationalError as exc:
+        db.close()
+        if "readonly" not in str(exc) and "unable to open" not in str(exc):
+            raise  # locked, say: no reason to read it otherwise
+    # A WAL store is read through its -shm file. Where neither it nor -wal exists and none can be
+    # made (a read-only folder), no process is writing the store: it is read as it stands.
+    uri = path.resolve().as_uri()
+    if any(path.with_name(path.name + end).exists() for end in ("-wal", "-shm")):
+        return _connect(f"{uri}?mode=ro", uri=True)
+    return _connect(f"{uri}?mode=ro&immutable=1", uri=True)
+
+
 def store_error(path, exc: sqlite3.Error) -> StoreError:
     """One line naming the file and what SQLite said, in words a moderator can act on."""
     text = str(exc)
     lowered = text.lower()
     if "not a database" in lowered or "malformed" in lowered or "corrupt" in lowered:
-        why = (
-            "the file is damaged or not a Votal store (move it away; `votal sync` rebuilds it from "
-            "the forum)"
-        )
+        why = "the file is damaged or not a Votal store (move it away; `votal sync` rebuilds it from the forum)"
     elif "readonly" in lowered or "read-only" in lowered:
         why = "the file or its folder is read-only"
     elif "disk is full" in lowered or "disk i/o" in lowered:
@@ -239,8 +236,8 @@ def store_path(db: Store) -> str:
 
 @contextmanager
 def _writing(db: Store) -> Iterator[Store]:
-    """One write transaction (BEGIN IMMEDIATE: the write lock is taken first, so no two writers
-    deadlock); rolled back whole on any failure. Inside another transaction it simply joins it."""
+    """One write transaction (BEGIN IMMEDIATE: the write lock is taken first, so no two writers deadlock);
+    rolled back whole on any failure. Inside another transaction it simply joins it."""
     if db.in_transaction:
         yield db
         return
@@ -298,8 +295,8 @@ def _upsert(db: Store, table: str, row: dict, pk: Sequence[str]) -> None:
 
 
 def _upsert_all(db: Store, table: str, rows: list[dict], pk: Sequence[str]) -> None:
-    """Insert rows, or update the columns given where the natural key ``pk`` exists (other columns
-    keep their value): sqlite-utils' upsert, inside the caller's :func:`_writing` transaction."""
+    """Insert rows, or update the columns given where the natural key ``pk`` exists (other columns keep
+    their value): sqlite-utils' upsert, inside the caller's :func:`_writing` transaction."""
     if rows:
         _library(db)[table].upsert_all(rows, pk=tuple(pk))
 
@@ -311,25 +308,23 @@ def _insert_new(db: Store, table: str, rows: list[dict], pk: Sequence[str]) -> N
 
 
 def _library(db: Store):
-    """sqlite-utils over the store's own connection, for writes inside :func:`_writing`: its writes
-    then nest in our BEGIN IMMEDIATE transaction as savepoints, so a failure rolls the whole
-    transaction back."""
+    """sqlite-utils over the store's own connection, for writes inside :func:`_writing`: its writes then
+    nest in our BEGIN IMMEDIATE transaction as savepoints, so a failure rolls the whole transaction back."""
     if not db.in_transaction:
         raise AssertionError("store writes go through _writing (one transaction each)")
-    # No PRAGMA recursive_triggers (the store has no triggers), no plugins: only a wrapper over our
-    # connection.
+    # No PRAGMA recursive_triggers (the store has no triggers), no plugins: only a wrapper over our connection.
     return _library_class()(db, recursive_triggers=False, execute_plugins=False)
 
 
 @functools.cache
 def _library_class():
-    # Imported here, on the write path only, so read-only commands (votal count) skip its import.
+    # Imported here, on the write path only, so read-only commands (votal count) skip its import: about 60 ms
+    # on top of what count imports anyway (python -X importtime, 5 runs 58-64 ms, load 4).
     import sqlite_utils
 
     class Library(sqlite_utils.Database):
-        # SQLite has had upserts since 3.24 (2018). Without this the library probes for them by
-        # creating and dropping a table in the store, which bumps the store's schema version on
-        # every write.
+        # SQLite has had upserts since 3.24 (2018). Without this the library probes for them by creating and
+        # dropping a table in the store, which bumps the store's schema version on every write.
         supports_on_conflict = True
 
     return Library
@@ -348,8 +343,7 @@ def hash_body(body_html: str) -> str:
 
 
 def save_posts(db: Store, game: str, posts: Iterable[Post], *, seen_at: datetime) -> SaveResult:
-    """Upsert one page's posts in one transaction; a changed body adds a revision, never overwrites
-    one."""
+    """Upsert one page's posts in one transaction; a changed body adds a revision, never overwrites one."""
     posts = list(posts)
     if not posts:
         return SaveResult(0, 0)
@@ -368,8 +362,8 @@ def _post_rows(db: Store, game: str, posts: list[Post], seen: str) -> tuple[list
         row["post_id"]: row
         for row in _rows(
             db,
-            f"select post_id, body_hash, revisions, first_seen, edited, commands, "
-            f"commands_version, vote_count, vote_count_version, night_told, night_told_version "
+            f"select post_id, body_hash, revisions, first_seen, edited, commands, commands_version, vote_count, "
+            f"vote_count_version, night_told, night_told_version "
             f"from posts where game = ? and post_id in ({marks})",
             [game, *ids],
         )
@@ -380,61 +374,46 @@ def _post_rows(db: Store, game: str, posts: list[Post], seen: str) -> tuple[list
         body_hash = hash_body(post.body_html)
         before = stored.get(post.post_id)
         same_body = before is not None and before["body_hash"] == body_hash
+        kept = before if same_body else None  # the stored readings of an unchanged body
         if before is None:
             new += 1
         elif not same_body:
             changed += 1
-        rows.append(_post_row(game, post, body_hash, before, seen))
+        if kept is not None and kept["commands_version"] == EXTRACTOR_VERSION:
+            commands = kept["commands"]
+        else:
+            commands = encode_commands(post.commands if post.commands is not None else _extract(post.body_html))
+        rows.append(
+            {
+                "game": game,
+                "post_id": post.post_id,
+                "number": post.number,
+                "author": post.author,
+                "author_id": post.author_id,
+                "time": post.time.isoformat() if post.time else None,
+                "url": post.url,
+                "body_html": post.body_html,
+                "body_hash": body_hash,
+                "edited": int(post.edited or (before is not None and (not same_body or bool(before["edited"])))),
+                "deleted": int(post.deleted),
+                "revisions": (before["revisions"] if before else 0) + (0 if same_body else 1),
+                "first_seen": before["first_seen"] if before else seen,
+                "last_seen": seen,
+                "commands": commands,
+                "commands_version": EXTRACTOR_VERSION,
+                # an edited body is read again when a moderator's count is next asked for (stored_counts)
+                "vote_count": kept["vote_count"] if kept is not None else None,
+                "vote_count_version": kept["vote_count_version"] if kept is not None else None,
+                "night_told": kept["night_told"] if kept is not None else None,  # as vote_count
+                "night_told_version": kept["night_told_version"] if kept is not None else None,
+            }
+        )
         if not same_body:
             revisions.append(
-                {
-                    "game": game,
-                    "post_id": post.post_id,
-                    "body_hash": body_hash,
-                    "body_html": post.body_html,
-                    "seen_at": seen,
-                }
+                {"game": game, "post_id": post.post_id, "body_hash": body_hash, "body_html": post.body_html,
+                 "seen_at": seen}
             )
     return rows, revisions, SaveResult(new, changed)
-
-
-def _post_row(
-    game: str, post: Post, body_hash: str, before: sqlite3.Row | None, seen: str
-) -> dict[str, Any]:
-    """A post's row, keeping what was read of its body while the body is unchanged."""
-    same_body = before is not None and before["body_hash"] == body_hash
-    kept = before if same_body else None  # the stored readings of an unchanged body
-    if kept is not None and kept["commands_version"] == EXTRACTOR_VERSION:
-        commands = kept["commands"]
-    else:
-        commands = encode_commands(
-            post.commands if post.commands is not None else _extract(post.body_html)
-        )
-    return {
-        "game": game,
-        "post_id": post.post_id,
-        "number": post.number,
-        "author": post.author,
-        "author_id": post.author_id,
-        "time": post.time.isoformat() if post.time else None,
-        "url": post.url,
-        "body_html": post.body_html,
-        "body_hash": body_hash,
-        "edited": int(
-            post.edited or (before is not None and (not same_body or bool(before["edited"])))
-        ),
-        "deleted": int(post.deleted),
-        "revisions": (before["revisions"] if before else 0) + (0 if same_body else 1),
-        "first_seen": before["first_seen"] if before else seen,
-        "last_seen": seen,
-        "commands": commands,
-        "commands_version": EXTRACTOR_VERSION,
-        # an edited body is read again when a moderator's count is next asked for (stored_counts)
-        "vote_count": kept["vote_count"] if kept is not None else None,
-        "vote_count_version": kept["vote_count_version"] if kept is not None else None,
-        "night_told": kept["night_told"] if kept is not None else None,  # as vote_count
-        "night_told_version": kept["night_told_version"] if kept is not None else None,
-    }
 
 
 def _write_posts(db: Store, rows: list, revisions: list) -> None:
@@ -447,8 +426,8 @@ def encode_commands(commands: Iterable[Command]) -> str:
 
 
 def _command_row(command: Command) -> list:
-    """[action, target, raw, bold (1/0), note, inline (1/0)], the trailing defaults (bold 1, no
-    note, not inline) left out."""
+    """[action, target, raw, bold (1/0), note, inline (1/0)], the trailing defaults (bold 1, no note, not inline)
+    left out."""
     row: list = [command.action, command.target, command.raw]
     if command.inline:
         return [*row, int(command.bold), command.note, 1]
@@ -458,8 +437,8 @@ def _command_row(command: Command) -> list:
 
 
 def _extract(body_html: str) -> list[Command]:
-    """The commands of a stored body. The reader is imported only here: a count replays the stored
-    commands and never compiles its patterns."""
+    """The commands of a stored body. The reader is imported only here: a count replays the stored commands
+    and never compiles its patterns."""
     from parsers.commands import extract_commands
 
     return extract_commands(body_html)
@@ -470,11 +449,7 @@ def decode_commands(text: str | None) -> tuple[Command, ...]:
         return ()
     return tuple(
         Command(
-            row[0],
-            row[1],
-            row[2],
-            bold=bool(row[3]) if len(row) > 3 else True,
-            note=row[4] if len(row) > 4 else None,
+            row[0], row[1], row[2], bold=bool(row[3]) if len(row) > 3 else True, note=row[4] if len(row) > 4 else None,
             inline=len(row) > 5 and bool(row[5]),
         )
         for row in json.loads(text)
@@ -486,21 +461,14 @@ def last_post_number(db: Store, game: str) -> int | None:
 
 
 def game_stamp(db: Store, game: str) -> tuple:
-    """What changes whenever a count of ``game`` could: its posts (the last number, how many, their
-    numbers, revisions and deletions) and whether its last sync failed or could not read some posts.
-    Equal stamps, with the same game file and clock, give the same count: `votal run` skips a game
-    whose stamp stands still."""
+    """What changes whenever a count of ``game`` could: its posts (the last number, how many, their numbers,
+    revisions and deletions) and whether its last sync failed or could not read some posts. Equal stamps, with
+    the same game file and clock, give the same count: `votal run` skips a game whose stamp stands still."""
     posts = _aggregate(
-        db,
-        "select max(number), count(*), sum(number), sum(revisions), sum(deleted) from posts where "
-        "game = ?",
+        db, "select max(number), count(*), sum(number), sum(revisions), sum(deleted) from posts where game = ?",
         [game],
     )
-    sync = _one(
-        db,
-        "select error is not null, problems from syncs where game = ? order by id desc limit 1",
-        [game],
-    )
+    sync = _one(db, "select error is not null, problems from syncs where game = ? order by id desc limit 1", [game])
     return (*posts, *(sync or (None, None)))
 
 
@@ -508,80 +476,68 @@ def count_posts(db: Store, game: str) -> int:
     return _rows(db, "select count(*) as n from posts where game = ?", [game])[0]["n"]
 
 
-def moderator_bodies(
-    db: Store, game: str, moderators: Iterable[str], *, up_to: int | None = None
-) -> dict[int, str]:
-    """Post number -> body of each live post by a moderator (their vote counts teach names), up to
-    ``up_to``."""
-    # Only the moderators' bodies are read: their stored spellings are found first, then their posts
-    # by exact name.
+def moderator_bodies(db: Store, game: str, moderators: Iterable[str], *, up_to: int | None = None) -> dict[int, str]:
+    """Post number -> body of each live post by a moderator (their vote counts teach names), up to ``up_to``."""
+    # Only the moderators' bodies are read: their stored spellings are found first, then their posts by exact name.
     spellings = moderator_spellings(db, game, moderators)
     if not spellings:
         return {}
     rows = _rows(
         db,
-        f"select number, body_html from posts where game = ? and author in "
-        f"({','.join('?' * len(spellings))}) "
-        "and not deleted and body_html <> '' and (? is null or number <= ?) order by number, "
-        "post_id",
+        f"select number, body_html from posts where game = ? and author in ({','.join('?' * len(spellings))}) "
+        "and not deleted and body_html <> '' and (? is null or number <= ?) order by number, post_id",
         [game, *spellings, up_to, up_to],
     )
     return {r["number"]: r["body_html"] for r in rows}
 
 
 def moderator_spellings(db: Store, game: str, moderators: Iterable[str]) -> list[str]:
-    """The spellings under which the store holds posts by ``moderators`` (matched with Python's
-    casefold: SQLite's nocase folds ASCII only)."""
+    """The spellings under which the store holds posts by ``moderators`` (matched with Python's casefold:
+    SQLite's nocase folds ASCII only)."""
     names = {m.casefold() for m in moderators}
-    return (
-        [
-            r["author"]
-            for r in _rows(db, "select distinct author from posts where game = ?", [game])
-            if r["author"] is not None and r["author"].casefold() in names
-        ]
-        if names
-        else []
-    )
+    return [
+        r["author"]
+        for r in _rows(db, "select distinct author from posts where game = ?", [game])
+        if r["author"] is not None and r["author"].casefold() in names
+    ] if names else []
 
 
-def save_vote_counts(
-    db: Store, game: str, readings: Iterable[tuple[str, str | None]], version: int
-) -> None:
+def save_vote_counts(db: Store, game: str, readings: Iterable[tuple[str, str | None]], version: int) -> None:
     """Store what each post (by id) was read to hold: a count as JSON, or None."""
     with _writing(db):
         db.executemany(
-            "update posts set vote_count = ?, vote_count_version = ? where game = ? and post_id = "
-            "?",
+            "update posts set vote_count = ?, vote_count_version = ? where game = ? and post_id = ?",
             [(reading, version, game, post_id) for post_id, reading in readings],
         )
 
 
-def load_vote_counts(
-    db: Store, game: str, authors: Sequence[str], version: int
-) -> list[sqlite3.Row]:
-    """The live posts by ``authors`` (exact spellings) with what they were read to hold:
-    ``post_id``, ``number``, ``vote_count`` (JSON, else null) and, where it was never read or read
-    by another reader ``version`` (stored before readings were kept, edited since, or the reader
-    upgraded), ``unread`` (the body to read; else null)."""
+def load_vote_counts(db: Store, game: str, authors: Sequence[str], version: int) -> list[sqlite3.Row]:
+    """The live posts by ``authors`` (exact spellings) with what they were read to hold: ``post_id``,
+    ``number``, ``vote_count`` (JSON, else null) and, where it was never read or read by another reader
+    ``version`` (stored before readings were kept, edited since, or the reader upgraded), ``unread`` (the
+    body to read; else null)."""
     if not authors:
         return []
-    if not _has_column(db, "posts", "vote_count_version"):  # a store made before readings were kept
-        with _writing(db):
-            _add_columns(db)
+    count, read_by = _column(db, "posts", "vote_count"), _column(db, "posts", "vote_count_version")
     return _rows(
         db,
-        "select post_id, number, vote_count, case when vote_count_version is not ? then body_html "
-        "end as unread "
+        f"select post_id, number, {count} as vote_count, "
+        f"case when {read_by} is not ? then body_html end as unread "
         f"from posts where game = ? and author in ({','.join('?' * len(authors))}) and not deleted "
-        "and body_html <> '' and (vote_count is not null or vote_count_version is not ?) order by "
-        "number, post_id",
+        f"and body_html <> '' and ({count} is not null or {read_by} is not ?) "
+        "order by number, post_id",
         [version, game, *authors, version],
     )
 
 
-def save_night_readings(
-    db: Store, game: str, readings: Iterable[tuple[str, bool]], version: int
-) -> None:
+def _column(db: Store, table: str, column: str) -> str:
+    """``column`` where ``table`` has it, else null: a read of a store made before the column was
+    added (which opening it for a write adds) finds it never read."""
+    return column if _has_column(db, table, column) else "null"
+
+
+def save_night_readings(db: Store, game: str, readings: Iterable[tuple[str, bool]],
+                        version: int) -> None:
     """Store whether each post (by id) was read to tell the night (a moderator's post)."""
     with _writing(db):
         db.executemany(
@@ -591,20 +547,17 @@ def save_night_readings(
         )
 
 
-def load_night_readings(
-    db: Store, game: str, authors: Sequence[str], version: int
-) -> list[sqlite3.Row]:
+def load_night_readings(db: Store, game: str, authors: Sequence[str],
+                        version: int) -> list[sqlite3.Row]:
     """The live posts by ``authors`` (exact spellings) with ``post_id``, ``number``, ``night_told``
     (1: the post tells the night) and, where reader ``version`` never read it, ``unread``."""
     if not authors:
         return []
-    if not _has_column(db, "posts", "night_told_version"):  # a store made before these readings
-        with _writing(db):
-            _add_columns(db)
+    told, read_by = _column(db, "posts", "night_told"), _column(db, "posts", "night_told_version")
     return _rows(
         db,
-        "select post_id, number, night_told, "
-        "case when night_told_version is not ? then body_html end as unread "
+        f"select post_id, number, {told} as night_told, "
+        f"case when {read_by} is not ? then body_html end as unread "
         f"from posts where game = ? and author in ({','.join('?' * len(authors))}) and not deleted "
         "and body_html <> '' order by number, post_id",
         [version, game, *authors],
@@ -616,130 +569,127 @@ def post_authors(db: Store, game: str) -> list[tuple[str, str | None]]:
     :meth:`Roster.from_game` takes), grouped by author (every `votal count` reads them)."""
     rows = _rows(
         db,
-        "select author, author_id, count(*) as n from posts where game = ? group by author, "
-        "author_id order by min(number)",
+        "select author, author_id, count(*) as n from posts where game = ? group by author, author_id "
+        "order by min(number)",
         [game],
     )
     return [pair for row in rows for pair in [(row["author"], row["author_id"])] * row["n"]]
 
 
-def load_read_posts(db: Store, game: str, *, up_to: int | None = None) -> list[ReadPost]:
+def load_read_posts(
+    db: Store, game: str, *, up_to: int | None = None
+) -> list[ReadPost]:
     """Every stored post of a game (up to post number ``up_to``), in thread order, with its commands
-    (read again if read by older code)."""
+    (read again in memory where older code read them: a read never writes; the next sync stores them)."""
+    fresh = _commands_read_again(db, game)
+    # Plain tuples, not rows read by column name: every `votal count` reads every post (a tenth of its work).
+    rows = _tuples(
+        db,
+        "select number, post_id, author, author_id, time, url, commands, edited, deleted, revisions "
+        "from posts where game = ? and (? is null or number <= ?) order by number, post_id",
+        [game, up_to, up_to],
+    )
+    firsts = _first_commands(db, game, {r[1] for r in rows if r[9] > 1})
+    iso = datetime.fromisoformat
+    # Positional, in ReadPost's field order (edited, deleted, first_commands, author_id last): a frozen
+    # dataclass's keyword arguments cost every stored post of every count a lookup each (6 M instructions).
+    return [
+        ReadPost(
+            number, post_id, author, iso(time) if time else None, url,
+            decode_commands(fresh.get(post_id, commands) if fresh else commands),
+            bool(edited), bool(deleted), firsts.get(post_id) if revisions > 1 else None, author_id,
+        )
+        for number, post_id, author, author_id, time, url, commands, edited, deleted, revisions in rows
+    ]
+
+
+def _commands_read_again(db: Store, game: str) -> dict[str, str]:
+    """Post id -> the commands (encoded) of each post whose stored ones another reader version read,
+    read again from its body."""
     # Bodies are read only where commands must be read again: every `votal count` loads the thread.
     stale = _rows(
         db,
         "select post_id, body_html from posts where game = ? and commands_version is not ?",
         [game, EXTRACTOR_VERSION],
     )
-    if stale:
-        fresh = {row["post_id"]: encode_commands(_extract(row["body_html"])) for row in stale}
-        with _writing(db):
-            db.executemany(
-                "update posts set commands = ?, commands_version = ? where game = ? and post_id = "
-                "?",
-                [
-                    (commands, EXTRACTOR_VERSION, game, post_id)
-                    for post_id, commands in fresh.items()
-                ],
-            )
-    # Plain tuples, not rows read by column name: every `votal count` reads every post (a tenth of
-    # its work).
-    rows = _tuples(
-        db,
-        "select number, post_id, author, author_id, time, url, commands, edited, deleted, "
-        "revisions from posts where game = ? and (? is null or number <= ?) order by number, "
-        "post_id",
-        [game, up_to, up_to],
-    )
-    firsts = _first_commands(db, game, {r[1] for r in rows if r[9] > 1})
-    iso = datetime.fromisoformat
-    # Positional, in ReadPost's field order (edited, deleted, first_commands, author_id last): a
-    # frozen dataclass's keyword arguments cost every stored post of every count a lookup each (6 M
-    # instructions).
-    return [
-        ReadPost(
-            number,
-            post_id,
-            author,
-            iso(time) if time else None,
-            url,
-            decode_commands(commands),
-            bool(edited),
-            bool(deleted),
-            firsts.get(post_id) if revisions > 1 else None,
-            author_id,
+    return {row["post_id"]: encode_commands(_extract(row["body_html"])) for row in stale}
+
+
+def save_commands_read_again(db: Store, game: str) -> None:
+    """Store the commands of the posts, and of edited posts' first revisions, that another reader
+    version read (what a sync does after a reader upgrade, so that a count reads them as stored)."""
+    fresh = _commands_read_again(db, game)
+    edited_sql = "select post_id from posts where game = ? and revisions > 1"
+    edited = {row[0] for row in _tuples(db, edited_sql, [game])}
+    firsts = {post_id: first for post_id, first in _first_revisions(db, game, edited).items()
+              if first.read_again}
+    if not fresh and not firsts:
+        return
+    with _writing(db):
+        db.executemany(
+            "update posts set commands = ?, commands_version = ? where game = ? and post_id = ?",
+            [(commands, EXTRACTOR_VERSION, game, post_id) for post_id, commands in fresh.items()],
         )
-        for (
-            number,
-            post_id,
-            author,
-            author_id,
-            time,
-            url,
-            commands,
-            edited,
-            deleted,
-            revisions,
-        ) in rows
-    ]
+        db.executemany(
+            "update revisions set commands = ?, commands_version = ? "
+            "where game = ? and post_id = ? and body_hash = ?",
+            [(first.commands, EXTRACTOR_VERSION, game, post_id, first.body_hash)
+             for post_id, first in firsts.items()],
+        )
 
 
 _IDS_A_QUERY = 500  # post ids bound in one query (SQLite before 3.32 allows 999 parameters)
 
 
+@dataclass(frozen=True)
+class _FirstRevision:
+    body_hash: str
+    commands: str | None  # encoded
+    read_again: bool  # read now: the stored commands were another reader version's, or none
+
+
 def _first_commands(db: Store, game: str, post_ids: set[str]) -> dict[str, tuple[Command, ...]]:
-    """The commands of the first stored revision of each of ``post_ids`` (edited posts), read from
-    its body once and kept with the revision, as a post's own commands are (again only after
-    EXTRACTOR_VERSION moves)."""
+    """The commands of the first stored revision of each of ``post_ids`` (edited posts), as kept
+    with the revision (read again in memory where another reader version read them)."""
+    firsts = _first_revisions(db, game, post_ids)
+    return {post_id: decode_commands(first.commands) for post_id, first in firsts.items()}
+
+
+def _first_revisions(db: Store, game: str, post_ids: set[str]) -> dict[str, _FirstRevision]:
+    """The first stored revision of each of ``post_ids`` with its commands, read from its body where
+    this reader version never read it."""
     if not post_ids:
         return {}
-    if not _has_column(db, "revisions", "commands_version"):  # a store made before they were kept
-        with _writing(db):
-            _add_columns(db)
+    read_by = _column(db, "revisions", "commands_version")
+    kept = _column(db, "revisions", "commands")
     first: dict[str, tuple] = {}
-    # Only the edited posts' revisions, found by the table's key (game, post_id, ...): every post
-    # has one, and each row's seen_at and commands lie past its body, so reading them all cost a
-    # count more than its replay.
+    # Only the edited posts' revisions, found by the table's key (game, post_id, ...): every post has one, and
+    # each row's seen_at and commands lie past its body, so reading them all cost a count more than its replay.
     wanted = sorted(post_ids)
     for at in range(0, len(wanted), _IDS_A_QUERY):
         chunk = wanted[at : at + _IDS_A_QUERY]
         for row in _tuples(
             db,
-            "select post_id, body_hash, commands, commands_version from revisions where game = ? "
+            f"select post_id, body_hash, {kept}, {read_by} from revisions where game = ? "
             f"and post_id in ({','.join('?' * len(chunk))}) order by seen_at desc, rowid desc",
             [game, *chunk],
         ):
             first[row[0]] = row  # ordered newest first: the last one written wins
-    stale = [
-        (post_id, body_hash)
-        for post_id, body_hash, _, version in first.values()
-        if version != EXTRACTOR_VERSION
-    ]
-    fresh = {}
-    for post_id, body_hash in stale:
-        body = _aggregate(
-            db,
-            "select body_html from revisions where game = ? and post_id = ? and body_hash = ?",
-            [game, post_id, body_hash],
-        )["body_html"]
-        fresh[post_id] = encode_commands(_extract(body))
-    if fresh:
-        with _writing(db):
-            db.executemany(
-                "update revisions set commands = ?, commands_version = ? where game = ? and "
-                "post_id = ? and body_hash = ?",
-                [(fresh[p], EXTRACTOR_VERSION, game, p, h) for p, h in stale],
-            )
-    return {post_id: decode_commands(fresh.get(post_id, row[2])) for post_id, row in first.items()}
+    return {post_id: _first_revision(db, game, row) for post_id, row in first.items()}
+
+
+def _first_revision(db: Store, game: str, row: tuple) -> _FirstRevision:
+    post_id, body_hash, commands, version = row
+    if version == EXTRACTOR_VERSION:
+        return _FirstRevision(body_hash, commands, read_again=False)
+    body_sql = "select body_html from revisions where game = ? and post_id = ? and body_hash = ?"
+    body = _aggregate(db, body_sql, [game, post_id, body_hash])["body_html"]
+    return _FirstRevision(body_hash, encode_commands(_extract(body)), read_again=True)
 
 
 def record_sync(db: Store, row: dict) -> None:
     with _writing(db):
-        db.execute(
-            f"insert into syncs ({', '.join(row)}) values ({', '.join('?' * len(row))})",
-            list(row.values()),
-        )
+        db.execute(f"insert into syncs ({', '.join(row)}) values ({', '.join('?' * len(row))})", list(row.values()))
 
 
 def last_sync(db: Store, game: str) -> sqlite3.Row | None:
@@ -747,40 +697,34 @@ def last_sync(db: Store, game: str) -> sqlite3.Row | None:
 
 
 def last_good_sync(db: Store, game: str) -> sqlite3.Row | None:
-    return _one(
-        db, "select * from syncs where game = ? and error is null order by id desc limit 1", [game]
-    )
+    return _one(db, "select * from syncs where game = ? and error is null order by id desc limit 1", [game])
 
 
 def post_totals(db: Store, game: str) -> sqlite3.Row:
     """``stored`` and ``deleted`` post counts of a game."""
     return _rows(
-        db,
-        "select count(*) as stored, coalesce(sum(deleted), 0) as deleted from posts where game = ?",
-        [game],
+        db, "select count(*) as stored, coalesce(sum(deleted), 0) as deleted from posts where game = ?", [game]
     )[0]
 
 
 def sync_totals(db: Store, game: str, *, since: datetime) -> sqlite3.Row:
-    """``syncs``, ``requests`` and failed answers (``n``) of a game's syncs started since
-    ``since``."""
+    """``syncs``, ``requests`` and failed answers (``n``) of a game's syncs started since ``since``."""
     return _rows(
         db,
-        "select coalesce(sum(faults), 0) as n, count(*) as syncs, coalesce(sum(requests), 0) as "
-        "requests from syncs where game = ? and started >= ?",
+        "select coalesce(sum(faults), 0) as n, count(*) as syncs, coalesce(sum(requests), 0) as requests "
+        "from syncs where game = ? and started >= ?",
         [game, since.isoformat()],
     )[0]
 
 
-# --- What the scheduler and sync keep beside the posts: HTTP validators, vanished posts, alerts,
-# locks.
+# --- What the scheduler and sync keep beside the posts: HTTP validators, vanished posts, alerts, locks.
 
 
 @dataclass(frozen=True)
 class Validators:
-    """What the forum sent with the stored copy of a page: its ETag and Last-Modified, and what the
-    page held (a 304 says the page is unchanged but does not repeat it): its next-page link, its
-    post ids in order and its first post's number."""
+    """What the forum sent with the stored copy of a page: its ETag and Last-Modified, and what the page
+    held (a 304 says the page is unchanged but does not repeat it): its next-page link, its post ids in
+    order and its first post's number."""
 
     etag: str | None = None
     last_modified: str | None = None
@@ -797,16 +741,13 @@ def load_validators(db: Store, game: str, url: str) -> Validators:
         return Validators()
     ids = tuple(json.loads(row["post_ids"])) if row["post_ids"] else ()
     saved = datetime.fromisoformat(row["saved_at"]) if row["saved_at"] else None
-    return Validators(
-        row["etag"], row["last_modified"], row["next_url"], ids, row["first_number"], saved
-    )
+    return Validators(row["etag"], row["last_modified"], row["next_url"], ids, row["first_number"], saved)
 
 
 def save_validators(
     db: Store, game: str, url: str, validators: Validators, *, seen_at: datetime
 ) -> None:
-    """Remember a page's validators; only after its posts are saved, so a 304 never hides unsaved
-    posts."""
+    """Remember a page's validators; only after its posts are saved, so a 304 never hides unsaved posts."""
     with _writing(db):
         _write_validators(db, game, url, validators, seen_at.isoformat())
 
@@ -840,11 +781,10 @@ def save_pages(
     gone: Iterable[str],
     seen_at: datetime,
 ) -> SaveResult:
-    """Save several pages (url, posts, validators) and mark ``gone`` deleted, all in ONE
-    transaction.
+    """Save several pages (url, posts, validators) and mark ``gone`` deleted, all in ONE transaction.
 
-    For a deletion found by re-reading earlier pages: the forum renumbered every post after it, and
-    a sync killed halfway must not leave some posts renumbered and others not.
+    For a deletion found by re-reading earlier pages: the forum renumbered every post after it, and a
+    sync killed halfway must not leave some posts renumbered and others not.
     """
     seen = seen_at.isoformat()
     new = changed = 0
@@ -869,8 +809,7 @@ def _clear_vanished(db: Store, game: str, ids: list[str]) -> None:
     if ids:
         marks = ",".join("?" * len(ids))
         db.execute(
-            f"update posts set vanished = null where game = ? and vanished is not null and post_id "
-            f"in ({marks})",
+            f"update posts set vanished = null where game = ? and vanished is not null and post_id in ({marks})",
             [game, *ids],
         )
 
@@ -888,12 +827,7 @@ def save_robots(db: Store, site: str, answer: tuple[int, str], *, fetched_at: da
         _upsert(
             db,
             "robots",
-            {
-                "site": site,
-                "status": answer[0],
-                "body": answer[1],
-                "fetched_at": fetched_at.isoformat(),
-            },
+            {"site": site, "status": answer[0], "body": answer[1], "fetched_at": fetched_at.isoformat()},
             ("site",),
         )
 
@@ -905,8 +839,7 @@ def load_hold(db: Store, host: str) -> datetime | None:
 
 
 def save_hold(db: Store, host: str, until: datetime) -> None:
-    """Remember a long Retry-After beyond this process (the next `votal sync` from cron honours it
-    too)."""
+    """Remember a long Retry-After beyond this process (the next `votal sync` from cron honours it too)."""
     with _writing(db):
         _upsert(db, "holds", {"host": host, "until": until.isoformat()}, ("host",))
 
@@ -914,15 +847,13 @@ def save_hold(db: Store, host: str, until: datetime) -> None:
 def find_missing(
     db: Store, game: str, *, since_number: int | None, present: Iterable[str]
 ) -> list[str]:
-    """Stored posts not known to have vanished, numbered ``since_number`` or later (all, if None),
-    not in ``present``. (A post the forum marks deleted but still shows is not missing.)"""
+    """Stored posts not known to have vanished, numbered ``since_number`` or later (all, if None), not in
+    ``present``. (A post the forum marks deleted but still shows is not missing.)"""
     present = set(present)
     since = "" if since_number is None else " and number >= ?"
     rows = _rows(
         db,
-        "select post_id from posts where game = ? and vanished is null"
-        + since
-        + " order by number, post_id",
+        "select post_id from posts where game = ? and vanished is null" + since + " order by number, post_id",
         [game] if since_number is None else [game, since_number],
     )
     return [r["post_id"] for r in rows if r["post_id"] not in present]
@@ -936,8 +867,7 @@ def mark_missing(
     present: Iterable[str],
     seen_at: datetime,
 ) -> list[str]:
-    """Mark deleted (never drop) what :func:`find_missing` finds; returns their ids. One
-    transaction."""
+    """Mark deleted (never drop) what :func:`find_missing` finds; returns their ids. One transaction."""
     gone = find_missing(db, game, since_number=since_number, present=present)
     if gone:
         with _writing(db):
@@ -955,14 +885,12 @@ def _mark_gone(db: Store, game: str, post_ids: Iterable[str], seen: str) -> None
 def count_live_posts(
     db: Store, game: str, *, exclude: Iterable[str] = (), below: int | None = None
 ) -> int:
-    """Stored posts the forum still shows, as far as we know (not vanished; a post it marks deleted
-    but shows still takes a place in its numbering), numbered below ``below`` if given, leaving out
-    ``exclude``."""
+    """Stored posts the forum still shows, as far as we know (not vanished; a post it marks deleted but shows
+    still takes a place in its numbering), numbered below ``below`` if given, leaving out ``exclude``."""
     excluded = set(exclude)
     rows = _rows(
         db,
-        "select post_id from posts where game = ? and vanished is null"
-        + ("" if below is None else " and number < ?"),
+        "select post_id from posts where game = ? and vanished is null" + ("" if below is None else " and number < ?"),
         [game] if below is None else [game, below],
     )
     return sum(1 for r in rows if r["post_id"] not in excluded)
@@ -978,65 +906,45 @@ def count_vanished(db: Store, game: str, *, below: int | None = None) -> int:
 
 def first_post_at(db: Store, game: str, moment: datetime) -> int | None:
     """The number of the first stored post made at or after ``moment``."""
-    return _rows(
-        db,
-        "select min(number) as n from posts where game = ? and time >= ?",
-        [game, moment.isoformat()],
-    )[0]["n"]
+    return _rows(db, "select min(number) as n from posts where game = ? and time >= ?", [game, moment.isoformat()])[0][
+        "n"
+    ]
 
 
-def number_vote_count(
-    db: Store, game: str, day: int, as_of_post: int, *, now: datetime, keep: bool = True
-) -> int:
-    """The number of day ``day``'s vote count as of ``as_of_post`` ("Vote Count 3.2" is day 3's
-    second): the number it was given before, else the next one, kept (``keep``) so that drafting it
-    again gives the same."""
+def number_vote_count(db: Store, game: str, day: int, as_of_post: int, *, now: datetime, keep: bool = True) -> int:
+    """The number of day ``day``'s vote count as of ``as_of_post`` ("Vote Count 3.2" is day 3's second): the
+    number it was given before, else the next one, kept (``keep``) so that drafting it again gives the same."""
 
     def find() -> tuple[int | None, int]:
-        given = _one(
-            db,
-            "select number from vote_counts where game = ? and day = ? and as_of_post = ?",
-            [game, day, as_of_post],
-        )
-        last = _aggregate(
-            db, "select max(number) as n from vote_counts where game = ? and day = ?", [game, day]
-        )["n"]
+        given = _one(db, "select number from vote_counts where game = ? and day = ? and as_of_post = ?",
+                     [game, day, as_of_post])
+        last = _aggregate(db, "select max(number) as n from vote_counts where game = ? and day = ?", [game, day])["n"]
         return (given["number"] if given else None), (last or 0) + 1
 
     given, following = find()
     if given is not None or not keep:
         return given if given is not None else following
     with _writing(db):
-        # again inside the write lock: another process may have numbered it
-        given, following = find()
+        given, following = find()  # again inside the write lock: another process may have numbered it
         if given is not None:
             return given
-        row = {
-            "game": game,
-            "day": day,
-            "as_of_post": as_of_post,
-            "number": following,
-            "created": now.isoformat(),
-        }
+        row = {"game": game, "day": day, "as_of_post": as_of_post, "number": following, "created": now.isoformat()}
         _upsert(db, "vote_counts", row, ("game", "day", "as_of_post"))
     return following
 
 
 def post_time(db: Store, game: str, number: int) -> datetime | None:
-    """When post ``number`` was written (else the nearest earlier post with a time): "as of post P"
-    is as of then."""
+    """When post ``number`` was written (else the nearest earlier post with a time): "as of post P" is as of then."""
     row = _one(
         db,
-        "select time from posts where game = ? and number <= ? and time is not null order by "
-        "number desc limit 1",
+        "select time from posts where game = ? and number <= ? and time is not null order by number desc limit 1",
         [game, number],
     )
     return datetime.fromisoformat(row["time"]) if row else None
 
 
 def first_post_number(db: Store, game: str) -> int | None:
-    """The number of the thread's first post as stored (0 on MafiaScum, 1 on most forums), deleted
-    or not."""
+    """The number of the thread's first post as stored (0 on MafiaScum, 1 on most forums), deleted or not."""
     return _rows(db, "select min(number) as n from posts where game = ?", [game])[0]["n"]
 
 
@@ -1048,27 +956,20 @@ def load_post_numbers(db: Store, game: str, post_ids: Iterable[str]) -> dict[str
     marks = ",".join("?" * len(ids))
     return {
         r["post_id"]: r["number"]
-        for r in _rows(
-            db,
-            f"select post_id, number from posts where game = ? and post_id in ({marks})",
-            [game, *ids],
-        )
+        for r in _rows(db, f"select post_id, number from posts where game = ? and post_id in ({marks})", [game, *ids])
     }
 
 
 def add_alerts(db: Store, game: str, alerts: Iterable[dict], *, now: datetime) -> list[dict]:
-    """Store alerts not stored before (by ``key``); returns only the new ones, so each is sent
-    once."""
+    """Store alerts not stored before (by ``key``); returns only the new ones, so each is sent once."""
     alerts = list(alerts)
     if not alerts:
-        # no write transaction (and no wait for the write lock) when a run has nothing to say
-        return []
+        return []  # no write transaction (and no wait for the write lock) when a run has nothing to say
     new = []
     with _writing(db):
         for alert in alerts:
             cursor = db.execute(
-                "insert or ignore into alerts (game, key, kind, message, created, attempts) values "
-                "(?, ?, ?, ?, ?, 0)",
+                "insert or ignore into alerts (game, key, kind, message, created, attempts) values (?, ?, ?, ?, ?, 0)",
                 [game, alert["key"], alert["kind"], alert["message"], now.isoformat()],
             )
             if cursor.rowcount:
@@ -1077,45 +978,27 @@ def add_alerts(db: Store, game: str, alerts: Iterable[dict], *, now: datetime) -
 
 
 def save_run_state(
-    db: Store,
-    game: str,
-    game_file: str,
-    *,
-    state: str,
-    deadline: datetime | None,
-    closes: datetime | None,
+    db: Store, game: str, game_file: str, *, state: str, deadline: datetime | None, closes: datetime | None
 ) -> None:
     with _writing(db):
         db.execute(
-            "insert or replace into run_states (game, game_file, state, deadline, closes) values "
-            "(?, ?, ?, ?, ?)",
+            "insert or replace into run_states (game, game_file, state, deadline, closes) values (?, ?, ?, ?, ?)",
             [game, game_file, state, *(t.isoformat() if t else None for t in (deadline, closes))],
         )
 
 
-def load_run_state(
-    db: Store, game: str, game_file: str
-) -> tuple[str, datetime | None, datetime | None] | None:
-    """The state digest `votal run` last counted ``game_file`` on, and its deadline and election
-    close."""
-    row = _one(
-        db,
-        "select state, deadline, closes from run_states where game = ? and game_file = ?",
-        [game, game_file],
-    )
+def load_run_state(db: Store, game: str, game_file: str) -> tuple[str, datetime | None, datetime | None] | None:
+    """The state digest `votal run` last counted ``game_file`` on, and its deadline and election close."""
+    row = _one(db, "select state, deadline, closes from run_states where game = ? and game_file = ?", [game, game_file])
     if row is None:
         return None
-    return row["state"], *(
-        datetime.fromisoformat(t) if t else None for t in (row["deadline"], row["closes"])
-    )
+    return row["state"], *(datetime.fromisoformat(t) if t else None for t in (row["deadline"], row["closes"]))
 
 
 def save_output_fingerprint(db: Store, game: str, target: str, fingerprint: str) -> None:
     with _writing(db):
-        db.execute(
-            "insert or replace into outputs (game, target, fingerprint) values (?, ?, ?)",
-            [game, target, fingerprint],
-        )
+        db.execute("insert or replace into outputs (game, target, fingerprint) values (?, ?, ?)",
+                   [game, target, fingerprint])
 
 
 def load_output_fingerprint(db: Store, game: str, target: str) -> str | None:
@@ -1127,8 +1010,8 @@ def load_output_fingerprint(db: Store, game: str, target: str) -> str | None:
 def load_unsent_alerts(db: Store, game: str, *, max_attempts: int) -> list[sqlite3.Row]:
     return _rows(
         db,
-        "select key, kind, message, attempts from alerts where game = ? and sent is null and "
-        "attempts < ? order by created, rowid",
+        "select key, kind, message, attempts from alerts where game = ? and sent is null and attempts < ? "
+        "order by created, rowid",
         [game, max_attempts],
     )
 
@@ -1139,10 +1022,10 @@ def mark_alerts_sent(
     """Record one webhook attempt for the alerts ``keys`` (sent, or failed with ``error``)."""
     with _writing(db):
         db.executemany(
-            "update alerts set sent = ?, send_error = ?, attempts = attempts + 1 where game = ? "
-            "and key = ?",
+            "update alerts set sent = ?, send_error = ?, attempts = attempts + 1 where game = ? and key = ?",
             [(sent_at.isoformat() if sent_at else None, error, game, key) for key in keys],
         )
+
 
 
 def load_alerts(db: Store, game: str, *, limit: int = 20) -> list[sqlite3.Row]:
@@ -1173,8 +1056,7 @@ _memory_locks_guard = threading.Lock()
 
 @contextmanager
 def lock_game(db: Store, game: str, *, timeout: float = 0.0) -> Iterator[None]:
-    """Hold the game's sync lock: an ``fcntl`` lock on a file beside the DB, freed by the OS even on
-    kill -9.
+    """Hold the game's sync lock: an ``fcntl`` lock on a file beside the DB, freed by the OS even on kill -9.
 
     Waits up to ``timeout`` seconds, then raises :class:`GameLocked`.
     """
@@ -1214,10 +1096,8 @@ def _take_file_lock(lock_path: Path, deadline: float, game: str):
                     break
                 except BlockingIOError:
                     if time.monotonic() >= deadline:
-                        raise GameLocked(
-                            f"game {game} is being synced by another votal process "
-                            f"(lock {lock_path.name})"
-                        ) from None
+                        raise GameLocked(f"game {game} is being synced by another votal process "
+                                         f"(lock {lock_path.name})") from None
                     time.sleep(0.05)
             with contextlib.suppress(FileNotFoundError):
                 if os.stat(lock_path).st_ino == os.fstat(handle.fileno()).st_ino:
@@ -1229,8 +1109,8 @@ def _take_file_lock(lock_path: Path, deadline: float, game: str):
 
 
 def load_posts(db: Store, game: str) -> list[Post]:
-    """Every stored post of a game that is not deleted, with its body, in thread order (for reading
-    what the moderator announces)."""
+    """Every stored post of a game that is not deleted, with its body, in thread order (for reading what
+    the moderator announces)."""
     from parsers.page import Post  # here: counts, which read no bodies, never build its classes
 
     rows = _rows(

@@ -1,29 +1,58 @@
-"""The moderators' posted vote counts as the store keeps them: each post is read once, when it is stored (or
-edited, or the reader changes), and a count then reads only the stored readings, never the posts' HTML."""
+"""The moderators' posted vote counts as the store keeps them: each post is read when it is stored
+(or edited, or the reader changes) by a sync, and a count then reads only the stored readings,
+never the posts' HTML. A read never writes: a reading no sync stored yet is made in memory."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from sqlite3 import Row
 
 from assistant.forum import store
-from assistant.reading.posted_count import COUNT_READER_VERSION, PostedCount, decode_count, encode_count
+from assistant.forum.stored_phases import NIGHT_READER_VERSION, read_night_rows
+from assistant.reading.posted_count import (
+    COUNT_READER_VERSION,
+    PostedCount,
+    decode_count,
+    encode_count,
+)
 
 
-def load_posted_counts(db: store.Store, game: str, authors: Iterable[str]) -> dict[int, PostedCount]:
-    """Post number -> the count each live post by ``authors`` (the moderators' stored spellings) holds; posts
-    not read yet by this reader are read now, once, and their reading stored."""
+def load_posted_counts(
+    db: store.Store, game: str, authors: Iterable[str]
+) -> dict[int, PostedCount]:
+    """Post number -> the count each live post by ``authors`` (the moderators' stored spellings)
+    holds; a post no sync read with this reader (a moderator added to the game file, a reader
+    upgraded since) is read now, in memory."""
     rows = store.load_vote_counts(db, game, sorted(set(authors)), COUNT_READER_VERSION)
-    unread = [row for row in rows if row["unread"] is not None]
-    fresh: dict[str, str | None] = {}
-    if unread:
-        from assistant.reading.count_reader import read_count  # its patterns are compiled only when a post needs them
-
-        fresh = {row["post_id"]: encode_count(read_count(row["unread"], row["number"])) for row in unread}
-        store.save_vote_counts(db, game, fresh.items(), COUNT_READER_VERSION)
+    fresh = read_count_rows(rows)
     readings = ((row["number"], fresh.get(row["post_id"], row["vote_count"])) for row in rows)
-    return {number: decode_count(text, post=number) for number, text in readings if text is not None}
+    return {number: decode_count(text, post=number)
+            for number, text in readings if text is not None}
 
 
-def read_posted_counts(db: store.Store, game: str, moderators: Iterable[str]) -> None:
-    """Read the counts in the moderators' posts stored or edited since they were last read (after a sync)."""
-    load_posted_counts(db, game, store.moderator_spellings(db, game, moderators))
+def read_count_rows(rows: Sequence[Row]) -> dict[str, str | None]:
+    """Post id -> the count (encoded) read from each of ``rows`` the store holds no reading of."""
+    unread = [row for row in rows if row["unread"] is not None]
+    if not unread:
+        return {}
+    from assistant.reading.count_reader import read_count  # its patterns compiled only when needed
+
+    return {row["post_id"]: encode_count(read_count(row["unread"], row["number"]))
+            for row in unread}
+
+
+def save_readings(
+    db: store.Store, game: str, moderators: Iterable[str], *, nights: bool = True
+) -> None:
+    """Read what the store holds no current reading of and store it (a sync, after storing posts):
+    the moderators' counts and (``nights``) night posts stored or edited since they were last read
+    or read by another reader version, and the commands another reader version read."""
+    spellings = store.moderator_spellings(db, game, moderators)
+    counts = read_count_rows(store.load_vote_counts(db, game, spellings, COUNT_READER_VERSION))
+    if counts:
+        store.save_vote_counts(db, game, counts.items(), COUNT_READER_VERSION)
+    if nights:
+        rows = store.load_night_readings(db, game, spellings, NIGHT_READER_VERSION)
+        if told := read_night_rows(rows):
+            store.save_night_readings(db, game, told.items(), NIGHT_READER_VERSION)
+    store.save_commands_read_again(db, game)

@@ -216,12 +216,12 @@ class _Sync:
         if url is None and not result.problems and self.earliest is not None:
             # the whole end of the thread was read and understood: what is missing from it is gone
             self.find_vanished(self.earliest)
-        if result.new_posts or result.changed_posts:
-            # the moderators' counts are read as they are stored, as commands are: a count reads the
-            # readings
-            from assistant.forum.stored_counts import read_posted_counts
+        # what a count reads is read here, as posts are stored (or once after a reader upgrade): a
+        # count, which never writes, then reads the readings
+        from assistant.forum.stored_counts import save_readings
+        from assistant.forum.stored_phases import reads_nights
 
-            read_posted_counts(db, game.key, game.moderators)
+        save_readings(db, game.key, game.moderators, nights=reads_nights(game))
 
     def known_validators(self, url: str) -> store.Validators:
         """Validators exist only for pages whose posts are all saved: a 304 means nothing to read
