@@ -61,13 +61,16 @@ start_post = 0
         "Marigold        2 (L-2) Quentin, Ysolde",
         "Marigold 2 votes: Quentin, Ysolde",
         "Marigold [2]: Quentin / Ysolde",  # voters parted by slashes, as many as the votes
+        "Marigold (2, L-2): Quentin, Ysolde",  # the votes and the votes needed in one bracket
+        "Marigold (2)(L-2) [Quentin, Ysolde]",  # the voters in one bracket
+        "Marigold (3): Quentin, Quentin, Ysolde",  # a double voter listed twice
     ],
 )
 def test_each_style_of_wagon_line_is_read(line):
     count = read_vote_count(f"{line}<br>Bramble (1): Odalys<br>Not voting (1): Pemberton", post=40)
     assert count is not None
     assert count.wagons == (
-        PostedWagon("Marigold", 2, ("Quentin", "Ysolde")),
+        PostedWagon("Marigold", 3 if "Quentin, Quentin" in line else 2, ("Quentin", "Ysolde")),
         PostedWagon("Bramble", 1, ("Odalys",)),
     )
     assert count.not_voting == ("Pemberton",)
@@ -108,6 +111,44 @@ def test_a_line_without_a_number_beside_the_wagon_lines_is_a_wagon_too():
 def test_a_hyphen_inside_a_name_is_no_separator_beside_the_votes_needed():
     count = read_vote_count("Mari-gold (L-2): Quentin, Ysolde<br>Bramble (L-3): Odalys", post=40)
     assert count.wagons == (PostedWagon("Mari-gold", 2, ("Quentin", "Ysolde")), PostedWagon("Bramble", 1, ("Odalys",)))
+    marked_last = read_vote_count("Mari-gold: Quentin, Ysolde [L-2]<br>Bramble: Odalys [L-3]",
+                                  post=40)
+    assert marked_last.wagons == count.wagons
+
+
+def test_a_count_may_open_with_its_non_voters():
+    body = ("Not Voting: Pemberton<br>Bramble: Odalys<br>Marigold: Quentin, Ysolde (L-2)<br><br>"
+            "Deadline: Friday")
+    count = read_vote_count(body, post=40)
+    assert count.not_voting == ("Pemberton",)
+    assert count.wagons == (
+        PostedWagon("Bramble", 1, ("Odalys",)),
+        PostedWagon("Marigold", 2, ("Quentin", "Ysolde")),
+    )
+
+
+def test_a_number_one_off_the_names_listed_is_the_moderator_s_slip_and_the_names_count():
+    body = ("Marigold (2): Quentin, Ysolde, Odalys (L-2)<br>Bramble (1): Tfrost22<br>"
+            "Not voting: Pemberton")
+    count = read_vote_count(body, post=40)
+    assert count.wagons == (
+        PostedWagon("Bramble", 1, ("Tfrost22",)),
+        PostedWagon("Marigold", 3, ("Quentin", "Ysolde", "Odalys")),
+    )
+    # a slipped line never outweighs a line whose number fits, nor makes a post a count by itself
+    clash = read_vote_count(
+        "Marigold (1): Quentin, Ysolde<br>Bramble (1): Quentin<br>Odalys (1): Tfrost22", post=40
+    )
+    assert [w.target for w in clash.wagons] == ["Bramble", "Odalys"]
+    alone = "Marigold (2): Quentin, Ysolde, Odalys<br>Bramble (2): Tfrost22"
+    assert read_vote_count(alone, post=40) is None
+
+
+def test_the_largest_wagon_named_above_the_count_is_no_wagon():
+    body = ("The largest wagon is at L-2 (Marigold)<br><br>Bramble (2): Marigold, Odalys<br>"
+            "Odalys (1): Quentin<br>Not voting: Ysolde")
+    count = read_vote_count(body, post=40)
+    assert [w.target for w in count.wagons] == ["Bramble", "Odalys"]
 
 
 def test_a_name_written_in_brackets_is_a_wagon_and_one_seat_s_two_accounts_stay_one_voter():
