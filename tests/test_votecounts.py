@@ -64,6 +64,8 @@ start_post = 0
         "Marigold (2, L-2): Quentin, Ysolde",  # the votes and the votes needed in one bracket
         "Marigold (2)(L-2) [Quentin, Ysolde]",  # the voters in one bracket
         "Marigold (3): Quentin, Quentin, Ysolde",  # a double voter listed twice
+        "(2)Marigold: Quentin, Ysolde",  # the number first, no space after it
+        "Marigold (2): Quentin. Ysolde",  # a full stop for a comma, as many names as the votes
     ],
 )
 def test_each_style_of_wagon_line_is_read(line):

@@ -36,7 +36,7 @@ _NUMBER_LAST = re.compile(
 )
 # The number first: "(3) Name \u2014 A, B" / "3 Name: A, B" / "3 Name (A, B)" / "(2) (NOT VOTING) \u2014 A, B"
 _LEADING_NUMBER = (
-    rf"^\+?[(\[{{]?\s*{_NUMBER}{_OF_NEEDED}\s*[)\]}}]?\s+"
+    rf"^\+?(?P<open>[(\[{{]\s*)?{_NUMBER}{_OF_NEEDED}(?(open)\s*[)\]}}]\s*|\s+)"  # "(1)Name" too
     r"(?P<target>\([^()]{1,30}\)|[^()\[\]{}:=\u2013\u2014]{1,50}?)"
 )
 _NUMBER_FIRST = re.compile(rf"{_LEADING_NUMBER}\s*(?:[:=\u2013\u2014]+|\s-+>?\s)\s*(?P<voters>.*)$")
@@ -67,6 +67,7 @@ _TO_LYNCH = re.compile(r"\(?\s*L\s*-\s*\d+\s*\)?|\bhammer(?:ed)?\b", re.IGNORECA
 _VOTER_NOTE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 _ARROW = re.compile(r"\s*<[-\u2013\u2014=]+.*$")  # "A, B <-- LYNCH": the moderator's note after the list
 _BULLET = re.compile(r"^[\s*\-\u2022>#~]+")
+_PARTS = re.compile(r"/|\.\s")
 _ENCLOSED_LIST = re.compile(r"\s*[\[(](?P<names>[^\[\]()]*[,;&][^\[\]()]*)[\])]\s*")
 
 
@@ -115,8 +116,9 @@ class _CountBlock:
         voters = _voters(listed)
         votes = float(number) if number is not None else float(len(voters))
         if len(voters) < votes:
-            # "A / B / C" for three votes: the slash parts the voters ("Old / New" of one vote is one seat)
-            parts = tuple(p for voter in voters for p in (" ".join(x.split()) for x in voter.split("/")) if p)
+            # "A / B / C" (or "A. B") for as many votes: the mark parts the voters ("Old / New" of one
+            # vote is one seat)
+            parts = tuple(p for voter in voters for p in (" ".join(x.split()) for x in _PARTS.split(voter)) if p)
             voters = parts if len(parts) == votes else voters
         if _NOT_VOTING.match(target):
             # a count may open with its non-voters
