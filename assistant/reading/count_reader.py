@@ -116,9 +116,9 @@ class _CountBlock:
         voters = _voters(listed)
         votes = float(number) if number is not None else float(len(voters))
         if len(voters) < votes:
-            # "A / B / C" (or "A. B") for as many votes: the mark parts the voters ("Old / New" of one
-            # vote is one seat)
-            parts = tuple(p for voter in voters for p in (" ".join(x.split()) for x in _PARTS.split(voter)) if p)
+            # "A / B / C" (or "A. B") for as many votes: the mark parts the voters ("Old / New" of
+            # one vote is one seat)
+            parts = tuple(" ".join(x.split()) for v in voters for x in _PARTS.split(v) if x.strip())
             voters = parts if len(parts) == votes else voters
         if _NOT_VOTING.match(target):
             # a count may open with its non-voters
