@@ -66,6 +66,7 @@ start_post = 0
         "Marigold (3): Quentin, Quentin, Ysolde",  # a double voter listed twice
         "(2)Marigold: Quentin, Ysolde",  # the number first, no space after it
         "Marigold (2): Quentin. Ysolde",  # a full stop for a comma, as many names as the votes
+        "L-2 (2) Marigold - Quentin, Ysolde",  # the votes needed set before the line
     ],
 )
 def test_each_style_of_wagon_line_is_read(line):

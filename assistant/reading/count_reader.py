@@ -53,6 +53,7 @@ _DASHED = re.compile(
 # "(L-2)" / "[L - 2]": the votes still needed. Taken out before a line is read; a line that has one and no
 # number of votes, "Name (L-2): A, B", is a wagon of the voters it lists.
 _NEEDED_MARK = re.compile(r"[(\[]\s*L\s*-\s*\d{1,2}\s*[)\]]", re.IGNORECASE)
+_LEADING_NEEDED = re.compile(r"^L\s*-\s*\d{1,2}\s+(?=[(\[{]?\d)", re.IGNORECASE)
 # "Name: A, B" / "Name - A, B" / "Name => A"; a hyphen between letters ("Ann-Marie") is in the name
 _LISTED = re.compile(
     r"^(?P<target>[^()\[\]:]{1,50}?)\s*(?:[:\u2013\u2014=>]|(?<=\s)-|-(?=[\s>]))"
@@ -162,6 +163,7 @@ _VOTES_WORD = re.compile(rf"[\s:\-=>|\u2013\u2014]*{_NUMBER}\s*votes?\b[\s:\-=>|
 
 def _read_line(line: str) -> tuple[str, str, str | None, bool] | None:
     """A count line as (target, voters as written, number of votes or None, whether it says the votes needed)."""
+    line = _LEADING_NEEDED.sub("", line)  # "L-2 (5) Name - A, B": the votes needed come first
     mark = _NEEDED_MARK.search(line)
     if mark is not None:
         # "Name (L-2): A, B" / "Name (L-2) A, B": the mark parts the name from its voters
