@@ -3,10 +3,13 @@
 A count is lines such as ``Name (3): A, B, C``, ``Name [3] - A, B, C``, ``Name - 3 - A, B, C - (L-2)``,
 ``Name: 3 (A, B, C)``, ``Name: (3) A, B, C``, ``Name {3/7} - A, B, C`` (of seven needed), the number first
 (``(3) Name — A, B, C``, ``3 Name (A, B, C)``) or last (``Name – A, B, C (3)``), or ``Name (L-2): A, B, C``
-(votes still needed instead of votes), with a "Not voting" line beside them; struck-out and quoted text is
-left out. A line with a number of votes counts only when it is the number of voters it lists (a double voter
-may make it more; voters parted by slashes, "A / B / C", when that gives the number), and a post is a count
-only when no voter stands on two wagons: vote logs and histories are not counts.
+(votes still needed instead of votes), ``Name (3, L-4) [A, B, C]`` (the voters in one bracket),
+with a "Not voting" line beside them (or opening the count); struck-out and quoted text is left out.
+A line with a number of votes counts only when it is the number of voters it lists (a double voter
+may make it more; voters parted by slashes, "A / B / C", when that gives the number); a number one
+off the names listed is the moderator's slip, and the names count unless a line whose number fits
+places one of them. A post is a count only when no voter stands on two wagons: vote logs and
+histories are not counts.
 
 Held against Votal's reading as of the post before it, a count shows each disagreement, and teaches an
 alias: where the count puts a voter on a seat and Votal could not read that voter's last vote, the name as
