@@ -364,3 +364,33 @@ def test_a_disagreement_repeated_by_later_counts_is_one_line_naming_each_count()
         "side, and with it the majority",
         "the count at post 55 has Ysolde on Bramble; Votal read Odalys: one of them is wrong",
     ]
+
+
+def test_a_short_name_fitting_two_players_is_read_as_the_moderators_count_reads_it():
+    """"CD" is ChannelDart's initials, and Cedar's letters too: Votal guesses ChannelDart; the count
+    reads Cedar, and from that count on the standing vote and later ones are Cedar's. A count that
+    keeps the voter's earlier vote is behind the thread, and teaches nothing."""
+    text = GAME + '[[players]]\nname = "ChannelDart"\n[[players]]\nname = "Cedar"\n'
+    game = parse_game(text)
+    ruleset = load_ruleset(game.ruleset)
+    posts = [read_post(line) for line in
+             ["1 Quentin: vote Cedar", "2 Ysolde: vote Cedar", "3 Odalys: vote CD", "4 Warden:",
+              "5 Bramble: vote CD"]]
+    roster = Roster.from_game(game, ruleset)
+    count = read_vote_count("Cedar (3): Quentin, Ysolde, Odalys<br>Not voting: Bramble", post=4)
+    learn_from_counts([count], game, ruleset, posts, roster, day=1)
+    assert roster.learned == {"cd": ("Cedar", 4)}
+    before = replay_day(game, ruleset, posts, roster, day=1, at_post=3)
+    assert [(w.target, w.voters) for w in before.wagons] == [
+        ("Cedar", ("Quentin", "Ysolde")), ("ChannelDart", ("Odalys",))]
+    after = replay_day(game, ruleset, posts, roster, day=1)
+    assert [(w.target, w.voters) for w in after.wagons] == [
+        ("Cedar", ("Quentin", "Ysolde", "Odalys", "Bramble"))]
+    moved = [(a.post, a.voter, a.target, a.step) for a in after.actions if a.step == "learned"]
+    assert moved == [(4, "Odalys", "Cedar", "learned"), (5, "Bramble", "Cedar", "learned")]
+
+    behind = [read_post(x) for x in ("1 Odalys: vote Cedar", "2 Odalys: vote CD", "3 Warden:")]
+    roster = Roster.from_game(game, ruleset)
+    stale = read_vote_count("Cedar (1): Odalys<br>Not voting: Quentin", post=3)
+    learn_from_counts([stale], game, ruleset, behind, roster, day=1)
+    assert roster.learned == {}
