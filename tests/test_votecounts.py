@@ -62,13 +62,19 @@ start_post = 0
         "Marigold        2 (L-2) Quentin, Ysolde",
         "Marigold 2 votes: Quentin, Ysolde",
         "Marigold [2]: Quentin / Ysolde",  # voters parted by slashes, as many as the votes
+        "Marigold (2, L-2): Quentin, Ysolde",  # the votes and the votes needed in one bracket
+        "Marigold (2)(L-2) [Quentin, Ysolde]",  # the voters in one bracket
+        "Marigold (3): Quentin, Quentin, Ysolde",  # a double voter listed twice
+        "(2)Marigold: Quentin, Ysolde",  # the number first, no space after it
+        "Marigold (2): Quentin. Ysolde",  # a full stop for a comma, as many names as the votes
+        "L-2 (2) Marigold - Quentin, Ysolde",  # the votes needed set before the line
     ],
 )
 def test_each_style_of_wagon_line_is_read(line):
     count = read_vote_count(f"{line}<br>Bramble (1): Odalys<br>Not voting (1): Pemberton", post=40)
     assert count is not None
     assert count.wagons == (
-        PostedWagon("Marigold", 2, ("Quentin", "Ysolde")),
+        PostedWagon("Marigold", 3 if "Quentin, Quentin" in line else 2, ("Quentin", "Ysolde")),
         PostedWagon("Bramble", 1, ("Odalys",)),
     )
     assert count.not_voting == ("Pemberton",)
@@ -109,6 +115,44 @@ def test_a_line_without_a_number_beside_the_wagon_lines_is_a_wagon_too():
 def test_a_hyphen_inside_a_name_is_no_separator_beside_the_votes_needed():
     count = read_vote_count("Mari-gold (L-2): Quentin, Ysolde<br>Bramble (L-3): Odalys", post=40)
     assert count.wagons == (PostedWagon("Mari-gold", 2, ("Quentin", "Ysolde")), PostedWagon("Bramble", 1, ("Odalys",)))
+    marked_last = read_vote_count("Mari-gold: Quentin, Ysolde [L-2]<br>Bramble: Odalys [L-3]",
+                                  post=40)
+    assert marked_last.wagons == count.wagons
+
+
+def test_a_count_may_open_with_its_non_voters():
+    body = ("Not Voting: Pemberton<br>Bramble: Odalys<br>Marigold: Quentin, Ysolde (L-2)<br><br>"
+            "Deadline: Friday")
+    count = read_vote_count(body, post=40)
+    assert count.not_voting == ("Pemberton",)
+    assert count.wagons == (
+        PostedWagon("Bramble", 1, ("Odalys",)),
+        PostedWagon("Marigold", 2, ("Quentin", "Ysolde")),
+    )
+
+
+def test_a_number_one_off_the_names_listed_is_the_moderator_s_slip_and_the_names_count():
+    body = ("Marigold (2): Quentin, Ysolde, Odalys (L-2)<br>Bramble (1): Tfrost22<br>"
+            "Not voting: Pemberton")
+    count = read_vote_count(body, post=40)
+    assert count.wagons == (
+        PostedWagon("Bramble", 1, ("Tfrost22",)),
+        PostedWagon("Marigold", 3, ("Quentin", "Ysolde", "Odalys")),
+    )
+    # a slipped line never outweighs a line whose number fits, nor makes a post a count by itself
+    clash = read_vote_count(
+        "Marigold (1): Quentin, Ysolde<br>Bramble (1): Quentin<br>Odalys (1): Tfrost22", post=40
+    )
+    assert [w.target for w in clash.wagons] == ["Bramble", "Odalys"]
+    alone = "Marigold (2): Quentin, Ysolde, Odalys<br>Bramble (2): Tfrost22"
+    assert read_vote_count(alone, post=40) is None
+
+
+def test_the_largest_wagon_named_above_the_count_is_no_wagon():
+    body = ("The largest wagon is at L-2 (Marigold)<br><br>Bramble (2): Marigold, Odalys<br>"
+            "Odalys (1): Quentin<br>Not voting: Ysolde")
+    count = read_vote_count(body, post=40)
+    assert [w.target for w in count.wagons] == ["Bramble", "Odalys"]
 
 
 def test_a_name_written_in_brackets_is_a_wagon_and_one_seat_s_two_accounts_stay_one_voter():
@@ -332,3 +376,33 @@ def test_a_disagreement_repeated_by_later_counts_is_one_line_naming_each_count()
 
 def undoubted(outcome):
     return replace(outcome, doubt=None) if outcome is not None else None
+
+
+def test_a_short_name_fitting_two_players_is_read_as_the_moderators_count_reads_it():
+    """"CD" is ChannelDart's initials, and Cedar's letters too: Votal guesses ChannelDart; the count
+    reads Cedar, and from that count on the standing vote and later ones are Cedar's. A count that
+    keeps the voter's earlier vote is behind the thread, and teaches nothing."""
+    text = GAME + '[[players]]\nname = "ChannelDart"\n[[players]]\nname = "Cedar"\n'
+    game = parse_game(text)
+    ruleset = load_ruleset(game.ruleset)
+    posts = [read_post(line) for line in
+             ["1 Quentin: vote Cedar", "2 Ysolde: vote Cedar", "3 Odalys: vote CD", "4 Warden:",
+              "5 Bramble: vote CD"]]
+    roster = Roster.from_game(game, ruleset)
+    count = read_vote_count("Cedar (3): Quentin, Ysolde, Odalys<br>Not voting: Bramble", post=4)
+    learn_from_counts([count], game, ruleset, posts, roster, day=1)
+    assert roster.learned == {"cd": ("Cedar", 4)}
+    before = count_day(game, posts, ruleset=ruleset, roster=roster, day=1, at_post=3)
+    assert [(w.target, w.voters) for w in before.wagons] == [
+        ("Cedar", ("Quentin", "Ysolde")), ("ChannelDart", ("Odalys",))]
+    after = count_day(game, posts, ruleset=ruleset, roster=roster, day=1)
+    assert [(w.target, w.voters) for w in after.wagons] == [
+        ("Cedar", ("Quentin", "Ysolde", "Odalys", "Bramble"))]
+    moved = [(a.post, a.voter, a.target, a.step) for a in after.actions if a.step == "learned"]
+    assert moved == [(4, "Odalys", "Cedar", "learned"), (5, "Bramble", "Cedar", "learned")]
+
+    behind = [read_post(x) for x in ("1 Odalys: vote Cedar", "2 Odalys: vote CD", "3 Warden:")]
+    roster = Roster.from_game(game, ruleset)
+    stale = read_vote_count("Cedar (1): Odalys<br>Not voting: Quentin", post=3)
+    learn_from_counts([stale], game, ruleset, behind, roster, day=1)
+    assert roster.learned == {}

@@ -21,7 +21,7 @@ from assistant.counting.votal import Action
 from assistant.gamefile.game import Game
 from assistant.gamefile.outcome import WhyNot
 from assistant.gamefile.rules import Ruleset
-from assistant.reading.names import Resolution
+from assistant.reading.names import GUESSED_STEPS, Resolution
 from parsers.reading import Command, ReadPost
 
 
@@ -46,6 +46,8 @@ class DayCommands:
                         self.replaced_at.setdefault(since, []).append(seat.name)
         # Each voter's last vote whose name could not be read: a moderator's count may teach it later.
         self.unread: dict[str, tuple[Command, dict]] = {}
+        # Each voter's standing vote read by a guess, and the seat guessed: a count may differ.
+        self.guessed: dict[str, tuple[Command, dict, str]] = {}
         self.relearn()
 
     def relearn(self) -> None:
@@ -60,6 +62,7 @@ class DayCommands:
         if post in self.resets:
             book.keep_only((), post)
             self.unread.clear()
+            self.guessed.clear()
             state.changed = True
         for seat in self.replaced_at.get(post, ()):
             if book.votes_of(seat):
@@ -80,8 +83,24 @@ class DayCommands:
             if book.vote(seat, found.seat, (post, -1), single=False) is not None:
                 continue
             state.changed = state.changed or len(book.changes) > changes
-            state.actions.append(Action(**{**base, "post": post}, target=found.seat, no_elimination=False,
-                                        step="learned", counted=True, why_not=None, doubt="learned alias"))
+            state.actions.append(_learned(base, post, found.seat))
+        self.reread_guessed(post, living)
+
+    def reread_guessed(self, post: int, living: tuple[str, ...]) -> None:
+        """A count at ``post`` read a guessed name as another player it fits: the vote moves."""
+        for seat, (command, base, guess) in list(self.guessed.items()):
+            found = self.resolve(command.target or "", living, post)
+            if found.step != "learned" or found.seat in (None, guess) or seat not in living:
+                continue
+            del self.guessed[seat]
+            mine = self.book.votes_of(seat)
+            if all(vote.target != guess for vote in mine):
+                continue
+            moved = [vote._replace(target=found.seat, order=(post, -1)) if vote.target == guess
+                     else vote for vote in mine]
+            self.book.set(seat, moved, post)
+            self.state.changed = True
+            self.state.actions.append(_learned(base, post, found.seat))
 
     def read_post(self, post: ReadPost, living: tuple[str, ...]) -> None:
         commands, corrected, why_ignored = _commands_of(post, self.corrections.get(post.number), self.ruleset)
@@ -192,10 +211,14 @@ class DayCommands:
         seat = base["voter"]
         if problem:
             self.state.add_problem(base["post"], seat, command.raw, why)
-        if command.action in ("vote", "unvote"):  # a later vote or unvote replaces one whose name was unreadable
+        if command.action in ("vote", "unvote"):  # a later vote or unvote replaces one read weakly
             self.unread.pop(seat, None)
-            if command.action == "vote" and found is not None and found.reason is not None and command.target:
-                self.unread[seat] = (command, base)
+            self.guessed.pop(seat, None)
+            if command.action == "vote" and found is not None and command.target:
+                if found.reason is not None:
+                    self.unread[seat] = (command, base)
+                elif why is None and target is not None and found.step in GUESSED_STEPS:
+                    self.guessed[seat] = (command, base, target)
         return Action(**base, target=target, no_elimination=no_elim, step=step, counted=why is None, why_not=why,
                       nomination=nomination, doubt=(_doubt(command, found) if why is None else None) or doubt)
 
@@ -291,6 +314,12 @@ _VOTER_DEAD = Verdict(False, WhyNot.VOTER_DEAD, problem=True)
 
 OFF_LINE = "off its own line"  # a vote refused under [house] votes_on_own_line: where a line ends is read from markup
 _SHORT = 3  # letters: a partial name this short is a guess worth a look
+
+
+def _learned(base: dict, post: int, seat: str) -> Action:
+    """A vote counted for ``seat`` from ``post`` on, by a spelling a moderator's count taught."""
+    return Action(**{**base, "post": post}, target=seat, no_elimination=False, step="learned",
+                  counted=True, why_not=None, doubt="learned alias")
 
 
 def _doubt(command: Command, found: Any) -> str | None:

@@ -3,15 +3,20 @@
 A count is lines such as ``Name (3): A, B, C``, ``Name [3] - A, B, C``, ``Name - 3 - A, B, C - (L-2)``,
 ``Name: 3 (A, B, C)``, ``Name: (3) A, B, C``, ``Name {3/7} - A, B, C`` (of seven needed), the number first
 (``(3) Name — A, B, C``, ``3 Name (A, B, C)``) or last (``Name – A, B, C (3)``), or ``Name (L-2): A, B, C``
-(votes still needed instead of votes), with a "Not voting" line beside them; struck-out and quoted text is
-left out. A line with a number of votes counts only when it is the number of voters it lists (a double voter
-may make it more; voters parted by slashes, "A / B / C", when that gives the number), and a post is a count
-only when no voter stands on two wagons: vote logs and histories are not counts.
+(votes still needed instead of votes), ``Name (3, L-4) [A, B, C]`` (the voters in one bracket),
+with a "Not voting" line beside them (or opening the count); struck-out and quoted text is left out.
+A line with a number of votes counts only when it is the number of voters it lists (a double voter
+may make it more; voters parted by slashes, "A / B / C", when that gives the number); a number one
+off the names listed is the moderator's slip, and the names count unless a line whose number fits
+places one of them. A post is a count only when no voter stands on two wagons: vote logs and
+histories are not counts.
 
 Held against Votal's reading as of the post before it, a count shows each disagreement, and teaches an
 alias: where the count puts a voter on a seat and Votal could not read that voter's last vote, the name as
-the voter typed it is learned for that seat, from that post on. A name Votal read, even by a guess, is
-never relearned: a moderator's slip would then misread it for the rest of the game.
+the voter typed it is learned for that seat, from that post on. A name Votal read is relearned
+only when it read it by a guess and the count puts it on another player the name fits too ("CD"
+for Cedar rather than ChannelDart): a moderator's slip onto any seat would misread that name for
+the rest of the game.
 """
 
 from __future__ import annotations
@@ -22,7 +27,13 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
-from assistant.reading.names import NO_ELIMINATION, fold_name, resolve_name
+from assistant.reading.names import (
+    GUESSED_STEPS,
+    NO_ELIMINATION,
+    fits_seat,
+    fold_name,
+    resolve_name,
+)
 from assistant.reading.posted_count import PostedCount, PostedWagon  # noqa: F401 (PostedWagon: the reading's shape, read from here)
 
 
@@ -169,10 +180,9 @@ def check_count(
         if not isinstance(d, Disagreement) or d.posted is None or d.posted == NO_ELIMINATION:
             continue
         last = _last_vote(votal.actions, d.voter, before=count.post)
-        if last is None or not _misread(last):
-            continue
-        text = typed.get((last.post, last.text))
-        if text:
+        text = typed.get((last.post, last.text)) if last is not None else None
+        if text and (_misread(last) or _read_otherwise(last, text, d.posted, votal.actions,
+                                                       roster)):
             learned.append(LearnedAlias(count.post, d.voter, text, d.posted, last.post))
     # One spelling the count puts on two seats teaches nothing.
     seats: dict[str, set[str]] = {}
@@ -193,6 +203,17 @@ def _misread(action: Any) -> bool:
 
 
 _NAME_REASONS = ("unknown name", "ambiguous", "several targets", "cut-off name")
+
+
+def _read_otherwise(action: Any, text: str, seat: str, actions: Iterable[Any], roster: Any) -> bool:
+    """Votal read the name by a guess, and the count reads it as another player the name fits too:
+    where a short name fits two players, the moderator's count says which. (Not when the count puts
+    the voter where the voter's vote stood before: that is a count behind the thread.)"""
+    if not action.counted or action.step not in GUESSED_STEPS:
+        return False
+    before = {a.target for a in actions if a.voter == action.voter and a.action == "vote"
+              and a.counted and a.post < action.post}
+    return seat not in before and fits_seat(text, seat, roster)
 
 
 def _last_vote(actions: Iterable[Any], voter: str, *, before: int) -> Any:

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 from assistant.reading.count_state import stated_alive
 from assistant.reading.posted_count import PostedCount, PostedWagon
@@ -15,7 +16,8 @@ _LINE_TAGS = frozenset(
      "dt", "dl", "fieldset", "legend", "center", "section", "article"}
 )
 _NUMBER = r"(?P<n>\d{1,2}(?:\.\d)?)"
-_OF_NEEDED = r"(?:\s*/\s*\d{1,2})?"  # "(3/7)": three of the seven needed
+# "(3/7)": three of the seven needed; "(3, L-4)": three, four more needed
+_OF_NEEDED = r"(?:\s*/\s*\d{1,2}|\s*[,;]\s*L\s*-\s*\d{1,2})?"
 # "Name (3): A, B" / "Name [3] - A, B" / "Name (3) A, B" / "Name: (3) A, B" / "Name {3/7} - A, B"
 # A name written in brackets ("[Redacted] (2): A, B") is a name, not a note.
 _BRACKETED = re.compile(
@@ -34,7 +36,7 @@ _NUMBER_LAST = re.compile(
 )
 # The number first: "(3) Name \u2014 A, B" / "3 Name: A, B" / "3 Name (A, B)" / "(2) (NOT VOTING) \u2014 A, B"
 _LEADING_NUMBER = (
-    rf"^\+?[(\[{{]?\s*{_NUMBER}{_OF_NEEDED}\s*[)\]}}]?\s+"
+    rf"^\+?(?P<open>[(\[{{]\s*)?{_NUMBER}{_OF_NEEDED}(?(open)\s*[)\]}}]\s*|\s+)"  # "(1)Name" too
     r"(?P<target>\([^()]{1,30}\)|[^()\[\]{}:=\u2013\u2014]{1,50}?)"
 )
 _NUMBER_FIRST = re.compile(rf"{_LEADING_NUMBER}\s*(?:[:=\u2013\u2014]+|\s-+>?\s)\s*(?P<voters>.*)$")
@@ -42,14 +44,22 @@ _NUMBER_FIRST_LISTED = re.compile(
     rf"{_LEADING_NUMBER}\s*\((?P<voters>[^()]+)\)(?:\s*L\s*-\s*\d{{1,2}})?$", re.IGNORECASE
 )
 # "Name - 3 - A, B - (L-2)" / "Name: 3 (A, B)" / "Name: 3 votes - A, B"
+# (not "... at L-2 (A)": the votes needed)
 _DASHED = re.compile(
-    rf"^(?P<target>[^()\[\]:]{{1,50}}?)\s*[:\-\u2013\u2014]\s*{_NUMBER}\s*(?:votes?\s*)?[:\-\u2013\u2014(]\s*(?P<voters>.*?)\)?$",
+    rf"^(?P<target>[^()\[\]:]{{1,50}}?)(?<!\bL)\s*[:\-\u2013\u2014]\s*{_NUMBER}\s*(?:votes?\s*)?"
+    r"[:\-\u2013\u2014(]\s*(?P<voters>.*?)\)?$",
     re.IGNORECASE,
 )
 # "(L-2)" / "[L - 2]": the votes still needed. Taken out before a line is read; a line that has one and no
 # number of votes, "Name (L-2): A, B", is a wagon of the voters it lists.
 _NEEDED_MARK = re.compile(r"[(\[]\s*L\s*-\s*\d{1,2}\s*[)\]]", re.IGNORECASE)
-_LISTED = re.compile(r"^(?P<target>[^()\[\]:]{1,50}?)\s*[:\-\u2013\u2014=>]+\s*(?P<voters>.+)$")
+_LEADING_NEEDED = re.compile(r"^L\s*-\s*\d{1,2}\s+(?=[(\[{]?\d)", re.IGNORECASE)
+# "Name: A, B" / "Name - A, B" / "Name => A"; a hyphen between letters ("Ann-Marie") is in the name
+_LISTED = re.compile(
+    r"^(?P<target>[^()\[\]:]{1,50}?)\s*(?:[:\u2013\u2014=>]|(?<=\s)-|-(?=[\s>]))"
+    r"[:\-\u2013\u2014=>]*\s*"
+    r"(?P<voters>.+)$"
+)
 _NOT_VOTING = re.compile(
     r"^(?:not\s*(?:yet\s*)?voting|no\s*votes?|non[\s-]*voters?|players\s+not\s+voting|abstaining|yet\s+to\s+vote)\b",
     re.IGNORECASE,
@@ -58,55 +68,94 @@ _TO_LYNCH = re.compile(r"\(?\s*L\s*-\s*\d+\s*\)?|\bhammer(?:ed)?\b", re.IGNORECA
 _VOTER_NOTE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 _ARROW = re.compile(r"\s*<[-\u2013\u2014=]+.*$")  # "A, B <-- LYNCH": the moderator's note after the list
 _BULLET = re.compile(r"^[\s*\-\u2022>#~]+")
+_PARTS = re.compile(r"/|\.\s")
+_ENCLOSED_LIST = re.compile(r"\s*[\[(](?P<names>[^\[\]()]*[,;&][^\[\]()]*)[\])]\s*")
 
 
 def read_count(body_html: str, post: int) -> PostedCount | None:
     if not body_html or not re.search(r"\d", body_html):
         return None
-    wagons: list[PostedWagon] = []
-    not_voting: tuple[str, ...] = ()
-    seen: set[str] = set()
     lines = _lines(body_html)
-    beside = False  # the line before was a wagon line
-    numbered = 0  # wagon lines with a number of votes or votes needed
-    empty = 0  # empty lines in a row: a line break makes one or two ("<br>" and a newline), a blank line more
+    block = _CountBlock()
     for line in lines:
-        line = _BULLET.sub("", line).strip()
+        if not block.add(_BULLET.sub("", line).strip()):
+            return None  # a voter on two wagons: a log or history, not a count
+    if not block.numbered or (block.numbered < 2 and not block.not_voting):
+        return None  # one wagon line is no count; lines without numbers only go with a count
+    return PostedCount(post, block.with_slips(), block.not_voting, stated_alive(" ".join(lines)))
+
+
+@dataclass
+class _CountBlock:
+    """The wagon lines of a post read so far, line by line."""
+
+    wagons: list[PostedWagon] = field(default_factory=list)
+    not_voting: tuple[str, ...] = ()
+    seen: set[str] = field(default_factory=set)  # voters placed, folded
+    beside: bool = False  # the line before was a wagon line (or the non-voters opening the count)
+    numbered: int = 0  # wagon lines whose number of votes (or votes needed) fits the voters listed
+    # empty lines in a row: a line break makes one or two ("<br>" and a newline), a blank line more
+    empty: int = 0
+    # lines whose number is one off the names listed
+    slips: list[PostedWagon] = field(default_factory=list)
+
+    def add(self, line: str) -> bool:
+        """Read one line; False when it places a voter already placed (the post is no count)."""
         if not line:
-            empty += 1
-            beside = beside and empty < 3
-            continue
-        after, beside, empty = beside, False, 0
+            self.empty += 1
+            self.beside = self.beside and self.empty < 3
+            return True
+        after, self.beside, self.empty = self.beside, False, 0
         read = _read_line(line)
         if read is None:
-            continue
+            return True
         target, listed, number, needed = read
         unnumbered = number is None and not needed
         if unnumbered and not after and not _NOT_VOTING.match(line):
-            continue  # a line without a number of votes is a wagon beside its "(L-2)" or another wagon line
+            # a line without a number of votes is a wagon beside its "(L-2)" or another wagon line
+            return True
         voters = _voters(listed)
         votes = float(number) if number is not None else float(len(voters))
         if len(voters) < votes:
-            # "A / B / C" for three votes: the slash parts the voters ("Old / New" of one vote is one seat)
-            parts = tuple(p for voter in voters for p in (" ".join(x.split()) for x in voter.split("/")) if p)
+            # "A / B / C" (or "A. B") for as many votes: the mark parts the voters ("Old / New" of
+            # one vote is one seat)
+            parts = tuple(" ".join(x.split()) for v in voters for x in _PARTS.split(v) if x.strip())
             voters = parts if len(parts) == votes else voters
         if _NOT_VOTING.match(target):
-            not_voting = voters
-            continue
-        if not target or not voters or not (len(voters) <= votes <= 2 * len(voters)):
-            continue  # the number is not the voters listed: not a wagon line
+            # a count may open with its non-voters
+            self.not_voting, self.beside = voters, not self.wagons
+            return True
+        fits = len(voters) <= votes <= 2 * len(voters)
+        # a number one off the names listed in a count: the moderator's slip; the names are the votes
+        slip = not fits and number is not None and abs(len(voters) - votes) == 1
+        if not target or not voters or not (fits or slip):
+            return True  # the number is not the voters listed: not a wagon line
         folded = {v.casefold() for v in voters}
-        if unnumbered and (folded & seen or len(target) > _MAX_NAME or any(_not_a_name(v) for v in voters)):
-            continue  # "Rb: Ann" after a wagon line is one; a note or a list of something else is not
-        if folded & seen or len(folded) < len(voters):
-            return None  # a voter on two wagons: a log or history, not a count
-        seen |= folded
-        wagons.append(PostedWagon(target, votes, voters))
-        beside = True
-        numbered += not unnumbered
-    if not numbered or (numbered < 2 and not not_voting):
-        return None  # one wagon line is no count; lines without numbers only go with a count
-    return PostedCount(post, tuple(wagons), not_voting, stated_alive(" ".join(lines)))
+        loose = unnumbered or slip
+        # "Rb: Ann" after a wagon line is one; a note or a list of something else is not
+        if loose and (folded & self.seen or _not_a_name(target) or any(map(_not_a_name, voters))):
+            return True
+        if folded & self.seen or (len(folded) < len(voters) and (loose or votes != len(voters))):
+            return False
+        voters = tuple(dict.fromkeys(voters))  # a double voter listed twice, as the number counts
+        self.beside = True
+        if slip:  # taken at the end, if no line whose number fits places one of its voters
+            self.slips.append(PostedWagon(target, float(len(voters)), voters))
+            return True
+        self.seen |= folded
+        self.wagons.append(PostedWagon(target, votes, voters))
+        self.numbered += not loose
+        return True
+
+    def with_slips(self) -> tuple[PostedWagon, ...]:
+        """The wagons, and each slipped line none of whose voters another line places."""
+        wagons = list(self.wagons)
+        for wagon in self.slips:
+            folded = {v.casefold() for v in wagon.voters}
+            if not folded & self.seen:
+                self.seen |= folded
+                wagons.append(wagon)
+        return tuple(wagons)
 
 
 _VOTES_WORD = re.compile(rf"[\s:\-=>|\u2013\u2014]*{_NUMBER}\s*votes?\b[\s:\-=>|\u2013\u2014]*", re.IGNORECASE)
@@ -114,6 +163,7 @@ _VOTES_WORD = re.compile(rf"[\s:\-=>|\u2013\u2014]*{_NUMBER}\s*votes?\b[\s:\-=>|
 
 def _read_line(line: str) -> tuple[str, str, str | None, bool] | None:
     """A count line as (target, voters as written, number of votes or None, whether it says the votes needed)."""
+    line = _LEADING_NEEDED.sub("", line)  # "L-2 (5) Name - A, B": the votes needed come first
     mark = _NEEDED_MARK.search(line)
     if mark is not None:
         # "Name (L-2): A, B" / "Name (L-2) A, B": the mark parts the name from its voters
@@ -190,6 +240,8 @@ def _next_is_link(el) -> bool:
 
 def _voters(text: str) -> tuple[str, ...]:
     text = _ARROW.sub("", _TO_LYNCH.sub(" ", text))
+    enclosed = _ENCLOSED_LIST.fullmatch(text)
+    text = enclosed.group("names") if enclosed else text  # "[A, B, C]": the list in one bracket
     names = []
     for part in re.split(r",|;|\s+&\s+", text):
         # a note in brackets after a name is dropped; a name written in brackets ("[Redacted]") is kept

@@ -317,6 +317,17 @@ def resolve_name(text: str, roster: Roster, *, alive: Collection[str], at_post: 
     return roster.resolve(text, alive, at_post=at_post)
 
 
+def fits_seat(text: str, seat: str, roster: Roster) -> bool:
+    """Whether ``text`` names ``seat`` when read against that seat's own names alone, by any step (a
+    guess too): a short name may fit two players, and the moderator's count then says which."""
+    own = tuple(e for e in roster.entries if e.kind == "seat" and e.owner == seat)
+    alone = Roster((seat,), own, roster.authors)
+    return _resolve(text, alone, frozenset({seat})).seat == seat
+
+
+# The steps that read part of a name, or a name like it: guesses a moderator's count may settle.
+GUESSED_STEPS = frozenset({"word", "acronym", "prefix", "substring", "abbreviation", "fuzzy"})
+
 _STRIP = " \t\n@:;,.!?\"'`()[]{}<>*~|=-\u2013\u2014\u201c\u201d\u2018\u2019"
 # Left-over BBCode ("[/vote]", "[/]") and asides in brackets ("Me=Weird (L-1)", "m[afia]td").
 _LEFTOVER_TAG = re.compile(r"\[/?[a-z]*\]?$|\[/?[a-z]*\]", re.IGNORECASE)

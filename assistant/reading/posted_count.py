@@ -23,7 +23,7 @@ class PostedCount:
 
 # The reading of each moderator's post is stored with it (assistant.forum.stored_counts) under this version: bump it
 # when assistant.reading.count_reader reads a post otherwise, and every stored reading is read again, once.
-COUNT_READER_VERSION = 1
+COUNT_READER_VERSION = 2
 
 
 def encode_count(count: PostedCount | None) -> str | None:
