@@ -20,6 +20,8 @@ from assistant.reading.announcements.facts import (
     DayEnd,
     DayStart,
     DeadlineFact,
+    DeadlineKind,
+    DeathCause,
     DeathFact,
     Elimination,
     PlayerFact,
@@ -31,6 +33,6 @@ from assistant.reading.announcements.reader import read_thread_facts
 from assistant.reading.announcements.text import read_lines, read_links
 
 __all__ = [
-    "Cite", "DayEnd", "DayStart", "DeadlineFact", "DeathFact", "Elimination", "PlayerFact", "PostLike",
-    "ReplacementFact", "ThreadFacts", "read_lines", "read_links", "read_thread_facts",
+    "Cite", "DayEnd", "DayStart", "DeadlineFact", "DeadlineKind", "DeathCause", "DeathFact", "Elimination",
+    "PlayerFact", "PostLike", "ReplacementFact", "ThreadFacts", "read_lines", "read_links", "read_thread_facts",
 ]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, tzinfo
 
-from assistant.reading.announcements.facts import Cite, DayStart, DeadlineFact, PostLike
+from assistant.reading.announcements.facts import Cite, DayStart, DeadlineFact, DeadlineKind, PostLike
 from assistant.reading.announcements.state import State
 from assistant.reading.announcements.text import (
     NUM,
@@ -132,9 +132,9 @@ def read_opening(post: PostLike, state: State, timezone: tzinfo) -> None:
                 break
     state.day, state.night, state.ended = 1, False, False
     start_cite = Cite(post.number, trim(lines[0] if lines else ""))
-    state.add("starts", DayStart(1, post.number, deadline, start_cite))
+    state.add(DayStart(1, post.number, deadline, start_cite))
     if deadline:
-        state.add("deadlines", DeadlineFact(1, deadline, post.number, "deadline", cite))
+        state.add(DeadlineFact(1, deadline, post.number, DeadlineKind.DEADLINE, cite))
     state.implicit = True
 
 
@@ -170,9 +170,9 @@ def read_night_zero(post: PostLike, state: State) -> bool:
     if not match or _conditional(text, match.start()):
         return False
     f = state.facts
-    state.day_one = ([s for s in f["starts"] if s.day == 1], [d for d in f["deadlines"] if d.day == 1])
-    f["starts"][:] = [s for s in f["starts"] if s.day != 1]
-    f["deadlines"][:] = [d for d in f["deadlines"] if d.day != 1]
+    state.day_one = ([s for s in f.starts if s.day == 1], [d for d in f.deadlines if d.day == 1])
+    f.starts[:] = [s for s in f.starts if s.day != 1]
+    f.deadlines[:] = [d for d in f.deadlines if d.day != 1]
     state.day, state.night, state.ended, state.implicit = 0, True, False, False
     return True
 
@@ -194,9 +194,7 @@ def read_vote_count_day(post: PostLike, run: list[PostLike], state: State, timez
     state.day, state.night, state.ended = day, False, False
     cite = Cite(start.number, trim(start_lines[0] if start_lines else ""))
     deadline = deadline_in(lines, post, timezone)
-    state.add("starts", DayStart(day, start.number, deadline, cite))
-    if deadline:
-        state.add("deadlines", DeadlineFact(day, deadline, post.number, "deadline", cite))
+    state.start_day(day, start.number, deadline, cite, told_at=post.number)
 
 
 _MORNING = re.compile(
@@ -223,7 +221,7 @@ def read_dawn(post: PostLike, lines: list[str], state: State, timezone: tzinfo) 
     if not state.night or state.night_post == post.number:  # night 0 too
         return
     text = " ".join(plain_text(line) for line in lines)
-    if NIGHT_FALLS.search(text) or any(e.post == post.number for e in f["elims"]):
+    if NIGHT_FALLS.search(text) or any(e.post == post.number for e in f.elims):
         return  # the lynch's story that begins the night ("see you in the morning!") is no dawn
     reported = f"night {state.day}" in state.told.get(post.number, ())
     if not (reported or _NO_DEATH.search(text) or (_MORNING.search(text) and _DAY_BUSINESS.search(text))):
@@ -231,9 +229,7 @@ def read_dawn(post: PostLike, lines: list[str], state: State, timezone: tzinfo) 
     state.day, state.night, state.ended = state.day + 1, False, False
     cite = Cite(post.number, trim(lines[0] if lines else ""))
     deadline = deadline_in(lines, post, timezone)
-    state.add("starts", DayStart(state.day, post.number, deadline, cite))
-    if deadline:
-        state.add("deadlines", DeadlineFact(state.day, deadline, post.number, "deadline", cite))
+    state.start_day(state.day, post.number, deadline, cite)
 
 
 def deadline_in(lines: list[str], post: PostLike, timezone: tzinfo) -> datetime | None:
@@ -262,9 +258,9 @@ def read_day_goes_on(text: str, state: State) -> None:
     if not (state.night and state.ended and state.night_post is not None and _DAY_GOES_ON.search(text)):
         return
     f = state.facts
-    taken_back = [e for e in f["elims"] if e.day == state.day and e.post >= state.night_post]
-    f["elims"][:] = [e for e in f["elims"] if e not in taken_back]
-    f["ends"][:] = [e for e in f["ends"] if not (e.day == state.day and e.post == state.night_post)]
+    taken_back = [e for e in f.elims if e.day == state.day and e.post >= state.night_post]
+    f.elims[:] = [e for e in f.elims if e not in taken_back]
+    f.ends[:] = [e for e in f.ends if not (e.day == state.day and e.post == state.night_post)]
     state.dead -= {e.player for e in taken_back}
     state.night, state.ended, state.lynched = False, False, False
 
@@ -286,17 +282,15 @@ def read_phase(plain: str, lines: list[str], post: PostLike, cite: Cite, state: 
                 return False  # "Day One: Vote Count Two": day 1 started before its first count
             if said is None:  # "Day 1 ends Tuesday": day 1 is running, its start is not here; its deadline is
                 deadline = read_deadline(plain, post, timezone)
-                known = [d for d in f["deadlines"] if d.day == 1]
+                known = [d for d in f.deadlines if d.day == 1]
                 if deadline and (not known or known[-1].time != deadline):
-                    state.add("deadlines", DeadlineFact(1, deadline, post.number, "deadline", cite))
+                    state.add(DeadlineFact(1, deadline, post.number, DeadlineKind.DEADLINE, cite))
                 return True
             # "Day 1 has begun" after the opening post: day 1 starts here
             state.implicit = False
             deadline = read_deadline(plain, post, timezone) or deadline_in(lines, post, timezone)
-            f["starts"][:], f["deadlines"][:] = [], []
-            state.add("starts", DayStart(1, post.number, deadline, cite))
-            if deadline:
-                state.add("deadlines", DeadlineFact(1, deadline, post.number, "deadline", cite))
+            f.starts[:], f.deadlines[:] = [], []
+            state.start_day(1, post.number, deadline, cite)
             return True
         # the same day again only after a night word may have ended it too early, never after its lynch
         # ("on the beginning of Day 2, everybody turns to Zodiark" in the lynch's story)
@@ -304,22 +298,18 @@ def read_phase(plain: str, lines: list[str], post: PostLike, cite: Cite, state: 
                 said is not None:
             # "Tomorrow, with 8 alive, it takes 5" read at night started the day; the moderator's own "Day 2
             # begins now" before any player posted is its start, and the deaths it tells are the night's
-            f["starts"][:] = [s for s in f["starts"] if not (s.day == number and s.post == state.inferred_start)]
-            f["deadlines"][:] = [d for d in f["deadlines"] if not (d.day == number and d.post == state.inferred_start)]
+            f.starts[:] = [s for s in f.starts if not (s.day == number and s.post == state.inferred_start)]
+            f.deadlines[:] = [d for d in f.deadlines if not (d.day == number and d.post == state.inferred_start)]
             state.inferred_start = None
             deadline = read_deadline(plain, post, timezone) or deadline_in(lines, post, timezone)
-            state.add("starts", DayStart(number, post.number, deadline, cite))
-            if deadline:
-                state.add("deadlines", DeadlineFact(number, deadline, post.number, "deadline", cite))
+            state.start_day(number, post.number, deadline, cite)
             return True
         if kind == "day" and (number > state.day or (number == state.day and state.night and not state.lynched)):
             state.inferred_start = post.number if said is None and _ALIVE_COUNT.search(plain) else None
             state.end_day(post, cite)
             state.day, state.night, state.ended, state.lynched = number, False, False, False
             deadline = read_deadline(plain, post, timezone) or deadline_in(lines, post, timezone)
-            state.add("starts", DayStart(number, post.number, deadline, cite))
-            if deadline:
-                state.add("deadlines", DeadlineFact(number, deadline, post.number, "deadline", cite))
+            state.start_day(number, post.number, deadline, cite)
             return True
         if kind == "night" and number == state.day and (not state.night or state.night_post == post.number):
             state.nights_numbered_by_day = True  # "Day 1 ... Night 1": a night takes its day's number
@@ -350,7 +340,7 @@ def read_missed_day(lines: list[str], post: PostLike, state: State) -> None:
         if phase_of(plain, state, post.number) == ("night", state.day + 1):
             number, words = state.dawn
             state.day, state.night, state.ended, state.lynched = state.day + 1, False, False, False
-            state.add("starts", DayStart(state.day, number, None, Cite(number, words)))
+            state.add(DayStart(state.day, number, None, Cite(number, words)))
         return  # the first phase the post names decides
 
 
@@ -363,10 +353,11 @@ def read_deadline_line(plain: str, post: PostLike, cite: Cite, state: State, tim
         return
     when = read_deadline(plain, post, timezone)
     if when:
-        kind = "extension" if re.search(r"\bextend|extension\b", plain, re.IGNORECASE) else "deadline"
-        known = [d for d in state.facts["deadlines"] if d.day == state.day]
+        extended = re.search(r"\bextend|extension\b", plain, re.IGNORECASE)
+        kind = DeadlineKind.EXTENSION if extended else DeadlineKind.DEADLINE
+        known = [d for d in state.facts.deadlines if d.day == state.day]
         if not known or known[-1].time != when:
-            state.add("deadlines", DeadlineFact(state.day, when, post.number, kind if known else "deadline", cite))
+            state.add(DeadlineFact(state.day, when, post.number, kind if known else DeadlineKind.DEADLINE, cite))
 
 
 def read_next_day_in_end_post(post: PostLike, lines: list[str], state: State, living: int, timezone: tzinfo) -> None:
@@ -377,7 +368,7 @@ def read_next_day_in_end_post(post: PostLike, lines: list[str], state: State, li
     if not (state.night and state.night_post == post.number and state.day):
         return
     text = " ".join(plain_text(line) for line in lines)
-    ended_at = next((e for e in state.facts["ends"] if e.post == post.number), None)
+    ended_at = next((e for e in state.facts.ends if e.post == post.number), None)
     after = text.split(ended_at.cite.words[:40], 1)[-1] if ended_at and ended_at.cite.words else ""
     if not after or NIGHT_FALLS.search(text) or re.search(r"\bnight\b", text, re.IGNORECASE):
         return
@@ -391,6 +382,4 @@ def read_next_day_in_end_post(post: PostLike, lines: list[str], state: State, li
     state.day, state.night, state.ended, state.lynched = state.day + 1, False, False, False
     cite = Cite(post.number, trim(after))
     deadline = deadline_in([after], post, timezone)
-    state.add("starts", DayStart(state.day, post.number, deadline, cite))
-    if deadline:
-        state.add("deadlines", DeadlineFact(state.day, deadline, post.number, "deadline", cite))
+    state.start_day(state.day, post.number, deadline, cite)

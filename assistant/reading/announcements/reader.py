@@ -149,7 +149,7 @@ def read_thread_facts(
         read_vote_count_day(post, run, state, timezone)
         read_counted_living(post, state, names, seats)
         read_death_taken_back(post, state, names)
-        ends = len(state.facts["ends"]) - len(before[0].facts["ends"])
+        ends = len(state.facts.ends) - len(before[0].facts.ends)
         misread = _starts_and_ends(post, state, before[0].day)
         if state.day - before[0].day > 1 or ends > 1 or misread:
             # a post that runs through several days is a summary the moderator keeps up to date (often
@@ -158,11 +158,11 @@ def read_thread_facts(
             seats.clear()
             seats.update(before[1])
             names.__init__(seats)
-    if not any(s.day == 1 for s in state.facts["starts"]):  # a Night 0 whose end the reader did not see
-        state.facts["starts"][:0], state.facts["deadlines"][:0] = state.day_one
+    if not any(s.day == 1 for s in state.facts.starts):  # a Night 0 whose end the reader did not see
+        state.facts.starts[:0], state.facts.deadlines[:0] = state.day_one
     confirm_counted_out(state, posts[-1].number)
     if not players and seats:  # the list read against the size the moderator states before day 1 ends
-        day_one_end = next((e.post for e in state.facts["ends"] if e.day == 1), None)
+        day_one_end = next((e.post for e in state.facts.ends if e.day == 1), None)
         problem = seat_count_problem(len(seats), stated_seats(posts, mod_keys, before=day_one_end, largest=True))
         if problem:
             problems.append(problem)
@@ -187,14 +187,14 @@ def read_thread_facts(
         moderators=mods,
         moderators_cite=mods_cite,
         players=tuple(player_facts),
-        day_starts=tuple(f["starts"]),
-        day_ends=tuple(f["ends"]),
-        eliminations=tuple(f["elims"]),
-        deaths=tuple(f["deaths"]),
-        replacements=tuple(f["repl"]),
-        deadlines=tuple(f["deadlines"]),
-        problems=tuple(problems + f["problems"]),
-        deaths_taken_back=tuple(f["taken_back"]),
+        day_starts=tuple(f.starts),
+        day_ends=tuple(f.ends),
+        eliminations=tuple(f.elims),
+        deaths=tuple(f.deaths),
+        replacements=tuple(f.replacements),
+        deadlines=tuple(f.deadlines),
+        problems=tuple(problems),
+        deaths_taken_back=tuple(f.taken_back),
     )
 
 
@@ -205,15 +205,15 @@ _COUNT_HEADING = re.compile(r"^\W*(?:official\s+|final\s+)*(?:vote\s*count|votec
 def _starts_and_ends(post: PostLike, state: State, day_before: int) -> bool:
     """The post starts a new day and ends that same day: no moderator opens and closes a day at
     once, so it is a summary or a rule misread, and announces nothing."""
-    started = {s.day for s in state.facts["starts"] if s.post == post.number and s.day > day_before}
-    return any(e.day in started for e in state.facts["ends"] if e.post == post.number)
+    started = {s.day for s in state.facts.starts if s.post == post.number and s.day > day_before}
+    return any(e.day in started for e in state.facts.ends if e.post == post.number)
 
 
 def _snapshot(state: State) -> State:
     """A copy of ``state`` to go back to. What a reading never changes is shared, not copied: the
     thread's posters, each seat's posts, and the facts (frozen), whose copies cost the most."""
     shared = {id(state.authors): state.authors, id(state.posts_by_seat): state.posts_by_seat}
-    shared.update((id(fact), fact) for facts in state.facts.values() for fact in facts)
+    shared.update((id(fact), fact) for facts in state.facts.lists() for fact in facts)
     return copy.deepcopy(state, shared)
 
 

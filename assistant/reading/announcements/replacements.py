@@ -110,13 +110,13 @@ def read_replacements(plain: str, post: PostLike, cite: Cite, state: State, name
         held = names.seat(new)
         listed = _listed_successor(seat, accounts, old, new if held else None, state) if held in (None, seat) else None
         if listed is not None:  # the list gave the seat's newcomer already: this announcement dates it
-            state.add("repl", ReplacementFact(seat, listed, post.number, cite))
+            state.add(ReplacementFact(seat, listed, post.number, cite))
             continue
         if new != written and names.seat(written) is None:
             accounts.append(written)  # the moderator's spelling, to read later posts by (never written to the file)
         if names.seat(new) != seat:
             accounts.append(new)
-            state.add("repl", ReplacementFact(seat, new, post.number, cite))
+            state.add(ReplacementFact(seat, new, post.number, cite))
         names.__init__(seats)
 
 
@@ -136,7 +136,7 @@ def _listed_successor(seat: str, accounts: list[str], old: str, named: str | Non
     if named is not None and (named.casefold() != successor.casefold() or (seat, named.casefold()) not in state.listed):
         return None
     if state.authors.seat(successor) is None or any(
-            f.new.casefold() == successor.casefold() for f in state.facts["repl"]):
+            f.new.casefold() == successor.casefold() for f in state.facts.replacements):
         return None
     return successor
 

@@ -3,8 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
-from assistant.reading.announcements.facts import Cite, DayEnd, PostLike
+from assistant.reading.announcements.facts import (
+    Cite,
+    DayEnd,
+    DayStart,
+    DeadlineFact,
+    DeadlineKind,
+    DeathFact,
+    Elimination,
+    Fact,
+    FactLog,
+    PostLike,
+)
 
 
 @dataclass
@@ -34,32 +46,39 @@ class State:
     earlier: dict = field(default_factory=dict)  # seat -> accounts that held it before the one the list names
     authors: object = None  # the thread's posters (accounts.Names): a new account is spelled as it posts
     listed: frozenset = frozenset()  # (seat, account casefolded): the later accounts this reading's list gives
-    quiet_facts: set = field(default_factory=set)  # (kind, fact) of the facts read quietly: followed, not told
-    facts: dict = field(default_factory=lambda: {k: [] for k in (
-        "starts", "ends", "elims", "deaths", "repl", "deadlines", "problems", "taken_back")})
+    facts: FactLog = field(default_factory=FactLog)
+    quiet_facts: set[Fact] = field(default_factory=set)  # the facts read quietly: followed, not told
 
-    def add(self, kind: str, fact) -> None:
+    def add(self, fact: Fact) -> None:
         """Record a fact of the post being read. One read quietly is kept too, so that the reading goes on from
         it exactly as a reading of the whole thread does (a day's lynch already told, its start already read),
         and is left out of what the reader gives (:meth:`told_facts`)."""
-        if kind in ("deaths", "elims") and fact.player:
+        if isinstance(fact, (DeathFact, Elimination)) and fact.player:
             self.dead.add(fact.player)
-        if kind == "deaths":
+        if isinstance(fact, DeathFact):
             self.told.setdefault(fact.cite.post, set()).add(fact.phase)
-        self.facts[kind].append(fact)
+        self.facts.of_kind(fact).append(fact)
         if self.quiet:
-            self.quiet_facts.add((kind, fact))
+            self.quiet_facts.add(fact)
 
-    def told_facts(self) -> dict:
+    def told_facts(self) -> FactLog:
         """The facts of the posts read aloud (after the caller's ``after_post``)."""
-        return {kind: [f for f in facts if (kind, f) not in self.quiet_facts] for kind, facts in self.facts.items()}
+        return self.facts.without(self.quiet_facts)
+
+    def start_day(self, day: int, post: int, deadline: datetime | None, cite: Cite,
+                  told_at: int | None = None) -> None:
+        """Record a day's start, and the deadline its announcement (``told_at``, else its post) states."""
+        self.add(DayStart(day, post, deadline, cite))
+        if deadline:
+            told = post if told_at is None else told_at
+            self.add(DeadlineFact(day, deadline, told, DeadlineKind.DEADLINE, cite))
 
     def has_elimination(self, day: int) -> bool:
-        return any(e.day == day for e in self.facts["elims"])
+        return any(e.day == day for e in self.facts.elims)
 
     def end_day(self, post: PostLike, cite: Cite) -> None:
         if self.day and not self.night and not self.ended:
-            self.add("ends", DayEnd(self.day, post.number, cite))
+            self.add(DayEnd(self.day, post.number, cite))
             self.ended = True
             self.night_post = post.number
         self.night = bool(self.day)  # a day that ends gives way to the night
