@@ -16,7 +16,7 @@ from assistant.reading.announcements.facts import (
     PostLike,
 )
 from assistant.reading.announcements.phases import stated_night
-from assistant.reading.announcements.state import State
+from assistant.reading.announcements.state import CountedOut, State, Wagons, WonInDay
 from assistant.reading.announcements.text import (
     NUM,
     PHASE_IN,
@@ -120,7 +120,7 @@ def read_game_won(plain: str, post: PostLike, cite: Cite, state: State) -> None:
     if state.night or state.ended:
         state.over = True
     elif state.day and state.won_in_day is None:
-        state.won_in_day = (post.number, cite)
+        state.won_in_day = WonInDay(post.number, cite)
 
 
 def end_day_with_game(post: PostLike, state: State) -> None:
@@ -302,7 +302,7 @@ def read_wagons(lines: list[str], state: State, names: Names) -> None:
     wagons = {names.seat(names.spelled(head)): votes for head, votes in map(wagon_of, map(plain_text, lines)) if head}
     wagons.pop(None, None)
     if majority and wagons:
-        state.wagons = (state.day, wagons, majority)
+        state.wagons = Wagons(state.day, wagons, majority)
 
 
 def read_count_lynch(post: PostLike, state: State) -> None:
@@ -330,21 +330,30 @@ def read_lynch_flip(post: PostLike, lines: list[str], state: State, names: Names
     dead = {d.player for d in f.deaths if d.cite.post != post.number} | {e.player for e in f.elims if e.player}
     for line in lines:
         for sentence in sentences(plain_text(line)):
-            if re.search(r"\b(?:night|nk|night\s*kill|killed\s+(?:on\s+)?(?:night|n)\s*\d)", sentence, re.I):
+            seat = _day_flip(sentence, names, dead)
+            if seat is None:
                 continue
-            match = FLIP.match(sentence)
-            seat = flipped_seat(match.group("name"), names) if match else None
-            if seat is None or seat in dead or not (WAS_ROLE.search(sentence) or DEAD_WORDS.search(sentence)
-                                                    or _is_reveal(match.group("rest"))):
-                continue
-            if NEGATION.search(match.group("rest")) or re.search(r"\breplac", sentence, re.I):
-                continue
-            if any(other != seat for _, _, other in names.find(match.group("rest"))) or _ADDRESSED.match(
-                    match.group("rest")):
-                continue  # "Alder, Birch and Cedar have achieved fifty posts on day 1": a list, no flip
             f.deaths[:] = [d for d in f.deaths if not (d.player == seat and d.cite.post == post.number)]
             state.add(Elimination(state.day, seat, post.number, Cite(post.number, trim(line))))
             return
+
+
+def _day_flip(sentence: str, names: Names, dead: set[str]) -> str | None:
+    """The living seat whose role a sentence tells, not of a night ("Alder was a Mafia Goon")."""
+    if re.search(r"\b(?:night|nk|night\s*kill|killed\s+(?:on\s+)?(?:night|n)\s*\d)", sentence, re.I):
+        return None
+    match = FLIP.match(sentence)
+    seat = flipped_seat(match.group("name"), names) if match else None
+    if match is None or seat is None or seat in dead:
+        return None
+    rest = match.group("rest")
+    if not (WAS_ROLE.search(sentence) or DEAD_WORDS.search(sentence) or _is_reveal(rest)):
+        return None
+    if NEGATION.search(rest) or re.search(r"\breplac", sentence, re.I):
+        return None
+    if any(other != seat for _, _, other in names.find(rest)) or _ADDRESSED.match(rest):
+        return None  # "Alder, Birch and Cedar have achieved fifty posts on day 1": a list, no flip
+    return seat
 
 
 def named_before(text: str, verb: re.Pattern, names: Names) -> str | None:
@@ -487,8 +496,8 @@ def read_counted_living(post: PostLike, state: State, names: Names, seats: dict[
     # a count that states the number alive and lists that many is complete by the moderator's own number
     complete = stated_alive(" ".join(plain_text(line) for line in unstruck)) is not None
     for seat in missing:  # kept also when quiet, so that a later count does not read the same death again
-        state.counted_out.append((DeathFact(seat, f"night {state.day - 1}", None, DeathCause.NIGHT_KILL, cite), day,
-                                  state.quiet, complete))
+        death = DeathFact(seat, f"night {state.day - 1}", None, DeathCause.NIGHT_KILL, cite)
+        state.counted_out.append(CountedOut(death, day, state.quiet, complete))
 
 
 def read_death_taken_back(post: PostLike, state: State, names: Names) -> None:

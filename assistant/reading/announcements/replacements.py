@@ -7,7 +7,7 @@ import re
 
 from assistant.reading.announcements.accounts import Names
 from assistant.reading.announcements.facts import Cite, PostLike, ReplacementFact
-from assistant.reading.announcements.state import State
+from assistant.reading.announcements.state import Replaced, State
 from assistant.reading.announcements.text import name_like, strip_lead
 
 REPLACEMENT = re.compile(
@@ -71,11 +71,12 @@ def read_replacements(plain: str, post: PostLike, cite: Cite, state: State, name
     plain = _WHO_REPLACED.sub(lambda m: " " + m.group(1), _BRACKETED_ACCOUNT.sub(
         lambda m: _posting_account(m, state), plain))
     plain = _ASIDE.sub("", plain)
-    found = [(m.group("new") or m.group("new2"), m.group("old") or m.group("old2"), m)
+    found: list[tuple[str, str, re.Match[str] | None]] = [
+        (m.group("new") or m.group("new2"), m.group("old") or m.group("old2"), m)
              for m in REPLACEMENT.finditer(plain)]
     alone = REPLACED_ALONE.match(plain)
     if alone and not NOT_REPLACEMENT.search(plain):
-        state.replaced = (post.number, alone.group("old"))  # its successor named in a sentence that follows
+        state.replaced = Replaced(post.number, alone.group("old"))  # its successor named in a sentence that follows
         return
     paired = _RESPECTIVELY.match(plain)
     if paired:
@@ -117,7 +118,7 @@ def read_replacements(plain: str, post: PostLike, cite: Cite, state: State, name
         if names.seat(new) != seat:
             accounts.append(new)
             state.add(ReplacementFact(seat, new, post.number, cite))
-        names.__init__(seats)
+        names.rebuild(seats)
 
 
 def _listed_successor(seat: str, accounts: list[str], old: str, named: str | None, state: State) -> str | None:
@@ -175,7 +176,7 @@ def _earlier_account(new: str, old: str, state: State, names: Names, seats: dict
     listed). Otherwise the two are kept until one of them turns up in a seat."""
     old = state.authors.spelled(old) if state.authors is not None else old
     seat = names.seat(new)
-    if seat is None or seats.get(seat, [None])[0].casefold() != new.casefold():
+    if seat is None or seat not in seats or seats[seat][0].casefold() != new.casefold():
         state.unplaced.append((new, old))
         return
     found = [old]
@@ -185,5 +186,5 @@ def _earlier_account(new: str, old: str, state: State, names: Names, seats: dict
             continue
         seats[seat].append(account)
         state.earlier.setdefault(seat, []).append(account)
-        names.__init__(seats)
+        names.rebuild(seats)
         found.extend(o for n, o in state.unplaced if n.casefold() == account.casefold())

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import NamedTuple
 
+from assistant.reading.announcements.accounts import Names
 from assistant.reading.announcements.facts import (
     Cite,
     DayEnd,
@@ -19,6 +21,44 @@ from assistant.reading.announcements.facts import (
 )
 
 
+class Dawn(NamedTuple):
+    """The moderators' first post after a day ended, and its first line."""
+
+    post: int
+    words: str
+
+
+class Wagons(NamedTuple):
+    """A day's vote count that gives both each wagon's votes (by seat) and what a lynch takes."""
+
+    day: int
+    votes: dict[str | None, int]
+    needed: int
+
+
+class WonInDay(NamedTuple):
+    """The game told won while a day was open: the post and the words."""
+
+    post: int
+    cite: Cite
+
+
+class Replaced(NamedTuple):
+    """"Alder has been replaced.": the post and the name, its successor still to be named."""
+
+    post: int
+    name: str
+
+
+class CountedOut(NamedTuple):
+    """A seat a day's count left out: dead once its player posts no more that day."""
+
+    death: DeathFact
+    day: int
+    quiet: bool
+    complete: bool  # the count states the number alive and lists that many
+
+
 @dataclass
 class State:
     day: int = 0
@@ -27,25 +67,30 @@ class State:
     lynched: bool = False  # ... by its lynch or no-lynch
     implicit: bool = False  # day 1 was taken to start with the opening post
     night_post: int | None = None  # the post that ended the last day
-    dawn: tuple | None = None  # (post, first line): the moderators' first post after the last day ended
+    dawn: Dawn | None = None
     inferred_start: int | None = None  # a day started only by its numbers stated at night, no player posted since
     nights_numbered_by_day: bool = False  # a night was named with its day's number ("Day 1" then "Night 1")
     count_day: int | None = None  # the day the vote count in the post being read is for
-    wagons: tuple | None = None  # (day, {seat: votes}, votes a lynch takes) of the day's last count with both
+    wagons: Wagons | None = None  # of the day's last count that gives them
     quiet: bool = False  # the post being read is one the caller already knows: follow it, record nothing
-    told: dict = field(default_factory=dict)  # post -> the phases of the deaths it told, also when read quietly
-    dead: set = field(default_factory=set)  # seats read dead, also from posts read quietly (before after_post)
-    posts_by_seat: dict = field(default_factory=dict)  # seat -> the numbers of the posts its accounts wrote
-    listed_living: dict = field(default_factory=dict)  # day -> the seats its counts listed living
+    # post -> the phases of the deaths it told, also when read quietly
+    told: dict[int, set[str]] = field(default_factory=dict)
+    dead: set[str] = field(default_factory=set)  # seats read dead, also from posts read quietly
+    posts_by_seat: dict[str, list[int]] = field(default_factory=dict)  # seat -> its accounts' posts
+    listed_living: dict[int, set[str]] = field(default_factory=dict)  # day -> seats its counts list living
     over: bool = False  # the moderator declared the game won: later posts are talk about it, no news of deaths
-    won_in_day: tuple | None = None  # (post, cite): the game told won while a day was open
-    day_one: tuple = ((), ())  # day 1's start and deadline as the opening gave them, taken back by a Night 0
-    counted_out: list = field(default_factory=list)  # (DeathFact, day, quiet): left out of a count, unconfirmed
-    replaced: tuple | None = None  # (post, name): "Alder has been replaced.", its successor still to be named
-    unplaced: list = field(default_factory=list)  # (new, old): a replacement between accounts no seat holds yet
-    earlier: dict = field(default_factory=dict)  # seat -> accounts that held it before the one the list names
-    authors: object = None  # the thread's posters (accounts.Names): a new account is spelled as it posts
-    listed: frozenset = frozenset()  # (seat, account casefolded): the later accounts this reading's list gives
+    won_in_day: WonInDay | None = None
+    # day 1's start and deadline as the opening gave them, taken back by a Night 0
+    day_one: tuple[list[DayStart], list[DeadlineFact]] = field(default_factory=lambda: ([], []))
+    counted_out: list[CountedOut] = field(default_factory=list)
+    replaced: Replaced | None = None
+    # (new, old): a replacement between accounts no seat holds yet
+    unplaced: list[tuple[str, str]] = field(default_factory=list)
+    # seat -> accounts that held it before the one the list names
+    earlier: dict[str, list[str]] = field(default_factory=dict)
+    authors: Names | None = None  # the thread's posters: a new account is spelled as it posts
+    # (seat, account casefolded): the later accounts this reading's list gives
+    listed: frozenset[tuple[str, str]] = frozenset()
     facts: FactLog = field(default_factory=FactLog)
     quiet_facts: set[Fact] = field(default_factory=set)  # the facts read quietly: followed, not told
 
