@@ -16,7 +16,12 @@ from typing import TYPE_CHECKING
 
 from assistant.errors import GameFileError
 from assistant.gamefile.game import Game, parse_game
-from assistant.reading.announcements import DeadlineKind, Elimination, ThreadFacts, read_thread_facts
+from assistant.reading.announcements import (
+    DeadlineKind,
+    Elimination,
+    ThreadFacts,
+    read_thread_facts,
+)
 from assistant.upkeep.edits import (
     AddDeath,
     AddEvent,
@@ -313,7 +318,8 @@ def edits_from_facts(
     for post, day, time, cite, kind in sorted(deadlines, key=lambda d: d[0]):
         if not clocked:
             edits.append(SetDeadline(day, time, cite))
-        elif kind == DeadlineKind.EXTENSION:  # the clock keeps the deadline; a declared change is written
+        # the clock keeps the deadline; a declared change is written
+        elif kind == DeadlineKind.EXTENSION:
             edits.append(AddEvent(day, "deadline", cite, post=post, time=time))
     if not clocked:  # after the deadlines, as a day kept live meets them: its keys read start, end, end_post
         for end in facts.day_ends:

@@ -33,6 +33,7 @@ from assistant.reading.announcements.reader import read_thread_facts
 from assistant.reading.announcements.text import read_lines, read_links
 
 __all__ = [
-    "Cite", "DayEnd", "DayStart", "DeadlineFact", "DeadlineKind", "DeathCause", "DeathFact", "Elimination",
-    "PlayerFact", "PostLike", "ReplacementFact", "ThreadFacts", "read_lines", "read_links", "read_thread_facts",
+    "Cite", "DayEnd", "DayStart", "DeadlineFact", "DeadlineKind", "DeathCause", "DeathFact",
+    "Elimination", "PlayerFact", "PostLike", "ReplacementFact", "ThreadFacts", "read_lines",
+    "read_links", "read_thread_facts",
 ]

@@ -225,7 +225,8 @@ def read_death(plain: str, post: PostLike, cite: Cite, state: State, names: Name
     modkilled = named_before(plain, MODKILL, names)
     if modkilled and modkilled not in state.dead:
         phase_text = f"{'night' if state.night else 'day'} {state.day}"
-        state.add(DeathFact(modkilled, phase_text, None if state.night else post.number, DeathCause.MODKILL, cite))
+        during = None if state.night else post.number
+        state.add(DeathFact(modkilled, phase_text, during, DeathCause.MODKILL, cite))
         return True
     f = state.facts
     # the post that starts a day, or any before a player posts in a day started only by its stated numbers
@@ -266,8 +267,9 @@ def read_death(plain: str, post: PostLike, cite: Cite, state: State, names: Name
         state.add(DayStart(state.day, post.number, None, cite))
     day_kill = kind == "day" and number == state.day and not state.night and not state.ended
     for seat in together if len(together) > 1 else [killed]:
-        state.add(DeathFact(seat, f"{kind} {number}", post.number if day_kill else None,
-                                      DeathCause.DAY_KILL if kind == "day" else DeathCause.NIGHT_KILL, cite))
+        cause = DeathCause.DAY_KILL if kind == "day" else DeathCause.NIGHT_KILL
+        during = post.number if day_kill else None
+        state.add(DeathFact(seat, f"{kind} {number}", during, cause, cite))
     return True
 
 
@@ -325,22 +327,28 @@ def read_lynch_flip(post: PostLike, lines: list[str], state: State, names: Names
     same night that starts no day ("Steven Hacking was a Mafia Goon. Night 1 begins now.")."""
     f = state.facts
     ended = [e for e in f.ends if e.day == state.day]
-    if not ended or state.has_elimination(state.day) or any(s.post == post.number for s in f.starts):
+    started_here = any(s.post == post.number for s in f.starts)
+    if not ended or state.has_elimination(state.day) or started_here:
         return
-    dead = {d.player for d in f.deaths if d.cite.post != post.number} | {e.player for e in f.elims if e.player}
+    dead = {d.player for d in f.deaths if d.cite.post != post.number} | \
+        {e.player for e in f.elims if e.player}
     for line in lines:
         for sentence in sentences(plain_text(line)):
             seat = _day_flip(sentence, names, dead)
             if seat is None:
                 continue
-            f.deaths[:] = [d for d in f.deaths if not (d.player == seat and d.cite.post == post.number)]
+            f.deaths[:] = [d for d in f.deaths
+                           if not (d.player == seat and d.cite.post == post.number)]
             state.add(Elimination(state.day, seat, post.number, Cite(post.number, trim(line))))
             return
 
 
+_OF_A_NIGHT = re.compile(r"\b(?:night|nk|night\s*kill|killed\s+(?:on\s+)?(?:night|n)\s*\d)", re.I)
+
+
 def _day_flip(sentence: str, names: Names, dead: set[str]) -> str | None:
     """The living seat whose role a sentence tells, not of a night ("Alder was a Mafia Goon")."""
-    if re.search(r"\b(?:night|nk|night\s*kill|killed\s+(?:on\s+)?(?:night|n)\s*\d)", sentence, re.I):
+    if _OF_A_NIGHT.search(sentence):
         return None
     match = FLIP.match(sentence)
     seat = flipped_seat(match.group("name"), names) if match else None
@@ -567,5 +575,6 @@ def read_listed_fates(players: list, state: State) -> None:
         if lynch and not night and not state.has_elimination(number):
             state.add(Elimination(number, player.name, player.cite.post, player.cite))
         elif not lynch and night and number > 0:
-            cause = DeathCause.MODKILL if "mod" in match.group("how").lower() else DeathCause.NIGHT_KILL
+            modkill = "mod" in match.group("how").lower()
+            cause = DeathCause.MODKILL if modkill else DeathCause.NIGHT_KILL
             state.add(DeathFact(player.name, f"night {number}", None, cause, player.cite))

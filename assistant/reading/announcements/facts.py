@@ -115,6 +115,8 @@ class DeadlineFact:
 
 
 Fact = DayStart | DayEnd | Elimination | DeathFact | ReplacementFact | DeadlineFact | DeathTakenBack
+# the kinds in the order of FactLog's fields
+_KINDS = (DayStart, DayEnd, Elimination, DeathFact, ReplacementFact, DeadlineFact, DeathTakenBack)
 
 
 @dataclass
@@ -131,11 +133,7 @@ class FactLog:
 
     def of_kind(self, fact: Fact) -> list:
         """The list a fact of this kind goes in."""
-        lists: dict[type, list] = {
-            DayStart: self.starts, DayEnd: self.ends, Elimination: self.elims, DeathFact: self.deaths,
-            ReplacementFact: self.replacements, DeadlineFact: self.deadlines, DeathTakenBack: self.taken_back,
-        }
-        return lists[type(fact)]
+        return dict(zip(_KINDS, self.lists(), strict=True))[type(fact)]
 
     def lists(self) -> tuple[list, ...]:
         """Every kind's list, in the order of the fields."""

@@ -54,7 +54,7 @@ class _Cast:
     moderators: tuple[str, ...]
     moderators_cite: Cite | None
     keys: set[str]  # the moderators' accounts casefolded
-    authors: Names  # the thread's posters other than the moderators (helpers aside), each its own seat
+    authors: Names  # the thread's posters but the moderators (helpers aside), each its own seat
     seats: dict[str, list[str]]
     players: list[PlayerFact]
     helpers: list[str]
@@ -91,7 +91,8 @@ def read_thread_facts(
     names = Names(cast.seats)
     state.posts_by_seat = _posts_by_seat(posts, names)
     state = _read_posts(posts, cast, state, names, after_post, timezone)
-    if not players and cast.seats:  # the list read against the size the moderator states before day 1 ends
+    # the list read against the size the moderator states before day 1 ends
+    if not players and cast.seats:
         day_one_end = next((e.post for e in state.facts.ends if e.day == 1), None)
         stated = stated_seats(posts, cast.keys, before=day_one_end, largest=True)
         problem = seat_count_problem(len(cast.seats), stated)
@@ -99,21 +100,24 @@ def read_thread_facts(
             problems.append(problem)
     state.quiet = False
     read_listed_fates(cast.players, state)
-    player_facts = [PlayerFact(p.name, (*p.replacements, *state.earlier.get(p.name, ())), p.dead, p.cite)
-                    if p.name in state.earlier else p for p in cast.players]  # accounts before the listed one
+    # with the accounts that held a seat before the one its list names
+    player_facts = [PlayerFact(p.name, (*p.replacements, *state.earlier[p.name]), p.dead, p.cite)
+                    if p.name in state.earlier else p for p in cast.players]
     mods = cast.moderators
-    if not moderators:  # a poster taken for a co-moderator who turns out to replace into a seat is a player
+    # a poster taken for a co-moderator who turns out to replace into a seat is a player
+    if not moderators:
         kept = _moderators_kept(cast, posts[0].author)
         if kept != mods and cast.helpers:
-            # their posts were read as the moderator's (a player's guesses told as deaths): read the thread
-            # again with the moderators it has
+            # their posts were read as the moderator's (a player's guesses told as deaths): read
+            # the thread again with the moderators it has
             again = read_thread_facts(posts, title=title, moderators=kept, players=players,
                                       after_post=after_post, timezone=timezone)
             helped = any(h in kept for h in cast.helpers)
             cite = cast.named_cite or (cast.helpers_cite if helped else None)
             return dataclasses.replace(again, moderators_cite=cite)
         mods = kept
-    return _thread_facts(title, mods, cast.moderators_cite, player_facts, state.told_facts(), problems)
+    told = state.told_facts()
+    return _thread_facts(title, mods, cast.moderators_cite, player_facts, told, problems)
 
 
 def _thread_facts(title: str | None, moderators: tuple[str, ...], moderators_cite: Cite | None,
@@ -174,19 +178,23 @@ def _read_cast(posts: list[PostLike], moderators: Sequence[str] | None,
 
 def _read_players(posts: list[PostLike], mod_keys: set[str], authors: Names,
                   problems: list[str]) -> list[PlayerFact]:
-    """The seats of the moderators' player list (or of day 1's first count, when the list is cut short)."""
+    """The seats of the moderators' player list (or of day 1's first count, when the list is cut
+    short)."""
     dropped: list[str] = []
-    entries, list_post = find_player_list(posts, mod_keys, authors if authors.seat_of else None, dropped)
+    posters = authors if authors.seat_of else None
+    entries, list_post = find_player_list(posts, mod_keys, posters, dropped)
     counted = first_count_roster(posts, mod_keys, authors)
-    if counted is not None and len(counted[0]) > len(entries):  # the list is cut short: the count has all
-        # (a count the posters do not vouch for yet stands only when each seat of the list it leaves out is
-        # a name nobody has posted under: a heading read as a name, a player replaced before posting)
+    # the list is cut short: the count has all
+    if counted is not None and len(counted[0]) > len(entries):
+        # (a count the posters do not vouch for yet stands only when each seat of the list it leaves
+        # out is a name nobody has posted under: a heading read as a name, a player replaced before
+        # posting)
         merged, left_out = _with_list_entries(counted[0], entries)
         if counted[2] or not any(authors.seat(a) for e in left_out for a in e.accounts):
             if left_out:
-                problems.append(f"post {counted[1]}: {', '.join(e.accounts[0] for e in left_out)} on the "
-                                f"player list of post {list_post} but not in this first vote count: check "
-                                "[[players]]")
+                names = ", ".join(e.accounts[0] for e in left_out)
+                problems.append(f"post {counted[1]}: {names} on the player list of post "
+                                f"{list_post} but not in this first vote count: check [[players]]")
             entries, list_post = merged, counted[1]
     if not entries or list_post is None:
         problems.append("no player list found in the moderators' posts")
@@ -200,18 +208,20 @@ def _list_problems(entries: list, list_post: int, dropped: list[str], problems: 
     """A list numbered past its lines, and names on its lines not taken as seats."""
     top, gaps = numbering_gaps(entries)
     if gaps and top > len(entries):  # "1. ... 3. ... 13.": a list numbered to 13 names 13 seats
-        problems.append(f"post {list_post}: the player list is numbered to {top} but gives {len(entries)} "
-                        f"seats (no line numbered {', '.join(map(str, gaps))}): check [[players]]")
-    # a name taken on another line, its mark aside ("+ Alder" under "+ = confirmed"), is no seat left out
+        problems.append(f"post {list_post}: the player list is numbered to {top} but gives "
+                        f"{len(entries)} seats (no line numbered {', '.join(map(str, gaps))}): "
+                        "check [[players]]")
+    # a name taken on another line, its mark aside ("+ Alder" under "+ = confirmed"), is no seat
+    # left out
     taken = {squash(a) for e in entries for a in e.accounts}
     left = list(dict.fromkeys(name for name in dropped if squash(name) not in taken))
     if left:
-        problems.append(f"post {list_post}: {', '.join(left)} on the player list's lines not taken as seats "
-                        "(no player who posted vouches for them): check [[players]]")
+        problems.append(f"post {list_post}: {', '.join(left)} on the player list's lines not taken "
+                        "as seats (no player who posted vouches for them): check [[players]]")
 
 
-def _read_posts(posts: list[PostLike], cast: _Cast, state: State, names: Names, after_post: int | None,
-                timezone: tzinfo) -> State:
+def _read_posts(posts: list[PostLike], cast: _Cast, state: State, names: Names,
+                after_post: int | None, timezone: tzinfo) -> State:
     """Each moderator post in order; the state the reading ends in."""
     opening = posts[0]
     opening_block = True  # the opening post and the moderators' posts right after it (reserved, kept up to date)
@@ -228,11 +238,13 @@ def _read_posts(posts: list[PostLike], cast: _Cast, state: State, names: Names, 
             read_opening(post, state, timezone)
         elif read_night_zero(post, state):
             continue
-        elif opening_block and state.day != 0:  # after a Night 0 began, the moderator's posts are news
+        # after a Night 0 began, the moderator's posts are news
+        elif opening_block and state.day != 0:
             read_day_one_start(post, state, timezone)
         else:
             state = _read_news(post, run, state, names, cast.seats, timezone)
-    if not any(s.day == 1 for s in state.facts.starts):  # a Night 0 whose end the reader did not see
+    # a Night 0 whose end the reader did not see
+    if not any(s.day == 1 for s in state.facts.starts):
         state.facts.starts[:0], state.facts.deadlines[:0] = state.day_one
     confirm_counted_out(state, posts[-1].number)
     return state
@@ -240,7 +252,8 @@ def _read_posts(posts: list[PostLike], cast: _Cast, state: State, names: Names, 
 
 def _read_news(post: PostLike, run: list[PostLike], state: State, names: Names,
                seats: dict[str, list[str]], timezone: tzinfo) -> State:
-    """One moderator post after the opening: what it announces, unless it runs through several days."""
+    """One moderator post after the opening: what it announces, unless it runs through several
+    days."""
     if state.night and state.night_post is not None and post.number > state.night_post and \
             (state.dawn is None or state.dawn[0] <= state.night_post):
         first = read_lines(post.body_html)

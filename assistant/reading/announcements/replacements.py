@@ -76,7 +76,8 @@ def read_replacements(plain: str, post: PostLike, cite: Cite, state: State, name
              for m in REPLACEMENT.finditer(plain)]
     alone = REPLACED_ALONE.match(plain)
     if alone and not NOT_REPLACEMENT.search(plain):
-        state.replaced = Replaced(post.number, alone.group("old"))  # its successor named in a sentence that follows
+        # its successor named in a sentence that follows
+        state.replaced = Replaced(post.number, alone.group("old"))
         return
     paired = _RESPECTIVELY.match(plain)
     if paired:

@@ -77,7 +77,8 @@ class State:
     told: dict[int, set[str]] = field(default_factory=dict)
     dead: set[str] = field(default_factory=set)  # seats read dead, also from posts read quietly
     posts_by_seat: dict[str, list[int]] = field(default_factory=dict)  # seat -> its accounts' posts
-    listed_living: dict[int, set[str]] = field(default_factory=dict)  # day -> seats its counts list living
+    # day -> the seats its counts list living
+    listed_living: dict[int, set[str]] = field(default_factory=dict)
     over: bool = False  # the moderator declared the game won: later posts are talk about it, no news of deaths
     won_in_day: WonInDay | None = None
     # day 1's start and deadline as the opening gave them, taken back by a Night 0
@@ -92,7 +93,8 @@ class State:
     # (seat, account casefolded): the later accounts this reading's list gives
     listed: frozenset[tuple[str, str]] = frozenset()
     facts: FactLog = field(default_factory=FactLog)
-    quiet_facts: set[Fact] = field(default_factory=set)  # the facts read quietly: followed, not told
+    # the facts read quietly: followed, not told
+    quiet_facts: set[Fact] = field(default_factory=set)
 
     def add(self, fact: Fact) -> None:
         """Record a fact of the post being read. One read quietly is kept too, so that the reading goes on from
@@ -112,7 +114,8 @@ class State:
 
     def start_day(self, day: int, post: int, deadline: datetime | None, cite: Cite,
                   told_at: int | None = None) -> None:
-        """Record a day's start, and the deadline its announcement (``told_at``, else its post) states."""
+        """Record a day's start, and the deadline its announcement (``told_at``, else its post)
+        states."""
         self.add(DayStart(day, post, deadline, cite))
         if deadline:
             told = post if told_at is None else told_at

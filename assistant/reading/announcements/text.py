@@ -144,6 +144,8 @@ _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
                  "fourteen": 14, "fifteen": 15, "sixteen": 16, "first": 1, "second": 2, "third": 3,
                  "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10}
 NUM = r"(\d{1,2}|" + "|".join(_NUMBER_WORDS) + r")"
+# a phase's number as a named group
+NUMBER = r"(?P<number>\d{1,2}|" + "|".join(_NUMBER_WORDS) + r")"
 PHASE_IN = re.compile(r"\b(day|night|d|n)\s*" + NUM + r"\b", re.IGNORECASE)
 
 
