@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import UTC, tzinfo
 
 from assistant.reading.announcements.accounts import Names
+from assistant.reading.announcements.days import day_notes, fold_days
 from assistant.reading.announcements.deaths import (
     confirm_counted_out,
     end_day_with_game,
@@ -117,6 +118,7 @@ def read_thread_facts(
             return dataclasses.replace(again, moderators_cite=cite)
         mods = kept
     told = state.told_facts()
+    problems.extend(map(str, day_notes(fold_days(told.starts, told.ends))))
     return _thread_facts(title, mods, cast.moderators_cite, player_facts, told, problems)
 
 
