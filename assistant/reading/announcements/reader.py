@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import re
 from collections.abc import Sequence
@@ -260,7 +259,7 @@ def _read_news(post: PostLike, run: list[PostLike], state: State, names: Names,
             (state.dawn is None or state.dawn[0] <= state.night_post):
         first = read_lines(post.body_html)
         state.dawn = Dawn(post.number, trim(first[0] if first else ""))
-    before = _snapshot(state), copy.deepcopy(seats)
+    before = state.snapshot(), {seat: list(accounts) for seat, accounts in seats.items()}
     read_announcement(post, state, names, seats, timezone)
     read_vote_count_day(post, run, state, timezone)
     read_counted_living(post, state, names, seats)
@@ -286,14 +285,6 @@ def _starts_and_ends(post: PostLike, state: State, day_before: int) -> bool:
     once, so it is a summary or a rule misread, and announces nothing."""
     started = {s.day for s in state.facts.starts if s.post == post.number and s.day > day_before}
     return any(e.day in started for e in state.facts.ends if e.post == post.number)
-
-
-def _snapshot(state: State) -> State:
-    """A copy of ``state`` to go back to. What a reading never changes is shared, not copied: the
-    thread's posters, each seat's posts, and the facts (frozen), whose copies cost the most."""
-    shared = {id(state.authors): state.authors, id(state.posts_by_seat): state.posts_by_seat}
-    shared.update((id(fact), fact) for facts in state.facts.lists() for fact in facts)
-    return copy.deepcopy(state, shared)
 
 
 def _with_list_entries(counted: list, listed: list) -> tuple[list, list]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import NamedTuple
@@ -111,6 +112,21 @@ class State:
     def told_facts(self) -> FactLog:
         """The facts of the posts read aloud (after the caller's ``after_post``)."""
         return self.facts.without(self.quiet_facts)
+
+    def snapshot(self) -> State:
+        """A copy to go back to, each container copied as deep as a reading changes it. What a reading
+        never changes is shared: the thread's posters, each seat's posts, the facts (frozen)."""
+        return dataclasses.replace(
+            self,
+            facts=FactLog(*(list(facts) for facts in self.facts.lists())),
+            told={post: set(phases) for post, phases in self.told.items()},
+            dead=set(self.dead),
+            listed_living={day: set(seats) for day, seats in self.listed_living.items()},
+            counted_out=list(self.counted_out),
+            unplaced=list(self.unplaced),
+            earlier={seat: list(accounts) for seat, accounts in self.earlier.items()},
+            quiet_facts=set(self.quiet_facts),
+        )
 
     def start_day(self, day: int, post: int, deadline: datetime | None, cite: Cite,
                   told_at: int | None = None) -> None:
