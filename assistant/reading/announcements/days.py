@@ -36,6 +36,7 @@ class DayNote:
     day: int
     doubt: DayDoubt
     words: str  # the note as the moderator reads it
+    evidence: tuple[DayStart | DayEnd, ...]  # the facts that do not fit
 
     def __str__(self) -> str:
         return f"day {self.day}: {self.words}: check [[days]]"
@@ -52,18 +53,22 @@ def fold_days(starts: Sequence[DayStart], ends: Sequence[DayEnd]) -> list[DayBou
 def day_notes(days: Sequence[DayBounds]) -> list[DayNote]:
     """The days whose evidence does not fit: each told once, for that day alone."""
     notes = [DayNote(d.day, DayDoubt.ENDS_BEFORE_START,
-                     f"ends at post {d.end.post}, before it starts at post {d.start.post}")
+                     f"ends at post {d.end.post}, before it starts at post {d.start.post}",
+                     (d.start, d.end))
              for d in days if d.start is not None and d.end is not None and d.end.post < d.start.post]
     for before, after in zip(days, days[1:], strict=False):
         notes.extend(_gap(before, after))
         if after.day == before.day + 1 and before.end is not None and after.start is not None \
                 and after.start.post < before.end.post:
             notes.append(DayNote(after.day, DayDoubt.OVERLAP, f"starts at post {after.start.post}, "
-                                 f"before day {before.day} ends at post {before.end.post}"))
+                                 f"before day {before.day} ends at post {before.end.post}",
+                                 (before.end, after.start)))
     return sorted(notes, key=lambda note: note.day)
 
 
 def _gap(before: DayBounds, after: DayBounds) -> list[DayNote]:
     """The days between two read that the announcements neither start nor end."""
-    return [DayNote(day, DayDoubt.GAP, f"no start or end read between day {before.day} and day {after.day}")
+    evidence = tuple(f for f in (before.start, before.end, after.start, after.end) if f is not None)
+    return [DayNote(day, DayDoubt.GAP,
+                    f"no start or end read between day {before.day} and day {after.day}", evidence)
             for day in range(before.day + 1, after.day)]

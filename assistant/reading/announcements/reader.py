@@ -116,9 +116,16 @@ def read_thread_facts(
             cite = cast.named_cite or (cast.helpers_cite if helped else None)
             return dataclasses.replace(again, moderators_cite=cite)
         mods = kept
+    problems.extend(_day_problems(state))
     told = state.told_facts()
-    problems.extend(map(str, day_notes(fold_days(told.starts, told.ends))))
     return _thread_facts(title, mods, cast.moderators_cite, player_facts, told, problems)
+
+
+def _day_problems(state: State) -> list[str]:
+    """The days whose evidence does not fit, among all read; each told by the reading that meets it
+    (one of its facts is from a post read aloud), so a file kept live hears of it once."""
+    notes = day_notes(fold_days(state.facts.starts, state.facts.ends))
+    return [str(note) for note in notes if any(f not in state.quiet_facts for f in note.evidence)]
 
 
 def _thread_facts(title: str | None, moderators: tuple[str, ...], moderators_cite: Cite | None,

@@ -1,0 +1,41 @@
+"""Each day on its own evidence: the days folded from their start and end facts, and a note for a day
+that does not fit its neighbours, told for that day alone."""
+
+from __future__ import annotations
+
+from assistant.reading.announcements import Cite
+from assistant.reading.announcements.days import DayDoubt, day_notes, fold_days
+from assistant.reading.announcements.facts import DayEnd, DayStart
+
+
+def start(day: int, post: int) -> DayStart:
+    return DayStart(day, post, None, Cite(post, f"Day {day} begins"))
+
+
+def end(day: int, post: int) -> DayEnd:
+    return DayEnd(day, post, Cite(post, f"Night {day} begins"))
+
+
+def test_days_that_follow_fold_without_a_note():
+    days = fold_days([start(1, 0), start(2, 40)], [end(1, 30), end(2, 70)])
+    assert [(d.day, d.start.post, d.end.post) for d in days if d.start and d.end] == [(1, 0, 30), (2, 40, 70)]
+    assert day_notes(days) == []
+
+
+def test_a_later_start_of_a_day_is_the_one_kept():
+    days = fold_days([start(1, 0), start(1, 5)], [])
+    assert [(d.day, d.start.post if d.start else None, d.end) for d in days] == [(1, 5, None)]
+
+
+def test_a_day_skipped_is_a_note_for_that_day_only():
+    days = fold_days([start(1, 0), start(2, 40), start(4, 120)], [end(1, 30), end(2, 70)])
+    notes = day_notes(days)
+    assert [(n.day, n.doubt) for n in notes] == [(3, DayDoubt.GAP)]
+    assert str(notes[0]) == "day 3: no start or end read between day 2 and day 4: check [[days]]"
+    assert [d.start.post for d in days if d.start] == [0, 40, 120]  # the later day keeps its own start
+
+
+def test_an_overlap_and_an_end_before_its_start_are_notes():
+    days = fold_days([start(1, 0), start(2, 20), start(3, 90)], [end(1, 30), end(3, 80)])
+    assert [(n.day, n.doubt) for n in day_notes(days)] == [(2, DayDoubt.OVERLAP), (3, DayDoubt.ENDS_BEFORE_START)]
+
