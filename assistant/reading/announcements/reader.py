@@ -271,11 +271,13 @@ def _read_news(post: PostLike, run: list[PostLike], state: State, names: Names,
     read_vote_count_day(post, run, state, timezone)
     read_counted_living(post, state, names, seats)
     read_death_taken_back(post, state, names)
+    starts = len(state.facts.starts) - len(before[0].facts.starts)
     ends = len(state.facts.ends) - len(before[0].facts.ends)
     misread = _starts_and_ends(post, state, before[0].day)
-    if state.day - before[0].day > 1 or ends > 1 or misread:
+    if starts > 1 or ends > 1 or misread:
         # a post that runs through several days is a summary the moderator keeps up to date (often
-        # the reserved second post, edited after the fact): it announces nothing new
+        # the reserved second post, edited after the fact): it announces nothing new. One that starts
+        # a single day starts it, whatever its number: a day skipped is told as a note (days.py)
         seats.clear()
         seats.update(before[1])
         names.rebuild(seats)
