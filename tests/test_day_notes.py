@@ -1,5 +1,5 @@
-"""Each day on its own evidence: the days folded from their start and end facts, and a note for a day
-that does not fit its neighbours, told for that day alone."""
+"""Each day on its own evidence: the days folded from their start and end facts, and a note for a
+day that does not fit its neighbours, told for that day alone."""
 
 from __future__ import annotations
 
@@ -20,7 +20,8 @@ def end(day: int, post: int) -> DayEnd:
 
 def test_days_that_follow_fold_without_a_note():
     days = fold_days([start(1, 0), start(2, 40)], [end(1, 30), end(2, 70)])
-    assert [(d.day, d.start.post, d.end.post) for d in days if d.start and d.end] == [(1, 0, 30), (2, 40, 70)]
+    bounds = [(d.day, d.start.post, d.end.post) for d in days if d.start and d.end]
+    assert bounds == [(1, 0, 30), (2, 40, 70)]
     assert day_notes(days) == []
 
 
@@ -34,12 +35,14 @@ def test_a_day_skipped_is_a_note_for_that_day_only():
     notes = day_notes(days)
     assert [(n.day, n.doubt) for n in notes] == [(3, DayDoubt.GAP)]
     assert str(notes[0]) == "day 3: no start or end read between day 2 and day 4: check [[days]]"
-    assert [d.start.post for d in days if d.start] == [0, 40, 120]  # the later day keeps its own start
+    # the later day keeps its own start
+    assert [d.start.post for d in days if d.start] == [0, 40, 120]
 
 
 def test_an_overlap_and_an_end_before_its_start_are_notes():
     days = fold_days([start(1, 0), start(2, 20), start(3, 90)], [end(1, 30), end(3, 80)])
-    assert [(n.day, n.doubt) for n in day_notes(days)] == [(2, DayDoubt.OVERLAP), (3, DayDoubt.ENDS_BEFORE_START)]
+    assert [(n.day, n.doubt) for n in day_notes(days)] == [
+        (2, DayDoubt.OVERLAP), (3, DayDoubt.ENDS_BEFORE_START)]
 
 
 def test_a_day_announced_past_a_skipped_number_starts_there_and_the_skip_is_noted():
@@ -68,4 +71,5 @@ def test_a_file_kept_live_gets_the_day_after_a_skipped_number_and_a_note_for_the
     report = plan_update(first.text, grown, path="garden.toml")
     game = parse_game(report.text)
     assert [(d.day, d.start_post, d.end_post) for d in game.days] == [(1, 0, 10), (3, 14, None)]
-    assert "reader: day 2: no start or end read between day 1 and day 3: check [[days]]" in report.notes
+    note = "reader: day 2: no start or end read between day 1 and day 3: check [[days]]"
+    assert note in report.notes

@@ -1,8 +1,9 @@
 """The days the announcements give, folded from their start and end facts, each on its own evidence.
 
-A day is its own start and end posts, as the moderator's posts give them; a day whose evidence does not fit
-its neighbours' (a day number skipped, a day that starts before the one before it ends, an end before its
-start) is told as a note for the moderator to check, never made to fit by moving the other days.
+A day is its own start and end posts, as the moderator's posts give them; a day whose evidence does
+not fit its neighbours' (a day number skipped, a day that starts before the one before it ends, an
+end before its start) is told as a note for the moderator to check, never made to fit by moving
+the other days.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ class DayDoubt(Enum):
 
 @dataclass(frozen=True)
 class DayBounds:
-    """A day as the announcements give it: its start and end (each the last read, as a file keeps it)."""
+    """A day as the announcements give it: its start and end (each the last read, as a file keeps
+    it)."""
 
     day: int
     start: DayStart | None
@@ -55,7 +57,8 @@ def day_notes(days: Sequence[DayBounds]) -> list[DayNote]:
     notes = [DayNote(d.day, DayDoubt.ENDS_BEFORE_START,
                      f"ends at post {d.end.post}, before it starts at post {d.start.post}",
                      (d.start, d.end))
-             for d in days if d.start is not None and d.end is not None and d.end.post < d.start.post]
+             for d in days
+             if d.start is not None and d.end is not None and d.end.post < d.start.post]
     for before, after in zip(days, days[1:], strict=False):
         notes.extend(_gap(before, after))
         if after.day == before.day + 1 and before.end is not None and after.start is not None \

@@ -1,8 +1,10 @@
-"""The words that name a phase, as a table of rules: each row a named pattern, the phase it reads and a
-wording it reads (tests/test_phase_words.py reads each row's example). A new wording is a new row.
+"""The words that name a phase, as a table of rules: each row a named pattern, the phase it reads
+and a wording it reads (tests/test_phase_words.py reads each row's example). A new wording is a new
+row.
 
-What a phase word means for the game (a day starting, a slip of the number, a plan for later) depends on
-where the reading stands, and is decided by :mod:`phases`; here a sentence only yields what it names.
+What a phase word means for the game (a day starting, a slip of the number, a plan for later)
+depends on where the reading stands, and is decided by :mod:`phases`; here a sentence only yields
+what it names.
 """
 
 from __future__ import annotations
@@ -44,7 +46,8 @@ class Wording(Enum):
 @dataclass(frozen=True)
 class PhaseRule:
     wording: Wording
-    pattern: re.Pattern[str]  # groups: ``phase`` and ``number`` where the wording names them, ``over``
+    # groups: ``phase`` and ``number`` where the wording names them, ``over``
+    pattern: re.Pattern[str]
     phase: Phase | None  # the phase the wording names when it has no ``phase`` group
     example: str  # a sentence the row reads
     reads: tuple[Phase, int | None]  # what it reads there
@@ -52,8 +55,9 @@ class PhaseRule:
 
 @dataclass(frozen=True)
 class PhaseWord:
-    """A phase a sentence names: the row that read it, the phase and its number (None when unnumbered),
-    whether the words say it is over ("Day 4 is over"), and where the words stand in the sentence."""
+    """A phase a sentence names: the row that read it, the phase and its number (None when
+    unnumbered), whether the words say it is over ("Day 4 is over"), and where the words stand in
+    the sentence."""
 
     wording: Wording
     phase: Phase
@@ -65,7 +69,8 @@ class PhaseWord:
 
 def _rule(wording: Wording, pattern: str, example: str, reads: tuple[Phase, int | None],
           phase: Phase | None = None) -> PhaseRule:
-    return PhaseRule(wording, re.compile(pattern, re.IGNORECASE | re.VERBOSE), phase, example, reads)
+    compiled = re.compile(pattern, re.IGNORECASE | re.VERBOSE)
+    return PhaseRule(wording, compiled, phase, example, reads)
 
 
 _ENDS_HEADING = r"(?: [:!\-–—] | $ )"
@@ -74,7 +79,8 @@ _NOT_WHEN = r"(?!\s+(?:in|at|on|after)\b)"
 
 PHASE_RULES: tuple[PhaseRule, ...] = (
     _rule(Wording.NOW_IN, r"""
-        \b(?: it\s+is\s+now | it'?s\s+now | welcome\s+to | we\s+are\s+now\s+in | now\s+entering | entering
+        \b(?: it\s+is\s+now | it'?s\s+now | welcome\s+to | we\s+are\s+now\s+in | now\s+entering
+            | entering
             | start\s+of | beginning\s+of | dawns?\s+on | dawn\s+of )
         \s+ (?:the\s+)? (?P<phase> day | night | [dn](?=\s*\d) ) \s* """ + NUMBER + r"\b",
           "It is now Night 2.", (Phase.NIGHT, 2)),
@@ -90,7 +96,8 @@ PHASE_RULES: tuple[PhaseRule, ...] = (
           + r""" | dawn\s* """ + _ENDS_HEADING + ")",
           "Day 5 Dawn:", (Phase.DAY, 5)),
     _rule(Wording.SHORT, r"""
-        \b (?P<phase> [dn] ) \s* (?P<number> \d{1,2} ) \s+ (?:has\s+)? (?: started | begun | begins | starts )\b""",
+        \b (?P<phase> [dn] ) \s* (?P<number> \d{1,2} ) \s+ (?:has\s+)?
+        (?: started | begun | begins | starts )\b""",
           "D3 has started, go vote.", (Phase.DAY, 3)),
     _rule(Wording.CUE, r"""
         \b (?P<phase> day | night ) \s* """ + NUMBER + r""" \s+
@@ -105,7 +112,8 @@ PHASE_RULES: tuple[PhaseRule, ...] = (
           "Please send me your night actions.", (Phase.NIGHT, None), Phase.NIGHT),
     _rule(Wording.NIGHT_FALLS, r"""
         \b night\s+ (?:phase\s+)? (?:has\s+)?
-        (?: fallen | falls | begins | has\s+begun | is\s+upon | starts | has\s+started )\b """ + _NOT_WHEN + r"""
+        (?: fallen | falls | begins | has\s+begun | is\s+upon | starts | has\s+started )\b """
+          + _NOT_WHEN + r"""
         | \b it\s+is\s+now\s+night\b | \b entering\s+ (?:the\s+)? ["“']? night\s+phase\b""",
           "Night has fallen.", (Phase.NIGHT, None), Phase.NIGHT),
     _rule(Wording.DAY_OVER, r"""
@@ -120,7 +128,7 @@ PHASE_RULES: tuple[PhaseRule, ...] = (
 )
 _RULES = {rule.wording: rule for rule in PHASE_RULES}
 
-# The wordings that say the game is now in a numbered phase, in the order they are tried at one place
+# The wordings that say the game is now in a numbered phase, in the order tried at one place
 NOW = (Wording.NOW_IN, Wording.BEGINS, Wording.HEADING)
 BARE = (Wording.BARE_NOW, Wording.DAY_BEGINS, Wording.NIGHT_ACTIONS)
 
@@ -132,12 +140,13 @@ def _word(rule: PhaseRule, match: re.Match[str]) -> PhaseWord:
     assert phase is not None, rule.wording  # a row names its phase or has a group for it
     number = groups.get("number")
     read = read_number(number) if number else None
-    return PhaseWord(rule.wording, phase, read, bool(groups.get("over")), match.start(), match.end())
+    over = bool(groups.get("over"))
+    return PhaseWord(rule.wording, phase, read, over, match.start(), match.end())
 
 
 def phase_words(text: str, wordings: tuple[Wording, ...]) -> Iterator[PhaseWord]:
-    """The phases ``text`` names in these wordings, left to right and never overlapping; where two rows
-    read at one place, the one listed first."""
+    """The phases ``text`` names in these wordings, left to right and never overlapping; where two
+    rows read at one place, the one listed first."""
     rules = [_RULES[w] for w in wordings]
     at = 0
     while at <= len(text):
@@ -145,7 +154,8 @@ def phase_words(text: str, wordings: tuple[Wording, ...]) -> Iterator[PhaseWord]
         first = min((m.start() for m in found if m is not None), default=None)
         if first is None:
             return
-        index, match = next((i, m) for i, m in enumerate(found) if m is not None and m.start() == first)
+        index, match = next((i, m) for i, m in enumerate(found)
+                            if m is not None and m.start() == first)
         yield _word(rules[index], match)
         at = match.end() if match.end() > match.start() else match.end() + 1
 

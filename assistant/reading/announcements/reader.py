@@ -74,15 +74,16 @@ def read_thread_facts(
 ) -> ThreadFacts:
     """Everything the thread's moderators announce, read from ``posts`` (in thread order).
 
-    ``moderators`` and ``players`` (seat name → accounts) are what the caller already knows, such as a game
-    file's; without them the reader takes them from the thread. ``listed``: (seat, account) of ``players``
-    known only from the moderators' player list, which an announcement naming them dates. Announcements are
-    read from posts after ``after_post`` only (the phase is still followed from the start, so day numbers stay
-    right).
+    ``moderators`` and ``players`` (seat name → accounts) are what the caller already knows, such as
+    a game file's; without them the reader takes them from the thread. ``listed``: (seat, account) of
+    ``players`` known only from the moderators' player list, which an announcement naming them dates.
+    Announcements are read from posts after ``after_post`` only (the phase is still followed from the
+    start, so day numbers stay right).
     """
     posts = list(posts)
     if not posts:
-        return ThreadFacts(title, tuple(moderators or ()), None, (), (), (), (), (), (), (), ("no posts",))
+        return ThreadFacts(title, tuple(moderators or ()), None, (), (), (), (), (), (), (),
+                           ("no posts",))
     problems: list[str] = []
     cast = _read_cast(posts, moderators, players, problems)
     state = State(authors=cast.authors, listed=frozenset(
@@ -232,7 +233,8 @@ def _read_posts(posts: list[PostLike], cast: _Cast, state: State, names: Names,
                 after_post: int | None, timezone: tzinfo) -> State:
     """Each moderator post in order; the state the reading ends in."""
     opening = posts[0]
-    opening_block = True  # the opening post and the moderators' posts right after it (reserved, kept up to date)
+    # the opening post and the moderators' posts right after it (reserved, kept up to date)
+    opening_block = True
     run: list[PostLike] = []  # the moderators' posts since the last player's post
     for post in posts:
         if post.author.casefold() not in cast.keys:
@@ -275,9 +277,9 @@ def _read_news(post: PostLike, run: list[PostLike], state: State, names: Names,
     ends = len(state.facts.ends) - len(before[0].facts.ends)
     misread = _starts_and_ends(post, state, before[0].day)
     if starts > 1 or ends > 1 or misread:
-        # a post that runs through several days is a summary the moderator keeps up to date (often
-        # the reserved second post, edited after the fact): it announces nothing new. One that starts
-        # a single day starts it, whatever its number: a day skipped is told as a note (days.py)
+        # a post that runs through several days is a summary the moderator keeps up to date
+        # (often the reserved second post, edited after the fact): it announces nothing new. One
+        # that starts a single day starts it, whatever its number: a day skipped is a note
         seats.clear()
         seats.update(before[1])
         names.rebuild(seats)

@@ -1,4 +1,5 @@
-"""Where the reading of a thread stands: the day, whether it is night, who is dead, and the facts read so far."""
+"""Where the reading of a thread stands: the day, whether it is night, who is dead, and the facts
+read so far."""
 
 from __future__ import annotations
 
@@ -69,18 +70,22 @@ class State:
     implicit: bool = False  # day 1 was taken to start with the opening post
     night_post: int | None = None  # the post that ended the last day
     dawn: Dawn | None = None
-    inferred_start: int | None = None  # a day started only by its numbers stated at night, no player posted since
-    nights_numbered_by_day: bool = False  # a night was named with its day's number ("Day 1" then "Night 1")
+    # a day started only by its numbers stated at night, no player posted since
+    inferred_start: int | None = None
+    # a night was named with its day's number ("Day 1" then "Night 1")
+    nights_numbered_by_day: bool = False
     count_day: int | None = None  # the day the vote count in the post being read is for
     wagons: Wagons | None = None  # of the day's last count that gives them
-    quiet: bool = False  # the post being read is one the caller already knows: follow it, record nothing
+    # the post being read is one the caller already knows: follow it, record nothing
+    quiet: bool = False
     # post -> the phases of the deaths it told, also when read quietly
     told: dict[int, set[str]] = field(default_factory=dict)
     dead: set[str] = field(default_factory=set)  # seats read dead, also from posts read quietly
     posts_by_seat: dict[str, list[int]] = field(default_factory=dict)  # seat -> its accounts' posts
     # day -> the seats its counts list living
     listed_living: dict[int, set[str]] = field(default_factory=dict)
-    over: bool = False  # the moderator declared the game won: later posts are talk about it, no news of deaths
+    # the moderator declared the game won: later posts are talk about it, no news of deaths
+    over: bool = False
     won_in_day: WonInDay | None = None
     # day 1's start and deadline as the opening gave them, taken back by a Night 0
     day_one: tuple[list[DayStart], list[DeadlineFact]] = field(default_factory=lambda: ([], []))
@@ -98,9 +103,9 @@ class State:
     quiet_facts: set[Fact] = field(default_factory=set)
 
     def add(self, fact: Fact) -> None:
-        """Record a fact of the post being read. One read quietly is kept too, so that the reading goes on from
-        it exactly as a reading of the whole thread does (a day's lynch already told, its start already read),
-        and is left out of what the reader gives (:meth:`told_facts`)."""
+        """Record a fact of the post being read. One read quietly is kept too, so that the reading
+        goes on from it exactly as a reading of the whole thread does (a day's lynch already told,
+        its start already read), and is left out of what the reader gives (:meth:`told_facts`)."""
         if isinstance(fact, (DeathFact, Elimination)) and fact.player:
             self.dead.add(fact.player)
         if isinstance(fact, DeathFact):
@@ -114,8 +119,9 @@ class State:
         return self.facts.without(self.quiet_facts)
 
     def snapshot(self) -> State:
-        """A copy to go back to, each container copied as deep as a reading changes it. What a reading
-        never changes is shared: the thread's posters, each seat's posts, the facts (frozen)."""
+        """A copy to go back to, each container copied as deep as a reading changes it. What a
+        reading never changes is shared: the thread's posters, each seat's posts, the facts
+        (frozen)."""
         return dataclasses.replace(
             self,
             facts=FactLog(*(list(facts) for facts in self.facts.lists())),
