@@ -65,6 +65,14 @@ KILL_VERB = re.compile(
     r",\s*(?:was\s+)?(?:killed|shot|stabbed|murdered|died|slain|dead)\b",
     re.IGNORECASE,
 )
+# "Juls (Vanilla Townie) killed night one": a death verb with the night it happened in right after it, as
+# "lynched day 1" tells a lynch
+KILLED_IN_NIGHT = re.compile(
+    r"""\b (?: killed | died | murdered | shot | stabbed | slain | poisoned | strangled | mauled | eaten
+           | nightkilled | night-killed )
+        \s+ (?: on\s+ | in\s+ | during\s+ )? (?: the\s+ )? (?: night | n ) \s* """ + NUM + r"\b",
+    re.IGNORECASE | re.VERBOSE,
+)
 CONDITION = re.compile(r"\b(?:when|whenever|if|once|until|unless|will|would|can|before|after)\b", re.IGNORECASE)
 IF_BEFORE = re.compile(r"\b(?:if|unless|when|whenever|once|until|should|in\s+case|in\s+the\s+event|otherwise)\b",
                        re.IGNORECASE)
@@ -233,7 +241,8 @@ def read_death(plain: str, post: PostLike, cite: Cite, state: State, names: Name
     started_here = not state.night and (state.inferred_start is not None or any(
         d.post == post.number and d.day == state.day for d in f.starts))
     together = [seat for seat in named_together(plain, KILL_VERB, names) if seat not in state.dead]
-    killed = named_before(plain, KILL_VERB, names) or flip_name(plain, names, state, started_here) or \
+    killed = named_before(plain, KILL_VERB, names) or named_before(plain, KILLED_IN_NIGHT, names) or \
+        flip_name(plain, names, state, started_here) or \
         body_of(plain, names)
     if len(together) > 1:
         killed = together[0]
