@@ -1213,3 +1213,13 @@ def test_a_moderators_post_that_tells_the_night_and_opens_no_day(body, night):
     from assistant.reading.announcements.night import tells_night
 
     assert tells_night(body) is night
+
+
+def test_a_role_in_brackets_then_killed_and_the_night():
+    facts = read_game(
+        ("Host", "Alder (Vanilla Townie) lynched day 1<br>Night one ends Thursday."),
+        ("Host", "Everyone wakes up. Well, almost everyone.<br>Birch (Vanilla Townie) killed night one.<br>"
+                 "With 5 alive it's 3 to lynch."),
+    )
+    assert [(e.day, e.player) for e in facts.eliminations] == [(1, "Alder")]
+    assert [(d.player, d.phase, d.cause) for d in facts.deaths] == [("Birch", "night 1", "night kill")]

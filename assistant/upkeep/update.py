@@ -16,7 +16,12 @@ from typing import TYPE_CHECKING
 
 from assistant.errors import GameFileError
 from assistant.gamefile.game import Game, parse_game
-from assistant.reading.announcements import Elimination, ThreadFacts, read_thread_facts
+from assistant.reading.announcements import (
+    DeadlineKind,
+    Elimination,
+    ThreadFacts,
+    read_thread_facts,
+)
 from assistant.upkeep.edits import (
     AddDeath,
     AddEvent,
@@ -307,12 +312,14 @@ def edits_from_facts(
     # every deadline the thread states, in thread order, whether or not its day has ended since: the first is the
     # day's ``end``, a later different one a declared change; so the file says the same whether its update met
     # them one by one or at once (a declared end_post decides the day whatever the deadline says)
-    deadlines = [(s.post, s.day, s.deadline, s.cite, "deadline") for s in facts.day_starts if s.deadline is not None]
+    deadlines = [(s.post, s.day, s.deadline, s.cite, DeadlineKind.DEADLINE)
+                 for s in facts.day_starts if s.deadline is not None]
     deadlines += [(d.post, d.day, d.time, d.cite, d.kind) for d in facts.deadlines]
     for post, day, time, cite, kind in sorted(deadlines, key=lambda d: d[0]):
         if not clocked:
             edits.append(SetDeadline(day, time, cite))
-        elif kind == "extension":  # the clock keeps the deadline; a declared change is written
+        # the clock keeps the deadline; a declared change is written
+        elif kind == DeadlineKind.EXTENSION:
             edits.append(AddEvent(day, "deadline", cite, post=post, time=time))
     if not clocked:  # after the deadlines, as a day kept live meets them: its keys read start, end, end_post
         for end in facts.day_ends:

@@ -10,9 +10,10 @@ name: the reader looks for the shapes moderators write (player lists, "It is now
     facts.moderators, facts.players, facts.day_starts, facts.day_ends, facts.deaths, facts.replacements
 
 Its modules, in the order a thread is read: ``text`` (a body as lines), ``accounts`` (names → seats),
-``moderators``, ``player_list``, ``state`` (where the reading stands), ``replacements``, ``phases`` (day starts
-and ends, deadlines), ``deaths`` (lynches, kills, mod-kills, flips, deaths a count witnesses), ``reader`` (the
-loop over the posts); ``facts`` holds what they give.
+``moderators``, ``player_list``, ``state`` (where the reading stands), ``replacements``, ``phase_words``
+(the words that name a phase, a table of rules), ``phases`` (day starts and ends, deadlines), ``deaths``
+(lynches, kills, mod-kills, flips, deaths a count witnesses), ``reader`` (the loop over the posts);
+``facts`` holds what they give, typed.
 """
 
 from assistant.reading.announcements.facts import (
@@ -20,6 +21,8 @@ from assistant.reading.announcements.facts import (
     DayEnd,
     DayStart,
     DeadlineFact,
+    DeadlineKind,
+    DeathCause,
     DeathFact,
     Elimination,
     PlayerFact,
@@ -31,6 +34,7 @@ from assistant.reading.announcements.reader import read_thread_facts
 from assistant.reading.announcements.text import read_lines, read_links
 
 __all__ = [
-    "Cite", "DayEnd", "DayStart", "DeadlineFact", "DeathFact", "Elimination", "PlayerFact", "PostLike",
-    "ReplacementFact", "ThreadFacts", "read_lines", "read_links", "read_thread_facts",
+    "Cite", "DayEnd", "DayStart", "DeadlineFact", "DeadlineKind", "DeathCause", "DeathFact",
+    "Elimination", "PlayerFact", "PostLike", "ReplacementFact", "ThreadFacts", "read_lines",
+    "read_links", "read_thread_facts",
 ]

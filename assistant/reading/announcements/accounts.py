@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from assistant.reading.announcements.text import clean_name, squash
 
@@ -11,7 +11,11 @@ from assistant.reading.announcements.text import clean_name, squash
 class Names:
     """Known accounts → seat name, and a finder for them in free text (whole words, case-insensitive)."""
 
-    def __init__(self, seats: dict[str, Sequence[str]]):
+    def __init__(self, seats: Mapping[str, Sequence[str]]):
+        self.rebuild(seats)
+
+    def rebuild(self, seats: Mapping[str, Sequence[str]]) -> None:
+        """Know the accounts of ``seats`` (all of them again: a seat has gained an account)."""
         self.seat_of: dict[str, str] = {}
         self.spelling: dict[str, str] = {}  # squashed name -> the account as the forum spells it
         for seat, accounts in seats.items():
@@ -27,7 +31,7 @@ class Names:
                 stems.setdefault(stem, []).append(account)
         self.stems = {stem: found[0] for stem, found in stems.items() if len(found) == 1}
         names = sorted(self.seat_of, key=len, reverse=True)
-        self.pattern = (
+        self.pattern: re.Pattern[str] | None = (
             re.compile(r"(?<![\w])(" + "|".join(re.escape(n) for n in names) + r")(?![\w])", re.IGNORECASE)
             if names else None
         )

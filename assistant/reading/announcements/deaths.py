@@ -6,9 +6,17 @@ from __future__ import annotations
 import re
 
 from assistant.reading.announcements.accounts import Names
-from assistant.reading.announcements.facts import Cite, DayStart, DeathFact, DeathTakenBack, Elimination, PostLike
+from assistant.reading.announcements.facts import (
+    Cite,
+    DayStart,
+    DeathCause,
+    DeathFact,
+    DeathTakenBack,
+    Elimination,
+    PostLike,
+)
 from assistant.reading.announcements.phases import stated_night
-from assistant.reading.announcements.state import State
+from assistant.reading.announcements.state import CountedOut, State, Wagons, WonInDay
 from assistant.reading.announcements.text import (
     NUM,
     PHASE_IN,
@@ -56,6 +64,14 @@ KILL_VERB = re.compile(
     r"vanquished|taken\s+out)\b|\b(?:died|dies|perished|is\s+no\s+more)\b|"
     r",\s*(?:was\s+)?(?:killed|shot|stabbed|murdered|died|slain|dead)\b",
     re.IGNORECASE,
+)
+# "Juls (Vanilla Townie) killed night one": a death verb with the night it happened in right after it, as
+# "lynched day 1" tells a lynch
+KILLED_IN_NIGHT = re.compile(
+    r"""\b (?: killed | died | murdered | shot | stabbed | slain | poisoned | strangled | mauled | eaten
+           | nightkilled | night-killed )
+        \s+ (?: on\s+ | in\s+ | during\s+ )? (?: the\s+ )? (?: night | n ) \s* """ + NUM + r"\b",
+    re.IGNORECASE | re.VERBOSE,
 )
 CONDITION = re.compile(r"\b(?:when|whenever|if|once|until|unless|will|would|can|before|after)\b", re.IGNORECASE)
 IF_BEFORE = re.compile(r"\b(?:if|unless|when|whenever|once|until|should|in\s+case|in\s+the\s+event|otherwise)\b",
@@ -112,7 +128,7 @@ def read_game_won(plain: str, post: PostLike, cite: Cite, state: State) -> None:
     if state.night or state.ended:
         state.over = True
     elif state.day and state.won_in_day is None:
-        state.won_in_day = (post.number, cite)
+        state.won_in_day = WonInDay(post.number, cite)
 
 
 def end_day_with_game(post: PostLike, state: State) -> None:
@@ -131,7 +147,7 @@ def read_lynch(plain: str, post: PostLike, cite: Cite, state: State, names: Name
         return False
     no_lynch = NO_LYNCH.search(plain)
     if no_lynch and not IF_BEFORE.search(plain[: no_lynch.start()]):  # "If no lynch is reached, ..."
-        state.add("elims", Elimination(state.day, None, post.number, cite))
+        state.add(Elimination(state.day, None, post.number, cite))
         state.end_day(post, cite)
         state.lynched = True
         return True
@@ -140,10 +156,10 @@ def read_lynch(plain: str, post: PostLike, cite: Cite, state: State, names: Name
     lynched = (names.seat(head) if head else None) or named_before(plain, LYNCH_VERB, names)
     night = stated_night(plain)
     if lynched and lynched not in state.dead and night is not None:  # "X was hung upside down Night 3"
-        state.add("deaths", DeathFact(lynched, f"night {night}", None, "night kill", cite))
+        state.add(DeathFact(lynched, f"night {night}", None, DeathCause.NIGHT_KILL, cite))
         return True
     if lynched and lynched not in state.dead:
-        state.add("elims", Elimination(state.day, lynched, post.number, cite))
+        state.add(Elimination(state.day, lynched, post.number, cite))
         state.end_day(post, cite)
         state.lynched = True
         return True
@@ -173,7 +189,7 @@ def read_hammered_flip(plain: str, post: PostLike, cite: Cite, state: State, nam
         return False
     if NEGATION.search(rest) or re.search(r"\breplac|\?", rest, re.IGNORECASE):
         return False
-    state.add("elims", Elimination(state.day, at_majority[0], post.number, cite))
+    state.add(Elimination(state.day, at_majority[0], post.number, cite))
     state.end_day(post, cite)
     state.lynched = True
     return True
@@ -200,7 +216,7 @@ def read_lynch_scene_flip(plain: str, post: PostLike, cite: Cite, state: State, 
     seat = flipped_seat(match.group("name"), names) or names.nickname(match.group("name"))
     if seat is None or seat in state.dead or any(other != seat for _, _, other in names.find(rest)):
         return False
-    state.add("elims", Elimination(state.day, seat, post.number, cite))
+    state.add(Elimination(state.day, seat, post.number, cite))
     state.end_day(post, cite)
     state.lynched = True
     return True
@@ -217,14 +233,16 @@ def read_death(plain: str, post: PostLike, cite: Cite, state: State, names: Name
     modkilled = named_before(plain, MODKILL, names)
     if modkilled and modkilled not in state.dead:
         phase_text = f"{'night' if state.night else 'day'} {state.day}"
-        state.add("deaths", DeathFact(modkilled, phase_text, None if state.night else post.number, "modkill", cite))
+        during = None if state.night else post.number
+        state.add(DeathFact(modkilled, phase_text, during, DeathCause.MODKILL, cite))
         return True
     f = state.facts
     # the post that starts a day, or any before a player posts in a day started only by its stated numbers
     started_here = not state.night and (state.inferred_start is not None or any(
-        d.post == post.number and d.day == state.day for d in f["starts"]))
+        d.post == post.number and d.day == state.day for d in f.starts))
     together = [seat for seat in named_together(plain, KILL_VERB, names) if seat not in state.dead]
-    killed = named_before(plain, KILL_VERB, names) or flip_name(plain, names, state, started_here) or \
+    killed = named_before(plain, KILL_VERB, names) or named_before(plain, KILLED_IN_NIGHT, names) or \
+        flip_name(plain, names, state, started_here) or \
         body_of(plain, names)
     if len(together) > 1:
         killed = together[0]
@@ -246,7 +264,7 @@ def read_death(plain: str, post: PostLike, cite: Cite, state: State, names: Name
     else:
         kind, number = ("night", state.day) if state.night else ("day", state.day)
     if kind == "day" and (lynch_line or state.ended) and not state.has_elimination(number):
-        state.add("elims", Elimination(number, killed, post.number, cite))
+        state.add(Elimination(number, killed, post.number, cite))
         if number == state.day and not state.night:
             state.end_day(post, cite)
         return True
@@ -255,11 +273,12 @@ def read_death(plain: str, post: PostLike, cite: Cite, state: State, names: Name
         # and this report is the dawn of the next
         state.end_day(post, cite)
         state.day, state.night, state.ended, state.lynched = state.day + 1, False, False, False
-        state.add("starts", DayStart(state.day, post.number, None, cite))
+        state.add(DayStart(state.day, post.number, None, cite))
     day_kill = kind == "day" and number == state.day and not state.night and not state.ended
     for seat in together if len(together) > 1 else [killed]:
-        state.add("deaths", DeathFact(seat, f"{kind} {number}", post.number if day_kill else None,
-                                      "day kill" if kind == "day" else "night kill", cite))
+        cause = DeathCause.DAY_KILL if kind == "day" else DeathCause.NIGHT_KILL
+        during = post.number if day_kill else None
+        state.add(DeathFact(seat, f"{kind} {number}", during, cause, cite))
     return True
 
 
@@ -269,7 +288,7 @@ def read_majority_death(post: PostLike, lines: list[str], state: State, names: N
     f = state.facts
     if not state.day or state.has_elimination(state.day):
         return
-    told = [d for d in f["deaths"] if d.cite.post == post.number and d.phase == f"day {state.day}"]
+    told = [d for d in f.deaths if d.cite.post == post.number and d.phase == f"day {state.day}"]
     if len(told) != 1:
         return
     majority = majority_needed(" ".join(plain_text(line) for line in lines))
@@ -277,8 +296,8 @@ def read_majority_death(post: PostLike, lines: list[str], state: State, names: N
     death = told[0]
     if majority is None or wagons.get(death.player, 0) < majority:
         return
-    f["deaths"].remove(death)
-    state.add("elims", Elimination(state.day, death.player, post.number, death.cite))
+    f.deaths.remove(death)
+    state.add(Elimination(state.day, death.player, post.number, death.cite))
     if not state.night:
         state.end_day(post, death.cite)
         state.lynched = True
@@ -294,7 +313,7 @@ def read_wagons(lines: list[str], state: State, names: Names) -> None:
     wagons = {names.seat(names.spelled(head)): votes for head, votes in map(wagon_of, map(plain_text, lines)) if head}
     wagons.pop(None, None)
     if majority and wagons:
-        state.wagons = (state.day, wagons, majority)
+        state.wagons = Wagons(state.day, wagons, majority)
 
 
 def read_count_lynch(post: PostLike, state: State) -> None:
@@ -307,36 +326,51 @@ def read_count_lynch(post: PostLike, state: State) -> None:
     _, wagons, majority = state.wagons
     at_majority = [seat for seat, votes in wagons.items() if votes >= majority and seat not in state.dead]
     if len(at_majority) == 1:
-        ended = next((e for e in state.facts["ends"] if e.post == post.number), None)
+        ended = next((e for e in state.facts.ends if e.post == post.number), None)
         cite = ended.cite if ended else Cite(post.number, "")
-        state.add("elims", Elimination(state.day, at_majority[0], post.number, cite))
+        state.add(Elimination(state.day, at_majority[0], post.number, cite))
 
 
 def read_lynch_flip(post: PostLike, lines: list[str], state: State, names: Names) -> None:
     """A day that ended without a lynch read: the flip in the post that ended it, or in a later post of the
     same night that starts no day ("Steven Hacking was a Mafia Goon. Night 1 begins now.")."""
     f = state.facts
-    ended = [e for e in f["ends"] if e.day == state.day]
-    if not ended or state.has_elimination(state.day) or any(s.post == post.number for s in f["starts"]):
+    ended = [e for e in f.ends if e.day == state.day]
+    started_here = any(s.post == post.number for s in f.starts)
+    if not ended or state.has_elimination(state.day) or started_here:
         return
-    dead = {d.player for d in f["deaths"] if d.cite.post != post.number} | {e.player for e in f["elims"] if e.player}
+    dead = {d.player for d in f.deaths if d.cite.post != post.number} | \
+        {e.player for e in f.elims if e.player}
     for line in lines:
         for sentence in sentences(plain_text(line)):
-            if re.search(r"\b(?:night|nk|night\s*kill|killed\s+(?:on\s+)?(?:night|n)\s*\d)", sentence, re.I):
+            seat = _day_flip(sentence, names, dead)
+            if seat is None:
                 continue
-            match = FLIP.match(sentence)
-            seat = flipped_seat(match.group("name"), names) if match else None
-            if seat is None or seat in dead or not (WAS_ROLE.search(sentence) or DEAD_WORDS.search(sentence)
-                                                    or _is_reveal(match.group("rest"))):
-                continue
-            if NEGATION.search(match.group("rest")) or re.search(r"\breplac", sentence, re.I):
-                continue
-            if any(other != seat for _, _, other in names.find(match.group("rest"))) or _ADDRESSED.match(
-                    match.group("rest")):
-                continue  # "Alder, Birch and Cedar have achieved fifty posts on day 1": a list, no flip
-            f["deaths"][:] = [d for d in f["deaths"] if not (d.player == seat and d.cite.post == post.number)]
-            state.add("elims", Elimination(state.day, seat, post.number, Cite(post.number, trim(line))))
+            f.deaths[:] = [d for d in f.deaths
+                           if not (d.player == seat and d.cite.post == post.number)]
+            state.add(Elimination(state.day, seat, post.number, Cite(post.number, trim(line))))
             return
+
+
+_OF_A_NIGHT = re.compile(r"\b(?:night|nk|night\s*kill|killed\s+(?:on\s+)?(?:night|n)\s*\d)", re.I)
+
+
+def _day_flip(sentence: str, names: Names, dead: set[str]) -> str | None:
+    """The living seat whose role a sentence tells, not of a night ("Alder was a Mafia Goon")."""
+    if _OF_A_NIGHT.search(sentence):
+        return None
+    match = FLIP.match(sentence)
+    seat = flipped_seat(match.group("name"), names) if match else None
+    if match is None or seat is None or seat in dead:
+        return None
+    rest = match.group("rest")
+    if not (WAS_ROLE.search(sentence) or DEAD_WORDS.search(sentence) or _is_reveal(rest)):
+        return None
+    if NEGATION.search(rest) or re.search(r"\breplac", sentence, re.I):
+        return None
+    if any(other != seat for _, _, other in names.find(rest)) or _ADDRESSED.match(rest):
+        return None  # "Alder, Birch and Cedar have achieved fifty posts on day 1": a list, no flip
+    return seat
 
 
 def named_before(text: str, verb: re.Pattern, names: Names) -> str | None:
@@ -466,7 +500,7 @@ def read_counted_living(post: PostLike, state: State, names: Names, seats: dict[
     lines, unstruck, living = count
     day = state.day
     f = state.facts
-    dead = state.dead | {d.player for d in f["deaths"]} | {e.player for e in f["elims"] if e.player}
+    dead = state.dead | {d.player for d in f.deaths} | {e.player for e in f.elims if e.player}
     cite = Cite(post.number, trim(plain_text(lines[0])))
     pending = {death.player for death, *_ in state.counted_out}
     # a seat an earlier count of the day listed living was left out by a line this one missed: no night
@@ -479,8 +513,8 @@ def read_counted_living(post: PostLike, state: State, names: Names, seats: dict[
     # a count that states the number alive and lists that many is complete by the moderator's own number
     complete = stated_alive(" ".join(plain_text(line) for line in unstruck)) is not None
     for seat in missing:  # kept also when quiet, so that a later count does not read the same death again
-        state.counted_out.append((DeathFact(seat, f"night {state.day - 1}", None, "night kill", cite), day,
-                                  state.quiet, complete))
+        death = DeathFact(seat, f"night {state.day - 1}", None, DeathCause.NIGHT_KILL, cite)
+        state.counted_out.append(CountedOut(death, day, state.quiet, complete))
 
 
 def read_death_taken_back(post: PostLike, state: State, names: Names) -> None:
@@ -490,7 +524,7 @@ def read_death_taken_back(post: PostLike, state: State, names: Names) -> None:
     if state.night or not state.day:
         return
     f = state.facts
-    told = [d for d in f["deaths"]
+    told = [d for d in f.deaths
             if d.post is not None and d.phase == f"day {state.day}" and d.cite.post < post.number]
     if not told:
         return
@@ -501,13 +535,13 @@ def read_death_taken_back(post: PostLike, state: State, names: Names) -> None:
     for death in told:
         posted_since = any(death.cite.post < n < post.number for n in state.posts_by_seat.get(death.player, ()))
         if death.player in living and posted_since:
-            f["deaths"].remove(death)
-            state.quiet_facts.discard(("deaths", death))
+            f.deaths.remove(death)
+            state.quiet_facts.discard(death)
             # a file that wrote the death from an earlier reading (a game kept live) takes it back too
-            state.add("taken_back", DeathTakenBack(death.player, death.phase, death.cite.post,
+            state.add(DeathTakenBack(death.player, death.phase, death.cite.post,
                                                    Cite(post.number, trim(plain_text(lines[0])))))
-            if not any(e.player == death.player for e in f["elims"]) and \
-                    not any(d.player == death.player for d in f["deaths"]):
+            if not any(e.player == death.player for e in f.elims) and \
+                    not any(d.player == death.player for d in f.deaths):
                 state.dead.discard(death.player)
 
 
@@ -516,13 +550,13 @@ def confirm_counted_out(state: State, last_post: int) -> None:
     miss a line the reader cannot read; a living player's next post shows it). Posts after the day's end are
     not held against it: the dead talk once the game is over. A count that states the number alive and lists
     exactly that many is complete by the moderator's own number: its player's parting word does not undo it."""
-    ends = {e.day: e.post for e in state.facts["ends"]}
+    ends = {e.day: e.post for e in state.facts.ends}
     for death, day, quiet, complete in state.counted_out:
         until = ends.get(day, last_post)
         if quiet or death.player in state.dead:
             continue  # read before the caller's after_post, or told in words too
         if complete or not any(death.cite.post < n <= until for n in state.posts_by_seat.get(death.player, ())):
-            state.facts["deaths"].append(death)
+            state.facts.deaths.append(death)
 
 
 # A fate on a player-list line: "Alder, Vanilla Townie, lynched Day 1", "Birch - Cop - killed Night 2",
@@ -548,7 +582,8 @@ def read_listed_fates(players: list, state: State) -> None:
         lynch = re.match(r"lynch|hang|hung|execut|eliminat|voted", match.group("how"), re.IGNORECASE)
         night = match.group("phase").lower().startswith("n")
         if lynch and not night and not state.has_elimination(number):
-            state.add("elims", Elimination(number, player.name, player.cite.post, player.cite))
+            state.add(Elimination(number, player.name, player.cite.post, player.cite))
         elif not lynch and night and number > 0:
-            cause = "modkill" if "mod" in match.group("how").lower() else "night kill"
-            state.add("deaths", DeathFact(player.name, f"night {number}", None, cause, player.cite))
+            modkill = "mod" in match.group("how").lower()
+            cause = DeathCause.MODKILL if modkill else DeathCause.NIGHT_KILL
+            state.add(DeathFact(player.name, f"night {number}", None, cause, player.cite))

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
+from enum import StrEnum
 from typing import Protocol
 
 
@@ -57,6 +58,21 @@ class Elimination:
     cite: Cite
 
 
+class DeathCause(StrEnum):
+    """How a seat died other than by its day's lynch."""
+
+    NIGHT_KILL = "night kill"
+    DAY_KILL = "day kill"
+    MODKILL = "modkill"
+
+
+class DeadlineKind(StrEnum):
+    """A day's deadline as first announced, or moved by an extension."""
+
+    DEADLINE = "deadline"
+    EXTENSION = "extension"
+
+
 @dataclass(frozen=True)
 class DeathTakenBack:
     """A death told at ``told_at`` that the moderator's next complete count of the day takes back (it lists the
@@ -75,7 +91,7 @@ class DeathFact:
     player: str  # seat name
     phase: str
     post: int | None
-    cause: str  # "night kill", "day kill" or "modkill"
+    cause: DeathCause
     cite: Cite
 
 
@@ -89,13 +105,44 @@ class ReplacementFact:
 
 @dataclass(frozen=True)
 class DeadlineFact:
-    """A day's deadline as announced (``kind`` "deadline") or moved (``kind`` "extension")."""
+    """A day's deadline as announced or moved."""
 
     day: int
     time: datetime  # UTC
     post: int
-    kind: str
+    kind: DeadlineKind
     cite: Cite
+
+
+Fact = DayStart | DayEnd | Elimination | DeathFact | ReplacementFact | DeadlineFact | DeathTakenBack
+# the kinds in the order of FactLog's fields
+_KINDS = (DayStart, DayEnd, Elimination, DeathFact, ReplacementFact, DeadlineFact, DeathTakenBack)
+
+
+@dataclass
+class FactLog:
+    """The facts read so far, one list per kind, each in the order read."""
+
+    starts: list[DayStart] = field(default_factory=list)
+    ends: list[DayEnd] = field(default_factory=list)
+    elims: list[Elimination] = field(default_factory=list)
+    deaths: list[DeathFact] = field(default_factory=list)
+    replacements: list[ReplacementFact] = field(default_factory=list)
+    deadlines: list[DeadlineFact] = field(default_factory=list)
+    taken_back: list[DeathTakenBack] = field(default_factory=list)
+
+    def of_kind(self, fact: Fact) -> list:
+        """The list a fact of this kind goes in."""
+        return dict(zip(_KINDS, self.lists(), strict=True))[type(fact)]
+
+    def lists(self) -> tuple[list, ...]:
+        """Every kind's list, in the order of the fields."""
+        return (self.starts, self.ends, self.elims, self.deaths, self.replacements, self.deadlines,
+                self.taken_back)
+
+    def without(self, left_out: set[Fact]) -> FactLog:
+        """A copy with the facts of ``left_out`` taken out."""
+        return FactLog(*([f for f in facts if f not in left_out] for facts in self.lists()))
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from assistant.reading.announcements.accounts import Names
 from assistant.reading.announcements.facts import Cite, PostLike
-from assistant.reading.announcements.phases import BARE_PHASE, NOW_PHASE, SHORT_PHASE
+from assistant.reading.announcements.phase_words import BARE, NOW, Wording, first_phase_word
 from assistant.reading.announcements.text import clean_name, name_like, plain_text, read_lines, squash, trim
 
 # "Mod: Alder", "Co-Mods - Birch and Cedar", "Hosted by Alder"; a title without a separator ("Mod thread",
@@ -67,7 +67,7 @@ def helpers_cited(
             continue
         for line in read_lines(post.body_html):
             plain = plain_text(line)
-            phase_talk = NOW_PHASE.search(plain) or SHORT_PHASE.search(plain) or BARE_PHASE.search(plain)
+            phase_talk = first_phase_word(plain, (*NOW, Wording.SHORT, *BARE))
             if phase_talk or re.match(r"\W*(?:official\s+)?vote\s*count\b", plain, re.IGNORECASE):
                 seen.setdefault(post.author, []).append(Cite(post.number, trim(line)))
                 break

@@ -15,31 +15,17 @@ from __future__ import annotations
 import re
 
 from assistant.reading.announcements.deaths import KILL_VERB, LYNCH_VERB, NO_LYNCH
-from assistant.reading.announcements.phases import (
-    _DAY_BUSINESS,
-    _MORNING,
-    _NO_DEATH,
-    BARE_PHASE,
-    NIGHT_FALLS,
-    NOW_PHASE,
-    SHORT_PHASE,
-    _conditional,
+from assistant.reading.announcements.phase_words import (
+    BARE,
+    NOW,
+    Phase,
+    Wording,
+    names_phase,
+    phase_words,
 )
+from assistant.reading.announcements.phases import _DAY_BUSINESS, _MORNING, _NO_DEATH, _conditional
 from assistant.reading.announcements.text import plain_text, read_lines
 
-# The day's end told in words: "the village has spoken", "Day 1 is over", "the day has ended".
-_DAY_OVER = re.compile(
-    r"\b(?:the\s+)?(?:village|town)\s+has\s+spoken\b"
-    r"|\bday(?:\s*\d{1,2})?\s+"
-    r"(?:is\s+(?:now\s+)?over|has\s+(?:now\s+)?ended|is\s+done|has\s+closed)\b",
-    re.IGNORECASE,
-)
-# "End of Night 1", "Night 2 is over": the night's own end.
-_NIGHT_OVER = re.compile(
-    r"\bend\s+of\s+(?:the\s+)?night\b"
-    r"|\bnight(?:\s*\d{1,2})?\s+(?:is\s+over|has\s+ended|is\s+done)\b",
-    re.IGNORECASE,
-)
 # A night's victim told: the news a morning brings ("found dead", "eaten by the werewolves").
 _NIGHT_VICTIM = re.compile(
     r"\bfound\s+(?:\w+\s+)?(?:dead|eaten|killed|murdered|slain|mauled)\b"
@@ -55,12 +41,12 @@ def tells_night(body_html: str) -> bool:
     text = " ".join(plain_text(line) for line in read_lines(body_html))
     if _opens_day(text):
         return False
-    if NIGHT_FALLS.search(text) or _names_now(text, "night") or any(
-        (m.group(1) or "").lower() == "night" or not (m.group(1) or m.group(2))
-        for m in BARE_PHASE.finditer(text)  # "it is now night", "send your night actions"
+    if names_phase(text, Wording.NIGHT_FALLS) or _names_now(text, Phase.NIGHT) or any(
+        # "it is now night", "send your night actions"
+        w.phase is Phase.NIGHT for w in phase_words(text, BARE)
     ):
         return True
-    ended = LYNCH_VERB.search(text) or NO_LYNCH.search(text) or _DAY_OVER.search(text)
+    ended = LYNCH_VERB.search(text) or NO_LYNCH.search(text) or names_phase(text, Wording.DAY_OVER)
     # "see you in the morning!" ends a lynch's story; a morning with the day's business opens one
     morning = _MORNING.search(text) and _DAY_BUSINESS.search(text)
     return bool(ended) and not (morning or _NO_DEATH.search(text))
@@ -69,19 +55,16 @@ def tells_night(body_html: str) -> bool:
 def _opens_day(text: str) -> bool:
     """"Day 2 begins", "it is now day", "day has begun", the night's end, or a night's victim told
     ("found dead", a death with the morning)."""
-    if _names_now(text, "day") or _NIGHT_VICTIM.search(text) or _NIGHT_OVER.search(text):
+    if _names_now(text, Phase.DAY) or _NIGHT_VICTIM.search(text) or \
+            names_phase(text, Wording.NIGHT_OVER):
         return True
     if _MORNING.search(text) and KILL_VERB.search(text):
         return True
-    return any(m.group(2) or (m.group(1) or "").lower() == "day" for m in BARE_PHASE.finditer(text))
+    return any(w.phase is Phase.DAY for w in phase_words(text, BARE))
 
 
-def _names_now(text: str, kind: str) -> bool:
-    """Whether the text says the game is now in a ``kind`` phase ("Night 1 begins", "It is now
-    Day 2", "N1 has started"), not as a condition ("when Day 2 begins")."""
-    for match in NOW_PHASE.finditer(text):
-        named = (match.group(1) or match.group(3) or match.group(5)).lower()
-        if named.startswith(kind[0]) and not _conditional(text, match.start()):
-            return True
-    return any(m.group(1).lower() == kind[0] and not _conditional(text, m.start())
-               for m in SHORT_PHASE.finditer(text))
+def _names_now(text: str, phase: Phase) -> bool:
+    """Whether the text says the game is now in that phase ("Night 1 begins", "It is now Day 2",
+    "N1 has started"), not as a condition ("when Day 2 begins")."""
+    return any(w.phase is phase and not _conditional(text, w.start)
+               for wordings in (NOW, (Wording.SHORT,)) for w in phase_words(text, wordings))

@@ -5,9 +5,25 @@ deadlines they announce."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import datetime, tzinfo
 
-from assistant.reading.announcements.facts import Cite, DayStart, DeadlineFact, PostLike
+from assistant.reading.announcements.facts import (
+    Cite,
+    DayStart,
+    DeadlineFact,
+    DeadlineKind,
+    PostLike,
+)
+from assistant.reading.announcements.phase_words import (
+    BARE,
+    NOW,
+    Phase,
+    PhaseWord,
+    Wording,
+    first_phase_word,
+    names_phase,
+)
 from assistant.reading.announcements.state import State
 from assistant.reading.announcements.text import (
     NUM,
@@ -22,35 +38,6 @@ from assistant.reading.announcements.text import (
 from assistant.reading.count_state import count_number, majority_needed, stated_alive, vote_count_day
 from assistant.reading.deadlines import read_deadline
 
-NOW_PHASE = re.compile(
-    r"\b(?:it\s+is\s+now|it'?s\s+now|welcome\s+to|we\s+are\s+now\s+in|now\s+entering|entering|start\s+of|"
-    r"beginning\s+of|dawns?\s+on|dawn\s+of)\s+(?:the\s+)?(day|night|[dn](?=\s*\d))\s*" + NUM + r"\b"
-    r"|\b(day|night)\s*" + NUM + r"\s+(?:has\s+)?(?:now\s+)?(?:begun|began|started|starts\s+now|begins\s+now|"
-    r"beginning|dawned|"
-    r"is\s+(?:now\s+)?(?:open|here|upon\s+us|underway)|begins(?=\s*[.!,]|\s*$)|starts(?=\s*[.!,]|\s*$)|"
-    r"has\s+now\s+begun)"
-    # a heading: "Day 2:", "Night 1", "Day 5 Dawn"
-    r"|^\W*(day|night)\s*" + NUM + r"\s*(?:[:!\-–—]|$|dawn\s*(?:[:!\-–—]|$))",
-    re.IGNORECASE,
-)
-NIGHT_FALLS = re.compile(
-    # "Night falls in (expired ...)": a countdown tells when, not that night fell
-    r"\bnight\s+(?:phase\s+)?(?:has\s+)?(?:fallen|falls|begins|has\s+begun|is\s+upon|starts|"
-    r"has\s+started)\b(?!\s+(?:in|at|on|after)\b)|"
-    r"\bit\s+is\s+now\s+night\b|\bentering\s+(?:the\s+)?[\"“']?night\s+phase\b",
-    re.IGNORECASE,
-)
-SHORT_PHASE = re.compile(r"\b([dn])\s*(\d{1,2})\s+(?:has\s+)?(?:started|begun|begins|starts)\b", re.IGNORECASE)
-BARE_PHASE = re.compile(
-    r"\bit\s+is\s+now\s+(night|day)(?:time)?\b(?!\s*\d)|\b(day\s+(?:begins|has\s+begun|starts|has\s+started))\b"
-    r"|\b(?:send|submit|pm)\b[^.]{0,30}\bnight\s+actions?\b",
-    re.IGNORECASE,
-)
-_PHASE_CUE = re.compile(
-    r"\b(day|night)\s*" + NUM + r"\s+(?:deadline|will\s+end|ends\b|end\s+is|is\s+scheduled|actions|is\s+over|"
-    r"has\s+ended|is\s+done)",
-    re.IGNORECASE,
-)
 _ALIVE_COUNT = re.compile(
     r"\bwith\s+" + NUM + r"\s+(?:players?\s+)?(?:alive|living|remaining|left)\b.{0,30}"
     r"\b(?:to\s+)?(?:lynch|eliminate|execute)",
@@ -58,44 +45,68 @@ _ALIVE_COUNT = re.compile(
 )
 
 
-def phase_of(text: str, state: State, post: int) -> tuple[str, int] | None:
-    """The phase a sentence says the game is in now, as ("day"|"night", number).
+PhaseReading = tuple[Phase, int] | None
+
+
+def phase_of(text: str, state: State, post: int) -> PhaseReading:
+    """The phase a sentence says the game is in now, as (phase, number).
 
     "With 9 alive, 5 to lynch" after a night starts the next day, but not in the post that ended the day nor
     in the ended day's final count ("Vote Count 1.13 ... With 13 alive"): they state the day's own numbers."""
-    match = NOW_PHASE.search(text)
-    if match and _conditional(text, match.start()):
-        match = None
-    if match:
-        kind = "night" if (match.group(1) or match.group(3) or match.group(5)).lower().startswith("n") else "day"
-        return kind, read_number(match.group(2) or match.group(4) or match.group(6))
-    match = _PHASE_CUE.search(text)
-    if match and _conditional(text, match.start()):
-        # "(3 days) remain until Day 4 is over": the phase is running
-        if _COUNTDOWN.search(text, 0, match.start()):
-            return match.group(1).lower(), read_number(match.group(2))
-        match = None
-    if match:
-        kind, number = match.group(1).lower(), read_number(match.group(2))
-        if re.search(r"\b(?:is\s+over|has\s+ended|is\s+done)", match.group(0), re.IGNORECASE):
-            return ("night", number) if kind == "day" else ("day", number + 1)
-        if kind == "day" and state.day and not state.night and number > state.day:
-            return None  # "Day 2 will end at ..." while day 1 is open: a plan, not day 2 starting
-        return kind, number
-    match = SHORT_PHASE.search(text)
-    if match and not _conditional(text, match.start()):
-        return ("night" if match.group(1).lower() == "n" else "day"), int(match.group(2))
-    match = BARE_PHASE.search(text)
-    if match and _GENERAL_RULE.search(text):
-        match = None  # "send a PM if you have a night action": the rules, not the night starting
-    if match and state.day:
-        if (match.group(1) or "").lower() == "day" or match.group(2):
-            return ("day", state.day + 1) if state.night else None
-        return "night", state.day
+    for read in (_said_now, _said_by_cue, _said_short, _said_bare):
+        decided, phase = read(text, state)
+        if decided:
+            return phase
     if state.night and state.day and state.night_post != post and _ALIVE_COUNT.search(text) and \
             state.count_day != state.day:
-        return "day", state.day + 1
+        return Phase.DAY, state.day + 1
     return None
+
+
+def _said_now(text: str, state: State) -> tuple[bool, PhaseReading]:
+    """"It is now Night 2", "Day 3 has begun", "Day 2:" (not as a condition: "when Day 3
+    begins")."""
+    said = first_phase_word(text, NOW)
+    if said is None or said.number is None or _conditional(text, said.start):
+        return False, None
+    return True, (said.phase, said.number)
+
+
+def _said_by_cue(text: str, state: State) -> tuple[bool, PhaseReading]:
+    """A phase named with its business ("Day 2 deadline"), or told over ("Day 4 is over": the
+    night)."""
+    cue = first_phase_word(text, (Wording.CUE,))
+    if cue is None or cue.number is None:
+        return False, None
+    if _conditional(text, cue.start):
+        # "(3 days) remain until Day 4 is over": the phase is running
+        if _COUNTDOWN.search(text, 0, cue.start):
+            return True, (cue.phase, cue.number)
+        return False, None
+    if cue.over:
+        after = (Phase.NIGHT, cue.number) if cue.phase is Phase.DAY else (Phase.DAY, cue.number + 1)
+        return True, after
+    if cue.phase is Phase.DAY and state.day and not state.night and cue.number > state.day:
+        return True, None  # "Day 2 will end at ..." while day 1 is open: a plan, not day 2 starting
+    return True, (cue.phase, cue.number)
+
+
+def _said_short(text: str, state: State) -> tuple[bool, PhaseReading]:
+    said = first_phase_word(text, (Wording.SHORT,))
+    if said is None or said.number is None or _conditional(text, said.start):
+        return False, None
+    return True, (said.phase, said.number)
+
+
+def _said_bare(text: str, state: State) -> tuple[bool, PhaseReading]:
+    """"It is now night", "Day has begun": the phase after the one running."""
+    said = first_phase_word(text, BARE)
+    if said is None or _GENERAL_RULE.search(text) or not state.day:
+        # "send a PM if you have a night action": the rules, not the night starting
+        return False, None
+    if said.phase is Phase.DAY:
+        return True, ((Phase.DAY, state.day + 1) if state.night else None)
+    return True, (Phase.NIGHT, state.day)
 
 
 _COUNTDOWN = re.compile(r"\b(?:until|till)\s+(?:the\s+end\s+of\s+)?$", re.IGNORECASE)
@@ -132,9 +143,9 @@ def read_opening(post: PostLike, state: State, timezone: tzinfo) -> None:
                 break
     state.day, state.night, state.ended = 1, False, False
     start_cite = Cite(post.number, trim(lines[0] if lines else ""))
-    state.add("starts", DayStart(1, post.number, deadline, start_cite))
+    state.add(DayStart(1, post.number, deadline, start_cite))
     if deadline:
-        state.add("deadlines", DeadlineFact(1, deadline, post.number, "deadline", cite))
+        state.add(DeadlineFact(1, deadline, post.number, DeadlineKind.DEADLINE, cite))
     state.implicit = True
 
 
@@ -170,9 +181,9 @@ def read_night_zero(post: PostLike, state: State) -> bool:
     if not match or _conditional(text, match.start()):
         return False
     f = state.facts
-    state.day_one = ([s for s in f["starts"] if s.day == 1], [d for d in f["deadlines"] if d.day == 1])
-    f["starts"][:] = [s for s in f["starts"] if s.day != 1]
-    f["deadlines"][:] = [d for d in f["deadlines"] if d.day != 1]
+    state.day_one = ([s for s in f.starts if s.day == 1], [d for d in f.deadlines if d.day == 1])
+    f.starts[:] = [s for s in f.starts if s.day != 1]
+    f.deadlines[:] = [d for d in f.deadlines if d.day != 1]
     state.day, state.night, state.ended, state.implicit = 0, True, False, False
     return True
 
@@ -194,9 +205,7 @@ def read_vote_count_day(post: PostLike, run: list[PostLike], state: State, timez
     state.day, state.night, state.ended = day, False, False
     cite = Cite(start.number, trim(start_lines[0] if start_lines else ""))
     deadline = deadline_in(lines, post, timezone)
-    state.add("starts", DayStart(day, start.number, deadline, cite))
-    if deadline:
-        state.add("deadlines", DeadlineFact(day, deadline, post.number, "deadline", cite))
+    state.start_day(day, start.number, deadline, cite, told_at=post.number)
 
 
 _MORNING = re.compile(
@@ -223,7 +232,7 @@ def read_dawn(post: PostLike, lines: list[str], state: State, timezone: tzinfo) 
     if not state.night or state.night_post == post.number:  # night 0 too
         return
     text = " ".join(plain_text(line) for line in lines)
-    if NIGHT_FALLS.search(text) or any(e.post == post.number for e in f["elims"]):
+    if names_phase(text, Wording.NIGHT_FALLS) or any(e.post == post.number for e in f.elims):
         return  # the lynch's story that begins the night ("see you in the morning!") is no dawn
     reported = f"night {state.day}" in state.told.get(post.number, ())
     if not (reported or _NO_DEATH.search(text) or (_MORNING.search(text) and _DAY_BUSINESS.search(text))):
@@ -231,9 +240,7 @@ def read_dawn(post: PostLike, lines: list[str], state: State, timezone: tzinfo) 
     state.day, state.night, state.ended = state.day + 1, False, False
     cite = Cite(post.number, trim(lines[0] if lines else ""))
     deadline = deadline_in(lines, post, timezone)
-    state.add("starts", DayStart(state.day, post.number, deadline, cite))
-    if deadline:
-        state.add("deadlines", DeadlineFact(state.day, deadline, post.number, "deadline", cite))
+    state.start_day(state.day, post.number, deadline, cite)
 
 
 def deadline_in(lines: list[str], post: PostLike, timezone: tzinfo) -> datetime | None:
@@ -262,77 +269,112 @@ def read_day_goes_on(text: str, state: State) -> None:
     if not (state.night and state.ended and state.night_post is not None and _DAY_GOES_ON.search(text)):
         return
     f = state.facts
-    taken_back = [e for e in f["elims"] if e.day == state.day and e.post >= state.night_post]
-    f["elims"][:] = [e for e in f["elims"] if e not in taken_back]
-    f["ends"][:] = [e for e in f["ends"] if not (e.day == state.day and e.post == state.night_post)]
+    taken_back = [e for e in f.elims if e.day == state.day and e.post >= state.night_post]
+    f.elims[:] = [e for e in f.elims if e not in taken_back]
+    f.ends[:] = [e for e in f.ends if not (e.day == state.day and e.post == state.night_post)]
     state.dead -= {e.player for e in taken_back}
     state.night, state.ended, state.lynched = False, False, False
+
+
+@dataclass(frozen=True)
+class _Sentence:
+    """A sentence of a moderator's post, read for the phase it names."""
+
+    plain: str
+    lines: list[str]  # the post's
+    post: PostLike
+    cite: Cite
+    timezone: tzinfo
+
+    def deadline(self) -> datetime | None:
+        """The deadline the sentence states, else the first its post states."""
+        return read_deadline(self.plain, self.post, self.timezone) or \
+            deadline_in(self.lines, self.post, self.timezone)
 
 
 def read_phase(plain: str, lines: list[str], post: PostLike, cite: Cite, state: State, timezone: tzinfo) -> bool:
     """A sentence that starts a day or ends one ("It is now Night 2", "Day 3 has begun", "Night falls"); True
     when it did, and the rest of the sentence is read no further."""
-    f = state.facts
+    said = first_phase_word(plain, NOW)
     phase = phase_of(plain, state, post.number)
-    said = NOW_PHASE.search(plain)
-    if phase and said and not said.group(5) and phase[1] < state.day and (phase[0] == "day") == state.night:
+    if phase and said and said.wording is not Wording.HEADING and phase[1] < state.day and \
+            (phase[0] == "day") == state.night:
         # "Night 1 starts now" on day 4, "Day 1 begins now" after night 2: a slip of the number; the phase
         # that follows the current one is meant (not a bare heading "Night 1": a summary of the game so far)
-        phase = ("day", state.day + 1) if state.night else ("night", state.day)
-    if phase:
-        kind, number = phase
-        if kind == "day" and number == 1 and state.implicit and state.day == 1 and not state.ended:
-            if (count_number(plain) or 1) > 1:
-                return False  # "Day One: Vote Count Two": day 1 started before its first count
-            if said is None:  # "Day 1 ends Tuesday": day 1 is running, its start is not here; its deadline is
-                deadline = read_deadline(plain, post, timezone)
-                known = [d for d in f["deadlines"] if d.day == 1]
-                if deadline and (not known or known[-1].time != deadline):
-                    state.add("deadlines", DeadlineFact(1, deadline, post.number, "deadline", cite))
-                return True
-            # "Day 1 has begun" after the opening post: day 1 starts here
-            state.implicit = False
-            deadline = read_deadline(plain, post, timezone) or deadline_in(lines, post, timezone)
-            f["starts"][:], f["deadlines"][:] = [], []
-            state.add("starts", DayStart(1, post.number, deadline, cite))
-            if deadline:
-                state.add("deadlines", DeadlineFact(1, deadline, post.number, "deadline", cite))
-            return True
-        # the same day again only after a night word may have ended it too early, never after its lynch
-        # ("on the beginning of Day 2, everybody turns to Zodiark" in the lynch's story)
-        if kind == "day" and number == state.day and not state.night and state.inferred_start is not None and \
-                said is not None:
-            # "Tomorrow, with 8 alive, it takes 5" read at night started the day; the moderator's own "Day 2
-            # begins now" before any player posted is its start, and the deaths it tells are the night's
-            f["starts"][:] = [s for s in f["starts"] if not (s.day == number and s.post == state.inferred_start)]
-            f["deadlines"][:] = [d for d in f["deadlines"] if not (d.day == number and d.post == state.inferred_start)]
-            state.inferred_start = None
-            deadline = read_deadline(plain, post, timezone) or deadline_in(lines, post, timezone)
-            state.add("starts", DayStart(number, post.number, deadline, cite))
-            if deadline:
-                state.add("deadlines", DeadlineFact(number, deadline, post.number, "deadline", cite))
-            return True
-        if kind == "day" and (number > state.day or (number == state.day and state.night and not state.lynched)):
-            state.inferred_start = post.number if said is None and _ALIVE_COUNT.search(plain) else None
-            state.end_day(post, cite)
-            state.day, state.night, state.ended, state.lynched = number, False, False, False
-            deadline = read_deadline(plain, post, timezone) or deadline_in(lines, post, timezone)
-            state.add("starts", DayStart(number, post.number, deadline, cite))
-            if deadline:
-                state.add("deadlines", DeadlineFact(number, deadline, post.number, "deadline", cite))
-            return True
-        if kind == "night" and number == state.day and (not state.night or state.night_post == post.number):
-            state.nights_numbered_by_day = True  # "Day 1 ... Night 1": a night takes its day's number
-        if kind == "night" and number >= state.day and not state.night:
-            state.end_day(post, cite)
-            state.night = True
-            return True
-    falls = NIGHT_FALLS.search(plain)
-    if falls and not _conditional(plain, falls.start()) and not state.night and state.day:
+        phase = (Phase.DAY, state.day + 1) if state.night else (Phase.NIGHT, state.day)
+    sentence = _Sentence(plain, lines, post, cite, timezone)
+    if phase is not None:
+        told = _phase_told(phase, said, sentence, state)
+        if told is not None:
+            return told
+    falls = first_phase_word(plain, (Wording.NIGHT_FALLS,))
+    if falls and not _conditional(plain, falls.start) and not state.night and state.day:
         state.end_day(post, cite)
         state.night = True
         return True
     return False
+
+
+def _phase_told(phase: tuple[Phase, int], said: PhaseWord | None, sentence: _Sentence,
+                state: State) -> bool | None:
+    """What a phase named does: True when it started or ended a day, False when the sentence is to
+    be read no further for it, None when it changed nothing."""
+    kind, number = phase
+    if kind is Phase.DAY and number == 1 and state.implicit and state.day == 1 and not state.ended:
+        return _day_one_told(said, sentence, state)
+    # the same day again only after a night word may have ended it too early, never after its lynch
+    # ("on the beginning of Day 2, everybody turns to Zodiark" in the lynch's story)
+    restated = kind is Phase.DAY and number == state.day and not state.night
+    if restated and state.inferred_start is not None and said is not None:
+        _restart_inferred_day(number, sentence, state)
+        return True
+    next_day = number > state.day or (number == state.day and state.night and not state.lynched)
+    if kind is Phase.DAY and next_day:
+        quiet_start = said is None and _ALIVE_COUNT.search(sentence.plain)
+        state.inferred_start = sentence.post.number if quiet_start else None
+        state.end_day(sentence.post, sentence.cite)
+        state.day, state.night, state.ended, state.lynched = number, False, False, False
+        state.start_day(number, sentence.post.number, sentence.deadline(), sentence.cite)
+        return True
+    at_night_post = state.night_post == sentence.post.number
+    if kind is Phase.NIGHT and number == state.day and (not state.night or at_night_post):
+        state.nights_numbered_by_day = True  # "Day 1 ... Night 1": a night takes its day's number
+    if kind is Phase.NIGHT and number >= state.day and not state.night:
+        state.end_day(sentence.post, sentence.cite)
+        state.night = True
+        return True
+    return None
+
+
+def _day_one_told(said: PhaseWord | None, sentence: _Sentence, state: State) -> bool:
+    """Day 1 named while it is taken to start with the opening post."""
+    if (count_number(sentence.plain) or 1) > 1:
+        return False  # "Day One: Vote Count Two": day 1 started before its first count
+    post = sentence.post
+    # "Day 1 ends Tuesday": day 1 is running, its start is not here; its deadline is
+    if said is None:
+        deadline = read_deadline(sentence.plain, post, sentence.timezone)
+        known = [d for d in state.facts.deadlines if d.day == 1]
+        if deadline and (not known or known[-1].time != deadline):
+            state.add(DeadlineFact(1, deadline, post.number, DeadlineKind.DEADLINE, sentence.cite))
+        return True
+    # "Day 1 has begun" after the opening post: day 1 starts here
+    state.implicit = False
+    deadline = sentence.deadline()
+    state.facts.starts[:], state.facts.deadlines[:] = [], []
+    state.start_day(1, post.number, deadline, sentence.cite)
+    return True
+
+
+def _restart_inferred_day(number: int, sentence: _Sentence, state: State) -> None:
+    """"Tomorrow, with 8 alive, it takes 5" read at night started the day; the moderator's own
+    "Day 2 begins now" before any player posted is its start, and the deaths it tells are the
+    night's."""
+    f, inferred = state.facts, state.inferred_start
+    f.starts[:] = [s for s in f.starts if not (s.day == number and s.post == inferred)]
+    f.deadlines[:] = [d for d in f.deadlines if not (d.day == number and d.post == inferred)]
+    state.inferred_start = None
+    state.start_day(number, sentence.post.number, sentence.deadline(), sentence.cite)
 
 
 def read_missed_day(lines: list[str], post: PostLike, state: State) -> None:
@@ -344,13 +386,13 @@ def read_missed_day(lines: list[str], post: PostLike, state: State) -> None:
             and state.night_post is not None and state.night_post < state.dawn[0] < post.number):
         return
     for plain in (sentence for line in lines for sentence in sentences(plain_text(line))):
-        said = NOW_PHASE.search(plain)
-        if said is None or _conditional(plain, said.start()):
+        said = first_phase_word(plain, NOW)
+        if said is None or _conditional(plain, said.start):
             continue
         if phase_of(plain, state, post.number) == ("night", state.day + 1):
             number, words = state.dawn
             state.day, state.night, state.ended, state.lynched = state.day + 1, False, False, False
-            state.add("starts", DayStart(state.day, number, None, Cite(number, words)))
+            state.add(DayStart(state.day, number, None, Cite(number, words)))
         return  # the first phase the post names decides
 
 
@@ -363,10 +405,12 @@ def read_deadline_line(plain: str, post: PostLike, cite: Cite, state: State, tim
         return
     when = read_deadline(plain, post, timezone)
     if when:
-        kind = "extension" if re.search(r"\bextend|extension\b", plain, re.IGNORECASE) else "deadline"
-        known = [d for d in state.facts["deadlines"] if d.day == state.day]
+        extended = re.search(r"\bextend|extension\b", plain, re.IGNORECASE)
+        kind = DeadlineKind.EXTENSION if extended else DeadlineKind.DEADLINE
+        known = [d for d in state.facts.deadlines if d.day == state.day]
         if not known or known[-1].time != when:
-            state.add("deadlines", DeadlineFact(state.day, when, post.number, kind if known else "deadline", cite))
+            told = kind if known else DeadlineKind.DEADLINE
+            state.add(DeadlineFact(state.day, when, post.number, told, cite))
 
 
 def read_next_day_in_end_post(post: PostLike, lines: list[str], state: State, living: int, timezone: tzinfo) -> None:
@@ -377,9 +421,10 @@ def read_next_day_in_end_post(post: PostLike, lines: list[str], state: State, li
     if not (state.night and state.night_post == post.number and state.day):
         return
     text = " ".join(plain_text(line) for line in lines)
-    ended_at = next((e for e in state.facts["ends"] if e.post == post.number), None)
+    ended_at = next((e for e in state.facts.ends if e.post == post.number), None)
     after = text.split(ended_at.cite.words[:40], 1)[-1] if ended_at and ended_at.cite.words else ""
-    if not after or NIGHT_FALLS.search(text) or re.search(r"\bnight\b", text, re.IGNORECASE):
+    if not after or names_phase(text, Wording.NIGHT_FALLS) or \
+            re.search(r"\bnight\b", text, re.IGNORECASE):
         return
     if re.search(r"\bvote\s*-?\s*count|\bvotecount|\(\s*\d{1,2}\s*\)\s*[:\-–—]|\bnot\s+voting\b", after, re.IGNORECASE):
         return  # the day's final count, after the words that ended it, states the day's own numbers
@@ -391,6 +436,4 @@ def read_next_day_in_end_post(post: PostLike, lines: list[str], state: State, li
     state.day, state.night, state.ended, state.lynched = state.day + 1, False, False, False
     cite = Cite(post.number, trim(after))
     deadline = deadline_in([after], post, timezone)
-    state.add("starts", DayStart(state.day, post.number, deadline, cite))
-    if deadline:
-        state.add("deadlines", DeadlineFact(state.day, deadline, post.number, "deadline", cite))
+    state.start_day(state.day, post.number, deadline, cite)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, tzinfo
 
 from assistant.reading.announcements.accounts import Names
+from assistant.reading.announcements.days import day_notes, fold_days
 from assistant.reading.announcements.deaths import (
     confirm_counted_out,
     end_day_with_game,
@@ -24,7 +25,7 @@ from assistant.reading.announcements.deaths import (
     read_majority_death,
     read_wagons,
 )
-from assistant.reading.announcements.facts import Cite, PlayerFact, PostLike, ThreadFacts
+from assistant.reading.announcements.facts import Cite, FactLog, PlayerFact, PostLike, ThreadFacts
 from assistant.reading.announcements.moderators import read_helpers, read_moderators
 from assistant.reading.announcements.phases import (
     read_dawn,
@@ -41,9 +42,24 @@ from assistant.reading.announcements.phases import (
 from assistant.reading.announcements.player_list import find_player_list, first_count_roster, numbering_gaps
 from assistant.reading.announcements.replacements import read_replacements
 from assistant.reading.announcements.seat_count import seat_count_problem, stated_seats
-from assistant.reading.announcements.state import State
+from assistant.reading.announcements.state import Dawn, State
 from assistant.reading.announcements.text import plain_text, read_lines, sentences, squash, trim
 from assistant.reading.count_state import vote_count_day
+
+
+@dataclass
+class _Cast:
+    """Who the thread's reading takes part: its moderators (and helpers) and its seats."""
+
+    moderators: tuple[str, ...]
+    moderators_cite: Cite | None
+    keys: set[str]  # the moderators' accounts casefolded
+    authors: Names  # the thread's posters but the moderators (helpers aside), each its own seat
+    seats: dict[str, list[str]]
+    players: list[PlayerFact]
+    helpers: list[str]
+    named_cite: Cite | None  # where the opening names the moderators
+    helpers_cite: Cite | None
 
 
 def read_thread_facts(
@@ -58,74 +74,170 @@ def read_thread_facts(
 ) -> ThreadFacts:
     """Everything the thread's moderators announce, read from ``posts`` (in thread order).
 
-    ``moderators`` and ``players`` (seat name → accounts) are what the caller already knows, such as a game
-    file's; without them the reader takes them from the thread. ``listed``: (seat, account) of ``players``
-    known only from the moderators' player list, which an announcement naming them dates. Announcements are
-    read from posts after ``after_post`` only (the phase is still followed from the start, so day numbers stay
-    right).
+    ``moderators`` and ``players`` (seat name → accounts) are what the caller already knows, such as
+    a game file's; without them the reader takes them from the thread. ``listed``: (seat, account) of
+    ``players`` known only from the moderators' player list, which an announcement naming them dates.
+    Announcements are read from posts after ``after_post`` only (the phase is still followed from the
+    start, so day numbers stay right).
     """
     posts = list(posts)
     if not posts:
-        return ThreadFacts(title, tuple(moderators or ()), None, (), (), (), (), (), (), (), ("no posts",))
+        return ThreadFacts(title, tuple(moderators or ()), None, (), (), (), (), (), (), (),
+                           ("no posts",))
+    problems: list[str] = []
+    cast = _read_cast(posts, moderators, players, problems)
+    state = State(authors=cast.authors, listed=frozenset(
+        [(p.name, a.casefold()) for p in cast.players for a in p.replacements]
+        + [(seat, account.casefold()) for seat, account in listed]))
+    names = Names(cast.seats)
+    state.posts_by_seat = _posts_by_seat(posts, names)
+    state = _read_posts(posts, cast, state, names, after_post, timezone)
+    # the list read against the size the moderator states before day 1 ends
+    if not players and cast.seats:
+        day_one_end = next((e.post for e in state.facts.ends if e.day == 1), None)
+        stated = stated_seats(posts, cast.keys, before=day_one_end, largest=True)
+        problem = seat_count_problem(len(cast.seats), stated)
+        if problem:
+            problems.append(problem)
+    state.quiet = False
+    read_listed_fates(cast.players, state)
+    # with the accounts that held a seat before the one its list names
+    player_facts = [PlayerFact(p.name, (*p.replacements, *state.earlier[p.name]), p.dead, p.cite)
+                    if p.name in state.earlier else p for p in cast.players]
+    mods = cast.moderators
+    # a poster taken for a co-moderator who turns out to replace into a seat is a player
+    if not moderators:
+        kept = _moderators_kept(cast, posts[0].author)
+        if kept != mods and cast.helpers:
+            # their posts were read as the moderator's (a player's guesses told as deaths): read
+            # the thread again with the moderators it has
+            again = read_thread_facts(posts, title=title, moderators=kept, players=players,
+                                      after_post=after_post, timezone=timezone)
+            helped = any(h in kept for h in cast.helpers)
+            cite = cast.named_cite or (cast.helpers_cite if helped else None)
+            return dataclasses.replace(again, moderators_cite=cite)
+        mods = kept
+    problems.extend(_day_problems(state))
+    told = state.told_facts()
+    return _thread_facts(title, mods, cast.moderators_cite, player_facts, told, problems)
+
+
+def _day_problems(state: State) -> list[str]:
+    """The days whose evidence does not fit, among all read; each told by the reading that meets it
+    (one of its facts is from a post read aloud), so a file kept live hears of it once."""
+    notes = day_notes(fold_days(state.facts.starts, state.facts.ends))
+    return [str(note) for note in notes if any(f not in state.quiet_facts for f in note.evidence)]
+
+
+def _thread_facts(title: str | None, moderators: tuple[str, ...], moderators_cite: Cite | None,
+                  players: list[PlayerFact], told: FactLog, problems: list[str]) -> ThreadFacts:
+    return ThreadFacts(
+        title=title,
+        moderators=moderators,
+        moderators_cite=moderators_cite,
+        players=tuple(players),
+        day_starts=tuple(told.starts),
+        day_ends=tuple(told.ends),
+        eliminations=tuple(told.elims),
+        deaths=tuple(told.deaths),
+        replacements=tuple(told.replacements),
+        deadlines=tuple(told.deadlines),
+        problems=tuple(problems),
+        deaths_taken_back=tuple(told.taken_back),
+    )
+
+
+def _moderators_kept(cast: _Cast, opener: str) -> tuple[str, ...]:
+    """The moderators without those who hold a seat (the opening post's author always stays)."""
+    players_keys = {a.casefold() for accounts in cast.seats.values() for a in accounts}
+    return tuple(m for m in cast.moderators if m == opener or m.casefold() not in players_keys)
+
+
+def _authors(posts: Sequence[PostLike], moderator_keys: set[str]) -> Names:
+    """The thread's posters other than the moderators, each its own seat."""
+    posters = dict.fromkeys(p.author for p in posts)
+    return Names({a: [a] for a in posters if a.casefold() not in moderator_keys})
+
+
+def _read_cast(posts: list[PostLike], moderators: Sequence[str] | None,
+               players: dict[str, Sequence[str]] | None, problems: list[str]) -> _Cast:
+    """The moderators and seats: the caller's where it knows them, else read from the thread."""
     opening = posts[0]
     if moderators:
         mods, mods_cite = tuple(moderators), None
     else:
         mods, mods_cite = read_moderators(opening)
     mod_keys = {m.casefold() for m in mods}
-    authors = Names({a: [a] for a in dict.fromkeys(p.author for p in posts) if a.casefold() not in mod_keys})
-    problems: list[str] = []
+    authors = _authors(posts, mod_keys)
     player_facts: list[PlayerFact] = []
     if players:
         seats = {name: list(accounts) for name, accounts in players.items()}
     else:
-        dropped: list[str] = []
-        entries, list_post = find_player_list(posts, mod_keys, authors if authors.seat_of else None, dropped)
-        counted = first_count_roster(posts, mod_keys, authors)
-        if counted is not None and len(counted[0]) > len(entries):  # the list is cut short: the count has all
-            # (a count the posters do not vouch for yet stands only when each seat of the list it leaves out is
-            # a name nobody has posted under: a heading read as a name, a player replaced before posting)
-            merged, left_out = _with_list_entries(counted[0], entries)
-            if counted[2] or not any(authors.seat(a) for e in left_out for a in e.accounts):
-                if left_out:
-                    problems.append(f"post {counted[1]}: {', '.join(e.accounts[0] for e in left_out)} on the player "
-                                    f"list of post {list_post} but not in this first vote count: check [[players]]")
-                entries, list_post = merged, counted[1]
-        seats = {}
-        for entry in entries:
-            seats[entry.accounts[0]] = list(entry.accounts)
-            player_facts.append(
-                PlayerFact(entry.accounts[0], entry.accounts[1:], entry.dead, Cite(list_post, trim(entry.line)))
-            )
-        if not entries:
-            problems.append("no player list found in the moderators' posts")
-        top, gaps = numbering_gaps(entries)
-        if gaps and top > len(entries):  # "1. ... 3. ... 13.": a list numbered to 13 names 13 seats
-            problems.append(f"post {list_post}: the player list is numbered to {top} but gives {len(entries)} seats "
-                            f"(no line numbered {', '.join(map(str, gaps))}): check [[players]]")
-        # a name taken on another line, its mark aside ("+ Alder" under "+ = confirmed"), is no seat left out
-        taken = {squash(a) for e in entries for a in e.accounts}
-        left = list(dict.fromkeys(name for name in dropped if squash(name) not in taken))
-        if left and entries:
-            problems.append(f"post {list_post}: {', '.join(left)} on the player list's lines not taken as seats "
-                            "(no player who posted vouches for them): check [[players]]")
-    helpers: list[str] = []
-    named_cite, helpers_cite = mods_cite, None
+        player_facts = _read_players(posts, mod_keys, authors, problems)
+        seats = {p.name: [p.name, *p.replacements] for p in player_facts}
+    cast = _Cast(mods, mods_cite, mod_keys, authors, seats, player_facts, [], mods_cite, None)
     if not moderators and seats:
-        helpers, helpers_cite = read_helpers(posts, mod_keys, seats)
-        if helpers:
-            mods = (*mods, *helpers)
-            mods_cite = mods_cite or helpers_cite
-            mod_keys |= {h.casefold() for h in helpers}
-    state = State(authors=authors, listed=frozenset(
-        [(p.name, a.casefold()) for p in player_facts for a in p.replacements]
-        + [(seat, account.casefold()) for seat, account in listed]))
-    names = Names(seats)
-    state.posts_by_seat = _posts_by_seat(posts, names)
-    opening_block = True  # the opening post and the moderators' posts right after it (reserved, kept up to date)
+        cast.helpers, cast.helpers_cite = read_helpers(posts, mod_keys, seats)
+        if cast.helpers:
+            cast.moderators = (*mods, *cast.helpers)
+            cast.moderators_cite = mods_cite or cast.helpers_cite
+            cast.keys |= {h.casefold() for h in cast.helpers}
+    return cast
+
+
+def _read_players(posts: list[PostLike], mod_keys: set[str], authors: Names,
+                  problems: list[str]) -> list[PlayerFact]:
+    """The seats of the moderators' player list (or of day 1's first count, when the list is cut
+    short)."""
+    dropped: list[str] = []
+    posters = authors if authors.seat_of else None
+    entries, list_post = find_player_list(posts, mod_keys, posters, dropped)
+    counted = first_count_roster(posts, mod_keys, authors)
+    # the list is cut short: the count has all
+    if counted is not None and len(counted[0]) > len(entries):
+        # (a count the posters do not vouch for yet stands only when each seat of the list it leaves
+        # out is a name nobody has posted under: a heading read as a name, a player replaced before
+        # posting)
+        merged, left_out = _with_list_entries(counted[0], entries)
+        if counted[2] or not any(authors.seat(a) for e in left_out for a in e.accounts):
+            if left_out:
+                names = ", ".join(e.accounts[0] for e in left_out)
+                problems.append(f"post {counted[1]}: {names} on the player list of post "
+                                f"{list_post} but not in this first vote count: check [[players]]")
+            entries, list_post = merged, counted[1]
+    if not entries or list_post is None:
+        problems.append("no player list found in the moderators' posts")
+        return []
+    _list_problems(entries, list_post, dropped, problems)
+    return [PlayerFact(e.accounts[0], e.accounts[1:], e.dead, Cite(list_post, trim(e.line)))
+            for e in entries]
+
+
+def _list_problems(entries: list, list_post: int, dropped: list[str], problems: list[str]) -> None:
+    """A list numbered past its lines, and names on its lines not taken as seats."""
+    top, gaps = numbering_gaps(entries)
+    if gaps and top > len(entries):  # "1. ... 3. ... 13.": a list numbered to 13 names 13 seats
+        problems.append(f"post {list_post}: the player list is numbered to {top} but gives "
+                        f"{len(entries)} seats (no line numbered {', '.join(map(str, gaps))}): "
+                        "check [[players]]")
+    # a name taken on another line, its mark aside ("+ Alder" under "+ = confirmed"), is no seat
+    # left out
+    taken = {squash(a) for e in entries for a in e.accounts}
+    left = list(dict.fromkeys(name for name in dropped if squash(name) not in taken))
+    if left:
+        problems.append(f"post {list_post}: {', '.join(left)} on the player list's lines not taken "
+                        "as seats (no player who posted vouches for them): check [[players]]")
+
+
+def _read_posts(posts: list[PostLike], cast: _Cast, state: State, names: Names,
+                after_post: int | None, timezone: tzinfo) -> State:
+    """Each moderator post in order; the state the reading ends in."""
+    opening = posts[0]
+    # the opening post and the moderators' posts right after it (reserved, kept up to date)
+    opening_block = True
     run: list[PostLike] = []  # the moderators' posts since the last player's post
     for post in posts:
-        if post.author.casefold() not in mod_keys:
+        if post.author.casefold() not in cast.keys:
             opening_block = False
             run = []
             state.inferred_start = None  # a player posted in the day: its start stands
@@ -134,68 +246,45 @@ def read_thread_facts(
         state.quiet = after_post is not None and post.number <= after_post
         if post is opening:
             read_opening(post, state, timezone)
+        elif read_night_zero(post, state):
             continue
-        if read_night_zero(post, state):
-            continue
-        if opening_block and state.day != 0:  # after a Night 0 began, the moderator's posts are news
+        # after a Night 0 began, the moderator's posts are news
+        elif opening_block and state.day != 0:
             read_day_one_start(post, state, timezone)
-            continue
-        if state.night and state.night_post is not None and post.number > state.night_post and \
-                (state.dawn is None or state.dawn[0] <= state.night_post):
-            first = read_lines(post.body_html)
-            state.dawn = (post.number, trim(first[0] if first else ""))
-        before = _snapshot(state), copy.deepcopy(seats)
-        read_announcement(post, state, names, seats, timezone)
-        read_vote_count_day(post, run, state, timezone)
-        read_counted_living(post, state, names, seats)
-        read_death_taken_back(post, state, names)
-        ends = len(state.facts["ends"]) - len(before[0].facts["ends"])
-        misread = _starts_and_ends(post, state, before[0].day)
-        if state.day - before[0].day > 1 or ends > 1 or misread:
-            # a post that runs through several days is a summary the moderator keeps up to date (often
-            # the reserved second post, edited after the fact): it announces nothing new
-            state = before[0]
-            seats.clear()
-            seats.update(before[1])
-            names.__init__(seats)
-    if not any(s.day == 1 for s in state.facts["starts"]):  # a Night 0 whose end the reader did not see
-        state.facts["starts"][:0], state.facts["deadlines"][:0] = state.day_one
+        else:
+            state = _read_news(post, run, state, names, cast.seats, timezone)
+    # a Night 0 whose end the reader did not see
+    if not any(s.day == 1 for s in state.facts.starts):
+        state.facts.starts[:0], state.facts.deadlines[:0] = state.day_one
     confirm_counted_out(state, posts[-1].number)
-    if not players and seats:  # the list read against the size the moderator states before day 1 ends
-        day_one_end = next((e.post for e in state.facts["ends"] if e.day == 1), None)
-        problem = seat_count_problem(len(seats), stated_seats(posts, mod_keys, before=day_one_end, largest=True))
-        if problem:
-            problems.append(problem)
-    state.quiet = False
-    read_listed_fates(player_facts, state)
-    player_facts = [PlayerFact(p.name, (*p.replacements, *state.earlier.get(p.name, ())), p.dead, p.cite)
-                    if p.name in state.earlier else p for p in player_facts]  # accounts before the listed one
-    if not moderators:  # a poster taken for a co-moderator who turns out to replace into a seat is a player
-        players_keys = {a.casefold() for accounts in seats.values() for a in accounts}
-        kept = tuple(m for m in mods if m == opening.author or m.casefold() not in players_keys)
-        if kept != mods and helpers:
-            # their posts were read as the moderator's (a player's guesses told as deaths): read the thread
-            # again with the moderators it has
-            again = read_thread_facts(posts, title=title, moderators=kept, players=players, after_post=after_post,
-                                      timezone=timezone)
-            cite = named_cite or (helpers_cite if any(h in kept for h in helpers) else None)
-            return dataclasses.replace(again, moderators_cite=cite)
-        mods = kept
-    f = state.told_facts()
-    return ThreadFacts(
-        title=title,
-        moderators=mods,
-        moderators_cite=mods_cite,
-        players=tuple(player_facts),
-        day_starts=tuple(f["starts"]),
-        day_ends=tuple(f["ends"]),
-        eliminations=tuple(f["elims"]),
-        deaths=tuple(f["deaths"]),
-        replacements=tuple(f["repl"]),
-        deadlines=tuple(f["deadlines"]),
-        problems=tuple(problems + f["problems"]),
-        deaths_taken_back=tuple(f["taken_back"]),
-    )
+    return state
+
+
+def _read_news(post: PostLike, run: list[PostLike], state: State, names: Names,
+               seats: dict[str, list[str]], timezone: tzinfo) -> State:
+    """One moderator post after the opening: what it announces, unless it runs through several
+    days."""
+    if state.night and state.night_post is not None and post.number > state.night_post and \
+            (state.dawn is None or state.dawn[0] <= state.night_post):
+        first = read_lines(post.body_html)
+        state.dawn = Dawn(post.number, trim(first[0] if first else ""))
+    before = state.snapshot(), {seat: list(accounts) for seat, accounts in seats.items()}
+    read_announcement(post, state, names, seats, timezone)
+    read_vote_count_day(post, run, state, timezone)
+    read_counted_living(post, state, names, seats)
+    read_death_taken_back(post, state, names)
+    starts = len(state.facts.starts) - len(before[0].facts.starts)
+    ends = len(state.facts.ends) - len(before[0].facts.ends)
+    misread = _starts_and_ends(post, state, before[0].day)
+    if starts > 1 or ends > 1 or misread:
+        # a post that runs through several days is a summary the moderator keeps up to date
+        # (often the reserved second post, edited after the fact): it announces nothing new. One
+        # that starts a single day starts it, whatever its number: a day skipped is a note
+        seats.clear()
+        seats.update(before[1])
+        names.rebuild(seats)
+        return before[0]
+    return state
 
 
 _COUNT_HEADING = re.compile(r"^\W*(?:official\s+|final\s+)*(?:vote\s*count|votecount)\b",
@@ -205,16 +294,8 @@ _COUNT_HEADING = re.compile(r"^\W*(?:official\s+|final\s+)*(?:vote\s*count|votec
 def _starts_and_ends(post: PostLike, state: State, day_before: int) -> bool:
     """The post starts a new day and ends that same day: no moderator opens and closes a day at
     once, so it is a summary or a rule misread, and announces nothing."""
-    started = {s.day for s in state.facts["starts"] if s.post == post.number and s.day > day_before}
-    return any(e.day in started for e in state.facts["ends"] if e.post == post.number)
-
-
-def _snapshot(state: State) -> State:
-    """A copy of ``state`` to go back to. What a reading never changes is shared, not copied: the
-    thread's posters, each seat's posts, and the facts (frozen), whose copies cost the most."""
-    shared = {id(state.authors): state.authors, id(state.posts_by_seat): state.posts_by_seat}
-    shared.update((id(fact), fact) for facts in state.facts.values() for fact in facts)
-    return copy.deepcopy(state, shared)
+    started = {s.day for s in state.facts.starts if s.post == post.number and s.day > day_before}
+    return any(e.day in started for e in state.facts.ends if e.post == post.number)
 
 
 def _with_list_entries(counted: list, listed: list) -> tuple[list, list]:

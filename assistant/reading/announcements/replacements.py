@@ -7,7 +7,7 @@ import re
 
 from assistant.reading.announcements.accounts import Names
 from assistant.reading.announcements.facts import Cite, PostLike, ReplacementFact
-from assistant.reading.announcements.state import State
+from assistant.reading.announcements.state import Replaced, State
 from assistant.reading.announcements.text import name_like, strip_lead
 
 REPLACEMENT = re.compile(
@@ -71,11 +71,13 @@ def read_replacements(plain: str, post: PostLike, cite: Cite, state: State, name
     plain = _WHO_REPLACED.sub(lambda m: " " + m.group(1), _BRACKETED_ACCOUNT.sub(
         lambda m: _posting_account(m, state), plain))
     plain = _ASIDE.sub("", plain)
-    found = [(m.group("new") or m.group("new2"), m.group("old") or m.group("old2"), m)
+    found: list[tuple[str, str, re.Match[str] | None]] = [
+        (m.group("new") or m.group("new2"), m.group("old") or m.group("old2"), m)
              for m in REPLACEMENT.finditer(plain)]
     alone = REPLACED_ALONE.match(plain)
     if alone and not NOT_REPLACEMENT.search(plain):
-        state.replaced = (post.number, alone.group("old"))  # its successor named in a sentence that follows
+        # its successor named in a sentence that follows
+        state.replaced = Replaced(post.number, alone.group("old"))
         return
     paired = _RESPECTIVELY.match(plain)
     if paired:
@@ -110,14 +112,14 @@ def read_replacements(plain: str, post: PostLike, cite: Cite, state: State, name
         held = names.seat(new)
         listed = _listed_successor(seat, accounts, old, new if held else None, state) if held in (None, seat) else None
         if listed is not None:  # the list gave the seat's newcomer already: this announcement dates it
-            state.add("repl", ReplacementFact(seat, listed, post.number, cite))
+            state.add(ReplacementFact(seat, listed, post.number, cite))
             continue
         if new != written and names.seat(written) is None:
             accounts.append(written)  # the moderator's spelling, to read later posts by (never written to the file)
         if names.seat(new) != seat:
             accounts.append(new)
-            state.add("repl", ReplacementFact(seat, new, post.number, cite))
-        names.__init__(seats)
+            state.add(ReplacementFact(seat, new, post.number, cite))
+        names.rebuild(seats)
 
 
 def _listed_successor(seat: str, accounts: list[str], old: str, named: str | None, state: State) -> str | None:
@@ -136,7 +138,7 @@ def _listed_successor(seat: str, accounts: list[str], old: str, named: str | Non
     if named is not None and (named.casefold() != successor.casefold() or (seat, named.casefold()) not in state.listed):
         return None
     if state.authors.seat(successor) is None or any(
-            f.new.casefold() == successor.casefold() for f in state.facts["repl"]):
+            f.new.casefold() == successor.casefold() for f in state.facts.replacements):
         return None
     return successor
 
@@ -175,7 +177,7 @@ def _earlier_account(new: str, old: str, state: State, names: Names, seats: dict
     listed). Otherwise the two are kept until one of them turns up in a seat."""
     old = state.authors.spelled(old) if state.authors is not None else old
     seat = names.seat(new)
-    if seat is None or seats.get(seat, [None])[0].casefold() != new.casefold():
+    if seat is None or seat not in seats or seats[seat][0].casefold() != new.casefold():
         state.unplaced.append((new, old))
         return
     found = [old]
@@ -185,5 +187,5 @@ def _earlier_account(new: str, old: str, state: State, names: Names, seats: dict
             continue
         seats[seat].append(account)
         state.earlier.setdefault(seat, []).append(account)
-        names.__init__(seats)
+        names.rebuild(seats)
         found.extend(o for n, o in state.unplaced if n.casefold() == account.casefold())

@@ -6,8 +6,12 @@ import contextlib
 import html
 import re
 import unicodedata
+from typing import TYPE_CHECKING
 
 from parsers.markup import parse_html
+
+if TYPE_CHECKING:
+    from lxml.etree import _Element as Element
 
 STRUCK_OPEN, STRUCK_CLOSE = "\x01", "\x02"  # marks struck-out text inside a line
 BLANK = "\x03"  # a blank line, where the caller asks for paragraphs
@@ -39,7 +43,7 @@ def read_lines(body_html: str, *, list_marks: bool = False) -> list[str]:
         out.append("".join(current))
         current.clear()
 
-    def walk(element, struck: bool) -> None:
+    def walk(element: Element, struck: bool) -> None:
         tag = element.tag if isinstance(element.tag, str) else ""
         tag = tag.lower()
         if tag in _SKIP_TAGS or tag == "blockquote" or "quotetitle" in (element.get("class") or ""):
@@ -80,7 +84,7 @@ def read_lines(body_html: str, *, list_marks: bool = False) -> list[str]:
 _PICTURE_PLACEHOLDER = re.compile(r"^\W*(?:no|missing)\s+(?:avatar|image|picture|pic|photo)\W*$", re.IGNORECASE)
 
 
-def _mark_list_items(root) -> None:
+def _mark_list_items(root: Element) -> None:
     for listing in root.iter("ol", "ul"):
         items = [child for child in listing if isinstance(child.tag, str) and child.tag.lower() == "li"]
         for number, item in enumerate(items, 1):
@@ -88,7 +92,7 @@ def _mark_list_items(root) -> None:
             _prefix_text(item, f"{number}. " if listing.tag.lower() == "ol" else "• ")
 
 
-def _drop_placeholders(item) -> None:
+def _drop_placeholders(item: Element) -> None:
     """A picture's placeholder in an item ("<li><span>no avatar</span><br>Alder") stands where the avatar
     would: it is no name, and the item's mark goes before the words after it."""
     for element in item.iter():
@@ -97,11 +101,12 @@ def _drop_placeholders(item) -> None:
             element.text = ""
 
 
-def _prefix_text(item, mark: str) -> None:
+def _prefix_text(item: Element, mark: str) -> None:
     """The mark before the item's first words (after an avatar and its line break, "<li><img><br>Alder")."""
     slots: list[tuple[object, str, bool]] = []
 
-    def walk(element, struck: bool) -> None:  # document order: an element's text, its children, then its tail
+    # document order: an element's text, its children, then its tail
+    def walk(element: Element, struck: bool) -> None:
         tag = element.tag.lower() if isinstance(element.tag, str) else ""
         if tag and tag not in _SKIP_TAGS:
             inside = struck or tag in _STRIKE_TAGS or tag == "sup" or "line-through" in (element.get("style") or "")
@@ -144,6 +149,8 @@ _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
                  "fourteen": 14, "fifteen": 15, "sixteen": 16, "first": 1, "second": 2, "third": 3,
                  "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10}
 NUM = r"(\d{1,2}|" + "|".join(_NUMBER_WORDS) + r")"
+# a phase's number as a named group
+NUMBER = r"(?P<number>\d{1,2}|" + "|".join(_NUMBER_WORDS) + r")"
 PHASE_IN = re.compile(r"\b(day|night|d|n)\s*" + NUM + r"\b", re.IGNORECASE)
 
 
