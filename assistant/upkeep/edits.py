@@ -37,8 +37,11 @@ _CITED_POST = re.compile(r"#\s*post\s+(\d+)\b")  # the comment Votal writes: "# 
 class Cited(Protocol):
     """Where a fact comes from: a post number (None when no post says it) and the words that say it."""
 
-    post: int | None
-    words: str
+    @property
+    def post(self) -> int | None: ...
+
+    @property
+    def words(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -511,7 +514,7 @@ class _Editor:
                                                                                    self.zone):
                 continue
             label = f"deaths[{i + 1}] ({seat[2][0]})"
-            if not self.revise or self.replace or _cited_post(table) != edit.told_at:
+            if not self.revise or self.replace or cited_post(table) != edit.told_at:
                 self.disagreements.append(f"{label}: {_source(edit.cite)} lists {seat[2][0]} alive after the death "
                                           f"told at post {edit.told_at} (file kept)")
                 return
@@ -529,7 +532,7 @@ class _Editor:
         witnessed the lynch an unknown replacement's name told). The moderator's entries are kept."""
         if not self.revise or self.replace or edit.cite.post is None or _same(str(table["phase"]), phase, self.zone):
             return False
-        cited = _cited_post(table)
+        cited = cited_post(table)
         if cited is None or cited <= edit.cite.post:
             return False
         held = str(table["phase"])
@@ -547,6 +550,7 @@ class _Editor:
                 _end_with_blank_line(deaths[-1])
             deaths.append(table)
         else:
+            _end_with_blank_line(table)  # it may have been the last, which ends with none
             deaths.insert(position, table)
         self.written.append(f"{label}.phase: {held!r} -> {phase!r} ({_source(edit.cite)}; revises Votal's reading of "
                             f"post {cited})")
@@ -706,7 +710,7 @@ def _same(held: Any, value: Any, zone: tzinfo) -> bool:
     return held == value
 
 
-def _cited_post(table) -> int | None:
+def cited_post(table) -> int | None:
     """The post an entry's comment cites when it is the one Votal wrote ("# post 351: ..."), else None."""
     match = _CITED_POST.match(table.trivia.comment or "")
     return int(match.group(1)) if match else None

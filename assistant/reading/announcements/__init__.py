@@ -16,6 +16,7 @@ loop over the posts); ``facts`` holds what they give.
 """
 
 from assistant.reading.announcements.facts import (
+    COUNTED_OUT,
     Cite,
     DayEnd,
     DayStart,
@@ -31,6 +32,7 @@ from assistant.reading.announcements.reader import read_thread_facts
 from assistant.reading.announcements.text import read_lines, read_links
 
 __all__ = [
-    "Cite", "DayEnd", "DayStart", "DeadlineFact", "DeathFact", "Elimination", "PlayerFact", "PostLike",
+    "COUNTED_OUT", "Cite", "DayEnd", "DayStart", "DeadlineFact", "DeathFact", "Elimination", "PlayerFact",
+    "PostLike",
     "ReplacementFact", "ThreadFacts", "read_lines", "read_links", "read_thread_facts",
 ]

@@ -6,7 +6,15 @@ from __future__ import annotations
 import re
 
 from assistant.reading.announcements.accounts import Names
-from assistant.reading.announcements.facts import Cite, DayStart, DeathFact, DeathTakenBack, Elimination, PostLike
+from assistant.reading.announcements.facts import (
+    COUNTED_OUT,
+    Cite,
+    DayStart,
+    DeathFact,
+    DeathTakenBack,
+    Elimination,
+    PostLike,
+)
 from assistant.reading.announcements.phases import stated_night
 from assistant.reading.announcements.state import State
 from assistant.reading.announcements.text import (
@@ -479,7 +487,7 @@ def read_counted_living(post: PostLike, state: State, names: Names, seats: dict[
     # a count that states the number alive and lists that many is complete by the moderator's own number
     complete = stated_alive(" ".join(plain_text(line) for line in unstruck)) is not None
     for seat in missing:  # kept also when quiet, so that a later count does not read the same death again
-        state.counted_out.append((DeathFact(seat, f"night {state.day - 1}", None, "night kill", cite), day,
+        state.counted_out.append((DeathFact(seat, f"night {state.day - 1}", None, COUNTED_OUT, cite), day,
                                   state.quiet, complete))
 
 

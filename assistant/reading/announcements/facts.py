@@ -8,10 +8,17 @@ from typing import Protocol
 
 
 class PostLike(Protocol):
-    number: int
-    author: str
-    body_html: str
-    time: datetime | None
+    @property
+    def number(self) -> int: ...
+
+    @property
+    def author(self) -> str: ...
+
+    @property
+    def body_html(self) -> str: ...
+
+    @property
+    def time(self) -> datetime | None: ...
 
 
 @dataclass(frozen=True)
@@ -75,8 +82,13 @@ class DeathFact:
     player: str  # seat name
     phase: str
     post: int | None
-    cause: str  # "night kill", "day kill" or "modkill"
+    cause: str  # "night kill", "day kill", "modkill" or COUNTED_OUT
     cite: Cite
+
+
+# The cause of a death read only from a day's count that no longer lists the seat: dated to the night
+# before the count, though a lynch the moderator told in words the reader missed looks the same.
+COUNTED_OUT = "left out of a count"
 
 
 @dataclass(frozen=True)
