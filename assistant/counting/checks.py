@@ -115,12 +115,15 @@ def check_days(game: Game, *, last_post: int | None) -> list[GameWarning]:
             )
     for day in days:
         if day.start_post is not None and last_post is not None and day.start_post > last_post:
+            # shown on the day before it, the one being played (its end is this start), not on every day
             warnings.append(
                 GameWarning(
                     "day_beyond_thread",
                     f"day {day.day} starts at post {day.start_post}, beyond the last stored post ({last_post}): "
                     "run `votal sync`, or check its start_post",
+                    day=day.day - 1 if day.day > 1 else None,
                     post=day.start_post,
+                    about=day.day,
                 )
             )
     return warnings
