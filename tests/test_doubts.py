@@ -102,32 +102,6 @@ def test_a_hammer_read_by_a_guessed_spelling_is_doubtful_and_by_initials_a_note(
     assert plain == ()
 
 
-def test_a_majority_that_needs_a_double_voters_second_vote_is_doubtful():
-    tables = "[[days]]\nday = 1\nstart_post = 0\n"
-    game = parse_game(
-        'title = "Doubts"\nthread = "https://forum.example.org/viewtopic.php?t=3"\nruleset = "mafiascum"\n'
-        'moderators = ["Warden"]\n' + tables + "".join(
-            f'[[players]]\nname = "{name}"\n' + ("vote_weight = 2\n" if name == "Quentin" else "")
-            for name in SEATS))
-    ruleset = load_ruleset("mafiascum")
-
-    def found(lines):
-        votal = replay_day(game, ruleset, [read_post(line) for line in lines], Roster.from_game(game, ruleset),
-                           day=1)
-        return votal, find_doubts(votal, game, ruleset)
-
-    # a double voter may cast one vote and keep the other: the hammer needs both
-    votal, needs = found(["1 Quentin: vote Marigold", "2 Ysolde: vote Marigold", "3 Bramble: vote Marigold"])
-    assert (votal.outcome.target, votal.outcome.post) == ("Marigold", 3)
-    (doubt,) = doubts_only(needs)
-    assert (doubt.kind, doubt.post) == (DOUBTFUL_DECISION, 3)
-    assert "Quentin's double vote (vote_weight 2), which the majority needs whole" in doubt.why
-    # with a vote to spare, one vote of the two decides as well
-    _, spare = found(["1 Ysolde: vote Marigold", "2 Bramble: vote Marigold", "3 Odalys: vote Marigold",
-                      "4 Quentin: vote Marigold"])
-    assert doubts_only(spare) == []
-
-
 def test_players_voting_on_after_the_hammer_make_it_doubtful():
     late = ["5 Quentin: vote Odalys", "6 Ysolde: vote Odalys", "7 Tfrost22: vote Odalys"]
     _, found = doubts([*THREE_ON_MARIGOLD, "4 Odalys: vote Marigold", *late])

@@ -237,20 +237,3 @@ def test_votes_that_could_not_be_placed_are_one_wildcard_doubt_as_the_thread_gro
                                       "count; 2 votes not counted could each be for any wagon: "
                                       "Damson's")
     assert "Alder2's 'vote whoever' (post 5: not a player" in found[1]["why"]
-
-
-def test_a_hammer_that_needs_a_double_voters_second_vote_is_doubted_as_the_thread_grows(tmp_path):
-    forum = Forum(thread({1: ("Birch", VOTE.format("Elm"))}, count=3))
-    with serve(forum) as server:
-        game, db = tmp_path / "game.toml", tmp_path / "votal.db"
-        text = game_text(server.base_url, tables=OPEN_DAY)
-        game.write_text(text.replace('name = "Cedar"\n', 'name = "Cedar"\nvote_weight = 2\n'))
-        assert invoke("sync", game, "--db", db, "-q").exit_code == 0
-        assert doubts_of(game, db) == []  # Elm 1 of 3: nothing decided
-        forum.posts.append({**make_posts(1, start=3)[0], "user": "Cedar", "content": VOTE.format("Elm")})
-        assert invoke("sync", game, "--db", db, "-q").exit_code == 0
-        (doubt,) = doubts_of(game, db)
-        assert (doubt["kind"], doubt["post"], doubt["target"]) == ("doubtful_decision", 3, "Elm")
-        assert "Cedar's double vote (vote_weight 2), which the majority needs whole" in doubt["why"]
-        needs = invoke("status", game, "--db", db).output.split("needs you")[1]
-        assert "Cedar's double vote" in needs

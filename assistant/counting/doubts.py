@@ -104,7 +104,7 @@ def find_doubts(votal: Any, game: Any, ruleset: Any,
         *hammers,
         *_wildcard_hammers(votal, game, ruleset, hammers),
         *_seats_learned(votal, holders),
-        *_doubtful_decision(votal, game),
+        *_doubtful_decision(votal),
         *_moderator_disagrees(votal, game, ruleset),
         *_lynch_not_recorded(votal, game),
         *_unexplained_ending(votal, game, ruleset),
@@ -506,7 +506,7 @@ def deciding_action(votal: Any) -> Any:
     return None
 
 
-def _doubtful_decision(votal: Any, game: Any) -> list[Doubt]:
+def _doubtful_decision(votal: Any) -> list[Doubt]:
     """The vote that decided the day, when it was read through a guess: a doubt for a guess a moderator would
     check (an edit-distance match, a spelling learnt from a count, an account the game file does not list, an
     edited post), a note for a shorthand players use every day (initials, a short prefix, a broken tag)."""
@@ -524,7 +524,6 @@ def _doubtful_decision(votal: Any, game: Any) -> list[Doubt]:
         weak.append(f"an account the game file does not list ({action.author})")
     if any(f.reason.startswith(f"edited post {action.post}:") for f in votal.flags):
         weak.append("an edited post")
-    weak.extend(_second_votes_needed(votal, game, action.target))
     late = sorted({a.voter or a.author for a in votal.actions
                    if a.action == "vote" and a.why_not == WhyNot.DAY_OVER and a.post > action.post})
     if len(late) >= PLAY_WENT_ON:
@@ -537,19 +536,6 @@ def _doubtful_decision(votal: Any, game: Any) -> list[Doubt]:
     return [Doubt(action.post, DOUBTFUL_DECISION if weak else NOTE, action.target,
                   f"the vote that decided the day, {action.voter}'s {action.text!r} for {wagon}, was read "
                   f"through {reading}" + (": check it before closing the day" if weak else ""))]
-
-
-def _second_votes_needed(votal: Any, game: Any, target: str | None) -> list[str]:
-    """The double voters whose extra weight the decided wagon needs for its majority: a double voter may
-    cast one vote and keep the other (the game's rules, or the player's word), so a moderator checks
-    with them before closing the day."""
-    wagon = next((w for w in votal.wagons if w.target == target), None)
-    if wagon is None or votal.majority is None:
-        return []
-    weights = {s.name: float(s.vote_weight) for s in game.players if s.split_votes <= 1}
-    return [f"{voter}'s double vote (vote_weight {show_votes(weights[voter])}), which the majority needs whole"
-            for voter in wagon.voters
-            if weights.get(voter, 1.0) > 1 and wagon.votes - (weights[voter] - 1) < votal.majority]
 
 
 # -- the moderator's own word --------------------------------------------------------------------------------
