@@ -40,7 +40,6 @@ from assistant.counting.living import alive_seats
 from assistant.counting.votes import show_votes
 from assistant.gamefile.outcome import Kind, Reason, WhyNot
 
-
 class DoubtKind(StrEnum):
     """What a finding about a count is: a doubt of one of five kinds, or a note."""
 
@@ -569,9 +568,7 @@ def _moderator_disagrees(votal: Any, game: Any, ruleset: Any) -> list[Doubt]:
         posted = "not voting" if check.posted is None else check.posted
         ours = "not voting" if check.ours is None else check.ours
         why = f"the moderator's count has {check.voter} on {posted}, Votal read {ours}"
-        staked = next((t for t in (check.ours, check.posted) if t in at_stake), None)
-        matters = (staked is not None and check.voter not in acted
-                   and _placing_decides(check, votal, game, staked, decided))
+        matters = (check.posted in at_stake or check.ours in at_stake) and check.voter not in acted
         found.append(Doubt(check.post, MODERATOR_DISAGREES if matters else NOTE, check.posted, why))
     return found
 
@@ -610,27 +607,14 @@ def _alive_differs(check: Any, votal: Any, game: Any, ruleset: Any, decided: int
     theirs, ours = ruleset.majority_for(check.posted_alive), ruleset.majority_for(check.alive)
     if theirs >= ours:
         return note
-    for post, votes in _standings(votal, game, check.post, decided):
-        over = sorted((t for t, v in votes.items() if theirs <= v < ours), key=lambda t: -votes[t])
-        if over:
-            return Doubt(post, MODERATOR_DISAGREES, over[0],
-                         f"{said} (count at post {check.post}): with {check.posted_alive} alive, {over[0]} has "
-                         f"a majority at post {post} ({show_votes(votes[over[0]])} of {theirs}): a death may be "
-                         "missing from the game file")
-    return note
-
-
-def _standings(votal: Any, game: Any, start: int, until: int | None
-               ) -> Iterable[tuple[int, dict[str, float]]]:
-    """The votes on each living seat after ``start`` and after each change from it on, to ``until``
-    (the decision) when given: (post, seat -> votes), read from the replay's recorded changes."""
     weights = {s.name: float(s.vote_weight) for s in game.players}
     state: dict[str, tuple[str | None, ...]] = {}
     changes = sorted(votal.changes, key=lambda c: c.post)
+    points = sorted({check.post, *(c.post for c in changes if c.post >= check.post)})
     index = 0
-    for post in sorted({start, *(c.post for c in changes if c.post >= start)}):
-        if until is not None and post > until:
-            return
+    for post in points:
+        if decided is not None and post > decided:
+            break
         while index < len(changes) and changes[index].post <= post:
             state[changes[index].voter] = tuple(t for t, _ in changes[index].votes)
             index += 1
@@ -640,27 +624,13 @@ def _standings(votal: Any, game: Any, start: int, until: int | None
             for target in targets:
                 if voter in living and target is not None and target in living:
                     votes[target] = votes.get(target, 0.0) + weights.get(voter, 1.0)
-        yield post, votes
-
-
-def _placing_decides(check: Any, votal: Any, game: Any, target: str, decided: int | None) -> bool:
-    """Whether the voter the moderator's count places otherwise could change the day on ``target``:
-    taken off the wagon Votal decided on, it falls short at the decision; put on the wagon the
-    moderator has it on, that wagon reaches its majority before the decision (or, on an undecided
-    day, at all). A placing that changes neither is the moderator's slip or Votal's, and decides
-    nothing."""
-    majority = votal.majority
-    if majority is None:
-        return True
-    seat = next((s for s in game.players if s.name == check.voter), None)
-    weight = float(seat.vote_weight) if seat is not None else 1.0
-    standings = list(_standings(votal, game, check.post, decided))
-    if not standings:
-        return True
-    if check.ours == target:  # Votal counts the voter on the wagon: without it, still decided?
-        return decided is not None and standings[-1][1].get(target, 0.0) - weight < majority
-    before = standings if decided is None else [st for st in standings if st[0] < decided]
-    return any(votes.get(target, 0.0) + weight >= majority for _, votes in before)
+        over = sorted((t for t, v in votes.items() if theirs <= v < ours), key=lambda t: -votes[t])
+        if over:
+            return Doubt(post, MODERATOR_DISAGREES, over[0],
+                         f"{said} (count at post {check.post}): with {check.posted_alive} alive, {over[0]} has "
+                         f"a majority at post {post} ({show_votes(votes[over[0]])} of {theirs}): a death may be "
+                         "missing from the game file")
+    return note
 
 
 # -- the day's end -------------------------------------------------------------------------------------------
