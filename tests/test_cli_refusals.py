@@ -114,6 +114,9 @@ def test_game_file_doubts_are_warnings_beside_the_count(demo, tmp_path):
     assert "problems" in data
     text = invoke("count", game, "--db", db, "--day", "2", "--at-time", DAY2_EVENING).output
     assert "  warning: day 3 starts at post 80, beyond the last stored post (33)" in text
+    # said on the day it ends, the one being played: day 1's count is not about it
+    day_one = json.loads(invoke("count", game, "--db", db, "--day", "1", "--format", "json").output)
+    assert "day_beyond_thread" not in [w["kind"] for w in day_one["warnings"]]
     status = json.loads(invoke("status", game, "--db", db, "--format", "json").output)[0]
     shown = [w[:22] for w in status["warnings"]]
     assert shown == ["day 3 starts at post 8", "posts 26, 27, 28, 29: "]

@@ -186,3 +186,54 @@ def test_an_accepted_id_that_names_no_warning_is_a_game_file_error(tmp_path):
         assert "checks.accepted: 'end_post after hammer' is not a finding id" in str(error)
     else:
         raise AssertionError("an id that is not one loads")
+
+
+# Birch's lynch told only in flavour; the next day's count no longer lists Birch
+FLAVOUR_CLOSE = [("Host", "The rope swings in the square. Night 1 begins."),
+                 ("Host", "Cedar was found dead. Cedar was a Cop.<br>Day 2 begins now.")]
+DAY_TWO_COUNT = ("Vote Count 2.1<br>Not voting: Alder, Damson, Elm, Fir, Gorse, Hazel, Ivy, "
+                 "Juniper<br>With 8 alive, it takes 5 to lynch.")
+
+
+def test_a_lynch_told_in_flavour_is_written_as_the_days_lynch_from_the_count(tmp_path):
+    forum = opening()
+    with serve(forum) as server:
+        game = LiveGame(tmp_path, server, forum)
+        for step in (DAY_ONE[:-2], FLAVOUR_CLOSE):
+            game.grow(step)
+        # nothing yet says Birch was lynched but Votal's count: the file lacks it, and day 2 asks
+        (warning,) = game.count(2)["warnings"]
+        assert warning["message"].startswith("day 1: Votal counts Birch eliminated at post 9, but")
+        game.grow([("Host", DAY_TWO_COUNT)])
+        text = game.path.read_text()
+        # the count that no longer lists Birch would date the death to the night; Votal's count of
+        # day 1 lynches Birch by the votes before the day's end: written as day 1's lynch, citing it
+        cited = "# post 9: \"Votal's count lynches Birch (majority); the count at post 14 lists Birch no more\""
+        assert f'{cited}\nplayer = "Birch"\nphase = "day 1"' in text, text
+        assert any("(Birch).phase: 'night 1' -> 'day 1' (post 9" in said for said in game.said), game.said
+        assert (game.count(1)["doubts"], game.count(2)["warnings"]) == ([], [])
+        assert game.needs_you() == []
+        game.grow([("Alder", FIR)])  # the count read again names the same death: nothing more
+        assert game.path.read_text() == text
+        assert not [a for a in game.alerts() if "file kept" in a["message"]]
+
+
+def test_a_lynch_the_moderator_did_not_count_is_doubted_on_its_day_and_not_repeated(tmp_path):
+    forum = opening()
+    with serve(forum) as server:
+        game = LiveGame(tmp_path, server, forum)
+        no_lynch = [("Host", "No lynch today: the hammer came after the deadline. Night 1 begins."),
+                    ("Host", "Cedar was found dead. Cedar was a Cop.<br>Day 2 begins now.")]
+        for step in (DAY_ONE[:-2], no_lynch):
+            game.grow(step)
+        assert "Birch" not in game.path.read_text().split("[[deaths]]", 1)[-1]
+        # day 2 counts Birch alive as the file says; until Birch plays on, that is still asked
+        assert [w["kind"] for w in game.count(2)["warnings"]] == ["missing_death"]
+        game.grow([("Birch", FIR)])
+        (doubt,) = game.count(1)["doubts"]  # the day it concerns says it, once
+        assert doubt["kind"] == "moderator_disagrees" and doubt["target"] == "Birch"
+        counted = game.count(2)
+        assert counted["warnings"] == []
+        (note,) = [n for n in counted["notes"] if n["kind"] == "missing_death"]
+        assert note["why"].endswith("Birch votes on day 2, so the moderator did not count that lynch")
+        assert not [item for item in game.needs_you() if item.startswith("warning")]

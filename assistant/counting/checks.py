@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from assistant.counting.doubts import PLAY_WENT_ON
+from assistant.counting.living import alive_seats
 from assistant.counting.votes import show_votes
 from assistant.gamefile.findings import acceptable, finding_id
 from assistant.gamefile.game import Game
@@ -114,12 +115,15 @@ def check_days(game: Game, *, last_post: int | None) -> list[GameWarning]:
             )
     for day in days:
         if day.start_post is not None and last_post is not None and day.start_post > last_post:
+            # shown on the day before it, the one being played (its end is this start), not on every day
             warnings.append(
                 GameWarning(
                     "day_beyond_thread",
                     f"day {day.day} starts at post {day.start_post}, beyond the last stored post ({last_post}): "
                     "run `votal sync`, or check its start_post",
+                    day=day.day - 1 if day.day > 1 else None,
                     post=day.start_post,
+                    about=day.day,
                 )
             )
     return warnings
@@ -167,14 +171,16 @@ def check_outcomes(
     warnings: list[GameWarning] = []
     mods = {m.casefold() for m in game.moderators}
     for votal in votals:
-        warnings += _missing_death(game, votal, counted_day)
+        warnings += _missing_death(game, votal, counted_day, votals)
         warnings += _end_post_disagrees(game, votal, authors, mods, counts or {})
         warnings += _votes_between_days(game, votal)
     return warnings
 
 
-def _missing_death(game: Game, votal: Votal, counted_day: int) -> list[GameWarning]:
-    """An earlier day's elimination with no [[deaths]] entry: the counted day's living are wrong."""
+def _missing_death(game: Game, votal: Votal, counted_day: int,
+                   later: Sequence[Votal] = ()) -> list[GameWarning]:
+    """An earlier day's elimination with no [[deaths]] entry: the counted day's living are wrong. A
+    note when the file answers it otherwise (:func:`_lynch_answered`): the day's own doubt asks."""
     day, outcome = votal.day, votal.outcome
     if (
         day >= counted_day
@@ -186,10 +192,14 @@ def _missing_death(game: Game, votal: Votal, counted_day: int) -> list[GameWarni
     ):
         return []
     at = f" at post {outcome.post}" if outcome.post is not None else ""
+    said = f"day {day}: Votal counts {outcome.target} eliminated{at}, but [[deaths]] has no entry for it"
+    answer = _lynch_answered(game, outcome.target, day, counted_day, later)
+    if answer is not None:
+        return [GameWarning("missing_death", f"{said}; {answer}", day=counted_day, post=outcome.post,
+                            about=day, severity=Severity.NOTE)]
     return [GameWarning(
         "missing_death",
-        f"day {day}: Votal counts {outcome.target} eliminated{at}, but [[deaths]] has no entry "
-        f"for it, so day {counted_day} still counts {outcome.target} alive (and its majority may "
+        f"{said}, so day {counted_day} still counts {outcome.target} alive (and its majority may "
         f'be wrong): add [[deaths]] player = "{outcome.target}", phase = "day {day}"; or, if the '
         "moderator did not count that lynch (a hammer after the deadline, a vote refused), correct "
         f"the votes (`votal audit --day {day}`)",
@@ -197,6 +207,31 @@ def _missing_death(game: Game, votal: Votal, counted_day: int) -> list[GameWarni
         post=outcome.post,
         about=day,
     )]
+
+
+def _lynch_answered(game: Game, target: str, day: int, counted_day: int,
+                    later: Sequence[Votal]) -> str | None:
+    """Why a lynch Votal counts and the file lacks changes nothing about ``counted_day``, in words,
+    or None: the file records the seat dead before that day starts (its living are right), records
+    another seat lynched that day (the day ended otherwise: its own doubt says so), or the seat
+    votes on a later day (its player was not lynched)."""
+    if target not in alive_seats(game, counted_day, at_post=_first_post(game, counted_day)):
+        return f"the file records {target} dead before day {counted_day}, so its living are right"
+    other = [d.player for d in game.deaths
+             if d.phase == "day" and d.phase_number == day and d.post is None and d.player != target]
+    if other:
+        return (f"the file records {other[0]} lynched that day: the moderator ended it otherwise "
+                f"(day {day}'s count says so)")
+    voted = next((v.day for v in later if v.day > day
+                  and any(a.voter == target and a.action == "vote" for a in v.actions)), None)
+    if voted is not None:
+        return f"{target} votes on day {voted}, so the moderator did not count that lynch"
+    return None
+
+
+def _first_post(game: Game, day: int) -> int | None:
+    declared = game.day(day)
+    return declared.start_post if declared is not None else None
 
 
 def _end_post_disagrees(

@@ -609,7 +609,7 @@ class _Editor:
             ):
                 continue
             label = f"deaths[{i + 1}] ({seat[2][0]})"
-            if not self.revise or self.replace or _cited_post(table) != edit.told_at:
+            if not self.revise or self.replace or cited_post(table) != edit.told_at:
                 self.disagreements.append(
                     f"{label}: {_source(edit.cite)} lists {seat[2][0]} alive after the death "
                     f"told at post {edit.told_at} (file kept)"
@@ -637,7 +637,7 @@ class _Editor:
             or _same(str(table["phase"]), phase, self.zone)
         ):
             return False
-        cited = _cited_post(table)
+        cited = cited_post(table)
         if cited is None or cited <= edit.cite.post:
             return False
         held = str(table["phase"])
@@ -656,6 +656,7 @@ class _Editor:
                 _end_with_blank_line(deaths[-1])
             deaths.append(table)
         else:
+            _end_with_blank_line(table)  # it may have been the last, which ends with none
             deaths.insert(position, table)
         self.written.append(
             f"{label}.phase: {held!r} -> {phase!r} ({_source(edit.cite)}; revises Votal's reading "
@@ -846,7 +847,7 @@ def _same(held: Any, value: Any, zone: tzinfo) -> bool:
     return held == value
 
 
-def _cited_post(table) -> int | None:
+def cited_post(table) -> int | None:
     """The post an entry's comment cites when it is the one Votal wrote ("# post 351: ..."), else
     None."""
     match = _CITED_POST.match(table.trivia.comment or "")

@@ -9,15 +9,17 @@ read from where it stopped; the edits are idempotent, so reading a post twice ch
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from assistant.errors import GameFileError
 from assistant.gamefile.game import Game, parse_game
+from assistant.gamefile.outcome import Kind, Reason
 from assistant.reading.announcements import (
     DeadlineKind,
+    DeathCause,
     Elimination,
     ThreadFacts,
     read_thread_facts,
@@ -120,7 +122,8 @@ def plan_update(
         written.extend(sized)
         disagreements.extend(refused)
     reread = min(reread, first_after) if reread is not None and first_after is not None else None
-    notes, eliminations = [], []
+    notes: list[str] = []
+    eliminations: list[Elimination] = []
     for _ in range(MAX_ROUNDS):
         round_ = _read_and_write(new_text, posts, path=path, clocked=clocked, after=reread)
         reread = None
@@ -140,9 +143,10 @@ def plan_update(
     # announce for it, its death), and the counts again with it, as a live game's updates meet them in turn
     for _ in range(MAX_TAKEOVERS if takeovers is not None else 0):
         updated = parse_game(new_text, path=path, players_required=False)
-        if not updated.players:
+        if takeovers is None or not updated.players:
             break
-        taken, earliest = [], None
+        taken: list[str] = []
+        earliest: int | None = None
         for t in sorted(takeovers(updated), key=lambda t: t.post):
             edit = AddReplacement(t.seat, t.account, t.post, Note(t.words(), t.counts[0] if t.counts else t.post))
             new_text, taken, refused = write_edits(new_text, [edit], posts, path=path)
@@ -151,7 +155,7 @@ def plan_update(
                 earliest = t.post
                 break
         written.extend(taken)
-        if not taken:
+        if earliest is None:
             break
         round_ = _read_and_write(new_text, posts, path=path, clocked=clocked, after=earliest - 1)
         new_text = round_.text
@@ -159,6 +163,10 @@ def plan_update(
         disagreements.extend(d for d in round_.disagreements if d not in disagreements)
         notes.extend(n for n in round_.notes if n not in notes)
         eliminations.extend(e for e in round_.eliminations if e not in eliminations)
+    if count_day is not None:
+        new_text, dated, refused = _lynches_counted_out(new_text, posts, path=path, count_day=count_day)
+        written.extend(dated)
+        disagreements.extend(d for d in refused if d not in disagreements)
     alarms: list[str] = []
     if count_day is not None and eliminations:
         updated = parse_game(new_text, path=path, players_required=False)
@@ -233,15 +241,12 @@ def _read_and_write(text: str, posts: Sequence[PostLike], *, path: str, clocked:
         if missing:  # the thread is read again knowing the seat: the replacement its list line tells, dated
             players |= {e.accounts[0]: e.accounts for e, _ in missing}
             after = min(after, list_post) if after is not None and list_post is not None else after
-    facts = read_thread_facts(
-        posts,
-        title=game.title,
-        moderators=game.moderators or None,
-        players=players or None,
-        after_post=after,
-        timezone=game.tz,
-        listed=[(p.name, a) for p in added for a in p.replacements],
-    )
+    facts = _thread_facts(game, posts, after=after, players=players,
+                          listed=[(p.name, a) for p in added for a in p.replacements])
+    # a seat the file records dead, left out of a later count: the same death, witnessed again
+    recorded = {_seat_of(game, d.player) for d in game.deaths}
+    facts = replace(facts, deaths=tuple(d for d in facts.deaths
+                                        if d.cause != DeathCause.COUNTED_OUT or d.player not in recorded))
     edits, notes = edits_from_facts(
         facts, has_players=bool(game.players), clocked=clocked, has_moderators=bool(game.moderators),
         opening=posts[0].number if posts else None,
@@ -358,6 +363,73 @@ def check_eliminations(
     return alarms, undecided
 
 
+def _lynches_counted_out(text: str, posts: Sequence[PostLike], *, path: str, count_day: CountDay
+                         ) -> tuple[str, list[str], list[str]]:
+    """A seat Votal wrote dead in the night after a day only because a later count no longer listed
+    it, when the moderator's posts name no outcome for that day and Votal's count of it lynches that
+    seat by the votes before the day's end: the lynch was told in words Votal could not read, so the
+    death is written as that day's, citing the hammer. (the new text, what was written, what was
+    refused)"""
+    game = parse_game(text, path=path, players_required=False)
+    lynched_days = {d.phase_number for d in game.deaths if d.phase == "day" and d.post is None}
+    candidates = [(seat, night, cited) for seat, night, cited in _votal_night_deaths(text)
+                  if night not in lynched_days and _day_over(game, night)]
+    if not game.players or not candidates:
+        return text, [], []
+    facts = _thread_facts(game, posts)
+    counted_out = {(d.player, d.phase, d.cite.post) for d in facts.deaths if d.cause == DeathCause.COUNTED_OUT}
+    told = {e.day for e in facts.eliminations}
+    edits: list[Edit] = []
+    for seat, night, cited in candidates:
+        if night in told or (seat, f"night {night}", cited) not in counted_out:
+            continue
+        outcome = count_day(game, night).outcome
+        end_post = game.day(night).end_post  # type: ignore[union-attr]
+        if (outcome is None or outcome.kind != Kind.ELIMINATION or outcome.target != seat
+                or outcome.reason not in VOTES_DECIDE or outcome.post is None
+                or end_post is None or not outcome.post <= end_post < cited):
+            continue
+        why = (f"Votal's count lynches {seat} ({outcome.reason.replace('_', ' ')}); the count at post "
+               f"{cited} lists {seat} no more")
+        edits.append(AddDeath(seat, f"day {night}", Note(why, outcome.post)))
+    return write_edits(text, edits, posts, path=path)
+
+
+def _day_over(game: Game, day: int) -> bool:
+    """The file records the day's end and the next day's start."""
+    declared = game.day(day)
+    return declared is not None and declared.end_post is not None and game.day(day + 1) is not None
+
+
+def _thread_facts(game: Game, posts: Sequence[PostLike], *, after: int | None = None,
+                  players: Mapping[str, Sequence[str]] | None = None,
+                  listed: Sequence[tuple[str, str]] = ()) -> ThreadFacts:
+    """The moderators' posts after ``after`` (the whole thread when None) read as facts, knowing the
+    file's moderators and ``players`` (else the file's seats)."""
+    seats: dict[str, Sequence[str]] = (dict(players) if players is not None
+                                        else {s.name: s.accounts for s in game.players})
+    return read_thread_facts(posts, title=game.title, moderators=game.moderators or None,
+                             players=seats or None, after_post=after, timezone=game.tz, listed=listed)
+
+
+# The day's votes decided it (a majority Votal counted), not a ruling or a deadline.
+VOTES_DECIDE = (Reason.MAJORITY, Reason.UNANIMOUS_MINUS_ONE, Reason.NO_POSSIBLE_TIE)
+
+
+def _votal_night_deaths(text: str) -> list[tuple[str, int, int]]:
+    """The night deaths Votal wrote with no post of their own: (the seat, the night, the post cited)."""
+    import tomlkit
+
+    from assistant.upkeep.edits import cited_post
+
+    found = []
+    for table in tomlkit.parse(text).get("deaths", []):
+        phase, cited = str(table.get("phase", "")).split(), cited_post(table)
+        if len(phase) == 2 and phase[0] == "night" and phase[1].isdigit() and "post" not in table and cited:
+            found.append((str(table["player"]), int(phase[1]), cited))
+    return found
+
+
 def _seat_of(game: Game, account: str | None) -> str | None:
     if account is None:
         return None
@@ -404,6 +476,8 @@ def stored_page_size(db: Store, game: Game, posts: Sequence[PostLike]) -> int | 
     from assistant.forum import store
     from parsers.detect import get_parser
 
+    if game.forum is None:
+        return None
     parser = get_parser(game.forum)
     urls = [parser.page_url(game.thread), *(parser.page_url(game.thread, after_post=p.number) for p in posts[::-1])]
     for url in dict.fromkeys(urls):

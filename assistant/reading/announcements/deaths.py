@@ -513,7 +513,7 @@ def read_counted_living(post: PostLike, state: State, names: Names, seats: dict[
     # a count that states the number alive and lists that many is complete by the moderator's own number
     complete = stated_alive(" ".join(plain_text(line) for line in unstruck)) is not None
     for seat in missing:  # kept also when quiet, so that a later count does not read the same death again
-        death = DeathFact(seat, f"night {state.day - 1}", None, DeathCause.NIGHT_KILL, cite)
+        death = DeathFact(seat, f"night {state.day - 1}", None, DeathCause.COUNTED_OUT, cite)
         state.counted_out.append(CountedOut(death, day, state.quiet, complete))
 
 

@@ -9,10 +9,17 @@ from typing import Protocol
 
 
 class PostLike(Protocol):
-    number: int
-    author: str
-    body_html: str
-    time: datetime | None
+    @property
+    def number(self) -> int: ...
+
+    @property
+    def author(self) -> str: ...
+
+    @property
+    def body_html(self) -> str: ...
+
+    @property
+    def time(self) -> datetime | None: ...
 
 
 @dataclass(frozen=True)
@@ -64,6 +71,9 @@ class DeathCause(StrEnum):
     NIGHT_KILL = "night kill"
     DAY_KILL = "day kill"
     MODKILL = "modkill"
+    # read only from a day's count that no longer lists the seat: dated to the night before the
+    # count, though a lynch the moderator told in words the reader missed looks the same
+    COUNTED_OUT = "left out of a count"
 
 
 class DeadlineKind(StrEnum):
