@@ -112,7 +112,10 @@ class DayCommands:
         state, actions = self.state, self.state.actions
         for index, command in enumerate(commands):
             if not command.bold and self.ruleset.unbolded != "count":
-                if self.ruleset.unbolded == "flag" and self.check_voter(seat, moderator, why_ignored, living).counted:
+                flagged = self.ruleset.unbolded == "flag"
+                if flagged and seat is not None and self.check_voter(
+                    seat, moderator, why_ignored, living
+                ).counted:
                     self.flag_unbolded(post, seat, command, living)
                 continue
             base = dict(post=post.number, voter=seat, author=post.author, text=command.raw,
@@ -120,6 +123,7 @@ class DayCommands:
             verdict = stranger or self.check_voter(seat, moderator, why_ignored, living)
             if not verdict.counted:
                 if verdict.problem:
+                    assert verdict.why is not None  # a problem always says why
                     state.add_problem(post.number, seat or post.author, command.raw, verdict.why)
                 named = self.named(command, verdict, living, post.number)
                 actions.append(self.judged(base, named.seat, named.step, verdict, order=(post.number, index),
@@ -210,6 +214,7 @@ class DayCommands:
         refusal deserves the moderator's look."""
         seat = base["voter"]
         if problem:
+            assert why is not None  # a problem always says why
             self.state.add_problem(base["post"], seat, command.raw, why)
         if command.action in ("vote", "unvote"):  # a later vote or unvote replaces one read weakly
             self.unread.pop(seat, None)
@@ -228,7 +233,7 @@ class DayCommands:
             return self.unvote(command, base, order, living)
         if command.action == "void":
             # a post of many votes (hundreds, or a joke) is one problem, so one alert: never none, never hundreds
-            why = f"{command.note or 'not a vote'}: {_VOID_ADVICE}"
+            why: str | None = f"{command.note or 'not a vote'}: {_VOID_ADVICE}"
             return self.done(command, base, None, None, why, problem=True)
         if command.action not in ("vote", "nominate"):
             why = _SHERIFF_VOTE if command.action == "sheriff" else f"not a command ({command.action})"
@@ -349,7 +354,7 @@ def _commands_of(post: ReadPost, correction, ruleset: Ruleset) -> tuple[tuple[Co
     """The commands a post counts for: a moderator's correction wins, then the revision the rules read."""
     commands = post.commands
     edited = _edited_commands(post)
-    if edited and ruleset.edited == "first_revision":
+    if edited and ruleset.edited == "first_revision" and post.first_commands is not None:
         commands = post.first_commands
     if correction is not None:
         if correction.ignore:

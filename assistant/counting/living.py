@@ -45,7 +45,7 @@ def _records(game: Game, day: int, at_post: int | None):
         else:
             happened = False
         if happened:
-            when = (number, 0, death.post) if death.phase == "day" and death.post is not None else (
+            when: tuple[int, int, float] = (number, 0, death.post) if death.phase == "day" and death.post is not None else (
                 number, 2 if death.phase == "day" else 3, 0
             )
             yield when, death.player, False

@@ -138,7 +138,7 @@ class Sheriff(Hook):
 
 def _wagons(ballots: dict) -> tuple:
     """The election's wagons, ranked as the lynch's are (one vote each: the sheriff's counts once here)."""
-    cast: dict[str, list] = {}
+    cast: dict[str | None, list[tuple[tuple[int, int], str]]] = {}
     for voter, (target, order) in ballots.items():
         cast.setdefault(target, []).append((order, voter))
     return rank_wagons(cast)[0]
