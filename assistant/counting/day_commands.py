@@ -18,7 +18,7 @@ from assistant.counting.day_end import DayDecider
 from assistant.counting.day_state import DayCount, DayState
 from assistant.counting.hooks import Verdict
 from assistant.counting.votal import Action
-from assistant.gamefile.game import Game
+from assistant.gamefile.game import Correction, Game
 from assistant.gamefile.outcome import WhyNot
 from assistant.gamefile.rules import Ruleset
 from assistant.reading.names import GUESSED_STEPS, Resolution
@@ -179,7 +179,9 @@ class DayCommands:
             return _NOT_A_PLAYER
         return Verdict(False, authors.why_not(post.author, post.author_id, post.number), problem=True)
 
-    def check_voter(self, seat: str | None, moderator: bool, why_ignored: str | None, living) -> Verdict:
+    def check_voter(
+        self, seat: str | None, moderator: bool, why_ignored: str | None, living: Collection[str]
+    ) -> Verdict:
         if moderator:
             return _MODERATOR_POST
         if seat is None:
@@ -196,7 +198,8 @@ class DayCommands:
             verdict = hook(seat, alive, verdict)
         return verdict
 
-    def judged(self, base: dict, target: str | None, step: str | None, verdict: Verdict, *, order,
+    def judged(self, base: dict, target: str | None, step: str | None, verdict: Verdict, *,
+               order: tuple[int, int],
                no_elimination: bool = False) -> Action:
         """The action for a command a verdict refused or marked (a private reason stays private)."""
         why, private_why = verdict.why, None
@@ -269,7 +272,9 @@ class DayCommands:
         return self.done(command, base, target, found.step, no_elim=target is None, nomination=nomination,
                          found=found)
 
-    def target_of(self, command: Command, found: Any, post: int, living) -> tuple[str | None, str | None]:
+    def target_of(
+        self, command: Command, found: Resolution, post: int, living: Collection[str]
+    ) -> tuple[str | None, str | None]:
         """The seat a vote names (None: no elimination) and why it cannot count, from its resolved name."""
         if found.no_elimination:
             return None, None if self.ruleset.no_elimination_vote else "no-elimination votes are not allowed"
@@ -282,7 +287,9 @@ class DayCommands:
             return found.seat, WhyNot.TARGET_DEAD
         return found.seat, None
 
-    def unvote(self, command: Command, base: dict, order: tuple[int, int], living) -> Action:
+    def unvote(
+        self, command: Command, base: dict, order: tuple[int, int], living: Collection[str]
+    ) -> Action:
         """Take back the vote named (a no-elimination word names that vote), else every vote."""
         named, target, step, no_elim = False, None, None, False
         if command.target:
@@ -297,7 +304,7 @@ class DayCommands:
         taken = removed[0].target if len(removed) == 1 else None
         return self.done(command, base, taken, step, no_elim=len(removed) == 1 and taken is None)
 
-    def resolve(self, text: str, living: Collection[str], post: int | None = None):
+    def resolve(self, text: str, living: Collection[str], post: int | None = None) -> Resolution:
         return self.r.resolve(text, self.r.roster, alive=frozenset(living), at_post=post)
 
 
@@ -350,7 +357,9 @@ def _old_account(game: Game, seat: str, typed: str, post: int) -> str | None:
     return next((a for a in accounts[:current] if a.casefold() == folded), None)
 
 
-def _commands_of(post: ReadPost, correction, ruleset: Ruleset) -> tuple[tuple[Command, ...], bool, str | None]:
+def _commands_of(
+    post: ReadPost, correction: Correction | None, ruleset: Ruleset
+) -> tuple[tuple[Command, ...], bool, str | None]:
     """The commands a post counts for: a moderator's correction wins, then the revision the rules read."""
     commands = post.commands
     edited = _edited_commands(post)
