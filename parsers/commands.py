@@ -12,6 +12,7 @@ words count. Bold that is not a command is ignored.
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 
 from parsers.reading import EXTRACTOR_VERSION, Command, ReadPost  # noqa: F401 (where they were first kept)
@@ -58,7 +59,7 @@ _MAX_TARGET = 60
 _NO_CLASSES: frozenset[str] = frozenset()
 
 
-def _is_excluded(el, classes: set[str], style: str) -> bool:
+def _is_excluded(el, classes: AbstractSet[str], style: str) -> bool:
     if el.tag in _EXCLUDED_TAGS:
         return True
     if el.tag == "aside" and "quote" in classes:
@@ -73,7 +74,7 @@ def _is_excluded(el, classes: set[str], style: str) -> bool:
     return bool(style) and ("line-through" in style or ("none" in style and _HIDDEN_STYLE.search(style) is not None))
 
 
-def _bold_state(el, classes: set[str], style: str, bold: bool) -> bool:
+def _bold_state(el, classes: AbstractSet[str], style: str, bold: bool) -> bool:
     if el.tag in _BOLD_TAGS or classes & _BOLD_CLASSES:
         return True
     if "font-weight" in style:
@@ -339,9 +340,9 @@ def _read_line(line: str, raw: str, *, strict: bool = False, inline: bool = Fals
         end = found[i + 1].start() if i + 1 < len(found) else len(line)
         rest = line[match.end() : end]
         sep = _SEPARATOR.match(rest)
-        target = rest[sep.end() :] if sep else rest
-        cut_off = _CUT_OFF.search(target)
-        target = target.strip(_TRIM)[:_MAX_TARGET].strip(_TRIM) or None
+        typed = rest[sep.end() :] if sep else rest
+        cut_off = _CUT_OFF.search(typed)
+        target = typed.strip(_TRIM)[:_MAX_TARGET].strip(_TRIM) or None
         if target is not None and cut_off:
             target += _CUT_MARK  # "Mi--": a teasing cut-off name; names decides whether it names anyone
         if action == "unvote":

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime, time, timedelta
+from datetime import UTC, datetime, time, timedelta, tzinfo
 from itertools import count
-from zoneinfo import ZoneInfo
 
 from assistant.gamefile.game import Game
 from assistant.gamefile.rules import Ruleset
@@ -39,7 +38,7 @@ def iso_utc(moment: datetime | None) -> str | None:
     return moment.isoformat().replace("+00:00", "Z")
 
 
-def add_wall_hours(moment: datetime, hours: float, zone: ZoneInfo) -> datetime:
+def add_wall_hours(moment: datetime, hours: float, zone: tzinfo) -> datetime:
     """``moment`` plus ``hours`` of wall-clock time in ``zone``: 48 h after 10 pm is 10 pm, DST or not."""
     local = moment.astimezone(zone).replace(tzinfo=None) + timedelta(hours=hours)
     return local.replace(tzinfo=zone).astimezone(UTC)
@@ -108,7 +107,7 @@ def iter_day_bounds(game: Game, ruleset: Ruleset) -> Iterator[DayBounds]:
         scheduled = add_wall_hours(end, ruleset.night_hours or 0, zone) if end and ruleset.day_hours else None
 
 
-def _bounds(game: Game, ruleset: Ruleset, day: int, scheduled: datetime | None, zone: ZoneInfo) -> DayBounds:
+def _bounds(game: Game, ruleset: Ruleset, day: int, scheduled: datetime | None, zone: tzinfo) -> DayBounds:
     declared = game.day(day)
     start_post = declared.start_post if declared else None
     end_post = declared.end_post if declared else None

@@ -18,7 +18,7 @@ from assistant.counting.day_end import DayDecider
 from assistant.counting.day_state import DayCount, DayState
 from assistant.counting.hooks import Verdict
 from assistant.counting.votal import Action
-from assistant.gamefile.game import Game
+from assistant.gamefile.game import Correction, Game
 from assistant.gamefile.outcome import WhyNot
 from assistant.gamefile.rules import Ruleset
 from assistant.reading.names import GUESSED_STEPS, Resolution
@@ -112,7 +112,10 @@ class DayCommands:
         state, actions = self.state, self.state.actions
         for index, command in enumerate(commands):
             if not command.bold and self.ruleset.unbolded != "count":
-                if self.ruleset.unbolded == "flag" and self.check_voter(seat, moderator, why_ignored, living).counted:
+                flagged = self.ruleset.unbolded == "flag"
+                if flagged and seat is not None and self.check_voter(
+                    seat, moderator, why_ignored, living
+                ).counted:
                     self.flag_unbolded(post, seat, command, living)
                 continue
             base = dict(post=post.number, voter=seat, author=post.author, text=command.raw,
@@ -120,6 +123,7 @@ class DayCommands:
             verdict = stranger or self.check_voter(seat, moderator, why_ignored, living)
             if not verdict.counted:
                 if verdict.problem:
+                    assert verdict.why is not None  # a problem always says why
                     state.add_problem(post.number, seat or post.author, command.raw, verdict.why)
                 named = self.named(command, verdict, living, post.number)
                 actions.append(self.judged(base, named.seat, named.step, verdict, order=(post.number, index),
@@ -175,7 +179,9 @@ class DayCommands:
             return _NOT_A_PLAYER
         return Verdict(False, authors.why_not(post.author, post.author_id, post.number), problem=True)
 
-    def check_voter(self, seat: str | None, moderator: bool, why_ignored: str | None, living) -> Verdict:
+    def check_voter(
+        self, seat: str | None, moderator: bool, why_ignored: str | None, living: Collection[str]
+    ) -> Verdict:
         if moderator:
             return _MODERATOR_POST
         if seat is None:
@@ -192,7 +198,8 @@ class DayCommands:
             verdict = hook(seat, alive, verdict)
         return verdict
 
-    def judged(self, base: dict, target: str | None, step: str | None, verdict: Verdict, *, order,
+    def judged(self, base: dict, target: str | None, step: str | None, verdict: Verdict, *,
+               order: tuple[int, int],
                no_elimination: bool = False) -> Action:
         """The action for a command a verdict refused or marked (a private reason stays private)."""
         why, private_why = verdict.why, None
@@ -210,6 +217,7 @@ class DayCommands:
         refusal deserves the moderator's look."""
         seat = base["voter"]
         if problem:
+            assert why is not None  # a problem always says why
             self.state.add_problem(base["post"], seat, command.raw, why)
         if command.action in ("vote", "unvote"):  # a later vote or unvote replaces one read weakly
             self.unread.pop(seat, None)
@@ -228,7 +236,7 @@ class DayCommands:
             return self.unvote(command, base, order, living)
         if command.action == "void":
             # a post of many votes (hundreds, or a joke) is one problem, so one alert: never none, never hundreds
-            why = f"{command.note or 'not a vote'}: {_VOID_ADVICE}"
+            why: str | None = f"{command.note or 'not a vote'}: {_VOID_ADVICE}"
             return self.done(command, base, None, None, why, problem=True)
         if command.action not in ("vote", "nominate"):
             why = _SHERIFF_VOTE if command.action == "sheriff" else f"not a command ({command.action})"
@@ -264,7 +272,9 @@ class DayCommands:
         return self.done(command, base, target, found.step, no_elim=target is None, nomination=nomination,
                          found=found)
 
-    def target_of(self, command: Command, found: Any, post: int, living) -> tuple[str | None, str | None]:
+    def target_of(
+        self, command: Command, found: Resolution, post: int, living: Collection[str]
+    ) -> tuple[str | None, str | None]:
         """The seat a vote names (None: no elimination) and why it cannot count, from its resolved name."""
         if found.no_elimination:
             return None, None if self.ruleset.no_elimination_vote else "no-elimination votes are not allowed"
@@ -277,7 +287,9 @@ class DayCommands:
             return found.seat, WhyNot.TARGET_DEAD
         return found.seat, None
 
-    def unvote(self, command: Command, base: dict, order: tuple[int, int], living) -> Action:
+    def unvote(
+        self, command: Command, base: dict, order: tuple[int, int], living: Collection[str]
+    ) -> Action:
         """Take back the vote named (a no-elimination word names that vote), else every vote."""
         named, target, step, no_elim = False, None, None, False
         if command.target:
@@ -292,7 +304,7 @@ class DayCommands:
         taken = removed[0].target if len(removed) == 1 else None
         return self.done(command, base, taken, step, no_elim=len(removed) == 1 and taken is None)
 
-    def resolve(self, text: str, living: Collection[str], post: int | None = None):
+    def resolve(self, text: str, living: Collection[str], post: int | None = None) -> Resolution:
         return self.r.resolve(text, self.r.roster, alive=frozenset(living), at_post=post)
 
 
@@ -345,11 +357,13 @@ def _old_account(game: Game, seat: str, typed: str, post: int) -> str | None:
     return next((a for a in accounts[:current] if a.casefold() == folded), None)
 
 
-def _commands_of(post: ReadPost, correction, ruleset: Ruleset) -> tuple[tuple[Command, ...], bool, str | None]:
+def _commands_of(
+    post: ReadPost, correction: Correction | None, ruleset: Ruleset
+) -> tuple[tuple[Command, ...], bool, str | None]:
     """The commands a post counts for: a moderator's correction wins, then the revision the rules read."""
     commands = post.commands
     edited = _edited_commands(post)
-    if edited and ruleset.edited == "first_revision":
+    if edited and ruleset.edited == "first_revision" and post.first_commands is not None:
         commands = post.first_commands
     if correction is not None:
         if correction.ignore:

@@ -30,14 +30,18 @@ from assistant.counting.votal import DayResult, Votal
 from assistant.counting.votes import VoteBook
 from assistant.gamefile.game import Game
 from assistant.gamefile.rules import Ruleset
-from assistant.reading.names import resolve_name
+from assistant.reading.names import Resolution, Roster, resolve_name
 from parsers.reading import ReadPost
 
 
 class GameReplay:
     """One replay of a game's days as of one point; earlier days are replayed once, when a rule needs them."""
 
-    def __init__(self, game, ruleset, posts, roster, resolve, at_post, at_time, timeline=None):
+    def __init__(
+        self, game: Game, ruleset: Ruleset, posts: Sequence[ReadPost], roster: Roster,
+        resolve: Callable[..., Resolution], at_post: int | None, at_time: datetime | None,
+        timeline: Timeline | None = None,
+    ) -> None:
         self.game, self.ruleset, self.posts, self.roster = game, ruleset, posts, roster
         # each day's bounds, worked out once for every day replayed (the command's own, when it has one)
         if timeline is None or timeline.game is not game:

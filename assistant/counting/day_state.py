@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from assistant.counting.living import alive_seats, change_posts
-from assistant.counting.votal import Action, Problem, rank_wagons
+from assistant.counting.votal import Action, NoEliminationCount, Problem, Wagon, rank_wagons
 from assistant.counting.votes import Vote, VoteBook
 from assistant.gamefile.game import Game
 from assistant.gamefile.outcome import Outcome
@@ -92,7 +92,9 @@ class DayCount:
             return lambda seat: weights.get(seat, 1.0)
         return lambda seat: self.weight(seat, post)
 
-    def tally(self, living: Sequence[str], post: int | None):
+    def tally(
+        self, living: Sequence[str], post: int | None
+    ) -> tuple[tuple[Wagon, ...], NoEliminationCount, list[str], set[str]]:
         voters = self.voters(living)
         allowed = set(voters)
         targets = self.targets(living)

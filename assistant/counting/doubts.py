@@ -34,11 +34,21 @@ import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assistant.counting.living import alive_seats
 from assistant.counting.votes import show_votes
 from assistant.gamefile.outcome import Kind, Reason, WhyNot
+
+if TYPE_CHECKING:
+    from assistant.counting.votal import Action, Votal
+    from assistant.gamefile.game import Game
+    from assistant.gamefile.rules import Ruleset
+
+# voter -> the targets of its standing counted votes, as the votal's changes give them
+_State = Mapping[str, tuple[str | None, ...]]
+# voter (seat, else "account NAME") -> (target, no elimination, the text) of its uncounted vote
+_Shadow = Mapping[str, tuple[str | None, bool, str]]
 
 class DoubtKind(StrEnum):
     """What a finding about a count is: a doubt of one of five kinds, or a note."""
@@ -93,7 +103,7 @@ class Doubt:
         return f"{where}{self.why}"
 
 
-def find_doubts(votal: Any, game: Any, ruleset: Any,
+def find_doubts(votal: Votal, game: Game, ruleset: Ruleset,
                 holders: Sequence[Any] = ()) -> tuple[Doubt, ...]:
     """Every doubt and note of ``votal`` (a replayed day), doubts first, each in post order.
     ``holders``: the seats counted as held by an account the game file does not list
@@ -129,7 +139,7 @@ def notes_only(found: Iterable[Doubt]) -> list[Doubt]:
 # -- possible hammers ----------------------------------------------------------------------------------------
 
 
-def _possible_hammers(votal: Any, game: Any, ruleset: Any) -> list[Doubt]:
+def _possible_hammers(votal: Votal, game: Game, ruleset: Ruleset) -> list[Doubt]:
     """Each uncounted vote that, counted with the other uncounted votes standing, would decide the day (a
     majority, No Lynch's majority, unanimous minus one), and at a plurality deadline the uncounted votes
     standing that would change who leads."""
@@ -168,7 +178,10 @@ def _possible_hammers(votal: Any, game: Any, ruleset: Any) -> list[Doubt]:
     return found
 
 
-def _closed_by_counted(action, state, shadow, weights, votal, game, ruleset, found) -> list[Doubt]:
+def _closed_by_counted(
+    action: Action, state: _State, shadow: _Shadow, weights: Mapping[str, float], votal: Votal,
+    game: Game, ruleset: Ruleset, found: Sequence[Doubt],
+) -> list[Doubt]:
     """A counted vote that brings its wagon, with the seats' uncounted votes on it still standing, to a majority
     Votal's own count does not reach: those votes close the gap whenever they were cast (chosen on half B of the
     game-state bench, where a seat the game file had dead kept voting and its last vote would have completed the
@@ -193,7 +206,9 @@ def _closed_by_counted(action, state, shadow, weights, votal, game, ruleset, fou
                   f"with the votes not counted still standing ({', '.join(names)}): counted, it is a majority")]
 
 
-def _standing_with(state, shadow, living, weights) -> tuple[dict[str | None, float], dict[str | None, int]]:
+def _standing_with(
+    state: _State, shadow: _Shadow, living: Collection[str], weights: Mapping[str, float]
+) -> tuple[dict[str | None, float], dict[str | None, int]]:
     """(votes, voters) per target of the standing votes, the uncounted ones in their voters' place (an unlisted
     account adds a voter)."""
     held = {voter: targets for voter, targets in state.items() if voter in living}
@@ -209,7 +224,10 @@ def _standing_with(state, shadow, living, weights) -> tuple[dict[str | None, flo
     return votes, voters
 
 
-def _would_decide(action, key, state, shadow, weights, votal, game, ruleset, strangers=()) -> Doubt:
+def _would_decide(
+    action: Action, key: str, state: _State, shadow: _Shadow, weights: Mapping[str, float],
+    votal: Votal, game: Game, ruleset: Ruleset, strangers: Iterable[str] = (),
+) -> Doubt:
     """The doubt (or note) for one uncounted vote: what counting it (with the other uncounted votes
     still standing) would do at its post."""
     said = f"{action.voter or action.author}'s {action.text!r} not counted ({action.why_not})"
@@ -248,7 +266,9 @@ def _would_decide(action, key, state, shadow, weights, votal, game, ruleset, str
     return Doubt(action.post, NOTE, target, said)
 
 
-def _on_a_stranger(shadow, strangers, living, weights) -> tuple[str | None, float]:
+def _on_a_stranger(
+    shadow: _Shadow, strangers: Iterable[str], living: Collection[str], weights: Mapping[str, float]
+) -> tuple[str | None, float]:
     """The account without a seat that most uncounted votes Votal could not read name (its own among them), and
     their votes: a seat held by an account the game file does not list (an unannounced replacement)."""
     on: dict[str, float] = {}
@@ -263,7 +283,10 @@ def _on_a_stranger(shadow, strangers, living, weights) -> tuple[str | None, floa
     return best, on.get(best, 0.0) if best is not None else 0.0
 
 
-def _would_lead(last, state, shadow, weights, votal, game, ruleset) -> list[Doubt]:
+def _would_lead(
+    last: Action, state: _State, shadow: _Shadow, weights: Mapping[str, float], votal: Votal,
+    game: Game, ruleset: Ruleset,
+) -> list[Doubt]:
     """At a plurality deadline: whether the uncounted votes still standing would change who leads."""
     outcome = votal.outcome
     if outcome is None or outcome.reason not in (Reason.PLURALITY, Reason.TIE, Reason.DEADLINE, Reason.RUNOFF):
@@ -306,7 +329,7 @@ class _Wildcard:
     """An uncounted vote by a voter who is, or may be, a seat: for ``named`` when the name was read
     (a living seat; None with ``no_elimination``), else for any wagon (``free``)."""
 
-    action: Any
+    action: Action
     weight: float
     free: bool
     named: str | None
@@ -324,7 +347,7 @@ class _Wildcard:
 _UNPLACED_NAME = ("unknown name", "ambiguous", "several targets", "cut-off name")
 
 
-def _wildcard_of(action: Any, living: Collection[str],
+def _wildcard_of(action: Action, living: Collection[str],
                  weights: Mapping[str, float]) -> _Wildcard | None:
     """The wildcard an uncounted vote is, or None: an account the game file does not list (not a
     player, a look-alike, an account outside its turn) may hold a seat; a living seat's vote whose
@@ -341,7 +364,7 @@ def _wildcard_of(action: Any, living: Collection[str],
     return None
 
 
-def _wildcard_hammers(votal: Any, game: Any, ruleset: Any, hammers: Sequence[Doubt]) -> list[Doubt]:
+def _wildcard_hammers(votal: Votal, game: Game, ruleset: Ruleset, hammers: Sequence[Doubt]) -> list[Doubt]:
     """On a day no counted majority decided (still open, or closed without one): one doubt at the
     first post where the wildcards standing (the uncounted votes of distinct voters who are, or may
     be, seats) could give a wagon, or No Lynch, its majority, unless a possible hammer already stands
@@ -383,7 +406,7 @@ def _wildcard_hammers(votal: Any, game: Any, ruleset: Any, hammers: Sequence[Dou
     return found
 
 
-def _track(wild: dict[str, _Wildcard], action: Any, living: Collection[str],
+def _track(wild: dict[str, _Wildcard], action: Action, living: Collection[str],
            weights: Mapping[str, float]) -> None:
     """The wildcards after ``action``: a voter's later vote or unvote replaces its uncounted one."""
     if action.action not in ("vote", "unvote") or action.why_not in _NOT_A_VOTE:
@@ -405,8 +428,8 @@ class _Reach:
     added: tuple[str, ...]  # the wildcards' keys that would go to it
 
 
-def _reach(state, wild: Mapping[str, _Wildcard], living: Collection[str],
-           weights: Mapping[str, float], ruleset: Any) -> _Reach | None:
+def _reach(state: _State, wild: Mapping[str, _Wildcard], living: Collection[str],
+           weights: Mapping[str, float], ruleset: Ruleset) -> _Reach | None:
     """The wagon the wildcards could bring to its majority, closest first (None: none can); none
     when a counted wagon already has one (the day is decided in Votal's count)."""
     counts, _ = _standing_with(state, {}, living, weights)
@@ -442,7 +465,7 @@ def _wildcard_doubt(post: int, reach: _Reach, wild: Mapping[str, _Wildcard], lea
                  f"({show_votes(reach.votes + gain)}): check who cast {it} and {names}")
 
 
-def _closed_undecided(votal: Any, game: Any) -> int | None:
+def _closed_undecided(votal: Votal, game: Game) -> int | None:
     """The day's end post, when the game file records it (as of this count) and no count of votes
     decided the day."""
     declared = game.day(votal.day)
@@ -466,7 +489,7 @@ _DECIDED_OTHERWISE = frozenset({Reason.JUDGE, Reason.LOOSE_CANNON, Reason.MODKIL
 # -- seats learned from the moderator's counts ------------------------------------------------
 
 
-def _seats_learned(votal: Any, holders: Sequence[Any]) -> list[Doubt]:
+def _seats_learned(votal: Votal, holders: Sequence[Any]) -> list[Doubt]:
     """A note where an account the game file does not list first votes as the seat the moderator's
     counts show it holding; a doubt when its vote decided the day (the file may say otherwise)."""
     by_account = {h.account: h for h in holders}
@@ -493,7 +516,7 @@ def _seats_learned(votal: Any, holders: Sequence[Any]) -> list[Doubt]:
 # -- the deciding vote ---------------------------------------------------------------------------------------
 
 
-def deciding_action(votal: Any) -> Any:
+def deciding_action(votal: Votal) -> Any:
     """The counted vote that decided the day (the last one at the outcome's post on its target), or None."""
     outcome = votal.outcome
     if outcome is None or outcome.post is None or outcome.kind not in (Kind.ELIMINATION, Kind.NO_ELIMINATION):
@@ -505,12 +528,13 @@ def deciding_action(votal: Any) -> Any:
     return None
 
 
-def _doubtful_decision(votal: Any) -> list[Doubt]:
+def _doubtful_decision(votal: Votal) -> list[Doubt]:
     """The vote that decided the day, when it was read through a guess: a doubt for a guess a moderator would
     check (an edit-distance match, a spelling learnt from a count, an account the game file does not list, an
     edited post), a note for a shorthand players use every day (initials, a short prefix, a broken tag)."""
     action = deciding_action(votal)
-    if action is None or votal.outcome.reason not in (Reason.MAJORITY, Reason.UNANIMOUS_MINUS_ONE):
+    outcome = votal.outcome
+    if action is None or outcome is None or outcome.reason not in (Reason.MAJORITY, Reason.UNANIMOUS_MINUS_ONE):
         return []
     weak, shorthand = [], []
     if action.step in GUESSES:
@@ -540,7 +564,7 @@ def _doubtful_decision(votal: Any) -> list[Doubt]:
 # -- the moderator's own word --------------------------------------------------------------------------------
 
 
-def _moderator_disagrees(votal: Any, game: Any, ruleset: Any) -> list[Doubt]:
+def _moderator_disagrees(votal: Votal, game: Game, ruleset: Ruleset) -> list[Doubt]:
     """The moderator's latest count before Votal's decision (or now), where it places a voter otherwise on the
     wagon that decides (or leads) and that voter has not voted since: one of the two readings is wrong about
     that wagon. A number alive the count states otherwise is a doubt when that number's majority would decide
@@ -573,7 +597,7 @@ def _moderator_disagrees(votal: Any, game: Any, ruleset: Any) -> list[Doubt]:
     return found
 
 
-def _lynch_not_recorded(votal: Any, game: Any) -> list[Doubt]:
+def _lynch_not_recorded(votal: Votal, game: Game) -> list[Doubt]:
     """The game file has moved past the day (its end and the next day recorded) without recording the death of
     the seat Votal's count lynched: the moderator's announcements and Votal's count disagree about the lynch (a
     hammer the moderator did not count, posted after the deadline or refused, or a vote misread; else the file
@@ -595,7 +619,7 @@ def _lynch_not_recorded(votal: Any, game: Any) -> list[Doubt]:
     ]
 
 
-def _alive_differs(check: Any, votal: Any, game: Any, ruleset: Any, decided: int | None) -> Doubt:
+def _alive_differs(check: Any, votal: Votal, game: Game, ruleset: Ruleset, decided: int | None) -> Doubt:
     """A count stating fewer alive than the game file (a death the file may lack): a doubt when, with that number's
     majority, a wagon standing from the count's post on would have a majority Votal's does not reach. Chosen on
     half A: a count stating more alive than the file (an old number, a slip) sat on 4 days decided right there and
@@ -636,7 +660,7 @@ def _alive_differs(check: Any, votal: Any, game: Any, ruleset: Any, decided: int
 # -- the day's end -------------------------------------------------------------------------------------------
 
 
-def _one_short(votal: Any, ruleset: Any) -> Doubt | None:
+def _one_short(votal: Votal, ruleset: Ruleset) -> Doubt | None:
     """A day ended in no lynch while a wagon stood one vote short of its majority: one death missing
     from the game file (one fewer alive lowers the majority) or one vote Votal missed would have made it
     a lynch, and a moderator checks both before announcing no lynch."""
@@ -654,7 +678,7 @@ def _one_short(votal: Any, ruleset: Any) -> Doubt | None:
                  f"majority) and the votes Votal did not count")
 
 
-def _unexplained_ending(votal: Any, game: Any, ruleset: Any) -> list[Doubt]:
+def _unexplained_ending(votal: Votal, game: Game, ruleset: Ruleset) -> list[Doubt]:
     """The day ended in the game file with no decision under the rules (a ruling is not a rule), or the game
     file records a lynch the count does not give."""
     declared = game.day(votal.day)
@@ -669,8 +693,8 @@ def _unexplained_ending(votal: Any, game: Any, ruleset: Any) -> list[Doubt]:
         return [Doubt(outcome.post, UNEXPLAINED_ENDING, recorded[0],
                       f"the game file records {' and '.join(recorded)} dead on day {votal.day} at no post (a lynch?); "
                       f"Votal's count gives no lynch ({lead}): check for a vote Votal missed or misread")]
-    ended = declared is not None and declared.end_post is not None
-    if not ended or votal.as_of_post is None or votal.as_of_post < declared.end_post:
+    end_post = declared.end_post if declared is not None else None
+    if end_post is None or votal.as_of_post is None or votal.as_of_post < end_post:
         return []  # the day has not ended as of this count
     ruled_by_rules = ruleset.decide == "plurality" or game.house.deadline_plurality
     if outcome is not None and outcome.kind != Kind.PENDING and (
@@ -680,9 +704,9 @@ def _unexplained_ending(votal: Any, game: Any, ruleset: Any) -> list[Doubt]:
     if outcome is not None and outcome.kind == Kind.PENDING and outcome.reason not in (Reason.TIE, Reason.NO_MAJORITY):
         return []  # a decision the rules give someone (the Judge, a runoff): not unexplained
     if outcome is not None and outcome.reason == Reason.PLURALITY:
-        why = (f"the day ended at post {declared.end_post} without a majority ({lead}; {votal.majority} needed); "
+        why = (f"the day ended at post {end_post} without a majority ({lead}; {votal.majority} needed); "
                f"{outcome.target}'s recorded death is taken as the moderator's ruling: check for a vote Votal missed")
     else:
-        why = (f"the day ended at post {declared.end_post} with no decision in Votal's count ({lead}; "
+        why = (f"the day ended at post {end_post} with no decision in Votal's count ({lead}; "
                f"{votal.majority} needed): check for a vote Votal missed")
-    return [Doubt(declared.end_post, UNEXPLAINED_ENDING, outcome.target if outcome else None, why)]
+    return [Doubt(end_post, UNEXPLAINED_ENDING, outcome.target if outcome else None, why)]

@@ -10,6 +10,7 @@ seat's records that has happened decides.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from math import inf
 
 from assistant.gamefile.game import Game
@@ -34,7 +35,9 @@ def change_posts(game: Game) -> list[int]:
     return sorted(posts)
 
 
-def _records(game: Game, day: int, at_post: int | None):
+def _records(
+    game: Game, day: int, at_post: int | None
+) -> Iterator[tuple[tuple[int, int, float], str, bool]]:
     """(when, seat, alive after) for every death and return that has happened as of (day, at_post)."""
     for death in game.deaths:
         number = death.phase_number
@@ -45,9 +48,11 @@ def _records(game: Game, day: int, at_post: int | None):
         else:
             happened = False
         if happened:
-            when = (number, 0, death.post) if death.phase == "day" and death.post is not None else (
-                number, 2 if death.phase == "day" else 3, 0
-            )
+            when: tuple[int, int, float]
+            if death.phase == "day" and death.post is not None:
+                when = (number, 0, death.post)
+            else:
+                when = (number, 2 if death.phase == "day" else 3, 0)
             yield when, death.player, False
     for event in game.events:
         if event.kind not in ("return", "modkill") or event.player is None:

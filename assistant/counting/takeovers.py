@@ -27,7 +27,7 @@ from typing import Any
 
 from assistant.counting.living import alive_seats
 from assistant.counting.votecounts import PostedCount, posted_votes, read_vote_count
-from assistant.gamefile.game import Game
+from assistant.gamefile.game import DayDecl, Game
 from assistant.reading.names import NO_ELIMINATION, Roster, fold_name, resolve_name
 
 # Counts that must place the seat where the account votes: one placement can be a slip of the moderator's.
@@ -108,12 +108,12 @@ def find_takeovers(game: Game, ruleset: Any, posts: Sequence[Any], bodies: Mappi
         return []
     if counts is None:
         counts = {n: count for n, body in bodies.items() if (count := read_vote_count(body, post=n)) is not None}
-    held = [
-        (count, day, frozenset(alive_seats(game, day.day, at_post=count.post)))
+    held = [  # (count, its day's first post, the living then)
+        (count, start, frozenset(alive_seats(game, day.day, at_post=count.post)))
         for n, count in sorted(counts.items())
-        if (day := _day_of(game, n)) is not None
+        if (day := _day_of(game, n)) is not None and (start := day.start_post) is not None
     ]
-    standing = _standings(posts, [(count.post, day.start_post, living) for count, day, living in held], roster)
+    standing = _standings(posts, [(count.post, start, living) for count, start, living in held], roster)
     # each seat's posts by its first account, and each candidate's: a seat still posting when a count is made is
     # its own; what that account posts after a count that showed the takeover undoes nothing (a live game's
     # update read that count before those posts were made). A later account the file names for the seat holds
@@ -235,7 +235,7 @@ def with_holders(game: Game, holders: Sequence[Takeover]) -> Game:
 
 
 def _named(count: PostedCount, roster: Roster, living: frozenset[str], by_fold: Mapping[str, str],
-           taken: Mapping[str, str]):
+           taken: Mapping[str, str]) -> list[tuple[str, str]]:
     """(seat, account) when a complete count lists one unlisted account (``by_fold``: the candidates by their
     folded name) and leaves out one living seat; ``taken``: the accounts earlier counts showed holding a seat
     (account -> seat), each read as its seat."""
@@ -303,7 +303,7 @@ def _own_vote(votes: Mapping[str, str | None], game: Game, seat: str, taken: Seq
     return own[-1] if own else None
 
 
-def _day_of(game: Game, post: int):
+def _day_of(game: Game, post: int) -> DayDecl | None:
     """The declared day whose posts hold ``post`` (a count after a day's end belongs to that day)."""
     for day in sorted(game.days, key=lambda d: d.day, reverse=True):
         if day.start_post is not None and day.start_post < post:

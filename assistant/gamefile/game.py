@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, tzinfo
 from pathlib import Path
@@ -807,7 +808,7 @@ def _accepted(checks: dict, checker: _Checker) -> frozenset[str]:
     return frozenset(accepted)
 
 
-def _lynches_per_day(raw: dict, checker) -> int:
+def _lynches_per_day(raw: dict, checker: _Checker) -> int:
     value = raw.get("lynches_per_day", 1)
     if value < 1:
         raise checker.fail("", None, "lynches_per_day", "must be 1 or more")
@@ -997,7 +998,11 @@ def _check_unique_accounts(seats: list[Seat], checker: _Checker, dead: set[str])
             owner[folded] = i
 
 
-def _build_private(raw: dict, seat_of, checker: _Checker) -> Private:
+# (name, table, index, key) -> the seat a name in the game file is
+_SeatOf = Callable[[str, str, int | None, str], str]
+
+
+def _build_private(raw: dict, seat_of: _SeatOf, checker: _Checker) -> Private:
     def one(key: str) -> str | None:
         return seat_of(raw[key], "private", None, key) if key in raw else None
 
@@ -1047,7 +1052,7 @@ def _build_private(raw: dict, seat_of, checker: _Checker) -> Private:
     )
 
 
-def _to_utc(value: Any, zone: tzinfo, fail) -> datetime:
+def _to_utc(value: Any, zone: tzinfo, fail: Callable[[str], GameFileError]) -> datetime:
     """TOML date-times with an offset are exact; local ones are in the game's time zone."""
     if isinstance(value, str):
         try:

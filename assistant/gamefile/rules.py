@@ -60,6 +60,7 @@ from __future__ import annotations
 import functools
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -344,9 +345,7 @@ def parse_ruleset(text: str, *, path: str = "<ruleset>") -> Ruleset:
                     table, key, f"unknown key (known keys: {', '.join(sorted([*schema, 'cite']))})"
                 )
             attribute, kind, allowed = schema[key]
-            values[attribute] = _check_value(
-                value, kind, allowed, lambda m, t=table, k=key: fail(t, k, m)
-            )
+            values[attribute] = _check_value(value, kind, allowed, functools.partial(fail, table, key))
     if "name" not in values:
         raise fail("ruleset", None, "missing required key 'name'")
     ruleset = Ruleset(**values, cites=cites, path=path)
@@ -360,7 +359,9 @@ def parse_ruleset(text: str, *, path: str = "<ruleset>") -> Ruleset:
     return ruleset
 
 
-def _check_value(value: Any, kind: str, allowed: tuple | None, fail) -> Any:
+def _check_value(
+    value: Any, kind: str, allowed: tuple | None, fail: Callable[[str], RulesetError]
+) -> Any:
     if kind == "str":
         if not isinstance(value, str):
             raise fail(f"must be a string, not {value!r}")

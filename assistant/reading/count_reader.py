@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from assistant.reading.count_state import stated_alive
 from assistant.reading.posted_count import PostedCount, PostedWagon
+
+if TYPE_CHECKING:
+    from lxml.etree import _Element as Element
 
 _DROPPED_TAGS = frozenset({"blockquote", "cite", "s", "strike", "del", "script", "style"})
 _LINE_TAGS = frozenset(
@@ -206,7 +210,7 @@ def _lines(body_html: str) -> list[str]:
         return []
     pieces: list[str] = []
 
-    def walk(el) -> None:
+    def walk(el: Element) -> None:
         if el.text:
             pieces.append(el.text)
         for child in el:
@@ -233,7 +237,7 @@ def _lines(body_html: str) -> list[str]:
     return " ".join("".join(pieces).replace("\xa0", " ").split(" ")).split("\n")
 
 
-def _next_is_link(el) -> bool:
+def _next_is_link(el: Element) -> bool:
     following = el.getnext()
     return following is not None and following.tag == "a"
 

@@ -164,7 +164,7 @@ def counted_living(lines: list[str], *, seat_of: Callable[[str], str | None]) ->
     alive = stated_alive(" ".join(lines))
     if (alive is None and not not_voting) or (alive is not None and alive != len(listed)):
         return None
-    return set(listed)
+    return {seat for seat in listed if seat is not None}
 
 
 _MAJORITY = re.compile(

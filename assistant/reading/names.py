@@ -369,9 +369,9 @@ def _resolve(text: str, roster: Roster, alive: frozenset[str]) -> Resolution:
     found = _resolve_whole(text, cleaned, roster, alive, loose=False)
     if found.reason != "unknown name":
         return found
-    found = _resolve_alternatives(text, cleaned, roster, alive)
-    if found is not None:
-        return found
+    alternatives = _resolve_alternatives(text, cleaned, roster, alive)
+    if alternatives is not None:
+        return alternatives
     words = cleaned.split()
     parts = []
     for n in range(min(len(words) - 1, 4), 0, -1):
@@ -398,7 +398,10 @@ def _resolve_alternatives(text: str, cleaned: str, roster: Roster, alive: frozen
     if len(pieces) < 2 or not all(fold_name(p) for p in pieces):
         return None
     readings = [(piece, _resolve(piece, roster, alive)) for piece in pieces]
-    named = {_named(r): (piece, r) for piece, r in readings if _named(r) is not None}
+    named: dict[str, tuple[str, Resolution]] = {}
+    for piece, reading in readings:
+        if (seat := _named(reading)) is not None:
+            named[seat] = (piece, reading)
     if len(named) > 1:
         names = tuple(sorted(NO_ELIMINATION if n == _NO_ELIMINATION_KEY else n for n in named))
         return Resolution(text, None, None, reason="several targets: " + " or ".join(names), candidates=names)

@@ -72,17 +72,22 @@ class Decision(NamedTuple):
 class ReplayView(Protocol):
     """What a hook may read of the whole replay (:class:`assistant.counting.day_replay.GameReplay`)."""
 
-    at_post: int | None  # the as-of post (None: everything)
-    at_time: datetime | None
-    posts: Sequence[ReadPost]  # the thread, in post order
-    roster: Any  # an assistant.reading.names.Roster
+    @property
+    def at_post(self) -> int | None: ...  # the as-of post (None: everything)
+    @property
+    def at_time(self) -> datetime | None: ...
+    @property
+    def posts(self) -> Sequence[ReadPost]: ...  # the thread, in post order
+    @property
+    def roster(self) -> Any: ...  # an assistant.reading.names.Roster
 
 
 class DayView(Protocol):
     """What a hook may read of its day (:class:`assistant.counting.day_replay.DayReplay` is one): named here, not
     imported, so the hooks never import the loop that calls them."""
 
-    r: ReplayView
+    @property
+    def r(self) -> ReplayView: ...  # the whole replay, read-only
     game: Game
     ruleset: Ruleset
     number: int

@@ -5,7 +5,7 @@
 
 from dataclasses import replace
 
-from assistant.counting.hooks import Hook, Verdict
+from assistant.counting.hooks import DayView, Hook, Verdict
 from assistant.counting.votal import Action, Nomination
 from assistant.gamefile.outcome import Outcome, Reason
 from assistant.gamefile.rules import Standing
@@ -14,7 +14,7 @@ from assistant.gamefile.rules import Standing
 class Clocktower(Hook):
     name = "clocktower"
 
-    def __init__(self, day):
+    def __init__(self, day: DayView) -> None:
         super().__init__(day)
         self.nominations: list[tuple[str, str, int]] = []  # (nominator, nominee, post)
 

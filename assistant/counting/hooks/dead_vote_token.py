@@ -1,14 +1,16 @@
 """Clocktower's "Dead players: one vote": a dead player may vote once more in the game (their token), and
 spends it by ending a day voting for a player; a player killed during the day keeps at most one vote."""
 
-from assistant.counting.hooks import Hook, Verdict
+from collections.abc import Sequence
+
+from assistant.counting.hooks import DayView, Hook, Verdict
 from assistant.counting.living import alive_seats
 
 
 class DeadVoteToken(Hook):
     name = "dead_vote_token"
 
-    def __init__(self, day):
+    def __init__(self, day: DayView) -> None:
         super().__init__(day)
         self.spent = self.spent_tokens()
 
@@ -35,7 +37,7 @@ class DeadVoteToken(Hook):
         self.day.book.keep_one(seat, post)
         self.day.changed = True
 
-    def voters(self, seats: list[str], living) -> list[str]:
+    def voters(self, seats: list[str], living: Sequence[str]) -> list[str]:
         dead = [s.name for s in self.day.game.players if s.name not in living and s.name not in self.spent]
         return [*seats, *dead]
 

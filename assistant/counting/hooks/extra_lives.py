@@ -8,6 +8,7 @@ ignores extra lives (``[deadline] judge_ignores_extra_lives``) is not stopped by
 """
 
 from assistant.counting.hooks import Hook
+from assistant.gamefile.game import Survival
 from assistant.gamefile.outcome import Kind, Outcome, Reason
 
 
@@ -29,7 +30,7 @@ class ExtraLives(Hook):
         return Outcome(Kind.NO_ELIMINATION, None, outcome.post, outcome.reason, survived=target)
 
 
-def _before(survival, day: int) -> bool:
+def _before(survival: Survival, day: int) -> bool:
     """Whether a survival came before day ``day``'s vote (night N comes after day N)."""
     return survival.phase_number < day
 

@@ -1,13 +1,13 @@
 """Millers Hollow's Lovers "can never vote for each other in the lynching votes" (``[private] lovers``).
 Such a vote reads as ruled out by the moderator: nothing players see tells them who the lovers are."""
 
-from assistant.counting.hooks import Hook, Verdict
+from assistant.counting.hooks import DayView, Hook, Verdict
 
 
 class Lovers(Hook):
     name = "lovers"
 
-    def __init__(self, day):
+    def __init__(self, day: DayView) -> None:
         super().__init__(day)
         self.partners: dict[str, set[str]] = {}
         for pair in day.game.private.lovers:

@@ -1,13 +1,15 @@
 """Millers Hollow's Magistrate: a sequestered player "cannot vote ... but can not be lynched" that day
 (``[[private.sequestered]]``). Both read as ruled out by the moderator: the page never says who is jailed."""
 
-from assistant.counting.hooks import Hook, Verdict
+from collections.abc import Sequence
+
+from assistant.counting.hooks import DayView, Hook, Verdict
 
 
 class Sequestered(Hook):
     name = "sequestered"
 
-    def __init__(self, day):
+    def __init__(self, day: DayView) -> None:
         super().__init__(day)
         self.seats = frozenset(p for d, p in day.game.private.sequestered if d == day.number)
 
@@ -21,7 +23,7 @@ class Sequestered(Hook):
             return Verdict(False, f"{target} is sequestered and cannot be lynched", private=True)
         return None
 
-    def voters(self, seats: list[str], living) -> list[str]:
+    def voters(self, seats: list[str], living: Sequence[str]) -> list[str]:
         return [s for s in seats if s not in self.seats]
 
     def targets(self, seats: set[str]) -> set[str]:

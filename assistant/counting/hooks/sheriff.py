@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from assistant.counting.clock import add_wall_hours
-from assistant.counting.hooks import Hook
+from assistant.counting.hooks import DayView, Hook
 from assistant.counting.powers import passed_on, point
 from assistant.counting.votal import SheriffElection, rank_wagons
 
@@ -28,12 +28,12 @@ from assistant.counting.votal import SheriffElection, rank_wagons
 class Sheriff(Hook):
     name = "sheriff"
 
-    def __init__(self, day):
+    def __init__(self, day: DayView) -> None:
         super().__init__(day)
         events = day.game.events
         self.election_day = any(e.kind == "sheriff_election" and e.day == day.number for e in events)
         self.recorded = any(e.kind in ("sheriff", "sheriff_election") for e in events)
-        self._election = None
+        self._election: SheriffElection | None = None
         self._before: list[str | None] | None = None
         self._holders: dict[tuple[int | None, str], str | None] = {}
 
@@ -79,7 +79,7 @@ class Sheriff(Hook):
 
     # -- the election ------------------------------------------------------------------------------------
 
-    def election(self):
+    def election(self) -> SheriffElection | None:
         """The day's sheriff election as of the replay's point (None on a day without one)."""
         if not self.election_day:
             return None
@@ -87,7 +87,7 @@ class Sheriff(Hook):
             self._election = self._tally_election()
         return self._election
 
-    def _tally_election(self):
+    def _tally_election(self) -> SheriffElection:
         day = self.day
         at_post, at_time = day.r.at_post, day.r.at_time
         posts = [
@@ -138,7 +138,7 @@ class Sheriff(Hook):
 
 def _wagons(ballots: dict) -> tuple:
     """The election's wagons, ranked as the lynch's are (one vote each: the sheriff's counts once here)."""
-    cast: dict[str, list] = {}
+    cast: dict[str | None, list[tuple[tuple[int, int], str]]] = {}
     for voter, (target, order) in ballots.items():
         cast.setdefault(target, []).append((order, voter))
     return rank_wagons(cast)[0]
