@@ -1,20 +1,23 @@
-"""Game state from the thread (issue 16): real MafiaScum games served as phpBB pages, no hand-written game file.
+"""Game state from the thread (issue 16): real MafiaScum games served as phpBB pages, no
+hand-written game file.
 
-For each game of both corpus sets: ``votal new URL -o game.toml --ruleset mafiascum``, then ``votal update
-game.toml`` where that command exists, then ``votal count game.toml --day N --format json`` for each scorable
-day (the corpus README's rules). Prints, per set: seats found (each archive slot held by a seat whose accounts
-include one of its accounts) and their precision (each seat matching exactly one slot), games whose moderator
-was found, day outcomes and hammer posts right, and commands failing.
+For each game of both corpus sets: ``votal new URL -o game.toml --ruleset mafiascum``, then ``votal
+update game.toml`` where that command exists, then ``votal count game.toml --day N --format json``
+for each scorable day (the corpus README's rules). Prints, per set: seats found (each archive slot
+held by a seat whose accounts include one of its accounts) and their precision (each seat matching
+exactly one slot), games whose moderator was found, day outcomes and hammer posts right, and
+commands failing.
 
     python bench/gamestate.py               # both sets, a table at the end
     python bench/gamestate.py --misses      # also each game's misses
     python bench/gamestate.py --sets mafiascum --limit 5
     python bench/gamestate.py --in-process  # the same library calls in this process: minutes, not an hour
 
-``--in-process`` calls what each command calls (``create_game_file``; ``sync_game`` + ``update_from_store``;
-``count_game``), on the same loopback pages, with the same scoring, without a Python start-up per command. It
-is for iterating; the official figure is the subprocess run. It also runs ``update`` a second time and counts
-the games where that second run would write something (update must be idempotent).
+``--in-process`` calls what each command calls (``create_game_file``; ``sync_game`` +
+``update_from_store``; ``count_game``), on the same loopback pages, with the same scoring, without a
+Python start-up per command. It is for iterating; the official figure is the subprocess run. It also
+runs ``update`` a second time and counts the games where that second run would write something
+(update must be idempotent).
 """
 
 from __future__ import annotations
@@ -41,15 +44,24 @@ from assistant.forum.pageserver import LoopbackServer  # noqa: E402
 # `votal` as this checkout's code (python -m assistant), whichever votal is installed
 VOTAL = [sys.executable, "-m", "assistant"]
 ENV = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
-SETS = {"mafiascum": corpus.CORPUS_DIR, "mafiascum-more": corpus.MORE_CORPUS_DIR,
-        "mafiascum-calib": corpus.CALIB_CORPUS_DIR}
+SETS = {
+    "mafiascum": corpus.CORPUS_DIR,
+    "mafiascum-more": corpus.MORE_CORPUS_DIR,
+    "mafiascum-calib": corpus.CALIB_CORPUS_DIR,
+}
 
 
 def thread_posts(game: corpus.CorpusGame) -> list[dict]:
     """A corpus game's posts as the phpBB renderer wants them (times as aware UTC datetimes)."""
     return [
-        {"number": p["number"], "id": p["id"], "user": p["user"], "user_id": p.get("user_id") or None,
-         "content": p["content"], "time": corpus.post_time(p)}
+        {
+            "number": p["number"],
+            "id": p["id"],
+            "user": p["user"],
+            "user_id": p.get("user_id") or None,
+            "content": p["content"],
+            "time": corpus.post_time(p),
+        }
         for p in corpus.load_posts(game.thread_id, game.corpus_dir)
     ]
 
@@ -71,12 +83,16 @@ class Score:
     not_idempotent: list[str] = field(default_factory=list)
     miss_kinds: dict[str, int] = field(default_factory=dict)
     misses: list[str] = field(default_factory=list)
-    # (game number, wrong, doubted) per scored day: the doubts' calibration (bench/accuracy.py prints it)
+    # (game number, wrong, doubted) per scored day: the doubts' calibration (bench/accuracy.py
+    # prints it)
     doubted: list[tuple[int, bool, bool]] = field(default_factory=list)
     doubt_lines: list[str] = field(default_factory=list)
-    # half ("A": even game numbers, "B": odd, as bench/accuracy.py splits them; every `mafiascum` thread id is
-    # odd) -> [days, days right, hammers, hammers right]: a rule chosen on one half is reported on the other
-    halves: dict[str, list[int]] = field(default_factory=lambda: {"A": [0, 0, 0, 0], "B": [0, 0, 0, 0]})
+    # half ("A": even game numbers, "B": odd, as bench/accuracy.py splits them; every `mafiascum`
+    # thread id is odd) -> [days, days right, hammers, hammers right]: a rule chosen on one half is
+    # reported on the other
+    halves: dict[str, list[int]] = field(
+        default_factory=lambda: {"A": [0, 0, 0, 0], "B": [0, 0, 0, 0]}
+    )
 
     def row(self) -> dict[str, str]:
         def pct(a: int, b: int) -> str:
@@ -96,7 +112,9 @@ def votal(score: Score, *args: str) -> subprocess.CompletedProcess:
     score.commands += 1
     done = subprocess.run([*VOTAL, *args], capture_output=True, text=True, timeout=600, env=ENV)
     if done.returncode != 0:
-        score.failures.append(f"votal {' '.join(args[:2])}: exit {done.returncode}: {done.stderr.strip()[-200:]}")
+        score.failures.append(
+            f"votal {' '.join(args[:2])}: exit {done.returncode}: {done.stderr.strip()[-200:]}"
+        )
     return done
 
 
@@ -104,8 +122,21 @@ class Subprocesses:
     """The three steps as `votal` commands (the official figure)."""
 
     def new(self, score: Score, url: str, path: str, db: str) -> bool:
-        done = votal(score, "new", url, "-o", path, "--ruleset", "mafiascum", "--db", db, "--format", "json",
-                     "--min-interval", "0")
+        done = votal(
+            score,
+            "new",
+            url,
+            "-o",
+            path,
+            "--ruleset",
+            "mafiascum",
+            "--db",
+            db,
+            "--format",
+            "json",
+            "--min-interval",
+            "0",
+        )
         return done.returncode == 0
 
     def update(self, score: Score, path: str, db: str) -> None:
@@ -137,8 +168,15 @@ class InProcess:
         from assistant.upkeep.new import create_game_file
 
         def step():
-            result = create_game_file(url, path, db=open_db(db), ruleset="mafiascum", timezone=None, now=self.now,
-                                      min_interval=0)
+            result = create_game_file(
+                url,
+                path,
+                db=open_db(db),
+                ruleset="mafiascum",
+                timezone=None,
+                now=self.now,
+                min_interval=0,
+            )
             if not result.usable:
                 raise RuntimeError("nothing usable found")
             return True
@@ -162,7 +200,9 @@ class InProcess:
                 write_game_file(path, report.text)
             again = update_from_store(path, store, now=self.now())
             if again.changed:
-                score.not_idempotent.append(f"{path}: a second update writes {list(again.written)[:3]}")
+                score.not_idempotent.append(
+                    f"{path}: a second update writes {list(again.written)[:3]}"
+                )
             return True
 
         self._run(score, "update", step)
@@ -184,10 +224,14 @@ class InProcess:
 
 
 def has_update() -> bool:
-    return subprocess.run([*VOTAL, "update", "--help"], capture_output=True, env=ENV).returncode == 0
+    return (
+        subprocess.run([*VOTAL, "update", "--help"], capture_output=True, env=ENV).returncode == 0
+    )
 
 
-def score_game(game: corpus.CorpusGame, url: str, work: Path, score: Score, *, runner, update: bool) -> None:
+def score_game(
+    game: corpus.CorpusGame, url: str, work: Path, score: Score, *, runner, update: bool
+) -> None:
     score.games += 1
     db, path = str(work / "votal.db"), str(work / "game.toml")
     created = runner.new(score, url, path, db)
@@ -202,20 +246,26 @@ def score_game(game: corpus.CorpusGame, url: str, work: Path, score: Score, *, r
 
 def file_seats(written: dict) -> dict[str, list[str]]:
     """A game file's seats (as TOML data): seat name -> its accounts, the first name first."""
-    return {p["name"]: [p["name"], *(r if isinstance(r, str) else r["name"] for r in p.get("replacements", []))]
-            for p in written.get("players", [])}
+    return {
+        p["name"]: [
+            p["name"],
+            *(r if isinstance(r, str) else r["name"] for r in p.get("replacements", [])),
+        ]
+        for p in written.get("players", [])
+    }
 
 
 def slots_of(game: corpus.CorpusGame, accounts: list[str]) -> list[corpus.CorpusSeat]:
-    """The archive's slots holding any of ``accounts`` (one, when the file's seat is the archive's slot)."""
+    """The archive's slots holding any of ``accounts`` (one, when the file's seat is the archive's
+    slot)."""
     keys = {a.casefold() for a in accounts}
     return [s for s in game.seats if keys & {a.casefold() for a in s.accounts}]
 
 
 @dataclass(frozen=True)
 class DayVerdict:
-    """A counted day against the archive: the lynch (or no lynch) right, and the hammer post right (None
-    when the corpus README says not to check it)."""
+    """A counted day against the archive: the lynch (or no lynch) right, and the hammer post right
+    (None when the corpus README says not to check it)."""
 
     got: str | None  # the seat Votal eliminates, None for no lynch or no decision
     decided: bool
@@ -226,21 +276,26 @@ class DayVerdict:
         return not self.decided or self.hammer_right is False
 
 
-def judge_day(game: corpus.CorpusGame, day: corpus.ExpectedDay, outcome: dict,
-              seats: dict[str, list[str]]) -> DayVerdict:
-    """``outcome`` (the count JSON's) against the archive's day, the file's seats matched to its slots."""
+def judge_day(
+    game: corpus.CorpusGame, day: corpus.ExpectedDay, outcome: dict, seats: dict[str, list[str]]
+) -> DayVerdict:
+    """``outcome`` (the count JSON's) against the archive's day, the file's seats matched to its
+    slots."""
     got = outcome.get("target") if outcome.get("kind") == "elimination" else None
     got_slot = slots_of(game, seats.get(got, [got])) if got else []
     decided = outcome.get("kind") in ("elimination", "no_elimination") and (
         (got is None and day.eliminated is None)
-        or (len(got_slot) == 1 and day.eliminated is not None and got_slot[0].name == day.eliminated)
+        or (
+            len(got_slot) == 1 and day.eliminated is not None and got_slot[0].name == day.eliminated
+        )
     )
     hammer = decided and day.hammer_ok(outcome.get("post")) if day.check_hammer else None
     return DayVerdict(got, decided, hammer)
 
 
 def score_file(game: corpus.CorpusGame, path: str, db: str, score: Score, *, runner) -> None:
-    """A game file written from the thread, against the archive: seats, the moderator, each day counted."""
+    """A game file written from the thread, against the archive: seats, the moderator, each day
+    counted."""
     written = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     seats = file_seats(written)
 
@@ -259,12 +314,16 @@ def score_file(game: corpus.CorpusGame, path: str, db: str, score: Score, *, run
         if len(slot_of(accounts)) == 1:
             score.seats_exact += 1
         else:
-            score.misses.append(f"game {game.number}: seat {'/'.join(accounts)} matches {len(slot_of(accounts))} slots")
+            score.misses.append(
+                f"game {game.number}: seat {'/'.join(accounts)} matches {len(slot_of(accounts))} slots"
+            )
     mods = {m.casefold() for m in written.get("moderators", [])}
     if all(m.casefold() in mods for m in game.moderators[:1]):
         score.moderator_found += 1
     else:
-        score.misses.append(f"game {game.number}: moderator {game.moderators} not in {sorted(mods)}")
+        score.misses.append(
+            f"game {game.number}: moderator {game.moderators} not in {sorted(mods)}"
+        )
     from accuracy import half_of
 
     half = score.halves[half_of(game.number)]
@@ -288,10 +347,12 @@ def score_file(game: corpus.CorpusGame, path: str, db: str, score: Score, *, run
         score.doubted.append((game.number, wrong, bool(doubts)))
         if wrong != bool(doubts):
             what = "WRONG, SILENT" if wrong else "RIGHT, DOUBTED"
-            score.doubt_lines.append(f"{what} game {game.number} day {day.day}: got {outcome.get('kind')} {got or ''} "
-                                     f"at post {outcome.get('post')}; expected {day.eliminated or 'no lynch'} before "
-                                     f"{day.twilight_post}"
-                                     + "".join(f"\n      {d['kind']} post {d['post']}: {d['why']}" for d in doubts))
+            score.doubt_lines.append(
+                f"{what} game {game.number} day {day.day}: got {outcome.get('kind')} {got or ''} "
+                f"at post {outcome.get('post')}; expected {day.eliminated or 'no lynch'} before "
+                f"{day.twilight_post}"
+                + "".join(f"\n      {d['kind']} post {d['post']}: {d['why']}" for d in doubts)
+            )
         if day.check_hammer and decided and day.hammer_ok(outcome.get("post")):
             score.hammers_right += 1
             half[3] += 1
@@ -307,8 +368,11 @@ def score_file(game: corpus.CorpusGame, path: str, db: str, score: Score, *, run
             )
 
 
-def miss_kind(day: corpus.ExpectedDay, written: dict, counted: dict, seats: dict[str, list[str]]) -> str:
-    """What a missed day most likely lost it, first cause first: the day's bounds, then who is alive."""
+def miss_kind(
+    day: corpus.ExpectedDay, written: dict, counted: dict, seats: dict[str, list[str]]
+) -> str:
+    """What a missed day most likely lost it, first cause first: the day's bounds, then who is
+    alive."""
     declared = next((d for d in written.get("days", []) if d.get("day") == day.day), {})
     start, end = declared.get("start_post"), declared.get("end_post")
     if start is None:
@@ -326,8 +390,15 @@ def miss_kind(day: corpus.ExpectedDay, written: dict, counted: dict, seats: dict
     return "votes"
 
 
-def score_set(name: str, *, limit: int | None, update: bool, runner, games_wanted: set[str] | None = None,
-              keep: str | None = None) -> Score:
+def score_set(
+    name: str,
+    *,
+    limit: int | None,
+    update: bool,
+    runner,
+    games_wanted: set[str] | None = None,
+    keep: str | None = None,
+) -> Score:
     games = corpus.load_games(SETS[name])[:limit]
     if games_wanted:
         games = [g for g in games if str(g.number) in games_wanted or g.thread_id in games_wanted]
@@ -349,16 +420,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sets", nargs="+", default=list(SETS), choices=list(SETS))
     parser.add_argument("--limit", type=int, help="only the first N games of each set")
     parser.add_argument("--misses", action="store_true", help="print each miss")
-    parser.add_argument("--in-process", action="store_true",
-                        help="call the commands' library functions in this process (fast; for iterating)")
+    parser.add_argument(
+        "--in-process",
+        action="store_true",
+        help="call the commands' library functions in this process (fast; for iterating)",
+    )
     parser.add_argument("--games", nargs="+", help="only these games (number or thread id)")
     parser.add_argument("--keep", metavar="DIR", help="keep each game's files in DIR/THREAD_ID")
     args = parser.parse_args(argv)
     runner = InProcess() if args.in_process else Subprocesses()
     update = args.in_process or has_update()
     started = time.perf_counter()
-    scores = {name: score_set(name, limit=args.limit, update=update, runner=runner,
-                              games_wanted=set(args.games or ()), keep=args.keep) for name in args.sets}
+    scores = {
+        name: score_set(
+            name,
+            limit=args.limit,
+            update=update,
+            runner=runner,
+            games_wanted=set(args.games or ()),
+            keep=args.keep,
+        )
+        for name in args.sets
+    }
     for name, score in scores.items():
         if args.misses:
             print(f"\n{name}: misses")
@@ -371,7 +454,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  NOT IDEMPOTENT {line}")
     from accuracy import calibration_of, show_calibration
 
-    print("\ndoubts (a day is wrong when its lynch or its hammer post is; half A: even game numbers, B: odd)")
+    print(
+        "\ndoubts (a day is wrong when its lynch or its hammer post is; half A: even game numbers, B: odd)"
+    )
     for name, score in scores.items():
         if args.misses:
             print("\n".join(f"  {line}" for line in score.doubt_lines))
@@ -379,17 +464,33 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(show_calibration(calibration_of(score.doubted))))
     steps = "new + update + count" if update else "new + count (no `votal update` yet)"
     print(f"\n{steps}, {time.perf_counter() - started:.0f} s\n")
-    print("| figure | " + " | ".join(f"{name} ({scores[name].games} games)" for name in scores) + " | target |")
+    print(
+        "| figure | "
+        + " | ".join(f"{name} ({scores[name].games} games)" for name in scores)
+        + " | target |"
+    )
     print("|---|" + "---|" * len(scores) + "---|")
-    targets = {"seats found": "≥ 97%", "seat precision": "≥ 97%", "moderator found": "every game",
-               "day outcomes right": "≥ 93%", "hammer posts right": "≥ 90%", "commands failing": "0"}
+    targets = {
+        "seats found": "≥ 97%",
+        "seat precision": "≥ 97%",
+        "moderator found": "every game",
+        "day outcomes right": "≥ 93%",
+        "hammer posts right": "≥ 90%",
+        "commands failing": "0",
+    }
     rows = {name: score.row() for name, score in scores.items()}
     for figure, target in targets.items():
-        print(f"| {figure} | " + " | ".join(rows[name][figure] for name in scores) + f" | {target} |")
+        print(
+            f"| {figure} | " + " | ".join(rows[name][figure] for name in scores) + f" | {target} |"
+        )
     print("\nby half (A: even game numbers, B: odd): days right, hammer posts right")
     for name, score in scores.items():
-        print(f"  {name}: " + "; ".join(f"{h} days {d[1]}/{d[0]}, hammers {d[3]}/{d[2]}"
-                                        for h, d in score.halves.items()))
+        print(
+            f"  {name}: "
+            + "; ".join(
+                f"{h} days {d[1]}/{d[0]}, hammers {d[3]}/{d[2]}" for h, d in score.halves.items()
+            )
+        )
     return 0
 
 

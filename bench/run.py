@@ -1,9 +1,10 @@
-"""Votal's performance benchmarks (issue 8): the real MafiaScum games served as phpBB pages on loopback.
+"""Votal's performance benchmarks (issue 8): the real MafiaScum games served as phpBB pages on
+loopback.
 
-A child process (``--serve``) renders every corpus game with the demo's phpBB renderer and serves it on
-127.0.0.1 (ETag + 304, robots.txt), so the forum's own CPU never lands in a measured process. The figures
-are medians of several repetitions; the CLI figures run ``votal`` as a real subprocess, Python start-up
-included.
+A child process (``--serve``) renders every corpus game with the demo's phpBB renderer and serves it
+on 127.0.0.1 (ETag + 304, robots.txt), so the forum's own CPU never lands in a measured process. The
+figures are medians of several repetitions; the CLI figures run ``votal`` as a real subprocess,
+Python start-up included.
 
     python bench/run.py                 # every figure, Markdown table on stdout
     python bench/run.py --reps 5 --out results.md
@@ -35,7 +36,9 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO_ROOT / "tests"))  # the corpus loader and the phpBB renderer of the tests
+sys.path.insert(
+    0, str(REPO_ROOT / "tests")
+)  # the corpus loader and the phpBB renderer of the tests
 
 from corpus import CORPUS_DIR, load_games, load_posts, render_game_file  # noqa: E402
 
@@ -49,7 +52,8 @@ CACHE_DIR = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "
 CALLGRIND_PAGES = 60  # corpus pages (spread over every game) whose parsing valgrind counts
 
 
-# --- the forum: corpus threads as phpBB pages, in a child process -------------------------------------------
+# --- the forum: corpus threads as phpBB pages, in a child process
+# -------------------------------------------
 
 
 def corpus_thread_posts(thread_id: str) -> list[dict]:
@@ -72,17 +76,24 @@ def largest_game():
 
 
 def repeated_posts(thread_id: str, count: int) -> list[dict]:
-    """``count`` posts made by repeating a corpus thread's posts, renumbered with fresh ids and rising times."""
+    """``count`` posts made by repeating a corpus thread's posts, renumbered with fresh ids and
+    rising times."""
     source = corpus_thread_posts(thread_id)
     start = source[0]["time"]
     return [
-        {**source[n % len(source)], "number": n, "id": str(50_000_000 + n), "time": start + timedelta(minutes=n)}
+        {
+            **source[n % len(source)],
+            "number": n,
+            "id": str(50_000_000 + n),
+            "time": start + timedelta(minutes=n),
+        }
         for n in range(count)
     ]
 
 
 class Forum:
-    """Every thread by topic id; ``shown[topic]`` posts are visible (so a poll can find new ones)."""
+    """Every thread by topic id; ``shown[topic]`` posts are visible (so a poll can find new
+    ones)."""
 
     def __init__(self, threads: dict[str, list[dict]]):
         from loopback_forum import render_page
@@ -104,10 +115,14 @@ class Forum:
 
     def page(self, topic: str, start: int) -> tuple[str, str]:
         shown = self.shown[topic]
-        start = min(max(start, 0), (max(shown, 1) - 1) // PER_PAGE * PER_PAGE) // PER_PAGE * PER_PAGE
+        start = (
+            min(max(start, 0), (max(shown, 1) - 1) // PER_PAGE * PER_PAGE) // PER_PAGE * PER_PAGE
+        )
         key = (topic, shown, start)
         if key not in self.pages:
-            thread = self._thread_class(self.threads[topic][:shown], f"Thread {topic}", FORUM_ID, topic, PER_PAGE)
+            thread = self._thread_class(
+                self.threads[topic][:shown], f"Thread {topic}", FORUM_ID, topic, PER_PAGE
+            )
             html = self._render_page(thread, start)
             self.pages[key] = (html, '"' + hashlib.sha1(html.encode()).hexdigest()[:16] + '"')
         return self.pages[key]
@@ -128,7 +143,9 @@ class Forum:
                 return Response(200, "User-agent: *\nDisallow: /ucp.php\n", text)
             topic = query.get("t", "")
             if not path.endswith("/viewtopic.php") or topic not in self.threads:
-                return Response(404, "<html><body><p>The requested topic does not exist.</p></body></html>")
+                return Response(
+                    404, "<html><body><p>The requested topic does not exist.</p></body></html>"
+                )
             self.counts["pages"] += 1
             html, etag = self.page(topic, int(query.get("start", "0") or 0))
             if headers.get("If-None-Match") == etag:
@@ -152,7 +169,10 @@ def serve_forever() -> None:
 class ForumProcess:
     def __enter__(self) -> ForumProcess:
         self.proc = subprocess.Popen(
-            [sys.executable, __file__, "--serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+            [sys.executable, __file__, "--serve"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
         )
         self.base_url = self.proc.stdout.readline().strip()
         if not self.base_url.startswith("http://127.0.0.1:"):
@@ -170,7 +190,9 @@ class ForumProcess:
         return f"{self.base_url}/viewtopic.php?f={FORUM_ID}&t={topic}"
 
     def show(self, topic: str, count: int) -> None:
-        self.session.get(f"{self.base_url}/bench/show?" + urlencode({"t": topic, "n": count})).raise_for_status()
+        self.session.get(
+            f"{self.base_url}/bench/show?" + urlencode({"t": topic, "n": count})
+        ).raise_for_status()
 
     def counts(self) -> dict[str, int]:
         return self.session.get(f"{self.base_url}/bench/counts").json()
@@ -183,13 +205,15 @@ class ForumProcess:
 
 
 def parse_worker(pages_file: Path, reps: int, stored: bool, work: str | None = None) -> None:
-    """The ``--parse-worker`` child: median CPU seconds of the floor and the parser, interleaved (floor, parser;
-    floor, parser; ...) so that a change in the machine's other load falls on both alike; or, with ``stored``,
-    of reading every post's commands again from its stored body, as after an extractor upgrade. It holds
-    nothing else: a fuller heap slows lxml's own parsing (by some 70% with the corpus loaded).
+    """The ``--parse-worker`` child: median CPU seconds of the floor and the parser, interleaved
+    (floor, parser; floor, parser; ...) so that a change in the machine's other load falls on both
+    alike; or, with ``stored``, of reading every post's commands again from its stored body, as
+    after an extractor upgrade. It holds nothing else: a fuller heap slows lxml's own parsing (by
+    some 70% with the corpus loaded).
 
-    It runs under whichever Python it is started with, so the baseline's venv measures the baseline's parser.
-    ``work`` (for valgrind): do only that once (``none``: load the pages; ``floor``; ``parser``) and print nothing.
+    It runs under whichever Python it is started with, so the baseline's venv measures the
+    baseline's parser. ``work`` (for valgrind): do only that once (``none``: load the pages;
+    ``floor``; ``parser``) and print nothing.
     """
     import lxml.html
 
@@ -206,7 +230,9 @@ def parse_worker(pages_file: Path, reps: int, stored: bool, work: str | None = N
         for url, text in pages:
             parse_page(text, url=url)
 
-    if work is not None:  # imports done above and the pages loaded: what valgrind counts beyond "none"
+    if (
+        work is not None
+    ):  # imports done above and the pages loaded: what valgrind counts beyond "none"
         {"none": lambda: None, "floor": floor, "parser": parser}[work]()
         return
     posts = sum(len(parse_page(text, url=url).posts) for url, text in pages)
@@ -226,10 +252,15 @@ def parse_worker(pages_file: Path, reps: int, stored: bool, work: str | None = N
             started = time.process_time()
             work_once()
             times[name].append(time.process_time() - started)
-    print(json.dumps({"posts": posts, "cpu": {name: median(values) for name, values in times.items()}}))
+    print(
+        json.dumps(
+            {"posts": posts, "cpu": {name: median(values) for name, values in times.items()}}
+        )
+    )
 
 
-# --- the two sides: this checkout and a baseline commit in its own venv ------------------------------------
+# --- the two sides: this checkout and a baseline commit in its own venv
+# ------------------------------------
 
 
 @dataclass(frozen=True)
@@ -248,7 +279,8 @@ NOW = Side("Now", sys.executable)
 
 
 def _install(root: Path, python: Path, fill_src, what: str) -> None:
-    """Fill ``root/src`` (``fill_src(src)``) and install it into its own venv at ``root/venv``, unless done."""
+    """Fill ``root/src`` (``fill_src(src)``) and install it into its own venv at ``root/venv``,
+    unless done."""
     if (root / "ready").exists():
         return
     print(f"{what}: exporting and installing into {root} ...", file=sys.stderr, flush=True)
@@ -261,14 +293,29 @@ def _install(root: Path, python: Path, fill_src, what: str) -> None:
 
 
 def installed_side() -> Side:
-    """This checkout (its working tree, uncommitted edits included) installed as the baseline is: ``pip
-    install`` of a copy into its own venv, cached by the files' contents. A development venv's editable
-    install runs an import hook of its own at every start-up (``python -c pass``: 88 M instructions there
-    against 38 M in a plain venv), which the baseline's plain install does not: like is compared with like."""
-    listed = subprocess.run(
-        ["git", "-C", str(REPO_ROOT), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        capture_output=True, check=True,
-    ).stdout.decode().split("\0")
+    """This checkout (its working tree, uncommitted edits included) installed as the baseline is:
+    ``pip install`` of a copy into its own venv, cached by the files' contents. A development venv's
+    editable install runs an import hook of its own at every start-up (``python -c pass``: 88 M
+    instructions there against 38 M in a plain venv), which the baseline's plain install does not:
+    like is compared with like."""
+    listed = (
+        subprocess.run(
+            [
+                "git",
+                "-C",
+                str(REPO_ROOT),
+                "ls-files",
+                "-z",
+                "--cached",
+                "--others",
+                "--exclude-standard",
+            ],
+            capture_output=True,
+            check=True,
+        )
+        .stdout.decode()
+        .split("\0")
+    )
     files = sorted(name for name in listed if name and (REPO_ROOT / name).is_file())
     digest = hashlib.sha1()
     for name in files:
@@ -289,12 +336,15 @@ def installed_side() -> Side:
 
 
 def baseline_side(rev: str) -> Side:
-    """``rev`` exported with ``git archive`` and installed into its own venv, cached by commit under CACHE_DIR
-    (the first run takes a minute or two; later ones reuse it). The venv installs from the same package
-    index as this one, so both sides run the same lxml unless the baseline pins another."""
+    """``rev`` exported with ``git archive`` and installed into its own venv, cached by commit under
+    CACHE_DIR (the first run takes a minute or two; later ones reuse it). The venv installs from the
+    same package index as this one, so both sides run the same lxml unless the baseline pins
+    another."""
     commit = subprocess.run(
         ["git", "-C", str(REPO_ROOT), "rev-parse", "--verify", f"{rev}^{{commit}}"],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.strip()
     root = CACHE_DIR / commit
 
@@ -302,7 +352,9 @@ def baseline_side(rev: str) -> Side:
         import io
         import tarfile
 
-        archive = subprocess.run(["git", "-C", str(REPO_ROOT), "archive", commit], capture_output=True, check=True)
+        archive = subprocess.run(
+            ["git", "-C", str(REPO_ROOT), "archive", commit], capture_output=True, check=True
+        )
         with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
             tar.extractall(src, filter="data")
 
@@ -312,12 +364,15 @@ def baseline_side(rev: str) -> Side:
 
 
 def callgrind_total(*argv: str) -> int:
-    """Instructions executed by a program, start-up included (repeatable whatever the machine's load). It runs
-    once without valgrind first, so that the bytecode cache is written and no side pays for compiling."""
+    """Instructions executed by a program, start-up included (repeatable whatever the machine's
+    load). It runs once without valgrind first, so that the bytecode cache is written and no side
+    pays for compiling."""
     subprocess.run(argv, capture_output=True, env=votal_env(), check=True)
     done = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *argv],
-        capture_output=True, text=True, env=votal_env(),
+        capture_output=True,
+        text=True,
+        env=votal_env(),
     )
     found = re.search(r"Collected\s*:\s*(\d+)", done.stderr)
     if done.returncode or not found:
@@ -325,7 +380,8 @@ def callgrind_total(*argv: str) -> int:
     return int(found.group(1))
 
 
-# --- measuring ----------------------------------------------------------------------------------------------
+# --- measuring
+# ----------------------------------------------------------------------------------------------
 
 
 @dataclass
@@ -336,8 +392,9 @@ class Run:
     stdout: str
 
 
-# Runs in a small launcher process: a child forked from this (large) process would start with its memory
-# high-water mark (ru_maxrss survives exec on Linux), and forking a large process costs wall time too.
+# Runs in a small launcher process: a child forked from this (large) process would start with its
+# memory high-water mark (ru_maxrss survives exec on Linux), and forking a large process costs wall
+# time too.
 _LAUNCHER = """
 import json, os, sys, time
 started = time.perf_counter()
@@ -353,7 +410,8 @@ with open(sys.argv[1], "w") as out:
 
 
 def votal_env() -> dict[str, str]:
-    """The environment of a CLI run: with a bytecode cache (as after ``pip install``), kept out of the repo."""
+    """The environment of a CLI run: with a bytecode cache (as after ``pip install``), kept out of
+    the repo."""
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env.pop("PYTHONPATH", None)  # each side runs its own venv's package, no checkout ahead of it
@@ -362,7 +420,8 @@ def votal_env() -> dict[str, str]:
 
 
 def run_votal(side: Side, *args: str) -> Run:
-    """Run ``votal`` as a real subprocess: wall time, CPU time and peak memory (ru_maxrss) of that process."""
+    """Run ``votal`` as a real subprocess: wall time, CPU time and peak memory (ru_maxrss) of that
+    process."""
     return run_program(side.votal, *args)
 
 
@@ -370,7 +429,9 @@ def run_program(*argv: str) -> Run:
     with tempfile.NamedTemporaryFile("r", suffix=".json") as report:
         done = subprocess.run(
             [sys.executable, "-c", _LAUNCHER, report.name, *argv],
-            capture_output=True, text=True, env=votal_env(),
+            capture_output=True,
+            text=True,
+            env=votal_env(),
         )
         figures = json.loads(report.read() or "{}")
     if done.returncode or figures.get("code"):
@@ -406,24 +467,44 @@ def longest_day(game) -> tuple[int, int, int]:
 
 
 class Bench:
-    """The figures. With a baseline, each figure run as a subprocess is measured for every side, the sides
-    alternating within each repetition (A B, A B, ...), so both columns come from the same run on the same
-    machine; figures measured inside this process (the core called directly) are this checkout's only."""
+    """The figures. With a baseline, each figure run as a subprocess is measured for every side, the
+    sides alternating within each repetition (A B, A B, ...), so both columns come from the same run
+    on the same machine; figures measured inside this process (the core called directly) are this
+    checkout's only."""
 
-    def __init__(self, forum: ForumProcess, workdir: Path, reps: int, sides: list[Side], callgrind: bool):
-        self.forum, self.workdir, self.reps, self.sides, self.callgrind = forum, workdir, reps, sides, callgrind
+    def __init__(
+        self, forum: ForumProcess, workdir: Path, reps: int, sides: list[Side], callgrind: bool
+    ):
+        self.forum, self.workdir, self.reps, self.sides, self.callgrind = (
+            forum,
+            workdir,
+            reps,
+            sides,
+            callgrind,
+        )
         self.big = largest_game()
         self.big_posts = len(load_posts(self.big.thread_id))
-        self.rows: list[tuple[str, list[str], str, str]] = []  # figure, a value per side, now / baseline, target
+        self.rows: list[
+            tuple[str, list[str], str, str]
+        ] = []  # figure, a value per side, now / baseline, target
 
-    def add(self, figure: str, values: list[str] | str, target: str = "", ratio: float | None = None) -> None:
-        """``values``: one per side; a single string is this checkout's only (measured in this process)."""
+    def add(
+        self, figure: str, values: list[str] | str, target: str = "", ratio: float | None = None
+    ) -> None:
+        """``values``: one per side; a single string is this checkout's only (measured in this
+        process)."""
         if isinstance(values, str):
-            values = [values] + ["not measured (in this process: this checkout only)"] * (len(self.sides) - 1)
+            values = [values] + ["not measured (in this process: this checkout only)"] * (
+                len(self.sides) - 1
+            )
         shown = f"{ratio:.2f}" if ratio is not None else ""
         self.rows.append((figure, values, shown, target))
         line = " | ".join(values) + (f" | ratio {shown}" if shown else "")
-        print(f"  {figure}: {line}" + (f"   [target {target}]" if target else ""), file=sys.stderr, flush=True)
+        print(
+            f"  {figure}: {line}" + (f"   [target {target}]" if target else ""),
+            file=sys.stderr,
+            flush=True,
+        )
 
     def ratio(self, figures: list[float]) -> float | None:
         """This checkout's figure over the first baseline's."""
@@ -443,9 +524,12 @@ class Bench:
         for game in load_games():
             url = self.forum.thread_url(game.thread_id)
             texts = self.forum.page_texts(game.thread_id, len(load_posts(game.thread_id)))
-            pages += [(url + (f"&start={i * PER_PAGE}" if i else ""), t) for i, t in enumerate(texts)]
-        # Timed in fresh processes holding only the pages (as `votal sync` would), not in this one: with the
-        # corpus loaded, this heap makes lxml itself parse some 70% slower, which would flatter the ratio.
+            pages += [
+                (url + (f"&start={i * PER_PAGE}" if i else ""), t) for i, t in enumerate(texts)
+            ]
+        # Timed in fresh processes holding only the pages (as `votal sync` would), not in this one:
+        # with the corpus loaded, this heap makes lxml itself parse some 70% slower, which would
+        # flatter the ratio.
         pages_file = self.workdir / "pages.json"
         pages_file.write_text(json.dumps(pages), encoding="utf-8")
         counted = {}
@@ -454,8 +538,18 @@ class Bench:
             cpu = {}
             for extra in ([], ["--stored"]):
                 done = subprocess.run(
-                    [side.python, __file__, "--parse-worker", str(pages_file), "--reps", "1", *extra],
-                    capture_output=True, text=True, check=True,
+                    [
+                        side.python,
+                        __file__,
+                        "--parse-worker",
+                        str(pages_file),
+                        "--reps",
+                        "1",
+                        *extra,
+                    ],
+                    capture_output=True,
+                    text=True,
+                    check=True,
                 )
                 figures = json.loads(done.stdout)
                 counted[side] = figures["posts"]
@@ -464,28 +558,52 @@ class Bench:
 
         results = self.each(measure)
         posts = counted[self.sides[0]]
-        rates = [{name: counted[side] / median(r[name] for r in runs) for name in runs[0]}
-                 for side, runs in zip(self.sides, results, strict=True)]
-        self.add(f"Parse: lxml.html.fromstring floor ({len(pages)} pages, {posts} posts)",
-                 [f"{r['floor']:,.0f} posts/s" for r in rates], ratio=self.ratio([r["floor"] for r in rates]))
-        self.add("Parse: parsers.phpbb.parse_page, commands read from every post",
-                 [f"{r['parser']:,.0f} posts/s ({r['parser'] / r['floor']:.2f} of floor)" for r in rates],
-                 "≥ 0.6 of floor", ratio=self.ratio([r["parser"] for r in rates]))
-        self.add("Parse: commands re-read from stored bodies (after an extractor upgrade)",
-                 [f"{r['stored']:,.0f} posts/s" for r in rates], ratio=self.ratio([r["stored"] for r in rates]))
+        rates = [
+            {name: counted[side] / median(r[name] for r in runs) for name in runs[0]}
+            for side, runs in zip(self.sides, results, strict=True)
+        ]
+        self.add(
+            f"Parse: lxml.html.fromstring floor ({len(pages)} pages, {posts} posts)",
+            [f"{r['floor']:,.0f} posts/s" for r in rates],
+            ratio=self.ratio([r["floor"] for r in rates]),
+        )
+        self.add(
+            "Parse: parsers.phpbb.parse_page, commands read from every post",
+            [
+                f"{r['parser']:,.0f} posts/s ({r['parser'] / r['floor']:.2f} of floor)"
+                for r in rates
+            ],
+            "≥ 0.6 of floor",
+            ratio=self.ratio([r["parser"] for r in rates]),
+        )
+        self.add(
+            "Parse: commands re-read from stored bodies (after an extractor upgrade)",
+            [f"{r['stored']:,.0f} posts/s" for r in rates],
+            ratio=self.ratio([r["stored"] for r in rates]),
+        )
         if self.callgrind:
             sample = pages[:: max(len(pages) // CALLGRIND_PAGES, 1)][:CALLGRIND_PAGES]
             sample_file = self.workdir / "pages-callgrind.json"
             sample_file.write_text(json.dumps(sample), encoding="utf-8")
             counts = []
             for side in self.sides:
-                total = {work: callgrind_total(side.python, __file__, "--parse-worker", str(sample_file),
-                                               "--work", work) for work in ("none", "floor", "parser")}
+                total = {
+                    work: callgrind_total(
+                        side.python, __file__, "--parse-worker", str(sample_file), "--work", work
+                    )
+                    for work in ("none", "floor", "parser")
+                }
                 counts.append({work: total[work] - total["none"] for work in ("floor", "parser")})
-            self.add(f"Parse: instructions for {len(sample)} corpus pages beyond start-up, parse_page / lxml floor "
-                     "(callgrind)", [f"{c['parser'] / 1e6:,.0f} M / {c['floor'] / 1e6:,.0f} M "
-                                     f"({c['floor'] / c['parser']:.2f})" for c in counts],
-                     ratio=self.ratio([c["parser"] for c in counts]))
+            self.add(
+                f"Parse: instructions for {len(sample)} corpus pages beyond start-up, parse_page / lxml floor "
+                "(callgrind)",
+                [
+                    f"{c['parser'] / 1e6:,.0f} M / {c['floor'] / 1e6:,.0f} M "
+                    f"({c['floor'] / c['parser']:.2f})"
+                    for c in counts
+                ],
+                ratio=self.ratio([c["parser"] for c in counts]),
+            )
 
     def big_game_file(self) -> Path:
         return write_game_file(self.workdir, self.big, self.forum.thread_url(self.big.thread_id))
@@ -502,16 +620,23 @@ class Bench:
         def full(side: Side) -> tuple[Run, int, int]:
             db = self.db(f"full-{next(serial)}", side)
             before = self.forum.counts()
-            run = run_votal(side, "sync", str(game_file), "--db", str(db), "--quiet", "--format", "json")
+            run = run_votal(
+                side, "sync", str(game_file), "--db", str(db), "--quiet", "--format", "json"
+            )
             after = self.forum.counts()
             return run, after["robots"] - before["robots"], after["pages"] - before["pages"]
 
         results = self.each(full)
         cpu = [median(r[0].cpu for r in runs) for runs in results]
-        self.add(f"Full sync of the largest game ({self.big_posts} posts), `votal sync`, min_interval 0",
-                 [f"{c:.2f} s CPU ({median(r[0].wall for r in runs):.2f} s wall), "
-                  f"{runs[0][1] + runs[0][2]} requests ({runs[0][2]} pages + {runs[0][1]} robots.txt)"
-                  for c, runs in zip(cpu, results, strict=True)], ratio=self.ratio(cpu))
+        self.add(
+            f"Full sync of the largest game ({self.big_posts} posts), `votal sync`, min_interval 0",
+            [
+                f"{c:.2f} s CPU ({median(r[0].wall for r in runs):.2f} s wall), "
+                f"{runs[0][1] + runs[0][2]} requests ({runs[0][2]} pages + {runs[0][1]} robots.txt)"
+                for c, runs in zip(cpu, results, strict=True)
+            ],
+            ratio=self.ratio(cpu),
+        )
 
     # 3
     def poll(self) -> None:
@@ -528,20 +653,34 @@ class Bench:
 
         def idle_poll(side: Side) -> tuple[Run, dict[str, int]]:
             before = self.forum.counts()
-            run = run_votal(side, "sync", str(game_file), "--db", str(self.db("poll", side)), "--quiet")
+            run = run_votal(
+                side, "sync", str(game_file), "--db", str(self.db("poll", side)), "--quiet"
+            )
             after = self.forum.counts()
             return run, {k: after[k] - before[k] for k in after}
 
         results = self.each(idle_poll)
-        self.add("Idle poll, `votal sync` subprocess: requests",
-                 [f"{runs[0][1]['robots'] + runs[0][1]['pages']} ({runs[0][1]['pages']} page, answered 304; "
-                  f"{runs[0][1]['robots']} robots.txt)" for runs in results], "1")
+        self.add(
+            "Idle poll, `votal sync` subprocess: requests",
+            [
+                f"{runs[0][1]['robots'] + runs[0][1]['pages']} ({runs[0][1]['pages']} page, answered 304; "
+                f"{runs[0][1]['robots']} robots.txt)"
+                for runs in results
+            ],
+            "1",
+        )
         cpu = [median(r[0].cpu for r in runs) for runs in results]
-        self.add("Idle poll, `votal sync` subprocess: CPU (incl. Python start-up)",
-                 [f"{c * 1000:.0f} ms CPU, {median(r[0].wall for r in runs) * 1000:.0f} ms wall"
-                  for c, runs in zip(cpu, results, strict=True)], ratio=self.ratio(cpu))
+        self.add(
+            "Idle poll, `votal sync` subprocess: CPU (incl. Python start-up)",
+            [
+                f"{c * 1000:.0f} ms CPU, {median(r[0].wall for r in runs) * 1000:.0f} ms wall"
+                for c, runs in zip(cpu, results, strict=True)
+            ],
+            ratio=self.ratio(cpu),
+        )
 
-        # The same poll inside a long-running process (the scheduler's case): robots.txt already read.
+        # The same poll inside a long-running process (the scheduler's case): robots.txt already
+        # read.
         db = self.db("poll", self.sides[0])
         game = load_game(game_file)
         store_db = open_db(db)
@@ -555,13 +694,18 @@ class Bench:
             sync_game(game, store_db, fetcher, now=lambda: datetime.now(UTC))
             cpu_in.append(time.thread_time() - started)
             made.append(fetcher.requests_made)
-        self.add("Idle poll in a running process (sync_game, robots.txt cached): requests, CPU",
-                 f"{requests_text(made[0])}, {median(cpu_in) * 1000:.1f} ms CPU", "1 request")
+        self.add(
+            "Idle poll in a running process (sync_game, robots.txt cached): requests, CPU",
+            f"{requests_text(made[0])}, {median(cpu_in) * 1000:.1f} ms CPU",
+            "1 request",
+        )
 
         # A store that holds all but the last 5 posts, copied afresh for each repetition.
         self.forum.show(topic, self.big_posts - 5)
         for side in self.sides:
-            run_votal(side, "sync", str(game_file), "--db", str(self.db("poll-base", side)), "--quiet")
+            run_votal(
+                side, "sync", str(game_file), "--db", str(self.db("poll-base", side)), "--quiet"
+            )
         self.forum.show(topic, self.big_posts)
         serial = iter(range(1_000_000))
 
@@ -569,7 +713,9 @@ class Bench:
             copy = self.db(f"poll-new-{next(serial)}", side)
             shutil.copyfile(self.db("poll-base", side), copy)
             before = self.forum.counts()
-            run = run_votal(side, "sync", str(game_file), "--db", str(copy), "--quiet", "--format", "json")
+            run = run_votal(
+                side, "sync", str(game_file), "--db", str(copy), "--quiet", "--format", "json"
+            )
             after = self.forum.counts()
             assert json.loads(run.stdout)["new_posts"] == 5, run.stdout
             return run, after["pages"] - before["pages"] + after["robots"] - before["robots"]
@@ -581,17 +727,28 @@ class Bench:
             shutil.copyfile(self.db("poll-base", self.sides[0]), copy)
             copy_db = open_db(copy)
             started = time.thread_time()
-            result = sync_game(game, copy_db, Fetcher(min_interval=0, robots=robots_cache),
-                               now=lambda: datetime.now(UTC))
+            result = sync_game(
+                game,
+                copy_db,
+                Fetcher(min_interval=0, robots=robots_cache),
+                now=lambda: datetime.now(UTC),
+            )
             new_cpu.append(time.thread_time() - started)
             assert result.new_posts == 5, result
         cpu = [median(r[0].cpu for r in runs) for runs in results]
-        self.add("Poll with 5 new posts, `votal sync` subprocess",
-                 [f"{requests_text(runs[0][1])}, {c * 1000:.0f} ms CPU, "
-                  f"{median(r[0].wall for r in runs) * 1000:.0f} ms wall"
-                  for c, runs in zip(cpu, results, strict=True)], ratio=self.ratio(cpu))
-        self.add("Poll with 5 new posts in a running process (sync_game)",
-                 f"{requests_text(result.requests)}, {median(new_cpu) * 1000:.1f} ms CPU")
+        self.add(
+            "Poll with 5 new posts, `votal sync` subprocess",
+            [
+                f"{requests_text(runs[0][1])}, {c * 1000:.0f} ms CPU, "
+                f"{median(r[0].wall for r in runs) * 1000:.0f} ms wall"
+                for c, runs in zip(cpu, results, strict=True)
+            ],
+            ratio=self.ratio(cpu),
+        )
+        self.add(
+            "Poll with 5 new posts in a running process (sync_game)",
+            f"{requests_text(result.requests)}, {median(new_cpu) * 1000:.1f} ms CPU",
+        )
 
     # 3b
     def new(self) -> None:
@@ -606,8 +763,21 @@ class Bench:
             out = self.workdir / f"new-{n}.toml"
             before = self.forum.counts()
             db = str(self.db(f"new-{n}", side))
-            run = run_votal(side, "new", url, "-o", str(out), "--db", db, "--ruleset", "mafiascum",
-                            "--min-interval", "0", "--format", "json")
+            run = run_votal(
+                side,
+                "new",
+                url,
+                "-o",
+                str(out),
+                "--db",
+                db,
+                "--ruleset",
+                "mafiascum",
+                "--min-interval",
+                "0",
+                "--format",
+                "json",
+            )
             after = self.forum.counts()
             texts.setdefault(side.label, out.read_text(encoding="utf-8"))
             return run, after["pages"] + after["robots"] - before["pages"] - before["robots"]
@@ -616,10 +786,17 @@ class Bench:
         cpu = [median(r[0].cpu for r in runs) for runs in results]
         same = len(set(texts.values())) == 1
         files = "" if len(self.sides) == 1 else f" (game files {'the same' if same else 'DIFFER'})"
-        figures = [f"{c:.2f} s CPU ({median(r[0].wall for r in runs):.2f} s wall), "
-                   f"{requests_text(runs[0][1])}" for c, runs in zip(cpu, results, strict=True)]
-        self.add(f"`votal new` of the largest game ({self.big_posts} posts), min_interval 0, one "
-                 f"subprocess{files}", figures, ratio=self.ratio(cpu))
+        figures = [
+            f"{c:.2f} s CPU ({median(r[0].wall for r in runs):.2f} s wall), "
+            f"{requests_text(runs[0][1])}"
+            for c, runs in zip(cpu, results, strict=True)
+        ]
+        self.add(
+            f"`votal new` of the largest game ({self.big_posts} posts), min_interval 0, one "
+            f"subprocess{files}",
+            figures,
+            ratio=self.ratio(cpu),
+        )
 
     # 4
     def count(self) -> None:
@@ -633,35 +810,64 @@ class Bench:
         command = ["count", str(game_file), "--day", str(day)]
         for side in self.sides:
             run_votal(side, "sync", str(game_file), "--db", str(self.db("count", side)), "--quiet")
-            run_votal(side, *command, "--db", str(self.db("count", side)))  # warm the page cache and bytecode
+            run_votal(
+                side, *command, "--db", str(self.db("count", side))
+            )  # warm the page cache and bytecode
         reps = self.reps
         self.reps = max(reps, 7)
-        counts = self.each(lambda side: run_votal(side, *command, "--db", str(self.db("count", side))))
+        counts = self.each(
+            lambda side: run_votal(side, *command, "--db", str(self.db("count", side)))
+        )
         bare = self.each(lambda side: run_votal(side, "--version"))
         python = self.each(lambda side: run_program(side.python, "-c", "pass"))
         self.reps = reps
         cpu = [median(r.cpu for r in runs) for runs in counts]
-        self.add(f"`votal count` of day {day} of the largest game (posts {first}-{last} of {self.big_posts}), "
-                 "one subprocess", [f"{c * 1000:.0f} ms CPU ({median(r.wall for r in runs) * 1000:.0f} ms wall)"
-                                    for c, runs in zip(cpu, counts, strict=True)],
-                 "≤ 0.6 of v1 (issue 23)", ratio=self.ratio(cpu))
-        self.add("  for scale: `votal --version` / bare `python -c pass`",
-                 [f"{median(r.cpu for r in b) * 1000:.0f} ms / {median(r.cpu for r in p) * 1000:.0f} ms CPU"
-                  for b, p in zip(bare, python, strict=True)],
-                 ratio=self.ratio([median(r.cpu for r in b) for b in bare]))
+        self.add(
+            f"`votal count` of day {day} of the largest game (posts {first}-{last} of {self.big_posts}), "
+            "one subprocess",
+            [
+                f"{c * 1000:.0f} ms CPU ({median(r.wall for r in runs) * 1000:.0f} ms wall)"
+                for c, runs in zip(cpu, counts, strict=True)
+            ],
+            "≤ 0.6 of v1 (issue 23)",
+            ratio=self.ratio(cpu),
+        )
+        self.add(
+            "  for scale: `votal --version` / bare `python -c pass`",
+            [
+                f"{median(r.cpu for r in b) * 1000:.0f} ms / {median(r.cpu for r in p) * 1000:.0f} ms CPU"
+                for b, p in zip(bare, python, strict=True)
+            ],
+            ratio=self.ratio([median(r.cpu for r in b) for b in bare]),
+        )
         if self.callgrind:
-            totals = [callgrind_total(side.python, side.votal, *command, "--db", str(self.db("count", side)))
-                      for side in self.sides]
-            imports = [callgrind_total(side.python, "-c", "import assistant.cli.main") for side in self.sides]
-            self.add(f"`votal count` of day {day}: instructions, start-up included (callgrind)",
-                     [f"{t / 1e6:,.0f} M" for t in totals], ratio=self.ratio(totals))
-            self.add("  for scale: `import assistant.cli.main` (callgrind)", [f"{t / 1e6:,.0f} M" for t in imports],
-                     ratio=self.ratio(imports))
+            totals = [
+                callgrind_total(
+                    side.python, side.votal, *command, "--db", str(self.db("count", side))
+                )
+                for side in self.sides
+            ]
+            imports = [
+                callgrind_total(side.python, "-c", "import assistant.cli.main")
+                for side in self.sides
+            ]
+            self.add(
+                f"`votal count` of day {day}: instructions, start-up included (callgrind)",
+                [f"{t / 1e6:,.0f} M" for t in totals],
+                ratio=self.ratio(totals),
+            )
+            self.add(
+                "  for scale: `import assistant.cli.main` (callgrind)",
+                [f"{t / 1e6:,.0f} M" for t in imports],
+                ratio=self.ratio(imports),
+            )
 
         game = load_game(game_file)
         store_db = open_db(self.db("count", self.sides[0]))
         points = [first + (last - first) * i // 99 for i in range(100)]
-        count_game(game, store_db, days=[day], at_post=points[0])  # imports and ruleset loading, once
+        count_game(
+            game, store_db, days=[day], at_post=points[0]
+        )  # imports and ruleset loading, once
 
         def replays() -> None:  # the one path: the thread read once, the day counted 100 times
             stored = load_stored_game(game, store_db)
@@ -672,35 +878,52 @@ class Bench:
             for point in points:
                 count_game(game, store_db, days=[day], at_post=point)
 
-        for label, work in (("load once + count_stored", replays),
-                            ("count_game, store read each time", counts_in)):
+        for label, work in (
+            ("load once + count_stored", replays),
+            ("count_game, store read each time", counts_in),
+        ):
             cpu_in = []
             for _ in range(self.reps):
                 started_cpu = time.process_time()
                 work()
                 cpu_in.append(time.process_time() - started_cpu)
-            self.add(f"Count day {day} as of each of 100 posts, one process ({label})",
-                     f"{median(cpu_in):.2f} s CPU ({median(cpu_in) * 10:.1f} ms CPU per count)", "< 2 s")
+            self.add(
+                f"Count day {day} as of each of 100 posts, one process ({label})",
+                f"{median(cpu_in):.2f} s CPU ({median(cpu_in) * 10:.1f} ms CPU per count)",
+                "< 2 s",
+            )
 
     # 5
     def memory(self) -> None:
         from dataclasses import replace
 
-        game_file = write_game_file(self.workdir, replace(self.big, thread_id=BIG_TOPIC),
-                                    self.forum.thread_url(BIG_TOPIC))
+        game_file = write_game_file(
+            self.workdir, replace(self.big, thread_id=BIG_TOPIC), self.forum.thread_url(BIG_TOPIC)
+        )
         serial = iter(range(1_000_000))
 
         def both(side: Side) -> tuple[Run, Run]:
             db = self.db(f"big-{next(serial)}", side)
-            return (run_votal(side, "sync", str(game_file), "--db", str(db), "--quiet"),
-                    run_votal(side, "count", str(game_file), "--db", str(db), "--all-days"))
+            return (
+                run_votal(side, "sync", str(game_file), "--db", str(db), "--quiet"),
+                run_votal(side, "count", str(game_file), "--db", str(db), "--all-days"),
+            )
 
         results = self.each(both)
-        for k, figure in ((0, f"Peak memory, `votal sync` of a {BIG_POSTS:,}-post thread (ru_maxrss)"),
-                          (1, f"Peak memory, `votal count --all-days` of the {BIG_POSTS:,}-post thread")):
+        for k, figure in (
+            (0, f"Peak memory, `votal sync` of a {BIG_POSTS:,}-post thread (ru_maxrss)"),
+            (1, f"Peak memory, `votal count --all-days` of the {BIG_POSTS:,}-post thread"),
+        ):
             rss = [median(r[k].max_rss_mb for r in runs) for runs in results]
-            self.add(figure, [f"{m:.0f} MB ({median(r[k].cpu for r in runs):.2f} s CPU)"
-                              for m, runs in zip(rss, results, strict=True)], "< 150 MB", ratio=self.ratio(rss))
+            self.add(
+                figure,
+                [
+                    f"{m:.0f} MB ({median(r[k].cpu for r in runs):.2f} s CPU)"
+                    for m, runs in zip(rss, results, strict=True)
+                ],
+                "< 150 MB",
+                ratio=self.ratio(rss),
+            )
 
     # 6
     def all_games(self) -> None:
@@ -711,7 +934,9 @@ class Bench:
         from assistant.gamefile.game import load_game
 
         games = load_games()
-        files = [write_game_file(self.workdir, g, self.forum.thread_url(g.thread_id)) for g in games]
+        files = [
+            write_game_file(self.workdir, g, self.forum.thread_url(g.thread_id)) for g in games
+        ]
         posts = sum(len(load_posts(g.thread_id)) for g in games)
         times, cpu_times, sync_times = [], [], []
         for rep in range(self.reps):
@@ -722,21 +947,28 @@ class Bench:
             for path in files:
                 game = load_game(path)
                 t0 = time.perf_counter()
-                sync_game(game, db, Fetcher(min_interval=0, robots=robots), now=lambda: datetime.now(UTC))
+                sync_game(
+                    game, db, Fetcher(min_interval=0, robots=robots), now=lambda: datetime.now(UTC)
+                )
                 synced += time.perf_counter() - t0
                 count_game(game, db)
             times.append(time.perf_counter() - started)
             cpu_times.append(time.process_time() - started_cpu)
             sync_times.append(synced)
-        self.add(f"All {len(games)} corpus games ({posts:,} posts) synced and every day counted, one process",
-                 f"{median(cpu_times):.1f} s CPU ({median(times):.1f} s wall, {median(sync_times):.1f} s of it "
-                 "syncing)")
+        self.add(
+            f"All {len(games)} corpus games ({posts:,} posts) synced and every day counted, one process",
+            f"{median(cpu_times):.1f} s CPU ({median(times):.1f} s wall, {median(sync_times):.1f} s of it "
+            "syncing)",
+        )
 
 
 def machine() -> str:
     model = next(
-        (line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-         if line.startswith("model name")),
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
         platform.processor() or "unknown CPU",
     )
     import sqlite3
@@ -758,17 +990,35 @@ def render_table(rows, reps: int, load: tuple[float, float], sides: list[Side]) 
         f"{datetime.now(UTC):%Y-%m-%d} (load average {load[0]:.1f} at the start, {load[1]:.1f} at the end: "
         "wall times on a shared machine vary, CPU times less). The forum is the 32 real MafiaScum games of the "
         "test corpus, rendered as phpBB pages and served from a separate process on 127.0.0.1."
-        + (" Both columns come from this one run, the sides taking turns within each repetition."
-           if len(sides) > 1 else ""),
+        + (
+            " Both columns come from this one run, the sides taking turns within each repetition."
+            if len(sides) > 1
+            else ""
+        ),
         "",
     ]
     if len(sides) > 1:
-        versions = [subprocess.run([s.python, "-c", "import lxml.etree as e; print(*e.LXML_VERSION[:3], sep='.')"],
-                                   capture_output=True, text=True).stdout.strip() for s in sides]
-        lines[2] += " lxml: " + ", ".join(f"{v} ({s.label})" for s, v in zip(sides, versions, strict=True)) + "."
-        lines += [f"| What | {' | '.join(s.label for s in sides)} | Now / baseline | Target |",
-                  "|---" * (len(sides) + 3) + "|"]
-        lines += [f"| {figure} | {' | '.join(values)} | {ratio} | {target} |" for figure, values, ratio, target in rows]
+        versions = [
+            subprocess.run(
+                [s.python, "-c", "import lxml.etree as e; print(*e.LXML_VERSION[:3], sep='.')"],
+                capture_output=True,
+                text=True,
+            ).stdout.strip()
+            for s in sides
+        ]
+        lines[2] += (
+            " lxml: "
+            + ", ".join(f"{v} ({s.label})" for s, v in zip(sides, versions, strict=True))
+            + "."
+        )
+        lines += [
+            f"| What | {' | '.join(s.label for s in sides)} | Now / baseline | Target |",
+            "|---" * (len(sides) + 3) + "|",
+        ]
+        lines += [
+            f"| {figure} | {' | '.join(values)} | {ratio} | {target} |"
+            for figure, values, ratio, target in rows
+        ]
     else:
         lines += ["| What | Figure | Target |", "|---|---|---|"]
         lines += [f"| {figure} | {values[0]} | {target} |" for figure, values, _, target in rows]
@@ -777,16 +1027,28 @@ def render_table(rows, reps: int, load: tuple[float, float], sides: list[Side]) 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--reps", type=int, default=3, help="repetitions per figure (the median is reported)")
+    parser.add_argument(
+        "--reps", type=int, default=3, help="repetitions per figure (the median is reported)"
+    )
     parser.add_argument("--only", nargs="*", choices=SECTIONS, help="run only these sections")
     parser.add_argument("--out", type=Path, help="also write the Markdown table to this file")
-    parser.add_argument("--baseline", default=V1, metavar="REV",
-                        help=f"also measure this commit, side by side (default {V1}, v1; 'none': this checkout only)")
-    parser.add_argument("--callgrind", action="store_true",
-                        help="also count instructions (valgrind) for the parse and count figures")
-    parser.add_argument("--editable", action="store_true",
-                        help="measure this checkout in the running venv (an editable install adds its own import "
-                             "hook to every start-up) instead of installed into its own venv as the baseline is")
+    parser.add_argument(
+        "--baseline",
+        default=V1,
+        metavar="REV",
+        help=f"also measure this commit, side by side (default {V1}, v1; 'none': this checkout only)",
+    )
+    parser.add_argument(
+        "--callgrind",
+        action="store_true",
+        help="also count instructions (valgrind) for the parse and count figures",
+    )
+    parser.add_argument(
+        "--editable",
+        action="store_true",
+        help="measure this checkout in the running venv (an editable install adds its own import "
+        "hook to every start-up) instead of installed into its own venv as the baseline is",
+    )
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--parse-worker", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--stored", action="store_true", help=argparse.SUPPRESS)
@@ -802,8 +1064,10 @@ def main() -> None:
         sys.exit(f"the corpus is not at {CORPUS_DIR}")
     callgrind = args.callgrind
     if callgrind and shutil.which("valgrind") is None:
-        print("valgrind is not installed (apt-get install -y valgrind): the instruction counts are skipped",
-              file=sys.stderr)
+        print(
+            "valgrind is not installed (apt-get install -y valgrind): the instruction counts are skipped",
+            file=sys.stderr,
+        )
         callgrind = False
     sides = [NOW if args.editable else installed_side()]
     if args.baseline.lower() != "none":
@@ -815,9 +1079,15 @@ def main() -> None:
         for name in SECTIONS:
             if name in sections:
                 print(f"{name} ...", file=sys.stderr, flush=True)
-                {"parse": bench.parse, "sync": bench.sync, "poll": bench.poll, "new": bench.new,
-                 "count": bench.count,
-                 "memory": bench.memory, "all": bench.all_games}[name]()
+                {
+                    "parse": bench.parse,
+                    "sync": bench.sync,
+                    "poll": bench.poll,
+                    "new": bench.new,
+                    "count": bench.count,
+                    "memory": bench.memory,
+                    "all": bench.all_games,
+                }[name]()
     table = render_table(bench.rows, args.reps, (load_before, os.getloadavg()[0]), sides)
     print(table)
     if args.out:

@@ -54,8 +54,11 @@ from run import FORUM_ID, Forum  # noqa: E402
 
 from assistant.forum.pageserver import LoopbackServer  # noqa: E402
 
-SETS = {"mafiascum": corpus.CORPUS_DIR, "mafiascum-more": corpus.MORE_CORPUS_DIR,
-        "mafiascum-calib": corpus.CALIB_CORPUS_DIR}
+SETS = {
+    "mafiascum": corpus.CORPUS_DIR,
+    "mafiascum-more": corpus.MORE_CORPUS_DIR,
+    "mafiascum-calib": corpus.CALIB_CORPUS_DIR,
+}
 HALVES = ("A", "B", "both")
 
 
@@ -229,8 +232,10 @@ def needs_items(status: dict) -> tuple[NeedsItem, ...]:
     """`votal status`'s "needs you" lines (``needs_moderator``), each labelled by its source."""
     from assistant.output.status import needs_moderator
 
-    doubts = {f"post {d['post']}: {d['why']}" if d["post"] is not None else d["why"]: d["kind"]
-              for d in status["doubts"]}
+    doubts = {
+        f"post {d['post']}: {d['why']}" if d["post"] is not None else d["why"]: d["kind"]
+        for d in status["doubts"]
+    }
     problems = set(status["problems"])
     items = []
     for line in needs_moderator(status):
@@ -259,16 +264,38 @@ def doubts_and_notes(data: dict) -> tuple[list[dict], list[dict]]:
     return [d for d in entries if d.get("kind") != "note"], notes
 
 
-def refused(set_name: str, game: corpus.CorpusGame, day: corpus.ExpectedDay, files: FileKind,
-            why: str) -> DayCheck:
+def refused(
+    set_name: str, game: corpus.CorpusGame, day: corpus.ExpectedDay, files: FileKind, why: str
+) -> DayCheck:
     """A day the count refused (or whose game file could not be written): wrong, and loud."""
-    return DayCheck(set_name, game.number, game.thread_id, day.day, files,
-                    day.eliminated or "no lynch", day.twilight_post, "count failed", None, False,
-                    False if day.check_hammer else None, (), 0, (), why[:200])
+    return DayCheck(
+        set_name,
+        game.number,
+        game.thread_id,
+        day.day,
+        files,
+        day.eliminated or "no lynch",
+        day.twilight_post,
+        "count failed",
+        None,
+        False,
+        False if day.check_hammer else None,
+        (),
+        0,
+        (),
+        why[:200],
+    )
 
 
-def check_day(set_name: str, game: corpus.CorpusGame, day: corpus.ExpectedDay, files: FileKind,
-              path: str, db: str, keep_votal: dict | None = None) -> DayCheck:
+def check_day(
+    set_name: str,
+    game: corpus.CorpusGame,
+    day: corpus.ExpectedDay,
+    files: FileKind,
+    path: str,
+    db: str,
+    keep_votal: dict | None = None,
+) -> DayCheck:
     """One day counted through the CLI's path with one game file, judged against the archive."""
     from assistant.errors import VotalError
 
@@ -287,10 +314,23 @@ def check_day(set_name: str, game: corpus.CorpusGame, day: corpus.ExpectedDay, f
     if keep_votal is not None:
         keep_votal[(files, day.day)] = counted.votal
     got = " ".join(str(x) for x in (outcome.get("kind"), outcome.get("target")) if x) or "none"
-    return DayCheck(set_name, game.number, game.thread_id, day.day, files,
-                    day.eliminated or "no lynch", day.twilight_post, got, outcome.get("post"),
-                    verdict.decided, verdict.hammer_right, tuple(said), len(notes), counted.needs,
-                    cause=miss_kind(day, written, counted.data, seats) if verdict.wrong else None)
+    return DayCheck(
+        set_name,
+        game.number,
+        game.thread_id,
+        day.day,
+        files,
+        day.eliminated or "no lynch",
+        day.twilight_post,
+        got,
+        outcome.get("post"),
+        verdict.decided,
+        verdict.hammer_right,
+        tuple(said),
+        len(notes),
+        counted.needs,
+        cause=miss_kind(day, written, counted.data, seats) if verdict.wrong else None,
+    )
 
 
 # -- the two kinds of game file --------------------------------------------------------------------
@@ -345,8 +385,14 @@ class ThreadForum(Forum):
             self.threads, self.shown, self.pages = {topic: posts}, {topic: len(posts)}, {}
 
 
-def check_game(set_name: str, game: corpus.CorpusGame, forum: ThreadForum, base_url: str,
-               kinds: list[FileKind], misses: list[str] | None) -> list[DayCheck]:
+def check_game(
+    set_name: str,
+    game: corpus.CorpusGame,
+    forum: ThreadForum,
+    base_url: str,
+    kinds: list[FileKind],
+    misses: list[str] | None,
+) -> list[DayCheck]:
     """Every scorable day of ``game`` with each kind of file (``misses``: add each wrong day)."""
     days = corpus.expected_days(game)
     if not days:
@@ -384,7 +430,8 @@ def describe_misses(checks: list[DayCheck], votals: dict) -> list[str]:
         lines.append(
             f"{state} {check.set} game {check.game} day {check.day} [{check.files} file, half "
             f"{check.half}]: expected {check.expected} before post {check.twilight_post}; got "
-            f"{check.got} at post {check.post}" + (f" ({check.failed})" if check.failed else "")
+            f"{check.got} at post {check.post}"
+            + (f" ({check.failed})" if check.failed else "")
             + (f" [{check.cause}]" if check.cause else "")
         )
         lines += [f"    doubt: {d}" for d in check.doubts]
@@ -433,9 +480,11 @@ def pct(a: int, b: int) -> str:
 
 
 def table_lines(table: dict, counts: dict[str, dict[str, VoteCounts]]) -> list[str]:
-    head = ("| set | files | half | days decided right | hammer posts right | wrong days doubted "
-            "| wrong, silent | wrong, refused | right days doubted | right days noted "
-            "| right days: needs you |")
+    head = (
+        "| set | files | half | days decided right | hammer posts right | wrong days doubted "
+        "| wrong, silent | wrong, refused | right days doubted | right days noted "
+        "| right days: needs you |"
+    )
     lines = [head, "|" + "---|" * head.count(" | ") + "---|"]
     for set_name, kinds in table.items():
         for kind, halves in kinds.items():
@@ -447,20 +496,29 @@ def table_lines(table: dict, counts: dict[str, dict[str, VoteCounts]]) -> list[s
             shown = ", ".join(f"{k} {v}" for k, v in sorted(by.items())) or "none"
             lines.append(f"  {set_name} {kind}: {shown}")
     if counts:
-        lines += ["", "moderators' mid-day counts matched exactly (moderator files, "
-                  "bench/accuracy.py's replay):"]
+        lines += [
+            "",
+            "moderators' mid-day counts matched exactly (moderator files, "
+            "bench/accuracy.py's replay):",
+        ]
         for set_name, halves in counts.items():
-            lines.append(f"  {set_name}: " + "; ".join(
-                f"{h} {pct(c.exact, c.counts)}, pairs {pct(c.agreed, c.pairs)}"
-                for h, c in halves.items()))
+            lines.append(
+                f"  {set_name}: "
+                + "; ".join(
+                    f"{h} {pct(c.exact, c.counts)}, pairs {pct(c.agreed, c.pairs)}"
+                    for h, c in halves.items()
+                )
+            )
     return lines
 
 
 def figures_row(set_name: str, kind: str, half: str, f: Figures) -> str:
-    return (f"| {set_name} | {kind} | {half} | {pct(f.decided, f.days)} "
-            f"| {pct(f.hammers_right, f.hammers)} | {pct(f.wrong_doubted, f.wrong)} "
-            f"| {f.wrong_silent} | {f.wrong_failed} | {pct(f.right_doubted, f.right)} "
-            f"| {pct(f.right_noted, f.right)} | {pct(f.right_needs, f.right)} |")
+    return (
+        f"| {set_name} | {kind} | {half} | {pct(f.decided, f.days)} "
+        f"| {pct(f.hammers_right, f.hammers)} | {pct(f.wrong_doubted, f.wrong)} "
+        f"| {f.wrong_silent} | {f.wrong_failed} | {pct(f.right_doubted, f.right)} "
+        f"| {pct(f.right_noted, f.right)} | {pct(f.right_needs, f.right)} |"
+    )
 
 
 def commit() -> str:
@@ -534,8 +592,11 @@ def run(args: argparse.Namespace) -> dict:
     counts: dict[str, dict[str, VoteCounts]] = {}
     misses: list[str] | None = [] if args.misses else None
     started = time.perf_counter()
-    tasks = [(set_name, game.number, kinds, args.misses, not args.no_vote_counts)
-             for set_name in args.sets for game in chosen_games(set_name, args)]
+    tasks = [
+        (set_name, game.number, kinds, args.misses, not args.no_vote_counts)
+        for set_name in args.sets
+        for game in chosen_games(set_name, args)
+    ]
     for scored in score_all(tasks, args.jobs):
         checks += scored.checks
         if misses is not None:
@@ -550,13 +611,17 @@ def run(args: argparse.Namespace) -> dict:
     return {
         "commit": commit(),
         "seconds": round(time.perf_counter() - started),
-        "figures": {s: {k: {h: {**asdict(f), "wrong_silent": f.wrong_silent}
-                            for h, f in halves.items()}
-                        for k, halves in kinds.items()}
-                    for s, kinds in table.items()},
+        "figures": {
+            s: {
+                k: {h: {**asdict(f), "wrong_silent": f.wrong_silent} for h, f in halves.items()}
+                for k, halves in kinds.items()
+            }
+            for s, kinds in table.items()
+        },
         "noise": noise(checks),
-        "vote_counts": {s: {h: asdict(c) for h, c in halves.items()}
-                        for s, halves in counts.items()},
+        "vote_counts": {
+            s: {h: asdict(c) for h, c in halves.items()} for s, halves in counts.items()
+        },
         "days": [day_json(c) for c in checks],
         "_table": table,
         "_counts": counts,
@@ -570,25 +635,43 @@ def day_json(check: DayCheck) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
-                                     epilog="examples:\n" + __doc__.rstrip().split("\n\n")[-1],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0],
+        epilog="examples:\n" + __doc__.rstrip().split("\n\n")[-1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--sets", nargs="+", choices=list(SETS), default=list(SETS))
-    parser.add_argument("--files", choices=[*(k.value for k in FileKind), "both"], default="both",
-                        help="the moderator's game file, Votal's own, or both (default)")
+    parser.add_argument(
+        "--files",
+        choices=[*(k.value for k in FileKind), "both"],
+        default="both",
+        help="the moderator's game file, Votal's own, or both (default)",
+    )
     parser.add_argument("--limit", type=int, help="only the first N games of each set")
     parser.add_argument("--games", nargs="+", help="only these games (number or thread id)")
-    parser.add_argument("--half", choices=["A", "B"],
-                        help="only the games of one half (A: even numbers)")
-    parser.add_argument("--misses", action="store_true",
-                        help="each wrong day: silent, doubted or refused; its doubts, odd votes")
-    parser.add_argument("--no-vote-counts", action="store_true",
-                        help="skip the moderators' mid-day counts (bench/accuracy.py's replay)")
-    parser.add_argument("--jobs", type=int, default=1,
-                        help="score the games in this many processes (the machine's cores at most)")
+    parser.add_argument(
+        "--half", choices=["A", "B"], help="only the games of one half (A: even numbers)"
+    )
+    parser.add_argument(
+        "--misses",
+        action="store_true",
+        help="each wrong day: silent, doubted or refused; its doubts, odd votes",
+    )
+    parser.add_argument(
+        "--no-vote-counts",
+        action="store_true",
+        help="skip the moderators' mid-day counts (bench/accuracy.py's replay)",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="score the games in this many processes (the machine's cores at most)",
+    )
     parser.add_argument("--format", choices=["text", "json"], default="text")
-    parser.add_argument("--save", metavar="FILE",
-                        help="also write the JSON to FILE (one run, both forms)")
+    parser.add_argument(
+        "--save", metavar="FILE", help="also write the JSON to FILE (one run, both forms)"
+    )
     args = parser.parse_args(argv)
     result = run(args)
     table, counts, misses = result.pop("_table"), result.pop("_counts"), result.pop("_misses")

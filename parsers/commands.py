@@ -1,12 +1,12 @@
 """Reading vote commands from a post's bold text, ignoring quotes, spoilers, code and struck text.
 
-The excluded parts are cut out of the post first (their own titles and headers are bold too), then the
-bold is collected in every form the engines use, adjacent bold runs joined, and each line of bold read
-for commands: ``VOTE: X``, ``Vote - X``, ``vote:X``, ``##vote X``, ``[vote]X[/vote]``, ``UNVOTE``,
-``unvote X vote Y``, ``nominate X``, a vote after a short preamble ("cross fingers, vote X"), and sheriff
-election votes (``vote X for sheriff``, ``sheriff vote: X``: action "sheriff", never a lynch vote). Targets are
-kept as typed; :mod:`assistant.reading.names` decides what they name, and the ruleset what no-elimination
-words count. Bold that is not a command is ignored.
+The excluded parts are cut out of the post first (their own titles and headers are bold too), then
+the bold is collected in every form the engines use, adjacent bold runs joined, and each line of
+bold read for commands: ``VOTE: X``, ``Vote - X``, ``vote:X``, ``##vote X``, ``[vote]X[/vote]``,
+``UNVOTE``, ``unvote X vote Y``, ``nominate X``, a vote after a short preamble ("cross fingers, vote
+X"), and sheriff election votes (``vote X for sheriff``, ``sheriff vote: X``: action "sheriff",
+never a lynch vote). Targets are kept as typed; :mod:`assistant.reading.names` decides what they
+name, and the ruleset what no-elimination words count. Bold that is not a command is ignored.
 """
 
 from __future__ import annotations
@@ -17,23 +17,42 @@ from dataclasses import dataclass, replace
 
 from parsers.reading import EXTRACTOR_VERSION, Command, ReadPost  # noqa: F401 (where they were first kept)
 
-# --- what does not count: quotes, spoilers, code, struck text -------------------------------------------
+# --- what does not count: quotes, spoilers, code, struck text
+# -------------------------------------------
 
-_EXCLUDED_TAGS = frozenset({"blockquote", "cite", "pre", "code", "s", "strike", "del", "details", "script", "style"})
+_EXCLUDED_TAGS = frozenset(
+    {"blockquote", "cite", "pre", "code", "s", "strike", "del", "details", "script", "style"}
+)
 _EXCLUDED_CLASSES = frozenset(
     {
         # quotes: Discourse aside.quote, XenForo, vBulletin, Invision, MyBB, ProBoards
-        "quote", "bbCodeBlock--quote", "bbcode_container", "bbcode_quote", "ipsQuote", "mycode_quote",
-        # spoilers and vote-count boxes: MafiaScum quotetitle/quotecontent, Discourse, XenForo, Invision
-        "quotetitle", "quotecontent", "spoiler", "bbCodeSpoiler", "bbCodeInlineSpoiler", "ipsSpoiler",
-        "spoiler-content", "spoilertitle",
+        "quote",
+        "bbCodeBlock--quote",
+        "bbcode_container",
+        "bbcode_quote",
+        "ipsQuote",
+        "mycode_quote",
+        # spoilers and vote-count boxes: MafiaScum quotetitle/quotecontent, Discourse, XenForo,
+        # Invision
+        "quotetitle",
+        "quotecontent",
+        "spoiler",
+        "bbCodeSpoiler",
+        "bbCodeInlineSpoiler",
+        "ipsSpoiler",
+        "spoiler-content",
+        "spoilertitle",
         # code
-        "codebox", "bbCodeBlock--code", "bbCodeCode", "bbcode_code",
+        "codebox",
+        "bbCodeBlock--code",
+        "bbCodeCode",
+        "bbcode_code",
         # signatures, in case a parser leaves one in the body
         "signature",
     }
 )
-# Other engines' and skins' names for the same boxes: "bbc_standard_quote", "quote_container", "sp-body"...
+# Other engines' and skins' names for the same boxes: "bbc_standard_quote", "quote_container",
+# "sp-body"...
 _EXCLUDED_CLASS_PART = re.compile(
     r"quote|spoiler|^sp-(?:wrap|head|body)$|^code_?(?:body|block|content)$", re.IGNORECASE
 )
@@ -41,15 +60,39 @@ _STRUCK_TAGS = frozenset({"s", "strike", "del"})
 _BOLD_TAGS = frozenset({"b", "strong"})
 _BOLD_CLASSES = frozenset({"noboldsig", "bbvote", "bbcode-b", "mycode_b", "text-strong"})
 _LINE_TAGS = frozenset(
-    {"br", "p", "li", "ul", "ol", "tr", "table", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "fieldset", "legend",
-     "dd", "dt", "dl", "section", "article", "center", "td", "th"}
+    {
+        "br",
+        "p",
+        "li",
+        "ul",
+        "ol",
+        "tr",
+        "table",
+        "hr",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "fieldset",
+        "legend",
+        "dd",
+        "dt",
+        "dl",
+        "section",
+        "article",
+        "center",
+        "td",
+        "th",
+    }
 )
 _BOLD_STYLE = re.compile(r"font-weight\s*:\s*(bold|bolder|[6-9]00)\b", re.IGNORECASE)
 _NORMAL_STYLE = re.compile(r"font-weight\s*:\s*(normal|lighter|[1-5]00)\b", re.IGNORECASE)
 _HIDDEN_STYLE = re.compile(r"line-through|display\s*:\s*none", re.IGNORECASE)
 
-# Longest bold stretch read as commands, and longest line or target kept: an unclosed bold tag can make a
-# whole post bold, and nothing after this many characters is a vote a moderator would count.
+# Longest bold stretch read as commands, and longest line or target kept: an unclosed bold tag can
+# make a whole post bold, and nothing after this many characters is a vote a moderator would count.
 _MAX_RUN = 4000
 _MAX_LINE = 200
 _PROSE_RUN = 400
@@ -71,7 +114,9 @@ def _is_excluded(el, classes: AbstractSet[str], style: str) -> bool:
     title = el.get("title")
     if title and title.startswith("This text is hidden"):
         return True
-    return bool(style) and ("line-through" in style or ("none" in style and _HIDDEN_STYLE.search(style) is not None))
+    return bool(style) and (
+        "line-through" in style or ("none" in style and _HIDDEN_STYLE.search(style) is not None)
+    )
 
 
 def _bold_state(el, classes: AbstractSet[str], style: str, bold: bool) -> bool:
@@ -86,11 +131,12 @@ def _bold_state(el, classes: AbstractSet[str], style: str, bold: bool) -> bool:
 
 
 def _collect(root, *, brackets: bool) -> list[tuple[str, bool]]:
-    """The countable text of the post as (text, is_bold) pieces, in reading order; "\\n" marks line breaks.
+    """The countable text of the post as (text, is_bold) pieces, in reading order; "\\n" marks line
+    breaks.
 
-    ``root`` is only the body's container: its own tag and classes do not count (vBulletin's body is a
-    blockquote, which inside a post would be a quote). ``brackets``: whether the post has a "[" at all,
-    without which there is no unrendered BBCode to look for.
+    ``root`` is only the body's container: its own tag and classes do not count (vBulletin's body is
+    a blockquote, which inside a post would be a quote). ``brackets``: whether the post has a "[" at
+    all, without which there is no unrendered BBCode to look for.
     """
     pieces: list[tuple[str, bool]] = []
     append = pieces.append
@@ -104,12 +150,20 @@ def _collect(root, *, brackets: bool) -> list[tuple[str, bool]]:
                 append(_BREAK)
             elif isinstance(tag, str):  # not a comment or a processing instruction
                 attribute, style = child.get("class"), child.get("style") or ""
-                if attribute or style or tag in _EXCLUDED_TAGS or tag == "aside" or child.get("title"):
+                if (
+                    attribute
+                    or style
+                    or tag in _EXCLUDED_TAGS
+                    or tag == "aside"
+                    or child.get("title")
+                ):
                     classes = set(attribute.split()) if attribute else _NO_CLASSES
                     style = style.lower()
                     if _is_excluded(child, classes, style):
                         if tag not in _STRUCK_TAGS and "line-through" not in style:
-                            append((_CUT, False))  # struck text is read through: "VOTE: <s>Ann</s> Bob"
+                            append(
+                                (_CUT, False)
+                            )  # struck text is read through: "VOTE: <s>Ann</s> Bob"
                         if tail := child.tail:
                             append((tail, bold))
                         continue
@@ -129,7 +183,9 @@ def _collect(root, *, brackets: bool) -> list[tuple[str, bool]]:
     if not brackets:
         return pieces
     pieces = _drop_unrendered_quotes(pieces)
-    return [part for text, bold in pieces for part in (((text, True),) if bold else _literal_bold(text))]
+    return [
+        part for text, bold in pieces for part in (((text, True),) if bold else _literal_bold(text))
+    ]
 
 
 _BREAK = ("\n", False)
@@ -143,8 +199,9 @@ _QUOTE_TAG = re.compile(r"\[quote\b[^\]\n]{0,80}\]|\[/quote\]", re.IGNORECASE)
 def _drop_unrendered_quotes(pieces: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
     """Leave out what broken quote markup still quotes, as a reader would.
 
-    Text after a literal "[quote...]" up to its "[/quote]" (or the end of the post) is quoted; a stray
-    "[/quote]" closes a quote whose opening was lost, so the text since the last cut-out part is quoted too.
+    Text after a literal "[quote...]" up to its "[/quote]" (or the end of the post) is quoted; a
+    stray "[/quote]" closes a quote whose opening was lost, so the text since the last cut-out part
+    is quoted too.
     """
     if not any("[" in text and _QUOTE_TAG.search(text) for text, _ in pieces):
         return pieces
@@ -176,8 +233,9 @@ def _drop_unrendered_quotes(pieces: list[tuple[str, bool]]) -> list[tuple[str, b
 
 
 def _quote_opened(out: list[tuple[str, bool]], since_cut: int) -> int:
-    """Where the quote a stray "[/quote]" closes began: at a "[quote" whose tag markup broke apart ('[quote="In
-    [url=' before a link), else at the last cut-out part. The text before that "[quote" is the post's own."""
+    """Where the quote a stray "[/quote]" closes began: at a "[quote" whose tag markup broke apart
+    ('[quote="In [url=' before a link), else at the last cut-out part. The text before that "[quote"
+    is the post's own."""
     for k in range(len(out) - 1, since_cut - 1, -1):
         text, bold = out[k]
         at = text.lower().rfind("[quote")
@@ -187,8 +245,8 @@ def _quote_opened(out: list[tuple[str, bool]], since_cut: int) -> int:
     return since_cut
 
 
-# BBCode the forum left unrendered, as a reader still sees it: "[b]Vote: X[/b]", "[vote]X[/vote]", or a
-# command line closed by "[/b]" whose opening tag went missing.
+# BBCode the forum left unrendered, as a reader still sees it: "[b]Vote: X[/b]", "[vote]X[/vote]",
+# or a command line closed by "[/b]" whose opening tag went missing.
 _LITERAL_BOLD = re.compile(
     r"\[b\]([^\[\n]{1,100}?)\[/b\]|(\[(?:un)?vote\][^\[\n]{0,80}?\[/(?:un)?vote\])"
     r"|(?:^|(?<=\n))([ \t]*(?:un)?vote\b[^\[\n]{0,80}?)\[/b\]",
@@ -213,12 +271,15 @@ def _literal_bold(text: str) -> tuple[tuple[str, bool], ...]:
 
 # The command words, with the misspellings players leave in ("vtoe", "voet", "unvtoe").
 _VOTE_WORD = r"(?:vote|vtoe|voet)"
-_COMMAND_START = re.compile(rf"\s*(?:##|/)?(?:un[-\s]?{_VOTE_WORD}|{_VOTE_WORD}|nominate)\b", re.IGNORECASE)
+_COMMAND_START = re.compile(
+    rf"\s*(?:##|/)?(?:un[-\s]?{_VOTE_WORD}|{_VOTE_WORD}|nominate)\b", re.IGNORECASE
+)
 
 
 @dataclass(frozen=True)
 class _Run:
-    """A bold stretch, and whether other text stands on its first line before it or on its last line after it."""
+    """A bold stretch, and whether other text stands on its first line before it or on its last line
+    after it."""
 
     text: str
     text_before: bool = False
@@ -242,7 +303,11 @@ def _bold_runs(pieces: list[tuple[str, bool]]) -> list[_Run]:
                 before = line_used
             gap = []
             current.append(text)
-            line_used = bool(text.rsplit("\n", 1)[-1].strip()) if "\n" in text else line_used or bool(text.strip())
+            line_used = (
+                bool(text.rsplit("\n", 1)[-1].strip())
+                if "\n" in text
+                else line_used or bool(text.strip())
+            )
         elif current:
             if text.strip():
                 same_line = not any("\n" in g for g in gap)
@@ -256,7 +321,9 @@ def _bold_runs(pieces: list[tuple[str, bool]]) -> list[_Run]:
                 line_used = _line_used(text, line_used and same_line)
             else:
                 gap.append(text)
-        elif text == _CUT:  # _line_used spelled out: most of a post's pieces come here, before any bold
+        elif (
+            text == _CUT
+        ):  # _line_used spelled out: most of a post's pieces come here, before any bold
             line_used = False
         elif "\n" in text:
             last = text[text.rfind("\n") + 1 :]
@@ -277,14 +344,15 @@ def _line_used(text: str, used: bool) -> bool:
     return used or bool(text.strip())
 
 
-# --- the command grammar ------------------------------------------------------------------------------
+# --- the command grammar
+# ------------------------------------------------------------------------------
 
 _SPACES = re.compile(r"[ \t\r\f\v\u00a0\u2000-\u200a\u202f\u205f\u3000]+")
 _INVISIBLE = re.compile(r"[\u200b-\u200d\u2060\ufeff\u00ad]")
 _STRAY_TAG = re.compile(r"\[/?(?:un)?vote\]|\[/(?:un)?vote\b|\[/?[bius]\]|\[/\]", re.IGNORECASE)
 _BBCODE_VOTE = re.compile(r"\[(un)?vote\](.{0,80}?)\[/(?:un)?vote\]", re.IGNORECASE)
-# A command word: VOTE, UNVOTE (also UN-VOTE, UN VOTE), NOMINATE, optionally after "##" or "/"; never a
-# word fused to it ("vig-vote", "x-vote": another kind of vote).
+# A command word: VOTE, UNVOTE (also UN-VOTE, UN VOTE), NOMINATE, optionally after "##" or "/";
+# never a word fused to it ("vig-vote", "x-vote": another kind of vote).
 _KEYWORD = re.compile(
     rf"(?<![\w])(?<!\w-)(?:##\s*|/)?(un[-\s]?{_VOTE_WORD}|{_VOTE_WORD}|nominate)(?![\w])"
     r"(?!\s*(?:count|tall(?:y|ies)|totals?)\b)",
@@ -298,9 +366,12 @@ _PREAMBLE_END = re.compile(r"(?:^|[,;:.!?\-\u2013\u2014()\[\]{}*~>|]|\.\.\.)\s*$
 # ...or a few words ending right before a colon-marked command ("Confirm vote: X", "Final vote: X").
 _SHORT_PREAMBLE = re.compile(r"^\s*(?:[^\W\d_][\w'!]*\s+){1,3}$")
 # ...or words that say which vote this is ("hammer vote X", "final vote X").
-_VOTE_PREAMBLE = re.compile(r"^\s*(?:(?:and|so|then|hammer|final|official|formal)\s+){1,2}$", re.IGNORECASE)
+_VOTE_PREAMBLE = re.compile(
+    r"^\s*(?:(?:and|so|then|hammer|final|official|formal)\s+){1,2}$", re.IGNORECASE
+)
 _NEGATION = re.compile(
-    r"\b(?:not|no|never|didn't|don't|won't|wouldn't|can't|shouldn't|dont|didnt|wont|intent|intend)\b", re.IGNORECASE
+    r"\b(?:not|no|never|didn't|don't|won't|wouldn't|can't|shouldn't|dont|didnt|wont|intent|intend)\b",
+    re.IGNORECASE,
 )
 _COLON_NEXT = re.compile(r"\s*:")
 _TRIM = " \t\n:;,.!?\"'`()[]{}<>*~|=-\u2013\u2014\u201c\u201d\u2018\u2019\u2026"
@@ -321,17 +392,28 @@ def _read_line(line: str, raw: str, *, strict: bool = False, inline: bool = Fals
     sheriff_line = bool(_SHERIFF_PREAMBLE.match(preamble))  # "Sheriff vote: X"
     if strict and preamble.strip(" -*>([{#~:") and not sheriff_line:
         return []
-    if not sheriff_line and not _PREAMBLE_END.search(preamble) and not _VOTE_PREAMBLE.match(preamble) and not (
-        _SHORT_PREAMBLE.match(preamble)
-        and not _NEGATION.search(preamble)
-        and _COLON_NEXT.match(line, first.end())
+    if (
+        not sheriff_line
+        and not _PREAMBLE_END.search(preamble)
+        and not _VOTE_PREAMBLE.match(preamble)
+        and not (
+            _SHORT_PREAMBLE.match(preamble)
+            and not _NEGATION.search(preamble)
+            and _COLON_NEXT.match(line, first.end())
+        )
     ):
         return []
-    # a preamble other than the words that say which vote this is ("Final vote: X") is other text on the line
+    # a preamble other than the words that say which vote this is ("Final vote: X") is other text on
+    # the line
     inline = inline or bool(
-        preamble.strip(_TRIM) and not sheriff_line and not _VOTE_PREAMBLE.match(preamble)
-        and not (_SHORT_PREAMBLE.match(preamble) and not _NEGATION.search(preamble)
-                 and _COLON_NEXT.match(line, first.end()))
+        preamble.strip(_TRIM)
+        and not sheriff_line
+        and not _VOTE_PREAMBLE.match(preamble)
+        and not (
+            _SHORT_PREAMBLE.match(preamble)
+            and not _NEGATION.search(preamble)
+            and _COLON_NEXT.match(line, first.end())
+        )
     )
     commands: list[Command] = []
     for i, match in enumerate(found):
@@ -344,7 +426,9 @@ def _read_line(line: str, raw: str, *, strict: bool = False, inline: bool = Fals
         cut_off = _CUT_OFF.search(typed)
         target = typed.strip(_TRIM)[:_MAX_TARGET].strip(_TRIM) or None
         if target is not None and cut_off:
-            target += _CUT_MARK  # "Mi--": a teasing cut-off name; names decides whether it names anyone
+            target += (
+                _CUT_MARK  # "Mi--": a teasing cut-off name; names decides whether it names anyone
+            )
         if action == "unvote":
             commands.append(Command("unvote", target, raw, inline=inline))
         elif target is not None:
@@ -357,8 +441,9 @@ def _read_line(line: str, raw: str, *, strict: bool = False, inline: bool = Fals
     return _nested_votes(commands, found, line, raw)
 
 
-# Millers Hollow's sheriff election is voted in the lynch thread: "vote X for sheriff", "vote for sheriff: X",
-# "sheriff vote: X". Read apart so that no election vote is ever counted as a lynch vote.
+# Millers Hollow's sheriff election is voted in the lynch thread: "vote X for sheriff", "vote for
+# sheriff: X", "sheriff vote: X". Read apart so that no election vote is ever counted as a lynch
+# vote.
 _SHERIFF_PREAMBLE = re.compile(r"^\s*(?:[-*>#~(\[]\s*)?sheriff\s*(?:election\s*)?$", re.IGNORECASE)
 _SHERIFF_AFTER = re.compile(r"\s+(?:for|as)\s+(?:the\s+)?sheriff$", re.IGNORECASE)
 _SHERIFF_BEFORE = re.compile(r"^(?:for\s+)?sheriff(?:\s*[:=\-\u2013\u2014]\s*|\s+)", re.IGNORECASE)
@@ -383,7 +468,8 @@ _BETWEEN_VOTES = re.compile(r"[,;.!?|]|\b(?:and|then|or)\b", re.IGNORECASE)
 
 
 def _nested_votes(commands: list[Command], found: list, line: str, raw: str) -> list[Command]:
-    """"VOTE: Ann VOTE: Bob" (a vote typed inside another's tag) names two targets at once: no vote.
+    """ "VOTE: Ann VOTE: Bob" (a vote typed inside another's tag) names two targets at once: no
+    vote.
 
     Votes on one line separated by punctuation or "and"/"then" stay two commands, read in order.
     """
@@ -406,7 +492,9 @@ def _fold(text: str) -> str:
 
 # Bold markup left in the text: the player's tag was broken ("[b]Vote: X[/b" or "Vote: X[b/]").
 # A closing tag cut short or misspelt ("VOTE: X[/vot]") is a broken tag too.
-_BROKEN_TAG = re.compile(r"\[/?[bius]\]|\[/\]|\[[bius]/\]|\[/[bius]\b|\[/[a-z]{1,12}\]", re.IGNORECASE)
+_BROKEN_TAG = re.compile(
+    r"\[/?[bius]\]|\[/\]|\[[bius]/\]|\[/[bius]\b|\[/[a-z]{1,12}\]", re.IGNORECASE
+)
 
 
 def _read_run(bold: _Run) -> list[Command]:
@@ -417,7 +505,8 @@ def _read_run(bold: _Run) -> list[Command]:
     if bracket:  # so do BBCode votes and stray tags
         run = _BBCODE_VOTE.sub(lambda m: f"\n{'un' if m.group(1) else ''}vote: {m.group(2)}\n", run)
         run = _STRAY_TAG.sub(" ", _BROKEN_TAG.sub(" ", run))
-    # A long bold stretch is prose (often an unclosed tag): there only a line that opens with a command counts.
+    # A long bold stretch is prose (often an unclosed tag): there only a line that opens with a
+    # command counts.
     strict = len(run) > _PROSE_RUN
     commands: list[Command] = []
     lines = [line.strip() for line in run.split("\n")]
@@ -429,13 +518,15 @@ def _read_run(bold: _Run) -> list[Command]:
     for i, line in enumerate(lines):
         inline = shared[i]
         if len(line) > _MAX_LINE:
-            # A long bold line is prose (often an unclosed tag): only a command that opens it counts.
+            # A long bold line is prose (often an unclosed tag): only a command that opens it
+            # counts.
             line = line[:_MAX_LINE]
             head = _KEYWORD.match(line)
             if not head:
                 continue
             inline = True
-        # A dangling vote ends in its colon or dash: tested first, as the pattern is searched, not matched.
+        # A dangling vote ends in its colon or dash: tested first, as the pattern is searched, not
+        # matched.
         dangling = line.rstrip()[-1:] in _DANGLING_END and _DANGLING_VOTE.search(line)
         if dangling and i + 1 < len(lines) and _is_bare_name(lines[i + 1]):
             # "VOTE:" on one line and the name on the next
@@ -445,7 +536,10 @@ def _read_run(bold: _Run) -> list[Command]:
         commands.extend(_read_line(line, line, strict=strict, inline=inline))
     if broken:
         # the moderator may not count it (a house rule) and should look at it: doubtful
-        return [replace(c, note="broken tag") if c.action == "vote" and c.note is None else c for c in commands]
+        return [
+            replace(c, note="broken tag") if c.action == "vote" and c.note is None else c
+            for c in commands
+        ]
     return commands
 
 
@@ -464,10 +558,11 @@ def _is_bare_name(line: str) -> bool:
 
 
 def _may_be_bold(lowered: str) -> bool:
-    """Whether the lowered body has markup without which a post has no bold: bold tags; bold styles and
-    classes, which stand in attributes (so after an "="); BBCode the forum left unrendered.
+    """Whether the lowered body has markup without which a post has no bold: bold tags; bold styles
+    and classes, which stand in attributes (so after an "="); BBCode the forum left unrendered.
 
-    Spelled out, not looped over: every post is tested, and a loop costs more than the tests themselves.
+    Spelled out, not looped over: every post is tested, and a loop costs more than the tests
+    themselves.
     """
     return (
         "<b>" in lowered
@@ -483,7 +578,15 @@ def _may_be_bold(lowered: str) -> bool:
                 or "mycode_b" in lowered
             )
         )
-        or ("[" in lowered and ("[b]" in lowered or "[/b]" in lowered or "[vote]" in lowered or "[unvote]" in lowered))
+        or (
+            "[" in lowered
+            and (
+                "[b]" in lowered
+                or "[/b]" in lowered
+                or "[vote]" in lowered
+                or "[unvote]" in lowered
+            )
+        )
     )
 
 
@@ -495,7 +598,8 @@ def _has_command_word(text: str) -> bool:
 
 
 def _parse(body_html: str):
-    # lxml is imported when a post is first read: `votal count` replays stored commands and never needs it.
+    # lxml is imported when a post is first read: `votal count` replays stored commands and never
+    # needs it.
     from lxml import etree
     from lxml import html as lxml_html
 
@@ -509,11 +613,14 @@ def _parse(body_html: str):
 def extract_commands(body_html: str, body=None) -> list[Command]:
     """Every command in the post's countable bold text, in order.
 
-    ``body``: the element ``body_html`` is the inner HTML of, when the caller has parsed the page already.
+    ``body``: the element ``body_html`` is the inner HTML of, when the caller has parsed the page
+    already.
     """
     lowered = body_html.lower() if body_html else ""
     plain = _may_have_plain_vote(lowered)
-    bold = _may_be_bold(lowered) and (_has_command_word(lowered) or _has_command_word(_TAG.sub("", lowered)))
+    bold = _may_be_bold(lowered) and (
+        _has_command_word(lowered) or _has_command_word(_TAG.sub("", lowered))
+    )
     if not bold and not plain:
         return []  # most posts: no bold command (even with tags inside it, "<i>v</i>ote") and no plain "vote" line
     root = body if body is not None else _parse(body_html)
@@ -531,8 +638,11 @@ def extract_commands(body_html: str, body=None) -> list[Command]:
 
 
 def _several_targets(commands: list[Command]) -> list[Command]:
-    """Three or more different targets in one post are no vote: the player is joking or undecided."""
-    targets = list(dict.fromkeys(_fold(c.target) for c in commands if c.action == "vote" and c.target))
+    """Three or more different targets in one post are no vote: the player is joking or
+    undecided."""
+    targets = list(
+        dict.fromkeys(_fold(c.target) for c in commands if c.action == "vote" and c.target)
+    )
     if len(targets) < 3:
         return commands
     shown = ", ".join(dict.fromkeys(c.target for c in commands if c.action == "vote" and c.target))
@@ -551,8 +661,8 @@ def _may_have_plain_vote(lowered: str) -> bool:
     """Whether some "vote" opens a line or a sentence outside bold, or follows "i ": the cheap test
     before a post is read for plain votes.
 
-    A find loop looking one character back, not a regex: "vote" is in one post in three, mostly inside
-    sentences, and a regex scan costs more than the rest of the post's reading.
+    A find loop looking one character back, not a regex: "vote" is in one post in three, mostly
+    inside sentences, and a regex scan costs more than the rest of the post's reading.
     """
     at = lowered.find("vote")
     while at != -1:
@@ -571,8 +681,10 @@ def _opens_sentence(lowered: str, at: int) -> bool:
     if not start:
         return True
     before = lowered[start - 1]
-    return before == "\n" or before in _SENTENCE_END or (
-        before == ">" and lowered[max(0, start - 7) : start].endswith(_LINE_TAGS_BEFORE)
+    return (
+        before == "\n"
+        or before in _SENTENCE_END
+        or (before == ">" and lowered[max(0, start - 7) : start].endswith(_LINE_TAGS_BEFORE))
     )
 
 
@@ -603,7 +715,9 @@ def _plain_votes(pieces: list[tuple[str, bool]]) -> list[Command]:
     line: list[str] = []
     for text, bold in [*pieces, _BREAK]:
         if bold or text == _CUT:
-            line = [_CUT]  # a line with bold in it (read as bold) or a cut-out part is no plain vote
+            line = [
+                _CUT
+            ]  # a line with bold in it (read as bold) or a cut-out part is no plain vote
             continue
         parts = text.split("\n")
         line.append(parts[0])

@@ -1,8 +1,10 @@
-"""Test support: the real MafiaScum games in ../shared/corpus/mafiascum as game files and expected results.
+"""Test support: the real MafiaScum games in ../shared/corpus/mafiascum as game files and expected
+results.
 
-Reads the corpus (archive.txt, transitions.tsv, posts/*.jsonl.gz) and builds, for each game, the text of a
-Votal game file (players with replacements, days, deaths, moderators) and the expected result of every
-scorable day, following the scoring rules in the corpus README. Nothing here is shipped in the package.
+Reads the corpus (archive.txt, transitions.tsv, posts/*.jsonl.gz) and builds, for each game, the
+text of a Votal game file (players with replacements, days, deaths, moderators) and the expected
+result of every scorable day, following the scoring rules in the corpus README. Nothing here is
+shipped in the package.
 """
 
 from __future__ import annotations
@@ -19,10 +21,13 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 CORPUS_DIR = REPO_ROOT.parent / "shared" / "corpus" / "mafiascum"
 # A second, larger development set in the same layout: a reading rule must help on both.
 MORE_CORPUS_DIR = REPO_ROOT.parent / "shared" / "corpus" / "mafiascum-more"
-# A third set, held out until issue 33: for calibrating doubts (its first score is the honest "before").
+# A third set, held out until issue 33: for calibrating doubts (its first score is the honest
+# "before").
 CALIB_CORPUS_DIR = REPO_ROOT.parent / "shared" / "corpus" / "mafiascum-calib"
 
-_FATE = re.compile(r"^(lynched|killed|shot|modkilled|endgamed|survived)(?:\s+(day|night)\s+(\d+))?", re.IGNORECASE)
+_FATE = re.compile(
+    r"^(lynched|killed|shot|modkilled|endgamed|survived)(?:\s+(day|night)\s+(\d+))?", re.IGNORECASE
+)
 _DAY_NOTE = re.compile(r"^D(\d+)\s+(.*)$", re.IGNORECASE)
 _KILLED_ON_POST = re.compile(r"^(.+?) killed on post (\d+)$", re.IGNORECASE)
 _RESET_ON_POST = re.compile(r"^votecount reset on post (\d+)$", re.IGNORECASE)
@@ -76,7 +81,8 @@ class CorpusGame:
 
     @property
     def needs_other_rules(self) -> bool:
-        """README: "one less for no lynch" and "votecount reset" games need rules beyond plain majority."""
+        """README: "one less for no lynch" and "votecount reset" games need rules beyond plain
+        majority."""
         return self.one_less_for_no_lynch or bool(self.resets)
 
     def seat_of_account(self, account: str) -> CorpusSeat | None:
@@ -96,7 +102,9 @@ class ExpectedDay:
     eliminated: str | None  # seat name, None for no lynch
     check_hammer: bool
     twilight_post: int  # first post of the moderator-only run that ends the day
-    mod_posts: tuple[int, ...] = field(default=())  # moderator posts within the day, before the twilight
+    mod_posts: tuple[int, ...] = field(
+        default=()
+    )  # moderator posts within the day, before the twilight
 
     def hammer_ok(self, post: int | None) -> bool:
         """The hammer lies before the moderator's closing run, with no moderator post in between."""
@@ -134,7 +142,9 @@ def _parse_seat(line: str) -> CorpusSeat:
 
 
 def _game_number(title: str) -> int:
-    found = re.search(r"(?:Game|Mini(?: Normal)?)\s+(\d+)", title) or re.search(r"\b(\d{2,5})\b", title)
+    found = re.search(r"(?:Game|Mini(?: Normal)?)\s+(\d+)", title) or re.search(
+        r"\b(\d{2,5})\b", title
+    )
     if not found:
         raise ValueError(f"no game number in {title!r}")
     return int(found.group(1))
@@ -175,8 +185,13 @@ def load_games(corpus_dir: Path = CORPUS_DIR) -> tuple[CorpusGame, ...]:
                 in_players = True
             elif in_players:
                 seats.append(_parse_seat(line))
-        kinds: dict[str, set[int]] = {"no lynch": set(), "long twilight": set(), "no majority": set(),
-                                      "hammer after deadline": set(), "": set()}
+        kinds: dict[str, set[int]] = {
+            "no lynch": set(),
+            "long twilight": set(),
+            "no majority": set(),
+            "hammer after deadline": set(),
+            "": set(),
+        }
         resets = []
         one_less = False
         bare_day = None  # a bare "D4" note introduces the note after it
@@ -192,7 +207,8 @@ def load_games(corpus_dir: Path = CORPUS_DIR) -> tuple[CorpusGame, ...]:
                 name, post = killed.group(1), int(killed.group(2))
                 seats = [
                     CorpusSeat(s.accounts, s.role, s.fate, s.fate_phase, s.fate_number, post)
-                    if name.casefold() in (a.casefold() for a in s.accounts) else s
+                    if name.casefold() in (a.casefold() for a in s.accounts)
+                    else s
                     for s in seats
                 ]
             elif reset:
@@ -212,10 +228,21 @@ def load_games(corpus_dir: Path = CORPUS_DIR) -> tuple[CorpusGame, ...]:
         thread_id = re.search(r"[?&]t=(\d+)", url).group(1)
         games.append(
             CorpusGame(
-                number, thread_id, url, title, moderators, tuple(notes), tuple(seats),
+                number,
+                thread_id,
+                url,
+                title,
+                moderators,
+                tuple(notes),
+                tuple(seats),
                 transitions.get(number, ()),
-                frozenset(kinds["no lynch"]), frozenset(kinds["long twilight"]), frozenset(kinds["no majority"]),
-                frozenset(kinds["hammer after deadline"]), frozenset(kinds[""]), tuple(resets), one_less,
+                frozenset(kinds["no lynch"]),
+                frozenset(kinds["long twilight"]),
+                frozenset(kinds["no majority"]),
+                frozenset(kinds["hammer after deadline"]),
+                frozenset(kinds[""]),
+                tuple(resets),
+                one_less,
                 corpus_dir,
             )
         )
@@ -249,8 +276,8 @@ def render_game_file(
     posts_per_page: int | None = None,
     confirmed: dict[str, list[str]] | None = None,
 ) -> str:
-    """The game file a moderator would write for this game; ``confirmed``: accounts the moderator added to
-    a seat (by its first name) after Votal reported them."""
+    """The game file a moderator would write for this game; ``confirmed``: accounts the moderator
+    added to a seat (by its first name) after Votal reported them."""
     lines = [
         f"title = {_toml_str(game.title)}",
         f"thread = {_toml_str(thread_url or game.url)}",
@@ -268,7 +295,9 @@ def render_game_file(
         lines += ["", "[[players]]", f"name = {_toml_str(seat.name)}"]
         later = [*seat.accounts[1:], *(confirmed or {}).get(seat.name, [])]
         if later:
-            entries = [_replacement(game, seat, a) if a.casefold() in seen else _toml_str(a) for a in later]
+            entries = [
+                _replacement(game, seat, a) if a.casefold() in seen else _toml_str(a) for a in later
+            ]
             lines.append(f"replacements = [{', '.join(entries)}]")
         seen.update(a.casefold() for a in seat.accounts)
         if seat.vote_weight != 1:
@@ -279,29 +308,40 @@ def render_game_file(
         start = end
     lines += ["", "[[days]]", f"day = {len(game.day_ends) + 1}", f"start_post = {start}"]
     for seat in game.seats:
-        if seat.fate in ("lynched", "killed", "modkilled") and seat.fate_phase and seat.fate_number is not None:
-            lines += ["", "[[deaths]]", f"player = {_toml_str(seat.name)}",
-                      f'phase = "{seat.fate_phase} {seat.fate_number}"']
+        if (
+            seat.fate in ("lynched", "killed", "modkilled")
+            and seat.fate_phase
+            and seat.fate_number is not None
+        ):
+            lines += [
+                "",
+                "[[deaths]]",
+                f"player = {_toml_str(seat.name)}",
+                f'phase = "{seat.fate_phase} {seat.fate_number}"',
+            ]
             if seat.killed_on_post is not None:
                 lines.append(f"post = {seat.killed_on_post}")
     return "\n".join(lines) + "\n"
 
 
 def _replacement(game: CorpusGame, seat: CorpusSeat, account: str) -> str:
-    """A replacement by an account whose earlier seat died (mafiascum-calib 1426: Mr. Flay): the game file
-    takes it only with the post it holds this seat from, its first post after the seat's earlier accounts'
-    last one."""
+    """A replacement by an account whose earlier seat died (mafiascum-calib 1426: Mr. Flay): the
+    game file takes it only with the post it holds this seat from, its first post after the seat's
+    earlier accounts' last one."""
     upto = seat.accounts.index(account) if account in seat.accounts else len(seat.accounts)
     before = {a.casefold() for a in seat.accounts[:upto]}
     posts = load_posts(game.thread_id, game.corpus_dir)
     last = max((p["number"] for p in posts if p["user"].casefold() in before), default=0)
-    since = next((p["number"] for p in posts if p["number"] > last and p["user"] == account), last + 1)
+    since = next(
+        (p["number"] for p in posts if p["number"] > last and p["user"] == account), last + 1
+    )
     return f"{{name = {_toml_str(account)}, post = {since}}}"
 
 
 def confirmed_accounts(game_file_text: str, authors) -> dict[str, list[str]]:
-    """The unlisted accounts Votal reports as one seat's (a typo or a case in the archive, an account renamed),
-    by seat, as the moderator confirms them in the game file. ``authors``: (name, user id) per post."""
+    """The unlisted accounts Votal reports as one seat's (a typo or a case in the archive, an
+    account renamed), by seat, as the moderator confirms them in the game file. ``authors``: (name,
+    user id) per post."""
     from assistant.gamefile.game import parse_game
     from assistant.reading.identity import AuthorIndex
 
@@ -325,7 +365,11 @@ def expected_days(game: CorpusGame, *, include_other_rules: bool = False) -> lis
         if end > last_post or day in game.late_hammer_days or day in game.special_days:
             continue
         alive = [s for s in game.seats if s.alive_on_day(day)]
-        lynched = [s.name for s in game.seats if s.fate == "lynched" and s.fate_phase == "day" and s.fate_number == day]
+        lynched = [
+            s.name
+            for s in game.seats
+            if s.fate == "lynched" and s.fate_phase == "day" and s.fate_number == day
+        ]
         if day in game.no_lynch_days:
             eliminated = None
         elif len(lynched) == 1:
@@ -338,14 +382,22 @@ def expected_days(game: CorpusGame, *, include_other_rules: bool = False) -> lis
         while twilight - 1 > day_start and posts[twilight - 1]["user"].casefold() in mods:
             twilight -= 1
         mod_posts = tuple(
-            p["number"] for p in posts[day_start + 1:twilight] if p["user"].casefold() in mods
+            p["number"] for p in posts[day_start + 1 : twilight] if p["user"].casefold() in mods
         )
         days.append(
             ExpectedDay(
-                game.number, game.thread_id, day, day_start, end, tuple(s.name for s in alive),
-                len(alive) // 2 + 1, eliminated,
-                check_hammer=day not in game.long_twilight_days and day not in game.no_majority_days,
-                twilight_post=twilight, mod_posts=mod_posts,
+                game.number,
+                game.thread_id,
+                day,
+                day_start,
+                end,
+                tuple(s.name for s in alive),
+                len(alive) // 2 + 1,
+                eliminated,
+                check_hammer=day not in game.long_twilight_days
+                and day not in game.no_majority_days,
+                twilight_post=twilight,
+                mod_posts=mod_posts,
             )
         )
     return days

@@ -1,6 +1,7 @@
-"""Test support: a threaded loopback HTTP server whose handlers write raw bytes, to misbehave as a hostile forum
-can (trickle, answer forever, inflate, redirect away). Each handler gets the request line's path, the request
-headers and the socket's file to write to; it returns when the answer is done (or the client went away)."""
+"""Test support: a threaded loopback HTTP server whose handlers write raw bytes, to misbehave as a
+hostile forum can (trickle, answer forever, inflate, redirect away). Each handler gets the request
+line's path, the request headers and the socket's file to write to; it returns when the answer is
+done (or the client went away)."""
 
 from __future__ import annotations
 
@@ -72,7 +73,8 @@ class HostileServer:
 
 
 def head(status: int = 200, **headers: str) -> bytes:
-    """A status line and headers; ``Connection: close`` unless told otherwise (each answer ends its connection)."""
+    """A status line and headers; ``Connection: close`` unless told otherwise (each answer ends its
+    connection)."""
     headers.setdefault("Connection", "close")
     lines = [f"HTTP/1.1 {status} X"] + [f"{k.replace('_', '-')}: {v}" for k, v in headers.items()]
     return ("\r\n".join(lines) + "\r\n\r\n").encode()
@@ -100,7 +102,9 @@ def gzip_bomb(inflated: int) -> bytes:
     return out.getvalue()
 
 
-def endless(out: Writer, stop: threading.Event, *, chunked: bool, piece: bytes = b"<p>x</p>" * 4096) -> None:
+def endless(
+    out: Writer, stop: threading.Event, *, chunked: bool, piece: bytes = b"<p>x</p>" * 4096
+) -> None:
     """Write ``piece`` forever (until the client hangs up or the server stops)."""
     while not stop.is_set():
         data = f"{len(piece):x}\r\n".encode() + piece + b"\r\n" if chunked else piece

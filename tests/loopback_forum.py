@@ -1,7 +1,8 @@
-"""Test support: a phpBB thread served on loopback that can misbehave (errors, stalls, cut pages, new markup).
+"""Test support: a phpBB thread served on loopback that can misbehave (errors, stalls, cut pages,
+new markup).
 
-Pages are rendered by the demo's phpBB renderer and read back by ``parsers.phpbb``, so the tests exercise
-the same path as a real sync. Faults are queued one-shot answers for page requests.
+Pages are rendered by the demo's phpBB renderer and read back by ``parsers.phpbb``, so the tests
+exercise the same path as a real sync. Faults are queued one-shot answers for page requests.
 """
 
 from __future__ import annotations
@@ -49,18 +50,23 @@ Fault = Callable[[str, dict[str, str]], Response | None]
 
 @dataclass
 class Forum:
-    """The thread's posts (in order; numbers are positions, as phpBB renumbers after a deletion) and faults."""
+    """The thread's posts (in order; numbers are positions, as phpBB renumbers after a deletion) and
+    faults."""
 
     posts: list[dict] = field(default_factory=list)
     per_page: int = 25
     send_etag: bool = True
     robots: str = "User-agent: *\nDisallow: /admin/\n"
     faults: list[Fault] = field(default_factory=list)
-    seen: list[tuple[str, dict[str, str], dict[str, str]]] = field(default_factory=list)  # path, query, headers
+    seen: list[tuple[str, dict[str, str], dict[str, str]]] = field(
+        default_factory=list
+    )  # path, query, headers
     lock: threading.Lock = field(default_factory=threading.Lock)
     issued: int = 0  # the highest post id handed out
     stock: bool = False  # stock phpBB: no printed post numbers (the parser counts from 1)
-    send_last_modified: bool = False  # Last-Modified: the newest post's time on the page (whole seconds)
+    send_last_modified: bool = (
+        False  # Last-Modified: the newest post's time on the page (whole seconds)
+    )
 
     def __post_init__(self) -> None:
         self.issued = max([self.issued, *(int(p["id"]) for p in self.posts)])
@@ -71,7 +77,9 @@ class Forum:
             if path == "/robots.txt":
                 return Response(200, self.robots, {"Content-Type": "text/plain"})
             fault = self.faults.pop(0) if self.faults else None
-        answer = fault(path, query) if fault else None  # outside the lock: a stalled answer holds up no other
+        answer = (
+            fault(path, query) if fault else None
+        )  # outside the lock: a stalled answer holds up no other
         if answer is not None:
             return answer
         with self.lock:
@@ -79,7 +87,9 @@ class Forum:
         answer_headers = dict(HTML)
         if self.send_last_modified:
             start = int(query.get("start", "0") or 0)
-            newest = max(p["time"] for p in self.posts[start : start + self.per_page] or self.posts[-1:])
+            newest = max(
+                p["time"] for p in self.posts[start : start + self.per_page] or self.posts[-1:]
+            )
             asked = headers.get("If-Modified-Since")
             if asked and parsedate_to_datetime(asked) >= newest.replace(microsecond=0):
                 return Response(304, "", {})
@@ -94,12 +104,17 @@ class Forum:
     def render(self, start: int) -> str:
         numbered = [{**p, "number": i} for i, p in enumerate(self.posts)]
         html = render_page(PhpbbThread(numbered, "Loopback Game", "7", TOPIC, self.per_page), start)
-        return re.sub(r"<span class='post-number-bolded'>#\d+</span>", "", html) if self.stock else html
+        return (
+            re.sub(r"<span class='post-number-bolded'>#\d+</span>", "", html)
+            if self.stock
+            else html
+        )
 
     # --- changes between polls
 
     def add(self, count: int) -> None:
-        """New posts at the end, with ids never used before (a forum does not reuse a deleted post's id)."""
+        """New posts at the end, with ids never used before (a forum does not reuse a deleted post's
+        id)."""
         self.issued = max([self.issued, *(int(p["id"]) for p in self.posts)])
         for _ in range(count):
             number = len(self.posts)
@@ -117,7 +132,9 @@ class Forum:
     def fail(self, *statuses: int, headers: dict[str, str] | None = None) -> None:
         for status in statuses:
             self.faults.append(
-                lambda p, q, s=status: Response(s, f"<html><body>error {s}</body></html>", {**HTML, **(headers or {})})
+                lambda p, q, s=status: Response(
+                    s, f"<html><body>error {s}</body></html>", {**HTML, **(headers or {})}
+                )
             )
 
     def stall(self, seconds: float) -> None:
@@ -131,7 +148,11 @@ class Forum:
     def stalls_next(self, url: str) -> bool:
         """Whether the next page request gets a stalled answer (robots.txt never does)."""
         with self.lock:
-            return not url.endswith("/robots.txt") and bool(self.faults) and getattr(self.faults[0], "stalls", False)
+            return (
+                not url.endswith("/robots.txt")
+                and bool(self.faults)
+                and getattr(self.faults[0], "stalls", False)
+            )
 
     def truncate(self, times: int = 1) -> None:
         for _ in range(times):
@@ -141,7 +162,12 @@ class Forum:
         """The forum's markup changes: post containers are renamed."""
 
         def restyled(path, query):
-            return Response(200, self.render(int(query.get("start", "0") or 0)).replace('class="post ', 'class="msg '))
+            return Response(
+                200,
+                self.render(int(query.get("start", "0") or 0)).replace(
+                    'class="post ', 'class="msg '
+                ),
+            )
 
         self.faults.append(restyled)
 
@@ -155,10 +181,10 @@ class Forum:
 
 
 class StallAwareSession(requests.Session):
-    """A fetcher's session for a test of a stalled answer: the request the test's script stalls is sent with a read
-    timeout it overruns at once, every other with one no loaded machine comes near. Which request times out is
-    then the script's doing, never the machine's load (a 2 s read timeout for every request was a bet that no
-    loopback answer ever takes that long)."""
+    """A fetcher's session for a test of a stalled answer: the request the test's script stalls is
+    sent with a read timeout it overruns at once, every other with one no loaded machine comes near.
+    Which request times out is then the script's doing, never the machine's load (a 2 s read timeout
+    for every request was a bet that no loopback answer ever takes that long)."""
 
     SHORT, LONG = 0.5, 60.0
 
@@ -173,7 +199,8 @@ class StallAwareSession(requests.Session):
 
 
 class FakeTime:
-    """A monotonic clock that only moves when something sleeps: waits cost no real time and are recorded."""
+    """A monotonic clock that only moves when something sleeps: waits cost no real time and are
+    recorded."""
 
     def __init__(self) -> None:
         self.now = 0.0
@@ -210,7 +237,8 @@ def serve(forum: Forum) -> LoopbackServer:
 
 
 class Switchboard:
-    """One loopback server for a whole test module, answering with whichever handler a test plugs in.
+    """One loopback server for a whole test module, answering with whichever handler a test plugs
+    in.
 
     (Starting a server per test costs half a second at shutdown.)
     """
@@ -239,14 +267,16 @@ class Switchboard:
 
 
 def switchboard_running():
-    """A module's one loopback server, as a generator for ``pytest.fixture(scope="module")(...)``."""
+    """A module's one loopback server, as a generator for
+    ``pytest.fixture(scope="module")(...)``."""
     switchboard = Switchboard()
     with switchboard.server:
         yield switchboard
 
 
 def game_text(base_url: str, *, extra: str = "", fetch_extra: str = "", tables: str = "") -> str:
-    """A game file for the loopback thread: ``extra`` top-level keys, ``fetch_extra`` [fetch] keys, ``tables``."""
+    """A game file for the loopback thread: ``extra`` top-level keys, ``fetch_extra`` [fetch] keys,
+    ``tables``."""
     players = "\n".join(f'[[players]]\nname = "{name}"\n' for name in PLAYERS)
     return (
         f'title = "Loopback Game"\nthread = "{base_url}/viewtopic.php?f=7&t={TOPIC}"\nforum = "phpbb"\n'
@@ -263,7 +293,10 @@ def make_game(base_url: str, *, path: str = "game.toml", **parts):
 def stored_posts(db, game_key: str) -> list[dict]:
     """Every stored post as a comparable record (timestamps of our own reads left out)."""
     return [
-        {k: row[k] for k in ("post_id", "number", "author", "body_html", "deleted", "revisions", "edited")}
+        {
+            k: row[k]
+            for k in ("post_id", "number", "author", "body_html", "deleted", "revisions", "edited")
+        }
         for row in db.execute("select * from posts where game = ? order by post_id", [game_key])
     ]
 

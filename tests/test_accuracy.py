@@ -1,13 +1,15 @@
-"""Vote-reading accuracy on real MafiaScum games, end to end: the threads are served as phpBB pages on
-loopback, read with `votal sync`, and every scorable day is counted with `votal count --format json`.
+"""Vote-reading accuracy on real MafiaScum games, end to end: the threads are served as phpBB pages
+on loopback, read with `votal sync`, and every scorable day is counted with `votal count --format
+json`.
 
-Issue 3's bar: at least 98% of days decided correctly (the right player eliminated, or no one) and the
-hammer post found on at least 96% of the days where the corpus says which post it was.
+Issue 3's bar: at least 98% of days decided correctly (the right player eliminated, or no one) and
+the hammer post found on at least 96% of the days where the corpus says which post it was.
 
-The archive names some accounts otherwise than the forum shows them (a typo, a case, a space). Votal never
-counts a post by an account the game file does not list; it reports the unlisted account that resembles a
-seat, and the moderator adds it to the seat's replacements. The game files here do the same: after the sync,
-the accounts Votal reports (:func:`corpus.confirmed_accounts`) are added, then the days are counted.
+The archive names some accounts otherwise than the forum shows them (a typo, a case, a space). Votal
+never counts a post by an account the game file does not list; it reports the unlisted account that
+resembles a seat, and the moderator adds it to the seat's replacements. The game files here do the
+same: after the sync, the accounts Votal reports (:func:`corpus.confirmed_accounts`) are added, then
+the days are counted.
 """
 
 from __future__ import annotations
@@ -49,7 +51,13 @@ AFTER_ALL_GAMES = "2020-01-01T00:00:00+0000"  # counted as of a fixed time, neve
 @cache
 def _thread(thread_id: str) -> PhpbbThread:
     posts = [
-        {"number": p["number"], "id": str(p["id"]), "user": p["user"], "content": p["content"], "time": post_time(p)}
+        {
+            "number": p["number"],
+            "id": str(p["id"]),
+            "user": p["user"],
+            "content": p["content"],
+            "time": post_time(p),
+        }
         for p in load_posts(thread_id)
     ]
     return PhpbbThread(posts, f"Game thread {thread_id}", FORUM_ID, thread_id, PER_PAGE)
@@ -81,19 +89,35 @@ def counted(tmp_path_factory) -> list[tuple[ExpectedDay, dict]]:
                 continue
             url = f"{server.base_url}/viewtopic.php?f={FORUM_ID}&t={game.thread_id}"
             path = folder / f"{game.number}.toml"
-            path.write_text(render_game_file(game, thread_url=url, posts_per_page=PER_PAGE), encoding="utf-8")
+            path.write_text(
+                render_game_file(game, thread_url=url, posts_per_page=PER_PAGE), encoding="utf-8"
+            )
             db = folder / f"{game.number}.db"
             summary = json.loads(_run("sync", path, "--db", db, "--format", "json"))
             assert summary["new_posts"] == len(load_posts(game.thread_id)), summary
             connection = store.open_reader(db)
             try:
-                authors = store.post_authors(connection, parse_game(path.read_text(encoding="utf-8")).key)
+                authors = store.post_authors(
+                    connection, parse_game(path.read_text(encoding="utf-8")).key
+                )
             finally:
                 connection.close()
             confirmed = confirmed_accounts(path.read_text(encoding="utf-8"), authors)
-            text = render_game_file(game, thread_url=url, posts_per_page=PER_PAGE, confirmed=confirmed)
+            text = render_game_file(
+                game, thread_url=url, posts_per_page=PER_PAGE, confirmed=confirmed
+            )
             path.write_text(text, encoding="utf-8")
-            printed = _run("count", path, "--db", db, "--all-days", "--at-time", AFTER_ALL_GAMES, "--format", "json")
+            printed = _run(
+                "count",
+                path,
+                "--db",
+                db,
+                "--all-days",
+                "--at-time",
+                AFTER_ALL_GAMES,
+                "--format",
+                "json",
+            )
             votals = {votal["day"]: votal for votal in json.loads(printed)}
             results.extend((day, votals[day.day]) for day in days)
     return results
@@ -121,7 +145,9 @@ def test_the_corpus_has_the_scorable_days_of_its_readme(counted):
 def test_days_are_decided_correctly(counted):
     misses = [_describe(day, votal) for day, votal in counted if not _decided(day, votal)]
     share = 1 - len(misses) / len(counted)
-    assert share >= DAYS_BAR, f"{share:.1%} of days decided correctly; misses:\n" + "\n".join(misses)
+    assert share >= DAYS_BAR, f"{share:.1%} of days decided correctly; misses:\n" + "\n".join(
+        misses
+    )
 
 
 def test_hammer_posts_are_found(counted):

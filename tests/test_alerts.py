@@ -50,7 +50,8 @@ def test_a_quiet_day_raises_nothing() -> None:
 
 def test_hammer() -> None:
     hammered = votal(
-        wagons=(Wagon("Birch", 3, ("Alder", "Cedar", "Elm")),), outcome=Outcome("elimination", "Birch", 121, "majority")
+        wagons=(Wagon("Birch", 3, ("Alder", "Cedar", "Elm")),),
+        outcome=Outcome("elimination", "Birch", 121, "majority"),
     )
     assert detect_alerts(GAME, hammered, now=NOW) == [
         Alert(
@@ -75,19 +76,31 @@ def test_unanimous_minus_one() -> None:
 @pytest.mark.parametrize(
     ("reason", "kind", "said"),
     [
-        ("majority", "hammer", "Day 2: hammer — Birch reached a majority at post 121; the day ends. The hammer was"),
-        ("unanimous_minus_one", "unanimous_minus_one",
-         "Day 2: unanimous minus one on Birch at post 121; the day ends. The deciding vote was"),
+        (
+            "majority",
+            "hammer",
+            "Day 2: hammer — Birch reached a majority at post 121; the day ends. The hammer was",
+        ),
+        (
+            "unanimous_minus_one",
+            "unanimous_minus_one",
+            "Day 2: unanimous minus one on Birch at post 121; the day ends. The deciding vote was",
+        ),
     ],
 )
-def test_a_day_decided_by_a_vote_read_with_doubt_sends_the_moderator_to_that_post(reason, kind, said) -> None:
+def test_a_day_decided_by_a_vote_read_with_doubt_sends_the_moderator_to_that_post(
+    reason, kind, said
+) -> None:
     doubtful = votal(
         wagons=(Wagon("Birch", 3, ("Alder", "Cedar", "Elm")),),
         outcome=Outcome("elimination", "Birch", 121, reason, doubt="learned alias"),
     )
     (alert,) = detect_alerts(GAME, doubtful, now=NOW)
     assert alert.kind == kind
-    assert alert.message == f"{said} read with doubt (learned alias): check that post before closing the day."
+    assert (
+        alert.message
+        == f"{said} read with doubt (learned alias): check that post before closing the day."
+    )
 
 
 def test_a_majority_that_does_not_end_the_day() -> None:
@@ -100,7 +113,11 @@ def test_a_majority_that_does_not_end_the_day() -> None:
 def test_deadline_near_only_in_the_last_hour_of_an_undecided_day() -> None:
     near = votal(deadline=DEADLINE)
     assert detect_alerts(GAME, near, now=NOW) == [
-        Alert("deadline_near", "deadline:2:2026-03-03T22:00:00+00:00", "Day 2 ends in 40 min (Tue 03 Mar 17:00 EST).")
+        Alert(
+            "deadline_near",
+            "deadline:2:2026-03-03T22:00:00+00:00",
+            "Day 2 ends in 40 min (Tue 03 Mar 17:00 EST).",
+        )
     ]
     assert detect_alerts(GAME, near, now=DEADLINE - timedelta(hours=2)) == []
     assert detect_alerts(GAME, near, now=DEADLINE + timedelta(minutes=1)) == []
@@ -110,10 +127,20 @@ def test_forum_trouble_and_a_vote_not_counted_alert_only_when_it_could_change_th
     from assistant.counting.doubts import NOTE, POSSIBLE_HAMMER, Doubt
 
     note = Doubt(117, NOTE, None, "Fir's 'VOTE: Brch' not counted (unknown name)")
-    hammer = Doubt(118, POSSIBLE_HAMMER, "Birch", "Cedar's 'VOTE: Brch' not counted (unknown name); if it names "
-                                                  "Birch, it is a majority (3 of 3)")
-    troubled = votal(problems=(Problem(117, "Fir", "VOTE: Brch", "unknown name"),
-                               Problem(118, "Cedar", "VOTE: Brch", "unknown name")), doubts=(hammer, note))
+    hammer = Doubt(
+        118,
+        POSSIBLE_HAMMER,
+        "Birch",
+        "Cedar's 'VOTE: Brch' not counted (unknown name); if it names "
+        "Birch, it is a majority (3 of 3)",
+    )
+    troubled = votal(
+        problems=(
+            Problem(117, "Fir", "VOTE: Brch", "unknown name"),
+            Problem(118, "Cedar", "VOTE: Brch", "unknown name"),
+        ),
+        doubts=(hammer, note),
+    )
     alerts = detect_alerts(
         GAME,
         troubled,
@@ -134,7 +161,9 @@ def test_forum_trouble_and_a_vote_not_counted_alert_only_when_it_could_change_th
 
 
 def test_the_same_situation_always_gives_the_same_keys() -> None:
-    troubled = votal(problems=(Problem(118, "Cedar", "VOTE: Brch", "unknown name"),), deadline=DEADLINE)
+    troubled = votal(
+        problems=(Problem(118, "Cedar", "VOTE: Brch", "unknown name"),), deadline=DEADLINE
+    )
     first = detect_alerts(GAME, troubled, now=NOW, sync_error="HTTP 500")
     later = detect_alerts(GAME, troubled, now=NOW + timedelta(minutes=10), sync_error="HTTP 500")
     assert [a.key for a in first] == [a.key for a in later]
@@ -144,9 +173,15 @@ def test_each_alert_is_logged_and_sent_once(caplog) -> None:
     caplog.set_level(logging.INFO, logger="votal.alerts")
     db = store.open_db(":memory:")
     sent: list[tuple[str, dict]] = []
-    alerts = detect_alerts(GAME, votal(deadline=DEADLINE), now=NOW, sync_error="HTTP 500 fetching x")
-    new = deliver_alerts(db, GAME, alerts, now=NOW, post=lambda url, payload: sent.append((url, payload)))
-    again = deliver_alerts(db, GAME, alerts, now=NOW, post=lambda url, payload: sent.append((url, payload)))
+    alerts = detect_alerts(
+        GAME, votal(deadline=DEADLINE), now=NOW, sync_error="HTTP 500 fetching x"
+    )
+    new = deliver_alerts(
+        db, GAME, alerts, now=NOW, post=lambda url, payload: sent.append((url, payload))
+    )
+    again = deliver_alerts(
+        db, GAME, alerts, now=NOW, post=lambda url, payload: sent.append((url, payload))
+    )
     assert (kinds(new), again) == (["forum_error", "deadline_near"], [])
     assert sent == [  # one message for both, and no mention can ping
         (
@@ -188,7 +223,9 @@ def test_no_webhook_means_log_only() -> None:
         raise AssertionError("no webhook configured")
 
     assert kinds(
-        deliver_alerts(db, game, detect_alerts(game, votal(deadline=DEADLINE), now=NOW), now=NOW, post=never)
+        deliver_alerts(
+            db, game, detect_alerts(game, votal(deadline=DEADLINE), now=NOW), now=NOW, post=never
+        )
     ) == ["deadline_near"]
 
 
@@ -213,11 +250,21 @@ def test_a_flood_of_alerts_is_one_message_and_pings_no_one() -> None:
     db = store.open_db(":memory:")
     sent: list[dict] = []
     hostile = [
-        Alert("unresolved_vote", f"vote:1:{n}", f"Day 1, post 9: Mallory's 'vote @everyone <@&{n}> <!here>' ...")
+        Alert(
+            "unresolved_vote",
+            f"vote:1:{n}",
+            f"Day 1, post 9: Mallory's 'vote @everyone <@&{n}> <!here>' ...",
+        )
         for n in range(257)
     ]
     deliver_alerts(db, GAME, hostile, now=NOW, post=lambda url, payload: sent.append(payload))
-    deliver_alerts(db, GAME, hostile, now=NOW + timedelta(hours=1), post=lambda url, payload: sent.append(payload))
+    deliver_alerts(
+        db,
+        GAME,
+        hostile,
+        now=NOW + timedelta(hours=1),
+        post=lambda url, payload: sent.append(payload),
+    )
     assert len(sent) == 1
     [payload] = sent
     assert payload["allowed_mentions"] == {"parse": []}
@@ -225,7 +272,9 @@ def test_a_flood_of_alerts_is_one_message_and_pings_no_one() -> None:
     assert len(content) <= 2000 and "more (votal status shows them)" in content
     assert "@everyone" not in content and "<@&" not in content and "<!here" not in content
     assert "@\u200beveryone" in content  # shown, inert
-    assert [r["sent"] for r in store.load_alerts(db, GAME.key, limit=300)] == [NOW.isoformat()] * 257
+    assert [r["sent"] for r in store.load_alerts(db, GAME.key, limit=300)] == [
+        NOW.isoformat()
+    ] * 257
 
 
 def test_alerts_waiting_after_a_failed_send_go_together_with_new_ones() -> None:
@@ -235,9 +284,16 @@ def test_alerts_waiting_after_a_failed_send_go_together_with_new_ones() -> None:
     def down(url, payload):
         raise requests.ConnectionError("webhook down")
 
-    deliver_alerts(db, GAME, [Alert("unresolved_vote", "vote:1:1", "problem 1")], now=NOW, post=down)
-    deliver_alerts(db, GAME, [Alert("unresolved_vote", "vote:1:2", "problem 2")], now=NOW,
-                   post=lambda u, p: sent.append(p["content"]))
+    deliver_alerts(
+        db, GAME, [Alert("unresolved_vote", "vote:1:1", "problem 1")], now=NOW, post=down
+    )
+    deliver_alerts(
+        db,
+        GAME,
+        [Alert("unresolved_vote", "vote:1:2", "problem 2")],
+        now=NOW,
+        post=lambda u, p: sent.append(p["content"]),
+    )
     assert sent == ["**Loopback Game**\n- problem 1\n- problem 2"]
 
 

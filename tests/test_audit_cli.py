@@ -1,6 +1,6 @@
-"""Refusals a moderator relies on, through the installed command line: `votal run` off a terminal writes
-whole lines, drafts that would announce something that did not happen need --force, impossible post numbers
-and empty names in the game file are one clear line."""
+"""Refusals a moderator relies on, through the installed command line: `votal run` off a terminal
+writes whole lines, drafts that would announce something that did not happen need --force,
+impossible post numbers and empty names in the game file are one clear line."""
 
 from __future__ import annotations
 
@@ -44,7 +44,10 @@ def test_run_off_a_terminal_writes_whole_lines_and_stops_on_sigterm(forum_game, 
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     process = subprocess.Popen(
         [sys.executable, "-m", "assistant", "run", str(game), "--db", str(tmp_path / "run.db")],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=env,
+        cwd=tmp_path,
     )
     seen = b""
     try:
@@ -69,7 +72,11 @@ def test_run_off_a_terminal_writes_whole_lines_and_stops_on_sigterm(forum_game, 
 
 @pytest.mark.parametrize(
     ("kind", "why"),
-    [("early-end", "did not end early"), ("runoff", "has no runoff"), ("day-end", "is not decided")],
+    [
+        ("early-end", "did not end early"),
+        ("runoff", "has no runoff"),
+        ("day-end", "is not decided"),
+    ],
 )  # a judge draft of an undecided day: test_cli_refusals (this game's ruleset has no Judge at all)
 def test_a_draft_announcing_what_did_not_happen_needs_force(forum_game, kind, why):
     _, game, db = forum_game
@@ -77,7 +84,10 @@ def test_a_draft_announcing_what_did_not_happen_needs_force(forum_game, kind, wh
     assert refused.exit_code == 2
     assert why in refused.output and "--force" in refused.output
     assert len(refused.output.strip().splitlines()) == 1
-    assert invoke("draft", game, kind, "--db", db, "--day", "1", "--at-post", "2", "--force").exit_code == 0
+    assert (
+        invoke("draft", game, kind, "--db", db, "--day", "1", "--at-post", "2", "--force").exit_code
+        == 0
+    )
 
 
 @pytest.mark.parametrize("command", [["count"], ["audit"], ["draft", "votal"]])
@@ -91,21 +101,34 @@ def test_a_negative_post_number_is_refused(forum_game, command):
 @pytest.mark.parametrize(
     ("change", "line", "field", "message"),
     [
-        (("day = 1\nstart_post = 0", "day = 1\nstart_post = -5"), "start_post", "days[1].start_post", "0 or more"),
+        (
+            ("day = 1\nstart_post = 0", "day = 1\nstart_post = -5"),
+            "start_post",
+            "days[1].start_post",
+            "0 or more",
+        ),
         (('name = "Birch"', 'name = ""'), 'name = ""', "players[2].name", "must not be empty"),
         (('name = "Birch"', 'name = "  "'), 'name = "  "', "players[2].name", "must not be empty"),
     ],
 )
-def test_impossible_numbers_and_empty_names_in_the_game_file_are_one_line(forum_game, tmp_path, change, line,
-                                                                          field, message):
+def test_impossible_numbers_and_empty_names_in_the_game_file_are_one_line(
+    forum_game, tmp_path, change, line, field, message
+):
     _, game, db = forum_game
     bad = tmp_path / "bad.toml"
     text = Path(game).read_text().replace(*change)
     bad.write_text(text)
-    number = next(i for i, row in enumerate(text.splitlines(), 1) if line in row and change[1].split("\n")[-1] in row)
+    number = next(
+        i
+        for i, row in enumerate(text.splitlines(), 1)
+        if line in row and change[1].split("\n")[-1] in row
+    )
     result = invoke("count", bad, "--db", db)
     assert result.exit_code == 2
-    assert result.output.strip() == f"Error: {bad}:{number}: {field}: {result.output.split(field + ': ', 1)[1].strip()}"
+    assert (
+        result.output.strip()
+        == f"Error: {bad}:{number}: {field}: {result.output.split(field + ': ', 1)[1].strip()}"
+    )
     assert message in result.output
 
 
@@ -113,8 +136,17 @@ def test_impossible_numbers_and_empty_names_in_the_game_file_are_one_line(forum_
 def test_new_takes_the_zones_the_game_file_takes(forum_game, tmp_path, written):
     server, _, _ = forum_game
     out = tmp_path / "new.toml"
-    result = invoke("new", f"{server.base_url}/viewtopic.php?f=7&t=42", "-o", out, "--timezone", written,
-                    "--db", tmp_path / "new.db", "-q")
+    result = invoke(
+        "new",
+        f"{server.base_url}/viewtopic.php?f=7&t=42",
+        "-o",
+        out,
+        "--timezone",
+        written,
+        "--db",
+        tmp_path / "new.db",
+        "-q",
+    )
     assert "time zone" not in result.output and "--timezone" not in result.output, result.output
     if out.exists():
         assert f'timezone = "{written}"' in out.read_text()
@@ -122,10 +154,21 @@ def test_new_takes_the_zones_the_game_file_takes(forum_game, tmp_path, written):
 
 @pytest.mark.parametrize("written", ["EST", "Mars/Olympus", "UTC+15"])
 def test_new_refuses_other_zones_listing_what_it_takes(tmp_path, written):
-    result = invoke("new", "http://127.0.0.1:9/viewtopic.php?f=7&t=42", "-o", tmp_path / "new.toml",
-                    "--timezone", written, "--db", tmp_path / "new.db")
+    result = invoke(
+        "new",
+        "http://127.0.0.1:9/viewtopic.php?f=7&t=42",
+        "-o",
+        tmp_path / "new.toml",
+        "--timezone",
+        written,
+        "--db",
+        tmp_path / "new.db",
+    )
     assert result.exit_code == 2
-    assert result.output.startswith("Error: --timezone: ") and len(result.output.strip().splitlines()) == 1
+    assert (
+        result.output.startswith("Error: --timezone: ")
+        and len(result.output.strip().splitlines()) == 1
+    )
     assert not (tmp_path / "new.toml").exists()
     if written != "UTC+15":
         assert "UTC-5" in result.output or "America/New_York" in result.output

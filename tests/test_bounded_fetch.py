@@ -1,6 +1,7 @@
-"""Bounded fetching against hostile servers on loopback: byte caps after decompression, an overall deadline,
-stops that cut a request short, capped Retry-After, redirects and next-page links kept to the thread's site,
-pagination that repeats itself. Each is one readable error, and what was stored before stays."""
+"""Bounded fetching against hostile servers on loopback: byte caps after decompression, an overall
+deadline, stops that cut a request short, capped Retry-After, redirects and next-page links kept to
+the thread's site, pagination that repeats itself. Each is one readable error, and what was stored
+before stays."""
 
 from __future__ import annotations
 
@@ -42,7 +43,15 @@ def test_a_gzip_bomb_is_not_inflated_past_the_cap():
     bomb = gzip_bomb(80 * MB)  # ~80 KB on the wire
 
     def answer(path, headers, out):
-        out.write(head(200, Content_Type="text/html", Content_Encoding="gzip", Content_Length=str(len(bomb))) + bomb)
+        out.write(
+            head(
+                200,
+                Content_Type="text/html",
+                Content_Encoding="gzip",
+                Content_Length=str(len(bomb)),
+            )
+            + bomb
+        )
 
     with HostileServer(robots_or(answer)) as server:
         tracemalloc.start()
@@ -84,7 +93,9 @@ def test_an_endless_answer_stops_at_the_cap(chunked):
 @pytest.mark.parametrize("where", ["body", "headers"])
 def test_a_server_trickling_one_byte_at_a_time_is_cut_off(where):
     def answer(path, headers, out):
-        whole = head(200, Content_Type="text/html", Content_Length=str(len(PAGE) * 100)) + PAGE * 100
+        whole = (
+            head(200, Content_Type="text/html", Content_Length=str(len(PAGE) * 100)) + PAGE * 100
+        )
         if where == "body":
             out.write(whole[: whole.index(b"\r\n\r\n") + 4])
             trickle(out, server.stop, PAGE * 100)
@@ -116,7 +127,13 @@ def test_a_stop_cuts_a_request_short():
 
 
 @pytest.mark.parametrize(
-    "value", ["99999999999999999999999999", "Fri, 31 Dec 9999 23:59:59 GMT", "Sat, 01 Jan 10000 00:00:00 GMT", "-5"]
+    "value",
+    [
+        "99999999999999999999999999",
+        "Fri, 31 Dec 9999 23:59:59 GMT",
+        "Sat, 01 Jan 10000 00:00:00 GMT",
+        "-5",
+    ],
 )
 def test_a_huge_retry_after_holds_and_reports(value):
     def answer(path, headers, out):
@@ -148,7 +165,9 @@ def test_a_huge_retry_after_is_held_by_the_next_sync(tmp_path):
 # --- Redirects only within the thread's scheme and host
 
 
-@pytest.mark.parametrize("target", ["http://localhost:{port}/viewtopic.php?t=1", "https://127.0.0.1:{port}/x"])
+@pytest.mark.parametrize(
+    "target", ["http://localhost:{port}/viewtopic.php?t=1", "https://127.0.0.1:{port}/x"]
+)
 def test_redirects_to_another_host_or_scheme_are_not_followed(target):
     def answer(path, headers, out):
         if path.startswith("/moved"):
@@ -158,7 +177,9 @@ def test_redirects_to_another_host_or_scheme_are_not_followed(target):
 
     with HostileServer(robots_or(answer)) as server:
         with pytest.raises(ForumError) as caught:
-            fetcher(cookies={"sid": "SECRET-SID"}, origin=server.base_url).get(server.base_url + "/viewtopic.php?t=1")
+            fetcher(cookies={"sid": "SECRET-SID"}, origin=server.base_url).get(
+                server.base_url + "/viewtopic.php?t=1"
+            )
         assert [p for p, _ in server.requests] == ["/robots.txt", "/viewtopic.php?t=1"]
     assert "redirects to another site" in one_line(caught.value)
     assert "SECRET-SID" not in str(caught.value)
@@ -184,7 +205,10 @@ def test_endless_redirects_within_the_site_stop():
     def answer(path, headers, out):
         out.write(head(302, Location=f"/loop{len(server.requests)}", Content_Length="0"))
 
-    with HostileServer(robots_or(answer)) as server, pytest.raises(ForumError, match="more than 5 redirects"):
+    with (
+        HostileServer(robots_or(answer)) as server,
+        pytest.raises(ForumError, match="more than 5 redirects"),
+    ):
         fetcher().get(server.base_url + "/viewtopic.php?t=1")
 
 
@@ -205,8 +229,11 @@ def test_a_next_page_link_to_another_host_is_an_error_and_earlier_pages_stay(tmp
         port = server.base_url.rsplit(":", 1)[1]
         forum.faults = [
             lambda p, q: None,
-            relinked(forum, 'href="./viewtopic.php?f=7&amp;t=42&amp;start=50" rel="next"',
-                     f'href="http://localhost:{port}/viewtopic.php?f=7&amp;t=42&amp;start=50" rel="next"'),
+            relinked(
+                forum,
+                'href="./viewtopic.php?f=7&amp;t=42&amp;start=50" rel="next"',
+                f'href="http://localhost:{port}/viewtopic.php?f=7&amp;t=42&amp;start=50" rel="next"',
+            ),
         ]
         game = make_game(server.base_url)
         db = store.open_db(tmp_path / "votal.db")
@@ -221,12 +248,19 @@ def test_a_next_page_link_to_another_host_is_an_error_and_earlier_pages_stay(tmp
 def test_a_pagination_that_repeats_itself_is_an_error(tmp_path):
     forum = Forum(make_posts(60))
     with serve(forum) as server:
-        # every page after the first links "next" to the second page again, under a new address each time
+        # every page after the first links "next" to the second page again, under a new address each
+        # time
         def looping(path, query):
             start = int(query.get("start", "0") or 0)
             html = forum.render(min(start, 25))
-            return Response(200, html.replace("start=50\" rel", f"start=25&amp;again={len(forum.seen)}\" rel").replace(
-                "start=25\" rel", f"start=25&amp;again={len(forum.seen)}\" rel") if start else html)
+            return Response(
+                200,
+                html.replace('start=50" rel', f'start=25&amp;again={len(forum.seen)}" rel').replace(
+                    'start=25" rel', f'start=25&amp;again={len(forum.seen)}" rel'
+                )
+                if start
+                else html,
+            )
 
         forum.faults = [looping] * 50
         game = make_game(server.base_url)
@@ -249,24 +283,29 @@ def test_a_sync_past_its_deadline_stops_and_keeps_what_it_read(tmp_path):
             sync_game(game, db, f, now=lambda: NOW, deadline=250)
         kept = store.count_posts(db, game.key)
         assert 0 < kept < 60
-        assert sync_game(game, db, fetcher(), now=lambda: NOW).new_posts == 60 - kept  # the next one resumes
+        assert (
+            sync_game(game, db, fetcher(), now=lambda: NOW).new_posts == 60 - kept
+        )  # the next one resumes
     assert "the sync ran longer than 4.16667 min" in one_line(caught.value)
 
 
 # --- SIGTERM and Ctrl-C stop `votal sync` and `votal run` within seconds, even mid-request
 
 
-# `python -m assistant`, with Ctrl-C as a terminal delivers it: Python's own SIGINT handler. A suite started with
-# SIGINT ignored (nohup, a background job of a non-interactive script, some CI runners) hands SIG_IGN down to
-# its children, and a child ignoring SIGINT never stops: [sync-SIGINT] failed so in CI (and passed on a rerun
-# launched otherwise). ``votal sync`` itself rightly keeps an ignored SIGINT ignored (nohup means it).
+# `python -m assistant`, with Ctrl-C as a terminal delivers it: Python's own SIGINT handler. A suite
+# started with SIGINT ignored (nohup, a background job of a non-interactive script, some CI runners)
+# hands SIG_IGN down to its children, and a child ignoring SIGINT never stops: [sync-SIGINT] failed
+# so in CI (and passed on a rerun launched otherwise). ``votal sync`` itself rightly keeps an
+# ignored SIGINT ignored (nohup means it).
 AS_FROM_A_TERMINAL = (
     "import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
     "runpy.run_module('assistant', run_name='__main__', alter_sys=True)"
 )
 
 
-@pytest.mark.parametrize(("command", "sig"), [("sync", "SIGTERM"), ("sync", "SIGINT"), ("run", "SIGTERM")])
+@pytest.mark.parametrize(
+    ("command", "sig"), [("sync", "SIGTERM"), ("sync", "SIGINT"), ("run", "SIGTERM")]
+)
 def test_a_signal_stops_a_command_waiting_on_a_trickling_forum(tmp_path, command, sig):
     import os
     import signal
@@ -288,28 +327,41 @@ def test_a_signal_stops_a_command_waiting_on_a_trickling_forum(tmp_path, command
         game.write_text(game_text(server.base_url))
         env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
         child = subprocess.Popen(
-            [sys.executable, "-c", AS_FROM_A_TERMINAL, command, str(game), "--db", str(tmp_path / "votal.db")],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+            [
+                sys.executable,
+                "-c",
+                AS_FROM_A_TERMINAL,
+                command,
+                str(game),
+                "--db",
+                str(tmp_path / "votal.db"),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
         )
         try:
             assert arrived.wait(60)
             child.send_signal(getattr(signal, sig))
-            out, err = child.communicate(timeout=15)  # far less than the page deadline (30 s) or a trickle
+            out, err = child.communicate(
+                timeout=15
+            )  # far less than the page deadline (30 s) or a trickle
         finally:
             child.kill()
     assert "Traceback" not in err
     if command == "sync":
         assert child.returncode == 130 and "Interrupted." in err
-        assert store.last_sync(store.open_db(tmp_path / "votal.db"), make_game(server.base_url).key)["error"] == (
-            "stopped"
-        )
+        assert store.last_sync(
+            store.open_db(tmp_path / "votal.db"), make_game(server.base_url).key
+        )["error"] == ("stopped")
     else:
         assert child.returncode == 0 and err.strip().endswith("stopped")  # run logs on stderr
 
 
 def test_a_trickled_robots_txt_is_given_up_on_and_the_page_still_read(caplog, monkeypatch):
-    # robots.txt's own (shorter) deadline is the one under test: the page keeps a deadline no loaded machine
-    # comes near, so only the trickle, never the load, decides
+    # robots.txt's own (shorter) deadline is the one under test: the page keeps a deadline no loaded
+    # machine comes near, so only the trickle, never the load, decides
     from assistant.forum import fetch
 
     monkeypatch.setattr(fetch, "ROBOTS_DEADLINE", 1.0)

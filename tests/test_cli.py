@@ -1,4 +1,5 @@
-"""End to end over real HTTP on loopback: `votal sync` then `votal count`, `audit`, and error lines."""
+"""End to end over real HTTP on loopback: `votal sync` then `votal count`, `audit`, and error
+lines."""
 
 import json
 from urllib.parse import urlsplit
@@ -21,7 +22,9 @@ def forum():
 @pytest.fixture
 def game_file(forum, tmp_path):
     server, _, game_text = forum
-    demo_url = next(line.split('"')[1] for line in game_text.splitlines() if line.startswith("thread ="))
+    demo_url = next(
+        line.split('"')[1] for line in game_text.splitlines() if line.startswith("thread =")
+    )
     parts = urlsplit(demo_url)
     path = tmp_path / "game.toml"
     path.write_text(game_text.replace(demo_url, f"{server.base_url}{parts.path}?{parts.query}"))
@@ -55,22 +58,56 @@ def test_sync_then_count_over_loopback(forum, game_file, tmp_path):
     assert day1["outcome"]["kind"] == "elimination"
     assert day1["outcome"]["target"] == "Dorian Gray"
 
-    day2 = json.loads(run("count", game_file, "--db", db, "--day", "2", "--at-time", DAY2_EVENING, "--format", "json"))
+    day2 = json.loads(
+        run(
+            "count",
+            game_file,
+            "--db",
+            db,
+            "--day",
+            "2",
+            "--at-time",
+            DAY2_EVENING,
+            "--format",
+            "json",
+        )
+    )
     assert day2["alive"] == 7 and day2["majority"] == 4
-    assert day2["wagons"][0] == {"target": "Elspeth", "votes": 3, "voters": ["Isolde", "Bramblethorn", "Hollis"]}
+    assert day2["wagons"][0] == {
+        "target": "Elspeth",
+        "votes": 3,
+        "voters": ["Isolde", "Bramblethorn", "Hollis"],
+    }
     assert day2["no_elimination"] == {"votes": 2, "voters": ["Fennimore", "Ariadne"]}
-    assert {"post": 29, "voter": "Elspeth", "text": "vote: gideon"}.items() <= day2["problems"][0].items()
+    assert {"post": 29, "voter": "Elspeth", "text": "vote: gideon"}.items() <= day2["problems"][
+        0
+    ].items()
     assert "dead" in day2["problems"][0]["reason"]
-    assert {"target": "Fennimore", "votes": 1, "voters": ["Elspeth"]} in day2["wagons"]  # unvote+vote in adjacent bold
+    assert {"target": "Fennimore", "votes": 1, "voters": ["Elspeth"]} in day2[
+        "wagons"
+    ]  # unvote+vote in adjacent bold
     assert day2["outcome"] is None
 
 
 def test_a_passed_deadline_decides_the_day(forum, game_file, tmp_path):
     db = tmp_path / "votal.db"
     run("sync", game_file, "--db", db, "--quiet")
-    after = json.loads(run("count", game_file, "--db", db, "--day", "2", "--at-time", "2026-03-07T04:00:00+0000",
-                           "--format", "json"))
-    # Witch Hunt Online: no majority at the deadline defers to the Judge (none is set in the demo game file).
+    after = json.loads(
+        run(
+            "count",
+            game_file,
+            "--db",
+            db,
+            "--day",
+            "2",
+            "--at-time",
+            "2026-03-07T04:00:00+0000",
+            "--format",
+            "json",
+        )
+    )
+    # Witch Hunt Online: no majority at the deadline defers to the Judge (none is set in the demo
+    # game file).
     assert after["outcome"]["kind"] in ("pending", "no_elimination")
     assert after["outcome"]["reason"] in ("no_majority", "judge")
 
@@ -90,7 +127,9 @@ def test_a_second_sync_fetches_only_the_last_page_and_adds_nothing(forum, game_f
 def test_count_as_of_an_earlier_post(forum, game_file, tmp_path):
     db = tmp_path / "votal.db"
     run("sync", game_file, "--db", db, "--quiet")
-    early = json.loads(run("count", game_file, "--db", db, "--day", "1", "--at-post", "6", "--format", "json"))
+    early = json.loads(
+        run("count", game_file, "--db", db, "--day", "1", "--at-post", "6", "--format", "json")
+    )
     assert early["as_of_post"] == 6
     assert early["wagons"][0]["target"] == "Dorian Gray"
     assert early["wagons"][0]["voters"] == ["Bramblethorn", "Cobweb", "Fennimore"]
@@ -111,7 +150,9 @@ def test_audit_lists_every_command_with_its_resolution(forum, game_file, tmp_pat
 
 def test_errors_are_one_line_without_traceback(tmp_path):
     bad = tmp_path / "bad.toml"
-    bad.write_text('title = "x"\nthread = "https://f.example/viewtopic.php?t=1"\nruleset = "mafiascum"\nplayrs = []\n')
+    bad.write_text(
+        'title = "x"\nthread = "https://f.example/viewtopic.php?t=1"\nruleset = "mafiascum"\nplayrs = []\n'
+    )
     result = CliRunner().invoke(main, ["count", str(bad), "--db", str(tmp_path / "v.db")])
     assert result.exit_code == 2
     assert result.output.strip().splitlines() == [
@@ -137,7 +178,9 @@ def test_a_page_that_changed_shape_is_an_error_not_an_empty_sync(tmp_path):
     assert "Traceback" not in result.output
 
 
-def test_sync_of_a_private_thread_sends_the_session_cookie_and_never_shows_it(forum, tmp_path, monkeypatch):
+def test_sync_of_a_private_thread_sends_the_session_cookie_and_never_shows_it(
+    forum, tmp_path, monkeypatch
+):
     from assistant.forum.pageserver import Response
 
     thread = forum[1]
@@ -148,7 +191,9 @@ def test_sync_of_a_private_thread_sends_the_session_cookie_and_never_shows_it(fo
         if path == "/robots.txt":
             return Response(404, "")
         if "phpbb3_sid=s3cr3t-session" not in headers.get("Cookie", ""):
-            return Response(403, "<html><body>You are not authorised to read this forum.</body></html>")
+            return Response(
+                403, "<html><body>You are not authorised to read this forum.</body></html>"
+            )
         return thread.respond(path, query, headers)
 
     with LoopbackServer(members_only) as server:
@@ -181,11 +226,12 @@ def test_count_without_a_store_says_to_sync_first_and_creates_nothing(game_file,
 
 
 def test_count_loads_no_module_it_does_not_need(forum, game_file, tmp_path):
-    # `votal count` is run often (by hand and by scripts): the edit commands, the TOML editor, the date reader,
-    # the look-alike tables, sqlite-utils (the store's write path) and Jinja2 (drafts) stay unloaded; so do
-    # lxml and the count reader (the moderator's counts were read when the sync stored them), the page
-    # parsers' Post and the command reader with its patterns (the commands were read when the posts were stored),
-    # and hashlib (OpenSSL: the store hashes bodies only when it saves them).
+    # `votal count` is run often (by hand and by scripts): the edit commands, the TOML editor, the
+    # date reader, the look-alike tables, sqlite-utils (the store's write path) and Jinja2 (drafts)
+    # stay unloaded; so do lxml and the count reader (the moderator's counts were read when the sync
+    # stored them), the page parsers' Post and the command reader with its patterns (the commands
+    # were read when the posts were stored), and hashlib (OpenSSL: the store hashes bodies only when
+    # it saves them).
     import subprocess
     import sys
 
@@ -195,14 +241,16 @@ def test_count_loads_no_module_it_does_not_need(forum, game_file, tmp_path):
         "import sys\n"
         "from assistant.cli.main import main\n"
         "try:\n"
-        f"    main([\"count\", {str(game_file)!r}, \"--db\", {str(db)!r}, \"--day\", \"1\", \"--format\", \"json\"])\n"
+        f'    main(["count", {str(game_file)!r}, "--db", {str(db)!r}, "--day", "1", "--format", "json"])\n'
         "except SystemExit as exc:\n"
         "    assert not exc.code, exc.code\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in "
         "('tomlkit', 'dateutil', 'disarm', 'sqlite_utils', 'jinja2', 'lxml', 'hashlib') "
         "or m in ('assistant.cli.edits', 'assistant.reading.count_reader', 'parsers.page', 'parsers.commands')))\n"
     )
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=tmp_path
+    )
     assert done.stdout.splitlines()[-1] == "[]"
 
 
@@ -219,13 +267,26 @@ def test_the_edit_commands_are_the_ones_cli_edits_registers():
 
 
 def test_an_at_time_without_an_offset_is_the_games_local_time(forum, game_file, tmp_path):
-    """The demo's day 2 ends at 22:00 New York time (03:00 UTC the next morning), as the moderator wrote it."""
+    """The demo's day 2 ends at 22:00 New York time (03:00 UTC the next morning), as the moderator
+    wrote it."""
     db = tmp_path / "votal.db"
     run("sync", game_file, "--db", db, "--quiet")
 
     def outcome(at_time: str):
-        return json.loads(run("count", game_file, "--db", db, "--day", "2", "--at-time", at_time,
-                              "--format", "json"))["outcome"]
+        return json.loads(
+            run(
+                "count",
+                game_file,
+                "--db",
+                db,
+                "--day",
+                "2",
+                "--at-time",
+                at_time,
+                "--format",
+                "json",
+            )
+        )["outcome"]
 
     assert outcome("2026-03-06T22:30") is not None  # half an hour after the local deadline: decided
     assert outcome("2026-03-06T22:30:00+0000") is None  # 17:30 in New York: still open

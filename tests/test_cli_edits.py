@@ -16,12 +16,19 @@ NO_SKIPS = SimpleNamespace(skipped=[])  # a stand-in for run_games' result: no g
 
 
 def post(number: int, user: str, content: str) -> dict:
-    return {"number": number, "id": str(5000 + number), "user": user, "content": content,
-            "time": START + timedelta(minutes=10 * number)}
+    return {
+        "number": number,
+        "id": str(5000 + number),
+        "user": user,
+        "content": content,
+        "time": START + timedelta(minutes=10 * number),
+    }
 
 
-OPENING = ("<b>Loopback Mafia</b><br><br>Players:<br>1. Alder<br>2. Birch<br>3. Cedar<br>4. Damson<br>5. Elm<br><br>"
-           "Day 1 begins now.")
+OPENING = (
+    "<b>Loopback Mafia</b><br><br>Players:<br>1. Alder<br>2. Birch<br>3. Cedar<br>4. Damson<br>5. Elm<br><br>"
+    "Day 1 begins now."
+)
 THREAD = [
     post(0, "Host", OPENING),
     post(1, "Alder", "<b>vote: Birch</b>"),
@@ -41,8 +48,11 @@ def synced(board, tmp_path):
     """A game file (players, day 1 from post 0) and a store holding the thread."""
     board.plug(Forum([dict(p) for p in THREAD]).respond)
     path = tmp_path / "game.toml"
-    text = game_text(board.base_url, extra='moderators = ["Host"]  # the host\n',
-                     tables="[[days]]\nday = 1\nstart_post = 0\n\n# more days as they come\n")
+    text = game_text(
+        board.base_url,
+        extra='moderators = ["Host"]  # the host\n',
+        tables="[[days]]\nday = 1\nstart_post = 0\n\n# more days as they come\n",
+    )
     path.write_text(text, encoding="utf-8")
     db = tmp_path / "votal.db"
     run("sync", path, "--db", db, "--quiet")
@@ -69,9 +79,13 @@ def test_day_end_writes_the_post_with_the_moderators_words_and_keeps_the_file(sy
     assert out.splitlines()[0] == f"{path}: days[1] (day 1).end_post = 5 (post 5)"
     after = path.read_text()
     assert after == before.replace(
-        "start_post = 0\n", 'start_post = 0\nend_post = 5  # post 5: "Birch was lynched! Birch was a Vanilla Townie."\n'
+        "start_post = 0\n",
+        'start_post = 0\nend_post = 5  # post 5: "Birch was lynched! Birch was a Vanilla Townie."\n',
     )
-    assert run("day", "end", path, 1, "--post", 5, "--db", db) == f"{path}: already says so; nothing changed\n"
+    assert (
+        run("day", "end", path, 1, "--post", 5, "--db", db)
+        == f"{path}: already says so; nothing changed\n"
+    )
     assert path.read_text() == after
 
 
@@ -83,7 +97,10 @@ def test_kill_replace_and_player_commands_write_a_game_file_that_counts(synced):
     run("player", "add", path, "Gum")
     run("player", "remove", path, "Gum")
     game = load_game(path)
-    assert [(d.player, d.phase, d.phase_number) for d in game.deaths] == [("Birch", "day", 1), ("Alder", "night", 1)]
+    assert [(d.player, d.phase, d.phase_number) for d in game.deaths] == [
+        ("Birch", "day", 1),
+        ("Alder", "night", 1),
+    ]
     assert game.seat("Elm").replacements == ("Fir",) and game.seat("Elm").replacement_posts == (8,)
     assert [s.name for s in game.players] == ["Alder", "Birch", "Cedar", "Damson", "Elm"]
     text = path.read_text()
@@ -99,15 +116,30 @@ def test_kill_replace_and_player_commands_write_a_game_file_that_counts(synced):
             ("day", "end", "{path}", 1, "--post", 99),
             "Error: day 1 end: post 99 is not in the stored thread (posts up to 9",
         ),
-        (("kill", "{path}", "Oak", "--phase", "night 1"), "Error: kill: 'Oak' is not a player of game.toml"),
-        (("kill", "{path}", "Elm", "--phase", "noon 1"), "Error: phase must look like 'night 2' or 'day 3'"),
+        (
+            ("kill", "{path}", "Oak", "--phase", "night 1"),
+            "Error: kill: 'Oak' is not a player of game.toml",
+        ),
+        (
+            ("kill", "{path}", "Elm", "--phase", "noon 1"),
+            "Error: phase must look like 'night 2' or 'day 3'",
+        ),
         (
             ("replace", "{path}", "Elm", "Cedar", "--post", 6),
             "Error: replace: 'Cedar' is already a name of the seat Cedar",
         ),
-        (("replace", "{path}", "Elm", "Host", "--post", 6), "Error: replace: 'Host' is a moderator of this game"),
-        (("player", "remove", "{path}", "Oak"), "Error: player remove: 'Oak' is not a player of game.toml"),
-        (("player", "add", "{path}", "host"), "Error: player add: 'host' is a moderator of this game"),
+        (
+            ("replace", "{path}", "Elm", "Host", "--post", 6),
+            "Error: replace: 'Host' is a moderator of this game",
+        ),
+        (
+            ("player", "remove", "{path}", "Oak"),
+            "Error: player remove: 'Oak' is not a player of game.toml",
+        ),
+        (
+            ("player", "add", "{path}", "host"),
+            "Error: player add: 'host' is a moderator of this game",
+        ),
     ],
 )
 def test_contradictions_are_refused_in_one_line_and_the_file_is_untouched(synced, args, message):
@@ -144,14 +176,18 @@ def test_an_edit_that_needs_the_thread_without_a_store_says_to_sync(synced, tmp_
     assert message.startswith("Error: no posts stored for this game; run `votal sync` first")
 
 
-# --- votal update ---------------------------------------------------------------------------------------------
+# --- votal update
+# ---------------------------------------------------------------------------------------------
 
 
 def fresh_game(board, tmp_path, thread, *, players: bool = True):
     board.plug(Forum([dict(p) for p in thread]).respond)
     path = tmp_path / "game.toml"
-    text = game_text(board.base_url, extra='moderators = ["Host"]  # the host\n',
-                     tables="[[days]]\nday = 1\nstart_post = 0\n\n# more days as they come\n")
+    text = game_text(
+        board.base_url,
+        extra='moderators = ["Host"]  # the host\n',
+        tables="[[days]]\nday = 1\nstart_post = 0\n\n# more days as they come\n",
+    )
     if not players:
         text = text[: text.index("[[players]]")].rstrip() + "\n"
     path.write_text(text, encoding="utf-8")
@@ -164,7 +200,9 @@ def invoke(*args):
     return result
 
 
-def test_update_dry_run_prints_the_diff_then_update_writes_it_and_a_second_run_changes_nothing(board, tmp_path):
+def test_update_dry_run_prints_the_diff_then_update_writes_it_and_a_second_run_changes_nothing(
+    board, tmp_path
+):
     path, db = fresh_game(board, tmp_path, THREAD)
     before = path.read_text()
     diff = invoke("update", path, "--db", db, "--dry-run").stdout
@@ -193,37 +231,54 @@ def test_update_dry_run_prints_the_diff_then_update_writes_it_and_a_second_run_c
     assert game.seat("Elm").replacement_posts == (8,)
 
     again = invoke("update", path, "--db", db).stdout
-    assert again.startswith(f"{path}: nothing new to write (read the moderators' posts after post 8;")
+    assert again.startswith(
+        f"{path}: nothing new to write (read the moderators' posts after post 8;"
+    )
     assert path.read_text() == after
 
 
 def test_update_reports_the_moderators_own_value_and_keeps_it(board, tmp_path):
     path, db = fresh_game(board, tmp_path, THREAD)
-    path.write_text(path.read_text().replace("start_post = 0\n", "start_post = 0\nend_post = 4  # my call\n"))
+    path.write_text(
+        path.read_text().replace("start_post = 0\n", "start_post = 0\nend_post = 4  # my call\n")
+    )
     before = path.read_text()
     report = json.loads(invoke("update", path, "--db", db, "--format", "json").stdout)
-    assert "days[1] (day 1).end_post: the file says 4; post 5 says 5 (file kept)" in report["disagreements"]
+    assert (
+        "days[1] (day 1).end_post: the file says 4; post 5 says 5 (file kept)"
+        in report["disagreements"]
+    )
     assert "end_post = 4  # my call\n" in path.read_text()
     assert path.read_text() != before  # the rest was written
 
 
 def test_an_announced_lynch_the_count_disagrees_with_is_said_loudly(board, tmp_path):
     thread = [dict(p) for p in THREAD]
-    thread[5] = post(5, "Host", "Cedar was lynched! Cedar was a Vanilla Townie.<br>It is now Night 1.")
+    thread[5] = post(
+        5, "Host", "Cedar was lynched! Cedar was a Vanilla Townie.<br>It is now Night 1."
+    )
     path, db = fresh_game(board, tmp_path, thread)
     result = invoke("update", path, "--db", db)
     assert (
         '!!! DAY 1 OUTCOME DISAGREES: the moderator announced Cedar lynched (post 5: "Cedar was lynched! Cedar was a '
         'Vanilla Townie.") but the count gives Birch lynched (majority, post 4): one of the two is wrong'
     ) in result.stderr
-    assert load_game(path).deaths[0].player == "Cedar"  # the moderator's word is written; the alarm says check it
+    assert (
+        load_game(path).deaths[0].player == "Cedar"
+    )  # the moderator's word is written; the alarm says check it
 
 
 def test_update_writes_the_player_list_into_a_file_without_one(board, tmp_path):
     path, db = fresh_game(board, tmp_path, THREAD, players=False)
     invoke("update", path, "--db", db)
     game = load_game(path)
-    assert [s.accounts for s in game.players] == [("Alder",), ("Birch",), ("Cedar",), ("Damson",), ("Elm", "Fir")]
+    assert [s.accounts for s in game.players] == [
+        ("Alder",),
+        ("Birch",),
+        ("Cedar",),
+        ("Damson",),
+        ("Elm", "Fir"),
+    ]
     assert '[[players]]  # post 0: "1. Alder"' in path.read_text()
 
 
@@ -234,8 +289,13 @@ def test_run_follow_writes_the_game_file_after_a_sync_and_says_what_it_wrote(boa
     path, db = fresh_game(board, tmp_path, THREAD)
     said: list[str] = []
     now = START + timedelta(days=1)
-    runner = Runner(db_path=db, now=lambda: now, limiter=HostLimiter(sleep=lambda s: None),
-                    regenerate=[follow_hook(now=lambda: now, say=said.append)], echo=said.append)
+    runner = Runner(
+        db_path=db,
+        now=lambda: now,
+        limiter=HostLimiter(sleep=lambda s: None),
+        regenerate=[follow_hook(now=lambda: now, say=said.append)],
+        echo=said.append,
+    )
     runner.run_game(path)
     assert "Loopback Game: game.toml: wrote deaths: Alder, night 1 (post 6)" in said
     assert [d.player for d in load_game(path).deaths] == ["Birch", "Alder"]
@@ -246,18 +306,26 @@ def test_run_follow_writes_the_game_file_after_a_sync_and_says_what_it_wrote(boa
 
 @pytest.mark.parametrize("engine", ["phpbb", "discourse", "xenforo", "vbulletin", "proboards"])
 def test_update_reads_the_same_game_on_every_engine(engine, tmp_path):
-    """The thread from 1 (ProBoards prints no numbers and counts from 1), rendered by each engine's pages."""
+    """The thread from 1 (ProBoards prints no numbers and counts from 1), rendered by each engine's
+    pages."""
     from forums import discourse, phpbb, proboards, serve_pages, vbulletin, xenforo
 
     from assistant.forum.pageserver import LoopbackServer
 
-    module = {"phpbb": phpbb, "discourse": discourse, "xenforo": xenforo, "vbulletin": vbulletin,
-              "proboards": proboards}[engine]
+    module = {
+        "phpbb": phpbb,
+        "discourse": discourse,
+        "xenforo": xenforo,
+        "vbulletin": vbulletin,
+        "proboards": proboards,
+    }[engine]
     posts = [{**p, "number": p["number"] + 1} for p in THREAD]
     with LoopbackServer(serve_pages({})) as server:
         server.handler = serve_pages(module.render_thread(posts, base_url=server.base_url))
         path = tmp_path / "game.toml"
-        players = "".join(f'\n[[players]]\nname = "{n}"\n' for n in ("Alder", "Birch", "Cedar", "Damson", "Elm"))
+        players = "".join(
+            f'\n[[players]]\nname = "{n}"\n' for n in ("Alder", "Birch", "Cedar", "Damson", "Elm")
+        )
         path.write_text(
             f'title = "Loopback Game"\nthread = "{module.thread_url(server.base_url)}"\nforum = "{engine}"\n'
             f'ruleset = "mafiascum"\nmoderators = ["Host"]\n\n[fetch]\nmin_interval = 0\n{players}',
@@ -273,15 +341,32 @@ def test_update_reads_the_same_game_on_every_engine(engine, tmp_path):
     assert game.seat("Elm").replacement_posts == (9,)
 
 
-def test_after_a_replacement_from_a_post_votes_out_of_turn_do_not_count_and_are_reported(board, tmp_path):
+def test_after_a_replacement_from_a_post_votes_out_of_turn_do_not_count_and_are_reported(
+    board, tmp_path
+):
     thread = [dict(p) for p in THREAD]
     thread[7] = post(7, "Fir", "<b>vote: Cedar</b>")  # before Fir holds the seat
-    thread += [post(10, "Fir", "<b>vote: Damson</b>"), post(11, "Elm", "<b>vote: Cedar</b>")]  # Elm: replaced
+    thread += [
+        post(10, "Fir", "<b>vote: Damson</b>"),
+        post(11, "Elm", "<b>vote: Cedar</b>"),
+    ]  # Elm: replaced
     path, db = fresh_game(board, tmp_path, thread)
     invoke("update", path, "--db", db, "--quiet")
     assert load_game(path).seat("Elm").replacement_posts == (8,)
-    day2 = json.loads(invoke("count", path, "--db", db, "--day", 2, "--at-time", "2026-03-10T00:00:00+0000",
-                             "--format", "json").stdout)
+    day2 = json.loads(
+        invoke(
+            "count",
+            path,
+            "--db",
+            db,
+            "--day",
+            2,
+            "--at-time",
+            "2026-03-10T00:00:00+0000",
+            "--format",
+            "json",
+        ).stdout
+    )
     assert {"target": "Damson", "votes": 1, "voters": ["Elm"]} in day2["wagons"]
     assert not any(w["target"] == "Cedar" for w in day2["wagons"])
     reported = {p["post"]: p["reason"] for p in day2["problems"]}
@@ -295,7 +380,11 @@ def test_run_follow_first_writes_what_is_already_stored(board, tmp_path, monkeyp
     path, db = fresh_game(board, tmp_path, THREAD)
     invoke("sync", path, "--db", db, "--quiet")
     started = []
-    monkeypatch.setattr(assistant.cli.schedule, "run_games", lambda paths, **options: started.append(paths) or NO_SKIPS)
+    monkeypatch.setattr(
+        assistant.cli.schedule,
+        "run_games",
+        lambda paths, **options: started.append(paths) or NO_SKIPS,
+    )
     invoke("run", path, "--db", db, "--follow", "--quiet")
     assert started == [(str(path),)]
     assert [d.player for d in load_game(path).deaths] == ["Birch", "Alder"]

@@ -1,5 +1,5 @@
-"""Clear errors and warnings instead of confident nonsense: a store without the game, impossible days, a busy
-port, progress off a terminal, and game-file doubts shown beside the count."""
+"""Clear errors and warnings instead of confident nonsense: a store without the game, impossible
+days, a busy port, progress off a terminal, and game-file doubts shown beside the count."""
 
 import json
 import socket
@@ -25,10 +25,14 @@ def demo():
 
 def write_game(demo, folder, *, change=("", ""), name="game.toml"):
     server, game_text = demo
-    demo_url = next(line.split('"')[1] for line in game_text.splitlines() if line.startswith("thread ="))
+    demo_url = next(
+        line.split('"')[1] for line in game_text.splitlines() if line.startswith("thread =")
+    )
     parts = urlsplit(demo_url)
     path = folder / name
-    path.write_text(game_text.replace(demo_url, f"{server.base_url}{parts.path}?{parts.query}").replace(*change))
+    path.write_text(
+        game_text.replace(demo_url, f"{server.base_url}{parts.path}?{parts.query}").replace(*change)
+    )
     return path
 
 
@@ -47,11 +51,20 @@ def invoke(*args):
 
 @pytest.mark.parametrize(
     "command",
-    [["count"], ["draft", "votal"], ["audit"], ["export"], ["site", "--out", "{folder}/site"], ["status"]],
+    [
+        ["count"],
+        ["draft", "votal"],
+        ["audit"],
+        ["export"],
+        ["site", "--out", "{folder}/site"],
+        ["status"],
+    ],
 )
 def test_a_store_without_the_game_stops_with_sync_first(command, synced, demo, tmp_path):
     _, _, db = synced
-    other = write_game(demo, tmp_path, change=("t=4242", "t=9999"))  # a thread this store never synced
+    other = write_game(
+        demo, tmp_path, change=("t=4242", "t=9999")
+    )  # a thread this store never synced
     args = [part.format(folder=tmp_path) for part in command]
     result = invoke(args[0], other, *args[1:], "--db", db)
     assert result.exit_code == 2, result.output
@@ -59,7 +72,9 @@ def test_a_store_without_the_game_stops_with_sync_first(command, synced, demo, t
     assert not (tmp_path / "site").exists()
 
 
-@pytest.mark.parametrize("command", [["count"], ["draft", "votal"], ["export"], ["status"], ["site"]])
+@pytest.mark.parametrize(
+    "command", [["count"], ["draft", "votal"], ["export"], ["status"], ["site"]]
+)
 def test_a_missing_store_is_not_created(command, demo, tmp_path):
     game = write_game(demo, tmp_path)
     missing = tmp_path / "never.db"
@@ -98,13 +113,21 @@ def test_sync_off_a_terminal_writes_whole_lines(demo, tmp_path):
 
 
 def test_game_file_doubts_are_warnings_beside_the_count(demo, tmp_path):
-    # day 2 starts at post 30, leaving posts 25-29 to no day; and day 3 starts beyond the 34 stored posts
+    # day 2 starts at post 30, leaving posts 25-29 to no day; and day 3 starts beyond the 34 stored
+    # posts
     game = write_game(demo, tmp_path, change=("start_post = 25", "start_post = 30"))
-    game.write_text(game.read_text().replace("[[deaths]]", "[[days]]\nday = 3\nstart_post = 80\n\n[[deaths]]", 1))
+    game.write_text(
+        game.read_text().replace(
+            "[[deaths]]", "[[days]]\nday = 3\nstart_post = 80\n\n[[deaths]]", 1
+        )
+    )
     db = tmp_path / "v.db"
     assert invoke("sync", game, "--db", db, "--quiet").exit_code == 0
-    data = json.loads(invoke("count", game, "--db", db, "--day", "2", "--at-time", DAY2_EVENING,
-                             "--format", "json").output)
+    data = json.loads(
+        invoke(
+            "count", game, "--db", db, "--day", "2", "--at-time", DAY2_EVENING, "--format", "json"
+        ).output
+    )
     kinds = [(w["kind"], w["post"]) for w in data["warnings"]]
     # four players voting in the gap, as if day 2 had begun: a warning; the gap (a night) is a note
     assert kinds == [("day_beyond_thread", 80), ("vote_between_days", 26)]
@@ -121,8 +144,21 @@ def test_game_file_doubts_are_warnings_beside_the_count(demo, tmp_path):
     shown = [w[:22] for w in status["warnings"]]
     assert shown == ["day 3 starts at post 8", "posts 26, 27, 28, 29: "]
     assert any(n.startswith("posts 25-29 lie between") for n in status["notes"])
-    bbcode = CliRunner().invoke(main, ["count", str(game), "--db", str(db), "--day", "2",
-                                                       "--at-time", DAY2_EVENING, "--format", "bbcode"])
+    bbcode = CliRunner().invoke(
+        main,
+        [
+            "count",
+            str(game),
+            "--db",
+            str(db),
+            "--day",
+            "2",
+            "--at-time",
+            DAY2_EVENING,
+            "--format",
+            "bbcode",
+        ],
+    )
     assert "warning: posts 26, 27" in bbcode.stderr and "warning" not in bbcode.stdout
     assert "posts 25-29" not in bbcode.stderr  # a note asks for nothing
 
@@ -133,50 +169,83 @@ def test_a_day_end_or_judge_draft_of_an_undecided_day_needs_force(kind, synced):
     refused = invoke("draft", game, kind, "--db", db, "--day", "2", "--at-time", DAY2_EVENING)
     assert refused.exit_code == 2
     assert "day 2 is not decided as of 2026-03-05 15:00 EST" in refused.output  # the game's zone
-    forced = invoke("draft", game, kind, "--db", db, "--day", "2", "--at-time", DAY2_EVENING, "--force")
+    forced = invoke(
+        "draft", game, kind, "--db", db, "--day", "2", "--at-time", DAY2_EVENING, "--force"
+    )
     assert forced.exit_code == 0
     assert "has not been decided yet" in forced.output or "has not ended yet" in forced.output
     decided = invoke("draft", game, kind, "--db", db, "--day", "1", "--at-time", DAY2_EVENING)
     assert decided.exit_code == 0, decided.output
 
 
-def test_a_day_the_game_file_does_not_declare_is_an_error_naming_what_to_add(synced, demo, tmp_path):
+def test_a_day_the_game_file_does_not_declare_is_an_error_naming_what_to_add(
+    synced, demo, tmp_path
+):
     _, game, db = synced
     # the ruleset's phase lengths time day 3: counted, marked as assumed
     data = json.loads(invoke("count", game, "--db", db, "--day", "3", "--format", "json").output)
     [inferred] = [w for w in data["warnings"] if w["kind"] == "inferred_day"]
-    assert inferred["day"] == 3 and "its start is assumed from the ruleset's phase lengths" in inferred["message"]
+    assert (
+        inferred["day"] == 3
+        and "its start is assumed from the ruleset's phase lengths" in inferred["message"]
+    )
     # a ruleset without phase lengths: day 3 is an error naming what to add
-    mafiascum = write_game(demo, tmp_path, change=('ruleset = "witchhunt-online-2.0.1"', 'ruleset = "mafiascum"'),
-                           name="ms.toml")
+    mafiascum = write_game(
+        demo,
+        tmp_path,
+        change=('ruleset = "witchhunt-online-2.0.1"', 'ruleset = "mafiascum"'),
+        name="ms.toml",
+    )
     result = invoke("count", mafiascum, "--db", db, "--day", "3")
     assert result.exit_code == 1
-    assert "day 3 is not declared: add a [[days]] entry with day = 3 and start_post" in result.output
-    # with only day 1 declared, day 2 is never guessed from post 0 (it would replay day 1's lynch): the
-    # moderator's post that starts it is where it is counted from, and the count says so (issue 24)
+    assert (
+        "day 3 is not declared: add a [[days]] entry with day = 3 and start_post" in result.output
+    )
+    # with only day 1 declared, day 2 is never guessed from post 0 (it would replay day 1's lynch):
+    # the moderator's post that starts it is where it is counted from, and the count says so (issue
+    # 24)
     day_2 = "[[days]]\nday = 2\nstart_post = 25\nstart = 2026-03-04T22:00:00\nend = 2026-03-06T22:00:00\n"
     only_day_1 = write_game(demo, tmp_path, change=(day_2, ""))
-    only_day_1.write_text(only_day_1.read_text().replace('ruleset = "witchhunt-online-2.0.1"', 'ruleset = "mafiascum"'))
+    only_day_1.write_text(
+        only_day_1.read_text().replace(
+            'ruleset = "witchhunt-online-2.0.1"', 'ruleset = "mafiascum"'
+        )
+    )
     assert "day = 2" not in only_day_1.read_text()
     result = invoke("count", only_day_1, "--db", db, "--day", "2", "--format", "json")
     assert result.exit_code == 0, result.output
     [announced] = [w for w in json.loads(result.output)["warnings"] if w["kind"] == "announced_day"]
-    assert announced["day"] == 2 and announced["post"] == 25 and "`votal update` writes it" in announced["message"]
-    result = invoke("count", only_day_1, "--db", db, "--day", "3")  # nobody started day 3: still no guess
+    assert (
+        announced["day"] == 2
+        and announced["post"] == 25
+        and "`votal update` writes it" in announced["message"]
+    )
+    result = invoke(
+        "count", only_day_1, "--db", db, "--day", "3"
+    )  # nobody started day 3: still no guess
     assert result.exit_code == 1
-    assert "day 3 is not declared" in result.output and "(day 1 ends at post 24)" not in result.output
+    assert (
+        "day 3 is not declared" in result.output and "(day 1 ends at post 24)" not in result.output
+    )
 
 
-def test_day_1_of_a_game_declaring_no_days_is_counted_with_its_assumed_start(synced, demo, tmp_path):
+def test_day_1_of_a_game_declaring_no_days_is_counted_with_its_assumed_start(
+    synced, demo, tmp_path
+):
     _, _, db = synced
     game = write_game(demo, tmp_path)
     text = game.read_text()
-    text = text[: text.index("[[days]]")] + text[text.index("[[deaths]]"):]
+    text = text[: text.index("[[days]]")] + text[text.index("[[deaths]]") :]
     game.write_text(
-        text.replace('phase = "night 1"', 'phase = "night 0"').replace('phase = "day 1"', 'phase = "night 0"')
+        text.replace('phase = "night 1"', 'phase = "night 0"').replace(
+            'phase = "day 1"', 'phase = "night 0"'
+        )
     )
-    data = json.loads(invoke("count", game, "--db", db, "--day", "1", "--at-time", DAY2_EVENING,
-                             "--format", "json").output)
+    data = json.loads(
+        invoke(
+            "count", game, "--db", db, "--day", "1", "--at-time", DAY2_EVENING, "--format", "json"
+        ).output
+    )
     [inferred] = [w for w in data["warnings"] if w["kind"] == "inferred_day"]
     assert inferred["day"] == 1 and inferred["post"] == 0
     assert "assumed to run from the thread's first post (0)" in inferred["message"]
@@ -185,12 +254,18 @@ def test_day_1_of_a_game_declaring_no_days_is_counted_with_its_assumed_start(syn
 @pytest.mark.parametrize(("day", "post"), [(1, 10), (2, 30)])
 def test_as_of_a_post_is_as_of_that_posts_time_not_the_wall_clock(synced, day, post):
     _, game, db = synced  # both deadlines (March 2026) are long past by the wall clock
-    data = json.loads(invoke("count", game, "--db", db, "--day", day, "--at-post", post, "--format", "json").output)
+    data = json.loads(
+        invoke(
+            "count", game, "--db", db, "--day", day, "--at-post", post, "--format", "json"
+        ).output
+    )
     assert (data["as_of_post"], data["outcome"]) == (post, None)
     text = invoke("draft", game, "votal", "--db", db, "--day", day, "--at-post", post).output
     assert f"as of post #{post}" in text
     refused = invoke("draft", game, "day-end", "--db", db, "--day", day, "--at-post", post)
-    assert refused.exit_code == 2 and f"day {day} is not decided as of post {post}" in refused.output
+    assert (
+        refused.exit_code == 2 and f"day {day} is not decided as of post {post}" in refused.output
+    )
 
 
 def test_vote_counts_are_numbered_per_day_and_keep_their_number(demo, tmp_path):
@@ -199,23 +274,47 @@ def test_vote_counts_are_numbered_per_day_and_keep_their_number(demo, tmp_path):
     assert invoke("sync", game, "--db", db, "--quiet").exit_code == 0
 
     def heading(day, post):
-        return invoke("draft", game, "votal", "--db", db, "--day", day, "--at-post", post).stdout.splitlines()[0]
+        return invoke(
+            "draft", game, "votal", "--db", db, "--day", day, "--at-post", post
+        ).stdout.splitlines()[0]
 
-    assert heading(2, 28) == "[b]Witch Hunt Demo: The Hollow Oak: Vote Count 2.1[/b] (as of post #28)"
-    assert heading(2, 31) == "[b]Witch Hunt Demo: The Hollow Oak: Vote Count 2.2[/b] (as of post #31)"
-    assert heading(2, 28).startswith("[b]Witch Hunt Demo: The Hollow Oak: Vote Count 2.1[/b]")  # drafted again
+    assert (
+        heading(2, 28) == "[b]Witch Hunt Demo: The Hollow Oak: Vote Count 2.1[/b] (as of post #28)"
+    )
+    assert (
+        heading(2, 31) == "[b]Witch Hunt Demo: The Hollow Oak: Vote Count 2.2[/b] (as of post #31)"
+    )
+    assert heading(2, 28).startswith(
+        "[b]Witch Hunt Demo: The Hollow Oak: Vote Count 2.1[/b]"
+    )  # drafted again
     assert heading(1, 10).startswith("[b]Witch Hunt Demo: The Hollow Oak: Vote Count 1.1[/b]")
 
 
 def warnings_of(game, db, day, *extra):
-    result = invoke("count", game, "--db", db, "--day", day, "--at-time", DAY2_EVENING, "--format", "json", *extra)
+    result = invoke(
+        "count",
+        game,
+        "--db",
+        db,
+        "--day",
+        day,
+        "--at-time",
+        DAY2_EVENING,
+        "--format",
+        "json",
+        *extra,
+    )
     assert result.exit_code == 0, result.output
     return {w["kind"]: w for w in json.loads(result.output)["warnings"]}
 
 
-def test_a_computed_lynch_without_its_death_entry_is_a_warning_naming_the_entry(synced, demo, tmp_path):
+def test_a_computed_lynch_without_its_death_entry_is_a_warning_naming_the_entry(
+    synced, demo, tmp_path
+):
     _, _, db = synced
-    game = write_game(demo, tmp_path, change=('[[deaths]]\nplayer = "Dorian Gray"\nphase = "day 1"\n', ""))
+    game = write_game(
+        demo, tmp_path, change=('[[deaths]]\nplayer = "Dorian Gray"\nphase = "day 1"\n', "")
+    )
     missing = warnings_of(game, db, 2)["missing_death"]
     assert missing["message"] == (
         "day 1: Votal counts Dorian Gray eliminated at post 24, but [[deaths]] has no entry for it, so day 2 still "
@@ -229,22 +328,38 @@ def test_a_computed_lynch_without_its_death_entry_is_a_warning_naming_the_entry(
     assert "missing_death" not in warnings_of(*synced[1:], 2)  # the demo records the death
 
 
-def test_an_end_post_that_is_not_the_hammer_and_votes_after_the_end_are_warnings(synced, demo, tmp_path):
+def test_an_end_post_that_is_not_the_hammer_and_votes_after_the_end_are_warnings(
+    synced, demo, tmp_path
+):
     _, _, db = synced
-    game = write_game(demo, tmp_path, change=('ruleset = "witchhunt-online-2.0.1"', 'ruleset = "mafiascum"'))
-    game.write_text(game.read_text().replace("end_post = 24", "end_post = 23"))  # Ariadne's post, not the hammer
+    game = write_game(
+        demo, tmp_path, change=('ruleset = "witchhunt-online-2.0.1"', 'ruleset = "mafiascum"')
+    )
+    game.write_text(
+        game.read_text().replace("end_post = 24", "end_post = 23")
+    )  # Ariadne's post, not the hammer
     found = warnings_of(game, db, 1)
-    hammer = json.loads(invoke("count", game, "--db", db, "--day", "1", "--format", "json").output)["outcome"]["post"]
+    hammer = json.loads(invoke("count", game, "--db", db, "--day", "1", "--format", "json").output)[
+        "outcome"
+    ]["post"]
     assert hammer < 23
     assert found["end_post_disagrees"]["message"].startswith(
         f"day 1: end_post = 23, but the votes ended the day at post {hammer} (majority)"
     )
     between = found["vote_between_days"]
-    assert f"votes after day 1 ended (post {hammer}) and before day 2 began count for neither day" in between["message"]
-    # the moderator's own closing post, eleven player posts after the hammer: the day ran on past it (issue 26: the
-    # hammer missed, or a vote misread); closing right after the hammer is no slip (test_slips_reported)
-    mod_closes = write_game(demo, tmp_path, change=('ruleset = "witchhunt-online-2.0.1"', 'ruleset = "mafiascum"'),
-                            name="m.toml")
+    assert (
+        f"votes after day 1 ended (post {hammer}) and before day 2 began count for neither day"
+        in between["message"]
+    )
+    # the moderator's own closing post, eleven player posts after the hammer: the day ran on past it
+    # (issue 26: the hammer missed, or a vote misread); closing right after the hammer is no slip
+    # (test_slips_reported)
+    mod_closes = write_game(
+        demo,
+        tmp_path,
+        change=('ruleset = "witchhunt-online-2.0.1"', 'ruleset = "mafiascum"'),
+        name="m.toml",
+    )
     assert warnings_of(mod_closes, db, 1)["end_post_disagrees"]["message"].startswith(
         f"day 1: end_post = 24 lies after the hammer Votal computes at post {hammer} "
         "(majority; 11 player posts between)"

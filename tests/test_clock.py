@@ -1,10 +1,18 @@
-"""The clock: day bounds from the game file or the ruleset's phases, DST-correct deadlines, extensions."""
+"""The clock: day bounds from the game file or the ruleset's phases, DST-correct deadlines,
+extensions."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from assistant.counting.clock import DayBounds, Phase, add_wall_hours, day_bounds, first_day_start, phase_at
+from assistant.counting.clock import (
+    DayBounds,
+    Phase,
+    add_wall_hours,
+    day_bounds,
+    first_day_start,
+    phase_at,
+)
 from assistant.gamefile.game import parse_game
 from assistant.gamefile.rules import load_ruleset
 
@@ -93,9 +101,9 @@ def test_phase_at_finds_days_and_nights():
 
 
 def test_a_declared_day_moves_the_computed_days_after_it():
-    # witchhunt-online-2.0.1.txt, How does Halftime work exactly?: "it is recommended that you use double the usual
-    # night phase length for Halftime": day 2 declared after a 48-hour night starts a day late, and so do the
-    # days computed after it (48 h days, 24 h nights).
+    # witchhunt-online-2.0.1.txt, How does Halftime work exactly?: "it is recommended that you use
+    # double the usual night phase length for Halftime": day 2 declared after a 48-hour night starts
+    # a day late, and so do the days computed after it (48 h days, 24 h nights).
     g = game(
         "witchhunt-online-2.0.1",
         "start = 2024-03-01T22:00:00Z",
@@ -107,10 +115,14 @@ def test_a_declared_day_moves_the_computed_days_after_it():
 
 
 def test_a_new_deadline_moves_the_computed_days_after_it():
-    # witchhunt-online-2.0.1.txt, Voting and Deadlines: a Reveal "extend[s] the day by 24 hours"; a deadline the
-    # moderator moves does the same to the night and the days after it.
+    # witchhunt-online-2.0.1.txt, Voting and Deadlines: a Reveal "extend[s] the day by 24 hours"; a
+    # deadline the moderator moves does the same to the night and the days after it.
     rules = load_ruleset("witchhunt-online-2.0.1")
-    extended = game(rules.name, "start = 2024-03-01T22:00:00Z", '[[events]]\nday = 1\nkind = "extend"\nhours = 24\n')
+    extended = game(
+        rules.name,
+        "start = 2024-03-01T22:00:00Z",
+        '[[events]]\nday = 1\nkind = "extend"\nhours = 24\n',
+    )
     assert day_bounds(extended, rules, 2).start == utc("2024-03-05T22:00")
     moved = game(
         rules.name,
@@ -124,7 +136,12 @@ def test_a_new_deadline_moves_the_computed_days_after_it():
 
 
 def test_a_day_declared_by_its_first_post_still_ends_at_the_rulesets_hour():
-    # millers-hollow-master-rules.txt, Day Time Lynching: "Lynching continues until 11 am the next day".
-    g = game("millers-hollow", "start = 2024-07-01T11:00:00-07:00", "[[days]]\nday = 2\nstart_post = 40\n")
+    # millers-hollow-master-rules.txt, Day Time Lynching: "Lynching continues until 11 am the next
+    # day".
+    g = game(
+        "millers-hollow",
+        "start = 2024-07-01T11:00:00-07:00",
+        "[[days]]\nday = 2\nstart_post = 40\n",
+    )
     bounds = day_bounds(g, load_ruleset("millers-hollow"), 2)
     assert (bounds.start_post, bounds.start, bounds.end) == (40, None, utc("2024-07-03T18:00"))

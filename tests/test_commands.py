@@ -1,4 +1,5 @@
-"""Reading commands from post bodies: bold in every engine's markup, minus quotes, spoilers, code, struck text."""
+"""Reading commands from post bodies: bold in every engine's markup, minus quotes, spoilers, code,
+struck text."""
 
 from __future__ import annotations
 
@@ -15,7 +16,9 @@ def read(body: str) -> list[tuple[str, str | None]]:
     return [(c.action, c.target) for c in extract_commands(body)]
 
 
-# --- grammar ------------------------------------------------------------------------------------------
+# --- grammar
+# ------------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     ("bold", "expected"),
@@ -76,7 +79,9 @@ def test_several_commands_in_one_post_come_in_order():
     assert read(body) == [("vote", "Ann"), ("unvote", None), ("vote", "Bob")]
 
 
-# --- bold in every engine's markup -----------------------------------------------------------------------
+# --- bold in every engine's markup
+# -----------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     "body",
@@ -103,7 +108,9 @@ def test_adjacent_bold_runs_join():
 
 def test_plain_text_is_not_a_command():
     assert read("I will VOTE: Ann later") == []
-    assert [c.bold for c in extract_commands("VOTE: Ann")] == [False]  # read only to be flagged, never counted
+    assert [c.bold for c in extract_commands("VOTE: Ann")] == [
+        False
+    ]  # read only to be flagged, never counted
 
 
 def test_unrendered_bbcode_bold_is_read():
@@ -111,10 +118,11 @@ def test_unrendered_bbcode_bold_is_read():
     assert read("so [b]vote: Ann[/b] then") == [("vote", "Ann")]
 
 
-# --- what never counts -----------------------------------------------------------------------------------
+# --- what never counts
+# -----------------------------------------------------------------------------------
 
 EXCLUDED = {
-    "phpBB quote": '<blockquote><div><cite>Bob wrote:</cite><b>VOTE: Ann</b></div></blockquote>',
+    "phpBB quote": "<blockquote><div><cite>Bob wrote:</cite><b>VOTE: Ann</b></div></blockquote>",
     "nested quote": (
         "<blockquote><div><cite>A wrote:</cite><blockquote><div><cite>B wrote:</cite>"
         "<b>VOTE: Ann</b></div></blockquote><b>VOTE: Cy</b></div></blockquote>"
@@ -148,7 +156,7 @@ EXCLUDED = {
     "XenForo inline spoiler": '<span class="bbCodeInlineSpoiler"><b>VOTE: Ann</b></span>',
     "vBulletin quote": (
         '<div class="bbcode_container"><div class="bbcode_quote"><div class="quote_container">'
-        "<div class=\"bbcode_postedby\">Originally Posted by <strong>Vote</strong></div>"
+        '<div class="bbcode_postedby">Originally Posted by <strong>Vote</strong></div>'
         '<div class="message"><b>VOTE: Ann</b></div></div></div></div>'
     ),
     "code": '<div class="codebox"><p>Code:</p><pre><code>[b]VOTE: Ann[/b]</code></pre></div>',
@@ -167,7 +175,7 @@ def test_excluded_parts_never_count(body):
 
 
 def test_struck_name_is_replaced_by_the_rest_of_the_bold():
-    body = '<b>VOTE: <s>Ann</s> Bob</b>'
+    body = "<b>VOTE: <s>Ann</s> Bob</b>"
     assert read(body) == [("vote", "Bob")]
 
 
@@ -179,7 +187,9 @@ def test_quote_header_in_bold_is_not_a_vote():
     assert read(body) == []
 
 
-# --- robustness ------------------------------------------------------------------------------------------
+# --- robustness
+# ------------------------------------------------------------------------------------------
+
 
 def test_unclosed_bold_does_not_turn_a_paragraph_into_a_vote():
     prose = "I think we should all vote Ann because she has been quiet. " * 30
@@ -219,7 +229,8 @@ def test_broken_quote_markup_still_quotes():
     assert read(unclosed_open) == [("vote", "Bob")]
     closed = '[quote="Pie"]<b>VOTE: Ann</b>[/quote] mine: <b>VOTE: Bob</b>'
     assert read(closed) == [("vote", "Bob")]
-    # the opening tag broken apart by a link: the quote starts at its "[quote", not at the top of the post
+    # the opening tag broken apart by a link: the quote starts at its "[quote", not at the top of
+    # the post
     split_open = '<b>VOTE: Bob</b><br>[quote="In [url=<a href="x">post 9</a>]<b>VOTE: Ann</b> said Pie[/quote] yes'
     assert read(split_open) == [("vote", "Bob")]
 
@@ -270,8 +281,9 @@ def test_a_name_on_the_line_after_vote_colon_is_its_target():
     ],
 )
 def test_a_sheriff_election_vote_is_read_apart_from_lynch_votes(bold, expected):
-    # millers-hollow-master-rules.txt, Sheriff: "The sheriff vote occurs just like the lynch vote" (same thread,
-    # same words): a vote naming the sheriff election must never count as a lynch vote.
+    # millers-hollow-master-rules.txt, Sheriff: "The sheriff vote occurs just like the lynch vote"
+    # (same thread, same words): a vote naming the sheriff election must never count as a lynch
+    # vote.
     assert read(f"<strong>{bold}</strong>") == expected
 
 
@@ -290,8 +302,9 @@ def test_a_sheriff_election_vote_is_read_apart_from_lynch_votes(bold, expected):
     ],
 )
 def test_a_plain_line_that_is_only_vote_x_is_read_as_an_unbolded_vote(body, expected):
-    # millers-hollow-master-rules.txt, Day Time Lynching: "you simply state in any post ... "vote [insert name]" ...
-    # Please bold all votes": such a vote is read (bold=False) so a ruleset can flag it; it never counts by itself.
+    # millers-hollow-master-rules.txt, Day Time Lynching: "you simply state in any post ... "vote
+    # [insert name]" ... Please bold all votes": such a vote is read (bold=False) so a ruleset can
+    # flag it; it never counts by itself.
     assert [(c.action, c.target, c.bold) for c in extract_commands(body)] == expected
 
 
@@ -322,7 +335,9 @@ def test_a_plain_sentence_stating_a_vote_is_read_as_an_unbolded_vote(body, expec
     assert all(not c.bold and c.inline for c in read)
 
 
-# --- issue 17: votes the way players write them --------------------------------------------------------
+# --- issue 17: votes the way players write them
+# --------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     ("body", "expected"),
@@ -332,14 +347,26 @@ def test_a_plain_sentence_stating_a_vote_is_read_as_an_unbolded_vote(body, expec
         ("<b>unvtoe, vote: Marigold</b>", [("unvote", None), ("vote", "Marigold")]),
         ("<b>hammer vote Marigold</b>", [("vote", "Marigold")]),  # words saying which vote this is
         ("<b>Final vote Marigold</b>", [("vote", "Marigold")]),
-        ("<b>Vote to Hammer: Marigold</b>", [("vote", "to Hammer: Marigold")]),  # names reads past "to hammer"
+        (
+            "<b>Vote to Hammer: Marigold</b>",
+            [("vote", "to Hammer: Marigold")],
+        ),  # names reads past "to hammer"
         ("<b>Vig-vote: Marigold</b>", []),  # a word fused to "vote": another kind of vote
         ("<b>x-vote Marigold</b>", []),
-        ('<span class="bbvote" title="This is an official vote.">VOTE: </span>Marigold', [("vote", "Marigold")]),
-        ("<b>VOTE:</b>Marigold and more", [("vote", "Marigold and more")]),  # names reads the leading words
+        (
+            '<span class="bbvote" title="This is an official vote.">VOTE: </span>Marigold',
+            [("vote", "Marigold")],
+        ),
+        (
+            "<b>VOTE:</b>Marigold and more",
+            [("vote", "Marigold and more")],
+        ),  # names reads the leading words
         ("<b>VOTE: Mi--</b>", [("vote", "Mi\u2026")]),  # a teasing cut-off: names decides
         ("<b>VOTE: Mi\u2026</b>", [("vote", "Mi\u2026")]),
-        ("I'd [quote this if I could <b>VOTE: Marigold</b>", [("vote", "Marigold")]),  # literal "[quote" text
+        (
+            "I'd [quote this if I could <b>VOTE: Marigold</b>",
+            [("vote", "Marigold")],
+        ),  # literal "[quote" text
     ],
 )
 def test_votes_as_players_write_them(body, expected):
@@ -360,7 +387,9 @@ def test_three_different_targets_in_one_post_are_no_vote():
 
 def test_a_vote_typed_inside_another_votes_tag_is_no_vote():
     body = '<span class="bbvote" title="This is an official vote.">VOTE: Ann VOTE: Bob</span>'
-    assert [(c.action, c.note) for c in extract_commands(body)] == [("void", "two votes in one tag")]
+    assert [(c.action, c.note) for c in extract_commands(body)] == [
+        ("void", "two votes in one tag")
+    ]
     assert read("<b>VOTE: Ann. VOTE: Bob</b>") == [("vote", "Ann"), ("vote", "Bob")]
 
 
@@ -374,14 +403,18 @@ def test_a_vote_typed_inside_another_votes_tag_is_no_vote():
     ],
 )
 def test_a_vote_read_from_a_broken_tag_is_marked(body):
-    assert [(c.action, c.target, c.note) for c in extract_commands(body)] == [("vote", "Marigold", "broken tag")]
+    assert [(c.action, c.target, c.note) for c in extract_commands(body)] == [
+        ("vote", "Marigold", "broken tag")
+    ]
 
 
 def test_a_vote_from_whole_tags_is_not_marked():
     assert [c.note for c in extract_commands("<b>VOTE: Marigold</b>")] == [None]
 
 
-# --- a command's line: [house] votes_on_own_line refuses a vote that shares its line with other text ---------
+# --- a command's line: [house] votes_on_own_line refuses a vote that shares its line with other
+# text ---------
+
 
 @pytest.mark.parametrize(
     ("body", "inline"),
@@ -390,7 +423,10 @@ def test_a_vote_from_whole_tags_is_not_marked():
         ("Some thoughts.<br><b>VOTE: Wendeline</b><br>More thoughts.", False),
         ("<b>Final vote: Wendeline</b>", False),  # words that say which vote this is
         ("<b>unvote Osric vote Wendeline</b>", False),  # a line of commands only
-        ("<blockquote>VOTE: Osric</blockquote><b>VOTE: Wendeline</b>", False),  # a quote ends its line
+        (
+            "<blockquote>VOTE: Osric</blockquote><b>VOTE: Wendeline</b>",
+            False,
+        ),  # a quote ends its line
         ("I think so. <b>VOTE: Wendeline</b>", True),
         ("<b>VOTE: Wendeline</b> because of her last post", True),
         ("<b>so after all that, vote Wendeline</b>", True),  # a preamble in the bold

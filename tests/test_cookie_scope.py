@@ -1,5 +1,6 @@
-"""The moderator's cookies go only to the thread's host over the thread's scheme: never after a redirect
-elsewhere, never to http after https, never to another subdomain; and never into a message or the store."""
+"""The moderator's cookies go only to the thread's host over the thread's scheme: never after a
+redirect elsewhere, never to http after https, never to another subdomain; and never into a message
+or the store."""
 
 from __future__ import annotations
 
@@ -25,7 +26,9 @@ PAGE = "<html><body>page</body></html>"
 
 
 def https_fetcher(jar) -> Fetcher:
-    return Fetcher(min_interval=0, retries=0, robots=None, cookies=jar, origin="https://forum.example.org")
+    return Fetcher(
+        min_interval=0, retries=0, robots=None, cookies=jar, origin="https://forum.example.org"
+    )
 
 
 def netscape(tmp_path, *lines: str):
@@ -59,7 +62,10 @@ def test_only_cookies_for_the_thread_host_are_sent_and_only_there(tmp_path):
 @responses.activate
 def test_no_cookie_follows_a_redirect_to_http_or_another_subdomain(tmp_path):
     jar = load_cookies(None, "C", domain="forum.example.org", environ={"C": f"sid={SECRET}"})
-    for target in ("http://forum.example.org/viewtopic.php?t=42", "https://cdn.example.org/viewtopic.php?t=42"):
+    for target in (
+        "http://forum.example.org/viewtopic.php?t=42",
+        "https://cdn.example.org/viewtopic.php?t=42",
+    ):
         responses.get(THREAD, status=302, headers={"Location": target})
         responses.get(target, body=PAGE)
         with pytest.raises(ForumError, match="redirects to another site") as caught:
@@ -94,8 +100,13 @@ def test_cookies_never_reach_output_logs_tracebacks_or_the_store(tmp_path, caplo
     monkeypatch.setenv("FORUM_COOKIES", f"phpbb3_sid={SECRET}")
 
     def answer(path, headers, out):
-        out.write(head(302, Location=f"http://localhost:{server.port}/?sid={SECRET}&token={SECRET}",
-                       Content_Length="0"))
+        out.write(
+            head(
+                302,
+                Location=f"http://localhost:{server.port}/?sid={SECRET}&token={SECRET}",
+                Content_Length="0",
+            )
+        )
 
     with HostileServer(robots_or(answer)) as server:
         text = game_text(server.base_url, fetch_extra='cookies_env = "FORUM_COOKIES"')
@@ -114,7 +125,10 @@ def test_cookies_never_reach_output_logs_tracebacks_or_the_store(tmp_path, caplo
 def test_a_loopback_sync_sends_cookies_to_the_thread_and_never_stores_them(tmp_path, monkeypatch):
     forum = Forum(make_posts(30))
     with serve(forum) as server:
-        game = parse_game(game_text(server.base_url, fetch_extra='cookies_env = "C"'), path=str(tmp_path / "g.toml"))
+        game = parse_game(
+            game_text(server.base_url, fetch_extra='cookies_env = "C"'),
+            path=str(tmp_path / "g.toml"),
+        )
         f = make_fetcher(game, environ={"C": f"sid={SECRET}"})
         db = store.open_db(tmp_path / "votal.db")
         from assistant.forum.sync import sync_game

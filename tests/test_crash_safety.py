@@ -1,8 +1,10 @@
-"""Crash safety: a real `sync` process killed with SIGKILL at many points, then a clean resume; two processes on one DB.
+"""Crash safety: a real `sync` process killed with SIGKILL at many points, then a clean resume; two
+processes on one DB.
 
-The child process stalls at a chosen point (inside a write transaction, via SQLite's progress handler, or
-while waiting for the forum) and is killed there with kill -9. The store must pass SQLite's integrity check,
-hold only whole pages, and after one more sync equal a store that was never interrupted.
+The child process stalls at a chosen point (inside a write transaction, via SQLite's progress
+handler, or while waiting for the forum) and is killed there with kill -9. The store must pass
+SQLite's integrity check, hold only whole pages, and after one more sync equal a store that was
+never interrupted.
 """
 
 from __future__ import annotations
@@ -60,8 +62,9 @@ def forum(board) -> Forum:
 
 
 def write_once(path: Path, text: str) -> Path:
-    """Write ``path`` unless it already holds ``text``: rewriting it would truncate the file under a child that
-    is starting up and reading it (it then runs an empty script and exits without a word)."""
+    """Write ``path`` unless it already holds ``text``: rewriting it would truncate the file under a
+    child that is starting up and reading it (it then runs an empty script and exits without a
+    word)."""
     if not path.is_file() or path.read_text(encoding="utf-8") != text:
         path.write_text(text, encoding="utf-8")
     return path
@@ -105,16 +108,21 @@ def reference(tmp_path: Path, base_url: str) -> list[dict]:
 def test_kill_9_inside_write_transactions_then_a_clean_resume(forum, board, tmp_path) -> None:
     expected = reference(tmp_path, board.base_url)
     assert len(expected) == 60
-    # ~265 progress calls happen inside transactions during a 3-page sync; stall at points across them
+    # ~265 progress calls happen inside transactions during a 3-page sync; stall at points across
+    # them
     points = (1, 70, 150, 230, 260)
-    children = [start_child(tmp_path, board.base_url, f"killed{n}.db", at) for n, at in enumerate(points)]
+    children = [
+        start_child(tmp_path, board.base_url, f"killed{n}.db", at) for n, at in enumerate(points)
+    ]
     for n, (stall_at, child) in enumerate(zip(points, children, strict=True)):
         line = child.stdout.readline().strip()
         child.send_signal(signal.SIGKILL)
         child.wait(timeout=30)
         assert line == "stalled", (stall_at, line, child.stderr.read()[-2000:])
         assert child.returncode == -signal.SIGKILL
-        assert resume(tmp_path, f"killed{n}.db", board.base_url) == expected, f"stall point {stall_at}"
+        assert resume(tmp_path, f"killed{n}.db", board.base_url) == expected, (
+            f"stall point {stall_at}"
+        )
 
 
 def test_kill_9_while_waiting_for_the_forum_then_a_clean_resume(forum, board, tmp_path) -> None:
@@ -129,7 +137,9 @@ def test_kill_9_while_waiting_for_the_forum_then_a_clean_resume(forum, board, tm
 
         forum.faults = [lambda p, q: None] * (page - 1) + [hold]
         child = start_child(tmp_path, board.base_url, f"waiting{page}.db", 10**9)
-        assert arrived.wait(30), child.stderr.read()[-2000:] if child.poll() is not None else "no request"
+        assert arrived.wait(30), (
+            child.stderr.read()[-2000:] if child.poll() is not None else "no request"
+        )
         child.send_signal(signal.SIGKILL)
         child.wait(timeout=30)
         release.set()
@@ -137,10 +147,16 @@ def test_kill_9_while_waiting_for_the_forum_then_a_clean_resume(forum, board, tm
 
 
 def test_two_processes_on_one_store(forum, board, tmp_path) -> None:
-    """Two games in one DB synced at once by two processes, and a third process on a game already locked."""
+    """Two games in one DB synced at once by two processes, and a third process on a game already
+    locked."""
     expected = reference(tmp_path, board.base_url)
-    store.open_db(tmp_path / "shared.db").close()  # an existing store, as when cron and `votal run` share one
-    children = [start_child(tmp_path, board.base_url, "shared.db", 10**9, thread_extra=x) for x in ("", "&x=2")]
+    store.open_db(
+        tmp_path / "shared.db"
+    ).close()  # an existing store, as when cron and `votal run` share one
+    children = [
+        start_child(tmp_path, board.base_url, "shared.db", 10**9, thread_extra=x)
+        for x in ("", "&x=2")
+    ]
     outputs = [child.communicate(timeout=60) for child in children]
     assert [c.returncode for c in children] == [0, 0], [err[-2000:] for _, err in outputs]
     assert [out.split()[:2] for out, _ in outputs] == [["done", "60"], ["done", "60"]]
@@ -157,8 +173,11 @@ def test_two_processes_on_one_store(forum, board, tmp_path) -> None:
     assert "GameLocked" in err and "being synced by another votal process" in err
 
 
-def test_kill_9_while_looking_for_a_deleted_post_then_a_clean_resume(forum, board, tmp_path) -> None:
-    """A post deleted on page 1: the sync reads back from the last page; killed anywhere, the next finds it."""
+def test_kill_9_while_looking_for_a_deleted_post_then_a_clean_resume(
+    forum, board, tmp_path
+) -> None:
+    """A post deleted on page 1: the sync reads back from the last page; killed anywhere, the next
+    finds it."""
     reference(tmp_path, board.base_url)
     game = load_game(tmp_path / "game.toml")
     points = (1, 15, 40, 70, 100)
@@ -167,12 +186,18 @@ def test_kill_9_while_looking_for_a_deleted_post_then_a_clean_resume(forum, boar
         sync_game(game, db, make_fetcher(game), now=lambda: NOW)
         db.close()
     forum.delete(10)
-    children = [start_child(tmp_path, board.base_url, f"walk{n}.db", at) for n, at in enumerate(points)]
+    children = [
+        start_child(tmp_path, board.base_url, f"walk{n}.db", at) for n, at in enumerate(points)
+    ]
     for n, (stall_at, child) in enumerate(zip(points, children, strict=True)):
         line = child.stdout.readline().strip()
         child.send_signal(signal.SIGKILL)
         child.wait(timeout=30)
-        assert line == "stalled" or line.startswith("done"), (stall_at, line, child.stderr.read()[-2000:])
+        assert line == "stalled" or line.startswith("done"), (
+            stall_at,
+            line,
+            child.stderr.read()[-2000:],
+        )
         db = store.open_db(tmp_path / f"walk{n}.db")
         assert db.execute("pragma integrity_check").fetchone()[0] == "ok"
         sync_game(game, db, make_fetcher(game), now=lambda: NOW)

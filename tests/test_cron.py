@@ -1,4 +1,5 @@
-"""The cron/ examples: each runs a real `votal` command with options that exist, on a sane schedule."""
+"""The cron/ examples: each runs a real `votal` command with options that exist, on a sane
+schedule."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ CRON = Path(__file__).resolve().parents[1] / "cron"
 
 
 def check_votal_command(words: list[str]) -> None:
-    """``.../votal CMD ARGS...``: the command exists and click accepts the options (parsed, not run)."""
+    """``.../votal CMD ARGS...``: the command exists and click accepts the options (parsed, not
+    run)."""
     assert Path(words[0]).name == "votal"
     name, args = words[1], words[2:]
     assert name in main.list_commands(click.Context(main)), name
@@ -35,7 +37,11 @@ def unit(name: str) -> configparser.ConfigParser:
 
 
 def test_crontab_line_syncs_every_five_minutes() -> None:
-    lines = [line for line in (CRON / "votal.crontab").read_text().splitlines() if line and not line.startswith("#")]
+    lines = [
+        line
+        for line in (CRON / "votal.crontab").read_text().splitlines()
+        if line and not line.startswith("#")
+    ]
     [line] = lines
     fields = line.split(None, 5)
     assert fields[:5] == ["*/5", "*", "*", "*", "*"]
@@ -44,7 +50,9 @@ def test_crontab_line_syncs_every_five_minutes() -> None:
     check_votal_command(votal[: votal.index(">>")] if ">>" in votal else votal)
 
 
-@pytest.mark.parametrize(("service", "command"), [("votal-sync.service", "sync"), ("votal-run.service", "run")])
+@pytest.mark.parametrize(
+    ("service", "command"), [("votal-sync.service", "sync"), ("votal-run.service", "run")]
+)
 def test_systemd_services_run_votal(service: str, command: str) -> None:
     words = shlex.split(unit(service)["Service"]["ExecStart"])
     assert words[1] == command

@@ -42,7 +42,9 @@ def test_a_day_skipped_is_a_note_for_that_day_only():
 def test_an_overlap_and_an_end_before_its_start_are_notes():
     days = fold_days([start(1, 0), start(2, 20), start(3, 90)], [end(1, 30), end(3, 80)])
     assert [(n.day, n.doubt) for n in day_notes(days)] == [
-        (2, DayDoubt.OVERLAP), (3, DayDoubt.ENDS_BEFORE_START)]
+        (2, DayDoubt.OVERLAP),
+        (3, DayDoubt.ENDS_BEFORE_START),
+    ]
 
 
 def test_a_day_announced_past_a_skipped_number_starts_there_and_the_skip_is_noted():
@@ -63,9 +65,12 @@ def test_a_day_announced_past_a_skipped_number_starts_there_and_the_skip_is_note
 def test_a_file_kept_live_gets_the_day_after_a_skipped_number_and_a_note_for_the_skip():
     from test_game_update import THREAD, chatter, game_text, post
 
-    grown = [*THREAD[:11], *chatter(11, 13),  # day 1 lynched at post 10; night 1 talk
-             post(14, "Gardener", "<p>Day 3 begins now. With 6 alive, it takes 4 to lynch.</p>"),
-             *chatter(15, 17)]
+    grown = [
+        *THREAD[:11],
+        *chatter(11, 13),  # day 1 lynched at post 10; night 1 talk
+        post(14, "Gardener", "<p>Day 3 begins now. With 6 alive, it takes 4 to lynch.</p>"),
+        *chatter(15, 17),
+    ]
     first = plan_update(game_text(), grown[:12], path="garden.toml")
     assert [(d.day, d.start_post, d.end_post) for d in parse_game(first.text).days] == [(1, 0, 10)]
     report = plan_update(first.text, grown, path="garden.toml")

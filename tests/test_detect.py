@@ -52,7 +52,9 @@ def test_detect_from_first_page_when_the_url_says_nothing(engine):
 @pytest.mark.parametrize("engine", ENGINES)
 def test_the_page_outranks_a_misleading_url(engine):
     # a forum behind a rewriting proxy: the path looks like another engine's
-    misleading = "https://x.example/viewtopic.php?t=1" if engine != "phpbb" else "https://x.example/t/slug/1"
+    misleading = (
+        "https://x.example/viewtopic.php?t=1" if engine != "phpbb" else "https://x.example/t/slug/1"
+    )
     assert detect_engine(misleading, page(engine)) == engine
 
 
@@ -67,7 +69,9 @@ def test_unknown_url_without_a_page_asks_for_the_forum_setting():
 
 def test_page_no_parser_recognises_is_an_error_with_a_hint():
     with pytest.raises(ForumError, match='set forum = "phpbb"'):
-        detect_engine("https://games.example.org/play/game-42", "<html><body>Welcome!</body></html>")
+        detect_engine(
+            "https://games.example.org/play/game-42", "<html><body>Welcome!</body></html>"
+        )
 
 
 def test_wrong_forum_setting_names_the_right_one():
@@ -84,7 +88,13 @@ def test_right_forum_setting_passes():
 
 
 def test_get_parser():
-    assert [get_parser(name) for name in ENGINES] == [phpbb, discourse, xenforo, vbulletin, proboards]
+    assert [get_parser(name) for name in ENGINES] == [
+        phpbb,
+        discourse,
+        xenforo,
+        vbulletin,
+        proboards,
+    ]
     assert get_parser(" XenForo ") is xenforo
     with pytest.raises(ForumError, match="unknown forum engine 'smf': use one of phpbb, discourse"):
         get_parser("smf")

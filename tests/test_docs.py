@@ -1,5 +1,5 @@
-"""The README and docs/ are the contract: the README stays a short walkthrough whose commands exist and
-whose quick start runs; every command has a section in docs/commands.md; every link resolves."""
+"""The README and docs/ are the contract: the README stays a short walkthrough whose commands exist
+and whose quick start runs; every command has a section in docs/commands.md; every link resolves."""
 
 import glob
 import os
@@ -49,7 +49,9 @@ def test_every_command_has_help_with_an_example_and_a_section_in_the_commands_pa
     assert result.exit_code == 0
     assert "Example" in result.output, f"votal {name} --help has no example"
     headings = [line for line in COMMANDS_DOC.splitlines() if line.startswith("## ")]
-    assert any(f"votal {name}" in line for line in headings), f"votal {name} has no section in docs/commands.md"
+    assert any(f"votal {name}" in line for line in headings), (
+        f"votal {name} has no section in docs/commands.md"
+    )
 
 
 @pytest.mark.parametrize("name", COMMANDS)
@@ -63,7 +65,11 @@ def test_commands_that_print_data_offer_json(name):
 
 def test_quick_start_demo_runs_from_another_directory(tmp_path):
     result = subprocess.run(
-        [sys.executable, "-m", "assistant", "demo"], cwd=tmp_path, capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "assistant", "demo"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode == 0, result.stderr
     out = result.stdout
@@ -78,13 +84,28 @@ def test_ci_installs_chromium_and_then_requires_the_browser_tests():
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert re.search(r"apt-get install [^\n]*\bchromium\b", ci)
     assert "export VOTAL_REQUIRE_BROWSER=1" in ci
-    # ...and with that set, a machine without chromium fails the browser tests instead of skipping them
+    # ...and with that set, a machine without chromium fails the browser tests instead of skipping
+    # them
     env = {**os.environ, "PATH": str(ROOT / "no-such-dir"), "VOTAL_REQUIRE_BROWSER": "1"}
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_site_browser.py"],
-        cwd=ROOT, env=env, capture_output=True, text=True,
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "tests/test_site_browser.py",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
     )
-    assert done.returncode != 0 and "VOTAL_REQUIRE_BROWSER is set but chromium is not installed" in done.stdout
+    assert (
+        done.returncode != 0
+        and "VOTAL_REQUIRE_BROWSER is set but chromium is not installed" in done.stdout
+    )
 
 
 def test_the_game_file_page_says_what_end_post_means_and_whether_votes_before_day_1_count():
@@ -97,17 +118,28 @@ def test_the_game_file_page_says_what_end_post_means_and_whether_votes_before_da
 def test_readme_is_a_short_walkthrough_of_a_real_game_in_order():
     assert len(README.splitlines()) < 250
     walkthrough = README.split("## Run your game", 1)[1].split("\n## ", 1)[0]
-    steps = ["votal new ", "votal count ", "votal run ", "--once", "votal serve ", "votal update ",
-             "votal draft mini1829.toml day-end", "votal export "]
+    steps = [
+        "votal new ",
+        "votal count ",
+        "votal run ",
+        "--once",
+        "votal serve ",
+        "votal update ",
+        "votal draft mini1829.toml day-end",
+        "votal export ",
+    ]
     places = [walkthrough.find(step) for step in steps]
-    assert -1 not in places, [s for s, p in zip(steps, places) if p == -1]
+    assert -1 not in places, [s for s, p in zip(steps, places, strict=True) if p == -1]
     assert places == sorted(places), "the walkthrough's steps are out of order"
 
 
 def readme_commands() -> set[str]:
-    """The command words of every `votal ...` line in the README's sh blocks (what a reader will type)."""
+    """The command words of every `votal ...` line in the README's sh blocks (what a reader will
+    type)."""
     blocks = re.findall(r"```sh\n(.+?)```", README, flags=re.S)
-    return {m for block in blocks for m in re.findall(r"(?:^|&& |/)votal (\w[\w-]*)", block, flags=re.M)}
+    return {
+        m for block in blocks for m in re.findall(r"(?:^|&& |/)votal (\w[\w-]*)", block, flags=re.M)
+    }
 
 
 def test_every_command_the_readme_types_exists():
@@ -116,7 +148,8 @@ def test_every_command_the_readme_types_exists():
 
 
 def readme_command_lines() -> list[list[str]]:
-    """Each `votal ...` line of the README's sh blocks, and its crontab line, as words from `votal` on."""
+    """Each `votal ...` line of the README's sh blocks, and its crontab line, as words from `votal`
+    on."""
     blocks = re.findall(r"```sh\n(.+?)```", README, flags=re.S)
     lines = [line for block in blocks for line in block.splitlines() if line.startswith("votal ")]
     lines += [line.split("&&", 1)[1] for line in README.splitlines() if line.startswith("*/5 ")]
@@ -127,7 +160,9 @@ def readme_command_lines() -> list[list[str]]:
 def test_the_readme_s_command_lines_use_options_that_exist(words, tmp_path, monkeypatch):
     assert Path(words[0]).name == "votal"
     command = command_named(words[1])
-    monkeypatch.chdir(tmp_path)  # the game files the lines name exist here, as they would for the reader
+    monkeypatch.chdir(
+        tmp_path
+    )  # the game files the lines name exist here, as they would for the reader
     for game_file in ("mini1829.toml", "games/mini1829.toml"):
         (tmp_path / game_file).parent.mkdir(exist_ok=True)
         (tmp_path / game_file).touch()
@@ -138,7 +173,9 @@ def test_the_readme_s_command_lines_use_options_that_exist(words, tmp_path, monk
 
 
 def markdown_links(path: Path) -> list[str]:
-    text = re.sub(r"```.*?```", "", path.read_text(encoding="utf-8"), flags=re.S)  # code is not a link
+    text = re.sub(
+        r"```.*?```", "", path.read_text(encoding="utf-8"), flags=re.S
+    )  # code is not a link
     return [t for t in re.findall(r"\]\(([^)\s]+)\)", text) if not re.match(r"[a-z]+:", t)]
 
 

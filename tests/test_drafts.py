@@ -1,4 +1,5 @@
-"""Drafts: every kind in both flavours against golden files, escaping, template overrides, privacy."""
+"""Drafts: every kind in both flavours against golden files, escaping, template overrides,
+privacy."""
 
 from __future__ import annotations
 
@@ -85,7 +86,8 @@ day = 2
 judge = "Paris"
 """
 
-# Witch Hunt 2023's numbers and words, written here so the golden files do not move with the bundled file.
+# Witch Hunt 2023's numbers and words, written here so the golden files do not move with the bundled
+# file.
 MAJORITY_RULES = """
 [ruleset]
 name = "witch-hunt-test"
@@ -154,7 +156,8 @@ def vote(post: int, voter: str, target: str | None, *, no_elimination: bool = Fa
 
 
 def recorded(votal: Votal) -> Votal:
-    """The votal with the vote changes its (counted, single) vote actions make, as the tally records them."""
+    """The votal with the vote changes its (counted, single) vote actions make, as the tally records
+    them."""
     book = VoteBook()
     for a in votal.actions:
         book.vote(a.voter, None if a.no_elimination else a.target, (a.post, 0))
@@ -217,7 +220,11 @@ def scenario(kind: str, *, private: bool = True):
     g = game(private)
     majority = majority_rules()
     if kind == "day-end":
-        return g, majority, day2(majority, outcome=Outcome("elimination", "Theseus", 47, "majority"))
+        return (
+            g,
+            majority,
+            day2(majority, outcome=Outcome("elimination", "Theseus", 47, "majority")),
+        )
     if kind == "judge":
         return g, majority, day2(majority, outcome=Outcome("elimination", "Paris", 45, "judge"))
     if kind == "early-end":
@@ -247,26 +254,44 @@ def scenario(kind: str, *, private: bool = True):
             day2(
                 plurality,
                 majority=None,
-                wagons=(Wagon("Theseus", 2, ("Ariadne", "**y**")), Wagon("[b]x[/b]", 2, ("Paris", "Theseus"))),
+                wagons=(
+                    Wagon("Theseus", 2, ("Ariadne", "**y**")),
+                    Wagon("[b]x[/b]", 2, ("Paris", "Theseus")),
+                ),
                 no_elimination=NoEliminationCount(),
                 not_voting=("[b]x[/b]",),
                 outcome=Outcome("pending", None, 45, "runoff"),
-                runoff=Runoff(("Theseus", "[b]x[/b]"), deadline.replace(hour=deadline.hour + 2), 45),
-                actions=(vote(41, "Ariadne", "Theseus"), vote(43, "Theseus", "[b]x[/b]"), *day2(plurality).actions[3:]),
+                runoff=Runoff(
+                    ("Theseus", "[b]x[/b]"), deadline.replace(hour=deadline.hour + 2), 45
+                ),
+                actions=(
+                    vote(41, "Ariadne", "Theseus"),
+                    vote(43, "Theseus", "[b]x[/b]"),
+                    *day2(plurality).actions[3:],
+                ),
             ),
         )
     if kind == "reminder":
-        return g, majority, day2(majority, flags=(Flag("Paris", "missed two days of voting: flagged for removal"),))
+        return (
+            g,
+            majority,
+            day2(
+                majority, flags=(Flag("Paris", "missed two days of voting: flagged for removal"),)
+            ),
+        )
     return g, majority, day2(majority)
 
 
-def render(kind: str, flavor: str, *, private: bool = True, template_dir: Path | None = None) -> str:
+def render(
+    kind: str, flavor: str, *, private: bool = True, template_dir: Path | None = None
+) -> str:
     g, ruleset, votal = scenario(kind, private=private)
     context = build_context(g, ruleset, [votal], day=2, now=NOW, posts=day2_posts())
     return render_draft(kind, context, flavor=flavor, template_dir=template_dir)
 
 
-# --- every kind, both flavours, whole output ---------------------------------------------------------------
+# --- every kind, both flavours, whole output
+# ---------------------------------------------------------------
 
 
 @pytest.mark.parametrize("flavor", FLAVORS)
@@ -296,9 +321,13 @@ def test_day_start_announces_the_night_in_order_with_majority_and_deadline_acros
 def test_a_reveals_extension_moves_the_deadline_and_says_so():
     g = parse_game(GAME + '[[events]]\nday = 2\nkind = "extend"\nhours = 24\n', path="game.toml")
     context = build_context(g, majority_rules(), [], day=2, now=NOW)
-    assert (context.deadline, context.extended_hours) == (datetime(2024, 11, 5, 3, 0, tzinfo=UTC), 24)
-    assert "Deadline (extended by 24 hours): [b]Monday 4 November 2024, 22:00 EST[/b]" in render_draft(
-        "day-start", context
+    assert (context.deadline, context.extended_hours) == (
+        datetime(2024, 11, 5, 3, 0, tzinfo=UTC),
+        24,
+    )
+    assert (
+        "Deadline (extended by 24 hours): [b]Monday 4 November 2024, 22:00 EST[/b]"
+        in render_draft("day-start", context)
     )
 
 
@@ -307,9 +336,19 @@ def test_a_day_with_no_votal_yet_takes_the_living_and_majority_from_the_game_fil
     context = build_context(g, ruleset, [], day=2, now=None)
     assert (context.alive, context.majority, context.as_of_post, context.wagons) == (5, 3, None, ())
     assert context.deaths == ("Medea", "Helen")
-    assert context.not_voting == ("Ariadne", "Theseus", "[b]x[/b]", "Icarus (replaced **y**)", "Paris")
-    assert [p.shown for p in context.living] == list(context.not_voting)  # a replaced seat by its current account
-    assert [(p.name, p.account) for p in context.living if p.name != p.account] == [("**y**", "Icarus")]
+    assert context.not_voting == (
+        "Ariadne",
+        "Theseus",
+        "[b]x[/b]",
+        "Icarus (replaced **y**)",
+        "Paris",
+    )
+    assert [p.shown for p in context.living] == list(
+        context.not_voting
+    )  # a replaced seat by its current account
+    assert [(p.name, p.account) for p in context.living if p.name != p.account] == [
+        ("**y**", "Icarus")
+    ]
 
 
 def test_plurality_rules_post_no_majority_number():
@@ -324,11 +363,16 @@ def test_reminder_lists_who_has_not_voted_and_who_is_under_the_post_minimum():
     g, ruleset, votal = scenario("reminder")
     context = build_context(g, ruleset, [votal], day=2, now=NOW, posts=day2_posts())
     assert context.not_voting == ("[b]x[/b]",)
-    assert [(c.name, c.posts) for c in context.under_minimum] == [("Theseus", 3), ("[b]x[/b]", 0), ("Paris", 9)]
+    assert [(c.name, c.posts) for c in context.under_minimum] == [
+        ("Theseus", 3),
+        ("[b]x[/b]", 0),
+        ("Paris", 9),
+    ]
     assert context.cap_lifted_local == "Sunday 3 November 2024, 20:00 EST"
 
 
-# --- the end-to-end path from posts -------------------------------------------------------------------------
+# --- the end-to-end path from posts
+# -------------------------------------------------------------------------
 
 TINY = """
 title = "Tiny"
@@ -361,7 +405,11 @@ def read_post(number: int, author: str, *commands: tuple[str, str | None]) -> Re
 def test_votal_draft_from_replayed_posts_links_each_standing_vote():
     g = parse_game(TINY)
     ruleset = load_ruleset("mafiascum")
-    posts = [read_post(1, "Alice", ("vote", "Carol")), read_post(2, "Bob", ("vote", "Alice")), read_post(3, "Mod")]
+    posts = [
+        read_post(1, "Alice", ("vote", "Carol")),
+        read_post(2, "Bob", ("vote", "Alice")),
+        read_post(3, "Mod"),
+    ]
     votal = count_day(g, posts, ruleset=ruleset, roster=Roster.from_game(g, ruleset), day=1)
     assert render_votal_draft(g, votal, ruleset=ruleset, posts=posts) == "\n".join(
         [
@@ -397,10 +445,21 @@ def test_without_permalinks_a_phpbb_vote_links_to_the_thread_page_starting_at_it
     assert "[url=https://forum.example.org/viewtopic.php?t=7&start=4]Alice[/url]" in text
 
 
-# --- escaping -------------------------------------------------------------------------------------------------
+# --- escaping
+# -------------------------------------------------------------------------------------------------
 
-NASTY = ["[b]x[/b]", "[url=http://evil.example]a[/url]", "[/quote]", "[[b]]", "[*]", "[i][/i]", "a\n[b]b", "[NK] Bo",
-         "[ b]x", "[b [i]]"]
+NASTY = [
+    "[b]x[/b]",
+    "[url=http://evil.example]a[/url]",
+    "[/quote]",
+    "[[b]]",
+    "[*]",
+    "[i][/i]",
+    "a\n[b]b",
+    "[NK] Bo",
+    "[ b]x",
+    "[b [i]]",
+]
 _LIVE_TAG = re.compile(r"\[(/?[A-Za-z*][^\]\[]*)\]")
 
 
@@ -416,7 +475,10 @@ def test_bbcode_escaping_leaves_no_tag_but_empty_italics_and_shows_the_name(name
 def test_markdown_escaping():
     assert escape_markdown("**y**") == r"\*\*y\*\*"
     assert escape_markdown("[a](http://e.example)") == r"\[a\](http://e.example)"
-    assert escape_markdown("_x_ `c` <b> a|b ~s~ &amp; #tag") == r"\_x\_ \`c\` \<b\> a\|b \~s\~ \&amp; \#tag"
+    assert (
+        escape_markdown("_x_ `c` <b> a|b ~s~ &amp; #tag")
+        == r"\_x\_ \`c\` \<b\> a\|b \~s\~ \&amp; \#tag"
+    )
     assert escape_markdown("1. first") == r"1\. first"
     assert escape_markdown("- dash") == r"\- dash"
     assert escape_markdown("back\\slash") == "back\\\\slash"
@@ -442,7 +504,8 @@ def test_a_player_named_like_markup_cannot_break_any_draft(flavor):
             assert "**y**" not in text.replace(r"\*\*y\*\*", "")
 
 
-# --- privacy ------------------------------------------------------------------------------------------------
+# --- privacy
+# ------------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("flavor", FLAVORS)
@@ -464,13 +527,20 @@ def test_the_judge_draft_announces_the_decision_without_naming_the_judge(flavor)
 @pytest.mark.parametrize(
     "outcome, expected",
     [
-        (Outcome("elimination", "Paris", 45, "judge"), "The Judge has decided: Paris is eliminated."),
-        (Outcome("no_elimination", None, 45, "judge"), "The decision passed to the Judge: no one is eliminated."),
+        (
+            Outcome("elimination", "Paris", 45, "judge"),
+            "The Judge has decided: Paris is eliminated.",
+        ),
+        (
+            Outcome("no_elimination", None, 45, "judge"),
+            "The decision passed to the Judge: no one is eliminated.",
+        ),
         (Outcome("pending", None, 45, "no_majority"), "The decision passes to the Judge."),
     ],
 )
 def test_judge_decisions_read_the_same_whoever_the_judge_is(outcome, expected):
-    """Whoever holds the role, and whether or not the game file names one, the announcement is the same."""
+    """Whoever holds the role, and whether or not the game file names one, the announcement is the
+    same."""
     ruleset = majority_rules()
     for judge in ("Ariadne", "Theseus", None):
         g = replace(game(), private=replace(game().private, judge=judge))
@@ -478,7 +548,8 @@ def test_judge_decisions_read_the_same_whoever_the_judge_is(outcome, expected):
         assert context.judgment.text.startswith(expected)
 
 
-# --- templates ----------------------------------------------------------------------------------------------
+# --- templates
+# ----------------------------------------------------------------------------------------------
 
 
 def test_a_moderators_template_overrides_the_bundled_one_and_still_gets_escaped_values(tmp_path):
@@ -500,7 +571,9 @@ def test_the_game_files_templates_key_is_used_for_the_votal_draft(tmp_path):
     (tmp_path / "mine" / "votal.j2").write_text("{{ alive }} alive\n")
     text = TINY.replace('moderators = ["Mod"]', 'moderators = ["Mod"]\ntemplates = "mine"')
     g = parse_game(text, path=tmp_path / "game.toml")
-    votal = day2(majority_rules(), living=("Alice", "Bob", "Carol"), alive=3, majority=2, actions=())
+    votal = day2(
+        majority_rules(), living=("Alice", "Bob", "Carol"), alive=3, majority=2, actions=()
+    )
     assert render_votal_draft(g, votal, ruleset=load_ruleset("mafiascum")) == "3 alive"
 
 
@@ -518,7 +591,8 @@ def test_bad_requests_are_one_line_errors(tmp_path):
         render_draft("votal", context, template_dir=tmp_path)
 
 
-# --- words and small rules -----------------------------------------------------------------------------------
+# --- words and small rules
+# -----------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -538,7 +612,8 @@ def test_the_rulesets_word_gives_verb_past_and_noun(word, verb, past, noun):
 
 
 @pytest.mark.parametrize(
-    "name, past", [("mafiascum", "lynched"), ("witch-hunt-2023", "eliminated"), ("clocktower-forum", "executed")]
+    "name, past",
+    [("mafiascum", "lynched"), ("witch-hunt-2023", "eliminated"), ("clocktower-forum", "executed")],
 )
 def test_bundled_rulesets_speak_their_documents_words(name, past):
     assert name in bundled_rulesets()
@@ -559,12 +634,17 @@ def test_night_deaths_follow_the_rulesets_order():
     assert night_deaths(g, replace(ruleset, death_order="alphabetical"), 2) == ("Helen", "Medea")
     shuffled = night_deaths(g, replace(ruleset, death_order="random"), 2)
     assert sorted(shuffled) == ["Helen", "Medea"]
-    assert shuffled == night_deaths(g, replace(ruleset, death_order="random"), 2)  # the same every run
+    assert shuffled == night_deaths(
+        g, replace(ruleset, death_order="random"), 2
+    )  # the same every run
     assert night_deaths(g, ruleset, 3) == ()
-    assert load_ruleset("witchhunt-9.0").death_order == "random"  # "announced ... in a random order"
+    assert (
+        load_ruleset("witchhunt-9.0").death_order == "random"
+    )  # "announced ... in a random order"
 
 
-# --- the command --------------------------------------------------------------------------------------------
+# --- the command
+# --------------------------------------------------------------------------------------------
 
 
 def test_votal_draft_command_reads_the_store_and_the_game_file(tmp_path):
@@ -575,16 +655,40 @@ def test_votal_draft_command_reads_the_store_and_the_game_file(tmp_path):
     from parsers.page import Post
 
     game_file = tmp_path / "game.toml"
-    game_file.write_text(TINY.replace('ruleset = "mafiascum"', 'ruleset = "mafiascum"\nforum = "discourse"'))
+    game_file.write_text(
+        TINY.replace('ruleset = "mafiascum"', 'ruleset = "mafiascum"\nforum = "discourse"')
+    )
     db = store.open_db(tmp_path / "v.db")
     key = parse_game(game_file.read_text()).key
     moment = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
     posts = [
-        Post("101", 1, "Alice", moment, "<p><b>vote Carol</b></p>", "https://forum.example.org/t/tiny/7/1"),
-        Post("102", 2, "Bob", moment, "<p><b>vote **Alice**</b></p>", "https://forum.example.org/t/tiny/7/2"),
+        Post(
+            "101",
+            1,
+            "Alice",
+            moment,
+            "<p><b>vote Carol</b></p>",
+            "https://forum.example.org/t/tiny/7/1",
+        ),
+        Post(
+            "102",
+            2,
+            "Bob",
+            moment,
+            "<p><b>vote **Alice**</b></p>",
+            "https://forum.example.org/t/tiny/7/2",
+        ),
     ]
     store.save_posts(db, key, posts, seen_at=moment)
-    args = ["draft", str(game_file), "votal", "--db", str(tmp_path / "v.db"), "--at-time", "2024-05-01T13:00:00"]
+    args = [
+        "draft",
+        str(game_file),
+        "votal",
+        "--db",
+        str(tmp_path / "v.db"),
+        "--at-time",
+        "2024-05-01T13:00:00",
+    ]
     result = CliRunner().invoke(main, args, catch_exceptions=False)
     assert result.exit_code == 0, result.output
     assert result.output == "\n".join(
@@ -609,7 +713,8 @@ def test_votal_draft_command_reads_the_store_and_the_game_file(tmp_path):
     )
 
 
-# --- every rules golden case drafts cleanly ---------------------------------------------------------------
+# --- every rules golden case drafts cleanly
+# ---------------------------------------------------------------
 
 RULE_CASES = sorted((Path(__file__).resolve().parent / "golden").glob("*.txt"))
 
@@ -623,9 +728,18 @@ def test_every_rules_case_drafts_in_both_flavours_without_naming_the_judge(path)
     case = read_case(path)
     ruleset = ruleset_for(case.game)
     roster = Roster.from_game(case.game, ruleset)
-    votal = count_day(case.game, case.posts, ruleset=ruleset, roster=roster, day=case.day,
-                      at_post=case.at_post, at_time=case.at_time)
-    context = build_context(case.game, ruleset, [votal], day=case.day, now=case.at_time, posts=case.posts)
+    votal = count_day(
+        case.game,
+        case.posts,
+        ruleset=ruleset,
+        roster=roster,
+        day=case.day,
+        at_post=case.at_post,
+        at_time=case.at_time,
+    )
+    context = build_context(
+        case.game, ruleset, [votal], day=case.day, now=case.at_time, posts=case.posts
+    )
     for flavor in FLAVORS:
         drafts = {kind: render_draft(kind, context, flavor=flavor) for kind in KINDS}
         assert all(text.strip() for text in drafts.values())
@@ -640,7 +754,8 @@ def test_every_rules_case_drafts_in_both_flavours_without_naming_the_judge(path)
 
 @pytest.mark.parametrize("flavor", FLAVORS)
 def test_a_dead_judge_reads_exactly_like_a_declining_one(flavor):
-    """The rules announce only the result; a different text would tell the players the Judge is dead."""
+    """The rules announce only the result; a different text would tell the players the Judge is
+    dead."""
     ruleset = majority_rules()
     dead = day2(ruleset, outcome=Outcome("no_elimination", None, 45, "no_majority"))
     declined = day2(ruleset, outcome=Outcome("no_elimination", None, 45, "judge"))
@@ -650,15 +765,22 @@ def test_a_dead_judge_reads_exactly_like_a_declining_one(flavor):
             for v in (dead, declined)
         ]
         assert texts[0] == texts[1]
-    judge_text = render_draft("judge", build_context(game(), ruleset, [dead], day=2, now=NOW), flavor=flavor)
+    judge_text = render_draft(
+        "judge", build_context(game(), ruleset, [dead], day=2, now=NOW), flavor=flavor
+    )
     assert "The decision passed to the Judge: no one is eliminated." in judge_text
 
 
 def test_a_lynch_survived_is_announced_without_naming_who_protected():
     ruleset = majority_rules()
-    votal = day2(ruleset, outcome=Outcome("no_elimination", None, 45, "majority", survived="Theseus"))
+    votal = day2(
+        ruleset, outcome=Outcome("no_elimination", None, 45, "majority", survived="Theseus")
+    )
     context = build_context(game(), ruleset, [votal], day=2, now=NOW)
-    assert context.outcome.text == "A majority voted to eliminate Theseus, but Theseus survived: no one is eliminated."
+    assert (
+        context.outcome.text
+        == "A majority voted to eliminate Theseus, but Theseus survived: no one is eliminated."
+    )
 
 
 def _words(text: str, flavor: str) -> set[str]:
@@ -667,8 +789,15 @@ def _words(text: str, flavor: str) -> set[str]:
         text = text.replace("[[i][/i]", "\x01")  # an escaped bracket, shown as "["
         text = re.sub(r"\[url=[^\]]*\]|\[/?(b|i|list|url|\*)\]", " ", text)
     else:
-        text = re.sub(r"\\(.)", lambda m: "\x01" if m.group(1) == "[" else f"\x02{ord(m.group(1))}\x03", text)
-        text = re.sub(r"\]\([^)]*\)", " ", text).replace("[", " ").replace("**", " ").replace("## ", " ")
+        text = re.sub(
+            r"\\(.)", lambda m: "\x01" if m.group(1) == "[" else f"\x02{ord(m.group(1))}\x03", text
+        )
+        text = (
+            re.sub(r"\]\([^)]*\)", " ", text)
+            .replace("[", " ")
+            .replace("**", " ")
+            .replace("## ", " ")
+        )
         text = re.sub(r"\x02(\d+)\x03", lambda m: chr(int(m.group(1))), text)
     text = text.replace("\x01", "[")
     return {w.strip(".,:;()#-").casefold() for w in text.split()} - {""}
@@ -679,7 +808,8 @@ def test_both_flavours_of_a_draft_say_the_same_words(kind):
     assert _words(render(kind, "bbcode"), "bbcode") == _words(render(kind, "markdown"), "markdown")
 
 
-# --- drafts that tell the rules' story (issue 14, items 5 and 6) ------------------------------------------
+# --- drafts that tell the rules' story (issue 14, items 5 and 6)
+# ------------------------------------------
 
 RULES_GOLDEN = Path(__file__).resolve().parent / "golden"
 
@@ -697,9 +827,19 @@ def drafts_of_case(stem: str, *, game_text: str = "", flavor: str = "bbcode") ->
         head, _, rest = text.partition("=== posts")
         game = read_case_text(head + game_text + "\n=== posts" + rest).game
     ruleset = ruleset_for(game)
-    votal = count_day(game, case.posts, ruleset=ruleset, roster=ExactRoster(game), day=case.day,
-                      at_post=case.at_post, at_time=case.at_time, resolve=resolve_exact)
-    context = build_context(game, ruleset, [votal], day=case.day, now=case.at_time, posts=case.posts)
+    votal = count_day(
+        game,
+        case.posts,
+        ruleset=ruleset,
+        roster=ExactRoster(game),
+        day=case.day,
+        at_post=case.at_post,
+        at_time=case.at_time,
+        resolve=resolve_exact,
+    )
+    context = build_context(
+        game, ruleset, [votal], day=case.day, now=case.at_time, posts=case.posts
+    )
     return {kind: render_draft(kind, context, flavor=flavor) for kind in KINDS}
 
 
@@ -715,8 +855,9 @@ def read_case_text(text: str):
 
 
 def test_after_a_deacon_save_of_the_judges_pick_both_drafts_tell_the_same_story():
-    # witchhunt-rules-9.0.txt, Keyword Reference "Kill": "It is possible to survive a kill. Either way, all kills are
-    # publicly announced": the Judge's lynch was attempted and failed; neither draft may say the Judge declined.
+    # witchhunt-rules-9.0.txt, Keyword Reference "Kill": "It is possible to survive a kill. Either
+    # way, all kills are publicly announced": the Judge's lynch was attempted and failed; neither
+    # draft may say the Judge declined.
     drafts = drafts_of_case("witchhunt-9.0-the-deacon-saves-a-holy-villager-the-judge-picks")
     story = "The Judge decided to lynch Gus, but Gus survived: no one is lynched."
     assert story in drafts["day-end"]
@@ -738,8 +879,8 @@ def test_a_mod_kill_that_takes_the_days_hanging_is_announced_as_such():
 
 
 def test_millers_hollow_day_start_reveals_the_role_of_the_dead():
-    # millers-hollow-master-rules.txt, Night Time Events: "If you are eaten, then you are out of the game. Your role
-    # is revealed upon your death."
+    # millers-hollow-master-rules.txt, Night Time Events: "If you are eaten, then you are out of the
+    # game. Your role is revealed upon your death."
     flip = '[[deaths]]\nplayer = "Theseus"\nphase = "night 1"\nrole = "Seer"\n'
     drafts = drafts_of_case("millers-hollow-dead-players-cannot-vote", game_text=flip)
     assert "[b]Theseus[/b] died in the night. Theseus was the Seer." in drafts["day-start"]
@@ -747,8 +888,8 @@ def test_millers_hollow_day_start_reveals_the_role_of_the_dead():
 
 
 def test_millers_hollow_day_start_says_how_to_vote_change_a_vote_and_abstain():
-    # millers-hollow-master-rules.txt, Day Time Lynching: "vote [insert name]" ... "unvote [insert original name]
-    # vote [insert new name]" ... "vote abstain". Please bold all votes.
+    # millers-hollow-master-rules.txt, Day Time Lynching: "vote [insert name]" ... "unvote [insert
+    # original name] vote [insert new name]" ... "vote abstain". Please bold all votes.
     start = drafts_of_case("millers-hollow-dead-players-cannot-vote")["day-start"]
     assert "unvote [[i][/i]original name] vote [[i][/i]new name]" in start
     assert "vote abstain" in start
@@ -756,21 +897,24 @@ def test_millers_hollow_day_start_says_how_to_vote_change_a_vote_and_abstain():
 
 
 def test_clocktower_day_start_explains_nominations():
-    # clocktower-style-forum-rules.txt, Nominations and Voting: "Players must be nominated before they may be voted
-    # on that day. Each player may only be nominated once per day, and each player may only nominate once per day."
+    # clocktower-style-forum-rules.txt, Nominations and Voting: "Players must be nominated before
+    # they may be voted on that day. Each player may only be nominated once per day, and each player
+    # may only nominate once per day."
     start = drafts_of_case("clocktower-first-living-vote-nominates")["day-start"]
     assert "nominate" in start.casefold()
     assert "once per day" in start
 
 
 def test_night_survivals_are_announced_with_the_deaths():
-    # witchhunt-rules-9.0.txt, Keyword Reference "Kill": "Deaths (and survivals) from each night are announced first
-    # thing the following morning, in a random order."
+    # witchhunt-rules-9.0.txt, Keyword Reference "Kill": "Deaths (and survivals) from each night are
+    # announced first thing the following morning, in a random order."
     start = drafts_of_case("witchhunt-9.0-a-survived-kill-spends-the-extra-life")["day-start"]
     assert "[b]Gus[/b] survived a kill in the night." in start
 
 
-@pytest.mark.parametrize("name", ["Dorian Gray", "x[y", "[1] Ann", "Bob :[", "a [ b", "[ ]", "mr_[3]", "Zoë-Ann"])
+@pytest.mark.parametrize(
+    "name", ["Dorian Gray", "x[y", "[1] Ann", "Bob :[", "a [ b", "[ ]", "mr_[3]", "Zoë-Ann"]
+)
 def test_bbcode_escaping_leaves_names_that_cannot_open_a_tag_as_typed(name):
     assert escape_bbcode(name) == name
 
@@ -779,8 +923,12 @@ def test_flips_and_the_no_lynch_line_follow_the_ruleset(tmp_path):
     # a house ruleset: roles revealed, and no lynch takes one vote fewer than the majority
     rules = tmp_path / "house.toml"
     rules.write_text(
-        (Path(__file__).resolve().parents[1] / "data" / "rulesets" / "mafiascum.toml").read_text()
-        .replace('no_elimination_label = "No Lynch"', 'no_elimination_label = "No Lynch"\nreveal_roles = true')
+        (Path(__file__).resolve().parents[1] / "data" / "rulesets" / "mafiascum.toml")
+        .read_text()
+        .replace(
+            'no_elimination_label = "No Lynch"',
+            'no_elimination_label = "No Lynch"\nreveal_roles = true',
+        )
         .replace('kind = "half_plus_one"', 'kind = "half_plus_one"\nno_elimination_below = 1')
     )
     text = TINY.replace('ruleset = "mafiascum"', f'ruleset = "{rules}"') + (
@@ -792,23 +940,38 @@ def test_flips_and_the_no_lynch_line_follow_the_ruleset(tmp_path):
     votal = count_day(g, posts, ruleset=ruleset, roster=Roster.from_game(g, ruleset), day=1)
     context = build_context(g, ruleset, [votal], day=1, now=None, posts=posts)
     start = render_draft("day-start", context)
-    assert "With 3 alive, it takes [b]2[/b] votes to lynch.\nIt takes [b]1[/b] vote for No Lynch." in start
+    assert (
+        "With 3 alive, it takes [b]2[/b] votes to lynch.\nIt takes [b]1[/b] vote for No Lynch."
+        in start
+    )
     flipped = replace(g, deaths=(*g.deaths, Death("Carol", "day", 1, role="Cop")))
-    end = render_draft("day-end", build_context(flipped, ruleset, [votal], day=1, now=None, posts=posts))
+    end = render_draft(
+        "day-end", build_context(flipped, ruleset, [votal], day=1, now=None, posts=posts)
+    )
     assert "Carol was the Cop." in end
-    plain = render_draft("day-end", build_context(flipped, load_ruleset("mafiascum"), [votal], day=1, now=None,
-                                                  posts=posts))
+    plain = render_draft(
+        "day-end",
+        build_context(flipped, load_ruleset("mafiascum"), [votal], day=1, now=None, posts=posts),
+    )
     assert "Cop" not in plain  # a ruleset that does not reveal roles never flips
     # ...and the rules follow the same threshold: one No Lynch vote of three alive ends this day
-    sleepy = count_day(g, [read_post(1, "Alice", ("vote", "No Lynch"))], ruleset=ruleset,
-                       roster=Roster.from_game(g, ruleset), day=1)
+    sleepy = count_day(
+        g,
+        [read_post(1, "Alice", ("vote", "No Lynch"))],
+        ruleset=ruleset,
+        roster=Roster.from_game(g, ruleset),
+        day=1,
+    )
     assert (str(sleepy.outcome.kind), sleepy.outcome.post) == ("no_elimination", 1)
 
 
-# --- two lynches in a day (game file lynches_per_day = 2) --------------------------------------------------
+# --- two lynches in a day (game file lynches_per_day = 2)
+# --------------------------------------------------
 
 TWO_LYNCHES = (
-    Path(__file__).resolve().parent / "golden" / "mafiascum-two-lynches-per-day-the-second-majority-ends-the-day.txt"
+    Path(__file__).resolve().parent
+    / "golden"
+    / "mafiascum-two-lynches-per-day-the-second-majority-ends-the-day.txt"
 )
 
 
@@ -819,8 +982,14 @@ def _two_lynch_context(at_post):
 
     case = read_case(TWO_LYNCHES)
     ruleset = ruleset_for(case.game)
-    votal = count_day(case.game, case.posts, ruleset=ruleset,
-                      roster=Roster.from_game(case.game, ruleset), day=1, at_post=at_post)
+    votal = count_day(
+        case.game,
+        case.posts,
+        ruleset=ruleset,
+        roster=Roster.from_game(case.game, ruleset),
+        day=1,
+        at_post=at_post,
+    )
     return build_context(case.game, ruleset, [votal], day=1, now=None, posts=case.posts)
 
 
@@ -840,9 +1009,9 @@ def test_a_days_first_lynch_is_worded_before_its_last_and_while_the_day_goes_on(
 
 @pytest.mark.parametrize("flavor", FLAVORS)
 def test_a_game_in_a_fixed_utc_offset_drafts_its_deadline_in_that_offset(flavor):
-    # The game file accepts "UTC-5" (assistant.gamefile.zones); the drafts name such a zone by its offset
-    # instead of failing.
-    text = re.sub(r'^timezone = .*$', 'timezone = "UTC-5"', GAME, flags=re.M)
+    # The game file accepts "UTC-5" (assistant.gamefile.zones); the drafts name such a zone by its
+    # offset instead of failing.
+    text = re.sub(r"^timezone = .*$", 'timezone = "UTC-5"', GAME, flags=re.M)
     fixed = parse_game(text, path="game.toml")
     context = build_context(fixed, majority_rules(), [day2(majority_rules())], day=2, now=NOW)
     assert context.timezone == "UTC-05:00"
@@ -851,16 +1020,20 @@ def test_a_game_in_a_fixed_utc_offset_drafts_its_deadline_in_that_offset(flavor)
 
 
 def test_a_declared_clocktower_early_end_is_drafted_as_an_early_end_not_a_deadline():
-    # clocktower-style-forum-rules.txt: "The Storyteller may only declare an early end to voting if it is no longer
-    # possible to tie or exceed the highest nomination": the day ended before its deadline.
+    # clocktower-style-forum-rules.txt: "The Storyteller may only declare an early end to voting if
+    # it is no longer possible to tie or exceed the highest nomination": the day ended before its
+    # deadline.
     drafts = drafts_of_case("clocktower-a-declared-early-end-ends-voting-at-its-post")
-    assert "No remaining votes can tie or pass [b]Ben[/b], so voting ends early" in drafts["early-end"]
+    assert (
+        "No remaining votes can tie or pass [b]Ben[/b], so voting ends early" in drafts["early-end"]
+    )
     assert "Ben is executed: no remaining votes could tie or pass Ben." in drafts["day-end"]
     assert "deadline" not in drafts["day-end"] and "has not ended early" not in drafts["early-end"]
 
 
 def test_a_loose_cannons_shot_is_drafted_as_an_early_end():
-    # witchhunt-online-2.0.1.txt, Loose Cannon: "Sacrifice yourself to end the day and personally decide who to hang".
+    # witchhunt-online-2.0.1.txt, Loose Cannon: "Sacrifice yourself to end the day and personally
+    # decide who to hang".
     drafts = drafts_of_case("witchhunt-online-the-loose-cannon-decides-the-lynch")
     assert "The Loose Cannon has ended the day early with post" in drafts["early-end"]
     assert "has not ended early" not in drafts["early-end"]
@@ -871,11 +1044,14 @@ def test_a_mod_kill_that_takes_the_hanging_is_drafted_as_an_early_end():
     # witchhunt-online-2.0.1.txt, Behavior Rules: "make it use the daily hanging for the town".
     early = drafts_of_case("witchhunt-online-a-mod-kill-takes-the-days-hanging")["early-end"]
     assert "The moderator's kill takes the day's lynch, so the day ends early" in early
-    assert "Dion was mod-killed: this is the day's lynch." in early and "Dion is lynched" not in early
+    assert (
+        "Dion was mod-killed: this is the day's lynch." in early and "Dion is lynched" not in early
+    )
 
 
 def test_a_loose_cannon_who_decides_no_one_ends_the_day_in_the_same_words():
-    # witch-hunt-2023-game-rules.txt, Loose Cannon: "Sacrifice yourself to end the day and personally decide who to
-    # eliminate" (the 2023 game has a Sleep vote, so deciding no one is a decision too).
+    # witch-hunt-2023-game-rules.txt, Loose Cannon: "Sacrifice yourself to end the day and
+    # personally decide who to eliminate" (the 2023 game has a Sleep vote, so deciding no one is a
+    # decision too).
     drafts = drafts_of_case("witch-hunt-2023-the-loose-cannon-ends-the-day-at-his-reveal")
     assert "The Loose Cannon has ended the day: no one is eliminated." in drafts["day-end"]

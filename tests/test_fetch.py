@@ -1,4 +1,5 @@
-"""The polite fetcher against a loopback server: limiter, robots.txt, Retry-After, backoff, cookies, stopping."""
+"""The polite fetcher against a loopback server: limiter, robots.txt, Retry-After, backoff, cookies,
+stopping."""
 
 from __future__ import annotations
 
@@ -41,7 +42,9 @@ class Scripted:
             return Response(200, self.robots, {"Content-Type": "text/plain"})
         if self.script:
             return self.script.pop(0)
-        return Response(200, "<html><body>page</body></html>", {"Content-Type": "text/html", "ETag": '"v1"'})
+        return Response(
+            200, "<html><body>page</body></html>", {"Content-Type": "text/html", "ETag": '"v1"'}
+        )
 
     def pages(self) -> list[str]:
         return [p for p, _ in self.asked if p != "/robots.txt"]
@@ -49,7 +52,9 @@ class Scripted:
 
 def fetcher(fake: FakeTime, **options) -> Fetcher:
     options.setdefault("min_interval", 0)
-    return Fetcher(limiter=HostLimiter(clock=fake.clock, sleep=fake.sleep), rng=random.Random(7), **options)
+    return Fetcher(
+        limiter=HostLimiter(clock=fake.clock, sleep=fake.sleep), rng=random.Random(7), **options
+    )
 
 
 def test_user_agent_names_votal_and_the_contact(board) -> None:
@@ -70,10 +75,19 @@ def test_limiter_spaces_requests_per_host_and_is_shared_between_fetchers(board) 
         port = server.base_url.rsplit(":", 1)[1]
         one = Fetcher(min_interval=5, limiter=limiter)
         two = Fetcher(min_interval=5, limiter=limiter)
-        one.get(f"http://127.0.0.1:{port}/viewtopic.php?t=1")  # robots.txt, then the page: 5 s apart
+        one.get(
+            f"http://127.0.0.1:{port}/viewtopic.php?t=1"
+        )  # robots.txt, then the page: 5 s apart
         two.get(f"http://127.0.0.1:{port}/viewtopic.php?t=2")  # another game, same host: waits too
-        one.get(f"http://localhost:{port}/viewtopic.php?t=3")  # another host: its own robots.txt, no wait
-    assert fake.sleeps == [5.0, 5.0, 5.0, 5.0]  # 127.0.0.1: robots, page, (two's robots), page; localhost: page
+        one.get(
+            f"http://localhost:{port}/viewtopic.php?t=3"
+        )  # another host: its own robots.txt, no wait
+    assert fake.sleeps == [
+        5.0,
+        5.0,
+        5.0,
+        5.0,
+    ]  # 127.0.0.1: robots, page, (two's robots), page; localhost: page
     assert handler.pages() == ["/viewtopic.php"] * 3
 
 
@@ -112,7 +126,9 @@ def test_429_with_retry_after_waits_that_long_then_succeeds(board) -> None:
 
 
 def test_503_with_an_http_date_retry_after(board) -> None:
-    handler = Scripted(Response(503, "maintenance", {"Retry-After": "Sun, 01 Mar 2026 22:01:30 GMT"}))
+    handler = Scripted(
+        Response(503, "maintenance", {"Retry-After": "Sun, 01 Mar 2026 22:01:30 GMT"})
+    )
     fake = FakeTime()
     with board.plug(handler) as server:
         f = fetcher(fake, wall_clock=lambda: datetime(2026, 3, 1, 22, 0, tzinfo=UTC))
@@ -130,7 +146,9 @@ def test_a_retry_after_longer_than_the_limit_ends_the_sync_and_holds_the_host_ba
         with pytest.raises(ForumError) as first:
             f.get(server.base_url + "/viewtopic.php?t=1")
         assert f.limiter.held_for(host) == 86400
-        fake.sleep(600)  # ten minutes later the host is still held back: no request, the same message
+        fake.sleep(
+            600
+        )  # ten minutes later the host is still held back: no request, the same message
         with pytest.raises(ForumError) as again:
             f.get(server.base_url + "/viewtopic.php?t=1")
     assert str(first.value) == (
@@ -146,8 +164,11 @@ def test_server_errors_back_off_exponentially_with_jitter_then_give_up(board) ->
     fake = FakeTime()
     with board.plug(handler) as server, pytest.raises(ForumError) as caught:
         fetcher(fake, retries=3, backoff=2.0).get(server.base_url + "/viewtopic.php?t=1&sid=abc123")
-    assert str(caught.value) == (
-        f"HTTP 500 fetching {server.base_url}/viewtopic.php?t=1 (gave up after 4 tries)"  # no session id shown
+    assert (
+        str(caught.value)
+        == (
+            f"HTTP 500 fetching {server.base_url}/viewtopic.php?t=1 (gave up after 4 tries)"  # no session id shown
+        )
     )
     assert len(handler.pages()) == 4
     assert len(fake.sleeps) == 3
@@ -158,10 +179,11 @@ def test_server_errors_back_off_exponentially_with_jitter_then_give_up(board) ->
 
 
 def test_a_timeout_is_retried(board) -> None:
-    # Was flaky: a 0.1 s read timeout against a 0.5 s stall also timed out robots.txt or the retry on a busy
-    # machine. Now the stalled answer waits until the test ends (no read timeout can outlast it), and only the
-    # request it stalls is sent with a short read timeout (StallAwareSession): robots.txt and the retry get one no
-    # loaded machine comes near, so exactly one request times out whatever the load.
+    # Was flaky: a 0.1 s read timeout against a 0.5 s stall also timed out robots.txt or the retry
+    # on a busy machine. Now the stalled answer waits until the test ends (no read timeout can
+    # outlast it), and only the request it stalls is sent with a short read timeout
+    # (StallAwareSession): robots.txt and the retry get one no loaded machine comes near, so exactly
+    # one request times out whatever the load.
     stalled, release = threading.Event(), threading.Event()
     pages_asked: list[str] = []
 
@@ -174,14 +196,19 @@ def test_a_timeout_is_retried(board) -> None:
     def handler(path, query, headers):
         if path == "/viewtopic.php" and not stalled.is_set():
             stalled.set()
-            release.wait(60)  # held until the client gave up on it (a bound, not a timing under test)
+            release.wait(
+                60
+            )  # held until the client gave up on it (a bound, not a timing under test)
         return Response(200, "<html><body>late but whole</body></html>")
 
     fake = FakeTime()
     try:
         with board.plug(handler) as server:
             f = fetcher(fake, session=StallAwareSession(stalls_next))
-            assert f.get(server.base_url + "/viewtopic.php?t=1") == "<html><body>late but whole</body></html>"
+            assert (
+                f.get(server.base_url + "/viewtopic.php?t=1")
+                == "<html><body>late but whole</body></html>"
+            )
     finally:
         release.set()
     assert f.requests_made == 3  # robots.txt, the timed-out page, the retry
@@ -193,12 +220,20 @@ def test_conditional_get_answers_not_modified(board) -> None:
     def handler(path, query, headers):
         if headers.get("If-None-Match") == '"v1"':
             return Response(304, "", {"ETag": '"v1"'})
-        return Response(200, "<html>v1</html>", {"ETag": '"v1"', "Last-Modified": "Sun, 01 Mar 2026 22:00:00 GMT"})
+        return Response(
+            200,
+            "<html>v1</html>",
+            {"ETag": '"v1"', "Last-Modified": "Sun, 01 Mar 2026 22:00:00 GMT"},
+        )
 
     with board.plug(handler) as server:
         f = fetcher(FakeTime(), robots=None)
         first = f.fetch(server.base_url + "/viewtopic.php?t=1")
-        again = f.fetch(server.base_url + "/viewtopic.php?t=1", etag=first.etag, last_modified=first.last_modified)
+        again = f.fetch(
+            server.base_url + "/viewtopic.php?t=1",
+            etag=first.etag,
+            last_modified=first.last_modified,
+        )
     assert (first.text, first.etag, first.last_modified, first.not_modified) == (
         "<html>v1</html>",
         '"v1"',
@@ -209,9 +244,10 @@ def test_conditional_get_answers_not_modified(board) -> None:
 
 
 def test_stop_ends_a_long_wait_at_once_and_makes_no_more_requests(board) -> None:
-    # Was racy: a 0.05 s timer set the stop, and on a loaded machine it could fire before robots.txt and the page
-    # were even asked for (no page request, so the last assertion failed). The stop now comes from another thread
-    # once the fetcher is inside the long wait the 429 asked for, whatever the load.
+    # Was racy: a 0.05 s timer set the stop, and on a loaded machine it could fire before robots.txt
+    # and the page were even asked for (no page request, so the last assertion failed). The stop now
+    # comes from another thread once the fetcher is inside the long wait the 429 asked for, whatever
+    # the load.
     handler = Scripted(Response(429, "slow down", {"Retry-After": "100"}))
     stop, waiting = threading.Event(), threading.Event()
     waits: list[float] = []
@@ -270,7 +306,9 @@ def test_cookies_from_a_netscape_file_and_an_environment_variable(board, tmp_pat
             f"127.0.0.1\tFALSE\t/\tFALSE\t0\tphpbb3_sid\t{SECRET}\n"
             "other.example\tFALSE\t/\tFALSE\t0\telsewhere\tnot-for-this-forum\n"
         )
-        game = _with_fetch(make_game(server.base_url), cookies_file=str(jar_file), cookies_env="FORUM_COOKIES")
+        game = _with_fetch(
+            make_game(server.base_url), cookies_file=str(jar_file), cookies_env="FORUM_COOKIES"
+        )
         f = make_fetcher(game, environ={"FORUM_COOKIES": "phpbb3_k=remember"})
         f.get(game.thread)
     assert cookie_header(handler) == {f"phpbb3_sid={SECRET}; phpbb3_k=remember"}
@@ -297,7 +335,10 @@ def test_cookies_never_appear_in_repr_errors_or_logs(board, tmp_path, caplog) ->
     ("text", "expected"),
     [
         (f"just-a-token-{SECRET}", "cookie 1 is not name=value"),
-        (f"# Netscape HTTP Cookie File\nbad line {SECRET}\tx\ty\tz\tw\tv\tu\n", "not a valid Netscape cookies.txt"),
+        (
+            f"# Netscape HTTP Cookie File\nbad line {SECRET}\tx\ty\tz\tw\tv\tu\n",
+            "not a valid Netscape cookies.txt",
+        ),
     ],
 )
 def test_a_bad_cookies_file_is_named_without_its_contents(tmp_path, text, expected) -> None:

@@ -62,7 +62,10 @@ def test_a_replacement_account_names_its_seat_in_deaths():
 
 
 def test_local_times_are_in_the_game_zone_across_dst():
-    text = ISSUE_EXAMPLE + "\n[[days]]\nday = 2\nstart = 2024-03-09T22:00:00\nend = 2024-03-11T22:00:00\n"
+    text = (
+        ISSUE_EXAMPLE
+        + "\n[[days]]\nday = 2\nstart = 2024-03-09T22:00:00\nend = 2024-03-11T22:00:00\n"
+    )
     day2 = parse_game(text).day(2)
     assert day2.start == datetime(2024, 3, 10, 3, 0, tzinfo=UTC)  # EST, UTC-5
     assert day2.end == datetime(2024, 3, 12, 2, 0, tzinfo=UTC)  # EDT, UTC-4 after the change
@@ -71,16 +74,46 @@ def test_local_times_are_in_the_game_zone_across_dst():
 @pytest.mark.parametrize(
     ("change", "line", "field", "words"),
     [
-        (("aliases = [\"hira\"]", "alias = [\"hira\"]"), 14, "players[1].alias", "unknown key"),
-        (("vote_weight = 2", "vote_weight = \"two\""), 15, "players[1].vote_weight", "must be a number"),
-        (("vote_weight = 2", "vote_weight = 2\nvote_mode = \"halves\""), 16, "players[1].vote_mode", "\"split\""),
-        (("vote_weight = 2", "vote_weight = 1\nvote_mode = \"split\""), 16, "players[1].vote_mode", "2 or more"),
-        (("forum = \"phpbb\"", "forum = \"phpbb\"\nlynches_per_day = 0"), 4, "lynches_per_day", "1 or more"),
+        (('aliases = ["hira"]', 'alias = ["hira"]'), 14, "players[1].alias", "unknown key"),
+        (
+            ("vote_weight = 2", 'vote_weight = "two"'),
+            15,
+            "players[1].vote_weight",
+            "must be a number",
+        ),
+        (
+            ("vote_weight = 2", 'vote_weight = 2\nvote_mode = "halves"'),
+            16,
+            "players[1].vote_mode",
+            '"split"',
+        ),
+        (
+            ("vote_weight = 2", 'vote_weight = 1\nvote_mode = "split"'),
+            16,
+            "players[1].vote_mode",
+            "2 or more",
+        ),
+        (
+            ('forum = "phpbb"', 'forum = "phpbb"\nlynches_per_day = 0'),
+            4,
+            "lynches_per_day",
+            "1 or more",
+        ),
         (("end_post = 351", "end_post = -4"), 23, "days[1].end_post", "must be 0 or more"),
-        (("phase = \"night 1\"", "phase = \"evening 1\""), 27, "deaths[1].phase", "'day 2' or 'night 1'"),
-        (("player = \"Hiraki\"", "player = \"Nobody\""), 26, "deaths[1].player", "not a player"),
-        (("timezone = \"America/New_York\"", "timezone = \"Mars/Olympus\""), 6, "timezone", "unknown time zone"),
-        (("forum = \"phpbb\"", "forum = \"myspace\""), 3, "forum", "unknown forum engine"),
+        (
+            ('phase = "night 1"', 'phase = "evening 1"'),
+            27,
+            "deaths[1].phase",
+            "'day 2' or 'night 1'",
+        ),
+        (('player = "Hiraki"', 'player = "Nobody"'), 26, "deaths[1].player", "not a player"),
+        (
+            ('timezone = "America/New_York"', 'timezone = "Mars/Olympus"'),
+            6,
+            "timezone",
+            "unknown time zone",
+        ),
+        (('forum = "phpbb"', 'forum = "myspace"'), 3, "forum", "unknown forum engine"),
         (("min_interval = 1.5", "min_interval = -1"), 9, "fetch.min_interval", "0 or more"),
     ],
 )
@@ -164,7 +197,9 @@ def test_votes_out_of_turn_are_the_old_account_after_the_post_and_the_new_one_be
     assert "after being replaced by New at post 512" in seat.out_of_turn("old2", 512)
     assert "before replacing into the seat at post 512" in seat.out_of_turn("New", 400)
     assert seat.out_of_turn("New", 512) is None
-    assert seat.out_of_turn("Old", 100) is None  # Old2 has no post: nothing is known about Old's last post
+    assert (
+        seat.out_of_turn("Old", 100) is None
+    )  # Old2 has no post: nothing is known about Old's last post
     assert parse_game(REPLACED).players[1].out_of_turn("Other", 9999) is None
 
 
@@ -191,12 +226,15 @@ def test_a_bad_replacement_names_the_line_and_key(replacements, message):
 
 
 def test_without_a_timezone_local_times_follow_the_rulesets_clock():
-    # millers-hollow-master-rules.txt, Role Assignment: "At 11:00 AM on the first day (all times are in West Coast
-    # time)": a game file that names no zone writes its times on that clock, so 11:00 is 18:00 UTC in July.
+    # millers-hollow-master-rules.txt, Role Assignment: "At 11:00 AM on the first day (all times are
+    # in West Coast time)": a game file that names no zone writes its times on that clock, so 11:00
+    # is 18:00 UTC in July.
     text = ISSUE_EXAMPLE.replace('timezone = "America/New_York"        # optional\n', "").replace(
         'ruleset = "witchhunt-online-2.0.1"', 'ruleset = "millers-hollow"'
     )
-    text = text.replace('moderators = ["Cobalt"]', 'moderators = ["Cobalt"]\nstart = 2024-07-01T11:00:00')
+    text = text.replace(
+        'moderators = ["Cobalt"]', 'moderators = ["Cobalt"]\nstart = 2024-07-01T11:00:00'
+    )
     game = parse_game(text)
     assert game.timezone == "America/Los_Angeles"
     assert game.start == datetime(2024, 7, 1, 18, 0, tzinfo=UTC)
@@ -231,8 +269,15 @@ successor = "Beefster"
 """
     )
     assert game.deaths[0].role == "Seer"
-    assert (game.survivals[0].player, game.survivals[0].phase, game.survivals[0].phase_number) == ("Hiraki", "night", 2)
-    assert [(e.kind, e.player) for e in game.events] == [("return", "Beefster"), ("sheriff_election", None)]
+    assert (game.survivals[0].player, game.survivals[0].phase, game.survivals[0].phase_number) == (
+        "Hiraki",
+        "night",
+        2,
+    )
+    assert [(e.kind, e.player) for e in game.events] == [
+        ("return", "Beefster"),
+        ("sheriff_election", None),
+    ]
     assert game.private.extra_lives == ("Beefster", "Beefster")
     assert game.private.successors == {"Hiraki": "Beefster"}
 

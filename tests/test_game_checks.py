@@ -1,5 +1,5 @@
-"""A game file that contradicts itself is refused at load, naming the file, line and key; time zones are read
-as moderators write them."""
+"""A game file that contradicts itself is refused at load, naming the file, line and key; time zones
+are read as moderators write them."""
 
 from datetime import UTC, datetime, timedelta
 
@@ -92,7 +92,9 @@ def test_days_whose_posts_run_backwards_are_refused():
 
 
 def test_days_listed_out_of_order_are_refused():
-    text = GAME.replace("day = 2\nstart_post = 120\nend_post = 200", "day = 3\nstart_post = 120\nend_post = 200", 1)
+    text = GAME.replace(
+        "day = 2\nstart_post = 120\nend_post = 200", "day = 3\nstart_post = 120\nend_post = 200", 1
+    )
     text = text.replace("day = 3\nstart_post = 230", "day = 2\nstart_post = 230")
     error = refused(text)
     assert error.field == "days[3].day" and "listed after day 3" in error.message
@@ -100,14 +102,18 @@ def test_days_listed_out_of_order_are_refused():
 
 def test_days_by_time_must_not_overlap():
     text = GAME.replace(
-        "day = 1\nstart_post = 1\nend_post = 100", "day = 1\nstart = 2024-03-01T10:00:00\nend = 2024-03-03T10:00:00"
+        "day = 1\nstart_post = 1\nend_post = 100",
+        "day = 1\nstart = 2024-03-01T10:00:00\nend = 2024-03-03T10:00:00",
     ).replace("day = 2\nstart_post = 120\nend_post = 200", "day = 2\nstart = 2024-03-02T10:00:00")
     error = refused(text)
     assert error.field == "days[2].start" and "overlap" in error.message
 
 
 def test_a_time_end_before_its_start_is_refused():
-    text = GAME.replace("day = 3\nstart_post = 230", "day = 3\nstart = 2024-03-05T10:00:00\nend = 2024-03-04T10:00:00")
+    text = GAME.replace(
+        "day = 3\nstart_post = 230",
+        "day = 3\nstart = 2024-03-05T10:00:00\nend = 2024-03-04T10:00:00",
+    )
     error = refused(text)
     assert error.field == "days[3].end"
 
@@ -144,17 +150,26 @@ def test_a_decision_for_a_day_that_does_not_exist_is_refused():
 
 def test_the_same_account_in_two_seats_is_refused():
     error = refused(GAME.replace('name = "Cy"', 'name = "Cy"\nreplacements = ["ADA2"]'))
-    assert error.field.startswith("players[3]") and "already belongs to another seat" in error.message
+    assert (
+        error.field.startswith("players[3]") and "already belongs to another seat" in error.message
+    )
 
 
 @pytest.mark.parametrize(
     ("written", "offset_hours"),
-    [("GMT+10:30", 10.5), ("UTC-5", -5), ("+10:30", 10.5), ("utc+2", 2), ("-03:00", -3), ("UTC", 0)],
+    [
+        ("GMT+10:30", 10.5),
+        ("UTC-5", -5),
+        ("+10:30", 10.5),
+        ("utc+2", 2),
+        ("-03:00", -3),
+        ("UTC", 0),
+    ],
 )
 def test_offsets_as_moderators_write_them_are_accepted(written, offset_hours):
-    text = GAME.replace('moderators = ["Mod"]', f'moderators = ["Mod"]\ntimezone = "{written}"').replace(
-        "day = 3\nstart_post = 230", "day = 3\nstart = 2024-03-05T12:00:00"
-    )
+    text = GAME.replace(
+        'moderators = ["Mod"]', f'moderators = ["Mod"]\ntimezone = "{written}"'
+    ).replace("day = 3\nstart_post = 230", "day = 3\nstart = 2024-03-05T12:00:00")
     start = parse_game(text).day(3).start
     assert start == datetime(2024, 3, 5, 12, tzinfo=UTC) - timedelta(hours=offset_hours)
 

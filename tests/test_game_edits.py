@@ -1,4 +1,5 @@
-"""Round-trip edits of the game file: comments and layout kept, each entry cited, the file wins, twice is once."""
+"""Round-trip edits of the game file: comments and layout kept, each entry cited, the file wins,
+twice is once."""
 
 from datetime import UTC, datetime
 
@@ -56,11 +57,14 @@ def cite(post: int, words: str) -> Note:
 
 
 def test_a_day_end_is_written_beside_the_days_keys_with_its_cite_and_the_file_otherwise_untouched():
-    result = apply_edits(GAME, [SetDay(1, cite(40, "Day 1 has ended. Cedar was lynched."), end_post=40)])
+    result = apply_edits(
+        GAME, [SetDay(1, cite(40, "Day 1 has ended. Cedar was lynched."), end_post=40)]
+    )
     assert result.disagreements == ()
     assert result.written == ("days[1] (day 1).end_post = 40 (post 40)",)
     expected = GAME.replace(
-        "start_post = 0\n", 'start_post = 0\nend_post = 40  # post 40: "Day 1 has ended. Cedar was lynched."\n'
+        "start_post = 0\n",
+        'start_post = 0\nend_post = 40  # post 40: "Day 1 has ended. Cedar was lynched."\n',
     )
     assert result.text == expected
     assert parse_game(result.text).days[0].end_post == 40
@@ -107,9 +111,16 @@ def test_applying_the_same_edits_twice_changes_nothing():
     assert twice.text == once.text
     game = parse_game(once.text)
     assert game.days[1].end == datetime(2026, 3, 5, 3, tzinfo=UTC)
-    assert "end = 2026-03-04T22:00:00-05:00" in once.text  # written in the game's zone, with its offset
-    assert game.seat("Cedar").replacements == ("Cypress",) and game.seat("Cedar").replacement_posts == (30,)
-    assert 'replacements = [{name = "Cypress", post = 30}]  # post 30: "Cypress replaces Cedar"' in once.text
+    assert (
+        "end = 2026-03-04T22:00:00-05:00" in once.text
+    )  # written in the game's zone, with its offset
+    assert game.seat("Cedar").replacements == ("Cypress",) and game.seat(
+        "Cedar"
+    ).replacement_posts == (30,)
+    assert (
+        'replacements = [{name = "Cypress", post = 30}]  # post 30: "Cypress replaces Cedar"'
+        in once.text
+    )
 
 
 def test_what_the_moderator_wrote_wins_and_the_difference_is_reported():
@@ -117,7 +128,9 @@ def test_what_the_moderator_wrote_wins_and_the_difference_is_reported():
     result = apply_edits(text, [SetDay(1, cite(40, "Day 1 is over"), end_post=40)])
     assert result.text == text
     assert result.written == ()
-    assert result.disagreements == ("days[1] (day 1).end_post: the file says 38; post 40 says 40 (file kept)",)
+    assert result.disagreements == (
+        "days[1] (day 1).end_post: the file says 38; post 40 says 40 (file kept)",
+    )
 
 
 def test_a_moderator_command_replaces_a_value_and_its_comment():
@@ -129,9 +142,13 @@ def test_a_moderator_command_replaces_a_value_and_its_comment():
 
 def test_a_death_of_a_seat_already_dead_in_another_phase_is_a_disagreement():
     once = apply_edits(GAME, [AddDeath("Birch", "night 1", cite(44, "Birch died"))]).text
-    result = apply_edits(once, [AddDeath("Birch2", "day 2", cite(60, "Birch2 was modkilled"), post=60)])
+    result = apply_edits(
+        once, [AddDeath("Birch2", "day 2", cite(60, "Birch2 was modkilled"), post=60)]
+    )
     assert result.text == once
-    assert result.disagreements[0].startswith("deaths[1] (Birch).phase: the file says 'night 1'; post 60 says 'day 2'")
+    assert result.disagreements[0].startswith(
+        "deaths[1] (Birch).phase: the file says 'night 1'; post 60 says 'day 2'"
+    )
 
 
 def test_a_plain_replacement_is_kept_when_the_thread_gives_its_post_unless_the_moderator_asks():
@@ -139,7 +156,10 @@ def test_a_plain_replacement_is_kept_when_the_thread_gives_its_post_unless_the_m
     kept = apply_edits(GAME, [edit])
     assert kept.text == GAME and "file kept" in kept.disagreements[0]
     changed = apply_edits(GAME, [edit], replace=True)
-    assert 'replacements = [{name = "Birch2", post = 25}]  # post 25: "Birch2 is in for Birch"' in changed.text
+    assert (
+        'replacements = [{name = "Birch2", post = 25}]  # post 25: "Birch2 is in for Birch"'
+        in changed.text
+    )
 
 
 def test_a_first_replacement_goes_beside_the_seats_keys_not_after_its_closing_comment():
@@ -152,7 +172,9 @@ def test_a_first_replacement_goes_beside_the_seats_keys_not_after_its_closing_co
 
 
 def test_a_replacement_already_holding_another_seat_is_a_disagreement():
-    result = apply_edits(GAME, [AddReplacement("Alder", "birch2", 30, cite(30, "Birch2 replaces Alder"))])
+    result = apply_edits(
+        GAME, [AddReplacement("Alder", "birch2", 30, cite(30, "Birch2 replaces Alder"))]
+    )
     assert result.text == GAME
     assert result.disagreements == (
         "players[1] (Alder).replacements: 'birch2' already holds the seat of Birch (post 30)",
@@ -169,7 +191,9 @@ def test_removing_a_player_keeps_the_others_and_their_comments():
 
 def test_players_are_added_to_a_file_with_none():
     bare = GAME.split("[[players]]")[0]
-    result = apply_edits(bare, [AddPlayer(n, cite(0, "Players: Ash, Beech")) for n in ("Ash", "Beech")])
+    result = apply_edits(
+        bare, [AddPlayer(n, cite(0, "Players: Ash, Beech")) for n in ("Ash", "Beech")]
+    )
     assert [s.name for s in parse_game(result.text).players] == ["Ash", "Beech"]
     assert result.text.startswith(bare)
 
@@ -193,17 +217,29 @@ STORED = range(0, 120)
 @pytest.mark.parametrize(
     ("edit", "message"),
     [
-        (SetDay(1, cite(500, ""), end_post=500), "post 500 is not in the stored thread (posts up to 119"),
+        (
+            SetDay(1, cite(500, ""), end_post=500),
+            "post 500 is not in the stored thread (posts up to 119",
+        ),
         (SetDay(2, cite(30, ""), start_post=30), "day 2: post 30 is before day 1's end (post 40)"),
         (SetDay(1, cite(70, ""), end_post=70), "day 1: post 70 is after day 2's start (post 44)"),
         (AddDeath("Elm", "night 1", cite(44, "")), "kill: 'Elm' is not a player"),
         (AddDeath("Alder", "dusk 1", cite(44, "")), "phase must look like 'night 2' or 'day 3'"),
-        (AddDeath("Alder", "day 1", cite(50, ""), post=50), "kill: post 50 is not on day 1 (posts 0-40)"),
+        (
+            AddDeath("Alder", "day 1", cite(50, ""), post=50),
+            "kill: post 50 is not on day 1 (posts 0-40)",
+        ),
         (AddDeath("Cedar", "night 2", cite(90, "")), "kill: Cedar is already dead (night 1)"),
         (AddReplacement("Elm", "Fir", 50, cite(50, "")), "replace: 'Elm' is not a player"),
-        (AddReplacement("Alder", "Birch2", 50, cite(50, "")), "replace: 'Birch2' is already a name of the seat Birch"),
+        (
+            AddReplacement("Alder", "Birch2", 50, cite(50, "")),
+            "replace: 'Birch2' is already a name of the seat Birch",
+        ),
         (AddReplacement("Alder", "Host", 50, cite(50, "")), "replace: 'Host' is a moderator"),
-        (AddReplacement("Birch", "Beech", 20, cite(20, "")), "Birch's seat was already replaced at post 30"),
+        (
+            AddReplacement("Birch", "Beech", 20, cite(20, "")),
+            "Birch's seat was already replaced at post 30",
+        ),
         (AddPlayer("host", cite(1, "")), "player add: 'host' is a moderator"),
         (RemovePlayer("Cedar"), "player remove: Cedar is named in [[deaths]] (night 1)"),
         (RemovePlayer("Alder"), "player remove: Alder is named in [private]"),
@@ -212,7 +248,10 @@ STORED = range(0, 120)
 )
 def test_edits_that_contradict_the_thread_or_the_file_are_refused(edit, message):
     text = (
-        GAME.replace("start_post = 0\n", "start_post = 0\nend_post = 40\n\n[[days]]\nday = 2\nstart_post = 44\n")
+        GAME.replace(
+            "start_post = 0\n",
+            "start_post = 0\nend_post = 40\n\n[[days]]\nday = 2\nstart_post = 44\n",
+        )
         .replace('replacements = ["Birch2"]', 'replacements = [{name = "Birch2", post = 30}]')
         .replace("[private]", '[[deaths]]\nplayer = "Cedar"\nphase = "night 1"\n\n[private]')
     )
@@ -222,10 +261,17 @@ def test_edits_that_contradict_the_thread_or_the_file_are_refused(edit, message)
 
 
 def test_a_consistent_edit_passes_the_checks():
-    check_edits(parse_game(GAME), [SetDay(1, cite(40, ""), end_post=40), AddDeath("Alder", "night 1", cite(44, ""))],
-                posts=STORED)
+    check_edits(
+        parse_game(GAME),
+        [SetDay(1, cite(40, ""), end_post=40), AddDeath("Alder", "night 1", cite(44, ""))],
+        posts=STORED,
+    )
     ended = parse_game(GAME.replace("start_post = 0\n", "start_post = 0\nend_post = 40\n"))
-    check_edits(ended, [SetDay(2, cite(40, "Cedar was lynched. Day 2 begins!"), start_post=40)], posts=STORED)
+    check_edits(
+        ended,
+        [SetDay(2, cite(40, "Cedar was lynched. Day 2 begins!"), start_post=40)],
+        posts=STORED,
+    )
 
 
 def test_without_stored_posts_a_post_cannot_be_checked_and_the_error_says_to_sync():
@@ -234,8 +280,12 @@ def test_without_stored_posts_a_post_cannot_be_checked_and_the_error_says_to_syn
 
 
 def test_the_first_deadline_is_the_days_end_and_a_later_different_one_a_cited_event():
-    first = SetDeadline(1, datetime(2026, 3, 3, 3, tzinfo=UTC), cite(0, "Deadline: Monday 10 pm EST"))
-    moved = SetDeadline(1, datetime(2026, 3, 4, 3, tzinfo=UTC), cite(30, "Deadline extended to Tuesday 10 pm EST"))
+    first = SetDeadline(
+        1, datetime(2026, 3, 3, 3, tzinfo=UTC), cite(0, "Deadline: Monday 10 pm EST")
+    )
+    moved = SetDeadline(
+        1, datetime(2026, 3, 4, 3, tzinfo=UTC), cite(30, "Deadline extended to Tuesday 10 pm EST")
+    )
     once = apply_edits(GAME, [first, moved, first])
     game = parse_game(once.text)
     assert game.days[0].end == datetime(2026, 3, 3, 3, tzinfo=UTC)
@@ -247,7 +297,9 @@ def test_the_first_deadline_is_the_days_end_and_a_later_different_one_a_cited_ev
 
 
 def test_a_listed_replacement_that_already_holds_a_seat_is_reported_not_written_twice():
-    result = apply_edits(GAME, [AddPlayer("Dogwood", cite(0, "Dogwood (replaced by Birch2)"), ("Birch2", "Dw2"))])
+    result = apply_edits(
+        GAME, [AddPlayer("Dogwood", cite(0, "Dogwood (replaced by Birch2)"), ("Birch2", "Dw2"))]
+    )
     assert parse_game(result.text).seat("Dogwood").replacements == ("Dw2",)
     assert result.disagreements == (
         "players: 'Birch2' is listed for Dogwood but already holds the seat of Birch (post 0)",
@@ -255,15 +307,22 @@ def test_a_listed_replacement_that_already_holds_a_seat_is_reported_not_written_
 
 
 def test_a_replacement_is_checked_against_a_seat_whose_replacements_have_no_posts():
-    check_edits(parse_game(GAME), [AddReplacement("Birch2", "Birch3", 50, cite(50, "Birch3 in"))], posts=STORED)
+    check_edits(
+        parse_game(GAME),
+        [AddReplacement("Birch2", "Birch3", 50, cite(50, "Birch3 in"))],
+        posts=STORED,
+    )
 
 
 def test_the_files_local_times_are_compared_in_the_zone_load_game_reads_them_in():
-    # A Millers Hollow file without `timezone`: its local times are West Coast time (the ruleset's zone), so the
-    # thread's 11 am Pacific end is the end the file already holds, not a disagreement with a UTC reading.
-    text = GAME.replace('ruleset = "mafiascum"', 'ruleset = "millers-hollow"').replace(
-        'timezone = "America/New_York"\n', ""
-    ).replace("start_post = 0\n", "start_post = 0\nend = 2024-07-02T11:00:00\n")
+    # A Millers Hollow file without `timezone`: its local times are West Coast time (the ruleset's
+    # zone), so the thread's 11 am Pacific end is the end the file already holds, not a disagreement
+    # with a UTC reading.
+    text = (
+        GAME.replace('ruleset = "mafiascum"', 'ruleset = "millers-hollow"')
+        .replace('timezone = "America/New_York"\n', "")
+        .replace("start_post = 0\n", "start_post = 0\nend = 2024-07-02T11:00:00\n")
+    )
     end = datetime(2024, 7, 2, 18, 0, tzinfo=UTC)  # 11:00 PDT
     assert parse_game(text).day(1).end == end
     result = apply_edits(text, [SetDay(1, cite(40, "Day 1 ends at 11 am"), end=end)])
@@ -281,26 +340,38 @@ def test_a_page_size_goes_into_a_new_fetch_table_after_the_head_and_a_different_
     assert apply_edits(result.text, [SetPageSize(25, first_page)]).text == result.text
     kept = apply_edits(result.text, [SetPageSize(10, first_page)])
     assert kept.text == result.text and kept.disagreements == (
-        "fetch.posts_per_page: the file says 25; as the thread's first page shows says 10 (file kept)",)
+        "fetch.posts_per_page: the file says 25; as the thread's first page shows says 10 (file kept)",
+    )
 
 
 def test_deaths_are_written_in_the_games_order_whichever_order_they_are_read_in():
-    """A night kill read after a later lynch (the reader met it in a later post) goes before it, so a file kept
-    live and one written at once list their deaths alike; a kill during a day goes before that day's lynch."""
-    game = GAME.replace("start_post = 0\n", "start_post = 0\nend_post = 30\n\n[[days]]\nday = 2\nstart_post = 31\n")
-    edits = [AddDeath("Alder", "day 2", cite(60, "Alder was lynched.")),
-             AddDeath("Birch", "night 1", cite(70, "Birch had died in the night.")),
-             AddDeath("Cedar", "day 2", cite(80, "Cedar was shot."), post=45)]
+    """A night kill read after a later lynch (the reader met it in a later post) goes before it, so
+    a file kept live and one written at once list their deaths alike; a kill during a day goes
+    before that day's lynch."""
+    game = GAME.replace(
+        "start_post = 0\n", "start_post = 0\nend_post = 30\n\n[[days]]\nday = 2\nstart_post = 31\n"
+    )
+    edits = [
+        AddDeath("Alder", "day 2", cite(60, "Alder was lynched.")),
+        AddDeath("Birch", "night 1", cite(70, "Birch had died in the night.")),
+        AddDeath("Cedar", "day 2", cite(80, "Cedar was shot."), post=45),
+    ]
     for order in (edits, edits[::-1], [edits[1], edits[0], edits[2]]):
         text = apply_edits(game, order).text
         assert [(d.player, d.phase, d.phase_number) for d in parse_game(text).deaths] == [
-            ("Birch", "night", 1), ("Cedar", "day", 2), ("Alder", "day", 2)]
+            ("Birch", "night", 1),
+            ("Cedar", "day", 2),
+            ("Alder", "day", 2),
+        ]
 
 
 def test_a_death_votal_revises_to_an_earlier_phase_moves_to_its_place_in_the_games_order():
-    """Votal's reading of Alder's death from a later post (night 2) gives way to the lynch the thread tells at
-    an earlier one (day 2): the entry moves before night 2's kill, where a file that read the lynch first has it."""
-    game = GAME.replace("start_post = 0\n", "start_post = 0\nend_post = 30\n\n[[days]]\nday = 2\nstart_post = 31\n")
+    """Votal's reading of Alder's death from a later post (night 2) gives way to the lynch the
+    thread tells at an earlier one (day 2): the entry moves before night 2's kill, where a file that
+    read the lynch first has it."""
+    game = GAME.replace(
+        "start_post = 0\n", "start_post = 0\nend_post = 30\n\n[[days]]\nday = 2\nstart_post = 31\n"
+    )
     lynch = AddDeath("Alder", "day 2", cite(60, "Alder was lynched."))
     kill = AddDeath("Birch", "night 2", cite(70, "Birch died in the night."))
     read_late = AddDeath("Alder", "night 2", cite(80, "Vote count 3.1"))
@@ -313,15 +384,19 @@ def test_a_death_votal_revises_to_an_earlier_phase_moves_to_its_place_in_the_gam
 
     revised = one_by_one(kill, read_late, lynch)
     assert [(d.player, d.phase, d.phase_number) for d in parse_game(revised).deaths] == [
-        ("Alder", "day", 2), ("Birch", "night", 2)]
+        ("Alder", "day", 2),
+        ("Birch", "night", 2),
+    ]
     assert revised == one_by_one(lynch, kill)
 
 
 def test_votals_reading_names_a_dead_seat_by_its_name_and_the_moderators_command_as_typed():
-    """A fates list's "Birch2, killed Night 1" and a count that leaves Birch's seat out name one seat: Votal's
-    reading writes it as the seat's name either way, so every reading of the thread writes the same entry; the
-    moderator's own `votal kill Birch2` is written as typed."""
-    read = apply_edits(GAME, [AddDeath("Birch2", "night 1", cite(30, "Birch2, killed Night 1"))], revise=True)
+    """A fates list's "Birch2, killed Night 1" and a count that leaves Birch's seat out name one
+    seat: Votal's reading writes it as the seat's name either way, so every reading of the thread
+    writes the same entry; the moderator's own `votal kill Birch2` is written as typed."""
+    read = apply_edits(
+        GAME, [AddDeath("Birch2", "night 1", cite(30, "Birch2, killed Night 1"))], revise=True
+    )
     assert 'player = "Birch"' in read.text
     typed = apply_edits(GAME, [AddDeath("Birch2", "night 1", cite(30, "votal kill"))], replace=True)
     assert 'player = "Birch2"' in typed.text

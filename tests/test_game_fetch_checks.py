@@ -1,5 +1,6 @@
-"""Game files refused before anything is written: [fetch] numbers that are not numbers (nan, inf), negative,
-or that would hammer the forum; binary and non-UTF-8 files. One line each, naming the file and key."""
+"""Game files refused before anything is written: [fetch] numbers that are not numbers (nan, inf),
+negative, or that would hammer the forum; binary and non-UTF-8 files. One line each, naming the file
+and key."""
 
 from __future__ import annotations
 
@@ -13,7 +14,11 @@ from assistant.gamefile.game import load_game
 
 
 def write(tmp_path, fetch_extra: str):
-    text = game_text("http://127.0.0.1:9").replace("min_interval = 0\n", "").replace("posts_per_page = 25\n", "")
+    text = (
+        game_text("http://127.0.0.1:9")
+        .replace("min_interval = 0\n", "")
+        .replace("posts_per_page = 25\n", "")
+    )
     path = tmp_path / "game.toml"
     path.write_text(text.replace("[fetch]\n", "[fetch]\n" + fetch_extra + "\n"))
     return path
@@ -78,9 +83,13 @@ def test_binary_and_non_utf8_files_are_one_clear_line(tmp_path, data, expected):
     ],
 )
 def test_a_ruleset_error_is_found_before_the_sync_writes_the_store(tmp_path, ruleset, expected):
-    (tmp_path / "broken.toml").write_text('[ruleset]\nname = "b"\n[votes]\nmulti_vote = "perhaps"\n')
+    (tmp_path / "broken.toml").write_text(
+        '[ruleset]\nname = "b"\n[votes]\nmulti_vote = "perhaps"\n'
+    )
     path = tmp_path / "game.toml"
-    path.write_text(game_text("http://127.0.0.1:9").replace('ruleset = "mafiascum"', f"ruleset = {ruleset}"))
+    path.write_text(
+        game_text("http://127.0.0.1:9").replace('ruleset = "mafiascum"', f"ruleset = {ruleset}")
+    )
     result = CliRunner().invoke(main, ["sync", str(path), "--db", str(tmp_path / "votal.db")])
     assert result.exit_code == 2 and expected in result.output, result.output
     assert len(result.output.strip().splitlines()) == 1

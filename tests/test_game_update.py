@@ -12,7 +12,14 @@ PLAYERS = ("Ash", "Beech", "Cherry", "Dogwood", "Elder", "Fig", "Gum")
 
 
 def post(number: int, author: str, body: str) -> Post:
-    return Post(str(900 + number), number, author, START + timedelta(hours=number), body, f"https://f/p{number}")
+    return Post(
+        str(900 + number),
+        number,
+        author,
+        START + timedelta(hours=number),
+        body,
+        f"https://f/p{number}",
+    )
 
 
 def game_text(*, ruleset: str = "mafiascum", extra: str = "", players: bool = True) -> str:
@@ -24,18 +31,34 @@ def game_text(*, ruleset: str = "mafiascum", extra: str = "", players: bool = Tr
 
 
 def chatter(first: int, last: int) -> list[Post]:
-    return [post(n, PLAYERS[n % len(PLAYERS)], f"<p>thinking about post {n}</p>") for n in range(first, last + 1)]
+    return [
+        post(n, PLAYERS[n % len(PLAYERS)], f"<p>thinking about post {n}</p>")
+        for n in range(first, last + 1)
+    ]
 
 
 # Discourse-style paragraphs, one announcement per post.
 THREAD = [
-    post(0, "Gardener", "<p>Welcome to Garden Mafia.</p><p><strong>Players</strong></p><ol>"
-         + "".join(f"<li>{name}</li>" for name in PLAYERS) + "</ol><p>Day 1 begins now.</p>"),
+    post(
+        0,
+        "Gardener",
+        "<p>Welcome to Garden Mafia.</p><p><strong>Players</strong></p><ol>"
+        + "".join(f"<li>{name}</li>" for name in PLAYERS)
+        + "</ol><p>Day 1 begins now.</p>",
+    ),
     *chatter(1, 9),
-    post(10, "Gardener", "<p>Cherry has been lynched! Cherry was a <strong>Mafia Goon</strong>.</p>"
-         "<p>Night 1 begins. Send in your actions.</p>"),
-    post(11, "Gardener", "<p>Dawn breaks. Elder was killed in the night. Elder was a Vanilla Townie.</p>"
-         "<p>It is now Day 2.</p>"),
+    post(
+        10,
+        "Gardener",
+        "<p>Cherry has been lynched! Cherry was a <strong>Mafia Goon</strong>.</p>"
+        "<p>Night 1 begins. Send in your actions.</p>",
+    ),
+    post(
+        11,
+        "Gardener",
+        "<p>Dawn breaks. Elder was killed in the night. Elder was a Vanilla Townie.</p>"
+        "<p>It is now Day 2.</p>",
+    ),
     *chatter(12, 14),
     post(15, "Gardener", "<p>Hazel replaces Fig.</p>"),
     *chatter(16, 18),
@@ -51,37 +74,55 @@ def outcome_of(kind: str, target: str | None, post_number: int):
 
 def test_update_writes_each_announcement_once_with_its_cite():
     text = game_text()
-    report = plan_update(text, THREAD, path="garden.toml", count_day=outcome_of("elimination", "Cherry", 9))
+    report = plan_update(
+        text, THREAD, path="garden.toml", count_day=outcome_of("elimination", "Cherry", 9)
+    )
     assert report.alarms == () and report.disagreements == ()
     game = parse_game(report.text)
     assert [(d.day, d.start_post, d.end_post) for d in game.days] == [(1, 0, 10), (2, 11, None)]
     assert [(d.player, d.phase, d.phase_number, d.post) for d in game.deaths] == [
-        ("Cherry", "day", 1, None), ("Elder", "night", 1, None), ("Dogwood", "day", 2, 19),
+        ("Cherry", "day", 1, None),
+        ("Elder", "night", 1, None),
+        ("Dogwood", "day", 2, 19),
     ]
-    assert game.seat("Fig").replacements == ("Hazel",) and game.seat("Fig").replacement_posts == (15,)
+    assert game.seat("Fig").replacements == ("Hazel",) and game.seat("Fig").replacement_posts == (
+        15,
+    )
     assert '# post 15: "Hazel replaces Fig."' in report.text
     assert report.text.startswith("# kept by hand\n")
-    again = plan_update(report.text, THREAD, path="garden.toml", count_day=outcome_of("elimination", "Cherry", 9))
+    again = plan_update(
+        report.text, THREAD, path="garden.toml", count_day=outcome_of("elimination", "Cherry", 9)
+    )
     assert again.text == report.text and again.written == () and again.disagreements == ()
     assert again.read_after == game.last_named_post() == 19
 
 
 def test_posts_the_file_already_covers_are_not_read_again():
-    text = game_text(extra="\n[[days]]\nday = 1\nstart_post = 0\nend_post = 10\n\n[[days]]\nday = 2\nstart_post = 11\n")
+    text = game_text(
+        extra="\n[[days]]\nday = 1\nstart_post = 0\nend_post = 10\n\n[[days]]\nday = 2\nstart_post = 11\n"
+    )
     report = plan_update(text, THREAD, path="garden.toml")
     assert report.read_after == 11
-    assert not any("Cherry" in line or "Elder" in line for line in report.written)  # posts 10-11 are known
+    assert not any(
+        "Cherry" in line or "Elder" in line for line in report.written
+    )  # posts 10-11 are known
     assert any("Hazel" in line for line in report.written)
 
 
 def test_a_lynch_the_count_does_not_give_is_an_alarm_and_no_decision_is_a_note():
-    wrong = plan_update(game_text(), THREAD, path="garden.toml", count_day=outcome_of("elimination", "Ash", 8))
+    wrong = plan_update(
+        game_text(), THREAD, path="garden.toml", count_day=outcome_of("elimination", "Ash", 8)
+    )
     assert wrong.alarms == (
         'DAY 1 OUTCOME DISAGREES: the moderator announced Cherry lynched (post 10: "Cherry has been lynched! Cherry '
         'was a Mafia Goon.") but the count gives Ash lynched (majority, post 8): one of the two is wrong',
     )
-    undecided = plan_update(game_text(), THREAD, path="garden.toml",
-                            count_day=lambda game, day: SimpleNamespace(outcome=None))
+    undecided = plan_update(
+        game_text(),
+        THREAD,
+        path="garden.toml",
+        count_day=lambda game, day: SimpleNamespace(outcome=None),
+    )
     assert undecided.alarms == ()
     assert any("the count has not decided the day" in note for note in undecided.notes)
 
@@ -134,27 +175,38 @@ def test_an_announcement_the_game_file_cannot_hold_is_reported_and_the_rest_writ
     assert parse_game(report.text).seat("Fig").replacements == ("Hazel",)
     assert parse_game(report.text).deaths == ()
     assert len(report.disagreements) == 1
-    assert "deaths[1].phase" in report.disagreements[0] and "(post 19; not written)" in report.disagreements[0]
+    assert (
+        "deaths[1].phase" in report.disagreements[0]
+        and "(post 19; not written)" in report.disagreements[0]
+    )
 
 
 def test_a_deadline_the_moderator_moves_is_not_written_back_over_the_later_one():
-    """A joke "6 minute deadline" put right in the next post: `new` writes the first as the day's `end` and the
-    later one as a declared change, which decides the day's end; `update` on the same thread writes nothing that
-    moves it back, and one that has only seen the first deadline moves it forward the same way, so both files
-    say the same."""
+    """A joke "6 minute deadline" put right in the next post: `new` writes the first as the day's
+    `end` and the later one as a declared change, which decides the day's end; `update` on the same
+    thread writes nothing that moves it back, and one that has only seen the first deadline moves it
+    forward the same way, so both files say the same."""
     from assistant.counting.clock import day_bounds
     from assistant.gamefile.rules import load_ruleset
     from assistant.reading.announcements import read_thread_facts
     from assistant.upkeep.new import plan_game_file
 
-    thread = [*THREAD[:10],
-              post(10, "Gardener", "<p>You want a short day? OK. Deadline is Mar 2, 2026 at 8:00 UTC.</p>"),
-              post(11, "Gardener", "<p>No, really: the deadline is Mar 9, 2026 at 22:00 UTC.</p>"),
-              *chatter(12, 14)]
+    thread = [
+        *THREAD[:10],
+        post(
+            10, "Gardener", "<p>You want a short day? OK. Deadline is Mar 2, 2026 at 8:00 UTC.</p>"
+        ),
+        post(11, "Gardener", "<p>No, really: the deadline is Mar 9, 2026 at 22:00 UTC.</p>"),
+        *chatter(12, 14),
+    ]
     later = datetime(2026, 3, 9, 22, tzinfo=UTC)
     ruleset = load_ruleset("mafiascum")
-    written = plan_game_file(read_thread_facts(thread), thread="https://forum.example.org/t/garden/77", posts=thread,
-                             forum="phpbb").text
+    written = plan_game_file(
+        read_thread_facts(thread),
+        thread="https://forum.example.org/t/garden/77",
+        posts=thread,
+        forum="phpbb",
+    ).text
     assert day_bounds(parse_game(written), ruleset, 1).end == later
     report = plan_update(written, thread, path="garden.toml")
     assert day_bounds(parse_game(report.text), ruleset, 1).end == later
@@ -162,5 +214,7 @@ def test_a_deadline_the_moderator_moves_is_not_written_back_over_the_later_one()
     assert day_bounds(parse_game(seen_first), ruleset, 1).end == datetime(2026, 3, 2, 8, tzinfo=UTC)
     report = plan_update(seen_first, thread, path="garden.toml")
     assert day_bounds(parse_game(report.text), ruleset, 1).end == later
-    assert [(e.day, e.kind, e.post, e.time) for e in parse_game(report.text).events] == [(1, "deadline", 11, later)]
+    assert [(e.day, e.kind, e.post, e.time) for e in parse_game(report.text).events] == [
+        (1, "deadline", 11, later)
+    ]
     assert parse_game(report.text).events == parse_game(written).events

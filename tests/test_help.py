@@ -65,8 +65,13 @@ def test_help_lines_fit_an_80_column_terminal_too(words, monkeypatch):
 
 
 def test_the_real_command_wraps_its_help_at_100_columns_not_at_click_s_80():
-    done = subprocess.run([sys.executable, "-m", "assistant", "run", "--help"], capture_output=True,
-                          text=True, env={**os.environ, "COLUMNS": "240"}, check=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "assistant", "run", "--help"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "240"},
+        check=True,
+    )
     widest = max(len(line) for line in done.stdout.splitlines())
     assert 80 < widest <= 100
 

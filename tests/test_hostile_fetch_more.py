@@ -1,5 +1,6 @@
-"""More hostile forums on loopback: bombs in every compression the client accepts, a trickle on a kept-alive
-connection, Retry-After values no forum should send. Each is one readable error, never a hang or a crash."""
+"""More hostile forums on loopback: bombs in every compression the client accepts, a trickle on a
+kept-alive connection, Retry-After values no forum should send. Each is one readable error, never a
+hang or a crash."""
 
 from __future__ import annotations
 
@@ -33,23 +34,36 @@ def deflate_bomb(inflated: int) -> bytes:
 
 @pytest.mark.parametrize(
     ("encoding", "body"),
-    [("deflate", lambda: deflate_bomb(80 * MB)), ("gzip, gzip", lambda: gzip.compress(gzip_bomb(80 * MB))),
-     ("GZIP", lambda: gzip_bomb(80 * MB))],
+    [
+        ("deflate", lambda: deflate_bomb(80 * MB)),
+        ("gzip, gzip", lambda: gzip.compress(gzip_bomb(80 * MB))),
+        ("GZIP", lambda: gzip_bomb(80 * MB)),
+    ],
 )
 def test_bombs_in_every_accepted_compression_stop_at_the_cap(encoding, body):
     payload = body()
 
     def answer(path, headers, out):
-        out.write(head(200, Content_Type="text/html", Content_Encoding=encoding, Content_Length=str(len(payload)))
-                  + payload)
+        out.write(
+            head(
+                200,
+                Content_Type="text/html",
+                Content_Encoding=encoding,
+                Content_Length=str(len(payload)),
+            )
+            + payload
+        )
 
     with HostileServer(robots_or(answer)) as server, pytest.raises(ForumError) as caught:
-        Fetcher(min_interval=0, retries=0, max_page_bytes=4 * MB).get(server.base_url + "/viewtopic.php?t=1")
+        Fetcher(min_interval=0, retries=0, max_page_bytes=4 * MB).get(
+            server.base_url + "/viewtopic.php?t=1"
+        )
     assert "larger than 4 MB (after decompression)" in one_line(caught.value)
 
 
 class KeepAliveTrickler:
-    """Answers the first request on a connection at once and keeps it open; trickles the next answer."""
+    """Answers the first request on a connection at once and keeps it open; trickles the next
+    answer."""
 
     def __init__(self) -> None:
         self.listener = socket.create_server(("127.0.0.1", 0))
@@ -85,8 +99,10 @@ class KeepAliveTrickler:
                             return
                         data += chunk
                     data = data.split(b"\r\n\r\n", 1)[1]
-                    whole = (f"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {len(PAGE)}\r\n\r\n"
-                             .encode() + PAGE)
+                    whole = (
+                        f"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {len(PAGE)}\r\n\r\n".encode()
+                        + PAGE
+                    )
                     if served == 0:
                         conn.sendall(whole)
                     else:
@@ -110,8 +126,9 @@ class KeepAliveTrickler:
 
 def test_a_trickle_on_a_kept_alive_connection_is_cut_off_too():
     with KeepAliveTrickler() as server:
-        # the whole first answer has all the time it needs (a loaded machine may take a while): only the trickled
-        # second one is held to the 1 s deadline, which it overruns by seconds whatever the load
+        # the whole first answer has all the time it needs (a loaded machine may take a while): only
+        # the trickled second one is held to the 1 s deadline, which it overruns by seconds whatever
+        # the load
         fetcher = Fetcher(min_interval=0, retries=0, deadline=60.0, timeout=(5, 5), robots=None)
         assert fetcher.get(server.url) == PAGE.decode()
         fetcher.deadline = 1.0
@@ -123,8 +140,20 @@ def test_a_trickle_on_a_kept_alive_connection_is_cut_off_too():
 
 @pytest.mark.parametrize(
     "value",
-    ["\u00b2", "9" * 400, "-5", "1e999", "nan", "inf", "0x10", "Fri, 31 Dec 9999 23:59:59 GMT", "\u0661\u0662",
-     "Mon, 32 Foo 2024 99:99:99 GMT", " ", "1" * 5000],
+    [
+        "\u00b2",
+        "9" * 400,
+        "-5",
+        "1e999",
+        "nan",
+        "inf",
+        "0x10",
+        "Fri, 31 Dec 9999 23:59:59 GMT",
+        "\u0661\u0662",
+        "Mon, 32 Foo 2024 99:99:99 GMT",
+        " ",
+        "1" * 5000,
+    ],
 )
 def test_any_retry_after_value_is_a_wait_within_the_cap_or_none(value):
     wait = retry_after(value)
@@ -134,7 +163,11 @@ def test_any_retry_after_value_is_a_wait_within_the_cap_or_none(value):
 @pytest.mark.parametrize("value", [b"\xb2", b"9" * 400, b"Fri, 31 Dec 9999 23:59:59 GMT", b"-1"])
 def test_a_hostile_retry_after_from_a_server_is_one_line(value):
     def answer(path, headers, out):
-        out.write(b"HTTP/1.1 503 X\r\nConnection: close\r\nContent-Length: 0\r\nRetry-After: " + value + b"\r\n\r\n")
+        out.write(
+            b"HTTP/1.1 503 X\r\nConnection: close\r\nContent-Length: 0\r\nRetry-After: "
+            + value
+            + b"\r\n\r\n"
+        )
 
     with HostileServer(robots_or(answer)) as server, pytest.raises(ForumError) as caught:
         Fetcher(min_interval=0, retries=1, backoff=0.01).get(server.base_url + "/viewtopic.php?t=1")

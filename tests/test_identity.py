@@ -1,4 +1,5 @@
-"""Who wrote a post: only a seat's own account counts for it; look-alikes and strangers are reported, never counted."""
+"""Who wrote a post: only a seat's own account counts for it; look-alikes and strangers are
+reported, never counted."""
 
 from __future__ import annotations
 
@@ -46,8 +47,10 @@ def test_every_account_of_a_seat_counts_for_it(index):
     assert index.match(" Bob ") == ("Bob", "account")  # the spaces a page puts around a name
 
 
-@pytest.mark.parametrize(("author", "seat"), [("alice", "Alice"), ("ALICE", "Alice"), ("carol two", "Carol"),
-                                            ("ZOË", "Zoë")])
+@pytest.mark.parametrize(
+    ("author", "seat"),
+    [("alice", "Alice"), ("ALICE", "Alice"), ("carol two", "Carol"), ("ZOË", "Zoë")],
+)
 def test_a_name_differing_only_in_letter_case_is_the_same_account(index, author, seat):
     # the forum engines refuse a second account that differs only in case: it is the listed one
     assert index.match(author) == (seat, "account")
@@ -55,7 +58,10 @@ def test_a_name_differing_only_in_letter_case_is_the_same_account(index, author,
 
 
 def test_a_name_in_another_unicode_encoding_is_the_same_account(index):
-    assert index.match("Zoe\u0308") == ("Zoë", "account")  # decomposed e + diaeresis: NFC makes it one text
+    assert index.match("Zoe\u0308") == (
+        "Zoë",
+        "account",
+    )  # decomposed e + diaeresis: NFC makes it one text
 
 
 @pytest.mark.parametrize(
@@ -90,8 +96,12 @@ def test_an_account_that_is_not_listed_counts_for_no_seat(index, author):
 )
 def test_look_alikes_are_reported_naming_the_account_they_imitate(index, author, listed):
     report = index.why_not(author)
-    assert report.startswith("look-alike account ") and listed in report and "never counted" in report
-    assert "\\u" in report or author.isascii()  # the hidden or foreign character is shown, not printed raw
+    assert (
+        report.startswith("look-alike account ") and listed in report and "never counted" in report
+    )
+    assert (
+        "\\u" in report or author.isascii()
+    )  # the hidden or foreign character is shown, not printed raw
 
 
 def test_tr39_skeletons_join_look_alikes_and_only_them():
@@ -100,7 +110,9 @@ def test_tr39_skeletons_join_look_alikes_and_only_them():
     assert skeleton("Alice2") != skeleton("Alice")
 
 
-@settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])  # no load
+@settings(
+    max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)  # no load
 @given(st.text(alphabet=st.characters(max_codepoint=127), max_size=12))
 def test_the_ascii_shortcut_gives_the_librarys_skeleton(name):
     from disarm import skeleton_key
@@ -109,7 +121,10 @@ def test_the_ascii_shortcut_gives_the_librarys_skeleton(name):
 
 
 def test_an_unlisted_account_resembling_a_seat_is_reported_not_counted(index):
-    assert index.why_not("A_lice") == "not a player ('A_lice' resembles seat Alice but is not listed in the game file)"
+    assert (
+        index.why_not("A_lice")
+        == "not a player ('A_lice' resembles seat Alice but is not listed in the game file)"
+    )
     assert index.why_not("Stranger") == "not a player"
     assert index.why_not("Cobalt") == "moderator's post"
 
@@ -120,7 +135,10 @@ def test_a_renamed_account_keeps_its_seat_by_user_id_and_is_reported(game):
     assert index.match("Alicia", "5") == ("Alice", "renamed")
     assert index.match("Alicia") == ("Alice", "renamed")  # the name alone: learnt from the thread
     assert index.match("Alice", "5") == ("Alice", "account")
-    assert ("Alice", "account 'Alice' now posts as 'Alicia' (same user id): counted for it") in index.findings()
+    assert (
+        "Alice",
+        "account 'Alice' now posts as 'Alicia' (same user id): counted for it",
+    ) in index.findings()
 
 
 def test_a_listed_name_under_another_user_id_is_an_impostor(game):
@@ -146,8 +164,10 @@ def test_another_user_id_under_a_seats_name_in_another_case_is_a_look_alike(game
     index = AuthorIndex(game, authors if order == "seat first" else authors[::-1])
     assert index.match("Alice", "5") == ("Alice", "account")
     assert index.match("alice", "9") == (None, None)
-    report = ("look-alike account 'alice' (user id 9) is not seat Alice's account 'Alice' "
-              "(user id 5): another forum account, never counted")
+    report = (
+        "look-alike account 'alice' (user id 9) is not seat Alice's account 'Alice' "
+        "(user id 5): another forum account, never counted"
+    )
     assert index.why_not("alice", "9") == report
     assert index.lookalike("alice", "9") == report
     assert index.lookalike("Alice", "5") is None
@@ -162,10 +182,16 @@ def test_a_single_user_id_under_a_seats_name_in_another_case_is_the_seat(game):
 
 
 def test_an_outsider_never_takes_the_seat_of_a_player_who_has_not_posted(game):
-    authors = [("Cobalt", "1")] + [("Carol", "2"), ("Bob", "3"), ("Zoë", "4")] * 3 + [("Newname", "7")] * 20
+    authors = (
+        [("Cobalt", "1")]
+        + [("Carol", "2"), ("Bob", "3"), ("Zoë", "4")] * 3
+        + [("Newname", "7")] * 20
+    )
     index = AuthorIndex(game, authors)
     assert index.match("Newname", "7") == (None, None)
-    assert index.suggestions() == [("Newname", "Alice")]  # for the moderator to confirm, never counted
+    assert index.suggestions() == [
+        ("Newname", "Alice")
+    ]  # for the moderator to confirm, never counted
     silent = [report for seat, report in index.findings() if seat == "Alice"]
     assert silent == [
         "has not posted under an account the game file lists; unlisted accounts posted: 'Newname' (20) "
@@ -182,20 +208,31 @@ def test_a_look_alike_that_posts_is_among_the_findings(game):
 
 
 def test_a_replacement_holds_the_seat_from_its_post_on():
-    index = AuthorIndex(parse_game(GAME.replace('["Carol Two"]', '[{name = "Carol Two", post = 50}]')))
+    index = AuthorIndex(
+        parse_game(GAME.replace('["Carol Two"]', '[{name = "Carol Two", post = 50}]'))
+    )
     assert index.match("Carol", number=49) == ("Carol", "account")
     assert index.match("Carol", number=50) == (None, None)
     assert index.match("Carol Two", number=49) == (None, None)
     assert index.match("Carol Two", number=50) == ("Carol", "account")
-    assert index.why_not("Carol", number=50) == "Carol posted at 50, after being replaced by Carol Two at post 50"
-    assert index.why_not("Carol Two", number=49) == "Carol Two posted at 49, before replacing into the seat at post 50"
+    assert (
+        index.why_not("Carol", number=50)
+        == "Carol posted at 50, after being replaced by Carol Two at post 50"
+    )
+    assert (
+        index.why_not("Carol Two", number=49)
+        == "Carol Two posted at 49, before replacing into the seat at post 50"
+    )
 
 
-TALLY_GAME = GAME + """
+TALLY_GAME = (
+    GAME
+    + """
 [[days]]
 day = 1
 start_post = 1
 """
+)
 
 
 def _replay(posts: list[tuple[int, str, str | None, str]]):
@@ -208,8 +245,15 @@ def _replay(posts: list[tuple[int, str, str | None, str]]):
     game = parse_game(TALLY_GAME)
     ruleset = load_ruleset(game.ruleset)
     read = [
-        ReadPost(number=n, post_id=str(100 + n), author=author, time=None, url="", author_id=user_id,
-                 commands=tuple(extract_commands(body)))
+        ReadPost(
+            number=n,
+            post_id=str(100 + n),
+            author=author,
+            time=None,
+            url="",
+            author_id=user_id,
+            commands=tuple(extract_commands(body)),
+        )
         for n, author, user_id, body in posts
     ]
     roster = Roster.from_game(game, ruleset, authors=[(p.author, p.author_id) for p in read])
@@ -217,21 +261,33 @@ def _replay(posts: list[tuple[int, str, str | None, str]]):
 
 
 def test_in_the_tally_a_look_alike_never_votes_and_is_a_problem_even_when_it_only_posts():
-    votal = _replay([
-        (1, "Alice", "5", "<b>vote Bob</b>"),
-        (2, "\u0421arol", "66", "<b>vote Bob</b>"),  # Cyrillic С: not Carol
-        (3, "A\u200blice", "67", "hello all"),  # zero-width space, no vote
-        (4, "Carol", "7", "<b>vote Zoë</b>"),
-    ])
+    votal = _replay(
+        [
+            (1, "Alice", "5", "<b>vote Bob</b>"),
+            (2, "\u0421arol", "66", "<b>vote Bob</b>"),  # Cyrillic С: not Carol
+            (3, "A\u200blice", "67", "hello all"),  # zero-width space, no vote
+            (4, "Carol", "7", "<b>vote Zoë</b>"),
+        ]
+    )
     assert {w.target: w.voters for w in votal.wagons} == {"Bob": ("Alice",), "Zoë": ("Carol",)}
     reported = {(p.post, p.voter): p.reason for p in votal.problems}
-    assert reported[(2, "\u0421arol")].startswith("look-alike account '\\u0421arol' is not seat Carol's account")
-    assert reported[(3, "A\u200blice")].startswith("look-alike account 'A\\u200blice' is not seat Alice's account")
+    assert reported[(2, "\u0421arol")].startswith(
+        "look-alike account '\\u0421arol' is not seat Carol's account"
+    )
+    assert reported[(3, "A\u200blice")].startswith(
+        "look-alike account 'A\\u200blice' is not seat Alice's account"
+    )
 
 
 def test_in_the_tally_a_case_look_alike_with_another_id_never_votes_but_the_seat_does():
-    votal = _replay([(1, "Alice", "5", "<b>vote Bob</b>"), (2, "ALICE", "9", "<b>vote Carol</b>"),
-                     (3, "ALICE", "9", "hello"), (4, "Carol", "7", "<b>vote Bob</b>")])
+    votal = _replay(
+        [
+            (1, "Alice", "5", "<b>vote Bob</b>"),
+            (2, "ALICE", "9", "<b>vote Carol</b>"),
+            (3, "ALICE", "9", "hello"),
+            (4, "Carol", "7", "<b>vote Bob</b>"),
+        ]
+    )
     assert {w.target: w.voters for w in votal.wagons} == {"Bob": ("Alice", "Carol")}
     reported = {(p.post, p.voter): p.reason for p in votal.problems}
     assert reported[(2, "ALICE")].startswith("look-alike account 'ALICE' (user id 9) is not")
@@ -273,7 +329,10 @@ def test_an_account_takes_a_second_seat_after_its_first_died():
 
 @pytest.mark.parametrize(
     "change",
-    [('[[deaths]]\nplayer = "Quill"\nphase = "day 1"\n', ""), ('{name = "Quill", post = 50}', '"Quill"')],
+    [
+        ('[[deaths]]\nplayer = "Quill"\nphase = "day 1"\n', ""),
+        ('{name = "Quill", post = 50}', '"Quill"'),
+    ],
     ids=["first seat alive", "no post"],
 )
 def test_a_second_seat_needs_the_first_dead_and_a_replacement_post(change):

@@ -1,7 +1,7 @@
-"""Seats learned from the moderator's own counts, through the real CLI on a loopback thread that grows:
-an unannounced replacement voting to hammer is a doubt at that post; once the moderator's count lists
-the newcomer in the silent seat, Votal counts it there (a note, and a doubt on the vote that decided
-the day), and `votal update` writes the replacement, cited."""
+"""Seats learned from the moderator's own counts, through the real CLI on a loopback thread that
+grows: an unannounced replacement voting to hammer is a doubt at that post; once the moderator's
+count lists the newcomer in the silent seat, Votal counts it there (a note, and a doubt on the vote
+that decided the day), and `votal update` writes the replacement, cited."""
 
 from __future__ import annotations
 
@@ -18,15 +18,24 @@ from assistant.gamefile.game import load_game
 # 10 seats: 6 is a majority. Juniper never posts; Quietfox plays the seat, never announced.
 ON_HAZEL = [(name, "<b>vote: Hazel</b>") for name in ("Alder", "Birch", "Cedar", "Damson", "Elm")]
 HAMMER = ("Quietfox", "<b>vote: Hazel</b> sorry I am late")
-COUNT = ("Vote Count 1.1<br>Hazel (6): Alder, Birch, Cedar, Damson, Elm, Quietfox<br>"
-         "Not voting (4): Fir, Gorse, Hazel, Ivy")
+COUNT = (
+    "Vote Count 1.1<br>Hazel (6): Alder, Birch, Cedar, Damson, Elm, Quietfox<br>"
+    "Not voting (4): Fir, Gorse, Hazel, Ivy"
+)
 
 
 def _grow(forum: Forum, posts: list[tuple[str, str]]) -> None:
     for author, body in posts:
         n = len(forum.posts)
-        forum.posts.append({"number": n, "id": str(5000 + n), "user": author, "content": body,
-                            "time": START + timedelta(hours=n)})
+        forum.posts.append(
+            {
+                "number": n,
+                "id": str(5000 + n),
+                "user": author,
+                "content": body,
+                "time": START + timedelta(hours=n),
+            }
+        )
 
 
 def _run(*args: str) -> str:
@@ -45,8 +54,16 @@ def _said(count: dict) -> list[dict]:
 
 
 def test_an_unannounced_replacement_hammers_then_the_moderators_count_seats_it(tmp_path):
-    opening = [{"number": p.number, "id": p.post_id, "user": p.author, "content": p.body_html,
-                "time": p.time} for p in styled_thread("numbered lines")]
+    opening = [
+        {
+            "number": p.number,
+            "id": p.post_id,
+            "user": p.author,
+            "content": p.body_html,
+            "time": p.time,
+        }
+        for p in styled_thread("numbered lines")
+    ]
     forum = Forum(opening)
     path, db = tmp_path / "game.toml", str(tmp_path / "v.db")
     with serve(forum) as server:
@@ -60,7 +77,8 @@ def test_an_unannounced_replacement_hammers_then_the_moderators_count_seats_it(t
         assert before["outcome"] is None  # five of six: no majority
         doubts = [d for d in before["doubts"] if d["kind"] != "note"]
         assert [(d["kind"], d["post"], d["target"]) for d in doubts] == [
-            ("possible_hammer", hammer, "Hazel")]
+            ("possible_hammer", hammer, "Hazel")
+        ]
         assert "Quietfox's '" in doubts[0]["why"]
 
         _grow(forum, [("Host", COUNT)])
@@ -72,9 +90,12 @@ def test_an_unannounced_replacement_hammers_then_the_moderators_count_seats_it(t
         said = {(d["kind"], d["post"]): d["why"] for d in _said(seated)}
         assert said[("note", hammer)].startswith(
             f"Quietfox is counted in Juniper's seat from post {hammer}: the count at post {hammer + 1} "
-            "lists Quietfox where Juniper was")
-        assert "counts for Juniper's seat only as the moderator's counts show it" in said[
-            ("doubtful_decision", hammer)]
+            "lists Quietfox where Juniper was"
+        )
+        assert (
+            "counts for Juniper's seat only as the moderator's counts show it"
+            in said[("doubtful_decision", hammer)]
+        )
         assert seated["outcome"]["doubt"] == f"doubtful decision at post {hammer}"
         assert path.read_text().count("Quietfox") == 0  # counting writes nothing
 

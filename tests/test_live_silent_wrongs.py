@@ -24,11 +24,17 @@ class LiveThread:
         self.path, self.db = tmp_path / "game.toml", str(tmp_path / "votal.db")
         self.path.write_text(game.replace("{base}", board.base_url))
 
-    def post(self, user: str, body: str, *, user_id: str | None = None,
-             at: datetime | None = None) -> int:
+    def post(
+        self, user: str, body: str, *, user_id: str | None = None, at: datetime | None = None
+    ) -> int:
         number = len(self.forum.posts)
-        post = {"number": number, "id": str(5000 + number), "user": user, "content": body,
-                "time": at or START + timedelta(minutes=10 * number)}
+        post = {
+            "number": number,
+            "id": str(5000 + number),
+            "user": user,
+            "content": body,
+            "time": at or START + timedelta(minutes=10 * number),
+        }
         if user_id is not None:
             post["user_id"] = user_id
         self.forum.posts.append(post)
@@ -68,10 +74,12 @@ def test_a_case_look_alike_under_another_user_id_never_votes_for_the_seat(board,
 def millers_hollow(*, days: str = "", start: str = "") -> str:
     """A Millers Hollow game file for the loopback thread (its players are the loopback's five)."""
     players = "".join(f'[[players]]\nname = "{name}"\n' for name in PLAYERS)
-    return (f'title = "Loopback Game"\nthread = "{{base}}/viewtopic.php?f=7&t={TOPIC}"\n'
-            f'forum = "phpbb"\nruleset = "millers-hollow"\nmoderators = ["Host"]\n{start}\n'
-            '[fetch]\nmin_interval = 0\nposts_per_page = 25\ncontact = "mod@example.org"\n\n'
-            f"{days}\n{players}")
+    return (
+        f'title = "Loopback Game"\nthread = "{{base}}/viewtopic.php?f=7&t={TOPIC}"\n'
+        f'forum = "phpbb"\nruleset = "millers-hollow"\nmoderators = ["Host"]\n{start}\n'
+        '[fetch]\nmin_interval = 0\nposts_per_page = 25\ncontact = "mod@example.org"\n\n'
+        f"{days}\n{players}"
+    )
 
 
 def test_a_plain_vote_ending_a_sentence_is_flagged_with_what_it_names(board, tmp_path):
@@ -113,16 +121,23 @@ def test_a_vote_cast_at_night_counts_for_no_day_as_the_thread_grows(board, tmp_p
     live.post("Alder", "<b>vote Birch</b>", at=at("2026-03-02T20:00+00:00"))
     live.post("Cedar", "<b>vote Birch</b>", at=at("2026-03-02T21:00+00:00"))
     live.post("Damson", "<b>vote Elm</b>", at=at("2026-03-02T22:00+00:00"))
-    live.post("Host", "The village has spoken: Birch was lynched. He was a Villager.<br>"
-              "Night falls on Millers Hollow.", at=at("2026-03-03T19:05+00:00"))
+    live.post(
+        "Host",
+        "The village has spoken: Birch was lynched. He was a Villager.<br>"
+        "Night falls on Millers Hollow.",
+        at=at("2026-03-03T19:05+00:00"),
+    )
     night = live.post("Cedar", "<b>vote Elm</b>", at=at("2026-03-03T19:30+00:00"))
     day_one = live.count("--day", "1", "--at-post", str(night))
     assert day_one["outcome"]["target"] == "Birch"
     assert wagons(day_one)["Birch"] == ["Alder", "Cedar"]
     before_dawn = live.count("--day", "2", "--at-post", str(night))
     assert wagons(before_dawn) == {}  # day 2 has not opened: the night's vote is no day's
-    live.post("Host", "The sun rises. Damson was found eaten by the werewolves.<br>Day 2 begins.",
-              at=at("2026-03-03T23:00+00:00"))
+    live.post(
+        "Host",
+        "The sun rises. Damson was found eaten by the werewolves.<br>Day 2 begins.",
+        at=at("2026-03-03T23:00+00:00"),
+    )
     last = live.post("Alder", "<b>vote Cedar</b>", at=at("2026-03-03T23:30+00:00"))
     day_two = live.count("--day", "2", "--at-post", str(last))
     assert wagons(day_two) == {"Cedar": ["Alder"]}

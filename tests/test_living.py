@@ -17,10 +17,11 @@ name = "Cat"
 
 
 def test_a_return_brings_a_seat_back_from_its_day_without_rewriting_the_days_before():
-    # witchhunt-rules-9.0.txt, Magician: "If you die before Halftime, your death is fake. The morning after
-    # Halftime, reveal that you are alive."
+    # witchhunt-rules-9.0.txt, Magician: "If you die before Halftime, your death is fake. The
+    # morning after Halftime, reveal that you are alive."
     g = parse_game(
-        HEAD + '[[deaths]]\nplayer = "Bob"\nphase = "night 1"\n[[events]]\nday = 4\nkind = "return"\nplayer = "Bob"\n'
+        HEAD
+        + '[[deaths]]\nplayer = "Bob"\nphase = "night 1"\n[[events]]\nday = 4\nkind = "return"\nplayer = "Bob"\n'
     )
     assert [alive_seats(g, d) for d in (1, 2, 3, 4, 5)] == [
         ("Ann", "Bob", "Cat"),

@@ -1,4 +1,5 @@
-"""Resolving typed names to seats: each step, living seats first, dead seats and moderators reported as such."""
+"""Resolving typed names to seats: each step, living seats first, dead seats and moderators reported
+as such."""
 
 from __future__ import annotations
 
@@ -75,12 +76,24 @@ def resolve(roster, game, text, *dead):
 @pytest.mark.parametrize(
     ("typed", "expected"),
     [
-        ("Green Crayons", Resolution("Green Crayons", "Green Crayons", "exact", matched="Green Crayons")),
-        ("green crayons", Resolution("green crayons", "Green Crayons", "exact", matched="Green Crayons")),
-        ("GreenCrayons", Resolution("GreenCrayons", "Green Crayons", "folded", matched="Green Crayons")),
+        (
+            "Green Crayons",
+            Resolution("Green Crayons", "Green Crayons", "exact", matched="Green Crayons"),
+        ),
+        (
+            "green crayons",
+            Resolution("green crayons", "Green Crayons", "exact", matched="Green Crayons"),
+        ),
+        (
+            "GreenCrayons",
+            Resolution("GreenCrayons", "Green Crayons", "folded", matched="Green Crayons"),
+        ),
         ("me weird", Resolution("me weird", "Me=Weird", "folded", matched="Me=Weird")),
         ("Zoe", Resolution("Zoe", "Zoë", "folded", matched="Zoë")),
-        ("Z\u043e\u00eb", Resolution("Z\u043e\u00eb", "Zoë", "folded", matched="Zoë")),  # Cyrillic o
+        (
+            "Z\u043e\u00eb",
+            Resolution("Z\u043e\u00eb", "Zoë", "folded", matched="Zoë"),
+        ),  # Cyrillic o
         ("ZOZO", Resolution("ZOZO", "Zoë", "exact", matched="zozo")),
         ("thor 665", Resolution("thor 665", "Prox", "account", matched="Thor665")),
         ("Thor", Resolution("Thor", "Prox", "word", matched="Thor665")),
@@ -111,7 +124,9 @@ def test_trailing_words_are_dropped_before_guessing(roster, game):
     )
 
 
-@pytest.mark.parametrize("typed", ["no lynch", "No Lynch", "nolynch", "NO-LYNCH", "sleep", "Abstain", "NL"])
+@pytest.mark.parametrize(
+    "typed", ["no lynch", "No Lynch", "nolynch", "NO-LYNCH", "sleep", "Abstain", "NL"]
+)
 def test_no_elimination_words(roster, game, typed):
     found = resolve(roster, game, typed)
     assert (found.seat, found.no_elimination, found.reason) == (None, True, None)
@@ -149,7 +164,12 @@ def test_living_seats_come_first_for_partial_names(roster, game):
 
 def test_a_moderator_is_not_a_player(roster, game):
     assert resolve(roster, game, "neil1113") == Resolution(
-        "neil1113", None, "exact", reason="not a player", matched="neil1113", candidates=("neil1113",)
+        "neil1113",
+        None,
+        "exact",
+        reason="not a player",
+        matched="neil1113",
+        candidates=("neil1113",),
     )
     assert resolve(roster, game, "neil").reason == "not a player"
 
@@ -173,12 +193,20 @@ def test_close_typos_of_two_names_are_ambiguous(game):
 
 def test_answers_are_cached_per_roster(roster, game):
     alive = everyone_but(game)
-    assert resolve_name("Guderain", roster, alive=alive) is resolve_name("Guderain", roster, alive=set(alive))
+    assert resolve_name("Guderain", roster, alive=alive) is resolve_name(
+        "Guderain", roster, alive=set(alive)
+    )
 
 
 @pytest.mark.parametrize(
     ("name", "folded"),
-    [("Me=Weird", "meweird"), ("Zoë", "zoe"), ("T S O", "tso"), ("Ｆｕｌｌ", "full"), ("_over9000", "over9000")],
+    [
+        ("Me=Weird", "meweird"),
+        ("Zoë", "zoe"),
+        ("T S O", "tso"),
+        ("Ｆｕｌｌ", "full"),
+        ("_over9000", "over9000"),
+    ],
 )
 def test_fold_name(name, folded):
     assert fold_name(name) == folded
@@ -299,7 +327,11 @@ def read(shortened, typed, *dead):
     [
         ("SP", "Silent Pike", "acronym"),  # initials rank above the start of "spindleworth"
         ("spin", "spindleworth", "prefix"),
-        ("owl", "ThePaleOwl-N-Moon", "word"),  # a whole word part ranks above letters inside "Bowlingball"
+        (
+            "owl",
+            "ThePaleOwl-N-Moon",
+            "word",
+        ),  # a whole word part ranks above letters inside "Bowlingball"
         ("PONM", "ThePaleOwl-N-Moon", "acronym"),  # the leading "The" may be skipped
         ("TPO", "ThePaleOwl-N-Moon", "acronym"),
         ("Sliverfox", "Silverfox", "fuzzy"),  # two letters swapped
@@ -311,7 +343,11 @@ def read(shortened, typed, *dead):
         ("Wensecals", "Wenceslas", "fuzzy"),  # letters shuffled inside the name, the first kept
         ("Frosty", "Tfrost22", "fuzzy"),  # a pet form of a part of the name
         ("Pikey", "Silent Pike", "fuzzy"),
-        ("lingbball", "Bowlingball", "fuzzy"),  # the end of the name, which people shorten to, a letter more
+        (
+            "lingbball",
+            "Bowlingball",
+            "fuzzy",
+        ),  # the end of the name, which people shorten to, a letter more
         ("Moonbe", "M00nbeam", "fuzzy"),  # digits read as the letters they stand for
         ("KettleCopper", "Copper Kettle", "fuzzy"),  # the name's word parts in another order
         ("Lalalalalalander", "Lalalander", "fuzzy"),  # a syllable said over and over
@@ -324,7 +360,9 @@ def test_names_are_read_the_way_people_shorten_and_misspell_them(shortened, type
 
 def test_a_bare_two_letter_prefix_needs_to_be_the_only_name_starting_so(shortened):
     assert read(shortened, "Ha").seat is None  # Harrow and Hattie
-    assert read(shortened, "Ha", "Hattie").seat is None  # Hattie is dead, but "Ha" still starts her name
+    assert (
+        read(shortened, "Ha", "Hattie").seat is None
+    )  # Hattie is dead, but "Ha" still starts her name
     assert read(shortened, "Gr").seat == "Gromit7"
 
 
@@ -347,15 +385,23 @@ def test_a_typo_is_not_stretched_onto_a_short_name(shortened):
 
 
 def test_a_word_that_only_looks_like_a_part_of_a_name_names_no_one(shortened):
-    assert read(shortened, "Kettleball").seat is None  # "Bowlingball"'s end with a letter changed is a word
-    assert read(shortened, "Lingy").seat is None  # a pet form is made from most of a name, not a piece of it
+    assert (
+        read(shortened, "Kettleball").seat is None
+    )  # "Bowlingball"'s end with a letter changed is a word
+    assert (
+        read(shortened, "Lingy").seat is None
+    )  # a pet form is made from most of a name, not a piece of it
 
 
 def test_a_teasing_cut_off_name_is_no_vote(shortened):
     assert read(shortened, "Ha\u2026").reason == "cut-off name"  # "VOTE: Ha--"
-    assert read(shortened, "Gr\u2026").reason == "cut-off name"  # two letters are a tease, even if unique
+    assert (
+        read(shortened, "Gr\u2026").reason == "cut-off name"
+    )  # two letters are a tease, even if unique
     assert read(shortened, "Harrow\u2026").seat == "Harrow"  # a whole name that trails off
-    assert read(shortened, "Wences\u2026").seat == "Wenceslas"  # "Vote Wences......": enough of the name
+    assert (
+        read(shortened, "Wences\u2026").seat == "Wenceslas"
+    )  # "Vote Wences......": enough of the name
 
 
 def test_words_around_the_name(shortened):
@@ -380,6 +426,8 @@ def test_a_learned_spelling_names_its_seat_from_the_post_that_taught_it(shortene
     assert resolve_name("vulpes!", roster, alive=alive, at_post=40) == Resolution(
         "vulpes!", "Silverfox", "learned", matched="vulpes!"
     )
-    assert resolve_name("Harrow", roster, alive=alive, at_post=41).seat == "Harrow"  # a whole name is never relearned
+    assert (
+        resolve_name("Harrow", roster, alive=alive, at_post=41).seat == "Harrow"
+    )  # a whole name is never relearned
     roster.learn("Harrow", "Silverfox", 41)
     assert resolve_name("Harrow", roster, alive=alive, at_post=42).seat == "Harrow"

@@ -80,8 +80,10 @@ def test_the_game_file_comes_first_and_the_old_order_still_works_saying_the_new_
 
 def test_the_count_says_the_rulesets_own_words(board, tmp_path, monkeypatch):
     votes = {1: "Birch", 2: "no lynch", 3: "Birch", 4: "Birch"}
-    posts = [{**post, "content": f"<b>vote: {votes[n]}</b>"} if n in votes else post
-             for n, post in enumerate(make_posts(6))]
+    posts = [
+        {**post, "content": f"<b>vote: {votes[n]}</b>"} if n in votes else post
+        for n, post in enumerate(make_posts(6))
+    ]
     board.plug(Forum(posts).respond)
     monkeypatch.chdir(tmp_path)
     game = tmp_path / "game.toml"
@@ -106,8 +108,9 @@ def every_page(monkeypatch, *, terminal: bool = False) -> list:
     return bars
 
 
-def test_sync_and_update_off_a_terminal_say_pages_done_of_the_total_and_time_left(game, board,
-                                                                                 monkeypatch):
+def test_sync_and_update_off_a_terminal_say_pages_done_of_the_total_and_time_left(
+    game, board, monkeypatch
+):
     every_page(monkeypatch)
     board.plug(Forum(make_posts(60)).respond)
     synced = invoke("sync", game)
@@ -120,8 +123,11 @@ def test_sync_and_update_off_a_terminal_say_pages_done_of_the_total_and_time_lef
     ]
     board.plug(Forum(make_posts(80)).respond)
     updated = invoke("update", game)
-    assert [line.split(": ", 1)[1].split(",")[0] for line in updated.stderr.splitlines()
-            if line.startswith("sync ")] == ["page 1 of 2", "page 2 of 2"]
+    assert [
+        line.split(": ", 1)[1].split(",")[0]
+        for line in updated.stderr.splitlines()
+        if line.startswith("sync ")
+    ] == ["page 1 of 2", "page 2 of 2"]
     assert invoke("sync", game, "--quiet").stderr == ""
 
 

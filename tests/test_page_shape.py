@@ -1,5 +1,6 @@
-"""A forum page that changed shape (some or all of its posts in markup Votal does not know) is reported by
-`sync`, and afterwards by `count` and `status` warnings; it is never read as no posts or as deletions."""
+"""A forum page that changed shape (some or all of its posts in markup Votal does not know) is
+reported by `sync`, and afterwards by `count` and `status` warnings; it is never read as no posts or
+as deletions."""
 
 from __future__ import annotations
 
@@ -37,7 +38,9 @@ def restyle(forum: Forum, ids: tuple[str, ...]):
     def answer(path, query):
         html = forum.render(int(query.get("start", "0") or 0))
         for post_id in ids:
-            html = html.replace(f'<div id="p{post_id}" class="post ', f'<div id="p{post_id}" class="message ')
+            html = html.replace(
+                f'<div id="p{post_id}" class="post ', f'<div id="p{post_id}" class="message '
+            )
         return Response(200, html)
 
     return answer
@@ -61,7 +64,9 @@ def test_posts_in_a_changed_shape_are_reported_everywhere_and_never_deleted(sync
     count = run("count", str(game), "--db", str(db), "--day", "1", "--format", "json")
     warnings = json.loads(count.output)["warnings"]
     assert [w["kind"] for w in warnings if w["kind"] == "sync_problems"] == ["sync_problems"]
-    assert json.loads(count.output)["wagons"][0]["target"] == "Birch"  # the vote stored before is kept
+    assert (
+        json.loads(count.output)["wagons"][0]["target"] == "Birch"
+    )  # the vote stored before is kept
     status = run("status", str(game), "--db", str(db))
     assert "could not read every post" in status.output
 
@@ -70,7 +75,10 @@ def test_posts_in_a_changed_shape_are_reported_everywhere_and_never_deleted(sync
     assert again.exit_code == 0 and "problem" not in again.output
     assert "could not read every post" not in run("status", str(game), "--db", str(db)).output
     with store.open_db(db) as conn:
-        assert conn.execute("select count(*) from posts where post_id = ?", [new[1]]).fetchone()[0] == 1
+        assert (
+            conn.execute("select count(*) from posts where post_id = ?", [new[1]]).fetchone()[0]
+            == 1
+        )
 
 
 def test_a_page_of_an_unknown_shape_is_an_error_and_deletes_nothing(synced):

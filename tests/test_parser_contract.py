@@ -1,11 +1,12 @@
-"""The contract every forum parser keeps, checked on each engine's saved pages of a realistic thread.
+"""The contract every forum parser keeps, checked on each engine's saved pages of a realistic
+thread.
 
 Each case walks a thread the way a sync does (``page_url`` → ``parse_page`` → ``next_url``) over
-fixture pages written from the engine's real templates, then checks the posts as whole records:
-ids, numbers, authors (guests and deleted accounts too), UTC times, edits, deletions, the commands
-read from the bodies (quotes, nested quotes, quote headers, spoilers and their titles, code and struck
-text excluded; signatures not part of the body), the last page holding one post, a page past the end,
-and markup that changed.
+fixture pages written from the engine's real templates, then checks the posts as whole records: ids,
+numbers, authors (guests and deleted accounts too), UTC times, edits, deletions, the commands read
+from the bodies (quotes, nested quotes, quote headers, spoilers and their titles, code and struck
+text excluded; signatures not part of the body), the last page holding one post, a page past the
+end, and markup that changed.
 """
 
 from __future__ import annotations
@@ -31,7 +32,9 @@ from parsers.detect import ENGINES, detect_engine, get_parser
 
 FIXTURES = Path(__file__).parent / "fixtures"
 NEW_YORK = ZoneInfo("America/New_York")
-T0 = datetime(2021, 3, 14, 1, 30, tzinfo=UTC)  # the contract thread straddles the US switch to summer time
+T0 = datetime(
+    2021, 3, 14, 1, 30, tzinfo=UTC
+)  # the contract thread straddles the US switch to summer time
 
 
 def at(*args: int) -> datetime:
@@ -43,7 +46,9 @@ class Case:
     engine: str
     thread_url: str
     pages: dict[str, str]  # path with query -> fixture file
-    expected: list[tuple]  # (number, post_id, author, has_author_id, time, edited, deleted, commands)
+    expected: list[
+        tuple
+    ]  # (number, post_id, author, has_author_id, time, edited, deleted, commands)
     past_end: str  # fixture answering a request for a page past the end
     per_page: int | None = None
     options: dict = field(default_factory=dict)
@@ -68,7 +73,16 @@ def contract_expected(
         (11, "Dusk", True, False, False, [("vote", "Ashe")]),  # signature with a bold vote
     ]
     return [
-        (n, str(500 + n), author, has_id, T0 + timedelta(hours=n), edited, deleted and marks_deletions, commands)
+        (
+            n,
+            str(500 + n),
+            author,
+            has_id,
+            T0 + timedelta(hours=n),
+            edited,
+            deleted and marks_deletions,
+            commands,
+        )
         for n, author, has_id, edited, deleted, commands in rows
         if deleted_post_visible or not deleted
     ]
@@ -80,7 +94,16 @@ PROSILVER_EXPECTED = [
     (3, "103", "Visitor", False, at(2019, 11, 5, 18, 41, 11), False, False, [("vote", "Hiraki")]),
     (4, "104", "Dekes", True, at(2019, 11, 5, 19, 0, 11), False, False, []),
     (5, "105", "AntB", True, at(2019, 11, 5, 19, 19, 11), False, True, [("vote", "Hiraki")]),
-    (6, "106", "boberz", True, at(2019, 11, 5, 19, 38, 11), True, False, [("unvote", None), ("vote", "Beefster")]),
+    (
+        6,
+        "106",
+        "boberz",
+        True,
+        at(2019, 11, 5, 19, 38, 11),
+        True,
+        False,
+        [("unvote", None), ("vote", "Beefster")],
+    ),
     (7, "107", "Beefster", True, at(2019, 11, 5, 19, 57, 11), False, False, []),
     (8, "108", "Quilford", False, at(2019, 11, 5, 20, 16, 11), False, False, []),
     (9, "109", "Hiraki", True, at(2019, 11, 5, 20, 35, 11), False, False, [("unvote", None)]),
@@ -164,7 +187,8 @@ CASES = [
         contract_expected(),
         past_end="vbulletin/contract_showthread.php_t-1_page-3.html",
         per_page=5,
-        # dates are text in the board's zone; "Today"/"Yesterday" are relative to when the page was read
+        # dates are text in the board's zone; "Today"/"Yesterday" are relative to when the page was
+        # read
         options={"tz": NEW_YORK, "now": T0 + timedelta(hours=23)},
     ),
     Case(
@@ -175,7 +199,9 @@ CASES = [
             "/thread/1/game-thread?page=2": "proboards/contract_thread_1_game-thread_page-2.html",
             "/thread/1/game-thread?page=3": "proboards/contract_thread_1_game-thread_page-3.html",
         },
-        contract_expected(marks_deletions=False),  # ProBoards shows no deleted posts: only the living one
+        contract_expected(
+            marks_deletions=False
+        ),  # ProBoards shows no deleted posts: only the living one
         past_end="proboards/contract_thread_1_game-thread_page-3.html",
         per_page=5,
         options={"per_page": 5},
@@ -188,8 +214,8 @@ CASES = [
             "/t/1/22.json": "discourse/contract_t_1_22.json",
             "/t/1/37.json": "discourse/contract_t_1_37.json",
         },
-        # a deleted post is invisible to a guest (a gap in post_number); Discourse has no guests, and
-        # a deleted account's posts keep a name but no user id
+        # a deleted post is invisible to a guest (a gap in post_number); Discourse has no guests,
+        # and a deleted account's posts keep a name but no user id
         contract_expected(deleted_post_visible=False),
         past_end="discourse/contract_t_1_99.json",
         last_page_has_one_post=False,
@@ -223,9 +249,12 @@ def walk(case: Case) -> list:
 
 
 def commands_of(post) -> list[tuple]:
-    """The commands a sync stores: read by the parser from its own parse of the page, else from the body."""
+    """The commands a sync stores: read by the parser from its own parse of the page, else from the
+    body."""
     if post.commands is not None:
-        assert post.commands == tuple(extract_commands(post.body_html)), "the page's parse and the body's disagree"
+        assert post.commands == tuple(extract_commands(post.body_html)), (
+            "the page's parse and the body's disagree"
+        )
         commands = post.commands
     else:
         commands = extract_commands(post.body_html)
@@ -275,7 +304,9 @@ def test_permalinks_are_absolute_and_distinct(case):
     assert len({p.url for p in posts}) == len(posts)
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if c.last_page_has_one_post], ids=lambda c: c.thread_url)
+@pytest.mark.parametrize(
+    "case", [c for c in CASES if c.last_page_has_one_post], ids=lambda c: c.thread_url
+)
 def test_last_page_with_one_post(case):
     url, last = walk(case)[-1]
     assert len(last.posts) == 1
@@ -295,7 +326,8 @@ def test_page_past_the_end_shows_the_last_posts_and_no_next_page(case):
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_resume_url_holds_the_post_asked_for(case):
-    """A sync re-reads the page that holds the last stored post: page_url(after_post=N) must contain N."""
+    """A sync re-reads the page that holds the last stored post: page_url(after_post=N) must contain
+    N."""
     parser = get_parser(case.engine)
     pages = {page_key(k): v for k, v in case.pages.items()}
     numbers = [p.number for _, page in walk(case) for p in page.posts]
@@ -314,7 +346,11 @@ def test_resume_url_holds_the_post_asked_for(case):
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_changed_markup_is_a_problem_not_an_empty_success(case):
     parser = get_parser(case.engine)
-    text = '{"errors": ["changed"]}' if case.engine == "discourse" else "<html><body><p>Welcome</p></body></html>"
+    text = (
+        '{"errors": ["changed"]}'
+        if case.engine == "discourse"
+        else "<html><body><p>Welcome</p></body></html>"
+    )
     page = parser.parse_page(text, url=case.thread_url, **case.options)
     assert page.posts == []
     assert len(page.problems) == 1
@@ -332,9 +368,12 @@ def test_every_engine_is_covered():
     assert {c.engine for c in CASES} == set(ENGINES)
 
 
-# --- the same real game through every engine ------------------------------------------------------------
+# --- the same real game through every engine
+# ------------------------------------------------------------
 
-REAL_GAMES = ["16073"]  # the shortest corpus game (449 posts): five engines read it in a few seconds
+REAL_GAMES = [
+    "16073"
+]  # the shortest corpus game (449 posts): five engines read it in a few seconds
 RENDER_PAGE_SIZES = {"phpbb": 25, "xenforo": 20, "vbulletin": 10, "proboards": 20, "discourse": 20}
 
 
@@ -344,7 +383,9 @@ def _read_thread(engine: str, pages: dict[str, str], thread_url: str, per_page: 
     table = {page_key(k): v for k, v in pages.items()}
     url, posts, seen = parser.page_url(thread_url, per_page=per_page), {}, 0
     while url:
-        page = parser.parse_page(table[page_key(url[len(origin(url)) :])], url=url, per_page=per_page)
+        page = parser.parse_page(
+            table[page_key(url[len(origin(url)) :])], url=url, per_page=per_page
+        )
         assert page.problems == [], (engine, url, page.problems[:3])
         for post in page.posts:
             posts.setdefault(post.post_id, post)
@@ -377,15 +418,13 @@ def test_a_real_game_reads_the_same_through_every_engine(engine, thread_id):
         )
         for p in source
     ]
-    got = [
-        (p.number, p.post_id, p.author, p.time, commands_of(p))
-        for p in posts
-    ]
+    got = [(p.number, p.post_id, p.author, p.time, commands_of(p)) for p in posts]
     assert got == expected
 
 
 def _votals_through(engine: str, thread_id: str) -> list[dict]:
-    """Serve a corpus game through ``engine`` on loopback, sync it, and count every day (URLs left out)."""
+    """Serve a corpus game through ``engine`` on loopback, sync it, and count every day (URLs left
+    out)."""
     corpus = pytest.importorskip("corpus")
     if not (corpus.CORPUS_DIR / "posts" / f"{thread_id}.jsonl.gz").exists():
         pytest.skip("the MafiaScum corpus is not beside the checkout")
@@ -393,21 +432,37 @@ def _votals_through(engine: str, thread_id: str) -> list[dict]:
     game = next(g for g in corpus.load_games() if g.thread_id == thread_id)
     renderer = importlib.import_module(f"forums.{engine}")
     per_page = RENDER_PAGE_SIZES[engine]
-    shift = 1 if engine == "proboards" else 0  # ProBoards counts posts from 1: the game file says so too
+    shift = (
+        1 if engine == "proboards" else 0
+    )  # ProBoards counts posts from 1: the game file says so too
     handler = {}
-    with LoopbackServer(lambda path, query, headers: handler["serve"](path, query, headers)) as server:
+    with LoopbackServer(
+        lambda path, query, headers: handler["serve"](path, query, headers)
+    ) as server:
         handler["serve"] = serve_pages(
-            renderer.render_thread(source, base_url=server.base_url, per_page=per_page, topic_id=thread_id)
+            renderer.render_thread(
+                source, base_url=server.base_url, per_page=per_page, topic_id=thread_id
+            )
         )
         text = corpus.render_game_file(
-            game, thread_url=renderer.thread_url(server.base_url, topic_id=thread_id), posts_per_page=per_page
+            game,
+            thread_url=renderer.thread_url(server.base_url, topic_id=thread_id),
+            posts_per_page=per_page,
         ).replace('forum = "phpbb"', f'forum = "{engine}"')
         text = re.sub(
-            r"^((?:start_post|end_post|post) = )(\d+)$", lambda m: f"{m[1]}{int(m[2]) + shift}", text, flags=re.M
+            r"^((?:start_post|end_post|post) = )(\d+)$",
+            lambda m: f"{m[1]}{int(m[2]) + shift}",
+            text,
+            flags=re.M,
         )
         parsed = parse_game(text, path=f"{engine}.toml")
         db = store.open_db(":memory:")
-        sync_game(parsed, db, Fetcher(min_interval=0, robots=None), now=lambda: datetime(2026, 1, 1, tzinfo=UTC))
+        sync_game(
+            parsed,
+            db,
+            Fetcher(min_interval=0, robots=None),
+            now=lambda: datetime(2026, 1, 1, tzinfo=UTC),
+        )
         votals = [votal.to_json() for votal in count_game(parsed, db)]
 
     def unshift(value):
@@ -429,6 +484,9 @@ def phpbb_votals():
 
 @pytest.mark.parametrize("engine", [e for e in ENGINES if e != "phpbb"])
 def test_the_same_game_gives_the_same_votals_through_every_engine(engine, phpbb_votals):
-    """Issue 5's check: sync + count through each engine's pages (or API) on loopback, compared with phpBB."""
-    assert any(day["outcome"] for day in phpbb_votals)  # the game decided days: the comparison means something
+    """Issue 5's check: sync + count through each engine's pages (or API) on loopback, compared with
+    phpBB."""
+    assert any(
+        day["outcome"] for day in phpbb_votals
+    )  # the game decided days: the comparison means something
     assert _votals_through(engine, REAL_GAMES[0]) == phpbb_votals

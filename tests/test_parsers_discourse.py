@@ -1,4 +1,5 @@
-"""Discourse parser: JSON topic views into posts; skipped post types, deleted accounts, paging by post number."""
+"""Discourse parser: JSON topic views into posts; skipped post types, deleted accounts, paging by
+post number."""
 
 from __future__ import annotations
 
@@ -44,7 +45,19 @@ def item(number: int, **fields) -> dict:
 
 def test_first_view_reads_posts_skips_small_actions_and_links_the_next_view():
     page = discourse.parse_page(read("contract_t_1.json"), url=ORIGIN + "/t/1.json")
-    assert [p.number for p in page.posts] == [1, 2, 3, 4, 5, 6, 7, 8, 10, 11, *range(13, 22)]  # 9 deleted, 12 closed
+    assert [p.number for p in page.posts] == [
+        1,
+        2,
+        3,
+        4,
+        5,
+        6,
+        7,
+        8,
+        10,
+        11,
+        *range(13, 22),
+    ]  # 9 deleted, 12 closed
     assert page.next_url == ORIGIN + "/t/1/22.json"
     assert page.total_posts == 36
     assert page.problems == []
@@ -108,7 +121,9 @@ def test_post_fields():
 
 def test_posts_json_pages_by_post_number():
     full = {"post_stream": {"posts": [item(n) for n in range(31, 51)]}, "id": 77}
-    page = discourse.parse_page(json.dumps(full), url=ORIGIN + "/t/77/posts.json?post_number=30&asc=true")
+    page = discourse.parse_page(
+        json.dumps(full), url=ORIGIN + "/t/77/posts.json?post_number=30&asc=true"
+    )
     assert len(page.posts) == 20
     assert page.next_url == ORIGIN + "/t/77/posts.json?post_number=50&asc=true"
     short = {"post_stream": {"posts": [item(n) for n in range(51, 55)]}, "id": 77}
@@ -116,14 +131,20 @@ def test_posts_json_pages_by_post_number():
 
 
 def test_a_post_without_a_time_is_reported_and_the_rest_kept():
-    answer = {"post_stream": {"posts": [item(1), item(2, created_at="yesterday")], "stream": [9001, 9002]}}
+    answer = {
+        "post_stream": {"posts": [item(1), item(2, created_at="yesterday")], "stream": [9001, 9002]}
+    }
     page = discourse.parse_page(json.dumps(answer), url=ORIGIN + "/t/77.json")
     assert [p.number for p in page.posts] == [1]
-    assert page.problems == ["post 9002: unreadable (ValueError: created_at 'yesterday' is not a time)"]
+    assert page.problems == [
+        "post 9002: unreadable (ValueError: created_at 'yesterday' is not a time)"
+    ]
 
 
 def test_an_html_page_is_a_problem():
-    page = discourse.parse_page("<!DOCTYPE html><html><body>Log in</body></html>", url=ORIGIN + "/t/77.json")
+    page = discourse.parse_page(
+        "<!DOCTYPE html><html><body>Log in</body></html>", url=ORIGIN + "/t/77.json"
+    )
     assert page.posts == []
     assert page.problems == ["not a Discourse JSON answer (expected /t/{id}.json)"]
 

@@ -1,5 +1,6 @@
-"""Fuzzing the parsers with hypothesis: whatever one post's body holds, every other post on the page is read
-with its own author and its own commands, and the hostile post itself is read or reported, never silently lost."""
+"""Fuzzing the parsers with hypothesis: whatever one post's body holds, every other post on the page
+is read with its own author and its own commands, and the hostile post itself is read or reported,
+never silently lost."""
 
 from __future__ import annotations
 
@@ -15,15 +16,53 @@ BASE = "http://forum.test"
 T0 = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
 ENGINES = ["phpbb", "xenforo", "vbulletin", "proboards"]
 
-# Pieces of hostile bodies: markup left open or closed too often, look-alikes of the page's own frame,
-# raw-text elements, comments, entities, deep nesting and plain text.
+# Pieces of hostile bodies: markup left open or closed too often, look-alikes of the page's own
+# frame, raw-text elements, comments, entities, deep nesting and plain text.
 PIECES = st.sampled_from(
     [
-        "<table>", "<tr>", "<td>", "</td>", "</tr>", "</table>", "<div>", "</div>", "<span>", "</span>",
-        "<li>", "</li>", "<ol>", "</ol>", "<ul>", "<article>", "</article>", "<blockquote>", "</blockquote>",
-        "<b>", "</b>", "<p>", "<br>", "<!--", "-->", "<script>", "</script>", "<style>", "<textarea>",
-        "<select>", "<option>", "<form>", "<tbody>", "<h4>", "&amp;", "&#x202e;", "\u200b", "<b>VOTE: Ashe</b>",
-        '<div class="content">', '<div class="post">', '<a class="username">Ashe</a>', "x" * 50, "vote",
+        "<table>",
+        "<tr>",
+        "<td>",
+        "</td>",
+        "</tr>",
+        "</table>",
+        "<div>",
+        "</div>",
+        "<span>",
+        "</span>",
+        "<li>",
+        "</li>",
+        "<ol>",
+        "</ol>",
+        "<ul>",
+        "<article>",
+        "</article>",
+        "<blockquote>",
+        "</blockquote>",
+        "<b>",
+        "</b>",
+        "<p>",
+        "<br>",
+        "<!--",
+        "-->",
+        "<script>",
+        "</script>",
+        "<style>",
+        "<textarea>",
+        "<select>",
+        "<option>",
+        "<form>",
+        "<tbody>",
+        "<h4>",
+        "&amp;",
+        "&#x202e;",
+        "\u200b",
+        "<b>VOTE: Ashe</b>",
+        '<div class="content">',
+        '<div class="post">',
+        '<a class="username">Ashe</a>',
+        "x" * 50,
+        "vote",
     ]
 )
 BODIES = st.one_of(
@@ -37,13 +76,21 @@ def _posts(body: str) -> list[dict]:
     bodies = ["Day 1 begins.", body, "<b>VOTE: Birch</b>", "<b>VOTE: Cedar</b>"]
     users = ["Moderator", "Mallory", "Ashe", "Dusk"]
     return [
-        {"number": n + 1, "id": str(700 + n), "user": users[n], "user_id": str(40 + n), "content": text,
-         "time": T0 + timedelta(minutes=n)}
+        {
+            "number": n + 1,
+            "id": str(700 + n),
+            "user": users[n],
+            "user_id": str(40 + n),
+            "content": text,
+            "time": T0 + timedelta(minutes=n),
+        }
         for n, text in enumerate(bodies)
     ]
 
 
-@settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(engine=st.sampled_from(ENGINES), body=BODIES)
 def test_one_hostile_body_costs_no_other_post(engine, body):
     forum = importlib.import_module(f"forums.{engine}")
@@ -51,8 +98,11 @@ def test_one_hostile_body_costs_no_other_post(engine, body):
     (path, text), *_ = pages.items()
     page = get_parser(engine).parse_page(text, url=BASE + path)
     read = {p.post_id: p for p in page.posts}
-    for post_id, author, commands in (("700", "Moderator", []), ("702", "Ashe", [("vote", "Birch")]),
-                                      ("703", "Dusk", [("vote", "Cedar")])):
+    for post_id, author, commands in (
+        ("700", "Moderator", []),
+        ("702", "Ashe", [("vote", "Birch")]),
+        ("703", "Dusk", [("vote", "Cedar")]),
+    ):
         post = read[post_id]
         assert post.author == author
         assert [(c.action, c.target) for c in post.commands] == commands

@@ -1,8 +1,8 @@
 """Hostile post bodies never cost the posts around them, on every engine's page markup.
 
-A body nested hundreds deep, holding 10 MB of text, leaving a <table> open, or forging a post block (boards
-that allow HTML) must leave every other post on the page read, with its own author and its own commands;
-a page holding fewer posts than it says is a problem, never a quiet success.
+A body nested hundreds deep, holding 10 MB of text, leaving a <table> open, or forging a post block
+(boards that allow HTML) must leave every other post on the page read, with its own author and its
+own commands; a page holding fewer posts than it says is a problem, never a quiet success.
 """
 
 from __future__ import annotations
@@ -23,8 +23,14 @@ def _posts(second_body: str) -> list[dict]:
     bodies = ["Day 1 begins.", second_body, "<b>VOTE: Birch</b>", "<b>VOTE: Cedar</b>"]
     users = ["Moderator", "Mallory", "Ashe", "Dusk"]
     return [
-        {"number": n + 1, "id": str(700 + n), "user": users[n], "user_id": str(40 + n), "content": body,
-         "time": T0 + timedelta(minutes=n)}
+        {
+            "number": n + 1,
+            "id": str(700 + n),
+            "user": users[n],
+            "user_id": str(40 + n),
+            "content": body,
+            "time": T0 + timedelta(minutes=n),
+        }
         for n, body in enumerate(bodies)
     ]
 
@@ -73,7 +79,12 @@ def test_a_body_deeper_than_the_parser_goes_costs_only_itself(engine):
 @pytest.mark.parametrize("engine", HTML_ENGINES)
 @pytest.mark.parametrize(
     "body",
-    ["<table><tr><td>a table never closed", "<table>never closed", "<div><span>open", "<div>" * 5 + "five open"],
+    [
+        "<table><tr><td>a table never closed",
+        "<table>never closed",
+        "<div><span>open",
+        "<div>" * 5 + "five open",
+    ],
 )
 def test_unclosed_markup_never_hands_the_next_posts_to_its_author(engine, body):
     page = _read(engine, body)
@@ -109,21 +120,34 @@ def test_a_body_cannot_forge_a_post(engine):
 def test_a_page_short_of_the_posts_it_says_it_holds_is_a_problem(engine):
     forum = importlib.import_module(f"forums.{engine}")
     posts = _posts("hello") * 6
-    posts = [dict(p, number=n + 1, id=str(700 + n)) for n, p in enumerate(posts)]  # 24 posts: a full page first
+    posts = [
+        dict(p, number=n + 1, id=str(700 + n)) for n, p in enumerate(posts)
+    ]  # 24 posts: a full page first
     pages = forum.render_thread(posts, base_url=BASE, topic_id="9", per_page=10)
     (path, text), *_ = pages.items()
     clipped = _drop_post(engine, text, "705")
-    page = get_parser(engine).parse_page(clipped, url=BASE + path, per_page=10)  # as the game file may say
+    page = get_parser(engine).parse_page(
+        clipped, url=BASE + path, per_page=10
+    )  # as the game file may say
     assert "705" not in [p.post_id for p in page.posts]
     assert any("posts may be missing" in problem for problem in page.problems), page.problems
 
 
 def _drop_post(engine: str, text: str, post_id: str) -> str:
-    """The page with one post's markup cut out, as if the forum had lost it from the middle of a page."""
-    starts = {"phpbb": f'<div id="p{post_id}"', "xenforo": "<article", "vbulletin": '<li class="postbitlegacy',
-              "proboards": "<tr"}
-    ident = {"phpbb": f'id="p{post_id}"', "xenforo": f'data-content="post-{post_id}"',
-             "vbulletin": f'id="post_{post_id}"', "proboards": f'id="post-{post_id}"'}[engine]
+    """The page with one post's markup cut out, as if the forum had lost it from the middle of a
+    page."""
+    starts = {
+        "phpbb": f'<div id="p{post_id}"',
+        "xenforo": "<article",
+        "vbulletin": '<li class="postbitlegacy',
+        "proboards": "<tr",
+    }
+    ident = {
+        "phpbb": f'id="p{post_id}"',
+        "xenforo": f'data-content="post-{post_id}"',
+        "vbulletin": f'id="post_{post_id}"',
+        "proboards": f'id="post-{post_id}"',
+    }[engine]
     at = text.index(ident)
     start = text.rindex(starts[engine], 0, at + len(ident))
     tag = {"phpbb": "div", "xenforo": "article", "vbulletin": "li", "proboards": "tr"}[engine]
@@ -139,7 +163,9 @@ def test_discourse_bodies_deep_or_huge_keep_their_commands(kind, body):
     url, text = _page("discourse", body)
     page = get_parser("discourse").parse_page(text, url=url)
     assert [p.author for p in page.posts] == ["Moderator", "Mallory", "Ashe", "Dusk"]
-    assert [(c.action, c.target) for c in extract_commands(page.posts[1].body_html)] == [("vote", "Ashe")]
+    assert [(c.action, c.target) for c in extract_commands(page.posts[1].body_html)] == [
+        ("vote", "Ashe")
+    ]
 
 
 def test_a_discourse_answer_with_a_hole_in_the_stream_is_a_problem():
@@ -150,13 +176,21 @@ def test_a_discourse_answer_with_a_hole_in_the_stream_is_a_problem():
     del data["post_stream"]["posts"][2]
     page = get_parser("discourse").parse_page(json.dumps(data), url=url)
     assert [p.author for p in page.posts] == ["Moderator", "Mallory", "Dusk"]
-    assert page.problems == ["the answer's 3 posts are not a run of the topic's stream: posts may be missing"]
+    assert page.problems == [
+        "the answer's 3 posts are not a run of the topic's stream: posts may be missing"
+    ]
 
 
 @pytest.mark.parametrize("engine", HTML_ENGINES)
 @pytest.mark.parametrize(
     "wrap",
-    ["{}", "<div>{}</div>", "<blockquote>{}</blockquote>", "<div><div>{}</div></div> after", "<div><div><div>{}"],
+    [
+        "{}",
+        "<div>{}</div>",
+        "<blockquote>{}</blockquote>",
+        "<div><div>{}</div></div> after",
+        "<div><div><div>{}",
+    ],
 )
 def test_a_post_forged_in_the_last_post_of_a_page_is_never_a_post(engine, wrap):
     forum = importlib.import_module(f"forums.{engine}")
@@ -166,7 +200,9 @@ def test_a_post_forged_in_the_last_post_of_a_page_is_never_a_post(engine, wrap):
     page = get_parser(engine).parse_page(text, url=BASE + path)
     assert [p.post_id for p in page.posts] == ["700", "701", "702", "703"]
     assert [p.author for p in page.posts] == ["Moderator", "Mallory", "Ashe", "Dusk"]
-    assert _commands(page.posts[-1]) == [("vote", "Birch")]  # the forged vote is no command of Dusk's either
+    assert _commands(page.posts[-1]) == [
+        ("vote", "Birch")
+    ]  # the forged vote is no command of Dusk's either
     assert any("999" in problem for problem in page.problems), page.problems
 
 
@@ -174,7 +210,9 @@ def test_a_post_forged_in_the_last_post_of_a_page_is_never_a_post(engine, wrap):
 def test_posts_read_from_inside_markup_left_open_say_so(engine):
     page = _read(engine, "<div>" * 5 + "five open")
     assert _who_voted(page) == [("Moderator", []), ("Mallory", []), *EXPECTED_OTHERS]
-    assert any("left markup open" in problem and "702" in problem for problem in page.problems), page.problems
+    assert any("left markup open" in problem and "702" in problem for problem in page.problems), (
+        page.problems
+    )
 
 
 def test_a_discourse_body_cannot_forge_a_post():

@@ -25,7 +25,15 @@ def read(name: str) -> str:
 
 
 def summary(post: Post) -> tuple:
-    return (post.number, post.post_id, post.author, post.author_id, post.time, post.edited, post.deleted)
+    return (
+        post.number,
+        post.post_id,
+        post.author,
+        post.author_id,
+        post.time,
+        post.edited,
+        post.deleted,
+    )
 
 
 def at(*args: int) -> datetime:
@@ -39,8 +47,24 @@ def test_prosilver_first_page_reads_every_post_numbered_from_one():
         (2, "102", "Hiraki", "57", at(2019, 11, 5, 18, 22, 11), False, False),
         (3, "103", "Visitor", None, at(2019, 11, 5, 18, 41, 11), False, False),  # guest
         (4, "104", "Dekes", "58", at(2019, 11, 5, 19, 0, 11), False, False),
-        (5, "105", "AntB", "59", at(2019, 11, 5, 19, 19, 11), False, True),  # soft-deleted, moderator view
-        (6, "106", "boberz", "60", at(2019, 11, 5, 19, 38, 11), True, False),  # edited with a reason
+        (
+            5,
+            "105",
+            "AntB",
+            "59",
+            at(2019, 11, 5, 19, 19, 11),
+            False,
+            True,
+        ),  # soft-deleted, moderator view
+        (
+            6,
+            "106",
+            "boberz",
+            "60",
+            at(2019, 11, 5, 19, 38, 11),
+            True,
+            False,
+        ),  # edited with a reason
         (7, "107", "Beefster", "61", at(2019, 11, 5, 19, 57, 11), False, False),
         (8, "108", "Quilford", None, at(2019, 11, 5, 20, 16, 11), False, False),  # deleted account
         (9, "109", "Hiraki", "57", at(2019, 11, 5, 20, 35, 11), False, False),
@@ -101,12 +125,16 @@ def test_prosilver_numbers_follow_the_canonical_offset_when_start_was_past_the_e
 
 def test_mafiascum_pages_use_the_printed_zero_based_numbers_across_pages():
     pages = [
-        phpbb.parse_page(read(f"mafiascum_t15787_start{start}.html"), url=f"{MAFIASCUM}&start={start}")
+        phpbb.parse_page(
+            read(f"mafiascum_t15787_start{start}.html"), url=f"{MAFIASCUM}&start={start}"
+        )
         for start in (0, 25, 50)
     ]
     assert [len(p.posts) for p in pages] == [25, 25, 1]
     assert [p.number for page in pages for p in page.posts] == list(range(51))
-    assert [p.post_id for page in pages for p in page.posts] == [str(5500000 + n) for n in range(51)]
+    assert [p.post_id for page in pages for p in page.posts] == [
+        str(5500000 + n) for n in range(51)
+    ]
     assert [p.next_url for p in pages] == [f"{MAFIASCUM}&start=25", f"{MAFIASCUM}&start=50", None]
     assert {p.total_posts for p in pages} == {51}
     assert all(p.problems == [] for p in pages)
@@ -115,8 +143,24 @@ def test_mafiascum_pages_use_the_printed_zero_based_numbers_across_pages():
 def test_mafiascum_special_posts():
     page = phpbb.parse_page(read("mafiascum_t15787_start0.html"), url=MAFIASCUM)
     assert [summary(p) for p in page.posts[15:18]] == [
-        (15, "5500015", "Cobalt", "2001", at(2013, 4, 24, 5, 24, 45), False, False),  # vote count box
-        (16, "5500016", "Quilford", None, at(2013, 4, 24, 6, 1, 45), False, False),  # deleted account
+        (
+            15,
+            "5500015",
+            "Cobalt",
+            "2001",
+            at(2013, 4, 24, 5, 24, 45),
+            False,
+            False,
+        ),  # vote count box
+        (
+            16,
+            "5500016",
+            "Quilford",
+            None,
+            at(2013, 4, 24, 6, 1, 45),
+            False,
+            False,
+        ),  # deleted account
         (17, "5500017", "AntB", "3103", at(2013, 4, 24, 6, 38, 45), True, False),  # edited
     ]
     assert page.posts[1].body_html == (
@@ -125,7 +169,9 @@ def test_mafiascum_special_posts():
 
 
 def test_mafiascum_last_page_body_excludes_the_signature():
-    (post,) = phpbb.parse_page(read("mafiascum_t15787_start50.html"), url=f"{MAFIASCUM}&start=50").posts
+    (post,) = phpbb.parse_page(
+        read("mafiascum_t15787_start50.html"), url=f"{MAFIASCUM}&start=50"
+    ).posts
     assert post == Post(
         post_id="5500050",
         number=50,
@@ -142,7 +188,9 @@ def test_mafiascum_last_page_body_excludes_the_signature():
 
 
 def test_archived_30_page_reads_text_dates_in_the_board_zone():
-    page = phpbb.parse_page(read("phpbb30_t15783_start5.html"), url=f"{ARCHIVE}&start=5", tz=NEW_YORK)
+    page = phpbb.parse_page(
+        read("phpbb30_t15783_start5.html"), url=f"{ARCHIVE}&start=5", tz=NEW_YORK
+    )
     assert [summary(p) for p in page.posts] == [
         (6, "2659951", "Mastina", "901", at(2010, 12, 6, 21, 17), False, False),
         (7, "2659958", "LyingBrian", "903", at(2010, 12, 6, 22, 10), False, False),
@@ -150,14 +198,21 @@ def test_archived_30_page_reads_text_dates_in_the_board_zone():
         (9, "2659972", "Mastina", "901", at(2010, 12, 6, 23, 56), False, False),
         (10, "2659979", "Nobody", None, at(2010, 12, 7, 0, 49), False, False),  # guest
     ]
-    assert page.posts[1].body_html == '<div style="display:inline;font-weight:bold">vote: Zachrulez</div>'
-    assert page.next_url == f"{ARCHIVE}&start=10"  # 3.0 has no rel=next: the link after the current page
+    assert (
+        page.posts[1].body_html
+        == '<div style="display:inline;font-weight:bold">vote: Zachrulez</div>'
+    )
+    assert (
+        page.next_url == f"{ARCHIVE}&start=10"
+    )  # 3.0 has no rel=next: the link after the current page
     assert page.total_posts == 12
     assert page.problems == []
 
 
 def test_archived_30_page_past_the_end_is_numbered_from_the_pagination_bar():
-    page = phpbb.parse_page(read("phpbb30_t15783_start10.html"), url=f"{ARCHIVE}&start=40", tz=NEW_YORK)
+    page = phpbb.parse_page(
+        read("phpbb30_t15783_start10.html"), url=f"{ARCHIVE}&start=40", tz=NEW_YORK
+    )
     assert [summary(p) for p in page.posts] == [
         (11, "2659986", "LyingBrian", "903", at(2010, 12, 7, 1, 42), False, False),
         (12, "2659993", "Zachrulez", "902", at(2010, 12, 7, 2, 35), True, False),
@@ -169,7 +224,9 @@ def test_changed_markup_is_a_problem_not_an_empty_success():
     html = "<html><body><div class='topic'><div class='message'>VOTE: x</div></div></body></html>"
     page = phpbb.parse_page(html, url=PROSILVER)
     assert page.posts == []
-    assert page.problems == ["no phpBB post containers (div.post#pNNN) found: the page markup may have changed"]
+    assert page.problems == [
+        "no phpBB post containers (div.post#pNNN) found: the page markup may have changed"
+    ]
 
 
 def test_information_box_is_reported():
@@ -178,11 +235,15 @@ def test_information_box_is_reported():
         "Information</h2><p>The requested topic does not exist.</p></div></div></body></html>"
     )
     page = phpbb.parse_page(html, url=PROSILVER)
-    assert page.problems == ["no posts on the page; the forum says: Information The requested topic does not exist."]
+    assert page.problems == [
+        "no posts on the page; the forum says: Information The requested topic does not exist."
+    ]
 
 
 def test_post_without_a_body_is_reported_and_the_rest_kept():
-    html = read("prosilver33_t7_start10.html").replace('<div class="content">', '<div class="contents">')
+    html = read("prosilver33_t7_start10.html").replace(
+        '<div class="content">', '<div class="contents">'
+    )
     page = phpbb.parse_page(html, url=PROSILVER + "&start=10")
     assert page.posts == []
     assert page.problems == ["post p111: no div.content body"]
@@ -196,10 +257,20 @@ def test_post_without_a_body_is_reported_and_the_rest_kept():
         (PROSILVER, 11, None, PROSILVER + "&start=10"),  # stock: post 11 is the first of page 2
         (PROSILVER, 10, None, PROSILVER),
         (MAFIASCUM, 50, None, MAFIASCUM + "&start=50"),  # MafiaScum numbers from 0
-        ("http://127.0.0.1:8080/viewtopic.php?t=9", 50, 25, "http://127.0.0.1:8080/viewtopic.php?t=9&start=25"),
+        (
+            "http://127.0.0.1:8080/viewtopic.php?t=9",
+            50,
+            25,
+            "http://127.0.0.1:8080/viewtopic.php?t=9&start=25",
+        ),
         (MAFIASCUM, 49, None, MAFIASCUM + "&start=25"),
         (MAFIASCUM, 0, None, MAFIASCUM),
-        ("http://127.0.0.1:8080/viewtopic.php?t=9", 60, 25, "http://127.0.0.1:8080/viewtopic.php?t=9&start=50"),
+        (
+            "http://127.0.0.1:8080/viewtopic.php?t=9",
+            60,
+            25,
+            "http://127.0.0.1:8080/viewtopic.php?t=9&start=50",
+        ),
         (
             "http://127.0.0.1:8080/viewtopic.php?t=9&ppp=50",
             60,
@@ -224,7 +295,8 @@ def test_looks_like():
     assert not phpbb.looks_like("https://x.org/t/1", '{"post_stream": {"posts": []}}')
 
 
-# phpBB 3.1 prosilver prints no <time> element: the date is text in the board's zone, sometimes relative.
+# phpBB 3.1 prosilver prints no <time> element: the date is text in the board's zone, sometimes
+# relative.
 PROSILVER_31_PAGE = """<!DOCTYPE html><html dir="ltr" lang="en-gb"><head><meta charset="utf-8" /></head>
 <body id="phpbb" class="nojs notouch section-viewtopic ltr "><div id="page-body">
 <div class="action-bar top">
@@ -254,10 +326,13 @@ PROSILVER_31_POST = """<div id="p{pid}" class="post has-profile bg2">
 
 def test_prosilver_31_text_dates_relative_to_the_read_time():
     posts = "".join(
-        PROSILVER_31_POST.format(pid=pid, when=when) for pid, when in ((8, "Today, 9:04 am"), (9, "12 minutes ago"))
+        PROSILVER_31_POST.format(pid=pid, when=when)
+        for pid, when in ((8, "Today, 9:04 am"), (9, "12 minutes ago"))
     )
     now = datetime(2021, 3, 14, 23, 45, tzinfo=UTC)  # 7:45 pm in New York
-    page = phpbb.parse_page(PROSILVER_31_PAGE.format(posts=posts), url=PROSILVER, tz=NEW_YORK, now=now)
+    page = phpbb.parse_page(
+        PROSILVER_31_PAGE.format(posts=posts), url=PROSILVER, tz=NEW_YORK, now=now
+    )
     assert [summary(p) for p in page.posts] == [
         (1, "8", "Cobalt", "2", at(2021, 3, 14, 13, 4), False, False),
         (2, "9", "Cobalt", "2", at(2021, 3, 14, 23, 33), False, False),
@@ -288,7 +363,10 @@ def test_demo_pagination_lists_pages_the_way_phpbb_does(total_pages, on_page, sh
 
 def test_a_long_threads_pagination_bar_with_ellipses_still_gives_the_total_and_the_next_page():
     moment = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
-    posts = [{"number": n, "id": str(900 + n), "user": "Ann", "content": "hi", "time": moment} for n in range(400)]
+    posts = [
+        {"number": n, "id": str(900 + n), "user": "Ann", "content": "hi", "time": moment}
+        for n in range(400)
+    ]
     html = PhpbbThread(posts, "Long", "53", "15787", 25).render(200)
     assert 'class="ellipsis"' in html
     page = phpbb.parse_page(html, url=MAFIASCUM + "&start=200")

@@ -35,7 +35,9 @@ def test_guest_post_is_a_whole_record():
 
 def test_a_page_with_a_next_page_is_full_so_it_settles_the_page_size():
     # five posts a page here, though the default is 20: page 2 still starts at post 6
-    page = proboards.parse_page(read("contract_thread_1_game-thread_page-2.html"), url=THREAD + "?page=2")
+    page = proboards.parse_page(
+        read("contract_thread_1_game-thread_page-2.html"), url=THREAD + "?page=2"
+    )
     assert [(p.number, p.post_id, p.author, p.edited) for p in page.posts] == [
         (6, "506", "Dusk", False),
         (7, "507", "Quill", False),
@@ -46,7 +48,9 @@ def test_a_page_with_a_next_page_is_full_so_it_settles_the_page_size():
 
 
 def test_last_page_numbers_come_from_the_forum_page_size():
-    page = proboards.parse_page(read("contract_thread_1_game-thread_page-3.html"), url=THREAD + "?page=3", per_page=5)
+    page = proboards.parse_page(
+        read("contract_thread_1_game-thread_page-3.html"), url=THREAD + "?page=3", per_page=5
+    )
     assert page == ThreadPage(
         posts=[
             Post(
@@ -66,7 +70,9 @@ def test_last_page_numbers_come_from_the_forum_page_size():
 
 def test_current_page_comes_from_the_control_bar_not_the_request():
     # asked for page 40 of a 3-page thread: the forum showed page 3
-    page = proboards.parse_page(read("contract_thread_1_game-thread_page-3.html"), url=THREAD + "?page=40", per_page=5)
+    page = proboards.parse_page(
+        read("contract_thread_1_game-thread_page-3.html"), url=THREAD + "?page=40", per_page=5
+    )
     assert [p.number for p in page.posts] == [11]
 
 
@@ -85,7 +91,12 @@ def test_signature_is_not_part_of_the_body():
         (THREAD, 20, None, THREAD),
         (THREAD, 21, None, THREAD + "?page=2"),
         (THREAD, 11, 5, THREAD + "?page=3"),
-        ("https://werewolf.proboards.com/thread/812", 45, None, "https://werewolf.proboards.com/thread/812?page=3"),
+        (
+            "https://werewolf.proboards.com/thread/812",
+            45,
+            None,
+            "https://werewolf.proboards.com/thread/812?page=3",
+        ),
     ],
 )
 def test_page_url(thread, after, per_page, expected):
@@ -98,6 +109,10 @@ def test_page_url_needs_a_thread():
 
 
 def test_last_page_without_the_page_size_says_what_it_assumed():
-    page = proboards.parse_page(read("contract_thread_1_game-thread_page-3.html"), url=THREAD + "?page=3")
+    page = proboards.parse_page(
+        read("contract_thread_1_game-thread_page-3.html"), url=THREAD + "?page=3"
+    )
     assert [p.number for p in page.posts] == [41]
-    assert page.problems == ["post numbers on page 3 assume 20 posts a page: set [fetch] posts_per_page"]
+    assert page.problems == [
+        "post numbers on page 3 assume 20 posts a page: set [fetch] posts_per_page"
+    ]

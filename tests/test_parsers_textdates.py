@@ -1,4 +1,5 @@
-"""Dates forums print as text, read in the board's zone: formats, "Today"/"Yesterday", "minutes ago", DST."""
+"""Dates forums print as text, read in the board's zone: formats, "Today"/"Yesterday", "minutes
+ago", DST."""
 
 from __future__ import annotations
 
@@ -22,8 +23,16 @@ def at(*args: int) -> datetime:
     ("text", "tz", "expected"),
     [
         ("Mon Dec 06, 2010 4:04 pm", NEW_YORK, at(2010, 12, 6, 21, 4)),  # phpBB default format
-        (" \u00bb Mon Dec 06, 2010 4:04 pm ", NEW_YORK, at(2010, 12, 6, 21, 4)),  # as cut from "by X » date"
-        ("Sun Mar 14, 2021 3:30 am", NEW_YORK, at(2021, 3, 14, 7, 30)),  # just after the switch: EDT
+        (
+            " \u00bb Mon Dec 06, 2010 4:04 pm ",
+            NEW_YORK,
+            at(2010, 12, 6, 21, 4),
+        ),  # as cut from "by X » date"
+        (
+            "Sun Mar 14, 2021 3:30 am",
+            NEW_YORK,
+            at(2021, 3, 14, 7, 30),
+        ),  # just after the switch: EDT
         ("Sun Mar 14, 2021 1:30 am", NEW_YORK, at(2021, 3, 14, 6, 30)),  # just before it: EST
         ("06 Dec 2010, 16:04", LONDON, at(2010, 12, 6, 16, 4)),
         ("04-23-2013, 03:09 PM", NEW_YORK, at(2013, 4, 23, 19, 9)),  # vBulletin

@@ -1,4 +1,5 @@
-"""vBulletin parser: text dates in the board's zone ("Today", "Yesterday", summer time), vB4 and vB5 markup."""
+"""vBulletin parser: text dates in the board's zone ("Today", "Yesterday", summer time), vB4 and vB5
+markup."""
 
 from __future__ import annotations
 
@@ -46,7 +47,10 @@ def test_guest_post_is_a_whole_record():
         url="https://forum.example.net/showthread.php?t=1&p=503&viewfull=1#post503",
         author_id=None,
     )
-    assert (page.next_url, page.total_posts) == ("https://forum.example.net/showthread.php?t=1&page=2", 11)
+    assert (page.next_url, page.total_posts) == (
+        "https://forum.example.net/showthread.php?t=1&page=2",
+        11,
+    )
 
 
 def test_relative_dates_without_the_read_time_are_problems_not_guesses():
@@ -57,7 +61,10 @@ def test_relative_dates_without_the_read_time_are_problems_not_guesses():
 
 def test_edited_and_deleted_posts():
     page = vbulletin.parse_page(
-        read("contract_showthread.php_t-1_page-2.html"), url=THREAD + "&page=2", tz=NEW_YORK, now=READ_AT
+        read("contract_showthread.php_t-1_page-2.html"),
+        url=THREAD + "&page=2",
+        tz=NEW_YORK,
+        now=READ_AT,
     )
     assert [(p.number, p.edited, p.deleted) for p in page.posts] == [
         (6, False, False),
@@ -102,13 +109,17 @@ VB5_PAGE = """<html><head><meta name="generator" content="vBulletin 5.6.4"></hea
 
 
 def test_vbulletin_5_markup():
-    page = vbulletin.parse_page(VB5_PAGE, url="https://games.example.org/forum/games/3300-big-game", tz=NEW_YORK)
+    page = vbulletin.parse_page(
+        VB5_PAGE, url="https://games.example.org/forum/games/3300-big-game", tz=NEW_YORK
+    )
     assert page.posts == [
         Post(
             post_id="3301",
             number=2,
             author="Ruth",
-            time=datetime(2020, 11, 1, 10, 59, tzinfo=UTC),  # 05:59 in New York (EST, after the DST end)
+            time=datetime(
+                2020, 11, 1, 10, 59, tzinfo=UTC
+            ),  # 05:59 in New York (EST, after the DST end)
             body_html="<b>VOTE: Sam</b>",
             url="https://games.example.org/forum/games/3300-big-game#post3301",
             author_id="58",

@@ -1,4 +1,5 @@
-"""XenForo 2 parser: saved thread pages read into whole post records, and the markup of older versions."""
+"""XenForo 2 parser: saved thread pages read into whole post records, and the markup of older
+versions."""
 
 from __future__ import annotations
 
@@ -36,13 +37,19 @@ def test_guest_post_is_a_whole_record():
 def test_quotes_stay_in_the_body_and_the_signature_does_not():
     first = xenforo.parse_page(read("contract_threads_game-thread.1_.html"), url=THREAD).posts
     assert first[3].body_html.count("bbCodeBlock--quote") == 2
-    (last,) = xenforo.parse_page(read("contract_threads_game-thread.1_page-3.html"), url=THREAD + "page-3").posts
-    assert "VOTE: Nobody" in read("contract_threads_game-thread.1_page-3.html")  # the signature is on the page
+    (last,) = xenforo.parse_page(
+        read("contract_threads_game-thread.1_page-3.html"), url=THREAD + "page-3"
+    ).posts
+    assert "VOTE: Nobody" in read(
+        "contract_threads_game-thread.1_page-3.html"
+    )  # the signature is on the page
     assert last.body_html == "<b>VOTE: Ashe</b>"
 
 
 def test_last_page_with_one_post():
-    page = xenforo.parse_page(read("contract_threads_game-thread.1_page-3.html"), url=THREAD + "page-3")
+    page = xenforo.parse_page(
+        read("contract_threads_game-thread.1_page-3.html"), url=THREAD + "page-3"
+    )
     assert page == ThreadPage(
         posts=[
             Post(
@@ -61,7 +68,8 @@ def test_last_page_with_one_post():
     )
 
 
-# XenForo 2.1: the epoch is in data-time (2.2 moved it to data-timestamp); numbers past 999 have separators.
+# XenForo 2.1: the epoch is in data-time (2.2 moved it to data-timestamp); numbers past 999 have
+# separators.
 XF21_POST = """<html id="XF"><body><div class="block-body">
 <article class="message message--post js-post js-inlineModContainer" data-author="Ruth" data-content="post-90210"
  id="js-post-90210">
@@ -112,7 +120,9 @@ def test_xenforo_21_markup():
 def test_post_without_a_number_is_reported():
     page = xenforo.parse_page(XF21_POST.replace("#1,234", "Share"), url=THREAD)
     assert page.posts == []
-    assert page.problems == ["post post-90210: no post number (#N in .message-attribution-opposite)"]
+    assert page.problems == [
+        "post post-90210: no post number (#N in .message-attribution-opposite)"
+    ]
 
 
 @pytest.mark.parametrize(
@@ -124,7 +134,12 @@ def test_post_without_a_number_is_reported():
         (THREAD, 20, None, THREAD),
         (THREAD, 21, None, THREAD + "page-2"),
         (THREAD, 11, 5, THREAD + "page-3"),
-        ("https://forum.example.net/threads/4521", 41, None, "https://forum.example.net/threads/4521/page-3"),
+        (
+            "https://forum.example.net/threads/4521",
+            41,
+            None,
+            "https://forum.example.net/threads/4521/page-3",
+        ),
         (  # a board without friendly URLs
             "https://forum.example.net/index.php?threads/game-thread.1/page-4",
             30,

@@ -28,8 +28,10 @@ def test_the_leftmost_wording_wins_and_words_do_not_overlap():
     text = "Day 2: it is now Night 2. Welcome to Day 3"
     words = list(phase_words(text, NOW))
     assert [(w.wording, w.phase, w.number) for w in words] == [
-        (Wording.HEADING, Phase.DAY, 2), (Wording.NOW_IN, Phase.NIGHT, 2),
-        (Wording.NOW_IN, Phase.DAY, 3)]
+        (Wording.HEADING, Phase.DAY, 2),
+        (Wording.NOW_IN, Phase.NIGHT, 2),
+        (Wording.NOW_IN, Phase.DAY, 3),
+    ]
     assert all(a.end <= b.start for a, b in zip(words, words[1:], strict=False))
 
 

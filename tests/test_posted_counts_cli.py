@@ -14,7 +14,7 @@ from loopback_forum import Forum, game_text, make_posts, serve
 
 from assistant.cli.main import main
 
-OPEN_DAY = '[[days]]\nday = 1\nstart_post = 0\n'
+OPEN_DAY = "[[days]]\nday = 1\nstart_post = 0\n"
 
 
 def _run(*args) -> str:
@@ -67,17 +67,31 @@ def test_a_count_with_its_votes_needed_beside_the_number_teaches_a_spelling_as_t
     live,
 ):
     thread = live()
-    thread.grow([("Birch", "<b>vote Elm</b>"), ("Cedar", "<b>vote Elm</b>"),
-                 ("Damson", "<b>vote the quiet one</b>")])
+    thread.grow(
+        [
+            ("Birch", "<b>vote Elm</b>"),
+            ("Cedar", "<b>vote Elm</b>"),
+            ("Damson", "<b>vote the quiet one</b>"),
+        ]
+    )
     wagons = [(w["target"], w["voters"]) for w in thread.count()["wagons"]]
     assert wagons == [("Elm", ["Birch", "Cedar"])]
 
     # "Elm (2, L-1)" and "(1)Alder" were lines the count reader dropped, and with them the count
-    count = thread.grow([("Mod", "Vote Count 1.1<br>Elm (2, L-1): Birch, Cedar<br>"
-                                 "(1)Alder: Damson<br>Not voting: Alder, Elm")])
+    count = thread.grow(
+        [
+            (
+                "Mod",
+                "Vote Count 1.1<br>Elm (2, L-1): Birch, Cedar<br>"
+                "(1)Alder: Damson<br>Not voting: Alder, Elm",
+            )
+        ]
+    )
     after = thread.count()
     assert [(w["target"], w["voters"]) for w in after["wagons"]] == [
-        ("Elm", ["Birch", "Cedar"]), ("Alder", ["Damson"])]
+        ("Elm", ["Birch", "Cedar"]),
+        ("Alder", ["Damson"]),
+    ]
     learned = [a for a in after["actions"] if a["step"] == "learned"]
     assert [(a["post"], a["voter"], a["target"]) for a in learned] == [(count, "Damson", "Alder")]
     assert not [d for d in after["doubts"] if d["kind"] == "moderator_disagrees"]
@@ -85,14 +99,27 @@ def test_a_count_with_its_votes_needed_beside_the_number_teaches_a_spelling_as_t
 
 def test_a_count_line_whose_number_is_one_off_its_names_is_read_and_held_against_votal(live):
     thread = live()
-    thread.grow([("Birch", "<b>vote Elm</b>"), ("Cedar", "<b>vote Elm</b>"),
-                 ("Damson", "<b>vote Birch</b>")])
+    thread.grow(
+        [
+            ("Birch", "<b>vote Elm</b>"),
+            ("Cedar", "<b>vote Elm</b>"),
+            ("Damson", "<b>vote Birch</b>"),
+        ]
+    )
     # three names for two votes: the moderator added Damson and kept the number
-    count = thread.grow([("Mod", "Vote Count 1.2<br>Elm (2): Birch, Cedar, Damson<br>"
-                                 "Birch (1): Alder<br>Not voting: Elm")])
+    count = thread.grow(
+        [
+            (
+                "Mod",
+                "Vote Count 1.2<br>Elm (2): Birch, Cedar, Damson<br>"
+                "Birch (1): Alder<br>Not voting: Elm",
+            )
+        ]
+    )
     disagreeing = [d for d in thread.count()["doubts"] if d["kind"] == "moderator_disagrees"]
     assert [(d["post"], d["target"], d["why"]) for d in disagreeing] == [
-        (count, "Elm", "the moderator's count has Damson on Elm, Votal read Birch")]
+        (count, "Elm", "the moderator's count has Damson on Elm, Votal read Birch")
+    ]
 
 
 def test_a_short_name_the_count_reads_as_another_player_it_fits_moves_the_vote_as_the_thread_grows(
@@ -100,13 +127,21 @@ def test_a_short_name_the_count_reads_as_another_player_it_fits_moves_the_vote_a
 ):
     # "CD": ChannelDart's initials, Cedar's letters; Votal guesses ChannelDart, the count says Cedar
     thread = live('[[players]]\nname = "ChannelDart"\n')  # six seats: four is a majority
-    thread.grow([("Birch", "<b>vote Cedar</b>"), ("Damson", "<b>vote Cedar</b>"),
-                 ("Elm", "<b>vote CD</b>")])
+    thread.grow(
+        [("Birch", "<b>vote Cedar</b>"), ("Damson", "<b>vote Cedar</b>"), ("Elm", "<b>vote CD</b>")]
+    )
     wagons = [(w["target"], w["voters"]) for w in thread.count()["wagons"]]
     assert wagons == [("Cedar", ["Birch", "Damson"]), ("ChannelDart", ["Elm"])]
 
-    count = thread.grow([("Mod", "Vote Count 1.1<br>Cedar (3): Birch, Damson, Elm<br>"
-                                 "Not voting (3): Alder, Cedar, ChannelDart")])
+    count = thread.grow(
+        [
+            (
+                "Mod",
+                "Vote Count 1.1<br>Cedar (3): Birch, Damson, Elm<br>"
+                "Not voting (3): Alder, Cedar, ChannelDart",
+            )
+        ]
+    )
     hammer = thread.grow([("Alder", "<b>vote CD</b>")])
     after = thread.count()
     assert (after["outcome"]["kind"], after["outcome"]["target"]) == ("elimination", "Cedar")

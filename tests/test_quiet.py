@@ -17,24 +17,31 @@ from assistant.output.status import needs_moderator
 FIR = "<b>vote: Fir</b>"
 HELLOS = [("Alder", "hello"), ("Birch", "hi"), ("Cedar", "hey")]
 BIRCH_VOTERS = ("Alder", "Cedar", "Damson", "Elm", "Fir", "Gorse")
-DAY_ONE = [*((name, "<b>vote: Birch</b>") for name in BIRCH_VOTERS),
-           # players post until the moderator sees the hammer
-           ("Hazel", "wait, is that a hammer?"), ("Ivy", "it is"),
-           ("Host", "Birch was lynched! Birch was a Vanilla Townie.<br>Night 1 begins."),
-           ("Host", "Cedar was found dead. Cedar was a Cop.<br>Day 2 begins now.")]
+DAY_ONE = [
+    *((name, "<b>vote: Birch</b>") for name in BIRCH_VOTERS),
+    # players post until the moderator sees the hammer
+    ("Hazel", "wait, is that a hammer?"),
+    ("Ivy", "it is"),
+    ("Host", "Birch was lynched! Birch was a Vanilla Townie.<br>Night 1 begins."),
+    ("Host", "Cedar was found dead. Cedar was a Cop.<br>Day 2 begins now."),
+]
 # a vote for a dead player that changes nothing: a note
 DAY_TWO_OPEN = [("Alder", FIR), ("Damson", "<b>vote: Birch</b> (forgot he flipped)")]
 # Hazel hammers Fir (5 of 8); Juniper, who had not seen it, votes after: a late vote changes nothing
-DAY_TWO_HAMMER = [*((name, FIR) for name in ("Damson", "Elm", "Gorse", "Hazel")),
-                  ("Juniper", "<b>vote: Alder</b>")]
+DAY_TWO_HAMMER = [
+    *((name, FIR) for name in ("Damson", "Elm", "Gorse", "Hazel")),
+    ("Juniper", "<b>vote: Alder</b>"),
+]
 DAY_TWO_CLOSE = [("Host", "Fir was lynched! Fir was a Mafia Goon.<br>Night 2 begins.")]
-DAY_THREE = [("Host", "Gorse was found dead. Gorse was a Doctor.<br>Day 3 begins now."),
-             ("Alder", "gg so far")]
+DAY_THREE = [
+    ("Host", "Gorse was found dead. Gorse was a Doctor.<br>Day 3 begins now."),
+    ("Alder", "gg so far"),
+]
 # the moderator's count after Hazel's vote still has Fir short of the majority, and players vote on
-COUNT = "Vote Count 2.3<br>Fir (4): Alder, Damson, Elm, Gorse<br>Not voting: Fir, Hazel, Ivy, " \
-    "Juniper"
-PLAY_GOES_ON = [("Host", COUNT),
-                ("Ivy", "<b>vote: Alder</b>"), ("Juniper", "<b>vote: Alder</b>")]
+COUNT = (
+    "Vote Count 2.3<br>Fir (4): Alder, Damson, Elm, Gorse<br>Not voting: Fir, Hazel, Ivy, Juniper"
+)
+PLAY_GOES_ON = [("Host", COUNT), ("Ivy", "<b>vote: Alder</b>"), ("Juniper", "<b>vote: Alder</b>")]
 
 
 class LiveGame:
@@ -50,19 +57,30 @@ class LiveGame:
         self.said: list[str] = []
         self.add(HELLOS)
         url = f"{server.base_url}/viewtopic.php?f=7&t=42"
-        result = CliRunner().invoke(main, ["new", url, "-o", str(self.path), "--db", str(self.db),
-                                           "--min-interval", "0"])
+        result = CliRunner().invoke(
+            main, ["new", url, "-o", str(self.path), "--db", str(self.db), "--min-interval", "0"]
+        )
         assert result.exit_code == 0, result.output
-        self.runner = Runner(db_path=self.db, now=lambda: self.now,
-                             limiter=HostLimiter(sleep=lambda s: None),
-                             regenerate=[follow_hook(now=lambda: self.now, say=self.said.append)],
-                             echo=self.said.append)
+        self.runner = Runner(
+            db_path=self.db,
+            now=lambda: self.now,
+            limiter=HostLimiter(sleep=lambda s: None),
+            regenerate=[follow_hook(now=lambda: self.now, say=self.said.append)],
+            echo=self.said.append,
+        )
 
     def add(self, posts: list[tuple[str, str]]) -> None:
         for author, body in posts:
             n = len(self.forum.posts)
-            self.forum.posts.append({"number": n, "id": str(4000 + n), "user": author,
-                                     "content": body, "time": START + timedelta(hours=n)})
+            self.forum.posts.append(
+                {
+                    "number": n,
+                    "id": str(4000 + n),
+                    "user": author,
+                    "content": body,
+                    "time": START + timedelta(hours=n),
+                }
+            )
             self.now = START + timedelta(hours=n, minutes=30)
 
     def grow(self, posts: list[tuple[str, str]]) -> None:
@@ -92,8 +110,13 @@ class LiveGame:
 
 def opening() -> Forum:
     players = styled_thread("numbered lines")[0].body_html
-    first = {"number": 0, "id": "4000", "user": "Host", "time": START,
-             "content": "Welcome to Mini 999!<br><br>" + players}
+    first = {
+        "number": 0,
+        "id": "4000",
+        "user": "Host",
+        "time": START,
+        "content": "Welcome to Mini 999!<br><br>" + players,
+    }
     # phpBB's own page size: what a game file without posts_per_page assumes
     return Forum([first], per_page=10)
 
@@ -172,9 +195,11 @@ def test_an_accepted_id_that_names_no_warning_is_a_game_file_error(tmp_path):
     from assistant.gamefile.game import load_game
 
     path = tmp_path / "game.toml"
-    path.write_text('title = "T"\nthread = "https://forum.example.org/viewtopic.php?t=5"\n'
-                    'ruleset = "mafiascum"\n[[players]]\nname = "Alder"\n\n[checks]\n'
-                    'accepted = ["end_post_disagrees:day2:post23", "sync_problems"]\n')
+    path.write_text(
+        'title = "T"\nthread = "https://forum.example.org/viewtopic.php?t=5"\n'
+        'ruleset = "mafiascum"\n[[players]]\nname = "Alder"\n\n[checks]\n'
+        'accepted = ["end_post_disagrees:day2:post23", "sync_problems"]\n'
+    )
     result = CliRunner().invoke(main, ["status", str(path), "--db", str(tmp_path / "v.db")])
     assert result.exit_code != 0
     said = "checks.accepted: 'sync_problems' is no warning that can be accepted"
@@ -189,10 +214,14 @@ def test_an_accepted_id_that_names_no_warning_is_a_game_file_error(tmp_path):
 
 
 # Birch's lynch told only in flavour; the next day's count no longer lists Birch
-FLAVOUR_CLOSE = [("Host", "The rope swings in the square. Night 1 begins."),
-                 ("Host", "Cedar was found dead. Cedar was a Cop.<br>Day 2 begins now.")]
-DAY_TWO_COUNT = ("Vote Count 2.1<br>Not voting: Alder, Damson, Elm, Fir, Gorse, Hazel, Ivy, "
-                 "Juniper<br>With 8 alive, it takes 5 to lynch.")
+FLAVOUR_CLOSE = [
+    ("Host", "The rope swings in the square. Night 1 begins."),
+    ("Host", "Cedar was found dead. Cedar was a Cop.<br>Day 2 begins now."),
+]
+DAY_TWO_COUNT = (
+    "Vote Count 2.1<br>Not voting: Alder, Damson, Elm, Fir, Gorse, Hazel, Ivy, "
+    "Juniper<br>With 8 alive, it takes 5 to lynch."
+)
 
 
 def test_a_lynch_told_in_flavour_is_written_as_the_days_lynch_from_the_count(tmp_path):
@@ -208,9 +237,11 @@ def test_a_lynch_told_in_flavour_is_written_as_the_days_lynch_from_the_count(tmp
         text = game.path.read_text()
         # the count that no longer lists Birch would date the death to the night; Votal's count of
         # day 1 lynches Birch by the votes before the day's end: written as day 1's lynch, citing it
-        cited = "# post 9: \"Votal's count lynches Birch (majority); the count at post 14 lists Birch no more\""
+        cited = '# post 9: "Votal\'s count lynches Birch (majority); the count at post 14 lists Birch no more"'
         assert f'{cited}\nplayer = "Birch"\nphase = "day 1"' in text, text
-        assert any("(Birch).phase: 'night 1' -> 'day 1' (post 9" in said for said in game.said), game.said
+        assert any("(Birch).phase: 'night 1' -> 'day 1' (post 9" in said for said in game.said), (
+            game.said
+        )
         assert (game.count(1)["doubts"], game.count(2)["warnings"]) == ([], [])
         assert game.needs_you() == []
         game.grow([("Alder", FIR)])  # the count read again names the same death: nothing more
@@ -222,8 +253,10 @@ def test_a_lynch_the_moderator_did_not_count_is_doubted_on_its_day_and_not_repea
     forum = opening()
     with serve(forum) as server:
         game = LiveGame(tmp_path, server, forum)
-        no_lynch = [("Host", "No lynch today: the hammer came after the deadline. Night 1 begins."),
-                    ("Host", "Cedar was found dead. Cedar was a Cop.<br>Day 2 begins now.")]
+        no_lynch = [
+            ("Host", "No lynch today: the hammer came after the deadline. Night 1 begins."),
+            ("Host", "Cedar was found dead. Cedar was a Cop.<br>Day 2 begins now."),
+        ]
         for step in (DAY_ONE[:-2], no_lynch):
             game.grow(step)
         assert "Birch" not in game.path.read_text().split("[[deaths]]", 1)[-1]
@@ -235,5 +268,7 @@ def test_a_lynch_the_moderator_did_not_count_is_doubted_on_its_day_and_not_repea
         counted = game.count(2)
         assert counted["warnings"] == []
         (note,) = [n for n in counted["notes"] if n["kind"] == "missing_death"]
-        assert note["why"].endswith("Birch votes on day 2, so the moderator did not count that lynch")
+        assert note["why"].endswith(
+            "Birch votes on day 2, so the moderator did not count that lynch"
+        )
         assert not [item for item in game.needs_you() if item.startswith("warning")]

@@ -18,8 +18,10 @@ from assistant.reading import posted_count
 from parsers.reading import EXTRACTOR_VERSION
 
 HOST = "Host"
-COUNT = ("Vote Count 1.1<br>Birch (2): Cedar, Damson<br>Not voting (3): Alder, Birch, Elm<br>"
-         "With 5 alive, 3 to lynch")
+COUNT = (
+    "Vote Count 1.1<br>Birch (2): Cedar, Damson<br>Not voting (3): Alder, Birch, Elm<br>"
+    "With 5 alive, 3 to lynch"
+)
 THREAD = [
     (HOST, "Day 1 begins now."),
     ("Cedar", "<b>VOTE: Birch</b>"),
@@ -34,12 +36,19 @@ THREAD = [
 AS_OF_THE_COUNT = ("count", "--day", "1", "--at-post", "4")
 # Every command that only reads the store (`serve` reads the site, not the store).
 READS = [
-    ("count",), ("count", "--all-days", "--format", "json"), AS_OF_THE_COUNT,
-    ("status",), ("status", "--format", "json"), ("audit", "--day", "1"),
+    ("count",),
+    ("count", "--all-days", "--format", "json"),
+    AS_OF_THE_COUNT,
+    ("status",),
+    ("status", "--format", "json"),
+    ("audit", "--day", "1"),
     ("audit", "--format", "json"),
-    ("export", "--format", "json"), ("export", "--format", "csv", "--table", "days"),
-    ("export", "--format", "html"), ("draft", "day-end", "--day", "1", "--force"),
-    ("draft", "day-start", "--force"), ("draft", "reminder", "--force"),
+    ("export", "--format", "json"),
+    ("export", "--format", "csv", "--table", "days"),
+    ("export", "--format", "html"),
+    ("draft", "day-end", "--day", "1", "--force"),
+    ("draft", "day-start", "--force"),
+    ("draft", "reminder", "--force"),
 ]
 
 
@@ -47,8 +56,16 @@ def thread_posts() -> list[dict]:
     from datetime import UTC, datetime, timedelta
 
     start = datetime(2026, 3, 1, 22, tzinfo=UTC)
-    return [{"number": n, "id": str(1000 + n), "user": user, "content": body,
-             "time": start + timedelta(minutes=n)} for n, (user, body) in enumerate(THREAD)]
+    return [
+        {
+            "number": n,
+            "id": str(1000 + n),
+            "user": user,
+            "content": body,
+            "time": start + timedelta(minutes=n),
+        }
+        for n, (user, body) in enumerate(THREAD)
+    ]
 
 
 @pytest.fixture
@@ -58,8 +75,11 @@ def synced(board, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("VOTAL_DB", raising=False)
     game = tmp_path / "game.toml"
-    text = game_text(board.base_url, extra=f'moderators = ["{HOST}"]\n',
-                     tables="[[days]]\nday = 1\nstart_post = 0\n")
+    text = game_text(
+        board.base_url,
+        extra=f'moderators = ["{HOST}"]\n',
+        tables="[[days]]\nday = 1\nstart_post = 0\n",
+    )
     game.write_text(text.replace('"mafiascum"', '"millers-hollow"'), encoding="utf-8")
     (tmp_path / "store").mkdir()
     db = tmp_path / "store" / "game.db"
@@ -110,8 +130,11 @@ def every_read_leaves_the_store_as_it_was(game: Path, db: Path, tmp_path: Path) 
 
 def stored_versions(db: Path) -> set[tuple]:
     with sqlite3.connect(db) as connection:
-        return set(connection.execute(
-            "select vote_count_version, night_told_version from posts where author = ?", [HOST]))
+        return set(
+            connection.execute(
+                "select vote_count_version, night_told_version from posts where author = ?", [HOST]
+            )
+        )
 
 
 def test_every_read_command_runs_on_a_read_only_store_and_writes_nothing(synced, tmp_path):
@@ -122,8 +145,9 @@ def test_every_read_command_runs_on_a_read_only_store_and_writes_nothing(synced,
     assert stored_versions(db) == {(posted_count.COUNT_READER_VERSION, 1)}  # the sync read them
 
 
-def test_after_a_reader_upgrade_reads_read_in_memory_and_the_next_sync_stores(synced, tmp_path,
-                                                                             monkeypatch):
+def test_after_a_reader_upgrade_reads_read_in_memory_and_the_next_sync_stores(
+    synced, tmp_path, monkeypatch
+):
     game, db = synced
     stored = every_read_leaves_the_store_as_it_was(game, db, tmp_path)
     upgraded = posted_count.COUNT_READER_VERSION + 1

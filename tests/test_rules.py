@@ -33,9 +33,16 @@ def test_golden_case(path: Path) -> None:
     case = read_case(path)
     name = case.game.ruleset
     ruleset = load_ruleset(GOLDEN / name if name.endswith(".toml") else name)
-    votal = count_day(case.game, case.posts, ruleset=ruleset, roster=ExactRoster(case.game),
-                      day=case.day, at_post=case.at_post, at_time=case.at_time,
-                      resolve=resolve_exact)
+    votal = count_day(
+        case.game,
+        case.posts,
+        ruleset=ruleset,
+        roster=ExactRoster(case.game),
+        day=case.day,
+        at_post=case.at_post,
+        at_time=case.at_time,
+        resolve=resolve_exact,
+    )
     assert render_votal(votal, notes=case.notes) == case.expect, case.title
 
 
@@ -53,14 +60,18 @@ def test_every_bundled_ruleset_loads_and_cites_its_source_for_every_table():
     ]
     for name in names:
         ruleset = load_ruleset(name)
-        raw = tomllib.loads((bundled.data() / "rulesets" / f"{name}.toml").read_text(encoding="utf-8"))
+        raw = tomllib.loads(
+            (bundled.data() / "rulesets" / f"{name}.toml").read_text(encoding="utf-8")
+        )
         assert ruleset.name == name
         assert sorted(ruleset.cites) == sorted(raw), name
 
 
 def test_a_ruleset_file_error_names_the_file_line_and_key(tmp_path):
     path = tmp_path / "house.toml"
-    path.write_text('[ruleset]\nname = "house"\n\n[deadline]\ncite = "x"\ntie = "coin"\n', encoding="utf-8")
+    path.write_text(
+        '[ruleset]\nname = "house"\n\n[deadline]\ncite = "x"\ntie = "coin"\n', encoding="utf-8"
+    )
     with pytest.raises(RulesetError) as error:
         load_ruleset(path)
     assert (error.value.path, error.value.line, error.value.field) == (str(path), 6, "deadline.tie")
@@ -72,11 +83,26 @@ def test_a_ruleset_file_error_names_the_file_line_and_key(tmp_path):
     [
         ('[ruleset]\nname = "x"\n[votes]\nsilly = 1\n', 4, "votes.silly", "unknown key"),
         ('[ruleset]\nname = "x"\n[phases]\nsod = "25:00"\n', 4, "phases.sod", "time of day"),
-        ('[ruleset]\nname = "x"\n[phases]\ntimezone = "Mars/Olympus"\n', 4, "phases.timezone", "unknown time zone"),
-        ('[ruleset]\nname = "x"\n[deadline]\ntie = "runoff"\n', 4, "deadline.tie", "needs [runoff] hours"),
+        (
+            '[ruleset]\nname = "x"\n[phases]\ntimezone = "Mars/Olympus"\n',
+            4,
+            "phases.timezone",
+            "unknown time zone",
+        ),
+        (
+            '[ruleset]\nname = "x"\n[deadline]\ntie = "runoff"\n',
+            4,
+            "deadline.tie",
+            "needs [runoff] hours",
+        ),
         ('[ruleset]\ntitle = "x"\n', 1, "ruleset", "missing required key 'name'"),
         ('[rulez]\nname = "x"\n', 1, "rulez", "unknown table"),
-        ('[ruleset]\nname = "x"\n[hooks]\nuse = ["teleport"]\n', 4, "hooks.use", "unknown value 'teleport'"),
+        (
+            '[ruleset]\nname = "x"\n[hooks]\nuse = ["teleport"]\n',
+            4,
+            "hooks.use",
+            "unknown value 'teleport'",
+        ),
     ],
 )
 def test_bad_ruleset_values_are_precise_errors(text, line, field, message):
@@ -124,13 +150,20 @@ def test_golden_cases_cover_every_bundled_ruleset():
 
 @pytest.mark.parametrize("path", [p for p in CASES if not xfail_reason(p)], ids=lambda p: p.stem)
 def test_golden_case_with_the_real_name_reader(path: Path) -> None:
-    """The cases pin rules with exact names; the real roster and resolver must reach the same votal."""
+    """The cases pin rules with exact names; the real roster and resolver must reach the same
+    votal."""
     from assistant.reading.names import Roster
 
     case = read_case(path)
     name = case.game.ruleset
     ruleset = load_ruleset(GOLDEN / name if name.endswith(".toml") else name)
-    votal = count_day(case.game, case.posts, ruleset=ruleset,
-                      roster=Roster.from_game(case.game, ruleset), day=case.day,
-                      at_post=case.at_post, at_time=case.at_time)
+    votal = count_day(
+        case.game,
+        case.posts,
+        ruleset=ruleset,
+        roster=Roster.from_game(case.game, ruleset),
+        day=case.day,
+        at_post=case.at_post,
+        at_time=case.at_time,
+    )
     assert render_votal(votal, notes=case.notes) == case.expect, case.title

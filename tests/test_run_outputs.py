@@ -59,8 +59,17 @@ def outputs(folder: Path) -> dict[str, tuple[int, int]]:
 
 
 def run_once(games: list[Path], tmp_path: Path) -> str:
-    return votal("run", *games, "--db", tmp_path / "votal.db", "--site", tmp_path / "site",
-                 "--drafts", tmp_path / "drafts", "--once")
+    return votal(
+        "run",
+        *games,
+        "--db",
+        tmp_path / "votal.db",
+        "--site",
+        tmp_path / "site",
+        "--drafts",
+        tmp_path / "drafts",
+        "--once",
+    )
 
 
 def test_run_once_on_synced_games_writes_pages_and_drafts_then_only_what_changed(
@@ -74,8 +83,14 @@ def test_run_once_on_synced_games_writes_pages_and_drafts_then_only_what_changed
     first = run_once(games, tmp_path)
     assert "nothing new" in first
     written = outputs(tmp_path)
-    assert {"site/index.html", "site/style.css", "site/quiet/index.html", "site/busy/votal.json",
-            "drafts/quiet-votal.txt", "drafts/busy-votal.txt"} <= set(written)
+    assert {
+        "site/index.html",
+        "site/style.css",
+        "site/quiet/index.html",
+        "site/busy/votal.json",
+        "drafts/quiet-votal.txt",
+        "drafts/busy-votal.txt",
+    } <= set(written)
     assert "Birch" in (tmp_path / "drafts" / "busy-votal.txt").read_text(encoding="utf-8")
     index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert 'href="busy/"' in index and "The Quiet Game" in index and "The Busy Game" in index
@@ -173,8 +188,19 @@ def test_a_site_folder_that_cannot_be_written_stops_neither_the_syncs_nor_the_dr
     games = write_games(tmp_path, board.base_url)
     blocker = tmp_path / "blocker"
     blocker.write_text("a file where the site's folder should be", encoding="utf-8")
-    said = votal("run", *games, "--db", tmp_path / "votal.db", "--site", blocker / "site",
-                 "--drafts", tmp_path / "drafts", "--once")
+    said = votal(
+        "run",
+        *games,
+        "--db",
+        tmp_path / "votal.db",
+        "--site",
+        blocker / "site",
+        "--drafts",
+        tmp_path / "drafts",
+        "--once",
+    )
     assert said.count(": 20 new") == 2
-    assert sorted(p.name for p in (tmp_path / "drafts").iterdir()) == ["busy-votal.txt",
-                                                                      "quiet-votal.txt"]
+    assert sorted(p.name for p in (tmp_path / "drafts").iterdir()) == [
+        "busy-votal.txt",
+        "quiet-votal.txt",
+    ]

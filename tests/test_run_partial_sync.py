@@ -13,7 +13,7 @@ from assistant.gamefile.game import load_game
 
 NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 VOTE = '<strong class="text-strong">VOTE: {}</strong>'
-DAY = '[[days]]\nday = 1\nstart_post = 0\nend = 2026-03-03T22:00:00Z\n'
+DAY = "[[days]]\nday = 1\nstart_post = 0\nend = 2026-03-03T22:00:00Z\n"
 
 
 def test_no_hammer_alert_from_a_sync_that_failed_part_way(tmp_path) -> None:
@@ -28,7 +28,11 @@ def test_no_hammer_alert_from_a_sync_that_failed_part_way(tmp_path) -> None:
         board.plug(forum.respond)
         path = tmp_path / "game.toml"
         path.write_text(game_text(board.base_url, tables=DAY), encoding="utf-8")
-        runner = Runner(db_path=tmp_path / "votal.db", limiter=HostLimiter(sleep=lambda s: None), now=lambda: NOW)
+        runner = Runner(
+            db_path=tmp_path / "votal.db",
+            limiter=HostLimiter(sleep=lambda s: None),
+            now=lambda: NOW,
+        )
         game_key = load_game(path).key
         db = store.open_db(tmp_path / "votal.db")
         failed = runner.run_game(path)

@@ -1,4 +1,5 @@
-"""The scheduler: intervals near a deadline, pauses, regenerate hooks, alerts, a shared limiter, clean stops."""
+"""The scheduler: intervals near a deadline, pauses, regenerate hooks, alerts, a shared limiter,
+clean stops."""
 
 from __future__ import annotations
 
@@ -64,7 +65,9 @@ def write_game(tmp_path: Path, base_url: str, name: str = "game.toml", **parts) 
 def runner(tmp_path: Path, **options) -> Runner:
     options.setdefault("now", lambda: NOW)
     options.setdefault("count", lambda game, db, now: None)
-    return Runner(db_path=tmp_path / "votal.db", limiter=HostLimiter(sleep=lambda s: None), **options)
+    return Runner(
+        db_path=tmp_path / "votal.db", limiter=HostLimiter(sleep=lambda s: None), **options
+    )
 
 
 def test_a_run_reads_the_stored_thread_once_per_count_for_the_count_and_the_warnings(
@@ -75,25 +78,33 @@ def test_a_run_reads_the_stored_thread_once_per_count_for_the_count_and_the_warn
     r.run_game(path)
     reads = []
     read_posts = store.load_read_posts
-    monkeypatch.setattr(store, "load_read_posts", lambda *a, **k: reads.append(a) or read_posts(*a, **k))
+    monkeypatch.setattr(
+        store, "load_read_posts", lambda *a, **k: reads.append(a) or read_posts(*a, **k)
+    )
     idle = r.run_game(path)
     forum.edit(55, "edited")
     edited = r.run_game(path)
     assert (idle.result.changed, edited.result.changed) == (False, True)
     assert (idle.counted, edited.counted) == (False, True)
-    # idle: the last count stands, nothing is read; edited: counted once, after the sync, count and warnings alike
+    # idle: the last count stands, nothing is read; edited: counted once, after the sync, count and
+    # warnings alike
     assert len(reads) == 0 + 1
 
 
 def test_regenerate_runs_only_after_a_sync_that_changed_something(forum, board, tmp_path) -> None:
     path = write_game(tmp_path, board.base_url)
     regenerated: list[int] = []
-    r = runner(tmp_path, regenerate=[lambda game, db: regenerated.append(store.count_posts(db, game.key))])
+    r = runner(
+        tmp_path, regenerate=[lambda game, db: regenerated.append(store.count_posts(db, game.key))]
+    )
     first = r.run_game(path)
     idle = r.run_game(path)
     forum.edit(55, "edited")
     edited = r.run_game(path)
-    assert [(run.result.new_posts, run.result.changed_posts, run.regenerated) for run in (first, idle, edited)] == [
+    assert [
+        (run.result.new_posts, run.result.changed_posts, run.regenerated)
+        for run in (first, idle, edited)
+    ] == [
         (60, 0, True),
         (0, 0, False),
         (0, 1, True),
@@ -115,7 +126,9 @@ def test_a_failing_hook_does_not_stop_the_others(forum, board, tmp_path) -> None
 
 def test_a_markup_change_alerts_once_and_the_game_stays_scheduled(forum, board, tmp_path) -> None:
     day = "[[days]]\nday = 1\nstart_post = 0\n"  # declared: an undeclared day 1 is a warning of its own
-    path = write_game(tmp_path, board.base_url, tables=f'[alerts]\nwebhook = "https://hooks.example/abc"\n{day}')
+    path = write_game(
+        tmp_path, board.base_url, tables=f'[alerts]\nwebhook = "https://hooks.example/abc"\n{day}'
+    )
     sent = []
     r = runner(tmp_path, post_webhook=lambda url, payload: sent.append(payload["content"]))
     r.run_game(path)
@@ -137,33 +150,70 @@ def test_a_paused_game_makes_no_request(forum, board, tmp_path) -> None:
     assert forum.seen == []
 
 
-def test_the_interval_comes_from_the_game_and_the_count_hook_gives_the_deadline(forum, board, tmp_path) -> None:
+def test_the_interval_comes_from_the_game_and_the_count_hook_gives_the_deadline(
+    forum, board, tmp_path
+) -> None:
     from assistant.counting.votal import NoEliminationCount, Votal
 
     def count(game, db, now):
-        return Votal(2, 5, 3, None, (), NoEliminationCount(), (), None, (), deadline=NOW + timedelta(minutes=30))
+        return Votal(
+            2,
+            5,
+            3,
+            None,
+            (),
+            NoEliminationCount(),
+            (),
+            None,
+            (),
+            deadline=NOW + timedelta(minutes=30),
+        )
 
     slow = runner(tmp_path)
-    assert slow.run_game(write_game(tmp_path, board.base_url, fetch_extra="interval = 900")).next_in == 900.0
+    assert (
+        slow.run_game(write_game(tmp_path, board.base_url, fetch_extra="interval = 900")).next_in
+        == 900.0
+    )
     near = runner(tmp_path, count=count, fast_interval=45)
-    assert near.run_game(write_game(tmp_path, board.base_url, fetch_extra="interval = 900")).next_in == 45.0
+    assert (
+        near.run_game(write_game(tmp_path, board.base_url, fetch_extra="interval = 900")).next_in
+        == 45.0
+    )
 
 
-def test_run_games_shares_one_limiter_and_robots_txt_and_stops_cleanly(forum, board, tmp_path) -> None:
+def test_run_games_shares_one_limiter_and_robots_txt_and_stops_cleanly(
+    forum, board, tmp_path
+) -> None:
     from assistant.counting.votal import NoEliminationCount, Votal
 
-    def count(game, db, now):  # a deadline close enough for the last hour's pace, made fast for the test
-        return Votal(2, 5, 3, None, (), NoEliminationCount(), (), None, (), deadline=NOW + timedelta(minutes=30))
+    def count(
+        game, db, now
+    ):  # a deadline close enough for the last hour's pace, made fast for the test
+        return Votal(
+            2,
+            5,
+            3,
+            None,
+            (),
+            NoEliminationCount(),
+            (),
+            None,
+            (),
+            deadline=NOW + timedelta(minutes=30),
+        )
 
     one = write_game(tmp_path, board.base_url, "one.toml")
     two = tmp_path / "two.toml"
     two.write_text(one.read_text().replace("&t=42", "&t=42&copy=2"), encoding="utf-8")
     r = runner(tmp_path, count=count, fast_interval=0.02)
     thread = threading.Thread(
-        target=run_games, args=([one, two],), kwargs={"db_path": r.db_path, "runner": r, "install_signals": False}
+        target=run_games,
+        args=([one, two],),
+        kwargs={"db_path": r.db_path, "runner": r, "install_signals": False},
     )
     thread.start()
-    # a bound on a hang, not a timing under test: six syncs took more than the old 20 s on a loaded machine
+    # a bound on a hang, not a timing under test: six syncs took more than the old 20 s on a loaded
+    # machine
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and len([h for h in r.history if h.synced]) < 6:
         time.sleep(0.01)
@@ -174,7 +224,10 @@ def test_run_games_shares_one_limiter_and_robots_txt_and_stops_cleanly(forum, bo
     assert len(r.history) >= 6
     assert [p for p, _, _ in forum.seen].count("/robots.txt") == 1
     db = store.open_db(r.db_path)
-    assert tuple(db.execute("select count(distinct game), count(*) from posts").fetchone()) == (2, 120)
+    assert tuple(db.execute("select count(distinct game), count(*) from posts").fetchone()) == (
+        2,
+        120,
+    )
 
 
 def test_sigterm_stops_a_running_scheduler_between_requests(forum, board, tmp_path) -> None:
@@ -206,16 +259,20 @@ def test_sigterm_stops_a_running_scheduler_between_requests(forum, board, tmp_pa
 
 
 VOTE = '<strong class="text-strong">VOTE: {}</strong>'
-# How long the stalled answer in play() holds: far past the read timeout its request is sent with (see
-# StallAwareSession: only that request has a short one; 0.3 s, then 2 s, for every request was a bet on the load).
+# How long the stalled answer in play() holds: far past the read timeout its request is sent with
+# (see StallAwareSession: only that request has a short one; 0.3 s, then 2 s, for every request was
+# a bet on the load).
 STALL = 30.0
 
 
 def play(
     forum: Forum, tmp_path: Path, base_url: str, name: str, faults: dict, clock: FakeTime
 ) -> tuple[Runner, list[str]]:
-    """Play one day on the forum in six polls; ``faults[poll](forum)`` misbehaves before that poll."""
-    path = write_game(tmp_path, base_url, f"{name}.toml", tables='[alerts]\nwebhook = "https://hooks.example/w"\n')
+    """Play one day on the forum in six polls; ``faults[poll](forum)`` misbehaves before that
+    poll."""
+    path = write_game(
+        tmp_path, base_url, f"{name}.toml", tables='[alerts]\nwebhook = "https://hooks.example/w"\n'
+    )
     sent: list[str] = []
     r = Runner(
         db_path=tmp_path / f"{name}.db",
@@ -271,37 +328,59 @@ def test_a_day_played_through_every_fault_ends_with_the_clean_votal(board, tmp_p
 
     assert final(faulty) == final(clean)
     votal, posts = final(clean)
-    # Birch and Cedar on Elm; Alder's vote counts as first posted (Damson; mafiascum counts edited votes as
-    # first posted), and Elm's vote edited into an old post does not count
+    # Birch and Cedar on Elm; Alder's vote counts as first posted (Damson; mafiascum counts edited
+    # votes as first posted), and Elm's vote edited into an old post does not count
     assert [(w["target"], w["votes"]) for w in votal["wagons"]] == [("Elm", 2), ("Damson", 1)]
     assert [p["post_id"] for p in posts if p["deleted"]] == ["1022", "1036"]
     # every fault is on record: retried ones in the run's faults, the failed poll as an alert
-    faults_seen = [f.split(" fetching ")[0] for h in faulty.history if h.result for f in h.result.faults]
+    faults_seen = [
+        f.split(" fetching ")[0] for h in faulty.history if h.result for f in h.result.faults
+    ]
     assert faults_seen == ["HTTP 500", "HTTP 503", "ReadTimeout", "truncated page", "HTTP 429"]
     from assistant.output.status import collect_status
 
     status = collect_status(
-        make_game(board.base_url), store.open_db(faulty.db_path), now=NOW, count=lambda g, d, n: None
+        make_game(board.base_url),
+        store.open_db(faulty.db_path),
+        now=NOW,
+        count=lambda g, d, n: None,
     )
     assert (status["syncs_24h"], status["faults_24h"]) == (6, 5)
     assert "forum_error" in {alert["kind"] for alert in status["alerts"]}
-    assert [h.error is not None for h in faulty.history] == [False, False, True, False, False, False]
+    assert [h.error is not None for h in faulty.history] == [
+        False,
+        False,
+        True,
+        False,
+        False,
+        False,
+    ]
     extra = Counter(faulty_sent) - Counter(clean_sent)
     assert len(list(extra.elements())) == 1 and "markup may have changed" in next(iter(extra))
 
-    # politeness: one request per page needed, plus one per fault (the syncs table records failed polls too)
+    # politeness: one request per page needed, plus one per fault (the syncs table records failed
+    # polls too)
     def requests(r: Runner) -> list[int]:
-        return [row["requests"] for row in store.open_db(r.db_path).execute("select requests from syncs order by id")]
+        return [
+            row["requests"]
+            for row in store.open_db(r.db_path).execute("select requests from syncs order by id")
+        ]
 
-    # robots.txt + page 1; the last page; a new page too; the last page; back to page 1 for the deletion; idle
+    # robots.txt + page 1; the last page; a new page too; the last page; back to page 1 for the
+    # deletion; idle
     assert requests(clean) == [2, 1, 2, 1, 2, 1]
-    # 500 + 503 retried; a timeout retried; the restyled page; catching up two pages + a truncated page read
-    # again; a 429 waited out (20 s, on the limiter's clock) before the same two pages; idle
+    # 500 + 503 retried; a timeout retried; the restyled page; catching up two pages + a truncated
+    # page read again; a 429 waited out (20 s, on the limiter's clock) before the same two pages;
+    # idle
     assert requests(faulty) == [4, 2, 1, 3, 3, 1]
-    assert 20.0 in waits.sleeps and len(waits.sleeps) == 4  # Retry-After, and backoff after 500, 503, timeout
+    assert (
+        20.0 in waits.sleeps and len(waits.sleeps) == 4
+    )  # Retry-After, and backoff after 500, 503, timeout
 
 
-def test_night_pause_lasts_until_the_next_day_starts_for_rulesets_without_night_votes(monkeypatch) -> None:
+def test_night_pause_lasts_until_the_next_day_starts_for_rulesets_without_night_votes(
+    monkeypatch,
+) -> None:
     from dataclasses import replace
 
     import assistant.counting.count
@@ -320,20 +399,34 @@ def test_night_pause_lasts_until_the_next_day_starts_for_rulesets_without_night_
     hammered = replace(undecided, outcome=Outcome("elimination", "Birch", 41, "majority"))
 
     assert find_night_end(game, undecided, day_end - timedelta(hours=1)) is None  # day 1 still open
-    assert find_night_end(game, hammered, day_end - timedelta(hours=1)) == datetime(2026, 3, 4, 22, tzinfo=UTC)
-    assert find_night_end(game, undecided, day_end + timedelta(hours=1)) == datetime(2026, 3, 4, 22, tzinfo=UTC)
-    assert find_night_end(game, undecided, datetime(2026, 3, 4, 22, 1, tzinfo=UTC)) is None  # day 2 began
-    monkeypatch.setattr(assistant.counting.count, "ruleset_for", lambda game: replace(rules, night_votes=True))
+    assert find_night_end(game, hammered, day_end - timedelta(hours=1)) == datetime(
+        2026, 3, 4, 22, tzinfo=UTC
+    )
+    assert find_night_end(game, undecided, day_end + timedelta(hours=1)) == datetime(
+        2026, 3, 4, 22, tzinfo=UTC
+    )
+    assert (
+        find_night_end(game, undecided, datetime(2026, 3, 4, 22, 1, tzinfo=UTC)) is None
+    )  # day 2 began
+    monkeypatch.setattr(
+        assistant.counting.count, "ruleset_for", lambda game: replace(rules, night_votes=True)
+    )
     assert find_night_end(game, hammered, day_end) is None
     monkeypatch.setattr(assistant.counting.count, "ruleset_for", lambda game: rules)
-    assert find_night_end(replace(game, start=None), hammered, day_end) is None  # no known start: keep polling
+    assert (
+        find_night_end(replace(game, start=None), hammered, day_end) is None
+    )  # no known start: keep polling
 
 
-def test_regenerate_hooks_write_the_players_page_and_the_votal_draft(forum, board, tmp_path) -> None:
+def test_regenerate_hooks_write_the_players_page_and_the_votal_draft(
+    forum, board, tmp_path
+) -> None:
     from assistant.cli.schedule import regenerate_hooks
 
     forum.edit(3, VOTE.format("Birch"))
-    hooks = regenerate_hooks(site_dir=tmp_path / "public", drafts_dir=tmp_path / "drafts", now=lambda: NOW)
+    hooks = regenerate_hooks(
+        site_dir=tmp_path / "public", drafts_dir=tmp_path / "drafts", now=lambda: NOW
+    )
     r = runner(tmp_path, regenerate=hooks)
     run = r.run_game(write_game(tmp_path, board.base_url, "wh17.toml"))
     assert run.regenerated
@@ -362,7 +455,9 @@ def test_the_current_days_pages_are_reread_every_hour_for_edits(forum, board, tm
     ]
 
 
-def test_day_start_post_from_the_game_file_or_the_first_post_after_the_start_time(forum, board, tmp_path) -> None:
+def test_day_start_post_from_the_game_file_or_the_first_post_after_the_start_time(
+    forum, board, tmp_path
+) -> None:
     from assistant.cli.schedule import find_day_start
     from assistant.counting.votal import NoEliminationCount, Votal
 
@@ -373,28 +468,41 @@ def test_day_start_post_from_the_game_file_or_the_first_post_after_the_start_tim
     r = runner(tmp_path)
     r.run_game(write_game(tmp_path, board.base_url))
     assert find_day_start(make_game(board.base_url, tables=declared), db, votal) == 31
-    assert find_day_start(make_game(board.base_url, tables=timed), db, votal) == 40  # posts are a minute apart
+    assert (
+        find_day_start(make_game(board.base_url, tables=timed), db, votal) == 40
+    )  # posts are a minute apart
     assert find_day_start(make_game(board.base_url), db, None) is None
 
 
 def outputs(folder: Path) -> dict[str, int]:
-    """Each page and draft written under ``folder``, by its inode: every write replaces the file whole (a new
-    inode), so a page rewritten with the same text still shows, and no clock is needed to see it."""
+    """Each page and draft written under ``folder``, by its inode: every write replaces the file
+    whole (a new inode), so a page rewritten with the same text still shows, and no clock is needed
+    to see it."""
     return {
         str(p.relative_to(folder)): p.stat().st_ino
         for p in [*folder.glob("site/*/index.html"), *folder.glob("drafts/*-votal.txt")]
     }
 
 
-def test_a_round_with_nothing_new_rewrites_nothing_and_only_a_changed_game_is_redone(board, tmp_path) -> None:
+def test_a_round_with_nothing_new_rewrites_nothing_and_only_a_changed_game_is_redone(
+    board, tmp_path
+) -> None:
     from assistant.cli.schedule import regenerate_hooks
 
     quiet, busy = Forum(make_posts(20)), Forum(make_posts(20))  # one page each: no next-page links
-    board.plug(lambda path, query, headers: (busy if query.get("copy") else quiet).respond(path, query, headers))
-    one = write_game(tmp_path, board.base_url, "one.toml", tables='[[days]]\nday = 1\nstart_post = 0\n')
+    board.plug(
+        lambda path, query, headers: (busy if query.get("copy") else quiet).respond(
+            path, query, headers
+        )
+    )
+    one = write_game(
+        tmp_path, board.base_url, "one.toml", tables="[[days]]\nday = 1\nstart_post = 0\n"
+    )
     two = tmp_path / "two.toml"
     two.write_text(one.read_text().replace("&t=42", "&t=42&copy=2"), encoding="utf-8")
-    hooks = regenerate_hooks(site_dir=tmp_path / "site", drafts_dir=tmp_path / "drafts", now=lambda: NOW)
+    hooks = regenerate_hooks(
+        site_dir=tmp_path / "site", drafts_dir=tmp_path / "drafts", now=lambda: NOW
+    )
     r = runner(tmp_path, count=None, regenerate=hooks)
 
     first = r.run_round([one, two])
@@ -415,10 +523,15 @@ def test_a_round_with_nothing_new_rewrites_nothing_and_only_a_changed_game_is_re
     rewritten = {name for name, inode in outputs(tmp_path).items() if written[name] != inode}
     assert rewritten == {"site/two/index.html", "drafts/two-votal.txt"}
     assert "Birch" in (tmp_path / "drafts" / "two-votal.txt").read_text(encoding="utf-8")
-    assert [run.counted for run in r.run_round([one, two])] == [False, False]  # and it stands still again
+    assert [run.counted for run in r.run_round([one, two])] == [
+        False,
+        False,
+    ]  # and it stands still again
 
 
-def test_a_game_is_counted_again_when_its_clock_phase_or_its_file_changes(forum, board, tmp_path) -> None:
+def test_a_game_is_counted_again_when_its_clock_phase_or_its_file_changes(
+    forum, board, tmp_path
+) -> None:
     from assistant.cli.schedule import regenerate_hooks
 
     deadline = NOW + timedelta(hours=6)
@@ -428,36 +541,64 @@ def test_a_game_is_counted_again_when_its_clock_phase_or_its_file_changes(forum,
     hooks = regenerate_hooks(site_dir=tmp_path / "site", drafts_dir=None, now=lambda: clock[0])
     r = runner(tmp_path, count=None, regenerate=hooks, now=lambda: clock[0])
     runs = []
-    for moment in (NOW, NOW + timedelta(hours=1), deadline - timedelta(minutes=30), deadline - timedelta(minutes=20),
-                   deadline + timedelta(minutes=1), deadline + timedelta(minutes=6)):
+    for moment in (
+        NOW,
+        NOW + timedelta(hours=1),
+        deadline - timedelta(minutes=30),
+        deadline - timedelta(minutes=20),
+        deadline + timedelta(minutes=1),
+        deadline + timedelta(minutes=6),
+    ):
         clock[0] = moment
         runs.append(r.run_game(path))
-    # counted: the first run; the deadline's last hour (its alert is sent); the deadline passed; never between
+    # counted: the first run; the deadline's last hour (its alert is sent); the deadline passed;
+    # never between
     assert [(run.counted, run.regenerated) for run in runs] == [
-        (True, True), (False, False), (True, True), (False, False), (True, True), (False, False),
+        (True, True),
+        (False, False),
+        (True, True),
+        (False, False),
+        (True, True),
+        (False, False),
     ]
     assert runs[2].alerts == 1
-    path.write_text(path.read_text(encoding="utf-8").replace("Loopback Game", "Loopback Game II"), encoding="utf-8")
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("Loopback Game", "Loopback Game II"),
+        encoding="utf-8",
+    )
     edited = r.run_game(path)
     assert (edited.game, edited.counted, edited.regenerated) == ("Loopback Game II", True, True)
 
 
-def test_pages_and_drafts_made_from_the_runs_count_are_those_made_afresh(forum, board, tmp_path) -> None:
+def test_pages_and_drafts_made_from_the_runs_count_are_those_made_afresh(
+    forum, board, tmp_path
+) -> None:
     from assistant.cli.schedule import regenerate_hooks
 
     forum.edit(3, VOTE.format("Birch"))
     forum.edit(7, VOTE.format("Birch"))
     forum.edit(9, VOTE.format("Cedar"))
-    path = write_game(tmp_path, board.base_url, "wh17.toml", tables='[[days]]\nday = 1\nstart_post = 0\n')
+    path = write_game(
+        tmp_path, board.base_url, "wh17.toml", tables="[[days]]\nday = 1\nstart_post = 0\n"
+    )
     shared = tmp_path / "shared"
-    r = runner(tmp_path, count=None, regenerate=regenerate_hooks(site_dir=shared, drafts_dir=shared, now=lambda: NOW))
+    r = runner(
+        tmp_path,
+        count=None,
+        regenerate=regenerate_hooks(site_dir=shared, drafts_dir=shared, now=lambda: NOW),
+    )
     assert r.run_game(path).regenerated
     afresh = tmp_path / "afresh"
     db = store.open_db(r.db_path)
     for hook in regenerate_hooks(site_dir=afresh, drafts_dir=afresh, now=lambda: NOW):
-        hook(make_game(board.base_url, path=str(path), tables='[[days]]\nday = 1\nstart_post = 0\n'), db)
+        hook(
+            make_game(board.base_url, path=str(path), tables="[[days]]\nday = 1\nstart_post = 0\n"),
+            db,
+        )
     for name in ("wh17/index.html", "wh17/votal.json", "wh17-votal.txt"):
-        assert (shared / name).read_text(encoding="utf-8") == (afresh / name).read_text(encoding="utf-8"), name
+        assert (shared / name).read_text(encoding="utf-8") == (afresh / name).read_text(
+            encoding="utf-8"
+        ), name
     assert "Birch" in (shared / "wh17-votal.txt").read_text(encoding="utf-8")
 
 
@@ -467,7 +608,15 @@ def test_run_once_runs_every_game_one_time_and_exits(forum, board, tmp_path) -> 
     from assistant.cli.main import main
 
     path = write_game(tmp_path, board.base_url, "wh17.toml")
-    args = ["run", str(path), "--db", str(tmp_path / "votal.db"), "--site", str(tmp_path / "public"), "--once"]
+    args = [
+        "run",
+        str(path),
+        "--db",
+        str(tmp_path / "votal.db"),
+        "--site",
+        str(tmp_path / "public"),
+        "--once",
+    ]
     first = CliRunner().invoke(main, args)
     assert first.exit_code == 0, first.output
     assert "Loopback Game: 60 new" in first.output
@@ -478,8 +627,12 @@ def test_run_once_runs_every_game_one_time_and_exits(forum, board, tmp_path) -> 
     assert "stopped" not in again.output  # it was not stopped: it ran its round and exited
 
 
-def test_a_game_standing_still_retries_unsent_alerts_and_says_a_failed_sync(forum, board, tmp_path) -> None:
-    path = write_game(tmp_path, board.base_url, tables='[alerts]\nwebhook = "https://hooks.example/w"\n')
+def test_a_game_standing_still_retries_unsent_alerts_and_says_a_failed_sync(
+    forum, board, tmp_path
+) -> None:
+    path = write_game(
+        tmp_path, board.base_url, tables='[alerts]\nwebhook = "https://hooks.example/w"\n'
+    )
     sent, failing = [], [True]
 
     def post(url, payload):
@@ -503,13 +656,19 @@ def test_a_new_once_process_does_not_count_a_game_that_stood_still_since_the_las
 ) -> None:
     from assistant.cli.schedule import regenerate_hooks
 
-    path = write_game(tmp_path, board.base_url, "wh17.toml", tables='[[days]]\nday = 1\nstart_post = 0\n')
+    path = write_game(
+        tmp_path, board.base_url, "wh17.toml", tables="[[days]]\nday = 1\nstart_post = 0\n"
+    )
     reads = []
     read_posts = store.load_read_posts
-    monkeypatch.setattr(store, "load_read_posts", lambda *a, **k: reads.append(a) or read_posts(*a, **k))
+    monkeypatch.setattr(
+        store, "load_read_posts", lambda *a, **k: reads.append(a) or read_posts(*a, **k)
+    )
 
     def once() -> tuple:  # a cron job: a new Runner (a new process) each time
-        hooks = regenerate_hooks(site_dir=tmp_path / "site", drafts_dir=tmp_path / "drafts", now=lambda: NOW)
+        hooks = regenerate_hooks(
+            site_dir=tmp_path / "site", drafts_dir=tmp_path / "drafts", now=lambda: NOW
+        )
         r = runner(tmp_path, count=None, regenerate=hooks)
         reads.clear()
         run_games([path], db_path=r.db_path, runner=r, install_signals=False, once=True)

@@ -1,5 +1,5 @@
-"""`votal serve` against hostile requests: no dotfiles or dot folders, no symlink leading out of the site,
-and idle or half-sent connections dropped."""
+"""`votal serve` against hostile requests: no dotfiles or dot folders, no symlink leading out of the
+site, and idle or half-sent connections dropped."""
 
 from __future__ import annotations
 
@@ -16,8 +16,9 @@ from assistant.output.site import make_server
 SECRET = "outside-the-site-0xF00D"
 
 
-# The idle test's own short wait for a connection that sends nothing; every other test's server keeps the default
-# (10 s), so a client thread held up by a loaded machine between connecting and sending is never dropped mid-test.
+# The idle test's own short wait for a connection that sends nothing; every other test's server
+# keeps the default (10 s), so a client thread held up by a loaded machine between connecting and
+# sending is never dropped mid-test.
 SHORT_IDLE = 0.5
 
 
@@ -35,7 +36,9 @@ def site(tmp_path, idle_timeout):
     (tmp_path / "secret.json").write_text(SECRET)
     (tmp_path / "outside").mkdir()
     (tmp_path / "outside" / "index.html").write_text(SECRET)
-    server = make_server(root, port=0, **({} if idle_timeout is None else {"idle_timeout": idle_timeout}))
+    server = make_server(
+        root, port=0, **({} if idle_timeout is None else {"idle_timeout": idle_timeout})
+    )
     Thread(target=server.serve_forever, daemon=True).start()
     host, port = server.server_address[:2]
     yield root, tmp_path, host, port

@@ -1,9 +1,10 @@
-"""The players' page in a real headless Chromium, as a 375-px phone: it renders, the countdown runs, links point
-at the posts, nothing scrolls sideways. Writes tests/artifacts/site-375.png for a person to look at.
+"""The players' page in a real headless Chromium, as a 375-px phone: it renders, the countdown runs,
+links point at the posts, nothing scrolls sideways. Writes tests/artifacts/site-375.png for a person
+to look at.
 
-Chromium is driven over the DevTools protocol on a pipe (``--remote-debugging-pipe``: fd 3 in, fd 4 out,
-NUL-separated JSON), so no port is opened and no websocket library is needed. The page is served by
-``assistant.output.site.make_server`` on loopback, with its Content-Security-Policy.
+Chromium is driven over the DevTools protocol on a pipe (``--remote-debugging-pipe``: fd 3 in, fd 4
+out, NUL-separated JSON), so no port is opened and no websocket library is needed. The page is
+served by ``assistant.output.site.make_server`` on loopback, with its Content-Security-Policy.
 """
 
 from __future__ import annotations
@@ -27,11 +28,15 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 PHONE = {"width": 375, "height": 800, "deviceScaleFactor": 2, "mobile": True}
 
-# CI (.ci/run) installs chromium and sets VOTAL_REQUIRE_BROWSER, so there a missing browser fails the run
-# instead of quietly skipping the only test of the page as a phone shows it.
+# CI (.ci/run) installs chromium and sets VOTAL_REQUIRE_BROWSER, so there a missing browser fails
+# the run instead of quietly skipping the only test of the page as a phone shows it.
 if CHROMIUM is None and os.environ.get("VOTAL_REQUIRE_BROWSER"):
-    raise RuntimeError("VOTAL_REQUIRE_BROWSER is set but chromium is not installed (Debian package 'chromium')")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (Debian package 'chromium')")
+    raise RuntimeError(
+        "VOTAL_REQUIRE_BROWSER is set but chromium is not installed (Debian package 'chromium')"
+    )
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="chromium is not installed (Debian package 'chromium')"
+)
 
 
 class DevTools:
@@ -50,11 +55,27 @@ class DevTools:
             os.dup2(child_out, 4)
 
         self.process = subprocess.Popen(
-            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-             "--disable-background-networking", "--disable-component-update", "--disable-sync",
-             "--disable-extensions", f"--user-data-dir={profile}", "--remote-debugging-pipe", "about:blank"],
-            pass_fds=(3, 4), preexec_fn=place_pipes, env={"TZ": "UTC", "HOME": str(profile), "LANG": "en_US.UTF-8"},
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            [
+                CHROMIUM,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--disable-extensions",
+                f"--user-data-dir={profile}",
+                "--remote-debugging-pipe",
+                "about:blank",
+            ],
+            pass_fds=(3, 4),
+            preexec_fn=place_pipes,
+            env={"TZ": "UTC", "HOME": str(profile), "LANG": "en_US.UTF-8"},
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         os.close(child_in)
         os.close(child_out)
@@ -62,7 +83,9 @@ class DevTools:
         self._id = 0
         self._events: list[dict] = []
         target = self.call("Target.createTarget", url="about:blank")["targetId"]
-        self.session = self.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+        self.session = self.call("Target.attachToTarget", targetId=target, flatten=True)[
+            "sessionId"
+        ]
 
     def _message(self) -> dict:
         while b"\0" not in self._buffer:
@@ -101,7 +124,9 @@ class DevTools:
             self._events.append(message)
 
     def evaluate(self, expression: str):
-        result = self.page("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
+        result = self.page(
+            "Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True
+        )
         if "exceptionDetails" in result:
             raise RuntimeError(result["exceptionDetails"])
         return result["result"].get("value")
@@ -145,8 +170,12 @@ def phone(site_url, tmp_path_factory):
 
 def test_page_renders_the_votal(phone):
     assert phone.evaluate("document.title") == "Mini <Normal> & Co — Day 2 votal"
-    assert phone.evaluate("[...document.querySelectorAll('section.current .who')].map(e => e.textContent)") == [
-        "<i>Carol</i>", "=Dave", "No elimination",
+    assert phone.evaluate(
+        "[...document.querySelectorAll('section.current .who')].map(e => e.textContent)"
+    ) == [
+        "<i>Carol</i>",
+        "=Dave",
+        "No elimination",
     ]
     # escaped names stay text: no element was made from a player's name
     assert phone.evaluate("document.querySelectorAll('i').length") == 0
@@ -177,15 +206,22 @@ def test_countdown_runs_in_the_browser(phone):
     assert text.endswith(" left") and text != "2099-01-01 22:00 UTC"
     days, clock = text[: -len(" left")].split("d ")
     assert int(days) > 0 and len(clock.split(":")) == 3
-    # the script also writes times in the reader's zone (UTC here), keeping the server's text as a tooltip
-    shown, tooltip = phone.evaluate("(t => [t.textContent, t.title])(document.querySelector('header time'))")
+    # the script also writes times in the reader's zone (UTC here), keeping the server's text as a
+    # tooltip
+    shown, tooltip = phone.evaluate(
+        "(t => [t.textContent, t.title])(document.querySelector('header time'))"
+    )
     assert shown != tooltip == "2026-11-02 09:30 UTC"
 
 
 def test_links_point_at_the_posts(phone):
-    log = phone.evaluate("[...document.querySelectorAll('section.current ol.actions a.post')].map(a => a.href)")
+    log = phone.evaluate(
+        "[...document.querySelectorAll('section.current ol.actions a.post')].map(a => a.href)"
+    )
     assert log == [url_of(n) for n in (11, 12, 13, 14, 15, 16)]
-    voters = phone.evaluate("[...document.querySelectorAll('section.current .voters a')].map(a => a.href)")
+    voters = phone.evaluate(
+        "[...document.querySelectorAll('section.current .voters a')].map(a => a.href)"
+    )
     assert voters == [url_of(n) for n in (11, 13, 16, 12)]
 
 
@@ -193,10 +229,14 @@ def test_page_fits_a_phone_screen(phone):
     # open every folded section too: nothing inside may be wider than the phone either
     was_open = phone.evaluate("[...document.querySelectorAll('details')].map(d => d.open)")
     phone.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
-    width, client = phone.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    width, client = phone.evaluate(
+        "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
     assert client == PHONE["width"]
     assert width <= PHONE["width"], "the page scrolls sideways on a phone"
-    phone.evaluate(f"document.querySelectorAll('details').forEach((d, i) => d.open = {json.dumps(was_open)}[i])")
+    phone.evaluate(
+        f"document.querySelectorAll('details').forEach((d, i) => d.open = {json.dumps(was_open)}[i])"
+    )
 
 
 def test_screenshot_for_review(phone):
@@ -204,6 +244,8 @@ def test_screenshot_for_review(phone):
     shot = ARTIFACTS / "site-375.png"
     height = phone.evaluate("document.documentElement.scrollHeight")
     clip = {"x": 0, "y": 0, "width": PHONE["width"], "height": height, "scale": 1}
-    data = phone.page("Page.captureScreenshot", format="png", captureBeyondViewport=True, clip=clip)["data"]
+    data = phone.page(
+        "Page.captureScreenshot", format="png", captureBeyondViewport=True, clip=clip
+    )["data"]
     shot.write_bytes(base64.b64decode(data))
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -1,4 +1,5 @@
-"""The store: upserts that change nothing the second time, revisions kept, commands cached by version."""
+"""The store: upserts that change nothing the second time, revisions kept, commands cached by
+version."""
 
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -47,9 +48,13 @@ def test_a_second_save_changes_nothing(db):
 
 def test_an_edited_post_keeps_its_earlier_revision(db):
     store.save_posts(db, GAME, [post(1, "<strong>VOTE: Beefster</strong>")], seen_at=T0)
-    result = store.save_posts(db, GAME, [post(1, "<strong>VOTE: Dekes</strong>", edited=True)], seen_at=T1)
+    result = store.save_posts(
+        db, GAME, [post(1, "<strong>VOTE: Dekes</strong>", edited=True)], seen_at=T1
+    )
     assert result == store.SaveResult(new=0, changed=1)
-    bodies = [r["body_html"] for r in db.execute("select body_html from revisions order by seen_at")]
+    bodies = [
+        r["body_html"] for r in db.execute("select body_html from revisions order by seen_at")
+    ]
     assert bodies == ["<strong>VOTE: Beefster</strong>", "<strong>VOTE: Dekes</strong>"]
     [read] = store.load_read_posts(db, GAME)
     assert read.edited
@@ -67,7 +72,9 @@ def test_posts_of_two_games_do_not_mix(db):
 
 
 def test_read_posts_come_back_in_thread_order_with_commands(db):
-    store.save_posts(db, GAME, [post(2, "<b>unvote</b>"), post(1, "<b>VOTE: Beefster</b>")], seen_at=T0)
+    store.save_posts(
+        db, GAME, [post(2, "<b>unvote</b>"), post(1, "<b>VOTE: Beefster</b>")], seen_at=T0
+    )
     read = store.load_read_posts(db, GAME)
     assert [p.number for p in read] == [1, 2]
     assert read[0].commands == (Command("vote", "Beefster", read[0].commands[0].raw),)
@@ -124,7 +131,9 @@ def test_processes_opening_one_new_store_at_once_all_succeed(tmp_path):
     for trial in range(3):
         path = tmp_path / f"new{trial}.db"
         barrier, results = context.Barrier(4), context.Queue()
-        workers = [context.Process(target=_open_after, args=(path, barrier, results)) for _ in range(4)]
+        workers = [
+            context.Process(target=_open_after, args=(path, barrier, results)) for _ in range(4)
+        ]
         for worker in workers:
             worker.start()
         for worker in workers:
@@ -147,31 +156,44 @@ def test_a_commands_note_is_kept():
 
 
 def test_a_failure_mid_write_leaves_nothing_of_the_transaction(db):
-    """sqlite-utils' upserts nest in _writing's BEGIN IMMEDIATE as savepoints: when the second page fails
-    inside the library's upsert, the first page (its savepoint already released) is rolled back too."""
+    """sqlite-utils' upserts nest in _writing's BEGIN IMMEDIATE as savepoints: when the second page
+    fails inside the library's upsert, the first page (its savepoint already released) is rolled
+    back too."""
     store.save_posts(db, GAME, [post(0, "Day 1 begins")], seen_at=T0)
-    before = [tuple(r) for r in rows(db)], db.execute("select count(*) from revisions").fetchone()[0]
+    before = (
+        [tuple(r) for r in rows(db)],
+        db.execute("select count(*) from revisions").fetchone()[0],
+    )
     db.execute(
         "create trigger refuse before insert on posts when new.post_id = '1007' "
         "begin select raise(abort, 'disk is full'); end"
     )
     pages = [
-        ("page1", [post(0, "Day 1 begins, edited"), post(1, "<strong>VOTE: Beefster</strong>")],
-         store.Validators(etag='"a"')),
+        (
+            "page1",
+            [post(0, "Day 1 begins, edited"), post(1, "<strong>VOTE: Beefster</strong>")],
+            store.Validators(etag='"a"'),
+        ),
         ("page2", [post(6, "fine"), post(7, "refused")], store.Validators(etag='"b"')),
     ]
     with pytest.raises(store.StoreError, match="disk is full"):
         store.save_pages(db, GAME, pages, gone=["1000"], seen_at=T1)
     assert not db.in_transaction
-    assert ([tuple(r) for r in rows(db)], db.execute("select count(*) from revisions").fetchone()[0]) == before
+    assert (
+        [tuple(r) for r in rows(db)],
+        db.execute("select count(*) from revisions").fetchone()[0],
+    ) == before
     assert db.execute("select count(*) from validators").fetchone()[0] == 0
     db.execute("drop trigger refuse")
-    assert store.save_pages(db, GAME, pages, gone=[], seen_at=T1) == store.SaveResult(new=3, changed=1)
+    assert store.save_pages(db, GAME, pages, gone=[], seen_at=T1) == store.SaveResult(
+        new=3, changed=1
+    )
     assert [r["number"] for r in rows(db)] == [0, 1, 6, 7]
 
 
 def test_writes_leave_the_schema_alone(db):
-    """The upsert library must not probe the store with tables of its own (readers would re-prepare)."""
+    """The upsert library must not probe the store with tables of its own (readers would
+    re-prepare)."""
     version = db.execute("pragma schema_version").fetchone()[0]
     store.save_posts(db, GAME, [post(0, "Day 1 begins")], seen_at=T0)
     store.save_hold(db, "forum.example.org", T1)
@@ -191,7 +213,9 @@ def test_moderator_bodies_match_names_as_casefold_does(db):
     store.save_posts(db, "other game", [post(9, "not this game", author="Åsa")], seen_at=T0)
     store.mark_missing(db, GAME, since_number=4, present=["1005"], seen_at=T1)  # post 4 vanished
     assert store.moderator_bodies(db, GAME, ["åsa", "STRASSE"]) == {
-        0: "Day 1 begins", 2: "Vote count 1.1", 5: "Mod's alt"
+        0: "Day 1 begins",
+        2: "Vote count 1.1",
+        5: "Mod's alt",
     }
     assert store.moderator_bodies(db, GAME, ["Åsa"], up_to=1) == {0: "Day 1 begins"}
     assert store.moderator_bodies(db, GAME, ["Nobody"]) == {}
@@ -199,16 +223,37 @@ def test_moderator_bodies_match_names_as_casefold_does(db):
 
 
 def test_edited_posts_read_in_several_queries_each_keep_their_first_revision(db, monkeypatch):
-    # The edited posts' revisions are read by post id, a few ids a query: each post gets its own first revision,
-    # whichever query holds it, and an unedited post none.
+    # The edited posts' revisions are read by post id, a few ids a query: each post gets its own
+    # first revision, whichever query holds it, and an unedited post none.
     monkeypatch.setattr(store, "_IDS_A_QUERY", 2)
     names = ["Ann", "Bob", "Cat", "Dee", "Eve"]
-    store.save_posts(db, GAME, [post(n, f"<b>VOTE: {name}</b>") for n, name in enumerate(names)], seen_at=T0)
-    store.save_posts(db, GAME, [post(n, "<b>VOTE: Zed</b>", edited=True) for n in (0, 1, 2, 4)], seen_at=T1)
-    store.save_posts(db, GAME, [post(n, "<b>VOTE: Yul</b>", edited=True) for n in (1, 4)], seen_at=T1.replace(hour=11))
+    store.save_posts(
+        db, GAME, [post(n, f"<b>VOTE: {name}</b>") for n, name in enumerate(names)], seen_at=T0
+    )
+    store.save_posts(
+        db, GAME, [post(n, "<b>VOTE: Zed</b>", edited=True) for n in (0, 1, 2, 4)], seen_at=T1
+    )
+    store.save_posts(
+        db,
+        GAME,
+        [post(n, "<b>VOTE: Yul</b>", edited=True) for n in (1, 4)],
+        seen_at=T1.replace(hour=11),
+    )
     read = store.load_read_posts(db, GAME)
-    assert [[c.target for c in p.commands] for p in read] == [["Zed"], ["Yul"], ["Zed"], ["Dee"], ["Yul"]]
-    assert [p.first_commands and p.first_commands[0].target for p in read] == ["Ann", "Bob", "Cat", None, "Eve"]
+    assert [[c.target for c in p.commands] for p in read] == [
+        ["Zed"],
+        ["Yul"],
+        ["Zed"],
+        ["Dee"],
+        ["Yul"],
+    ]
+    assert [p.first_commands and p.first_commands[0].target for p in read] == [
+        "Ann",
+        "Bob",
+        "Cat",
+        None,
+        "Eve",
+    ]
 
 
 def test_an_edited_posts_first_commands_are_read_once(db, monkeypatch):

@@ -1,5 +1,5 @@
-"""A store that cannot be used is one clear line; a sync that could not write is never recorded as a success;
-lost posts never hide behind the validators of the pages that held them."""
+"""A store that cannot be used is one clear line; a sync that could not write is never recorded as a
+success; lost posts never hide behind the validators of the pages that held them."""
 
 import sqlite3
 from datetime import UTC, datetime
@@ -18,9 +18,9 @@ NOW = datetime(2026, 3, 5, 12, 0, tzinfo=UTC)
 
 def cli(*args) -> tuple[int, str]:
     result = CliRunner().invoke(main, [str(a) for a in args])
-    assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit), repr(
-        result.exception
-    )
+    assert not isinstance(result.exception, Exception) or isinstance(
+        result.exception, SystemExit
+    ), repr(result.exception)
     return result.exit_code, result.output
 
 
@@ -56,8 +56,12 @@ def test_a_read_only_store_is_one_clear_line(tmp_path, monkeypatch):
     store.open_db(path).close()
     connect = store._connect
 
-    def read_only(p):  # what a read-only file gives a user who may not write it (root may write anyway)
-        db = sqlite3.connect(f"file:{p}?mode=ro", uri=True, isolation_level=None, check_same_thread=False)
+    def read_only(
+        p,
+    ):  # what a read-only file gives a user who may not write it (root may write anyway)
+        db = sqlite3.connect(
+            f"file:{p}?mode=ro", uri=True, isolation_level=None, check_same_thread=False
+        )
         db.row_factory = sqlite3.Row
         return db
 
@@ -95,7 +99,9 @@ def test_lost_posts_are_fetched_again_despite_cached_validators(tmp_path):
         game = make_game(server.base_url)
         db = store.open_db(tmp_path / "votal.db")
         assert sync_game(game, db, Fetcher(min_interval=0), now=lambda: NOW).new_posts == 60
-        db.execute("delete from posts where number >= 10")  # a store restored from an older copy, say
+        db.execute(
+            "delete from posts where number >= 10"
+        )  # a store restored from an older copy, say
         for _ in range(2):  # and not only once
             result = sync_game(game, db, Fetcher(min_interval=0), now=lambda: NOW)
             assert store.count_posts(db, game.key) == 60
@@ -109,17 +115,24 @@ def test_a_page_read_with_problems_keeps_no_validators():
     from assistant.forum.sync import _validators
 
     post = SimpleNamespace(post_id="1", number=1)
-    fetched = Fetched("u", "<html></html>", etag='"v1"', last_modified="Sun, 01 Mar 2026 22:00:00 GMT")
+    fetched = Fetched(
+        "u", "<html></html>", etag='"v1"', last_modified="Sun, 01 Mar 2026 22:00:00 GMT"
+    )
     clean = SimpleNamespace(problems=[], next_url="n", posts=[post])
     troubled = SimpleNamespace(problems=["posts may be missing"], next_url="n", posts=[post])
     assert _validators(fetched, clean).etag == '"v1"'
-    assert (_validators(fetched, troubled).etag, _validators(fetched, troubled).last_modified) == (None, None)
+    assert (_validators(fetched, troubled).etag, _validators(fetched, troubled).last_modified) == (
+        None,
+        None,
+    )
 
 
 def test_a_store_with_a_damaged_schema_is_one_line(tmp_path, game_file):
     db = tmp_path / "votal.db"
     connection = sqlite3.connect(db)
-    connection.execute("create table posts (game text, post_id text)")  # a posts table missing its columns
+    connection.execute(
+        "create table posts (game text, post_id text)"
+    )  # a posts table missing its columns
     connection.commit()
     connection.close()
     code, output = cli("count", game_file, "--db", db, "--day", "1")

@@ -103,9 +103,8 @@ def test_a_sync_lock_leaves_no_file_and_a_waiting_sync_still_gets_it_after(tmp_p
     with store.lock_game(first, "game"):
         assert list(tmp_path.glob("*.lock"))
         held.set()
-        with pytest.raises(store.GameLocked):
-            with store.lock_game(second, "game"):
-                pass
+        with pytest.raises(store.GameLocked), store.lock_game(second, "game"):
+            pass
         order.append("first")
     waiter.join(timeout=30)
     assert order == ["first", "second"]

@@ -18,7 +18,9 @@ COUNT = "Vote Count 1.1<br>Marigold (2): Quentin, Ysolde<br>Not voting (1): Odal
 
 
 def post(number: int, body: str, *, author: str = "Mod") -> Post:
-    return Post(str(1000 + number), number, author, T0, body, f"https://forum.example.org/p{number}")
+    return Post(
+        str(1000 + number), number, author, T0, body, f"https://forum.example.org/p{number}"
+    )
 
 
 @pytest.fixture
@@ -31,13 +33,19 @@ def reads(monkeypatch):
     """The posts the reader is run on."""
     seen: list[int] = []
     read = count_reader.read_count
-    monkeypatch.setattr(count_reader, "read_count", lambda body, number: seen.append(number) or read(body, number))
+    monkeypatch.setattr(
+        count_reader, "read_count", lambda body, number: seen.append(number) or read(body, number)
+    )
     return seen
 
 
 def test_a_count_is_read_by_the_sync_and_then_taken_from_the_store(db, reads):
-    store.save_posts(db, GAME, [post(1, COUNT), post(2, "no count here"), post(3, "vote x", author="Quentin")],
-                     seen_at=T0)
+    store.save_posts(
+        db,
+        GAME,
+        [post(1, COUNT), post(2, "no count here"), post(3, "vote x", author="Quentin")],
+        seen_at=T0,
+    )
     save_readings(db, GAME, ["mod"])  # as a sync does after storing posts
     assert reads == [1, 2]  # the two moderator posts
     first = load_posted_counts(db, GAME, ["Mod"])
@@ -60,14 +68,20 @@ def test_a_post_no_sync_read_is_read_in_memory_and_the_store_left_as_it_was(db, 
 def test_an_edited_post_and_a_new_reader_are_read_again_by_the_next_sync(db, reads, monkeypatch):
     store.save_posts(db, GAME, [post(1, COUNT)], seen_at=T0)
     save_readings(db, GAME, ["Mod"])
-    store.save_posts(db, GAME, [post(1, COUNT.replace("Ysolde", "Pemberton"))], seen_at=T0)  # edited
+    store.save_posts(
+        db, GAME, [post(1, COUNT.replace("Ysolde", "Pemberton"))], seen_at=T0
+    )  # edited
     save_readings(db, GAME, ["Mod"])
     assert load_posted_counts(db, GAME, ["Mod"])[1].wagons[0].voters == ("Quentin", "Pemberton")
-    store.save_posts(db, GAME, [post(1, COUNT.replace("Ysolde", "Pemberton"))], seen_at=T0)  # the same again
+    store.save_posts(
+        db, GAME, [post(1, COUNT.replace("Ysolde", "Pemberton"))], seen_at=T0
+    )  # the same again
     save_readings(db, GAME, ["Mod"])
     assert reads == [1, 1]
     monkeypatch.setattr(posted_count, "COUNT_READER_VERSION", posted_count.COUNT_READER_VERSION + 1)
-    monkeypatch.setattr("assistant.forum.stored_counts.COUNT_READER_VERSION", posted_count.COUNT_READER_VERSION)
+    monkeypatch.setattr(
+        "assistant.forum.stored_counts.COUNT_READER_VERSION", posted_count.COUNT_READER_VERSION
+    )
     load_posted_counts(db, GAME, ["Mod"])
     assert reads == [1, 1, 1]  # read in memory until a sync stores the new reading
     save_readings(db, GAME, ["Mod"])

@@ -1,4 +1,5 @@
-"""Incremental sync against a misbehaving loopback phpBB forum: request counts, edits, deletions, faults."""
+"""Incremental sync against a misbehaving loopback phpBB forum: request counts, edits, deletions,
+faults."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ def now() -> datetime:
 
 
 class Setup:
-    """A forum of 60 posts (pages start at 0, 25, 50), a game on it, a store and a fetcher that never sleeps."""
+    """A forum of 60 posts (pages start at 0, 25, 50), a game on it, a store and a fetcher that
+    never sleeps."""
 
     def __init__(self, board, *, posts: int = 60, send_etag: bool = True, stock: bool = False):
         self.forum = Forum(make_posts(posts), send_etag=send_etag, stock=stock)
@@ -42,7 +44,13 @@ class Setup:
         return sync_game(self.game, self.db, self.fetcher, now=now)
 
     def summary(self, result) -> tuple:
-        return (result.pages, result.requests, result.new_posts, result.changed_posts, result.deleted_posts)
+        return (
+            result.pages,
+            result.requests,
+            result.new_posts,
+            result.changed_posts,
+            result.deleted_posts,
+        )
 
     def live_ids(self) -> list[str]:
         return [p["post_id"] for p in stored_posts(self.db, self.game.key) if not p["deleted"]]
@@ -104,7 +112,9 @@ def test_a_last_modified_as_recent_as_our_read_is_not_trusted(board) -> None:
     s.sync()
     s.sync()
     [(path, query, headers)] = s.forum.seen
-    assert "If-Modified-Since" not in headers  # a post in that same second would not count as modified
+    assert (
+        "If-Modified-Since" not in headers
+    )  # a post in that same second would not count as modified
 
 
 def test_new_posts_cost_only_the_pages_they_are_on(board) -> None:
@@ -128,12 +138,19 @@ def test_an_edited_post_adds_a_revision_and_a_vanished_post_is_marked_deleted(bo
     rows = {r["post_id"]: r for r in s.db.execute("select * from posts")}
     assert (rows["1052"]["revisions"], rows["1052"]["edited"]) == (2, 1)
     assert [
-        r["body_html"] for r in s.db.execute("select body_html from revisions where post_id = '1052' order by rowid")
+        r["body_html"]
+        for r in s.db.execute(
+            "select body_html from revisions where post_id = '1052' order by rowid"
+        )
     ] == [
         "post 52 by Cedar",
         '<strong class="text-strong">VOTE: Birch</strong>',
     ]
-    assert (rows[gone["id"]]["deleted"], rows[gone["id"]]["vanished"], rows[gone["id"]]["body_html"]) == (
+    assert (
+        rows[gone["id"]]["deleted"],
+        rows[gone["id"]]["vanished"],
+        rows[gone["id"]]["body_html"],
+    ) == (
         1,
         NOW.isoformat(),
         "post 57 by Cedar",
@@ -151,17 +168,28 @@ def test_the_last_post_vanishing_is_noticed(board) -> None:
     assert post_row(s, "1059")["deleted"] == 1
 
 
-def test_a_deletion_on_an_earlier_page_is_found_by_the_renumbering_and_marks_only_that_post(board) -> None:
+def test_a_deletion_on_an_earlier_page_is_found_by_the_renumbering_and_marks_only_that_post(
+    board,
+) -> None:
     s = Setup(board)
     s.sync()
-    s.forum.delete(10)  # the forum renumbers every later post: the last page starts one post earlier
+    s.forum.delete(
+        10
+    )  # the forum renumbers every later post: the last page starts one post earlier
     result = s.sync()
-    assert s.summary(result) == (3, 3, 0, 0, 1)  # the last page, then back to the page that lost a post
+    assert s.summary(result) == (
+        3,
+        3,
+        0,
+        0,
+        1,
+    )  # the last page, then back to the page that lost a post
     assert s.forum.page_requests() == [50, 25, 0]
     assert s.live_ids() == [str(1000 + n) for n in range(60) if n != 10]
-    assert [r["number"] for r in s.db.execute("select number from posts where deleted = 0 order by number")] == list(
-        range(59)
-    )
+    assert [
+        r["number"]
+        for r in s.db.execute("select number from posts where deleted = 0 order by number")
+    ] == list(range(59))
     assert s.summary(s.sync()) == (0, 1, 0, 0, 0)  # and idle again
 
 
@@ -175,7 +203,9 @@ def test_any_deletions_are_marked_and_nothing_else(board, deleted, stock) -> Non
     s.forum.add(2)
     result = s.sync()
     assert (result.deleted_posts, result.new_posts) == (len(deleted), 2)
-    assert [p["post_id"] for p in stored_posts(s.db, s.game.key) if p["deleted"]] == [str(1000 + n) for n in deleted]
+    assert [p["post_id"] for p in stored_posts(s.db, s.game.key) if p["deleted"]] == [
+        str(1000 + n) for n in deleted
+    ]
     live = list(s.db.execute("select number from posts where deleted = 0 order by number"))
     assert [r["number"] for r in live] == list(range(int(stock), 62 - len(deleted) + int(stock)))
 
@@ -251,7 +281,10 @@ def test_a_game_being_synced_elsewhere_is_not_synced_twice(board, tmp_path) -> N
     s = Setup(board)
     s.db = store.open_db(tmp_path / "votal.db")
     other = store.open_db(tmp_path / "votal.db")
-    with store.lock_game(other, s.game.key), pytest.raises(store.GameLocked, match="another votal process"):
+    with (
+        store.lock_game(other, s.game.key),
+        pytest.raises(store.GameLocked, match="another votal process"),
+    ):
         s.sync()
     assert s.forum.seen == []
     assert s.sync().new_posts == 60  # the lock is free again
@@ -267,7 +300,9 @@ def test_cookies_reach_the_forum_but_never_the_store(board) -> None:
     secret = "phpbb3_sid=0123456789abcdef-private"
     s = Setup(board)
     s.game = make_game(board.base_url, fetch_extra='cookies_env = "FORUM_COOKIES"')
-    s.fetcher = make_fetcher(s.game, environ={"FORUM_COOKIES": secret}, limiter=HostLimiter(sleep=lambda x: None))
+    s.fetcher = make_fetcher(
+        s.game, environ={"FORUM_COOKIES": secret}, limiter=HostLimiter(sleep=lambda x: None)
+    )
     s.forum.fail(500, 500, 500, 500)
     with pytest.raises(ForumError) as caught:
         s.sync()
@@ -279,14 +314,19 @@ def test_cookies_reach_the_forum_but_never_the_store(board) -> None:
 
 
 def test_an_idle_cron_poll_costs_one_request_too(board, tmp_path) -> None:
-    """Each `votal sync` is a new process: robots.txt is kept in the store for a day, so it is not asked again."""
+    """Each `votal sync` is a new process: robots.txt is kept in the store for a day, so it is not
+    asked again."""
     s = Setup(board)
     s.db = store.open_db(tmp_path / "votal.db")
 
     def poll(at: datetime):
         s.forum.seen.clear()
-        fresh = make_fetcher(s.game, limiter=HostLimiter(sleep=lambda x: None))  # as a new process would
-        return sync_game(s.game, store.open_db(tmp_path / "votal.db"), fresh, now=lambda: at).requests
+        fresh = make_fetcher(
+            s.game, limiter=HostLimiter(sleep=lambda x: None)
+        )  # as a new process would
+        return sync_game(
+            s.game, store.open_db(tmp_path / "votal.db"), fresh, now=lambda: at
+        ).requests
 
     assert poll(NOW) == 4
     assert poll(NOW + timedelta(minutes=5)) == 1
@@ -302,7 +342,9 @@ def test_a_long_retry_after_is_honoured_by_the_next_processes_too(board, tmp_pat
 
     def poll(at: datetime):
         s.forum.seen.clear()
-        fresh = make_fetcher(s.game, limiter=HostLimiter(sleep=lambda x: None), wall_clock=lambda: at)
+        fresh = make_fetcher(
+            s.game, limiter=HostLimiter(sleep=lambda x: None), wall_clock=lambda: at
+        )
         return sync_game(s.game, store.open_db(tmp_path / "votal.db"), fresh, now=lambda: at)
 
     with pytest.raises(ForumError, match="asked Votal to wait until 2026-03-05 14:00 UTC"):
@@ -310,7 +352,10 @@ def test_a_long_retry_after_is_honoured_by_the_next_processes_too(board, tmp_pat
     with pytest.raises(ForumError, match="asked Votal to wait until 2026-03-05 14:00 UTC") as later:
         poll(NOW + timedelta(minutes=5))  # a new process: no request at all
     assert s.forum.seen == []
-    assert str(later.value) == f"{s.game.thread.split('/')[2]} asked Votal to wait until 2026-03-05 14:00 UTC"
+    assert (
+        str(later.value)
+        == f"{s.game.thread.split('/')[2]} asked Votal to wait until 2026-03-05 14:00 UTC"
+    )
     assert poll(NOW + timedelta(hours=2, minutes=1)).new_posts == 60
 
 
@@ -341,17 +386,24 @@ def test_a_restored_post_is_no_longer_deleted(board) -> None:
 
 def test_a_post_shown_as_deleted_keeps_its_place_when_another_vanishes(board) -> None:
     s = Setup(board)
-    s.forum.edit(20, '<div class="notice post_deleted_msg">This post was deleted by a moderator.</div>')
+    s.forum.edit(
+        20, '<div class="notice post_deleted_msg">This post was deleted by a moderator.</div>'
+    )
     s.sync()
     assert post_row(s, "1020")["deleted"] == 1  # the forum says so, and still shows it
     s.forum.delete(10)
     assert s.sync().deleted_posts == 1
-    assert [p["post_id"] for p in stored_posts(s.db, s.game.key) if p["deleted"]] == ["1010", "1020"]
+    assert [p["post_id"] for p in stored_posts(s.db, s.game.key) if p["deleted"]] == [
+        "1010",
+        "1020",
+    ]
     assert post_row(s, "1020")["vanished"] is None
 
 
 def post_row(s, post_id: str):
-    return s.db.execute("select * from posts where game = ? and post_id = ?", [s.game.key, post_id]).fetchone()
+    return s.db.execute(
+        "select * from posts where game = ? and post_id = ?", [s.game.key, post_id]
+    ).fetchone()
 
 
 @pytest.mark.parametrize("restored", [5, 30])

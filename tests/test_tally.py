@@ -1,4 +1,5 @@
-"""The tally: who is alive, majority numbers, the JSON shape of a votal, corrections and private facts."""
+"""The tally: who is alive, majority numbers, the JSON shape of a votal, corrections and private
+facts."""
 
 from __future__ import annotations
 
@@ -53,8 +54,14 @@ def game(extra: str = ""):
 
 def replay(g, lines, **kw):
     posts = [read_post(line) for line in lines]
-    return count_day(g, posts, ruleset=load_ruleset(g.ruleset), roster=ExactRoster(g),
-                     resolve=resolve_exact, **kw)
+    return count_day(
+        g,
+        posts,
+        ruleset=load_ruleset(g.ruleset),
+        roster=ExactRoster(g),
+        resolve=resolve_exact,
+        **kw,
+    )
 
 
 def test_alive_seats_follow_phase_ends_and_day_kills():
@@ -75,7 +82,13 @@ def test_votal_json_has_the_issue_shape():
     g = game()
     votal = replay(
         g,
-        ["1 Alice: vote Bob", "2 Bobby: vote zed", "3 Stranger: vote Bob", "4 Mod: vote Bob", "21 Dave: vote Bob"],
+        [
+            "1 Alice: vote Bob",
+            "2 Bobby: vote zed",
+            "3 Stranger: vote Bob",
+            "4 Mod: vote Bob",
+            "21 Dave: vote Bob",
+        ],
         day=1,
     )
     data = json.loads(json.dumps(votal.to_json()))
@@ -100,8 +113,13 @@ def test_votal_json_has_the_issue_shape():
         "wagons": [{"target": "Bob", "votes": 1, "voters": ["Alice"]}],
         "no_elimination": {"votes": 0, "voters": []},
         "not_voting": ["Bob", "Carol", "Dave", "Erin"],
-        "outcome": {"kind": "no_elimination", "target": None, "post": 4, "reason": "deadline",
-                    "doubt": "unexplained ending at post 4"},
+        "outcome": {
+            "kind": "no_elimination",
+            "target": None,
+            "post": 4,
+            "reason": "deadline",
+            "doubt": "unexplained ending at post 4",
+        },
         "problems": [
             {"post": 2, "voter": "Bob", "text": "vote zed", "reason": "unknown name"},
             {"post": 3, "voter": "Stranger", "text": "vote Bob", "reason": "not a player"},
@@ -124,7 +142,9 @@ def test_vote_weight_counts_toward_majority():
 
 def test_corrections_apply_and_are_marked():
     g = game('[[corrections]]\npost = 2\nvote = "Dave"\n[[corrections]]\npost = 3\nignore = true\n')
-    votal = replay(g, ["1 Alice: vote Bob", "2 Bob: vote Alicee", "3 Dave: vote Bob"], day=1, at_post=3)
+    votal = replay(
+        g, ["1 Alice: vote Bob", "2 Bob: vote Alicee", "3 Dave: vote Bob"], day=1, at_post=3
+    )
     assert [(w.target, w.voters) for w in votal.wagons] == [("Bob", ("Alice",)), ("Dave", ("Bob",))]
     assert [(a.post, a.counted, a.corrected, a.why_not) for a in votal.actions] == [
         (1, True, False, None),
@@ -166,7 +186,17 @@ start_post = 0
 end_post = 9
 {private}
 """
-PRIVATE_WORDS = ("judge", "lover", "sequester", "deacon", "holy", "sheriff", "cannon", "magistrate", "private")
+PRIVATE_WORDS = (
+    "judge",
+    "lover",
+    "sequester",
+    "deacon",
+    "holy",
+    "sheriff",
+    "cannon",
+    "magistrate",
+    "private",
+)
 
 
 def private_game(ruleset: str, private: str):
@@ -176,7 +206,9 @@ def private_game(ruleset: str, private: str):
 def test_who_holds_the_judge_role_never_shows_in_the_votal():
     lines = ["1 Bob: vote Eris", "2 Chloe: vote Eris", "3 Dion: vote Bob"]
     as_judge = {
-        name: replay(private_game("witchhunt-online-2.0.1", f'[private]\njudge = "{name}"'), lines, day=1)
+        name: replay(
+            private_game("witchhunt-online-2.0.1", f'[private]\njudge = "{name}"'), lines, day=1
+        )
         for name in ("Ariadne", "Chloe", "Eris")
     }
     unnamed = replay(private_game("witchhunt-online-2.0.1", ""), lines, day=1)
@@ -200,18 +232,26 @@ player = "Eris"
     lines = ["1 Bob: vote Chloe", "2 Eris: vote Bob", "3 Dion: vote Eris", "4 Ariadne: vote Bob"]
     mh = replay(private_game("millers-hollow", private), lines, day=1)
     wh = replay(private_game("witchhunt-online-2.0.1", private), lines, day=1)
-    assert mh.outcome.target == "Bob" and wh.outcome.target == "Dion"  # the private facts did decide
+    assert (
+        mh.outcome.target == "Bob" and wh.outcome.target == "Dion"
+    )  # the private facts did decide
     assert len(mh.private_notes) == 3 and len(wh.private_notes) == 1
     for votal in (mh, wh):
         data = votal.to_json()
-        data.pop("outcome")  # its reason may be "judge": the rules announce that the Judge decided, not who
+        data.pop(
+            "outcome"
+        )  # its reason may be "judge": the rules announce that the Judge decided, not who
         text = json.dumps(data).casefold()
         assert [w for w in PRIVATE_WORDS if w in text] == []
         assert "private_notes" not in repr(votal)
     voided = [(a.post, a.why_not) for a in mh.actions if not a.counted]
-    # players read the same words as for a post the moderator ignored; the moderator's count and audit the real ones
-    assert voided == [(1, "ruled out by the moderator"), (2, "ruled out by the moderator"),
-                      (3, "ruled out by the moderator")]
+    # players read the same words as for a post the moderator ignored; the moderator's count and
+    # audit the real ones
+    assert voided == [
+        (1, "ruled out by the moderator"),
+        (2, "ruled out by the moderator"),
+        (3, "ruled out by the moderator"),
+    ]
     assert [a["private_why"] for a in mh.to_json(private=True)["actions"] if not a["counted"]] == [
         "Bob and Chloe are lovers and may not vote for each other",
         "Eris is sequestered and cannot vote",
@@ -222,8 +262,15 @@ player = "Eris"
 
 def test_wagons_are_sorted_by_votes_then_the_earliest_standing_vote():
     g = game()
-    votal = replay(g, ["1 Alice: vote Dave", "2 Bob: vote Erin", "3 Dave: vote Erin", "4 Alice: vote Bob"], day=1)
-    assert [(w.target, w.voters) for w in votal.wagons] == [("Erin", ("Bob", "Dave")), ("Bob", ("Alice",))]
+    votal = replay(
+        g,
+        ["1 Alice: vote Dave", "2 Bob: vote Erin", "3 Dave: vote Erin", "4 Alice: vote Bob"],
+        day=1,
+    )
+    assert [(w.target, w.voters) for w in votal.wagons] == [
+        ("Erin", ("Bob", "Dave")),
+        ("Bob", ("Alice",)),
+    ]
 
 
 def test_replay_reads_names_through_the_real_roster():
@@ -233,10 +280,16 @@ def test_replay_reads_names_through_the_real_roster():
     ruleset = load_ruleset("mafiascum")
     posts = [
         read_post(line)
-        for line in ("25 Bobby: vote dave", "26 Dave: vote NO LYNCH", "27 Bob: vote erin", "28 Carol: vote Zzyzx")
+        for line in (
+            "25 Bobby: vote dave",
+            "26 Dave: vote NO LYNCH",
+            "27 Bob: vote erin",
+            "28 Carol: vote Zzyzx",
+        )
     ]
-    votal = count_day(g, posts, ruleset=ruleset, roster=Roster.from_game(g, ruleset), day=2,
-                      at_post=28)
+    votal = count_day(
+        g, posts, ruleset=ruleset, roster=Roster.from_game(g, ruleset), day=2, at_post=28
+    )
     assert [(w.target, w.voters) for w in votal.wagons] == [("Dave", ("Bob",))]
     assert votal.no_elimination.voters == ("Dave",)
     assert [(p.post, p.voter, p.reason) for p in votal.problems] == [
@@ -250,7 +303,10 @@ def test_an_account_the_game_file_does_not_list_never_counts_and_is_reported():
     from assistant.reading.names import Roster
 
     g = game()
-    posts = [read_post(line) for line in ["1 Alice: vote Bob", "2 CarolX: vote Bob", "3 Dave: vote Carol"]]
+    posts = [
+        read_post(line)
+        for line in ["1 Alice: vote Bob", "2 CarolX: vote Bob", "3 Dave: vote Carol"]
+    ]
     ruleset = load_ruleset(g.ruleset)
     votal = count_day(g, posts, ruleset=ruleset, roster=Roster.from_game(g, ruleset), day=1)
     assert votal.wagons[0].voters == ("Alice",)  # CarolX resembles Carol's account but is not it
@@ -260,7 +316,11 @@ def test_an_account_the_game_file_does_not_list_never_counts_and_is_reported():
     assert replay(g, ["1 Alice: vote Bob", "2 Carol: vote Bob"], day=1).flags == ()
 
 
-EDITED = ["1 Alice: vote Bob", "2 Bob edited(vote Alice): vote Carol", "3 Carol edited(vote Bob): vote Bob"]
+EDITED = [
+    "1 Alice: vote Bob",
+    "2 Bob edited(vote Alice): vote Carol",
+    "3 Carol edited(vote Bob): vote Bob",
+]
 
 
 def test_every_edit_that_changes_a_vote_is_flagged_and_the_policy_decides_what_counts():
@@ -268,24 +328,54 @@ def test_every_edit_that_changes_a_vote_is_flagged_and_the_policy_decides_what_c
 
     g = game()
     first = replay(g, EDITED, day=1)  # mafiascum counts an edited vote as first posted
-    assert {w.target: w.voters for w in first.wagons} == {"Bob": ("Alice", "Carol"), "Alice": ("Bob",)}
+    assert {w.target: w.voters for w in first.wagons} == {
+        "Bob": ("Alice", "Carol"),
+        "Alice": ("Bob",),
+    }
     [flag] = first.flags  # post 3's edit left its vote as it was: no flag
     assert flag.seat == "Bob"
-    assert "edited post 2" in flag.reason and "vote Alice" in flag.reason and "vote Carol" in flag.reason
+    assert (
+        "edited post 2" in flag.reason
+        and "vote Alice" in flag.reason
+        and "vote Carol" in flag.reason
+    )
 
     posts = [read_post(line) for line in EDITED]
     rules = load_ruleset(g.ruleset)
-    latest = count_day(g, posts, ruleset=changed(rules, edited="last_revision"),
-                       roster=ExactRoster(g), day=1, resolve=resolve_exact)
-    assert {w.target: w.voters for w in latest.wagons} == {"Bob": ("Alice", "Carol"), "Carol": ("Bob",)}
-    held = count_day(g, posts, ruleset=changed(rules, edited="flag"), roster=ExactRoster(g), day=1,
-                     resolve=resolve_exact)
+    latest = count_day(
+        g,
+        posts,
+        ruleset=changed(rules, edited="last_revision"),
+        roster=ExactRoster(g),
+        day=1,
+        resolve=resolve_exact,
+    )
+    assert {w.target: w.voters for w in latest.wagons} == {
+        "Bob": ("Alice", "Carol"),
+        "Carol": ("Bob",),
+    }
+    held = count_day(
+        g,
+        posts,
+        ruleset=changed(rules, edited="flag"),
+        roster=ExactRoster(g),
+        day=1,
+        resolve=resolve_exact,
+    )
     assert {w.target: w.voters for w in held.wagons} == {"Bob": ("Alice", "Carol")}
     assert "Bob" in held.not_voting and "moderator decides" in held.flags[0].reason
-    corrected = count_day(parse_game(GAME + '[[corrections]]\npost = 2\nvote = "Carol"\n'), posts,
-                          ruleset=changed(rules, edited="flag"), roster=ExactRoster(g), day=1,
-                          resolve=resolve_exact)
-    assert {w.target: w.voters for w in corrected.wagons} == {"Bob": ("Alice", "Carol"), "Carol": ("Bob",)}
+    corrected = count_day(
+        parse_game(GAME + '[[corrections]]\npost = 2\nvote = "Carol"\n'),
+        posts,
+        ruleset=changed(rules, edited="flag"),
+        roster=ExactRoster(g),
+        day=1,
+        resolve=resolve_exact,
+    )
+    assert {w.target: w.voters for w in corrected.wagons} == {
+        "Bob": ("Alice", "Carol"),
+        "Carol": ("Bob",),
+    }
 
 
 def test_an_account_in_its_second_seat_votes_for_that_seat():
@@ -319,16 +409,22 @@ phase = "day 1"
     posts = [read_post(line) for line in ("45 Quill: vote Carol", "55 Quill: vote Carol")]
     votal = count_day(g, posts, ruleset=ruleset, roster=Roster.from_game(g, ruleset), day=2)
     assert [(w.target, w.voters) for w in votal.wagons] == [("Carol", ("Bob",))]
-    assert [p.post for p in votal.problems] == [45]  # the dead seat's account before it took the second seat
+    assert [p.post for p in votal.problems] == [
+        45
+    ]  # the dead seat's account before it took the second seat
 
 
 def test_witchhunt_9_no_lynch_words_are_read_as_no_vote_not_as_a_players_name():
-    # witchhunt-rules-9.0.txt, FAQ: 'Is "None" a valid target option? No': the ruleset keeps its no-lynch words so
-    # that the real name reader reports "vote none" as not a vote instead of matching it to a player (Nona).
+    # witchhunt-rules-9.0.txt, FAQ: 'Is "None" a valid target option? No': the ruleset keeps its
+    # no-lynch words so that the real name reader reports "vote none" as not a vote instead of
+    # matching it to a player (Nona).
     from assistant.reading.names import Roster
 
-    g = parse_game(GAME.replace('"mafiascum"', '"witchhunt-9.0"').replace('name = "Dave"', 'name = "Nona"')
-                   .replace('player = "Dave"', 'player = "Nona"'))
+    g = parse_game(
+        GAME.replace('"mafiascum"', '"witchhunt-9.0"')
+        .replace('name = "Dave"', 'name = "Nona"')
+        .replace('player = "Dave"', 'player = "Nona"')
+    )
     ruleset = load_ruleset("witchhunt-9.0")
     posts = [read_post("1 Bob: vote none"), read_post("2 Carol: vote no lynch")]
     votal = count_day(g, posts, ruleset=ruleset, roster=Roster.from_game(g, ruleset), day=1)
@@ -366,8 +462,15 @@ day = 2
 player = "Medea"
 phase = "day 1"
 """
-MH_NIGHT_POSTS = ["1 Helen: vote Medea", "2 Paris: vote Medea", "8 Icarus: vote Medea", "9 Mod:",
-                  "10 Jason: vote Orpheus", "12 Mod:", "13 Icarus: vote Paris"]
+MH_NIGHT_POSTS = [
+    "1 Helen: vote Medea",
+    "2 Paris: vote Medea",
+    "8 Icarus: vote Medea",
+    "9 Mod:",
+    "10 Jason: vote Orpheus",
+    "12 Mod:",
+    "13 Icarus: vote Paris",
+]
 
 
 def test_a_vote_after_the_moderators_night_post_counts_for_no_day():
@@ -382,14 +485,26 @@ def test_a_vote_after_the_moderators_night_post_counts_for_no_day():
     posts = [read_post(line) for line in MH_NIGHT_POSTS]
 
     def day_two(night: frozenset[int]):
-        return count_day(g, posts, ruleset=ruleset, roster=ExactRoster(g), resolve=resolve_exact,
-                         day=2, night=night)
+        return count_day(
+            g,
+            posts,
+            ruleset=ruleset,
+            roster=ExactRoster(g),
+            resolve=resolve_exact,
+            day=2,
+            night=night,
+        )
 
     before = day_two(frozenset())  # the night post taken for the day's opening, as before
-    assert {w.target: w.voters for w in before.wagons} == {"Orpheus": ("Jason",),
-                                                          "Paris": ("Icarus",)}
+    assert {w.target: w.voters for w in before.wagons} == {
+        "Orpheus": ("Jason",),
+        "Paris": ("Icarus",),
+    }
     votal = day_two(frozenset({9}))
     assert {w.target: w.voters for w in votal.wagons} == {"Paris": ("Icarus",)}
-    night = [(a.post, a.voter, a.target, a.counted) for a in votal.actions
-             if a.why_not == WhyNot.AT_NIGHT]
+    night = [
+        (a.post, a.voter, a.target, a.counted)
+        for a in votal.actions
+        if a.why_not == WhyNot.AT_NIGHT
+    ]
     assert night == [(10, "Jason", "Orpheus", False)]

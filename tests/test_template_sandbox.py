@@ -1,6 +1,6 @@
-"""A moderator's templates (`templates =` / `--templates`) are data, not code: they render in Jinja2's sandbox,
-with no Python internals, no environment variables and no files outside the template folder. Driven through
-`votal draft` on the demo thread, synced over loopback once."""
+"""A moderator's templates (`templates =` / `--templates`) are data, not code: they render in
+Jinja2's sandbox, with no Python internals, no environment variables and no files outside the
+template folder. Driven through `votal draft` on the demo thread, synced over loopback once."""
 
 from __future__ import annotations
 
@@ -22,7 +22,9 @@ def synced(tmp_path_factory):
     folder = tmp_path_factory.mktemp("sandbox")
     thread, game_text = load_demo_thread()
     with LoopbackServer(thread.respond) as server:
-        demo_url = next(line.split('"')[1] for line in game_text.splitlines() if line.startswith("thread ="))
+        demo_url = next(
+            line.split('"')[1] for line in game_text.splitlines() if line.startswith("thread =")
+        )
         parts = urlsplit(demo_url)
         game = folder / "game.toml"
         game.write_text(game_text.replace(demo_url, f"{server.base_url}{parts.path}?{parts.query}"))
@@ -33,7 +35,18 @@ def synced(tmp_path_factory):
 
 def draft(synced, templates, *extra: str):
     game, db = synced
-    args = ["draft", str(game), "votal", "--db", str(db), "--day", "1", "--templates", str(templates), *extra]
+    args = [
+        "draft",
+        str(game),
+        "votal",
+        "--db",
+        str(db),
+        "--day",
+        "1",
+        "--templates",
+        str(templates),
+        *extra,
+    ]
     return CliRunner().invoke(main, args)
 
 
@@ -59,7 +72,8 @@ ATTACKS = [
     "{{ cycler('a')() }}",
 ]
 
-# Work and memory a render may not take: each is refused in one line, before it is allocated or looped.
+# Work and memory a render may not take: each is refused in one line, before it is allocated or
+# looped.
 HOGS = [
     "{% for i in range(10**9) %}x{% endfor %}",
     "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}",
@@ -86,7 +100,9 @@ ATTACKS += HOGS
 
 
 @pytest.mark.parametrize("attack", ATTACKS)
-def test_a_template_cannot_reach_python_the_environment_or_run_commands(synced, tmp_path, monkeypatch, attack):
+def test_a_template_cannot_reach_python_the_environment_or_run_commands(
+    synced, tmp_path, monkeypatch, attack
+):
     monkeypatch.setenv("VOTAL_TEST_COOKIES", SECRET)
     result = draft(synced, with_template(tmp_path, attack))
     assert result.exit_code == 2, result.output
@@ -96,7 +112,9 @@ def test_a_template_cannot_reach_python_the_environment_or_run_commands(synced, 
     assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit)
 
 
-@pytest.mark.parametrize("name", ["../secret.txt", "../../secret.txt", "/secret.txt", "sub/../../secret.txt"])
+@pytest.mark.parametrize(
+    "name", ["../secret.txt", "../../secret.txt", "/secret.txt", "sub/../../secret.txt"]
+)
 def test_a_template_cannot_include_files_outside_its_folder(synced, tmp_path, name):
     (tmp_path / "secret.txt").write_text(SECRET)
     result = draft(synced, with_template(tmp_path, f'{{% include "{name}" %}}'))
@@ -129,7 +147,9 @@ def test_an_ordinary_template_still_works_with_loops_macros_and_bundled_imports(
     result = draft(synced, with_template(tmp_path, text))
     assert result.exit_code == 0, result.output
     assert "Dorian Gray: 5" in result.output and "wagons, ===, 8, " in result.output
-    plain = CliRunner().invoke(main, ["draft", str(synced[0]), "votal", "--db", str(synced[1]), "--day", "1"])
+    plain = CliRunner().invoke(
+        main, ["draft", str(synced[0]), "votal", "--db", str(synced[1]), "--day", "1"]
+    )
     assert plain.exit_code == 0 and "[b]" in plain.output  # the bundled templates render as before
 
 
@@ -137,18 +157,25 @@ def test_an_ordinary_template_still_works_with_loops_macros_and_bundled_imports(
 def test_a_template_cannot_hog_time_or_memory_and_says_which_limit(synced, tmp_path, hog):
     result = draft(synced, with_template(tmp_path, hog))
     assert result.exit_code == 2, result.output
-    assert result.output.startswith("Error: template votal.j2 (bbcode): the template "), result.output
+    assert result.output.startswith("Error: template votal.j2 (bbcode): the template "), (
+        result.output
+    )
     assert len(result.output.strip().splitlines()) == 1
 
 
 def test_a_template_looping_over_data_is_stopped_by_the_time_limit(synced, tmp_path, monkeypatch):
     import assistant.output.sandbox
 
-    monkeypatch.setattr(assistant.output.sandbox, "MAX_SECONDS", 0.2)  # the loop below would take hours
+    monkeypatch.setattr(
+        assistant.output.sandbox, "MAX_SECONDS", 0.2
+    )  # the loop below would take hours
     hog = "{% set s = 'x' * 100000 %}{% for a in s %}{% for b in s %}{% endfor %}{% endfor %}"
     result = draft(synced, with_template(tmp_path, hog))
     assert result.exit_code == 2
-    assert result.output.strip() == "Error: template votal.j2 (bbcode): the template ran longer than 0.2 seconds"
+    assert (
+        result.output.strip()
+        == "Error: template votal.j2 (bbcode): the template ran longer than 0.2 seconds"
+    )
 
 
 def test_a_huge_or_special_file_in_the_folder_is_not_read(synced, tmp_path):

@@ -1,6 +1,7 @@
-"""Terminal escapes and bidi controls in names and post text never reach a terminal raw from `count`, `status`,
-`audit`, `draft` or `export` (nor `sync`'s problems or error lines); JSON output stays exact (as JSON escapes),
-HTML exact as character references, CSV exact in a file or pipe and escaped on a terminal."""
+"""Terminal escapes and bidi controls in names and post text never reach a terminal raw from
+`count`, `status`, `audit`, `draft` or `export` (nor `sync`'s problems or error lines); JSON output
+stays exact (as JSON escapes), HTML exact as character references, CSV exact in a file or pipe and
+escaped on a terminal."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ from loopback_forum import Forum, game_text, make_posts, serve
 from assistant.cli.main import main
 from assistant.output.terminal import terminal_safe
 
-RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+RAW = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
 EVIL_NAME = "Mall\u202eory\x1b]0;pwned\x07"
 EVIL_TEXT = "vote Birch\x1b[2J\x1b[31m\u2067x\u2069 \x9b1;1H"
 
@@ -23,8 +26,15 @@ EVIL_TEXT = "vote Birch\x1b[2J\x1b[31m\u2067x\u2069 \x9b1;1H"
 def synced(tmp_path_factory):
     folder = tmp_path_factory.mktemp("terminal")
     posts = make_posts(12)
-    posts[3] = {**posts[3], "user": EVIL_NAME, "content": f"<b>{EVIL_TEXT}</b>"}  # an outsider posts a vote
-    posts[4] = {**posts[4], "content": f"<b>vote {EVIL_NAME}</b>"}  # a player votes for a hostile name
+    posts[3] = {
+        **posts[3],
+        "user": EVIL_NAME,
+        "content": f"<b>{EVIL_TEXT}</b>",
+    }  # an outsider posts a vote
+    posts[4] = {
+        **posts[4],
+        "content": f"<b>vote {EVIL_NAME}</b>",
+    }  # a player votes for a hostile name
     posts[5] = {**posts[5], "content": f"<b>{EVIL_TEXT}</b>"}  # a player's vote with escapes in it
     forum = Forum(posts)
     with serve(forum) as server:
@@ -46,12 +56,15 @@ def test_text_output_has_no_raw_control_or_bidi_characters(synced, args):
     assert result.exit_code == 0, result.output
     assert not RAW.search(result.output)
     if args[0] == "audit":
-        assert "\\u202e" in result.output or "\\u001b" in result.output  # shown, escaped, not dropped
+        assert (
+            "\\u202e" in result.output or "\\u001b" in result.output
+        )  # shown, escaped, not dropped
 
 
 @pytest.fixture(scope="module")
 def evil_player(tmp_path_factory):
-    """A game where a listed player's account carries escapes and bidi controls, voted for and voting."""
+    """A game where a listed player's account carries escapes and bidi controls, voted for and
+    voting."""
     folder = tmp_path_factory.mktemp("terminal-player")
     posts = [{**p, "user": EVIL_NAME} if p["user"] == "Alder" else p for p in make_posts(12)]
     posts[1] = {**posts[1], "content": f"<b>vote {EVIL_NAME}</b>"}
@@ -59,8 +72,11 @@ def evil_player(tmp_path_factory):
     with serve(Forum(posts)) as server:
         game = folder / "game.toml"
         name = json.dumps(EVIL_NAME)  # a TOML basic string: JSON's escapes read the same
-        game.write_text(game_text(server.base_url, tables="[[days]]\nday = 1\nstart_post = 0\n").replace(
-            '"Alder"', name))
+        game.write_text(
+            game_text(server.base_url, tables="[[days]]\nday = 1\nstart_post = 0\n").replace(
+                '"Alder"', name
+            )
+        )
         db = folder / "votal.db"
         result = CliRunner().invoke(main, ["sync", str(game), "--db", str(db), "-q"])
         assert result.exit_code == 0, result.output
@@ -73,7 +89,9 @@ def evil_player(tmp_path_factory):
 )
 def test_json_output_stays_exact_and_prints_no_raw_characters(synced, args):
     game, db = synced
-    result = CliRunner().invoke(main, [args[0], str(game), "--db", str(db), *args[1:], "--format", "json"])
+    result = CliRunner().invoke(
+        main, [args[0], str(game), "--db", str(db), *args[1:], "--format", "json"]
+    )
     assert result.exit_code == 0, result.output
     assert not RAW.search(result.output)
     raw = json.dumps(json.loads(result.output), ensure_ascii=False)
@@ -83,11 +101,17 @@ def test_json_output_stays_exact_and_prints_no_raw_characters(synced, args):
 
 @pytest.mark.parametrize(
     ("words", "options"),
-    [(["draft", "votal"], ["--day", "1"]), (["draft", "votal"], ["--day", "1", "--flavor", "markdown"]),
-     (["draft", "day-start"], ["--day", "1"]),
-     (["count"], ["--day", "1", "--format", "bbcode"]), (["export"], ["--format", "html"])],
+    [
+        (["draft", "votal"], ["--day", "1"]),
+        (["draft", "votal"], ["--day", "1", "--flavor", "markdown"]),
+        (["draft", "day-start"], ["--day", "1"]),
+        (["count"], ["--day", "1", "--format", "bbcode"]),
+        (["export"], ["--format", "html"]),
+    ],
 )
-def test_drafts_and_exports_for_people_carry_no_raw_characters_anywhere(evil_player, words, options):
+def test_drafts_and_exports_for_people_carry_no_raw_characters_anywhere(
+    evil_player, words, options
+):
     game, db = evil_player
     result = CliRunner().invoke(main, [words[0], str(game), *words[1:], "--db", str(db), *options])
     assert result.exit_code == 0, result.output
@@ -102,8 +126,20 @@ def test_csv_export_is_exact_in_a_file_or_pipe_and_escaped_on_a_terminal(evil_pl
     import sys
 
     game, db = evil_player
-    args = [sys.executable, "-m", "assistant", "export", str(game), "--db", str(db), "--format", "csv"]
-    piped = subprocess.run(args, capture_output=True, text=True, encoding="utf-8", check=True, timeout=60)
+    args = [
+        sys.executable,
+        "-m",
+        "assistant",
+        "export",
+        str(game),
+        "--db",
+        str(db),
+        "--format",
+        "csv",
+    ]
+    piped = subprocess.run(
+        args, capture_output=True, text=True, encoding="utf-8", check=True, timeout=60
+    )
     assert EVIL_NAME in piped.stdout  # data for a spreadsheet or script: exact
     out = tmp_path / "votes.csv"
     subprocess.run([*args, "-o", str(out)], check=True, timeout=60)

@@ -1,4 +1,5 @@
-"""The vote state machine: vote, unvote, sleep and nominate under single and multi-voting, and L-n."""
+"""The vote state machine: vote, unvote, sleep and nominate under single and multi-voting, and
+L-n."""
 
 from assistant.counting.votes import Vote, VoteBook, count_voters, standing_steps, votes_needed
 
@@ -36,7 +37,9 @@ def test_require_unvote_refuses_a_second_vote_until_the_first_is_taken_back():
     book = VoteBook(require_unvote=True)
     book.vote("A", None, (1, 0))
     assert book.vote("A", "B", (2, 0)) == "already voting: unvote first"
-    book.unvote("A", 3, named=True, target="Q")  # single vote: "UNVOTE: Q" while voting sleep still unvotes
+    book.unvote(
+        "A", 3, named=True, target="Q"
+    )  # single vote: "UNVOTE: Q" while voting sleep still unvotes
     assert book.vote("A", "B", (4, 0)) is None
     assert book.vote("A", "C", (5, 0)) == "already voting B: unvote first"
     assert book.unvote("Z", 6) == ("no vote to remove", [])

@@ -37,8 +37,9 @@ from assistant.errors import VotalError
 from assistant.output.terminal import terminal_safe
 from parsers.detect import ENGINES
 
-# The commands that write the game file live in assistant.cli.edits, loaded only when one of them is asked for
-# or the command list is shown: `votal count` and the other commands never pay for building them.
+# The commands that write the game file live in assistant.cli.edits, loaded only when one of them is
+# asked for or the command list is shown: `votal count` and the other commands never pay for
+# building them.
 EDIT_COMMANDS = ("update", "day", "kill", "replace", "player", "undo")
 # The example game files shipped in data/examples/, printed by `votal new --example [NAME]`.
 EXAMPLES = ("game", "every-field")
@@ -102,14 +103,17 @@ def main() -> None:
     """
     global _start_up_frozen
     if not _start_up_frozen:
-        # What start-up built (modules, classes, the command table) lives as long as the process: frozen, the
-        # collector no longer walks it at each full collection (2% of a `votal count`). Once a process, so an
-        # embedding program's later garbage is never frozen with it.
+        # What start-up built (modules, classes, the command table) lives as long as the process:
+        # frozen, the collector no longer walks it at each full collection (2% of a `votal count`).
+        # Once a process, so an embedding program's later garbage is never frozen with it.
         gc.freeze()
         _start_up_frozen = True
-    # SIGTERM (systemd, kill) stops a command as Ctrl-C does: at once, even in the middle of a request, with
-    # what was stored before kept (each page is its own transaction). `votal run` installs its own handler.
-    with contextlib.suppress(ValueError):  # ValueError: not the main thread (an embedding program's choice)
+    # SIGTERM (systemd, kill) stops a command as Ctrl-C does: at once, even in the middle of a
+    # request, with what was stored before kept (each page is its own transaction). `votal run`
+    # installs its own handler.
+    with contextlib.suppress(
+        ValueError
+    ):  # ValueError: not the main thread (an embedding program's choice)
         signal.signal(signal.SIGTERM, _interrupt)
 
 
@@ -129,8 +133,9 @@ class RulesetOption(click.Option):
 
 
 class DraftChoice(click.Choice):
-    """A choice among ``assistant.output.drafts.<name>``, read only when needed: importing drafts (Jinja2, the
-    tally) when the CLI starts would slow every command, `votal sync` polls included."""
+    """A choice among ``assistant.output.drafts.<name>``, read only when needed: importing drafts
+    (Jinja2, the tally) when the CLI starts would slow every command, `votal sync` polls
+    included."""
 
     def __init__(self, name: str) -> None:
         self.name_in_drafts = name
@@ -144,20 +149,31 @@ class DraftChoice(click.Choice):
         return tuple(getattr(drafts, self.name_in_drafts))
 
 
-def as_of_moment(game, db, at_post: int | None, at_time: datetime | None, *, stored=None) -> datetime:
-    """What a count is as of: --at-time (a time without an offset is the game's local time, as the moderator
-    writes deadlines), else the time of --at-post's post, else now."""
+def as_of_moment(
+    game, db, at_post: int | None, at_time: datetime | None, *, stored=None
+) -> datetime:
+    """What a count is as of: --at-time (a time without an offset is the game's local time, as the
+    moderator writes deadlines), else the time of --at-post's post, else now."""
     from assistant.counting.count import as_of
 
     if at_time is not None:
-        at_time = (at_time.replace(tzinfo=game.tz) if at_time.tzinfo is None else at_time).astimezone(UTC)
+        at_time = (
+            at_time.replace(tzinfo=game.tz) if at_time.tzinfo is None else at_time
+        ).astimezone(UTC)
     return as_of(game, db, at_post=at_post, at_time=at_time, now=now_utc(), stored=stored)
 
 
-def load_snapshot(game_file: str, db_file: str, at_post: int | None, at_time: datetime | None, day: int | None = None):
-    """The game, its store, the stored thread read once (``counting.StoredGame``) and the moment a count is as
-    of: what count, draft and audit start from. A ``day`` the file does not declare but the moderators' posts
-    start is counted from their post, with a warning (``announced_days``): written, not refused."""
+def load_snapshot(
+    game_file: str,
+    db_file: str,
+    at_post: int | None,
+    at_time: datetime | None,
+    day: int | None = None,
+):
+    """The game, its store, the stored thread read once (``counting.StoredGame``) and the moment a
+    count is as of: what count, draft and audit start from. A ``day`` the file does not declare but
+    the moderators' posts start is counted from their post, with a warning (``announced_days``):
+    written, not refused."""
     from dataclasses import replace
 
     from assistant.counting.count import load_stored_game, undeclared
@@ -199,7 +215,9 @@ def sync(game_file: str, db_file: str, quiet: bool, fmt: str) -> None:
     from assistant.forum.sync import check_ruleset, sync_game
 
     game = load(game_file)
-    fetcher = make_fetcher(game)  # the game's [fetch] settings, cookies for a private thread included
+    fetcher = make_fetcher(
+        game
+    )  # the game's [fetch] settings, cookies for a private thread included
     check_ruleset(game)  # every error in the game's files before the store is touched
     db = open_store(store_path(game, db_file))
 
@@ -241,23 +259,57 @@ def print_example(ctx: click.Context, _param: click.Parameter, name: str | None)
 
 @main.command()
 @click.argument("url")
-@click.option("--example", type=click.Choice(EXAMPLES), is_flag=False, flag_value=EXAMPLES[0],
-              is_eager=True, expose_value=False, callback=print_example,
-              help="Print an example game file instead (`game`, to fill in by hand; `every-field`: "
-              "each field explained), e.g. votal new --example > game.toml")
-@click.option("-o", "--output", "out", default="game.toml", show_default=True, type=click.Path(dir_okay=False),
-              help="The game file to write.")
+@click.option(
+    "--example",
+    type=click.Choice(EXAMPLES),
+    is_flag=False,
+    flag_value=EXAMPLES[0],
+    is_eager=True,
+    expose_value=False,
+    callback=print_example,
+    help="Print an example game file instead (`game`, to fill in by hand; `every-field`: "
+    "each field explained), e.g. votal new --example > game.toml",
+)
+@click.option(
+    "-o",
+    "--output",
+    "out",
+    default="game.toml",
+    show_default=True,
+    type=click.Path(dir_okay=False),
+    help="The game file to write.",
+)
 @click.option("--ruleset", default=None, cls=RulesetOption, help="Ruleset name or file.")
-@click.option("--forum", type=click.Choice(ENGINES),
-              help="The forum's engine, for a board Votal cannot tell from its address or page.")
-@click.option("--timezone", "zone", default=None, help="The zone of the moderator's times, e.g. America/New_York.")
+@click.option(
+    "--forum",
+    type=click.Choice(ENGINES),
+    help="The forum's engine, for a board Votal cannot tell from its address or page.",
+)
+@click.option(
+    "--timezone",
+    "zone",
+    default=None,
+    help="The zone of the moderator's times, e.g. America/New_York.",
+)
 @click.option("--force", is_flag=True, help="Overwrite an existing file.")
-@click.option("--min-interval", type=float, help="Seconds between requests, written to [fetch] (default 1.5).")
+@click.option(
+    "--min-interval", type=float, help="Seconds between requests, written to [fetch] (default 1.5)."
+)
 @db_option
 @quiet_option
 @format_option("text", "json")
-def new(url: str, out: str, ruleset: str | None, forum: str | None, zone: str | None, force: bool,
-        min_interval: float | None, db_file: str, quiet: bool, fmt: str) -> None:
+def new(
+    url: str,
+    out: str,
+    ruleset: str | None,
+    forum: str | None,
+    zone: str | None,
+    force: bool,
+    min_interval: float | None,
+    db_file: str,
+    quiet: bool,
+    fmt: str,
+) -> None:
     """Write a first game file from what the thread says: players, moderators, days and deaths so far.
 
     Syncs the thread into the store, reads the opening post and the moderators' posts, and writes a
@@ -277,13 +329,29 @@ def new(url: str, out: str, ruleset: str | None, forum: str | None, zone: str | 
         raise InputError(f"{out} exists: pass --force to overwrite it")
     progress = None if quiet else PageProgress(f"reading {url}")
     db = open_store(db_file or str(beside_game(out)))
-    result = create_game_file(url, out, db=db, ruleset=ruleset, timezone=zone, now=now_utc,
-                              min_interval=min_interval, progress=progress, forum=forum)
+    result = create_game_file(
+        url,
+        out,
+        db=db,
+        ruleset=ruleset,
+        timezone=zone,
+        now=now_utc,
+        min_interval=min_interval,
+        progress=progress,
+        forum=forum,
+    )
     if progress is not None:
         progress.done()
     if fmt == "json":
-        print_json({**result.summary, "file": out, "written": result.usable, "found": result.found,
-                    "missing": result.missing})
+        print_json(
+            {
+                **result.summary,
+                "file": out,
+                "written": result.usable,
+                "found": result.found,
+                "missing": result.missing,
+            }
+        )
     else:
         print_text(f"Wrote {out}" if result.usable else f"Nothing written to {out}")
         for line in result.found:
@@ -297,18 +365,38 @@ def new(url: str, out: str, ruleset: str | None, forum: str | None, zone: str | 
 @main.command()
 @click.argument("game_files", nargs=-1, required=True, type=click.Path(dir_okay=False, exists=True))
 @db_option
-@click.option("--site", "site_dir", type=click.Path(file_okay=False),
-              help="Keep the players' pages here: a folder per game file, an index of the games.")
-@click.option("--drafts", "drafts_dir", type=click.Path(file_okay=False),
-              help="Keep each game's votal draft here (GAME-votal.txt).")
-@click.option("--follow", is_flag=True, help="After each change, write what the moderator announced into the "
-              "game file, as `votal update` does, and log it.")
-@click.option("--once", is_flag=True, help="Run every game once now (sync, count, alerts, page, draft), then exit: "
-              "for cron.")
+@click.option(
+    "--site",
+    "site_dir",
+    type=click.Path(file_okay=False),
+    help="Keep the players' pages here: a folder per game file, an index of the games.",
+)
+@click.option(
+    "--drafts",
+    "drafts_dir",
+    type=click.Path(file_okay=False),
+    help="Keep each game's votal draft here (GAME-votal.txt).",
+)
+@click.option(
+    "--follow",
+    is_flag=True,
+    help="After each change, write what the moderator announced into the "
+    "game file, as `votal update` does, and log it.",
+)
+@click.option(
+    "--once",
+    is_flag=True,
+    help="Run every game once now (sync, count, alerts, page, draft), then exit: for cron.",
+)
 @quiet_option
 def run(
-    game_files: tuple[str, ...], db_file: str, site_dir: str | None, drafts_dir: str | None, follow: bool,
-    once: bool, quiet: bool,
+    game_files: tuple[str, ...],
+    db_file: str,
+    site_dir: str | None,
+    drafts_dir: str | None,
+    follow: bool,
+    once: bool,
+    quiet: bool,
 ) -> None:
     """Keep every game's votal current until Ctrl-C or SIGTERM (with --once: one round, then exit).
 
@@ -337,23 +425,31 @@ def run(
 
     # run's lines are a log: on stderr, each as the logging module writes it (the time, the line)
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(message)s")
-    for handler in logging.getLogger().handlers:  # alerts and problems quote players' names and posts
+    for (
+        handler
+    ) in logging.getLogger().handlers:  # alerts and problems quote players' names and posts
         handler.setFormatter(safe_log_formatter("%(asctime)s %(message)s", datefmt=LOG_TIME))
     hooks = regenerate_hooks(site_dir=site_dir, drafts_dir=drafts_dir, now=now_utc)
-    echo = None if quiet else (
-        lambda line: print_text(f"{now_utc().astimezone():{LOG_TIME}} {line}", err=True))
+    echo = (
+        None
+        if quiet
+        else (lambda line: print_text(f"{now_utc().astimezone():{LOG_TIME}} {line}", err=True))
+    )
     if follow:  # first, so the page and the draft are written after the game file is
         from assistant.upkeep.update import follow_hook
 
-        hooks.insert(0, follow_hook(now=now_utc, say=echo or logging.getLogger("votal.follow").warning))
+        hooks.insert(
+            0, follow_hook(now=now_utc, say=echo or logging.getLogger("votal.follow").warning)
+        )
         for path in game_files:  # what is already stored, before the first sync brings anything new
             with contextlib.suppress(VotalError):  # run_games says a bad game file, and skips it
                 game = load(path)
                 db = open_store(store_path(game, db_file))
                 hooks[0](game, db)
                 db.close()
-    runner = run_games(game_files, db_path=db_file, regenerate=hooks, echo=echo, now=now_utc,
-                       once=once)
+    runner = run_games(
+        game_files, db_path=db_file, regenerate=hooks, echo=echo, now=now_utc, once=once
+    )
     if runner.skipped:
         sys.exit(1)  # the other games ran; a game file that could not be used is a problem found
 
@@ -380,8 +476,10 @@ def status(game_files: tuple[str, ...], db_file: str, fmt: str) -> None:
     for path in stores:
         if not Path(path).is_file():  # never create an empty store just to report that it is empty
             raise StoreError(f"{NO_POSTS} (there is no store at {path})")
-    statuses = [collect_status(game, read_store(path), now=now_utc())
-                for game, path in zip(games, stores, strict=True)]
+    statuses = [
+        collect_status(game, read_store(path), now=now_utc())
+        for game, path in zip(games, stores, strict=True)
+    ]
     if fmt == "json":
         print_json(statuses)
     else:
@@ -416,9 +514,15 @@ def count(
     from assistant.counting.count import count_stored, current_day, game_warnings
 
     game, db, stored, moment = load_snapshot(game_file, db_file, at_post, at_time, day)
-    days = None if all_days else [day or current_day(game, db, at_time=moment, at_post=at_post, stored=stored)]
+    days = (
+        None
+        if all_days
+        else [day or current_day(game, db, at_time=moment, at_post=at_post, stored=stored)]
+    )
     votals = count_stored(game, stored, days=days, at_post=at_post, at_time=moment)
-    now = moment if at_post is None and at_time is None else None  # a count of now shares its replay
+    now = (
+        moment if at_post is None and at_time is None else None
+    )  # a count of now shares its replay
     warnings = game_warnings(game, db, days=[v.day for v in votals], stored=stored, now=now)
     if fmt == "json":
         data = [count_json(v, for_day(warnings, v.day)) for v in votals]
@@ -433,7 +537,9 @@ def count(
     else:
         from assistant.counting.count import format_votal_text
 
-        print_text("\n\n".join(format_votal_text(game, v, for_day(warnings, v.day)) for v in votals))
+        print_text(
+            "\n\n".join(format_votal_text(game, v, for_day(warnings, v.day)) for v in votals)
+        )
 
 
 def count_json(votal, warnings) -> dict:
@@ -453,7 +559,9 @@ def count_json(votal, warnings) -> dict:
 @db_option
 @day_options
 @click.option(
-    "--flavor", type=DraftChoice("FLAVORS"), help="Markup (default: Markdown on Discourse, else BBCode)."
+    "--flavor",
+    type=DraftChoice("FLAVORS"),
+    help="Markup (default: Markdown on Discourse, else BBCode).",
 )
 @click.option(
     "--templates",
@@ -461,9 +569,12 @@ def count_json(votal, warnings) -> dict:
     type=click.Path(file_okay=False),
     help="Your templates folder (default: the game file's 'templates'); its files override the bundled ones.",
 )
-@click.option("--force", is_flag=True,
-              help="Draft day-end or judge for a day not yet decided, early-end for a day that did not end early, "
-                   "runoff when there is none (the draft then says so).")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Draft day-end or judge for a day not yet decided, early-end for a day that did not end early, "
+    "runoff when there is none (the draft then says so).",
+)
 def draft(
     kind: str,
     game_file: str,
@@ -489,15 +600,24 @@ def draft(
     """
     from assistant.counting.checks import for_day
     from assistant.counting.count import count_stored, current_day, game_warnings
-    from assistant.output.drafts import build_context, default_flavor, nothing_to_announce, render_draft
+    from assistant.output.drafts import (
+        build_context,
+        default_flavor,
+        nothing_to_announce,
+        render_draft,
+    )
 
     game, db, stored, moment = load_snapshot(game_file, db_file, at_post, at_time, day)
     if kind == "judge" and not stored.ruleset.has_judge:
-        raise InputError(f"the {game.ruleset} ruleset has no Judge: there is no judge post to "
-                         "draft (`votal draft day-end` announces the day's end)")
+        raise InputError(
+            f"the {game.ruleset} ruleset has no Judge: there is no judge post to "
+            "draft (`votal draft day-end` announces the day's end)"
+        )
     number = day or current_day(game, db, at_time=moment, at_post=at_post, stored=stored)
     votals = count_stored(game, stored, days=[number], at_post=at_post, at_time=moment)
-    now = moment if at_post is None and at_time is None else None  # a draft of now shares its replay
+    now = (
+        moment if at_post is None and at_time is None else None
+    )  # a draft of now shares its replay
     warn(for_day(game_warnings(game, db, days=[number], stored=stored, now=now), number))
     warn_doubts(votals)
     posts = stored.posts
@@ -509,8 +629,9 @@ def draft(
         writer = open_store(store_path(game, db_file))
         as_of_post = votals[0].as_of_post
         count_number = number_vote_count(writer, game.key, number, as_of_post, now=now_utc())
-    context = build_context(game, stored.ruleset, votals, day=number, now=moment, posts=posts,
-                            count_number=count_number)
+    context = build_context(
+        game, stored.ruleset, votals, day=number, now=moment, posts=posts, count_number=count_number
+    )
     missing = nothing_to_announce(kind, context)
     if missing and not force:
         local = moment.astimezone(game.tz)  # the game's zone, named, as the count's deadline
@@ -520,7 +641,9 @@ def draft(
             "(count it with `votal count`; --force drafts it saying so)"
         )
     folder = templates_dir or game.templates
-    print_text(render_draft(kind, context, flavor=flavor or default_flavor(game), template_dir=folder))
+    print_text(
+        render_draft(kind, context, flavor=flavor or default_flavor(game), template_dir=folder)
+    )
 
 
 @main.command()
@@ -529,7 +652,12 @@ def draft(
 @day_options
 @format_option("text", "json")
 def audit(
-    game_file: str, db_file: str, day: int | None, at_post: int | None, at_time: datetime | None, fmt: str
+    game_file: str,
+    db_file: str,
+    day: int | None,
+    at_post: int | None,
+    at_time: datetime | None,
+    fmt: str,
 ) -> None:
     """List every command read on a day: post, author, text, what it resolved to and how, and why not counted.
 
@@ -554,8 +682,14 @@ def audit(
 @main.command()
 @game_argument
 @db_option
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="site-out", show_default=True,
-              help="Directory to write the site into.")
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False),
+    default="site-out",
+    show_default=True,
+    help="Directory to write the site into.",
+)
 def site(game_file: str, db_file: str, out_dir: str) -> None:
     """Write the players' page: a static site (HTML + JSON) of the current votal, earlier days and every vote.
 
@@ -581,9 +715,19 @@ def site(game_file: str, db_file: str, out_dir: str) -> None:
 
 @main.command()
 @click.argument("directory", type=click.Path(file_okay=False, exists=True), default="site-out")
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on (loopback: only this machine).")
-@click.option("--port", default=8000, show_default=True, type=int, help="Port to listen on (0: any free port).")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on (loopback: only this machine).",
+)
+@click.option(
+    "--port",
+    default=8000,
+    show_default=True,
+    type=int,
+    help="Port to listen on (0: any free port).",
+)
 def serve(directory: str, host: str, port: int) -> None:
     """Serve a site written by `votal site` or `votal run --site`, read-only (GET and HEAD only, no
     directory listings): the index of games at /, each game's page at /GAME/.
@@ -606,7 +750,9 @@ def serve(directory: str, host: str, port: int) -> None:
             "or --port 0 for any free port"
         ) from None
     bound_host, bound_port = server.socket.getsockname()[:2]  # server_address, as str
-    click.echo(f"Serving {directory}/ read-only at http://{bound_host}:{bound_port}/ (Ctrl+C stops)")
+    click.echo(
+        f"Serving {directory}/ read-only at http://{bound_host}:{bound_port}/ (Ctrl+C stops)"
+    )
     try:
         server.serve_forever()
     finally:
@@ -617,9 +763,16 @@ def serve(directory: str, host: str, port: int) -> None:
 @game_argument
 @db_option
 @format_option("csv", "json", "html")
-@click.option("--table", type=click.Choice(["votes", "days"]), default="votes", show_default=True,
-              help="CSV only: one row per command read (votes) or one row per day's summary (days).")
-@click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
+@click.option(
+    "--table",
+    type=click.Choice(["votes", "days"]),
+    default="votes",
+    show_default=True,
+    help="CSV only: one row per command read (votes) or one row per day's summary (days).",
+)
+@click.option(
+    "--output", "-o", type=click.Path(dir_okay=False), help="Write to this file instead of stdout."
+)
 def export(game_file: str, db_file: str, fmt: str, table: str, output: str | None) -> None:
     """Export the vote history: every command read (post, time, voter, text, target, counted or why not).
 
@@ -634,10 +787,11 @@ def export(game_file: str, db_file: str, fmt: str, table: str, output: str | Non
 
     now = now_utc()
     game, posts, days, label = gather_days(*load_stored(game_file, db_file), now=now)
-    text = render_export(fmt, game, days, generated_at=now, posts=posts, table=table,
-                         no_elimination_label=label)
-    # JSON and HTML are exact and safe as rendered (escapes, character references); CSV is exact for a file
-    # or a pipe (a spreadsheet's data) and escaped on a terminal.
+    text = render_export(
+        fmt, game, days, generated_at=now, posts=posts, table=table, no_elimination_label=label
+    )
+    # JSON and HTML are exact and safe as rendered (escapes, character references); CSV is exact for
+    # a file or a pipe (a spreadsheet's data) and escaped on a terminal.
     if output:
         with open(output, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
@@ -648,7 +802,9 @@ def export(game_file: str, db_file: str, fmt: str, table: str, output: str | Non
 
 
 @main.command()
-@click.option("--keep-db", type=click.Path(dir_okay=False), help="Keep the demo's store at this path.")
+@click.option(
+    "--keep-db", type=click.Path(dir_okay=False), help="Keep the demo's store at this path."
+)
 def demo(keep_db: str | None) -> None:
     """Run the whole pipeline offline on a bundled sample game.
 
@@ -662,4 +818,3 @@ def demo(keep_db: str | None) -> None:
     from assistant.cli.demo import run_demo
 
     run_demo(echo=click.echo, db_file=keep_db, now=now_utc)
-

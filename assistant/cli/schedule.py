@@ -89,7 +89,6 @@ def choose_interval(
     return min(interval, max(left - fast_window.total_seconds(), fast_interval))
 
 
-
 def find_night_end(game: Game, votal: Votal | None, now: datetime) -> datetime | None:
     """When a night with nothing to count ends, if the game is in one now; else None (the default
     pause hook).
@@ -297,8 +296,11 @@ class Runner:
         still."""
         known = work.known
         needs_count = known is None or (known.from_store and self._pause_needs_votal(game))
-        if not needs_count and known is not None and known.state == self._state(
-            game, db, work.file_stamp, known.deadline, known.closes, now
+        if (
+            not needs_count
+            and known is not None
+            and known.state
+            == self._state(game, db, work.file_stamp, known.deadline, known.closes, now)
         ):
             work.votal = known.votal
             return
@@ -313,7 +315,8 @@ class Runner:
         hooks; returns whether each hook called succeeded."""
         known = work.known
         marks = (
-            _clock_marks(work.votal) if run.counted or known is None
+            _clock_marks(work.votal)
+            if run.counted or known is None
             else (known.deadline, known.closes)
         )
         work.state = self._state(game, db, work.file_stamp, *marks, now)
@@ -397,7 +400,11 @@ class Runner:
         return game, stamp
 
     def _state(
-        self, game: Game, db: store.Store, file_stamp: bytes | None, deadline: datetime | None,
+        self,
+        game: Game,
+        db: store.Store,
+        file_stamp: bytes | None,
+        deadline: datetime | None,
         closes: datetime | None,
         now: datetime,
     ) -> str:
@@ -408,15 +415,29 @@ class Runner:
         from assistant.counting.count import current_day
 
         ruleset = game.ruleset
-        ruleset_file = game.path.parent / ruleset if ruleset.endswith(".toml") or "/" in ruleset else None
-        ruleset_stamp = ruleset_file.stat().st_mtime_ns if ruleset_file is not None and ruleset_file.exists() else None
+        ruleset_file = (
+            game.path.parent / ruleset if ruleset.endswith(".toml") or "/" in ruleset else None
+        )
+        ruleset_stamp = (
+            ruleset_file.stat().st_mtime_ns
+            if ruleset_file is not None and ruleset_file.exists()
+            else None
+        )
         try:
             day = current_day(game, db, at_time=now)
         except VotalError:
             day = None
-        deadline_phase = None if deadline is None else (now >= deadline - DEADLINE_NEAR, now >= deadline)
-        state = (store.game_stamp(db, game.key), file_stamp, ruleset_stamp, day, deadline_phase,
-                 closes is not None and now >= closes)
+        deadline_phase = (
+            None if deadline is None else (now >= deadline - DEADLINE_NEAR, now >= deadline)
+        )
+        state = (
+            store.game_stamp(db, game.key),
+            file_stamp,
+            ruleset_stamp,
+            day,
+            deadline_phase,
+            closes is not None and now >= closes,
+        )
         return hashlib.sha1(repr(state).encode()).hexdigest()
 
     def _stored_known(self, game: Game, db: store.Store, key: str) -> _Known | None:
@@ -440,8 +461,15 @@ class Runner:
             return True
 
     def _alert(
-        self, game: Game, db: store.Store, run: GameRun, votal: Votal | None, warnings: list, now: datetime,
-        *, fresh: bool,
+        self,
+        game: Game,
+        db: store.Store,
+        run: GameRun,
+        votal: Votal | None,
+        warnings: list,
+        now: datetime,
+        *,
+        fresh: bool,
     ) -> int:
         """Detect and deliver the run's alerts; with nothing ``fresh`` (the count is the last run's)
         only a sync's failure or unread posts can be new, and a webhook's unsent alerts are tried
@@ -480,7 +508,9 @@ class Runner:
         with self._lock:
             self._idle_dbs.setdefault(path, []).append(db)
 
-    def _recheck_from(self, game: Game, db: store.Store, votal: Votal | None, now: datetime) -> int | None:
+    def _recheck_from(
+        self, game: Game, db: store.Store, votal: Votal | None, now: datetime
+    ) -> int | None:
         """Every ``recheck_every`` seconds, re-read the current day's pages (edits on pages read
         before)."""
         last = self._rechecked.get(game.key)
@@ -495,9 +525,13 @@ class Runner:
             self._say(f"{game.title}: no recheck: {exc}")
             return None
 
-    def _sync(self, game: Game, db: store.Store, run: GameRun, recheck_from: int | None = None) -> None:
+    def _sync(
+        self, game: Game, db: store.Store, run: GameRun, recheck_from: int | None = None
+    ) -> None:
         try:
-            fetcher = make_fetcher(game, limiter=self.limiter, robots=self.robots, stop=self.stop, **self.fetch_options)
+            fetcher = make_fetcher(
+                game, limiter=self.limiter, robots=self.robots, stop=self.stop, **self.fetch_options
+            )
             run.result = sync_game(game, db, fetcher, now=self.now, recheck_from=recheck_from)
             run.synced = True
             run.rechecked_from = recheck_from
@@ -509,14 +543,19 @@ class Runner:
         except (ForumError, VotalError) as exc:
             run.error = str(exc)
 
-    def _count(self, game: Game, db: store.Store, now: datetime) -> tuple[Votal | None, StoredGame | None]:
-        """The votal, and the thread as the count read it (for the warnings; None when a count hook read it)."""
+    def _count(
+        self, game: Game, db: store.Store, now: datetime
+    ) -> tuple[Votal | None, StoredGame | None]:
+        """The votal, and the thread as the count read it (for the warnings; None when a count hook
+        read it)."""
         try:
             if self.count is not None:
                 return self.count(game, db, now), None
             from assistant.counting.count import count_current_day, load_stored_game
 
-            stored = load_stored_game(game, db)  # read once: the count and the warnings replay the same posts
+            stored = load_stored_game(
+                game, db
+            )  # read once: the count and the warnings replay the same posts
             return count_current_day(game, db, now, stored=stored), stored
         except VotalError as exc:
             self._say(f"{game.title}: cannot count: {exc}")
@@ -524,7 +563,9 @@ class Runner:
             log.exception("%s: counting failed", game.title)
         return None, None
 
-    def _warnings(self, game: Game, db: store.Store, stored: StoredGame | None, now: datetime) -> list:
+    def _warnings(
+        self, game: Game, db: store.Store, stored: StoredGame | None, now: datetime
+    ) -> list:
         """The warnings as of the count's moment (sharing its replay)."""
         from assistant.counting.count import current_day, game_warnings
 
@@ -543,7 +584,12 @@ class Runner:
         return [self._call(hook, game, db, counted) for hook in hooks]
 
     def _keep_outputs(
-        self, game: Game, db: store.Store, run: GameRun, state: str, counted: Counted | None,
+        self,
+        game: Game,
+        db: store.Store,
+        run: GameRun,
+        state: str,
+        counted: Counted | None,
         now: datetime,
     ) -> list[bool]:
         """Write each output of the game that misses a file or was written from another state or
@@ -695,11 +741,14 @@ class VotalDrafts(GameOutput):
             posts = store.load_read_posts(db, game.key)
         as_of = votals[0].as_of_post
         # the number the moderator's next count will get; only `votal draft votal` keeps one
-        number = None if as_of is None else store.number_vote_count(
-            db, game.key, day, as_of, now=moment, keep=False
+        number = (
+            None
+            if as_of is None
+            else store.number_vote_count(db, game.key, day, as_of, now=moment, keep=False)
         )
-        context = build_context(game, ruleset_for(game), votals, day=day, now=moment, posts=posts,
-                                count_number=number)
+        context = build_context(
+            game, ruleset_for(game), votals, day=day, now=moment, posts=posts, count_number=number
+        )
         flavor = default_flavor(game)
         text = render_draft("votal", context, flavor=flavor, template_dir=game.templates)
         target = self.target(game)

@@ -1,9 +1,11 @@
-"""A day the moderator has started but the game file does not declare yet, counted from the moderator's post.
+"""A day the moderator has started but the game file does not declare yet, counted from the
+moderator's post.
 
-Between two runs of `votal update` the thread moves on: the moderator opens day 3 and a player asks for its
-count. The game file is the moderator's and stays as it is; the count reads the day's start (and its end, when
-the moderator has ended it) from the moderators' posts after the last post the file names, as `votal update`
-would write them, and says so beside the count. A day nobody has announced is still refused (never guessed).
+Between two runs of `votal update` the thread moves on: the moderator opens day 3 and a player asks
+for its count. The game file is the moderator's and stays as it is; the count reads the day's start
+(and its end, when the moderator has ended it) from the moderators' posts after the last post the
+file names, as `votal update` would write them, and says so beside the count. A day nobody has
+announced is still refused (never guessed).
 """
 
 from __future__ import annotations
@@ -16,9 +18,10 @@ from assistant.gamefile.game import DayDecl, Game
 
 
 def with_announced_days(game: Game, posts: Sequence, wanted: int) -> tuple[Game, list[GameWarning]]:
-    """``game`` with the days after its last declared one up to ``wanted`` that the moderators' ``posts``
-    start (each with its announced end, if any), and a warning for each: (the game, the warnings). The game
-    unchanged when the file declares no days or moderators, or the moderators have not started ``wanted``."""
+    """``game`` with the days after its last declared one up to ``wanted`` that the moderators'
+    ``posts`` start (each with its announced end, if any), and a warning for each: (the game, the
+    warnings). The game unchanged when the file declares no days or moderators, or the moderators
+    have not started ``wanted``."""
     from assistant.reading.announcements import read_thread_facts
 
     if game.day(wanted) is not None or not game.days or not game.moderators or not posts:
@@ -50,7 +53,7 @@ def with_announced_days(game: Game, posts: Sequence, wanted: int) -> tuple[Game,
         warnings.append(
             GameWarning(
                 "announced_day",
-                f'day {number} is not declared: counted from post {start.post}, where the moderator starts it '
+                f"day {number} is not declared: counted from post {start.post}, where the moderator starts it "
                 f'("{start.cite.words}"){ended}; `votal update` writes it into the game file',
                 day=number,
                 post=start.post,

@@ -1,8 +1,9 @@
-"""Warnings for the moderator: where the game file and the thread disagree, or Votal had to assume something.
+"""Warnings for the moderator: where the game file and the thread disagree, or Votal had to assume
+something.
 
-A warning is not an error: the count still runs, but every output that shows the count (text, ``--format
-json``'s ``warnings`` beside ``problems``, ``votal status``, alerts) says what is doubtful and what to add or
-fix. Pure: the store's facts come in as arguments.
+A warning is not an error: the count still runs, but every output that shows the count (text,
+``--format json``'s ``warnings`` beside ``problems``, ``votal status``, alerts) says what is
+doubtful and what to add or fix. Pure: the store's facts come in as arguments.
 
 A finding that changes nothing (the night's posts between two days, the moderator's close after
 the hammer the day ended on) is a note: kept in the JSON, never in "needs you" or an alert.
@@ -44,8 +45,13 @@ class GameWarning:
     about: int | None = None  # the day its id names, if not the day shown (a missing death's)
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "message": self.message, "day": self.day, "post": self.post,
-                "id": self.id}
+        return {
+            "kind": self.kind,
+            "message": self.message,
+            "day": self.day,
+            "post": self.post,
+            "id": self.id,
+        }
 
     @property
     def note(self) -> bool:
@@ -77,8 +83,13 @@ def answered(found: Iterable[GameWarning], accepted: Collection[str]) -> list[Ga
         if warning.note or not acceptable(warning.kind):
             result.append(warning)
         elif warning.id in accepted:
-            result.append(replace(warning, severity=Severity.NOTE,
-                                  message=f"{warning.message} (accepted in the game file)"))
+            result.append(
+                replace(
+                    warning,
+                    severity=Severity.NOTE,
+                    message=f"{warning.message} (accepted in the game file)",
+                )
+            )
         else:
             hint = f'; or, if it is right as it is, accept it: [checks] accepted = ["{warning.id}"]'
             result.append(replace(warning, message=warning.message + hint))
@@ -86,8 +97,8 @@ def answered(found: Iterable[GameWarning], accepted: Collection[str]) -> list[Ga
 
 
 def check_days(game: Game, *, last_post: int | None) -> list[GameWarning]:
-    """Doubts about the declared days: a day number skipped, posts between two days that belong to neither,
-    a day that starts beyond the last stored post."""
+    """Doubts about the declared days: a day number skipped, posts between two days that belong to
+    neither, a day that starts beyond the last stored post."""
     warnings: list[GameWarning] = []
     days = sorted(game.days, key=lambda d: d.day)
     for before, day in zip(days, days[1:], strict=False):
@@ -99,7 +110,11 @@ def check_days(game: Game, *, last_post: int | None) -> list[GameWarning]:
                     f"with day = {missing}",
                 )
             )
-        if before.end_post is not None and day.start_post is not None and day.start_post > before.end_post + 1:
+        if (
+            before.end_post is not None
+            and day.start_post is not None
+            and day.start_post > before.end_post + 1
+        ):
             first, last = before.end_post + 1, day.start_post - 1
             span = f"post {first}" if first == last else f"posts {first}-{last}"
             # the night between two days: a vote cast there is said by vote_between_days
@@ -115,7 +130,8 @@ def check_days(game: Game, *, last_post: int | None) -> list[GameWarning]:
             )
     for day in days:
         if day.start_post is not None and last_post is not None and day.start_post > last_post:
-            # shown on the day before it, the one being played (its end is this start), not on every day
+            # shown on the day before it, the one being played (its end is this start), not on every
+            # day
             warnings.append(
                 GameWarning(
                     "day_beyond_thread",
@@ -129,21 +145,32 @@ def check_days(game: Game, *, last_post: int | None) -> list[GameWarning]:
     return warnings
 
 
-def check_corrections(game: Game, *, present: Collection[int], last_post: int | None) -> list[GameWarning]:
-    """A ``[[corrections]]`` entry whose post is not in the stored thread corrects nothing: say which, and why
-    (a post not synced yet, or no such post: a mistyped number). ``present``: the corrected posts the store
-    holds."""
+def check_corrections(
+    game: Game, *, present: Collection[int], last_post: int | None
+) -> list[GameWarning]:
+    """A ``[[corrections]]`` entry whose post is not in the stored thread corrects nothing: say
+    which, and why (a post not synced yet, or no such post: a mistyped number). ``present``: the
+    corrected posts the store holds."""
     warnings: list[GameWarning] = []
     for correction in game.corrections:
         if correction.post in present:
             continue
         if last_post is None or correction.post > last_post:
-            stored = "no post is stored yet" if last_post is None else f"the last stored post is {last_post}"
+            stored = (
+                "no post is stored yet"
+                if last_post is None
+                else f"the last stored post is {last_post}"
+            )
             why = f"{stored}: it applies once `votal sync` stores that post (or check the number)"
         else:
             why = "the thread has no such post, so it corrects nothing: check the post number"
-        warnings.append(GameWarning("correction_without_post", f"[[corrections]] post = {correction.post}: {why}",
-                                    post=correction.post))
+        warnings.append(
+            GameWarning(
+                "correction_without_post",
+                f"[[corrections]] post = {correction.post}: {why}",
+                post=correction.post,
+            )
+        )
     return warnings
 
 
@@ -153,12 +180,19 @@ def for_day(warnings: list[GameWarning], day: int) -> list[GameWarning]:
 
 
 EARLY_REASONS = ("majority", "unanimous_minus_one", "no_possible_tie", "no_elimination_majority")
-AFTER_THE_END = ("after the day's end", "the day had already ended")  # outcome.WhyNot AFTER_END, DAY_OVER
+AFTER_THE_END = (
+    "after the day's end",
+    "the day had already ended",
+)  # outcome.WhyNot AFTER_END, DAY_OVER
 SHOWN_POSTS = 8
 
 
 def check_outcomes(
-    game: Game, votals: Sequence[Votal], *, counted_day: int, authors: Mapping[int, str],
+    game: Game,
+    votals: Sequence[Votal],
+    *,
+    counted_day: int,
+    authors: Mapping[int, str],
     counts: Mapping[int, PostedCount] | None = None,
 ) -> list[GameWarning]:
     """Doubts that only the computed outcomes show, for a count of ``counted_day`` (``votals``: that
@@ -177,8 +211,9 @@ def check_outcomes(
     return warnings
 
 
-def _missing_death(game: Game, votal: Votal, counted_day: int,
-                   later: Sequence[Votal] = ()) -> list[GameWarning]:
+def _missing_death(
+    game: Game, votal: Votal, counted_day: int, later: Sequence[Votal] = ()
+) -> list[GameWarning]:
     """An earlier day's elimination with no [[deaths]] entry: the counted day's living are wrong. A
     note when the file answers it otherwise (:func:`_lynch_answered`): the day's own doubt asks."""
     day, outcome = votal.day, votal.outcome
@@ -187,43 +222,67 @@ def _missing_death(game: Game, votal: Votal, counted_day: int,
         or outcome is None
         or str(outcome.kind) != "elimination"
         or outcome.target is None
-        or any(d.player == outcome.target and d.phase == "day" and d.phase_number == day
-               for d in game.deaths)
+        or any(
+            d.player == outcome.target and d.phase == "day" and d.phase_number == day
+            for d in game.deaths
+        )
     ):
         return []
     at = f" at post {outcome.post}" if outcome.post is not None else ""
     said = f"day {day}: Votal counts {outcome.target} eliminated{at}, but [[deaths]] has no entry for it"
     answer = _lynch_answered(game, outcome.target, day, counted_day, later)
     if answer is not None:
-        return [GameWarning("missing_death", f"{said}; {answer}", day=counted_day, post=outcome.post,
-                            about=day, severity=Severity.NOTE)]
-    return [GameWarning(
-        "missing_death",
-        f"{said}, so day {counted_day} still counts {outcome.target} alive (and its majority may "
-        f'be wrong): add [[deaths]] player = "{outcome.target}", phase = "day {day}"; or, if the '
-        "moderator did not count that lynch (a hammer after the deadline, a vote refused), correct "
-        f"the votes (`votal audit --day {day}`)",
-        day=counted_day,
-        post=outcome.post,
-        about=day,
-    )]
+        return [
+            GameWarning(
+                "missing_death",
+                f"{said}; {answer}",
+                day=counted_day,
+                post=outcome.post,
+                about=day,
+                severity=Severity.NOTE,
+            )
+        ]
+    return [
+        GameWarning(
+            "missing_death",
+            f"{said}, so day {counted_day} still counts {outcome.target} alive (and its majority may "
+            f'be wrong): add [[deaths]] player = "{outcome.target}", phase = "day {day}"; or, if the '
+            "moderator did not count that lynch (a hammer after the deadline, a vote refused), correct "
+            f"the votes (`votal audit --day {day}`)",
+            day=counted_day,
+            post=outcome.post,
+            about=day,
+        )
+    ]
 
 
-def _lynch_answered(game: Game, target: str, day: int, counted_day: int,
-                    later: Sequence[Votal]) -> str | None:
+def _lynch_answered(
+    game: Game, target: str, day: int, counted_day: int, later: Sequence[Votal]
+) -> str | None:
     """Why a lynch Votal counts and the file lacks changes nothing about ``counted_day``, in words,
     or None: the file records the seat dead before that day starts (its living are right), records
     another seat lynched that day (the day ended otherwise: its own doubt says so), or the seat
     votes on a later day (its player was not lynched)."""
     if target not in alive_seats(game, counted_day, at_post=_first_post(game, counted_day)):
         return f"the file records {target} dead before day {counted_day}, so its living are right"
-    other = [d.player for d in game.deaths
-             if d.phase == "day" and d.phase_number == day and d.post is None and d.player != target]
+    other = [
+        d.player
+        for d in game.deaths
+        if d.phase == "day" and d.phase_number == day and d.post is None and d.player != target
+    ]
     if other:
-        return (f"the file records {other[0]} lynched that day: the moderator ended it otherwise "
-                f"(day {day}'s count says so)")
-    voted = next((v.day for v in later if v.day > day
-                  and any(a.voter == target and a.action == "vote" for a in v.actions)), None)
+        return (
+            f"the file records {other[0]} lynched that day: the moderator ended it otherwise "
+            f"(day {day}'s count says so)"
+        )
+    voted = next(
+        (
+            v.day
+            for v in later
+            if v.day > day and any(a.voter == target and a.action == "vote" for a in v.actions)
+        ),
+        None,
+    )
     if voted is not None:
         return f"{target} votes on day {voted}, so the moderator did not count that lynch"
     return None
@@ -235,7 +294,10 @@ def _first_post(game: Game, day: int) -> int | None:
 
 
 def _end_post_disagrees(
-    game: Game, votal: Votal, authors: Mapping[int, str], mods: Collection[str],
+    game: Game,
+    votal: Votal,
+    authors: Mapping[int, str],
+    mods: Collection[str],
     counts: Mapping[int, PostedCount],
 ) -> list[GameWarning]:
     """A declared ``end_post`` that is not the post the votes ended the day at. The moderator's
@@ -246,36 +308,58 @@ def _end_post_disagrees(
     day, outcome = votal.day, votal.outcome
     declared = game.day(day)
     end_post = declared.end_post if declared is not None else None
-    if (end_post is None or outcome is None or outcome.post is None
-            or str(outcome.reason) not in EARLY_REASONS):
+    if (
+        end_post is None
+        or outcome is None
+        or outcome.post is None
+        or str(outcome.reason) not in EARLY_REASONS
+    ):
         return []
     hammer, reason = outcome.post, str(outcome.reason).replace("_", " ")
     closer = authors.get(end_post)
     if closer and closer.casefold() not in mods:  # a player's post ends the day: the hammer's
         if hammer == end_post:
             return []
-        return [GameWarning(
-            "end_post_disagrees",
-            f"day {day}: end_post = {end_post}, but the votes ended the day at post {hammer} "
-            f"({reason}): check end_post, or the votes with `votal audit --day {day}`",
-            day=day, post=end_post)]
-    between = [n for n, who in authors.items()
-               if hammer < n < end_post and who.casefold() not in mods]
+        return [
+            GameWarning(
+                "end_post_disagrees",
+                f"day {day}: end_post = {end_post}, but the votes ended the day at post {hammer} "
+                f"({reason}): check end_post, or the votes with `votal audit --day {day}`",
+                day=day,
+                post=end_post,
+            )
+        ]
+    between = [
+        n for n, who in authors.items() if hammer < n < end_post and who.casefold() not in mods
+    ]
     if not between:
         return []
     went_on = _play_went_on(game, votal, hammer, end_post, counts)
     posts = f"{len(between)} player post{'s' if len(between) > 1 else ''} between"
-    said = (f"day {day}: end_post = {end_post} lies after the hammer Votal computes at post "
-            f"{hammer} ({reason}; {posts})")
+    said = (
+        f"day {day}: end_post = {end_post} lies after the hammer Votal computes at post "
+        f"{hammer} ({reason}; {posts})"
+    )
     if not went_on:
-        return [GameWarning("end_post_after_hammer", f"{said}: the moderator's close after it",
-                            day=day, post=end_post, severity=Severity.NOTE)]
-    return [GameWarning(
-        "end_post_disagrees",
-        f"{said}, and play went on after it ({went_on}): the moderator may not have counted "
-        f"that hammer. Check with `votal audit --day {day}`; if a vote was misread, add a "
-        "[[corrections]] entry for its post (vote = the seat it names, or ignore = true)",
-        day=day, post=end_post)]
+        return [
+            GameWarning(
+                "end_post_after_hammer",
+                f"{said}: the moderator's close after it",
+                day=day,
+                post=end_post,
+                severity=Severity.NOTE,
+            )
+        ]
+    return [
+        GameWarning(
+            "end_post_disagrees",
+            f"{said}, and play went on after it ({went_on}): the moderator may not have counted "
+            f"that hammer. Check with `votal audit --day {day}`; if a vote was misread, add a "
+            "[[corrections]] entry for its post (vote = the seat it names, or ignore = true)",
+            day=day,
+            post=end_post,
+        )
+    ]
 
 
 def _play_went_on(
@@ -292,10 +376,15 @@ def _play_went_on(
         # count shows it at the majority; a count whose wagon was not read says nothing)
         on = [w.votes for w in counts[post].wagons if fold_name(w.target) in names]
         if on and votal.majority is not None and max(on) < votal.majority:
-            return (f"the moderator's count at post {post} has {target} at "
-                    f"{show_votes(max(on))} of {votal.majority}")
-    voters = {a.voter or a.author for a in votal.actions
-              if a.action == "vote" and a.why_not in AFTER_THE_END and hammer < a.post <= end_post}
+            return (
+                f"the moderator's count at post {post} has {target} at "
+                f"{show_votes(max(on))} of {votal.majority}"
+            )
+    voters = {
+        a.voter or a.author
+        for a in votal.actions
+        if a.action == "vote" and a.why_not in AFTER_THE_END and hammer < a.post <= end_post
+    }
     if len(voters) >= PLAY_WENT_ON:
         return f"{len(voters)} players voted after it"
     return None
@@ -305,8 +394,9 @@ def _votes_between_days(game: Game, votal: Votal) -> list[GameWarning]:
     """Votes cast after the day ended and before the next began: they count for neither day. A
     note (players who had not seen the hammer or the close), unless ``PLAY_WENT_ON`` players vote
     so: then the day's end may be wrong."""
-    late_actions = [a for a in votal.actions
-                    if a.why_not in AFTER_THE_END and a.action in ("vote", "unvote")]
+    late_actions = [
+        a for a in votal.actions if a.why_not in AFTER_THE_END and a.action in ("vote", "unvote")
+    ]
     late = sorted({a.post for a in late_actions})
     if not late:
         return []
@@ -318,16 +408,25 @@ def _votes_between_days(game: Game, votal: Votal) -> list[GameWarning]:
     shown = ", ".join(str(p) for p in late[:SHOWN_POSTS]) + (
         f" and {len(late) - SHOWN_POSTS} more" if len(late) > SHOWN_POSTS else ""
     )
-    said = (f"post{'s' if len(late) > 1 else ''} {shown}: votes after day {day} ended{since} and "
-            f"before day {day + 1} began count for neither day")
+    said = (
+        f"post{'s' if len(late) > 1 else ''} {shown}: votes after day {day} ended{since} and "
+        f"before day {day + 1} began count for neither day"
+    )
     voters = {a.voter or a.author for a in late_actions if a.action == "vote"}
     # votes after the declared end (the night) may be the next day's if it began earlier: said there
     concerns = day + 1 if end_post is not None and late[-1] > end_post else day
     if len(voters) < PLAY_WENT_ON:
-        return [GameWarning("vote_between_days", said, day=concerns, post=late[0],
-                            severity=Severity.NOTE)]
-    return [GameWarning(
-        "vote_between_days",
-        f"{said}; {len(voters)} players voted so, as if the day went on: check day {day}'s "
-        f"end_post and day {day + 1}'s start_post (`votal audit --day {day}`)",
-        day=concerns, post=late[0])]
+        return [
+            GameWarning(
+                "vote_between_days", said, day=concerns, post=late[0], severity=Severity.NOTE
+            )
+        ]
+    return [
+        GameWarning(
+            "vote_between_days",
+            f"{said}; {len(voters)} players voted so, as if the day went on: check day {day}'s "
+            f"end_post and day {day + 1}'s start_post (`votal audit --day {day}`)",
+            day=concerns,
+            post=late[0],
+        )
+    ]

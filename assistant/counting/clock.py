@@ -1,9 +1,11 @@
-"""Days, nights and deadlines: when each phase starts and ends, in the game's time zone, DST-correct.
+"""Days, nights and deadlines: when each phase starts and ends, in the game's time zone,
+DST-correct.
 
-Pure: every time comes in as an argument (there is no ``now()`` here). A day's bounds come from the game
-file when it declares them (``[[days]]`` with posts or times), else from the ruleset's phase lengths and the
-game's ``start``. Phase arithmetic is done on the wall clock of the game's zone, so "days end at 10 pm New
-York time" stays 10 pm across a DST change. Extensions and early ends are ``[[events]]`` of the game file.
+Pure: every time comes in as an argument (there is no ``now()`` here). A day's bounds come from the
+game file when it declares them (``[[days]]`` with posts or times), else from the ruleset's phase
+lengths and the game's ``start``. Phase arithmetic is done on the wall clock of the game's zone, so
+"days end at 10 pm New York time" stays 10 pm across a DST change. Extensions and early ends are
+``[[events]]`` of the game file.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from assistant.gamefile.rules import Ruleset
 
 @dataclass(frozen=True)
 class DayBounds:
-    """Where a day starts and ends, by post number and/or by time (UTC). ``None``: not known (yet)."""
+    """Where a day starts and ends, by post number and/or by time (UTC). ``None``: not known
+    (yet)."""
 
     day: int
     start_post: int | None = None
@@ -39,14 +42,15 @@ def iso_utc(moment: datetime | None) -> str | None:
 
 
 def add_wall_hours(moment: datetime, hours: float, zone: tzinfo) -> datetime:
-    """``moment`` plus ``hours`` of wall-clock time in ``zone``: 48 h after 10 pm is 10 pm, DST or not."""
+    """``moment`` plus ``hours`` of wall-clock time in ``zone``: 48 h after 10 pm is 10 pm, DST or
+    not."""
     local = moment.astimezone(zone).replace(tzinfo=None) + timedelta(hours=hours)
     return local.replace(tzinfo=zone).astimezone(UTC)
 
 
 def first_day_start(game: Game, ruleset: Ruleset) -> datetime | None:
-    """Day 1's start: the game's ``start`` (moved to the ruleset's start-of-day time when it has one),
-    after the first night when the game starts at night."""
+    """Day 1's start: the game's ``start`` (moved to the ruleset's start-of-day time when it has
+    one), after the first night when the game starts at night."""
     if game.start is None:
         return None
     zone = game.tz
@@ -56,7 +60,9 @@ def first_day_start(game: Game, ruleset: Ruleset) -> datetime | None:
         local = start.astimezone(zone)
         wanted = datetime.combine(local.date(), time(hour, minute), tzinfo=zone)
         if wanted.astimezone(UTC) < start - timedelta(minutes=1):
-            wanted = datetime.combine(local.date() + timedelta(days=1), time(hour, minute), tzinfo=zone)
+            wanted = datetime.combine(
+                local.date() + timedelta(days=1), time(hour, minute), tzinfo=zone
+            )
         start = wanted.astimezone(UTC)
     if ruleset.start_phase == "night" and ruleset.night_hours:
         start = add_wall_hours(start, ruleset.night_hours, zone)
@@ -64,10 +70,11 @@ def first_day_start(game: Game, ruleset: Ruleset) -> datetime | None:
 
 
 def day_bounds(game: Game, ruleset: Ruleset, day: int) -> DayBounds:
-    """The bounds of ``day``: declared ones first, then phase lengths; extensions from the game's events.
+    """The bounds of ``day``: declared ones first, then phase lengths; extensions from the game's
+    events.
 
-    A computed day starts one night after the day before it ended, so a declared day (a Halftime day with
-    its long night, a day extended or ended early) moves every computed day after it.
+    A computed day starts one night after the day before it ended, so a declared day (a Halftime day
+    with its long night, a day extended or ended early) moves every computed day after it.
     """
     for bounds in iter_day_bounds(game, ruleset):
         if bounds.day == day:
@@ -76,9 +83,9 @@ def day_bounds(game: Game, ruleset: Ruleset, day: int) -> DayBounds:
 
 
 class Timeline:
-    """Every day's bounds, each worked out once (each computed day follows the one before it, so asking
-    :func:`day_bounds` day by day walks the days again each time): a command makes one and passes it
-    down.
+    """Every day's bounds, each worked out once (each computed day follows the one before it, so
+    asking :func:`day_bounds` day by day walks the days again each time): a command makes one and
+    passes it down.
 
     ``night_posts``: the moderators' posts that tell the night (the lynch, the night falling): under
     ``day_start = "moderator_post"`` no day opens with one of them."""
@@ -104,10 +111,16 @@ def iter_day_bounds(game: Game, ruleset: Ruleset) -> Iterator[DayBounds]:
         end = bounds.end
         if end is None and scheduled is not None and ruleset.day_hours:
             end = add_wall_hours(scheduled, ruleset.day_hours, zone)  # a day declared by posts only
-        scheduled = add_wall_hours(end, ruleset.night_hours or 0, zone) if end and ruleset.day_hours else None
+        scheduled = (
+            add_wall_hours(end, ruleset.night_hours or 0, zone)
+            if end and ruleset.day_hours
+            else None
+        )
 
 
-def _bounds(game: Game, ruleset: Ruleset, day: int, scheduled: datetime | None, zone: tzinfo) -> DayBounds:
+def _bounds(
+    game: Game, ruleset: Ruleset, day: int, scheduled: datetime | None, zone: tzinfo
+) -> DayBounds:
     declared = game.day(day)
     start_post = declared.start_post if declared else None
     end_post = declared.end_post if declared else None
@@ -119,12 +132,23 @@ def _bounds(game: Game, ruleset: Ruleset, day: int, scheduled: datetime | None, 
             end_post = following.start_post - 1
     if start is None and start_post is None:
         start = scheduled
-    if end is None and start is not None and ruleset.day_hours and (declared is None or declared.end_post is None):
+    if (
+        end is None
+        and start is not None
+        and ruleset.day_hours
+        and (declared is None or declared.end_post is None)
+    ):
         end = add_wall_hours(start, ruleset.day_hours, zone)
     by_posts_only = declared is not None and declared.start is None and declared.end_post is None
-    if end is None and by_posts_only and ruleset.sod and scheduled is not None and ruleset.day_hours:
-        # A day declared by its first post still ends at the ruleset's hour ("until 11 am the next day"):
-        # the deadline comes from the schedule, the start from the post.
+    if (
+        end is None
+        and by_posts_only
+        and ruleset.sod
+        and scheduled is not None
+        and ruleset.day_hours
+    ):
+        # A day declared by its first post still ends at the ruleset's hour ("until 11 am the next
+        # day"): the deadline comes from the schedule, the start from the post.
         end = add_wall_hours(scheduled, ruleset.day_hours, zone)
     extended = 0.0
     for event in game.events:
@@ -146,7 +170,8 @@ def _bounds(game: Game, ruleset: Ruleset, day: int, scheduled: datetime | None, 
 
 @dataclass(frozen=True)
 class Phase:
-    """Which phase a moment falls in: ("day" | "night", number), with that phase's start and end (UTC)."""
+    """Which phase a moment falls in: ("day" | "night", number), with that phase's start and end
+    (UTC)."""
 
     kind: str
     number: int

@@ -50,8 +50,8 @@ NO_POSTS = "no posts stored for this game; run `votal sync` first"
 
 
 def require_posts(game: Game, db: Store) -> None:
-    """Refuse to count a game the store holds nothing of (a wrong --db, a game never synced): an empty
-    count would look like a day where nobody voted."""
+    """Refuse to count a game the store holds nothing of (a wrong --db, a game never synced): an
+    empty count would look like a day where nobody voted."""
     if store.last_post_number(db, game.key) is None:
         raise store.StoreError(f"{NO_POSTS} (the store holds no posts of {game.thread})")
 
@@ -69,8 +69,12 @@ class StoredGame:
     roster: Roster
     ruleset: Ruleset
     timeline: Timeline  # each day's bounds, worked out once
-    counts: dict[int, PostedCount] = field(default_factory=dict)  # by post number: the moderators' counts
-    announced: tuple[GameWarning, ...] = ()  # days counted from the moderators' posts, not the file (announced_days)
+    counts: dict[int, PostedCount] = field(
+        default_factory=dict
+    )  # by post number: the moderators' counts
+    announced: tuple[
+        GameWarning, ...
+    ] = ()  # days counted from the moderators' posts, not the file (announced_days)
     # by post number: the day a moderator's count is headed for
     headings: dict[int, int] = field(default_factory=dict)
     unread: tuple[str, ...] = ()  # the posts the last good sync could not read, as it recorded them
@@ -80,10 +84,16 @@ class StoredGame:
 
     @classmethod
     def of(
-        cls, game: Game, posts: Iterable[ReadPost], *,
-        counts: Mapping[int, PostedCount] | None = None, headings: Mapping[int, int] | None = None,
-        ruleset: Ruleset | None = None, roster: Any = None,
-        resolve: Callable[..., Any] = resolve_name, night: frozenset[int] = frozenset(),
+        cls,
+        game: Game,
+        posts: Iterable[ReadPost],
+        *,
+        counts: Mapping[int, PostedCount] | None = None,
+        headings: Mapping[int, int] | None = None,
+        ruleset: Ruleset | None = None,
+        roster: Any = None,
+        resolve: Callable[..., Any] = resolve_name,
+        night: frozenset[int] = frozenset(),
     ) -> StoredGame:
         """The thread of ``game`` from posts in hand (no store): what a bench or a test counts
         through the same path as a command. ``ruleset``: else the game's; ``roster``: else the
@@ -93,8 +103,15 @@ class StoredGame:
         ordered = sorted(posts, key=lambda post: post.number)
         roster = roster or Roster.from_game(game, ruleset, authors=post_authors(ordered))
         timeline = Timeline(game, ruleset, night)
-        return cls(ordered, roster, ruleset, timeline, dict(counts or {}),
-                   headings=dict(headings or {}), resolve=resolve)
+        return cls(
+            ordered,
+            roster,
+            ruleset,
+            timeline,
+            dict(counts or {}),
+            headings=dict(headings or {}),
+            resolve=resolve,
+        )
 
     @property
     def last_post(self) -> int | None:
@@ -113,16 +130,25 @@ class StoredGame:
         return None
 
     def fresh(self, game: Game) -> StoredGame:
-        """The same stored thread for counting ``game`` (the same game file seen otherwise: the players' view,
-        without its private facts) with its own roster, timeline and replays: nothing learned or replayed for
-        one view reaches the other."""
+        """The same stored thread for counting ``game`` (the same game file seen otherwise: the
+        players' view, without its private facts) with its own roster, timeline and replays: nothing
+        learned or replayed for one view reaches the other."""
         roster = Roster.from_game(game, self.ruleset, authors=post_authors(self.posts))
         timeline = Timeline(game, self.ruleset, self.timeline.night_posts)
-        return StoredGame(self.posts, roster, self.ruleset, timeline, self.counts,
-                          headings=self.headings, unread=self.unread, resolve=self.resolve)
+        return StoredGame(
+            self.posts,
+            roster,
+            self.ruleset,
+            timeline,
+            self.counts,
+            headings=self.headings,
+            unread=self.unread,
+            resolve=self.resolve,
+        )
 
-    def holding(self, game: Game, *,
-                at_post: int | None) -> tuple[Game, StoredGame, tuple[Takeover, ...]]:
+    def holding(
+        self, game: Game, *, at_post: int | None
+    ) -> tuple[Game, StoredGame, tuple[Takeover, ...]]:
         """``game`` as counted as of ``at_post``: with the seats the moderator's counts up to then
         show held by an account the file does not list (:mod:`takeovers`), each its seat's
         replacement from the account's first post; the thread read for that game (this one when
@@ -135,14 +161,22 @@ class StoredGame:
         return self._replays[key]
 
     def replay(self, game: Game, *, at_post: int | None, at_time: datetime | None) -> GameReplay:
-        """The game replayed as of a point (its days replayed when asked, each once). The roster's learned
-        spellings are part of the key: a count that learns from the moderator's counts replays afresh."""
+        """The game replayed as of a point (its days replayed when asked, each once). The roster's
+        learned spellings are part of the key: a count that learns from the moderator's counts
+        replays afresh."""
         key = (at_post, at_time, tuple(sorted(self.roster.learned.items())))
         if key not in self._replays:
             posts = [p for p in self.posts if at_post is None or p.number <= at_post]
             self._replays[key] = GameReplay.of(
-                game, self.ruleset, posts, self.roster, at_post=at_post, at_time=at_time,
-                resolve=self.resolve, timeline=self.timeline)
+                game,
+                self.ruleset,
+                posts,
+                self.roster,
+                at_post=at_post,
+                at_time=at_time,
+                resolve=self.resolve,
+                timeline=self.timeline,
+            )
         return self._replays[key]
 
 
@@ -152,7 +186,9 @@ def load_stored_game(game: Game, db: Store) -> StoredGame:
     posts = store.load_read_posts(db, game.key)
     roster = Roster.from_game(game, ruleset, authors=post_authors(posts))
     moderators = {m.casefold() for m in game.moderators}
-    spellings = {p.author for p in posts if p.author is not None and p.author.casefold() in moderators}
+    spellings = {
+        p.author for p in posts if p.author is not None and p.author.casefold() in moderators
+    }
     counts = load_posted_counts(db, game.key, spellings)
     # where the moderator's post opens a day, the posts that tell the night open none
     night: frozenset[int] = frozenset()
@@ -162,8 +198,15 @@ def load_stored_game(game: Game, db: Store) -> StoredGame:
     last = store.last_sync(db, game.key)
     # a sync that failed says more than the posts it could not read
     unread = store.sync_problems(last) if last is not None and not last["error"] else []
-    return StoredGame(posts, roster, ruleset, Timeline(game, ruleset, night), counts,
-                      headings=headings, unread=tuple(unread))
+    return StoredGame(
+        posts,
+        roster,
+        ruleset,
+        Timeline(game, ruleset, night),
+        counts,
+        headings=headings,
+        unread=tuple(unread),
+    )
 
 
 def _seat_holders(game: Game, stored: StoredGame, at_post: int | None) -> list[Takeover]:
@@ -177,8 +220,9 @@ def _seat_holders(game: Game, stored: StoredGame, at_post: int | None) -> list[T
 
 
 def post_authors(posts: Sequence[ReadPost]) -> dict[tuple[str, str | None], int]:
-    """Who wrote ``posts``: (name, forum user id) -> how many posts, in the order each first posted (what
-    ``Roster.from_game`` takes as counted authors: never a list of one pair a post, counted again)."""
+    """Who wrote ``posts``: (name, forum user id) -> how many posts, in the order each first posted
+    (what ``Roster.from_game`` takes as counted authors: never a list of one pair a post, counted
+    again)."""
     times: dict[tuple[str, str | None], int] = {}
     for post in posts:
         key = (post.author, post.author_id)
@@ -187,16 +231,20 @@ def post_authors(posts: Sequence[ReadPost]) -> dict[tuple[str, str | None], int]
 
 
 def game_warnings(
-    game: Game, db: Store, *, days: Sequence[int] = (), stored: StoredGame | None = None,
+    game: Game,
+    db: Store,
+    *,
+    days: Sequence[int] = (),
+    stored: StoredGame | None = None,
     now: datetime | None = None,
 ) -> list[GameWarning]:
-    """What the moderator should double-check about this game file against the stored thread, and about the
-    bounds Votal assumed for any of ``days`` (the days being shown) that the game file does not declare.
-    The game's own findings and those of ``days``, warnings and notes (``GameWarning.severity``),
-    as the game file's ``[checks] accepted`` answers them.
-    ``stored``: the thread already read by this command (else it is read here). ``now``: the moment a count
-    of the current state is as of; the days are replayed whole as of it (the count's own replay, when it
-    was made from ``stored``), else with every stored post."""
+    """What the moderator should double-check about this game file against the stored thread, and
+    about the bounds Votal assumed for any of ``days`` (the days being shown) that the game file
+    does not declare. The game's own findings and those of ``days``, warnings and notes
+    (``GameWarning.severity``), as the game file's ``[checks] accepted`` answers them. ``stored``:
+    the thread already read by this command (else it is read here). ``now``: the moment a count of
+    the current state is as of; the days are replayed whole as of it (the count's own replay, when
+    it was made from ``stored``), else with every stored post."""
     stored = stored or load_stored_game(game, db)
     warnings = check_days(game, last_post=stored.last_post)
     warnings += [w for w in stored.announced if not days or w.day in days]
@@ -246,10 +294,10 @@ def game_warnings(
 
 
 def _takeover_warnings(game: Game, stored: StoredGame, days: Sequence[int]) -> list[GameWarning]:
-    """A seat the moderator's counts show held by an unlisted account that voted during ``days`` (a renamed
-    account, a replacement never announced): its votes are refused until the game file lists it. Looked for
-    only when such a vote falls in the days shown and some seat went silent before it, with the counts up to
-    the days' end."""
+    """A seat the moderator's counts show held by an unlisted account that voted during ``days`` (a
+    renamed account, a replacement never announced): its votes are refused until the game file lists
+    it. Looked for only when such a vote falls in the days shown and some seat went silent before
+    it, with the counts up to the days' end."""
     shown = [game.day(d) for d in days]
     starts = [d.start_post for d in shown if d is not None and d.start_post is not None]
     ends = [d.end_post for d in shown if d is not None and d.end_post is not None]
@@ -264,16 +312,25 @@ def _takeover_warnings(game: Game, stored: StoredGame, days: Sequence[int]) -> l
             "takeover",
             f"{t.account} seems to hold {t.seat}'s seat ({t.words()}): Votal counts its votes "
             f"for the seat from post {t.post}; `votal update` writes it, or add "
-            f"{{name = \"{t.account}\", post = {t.post}}} to {t.seat}'s replacements",
+            f'{{name = "{t.account}", post = {t.post}}} to {t.seat}\'s replacements',
             post=t.post,
         )
-        for t in find_takeovers(game, stored.ruleset, stored.posts, {}, roster=stored.roster, counts=counts)
+        for t in find_takeovers(
+            game, stored.ruleset, stored.posts, {}, roster=stored.roster, counts=counts
+        )
     ]
 
 
-def _outcome_warnings(game: Game, stored: StoredGame, day: int, now: datetime | None) -> list[GameWarning]:
-    """Checks against the computed outcomes of ``day`` and the days before it, each replayed whole."""
-    known = [d for d in range(1, day + 1) if not undeclared(game, stored.timeline, d) or (d == 1 and not game.days)]
+def _outcome_warnings(
+    game: Game, stored: StoredGame, day: int, now: datetime | None
+) -> list[GameWarning]:
+    """Checks against the computed outcomes of ``day`` and the days before it, each replayed
+    whole."""
+    known = [
+        d
+        for d in range(1, day + 1)
+        if not undeclared(game, stored.timeline, d) or (d == 1 and not game.days)
+    ]
     game, stored, _ = stored.holding(game, at_post=None)  # the seats as the count counts them
     replay = stored.replay(game, at_post=None, at_time=now)
     votals = [replay.day(d).votal for d in known]
@@ -282,15 +339,25 @@ def _outcome_warnings(game: Game, stored: StoredGame, day: int, now: datetime | 
 
 
 def as_of(
-    game: Game, db: Store, *, at_post: int | None, at_time: datetime | None, now: datetime,
+    game: Game,
+    db: Store,
+    *,
+    at_post: int | None,
+    at_time: datetime | None,
+    now: datetime,
     stored: StoredGame | None = None,
 ) -> datetime:
-    """The moment a count is as of: the time given, else the time of the as-of post (so an open day as of an
-    early post is undecided, whatever the clock says now), else now. ``stored``: the thread already read."""
+    """The moment a count is as of: the time given, else the time of the as-of post (so an open day
+    as of an early post is undecided, whatever the clock says now), else now. ``stored``: the thread
+    already read."""
     if at_time is not None:
         return at_time
     if at_post is not None:
-        found = stored.post_time(at_post) if stored is not None else store.post_time(db, game.key, at_post)
+        found = (
+            stored.post_time(at_post)
+            if stored is not None
+            else store.post_time(db, game.key, at_post)
+        )
         return found or now
     return now
 
@@ -304,8 +371,9 @@ def undeclared(game: Game, timeline: Timeline, day: int) -> bool:
 
 
 def require_declared(game: Game, timeline: Timeline, day: int) -> None:
-    """Never guess where a day begins (counting it from post 0 would replay earlier days' votes as its own);
-    day 1 of a game that declares no days at all is counted from the first post, with a warning."""
+    """Never guess where a day begins (counting it from post 0 would replay earlier days' votes as
+    its own); day 1 of a game that declares no days at all is counted from the first post, with a
+    warning."""
     if not undeclared(game, timeline, day) or (day == 1 and not game.days):
         return
     before = game.day(day - 1)
@@ -319,16 +387,19 @@ def require_declared(game: Game, timeline: Timeline, day: int) -> None:
 
 
 def current_day(
-    game: Game, db: Store | None, *, at_time: datetime | None = None, at_post: int | None = None,
+    game: Game,
+    db: Store | None,
+    *,
+    at_time: datetime | None = None,
+    at_post: int | None = None,
     stored: StoredGame | None = None,
 ) -> int:
     """The day being played: the latest day that has started, by stored posts or by the clock.
 
-    A declared day has started when the store holds its start post (up to ``at_post``), or ``at_time`` is past
-    its start.
-    A game timed only by the ruleset's phase lengths (``start`` and no declared days) is on the day
-    ``at_time`` falls in, or the one whose night it is. Day 1 when nothing tells. ``stored``: the thread
-    already read by this command.
+    A declared day has started when the store holds its start post (up to ``at_post``), or
+    ``at_time`` is past its start. A game timed only by the ruleset's phase lengths (``start`` and
+    no declared days) is on the day ``at_time`` falls in, or the one whose night it is. Day 1 when
+    nothing tells. ``stored``: the thread already read by this command.
     """
     last = stored.last_post if stored is not None else None
     if stored is None and db is not None:
@@ -390,8 +461,9 @@ def count_stored(
         replay.adopt(learning.days)
     votals = [replay.day(day).votal for day in days]
     checks = learning.disagreements if learning is not None else {}
-    votals = [replace(v, count_checks=tuple(checks[v.day])) if checks.get(v.day) else v
-              for v in votals]
+    votals = [
+        replace(v, count_checks=tuple(checks[v.day])) if checks.get(v.day) else v for v in votals
+    ]
     # the moderator's count headings and the posts up to the as-of post: never look past it
     headings = {n: day for n, day in stored.headings.items() if at_post is None or n <= at_post}
     posts = [p for p in stored.posts if at_post is None or p.number <= at_post]
@@ -399,8 +471,14 @@ def count_stored(
     return [with_bounds_doubt(v, game, posts, headings) for v in votals]
 
 
-def _learn_from_counts(game: Game, stored: StoredGame, days: Sequence[int], *, at_post: int | None,
-                       at_time: datetime | None) -> Learning | None:
+def _learn_from_counts(
+    game: Game,
+    stored: StoredGame,
+    days: Sequence[int],
+    *,
+    at_post: int | None,
+    at_time: datetime | None,
+) -> Learning | None:
     """What the moderator's own counts up to ``at_post`` teach: the names Votal could not read,
     each from its post on, and where they disagree; the one replay of each day that held them is
     the count's own."""
@@ -408,16 +486,26 @@ def _learn_from_counts(game: Game, stored: StoredGame, days: Sequence[int], *, a
     if not counts or not days:
         return None
     posts = [p for p in stored.posts if at_post is None or p.number <= at_post]
-    return learn_counts(game, stored.ruleset, posts, stored.roster, counts,
-                        range(1, max(days) + 1), at_post=at_post, at_time=at_time,
-                        timeline=stored.timeline)
+    return learn_counts(
+        game,
+        stored.ruleset,
+        posts,
+        stored.roster,
+        counts,
+        range(1, max(days) + 1),
+        at_post=at_post,
+        at_time=at_time,
+        timeline=stored.timeline,
+    )
 
 
-def with_doubts(votal: Votal, game: Game, ruleset: Ruleset,
-                holders: Sequence[Takeover] = ()) -> Votal:
-    """The votal with its doubts, and its outcome's ``doubt`` kept only when a doubt puts the decision in
-    question (a reading the replay marked but the calibration calls a note, a prefix, is dropped there).
-    ``holders``: the seats counted as held by an account the game file does not list."""
+def with_doubts(
+    votal: Votal, game: Game, ruleset: Ruleset, holders: Sequence[Takeover] = ()
+) -> Votal:
+    """The votal with its doubts, and its outcome's ``doubt`` kept only when a doubt puts the
+    decision in question (a reading the replay marked but the calibration calls a note, a prefix, is
+    dropped there). ``holders``: the seats counted as held by an account the game file does not
+    list."""
     found = find_doubts(votal, game, ruleset, holders)
     outcome = votal.outcome
     if outcome is not None:
@@ -430,7 +518,9 @@ def with_doubts(votal: Votal, game: Game, ruleset: Ruleset,
 def format_votal_text(game: Game, votal: Votal, warnings: Sequence[GameWarning] = ()) -> str:
     """A votal for people reading a terminal."""
     as_of = f", as of post {votal.as_of_post}" if votal.as_of_post is not None else ""
-    threshold = f"{votal.majority} is a majority" if votal.majority is not None else "most votes wins"
+    threshold = (
+        f"{votal.majority} is a majority" if votal.majority is not None else "most votes wins"
+    )
     lines = [f"{game.title}: Day {votal.day}{as_of}", f"{votal.alive} alive, {threshold}"]
     words = words_of(ruleset_for(game))  # the ruleset's own: "No Lynch" and "lynched", or others
     if votal.deadline:
@@ -440,7 +530,9 @@ def format_votal_text(game: Game, votal: Votal, warnings: Sequence[GameWarning] 
     for wagon in votal.wagons:
         need = votes_needed(wagon.votes, votal.majority)
         tag = f"  (L-{need})" if need else ""
-        lines.append(f"  {wagon.target:<{width}}  {show_votes(wagon.votes):>2}  {', '.join(wagon.voters)}{tag}")
+        lines.append(
+            f"  {wagon.target:<{width}}  {show_votes(wagon.votes):>2}  {', '.join(wagon.voters)}{tag}"
+        )
     if votal.no_elimination.votes:
         label = words.no_elimination
         voters = ", ".join(votal.no_elimination.voters)
@@ -451,16 +543,29 @@ def format_votal_text(game: Game, votal: Votal, warnings: Sequence[GameWarning] 
         lines.append(f"  Not voting: {', '.join(votal.not_voting)}")
     if votal.election is not None:
         e = votal.election
-        votes = "; ".join(f"{w.target} {show_votes(w.votes)} ({', '.join(w.voters)})" for w in e.wagons) or "no votes"
-        state = f"{e.elected} elected" if e.elected else (
-            f"open until {e.open_until.astimezone(game.tz):%a %d %b %H:%M %Z}" if e.open_until else "not decided"
+        votes = (
+            "; ".join(f"{w.target} {show_votes(w.votes)} ({', '.join(w.voters)})" for w in e.wagons)
+            or "no votes"
+        )
+        state = (
+            f"{e.elected} elected"
+            if e.elected
+            else (
+                f"open until {e.open_until.astimezone(game.tz):%a %d %b %H:%M %Z}"
+                if e.open_until
+                else "not decided"
+            )
         )
         lines.append(f"  Sheriff election: {votes}; {state}")
     lines.append("")
     lines.append(f"Outcome: {summarize(votal.outcome, words)}")
-    lines.extend(f"  DOUBT ({d.kind.replace('_', ' ')}) {d.describe()}" for d in doubts_only(votal.doubts))
+    lines.extend(
+        f"  DOUBT ({d.kind.replace('_', ' ')}) {d.describe()}" for d in doubts_only(votal.doubts)
+    )
     for problem in votal.problems:
-        lines.append(f"  problem at post {problem.post}: {problem.voter} \"{problem.text}\": {problem.reason}")
+        lines.append(
+            f'  problem at post {problem.post}: {problem.voter} "{problem.text}": {problem.reason}'
+        )
     for flag in votal.flags:
         lines.append(f"  note on {flag.seat}: {flag.reason}")
     lines.extend(f"  {line}" for line in describe_checks(votal.count_checks))
@@ -472,14 +577,18 @@ def format_votal_text(game: Game, votal: Votal, warnings: Sequence[GameWarning] 
 
 
 def format_audit_text(votal: Votal) -> str:
-    """Every command read on the day, how it resolved, and why it did or did not count (the real reason,
-    private facts included: the moderator's own view)."""
+    """Every command read on the day, how it resolved, and why it did or did not count (the real
+    reason, private facts included: the moderator's own view)."""
     lines = [f"Day {votal.day}: {len(votal.actions)} commands read"]
     for a in votal.actions:
         data = to_json(a, private=True)
         resolved = data.get("target") or ("no elimination" if data.get("no_elimination") else "-")
         how = f" by {data['step']}" if data.get("step") else ""
-        status = "counted" if data.get("counted") else f"not counted: {data.get('private_why') or data.get('why_not')}"
+        status = (
+            "counted"
+            if data.get("counted")
+            else f"not counted: {data.get('private_why') or data.get('why_not')}"
+        )
         fixed = " [corrected in game file]" if data.get("corrected") else ""
         if data.get("step") == "learned":
             fixed += f" [learned from the moderator's count at post {data['post']}]"
@@ -493,10 +602,22 @@ def format_audit_text(votal: Votal) -> str:
             f"{status}{fixed}"
         )
     lines.extend(f"  {line}" for line in describe_checks(votal.count_checks))
-    lines.extend(f"  {'note' if d.note else 'DOUBT (' + d.kind.replace('_', ' ') + ')'} {d.describe()}"
-                 for d in votal.doubts)
+    lines.extend(
+        f"  {'note' if d.note else 'DOUBT (' + d.kind.replace('_', ' ') + ')'} {d.describe()}"
+        for d in votal.doubts
+    )
     return "\n".join(lines)
 
-def count_current_day(game: Game, db: store.Store, now: datetime, *, stored: StoredGame | None = None) -> Votal | None:
-    """The current day's votal from stored posts (the default count hook); ``stored``: the thread already read."""
-    return count_game(game, db, days=[current_day(game, db, at_time=now, stored=stored)], at_time=now, stored=stored)[0]
+
+def count_current_day(
+    game: Game, db: store.Store, now: datetime, *, stored: StoredGame | None = None
+) -> Votal | None:
+    """The current day's votal from stored posts (the default count hook); ``stored``: the thread
+    already read."""
+    return count_game(
+        game,
+        db,
+        days=[current_day(game, db, at_time=now, stored=stored)],
+        at_time=now,
+        stored=stored,
+    )[0]

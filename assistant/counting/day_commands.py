@@ -1,11 +1,11 @@
-"""Reading a day's posts: what the game file says happens at a post, who wrote it, and each command it holds
-judged (may this seat vote now? whom does the name mean?) and moved into the vote book.
+"""Reading a day's posts: what the game file says happens at a post, who wrote it, and each command
+it holds judged (may this seat vote now? whom does the name mean?) and moved into the vote book.
 
-:class:`DayCommands` is the day replay's command reader: it moves the vote book for each command (the decider
-only sets votes aside, a hook may move one), says so in the state's ``changed``, and adds the state's actions
-and problems; it keeps the votes whose name could not be read until a moderator's count teaches it. It asks the
-count whether a self-vote would hammer, the decider for the runoff's candidates and, under
-``check = "command"``, whether a vote ends the day.
+:class:`DayCommands` is the day replay's command reader: it moves the vote book for each command
+(the decider only sets votes aside, a hook may move one), says so in the state's ``changed``, and
+adds the state's actions and problems; it keeps the votes whose name could not be read until a
+moderator's count teaches it. It asks the count whether a self-vote would hammer, the decider for
+the runoff's candidates and, under ``check = "command"``, whether a vote ends the day.
 """
 
 from __future__ import annotations
@@ -29,10 +29,29 @@ class DayCommands:
     """The commands of the day's posts, read into the vote book. ``replay``: the
     :class:`assistant.counting.day_replay.GameReplay` (the roster, how a name is resolved)."""
 
-    def __init__(self, replay: Any, state: DayState, count: DayCount, end: DayDecider, checks: DayChecks,
-                 moderators: set[str], hooked: dict[str, list[Callable]]):
-        self.r, self.game, self.ruleset, self.house = replay, replay.game, replay.ruleset, replay.game.house
-        self.state, self.book, self.count, self.end, self.checks = state, state.book, count, end, checks
+    def __init__(
+        self,
+        replay: Any,
+        state: DayState,
+        count: DayCount,
+        end: DayDecider,
+        checks: DayChecks,
+        moderators: set[str],
+        hooked: dict[str, list[Callable]],
+    ):
+        self.r, self.game, self.ruleset, self.house = (
+            replay,
+            replay.game,
+            replay.ruleset,
+            replay.game.house,
+        )
+        self.state, self.book, self.count, self.end, self.checks = (
+            state,
+            state.book,
+            count,
+            end,
+            checks,
+        )
         self.moderators, self.hooked = moderators, hooked
         game = self.game
         self.corrections = {c.post: c for c in game.corrections}
@@ -44,20 +63,24 @@ class DayCommands:
                 for since in seat.replacement_posts:
                     if since is not None:
                         self.replaced_at.setdefault(since, []).append(seat.name)
-        # Each voter's last vote whose name could not be read: a moderator's count may teach it later.
+        # Each voter's last vote whose name could not be read: a moderator's count may teach it
+        # later.
         self.unread: dict[str, tuple[Command, dict]] = {}
         # Each voter's standing vote read by a guess, and the seat guessed: a count may differ.
         self.guessed: dict[str, tuple[Command, dict, str]] = {}
         self.relearn()
 
     def relearn(self) -> None:
-        """The posts from which the roster knows a spelling a moderator's count taught it (asked again after a
-        count is read: it may teach one)."""
-        self.teaching_posts = frozenset(post for _, post in getattr(self.r.roster, "learned", {}).values())
+        """The posts from which the roster knows a spelling a moderator's count taught it (asked
+        again after a count is read: it may teach one)."""
+        self.teaching_posts = frozenset(
+            post for _, post in getattr(self.r.roster, "learned", {}).values()
+        )
 
     def declared_at(self, post: int, living: tuple[str, ...]) -> None:
-        """What the game file says happens at ``post``, before its votes are read: the moderator reset the
-        count ([[resets]]), a replacement starts with no vote ([house]), a moderator's count taught a name."""
+        """What the game file says happens at ``post``, before its votes are read: the moderator
+        reset the count ([[resets]]), a replacement starts with no vote ([house]), a moderator's
+        count taught a name."""
         book, state = self.book, self.state
         if post in self.resets:
             book.keep_only((), post)
@@ -72,7 +95,8 @@ class DayCommands:
             self.reread_learned(post, living)
 
     def reread_learned(self, post: int, living: tuple[str, ...]) -> None:
-        """A moderator's count at ``post`` taught a spelling: a standing vote typed so counts from here on."""
+        """A moderator's count at ``post`` taught a spelling: a standing vote typed so counts from
+        here on."""
         state, book = self.state, self.book
         for seat, (command, base) in list(self.unread.items()):
             found = self.resolve(command.target or "", living, post)
@@ -96,16 +120,24 @@ class DayCommands:
             mine = self.book.votes_of(seat)
             if all(vote.target != guess for vote in mine):
                 continue
-            moved = [vote._replace(target=found.seat, order=(post, -1)) if vote.target == guess
-                     else vote for vote in mine]
+            moved = [
+                vote._replace(target=found.seat, order=(post, -1)) if vote.target == guess else vote
+                for vote in mine
+            ]
             self.book.set(seat, moved, post)
             self.state.changed = True
             self.state.actions.append(_learned(base, post, found.seat))
 
     def read_post(self, post: ReadPost, living: tuple[str, ...]) -> None:
-        commands, corrected, why_ignored = _commands_of(post, self.corrections.get(post.number), self.ruleset)
+        commands, corrected, why_ignored = _commands_of(
+            post, self.corrections.get(post.number), self.ruleset
+        )
         moderator = post.author.casefold() in self.moderators
-        seat = None if moderator else self.r.roster.author_match(post.author, post.author_id, post.number)[0]
+        seat = (
+            None
+            if moderator
+            else self.r.roster.author_match(post.author, post.author_id, post.number)[0]
+        )
         stranger = self.stranger(post) if seat is None and not moderator and commands else None
         if seat is not None and _edited_commands(post):
             self.checks.edited(seat, post)
@@ -113,39 +145,68 @@ class DayCommands:
         for index, command in enumerate(commands):
             if not command.bold and self.ruleset.unbolded != "count":
                 flagged = self.ruleset.unbolded == "flag"
-                if flagged and seat is not None and self.check_voter(
-                    seat, moderator, why_ignored, living
-                ).counted:
+                if (
+                    flagged
+                    and seat is not None
+                    and self.check_voter(seat, moderator, why_ignored, living).counted
+                ):
                     self.flag_unbolded(post, seat, command, living)
                 continue
-            base = dict(post=post.number, voter=seat, author=post.author, text=command.raw,
-                        action=command.action, corrected=corrected, url=post.url or None)
+            base = dict(
+                post=post.number,
+                voter=seat,
+                author=post.author,
+                text=command.raw,
+                action=command.action,
+                corrected=corrected,
+                url=post.url or None,
+            )
             verdict = stranger or self.check_voter(seat, moderator, why_ignored, living)
             if not verdict.counted:
                 if verdict.problem:
                     assert verdict.why is not None  # a problem always says why
                     state.add_problem(post.number, seat or post.author, command.raw, verdict.why)
                 named = self.named(command, verdict, living, post.number)
-                actions.append(self.judged(base, named.seat, named.step, verdict, order=(post.number, index),
-                                           no_elimination=named.no_elimination))
+                actions.append(
+                    self.judged(
+                        base,
+                        named.seat,
+                        named.step,
+                        verdict,
+                        order=(post.number, index),
+                        no_elimination=named.no_elimination,
+                    )
+                )
                 continue
             actions.append(self.apply(command, base, (post.number, index), living))
             if self.ruleset.check == "command" and state.outcome is None and state.changed:
                 self.end.decide_early(post.number)
                 state.changed = False  # decided on this count already
 
-    def flag_unbolded(self, post: ReadPost, seat: str, command: Command,
-                      living: tuple[str, ...]) -> None:
-        """"Please bold all votes", though the rules ask only for "vote [name]": the moderator
+    def flag_unbolded(
+        self, post: ReadPost, seat: str, command: Command, living: tuple[str, ...]
+    ) -> None:
+        """ "Please bold all votes", though the rules ask only for "vote [name]": the moderator
         decides. The name is read, so that the doubts can say what counting the vote would do."""
         self.state.add_problem(post.number, seat, command.raw, _UNBOLDED)
         named = _NAMES_NOBODY
         if command.target:
             named = self.resolve(command.target, living, post.number)
-        self.state.actions.append(Action(
-            post=post.number, voter=seat, author=post.author, text=command.raw,
-            action=command.action, target=named.seat, no_elimination=named.no_elimination,
-            step=named.step, counted=False, why_not=_UNBOLDED, url=post.url or None))
+        self.state.actions.append(
+            Action(
+                post=post.number,
+                voter=seat,
+                author=post.author,
+                text=command.raw,
+                action=command.action,
+                target=named.seat,
+                no_elimination=named.no_elimination,
+                step=named.step,
+                counted=False,
+                why_not=_UNBOLDED,
+                url=post.url or None,
+            )
+        )
 
     def read_night_post(self, post: ReadPost, living: tuple[str, ...]) -> None:
         """A seat's votes cast at night ("Once day is over, night starts"): no day's, each listed
@@ -159,25 +220,40 @@ class DayCommands:
             if not command.bold and self.ruleset.unbolded != "count":
                 continue
             named = self.resolve(command.target, living, post.number)
-            self.state.actions.append(Action(
-                post=post.number, voter=seat, author=post.author, text=command.raw,
-                action=command.action, target=named.seat, no_elimination=named.no_elimination,
-                step=named.step, counted=False, why_not=WhyNot.AT_NIGHT, url=post.url or None))
+            self.state.actions.append(
+                Action(
+                    post=post.number,
+                    voter=seat,
+                    author=post.author,
+                    text=command.raw,
+                    action=command.action,
+                    target=named.seat,
+                    no_elimination=named.no_elimination,
+                    step=named.step,
+                    counted=False,
+                    why_not=WhyNot.AT_NIGHT,
+                    url=post.url or None,
+                )
+            )
 
     def named(self, command: Command, verdict: Verdict, living: tuple[str, ...], post: int) -> Any:
-        """Whom a refused voter's vote names (had it counted): the doubts ask whether it would have decided the
-        day. Not read for the moderator's posts and votes after the day's end, which are no votes at all."""
+        """Whom a refused voter's vote names (had it counted): the doubts ask whether it would have
+        decided the day. Not read for the moderator's posts and votes after the day's end, which are
+        no votes at all."""
         if command.action != "vote" or not command.target or verdict.why in _NO_VOTE_AT_ALL:
             return _NAMES_NOBODY
         return self.resolve(command.target, living, post)
 
     def stranger(self, post: ReadPost) -> Verdict:
-        """Why a post's author holds no seat: a look-alike of a listed account, an account outside its
-        replacement window, or simply not a player (:mod:`assistant.reading.identity` words it)."""
+        """Why a post's author holds no seat: a look-alike of a listed account, an account outside
+        its replacement window, or simply not a player (:mod:`assistant.reading.identity` words
+        it)."""
         authors = getattr(self.r.roster, "authors", None)
         if authors is None:
             return _NOT_A_PLAYER
-        return Verdict(False, authors.why_not(post.author, post.author_id, post.number), problem=True)
+        return Verdict(
+            False, authors.why_not(post.author, post.author_id, post.number), problem=True
+        )
 
     def check_voter(
         self, seat: str | None, moderator: bool, why_ignored: str | None, living: Collection[str]
@@ -198,23 +274,49 @@ class DayCommands:
             verdict = hook(seat, alive, verdict)
         return verdict
 
-    def judged(self, base: dict, target: str | None, step: str | None, verdict: Verdict, *,
-               order: tuple[int, int],
-               no_elimination: bool = False) -> Action:
+    def judged(
+        self,
+        base: dict,
+        target: str | None,
+        step: str | None,
+        verdict: Verdict,
+        *,
+        order: tuple[int, int],
+        no_elimination: bool = False,
+    ) -> Action:
         """The action for a command a verdict refused or marked (a private reason stays private)."""
         why, private_why = verdict.why, None
         if verdict.private:
             private_why, why = verdict.why, WhyNot.RULED_OUT
             self.state.note(f"post {order[0]}: {base['voter']} {base['text']!r}: {verdict.why}")
-        return Action(**base, target=target, no_elimination=no_elimination, step=step, counted=verdict.counted,
-                      why_not=why, nomination=verdict.nomination, private_why=private_why)
+        return Action(
+            **base,
+            target=target,
+            no_elimination=no_elimination,
+            step=step,
+            counted=verdict.counted,
+            why_not=why,
+            nomination=verdict.nomination,
+            private_why=private_why,
+        )
 
-    def done(self, command: Command, base: dict, target: str | None, step: str | None, why: str | None = None, *,
-             no_elim: bool = False, problem: bool = False, nomination: bool = False, found: Any = None,
-             doubt: str | None = None) -> Action:
-        """The action for a command of a voter who may vote: counted when ``why`` is None. ``found``: the
-        resolution of a name that could not be read (a moderator's count may teach it later); ``doubt``: why a
-        refusal deserves the moderator's look."""
+    def done(
+        self,
+        command: Command,
+        base: dict,
+        target: str | None,
+        step: str | None,
+        why: str | None = None,
+        *,
+        no_elim: bool = False,
+        problem: bool = False,
+        nomination: bool = False,
+        found: Any = None,
+        doubt: str | None = None,
+    ) -> Action:
+        """The action for a command of a voter who may vote: counted when ``why`` is None.
+        ``found``: the resolution of a name that could not be read (a moderator's count may teach it
+        later); ``doubt``: why a refusal deserves the moderator's look."""
         seat = base["voter"]
         if problem:
             assert why is not None  # a problem always says why
@@ -227,25 +329,43 @@ class DayCommands:
                     self.unread[seat] = (command, base)
                 elif why is None and target is not None and found.step in GUESSED_STEPS:
                     self.guessed[seat] = (command, base, target)
-        return Action(**base, target=target, no_elimination=no_elim, step=step, counted=why is None, why_not=why,
-                      nomination=nomination, doubt=(_doubt(command, found) if why is None else None) or doubt)
+        return Action(
+            **base,
+            target=target,
+            no_elimination=no_elim,
+            step=step,
+            counted=why is None,
+            why_not=why,
+            nomination=nomination,
+            doubt=(_doubt(command, found) if why is None else None) or doubt,
+        )
 
-    def apply(self, command: Command, base: dict, order: tuple[int, int], living: tuple[str, ...]) -> Action:
+    def apply(
+        self, command: Command, base: dict, order: tuple[int, int], living: tuple[str, ...]
+    ) -> Action:
         """Move the vote book by one command of a voter who may vote now."""
         if command.action == "unvote":
             return self.unvote(command, base, order, living)
         if command.action == "void":
-            # a post of many votes (hundreds, or a joke) is one problem, so one alert: never none, never hundreds
+            # a post of many votes (hundreds, or a joke) is one problem, so one alert: never none,
+            # never hundreds
             why: str | None = f"{command.note or 'not a vote'}: {_VOID_ADVICE}"
             return self.done(command, base, None, None, why, problem=True)
         if command.action not in ("vote", "nominate"):
-            why = _SHERIFF_VOTE if command.action == "sheriff" else f"not a command ({command.action})"
+            why = (
+                _SHERIFF_VOTE
+                if command.action == "sheriff"
+                else f"not a command ({command.action})"
+            )
             return self.done(command, base, None, None, why)
         if command.note == "broken tag" and self.house.broken_tags_void:
             return self.done(command, base, None, None, _BROKEN_TAG_VOID, problem=True)
         if command.inline and self.house.votes_on_own_line:
-            # where a line ends is read from the page's markup: the moderator should look at the post
-            return self.done(command, base, None, None, _OFF_LINE_VOID, problem=True, doubt=OFF_LINE)
+            # where a line ends is read from the page's markup: the moderator should look at the
+            # post
+            return self.done(
+                command, base, None, None, _OFF_LINE_VOID, problem=True, doubt=OFF_LINE
+            )
         seat, found = base["voter"], self.resolve(command.target or "", living, order[0])
         target, why = self.target_of(command, found, order[0], living)
         if why is not None:
@@ -257,27 +377,54 @@ class DayCommands:
             if verdict is not None and not verdict.counted:
                 if verdict.problem:
                     self.state.add_problem(order[0], seat, command.raw, verdict.why)
-                return self.judged(base, target, found.step, verdict, order=order, no_elimination=target is None)
+                return self.judged(
+                    base, target, found.step, verdict, order=order, no_elimination=target is None
+                )
             nomination = nomination or (verdict is not None and verdict.nomination)
-        if self.state.phase == "runoff" and target is not None and target not in self.end.candidates:
+        if (
+            self.state.phase == "runoff"
+            and target is not None
+            and target not in self.end.candidates
+        ):
             why = "not in the runoff"
-        elif target == seat and self.house.self_hammer_ignored and self.count.would_hammer(seat, order[0]):
+        elif (
+            target == seat
+            and self.house.self_hammer_ignored
+            and self.count.would_hammer(seat, order[0])
+        ):
             why = "a self-hammer does not count (house rule)"
         else:
             state, changes = self.state, len(self.book.changes)
-            why = self.book.vote(seat, target, order, single=seat not in living, text=command.target or "")
+            why = self.book.vote(
+                seat, target, order, single=seat not in living, text=command.target or ""
+            )
             state.changed = state.changed or len(self.book.changes) > changes
         if why is not None:
-            return self.done(command, base, target, found.step, why, no_elim=target is None, problem=True)
-        return self.done(command, base, target, found.step, no_elim=target is None, nomination=nomination,
-                         found=found)
+            return self.done(
+                command, base, target, found.step, why, no_elim=target is None, problem=True
+            )
+        return self.done(
+            command,
+            base,
+            target,
+            found.step,
+            no_elim=target is None,
+            nomination=nomination,
+            found=found,
+        )
 
     def target_of(
         self, command: Command, found: Resolution, post: int, living: Collection[str]
     ) -> tuple[str | None, str | None]:
-        """The seat a vote names (None: no elimination) and why it cannot count, from its resolved name."""
+        """The seat a vote names (None: no elimination) and why it cannot count, from its resolved
+        name."""
         if found.no_elimination:
-            return None, None if self.ruleset.no_elimination_vote else "no-elimination votes are not allowed"
+            return (
+                None,
+                None
+                if self.ruleset.no_elimination_vote
+                else "no-elimination votes are not allowed",
+            )
         if found.seat is None:
             return None, found.reason or "unknown name"
         refused = self.house.old_account_names_refused
@@ -330,8 +477,15 @@ _SHORT = 3  # letters: a partial name this short is a guess worth a look
 
 def _learned(base: dict, post: int, seat: str) -> Action:
     """A vote counted for ``seat`` from ``post`` on, by a spelling a moderator's count taught."""
-    return Action(**{**base, "post": post}, target=seat, no_elimination=False, step="learned",
-                  counted=True, why_not=None, doubt="learned alias")
+    return Action(
+        **{**base, "post": post},
+        target=seat,
+        no_elimination=False,
+        step="learned",
+        counted=True,
+        why_not=None,
+        doubt="learned alias",
+    )
 
 
 def _doubt(command: Command, found: Any) -> str | None:
@@ -350,7 +504,8 @@ def _doubt(command: Command, found: Any) -> str | None:
 
 
 def _old_account(game: Game, seat: str, typed: str, post: int) -> str | None:
-    """The account ``typed`` names when it is one ``seat`` was played by before ``post`` (else None)."""
+    """The account ``typed`` names when it is one ``seat`` was played by before ``post`` (else
+    None)."""
     accounts = game.seat(seat).accounts
     current = accounts.index(game.seat(seat).account_at(post))
     folded = typed.strip().casefold()
@@ -360,7 +515,8 @@ def _old_account(game: Game, seat: str, typed: str, post: int) -> str | None:
 def _commands_of(
     post: ReadPost, correction: Correction | None, ruleset: Ruleset
 ) -> tuple[tuple[Command, ...], bool, str | None]:
-    """The commands a post counts for: a moderator's correction wins, then the revision the rules read."""
+    """The commands a post counts for: a moderator's correction wins, then the revision the rules
+    read."""
     commands = post.commands
     edited = _edited_commands(post)
     if edited and ruleset.edited == "first_revision" and post.first_commands is not None:
@@ -372,7 +528,11 @@ def _commands_of(
     if post.deleted:
         return commands, False, "post deleted"
     if edited and ruleset.edited == "flag":
-        return commands, False, "edited after posting: the moderator decides ([[corrections]] in the game file)"
+        return (
+            commands,
+            False,
+            "edited after posting: the moderator decides ([[corrections]] in the game file)",
+        )
     return commands, False, None
 
 
@@ -380,4 +540,6 @@ def _edited_commands(post: ReadPost) -> bool:
     """Whether an edit changed what the post commands (not just its other text)."""
     if not post.edited or post.first_commands is None:
         return False
-    return [(c.action, c.target) for c in post.first_commands] != [(c.action, c.target) for c in post.commands]
+    return [(c.action, c.target) for c in post.first_commands] != [
+        (c.action, c.target) for c in post.commands
+    ]

@@ -1,10 +1,11 @@
-"""Deciding a day: where a post falls (the main vote, a runoff, after the end), the early end, the deadline, a
-runoff's end, and how an outcome is settled (a drawn tie, a ruled deadline, the hooks' decisions).
+"""Deciding a day: where a post falls (the main vote, a runoff, after the end), the early end, the
+deadline, a runoff's end, and how an outcome is settled (a drawn tie, a ruled deadline, the hooks'
+decisions).
 
-:class:`DayDecider` is the day replay's decider: it alone sets the state's ``phase`` and (but for a hook's
-``end_day``) its ``outcome``, and owns the runoff (its candidates, its end) and the deadline's last posts; it reads
-the count (:class:`assistant.counting.day_state.DayCount`) and moves the book only to discard votes (a runoff,
-a first lynch of several).
+:class:`DayDecider` is the day replay's decider: it alone sets the state's ``phase`` and (but for a
+hook's ``end_day``) its ``outcome``, and owns the runoff (its candidates, its end) and the
+deadline's last posts; it reads the count (:class:`assistant.counting.day_state.DayCount`) and moves
+the book only to discard votes (a runoff, a first lynch of several).
 """
 
 from __future__ import annotations
@@ -19,31 +20,50 @@ from assistant.counting.clock import add_wall_hours
 from assistant.counting.day_state import DayCount, DayState
 from assistant.counting.votal import Flag, Runoff
 from assistant.gamefile.outcome import Kind, Outcome, Reason
-from assistant.gamefile.rules import decide_at_deadline, decide_early, decide_plurality, early_end_possible, leaders
+from assistant.gamefile.rules import (
+    decide_at_deadline,
+    decide_early,
+    decide_plurality,
+    early_end_possible,
+    leaders,
+)
 from parsers.reading import ReadPost
 
 _NOT_YET = 1 << 62  # the post number of a day the moderator has not opened yet: after every post
 
 
 class DayDecider:
-    """How the day's vote ends: the phases a post falls in, and the outcome when the count or the clock says.
-    ``replay``: the :class:`assistant.counting.day_replay.GameReplay` (the thread, the as-of point, earlier days)."""
+    """How the day's vote ends: the phases a post falls in, and the outcome when the count or the
+    clock says. ``replay``: the :class:`assistant.counting.day_replay.GameReplay` (the thread, the
+    as-of point, earlier days)."""
 
-    def __init__(self, replay: Any, number: int, state: DayState, count: DayCount, moderators: set[str],
-                 hooked: dict[str, list[Callable]]):
+    def __init__(
+        self,
+        replay: Any,
+        number: int,
+        state: DayState,
+        count: DayCount,
+        moderators: set[str],
+        hooked: dict[str, list[Callable]],
+    ):
         self.r, self.game, self.ruleset, self.number = replay, replay.game, replay.ruleset, number
         self.state, self.count, self.moderators, self.hooked = state, count, moderators, hooked
         self.bounds, self.next_bounds = replay.timeline.day(number), replay.timeline.day(number + 1)
         declared = self.game.day(number)
-        self.declared_end = declared is not None and declared.end_post is not None  # the moderator's last post
+        self.declared_end = (
+            declared is not None and declared.end_post is not None
+        )  # the moderator's last post
         self.runoff: Runoff | None = None
         self.pending_runoff: Outcome | None = None
         self.candidates: tuple[str, ...] = ()
         self.last_day_post: int | None = None
         self.last_runoff_post: int | None = None
         self.voted_at_deadline: frozenset[str] = frozenset()
-        self.ruling_flags: list[Flag] = []  # recorded day deaths the deadline's votes do not bear out
-        # A day timed by the clock starts when the last one's deadline passed; a runoff runs past that.
+        self.ruling_flags: list[
+            Flag
+        ] = []  # recorded day deaths the deadline's votes do not bear out
+        # A day timed by the clock starts when the last one's deadline passed; a runoff runs past
+        # that.
         self.runoff_before: datetime | None = None
         clocked = self.bounds.start_post is None and not self.declares_start(number)
         if self.ruleset.tie == "runoff" and number > 1 and clocked:
@@ -53,14 +73,16 @@ class DayDecider:
         # where the night before this day began: a time, or the post the day before ended at
         self.night_from: datetime | int | None = None
         self.opened_at = self.opening_post_time() if opened_by_post else None
-        # "Once day is over, night starts": a day opened by the moderator's post after a day that ended at a
-        # declared post starts at that post (a vote in between is no day's); the next day's, for this day's end
+        # "Once day is over, night starts": a day opened by the moderator's post after a day that
+        # ended at a declared post starts at that post (a vote in between is no day's); the next
+        # day's, for this day's end
         self.opened_post = self.opening_post(number) if opened_by_post else None
         self.next_opened_post = self.opening_post(number + 1) if opened_by_post else None
 
     def place(self, post: ReadPost) -> bool:
-        """Move the phase on to where ``post`` falls, deciding the main vote or the runoff whose end it passed;
-        whether the post is still the day's (the vote's, or after it and before the next day)."""
+        """Move the phase on to where ``post`` falls, deciding the main vote or the runoff whose end
+        it passed; whether the post is still the day's (the vote's, or after it and before the next
+        day)."""
         state = self.state
         if state.phase == "day" and self.after_main(post):
             self.end_main()
@@ -75,30 +97,39 @@ class DayDecider:
         return True
 
     def close(self, considered: Sequence[ReadPost]) -> bool:
-        """After the last post read: decide a vote whose end has passed as of the replay's point; whether the
-        vote is over (an early end, even one pending a decision; the deadline; a decided runoff)."""
+        """After the last post read: decide a vote whose end has passed as of the replay's point;
+        whether the vote is over (an early end, even one pending a decision; the deadline; a decided
+        runoff)."""
         state, b = self.state, self.bounds
-        if state.phase == "day" and state.outcome is None and self.over_by(b.end_post, b.end, considered):
+        if (
+            state.phase == "day"
+            and state.outcome is None
+            and self.over_by(b.end_post, b.end, considered)
+        ):
             self.end_main()
         if state.phase == "runoff" and self.over_by(*self.runoff_end(), considered):
             self.end_runoff()
         outcome = state.outcome
-        return state.phase == "late" or (outcome is not None and (state.phase == "day" or outcome.kind != Kind.PENDING))
+        return state.phase == "late" or (
+            outcome is not None and (state.phase == "day" or outcome.kind != Kind.PENDING)
+        )
 
     def end_day(self, outcome: Outcome) -> None:
-        """A hook's word that the day's vote ends here (a Loose Cannon's shot): later votes count for nothing."""
+        """A hook's word that the day's vote ends here (a Loose Cannon's shot): later votes count
+        for nothing."""
         state = self.state
         if state.outcome is None and state.phase == "day":
             state.final_votes = state.book.snapshot()
             state.outcome = self.settle(outcome)
 
-    # -- where a post falls ----------------------------------------------------------------------------
+    # -- where a post falls
+    # ----------------------------------------------------------------------------
 
     def opening_post_time(self) -> datetime | None:
-        """When a day the game file does not declare opens under ``day_start = "moderator_post"``: at the
-        moderator's first post after the last day's vote (and its runoff) ended that does not tell
-        the night (the lynch, the night falling). Until that post the night runs and no post is the
-        day's; None for day 1 and declared days (their own bounds say)."""
+        """When a day the game file does not declare opens under ``day_start = "moderator_post"``:
+        at the moderator's first post after the last day's vote (and its runoff) ended that does not
+        tell the night (the lynch, the night falling). Until that post the night runs and no post is
+        the day's; None for day 1 and declared days (their own bounds say)."""
         if self.number == 1 or self.declares_start(self.number):
             return None
         previous = self.r.timeline.day(self.number - 1).end
@@ -107,28 +138,40 @@ class DayDecider:
             return None
         self.night_from = ended
         opening = next(
-            (p.time for p in self.r.posts
-             if p.time is not None and p.time > ended and self.opens_day(p)),
+            (
+                p.time
+                for p in self.r.posts
+                if p.time is not None and p.time > ended and self.opens_day(p)
+            ),
             None,
         )
         return opening if opening is not None else datetime.max.replace(tzinfo=ended.tzinfo)
 
     def opening_post(self, number: int) -> int | None:
-        """The post that opens day ``number`` when the game file does not declare it and the day before ended
-        at a declared post (its ``end_post``, or its runoff's recorded end): the moderator's first post after
-        it that does not tell the night (beyond every post while none has come yet). None for day 1,
-        declared days, days ended by time."""
+        """The post that opens day ``number`` when the game file does not declare it and the day
+        before ended at a declared post (its ``end_post``, or its runoff's recorded end): the
+        moderator's first post after it that does not tell the night (beyond every post while none
+        has come yet). None for day 1, declared days, days ended by time."""
         if number == 1 or self.declares_start(number):
             return None
         ended = self.game.day(number - 1)
         if ended is None or ended.end_post is None:
             return None
-        last = max([ended.end_post, *(e.post for e in self.game.events
-                                      if e.day == number - 1 and e.kind == "runoff_end" and e.post is not None)])
+        last = max(
+            [
+                ended.end_post,
+                *(
+                    e.post
+                    for e in self.game.events
+                    if e.day == number - 1 and e.kind == "runoff_end" and e.post is not None
+                ),
+            ]
+        )
         if number == self.number:
             self.night_from = last
-        return next((p.number for p in self.r.posts if p.number > last and self.opens_day(p)),
-                    _NOT_YET)
+        return next(
+            (p.number for p in self.r.posts if p.number > last and self.opens_day(p)), _NOT_YET
+        )
 
     def opens_day(self, post: ReadPost) -> bool:
         """Whether a post after a day's end may open the next day: the moderator's, not one telling
@@ -145,14 +188,20 @@ class DayDecider:
             return False
         if isinstance(night_from, int):
             return self.opened_post is not None and night_from < post.number < self.opened_post
-        return (self.opened_at is not None and post.time is not None
-                and night_from < post.time < self.opened_at)
+        return (
+            self.opened_at is not None
+            and post.time is not None
+            and night_from < post.time < self.opened_at
+        )
 
     def declares_start(self, number: int) -> bool:
-        """Whether the game file says where day ``number`` starts (its ``start_post`` or ``start``); a ``[[days]]``
-        entry with neither (only an end, a deadline) leaves the start to the thread, as an undeclared day does."""
+        """Whether the game file says where day ``number`` starts (its ``start_post`` or ``start``);
+        a ``[[days]]`` entry with neither (only an end, a deadline) leaves the start to the thread,
+        as an undeclared day does."""
         declared = self.game.day(number)
-        return declared is not None and (declared.start_post is not None or declared.start is not None)
+        return declared is not None and (
+            declared.start_post is not None or declared.start is not None
+        )
 
     def in_day(self, post: ReadPost) -> bool:
         b = self.bounds
@@ -163,7 +212,11 @@ class DayDecider:
         if self.opened_at is not None:
             return post.time is not None and post.time >= self.opened_at
         if b.start is not None:
-            if post.time is not None and self.runoff_before is not None and post.time <= self.runoff_before:
+            if (
+                post.time is not None
+                and self.runoff_before is not None
+                and post.time <= self.runoff_before
+            ):
                 return False  # still the previous day's runoff
             return post.time is None or post.time >= b.start
         # no start known: still never inside the day before it ("Once day is over, night starts")
@@ -172,8 +225,9 @@ class DayDecider:
 
     @cached_property
     def previous_end_post(self) -> int | None:
-        """The post the day before this one ended at: its declared ``end_post``, else the post its vote was decided
-        at (a hammer Votal computes, replayed as of the same point); None for day 1 or a day not yet decided."""
+        """The post the day before this one ended at: its declared ``end_post``, else the post its
+        vote was decided at (a hammer Votal computes, replayed as of the same point); None for day 1
+        or a day not yet decided."""
         if self.number == 1:
             return None
         declared = self.game.day(self.number - 1)
@@ -183,14 +237,16 @@ class DayDecider:
         return outcome.post if outcome is not None else None
 
     def after_main(self, post: ReadPost) -> bool:
-        """After the main vote: past the declared last post, else past the deadline (by post or by time)."""
+        """After the main vote: past the declared last post, else past the deadline (by post or by
+        time)."""
         b = self.bounds
         if b.end_post is not None:
             if post.number > b.end_post:
                 return True
             if self.declared_end:
                 return False  # the moderator's own last post of the day: it decides, whatever the clock says
-        # a day declared by its first post still ends at the ruleset's hour ("until 11 am the next day")
+        # a day declared by its first post still ends at the ruleset's hour ("until 11 am the next
+        # day")
         return b.end is not None and post.time is not None and post.time > b.end
 
     def before_next_day(self, post: ReadPost) -> bool:
@@ -209,7 +265,11 @@ class DayDecider:
             if e.day == self.number and e.kind == "runoff_end":
                 end_post = e.post if e.post is not None else end_post
                 end_time = e.time if e.time is not None else end_time
-        if end_post is None and self.next_bounds.start_post is not None and self.game.day(self.number + 1):
+        if (
+            end_post is None
+            and self.next_bounds.start_post is not None
+            and self.game.day(self.number + 1)
+        ):
             end_post = self.next_bounds.start_post - 1
         if end_time is None and end_post is None and self.bounds.end is not None:
             end_time = add_wall_hours(self.bounds.end, self.ruleset.runoff_hours or 0, self.game.tz)
@@ -221,7 +281,9 @@ class DayDecider:
             return False
         return not (end_time is not None and post.time is not None and post.time > end_time)
 
-    def over_by(self, end_post: int | None, end_time: datetime | None, considered: Sequence[ReadPost]) -> bool:
+    def over_by(
+        self, end_post: int | None, end_time: datetime | None, considered: Sequence[ReadPost]
+    ) -> bool:
         """Whether an end (by post or by time) has passed as of the replay's point."""
         at_post, at_time = self.r.at_post, self.r.at_time
         if end_post is not None:
@@ -239,7 +301,8 @@ class DayDecider:
             return True
         return self.runoff is not None and self.in_runoff(post)
 
-    # -- deciding ------------------------------------------------------------------------------------------
+    # -- deciding
+    # ------------------------------------------------------------------------------------------
 
     def end_main(self) -> None:
         """The main vote's deadline passed: decide it (unless an early end already did)."""
@@ -252,8 +315,8 @@ class DayDecider:
         outcome = decide_at_deadline(self.ruleset, standing)
         if outcome.kind == Kind.PENDING and outcome.reason == Reason.RUNOFF:
             self.candidates = tuple(t for t in leaders(self.ruleset, standing) if t is not None)
-            # "Votes for players not involved in the tie will be discarded and those votes must be recast":
-            # abstentions too, so a discarded voter recasts without an unvote.
+            # "Votes for players not involved in the tie will be discarded and those votes must be
+            # recast": abstentions too, so a discarded voter recasts without an unvote.
             state.book.keep_only(self.candidates, self.last_day_post or 0)
             _, end_time = self.runoff_end()
             self.runoff = Runoff(self.candidates, end_time, self.last_day_post)
@@ -267,10 +330,13 @@ class DayDecider:
         state.phase = "late"
         self.voted_at_deadline |= frozenset(v for v, votes in state.book.held.items() if votes)
         last = self.last_runoff_post if self.last_runoff_post is not None else self.last_day_post
-        state.outcome = self.settle(decide_plurality(self.ruleset, self.count.standing(last), runoff=True))
+        state.outcome = self.settle(
+            decide_plurality(self.ruleset, self.count.standing(last), runoff=True)
+        )
 
     def decide_early(self, post: int) -> None:
-        """The count moved at ``post`` (the day's vote not yet decided): whether the rules end the day now."""
+        """The count moved at ``post`` (the day's vote not yet decided): whether the rules end the
+        day now."""
         outcome, state = decide_early(self.ruleset, self.count.standing(post)), self.state
         if outcome is None:
             return
@@ -290,23 +356,34 @@ class DayDecider:
         for action in reversed(self.state.actions):
             if action.post != outcome.post:
                 break
-            if action.counted and action.action in ("vote", "nominate") and action.target == outcome.target:
+            if (
+                action.counted
+                and action.action in ("vote", "nominate")
+                and action.target == outcome.target
+            ):
                 return replace(outcome, doubt=action.doubt) if action.doubt else outcome
         return outcome
 
     def settle(self, outcome: Outcome) -> Outcome:
-        """A tie the rules settle by a draw the moderator recorded, a deadline the moderator ruled, then what
-        the hooks decide."""
+        """A tie the rules settle by a draw the moderator recorded, a deadline the moderator ruled,
+        then what the hooks decide."""
         deadline = outcome.kind == Kind.NO_ELIMINATION and outcome.reason == Reason.DEADLINE
         if deadline and self.game.house.deadline_plurality:
-            most = decide_plurality(self.ruleset, self.count.standing(outcome.post))  # a tie follows the ruleset
+            most = decide_plurality(
+                self.ruleset, self.count.standing(outcome.post)
+            )  # a tie follows the ruleset
             outcome = most if most.kind != Kind.PENDING else outcome
         if outcome.kind == Kind.NO_ELIMINATION and outcome.reason == Reason.DEADLINE:
             outcome = self.ruled_deadline(outcome)
         if outcome.kind == Kind.PENDING and outcome.reason == Reason.TIE:
-            tied = [t for t in leaders(self.ruleset, self.count.standing(outcome.post)) if t is not None]
-            drawn = [d.player for d in self.game.deaths
-                     if d.phase == "day" and d.phase_number == self.number and d.player in tied]
+            tied = [
+                t for t in leaders(self.ruleset, self.count.standing(outcome.post)) if t is not None
+            ]
+            drawn = [
+                d.player
+                for d in self.game.deaths
+                if d.phase == "day" and d.phase_number == self.number and d.player in tied
+            ]
             if len(drawn) == 1:
                 outcome = Outcome(Kind.ELIMINATION, drawn[0], outcome.post, Reason.TIE)
         for hook in self.hooked["settle"]:
@@ -314,12 +391,16 @@ class DayDecider:
         return outcome
 
     def ruled_deadline(self, outcome: Outcome) -> Outcome:
-        """No majority at the deadline, and the game file records a seat's death this day at no post (a lynch,
-        not a day kill, which has its post): when that seat had the most votes, the moderator ruled the
-        deadline as many games' own rules say (the most votes, or a lowered threshold, lynch) and the recorded
-        death is the day's outcome. A recorded death the votes do not bear out is flagged."""
-        recorded = [d.player for d in self.game.deaths
-                    if d.phase == "day" and d.phase_number == self.number and d.post is None]
+        """No majority at the deadline, and the game file records a seat's death this day at no post
+        (a lynch, not a day kill, which has its post): when that seat had the most votes, the
+        moderator ruled the deadline as many games' own rules say (the most votes, or a lowered
+        threshold, lynch) and the recorded death is the day's outcome. A recorded death the votes do
+        not bear out is flagged."""
+        recorded = [
+            d.player
+            for d in self.game.deaths
+            if d.phase == "day" and d.phase_number == self.number and d.post is None
+        ]
         if not recorded:
             return outcome
         top = [t for t in leaders(self.ruleset, self.count.standing(outcome.post)) if t is not None]
@@ -327,21 +408,33 @@ class DayDecider:
         if len(ruled) == 1:
             return Outcome(Kind.ELIMINATION, ruled[0], outcome.post, Reason.PLURALITY)
         self.ruling_flags = [
-            Flag(seat, f"the game file records this seat's death on day {self.number} at no post, but no majority "
-                       "was reached and it did not have the most votes at the deadline: check the votes (a day "
-                       "kill needs its post)")
+            Flag(
+                seat,
+                f"the game file records this seat's death on day {self.number} at no post, but no majority "
+                "was reached and it did not have the most votes at the deadline: check the votes (a day "
+                "kill needs its post)",
+            )
             for seat in recorded
         ]
         return outcome
 
     def flags(self) -> list[Flag]:
-        """What the moderator is shown of the day's end: an early end the Storyteller may call, and a recorded
-        death the deadline's votes do not bear out."""
+        """What the moderator is shown of the day's end: an early end the Storyteller may call, and
+        a recorded death the deadline's votes do not bear out."""
         found = []
         state, ruleset = self.state, self.ruleset
-        if state.outcome is None and state.phase == "day" and "no_possible_tie" in ruleset.early_end:
+        if (
+            state.outcome is None
+            and state.phase == "day"
+            and "no_possible_tie" in ruleset.early_end
+        ):
             leader = early_end_possible(ruleset, self.count.standing(self.last_day_post))
             if leader is not None:
-                found.append(Flag(leader, "an early end is possible: no remaining vote can tie or pass this "
-                                  'nomination (the Storyteller may end the day: [[events]] kind = "early_end")'))
+                found.append(
+                    Flag(
+                        leader,
+                        "an early end is possible: no remaining vote can tie or pass this "
+                        'nomination (the Storyteller may end the day: [[events]] kind = "early_end")',
+                    )
+                )
         return found + self.ruling_flags

@@ -1,6 +1,7 @@
-"""One day's replay state and the count over it: :class:`DayState`, what the day's vote has come to (the one
-mutable record of a day's replay, owned by :class:`assistant.counting.day_replay.DayReplay`, moved by its parts),
-and :class:`DayCount`, who is alive and whose votes count for whom at what weight, which reads it and never moves it.
+"""One day's replay state and the count over it: :class:`DayState`, what the day's vote has come to
+(the one mutable record of a day's replay, owned by
+:class:`assistant.counting.day_replay.DayReplay`, moved by its parts), and :class:`DayCount`, who is
+alive and whose votes count for whom at what weight, which reads it and never moves it.
 """
 
 from __future__ import annotations
@@ -19,18 +20,23 @@ from assistant.gamefile.rules import Ruleset, Standing
 
 @dataclass(slots=True, eq=False)
 class DayState:
-    """What a day's vote has come to so far. The commands move the book and add actions and problems; the
-    decider sets the phase and the outcome; a hook may do either (its moves are said in ``changed``)."""
+    """What a day's vote has come to so far. The commands move the book and add actions and
+    problems; the decider sets the phase and the outcome; a hook may do either (its moves are said
+    in ``changed``)."""
 
     book: VoteBook
     actions: list[Action] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)  # moderator-only lines: why a private fact changed something
+    notes: list[str] = field(
+        default_factory=list
+    )  # moderator-only lines: why a private fact changed something
     changed: bool = False  # whether a vote changed since the count was last decided
     phase: str = "day"  # day | runoff | late (after the day's vote, before the next day)
     outcome: Outcome | None = None
     final_votes: dict[str, list[Vote]] | None = None  # the votes standing when the vote ended early
-    lynched: list[Outcome] = field(default_factory=list)  # earlier lynches of a day with lynches_per_day > 1
+    lynched: list[Outcome] = field(
+        default_factory=list
+    )  # earlier lynches of a day with lynches_per_day > 1
 
     def add_problem(self, post: int, voter: str, text: str, reason: str) -> None:
         self.problems.append(Problem(post, voter, text, reason))
@@ -40,15 +46,28 @@ class DayState:
 
 
 class DayCount:
-    """The day's count as the state stands: the living, the voters and targets the hooks allow, each vote's
-    weight, and the :class:`Standing` the rules decide on."""
+    """The day's count as the state stands: the living, the voters and targets the hooks allow, each
+    vote's weight, and the :class:`Standing` the rules decide on."""
 
-    def __init__(self, game: Game, ruleset: Ruleset, number: int, start_post: int | None, state: DayState,
-                 hooked: dict[str, list[Callable]]):
+    def __init__(
+        self,
+        game: Game,
+        ruleset: Ruleset,
+        number: int,
+        start_post: int | None,
+        state: DayState,
+        hooked: dict[str, list[Callable]],
+    ):
         self.game, self.ruleset, self.number, self.start_post = game, ruleset, number, start_post
-        self.book, self.lynched, self.hooked = state.book, state.lynched, hooked  # the state's, read only
+        self.book, self.lynched, self.hooked = (
+            state.book,
+            state.lynched,
+            hooked,
+        )  # the state's, read only
         # A split seat's votes count one each; its whole weight is what it may place (``capacity``).
-        self.weights = {s.name: 1.0 if s.split_votes > 1 else float(s.vote_weight) for s in game.players}
+        self.weights = {
+            s.name: 1.0 if s.split_votes > 1 else float(s.vote_weight) for s in game.players
+        }
         self.capacity = {s.name: float(s.split_votes) for s in game.players if s.split_votes > 1}
         self.kill_posts = change_posts(game)
         self.living_cache: dict[int | None, tuple[str, ...]] = {}
@@ -60,8 +79,14 @@ class DayCount:
         if key not in self.living_cache:
             self.living_cache[key] = alive_seats(self.game, self.number, at_post=at_post)
         living = self.living_cache[key]
-        if self.lynched:  # a first lynch of the day: dead from its post on (the majority is recomputed)
-            gone = {o.target for o in self.lynched if at_post is None or o.post is None or o.post <= at_post}
+        if (
+            self.lynched
+        ):  # a first lynch of the day: dead from its post on (the majority is recomputed)
+            gone = {
+                o.target
+                for o in self.lynched
+                if at_post is None or o.post is None or o.post <= at_post
+            }
             living = tuple(s for s in living if s not in gone)
         return living
 
@@ -86,7 +111,8 @@ class DayCount:
         return weight
 
     def weigher(self, post: int | None) -> Callable[[str], float]:
-        """A seat's vote weight at ``post``, as a one-argument function (a plain lookup when no hook weighs)."""
+        """A seat's vote weight at ``post``, as a one-argument function (a plain lookup when no hook
+        weighs)."""
         if not self.hooked["weight"]:
             weights = self.weights
             return lambda seat: weights.get(seat, 1.0)
@@ -119,7 +145,8 @@ class DayCount:
             wagons=tuple((w.target, w.votes, len(w.voters)) for w in wagons),
             no_elimination=no_elim.votes,
             voters=len(voters),
-            undecided=sum(map(weight, (v for v in voters if v not in voting))) + self.unplaced(voters),
+            undecided=sum(map(weight, (v for v in voters if v not in voting)))
+            + self.unplaced(voters),
             no_elimination_voters=len(no_elim.voters),
             eligible=sum(self.capacity.get(v, weight(v)) for v in voters),
         )
@@ -130,11 +157,16 @@ class DayCount:
     def unplaced(self, voters: Sequence[str]) -> float:
         """Votes a split doublevoter holds but has not placed yet (it is partly undecided)."""
         held = self.book.held
-        return sum(max(0, room - len(held.get(v, ()))) for v, room in self.capacity.items() if v in voters
-                   and held.get(v))
+        return sum(
+            max(0, room - len(held.get(v, ())))
+            for v, room in self.capacity.items()
+            if v in voters and held.get(v)
+        )
 
     def would_hammer(self, seat: str, post: int) -> bool:
         """Whether ``seat``'s vote on itself would give its own wagon a majority now."""
         standing = self.standing(post)
         votes = next((w[1] for w in standing.wagons if w[0] == seat), 0)
-        return standing.majority is not None and votes + self.weight(seat, post) >= standing.majority
+        return (
+            standing.majority is not None and votes + self.weight(seat, post) >= standing.majority
+        )

@@ -1,31 +1,33 @@
-"""What may be wrong with a day's count: doubts worth the moderator's minute, and notes that are not.
+"""What may be wrong with a day's count: doubts worth the moderator's minute, and notes that are
+not.
 
 A doubt is at the post that causes it and says what it would change. It is read from what the replay
-recorded (each command as judged, the standing votes after each change, the outcome, the moderator's own
-counts held against Votal's reading), never by replaying again, so it is a pure function of one votal and
-the game file.
+recorded (each command as judged, the standing votes after each change, the outcome, the moderator's
+own counts held against Votal's reading), never by replaying again, so it is a pure function of one
+votal and the game file.
 
 The kinds:
 
-- ``possible_hammer``: a vote Votal did not count (for any reason but the moderator's own post or a day
-  already over) that, counted, would give its wagon a majority (or No Lynch its majority) at that post,
-  together with the other uncounted votes still standing then. A moderator states it so: "if that vote
-  counts, the day is over". Votes that could not be placed at all (an account the game file does
-  not list, a name that could not be read) are wildcards: each could be for any wagon, so on a day no
-  counted majority decided, when at some post enough of them stand to give the leading wagon (or No
-  Lynch) its majority, that is one possible hammer at that post, and again at the day's end when the
-  day closed without a decision.
-- ``doubtful_decision``: the vote that decided the day was read through a weak step (a guess at a name, a
-  spelling learnt from a count, a broken tag, an account the game file does not list under that spelling).
-- ``moderator_disagrees``: the moderator's latest count before Votal's decision (or the day's end) puts a
-  voter elsewhere than Votal on the wagon that decides, or states another number alive; or the game file
-  records the day's end without the death of the seat Votal's count lynched (the moderator announced
-  another ending).
-- ``unexplained_ending``: the day ended (the game file's ``end_post``) with no decision by the game's rules;
-  a death the game file records for the day settled it only by the moderator's ruling.
+- ``possible_hammer``: a vote Votal did not count (for any reason but the moderator's own post or a
+  day already over) that, counted, would give its wagon a majority (or No Lynch its majority) at
+  that post, together with the other uncounted votes still standing then. A moderator states it so:
+  "if that vote counts, the day is over". Votes that could not be placed at all (an account the game
+  file does not list, a name that could not be read) are wildcards: each could be for any wagon, so
+  on a day no counted majority decided, when at some post enough of them stand to give the leading
+  wagon (or No Lynch) its majority, that is one possible hammer at that post, and again at the day's
+  end when the day closed without a decision.
+- ``doubtful_decision``: the vote that decided the day was read through a weak step (a guess at a
+  name, a spelling learnt from a count, a broken tag, an account the game file does not list under
+  that spelling).
+- ``moderator_disagrees``: the moderator's latest count before Votal's decision (or the day's end)
+  puts a voter elsewhere than Votal on the wagon that decides, or states another number alive; or
+  the game file records the day's end without the death of the seat Votal's count lynched (the
+  moderator announced another ending).
+- ``unexplained_ending``: the day ended (the game file's ``end_post``) with no decision by the
+  game's rules; a death the game file records for the day settled it only by the moderator's ruling.
 
-Everything else Votal could not count is a ``note``: kept in the JSON and the audit, never in "needs you"
-or an alert.
+Everything else Votal could not count is a ``note``: kept in the JSON and the audit, never in "needs
+you" or an alert.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ _State = Mapping[str, tuple[str | None, ...]]
 # voter (seat, else "account NAME") -> (target, no elimination, the text) of its uncounted vote
 _Shadow = Mapping[str, tuple[str | None, bool, str]]
 
+
 class DoubtKind(StrEnum):
     """What a finding about a count is: a doubt of one of five kinds, or a note."""
 
@@ -69,17 +72,26 @@ DAY_BOUNDS = DoubtKind.DAY_BOUNDS
 NOTE = DoubtKind.NOTE
 KINDS = (POSSIBLE_HAMMER, DOUBTFUL_DECISION, MODERATOR_DISAGREES, UNEXPLAINED_ENDING, DAY_BOUNDS)
 
-# Refusals that are no reading of the vote at all: the moderator's own post, a post after the day was over.
+# Refusals that are no reading of the vote at all: the moderator's own post, a post after the day
+# was over.
 _NOT_A_VOTE = frozenset({WhyNot.MODERATOR_POST, WhyNot.DAY_OVER, WhyNot.AFTER_END})
-# How a deciding vote's name was read: a guess a moderator checks before closing the day (a doubt), and the
-# shorthands players use every day (a note: on the development games' half A none of the hammers read so
-# was wrong, against 60 right ones).
-GUESSES = {"fuzzy": "a spelling guessed by its likeness", "learned": "a spelling learnt from a count"}
-# Players who vote after Votal's hammer, before the day's end, as if the day went on: the moderator did not
-# count that hammer. Chosen on half A of the development games: there no day decided right had more than 2.
+# How a deciding vote's name was read: a guess a moderator checks before closing the day (a doubt),
+# and the shorthands players use every day (a note: on the development games' half A none of the
+# hammers read so was wrong, against 60 right ones).
+GUESSES = {
+    "fuzzy": "a spelling guessed by its likeness",
+    "learned": "a spelling learnt from a count",
+}
+# Players who vote after Votal's hammer, before the day's end, as if the day went on: the moderator
+# did not count that hammer. Chosen on half A of the development games: there no day decided right
+# had more than 2.
 PLAY_WENT_ON = 3
-SHORTHANDS = {"acronym": "initials", "abbreviation": "an abbreviation", "prefix": "a prefix",
-              "substring": "part of the name"}
+SHORTHANDS = {
+    "acronym": "initials",
+    "abbreviation": "an abbreviation",
+    "prefix": "a prefix",
+    "substring": "part of the name",
+}
 
 
 @dataclass(frozen=True)
@@ -103,8 +115,9 @@ class Doubt:
         return f"{where}{self.why}"
 
 
-def find_doubts(votal: Votal, game: Game, ruleset: Ruleset,
-                holders: Sequence[Any] = ()) -> tuple[Doubt, ...]:
+def find_doubts(
+    votal: Votal, game: Game, ruleset: Ruleset, holders: Sequence[Any] = ()
+) -> tuple[Doubt, ...]:
     """Every doubt and note of ``votal`` (a replayed day), doubts first, each in post order.
     ``holders``: the seats counted as held by an account the game file does not list
     (``takeovers.Takeover``)."""
@@ -136,20 +149,25 @@ def notes_only(found: Iterable[Doubt]) -> list[Doubt]:
     return [d for d in found if d.note]
 
 
-# -- possible hammers ----------------------------------------------------------------------------------------
+# -- possible hammers
+# ----------------------------------------------------------------------------------------
 
 
 def _possible_hammers(votal: Votal, game: Game, ruleset: Ruleset) -> list[Doubt]:
-    """Each uncounted vote that, counted with the other uncounted votes standing, would decide the day (a
-    majority, No Lynch's majority, unanimous minus one), and at a plurality deadline the uncounted votes
-    standing that would change who leads."""
+    """Each uncounted vote that, counted with the other uncounted votes standing, would decide the
+    day (a majority, No Lynch's majority, unanimous minus one), and at a plurality deadline the
+    uncounted votes standing that would change who leads."""
     weights = {s.name: float(s.vote_weight) for s in game.players}
-    decided = votal.outcome.post if votal.outcome is not None and votal.outcome.post is not None else None
+    decided = (
+        votal.outcome.post if votal.outcome is not None and votal.outcome.post is not None else None
+    )
     changes = sorted(votal.changes, key=lambda c: c.post)
     state: dict[str, tuple[str | None, ...]] = {}
     # voter (seat, else account) -> (target, no lynch, the text) of its uncounted vote
     shadow: dict[str, tuple[str | None, bool, str]] = {}
-    strangers: dict[str, None] = {}  # accounts that voted without a seat (an unlisted replacement?), in order
+    strangers: dict[
+        str, None
+    ] = {}  # accounts that voted without a seat (an unlisted replacement?), in order
     found: list[Doubt] = []
     index = 0
     last = None
@@ -163,8 +181,15 @@ def _possible_hammers(votal: Votal, game: Game, ruleset: Ruleset) -> list[Doubt]
         key = action.voter or f"account {action.author}"
         if action.counted:
             shadow.pop(key, None)  # the voter's own later vote replaces the uncounted one
-            if shadow and action.action == "vote" and action.target is not None and ruleset.threshold:
-                found += _closed_by_counted(action, state, shadow, weights, votal, game, ruleset, found)
+            if (
+                shadow
+                and action.action == "vote"
+                and action.target is not None
+                and ruleset.threshold
+            ):
+                found += _closed_by_counted(
+                    action, state, shadow, weights, votal, game, ruleset, found
+                )
             continue
         if action.why_not == WhyNot.NOT_A_PLAYER and action.voter is None:
             strangers[action.author] = None
@@ -172,48 +197,69 @@ def _possible_hammers(votal: Votal, game: Game, ruleset: Ruleset) -> list[Doubt]
             continue
         shadow[key] = (action.target, action.no_elimination, action.text)
         last = action
-        found.append(_would_decide(action, key, state, shadow, weights, votal, game, ruleset, strangers))
+        found.append(
+            _would_decide(action, key, state, shadow, weights, votal, game, ruleset, strangers)
+        )
     if last is not None and not ruleset.threshold:
         found += _would_lead(last, state, shadow, weights, votal, game, ruleset)
     return found
 
 
 def _closed_by_counted(
-    action: Action, state: _State, shadow: _Shadow, weights: Mapping[str, float], votal: Votal,
-    game: Game, ruleset: Ruleset, found: Sequence[Doubt],
+    action: Action,
+    state: _State,
+    shadow: _Shadow,
+    weights: Mapping[str, float],
+    votal: Votal,
+    game: Game,
+    ruleset: Ruleset,
+    found: Sequence[Doubt],
 ) -> list[Doubt]:
-    """A counted vote that brings its wagon, with the seats' uncounted votes on it still standing, to a majority
-    Votal's own count does not reach: those votes close the gap whenever they were cast (chosen on half B of the
-    game-state bench, where a seat the game file had dead kept voting and its last vote would have completed the
-    day's wagon). Unlisted accounts' votes are left out: such an account may have left the game since (replaced
-    out), and their stale votes sat on 3 right days of the development games."""
+    """A counted vote that brings its wagon, with the seats' uncounted votes on it still standing,
+    to a majority Votal's own count does not reach: those votes close the gap whenever they were
+    cast (chosen on half B of the game-state bench, where a seat the game file had dead kept voting
+    and its last vote would have completed the day's wagon). Unlisted accounts' votes are left out:
+    such an account may have left the game since (replaced out), and their stale votes sat on 3
+    right days of the development games."""
     target = action.target
-    if "majority" not in ruleset.early_end or any(d.kind == POSSIBLE_HAMMER and d.target == target for d in found):
+    if "majority" not in ruleset.early_end or any(
+        d.kind == POSSIBLE_HAMMER and d.target == target for d in found
+    ):
         return []
     living = alive_seats(game, votal.day, at_post=action.post)
     if target not in living:
         return []
     majority = ruleset.majority_for(len(living))
-    # a seat's refused vote stands until the seat votes again; an unlisted account may have left the game since
+    # a seat's refused vote stands until the seat votes again; an unlisted account may have left the
+    # game since
     seats = {voter: vote for voter, vote in shadow.items() if not voter.startswith("account ")}
     counts, _ = _standing_with(state, {}, living, weights)
     with_them, _ = _standing_with(state, seats, living, weights)
     if counts.get(target, 0.0) >= majority or with_them.get(target, 0.0) < majority:
         return []
     names = [voter for voter, (t, no_elim, _) in seats.items() if t == target and not no_elim]
-    return [Doubt(action.post, POSSIBLE_HAMMER, target,
-                  f"{action.voter}'s {action.text!r} brings {target} to {show_votes(with_them[target])} of {majority} "
-                  f"with the votes not counted still standing ({', '.join(names)}): counted, it is a majority")]
+    return [
+        Doubt(
+            action.post,
+            POSSIBLE_HAMMER,
+            target,
+            f"{action.voter}'s {action.text!r} brings {target} to {show_votes(with_them[target])} of {majority} "
+            f"with the votes not counted still standing ({', '.join(names)}): counted, it is a majority",
+        )
+    ]
 
 
 def _standing_with(
     state: _State, shadow: _Shadow, living: Collection[str], weights: Mapping[str, float]
 ) -> tuple[dict[str | None, float], dict[str | None, int]]:
-    """(votes, voters) per target of the standing votes, the uncounted ones in their voters' place (an unlisted
-    account adds a voter)."""
+    """(votes, voters) per target of the standing votes, the uncounted ones in their voters' place
+    (an unlisted account adds a voter)."""
     held = {voter: targets for voter, targets in state.items() if voter in living}
-    held.update((voter, (None if no_elim else target,)) for voter, (target, no_elim, _) in shadow.items()
-                if target is not None or no_elim)
+    held.update(
+        (voter, (None if no_elim else target,))
+        for voter, (target, no_elim, _) in shadow.items()
+        if target is not None or no_elim
+    )
     votes: dict[str | None, float] = {}
     voters: dict[str | None, int] = {}
     for voter, targets in held.items():
@@ -225,31 +271,54 @@ def _standing_with(
 
 
 def _would_decide(
-    action: Action, key: str, state: _State, shadow: _Shadow, weights: Mapping[str, float],
-    votal: Votal, game: Game, ruleset: Ruleset, strangers: Iterable[str] = (),
+    action: Action,
+    key: str,
+    state: _State,
+    shadow: _Shadow,
+    weights: Mapping[str, float],
+    votal: Votal,
+    game: Game,
+    ruleset: Ruleset,
+    strangers: Iterable[str] = (),
 ) -> Doubt:
     """The doubt (or note) for one uncounted vote: what counting it (with the other uncounted votes
     still standing) would do at its post."""
     said = f"{action.voter or action.author}'s {action.text!r} not counted ({action.why_not})"
     if not ruleset.threshold:
-        return Doubt(action.post, NOTE, action.target, said)  # a plurality day: weighed at its deadline
+        return Doubt(
+            action.post, NOTE, action.target, said
+        )  # a plurality day: weighed at its deadline
     living = alive_seats(game, votal.day, at_post=action.post)
     majority = ruleset.majority_for(len(living))
     counts, voters = _standing_with(state, shadow, living, weights)
     if action.target is None and not action.no_elimination:
-        # a name Votal could not read decides the day if it names a wagon one vote short and looks like its name
+        # a name Votal could not read decides the day if it names a wagon one vote short and looks
+        # like its name
         weight = weights.get(action.voter or "", 1.0)
-        near = [t for t, v in counts.items() if t is not None and v < majority <= v + weight
-                and _looks_like(action.text, (*game.seat(t).accounts, *game.seat(t).aliases))]
+        near = [
+            t
+            for t, v in counts.items()
+            if t is not None
+            and v < majority <= v + weight
+            and _looks_like(action.text, (*game.seat(t).accounts, *game.seat(t).aliases))
+        ]
         if len(near) == 1:
-            return Doubt(action.post, POSSIBLE_HAMMER, near[0],
-                         f"{said}; if it names {near[0]}, it is a majority "
-                         f"({show_votes(counts[near[0]] + weight)} of {majority})")
+            return Doubt(
+                action.post,
+                POSSIBLE_HAMMER,
+                near[0],
+                f"{said}; if it names {near[0]}, it is a majority "
+                f"({show_votes(counts[near[0]] + weight)} of {majority})",
+            )
         account, votes = _on_a_stranger(shadow, strangers, living, weights)
         if account is not None and votes >= majority:
-            return Doubt(action.post, POSSIBLE_HAMMER, None,
-                         f"{said}; the votes naming {account}, an account that votes without a seat, are a "
-                         f"majority if it holds one ({show_votes(votes)} of {majority})")
+            return Doubt(
+                action.post,
+                POSSIBLE_HAMMER,
+                None,
+                f"{said}; the votes naming {account}, an account that votes without a seat, are a "
+                f"majority if it holds one ({show_votes(votes)} of {majority})",
+            )
         return Doubt(action.post, NOTE, None, said)
     target = None if action.no_elimination else action.target
     if target is not None and target not in living:
@@ -258,24 +327,39 @@ def _would_decide(
     needed = ruleset.no_elimination_needed(majority) if target is None else majority
     wagon = "No Lynch" if target is None else target
     if "majority" in ruleset.early_end and votes >= needed:
-        return Doubt(action.post, POSSIBLE_HAMMER, target,
-                     f"{said}; counted, it is a majority on {wagon} ({show_votes(votes)} of {needed})")
-    if "unanimous_minus_one" in ruleset.early_end and len(living) >= 2 and voters.get(target, 0) >= len(living) - 1:
-        return Doubt(action.post, POSSIBLE_HAMMER, target,
-                     f"{said}; counted, it is unanimous minus one on {wagon} ({voters[target]} of {len(living)})")
+        return Doubt(
+            action.post,
+            POSSIBLE_HAMMER,
+            target,
+            f"{said}; counted, it is a majority on {wagon} ({show_votes(votes)} of {needed})",
+        )
+    if (
+        "unanimous_minus_one" in ruleset.early_end
+        and len(living) >= 2
+        and voters.get(target, 0) >= len(living) - 1
+    ):
+        return Doubt(
+            action.post,
+            POSSIBLE_HAMMER,
+            target,
+            f"{said}; counted, it is unanimous minus one on {wagon} ({voters[target]} of {len(living)})",
+        )
     return Doubt(action.post, NOTE, target, said)
 
 
 def _on_a_stranger(
     shadow: _Shadow, strangers: Iterable[str], living: Collection[str], weights: Mapping[str, float]
 ) -> tuple[str | None, float]:
-    """The account without a seat that most uncounted votes Votal could not read name (its own among them), and
-    their votes: a seat held by an account the game file does not list (an unannounced replacement)."""
+    """The account without a seat that most uncounted votes Votal could not read name (its own among
+    them), and their votes: a seat held by an account the game file does not list (an unannounced
+    replacement)."""
     on: dict[str, float] = {}
     for voter, (target, no_elim, text) in shadow.items():
         if target is not None or no_elim or not (voter in living or voter.startswith("account ")):
             continue
-        typed = re.split(r"(?i)\bvote\b", text)[-1]  # "unvote Javert, vote shattered": what the last vote names
+        typed = re.split(r"(?i)\bvote\b", text)[
+            -1
+        ]  # "unvote Javert, vote shattered": what the last vote names
         named = [a for a in strangers if _looks_like(typed, (a,))]
         if len(named) == 1:
             on[named[0]] = on.get(named[0], 0.0) + weights.get(voter, 1.0)
@@ -284,37 +368,64 @@ def _on_a_stranger(
 
 
 def _would_lead(
-    last: Action, state: _State, shadow: _Shadow, weights: Mapping[str, float], votal: Votal,
-    game: Game, ruleset: Ruleset,
+    last: Action,
+    state: _State,
+    shadow: _Shadow,
+    weights: Mapping[str, float],
+    votal: Votal,
+    game: Game,
+    ruleset: Ruleset,
 ) -> list[Doubt]:
-    """At a plurality deadline: whether the uncounted votes still standing would change who leads."""
+    """At a plurality deadline: whether the uncounted votes still standing would change who
+    leads."""
     outcome = votal.outcome
-    if outcome is None or outcome.reason not in (Reason.PLURALITY, Reason.TIE, Reason.DEADLINE, Reason.RUNOFF):
+    if outcome is None or outcome.reason not in (
+        Reason.PLURALITY,
+        Reason.TIE,
+        Reason.DEADLINE,
+        Reason.RUNOFF,
+    ):
         return []
     living = alive_seats(game, votal.day, at_post=last.post)
     counts, _ = _standing_with(state, shadow, living, weights)
     if not ruleset.no_elimination_competes:
         counts.pop(None, None)
     best = max(counts.values(), default=0)
-    leaders = sorted((t for t, v in counts.items() if v == best and best > 0), key=lambda t: (t is None, t or ""))
+    leaders = sorted(
+        (t for t, v in counts.items() if v == best and best > 0), key=lambda t: (t is None, t or "")
+    )
     decided = outcome.target if outcome.kind == Kind.ELIMINATION else None
-    changed = (len(leaders) == 1 and leaders[0] != decided) or (decided is not None and leaders != [decided])
+    changed = (len(leaders) == 1 and leaders[0] != decided) or (
+        decided is not None and leaders != [decided]
+    )
     if not changed:
         return []
     shown = " and ".join("No Lynch" if t is None else t for t in leaders) or "nobody"
-    return [Doubt(last.post, POSSIBLE_HAMMER, leaders[0] if len(leaders) == 1 else None,
-                  f"the votes not counted, counted, would make {shown} lead at the deadline "
-                  f"({show_votes(best)} votes), not what Votal decided")]
+    return [
+        Doubt(
+            last.post,
+            POSSIBLE_HAMMER,
+            leaders[0] if len(leaders) == 1 else None,
+            f"the votes not counted, counted, would make {shown} lead at the deadline "
+            f"({show_votes(best)} votes), not what Votal decided",
+        )
+    ]
 
 
 def _looks_like(typed: str, names: Sequence[str]) -> bool:
-    """Whether a name Votal could not read looks like one of ``names``: most of it is found in one of them."""
-    from rapidfuzz import fuzz  # imported when first needed: most days have no unreadable vote near a majority
+    """Whether a name Votal could not read looks like one of ``names``: most of it is found in one
+    of them."""
+    from rapidfuzz import (
+        fuzz,
+    )  # imported when first needed: most days have no unreadable vote near a majority
 
     text = typed.split(":", 1)[-1].casefold()
     text = "".join(c for c in text.removeprefix("vote") if c.isalnum())
     return len(text) >= _LOOKS_LIKE_MIN and any(
-        fuzz.partial_ratio(text, "".join(c for c in n.casefold() if c.isalnum())) >= _LOOKS_LIKE_SCORE for n in names)
+        fuzz.partial_ratio(text, "".join(c for c in n.casefold() if c.isalnum()))
+        >= _LOOKS_LIKE_SCORE
+        for n in names
+    )
 
 
 _LOOKS_LIKE_MIN = 2
@@ -347,8 +458,9 @@ class _Wildcard:
 _UNPLACED_NAME = ("unknown name", "ambiguous", "several targets", "cut-off name")
 
 
-def _wildcard_of(action: Action, living: Collection[str],
-                 weights: Mapping[str, float]) -> _Wildcard | None:
+def _wildcard_of(
+    action: Action, living: Collection[str], weights: Mapping[str, float]
+) -> _Wildcard | None:
     """The wildcard an uncounted vote is, or None: an account the game file does not list (not a
     player, a look-alike, an account outside its turn) may hold a seat; a living seat's vote whose
     name could not be read may name anyone."""
@@ -358,17 +470,24 @@ def _wildcard_of(action: Action, living: Collection[str],
         named = action.target if action.target in living else None
         free = named is None and not action.no_elimination
         return _Wildcard(action, 1.0, free, named)
-    if action.voter in living and action.target is None and not action.no_elimination \
-            and (action.why_not or "").startswith(_UNPLACED_NAME):
+    if (
+        action.voter in living
+        and action.target is None
+        and not action.no_elimination
+        and (action.why_not or "").startswith(_UNPLACED_NAME)
+    ):
         return _Wildcard(action, weights.get(action.voter, 1.0), True, None)
     return None
 
 
-def _wildcard_hammers(votal: Votal, game: Game, ruleset: Ruleset, hammers: Sequence[Doubt]) -> list[Doubt]:
+def _wildcard_hammers(
+    votal: Votal, game: Game, ruleset: Ruleset, hammers: Sequence[Doubt]
+) -> list[Doubt]:
     """On a day no counted majority decided (still open, or closed without one): one doubt at the
     first post where the wildcards standing (the uncounted votes of distinct voters who are, or may
-    be, seats) could give a wagon, or No Lynch, its majority, unless a possible hammer already stands
-    by then; and one at the day's end when the day closed without a decision and they still could."""
+    be, seats) could give a wagon, or No Lynch, its majority, unless a possible hammer already
+    stands by then; and one at the day's end when the day closed without a decision and they still
+    could."""
     if not ruleset.threshold or "majority" not in ruleset.early_end:
         return []
     weights = {s.name: float(s.vote_weight) for s in game.players}
@@ -406,8 +525,12 @@ def _wildcard_hammers(votal: Votal, game: Game, ruleset: Ruleset, hammers: Seque
     return found
 
 
-def _track(wild: dict[str, _Wildcard], action: Action, living: Collection[str],
-           weights: Mapping[str, float]) -> None:
+def _track(
+    wild: dict[str, _Wildcard],
+    action: Action,
+    living: Collection[str],
+    weights: Mapping[str, float],
+) -> None:
     """The wildcards after ``action``: a voter's later vote or unvote replaces its uncounted one."""
     if action.action not in ("vote", "unvote") or action.why_not in _NOT_A_VOTE:
         return
@@ -428,8 +551,13 @@ class _Reach:
     added: tuple[str, ...]  # the wildcards' keys that would go to it
 
 
-def _reach(state: _State, wild: Mapping[str, _Wildcard], living: Collection[str],
-           weights: Mapping[str, float], ruleset: Ruleset) -> _Reach | None:
+def _reach(
+    state: _State,
+    wild: Mapping[str, _Wildcard],
+    living: Collection[str],
+    weights: Mapping[str, float],
+    ruleset: Ruleset,
+) -> _Reach | None:
     """The wagon the wildcards could bring to its majority, closest first (None: none can); none
     when a counted wagon already has one (the day is decided in Votal's count)."""
     counts, _ = _standing_with(state, {}, living, weights)
@@ -441,9 +569,13 @@ def _reach(state: _State, wild: Mapping[str, _Wildcard], living: Collection[str]
         votes = counts.get(target, 0.0)
         if votes >= needed:
             return None
-        added = tuple(key for key, card in wild.items()
-                      if card.could_be_for(target) and target not in state.get(key, ())
-                      and (card.action.voter is None or card.action.voter in living))
+        added = tuple(
+            key
+            for key, card in wild.items()
+            if card.could_be_for(target)
+            and target not in state.get(key, ())
+            and (card.action.voter is None or card.action.voter in living)
+        )
         gain = sum(wild[key].weight for key in added)
         closer = best is None or needed - votes < best.needed - best.votes
         if added and votes + gain >= needed and closer:
@@ -456,13 +588,19 @@ def _wildcard_doubt(post: int, reach: _Reach, wild: Mapping[str, _Wildcard], lea
     cards = [wild[key] for key in reach.added]
     gain = sum(card.weight for card in cards)
     many = len(cards) > 1
-    votes, each, they, it = ("votes", " each", "they make", "them") if many else ("vote", "", "it makes", "it")
+    votes, each, they, it = (
+        ("votes", " each", "they make", "them") if many else ("vote", "", "it makes", "it")
+    )
     names = "whom they name" if many else "whom it names"
-    return Doubt(post, POSSIBLE_HAMMER, reach.target,
-                 f"{lead}{len(cards)} {votes} not counted could{each} be for any wagon: "
-                 f"{'; '.join(card.said() for card in cards)}; counted for {wagon} "
-                 f"({show_votes(reach.votes)} of {reach.needed}), {they} a majority "
-                 f"({show_votes(reach.votes + gain)}): check who cast {it} and {names}")
+    return Doubt(
+        post,
+        POSSIBLE_HAMMER,
+        reach.target,
+        f"{lead}{len(cards)} {votes} not counted could{each} be for any wagon: "
+        f"{'; '.join(card.said() for card in cards)}; counted for {wagon} "
+        f"({show_votes(reach.votes)} of {reach.needed}), {they} a majority "
+        f"({show_votes(reach.votes + gain)}): check who cast {it} and {names}",
+    )
 
 
 def _closed_undecided(votal: Votal, game: Game) -> int | None:
@@ -482,8 +620,9 @@ def _closed_undecided(votal: Votal, game: Game) -> int | None:
 # Outcomes a count of votes reached at a post, and those a rule or a ruling gave (no wildcard
 # changes them).
 _DECIDED_BY_VOTES = frozenset({Reason.MAJORITY, Reason.UNANIMOUS_MINUS_ONE, Reason.SLEEP_MAJORITY})
-_DECIDED_OTHERWISE = frozenset({Reason.JUDGE, Reason.LOOSE_CANNON, Reason.MODKILL,
-                                Reason.MODERATOR})
+_DECIDED_OTHERWISE = frozenset(
+    {Reason.JUDGE, Reason.LOOSE_CANNON, Reason.MODKILL, Reason.MODERATOR}
+)
 
 
 # -- seats learned from the moderator's counts ------------------------------------------------
@@ -499,42 +638,61 @@ def _seats_learned(votal: Votal, holders: Sequence[Any]) -> list[Doubt]:
         holder = by_account.pop(action.author, None)
         if holder is None:
             continue
-        said = (f"{action.author} is counted in {holder.seat}'s seat from post {holder.post}: "
-                f"{holder.words()}; `votal update` writes it into the game file")
+        said = (
+            f"{action.author} is counted in {holder.seat}'s seat from post {holder.post}: "
+            f"{holder.words()}; `votal update` writes it into the game file"
+        )
         found.append(Doubt(action.post, NOTE, holder.seat, said))
     for holder in holders:
         if deciding is None or deciding.author != holder.account:
             continue
         wagon = deciding.target or "No Lynch"
-        why = (f"the vote that decided the day, {holder.account}'s {deciding.text!r} for {wagon}, "
-               f"counts for {holder.seat}'s seat only as the moderator's counts show it (the game "
-               "file does not list it): check it before closing the day")
+        why = (
+            f"the vote that decided the day, {holder.account}'s {deciding.text!r} for {wagon}, "
+            f"counts for {holder.seat}'s seat only as the moderator's counts show it (the game "
+            "file does not list it): check it before closing the day"
+        )
         found.append(Doubt(deciding.post, DOUBTFUL_DECISION, deciding.target, why))
     return found
 
 
-# -- the deciding vote ---------------------------------------------------------------------------------------
+# -- the deciding vote
+# ---------------------------------------------------------------------------------------
 
 
 def deciding_action(votal: Votal) -> Any:
-    """The counted vote that decided the day (the last one at the outcome's post on its target), or None."""
+    """The counted vote that decided the day (the last one at the outcome's post on its target), or
+    None."""
     outcome = votal.outcome
-    if outcome is None or outcome.post is None or outcome.kind not in (Kind.ELIMINATION, Kind.NO_ELIMINATION):
+    if (
+        outcome is None
+        or outcome.post is None
+        or outcome.kind not in (Kind.ELIMINATION, Kind.NO_ELIMINATION)
+    ):
         return None
     for action in reversed(votal.actions):
-        if (action.post == outcome.post and action.counted and action.action in ("vote", "nominate")
-                and action.target == outcome.target):
+        if (
+            action.post == outcome.post
+            and action.counted
+            and action.action in ("vote", "nominate")
+            and action.target == outcome.target
+        ):
             return action
     return None
 
 
 def _doubtful_decision(votal: Votal) -> list[Doubt]:
-    """The vote that decided the day, when it was read through a guess: a doubt for a guess a moderator would
-    check (an edit-distance match, a spelling learnt from a count, an account the game file does not list, an
-    edited post), a note for a shorthand players use every day (initials, a short prefix, a broken tag)."""
+    """The vote that decided the day, when it was read through a guess: a doubt for a guess a
+    moderator would check (an edit-distance match, a spelling learnt from a count, an account the
+    game file does not list, an edited post), a note for a shorthand players use every day
+    (initials, a short prefix, a broken tag)."""
     action = deciding_action(votal)
     outcome = votal.outcome
-    if action is None or outcome is None or outcome.reason not in (Reason.MAJORITY, Reason.UNANIMOUS_MINUS_ONE):
+    if (
+        action is None
+        or outcome is None
+        or outcome.reason not in (Reason.MAJORITY, Reason.UNANIMOUS_MINUS_ONE)
+    ):
         return []
     weak, shorthand = [], []
     if action.step in GUESSES:
@@ -547,41 +705,64 @@ def _doubtful_decision(votal: Votal) -> list[Doubt]:
         weak.append(f"an account the game file does not list ({action.author})")
     if any(f.reason.startswith(f"edited post {action.post}:") for f in votal.flags):
         weak.append("an edited post")
-    late = sorted({a.voter or a.author for a in votal.actions
-                   if a.action == "vote" and a.why_not == WhyNot.DAY_OVER and a.post > action.post})
+    late = sorted(
+        {
+            a.voter or a.author
+            for a in votal.actions
+            if a.action == "vote" and a.why_not == WhyNot.DAY_OVER and a.post > action.post
+        }
+    )
     if len(late) >= PLAY_WENT_ON:
-        weak.append(f"{len(late)} players voted after it as if the day went on ({', '.join(late[:4])}"
-                    f"{', ...' if len(late) > 4 else ''})")
+        weak.append(
+            f"{len(late)} players voted after it as if the day went on ({', '.join(late[:4])}"
+            f"{', ...' if len(late) > 4 else ''})"
+        )
     if not weak and not shorthand:
         return []
     wagon = action.target or "No Lynch"
     reading = "; ".join(dict.fromkeys(weak or shorthand))
-    return [Doubt(action.post, DOUBTFUL_DECISION if weak else NOTE, action.target,
-                  f"the vote that decided the day, {action.voter}'s {action.text!r} for {wagon}, was read "
-                  f"through {reading}" + (": check it before closing the day" if weak else ""))]
+    return [
+        Doubt(
+            action.post,
+            DOUBTFUL_DECISION if weak else NOTE,
+            action.target,
+            f"the vote that decided the day, {action.voter}'s {action.text!r} for {wagon}, was read "
+            f"through {reading}" + (": check it before closing the day" if weak else ""),
+        )
+    ]
 
 
-# -- the moderator's own word --------------------------------------------------------------------------------
+# -- the moderator's own word
+# --------------------------------------------------------------------------------
 
 
 def _moderator_disagrees(votal: Votal, game: Game, ruleset: Ruleset) -> list[Doubt]:
-    """The moderator's latest count before Votal's decision (or now), where it places a voter otherwise on the
-    wagon that decides (or leads) and that voter has not voted since: one of the two readings is wrong about
-    that wagon. A number alive the count states otherwise is a doubt when that number's majority would decide
-    the day otherwise, else a note (a count's number is often its own slip)."""
+    """The moderator's latest count before Votal's decision (or now), where it places a voter
+    otherwise on the wagon that decides (or leads) and that voter has not voted since: one of the
+    two readings is wrong about that wagon. A number alive the count states otherwise is a doubt
+    when that number's majority would decide the day otherwise, else a note (a count's number is
+    often its own slip)."""
     checks: Sequence[Any] = votal.count_checks
     if not checks:
         return []
-    decided = votal.outcome.post if votal.outcome is not None and votal.outcome.post is not None else None
+    decided = (
+        votal.outcome.post if votal.outcome is not None and votal.outcome.post is not None else None
+    )
     before = [c for c in checks if decided is None or c.post <= decided]
     if not before:
         return []
     latest = max(c.post for c in before)
     outcome = votal.outcome
-    at_stake = {outcome.target} if outcome is not None and outcome.target else (
-        {votal.wagons[0].target} if votal.wagons else set())
-    acted = {a.voter for a in votal.actions
-             if a.counted and a.post >= latest and (decided is None or a.post <= decided)}
+    at_stake = (
+        {outcome.target}
+        if outcome is not None and outcome.target
+        else ({votal.wagons[0].target} if votal.wagons else set())
+    )
+    acted = {
+        a.voter
+        for a in votal.actions
+        if a.counted and a.post >= latest and (decided is None or a.post <= decided)
+    }
     found = []
     for check in before:
         if check.post != latest:
@@ -598,11 +779,11 @@ def _moderator_disagrees(votal: Votal, game: Game, ruleset: Ruleset) -> list[Dou
 
 
 def _lynch_not_recorded(votal: Votal, game: Game) -> list[Doubt]:
-    """The game file has moved past the day (its end and the next day recorded) without recording the death of
-    the seat Votal's count lynched: the moderator's announcements and Votal's count disagree about the lynch (a
-    hammer the moderator did not count, posted after the deadline or refused, or a vote misread; else the file
-    lacks the death). Only once the next day is recorded: between ``votal day end`` and ``votal kill`` the file
-    is merely behind."""
+    """The game file has moved past the day (its end and the next day recorded) without recording
+    the death of the seat Votal's count lynched: the moderator's announcements and Votal's count
+    disagree about the lynch (a hammer the moderator did not count, posted after the deadline or
+    refused, or a vote misread; else the file lacks the death). Only once the next day is recorded:
+    between ``votal day end`` and ``votal kill`` the file is merely behind."""
     declared = game.day(votal.day)
     if declared is None or declared.end_post is None or game.day(votal.day + 1) is None:
         return []
@@ -610,21 +791,34 @@ def _lynch_not_recorded(votal: Votal, game: Game) -> list[Doubt]:
         return []  # the day has not ended as of this count
     dead = {d.player for d in game.deaths if d.phase == "day" and d.phase_number == votal.day}
     return [
-        Doubt(o.post, MODERATOR_DISAGREES, o.target,
-              f"the game file records day {votal.day}'s end at post {declared.end_post} with no death of {o.target}, "
-              f"but Votal's count lynches {o.target}" + (f" at post {o.post}" if o.post is not None else "")
-              + ": check whether the moderator counted that hammer (a deadline, a refused vote, a misread one)")
+        Doubt(
+            o.post,
+            MODERATOR_DISAGREES,
+            o.target,
+            f"the game file records day {votal.day}'s end at post {declared.end_post} with no death of {o.target}, "
+            f"but Votal's count lynches {o.target}"
+            + (f" at post {o.post}" if o.post is not None else "")
+            + ": check whether the moderator counted that hammer (a deadline, a refused vote, a misread one)",
+        )
         for o in (*votal.lynches, votal.outcome)
-        if o is not None and o.kind == Kind.ELIMINATION and o.target is not None and o.target not in dead
+        if o is not None
+        and o.kind == Kind.ELIMINATION
+        and o.target is not None
+        and o.target not in dead
     ]
 
 
-def _alive_differs(check: Any, votal: Votal, game: Game, ruleset: Ruleset, decided: int | None) -> Doubt:
-    """A count stating fewer alive than the game file (a death the file may lack): a doubt when, with that number's
-    majority, a wagon standing from the count's post on would have a majority Votal's does not reach. Chosen on
-    half A: a count stating more alive than the file (an old number, a slip) sat on 4 days decided right there and
-    on no day decided wrong, so it stays a note."""
-    said = f"the moderator's count says {check.posted_alive} alive, the game file gives {check.alive}"
+def _alive_differs(
+    check: Any, votal: Votal, game: Game, ruleset: Ruleset, decided: int | None
+) -> Doubt:
+    """A count stating fewer alive than the game file (a death the file may lack): a doubt when,
+    with that number's majority, a wagon standing from the count's post on would have a majority
+    Votal's does not reach. Chosen on half A: a count stating more alive than the file (an old
+    number, a slip) sat on 4 days decided right there and on no day decided wrong, so it stays a
+    note."""
+    said = (
+        f"the moderator's count says {check.posted_alive} alive, the game file gives {check.alive}"
+    )
     note = Doubt(check.post, NOTE, None, said)
     if not ruleset.threshold or "majority" not in ruleset.early_end or check.posted_alive < 1:
         return note
@@ -650,20 +844,25 @@ def _alive_differs(check: Any, votal: Votal, game: Game, ruleset: Ruleset, decid
                     votes[target] = votes.get(target, 0.0) + weights.get(voter, 1.0)
         over = sorted((t for t, v in votes.items() if theirs <= v < ours), key=lambda t: -votes[t])
         if over:
-            return Doubt(post, MODERATOR_DISAGREES, over[0],
-                         f"{said} (count at post {check.post}): with {check.posted_alive} alive, {over[0]} has "
-                         f"a majority at post {post} ({show_votes(votes[over[0]])} of {theirs}): a death may be "
-                         "missing from the game file")
+            return Doubt(
+                post,
+                MODERATOR_DISAGREES,
+                over[0],
+                f"{said} (count at post {check.post}): with {check.posted_alive} alive, {over[0]} has "
+                f"a majority at post {post} ({show_votes(votes[over[0]])} of {theirs}): a death may be "
+                "missing from the game file",
+            )
     return note
 
 
-# -- the day's end -------------------------------------------------------------------------------------------
+# -- the day's end
+# -------------------------------------------------------------------------------------------
 
 
 def _one_short(votal: Votal, ruleset: Ruleset) -> Doubt | None:
     """A day ended in no lynch while a wagon stood one vote short of its majority: one death missing
-    from the game file (one fewer alive lowers the majority) or one vote Votal missed would have made it
-    a lynch, and a moderator checks both before announcing no lynch."""
+    from the game file (one fewer alive lowers the majority) or one vote Votal missed would have
+    made it a lynch, and a moderator checks both before announcing no lynch."""
     outcome = votal.outcome
     if outcome is None or outcome.kind != Kind.NO_ELIMINATION or not ruleset.threshold:
         return None
@@ -672,41 +871,69 @@ def _one_short(votal: Votal, ruleset: Ruleset) -> Doubt | None:
     leader = votal.wagons[0]
     if votal.majority - leader.votes > 1:
         return None
-    return Doubt(outcome.post, UNEXPLAINED_ENDING, leader.target,
-                 f"the day ended in no lynch with {leader.target} one vote short ({show_votes(leader.votes)} "
-                 f"of {votal.majority}): check the living (a death missing from the game file lowers the "
-                 f"majority) and the votes Votal did not count")
+    return Doubt(
+        outcome.post,
+        UNEXPLAINED_ENDING,
+        leader.target,
+        f"the day ended in no lynch with {leader.target} one vote short ({show_votes(leader.votes)} "
+        f"of {votal.majority}): check the living (a death missing from the game file lowers the "
+        f"majority) and the votes Votal did not count",
+    )
 
 
 def _unexplained_ending(votal: Votal, game: Game, ruleset: Ruleset) -> list[Doubt]:
-    """The day ended in the game file with no decision under the rules (a ruling is not a rule), or the game
-    file records a lynch the count does not give."""
+    """The day ended in the game file with no decision under the rules (a ruling is not a rule), or
+    the game file records a lynch the count does not give."""
     declared = game.day(votal.day)
     outcome = votal.outcome
     lynched = {o.target for o in votal.lynches} | (
-        {outcome.target} if outcome is not None and outcome.kind == Kind.ELIMINATION else set())
-    recorded = [d.player for d in game.deaths
-                if d.phase == "day" and d.phase_number == votal.day and d.post is None and d.player not in lynched]
+        {outcome.target} if outcome is not None and outcome.kind == Kind.ELIMINATION else set()
+    )
+    recorded = [
+        d.player
+        for d in game.deaths
+        if d.phase == "day"
+        and d.phase_number == votal.day
+        and d.post is None
+        and d.player not in lynched
+    ]
     lead = ", ".join(f"{w.target} {show_votes(w.votes)}" for w in votal.wagons[:2]) or "no votes"
     if recorded and outcome is not None and outcome.kind == Kind.NO_ELIMINATION:
-        # (beside a lynch, a death at no post may be a day kill: only a day with no lynch is held against it)
-        return [Doubt(outcome.post, UNEXPLAINED_ENDING, recorded[0],
-                      f"the game file records {' and '.join(recorded)} dead on day {votal.day} at no post (a lynch?); "
-                      f"Votal's count gives no lynch ({lead}): check for a vote Votal missed or misread")]
+        # (beside a lynch, a death at no post may be a day kill: only a day with no lynch is held
+        # against it)
+        return [
+            Doubt(
+                outcome.post,
+                UNEXPLAINED_ENDING,
+                recorded[0],
+                f"the game file records {' and '.join(recorded)} dead on day {votal.day} at no post (a lynch?); "
+                f"Votal's count gives no lynch ({lead}): check for a vote Votal missed or misread",
+            )
+        ]
     end_post = declared.end_post if declared is not None else None
     if end_post is None or votal.as_of_post is None or votal.as_of_post < end_post:
         return []  # the day has not ended as of this count
     ruled_by_rules = ruleset.decide == "plurality" or game.house.deadline_plurality
-    if outcome is not None and outcome.kind != Kind.PENDING and (
-        outcome.reason != Reason.PLURALITY or ruled_by_rules
+    if (
+        outcome is not None
+        and outcome.kind != Kind.PENDING
+        and (outcome.reason != Reason.PLURALITY or ruled_by_rules)
     ):
         return []
-    if outcome is not None and outcome.kind == Kind.PENDING and outcome.reason not in (Reason.TIE, Reason.NO_MAJORITY):
+    if (
+        outcome is not None
+        and outcome.kind == Kind.PENDING
+        and outcome.reason not in (Reason.TIE, Reason.NO_MAJORITY)
+    ):
         return []  # a decision the rules give someone (the Judge, a runoff): not unexplained
     if outcome is not None and outcome.reason == Reason.PLURALITY:
-        why = (f"the day ended at post {end_post} without a majority ({lead}; {votal.majority} needed); "
-               f"{outcome.target}'s recorded death is taken as the moderator's ruling: check for a vote Votal missed")
+        why = (
+            f"the day ended at post {end_post} without a majority ({lead}; {votal.majority} needed); "
+            f"{outcome.target}'s recorded death is taken as the moderator's ruling: check for a vote Votal missed"
+        )
     else:
-        why = (f"the day ended at post {end_post} with no decision in Votal's count ({lead}; "
-               f"{votal.majority} needed): check for a vote Votal missed")
+        why = (
+            f"the day ended at post {end_post} with no decision in Votal's count ({lead}; "
+            f"{votal.majority} needed): check for a vote Votal missed"
+        )
     return [Doubt(end_post, UNEXPLAINED_ENDING, outcome.target if outcome else None, why)]

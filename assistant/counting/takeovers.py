@@ -1,22 +1,23 @@
 """Seats the moderator's own vote counts show held by an account the game file does not list.
 
-A player's account renamed mid-game ("GreyICE" posting for the listed "Greymarble"), or a replacement the
-moderator never announced, leaves a seat that stops posting and an unlisted account whose votes Votal refuses
-("not a player"): every majority after it is one vote short. The moderator's counts tell who holds the seat,
-in two ways:
+A player's account renamed mid-game ("GreyICE" posting for the listed "Greymarble"), or a
+replacement the moderator never announced, leaves a seat that stops posting and an unlisted account
+whose votes Votal refuses ("not a player"): every majority after it is one vote short. The
+moderator's counts tell who holds the seat, in two ways:
 
-* **by name**: a complete count (every living player listed once) names the unlisted account where one living
-  seat is missing ("Soben 0" in the row of "splitfarvie");
-* **by votes**: the counts place the silent seat, again and again, exactly where the unlisted account's last
-  vote stands, and never elsewhere while it has one, and that is not where the seat's own last vote stands.
+* **by name**: a complete count (every living player listed once) names the unlisted account where
+  one living seat is missing ("Soben 0" in the row of "splitfarvie");
+* **by votes**: the counts place the silent seat, again and again, exactly where the unlisted
+  account's last vote stands, and never elsewhere while it has one, and that is not where the seat's
+  own last vote stands.
 
-Each takeover found names the seat, the account, the post it holds the seat from (the account's first post:
-the seat's listed accounts post nothing after it) and the counts that show it; `votal update` writes it as a
-cited replacement for the moderator to review. The counts are read in order, as a live game's updates read
-them: a takeover shown explains its account in every later count, and the seat is the new account's too, so a
-later account may take it over in turn. An account
-that looks like a listed one (a look-alike) is never taken: that is an impersonation to flag, not a seat to
-give. Pure: posts and counts in, takeovers out.
+Each takeover found names the seat, the account, the post it holds the seat from (the account's
+first post: the seat's listed accounts post nothing after it) and the counts that show it; `votal
+update` writes it as a cited replacement for the moderator to review. The counts are read in order,
+as a live game's updates read them: a takeover shown explains its account in every later count, and
+the seat is the new account's too, so a later account may take it over in turn. An account that
+looks like a listed one (a look-alike) is never taken: that is an impersonation to flag, not a seat
+to give. Pure: posts and counts in, takeovers out.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ from assistant.counting.votecounts import PostedCount, posted_votes, read_vote_c
 from assistant.gamefile.game import DayDecl, Game
 from assistant.reading.names import NO_ELIMINATION, Roster, fold_name, resolve_name
 
-# Counts that must place the seat where the account votes: one placement can be a slip of the moderator's.
+# Counts that must place the seat where the account votes: one placement can be a slip of the
+# moderator's.
 MIN_VOTE_COUNTS = 2
 
 
@@ -46,28 +48,37 @@ class Takeover:
         """Why, in a line for the game file's comment."""
         at = _posts(self.counts)
         if self.by == "spelled":
-            return (f"{self.account} posts from post {self.post} as the listed {self.seat} spelled otherwise; "
-                    f"no account of {self.seat} has posted")
+            return (
+                f"{self.account} posts from post {self.post} as the listed {self.seat} spelled otherwise; "
+                f"no account of {self.seat} has posted"
+            )
         if self.by == "name":
             verb = "lists" if len(self.counts) == 1 else "list"
-            return (f"{at} {verb} {self.account} where {self.seat} was; {self.account} posts from "
-                    f"post {self.post}")
-        return (f"{at} place {self.seat} where {self.account} votes; {self.seat} posts no more from post "
-                f"{self.post}, when {self.account} starts")
+            return (
+                f"{at} {verb} {self.account} where {self.seat} was; {self.account} posts from "
+                f"post {self.post}"
+            )
+        return (
+            f"{at} place {self.seat} where {self.account} votes; {self.seat} posts no more from post "
+            f"{self.post}, when {self.account} starts"
+        )
 
 
 @dataclass
 class _Posters:
-    """Who posted: each unlisted account's first post, each seat's last post by a listed account, and the
-    unlisted accounts that voted (within the posts asked for)."""
+    """Who posted: each unlisted account's first post, each seat's last post by a listed account,
+    and the unlisted accounts that voted (within the posts asked for)."""
 
-    first: dict[str, int] = field(default_factory=dict)  # unlisted account, as it posts -> its first post
+    first: dict[str, int] = field(
+        default_factory=dict
+    )  # unlisted account, as it posts -> its first post
     last_of_seat: dict[str, int] = field(default_factory=dict)
     voted: set[str] = field(default_factory=set)
 
 
-def _posters(game: Game, posts: Sequence[Any], *, voted_from: int | None = None,
-             voted_to: int | None = None) -> _Posters:
+def _posters(
+    game: Game, posts: Sequence[Any], *, voted_from: int | None = None, voted_to: int | None = None
+) -> _Posters:
     listed = {fold_name(a): seat.name for seat in game.players for a in seat.accounts}
     moderators = {fold_name(m) for m in game.moderators}
     found = _Posters()
@@ -77,47 +88,72 @@ def _posters(game: Game, posts: Sequence[Any], *, voted_from: int | None = None,
             found.last_of_seat[listed[key]] = post.number
         elif key and key not in moderators:
             found.first.setdefault(post.author, post.number)
-            if (voted_from is None or post.number >= voted_from) and (voted_to is None or post.number <= voted_to) \
-                    and any(c.action == "vote" for c in post.commands or ()):
+            if (
+                (voted_from is None or post.number >= voted_from)
+                and (voted_to is None or post.number <= voted_to)
+                and any(c.action == "vote" for c in post.commands or ())
+            ):
                 found.voted.add(post.author)
     return found
 
 
-def could_take_over(game: Game, posts: Sequence[Any], *, voted_from: int | None = None,
-                    voted_to: int | None = None) -> bool:
-    """Whether a takeover is possible at all (cheap: most games have none, and then there is nothing to look
-    for): an account that is neither listed nor a moderator voted (between posts ``voted_from`` and
-    ``voted_to``, when given), and some seat's listed accounts posted nothing from that account's first post on."""
+def could_take_over(
+    game: Game, posts: Sequence[Any], *, voted_from: int | None = None, voted_to: int | None = None
+) -> bool:
+    """Whether a takeover is possible at all (cheap: most games have none, and then there is nothing
+    to look for): an account that is neither listed nor a moderator voted (between posts
+    ``voted_from`` and ``voted_to``, when given), and some seat's listed accounts posted nothing
+    from that account's first post on."""
     found = _posters(game, posts, voted_from=voted_from, voted_to=voted_to)
-    silent_since = min((found.last_of_seat.get(seat.name, -1) for seat in game.players), default=None)
+    silent_since = min(
+        (found.last_of_seat.get(seat.name, -1) for seat in game.players), default=None
+    )
     return silent_since is not None and any(found.first[a] > silent_since for a in found.voted)
 
 
-def find_takeovers(game: Game, ruleset: Any, posts: Sequence[Any], bodies: Mapping[int, str], *,
-                   roster: Roster | None = None, counts: Mapping[int, PostedCount] | None = None) -> list[Takeover]:
-    """The takeovers the counts in ``bodies`` (the moderators' posts, by number) show, over ``posts`` (the
-    thread's posts with their commands, in order); ``roster``: the game's, when the caller has it already;
-    ``counts``: the counts those posts hold, when already read (then ``bodies`` is not read)."""
+def find_takeovers(
+    game: Game,
+    ruleset: Any,
+    posts: Sequence[Any],
+    bodies: Mapping[int, str],
+    *,
+    roster: Roster | None = None,
+    counts: Mapping[int, PostedCount] | None = None,
+) -> list[Takeover]:
+    """The takeovers the counts in ``bodies`` (the moderators' posts, by number) show, over
+    ``posts`` (the thread's posts with their commands, in order); ``roster``: the game's, when the
+    caller has it already; ``counts``: the counts those posts hold, when already read (then
+    ``bodies`` is not read)."""
     if roster is None:
-        roster = Roster.from_game(game, ruleset, authors=[(p.author, getattr(p, "author_id", None)) for p in posts])
+        roster = Roster.from_game(
+            game, ruleset, authors=[(p.author, getattr(p, "author_id", None)) for p in posts]
+        )
     candidates = {
-        account: number for account, number in _posters(game, posts).first.items()
+        account: number
+        for account, number in _posters(game, posts).first.items()
         if not roster.authors.lookalike(account)
     }
     if not candidates or not game.players:
         return []
     if counts is None:
-        counts = {n: count for n, body in bodies.items() if (count := read_vote_count(body, post=n)) is not None}
+        counts = {
+            n: count
+            for n, body in bodies.items()
+            if (count := read_vote_count(body, post=n)) is not None
+        }
     held = [  # (count, its day's first post, the living then)
         (count, start, frozenset(alive_seats(game, day.day, at_post=count.post)))
         for n, count in sorted(counts.items())
         if (day := _day_of(game, n)) is not None and (start := day.start_post) is not None
     ]
-    standing = _standings(posts, [(count.post, start, living) for count, start, living in held], roster)
-    # each seat's posts by its first account, and each candidate's: a seat still posting when a count is made is
-    # its own; what that account posts after a count that showed the takeover undoes nothing (a live game's
-    # update read that count before those posts were made). A later account the file names for the seat holds
-    # it whenever it posts: no stranger takes that seat over before it.
+    standing = _standings(
+        posts, [(count.post, start, living) for count, start, living in held], roster
+    )
+    # each seat's posts by its first account, and each candidate's: a seat still posting when a
+    # count is made is its own; what that account posts after a count that showed the takeover
+    # undoes nothing (a live game's update read that count before those posts were made). A later
+    # account the file names for the seat holds it whenever it posts: no stranger takes that seat
+    # over before it.
     first = {fold_name(seat.name): seat.name for seat in game.players}
     later = {fold_name(a): seat.name for seat in game.players for a in seat.accounts[1:]}
     posted: dict[str, list[int]] = {}
@@ -133,17 +169,23 @@ def find_takeovers(game: Game, ruleset: Any, posts: Sequence[Any], bodies: Mappi
     found: dict[tuple[str, str], tuple[str, list[int]]] = {}
     refuted: set[tuple[str, str]] = set()
     by_fold = {fold_name(a): a for a in candidates}
-    taken: dict[str, tuple[str, str, tuple[int, ...]]] = {}  # account -> (seat, by, counts), as the counts showed
+    taken: dict[
+        str, tuple[str, str, tuple[int, ...]]
+    ] = {}  # account -> (seat, by, counts), as the counts showed
 
     def last_of_seat(seat: str, at: int) -> int:
-        """The seat's last post up to ``at`` by its first account or those counts showed taking it over, or the
-        last post of a later account the file names for it."""
+        """The seat's last post up to ``at`` by its first account or those counts showed taking it
+        over, or the last post of a later account the file names for it."""
         holders = [seat, *(a for a, t in taken.items() if t[0] == seat)]
-        return max(later_posts.get(seat, -1), *(_last_before(posted.get(h, ()), at) for h in holders))
+        return max(
+            later_posts.get(seat, -1), *(_last_before(posted.get(h, ()), at) for h in holders)
+        )
 
     for count, _, living in held:
         # the counts in order: a takeover shown explains its account in every later count
-        for seat, account in _named(count, roster, living, by_fold, {a: t[0] for a, t in taken.items()}):
+        for seat, account in _named(
+            count, roster, living, by_fold, {a: t[0] for a, t in taken.items()}
+        ):
             found.setdefault((seat, account), ("name", []))[1].append(count.post)
         votes = standing[count.post]
         placed = posted_votes(count, roster, living)
@@ -159,7 +201,10 @@ def find_takeovers(game: Game, ruleset: Any, posts: Sequence[Any], bodies: Mappi
                     continue
                 if where != theirs:
                     refuted.add((seat, account))
-                elif _own_vote(votes, game, seat, [a for a, t in taken.items() if t[0] == seat]) != where:
+                elif (
+                    _own_vote(votes, game, seat, [a for a, t in taken.items() if t[0] == seat])
+                    != where
+                ):
                     found.setdefault((seat, account), ("votes", []))[1].append(count.post)
         shown = [
             (seat, account)
@@ -173,18 +218,26 @@ def find_takeovers(game: Game, ruleset: Any, posts: Sequence[Any], bodies: Mappi
             if sum(a == account for _, a in shown) == 1 and sum(s == seat for s, _ in shown) == 1:
                 by, counts_ = found[(seat, account)]
                 taken[account] = (seat, by, tuple(counts_))  # the seat's from its first post on
-    return [Takeover(seat, account, candidates[account], counts_, by) for account, (seat, by, counts_) in taken.items()]
+    return [
+        Takeover(seat, account, candidates[account], counts_, by)
+        for account, (seat, by, counts_) in taken.items()
+    ]
 
 
-def find_spelled(game: Game, ruleset: Any, posts: Sequence[Any], *, roster: Roster | None = None) -> list[Takeover]:
-    """The seats listed before their players posted that an unlisted account holds because it is the listed
-    name as the forum spells it (case, spaces, accents, trailing digits, one letter slipped or two swapped, as
-    the list reader meets the moderator's names with the accounts), while no account of the seat has posted.
-    A look-alike of a listed account (same TR39 skeleton) is refused, as everywhere."""
+def find_spelled(
+    game: Game, ruleset: Any, posts: Sequence[Any], *, roster: Roster | None = None
+) -> list[Takeover]:
+    """The seats listed before their players posted that an unlisted account holds because it is the
+    listed name as the forum spells it (case, spaces, accents, trailing digits, one letter slipped
+    or two swapped, as the list reader meets the moderator's names with the accounts), while no
+    account of the seat has posted. A look-alike of a listed account (same TR39 skeleton) is
+    refused, as everywhere."""
     from assistant.reading.announcements.accounts import Names
 
     if roster is None:
-        roster = Roster.from_game(game, ruleset, authors=[(p.author, getattr(p, "author_id", None)) for p in posts])
+        roster = Roster.from_game(
+            game, ruleset, authors=[(p.author, getattr(p, "author_id", None)) for p in posts]
+        )
     posters = _posters(game, posts)
     candidates = {a: n for a, n in posters.first.items() if not roster.authors.lookalike(a)}
     if not candidates:
@@ -196,14 +249,23 @@ def find_spelled(game: Game, ruleset: Any, posts: Sequence[Any], *, roster: Rost
             continue
         account = unlisted.spelled(seat.name)
         if account in candidates and account != seat.name:
-            found.setdefault(account, []).append(Takeover(seat.name, account, candidates[account], (), "spelled"))
-    return [takeovers[0] for takeovers in found.values() if len(takeovers) == 1]  # one account, one seat
+            found.setdefault(account, []).append(
+                Takeover(seat.name, account, candidates[account], (), "spelled")
+            )
+    return [
+        takeovers[0] for takeovers in found.values() if len(takeovers) == 1
+    ]  # one account, one seat
 
 
-def find_seat_holders(game: Game, ruleset: Any, posts: Sequence[Any], *,
-                      roster: Roster | None = None,
-                      counts: Mapping[int, PostedCount] | None = None,
-                      bodies: Mapping[int, str] | None = None) -> list[Takeover]:
+def find_seat_holders(
+    game: Game,
+    ruleset: Any,
+    posts: Sequence[Any],
+    *,
+    roster: Roster | None = None,
+    counts: Mapping[int, PostedCount] | None = None,
+    bodies: Mapping[int, str] | None = None,
+) -> list[Takeover]:
     """Every seat an unlisted account holds, as the count and `votal update` both take them: a
     listed name's own account first (:func:`find_spelled`: a seat it holds is no other account's
     takeover), then the takeovers the moderator's counts show (``counts``, else read from
@@ -229,18 +291,31 @@ def with_holders(game: Game, holders: Sequence[Takeover]) -> Game:
             seats.append(seat)
             continue
         posts = seat.replacement_posts or (None,) * len(seat.replacements)
-        seats.append(replace(seat, replacements=(*seat.replacements, holder.account),
-                             replacement_posts=(*posts, holder.post)))
+        seats.append(
+            replace(
+                seat,
+                replacements=(*seat.replacements, holder.account),
+                replacement_posts=(*posts, holder.post),
+            )
+        )
     return replace(game, players=tuple(seats))
 
 
-def _named(count: PostedCount, roster: Roster, living: frozenset[str], by_fold: Mapping[str, str],
-           taken: Mapping[str, str]) -> list[tuple[str, str]]:
-    """(seat, account) when a complete count lists one unlisted account (``by_fold``: the candidates by their
-    folded name) and leaves out one living seat; ``taken``: the accounts earlier counts showed holding a seat
-    (account -> seat), each read as its seat."""
-    names = [w.target for w in count.wagons if w.votes or not w.voters] + [
-        v for w in count.wagons for v in w.voters] + list(count.not_voting)
+def _named(
+    count: PostedCount,
+    roster: Roster,
+    living: frozenset[str],
+    by_fold: Mapping[str, str],
+    taken: Mapping[str, str],
+) -> list[tuple[str, str]]:
+    """(seat, account) when a complete count lists one unlisted account (``by_fold``: the candidates
+    by their folded name) and leaves out one living seat; ``taken``: the accounts earlier counts
+    showed holding a seat (account -> seat), each read as its seat."""
+    names = (
+        [w.target for w in count.wagons if w.votes or not w.voters]
+        + [v for w in count.wagons for v in w.voters]
+        + list(count.not_voting)
+    )
     seats: set[str] = set()
     strangers: set[str] = set()
     for name in names:
@@ -254,15 +329,21 @@ def _named(count: PostedCount, roster: Roster, living: frozenset[str], by_fold: 
             else:
                 strangers.add(account)
     missing = living - seats
-    if len(strangers) != 1 or len(missing) != 1 or (count.alive is not None and count.alive != len(seats) + 1):
+    if (
+        len(strangers) != 1
+        or len(missing) != 1
+        or (count.alive is not None and count.alive != len(seats) + 1)
+    ):
         return []
     return [(next(iter(missing)), next(iter(strangers)))]
 
 
-def _standings(posts: Sequence[Any], moments: Sequence[tuple[int, int, frozenset[str]]],
-               roster: Roster) -> dict[int, dict[str, str | None]]:
-    """For each (count's post, its day's first post, the living then): each author's (folded) last vote on
-    that day before the count (a seat, NO_ELIMINATION, or None). One pass over the thread."""
+def _standings(
+    posts: Sequence[Any], moments: Sequence[tuple[int, int, frozenset[str]]], roster: Roster
+) -> dict[int, dict[str, str | None]]:
+    """For each (count's post, its day's first post, the living then): each author's (folded) last
+    vote on that day before the count (a seat, NO_ELIMINATION, or None). One pass over the
+    thread."""
     standing: dict[int, dict[str, str | None]] = {}
     votes: dict[str, str | None] = {}
     day_start: int | None = None
@@ -283,7 +364,9 @@ def _standings(posts: Sequence[Any], moments: Sequence[tuple[int, int, frozenset
                 votes[fold_name(post.author)] = None
             elif command.action == "vote" and command.target:
                 found = resolve_name(command.target, roster, alive=living)
-                votes[fold_name(post.author)] = NO_ELIMINATION if found.no_elimination else found.seat
+                votes[fold_name(post.author)] = (
+                    NO_ELIMINATION if found.no_elimination else found.seat
+                )
     return standing
 
 
@@ -295,16 +378,19 @@ def _last_before(numbers: Sequence[int], at: int) -> int:
     return numbers[index - 1] if index else -1
 
 
-def _own_vote(votes: Mapping[str, str | None], game: Game, seat: str, taken: Sequence[str] = ()) -> str | None:
-    """Where the seat's own accounts last voted (the latest listed account that voted, then the accounts earlier
-    counts showed taking it over, ``taken``)."""
+def _own_vote(
+    votes: Mapping[str, str | None], game: Game, seat: str, taken: Sequence[str] = ()
+) -> str | None:
+    """Where the seat's own accounts last voted (the latest listed account that voted, then the
+    accounts earlier counts showed taking it over, ``taken``)."""
     holder = next(s for s in game.players if s.name == seat)
     own = [votes[fold_name(a)] for a in (*holder.accounts, *taken) if fold_name(a) in votes]
     return own[-1] if own else None
 
 
 def _day_of(game: Game, post: int) -> DayDecl | None:
-    """The declared day whose posts hold ``post`` (a count after a day's end belongs to that day)."""
+    """The declared day whose posts hold ``post`` (a count after a day's end belongs to that
+    day)."""
     for day in sorted(game.days, key=lambda d: d.day, reverse=True):
         if day.start_post is not None and day.start_post < post:
             return day

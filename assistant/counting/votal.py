@@ -1,8 +1,8 @@
-"""What a day's replay gives: the votal and its parts, as values that import nothing of the replay (hooks,
-drafts, alerts and the site read them without loading the loop).
+"""What a day's replay gives: the votal and its parts, as values that import nothing of the replay
+(hooks, drafts, alerts and the site read them without loading the loop).
 
-Public shape (stable; :meth:`Votal.to_json` is what ``votal count --format json``, drafts, export and the site
-read)::
+Public shape (stable; :meth:`Votal.to_json` is what ``votal count --format json``, drafts, export
+and the site read)::
 
     day            int     the day number
     alive          int     living seats as of the as-of point
@@ -10,41 +10,48 @@ read)::
                            threshold: clocktower-forum, millers-hollow)
     as_of_post     int     the last post the votal includes (None when the day has no posts yet)
     wagons         list    {"target", "votes", "voters": [seat, ...]}: votes desc, then earliest wagon;
-                           voters in the order their standing votes were cast. ``votes`` is weighted.
+                           voters in the order their standing votes were cast. ``votes`` is
+                           weighted.
     no_elimination {"votes", "voters"}: sleep / no lynch / abstain votes
     not_voting     list    living seats with no standing vote, in game-file order
     outcome        {"kind", "target", "post", "reason"} or null while the day is undecided; kind is an
-                           outcome.Kind (elimination | no_elimination | pending), reason an outcome.Reason;
-                           post is the deciding post (the last counted post when a deadline decided);
-                           "survived" is added when a lynch failed (witchhunt-9.0's Deacon)
+                           outcome.Kind (elimination | no_elimination | pending), reason an
+                           outcome.Reason; post is the deciding post (the last counted post when a
+                           deadline decided); "survived" is added when a lynch failed
+                           (witchhunt-9.0's Deacon)
     problems       list    {"post", "voter", "text", "reason"}: votes that did not count and why (a vote a
-                           private fact voids is only an action, with why_not "ruled out by the moderator")
+                           private fact voids is only an action, with why_not "ruled out by the
+                           moderator")
     deadline       str     ISO 8601 UTC deadline (extensions included), or null
     living         list    living seats as of the as-of point, in game-file order
     ruleset        str     the ruleset's name
     actions        list    every command read this day: {"post", "voter", "author", "text", "action",
-                           "target", "no_elimination", "step", "counted", "why_not", "corrected", "url",
-                           "nomination"}; action is the command as typed (vote | unvote | nominate);
-                           "nomination" (bool) is true for the vote that nominated its target (clocktower)
+                           "target", "no_elimination", "step", "counted", "why_not", "corrected",
+                           "url", "nomination"}; action is the command as typed (vote | unvote |
+                           nominate); "nomination" (bool) is true for the vote that nominated its
+                           target (clocktower)
     changes        list    {"post", "voter", "votes": [{"target", "post"}, ...]}: each change of a voter's
-                           standing votes, in order (target null: no elimination); read by votes.standing_steps
+                           standing votes, in order (target null: no elimination); read by
+                           votes.standing_steps
     nominations    list    clocktower only: {"nominator", "nominee", "post", "votes", "voters"}
     runoff         object  Millers Hollow only: {"candidates", "deadline", "post"} or null; post is the last
                            post of the main vote, deadline null when the runoff is declared by posts
     election       object Millers Hollow, on a day with [[events]] kind = "sheriff_election": {"wagons",
-                           "elected", "open_until"}, else null (the sheriff votes, never lynch votes)
+                           "elected", "open_until"}, else null (the sheriff votes, never lynch
+                           votes)
     lynches        list    earlier lynches of the day (game file lynches_per_day > 1), each like outcome
     no_elimination_majority int  votes no elimination needs to decide the day (the majority, or fewer with
-                           [majority] no_elimination_below); null without a threshold or a no-elimination vote
+                           [majority] no_elimination_below); null without a threshold or a
+                           no-elimination vote
     flags          list    {"seat", "reason"}: e.g. missed two days of voting (removal), under a post minimum
 
 With ``private`` (the moderator's ``count --format json``) two lists follow: ``doubts`` (what may
 change the outcome: {"post", "kind", "target", "why"}) and ``notes`` (the same shape, kind "note":
 what changes nothing).
 
-Seats are named by their first ``name`` in the game file. Private facts of the game file (the Judge, lovers,
-a sequestered player...) change outcomes but never appear in any of these fields; ``to_json(private=True)``
-(the moderator's ``count`` and ``audit``) adds the real reasons and notes.
+Seats are named by their first ``name`` in the game file. Private facts of the game file (the Judge,
+lovers, a sequestered player...) change outcomes but never appear in any of these fields;
+``to_json(private=True)`` (the moderator's ``count`` and ``audit``) adds the real reasons and notes.
 """
 
 from __future__ import annotations
@@ -74,7 +81,8 @@ class NoEliminationCount:
 
 @dataclass(frozen=True)
 class Problem:
-    """A vote that did not count, for the moderator to see. ``voter`` is the seat, else the account."""
+    """A vote that did not count, for the moderator to see. ``voter`` is the seat, else the
+    account."""
 
     post: int
     voter: str
@@ -99,10 +107,11 @@ class Action:
     corrected: bool = False
     url: str | None = None  # the post's permalink
     nomination: bool = False  # clocktower: this vote nominated its target
-    # why a reading may be wrong ("learned alias", "broken tag"...); on a refused vote, why the refusal may be
+    # why a reading may be wrong ("learned alias", "broken tag"...); on a refused vote, why the
+    # refusal may be
     doubt: str | None = None
-    # The real reason when a private fact voided the vote (why_not reads WhyNot.RULED_OUT): only the moderator's
-    # count and audit show it.
+    # The real reason when a private fact voided the vote (why_not reads WhyNot.RULED_OUT): only the
+    # moderator's count and audit show it.
     private_why: str | None = field(default=None, repr=False, compare=False)
 
 
@@ -124,8 +133,9 @@ class Runoff:
 
 @dataclass(frozen=True)
 class SheriffElection:
-    """Millers Hollow: a day's sheriff election, tallied apart from the lynch. ``elected`` once it has closed
-    with one leader; ``open_until`` while a tie (or the lynch's runoff) keeps it open two more hours."""
+    """Millers Hollow: a day's sheriff election, tallied apart from the lynch. ``elected`` once it
+    has closed with one leader; ``open_until`` while a tie (or the lynch's runoff) keeps it open two
+    more hours."""
 
     wagons: tuple[Wagon, ...]
     elected: str | None
@@ -158,14 +168,21 @@ class Votal:
     flags: tuple[Flag, ...] = ()
     changes: tuple[Change, ...] = ()
     election: SheriffElection | None = None
-    lynches: tuple[Outcome, ...] = ()  # earlier lynches this day (lynches_per_day > 1), before ``outcome``
-    no_elimination_majority: int | None = None  # votes no elimination needs (the majority unless the rules lower it)
-    # The moderator's own posted counts where they place a voter otherwise than Votal did as of that post
-    # (assistant.counting.votecounts.Disagreement): for the moderator's count and audit, not the players' page.
+    lynches: tuple[
+        Outcome, ...
+    ] = ()  # earlier lynches this day (lynches_per_day > 1), before ``outcome``
+    no_elimination_majority: int | None = (
+        None  # votes no elimination needs (the majority unless the rules lower it)
+    )
+    # The moderator's own posted counts where they place a voter otherwise than Votal did as of that
+    # post (assistant.counting.votecounts.Disagreement): for the moderator's count and audit, not
+    # the players' page.
     count_checks: tuple[Any, ...] = field(default=(), repr=False, compare=False)
-    # Moderator-only notes (why a private fact changed something). Never serialised, never shown to players.
+    # Moderator-only notes (why a private fact changed something). Never serialised, never shown to
+    # players.
     private_notes: tuple[str, ...] = field(default=(), repr=False, compare=False)
-    # What may be wrong with this count (assistant.counting.doubts.Doubt), worked out from the rest: moderator-only.
+    # What may be wrong with this count (assistant.counting.doubts.Doubt), worked out from the rest:
+    # moderator-only.
     doubts: tuple[Any, ...] = field(default=(), repr=False, compare=False)
 
     def to_json(self, *, private: bool = False) -> dict[str, Any]:
@@ -179,12 +196,16 @@ class Votal:
 
 
 def to_json(value: Any, *, private: bool = False) -> Any:
-    """A result as JSON: dataclass fields in order (the moderator-only ones, ``repr=False``, when ``private``),
-    vote counts as people write them, times in ISO 8601 UTC."""
+    """A result as JSON: dataclass fields in order (the moderator-only ones, ``repr=False``, when
+    ``private``), vote counts as people write them, times in ISO 8601 UTC."""
     if hasattr(value, "to_json") and not isinstance(value, Votal):
         return value.to_json()  # an Outcome, a vote Change
     if is_dataclass(value):
-        return {f.name: to_json(getattr(value, f.name), private=private) for f in fields(value) if f.repr or private}
+        return {
+            f.name: to_json(getattr(value, f.name), private=private)
+            for f in fields(value)
+            if f.repr or private
+        }
     if isinstance(value, tuple | list):
         return [to_json(v, private=private) for v in value]
     if isinstance(value, float):
@@ -204,10 +225,12 @@ class DayResult:
 
 
 def rank_wagons(
-    by_target: dict[str | None, list[tuple[tuple[int, int], str]]], weight: Callable[[str], float] = lambda _: 1
+    by_target: dict[str | None, list[tuple[tuple[int, int], str]]],
+    weight: Callable[[str], float] = lambda _: 1,
 ) -> tuple[tuple[Wagon, ...], NoEliminationCount]:
-    """The wagons (most votes first, then the wagon whose standing vote was cast first) and the no-elimination
-    count, from each target's (when cast, voter) votes; voters listed in the order they voted."""
+    """The wagons (most votes first, then the wagon whose standing vote was cast first) and the
+    no-elimination count, from each target's (when cast, voter) votes; voters listed in the order
+    they voted."""
     wagons = []
     no_elim = NoEliminationCount()
     for target, cast in by_target.items():

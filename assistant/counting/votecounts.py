@@ -1,22 +1,22 @@
 """A moderator's posted vote count, read, and held against Votal's reading as of that post.
 
-A count is lines such as ``Name (3): A, B, C``, ``Name [3] - A, B, C``, ``Name - 3 - A, B, C - (L-2)``,
-``Name: 3 (A, B, C)``, ``Name: (3) A, B, C``, ``Name {3/7} - A, B, C`` (of seven needed), the number first
-(``(3) Name — A, B, C``, ``3 Name (A, B, C)``) or last (``Name – A, B, C (3)``), or ``Name (L-2): A, B, C``
-(votes still needed instead of votes), ``Name (3, L-4) [A, B, C]`` (the voters in one bracket),
-with a "Not voting" line beside them (or opening the count); struck-out and quoted text is left out.
-A line with a number of votes counts only when it is the number of voters it lists (a double voter
-may make it more; voters parted by slashes, "A / B / C", when that gives the number); a number one
-off the names listed is the moderator's slip, and the names count unless a line whose number fits
-places one of them. A post is a count only when no voter stands on two wagons: vote logs and
-histories are not counts.
+A count is lines such as ``Name (3): A, B, C``, ``Name [3] - A, B, C``, ``Name - 3 - A, B, C -
+(L-2)``, ``Name: 3 (A, B, C)``, ``Name: (3) A, B, C``, ``Name {3/7} - A, B, C`` (of seven needed),
+the number first (``(3) Name — A, B, C``, ``3 Name (A, B, C)``) or last (``Name – A, B, C (3)``), or
+``Name (L-2): A, B, C`` (votes still needed instead of votes), ``Name (3, L-4) [A, B, C]`` (the
+voters in one bracket), with a "Not voting" line beside them (or opening the count); struck-out and
+quoted text is left out. A line with a number of votes counts only when it is the number of voters
+it lists (a double voter may make it more; voters parted by slashes, "A / B / C", when that gives
+the number); a number one off the names listed is the moderator's slip, and the names count unless a
+line whose number fits places one of them. A post is a count only when no voter stands on two
+wagons: vote logs and histories are not counts.
 
-Held against Votal's reading as of the post before it, a count shows each disagreement, and teaches an
-alias: where the count puts a voter on a seat and Votal could not read that voter's last vote, the name as
-the voter typed it is learned for that seat, from that post on. A name Votal read is relearned
-only when it read it by a guess and the count puts it on another player the name fits too ("CD"
-for Cedar rather than ChannelDart): a moderator's slip onto any seat would misread that name for
-the rest of the game.
+Held against Votal's reading as of the post before it, a count shows each disagreement, and teaches
+an alias: where the count puts a voter on a seat and Votal could not read that voter's last vote,
+the name as the voter typed it is learned for that seat, from that post on. A name Votal read is
+relearned only when it read it by a guess and the count puts it on another player the name fits too
+("CD" for Cedar rather than ChannelDart): a moderator's slip onto any seat would misread that name
+for the rest of the game.
 """
 
 from __future__ import annotations
@@ -39,8 +39,8 @@ from assistant.reading.posted_count import PostedCount, PostedWagon  # noqa: F40
 
 @dataclass(frozen=True)
 class Disagreement:
-    """A voter the moderator's count places otherwise than Votal does (seats; NO_ELIMINATION for no lynch;
-    None: not voting)."""
+    """A voter the moderator's count places otherwise than Votal does (seats; NO_ELIMINATION for no
+    lynch; None: not voting)."""
 
     post: int
     voter: str
@@ -60,8 +60,9 @@ class Disagreement:
 
 @dataclass(frozen=True)
 class AliveDisagreement:
-    """A count stating another number of living players than the game file gives as of its post: a death
-    (or a replacement, a return) one of them lacks, and so a majority one of them gets wrong."""
+    """A count stating another number of living players than the game file gives as of its post: a
+    death (or a replacement, a return) one of them lacks, and so a majority one of them gets
+    wrong."""
 
     post: int
     posted_alive: int
@@ -73,20 +74,23 @@ class AliveDisagreement:
     def describe(self, posts: Sequence[int] = ()) -> str:
         """In words; ``posts``: every count that says the same (default: this one's)."""
         says = _counts_at(posts or [self.post], "says", "say")
-        return (f"{says} {self.posted_alive} alive; the game file gives {self.alive}: "
-                "a death (or a return) is missing on one side, and with it the majority")
+        return (
+            f"{says} {self.posted_alive} alive; the game file gives {self.alive}: "
+            "a death (or a return) is missing on one side, and with it the majority"
+        )
 
 
 def _counts_at(posts: Sequence[int], one: str, many: str) -> str:
-    """"the count at post 40 <one>" / "the counts at posts 40, 55 and 70 <many>"."""
+    """ "the count at post 40 <one>" / "the counts at posts 40, 55 and 70 <many>"."""
     if len(posts) == 1:
         return f"the count at post {posts[0]} {one}"
     return f"the counts at posts {', '.join(map(str, posts[:-1]))} and {posts[-1]} {many}"
 
 
 def describe_checks(checks: Sequence[Disagreement | AliveDisagreement]) -> list[str]:
-    """Each disagreement in words, once: the same one repeated by later counts (a voter the moderator keeps
-    placing otherwise, a death missing all day) is one line naming every count that says it."""
+    """Each disagreement in words, once: the same one repeated by later counts (a voter the
+    moderator keeps placing otherwise, a death missing all day) is one line naming every count that
+    says it."""
     said: dict[Disagreement | AliveDisagreement, list[int]] = {}
     for check in checks:
         said.setdefault(replace(check, post=0), []).append(check.post)
@@ -95,7 +99,8 @@ def describe_checks(checks: Sequence[Disagreement | AliveDisagreement]) -> list[
 
 @dataclass(frozen=True)
 class LearnedAlias:
-    """``text``, as ``voter`` typed it at post ``cast``, names ``seat`` from the count at ``post`` on."""
+    """``text``, as ``voter`` typed it at post ``cast``, names ``seat`` from the count at ``post``
+    on."""
 
     post: int
     voter: str
@@ -104,10 +109,18 @@ class LearnedAlias:
     cast: int
 
     def to_json(self) -> dict[str, Any]:
-        return {"post": self.post, "voter": self.voter, "text": self.text, "seat": self.seat, "cast": self.cast}
+        return {
+            "post": self.post,
+            "voter": self.voter,
+            "text": self.text,
+            "seat": self.seat,
+            "cast": self.cast,
+        }
 
 
-# --- reading a count ----------------------------------------------------------------------------------
+# --- reading a count
+# ----------------------------------------------------------------------------------
+
 
 def read_vote_count(body_html: str, *, post: int) -> PostedCount | None:
     """The count a moderator's post holds, or None when it holds none."""
@@ -118,8 +131,8 @@ def read_vote_count(body_html: str, *, post: int) -> PostedCount | None:
     return read_count(body_html, post)
 
 
-# A process counting as of many posts (status, run, the page) reads the same moderator posts each time; the
-# answers for ordinary posts are kept (at most 512 of 64 KB).
+# A process counting as of many posts (status, run, the page) reads the same moderator posts each
+# time; the answers for ordinary posts are kept (at most 512 of 64 KB).
 _REMEMBERED_BODY = 65_536
 
 
@@ -130,11 +143,13 @@ def _remembered_count(body_html: str, post: int) -> PostedCount | None:
     return read_count(body_html, post)
 
 
-# --- holding a count against Votal's reading --------------------------------------------------------------
+# --- holding a count against Votal's reading
+# --------------------------------------------------------------
 
 
 def posted_votes(count: PostedCount, roster: Any, living: Collection[str]) -> dict[str, str]:
-    """Voter seat -> the seat (or NO_ELIMINATION) the count puts the voter on; names it cannot read are left out."""
+    """Voter seat -> the seat (or NO_ELIMINATION) the count puts the voter on; names it cannot read
+    are left out."""
     alive = frozenset(living)
     placed: dict[str, str] = {}
     for wagon in count.wagons:
@@ -157,13 +172,17 @@ def our_votes(votal: Any) -> dict[str, str]:
 
 
 def check_count(
-    count: PostedCount, votal: Any, roster: Any, posts: Sequence[Any], *,
+    count: PostedCount,
+    votal: Any,
+    roster: Any,
+    posts: Sequence[Any],
+    *,
     typed: Mapping[tuple[int, str], str] | None = None,
 ) -> tuple[list[Disagreement | AliveDisagreement], list[LearnedAlias]]:
-    """Every voter the count places otherwise than ``votal`` (Votal's reading as of the post before the
-    count), a number alive it states otherwise, and the aliases the count teaches: a voter whose last vote
-    Votal could not read, placed by the count on a seat, typed that name for that seat (``typed``: the
-    targets as typed in ``posts``, when already gathered)."""
+    """Every voter the count places otherwise than ``votal`` (Votal's reading as of the post before
+    the count), a number alive it states otherwise, and the aliases the count teaches: a voter whose
+    last vote Votal could not read, placed by the count on a seat, typed that name for that seat
+    (``typed``: the targets as typed in ``posts``, when already gathered)."""
     placed = posted_votes(count, roster, votal.living)
     ours = our_votes(votal)
     posted_voters = {seat for seat in placed}
@@ -181,8 +200,9 @@ def check_count(
             continue
         last = _last_vote(votal.actions, d.voter, before=count.post)
         text = typed.get((last.post, last.text)) if last is not None else None
-        if text and (_misread(last) or _read_otherwise(last, text, d.posted, votal.actions,
-                                                       roster)):
+        if text and (
+            _misread(last) or _read_otherwise(last, text, d.posted, votal.actions, roster)
+        ):
             learned.append(LearnedAlias(count.post, d.voter, text, d.posted, last.post))
     # One spelling the count puts on two seats teaches nothing.
     seats: dict[str, set[str]] = {}
@@ -197,8 +217,8 @@ def alias_key(text: str) -> str:
 
 
 def _misread(action: Any) -> bool:
-    """Votal could not read the name. (A name Votal read, even by a guess, is never relearned from a count:
-    moderators slip, and one slip would misread that name for the rest of the game.)"""
+    """Votal could not read the name. (A name Votal read, even by a guess, is never relearned from a
+    count: moderators slip, and one slip would misread that name for the rest of the game.)"""
     return not action.counted and (action.why_not or "").startswith(_NAME_REASONS)
 
 
@@ -211,8 +231,11 @@ def _read_otherwise(action: Any, text: str, seat: str, actions: Iterable[Any], r
     the voter where the voter's vote stood before: that is a count behind the thread.)"""
     if not action.counted or action.step not in GUESSED_STEPS:
         return False
-    before = {a.target for a in actions if a.voter == action.voter and a.action == "vote"
-              and a.counted and a.post < action.post}
+    before = {
+        a.target
+        for a in actions
+        if a.voter == action.voter and a.action == "vote" and a.counted and a.post < action.post
+    }
     return seat not in before and fits_seat(text, seat, roster)
 
 
@@ -235,14 +258,22 @@ def _typed_targets(posts: Sequence[Any]) -> dict[tuple[int, str], str]:
 
 
 def learn_from_counts(
-    counts: Iterable[PostedCount], game: Any, ruleset: Any, posts: Sequence[Any], roster: Any, *, day: int,
-    at_post: int | None = None, at_time: datetime | None = None, typed: Mapping[tuple[int, str], str] | None = None,
+    counts: Iterable[PostedCount],
+    game: Any,
+    ruleset: Any,
+    posts: Sequence[Any],
+    roster: Any,
+    *,
+    day: int,
+    at_post: int | None = None,
+    at_time: datetime | None = None,
+    typed: Mapping[tuple[int, str], str] | None = None,
     timeline: Any = None,
 ) -> Learning:
-    """Each of ``day``'s counts in post order, held against Votal's reading as of the post before it (with
-    what earlier counts taught); every spelling a count teaches is learned by ``roster`` from that post on.
-    One replay of the day, as of ``at_post`` / ``at_time``, shows each count its moment (and is kept:
-    ``Learning.days``)."""
+    """Each of ``day``'s counts in post order, held against Votal's reading as of the post before it
+    (with what earlier counts taught); every spelling a count teaches is learned by ``roster`` from
+    that post on. One replay of the day, as of ``at_post`` / ``at_time``, shows each count its
+    moment (and is kept: ``Learning.days``)."""
     from assistant.counting.day_replay import replay_day_watched
 
     by_post = {count.post: count for count in counts}
@@ -258,7 +289,15 @@ def learn_from_counts(
                 learning.learned.append(alias)
 
     learning.days[day] = replay_day_watched(
-        game, ruleset, posts, roster, day=day, watch=sorted(by_post), seen=hold, at_post=at_post, at_time=at_time,
+        game,
+        ruleset,
+        posts,
+        roster,
+        day=day,
+        watch=sorted(by_post),
+        seen=hold,
+        at_post=at_post,
+        at_time=at_time,
         timeline=timeline,
     )
     return learning
@@ -266,8 +305,9 @@ def learn_from_counts(
 
 @dataclass
 class Learning:
-    """What the moderator's counts gave: each day's disagreements, the spellings they taught (in order), and
-    each day's replay that held them (a ``tally.DayResult`` as of the point asked for)."""
+    """What the moderator's counts gave: each day's disagreements, the spellings they taught (in
+    order), and each day's replay that held them (a ``tally.DayResult`` as of the point asked
+    for)."""
 
     disagreements: dict[int, list[Disagreement | AliveDisagreement]]
     learned: list[LearnedAlias]
@@ -275,24 +315,45 @@ class Learning:
 
 
 def learn_game(
-    game: Any, ruleset: Any, posts: Sequence[Any], roster: Any, bodies: Mapping[int, str], days: Iterable[int],
-    *, at_post: int | None = None, at_time: datetime | None = None,
+    game: Any,
+    ruleset: Any,
+    posts: Sequence[Any],
+    roster: Any,
+    bodies: Mapping[int, str],
+    days: Iterable[int],
+    *,
+    at_post: int | None = None,
+    at_time: datetime | None = None,
 ) -> Learning:
-    """:func:`learn_counts` of the counts the moderators' posts ``bodies`` (by number) hold, read here."""
-    counts = {n: count for n, body in bodies.items() if (count := read_vote_count(body, post=n)) is not None}
-    return learn_counts(game, ruleset, posts, roster, counts, days, at_post=at_post, at_time=at_time)
+    """:func:`learn_counts` of the counts the moderators' posts ``bodies`` (by number) hold, read
+    here."""
+    counts = {
+        n: count
+        for n, body in bodies.items()
+        if (count := read_vote_count(body, post=n)) is not None
+    }
+    return learn_counts(
+        game, ruleset, posts, roster, counts, days, at_post=at_post, at_time=at_time
+    )
 
 
 def learn_counts(
-    game: Any, ruleset: Any, posts: Sequence[Any], roster: Any, counts: Mapping[int, PostedCount],
-    days: Iterable[int], *, at_post: int | None = None, at_time: datetime | None = None,
+    game: Any,
+    ruleset: Any,
+    posts: Sequence[Any],
+    roster: Any,
+    counts: Mapping[int, PostedCount],
+    days: Iterable[int],
+    *,
+    at_post: int | None = None,
+    at_time: datetime | None = None,
     timeline: Any = None,
 ) -> Learning:
-    """What the moderator's counts during ``days`` teach ``roster`` (``counts``: their posted counts, by post
-    number), and every disagreement by day, each count held against the reading as of the post before it: one
-    replay of each day that has counts, as of ``at_post`` / ``at_time`` (kept in ``Learning.days``).
-    ``timeline``: the game's ``clock.Timeline``, when the caller has one (else each day's bounds are worked
-    out here)."""
+    """What the moderator's counts during ``days`` teach ``roster`` (``counts``: their posted
+    counts, by post number), and every disagreement by day, each count held against the reading as
+    of the post before it: one replay of each day that has counts, as of ``at_post`` / ``at_time``
+    (kept in ``Learning.days``). ``timeline``: the game's ``clock.Timeline``, when the caller has
+    one (else each day's bounds are worked out here)."""
     from assistant.counting.clock import day_bounds
 
     learning = Learning({}, [], {})
@@ -303,11 +364,25 @@ def learn_counts(
         if span.start_post is None:
             continue  # a day timed by the clock: its posts are not known by number here
         end = span.end_post
-        held = [count for number, count in ordered if number > span.start_post and (end is None or number <= end)]
+        held = [
+            count
+            for number, count in ordered
+            if number > span.start_post and (end is None or number <= end)
+        ]
         if not held:
             continue
-        found = learn_from_counts(held, game, ruleset, posts, roster, day=day, at_post=at_post, at_time=at_time,
-                                  typed=typed, timeline=timeline)
+        found = learn_from_counts(
+            held,
+            game,
+            ruleset,
+            posts,
+            roster,
+            day=day,
+            at_post=at_post,
+            at_time=at_time,
+            typed=typed,
+            timeline=timeline,
+        )
         learning.disagreements.update(found.disagreements)
         learning.learned.extend(found.learned)
         learning.days.update(found.days)

@@ -1,9 +1,9 @@
 """The SQLite store: a cache of each game's posts, their revisions, and the commands read from them.
 
-Every command opens the store the same way, as a plain :class:`sqlite3.Connection` whose rows read by
-column name (:func:`open_db` creates it; :func:`open_reader` only opens one that exists). Writes go through
-:func:`_writing`, one ``BEGIN IMMEDIATE`` transaction each; SQLite's own failures (a corrupt or read-only
-file, a full disk) become a :class:`StoreError` that names the file.
+Every command opens the store the same way, as a plain :class:`sqlite3.Connection` whose rows read
+by column name (:func:`open_db` creates it; :func:`open_reader` only opens one that exists). Writes
+go through :func:`_writing`, one ``BEGIN IMMEDIATE`` transaction each; SQLite's own failures (a
+corrupt or read-only file, a full disk) become a :class:`StoreError` that names the file.
 """
 
 from __future__ import annotations
@@ -33,14 +33,16 @@ Store = sqlite3.Connection
 
 
 class StoreError(VotalError):
-    """The store cannot be opened, read or written (corrupt, read-only, missing folder, disk full)."""
+    """The store cannot be opened, read or written (corrupt, read-only, missing folder, disk
+    full)."""
 
     exit_code = 2  # the command cannot run as asked (no store yet, or one it cannot use)
 
 
-# The schema stays SQL: `create ... if not exists` is safe to run any number of times (ensure_schema), states
-# the composite natural keys and indexes in one place, and runs on every open without importing sqlite-utils.
-# Adding a column is an `alter table` here; anything beyond that goes through sqlite_utils.Migrations.
+# The schema stays SQL: `create ... if not exists` is safe to run any number of times
+# (ensure_schema), states the composite natural keys and indexes in one place, and runs on every
+# open without importing sqlite-utils. Adding a column is an `alter table` here; anything beyond
+# that goes through sqlite_utils.Migrations.
 SCHEMA = """
 create table if not exists posts (
     game text, post_id text, number integer, author text, author_id text, time text, url text,
@@ -105,8 +107,9 @@ def open_db(path: str | Path, *, attempts: int = 60) -> Store:
         try:
             return _open_db(path)
         except sqlite3.OperationalError as exc:
-            # Switching a new file to WAL and creating its tables take locks that SQLite's busy timeout does
-            # not wait for (a lock upgrade would deadlock), so processes opening one new store at once retry.
+            # Switching a new file to WAL and creating its tables take locks that SQLite's busy
+            # timeout does not wait for (a lock upgrade would deadlock), so processes opening one
+            # new store at once retry.
             if "locked" not in str(exc) or attempt == attempts - 1:
                 raise store_error(path, exc) from None
             time.sleep(min(0.01 * (attempt + 1), 0.25))
@@ -134,9 +137,13 @@ def _open_db(path: str | Path) -> Store:
 
 # Columns added after stores were first made: (table, column, type).
 _ADDED_COLUMNS = (
-    ("syncs", "problems", "text"), ("posts", "vote_count", "text"), ("posts", "vote_count_version", "integer"),
-    ("revisions", "commands", "text"), ("revisions", "commands_version", "integer"),
-    ("posts", "night_told", "integer"), ("posts", "night_told_version", "integer"),
+    ("syncs", "problems", "text"),
+    ("posts", "vote_count", "text"),
+    ("posts", "vote_count_version", "integer"),
+    ("revisions", "commands", "text"),
+    ("revisions", "commands_version", "integer"),
+    ("posts", "night_told", "integer"),
+    ("posts", "night_told_version", "integer"),
 )
 
 
@@ -153,8 +160,9 @@ def _has_column(db: Store, table: str, column: str) -> bool:
 
 def _connect(path: str | Path, *, uri: bool = False) -> Store:
     # isolation_level None: no implicit transactions; every write names its own (see _writing).
-    # check_same_thread False: the scheduler opens one connection per run and hands it to no other thread,
-    # but its worker threads are pooled. busy_timeout makes a second writer wait for the first.
+    # check_same_thread False: the scheduler opens one connection per run and hands it to no other
+    # thread, but its worker threads are pooled. busy_timeout makes a second writer wait for the
+    # first.
     db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, uri=uri)
     db.row_factory = sqlite3.Row
     db.execute("PRAGMA busy_timeout = 10000")
@@ -168,7 +176,8 @@ def ensure_schema(db: Store) -> None:
 
 
 def sync_problems(row: sqlite3.Row | None) -> list[str]:
-    """What a stored sync's pages could not read (an older store's rows have no such column: none)."""
+    """What a stored sync's pages could not read (an older store's rows have no such column:
+    none)."""
     if row is None or "problems" not in row.keys() or not row["problems"]:  # noqa: SIM118 (a Row iterates values)
         return []
     return json.loads(row["problems"])
@@ -179,10 +188,14 @@ def open_reader(path: str | Path) -> Store:
     any write refused, so that a read never writes it (an older store's missing columns read as
     never read); a store in a read-only folder is read as it stands."""
     if not Path(path).is_file():
-        raise StoreError(f"no posts stored for this game; run `votal sync` first (there is no store at {path})")
+        raise StoreError(
+            f"no posts stored for this game; run `votal sync` first (there is no store at {path})"
+        )
     try:
         db = _connect_read_only(Path(path))
-        tables = {row[0] for row in db.execute("select name from sqlite_master where type = 'table'")}
+        tables = {
+            row[0] for row in db.execute("select name from sqlite_master where type = 'table'")
+        }
     except sqlite3.Error as exc:
         raise store_error(path, exc) from None
     if "posts" not in tables:
@@ -236,8 +249,8 @@ def store_path(db: Store) -> str:
 
 @contextmanager
 def _writing(db: Store) -> Iterator[Store]:
-    """One write transaction (BEGIN IMMEDIATE: the write lock is taken first, so no two writers deadlock);
-    rolled back whole on any failure. Inside another transaction it simply joins it."""
+    """One write transaction (BEGIN IMMEDIATE: the write lock is taken first, so no two writers
+    deadlock); rolled back whole on any failure. Inside another transaction it simply joins it."""
     if db.in_transaction:
         yield db
         return
@@ -295,8 +308,8 @@ def _upsert(db: Store, table: str, row: dict, pk: Sequence[str]) -> None:
 
 
 def _upsert_all(db: Store, table: str, rows: list[dict], pk: Sequence[str]) -> None:
-    """Insert rows, or update the columns given where the natural key ``pk`` exists (other columns keep
-    their value): sqlite-utils' upsert, inside the caller's :func:`_writing` transaction."""
+    """Insert rows, or update the columns given where the natural key ``pk`` exists (other columns
+    keep their value): sqlite-utils' upsert, inside the caller's :func:`_writing` transaction."""
     if rows:
         _library(db)[table].upsert_all(rows, pk=tuple(pk))
 
@@ -308,23 +321,27 @@ def _insert_new(db: Store, table: str, rows: list[dict], pk: Sequence[str]) -> N
 
 
 def _library(db: Store):
-    """sqlite-utils over the store's own connection, for writes inside :func:`_writing`: its writes then
-    nest in our BEGIN IMMEDIATE transaction as savepoints, so a failure rolls the whole transaction back."""
+    """sqlite-utils over the store's own connection, for writes inside :func:`_writing`: its writes
+    then nest in our BEGIN IMMEDIATE transaction as savepoints, so a failure rolls the whole
+    transaction back."""
     if not db.in_transaction:
         raise AssertionError("store writes go through _writing (one transaction each)")
-    # No PRAGMA recursive_triggers (the store has no triggers), no plugins: only a wrapper over our connection.
+    # No PRAGMA recursive_triggers (the store has no triggers), no plugins: only a wrapper over our
+    # connection.
     return _library_class()(db, recursive_triggers=False, execute_plugins=False)
 
 
 @functools.cache
 def _library_class():
-    # Imported here, on the write path only, so read-only commands (votal count) skip its import: about 60 ms
-    # on top of what count imports anyway (python -X importtime, 5 runs 58-64 ms, load 4).
+    # Imported here, on the write path only, so read-only commands (votal count) skip its import:
+    # about 60 ms on top of what count imports anyway (python -X importtime, 5 runs 58-64 ms, load
+    # 4).
     import sqlite_utils
 
     class Library(sqlite_utils.Database):
-        # SQLite has had upserts since 3.24 (2018). Without this the library probes for them by creating and
-        # dropping a table in the store, which bumps the store's schema version on every write.
+        # SQLite has had upserts since 3.24 (2018). Without this the library probes for them by
+        # creating and dropping a table in the store, which bumps the store's schema version on
+        # every write.
         supports_on_conflict = True
 
     return Library
@@ -343,7 +360,8 @@ def hash_body(body_html: str) -> str:
 
 
 def save_posts(db: Store, game: str, posts: Iterable[Post], *, seen_at: datetime) -> SaveResult:
-    """Upsert one page's posts in one transaction; a changed body adds a revision, never overwrites one."""
+    """Upsert one page's posts in one transaction; a changed body adds a revision, never overwrites
+    one."""
     posts = list(posts)
     if not posts:
         return SaveResult(0, 0)
@@ -382,7 +400,9 @@ def _post_rows(db: Store, game: str, posts: list[Post], seen: str) -> tuple[list
         if kept is not None and kept["commands_version"] == EXTRACTOR_VERSION:
             commands = kept["commands"]
         else:
-            commands = encode_commands(post.commands if post.commands is not None else _extract(post.body_html))
+            commands = encode_commands(
+                post.commands if post.commands is not None else _extract(post.body_html)
+            )
         rows.append(
             {
                 "game": game,
@@ -394,14 +414,18 @@ def _post_rows(db: Store, game: str, posts: list[Post], seen: str) -> tuple[list
                 "url": post.url,
                 "body_html": post.body_html,
                 "body_hash": body_hash,
-                "edited": int(post.edited or (before is not None and (not same_body or bool(before["edited"])))),
+                "edited": int(
+                    post.edited
+                    or (before is not None and (not same_body or bool(before["edited"])))
+                ),
                 "deleted": int(post.deleted),
                 "revisions": (before["revisions"] if before else 0) + (0 if same_body else 1),
                 "first_seen": before["first_seen"] if before else seen,
                 "last_seen": seen,
                 "commands": commands,
                 "commands_version": EXTRACTOR_VERSION,
-                # an edited body is read again when a moderator's count is next asked for (stored_counts)
+                # an edited body is read again when a moderator's count is next asked for
+                # (stored_counts)
                 "vote_count": kept["vote_count"] if kept is not None else None,
                 "vote_count_version": kept["vote_count_version"] if kept is not None else None,
                 "night_told": kept["night_told"] if kept is not None else None,  # as vote_count
@@ -410,8 +434,13 @@ def _post_rows(db: Store, game: str, posts: list[Post], seen: str) -> tuple[list
         )
         if not same_body:
             revisions.append(
-                {"game": game, "post_id": post.post_id, "body_hash": body_hash, "body_html": post.body_html,
-                 "seen_at": seen}
+                {
+                    "game": game,
+                    "post_id": post.post_id,
+                    "body_hash": body_hash,
+                    "body_html": post.body_html,
+                    "seen_at": seen,
+                }
             )
     return rows, revisions, SaveResult(new, changed)
 
@@ -426,8 +455,8 @@ def encode_commands(commands: Iterable[Command]) -> str:
 
 
 def _command_row(command: Command) -> list:
-    """[action, target, raw, bold (1/0), note, inline (1/0)], the trailing defaults (bold 1, no note, not inline)
-    left out."""
+    """[action, target, raw, bold (1/0), note, inline (1/0)], the trailing defaults (bold 1, no
+    note, not inline) left out."""
     row: list = [command.action, command.target, command.raw]
     if command.inline:
         return [*row, int(command.bold), command.note, 1]
@@ -437,8 +466,8 @@ def _command_row(command: Command) -> list:
 
 
 def _extract(body_html: str) -> list[Command]:
-    """The commands of a stored body. The reader is imported only here: a count replays the stored commands
-    and never compiles its patterns."""
+    """The commands of a stored body. The reader is imported only here: a count replays the stored
+    commands and never compiles its patterns."""
     from parsers.commands import extract_commands
 
     return extract_commands(body_html)
@@ -449,7 +478,11 @@ def decode_commands(text: str | None) -> tuple[Command, ...]:
         return ()
     return tuple(
         Command(
-            row[0], row[1], row[2], bold=bool(row[3]) if len(row) > 3 else True, note=row[4] if len(row) > 4 else None,
+            row[0],
+            row[1],
+            row[2],
+            bold=bool(row[3]) if len(row) > 3 else True,
+            note=row[4] if len(row) > 4 else None,
             inline=len(row) > 5 and bool(row[5]),
         )
         for row in json.loads(text)
@@ -461,14 +494,20 @@ def last_post_number(db: Store, game: str) -> int | None:
 
 
 def game_stamp(db: Store, game: str) -> tuple:
-    """What changes whenever a count of ``game`` could: its posts (the last number, how many, their numbers,
-    revisions and deletions) and whether its last sync failed or could not read some posts. Equal stamps, with
-    the same game file and clock, give the same count: `votal run` skips a game whose stamp stands still."""
+    """What changes whenever a count of ``game`` could: its posts (the last number, how many, their
+    numbers, revisions and deletions) and whether its last sync failed or could not read some posts.
+    Equal stamps, with the same game file and clock, give the same count: `votal run` skips a game
+    whose stamp stands still."""
     posts = _aggregate(
-        db, "select max(number), count(*), sum(number), sum(revisions), sum(deleted) from posts where game = ?",
+        db,
+        "select max(number), count(*), sum(number), sum(revisions), sum(deleted) from posts where game = ?",
         [game],
     )
-    sync = _one(db, "select error is not null, problems from syncs where game = ? order by id desc limit 1", [game])
+    sync = _one(
+        db,
+        "select error is not null, problems from syncs where game = ? order by id desc limit 1",
+        [game],
+    )
     return (*posts, *(sync or (None, None)))
 
 
@@ -476,9 +515,13 @@ def count_posts(db: Store, game: str) -> int:
     return _rows(db, "select count(*) as n from posts where game = ?", [game])[0]["n"]
 
 
-def moderator_bodies(db: Store, game: str, moderators: Iterable[str], *, up_to: int | None = None) -> dict[int, str]:
-    """Post number -> body of each live post by a moderator (their vote counts teach names), up to ``up_to``."""
-    # Only the moderators' bodies are read: their stored spellings are found first, then their posts by exact name.
+def moderator_bodies(
+    db: Store, game: str, moderators: Iterable[str], *, up_to: int | None = None
+) -> dict[int, str]:
+    """Post number -> body of each live post by a moderator (their vote counts teach names), up to
+    ``up_to``."""
+    # Only the moderators' bodies are read: their stored spellings are found first, then their posts
+    # by exact name.
     spellings = moderator_spellings(db, game, moderators)
     if not spellings:
         return {}
@@ -492,17 +535,23 @@ def moderator_bodies(db: Store, game: str, moderators: Iterable[str], *, up_to: 
 
 
 def moderator_spellings(db: Store, game: str, moderators: Iterable[str]) -> list[str]:
-    """The spellings under which the store holds posts by ``moderators`` (matched with Python's casefold:
-    SQLite's nocase folds ASCII only)."""
+    """The spellings under which the store holds posts by ``moderators`` (matched with Python's
+    casefold: SQLite's nocase folds ASCII only)."""
     names = {m.casefold() for m in moderators}
-    return [
-        r["author"]
-        for r in _rows(db, "select distinct author from posts where game = ?", [game])
-        if r["author"] is not None and r["author"].casefold() in names
-    ] if names else []
+    return (
+        [
+            r["author"]
+            for r in _rows(db, "select distinct author from posts where game = ?", [game])
+            if r["author"] is not None and r["author"].casefold() in names
+        ]
+        if names
+        else []
+    )
 
 
-def save_vote_counts(db: Store, game: str, readings: Iterable[tuple[str, str | None]], version: int) -> None:
+def save_vote_counts(
+    db: Store, game: str, readings: Iterable[tuple[str, str | None]], version: int
+) -> None:
     """Store what each post (by id) was read to hold: a count as JSON, or None."""
     with _writing(db):
         db.executemany(
@@ -511,11 +560,13 @@ def save_vote_counts(db: Store, game: str, readings: Iterable[tuple[str, str | N
         )
 
 
-def load_vote_counts(db: Store, game: str, authors: Sequence[str], version: int) -> list[sqlite3.Row]:
-    """The live posts by ``authors`` (exact spellings) with what they were read to hold: ``post_id``,
-    ``number``, ``vote_count`` (JSON, else null) and, where it was never read or read by another reader
-    ``version`` (stored before readings were kept, edited since, or the reader upgraded), ``unread`` (the
-    body to read; else null)."""
+def load_vote_counts(
+    db: Store, game: str, authors: Sequence[str], version: int
+) -> list[sqlite3.Row]:
+    """The live posts by ``authors`` (exact spellings) with what they were read to hold:
+    ``post_id``, ``number``, ``vote_count`` (JSON, else null) and, where it was never read or read
+    by another reader ``version`` (stored before readings were kept, edited since, or the reader
+    upgraded), ``unread`` (the body to read; else null)."""
     if not authors:
         return []
     count, read_by = _column(db, "posts", "vote_count"), _column(db, "posts", "vote_count_version")
@@ -536,8 +587,9 @@ def _column(db: Store, table: str, column: str) -> str:
     return column if _has_column(db, table, column) else "null"
 
 
-def save_night_readings(db: Store, game: str, readings: Iterable[tuple[str, bool]],
-                        version: int) -> None:
+def save_night_readings(
+    db: Store, game: str, readings: Iterable[tuple[str, bool]], version: int
+) -> None:
     """Store whether each post (by id) was read to tell the night (a moderator's post)."""
     with _writing(db):
         db.executemany(
@@ -547,8 +599,9 @@ def save_night_readings(db: Store, game: str, readings: Iterable[tuple[str, bool
         )
 
 
-def load_night_readings(db: Store, game: str, authors: Sequence[str],
-                        version: int) -> list[sqlite3.Row]:
+def load_night_readings(
+    db: Store, game: str, authors: Sequence[str], version: int
+) -> list[sqlite3.Row]:
     """The live posts by ``authors`` (exact spellings) with ``post_id``, ``number``, ``night_told``
     (1: the post tells the night) and, where reader ``version`` never read it, ``unread``."""
     if not authors:
@@ -576,13 +629,13 @@ def post_authors(db: Store, game: str) -> list[tuple[str, str | None]]:
     return [pair for row in rows for pair in [(row["author"], row["author_id"])] * row["n"]]
 
 
-def load_read_posts(
-    db: Store, game: str, *, up_to: int | None = None
-) -> list[ReadPost]:
+def load_read_posts(db: Store, game: str, *, up_to: int | None = None) -> list[ReadPost]:
     """Every stored post of a game (up to post number ``up_to``), in thread order, with its commands
-    (read again in memory where older code read them: a read never writes; the next sync stores them)."""
+    (read again in memory where older code read them: a read never writes; the next sync stores
+    them)."""
     fresh = _commands_read_again(db, game)
-    # Plain tuples, not rows read by column name: every `votal count` reads every post (a tenth of its work).
+    # Plain tuples, not rows read by column name: every `votal count` reads every post (a tenth of
+    # its work).
     rows = _tuples(
         db,
         "select number, post_id, author, author_id, time, url, commands, edited, deleted, revisions "
@@ -591,13 +644,21 @@ def load_read_posts(
     )
     firsts = _first_commands(db, game, {r[1] for r in rows if r[9] > 1})
     iso = datetime.fromisoformat
-    # Positional, in ReadPost's field order (edited, deleted, first_commands, author_id last): a frozen
-    # dataclass's keyword arguments cost every stored post of every count a lookup each (6 M instructions).
+    # Positional, in ReadPost's field order (edited, deleted, first_commands, author_id last): a
+    # frozen dataclass's keyword arguments cost every stored post of every count a lookup each (6 M
+    # instructions).
     return [
         ReadPost(
-            number, post_id, author, iso(time) if time else None, url,
+            number,
+            post_id,
+            author,
+            iso(time) if time else None,
+            url,
             decode_commands(fresh.get(post_id, commands) if fresh else commands),
-            bool(edited), bool(deleted), firsts.get(post_id) if revisions > 1 else None, author_id,
+            bool(edited),
+            bool(deleted),
+            firsts.get(post_id) if revisions > 1 else None,
+            author_id,
         )
         for number, post_id, author, author_id, time, url, commands, edited, deleted, revisions in rows
     ]
@@ -621,8 +682,11 @@ def save_commands_read_again(db: Store, game: str) -> None:
     fresh = _commands_read_again(db, game)
     edited_sql = "select post_id from posts where game = ? and revisions > 1"
     edited = {row[0] for row in _tuples(db, edited_sql, [game])}
-    firsts = {post_id: first for post_id, first in _first_revisions(db, game, edited).items()
-              if first.read_again}
+    firsts = {
+        post_id: first
+        for post_id, first in _first_revisions(db, game, edited).items()
+        if first.read_again
+    }
     if not fresh and not firsts:
         return
     with _writing(db):
@@ -633,8 +697,10 @@ def save_commands_read_again(db: Store, game: str) -> None:
         db.executemany(
             "update revisions set commands = ?, commands_version = ? "
             "where game = ? and post_id = ? and body_hash = ?",
-            [(first.commands, EXTRACTOR_VERSION, game, post_id, first.body_hash)
-             for post_id, first in firsts.items()],
+            [
+                (first.commands, EXTRACTOR_VERSION, game, post_id, first.body_hash)
+                for post_id, first in firsts.items()
+            ],
         )
 
 
@@ -663,8 +729,9 @@ def _first_revisions(db: Store, game: str, post_ids: set[str]) -> dict[str, _Fir
     read_by = _column(db, "revisions", "commands_version")
     kept = _column(db, "revisions", "commands")
     first: dict[str, tuple] = {}
-    # Only the edited posts' revisions, found by the table's key (game, post_id, ...): every post has one, and
-    # each row's seen_at and commands lie past its body, so reading them all cost a count more than its replay.
+    # Only the edited posts' revisions, found by the table's key (game, post_id, ...): every post
+    # has one, and each row's seen_at and commands lie past its body, so reading them all cost a
+    # count more than its replay.
     wanted = sorted(post_ids)
     for at in range(0, len(wanted), _IDS_A_QUERY):
         chunk = wanted[at : at + _IDS_A_QUERY]
@@ -689,7 +756,10 @@ def _first_revision(db: Store, game: str, row: tuple) -> _FirstRevision:
 
 def record_sync(db: Store, row: dict) -> None:
     with _writing(db):
-        db.execute(f"insert into syncs ({', '.join(row)}) values ({', '.join('?' * len(row))})", list(row.values()))
+        db.execute(
+            f"insert into syncs ({', '.join(row)}) values ({', '.join('?' * len(row))})",
+            list(row.values()),
+        )
 
 
 def last_sync(db: Store, game: str) -> sqlite3.Row | None:
@@ -697,18 +767,23 @@ def last_sync(db: Store, game: str) -> sqlite3.Row | None:
 
 
 def last_good_sync(db: Store, game: str) -> sqlite3.Row | None:
-    return _one(db, "select * from syncs where game = ? and error is null order by id desc limit 1", [game])
+    return _one(
+        db, "select * from syncs where game = ? and error is null order by id desc limit 1", [game]
+    )
 
 
 def post_totals(db: Store, game: str) -> sqlite3.Row:
     """``stored`` and ``deleted`` post counts of a game."""
     return _rows(
-        db, "select count(*) as stored, coalesce(sum(deleted), 0) as deleted from posts where game = ?", [game]
+        db,
+        "select count(*) as stored, coalesce(sum(deleted), 0) as deleted from posts where game = ?",
+        [game],
     )[0]
 
 
 def sync_totals(db: Store, game: str, *, since: datetime) -> sqlite3.Row:
-    """``syncs``, ``requests`` and failed answers (``n``) of a game's syncs started since ``since``."""
+    """``syncs``, ``requests`` and failed answers (``n``) of a game's syncs started since
+    ``since``."""
     return _rows(
         db,
         "select coalesce(sum(faults), 0) as n, count(*) as syncs, coalesce(sum(requests), 0) as requests "
@@ -717,14 +792,15 @@ def sync_totals(db: Store, game: str, *, since: datetime) -> sqlite3.Row:
     )[0]
 
 
-# --- What the scheduler and sync keep beside the posts: HTTP validators, vanished posts, alerts, locks.
+# --- What the scheduler and sync keep beside the posts: HTTP validators, vanished posts, alerts,
+# locks.
 
 
 @dataclass(frozen=True)
 class Validators:
-    """What the forum sent with the stored copy of a page: its ETag and Last-Modified, and what the page
-    held (a 304 says the page is unchanged but does not repeat it): its next-page link, its post ids in
-    order and its first post's number."""
+    """What the forum sent with the stored copy of a page: its ETag and Last-Modified, and what the
+    page held (a 304 says the page is unchanged but does not repeat it): its next-page link, its
+    post ids in order and its first post's number."""
 
     etag: str | None = None
     last_modified: str | None = None
@@ -741,13 +817,16 @@ def load_validators(db: Store, game: str, url: str) -> Validators:
         return Validators()
     ids = tuple(json.loads(row["post_ids"])) if row["post_ids"] else ()
     saved = datetime.fromisoformat(row["saved_at"]) if row["saved_at"] else None
-    return Validators(row["etag"], row["last_modified"], row["next_url"], ids, row["first_number"], saved)
+    return Validators(
+        row["etag"], row["last_modified"], row["next_url"], ids, row["first_number"], saved
+    )
 
 
 def save_validators(
     db: Store, game: str, url: str, validators: Validators, *, seen_at: datetime
 ) -> None:
-    """Remember a page's validators; only after its posts are saved, so a 304 never hides unsaved posts."""
+    """Remember a page's validators; only after its posts are saved, so a 304 never hides unsaved
+    posts."""
     with _writing(db):
         _write_validators(db, game, url, validators, seen_at.isoformat())
 
@@ -781,10 +860,11 @@ def save_pages(
     gone: Iterable[str],
     seen_at: datetime,
 ) -> SaveResult:
-    """Save several pages (url, posts, validators) and mark ``gone`` deleted, all in ONE transaction.
+    """Save several pages (url, posts, validators) and mark ``gone`` deleted, all in ONE
+    transaction.
 
-    For a deletion found by re-reading earlier pages: the forum renumbered every post after it, and a
-    sync killed halfway must not leave some posts renumbered and others not.
+    For a deletion found by re-reading earlier pages: the forum renumbered every post after it, and
+    a sync killed halfway must not leave some posts renumbered and others not.
     """
     seen = seen_at.isoformat()
     new = changed = 0
@@ -827,7 +907,12 @@ def save_robots(db: Store, site: str, answer: tuple[int, str], *, fetched_at: da
         _upsert(
             db,
             "robots",
-            {"site": site, "status": answer[0], "body": answer[1], "fetched_at": fetched_at.isoformat()},
+            {
+                "site": site,
+                "status": answer[0],
+                "body": answer[1],
+                "fetched_at": fetched_at.isoformat(),
+            },
             ("site",),
         )
 
@@ -839,7 +924,8 @@ def load_hold(db: Store, host: str) -> datetime | None:
 
 
 def save_hold(db: Store, host: str, until: datetime) -> None:
-    """Remember a long Retry-After beyond this process (the next `votal sync` from cron honours it too)."""
+    """Remember a long Retry-After beyond this process (the next `votal sync` from cron honours it
+    too)."""
     with _writing(db):
         _upsert(db, "holds", {"host": host, "until": until.isoformat()}, ("host",))
 
@@ -847,13 +933,15 @@ def save_hold(db: Store, host: str, until: datetime) -> None:
 def find_missing(
     db: Store, game: str, *, since_number: int | None, present: Iterable[str]
 ) -> list[str]:
-    """Stored posts not known to have vanished, numbered ``since_number`` or later (all, if None), not in
-    ``present``. (A post the forum marks deleted but still shows is not missing.)"""
+    """Stored posts not known to have vanished, numbered ``since_number`` or later (all, if None),
+    not in ``present``. (A post the forum marks deleted but still shows is not missing.)"""
     present = set(present)
     since = "" if since_number is None else " and number >= ?"
     rows = _rows(
         db,
-        "select post_id from posts where game = ? and vanished is null" + since + " order by number, post_id",
+        "select post_id from posts where game = ? and vanished is null"
+        + since
+        + " order by number, post_id",
         [game] if since_number is None else [game, since_number],
     )
     return [r["post_id"] for r in rows if r["post_id"] not in present]
@@ -867,7 +955,8 @@ def mark_missing(
     present: Iterable[str],
     seen_at: datetime,
 ) -> list[str]:
-    """Mark deleted (never drop) what :func:`find_missing` finds; returns their ids. One transaction."""
+    """Mark deleted (never drop) what :func:`find_missing` finds; returns their ids. One
+    transaction."""
     gone = find_missing(db, game, since_number=since_number, present=present)
     if gone:
         with _writing(db):
@@ -885,12 +974,14 @@ def _mark_gone(db: Store, game: str, post_ids: Iterable[str], seen: str) -> None
 def count_live_posts(
     db: Store, game: str, *, exclude: Iterable[str] = (), below: int | None = None
 ) -> int:
-    """Stored posts the forum still shows, as far as we know (not vanished; a post it marks deleted but shows
-    still takes a place in its numbering), numbered below ``below`` if given, leaving out ``exclude``."""
+    """Stored posts the forum still shows, as far as we know (not vanished; a post it marks deleted
+    but shows still takes a place in its numbering), numbered below ``below`` if given, leaving out
+    ``exclude``."""
     excluded = set(exclude)
     rows = _rows(
         db,
-        "select post_id from posts where game = ? and vanished is null" + ("" if below is None else " and number < ?"),
+        "select post_id from posts where game = ? and vanished is null"
+        + ("" if below is None else " and number < ?"),
         [game] if below is None else [game, below],
     )
     return sum(1 for r in rows if r["post_id"] not in excluded)
@@ -906,35 +997,54 @@ def count_vanished(db: Store, game: str, *, below: int | None = None) -> int:
 
 def first_post_at(db: Store, game: str, moment: datetime) -> int | None:
     """The number of the first stored post made at or after ``moment``."""
-    return _rows(db, "select min(number) as n from posts where game = ? and time >= ?", [game, moment.isoformat()])[0][
-        "n"
-    ]
+    return _rows(
+        db,
+        "select min(number) as n from posts where game = ? and time >= ?",
+        [game, moment.isoformat()],
+    )[0]["n"]
 
 
-def number_vote_count(db: Store, game: str, day: int, as_of_post: int, *, now: datetime, keep: bool = True) -> int:
-    """The number of day ``day``'s vote count as of ``as_of_post`` ("Vote Count 3.2" is day 3's second): the
-    number it was given before, else the next one, kept (``keep``) so that drafting it again gives the same."""
+def number_vote_count(
+    db: Store, game: str, day: int, as_of_post: int, *, now: datetime, keep: bool = True
+) -> int:
+    """The number of day ``day``'s vote count as of ``as_of_post`` ("Vote Count 3.2" is day 3's
+    second): the number it was given before, else the next one, kept (``keep``) so that drafting it
+    again gives the same."""
 
     def find() -> tuple[int | None, int]:
-        given = _one(db, "select number from vote_counts where game = ? and day = ? and as_of_post = ?",
-                     [game, day, as_of_post])
-        last = _aggregate(db, "select max(number) as n from vote_counts where game = ? and day = ?", [game, day])["n"]
+        given = _one(
+            db,
+            "select number from vote_counts where game = ? and day = ? and as_of_post = ?",
+            [game, day, as_of_post],
+        )
+        last = _aggregate(
+            db, "select max(number) as n from vote_counts where game = ? and day = ?", [game, day]
+        )["n"]
         return (given["number"] if given else None), (last or 0) + 1
 
     given, following = find()
     if given is not None or not keep:
         return given if given is not None else following
     with _writing(db):
-        given, following = find()  # again inside the write lock: another process may have numbered it
+        given, following = (
+            find()
+        )  # again inside the write lock: another process may have numbered it
         if given is not None:
             return given
-        row = {"game": game, "day": day, "as_of_post": as_of_post, "number": following, "created": now.isoformat()}
+        row = {
+            "game": game,
+            "day": day,
+            "as_of_post": as_of_post,
+            "number": following,
+            "created": now.isoformat(),
+        }
         _upsert(db, "vote_counts", row, ("game", "day", "as_of_post"))
     return following
 
 
 def post_time(db: Store, game: str, number: int) -> datetime | None:
-    """When post ``number`` was written (else the nearest earlier post with a time): "as of post P" is as of then."""
+    """When post ``number`` was written (else the nearest earlier post with a time): "as of post P"
+    is as of then."""
     row = _one(
         db,
         "select time from posts where game = ? and number <= ? and time is not null order by number desc limit 1",
@@ -944,7 +1054,8 @@ def post_time(db: Store, game: str, number: int) -> datetime | None:
 
 
 def first_post_number(db: Store, game: str) -> int | None:
-    """The number of the thread's first post as stored (0 on MafiaScum, 1 on most forums), deleted or not."""
+    """The number of the thread's first post as stored (0 on MafiaScum, 1 on most forums), deleted
+    or not."""
     return _rows(db, "select min(number) as n from posts where game = ?", [game])[0]["n"]
 
 
@@ -956,12 +1067,17 @@ def load_post_numbers(db: Store, game: str, post_ids: Iterable[str]) -> dict[str
     marks = ",".join("?" * len(ids))
     return {
         r["post_id"]: r["number"]
-        for r in _rows(db, f"select post_id, number from posts where game = ? and post_id in ({marks})", [game, *ids])
+        for r in _rows(
+            db,
+            f"select post_id, number from posts where game = ? and post_id in ({marks})",
+            [game, *ids],
+        )
     }
 
 
 def add_alerts(db: Store, game: str, alerts: Iterable[dict], *, now: datetime) -> list[dict]:
-    """Store alerts not stored before (by ``key``); returns only the new ones, so each is sent once."""
+    """Store alerts not stored before (by ``key``); returns only the new ones, so each is sent
+    once."""
     alerts = list(alerts)
     if not alerts:
         return []  # no write transaction (and no wait for the write lock) when a run has nothing to say
@@ -978,7 +1094,13 @@ def add_alerts(db: Store, game: str, alerts: Iterable[dict], *, now: datetime) -
 
 
 def save_run_state(
-    db: Store, game: str, game_file: str, *, state: str, deadline: datetime | None, closes: datetime | None
+    db: Store,
+    game: str,
+    game_file: str,
+    *,
+    state: str,
+    deadline: datetime | None,
+    closes: datetime | None,
 ) -> None:
     with _writing(db):
         db.execute(
@@ -987,18 +1109,29 @@ def save_run_state(
         )
 
 
-def load_run_state(db: Store, game: str, game_file: str) -> tuple[str, datetime | None, datetime | None] | None:
-    """The state digest `votal run` last counted ``game_file`` on, and its deadline and election close."""
-    row = _one(db, "select state, deadline, closes from run_states where game = ? and game_file = ?", [game, game_file])
+def load_run_state(
+    db: Store, game: str, game_file: str
+) -> tuple[str, datetime | None, datetime | None] | None:
+    """The state digest `votal run` last counted ``game_file`` on, and its deadline and election
+    close."""
+    row = _one(
+        db,
+        "select state, deadline, closes from run_states where game = ? and game_file = ?",
+        [game, game_file],
+    )
     if row is None:
         return None
-    return row["state"], *(datetime.fromisoformat(t) if t else None for t in (row["deadline"], row["closes"]))
+    return row["state"], *(
+        datetime.fromisoformat(t) if t else None for t in (row["deadline"], row["closes"])
+    )
 
 
 def save_output_fingerprint(db: Store, game: str, target: str, fingerprint: str) -> None:
     with _writing(db):
-        db.execute("insert or replace into outputs (game, target, fingerprint) values (?, ?, ?)",
-                   [game, target, fingerprint])
+        db.execute(
+            "insert or replace into outputs (game, target, fingerprint) values (?, ?, ?)",
+            [game, target, fingerprint],
+        )
 
 
 def load_output_fingerprint(db: Store, game: str, target: str) -> str | None:
@@ -1025,7 +1158,6 @@ def mark_alerts_sent(
             "update alerts set sent = ?, send_error = ?, attempts = attempts + 1 where game = ? and key = ?",
             [(sent_at.isoformat() if sent_at else None, error, game, key) for key in keys],
         )
-
 
 
 def load_alerts(db: Store, game: str, *, limit: int = 20) -> list[sqlite3.Row]:
@@ -1056,7 +1188,8 @@ _memory_locks_guard = threading.Lock()
 
 @contextmanager
 def lock_game(db: Store, game: str, *, timeout: float = 0.0) -> Iterator[None]:
-    """Hold the game's sync lock: an ``fcntl`` lock on a file beside the DB, freed by the OS even on kill -9.
+    """Hold the game's sync lock: an ``fcntl`` lock on a file beside the DB, freed by the OS even on
+    kill -9.
 
     Waits up to ``timeout`` seconds, then raises :class:`GameLocked`.
     """
@@ -1096,8 +1229,10 @@ def _take_file_lock(lock_path: Path, deadline: float, game: str):
                     break
                 except BlockingIOError:
                     if time.monotonic() >= deadline:
-                        raise GameLocked(f"game {game} is being synced by another votal process "
-                                         f"(lock {lock_path.name})") from None
+                        raise GameLocked(
+                            f"game {game} is being synced by another votal process "
+                            f"(lock {lock_path.name})"
+                        ) from None
                     time.sleep(0.05)
             with contextlib.suppress(FileNotFoundError):
                 if os.stat(lock_path).st_ino == os.fstat(handle.fileno()).st_ino:
@@ -1109,8 +1244,8 @@ def _take_file_lock(lock_path: Path, deadline: float, game: str):
 
 
 def load_posts(db: Store, game: str) -> list[Post]:
-    """Every stored post of a game that is not deleted, with its body, in thread order (for reading what
-    the moderator announces)."""
+    """Every stored post of a game that is not deleted, with its body, in thread order (for reading
+    what the moderator announces)."""
     from parsers.page import Post  # here: counts, which read no bodies, never build its classes
 
     rows = _rows(

@@ -26,8 +26,9 @@ def load_posted_counts(
     rows = store.load_vote_counts(db, game, sorted(set(authors)), COUNT_READER_VERSION)
     fresh = read_count_rows(rows)
     readings = ((row["number"], fresh.get(row["post_id"], row["vote_count"])) for row in rows)
-    return {number: decode_count(text, post=number)
-            for number, text in readings if text is not None}
+    return {
+        number: decode_count(text, post=number) for number, text in readings if text is not None
+    }
 
 
 def read_count_rows(rows: Sequence[Row]) -> dict[str, str | None]:
@@ -37,8 +38,9 @@ def read_count_rows(rows: Sequence[Row]) -> dict[str, str | None]:
         return {}
     from assistant.reading.count_reader import read_count  # its patterns compiled only when needed
 
-    return {row["post_id"]: encode_count(read_count(row["unread"], row["number"]))
-            for row in unread}
+    return {
+        row["post_id"]: encode_count(read_count(row["unread"], row["number"])) for row in unread
+    }
 
 
 def save_readings(

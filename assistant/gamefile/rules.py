@@ -345,7 +345,9 @@ def parse_ruleset(text: str, *, path: str = "<ruleset>") -> Ruleset:
                     table, key, f"unknown key (known keys: {', '.join(sorted([*schema, 'cite']))})"
                 )
             attribute, kind, allowed = schema[key]
-            values[attribute] = _check_value(value, kind, allowed, functools.partial(fail, table, key))
+            values[attribute] = _check_value(
+                value, kind, allowed, functools.partial(fail, table, key)
+            )
     if "name" not in values:
         raise fail("ruleset", None, "missing required key 'name'")
     ruleset = Ruleset(**values, cites=cites, path=path)

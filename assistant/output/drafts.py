@@ -233,12 +233,12 @@ def build_context(
     """The public facts of ``day`` for a draft.
 
     ``votals`` are counted votals (:func:`assistant.counting.count.count_stored`); the one of
-    ``day`` is used when present (a day that has not started has none: the living and the
-    majority come from the game file).
-    ``posts`` give the links to the posts votes were cast in and the day's post counts for the post
-    minimum; without them links fall back to the thread's URL and post counts to the votal's flags.
-    ``now`` (aware) is for the time left before the deadline. ``count_number`` numbers a vote count within
-    its day (:func:`assistant.forum.store.number_vote_count`).
+    ``day`` is used when present (a day that has not started has none: the living and the majority
+    come from the game file). ``posts`` give the links to the posts votes were cast in and the day's
+    post counts for the post minimum; without them links fall back to the thread's URL and post
+    counts to the votal's flags. ``now`` (aware) is for the time left before the deadline.
+    ``count_number`` numbers a vote count within its day
+    (:func:`assistant.forum.store.number_vote_count`).
     """
     votal = _votal_of(votals, day)
     draft = _DayDraft(game, ruleset, votal, day, words_of(ruleset), _post_urls(votal, posts))

@@ -46,14 +46,19 @@ def collect_status(
         problems.append(f"cannot count: {exc}")
     warnings, noted = _game_warnings(game, db, votal, stored, now) if totals["stored"] else ([], [])
     if last and last["error"] and votal is not None:
-        # the same rule as `votal run`'s alerts: a failed sync may have stored only part of the thread
+        # the same rule as `votal run`'s alerts: a failed sync may have stored only part of the
+        # thread
         warnings.append(
             "the last sync failed part-way: the day below is counted from the posts stored so far"
         )
-    # votes not counted: each one that could change the outcome is a doubt; the rest are notes (JSON)
+    # votes not counted: each one that could change the outcome is a doubt; the rest are notes
+    # (JSON)
     doubts = [d for d in votal.doubts if not d.note] if votal is not None else []
-    notes = [f"post {p.post}: {p.voter}'s {p.text!r} not counted: {p.reason}"
-             for p in votal.problems] if votal else []
+    notes = (
+        [f"post {p.post}: {p.voter}'s {p.text!r} not counted: {p.reason}" for p in votal.problems]
+        if votal
+        else []
+    )
     alerts = store.load_alerts(db, game.key, limit=50)
     unsent = [a for a in alerts if a["sent"] is None and a["send_error"]]
     if unsent:
@@ -136,23 +141,33 @@ SHOWN = 5  # things needing the moderator listed in full; the rest are counted (
 
 
 def needs_moderator(status: dict[str, Any]) -> list[str]:
-    """What needs the moderator, most urgent first: a broken sync, a decided day to announce, a deadline
-    that passed or is near, doubts that could change the count (a vote not counted that would decide the day...),
-    doubts about the game file, alerts that were not sent. Votes not counted that change nothing are notes: in
-    the JSON only."""
+    """What needs the moderator, most urgent first: a broken sync, a decided day to announce, a
+    deadline that passed or is near, doubts that could change the count (a vote not counted that
+    would decide the day...), doubts about the game file, alerts that were not sent. Votes not
+    counted that change nothing are notes: in the JSON only."""
     items = [p for p in status["problems"] if p.startswith(("last sync failed", "cannot count"))]
     outcome = status["outcome"]
     if outcome and not status.get("day_closed"):  # a day the file records as ended was announced
         who = outcome["target"] or outcome["kind"].replace("_", " ")
         at = f", post {outcome['post']}" if outcome["post"] is not None else ""
-        items.append(f"day {status['day']} is decided: {who} ({outcome['reason'].replace('_', ' ')}{at})")
+        items.append(
+            f"day {status['day']} is decided: {who} ({outcome['reason'].replace('_', ' ')}{at})"
+        )
         if outcome.get("doubt") and not status.get("doubts"):
-            items.append(f"the hammer was read with doubt ({outcome['doubt']}): check post {outcome['post']} before"
-                         " closing the day")
+            items.append(
+                f"the hammer was read with doubt ({outcome['doubt']}): check post {outcome['post']} before"
+                " closing the day"
+            )
     left = status["deadline_in_seconds"]
     if not outcome and left is not None and left <= 3600:
-        items.append(f"day {status['day']}'s deadline " + ("has passed" if left <= 0 else f"is {_left(left)}"))
-    items += [f"post {d['post']}: {d['why']}" if d["post"] is not None else d["why"] for d in status.get("doubts", [])]
+        items.append(
+            f"day {status['day']}'s deadline "
+            + ("has passed" if left <= 0 else f"is {_left(left)}")
+        )
+    items += [
+        f"post {d['post']}: {d['why']}" if d["post"] is not None else d["why"]
+        for d in status.get("doubts", [])
+    ]
     items += [p for p in status["problems"] if p not in items]
     items += [f"warning: {w}" for w in status["warnings"]]
     return items
@@ -187,7 +202,10 @@ def format_status_text(status: dict[str, Any]) -> str:
     if status["syncs_24h"]:
         count = status["faults_24h"]
         faults = f"; {count} failed answer{'s' if count != 1 else ''} retried" if count else ""
-        syncs, requests = _counted(status["syncs_24h"], "sync"), _counted(status["requests_24h"], "request")
+        syncs, requests = (
+            _counted(status["syncs_24h"], "sync"),
+            _counted(status["requests_24h"], "request"),
+        )
         lines.append(f"  last 24 h: {syncs}, {requests}{faults}")
     deleted = f" (+{status['deleted_posts']} deleted)" if status["deleted_posts"] else ""
     lines.append(f"  posts: {status['posts']}{deleted}")
@@ -197,7 +215,9 @@ def format_status_text(status: dict[str, Any]) -> str:
     if status["alerts"]:
         latest = status["alerts"][0]
         earlier = f" (+{len(status['alerts']) - 1} earlier)" if len(status["alerts"]) > 1 else ""
-        lines.append(f"  last alert ({_local(latest['created'], zone)}): {latest['message']}{earlier}")
+        lines.append(
+            f"  last alert ({_local(latest['created'], zone)}): {latest['message']}{earlier}"
+        )
     return "\n".join(lines)
 
 

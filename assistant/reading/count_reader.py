@@ -1,6 +1,7 @@
 """Reading a moderator's posted vote count from a post's HTML (the line shapes are listed in
-:mod:`assistant.counting.votecounts`). Run when a moderator's post is stored or edited, and again only when
-``posted_count.COUNT_READER_VERSION`` changes: a count reads what was stored (``assistant.forum.stored_counts``)."""
+:mod:`assistant.counting.votecounts`). Run when a moderator's post is stored or edited, and again
+only when ``posted_count.COUNT_READER_VERSION`` changes: a count reads what was stored
+(``assistant.forum.stored_counts``)."""
 
 from __future__ import annotations
 
@@ -16,8 +17,33 @@ if TYPE_CHECKING:
 
 _DROPPED_TAGS = frozenset({"blockquote", "cite", "s", "strike", "del", "script", "style"})
 _LINE_TAGS = frozenset(
-    {"br", "p", "div", "li", "ul", "ol", "tr", "td", "th", "table", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "dd",
-     "dt", "dl", "fieldset", "legend", "center", "section", "article"}
+    {
+        "br",
+        "p",
+        "div",
+        "li",
+        "ul",
+        "ol",
+        "tr",
+        "td",
+        "th",
+        "table",
+        "hr",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "dd",
+        "dt",
+        "dl",
+        "fieldset",
+        "legend",
+        "center",
+        "section",
+        "article",
+    }
 )
 _NUMBER = r"(?P<n>\d{1,2}(?:\.\d)?)"
 # "(3/7)": three of the seven needed; "(3, L-4)": three, four more needed
@@ -29,16 +55,20 @@ _BRACKETED = re.compile(
     r"\s*[:\-\u2013\u2014=>]*\s*(?P<voters>.*)$"
 )
 # In columns: "Name      2   A, B" (a number set apart by two spaces or more); "Name 2 votes: A, B"
-_COLUMNS = re.compile(rf"^(?P<target>[^()\[\]{{}}:]{{1,50}}?)\s{{2,}}{_NUMBER}(?:\s+(?P<voters>.*))?$")
+_COLUMNS = re.compile(
+    rf"^(?P<target>[^()\[\]{{}}:]{{1,50}}?)\s{{2,}}{_NUMBER}(?:\s+(?P<voters>.*))?$"
+)
 _COUNTED = re.compile(
-    rf"^(?P<target>[^()\[\]{{}}:]{{1,50}}?)\s+{_NUMBER}\s*votes?\s*[:\-\u2013\u2014=]+\s*(?P<voters>.*)$", re.IGNORECASE
+    rf"^(?P<target>[^()\[\]{{}}:]{{1,50}}?)\s+{_NUMBER}\s*votes?\s*[:\-\u2013\u2014=]+\s*(?P<voters>.*)$",
+    re.IGNORECASE,
 )
 # The number last: "Name \u2013 A, B (2)"
 _NUMBER_LAST = re.compile(
     r"^(?P<target>[^()\[\]{}:\u2013\u2014]{1,50}?)\s*(?:[:\u2013\u2014]+|\s-+\s)\s*(?P<voters>[^()\[\]]+?)"
     rf"\s*[(\[]\s*{_NUMBER}\s*[)\]]$"
 )
-# The number first: "(3) Name \u2014 A, B" / "3 Name: A, B" / "3 Name (A, B)" / "(2) (NOT VOTING) \u2014 A, B"
+# The number first: "(3) Name \u2014 A, B" / "3 Name: A, B" / "3 Name (A, B)" / "(2) (NOT VOTING)
+# \u2014 A, B"
 _LEADING_NUMBER = (
     rf"^\+?(?P<open>[(\[{{]\s*)?{_NUMBER}{_OF_NEEDED}(?(open)\s*[)\]}}]\s*|\s+)"  # "(1)Name" too
     r"(?P<target>\([^()]{1,30}\)|[^()\[\]{}:=\u2013\u2014]{1,50}?)"
@@ -54,8 +84,8 @@ _DASHED = re.compile(
     r"[:\-\u2013\u2014(]\s*(?P<voters>.*?)\)?$",
     re.IGNORECASE,
 )
-# "(L-2)" / "[L - 2]": the votes still needed. Taken out before a line is read; a line that has one and no
-# number of votes, "Name (L-2): A, B", is a wagon of the voters it lists.
+# "(L-2)" / "[L - 2]": the votes still needed. Taken out before a line is read; a line that has one
+# and no number of votes, "Name (L-2): A, B", is a wagon of the voters it lists.
 _NEEDED_MARK = re.compile(r"[(\[]\s*L\s*-\s*\d{1,2}\s*[)\]]", re.IGNORECASE)
 _LEADING_NEEDED = re.compile(r"^L\s*-\s*\d{1,2}\s+(?=[(\[{]?\d)", re.IGNORECASE)
 # "Name: A, B" / "Name - A, B" / "Name => A"; a hyphen between letters ("Ann-Marie") is in the name
@@ -70,7 +100,9 @@ _NOT_VOTING = re.compile(
 )
 _TO_LYNCH = re.compile(r"\(?\s*L\s*-\s*\d+\s*\)?|\bhammer(?:ed)?\b", re.IGNORECASE)
 _VOTER_NOTE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
-_ARROW = re.compile(r"\s*<[-\u2013\u2014=]+.*$")  # "A, B <-- LYNCH": the moderator's note after the list
+_ARROW = re.compile(
+    r"\s*<[-\u2013\u2014=]+.*$"
+)  # "A, B <-- LYNCH": the moderator's note after the list
 _BULLET = re.compile(r"^[\s*\-\u2022>#~]+")
 _PARTS = re.compile(r"/|\.\s")
 _ENCLOSED_LIST = re.compile(r"\s*[\[(](?P<names>[^\[\]()]*[,;&][^\[\]()]*)[\])]\s*")
@@ -130,7 +162,8 @@ class _CountBlock:
             self.not_voting, self.beside = voters, not self.wagons
             return True
         fits = len(voters) <= votes <= 2 * len(voters)
-        # a number one off the names listed in a count: the moderator's slip; the names are the votes
+        # a number one off the names listed in a count: the moderator's slip; the names are the
+        # votes
         slip = not fits and number is not None and abs(len(voters) - votes) == 1
         if not target or not voters or not (fits or slip):
             return True  # the number is not the voters listed: not a wagon line
@@ -162,11 +195,14 @@ class _CountBlock:
         return tuple(wagons)
 
 
-_VOTES_WORD = re.compile(rf"[\s:\-=>|\u2013\u2014]*{_NUMBER}\s*votes?\b[\s:\-=>|\u2013\u2014]*", re.IGNORECASE)
+_VOTES_WORD = re.compile(
+    rf"[\s:\-=>|\u2013\u2014]*{_NUMBER}\s*votes?\b[\s:\-=>|\u2013\u2014]*", re.IGNORECASE
+)
 
 
 def _read_line(line: str) -> tuple[str, str, str | None, bool] | None:
-    """A count line as (target, voters as written, number of votes or None, whether it says the votes needed)."""
+    """A count line as (target, voters as written, number of votes or None, whether it says the
+    votes needed)."""
     line = _LEADING_NEEDED.sub("", line)  # "L-2 (5) Name - A, B": the votes needed come first
     mark = _NEEDED_MARK.search(line)
     if mark is not None:
@@ -181,9 +217,14 @@ def _read_line(line: str) -> tuple[str, str, str | None, bool] | None:
             return before, rest, number.group("n") if number else None, True
         line = " ".join(_NEEDED_MARK.sub(" ", line).split())
     match = (
-        _BRACKETED.match(line) or _DASHED.match(line) or _NUMBER_FIRST.match(line)
-        or _NUMBER_FIRST_LISTED.match(line) or _NUMBER_LAST.match(line) or _COUNTED.match(line)
-        or _COLUMNS.match(line) or _LISTED.match(line)
+        _BRACKETED.match(line)
+        or _DASHED.match(line)
+        or _NUMBER_FIRST.match(line)
+        or _NUMBER_FIRST_LISTED.match(line)
+        or _NUMBER_LAST.match(line)
+        or _COUNTED.match(line)
+        or _COLUMNS.match(line)
+        or _LISTED.match(line)
     )
     if match is None:
         return None
@@ -219,9 +260,11 @@ def _lines(body_html: str) -> list[str]:
             elif child.tag in _DROPPED_TAGS or "line-through" in (child.get("style") or ""):
                 pass  # struck-out votes are gone; a quoted count is someone else's
             else:
-                # phpBB's older bold and colours are divs styled "display:inline": no line of their own
+                # phpBB's older bold and colours are divs styled "display:inline": no line of their
+                # own
                 block = child.tag in _LINE_TAGS and not (
-                    child.tag == "div" and "display:inline" in (child.get("style") or "").replace(" ", "")
+                    child.tag == "div"
+                    and "display:inline" in (child.get("style") or "").replace(" ", "")
                 )
                 if block:
                     pieces.append("\n")
@@ -229,7 +272,9 @@ def _lines(body_html: str) -> list[str]:
                 if block:
                     pieces.append("\n")
                 elif child.tag == "a" and not (child.tail or "").strip() and _next_is_link(child):
-                    pieces.append(",")  # voters written as links to their votes, side by side: one name each
+                    pieces.append(
+                        ","
+                    )  # voters written as links to their votes, side by side: one name each
             if child.tail:
                 pieces.append(child.tail)
 
@@ -248,8 +293,11 @@ def _voters(text: str) -> tuple[str, ...]:
     text = enclosed.group("names") if enclosed else text  # "[A, B, C]": the list in one bracket
     names = []
     for part in re.split(r",|;|\s+&\s+", text):
-        # a note in brackets after a name is dropped; a name written in brackets ("[Redacted]") is kept
-        name = " ".join(_VOTER_NOTE.sub(" ", part).split()).strip(" -:*.") or " ".join(part.split()).strip(" -:*.")
+        # a note in brackets after a name is dropped; a name written in brackets ("[Redacted]") is
+        # kept
+        name = " ".join(_VOTER_NOTE.sub(" ", part).split()).strip(" -:*.") or " ".join(
+            part.split()
+        ).strip(" -:*.")
         if name and name.casefold() not in ("none", "nobody", "-"):
             names.append(name)
     return tuple(names)

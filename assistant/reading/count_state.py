@@ -1,10 +1,11 @@
-"""What a moderator's own vote count says about the game's state: the day it is for, and who is alive.
+"""What a moderator's own vote count says about the game's state: the day it is for, and who is
+alive.
 
-Moderators head their counts with the day ("Vote Count 3.01", "Day 2 Votecount", "VC 1.00") and list every
-living player once, as a voter on a wagon or under "Not voting", often with "With 9 alive, 5 to lynch". A
-count is a better witness of the phase and of the living than flavour text: a day announced only in a story
-still gets its "Vote Count 3.00", and a night kill told only as "the town found a body" still drops a name
-from the next count. Pure: text in, numbers and names out.
+Moderators head their counts with the day ("Vote Count 3.01", "Day 2 Votecount", "VC 1.00") and list
+every living player once, as a voter on a wagon or under "Not voting", often with "With 9 alive, 5
+to lynch". A count is a better witness of the phase and of the living than flavour text: a day
+announced only in a story still gets its "Vote Count 3.00", and a night kill told only as "the town
+found a body" still drops a name from the next count. Pure: text in, numbers and names out.
 """
 
 from __future__ import annotations
@@ -12,14 +13,36 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-                 "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+_NUMBER_WORDS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+}
 _NUM = r"(\d{1,2}|" + "|".join(_NUMBER_WORDS) + r")"
 _VOTE_COUNT = r"(?:official\s+|final\s+)?(?:vote\s*-?\s*count|votecount|vc)"
 _VOTE_COUNT_DAY = re.compile(
-    r"^\W*" + _VOTE_COUNT + r"\s*#?\s*(\d{1,2})\s*[.,]\s*\d{1,3}(?!\d)"  # Vote Count 3.01 (day 3, count 1)
-    r"|^\W*(?:day|d)\s*" + _NUM + r"\s*,?\s*" + _VOTE_COUNT + r"\b"  # Day 3 Vote Count, D2 FINAL VOTE COUNT
-    r"|^\W*" + _VOTE_COUNT + r"\s*(?:#\s*\d+\s*)?(?:of|for|,|-|:)?\s*(?:day|d)\s*" + _NUM + r"\b"  # VC #1 of Day 3
+    r"^\W*"
+    + _VOTE_COUNT
+    + r"\s*#?\s*(\d{1,2})\s*[.,]\s*\d{1,3}(?!\d)"  # Vote Count 3.01 (day 3, count 1)
+    r"|^\W*(?:day|d)\s*"
+    + _NUM
+    + r"\s*,?\s*"
+    + _VOTE_COUNT
+    + r"\b"  # Day 3 Vote Count, D2 FINAL VOTE COUNT
+    r"|^\W*"
+    + _VOTE_COUNT
+    + r"\s*(?:#\s*\d+\s*)?(?:of|for|,|-|:)?\s*(?:day|d)\s*"
+    + _NUM
+    + r"\b"  # VC #1 of Day 3
     # vote count / votecount / VC - v. 3.00
     r"|^\W*" + _VOTE_COUNT + r"\b[^\d\n]{0,60}?\bv(?:ersion)?\.?\s*(\d{1,2})\.\d{1,3}(?![\d.])",
     re.IGNORECASE,
@@ -43,12 +66,18 @@ def vote_count_day(line: str) -> int | None:
 
 
 _COUNT_NUMBER = re.compile(
-    r"\b" + _VOTE_COUNT + r"\s*#?\s*(?:\d{1,2}\s*[.,]\s*(\d{1,3})(?!\d)|" + _NUM + r"\b(?!\s*[.,]\s*\d))", re.IGNORECASE
+    r"\b"
+    + _VOTE_COUNT
+    + r"\s*#?\s*(?:\d{1,2}\s*[.,]\s*(\d{1,3})(?!\d)|"
+    + _NUM
+    + r"\b(?!\s*[.,]\s*\d))",
+    re.IGNORECASE,
 )
 
 
 def count_number(line: str) -> int | None:
-    """Which of its day's counts a heading says it is: "Vote Count 3.02" and "Day One: Vote Count Two" -> 2."""
+    """Which of its day's counts a heading says it is: "Vote Count 3.02" and "Day One: Vote Count
+    Two" -> 2."""
     match = _COUNT_NUMBER.search(line)
     if not match:
         return None
@@ -62,26 +91,28 @@ def stated_alive(text: str) -> int | None:
     return int(next(g for g in match.groups() if g)) if match else None
 
 
-# A count's line: "Alder (3): Birch, Cedar", "Alder [L-2] - Birch", "Not Voting (2): Elm, Fir", "No Lynch - Gorse",
-# "(3) Alder — Birch, ...", "(1) (NOT VOTING) — Elm"
+# A count's line: "Alder (3): Birch, Cedar", "Alder [L-2] - Birch", "Not Voting (2): Elm, Fir", "No
+# Lynch - Gorse", "(3) Alder — Birch, ...", "(1) (NOT VOTING) — Elm"
 _COUNT_LINE = re.compile(
     r"^\W*?(?:[\[(]\s*\d{1,2}\s*[\])]\s*(?:\[[^\]]{0,24}\]\s*)*)?\W*(?P<head>[^:\[(\-–—]{1,60}?)\s*(?:[\[(][^\])]{0,24}[\])]\s*)*[:\-–—]+\s*"
     r"(?:[\[(][^\])]{0,24}[\])]\s*)?(?P<names>.*)$"  # "Alder: (2) Birch, Cedar" too
 )
-_NOT_VOTING = re.compile(r"^(?:not\s*voting|no\s*votes?|non[\s-]*voters?|players\s+not\s+voting|abstain\w*)$", re.I)
+_NOT_VOTING = re.compile(
+    r"^(?:not\s*voting|no\s*votes?|non[\s-]*voters?|players\s+not\s+voting|abstain\w*)$", re.I
+)
 _NO_LYNCH = re.compile(r"^(?:no\s*lynch|no\s*elimination|no\s*exile|sleep)$", re.IGNORECASE)
 
 
 def _count_names(lines: list[str], known: Callable[[str], object]) -> tuple[list[str], bool]:
-    """The names a count lists (voters on wagons headed by a ``known`` name or "No lynch", and "Not voting"),
-    and whether it has a "Not voting" line."""
+    """The names a count lists (voters on wagons headed by a ``known`` name or "No lynch", and "Not
+    voting"), and whether it has a "Not voting" line."""
     not_voting = False
     names: list[str] = []
     for line in lines:
         line = line.strip()
         heading = _VOTE_COUNT_DAY.match(line)
         if heading:  # "Vote Count 2.4Alder (2): Birch, Cedar": the first wagon glued to the heading
-            line = line[heading.end():]
+            line = line[heading.end() :]
         match = _COUNT_LINE.match(line)
         if not match:
             continue
@@ -98,9 +129,10 @@ def _count_names(lines: list[str], known: Callable[[str], object]) -> tuple[list
 
 
 def counted_roster(lines: list[str], *, known: Callable[[str], object]) -> list[str] | None:
-    """The players a day's first count lists, in its order, when it states how many are alive and lists
-    exactly that many distinct names, nearly all ``known`` (the thread's posters): a roster for a game whose
-    player list is missing or cut short (a summary kept up to date after the game)."""
+    """The players a day's first count lists, in its order, when it states how many are alive and
+    lists exactly that many distinct names, nearly all ``known`` (the thread's posters): a roster
+    for a game whose player list is missing or cut short (a summary kept up to date after the
+    game)."""
     names, _ = _count_names(lines, known)
     folded = {n.casefold() for n in names}
     unknown = [n for n in names if not known(n)]  # a player replaced before posting a word
@@ -109,8 +141,8 @@ def counted_roster(lines: list[str], *, known: Callable[[str], object]) -> list[
     return names if stated_alive(" ".join(lines)) == len(names) else None
 
 
-# "Not voting (13): A, B", "Not Voting - 12 (A, B, ...)", "Not Voting [13]: A, B", "Not voting: (13) – A, B":
-# nobody has voted yet
+# "Not voting (13): A, B", "Not Voting - 12 (A, B, ...)", "Not Voting [13]: A, B", "Not voting: (13)
+# – A, B": nobody has voted yet
 _UNVOTED_LINE = re.compile(
     r"^\W*(?:not\s*voting|no\s*votes?|non[\s-]*voters?|players\s+not\s+voting)\s*"
     r"(?:[\[(]\s*(?P<said>\d{1,2})\s*[\])])?\s*[:\-–—]+\s*"
@@ -120,18 +152,29 @@ _UNVOTED_LINE = re.compile(
 )
 
 
-_NUMBER_WORDS_TO_20 = {**_NUMBER_WORDS, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
-                       "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20}
-_ALIVE_WORDED = re.compile(r"\bwith\s+(" + "|".join(_NUMBER_WORDS_TO_20) + r")\s+(?:players?\s+)?(?:alive|living)\b",
-                           re.IGNORECASE)
+_NUMBER_WORDS_TO_20 = {
+    **_NUMBER_WORDS,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "twenty": 20,
+}
+_ALIVE_WORDED = re.compile(
+    r"\bwith\s+(" + "|".join(_NUMBER_WORDS_TO_20) + r")\s+(?:players?\s+)?(?:alive|living)\b",
+    re.IGNORECASE,
+)
 
 
 def unvoted_roster(lines: list[str], size: int | None = None) -> list[str] | None:
-    """The players of a count made before anyone voted: its one "Not voting" line names every player, and it
-    states how many (in that line's "(13)", in "With 13 alive" or "with thirteen alive"); the names when they
-    are exactly that many distinct ones (the line's number and the number alive agreeing; a count that states
-    none, the game's ``size`` as the moderator said it before), else None. Nobody need have posted (a count
-    at the game's start)."""
+    """The players of a count made before anyone voted: its one "Not voting" line names every
+    player, and it states how many (in that line's "(13)", in "With 13 alive" or "with thirteen
+    alive"); the names when they are exactly that many distinct ones (the line's number and the
+    number alive agreeing; a count that states none, the game's ``size`` as the moderator said it
+    before), else None. Nobody need have posted (a count at the game's start)."""
     rows = [m for m in map(_UNVOTED_LINE.match, (line.strip() for line in lines)) if m]
     if len(rows) != 1:
         return None
@@ -141,22 +184,28 @@ def unvoted_roster(lines: list[str], size: int | None = None) -> list[str] | Non
     said = row.group("said") or row.group("said2") or row.group("said3") or row.group("said4")
     text = " ".join(lines)
     worded = _ALIVE_WORDED.search(text)  # "with twelve alive"
-    stated = {int(said) if said else None, stated_alive(text),
-              _NUMBER_WORDS_TO_20.get(worded.group(1).lower()) if worded else None} - {None} or {size}
+    stated = {
+        int(said) if said else None,
+        stated_alive(text),
+        _NUMBER_WORDS_TO_20.get(worded.group(1).lower()) if worded else None,
+    } - {None} or {size}
     if not names or len({n.casefold() for n in names}) != len(names) or stated != {len(names)}:
         return None  # a sample count ("Not Voting (3) - Player 11, ..." with 13 alive) is no roster
-    if any(len(n) > 32 or len(n.split()) > 6 for n in names):  # "stay away I have a gf" is an account
+    if any(
+        len(n) > 32 or len(n.split()) > 6 for n in names
+    ):  # "stay away I have a gf" is an account
         return None
     return names
 
 
 def counted_living(lines: list[str], *, seat_of: Callable[[str], str | None]) -> set[str] | None:
-    """The seats a moderator's vote count lists as living (every voter and every "Not voting" name), or None
-    when the post is no complete count: it has no "Not voting" line and states no number alive, the number it
-    states is not the number of names it lists (a line the reader missed), a listed name is no known account
-    (a replacement not yet read), or a seat is listed twice. ``lines`` are the post's lines without
-    struck-out text. A count may still miss a line no pattern reads: the caller checks the seats it leaves
-    out against the thread (a dead player posts no more)."""
+    """The seats a moderator's vote count lists as living (every voter and every "Not voting" name),
+    or None when the post is no complete count: it has no "Not voting" line and states no number
+    alive, the number it states is not the number of names it lists (a line the reader missed), a
+    listed name is no known account (a replacement not yet read), or a seat is listed twice.
+    ``lines`` are the post's lines without struck-out text. A count may still miss a line no pattern
+    reads: the caller checks the seats it leaves out against the thread (a dead player posts no
+    more)."""
     names, not_voting = _count_names(lines, seat_of)
     listed = [seat_of(name) for name in names]
     if not listed or None in listed or len(set(listed)) != len(listed):
@@ -183,15 +232,19 @@ _WAGON = re.compile(
 
 
 def majority_needed(text: str) -> int | None:
-    """The votes a lynch takes, as a count states it ("With 9 alive, it takes 5 to lynch", "majority is 5")."""
+    """The votes a lynch takes, as a count states it ("With 9 alive, it takes 5 to lynch", "majority
+    is 5")."""
     match = _MAJORITY.search(text)
     return int(next(g for g in match.groups() if g)) if match else None
 
 
 def wagon_of(line: str) -> tuple[str | None, int]:
-    """A count's wagon line as (the name it heads with, its votes): "Alder (5): Birch, ..." -> ("Alder", 5)."""
+    """A count's wagon line as (the name it heads with, its votes): "Alder (5): Birch, ..." ->
+    ("Alder", 5)."""
     heading = _VOTE_COUNT_DAY.match(line)
-    match = _WAGON.match(line[heading.end():] if heading else line)
+    match = _WAGON.match(line[heading.end() :] if heading else line)
     if not match:
         return None, 0
-    return (match.group("head") or match.group("head2")).strip(" *"), int(match.group("votes") or match.group("votes2"))
+    return (match.group("head") or match.group("head2")).strip(" *"), int(
+        match.group("votes") or match.group("votes2")
+    )

@@ -1,24 +1,25 @@
 """Resolving a typed name to a seat, the way a careful moderator reads it.
 
 The steps, in order, each tried before the next and the first unique answer winning: exact, folded
-(case, spaces, punctuation, diacritics, lookalike letters), alias, any account of the seat (replacements),
-then partial names ranked the way people shorten names: whole word parts of a name ("Crayons", "Thor"
-for "Thor665"; word parts split at spaces, capitals, underscores and digits) and initials ("SV",
-"ScoBro"; a leading "The" may be skipped), then the start of a name (three letters or more; two only when
-no other name starts so), then scattered letters: a substring, an abbreviation ("EPM", "acfan"), and
-edit distance with transpositions on the whole name, on each word part and on its start or end, letters
-shuffled inside a name ("Hikrai"), a pet form of a name part ("Frosty" for "Tfrost22"), digits read as the
-letters they stand for ("Moonbe" for "M00nbeam"), word parts in another order ("KettleCopper"), a syllable said
-over and over ("lalalalaland"), with a clear margin over the runner-up. Pronouns never name anyone by a partial
-match; function words and the game's own words only as a whole word part or the start of exactly one name
-("town" for "Very_Town"). "badger/Quill" names a
-seat when both are its names; two seats in one vote ("Ann or Bob", "Ann / Bob") are no vote. The sure
-steps are tried on the whole text and then on its leading words ("Thor because he lied") before any guess
-is made. Living seats come first for partial matches, but a name that matches a dead seat or a non-player
-(a moderator) is reported as such, never bent onto a living seat. Anything ambiguous or too far is
-unresolved, with the reason.
+(case, spaces, punctuation, diacritics, lookalike letters), alias, any account of the seat
+(replacements), then partial names ranked the way people shorten names: whole word parts of a name
+("Crayons", "Thor" for "Thor665"; word parts split at spaces, capitals, underscores and digits) and
+initials ("SV", "ScoBro"; a leading "The" may be skipped), then the start of a name (three letters
+or more; two only when no other name starts so), then scattered letters: a substring, an
+abbreviation ("EPM", "acfan"), and edit distance with transpositions on the whole name, on each word
+part and on its start or end, letters shuffled inside a name ("Hikrai"), a pet form of a name part
+("Frosty" for "Tfrost22"), digits read as the letters they stand for ("Moonbe" for "M00nbeam"), word
+parts in another order ("KettleCopper"), a syllable said over and over ("lalalalaland"), with a
+clear margin over the runner-up. Pronouns never name anyone by a partial match; function words and
+the game's own words only as a whole word part or the start of exactly one name ("town" for
+"Very_Town"). "badger/Quill" names a seat when both are its names; two seats in one vote ("Ann or
+Bob", "Ann / Bob") are no vote. The sure steps are tried on the whole text and then on its leading
+words ("Thor because he lied") before any guess is made. Living seats come first for partial
+matches, but a name that matches a dead seat or a non-player (a moderator) is reported as such,
+never bent onto a living seat. Anything ambiguous or too far is unresolved, with the reason.
 
-Which seat a post's author holds is :mod:`assistant.reading.identity`'s question; a roster carries its answer.
+Which seat a post's author holds is :mod:`assistant.reading.identity`'s question; a roster carries
+its answer.
 """
 
 from __future__ import annotations
@@ -35,61 +36,178 @@ from assistant.gamefile.game import Game
 from assistant.reading.identity import AuthorIndex
 
 NO_ELIMINATION = "no elimination"  # the owner every no-elimination phrase stands for
-DEFAULT_NO_ELIMINATION = ("no lynch", "no elimination", "no exile", "no execution", "sleep", "abstain", "pass")
+DEFAULT_NO_ELIMINATION = (
+    "no lynch",
+    "no elimination",
+    "no exile",
+    "no execution",
+    "sleep",
+    "abstain",
+    "pass",
+)
 STEPS = (
-    "exact", "folded", "alias", "account", "learned", "word", "acronym", "prefix", "substring", "abbreviation", "fuzzy"
+    "exact",
+    "folded",
+    "alias",
+    "account",
+    "learned",
+    "word",
+    "acronym",
+    "prefix",
+    "substring",
+    "abbreviation",
+    "fuzzy",
 )
 
 
 @dataclass(frozen=True)
 class Resolution:
-    """What a typed name means. ``seat`` is None when it does not count; ``reason`` then says why."""
+    """What a typed name means. ``seat`` is None when it does not count; ``reason`` then says
+    why."""
 
     text: str
     seat: str | None  # the seat's first name
     step: str | None  # which rule resolved it: one of STEPS
     no_elimination: bool = False  # a sleep / no lynch / no elimination vote
-    reason: str | None = None  # "unknown name", "ambiguous: A or B", "target is dead", "not a player"
-    matched: str | None = None  # the spelling it matched: an account, alias, moderator or no-elimination phrase
-    candidates: tuple[str, ...] = ()  # the seats in question when ambiguous, or the dead seat / moderator named
+    reason: str | None = (
+        None  # "unknown name", "ambiguous: A or B", "target is dead", "not a player"
+    )
+    matched: str | None = (
+        None  # the spelling it matched: an account, alias, moderator or no-elimination phrase
+    )
+    candidates: tuple[
+        str, ...
+    ] = ()  # the seats in question when ambiguous, or the dead seat / moderator named
     used: str | None = None  # the part of ``text`` that was read, when trailing words were dropped
 
 
 # Letters that look alike across scripts, folded to the Latin letter a reader sees.
 _LOOKALIKES = str.maketrans(
     {
-        "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c",
-        "т": "t", "у": "y", "х": "x", "і": "i", "ј": "j", "ѕ": "s", "ԁ": "d", "ɡ": "g", "ս": "u",
-        "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "τ": "t",
-        "υ": "u", "χ": "x", "ς": "c", "ı": "i", "ł": "l", "ø": "o", "đ": "d", "ð": "d", "þ": "th", "ß": "ss",
-        "æ": "ae", "œ": "oe",
+        "а": "a",
+        "в": "b",
+        "е": "e",
+        "ё": "e",
+        "к": "k",
+        "м": "m",
+        "н": "h",
+        "о": "o",
+        "р": "p",
+        "с": "c",
+        "т": "t",
+        "у": "y",
+        "х": "x",
+        "і": "i",
+        "ј": "j",
+        "ѕ": "s",
+        "ԁ": "d",
+        "ɡ": "g",
+        "ս": "u",
+        "α": "a",
+        "β": "b",
+        "ε": "e",
+        "η": "n",
+        "ι": "i",
+        "κ": "k",
+        "ν": "v",
+        "ο": "o",
+        "ρ": "p",
+        "τ": "t",
+        "υ": "u",
+        "χ": "x",
+        "ς": "c",
+        "ı": "i",
+        "ł": "l",
+        "ø": "o",
+        "đ": "d",
+        "ð": "d",
+        "þ": "th",
+        "ß": "ss",
+        "æ": "ae",
+        "œ": "oe",
     }
 )
 _NOT_ALNUM = re.compile(r"[\W_]+")
 _WORD_SPLIT = re.compile(r"[^\W_]+")
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|[^\W\d_]+")
 
-# Words that point at a person from where the speaker stands: a name only when a seat is called exactly
-# that ("VOTE: me" is a self-vote, never one for "Me=Weird" or "Mephistopheles").
+# Words that point at a person from where the speaker stands: a name only when a seat is called
+# exactly that ("VOTE: me" is a self-vote, never one for "Me=Weird" or "Mephistopheles").
 _PERSONAL_WORDS = frozenset(
     {
-        "i", "me", "my", "myself", "self", "you", "your", "yourself", "he", "him", "his", "she", "her", "it", "we",
-        "us", "our", "they", "them", "their",
+        "i",
+        "me",
+        "my",
+        "myself",
+        "self",
+        "you",
+        "your",
+        "yourself",
+        "he",
+        "him",
+        "his",
+        "she",
+        "her",
+        "it",
+        "we",
+        "us",
+        "our",
+        "they",
+        "them",
+        "their",
     }
 )
-# Function words and the game's own words: a name only when they are a whole word of one seat's name or
-# the start of exactly one name ("town" for "Very_Town", "Kill" for "Killthestory", "not" for
+# Function words and the game's own words: a name only when they are a whole word of one seat's name
+# or the start of exactly one name ("town" for "Very_Town", "Kill" for "Killthestory", "not" for
 # "NotScience"), never guessed at from inside a word or by likeness ("mafia" is not "Matias").
 _COMMON_WORDS = frozenset(
     {
-        "this", "that", "these", "those", "the", "a", "an", "all", "everyone", "everybody", "anyone", "anybody",
-        "someone", "somebody", "nobody", "noone", "none", "no", "yes", "who", "whoever", "whom", "and", "or", "not",
+        "this",
+        "that",
+        "these",
+        "those",
+        "the",
+        "a",
+        "an",
+        "all",
+        "everyone",
+        "everybody",
+        "anyone",
+        "anybody",
+        "someone",
+        "somebody",
+        "nobody",
+        "noone",
+        "none",
+        "no",
+        "yes",
+        "who",
+        "whoever",
+        "whom",
+        "and",
+        "or",
+        "not",
     }
 )
 _GAME_WORDS = frozenset(
     {
-        "mafia", "scum", "scummy", "town", "townie", "wolf", "wolves", "werewolf", "villager", "mod", "host",
-        "lynch", "kill", "hammer", "vote", "player", "random",
+        "mafia",
+        "scum",
+        "scummy",
+        "town",
+        "townie",
+        "wolf",
+        "wolves",
+        "werewolf",
+        "villager",
+        "mod",
+        "host",
+        "lynch",
+        "kill",
+        "hammer",
+        "vote",
+        "player",
+        "random",
     }
 )
 
@@ -101,11 +219,14 @@ _MIN_SUBSTRING = 3
 
 
 def fold_name(text: str) -> str:
-    """The letters and digits of a name, as a reader compares them: no case, accents, spaces or punctuation."""
+    """The letters and digits of a name, as a reader compares them: no case, accents, spaces or
+    punctuation."""
     return _folded(text) if len(text) <= _REMEMBERED_NAME else _fold(text)
 
 
-_REMEMBERED_NAME = 64  # names are folded again and again (every author, every typed target); long text is not kept
+_REMEMBERED_NAME = (
+    64  # names are folded again and again (every author, every typed target); long text is not kept
+)
 
 
 @lru_cache(maxsize=8192)
@@ -120,7 +241,8 @@ def _fold(text: str) -> str:
 
 
 def _words(name: str) -> list[str]:
-    """A name's words, splitting at spaces, punctuation, CamelCase and digits: "ScottBrothers" -> Scott, Brothers."""
+    """A name's words, splitting at spaces, punctuation, CamelCase and digits: "ScottBrothers" ->
+    Scott, Brothers."""
     text = unicodedata.normalize("NFKD", name)
     text = "".join(c for c in text if not unicodedata.combining(c)).translate(_LOOKALIKES)
     words: list[str] = []
@@ -130,8 +252,8 @@ def _words(name: str) -> list[str]:
 
 
 def _is_acronym(typed: str, words: list[str] | tuple[str, ...]) -> bool:
-    """``typed`` spells non-empty prefixes of at least two of the name's words, in order from the first
-    ("SV", "ScoBro"); a leading "The" may be skipped ("WIE" for "TheWayItEnds")."""
+    """``typed`` spells non-empty prefixes of at least two of the name's words, in order from the
+    first ("SV", "ScoBro"); a leading "The" may be skipped ("WIE" for "TheWayItEnds")."""
     if len(words) > 2 and words[0] == "the" and _spells_word_prefixes(typed, words[1:]):
         return True
     return _spells_word_prefixes(typed, words)
@@ -158,8 +280,9 @@ def _spells_word_prefixes(typed: str, words: list[str] | tuple[str, ...]) -> boo
 
 
 def _word_run_rank(folded: str, words: tuple[str, ...]) -> int | None:
-    """Where ``folded`` is whole consecutive words of a name: 0 at its start (after a leading "The"),
-    1 further in ("Bulge" of "The Bulge" is 0, "Crayons" of "Green Crayons" 1), None when it is not."""
+    """Where ``folded`` is whole consecutive words of a name: 0 at its start (after a leading
+    "The"), 1 further in ("Bulge" of "The Bulge" is 0, "Crayons" of "Green Crayons" 1), None when it
+    is not."""
     for i in range(len(words)):
         joined = ""
         for word in words[i:]:
@@ -172,7 +295,8 @@ def _word_run_rank(folded: str, words: tuple[str, ...]) -> int | None:
 
 
 def _is_abbreviation(typed: str, name: str) -> bool:
-    """``typed`` is the name's first letter followed by some of its later letters, in order ("EPM", "acfan")."""
+    """``typed`` is the name's first letter followed by some of its later letters, in order ("EPM",
+    "acfan")."""
     if len(typed) < 2 or len(typed) >= len(name) or typed[0] != name[0]:
         return False
     position = 1
@@ -183,12 +307,22 @@ def _is_abbreviation(typed: str, name: str) -> bool:
     return True
 
 
-_SOUNDS = (("ph", "f"), ("ck", "k"), ("gh", "g"), ("kh", "k"), ("th", "t"), ("wh", "w"), ("y", "i"), ("z", "s"))
+_SOUNDS = (
+    ("ph", "f"),
+    ("ck", "k"),
+    ("gh", "g"),
+    ("kh", "k"),
+    ("th", "t"),
+    ("wh", "w"),
+    ("y", "i"),
+    ("z", "s"),
+)
 _DOUBLE = re.compile(r"(.)\1+")
 
 
 def _sound(folded: str) -> str:
-    """A rough spoken form of a folded name: common spellings of one sound made one, doubled letters single."""
+    """A rough spoken form of a folded name: common spellings of one sound made one, doubled letters
+    single."""
     for spelling, sound in _SOUNDS:
         folded = folded.replace(spelling, sound)
     return _DOUBLE.sub(r"\1", folded)
@@ -223,12 +357,14 @@ class _Spelling:
 
 @dataclass
 class Roster:
-    """The names of one game, folded once: seats with their accounts and aliases, moderators, no-elimination words."""
+    """The names of one game, folded once: seats with their accounts and aliases, moderators,
+    no-elimination words."""
 
     seats: tuple[str, ...]
     entries: tuple[_Spelling, ...]
     authors: AuthorIndex = field(repr=False)  # who a post's author is: assistant.reading.identity
-    # Spellings a moderator's posted count taught (assistant.counting.votecounts): folded text -> (seat, from post).
+    # Spellings a moderator's posted count taught (assistant.counting.votecounts): folded text ->
+    # (seat, from post).
     learned: dict[str, tuple[str, int]] = field(default_factory=dict)
     _cache: dict[tuple[str, frozenset[str]], Resolution] = field(default_factory=dict, repr=False)
 
@@ -240,10 +376,11 @@ class Roster:
         *,
         authors: Iterable[str | tuple[str, str | None]] | Mapping[tuple[str, str | None], int] = (),
     ) -> Roster:
-        """The roster of ``game``; ``no_elimination`` is the ruleset's no-elimination phrases, or the ruleset.
+        """The roster of ``game``; ``no_elimination`` is the ruleset's no-elimination phrases, or
+        the ruleset.
 
-        ``authors``: who wrote each stored post, in thread order, as names or (name, user id) pairs, or those pairs
-        counted (a mapping to posts): the forum's user ids follow a renamed account
+        ``authors``: who wrote each stored post, in thread order, as names or (name, user id) pairs,
+        or those pairs counted (a mapping to posts): the forum's user ids follow a renamed account
         (:class:`assistant.reading.identity.AuthorIndex`).
         """
         phrases = _no_elimination_phrases(no_elimination)
@@ -269,11 +406,15 @@ class Roster:
     def author_match(
         self, author: str, author_id: str | None = None, number: int | None = None
     ) -> tuple[str | None, str | None]:
-        """(seat, how) for a post's author (see :meth:`assistant.reading.identity.AuthorIndex.match`)."""
+        """(seat, how) for a post's author (see
+        :meth:`assistant.reading.identity.AuthorIndex.match`)."""
         return self.authors.match(author, author_id, number)
 
-    def resolve(self, text: str, alive: Collection[str], *, at_post: int | None = None) -> Resolution:
-        """What ``text`` names; ``at_post``: the post it is read at, from which learned spellings count."""
+    def resolve(
+        self, text: str, alive: Collection[str], *, at_post: int | None = None
+    ) -> Resolution:
+        """What ``text`` names; ``at_post``: the post it is read at, from which learned spellings
+        count."""
         key = (text, alive if isinstance(alive, frozenset) else frozenset(alive))
         found = self._cache.get(key)
         if found is None:
@@ -283,19 +424,27 @@ class Roster:
             if taught is not None and at_post is not None and at_post >= taught[1]:
                 seat = taught[0]
                 if seat not in key[1]:
-                    return Resolution(text, None, "learned", reason="target is dead", matched=text, candidates=(seat,))
+                    return Resolution(
+                        text,
+                        None,
+                        "learned",
+                        reason="target is dead",
+                        matched=text,
+                        candidates=(seat,),
+                    )
                 return Resolution(text, seat, "learned", matched=text)
         return found
 
     def learn(self, text: str, seat: str, from_post: int) -> None:
-        """Read ``text`` as ``seat`` from ``from_post`` on, where no whole name says otherwise; the first
-        count to teach a spelling keeps it."""
+        """Read ``text`` as ``seat`` from ``from_post`` on, where no whole name says otherwise; the
+        first count to teach a spelling keeps it."""
         self.learned.setdefault(fold_name(text), (seat, from_post))
 
 
 def _no_elimination_phrases(source: Iterable[str] | Any) -> tuple[str, ...]:
-    """Phrases from a tuple of words, or from a ruleset (its words, else its label plus the usual ones). A ruleset
-    without a no-elimination vote keeps its words too: "vote no lynch" is then refused, never read as a name."""
+    """Phrases from a tuple of words, or from a ruleset (its words, else its label plus the usual
+    ones). A ruleset without a no-elimination vote keeps its words too: "vote no lynch" is then
+    refused, never read as a name."""
     if isinstance(source, str):
         return (source,)
     if hasattr(source, "name") and not isinstance(source, Iterable):
@@ -311,7 +460,9 @@ def _entry(spelling: str, owner: str, kind: str, source: str) -> _Spelling:
     return _Spelling(spelling, fold_name(spelling), owner, kind, source, tuple(_words(spelling)))
 
 
-def resolve_name(text: str, roster: Roster, *, alive: Collection[str], at_post: int | None = None) -> Resolution:
+def resolve_name(
+    text: str, roster: Roster, *, alive: Collection[str], at_post: int | None = None
+) -> Resolution:
     """What the typed ``text`` names, among the seats of ``roster`` (``alive``: the seats alive now;
     ``at_post``: the post it is read at, for spellings learned from a moderator's count)."""
     return roster.resolve(text, alive, at_post=at_post)
@@ -348,21 +499,28 @@ _ALTERNATIVES = re.compile(r"\s*[/\\]\s*|\s+or\s+", re.IGNORECASE)
 
 def _resolve(text: str, roster: Roster, alive: frozenset[str]) -> Resolution:
     if text.endswith(_CUT_MARK):
-        # "VOTE: Mi--" teases a name without typing it; "Vote Back......" trails off after enough of it
+        # "VOTE: Mi--" teases a name without typing it; "Vote Back......" trails off after enough of
+        # it
         stem = text[: -len(_CUT_MARK)]
-        found = _resolve_whole(text, stem.strip(_STRIP), roster, alive, loose=False, min_prefix=_MIN_PREFIX)
-        if found.reason == "unknown name" or (found.step not in _SURE_STEPS and len(fold_name(stem)) < _MIN_PREFIX):
+        found = _resolve_whole(
+            text, stem.strip(_STRIP), roster, alive, loose=False, min_prefix=_MIN_PREFIX
+        )
+        if found.reason == "unknown name" or (
+            found.step not in _SURE_STEPS and len(fold_name(stem)) < _MIN_PREFIX
+        ):
             return Resolution(text, None, None, reason="cut-off name")
         return found
     cleaned = _ASIDE.sub(" ", _LEFTOVER_TAG.sub(" ", text))
     cleaned = _POSSESSIVE.sub("", " ".join(cleaned.split()).strip(_STRIP)).strip(_STRIP)
     if not fold_name(cleaned):
-        cleaned = " ".join(text.split()).strip(_STRIP)  # "[Q]": the brackets are the name's punctuation
+        cleaned = " ".join(text.split()).strip(
+            _STRIP
+        )  # "[Q]": the brackets are the name's punctuation
         if not fold_name(cleaned):
             return Resolution(text, None, None, reason="no name given")
     cleaned = _POSSESSIVE.sub("", _SEAT_WORD.sub("", cleaned)).strip(_STRIP) or cleaned
-    # "VOTE: Thor because he lied": the whole text, then its leading words, longest first, are read by
-    # the sure steps before any guess is made about the whole.
+    # "VOTE: Thor because he lied": the whole text, then its leading words, longest first, are read
+    # by the sure steps before any guess is made about the whole.
     lead_in = _LEAD_IN.match(cleaned)
     if lead_in and not _resolve_whole(text, cleaned, roster, alive, loose=False).no_elimination:
         cleaned = cleaned[lead_in.end() :]
@@ -390,10 +548,12 @@ def _resolve(text: str, roster: Roster, alive: frozenset[str]) -> Resolution:
     return found
 
 
-def _resolve_alternatives(text: str, cleaned: str, roster: Roster, alive: frozenset[str]) -> Resolution | None:
-    """"badger/Quill": names that all mean one seat name it; two or more seats ("Ann or Bob", "Ann / Bob")
-    are no vote. None when the text is not such a list, or a slash joins one known name to unknown ones is
-    read as that name."""
+def _resolve_alternatives(
+    text: str, cleaned: str, roster: Roster, alive: frozenset[str]
+) -> Resolution | None:
+    """ "badger/Quill": names that all mean one seat name it; two or more seats ("Ann or Bob", "Ann
+    / Bob") are no vote. None when the text is not such a list, or a slash joins one known name to
+    unknown ones is read as that name."""
     pieces = [p.strip(_STRIP) for p in _ALTERNATIVES.split(cleaned)]
     if len(pieces) < 2 or not all(fold_name(p) for p in pieces):
         return None
@@ -404,7 +564,9 @@ def _resolve_alternatives(text: str, cleaned: str, roster: Roster, alive: frozen
             named[seat] = (piece, reading)
     if len(named) > 1:
         names = tuple(sorted(NO_ELIMINATION if n == _NO_ELIMINATION_KEY else n for n in named))
-        return Resolution(text, None, None, reason="several targets: " + " or ".join(names), candidates=names)
+        return Resolution(
+            text, None, None, reason="several targets: " + " or ".join(names), candidates=names
+        )
     slash = "/" in cleaned or "\\" in cleaned
     if len(named) == 1 and (slash or len(readings) == 1):
         piece, found = next(iter(named.values()))
@@ -416,7 +578,8 @@ _NO_ELIMINATION_KEY = "\x00no elimination"
 
 
 def _named(found: Resolution) -> str | None:
-    """The seat a reading names, living or dead, or a key for no elimination; None for nothing known."""
+    """The seat a reading names, living or dead, or a key for no elimination; None for nothing
+    known."""
     if found.no_elimination:
         return _NO_ELIMINATION_KEY
     if found.seat is not None:
@@ -427,11 +590,21 @@ def _named(found: Resolution) -> str | None:
 
 
 def _replace_used(found: Resolution, part: str) -> Resolution:
-    return Resolution(found.text, found.seat, found.step, found.no_elimination, found.reason, found.matched,
-                      found.candidates, part)
+    return Resolution(
+        found.text,
+        found.seat,
+        found.step,
+        found.no_elimination,
+        found.reason,
+        found.matched,
+        found.candidates,
+        part,
+    )
 
 
-def _answer(text: str, step: str, entries: list[_Spelling], alive: frozenset[str]) -> Resolution | None:
+def _answer(
+    text: str, step: str, entries: list[_Spelling], alive: frozenset[str]
+) -> Resolution | None:
     """The answer of one step from the entries it matched, or None to go on to the next step."""
     owners = {(e.kind, e.owner): e for e in entries}
     if not owners:
@@ -447,34 +620,51 @@ def _answer(text: str, step: str, entries: list[_Spelling], alive: frozenset[str
         return _meaning(text, step, kind, owner, entry, alive)
     pool = living if len(living) > 1 else owners
     names = sorted(owner for _, owner in pool)
-    return Resolution(text, None, step, reason="ambiguous: " + " or ".join(names), candidates=tuple(names))
+    return Resolution(
+        text, None, step, reason="ambiguous: " + " or ".join(names), candidates=tuple(names)
+    )
 
 
-def _meaning(text: str, step: str, kind: str, owner: str, entry: _Spelling, alive: frozenset[str]) -> Resolution:
+def _meaning(
+    text: str, step: str, kind: str, owner: str, entry: _Spelling, alive: frozenset[str]
+) -> Resolution:
     if kind == "no_elimination":
         return Resolution(text, None, step, no_elimination=True, matched=entry.spelling)
     if kind == "moderator":
-        return Resolution(text, None, step, reason="not a player", matched=entry.spelling, candidates=(owner,))
+        return Resolution(
+            text, None, step, reason="not a player", matched=entry.spelling, candidates=(owner,)
+        )
     if owner not in alive:
-        return Resolution(text, None, step, reason="target is dead", matched=entry.spelling, candidates=(owner,))
+        return Resolution(
+            text, None, step, reason="target is dead", matched=entry.spelling, candidates=(owner,)
+        )
     return Resolution(text, owner, step, matched=entry.spelling)
 
 
 def _resolve_whole(
-    text: str, typed: str, roster: Roster, alive: frozenset[str], *, loose: bool, min_prefix: int = 2
+    text: str,
+    typed: str,
+    roster: Roster,
+    alive: frozenset[str],
+    *,
+    loose: bool,
+    min_prefix: int = 2,
 ) -> Resolution:
-    """One reading of ``typed``; ``loose`` allows the guessing steps (short prefixes, substring, abbreviation,
-    fuzzy).
+    """One reading of ``typed``; ``loose`` allows the guessing steps (short prefixes, substring,
+    abbreviation, fuzzy).
 
-    Partial names rank the way people shorten names: whole words of a name and initials first ("Bulge",
-    "SV"), then the start of a name ("Thor" for "Thor665"), then scattered letters ("EPM"); two letters
-    alone name a seat only when no other name of the game starts with them.
+    Partial names rank the way people shorten names: whole words of a name and initials first
+    ("Bulge", "SV"), then the start of a name ("Thor" for "Thor665"), then scattered letters
+    ("EPM"); two letters alone name a seat only when no other name of the game starts with them.
     """
     entries = roster.entries
     folded = fold_name(typed)
     casefolded = typed.casefold()
     steps: list[tuple[str, list[_Spelling]]] = [
-        ("exact", [e for e in entries if e.spelling == typed or e.spelling.casefold() == casefolded]),
+        (
+            "exact",
+            [e for e in entries if e.spelling == typed or e.spelling.casefold() == casefolded],
+        ),
         ("folded", [e for e in entries if e.folded == folded and e.source == "name"]),
         ("alias", [e for e in entries if e.folded == folded and e.source == "alias"]),
         ("account", [e for e in entries if e.folded == folded and e.source == "account"]),
@@ -487,13 +677,17 @@ def _resolve_whole(
     if folded in _PERSONAL_WORDS:
         return unknown  # "VOTE: me": no guessing at a pronoun
     names = [e for e in entries if e.kind != "no_elimination"]
-    found = _ranked_answer(text, "word", [(_word_run_rank(folded, e.words), e) for e in names], alive)
+    found = _ranked_answer(
+        text, "word", [(_word_run_rank(folded, e.words), e) for e in names], alive
+    )
     if found is not None:
         return found
     if folded in _COMMON_WORDS or folded in _GAME_WORDS:
         return _only_start(text, folded, names, alive) or unknown
     if len(folded) >= 2:
-        found = _answer(text, "acronym", [e for e in entries if _is_acronym(folded, e.words)], alive)
+        found = _answer(
+            text, "acronym", [e for e in entries if _is_acronym(folded, e.words)], alive
+        )
         if found is not None:
             return found
     if len(folded) >= max(min_prefix, _MIN_PREFIX):
@@ -513,8 +707,12 @@ def _resolve_whole(
         if found is not None:
             return found
     # Scattered letters ("EPM", "TS"); two letters that merely start a name were weighed above.
-    scattered = [e for e in names if _is_abbreviation(folded, e.folded) and not (
-        len(folded) == 2 and e.folded.startswith(folded))]
+    scattered = [
+        e
+        for e in names
+        if _is_abbreviation(folded, e.folded)
+        and not (len(folded) == 2 and e.folded.startswith(folded))
+    ]
     found = _answer(text, "abbreviation", scattered, alive)
     if found is not None:
         return found
@@ -540,16 +738,22 @@ def _ranked_answer(
     return _answer(text, step, [e for rank, e in ranked if rank == best], alive)
 
 
-def _only_start(text: str, folded: str, names: list[_Spelling], alive: frozenset[str]) -> Resolution | None:
-    """The one seat whose name starts with ``folded``, when no other name of the game, living or dead, does."""
+def _only_start(
+    text: str, folded: str, names: list[_Spelling], alive: frozenset[str]
+) -> Resolution | None:
+    """The one seat whose name starts with ``folded``, when no other name of the game, living or
+    dead, does."""
     starting = [e for e in names if e.folded.startswith(folded)]
     if len({(e.kind, e.owner) for e in starting}) != 1:
         return None
     return _answer(text, "prefix", starting, alive)
 
 
-# Digits that stand for letters in a name ("M00nbeam" is "Moonbeam"), and syllables said over and over.
-_LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g"})
+# Digits that stand for letters in a name ("M00nbeam" is "Moonbeam"), and syllables said over and
+# over.
+_LEET = str.maketrans(
+    {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g"}
+)
 _REPEATED = re.compile(r"(.{1,3}?)\1+")
 
 
@@ -562,12 +766,19 @@ _PET_FORM = re.compile(r"(?:ie|ey|y)$")
 
 
 def _scrambled(typed: str, part: str) -> bool:
-    """``typed`` holds the letters of ``part`` in another order, first letter kept: what a quick reader
-    still takes for the name ("Hikrai" for "Hiraki")."""
-    return len(typed) == len(part) and typed[0] == part[0] and typed != part and sorted(typed) == sorted(part)
+    """``typed`` holds the letters of ``part`` in another order, first letter kept: what a quick
+    reader still takes for the name ("Hikrai" for "Hiraki")."""
+    return (
+        len(typed) == len(part)
+        and typed[0] == part[0]
+        and typed != part
+        and sorted(typed) == sorted(part)
+    )
 
 
-def _fuzzy(text: str, folded: str, entries: tuple[_Spelling, ...], alive: frozenset[str]) -> Resolution | None:
+def _fuzzy(
+    text: str, folded: str, entries: tuple[_Spelling, ...], alive: frozenset[str]
+) -> Resolution | None:
     from rapidfuzz import fuzz  # imported when first needed: most counts never reach a guess
     from rapidfuzz.distance import OSA
 
@@ -586,32 +797,55 @@ def _fuzzy(text: str, folded: str, entries: tuple[_Spelling, ...], alive: frozen
             sound = _sound(folded)
             score = max(score, OSA.normalized_similarity(sound, _sound(entry.folded)) - 0.05)
         if len(folded) >= 3 and _swapped_pair(folded, entry.folded[: len(folded)]):
-            score = max(score, _FUZZY_MIN + _FUZZY_MARGIN)  # "Zed" for "Zdenek": two letters swapped
+            score = max(
+                score, _FUZZY_MIN + _FUZZY_MARGIN
+            )  # "Zed" for "Zdenek": two letters swapped
         if len(folded) >= 4:
-            # a typo in one word of the name ("Cerebus" for "Cerberus48", "Crayon" for "Green Crayons")
+            # a typo in one word of the name ("Cerebus" for "Cerberus48", "Crayon" for "Green
+            # Crayons")
             for word in entry.words:
                 if len(word) >= 4 and abs(len(word) - len(folded)) <= 2:
                     score = max(score, OSA.normalized_similarity(folded, word))
         if len(folded) >= 5 and folded[::-1] in entry.folded:
             score = max(score, _FUZZY_MIN + _FUZZY_MARGIN)  # spelt backwards: "Nomis" for "Simon4"
-        if len(folded) >= 5 and any(_scrambled(folded, part) for part in (entry.folded, *entry.words)):
-            score = max(score, _FUZZY_MIN + _FUZZY_MARGIN)  # letters shuffled inside: "Hikrai" for "Hiraki"
+        if len(folded) >= 5 and any(
+            _scrambled(folded, part) for part in (entry.folded, *entry.words)
+        ):
+            score = max(
+                score, _FUZZY_MIN + _FUZZY_MARGIN
+            )  # letters shuffled inside: "Hikrai" for "Hiraki"
         if len(folded) >= 5 and len(entry.folded) > len(folded) and folded[-1] == entry.folded[-1]:
-            # the name's end, which people shorten to as often as its start, with a letter more or less
-            # ("Frittz" for "Lucafritz"); a letter changed would make another word ("Ethos" is not "Method")
+            # the name's end, which people shorten to as often as its start, with a letter more or
+            # less ("Frittz" for "Lucafritz"); a letter changed would make another word ("Ethos" is
+            # not "Method")
             ends = (entry.folded[-n:] for n in (len(folded) - 1, len(folded) + 1))
             score = max(score, max(OSA.normalized_similarity(folded, end) for end in ends) - 0.05)
         stem = _PET_FORM.sub("", folded)
-        if len(stem) >= 4 and stem != folded and stem in entry.folded and 2 * len(stem) >= len(entry.folded):
+        if (
+            len(stem) >= 4
+            and stem != folded
+            and stem in entry.folded
+            and 2 * len(stem) >= len(entry.folded)
+        ):
             # most of the name, made a pet form ("Kitty" is no pet form of "Malakittens")
             score = max(score, _FUZZY_MIN + _FUZZY_MARGIN)  # "Frosty" for "Tfrost22"
         leet = entry.folded.translate(_LEET)
-        if leet != entry.folded and len(folded) >= 4 and (leet.startswith(folded) or leet == folded):
-            score = max(score, _FUZZY_MIN + _FUZZY_MARGIN)  # digits read as letters: "Moonbe" for "M00nbeam"
-        if 2 <= len(entry.words) <= 3 and any(
-            "".join(order) == folded for order in permutations(entry.words) if list(order) != list(entry.words)
+        if (
+            leet != entry.folded
+            and len(folded) >= 4
+            and (leet.startswith(folded) or leet == folded)
         ):
-            score = max(score, _FUZZY_MIN + _FUZZY_MARGIN)  # its word parts in another order: "KettleCopper"
+            score = max(
+                score, _FUZZY_MIN + _FUZZY_MARGIN
+            )  # digits read as letters: "Moonbe" for "M00nbeam"
+        if 2 <= len(entry.words) <= 3 and any(
+            "".join(order) == folded
+            for order in permutations(entry.words)
+            if list(order) != list(entry.words)
+        ):
+            score = max(
+                score, _FUZZY_MIN + _FUZZY_MARGIN
+            )  # its word parts in another order: "KettleCopper"
         squeezed = _squeeze(folded)
         if squeezed != folded or _squeeze(entry.folded) != entry.folded:
             # a syllable said over and over: "lalalalaladucks" for "Lalaladucks"
@@ -625,5 +859,7 @@ def _fuzzy(text: str, folded: str, entries: tuple[_Spelling, ...], alive: frozen
     (kind, owner), (score, entry) = ranked[0]
     if len(ranked) > 1 and score - ranked[1][1][0] < _FUZZY_MARGIN:
         names = sorted(o for (_, o), (s, _) in ranked if score - s < _FUZZY_MARGIN)
-        return Resolution(text, None, "fuzzy", reason="ambiguous: " + " or ".join(names), candidates=tuple(names))
+        return Resolution(
+            text, None, "fuzzy", reason="ambiguous: " + " or ".join(names), candidates=tuple(names)
+        )
     return _meaning(text, "fuzzy", kind, owner, entry, alive)

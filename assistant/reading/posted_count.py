@@ -1,4 +1,5 @@
-"""A moderator's posted vote count as read (``count_reader``), and the form the store keeps it in."""
+"""A moderator's posted vote count as read (``count_reader``), and the form the store keeps it
+in."""
 
 from __future__ import annotations
 
@@ -21,8 +22,9 @@ class PostedCount:
     alive: int | None = None  # the number of living players the count states ("With 9 alive, ...")
 
 
-# The reading of each moderator's post is stored with it (assistant.forum.stored_counts) under this version: bump it
-# when assistant.reading.count_reader reads a post otherwise, and every stored reading is read again, once.
+# The reading of each moderator's post is stored with it (assistant.forum.stored_counts) under this
+# version: bump it when assistant.reading.count_reader reads a post otherwise, and every stored
+# reading is read again, once.
 COUNT_READER_VERSION = 2
 
 
@@ -36,4 +38,6 @@ def encode_count(count: PostedCount | None) -> str | None:
 
 def decode_count(text: str, *, post: int) -> PostedCount:
     wagons, not_voting, alive = json.loads(text)
-    return PostedCount(post, tuple(PostedWagon(t, v, tuple(vs)) for t, v, vs in wagons), tuple(not_voting), alive)
+    return PostedCount(
+        post, tuple(PostedWagon(t, v, tuple(vs)) for t, v, vs in wagons), tuple(not_voting), alive
+    )

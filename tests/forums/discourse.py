@@ -1,8 +1,9 @@
-"""Discourse JSON answers (``/t/{id}.json`` and ``/t/{id}/{post_number}.json`` topic views) for loopback tests.
+"""Discourse JSON answers (``/t/{id}.json`` and ``/t/{id}/{post_number}.json`` topic views) for
+loopback tests.
 
-A topic view near post n holds up to five posts before n and the rest of the 20 from n on, filled from
-before when n is near the end, with ``post_stream.stream`` listing every visible post id (Discourse's
-TopicView#filter_posts_near, as the web client reads it).
+A topic view near post n holds up to five posts before n and the rest of the 20 from n on, filled
+from before when n is near the end, with ``post_stream.stream`` listing every visible post id
+(Discourse's TopicView#filter_posts_near, as the web client reads it).
 """
 
 from __future__ import annotations
@@ -21,9 +22,15 @@ def thread_url(base_url: str, *, topic_id: str = "1") -> str:
 
 
 def render_thread(
-    posts: list[dict], *, base_url: str, per_page: int = CHUNK, topic_id: str = "1", title: str = "Game thread"
+    posts: list[dict],
+    *,
+    base_url: str,
+    per_page: int = CHUNK,
+    topic_id: str = "1",
+    title: str = "Game thread",
 ) -> dict[str, str]:
-    """``/t/{id}.json`` and one ``/t/{id}/{n}.json`` for every post number (and one past the end)."""
+    """``/t/{id}.json`` and one ``/t/{id}/{n}.json`` for every post number (and one past the
+    end)."""
     items = [_item(p, topic_id) for p in posts]
     pages = {f"/t/{topic_id}.json": _view(items, 0, topic_id, title)}
     numbers = [p["number"] for p in posts]
@@ -57,8 +64,14 @@ def _view(items: list[dict], index: int, topic_id: str, title: str) -> str:
 def _item(post: dict, topic_id: str) -> dict:
     when: datetime = post["time"]
     stamp = when.strftime("%Y-%m-%dT%H:%M:%S.") + f"{when.microsecond // 1000:03d}Z"
-    deleted_user = post.get("deleted_user") or post.get("guest")  # Discourse has no guests: an anonymised account
-    uid = None if deleted_user else int(post.get("user_id") or zlib.crc32(post["user"].encode()) % 100000)
+    deleted_user = post.get("deleted_user") or post.get(
+        "guest"
+    )  # Discourse has no guests: an anonymised account
+    uid = (
+        None
+        if deleted_user
+        else int(post.get("user_id") or zlib.crc32(post["user"].encode()) % 100000)
+    )
     return {
         "id": int(post["id"]),
         "name": post["user"] if deleted_user else "",

@@ -1,4 +1,5 @@
-"""MafiaScum-style phpBB pages (``#N`` from 0, ``?start=`` offsets), rendered by the demo's phpBB renderer."""
+"""MafiaScum-style phpBB pages (``#N`` from 0, ``?start=`` offsets), rendered by the demo's phpBB
+renderer."""
 
 from __future__ import annotations
 
@@ -14,7 +15,12 @@ def thread_url(base_url: str, *, topic_id: str = "1") -> str:
 
 
 def render_thread(
-    posts: list[dict], *, base_url: str, per_page: int = 25, topic_id: str = "1", title: str = "Game thread"
+    posts: list[dict],
+    *,
+    base_url: str,
+    per_page: int = 25,
+    topic_id: str = "1",
+    title: str = "Game thread",
 ) -> dict[str, str]:
     """Every page of the thread, keyed like phpBB's links (``start`` left out on the first page)."""
     thread = PhpbbThread(posts, title, FORUM_ID, topic_id, per_page)

@@ -14,7 +14,12 @@ def thread_url(base_url: str, *, topic_id: str = "1") -> str:
 
 
 def render_thread(
-    posts: list[dict], *, base_url: str, per_page: int = 20, topic_id: str = "1", title: str = "Game thread"
+    posts: list[dict],
+    *,
+    base_url: str,
+    per_page: int = 20,
+    topic_id: str = "1",
+    title: str = "Game thread",
 ) -> dict[str, str]:
     base = f"/thread/{topic_id}/{SLUG}"
     chunks = [posts[i : i + per_page] for i in range(0, max(len(posts), 1), per_page)]
@@ -58,14 +63,22 @@ def _control_bar(base: str, page: int, last: int) -> str:
     items = []
     for n in range(1, last + 1):
         if n == page:
-            items.append(f'<li class="ui-pagination-page ui-pagination-slot state-selected"><span>{n}</span></li>')
+            items.append(
+                f'<li class="ui-pagination-page ui-pagination-slot state-selected"><span>{n}</span></li>'
+            )
         else:
             href = base + (f"?page={n}" if n > 1 else "")
-            items.append(f'<li class="ui-pagination-page ui-pagination-slot"><a href="{href}">{n}</a></li>')
+            items.append(
+                f'<li class="ui-pagination-page ui-pagination-slot"><a href="{href}">{n}</a></li>'
+            )
     if page < last:
-        items.append(f'<li class="next"><a href="{base}?page={page + 1}" rel="next"><span>Next Page</span></a></li>')
+        items.append(
+            f'<li class="next"><a href="{base}?page={page + 1}" rel="next"><span>Next Page</span></a></li>'
+        )
     else:
-        items.append('<li class="next state-disabled"><a rel="next"><span>Next Page</span></a></li>')
+        items.append(
+            '<li class="next state-disabled"><a rel="next"><span>Next Page</span></a></li>'
+        )
     return f'<div class="control-bar"><ul class="ui-pagination">{"".join(items)}</ul></div>'
 
 
@@ -84,7 +97,9 @@ def _post(post: dict, *, first: bool, parity: int) -> str:
         else ""
     )
     signature = (
-        f'<div class="foot"><div class="signature">{post["signature"]}</div></div>' if post.get("signature") else ""
+        f'<div class="foot"><div class="signature">{post["signature"]}</div></div>'
+        if post.get("signature")
+        else ""
     )
     return f"""<tr id="post-{pid}" class="item post {"first " if first else ""}{"even" if parity == 0 else "odd"}">
 <td class="left-panel">

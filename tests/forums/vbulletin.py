@@ -87,9 +87,13 @@ def _nav(topic_id: str, page: int, last: int, per_page: int, total: int) -> str:
         )
     for n in range(1, last + 1):
         if n == page:
-            spans.append(f'<span class="selected"><a href="javascript://" title="{results(n)}">{n}</a></span>')
+            spans.append(
+                f'<span class="selected"><a href="javascript://" title="{results(n)}">{n}</a></span>'
+            )
         else:
-            spans.append(f'<span><a href="{href(n)}" title="Show {results(n).lower()}">{n}</a></span>')
+            spans.append(
+                f'<span><a href="{href(n)}" title="Show {results(n).lower()}">{n}</a></span>'
+            )
     if page < last:
         spans.append(
             f'<span class="prev_next"><a rel="next" href="{href(page + 1)}" title="Next Page - {results(page + 1)}"><img src="images/pagination/next-right.png" alt="Next" /></a></span>'
@@ -138,9 +142,13 @@ def _post(post: dict, *, topic_id: str, title: str, tz: tzinfo, now: datetime | 
             if post.get("signature")
             else ""
         )
-        after = f'\n\t\t\t<div class="after_content">\n\t\t\t{edited}\n\t\t\t{signature}\n\t\t\t</div>'
+        after = (
+            f'\n\t\t\t<div class="after_content">\n\t\t\t{edited}\n\t\t\t{signature}\n\t\t\t</div>'
+        )
     container = (
-        "postbitdeleted postbitim postcontainer" if post.get("deleted") else "postbitlegacy postbitim postcontainer old"
+        "postbitdeleted postbitim postcontainer"
+        if post.get("deleted")
+        else "postbitlegacy postbitim postcontainer old"
     )
     return f"""<li class="{container}" id="post_{pid}">
 	<div class="posthead">

@@ -15,15 +15,23 @@ def thread_url(base_url: str, *, topic_id: str = "1") -> str:
 
 
 def render_thread(
-    posts: list[dict], *, base_url: str, per_page: int = 20, topic_id: str = "1", title: str = "Game thread"
+    posts: list[dict],
+    *,
+    base_url: str,
+    per_page: int = 20,
+    topic_id: str = "1",
+    title: str = "Game thread",
 ) -> dict[str, str]:
-    """Every page; page 1 at ``/threads/slug.id/``, later ones at ``…/page-N`` (XenForo's own links)."""
+    """Every page; page 1 at ``/threads/slug.id/``, later ones at ``…/page-N`` (XenForo's own
+    links)."""
     base = f"/threads/{SLUG}.{topic_id}"
     chunks = [posts[i : i + per_page] for i in range(0, max(len(posts), 1), per_page)]
     pages = {}
     for index, chunk in enumerate(chunks, start=1):
         path = f"{base}/" if index == 1 else f"{base}/page-{index}"
-        pages[path] = _page(chunk, base=base, base_url=base_url, page=index, last=len(chunks), title=title)
+        pages[path] = _page(
+            chunk, base=base, base_url=base_url, page=index, last=len(chunks), title=title
+        )
     return pages
 
 
@@ -38,8 +46,16 @@ def _nav(base: str, page: int, last: int) -> str:
         f'<li class="pageNav-page {"pageNav-page--current " if n == page else ""}"><a href="{_href(base, n)}">{n}</a></li>'
         for n in range(1, last + 1)
     )
-    prev = f'<a href="{_href(base, page - 1)}" class="pageNav-jump pageNav-jump--prev">Prev</a>' if page > 1 else ""
-    nxt = f'<a href="{_href(base, page + 1)}" class="pageNav-jump pageNav-jump--next">Next</a>' if page < last else ""
+    prev = (
+        f'<a href="{_href(base, page - 1)}" class="pageNav-jump pageNav-jump--prev">Prev</a>'
+        if page > 1
+        else ""
+    )
+    nxt = (
+        f'<a href="{_href(base, page + 1)}" class="pageNav-jump pageNav-jump--next">Next</a>'
+        if page < last
+        else ""
+    )
     return (
         '<div class="block-outer"><div class="block-outer-main"><nav class="pageNavWrapper pageNavWrapper--mixed ">'
         f'<div class="pageNav  ">{prev}<ul class="pageNav-main">{items}</ul>{nxt}</div></nav></div></div>'
@@ -95,7 +111,11 @@ def _post(post: dict, *, base: str, base_url: str) -> str:
         name_html = f'<a href="{member}" class="username " dir="auto" data-user-id="{uid}" data-xf-init="member-tooltip"><span itemprop="name">{user}</span></a>'
         avatar = f'<a href="{member}" class="avatar avatar--m avatar--default avatar--default--dynamic" data-user-id="{uid}" data-xf-init="member-tooltip"><span class="avatar-u{uid}-m" role="img" aria-label="{user}">{user[:1]}</span></a>'
     deleted = post.get("deleted")
-    notice = '<div class="messageNotice messageNotice--deleted">Deleted by a moderator.</div>\n' if deleted else ""
+    notice = (
+        '<div class="messageNotice messageNotice--deleted">Deleted by a moderator.</div>\n'
+        if deleted
+        else ""
+    )
     edited = (
         f'<div class="message-lastEdit">Last edited: <time class="u-dt" dir="auto" datetime="{iso}" data-timestamp="{stamp + 300}">{shown}</time></div>\n'
         if post.get("edited")

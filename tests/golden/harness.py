@@ -6,17 +6,18 @@ A case file has four sections::
     === game          the game file (TOML); "players: A, B, C" expands to [[players]] tables,
                       title and thread are filled in when missing
     === posts         one post a line: NUMBER AUTHOR [@ISO-TIME] [edited(CMDS)] [deleted]: CMD; CMD; ...
-                      CMD is "vote X", "unvote", "unvote X" or "nominate X"; a post with no commands ends at ":"
+                      CMD is "vote X", "unvote", "unvote X" or "nominate X"; a post with no commands
+                      ends at ":"
     === query         day = N, optionally at_post = P and at_time = ISO, and notes = true (expect the
                       moderator-only notes too: "note (moderator only): ...")
     === expect        the votal as rendered by render_votal()
     === xfail         (optional) one line: why the tally does not do this yet, naming the issue item; the
                       case is then a strict expected failure, so the fix must remove this section
 
-A CMD may also be "vote X for sheriff" / "sheriff vote: X" (a sheriff-election vote, read as the thread's
-command reader reads it), "plain vote X" (a vote written without bold) or "inline vote X" (a bold vote sharing its
-line with other text); any other bold text the thread's
-reader takes for a command ("Second vote: X") is read as it would be.
+A CMD may also be "vote X for sheriff" / "sheriff vote: X" (a sheriff-election vote, read as the
+thread's command reader reads it), "plain vote X" (a vote written without bold) or "inline vote X"
+(a bold vote sharing its line with other text); any other bold text the thread's reader takes for a
+command ("Second vote: X") is read as it would be.
 """
 
 from __future__ import annotations
@@ -47,7 +48,9 @@ class Case:
     at_time: datetime | None
     expect: str
     xfail: str | None = None
-    notes: bool = False  # query "notes = true": the expect section lists the moderator-only notes too
+    notes: bool = (
+        False  # query "notes = true": the expect section lists the moderator-only notes too
+    )
 
 
 def read_case(path: Path) -> Case:
@@ -65,7 +68,11 @@ def read_case(path: Path) -> Case:
         elif current is not None:
             sections[current].append(line)
     game = parse_game(_game_toml(sections["game"]), path=path)
-    posts = tuple(read_post(line) for line in sections.get("posts", ()) if line.strip() and not line.startswith("#"))
+    posts = tuple(
+        read_post(line)
+        for line in sections.get("posts", ())
+        if line.strip() and not line.startswith("#")
+    )
     query = dict(_pair(line) for line in sections["query"] if line.strip())
     return Case(
         path=path,
@@ -82,7 +89,8 @@ def read_case(path: Path) -> Case:
 
 
 def xfail_reason(path: Path) -> str | None:
-    """The case's ``=== xfail`` reason, read without building the case (for pytest marks at collection)."""
+    """The case's ``=== xfail`` reason, read without building the case (for pytest marks at
+    collection)."""
     lines = path.read_text(encoding="utf-8").splitlines()
     if "=== xfail" not in lines:
         return None
@@ -142,7 +150,9 @@ def _commands(text: str) -> tuple[Command, ...]:
         verb, _, rest = part.partition(" ")
         verb = verb.lower().rstrip(":")
         if verb not in ("vote", "unvote", "nominate") and bold:
-            read = extract_commands(f"<b>{part}</b>")  # e.g. "Second vote: X", as the thread's reader reads it
+            read = extract_commands(
+                f"<b>{part}</b>"
+            )  # e.g. "Second vote: X", as the thread's reader reads it
             if not read:
                 raise ValueError(f"unknown command {part!r}")
             found += read
@@ -181,7 +191,8 @@ def _votes(value: float) -> str:
 
 
 def render_votal(votal: Votal, *, notes: bool = False) -> str:
-    """The votal as the few lines a golden case expects: every public field that decides anything."""
+    """The votal as the few lines a golden case expects: every public field that decides
+    anything."""
     head = f"day {votal.day}: alive {votal.alive}, majority {votal.majority}, as of post {votal.as_of_post}"
     if votal.deadline:
         head += f", deadline {votal.deadline.isoformat().replace('+00:00', 'Z')}"
@@ -192,14 +203,20 @@ def render_votal(votal: Votal, *, notes: bool = False) -> str:
         lines.append(f"no elimination {_votes(ne.votes)}: {', '.join(ne.voters)}")
     lines.append(f"not voting: {', '.join(votal.not_voting) or '-'}")
     for n in votal.nominations:
-        lines.append(f"nomination {n.nominator} -> {n.nominee} at {n.post}: {_votes(n.votes)} ({', '.join(n.voters)})")
+        lines.append(
+            f"nomination {n.nominator} -> {n.nominee} at {n.post}: {_votes(n.votes)} ({', '.join(n.voters)})"
+        )
     election = getattr(votal, "election", None)
     if election:
-        lines += [f"sheriff {w.target} {_votes(w.votes)}: {', '.join(w.voters)}" for w in election.wagons]
+        lines += [
+            f"sheriff {w.target} {_votes(w.votes)}: {', '.join(w.voters)}" for w in election.wagons
+        ]
         if election.elected:
             lines.append(f"sheriff elected: {election.elected}")
         elif election.open_until:
-            lines.append(f"sheriff election open until {election.open_until.isoformat().replace('+00:00', 'Z')}")
+            lines.append(
+                f"sheriff election open until {election.open_until.isoformat().replace('+00:00', 'Z')}"
+            )
     if votal.runoff:
         r = votal.runoff
         until = r.deadline.isoformat().replace("+00:00", "Z") if r.deadline else "?"
@@ -218,11 +235,20 @@ def render_votal(votal: Votal, *, notes: bool = False) -> str:
     return "\n".join(lines)
 
 
-NO_ELIMINATION_WORDS = {"no lynch", "nolynch", "no elimination", "sleep", "abstain", "no execution", "no hang"}
+NO_ELIMINATION_WORDS = {
+    "no lynch",
+    "nolynch",
+    "no elimination",
+    "sleep",
+    "abstain",
+    "no execution",
+    "no hang",
+}
 
 
 class ExactRoster:
-    """A roster that resolves only exact (case-folded) names: golden cases pin rules, not name reading."""
+    """A roster that resolves only exact (case-folded) names: golden cases pin rules, not name
+    reading."""
 
     def __init__(self, game: Game):
         self.owner = {}
@@ -236,7 +262,9 @@ class ExactRoster:
 
         self.authors = AuthorIndex(game)
 
-    def author_match(self, author: str, author_id=None, number=None) -> tuple[str | None, str | None]:
+    def author_match(
+        self, author: str, author_id=None, number=None
+    ) -> tuple[str | None, str | None]:
         seat = self.accounts.get(author.casefold())
         return seat, "account" if seat else None
 
@@ -255,15 +283,32 @@ def resolve_exact(text: str, roster: ExactRoster, *, alive, at_post=None):
     return Resolution(text, seat, "exact")
 
 
-def count_day(game: Game, posts, *, day: int, ruleset=None, roster=None, resolve=None, counts=None,
-              at_post: int | None = None, at_time: datetime | None = None,
-              night: frozenset[int] = frozenset()) -> Votal:
+def count_day(
+    game: Game,
+    posts,
+    *,
+    day: int,
+    ruleset=None,
+    roster=None,
+    resolve=None,
+    counts=None,
+    at_post: int | None = None,
+    at_time: datetime | None = None,
+    night: frozenset[int] = frozenset(),
+) -> Votal:
     """Day ``day`` of ``game`` counted from ``posts`` in hand through the one path every command
     takes (``StoredGame.of`` then ``count_stored``): with doubts, and learning from ``counts``
     when given."""
     from assistant.counting.count import StoredGame, count_stored
     from assistant.reading.names import resolve_name
 
-    stored = StoredGame.of(game, posts, counts=counts, ruleset=ruleset, roster=roster,
-                           resolve=resolve or resolve_name, night=night)
+    stored = StoredGame.of(
+        game,
+        posts,
+        counts=counts,
+        ruleset=ruleset,
+        roster=roster,
+        resolve=resolve or resolve_name,
+        night=night,
+    )
     return count_stored(game, stored, days=[day], at_post=at_post, at_time=at_time)[0]

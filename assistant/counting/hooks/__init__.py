@@ -1,14 +1,16 @@
-"""Rule hooks: the behaviour a ruleset's data cannot express, one small class per module, found by name.
+"""Rule hooks: the behaviour a ruleset's data cannot express, one small class per module, found by
+name.
 
 A ruleset switches hooks on with ``[hooks] use = ["judge", ...]``;
 :func:`assistant.counting.hooks.registry.find_hook` maps each name to its class (like python-chess's
-``find_variant``). The day replay (:mod:`assistant.counting.day_replay`) calls every hook of the day at the
-same few points and never learns a hook's name; this module is the contract between them (the base class, its
-verdicts, and :class:`DayView`, what a hook may read of the day). A hook overrides only the methods it needs;
-each default changes nothing. Every hook reads the game file through
-``self.day`` (``day.game``, ``day.ruleset``, ``day.number``, ``day.living(post)``, ``day.earlier(n)``: an
-earlier day's result), and may end the day's vote at a post with ``day.end_day(outcome)`` (a Loose Cannon's
-shot: later votes count for nothing; the outcome is settled like any other).
+``find_variant``). The day replay (:mod:`assistant.counting.day_replay`) calls every hook of the day
+at the same few points and never learns a hook's name; this module is the contract between them (the
+base class, its verdicts, and :class:`DayView`, what a hook may read of the day). A hook overrides
+only the methods it needs; each default changes nothing. Every hook reads the game file through
+``self.day`` (``day.game``, ``day.ruleset``, ``day.number``, ``day.living(post)``,
+``day.earlier(n)``: an earlier day's result), and may end the day's vote at a post with
+``day.end_day(outcome)`` (a Loose Cannon's shot: later votes count for nothing; the outcome is
+settled like any other).
 
     check_voter(seat, alive, verdict) -> Verdict   may this seat vote now? (default: the living may)
     check_vote(seat, target, action, post) -> Verdict | None   refuse a vote, or mark it (a nomination)
@@ -22,10 +24,10 @@ shot: later votes count for nothing; the outcome is settled like any other).
     flags(living, voting, over) -> [Flag]          warnings for the moderator (and drafts)
     votal(fields)                                  add to the finished votal's fields (nominations)
 
-Adding a rule: a module here with a :class:`Hook` subclass whose ``name`` is the ruleset's word, listed in
-:data:`assistant.gamefile.rules.HOOK_MODULES`. A private fact that voids a vote returns ``Verdict(False, why=...,
-private=True)``: players see :attr:`assistant.gamefile.outcome.WhyNot.RULED_OUT`, the moderator's count and audit see
-``why``.
+Adding a rule: a module here with a :class:`Hook` subclass whose ``name`` is the ruleset's word,
+listed in :data:`assistant.gamefile.rules.HOOK_MODULES`. A private fact that voids a vote returns
+``Verdict(False, why=..., private=True)``: players see
+:attr:`assistant.gamefile.outcome.WhyNot.RULED_OUT`, the moderator's count and audit see ``why``.
 """
 
 from __future__ import annotations
@@ -47,15 +49,25 @@ if TYPE_CHECKING:
 
 # The methods the day replay calls, in the order of the table above.
 HOOK_POINTS = (
-    "check_voter", "check_vote", "voters", "targets", "weight", "at_post", "on_death",
-    "standing", "settle", "flags", "votal",
+    "check_voter",
+    "check_vote",
+    "voters",
+    "targets",
+    "weight",
+    "at_post",
+    "on_death",
+    "standing",
+    "settle",
+    "flags",
+    "votal",
 )
 
 
 @dataclass(frozen=True)
 class Verdict:
-    """A hook's word on a voter or a vote. ``problem``: list it for the moderator as a vote that did not
-    count; ``private``: the reason is a private fact (players see only that it was ruled out)."""
+    """A hook's word on a voter or a vote. ``problem``: list it for the moderator as a vote that did
+    not count; ``private``: the reason is a private fact (players see only that it was ruled
+    out)."""
 
     counted: bool = True
     why: str | None = None
@@ -70,7 +82,8 @@ class Decision(NamedTuple):
 
 
 class ReplayView(Protocol):
-    """What a hook may read of the whole replay (:class:`assistant.counting.day_replay.GameReplay`)."""
+    """What a hook may read of the whole replay
+    (:class:`assistant.counting.day_replay.GameReplay`)."""
 
     @property
     def at_post(self) -> int | None: ...  # the as-of post (None: everything)
@@ -83,11 +96,12 @@ class ReplayView(Protocol):
 
 
 class DayView(Protocol):
-    """What a hook may read of its day (:class:`assistant.counting.day_replay.DayReplay` is one): named here, not
-    imported, so the hooks never import the loop that calls them."""
+    """What a hook may read of its day (:class:`assistant.counting.day_replay.DayReplay` is one):
+    named here, not imported, so the hooks never import the loop that calls them."""
 
     @property
     def r(self) -> ReplayView: ...  # the whole replay, read-only
+
     game: Game
     ruleset: Ruleset
     number: int
@@ -109,7 +123,9 @@ class DayView(Protocol):
     def resolve(self, text: str, living: Collection[str], post: int | None = None) -> Any: ...
     def in_day(self, post: ReadPost) -> bool: ...
     def after_main(self, post: ReadPost) -> bool: ...
-    def over_by(self, end_post: int | None, end_time: datetime | None, considered: Sequence[ReadPost]) -> bool: ...
+    def over_by(
+        self, end_post: int | None, end_time: datetime | None, considered: Sequence[ReadPost]
+    ) -> bool: ...
 
 
 class Hook:
@@ -152,4 +168,3 @@ class Hook:
 
     def votal(self, fields: dict[str, Any]) -> None:
         pass
-

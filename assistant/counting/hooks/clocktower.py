@@ -1,7 +1,8 @@
-"""Clocktower-style nominations: a living player's first vote for someone not yet nominated nominates them
-(one nomination per nominator, one per nominee a day; the dead cannot nominate). ``[[events]] kind =
-"nominate"`` records one the thread missed. Adds ``nominations`` to the votal. A declared early end
-(``[[events]] kind = "early_end"``) executes the leader for reason ``no_possible_tie``."""
+"""Clocktower-style nominations: a living player's first vote for someone not yet nominated
+nominates them (one nomination per nominator, one per nominee a day; the dead cannot nominate).
+``[[events]] kind = "nominate"`` records one the thread missed. Adds ``nominations`` to the votal. A
+declared early end (``[[events]] kind = "early_end"``) executes the leader for reason
+``no_possible_tie``."""
 
 from dataclasses import replace
 
@@ -25,7 +26,11 @@ class Clocktower(Hook):
         if target is None:
             return None
         if self.nominated(target):
-            return Verdict(False, "already nominated today", problem=True) if action == "nominate" else None
+            return (
+                Verdict(False, "already nominated today", problem=True)
+                if action == "nominate"
+                else None
+            )
         if seat not in self.day.living(post):
             return Verdict(False, "not nominated (the dead cannot nominate)", problem=True)
         if any(nominator == seat for nominator, _, _ in self.nominations):
@@ -34,8 +39,8 @@ class Clocktower(Hook):
         return Verdict(nomination=True)
 
     def at_post(self, post: int | None) -> None:
-        """The moderator's word that ``player`` nominated ``target`` at ``post`` (a nomination is a first vote,
-        so the nominator's vote on the nominee stands too)."""
+        """The moderator's word that ``player`` nominated ``target`` at ``post`` (a nomination is a
+        first vote, so the nominator's vote on the nominee stands too)."""
         day = self.day
         seats = {a.casefold(): s.name for s in day.game.players for a in (*s.accounts, *s.aliases)}
         for event in day.game.events:
@@ -50,7 +55,8 @@ class Clocktower(Hook):
             if alive:
                 day.book.vote(event.player, nominee, (at, -1))
                 day.changed = True
-            # In the audit trail too, so that the vote log and the timeline replay to the same wagons.
+            # In the audit trail too, so that the vote log and the timeline replay to the same
+            # wagons.
             day.actions.append(
                 Action(
                     post=at,
@@ -77,11 +83,14 @@ class Clocktower(Hook):
         return replace(standing, nominations_left=left)
 
     def settle(self, outcome: Outcome) -> Outcome:
-        """An early end the Storyteller declared ([[events]] kind = "early_end") ended voting before the
-        deadline: the leader is executed because no remaining vote could tie or pass them, not at the deadline."""
+        """An early end the Storyteller declared ([[events]] kind = "early_end") ended voting before
+        the deadline: the leader is executed because no remaining vote could tie or pass them, not
+        at the deadline."""
         day = self.day
-        declared = any(e.day == day.number and e.kind == "early_end" and e.post == day.bounds.end_post
-                       for e in day.game.events)
+        declared = any(
+            e.day == day.number and e.kind == "early_end" and e.post == day.bounds.end_post
+            for e in day.game.events
+        )
         if declared and outcome.reason == Reason.PLURALITY and day.bounds.end_post is not None:
             return replace(outcome, reason=Reason.NO_POSSIBLE_TIE)
         return outcome
@@ -89,8 +98,13 @@ class Clocktower(Hook):
     def votal(self, fields: dict) -> None:
         wagons = {w.target: w for w in fields["wagons"]}
         fields["nominations"] = tuple(
-            Nomination(nominator, nominee, post, wagons[nominee].votes if nominee in wagons else 0,
-                       wagons[nominee].voters if nominee in wagons else ())
+            Nomination(
+                nominator,
+                nominee,
+                post,
+                wagons[nominee].votes if nominee in wagons else 0,
+                wagons[nominee].voters if nominee in wagons else (),
+            )
             for nominator, nominee, post in self.nominations
         )
 

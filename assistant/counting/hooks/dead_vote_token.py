@@ -1,5 +1,6 @@
-"""Clocktower's "Dead players: one vote": a dead player may vote once more in the game (their token), and
-spends it by ending a day voting for a player; a player killed during the day keeps at most one vote."""
+"""Clocktower's "Dead players: one vote": a dead player may vote once more in the game (their
+token), and spends it by ending a day voting for a player; a player killed during the day keeps at
+most one vote."""
 
 from collections.abc import Sequence
 
@@ -33,12 +34,17 @@ class DeadVoteToken(Hook):
         return Verdict()
 
     def on_death(self, seat: str, post: int) -> None:
-        """"Dead players: can only vote on once": a player killed during the day keeps the first of their votes."""
+        """ "Dead players: can only vote on once": a player killed during the day keeps the first of
+        their votes."""
         self.day.book.keep_one(seat, post)
         self.day.changed = True
 
     def voters(self, seats: list[str], living: Sequence[str]) -> list[str]:
-        dead = [s.name for s in self.day.game.players if s.name not in living and s.name not in self.spent]
+        dead = [
+            s.name
+            for s in self.day.game.players
+            if s.name not in living and s.name not in self.spent
+        ]
         return [*seats, *dead]
 
 

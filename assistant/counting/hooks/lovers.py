@@ -1,5 +1,6 @@
-"""Millers Hollow's Lovers "can never vote for each other in the lynching votes" (``[private] lovers``).
-Such a vote reads as ruled out by the moderator: nothing players see tells them who the lovers are."""
+"""Millers Hollow's Lovers "can never vote for each other in the lynching votes" (``[private]
+lovers``). Such a vote reads as ruled out by the moderator: nothing players see tells them who the
+lovers are."""
 
 from assistant.counting.hooks import DayView, Hook, Verdict
 
@@ -16,7 +17,11 @@ class Lovers(Hook):
 
     def check_vote(self, seat: str, target: str | None, action: str, post: int) -> Verdict | None:
         if target in self.partners.get(seat, ()):
-            return Verdict(False, f"{seat} and {target} are lovers and may not vote for each other", private=True)
+            return Verdict(
+                False,
+                f"{seat} and {target} are lovers and may not vote for each other",
+                private=True,
+            )
         return None
 
 

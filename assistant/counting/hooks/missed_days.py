@@ -14,10 +14,18 @@ class MissedDays(Hook):
     def flags(self, living: Sequence[str], voting: Iterable[str], over: bool) -> list[Flag]:
         day, game = self.day, self.day.game
         before = day.number - 1
-        if before < 1 or (game.day(before) is None and not day_bounds(game, day.ruleset, before).start):
+        if before < 1 or (
+            game.day(before) is None and not day_bounds(game, day.ruleset, before).start
+        ):
             return []
-        jailed = {d: {p for n, p in game.private.sequestered if n == d} for d in (before, day.number)}
-        missed_before = set(alive_seats(game, before)) - jailed[before] - set(day.earlier(before).voted_at_deadline)
+        jailed = {
+            d: {p for n, p in game.private.sequestered if n == d} for d in (before, day.number)
+        }
+        missed_before = (
+            set(alive_seats(game, before))
+            - jailed[before]
+            - set(day.earlier(before).voted_at_deadline)
+        )
         voted = day.voted_at_deadline if over else frozenset(voting)
         found = []
         for seat in living:
@@ -25,7 +33,9 @@ class MissedDays(Hook):
                 if over:
                     found.append(Flag(seat, "missed two days of voting in a row: removal"))
                 else:
-                    found.append(Flag(seat, f"missed the day {before} vote and has not voted today"))
+                    found.append(
+                        Flag(seat, f"missed the day {before} vote and has not voted today")
+                    )
         return found
 
 

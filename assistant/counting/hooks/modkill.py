@@ -1,9 +1,9 @@
-"""A mod-kill that uses the town's hanging (Witchhunt Online 2.0.1, Behavior Rules: "make it use the daily
-hanging for the town either on that day or the one that immediately follows").
+"""A mod-kill that uses the town's hanging (Witchhunt Online 2.0.1, Behavior Rules: "make it use the
+daily hanging for the town either on that day or the one that immediately follows").
 
-``[[events]] kind = "modkill"`` on the day whose hanging it takes: the day ends at the event's post (the
-clock ends it there) and its outcome is the mod-kill, whatever the votes say. A seat already dead when that
-day's hanging is taken (killed the day before) leaves the day with no one hanged.
+``[[events]] kind = "modkill"`` on the day whose hanging it takes: the day ends at the event's post
+(the clock ends it there) and its outcome is the mod-kill, whatever the votes say. A seat already
+dead when that day's hanging is taken (killed the day before) leaves the day with no one hanged.
 """
 
 from assistant.counting.hooks import Hook
@@ -14,7 +14,10 @@ class Modkill(Hook):
     name = "modkill"
 
     def settle(self, outcome: Outcome) -> Outcome:
-        event = next((e for e in self.day.game.events if e.day == self.day.number and e.kind == "modkill"), None)
+        event = next(
+            (e for e in self.day.game.events if e.day == self.day.number and e.kind == "modkill"),
+            None,
+        )
         if event is None:
             return outcome
         post = event.post if event.post is not None else outcome.post

@@ -1,5 +1,6 @@
-"""The rule hooks by name: a ruleset's ``[hooks] use`` words (:data:`assistant.gamefile.rules.HOOK_MODULES`, in
-the order they settle a day) to their classes, each module loaded only when a ruleset asks for it."""
+"""The rule hooks by name: a ruleset's ``[hooks] use`` words
+(:data:`assistant.gamefile.rules.HOOK_MODULES`, in the order they settle a day) to their classes,
+each module loaded only when a ruleset asks for it."""
 
 from __future__ import annotations
 

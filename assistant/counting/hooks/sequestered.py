@@ -1,5 +1,6 @@
-"""Millers Hollow's Magistrate: a sequestered player "cannot vote ... but can not be lynched" that day
-(``[[private.sequestered]]``). Both read as ruled out by the moderator: the page never says who is jailed."""
+"""Millers Hollow's Magistrate: a sequestered player "cannot vote ... but can not be lynched" that
+day (``[[private.sequestered]]``). Both read as ruled out by the moderator: the page never says who
+is jailed."""
 
 from collections.abc import Sequence
 

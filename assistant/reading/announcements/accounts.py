@@ -9,7 +9,8 @@ from assistant.reading.announcements.text import clean_name, squash
 
 
 class Names:
-    """Known accounts → seat name, and a finder for them in free text (whole words, case-insensitive)."""
+    """Known accounts → seat name, and a finder for them in free text (whole words,
+    case-insensitive)."""
 
     def __init__(self, seats: Mapping[str, Sequence[str]]):
         self.rebuild(seats)
@@ -22,8 +23,8 @@ class Names:
             for account in accounts:
                 self.seat_of.setdefault(account.casefold(), seat)
                 self.spelling.setdefault(squash(account), account)
-        # "Dwlee" for the account "Dwlee99": the moderator drops an account's trailing digits, when the name
-        # left is long enough and only one account shortens to it
+        # "Dwlee" for the account "Dwlee99": the moderator drops an account's trailing digits, when
+        # the name left is long enough and only one account shortens to it
         stems: dict[str, list[str]] = {}
         for key, account in self.spelling.items():
             stem = key.rstrip("0123456789")
@@ -32,14 +33,20 @@ class Names:
         self.stems = {stem: found[0] for stem, found in stems.items() if len(found) == 1}
         names = sorted(self.seat_of, key=len, reverse=True)
         self.pattern: re.Pattern[str] | None = (
-            re.compile(r"(?<![\w])(" + "|".join(re.escape(n) for n in names) + r")(?![\w])", re.IGNORECASE)
-            if names else None
+            re.compile(
+                r"(?<![\w])(" + "|".join(re.escape(n) for n in names) + r")(?![\w])", re.IGNORECASE
+            )
+            if names
+            else None
         )
 
     def find(self, text: str) -> list[tuple[int, int, str]]:
         if self.pattern is None:
             return []
-        return [(m.start(), m.end(), self.seat_of[m.group(1).casefold()]) for m in self.pattern.finditer(text)]
+        return [
+            (m.start(), m.end(), self.seat_of[m.group(1).casefold()])
+            for m in self.pattern.finditer(text)
+        ]
 
     def seat(self, name: str) -> str | None:
         name = clean_name(name)
@@ -50,7 +57,8 @@ class Names:
         return found
 
     def nickname(self, name: str) -> str | None:
-        """The seat whose account alone starts with ``name`` ("Sleepy" for SleepyKrew), four letters at least."""
+        """The seat whose account alone starts with ``name`` ("Sleepy" for SleepyKrew), four letters
+        at least."""
         key = squash(clean_name(name))
         if len(key) < 4:
             return None
@@ -58,15 +66,18 @@ class Names:
         return seats.pop() if len(seats) == 1 else None
 
     def spelled(self, name: str) -> str:
-        """The account as the forum spells it, for a name the moderator wrote ("HumblePoirot" → "Humble Poirot",
-        a slip such as "Prolasped Brain" → "Prolapsed Brain" or "Screenplay" → "Srceenplay" when one account
-        alone is that close: one letter off or two swapped; "Dwlee" → "Dwlee99", the account without its
-        trailing digits; "Rob13" → "Rob14", the one account that differs in its trailing digits)."""
+        """The account as the forum spells it, for a name the moderator wrote ("HumblePoirot" →
+        "Humble Poirot", a slip such as "Prolasped Brain" → "Prolapsed Brain" or "Screenplay" →
+        "Srceenplay" when one account alone is that close: one letter off or two swapped; "Dwlee" →
+        "Dwlee99", the account without its trailing digits; "Rob13" → "Rob14", the one account that
+        differs in its trailing digits)."""
         key = squash(name)
         if key in self.spelling or key in self.stems:
             return self.spelling.get(key) or self.stems[key]
         stem = key.rstrip("0123456789")
-        if stem != key and len(stem) >= 3:  # "Rob13" for the account "Rob14": the one account with that stem
+        if (
+            stem != key and len(stem) >= 3
+        ):  # "Rob13" for the account "Rob14": the one account with that stem
             same = [a for k, a in self.spelling.items() if k != k.rstrip("0123456789") == stem]
             if len(same) == 1:
                 return same[0]
@@ -75,5 +86,9 @@ class Names:
         from rapidfuzz import fuzz
         from rapidfuzz.distance import OSA
 
-        close = [k for k in self.spelling if len(k) >= 6 and (fuzz.ratio(key, k) >= 90 or OSA.distance(key, k) <= 1)]
+        close = [
+            k
+            for k in self.spelling
+            if len(k) >= 6 and (fuzz.ratio(key, k) >= 90 or OSA.distance(key, k) <= 1)
+        ]
         return self.spelling[close[0]] if len(close) == 1 else name

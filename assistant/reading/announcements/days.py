@@ -48,30 +48,53 @@ def fold_days(starts: Sequence[DayStart], ends: Sequence[DayEnd]) -> list[DayBou
     """Each day the facts name, in day order, with its last start and last end read."""
     last_start = {s.day: s for s in starts}
     last_end = {e.day: e for e in ends}
-    return [DayBounds(day, last_start.get(day), last_end.get(day))
-            for day in sorted(last_start.keys() | last_end.keys())]
+    return [
+        DayBounds(day, last_start.get(day), last_end.get(day))
+        for day in sorted(last_start.keys() | last_end.keys())
+    ]
 
 
 def day_notes(days: Sequence[DayBounds]) -> list[DayNote]:
     """The days whose evidence does not fit: each told once, for that day alone."""
-    notes = [DayNote(d.day, DayDoubt.ENDS_BEFORE_START,
-                     f"ends at post {d.end.post}, before it starts at post {d.start.post}",
-                     (d.start, d.end))
-             for d in days
-             if d.start is not None and d.end is not None and d.end.post < d.start.post]
+    notes = [
+        DayNote(
+            d.day,
+            DayDoubt.ENDS_BEFORE_START,
+            f"ends at post {d.end.post}, before it starts at post {d.start.post}",
+            (d.start, d.end),
+        )
+        for d in days
+        if d.start is not None and d.end is not None and d.end.post < d.start.post
+    ]
     for before, after in zip(days, days[1:], strict=False):
         notes.extend(_gap(before, after))
-        if after.day == before.day + 1 and before.end is not None and after.start is not None \
-                and after.start.post < before.end.post:
-            notes.append(DayNote(after.day, DayDoubt.OVERLAP, f"starts at post {after.start.post}, "
-                                 f"before day {before.day} ends at post {before.end.post}",
-                                 (before.end, after.start)))
+        if (
+            after.day == before.day + 1
+            and before.end is not None
+            and after.start is not None
+            and after.start.post < before.end.post
+        ):
+            notes.append(
+                DayNote(
+                    after.day,
+                    DayDoubt.OVERLAP,
+                    f"starts at post {after.start.post}, "
+                    f"before day {before.day} ends at post {before.end.post}",
+                    (before.end, after.start),
+                )
+            )
     return sorted(notes, key=lambda note: note.day)
 
 
 def _gap(before: DayBounds, after: DayBounds) -> list[DayNote]:
     """The days between two read that the announcements neither start nor end."""
     evidence = tuple(f for f in (before.start, before.end, after.start, after.end) if f is not None)
-    return [DayNote(day, DayDoubt.GAP,
-                    f"no start or end read between day {before.day} and day {after.day}", evidence)
-            for day in range(before.day + 1, after.day)]
+    return [
+        DayNote(
+            day,
+            DayDoubt.GAP,
+            f"no start or end read between day {before.day} and day {after.day}",
+            evidence,
+        )
+        for day in range(before.day + 1, after.day)
+    ]

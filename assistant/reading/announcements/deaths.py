@@ -1,5 +1,5 @@
-"""Deaths: the day's lynch or no-lynch, night and day kills, mod-kills and flips as moderators word them, and
-deaths a day's complete vote count witnesses (a seat it leaves out)."""
+"""Deaths: the day's lynch or no-lynch, night and day kills, mod-kills and flips as moderators word
+them, and deaths a day's complete vote count witnesses (a seat it leaves out)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,13 @@ from assistant.reading.announcements.text import (
     sentences,
     trim,
 )
-from assistant.reading.count_state import counted_living, majority_needed, stated_alive, vote_count_day, wagon_of
+from assistant.reading.count_state import (
+    counted_living,
+    majority_needed,
+    stated_alive,
+    vote_count_day,
+    wagon_of,
+)
 
 DEAD_WORDS = re.compile(
     r"\b(lynched|killed|dead|died|shot|stabbed|murdered|modkilled|mod-killed|eliminated|executed|hanged|hung|"
@@ -40,7 +46,8 @@ ALIVE_WORDS = re.compile(r"\b(survived|won|alive|living|endgamed)\b", re.IGNOREC
 LYNCH_VERB = re.compile(
     r"\b(?:has\s+been|have\s+been|was|were|is\s+being|is|got|gets|will\s+be)\s+(?:\w+\s+)?(?:lynched|hanged|hung|"
     r"executed|eliminated|voted\s+out|strung\s+up)\b|\b(?:lynched|hanged|hung|executed|eliminated)\s+(?:on\s+)?(?:day|d)\s*"
-    + NUM + r"\b|,\s*(?:was\s+)?lynched\b|\(lynched\)",
+    + NUM
+    + r"\b|,\s*(?:was\s+)?lynched\b|\(lynched\)",
     re.IGNORECASE,
 )
 LYNCH_REACHED = re.compile(
@@ -65,25 +72,35 @@ KILL_VERB = re.compile(
     r",\s*(?:was\s+)?(?:killed|shot|stabbed|murdered|died|slain|dead)\b",
     re.IGNORECASE,
 )
-# "Juls (Vanilla Townie) killed night one": a death verb with the night it happened in right after it, as
-# "lynched day 1" tells a lynch
+# "Juls (Vanilla Townie) killed night one": a death verb with the night it happened in right after
+# it, as "lynched day 1" tells a lynch
 KILLED_IN_NIGHT = re.compile(
     r"""\b (?: killed | died | murdered | shot | stabbed | slain | poisoned | strangled | mauled | eaten
            | nightkilled | night-killed )
-        \s+ (?: on\s+ | in\s+ | during\s+ )? (?: the\s+ )? (?: night | n ) \s* """ + NUM + r"\b",
+        \s+ (?: on\s+ | in\s+ | during\s+ )? (?: the\s+ )? (?: night | n ) \s* """
+    + NUM
+    + r"\b",
     re.IGNORECASE | re.VERBOSE,
 )
-CONDITION = re.compile(r"\b(?:when|whenever|if|once|until|unless|will|would|can|before|after)\b", re.IGNORECASE)
-IF_BEFORE = re.compile(r"\b(?:if|unless|when|whenever|once|until|should|in\s+case|in\s+the\s+event|otherwise)\b",
-                       re.IGNORECASE)
+CONDITION = re.compile(
+    r"\b(?:when|whenever|if|once|until|unless|will|would|can|before|after)\b", re.IGNORECASE
+)
+IF_BEFORE = re.compile(
+    r"\b(?:if|unless|when|whenever|once|until|should|in\s+case|in\s+the\s+event|otherwise)\b",
+    re.IGNORECASE,
+)
 MODKILL = re.compile(r"\bmod[\s-]?kill(?:ed|s)?\b", re.IGNORECASE)
 FLIP = re.compile(
-    r"^\W*(?P<name>[^,\n]{1,40}?)\s*(?:,|\s-\s|\s–\s|\swas\s(?:a|an|the)\s)\s*(?P<rest>.{2,160})$", re.IGNORECASE
+    r"^\W*(?P<name>[^,\n]{1,40}?)\s*(?:,|\s-\s|\s–\s|\swas\s(?:a|an|the)\s)\s*(?P<rest>.{2,160})$",
+    re.IGNORECASE,
 )
-NEGATION = re.compile(r"\b(not|no\s*one|nobody|nothing|n't|never|survived|saved|protected|would\s+have|if)\b",
-                       re.IGNORECASE)
+NEGATION = re.compile(
+    r"\b(not|no\s*one|nobody|nothing|n't|never|survived|saved|protected|would\s+have|if)\b",
+    re.IGNORECASE,
+)
 WAS_ROLE = re.compile(r"\b(?:was|is)\s+(?:a|an|the)\s+\w", re.IGNORECASE)
-# Words of a role reveal ("Name - Vanilla Townie", "Name, Mafia Goon"): a flip, in a post that ends a day or a night.
+# Words of a role reveal ("Name - Vanilla Townie", "Name, Mafia Goon"): a flip, in a post that ends
+# a day or a night.
 _ROLES = (
     r"(town|townie|villager|vanilla|mafia|goon|scum|cop|doctor|medic|mason|vigilante|vig|godfather|roleblocker|"
     r"serial\s+killer|sk|werewolf|wolf|cult|cultist|survivor|jester|tracker|watcher|neutral|seer|bodyguard|"
@@ -95,14 +112,16 @@ ROLE_WORDS = re.compile(r"\b" + _ROLES, re.IGNORECASE)
 _IN_ROLE = re.compile(r"[\s-]+" + _ROLES, re.IGNORECASE)
 
 
-# A count's wagon marked lynched: "Alder - Birch, Cedar, Damson (LYNCHED)", "Alder [Lynched] : Birch, ...": the
-# head, not its last voter
+# A count's wagon marked lynched: "Alder - Birch, Cedar, Damson (LYNCHED)", "Alder [Lynched] :
+# Birch, ...": the head, not its last voter
 _LIST_NUMBER = r"^\W*(?:\d{1,2}\s*[.)\]]\s*)?"  # "9. ", "[09] "
 _LYNCHED_WAGON = re.compile(
     _LIST_NUMBER + r"(?P<head>[^:\-–—(\[]{1,40}?)\s*(?:[\[(][^\])]{0,12}[\])]\s*)?[:\-–—]\s*[^.!?]*"
     r"[\[(]\s*lynched\s*!?\s*[\])]"
     # Alder [Lynched] : Birch, ...; Alder ( LYNCH ) : Birch, ...
-    r"|" + _LIST_NUMBER + r"(?P<head2>[^:\-–—(\[]{1,40}?)\s*[\[(]\s*lynch(?:ed)?\s*!?\s*[\])]\s*[:\-–—]"
+    r"|"
+    + _LIST_NUMBER
+    + r"(?P<head2>[^:\-–—(\[]{1,40}?)\s*[\[(]\s*lynch(?:ed)?\s*!?\s*[\])]\s*[:\-–—]"
     # 9. Alder - LYNCHED (Birch, Cedar, ...)
     r"|" + _LIST_NUMBER + r"(?P<head3>[^:\-–—(\[]{1,40}?)\s*[\-–—:]\s*lynched\s*!?\s*(?:[(\[]|$)",
     re.IGNORECASE,
@@ -119,10 +138,11 @@ _GAME_WON = re.compile(
 
 
 def read_game_won(plain: str, post: PostLike, cite: Cite, state: State) -> None:
-    """ "Chuck has won!", "Town wins.", "The game is over" after a day or night ended: the game is over, and
-    what the moderator writes next (a word to each player: "Alder, day 2, never forget") tells no deaths. Told
-    while a day is open ("Formerfish was the last mafia goon and the town fulfills its win condition"), the
-    game's end ends that day in this post (:func:`end_day_with_game`)."""
+    """ "Chuck has won!", "Town wins.", "The game is over" after a day or night ended: the game is
+    over, and what the moderator writes next (a word to each player: "Alder, day 2, never forget")
+    tells no deaths. Told while a day is open ("Formerfish was the last mafia goon and the town
+    fulfills its win condition"), the game's end ends that day in this post
+    (:func:`end_day_with_game`)."""
     if not _GAME_WON.search(plain) or CONDITION.search(plain):
         return
     if state.night or state.ended:
@@ -132,8 +152,9 @@ def read_game_won(plain: str, post: PostLike, cite: Cite, state: State) -> None:
 
 
 def end_day_with_game(post: PostLike, state: State) -> None:
-    """The post told the game won while its day was open, and no sentence of it ended the day: the game's end
-    is the day's end (the day's last vote, or the flip the post tells, gives its lynch). The game is over."""
+    """The post told the game won while its day was open, and no sentence of it ended the day: the
+    game's end is the day's end (the day's last vote, or the flip the post tells, gives its lynch).
+    The game is over."""
     if state.won_in_day is None or state.won_in_day[0] != post.number:
         return
     state.end_day(post, state.won_in_day[1])
@@ -141,12 +162,14 @@ def end_day_with_game(post: PostLike, state: State) -> None:
 
 
 def read_lynch(plain: str, post: PostLike, cite: Cite, state: State, names: Names) -> bool:
-    """A sentence that tells the day's lynch or no-lynch ("Alder was lynched", "No lynch has been reached",
-    "Majority has been reached"); True when it told a death or a no-lynch."""
+    """A sentence that tells the day's lynch or no-lynch ("Alder was lynched", "No lynch has been
+    reached", "Majority has been reached"); True when it told a death or a no-lynch."""
     if state.over or state.has_elimination(state.day) or (state.night and not state.ended):
         return False
     no_lynch = NO_LYNCH.search(plain)
-    if no_lynch and not IF_BEFORE.search(plain[: no_lynch.start()]):  # "If no lynch is reached, ..."
+    if no_lynch and not IF_BEFORE.search(
+        plain[: no_lynch.start()]
+    ):  # "If no lynch is reached, ..."
         state.add(Elimination(state.day, None, post.number, cite))
         state.end_day(post, cite)
         state.lynched = True
@@ -155,7 +178,9 @@ def read_lynch(plain: str, post: PostLike, cite: Cite, state: State, names: Name
     head = (wagon.group("head") or wagon.group("head2") or wagon.group("head3")) if wagon else None
     lynched = (names.seat(head) if head else None) or named_before(plain, LYNCH_VERB, names)
     night = stated_night(plain)
-    if lynched and lynched not in state.dead and night is not None:  # "X was hung upside down Night 3"
+    if (
+        lynched and lynched not in state.dead and night is not None
+    ):  # "X was hung upside down Night 3"
         state.add(DeathFact(lynched, f"night {night}", None, DeathCause.NIGHT_KILL, cite))
         return True
     if lynched and lynched not in state.dead:
@@ -170,9 +195,10 @@ def read_lynch(plain: str, post: PostLike, cite: Cite, state: State, names: Name
 
 
 def read_hammered_flip(plain: str, post: PostLike, cite: Cite, state: State, names: Names) -> bool:
-    """A role told of the one seat the day's last count shows at majority, while the day is open ("Alder was a
-    Vanilla Townie, formatting later"), is that day's lynch: the day ends here. So is a role told of a living
-    player in a sentence that speaks of the lynch ("Quil is a VT, official lynch scene here later")."""
+    """A role told of the one seat the day's last count shows at majority, while the day is open
+    ("Alder was a Vanilla Townie, formatting later"), is that day's lynch: the day ends here. So is
+    a role told of a living player in a sentence that speaks of the lynch ("Quil is a VT, official
+    lynch scene here later")."""
     if state.night or state.ended or state.has_elimination(state.day):
         return False
     if read_lynch_scene_flip(plain, post, cite, state, names):
@@ -180,9 +206,15 @@ def read_hammered_flip(plain: str, post: PostLike, cite: Cite, state: State, nam
     if state.wagons is None or state.wagons[0] != state.day:
         return False
     _, wagons, majority = state.wagons
-    at_majority = [seat for seat, votes in wagons.items() if votes >= majority and seat not in state.dead]
+    at_majority = [
+        seat for seat, votes in wagons.items() if votes >= majority and seat not in state.dead
+    ]
     match = FLIP.match(plain)
-    if len(at_majority) != 1 or not match or flipped_seat(match.group("name"), names) != at_majority[0]:
+    if (
+        len(at_majority) != 1
+        or not match
+        or flipped_seat(match.group("name"), names) != at_majority[0]
+    ):
         return False
     rest = match.group("rest")
     if not (WAS_ROLE.search(plain) or _is_reveal(rest)) or not ROLE_WORDS.search(rest[:40]):
@@ -195,23 +227,38 @@ def read_hammered_flip(plain: str, post: PostLike, cite: Cite, state: State, nam
     return True
 
 
-# "Alder is a VT, lynch scene later", "Alder was a Mafia Goon. Lynch writeup to follow": a role told of a player
-_IS_ROLE = re.compile(r"^\W*(?P<name>[^,.;:!?\n]{2,40}?)\s+(?:is|was)\s+(?:a|an|the)\s+(?P<rest>.{2,160})$",
-                      re.IGNORECASE)
-_ROLE_SHORT = re.compile(r"\b(?:vt|vts)\b", re.IGNORECASE)  # the vanilla townie's everyday shorthand
+# "Alder is a VT, lynch scene later", "Alder was a Mafia Goon. Lynch writeup to follow": a role told
+# of a player
+_IS_ROLE = re.compile(
+    r"^\W*(?P<name>[^,.;:!?\n]{2,40}?)\s+(?:is|was)\s+(?:a|an|the)\s+(?P<rest>.{2,160})$",
+    re.IGNORECASE,
+)
+_ROLE_SHORT = re.compile(
+    r"\b(?:vt|vts)\b", re.IGNORECASE
+)  # the vanilla townie's everyday shorthand
 
 
-def read_lynch_scene_flip(plain: str, post: PostLike, cite: Cite, state: State, names: Names) -> bool:
-    """While a day is open, a sentence that tells a living player's role and speaks of the lynch ("Quil is a
-    VT, official lynch scene here later") tells that day's lynch; the player may be named by an account or
-    by the first letters of one account alone (four at least)."""
+def read_lynch_scene_flip(
+    plain: str, post: PostLike, cite: Cite, state: State, names: Names
+) -> bool:
+    """While a day is open, a sentence that tells a living player's role and speaks of the lynch
+    ("Quil is a VT, official lynch scene here later") tells that day's lynch; the player may be
+    named by an account or by the first letters of one account alone (four at least)."""
     match = _IS_ROLE.match(plain)
     if not match or not re.search(r"\blynch", match.group("rest"), re.IGNORECASE):
         return False
     rest = match.group("rest")
-    if not (ROLE_WORDS.match(rest) or _ROLE_SHORT.match(rest) or re.match(r"\w+\s+" + _ROLES, rest, re.I)):
+    if not (
+        ROLE_WORDS.match(rest)
+        or _ROLE_SHORT.match(rest)
+        or re.match(r"\w+\s+" + _ROLES, rest, re.I)
+    ):
         return False
-    if NEGATION.search(plain) or CONDITION.search(plain) or re.search(r"\breplac|\?", plain, re.IGNORECASE):
+    if (
+        NEGATION.search(plain)
+        or CONDITION.search(plain)
+        or re.search(r"\breplac|\?", plain, re.IGNORECASE)
+    ):
         return False
     seat = flipped_seat(match.group("name"), names) or names.nickname(match.group("name"))
     if seat is None or seat in state.dead or any(other != seat for _, _, other in names.find(rest)):
@@ -222,12 +269,15 @@ def read_lynch_scene_flip(plain: str, post: PostLike, cite: Cite, state: State, 
     return True
 
 
-_IN_THE_NIGHT = re.compile(r"\b(?:in|during)\s+the\s+night\b|\blast\s+night\b|\bovernight\b", re.IGNORECASE)
+_IN_THE_NIGHT = re.compile(
+    r"\b(?:in|during)\s+the\s+night\b|\blast\s+night\b|\bovernight\b", re.IGNORECASE
+)
 
 
 def read_death(plain: str, post: PostLike, cite: Cite, state: State, names: Names) -> bool:
-    """A sentence that tells a death other than by the lynch ("Birch was killed Night 2", "Cedar has been
-    modkilled", "Damson, Vanilla Townie, died"); a day's death told after the day ended is its lynch."""
+    """A sentence that tells a death other than by the lynch ("Birch was killed Night 2", "Cedar has
+    been modkilled", "Damson, Vanilla Townie, died"); a day's death told after the day ended is its
+    lynch."""
     if state.over:
         return False
     modkilled = named_before(plain, MODKILL, names)
@@ -237,13 +287,19 @@ def read_death(plain: str, post: PostLike, cite: Cite, state: State, names: Name
         state.add(DeathFact(modkilled, phase_text, during, DeathCause.MODKILL, cite))
         return True
     f = state.facts
-    # the post that starts a day, or any before a player posts in a day started only by its stated numbers
-    started_here = not state.night and (state.inferred_start is not None or any(
-        d.post == post.number and d.day == state.day for d in f.starts))
+    # the post that starts a day, or any before a player posts in a day started only by its stated
+    # numbers
+    started_here = not state.night and (
+        state.inferred_start is not None
+        or any(d.post == post.number and d.day == state.day for d in f.starts)
+    )
     together = [seat for seat in named_together(plain, KILL_VERB, names) if seat not in state.dead]
-    killed = named_before(plain, KILL_VERB, names) or named_before(plain, KILLED_IN_NIGHT, names) or \
-        flip_name(plain, names, state, started_here) or \
-        body_of(plain, names)
+    killed = (
+        named_before(plain, KILL_VERB, names)
+        or named_before(plain, KILLED_IN_NIGHT, names)
+        or flip_name(plain, names, state, started_here)
+        or body_of(plain, names)
+    )
     if len(together) > 1:
         killed = together[0]
     if not killed or killed in state.dead:
@@ -255,11 +311,13 @@ def read_death(plain: str, post: PostLike, cite: Cite, state: State, names: Name
         number = read_number(stated.group(2))
     elif started_here:  # the post that starts a day reports the night before it
         kind, number = "night", state.day - 1
-    elif _IN_THE_NIGHT.search(plain):  # "killed in the night" told while the day is open: this is its dawn
+    elif _IN_THE_NIGHT.search(
+        plain
+    ):  # "killed in the night" told while the day is open: this is its dawn
         kind, number = "night", state.day
     elif state.night and state.lynched and state.night_post == post.number:
-        # "Majority has been reached." then "Alder - town - vanilla": the post that ended the day by a lynch it
-        # did not name tells that lynch's flip
+        # "Majority has been reached." then "Alder - town - vanilla": the post that ended the day by
+        # a lynch it did not name tells that lynch's flip
         kind, number = "day", state.day
     else:
         kind, number = ("night", state.day) if state.night else ("day", state.day)
@@ -269,8 +327,8 @@ def read_death(plain: str, post: PostLike, cite: Cite, state: State, names: Name
             state.end_day(post, cite)
         return True
     if kind == "night" and number == state.day and not state.night and not started_here:
-        # a kill of the night after the open day: that day ended in a post the reader did not understand,
-        # and this report is the dawn of the next
+        # a kill of the night after the open day: that day ended in a post the reader did not
+        # understand, and this report is the dawn of the next
         state.end_day(post, cite)
         state.day, state.night, state.ended, state.lynched = state.day + 1, False, False, False
         state.add(DayStart(state.day, post.number, None, cite))
@@ -283,8 +341,9 @@ def read_death(plain: str, post: PostLike, cite: Cite, state: State, names: Name
 
 
 def read_majority_death(post: PostLike, lines: list[str], state: State, names: Names) -> None:
-    """A death the post tells of a seat its own vote count shows at majority ("Alder (5): ..." with "it takes 5
-    to lynch") is that day's lynch, however it is worded ("Alder, a Vanilla Townie, died D3"): the day ends here."""
+    """A death the post tells of a seat its own vote count shows at majority ("Alder (5): ..." with
+    "it takes 5 to lynch") is that day's lynch, however it is worded ("Alder, a Vanilla Townie, died
+    D3"): the day ends here."""
     f = state.facts
     if not state.day or state.has_elimination(state.day):
         return
@@ -292,7 +351,9 @@ def read_majority_death(post: PostLike, lines: list[str], state: State, names: N
     if len(told) != 1:
         return
     majority = majority_needed(" ".join(plain_text(line) for line in lines))
-    wagons = {names.seat(head): votes for head, votes in map(wagon_of, map(plain_text, lines)) if head}
+    wagons = {
+        names.seat(head): votes for head, votes in map(wagon_of, map(plain_text, lines)) if head
+    }
     death = told[0]
     if majority is None or wagons.get(death.player, 0) < majority:
         return
@@ -304,27 +365,34 @@ def read_majority_death(post: PostLike, lines: list[str], state: State, names: N
 
 
 def read_wagons(lines: list[str], state: State, names: Names) -> None:
-    """Keep the wagons of a day's vote count that states what a lynch takes ("Alder (5): ...", "(5) Alder —
+    """Keep the wagons of a day's vote count that states what a lynch takes ("Alder (5): ...", "(5)
+    Alder —
     ...", "With 9 alive, it takes 5 to lynch"): a day that ends with no name read was the lynch of the seat at
     majority (:func:`read_count_lynch`)."""
     if state.night or not state.day or state.count_day not in (None, state.day):
         return
     majority = majority_needed(" ".join(plain_text(line) for line in lines))
-    wagons = {names.seat(names.spelled(head)): votes for head, votes in map(wagon_of, map(plain_text, lines)) if head}
+    wagons = {
+        names.seat(names.spelled(head)): votes
+        for head, votes in map(wagon_of, map(plain_text, lines))
+        if head
+    }
     wagons.pop(None, None)
     if majority and wagons:
         state.wagons = Wagons(state.day, wagons, majority)
 
 
 def read_count_lynch(post: PostLike, state: State) -> None:
-    """The post ended the day ("A lynch has been achieved!", "Night 2 begins") and no lynch or no-lynch was
-    read: the one seat the day's last count shows at majority was lynched."""
+    """The post ended the day ("A lynch has been achieved!", "Night 2 begins") and no lynch or
+    no-lynch was read: the one seat the day's last count shows at majority was lynched."""
     if state.night_post != post.number or not state.night or state.has_elimination(state.day):
         return
     if state.wagons is None or state.wagons[0] != state.day:
         return
     _, wagons, majority = state.wagons
-    at_majority = [seat for seat, votes in wagons.items() if votes >= majority and seat not in state.dead]
+    at_majority = [
+        seat for seat, votes in wagons.items() if votes >= majority and seat not in state.dead
+    ]
     if len(at_majority) == 1:
         ended = next((e for e in state.facts.ends if e.post == post.number), None)
         cite = ended.cite if ended else Cite(post.number, "")
@@ -332,22 +400,25 @@ def read_count_lynch(post: PostLike, state: State) -> None:
 
 
 def read_lynch_flip(post: PostLike, lines: list[str], state: State, names: Names) -> None:
-    """A day that ended without a lynch read: the flip in the post that ended it, or in a later post of the
-    same night that starts no day ("Steven Hacking was a Mafia Goon. Night 1 begins now.")."""
+    """A day that ended without a lynch read: the flip in the post that ended it, or in a later post
+    of the same night that starts no day ("Steven Hacking was a Mafia Goon. Night 1 begins
+    now.")."""
     f = state.facts
     ended = [e for e in f.ends if e.day == state.day]
     started_here = any(s.post == post.number for s in f.starts)
     if not ended or state.has_elimination(state.day) or started_here:
         return
-    dead = {d.player for d in f.deaths if d.cite.post != post.number} | \
-        {e.player for e in f.elims if e.player}
+    dead = {d.player for d in f.deaths if d.cite.post != post.number} | {
+        e.player for e in f.elims if e.player
+    }
     for line in lines:
         for sentence in sentences(plain_text(line)):
             seat = _day_flip(sentence, names, dead)
             if seat is None:
                 continue
-            f.deaths[:] = [d for d in f.deaths
-                           if not (d.player == seat and d.cite.post == post.number)]
+            f.deaths[:] = [
+                d for d in f.deaths if not (d.player == seat and d.cite.post == post.number)
+            ]
             state.add(Elimination(state.day, seat, post.number, Cite(post.number, trim(line))))
             return
 
@@ -377,10 +448,10 @@ def named_before(text: str, verb: re.Pattern, names: Names) -> str | None:
     """The seat named closest before ``verb`` in the same clause, unless the clause is negated."""
     for match in verb.finditer(text):
         clause_start = max(text.rfind(c, 0, match.start()) for c in ".!?;") + 1
-        before = [n for n in names.find(text[clause_start: match.start()])]
+        before = [n for n in names.find(text[clause_start : match.start()])]
         if not before:
             continue
-        between = text[clause_start + before[-1][1]: match.start()]
+        between = text[clause_start + before[-1][1] : match.start()]
         if NEGATION.search(between) or NEGATION.search(match.group(0)) or len(between) > 80:
             continue
         return before[-1][2]
@@ -397,9 +468,11 @@ def body_of(text: str, names: Names) -> str | None:
     """ "The town found the body of Alder": the seat named right after the words, unless negated."""
     for match in _BODY_OF.finditer(text):
         clause_start = max(text.rfind(c, 0, match.start()) for c in ".!?;") + 1
-        if NEGATION.search(text[clause_start: match.start()]) or CONDITION.search(text[clause_start: match.start()]):
+        if NEGATION.search(text[clause_start : match.start()]) or CONDITION.search(
+            text[clause_start : match.start()]
+        ):
             continue
-        found = names.find(text[match.end(): match.end() + 40])
+        found = names.find(text[match.end() : match.end() + 40])
         if found and found[0][0] == 0:
             return found[0][2]
     return None
@@ -410,13 +483,13 @@ _PLURAL_BEFORE = re.compile(r"\b(?:have|were)\s+(?:both\s+|all\s+)?$", re.IGNORE
 
 
 def named_together(text: str, verb: re.Pattern, names: Names) -> list[str]:
-    """The seats a plural ``verb`` tells of: "Alder and Birch have been shot", "Alder, Cop, and Birch, Mason,
-    have died" (every seat named in the clause before it), else none."""
+    """The seats a plural ``verb`` tells of: "Alder and Birch have been shot", "Alder, Cop, and
+    Birch, Mason, have died" (every seat named in the clause before it), else none."""
     for match in verb.finditer(text):
         if not (_PLURAL.search(match.group(0)) or _PLURAL_BEFORE.search(text[: match.start()])):
             continue
         clause_start = max(text.rfind(c, 0, match.start()) for c in ".!?;") + 1
-        clause = text[clause_start: match.start()]
+        clause = text[clause_start : match.start()]
         if NEGATION.search(clause) or not re.search(r"\band\b|&", clause, re.IGNORECASE):
             continue
         return list(dict.fromkeys(seat for _, _, seat in names.find(clause)))
@@ -424,7 +497,8 @@ def named_together(text: str, verb: re.Pattern, names: Names) -> list[str]:
 
 
 def flip_name(text: str, names: Names, state: State, started_here: bool = False) -> str | None:
-    """ "Name, Vanilla Townie, killed Night 1" or "Name was a Mafia Goon" in a post after a night."""
+    """ "Name, Vanilla Townie, killed Night 1" or "Name was a Mafia Goon" in a post after a
+    night."""
     match = FLIP.match(text)
     if not match:
         return None
@@ -432,7 +506,11 @@ def flip_name(text: str, names: Names, state: State, started_here: bool = False)
     if seat is None:
         return None
     rest = match.group("rest")
-    if NEGATION.search(rest) or ALIVE_WORDS.search(rest) or re.search(r"\breplac", rest, re.IGNORECASE):
+    if (
+        NEGATION.search(rest)
+        or ALIVE_WORDS.search(rest)
+        or re.search(r"\breplac", rest, re.IGNORECASE)
+    ):
         return None
     if any(other != seat for _, _, other in names.find(rest)) or _ADDRESSED.match(rest):
         return None  # "Alder, Birch and Cedar have achieved fifty posts on day 1", "Alder, you called it day 2"
@@ -442,56 +520,76 @@ def flip_name(text: str, names: Names, state: State, started_here: bool = False)
     return None
 
 
-# the words after "Alder," speak to the player or for the moderator: "Alder, you called it", "Alder, thanks"
-_ADDRESSED = re.compile(r"(?:you|your|you're|i|i'm|we|thanks|thank|sorry|please|congrat\w*|well\s+played|gg)\b",
-                        re.IGNORECASE)
+# the words after "Alder," speak to the player or for the moderator: "Alder, you called it", "Alder,
+# thanks"
+_ADDRESSED = re.compile(
+    r"(?:you|your|you're|i|i'm|we|thanks|thank|sorry|please|congrat\w*|well\s+played|gg)\b",
+    re.IGNORECASE,
+)
 
 
 def flipped_seat(name: str, names: Names) -> str | None:
-    """The seat a flip names: its account, as the moderator spells it (one letter off: "The Ruffling" for the
-    account "The Rufflig"), else the first words of one account alone ("Elmo, Neighborizer, has been killed"
-    for the account "Elmo TeH AzN")."""
+    """The seat a flip names: its account, as the moderator spells it (one letter off: "The
+    Ruffling" for the account "The Rufflig"), else the first words of one account alone ("Elmo,
+    Neighborizer, has been killed" for the account "Elmo TeH AzN")."""
     seat = names.seat(name) or names.seat(names.spelled(clean_name(name)))
     words = clean_name(name).casefold().split()
     if seat is not None or not words or len("".join(words)) < 4:
         return seat
-    seats = {seat for account, seat in names.seat_of.items()
-             if len(account.split()) > len(words) and account.split()[: len(words)] == words}
+    seats = {
+        seat
+        for account, seat in names.seat_of.items()
+        if len(account.split()) > len(words) and account.split()[: len(words)] == words
+    }
     return seats.pop() if len(seats) == 1 else None
 
 
 def _is_reveal(rest: str) -> bool:
-    """The part after a name is a role and nothing more: "Vanilla Townie", "Town-aligned One Shot Vigilante"."""
-    return bool(ROLE_WORDS.search(rest)) and len(rest.split()) <= 6 and not re.search(r"\d|[?]", rest)
+    """The part after a name is a role and nothing more: "Vanilla Townie", "Town-aligned One Shot
+    Vigilante"."""
+    return (
+        bool(ROLE_WORDS.search(rest)) and len(rest.split()) <= 6 and not re.search(r"\d|[?]", rest)
+    )
 
 
 MAX_DEATHS_IN_A_NIGHT = 3
 
 
-_UNNUMBERED_COUNT = re.compile(r"^\W*(?:official\s+|current\s+)?(?:vote\s*-?\s*count|votecount)\s*:?\s*$",
-                               re.IGNORECASE)
+_UNNUMBERED_COUNT = re.compile(
+    r"^\W*(?:official\s+|current\s+)?(?:vote\s*-?\s*count|votecount)\s*:?\s*$", re.IGNORECASE
+)
 
 
-def _open_days_count(post: PostLike, state: State, names: Names) -> tuple[list[str], list[str], set[str]] | None:
-    """A vote count of the open day that lists the living (the post's lines, the lines with struck text taken
-    out, the seats it lists living), or None: "Official Vote Count" with no number, posted in the open day, is
-    that day's count."""
+def _open_days_count(
+    post: PostLike, state: State, names: Names
+) -> tuple[list[str], list[str], set[str]] | None:
+    """A vote count of the open day that lists the living (the post's lines, the lines with struck
+    text taken out, the seats it lists living), or None: "Official Vote Count" with no number,
+    posted in the open day, is that day's count."""
     lines = read_lines(post.body_html)
-    day = next((d for d in (vote_count_day(plain_text(line)) for line in lines[:3]) if d is not None), None)
+    day = next(
+        (d for d in (vote_count_day(plain_text(line)) for line in lines[:3]) if d is not None), None
+    )
     if day is None and any(_UNNUMBERED_COUNT.match(plain_text(line)) for line in lines[:2]):
         day = state.day
     if day != state.day:
         return None
-    unstruck = [re.sub(STRUCK_OPEN + "[^" + STRUCK_CLOSE + "]*" + STRUCK_CLOSE, "", line) for line in lines]
-    living = counted_living([plain_text(line) for line in unstruck], seat_of=lambda n: names.seat(names.spelled(n)))
+    unstruck = [
+        re.sub(STRUCK_OPEN + "[^" + STRUCK_CLOSE + "]*" + STRUCK_CLOSE, "", line) for line in lines
+    ]
+    living = counted_living(
+        [plain_text(line) for line in unstruck], seat_of=lambda n: names.seat(names.spelled(n))
+    )
     return None if living is None else (lines, unstruck, living)
 
 
-def read_counted_living(post: PostLike, state: State, names: Names, seats: dict[str, list[str]]) -> None:
-    """A day's vote count that lists every living player leaves out the seats that died since: a death the
-    moderator told only in flavour text ("the town found a body") is still read. A seat missing from the
-    day's count died in the night before it, when no more seats are missing than a night takes and its
-    player posts no more that day (:func:`confirm_counted_out`)."""
+def read_counted_living(
+    post: PostLike, state: State, names: Names, seats: dict[str, list[str]]
+) -> None:
+    """A day's vote count that lists every living player leaves out the seats that died since: a
+    death the moderator told only in flavour text ("the town found a body") is still read. A seat
+    missing from the day's count died in the night before it, when no more seats are missing than a
+    night takes and its player posts no more that day (:func:`confirm_counted_out`)."""
     if state.night or state.day < 2:
         return
     count = _open_days_count(post, state, names)
@@ -503,29 +601,35 @@ def read_counted_living(post: PostLike, state: State, names: Names, seats: dict[
     dead = state.dead | {d.player for d in f.deaths} | {e.player for e in f.elims if e.player}
     cite = Cite(post.number, trim(plain_text(lines[0])))
     pending = {death.player for death, *_ in state.counted_out}
-    # a seat an earlier count of the day listed living was left out by a line this one missed: no night
-    # killed it since, and a day's kill is announced in words
+    # a seat an earlier count of the day listed living was left out by a line this one missed: no
+    # night killed it since, and a day's kill is announced in words
     counted_before = state.listed_living.setdefault(day, set())
     missing = [seat for seat in seats if seat not in living | dead | pending | counted_before]
     counted_before |= living
     if len(missing) > MAX_DEATHS_IN_A_NIGHT:
         return  # more than a night takes: the count is not what it seems
-    # a count that states the number alive and lists that many is complete by the moderator's own number
+    # a count that states the number alive and lists that many is complete by the moderator's own
+    # number
     complete = stated_alive(" ".join(plain_text(line) for line in unstruck)) is not None
-    for seat in missing:  # kept also when quiet, so that a later count does not read the same death again
+    for (
+        seat
+    ) in missing:  # kept also when quiet, so that a later count does not read the same death again
         death = DeathFact(seat, f"night {state.day - 1}", None, DeathCause.COUNTED_OUT, cite)
         state.counted_out.append(CountedOut(death, day, state.quiet, complete))
 
 
 def read_death_taken_back(post: PostLike, state: State, names: Names) -> None:
-    """A seat told dead during the open day whose player goes on posting, and whom the moderator's next
-    complete count of that day still lists (voting or not voting), was not killed: the death (a joke, a
-    mistake) is taken back."""
+    """A seat told dead during the open day whose player goes on posting, and whom the moderator's
+    next complete count of that day still lists (voting or not voting), was not killed: the death (a
+    joke, a mistake) is taken back."""
     if state.night or not state.day:
         return
     f = state.facts
-    told = [d for d in f.deaths
-            if d.post is not None and d.phase == f"day {state.day}" and d.cite.post < post.number]
+    told = [
+        d
+        for d in f.deaths
+        if d.post is not None and d.phase == f"day {state.day}" and d.cite.post < post.number
+    ]
     if not told:
         return
     count = _open_days_count(post, state, names)
@@ -533,45 +637,61 @@ def read_death_taken_back(post: PostLike, state: State, names: Names) -> None:
         return
     lines, _, living = count
     for death in told:
-        posted_since = any(death.cite.post < n < post.number for n in state.posts_by_seat.get(death.player, ()))
+        posted_since = any(
+            death.cite.post < n < post.number for n in state.posts_by_seat.get(death.player, ())
+        )
         if death.player in living and posted_since:
             f.deaths.remove(death)
             state.quiet_facts.discard(death)
-            # a file that wrote the death from an earlier reading (a game kept live) takes it back too
-            state.add(DeathTakenBack(death.player, death.phase, death.cite.post,
-                                                   Cite(post.number, trim(plain_text(lines[0])))))
-            if not any(e.player == death.player for e in f.elims) and \
-                    not any(d.player == death.player for d in f.deaths):
+            # a file that wrote the death from an earlier reading (a game kept live) takes it back
+            # too
+            state.add(
+                DeathTakenBack(
+                    death.player,
+                    death.phase,
+                    death.cite.post,
+                    Cite(post.number, trim(plain_text(lines[0]))),
+                )
+            )
+            if not any(e.player == death.player for e in f.elims) and not any(
+                d.player == death.player for d in f.deaths
+            ):
                 state.dead.discard(death.player)
 
 
 def confirm_counted_out(state: State, last_post: int) -> None:
-    """A seat a day's count left out is dead when its player posts no more until that day ends (a count can
-    miss a line the reader cannot read; a living player's next post shows it). Posts after the day's end are
-    not held against it: the dead talk once the game is over. A count that states the number alive and lists
-    exactly that many is complete by the moderator's own number: its player's parting word does not undo it."""
+    """A seat a day's count left out is dead when its player posts no more until that day ends (a
+    count can miss a line the reader cannot read; a living player's next post shows it). Posts after
+    the day's end are not held against it: the dead talk once the game is over. A count that states
+    the number alive and lists exactly that many is complete by the moderator's own number: its
+    player's parting word does not undo it."""
     ends = {e.day: e.post for e in state.facts.ends}
     for death, day, quiet, complete in state.counted_out:
         until = ends.get(day, last_post)
         if quiet or death.player in state.dead:
             continue  # read before the caller's after_post, or told in words too
-        if complete or not any(death.cite.post < n <= until for n in state.posts_by_seat.get(death.player, ())):
+        if complete or not any(
+            death.cite.post < n <= until for n in state.posts_by_seat.get(death.player, ())
+        ):
             state.facts.deaths.append(death)
 
 
-# A fate on a player-list line: "Alder, Vanilla Townie, lynched Day 1", "Birch - Cop - killed Night 2",
-# "Cedar, Mason, died during Night 1", "Damson was the first lynch of Day 2"
+# A fate on a player-list line: "Alder, Vanilla Townie, lynched Day 1", "Birch - Cop - killed Night
+# 2", "Cedar, Mason, died during Night 1", "Damson was the first lynch of Day 2"
 _LISTED_FATE = re.compile(
     r"\b(?P<how>lynched|lynch|hanged|hung|executed|eliminated|voted\s+out|killed|died|murdered|shot|slain|"
     r"stabbed|strangled|poisoned|mauled|eaten|burn(?:ed|t)|crushed|assassinated|slaughtered|"
-    r"night\s*-?\s*killed|nightkilled|modkilled|mod-killed)\b[^.;|]{0,30}?\b(?P<phase>day|night|d|n)\s*" + NUM + r"\b",
+    r"night\s*-?\s*killed|nightkilled|modkilled|mod-killed)\b[^.;|]{0,30}?\b(?P<phase>day|night|d|n)\s*"
+    + NUM
+    + r"\b",
     re.IGNORECASE,
 )
 
 
 def read_listed_fates(players: list, state: State) -> None:
-    """The player list kept up to date gives each dead seat's fate with its phase: a lynch or a night's death
-    the announcements did not tell (told in flavour only, or in words the reader missed) is read from it."""
+    """The player list kept up to date gives each dead seat's fate with its phase: a lynch or a
+    night's death the announcements did not tell (told in flavour only, or in words the reader
+    missed) is read from it."""
     for player in players:
         if not player.dead or player.name in state.dead:
             continue
@@ -579,7 +699,9 @@ def read_listed_fates(players: list, state: State) -> None:
         if not match:
             continue
         number = read_number(match.group(3))
-        lynch = re.match(r"lynch|hang|hung|execut|eliminat|voted", match.group("how"), re.IGNORECASE)
+        lynch = re.match(
+            r"lynch|hang|hung|execut|eliminat|voted", match.group("how"), re.IGNORECASE
+        )
         night = match.group("phase").lower().startswith("n")
         if lynch and not night and not state.has_elimination(number):
             state.add(Elimination(number, player.name, player.cite.post, player.cite))

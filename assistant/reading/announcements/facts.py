@@ -32,7 +32,8 @@ class Cite:
 
 @dataclass(frozen=True)
 class PlayerFact:
-    """One seat of the player list: its first account, later accounts in order, and whether it is marked dead."""
+    """One seat of the player list: its first account, later accounts in order, and whether it is
+    marked dead."""
 
     name: str
     replacements: tuple[str, ...]
@@ -85,8 +86,8 @@ class DeadlineKind(StrEnum):
 
 @dataclass(frozen=True)
 class DeathTakenBack:
-    """A death told at ``told_at`` that the moderator's next complete count of the day takes back (it lists the
-    seat, whose player went on posting): a joke or a mistake, cited by that count."""
+    """A death told at ``told_at`` that the moderator's next complete count of the day takes back
+    (it lists the seat, whose player went on posting): a joke or a mistake, cited by that count."""
 
     player: str  # seat name
     phase: str
@@ -96,7 +97,8 @@ class DeathTakenBack:
 
 @dataclass(frozen=True)
 class DeathFact:
-    """A death other than by lynch. ``phase`` is "night N" or "day N"; ``post`` is set for a kill during a day."""
+    """A death other than by lynch. ``phase`` is "night N" or "day N"; ``post`` is set for a kill
+    during a day."""
 
     player: str  # seat name
     phase: str
@@ -147,8 +149,15 @@ class FactLog:
 
     def lists(self) -> tuple[list, ...]:
         """Every kind's list, in the order of the fields."""
-        return (self.starts, self.ends, self.elims, self.deaths, self.replacements, self.deadlines,
-                self.taken_back)
+        return (
+            self.starts,
+            self.ends,
+            self.elims,
+            self.deaths,
+            self.replacements,
+            self.deadlines,
+            self.taken_back,
+        )
 
     def without(self, left_out: set[Fact]) -> FactLog:
         """A copy with the facts of ``left_out`` taken out."""

@@ -41,9 +41,14 @@ def tells_night(body_html: str) -> bool:
     text = " ".join(plain_text(line) for line in read_lines(body_html))
     if _opens_day(text):
         return False
-    if names_phase(text, Wording.NIGHT_FALLS) or _names_now(text, Phase.NIGHT) or any(
-        # "it is now night", "send your night actions"
-        w.phase is Phase.NIGHT for w in phase_words(text, BARE)
+    if (
+        names_phase(text, Wording.NIGHT_FALLS)
+        or _names_now(text, Phase.NIGHT)
+        or any(
+            # "it is now night", "send your night actions"
+            w.phase is Phase.NIGHT
+            for w in phase_words(text, BARE)
+        )
     ):
         return True
     ended = LYNCH_VERB.search(text) or NO_LYNCH.search(text) or names_phase(text, Wording.DAY_OVER)
@@ -53,10 +58,13 @@ def tells_night(body_html: str) -> bool:
 
 
 def _opens_day(text: str) -> bool:
-    """"Day 2 begins", "it is now day", "day has begun", the night's end, or a night's victim told
+    """ "Day 2 begins", "it is now day", "day has begun", the night's end, or a night's victim told
     ("found dead", a death with the morning)."""
-    if _names_now(text, Phase.DAY) or _NIGHT_VICTIM.search(text) or \
-            names_phase(text, Wording.NIGHT_OVER):
+    if (
+        _names_now(text, Phase.DAY)
+        or _NIGHT_VICTIM.search(text)
+        or names_phase(text, Wording.NIGHT_OVER)
+    ):
         return True
     if _MORNING.search(text) and KILL_VERB.search(text):
         return True
@@ -66,5 +74,8 @@ def _opens_day(text: str) -> bool:
 def _names_now(text: str, phase: Phase) -> bool:
     """Whether the text says the game is now in that phase ("Night 1 begins", "It is now Day 2",
     "N1 has started"), not as a condition ("when Day 2 begins")."""
-    return any(w.phase is phase and not _conditional(text, w.start)
-               for wordings in (NOW, (Wording.SHORT,)) for w in phase_words(text, wordings))
+    return any(
+        w.phase is phase and not _conditional(text, w.start)
+        for wordings in (NOW, (Wording.SHORT,))
+        for w in phase_words(text, wordings)
+    )

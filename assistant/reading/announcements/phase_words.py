@@ -67,8 +67,13 @@ class PhaseWord:
     end: int
 
 
-def _rule(wording: Wording, pattern: str, example: str, reads: tuple[Phase, int | None],
-          phase: Phase | None = None) -> PhaseRule:
+def _rule(
+    wording: Wording,
+    pattern: str,
+    example: str,
+    reads: tuple[Phase, int | None],
+    phase: Phase | None = None,
+) -> PhaseRule:
     compiled = re.compile(pattern, re.IGNORECASE | re.VERBOSE)
     return PhaseRule(wording, compiled, phase, example, reads)
 
@@ -78,53 +83,114 @@ _ENDS_HEADING = r"(?: [:!\-–—] | $ )"
 _NOT_WHEN = r"(?!\s+(?:in|at|on|after)\b)"
 
 PHASE_RULES: tuple[PhaseRule, ...] = (
-    _rule(Wording.NOW_IN, r"""
+    _rule(
+        Wording.NOW_IN,
+        r"""
         \b(?: it\s+is\s+now | it'?s\s+now | welcome\s+to | we\s+are\s+now\s+in | now\s+entering
             | entering
             | start\s+of | beginning\s+of | dawns?\s+on | dawn\s+of )
-        \s+ (?:the\s+)? (?P<phase> day | night | [dn](?=\s*\d) ) \s* """ + NUMBER + r"\b",
-          "It is now Night 2.", (Phase.NIGHT, 2)),
-    _rule(Wording.BEGINS, r"""
-        \b (?P<phase> day | night ) \s* """ + NUMBER + r""" \s+ (?:has\s+)? (?:now\s+)?
+        \s+ (?:the\s+)? (?P<phase> day | night | [dn](?=\s*\d) ) \s* """
+        + NUMBER
+        + r"\b",
+        "It is now Night 2.",
+        (Phase.NIGHT, 2),
+    ),
+    _rule(
+        Wording.BEGINS,
+        r"""
+        \b (?P<phase> day | night ) \s* """
+        + NUMBER
+        + r""" \s+ (?:has\s+)? (?:now\s+)?
         (?: begun | began | started | starts\s+now | begins\s+now | beginning | dawned
           | is\s+(?:now\s+)? (?: open | here | upon\s+us | underway )
           | begins (?= \s*[.!,] | \s*$ ) | starts (?= \s*[.!,] | \s*$ )
           | has\s+now\s+begun )""",
-          "Day three has begun!", (Phase.DAY, 3)),
-    _rule(Wording.HEADING, r"""
-        ^\W* (?P<phase> day | night ) \s* """ + NUMBER + r""" \s* (?: """ + _ENDS_HEADING
-          + r""" | dawn\s* """ + _ENDS_HEADING + ")",
-          "Day 5 Dawn:", (Phase.DAY, 5)),
-    _rule(Wording.SHORT, r"""
+        "Day three has begun!",
+        (Phase.DAY, 3),
+    ),
+    _rule(
+        Wording.HEADING,
+        r"""
+        ^\W* (?P<phase> day | night ) \s* """
+        + NUMBER
+        + r""" \s* (?: """
+        + _ENDS_HEADING
+        + r""" | dawn\s* """
+        + _ENDS_HEADING
+        + ")",
+        "Day 5 Dawn:",
+        (Phase.DAY, 5),
+    ),
+    _rule(
+        Wording.SHORT,
+        r"""
         \b (?P<phase> [dn] ) \s* (?P<number> \d{1,2} ) \s+ (?:has\s+)?
         (?: started | begun | begins | starts )\b""",
-          "D3 has started, go vote.", (Phase.DAY, 3)),
-    _rule(Wording.CUE, r"""
-        \b (?P<phase> day | night ) \s* """ + NUMBER + r""" \s+
+        "D3 has started, go vote.",
+        (Phase.DAY, 3),
+    ),
+    _rule(
+        Wording.CUE,
+        r"""
+        \b (?P<phase> day | night ) \s* """
+        + NUMBER
+        + r""" \s+
         (?: deadline | will\s+end | ends\b | end\s+is | is\s+scheduled | actions
           | (?P<over> is\s+over | has\s+ended | is\s+done ) )""",
-          "Night 1 actions are due by Friday.", (Phase.NIGHT, 1)),
-    _rule(Wording.BARE_NOW, r"\b it\s+is\s+now\s+ (?P<phase> night | day ) (?:time)?\b (?!\s*\d)",
-          "It is now nighttime.", (Phase.NIGHT, None)),
-    _rule(Wording.DAY_BEGINS, r"\b day\s+ (?: begins | has\s+begun | starts | has\s+started )\b",
-          "Day begins, and the town wakes.", (Phase.DAY, None), Phase.DAY),
-    _rule(Wording.NIGHT_ACTIONS, r"\b (?: send | submit | pm )\b [^.]{0,30} \bnight\s+actions?\b",
-          "Please send me your night actions.", (Phase.NIGHT, None), Phase.NIGHT),
-    _rule(Wording.NIGHT_FALLS, r"""
+        "Night 1 actions are due by Friday.",
+        (Phase.NIGHT, 1),
+    ),
+    _rule(
+        Wording.BARE_NOW,
+        r"\b it\s+is\s+now\s+ (?P<phase> night | day ) (?:time)?\b (?!\s*\d)",
+        "It is now nighttime.",
+        (Phase.NIGHT, None),
+    ),
+    _rule(
+        Wording.DAY_BEGINS,
+        r"\b day\s+ (?: begins | has\s+begun | starts | has\s+started )\b",
+        "Day begins, and the town wakes.",
+        (Phase.DAY, None),
+        Phase.DAY,
+    ),
+    _rule(
+        Wording.NIGHT_ACTIONS,
+        r"\b (?: send | submit | pm )\b [^.]{0,30} \bnight\s+actions?\b",
+        "Please send me your night actions.",
+        (Phase.NIGHT, None),
+        Phase.NIGHT,
+    ),
+    _rule(
+        Wording.NIGHT_FALLS,
+        r"""
         \b night\s+ (?:phase\s+)? (?:has\s+)?
         (?: fallen | falls | begins | has\s+begun | is\s+upon | starts | has\s+started )\b """
-          + _NOT_WHEN + r"""
+        + _NOT_WHEN
+        + r"""
         | \b it\s+is\s+now\s+night\b | \b entering\s+ (?:the\s+)? ["“']? night\s+phase\b""",
-          "Night has fallen.", (Phase.NIGHT, None), Phase.NIGHT),
-    _rule(Wording.DAY_OVER, r"""
+        "Night has fallen.",
+        (Phase.NIGHT, None),
+        Phase.NIGHT,
+    ),
+    _rule(
+        Wording.DAY_OVER,
+        r"""
         \b (?:the\s+)? (?: village | town ) \s+has\s+spoken\b
         | \b day (?: \s*\d{1,2} )? \s+ (?: is\s+(?:now\s+)?over | has\s+(?:now\s+)?ended
                                                       | is\s+done | has\s+closed )\b""",
-          "The village has spoken.", (Phase.DAY, None), Phase.DAY),
-    _rule(Wording.NIGHT_OVER, r"""
+        "The village has spoken.",
+        (Phase.DAY, None),
+        Phase.DAY,
+    ),
+    _rule(
+        Wording.NIGHT_OVER,
+        r"""
         \b end\s+of\s+ (?:the\s+)? night\b
         | \b night (?: \s*\d{1,2} )? \s+ (?: is\s+over | has\s+ended | is\s+done )\b""",
-          "End of Night 1.", (Phase.NIGHT, None), Phase.NIGHT),
+        "End of Night 1.",
+        (Phase.NIGHT, None),
+        Phase.NIGHT,
+    ),
 )
 _RULES = {rule.wording: rule for rule in PHASE_RULES}
 
@@ -154,8 +220,9 @@ def phase_words(text: str, wordings: tuple[Wording, ...]) -> Iterator[PhaseWord]
         first = min((m.start() for m in found if m is not None), default=None)
         if first is None:
             return
-        index, match = next((i, m) for i, m in enumerate(found)
-                            if m is not None and m.start() == first)
+        index, match = next(
+            (i, m) for i, m in enumerate(found) if m is not None and m.start() == first
+        )
         yield _word(rules[index], match)
         at = match.end() if match.end() > match.start() else match.end() + 1
 

@@ -1,6 +1,6 @@
-"""Day starts and ends: the phase words moderators write (not those of a condition: "when Day 3 begins"), a
-Night 0 that opens the game, the dawn that starts a day unnamed, a count headed for the next day, and the
-deadlines they announce."""
+"""Day starts and ends: the phase words moderators write (not those of a condition: "when Day 3
+begins"), a Night 0 that opens the game, the dawn that starts a day unnamed, a count headed for the
+next day, and the deadlines they announce."""
 
 from __future__ import annotations
 
@@ -35,7 +35,12 @@ from assistant.reading.announcements.text import (
     sentences,
     trim,
 )
-from assistant.reading.count_state import count_number, majority_needed, stated_alive, vote_count_day
+from assistant.reading.count_state import (
+    count_number,
+    majority_needed,
+    stated_alive,
+    vote_count_day,
+)
 from assistant.reading.deadlines import read_deadline
 
 _ALIVE_COUNT = re.compile(
@@ -51,20 +56,26 @@ PhaseReading = tuple[Phase, int] | None
 def phase_of(text: str, state: State, post: int) -> PhaseReading:
     """The phase a sentence says the game is in now, as (phase, number).
 
-    "With 9 alive, 5 to lynch" after a night starts the next day, but not in the post that ended the day nor
-    in the ended day's final count ("Vote Count 1.13 ... With 13 alive"): they state the day's own numbers."""
+    "With 9 alive, 5 to lynch" after a night starts the next day, but not in the post that ended the
+    day nor in the ended day's final count ("Vote Count 1.13 ... With 13 alive"): they state the
+    day's own numbers."""
     for read in (_said_now, _said_by_cue, _said_short, _said_bare):
         decided, phase = read(text, state)
         if decided:
             return phase
-    if state.night and state.day and state.night_post != post and _ALIVE_COUNT.search(text) and \
-            state.count_day != state.day:
+    if (
+        state.night
+        and state.day
+        and state.night_post != post
+        and _ALIVE_COUNT.search(text)
+        and state.count_day != state.day
+    ):
         return Phase.DAY, state.day + 1
     return None
 
 
 def _said_now(text: str, state: State) -> tuple[bool, PhaseReading]:
-    """"It is now Night 2", "Day 3 has begun", "Day 2:" (not as a condition: "when Day 3
+    """ "It is now Night 2", "Day 3 has begun", "Day 2:" (not as a condition: "when Day 3
     begins")."""
     said = first_phase_word(text, NOW)
     if said is None or said.number is None or _conditional(text, said.start):
@@ -99,7 +110,7 @@ def _said_short(text: str, state: State) -> tuple[bool, PhaseReading]:
 
 
 def _said_bare(text: str, state: State) -> tuple[bool, PhaseReading]:
-    """"It is now night", "Day has begun": the phase after the one running."""
+    """ "It is now night", "Day has begun": the phase after the one running."""
     said = first_phase_word(text, BARE)
     if said is None or _GENERAL_RULE.search(text) or not state.day:
         # "send a PM if you have a night action": the rules, not the night starting
@@ -112,30 +123,38 @@ def _said_bare(text: str, state: State) -> tuple[bool, PhaseReading]:
 _COUNTDOWN = re.compile(r"\b(?:until|till)\s+(?:the\s+end\s+of\s+)?$", re.IGNORECASE)
 # A sentence on how phases go in general: nights in the plural, what to do if one has an action
 _GENERAL_RULE = re.compile(r"\bnights\b|\bif\s+you\s+(?:have|want|wish|are|do)\b", re.IGNORECASE)
-_CONDITIONAL = re.compile(r"\b(?:when|whenever|once|until|till|if|unless|before|after)\b", re.IGNORECASE)
+_CONDITIONAL = re.compile(
+    r"\b(?:when|whenever|once|until|till|if|unless|before|after)\b", re.IGNORECASE
+)
 
 
 def _conditional(text: str, at: int) -> bool:
-    """The phase named at ``at`` is a condition of its clause, not news: "I will prod everyone when D3 has
-    begun", "until Day 2 starts"."""
-    clause = text[max(text.rfind(c, 0, at) for c in ".,;:!?") + 1: at]
+    """The phase named at ``at`` is a condition of its clause, not news: "I will prod everyone when
+    D3 has begun", "until Day 2 starts"."""
+    clause = text[max(text.rfind(c, 0, at) for c in ".,;:!?") + 1 : at]
     return bool(_CONDITIONAL.search(clause))
 
 
 def stated_night(text: str) -> int | None:
     """The night a sentence names ("... killed Night 3", "N2"), if it names one."""
     stated = PHASE_IN.search(text)
-    return read_number(stated.group(2)) if stated and stated.group(1).lower().startswith("n") else None
+    return (
+        read_number(stated.group(2)) if stated and stated.group(1).lower().startswith("n") else None
+    )
 
 
 def read_opening(post: PostLike, state: State, timezone: tzinfo) -> None:
-    """Day 1 runs from the opening post unless a later post starts it; the opening post says little else
-    that can be trusted in order, because moderators keep it up to date with the game (its dead list)."""
+    """Day 1 runs from the opening post unless a later post starts it; the opening post says little
+    else that can be trusted in order, because moderators keep it up to date with the game (its dead
+    list)."""
     lines = read_lines(post.body_html)
     deadline = None
     for line in lines:
-        match = re.search(r"\b(?:day\s*(?:1|one)|eod\s*1)\b.*\b(?:deadline|ends?|end)\b|\bdeadline\b", plain_text(line),
-                          re.IGNORECASE)
+        match = re.search(
+            r"\b(?:day\s*(?:1|one)|eod\s*1)\b.*\b(?:deadline|ends?|end)\b|\bdeadline\b",
+            plain_text(line),
+            re.IGNORECASE,
+        )
         if match:
             deadline = read_deadline(plain_text(line), post, timezone)
             if deadline:
@@ -150,9 +169,10 @@ def read_opening(post: PostLike, state: State, timezone: tzinfo) -> None:
 
 
 def read_day_one_start(post: PostLike, state: State, timezone: tzinfo) -> None:
-    """Day 1 started in one of the moderator's posts right after the opening post ("Day One: Vote Count One",
-    "Day 1 has begun" once the confirmations are in): those posts are reserved and kept up to date, so only a
-    start of day 1 is read from them, and only while day 1 is still taken to start with the opening post."""
+    """Day 1 started in one of the moderator's posts right after the opening post ("Day One: Vote
+    Count One", "Day 1 has begun" once the confirmations are in): those posts are reserved and kept
+    up to date, so only a start of day 1 is read from them, and only while day 1 is still taken to
+    start with the opening post."""
     if not state.implicit:
         return
     lines = read_lines(post.body_html)
@@ -171,9 +191,9 @@ _NIGHT_ZERO = re.compile(
 
 
 def read_night_zero(post: PostLike, state: State) -> bool:
-    """A moderator's post before any player's that starts Night 0 ("Roles are out. Night 0 begins now."): the
-    game opens with a night, day 1 starts with the post that ends it, and deaths told before it are night 0's.
-    True when it did."""
+    """A moderator's post before any player's that starts Night 0 ("Roles are out. Night 0 begins
+    now."): the game opens with a night, day 1 starts with the post that ends it, and deaths told
+    before it are night 0's. True when it did."""
     if not (state.implicit and state.day == 1 and not state.ended):
         return False
     text = " ".join(plain_text(line) for line in read_lines(post.body_html))
@@ -188,19 +208,30 @@ def read_night_zero(post: PostLike, state: State) -> bool:
     return True
 
 
-def read_vote_count_day(post: PostLike, run: list[PostLike], state: State, timezone: tzinfo) -> None:
-    """A moderator's vote count for the next day, posted at night: that day has started, even when the
-    moderator announced it only in flavour text. It starts with the first post of the moderator's run of
-    posts before the count (no player posted in between) that reads as a dawn, else with the count itself."""
+def read_vote_count_day(
+    post: PostLike, run: list[PostLike], state: State, timezone: tzinfo
+) -> None:
+    """A moderator's vote count for the next day, posted at night: that day has started, even when
+    the moderator announced it only in flavour text. It starts with the first post of the
+    moderator's run of posts before the count (no player posted in between) that reads as a dawn,
+    else with the count itself."""
     if not state.night or state.night_post == post.number:  # night 0 too
         return  # the post that ended the day holds its final count, whatever day that count names
     lines = read_lines(post.body_html)
-    day = next((d for d in (vote_count_day(plain_text(line)) for line in lines[:3]) if d is not None), None)
+    day = next(
+        (d for d in (vote_count_day(plain_text(line)) for line in lines[:3]) if d is not None), None
+    )
     if day != state.day + 1:
         return
     after_night = [p for p in run if state.night_post is None or p.number > state.night_post]
-    start = next((p for p in after_night[:-1] if _is_dawn(" ".join(map(plain_text, read_lines(p.body_html))))),
-                 post)
+    start = next(
+        (
+            p
+            for p in after_night[:-1]
+            if _is_dawn(" ".join(map(plain_text, read_lines(p.body_html))))
+        ),
+        post,
+    )
     start_lines = lines if start is post else read_lines(start.body_html)
     state.day, state.night, state.ended = day, False, False
     cite = Cite(start.number, trim(start_lines[0] if start_lines else ""))
@@ -218,7 +249,9 @@ _NO_DEATH = re.compile(
     r"\bno\s+deaths?\b|\bno\s*one\s+(?:is\s+)?dead\b",
     re.IGNORECASE,
 )
-_DAY_BUSINESS = re.compile(r"\bdeadline\b|\bto\s+(?:lynch|eliminate)\b|\bvote\s*count\b|\balive\b", re.IGNORECASE)
+_DAY_BUSINESS = re.compile(
+    r"\bdeadline\b|\bto\s+(?:lynch|eliminate)\b|\bvote\s*count\b|\balive\b", re.IGNORECASE
+)
 
 
 def _is_dawn(text: str) -> bool:
@@ -226,8 +259,8 @@ def _is_dawn(text: str) -> bool:
 
 
 def read_dawn(post: PostLike, lines: list[str], state: State, timezone: tzinfo) -> None:
-    """A night ends without "It is now Day N" when the moderator reports its deaths or that nobody died, or
-    tells of the morning and the day's business: the next day starts with that post."""
+    """A night ends without "It is now Day N" when the moderator reports its deaths or that nobody
+    died, or tells of the morning and the day's business: the next day starts with that post."""
     f = state.facts
     if not state.night or state.night_post == post.number:  # night 0 too
         return
@@ -235,7 +268,9 @@ def read_dawn(post: PostLike, lines: list[str], state: State, timezone: tzinfo) 
     if names_phase(text, Wording.NIGHT_FALLS) or any(e.post == post.number for e in f.elims):
         return  # the lynch's story that begins the night ("see you in the morning!") is no dawn
     reported = f"night {state.day}" in state.told.get(post.number, ())
-    if not (reported or _NO_DEATH.search(text) or (_MORNING.search(text) and _DAY_BUSINESS.search(text))):
+    if not (
+        reported or _NO_DEATH.search(text) or (_MORNING.search(text) and _DAY_BUSINESS.search(text))
+    ):
         return
     state.day, state.night, state.ended = state.day + 1, False, False
     cite = Cite(post.number, trim(lines[0] if lines else ""))
@@ -264,9 +299,12 @@ _DAY_GOES_ON = re.compile(
 
 
 def read_day_goes_on(text: str, state: State) -> None:
-    """"My mistake, the day's still on": the day the moderator ended by mistake is open again (its end, and a
-    lynch read with it, are taken back). Read from the whole post, before its sentences."""
-    if not (state.night and state.ended and state.night_post is not None and _DAY_GOES_ON.search(text)):
+    """ "My mistake, the day's still on": the day the moderator ended by mistake is open again (its
+    end, and a lynch read with it, are taken back). Read from the whole post, before its
+    sentences."""
+    if not (
+        state.night and state.ended and state.night_post is not None and _DAY_GOES_ON.search(text)
+    ):
         return
     f = state.facts
     taken_back = [e for e in f.elims if e.day == state.day and e.post >= state.night_post]
@@ -288,19 +326,28 @@ class _Sentence:
 
     def deadline(self) -> datetime | None:
         """The deadline the sentence states, else the first its post states."""
-        return read_deadline(self.plain, self.post, self.timezone) or \
-            deadline_in(self.lines, self.post, self.timezone)
+        return read_deadline(self.plain, self.post, self.timezone) or deadline_in(
+            self.lines, self.post, self.timezone
+        )
 
 
-def read_phase(plain: str, lines: list[str], post: PostLike, cite: Cite, state: State, timezone: tzinfo) -> bool:
-    """A sentence that starts a day or ends one ("It is now Night 2", "Day 3 has begun", "Night falls"); True
-    when it did, and the rest of the sentence is read no further."""
+def read_phase(
+    plain: str, lines: list[str], post: PostLike, cite: Cite, state: State, timezone: tzinfo
+) -> bool:
+    """A sentence that starts a day or ends one ("It is now Night 2", "Day 3 has begun", "Night
+    falls"); True when it did, and the rest of the sentence is read no further."""
     said = first_phase_word(plain, NOW)
     phase = phase_of(plain, state, post.number)
-    if phase and said and said.wording is not Wording.HEADING and phase[1] < state.day and \
-            (phase[0] == "day") == state.night:
-        # "Night 1 starts now" on day 4, "Day 1 begins now" after night 2: a slip of the number; the phase
-        # that follows the current one is meant (not a bare heading "Night 1": a summary of the game so far)
+    if (
+        phase
+        and said
+        and said.wording is not Wording.HEADING
+        and phase[1] < state.day
+        and (phase[0] == "day") == state.night
+    ):
+        # "Night 1 starts now" on day 4, "Day 1 begins now" after night 2: a slip of the number; the
+        # phase that follows the current one is meant (not a bare heading "Night 1": a summary of
+        # the game so far)
         phase = (Phase.DAY, state.day + 1) if state.night else (Phase.NIGHT, state.day)
     sentence = _Sentence(plain, lines, post, cite, timezone)
     if phase is not None:
@@ -315,8 +362,9 @@ def read_phase(plain: str, lines: list[str], post: PostLike, cite: Cite, state: 
     return False
 
 
-def _phase_told(phase: tuple[Phase, int], said: PhaseWord | None, sentence: _Sentence,
-                state: State) -> bool | None:
+def _phase_told(
+    phase: tuple[Phase, int], said: PhaseWord | None, sentence: _Sentence, state: State
+) -> bool | None:
     """What a phase named does: True when it started or ended a day, False when the sentence is to
     be read no further for it, None when it changed nothing."""
     kind, number = phase
@@ -367,7 +415,7 @@ def _day_one_told(said: PhaseWord | None, sentence: _Sentence, state: State) -> 
 
 
 def _restart_inferred_day(number: int, sentence: _Sentence, state: State) -> None:
-    """"Tomorrow, with 8 alive, it takes 5" read at night started the day; the moderator's own
+    """ "Tomorrow, with 8 alive, it takes 5" read at night started the day; the moderator's own
     "Day 2 begins now" before any player posted is its start, and the deaths it tells are the
     night's."""
     f, inferred = state.facts, state.inferred_start
@@ -378,12 +426,19 @@ def _restart_inferred_day(number: int, sentence: _Sentence, state: State) -> Non
 
 
 def read_missed_day(lines: list[str], post: PostLike, state: State) -> None:
-    """A night named one past the night still running ("Night 2 begins" during night 1, in a game whose nights
-    take their day's number): the day between was started in a post the reader did not understand, so it
-    started with the moderators' first post after the last day ended (a dawn told in flavour only), and what
-    this post tells (the lynch, then the night) is that day's, not the night's before it."""
-    if not (state.night and state.day and state.nights_numbered_by_day and state.dawn is not None
-            and state.night_post is not None and state.night_post < state.dawn[0] < post.number):
+    """A night named one past the night still running ("Night 2 begins" during night 1, in a game
+    whose nights take their day's number): the day between was started in a post the reader did not
+    understand, so it started with the moderators' first post after the last day ended (a dawn told
+    in flavour only), and what this post tells (the lynch, then the night) is that day's, not the
+    night's before it."""
+    if not (
+        state.night
+        and state.day
+        and state.nights_numbered_by_day
+        and state.dawn is not None
+        and state.night_post is not None
+        and state.night_post < state.dawn[0] < post.number
+    ):
         return
     for plain in (sentence for line in lines for sentence in sentences(plain_text(line))):
         said = first_phase_word(plain, NOW)
@@ -396,10 +451,14 @@ def read_missed_day(lines: list[str], post: PostLike, state: State) -> None:
         return  # the first phase the post names decides
 
 
-_DEADLINE_WORDS = re.compile(r"\b(deadline|eod|end\s+of\s+day|extend|extension|ends?\s+(?:at|on|in))\b", re.IGNORECASE)
+_DEADLINE_WORDS = re.compile(
+    r"\b(deadline|eod|end\s+of\s+day|extend|extension|ends?\s+(?:at|on|in))\b", re.IGNORECASE
+)
 
 
-def read_deadline_line(plain: str, post: PostLike, cite: Cite, state: State, timezone: tzinfo) -> None:
+def read_deadline_line(
+    plain: str, post: PostLike, cite: Cite, state: State, timezone: tzinfo
+) -> None:
     """A deadline or an extension a sentence states during a day."""
     if state.night or not _DEADLINE_WORDS.search(plain):
         return
@@ -413,20 +472,29 @@ def read_deadline_line(plain: str, post: PostLike, cite: Cite, state: State, tim
             state.add(DeadlineFact(state.day, when, post.number, told, cite))
 
 
-def read_next_day_in_end_post(post: PostLike, lines: list[str], state: State, living: int, timezone: tzinfo) -> None:
-    """A post that ends the day and, with no word of a night, states what a lynch takes for the seats still
-    alive ("Alder, townie, has been lynched. 6 to lynch. Deadline May 11th." with 10 left) after the sentence
-    that ended the day starts the next day too: a game that goes from day to day. (The day's own final count
-    comes before that sentence.)"""
+def read_next_day_in_end_post(
+    post: PostLike, lines: list[str], state: State, living: int, timezone: tzinfo
+) -> None:
+    """A post that ends the day and, with no word of a night, states what a lynch takes for the
+    seats still alive ("Alder, townie, has been lynched. 6 to lynch. Deadline May 11th." with 10
+    left) after the sentence that ended the day starts the next day too: a game that goes from day
+    to day. (The day's own final count comes before that sentence.)"""
     if not (state.night and state.night_post == post.number and state.day):
         return
     text = " ".join(plain_text(line) for line in lines)
     ended_at = next((e for e in state.facts.ends if e.post == post.number), None)
     after = text.split(ended_at.cite.words[:40], 1)[-1] if ended_at and ended_at.cite.words else ""
-    if not after or names_phase(text, Wording.NIGHT_FALLS) or \
-            re.search(r"\bnight\b", text, re.IGNORECASE):
+    if (
+        not after
+        or names_phase(text, Wording.NIGHT_FALLS)
+        or re.search(r"\bnight\b", text, re.IGNORECASE)
+    ):
         return
-    if re.search(r"\bvote\s*-?\s*count|\bvotecount|\(\s*\d{1,2}\s*\)\s*[:\-–—]|\bnot\s+voting\b", after, re.IGNORECASE):
+    if re.search(
+        r"\bvote\s*-?\s*count|\bvotecount|\(\s*\d{1,2}\s*\)\s*[:\-–—]|\bnot\s+voting\b",
+        after,
+        re.IGNORECASE,
+    ):
         return  # the day's final count, after the words that ended it, states the day's own numbers
     if stated_alive(after) not in (None, living):
         return  # "With 13 alive" when 12 are left: the ended day's numbers

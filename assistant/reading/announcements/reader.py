@@ -39,7 +39,11 @@ from assistant.reading.announcements.phases import (
     read_phase,
     read_vote_count_day,
 )
-from assistant.reading.announcements.player_list import find_player_list, first_count_roster, numbering_gaps
+from assistant.reading.announcements.player_list import (
+    find_player_list,
+    first_count_roster,
+    numbering_gaps,
+)
 from assistant.reading.announcements.replacements import read_replacements
 from assistant.reading.announcements.seat_count import seat_count_problem, stated_seats
 from assistant.reading.announcements.state import Dawn, State
@@ -75,20 +79,25 @@ def read_thread_facts(
     """Everything the thread's moderators announce, read from ``posts`` (in thread order).
 
     ``moderators`` and ``players`` (seat name → accounts) are what the caller already knows, such as
-    a game file's; without them the reader takes them from the thread. ``listed``: (seat, account) of
-    ``players`` known only from the moderators' player list, which an announcement naming them dates.
-    Announcements are read from posts after ``after_post`` only (the phase is still followed from the
-    start, so day numbers stay right).
+    a game file's; without them the reader takes them from the thread. ``listed``: (seat, account)
+    of ``players`` known only from the moderators' player list, which an announcement naming them
+    dates. Announcements are read from posts after ``after_post`` only (the phase is still followed
+    from the start, so day numbers stay right).
     """
     posts = list(posts)
     if not posts:
-        return ThreadFacts(title, tuple(moderators or ()), None, (), (), (), (), (), (), (),
-                           ("no posts",))
+        return ThreadFacts(
+            title, tuple(moderators or ()), None, (), (), (), (), (), (), (), ("no posts",)
+        )
     problems: list[str] = []
     cast = _read_cast(posts, moderators, players, problems)
-    state = State(authors=cast.authors, listed=frozenset(
-        [(p.name, a.casefold()) for p in cast.players for a in p.replacements]
-        + [(seat, account.casefold()) for seat, account in listed]))
+    state = State(
+        authors=cast.authors,
+        listed=frozenset(
+            [(p.name, a.casefold()) for p in cast.players for a in p.replacements]
+            + [(seat, account.casefold()) for seat, account in listed]
+        ),
+    )
     names = Names(cast.seats)
     state.posts_by_seat = _posts_by_seat(posts, names)
     state = _read_posts(posts, cast, state, names, after_post, timezone)
@@ -102,8 +111,12 @@ def read_thread_facts(
     state.quiet = False
     read_listed_fates(cast.players, state)
     # with the accounts that held a seat before the one its list names
-    player_facts = [PlayerFact(p.name, (*p.replacements, *state.earlier[p.name]), p.dead, p.cite)
-                    if p.name in state.earlier else p for p in cast.players]
+    player_facts = [
+        PlayerFact(p.name, (*p.replacements, *state.earlier[p.name]), p.dead, p.cite)
+        if p.name in state.earlier
+        else p
+        for p in cast.players
+    ]
     mods = cast.moderators
     # a poster taken for a co-moderator who turns out to replace into a seat is a player
     if not moderators:
@@ -111,8 +124,14 @@ def read_thread_facts(
         if kept != mods and cast.helpers:
             # their posts were read as the moderator's (a player's guesses told as deaths): read
             # the thread again with the moderators it has
-            again = read_thread_facts(posts, title=title, moderators=kept, players=players,
-                                      after_post=after_post, timezone=timezone)
+            again = read_thread_facts(
+                posts,
+                title=title,
+                moderators=kept,
+                players=players,
+                after_post=after_post,
+                timezone=timezone,
+            )
             helped = any(h in kept for h in cast.helpers)
             cite = cast.named_cite or (cast.helpers_cite if helped else None)
             return dataclasses.replace(again, moderators_cite=cite)
@@ -129,8 +148,14 @@ def _day_problems(state: State) -> list[str]:
     return [str(note) for note in notes if any(f not in state.quiet_facts for f in note.evidence)]
 
 
-def _thread_facts(title: str | None, moderators: tuple[str, ...], moderators_cite: Cite | None,
-                  players: list[PlayerFact], told: FactLog, problems: list[str]) -> ThreadFacts:
+def _thread_facts(
+    title: str | None,
+    moderators: tuple[str, ...],
+    moderators_cite: Cite | None,
+    players: list[PlayerFact],
+    told: FactLog,
+    problems: list[str],
+) -> ThreadFacts:
     return ThreadFacts(
         title=title,
         moderators=moderators,
@@ -159,8 +184,12 @@ def _authors(posts: Sequence[PostLike], moderator_keys: set[str]) -> Names:
     return Names({a: [a] for a in posters if a.casefold() not in moderator_keys})
 
 
-def _read_cast(posts: list[PostLike], moderators: Sequence[str] | None,
-               players: dict[str, Sequence[str]] | None, problems: list[str]) -> _Cast:
+def _read_cast(
+    posts: list[PostLike],
+    moderators: Sequence[str] | None,
+    players: dict[str, Sequence[str]] | None,
+    problems: list[str],
+) -> _Cast:
     """The moderators and seats: the caller's where it knows them, else read from the thread."""
     opening = posts[0]
     if moderators:
@@ -185,8 +214,9 @@ def _read_cast(posts: list[PostLike], moderators: Sequence[str] | None,
     return cast
 
 
-def _read_players(posts: list[PostLike], mod_keys: set[str], authors: Names,
-                  problems: list[str]) -> list[PlayerFact]:
+def _read_players(
+    posts: list[PostLike], mod_keys: set[str], authors: Names, problems: list[str]
+) -> list[PlayerFact]:
     """The seats of the moderators' player list (or of day 1's first count, when the list is cut
     short)."""
     dropped: list[str] = []
@@ -202,35 +232,49 @@ def _read_players(posts: list[PostLike], mod_keys: set[str], authors: Names,
         if counted[2] or not any(authors.seat(a) for e in left_out for a in e.accounts):
             if left_out:
                 names = ", ".join(e.accounts[0] for e in left_out)
-                problems.append(f"post {counted[1]}: {names} on the player list of post "
-                                f"{list_post} but not in this first vote count: check [[players]]")
+                problems.append(
+                    f"post {counted[1]}: {names} on the player list of post "
+                    f"{list_post} but not in this first vote count: check [[players]]"
+                )
             entries, list_post = merged, counted[1]
     if not entries or list_post is None:
         problems.append("no player list found in the moderators' posts")
         return []
     _list_problems(entries, list_post, dropped, problems)
-    return [PlayerFact(e.accounts[0], e.accounts[1:], e.dead, Cite(list_post, trim(e.line)))
-            for e in entries]
+    return [
+        PlayerFact(e.accounts[0], e.accounts[1:], e.dead, Cite(list_post, trim(e.line)))
+        for e in entries
+    ]
 
 
 def _list_problems(entries: list, list_post: int, dropped: list[str], problems: list[str]) -> None:
     """A list numbered past its lines, and names on its lines not taken as seats."""
     top, gaps = numbering_gaps(entries)
     if gaps and top > len(entries):  # "1. ... 3. ... 13.": a list numbered to 13 names 13 seats
-        problems.append(f"post {list_post}: the player list is numbered to {top} but gives "
-                        f"{len(entries)} seats (no line numbered {', '.join(map(str, gaps))}): "
-                        "check [[players]]")
+        problems.append(
+            f"post {list_post}: the player list is numbered to {top} but gives "
+            f"{len(entries)} seats (no line numbered {', '.join(map(str, gaps))}): "
+            "check [[players]]"
+        )
     # a name taken on another line, its mark aside ("+ Alder" under "+ = confirmed"), is no seat
     # left out
     taken = {squash(a) for e in entries for a in e.accounts}
     left = list(dict.fromkeys(name for name in dropped if squash(name) not in taken))
     if left:
-        problems.append(f"post {list_post}: {', '.join(left)} on the player list's lines not taken "
-                        "as seats (no player who posted vouches for them): check [[players]]")
+        problems.append(
+            f"post {list_post}: {', '.join(left)} on the player list's lines not taken "
+            "as seats (no player who posted vouches for them): check [[players]]"
+        )
 
 
-def _read_posts(posts: list[PostLike], cast: _Cast, state: State, names: Names,
-                after_post: int | None, timezone: tzinfo) -> State:
+def _read_posts(
+    posts: list[PostLike],
+    cast: _Cast,
+    state: State,
+    names: Names,
+    after_post: int | None,
+    timezone: tzinfo,
+) -> State:
     """Each moderator post in order; the state the reading ends in."""
     opening = posts[0]
     # the opening post and the moderators' posts right after it (reserved, kept up to date)
@@ -260,12 +304,22 @@ def _read_posts(posts: list[PostLike], cast: _Cast, state: State, names: Names,
     return state
 
 
-def _read_news(post: PostLike, run: list[PostLike], state: State, names: Names,
-               seats: dict[str, list[str]], timezone: tzinfo) -> State:
+def _read_news(
+    post: PostLike,
+    run: list[PostLike],
+    state: State,
+    names: Names,
+    seats: dict[str, list[str]],
+    timezone: tzinfo,
+) -> State:
     """One moderator post after the opening: what it announces, unless it runs through several
     days."""
-    if state.night and state.night_post is not None and post.number > state.night_post and \
-            (state.dawn is None or state.dawn[0] <= state.night_post):
+    if (
+        state.night
+        and state.night_post is not None
+        and post.number > state.night_post
+        and (state.dawn is None or state.dawn[0] <= state.night_post)
+    ):
         first = read_lines(post.body_html)
         state.dawn = Dawn(post.number, trim(first[0] if first else ""))
     before = state.snapshot(), {seat: list(accounts) for seat, accounts in seats.items()}
@@ -287,8 +341,9 @@ def _read_news(post: PostLike, run: list[PostLike], state: State, names: Names,
     return state
 
 
-_COUNT_HEADING = re.compile(r"^\W*(?:official\s+|final\s+)*(?:vote\s*count|votecount)\b",
-                            re.IGNORECASE)
+_COUNT_HEADING = re.compile(
+    r"^\W*(?:official\s+|final\s+)*(?:vote\s*count|votecount)\b", re.IGNORECASE
+)
 
 
 def _starts_and_ends(post: PostLike, state: State, day_before: int) -> bool:
@@ -299,8 +354,9 @@ def _starts_and_ends(post: PostLike, state: State, day_before: int) -> bool:
 
 
 def _with_list_entries(counted: list, listed: list) -> tuple[list, list]:
-    """The count's players, each as the list's entry for it where the list has one (its spelling, its struck
-    earlier accounts), else as the count names it; and the list's entries the count leaves out."""
+    """The count's players, each as the list's entry for it where the list has one (its spelling,
+    its struck earlier accounts), else as the count names it; and the list's entries the count
+    leaves out."""
     names = Names({e.accounts[0]: e.accounts for e in listed})
     by_seat = {e.accounts[0]: e for e in listed}
     out, used = [], set()
@@ -330,22 +386,34 @@ def read_announcement(
     """What one moderator post announces, sentence by sentence, then what the whole post tells."""
     lines = read_lines(post.body_html)
     read_missed_day(lines, post, state)
-    state.count_day = next((d for d in (vote_count_day(plain_text(line)) for line in lines[:3]) if d is not None), None)
-    if state.count_day is None and state.night and \
-            any(_COUNT_HEADING.match(plain_text(line)) for line in lines[:2]):
+    state.count_day = next(
+        (d for d in (vote_count_day(plain_text(line)) for line in lines[:3]) if d is not None), None
+    )
+    if (
+        state.count_day is None
+        and state.night
+        and any(_COUNT_HEADING.match(plain_text(line)) for line in lines[:2])
+    ):
         state.count_day = state.day  # a count at night naming no day: the ended day's final count
     read_wagons(lines, state, names)
     read_day_goes_on(" ".join(plain_text(line) for line in lines), state)
-    for line, plain in ((whole, sentence) for whole in lines for sentence in sentences(plain_text(whole))):
+    for line, plain in (
+        (whole, sentence) for whole in lines for sentence in sentences(plain_text(whole))
+    ):
         cite = Cite(post.number, trim(line))
-        read_replacements(plain, post, cite, state, names, seats)  # first: later sentences may name the new account
+        read_replacements(
+            plain, post, cite, state, names, seats
+        )  # first: later sentences may name the new account
         if plain.rstrip().endswith("?"):
             continue  # a question ("Has the moderator declared the game is over?") tells nothing
         if read_phase(plain, lines, post, cite, state, timezone):
             continue
         read_game_won(plain, post, cite, state)
-        if read_lynch(plain, post, cite, state, names) or read_hammered_flip(plain, post, cite, state, names) or \
-                read_death(plain, post, cite, state, names):
+        if (
+            read_lynch(plain, post, cite, state, names)
+            or read_hammered_flip(plain, post, cite, state, names)
+            or read_death(plain, post, cite, state, names)
+        ):
             continue
         read_deadline_line(plain, post, cite, state, timezone)
     end_day_with_game(post, state)
@@ -354,5 +422,7 @@ def read_announcement(
     read_count_lynch(post, state)
     if state.won_in_day is not None and state.won_in_day[0] == post.number:
         state.over = True
-    read_next_day_in_end_post(post, lines, state, sum(1 for seat in seats if seat not in state.dead), timezone)
+    read_next_day_in_end_post(
+        post, lines, state, sum(1 for seat in seats if seat not in state.dead), timezone
+    )
     read_dawn(post, lines, state, timezone)

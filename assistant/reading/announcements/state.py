@@ -46,7 +46,7 @@ class WonInDay(NamedTuple):
 
 
 class Replaced(NamedTuple):
-    """"Alder has been replaced.": the post and the name, its successor still to be named."""
+    """ "Alder has been replaced.": the post and the name, its successor still to be named."""
 
     post: int
     name: str
@@ -134,8 +134,9 @@ class State:
             quiet_facts=set(self.quiet_facts),
         )
 
-    def start_day(self, day: int, post: int, deadline: datetime | None, cite: Cite,
-                  told_at: int | None = None) -> None:
+    def start_day(
+        self, day: int, post: int, deadline: datetime | None, cite: Cite, told_at: int | None = None
+    ) -> None:
         """Record a day's start, and the deadline its announcement (``told_at``, else its post)
         states."""
         self.add(DayStart(day, post, deadline, cite))
