@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -126,80 +126,156 @@ def plan_update(
     new_text, written, disagreements, reread = _later_moderators(
         text, posts, path=path, after=first_after
     )
+    found = _Findings(written, disagreements)
     if posts_per_page is not None:
-        new_text, sized, refused = write_edits(
-            new_text, [SetPageSize(posts_per_page, FIRST_PAGE)], posts, path=path
-        )
-        written.extend(sized)
-        disagreements.extend(refused)
+        new_text = _write_page_size(new_text, posts, posts_per_page, found, path=path)
     reread = min(reread, first_after) if reread is not None and first_after is not None else None
-    notes: list[str] = []
-    eliminations: list[Elimination] = []
-    for _ in range(MAX_ROUNDS):
-        round_ = _read_and_write(new_text, posts, path=path, clocked=clocked, after=reread)
-        reread = None
-        new_text = round_.text
-        written.extend(round_.written)
-        disagreements.extend(d for d in round_.disagreements if d not in disagreements)
-        notes.extend(n for n in round_.notes if n not in notes)
-        eliminations.extend(e for e in round_.eliminations if e not in eliminations)
-        if not round_.written:
-            break
+    new_text = _read_until_settled(new_text, posts, found, path=path, clocked=clocked, after=reread)
     # a name Votal wrote before its account posted, now that the account posts under its own
     # spelling
     new_text, respelled, kept = respell_file(new_text, posts, path=path)
-    written.extend(respelled)
-    disagreements.extend(d for d in kept if d not in disagreements)
-    # seats the counts show held by an account the file does not list; the earliest written first,
-    # then the moderators' posts since the new account's first are read again knowing its seat (a
-    # replacement they announce for it, its death), and the counts again with it, as a live game's
-    # updates meet them in turn
-    for _ in range(MAX_TAKEOVERS if takeovers is not None else 0):
-        updated = parse_game(new_text, path=path, players_required=False)
-        if takeovers is None or not updated.players:
-            break
-        taken: list[str] = []
-        earliest: int | None = None
-        for t in sorted(takeovers(updated), key=lambda t: t.post):
-            edit = AddReplacement(
-                t.seat, t.account, t.post, Note(t.words(), t.counts[0] if t.counts else t.post)
-            )
-            new_text, taken, refused = write_edits(new_text, [edit], posts, path=path)
-            disagreements.extend(d for d in refused if d not in disagreements)
-            if taken:
-                earliest = t.post
-                break
-        written.extend(taken)
-        if earliest is None:
-            break
-        round_ = _read_and_write(new_text, posts, path=path, clocked=clocked, after=earliest - 1)
-        new_text = round_.text
-        written.extend(round_.written)
-        disagreements.extend(d for d in round_.disagreements if d not in disagreements)
-        notes.extend(n for n in round_.notes if n not in notes)
-        eliminations.extend(e for e in round_.eliminations if e not in eliminations)
+    found.written.extend(respelled)
+    found.disagree(kept)
+    if takeovers is not None:
+        new_text = _write_takeovers(new_text, posts, takeovers, found, path=path, clocked=clocked)
+    alarms: list[str] = []
     if count_day is not None:
         new_text, dated, refused = _lynches_counted_out(
             new_text, posts, path=path, count_day=count_day
         )
-        written.extend(dated)
-        disagreements.extend(d for d in refused if d not in disagreements)
-    alarms: list[str] = []
-    if count_day is not None and eliminations:
-        updated = parse_game(new_text, path=path, players_required=False)
-        if updated.players:
-            alarms, undecided = check_eliminations(updated, eliminations, count_day)
-            notes.extend(undecided)
-    return UpdateReport(
-        path,
-        text,
-        new_text,
-        first_after,
-        tuple(written),
-        tuple(disagreements),
-        tuple(alarms),
-        tuple(notes),
+        found.written.extend(dated)
+        found.disagree(refused)
+        alarms = _alarms(new_text, found, path=path, count_day=count_day)
+    return found.report(path, text, new_text, read_after=first_after, alarms=alarms)
+
+
+@dataclass
+class _Findings:
+    """What the steps of an update have found so far, each said once where a later round can find
+    it again."""
+
+    written: list[str]
+    disagreements: list[str]
+    notes: list[str] = field(default_factory=list)
+    eliminations: list[Elimination] = field(default_factory=list)
+
+    def disagree(self, lines: Sequence[str]) -> None:
+        self.disagreements.extend(d for d in lines if d not in self.disagreements)
+
+    def add_round(self, round_: _Round) -> None:
+        self.written.extend(round_.written)
+        self.disagree(round_.disagreements)
+        self.notes.extend(n for n in round_.notes if n not in self.notes)
+        self.eliminations.extend(e for e in round_.eliminations if e not in self.eliminations)
+
+    def report(
+        self, path: str, old_text: str, text: str, *, read_after: int | None, alarms: list[str]
+    ) -> UpdateReport:
+        return UpdateReport(
+            path,
+            old_text,
+            text,
+            read_after,
+            tuple(self.written),
+            tuple(self.disagreements),
+            tuple(alarms),
+            tuple(self.notes),
+        )
+
+
+def _write_page_size(
+    text: str, posts: Sequence[PostLike], posts_per_page: int, found: _Findings, *, path: str
+) -> str:
+    """The posts the thread's first page holds, written to ``[fetch]`` as `votal new` writes it."""
+    text, sized, refused = write_edits(
+        text, [SetPageSize(posts_per_page, FIRST_PAGE)], posts, path=path
     )
+    found.written.extend(sized)
+    found.disagreements.extend(refused)
+    return text
+
+
+def _read_until_settled(
+    text: str,
+    posts: Sequence[PostLike],
+    found: _Findings,
+    *,
+    path: str,
+    clocked: bool,
+    after: int | None,
+) -> str:
+    """The moderators' posts read and written again from the new last known post until a round
+    writes nothing (at most :data:`MAX_ROUNDS`); the first round reads after ``after`` when
+    given."""
+    for _ in range(MAX_ROUNDS):
+        round_ = _read_and_write(text, posts, path=path, clocked=clocked, after=after)
+        after = None
+        text = round_.text
+        found.add_round(round_)
+        if not round_.written:
+            break
+    return text
+
+
+def _write_takeovers(
+    text: str,
+    posts: Sequence[PostLike],
+    takeovers: Callable[[Game], Sequence[Takeover]],
+    found: _Findings,
+    *,
+    path: str,
+    clocked: bool,
+) -> str:
+    """Seats the counts show held by an account the file does not list, one a round, the earliest
+    first; after each, the moderators' posts since the new account's first are read again knowing
+    its seat (a replacement they announce for it, its death), and the counts again with it, as a
+    live game's updates meet them in turn."""
+    for _ in range(MAX_TAKEOVERS):
+        updated = parse_game(text, path=path, players_required=False)
+        if not updated.players:
+            break
+        text, earliest = _write_earliest_takeover(text, posts, takeovers(updated), found, path=path)
+        if earliest is None:
+            break
+        round_ = _read_and_write(text, posts, path=path, clocked=clocked, after=earliest - 1)
+        text = round_.text
+        found.add_round(round_)
+    return text
+
+
+def _write_earliest_takeover(
+    text: str,
+    posts: Sequence[PostLike],
+    found_takeovers: Sequence[Takeover],
+    found: _Findings,
+    *,
+    path: str,
+) -> tuple[str, int | None]:
+    """The earliest of ``found_takeovers`` the file takes, written as a replacement: (the new text,
+    the takeover's first post, None when none was written)."""
+    for t in sorted(found_takeovers, key=lambda t: t.post):
+        edit = AddReplacement(
+            t.seat, t.account, t.post, Note(t.words(), t.counts[0] if t.counts else t.post)
+        )
+        text, taken, refused = write_edits(text, [edit], posts, path=path)
+        found.disagree(refused)
+        if taken:
+            found.written.extend(taken)
+            return text, t.post
+    return text, None
+
+
+def _alarms(text: str, found: _Findings, *, path: str, count_day: CountDay) -> list[str]:
+    """Each announced lynch the count disagrees with; the days the count has not decided go to
+    the notes."""
+    if not found.eliminations:
+        return []
+    updated = parse_game(text, path=path, players_required=False)
+    if not updated.players:
+        return []
+    alarms, undecided = check_eliminations(updated, found.eliminations, count_day)
+    found.notes.extend(undecided)
+    return alarms
 
 
 MAX_ROUNDS = 4
