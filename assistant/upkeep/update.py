@@ -440,73 +440,90 @@ def edits_from_facts(
     meets them."""
     edits: list[Edit] = []
     notes: list[str] = []
-    if (
-        not has_moderators and facts.moderators
-    ):  # read from the thread: its opener, and any co-moderator named
+    # the moderators read from the thread: its opener, and any co-moderator named
+    if not has_moderators and facts.moderators:
         cite = facts.moderators_cite or Note("the author of the thread's opening post", opening)
         edits.append(SetModerators(tuple(facts.moderators), cite))
     if not has_players:
-        # one account, one seat: an account is the first seat's that the list or an announcement
-        # gives it to, so a later seat named by an earlier seat's account (a replacement misspelled
-        # on the list) is left out, said
-        owner: dict[str, str] = {}
-        for seat, accounts in facts.seat_accounts().items():
-            for account in accounts:
-                owner.setdefault(account.casefold(), seat)
-        for p in facts.players:
-            if owner[p.name.casefold()] != p.name:
-                notes.append(
-                    f"players: {p.name} (post {p.cite.post}) is an account of {owner[p.name.casefold()]}'s "
-                    "seat: left out, check"
-                )
-                continue
-            edits.append(
-                AddPlayer(
-                    p.name,
-                    p.cite,
-                    tuple(a for a in p.replacements if owner[a.casefold()] == p.name),
-                )
-            )
+        players, notes = _player_edits(facts)
+        edits.extend(players)
     edits.extend(AddReplacement(r.player, r.new, r.post, r.cite) for r in facts.replacements)
     if clocked and (facts.day_starts or facts.day_ends):
         notes.append(
-            "days follow the ruleset's clock from the game's start: announced day starts and ends not written"
+            "days follow the ruleset's clock from the game's start: announced day starts and ends "
+            "not written"
         )
     if not clocked:
-        for start in facts.day_starts:
-            edits.append(SetDay(start.day, start.cite, start_post=start.post))
-    # every deadline the thread states, in thread order, whether or not its day has ended since: the
-    # first is the day's ``end``, a later different one a declared change; so the file says the same
-    # whether its update met them one by one or at once (a declared end_post decides the day
-    # whatever the deadline says)
+        edits.extend(
+            SetDay(start.day, start.cite, start_post=start.post) for start in facts.day_starts
+        )
+    edits.extend(_deadline_edits(facts, clocked=clocked))
+    # after the deadlines, as a day kept live meets them: its keys read start, end, end_post
+    if not clocked:
+        edits.extend(SetDay(end.day, end.cite, end_post=end.post) for end in facts.day_ends)
+    edits.extend(_death_edits(facts))
+    return edits, notes
+
+
+def _player_edits(facts: ThreadFacts) -> tuple[list[AddPlayer], list[str]]:
+    """A seat for each player the thread lists, and notes on the seats left out.
+
+    One account, one seat: an account is the first seat's that the list or an announcement gives it
+    to, so a later seat named by an earlier seat's account (a replacement misspelled on the list)
+    is left out, said."""
+    owner: dict[str, str] = {}
+    for seat, accounts in facts.seat_accounts().items():
+        for account in accounts:
+            owner.setdefault(account.casefold(), seat)
+    edits: list[AddPlayer] = []
+    notes: list[str] = []
+    for p in facts.players:
+        seat = owner[p.name.casefold()]
+        if seat != p.name:
+            notes.append(
+                f"players: {p.name} (post {p.cite.post}) is an account of {seat}'s seat: left out, "
+                "check"
+            )
+            continue
+        replacements = tuple(a for a in p.replacements if owner[a.casefold()] == p.name)
+        edits.append(AddPlayer(p.name, p.cite, replacements))
+    return edits, notes
+
+
+def _deadline_edits(facts: ThreadFacts, *, clocked: bool) -> list[Edit]:
+    """Every deadline the thread states, in thread order, whether or not its day has ended since:
+    the first is the day's ``end``, a later different one a declared change; so the file says the
+    same whether its update met them one by one or at once (a declared end_post decides the day
+    whatever the deadline says). Under the clock, only a declared extension is written."""
     deadlines = [
         (s.post, s.day, s.deadline, s.cite, DeadlineKind.DEADLINE)
         for s in facts.day_starts
         if s.deadline is not None
     ]
     deadlines += [(d.post, d.day, d.time, d.cite, d.kind) for d in facts.deadlines]
+    edits: list[Edit] = []
     for post, day, time, cite, kind in sorted(deadlines, key=lambda d: d[0]):
         if not clocked:
             edits.append(SetDeadline(day, time, cite))
-        # the clock keeps the deadline; a declared change is written
         elif kind == DeadlineKind.EXTENSION:
             edits.append(AddEvent(day, "deadline", cite, post=post, time=time))
-    if (
-        not clocked
-    ):  # after the deadlines, as a day kept live meets them: its keys read start, end, end_post
-        for end in facts.day_ends:
-            edits.append(SetDay(end.day, end.cite, end_post=end.post))
+    return edits
+
+
+def _death_edits(facts: ThreadFacts) -> list[Edit]:
+    """The deaths the thread tells, lynches included, in thread order, then the deaths it takes
+    back."""
     deaths = [
         (e.post, AddDeath(e.player, f"day {e.day}", e.cite))
         for e in facts.eliminations
         if e.player is not None
     ]
     deaths += [(d.cite.post, AddDeath(d.player, d.phase, d.cite, d.post)) for d in facts.deaths]
-    edits.extend(death for _, death in sorted(deaths, key=lambda d: d[0]))
+    edits: list[Edit] = [death for _, death in sorted(deaths, key=lambda d: d[0])]
     edits.extend(
         TakeBackDeath(t.player, t.phase, t.told_at, t.cite) for t in facts.deaths_taken_back
     )
-    return edits, notes
+    return edits
 
 
 def check_eliminations(
