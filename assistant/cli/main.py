@@ -7,6 +7,7 @@ import gc
 import signal
 import sys
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 import click
 
@@ -36,6 +37,9 @@ from assistant.cli.options import (
 from assistant.errors import VotalError
 from assistant.output.terminal import terminal_safe
 from parsers.detect import ENGINES
+
+if TYPE_CHECKING:
+    from assistant.upkeep.new import NewGame
 
 # The commands that write the game file live in assistant.cli.edits, loaded only when one of them is
 # asked for or the command list is shown: `votal count` and the other commands never pay for
@@ -342,6 +346,13 @@ def new(
     )
     if progress is not None:
         progress.done()
+    _print_new_game(result, out, fmt)
+    if not result.usable:
+        sys.exit(1)
+
+
+def _print_new_game(result: NewGame, out: str, fmt: str) -> None:
+    """What `votal new` wrote to ``out``, found and could not find, as text or JSON."""
     if fmt == "json":
         print_json(
             {
@@ -352,14 +363,12 @@ def new(
                 "missing": result.missing,
             }
         )
-    else:
-        print_text(f"Wrote {out}" if result.usable else f"Nothing written to {out}")
-        for line in result.found:
-            print_text(f"  found: {line}")
-        for line in result.missing:
-            print_text(f"  missing: {line}")
-    if not result.usable:
-        sys.exit(1)
+        return
+    print_text(f"Wrote {out}" if result.usable else f"Nothing written to {out}")
+    for line in result.found:
+        print_text(f"  found: {line}")
+    for line in result.missing:
+        print_text(f"  missing: {line}")
 
 
 @main.command()
