@@ -6,6 +6,7 @@ import contextlib
 import gc
 import signal
 import sys
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
@@ -426,41 +427,55 @@ def run(
       votal run games/wh17.toml --follow
       votal run games/*.toml --site public/ --once     # from cron
     """
-
-    import logging
-
     from assistant.cli.schedule import regenerate_hooks, run_games
-    from assistant.output.terminal import safe_log_formatter
 
-    # run's lines are a log: on stderr, each as the logging module writes it (the time, the line)
-    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(message)s")
-    for (
-        handler
-    ) in logging.getLogger().handlers:  # alerts and problems quote players' names and posts
-        handler.setFormatter(safe_log_formatter("%(asctime)s %(message)s", datefmt=LOG_TIME))
+    _log_to_stderr()
     hooks = regenerate_hooks(site_dir=site_dir, drafts_dir=drafts_dir, now=now_utc)
-    echo = (
-        None
-        if quiet
-        else (lambda line: print_text(f"{now_utc().astimezone():{LOG_TIME}} {line}", err=True))
-    )
+    echo = None if quiet else _echo_logged
     if follow:  # first, so the page and the draft are written after the game file is
-        from assistant.upkeep.update import follow_hook
-
-        hooks.insert(
-            0, follow_hook(now=now_utc, say=echo or logging.getLogger("votal.follow").warning)
-        )
-        for path in game_files:  # what is already stored, before the first sync brings anything new
-            with contextlib.suppress(VotalError):  # run_games says a bad game file, and skips it
-                game = load(path)
-                db = open_store(store_path(game, db_file))
-                hooks[0](game, db)
-                db.close()
+        hooks.insert(0, _follow_stored(game_files, db_file, echo))
     runner = run_games(
         game_files, db_path=db_file, regenerate=hooks, echo=echo, now=now_utc, once=once
     )
     if runner.skipped:
         sys.exit(1)  # the other games ran; a game file that could not be used is a problem found
+
+
+def _log_to_stderr() -> None:
+    """run's lines are a log: on stderr, each as the logging module writes it (the time, the
+    line), with players' names and posts made safe for a terminal (alerts and problems quote
+    them)."""
+    import logging
+
+    from assistant.output.terminal import safe_log_formatter
+
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(message)s")
+    for handler in logging.getLogger().handlers:
+        handler.setFormatter(safe_log_formatter("%(asctime)s %(message)s", datefmt=LOG_TIME))
+
+
+def _echo_logged(line: str) -> None:
+    """A line of `votal run`'s log on stderr, after the local time."""
+    print_text(f"{now_utc().astimezone():{LOG_TIME}} {line}", err=True)
+
+
+def _follow_stored(
+    game_files: tuple[str, ...], db_file: str, echo: Callable[[str], None] | None
+) -> Callable:
+    """The hook of `votal run --follow`, already run over what each game has stored, before the
+    first sync brings anything new."""
+    import logging
+
+    from assistant.upkeep.update import follow_hook
+
+    follow = follow_hook(now=now_utc, say=echo or logging.getLogger("votal.follow").warning)
+    for path in game_files:
+        with contextlib.suppress(VotalError):  # run_games says a bad game file, and skips it
+            game = load(path)
+            db = open_store(store_path(game, db_file))
+            follow(game, db)
+            db.close()
+    return follow
 
 
 @main.command()
