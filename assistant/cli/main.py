@@ -40,6 +40,8 @@ from assistant.output.terminal import terminal_safe
 from parsers.detect import ENGINES
 
 if TYPE_CHECKING:
+    from assistant.counting.votal import Votal
+    from assistant.gamefile.game import Game
     from assistant.upkeep.new import NewGame
 
 # The commands that write the game file live in assistant.cli.edits, loaded only when one of them is
@@ -639,34 +641,45 @@ def draft(
         )
     number = day or current_day(game, db, at_time=moment, at_post=at_post, stored=stored)
     votals = count_stored(game, stored, days=[number], at_post=at_post, at_time=moment)
-    now = (
-        moment if at_post is None and at_time is None else None
-    )  # a draft of now shares its replay
+    # a draft of now shares its replay
+    now = moment if at_post is None and at_time is None else None
     warn(for_day(game_warnings(game, db, days=[number], stored=stored, now=now), number))
     warn_doubts(votals)
     posts = stored.posts
-    count_number = None
-    if kind == "votal" and votals[0].as_of_post is not None:
-        from assistant.forum.store import number_vote_count
-
-        # kept in the store: drafting the same count again gives the same number
-        writer = open_store(store_path(game, db_file))
-        as_of_post = votals[0].as_of_post
-        count_number = number_vote_count(writer, game.key, number, as_of_post, now=now_utc())
+    count_number = _count_number(game, db_file, number, votals[0]) if kind == "votal" else None
     context = build_context(
         game, stored.ruleset, votals, day=number, now=moment, posts=posts, count_number=count_number
     )
     missing = nothing_to_announce(kind, context)
     if missing and not force:
-        local = moment.astimezone(game.tz)  # the game's zone, named, as the count's deadline
-        where = f"post {at_post}" if at_post is not None else f"{local:%Y-%m-%d %H:%M %Z}"
-        raise InputError(
-            f"day {number} {missing} as of {where}: a {kind} post would announce what did not happen "
-            "(count it with `votal count`; --force drafts it saying so)"
-        )
+        raise _nothing_happened(game, kind, f"day {number} {missing}", moment, at_post)
     folder = templates_dir or game.templates
     print_text(
         render_draft(kind, context, flavor=flavor or default_flavor(game), template_dir=folder)
+    )
+
+
+def _count_number(game: Game, db_file: str, day: int, votal: Votal) -> int | None:
+    """The number of the day's votal as of its last post, kept in the store: drafting the same
+    count again gives the same number. None for a count of no post."""
+    if votal.as_of_post is None:
+        return None
+    from assistant.forum.store import number_vote_count
+
+    writer = open_store(store_path(game, db_file))
+    return number_vote_count(writer, game.key, day, votal.as_of_post, now=now_utc())
+
+
+def _nothing_happened(
+    game: Game, kind: str, what: str, moment: datetime, at_post: int | None
+) -> InputError:
+    """The refusal of a ``kind`` draft that would announce ``what`` did not happen as of the
+    count's moment."""
+    local = moment.astimezone(game.tz)  # the game's zone, named, as the count's deadline
+    where = f"post {at_post}" if at_post is not None else f"{local:%Y-%m-%d %H:%M %Z}"
+    return InputError(
+        f"{what} as of {where}: a {kind} post would announce what did not happen "
+        "(count it with `votal count`; --force drafts it saying so)"
     )
 
 
