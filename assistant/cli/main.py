@@ -6,7 +6,9 @@ import contextlib
 import gc
 import signal
 import sys
+from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 import click
 
@@ -36,6 +38,11 @@ from assistant.cli.options import (
 from assistant.errors import VotalError
 from assistant.output.terminal import terminal_safe
 from parsers.detect import ENGINES
+
+if TYPE_CHECKING:
+    from assistant.counting.votal import Votal
+    from assistant.gamefile.game import Game
+    from assistant.upkeep.new import NewGame
 
 # The commands that write the game file live in assistant.cli.edits, loaded only when one of them is
 # asked for or the command list is shown: `votal count` and the other commands never pay for
@@ -342,6 +349,13 @@ def new(
     )
     if progress is not None:
         progress.done()
+    _print_new_game(result, out, fmt)
+    if not result.usable:
+        sys.exit(1)
+
+
+def _print_new_game(result: NewGame, out: str, fmt: str) -> None:
+    """What `votal new` wrote to ``out``, found and could not find, as text or JSON."""
     if fmt == "json":
         print_json(
             {
@@ -352,14 +366,12 @@ def new(
                 "missing": result.missing,
             }
         )
-    else:
-        print_text(f"Wrote {out}" if result.usable else f"Nothing written to {out}")
-        for line in result.found:
-            print_text(f"  found: {line}")
-        for line in result.missing:
-            print_text(f"  missing: {line}")
-    if not result.usable:
-        sys.exit(1)
+        return
+    print_text(f"Wrote {out}" if result.usable else f"Nothing written to {out}")
+    for line in result.found:
+        print_text(f"  found: {line}")
+    for line in result.missing:
+        print_text(f"  missing: {line}")
 
 
 @main.command()
@@ -417,41 +429,55 @@ def run(
       votal run games/wh17.toml --follow
       votal run games/*.toml --site public/ --once     # from cron
     """
-
-    import logging
-
     from assistant.cli.schedule import regenerate_hooks, run_games
-    from assistant.output.terminal import safe_log_formatter
 
-    # run's lines are a log: on stderr, each as the logging module writes it (the time, the line)
-    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(message)s")
-    for (
-        handler
-    ) in logging.getLogger().handlers:  # alerts and problems quote players' names and posts
-        handler.setFormatter(safe_log_formatter("%(asctime)s %(message)s", datefmt=LOG_TIME))
+    _log_to_stderr()
     hooks = regenerate_hooks(site_dir=site_dir, drafts_dir=drafts_dir, now=now_utc)
-    echo = (
-        None
-        if quiet
-        else (lambda line: print_text(f"{now_utc().astimezone():{LOG_TIME}} {line}", err=True))
-    )
+    echo = None if quiet else _echo_logged
     if follow:  # first, so the page and the draft are written after the game file is
-        from assistant.upkeep.update import follow_hook
-
-        hooks.insert(
-            0, follow_hook(now=now_utc, say=echo or logging.getLogger("votal.follow").warning)
-        )
-        for path in game_files:  # what is already stored, before the first sync brings anything new
-            with contextlib.suppress(VotalError):  # run_games says a bad game file, and skips it
-                game = load(path)
-                db = open_store(store_path(game, db_file))
-                hooks[0](game, db)
-                db.close()
+        hooks.insert(0, _follow_stored(game_files, db_file, echo))
     runner = run_games(
         game_files, db_path=db_file, regenerate=hooks, echo=echo, now=now_utc, once=once
     )
     if runner.skipped:
         sys.exit(1)  # the other games ran; a game file that could not be used is a problem found
+
+
+def _log_to_stderr() -> None:
+    """run's lines are a log: on stderr, each as the logging module writes it (the time, the
+    line), with players' names and posts made safe for a terminal (alerts and problems quote
+    them)."""
+    import logging
+
+    from assistant.output.terminal import safe_log_formatter
+
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(message)s")
+    for handler in logging.getLogger().handlers:
+        handler.setFormatter(safe_log_formatter("%(asctime)s %(message)s", datefmt=LOG_TIME))
+
+
+def _echo_logged(line: str) -> None:
+    """A line of `votal run`'s log on stderr, after the local time."""
+    print_text(f"{now_utc().astimezone():{LOG_TIME}} {line}", err=True)
+
+
+def _follow_stored(
+    game_files: tuple[str, ...], db_file: str, echo: Callable[[str], None] | None
+) -> Callable:
+    """The hook of `votal run --follow`, already run over what each game has stored, before the
+    first sync brings anything new."""
+    import logging
+
+    from assistant.upkeep.update import follow_hook
+
+    follow = follow_hook(now=now_utc, say=echo or logging.getLogger("votal.follow").warning)
+    for path in game_files:
+        with contextlib.suppress(VotalError):  # run_games says a bad game file, and skips it
+            game = load(path)
+            db = open_store(store_path(game, db_file))
+            follow(game, db)
+            db.close()
+    return follow
 
 
 @main.command()
@@ -615,34 +641,45 @@ def draft(
         )
     number = day or current_day(game, db, at_time=moment, at_post=at_post, stored=stored)
     votals = count_stored(game, stored, days=[number], at_post=at_post, at_time=moment)
-    now = (
-        moment if at_post is None and at_time is None else None
-    )  # a draft of now shares its replay
+    # a draft of now shares its replay
+    now = moment if at_post is None and at_time is None else None
     warn(for_day(game_warnings(game, db, days=[number], stored=stored, now=now), number))
     warn_doubts(votals)
     posts = stored.posts
-    count_number = None
-    if kind == "votal" and votals[0].as_of_post is not None:
-        from assistant.forum.store import number_vote_count
-
-        # kept in the store: drafting the same count again gives the same number
-        writer = open_store(store_path(game, db_file))
-        as_of_post = votals[0].as_of_post
-        count_number = number_vote_count(writer, game.key, number, as_of_post, now=now_utc())
+    count_number = _count_number(game, db_file, number, votals[0]) if kind == "votal" else None
     context = build_context(
         game, stored.ruleset, votals, day=number, now=moment, posts=posts, count_number=count_number
     )
     missing = nothing_to_announce(kind, context)
     if missing and not force:
-        local = moment.astimezone(game.tz)  # the game's zone, named, as the count's deadline
-        where = f"post {at_post}" if at_post is not None else f"{local:%Y-%m-%d %H:%M %Z}"
-        raise InputError(
-            f"day {number} {missing} as of {where}: a {kind} post would announce what did not happen "
-            "(count it with `votal count`; --force drafts it saying so)"
-        )
+        raise _nothing_happened(game, kind, f"day {number} {missing}", moment, at_post)
     folder = templates_dir or game.templates
     print_text(
         render_draft(kind, context, flavor=flavor or default_flavor(game), template_dir=folder)
+    )
+
+
+def _count_number(game: Game, db_file: str, day: int, votal: Votal) -> int | None:
+    """The number of the day's votal as of its last post, kept in the store: drafting the same
+    count again gives the same number. None for a count of no post."""
+    if votal.as_of_post is None:
+        return None
+    from assistant.forum.store import number_vote_count
+
+    writer = open_store(store_path(game, db_file))
+    return number_vote_count(writer, game.key, day, votal.as_of_post, now=now_utc())
+
+
+def _nothing_happened(
+    game: Game, kind: str, what: str, moment: datetime, at_post: int | None
+) -> InputError:
+    """The refusal of a ``kind`` draft that would announce ``what`` did not happen as of the
+    count's moment."""
+    local = moment.astimezone(game.tz)  # the game's zone, named, as the count's deadline
+    where = f"post {at_post}" if at_post is not None else f"{local:%Y-%m-%d %H:%M %Z}"
+    return InputError(
+        f"{what} as of {where}: a {kind} post would announce what did not happen "
+        "(count it with `votal count`; --force drafts it saying so)"
     )
 
 

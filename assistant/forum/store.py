@@ -374,64 +374,18 @@ def save_posts(db: Store, game: str, posts: Iterable[Post], *, seen_at: datetime
 
 def _post_rows(db: Store, game: str, posts: list[Post], seen: str) -> tuple[list, list, SaveResult]:
     """The rows and revisions that save ``posts``, judged against what is stored."""
-    ids = [p.post_id for p in posts]
-    marks = ",".join("?" * len(ids))
-    stored = {
-        row["post_id"]: row
-        for row in _rows(
-            db,
-            f"select post_id, body_hash, revisions, first_seen, edited, commands, commands_version, vote_count, "
-            f"vote_count_version, night_told, night_told_version "
-            f"from posts where game = ? and post_id in ({marks})",
-            [game, *ids],
-        )
-    }
+    stored = _stored_posts(db, game, [p.post_id for p in posts])
     new = changed = 0
     rows, revisions = [], []
     for post in posts:
         body_hash = hash_body(post.body_html)
         before = stored.get(post.post_id)
         same_body = before is not None and before["body_hash"] == body_hash
-        kept = before if same_body else None  # the stored readings of an unchanged body
         if before is None:
             new += 1
         elif not same_body:
             changed += 1
-        if kept is not None and kept["commands_version"] == EXTRACTOR_VERSION:
-            commands = kept["commands"]
-        else:
-            commands = encode_commands(
-                post.commands if post.commands is not None else _extract(post.body_html)
-            )
-        rows.append(
-            {
-                "game": game,
-                "post_id": post.post_id,
-                "number": post.number,
-                "author": post.author,
-                "author_id": post.author_id,
-                "time": post.time.isoformat() if post.time else None,
-                "url": post.url,
-                "body_html": post.body_html,
-                "body_hash": body_hash,
-                "edited": int(
-                    post.edited
-                    or (before is not None and (not same_body or bool(before["edited"])))
-                ),
-                "deleted": int(post.deleted),
-                "revisions": (before["revisions"] if before else 0) + (0 if same_body else 1),
-                "first_seen": before["first_seen"] if before else seen,
-                "last_seen": seen,
-                "commands": commands,
-                "commands_version": EXTRACTOR_VERSION,
-                # an edited body is read again when a moderator's count is next asked for
-                # (stored_counts)
-                "vote_count": kept["vote_count"] if kept is not None else None,
-                "vote_count_version": kept["vote_count_version"] if kept is not None else None,
-                "night_told": kept["night_told"] if kept is not None else None,  # as vote_count
-                "night_told_version": kept["night_told_version"] if kept is not None else None,
-            }
-        )
+        rows.append(_post_row(game, post, body_hash, before, same_body=same_body, seen=seen))
         if not same_body:
             revisions.append(
                 {
@@ -443,6 +397,67 @@ def _post_rows(db: Store, game: str, posts: list[Post], seen: str) -> tuple[list
                 }
             )
     return rows, revisions, SaveResult(new, changed)
+
+
+# The readings of a body stored with it, kept while the body is unchanged; an edited body is read
+# again when a moderator's count is next asked for (stored_counts).
+KEPT_READINGS = ("vote_count", "vote_count_version", "night_told", "night_told_version")
+
+
+def _stored_posts(db: Store, game: str, ids: list[str]) -> dict[str, sqlite3.Row]:
+    """What is stored of the posts ``ids``, by post id: what saving them again is judged by."""
+    marks = ",".join("?" * len(ids))
+    return {
+        row["post_id"]: row
+        for row in _rows(
+            db,
+            f"select post_id, body_hash, revisions, first_seen, edited, commands, commands_version, "
+            f"{', '.join(KEPT_READINGS)} from posts where game = ? and post_id in ({marks})",
+            [game, *ids],
+        )
+    }
+
+
+def _post_row(
+    game: str,
+    post: Post,
+    body_hash: str,
+    before: sqlite3.Row | None,
+    *,
+    same_body: bool,
+    seen: str,
+) -> dict:
+    """The row that saves ``post`` over what is stored of it (``before``)."""
+    kept = before if same_body else None  # the stored readings of an unchanged body
+    return {
+        "game": game,
+        "post_id": post.post_id,
+        "number": post.number,
+        "author": post.author,
+        "author_id": post.author_id,
+        "time": post.time.isoformat() if post.time else None,
+        "url": post.url,
+        "body_html": post.body_html,
+        "body_hash": body_hash,
+        "edited": int(
+            post.edited or (before is not None and (not same_body or bool(before["edited"])))
+        ),
+        "deleted": int(post.deleted),
+        "revisions": (before["revisions"] if before else 0) + (0 if same_body else 1),
+        "first_seen": before["first_seen"] if before else seen,
+        "last_seen": seen,
+        "commands": _commands_of(post, kept),
+        "commands_version": EXTRACTOR_VERSION,
+        **{reading: kept[reading] if kept is not None else None for reading in KEPT_READINGS},
+    }
+
+
+def _commands_of(post: Post, kept: sqlite3.Row | None) -> str:
+    """The post's commands, encoded: the stored ones of an unchanged body read by this extractor,
+    else the parser's, else read from the body."""
+    if kept is not None and kept["commands_version"] == EXTRACTOR_VERSION:
+        return kept["commands"]
+    return encode_commands(post.commands if post.commands is not None else _extract(post.body_html))
 
 
 def _write_posts(db: Store, rows: list, revisions: list) -> None:

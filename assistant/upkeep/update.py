@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -126,80 +126,156 @@ def plan_update(
     new_text, written, disagreements, reread = _later_moderators(
         text, posts, path=path, after=first_after
     )
+    found = _Findings(written, disagreements)
     if posts_per_page is not None:
-        new_text, sized, refused = write_edits(
-            new_text, [SetPageSize(posts_per_page, FIRST_PAGE)], posts, path=path
-        )
-        written.extend(sized)
-        disagreements.extend(refused)
+        new_text = _write_page_size(new_text, posts, posts_per_page, found, path=path)
     reread = min(reread, first_after) if reread is not None and first_after is not None else None
-    notes: list[str] = []
-    eliminations: list[Elimination] = []
-    for _ in range(MAX_ROUNDS):
-        round_ = _read_and_write(new_text, posts, path=path, clocked=clocked, after=reread)
-        reread = None
-        new_text = round_.text
-        written.extend(round_.written)
-        disagreements.extend(d for d in round_.disagreements if d not in disagreements)
-        notes.extend(n for n in round_.notes if n not in notes)
-        eliminations.extend(e for e in round_.eliminations if e not in eliminations)
-        if not round_.written:
-            break
+    new_text = _read_until_settled(new_text, posts, found, path=path, clocked=clocked, after=reread)
     # a name Votal wrote before its account posted, now that the account posts under its own
     # spelling
     new_text, respelled, kept = respell_file(new_text, posts, path=path)
-    written.extend(respelled)
-    disagreements.extend(d for d in kept if d not in disagreements)
-    # seats the counts show held by an account the file does not list; the earliest written first,
-    # then the moderators' posts since the new account's first are read again knowing its seat (a
-    # replacement they announce for it, its death), and the counts again with it, as a live game's
-    # updates meet them in turn
-    for _ in range(MAX_TAKEOVERS if takeovers is not None else 0):
-        updated = parse_game(new_text, path=path, players_required=False)
-        if takeovers is None or not updated.players:
-            break
-        taken: list[str] = []
-        earliest: int | None = None
-        for t in sorted(takeovers(updated), key=lambda t: t.post):
-            edit = AddReplacement(
-                t.seat, t.account, t.post, Note(t.words(), t.counts[0] if t.counts else t.post)
-            )
-            new_text, taken, refused = write_edits(new_text, [edit], posts, path=path)
-            disagreements.extend(d for d in refused if d not in disagreements)
-            if taken:
-                earliest = t.post
-                break
-        written.extend(taken)
-        if earliest is None:
-            break
-        round_ = _read_and_write(new_text, posts, path=path, clocked=clocked, after=earliest - 1)
-        new_text = round_.text
-        written.extend(round_.written)
-        disagreements.extend(d for d in round_.disagreements if d not in disagreements)
-        notes.extend(n for n in round_.notes if n not in notes)
-        eliminations.extend(e for e in round_.eliminations if e not in eliminations)
+    found.written.extend(respelled)
+    found.disagree(kept)
+    if takeovers is not None:
+        new_text = _write_takeovers(new_text, posts, takeovers, found, path=path, clocked=clocked)
+    alarms: list[str] = []
     if count_day is not None:
         new_text, dated, refused = _lynches_counted_out(
             new_text, posts, path=path, count_day=count_day
         )
-        written.extend(dated)
-        disagreements.extend(d for d in refused if d not in disagreements)
-    alarms: list[str] = []
-    if count_day is not None and eliminations:
-        updated = parse_game(new_text, path=path, players_required=False)
-        if updated.players:
-            alarms, undecided = check_eliminations(updated, eliminations, count_day)
-            notes.extend(undecided)
-    return UpdateReport(
-        path,
-        text,
-        new_text,
-        first_after,
-        tuple(written),
-        tuple(disagreements),
-        tuple(alarms),
-        tuple(notes),
+        found.written.extend(dated)
+        found.disagree(refused)
+        alarms = _alarms(new_text, found, path=path, count_day=count_day)
+    return found.report(path, text, new_text, read_after=first_after, alarms=alarms)
+
+
+@dataclass
+class _Findings:
+    """What the steps of an update have found so far, each said once where a later round can find
+    it again."""
+
+    written: list[str]
+    disagreements: list[str]
+    notes: list[str] = field(default_factory=list)
+    eliminations: list[Elimination] = field(default_factory=list)
+
+    def disagree(self, lines: Sequence[str]) -> None:
+        self.disagreements.extend(d for d in lines if d not in self.disagreements)
+
+    def add_round(self, round_: _Round) -> None:
+        self.written.extend(round_.written)
+        self.disagree(round_.disagreements)
+        self.notes.extend(n for n in round_.notes if n not in self.notes)
+        self.eliminations.extend(e for e in round_.eliminations if e not in self.eliminations)
+
+    def report(
+        self, path: str, old_text: str, text: str, *, read_after: int | None, alarms: list[str]
+    ) -> UpdateReport:
+        return UpdateReport(
+            path,
+            old_text,
+            text,
+            read_after,
+            tuple(self.written),
+            tuple(self.disagreements),
+            tuple(alarms),
+            tuple(self.notes),
+        )
+
+
+def _write_page_size(
+    text: str, posts: Sequence[PostLike], posts_per_page: int, found: _Findings, *, path: str
+) -> str:
+    """The posts the thread's first page holds, written to ``[fetch]`` as `votal new` writes it."""
+    text, sized, refused = write_edits(
+        text, [SetPageSize(posts_per_page, FIRST_PAGE)], posts, path=path
     )
+    found.written.extend(sized)
+    found.disagreements.extend(refused)
+    return text
+
+
+def _read_until_settled(
+    text: str,
+    posts: Sequence[PostLike],
+    found: _Findings,
+    *,
+    path: str,
+    clocked: bool,
+    after: int | None,
+) -> str:
+    """The moderators' posts read and written again from the new last known post until a round
+    writes nothing (at most :data:`MAX_ROUNDS`); the first round reads after ``after`` when
+    given."""
+    for _ in range(MAX_ROUNDS):
+        round_ = _read_and_write(text, posts, path=path, clocked=clocked, after=after)
+        after = None
+        text = round_.text
+        found.add_round(round_)
+        if not round_.written:
+            break
+    return text
+
+
+def _write_takeovers(
+    text: str,
+    posts: Sequence[PostLike],
+    takeovers: Callable[[Game], Sequence[Takeover]],
+    found: _Findings,
+    *,
+    path: str,
+    clocked: bool,
+) -> str:
+    """Seats the counts show held by an account the file does not list, one a round, the earliest
+    first; after each, the moderators' posts since the new account's first are read again knowing
+    its seat (a replacement they announce for it, its death), and the counts again with it, as a
+    live game's updates meet them in turn."""
+    for _ in range(MAX_TAKEOVERS):
+        updated = parse_game(text, path=path, players_required=False)
+        if not updated.players:
+            break
+        text, earliest = _write_earliest_takeover(text, posts, takeovers(updated), found, path=path)
+        if earliest is None:
+            break
+        round_ = _read_and_write(text, posts, path=path, clocked=clocked, after=earliest - 1)
+        text = round_.text
+        found.add_round(round_)
+    return text
+
+
+def _write_earliest_takeover(
+    text: str,
+    posts: Sequence[PostLike],
+    found_takeovers: Sequence[Takeover],
+    found: _Findings,
+    *,
+    path: str,
+) -> tuple[str, int | None]:
+    """The earliest of ``found_takeovers`` the file takes, written as a replacement: (the new text,
+    the takeover's first post, None when none was written)."""
+    for t in sorted(found_takeovers, key=lambda t: t.post):
+        edit = AddReplacement(
+            t.seat, t.account, t.post, Note(t.words(), t.counts[0] if t.counts else t.post)
+        )
+        text, taken, refused = write_edits(text, [edit], posts, path=path)
+        found.disagree(refused)
+        if taken:
+            found.written.extend(taken)
+            return text, t.post
+    return text, None
+
+
+def _alarms(text: str, found: _Findings, *, path: str, count_day: CountDay) -> list[str]:
+    """Each announced lynch the count disagrees with; the days the count has not decided go to
+    the notes."""
+    if not found.eliminations:
+        return []
+    updated = parse_game(text, path=path, players_required=False)
+    if not updated.players:
+        return []
+    alarms, undecided = check_eliminations(updated, found.eliminations, count_day)
+    found.notes.extend(undecided)
+    return alarms
 
 
 MAX_ROUNDS = 4
@@ -364,73 +440,90 @@ def edits_from_facts(
     meets them."""
     edits: list[Edit] = []
     notes: list[str] = []
-    if (
-        not has_moderators and facts.moderators
-    ):  # read from the thread: its opener, and any co-moderator named
+    # the moderators read from the thread: its opener, and any co-moderator named
+    if not has_moderators and facts.moderators:
         cite = facts.moderators_cite or Note("the author of the thread's opening post", opening)
         edits.append(SetModerators(tuple(facts.moderators), cite))
     if not has_players:
-        # one account, one seat: an account is the first seat's that the list or an announcement
-        # gives it to, so a later seat named by an earlier seat's account (a replacement misspelled
-        # on the list) is left out, said
-        owner: dict[str, str] = {}
-        for seat, accounts in facts.seat_accounts().items():
-            for account in accounts:
-                owner.setdefault(account.casefold(), seat)
-        for p in facts.players:
-            if owner[p.name.casefold()] != p.name:
-                notes.append(
-                    f"players: {p.name} (post {p.cite.post}) is an account of {owner[p.name.casefold()]}'s "
-                    "seat: left out, check"
-                )
-                continue
-            edits.append(
-                AddPlayer(
-                    p.name,
-                    p.cite,
-                    tuple(a for a in p.replacements if owner[a.casefold()] == p.name),
-                )
-            )
+        players, notes = _player_edits(facts)
+        edits.extend(players)
     edits.extend(AddReplacement(r.player, r.new, r.post, r.cite) for r in facts.replacements)
     if clocked and (facts.day_starts or facts.day_ends):
         notes.append(
-            "days follow the ruleset's clock from the game's start: announced day starts and ends not written"
+            "days follow the ruleset's clock from the game's start: announced day starts and ends "
+            "not written"
         )
     if not clocked:
-        for start in facts.day_starts:
-            edits.append(SetDay(start.day, start.cite, start_post=start.post))
-    # every deadline the thread states, in thread order, whether or not its day has ended since: the
-    # first is the day's ``end``, a later different one a declared change; so the file says the same
-    # whether its update met them one by one or at once (a declared end_post decides the day
-    # whatever the deadline says)
+        edits.extend(
+            SetDay(start.day, start.cite, start_post=start.post) for start in facts.day_starts
+        )
+    edits.extend(_deadline_edits(facts, clocked=clocked))
+    # after the deadlines, as a day kept live meets them: its keys read start, end, end_post
+    if not clocked:
+        edits.extend(SetDay(end.day, end.cite, end_post=end.post) for end in facts.day_ends)
+    edits.extend(_death_edits(facts))
+    return edits, notes
+
+
+def _player_edits(facts: ThreadFacts) -> tuple[list[AddPlayer], list[str]]:
+    """A seat for each player the thread lists, and notes on the seats left out.
+
+    One account, one seat: an account is the first seat's that the list or an announcement gives it
+    to, so a later seat named by an earlier seat's account (a replacement misspelled on the list)
+    is left out, said."""
+    owner: dict[str, str] = {}
+    for seat, accounts in facts.seat_accounts().items():
+        for account in accounts:
+            owner.setdefault(account.casefold(), seat)
+    edits: list[AddPlayer] = []
+    notes: list[str] = []
+    for p in facts.players:
+        seat = owner[p.name.casefold()]
+        if seat != p.name:
+            notes.append(
+                f"players: {p.name} (post {p.cite.post}) is an account of {seat}'s seat: left out, "
+                "check"
+            )
+            continue
+        replacements = tuple(a for a in p.replacements if owner[a.casefold()] == p.name)
+        edits.append(AddPlayer(p.name, p.cite, replacements))
+    return edits, notes
+
+
+def _deadline_edits(facts: ThreadFacts, *, clocked: bool) -> list[Edit]:
+    """Every deadline the thread states, in thread order, whether or not its day has ended since:
+    the first is the day's ``end``, a later different one a declared change; so the file says the
+    same whether its update met them one by one or at once (a declared end_post decides the day
+    whatever the deadline says). Under the clock, only a declared extension is written."""
     deadlines = [
         (s.post, s.day, s.deadline, s.cite, DeadlineKind.DEADLINE)
         for s in facts.day_starts
         if s.deadline is not None
     ]
     deadlines += [(d.post, d.day, d.time, d.cite, d.kind) for d in facts.deadlines]
+    edits: list[Edit] = []
     for post, day, time, cite, kind in sorted(deadlines, key=lambda d: d[0]):
         if not clocked:
             edits.append(SetDeadline(day, time, cite))
-        # the clock keeps the deadline; a declared change is written
         elif kind == DeadlineKind.EXTENSION:
             edits.append(AddEvent(day, "deadline", cite, post=post, time=time))
-    if (
-        not clocked
-    ):  # after the deadlines, as a day kept live meets them: its keys read start, end, end_post
-        for end in facts.day_ends:
-            edits.append(SetDay(end.day, end.cite, end_post=end.post))
+    return edits
+
+
+def _death_edits(facts: ThreadFacts) -> list[Edit]:
+    """The deaths the thread tells, lynches included, in thread order, then the deaths it takes
+    back."""
     deaths = [
         (e.post, AddDeath(e.player, f"day {e.day}", e.cite))
         for e in facts.eliminations
         if e.player is not None
     ]
     deaths += [(d.cite.post, AddDeath(d.player, d.phase, d.cite, d.post)) for d in facts.deaths]
-    edits.extend(death for _, death in sorted(deaths, key=lambda d: d[0]))
+    edits: list[Edit] = [death for _, death in sorted(deaths, key=lambda d: d[0])]
     edits.extend(
         TakeBackDeath(t.player, t.phase, t.told_at, t.cite) for t in facts.deaths_taken_back
     )
-    return edits, notes
+    return edits
 
 
 def check_eliminations(
