@@ -359,3 +359,25 @@ def test_votes_that_could_not_be_placed_are_one_wildcard_doubt_as_the_thread_gro
         "Damson's"
     )
     assert "Alder2's 'vote whoever' (post 5: not a player" in found[1]["why"]
+
+
+def test_a_moderators_count_after_the_hammer_with_the_wagon_short_doubts_the_decision(synced):
+    """The moderator's own count after Votal's hammer still has the wagon below its majority (here
+    Damson's vote was not counted, say under a house rule): the moderator did not see that hammer,
+    so the decision is in doubt. A final count at the majority asks nothing."""
+    ended = '[[days]]\nday = 1\nstart_post = 0\nend_post = 10\n\n[[deaths]]\nplayer = "Elm"\nphase = "day 1"\n'
+    votes = {1: ("Birch", VOTE.format("Elm")), 2: ("Cedar", VOTE.format("Elm"))}
+    votes[3] = ("Damson", "I will go along with it then. " + VOTE.format("Elm"))
+    short = "Vote count<br>Elm (2): Birch, Cedar<br>Not voting (3): Alder, Damson, Elm"
+    game, db = synced(
+        thread({**votes, 5: ("Mod", short)}), tables=ended, extra='moderators = ["Mod"]'
+    )
+    (doubt,) = doubts_of(game, db)
+    assert (doubt["kind"], doubt["post"], doubt["target"]) == ("doubtful_decision", 3, "Elm")
+    assert "the moderator's count at post 5 has Elm at 2 of 3" in doubt["why"]
+
+    final = "Vote count<br>Elm (3): Birch, Cedar, Damson<br>Not voting (2): Alder, Elm"
+    game, db = synced(
+        thread({**votes, 5: ("Mod", final)}), tables=ended, extra='moderators = ["Mod"]'
+    )
+    assert doubts_of(game, db) == []

@@ -16,12 +16,10 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from assistant.counting.doubts import PLAY_WENT_ON
+from assistant.counting.doubts import PLAY_WENT_ON, count_after_hammer
 from assistant.counting.living import alive_seats
-from assistant.counting.votes import show_votes
 from assistant.gamefile.findings import acceptable, finding_id
 from assistant.gamefile.game import Game
-from assistant.reading.names import fold_name
 from assistant.reading.posted_count import PostedCount
 
 if TYPE_CHECKING:
@@ -368,18 +366,9 @@ def _play_went_on(
     """What shows the day went on after the hammer, in words: the moderator's own count posted
     after it with the hammered wagon short of a majority, or ``PLAY_WENT_ON`` players or more
     voting after it. None when nothing does."""
-    target = votal.outcome.target if votal.outcome is not None else None
-    seat = next((s for s in game.players if s.name == target), None)
-    names = {fold_name(n) for n in (*seat.accounts, *seat.aliases)} if seat is not None else set()
-    for post in sorted(n for n in counts if hammer < n < end_post):
-        # the hammered wagon short of a majority in the moderator's count: no hammer seen (a final
-        # count shows it at the majority; a count whose wagon was not read says nothing)
-        on = [w.votes for w in counts[post].wagons if fold_name(w.target) in names]
-        if on and votal.majority is not None and max(on) < votal.majority:
-            return (
-                f"the moderator's count at post {post} has {target} at "
-                f"{show_votes(max(on))} of {votal.majority}"
-            )
+    short = count_after_hammer(votal, game, counts, end_post)
+    if short is not None:
+        return short
     voters = {
         a.voter or a.author
         for a in votal.actions

@@ -467,7 +467,8 @@ def count_stored(
     # the moderator's count headings and the posts up to the as-of post: never look past it
     headings = {n: day for n, day in stored.headings.items() if at_post is None or n <= at_post}
     posts = [p for p in stored.posts if at_post is None or p.number <= at_post]
-    votals = [with_doubts(v, game, stored.ruleset, holders) for v in votals]
+    counts = {n: c for n, c in stored.counts.items() if at_post is None or n <= at_post}
+    votals = [with_doubts(v, game, stored.ruleset, holders, counts) for v in votals]
     return [with_bounds_doubt(v, game, posts, headings) for v in votals]
 
 
@@ -500,13 +501,17 @@ def _learn_from_counts(
 
 
 def with_doubts(
-    votal: Votal, game: Game, ruleset: Ruleset, holders: Sequence[Takeover] = ()
+    votal: Votal,
+    game: Game,
+    ruleset: Ruleset,
+    holders: Sequence[Takeover] = (),
+    counts: Mapping[int, PostedCount] | None = None,
 ) -> Votal:
     """The votal with its doubts, and its outcome's ``doubt`` kept only when a doubt puts the
     decision in question (a reading the replay marked but the calibration calls a note, a prefix, is
     dropped there). ``holders``: the seats counted as held by an account the game file does not
-    list."""
-    found = find_doubts(votal, game, ruleset, holders)
+    list; ``counts``: the moderator's posted counts up to the as-of post."""
+    found = find_doubts(votal, game, ruleset, holders, counts)
     outcome = votal.outcome
     if outcome is not None:
         first = next(iter(doubts_only(found)), None)

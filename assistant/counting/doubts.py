@@ -41,11 +41,13 @@ from typing import TYPE_CHECKING, Any
 from assistant.counting.living import alive_seats
 from assistant.counting.votes import show_votes
 from assistant.gamefile.outcome import Kind, Reason, WhyNot
+from assistant.reading.names import fold_name
 
 if TYPE_CHECKING:
     from assistant.counting.votal import Action, Votal
     from assistant.gamefile.game import Game
     from assistant.gamefile.rules import Ruleset
+    from assistant.reading.posted_count import PostedCount
 
 # voter -> the targets of its standing counted votes, as the votal's changes give them
 _State = Mapping[str, tuple[str | None, ...]]
@@ -116,17 +118,21 @@ class Doubt:
 
 
 def find_doubts(
-    votal: Votal, game: Game, ruleset: Ruleset, holders: Sequence[Any] = ()
+    votal: Votal,
+    game: Game,
+    ruleset: Ruleset,
+    holders: Sequence[Any] = (),
+    counts: Mapping[int, PostedCount] | None = None,
 ) -> tuple[Doubt, ...]:
     """Every doubt and note of ``votal`` (a replayed day), doubts first, each in post order.
     ``holders``: the seats counted as held by an account the game file does not list
-    (``takeovers.Takeover``)."""
+    (``takeovers.Takeover``); ``counts``: the moderator's posted counts, by post."""
     hammers = _possible_hammers(votal, game, ruleset)
     found = [
         *hammers,
         *_wildcard_hammers(votal, game, ruleset, hammers),
         *_seats_learned(votal, holders),
-        *_doubtful_decision(votal),
+        *_doubtful_decision(votal, game, counts or {}),
         *_moderator_disagrees(votal, game, ruleset),
         *_lynch_not_recorded(votal, game),
         *_unexplained_ending(votal, game, ruleset),
@@ -681,7 +687,7 @@ def deciding_action(votal: Votal) -> Any:
     return None
 
 
-def _doubtful_decision(votal: Votal) -> list[Doubt]:
+def _doubtful_decision(votal: Votal, game: Game, counts: Mapping[int, PostedCount]) -> list[Doubt]:
     """The vote that decided the day, when it was read through a guess: a doubt for a guess a
     moderator would check (an edit-distance match, a spelling learnt from a count, an account the
     game file does not list, an edited post), a note for a shorthand players use every day
@@ -712,6 +718,9 @@ def _doubtful_decision(votal: Votal) -> list[Doubt]:
             if a.action == "vote" and a.why_not == WhyNot.DAY_OVER and a.post > action.post
         }
     )
+    short = count_after_hammer(votal, game, counts)
+    if short is not None:
+        weak.append(short)
     if len(late) >= PLAY_WENT_ON:
         weak.append(
             f"{len(late)} players voted after it as if the day went on ({', '.join(late[:4])}"
@@ -730,6 +739,30 @@ def _doubtful_decision(votal: Votal) -> list[Doubt]:
             f"through {reading}" + (": check it before closing the day" if weak else ""),
         )
     ]
+
+
+def count_after_hammer(
+    votal: Votal, game: Game, counts: Mapping[int, PostedCount], end_post: int | None = None
+) -> str | None:
+    """The moderator's own count posted after the hammer Votal counts (before ``end_post``, else
+    the day's declared end) with the hammered wagon short of a majority, in words: the moderator
+    did not see that hammer. None when no such count stands."""
+    outcome = votal.outcome
+    if outcome is None or outcome.post is None or outcome.target is None or votal.majority is None:
+        return None
+    declared = game.day(votal.day)
+    end = end_post if end_post is not None else declared.end_post if declared is not None else None
+    seat = next((s for s in game.players if s.name == outcome.target), None)
+    names = {fold_name(n) for n in (*seat.accounts, *seat.aliases)} if seat is not None else set()
+    for post in sorted(n for n in counts if outcome.post < n and (end is None or n < end)):
+        # a final count shows the wagon at the majority; a count whose wagon was not read says nothing
+        on = [w.votes for w in counts[post].wagons if fold_name(w.target) in names]
+        if on and max(on) < votal.majority:
+            return (
+                f"the moderator's count at post {post} has {outcome.target} at "
+                f"{show_votes(max(on))} of {votal.majority}"
+            )
+    return None
 
 
 # -- the moderator's own word
