@@ -338,26 +338,27 @@ def _end_post_disagrees(
         f"day {day}: end_post = {end_post} lies after the hammer Votal computes at post "
         f"{hammer} ({reason}; {posts})"
     )
+    return [_closed_after_hammer(day, end_post, said, went_on)]
+
+
+def _closed_after_hammer(day: int, end_post: int, said: str, went_on: str | None) -> GameWarning:
+    """A moderator's close after the hammer: a note, or a warning when play went on after it."""
     if not went_on:
-        return [
-            GameWarning(
-                "end_post_after_hammer",
-                f"{said}: the moderator's close after it",
-                day=day,
-                post=end_post,
-                severity=Severity.NOTE,
-            )
-        ]
-    return [
-        GameWarning(
-            "end_post_disagrees",
-            f"{said}, and play went on after it ({went_on}): the moderator may not have counted "
-            f"that hammer. Check with `votal audit --day {day}`; if a vote was misread, add a "
-            "[[corrections]] entry for its post (vote = the seat it names, or ignore = true)",
+        return GameWarning(
+            "end_post_after_hammer",
+            f"{said}: the moderator's close after it",
             day=day,
             post=end_post,
+            severity=Severity.NOTE,
         )
-    ]
+    return GameWarning(
+        "end_post_disagrees",
+        f"{said}, and play went on after it ({went_on}): the moderator may not have counted "
+        f"that hammer. Check with `votal audit --day {day}`; if a vote was misread, add a "
+        "[[corrections]] entry for its post (vote = the seat it names, or ignore = true)",
+        day=day,
+        post=end_post,
+    )
 
 
 def _play_went_on(

@@ -251,29 +251,9 @@ def game_warnings(
     if game.corrections:
         present = {post.number for post in stored.posts}
         warnings += check_corrections(game, present=present, last_post=stored.last_post)
-    unread = stored.unread
-    if unread:
-        more = f" (and {len(unread) - 1} more)" if len(unread) > 1 else ""
-        warnings.append(
-            GameWarning(
-                "sync_problems",
-                f"the last sync could not read every post: {unread[0]}{more}; votes in posts it could not read "
-                "are not in this count (check the thread, then sync again)",
-            )
-        )
-    for day in days:
-        if day > 1 and game.day(day) is None:
-            bounds = stored.timeline.day(day)
-            if bounds.start is not None:
-                warnings.append(
-                    GameWarning(
-                        "inferred_day",
-                        f"day {day} is not declared: its start is assumed from the ruleset's phase lengths "
-                        f"({bounds.start.astimezone(game.tz):%Y-%m-%d %H:%M %Z}); add a [[days]] entry with "
-                        f"day = {day} and start_post = the post that starts it",
-                        day=day,
-                    )
-                )
+    if stored.unread:
+        warnings.append(_unread_warning(stored.unread))
+    warnings += _inferred_days(game, stored, days)
     if days:
         warnings += _outcome_warnings(game, stored, max(days), now)
         warnings += _takeover_warnings(game, stored, days)
@@ -291,6 +271,37 @@ def game_warnings(
     # each day's own findings
     shown = [w for w in warnings if not days or w.day is None or w.day in days]
     return answered(shown, game.accepted)
+
+
+def _unread_warning(unread: Sequence[str]) -> GameWarning:
+    """The posts the last sync could not read: their votes are missing from the count."""
+    more = f" (and {len(unread) - 1} more)" if len(unread) > 1 else ""
+    return GameWarning(
+        "sync_problems",
+        f"the last sync could not read every post: {unread[0]}{more}; votes in posts it could not "
+        "read are not in this count (check the thread, then sync again)",
+    )
+
+
+def _inferred_days(game: Game, stored: StoredGame, days: Sequence[int]) -> list[GameWarning]:
+    """The days after the first among ``days`` the file does not declare, whose start Votal
+    assumed from the ruleset's phase lengths."""
+    warnings = []
+    for day in days:
+        if day > 1 and game.day(day) is None:
+            bounds = stored.timeline.day(day)
+            if bounds.start is not None:
+                start = f"{bounds.start.astimezone(game.tz):%Y-%m-%d %H:%M %Z}"
+                warnings.append(
+                    GameWarning(
+                        "inferred_day",
+                        f"day {day} is not declared: its start is assumed from the ruleset's "
+                        f"phase lengths ({start}); add a [[days]] entry with day = {day} and "
+                        "start_post = the post that starts it",
+                        day=day,
+                    )
+                )
+    return warnings
 
 
 def _takeover_warnings(game: Game, stored: StoredGame, days: Sequence[int]) -> list[GameWarning]:

@@ -346,6 +346,42 @@ class DayCommands:
         """Move the vote book by one command of a voter who may vote now."""
         if command.action == "unvote":
             return self.unvote(command, base, order, living)
+        refused = self.not_a_vote(command, base)
+        if refused is not None:
+            return refused
+        seat, found = base["voter"], self.resolve(command.target or "", living, order[0])
+        target, why = self.target_of(command, found, order[0], living)
+        if why is not None:
+            unread = found if found.seat is None and not found.no_elimination else None
+            return self.done(command, base, target, found.step, why, problem=True, found=unread)
+        nomination = False
+        for hook in self.hooked["check_vote"]:
+            verdict = hook(seat, target, command.action, order[0])
+            if verdict is not None and not verdict.counted:
+                if verdict.problem:
+                    self.state.add_problem(order[0], seat, command.raw, verdict.why)
+                return self.judged(
+                    base, target, found.step, verdict, order=order, no_elimination=target is None
+                )
+            nomination = nomination or (verdict is not None and verdict.nomination)
+        why = self.cast_vote(command, seat, target, order, living)
+        if why is not None:
+            return self.done(
+                command, base, target, found.step, why, no_elim=target is None, problem=True
+            )
+        return self.done(
+            command,
+            base,
+            target,
+            found.step,
+            no_elim=target is None,
+            nomination=nomination,
+            found=found,
+        )
+
+    def not_a_vote(self, command: Command, base: dict) -> Action | None:
+        """The action of a command that is no vote, or a vote the house rules void by its form;
+        None for a vote to read."""
         if command.action == "void":
             # a post of many votes (hundreds, or a joke) is one problem, so one alert: never none,
             # never hundreds
@@ -366,52 +402,36 @@ class DayCommands:
             return self.done(
                 command, base, None, None, _OFF_LINE_VOID, problem=True, doubt=OFF_LINE
             )
-        seat, found = base["voter"], self.resolve(command.target or "", living, order[0])
-        target, why = self.target_of(command, found, order[0], living)
-        if why is not None:
-            unread = found if found.seat is None and not found.no_elimination else None
-            return self.done(command, base, target, found.step, why, problem=True, found=unread)
-        nomination = False
-        for hook in self.hooked["check_vote"]:
-            verdict = hook(seat, target, command.action, order[0])
-            if verdict is not None and not verdict.counted:
-                if verdict.problem:
-                    self.state.add_problem(order[0], seat, command.raw, verdict.why)
-                return self.judged(
-                    base, target, found.step, verdict, order=order, no_elimination=target is None
-                )
-            nomination = nomination or (verdict is not None and verdict.nomination)
+        return None
+
+    def cast_vote(
+        self,
+        command: Command,
+        seat: str,
+        target: str | None,
+        order: tuple[int, int],
+        living: tuple[str, ...],
+    ) -> str | None:
+        """Put the vote in the book; why it does not count (a runoff outside its candidates, a
+        self-hammer the house ignores, or the book's refusal), else None."""
         if (
             self.state.phase == "runoff"
             and target is not None
             and target not in self.end.candidates
         ):
-            why = "not in the runoff"
-        elif (
+            return "not in the runoff"
+        if (
             target == seat
             and self.house.self_hammer_ignored
             and self.count.would_hammer(seat, order[0])
         ):
-            why = "a self-hammer does not count (house rule)"
-        else:
-            state, changes = self.state, len(self.book.changes)
-            why = self.book.vote(
-                seat, target, order, single=seat not in living, text=command.target or ""
-            )
-            state.changed = state.changed or len(self.book.changes) > changes
-        if why is not None:
-            return self.done(
-                command, base, target, found.step, why, no_elim=target is None, problem=True
-            )
-        return self.done(
-            command,
-            base,
-            target,
-            found.step,
-            no_elim=target is None,
-            nomination=nomination,
-            found=found,
+            return "a self-hammer does not count (house rule)"
+        state, changes = self.state, len(self.book.changes)
+        why = self.book.vote(
+            seat, target, order, single=seat not in living, text=command.target or ""
         )
+        state.changed = state.changed or len(self.book.changes) > changes
+        return why
 
     def target_of(
         self, command: Command, found: Resolution, post: int, living: Collection[str]

@@ -295,62 +295,95 @@ def _would_decide(
             action.post, NOTE, action.target, said
         )  # a plurality day: weighed at its deadline
     living = alive_seats(game, votal.day, at_post=action.post)
-    majority = ruleset.majority_for(len(living))
     counts, voters = _standing_with(state, shadow, living, weights)
+    standing = _StandingAt(
+        said, frozenset(living), ruleset.majority_for(len(living)), counts, voters
+    )
     if action.target is None and not action.no_elimination:
-        # a name Votal could not read decides the day if it names a wagon one vote short and looks
-        # like its name
-        weight = weights.get(action.voter or "", 1.0)
-        near = [
-            t
-            for t, v in counts.items()
-            if t is not None
-            and v < majority <= v + weight
-            and _looks_like(action.text, (*game.seat(t).accounts, *game.seat(t).aliases))
-        ]
-        if len(near) == 1:
-            return Doubt(
-                action.post,
-                POSSIBLE_HAMMER,
-                near[0],
-                f"{said}; if it names {near[0]}, it is a majority "
-                f"({show_votes(counts[near[0]] + weight)} of {majority})",
-            )
-        account, votes = _on_a_stranger(shadow, strangers, living, weights)
-        if account is not None and votes >= majority:
-            return Doubt(
-                action.post,
-                POSSIBLE_HAMMER,
-                None,
-                f"{said}; the votes naming {account}, an account that votes without a seat, are a "
-                f"majority if it holds one ({show_votes(votes)} of {majority})",
-            )
-        return Doubt(action.post, NOTE, None, said)
+        return _unread_would_decide(action, standing, shadow, weights, game, strangers)
+    return _read_would_decide(action, standing, ruleset)
+
+
+@dataclass(frozen=True)
+class _StandingAt:
+    """An uncounted vote's post: the doubt's opening words, the living, the majority then, and the
+    votes and voters per target with the uncounted votes standing."""
+
+    said: str
+    living: frozenset[str]
+    majority: int
+    counts: dict[str | None, float]
+    voters: dict[str | None, int]
+
+
+def _unread_would_decide(
+    action: Action,
+    at: _StandingAt,
+    shadow: _Shadow,
+    weights: Mapping[str, float],
+    game: Game,
+    strangers: Iterable[str],
+) -> Doubt:
+    """A name Votal could not read decides the day if it names a wagon one vote short and looks
+    like its name, or if it names an account without a seat whose votes would be a majority."""
+    weight = weights.get(action.voter or "", 1.0)
+    near = [
+        t
+        for t, v in at.counts.items()
+        if t is not None
+        and v < at.majority <= v + weight
+        and _looks_like(action.text, (*game.seat(t).accounts, *game.seat(t).aliases))
+    ]
+    if len(near) == 1:
+        return Doubt(
+            action.post,
+            POSSIBLE_HAMMER,
+            near[0],
+            f"{at.said}; if it names {near[0]}, it is a majority "
+            f"({show_votes(at.counts[near[0]] + weight)} of {at.majority})",
+        )
+    account, votes = _on_a_stranger(shadow, strangers, at.living, weights)
+    if account is not None and votes >= at.majority:
+        return Doubt(
+            action.post,
+            POSSIBLE_HAMMER,
+            None,
+            f"{at.said}; the votes naming {account}, an account that votes without a seat, are a "
+            f"majority if it holds one ({show_votes(votes)} of {at.majority})",
+        )
+    return Doubt(action.post, NOTE, None, at.said)
+
+
+def _read_would_decide(action: Action, at: _StandingAt, ruleset: Ruleset) -> Doubt:
+    """A vote Votal read decides the day if, counted, it makes a majority or, where the rules end
+    the day so, unanimity minus one."""
     target = None if action.no_elimination else action.target
-    if target is not None and target not in living:
-        return Doubt(action.post, NOTE, target, said)
-    votes = counts.get(target, 0.0)
-    needed = ruleset.no_elimination_needed(majority) if target is None else majority
+    if target is not None and target not in at.living:
+        return Doubt(action.post, NOTE, target, at.said)
+    votes = at.counts.get(target, 0.0)
+    needed = ruleset.no_elimination_needed(at.majority) if target is None else at.majority
     wagon = "No Lynch" if target is None else target
     if "majority" in ruleset.early_end and votes >= needed:
         return Doubt(
             action.post,
             POSSIBLE_HAMMER,
             target,
-            f"{said}; counted, it is a majority on {wagon} ({show_votes(votes)} of {needed})",
+            f"{at.said}; counted, it is a majority on {wagon} ({show_votes(votes)} of {needed})",
         )
+    living = len(at.living)
     if (
         "unanimous_minus_one" in ruleset.early_end
-        and len(living) >= 2
-        and voters.get(target, 0) >= len(living) - 1
+        and living >= 2
+        and at.voters.get(target, 0) >= living - 1
     ):
         return Doubt(
             action.post,
             POSSIBLE_HAMMER,
             target,
-            f"{said}; counted, it is unanimous minus one on {wagon} ({voters[target]} of {len(living)})",
+            f"{at.said}; counted, it is unanimous minus one on {wagon} "
+            f"({at.voters[target]} of {living})",
         )
-    return Doubt(action.post, NOTE, target, said)
+    return Doubt(action.post, NOTE, target, at.said)
 
 
 def _on_a_stranger(

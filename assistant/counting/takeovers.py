@@ -141,87 +141,138 @@ def find_takeovers(
             for n, body in bodies.items()
             if (count := read_vote_count(body, post=n)) is not None
         }
-    held = [  # (count, its day's first post, the living then)
+    held = _held_counts(game, counts)
+    standing = _standings(
+        posts, [(count.post, start, living) for count, start, living in held], roster
+    )
+    evidence = _Evidence(game, candidates, _SeatPosts.of(game, posts, candidates))
+    by_fold = {fold_name(a): a for a in candidates}
+    for count, _, living in held:
+        # the counts in order: a takeover shown explains its account in every later count
+        for seat, account in _named(count, roster, living, by_fold, evidence.seat_of_taken()):
+            evidence.found.setdefault((seat, account), ("name", []))[1].append(count.post)
+        evidence.weigh_votes(
+            count, living, standing[count.post], posted_votes(count, roster, living)
+        )
+        evidence.settle(count.post)
+    return [
+        Takeover(seat, account, candidates[account], counts_, by)
+        for account, (seat, by, counts_) in evidence.taken.items()
+    ]
+
+
+def _held_counts(
+    game: Game, counts: Mapping[int, PostedCount]
+) -> list[tuple[PostedCount, int, frozenset[str]]]:
+    """Each count in post order with its day's first post and the seats living then."""
+    return [
         (count, start, frozenset(alive_seats(game, day.day, at_post=count.post)))
         for n, count in sorted(counts.items())
         if (day := _day_of(game, n)) is not None and (start := day.start_post) is not None
     ]
-    standing = _standings(
-        posts, [(count.post, start, living) for count, start, living in held], roster
-    )
-    # each seat's posts by its first account, and each candidate's: a seat still posting when a
-    # count is made is its own; what that account posts after a count that showed the takeover
-    # undoes nothing (a live game's update read that count before those posts were made). A later
-    # account the file names for the seat holds it whenever it posts: no stranger takes that seat
-    # over before it.
-    first = {fold_name(seat.name): seat.name for seat in game.players}
-    later = {fold_name(a): seat.name for seat in game.players for a in seat.accounts[1:]}
-    posted: dict[str, list[int]] = {}
-    later_posts: dict[str, int] = {}
-    for post in posts:
-        key = fold_name(post.author)
-        if key in first:
-            posted.setdefault(first[key], []).append(post.number)
-        elif key in later:
-            later_posts[later[key]] = post.number
-        elif post.author in candidates:
-            posted.setdefault(post.author, []).append(post.number)
-    found: dict[tuple[str, str], tuple[str, list[int]]] = {}
-    refuted: set[tuple[str, str]] = set()
-    by_fold = {fold_name(a): a for a in candidates}
-    taken: dict[
-        str, tuple[str, str, tuple[int, ...]]
-    ] = {}  # account -> (seat, by, counts), as the counts showed
 
-    def last_of_seat(seat: str, at: int) -> int:
-        """The seat's last post up to ``at`` by its first account or those counts showed taking it
-        over, or the last post of a later account the file names for it."""
-        holders = [seat, *(a for a, t in taken.items() if t[0] == seat)]
+
+@dataclass
+class _SeatPosts:
+    """Each seat's posts by its first account and each candidate's (``posted``), and the last post
+    of a later account the file names for a seat (``later``)."""
+
+    posted: dict[str, list[int]]
+    later: dict[str, int]
+
+    @classmethod
+    def of(cls, game: Game, posts: Sequence[Any], candidates: Mapping[str, int]) -> _SeatPosts:
+        # a seat still posting when a count is made is its own; what that account posts after a
+        # count that showed the takeover undoes nothing (a live game's update read that count
+        # before those posts were made). A later account the file names for the seat holds it
+        # whenever it posts: no stranger takes that seat over before it.
+        first = {fold_name(seat.name): seat.name for seat in game.players}
+        later = {fold_name(a): seat.name for seat in game.players for a in seat.accounts[1:]}
+        found = cls({}, {})
+        for post in posts:
+            key = fold_name(post.author)
+            if key in first:
+                found.posted.setdefault(first[key], []).append(post.number)
+            elif key in later:
+                found.later[later[key]] = post.number
+            elif post.author in candidates:
+                found.posted.setdefault(post.author, []).append(post.number)
+        return found
+
+    def last(self, seat: str, at: int, holders: Sequence[str]) -> int:
+        """The seat's last post up to ``at`` by its first account or ``holders`` (those counts
+        showed taking it over), or the last post of a later account the file names for it."""
         return max(
-            later_posts.get(seat, -1), *(_last_before(posted.get(h, ()), at) for h in holders)
+            self.later.get(seat, -1),
+            *(_last_before(self.posted.get(h, ()), at) for h in (seat, *holders)),
         )
 
-    for count, _, living in held:
-        # the counts in order: a takeover shown explains its account in every later count
-        for seat, account in _named(
-            count, roster, living, by_fold, {a: t[0] for a, t in taken.items()}
-        ):
-            found.setdefault((seat, account), ("name", []))[1].append(count.post)
-        votes = standing[count.post]
-        placed = posted_votes(count, roster, living)
-        for account, since in candidates.items():
+
+@dataclass
+class _Evidence:
+    """What the counts read so far show: the (seat, account) pairs found by name or by votes with
+    the counts that show them, the pairs a count refuted, and the takeovers settled."""
+
+    game: Game
+    candidates: Mapping[str, int]  # unlisted account -> its first post
+    seat_posts: _SeatPosts
+    found: dict[tuple[str, str], tuple[str, list[int]]] = field(default_factory=dict)
+    refuted: set[tuple[str, str]] = field(default_factory=set)
+    # account -> (seat, by, counts), as the counts showed
+    taken: dict[str, tuple[str, str, tuple[int, ...]]] = field(default_factory=dict)
+
+    def seat_of_taken(self) -> dict[str, str]:
+        return {a: t[0] for a, t in self.taken.items()}
+
+    def holders(self, seat: str) -> list[str]:
+        """The accounts the counts showed taking ``seat`` over."""
+        return [a for a, t in self.taken.items() if t[0] == seat]
+
+    def last_of_seat(self, seat: str, at: int) -> int:
+        return self.seat_posts.last(seat, at, self.holders(seat))
+
+    def weigh_votes(
+        self,
+        count: PostedCount,
+        living: frozenset[str],
+        votes: Mapping[str, str | None],
+        placed: Mapping[str, str | None],
+    ) -> None:
+        """Record where ``count`` places each silent seat against each candidate's last vote."""
+        for account, since in self.candidates.items():
             theirs = votes.get(fold_name(account))
-            if theirs is None or since > count.post or account in taken:
+            if theirs is None or since > count.post or account in self.taken:
                 continue
             for seat in living:
-                if last_of_seat(seat, count.post) >= since:
+                if self.last_of_seat(seat, count.post) >= since:
                     continue  # the seat's own account still posts: not taken over
                 where = placed.get(seat)
                 if where is None:
                     continue
                 if where != theirs:
-                    refuted.add((seat, account))
-                elif (
-                    _own_vote(votes, game, seat, [a for a, t in taken.items() if t[0] == seat])
-                    != where
-                ):
-                    found.setdefault((seat, account), ("votes", []))[1].append(count.post)
+                    self.refuted.add((seat, account))
+                elif _own_vote(votes, self.game, seat, self.holders(seat)) != where:
+                    self.found.setdefault((seat, account), ("votes", []))[1].append(count.post)
+
+    def settle(self, at: int) -> None:
+        """Take the pairs shown enough by the count at ``at``: one account, one seat; one seat,
+        one account."""
         shown = [
             (seat, account)
-            for (seat, account), (by, counts_) in found.items()
-            if account not in taken
-            if (seat, account) not in refuted or by == "name"
+            for (seat, account), (by, counts_) in self.found.items()
+            if account not in self.taken
+            if (seat, account) not in self.refuted or by == "name"
             if by == "name" or len(counts_) >= MIN_VOTE_COUNTS
-            if last_of_seat(seat, count.post) < candidates[account]
+            if self.last_of_seat(seat, at) < self.candidates[account]
         ]
-        for seat, account in shown:  # one account, one seat; one seat, one account
+        for seat, account in shown:
             if sum(a == account for _, a in shown) == 1 and sum(s == seat for s, _ in shown) == 1:
-                by, counts_ = found[(seat, account)]
-                taken[account] = (seat, by, tuple(counts_))  # the seat's from its first post on
-    return [
-        Takeover(seat, account, candidates[account], counts_, by)
-        for account, (seat, by, counts_) in taken.items()
-    ]
+                by, counts_ = self.found[(seat, account)]
+                self.taken[account] = (
+                    seat,
+                    by,
+                    tuple(counts_),
+                )  # the seat's from its first post on
 
 
 def find_spelled(

@@ -659,6 +659,30 @@ def _resolve_whole(
     """
     entries = roster.entries
     folded = fold_name(typed)
+    found = _spelled_answer(text, typed, folded, entries, alive)
+    if found is not None:
+        return found
+    unknown = Resolution(text, None, None, reason="unknown name")
+    if folded in _PERSONAL_WORDS:
+        return unknown  # "VOTE: me": no guessing at a pronoun
+    names = [e for e in entries if e.kind != "no_elimination"]
+    found = _ranked_answer(
+        text, "word", [(_word_run_rank(folded, e.words), e) for e in names], alive
+    )
+    if found is not None:
+        return found
+    if folded in _COMMON_WORDS or folded in _GAME_WORDS:
+        return _only_start(text, folded, names, alive) or unknown
+    found = _shortened_answer(text, folded, entries, names, alive, min_prefix)
+    if found is not None or not loose:
+        return found or unknown
+    return _guessed_answer(text, folded, entries, names, alive) or unknown
+
+
+def _spelled_answer(
+    text: str, typed: str, folded: str, entries: tuple[_Spelling, ...], alive: frozenset[str]
+) -> Resolution | None:
+    """The answer when ``typed`` spells a name, alias or account whole (case and marks aside)."""
     casefolded = typed.casefold()
     steps: list[tuple[str, list[_Spelling]]] = [
         (
@@ -673,17 +697,18 @@ def _resolve_whole(
         found = _answer(text, step, matched, alive)
         if found is not None:
             return found
-    unknown = Resolution(text, None, None, reason="unknown name")
-    if folded in _PERSONAL_WORDS:
-        return unknown  # "VOTE: me": no guessing at a pronoun
-    names = [e for e in entries if e.kind != "no_elimination"]
-    found = _ranked_answer(
-        text, "word", [(_word_run_rank(folded, e.words), e) for e in names], alive
-    )
-    if found is not None:
-        return found
-    if folded in _COMMON_WORDS or folded in _GAME_WORDS:
-        return _only_start(text, folded, names, alive) or unknown
+    return None
+
+
+def _shortened_answer(
+    text: str,
+    folded: str,
+    entries: tuple[_Spelling, ...],
+    names: list[_Spelling],
+    alive: frozenset[str],
+    min_prefix: int,
+) -> Resolution | None:
+    """The answer when ``folded`` is a name's initials or its start."""
     if len(folded) >= 2:
         found = _answer(
             text, "acronym", [e for e in entries if _is_acronym(folded, e.words)], alive
@@ -691,17 +716,23 @@ def _resolve_whole(
         if found is not None:
             return found
     if len(folded) >= max(min_prefix, _MIN_PREFIX):
-        found = _answer(text, "prefix", [e for e in names if e.folded.startswith(folded)], alive)
-        if found is not None:
-            return found
-    elif len(folded) == 2 and min_prefix <= 2:
-        found = _only_start(text, folded, names, alive)
-        if found is not None:
-            return found
-    if not loose:
-        return unknown
+        return _answer(text, "prefix", [e for e in names if e.folded.startswith(folded)], alive)
+    if len(folded) == 2 and min_prefix <= 2:
+        return _only_start(text, folded, names, alive)
+    return None
+
+
+def _guessed_answer(
+    text: str,
+    folded: str,
+    entries: tuple[_Spelling, ...],
+    names: list[_Spelling],
+    alive: frozenset[str],
+) -> Resolution | None:
+    """The answer of the guessing steps: one letter, a piece of a name, scattered letters, a name
+    drawn out, a typo."""
     if len(folded) == 1:
-        return _only_start(text, folded, names, alive) or unknown
+        return _only_start(text, folded, names, alive)
     if len(folded) >= _MIN_SUBSTRING:
         found = _answer(text, "substring", [e for e in names if folded in e.folded], alive)
         if found is not None:
@@ -721,10 +752,8 @@ def _resolve_whole(
     if found is not None:
         return found
     if len(folded) >= 3:
-        found = _fuzzy(text, folded, entries, alive)
-        if found is not None:
-            return found
-    return unknown
+        return _fuzzy(text, folded, entries, alive)
+    return None
 
 
 def _ranked_answer(
@@ -779,77 +808,11 @@ def _scrambled(typed: str, part: str) -> bool:
 def _fuzzy(
     text: str, folded: str, entries: tuple[_Spelling, ...], alive: frozenset[str]
 ) -> Resolution | None:
-    from rapidfuzz import fuzz  # imported when first needed: most counts never reach a guess
-    from rapidfuzz.distance import OSA
-
     best: dict[tuple[str, str], tuple[float, _Spelling]] = {}
     for entry in entries:
-        score = OSA.normalized_similarity(folded, entry.folded)
-        if len(folded) >= 4 and len(entry.folded) > len(folded):
-            # a typo in a short form: compare with the name's start ("Thro" for "Thor665")
-            start = OSA.normalized_similarity(folded, entry.folded[: len(folded)])
-            score = max(score, start - 0.05)
-        if len(folded) >= 6 and len(entry.folded) > len(folded):
-            # a typo in a part of the name ("Gorilla" for "Evilgorrilaz")
-            score = max(score, fuzz.partial_ratio(folded, entry.folded) / 100 - 0.12)
-        if len(folded) >= 4:
-            # spelt as it sounds: "Stephan" for "StefanB", "Jonny" for "Johnny"
-            sound = _sound(folded)
-            score = max(score, OSA.normalized_similarity(sound, _sound(entry.folded)) - 0.05)
-        if len(folded) >= 3 and _swapped_pair(folded, entry.folded[: len(folded)]):
-            score = max(
-                score, _FUZZY_MIN + _FUZZY_MARGIN
-            )  # "Zed" for "Zdenek": two letters swapped
-        if len(folded) >= 4:
-            # a typo in one word of the name ("Cerebus" for "Cerberus48", "Crayon" for "Green
-            # Crayons")
-            for word in entry.words:
-                if len(word) >= 4 and abs(len(word) - len(folded)) <= 2:
-                    score = max(score, OSA.normalized_similarity(folded, word))
-        if len(folded) >= 5 and folded[::-1] in entry.folded:
-            score = max(score, _FUZZY_MIN + _FUZZY_MARGIN)  # spelt backwards: "Nomis" for "Simon4"
-        if len(folded) >= 5 and any(
-            _scrambled(folded, part) for part in (entry.folded, *entry.words)
-        ):
-            score = max(
-                score, _FUZZY_MIN + _FUZZY_MARGIN
-            )  # letters shuffled inside: "Hikrai" for "Hiraki"
-        if len(folded) >= 5 and len(entry.folded) > len(folded) and folded[-1] == entry.folded[-1]:
-            # the name's end, which people shorten to as often as its start, with a letter more or
-            # less ("Frittz" for "Lucafritz"); a letter changed would make another word ("Ethos" is
-            # not "Method")
-            ends = (entry.folded[-n:] for n in (len(folded) - 1, len(folded) + 1))
-            score = max(score, max(OSA.normalized_similarity(folded, end) for end in ends) - 0.05)
-        stem = _PET_FORM.sub("", folded)
-        if (
-            len(stem) >= 4
-            and stem != folded
-            and stem in entry.folded
-            and 2 * len(stem) >= len(entry.folded)
-        ):
-            # most of the name, made a pet form ("Kitty" is no pet form of "Malakittens")
-            score = max(score, _FUZZY_MIN + _FUZZY_MARGIN)  # "Frosty" for "Tfrost22"
-        leet = entry.folded.translate(_LEET)
-        if (
-            leet != entry.folded
-            and len(folded) >= 4
-            and (leet.startswith(folded) or leet == folded)
-        ):
-            score = max(
-                score, _FUZZY_MIN + _FUZZY_MARGIN
-            )  # digits read as letters: "Moonbe" for "M00nbeam"
-        if 2 <= len(entry.words) <= 3 and any(
-            "".join(order) == folded
-            for order in permutations(entry.words)
-            if list(order) != list(entry.words)
-        ):
-            score = max(
-                score, _FUZZY_MIN + _FUZZY_MARGIN
-            )  # its word parts in another order: "KettleCopper"
-        squeezed = _squeeze(folded)
-        if squeezed != folded or _squeeze(entry.folded) != entry.folded:
-            # a syllable said over and over: "lalalalaladucks" for "Lalaladucks"
-            score = max(score, OSA.normalized_similarity(squeezed, _squeeze(entry.folded)) - 0.05)
+        score = _typo_similarity(folded, entry)
+        if _is_variant(folded, entry):
+            score = max(score, _FUZZY_MIN + _FUZZY_MARGIN)
         key = (entry.kind, entry.owner)
         if key not in best or score > best[key][0]:
             best[key] = (score, entry)
@@ -863,3 +826,69 @@ def _fuzzy(
             text, None, "fuzzy", reason="ambiguous: " + " or ".join(names), candidates=tuple(names)
         )
     return _meaning(text, "fuzzy", kind, owner, entry, alive)
+
+
+def _typo_similarity(folded: str, entry: _Spelling) -> float:
+    """How near ``folded`` comes to the name, taken whole or by the part people mistype (its start,
+    a word, its end, its sound), each part's nearness lessened by how much guessing it takes."""
+    from rapidfuzz import fuzz  # imported when first needed: most counts never reach a guess
+    from rapidfuzz.distance import OSA
+
+    score = OSA.normalized_similarity(folded, entry.folded)
+    if len(folded) >= 4 and len(entry.folded) > len(folded):
+        # a typo in a short form: compare with the name's start ("Thro" for "Thor665")
+        start = OSA.normalized_similarity(folded, entry.folded[: len(folded)])
+        score = max(score, start - 0.05)
+    if len(folded) >= 6 and len(entry.folded) > len(folded):
+        # a typo in a part of the name ("Gorilla" for "Evilgorrilaz")
+        score = max(score, fuzz.partial_ratio(folded, entry.folded) / 100 - 0.12)
+    if len(folded) >= 4:
+        # spelt as it sounds: "Stephan" for "StefanB", "Jonny" for "Johnny"
+        sound = _sound(folded)
+        score = max(score, OSA.normalized_similarity(sound, _sound(entry.folded)) - 0.05)
+    if len(folded) >= 4:
+        # a typo in one word of the name ("Cerebus" for "Cerberus48", "Crayon" for "Green
+        # Crayons")
+        for word in entry.words:
+            if len(word) >= 4 and abs(len(word) - len(folded)) <= 2:
+                score = max(score, OSA.normalized_similarity(folded, word))
+    if len(folded) >= 5 and len(entry.folded) > len(folded) and folded[-1] == entry.folded[-1]:
+        # the name's end, which people shorten to as often as its start, with a letter more or
+        # less ("Frittz" for "Lucafritz"); a letter changed would make another word ("Ethos" is
+        # not "Method")
+        ends = (entry.folded[-n:] for n in (len(folded) - 1, len(folded) + 1))
+        score = max(score, max(OSA.normalized_similarity(folded, end) for end in ends) - 0.05)
+    squeezed = _squeeze(folded)
+    if squeezed != folded or _squeeze(entry.folded) != entry.folded:
+        # a syllable said over and over: "lalalalaladucks" for "Lalaladucks"
+        score = max(score, OSA.normalized_similarity(squeezed, _squeeze(entry.folded)) - 0.05)
+    return score
+
+
+def _is_variant(folded: str, entry: _Spelling) -> bool:
+    """``folded`` is the name changed in a way people change names on purpose or by a slip of the
+    fingers, which counts as a sure enough fuzzy match."""
+    if len(folded) >= 3 and _swapped_pair(folded, entry.folded[: len(folded)]):
+        return True  # "Zed" for "Zdenek": two letters swapped
+    if len(folded) >= 5 and folded[::-1] in entry.folded:
+        return True  # spelt backwards: "Nomis" for "Simon4"
+    if len(folded) >= 5 and any(_scrambled(folded, part) for part in (entry.folded, *entry.words)):
+        return True  # letters shuffled inside: "Hikrai" for "Hiraki"
+    stem = _PET_FORM.sub("", folded)
+    if (
+        len(stem) >= 4
+        and stem != folded
+        and stem in entry.folded
+        and 2 * len(stem) >= len(entry.folded)
+    ):
+        # most of the name, made a pet form ("Kitty" is no pet form of "Malakittens")
+        return True  # "Frosty" for "Tfrost22"
+    leet = entry.folded.translate(_LEET)
+    if leet != entry.folded and len(folded) >= 4 and (leet.startswith(folded) or leet == folded):
+        return True  # digits read as letters: "Moonbe" for "M00nbeam"
+    # its word parts in another order: "KettleCopper"
+    return 2 <= len(entry.words) <= 3 and any(
+        "".join(order) == folded
+        for order in permutations(entry.words)
+        if list(order) != list(entry.words)
+    )

@@ -304,23 +304,8 @@ def read_death(plain: str, post: PostLike, cite: Cite, state: State, names: Name
         killed = together[0]
     if not killed or killed in state.dead:
         return False
-    stated = next((m for m in PHASE_IN.finditer(plain) if not _IN_ROLE.match(plain, m.end())), None)
     lynch_line = bool(re.search(r"\blynch", plain, re.IGNORECASE))
-    if stated:
-        kind = "night" if stated.group(1).lower().startswith("n") else "day"
-        number = read_number(stated.group(2))
-    elif started_here:  # the post that starts a day reports the night before it
-        kind, number = "night", state.day - 1
-    elif _IN_THE_NIGHT.search(
-        plain
-    ):  # "killed in the night" told while the day is open: this is its dawn
-        kind, number = "night", state.day
-    elif state.night and state.lynched and state.night_post == post.number:
-        # "Majority has been reached." then "Alder - town - vanilla": the post that ended the day by
-        # a lynch it did not name tells that lynch's flip
-        kind, number = "day", state.day
-    else:
-        kind, number = ("night", state.day) if state.night else ("day", state.day)
+    kind, number = _phase_of_death(plain, post, state, started_here)
     if kind == "day" and (lynch_line or state.ended) and not state.has_elimination(number):
         state.add(Elimination(number, killed, post.number, cite))
         if number == state.day and not state.night:
@@ -338,6 +323,27 @@ def read_death(plain: str, post: PostLike, cite: Cite, state: State, names: Name
         during = post.number if day_kill else None
         state.add(DeathFact(seat, f"{kind} {number}", during, cause, cite))
     return True
+
+
+def _phase_of_death(
+    plain: str, post: PostLike, state: State, started_here: bool
+) -> tuple[str, int]:
+    """("day" or "night", its number) of the death the sentence tells: the phase it states, else
+    the one the post's place in the thread implies."""
+    stated = next((m for m in PHASE_IN.finditer(plain) if not _IN_ROLE.match(plain, m.end())), None)
+    if stated:
+        kind = "night" if stated.group(1).lower().startswith("n") else "day"
+        return kind, read_number(stated.group(2))
+    if started_here:  # the post that starts a day reports the night before it
+        return "night", state.day - 1
+    if _IN_THE_NIGHT.search(plain):
+        # "killed in the night" told while the day is open: this is its dawn
+        return "night", state.day
+    if state.night and state.lynched and state.night_post == post.number:
+        # "Majority has been reached." then "Alder - town - vanilla": the post that ended the day by
+        # a lynch it did not name tells that lynch's flip
+        return "day", state.day
+    return ("night", state.day) if state.night else ("day", state.day)
 
 
 def read_majority_death(post: PostLike, lines: list[str], state: State, names: Names) -> None:

@@ -91,32 +91,17 @@ def read_thread_facts(
         )
     problems: list[str] = []
     cast = _read_cast(posts, moderators, players, problems)
-    state = State(
-        authors=cast.authors,
-        listed=frozenset(
-            [(p.name, a.casefold()) for p in cast.players for a in p.replacements]
-            + [(seat, account.casefold()) for seat, account in listed]
-        ),
-    )
+    state = _opening_state(cast, listed)
     names = Names(cast.seats)
     state.posts_by_seat = _posts_by_seat(posts, names)
     state = _read_posts(posts, cast, state, names, after_post, timezone)
-    # the list read against the size the moderator states before day 1 ends
     if not players and cast.seats:
-        day_one_end = next((e.post for e in state.facts.ends if e.day == 1), None)
-        stated = stated_seats(posts, cast.keys, before=day_one_end, largest=True)
-        problem = seat_count_problem(len(cast.seats), stated)
+        problem = _listed_size_problem(posts, cast, state)
         if problem:
             problems.append(problem)
     state.quiet = False
     read_listed_fates(cast.players, state)
-    # with the accounts that held a seat before the one its list names
-    player_facts = [
-        PlayerFact(p.name, (*p.replacements, *state.earlier[p.name]), p.dead, p.cite)
-        if p.name in state.earlier
-        else p
-        for p in cast.players
-    ]
+    player_facts = _with_earlier_accounts(cast.players, state)
     mods = cast.moderators
     # a poster taken for a co-moderator who turns out to replace into a seat is a player
     if not moderators:
@@ -139,6 +124,35 @@ def read_thread_facts(
     problems.extend(_day_problems(state))
     told = state.told_facts()
     return _thread_facts(title, mods, cast.moderators_cite, player_facts, told, problems)
+
+
+def _opening_state(cast: _Cast, listed: Sequence[tuple[str, str]]) -> State:
+    """The reading's state before the first post: the cast's authors, and the (seat, account) pairs
+    known only from the moderators' player list, casefolded."""
+    return State(
+        authors=cast.authors,
+        listed=frozenset(
+            [(p.name, a.casefold()) for p in cast.players for a in p.replacements]
+            + [(seat, account.casefold()) for seat, account in listed]
+        ),
+    )
+
+
+def _listed_size_problem(posts: Sequence[PostLike], cast: _Cast, state: State) -> str | None:
+    """The player list read against the size the moderator states before day 1 ends."""
+    day_one_end = next((e.post for e in state.facts.ends if e.day == 1), None)
+    stated = stated_seats(posts, cast.keys, before=day_one_end, largest=True)
+    return seat_count_problem(len(cast.seats), stated)
+
+
+def _with_earlier_accounts(players: Sequence[PlayerFact], state: State) -> list[PlayerFact]:
+    """The listed players with the accounts that held a seat before the one its list names."""
+    return [
+        PlayerFact(p.name, (*p.replacements, *state.earlier[p.name]), p.dead, p.cite)
+        if p.name in state.earlier
+        else p
+        for p in players
+    ]
 
 
 def _day_problems(state: State) -> list[str]:

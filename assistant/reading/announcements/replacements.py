@@ -89,20 +89,37 @@ def read_replacements(
     starts one seat's account alone ("Sleepy" for SleepyKrew); the new account is spelled as it
     posts when one poster alone is that close ("Scorpius" for Scorpious). A note in brackets between
     the names is read past, and "Yew (who replaced Alder)" is Yew replacing Alder."""
-    plain = _WHO_REPLACED.sub(
-        lambda m: " " + m.group(1),
-        _BRACKETED_ACCOUNT.sub(lambda m: _posting_account(m, state), plain),
+    plain = _ASIDE.sub(
+        "",
+        _WHO_REPLACED.sub(
+            lambda m: " " + m.group(1),
+            _BRACKETED_ACCOUNT.sub(lambda m: _posting_account(m, state), plain),
+        ),
     )
-    plain = _ASIDE.sub("", plain)
-    found: list[tuple[str, str, re.Match[str] | None]] = [
-        (m.group("new") or m.group("new2"), m.group("old") or m.group("old2"), m)
-        for m in REPLACEMENT.finditer(plain)
-    ]
     alone = REPLACED_ALONE.match(plain)
     if alone and not NOT_REPLACEMENT.search(plain):
         # its successor named in a sentence that follows
         state.replaced = Replaced(post.number, alone.group("old"))
         return
+    for new, old, match in _named_pairs(plain, post, state):
+        if match is not None and NOT_REPLACEMENT.search(
+            plain[: match.start()] + " " + plain[match.end() :][:20]
+        ):
+            continue
+        if match is not None and match.group("new") and WILL_BE_REPLACED.search(match.group(0)):
+            continue  # "Alder will be replaced soon": Alder is leaving, and no newcomer is named
+        _read_pair(new, old, post, cite, state, names, seats)
+
+
+def _named_pairs(
+    plain: str, post: PostLike, state: State
+) -> list[tuple[str, str, re.Match[str] | None]]:
+    """Each (new, old) pair of names the sentence gives, with the match of the plain replacement
+    pattern (None for "respectively" lists and "takes the spot of")."""
+    found: list[tuple[str, str, re.Match[str] | None]] = [
+        (m.group("new") or m.group("new2"), m.group("old") or m.group("old2"), m)
+        for m in REPLACEMENT.finditer(plain)
+    ]
     paired = _RESPECTIVELY.match(plain)
     if paired:
         news, olds = (
@@ -117,49 +134,52 @@ def read_replacements(
         )
         if old:
             found.append((spot.group("new"), old, None))
-    for new, old, match in found:
-        if match is not None and NOT_REPLACEMENT.search(
-            plain[: match.start()] + " " + plain[match.end() :][:20]
-        ):
-            continue
-        if match is not None and match.group("new") and WILL_BE_REPLACED.search(match.group(0)):
-            continue  # "Alder will be replaced soon": Alder is leaving, and no newcomer is named
-        written, old = strip_lead(new), strip_lead(old)
-        seat = names.seat(old) or names.nickname(old) or _named_first(old, names)
-        if _NOBODY_NAMED.match(strip_lead(new)):
-            continue  # "I will replace Cedar", "Whoever replaces Cedar", "... Yew who replaced Cedar": no account named
-        new = state.authors.spelled(written) if state.authors is not None else written
-        if state.authors is not None and state.authors.seat(new) is None:
-            new = _poster_named_last(written, state.authors, names, seat) or new
-        if seat is None and name_like(new) and name_like(old):
-            _earlier_account(new, old, state, names, seats)
-            continue
-        if seat is None or not name_like(new):
-            continue
-        if PRONOUN.match(written) and (
-            state.authors is None or state.authors.seat(written) is None
-        ):
-            continue
-        accounts = seats.setdefault(seat, [seat])
-        held = names.seat(new)
-        listed = (
-            _listed_successor(seat, accounts, old, new if held else None, state)
-            if held in (None, seat)
-            else None
-        )
-        if (
-            listed is not None
-        ):  # the list gave the seat's newcomer already: this announcement dates it
-            state.add(ReplacementFact(seat, listed, post.number, cite))
-            continue
-        if new != written and names.seat(written) is None:
-            accounts.append(
-                written
-            )  # the moderator's spelling, to read later posts by (never written to the file)
-        if names.seat(new) != seat:
-            accounts.append(new)
-            state.add(ReplacementFact(seat, new, post.number, cite))
-        names.rebuild(seats)
+    return found
+
+
+def _read_pair(
+    new: str,
+    old: str,
+    post: PostLike,
+    cite: Cite,
+    state: State,
+    names: Names,
+    seats: dict[str, list[str]],
+) -> None:
+    """Seat the account ``new`` in the seat ``old`` names, when both name what they must."""
+    written, old = strip_lead(new), strip_lead(old)
+    seat = names.seat(old) or names.nickname(old) or _named_first(old, names)
+    if _NOBODY_NAMED.match(strip_lead(new)):
+        # "I will replace Cedar", "Whoever replaces Cedar", "... Yew who replaced Cedar": no
+        # account named
+        return
+    new = state.authors.spelled(written) if state.authors is not None else written
+    if state.authors is not None and state.authors.seat(new) is None:
+        new = _poster_named_last(written, state.authors, names, seat) or new
+    if seat is None and name_like(new) and name_like(old):
+        _earlier_account(new, old, state, names, seats)
+        return
+    if seat is None or not name_like(new):
+        return
+    if PRONOUN.match(written) and (state.authors is None or state.authors.seat(written) is None):
+        return
+    accounts = seats.setdefault(seat, [seat])
+    held = names.seat(new)
+    listed = (
+        _listed_successor(seat, accounts, old, new if held else None, state)
+        if held in (None, seat)
+        else None
+    )
+    if listed is not None:  # the list gave the seat's newcomer already: this announcement dates it
+        state.add(ReplacementFact(seat, listed, post.number, cite))
+        return
+    if new != written and names.seat(written) is None:
+        # the moderator's spelling, to read later posts by (never written to the file)
+        accounts.append(written)
+    if names.seat(new) != seat:
+        accounts.append(new)
+        state.add(ReplacementFact(seat, new, post.number, cite))
+    names.rebuild(seats)
 
 
 def _listed_successor(
