@@ -199,8 +199,7 @@ def load_snapshot(
 
 
 def _on_terminal() -> bool:
-    stream = click.get_text_stream("stdout")
-    return bool(getattr(stream, "isatty", None) and stream.isatty())
+    return bool(getattr(sys.stdout, "isatty", None) and sys.stdout.isatty())
 
 
 @main.command()
