@@ -174,6 +174,7 @@ def test_a_store_made_before_the_readings_were_kept_is_read_without_a_write(sync
     with sqlite3.connect(db) as connection:
         for column in ("vote_count", "vote_count_version", "night_told", "night_told_version"):
             connection.execute(f"alter table posts drop column {column}")
+        connection.execute("alter table syncs drop column readers")  # kept since, too
     old = every_read_leaves_the_store_as_it_was(game, db, tmp_path)
     assert "Birch     2  Cedar, Damson" in old[READS.index(AS_OF_THE_COUNT)]
     for folder in (db.parent, db):
@@ -181,3 +182,35 @@ def test_a_store_made_before_the_readings_were_kept_is_read_without_a_write(sync
     # a sync opens the store for a write: the columns are added and the posts read
     assert invoke("sync", game, "--db", db, "--quiet").exit_code == 0
     assert stored_versions(db) == {(posted_count.COUNT_READER_VERSION, 1)}
+
+
+def test_an_idle_sync_reads_nothing_again_until_the_readers_or_the_moderators_change(
+    synced, monkeypatch
+):
+    """The poll that finds nothing new stays cheap: the readings were brought up to today's
+    readers by the sync before. A new reader version, or another moderator, is read by the next
+    sync, new posts or not."""
+    from assistant.forum import sync
+
+    game, db = synced
+    calls: list[str] = []
+    real = sync.save_readings
+
+    def counted(*args, **kwargs):
+        calls.append(args[1])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(sync, "save_readings", counted)
+    assert invoke("sync", game, "--db", db, "--quiet").exit_code == 0
+    assert calls == []  # nothing new, readings current
+    monkeypatch.setattr("assistant.forum.stored_counts.COUNT_READER_VERSION", 99)
+    assert invoke("sync", game, "--db", db, "--quiet").exit_code == 0
+    assert len(calls) == 1
+    assert invoke("sync", game, "--db", db, "--quiet").exit_code == 0
+    assert len(calls) == 1
+    text = game.read_text(encoding="utf-8").replace(
+        f'moderators = ["{HOST}"]', f'moderators = ["{HOST}", "Cohost"]'
+    )
+    game.write_text(text, encoding="utf-8")
+    assert invoke("sync", game, "--db", db, "--quiet").exit_code == 0
+    assert len(calls) == 2

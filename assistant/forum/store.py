@@ -68,7 +68,8 @@ create table if not exists revisions (
 create table if not exists syncs (
     id integer primary key, game text, started text, finished text, requests integer, pages integer,
     new_posts integer, changed_posts integer, deleted_posts integer, not_modified integer, faults integer,
-    error text, problems text  -- problems: JSON list of what the sync's pages could not read (null: none)
+    error text, problems text,  -- problems: JSON list of what the sync's pages could not read (null: none)
+    readers text  -- the reader versions the store's readings were brought up to (stored_counts.READERS)
 );
 create index if not exists idx_syncs_game_id on syncs (game, id);
 create table if not exists validators (
@@ -144,6 +145,7 @@ _ADDED_COLUMNS = (
     ("revisions", "commands_version", "integer"),
     ("posts", "night_told", "integer"),
     ("posts", "night_told_version", "integer"),
+    ("syncs", "readers", "text"),
 )
 
 

@@ -43,6 +43,22 @@ def read_count_rows(rows: Sequence[Row]) -> dict[str, str | None]:
     }
 
 
+# A store whose last sync read with today's readers (and these moderators), and a sync that stored
+# no post, has nothing to read again (a count reads in memory whatever is missing).
+def readers_stamp(moderators: Iterable[str], *, nights: bool) -> str:
+    """What a sync's readings were read with: today's readers, for these moderators."""
+    names = ", ".join(sorted({m.casefold() for m in moderators}))
+    readers = f"counts {COUNT_READER_VERSION}, nights {NIGHT_READER_VERSION}"
+    read = "read" if nights else "not read"
+    return f"{readers}, commands {store.EXTRACTOR_VERSION}; nights {read}; moderators {names}"
+
+
+def readings_current(db: store.Store, game: str, stamp: str) -> bool:
+    """Whether the last good sync of ``game`` (a store opened for writing) read with ``stamp``."""
+    row = store.last_good_sync(db, game)
+    return row is not None and row["readers"] == stamp
+
+
 def save_readings(
     db: store.Store, game: str, moderators: Iterable[str], *, nights: bool = True
 ) -> None:

@@ -22,6 +22,7 @@ from assistant.forum.fetch import (
     shown_url,
     site_of,
 )
+from assistant.forum.stored_counts import readers_stamp, readings_current, save_readings
 from assistant.gamefile.game import Game
 from parsers.page import ThreadPage
 
@@ -127,6 +128,7 @@ class _Sync:
         self.base: int | None = None  # the forum's first post number, 0 or 1
         self.page_size = 0  # the most posts a page read showed
         self.first_read: int | None = None  # the first post number read in this sync
+        self.readers: str | None = None  # what the readings were read with (stored_counts)
 
     def run(self, parser: ModuleType | None, *, recheck_from: int | None = None) -> SyncResult:
         game, fetcher = self.game, self.fetcher
@@ -217,11 +219,14 @@ class _Sync:
             # the whole end of the thread was read and understood: what is missing from it is gone
             self.find_vanished(self.earliest)
         # what a count reads is read here, as posts are stored (or once after a reader upgrade): a
-        # count, which never writes, then reads the readings
-        from assistant.forum.stored_counts import save_readings
+        # count, which never writes, then reads the readings. A sync that stored nothing, after one
+        # that read with today's readers, has nothing to read (the idle poll stays cheap).
         from assistant.forum.stored_phases import reads_nights
 
-        save_readings(db, game.key, game.moderators, nights=reads_nights(game))
+        nights = reads_nights(game)
+        self.readers = readers_stamp(game.moderators, nights=nights)
+        if result.changed or not readings_current(db, game.key, self.readers):
+            save_readings(db, game.key, game.moderators, nights=nights)
 
     def known_validators(self, url: str) -> store.Validators:
         """Validators exist only for pages whose posts are all saved: a 304 means nothing to read
@@ -256,6 +261,7 @@ class _Sync:
             "problems": json.dumps(result.problems[:MAX_KEPT_PROBLEMS])
             if result.problems
             else None,
+            "readers": self.readers if error is None else None,
         }
 
     def pages_left(self, page) -> int | None:
