@@ -189,6 +189,26 @@ class DayCommands:
         """ "Please bold all votes", though the rules ask only for "vote [name]": the moderator
         decides. The name is read, so that the doubts can say what counting the vote would do."""
         self.state.add_problem(post.number, seat, command.raw, _UNBOLDED)
+        self.list_uncounted(post, seat, command, living, _UNBOLDED)
+
+    def read_night_post(self, post: ReadPost, living: tuple[str, ...]) -> None:
+        """A seat's votes cast at night ("Once day is over, night starts"): no day's, each listed
+        with the name it gives, so that the doubts can say what counting it would do."""
+        seat = self.r.roster.author_match(post.author, post.author_id, post.number)[0]
+        if seat is None or seat not in living:
+            return
+        for command in post.commands:
+            if command.action != "vote" or not command.target:
+                continue
+            if not command.bold and self.ruleset.unbolded != "count":
+                continue
+            self.list_uncounted(post, seat, command, living, WhyNot.AT_NIGHT)
+
+    def list_uncounted(
+        self, post: ReadPost, seat: str, command: Command, living: tuple[str, ...], why: str
+    ) -> None:
+        """A seat's vote listed as not counted (``why``), with the name it gives read, so that the
+        doubts can say what counting it would do."""
         named = _NAMES_NOBODY
         if command.target:
             named = self.resolve(command.target, living, post.number)
@@ -203,38 +223,10 @@ class DayCommands:
                 no_elimination=named.no_elimination,
                 step=named.step,
                 counted=False,
-                why_not=_UNBOLDED,
+                why_not=why,
                 url=post.url or None,
             )
         )
-
-    def read_night_post(self, post: ReadPost, living: tuple[str, ...]) -> None:
-        """A seat's votes cast at night ("Once day is over, night starts"): no day's, each listed
-        with the name it gives, so that the doubts can say what counting it would do."""
-        seat = self.r.roster.author_match(post.author, post.author_id, post.number)[0]
-        if seat is None or seat not in living:
-            return
-        for command in post.commands:
-            if command.action != "vote" or not command.target:
-                continue
-            if not command.bold and self.ruleset.unbolded != "count":
-                continue
-            named = self.resolve(command.target, living, post.number)
-            self.state.actions.append(
-                Action(
-                    post=post.number,
-                    voter=seat,
-                    author=post.author,
-                    text=command.raw,
-                    action=command.action,
-                    target=named.seat,
-                    no_elimination=named.no_elimination,
-                    step=named.step,
-                    counted=False,
-                    why_not=WhyNot.AT_NIGHT,
-                    url=post.url or None,
-                )
-            )
 
     def named(self, command: Command, verdict: Verdict, living: tuple[str, ...], post: int) -> Any:
         """Whom a refused voter's vote names (had it counted): the doubts ask whether it would have
