@@ -122,6 +122,14 @@ class StoredGame:
     def first_post(self) -> int | None:
         return self.posts[0].number if self.posts else None
 
+    def posts_up_to(self, at_post: int | None) -> list[ReadPost]:
+        """The stored posts up to ``at_post`` (every one when None): a count never looks past it."""
+        return [p for p in self.posts if at_post is None or p.number <= at_post]
+
+    def counts_up_to(self, at_post: int | None) -> dict[int, PostedCount]:
+        """The moderators' counts posted up to ``at_post`` (every one when None)."""
+        return {n: c for n, c in self.counts.items() if at_post is None or n <= at_post}
+
     def post_time(self, number: int) -> datetime | None:
         """When post ``number`` was written (else the nearest earlier post with a time)."""
         for post in reversed(self.posts):
@@ -166,7 +174,7 @@ class StoredGame:
         replays afresh."""
         key = (at_post, at_time, tuple(sorted(self.roster.learned.items())))
         if key not in self._replays:
-            posts = [p for p in self.posts if at_post is None or p.number <= at_post]
+            posts = self.posts_up_to(at_post)
             self._replays[key] = GameReplay.of(
                 game,
                 self.ruleset,
@@ -212,10 +220,10 @@ def load_stored_game(game: Game, db: Store) -> StoredGame:
 def _seat_holders(game: Game, stored: StoredGame, at_post: int | None) -> list[Takeover]:
     """The seats held by an account the game file does not list, as the counts up to ``at_post``
     show (looked for only when an unlisted account voted after some seat went silent)."""
-    posts = [p for p in stored.posts if at_post is None or p.number <= at_post]
+    posts = stored.posts_up_to(at_post)
     if not game.players or not could_take_over(game, posts):
         return []
-    counts = {n: c for n, c in stored.counts.items() if at_post is None or n <= at_post}
+    counts = stored.counts_up_to(at_post)
     return find_seat_holders(game, stored.ruleset, posts, roster=stored.roster, counts=counts)
 
 
@@ -477,8 +485,8 @@ def count_stored(
     ]
     # the moderator's count headings and the posts up to the as-of post: never look past it
     headings = {n: day for n, day in stored.headings.items() if at_post is None or n <= at_post}
-    posts = [p for p in stored.posts if at_post is None or p.number <= at_post]
-    counts = {n: c for n, c in stored.counts.items() if at_post is None or n <= at_post}
+    posts = stored.posts_up_to(at_post)
+    counts = stored.counts_up_to(at_post)
     votals = [with_doubts(v, game, stored.ruleset, holders, counts) for v in votals]
     return [with_bounds_doubt(v, game, posts, headings) for v in votals]
 
@@ -494,10 +502,10 @@ def _learn_from_counts(
     """What the moderator's own counts up to ``at_post`` teach: the names Votal could not read,
     each from its post on, and where they disagree; the one replay of each day that held them is
     the count's own."""
-    counts = {n: count for n, count in stored.counts.items() if at_post is None or n <= at_post}
+    counts = stored.counts_up_to(at_post)
     if not counts or not days:
         return None
-    posts = [p for p in stored.posts if at_post is None or p.number <= at_post]
+    posts = stored.posts_up_to(at_post)
     return learn_counts(
         game,
         stored.ruleset,
