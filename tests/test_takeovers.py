@@ -9,6 +9,7 @@ from assistant.gamefile.game import parse_game
 from assistant.gamefile.rules import load_ruleset
 from assistant.upkeep.update import plan_update
 from parsers.commands import extract_commands
+from parsers.reading import ReadPost
 
 GAME = """title = "Fox Mafia"
 thread = "https://forum.example.org/viewtopic.php?t=5"
@@ -419,3 +420,84 @@ def test_a_seat_whose_later_account_posts_later_is_taken_over_by_no_stranger():
         t.account
         for t in takeovers(renamed_bell() + thread(*[("Host", "")] * 8, ("Bell", "hi"))[8:])
     ] == ["Quietfox"]
+
+
+# An archived thread's opening lists each seat's last holder: "Bell" stands where "Quietfox"
+# played first, and Bell posts only after the count that showed Quietfox.
+EDITED_OPENING = [
+    ("Host", "Day 1 begins."),
+    ("Quietfox", "hi, I am in"),
+    (
+        "Host",
+        "Vote Count 1.1<br>Ash (1): Cherry<br>Not voting: Ash, Quietfox, Dogwood, Elder" + ALIVE,
+    ),
+    ("Bell", "replacing in, catching up"),
+    ("Bell", "<b>VOTE: Ash</b>"),
+    ("Host", "Vote Count 1.2<br>Ash (2): Cherry, Bell<br>Not voting: Ash, Dogwood, Elder" + ALIVE),
+]
+
+
+def seat_holders(posts, game=None):
+    from assistant.counting.takeovers import find_seat_holders
+
+    bodies = {p.number: p.body_html for p in posts if p.author == "Host"}
+    game = parse_game(GAME) if game is None else game
+    return find_seat_holders(game, load_ruleset("mafiascum"), posts, bodies=bodies)
+
+
+def test_a_listed_account_that_posts_only_after_its_seats_takeover_holds_it_again():
+    found = seat_holders(thread(*EDITED_OPENING))
+    assert [(t.seat, t.account, t.post, t.counts, t.by) for t in found] == [
+        ("Bell", "Quietfox", 1, (2,), "name"),
+        ("Bell", "Bell", 3, (5,), "returns"),
+    ]
+    assert "lists Bell in the seat again, posting from post 3" in found[1].words()
+
+
+def test_the_listed_account_is_not_back_unless_a_later_count_shows_it_playing():
+    # a word from the listed account, and a count still showing Quietfox: nothing comes back
+    posts = EDITED_OPENING[:4] + [
+        ("Quietfox", "<b>VOTE: Ash</b>"),
+        (
+            "Host",
+            "Vote Count 1.2<br>Ash (2): Cherry, Quietfox<br>Not voting: Ash, Dogwood, Elder"
+            + ALIVE,
+        ),
+    ]
+    assert [t.by for t in seat_holders(thread(*posts))] == ["name"]
+    # the listed account posted before the takeover: an ordinary replacement, no return
+    early = [EDITED_OPENING[0], ("Bell", "hello"), *EDITED_OPENING[1:]]
+    assert all(t.by != "returns" for t in seat_holders(thread(*early)))
+
+
+def test_update_writes_the_return_after_the_takeover_and_counts_the_listed_accounts_vote():
+    posts = thread(*EDITED_OPENING)
+    found = lambda game: seat_holders(posts, game)  # noqa: E731 - the store's reading
+    report = plan_update(GAME, posts, path="fox.toml", takeovers=found)
+    bell = parse_game(report.text).players[1]
+    assert (bell.replacements, bell.replacement_posts) == (("Quietfox", "Bell"), (1, 3))
+    assert any("Bell holds the seat again from post 3" in line for line in report.written)
+    assert not plan_update(report.text, posts, path="fox.toml", takeovers=found).changed
+
+
+def test_the_count_gives_the_seat_back_to_its_listed_account_the_file_replaced():
+    from assistant.counting.count import StoredGame, count_stored
+    from assistant.counting.votecounts import read_vote_count
+
+    game = parse_game(
+        GAME.replace(
+            'name = "Bell"', 'name = "Bell"\nreplacements = [{name = "Quietfox", post = 1}]'
+        )
+    )
+    posts = [
+        ReadPost(p.number, str(p.number), p.author, None, "", p.commands)
+        for p in thread(*EDITED_OPENING)
+    ]
+    counts = {
+        p.number: c
+        for p in posts
+        if p.author == "Host"
+        if (c := read_vote_count(EDITED_OPENING[p.number][1], post=p.number))
+    }
+    (votal,) = count_stored(game, StoredGame.of(game, posts, counts=counts), days=[1])
+    assert [(w.target, list(w.voters)) for w in votal.wagons] == [("Ash", ["Bell"])]

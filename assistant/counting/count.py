@@ -20,6 +20,7 @@ from assistant.counting.day_replay import GameReplay
 from assistant.counting.doubts import doubts_only, find_doubts
 from assistant.counting.takeovers import (
     Takeover,
+    could_return,
     could_take_over,
     find_seat_holders,
     find_takeovers,
@@ -221,7 +222,7 @@ def _seat_holders(game: Game, stored: StoredGame, at_post: int | None) -> list[T
     """The seats held by an account the game file does not list, as the counts up to ``at_post``
     show (looked for only when an unlisted account voted after some seat went silent)."""
     posts = stored.posts_up_to(at_post)
-    if not game.players or not could_take_over(game, posts):
+    if not game.players or not (could_take_over(game, posts) or could_return(game, posts)):
         return []
     counts = stored.counts_up_to(at_post)
     return find_seat_holders(game, stored.ruleset, posts, roster=stored.roster, counts=counts)

@@ -28,7 +28,7 @@ from typing import Any
 
 from assistant.counting.living import alive_seats
 from assistant.counting.votecounts import PostedCount, posted_votes, read_vote_count
-from assistant.gamefile.game import DayDecl, Game
+from assistant.gamefile.game import DayDecl, Game, Seat
 from assistant.reading.names import NO_ELIMINATION, Roster, fold_name, resolve_name
 
 # Counts that must place the seat where the account votes: one placement can be a slip of the
@@ -52,6 +52,9 @@ class Takeover:
                 f"{self.account} posts from post {self.post} as the listed {self.seat} spelled otherwise; "
                 f"no account of {self.seat} has posted"
             )
+        if self.by == "returns":
+            verb = "lists" if len(self.counts) == 1 else "list"
+            return f"{at} {verb} {self.account} in the seat again, posting from post {self.post}"
         if self.by == "name":
             verb = "lists" if len(self.counts) == 1 else "list"
             return (
@@ -320,35 +323,102 @@ def find_seat_holders(
     """Every seat an unlisted account holds, as the count and `votal update` both take them: a
     listed name's own account first (:func:`find_spelled`: a seat it holds is no other account's
     takeover), then the takeovers the moderator's counts show (``counts``, else read from
-    ``bodies``)."""
+    ``bodies``), then the listed accounts those counts show back in their seats
+    (:func:`find_returns`)."""
+    if counts is None:
+        counts = {
+            n: count
+            for n, body in (bodies or {}).items()
+            if (count := read_vote_count(body, post=n)) is not None
+        }
     spelled = find_spelled(game, ruleset, posts, roster=roster)
     held = {t.seat for t in spelled} | {t.account for t in spelled}
-    shown = find_takeovers(game, ruleset, posts, bodies or {}, roster=roster, counts=counts)
-    return spelled + [t for t in shown if t.seat not in held and t.account not in held]
+    shown = find_takeovers(game, ruleset, posts, {}, roster=roster, counts=counts)
+    holders = spelled + [t for t in shown if t.seat not in held and t.account not in held]
+    return holders + find_returns(with_holders(game, holders), posts, counts)
+
+
+def find_returns(
+    game: Game, posts: Sequence[Any], counts: Mapping[int, PostedCount]
+) -> list[Takeover]:
+    """The seats whose listed account first posts only after its replacements: an opening edited
+    after the game names each seat's last holder, so when a moderator's count made after that
+    account's first post names it and not the seat's latest replacement, it took the seat back
+    from that post."""
+    posted = _posts_by_account(posts)
+    returns = []
+    for seat in game.players:
+        back = _return_post(seat, posted)
+        if back is None:
+            continue
+        holder = fold_name(seat.accounts[-1])
+        shown = [
+            n
+            for n, count in sorted(counts.items())
+            if n > back
+            and fold_name(seat.name) in (names := _players_named(count))
+            and holder not in names
+        ]
+        if shown:
+            returns.append(Takeover(seat.name, seat.name, back, (shown[0],), "returns"))
+    return returns
+
+
+def _return_post(seat: Seat, posted: Mapping[str, list[int]]) -> int | None:
+    """The first post of the seat's listed account when it posts only after every replacement the
+    file dates, and is not listed again among them; else None."""
+    dated = [p for p in seat.replacement_posts if p is not None]
+    if not dated or fold_name(seat.name) in {fold_name(a) for a in seat.replacements}:
+        return None
+    own = posted.get(fold_name(seat.name), [])
+    return own[0] if own and own[0] > max(dated) else None
+
+
+def could_return(game: Game, posts: Sequence[Any]) -> bool:
+    """Whether some seat's listed account posts only after its dated replacements (cheap: most
+    games have none)."""
+    posted = _posts_by_account(posts)
+    return any(_return_post(seat, posted) is not None for seat in game.players)
+
+
+def _posts_by_account(posts: Sequence[Any]) -> dict[str, list[int]]:
+    posted: dict[str, list[int]] = {}
+    for post in posts:
+        posted.setdefault(fold_name(post.author), []).append(post.number)
+    return posted
+
+
+def _players_named(count: PostedCount) -> set[str]:
+    """The players a count shows acting, folded: each voter and each not voting (a wagon's name
+    may be the seat's name kept from the list)."""
+    names = [v for w in count.wagons for v in w.voters]
+    return {fold_name(name) for name in (*names, *count.not_voting) if name}
 
 
 def with_holders(game: Game, holders: Sequence[Takeover]) -> Game:
     """``game`` with each holder's account as its seat's replacement from the holder's first post,
     as `votal update` would write it (an account the seat already lists is left as the file has
-    it)."""
+    it, but for a listed account back in its seat)."""
     from dataclasses import replace
 
-    new = {t.seat: t for t in holders}
+    new: dict[str, list[Takeover]] = {}
+    for holder in sorted(holders, key=lambda t: t.post):
+        new.setdefault(holder.seat, []).append(holder)
     seats = []
     for seat in game.players:
-        holder = new.get(seat.name)
-        listed = {fold_name(a) for a in seat.accounts}
-        if holder is None or fold_name(holder.account) in listed:
-            seats.append(seat)
-            continue
-        posts = seat.replacement_posts or (None,) * len(seat.replacements)
-        seats.append(
-            replace(
+        for holder in new.get(seat.name, []):
+            listed = {fold_name(a) for a in seat.replacements}
+            if holder.by != "returns":
+                listed.add(fold_name(seat.name))
+            if fold_name(holder.account) in listed:
+                continue
+            posts = seat.replacement_posts or (None,) * len(seat.replacements)
+            seat = replace(
                 seat,
                 replacements=(*seat.replacements, holder.account),
                 replacement_posts=(*posts, holder.post),
             )
-        )
+        seats.append(seat)
     return replace(game, players=tuple(seats))
 
 

@@ -703,8 +703,13 @@ class _Editor:
             return
         array.append(_replacement_entry(edit.new, edit.post))
         self.comment_line(table, "replacements", edit.cite)
+        verb = (
+            "holds the seat again"
+            if accounts[0].casefold() == edit.new.casefold()
+            else (f"replaces {edit.old}")
+        )
         self.written.append(
-            f"{label}: {edit.new} replaces {edit.old} from post {edit.post} ({_source(edit.cite)})"
+            f"{label}: {edit.new} {verb} from post {edit.post} ({_source(edit.cite)})"
         )
 
     def comment_line(self, table, key: str, cite: Cited) -> None:
@@ -974,9 +979,11 @@ class _EditChecker:
         if seat is None:
             raise EditRefused(f"replace: {edit.old!r} is not a player of {self.game.path.name}")
         taken = self.accounts.get(edit.new.casefold())
+        # the seat's first account may take it back after its replacements
+        back = edit.new.casefold() == seat.name.casefold() and bool(seat.replacements)
         if taken is not None and (
             taken.name != seat.name
-            or edit.new.casefold() not in (a.casefold() for a in seat.replacements)
+            or (edit.new.casefold() not in (a.casefold() for a in seat.replacements) and not back)
         ):
             raise EditRefused(f"replace: {edit.new!r} is already a name of the seat {taken.name}")
         if edit.new.casefold() in self.moderators:
