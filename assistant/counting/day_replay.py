@@ -25,13 +25,13 @@ from assistant.counting.day_checks import DayChecks
 from assistant.counting.day_commands import DayCommands
 from assistant.counting.day_end import DayDecider
 from assistant.counting.day_state import DayCount, DayState
-from assistant.counting.hooks import HOOK_POINTS, Hook
+from assistant.counting.hooks import HOOK_POINTS, Hook, Hooked
 from assistant.counting.hooks.registry import hook_classes
 from assistant.counting.votal import DayResult, Votal
 from assistant.counting.votes import VoteBook
 from assistant.gamefile.game import Game
 from assistant.gamefile.rules import Ruleset
-from assistant.reading.names import Resolution, Roster, resolve_name
+from assistant.reading.names import Resolver, Roster, resolve_name
 from parsers.reading import ReadPost
 
 
@@ -45,7 +45,7 @@ class GameReplay:
         ruleset: Ruleset,
         posts: Sequence[ReadPost],
         roster: Roster,
-        resolve: Callable[..., Resolution],
+        resolve: Resolver,
         at_post: int | None,
         at_time: datetime | None,
         timeline: Timeline | None = None,
@@ -71,11 +71,11 @@ class GameReplay:
         game: Game,
         ruleset: Ruleset,
         posts: Sequence[ReadPost],
-        roster: Any,
+        roster: Roster,
         *,
         at_post: int | None = None,
         at_time: datetime | None = None,
-        resolve: Callable[..., Any] = resolve_name,
+        resolve: Resolver = resolve_name,
         timeline: Timeline | None = None,
     ) -> GameReplay:
         """A replay of ``posts`` (in any order) as of ``at_post`` / ``at_time``; :meth:`day` replays
@@ -128,7 +128,7 @@ class DayReplay:
         self.book, self.actions = state.book, state.actions  # the same objects, for the hooks
         # Each hook point -> the bound methods of the hooks that override it (filled below, once the
         # hooks can read every part): most days call none, cheaply.
-        self.hooked: dict[str, list[Callable]] = {}
+        self.hooked: Hooked = {}
         self.count = count = DayCount(
             game, ruleset, day, self.bounds.start_post, state, self.hooked
         )
@@ -292,7 +292,7 @@ def replay_day_watched(
     game: Game,
     ruleset: Ruleset,
     posts: Sequence[ReadPost],
-    roster: Any,
+    roster: Roster,
     *,
     day: int,
     watch: Sequence[int],

@@ -10,6 +10,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from assistant.counting.hooks import Hooked
 from assistant.counting.living import alive_seats, change_posts
 from assistant.counting.votal import Action, NoEliminationCount, Problem, Wagon, rank_wagons
 from assistant.counting.votes import Vote, VoteBook
@@ -56,7 +57,7 @@ class DayCount:
         number: int,
         start_post: int | None,
         state: DayState,
-        hooked: dict[str, list[Callable]],
+        hooked: Hooked,
     ):
         self.game, self.ruleset, self.number, self.start_post = game, ruleset, number, start_post
         self.book, self.lynched, self.hooked = (

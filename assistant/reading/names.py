@@ -30,7 +30,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import permutations
-from typing import Any
+from typing import Any, Protocol
 
 from assistant.gamefile.game import Game
 from assistant.reading.identity import AuthorIndex
@@ -458,6 +458,14 @@ def _no_elimination_phrases(source: Iterable[str] | Any) -> tuple[str, ...]:
 
 def _entry(spelling: str, owner: str, kind: str, source: str) -> _Spelling:
     return _Spelling(spelling, fold_name(spelling), owner, kind, source, tuple(_words(spelling)))
+
+
+class Resolver(Protocol):
+    """How a typed name is read: :func:`resolve_name`, or an exact reading the golden tests pin."""
+
+    def __call__(
+        self, text: str, roster: Roster, *, alive: Collection[str], at_post: int | None = None
+    ) -> Resolution: ...
 
 
 def resolve_name(

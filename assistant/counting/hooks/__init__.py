@@ -32,7 +32,7 @@ listed in :data:`assistant.gamefile.rules.HOOK_MODULES`. A private fact that voi
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol
 
@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from assistant.gamefile.game import Game
     from assistant.gamefile.outcome import Outcome
     from assistant.gamefile.rules import Ruleset, Standing
+    from assistant.reading.names import Resolution, Roster
     from parsers.reading import ReadPost
 
 # The methods the day replay calls, in the order of the table above.
@@ -61,6 +62,10 @@ HOOK_POINTS = (
     "flags",
     "votal",
 )
+
+# Each hook point -> the bound methods of the day's hooks that override it. A point's methods share
+# its signature (the table above); the points differ, so one list type holds any.
+Hooked = dict[str, list[Callable[..., Any]]]
 
 
 @dataclass(frozen=True)
@@ -92,7 +97,7 @@ class ReplayView(Protocol):
     @property
     def posts(self) -> Sequence[ReadPost]: ...  # the thread, in post order
     @property
-    def roster(self) -> Any: ...  # an assistant.reading.names.Roster
+    def roster(self) -> Roster: ...
 
 
 class DayView(Protocol):
@@ -120,7 +125,9 @@ class DayView(Protocol):
     def note(self, text: str) -> None: ...
     def end_day(self, outcome: Outcome) -> None: ...
     def targets(self, living: Sequence[str]) -> set[str]: ...
-    def resolve(self, text: str, living: Collection[str], post: int | None = None) -> Any: ...
+    def resolve(
+        self, text: str, living: Collection[str], post: int | None = None
+    ) -> Resolution: ...
     def in_day(self, post: ReadPost) -> bool: ...
     def after_main(self, post: ReadPost) -> bool: ...
     def over_by(
