@@ -287,7 +287,7 @@ class DayCommands:
             return _DAY_OVER
         alive = seat in living
         verdict = _COUNTED if alive else _VOTER_DEAD
-        for hook in self.hooked["check_voter"]:
+        for hook in self.hooked.check_voter:
             verdict = hook(seat, alive, verdict)
         return verdict
 
@@ -372,10 +372,11 @@ class DayCommands:
             unread = found if found.seat is None and not found.no_elimination else None
             return self.done(command, base, target, found.step, why, problem=True, found=unread)
         nomination = False
-        for hook in self.hooked["check_vote"]:
+        for hook in self.hooked.check_vote:
             verdict = hook(seat, target, command.action, order[0])
             if verdict is not None and not verdict.counted:
                 if verdict.problem:
+                    assert verdict.why is not None  # a problem always says why
                     self.state.add_problem(order[0], seat, command.raw, verdict.why)
                 return self.judged(
                     base, target, found.step, verdict, order=order, no_elimination=target is None

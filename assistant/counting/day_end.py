@@ -403,7 +403,7 @@ class DayDecider:
             ]
             if len(drawn) == 1:
                 outcome = Outcome(Kind.ELIMINATION, drawn[0], outcome.post, Reason.TIE)
-        for hook in self.hooked["settle"]:
+        for hook in self.hooked.settle:
             outcome = hook(outcome)
         return outcome
 

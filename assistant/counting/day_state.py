@@ -94,27 +94,27 @@ class DayCount:
     def voters(self, living: Sequence[str]) -> list[str]:
         """The seats whose votes count now: the living, as the hooks amend them."""
         seats = list(living)
-        for hook in self.hooked["voters"]:
+        for hook in self.hooked.voters:
             seats = hook(seats, living)
         return seats
 
     def targets(self, living: Sequence[str]) -> set[str]:
         """The seats that may be voted off now: the living, as the hooks amend them."""
         seats = set(living)
-        for hook in self.hooked["targets"]:
+        for hook in self.hooked.targets:
             seats = hook(seats)
         return seats
 
     def weight(self, seat: str, post: int | None) -> float:
         weight = self.weights.get(seat, 1.0)
-        for hook in self.hooked["weight"]:
+        for hook in self.hooked.weight:
             weight = hook(seat, post, weight)
         return weight
 
     def weigher(self, post: int | None) -> Callable[[str], float]:
         """A seat's vote weight at ``post``, as a one-argument function (a plain lookup when no hook
         weighs)."""
-        if not self.hooked["weight"]:
+        if not self.hooked.weight:
             weights = self.weights
             return lambda seat: weights.get(seat, 1.0)
         return lambda seat: self.weight(seat, post)
@@ -151,7 +151,7 @@ class DayCount:
             no_elimination_voters=len(no_elim.voters),
             eligible=sum(self.capacity.get(v, weight(v)) for v in voters),
         )
-        for hook in self.hooked["standing"]:
+        for hook in self.hooked.standing:
             standing = hook(standing)
         return standing
 
