@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, tzinfo
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, Required, TypedDict
 
 from assistant.errors import GameFileError, VotalError
 from assistant.gamefile.findings import id_problem
@@ -299,6 +299,21 @@ class Event:
     note: str | None = None
 
 
+# The roles whose pick a [[private.decisions]] entry records.
+DecidingRole = Literal["judge", "loose_cannon"]
+DECIDING_ROLES: tuple[DecidingRole, ...] = ("judge", "loose_cannon")
+
+
+class PrivateDecision(TypedDict, total=False):
+    """A ``[[private.decisions]]`` entry: its day, each deciding role's pick (a seat or "none"), and
+    the post it was made at, when the file says."""
+
+    day: Required[int]
+    judge: str
+    loose_cannon: str
+    post: int
+
+
 @dataclass(frozen=True)
 class Private:
     """Facts players must never see: they change outcomes, never public output."""
@@ -316,8 +331,7 @@ class Private:
     holy: tuple[str, ...] = ()
     lovers: tuple[tuple[str, ...], ...] = ()
     roles: dict[str, str] = field(default_factory=dict)
-    # {"day", "judge" | "loose_cannon": seat or "none", "post"?}
-    decisions: tuple[dict[str, Any], ...] = ()
+    decisions: tuple[PrivateDecision, ...] = ()
     sequestered: tuple[tuple[int, str], ...] = ()
     extra_lives: tuple[str, ...] = ()  # a seat once per extra life it starts with (Survivalist...)
     successors: dict[str, str] = field(default_factory=dict)  # sheriff -> the successor he named
@@ -606,7 +620,7 @@ class _Builder:
     zone: tzinfo
     account_to_seat: dict[str, str]
 
-    def when(self, value: Any, table: str, index: int | None, key: str) -> datetime:
+    def when(self, value: date | str, table: str, index: int | None, key: str) -> datetime:
         return _to_utc(value, self.zone, lambda msg: self.checker.fail(table, index, key, msg))
 
     def seat_of(self, name: str, table: str, index: int | None, key: str) -> str:
@@ -1011,11 +1025,11 @@ def _build_private(raw: TomlTable, seat_of: _SeatOf, checker: _Checker) -> Priva
 
     decisions = []
     for i, d in enumerate(raw.get("decisions", ())):
-        decision = {"day": d["day"]}
+        decision: PrivateDecision = {"day": d["day"]}
         if "post" in d:
             # where the decision was made: an as-of replay before it never sees it
             decision["post"] = d["post"]
-        for role in ("judge", "loose_cannon"):
+        for role in DECIDING_ROLES:
             if role in d:
                 pick = d[role]
                 decision[role] = (
