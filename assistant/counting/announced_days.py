@@ -12,12 +12,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from assistant.counting.checks import GameWarning
 from assistant.gamefile.game import DayDecl, Game
 
+if TYPE_CHECKING:  # the function imports the readers when it is called
+    from assistant.reading.announcements.facts import PostLike
 
-def with_announced_days(game: Game, posts: Sequence, wanted: int) -> tuple[Game, list[GameWarning]]:
+
+def with_announced_days(
+    game: Game, posts: Sequence[PostLike], wanted: int
+) -> tuple[Game, list[GameWarning]]:
     """``game`` with the days after its last declared one up to ``wanted`` that the moderators'
     ``posts`` start (each with its announced end, if any), and a warning for each: (the game, the
     warnings). The game unchanged when the file declares no days or moderators, or the moderators

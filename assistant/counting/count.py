@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from assistant.counting.checks import (
     GameWarning,
@@ -27,16 +27,17 @@ from assistant.counting.takeovers import (
     with_holders,
 )
 from assistant.counting.votal import Votal, to_json
-from assistant.counting.votecounts import Learning, PostedCount, describe_checks, learn_counts
+from assistant.counting.votecounts import Learning, describe_checks, learn_counts
 from assistant.counting.votes import show_votes, votes_needed
 from assistant.errors import VotalError
 from assistant.forum import store
 from assistant.forum.stored_counts import load_posted_counts
 from assistant.forum.stored_phases import load_night_posts
-from assistant.gamefile.game import Game
+from assistant.gamefile.game import Game, Seat
 from assistant.gamefile.outcome import summarize, words_of
 from assistant.gamefile.rules import Ruleset, find_ruleset
-from assistant.reading.names import Roster, resolve_name
+from assistant.reading.names import Resolver, Roster, resolve_name
+from assistant.reading.posted_count import PostedCount
 
 if TYPE_CHECKING:
     from assistant.forum.store import ReadPost, Store
@@ -55,6 +56,13 @@ def require_posts(game: Game, db: Store) -> None:
     empty count would look like a day where nobody voted."""
     if store.last_post_number(db, game.key) is None:
         raise store.StoreError(f"{NO_POSTS} (the store holds no posts of {game.thread})")
+
+
+# A replay's moment: (as-of post, as-of time, the roster's learned spellings).
+_ReplayKey = tuple[int | None, datetime | None, tuple[tuple[str, tuple[str, int]], ...]]
+# A game counted as of a post: (as-of post, its seats).
+_HoldersKey = tuple[int | None, tuple[Seat, ...]]
+_Holding = tuple[Game, "StoredGame", tuple[Takeover, ...]]
 
 
 @dataclass(frozen=True)
@@ -80,8 +88,9 @@ class StoredGame:
     headings: dict[int, int] = field(default_factory=dict)
     unread: tuple[str, ...] = ()  # the posts the last good sync could not read, as it recorded them
     # how a typed name is read (the golden tests pin rules with exact names)
-    resolve: Callable[..., Any] = resolve_name
-    _replays: dict = field(default_factory=dict, compare=False, repr=False)
+    resolve: Resolver = resolve_name
+    _replays: dict[_ReplayKey, GameReplay] = field(default_factory=dict, compare=False, repr=False)
+    _holders: dict[_HoldersKey, _Holding] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(
@@ -92,8 +101,8 @@ class StoredGame:
         counts: Mapping[int, PostedCount] | None = None,
         headings: Mapping[int, int] | None = None,
         ruleset: Ruleset | None = None,
-        roster: Any = None,
-        resolve: Callable[..., Any] = resolve_name,
+        roster: Roster | None = None,
+        resolve: Resolver = resolve_name,
         night: frozenset[int] = frozenset(),
     ) -> StoredGame:
         """The thread of ``game`` from posts in hand (no store): what a bench or a test counts
@@ -162,12 +171,12 @@ class StoredGame:
         show held by an account the file does not list (:mod:`takeovers`), each its seat's
         replacement from the account's first post; the thread read for that game (this one when
         there are none); and those holders. Worked out once a moment and a game file."""
-        key = ("holders", at_post, game.players)
-        if key not in self._replays:
+        key = (at_post, game.players)
+        if key not in self._holders:
             holders = tuple(_seat_holders(game, self, at_post))
             taken = with_holders(game, holders) if holders else game
-            self._replays[key] = (taken, self.fresh(taken) if holders else self, holders)
-        return self._replays[key]
+            self._holders[key] = (taken, self.fresh(taken) if holders else self, holders)
+        return self._holders[key]
 
     def replay(self, game: Game, *, at_post: int | None, at_time: datetime | None) -> GameReplay:
         """The game replayed as of a point (its days replayed when asked, each once). The roster's

@@ -20,11 +20,16 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING
 
 from assistant.counting.doubts import DAY_BOUNDS, Doubt, doubts_only
 from assistant.gamefile.outcome import Kind, WhyNot
 from assistant.reading.count_state import vote_count_day
+
+if TYPE_CHECKING:
+    from assistant.counting.votal import Votal
+    from assistant.gamefile.game import Game
+    from parsers.reading import ReadPost
 
 # A day of real play holds dozens of player posts; fewer than this and its bounds are misread.
 # Chosen on half A of the three sets (no right day has fewer).
@@ -99,7 +104,7 @@ def headed_for(line: str) -> int | None:
     return int(next(g for g in match.groups() if g)) if match else None
 
 
-def bounds_of(game: Any, day: int) -> Bounds | None:
+def bounds_of(game: Game, day: int) -> Bounds | None:
     declared = game.day(day)
     if declared is None or declared.start_post is None:
         return None
@@ -109,7 +114,7 @@ def bounds_of(game: Any, day: int) -> Bounds | None:
 
 
 def bounds_doubt(
-    votal: Any, game: Any, posts: Sequence[Any], headings: Mapping[int, int]
+    votal: Votal, game: Game, posts: Sequence[ReadPost], headings: Mapping[int, int]
 ) -> Doubt | None:
     """The one doubt about ``votal``'s day bounds, or None when the thread bears them out."""
     bounds = bounds_of(game, votal.day)
@@ -136,7 +141,7 @@ def bounds_doubt(
 
 
 def _span_evidence(
-    bounds: Bounds, posts: Sequence[Any], moderators: set[str]
+    bounds: Bounds, posts: Sequence[ReadPost], moderators: set[str]
 ) -> tuple[Evidence, int] | None:
     if bounds.end is None:
         return None
@@ -162,12 +167,12 @@ def _heading_evidence(bounds: Bounds, headings: Mapping[int, int]) -> tuple[Evid
     return Evidence.COUNTS_FOR_ANOTHER_DAY, first
 
 
-def _player_posts(posts: Sequence[Any], moderators: set[str]) -> list[int]:
+def _player_posts(posts: Sequence[ReadPost], moderators: set[str]) -> list[int]:
     return [p.number for p in posts if (p.author or "").casefold() not in moderators]
 
 
 def _after_end_evidence(
-    bounds: Bounds, votal: Any, headings: Mapping[int, int], player_posts: Sequence[int]
+    bounds: Bounds, votal: Votal, headings: Mapping[int, int], player_posts: Sequence[int]
 ) -> tuple[Evidence, int] | None:
     """Play went on past the end post: the moderator counted the day again after players posted (not
     the day's final count, right after its end), or, the day closed with no decision, players kept
@@ -210,13 +215,13 @@ def _votes_until(bounds: Bounds, stop: float) -> float:
     return stop
 
 
-def _last(posts: Sequence[Any]) -> int:
+def _last(posts: Sequence[ReadPost]) -> int:
     return posts[-1].number if posts else 0
 
 
 def with_bounds_doubt(
-    votal: Any, game: Any, posts: Sequence[Any], headings: Mapping[int, int]
-) -> Any:
+    votal: Votal, game: Game, posts: Sequence[ReadPost], headings: Mapping[int, int]
+) -> Votal:
     """``votal`` with its day-bounds doubt among its doubts (and on its outcome, if it has none)."""
     doubt = bounds_doubt(votal, game, posts, headings)
     if doubt is None:

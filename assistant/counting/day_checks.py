@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import Any
 
 from assistant.counting.day_state import DayState
 from assistant.counting.votal import Flag
 from assistant.gamefile.rules import Ruleset
+from assistant.reading.names import Roster
 from parsers.reading import Command, ReadPost
 
 
@@ -22,7 +22,7 @@ class DayChecks:
 
     def __init__(
         self,
-        roster: Any,
+        roster: Roster,
         ruleset: Ruleset,
         deadline: datetime | None,
         moderators: set[str],

@@ -10,19 +10,42 @@ the runoff's candidates and, under ``check = "command"``, whether a vote ends th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
-from typing import Any
+from collections.abc import Collection
+from typing import Protocol, TypedDict
 
 from assistant.counting.day_checks import DayChecks
 from assistant.counting.day_end import DayDecider
 from assistant.counting.day_state import DayCount, DayState
-from assistant.counting.hooks import Verdict
+from assistant.counting.hooks import Hooked, Verdict
 from assistant.counting.votal import Action
 from assistant.gamefile.game import Correction, Game
 from assistant.gamefile.outcome import WhyNot
 from assistant.gamefile.rules import Ruleset
-from assistant.reading.names import GUESSED_STEPS, Resolution
+from assistant.reading.names import GUESSED_STEPS, Resolution, Resolver, Roster
 from parsers.reading import Command, ReadPost
+
+
+class _Replay(Protocol):
+    """What the command reader reads of :class:`assistant.counting.day_replay.GameReplay` (which
+    imports this module): the game, its roster and how a name is resolved."""
+
+    game: Game
+    ruleset: Ruleset
+    roster: Roster
+    resolve: Resolver
+
+
+class _Base(TypedDict):
+    """What every action of a command carries, whatever its verdict: :class:`Action`'s first
+    fields."""
+
+    post: int
+    voter: str | None
+    author: str
+    text: str
+    action: str
+    corrected: bool
+    url: str | None
 
 
 class DayCommands:
@@ -31,13 +54,13 @@ class DayCommands:
 
     def __init__(
         self,
-        replay: Any,
+        replay: _Replay,
         state: DayState,
         count: DayCount,
         end: DayDecider,
         checks: DayChecks,
         moderators: set[str],
-        hooked: dict[str, list[Callable]],
+        hooked: Hooked,
     ):
         self.r, self.game, self.ruleset, self.house = (
             replay,
@@ -65,9 +88,9 @@ class DayCommands:
                         self.replaced_at.setdefault(since, []).append(seat.name)
         # Each voter's last vote whose name could not be read: a moderator's count may teach it
         # later.
-        self.unread: dict[str, tuple[Command, dict]] = {}
+        self.unread: dict[str, tuple[Command, _Base]] = {}
         # Each voter's standing vote read by a guess, and the seat guessed: a count may differ.
-        self.guessed: dict[str, tuple[Command, dict, str]] = {}
+        self.guessed: dict[str, tuple[Command, _Base, str]] = {}
         self.relearn()
 
     def relearn(self) -> None:
@@ -152,7 +175,7 @@ class DayCommands:
                 ):
                     self.flag_unbolded(post, seat, command, living)
                 continue
-            base = dict(
+            base = _Base(
                 post=post.number,
                 voter=seat,
                 author=post.author,
@@ -228,7 +251,9 @@ class DayCommands:
             )
         )
 
-    def named(self, command: Command, verdict: Verdict, living: tuple[str, ...], post: int) -> Any:
+    def named(
+        self, command: Command, verdict: Verdict, living: tuple[str, ...], post: int
+    ) -> Resolution:
         """Whom a refused voter's vote names (had it counted): the doubts ask whether it would have
         decided the day. Not read for the moderator's posts and votes after the day's end, which are
         no votes at all."""
@@ -262,13 +287,13 @@ class DayCommands:
             return _DAY_OVER
         alive = seat in living
         verdict = _COUNTED if alive else _VOTER_DEAD
-        for hook in self.hooked["check_voter"]:
+        for hook in self.hooked.check_voter:
             verdict = hook(seat, alive, verdict)
         return verdict
 
     def judged(
         self,
-        base: dict,
+        base: _Base,
         target: str | None,
         step: str | None,
         verdict: Verdict,
@@ -295,7 +320,7 @@ class DayCommands:
     def done(
         self,
         command: Command,
-        base: dict,
+        base: _Base,
         target: str | None,
         step: str | None,
         why: str | None = None,
@@ -303,13 +328,13 @@ class DayCommands:
         no_elim: bool = False,
         problem: bool = False,
         nomination: bool = False,
-        found: Any = None,
+        found: Resolution | None = None,
         doubt: str | None = None,
     ) -> Action:
         """The action for a command of a voter who may vote: counted when ``why`` is None.
         ``found``: the resolution of a name that could not be read (a moderator's count may teach it
         later); ``doubt``: why a refusal deserves the moderator's look."""
-        seat = base["voter"]
+        seat = _seat_of(base)
         if problem:
             assert why is not None  # a problem always says why
             self.state.add_problem(base["post"], seat, command.raw, why)
@@ -333,7 +358,7 @@ class DayCommands:
         )
 
     def apply(
-        self, command: Command, base: dict, order: tuple[int, int], living: tuple[str, ...]
+        self, command: Command, base: _Base, order: tuple[int, int], living: tuple[str, ...]
     ) -> Action:
         """Move the vote book by one command of a voter who may vote now."""
         if command.action == "unvote":
@@ -341,16 +366,17 @@ class DayCommands:
         refused = self.not_a_vote(command, base)
         if refused is not None:
             return refused
-        seat, found = base["voter"], self.resolve(command.target or "", living, order[0])
+        seat, found = _seat_of(base), self.resolve(command.target or "", living, order[0])
         target, why = self.target_of(command, found, order[0], living)
         if why is not None:
             unread = found if found.seat is None and not found.no_elimination else None
             return self.done(command, base, target, found.step, why, problem=True, found=unread)
         nomination = False
-        for hook in self.hooked["check_vote"]:
+        for hook in self.hooked.check_vote:
             verdict = hook(seat, target, command.action, order[0])
             if verdict is not None and not verdict.counted:
                 if verdict.problem:
+                    assert verdict.why is not None  # a problem always says why
                     self.state.add_problem(order[0], seat, command.raw, verdict.why)
                 return self.judged(
                     base, target, found.step, verdict, order=order, no_elimination=target is None
@@ -371,7 +397,7 @@ class DayCommands:
             found=found,
         )
 
-    def not_a_vote(self, command: Command, base: dict) -> Action | None:
+    def not_a_vote(self, command: Command, base: _Base) -> Action | None:
         """The action of a command that is no vote, or a vote the house rules void by its form;
         None for a vote to read."""
         if command.action == "void":
@@ -447,7 +473,7 @@ class DayCommands:
         return found.seat, None
 
     def unvote(
-        self, command: Command, base: dict, order: tuple[int, int], living: Collection[str]
+        self, command: Command, base: _Base, order: tuple[int, int], living: Collection[str]
     ) -> Action:
         """Take back the vote named (a no-elimination word names that vote), else every vote."""
         named, target, step, no_elim = False, None, None, False
@@ -456,7 +482,7 @@ class DayCommands:
             step, no_elim = found.step, found.no_elimination
             target = None if no_elim else found.seat
             named = no_elim or target is not None  # an unknown name takes back every vote
-        why, removed = self.book.unvote(base["voter"], order[0], named=named, target=target)
+        why, removed = self.book.unvote(_seat_of(base), order[0], named=named, target=target)
         if why is not None:
             return self.done(command, base, target, step, why, no_elim=no_elim)
         self.state.changed = True
@@ -487,10 +513,19 @@ OFF_LINE = "off its own line"  # a vote refused under [house] votes_on_own_line:
 _SHORT = 3  # letters: a partial name this short is a guess worth a look
 
 
-def _learned(base: dict, post: int, seat: str) -> Action:
+def _seat_of(base: _Base) -> str:
+    """The voter of a command that reached the vote book: check_voter lets only a seat's through."""
+    seat = base["voter"]
+    assert seat is not None
+    return seat
+
+
+def _learned(base: _Base, post: int, seat: str) -> Action:
     """A vote counted for ``seat`` from ``post`` on, by a spelling a moderator's count taught."""
+    moved = base.copy()
+    moved["post"] = post
     return Action(
-        **{**base, "post": post},
+        **moved,
         target=seat,
         no_elimination=False,
         step="learned",
@@ -500,7 +535,7 @@ def _learned(base: dict, post: int, seat: str) -> Action:
     )
 
 
-def _doubt(command: Command, found: Any) -> str | None:
+def _doubt(command: Command, found: Resolution | None) -> str | None:
     """Why a counted vote deserves the moderator's look, or None."""
     if command.note == "broken tag":
         return "broken tag"

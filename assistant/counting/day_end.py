@@ -10,17 +10,20 @@ the book only to discard votes (a runoff, a first lynch of several).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 from functools import cached_property
-from typing import Any
+from typing import Protocol
 
-from assistant.counting.clock import add_wall_hours
+from assistant.counting.clock import Timeline, add_wall_hours
 from assistant.counting.day_state import DayCount, DayState
-from assistant.counting.votal import Flag, Runoff
+from assistant.counting.hooks import Hooked
+from assistant.counting.votal import DayResult, Flag, Runoff
+from assistant.gamefile.game import Game
 from assistant.gamefile.outcome import Kind, Outcome, Reason
 from assistant.gamefile.rules import (
+    Ruleset,
     decide_at_deadline,
     decide_early,
     decide_plurality,
@@ -32,6 +35,20 @@ from parsers.reading import ReadPost
 _NOT_YET = 1 << 62  # the post number of a day the moderator has not opened yet: after every post
 
 
+class _Replay(Protocol):
+    """What the decider reads of :class:`assistant.counting.day_replay.GameReplay` (which imports
+    this module): the thread, the as-of point, the days' bounds and earlier days."""
+
+    game: Game
+    ruleset: Ruleset
+    timeline: Timeline
+    posts: Sequence[ReadPost]
+    at_post: int | None
+    at_time: datetime | None
+
+    def day(self, number: int) -> DayResult: ...
+
+
 class DayDecider:
     """How the day's vote ends: the phases a post falls in, and the outcome when the count or the
     clock says. ``replay``: the :class:`assistant.counting.day_replay.GameReplay` (the thread, the
@@ -39,12 +56,12 @@ class DayDecider:
 
     def __init__(
         self,
-        replay: Any,
+        replay: _Replay,
         number: int,
         state: DayState,
         count: DayCount,
         moderators: set[str],
-        hooked: dict[str, list[Callable]],
+        hooked: Hooked,
     ):
         self.r, self.game, self.ruleset, self.number = replay, replay.game, replay.ruleset, number
         self.state, self.count, self.moderators, self.hooked = state, count, moderators, hooked
@@ -386,7 +403,7 @@ class DayDecider:
             ]
             if len(drawn) == 1:
                 outcome = Outcome(Kind.ELIMINATION, drawn[0], outcome.post, Reason.TIE)
-        for hook in self.hooked["settle"]:
+        for hook in self.hooked.settle:
             outcome = hook(outcome)
         return outcome
 

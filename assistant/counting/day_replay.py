@@ -25,13 +25,13 @@ from assistant.counting.day_checks import DayChecks
 from assistant.counting.day_commands import DayCommands
 from assistant.counting.day_end import DayDecider
 from assistant.counting.day_state import DayCount, DayState
-from assistant.counting.hooks import HOOK_POINTS, Hook
+from assistant.counting.hooks import Hooked
 from assistant.counting.hooks.registry import hook_classes
 from assistant.counting.votal import DayResult, Votal
 from assistant.counting.votes import VoteBook
 from assistant.gamefile.game import Game
 from assistant.gamefile.rules import Ruleset
-from assistant.reading.names import Resolution, Roster, resolve_name
+from assistant.reading.names import Resolver, Roster, resolve_name
 from parsers.reading import ReadPost
 
 
@@ -45,7 +45,7 @@ class GameReplay:
         ruleset: Ruleset,
         posts: Sequence[ReadPost],
         roster: Roster,
-        resolve: Callable[..., Resolution],
+        resolve: Resolver,
         at_post: int | None,
         at_time: datetime | None,
         timeline: Timeline | None = None,
@@ -71,11 +71,11 @@ class GameReplay:
         game: Game,
         ruleset: Ruleset,
         posts: Sequence[ReadPost],
-        roster: Any,
+        roster: Roster,
         *,
         at_post: int | None = None,
         at_time: datetime | None = None,
-        resolve: Callable[..., Any] = resolve_name,
+        resolve: Resolver = resolve_name,
         timeline: Timeline | None = None,
     ) -> GameReplay:
         """A replay of ``posts`` (in any order) as of ``at_post`` / ``at_time``; :meth:`day` replays
@@ -128,7 +128,7 @@ class DayReplay:
         self.book, self.actions = state.book, state.actions  # the same objects, for the hooks
         # Each hook point -> the bound methods of the hooks that override it (filled below, once the
         # hooks can read every part): most days call none, cheaply.
-        self.hooked: dict[str, list[Callable]] = {}
+        self.hooked = Hooked()
         self.count = count = DayCount(
             game, ruleset, day, self.bounds.start_post, state, self.hooked
         )
@@ -150,11 +150,7 @@ class DayReplay:
             end.over_by,
             end.end_day,
         )
-        hooks = [cls(self) for cls in replay.hook_classes]
-        for name in HOOK_POINTS:
-            self.hooked[name] = [
-                getattr(h, name) for h in hooks if getattr(type(h), name) is not getattr(Hook, name)
-            ]
+        self.hooked.fill([cls(self) for cls in replay.hook_classes])
 
     phase = property(lambda self: self.state.phase)
     outcome = property(lambda self: self.state.outcome)
@@ -187,7 +183,7 @@ class DayReplay:
         stops, show = watch if watch is not None else ([], None)
         stops = list(stops)
         seen: tuple[str, ...] = ()
-        for hook in self.hooked["at_post"]:
+        for hook in self.hooked.at_post:
             hook(None)
         for index, post in enumerate(considered):
             while stops and stops[0] <= post.number:
@@ -200,9 +196,9 @@ class DayReplay:
             if seen and living != seen:
                 for seat in seen:
                     if seat not in living:
-                        for hook in self.hooked["on_death"]:
-                            hook(seat, post.number)
-            for hook in self.hooked["at_post"]:
+                        for on_death in self.hooked.on_death:
+                            on_death(seat, post.number)
+            for hook in self.hooked.at_post:
                 hook(post.number)
             if state.phase == "day" and state.outcome is None:
                 commands.declared_at(post.number, living)
@@ -255,8 +251,8 @@ class DayReplay:
         )
         majority = ruleset.majority_for(len(living)) if ruleset.threshold else None
         flags = [*self.checks.flags(living), *end.flags()]
-        for hook in self.hooked["flags"]:
-            flags += hook(living, voting, over)
+        for flagged in self.hooked.flags:
+            flags += flagged(living, voting, over)
         fields: dict[str, Any] = dict(
             day=self.number,
             alive=len(living),
@@ -281,7 +277,7 @@ class DayReplay:
                 else None
             ),
         )
-        for hook in self.hooked["votal"]:
+        for hook in self.hooked.votal:
             hook(fields)
         votal = Votal(**fields, private_notes=tuple(state.notes))
         final = state.final_votes if state.final_votes is not None else state.book.snapshot()
@@ -292,7 +288,7 @@ def replay_day_watched(
     game: Game,
     ruleset: Ruleset,
     posts: Sequence[ReadPost],
-    roster: Any,
+    roster: Roster,
     *,
     day: int,
     watch: Sequence[int],

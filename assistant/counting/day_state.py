@@ -10,6 +10,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from assistant.counting.hooks import Hooked
 from assistant.counting.living import alive_seats, change_posts
 from assistant.counting.votal import Action, NoEliminationCount, Problem, Wagon, rank_wagons
 from assistant.counting.votes import Vote, VoteBook
@@ -56,7 +57,7 @@ class DayCount:
         number: int,
         start_post: int | None,
         state: DayState,
-        hooked: dict[str, list[Callable]],
+        hooked: Hooked,
     ):
         self.game, self.ruleset, self.number, self.start_post = game, ruleset, number, start_post
         self.book, self.lynched, self.hooked = (
@@ -93,27 +94,27 @@ class DayCount:
     def voters(self, living: Sequence[str]) -> list[str]:
         """The seats whose votes count now: the living, as the hooks amend them."""
         seats = list(living)
-        for hook in self.hooked["voters"]:
+        for hook in self.hooked.voters:
             seats = hook(seats, living)
         return seats
 
     def targets(self, living: Sequence[str]) -> set[str]:
         """The seats that may be voted off now: the living, as the hooks amend them."""
         seats = set(living)
-        for hook in self.hooked["targets"]:
+        for hook in self.hooked.targets:
             seats = hook(seats)
         return seats
 
     def weight(self, seat: str, post: int | None) -> float:
         weight = self.weights.get(seat, 1.0)
-        for hook in self.hooked["weight"]:
+        for hook in self.hooked.weight:
             weight = hook(seat, post, weight)
         return weight
 
     def weigher(self, post: int | None) -> Callable[[str], float]:
         """A seat's vote weight at ``post``, as a one-argument function (a plain lookup when no hook
         weighs)."""
-        if not self.hooked["weight"]:
+        if not self.hooked.weight:
             weights = self.weights
             return lambda seat: weights.get(seat, 1.0)
         return lambda seat: self.weight(seat, post)
@@ -150,7 +151,7 @@ class DayCount:
             no_elimination_voters=len(no_elim.voters),
             eligible=sum(self.capacity.get(v, weight(v)) for v in voters),
         )
-        for hook in self.hooked["standing"]:
+        for hook in self.hooked.standing:
             standing = hook(standing)
         return standing
 

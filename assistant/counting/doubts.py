@@ -39,11 +39,13 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from assistant.counting.living import alive_seats
+from assistant.counting.votecounts import AliveDisagreement, Disagreement
 from assistant.counting.votes import show_votes
 from assistant.gamefile.outcome import Kind, Reason, WhyNot
 from assistant.reading.names import fold_name
 
 if TYPE_CHECKING:
+    from assistant.counting.takeovers import Takeover
     from assistant.counting.votal import Action, Votal
     from assistant.gamefile.game import Game
     from assistant.gamefile.rules import Ruleset
@@ -121,7 +123,7 @@ def find_doubts(
     votal: Votal,
     game: Game,
     ruleset: Ruleset,
-    holders: Sequence[Any] = (),
+    holders: Sequence[Takeover] = (),
     counts: Mapping[int, PostedCount] | None = None,
 ) -> tuple[Doubt, ...]:
     """Every doubt and note of ``votal`` (a replayed day), doubts first, each in post order.
@@ -667,7 +669,7 @@ _DECIDED_OTHERWISE = frozenset(
 # -- seats learned from the moderator's counts ------------------------------------------------
 
 
-def _seats_learned(votal: Votal, holders: Sequence[Any]) -> list[Doubt]:
+def _seats_learned(votal: Votal, holders: Sequence[Takeover]) -> list[Doubt]:
     """A note where an account the game file does not list first votes as the seat the moderator's
     counts show it holding; a doubt when its vote decided the day (the file may say otherwise)."""
     by_account = {h.account: h for h in holders}
@@ -699,7 +701,7 @@ def _seats_learned(votal: Votal, holders: Sequence[Any]) -> list[Doubt]:
 # ---------------------------------------------------------------------------------------
 
 
-def deciding_action(votal: Votal) -> Any:
+def deciding_action(votal: Votal) -> Action | None:
     """The counted vote that decided the day (the last one at the outcome's post on its target), or
     None."""
     outcome = votal.outcome
@@ -808,7 +810,7 @@ def _moderator_disagrees(votal: Votal, game: Game, ruleset: Ruleset) -> list[Dou
     two readings is wrong about that wagon. A number alive the count states otherwise is a doubt
     when that number's majority would decide the day otherwise, else a note (a count's number is
     often its own slip)."""
-    checks: Sequence[Any] = votal.count_checks
+    checks: Sequence[Disagreement | AliveDisagreement] = votal.count_checks
     if not checks:
         return []
     decided = (
@@ -833,7 +835,7 @@ def _moderator_disagrees(votal: Votal, game: Game, ruleset: Ruleset) -> list[Dou
     for check in before:
         if check.post != latest:
             continue
-        if hasattr(check, "posted_alive"):
+        if isinstance(check, AliveDisagreement):
             found.append(_alive_differs(check, votal, game, ruleset, decided))
             continue
         posted = "not voting" if check.posted is None else check.posted
@@ -875,7 +877,7 @@ def _lynch_not_recorded(votal: Votal, game: Game) -> list[Doubt]:
 
 
 def _alive_differs(
-    check: Any, votal: Votal, game: Game, ruleset: Ruleset, decided: int | None
+    check: AliveDisagreement, votal: Votal, game: Game, ruleset: Ruleset, decided: int | None
 ) -> Doubt:
     """A count stating fewer alive than the game file (a death the file may lack): a doubt when,
     with that number's majority, a wagon standing from the count's post on would have a majority

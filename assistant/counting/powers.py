@@ -31,7 +31,7 @@ from assistant.counting.hooks import Decision
 
 if TYPE_CHECKING:
     from assistant.counting.hooks import DayView as DayReplay
-    from assistant.gamefile.game import Game
+    from assistant.gamefile.game import DecidingRole, Game
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ def alive(day: DayReplay, seat: str | None, post: int | None = None) -> bool:
     return seat is not None and seat in day.living(point(day, post))
 
 
-def decision(day: DayReplay, role: str, number: int | None = None) -> Decision | None:
+def decision(day: DayReplay, role: DecidingRole, number: int | None = None) -> Decision | None:
     """The pick ``role`` made on day ``number`` (default: the day replayed), as
     ``[[private.decisions]]`` records it (a seat or "none", and the post it was made at when
     recorded), or None. A replay as of a post never sees a decision recorded after it."""

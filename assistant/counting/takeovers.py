@@ -24,12 +24,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from assistant.counting.living import alive_seats
-from assistant.counting.votecounts import PostedCount, posted_votes, read_vote_count
+from assistant.counting.votecounts import posted_votes, read_vote_count
 from assistant.gamefile.game import DayDecl, Game, Seat
+from assistant.gamefile.rules import Ruleset
 from assistant.reading.names import NO_ELIMINATION, Roster, fold_name, resolve_name
+from assistant.reading.posted_count import PostedCount
+from parsers.reading import ReadPost
 
 # Counts that must place the seat where the account votes: one placement can be a slip of the
 # moderator's.
@@ -80,7 +82,11 @@ class _Posters:
 
 
 def _posters(
-    game: Game, posts: Sequence[Any], *, voted_from: int | None = None, voted_to: int | None = None
+    game: Game,
+    posts: Sequence[ReadPost],
+    *,
+    voted_from: int | None = None,
+    voted_to: int | None = None,
 ) -> _Posters:
     listed = {fold_name(a): seat.name for seat in game.players for a in seat.accounts}
     moderators = {fold_name(m) for m in game.moderators}
@@ -101,7 +107,11 @@ def _posters(
 
 
 def could_take_over(
-    game: Game, posts: Sequence[Any], *, voted_from: int | None = None, voted_to: int | None = None
+    game: Game,
+    posts: Sequence[ReadPost],
+    *,
+    voted_from: int | None = None,
+    voted_to: int | None = None,
 ) -> bool:
     """Whether a takeover is possible at all (cheap: most games have none, and then there is nothing
     to look for): an account that is neither listed nor a moderator voted (between posts
@@ -116,8 +126,8 @@ def could_take_over(
 
 def find_takeovers(
     game: Game,
-    ruleset: Any,
-    posts: Sequence[Any],
+    ruleset: Ruleset,
+    posts: Sequence[ReadPost],
     bodies: Mapping[int, str],
     *,
     roster: Roster | None = None,
@@ -184,7 +194,7 @@ class _SeatPosts:
     later: dict[str, int]
 
     @classmethod
-    def of(cls, game: Game, posts: Sequence[Any], candidates: Mapping[str, int]) -> _SeatPosts:
+    def of(cls, game: Game, posts: Sequence[ReadPost], candidates: Mapping[str, int]) -> _SeatPosts:
         # a seat still posting when a count is made is its own; what that account posts after a
         # count that showed the takeover undoes nothing (a live game's update read that count
         # before those posts were made). A later account the file names for the seat holds it
@@ -279,7 +289,7 @@ class _Evidence:
 
 
 def find_spelled(
-    game: Game, ruleset: Any, posts: Sequence[Any], *, roster: Roster | None = None
+    game: Game, ruleset: Ruleset, posts: Sequence[ReadPost], *, roster: Roster | None = None
 ) -> list[Takeover]:
     """The seats listed before their players posted that an unlisted account holds because it is the
     listed name as the forum spells it (case, spaces, accents, trailing digits, one letter slipped
@@ -313,8 +323,8 @@ def find_spelled(
 
 def find_seat_holders(
     game: Game,
-    ruleset: Any,
-    posts: Sequence[Any],
+    ruleset: Ruleset,
+    posts: Sequence[ReadPost],
     *,
     roster: Roster | None = None,
     counts: Mapping[int, PostedCount] | None = None,
@@ -339,7 +349,7 @@ def find_seat_holders(
 
 
 def find_returns(
-    game: Game, posts: Sequence[Any], counts: Mapping[int, PostedCount]
+    game: Game, posts: Sequence[ReadPost], counts: Mapping[int, PostedCount]
 ) -> list[Takeover]:
     """The seats whose listed account first posts only after its replacements: an opening edited
     after the game names each seat's last holder, so when a moderator's count made after that
@@ -374,14 +384,14 @@ def _return_post(seat: Seat, posted: Mapping[str, list[int]]) -> int | None:
     return own[0] if own and own[0] > max(dated) else None
 
 
-def could_return(game: Game, posts: Sequence[Any]) -> bool:
+def could_return(game: Game, posts: Sequence[ReadPost]) -> bool:
     """Whether some seat's listed account posts only after its dated replacements (cheap: most
     games have none)."""
     posted = _posts_by_account(posts)
     return any(_return_post(seat, posted) is not None for seat in game.players)
 
 
-def _posts_by_account(posts: Sequence[Any]) -> dict[str, list[int]]:
+def _posts_by_account(posts: Sequence[ReadPost]) -> dict[str, list[int]]:
     posted: dict[str, list[int]] = {}
     for post in posts:
         posted.setdefault(fold_name(post.author), []).append(post.number)
@@ -460,7 +470,7 @@ def _named(
 
 
 def _standings(
-    posts: Sequence[Any], moments: Sequence[tuple[int, int, frozenset[str]]], roster: Roster
+    posts: Sequence[ReadPost], moments: Sequence[tuple[int, int, frozenset[str]]], roster: Roster
 ) -> dict[int, dict[str, str | None]]:
     """For each (count's post, its day's first post, the living then): each author's (folded) last
     vote on that day before the count (a seat, NO_ELIMINATION, or None). One pass over the

@@ -188,7 +188,7 @@ class Votal:
     def to_json(self, *, private: bool = False) -> dict[str, Any]:
         """The votal as JSON; ``private`` (the moderator's count and audit) adds the real reasons
         and notes, the doubts under ``doubts``, what changes nothing under ``notes`` (docs/json)."""
-        data = to_json(self, private=private)
+        data: dict[str, Any] = to_json(self, private=private)  # a dataclass: a JSON object
         if private:
             data["doubts"] = [d.to_json() for d in self.doubts if not d.note]
             data["notes"] = [d.to_json() for d in self.doubts if d.note]

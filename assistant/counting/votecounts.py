@@ -25,16 +25,27 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assistant.reading.names import (
     GUESSED_STEPS,
     NO_ELIMINATION,
+    Roster,
     fits_seat,
     fold_name,
     resolve_name,
 )
-from assistant.reading.posted_count import PostedCount, PostedWagon  # noqa: F401 (PostedWagon: the reading's shape, read from here)
+
+# PostedWagon: the reading's shape, read from here too
+from assistant.reading.posted_count import PostedCount
+from assistant.reading.posted_count import PostedWagon as PostedWagon
+
+if TYPE_CHECKING:
+    from assistant.counting.clock import Timeline
+    from assistant.counting.votal import Action, DayResult, Votal
+    from assistant.gamefile.game import Game
+    from assistant.gamefile.rules import Ruleset
+    from parsers.reading import ReadPost
 
 
 @dataclass(frozen=True)
@@ -147,7 +158,7 @@ def _remembered_count(body_html: str, post: int) -> PostedCount | None:
 # --------------------------------------------------------------
 
 
-def posted_votes(count: PostedCount, roster: Any, living: Collection[str]) -> dict[str, str]:
+def posted_votes(count: PostedCount, roster: Roster, living: Collection[str]) -> dict[str, str]:
     """Voter seat -> the seat (or NO_ELIMINATION) the count puts the voter on; names it cannot read
     are left out."""
     alive = frozenset(living)
@@ -164,7 +175,7 @@ def posted_votes(count: PostedCount, roster: Any, living: Collection[str]) -> di
     return placed
 
 
-def our_votes(votal: Any) -> dict[str, str]:
+def our_votes(votal: Votal) -> dict[str, str]:
     """Voter seat -> the seat (or NO_ELIMINATION) Votal counts the voter on."""
     ours = {voter: wagon.target for wagon in votal.wagons for voter in wagon.voters}
     ours.update((voter, NO_ELIMINATION) for voter in votal.no_elimination.voters)
@@ -173,9 +184,9 @@ def our_votes(votal: Any) -> dict[str, str]:
 
 def check_count(
     count: PostedCount,
-    votal: Any,
-    roster: Any,
-    posts: Sequence[Any],
+    votal: Votal,
+    roster: Roster,
+    posts: Sequence[ReadPost],
     *,
     typed: Mapping[tuple[int, str], str] | None = None,
 ) -> tuple[list[Disagreement | AliveDisagreement], list[LearnedAlias]]:
@@ -199,7 +210,9 @@ def check_count(
         if not isinstance(d, Disagreement) or d.posted is None or d.posted == NO_ELIMINATION:
             continue
         last = _last_vote(votal.actions, d.voter, before=count.post)
-        text = typed.get((last.post, last.text)) if last is not None else None
+        if last is None:
+            continue
+        text = typed.get((last.post, last.text))
         if text and (
             _misread(last) or _read_otherwise(last, text, d.posted, votal.actions, roster)
         ):
@@ -216,7 +229,7 @@ def alias_key(text: str) -> str:
     return fold_name(text)
 
 
-def _misread(action: Any) -> bool:
+def _misread(action: Action) -> bool:
     """Votal could not read the name. (A name Votal read, even by a guess, is never relearned from a
     count: moderators slip, and one slip would misread that name for the rest of the game.)"""
     return not action.counted and (action.why_not or "").startswith(_NAME_REASONS)
@@ -225,7 +238,9 @@ def _misread(action: Any) -> bool:
 _NAME_REASONS = ("unknown name", "ambiguous", "several targets", "cut-off name")
 
 
-def _read_otherwise(action: Any, text: str, seat: str, actions: Iterable[Any], roster: Any) -> bool:
+def _read_otherwise(
+    action: Action, text: str, seat: str, actions: Iterable[Action], roster: Roster
+) -> bool:
     """Votal read the name by a guess, and the count reads it as another player the name fits too:
     where a short name fits two players, the moderator's count says which. (Not when the count puts
     the voter where the voter's vote stood before: that is a count behind the thread.)"""
@@ -239,7 +254,7 @@ def _read_otherwise(action: Any, text: str, seat: str, actions: Iterable[Any], r
     return seat not in before and fits_seat(text, seat, roster)
 
 
-def _last_vote(actions: Iterable[Any], voter: str, *, before: int) -> Any:
+def _last_vote(actions: Iterable[Action], voter: str, *, before: int) -> Action | None:
     last = None
     for action in actions:
         if action.voter == voter and action.post < before and action.action in ("vote", "unvote"):
@@ -247,7 +262,7 @@ def _last_vote(actions: Iterable[Any], voter: str, *, before: int) -> Any:
     return last if last is not None and last.action == "vote" else None
 
 
-def _typed_targets(posts: Sequence[Any]) -> dict[tuple[int, str], str]:
+def _typed_targets(posts: Sequence[ReadPost]) -> dict[tuple[int, str], str]:
     """(post, raw bold text) -> the target as typed."""
     return {
         (post.number, command.raw): command.target
@@ -259,16 +274,16 @@ def _typed_targets(posts: Sequence[Any]) -> dict[tuple[int, str], str]:
 
 def learn_from_counts(
     counts: Iterable[PostedCount],
-    game: Any,
-    ruleset: Any,
-    posts: Sequence[Any],
-    roster: Any,
+    game: Game,
+    ruleset: Ruleset,
+    posts: Sequence[ReadPost],
+    roster: Roster,
     *,
     day: int,
     at_post: int | None = None,
     at_time: datetime | None = None,
     typed: Mapping[tuple[int, str], str] | None = None,
-    timeline: Any = None,
+    timeline: Timeline | None = None,
 ) -> Learning:
     """Each of ``day``'s counts in post order, held against Votal's reading as of the post before it
     (with what earlier counts taught); every spelling a count teaches is learned by ``roster`` from
@@ -280,7 +295,7 @@ def learn_from_counts(
     learning = Learning({day: []}, [], {})
     typed = _typed_targets(posts) if typed is None else typed
 
-    def hold(post: int, votal: Any) -> None:
+    def hold(post: int, votal: Votal) -> None:
         found, taught = check_count(by_post[post], votal, roster, posts, typed=typed)
         learning.disagreements[day].extend(found)
         for alias in taught:
@@ -311,14 +326,14 @@ class Learning:
 
     disagreements: dict[int, list[Disagreement | AliveDisagreement]]
     learned: list[LearnedAlias]
-    days: dict[int, Any]
+    days: dict[int, DayResult]
 
 
 def learn_game(
-    game: Any,
-    ruleset: Any,
-    posts: Sequence[Any],
-    roster: Any,
+    game: Game,
+    ruleset: Ruleset,
+    posts: Sequence[ReadPost],
+    roster: Roster,
     bodies: Mapping[int, str],
     days: Iterable[int],
     *,
@@ -338,16 +353,16 @@ def learn_game(
 
 
 def learn_counts(
-    game: Any,
-    ruleset: Any,
-    posts: Sequence[Any],
-    roster: Any,
+    game: Game,
+    ruleset: Ruleset,
+    posts: Sequence[ReadPost],
+    roster: Roster,
     counts: Mapping[int, PostedCount],
     days: Iterable[int],
     *,
     at_post: int | None = None,
     at_time: datetime | None = None,
-    timeline: Any = None,
+    timeline: Timeline | None = None,
 ) -> Learning:
     """What the moderator's counts during ``days`` teach ``roster`` (``counts``: their posted
     counts, by post number), and every disagreement by day, each count held against the reading as

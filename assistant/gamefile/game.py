@@ -10,11 +10,11 @@ from __future__ import annotations
 import math
 import re
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, tzinfo
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, Required, TypedDict
 
 from assistant.errors import GameFileError, VotalError
 from assistant.gamefile.findings import id_problem
@@ -35,6 +35,9 @@ EVENT_KINDS = (
     "sheriff_election",  # Millers Hollow: this day's "vote X for sheriff" votes elect a sheriff
     "modkill",  # Witchhunt Online: the moderator kills `player`, using this day's hanging
 )
+# A table of the game file as tomllib reads it; check_table holds its values to SCHEMA before use.
+TomlTable = dict[str, Any]
+
 PHASE_RE = re.compile(r"^\s*(day|night)\s*(\d+)\s*$", re.IGNORECASE)
 
 # Each table's keys: key -> (type, required). Types: "str", "int", "number", "bool", "datetime",
@@ -296,6 +299,21 @@ class Event:
     note: str | None = None
 
 
+# The roles whose pick a [[private.decisions]] entry records.
+DecidingRole = Literal["judge", "loose_cannon"]
+DECIDING_ROLES: tuple[DecidingRole, ...] = ("judge", "loose_cannon")
+
+
+class PrivateDecision(TypedDict, total=False):
+    """A ``[[private.decisions]]`` entry: its day, each deciding role's pick (a seat or "none"), and
+    the post it was made at, when the file says."""
+
+    day: Required[int]
+    judge: str
+    loose_cannon: str
+    post: int
+
+
 @dataclass(frozen=True)
 class Private:
     """Facts players must never see: they change outcomes, never public output."""
@@ -313,8 +331,7 @@ class Private:
     holy: tuple[str, ...] = ()
     lovers: tuple[tuple[str, ...], ...] = ()
     roles: dict[str, str] = field(default_factory=dict)
-    # {"day", "judge" | "loose_cannon": seat or "none", "post"?}
-    decisions: tuple[dict[str, Any], ...] = ()
+    decisions: tuple[PrivateDecision, ...] = ()
     sequestered: tuple[tuple[int, str], ...] = ()
     extra_lives: tuple[str, ...] = ()  # a seat once per extra life it starts with (Survivalist...)
     successors: dict[str, str] = field(default_factory=dict)  # sheriff -> the successor he named
@@ -473,7 +490,7 @@ class _Checker:
             shown = f"{table}[{index + 1}]" + (f".{key}" if key else "")
         return GameFileError(self.path, self.line(table, index, key), shown, message)
 
-    def check_table(self, values: dict, table: str, index: int | None) -> None:
+    def check_table(self, values: TomlTable, table: str, index: int | None) -> None:
         schema = SCHEMA[table]
         for key, value in values.items():
             if table in FREE_FORM:
@@ -520,7 +537,7 @@ _TYPE_WORDS = {
 }
 
 
-def _has_type(value: Any, kind: str) -> bool:
+def _has_type(value: object, kind: str) -> bool:
     if kind == "str":
         return isinstance(value, str)
     if kind == "int":
@@ -542,7 +559,7 @@ def _has_type(value: Any, kind: str) -> bool:
     raise AssertionError(kind)
 
 
-def _is_replacement(value: Any) -> bool:
+def _is_replacement(value: object) -> bool:
     """``{name = "New", post = 512}``: a replacement holding the seat from a post on."""
     return (
         isinstance(value, dict)
@@ -582,7 +599,7 @@ def _locate_keys(text: str) -> dict[tuple[str, int | None, str | None], int]:
     return where
 
 
-def game_zone_name(raw: Any, path: Path) -> str | None:
+def game_zone_name(raw: Mapping[str, object], path: Path) -> str | None:
     """The zone a game file's local times are in: its ``timezone``, else its ruleset's ("11 am West
     Coast time"); None: UTC. ``raw`` is the parsed file (a dict, or a tomlkit document while editing
     it)."""
@@ -603,7 +620,7 @@ class _Builder:
     zone: tzinfo
     account_to_seat: dict[str, str]
 
-    def when(self, value: Any, table: str, index: int | None, key: str) -> datetime:
+    def when(self, value: date | str, table: str, index: int | None, key: str) -> datetime:
         return _to_utc(value, self.zone, lambda msg: self.checker.fail(table, index, key, msg))
 
     def seat_of(self, name: str, table: str, index: int | None, key: str) -> str:
@@ -614,7 +631,7 @@ class _Builder:
             raise self.checker.fail(table, index, key, message) from None
 
 
-def _build(raw: dict, path: Path, checker: _Checker, players_required: bool) -> Game:
+def _build(raw: TomlTable, path: Path, checker: _Checker, players_required: bool) -> Game:
     zone_name = game_zone_name(raw, path)
     try:
         zone = zone_named(zone_name or "UTC")
@@ -661,7 +678,7 @@ def _build(raw: dict, path: Path, checker: _Checker, players_required: bool) -> 
     )
 
 
-def _check_thread(raw: dict, checker: _Checker) -> None:
+def _check_thread(raw: TomlTable, checker: _Checker) -> None:
     """The forum engine is one Votal knows, and the thread is an http(s) address."""
     forum = raw.get("forum")
     if forum is not None and forum not in ENGINES:
@@ -671,7 +688,7 @@ def _check_thread(raw: dict, checker: _Checker) -> None:
         raise checker.fail("", None, "thread", f"must be the thread's http(s) URL: {problem}")
 
 
-def _build_seats(raw: dict, checker: _Checker, players_required: bool) -> list[Seat]:
+def _build_seats(raw: TomlTable, checker: _Checker, players_required: bool) -> list[Seat]:
     seats = [_build_seat(p, i, checker) for i, p in enumerate(raw["players"])]
     if not seats and players_required:
         raise checker.fail("", None, "players", "a game needs at least one [[players]] entry")
@@ -680,7 +697,7 @@ def _build_seats(raw: dict, checker: _Checker, players_required: bool) -> list[S
     return seats
 
 
-def _build_seat(player: dict, index: int, checker: _Checker) -> Seat:
+def _build_seat(player: TomlTable, index: int, checker: _Checker) -> Seat:
     weight = player.get("vote_weight", 1)
     if weight < 0:
         raise checker.fail("players", index, "vote_weight", "must not be negative")
@@ -704,7 +721,7 @@ def _seat_of_account(seats: list[Seat]) -> dict[str, str]:
     return account_to_seat
 
 
-def _build_days(raw: dict, builder: _Builder) -> list[DayDecl]:
+def _build_days(raw: TomlTable, builder: _Builder) -> list[DayDecl]:
     checker = builder.checker
     days: list[DayDecl] = []
     seen_days: set[int] = set()
@@ -720,7 +737,7 @@ def _build_days(raw: dict, builder: _Builder) -> list[DayDecl]:
     return days
 
 
-def _build_day(declared: dict, index: int, builder: _Builder) -> DayDecl:
+def _build_day(declared: TomlTable, index: int, builder: _Builder) -> DayDecl:
     start_post, end_post = declared.get("start_post"), declared.get("end_post")
     if start_post is not None and end_post is not None and end_post < start_post:
         raise builder.checker.fail("days", index, "end_post", "must not be before start_post")
@@ -733,7 +750,7 @@ def _build_day(declared: dict, index: int, builder: _Builder) -> DayDecl:
     return DayDecl(declared["day"], start_post, end_post, start, end)
 
 
-def _read_phase(entry: dict, table: str, index: int, checker: _Checker) -> tuple[str, int]:
+def _read_phase(entry: TomlTable, table: str, index: int, checker: _Checker) -> tuple[str, int]:
     """An entry's ``phase`` ("day 2", "night 1") as its kind and number."""
     phase = PHASE_RE.match(entry["phase"])
     if not phase:
@@ -742,7 +759,7 @@ def _read_phase(entry: dict, table: str, index: int, checker: _Checker) -> tuple
     return phase.group(1).lower(), int(phase.group(2))
 
 
-def _build_deaths(raw: dict, builder: _Builder) -> tuple[Death, ...]:
+def _build_deaths(raw: TomlTable, builder: _Builder) -> tuple[Death, ...]:
     deaths = []
     for i, d in enumerate(raw.get("deaths", ())):
         kind, number = _read_phase(d, "deaths", i, builder.checker)
@@ -751,7 +768,7 @@ def _build_deaths(raw: dict, builder: _Builder) -> tuple[Death, ...]:
     return tuple(deaths)
 
 
-def _build_survivals(raw: dict, builder: _Builder) -> tuple[Survival, ...]:
+def _build_survivals(raw: TomlTable, builder: _Builder) -> tuple[Survival, ...]:
     survivals = []
     for i, d in enumerate(raw.get("survivals", ())):
         kind, number = _read_phase(d, "survivals", i, builder.checker)
@@ -760,7 +777,7 @@ def _build_survivals(raw: dict, builder: _Builder) -> tuple[Survival, ...]:
     return tuple(survivals)
 
 
-def _build_corrections(raw: dict, checker: _Checker) -> tuple[Correction, ...]:
+def _build_corrections(raw: TomlTable, checker: _Checker) -> tuple[Correction, ...]:
     corrections = []
     for i, c in enumerate(raw.get("corrections", ())):
         if ("vote" in c) == bool(c.get("ignore")):
@@ -772,11 +789,11 @@ def _build_corrections(raw: dict, checker: _Checker) -> tuple[Correction, ...]:
     return tuple(corrections)
 
 
-def _build_events(raw: dict, builder: _Builder) -> tuple[Event, ...]:
+def _build_events(raw: TomlTable, builder: _Builder) -> tuple[Event, ...]:
     return tuple(_build_event(e, i, builder) for i, e in enumerate(raw.get("events", ())))
 
 
-def _build_event(entry: dict, index: int, builder: _Builder) -> Event:
+def _build_event(entry: TomlTable, index: int, builder: _Builder) -> Event:
     kind = entry["kind"]
     if kind not in EVENT_KINDS:
         known = ", ".join(EVENT_KINDS)
@@ -798,7 +815,7 @@ def _build_event(entry: dict, index: int, builder: _Builder) -> Event:
     )
 
 
-def _accepted(checks: dict, checker: _Checker) -> frozenset[str]:
+def _accepted(checks: TomlTable, checker: _Checker) -> frozenset[str]:
     """``[checks] accepted``: each the id of a warning that can be accepted (gamefile.findings)."""
     accepted = checks.get("accepted", [])
     for text in accepted:
@@ -808,8 +825,8 @@ def _accepted(checks: dict, checker: _Checker) -> frozenset[str]:
     return frozenset(accepted)
 
 
-def _lynches_per_day(raw: dict, checker: _Checker) -> int:
-    value = raw.get("lynches_per_day", 1)
+def _lynches_per_day(raw: TomlTable, checker: _Checker) -> int:
+    value: int = raw.get("lynches_per_day", 1)
     if value < 1:
         raise checker.fail("", None, "lynches_per_day", "must be 1 or more")
     return value
@@ -822,7 +839,7 @@ MAX_SYNC_INTERVAL = 7 * 24 * 3600.0
 MAX_MIN_INTERVAL = 3600.0  # seconds between two requests: more would make one sync take days
 
 
-def _check_fetch(fetch: dict, checker: _Checker) -> None:
+def _check_fetch(fetch: TomlTable, checker: _Checker) -> None:
     """The [fetch] numbers: finite (nan and inf are TOML numbers too), and within bounds that keep
     Votal polite to the forum and a sync finite."""
     wait = fetch.get("min_interval", 0)
@@ -921,7 +938,7 @@ def _check_moderators(moderators: list[str], seats: list[Seat], checker: _Checke
             )
 
 
-def _check_days_named(raw: dict, declared: set[int], checker: _Checker) -> None:
+def _check_days_named(raw: TomlTable, declared: set[int], checker: _Checker) -> None:
     """Deaths and decisions name days; in a game timed only by [[days]], none may lie past the last
     one."""
     last = max(declared)
@@ -957,7 +974,7 @@ def _check_days_named(raw: dict, declared: set[int], checker: _Checker) -> None:
 
 
 def _replacements(
-    raw: list, checker: _Checker, index: int
+    raw: list[str | TomlTable], checker: _Checker, index: int
 ) -> tuple[tuple[str, ...], tuple[int | None, ...]]:
     """Names and posts of a seat's replacements; posts, where given, must rise with each
     replacement."""
@@ -1002,17 +1019,17 @@ def _check_unique_accounts(seats: list[Seat], checker: _Checker, dead: set[str])
 _SeatOf = Callable[[str, str, int | None, str], str]
 
 
-def _build_private(raw: dict, seat_of: _SeatOf, checker: _Checker) -> Private:
+def _build_private(raw: TomlTable, seat_of: _SeatOf, checker: _Checker) -> Private:
     def one(key: str) -> str | None:
         return seat_of(raw[key], "private", None, key) if key in raw else None
 
     decisions = []
     for i, d in enumerate(raw.get("decisions", ())):
-        decision = {"day": d["day"]}
+        decision: PrivateDecision = {"day": d["day"]}
         if "post" in d:
             # where the decision was made: an as-of replay before it never sees it
             decision["post"] = d["post"]
-        for role in ("judge", "loose_cannon"):
+        for role in DECIDING_ROLES:
             if role in d:
                 pick = d[role]
                 decision[role] = (
@@ -1052,7 +1069,7 @@ def _build_private(raw: dict, seat_of: _SeatOf, checker: _Checker) -> Private:
     )
 
 
-def _to_utc(value: Any, zone: tzinfo, fail: Callable[[str], GameFileError]) -> datetime:
+def _to_utc(value: date | str, zone: tzinfo, fail: Callable[[str], GameFileError]) -> datetime:
     """TOML date-times with an offset are exact; local ones are in the game's time zone."""
     if isinstance(value, str):
         try:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol
 
 
 class Kind(StrEnum):
@@ -96,7 +96,23 @@ _IRREGULAR_PAST = {"hang": "hanged", "hanging": "hanged", "kill": "killed", "lyn
 _NOUN = {"lynch": "lynch", "hang": "hanging", "kill": "kill"}
 
 
-def words_of(ruleset: Any) -> Words:
+class RulesetWords(Protocol):
+    """What the words read of a ruleset (:class:`assistant.gamefile.rules.Ruleset`, which imports
+    this module)."""
+
+    @property
+    def elimination_word(self) -> str: ...
+    @property
+    def no_elimination_label(self) -> str: ...
+    @property
+    def no_majority(self) -> str: ...
+    @property
+    def sleep_majority(self) -> str: ...
+    @property
+    def tie(self) -> str: ...
+
+
+def words_of(ruleset: RulesetWords) -> Words:
     """The ruleset's words for an elimination, from its ``elimination_word`` (a verb or a noun)."""
     word = (ruleset.elimination_word or "lynch").strip()
     lower = word.casefold()
@@ -182,7 +198,7 @@ def survived_words(outcome: Outcome, words: Words) -> str:
     return f"{decided}, but {s} survived: no one is {words.past}."
 
 
-def judge_declined(outcome: Outcome, ruleset: Any) -> bool:
+def judge_declined(outcome: Outcome, ruleset: RulesetWords) -> bool:
     """No elimination after the rules deferred to the Judge: declined, dead or unnamed, all read the
     same.
 
@@ -199,7 +215,9 @@ def judge_declined(outcome: Outcome, ruleset: Any) -> bool:
     )
 
 
-def announce(outcome: Outcome, words: Words, ruleset: Any, *, after_runoff: bool = False) -> str:
+def announce(
+    outcome: Outcome, words: Words, ruleset: RulesetWords, *, after_runoff: bool = False
+) -> str:
     """One plain sentence for players saying what happened and why (the drafts' outcome line)."""
     o, who = outcome, outcome.target or ""
 

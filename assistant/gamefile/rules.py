@@ -183,7 +183,7 @@ HOOK_MODULES = (
     "missed_days",
 )
 
-_SCHEMA: dict[str, dict[str, tuple[str, str, tuple | None]]] = {
+_SCHEMA: dict[str, dict[str, tuple[str, str, tuple[str, ...] | None]]] = {
     "ruleset": {
         "name": ("name", "str", None),
         "title": ("title", "str", None),
@@ -362,7 +362,7 @@ def parse_ruleset(text: str, *, path: str = "<ruleset>") -> Ruleset:
 
 
 def _check_value(
-    value: Any, kind: str, allowed: tuple | None, fail: Callable[[str], RulesetError]
+    value: Any, kind: str, allowed: tuple[str, ...] | None, fail: Callable[[str], RulesetError]
 ) -> Any:
     if kind == "str":
         if not isinstance(value, str):

@@ -30,9 +30,10 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import permutations
-from typing import Any
+from typing import Protocol
 
 from assistant.gamefile.game import Game
+from assistant.gamefile.rules import Ruleset
 from assistant.reading.identity import AuthorIndex
 
 NO_ELIMINATION = "no elimination"  # the owner every no-elimination phrase stands for
@@ -372,7 +373,7 @@ class Roster:
     def from_game(
         cls,
         game: Game,
-        no_elimination: Iterable[str] | Any = (),
+        no_elimination: Iterable[str] | Ruleset = (),
         *,
         authors: Iterable[str | tuple[str, str | None]] | Mapping[tuple[str, str | None], int] = (),
     ) -> Roster:
@@ -441,23 +442,31 @@ class Roster:
         self.learned.setdefault(fold_name(text), (seat, from_post))
 
 
-def _no_elimination_phrases(source: Iterable[str] | Any) -> tuple[str, ...]:
+def _no_elimination_phrases(source: Iterable[str] | Ruleset) -> tuple[str, ...]:
     """Phrases from a tuple of words, or from a ruleset (its words, else its label plus the usual
     ones). A ruleset without a no-elimination vote keeps its words too: "vote no lynch" is then
     refused, never read as a name."""
     if isinstance(source, str):
         return (source,)
-    if hasattr(source, "name") and not isinstance(source, Iterable):
-        words = getattr(source, "no_elimination_words", None)
+    if isinstance(source, Ruleset):
+        words = source.no_elimination_words
         if words:
             return tuple(words)
-        label = getattr(source, "no_elimination_label", None)
+        label = source.no_elimination_label
         return tuple(dict.fromkeys(([label] if label else []) + list(DEFAULT_NO_ELIMINATION)))
     return tuple(source)
 
 
 def _entry(spelling: str, owner: str, kind: str, source: str) -> _Spelling:
     return _Spelling(spelling, fold_name(spelling), owner, kind, source, tuple(_words(spelling)))
+
+
+class Resolver(Protocol):
+    """How a typed name is read: :func:`resolve_name`, or an exact reading the golden tests pin."""
+
+    def __call__(
+        self, text: str, roster: Roster, *, alive: Collection[str], at_post: int | None = None
+    ) -> Resolution: ...
 
 
 def resolve_name(

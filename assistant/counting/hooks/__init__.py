@@ -32,8 +32,8 @@ listed in :data:`assistant.gamefile.rules.HOOK_MODULES`. A private fact that voi
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol
 
 if TYPE_CHECKING:
@@ -45,22 +45,8 @@ if TYPE_CHECKING:
     from assistant.gamefile.game import Game
     from assistant.gamefile.outcome import Outcome
     from assistant.gamefile.rules import Ruleset, Standing
+    from assistant.reading.names import Resolution, Roster
     from parsers.reading import ReadPost
-
-# The methods the day replay calls, in the order of the table above.
-HOOK_POINTS = (
-    "check_voter",
-    "check_vote",
-    "voters",
-    "targets",
-    "weight",
-    "at_post",
-    "on_death",
-    "standing",
-    "settle",
-    "flags",
-    "votal",
-)
 
 
 @dataclass(frozen=True)
@@ -92,7 +78,7 @@ class ReplayView(Protocol):
     @property
     def posts(self) -> Sequence[ReadPost]: ...  # the thread, in post order
     @property
-    def roster(self) -> Any: ...  # an assistant.reading.names.Roster
+    def roster(self) -> Roster: ...
 
 
 class DayView(Protocol):
@@ -120,7 +106,9 @@ class DayView(Protocol):
     def note(self, text: str) -> None: ...
     def end_day(self, outcome: Outcome) -> None: ...
     def targets(self, living: Sequence[str]) -> set[str]: ...
-    def resolve(self, text: str, living: Collection[str], post: int | None = None) -> Any: ...
+    def resolve(
+        self, text: str, living: Collection[str], post: int | None = None
+    ) -> Resolution: ...
     def in_day(self, post: ReadPost) -> bool: ...
     def after_main(self, post: ReadPost) -> bool: ...
     def over_by(
@@ -168,3 +156,44 @@ class Hook:
 
     def votal(self, fields: dict[str, Any]) -> None:
         pass
+
+
+@dataclass
+class Hooked:
+    """The methods the day replay calls, in the order of the table above: at each point, the bound
+    methods of the day's hooks that override it (most days call none, cheaply)."""
+
+    check_voter: list[Callable[[str, bool, Verdict], Verdict]] = field(default_factory=list)
+    check_vote: list[Callable[[str, str | None, str, int], Verdict | None]] = field(
+        default_factory=list
+    )
+    voters: list[Callable[[list[str], Sequence[str]], list[str]]] = field(default_factory=list)
+    targets: list[Callable[[set[str]], set[str]]] = field(default_factory=list)
+    weight: list[Callable[[str, int | None, float], float]] = field(default_factory=list)
+    at_post: list[Callable[[int | None], None]] = field(default_factory=list)
+    on_death: list[Callable[[str, int], None]] = field(default_factory=list)
+    standing: list[Callable[[Standing], Standing]] = field(default_factory=list)
+    settle: list[Callable[[Outcome], Outcome]] = field(default_factory=list)
+    flags: list[Callable[[Sequence[str], Iterable[str], bool], Iterable[Flag]]] = field(
+        default_factory=list
+    )
+    votal: list[Callable[[dict[str, Any]], None]] = field(default_factory=list)
+
+    def fill(self, hooks: Sequence[Hook]) -> None:
+        """Each point's methods from the hooks that override it, in the hooks' order (set in place:
+        the day's parts hold this object from before the hooks, which read them, exist)."""
+
+        def overriding(name: str) -> list[Hook]:
+            return [h for h in hooks if getattr(type(h), name) is not getattr(Hook, name)]
+
+        self.check_voter = [h.check_voter for h in overriding("check_voter")]
+        self.check_vote = [h.check_vote for h in overriding("check_vote")]
+        self.voters = [h.voters for h in overriding("voters")]
+        self.targets = [h.targets for h in overriding("targets")]
+        self.weight = [h.weight for h in overriding("weight")]
+        self.at_post = [h.at_post for h in overriding("at_post")]
+        self.on_death = [h.on_death for h in overriding("on_death")]
+        self.standing = [h.standing for h in overriding("standing")]
+        self.settle = [h.settle for h in overriding("settle")]
+        self.flags = [h.flags for h in overriding("flags")]
+        self.votal = [h.votal for h in overriding("votal")]

@@ -5,6 +5,7 @@ declared early end (``[[events]] kind = "early_end"``) executes the leader for r
 ``no_possible_tie``."""
 
 from dataclasses import replace
+from typing import Any
 
 from assistant.counting.hooks import DayView, Hook, Verdict
 from assistant.counting.votal import Action, Nomination
@@ -95,7 +96,7 @@ class Clocktower(Hook):
             return replace(outcome, reason=Reason.NO_POSSIBLE_TIE)
         return outcome
 
-    def votal(self, fields: dict) -> None:
+    def votal(self, fields: dict[str, Any]) -> None:
         wagons = {w.target: w for w in fields["wagons"]}
         fields["nominations"] = tuple(
             Nomination(

@@ -11,8 +11,8 @@ and that stand-in is alive. A stand-in decides only once the Judge is dead: a de
 post where the Judge still lived was the Judge's own, queued, and a dead Judge's queued decision
 counts for nothing (the stand-in may still decide)."""
 
-from assistant.counting.hooks import Hook
-from assistant.counting.powers import Decision, alive, decision, judge_holder
+from assistant.counting.hooks import Decision, Hook
+from assistant.counting.powers import alive, decision, judge_holder
 from assistant.gamefile.outcome import Kind, Outcome, Reason
 
 DEFERRED = (Reason.NO_MAJORITY, Reason.SLEEP_MAJORITY)

@@ -15,7 +15,8 @@ def find_hook(name: str) -> type[Hook]:
     """The hook class registered under ``name`` (a ruleset's ``[hooks] use`` word)."""
     if name not in HOOK_MODULES:
         raise KeyError(name)
-    return import_module(f"{__package__}.{name}").HOOK
+    hook: type[Hook] = import_module(f"{__package__}.{name}").HOOK  # each module names its class
+    return hook
 
 
 def hook_classes(names: Iterable[str]) -> list[type[Hook]]:

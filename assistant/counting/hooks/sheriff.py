@@ -21,11 +21,16 @@ Who holds the badge:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from assistant.counting.clock import add_wall_hours
 from assistant.counting.hooks import DayView, Hook
 from assistant.counting.powers import passed_on, point
-from assistant.counting.votal import SheriffElection, rank_wagons
+from assistant.counting.votal import SheriffElection, Wagon, rank_wagons
+from parsers.reading import ReadPost
+
+# Each voter's standing sheriff ballot: (the seat voted for, (post, command index)).
+_Ballots = dict[str, tuple[str, tuple[int, int]]]
 
 
 class Sheriff(Hook):
@@ -119,7 +124,7 @@ class Sheriff(Hook):
             and (at_time is None or p.time is None or p.time <= at_time)
         ]
         main = [p for p in posts if not day.after_main(p)]
-        ballots: dict[str, tuple[str, tuple[int, int]]] = {}
+        ballots: _Ballots = {}
         self._read(main, ballots)
         closed = day.over_by(day.bounds.end_post, day.bounds.end, posts)
         wagons = _wagons(ballots)
@@ -148,7 +153,7 @@ class Sheriff(Hook):
         )
         return SheriffElection(wagons, elected, open_until)
 
-    def _read(self, posts: Sequence, ballots: dict) -> None:
+    def _read(self, posts: Sequence[ReadPost], ballots: _Ballots) -> None:
         day = self.day
         for post in posts:
             if post.author.casefold() in day.moderators:
@@ -164,11 +169,11 @@ class Sheriff(Hook):
                 if found.seat is not None and found.seat in living:
                     ballots[seat] = (found.seat, (post.number, index))
 
-    def votal(self, fields: dict) -> None:
+    def votal(self, fields: dict[str, Any]) -> None:
         fields["election"] = self.election()
 
 
-def _wagons(ballots: dict) -> tuple:
+def _wagons(ballots: _Ballots) -> tuple[Wagon, ...]:
     """The election's wagons, ranked as the lynch's are (one vote each: the sheriff's counts once
     here)."""
     cast: dict[str | None, list[tuple[tuple[int, int], str]]] = {}

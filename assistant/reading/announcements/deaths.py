@@ -13,6 +13,7 @@ from assistant.reading.announcements.facts import (
     DeathFact,
     DeathTakenBack,
     Elimination,
+    PlayerFact,
     PostLike,
 )
 from assistant.reading.announcements.phases import stated_night
@@ -450,7 +451,7 @@ def _day_flip(sentence: str, names: Names, dead: set[str]) -> str | None:
     return seat
 
 
-def named_before(text: str, verb: re.Pattern, names: Names) -> str | None:
+def named_before(text: str, verb: re.Pattern[str], names: Names) -> str | None:
     """The seat named closest before ``verb`` in the same clause, unless the clause is negated."""
     for match in verb.finditer(text):
         clause_start = max(text.rfind(c, 0, match.start()) for c in ".!?;") + 1
@@ -488,7 +489,7 @@ _PLURAL = re.compile(r"^(?:have|were|are)\b", re.IGNORECASE)
 _PLURAL_BEFORE = re.compile(r"\b(?:have|were)\s+(?:both\s+|all\s+)?$", re.IGNORECASE)  # "have died"
 
 
-def named_together(text: str, verb: re.Pattern, names: Names) -> list[str]:
+def named_together(text: str, verb: re.Pattern[str], names: Names) -> list[str]:
     """The seats a plural ``verb`` tells of: "Alder and Birch have been shot", "Alder, Cop, and
     Birch, Mason, have died" (every seat named in the clause before it), else none."""
     for match in verb.finditer(text):
@@ -694,7 +695,7 @@ _LISTED_FATE = re.compile(
 )
 
 
-def read_listed_fates(players: list, state: State) -> None:
+def read_listed_fates(players: list[PlayerFact], state: State) -> None:
     """The player list kept up to date gives each dead seat's fate with its phase: a lynch or a
     night's death the announcements did not tell (told in flavour only, or in words the reader
     missed) is read from it."""

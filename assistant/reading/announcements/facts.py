@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
-from typing import Protocol
+from typing import Any, Protocol
 
 
 class PostLike(Protocol):
@@ -143,11 +143,11 @@ class FactLog:
     deadlines: list[DeadlineFact] = field(default_factory=list)
     taken_back: list[DeathTakenBack] = field(default_factory=list)
 
-    def of_kind(self, fact: Fact) -> list:
-        """The list a fact of this kind goes in."""
+    def of_kind(self, fact: Fact) -> list[Any]:
+        """The list a fact of this kind goes in (its element type is the fact's own)."""
         return dict(zip(_KINDS, self.lists(), strict=True))[type(fact)]
 
-    def lists(self) -> tuple[list, ...]:
+    def lists(self) -> tuple[list[Any], ...]:
         """Every kind's list, in the order of the fields."""
         return (
             self.starts,

@@ -238,7 +238,7 @@ def _posted_pieces(
     return found
 
 
-def _chain(bracket: re.Match) -> str:
+def _chain(bracket: re.Match[str]) -> str:
     """ "(repl. Middle, First)", "(who replaced Middle, who replaced First)": each name replaced the
     next."""
     inside = bracket.group(1)

@@ -40,6 +40,7 @@ from assistant.reading.announcements.phases import (
     read_vote_count_day,
 )
 from assistant.reading.announcements.player_list import (
+    _ListedSeat,
     find_player_list,
     first_count_roster,
     numbering_gaps,
@@ -261,7 +262,9 @@ def _read_players(
     ]
 
 
-def _list_problems(entries: list, list_post: int, dropped: list[str], problems: list[str]) -> None:
+def _list_problems(
+    entries: list[_ListedSeat], list_post: int, dropped: list[str], problems: list[str]
+) -> None:
     """A list numbered past its lines, and names on its lines not taken as seats."""
     top, gaps = numbering_gaps(entries)
     if gaps and top > len(entries):  # "1. ... 3. ... 13.": a list numbered to 13 names 13 seats
@@ -367,7 +370,9 @@ def _starts_and_ends(post: PostLike, state: State, day_before: int) -> bool:
     return any(e.day in started for e in state.facts.ends if e.post == post.number)
 
 
-def _with_list_entries(counted: list, listed: list) -> tuple[list, list]:
+def _with_list_entries(
+    counted: list[_ListedSeat], listed: list[_ListedSeat]
+) -> tuple[list[_ListedSeat], list[_ListedSeat]]:
     """The count's players, each as the list's entry for it where the list has one (its spelling,
     its struck earlier accounts), else as the count names it; and the list's entries the count
     leaves out."""

@@ -61,7 +61,7 @@ _BRACKETED_ACCOUNT = re.compile(
 )
 
 
-def _posting_account(match: re.Match, state: State) -> str:
+def _posting_account(match: re.Match[str], state: State) -> str:
     account = match.group("account").strip()
     if state.authors is not None and state.authors.seat(account) is not None:
         return state.authors.spelled(account)
