@@ -11,6 +11,7 @@ from datetime import timedelta
 from click.testing import CliRunner
 from gamestart import START, styled_thread
 from loopback_forum import Forum, serve
+from support import as_forum_posts
 
 from assistant.cli.main import main
 from assistant.gamefile.game import load_game
@@ -54,16 +55,7 @@ def _said(count: dict) -> list[dict]:
 
 
 def test_an_unannounced_replacement_hammers_then_the_moderators_count_seats_it(tmp_path):
-    opening = [
-        {
-            "number": p.number,
-            "id": p.post_id,
-            "user": p.author,
-            "content": p.body_html,
-            "time": p.time,
-        }
-        for p in styled_thread("numbered lines")
-    ]
+    opening = as_forum_posts(styled_thread("numbered lines"))
     forum = Forum(opening)
     path, db = tmp_path / "game.toml", str(tmp_path / "v.db")
     with serve(forum) as server:

@@ -9,6 +9,7 @@ from datetime import timedelta
 from click.testing import CliRunner
 from gamestart import PLAYERS, START
 from loopback_forum import Forum, serve
+from support import as_forum_posts
 
 from assistant.cli.main import main
 from assistant.gamefile.game import load_game
@@ -26,24 +27,11 @@ def _thread(players: tuple[str, ...], *more: tuple[str, str]) -> list[Post]:
     ]
 
 
-def _as_dicts(posts: list[Post]) -> list[dict]:
-    return [
-        {
-            "number": p.number,
-            "id": p.post_id,
-            "user": p.author,
-            "content": p.body_html,
-            "time": p.time,
-        }
-        for p in posts
-    ]
-
-
 def _live(tmp_path, posts: list[Post], cuts: list[int], *, edit=None) -> tuple[object, list[str]]:
     """`votal new` at the thread's first ``cuts[0]`` posts, then `votal update` as it grows to each
     later cut and to its end (``edit(text)``: the moderator's own change of the file after `new`):
     the file, each update's output."""
-    forum = Forum(_as_dicts(posts[: cuts[0]]))
+    forum = Forum(as_forum_posts(posts[: cuts[0]]))
     path, db = tmp_path / "game.toml", str(tmp_path / "v.db")
     said = []
     with serve(forum) as server:
@@ -55,7 +43,7 @@ def _live(tmp_path, posts: list[Post], cuts: list[int], *, edit=None) -> tuple[o
         if edit is not None:
             path.write_text(edit(path.read_text()))
         for cut in [*cuts[1:], len(posts)]:
-            forum.posts.extend(_as_dicts(posts[len(forum.posts) : cut]))
+            forum.posts.extend(as_forum_posts(posts[len(forum.posts) : cut]))
             result = CliRunner().invoke(main, ["update", str(path), "--db", db])
             assert result.exit_code == 0, result.output
             said.append(result.output)
