@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
+from urllib.parse import urlsplit
 
 from parsers.commands import extract_commands
 from parsers.page import Post
@@ -195,3 +196,12 @@ def thread_around(body: str) -> list[dict]:
         }
         for n, (user, text) in enumerate(zip(users, bodies, strict=True))
     ]
+
+
+def demo_game_at(game_text: str, base_url: str) -> str:
+    """The demo's game file with its thread moved to a loopback server at ``base_url``."""
+    demo_url = next(
+        line.split('"')[1] for line in game_text.splitlines() if line.startswith("thread =")
+    )
+    parts = urlsplit(demo_url)
+    return game_text.replace(demo_url, f"{base_url}{parts.path}?{parts.query}")
