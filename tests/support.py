@@ -21,6 +21,7 @@ from parsers.reading import ReadPost
 
 START = datetime(2026, 3, 1, 22, tzinfo=UTC)  # post 0's time; each later post a minute on
 MINUTE = timedelta(minutes=1)
+HOUR = timedelta(hours=1)
 FIRST_ID = 1000  # post n's forum id is FIRST_ID + n
 THREAD = "https://forum.example.org/viewtopic.php?t=1"
 

@@ -6,12 +6,11 @@ that decided the day), and `votal update` writes the replacement, cited."""
 from __future__ import annotations
 
 import json
-from datetime import timedelta
 
 from click.testing import CliRunner
 from gamestart import START, styled_thread
 from loopback_forum import Forum, serve
-from support import as_forum_posts
+from support import HOUR, as_forum_posts, forum_post
 
 from assistant.cli.main import main
 from assistant.gamefile.game import load_game
@@ -28,15 +27,7 @@ COUNT = (
 def _grow(forum: Forum, posts: list[tuple[str, str]]) -> None:
     for author, body in posts:
         n = len(forum.posts)
-        forum.posts.append(
-            {
-                "number": n,
-                "id": str(5000 + n),
-                "user": author,
-                "content": body,
-                "time": START + timedelta(hours=n),
-            }
-        )
+        forum.posts.append(forum_post(n, author, body, first_id=5000, start=START, step=HOUR))
 
 
 def _run(*args: str) -> str:

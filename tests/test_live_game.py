@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 from gamestart import PLAYERS, START, STYLES, styled_thread
 from loopback_forum import Forum, serve
-from support import as_forum_posts
+from support import HOUR, as_forum_posts, forum_post
 
 from assistant.cli.main import main
 from assistant.gamefile.game import load_game
@@ -236,15 +236,7 @@ def test_run_follow_keeps_a_live_game_from_its_first_page(tmp_path):
     def grow(step: list[tuple[str, str]]) -> None:
         for author, body in step:
             n = len(forum.posts)
-            forum.posts.append(
-                {
-                    "number": n,
-                    "id": str(4000 + n),
-                    "user": author,
-                    "content": body,
-                    "time": START + timedelta(hours=n),
-                }
-            )
+            forum.posts.append(forum_post(n, author, body, first_id=4000, start=START, step=HOUR))
 
     said: list[str] = []
     now = START + timedelta(days=30)
