@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 from gamestart import PLAYERS, START, STYLES, styled_thread
 from loopback_forum import Forum, serve
-from support import HOUR, as_forum_posts, forum_post
+from support import HOUR, as_forum_posts, forum_post, stored_post
 
 from assistant.cli.main import main
 from assistant.gamefile.game import load_game
@@ -57,16 +57,8 @@ EARLY_DAWN = [
 def thread(*more: tuple[str, str]) -> list[Post]:
     posts = list(styled_thread("numbered lines", posted=0))
     for author, body in more:
-        posts.append(
-            Post(
-                str(1000 + len(posts)),
-                len(posts),
-                author,
-                START + timedelta(hours=len(posts)),
-                body,
-                "",
-            )
-        )
+        n = len(posts)
+        posts.append(stored_post(n, author, body, time=START + n * HOUR, url=""))
     return posts
 
 
@@ -376,7 +368,7 @@ CONFIRMING = [
 
 def confirming_thread(*more: tuple[str, str]) -> list[Post]:
     return [
-        Post(str(1000 + n), n, author, START + timedelta(hours=n), body, "")
+        stored_post(n, author, body, time=START + n * HOUR, url="")
         for n, (author, body) in enumerate([*CONFIRMING, *more])
     ]
 

@@ -4,12 +4,10 @@ names it; a name the moderator typed is kept and the match said."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from click.testing import CliRunner
 from gamestart import PLAYERS, START
 from loopback_forum import Forum, serve
-from support import as_forum_posts
+from support import HOUR, as_forum_posts, stored_post
 
 from assistant.cli.main import main
 from assistant.gamefile.game import load_game
@@ -22,7 +20,7 @@ LIST = "Welcome to Mini 999!<br><br><b>Player List</b><br>{}<br><br>Day 1 begins
 def _thread(players: tuple[str, ...], *more: tuple[str, str]) -> list[Post]:
     opening = LIST.format("<br>".join(f"{n}. {p}" for n, p in enumerate(players, 1)))
     return [
-        Post(str(1000 + n), n, author, START + timedelta(hours=n), body, "")
+        stored_post(n, author, body, time=START + n * HOUR, url="")
         for n, (author, body) in enumerate([("Host", opening), *more])
     ]
 
