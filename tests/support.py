@@ -25,9 +25,8 @@ HOUR = timedelta(hours=1)
 FIRST_ID = 1000  # post n's forum id is FIRST_ID + n
 THREAD = "https://forum.example.org/viewtopic.php?t=1"
 
-Seat = (
-    str | Mapping[str, object]
-)  # a name, or a [[players]] table: {"name": ..., "replacements": [...]}
+# A seat: its name, or its [[players]] table's keys ({"name": ..., "replacements": [...]}).
+Seat = str | Mapping[str, object]
 DaySpan = tuple[int, int] | tuple[int, int, int]  # (day, start_post) or (day, start_post, end_post)
 
 
