@@ -13,12 +13,12 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime, parsedate_to_datetime
 from functools import cache
 
 import requests
 from jinja2 import Environment, FileSystemLoader
+from support import forum_post
 
 from assistant import bundled
 from assistant.cli.demo import PhpbbThread
@@ -31,14 +31,9 @@ PLAYERS = ("Alder", "Birch", "Cedar", "Damson", "Elm")
 
 
 def make_post(number: int, *, body: str | None = None) -> dict:
+    """Post ``number`` of the loopback thread, by the players in turn."""
     user = PLAYERS[number % len(PLAYERS)]
-    return {
-        "number": number,
-        "id": str(1000 + number),
-        "user": user,
-        "content": body if body is not None else f"post {number} by {user}",
-        "time": datetime(2026, 3, 1, 22, tzinfo=UTC) + timedelta(minutes=number),
-    }
+    return forum_post(number, user, body if body is not None else f"post {number} by {user}")
 
 
 def make_posts(count: int, start: int = 0) -> list[dict]:

@@ -2,10 +2,10 @@
 lines."""
 
 import json
-from urllib.parse import urlsplit
 
 import pytest
 from click.testing import CliRunner
+from support import demo_game_at
 
 from assistant.cli.demo import load_demo_thread
 from assistant.cli.main import main
@@ -22,12 +22,8 @@ def forum():
 @pytest.fixture
 def game_file(forum, tmp_path):
     server, _, game_text = forum
-    demo_url = next(
-        line.split('"')[1] for line in game_text.splitlines() if line.startswith("thread =")
-    )
-    parts = urlsplit(demo_url)
     path = tmp_path / "game.toml"
-    path.write_text(game_text.replace(demo_url, f"{server.base_url}{parts.path}?{parts.query}"))
+    path.write_text(demo_game_at(game_text, server.base_url))
     return path
 
 

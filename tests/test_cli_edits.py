@@ -1,28 +1,18 @@
 """The editing commands through the real CLI, against a thread synced from a loopback forum."""
 
 import json
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
 from loopback_forum import Forum, game_text
+from support import START, forum_post
 
 from assistant.cli.main import main
 from assistant.gamefile.game import load_game
 
-START = datetime(2026, 3, 1, 22, tzinfo=UTC)
 NO_SKIPS = SimpleNamespace(skipped=[])  # a stand-in for run_games' result: no game file left out
-
-
-def post(number: int, user: str, content: str) -> dict:
-    return {
-        "number": number,
-        "id": str(5000 + number),
-        "user": user,
-        "content": content,
-        "time": START + timedelta(minutes=10 * number),
-    }
 
 
 OPENING = (
@@ -30,16 +20,16 @@ OPENING = (
     "Day 1 begins now."
 )
 THREAD = [
-    post(0, "Host", OPENING),
-    post(1, "Alder", "<b>vote: Birch</b>"),
-    post(2, "Birch", "<b>vote: Alder</b>"),
-    post(3, "Cedar", "<b>vote: birch</b>"),
-    post(4, "Damson", "<b>VOTE: Birch</b> sorry"),
-    post(5, "Host", "Birch was lynched! Birch was a Vanilla Townie.<br>It is now Night 1."),
-    post(6, "Host", "Alder was found dead. Alder was a Mafia Goon.<br>Day 2 begins now."),
-    post(7, "Elm", "hello"),
-    post(8, "Host", "Fir replaces Elm."),
-    post(9, "Fir", "hi all"),
+    forum_post(0, "Host", OPENING),
+    forum_post(1, "Alder", "<b>vote: Birch</b>"),
+    forum_post(2, "Birch", "<b>vote: Alder</b>"),
+    forum_post(3, "Cedar", "<b>vote: birch</b>"),
+    forum_post(4, "Damson", "<b>VOTE: Birch</b> sorry"),
+    forum_post(5, "Host", "Birch was lynched! Birch was a Vanilla Townie.<br>It is now Night 1."),
+    forum_post(6, "Host", "Alder was found dead. Alder was a Mafia Goon.<br>Day 2 begins now."),
+    forum_post(7, "Elm", "hello"),
+    forum_post(8, "Host", "Fir replaces Elm."),
+    forum_post(9, "Fir", "hi all"),
 ]
 
 
@@ -254,7 +244,7 @@ def test_update_reports_the_moderators_own_value_and_keeps_it(board, tmp_path):
 
 def test_an_announced_lynch_the_count_disagrees_with_is_said_loudly(board, tmp_path):
     thread = [dict(p) for p in THREAD]
-    thread[5] = post(
+    thread[5] = forum_post(
         5, "Host", "Cedar was lynched! Cedar was a Vanilla Townie.<br>It is now Night 1."
     )
     path, db = fresh_game(board, tmp_path, thread)
@@ -345,10 +335,10 @@ def test_after_a_replacement_from_a_post_votes_out_of_turn_do_not_count_and_are_
     board, tmp_path
 ):
     thread = [dict(p) for p in THREAD]
-    thread[7] = post(7, "Fir", "<b>vote: Cedar</b>")  # before Fir holds the seat
+    thread[7] = forum_post(7, "Fir", "<b>vote: Cedar</b>")  # before Fir holds the seat
     thread += [
-        post(10, "Fir", "<b>vote: Damson</b>"),
-        post(11, "Elm", "<b>vote: Cedar</b>"),
+        forum_post(10, "Fir", "<b>vote: Damson</b>"),
+        forum_post(11, "Elm", "<b>vote: Cedar</b>"),
     ]  # Elm: replaced
     path, db = fresh_game(board, tmp_path, thread)
     invoke("update", path, "--db", db, "--quiet")

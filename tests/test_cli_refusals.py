@@ -3,10 +3,10 @@ days, a busy port, progress off a terminal, and game-file doubts shown beside th
 
 import json
 import socket
-from urllib.parse import urlsplit
 
 import pytest
 from click.testing import CliRunner
+from support import demo_game_at
 
 from assistant.cli.demo import load_demo_thread
 from assistant.cli.main import main
@@ -25,14 +25,8 @@ def demo():
 
 def write_game(demo, folder, *, change=("", ""), name="game.toml"):
     server, game_text = demo
-    demo_url = next(
-        line.split('"')[1] for line in game_text.splitlines() if line.startswith("thread =")
-    )
-    parts = urlsplit(demo_url)
     path = folder / name
-    path.write_text(
-        game_text.replace(demo_url, f"{server.base_url}{parts.path}?{parts.query}").replace(*change)
-    )
+    path.write_text(demo_game_at(game_text, server.base_url).replace(*change))
     return path
 
 

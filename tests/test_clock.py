@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from support import game_toml
+
 from assistant.counting.clock import (
     DayBounds,
     Phase,
@@ -16,18 +18,11 @@ from assistant.counting.clock import (
 from assistant.gamefile.game import parse_game
 from assistant.gamefile.rules import load_ruleset
 
-HEAD = """
-title = "t"
-thread = "https://forum.example.org/viewtopic.php?t=1"
-ruleset = "{ruleset}"
-{extra}
-[[players]]
-name = "Ann"
-"""
-
 
 def game(ruleset: str, extra: str = "", tail: str = ""):
-    return parse_game(HEAD.format(ruleset=ruleset, extra=extra) + tail)
+    return parse_game(
+        game_toml(["Ann"], title="t", ruleset=ruleset, moderators=(), extra=extra) + tail
+    )
 
 
 def utc(text: str) -> datetime:

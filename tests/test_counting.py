@@ -3,21 +3,20 @@
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from support import game_toml
+
 from assistant.counting.count import current_day
 from assistant.forum import store
 from assistant.gamefile.game import parse_game
 from parsers.page import Post
 
-BASE = """\
-title = "t"
-thread = "https://forum.example.org/viewtopic.php?t=1"
-ruleset = "witchhunt-online-2.0.1"
-timezone = "America/New_York"
-[[players]]
-name = "A"
-[[players]]
-name = "B"
-"""
+BASE = game_toml(
+    ["A", "B"],
+    title="t",
+    ruleset="witchhunt-online-2.0.1",
+    moderators=(),
+    extra='timezone = "America/New_York"',
+)
 
 
 def test_days_declared_by_post_start_when_their_first_post_is_stored(tmp_path):

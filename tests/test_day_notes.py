@@ -63,12 +63,13 @@ def test_a_day_announced_past_a_skipped_number_starts_there_and_the_skip_is_note
 
 
 def test_a_file_kept_live_gets_the_day_after_a_skipped_number_and_a_note_for_the_skip():
-    from test_game_update import THREAD, chatter, game_text, post
+    from support import stored_post
+    from test_game_update import THREAD, chatter, game_text
 
     grown = [
         *THREAD[:11],
         *chatter(11, 13),  # day 1 lynched at post 10; night 1 talk
-        post(14, "Gardener", "<p>Day 3 begins now. With 6 alive, it takes 4 to lynch.</p>"),
+        stored_post(14, "Gardener", "<p>Day 3 begins now. With 6 alive, it takes 4 to lynch.</p>"),
         *chatter(15, 17),
     ]
     first = plan_update(game_text(), grown[:12], path="garden.toml")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from golden.harness import count_day, read_post
+from support import game_toml
 
 from assistant.counting.doubts import (
     DOUBTFUL_DECISION,
@@ -34,10 +35,13 @@ SEATS = (
 
 def game_of(tables: str = "[[days]]\nday = 1\nstart_post = 0\n"):
     return parse_game(
-        'title = "Doubts"\nthread = "https://forum.example.org/viewtopic.php?t=3"\nruleset = "mafiascum"\n'
-        'moderators = ["Warden"]\n'
-        + tables
-        + "".join(f'[[players]]\nname = "{name}"\n' for name in SEATS)
+        game_toml(
+            SEATS,
+            title="Doubts",
+            thread="https://forum.example.org/viewtopic.php?t=3",
+            moderators=["Warden"],
+            tables=tables,
+        )
     )
 
 

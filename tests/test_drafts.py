@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from golden.harness import count_day
+from support import game_toml
 
 from assistant.counting.clock import day_bounds
 from assistant.counting.count import ruleset_for
@@ -41,38 +42,26 @@ UPDATE = os.environ.get("VOTAL_UPDATE_GOLDEN") == "1"
 
 THREAD = "https://forum.example.org/viewtopic.php?f=5&t=900"
 
-GAME = f"""
-title = "Witch Hunt Test"
-thread = "{THREAD}"
-forum = "phpbb"
-ruleset = "witch-hunt-test"
-moderators = ["Cobalt"]
-timezone = "America/New_York"
-start = 2024-10-29T22:00:00
-
-[[players]]
-name = "Ariadne"
-[[players]]
-name = "Theseus"
-[[players]]
-name = "[b]x[/b]"
-[[players]]
-name = "**y**"
-replacements = ["Icarus"]
-[[players]]
-name = "Helen"
-[[players]]
-name = "Paris"
-[[players]]
-name = "Medea"
-
-[[deaths]]
-player = "Medea"
-phase = "night 1"
-[[deaths]]
-player = "Helen"
-phase = "night 1"
-"""
+GAME = game_toml(
+    [
+        "Ariadne",
+        "Theseus",
+        "[b]x[/b]",
+        {"name": "**y**", "replacements": ["Icarus"]},
+        "Helen",
+        "Paris",
+        "Medea",
+    ],
+    title="Witch Hunt Test",
+    thread=THREAD,
+    ruleset="witch-hunt-test",
+    moderators=["Cobalt"],
+    extra='forum = "phpbb"\ntimezone = "America/New_York"\nstart = 2024-10-29T22:00:00\n',
+    tables=(
+        '[[deaths]]\nplayer = "Medea"\nphase = "night 1"\n'
+        '[[deaths]]\nplayer = "Helen"\nphase = "night 1"\n'
+    ),
+)
 
 PRIVATE = """
 [private]
@@ -374,21 +363,12 @@ def test_reminder_lists_who_has_not_voted_and_who_is_under_the_post_minimum():
 # --- the end-to-end path from posts
 # -------------------------------------------------------------------------
 
-TINY = """
-title = "Tiny"
-thread = "https://forum.example.org/viewtopic.php?t=7"
-ruleset = "mafiascum"
-moderators = ["Mod"]
-[[players]]
-name = "Alice"
-[[players]]
-name = "Bob"
-[[players]]
-name = "Carol"
-[[days]]
-day = 1
-start_post = 0
-"""
+TINY = game_toml(
+    ["Alice", "Bob", "Carol"],
+    title="Tiny",
+    thread="https://forum.example.org/viewtopic.php?t=7",
+    days=[(1, 0)],
+)
 
 
 def read_post(number: int, author: str, *commands: tuple[str, str | None]) -> ReadPost:

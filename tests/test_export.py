@@ -322,9 +322,8 @@ def test_unknown_format_or_table_is_an_error(fixture):
 def test_cli_site_and_export_agree_with_count_end_to_end(tmp_path, monkeypatch):
     """Sync the demo thread over loopback, then `votal site` and `votal export` from the store: each
     day's counted votes in the CSV, replayed, leave exactly the voters `votal count` reports."""
-    from urllib.parse import urlsplit
-
     from click.testing import CliRunner
+    from support import demo_game_at
 
     from assistant.cli.demo import load_demo_thread
     from assistant.cli.main import main
@@ -339,14 +338,8 @@ def test_cli_site_and_export_agree_with_count_end_to_end(tmp_path, monkeypatch):
     monkeypatch.setattr("assistant.cli.main.now_utc", lambda: datetime(2026, 4, 1, tzinfo=UTC))
     thread, game_text = load_demo_thread()
     with LoopbackServer(thread.respond) as server:
-        demo_url = next(
-            line.split('"')[1] for line in game_text.splitlines() if line.startswith("thread =")
-        )
-        parts = urlsplit(demo_url)
         game_file = tmp_path / "game.toml"
-        game_file.write_text(
-            game_text.replace(demo_url, f"{server.base_url}{parts.path}?{parts.query}")
-        )
+        game_file.write_text(demo_game_at(game_text, server.base_url))
         db = tmp_path / "votal.db"
         run("sync", game_file, "--db", db, "--quiet")
     counts = json.loads(run("count", game_file, "--db", db, "--all-days", "--format", "json"))

@@ -1,25 +1,15 @@
 """`votal update`'s plan, pure: moderator posts in, the game file's new text and its report out."""
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from types import SimpleNamespace
+
+from support import stored_post
 
 from assistant.gamefile.game import parse_game
 from assistant.upkeep.update import plan_update
 from parsers.page import Post
 
-START = datetime(2026, 3, 1, 22, tzinfo=UTC)
 PLAYERS = ("Ash", "Beech", "Cherry", "Dogwood", "Elder", "Fig", "Gum")
-
-
-def post(number: int, author: str, body: str) -> Post:
-    return Post(
-        str(900 + number),
-        number,
-        author,
-        START + timedelta(hours=number),
-        body,
-        f"https://f/p{number}",
-    )
 
 
 def game_text(*, ruleset: str = "mafiascum", extra: str = "", players: bool = True) -> str:
@@ -32,14 +22,14 @@ def game_text(*, ruleset: str = "mafiascum", extra: str = "", players: bool = Tr
 
 def chatter(first: int, last: int) -> list[Post]:
     return [
-        post(n, PLAYERS[n % len(PLAYERS)], f"<p>thinking about post {n}</p>")
+        stored_post(n, PLAYERS[n % len(PLAYERS)], f"<p>thinking about post {n}</p>")
         for n in range(first, last + 1)
     ]
 
 
 # Discourse-style paragraphs, one announcement per post.
 THREAD = [
-    post(
+    stored_post(
         0,
         "Gardener",
         "<p>Welcome to Garden Mafia.</p><p><strong>Players</strong></p><ol>"
@@ -47,22 +37,22 @@ THREAD = [
         + "</ol><p>Day 1 begins now.</p>",
     ),
     *chatter(1, 9),
-    post(
+    stored_post(
         10,
         "Gardener",
         "<p>Cherry has been lynched! Cherry was a <strong>Mafia Goon</strong>.</p>"
         "<p>Night 1 begins. Send in your actions.</p>",
     ),
-    post(
+    stored_post(
         11,
         "Gardener",
         "<p>Dawn breaks. Elder was killed in the night. Elder was a Vanilla Townie.</p>"
         "<p>It is now Day 2.</p>",
     ),
     *chatter(12, 14),
-    post(15, "Gardener", "<p>Hazel replaces Fig.</p>"),
+    stored_post(15, "Gardener", "<p>Hazel replaces Fig.</p>"),
     *chatter(16, 18),
-    post(19, "Gardener", "<p>Dogwood has been modkilled for inactivity.</p>"),
+    stored_post(19, "Gardener", "<p>Dogwood has been modkilled for inactivity.</p>"),
 ]
 
 
@@ -193,10 +183,10 @@ def test_a_deadline_the_moderator_moves_is_not_written_back_over_the_later_one()
 
     thread = [
         *THREAD[:10],
-        post(
+        stored_post(
             10, "Gardener", "<p>You want a short day? OK. Deadline is Mar 2, 2026 at 8:00 UTC.</p>"
         ),
-        post(11, "Gardener", "<p>No, really: the deadline is Mar 9, 2026 at 22:00 UTC.</p>"),
+        stored_post(11, "Gardener", "<p>No, really: the deadline is Mar 9, 2026 at 22:00 UTC.</p>"),
         *chatter(12, 14),
     ]
     later = datetime(2026, 3, 9, 22, tzinfo=UTC)

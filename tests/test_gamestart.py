@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 from gamestart import PLAYERS, STYLES, listed_seats, start_thread, styled_thread
+from support import as_forum_posts
 from test_newgame import run_new
 
 from assistant.gamefile.game import load_game
@@ -47,16 +48,7 @@ def test_notes_after_a_name_are_no_part_of_it():
     ],
 )
 def test_votal_new_on_a_thread_served_at_its_first_page(style, tmp_path):
-    posts = [
-        {
-            "number": p.number,
-            "id": p.post_id,
-            "user": p.author,
-            "content": p.body_html,
-            "time": p.time,
-        }
-        for p in styled_thread(style, posted=2)
-    ]
+    posts = as_forum_posts(styled_thread(style, posted=2))
     _, result = run_new("phpbb", tmp_path, posts)
     assert result.exit_code == 0, result.output
     assert [s.name for s in load_game(tmp_path / "game.toml").players] == listed_seats(style)

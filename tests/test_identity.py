@@ -6,29 +6,13 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import game_toml, read_post
 
 from assistant.gamefile.game import GameFileError, parse_game
 from assistant.reading.identity import AuthorIndex, skeleton
 
-GAME = """
-title = "Identity"
-thread = "https://forum.example.org/viewtopic.php?t=1"
-ruleset = "mafiascum"
-moderators = ["Cobalt"]
-
-[[players]]
-name = "Alice"
-
-[[players]]
-name = "Carol"
-replacements = ["Carol Two"]
-
-[[players]]
-name = "Bob"
-
-[[players]]
-name = "Zoë"
-"""
+SEATS = ("Alice", {"name": "Carol", "replacements": ["Carol Two"]}, "Bob", "Zoë")
+GAME = game_toml(SEATS, title="Identity", moderators=["Cobalt"])
 
 
 @pytest.fixture(scope="module")
@@ -225,14 +209,7 @@ def test_a_replacement_holds_the_seat_from_its_post_on():
     )
 
 
-TALLY_GAME = (
-    GAME
-    + """
-[[days]]
-day = 1
-start_post = 1
-"""
-)
+TALLY_GAME = game_toml(SEATS, title="Identity", moderators=["Cobalt"], days=[(1, 1)])
 
 
 def _replay(posts: list[tuple[int, str, str | None, str]]):
@@ -240,22 +217,10 @@ def _replay(posts: list[tuple[int, str, str | None, str]]):
 
     from assistant.gamefile.rules import load_ruleset
     from assistant.reading.names import Roster
-    from parsers.commands import ReadPost, extract_commands
 
     game = parse_game(TALLY_GAME)
     ruleset = load_ruleset(game.ruleset)
-    read = [
-        ReadPost(
-            number=n,
-            post_id=str(100 + n),
-            author=author,
-            time=None,
-            url="",
-            author_id=user_id,
-            commands=tuple(extract_commands(body)),
-        )
-        for n, author, user_id, body in posts
-    ]
+    read = [read_post(n, author, body, author_id=user_id) for n, author, user_id, body in posts]
     roster = Roster.from_game(game, ruleset, authors=[(p.author, p.author_id) for p in read])
     return count_day(game, read, ruleset=ruleset, roster=roster, day=1)
 

@@ -6,11 +6,11 @@ that decided the day), and `votal update` writes the replacement, cited."""
 from __future__ import annotations
 
 import json
-from datetime import timedelta
 
 from click.testing import CliRunner
 from gamestart import START, styled_thread
 from loopback_forum import Forum, serve
+from support import HOUR, as_forum_posts, forum_post
 
 from assistant.cli.main import main
 from assistant.gamefile.game import load_game
@@ -27,15 +27,7 @@ COUNT = (
 def _grow(forum: Forum, posts: list[tuple[str, str]]) -> None:
     for author, body in posts:
         n = len(forum.posts)
-        forum.posts.append(
-            {
-                "number": n,
-                "id": str(5000 + n),
-                "user": author,
-                "content": body,
-                "time": START + timedelta(hours=n),
-            }
-        )
+        forum.posts.append(forum_post(n, author, body, first_id=5000, start=START, step=HOUR))
 
 
 def _run(*args: str) -> str:
@@ -54,16 +46,7 @@ def _said(count: dict) -> list[dict]:
 
 
 def test_an_unannounced_replacement_hammers_then_the_moderators_count_seats_it(tmp_path):
-    opening = [
-        {
-            "number": p.number,
-            "id": p.post_id,
-            "user": p.author,
-            "content": p.body_html,
-            "time": p.time,
-        }
-        for p in styled_thread("numbered lines")
-    ]
+    opening = as_forum_posts(styled_thread("numbered lines"))
     forum = Forum(opening)
     path, db = tmp_path / "game.toml", str(tmp_path / "v.db")
     with serve(forum) as server:

@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 from gamestart import PLAYERS, START, STYLES, styled_thread
 from loopback_forum import Forum, serve
+from support import HOUR, as_forum_posts, forum_post, stored_post
 
 from assistant.cli.main import main
 from assistant.gamefile.game import load_game
@@ -56,30 +57,9 @@ EARLY_DAWN = [
 def thread(*more: tuple[str, str]) -> list[Post]:
     posts = list(styled_thread("numbered lines", posted=0))
     for author, body in more:
-        posts.append(
-            Post(
-                str(1000 + len(posts)),
-                len(posts),
-                author,
-                START + timedelta(hours=len(posts)),
-                body,
-                "",
-            )
-        )
+        n = len(posts)
+        posts.append(stored_post(n, author, body, time=START + n * HOUR, url=""))
     return posts
-
-
-def as_dicts(posts: list[Post]) -> list[dict]:
-    return [
-        {
-            "number": p.number,
-            "id": p.post_id,
-            "user": p.author,
-            "content": p.body_html,
-            "time": p.time,
-        }
-        for p in posts
-    ]
 
 
 @pytest.mark.parametrize(
@@ -123,7 +103,7 @@ def test_nights_numbered_ahead_of_their_day_open_no_missing_day():
 
 def _new_and_update(tmp_path, posts: list[Post], *, cut: int):
     """`votal new` on the thread's first ``cut`` posts, then `votal update` on the whole thread."""
-    forum = Forum(as_dicts(posts[:cut]))
+    forum = Forum(as_forum_posts(posts[:cut]))
     path, db = tmp_path / "game.toml", str(tmp_path / "v.db")
     with serve(forum) as server:
         url = f"{server.base_url}/viewtopic.php?f=7&t=42"
@@ -131,7 +111,7 @@ def _new_and_update(tmp_path, posts: list[Post], *, cut: int):
             main, ["new", url, "-o", str(path), "--db", db, "--min-interval", "0"]
         )
         assert result.exit_code == 0, result.output
-        forum.posts.extend(as_dicts(posts[cut:]))
+        forum.posts.extend(as_forum_posts(posts[cut:]))
         result = CliRunner().invoke(main, ["update", str(path), "--db", db])
         assert result.exit_code == 0, result.output
     return path, db
@@ -238,7 +218,7 @@ def test_run_follow_keeps_a_live_game_from_its_first_page(tmp_path):
     from assistant.upkeep.update import follow_hook
 
     steps = _steps()
-    opening = as_dicts(thread(("Host", "Welcome! Day 1 begins now.")))[:1]
+    opening = as_forum_posts(thread(("Host", "Welcome! Day 1 begins now.")))[:1]
     opening[0]["content"] = (
         "Welcome to Mini 999!<br><br>" + styled_thread("numbered lines")[0].body_html
     )
@@ -248,15 +228,7 @@ def test_run_follow_keeps_a_live_game_from_its_first_page(tmp_path):
     def grow(step: list[tuple[str, str]]) -> None:
         for author, body in step:
             n = len(forum.posts)
-            forum.posts.append(
-                {
-                    "number": n,
-                    "id": str(4000 + n),
-                    "user": author,
-                    "content": body,
-                    "time": START + timedelta(hours=n),
-                }
-            )
+            forum.posts.append(forum_post(n, author, body, first_id=4000, start=START, step=HOUR))
 
     said: list[str] = []
     now = START + timedelta(days=30)
@@ -368,7 +340,7 @@ def test_a_listed_name_left_out_at_the_start_is_a_seat_once_its_player_posts(tmp
         ("Alder", "hi"), ("Birch", "hi"), ("Cedar", "hi"), ("Damson", "hello, sorry I am late")
     )
     posts[0] = Post(posts[0].post_id, 0, "Host", posts[0].time, opening, "")
-    forum = Forum(as_dicts(posts[:4]))
+    forum = Forum(as_forum_posts(posts[:4]))
     path, db = tmp_path / "game.toml", str(tmp_path / "v.db")
     with serve(forum) as server:
         url = f"{server.base_url}/viewtopic.php?f=7&t=42"
@@ -378,7 +350,7 @@ def test_a_listed_name_left_out_at_the_start_is_a_seat_once_its_player_posts(tmp
         assert result.exit_code == 0, result.output
         assert "Damson on the player list's lines not taken as seats" in result.output
         assert [s.name for s in load_game(path).players] == ["Alder", "Birch", "Cedar"]
-        forum.posts.extend(as_dicts(posts[4:]))
+        forum.posts.extend(as_forum_posts(posts[4:]))
         result = CliRunner().invoke(main, ["update", str(path), "--db", db])
         assert result.exit_code == 0, result.output
     assert [s.name for s in load_game(path).players] == ["Damson", "Alder", "Birch", "Cedar"]
@@ -396,7 +368,7 @@ CONFIRMING = [
 
 def confirming_thread(*more: tuple[str, str]) -> list[Post]:
     return [
-        Post(str(1000 + n), n, author, START + timedelta(hours=n), body, "")
+        stored_post(n, author, body, time=START + n * HOUR, url="")
         for n, (author, body) in enumerate([*CONFIRMING, *more])
     ]
 
@@ -424,7 +396,7 @@ def _moderator_edits_then_update(tmp_path, posts: list, old: str, new: str):
     """`votal new` at the first page (3 posts), the moderator's own edit of the file (``old`` ->
     ``new``), the thread grown to ``posts``, then `votal update`: the file's path and the update's
     result."""
-    forum = Forum(as_dicts(posts[:3]))
+    forum = Forum(as_forum_posts(posts[:3]))
     path, db = tmp_path / "game.toml", str(tmp_path / "v.db")
     with serve(forum) as server:
         url = f"{server.base_url}/viewtopic.php?f=7&t=42"
@@ -433,7 +405,7 @@ def _moderator_edits_then_update(tmp_path, posts: list, old: str, new: str):
         )
         assert result.exit_code == 0, result.output
         path.write_text(path.read_text().replace(old, new))
-        forum.posts.extend(as_dicts(posts[3:]))
+        forum.posts.extend(as_forum_posts(posts[3:]))
         result = CliRunner().invoke(main, ["update", str(path), "--db", db])
         assert result.exit_code == 0, result.output
     return path, result
@@ -606,7 +578,7 @@ def test_a_listed_seat_added_once_its_newcomer_posts_dates_the_replacement_annou
         ("Yew", "hello, replacing in"),
     )
     posts[0] = Post(posts[0].post_id, 0, "Host", posts[0].time, opening, "")
-    forum = Forum(as_dicts(posts[:4]))
+    forum = Forum(as_forum_posts(posts[:4]))
     path, db = tmp_path / "game.toml", str(tmp_path / "v.db")
     with serve(forum) as server:
         url = f"{server.base_url}/viewtopic.php?f=7&t=42"
@@ -618,7 +590,7 @@ def test_a_listed_seat_added_once_its_newcomer_posts_dates_the_replacement_annou
         )
         assert [s.name for s in load_game(path).players] == ["Alder", "Birch", "Cedar"]
         for shown in (5, 6):
-            forum.posts[:] = as_dicts(posts[:shown])
+            forum.posts[:] = as_forum_posts(posts[:shown])
             result = CliRunner().invoke(main, ["update", str(path), "--db", db])
             assert result.exit_code == 0, result.output
         finished = tmp_path / "finished.toml"
@@ -665,21 +637,21 @@ def test_a_joke_modkill_written_live_is_taken_back_once_the_days_count_lists_the
     assert load_game(finished).deaths == ()
     for typed in (False, True):
         path, db = tmp_path / f"game-{typed}.toml", str(tmp_path / f"v-{typed}.db")
-        forum = Forum(as_dicts(posts[:joke]))
+        forum = Forum(as_forum_posts(posts[:joke]))
         with serve(forum) as server:
             url = f"{server.base_url}/viewtopic.php?f=7&t=42"
             result = CliRunner().invoke(
                 main, ["new", url, "-o", str(path), "--db", db, "--min-interval", "0"]
             )
             assert result.exit_code == 0, result.output
-            forum.posts.append(as_dicts(posts)[joke])
+            forum.posts.append(as_forum_posts(posts)[joke])
             assert CliRunner().invoke(main, ["update", str(path), "--db", db]).exit_code == 0
             assert [d.player for d in load_game(path).deaths] == ["Elm"]
             if typed:  # the moderator's own entry: no cite of the post
                 path.write_text(
                     re.sub(r"\[\[deaths\]\]  # post \d+: .*", "[[deaths]]", path.read_text())
                 )
-            forum.posts.extend(as_dicts(posts)[joke + 1 :])
+            forum.posts.extend(as_forum_posts(posts)[joke + 1 :])
             result = CliRunner().invoke(main, ["update", str(path), "--db", db])
         assert result.exit_code == 0, result.output
         assert [d.player for d in load_game(path).deaths] == (["Elm"] if typed else [])

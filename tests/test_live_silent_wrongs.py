@@ -9,6 +9,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 from loopback_forum import PLAYERS, TOPIC, Forum, game_text
+from support import game_toml
 
 from assistant.cli.main import main
 
@@ -73,12 +74,15 @@ def test_a_case_look_alike_under_another_user_id_never_votes_for_the_seat(board,
 
 def millers_hollow(*, days: str = "", start: str = "") -> str:
     """A Millers Hollow game file for the loopback thread (its players are the loopback's five)."""
-    players = "".join(f'[[players]]\nname = "{name}"\n' for name in PLAYERS)
-    return (
-        f'title = "Loopback Game"\nthread = "{{base}}/viewtopic.php?f=7&t={TOPIC}"\n'
-        f'forum = "phpbb"\nruleset = "millers-hollow"\nmoderators = ["Host"]\n{start}\n'
-        '[fetch]\nmin_interval = 0\nposts_per_page = 25\ncontact = "mod@example.org"\n\n'
-        f"{days}\n{players}"
+    return game_toml(
+        PLAYERS,
+        title="Loopback Game",
+        thread=f"{{base}}/viewtopic.php?f=7&t={TOPIC}",
+        ruleset="millers-hollow",
+        moderators=["Host"],
+        extra=f'forum = "phpbb"\n{start}\n'
+        '[fetch]\nmin_interval = 0\nposts_per_page = 25\ncontact = "mod@example.org"\n',
+        tables=days,
     )
 
 

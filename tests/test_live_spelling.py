@@ -4,11 +4,10 @@ names it; a name the moderator typed is kept and the match said."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from click.testing import CliRunner
 from gamestart import PLAYERS, START
 from loopback_forum import Forum, serve
+from support import HOUR, as_forum_posts, stored_post
 
 from assistant.cli.main import main
 from assistant.gamefile.game import load_game
@@ -21,21 +20,8 @@ LIST = "Welcome to Mini 999!<br><br><b>Player List</b><br>{}<br><br>Day 1 begins
 def _thread(players: tuple[str, ...], *more: tuple[str, str]) -> list[Post]:
     opening = LIST.format("<br>".join(f"{n}. {p}" for n, p in enumerate(players, 1)))
     return [
-        Post(str(1000 + n), n, author, START + timedelta(hours=n), body, "")
+        stored_post(n, author, body, time=START + n * HOUR, url="")
         for n, (author, body) in enumerate([("Host", opening), *more])
-    ]
-
-
-def _as_dicts(posts: list[Post]) -> list[dict]:
-    return [
-        {
-            "number": p.number,
-            "id": p.post_id,
-            "user": p.author,
-            "content": p.body_html,
-            "time": p.time,
-        }
-        for p in posts
     ]
 
 
@@ -43,7 +29,7 @@ def _live(tmp_path, posts: list[Post], cuts: list[int], *, edit=None) -> tuple[o
     """`votal new` at the thread's first ``cuts[0]`` posts, then `votal update` as it grows to each
     later cut and to its end (``edit(text)``: the moderator's own change of the file after `new`):
     the file, each update's output."""
-    forum = Forum(_as_dicts(posts[: cuts[0]]))
+    forum = Forum(as_forum_posts(posts[: cuts[0]]))
     path, db = tmp_path / "game.toml", str(tmp_path / "v.db")
     said = []
     with serve(forum) as server:
@@ -55,7 +41,7 @@ def _live(tmp_path, posts: list[Post], cuts: list[int], *, edit=None) -> tuple[o
         if edit is not None:
             path.write_text(edit(path.read_text()))
         for cut in [*cuts[1:], len(posts)]:
-            forum.posts.extend(_as_dicts(posts[len(forum.posts) : cut]))
+            forum.posts.extend(as_forum_posts(posts[len(forum.posts) : cut]))
             result = CliRunner().invoke(main, ["update", str(path), "--db", db])
             assert result.exit_code == 0, result.output
             said.append(result.output)

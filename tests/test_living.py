@@ -1,19 +1,11 @@
 """Who is alive when: deaths, returns (the Witchhunt 9.0 Magician) and mod-kills."""
 
+from support import game_toml
+
 from assistant.counting.living import alive_seats, change_posts
 from assistant.gamefile.game import parse_game
 
-HEAD = """
-title = "t"
-thread = "https://forum.example.org/viewtopic.php?t=1"
-ruleset = "witchhunt-9.0"
-[[players]]
-name = "Ann"
-[[players]]
-name = "Bob"
-[[players]]
-name = "Cat"
-"""
+HEAD = game_toml(["Ann", "Bob", "Cat"], title="t", ruleset="witchhunt-9.0", moderators=())
 
 
 def test_a_return_brings_a_seat_back_from_its_day_without_rewriting_the_days_before():

@@ -4,54 +4,26 @@ as such."""
 from __future__ import annotations
 
 import pytest
+from support import game_toml
 
 from assistant.gamefile.game import parse_game
 from assistant.reading.names import Resolution, Roster, fold_name, resolve_name
 
-GAME = """
-title = "Names"
-thread = "https://forum.example.org/viewtopic.php?t=1"
-ruleset = "mafiascum"
-moderators = ["neil1113"]
-
-[[players]]
-name = "Shattered Viewpoint"
-
-[[players]]
-name = "Green Crayons"
-
-[[players]]
-name = "Prox"
-replacements = ["Thor665"]
-
-[[players]]
-name = "evilpacman18"
-
-[[players]]
-name = "Me=Weird"
-
-[[players]]
-name = "Zoë"
-aliases = ["zozo"]
-
-[[players]]
-name = "Guderian"
-
-[[players]]
-name = "ScottBrothers"
-
-[[players]]
-name = "Hiraki"
-
-[[players]]
-name = "Hiroko"
-
-[[players]]
-name = "Necessary Evil"
-
-[[players]]
-name = "Zdenek"
-"""
+SEATS = (
+    "Shattered Viewpoint",
+    "Green Crayons",
+    {"name": "Prox", "replacements": ["Thor665"]},
+    "evilpacman18",
+    "Me=Weird",
+    {"name": "Zoë", "aliases": ["zozo"]},
+    "Guderian",
+    "ScottBrothers",
+    "Hiraki",
+    "Hiroko",
+    "Necessary Evil",
+    "Zdenek",
+)
+GAME = game_toml(SEATS, title="Names", moderators=["neil1113"])
 NO_ELIMINATION = ("no lynch", "no elimination", "sleep", "abstain")
 
 

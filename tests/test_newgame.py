@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from click.testing import CliRunner
 from forums import serve_pages
+from support import HOUR, forum_thread
 
 from assistant.cli.main import main
 from assistant.forum.pageserver import LoopbackServer
@@ -55,16 +56,7 @@ def thread_posts(opening: str, *, first: int) -> list[dict]:
         ),
         ("Alder", "vote: Gorse"),
     ]
-    return [
-        {
-            "number": first + n,
-            "id": str(500 + n),
-            "user": user,
-            "content": body,
-            "time": START + timedelta(hours=n),
-        }
-        for n, (user, body) in enumerate(bodies)
-    ]
+    return forum_thread(bodies, first=first, first_id=500, start=START, step=HOUR)
 
 
 def run_new(engine: str, tmp_path, posts: list[dict], *extra: str, page: str = "", **render):

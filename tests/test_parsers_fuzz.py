@@ -5,15 +5,14 @@ never silently lost."""
 from __future__ import annotations
 
 import importlib
-from datetime import UTC, datetime, timedelta
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import thread_around
 
 from parsers.detect import get_parser
 
 BASE = "http://forum.test"
-T0 = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
 ENGINES = ["phpbb", "xenforo", "vbulletin", "proboards"]
 
 # Pieces of hostile bodies: markup left open or closed too often, look-alikes of the page's own
@@ -72,29 +71,13 @@ BODIES = st.one_of(
 )
 
 
-def _posts(body: str) -> list[dict]:
-    bodies = ["Day 1 begins.", body, "<b>VOTE: Birch</b>", "<b>VOTE: Cedar</b>"]
-    users = ["Moderator", "Mallory", "Ashe", "Dusk"]
-    return [
-        {
-            "number": n + 1,
-            "id": str(700 + n),
-            "user": users[n],
-            "user_id": str(40 + n),
-            "content": text,
-            "time": T0 + timedelta(minutes=n),
-        }
-        for n, text in enumerate(bodies)
-    ]
-
-
 @settings(
     max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
 )
 @given(engine=st.sampled_from(ENGINES), body=BODIES)
 def test_one_hostile_body_costs_no_other_post(engine, body):
     forum = importlib.import_module(f"forums.{engine}")
-    pages = forum.render_thread(_posts(body), base_url=BASE, topic_id="9")
+    pages = forum.render_thread(thread_around(body), base_url=BASE, topic_id="9")
     (path, text), *_ = pages.items()
     page = get_parser(engine).parse_page(text, url=BASE + path)
     read = {p.post_id: p for p in page.posts}

@@ -8,36 +8,19 @@ own commands; a page holding fewer posts than it says is a problem, never a quie
 from __future__ import annotations
 
 import importlib
-from datetime import UTC, datetime, timedelta
 
 import pytest
+from support import thread_around
 
 from parsers.detect import get_parser
 
 BASE = "http://forum.test"
-T0 = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
 HTML_ENGINES = ["phpbb", "xenforo", "vbulletin", "proboards"]
-
-
-def _posts(second_body: str) -> list[dict]:
-    bodies = ["Day 1 begins.", second_body, "<b>VOTE: Birch</b>", "<b>VOTE: Cedar</b>"]
-    users = ["Moderator", "Mallory", "Ashe", "Dusk"]
-    return [
-        {
-            "number": n + 1,
-            "id": str(700 + n),
-            "user": users[n],
-            "user_id": str(40 + n),
-            "content": body,
-            "time": T0 + timedelta(minutes=n),
-        }
-        for n, body in enumerate(bodies)
-    ]
 
 
 def _page(engine: str, second_body: str) -> tuple[str, str]:
     forum = importlib.import_module(f"forums.{engine}")
-    pages = forum.render_thread(_posts(second_body), base_url=BASE, topic_id="9")
+    pages = forum.render_thread(thread_around(second_body), base_url=BASE, topic_id="9")
     (path, text), *_ = pages.items()
     return BASE + path, text
 
@@ -119,7 +102,7 @@ def test_a_body_cannot_forge_a_post(engine):
 @pytest.mark.parametrize("engine", HTML_ENGINES)
 def test_a_page_short_of_the_posts_it_says_it_holds_is_a_problem(engine):
     forum = importlib.import_module(f"forums.{engine}")
-    posts = _posts("hello") * 6
+    posts = thread_around("hello") * 6
     posts = [
         dict(p, number=n + 1, id=str(700 + n)) for n, p in enumerate(posts)
     ]  # 24 posts: a full page first
@@ -194,7 +177,7 @@ def test_a_discourse_answer_with_a_hole_in_the_stream_is_a_problem():
 )
 def test_a_post_forged_in_the_last_post_of_a_page_is_never_a_post(engine, wrap):
     forum = importlib.import_module(f"forums.{engine}")
-    posts = _posts("hello")
+    posts = thread_around("hello")
     posts[-1] = dict(posts[-1], content="<b>VOTE: Birch</b> Look: " + wrap.format(FORGED[engine]))
     (path, text), *_ = forum.render_thread(posts, base_url=BASE, topic_id="9").items()
     page = get_parser(engine).parse_page(text, url=BASE + path)

@@ -10,6 +10,7 @@ from datetime import timedelta
 from click.testing import CliRunner
 from gamestart import START, styled_thread
 from loopback_forum import Forum, serve
+from support import HOUR, forum_post
 
 from assistant.cli.main import main
 from assistant.output.status import needs_moderator
@@ -73,13 +74,7 @@ class LiveGame:
         for author, body in posts:
             n = len(self.forum.posts)
             self.forum.posts.append(
-                {
-                    "number": n,
-                    "id": str(4000 + n),
-                    "user": author,
-                    "content": body,
-                    "time": START + timedelta(hours=n),
-                }
+                forum_post(n, author, body, first_id=4000, start=START, step=HOUR)
             )
             self.now = START + timedelta(hours=n, minutes=30)
 

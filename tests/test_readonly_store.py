@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from loopback_forum import Forum, game_text
+from support import forum_thread
 
 from assistant.cli.main import main
 from assistant.forum import store
@@ -52,26 +53,10 @@ READS = [
 ]
 
 
-def thread_posts() -> list[dict]:
-    from datetime import UTC, datetime, timedelta
-
-    start = datetime(2026, 3, 1, 22, tzinfo=UTC)
-    return [
-        {
-            "number": n,
-            "id": str(1000 + n),
-            "user": user,
-            "content": body,
-            "time": start + timedelta(minutes=n),
-        }
-        for n, (user, body) in enumerate(THREAD)
-    ]
-
-
 @pytest.fixture
 def synced(board, tmp_path, monkeypatch):
     """A game file and its store in a folder of its own, after a sync that stored the thread."""
-    board.plug(Forum(thread_posts()).respond)
+    board.plug(Forum(forum_thread(THREAD)).respond)
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("VOTAL_DB", raising=False)
     game = tmp_path / "game.toml"

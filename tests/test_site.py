@@ -13,6 +13,7 @@ from threading import Thread
 import pytest
 from bs4 import BeautifulSoup
 from golden.harness import count_day
+from support import game_toml
 
 from assistant.gamefile.game import parse_game
 from assistant.gamefile.rules import load_ruleset
@@ -33,34 +34,16 @@ from parsers.commands import Command, ReadPost
 
 # A small game whose names are hostile on purpose: markup, an ampersand, a spreadsheet formula, an
 # @.
-GAME = """
-title = "Mini <Normal> & Co"
-thread = "https://forum.example.org/viewtopic.php?t=77"
-ruleset = "mafiascum"
-moderators = ["Mod"]
-[[players]]
-name = "Alice"
-[[players]]
-name = "Bob & Co"
-[[players]]
-name = "<i>Carol</i>"
-[[players]]
-name = "=Dave"
-[[players]]
-name = "Erin"
-replacements = ["@erin2"]
-[[days]]
-day = 1
-start_post = 0
-end_post = 9
-[[days]]
-day = 2
-start_post = 10
-end = 2099-01-01T22:00:00Z
-[[deaths]]
-player = "Bob & Co"
-phase = "day 1"
-"""
+GAME = game_toml(
+    ["Alice", "Bob & Co", "<i>Carol</i>", "=Dave", {"name": "Erin", "replacements": ["@erin2"]}],
+    title="Mini <Normal> & Co",
+    thread="https://forum.example.org/viewtopic.php?t=77",
+    days=[(1, 0, 9)],
+    tables=(
+        "[[days]]\nday = 2\nstart_post = 10\nend = 2099-01-01T22:00:00Z\n"
+        '[[deaths]]\nplayer = "Bob & Co"\nphase = "day 1"\n'
+    ),
+)
 
 # Every private fact the game file can hold, with role names no public output may contain.
 PRIVATE = """

@@ -1,31 +1,18 @@
 """The store: upserts that change nothing the second time, revisions kept, commands cached by
 version."""
 
-from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
+from support import stored_post
 
 from assistant.forum import store
 from parsers import commands
 from parsers.commands import Command
-from parsers.page import Post
 
 GAME = "https://forum.example.org/viewtopic.php?t=1"
 T0 = datetime(2024, 3, 1, 22, 0, tzinfo=UTC)
 T1 = datetime(2024, 3, 2, 9, 30, tzinfo=UTC)
-
-
-def post(number: int, body: str, *, author: str = "Hiraki", edited: bool = False) -> Post:
-    return Post(
-        post_id=str(1000 + number),
-        number=number,
-        author=author,
-        time=T0,
-        body_html=body,
-        url=f"https://forum.example.org/viewtopic.php?p={1000 + number}#p{1000 + number}",
-        edited=edited,
-    )
 
 
 @pytest.fixture
@@ -38,7 +25,10 @@ def rows(db):
 
 
 def test_a_second_save_changes_nothing(db):
-    page = [post(0, "Day 1 begins"), post(1, "<strong>VOTE: Beefster</strong>")]
+    page = [
+        stored_post(0, "Hiraki", "Day 1 begins"),
+        stored_post(1, "Hiraki", "<strong>VOTE: Beefster</strong>"),
+    ]
     assert store.save_posts(db, GAME, page, seen_at=T0) == store.SaveResult(new=2, changed=0)
     before = rows(db)
     assert store.save_posts(db, GAME, page, seen_at=T0) == store.SaveResult(new=0, changed=0)
@@ -47,9 +37,14 @@ def test_a_second_save_changes_nothing(db):
 
 
 def test_an_edited_post_keeps_its_earlier_revision(db):
-    store.save_posts(db, GAME, [post(1, "<strong>VOTE: Beefster</strong>")], seen_at=T0)
+    store.save_posts(
+        db, GAME, [stored_post(1, "Hiraki", "<strong>VOTE: Beefster</strong>")], seen_at=T0
+    )
     result = store.save_posts(
-        db, GAME, [post(1, "<strong>VOTE: Dekes</strong>", edited=True)], seen_at=T1
+        db,
+        GAME,
+        [stored_post(1, "Hiraki", "<strong>VOTE: Dekes</strong>", edited=True)],
+        seen_at=T1,
     )
     assert result == store.SaveResult(new=0, changed=1)
     bodies = [
@@ -63,8 +58,10 @@ def test_an_edited_post_keeps_its_earlier_revision(db):
 
 
 def test_posts_of_two_games_do_not_mix(db):
-    store.save_posts(db, GAME, [post(0, "a"), post(1, "b")], seen_at=T0)
-    store.save_posts(db, GAME + "2", [post(5, "c")], seen_at=T0)
+    store.save_posts(
+        db, GAME, [stored_post(0, "Hiraki", "a"), stored_post(1, "Hiraki", "b")], seen_at=T0
+    )
+    store.save_posts(db, GAME + "2", [stored_post(5, "Hiraki", "c")], seen_at=T0)
     assert store.last_post_number(db, GAME) == 1
     assert store.last_post_number(db, GAME + "2") == 5
     assert store.last_post_number(db, "other") is None
@@ -73,7 +70,13 @@ def test_posts_of_two_games_do_not_mix(db):
 
 def test_read_posts_come_back_in_thread_order_with_commands(db):
     store.save_posts(
-        db, GAME, [post(2, "<b>unvote</b>"), post(1, "<b>VOTE: Beefster</b>")], seen_at=T0
+        db,
+        GAME,
+        [
+            stored_post(2, "Hiraki", "<b>unvote</b>", time=T0),
+            stored_post(1, "Hiraki", "<b>VOTE: Beefster</b>", time=T0),
+        ],
+        seen_at=T0,
     )
     read = store.load_read_posts(db, GAME)
     assert [p.number for p in read] == [1, 2]
@@ -84,19 +87,19 @@ def test_read_posts_come_back_in_thread_order_with_commands(db):
 
 
 def test_read_posts_up_to_a_post_number_and_every_posts_author(db):
-    page = [post(3, "c", author="Ann"), post(1, "a", author="Bob"), post(2, "b", author="Ann")]
+    page = [stored_post(3, "Ann", "c"), stored_post(1, "Bob", "a"), stored_post(2, "Ann", "b")]
     store.save_posts(db, GAME, page, seen_at=T0)
     assert [p.number for p in store.load_read_posts(db, GAME, up_to=2)] == [1, 2]
     assert [p.number for p in store.load_read_posts(db, GAME, up_to=0)] == []
     assert [p.number for p in store.load_read_posts(db, GAME)] == [1, 2, 3]
     assert store.post_authors(db, GAME) == [("Bob", None), ("Ann", None), ("Ann", None)]
-    store.save_posts(db, GAME, [replace(post(4, "d", author="Ann"), author_id="77")], seen_at=T0)
+    store.save_posts(db, GAME, [stored_post(4, "Ann", "d", author_id="77")], seen_at=T0)
     assert store.post_authors(db, GAME)[-1] == ("Ann", "77")  # the forum's user id, for identity
     assert store.load_read_posts(db, GAME)[-1].author_id == "77"
 
 
 def test_commands_read_by_older_code_are_read_again(db, monkeypatch):
-    store.save_posts(db, GAME, [post(1, "<b>VOTE: Beefster</b>")], seen_at=T0)
+    store.save_posts(db, GAME, [stored_post(1, "Hiraki", "<b>VOTE: Beefster</b>")], seen_at=T0)
     db.execute("update posts set commands = '[]', commands_version = -1")
     [read] = store.load_read_posts(db, GAME)
     assert [c.target for c in read.commands] == ["Beefster"]
@@ -159,7 +162,7 @@ def test_a_failure_mid_write_leaves_nothing_of_the_transaction(db):
     """sqlite-utils' upserts nest in _writing's BEGIN IMMEDIATE as savepoints: when the second page
     fails inside the library's upsert, the first page (its savepoint already released) is rolled
     back too."""
-    store.save_posts(db, GAME, [post(0, "Day 1 begins")], seen_at=T0)
+    store.save_posts(db, GAME, [stored_post(0, "Hiraki", "Day 1 begins")], seen_at=T0)
     before = (
         [tuple(r) for r in rows(db)],
         db.execute("select count(*) from revisions").fetchone()[0],
@@ -171,10 +174,17 @@ def test_a_failure_mid_write_leaves_nothing_of_the_transaction(db):
     pages = [
         (
             "page1",
-            [post(0, "Day 1 begins, edited"), post(1, "<strong>VOTE: Beefster</strong>")],
+            [
+                stored_post(0, "Hiraki", "Day 1 begins, edited"),
+                stored_post(1, "Hiraki", "<strong>VOTE: Beefster</strong>"),
+            ],
             store.Validators(etag='"a"'),
         ),
-        ("page2", [post(6, "fine"), post(7, "refused")], store.Validators(etag='"b"')),
+        (
+            "page2",
+            [stored_post(6, "Hiraki", "fine"), stored_post(7, "Hiraki", "refused")],
+            store.Validators(etag='"b"'),
+        ),
     ]
     with pytest.raises(store.StoreError, match="disk is full"):
         store.save_pages(db, GAME, pages, gone=["1000"], seen_at=T1)
@@ -195,22 +205,22 @@ def test_writes_leave_the_schema_alone(db):
     """The upsert library must not probe the store with tables of its own (readers would
     re-prepare)."""
     version = db.execute("pragma schema_version").fetchone()[0]
-    store.save_posts(db, GAME, [post(0, "Day 1 begins")], seen_at=T0)
+    store.save_posts(db, GAME, [stored_post(0, "Hiraki", "Day 1 begins")], seen_at=T0)
     store.save_hold(db, "forum.example.org", T1)
     assert db.execute("pragma schema_version").fetchone()[0] == version
 
 
 def test_moderator_bodies_match_names_as_casefold_does(db):
     page = [
-        post(0, "Day 1 begins", author="ÅSA"),
-        post(1, "<strong>VOTE: Beefster</strong>", author="Hiraki"),
-        post(2, "Vote count 1.1", author="åsa"),
-        post(3, "", author="Åsa"),  # an empty body teaches nothing
-        post(4, "Vote count 1.2", author="Åsa"),
-        post(5, "Mod's alt", author="Straße"),
+        stored_post(0, "ÅSA", "Day 1 begins"),
+        stored_post(1, "Hiraki", "<strong>VOTE: Beefster</strong>"),
+        stored_post(2, "åsa", "Vote count 1.1"),
+        stored_post(3, "Åsa", ""),  # an empty body teaches nothing
+        stored_post(4, "Åsa", "Vote count 1.2"),
+        stored_post(5, "Straße", "Mod's alt"),
     ]
     store.save_posts(db, GAME, page, seen_at=T0)
-    store.save_posts(db, "other game", [post(9, "not this game", author="Åsa")], seen_at=T0)
+    store.save_posts(db, "other game", [stored_post(9, "Åsa", "not this game")], seen_at=T0)
     store.mark_missing(db, GAME, since_number=4, present=["1005"], seen_at=T1)  # post 4 vanished
     assert store.moderator_bodies(db, GAME, ["åsa", "STRASSE"]) == {
         0: "Day 1 begins",
@@ -228,15 +238,21 @@ def test_edited_posts_read_in_several_queries_each_keep_their_first_revision(db,
     monkeypatch.setattr(store, "_IDS_A_QUERY", 2)
     names = ["Ann", "Bob", "Cat", "Dee", "Eve"]
     store.save_posts(
-        db, GAME, [post(n, f"<b>VOTE: {name}</b>") for n, name in enumerate(names)], seen_at=T0
-    )
-    store.save_posts(
-        db, GAME, [post(n, "<b>VOTE: Zed</b>", edited=True) for n in (0, 1, 2, 4)], seen_at=T1
+        db,
+        GAME,
+        [stored_post(n, "Hiraki", f"<b>VOTE: {name}</b>") for n, name in enumerate(names)],
+        seen_at=T0,
     )
     store.save_posts(
         db,
         GAME,
-        [post(n, "<b>VOTE: Yul</b>", edited=True) for n in (1, 4)],
+        [stored_post(n, "Hiraki", "<b>VOTE: Zed</b>", edited=True) for n in (0, 1, 2, 4)],
+        seen_at=T1,
+    )
+    store.save_posts(
+        db,
+        GAME,
+        [stored_post(n, "Hiraki", "<b>VOTE: Yul</b>", edited=True) for n in (1, 4)],
         seen_at=T1.replace(hour=11),
     )
     read = store.load_read_posts(db, GAME)
@@ -257,8 +273,15 @@ def test_edited_posts_read_in_several_queries_each_keep_their_first_revision(db,
 
 
 def test_an_edited_posts_first_commands_are_read_once(db, monkeypatch):
-    store.save_posts(db, GAME, [post(1, "<strong>VOTE: Beefster</strong>")], seen_at=T0)
-    store.save_posts(db, GAME, [post(1, "<strong>VOTE: Dekes</strong>", edited=True)], seen_at=T1)
+    store.save_posts(
+        db, GAME, [stored_post(1, "Hiraki", "<strong>VOTE: Beefster</strong>")], seen_at=T0
+    )
+    store.save_posts(
+        db,
+        GAME,
+        [stored_post(1, "Hiraki", "<strong>VOTE: Dekes</strong>", edited=True)],
+        seen_at=T1,
+    )
     bodies = []
     extract = store._extract  # the store's one call into the command reader
     monkeypatch.setattr(store, "_extract", lambda body: bodies.append(body) or extract(body))

@@ -5,22 +5,16 @@ from datetime import UTC, datetime
 
 import pytest
 from loopback_forum import game_text
+from support import stored_post
 
 from assistant.forum import store
 from assistant.forum.stored_counts import load_posted_counts, save_readings
 from assistant.gamefile.game import parse_game
 from assistant.reading import count_reader, posted_count
-from parsers.page import Post
 
 GAME = "https://forum.example.org/viewtopic.php?t=1"
 T0 = datetime(2024, 3, 1, 22, 0, tzinfo=UTC)
 COUNT = "Vote Count 1.1<br>Marigold (2): Quentin, Ysolde<br>Not voting (1): Odalys<br>With 3 alive, 2 to lynch"
-
-
-def post(number: int, body: str, *, author: str = "Mod") -> Post:
-    return Post(
-        str(1000 + number), number, author, T0, body, f"https://forum.example.org/p{number}"
-    )
 
 
 @pytest.fixture
@@ -43,7 +37,11 @@ def test_a_count_is_read_by_the_sync_and_then_taken_from_the_store(db, reads):
     store.save_posts(
         db,
         GAME,
-        [post(1, COUNT), post(2, "no count here"), post(3, "vote x", author="Quentin")],
+        [
+            stored_post(1, "Mod", COUNT),
+            stored_post(2, "Mod", "no count here"),
+            stored_post(3, "Quentin", "vote x"),
+        ],
         seen_at=T0,
     )
     save_readings(db, GAME, ["mod"])  # as a sync does after storing posts
@@ -56,7 +54,7 @@ def test_a_count_is_read_by_the_sync_and_then_taken_from_the_store(db, reads):
 
 
 def test_a_post_no_sync_read_is_read_in_memory_and_the_store_left_as_it_was(db, reads):
-    store.save_posts(db, GAME, [post(1, COUNT)], seen_at=T0)
+    store.save_posts(db, GAME, [stored_post(1, "Mod", COUNT)], seen_at=T0)
     before = db.execute("select * from posts").fetchall()
     assert load_posted_counts(db, GAME, ["Mod"])[1].alive == 3
     assert load_posted_counts(db, GAME, ["Mod"])[1].alive == 3
@@ -66,15 +64,15 @@ def test_a_post_no_sync_read_is_read_in_memory_and_the_store_left_as_it_was(db, 
 
 
 def test_an_edited_post_and_a_new_reader_are_read_again_by_the_next_sync(db, reads, monkeypatch):
-    store.save_posts(db, GAME, [post(1, COUNT)], seen_at=T0)
+    store.save_posts(db, GAME, [stored_post(1, "Mod", COUNT)], seen_at=T0)
     save_readings(db, GAME, ["Mod"])
     store.save_posts(
-        db, GAME, [post(1, COUNT.replace("Ysolde", "Pemberton"))], seen_at=T0
+        db, GAME, [stored_post(1, "Mod", COUNT.replace("Ysolde", "Pemberton"))], seen_at=T0
     )  # edited
     save_readings(db, GAME, ["Mod"])
     assert load_posted_counts(db, GAME, ["Mod"])[1].wagons[0].voters == ("Quentin", "Pemberton")
     store.save_posts(
-        db, GAME, [post(1, COUNT.replace("Ysolde", "Pemberton"))], seen_at=T0
+        db, GAME, [stored_post(1, "Mod", COUNT.replace("Ysolde", "Pemberton"))], seen_at=T0
     )  # the same again
     save_readings(db, GAME, ["Mod"])
     assert reads == [1, 1]
@@ -92,7 +90,7 @@ def test_an_edited_post_and_a_new_reader_are_read_again_by_the_next_sync(db, rea
 def test_a_store_made_before_readings_were_kept_is_read_without_a_write(tmp_path, reads):
     path = tmp_path / "old.db"
     old = store.open_db(path)
-    store.save_posts(old, GAME, [post(1, COUNT)], seen_at=T0)
+    store.save_posts(old, GAME, [stored_post(1, "Mod", COUNT)], seen_at=T0)
     old.execute("alter table posts drop column vote_count")
     old.execute("alter table posts drop column vote_count_version")
     old.close()
@@ -115,12 +113,16 @@ def test_a_moderators_night_post_is_read_once_per_body(db, monkeypatch):
     read = night.tells_night
     monkeypatch.setattr(night, "tells_night", lambda body: seen.append(body) or read(body))
     lynch = "Birch was lynched. Night 1 begins."
-    posts = [post(1, lynch), post(2, "Day 2 begins."), post(3, "vote x", author="Ann")]
+    posts = [
+        stored_post(1, "Mod", lynch),
+        stored_post(2, "Mod", "Day 2 begins."),
+        stored_post(3, "Ann", "vote x"),
+    ]
     store.save_posts(db, GAME, posts, seen_at=T0)
     assert load_night_posts(db, GAME, ["mod"]) == frozenset({1}) and len(seen) == 2  # in memory
     save_readings(db, GAME, ["mod"])
     assert load_night_posts(db, GAME, ["Mod"]) == frozenset({1}) and len(seen) == 4  # kept
-    edited = post(1, "Birch was lynched. Elm was found dead. Day 2 begins.")
+    edited = stored_post(1, "Mod", "Birch was lynched. Elm was found dead. Day 2 begins.")
     store.save_posts(db, GAME, [edited], seen_at=T0)
     save_readings(db, GAME, ["mod"])
     assert load_night_posts(db, GAME, ["Mod"]) == frozenset()  # the edit read again

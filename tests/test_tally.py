@@ -6,46 +6,28 @@ from __future__ import annotations
 import json
 
 from golden.harness import ExactRoster, count_day, read_post, resolve_exact
+from support import game_toml
 
 from assistant.counting.living import alive_seats
 from assistant.gamefile.game import parse_game
 from assistant.gamefile.rules import load_ruleset
 
-GAME = """
-title = "t"
-thread = "https://forum.example.org/viewtopic.php?t=1"
-ruleset = "mafiascum"
-moderators = ["Mod"]
-[[players]]
-name = "Alice"
-[[players]]
-name = "Bob"
-replacements = ["Bobby"]
-[[players]]
-name = "Carol"
-vote_weight = 2
-[[players]]
-name = "Dave"
-[[players]]
-name = "Erin"
-[[days]]
-day = 1
-start_post = 0
-end_post = 20
-[[days]]
-day = 2
-start_post = 25
-[[deaths]]
-player = "Erin"
-phase = "night 1"
-[[deaths]]
-player = "Dave"
-phase = "day 2"
-post = 30
-[[deaths]]
-player = "Alice"
-phase = "day 1"
-"""
+GAME = game_toml(
+    [
+        "Alice",
+        {"name": "Bob", "replacements": ["Bobby"]},
+        {"name": "Carol", "vote_weight": 2},
+        "Dave",
+        "Erin",
+    ],
+    title="t",
+    days=[(1, 0, 20), (2, 25)],
+    tables=(
+        '[[deaths]]\nplayer = "Erin"\nphase = "night 1"\n'
+        '[[deaths]]\nplayer = "Dave"\nphase = "day 2"\npost = 30\n'
+        '[[deaths]]\nplayer = "Alice"\nphase = "day 1"\n'
+    ),
+)
 
 
 def game(extra: str = ""):
@@ -165,27 +147,6 @@ def test_day_kill_removes_votes_and_lowers_majority():
     assert [p.reason for p in after.problems] == ["voter is dead"]
 
 
-PRIVATE_GAME = """
-title = "t"
-thread = "https://forum.example.org/viewtopic.php?t=1"
-ruleset = "{ruleset}"
-moderators = ["Mod"]
-[[players]]
-name = "Ariadne"
-[[players]]
-name = "Bob"
-[[players]]
-name = "Chloe"
-[[players]]
-name = "Dion"
-[[players]]
-name = "Eris"
-[[days]]
-day = 1
-start_post = 0
-end_post = 9
-{private}
-"""
 PRIVATE_WORDS = (
     "judge",
     "lover",
@@ -200,7 +161,10 @@ PRIVATE_WORDS = (
 
 
 def private_game(ruleset: str, private: str):
-    return parse_game(PRIVATE_GAME.format(ruleset=ruleset, private=private))
+    seats = ("Ariadne", "Bob", "Chloe", "Dion", "Eris")
+    return parse_game(
+        game_toml(seats, title="t", ruleset=ruleset, days=[(1, 0, 9)], tables=private)
+    )
 
 
 def test_who_holds_the_judge_role_never_shows_in_the_votal():

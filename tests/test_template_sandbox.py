@@ -5,10 +5,10 @@ template folder. Driven through `votal draft` on the demo thread, synced over lo
 from __future__ import annotations
 
 import os
-from urllib.parse import urlsplit
 
 import pytest
 from click.testing import CliRunner
+from support import demo_game_at
 
 from assistant.cli.demo import load_demo_thread
 from assistant.cli.main import main
@@ -22,12 +22,8 @@ def synced(tmp_path_factory):
     folder = tmp_path_factory.mktemp("sandbox")
     thread, game_text = load_demo_thread()
     with LoopbackServer(thread.respond) as server:
-        demo_url = next(
-            line.split('"')[1] for line in game_text.splitlines() if line.startswith("thread =")
-        )
-        parts = urlsplit(demo_url)
         game = folder / "game.toml"
-        game.write_text(game_text.replace(demo_url, f"{server.base_url}{parts.path}?{parts.query}"))
+        game.write_text(demo_game_at(game_text, server.base_url))
         db = folder / "votal.db"
         assert CliRunner().invoke(main, ["sync", str(game), "--db", str(db), "-q"]).exit_code == 0
     return game, db

@@ -9,6 +9,7 @@ import pytest
 from golden.harness import count_day, read_post
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import game_toml
 
 from assistant.counting.day_replay import replay_day_watched
 from assistant.counting.doubts import NOTE
@@ -28,15 +29,13 @@ from assistant.gamefile.rules import load_ruleset
 from assistant.reading.names import NO_ELIMINATION, Roster
 
 SEATS = ("Tfrost22", "Marigold", "Quentin", "Ysolde", "Bramble", "Odalys", "Pemberton")
-GAME = """
-title = "Counts"
-thread = "https://forum.example.org/viewtopic.php?t=3"
-ruleset = "mafiascum"
-moderators = ["Warden"]
-[[days]]
-day = 1
-start_post = 0
-""" + "".join(f'[[players]]\nname = "{name}"\n' for name in SEATS)
+GAME = game_toml(
+    SEATS,
+    title="Counts",
+    thread="https://forum.example.org/viewtopic.php?t=3",
+    moderators=["Warden"],
+    days=[(1, 0)],
+)
 
 
 @pytest.mark.parametrize(
