@@ -1276,6 +1276,21 @@ def test_a_listed_name_off_by_its_trailing_digits_is_the_one_account_that_close(
     assert [(r.player, r.new, r.post) for r in facts.replacements] == [("Oldbirch", "Rob14", 8)]
 
 
+def test_a_name_both_lists_give_is_a_seat_and_its_digits_are_part_of_it():
+    """ "Hazel88" has not posted (the forum shows the account renamed "Hazel1"): the roster and the
+    fates under it both name it, so it is no slip; and "Hazel1" is another name, not "Hazel88" one
+    digit off."""
+    roster = (
+        "Alder<br>Birch*<br>Cedar<br>Damson<br>Elm<br>Hazel88<br>Fir <s>Oldfir</s> <s>Olderfir</s>"
+    )
+    roster += "<br>Gorse*"
+    fates = ", Vanilla Townie, survived<br>".join((*PLAYERS, "Hazel88"))
+    opening = f"Players:<br>{roster}<br><br>Results:<br>{fates}, Vanilla Townie, survived"
+    seats = _seats(opening, *PLAYERS, "Hazel1")
+    assert len(seats) == 8
+    assert seats["Hazel88"] == ("Hazel88",)
+
+
 def test_a_title_after_mod_and_the_reviewers_after_the_moderators_are_no_moderators():
     opening = (
         "Moderated by Host and reviewed by Checker, Other.<br>Links<br>Mod thread<br>Moderator Information<br>"

@@ -992,13 +992,17 @@ class _VouchedRun:
         """A bare name beside bare names, or a name with its role ("Mafia Goon, lynched Day 1", a
         line's broken end, has none) beside lines of names no list names before (a list of fates
         repeating the list above vouches for no slip: "Aegot, Vanilla Townie" under a list with
-        "Aegor")."""
+        "Aegor"; a name the other list names too is no slip)."""
         own = _line_note(entry)
+        named_twice = bool(_casefolded(entry) & self.elsewhere)
         return (
             own == ""
             and all(_line_note(self.run[j]) == "" for j in near)
             or own == "noted"
-            and all(_line_note(self.run[j]) is not None and not self._repeated(j) for j in near)
+            and all(
+                _line_note(self.run[j]) is not None and (named_twice or not self._repeated(j))
+                for j in near
+            )
         )
 
     def _shaped(self, i: int) -> bool:
