@@ -1291,6 +1291,24 @@ def test_a_name_both_lists_give_is_a_seat_and_its_digits_are_part_of_it():
     assert seats["Hazel88"] == ("Hazel88",)
 
 
+def test_a_replacement_line_joins_a_listed_seat_to_the_seat_an_earlier_replacement_gives():
+    """The opening kept up to date lists "6. Hazel" among the dead, and under it the events:
+    "Midhazel replaces Oldhazel", then "Hazel replaces Midhazel": one seat, not two."""
+    opening = (
+        "Alive players:<br>1. Alder<br>2. Birch<br><br>Dead People<br>"
+        "3. Cedar - Vanilla Town, lynched day 1.<br>4. Damson - Cop, killed night 1.<br>"
+        "5. Elm - Vanilla Town, lynched day 2.<br>6. Hazel - Vanilla Town, killed night 2.<br><br>"
+        "Important Events<br>Midhazel replaces Oldhazel<br>Hazel replaces Midhazel<br>"
+        "Cedar lynched day 1."
+    )
+    posters = ("Alder", "Birch", "Cedar", "Damson", "Elm", "Oldhazel", "Midhazel", "Hazel")
+    seats = _seats(opening, *posters)
+    assert len(seats) == 6 and seats["Oldhazel"] == ("Oldhazel", "Midhazel", "Hazel")
+    # two numbered seats stay two, whatever a line between them says
+    numbered = opening.replace("Important Events<br>", "7. Midhazel<br><br>")
+    assert len(_seats(numbered, *posters)) == 7
+
+
 def test_a_title_after_mod_and_the_reviewers_after_the_moderators_are_no_moderators():
     opening = (
         "Moderated by Host and reviewed by Checker, Other.<br>Links<br>Mod thread<br>Moderator Information<br>"

@@ -572,12 +572,16 @@ class _PostRuns:
 def _merge_seats(chosen: list[_ListedSeat]) -> list[_ListedSeat]:
     """One seat per account: a later mention (the dead list repeating a name) merges into the first;
     a line that names accounts of two seats ("Cedar replaces Cypress; Elm replaces Elmo", "(Other
-    roles: Alder - Cop, Birch - Doctor)") tells of several seats and is none of them."""
+    roles: Alder - Cop, Birch - Doctor)") tells of several seats and is none of them, but one
+    "Havingfitz replaces ConfidAnon" joins the seat a list line gives the one (numbered "8.
+    havingfitz") to the seat an earlier replacement gives the other ("ConfidAnon replaces Echo")."""
     merged: list[_ListedSeat] = []
     for entry in chosen:
         # "Dunker doodles" above is "Dunkerdoodles" below
         keys = {squash(a) for a in entry.accounts}
         meets = [i for i, other in enumerate(merged) if keys & {squash(a) for a in other.accounts}]
+        if len(meets) == 2 and _joins(entry, [merged[i] for i in meets]):
+            merged[meets[0]] = _joined(entry, merged[meets[0]], merged.pop(meets[1]))
         if len(meets) > 1:
             continue
         if meets:
@@ -588,6 +592,28 @@ def _merge_seats(chosen: list[_ListedSeat]) -> list[_ListedSeat]:
         else:
             merged.append(entry)
     return merged
+
+
+def _joins(entry: _ListedSeat, seats: list[_ListedSeat]) -> bool:
+    """One replacement's line ("New replaces Old") naming two seats, at most one of them a marked
+    list line (two numbered seats are two seats, whatever a line says)."""
+    plain = plain_text(entry.line)
+    return (
+        len(entry.accounts) == 2
+        and len(_REPLACE_WORDS.findall(plain)) == 1
+        and sum(1 for seat in seats if _style(seat.line)) <= 1
+    )
+
+
+def _joined(entry: _ListedSeat, one: _ListedSeat, other: _ListedSeat) -> _ListedSeat:
+    """The seat of the replaced account, then the seat of its replacement, as one: cited by the
+    marked list line among them."""
+    old = squash(entry.accounts[0])
+    first, second = (one, other) if old in {squash(a) for a in one.accounts} else (other, one)
+    known = {squash(a) for a in first.accounts}
+    accounts = first.accounts + tuple(a for a in second.accounts if squash(a) not in known)
+    line = first.line if _style(first.line) else second.line
+    return _ListedSeat(accounts, first.dead or second.dead, line, first.paragraph)
 
 
 def _in_number_order(entries: list[_ListedSeat]) -> list[_ListedSeat]:
