@@ -1309,6 +1309,25 @@ def test_a_replacement_line_joins_a_listed_seat_to_the_seat_an_earlier_replaceme
     assert len(_seats(numbered, *posters)) == 7
 
 
+def test_a_fates_line_led_by_the_phase_its_player_died_in_is_a_dead_seat():
+    """The opening kept up to date: the living, then "- Day 1, Elm, Vanilla Townie" for the dead (a
+    timeline's "- Day 1: Elm lynched" below names no seat)."""
+    opening = (
+        "Alive:<br>Alder<br>Birch<br>Cedar<br>Damson<br><br>Dead:<br>"
+        "- Day 1, Elm, Vanilla Townie<br>- Night 1, Fir, Town Doctor<br>"
+        "- Day 2, Gorse replaces Oldgorse, Vanilla Townie<br><br>"
+        "Timeline:<br>- Day 1: Elm lynched<br>- Night 1: Fir night killed<br>- Day 2: Gorse lynched"
+    )
+    facts = read_thread_facts(
+        make_thread(("Host", opening), *[(n, "hi") for n in (*PLAYERS, "Oldgorse")])
+    )
+    assert facts.seat_accounts() == {
+        **{name: (name,) for name in PLAYERS[:6]},
+        "Oldgorse": ("Oldgorse", "Gorse"),
+    }
+    assert [p.name for p in facts.players if p.dead] == ["Elm", "Fir", "Oldgorse"]
+
+
 def test_a_title_after_mod_and_the_reviewers_after_the_moderators_are_no_moderators():
     opening = (
         "Moderated by Host and reviewed by Checker, Other.<br>Links<br>Mod thread<br>Moderator Information<br>"

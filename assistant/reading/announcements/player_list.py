@@ -91,9 +91,17 @@ _HYDRA_OF = re.compile(r"\bhydra\s+(?:of|with|by)\s+(?P<heads>[^()\[\]{}|;:]+)",
 _STRUCK_SPLIT = re.compile(r"\s+[|/,]\s+|\s*,\s*|\s+>\s+|(?:\s+[*^]+)+(?:\s+|$)")
 
 
+# A fate's line led by the phase its player died in: "Day 1, Alder, Vanilla Townie" (not a
+# timeline's "Day 1: Alder lynched", nor a link's "Day 1 - Vote Count 2")
+_PHASE_FIRST = re.compile(r"^\s*(?:day|night)\s*\d{1,2}\s*,\s*(?=\w)", re.IGNORECASE)
+
+
 def _read_entry(line: str, authors: Names | None, moderators: set[str]) -> _ListedSeat | None:
     """A player-list line as accounts (first account first), or None when it is no such line."""
     bare = _NUMBER_AFTER_BULLET.sub("", _BULLET.sub("", line, count=1), count=1)
+    if (phase_first := _PHASE_FIRST.match(bare)) is not None:
+        entry = _read_entry(bare[phase_first.end() :], authors, moderators)
+        return _ListedSeat(entry.accounts, True, line) if entry is not None else None
     plain = plain_text(bare)
     if _is_no_entry(plain):
         return None
