@@ -1328,6 +1328,16 @@ def test_a_fates_line_led_by_the_phase_its_player_died_in_is_a_dead_seat():
     assert [p.name for p in facts.players if p.dead] == ["Elm", "Fir", "Oldgorse"]
 
 
+def test_a_list_numbered_again_under_its_own_heading_whose_names_never_posted_is_no_seats():
+    """ "Replacements list: 1) Standby 2) Spareone" below the players 1 to 7 are players waiting to
+    replace in; the living and the dead, each numbered from 1, are one list."""
+    players = "<br>".join(f"{n}) {name}" for n, name in enumerate(PLAYERS, 1))
+    seats = _seats(f"Players<br>{players}<br>Replacements list<br>1) Standby<br>2) Spareone")
+    assert list(seats) == list(PLAYERS)
+    parts = "Alive<br>1) Alder<br>2) Birch<br>3) Cedar<br>Dead<br>1) Damson<br>2) Elm<br>3) Fir<br>4) Gorse"
+    assert list(_seats(parts, *PLAYERS[:3])) == list(PLAYERS)
+
+
 def test_a_title_after_mod_and_the_reviewers_after_the_moderators_are_no_moderators():
     opening = (
         "Moderated by Host and reviewed by Checker, Other.<br>Links<br>Mod thread<br>Moderator Information<br>"

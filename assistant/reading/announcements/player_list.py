@@ -990,6 +990,7 @@ class _VouchedRun:
         self.marked = _marked_stretches(run)
         self.posted_paragraphs = {e.paragraph for e in posted_lines}
         self.repeating = self._repeating_paragraphs()
+        self.other_list = self._other_list()
 
     def kept(self) -> list[_ListedSeat]:
         kept = []
@@ -1016,6 +1017,27 @@ class _VouchedRun:
             if len(said) * 2 > len(posted_at):
                 repeating.add(paragraph)
         return repeating
+
+    def _other_list(self) -> set[int]:
+        """The lines numbered from 1 again under a heading inside the run ("Replacements list" below
+        the players 1 to 13; not "Dead"), none of whose names has posted: another list, no more
+        seats."""
+        run, other = self.run, set()
+        numbers = [_number(e.line) for e in run]
+        for at in range(2, len(run)):
+            heading = run[at - 1]
+            if (
+                numbers[at] != 1
+                or 1 not in numbers[: at - 1]
+                or _style(heading.line)
+                or not _HEADING_WORDS.search(plain_text(heading.line))
+                or _LIST_HEADER.match(plain_text(heading.line))  # "Dead": the list's other part
+            ):
+                continue
+            end = next((j for j in range(at, len(run)) if numbers[j] is None), len(run))
+            if not any(self.posted[at:end]):
+                other.update(range(at - 1, end))
+        return other
 
     def _repeated(self, j: int) -> bool:
         """Entry j names a seat another list, or this one above it, names too."""
@@ -1048,7 +1070,8 @@ class _VouchedRun:
         the roster) adds none: a slip there is no new seat."""
         run, e = self.run, self.run[i]
         if (
-            _line_note(e) is None
+            i in self.other_list
+            or _line_note(e) is None
             or not _starts_name(e.accounts[0])
             or _LIST_HEADER.match(plain_text(e.line))
             or (_HEADING_WORDS.search(e.accounts[0]))
