@@ -1276,10 +1276,10 @@ def test_a_listed_name_off_by_its_trailing_digits_is_the_one_account_that_close(
     assert [(r.player, r.new, r.post) for r in facts.replacements] == [("Oldbirch", "Rob14", 8)]
 
 
-def test_a_name_both_lists_give_is_a_seat_and_its_digits_are_part_of_it():
-    """ "Hazel88" has not posted (the forum shows the account renamed "Hazel1"): the roster and the
-    fates under it both name it, so it is no slip; and "Hazel1" is another name, not "Hazel88" one
-    digit off."""
+def test_a_name_both_lists_give_is_a_seat_whoever_posted_beside_it():
+    """ "Hazel88" in the roster and in the fates under it is no slip, though its neighbours in the
+    fates repeat the roster; the one account of its stem that posted ("Hazel1", the account
+    renamed) holds it."""
     roster = (
         "Alder<br>Birch*<br>Cedar<br>Damson<br>Elm<br>Hazel88<br>Fir <s>Oldfir</s> <s>Olderfir</s>"
     )
@@ -1288,7 +1288,7 @@ def test_a_name_both_lists_give_is_a_seat_and_its_digits_are_part_of_it():
     opening = f"Players:<br>{roster}<br><br>Results:<br>{fates}, Vanilla Townie, survived"
     seats = _seats(opening, *PLAYERS, "Hazel1")
     assert len(seats) == 8
-    assert seats["Hazel88"] == ("Hazel88",)
+    assert seats["Hazel1"] == ("Hazel1",)
 
 
 def test_a_replacement_line_joins_a_listed_seat_to_the_seat_an_earlier_replacement_gives():

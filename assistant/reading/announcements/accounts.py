@@ -75,15 +75,10 @@ class Names:
         if key in self.spelling or key in self.stems:
             return self.spelling.get(key) or self.stems[key]
         stem = key.rstrip("0123456789")
-        if stem != key and len(stem) >= 3:
-            # "Rob13" for the account "Rob14": the one account with that stem whose digits are one
-            # keystroke off (a name's digits are part of it: "Wake88" is not "Wake1")
-            same = [
-                a
-                for k, a in self.spelling.items()
-                if k != k.rstrip("0123456789") == stem
-                and _one_slip(key[len(stem) :], k[len(stem) :])
-            ]
+        if (
+            stem != key and len(stem) >= 3
+        ):  # "Rob13" for the account "Rob14": the one account with that stem
+            same = [a for k, a in self.spelling.items() if k != k.rstrip("0123456789") == stem]
             if len(same) == 1:
                 return same[0]
         if len(key) < 6:
@@ -97,10 +92,3 @@ class Names:
             if len(k) >= 6 and (fuzz.ratio(key, k) >= 90 or OSA.distance(key, k) <= 1)
         ]
         return self.spelling[close[0]] if len(close) == 1 else name
-
-
-def _one_slip(digits: str, other: str) -> bool:
-    """Two numbers one keystroke apart: a digit wrong, added, dropped, or two swapped."""
-    from rapidfuzz.distance import OSA
-
-    return OSA.distance(digits, other) <= 1
