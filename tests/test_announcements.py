@@ -1338,6 +1338,24 @@ def test_a_list_numbered_again_under_its_own_heading_whose_names_never_posted_is
     assert list(_seats(parts, *PLAYERS[:3])) == list(PLAYERS)
 
 
+def test_a_letter_raised_after_a_name_is_a_prod_mark_no_earlier_account():
+    """ "Elm<sup>X</sup>" under "Note: an X is a prod": Elm's seat alone, not an account "X" that
+    would join it to "Gorse<sup>X</sup><sup>X</sup>"; "Fir<sup>Oldfir</sup>" is Fir's earlier
+    account."""
+    lines = [f"{n}. {name}" for n, name in enumerate(PLAYERS[:4], 1)]
+    lines += [
+        "5. Elm<sup>X</sup>",
+        "6. Fir<sup><s>Oldfir</s></sup>",
+        "7. Gorse<sup>X</sup><sup>X</sup>",
+    ]
+    seats = _seats("Players<br>" + "<br>".join(lines) + "<br>Note: an X is a prod.")
+    assert seats == {
+        **{name: (name,) for name in PLAYERS[:5]},
+        "Oldfir": ("Oldfir", "Fir"),
+        "Gorse": ("Gorse",),
+    }
+
+
 def test_a_title_after_mod_and_the_reviewers_after_the_moderators_are_no_moderators():
     opening = (
         "Moderated by Host and reviewed by Checker, Other.<br>Links<br>Mod thread<br>Moderator Information<br>"

@@ -108,14 +108,15 @@ def _read_entry(line: str, authors: Names | None, moderators: set[str]) -> _List
     if (bracketed := _bracketed_name(bare, moderators)) is not None:
         # "[winger]": a name in brackets alone is the account's
         return _ListedSeat((bracketed,), False, line)
-    # Struck accounts are earlier accounts of the seat (or a dead seat when it is the only one).
+    # Struck accounts are earlier accounts of the seat (or a dead seat when it is the only one); a
+    # letter alone struck or raised after a name is a mark ("theaceofspades<sup>X</sup>": a prod)
     struck = [
         name
         for segment in re.findall(STRUCK_OPEN + r"([^" + STRUCK_CLOSE + r"]*)" + STRUCK_CLOSE, bare)
         for part in _STRUCK_SPLIT.split(segment)  # "Old1 | Old2": several earlier accounts
         if (cleaned := clean_name(part))
         for name in _split_accounts(cleaned, authors)
-        if name_like(name)
+        if name_like(name) and len(squash(name)) > 1
     ]
     unstruck_text = _unstruck(bare)
     pieces = [p for p in (clean_name(s) for s in _SPLIT.split(unstruck_text)) if p]
