@@ -1356,6 +1356,19 @@ def test_a_letter_raised_after_a_name_is_a_prod_mark_no_earlier_account():
     }
 
 
+def test_a_bbcode_tag_left_unrendered_is_markup_not_part_of_a_name():
+    """ "8. Oldhazel[/strike] Hazel": the seat of Oldhazel, then Hazel, not an account "/strike]
+    Hazel"; a name in brackets stays a name."""
+    assert read_lines("Oldhazel**[/strike] Hazel<br>Cedar, Vanilla Townie[/b][/u]<br>[winger]") == [
+        "Oldhazel** Hazel",
+        "Cedar, Vanilla Townie",
+        "[winger]",
+    ]
+    players = "<br>".join(f"{n}. {name}" for n, name in enumerate(PLAYERS[:6], 1))
+    seats = _seats(f"Players<br>{players}<br>7. <s>Oldgorse**[/strike]</s> Gorse", *PLAYERS)
+    assert seats["Oldgorse"] == ("Oldgorse", "Gorse")
+
+
 def test_a_title_after_mod_and_the_reviewers_after_the_moderators_are_no_moderators():
     opening = (
         "Moderated by Host and reviewed by Checker, Other.<br>Links<br>Mod thread<br>Moderator Information<br>"
