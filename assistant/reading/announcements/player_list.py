@@ -1023,7 +1023,7 @@ class _VouchedRun:
         """The lines numbered from 1 again under a heading inside the run ("Replacements list" below
         the players 1 to 13; not "Dead"), none of whose names has posted: another list, no more
         seats."""
-        run, other = self.run, set()
+        run, other = self.run, set[int]()
         numbers = [_number(e.line) for e in run]
         for at in range(2, len(run)):
             heading = run[at - 1]
