@@ -208,16 +208,13 @@ class InProcess:
         self._run(score, "update", step)
 
     def count(self, score: Score, path: str, db: str, day: int) -> dict | None:
-        from assistant.counting.count import count_game, load_stored_game, require_posts
-        from assistant.forum.store import open_reader
-        from assistant.gamefile.game import load_game
+        from assistant.cli.main import load_snapshot
+        from assistant.counting.count import count_stored
 
         def step():
-            game = load_game(path)
-            store = open_reader(db)
-            require_posts(game, store)
-            stored = load_stored_game(game, store)
-            votal_ = count_game(game, store, days=[day], at_time=self.now(), stored=stored)[0]
+            # as `votal count --day N` reads it: a day the file lacks, the moderators' posts give
+            game, _, stored, moment = load_snapshot(path, db, None, self.now(), day)
+            votal_ = count_stored(game, stored, days=[day], at_time=moment)[0]
             return votal_.to_json(private=True)
 
         return self._run(score, "count", step)

@@ -1276,6 +1276,99 @@ def test_a_listed_name_off_by_its_trailing_digits_is_the_one_account_that_close(
     assert [(r.player, r.new, r.post) for r in facts.replacements] == [("Oldbirch", "Rob14", 8)]
 
 
+def test_a_name_both_lists_give_is_a_seat_whoever_posted_beside_it():
+    """ "Hazel88" in the roster and in the fates under it is no slip, though its neighbours in the
+    fates repeat the roster; the one account of its stem that posted ("Hazel1", the account
+    renamed) holds it."""
+    roster = (
+        "Alder<br>Birch*<br>Cedar<br>Damson<br>Elm<br>Hazel88<br>Fir <s>Oldfir</s> <s>Olderfir</s>"
+    )
+    roster += "<br>Gorse*"
+    fates = ", Vanilla Townie, survived<br>".join((*PLAYERS, "Hazel88"))
+    opening = f"Players:<br>{roster}<br><br>Results:<br>{fates}, Vanilla Townie, survived"
+    seats = _seats(opening, *PLAYERS, "Hazel1")
+    assert len(seats) == 8
+    assert seats["Hazel1"] == ("Hazel1",)
+
+
+def test_a_replacement_line_joins_a_listed_seat_to_the_seat_an_earlier_replacement_gives():
+    """The opening kept up to date lists "6. Hazel" among the dead, and under it the events:
+    "Midhazel replaces Oldhazel", then "Hazel replaces Midhazel": one seat, not two."""
+    opening = (
+        "Alive players:<br>1. Alder<br>2. Birch<br><br>Dead People<br>"
+        "3. Cedar - Vanilla Town, lynched day 1.<br>4. Damson - Cop, killed night 1.<br>"
+        "5. Elm - Vanilla Town, lynched day 2.<br>6. Hazel - Vanilla Town, killed night 2.<br><br>"
+        "Important Events<br>Midhazel replaces Oldhazel<br>Hazel replaces Midhazel<br>"
+        "Cedar lynched day 1."
+    )
+    posters = ("Alder", "Birch", "Cedar", "Damson", "Elm", "Oldhazel", "Midhazel", "Hazel")
+    seats = _seats(opening, *posters)
+    assert len(seats) == 6 and seats["Oldhazel"] == ("Oldhazel", "Midhazel", "Hazel")
+    # two numbered seats stay two, whatever a line between them says
+    numbered = opening.replace("Important Events<br>", "7. Midhazel<br><br>")
+    assert len(_seats(numbered, *posters)) == 7
+
+
+def test_a_fates_line_led_by_the_phase_its_player_died_in_is_a_dead_seat():
+    """The opening kept up to date: the living, then "- Day 1, Elm, Vanilla Townie" for the dead (a
+    timeline's "- Day 1: Elm lynched" below names no seat)."""
+    opening = (
+        "Alive:<br>Alder<br>Birch<br>Cedar<br>Damson<br><br>Dead:<br>"
+        "- Day 1, Elm, Vanilla Townie<br>- Night 1, Fir, Town Doctor<br>"
+        "- Day 2, Gorse replaces Oldgorse, Vanilla Townie<br><br>"
+        "Timeline:<br>- Day 1: Elm lynched<br>- Night 1: Fir night killed<br>- Day 2: Gorse lynched"
+    )
+    facts = read_thread_facts(
+        make_thread(("Host", opening), *[(n, "hi") for n in (*PLAYERS, "Oldgorse")])
+    )
+    assert facts.seat_accounts() == {
+        **{name: (name,) for name in PLAYERS[:6]},
+        "Oldgorse": ("Oldgorse", "Gorse"),
+    }
+    assert [p.name for p in facts.players if p.dead] == ["Elm", "Fir", "Oldgorse"]
+
+
+def test_a_list_numbered_again_under_its_own_heading_whose_names_never_posted_is_no_seats():
+    """ "Replacements list: 1) Standby 2) Spareone" below the players 1 to 7 are players waiting to
+    replace in; the living and the dead, each numbered from 1, are one list."""
+    players = "<br>".join(f"{n}) {name}" for n, name in enumerate(PLAYERS, 1))
+    seats = _seats(f"Players<br>{players}<br>Replacements list<br>1) Standby<br>2) Spareone")
+    assert list(seats) == list(PLAYERS)
+    parts = "Alive<br>1) Alder<br>2) Birch<br>3) Cedar<br>Dead<br>1) Damson<br>2) Elm<br>3) Fir<br>4) Gorse"
+    assert list(_seats(parts, *PLAYERS[:3])) == list(PLAYERS)
+
+
+def test_a_letter_raised_after_a_name_is_a_prod_mark_no_earlier_account():
+    """ "Elm<sup>X</sup>" under "Note: an X is a prod": Elm's seat alone, not an account "X" that
+    would join it to "Gorse<sup>X</sup><sup>X</sup>"; "Fir<sup>Oldfir</sup>" is Fir's earlier
+    account."""
+    lines = [f"{n}. {name}" for n, name in enumerate(PLAYERS[:4], 1)]
+    lines += [
+        "5. Elm<sup>X</sup>",
+        "6. Fir<sup><s>Oldfir</s></sup>",
+        "7. Gorse<sup>X</sup><sup>X</sup>",
+    ]
+    seats = _seats("Players<br>" + "<br>".join(lines) + "<br>Note: an X is a prod.")
+    assert seats == {
+        **{name: (name,) for name in PLAYERS[:5]},
+        "Oldfir": ("Oldfir", "Fir"),
+        "Gorse": ("Gorse",),
+    }
+
+
+def test_a_bbcode_tag_left_unrendered_is_markup_not_part_of_a_name():
+    """ "8. Oldhazel[/strike] Hazel": the seat of Oldhazel, then Hazel, not an account "/strike]
+    Hazel"; a name in brackets stays a name."""
+    assert read_lines("Oldhazel**[/strike] Hazel<br>Cedar, Vanilla Townie[/b][/u]<br>[winger]") == [
+        "Oldhazel** Hazel",
+        "Cedar, Vanilla Townie",
+        "[winger]",
+    ]
+    players = "<br>".join(f"{n}. {name}" for n, name in enumerate(PLAYERS[:6], 1))
+    seats = _seats(f"Players<br>{players}<br>7. <s>Oldgorse**[/strike]</s> Gorse", *PLAYERS)
+    assert seats["Oldgorse"] == ("Oldgorse", "Gorse")
+
+
 def test_a_title_after_mod_and_the_reviewers_after_the_moderators_are_no_moderators():
     opening = (
         "Moderated by Host and reviewed by Checker, Other.<br>Links<br>Mod thread<br>Moderator Information<br>"

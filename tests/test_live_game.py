@@ -174,6 +174,38 @@ def test_count_of_a_day_the_moderator_started_but_the_file_lacks_is_counted_from
     )  # nobody started it: no guess
 
 
+def test_a_day_no_post_read_starts_is_counted_from_the_moderators_first_post_after_the_last_end(
+    tmp_path,
+):
+    """Day 2 opened in flavour only: the file Votal wrote ends day 1 and declares no day 2, and the
+    thread goes on. The count takes day 2 from the moderator's first post after day 1's end and
+    doubts its bounds; a day two past the file's last, or one after a day the file leaves open, is
+    still refused (a day number typed wrong makes no day)."""
+    votes = [("Elm", "<b>vote: Fir</b>"), ("Alder", "<b>vote: Fir</b>")]
+    posts = thread(*LYNCH_BIRCH, FLAVOUR_DAWN, *votes)
+    path, db = _new_and_update(tmp_path, posts, cut=len(posts))
+    assert "day = 2" not in path.read_text()
+    dawn = next(p.number for p in posts if "rooster" in p.body_html)
+    result = CliRunner().invoke(
+        main, ["count", str(path), "--db", db, "--day", "2", "--format", "json"]
+    )
+    assert result.exit_code == 0, result.output
+    day2 = json.loads(result.stdout)
+    [warning] = [w for w in day2["warnings"] if w["kind"] == "inferred_day"]
+    assert warning["post"] == dawn and "no moderator's post read starts it" in warning["message"]
+    [doubt] = [d for d in day2["doubts"] if d["kind"] == "day_bounds"]
+    assert doubt["post"] == dawn and "as Votal guessed" in doubt["why"]
+    assert day2["wagons"][0]["voters"] == ["Elm", "Alder"]
+    refused = CliRunner().invoke(main, ["count", str(path), "--db", db, "--day", "3"])
+    assert refused.exit_code == 1 and "day 3 is not declared" in refused.output
+    # the thread stops at day 1's end: nothing goes on, nothing is guessed
+    ended = thread(*LYNCH_BIRCH)
+    (tmp_path / "ended").mkdir()
+    path, db = _new_and_update(tmp_path / "ended", ended, cut=len(ended))
+    refused = CliRunner().invoke(main, ["count", str(path), "--db", db, "--day", "2"])
+    assert refused.exit_code == 1 and "day 2 is not declared" in refused.output
+
+
 # A live game: the thread grows, `votal run --follow` keeps the file
 COUNT_2 = "Vote Count 2.{n}<br>Alder (1): Juniper<br>Not voting: Alder, Damson, Quill, Fir, Gorse, Hazel, Ivy"
 

@@ -43,3 +43,11 @@ def test_a_countdown_or_a_plan_is_no_phase_word():
 def test_a_phase_told_over_is_marked_over():
     word = first_phase_word("Day 4 is over, the votes are locked.", (Wording.CUE,))
     assert word is not None and word.over and (word.phase, word.number) == (Phase.DAY, 4)
+
+
+def test_the_word_phase_may_stand_between_a_phase_and_its_number():
+    cue = first_phase_word("The deadline for Night Phase 1 actions is Friday.", (Wording.CUE,))
+    assert cue is not None and (cue.phase, cue.number) == (Phase.NIGHT, 1)
+    begun = first_phase_word("Day phase two has begun!", NOW)
+    assert begun is not None and (begun.phase, begun.number) == (Phase.DAY, 2)
+    assert first_phase_word("Phase 2 actions are due.", (Wording.CUE,)) is None

@@ -43,7 +43,7 @@ def with_announced_days(
     starts = {s.day: s for s in facts.day_starts}
     ends = {e.day: e for e in facts.day_ends}
     if wanted not in starts:
-        return game, []
+        return _after_last_end(game, posts, wanted)
     days = sorted(game.days, key=lambda d: d.day)
     warnings: list[GameWarning] = []
     for number in range(days[-1].day + 1, wanted + 1):
@@ -68,3 +68,31 @@ def with_announced_days(
     if game.day(wanted) is None and not any(d.day == wanted for d in days):
         return game, []
     return replace(game, days=tuple(days)), warnings
+
+
+def _after_last_end(
+    game: Game, posts: Sequence[PostLike], wanted: int
+) -> tuple[Game, list[GameWarning]]:
+    """``wanted`` counted from the moderators' first post after the end of the day before it, when
+    the file declares that day the last, with its end, and a player posted after that post: (the
+    game with the day, its warning), else the game unchanged."""
+    last = max(game.days, key=lambda d: d.day)
+    if last.day != wanted - 1 or last.end_post is None:
+        return game, []
+    moderators = {m.casefold() for m in game.moderators}
+    after = [p for p in posts if p.number > last.end_post]
+    start = next((p.number for p in after if p.author.casefold() in moderators), None)
+    if start is None or not any(
+        p.number > start and p.author.casefold() not in moderators for p in after
+    ):
+        return game, []
+    warning = GameWarning(
+        "inferred_day",
+        f"day {wanted} is not declared and no moderator's post read starts it: counted from post "
+        f"{start}, the moderators' first post after day {last.day} ends at post {last.end_post}; "
+        f"check the thread and add a [[days]] entry with day = {wanted} and start_post",
+        day=wanted,
+        post=start,
+    )
+    days = (*game.days, DayDecl(wanted, start_post=start))
+    return replace(game, days=days), [warning]

@@ -498,7 +498,8 @@ def count_stored(
     posts = stored.posts_up_to(at_post)
     counts = stored.counts_up_to(at_post)
     votals = [with_doubts(v, game, stored.ruleset, holders, counts) for v in votals]
-    return [with_bounds_doubt(v, game, posts, headings) for v in votals]
+    guessed = {w.day for w in stored.announced if w.kind == "inferred_day"}
+    return [with_bounds_doubt(v, game, posts, headings, v.day in guessed) for v in votals]
 
 
 def _learn_from_counts(

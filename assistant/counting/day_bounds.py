@@ -9,7 +9,9 @@ The evidence, in the order it is looked for:
 - most of the moderator's counts inside the day (two or more) are headed for the day before or
   after ("Vote Count 2.3" in day 3);
 - the moderator posts a count for the day after its end post, before the next day starts;
-- the day ended without a decision while players kept voting after its end post.
+- the day ended without a decision while players kept voting after its end post;
+- the file does not declare the day and no moderator's post read starts it: its start is Votal's
+  guess (``announced_days``).
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ class Evidence(Enum):
     COUNTS_FOR_ANOTHER_DAY = "holds the moderator's counts for the day beside it"
     COUNTED_AFTER_END = "has a count of its own posted after its end"
     VOTED_AFTER_END = "ended without a decision while players kept voting"
+    GUESSED_START = "starts where no moderator's post read starts it"
 
 
 @dataclass(frozen=True)
@@ -114,14 +117,20 @@ def bounds_of(game: Game, day: int) -> Bounds | None:
 
 
 def bounds_doubt(
-    votal: Votal, game: Game, posts: Sequence[ReadPost], headings: Mapping[int, int]
+    votal: Votal,
+    game: Game,
+    posts: Sequence[ReadPost],
+    headings: Mapping[int, int],
+    guessed: bool = False,
 ) -> Doubt | None:
-    """The one doubt about ``votal``'s day bounds, or None when the thread bears them out."""
+    """The one doubt about ``votal``'s day bounds, or None when the thread bears them out.
+    ``guessed``: the day's start is Votal's guess, not the file's nor a moderator's post."""
     bounds = bounds_of(game, votal.day)
     if bounds is None:
         return None
     moderators = {m.casefold() for m in game.moderators}
-    found = _span_evidence(bounds, posts, moderators)
+    found = (Evidence.GUESSED_START, bounds.start) if guessed else None
+    found = found or _span_evidence(bounds, posts, moderators)
     found = found or _heading_evidence(bounds, headings)
     found = found or _after_end_evidence(bounds, votal, headings, _player_posts(posts, moderators))
     if found is None:
@@ -132,8 +141,9 @@ def bounds_doubt(
         if bounds.end is not None
         else f"from post {bounds.start}"
     )
+    source = "as Votal guessed" if guessed else "in the game file"
     why = (
-        f"day {bounds.day} ({span} in the game file) {evidence.value}: its start or end post "
+        f"day {bounds.day} ({span} {source}) {evidence.value}: its start or end post "
         "may be "
         f"misread; check them with `votal audit --day {bounds.day}`"
     )
@@ -220,10 +230,14 @@ def _last(posts: Sequence[ReadPost]) -> int:
 
 
 def with_bounds_doubt(
-    votal: Votal, game: Game, posts: Sequence[ReadPost], headings: Mapping[int, int]
+    votal: Votal,
+    game: Game,
+    posts: Sequence[ReadPost],
+    headings: Mapping[int, int],
+    guessed: bool = False,
 ) -> Votal:
     """``votal`` with its day-bounds doubt among its doubts (and on its outcome, if it has none)."""
-    doubt = bounds_doubt(votal, game, posts, headings)
+    doubt = bounds_doubt(votal, game, posts, headings, guessed)
     if doubt is None:
         return votal
     held = doubts_only(votal.doubts)

@@ -79,6 +79,8 @@ def _rule(
 
 
 _ENDS_HEADING = r"(?: [:!\-–—] | $ )"
+# "Night Phase 1", "Day phase 2": the phase's number after the word phase
+_PHASE = r"(?P<phase> day | night ) (?:\s+phase)? \s* "
 # A countdown tells when, not that night fell: "Night falls in (expired ...)"
 _NOT_WHEN = r"(?!\s+(?:in|at|on|after)\b)"
 
@@ -98,7 +100,8 @@ PHASE_RULES: tuple[PhaseRule, ...] = (
     _rule(
         Wording.BEGINS,
         r"""
-        \b (?P<phase> day | night ) \s* """
+        \b """
+        + _PHASE
         + NUMBER
         + r""" \s+ (?:has\s+)? (?:now\s+)?
         (?: begun | began | started | starts\s+now | begins\s+now | beginning | dawned
@@ -132,7 +135,8 @@ PHASE_RULES: tuple[PhaseRule, ...] = (
     _rule(
         Wording.CUE,
         r"""
-        \b (?P<phase> day | night ) \s* """
+        \b """
+        + _PHASE
         + NUMBER
         + r""" \s+
         (?: deadline | will\s+end | ends\b | end\s+is | is\s+scheduled | actions

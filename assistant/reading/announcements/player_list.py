@@ -91,23 +91,32 @@ _HYDRA_OF = re.compile(r"\bhydra\s+(?:of|with|by)\s+(?P<heads>[^()\[\]{}|;:]+)",
 _STRUCK_SPLIT = re.compile(r"\s+[|/,]\s+|\s*,\s*|\s+>\s+|(?:\s+[*^]+)+(?:\s+|$)")
 
 
+# A fate's line led by the phase its player died in: "Day 1, Alder, Vanilla Townie" (not a
+# timeline's "Day 1: Alder lynched", nor a link's "Day 1 - Vote Count 2")
+_PHASE_FIRST = re.compile(r"^\s*(?:day|night)\s*\d{1,2}\s*,\s*(?=\w)", re.IGNORECASE)
+
+
 def _read_entry(line: str, authors: Names | None, moderators: set[str]) -> _ListedSeat | None:
     """A player-list line as accounts (first account first), or None when it is no such line."""
     bare = _NUMBER_AFTER_BULLET.sub("", _BULLET.sub("", line, count=1), count=1)
+    if (phase_first := _PHASE_FIRST.match(bare)) is not None:
+        entry = _read_entry(bare[phase_first.end() :], authors, moderators)
+        return _ListedSeat(entry.accounts, True, line) if entry is not None else None
     plain = plain_text(bare)
     if _is_no_entry(plain):
         return None
     if (bracketed := _bracketed_name(bare, moderators)) is not None:
         # "[winger]": a name in brackets alone is the account's
         return _ListedSeat((bracketed,), False, line)
-    # Struck accounts are earlier accounts of the seat (or a dead seat when it is the only one).
+    # Struck accounts are earlier accounts of the seat (or a dead seat when it is the only one); a
+    # letter alone struck or raised after a name is a mark ("theaceofspades<sup>X</sup>": a prod)
     struck = [
         name
         for segment in re.findall(STRUCK_OPEN + r"([^" + STRUCK_CLOSE + r"]*)" + STRUCK_CLOSE, bare)
         for part in _STRUCK_SPLIT.split(segment)  # "Old1 | Old2": several earlier accounts
         if (cleaned := clean_name(part))
         for name in _split_accounts(cleaned, authors)
-        if name_like(name)
+        if name_like(name) and len(squash(name)) > 1
     ]
     unstruck_text = _unstruck(bare)
     pieces = [p for p in (clean_name(s) for s in _SPLIT.split(unstruck_text)) if p]
@@ -572,12 +581,16 @@ class _PostRuns:
 def _merge_seats(chosen: list[_ListedSeat]) -> list[_ListedSeat]:
     """One seat per account: a later mention (the dead list repeating a name) merges into the first;
     a line that names accounts of two seats ("Cedar replaces Cypress; Elm replaces Elmo", "(Other
-    roles: Alder - Cop, Birch - Doctor)") tells of several seats and is none of them."""
+    roles: Alder - Cop, Birch - Doctor)") tells of several seats and is none of them, but one
+    "Havingfitz replaces ConfidAnon" joins the seat a list line gives the one (numbered "8.
+    havingfitz") to the seat an earlier replacement gives the other ("ConfidAnon replaces Echo")."""
     merged: list[_ListedSeat] = []
     for entry in chosen:
         # "Dunker doodles" above is "Dunkerdoodles" below
         keys = {squash(a) for a in entry.accounts}
         meets = [i for i, other in enumerate(merged) if keys & {squash(a) for a in other.accounts}]
+        if len(meets) == 2 and _joins(entry, [merged[i] for i in meets]):
+            merged[meets[0]] = _joined(entry, merged[meets[0]], merged.pop(meets[1]))
         if len(meets) > 1:
             continue
         if meets:
@@ -588,6 +601,28 @@ def _merge_seats(chosen: list[_ListedSeat]) -> list[_ListedSeat]:
         else:
             merged.append(entry)
     return merged
+
+
+def _joins(entry: _ListedSeat, seats: list[_ListedSeat]) -> bool:
+    """One replacement's line ("New replaces Old") naming two seats, at most one of them a marked
+    list line (two numbered seats are two seats, whatever a line says)."""
+    plain = plain_text(entry.line)
+    return (
+        len(entry.accounts) == 2
+        and len(_REPLACE_WORDS.findall(plain)) == 1
+        and sum(1 for seat in seats if _style(seat.line)) <= 1
+    )
+
+
+def _joined(entry: _ListedSeat, one: _ListedSeat, other: _ListedSeat) -> _ListedSeat:
+    """The seat of the replaced account, then the seat of its replacement, as one: cited by the
+    marked list line among them."""
+    old = squash(entry.accounts[0])
+    first, second = (one, other) if old in {squash(a) for a in one.accounts} else (other, one)
+    known = {squash(a) for a in first.accounts}
+    accounts = first.accounts + tuple(a for a in second.accounts if squash(a) not in known)
+    line = first.line if _style(first.line) else second.line
+    return _ListedSeat(accounts, first.dead or second.dead, line, first.paragraph)
 
 
 def _in_number_order(entries: list[_ListedSeat]) -> list[_ListedSeat]:
@@ -956,6 +991,7 @@ class _VouchedRun:
         self.marked = _marked_stretches(run)
         self.posted_paragraphs = {e.paragraph for e in posted_lines}
         self.repeating = self._repeating_paragraphs()
+        self.other_list = self._other_list()
 
     def kept(self) -> list[_ListedSeat]:
         kept = []
@@ -983,6 +1019,27 @@ class _VouchedRun:
                 repeating.add(paragraph)
         return repeating
 
+    def _other_list(self) -> set[int]:
+        """The lines numbered from 1 again under a heading inside the run ("Replacements list" below
+        the players 1 to 13; not "Dead"), none of whose names has posted: another list, no more
+        seats."""
+        run, other = self.run, set[int]()
+        numbers = [_number(e.line) for e in run]
+        for at in range(2, len(run)):
+            heading = run[at - 1]
+            if (
+                numbers[at] != 1
+                or 1 not in numbers[: at - 1]
+                or _style(heading.line)
+                or not _HEADING_WORDS.search(plain_text(heading.line))
+                or _LIST_HEADER.match(plain_text(heading.line))  # "Dead": the list's other part
+            ):
+                continue
+            end = next((j for j in range(at, len(run)) if numbers[j] is None), len(run))
+            if not any(self.posted[at:end]):
+                other.update(range(at - 1, end))
+        return other
+
     def _repeated(self, j: int) -> bool:
         """Entry j names a seat another list, or this one above it, names too."""
         keys = _casefolded(self.run[j])
@@ -992,13 +1049,17 @@ class _VouchedRun:
         """A bare name beside bare names, or a name with its role ("Mafia Goon, lynched Day 1", a
         line's broken end, has none) beside lines of names no list names before (a list of fates
         repeating the list above vouches for no slip: "Aegot, Vanilla Townie" under a list with
-        "Aegor")."""
+        "Aegor"; a name the other list names too is no slip)."""
         own = _line_note(entry)
+        named_twice = bool(_casefolded(entry) & self.elsewhere)
         return (
             own == ""
             and all(_line_note(self.run[j]) == "" for j in near)
             or own == "noted"
-            and all(_line_note(self.run[j]) is not None and not self._repeated(j) for j in near)
+            and all(
+                _line_note(self.run[j]) is not None and (named_twice or not self._repeated(j))
+                for j in near
+            )
         )
 
     def _shaped(self, i: int) -> bool:
@@ -1010,7 +1071,8 @@ class _VouchedRun:
         the roster) adds none: a slip there is no new seat."""
         run, e = self.run, self.run[i]
         if (
-            _line_note(e) is None
+            i in self.other_list
+            or _line_note(e) is None
             or not _starts_name(e.accounts[0])
             or _LIST_HEADER.match(plain_text(e.line))
             or (_HEADING_WORDS.search(e.accounts[0]))

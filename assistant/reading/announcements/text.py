@@ -100,7 +100,8 @@ def read_lines(body_html: str, *, list_marks: bool = False) -> list[str]:
     newline()
     lines = []
     for line in out:
-        text = " ".join(line.replace("\xa0", " ").split())
+        text = _STRAY_BBCODE.sub(" ", line)
+        text = " ".join(text.replace("\xa0", " ").split())
         text = text.replace(f"{STRUCK_OPEN} ", f" {STRUCK_OPEN}").replace(
             f" {STRUCK_CLOSE}", f"{STRUCK_CLOSE} "
         )
@@ -108,6 +109,14 @@ def read_lines(body_html: str, *, list_marks: bool = False) -> list[str]:
         if plain_text(text):
             lines.append(text)
     return lines
+
+
+# A BBCode tag the forum did not render, left in the text by a slip ("unsub[/strike] Dierfire",
+# "Vanilla Townie[/b]"): markup, never part of a name
+_STRAY_BBCODE = re.compile(
+    r"\[/?(?:b|i|u|s|strike|color|size|font|url|center|spoiler|quote|area|sup|sub)(?:=[^\]]*)?\]",
+    re.IGNORECASE,
+)
 
 
 # What a list item shows where its player has no picture: "no avatar", "[no image]"
