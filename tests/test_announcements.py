@@ -1799,3 +1799,13 @@ def test_a_hammered_player_and_a_lynch_told_under_a_spelling_no_account_has():
     assert facts.eliminations == ()
     facts = read_game(("Host", "Someone hammered. Damson has been Hammered! Their role was Cop."))
     assert [(e.day, e.player, e.post) for e in facts.eliminations] == [(1, "Damson", 8)]
+
+
+def test_a_game_told_over_in_flavour_goes_on_when_a_day_starts():
+    facts = read_game(
+        ("Host", "Alder is gone. GAME OVER MAN. GAME OVER.<br>Night 1 begins now."),
+        ("Host", "Birch has died Night 1! He was a Vanilla Townie.<br>Day 2 begins!"),
+        ("Fir", "hello"),
+        ("Host", "Cedar - Vanilla Townie was lynched Day 2!"),
+    )
+    assert [(e.day, e.player) for e in facts.eliminations] == [(2, "Cedar")]

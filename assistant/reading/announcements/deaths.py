@@ -151,6 +151,13 @@ def read_game_won(plain: str, post: PostLike, cite: Cite, state: State) -> None:
         state.won_in_day = WonInDay(post.number, cite)
 
 
+def read_game_goes_on(post: PostLike, state: State) -> None:
+    """A day that starts after the game was told over ("Hiplop is gone. GAME OVER MAN.") shows the
+    words were flavour: the game goes on, and its deaths are news again."""
+    if state.over and any(s.post == post.number for s in state.facts.starts):
+        state.over = False
+
+
 def end_day_with_game(post: PostLike, state: State) -> None:
     """The post told the game won while its day was open, and no sentence of it ended the day: the
     game's end is the day's end (the day's last vote, or the flip the post tells, gives its lynch).
