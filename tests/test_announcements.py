@@ -225,10 +225,12 @@ def test_vote_count_headings_name_their_day():
             "Vote count Day 2 #4",
             "Day One, Vote Count #3",
             "D2 FINAL VOTE COUNT",
+            "Final Day 4 Vote Count",
+            "Current VC 3.3",
             "Vote Count #4",
             "Alder 3.5",
         )
-    ] == [3, 2, 1, 3, 2, 1, 2, None, None]
+    ] == [3, 2, 1, 3, 2, 1, 2, 4, 3, None, None]
 
 
 def test_vote_count_headings_number_their_count():
@@ -1801,3 +1803,102 @@ def test_a_role_in_brackets_then_killed_and_the_night():
     assert [(d.player, d.phase, d.cause) for d in facts.deaths] == [
         ("Birch", "night 1", "night kill")
     ]
+
+
+def test_a_lynch_foretold_on_a_condition_is_no_lynch():
+    facts = read_game(
+        (
+            "Host",
+            "Vote Count 1.3<br>Alder (2) - Birch, Cedar<br>With 7 alive, 4 to lynch.<br>"
+            "Alder will be lynched at deadline if votes don't change.",
+        ),
+        ("Host", "Birch was lynched Day 1. He was a Mafia Goon."),
+    )
+    assert [(e.day, e.player, e.post) for e in facts.eliminations] == [(1, "Birch", 9)]
+    assert [(e.day, e.post) for e in facts.day_ends] == [(1, 9)]
+
+
+def test_a_role_told_with_no_article_of_the_wagon_a_count_marks_at_majority_is_the_lynch():
+    facts = read_game(
+        (
+            "Host",
+            "Vote Count 1.4<br>Alder - Birch, Cedar, Damson, Elm (L-0)<br>Birch - Alder (L-3)<br>"
+            "With 7 alive it takes 4 to lynch<br>The town dragged him off at last. Alder was Mafia Goon",
+        ),
+    )
+    assert [(e.day, e.player, e.post) for e in facts.eliminations] == [(1, "Alder", 8)]
+    # marked hammered in the count, the role told in the next post
+    facts = read_game(
+        ("Host", "Vote Count 1.2<br>Not Voting: Fir<br>Birch: Cedar, Damson, Elm (Hammered!)"),
+        ("Host", "The crowd closes in.<br>Birch was a Vanilla Townie."),
+    )
+    assert [(e.day, e.player, e.post) for e in facts.eliminations] == [(1, "Birch", 9)]
+
+
+def test_a_count_that_lists_the_voters_without_numbers_gives_the_wagon_at_majority():
+    facts = read_game(
+        (
+            "Host",
+            "Vote Count 1.5:<br>Cedar: Alder, Birch, Damson<br>Birch: Cedar<br>"
+            "With 5 alive, it takes 3 to lynch.",
+        ),
+        ("Host", "The day is long. Night 1 has begun, all actions are due in 48 hours!"),
+    )
+    assert [(e.day, e.player, e.post) for e in facts.eliminations] == [(1, "Cedar", 9)]
+
+
+def test_the_lynchee_and_a_role_told_with_the_day_in_words_after_a_count_named_current_or_final():
+    facts = read_game(
+        ("Host", "Flip later. Thread locked since I believe someone has been hammered."),
+        (
+            "Host",
+            "Current VC 1.3<br>Alder: Birch, Cedar, Damson, Elm [L-0]<br>With 7 alive it will take 4 "
+            "votes to Lynch.<br>A lynch has been reached. Alder was the lynchee. He was a Vanilla "
+            "Townie.<br>Night 1 starts now.",
+        ),
+        ("Host", "Nobody died. Day 2 begins now."),
+        ("Fir", "hello"),
+        (
+            "Host",
+            "Birch, Town Neighbor, stoked the fireplace day two.<br>Night Two begins now.",
+        ),
+        ("Host", "Nobody died. It is now Day 3."),
+        ("Fir", "hello"),
+        (
+            "Host",
+            "Final Day 3 Vote Count<br>Cedar - Damson, Elm, Fir (Lynched)<br>With 5 alive it takes 3 "
+            "to lynch<br>Cedar was Town Doctor<br>It's night three.",
+        ),
+    )
+    assert [(e.day, e.player, e.post) for e in facts.eliminations] == [
+        (1, "Alder", 9),
+        (2, "Birch", 12),
+        (3, "Cedar", 15),
+    ]
+    assert [(e.day, e.post) for e in facts.day_ends] == [(1, 8), (2, 12), (3, 15)]
+
+
+def test_a_hammered_player_and_a_lynch_told_under_a_spelling_no_account_has():
+    facts = read_game(
+        (
+            "Host",
+            "Vote Count 1.6<br>Birch (4) - Alder, Cedar, Damson, Elm<br>With 7 alive, 4 to lynch.",
+        ),
+        ("Host", "Birchbirchbirch, Vanilla Townie, was lynched on Day 1."),
+    )
+    assert [(e.day, e.player, e.post) for e in facts.eliminations] == [(1, "Birch", 9)]
+    # no count at majority: an unknown name lynches nobody
+    facts = read_game(("Host", "Birchbirchbirch, Vanilla Townie, was lynched on Day 1."))
+    assert facts.eliminations == ()
+    facts = read_game(("Host", "Someone hammered. Damson has been Hammered! Their role was Cop."))
+    assert [(e.day, e.player, e.post) for e in facts.eliminations] == [(1, "Damson", 8)]
+
+
+def test_a_game_told_over_in_flavour_goes_on_when_a_day_starts():
+    facts = read_game(
+        ("Host", "Alder is gone. GAME OVER MAN. GAME OVER.<br>Night 1 begins now."),
+        ("Host", "Birch has died Night 1! He was a Vanilla Townie.<br>Day 2 begins!"),
+        ("Fir", "hello"),
+        ("Host", "Cedar - Vanilla Townie was lynched Day 2!"),
+    )
+    assert [(e.day, e.player) for e in facts.eliminations] == [(2, "Cedar")]

@@ -28,16 +28,13 @@ _NUMBER_WORDS = {
     "twelve": 12,
 }
 _NUM = r"(\d{1,2}|" + "|".join(_NUMBER_WORDS) + r")"
-_VOTE_COUNT = r"(?:official\s+|final\s+)?(?:vote\s*-?\s*count|votecount|vc)"
+_VOTE_COUNT = r"(?:official\s+|final\s+|current\s+)?(?:vote\s*-?\s*count|votecount|vc)"
 _VOTE_COUNT_DAY = re.compile(
     r"^\W*"
     + _VOTE_COUNT
     + r"\s*#?\s*(\d{1,2})\s*[.,]\s*\d{1,3}(?!\d)"  # Vote Count 3.01 (day 3, count 1)
-    r"|^\W*(?:day|d)\s*"
-    + _NUM
-    + r"\s*,?\s*"
-    + _VOTE_COUNT
-    + r"\b"  # Day 3 Vote Count, D2 FINAL VOTE COUNT
+    r"|^\W*(?:final\s+|official\s+)?(?:day|d)\s*"  # Final Day 1 Vote Count
+     + _NUM + r"\s*,?\s*" + _VOTE_COUNT + r"\b"  # Day 3 Vote Count, D2 FINAL VOTE COUNT
     r"|^\W*"
     + _VOTE_COUNT
     + r"\s*(?:#\s*\d+\s*)?(?:of|for|,|-|:)?\s*(?:day|d)\s*"

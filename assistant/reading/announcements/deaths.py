@@ -46,9 +46,9 @@ DEAD_WORDS = re.compile(
 ALIVE_WORDS = re.compile(r"\b(survived|won|alive|living|endgamed)\b", re.IGNORECASE)
 LYNCH_VERB = re.compile(
     r"\b(?:has\s+been|have\s+been|was|were|is\s+being|is|got|gets|will\s+be)\s+(?:\w+\s+)?(?:lynched|hanged|hung|"
-    r"executed|eliminated|voted\s+out|strung\s+up)\b|\b(?:lynched|hanged|hung|executed|eliminated)\s+(?:on\s+)?(?:day|d)\s*"
+    r"executed|eliminated|voted\s+out|strung\s+up|hammered)\b|\b(?:lynched|hanged|hung|executed|eliminated)\s+(?:on\s+)?(?:day|d)\s*"
     + NUM
-    + r"\b|,\s*(?:was\s+)?lynched\b|\(lynched\)",
+    + r"\b|,\s*(?:was\s+)?lynched\b|\(lynched\)|\b(?:was|is)\s+the\s+lynchee\b",
     re.IGNORECASE,
 )
 LYNCH_REACHED = re.compile(
@@ -152,6 +152,13 @@ def read_game_won(plain: str, post: PostLike, cite: Cite, state: State) -> None:
         state.won_in_day = WonInDay(post.number, cite)
 
 
+def read_game_goes_on(post: PostLike, state: State) -> None:
+    """A day that starts after the game was told over ("Hiplop is gone. GAME OVER MAN.") shows the
+    words were flavour: the game goes on, and its deaths are news again."""
+    if state.over and any(s.post == post.number for s in state.facts.starts):
+        state.over = False
+
+
 def end_day_with_game(post: PostLike, state: State) -> None:
     """The post told the game won while its day was open, and no sentence of it ended the day: the
     game's end is the day's end (the day's last vote, or the flip the post tells, gives its lynch).
@@ -162,10 +169,22 @@ def end_day_with_game(post: PostLike, state: State) -> None:
     state.lynched = True
 
 
+# "Alder will be lynched at deadline if votes don't change": what the count would give, not news
+_FORECAST = re.compile(
+    r"\bwill\s+be\s+(?:\w+\s+)?(?:lynched|hanged|hung|executed|eliminated|voted\s+out)\b"
+    r".*\b(?:if|unless|should|at\s+(?:the\s+)?deadline)\b",
+    re.IGNORECASE,
+)
+
+
 def read_lynch(plain: str, post: PostLike, cite: Cite, state: State, names: Names) -> bool:
     """A sentence that tells the day's lynch or no-lynch ("Alder was lynched", "No lynch has been
-    reached", "Majority has been reached"); True when it told a death or a no-lynch."""
+    reached", "Majority has been reached"); True when it told a death or a no-lynch. A lynch
+    foretold on a condition ("Alder will be lynched at deadline if votes don't change") tells
+    none."""
     if state.over or state.has_elimination(state.day) or (state.night and not state.ended):
+        return False
+    if _FORECAST.search(plain):
         return False
     no_lynch = NO_LYNCH.search(plain)
     if no_lynch and not IF_BEFORE.search(
@@ -177,7 +196,11 @@ def read_lynch(plain: str, post: PostLike, cite: Cite, state: State, names: Name
         return True
     wagon = _LYNCHED_WAGON.match(plain)
     head = (wagon.group("head") or wagon.group("head2") or wagon.group("head3")) if wagon else None
-    lynched = (names.seat(head) if head else None) or named_before(plain, LYNCH_VERB, names)
+    lynched = (
+        (names.seat(head) if head else None)
+        or named_before(plain, LYNCH_VERB, names)
+        or _lynched_at_majority(plain, state)
+    )
     night = stated_night(plain)
     if (
         lynched and lynched not in state.dead and night is not None
@@ -195,6 +218,26 @@ def read_lynch(plain: str, post: PostLike, cite: Cite, state: State, names: Name
     return False
 
 
+def _seat_at_majority(state: State) -> str | None:
+    """The one living seat the open day's last count shows at majority, if one."""
+    if state.wagons is None or state.wagons[0] != state.day:
+        return None
+    _, wagons, majority = state.wagons
+    at_majority = [
+        seat for seat, votes in wagons.items() if votes >= majority and seat not in state.dead
+    ]
+    return at_majority[0] if len(at_majority) == 1 else None
+
+
+def _lynched_at_majority(plain: str, state: State) -> str | None:
+    """A lynch told of a name the reader does not know ("Lalaladucks, Vanilla Townie, was lynched")
+    while the day's last count shows one seat at majority: that seat's lynch."""
+    verb = LYNCH_VERB.search(plain)
+    if verb is None or CONDITION.search(plain) or NEGATION.search(plain[: verb.end()]):
+        return None
+    return _seat_at_majority(state)
+
+
 def read_hammered_flip(plain: str, post: PostLike, cite: Cite, state: State, names: Names) -> bool:
     """A role told of the one seat the day's last count shows at majority, while the day is open
     ("Alder was a Vanilla Townie, formatting later"), is that day's lynch: the day ends here. So is
@@ -204,28 +247,39 @@ def read_hammered_flip(plain: str, post: PostLike, cite: Cite, state: State, nam
         return False
     if read_lynch_scene_flip(plain, post, cite, state, names):
         return True
-    if state.wagons is None or state.wagons[0] != state.day:
-        return False
-    _, wagons, majority = state.wagons
-    at_majority = [
-        seat for seat, votes in wagons.items() if votes >= majority and seat not in state.dead
-    ]
-    match = FLIP.match(plain)
-    if (
-        len(at_majority) != 1
-        or not match
-        or flipped_seat(match.group("name"), names) != at_majority[0]
-    ):
+    seat = _seat_at_majority(state)
+    match = _flip_match(plain)
+    if seat is None or not match or flipped_seat(match.group("name"), names) != seat:
         return False
     rest = match.group("rest")
     if not (WAS_ROLE.search(plain) or _is_reveal(rest)) or not ROLE_WORDS.search(rest[:40]):
         return False
     if NEGATION.search(rest) or re.search(r"\breplac|\?", rest, re.IGNORECASE):
         return False
-    state.add(Elimination(state.day, at_majority[0], post.number, cite))
+    state.add(Elimination(state.day, seat, post.number, cite))
     state.end_day(post, cite)
     state.lynched = True
     return True
+
+
+# "Alder was Mafia Goon", "Alder was Town Doctor": a role told with no article
+_BARE_FLIP = re.compile(
+    r"^\W*(?P<name>[^,.;:!?\n]{2,40}?)\s+was\s+(?P<rest>[^,;:!?\n]{2,60}?)[.!]?\s*$",
+    re.IGNORECASE,
+)
+
+
+def _flip_match(sentence: str) -> re.Match[str] | None:
+    """A flip ("Alder, Vanilla Townie", "Alder was a Mafia Goon"), or a role told with no article
+    ("Alder was Mafia Goon"): its ``name`` and ``rest``."""
+    match = FLIP.match(sentence)
+    if match:
+        return match
+    bare = _BARE_FLIP.match(sentence)
+    if bare is None or not _is_reveal(bare.group("rest")):
+        return None
+    rest = bare.group("rest")
+    return bare if ROLE_WORDS.match(rest) or re.match(r"[\w-]+\s+" + _ROLES, rest, re.I) else None
 
 
 # "Alder is a VT, lynch scene later", "Alder was a Mafia Goon. Lynch writeup to follow": a role told
@@ -385,8 +439,53 @@ def read_wagons(lines: list[str], state: State, names: Names) -> None:
         if head
     }
     wagons.pop(None, None)
+    if majority and not wagons:
+        wagons = _listed_wagons(lines, names)
+    marked = _marked_seats(lines, names)
+    if len(marked) == 1 and not (majority and wagons):
+        # the moderator's mark says the wagon is at majority, whatever the numbers
+        majority = majority or 1
+        wagons = {marked[0]: majority}
     if majority and wagons:
         state.wagons = Wagons(state.day, wagons, majority)
+
+
+# "Alder - Birch, Cedar, Damson", "Alder: Birch, Cedar (L-1)": a wagon and the voters on it
+_VOTERS_LINE = re.compile(
+    r"^\W*(?P<head>[^:\-–—(\[]{1,40}?)\s*[:\-–—]\s*(?P<voters>[^()\[\]]{1,300}?)\s*"
+    r"(?:[\[(][^\])]{0,20}[\])]\s*)*$"
+)
+_VOTER_SPLIT = re.compile(r"\s*(?:,|;|/|&|\band\b)\s*", re.IGNORECASE)
+
+
+def _listed_wagons(lines: list[str], names: Names) -> dict[str | None, int]:
+    """A count that lists each wagon's voters with no number: each wagon's votes are its voters,
+    when the head and every voter are players."""
+    wagons: dict[str | None, int] = {}
+    for line in lines:
+        match = _VOTERS_LINE.match(plain_text(line))
+        if not match:
+            continue
+        head = names.seat(names.spelled(match.group("head")))
+        voters = [v for v in _VOTER_SPLIT.split(match.group("voters")) if v]
+        if head and voters and all(names.seat(names.spelled(v)) for v in voters):
+            wagons[head] = len(voters)
+    return wagons
+
+
+# "Alder - Birch, Cedar, Damson (L-0)", "Alder: Birch, Cedar (Hammered!)": a wagon the moderator
+# marks as having reached majority
+_AT_MAJORITY_MARK = re.compile(
+    r"^\W*(?P<head>[^:\-–—(\[]{1,40}?)\s*[:\-–—].*[\[(]\s*(?:L\s*-\s*0|hammered)\s*!?\s*[\])]",
+    re.IGNORECASE,
+)
+
+
+def _marked_seats(lines: list[str], names: Names) -> list[str]:
+    """The seats whose wagon the count marks at majority (L-0, hammered)."""
+    heads = (_AT_MAJORITY_MARK.match(plain_text(line)) for line in lines)
+    seats = (names.seat(names.spelled(m.group("head"))) for m in heads if m)
+    return list(dict.fromkeys(seat for seat in seats if seat))
 
 
 def read_count_lynch(post: PostLike, state: State) -> None:
@@ -394,16 +493,11 @@ def read_count_lynch(post: PostLike, state: State) -> None:
     no-lynch was read: the one seat the day's last count shows at majority was lynched."""
     if state.night_post != post.number or not state.night or state.has_elimination(state.day):
         return
-    if state.wagons is None or state.wagons[0] != state.day:
-        return
-    _, wagons, majority = state.wagons
-    at_majority = [
-        seat for seat, votes in wagons.items() if votes >= majority and seat not in state.dead
-    ]
-    if len(at_majority) == 1:
+    seat = _seat_at_majority(state)
+    if seat is not None:
         ended = next((e for e in state.facts.ends if e.post == post.number), None)
         cite = ended.cite if ended else Cite(post.number, "")
-        state.add(Elimination(state.day, at_majority[0], post.number, cite))
+        state.add(Elimination(state.day, seat, post.number, cite))
 
 
 def read_lynch_flip(post: PostLike, lines: list[str], state: State, names: Names) -> None:
@@ -437,18 +531,32 @@ def _day_flip(sentence: str, names: Names, dead: set[str]) -> str | None:
     """The living seat whose role a sentence tells, not of a night ("Alder was a Mafia Goon")."""
     if _OF_A_NIGHT.search(sentence):
         return None
-    match = FLIP.match(sentence)
+    match = _flip_match(sentence)
     seat = flipped_seat(match.group("name"), names) if match else None
     if match is None or seat is None or seat in dead:
         return None
     rest = match.group("rest")
-    if not (WAS_ROLE.search(sentence) or DEAD_WORDS.search(sentence) or _is_reveal(rest)):
+    if not (
+        WAS_ROLE.search(sentence)
+        or DEAD_WORDS.search(sentence)
+        or _is_reveal(rest)
+        or _role_on_a_day(rest)
+    ):
         return None
     if NEGATION.search(rest) or re.search(r"\breplac", sentence, re.I):
         return None
     if any(other != seat for _, _, other in names.find(rest)) or _ADDRESSED.match(rest):
         return None  # "Alder, Birch and Cedar have achieved fifty posts on day 1": a list, no flip
     return seat
+
+
+_ON_A_DAY = re.compile(r"\b(?:day|d)\s*" + NUM + r"\b", re.IGNORECASE)
+
+
+def _role_on_a_day(rest: str) -> bool:
+    """ "Town Neighbor, stoked the fireplace day two": a role, then what befell the player on a
+    day (the number in words too)."""
+    return bool(ROLE_WORDS.search(rest[:40]) and _ON_A_DAY.search(rest))
 
 
 def named_before(text: str, verb: re.Pattern[str], names: Names) -> str | None:

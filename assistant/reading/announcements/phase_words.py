@@ -88,7 +88,7 @@ PHASE_RULES: tuple[PhaseRule, ...] = (
     _rule(
         Wording.NOW_IN,
         r"""
-        \b(?: it\s+is\s+now | it'?s\s+now | welcome\s+to | we\s+are\s+now\s+in | now\s+entering
+        \b(?: it\s+is(?:\s+now)? | it'?s(?:\s+now)? | welcome\s+to | we\s+are\s+now\s+in | now\s+entering
             | entering
             | start\s+of | beginning\s+of | dawns?\s+on | dawn\s+of )
         \s+ (?:the\s+)? (?P<phase> day | night | [dn](?=\s*\d) ) \s* """

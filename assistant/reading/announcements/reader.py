@@ -17,6 +17,7 @@ from assistant.reading.announcements.deaths import (
     read_counted_living,
     read_death,
     read_death_taken_back,
+    read_game_goes_on,
     read_game_won,
     read_hammered_flip,
     read_listed_fates,
@@ -436,6 +437,7 @@ def read_announcement(
             continue
         read_deadline_line(plain, post, cite, state, timezone)
     end_day_with_game(post, state)
+    read_game_goes_on(post, state)
     read_majority_death(post, lines, state, names)
     read_lynch_flip(post, lines, state, names)
     read_count_lynch(post, state)
