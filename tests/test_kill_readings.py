@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from assistant.reading.announcements import read_thread_facts
+from assistant.reading.announcements.accounts import Names
 from parsers.page import Post
 
 START = datetime(2026, 3, 2, 15, 0, tzinfo=UTC)
@@ -79,3 +80,15 @@ def test_players_killed_together_in_slang():
         ("Birch", "night 1", "night kill"),
         ("Cedar", "night 1", "night kill"),
     ]
+
+
+def test_an_account_written_without_the_marks_around_it():
+    names = Names({"-Grey-": ["-Grey-"], "_Alder_": ["_Alder_"], "Birch": ["Birch"]})
+    assert [seat for _, _, seat in names.find("Grey has been found dead! Alder too.")] == [
+        "-Grey-",
+        "_Alder_",
+    ]
+    assert names.seat("Grey") == "-Grey-"
+    # a bare name another account already is, or that two seats share, is no alias
+    assert Names({"-Birch-": ["-Birch-"], "Birch": ["Birch"]}).seat("Birch") == "Birch"
+    assert Names({"-Oak-": ["-Oak-"], "~Oak~": ["~Oak~"]}).find("Oak") == []
