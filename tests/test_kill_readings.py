@@ -60,6 +60,58 @@ def test_a_day_named_in_the_night_before_it_is_no_days_death():
     assert deaths(facts) == [("Birch", "night 1", "night kill")]
 
 
+def test_the_post_that_opens_a_day_tells_the_nights_kills_before_the_words_that_open_it():
+    # the reader took the day for still open: the flavour's body comes before "Day 3 has begun"
+    facts = read_game(
+        ("Host", "Day 2 begins."),
+        ("Birch", "VOTE: Cedar"),
+        (
+            "Host",
+            "The maid screams: Alder was found dead in the cellar!<br>Birch, a cop, is dead.<br>"
+            "Day 3 has begun! Deadline in a week.",
+        ),
+    )
+    assert deaths(facts) == [
+        ("Alder", "night 2", "night kill"),
+        ("Birch", "night 2", "night kill"),
+    ]
+
+
+def test_a_kill_in_the_sentence_that_opens_the_day_is_the_nights():
+    facts = read_game(
+        ("Host", "Day 1 begins."),
+        ("Host", "Alder, Vanilla Townie, was lynched.<br>Night 1 begins."),
+        ("Host", "Day 2 has begun, and Birch, an innocent townie, was killed.<br>Deadline Friday."),
+    )
+    assert deaths(facts) == [("Birch", "night 1", "night kill")]
+    assert [s.day for s in facts.day_starts] == [1, 2]
+
+
+def test_a_game_told_over_that_opens_a_new_day_goes_on():
+    facts = read_game(
+        ("Host", "Day 1 begins."),
+        ("Host", "Alder was lynched. GAME OVER MAN. GAME OVER.<br>Night 1 begins."),
+        ("Host", "Day 2 has begun. Nobody died."),
+        ("Host", "Birch has been lynched D2, he was a mafia goon!<br>Night 2 has begun."),
+        ("Host", "Cedar has died Night 2, he was a Vanilla Townie!<br>Day 3 has begun!"),
+    )
+    assert [(e.day, e.player) for e in facts.eliminations] == [(1, "Alder"), (2, "Birch")]
+    assert deaths(facts) == [("Cedar", "night 2", "night kill")]
+
+
+def test_the_game_won_in_the_post_that_opens_the_day_keeps_the_nights_kills():
+    facts = read_game(
+        ("Host", "Day 1 begins."),
+        ("Host", "Alder, Vanilla Townie, was lynched.<br>Night 1 begins."),
+        (
+            "Host",
+            "Day 2<br>Birch has been killed. He was a Vanilla Townie.<br>Game Over<br>"
+            "Cedar, Mafia Goon, wins!",
+        ),
+    )
+    assert deaths(facts) == [("Birch", "night 1", "night kill")]
+
+
 def test_a_kill_line_naming_its_role_in_brackets_reads_the_name_as_the_moderator_spells_it():
     facts = read_game(
         ("Host", "Day 1 begins."),
