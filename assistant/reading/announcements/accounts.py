@@ -31,7 +31,8 @@ class Names:
             if stem != key and len(stem) >= 4 and stem not in self.spelling:
                 stems.setdefault(stem, []).append(account)
         self.stems = {stem: found[0] for stem, found in stems.items() if len(found) == 1}
-        names = sorted(self.seat_of, key=len, reverse=True)
+        self.bare = _bare_names(self.seat_of)
+        names = sorted([*self.seat_of, *self.bare], key=len, reverse=True)
         self.pattern: re.Pattern[str] | None = (
             re.compile(
                 r"(?<![\w])(" + "|".join(re.escape(n) for n in names) + r")(?![\w])", re.IGNORECASE
@@ -44,13 +45,14 @@ class Names:
         if self.pattern is None:
             return []
         return [
-            (m.start(), m.end(), self.seat_of[m.group(1).casefold()])
+            (m.start(), m.end(), self.seat_of.get(key) or self.bare[key])
             for m in self.pattern.finditer(text)
+            for key in [m.group(1).casefold()]
         ]
 
     def seat(self, name: str) -> str | None:
         name = clean_name(name)
-        found = self.seat_of.get(name.casefold())
+        found = self.seat_of.get(name.casefold()) or self.bare.get(name.casefold())
         if found is None:
             account = self.spelling.get(squash(name)) or self.stems.get(squash(name))
             found = self.seat_of.get(account.casefold()) if account else None
@@ -92,3 +94,18 @@ class Names:
             if len(k) >= 6 and (fuzz.ratio(key, k) >= 90 or OSA.distance(key, k) <= 1)
         ]
         return self.spelling[close[0]] if len(close) == 1 else name
+
+
+_MARKS = "-_.~*=+^' "
+
+
+def _bare_names(seat_of: dict[str, str]) -> dict[str, str]:
+    """An account written without the marks around it ("Grey" for "-Grey-", "Alder" for
+    "_Alder_"): the bare name (casefolded) -> its seat, when no account is that name, it keeps
+    three letters and one seat alone has it."""
+    found: dict[str, set[str]] = {}
+    for account, seat in seat_of.items():
+        bare = account.strip(_MARKS)
+        if bare != account and len(bare) >= 3 and bare not in seat_of:
+            found.setdefault(bare, set()).add(seat)
+    return {bare: seats.pop() for bare, seats in found.items() if len(seats) == 1}

@@ -69,7 +69,7 @@ NO_LYNCH = re.compile(
 KILL_VERB = re.compile(
     r"\b(?:was|has\s+(?:also\s+)?been|have\s+(?:also\s+)?been|is|were|are|got|had\s+been)\s+(?:found\s+)?(?:\w+\s+)?(?:killed|dead|murdered|shot|stabbed|"
     r"slain|poisoned|strangled|mauled|eaten|burn(?:ed|t)|crushed|eviscerated|executed|assassinated|slaughtered|"
-    r"vanquished|taken\s+out)\b|\b(?:died|dies|perished|is\s+no\s+more)\b|"
+    r"vanquished|taken\s+out|offed|whacked)\b|\b(?:died|dies|perished|is\s+no\s+more)\b|"
     r",\s*(?:was\s+)?(?:killed|shot|stabbed|murdered|died|slain|dead)\b",
     re.IGNORECASE,
 )
@@ -79,6 +79,16 @@ KILLED_IN_NIGHT = re.compile(
     r"""\b (?: killed | died | murdered | shot | stabbed | slain | poisoned | strangled | mauled | eaten
            | nightkilled | night-killed )
         \s+ (?: on\s+ | in\s+ | during\s+ )? (?: the\s+ )? (?: night | n ) \s* """
+    + NUM
+    + r"\b",
+    re.IGNORECASE | re.VERBOSE,
+)
+# "AGar (Town Mason) killed day 1": a kill verb with the day it happened in right after it, a kill
+# while the day goes on (a lynch has its own verbs)
+KILLED_IN_DAY = re.compile(
+    r"""\b (?: killed | died | murdered | shot | stabbed | slain | poisoned | strangled | mauled
+           | daykilled | day-killed | vigged )
+        \s+ (?: on\s+ | in\s+ | during\s+ )? (?: the\s+ )? (?: day | d ) \s* """
     + NUM
     + r"\b",
     re.IGNORECASE | re.VERBOSE,
@@ -352,6 +362,8 @@ def read_death(plain: str, post: PostLike, cite: Cite, state: State, names: Name
     killed = (
         named_before(plain, KILL_VERB, names)
         or named_before(plain, KILLED_IN_NIGHT, names)
+        or named_before(plain, KILLED_IN_DAY, names)
+        or role_in_brackets_killed(plain, names)
         or flip_name(plain, names, state, started_here)
         or body_of(plain, names)
     )
@@ -380,13 +392,34 @@ def read_death(plain: str, post: PostLike, cite: Cite, state: State, names: Name
     return True
 
 
+# "DietyKabuto (Doctor) - killed during Night 4": the name, its role in brackets, then the death
+_BRACKETED_ROLE = re.compile(
+    r"^\W*(?P<name>[^()\[\],\n]{2,40}?)\s*[(\[](?P<role>[^)\]]{2,40})[)\]]"
+    r"\s*[-–—:,]?\s*(?P<rest>.{2,80})$"
+)
+
+
+def role_in_brackets_killed(text: str, names: Names) -> str | None:
+    """ "Name (Role) - killed Night 4": the seat of the name before the bracketed role, as the
+    moderator spells it (one letter off, two swapped), when the words after tell a death."""
+    match = _BRACKETED_ROLE.match(text)
+    if not match or not ROLE_WORDS.search(match.group("role")):
+        return None
+    rest = match.group("rest")
+    if NEGATION.search(rest) or not (
+        KILL_VERB.search(rest) or KILLED_IN_NIGHT.search(rest) or KILLED_IN_DAY.search(rest)
+    ):
+        return None
+    return flipped_seat(match.group("name"), names)
+
+
 def _phase_of_death(
     plain: str, post: PostLike, state: State, started_here: bool
 ) -> tuple[str, int]:
     """("day" or "night", its number) of the death the sentence tells: the phase it states, else
     the one the post's place in the thread implies."""
     stated = next((m for m in PHASE_IN.finditer(plain) if not _IN_ROLE.match(plain, m.end())), None)
-    if stated:
+    if stated and not _day_not_begun(stated, state):
         kind = "night" if stated.group(1).lower().startswith("n") else "day"
         return kind, read_number(stated.group(2))
     if started_here:  # the post that starts a day reports the night before it
@@ -399,6 +432,16 @@ def _phase_of_death(
         # a lynch it did not name tells that lynch's flip
         return "day", state.day
     return ("night", state.day) if state.night else ("day", state.day)
+
+
+def _day_not_begun(stated: re.Match[str], state: State) -> bool:
+    """The sentence, told in the night, names a day after it ("was all set to play on D2 and was
+    shot" in night 1): no one dies in a day still to come, so the day named is not the death's."""
+    return (
+        state.night
+        and stated.group(1).lower().startswith("d")
+        and read_number(stated.group(2)) > state.day
+    )
 
 
 def read_majority_death(post: PostLike, lines: list[str], state: State, names: Names) -> None:
@@ -624,6 +667,7 @@ def flip_name(text: str, names: Names, state: State, started_here: bool = False)
     if (
         NEGATION.search(rest)
         or ALIVE_WORDS.search(rest)
+        or _WINS.search(rest)
         or re.search(r"\breplac", rest, re.IGNORECASE)
     ):
         return None
@@ -633,6 +677,10 @@ def flip_name(text: str, names: Names, state: State, started_here: bool = False)
     if DEAD_WORDS.search(rest) or ((WAS_ROLE.search(text) or _is_reveal(rest)) and after_phase):
         return seat
     return None
+
+
+# "Cedar, Mafia Goon, wins!": the game's winner told with a role, no flip of the dead
+_WINS = re.compile(r"\bwins?\b", re.IGNORECASE)
 
 
 # the words after "Alder," speak to the player or for the moderator: "Alder, you called it", "Alder,

@@ -27,6 +27,10 @@ from assistant.reading.announcements.deaths import (
     read_wagons,
 )
 from assistant.reading.announcements.facts import Cite, FactLog, PlayerFact, PostLike, ThreadFacts
+from assistant.reading.announcements.kills import (
+    date_dawn_deaths,
+    read_death_in_dawn,
+)
 from assistant.reading.announcements.moderators import read_helpers, read_moderators
 from assistant.reading.announcements.phases import (
     read_dawn,
@@ -347,7 +351,7 @@ def _read_news(
     read_death_taken_back(post, state, names)
     starts = len(state.facts.starts) - len(before[0].facts.starts)
     ends = len(state.facts.ends) - len(before[0].facts.ends)
-    misread = _starts_and_ends(post, state, before[0].day)
+    misread = _starts_and_ends(post, state, before[0].day) and not _won_here(post, state)
     if starts > 1 or ends > 1 or misread:
         # a post that runs through several days is a summary the moderator keeps up to date
         # (often the reserved second post, edited after the fact): it announces nothing new. One
@@ -369,6 +373,12 @@ def _starts_and_ends(post: PostLike, state: State, day_before: int) -> bool:
     once, so it is a summary or a rule misread, and announces nothing."""
     started = {s.day for s in state.facts.starts if s.post == post.number and s.day > day_before}
     return any(e.day in started for e in state.facts.ends if e.post == post.number)
+
+
+def _won_here(post: PostLike, state: State) -> bool:
+    """The post told the game won while the day it opened was open: the game's end closes that day
+    as it opens (the last night's deaths, then "Game over"), no summary."""
+    return state.won_in_day is not None and state.won_in_day[0] == post.number
 
 
 def _with_list_entries(
@@ -427,6 +437,7 @@ def read_announcement(
         if plain.rstrip().endswith("?"):
             continue  # a question ("Has the moderator declared the game is over?") tells nothing
         if read_phase(plain, lines, post, cite, state, timezone):
+            read_death_in_dawn(plain, post, cite, state, names)
             continue
         read_game_won(plain, post, cite, state)
         if (
@@ -447,3 +458,5 @@ def read_announcement(
         post, lines, state, sum(1 for seat in seats if seat not in state.dead), timezone
     )
     read_dawn(post, lines, state, timezone)
+    date_dawn_deaths(post, state)
+    read_game_goes_on(post, state)  # again: a day the post's last lines open
