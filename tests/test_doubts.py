@@ -510,3 +510,38 @@ def test_the_wildcard_of_a_seat_that_died_since_no_longer_stands():
     assert [d for d in doubts_only(found) if "any wagon" in d.why] == []
     _, alive = doubts(lines)  # alive, her unreadable vote could close it once Bramble votes
     assert [(d.kind, d.post) for d in doubts_only(alive)] == [(POSSIBLE_HAMMER, 5)]
+
+
+# Marigold died in night 0 by the file; the players go on voting for her
+MARIGOLD_DEAD = (
+    '[[days]]\nday = 1\nstart_post = 0\nend_post = 9\n\n[[deaths]]\nplayer = "Marigold"\n'
+    'phase = "night 0"\n'
+)
+
+
+def test_votes_for_a_seat_the_file_has_dead_that_would_be_its_majority_doubt_that_death():
+    # 6 alive by the file; with Marigold alive, 7 and a majority of 4
+    lines = [
+        "1 Quentin: vote Marigold",
+        "2 Ysolde: vote Marigold",
+        "3 Bramble: vote Marigold",
+        "4 Odalys: vote Marigold",
+        "9 Warden: vote Quentin",
+    ]
+    votal, found = doubts(lines, MARIGOLD_DEAD)
+    assert votal.outcome.kind == "no_elimination"
+    assert [a.target for a in votal.actions if a.why_not == "target is dead"] == ["Marigold"] * 4
+    (doubt,) = doubts_only(found)
+    assert (doubt.kind, doubt.post, doubt.target) == (POSSIBLE_HAMMER, 4, "Marigold")
+    assert "whom the game file has dead (alive, 4 of 4 at post 4)" in doubt.why
+
+
+def test_a_no_lynch_with_two_last_votes_on_a_dead_seat_doubts_that_death_and_one_does_not():
+    two = ["1 Quentin: vote Marigold", "2 Ysolde: vote Marigold", "9 Warden: vote Quentin"]
+    (doubt,) = doubts_only(doubts(two, MARIGOLD_DEAD)[1])
+    assert (doubt.kind, doubt.target) == (UNEXPLAINED_ENDING, "Marigold")
+    assert doubt.why.startswith("Quentin, Ysolde vote for Marigold, whom the game file has dead")
+    # one slip, or a vote taken back, is no doubt
+    assert doubts_only(doubts(two[:1] + two[2:], MARIGOLD_DEAD)[1]) == []
+    moved = [*two[:2], "3 Ysolde: unvote", "9 Warden: vote Quentin"]
+    assert doubts_only(doubts(moved, MARIGOLD_DEAD)[1]) == []

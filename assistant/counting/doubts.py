@@ -138,6 +138,7 @@ def find_doubts(
         *_moderator_disagrees(votal, game, ruleset),
         *_lynch_not_recorded(votal, game),
         *_unexplained_ending(votal, game, ruleset),
+        *_votes_on_the_dead(votal, game, ruleset),
     ]
     one_short = _one_short(votal, ruleset)
     if one_short is not None and not doubts_only(found):  # said once: another doubt already asks
@@ -921,6 +922,61 @@ def _alive_differs(
                 "missing from the game file",
             )
     return note
+
+
+def _votes_on_the_dead(votal: Votal, game: Game, ruleset: Ruleset) -> list[Doubt]:
+    """Players whose votes stand on a seat the game file has dead: the file's death of that seat may
+    be wrong (a death misread, or dated too early). A doubt when those votes would be that seat's
+    majority were it alive, or when the day ended in no lynch with two players' last votes on it."""
+    if not ruleset.threshold or "majority" not in ruleset.early_end:
+        return []
+    outcome = votal.outcome
+    decided = outcome.post if outcome is not None else None
+    weights = {s.name: float(s.vote_weight) for s in game.players}
+    on_dead: dict[str, str] = {}  # a seat -> the dead seat its last vote names
+    for action in votal.actions:
+        if decided is not None and action.post > decided:
+            break
+        if action.voter is None:
+            continue
+        if action.counted or action.action == "unvote":
+            on_dead.pop(action.voter, None)
+            continue
+        if action.action != "vote" or action.why_not != WhyNot.TARGET_DEAD or not action.target:
+            continue
+        on_dead[action.voter] = dead = action.target
+        living = {*alive_seats(game, votal.day, at_post=action.post), dead}
+        voters = [v for v, t in on_dead.items() if t == dead and v in living]
+        votes, majority = (
+            sum(weights.get(v, 1.0) for v in voters),
+            ruleset.majority_for(len(living)),
+        )
+        if votes >= majority:
+            said = f"{show_votes(votes)} of {majority} at post {action.post}"
+            return [_dead_voted(action.post, POSSIBLE_HAMMER, dead, voters, f"alive, {said}")]
+    if outcome is None or outcome.kind != Kind.NO_ELIMINATION:
+        return []
+    standing: dict[str, list[str]] = {}
+    for voter, dead in on_dead.items():
+        standing.setdefault(dead, []).append(voter)
+    dead, voters = max(standing.items(), key=lambda item: len(item[1]), default=("", []))
+    if len(voters) < 2:
+        return []
+    return [
+        _dead_voted(outcome.post, UNEXPLAINED_ENDING, dead, voters, "the day ended in no lynch")
+    ]
+
+
+def _dead_voted(
+    post: int | None, kind: DoubtKind, dead: str, voters: Sequence[str], then: str
+) -> Doubt:
+    return Doubt(
+        post,
+        kind,
+        dead,
+        f"{', '.join(voters)} vote for {dead}, whom the game file has dead ({then}): check the "
+        f"file's death of {dead}",
+    )
 
 
 # -- the day's end
