@@ -274,8 +274,8 @@ def read_hammered_flip(plain: str, post: PostLike, cite: Cite, state: State, nam
 
 # "Alder was Mafia Goon", "Alder was Town Doctor": a role told with no article
 _BARE_FLIP = re.compile(
-    r"^\W*(?P<name>[^,.;:!?\n]{2,40}?)\s+was\s+(?P<rest>[^,;:!?\n]{2,60}?)[.!]?\s*$",
-    re.IGNORECASE,
+    r"""^ \W* (?P<name> [^,.;:!?\n]{2,40}? ) \s+ was \s+ (?P<rest> [^,;:!?\n]{2,60}? ) [.!]? \s* $""",
+    re.IGNORECASE | re.VERBOSE,
 )
 
 
@@ -394,8 +394,9 @@ def read_death(plain: str, post: PostLike, cite: Cite, state: State, names: Name
 
 # "DietyKabuto (Doctor) - killed during Night 4": the name, its role in brackets, then the death
 _BRACKETED_ROLE = re.compile(
-    r"^\W*(?P<name>[^()\[\],\n]{2,40}?)\s*[(\[](?P<role>[^)\]]{2,40})[)\]]"
-    r"\s*[-–—:,]?\s*(?P<rest>.{2,80})$"
+    r"""^ \W* (?P<name> [^()\[\],\n]{2,40}? ) \s* [(\[] (?P<role> [^)\]]{2,40} ) [)\]]
+        \s* [-–—:,]? \s* (?P<rest> .{2,80} ) $""",
+    re.VERBOSE,
 )
 
 
@@ -495,8 +496,9 @@ def read_wagons(lines: list[str], state: State, names: Names) -> None:
 
 # "Alder - Birch, Cedar, Damson", "Alder: Birch, Cedar (L-1)": a wagon and the voters on it
 _VOTERS_LINE = re.compile(
-    r"^\W*(?P<head>[^:\-–—(\[]{1,40}?)\s*[:\-–—]\s*(?P<voters>[^()\[\]]{1,300}?)\s*"
-    r"(?:[\[(][^\])]{0,20}[\])]\s*)*$"
+    r"""^ \W* (?P<head> [^:\-–—(\[]{1,40}? ) \s* [:\-–—] \s* (?P<voters> [^()\[\]]{1,300}? ) \s*
+        (?: [\[(] [^\])]{0,20} [\])] \s* )* $""",
+    re.VERBOSE,
 )
 _VOTER_SPLIT = re.compile(r"\s*(?:,|;|/|&|\band\b)\s*", re.IGNORECASE)
 
@@ -519,8 +521,9 @@ def _listed_wagons(lines: list[str], names: Names) -> dict[str | None, int]:
 # "Alder - Birch, Cedar, Damson (L-0)", "Alder: Birch, Cedar (Hammered!)": a wagon the moderator
 # marks as having reached majority
 _AT_MAJORITY_MARK = re.compile(
-    r"^\W*(?P<head>[^:\-–—(\[]{1,40}?)\s*[:\-–—].*[\[(]\s*(?:L\s*-\s*0|hammered)\s*!?\s*[\])]",
-    re.IGNORECASE,
+    r"""^ \W* (?P<head> [^:\-–—(\[]{1,40}? ) \s* [:\-–—] .* [\[(] \s* (?: L \s* - \s* 0 | hammered ) \s* !? \s*
+        [\])]""",
+    re.IGNORECASE | re.VERBOSE,
 )
 
 
