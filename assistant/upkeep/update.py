@@ -753,7 +753,7 @@ def follow_hook(*, now: Callable[[], datetime], say: Callable[[str], None]):
     disagrees with and each place the file says otherwise."""
     import hashlib
 
-    from assistant.output.alerts import Alert, deliver_alerts
+    from assistant.output.alerts import Alert, AlertKind, deliver_alerts
     from assistant.upkeep.edits import one_line, write_game_file
 
     def follow_game_file(game: Game, db: Store) -> None:
@@ -766,14 +766,13 @@ def follow_hook(*, now: Callable[[], datetime], say: Callable[[str], None]):
         alerts = [
             Alert(kind, f"{kind}:{hashlib.sha1(text.encode()).hexdigest()[:16]}", text)
             for kind, lines in (
-                ("outcome_disagrees", report.alarms),
-                ("game_file_disagrees", report.disagreements),
+                (AlertKind.OUTCOME_DISAGREES, report.alarms),
+                (AlertKind.GAME_FILE_DISAGREES, report.disagreements),
             )
             for text in lines
         ]
         for alert in deliver_alerts(db, game, alerts, now=moment):
-            say(
-                f"{game.title}: {'!!! ' if alert.kind == 'outcome_disagrees' else ''}{one_line(alert.message)}"
-            )
+            loud = "!!! " if alert.kind is AlertKind.OUTCOME_DISAGREES else ""
+            say(f"{game.title}: {loud}{one_line(alert.message)}")
 
     return follow_game_file
