@@ -466,7 +466,7 @@ class DayCommands:
         if found.seat is None:
             if found.reason == WhyNot.TARGET_DEAD and len(found.candidates) == 1:
                 return found.candidates[0], WhyNot.TARGET_DEAD  # the dead seat it names
-            return None, found.reason or "unknown name"
+            return None, found.reason or WhyNot.UNKNOWN_NAME
         refused = self.house.old_account_names_refused
         if refused and (old := _old_account(self.game, found.seat, command.target or "", post)):
             return found.seat, f"names {old}, an account the seat no longer plays (house rule)"

@@ -42,7 +42,7 @@ from assistant.counting.living import alive_seats
 from assistant.counting.votecounts import AliveDisagreement, Disagreement
 from assistant.counting.votes import show_votes
 from assistant.gamefile.outcome import Kind, Reason, WhyNot
-from assistant.reading.names import fold_name
+from assistant.reading.names import NAME_NOT_READ, fold_name
 
 if TYPE_CHECKING:
     from assistant.counting.takeovers import Takeover
@@ -496,10 +496,6 @@ class _Wildcard:
         return f"{who}'s {self.action.text!r} (post {self.action.post}: {self.action.why_not})"
 
 
-# Why a seat's vote was not placed, when the name itself could not be read: it may name any wagon.
-_UNPLACED_NAME = ("unknown name", "ambiguous", "several targets", "cut-off name")
-
-
 def _wildcard_of(
     action: Action, living: Collection[str], weights: Mapping[str, float]
 ) -> _Wildcard | None:
@@ -516,7 +512,7 @@ def _wildcard_of(
         action.voter in living
         and action.target is None
         and not action.no_elimination
-        and (action.why_not or "").startswith(_UNPLACED_NAME)
+        and (action.why_not or "").startswith(NAME_NOT_READ)
     ):
         return _Wildcard(action, weights.get(action.voter, 1.0), True, None)
     return None

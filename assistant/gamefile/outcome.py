@@ -42,6 +42,13 @@ class WhyNot(StrEnum):
     """Why a command did not count: the reasons more than one module compares against."""
 
     MODERATOR_POST = "moderator's post"
+    # a typed name that names nobody (assistant.reading.names); a count may teach what it meant
+    UNKNOWN_NAME = "unknown name"
+    CUT_OFF_NAME = "cut-off name"  # "VOTE: Mi--": a name teased, not typed
+    NO_NAME_GIVEN = "no name given"
+    # the start of a reason that goes on to name the seats in question ("ambiguous: A or B")
+    AMBIGUOUS = "ambiguous"
+    SEVERAL_TARGETS = "several targets"
     NOT_A_PLAYER = "not a player"
     VOTER_DEAD = "voter is dead"
     TARGET_DEAD = "target is dead"
