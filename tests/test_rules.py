@@ -16,7 +16,7 @@ from golden.harness import (
 
 from assistant import bundled
 from assistant.errors import RulesetError
-from assistant.gamefile.rules import bundled_rulesets, load_ruleset, parse_ruleset
+from assistant.gamefile.rules import MajorityKind, bundled_rulesets, load_ruleset, parse_ruleset
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 CASES = sorted(GOLDEN.glob("*.txt"))
@@ -167,3 +167,15 @@ def test_golden_case_with_the_real_name_reader(path: Path) -> None:
         at_time=case.at_time,
     )
     assert render_votal(votal, notes=case.notes) == case.expect, case.title
+
+
+def test_the_majority_kind_is_read_as_its_member_and_a_bad_one_refused_as_before() -> None:
+    head = '[ruleset]\nname = "x"\n[majority]\n'
+    assert (
+        parse_ruleset(head + 'kind = "half_plus_one"\n').majority_kind is MajorityKind.HALF_PLUS_ONE
+    )
+    with pytest.raises(RulesetError) as refused:
+        parse_ruleset(head + 'kind = "two_thirds"\n')
+    assert str(refused.value) == (
+        "<ruleset>:4: majority.kind: unknown value 'two_thirds' (one of: half_plus_one)"
+    )

@@ -62,6 +62,7 @@ import re
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from enum import Enum, StrEnum
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -72,6 +73,12 @@ from assistant.gamefile.outcome import Kind, Outcome, Reason
 
 EARLY_ENDS = ("majority", "no_elimination_majority", "unanimous_minus_one", "no_possible_tie")
 TIE_POLICIES = ("no_elimination", "random", "runoff")
+
+
+class MajorityKind(StrEnum):
+    """How a majority is reckoned (``[majority] kind``, spelled as the ruleset file spells it)."""
+
+    HALF_PLUS_ONE = "half_plus_one"  # more than half of the living
 
 
 @dataclass(frozen=True)
@@ -103,7 +110,7 @@ class Ruleset:
         "ignore"  # a plain-text "vote X": "ignore" | "flag" (the moderator decides) | "count"
     )
     # majority
-    majority_kind: str = "half_plus_one"
+    majority_kind: MajorityKind = MajorityKind.HALF_PLUS_ONE
     no_elimination_below: int = 0  # no elimination takes this many votes fewer than the majority
     # before the deadline
     early_end: tuple[str, ...] = ("majority", "no_elimination_majority")
@@ -150,7 +157,7 @@ class Ruleset:
 
     def majority_for(self, alive: int) -> int:
         """Votes needed for a majority of ``alive`` living voters: more than half."""
-        if self.majority_kind == "half_plus_one":
+        if self.majority_kind is MajorityKind.HALF_PLUS_ONE:
             return alive // 2 + 1
         raise AssertionError(self.majority_kind)
 
@@ -183,60 +190,75 @@ HOOK_MODULES = (
     "missed_days",
 )
 
-_SCHEMA: dict[str, dict[str, tuple[str, str, tuple[str, ...] | None]]] = {
+
+class ValueType(Enum):
+    """What a ruleset key holds; each is checked as :func:`_check_value` says."""
+
+    STR = "str"
+    BOOL = "bool"
+    INT = "int"  # a whole number, 0 or more
+    NUMBER = "number"  # hours, more than 0
+    HOURS = "hours"  # hours, 0 or more
+    TIME = "time"  # a time of day, "22:00"
+    STRINGS = "str[]"
+
+
+# the allowed values: words, or a StrEnum whose member the key then holds
+_Allowed = tuple[str, ...] | type[StrEnum] | None
+_SCHEMA: dict[str, dict[str, tuple[str, ValueType, _Allowed]]] = {
     "ruleset": {
-        "name": ("name", "str", None),
-        "title": ("title", "str", None),
-        "document": ("document", "str", None),
-        "elimination_word": ("elimination_word", "str", None),
-        "no_elimination_label": ("no_elimination_label", "str", None),
-        "death_order": ("death_order", "str", ("game_file", "random", "alphabetical")),
-        "reveal_roles": ("reveal_roles", "bool", None),
+        "name": ("name", ValueType.STR, None),
+        "title": ("title", ValueType.STR, None),
+        "document": ("document", ValueType.STR, None),
+        "elimination_word": ("elimination_word", ValueType.STR, None),
+        "no_elimination_label": ("no_elimination_label", ValueType.STR, None),
+        "death_order": ("death_order", ValueType.STR, ("game_file", "random", "alphabetical")),
+        "reveal_roles": ("reveal_roles", ValueType.BOOL, None),
     },
     "votes": {
-        "no_elimination": ("no_elimination_vote", "bool", None),
-        "words": ("no_elimination_words", "str[]", None),
-        "multi_vote": ("multi_vote", "bool", None),
-        "require_unvote": ("require_unvote", "bool", None),
-        "edited": ("edited", "str", ("first_revision", "last_revision", "flag")),
-        "check": ("check", "str", ("post", "command")),
-        "how_to": ("how_to_vote", "str", None),
-        "unbolded": ("unbolded", "str", ("ignore", "flag", "count")),
+        "no_elimination": ("no_elimination_vote", ValueType.BOOL, None),
+        "words": ("no_elimination_words", ValueType.STRINGS, None),
+        "multi_vote": ("multi_vote", ValueType.BOOL, None),
+        "require_unvote": ("require_unvote", ValueType.BOOL, None),
+        "edited": ("edited", ValueType.STR, ("first_revision", "last_revision", "flag")),
+        "check": ("check", ValueType.STR, ("post", "command")),
+        "how_to": ("how_to_vote", ValueType.STR, None),
+        "unbolded": ("unbolded", ValueType.STR, ("ignore", "flag", "count")),
     },
     "majority": {
-        "kind": ("majority_kind", "str", ("half_plus_one",)),
-        "no_elimination_below": ("no_elimination_below", "int", None),
+        "kind": ("majority_kind", ValueType.STR, MajorityKind),
+        "no_elimination_below": ("no_elimination_below", ValueType.INT, None),
     },
-    "early_end": {"on": ("early_end", "str[]", EARLY_ENDS)},
+    "early_end": {"on": ("early_end", ValueType.STRINGS, EARLY_ENDS)},
     "deadline": {
-        "decide": ("decide", "str", ("majority", "plurality")),
-        "no_majority": ("no_majority", "str", ("no_elimination", "judge")),
-        "sleep_majority": ("sleep_majority", "str", ("no_elimination", "judge")),
-        "tie": ("tie", "str", TIE_POLICIES),
-        "no_elimination_competes": ("no_elimination_competes", "bool", None),
-        "judge_unnamed": ("judge_unnamed", "str", ("pending", "no_elimination")),
-        "judge_ignores_extra_lives": ("judge_ignores_extra_lives", "bool", None),
-        "judge_stand_ins": ("judge_stand_ins", "str[]", ("apprentice", "peeping_tom")),
+        "decide": ("decide", ValueType.STR, ("majority", "plurality")),
+        "no_majority": ("no_majority", ValueType.STR, ("no_elimination", "judge")),
+        "sleep_majority": ("sleep_majority", ValueType.STR, ("no_elimination", "judge")),
+        "tie": ("tie", ValueType.STR, TIE_POLICIES),
+        "no_elimination_competes": ("no_elimination_competes", ValueType.BOOL, None),
+        "judge_unnamed": ("judge_unnamed", ValueType.STR, ("pending", "no_elimination")),
+        "judge_ignores_extra_lives": ("judge_ignores_extra_lives", ValueType.BOOL, None),
+        "judge_stand_ins": ("judge_stand_ins", ValueType.STRINGS, ("apprentice", "peeping_tom")),
     },
     "phases": {
-        "day_hours": ("day_hours", "number", None),
-        "night_hours": ("night_hours", "hours", None),
-        "start": ("start_phase", "str", ("day", "night")),
-        "sod": ("sod", "time", None),
-        "timezone": ("timezone", "str", None),
-        "night_votes": ("night_votes", "bool", None),
-        "day_start": ("day_start", "str", ("clock", "moderator_post")),
+        "day_hours": ("day_hours", ValueType.NUMBER, None),
+        "night_hours": ("night_hours", ValueType.HOURS, None),
+        "start": ("start_phase", ValueType.STR, ("day", "night")),
+        "sod": ("sod", ValueType.TIME, None),
+        "timezone": ("timezone", ValueType.STR, None),
+        "night_votes": ("night_votes", ValueType.BOOL, None),
+        "day_start": ("day_start", ValueType.STR, ("clock", "moderator_post")),
     },
     "posts": {
-        "daily_minimum": ("daily_minimum", "int", None),
-        "daily_cap": ("daily_cap", "int", None),
-        "cap_lifted_hours_before_eod": ("cap_lifted_hours", "hours", None),
+        "daily_minimum": ("daily_minimum", ValueType.INT, None),
+        "daily_cap": ("daily_cap", ValueType.INT, None),
+        "cap_lifted_hours_before_eod": ("cap_lifted_hours", ValueType.HOURS, None),
     },
     "runoff": {
-        "hours": ("runoff_hours", "number", None),
-        "still_tied_note": ("runoff_still_tied_note", "str", None),
+        "hours": ("runoff_hours", ValueType.NUMBER, None),
+        "still_tied_note": ("runoff_still_tied_note", ValueType.STR, None),
     },
-    "hooks": {"use": ("hooks", "str[]", HOOK_MODULES)},
+    "hooks": {"use": ("hooks", ValueType.STRINGS, HOOK_MODULES)},
 }
 
 
@@ -362,35 +384,41 @@ def parse_ruleset(text: str, *, path: str = "<ruleset>") -> Ruleset:
 
 
 def _check_value(
-    value: Any, kind: str, allowed: tuple[str, ...] | None, fail: Callable[[str], RulesetError]
+    value: Any,
+    kind: ValueType,
+    allowed: _Allowed,
+    fail: Callable[[str], RulesetError],
 ) -> Any:
-    if kind == "str":
+    choices = tuple(m.value for m in allowed) if isinstance(allowed, type) else allowed
+    member = allowed if isinstance(allowed, type) else str
+    if kind is ValueType.STR:
         if not isinstance(value, str):
             raise fail(f"must be a string, not {value!r}")
-    elif kind == "bool":
+    elif kind is ValueType.BOOL:
         if not isinstance(value, bool):
             raise fail(f"must be true or false, not {value!r}")
-    elif kind == "int":
+    elif kind is ValueType.INT:
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise fail(f"must be a whole number, not {value!r}")
-    elif kind in ("number", "hours"):
+    elif kind in (ValueType.NUMBER, ValueType.HOURS):
         bad = not isinstance(value, int | float) or isinstance(value, bool)
-        if bad or value < 0 or (kind == "number" and value == 0):
+        if bad or value < 0 or (kind is ValueType.NUMBER and value == 0):
             raise fail(f"must be a positive number of hours, not {value!r}")
-    elif kind == "time":
+    elif kind is ValueType.TIME:
         if not isinstance(value, str) or not re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d", value):
             raise fail(f'must be a time of day such as "22:00", not {value!r}')
-    elif kind == "str[]":
+    elif kind is ValueType.STRINGS:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise fail(f"must be a list of strings, not {value!r}")
-        if allowed is not None:
+        if choices is not None:
             for v in value:
-                if v not in allowed:
-                    raise fail(f"unknown value {v!r} (one of: {', '.join(allowed)})")
+                if v not in choices:
+                    raise fail(f"unknown value {v!r} (one of: {', '.join(choices)})")
+            return tuple(member(v) for v in value)
         return tuple(value)
-    if allowed is not None and value not in allowed:
-        raise fail(f"unknown value {value!r} (one of: {', '.join(allowed)})")
-    return value
+    if choices is not None and value not in choices:
+        raise fail(f"unknown value {value!r} (one of: {', '.join(choices)})")
+    return member(value) if choices is not None else value
 
 
 # --- deciding
