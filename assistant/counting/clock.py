@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta, tzinfo
 from itertools import count
 
-from assistant.gamefile.game import Game
+from assistant.gamefile.game import EventKind, Game
 from assistant.gamefile.rules import Ruleset
 
 
@@ -154,11 +154,13 @@ def _bounds(
     for event in game.events:
         if event.day != day:
             continue
-        if event.kind == "extend" and event.hours:
+        if event.kind is EventKind.EXTEND and event.hours:
             extended += event.hours
-        elif event.kind == "deadline" and event.time is not None:
+        elif event.kind is EventKind.DEADLINE and event.time is not None:
             end = event.time
-        elif event.kind == "early_end" or (event.kind == "modkill" and "modkill" in ruleset.hooks):
+        elif event.kind is EventKind.EARLY_END or (
+            event.kind is EventKind.MODKILL and "modkill" in ruleset.hooks
+        ):
             if event.post is not None:
                 end_post = event.post if end_post is None else min(end_post, event.post)
             if event.time is not None:

@@ -13,7 +13,7 @@ import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, tzinfo
-from enum import Enum
+from enum import Enum, StrEnum
 from pathlib import Path
 from typing import Any, Literal, Required, TypedDict
 
@@ -24,18 +24,28 @@ from assistant.gamefile.weburl import url_problem
 from assistant.gamefile.zones import UnknownZone, zone_named
 
 ENGINES = ("phpbb", "discourse", "xenforo", "vbulletin", "proboards")
-EVENT_KINDS = (
-    "extend",
-    "early_end",
-    "nominate",
-    "runoff_end",
-    "deadline",
+
+
+class EventKind(StrEnum):
+    """An ``[[events]]`` entry's ``kind``, spelled as the game file spells it."""
+
+    EXTEND = "extend"
+    EARLY_END = "early_end"
+    NOMINATE = "nominate"
+    RUNOFF_END = "runoff_end"
+    DEADLINE = "deadline"
     # a player announced dead is alive again from this day (post) on: the Witchhunt 9.0 Magician
-    "return",
-    "sheriff",  # Millers Hollow: `player` holds the sheriff's badge from this day (post) on
-    "sheriff_election",  # Millers Hollow: this day's "vote X for sheriff" votes elect a sheriff
-    "modkill",  # Witchhunt Online: the moderator kills `player`, using this day's hanging
-)
+    RETURN = "return"
+    # Millers Hollow: `player` holds the sheriff's badge from this day (post) on
+    SHERIFF = "sheriff"
+    # Millers Hollow: this day's "vote X for sheriff" votes elect a sheriff
+    SHERIFF_ELECTION = "sheriff_election"
+    MODKILL = "modkill"  # Witchhunt Online: the moderator kills `player`, using this day's hanging
+
+
+EVENT_KINDS = tuple(k.value for k in EventKind)
+# the events that name the player they are about
+_PLAYER_EVENTS = (EventKind.RETURN, EventKind.SHERIFF, EventKind.MODKILL)
 # A table of the game file as tomllib reads it; check_table holds its values to SCHEMA before use.
 TomlTable = dict[str, Any]
 
@@ -306,7 +316,7 @@ class Correction:
 @dataclass(frozen=True)
 class Event:
     day: int
-    kind: str
+    kind: EventKind
     hours: float | None = None
     post: int | None = None
     time: datetime | None = None
@@ -818,12 +828,12 @@ def _build_event(entry: TomlTable, index: int, builder: _Builder) -> Event:
         raise builder.checker.fail(
             "events", index, "kind", f"unknown event {kind!r} (one of: {known})"
         )
-    if kind in ("return", "sheriff", "modkill") and "player" not in entry:
+    if kind in _PLAYER_EVENTS and "player" not in entry:
         message = f'a {kind!r} event needs player = "Name"'
         raise builder.checker.fail("events", index, None, message)
     return Event(
         entry["day"],
-        kind,
+        EventKind(kind),
         entry.get("hours"),
         entry.get("post"),
         builder.when(entry["time"], "events", index, "time") if "time" in entry else None,

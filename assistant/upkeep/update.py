@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from assistant.errors import GameFileError
-from assistant.gamefile.game import Game, parse_game
+from assistant.gamefile.game import EventKind, Game, parse_game
 from assistant.gamefile.outcome import Kind, Reason
 from assistant.reading.announcements import (
     DeadlineKind,
@@ -506,7 +506,7 @@ def _deadline_edits(facts: ThreadFacts, *, clocked: bool) -> list[Edit]:
         if not clocked:
             edits.append(SetDeadline(day, time, cite))
         elif kind == DeadlineKind.EXTENSION:
-            edits.append(AddEvent(day, "deadline", cite, post=post, time=time))
+            edits.append(AddEvent(day, EventKind.DEADLINE, cite, post=post, time=time))
     return edits
 
 

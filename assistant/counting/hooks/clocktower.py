@@ -9,6 +9,7 @@ from typing import Any
 
 from assistant.counting.hooks import DayView, Hook, Verdict
 from assistant.counting.votal import Action, Nomination
+from assistant.gamefile.game import EventKind
 from assistant.gamefile.outcome import Outcome, Reason
 from assistant.gamefile.rules import Standing
 
@@ -45,7 +46,11 @@ class Clocktower(Hook):
         day = self.day
         seats = {a.casefold(): s.name for s in day.game.players for a in (*s.accounts, *s.aliases)}
         for event in day.game.events:
-            if event.day != day.number or event.kind != "nominate" or event.post != post:
+            if (
+                event.day != day.number
+                or event.kind is not EventKind.NOMINATE
+                or event.post != post
+            ):
                 continue
             nominee = seats.get((event.target or "").casefold())
             if event.player is None or nominee is None or self.nominated(nominee):
@@ -89,7 +94,7 @@ class Clocktower(Hook):
         at the deadline."""
         day = self.day
         declared = any(
-            e.day == day.number and e.kind == "early_end" and e.post == day.bounds.end_post
+            e.day == day.number and e.kind is EventKind.EARLY_END and e.post == day.bounds.end_post
             for e in day.game.events
         )
         if declared and outcome.reason == Reason.PLURALITY and day.bounds.end_post is not None:

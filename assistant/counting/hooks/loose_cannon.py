@@ -9,6 +9,7 @@ nothing and is noted for the moderator."""
 
 from assistant.counting.hooks import Decision, Hook
 from assistant.counting.powers import alive, decision, loose_cannon_lost
+from assistant.gamefile.game import EventKind
 from assistant.gamefile.outcome import Kind, Outcome, Reason
 
 # the day decided by the votes themselves, at a post: a shot must come before it
@@ -56,7 +57,7 @@ class LooseCannon(Hook):
         ended = [
             e.post
             for e in day.game.events
-            if e.day == day.number and e.kind == "early_end" and e.post
+            if e.day == day.number and e.kind is EventKind.EARLY_END and e.post
         ]
         return self.decided(
             found, acted if acted is not None else ended[0] if ended else outcome.post
