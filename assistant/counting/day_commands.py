@@ -16,7 +16,7 @@ from typing import Protocol, TypedDict
 from assistant.counting.day_checks import DayChecks
 from assistant.counting.day_end import DayDecider
 from assistant.counting.day_state import DayCount, DayState
-from assistant.counting.hooks import Hooked, Verdict
+from assistant.counting.hooks import DayPhase, Hooked, Verdict
 from assistant.counting.votal import Action
 from assistant.gamefile.game import Correction, Game
 from assistant.gamefile.outcome import WhyNot
@@ -281,7 +281,7 @@ class DayCommands:
             return _NOT_A_PLAYER
         if why_ignored:
             return Verdict(False, why_ignored)
-        if self.state.phase == "late":
+        if self.state.phase is DayPhase.LATE:
             return _AFTER_END
         if self.state.outcome is not None:
             return _DAY_OVER
@@ -433,7 +433,7 @@ class DayCommands:
         """Put the vote in the book; why it does not count (a runoff outside its candidates, a
         self-hammer the house ignores, or the book's refusal), else None."""
         if (
-            self.state.phase == "runoff"
+            self.state.phase is DayPhase.RUNOFF
             and target is not None
             and target not in self.end.candidates
         ):

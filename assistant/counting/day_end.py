@@ -18,7 +18,7 @@ from typing import Protocol
 
 from assistant.counting.clock import Timeline, add_wall_hours
 from assistant.counting.day_state import DayCount, DayState
-from assistant.counting.hooks import Hooked
+from assistant.counting.hooks import DayPhase, Hooked
 from assistant.counting.votal import DayResult, Flag, Runoff
 from assistant.gamefile.game import EventKind, Game
 from assistant.gamefile.outcome import Kind, Outcome, Reason
@@ -101,13 +101,13 @@ class DayDecider:
         it passed; whether the post is still the day's (the vote's, or after it and before the next
         day)."""
         state = self.state
-        if state.phase == "day" and self.after_main(post):
+        if state.phase is DayPhase.DAY and self.after_main(post):
             self.end_main()
-        if state.phase == "runoff" and not self.in_runoff(post):
+        if state.phase is DayPhase.RUNOFF and not self.in_runoff(post):
             self.end_runoff()
-        if state.phase == "day":
+        if state.phase is DayPhase.DAY:
             self.last_day_post = post.number
-        elif state.phase == "runoff":
+        elif state.phase is DayPhase.RUNOFF:
             self.last_runoff_post = post.number
         else:
             return self.before_next_day(post)
@@ -119,23 +119,23 @@ class DayDecider:
         runoff)."""
         state, b = self.state, self.bounds
         if (
-            state.phase == "day"
+            state.phase is DayPhase.DAY
             and state.outcome is None
             and self.over_by(b.end_post, b.end, considered)
         ):
             self.end_main()
-        if state.phase == "runoff" and self.over_by(*self.runoff_end(), considered):
+        if state.phase is DayPhase.RUNOFF and self.over_by(*self.runoff_end(), considered):
             self.end_runoff()
         outcome = state.outcome
-        return state.phase == "late" or (
-            outcome is not None and (state.phase == "day" or outcome.kind != Kind.PENDING)
+        return state.phase is DayPhase.LATE or (
+            outcome is not None and (state.phase is DayPhase.DAY or outcome.kind != Kind.PENDING)
         )
 
     def end_day(self, outcome: Outcome) -> None:
         """A hook's word that the day's vote ends here (a Loose Cannon's shot): later votes count
         for nothing."""
         state = self.state
-        if state.outcome is None and state.phase == "day":
+        if state.outcome is None and state.phase is DayPhase.DAY:
             state.final_votes = state.book.snapshot()
             state.outcome = self.settle(outcome)
 
@@ -324,7 +324,7 @@ class DayDecider:
     def end_main(self) -> None:
         """The main vote's deadline passed: decide it (unless an early end already did)."""
         state = self.state
-        state.phase = "late"
+        state.phase = DayPhase.LATE
         self.voted_at_deadline = frozenset(v for v, votes in state.book.held.items() if votes)
         if state.outcome is not None:
             return
@@ -337,14 +337,14 @@ class DayDecider:
             state.book.keep_only(self.candidates, self.last_day_post or 0)
             _, end_time = self.runoff_end()
             self.runoff = Runoff(self.candidates, end_time, self.last_day_post)
-            state.phase = "runoff"
+            state.phase = DayPhase.RUNOFF
             self.pending_runoff = outcome
             return
         state.outcome = self.settle(outcome)
 
     def end_runoff(self) -> None:
         state = self.state
-        state.phase = "late"
+        state.phase = DayPhase.LATE
         self.voted_at_deadline |= frozenset(v for v, votes in state.book.held.items() if votes)
         last = self.last_runoff_post if self.last_runoff_post is not None else self.last_day_post
         state.outcome = self.settle(
@@ -442,7 +442,7 @@ class DayDecider:
         state, ruleset = self.state, self.ruleset
         if (
             state.outcome is None
-            and state.phase == "day"
+            and state.phase is DayPhase.DAY
             and "no_possible_tie" in ruleset.early_end
         ):
             leader = early_end_possible(ruleset, self.count.standing(self.last_day_post))

@@ -7,7 +7,7 @@ currently living player"), or "none" only where the rules have a vote for no eli
 unanimous minus one, the deadline), by a holder already dead, or naming no valid target changes
 nothing and is noted for the moderator."""
 
-from assistant.counting.hooks import Decision, Hook
+from assistant.counting.hooks import DayPhase, Decision, Hook
 from assistant.counting.powers import alive, decision, loose_cannon_lost
 from assistant.gamefile.game import EventKind
 from assistant.gamefile.outcome import Kind, Outcome, Reason
@@ -21,7 +21,7 @@ class LooseCannon(Hook):
 
     def at_post(self, post: int | None) -> None:
         found = decision(self.day, "loose_cannon")
-        if self.day.outcome is not None or self.day.phase != "day":
+        if self.day.outcome is not None or self.day.phase is not DayPhase.DAY:
             return  # decided already: settle notes that the shot came too late
         if (
             post is None

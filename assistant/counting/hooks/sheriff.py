@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from assistant.counting.clock import add_wall_hours
-from assistant.counting.hooks import DayView, Hook
+from assistant.counting.hooks import DayPhase, DayView, Hook
 from assistant.counting.powers import passed_on, point
 from assistant.counting.votal import SheriffElection, Wagon, rank_wagons
 from assistant.gamefile.game import EventKind
@@ -48,7 +48,7 @@ class Sheriff(Hook):
         )
         self._election: SheriffElection | None = None
         self._before: list[str | None] | None = None
-        self._holders: dict[tuple[int | None, str], str | None] = {}
+        self._holders: dict[tuple[int | None, DayPhase], str | None] = {}
 
     # -- who holds the badge
     # -------------------------------------------------------------------------
@@ -71,7 +71,7 @@ class Sheriff(Hook):
                     and (e.post is None or at is None or at >= e.post)
                 ):
                     holder = e.player
-            if self.election_day and day.phase != "day":
+            if self.election_day and day.phase is not DayPhase.DAY:
                 holder = self.election_result() or holder
             self._holders[key] = passed_on(day.game, holder, day.living(at))
         return self._holders[key]
