@@ -154,12 +154,12 @@ def _bounds(
     for event in game.events:
         if event.day != day:
             continue
-        if event.kind is EventKind.EXTEND and event.hours:
+        if event.kind == EventKind.EXTEND and event.hours:
             extended += event.hours
-        elif event.kind is EventKind.DEADLINE and event.time is not None:
+        elif event.kind == EventKind.DEADLINE and event.time is not None:
             end = event.time
-        elif event.kind is EventKind.EARLY_END or (
-            event.kind is EventKind.MODKILL and "modkill" in ruleset.hooks
+        elif event.kind == EventKind.EARLY_END or (
+            event.kind == EventKind.MODKILL and "modkill" in ruleset.hooks
         ):
             if event.post is not None:
                 end_post = event.post if end_post is None else min(end_post, event.post)

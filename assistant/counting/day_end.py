@@ -20,7 +20,7 @@ from assistant.counting.clock import Timeline, add_wall_hours
 from assistant.counting.day_state import DayCount, DayState
 from assistant.counting.hooks import DayPhase, Hooked
 from assistant.counting.votal import DayResult, Flag, Runoff
-from assistant.gamefile.game import EventKind, Game
+from assistant.gamefile.game import EventKind, Game, PhaseKind
 from assistant.gamefile.outcome import Kind, Outcome, Reason
 from assistant.gamefile.rules import (
     Ruleset,
@@ -180,7 +180,7 @@ class DayDecider:
                 *(
                     e.post
                     for e in self.game.events
-                    if e.day == number - 1 and e.kind is EventKind.RUNOFF_END and e.post is not None
+                    if e.day == number - 1 and e.kind == EventKind.RUNOFF_END and e.post is not None
                 ),
             ]
         )
@@ -279,7 +279,7 @@ class DayDecider:
     def runoff_end(self) -> tuple[int | None, datetime | None]:
         end_post, end_time = None, None
         for e in self.game.events:
-            if e.day == self.number and e.kind is EventKind.RUNOFF_END:
+            if e.day == self.number and e.kind == EventKind.RUNOFF_END:
                 end_post = e.post if e.post is not None else end_post
                 end_time = e.time if e.time is not None else end_time
         if (
@@ -399,7 +399,7 @@ class DayDecider:
             drawn = [
                 d.player
                 for d in self.game.deaths
-                if d.phase == "day" and d.phase_number == self.number and d.player in tied
+                if d.phase == PhaseKind.DAY and d.phase_number == self.number and d.player in tied
             ]
             if len(drawn) == 1:
                 outcome = Outcome(Kind.ELIMINATION, drawn[0], outcome.post, Reason.TIE)
@@ -416,7 +416,7 @@ class DayDecider:
         recorded = [
             d.player
             for d in self.game.deaths
-            if d.phase == "day" and d.phase_number == self.number and d.post is None
+            if d.phase == PhaseKind.DAY and d.phase_number == self.number and d.post is None
         ]
         if not recorded:
             return outcome

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 from assistant.counting.living import alive_seats
 from assistant.counting.votecounts import AliveDisagreement, Disagreement
 from assistant.counting.votes import show_votes
+from assistant.gamefile.game import PhaseKind
 from assistant.gamefile.outcome import Kind, Reason, WhyNot
 from assistant.reading.names import NAME_NOT_READ, fold_name
 
@@ -854,7 +855,9 @@ def _lynch_not_recorded(votal: Votal, game: Game) -> list[Doubt]:
         return []
     if votal.as_of_post is None or votal.as_of_post < declared.end_post:
         return []  # the day has not ended as of this count
-    dead = {d.player for d in game.deaths if d.phase == "day" and d.phase_number == votal.day}
+    dead = {
+        d.player for d in game.deaths if d.phase == PhaseKind.DAY and d.phase_number == votal.day
+    }
     return [
         Doubt(
             o.post,
@@ -1012,7 +1015,7 @@ def _unexplained_ending(votal: Votal, game: Game, ruleset: Ruleset) -> list[Doub
     recorded = [
         d.player
         for d in game.deaths
-        if d.phase == "day"
+        if d.phase == PhaseKind.DAY
         and d.phase_number == votal.day
         and d.post is None
         and d.player not in lynched

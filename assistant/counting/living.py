@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from math import inf
 
-from assistant.gamefile.game import EventKind, Game
+from assistant.gamefile.game import EventKind, Game, PhaseKind
 
 
 def alive_seats(game: Game, day: int, at_post: int | None = None) -> tuple[str, ...]:
@@ -55,16 +55,16 @@ def _records(
             happened = (
                 at_post >= death.post
                 if at_post is not None
-                else death.phase == "day" and number == day
+                else death.phase == PhaseKind.DAY and number == day
             )
         else:
             happened = False
         if happened:
             when: tuple[int, int, float]
-            if death.phase == "day" and death.post is not None:
+            if death.phase == PhaseKind.DAY and death.post is not None:
                 when = (number, 0, death.post)
             else:
-                when = (number, 2 if death.phase == "day" else 3, 0)
+                when = (number, 2 if death.phase == PhaseKind.DAY else 3, 0)
             yield when, death.player, False
     for event in game.events:
         if event.kind not in (EventKind.RETURN, EventKind.MODKILL) or event.player is None:
@@ -73,4 +73,4 @@ def _records(
             event.day == day and (event.post is None or at_post is None or at_post >= event.post)
         ):
             when = (event.day, 0, event.post if event.post is not None else -inf)
-            yield when, event.player, event.kind is EventKind.RETURN
+            yield when, event.player, event.kind == EventKind.RETURN

@@ -49,6 +49,14 @@ _PLAYER_EVENTS = (EventKind.RETURN, EventKind.SHERIFF, EventKind.MODKILL)
 # A table of the game file as tomllib reads it; check_table holds its values to SCHEMA before use.
 TomlTable = dict[str, Any]
 
+
+class PhaseKind(StrEnum):
+    """Whether a phase of the game file ("day 2", "night 1") is a day or a night."""
+
+    DAY = "day"
+    NIGHT = "night"
+
+
 PHASE_RE = re.compile(r"^\s*(day|night)\s*(\d+)\s*$", re.IGNORECASE)
 
 
@@ -279,7 +287,7 @@ class DayDecl:
 @dataclass(frozen=True)
 class Death:
     player: str
-    phase: str  # "day" or "night"
+    phase: PhaseKind
     phase_number: int
     post: int | None = None
     role: str | None = None  # the role announced with the death (public: a "flip")
@@ -291,7 +299,7 @@ class Survival:
     announced."""
 
     player: str
-    phase: str  # "day" or "night"
+    phase: PhaseKind
     phase_number: int
     post: int | None = None
     note: str | None = None
@@ -778,13 +786,15 @@ def _build_day(declared: TomlTable, index: int, builder: _Builder) -> DayDecl:
     return DayDecl(declared["day"], start_post, end_post, start, end)
 
 
-def _read_phase(entry: TomlTable, table: str, index: int, checker: _Checker) -> tuple[str, int]:
+def _read_phase(
+    entry: TomlTable, table: str, index: int, checker: _Checker
+) -> tuple[PhaseKind, int]:
     """An entry's ``phase`` ("day 2", "night 1") as its kind and number."""
     phase = PHASE_RE.match(entry["phase"])
     if not phase:
         message = f"must look like 'day 2' or 'night 1', not {entry['phase']!r}"
         raise checker.fail(table, index, "phase", message)
-    return phase.group(1).lower(), int(phase.group(2))
+    return PhaseKind(phase.group(1).lower()), int(phase.group(2))
 
 
 def _build_deaths(raw: TomlTable, builder: _Builder) -> tuple[Death, ...]:

@@ -157,7 +157,7 @@ class Ruleset:
 
     def majority_for(self, alive: int) -> int:
         """Votes needed for a majority of ``alive`` living voters: more than half."""
-        if self.majority_kind is MajorityKind.HALF_PLUS_ONE:
+        if self.majority_kind == MajorityKind.HALF_PLUS_ONE:
             return alive // 2 + 1
         raise AssertionError(self.majority_kind)
 

@@ -56,7 +56,7 @@ from assistant.counting.living import alive_seats
 from assistant.counting.votal import Votal
 from assistant.counting.votes import show_votes, standing_steps, votes_needed
 from assistant.errors import VotalError
-from assistant.gamefile.game import Game, Seat
+from assistant.gamefile.game import Game, PhaseKind, Seat
 from assistant.gamefile.outcome import Kind, Reason, Words, announce, judge_declined, words_of
 from assistant.gamefile.rules import Ruleset, find_ruleset
 from assistant.gamefile.zones import zone_label
@@ -469,7 +469,7 @@ def night_survivals(game: Game, ruleset: Ruleset, day: int) -> tuple[str, ...]:
     """Who survived a kill in the night before ``day``, in the order deaths are announced ("Deaths
     (and survivals) from each night are announced first thing the following morning")."""
     survived = [
-        s.player for s in game.survivals if s.phase == "night" and s.phase_number == day - 1
+        s.player for s in game.survivals if s.phase == PhaseKind.NIGHT and s.phase_number == day - 1
     ]
     return _announce_order(survived, game, ruleset, day)
 
@@ -482,7 +482,9 @@ def night_deaths(game: Game, ruleset: Ruleset, day: int) -> tuple[str, ...]:
     thread and the day: it tells nothing about roles or the order the moderator wrote, and is the
     same every run.
     """
-    died = [d.player for d in game.deaths if d.phase == "night" and d.phase_number == day - 1]
+    died = [
+        d.player for d in game.deaths if d.phase == PhaseKind.NIGHT and d.phase_number == day - 1
+    ]
     return _announce_order(died, game, ruleset, day)
 
 

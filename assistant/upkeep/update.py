@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from assistant.errors import GameFileError
-from assistant.gamefile.game import EventKind, Game, parse_game
+from assistant.gamefile.game import EventKind, Game, PhaseKind, parse_game
 from assistant.gamefile.outcome import Kind, Reason
 from assistant.reading.announcements import (
     DeadlineKind,
@@ -565,7 +565,9 @@ def _lynches_counted_out(
     death is written as that day's, citing the hammer. (the new text, what was written, what was
     refused)"""
     game = parse_game(text, path=path, players_required=False)
-    lynched_days = {d.phase_number for d in game.deaths if d.phase == "day" and d.post is None}
+    lynched_days = {
+        d.phase_number for d in game.deaths if d.phase == PhaseKind.DAY and d.post is None
+    }
     candidates = [
         (seat, night, cited)
         for seat, night, cited in _votal_night_deaths(text)
@@ -772,7 +774,7 @@ def follow_hook(*, now: Callable[[], datetime], say: Callable[[str], None]):
             for text in lines
         ]
         for alert in deliver_alerts(db, game, alerts, now=moment):
-            loud = "!!! " if alert.kind is AlertKind.OUTCOME_DISAGREES else ""
+            loud = "!!! " if alert.kind == AlertKind.OUTCOME_DISAGREES else ""
             say(f"{game.title}: {loud}{one_line(alert.message)}")
 
     return follow_game_file

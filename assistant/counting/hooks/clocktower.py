@@ -46,11 +46,7 @@ class Clocktower(Hook):
         day = self.day
         seats = {a.casefold(): s.name for s in day.game.players for a in (*s.accounts, *s.aliases)}
         for event in day.game.events:
-            if (
-                event.day != day.number
-                or event.kind is not EventKind.NOMINATE
-                or event.post != post
-            ):
+            if event.day != day.number or event.kind != EventKind.NOMINATE or event.post != post:
                 continue
             nominee = seats.get((event.target or "").casefold())
             if event.player is None or nominee is None or self.nominated(nominee):
@@ -94,7 +90,7 @@ class Clocktower(Hook):
         at the deadline."""
         day = self.day
         declared = any(
-            e.day == day.number and e.kind is EventKind.EARLY_END and e.post == day.bounds.end_post
+            e.day == day.number and e.kind == EventKind.EARLY_END and e.post == day.bounds.end_post
             for e in day.game.events
         )
         if declared and outcome.reason == Reason.PLURALITY and day.bounds.end_post is not None:

@@ -57,7 +57,7 @@ class LooseCannon(Hook):
         ended = [
             e.post
             for e in day.game.events
-            if e.day == day.number and e.kind is EventKind.EARLY_END and e.post
+            if e.day == day.number and e.kind == EventKind.EARLY_END and e.post
         ]
         return self.decided(
             found, acted if acted is not None else ended[0] if ended else outcome.post

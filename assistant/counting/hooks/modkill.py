@@ -19,7 +19,7 @@ class Modkill(Hook):
             (
                 e
                 for e in self.day.game.events
-                if e.day == self.day.number and e.kind is EventKind.MODKILL
+                if e.day == self.day.number and e.kind == EventKind.MODKILL
             ),
             None,
         )

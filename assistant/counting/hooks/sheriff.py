@@ -41,7 +41,7 @@ class Sheriff(Hook):
         super().__init__(day)
         events = day.game.events
         self.election_day = any(
-            e.kind is EventKind.SHERIFF_ELECTION and e.day == day.number for e in events
+            e.kind == EventKind.SHERIFF_ELECTION and e.day == day.number for e in events
         )
         self.recorded = any(
             e.kind in (EventKind.SHERIFF, EventKind.SHERIFF_ELECTION) for e in events
@@ -66,7 +66,7 @@ class Sheriff(Hook):
             holder = self.holder_before()
             for e in day.game.events:
                 if (
-                    e.kind is EventKind.SHERIFF
+                    e.kind == EventKind.SHERIFF
                     and e.day == day.number
                     and (e.post is None or at is None or at >= e.post)
                 ):
@@ -84,10 +84,10 @@ class Sheriff(Hook):
             holder = None if self.recorded else game.private.sheriff
             for number in range(1, day.number):
                 for e in game.events:
-                    if e.kind is EventKind.SHERIFF and e.day == number:
+                    if e.kind == EventKind.SHERIFF and e.day == number:
                         holder = e.player
                 if any(
-                    e.kind is EventKind.SHERIFF_ELECTION and e.day == number for e in game.events
+                    e.kind == EventKind.SHERIFF_ELECTION and e.day == number for e in game.events
                 ):
                     election = day.earlier(number).votal.election
                     holder = (
