@@ -18,6 +18,7 @@ from assistant.counting.day_end import DayDecider
 from assistant.counting.day_state import DayCount, DayState
 from assistant.counting.hooks import DayPhase, Hooked, Verdict
 from assistant.counting.votal import Action
+from assistant.gamefile.choices import CheckAt, EditedVotes, Unbolded
 from assistant.gamefile.game import Correction, Game
 from assistant.gamefile.outcome import WhyNot
 from assistant.gamefile.rules import Ruleset
@@ -166,8 +167,8 @@ class DayCommands:
             self.checks.edited(seat, post)
         state, actions = self.state, self.state.actions
         for index, command in enumerate(commands):
-            if not command.bold and self.ruleset.unbolded != "count":
-                flagged = self.ruleset.unbolded == "flag"
+            if not command.bold and self.ruleset.unbolded != Unbolded.COUNT:
+                flagged = self.ruleset.unbolded == Unbolded.FLAG
                 if (
                     flagged
                     and seat is not None
@@ -202,7 +203,7 @@ class DayCommands:
                 )
                 continue
             actions.append(self.apply(command, base, (post.number, index), living))
-            if self.ruleset.check == "command" and state.outcome is None and state.changed:
+            if self.ruleset.check == CheckAt.COMMAND and state.outcome is None and state.changed:
                 self.end.decide_early(post.number)
                 state.changed = False  # decided on this count already
 
@@ -223,7 +224,7 @@ class DayCommands:
         for command in post.commands:
             if command.action != "vote" or not command.target:
                 continue
-            if not command.bold and self.ruleset.unbolded != "count":
+            if not command.bold and self.ruleset.unbolded != Unbolded.COUNT:
                 continue
             self.list_uncounted(post, seat, command, living, WhyNot.AT_NIGHT)
 
@@ -568,7 +569,7 @@ def _commands_of(
     read."""
     commands = post.commands
     edited = _edited_commands(post)
-    if edited and ruleset.edited == "first_revision" and post.first_commands is not None:
+    if edited and ruleset.edited == EditedVotes.FIRST_REVISION and post.first_commands is not None:
         commands = post.first_commands
     if correction is not None:
         if correction.ignore:
@@ -576,7 +577,7 @@ def _commands_of(
         return (Command("vote", correction.vote, correction.vote or ""),), True, None
     if post.deleted:
         return commands, False, "post deleted"
-    if edited and ruleset.edited == "flag":
+    if edited and ruleset.edited == EditedVotes.FLAG:
         return (
             commands,
             False,

@@ -20,6 +20,7 @@ from assistant.counting.clock import Timeline, add_wall_hours
 from assistant.counting.day_state import DayCount, DayState
 from assistant.counting.hooks import DayPhase, Hooked
 from assistant.counting.votal import DayResult, Flag, Runoff
+from assistant.gamefile.choices import DayStart, EarlyEnd, TiePolicy
 from assistant.gamefile.game import EventKind, Game, PhaseKind
 from assistant.gamefile.outcome import Kind, Outcome, Reason
 from assistant.gamefile.rules import (
@@ -83,10 +84,10 @@ class DayDecider:
         # that.
         self.runoff_before: datetime | None = None
         clocked = self.bounds.start_post is None and not self.declares_start(number)
-        if self.ruleset.tie == "runoff" and number > 1 and clocked:
+        if self.ruleset.tie == TiePolicy.RUNOFF and number > 1 and clocked:
             previous = replay.day(number - 1).votal.runoff
             self.runoff_before = previous.deadline if previous is not None else None
-        opened_by_post = self.ruleset.day_start == "moderator_post"
+        opened_by_post = self.ruleset.day_start == DayStart.MODERATOR_POST
         # where the night before this day began: a time, or the post the day before ended at
         self.night_from: datetime | int | None = None
         self.opened_at = self.opening_post_time() if opened_by_post else None
@@ -443,7 +444,7 @@ class DayDecider:
         if (
             state.outcome is None
             and state.phase is DayPhase.DAY
-            and "no_possible_tie" in ruleset.early_end
+            and EarlyEnd.NO_POSSIBLE_TIE in ruleset.early_end
         ):
             leader = early_end_possible(ruleset, self.count.standing(self.last_day_post))
             if leader is not None:

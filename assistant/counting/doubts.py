@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 from assistant.counting.living import alive_seats
 from assistant.counting.votecounts import AliveDisagreement, Disagreement
 from assistant.counting.votes import show_votes
+from assistant.gamefile.choices import Decide, EarlyEnd
 from assistant.gamefile.game import PhaseKind
 from assistant.gamefile.outcome import Kind, Reason, WhyNot
 from assistant.reading.names import NAME_NOT_READ, fold_name
@@ -232,7 +233,7 @@ def _closed_by_counted(
     such an account may have left the game since (replaced out), and their stale votes sat on 3
     right days of the development games."""
     target = action.target
-    if "majority" not in ruleset.early_end or any(
+    if EarlyEnd.MAJORITY not in ruleset.early_end or any(
         d.kind == POSSIBLE_HAMMER and d.target == target for d in found
     ):
         return []
@@ -367,7 +368,7 @@ def _read_would_decide(action: Action, at: _StandingAt, ruleset: Ruleset) -> Dou
     votes = at.counts.get(target, 0.0)
     needed = ruleset.no_elimination_needed(at.majority) if target is None else at.majority
     wagon = "No Lynch" if target is None else target
-    if "majority" in ruleset.early_end and votes >= needed:
+    if EarlyEnd.MAJORITY in ruleset.early_end and votes >= needed:
         return Doubt(
             action.post,
             POSSIBLE_HAMMER,
@@ -376,7 +377,7 @@ def _read_would_decide(action: Action, at: _StandingAt, ruleset: Ruleset) -> Dou
         )
     living = len(at.living)
     if (
-        "unanimous_minus_one" in ruleset.early_end
+        EarlyEnd.UNANIMOUS_MINUS_ONE in ruleset.early_end
         and living >= 2
         and at.voters.get(target, 0) >= living - 1
     ):
@@ -527,7 +528,7 @@ def _wildcard_hammers(
     be, seats) could give a wagon, or No Lynch, its majority, unless a possible hammer already
     stands by then; and one at the day's end when the day closed without a decision and they still
     could."""
-    if not ruleset.threshold or "majority" not in ruleset.early_end:
+    if not ruleset.threshold or EarlyEnd.MAJORITY not in ruleset.early_end:
         return []
     weights = {s.name: float(s.vote_weight) for s in game.players}
     outcome = votal.outcome
@@ -888,7 +889,11 @@ def _alive_differs(
         f"the moderator's count says {check.posted_alive} alive, the game file gives {check.alive}"
     )
     note = Doubt(check.post, NOTE, None, said)
-    if not ruleset.threshold or "majority" not in ruleset.early_end or check.posted_alive < 1:
+    if (
+        not ruleset.threshold
+        or EarlyEnd.MAJORITY not in ruleset.early_end
+        or check.posted_alive < 1
+    ):
         return note
     theirs, ours = ruleset.majority_for(check.posted_alive), ruleset.majority_for(check.alive)
     if theirs >= ours:
@@ -927,7 +932,7 @@ def _votes_on_the_dead(votal: Votal, game: Game, ruleset: Ruleset) -> list[Doubt
     """Players whose votes stand on a seat the game file has dead: the file's death of that seat may
     be wrong (a death misread, or dated too early). A doubt when those votes would be that seat's
     majority were it alive, or when the day ended in no lynch with two players' last votes on it."""
-    if not ruleset.threshold or "majority" not in ruleset.early_end:
+    if not ruleset.threshold or EarlyEnd.MAJORITY not in ruleset.early_end:
         return []
     outcome = votal.outcome
     decided = outcome.post if outcome is not None else None
@@ -1036,7 +1041,7 @@ def _unexplained_ending(votal: Votal, game: Game, ruleset: Ruleset) -> list[Doub
     end_post = declared.end_post if declared is not None else None
     if end_post is None or votal.as_of_post is None or votal.as_of_post < end_post:
         return []  # the day has not ended as of this count
-    ruled_by_rules = ruleset.decide == "plurality" or game.house.deadline_plurality
+    ruled_by_rules = ruleset.decide == Decide.PLURALITY or game.house.deadline_plurality
     if (
         outcome is not None
         and outcome.kind != Kind.PENDING

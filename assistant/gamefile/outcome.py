@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
 
+from assistant.gamefile.choices import Fallback, TiePolicy
+
 
 class Kind(StrEnum):
     ELIMINATION = "elimination"
@@ -112,11 +114,11 @@ class RulesetWords(Protocol):
     @property
     def no_elimination_label(self) -> str: ...
     @property
-    def no_majority(self) -> str: ...
+    def no_majority(self) -> Fallback: ...
     @property
-    def sleep_majority(self) -> str: ...
+    def sleep_majority(self) -> Fallback: ...
     @property
-    def tie(self) -> str: ...
+    def tie(self) -> TiePolicy: ...
 
 
 def words_of(ruleset: RulesetWords) -> Words:
@@ -217,8 +219,8 @@ def judge_declined(outcome: Outcome, ruleset: RulesetWords) -> bool:
         return False
     return (
         outcome.reason == Reason.JUDGE
-        or (outcome.reason == Reason.NO_MAJORITY and ruleset.no_majority == "judge")
-        or (outcome.reason == Reason.SLEEP_MAJORITY and ruleset.sleep_majority == "judge")
+        or (outcome.reason == Reason.NO_MAJORITY and ruleset.no_majority == Fallback.JUDGE)
+        or (outcome.reason == Reason.SLEEP_MAJORITY and ruleset.sleep_majority == Fallback.JUDGE)
     )
 
 
@@ -234,7 +236,7 @@ def announce(
         )
 
     if o.kind == Kind.ELIMINATION:
-        if o.reason == Reason.TIE and ruleset.tie == "random":
+        if o.reason == Reason.TIE and ruleset.tie == TiePolicy.RANDOM:
             return (
                 f"{who} is {words.past}: the vote was tied, and {who} was drawn at random among "
                 "the tied players."

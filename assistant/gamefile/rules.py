@@ -69,16 +69,20 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from assistant import bundled
 from assistant.errors import RulesetError
+from assistant.gamefile.choices import (
+    CheckAt,
+    DayStart,
+    DeathOrder,
+    Decide,
+    EarlyEnd,
+    EditedVotes,
+    Fallback,
+    JudgeUnnamed,
+    MajorityKind,
+    TiePolicy,
+    Unbolded,
+)
 from assistant.gamefile.outcome import Kind, Outcome, Reason
-
-EARLY_ENDS = ("majority", "no_elimination_majority", "unanimous_minus_one", "no_possible_tie")
-TIE_POLICIES = ("no_elimination", "random", "runoff")
-
-
-class MajorityKind(StrEnum):
-    """How a majority is reckoned (``[majority] kind``, spelled as the ruleset file spells it)."""
-
-    HALF_PLUS_ONE = "half_plus_one"  # more than half of the living
 
 
 @dataclass(frozen=True)
@@ -92,7 +96,7 @@ class Ruleset:
     path: str | None = None
     elimination_word: str = "lynch"
     no_elimination_label: str = "No Lynch"
-    death_order: str = "game_file"
+    death_order: DeathOrder = DeathOrder.GAME_FILE
     reveal_roles: bool = (
         False  # the drafts announce a dead player's role ([[deaths]] role): a "flip"
     )
@@ -101,26 +105,24 @@ class Ruleset:
     no_elimination_words: tuple[str, ...] = ()
     multi_vote: bool = False
     require_unvote: bool = False
-    edited: str = "first_revision"
-    check: str = "post"
+    edited: EditedVotes = EditedVotes.FIRST_REVISION
+    check: CheckAt = CheckAt.POST
     how_to_vote: str | None = (
         None  # the day-start draft's line on how to vote, in the rules' own words
     )
-    unbolded: str = (
-        "ignore"  # a plain-text "vote X": "ignore" | "flag" (the moderator decides) | "count"
-    )
+    unbolded: Unbolded = Unbolded.IGNORE
     # majority
     majority_kind: MajorityKind = MajorityKind.HALF_PLUS_ONE
     no_elimination_below: int = 0  # no elimination takes this many votes fewer than the majority
     # before the deadline
-    early_end: tuple[str, ...] = ("majority", "no_elimination_majority")
+    early_end: tuple[EarlyEnd, ...] = (EarlyEnd.MAJORITY, EarlyEnd.NO_ELIMINATION_MAJORITY)
     # at the deadline
-    decide: str = "majority"
-    no_majority: str = "no_elimination"
-    sleep_majority: str = "no_elimination"
-    tie: str = "no_elimination"
+    decide: Decide = Decide.MAJORITY
+    no_majority: Fallback = Fallback.NO_ELIMINATION
+    sleep_majority: Fallback = Fallback.NO_ELIMINATION
+    tie: TiePolicy = TiePolicy.NO_ELIMINATION
     no_elimination_competes: bool = True
-    judge_unnamed: str = "pending"  # the game file names no Judge and records no decision
+    judge_unnamed: JudgeUnnamed = JudgeUnnamed.PENDING
     judge_ignores_extra_lives: bool = False
     # roles that decide in a dead Judge's place: apprentice, peeping_tom
     judge_stand_ins: tuple[str, ...] = ()
@@ -131,9 +133,8 @@ class Ruleset:
     sod: str | None = None
     timezone: str | None = None
     night_votes: bool = True  # false: nothing is counted at night, so `votal run` may pause polling
-    day_start: str = (
-        "clock"  # "moderator_post": a computed day after day 1 starts with the moderator's post
-    )
+    # MODERATOR_POST: a computed day after day 1 starts with the moderator's post
+    day_start: DayStart = DayStart.CLOCK
     # posting limits
     daily_minimum: int | None = None
     daily_cap: int | None = None
@@ -148,12 +149,12 @@ class Ruleset:
     def threshold(self) -> bool:
         """Whether a majority number means anything (False for plurality rules with no
         threshold)."""
-        return self.decide == "majority" or "majority" in self.early_end
+        return self.decide == Decide.MAJORITY or EarlyEnd.MAJORITY in self.early_end
 
     @property
     def has_judge(self) -> bool:
         """Whether the rules give a Judge anything to decide (the judge hook, or a Judge's day)."""
-        return "judge" in self.hooks or "judge" in (self.no_majority, self.sleep_majority)
+        return "judge" in self.hooks or Fallback.JUDGE in (self.no_majority, self.sleep_majority)
 
     def majority_for(self, alive: int) -> int:
         """Votes needed for a majority of ``alive`` living voters: more than half."""
@@ -212,7 +213,7 @@ _SCHEMA: dict[str, dict[str, tuple[str, ValueType, _Allowed]]] = {
         "document": ("document", ValueType.STR, None),
         "elimination_word": ("elimination_word", ValueType.STR, None),
         "no_elimination_label": ("no_elimination_label", ValueType.STR, None),
-        "death_order": ("death_order", ValueType.STR, ("game_file", "random", "alphabetical")),
+        "death_order": ("death_order", ValueType.STR, DeathOrder),
         "reveal_roles": ("reveal_roles", ValueType.BOOL, None),
     },
     "votes": {
@@ -220,23 +221,23 @@ _SCHEMA: dict[str, dict[str, tuple[str, ValueType, _Allowed]]] = {
         "words": ("no_elimination_words", ValueType.STRINGS, None),
         "multi_vote": ("multi_vote", ValueType.BOOL, None),
         "require_unvote": ("require_unvote", ValueType.BOOL, None),
-        "edited": ("edited", ValueType.STR, ("first_revision", "last_revision", "flag")),
-        "check": ("check", ValueType.STR, ("post", "command")),
+        "edited": ("edited", ValueType.STR, EditedVotes),
+        "check": ("check", ValueType.STR, CheckAt),
         "how_to": ("how_to_vote", ValueType.STR, None),
-        "unbolded": ("unbolded", ValueType.STR, ("ignore", "flag", "count")),
+        "unbolded": ("unbolded", ValueType.STR, Unbolded),
     },
     "majority": {
         "kind": ("majority_kind", ValueType.STR, MajorityKind),
         "no_elimination_below": ("no_elimination_below", ValueType.INT, None),
     },
-    "early_end": {"on": ("early_end", ValueType.STRINGS, EARLY_ENDS)},
+    "early_end": {"on": ("early_end", ValueType.STRINGS, EarlyEnd)},
     "deadline": {
-        "decide": ("decide", ValueType.STR, ("majority", "plurality")),
-        "no_majority": ("no_majority", ValueType.STR, ("no_elimination", "judge")),
-        "sleep_majority": ("sleep_majority", ValueType.STR, ("no_elimination", "judge")),
-        "tie": ("tie", ValueType.STR, TIE_POLICIES),
+        "decide": ("decide", ValueType.STR, Decide),
+        "no_majority": ("no_majority", ValueType.STR, Fallback),
+        "sleep_majority": ("sleep_majority", ValueType.STR, Fallback),
+        "tie": ("tie", ValueType.STR, TiePolicy),
         "no_elimination_competes": ("no_elimination_competes", ValueType.BOOL, None),
-        "judge_unnamed": ("judge_unnamed", ValueType.STR, ("pending", "no_elimination")),
+        "judge_unnamed": ("judge_unnamed", ValueType.STR, JudgeUnnamed),
         "judge_ignores_extra_lives": ("judge_ignores_extra_lives", ValueType.BOOL, None),
         "judge_stand_ins": ("judge_stand_ins", ValueType.STRINGS, ("apprentice", "peeping_tom")),
     },
@@ -247,7 +248,7 @@ _SCHEMA: dict[str, dict[str, tuple[str, ValueType, _Allowed]]] = {
         "sod": ("sod", ValueType.TIME, None),
         "timezone": ("timezone", ValueType.STR, None),
         "night_votes": ("night_votes", ValueType.BOOL, None),
-        "day_start": ("day_start", ValueType.STR, ("clock", "moderator_post")),
+        "day_start": ("day_start", ValueType.STR, DayStart),
     },
     "posts": {
         "daily_minimum": ("daily_minimum", ValueType.INT, None),
@@ -378,7 +379,7 @@ def parse_ruleset(text: str, *, path: str = "<ruleset>") -> Ruleset:
             ZoneInfo(ruleset.timezone)
         except (ZoneInfoNotFoundError, ValueError):
             raise fail("phases", "timezone", f"unknown time zone {ruleset.timezone!r}") from None
-    if ruleset.tie == "runoff" and not ruleset.runoff_hours:
+    if ruleset.tie == TiePolicy.RUNOFF and not ruleset.runoff_hours:
         raise fail("deadline", "tie", "a runoff needs [runoff] hours")
     return ruleset
 
@@ -446,12 +447,15 @@ def decide_early(ruleset: Ruleset, standing: Standing) -> Outcome | None:
     """An outcome that ends the day before its deadline, or None."""
     top = standing.wagons[0] if standing.wagons else None
     early = ruleset.early_end
-    if "majority" in early and top and top[1] >= standing.majority:
+    if EarlyEnd.MAJORITY in early and top and top[1] >= standing.majority:
         return Outcome(Kind.ELIMINATION, top[0], standing.post, Reason.MAJORITY)
     no_elimination_needed = ruleset.no_elimination_needed(standing.majority)
-    if "no_elimination_majority" in early and standing.no_elimination >= no_elimination_needed:
+    if (
+        EarlyEnd.NO_ELIMINATION_MAJORITY in early
+        and standing.no_elimination >= no_elimination_needed
+    ):
         return _sleep_majority(ruleset, standing.post)
-    if "unanimous_minus_one" in early and standing.voters >= 2:
+    if EarlyEnd.UNANIMOUS_MINUS_ONE in early and standing.voters >= 2:
         if top and top[2] >= standing.voters - 1:
             return Outcome(Kind.ELIMINATION, top[0], standing.post, Reason.UNANIMOUS_MINUS_ONE)
         if ruleset.no_elimination_vote and standing.no_elimination_voters >= standing.voters - 1:
@@ -469,7 +473,7 @@ def early_end_possible(ruleset: Ruleset, standing: Standing) -> str | None:
     vote each, only the weight of those who have not voted can move.
     """
     top = standing.wagons[0] if standing.wagons else None
-    if "no_possible_tie" not in ruleset.early_end or not top or top[1] <= 0:
+    if EarlyEnd.NO_POSSIBLE_TIE not in ruleset.early_end or not top or top[1] <= 0:
         return None
     rivals = [v for _, v, _ in standing.wagons[1:]]
     if ruleset.no_elimination_competes and ruleset.no_elimination_vote:
@@ -484,7 +488,7 @@ def early_end_possible(ruleset: Ruleset, standing: Standing) -> str | None:
 
 
 def _sleep_majority(ruleset: Ruleset, post: int | None) -> Outcome:
-    if ruleset.sleep_majority == "judge":
+    if ruleset.sleep_majority == Fallback.JUDGE:
         return Outcome(Kind.PENDING, None, post, Reason.SLEEP_MAJORITY)
     return Outcome(Kind.NO_ELIMINATION, None, post, Reason.MAJORITY)
 
@@ -493,14 +497,14 @@ def decide_at_deadline(ruleset: Ruleset, standing: Standing) -> Outcome:
     """The outcome when the deadline ends the day without an early end (before any private
     decision)."""
     top = standing.wagons[0] if standing.wagons else None
-    if ruleset.decide == "majority":
+    if ruleset.decide == Decide.MAJORITY:
         if top and top[1] >= standing.majority:
             return Outcome(Kind.ELIMINATION, top[0], standing.post, Reason.MAJORITY)
         if ruleset.no_elimination_vote and standing.no_elimination >= ruleset.no_elimination_needed(
             standing.majority
         ):
             return _sleep_majority(ruleset, standing.post)
-        if ruleset.no_majority == "judge":
+        if ruleset.no_majority == Fallback.JUDGE:
             return Outcome(Kind.PENDING, None, standing.post, Reason.NO_MAJORITY)
         return Outcome(Kind.NO_ELIMINATION, None, standing.post, Reason.DEADLINE)
     return decide_plurality(ruleset, standing)
@@ -528,8 +532,8 @@ def decide_plurality(ruleset: Ruleset, standing: Standing, *, runoff: bool = Fal
         if top[0] is None:
             return Outcome(Kind.NO_ELIMINATION, None, standing.post, reason)
         return Outcome(Kind.ELIMINATION, top[0], standing.post, reason)
-    if runoff or ruleset.tie == "no_elimination":
+    if runoff or ruleset.tie == TiePolicy.NO_ELIMINATION:
         return Outcome(Kind.NO_ELIMINATION, None, standing.post, Reason.TIE)
-    if ruleset.tie == "runoff":
+    if ruleset.tie == TiePolicy.RUNOFF:
         return Outcome(Kind.PENDING, None, standing.post, Reason.RUNOFF)
     return Outcome(Kind.PENDING, None, standing.post, Reason.TIE)

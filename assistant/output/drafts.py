@@ -56,6 +56,7 @@ from assistant.counting.living import alive_seats
 from assistant.counting.votal import Votal
 from assistant.counting.votes import show_votes, standing_steps, votes_needed
 from assistant.errors import VotalError
+from assistant.gamefile.choices import DeathOrder
 from assistant.gamefile.game import Game, PhaseKind, Seat
 from assistant.gamefile.outcome import Kind, Reason, Words, announce, judge_declined, words_of
 from assistant.gamefile.rules import Ruleset, find_ruleset
@@ -490,9 +491,9 @@ def night_deaths(game: Game, ruleset: Ruleset, day: int) -> tuple[str, ...]:
 
 def _announce_order(names: list[str], game: Game, ruleset: Ruleset, day: int) -> tuple[str, ...]:
     order = ruleset.death_order
-    if order == "alphabetical":
+    if order == DeathOrder.ALPHABETICAL:
         return tuple(sorted(names, key=str.casefold))
-    if order == "random":
+    if order == DeathOrder.RANDOM:
         shuffled = sorted(names, key=str.casefold)
         random.Random(zlib.crc32(f"{game.thread}#{day}".encode())).shuffle(shuffled)
         return tuple(shuffled)
@@ -785,7 +786,7 @@ class _Namespace(dict):
 # --------------------------------------------------------------------------------------------
 
 
-_EARLY_ENDS = frozenset({"majority", "unanimous_minus_one", "no_possible_tie"})
+_EARLY_ENDS = frozenset({Reason.MAJORITY, Reason.UNANIMOUS_MINUS_ONE, Reason.NO_POSSIBLE_TIE})
 
 
 def nothing_to_announce(kind: str, context: DraftContext) -> str | None:
@@ -795,7 +796,7 @@ def nothing_to_announce(kind: str, context: DraftContext) -> str | None:
     outcome = context.outcome
     if kind in ("day-end", "judge") and outcome is None:
         return "is not decided"
-    if kind == "early-end" and (outcome is None or str(outcome.reason) not in _EARLY_ENDS):
+    if kind == "early-end" and (outcome is None or outcome.reason not in _EARLY_ENDS):
         return "did not end early"
     if kind == "runoff" and context.runoff is None:
         return "has no runoff"
