@@ -50,6 +50,13 @@ _PLAYER_EVENTS = (EventKind.RETURN, EventKind.SHERIFF, EventKind.MODKILL)
 TomlTable = dict[str, Any]
 
 
+class VoteMode(StrEnum):
+    """A seat's ``vote_mode``: how a vote_weight of N is cast."""
+
+    WHOLE = "whole"  # one vote worth N
+    SPLIT = "split"  # N separate votes of one, cast one at a time
+
+
 class PhaseKind(StrEnum):
     """Whether a phase of the game file ("day 2", "night 1") is a day or a night."""
 
@@ -206,14 +213,12 @@ class Seat:
     aliases: tuple[str, ...] = ()
     vote_weight: float = 1
     replacement_posts: tuple[int | None, ...] = ()
-    vote_mode: str = (
-        "whole"  # "split": a vote_weight of N is N separate votes of one, cast one at a time
-    )
+    vote_mode: VoteMode = VoteMode.WHOLE
 
     @property
     def split_votes(self) -> int:
         """How many separate votes this seat casts (1 unless ``vote_mode = "split"``)."""
-        return int(self.vote_weight) if self.vote_mode == "split" else 1
+        return int(self.vote_weight) if self.vote_mode == VoteMode.SPLIT else 1
 
     @property
     def accounts(self) -> tuple[str, ...]:
@@ -737,10 +742,10 @@ def _build_seat(player: TomlTable, index: int, checker: _Checker) -> Seat:
     weight = player.get("vote_weight", 1)
     if weight < 0:
         raise checker.fail("players", index, "vote_weight", "must not be negative")
-    mode = player.get("vote_mode", "whole")
-    if mode not in ("whole", "split"):
+    if player.get("vote_mode", VoteMode.WHOLE) not in tuple(VoteMode):
         raise checker.fail("players", index, "vote_mode", 'must be "whole" or "split"')
-    if mode == "split" and (weight < 2 or weight != int(weight)):
+    mode = VoteMode(player.get("vote_mode", VoteMode.WHOLE))
+    if mode == VoteMode.SPLIT and (weight < 2 or weight != int(weight)):
         message = '"split" needs a whole vote_weight of 2 or more'
         raise checker.fail("players", index, "vote_mode", message)
     names, posts = _replacements(player.get("replacements", ()), checker, index)
