@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
+from typing import Any
 
 from assistant.counting.checks import GameWarning
 from assistant.counting.votal import Votal
@@ -197,7 +198,7 @@ def deliver_alerts(
     alerts: Iterable[Alert],
     *,
     now: datetime,
-    post: Callable[[str, dict], None] | None = None,
+    post: Callable[[str, dict[str, Any]], None] | None = None,
 ) -> list[Alert]:
     """Store and log the alerts not seen before, then send the unsent ones to the game's webhook.
 
