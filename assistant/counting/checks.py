@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING, Any
 
 from assistant.counting.doubts import PLAY_WENT_ON, count_after_hammer
 from assistant.counting.living import alive_seats
+from assistant.gamefile.choices import PhaseKind
 from assistant.gamefile.findings import acceptable, finding_id
-from assistant.gamefile.game import Game, PhaseKind
+from assistant.gamefile.game import Game
 from assistant.reading.posted_count import PostedCount
 
 if TYPE_CHECKING:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta, tzinfo
 from itertools import count
 
+from assistant.gamefile.choices import PhaseKind
 from assistant.gamefile.game import EventKind, Game
 from assistant.gamefile.rules import Ruleset
 
@@ -64,7 +65,7 @@ def first_day_start(game: Game, ruleset: Ruleset) -> datetime | None:
                 local.date() + timedelta(days=1), time(hour, minute), tzinfo=zone
             )
         start = wanted.astimezone(UTC)
-    if ruleset.start_phase == "night" and ruleset.night_hours:
+    if ruleset.start_phase == PhaseKind.NIGHT and ruleset.night_hours:
         start = add_wall_hours(start, ruleset.night_hours, zone)
     return start
 

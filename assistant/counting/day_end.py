@@ -20,8 +20,8 @@ from assistant.counting.clock import Timeline, add_wall_hours
 from assistant.counting.day_state import DayCount, DayState
 from assistant.counting.hooks import DayPhase, Hooked
 from assistant.counting.votal import DayResult, Flag, Runoff
-from assistant.gamefile.choices import DayStart, EarlyEnd, TiePolicy
-from assistant.gamefile.game import EventKind, Game, PhaseKind
+from assistant.gamefile.choices import DayStart, EarlyEnd, PhaseKind, TiePolicy
+from assistant.gamefile.game import EventKind, Game
 from assistant.gamefile.outcome import Kind, Outcome, Reason
 from assistant.gamefile.rules import (
     Ruleset,

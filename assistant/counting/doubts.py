@@ -41,8 +41,7 @@ from typing import TYPE_CHECKING, Any
 from assistant.counting.living import alive_seats
 from assistant.counting.votecounts import AliveDisagreement, Disagreement
 from assistant.counting.votes import show_votes
-from assistant.gamefile.choices import Decide, EarlyEnd
-from assistant.gamefile.game import PhaseKind
+from assistant.gamefile.choices import Decide, EarlyEnd, PhaseKind
 from assistant.gamefile.outcome import Kind, Reason, WhyNot
 from assistant.reading.names import NAME_NOT_READ, fold_name
 

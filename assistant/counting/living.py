@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from math import inf
 
-from assistant.gamefile.game import EventKind, Game, PhaseKind
+from assistant.gamefile.choices import PhaseKind
+from assistant.gamefile.game import EventKind, Game
 
 
 def alive_seats(game: Game, day: int, at_post: int | None = None) -> tuple[str, ...]:

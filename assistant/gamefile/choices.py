@@ -1,6 +1,7 @@
-"""The words a ruleset file chooses among ("majority", "plurality", "runoff"...), one StrEnum each:
-a Ruleset holds members and the code asks them, while the file's spelling (and JSON's) is the
-value. Apart from rules, so the outcome's wording can ask them too without importing the ruleset.
+"""The words a ruleset or game file chooses among ("majority", "plurality", "day"...), one StrEnum
+each: a Ruleset or Game holds members and the code asks them, while the file's spelling (and
+JSON's) is the value. Apart from rules, so the outcome's wording can ask them too without
+importing the ruleset.
 """
 
 from __future__ import annotations
@@ -88,3 +89,10 @@ class DeathOrder(StrEnum):
     GAME_FILE = "game_file"
     RANDOM = "random"
     ALPHABETICAL = "alphabetical"
+
+
+class PhaseKind(StrEnum):
+    """Whether a phase ("day 2" in a game file, ``[phases] start``) is a day or a night."""
+
+    DAY = "day"
+    NIGHT = "night"

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Literal, Required, TypedDict
 
 from assistant.errors import GameFileError, VotalError
+from assistant.gamefile.choices import PhaseKind
 from assistant.gamefile.findings import id_problem
 from assistant.gamefile.rules import find_ruleset
 from assistant.gamefile.weburl import url_problem
@@ -55,13 +56,6 @@ class VoteMode(StrEnum):
 
     WHOLE = "whole"  # one vote worth N
     SPLIT = "split"  # N separate votes of one, cast one at a time
-
-
-class PhaseKind(StrEnum):
-    """Whether a phase of the game file ("day 2", "night 1") is a day or a night."""
-
-    DAY = "day"
-    NIGHT = "night"
 
 
 PHASE_RE = re.compile(r"^\s*(day|night)\s*(\d+)\s*$", re.IGNORECASE)

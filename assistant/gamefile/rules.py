@@ -79,6 +79,7 @@ from assistant.gamefile.choices import (
     Fallback,
     JudgeUnnamed,
     MajorityKind,
+    PhaseKind,
     TiePolicy,
     Unbolded,
 )
@@ -129,7 +130,7 @@ class Ruleset:
     # phases
     day_hours: float | None = None
     night_hours: float | None = None
-    start_phase: str = "day"
+    start_phase: PhaseKind = PhaseKind.DAY
     sod: str | None = None
     timezone: str | None = None
     night_votes: bool = True  # false: nothing is counted at night, so `votal run` may pause polling
@@ -244,7 +245,7 @@ _SCHEMA: dict[str, dict[str, tuple[str, ValueType, _Allowed]]] = {
     "phases": {
         "day_hours": ("day_hours", ValueType.NUMBER, None),
         "night_hours": ("night_hours", ValueType.HOURS, None),
-        "start": ("start_phase", ValueType.STR, ("day", "night")),
+        "start": ("start_phase", ValueType.STR, PhaseKind),
         "sod": ("sod", ValueType.TIME, None),
         "timezone": ("timezone", ValueType.STR, None),
         "night_votes": ("night_votes", ValueType.BOOL, None),

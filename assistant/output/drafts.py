@@ -56,8 +56,8 @@ from assistant.counting.living import alive_seats
 from assistant.counting.votal import Votal
 from assistant.counting.votes import show_votes, standing_steps, votes_needed
 from assistant.errors import VotalError
-from assistant.gamefile.choices import DeathOrder
-from assistant.gamefile.game import Game, PhaseKind, Seat
+from assistant.gamefile.choices import DeathOrder, PhaseKind
+from assistant.gamefile.game import Game, Seat
 from assistant.gamefile.outcome import Kind, Reason, Words, announce, judge_declined, words_of
 from assistant.gamefile.rules import Ruleset, find_ruleset
 from assistant.gamefile.zones import zone_label

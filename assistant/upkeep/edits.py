@@ -28,6 +28,7 @@ import tomlkit.container
 import tomlkit.items
 
 from assistant.errors import VotalError
+from assistant.gamefile.choices import PhaseKind
 from assistant.gamefile.game import PHASE_RE, EventKind, Game, game_zone_name, parse_game
 from assistant.gamefile.zones import zone_named
 
@@ -861,7 +862,11 @@ def cited_post(table) -> int | None:
 
 def _death_order(phase: str, post: int | None) -> tuple[int, int, float]:
     kind, number = phase.split()
-    return int(number), 0 if kind == "day" else 1, post if post is not None else float("inf")
+    return (
+        int(number),
+        0 if kind == PhaseKind.DAY else 1,
+        post if post is not None else float("inf"),
+    )
 
 
 def _phase_or_none(text: str) -> str | None:
@@ -953,7 +958,7 @@ class _EditChecker:
         day = self.days.get(int(number))
         if (
             edit.post is not None
-            and kind == "day"
+            and kind == PhaseKind.DAY
             and day is not None
             and (
                 (day.start_post is not None and edit.post < day.start_post)

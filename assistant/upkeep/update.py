@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from assistant.errors import GameFileError
-from assistant.gamefile.game import EventKind, Game, PhaseKind, parse_game
+from assistant.gamefile.choices import PhaseKind
+from assistant.gamefile.game import EventKind, Game, parse_game
 from assistant.gamefile.outcome import Kind, Reason
 from assistant.reading.announcements import (
     DeadlineKind,
@@ -538,13 +539,13 @@ def check_eliminations(
         outcome = votal.outcome
         announced = f"{elimination.player} lynched" if elimination.player else "no lynch"
         said = f'post {elimination.post}: "{elimination.cite.words}"'
-        if outcome is None or outcome.kind == "pending":
+        if outcome is None or outcome.kind == Kind.PENDING:
             undecided.append(
                 f"day {elimination.day}: the moderator announced {announced} ({said}); "
                 "the count has not decided the day"
             )
             continue
-        counted_seat = outcome.target if outcome.kind == "elimination" else None
+        counted_seat = outcome.target if outcome.kind == Kind.ELIMINATION else None
         if _seat_of(game, elimination.player) == counted_seat:
             continue
         counted = f"{counted_seat} lynched" if counted_seat else "no lynch"

@@ -10,7 +10,8 @@ judge_ignores_extra_lives``) is not stopped by one.
 """
 
 from assistant.counting.hooks import Hook
-from assistant.gamefile.game import PhaseKind, Survival
+from assistant.gamefile.choices import PhaseKind
+from assistant.gamefile.game import Survival
 from assistant.gamefile.outcome import Kind, Outcome, Reason
 
 
