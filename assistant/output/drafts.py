@@ -35,6 +35,7 @@ import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass, replace
 from datetime import UTC, datetime, timedelta
+from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -66,7 +67,21 @@ from assistant.output.terminal import terminal_safe
 from assistant.reading.identity import AuthorIndex
 from parsers.reading import ReadPost
 
-KINDS = ("day-start", "votal", "judge", "day-end", "early-end", "runoff", "reminder")
+
+class DraftKind(StrEnum):
+    """A kind of draft, as `votal draft KIND` names it (its template is the value with "_" for
+    "-")."""
+
+    DAY_START = "day-start"
+    VOTAL = "votal"
+    JUDGE = "judge"
+    DAY_END = "day-end"
+    EARLY_END = "early-end"
+    RUNOFF = "runoff"
+    REMINDER = "reminder"
+
+
+KINDS = tuple(k.value for k in DraftKind)
 FLAVORS = ("bbcode", "markdown")
 # The forum engines that take Markdown; every other engine takes BBCode.
 MARKDOWN_ENGINES = frozenset({"discourse"})
@@ -794,11 +809,11 @@ def nothing_to_announce(kind: str, context: DraftContext) -> str | None:
     day-end or judge post for a day not decided, an early-end post for a day that did not end early,
     a runoff post with no runoff."""
     outcome = context.outcome
-    if kind in ("day-end", "judge") and outcome is None:
+    if kind in (DraftKind.DAY_END, DraftKind.JUDGE) and outcome is None:
         return "is not decided"
-    if kind == "early-end" and (outcome is None or outcome.reason not in _EARLY_ENDS):
+    if kind == DraftKind.EARLY_END and (outcome is None or outcome.reason not in _EARLY_ENDS):
         return "did not end early"
-    if kind == "runoff" and context.runoff is None:
+    if kind == DraftKind.RUNOFF and context.runoff is None:
         return "has no runoff"
     return None
 
@@ -857,7 +872,7 @@ def render_draft(
     try:
         template = env.get_template(name)
         variables = dict(_view(context, flavor))
-        text = render_bounded(template, {**variables, "kind": kind, "flavor": flavor})
+        text = render_bounded(template, {**variables, "kind": str(kind), "flavor": flavor})
     except TemplateNotFound as exc:
         raise DraftError(f"no template {exc.name!r} for {flavor}") from None
     except TemplateError as exc:  # a moderator's template: report it in one line, not a traceback
@@ -889,4 +904,4 @@ def render_votal_draft(
     if ruleset is None:
         ruleset = find_ruleset(game.ruleset, game.path.parent)
     context = build_context(game, ruleset, [votal], day=votal.day, now=now, posts=posts)
-    return render_draft("votal", context, flavor=flavor, template_dir=game.templates)
+    return render_draft(DraftKind.VOTAL, context, flavor=flavor, template_dir=game.templates)
