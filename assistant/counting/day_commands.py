@@ -22,7 +22,7 @@ from assistant.gamefile.choices import CheckAt, EditedVotes, Unbolded
 from assistant.gamefile.game import Correction, Game
 from assistant.gamefile.outcome import WhyNot
 from assistant.gamefile.rules import Ruleset
-from assistant.reading.names import GUESSED_STEPS, Resolution, Resolver, Roster
+from assistant.reading.names import GUESSED_STEPS, Resolution, Resolver, Roster, Step
 from parsers.reading import Command, ReadPost
 
 
@@ -124,7 +124,7 @@ class DayCommands:
         state, book = self.state, self.book
         for seat, (command, base) in list(self.unread.items()):
             found = self.resolve(command.target or "", living, post)
-            if found.step != "learned" or found.seat is None or seat not in living:
+            if found.step != Step.LEARNED or found.seat is None or seat not in living:
                 continue
             del self.unread[seat]
             changes = len(book.changes)
@@ -138,7 +138,7 @@ class DayCommands:
         """A count at ``post`` read a guessed name as another player it fits: the vote moves."""
         for seat, (command, base, guess) in list(self.guessed.items()):
             found = self.resolve(command.target or "", living, post)
-            if found.step != "learned" or found.seat in (None, guess) or seat not in living:
+            if found.step != Step.LEARNED or found.seat in (None, guess) or seat not in living:
                 continue
             del self.guessed[seat]
             mine = self.book.votes_of(seat)
@@ -296,7 +296,7 @@ class DayCommands:
         self,
         base: _Base,
         target: str | None,
-        step: str | None,
+        step: Step | None,
         verdict: Verdict,
         *,
         order: tuple[int, int],
@@ -323,7 +323,7 @@ class DayCommands:
         command: Command,
         base: _Base,
         target: str | None,
-        step: str | None,
+        step: Step | None,
         why: str | None = None,
         *,
         no_elim: bool = False,
@@ -531,7 +531,7 @@ def _learned(base: _Base, post: int, seat: str) -> Action:
         **moved,
         target=seat,
         no_elimination=False,
-        step="learned",
+        step=Step.LEARNED,
         counted=True,
         why_not=None,
         doubt="learned alias",
@@ -544,11 +544,11 @@ def _doubt(command: Command, found: Resolution | None) -> str | None:
         return "broken tag"
     if found is None:
         return None
-    if found.step == "learned":
+    if found.step == Step.LEARNED:
         return "learned alias"
-    if found.step in ("prefix", "abbreviation", "substring", "acronym"):
+    if found.step in (Step.PREFIX, Step.ABBREVIATION, Step.SUBSTRING, Step.ACRONYM):
         typed = found.used or command.target or ""
-        if len("".join(c for c in typed if c.isalnum())) <= _SHORT and found.step != "acronym":
+        if len("".join(c for c in typed if c.isalnum())) <= _SHORT and found.step != Step.ACRONYM:
             return "short prefix"
     return None
 

@@ -43,7 +43,7 @@ from assistant.counting.votecounts import AliveDisagreement, Disagreement
 from assistant.counting.votes import show_votes
 from assistant.gamefile.choices import Decide, EarlyEnd, PhaseKind
 from assistant.gamefile.outcome import Kind, Reason, WhyNot
-from assistant.reading.names import NAME_NOT_READ, fold_name
+from assistant.reading.names import NAME_NOT_READ, Step, fold_name
 
 if TYPE_CHECKING:
     from assistant.counting.takeovers import Takeover
@@ -84,18 +84,18 @@ _NOT_A_VOTE = frozenset({WhyNot.MODERATOR_POST, WhyNot.DAY_OVER, WhyNot.AFTER_EN
 # and the shorthands players use every day (a note: on the development games' half A none of the
 # hammers read so was wrong, against 60 right ones).
 GUESSES = {
-    "fuzzy": "a spelling guessed by its likeness",
-    "learned": "a spelling learnt from a count",
+    Step.FUZZY: "a spelling guessed by its likeness",
+    Step.LEARNED: "a spelling learnt from a count",
 }
 # Players who vote after Votal's hammer, before the day's end, as if the day went on: the moderator
 # did not count that hammer. Chosen on half A of the development games: there no day decided right
 # had more than 2.
 PLAY_WENT_ON = 3
 SHORTHANDS = {
-    "acronym": "initials",
-    "abbreviation": "an abbreviation",
-    "prefix": "a prefix",
-    "substring": "part of the name",
+    Step.ACRONYM: "initials",
+    Step.ABBREVIATION: "an abbreviation",
+    Step.PREFIX: "a prefix",
+    Step.SUBSTRING: "part of the name",
 }
 
 

@@ -28,7 +28,7 @@ import re
 import unicodedata
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import Enum, StrEnum
 from functools import lru_cache
 from itertools import permutations
 from typing import Protocol
@@ -48,19 +48,24 @@ DEFAULT_NO_ELIMINATION = (
     "abstain",
     "pass",
 )
-STEPS = (
-    "exact",
-    "folded",
-    "alias",
-    "account",
-    "learned",
-    "word",
-    "acronym",
-    "prefix",
-    "substring",
-    "abbreviation",
-    "fuzzy",
-)
+
+
+class Step(StrEnum):
+    """Which rule read a typed name, in the order they are tried (the value is what JSON shows)."""
+
+    EXACT = "exact"
+    FOLDED = "folded"
+    ALIAS = "alias"
+    ACCOUNT = "account"
+    LEARNED = "learned"
+    WORD = "word"
+    ACRONYM = "acronym"
+    PREFIX = "prefix"
+    SUBSTRING = "substring"
+    ABBREVIATION = "abbreviation"
+    FUZZY = "fuzzy"
+    # not a reading: a nomination the moderator recorded (clocktower's [[events]] nominate)
+    DECLARED = "declared"
 
 
 @dataclass(frozen=True)
@@ -70,7 +75,7 @@ class Resolution:
 
     text: str
     seat: str | None  # the seat's first name
-    step: str | None  # which rule resolved it: one of STEPS
+    step: Step | None  # which rule resolved it
     no_elimination: bool = False  # a sleep / no lynch / no elimination vote
     reason: str | None = (
         None  # "unknown name", "ambiguous: A or B", "target is dead", "not a player"
@@ -450,12 +455,12 @@ class Roster:
                     return Resolution(
                         text,
                         None,
-                        "learned",
+                        Step.LEARNED,
                         reason=WhyNot.TARGET_DEAD,
                         matched=text,
                         candidates=(seat,),
                     )
-                return Resolution(text, seat, "learned", matched=text)
+                return Resolution(text, seat, Step.LEARNED, matched=text)
         return found
 
     def learn(self, text: str, seat: str, from_post: int) -> None:
@@ -516,7 +521,9 @@ NAME_NOT_READ = (
 )
 
 # The steps that read part of a name, or a name like it: guesses a moderator's count may settle.
-GUESSED_STEPS = frozenset({"word", "acronym", "prefix", "substring", "abbreviation", "fuzzy"})
+GUESSED_STEPS = frozenset(
+    {Step.WORD, Step.ACRONYM, Step.PREFIX, Step.SUBSTRING, Step.ABBREVIATION, Step.FUZZY}
+)
 
 _STRIP = " \t\n@:;,.!?\"'`()[]{}<>*~|=-\u2013\u2014\u201c\u201d\u2018\u2019"
 # Left-over BBCode ("[/vote]", "[/]") and asides in brackets ("Me=Weird (L-1)", "m[afia]td").
@@ -528,7 +535,7 @@ _LEAD_IN = re.compile(
     re.IGNORECASE,
 )
 _CUT_MARK = "\u2026"  # the command reader's mark for a name broken off on purpose ("Mi--")
-_SURE_STEPS = frozenset({"exact", "folded", "alias", "account"})  # a whole name, however written
+_SURE_STEPS = frozenset({Step.EXACT, Step.FOLDED, Step.ALIAS, Step.ACCOUNT})  # a whole name
 _POSSESSIVE = re.compile(r"['\u2019]s$", re.IGNORECASE)
 # "X's slot", "X's replacement": the seat X plays or played.
 _SEAT_WORD = re.compile(r"(?:['\u2019]s)?\s+(?:slot|seat|replacement)$", re.IGNORECASE)
@@ -646,7 +653,7 @@ def _replace_used(found: Resolution, part: str) -> Resolution:
 
 
 def _answer(
-    text: str, step: str, entries: list[_Spelling], alive: frozenset[str]
+    text: str, step: Step, entries: list[_Spelling], alive: frozenset[str]
 ) -> Resolution | None:
     """The answer of one step from the entries it matched, or None to go on to the next step."""
     owners = {(e.kind, e.owner): e for e in entries}
@@ -654,7 +661,7 @@ def _answer(
         return None
     living = {k: e for k, e in owners.items() if k[0] is SpellingOf.SEAT and k[1] in alive}
     others = {k: e for k, e in owners.items() if k not in living}
-    strong = step in ("exact", "folded", "alias", "account")
+    strong = step in _SURE_STEPS
     if len(owners) == 1 or (not strong and len(living) == 1):
         (kind, owner), entry = next(iter(living.items())) if living else next(iter(owners.items()))
         return _meaning(text, step, kind, owner, entry, alive)
@@ -673,7 +680,7 @@ def _answer(
 
 
 def _meaning(
-    text: str, step: str, kind: SpellingOf, owner: str, entry: _Spelling, alive: frozenset[str]
+    text: str, step: Step, kind: SpellingOf, owner: str, entry: _Spelling, alive: frozenset[str]
 ) -> Resolution:
     if kind is SpellingOf.NO_ELIMINATION:
         return Resolution(text, None, step, no_elimination=True, matched=entry.spelling)
@@ -719,7 +726,7 @@ def _resolve_whole(
         return unknown  # "VOTE: me": no guessing at a pronoun
     names = [e for e in entries if e.kind is not SpellingOf.NO_ELIMINATION]
     found = _ranked_answer(
-        text, "word", [(_word_run_rank(folded, e.words), e) for e in names], alive
+        text, Step.WORD, [(_word_run_rank(folded, e.words), e) for e in names], alive
     )
     if found is not None:
         return found
@@ -736,15 +743,21 @@ def _spelled_answer(
 ) -> Resolution | None:
     """The answer when ``typed`` spells a name, alias or account whole (case and marks aside)."""
     casefolded = typed.casefold()
-    steps: list[tuple[str, list[_Spelling]]] = [
+    steps: list[tuple[Step, list[_Spelling]]] = [
         (
-            "exact",
+            Step.EXACT,
             [e for e in entries if e.spelling == typed or e.spelling.casefold() == casefolded],
         ),
-        ("folded", [e for e in entries if e.folded == folded and e.source is SpellingSource.NAME]),
-        ("alias", [e for e in entries if e.folded == folded and e.source is SpellingSource.ALIAS]),
         (
-            "account",
+            Step.FOLDED,
+            [e for e in entries if e.folded == folded and e.source is SpellingSource.NAME],
+        ),
+        (
+            Step.ALIAS,
+            [e for e in entries if e.folded == folded and e.source is SpellingSource.ALIAS],
+        ),
+        (
+            Step.ACCOUNT,
             [e for e in entries if e.folded == folded and e.source is SpellingSource.ACCOUNT],
         ),
     ]
@@ -766,12 +779,12 @@ def _shortened_answer(
     """The answer when ``folded`` is a name's initials or its start."""
     if len(folded) >= 2:
         found = _answer(
-            text, "acronym", [e for e in entries if _is_acronym(folded, e.words)], alive
+            text, Step.ACRONYM, [e for e in entries if _is_acronym(folded, e.words)], alive
         )
         if found is not None:
             return found
     if len(folded) >= max(min_prefix, _MIN_PREFIX):
-        return _answer(text, "prefix", [e for e in names if e.folded.startswith(folded)], alive)
+        return _answer(text, Step.PREFIX, [e for e in names if e.folded.startswith(folded)], alive)
     if len(folded) == 2 and min_prefix <= 2:
         return _only_start(text, folded, names, alive)
     return None
@@ -789,7 +802,7 @@ def _guessed_answer(
     if len(folded) == 1:
         return _only_start(text, folded, names, alive)
     if len(folded) >= _MIN_SUBSTRING:
-        found = _answer(text, "substring", [e for e in names if folded in e.folded], alive)
+        found = _answer(text, Step.SUBSTRING, [e for e in names if folded in e.folded], alive)
         if found is not None:
             return found
     # Scattered letters ("EPM", "TS"); two letters that merely start a name were weighed above.
@@ -799,11 +812,11 @@ def _guessed_answer(
         if _is_abbreviation(folded, e.folded)
         and not (len(folded) == 2 and e.folded.startswith(folded))
     ]
-    found = _answer(text, "abbreviation", scattered, alive)
+    found = _answer(text, Step.ABBREVIATION, scattered, alive)
     if found is not None:
         return found
     # "Wandererererer": the typed word starts with a whole first word of a name.
-    found = _answer(text, "prefix", [e for e in names if _extends_first_word(folded, e)], alive)
+    found = _answer(text, Step.PREFIX, [e for e in names if _extends_first_word(folded, e)], alive)
     if found is not None:
         return found
     if len(folded) >= 3:
@@ -812,7 +825,7 @@ def _guessed_answer(
 
 
 def _ranked_answer(
-    text: str, step: str, ranked: list[tuple[int | None, _Spelling]], alive: frozenset[str]
+    text: str, step: Step, ranked: list[tuple[int | None, _Spelling]], alive: frozenset[str]
 ) -> Resolution | None:
     """The answer from the best-ranked matches only (rank None: no match)."""
     ranks = [rank for rank, _ in ranked if rank is not None]
@@ -830,7 +843,7 @@ def _only_start(
     starting = [e for e in names if e.folded.startswith(folded)]
     if len({(e.kind, e.owner) for e in starting}) != 1:
         return None
-    return _answer(text, "prefix", starting, alive)
+    return _answer(text, Step.PREFIX, starting, alive)
 
 
 # Digits that stand for letters in a name ("M00nbeam" is "Moonbeam"), and syllables said over and
@@ -880,11 +893,11 @@ def _fuzzy(
         return Resolution(
             text,
             None,
-            "fuzzy",
+            Step.FUZZY,
             reason=f"{WhyNot.AMBIGUOUS}: " + " or ".join(names),
             candidates=tuple(names),
         )
-    return _meaning(text, "fuzzy", kind, owner, entry, alive)
+    return _meaning(text, Step.FUZZY, kind, owner, entry, alive)
 
 
 def _typo_similarity(folded: str, entry: _Spelling) -> float:

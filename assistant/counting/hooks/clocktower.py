@@ -12,6 +12,7 @@ from assistant.counting.votal import Action, Nomination
 from assistant.gamefile.game import EventKind
 from assistant.gamefile.outcome import Outcome, Reason
 from assistant.gamefile.rules import Standing
+from assistant.reading.names import Step
 
 
 class Clocktower(Hook):
@@ -68,7 +69,7 @@ class Clocktower(Hook):
                     action="nominate",
                     target=nominee,
                     no_elimination=False,
-                    step="declared",
+                    step=Step.DECLARED,
                     counted=alive,
                     why_not=None if alive else "voter is dead",
                     nomination=True,
