@@ -16,7 +16,7 @@ from assistant.counting.votal import NoEliminationCount, Problem, Votal, Wagon
 from assistant.forum import store
 from assistant.forum.fetch import post_json
 from assistant.gamefile.outcome import Outcome
-from assistant.output.alerts import Alert, deliver_alerts, detect_alerts
+from assistant.output.alerts import Alert, AlertKind, deliver_alerts, detect_alerts
 
 NOW = datetime(2026, 3, 3, 21, 20, tzinfo=UTC)
 DEADLINE = datetime(2026, 3, 3, 22, 0, tzinfo=UTC)
@@ -55,7 +55,7 @@ def test_hammer() -> None:
     )
     assert detect_alerts(GAME, hammered, now=NOW) == [
         Alert(
-            "hammer",
+            AlertKind.HAMMER,
             "outcome:2:elimination:Birch:majority",
             "Day 2: hammer — Birch reached a majority at post 121; the day ends.",
         )
@@ -66,7 +66,7 @@ def test_unanimous_minus_one() -> None:
     u1 = votal(outcome=Outcome("elimination", "Elm", 130, "unanimous_minus_one"))
     assert detect_alerts(GAME, u1, now=NOW) == [
         Alert(
-            "unanimous_minus_one",
+            AlertKind.UNANIMOUS_MINUS_ONE,
             "outcome:2:elimination:Elm:unanimous_minus_one",
             "Day 2: unanimous minus one on Elm at post 130; the day ends.",
         )
@@ -106,7 +106,9 @@ def test_a_day_decided_by_a_vote_read_with_doubt_sends_the_moderator_to_that_pos
 def test_a_majority_that_does_not_end_the_day() -> None:
     held = votal(wagons=(Wagon("Birch", 3, ("Alder", "Cedar", "Elm")),))
     assert detect_alerts(GAME, held, now=NOW) == [
-        Alert("majority", "majority:2:Birch", "Day 2: Birch has a majority (3 of 3 needed).")
+        Alert(
+            AlertKind.MAJORITY, "majority:2:Birch", "Day 2: Birch has a majority (3 of 3 needed)."
+        )
     ]
 
 
@@ -114,7 +116,7 @@ def test_deadline_near_only_in_the_last_hour_of_an_undecided_day() -> None:
     near = votal(deadline=DEADLINE)
     assert detect_alerts(GAME, near, now=NOW) == [
         Alert(
-            "deadline_near",
+            AlertKind.DEADLINE_NEAR,
             "deadline:2:2026-03-03T22:00:00+00:00",
             "Day 2 ends in 40 min (Tue 03 Mar 17:00 EST).",
         )
@@ -251,7 +253,7 @@ def test_a_flood_of_alerts_is_one_message_and_pings_no_one() -> None:
     sent: list[dict] = []
     hostile = [
         Alert(
-            "unresolved_vote",
+            AlertKind.UNRESOLVED_VOTE,
             f"vote:1:{n}",
             f"Day 1, post 9: Mallory's 'vote @everyone <@&{n}> <!here>' ...",
         )
@@ -285,12 +287,12 @@ def test_alerts_waiting_after_a_failed_send_go_together_with_new_ones() -> None:
         raise requests.ConnectionError("webhook down")
 
     deliver_alerts(
-        db, GAME, [Alert("unresolved_vote", "vote:1:1", "problem 1")], now=NOW, post=down
+        db, GAME, [Alert(AlertKind.UNRESOLVED_VOTE, "vote:1:1", "problem 1")], now=NOW, post=down
     )
     deliver_alerts(
         db,
         GAME,
-        [Alert("unresolved_vote", "vote:1:2", "problem 2")],
+        [Alert(AlertKind.UNRESOLVED_VOTE, "vote:1:2", "problem 2")],
         now=NOW,
         post=lambda u, p: sent.append(p["content"]),
     )
@@ -303,3 +305,23 @@ def test_no_pings_breaks_every_kind_of_mention() -> None:
     assert no_pings("@here @everyone <@123> <@!123> <@&9> <!channel>") == (
         "@\u200bhere @\u200beveryone <@\u200b123> <@\u200b!123> <@\u200b&9> <\u200b!channel>"
     )
+
+
+def test_alert_kinds_keep_the_spellings_the_store_and_json_hold() -> None:
+    # stored in the alerts table and printed by --format json: a renamed value would orphan both
+    assert [str(k) for k in AlertKind] == [
+        "hammer",
+        "unanimous_minus_one",
+        "majority",
+        "day_decided",
+        "deadline_near",
+        "unresolved_vote",
+        "doubt",
+        "forum_error",
+        "page_problem",
+        "warning",
+        "outcome_disagrees",
+        "game_file_disagrees",
+    ]
+    alert = Alert(AlertKind.HAMMER, "k", "m")
+    assert json.dumps(alert.to_json()) == '{"kind": "hammer", "key": "k", "message": "m"}'

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 import pytest
 
 from assistant.errors import GameFileError
-from assistant.gamefile.game import Death, parse_game
+from assistant.gamefile.game import Death, EventKind, parse_game
 from assistant.upkeep.edits import (
     AddDeath,
     AddEvent,
@@ -102,7 +102,7 @@ def test_applying_the_same_edits_twice_changes_nothing():
         AddDeath("birch2", "Night 1", cite(44, "Birch2 died")),
         AddReplacement("Cedar", "Cypress", 30, cite(30, "Cypress replaces Cedar")),
         AddPlayer("Dogwood", cite(2, "Dogwood joins")),
-        AddEvent(2, "extend", cite(50, "Extension: 24 hours"), hours=24, post=50),
+        AddEvent(2, EventKind.EXTEND, cite(50, "Extension: 24 hours"), hours=24, post=50),
     ]
     once = apply_edits(GAME, edits)
     assert len(once.written) == 6 and once.disagreements == ()

@@ -16,6 +16,7 @@ from golden.harness import (
 
 from assistant import bundled
 from assistant.errors import RulesetError
+from assistant.gamefile.choices import EarlyEnd, MajorityKind, TiePolicy
 from assistant.gamefile.rules import bundled_rulesets, load_ruleset, parse_ruleset
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -167,3 +168,28 @@ def test_golden_case_with_the_real_name_reader(path: Path) -> None:
         at_time=case.at_time,
     )
     assert render_votal(votal, notes=case.notes) == case.expect, case.title
+
+
+def test_the_majority_kind_is_read_as_its_member_and_a_bad_one_refused_as_before() -> None:
+    head = '[ruleset]\nname = "x"\n[majority]\n'
+    assert (
+        parse_ruleset(head + 'kind = "half_plus_one"\n').majority_kind is MajorityKind.HALF_PLUS_ONE
+    )
+    with pytest.raises(RulesetError) as refused:
+        parse_ruleset(head + 'kind = "two_thirds"\n')
+    assert str(refused.value) == (
+        "<ruleset>:4: majority.kind: unknown value 'two_thirds' (one of: half_plus_one)"
+    )
+
+
+def test_the_rules_words_are_read_as_members_and_a_bad_one_refused_as_before() -> None:
+    text = '[ruleset]\nname = "x"\n[deadline]\ntie = "random"\n[early_end]\non = ["majority"]\n'
+    ruleset = parse_ruleset(text)
+    assert ruleset.tie is TiePolicy.RANDOM and ruleset.early_end == (EarlyEnd.MAJORITY,)
+    assert type(ruleset.early_end[0]) is EarlyEnd
+    with pytest.raises(RulesetError) as refused:
+        parse_ruleset(text.replace('"majority"]', '"hammer"]'))
+    assert str(refused.value) == (
+        "<ruleset>:6: early_end.on: unknown value 'hammer' (one of: majority,"
+        " no_elimination_majority, unanimous_minus_one, no_possible_tie)"
+    )

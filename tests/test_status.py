@@ -116,12 +116,12 @@ def test_status_of_a_game_never_synced() -> None:
 
 
 def test_alerts_show_in_status() -> None:
-    from assistant.output.alerts import Alert, deliver_alerts
+    from assistant.output.alerts import Alert, AlertKind, deliver_alerts
 
     game = parse_game(game_text("http://forum.example"), path="g.toml")
     db = store.open_db(":memory:")
     deliver_alerts(
-        db, game, [Alert("deadline_near", "deadline:1:x", "Day 1 ends in 40 min.")], now=NOW
+        db, game, [Alert(AlertKind.DEADLINE_NEAR, "deadline:1:x", "Day 1 ends in 40 min.")], now=NOW
     )
     status = collect_status(game, db, now=NOW)
     assert status["alerts"] == [

@@ -626,6 +626,7 @@ def draft(
     from assistant.counting.checks import for_day
     from assistant.counting.count import count_stored, current_day, game_warnings
     from assistant.output.drafts import (
+        DraftKind,
         build_context,
         default_flavor,
         nothing_to_announce,
@@ -633,7 +634,7 @@ def draft(
     )
 
     game, db, stored, moment = load_snapshot(game_file, db_file, at_post, at_time, day)
-    if kind == "judge" and not stored.ruleset.has_judge:
+    if kind == DraftKind.JUDGE and not stored.ruleset.has_judge:
         raise InputError(
             f"the {game.ruleset} ruleset has no Judge: there is no judge post to "
             "draft (`votal draft day-end` announces the day's end)"
@@ -645,7 +646,9 @@ def draft(
     warn(for_day(game_warnings(game, db, days=[number], stored=stored, now=now), number))
     warn_doubts(votals)
     posts = stored.posts
-    count_number = _count_number(game, db_file, number, votals[0]) if kind == "votal" else None
+    count_number = (
+        _count_number(game, db_file, number, votals[0]) if kind == DraftKind.VOTAL else None
+    )
     context = build_context(
         game, stored.ruleset, votals, day=number, now=moment, posts=posts, count_number=count_number
     )

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from assistant.counting.doubts import PLAY_WENT_ON, count_after_hammer
 from assistant.counting.living import alive_seats
+from assistant.gamefile.choices import PhaseKind
 from assistant.gamefile.findings import acceptable, finding_id
 from assistant.gamefile.game import Game
 from assistant.reading.posted_count import PostedCount
@@ -221,7 +222,7 @@ def _missing_death(
         or str(outcome.kind) != "elimination"
         or outcome.target is None
         or any(
-            d.player == outcome.target and d.phase == "day" and d.phase_number == day
+            d.player == outcome.target and d.phase == PhaseKind.DAY and d.phase_number == day
             for d in game.deaths
         )
     ):
@@ -266,7 +267,10 @@ def _lynch_answered(
     other = [
         d.player
         for d in game.deaths
-        if d.phase == "day" and d.phase_number == day and d.post is None and d.player != target
+        if d.phase == PhaseKind.DAY
+        and d.phase_number == day
+        and d.post is None
+        and d.player != target
     ]
     if other:
         return (

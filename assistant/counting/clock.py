@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta, tzinfo
 from itertools import count
 
-from assistant.gamefile.game import Game
+from assistant.gamefile.choices import PhaseKind
+from assistant.gamefile.game import EventKind, Game
 from assistant.gamefile.rules import Ruleset
 
 
@@ -64,7 +65,7 @@ def first_day_start(game: Game, ruleset: Ruleset) -> datetime | None:
                 local.date() + timedelta(days=1), time(hour, minute), tzinfo=zone
             )
         start = wanted.astimezone(UTC)
-    if ruleset.start_phase == "night" and ruleset.night_hours:
+    if ruleset.start_phase == PhaseKind.NIGHT and ruleset.night_hours:
         start = add_wall_hours(start, ruleset.night_hours, zone)
     return start
 
@@ -154,11 +155,13 @@ def _bounds(
     for event in game.events:
         if event.day != day:
             continue
-        if event.kind == "extend" and event.hours:
+        if event.kind == EventKind.EXTEND and event.hours:
             extended += event.hours
-        elif event.kind == "deadline" and event.time is not None:
+        elif event.kind == EventKind.DEADLINE and event.time is not None:
             end = event.time
-        elif event.kind == "early_end" or (event.kind == "modkill" and "modkill" in ruleset.hooks):
+        elif event.kind == EventKind.EARLY_END or (
+            event.kind == EventKind.MODKILL and "modkill" in ruleset.hooks
+        ):
             if event.post is not None:
                 end_post = event.post if end_post is None else min(end_post, event.post)
             if event.time is not None:

@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 
 from assistant.counting.day_state import DayState
 from assistant.counting.votal import Flag
+from assistant.gamefile.choices import EditedVotes
 from assistant.gamefile.rules import Ruleset
 from assistant.reading.names import Roster
 from parsers.reading import Command, ReadPost
@@ -83,9 +84,9 @@ class DayChecks:
             for author, seat in self.unlisted.items()
         ]
         counted = {
-            "first_revision": "the first version counts",
-            "last_revision": "the latest version counts",
-            "flag": "neither counts until the moderator decides",
+            EditedVotes.FIRST_REVISION: "the first version counts",
+            EditedVotes.LAST_REVISION: "the latest version counts",
+            EditedVotes.FLAG: "neither counts until the moderator decides",
         }[self.ruleset.edited]
         found += [
             Flag(

@@ -16,12 +16,13 @@ from typing import Protocol, TypedDict
 from assistant.counting.day_checks import DayChecks
 from assistant.counting.day_end import DayDecider
 from assistant.counting.day_state import DayCount, DayState
-from assistant.counting.hooks import Hooked, Verdict
+from assistant.counting.hooks import DayPhase, Hooked, Verdict
 from assistant.counting.votal import Action
+from assistant.gamefile.choices import CheckAt, EditedVotes, Unbolded
 from assistant.gamefile.game import Correction, Game
 from assistant.gamefile.outcome import WhyNot
 from assistant.gamefile.rules import Ruleset
-from assistant.reading.names import GUESSED_STEPS, Resolution, Resolver, Roster
+from assistant.reading.names import GUESSED_STEPS, Resolution, Resolver, Roster, Step
 from parsers.reading import Command, ReadPost
 
 
@@ -123,7 +124,7 @@ class DayCommands:
         state, book = self.state, self.book
         for seat, (command, base) in list(self.unread.items()):
             found = self.resolve(command.target or "", living, post)
-            if found.step != "learned" or found.seat is None or seat not in living:
+            if found.step != Step.LEARNED or found.seat is None or seat not in living:
                 continue
             del self.unread[seat]
             changes = len(book.changes)
@@ -137,7 +138,7 @@ class DayCommands:
         """A count at ``post`` read a guessed name as another player it fits: the vote moves."""
         for seat, (command, base, guess) in list(self.guessed.items()):
             found = self.resolve(command.target or "", living, post)
-            if found.step != "learned" or found.seat in (None, guess) or seat not in living:
+            if found.step != Step.LEARNED or found.seat in (None, guess) or seat not in living:
                 continue
             del self.guessed[seat]
             mine = self.book.votes_of(seat)
@@ -166,8 +167,8 @@ class DayCommands:
             self.checks.edited(seat, post)
         state, actions = self.state, self.state.actions
         for index, command in enumerate(commands):
-            if not command.bold and self.ruleset.unbolded != "count":
-                flagged = self.ruleset.unbolded == "flag"
+            if not command.bold and self.ruleset.unbolded != Unbolded.COUNT:
+                flagged = self.ruleset.unbolded == Unbolded.FLAG
                 if (
                     flagged
                     and seat is not None
@@ -202,7 +203,7 @@ class DayCommands:
                 )
                 continue
             actions.append(self.apply(command, base, (post.number, index), living))
-            if self.ruleset.check == "command" and state.outcome is None and state.changed:
+            if self.ruleset.check == CheckAt.COMMAND and state.outcome is None and state.changed:
                 self.end.decide_early(post.number)
                 state.changed = False  # decided on this count already
 
@@ -223,7 +224,7 @@ class DayCommands:
         for command in post.commands:
             if command.action != "vote" or not command.target:
                 continue
-            if not command.bold and self.ruleset.unbolded != "count":
+            if not command.bold and self.ruleset.unbolded != Unbolded.COUNT:
                 continue
             self.list_uncounted(post, seat, command, living, WhyNot.AT_NIGHT)
 
@@ -281,7 +282,7 @@ class DayCommands:
             return _NOT_A_PLAYER
         if why_ignored:
             return Verdict(False, why_ignored)
-        if self.state.phase == "late":
+        if self.state.phase is DayPhase.LATE:
             return _AFTER_END
         if self.state.outcome is not None:
             return _DAY_OVER
@@ -295,7 +296,7 @@ class DayCommands:
         self,
         base: _Base,
         target: str | None,
-        step: str | None,
+        step: Step | None,
         verdict: Verdict,
         *,
         order: tuple[int, int],
@@ -322,7 +323,7 @@ class DayCommands:
         command: Command,
         base: _Base,
         target: str | None,
-        step: str | None,
+        step: Step | None,
         why: str | None = None,
         *,
         no_elim: bool = False,
@@ -433,7 +434,7 @@ class DayCommands:
         """Put the vote in the book; why it does not count (a runoff outside its candidates, a
         self-hammer the house ignores, or the book's refusal), else None."""
         if (
-            self.state.phase == "runoff"
+            self.state.phase is DayPhase.RUNOFF
             and target is not None
             and target not in self.end.candidates
         ):
@@ -466,7 +467,7 @@ class DayCommands:
         if found.seat is None:
             if found.reason == WhyNot.TARGET_DEAD and len(found.candidates) == 1:
                 return found.candidates[0], WhyNot.TARGET_DEAD  # the dead seat it names
-            return None, found.reason or "unknown name"
+            return None, found.reason or WhyNot.UNKNOWN_NAME
         refused = self.house.old_account_names_refused
         if refused and (old := _old_account(self.game, found.seat, command.target or "", post)):
             return found.seat, f"names {old}, an account the seat no longer plays (house rule)"
@@ -530,7 +531,7 @@ def _learned(base: _Base, post: int, seat: str) -> Action:
         **moved,
         target=seat,
         no_elimination=False,
-        step="learned",
+        step=Step.LEARNED,
         counted=True,
         why_not=None,
         doubt="learned alias",
@@ -543,11 +544,11 @@ def _doubt(command: Command, found: Resolution | None) -> str | None:
         return "broken tag"
     if found is None:
         return None
-    if found.step == "learned":
+    if found.step == Step.LEARNED:
         return "learned alias"
-    if found.step in ("prefix", "abbreviation", "substring", "acronym"):
+    if found.step in (Step.PREFIX, Step.ABBREVIATION, Step.SUBSTRING, Step.ACRONYM):
         typed = found.used or command.target or ""
-        if len("".join(c for c in typed if c.isalnum())) <= _SHORT and found.step != "acronym":
+        if len("".join(c for c in typed if c.isalnum())) <= _SHORT and found.step != Step.ACRONYM:
             return "short prefix"
     return None
 
@@ -568,7 +569,7 @@ def _commands_of(
     read."""
     commands = post.commands
     edited = _edited_commands(post)
-    if edited and ruleset.edited == "first_revision" and post.first_commands is not None:
+    if edited and ruleset.edited == EditedVotes.FIRST_REVISION and post.first_commands is not None:
         commands = post.first_commands
     if correction is not None:
         if correction.ignore:
@@ -576,7 +577,7 @@ def _commands_of(
         return (Command("vote", correction.vote, correction.vote or ""),), True, None
     if post.deleted:
         return commands, False, "post deleted"
-    if edited and ruleset.edited == "flag":
+    if edited and ruleset.edited == EditedVotes.FLAG:
         return (
             commands,
             False,

@@ -18,9 +18,10 @@ from typing import Protocol
 
 from assistant.counting.clock import Timeline, add_wall_hours
 from assistant.counting.day_state import DayCount, DayState
-from assistant.counting.hooks import Hooked
+from assistant.counting.hooks import DayPhase, Hooked
 from assistant.counting.votal import DayResult, Flag, Runoff
-from assistant.gamefile.game import Game
+from assistant.gamefile.choices import DayStart, EarlyEnd, PhaseKind, TiePolicy
+from assistant.gamefile.game import EventKind, Game
 from assistant.gamefile.outcome import Kind, Outcome, Reason
 from assistant.gamefile.rules import (
     Ruleset,
@@ -83,10 +84,10 @@ class DayDecider:
         # that.
         self.runoff_before: datetime | None = None
         clocked = self.bounds.start_post is None and not self.declares_start(number)
-        if self.ruleset.tie == "runoff" and number > 1 and clocked:
+        if self.ruleset.tie == TiePolicy.RUNOFF and number > 1 and clocked:
             previous = replay.day(number - 1).votal.runoff
             self.runoff_before = previous.deadline if previous is not None else None
-        opened_by_post = self.ruleset.day_start == "moderator_post"
+        opened_by_post = self.ruleset.day_start == DayStart.MODERATOR_POST
         # where the night before this day began: a time, or the post the day before ended at
         self.night_from: datetime | int | None = None
         self.opened_at = self.opening_post_time() if opened_by_post else None
@@ -101,13 +102,13 @@ class DayDecider:
         it passed; whether the post is still the day's (the vote's, or after it and before the next
         day)."""
         state = self.state
-        if state.phase == "day" and self.after_main(post):
+        if state.phase is DayPhase.DAY and self.after_main(post):
             self.end_main()
-        if state.phase == "runoff" and not self.in_runoff(post):
+        if state.phase is DayPhase.RUNOFF and not self.in_runoff(post):
             self.end_runoff()
-        if state.phase == "day":
+        if state.phase is DayPhase.DAY:
             self.last_day_post = post.number
-        elif state.phase == "runoff":
+        elif state.phase is DayPhase.RUNOFF:
             self.last_runoff_post = post.number
         else:
             return self.before_next_day(post)
@@ -119,23 +120,23 @@ class DayDecider:
         runoff)."""
         state, b = self.state, self.bounds
         if (
-            state.phase == "day"
+            state.phase is DayPhase.DAY
             and state.outcome is None
             and self.over_by(b.end_post, b.end, considered)
         ):
             self.end_main()
-        if state.phase == "runoff" and self.over_by(*self.runoff_end(), considered):
+        if state.phase is DayPhase.RUNOFF and self.over_by(*self.runoff_end(), considered):
             self.end_runoff()
         outcome = state.outcome
-        return state.phase == "late" or (
-            outcome is not None and (state.phase == "day" or outcome.kind != Kind.PENDING)
+        return state.phase is DayPhase.LATE or (
+            outcome is not None and (state.phase is DayPhase.DAY or outcome.kind != Kind.PENDING)
         )
 
     def end_day(self, outcome: Outcome) -> None:
         """A hook's word that the day's vote ends here (a Loose Cannon's shot): later votes count
         for nothing."""
         state = self.state
-        if state.outcome is None and state.phase == "day":
+        if state.outcome is None and state.phase is DayPhase.DAY:
             state.final_votes = state.book.snapshot()
             state.outcome = self.settle(outcome)
 
@@ -180,7 +181,7 @@ class DayDecider:
                 *(
                     e.post
                     for e in self.game.events
-                    if e.day == number - 1 and e.kind == "runoff_end" and e.post is not None
+                    if e.day == number - 1 and e.kind == EventKind.RUNOFF_END and e.post is not None
                 ),
             ]
         )
@@ -279,7 +280,7 @@ class DayDecider:
     def runoff_end(self) -> tuple[int | None, datetime | None]:
         end_post, end_time = None, None
         for e in self.game.events:
-            if e.day == self.number and e.kind == "runoff_end":
+            if e.day == self.number and e.kind == EventKind.RUNOFF_END:
                 end_post = e.post if e.post is not None else end_post
                 end_time = e.time if e.time is not None else end_time
         if (
@@ -324,7 +325,7 @@ class DayDecider:
     def end_main(self) -> None:
         """The main vote's deadline passed: decide it (unless an early end already did)."""
         state = self.state
-        state.phase = "late"
+        state.phase = DayPhase.LATE
         self.voted_at_deadline = frozenset(v for v, votes in state.book.held.items() if votes)
         if state.outcome is not None:
             return
@@ -337,14 +338,14 @@ class DayDecider:
             state.book.keep_only(self.candidates, self.last_day_post or 0)
             _, end_time = self.runoff_end()
             self.runoff = Runoff(self.candidates, end_time, self.last_day_post)
-            state.phase = "runoff"
+            state.phase = DayPhase.RUNOFF
             self.pending_runoff = outcome
             return
         state.outcome = self.settle(outcome)
 
     def end_runoff(self) -> None:
         state = self.state
-        state.phase = "late"
+        state.phase = DayPhase.LATE
         self.voted_at_deadline |= frozenset(v for v, votes in state.book.held.items() if votes)
         last = self.last_runoff_post if self.last_runoff_post is not None else self.last_day_post
         state.outcome = self.settle(
@@ -399,7 +400,7 @@ class DayDecider:
             drawn = [
                 d.player
                 for d in self.game.deaths
-                if d.phase == "day" and d.phase_number == self.number and d.player in tied
+                if d.phase == PhaseKind.DAY and d.phase_number == self.number and d.player in tied
             ]
             if len(drawn) == 1:
                 outcome = Outcome(Kind.ELIMINATION, drawn[0], outcome.post, Reason.TIE)
@@ -416,7 +417,7 @@ class DayDecider:
         recorded = [
             d.player
             for d in self.game.deaths
-            if d.phase == "day" and d.phase_number == self.number and d.post is None
+            if d.phase == PhaseKind.DAY and d.phase_number == self.number and d.post is None
         ]
         if not recorded:
             return outcome
@@ -442,8 +443,8 @@ class DayDecider:
         state, ruleset = self.state, self.ruleset
         if (
             state.outcome is None
-            and state.phase == "day"
-            and "no_possible_tie" in ruleset.early_end
+            and state.phase is DayPhase.DAY
+            and EarlyEnd.NO_POSSIBLE_TIE in ruleset.early_end
         ):
             leader = early_end_possible(ruleset, self.count.standing(self.last_day_post))
             if leader is not None:

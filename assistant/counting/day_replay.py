@@ -25,7 +25,7 @@ from assistant.counting.day_checks import DayChecks
 from assistant.counting.day_commands import DayCommands
 from assistant.counting.day_end import DayDecider
 from assistant.counting.day_state import DayCount, DayState
-from assistant.counting.hooks import Hooked
+from assistant.counting.hooks import DayPhase, Hooked
 from assistant.counting.hooks.registry import hook_classes
 from assistant.counting.votal import DayResult, Votal
 from assistant.counting.votes import VoteBook
@@ -190,7 +190,7 @@ class DayReplay:
                 self.show(stops.pop(0), considered[:index], show)
             if not end.place(post):
                 continue
-            if state.phase == "day":
+            if state.phase is DayPhase.DAY:
                 checks.count_post(post)
             living = count.living(post.number)
             if seen and living != seen:
@@ -200,13 +200,13 @@ class DayReplay:
                             on_death(seat, post.number)
             for hook in self.hooked.at_post:
                 hook(post.number)
-            if state.phase == "day" and state.outcome is None:
+            if state.phase is DayPhase.DAY and state.outcome is None:
                 commands.declared_at(post.number, living)
             commands.read_post(post, living)
             # The count only moves when a vote changed or someone died: skip the rest (long days are
             # long).
             if (
-                state.phase in ("day", "runoff")
+                state.phase in (DayPhase.DAY, DayPhase.RUNOFF)
                 and state.outcome is None
                 and (state.changed or living != seen)
             ):
@@ -246,7 +246,7 @@ class DayReplay:
         wagons, no_elim, _, voting = self.count.tally(living, as_of)
         outcome = (
             end.pending_runoff
-            if state.outcome is None and state.phase == "runoff"
+            if state.outcome is None and state.phase is DayPhase.RUNOFF
             else state.outcome
         )
         majority = ruleset.majority_for(len(living)) if ruleset.threshold else None

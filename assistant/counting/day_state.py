@@ -10,7 +10,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from assistant.counting.hooks import Hooked
+from assistant.counting.hooks import DayPhase, Hooked
 from assistant.counting.living import alive_seats, change_posts
 from assistant.counting.votal import Action, NoEliminationCount, Problem, Wagon, rank_wagons
 from assistant.counting.votes import Vote, VoteBook
@@ -32,7 +32,7 @@ class DayState:
         default_factory=list
     )  # moderator-only lines: why a private fact changed something
     changed: bool = False  # whether a vote changed since the count was last decided
-    phase: str = "day"  # day | runoff | late (after the day's vote, before the next day)
+    phase: DayPhase = DayPhase.DAY
     outcome: Outcome | None = None
     final_votes: dict[str, list[Vote]] | None = None  # the votes standing when the vote ended early
     lynched: list[Outcome] = field(

@@ -41,8 +41,9 @@ from typing import TYPE_CHECKING, Any
 from assistant.counting.living import alive_seats
 from assistant.counting.votecounts import AliveDisagreement, Disagreement
 from assistant.counting.votes import show_votes
+from assistant.gamefile.choices import Decide, EarlyEnd, PhaseKind
 from assistant.gamefile.outcome import Kind, Reason, WhyNot
-from assistant.reading.names import fold_name
+from assistant.reading.names import NAME_NOT_READ, Step, fold_name
 
 if TYPE_CHECKING:
     from assistant.counting.takeovers import Takeover
@@ -83,18 +84,18 @@ _NOT_A_VOTE = frozenset({WhyNot.MODERATOR_POST, WhyNot.DAY_OVER, WhyNot.AFTER_EN
 # and the shorthands players use every day (a note: on the development games' half A none of the
 # hammers read so was wrong, against 60 right ones).
 GUESSES = {
-    "fuzzy": "a spelling guessed by its likeness",
-    "learned": "a spelling learnt from a count",
+    Step.FUZZY: "a spelling guessed by its likeness",
+    Step.LEARNED: "a spelling learnt from a count",
 }
 # Players who vote after Votal's hammer, before the day's end, as if the day went on: the moderator
 # did not count that hammer. Chosen on half A of the development games: there no day decided right
 # had more than 2.
 PLAY_WENT_ON = 3
 SHORTHANDS = {
-    "acronym": "initials",
-    "abbreviation": "an abbreviation",
-    "prefix": "a prefix",
-    "substring": "part of the name",
+    Step.ACRONYM: "initials",
+    Step.ABBREVIATION: "an abbreviation",
+    Step.PREFIX: "a prefix",
+    Step.SUBSTRING: "part of the name",
 }
 
 
@@ -231,7 +232,7 @@ def _closed_by_counted(
     such an account may have left the game since (replaced out), and their stale votes sat on 3
     right days of the development games."""
     target = action.target
-    if "majority" not in ruleset.early_end or any(
+    if EarlyEnd.MAJORITY not in ruleset.early_end or any(
         d.kind == POSSIBLE_HAMMER and d.target == target for d in found
     ):
         return []
@@ -366,7 +367,7 @@ def _read_would_decide(action: Action, at: _StandingAt, ruleset: Ruleset) -> Dou
     votes = at.counts.get(target, 0.0)
     needed = ruleset.no_elimination_needed(at.majority) if target is None else at.majority
     wagon = "No Lynch" if target is None else target
-    if "majority" in ruleset.early_end and votes >= needed:
+    if EarlyEnd.MAJORITY in ruleset.early_end and votes >= needed:
         return Doubt(
             action.post,
             POSSIBLE_HAMMER,
@@ -375,7 +376,7 @@ def _read_would_decide(action: Action, at: _StandingAt, ruleset: Ruleset) -> Dou
         )
     living = len(at.living)
     if (
-        "unanimous_minus_one" in ruleset.early_end
+        EarlyEnd.UNANIMOUS_MINUS_ONE in ruleset.early_end
         and living >= 2
         and at.voters.get(target, 0) >= living - 1
     ):
@@ -496,10 +497,6 @@ class _Wildcard:
         return f"{who}'s {self.action.text!r} (post {self.action.post}: {self.action.why_not})"
 
 
-# Why a seat's vote was not placed, when the name itself could not be read: it may name any wagon.
-_UNPLACED_NAME = ("unknown name", "ambiguous", "several targets", "cut-off name")
-
-
 def _wildcard_of(
     action: Action, living: Collection[str], weights: Mapping[str, float]
 ) -> _Wildcard | None:
@@ -516,7 +513,7 @@ def _wildcard_of(
         action.voter in living
         and action.target is None
         and not action.no_elimination
-        and (action.why_not or "").startswith(_UNPLACED_NAME)
+        and (action.why_not or "").startswith(NAME_NOT_READ)
     ):
         return _Wildcard(action, weights.get(action.voter, 1.0), True, None)
     return None
@@ -530,7 +527,7 @@ def _wildcard_hammers(
     be, seats) could give a wagon, or No Lynch, its majority, unless a possible hammer already
     stands by then; and one at the day's end when the day closed without a decision and they still
     could."""
-    if not ruleset.threshold or "majority" not in ruleset.early_end:
+    if not ruleset.threshold or EarlyEnd.MAJORITY not in ruleset.early_end:
         return []
     weights = {s.name: float(s.vote_weight) for s in game.players}
     outcome = votal.outcome
@@ -858,7 +855,9 @@ def _lynch_not_recorded(votal: Votal, game: Game) -> list[Doubt]:
         return []
     if votal.as_of_post is None or votal.as_of_post < declared.end_post:
         return []  # the day has not ended as of this count
-    dead = {d.player for d in game.deaths if d.phase == "day" and d.phase_number == votal.day}
+    dead = {
+        d.player for d in game.deaths if d.phase == PhaseKind.DAY and d.phase_number == votal.day
+    }
     return [
         Doubt(
             o.post,
@@ -889,7 +888,11 @@ def _alive_differs(
         f"the moderator's count says {check.posted_alive} alive, the game file gives {check.alive}"
     )
     note = Doubt(check.post, NOTE, None, said)
-    if not ruleset.threshold or "majority" not in ruleset.early_end or check.posted_alive < 1:
+    if (
+        not ruleset.threshold
+        or EarlyEnd.MAJORITY not in ruleset.early_end
+        or check.posted_alive < 1
+    ):
         return note
     theirs, ours = ruleset.majority_for(check.posted_alive), ruleset.majority_for(check.alive)
     if theirs >= ours:
@@ -928,7 +931,7 @@ def _votes_on_the_dead(votal: Votal, game: Game, ruleset: Ruleset) -> list[Doubt
     """Players whose votes stand on a seat the game file has dead: the file's death of that seat may
     be wrong (a death misread, or dated too early). A doubt when those votes would be that seat's
     majority were it alive, or when the day ended in no lynch with two players' last votes on it."""
-    if not ruleset.threshold or "majority" not in ruleset.early_end:
+    if not ruleset.threshold or EarlyEnd.MAJORITY not in ruleset.early_end:
         return []
     outcome = votal.outcome
     decided = outcome.post if outcome is not None else None
@@ -1016,7 +1019,7 @@ def _unexplained_ending(votal: Votal, game: Game, ruleset: Ruleset) -> list[Doub
     recorded = [
         d.player
         for d in game.deaths
-        if d.phase == "day"
+        if d.phase == PhaseKind.DAY
         and d.phase_number == votal.day
         and d.post is None
         and d.player not in lynched
@@ -1037,7 +1040,7 @@ def _unexplained_ending(votal: Votal, game: Game, ruleset: Ruleset) -> list[Doub
     end_post = declared.end_post if declared is not None else None
     if end_post is None or votal.as_of_post is None or votal.as_of_post < end_post:
         return []  # the day has not ended as of this count
-    ruled_by_rules = ruleset.decide == "plurality" or game.house.deadline_plurality
+    ruled_by_rules = ruleset.decide == Decide.PLURALITY or game.house.deadline_plurality
     if (
         outcome is not None
         and outcome.kind != Kind.PENDING

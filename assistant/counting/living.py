@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from math import inf
 
-from assistant.gamefile.game import Game
+from assistant.gamefile.choices import PhaseKind
+from assistant.gamefile.game import EventKind, Game
 
 
 def alive_seats(game: Game, day: int, at_post: int | None = None) -> tuple[str, ...]:
@@ -34,7 +35,11 @@ def change_posts(game: Game) -> list[int]:
     """The posts at which someone dies or returns during a day, sorted: the living change only
     there."""
     posts = {d.post for d in game.deaths if d.post is not None}
-    posts |= {e.post for e in game.events if e.kind in ("return", "modkill") and e.post is not None}
+    posts |= {
+        e.post
+        for e in game.events
+        if e.kind in (EventKind.RETURN, EventKind.MODKILL) and e.post is not None
+    }
     return sorted(posts)
 
 
@@ -51,22 +56,22 @@ def _records(
             happened = (
                 at_post >= death.post
                 if at_post is not None
-                else death.phase == "day" and number == day
+                else death.phase == PhaseKind.DAY and number == day
             )
         else:
             happened = False
         if happened:
             when: tuple[int, int, float]
-            if death.phase == "day" and death.post is not None:
+            if death.phase == PhaseKind.DAY and death.post is not None:
                 when = (number, 0, death.post)
             else:
-                when = (number, 2 if death.phase == "day" else 3, 0)
+                when = (number, 2 if death.phase == PhaseKind.DAY else 3, 0)
             yield when, death.player, False
     for event in game.events:
-        if event.kind not in ("return", "modkill") or event.player is None:
+        if event.kind not in (EventKind.RETURN, EventKind.MODKILL) or event.player is None:
             continue
         if event.day < day or (
             event.day == day and (event.post is None or at_post is None or at_post >= event.post)
         ):
             when = (event.day, 0, event.post if event.post is not None else -inf)
-            yield when, event.player, event.kind == "return"
+            yield when, event.player, event.kind == EventKind.RETURN

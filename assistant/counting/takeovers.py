@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from assistant.counting.living import alive_seats
 from assistant.counting.votecounts import posted_votes, read_vote_count
@@ -38,26 +39,35 @@ from parsers.reading import ReadPost
 MIN_VOTE_COUNTS = 2
 
 
+class ShownBy(StrEnum):
+    """What shows a seat held by an unlisted account."""
+
+    NAME = "name"  # a complete count names the account where the seat was
+    VOTES = "votes"  # the counts place the silent seat where the account votes
+    SPELLED = "spelled"  # the account is the listed name spelled otherwise
+    RETURNS = "returns"  # the seat's own account, listed again after a takeover
+
+
 @dataclass(frozen=True)
 class Takeover:
     seat: str
     account: str
     post: int  # the account holds the seat from here (its first post)
     counts: tuple[int, ...]  # the moderator's counts that show it
-    by: str  # "name" or "votes"
+    by: ShownBy
 
     def words(self) -> str:
         """Why, in a line for the game file's comment."""
         at = _posts(self.counts)
-        if self.by == "spelled":
+        if self.by == ShownBy.SPELLED:
             return (
                 f"{self.account} posts from post {self.post} as the listed {self.seat} spelled otherwise; "
                 f"no account of {self.seat} has posted"
             )
-        if self.by == "returns":
+        if self.by == ShownBy.RETURNS:
             verb = "lists" if len(self.counts) == 1 else "list"
             return f"{at} {verb} {self.account} in the seat again, posting from post {self.post}"
-        if self.by == "name":
+        if self.by == ShownBy.NAME:
             verb = "lists" if len(self.counts) == 1 else "list"
             return (
                 f"{at} {verb} {self.account} where {self.seat} was; {self.account} posts from "
@@ -163,7 +173,7 @@ def find_takeovers(
     for count, _, living in held:
         # the counts in order: a takeover shown explains its account in every later count
         for seat, account in _named(count, roster, living, by_fold, evidence.seat_of_taken()):
-            evidence.found.setdefault((seat, account), ("name", []))[1].append(count.post)
+            evidence.found.setdefault((seat, account), (ShownBy.NAME, []))[1].append(count.post)
         evidence.weigh_votes(
             count, living, standing[count.post], posted_votes(count, roster, living)
         )
@@ -229,10 +239,10 @@ class _Evidence:
     game: Game
     candidates: Mapping[str, int]  # unlisted account -> its first post
     seat_posts: _SeatPosts
-    found: dict[tuple[str, str], tuple[str, list[int]]] = field(default_factory=dict)
+    found: dict[tuple[str, str], tuple[ShownBy, list[int]]] = field(default_factory=dict)
     refuted: set[tuple[str, str]] = field(default_factory=set)
     # account -> (seat, by, counts), as the counts showed
-    taken: dict[str, tuple[str, str, tuple[int, ...]]] = field(default_factory=dict)
+    taken: dict[str, tuple[str, ShownBy, tuple[int, ...]]] = field(default_factory=dict)
 
     def seat_of_taken(self) -> dict[str, str]:
         return {a: t[0] for a, t in self.taken.items()}
@@ -265,7 +275,9 @@ class _Evidence:
                 if where != theirs:
                     self.refuted.add((seat, account))
                 elif _own_vote(votes, self.game, seat, self.holders(seat)) != where:
-                    self.found.setdefault((seat, account), ("votes", []))[1].append(count.post)
+                    self.found.setdefault((seat, account), (ShownBy.VOTES, []))[1].append(
+                        count.post
+                    )
 
     def settle(self, at: int) -> None:
         """Take the pairs shown enough by the count at ``at``: one account, one seat; one seat,
@@ -274,8 +286,8 @@ class _Evidence:
             (seat, account)
             for (seat, account), (by, counts_) in self.found.items()
             if account not in self.taken
-            if (seat, account) not in self.refuted or by == "name"
-            if by == "name" or len(counts_) >= MIN_VOTE_COUNTS
+            if (seat, account) not in self.refuted or by == ShownBy.NAME
+            if by == ShownBy.NAME or len(counts_) >= MIN_VOTE_COUNTS
             if self.last_of_seat(seat, at) < self.candidates[account]
         ]
         for seat, account in shown:
@@ -314,7 +326,7 @@ def find_spelled(
         account = unlisted.spelled(seat.name)
         if account in candidates and account != seat.name:
             found.setdefault(account, []).append(
-                Takeover(seat.name, account, candidates[account], (), "spelled")
+                Takeover(seat.name, account, candidates[account], (), ShownBy.SPELLED)
             )
     return [
         takeovers[0] for takeovers in found.values() if len(takeovers) == 1
@@ -370,7 +382,7 @@ def find_returns(
             and holder not in names
         ]
         if shown:
-            returns.append(Takeover(seat.name, seat.name, back, (shown[0],), "returns"))
+            returns.append(Takeover(seat.name, seat.name, back, (shown[0],), ShownBy.RETURNS))
     return returns
 
 
@@ -418,7 +430,7 @@ def with_holders(game: Game, holders: Sequence[Takeover]) -> Game:
     for seat in game.players:
         for holder in new.get(seat.name, []):
             listed = {fold_name(a) for a in seat.replacements}
-            if holder.by != "returns":
+            if holder.by != ShownBy.RETURNS:
                 listed.add(fold_name(seat.name))
             if fold_name(holder.account) in listed:
                 continue

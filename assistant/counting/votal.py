@@ -64,6 +64,7 @@ from typing import Any
 from assistant.counting.clock import iso_utc
 from assistant.counting.votes import Change, Vote, show_votes
 from assistant.gamefile.outcome import Outcome
+from assistant.reading.names import Step
 
 
 @dataclass(frozen=True)
@@ -101,7 +102,7 @@ class Action:
     action: str  # vote | unvote | nominate
     target: str | None  # the resolved seat
     no_elimination: bool
-    step: str | None  # how the name was resolved
+    step: Step | None  # how the name was resolved
     counted: bool
     why_not: str | None
     corrected: bool = False

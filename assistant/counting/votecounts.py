@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from assistant.reading.names import (
     GUESSED_STEPS,
+    NAME_NOT_READ,
     NO_ELIMINATION,
     Roster,
     fits_seat,
@@ -232,10 +233,7 @@ def alias_key(text: str) -> str:
 def _misread(action: Action) -> bool:
     """Votal could not read the name. (A name Votal read, even by a guess, is never relearned from a
     count: moderators slip, and one slip would misread that name for the rest of the game.)"""
-    return not action.counted and (action.why_not or "").startswith(_NAME_REASONS)
-
-
-_NAME_REASONS = ("unknown name", "ambiguous", "several targets", "cut-off name")
+    return not action.counted and (action.why_not or "").startswith(NAME_NOT_READ)
 
 
 def _read_otherwise(

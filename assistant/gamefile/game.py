@@ -13,62 +13,97 @@ import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, tzinfo
+from enum import Enum, StrEnum
 from pathlib import Path
 from typing import Any, Literal, Required, TypedDict
 
 from assistant.errors import GameFileError, VotalError
+from assistant.gamefile.choices import PhaseKind
 from assistant.gamefile.findings import id_problem
 from assistant.gamefile.rules import find_ruleset
 from assistant.gamefile.weburl import url_problem
 from assistant.gamefile.zones import UnknownZone, zone_named
 
 ENGINES = ("phpbb", "discourse", "xenforo", "vbulletin", "proboards")
-EVENT_KINDS = (
-    "extend",
-    "early_end",
-    "nominate",
-    "runoff_end",
-    "deadline",
+
+
+class EventKind(StrEnum):
+    """An ``[[events]]`` entry's ``kind``, spelled as the game file spells it."""
+
+    EXTEND = "extend"
+    EARLY_END = "early_end"
+    NOMINATE = "nominate"
+    RUNOFF_END = "runoff_end"
+    DEADLINE = "deadline"
     # a player announced dead is alive again from this day (post) on: the Witchhunt 9.0 Magician
-    "return",
-    "sheriff",  # Millers Hollow: `player` holds the sheriff's badge from this day (post) on
-    "sheriff_election",  # Millers Hollow: this day's "vote X for sheriff" votes elect a sheriff
-    "modkill",  # Witchhunt Online: the moderator kills `player`, using this day's hanging
-)
+    RETURN = "return"
+    # Millers Hollow: `player` holds the sheriff's badge from this day (post) on
+    SHERIFF = "sheriff"
+    # Millers Hollow: this day's "vote X for sheriff" votes elect a sheriff
+    SHERIFF_ELECTION = "sheriff_election"
+    MODKILL = "modkill"  # Witchhunt Online: the moderator kills `player`, using this day's hanging
+
+
+EVENT_KINDS = tuple(k.value for k in EventKind)
+# the events that name the player they are about
+_PLAYER_EVENTS = (EventKind.RETURN, EventKind.SHERIFF, EventKind.MODKILL)
 # A table of the game file as tomllib reads it; check_table holds its values to SCHEMA before use.
 TomlTable = dict[str, Any]
 
+
+class VoteMode(StrEnum):
+    """A seat's ``vote_mode``: how a vote_weight of N is cast."""
+
+    WHOLE = "whole"  # one vote worth N
+    SPLIT = "split"  # N separate votes of one, cast one at a time
+
+
 PHASE_RE = re.compile(r"^\s*(day|night)\s*(\d+)\s*$", re.IGNORECASE)
 
-# Each table's keys: key -> (type, required). Types: "str", "int", "number", "bool", "datetime",
-# "str[]", "str[][]", "replacements", or "table"/"table[]" naming a nested schema.
-SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
+
+class FieldType(Enum):
+    """What a game file's key holds; a TABLE or TABLES key names a nested schema."""
+
+    STR = "str"
+    INT = "int"
+    NUMBER = "number"
+    BOOL = "bool"
+    DATETIME = "datetime"
+    STRINGS = "str[]"
+    STRING_LISTS = "str[][]"
+    REPLACEMENTS = "replacements"  # account names or {name = "New", post = 512} tables
+    TABLE = "table"
+    TABLES = "table[]"
+
+
+# Each table's keys: key -> (type, required).
+SCHEMA: dict[str, dict[str, tuple[FieldType, bool]]] = {
     "": {
-        "title": ("str", True),
-        "thread": ("str", True),
-        "forum": ("str", False),
-        "ruleset": ("str", True),
-        "moderators": ("str[]", False),
-        "timezone": ("str", False),
-        "start": ("datetime", False),
-        "templates": ("str", False),
-        "fetch": ("table", False),
-        "alerts": ("table", False),
-        "players": ("table[]", True),
-        "days": ("table[]", False),
-        "deaths": ("table[]", False),
-        "survivals": ("table[]", False),
-        "corrections": ("table[]", False),
-        "resets": ("table[]", False),
-        "events": ("table[]", False),
-        "private": ("table", False),
-        "lynches_per_day": ("int", False),
-        "house": ("table", False),
-        "checks": ("table", False),
+        "title": (FieldType.STR, True),
+        "thread": (FieldType.STR, True),
+        "forum": (FieldType.STR, False),
+        "ruleset": (FieldType.STR, True),
+        "moderators": (FieldType.STRINGS, False),
+        "timezone": (FieldType.STR, False),
+        "start": (FieldType.DATETIME, False),
+        "templates": (FieldType.STR, False),
+        "fetch": (FieldType.TABLE, False),
+        "alerts": (FieldType.TABLE, False),
+        "players": (FieldType.TABLES, True),
+        "days": (FieldType.TABLES, False),
+        "deaths": (FieldType.TABLES, False),
+        "survivals": (FieldType.TABLES, False),
+        "corrections": (FieldType.TABLES, False),
+        "resets": (FieldType.TABLES, False),
+        "events": (FieldType.TABLES, False),
+        "private": (FieldType.TABLE, False),
+        "lynches_per_day": (FieldType.INT, False),
+        "house": (FieldType.TABLE, False),
+        "checks": (FieldType.TABLE, False),
     },
-    "checks": {"accepted": ("str[]", False)},
+    "checks": {"accepted": (FieldType.STRINGS, False)},
     "house": {
-        name: ("bool", False)
+        name: (FieldType.BOOL, False)
         for name in (
             "self_hammer_ignored",
             "broken_tags_void",
@@ -79,83 +114,83 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
         )
     },
     "fetch": {
-        "min_interval": ("number", False),
-        "interval": ("number", False),
-        "cookies_file": ("str", False),
-        "cookies_env": ("str", False),
-        "contact": ("str", False),
-        "posts_per_page": ("int", False),
+        "min_interval": (FieldType.NUMBER, False),
+        "interval": (FieldType.NUMBER, False),
+        "cookies_file": (FieldType.STR, False),
+        "cookies_env": (FieldType.STR, False),
+        "contact": (FieldType.STR, False),
+        "posts_per_page": (FieldType.INT, False),
     },
-    "alerts": {"webhook": ("str", False)},
+    "alerts": {"webhook": (FieldType.STR, False)},
     "players": {
-        "name": ("str", True),
-        "replacements": ("replacements", False),
-        "aliases": ("str[]", False),
-        "vote_weight": ("number", False),
-        "vote_mode": ("str", False),
+        "name": (FieldType.STR, True),
+        "replacements": (FieldType.REPLACEMENTS, False),
+        "aliases": (FieldType.STRINGS, False),
+        "vote_weight": (FieldType.NUMBER, False),
+        "vote_mode": (FieldType.STR, False),
     },
     "days": {
-        "day": ("int", True),
-        "start_post": ("int", False),
-        "end_post": ("int", False),
-        "start": ("datetime", False),
-        "end": ("datetime", False),
+        "day": (FieldType.INT, True),
+        "start_post": (FieldType.INT, False),
+        "end_post": (FieldType.INT, False),
+        "start": (FieldType.DATETIME, False),
+        "end": (FieldType.DATETIME, False),
     },
     "deaths": {
-        "player": ("str", True),
-        "phase": ("str", True),
-        "post": ("int", False),
-        "role": ("str", False),
+        "player": (FieldType.STR, True),
+        "phase": (FieldType.STR, True),
+        "post": (FieldType.INT, False),
+        "role": (FieldType.STR, False),
     },
     "survivals": {
-        "player": ("str", True),
-        "phase": ("str", True),
-        "post": ("int", False),
-        "note": ("str", False),
+        "player": (FieldType.STR, True),
+        "phase": (FieldType.STR, True),
+        "post": (FieldType.INT, False),
+        "note": (FieldType.STR, False),
     },
-    "resets": {"post": ("int", True), "note": ("str", False)},
+    "resets": {"post": (FieldType.INT, True), "note": (FieldType.STR, False)},
     "corrections": {
-        "post": ("int", True),
-        "vote": ("str", False),
-        "ignore": ("bool", False),
-        "note": ("str", False),
+        "post": (FieldType.INT, True),
+        "vote": (FieldType.STR, False),
+        "ignore": (FieldType.BOOL, False),
+        "note": (FieldType.STR, False),
     },
     "events": {
-        "day": ("int", True),
-        "kind": ("str", True),
-        "hours": ("number", False),
-        "post": ("int", False),
-        "time": ("datetime", False),
-        "player": ("str", False),
-        "target": ("str", False),
-        "note": ("str", False),
+        "day": (FieldType.INT, True),
+        "kind": (FieldType.STR, True),
+        "hours": (FieldType.NUMBER, False),
+        "post": (FieldType.INT, False),
+        "time": (FieldType.DATETIME, False),
+        "player": (FieldType.STR, False),
+        "target": (FieldType.STR, False),
+        "note": (FieldType.STR, False),
     },
     "private": {
-        "judge": ("str", False),
-        "sheriff": ("str", False),
-        "loose_cannon": ("str", False),
-        "apprentice": ("str", False),
-        "peeping_tom": ("str", False),
-        "deacon": ("str", False),
-        "holy": ("str[]", False),
-        "lovers": ("str[][]", False),
-        "roles": ("table", False),
-        "decisions": ("table[]", False),
-        "sequestered": ("table[]", False),
-        "extra_lives": ("str[]", False),
-        "successors": ("table[]", False),
+        "judge": (FieldType.STR, False),
+        "sheriff": (FieldType.STR, False),
+        "loose_cannon": (FieldType.STR, False),
+        "apprentice": (FieldType.STR, False),
+        "peeping_tom": (FieldType.STR, False),
+        "deacon": (FieldType.STR, False),
+        "holy": (FieldType.STRINGS, False),
+        "lovers": (FieldType.STRING_LISTS, False),
+        "roles": (FieldType.TABLE, False),
+        "decisions": (FieldType.TABLES, False),
+        "sequestered": (FieldType.TABLES, False),
+        "extra_lives": (FieldType.STRINGS, False),
+        "successors": (FieldType.TABLES, False),
     },
     "private.roles": {},  # free-form: seat name -> role name
     "private.decisions": {
-        "day": ("int", True),
-        "judge": ("str", False),
-        "loose_cannon": ("str", False),
-        "post": ("int", False),
+        "day": (FieldType.INT, True),
+        "judge": (FieldType.STR, False),
+        "loose_cannon": (FieldType.STR, False),
+        "post": (FieldType.INT, False),
     },
-    "private.sequestered": {"day": ("int", True), "player": ("str", True)},
-    "private.successors": {"sheriff": ("str", True), "successor": ("str", True)},
+    "private.sequestered": {"day": (FieldType.INT, True), "player": (FieldType.STR, True)},
+    "private.successors": {"sheriff": (FieldType.STR, True), "successor": (FieldType.STR, True)},
 }
-FREE_FORM = {"private.roles": "str"}
+FREE_FORM = {"private.roles": FieldType.STR}
 
 
 @dataclass(frozen=True)
@@ -172,14 +207,12 @@ class Seat:
     aliases: tuple[str, ...] = ()
     vote_weight: float = 1
     replacement_posts: tuple[int | None, ...] = ()
-    vote_mode: str = (
-        "whole"  # "split": a vote_weight of N is N separate votes of one, cast one at a time
-    )
+    vote_mode: VoteMode = VoteMode.WHOLE
 
     @property
     def split_votes(self) -> int:
         """How many separate votes this seat casts (1 unless ``vote_mode = "split"``)."""
-        return int(self.vote_weight) if self.vote_mode == "split" else 1
+        return int(self.vote_weight) if self.vote_mode == VoteMode.SPLIT else 1
 
     @property
     def accounts(self) -> tuple[str, ...]:
@@ -253,7 +286,7 @@ class DayDecl:
 @dataclass(frozen=True)
 class Death:
     player: str
-    phase: str  # "day" or "night"
+    phase: PhaseKind
     phase_number: int
     post: int | None = None
     role: str | None = None  # the role announced with the death (public: a "flip")
@@ -265,7 +298,7 @@ class Survival:
     announced."""
 
     player: str
-    phase: str  # "day" or "night"
+    phase: PhaseKind
     phase_number: int
     post: int | None = None
     note: str | None = None
@@ -290,7 +323,7 @@ class Correction:
 @dataclass(frozen=True)
 class Event:
     day: int
-    kind: str
+    kind: EventKind
     hours: float | None = None
     post: int | None = None
     time: datetime | None = None
@@ -502,20 +535,22 @@ class _Checker:
                 raise self.fail(table, index, key, f"unknown key (known keys: {known})")
             kind, _ = schema[key]
             sub = f"{table}.{key}" if table else key
-            if kind == "table":
+            if kind is FieldType.TABLE:
                 if not isinstance(value, dict):
                     raise self.fail(table, index, key, "must be a table")
                 self.check_table(value, sub, None)
-            elif kind == "table[]":
+            elif kind is FieldType.TABLES:
                 if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
                     raise self.fail(table, index, key, f"must be an array of tables ([[{sub}]])")
                 for i, item in enumerate(value):
                     self.check_table(item, sub, i)
             elif not _has_type(value, kind):
                 raise self.fail(table, index, key, f"must be {_TYPE_WORDS[kind]}, not {value!r}")
-            elif kind == "int" and value < 0:  # post and day numbers, page sizes: none is negative
+            elif (
+                kind is FieldType.INT and value < 0
+            ):  # post and day numbers, page sizes: none is negative
                 raise self.fail(table, index, key, f"must be 0 or more, not {value}")
-            elif kind == "str" and key not in _MAY_BE_EMPTY and not value.strip():
+            elif kind is FieldType.STR and key not in _MAY_BE_EMPTY and not value.strip():
                 raise self.fail(table, index, key, "must not be empty")
         for key, (_, required) in schema.items():
             if required and key not in values:
@@ -526,33 +561,33 @@ class _Checker:
 _MAY_BE_EMPTY = frozenset({"note", "vote"})
 
 _TYPE_WORDS = {
-    "str": "a string",
-    "int": "a whole number",
-    "number": "a number",
-    "bool": "true or false",
-    "datetime": "a date-time such as 2024-03-01T22:00:00",
-    "str[]": "a list of strings",
-    "str[][]": "a list of lists of strings",
-    "replacements": 'a list of account names or {name = "New", post = 512} tables',
+    FieldType.STR: "a string",
+    FieldType.INT: "a whole number",
+    FieldType.NUMBER: "a number",
+    FieldType.BOOL: "true or false",
+    FieldType.DATETIME: "a date-time such as 2024-03-01T22:00:00",
+    FieldType.STRINGS: "a list of strings",
+    FieldType.STRING_LISTS: "a list of lists of strings",
+    FieldType.REPLACEMENTS: 'a list of account names or {name = "New", post = 512} tables',
 }
 
 
-def _has_type(value: object, kind: str) -> bool:
-    if kind == "str":
+def _has_type(value: object, kind: FieldType) -> bool:
+    if kind is FieldType.STR:
         return isinstance(value, str)
-    if kind == "int":
+    if kind is FieldType.INT:
         return isinstance(value, int) and not isinstance(value, bool)
-    if kind == "number":
+    if kind is FieldType.NUMBER:
         return isinstance(value, int | float) and not isinstance(value, bool)
-    if kind == "bool":
+    if kind is FieldType.BOOL:
         return isinstance(value, bool)
-    if kind == "datetime":
+    if kind is FieldType.DATETIME:
         return isinstance(value, date | str)
-    if kind == "str[]":
+    if kind is FieldType.STRINGS:
         return isinstance(value, list) and all(isinstance(v, str) for v in value)
-    if kind == "str[][]":
-        return isinstance(value, list) and all(_has_type(v, "str[]") for v in value)
-    if kind == "replacements":
+    if kind is FieldType.STRING_LISTS:
+        return isinstance(value, list) and all(_has_type(v, FieldType.STRINGS) for v in value)
+    if kind is FieldType.REPLACEMENTS:
         return isinstance(value, list) and all(
             isinstance(v, str) or _is_replacement(v) for v in value
         )
@@ -565,7 +600,7 @@ def _is_replacement(value: object) -> bool:
         isinstance(value, dict)
         and isinstance(value.get("name"), str)
         and set(value) <= {"name", "post"}
-        and _has_type(value.get("post", 0), "int")
+        and _has_type(value.get("post", 0), FieldType.INT)
     )
 
 
@@ -701,10 +736,10 @@ def _build_seat(player: TomlTable, index: int, checker: _Checker) -> Seat:
     weight = player.get("vote_weight", 1)
     if weight < 0:
         raise checker.fail("players", index, "vote_weight", "must not be negative")
-    mode = player.get("vote_mode", "whole")
-    if mode not in ("whole", "split"):
+    if player.get("vote_mode", VoteMode.WHOLE) not in tuple(VoteMode):
         raise checker.fail("players", index, "vote_mode", 'must be "whole" or "split"')
-    if mode == "split" and (weight < 2 or weight != int(weight)):
+    mode = VoteMode(player.get("vote_mode", VoteMode.WHOLE))
+    if mode == VoteMode.SPLIT and (weight < 2 or weight != int(weight)):
         message = '"split" needs a whole vote_weight of 2 or more'
         raise checker.fail("players", index, "vote_mode", message)
     names, posts = _replacements(player.get("replacements", ()), checker, index)
@@ -750,13 +785,15 @@ def _build_day(declared: TomlTable, index: int, builder: _Builder) -> DayDecl:
     return DayDecl(declared["day"], start_post, end_post, start, end)
 
 
-def _read_phase(entry: TomlTable, table: str, index: int, checker: _Checker) -> tuple[str, int]:
+def _read_phase(
+    entry: TomlTable, table: str, index: int, checker: _Checker
+) -> tuple[PhaseKind, int]:
     """An entry's ``phase`` ("day 2", "night 1") as its kind and number."""
     phase = PHASE_RE.match(entry["phase"])
     if not phase:
         message = f"must look like 'day 2' or 'night 1', not {entry['phase']!r}"
         raise checker.fail(table, index, "phase", message)
-    return phase.group(1).lower(), int(phase.group(2))
+    return PhaseKind(phase.group(1).lower()), int(phase.group(2))
 
 
 def _build_deaths(raw: TomlTable, builder: _Builder) -> tuple[Death, ...]:
@@ -800,12 +837,12 @@ def _build_event(entry: TomlTable, index: int, builder: _Builder) -> Event:
         raise builder.checker.fail(
             "events", index, "kind", f"unknown event {kind!r} (one of: {known})"
         )
-    if kind in ("return", "sheriff", "modkill") and "player" not in entry:
+    if kind in _PLAYER_EVENTS and "player" not in entry:
         message = f'a {kind!r} event needs player = "Name"'
         raise builder.checker.fail("events", index, None, message)
     return Event(
         entry["day"],
-        kind,
+        EventKind(kind),
         entry.get("hours"),
         entry.get("post"),
         builder.when(entry["time"], "events", index, "time") if "time" in entry else None,

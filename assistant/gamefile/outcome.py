@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
 
+from assistant.gamefile.choices import Fallback, TiePolicy
+
 
 class Kind(StrEnum):
     ELIMINATION = "elimination"
@@ -42,6 +44,13 @@ class WhyNot(StrEnum):
     """Why a command did not count: the reasons more than one module compares against."""
 
     MODERATOR_POST = "moderator's post"
+    # a typed name that names nobody (assistant.reading.names); a count may teach what it meant
+    UNKNOWN_NAME = "unknown name"
+    CUT_OFF_NAME = "cut-off name"  # "VOTE: Mi--": a name teased, not typed
+    NO_NAME_GIVEN = "no name given"
+    # the start of a reason that goes on to name the seats in question ("ambiguous: A or B")
+    AMBIGUOUS = "ambiguous"
+    SEVERAL_TARGETS = "several targets"
     NOT_A_PLAYER = "not a player"
     VOTER_DEAD = "voter is dead"
     TARGET_DEAD = "target is dead"
@@ -105,11 +114,11 @@ class RulesetWords(Protocol):
     @property
     def no_elimination_label(self) -> str: ...
     @property
-    def no_majority(self) -> str: ...
+    def no_majority(self) -> Fallback: ...
     @property
-    def sleep_majority(self) -> str: ...
+    def sleep_majority(self) -> Fallback: ...
     @property
-    def tie(self) -> str: ...
+    def tie(self) -> TiePolicy: ...
 
 
 def words_of(ruleset: RulesetWords) -> Words:
@@ -210,8 +219,8 @@ def judge_declined(outcome: Outcome, ruleset: RulesetWords) -> bool:
         return False
     return (
         outcome.reason == Reason.JUDGE
-        or (outcome.reason == Reason.NO_MAJORITY and ruleset.no_majority == "judge")
-        or (outcome.reason == Reason.SLEEP_MAJORITY and ruleset.sleep_majority == "judge")
+        or (outcome.reason == Reason.NO_MAJORITY and ruleset.no_majority == Fallback.JUDGE)
+        or (outcome.reason == Reason.SLEEP_MAJORITY and ruleset.sleep_majority == Fallback.JUDGE)
     )
 
 
@@ -227,7 +236,7 @@ def announce(
         )
 
     if o.kind == Kind.ELIMINATION:
-        if o.reason == Reason.TIE and ruleset.tie == "random":
+        if o.reason == Reason.TIE and ruleset.tie == TiePolicy.RANDOM:
             return (
                 f"{who} is {words.past}: the vote was tied, and {who} was drawn at random among "
                 "the tied players."

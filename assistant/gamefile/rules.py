@@ -62,16 +62,28 @@ import re
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from enum import Enum, StrEnum
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from assistant import bundled
 from assistant.errors import RulesetError
+from assistant.gamefile.choices import (
+    CheckAt,
+    DayStart,
+    DeathOrder,
+    Decide,
+    EarlyEnd,
+    EditedVotes,
+    Fallback,
+    JudgeUnnamed,
+    MajorityKind,
+    PhaseKind,
+    TiePolicy,
+    Unbolded,
+)
 from assistant.gamefile.outcome import Kind, Outcome, Reason
-
-EARLY_ENDS = ("majority", "no_elimination_majority", "unanimous_minus_one", "no_possible_tie")
-TIE_POLICIES = ("no_elimination", "random", "runoff")
 
 
 @dataclass(frozen=True)
@@ -85,7 +97,7 @@ class Ruleset:
     path: str | None = None
     elimination_word: str = "lynch"
     no_elimination_label: str = "No Lynch"
-    death_order: str = "game_file"
+    death_order: DeathOrder = DeathOrder.GAME_FILE
     reveal_roles: bool = (
         False  # the drafts announce a dead player's role ([[deaths]] role): a "flip"
     )
@@ -94,39 +106,36 @@ class Ruleset:
     no_elimination_words: tuple[str, ...] = ()
     multi_vote: bool = False
     require_unvote: bool = False
-    edited: str = "first_revision"
-    check: str = "post"
+    edited: EditedVotes = EditedVotes.FIRST_REVISION
+    check: CheckAt = CheckAt.POST
     how_to_vote: str | None = (
         None  # the day-start draft's line on how to vote, in the rules' own words
     )
-    unbolded: str = (
-        "ignore"  # a plain-text "vote X": "ignore" | "flag" (the moderator decides) | "count"
-    )
+    unbolded: Unbolded = Unbolded.IGNORE
     # majority
-    majority_kind: str = "half_plus_one"
+    majority_kind: MajorityKind = MajorityKind.HALF_PLUS_ONE
     no_elimination_below: int = 0  # no elimination takes this many votes fewer than the majority
     # before the deadline
-    early_end: tuple[str, ...] = ("majority", "no_elimination_majority")
+    early_end: tuple[EarlyEnd, ...] = (EarlyEnd.MAJORITY, EarlyEnd.NO_ELIMINATION_MAJORITY)
     # at the deadline
-    decide: str = "majority"
-    no_majority: str = "no_elimination"
-    sleep_majority: str = "no_elimination"
-    tie: str = "no_elimination"
+    decide: Decide = Decide.MAJORITY
+    no_majority: Fallback = Fallback.NO_ELIMINATION
+    sleep_majority: Fallback = Fallback.NO_ELIMINATION
+    tie: TiePolicy = TiePolicy.NO_ELIMINATION
     no_elimination_competes: bool = True
-    judge_unnamed: str = "pending"  # the game file names no Judge and records no decision
+    judge_unnamed: JudgeUnnamed = JudgeUnnamed.PENDING
     judge_ignores_extra_lives: bool = False
     # roles that decide in a dead Judge's place: apprentice, peeping_tom
     judge_stand_ins: tuple[str, ...] = ()
     # phases
     day_hours: float | None = None
     night_hours: float | None = None
-    start_phase: str = "day"
+    start_phase: PhaseKind = PhaseKind.DAY
     sod: str | None = None
     timezone: str | None = None
     night_votes: bool = True  # false: nothing is counted at night, so `votal run` may pause polling
-    day_start: str = (
-        "clock"  # "moderator_post": a computed day after day 1 starts with the moderator's post
-    )
+    # MODERATOR_POST: a computed day after day 1 starts with the moderator's post
+    day_start: DayStart = DayStart.CLOCK
     # posting limits
     daily_minimum: int | None = None
     daily_cap: int | None = None
@@ -141,16 +150,16 @@ class Ruleset:
     def threshold(self) -> bool:
         """Whether a majority number means anything (False for plurality rules with no
         threshold)."""
-        return self.decide == "majority" or "majority" in self.early_end
+        return self.decide == Decide.MAJORITY or EarlyEnd.MAJORITY in self.early_end
 
     @property
     def has_judge(self) -> bool:
         """Whether the rules give a Judge anything to decide (the judge hook, or a Judge's day)."""
-        return "judge" in self.hooks or "judge" in (self.no_majority, self.sleep_majority)
+        return "judge" in self.hooks or Fallback.JUDGE in (self.no_majority, self.sleep_majority)
 
     def majority_for(self, alive: int) -> int:
         """Votes needed for a majority of ``alive`` living voters: more than half."""
-        if self.majority_kind == "half_plus_one":
+        if self.majority_kind == MajorityKind.HALF_PLUS_ONE:
             return alive // 2 + 1
         raise AssertionError(self.majority_kind)
 
@@ -183,60 +192,75 @@ HOOK_MODULES = (
     "missed_days",
 )
 
-_SCHEMA: dict[str, dict[str, tuple[str, str, tuple[str, ...] | None]]] = {
+
+class ValueType(Enum):
+    """What a ruleset key holds; each is checked as :func:`_check_value` says."""
+
+    STR = "str"
+    BOOL = "bool"
+    INT = "int"  # a whole number, 0 or more
+    NUMBER = "number"  # hours, more than 0
+    HOURS = "hours"  # hours, 0 or more
+    TIME = "time"  # a time of day, "22:00"
+    STRINGS = "str[]"
+
+
+# the allowed values: words, or a StrEnum whose member the key then holds
+_Allowed = tuple[str, ...] | type[StrEnum] | None
+_SCHEMA: dict[str, dict[str, tuple[str, ValueType, _Allowed]]] = {
     "ruleset": {
-        "name": ("name", "str", None),
-        "title": ("title", "str", None),
-        "document": ("document", "str", None),
-        "elimination_word": ("elimination_word", "str", None),
-        "no_elimination_label": ("no_elimination_label", "str", None),
-        "death_order": ("death_order", "str", ("game_file", "random", "alphabetical")),
-        "reveal_roles": ("reveal_roles", "bool", None),
+        "name": ("name", ValueType.STR, None),
+        "title": ("title", ValueType.STR, None),
+        "document": ("document", ValueType.STR, None),
+        "elimination_word": ("elimination_word", ValueType.STR, None),
+        "no_elimination_label": ("no_elimination_label", ValueType.STR, None),
+        "death_order": ("death_order", ValueType.STR, DeathOrder),
+        "reveal_roles": ("reveal_roles", ValueType.BOOL, None),
     },
     "votes": {
-        "no_elimination": ("no_elimination_vote", "bool", None),
-        "words": ("no_elimination_words", "str[]", None),
-        "multi_vote": ("multi_vote", "bool", None),
-        "require_unvote": ("require_unvote", "bool", None),
-        "edited": ("edited", "str", ("first_revision", "last_revision", "flag")),
-        "check": ("check", "str", ("post", "command")),
-        "how_to": ("how_to_vote", "str", None),
-        "unbolded": ("unbolded", "str", ("ignore", "flag", "count")),
+        "no_elimination": ("no_elimination_vote", ValueType.BOOL, None),
+        "words": ("no_elimination_words", ValueType.STRINGS, None),
+        "multi_vote": ("multi_vote", ValueType.BOOL, None),
+        "require_unvote": ("require_unvote", ValueType.BOOL, None),
+        "edited": ("edited", ValueType.STR, EditedVotes),
+        "check": ("check", ValueType.STR, CheckAt),
+        "how_to": ("how_to_vote", ValueType.STR, None),
+        "unbolded": ("unbolded", ValueType.STR, Unbolded),
     },
     "majority": {
-        "kind": ("majority_kind", "str", ("half_plus_one",)),
-        "no_elimination_below": ("no_elimination_below", "int", None),
+        "kind": ("majority_kind", ValueType.STR, MajorityKind),
+        "no_elimination_below": ("no_elimination_below", ValueType.INT, None),
     },
-    "early_end": {"on": ("early_end", "str[]", EARLY_ENDS)},
+    "early_end": {"on": ("early_end", ValueType.STRINGS, EarlyEnd)},
     "deadline": {
-        "decide": ("decide", "str", ("majority", "plurality")),
-        "no_majority": ("no_majority", "str", ("no_elimination", "judge")),
-        "sleep_majority": ("sleep_majority", "str", ("no_elimination", "judge")),
-        "tie": ("tie", "str", TIE_POLICIES),
-        "no_elimination_competes": ("no_elimination_competes", "bool", None),
-        "judge_unnamed": ("judge_unnamed", "str", ("pending", "no_elimination")),
-        "judge_ignores_extra_lives": ("judge_ignores_extra_lives", "bool", None),
-        "judge_stand_ins": ("judge_stand_ins", "str[]", ("apprentice", "peeping_tom")),
+        "decide": ("decide", ValueType.STR, Decide),
+        "no_majority": ("no_majority", ValueType.STR, Fallback),
+        "sleep_majority": ("sleep_majority", ValueType.STR, Fallback),
+        "tie": ("tie", ValueType.STR, TiePolicy),
+        "no_elimination_competes": ("no_elimination_competes", ValueType.BOOL, None),
+        "judge_unnamed": ("judge_unnamed", ValueType.STR, JudgeUnnamed),
+        "judge_ignores_extra_lives": ("judge_ignores_extra_lives", ValueType.BOOL, None),
+        "judge_stand_ins": ("judge_stand_ins", ValueType.STRINGS, ("apprentice", "peeping_tom")),
     },
     "phases": {
-        "day_hours": ("day_hours", "number", None),
-        "night_hours": ("night_hours", "hours", None),
-        "start": ("start_phase", "str", ("day", "night")),
-        "sod": ("sod", "time", None),
-        "timezone": ("timezone", "str", None),
-        "night_votes": ("night_votes", "bool", None),
-        "day_start": ("day_start", "str", ("clock", "moderator_post")),
+        "day_hours": ("day_hours", ValueType.NUMBER, None),
+        "night_hours": ("night_hours", ValueType.HOURS, None),
+        "start": ("start_phase", ValueType.STR, PhaseKind),
+        "sod": ("sod", ValueType.TIME, None),
+        "timezone": ("timezone", ValueType.STR, None),
+        "night_votes": ("night_votes", ValueType.BOOL, None),
+        "day_start": ("day_start", ValueType.STR, DayStart),
     },
     "posts": {
-        "daily_minimum": ("daily_minimum", "int", None),
-        "daily_cap": ("daily_cap", "int", None),
-        "cap_lifted_hours_before_eod": ("cap_lifted_hours", "hours", None),
+        "daily_minimum": ("daily_minimum", ValueType.INT, None),
+        "daily_cap": ("daily_cap", ValueType.INT, None),
+        "cap_lifted_hours_before_eod": ("cap_lifted_hours", ValueType.HOURS, None),
     },
     "runoff": {
-        "hours": ("runoff_hours", "number", None),
-        "still_tied_note": ("runoff_still_tied_note", "str", None),
+        "hours": ("runoff_hours", ValueType.NUMBER, None),
+        "still_tied_note": ("runoff_still_tied_note", ValueType.STR, None),
     },
-    "hooks": {"use": ("hooks", "str[]", HOOK_MODULES)},
+    "hooks": {"use": ("hooks", ValueType.STRINGS, HOOK_MODULES)},
 }
 
 
@@ -356,41 +380,47 @@ def parse_ruleset(text: str, *, path: str = "<ruleset>") -> Ruleset:
             ZoneInfo(ruleset.timezone)
         except (ZoneInfoNotFoundError, ValueError):
             raise fail("phases", "timezone", f"unknown time zone {ruleset.timezone!r}") from None
-    if ruleset.tie == "runoff" and not ruleset.runoff_hours:
+    if ruleset.tie == TiePolicy.RUNOFF and not ruleset.runoff_hours:
         raise fail("deadline", "tie", "a runoff needs [runoff] hours")
     return ruleset
 
 
 def _check_value(
-    value: Any, kind: str, allowed: tuple[str, ...] | None, fail: Callable[[str], RulesetError]
+    value: Any,
+    kind: ValueType,
+    allowed: _Allowed,
+    fail: Callable[[str], RulesetError],
 ) -> Any:
-    if kind == "str":
+    choices = tuple(m.value for m in allowed) if isinstance(allowed, type) else allowed
+    member = allowed if isinstance(allowed, type) else str
+    if kind is ValueType.STR:
         if not isinstance(value, str):
             raise fail(f"must be a string, not {value!r}")
-    elif kind == "bool":
+    elif kind is ValueType.BOOL:
         if not isinstance(value, bool):
             raise fail(f"must be true or false, not {value!r}")
-    elif kind == "int":
+    elif kind is ValueType.INT:
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise fail(f"must be a whole number, not {value!r}")
-    elif kind in ("number", "hours"):
+    elif kind in (ValueType.NUMBER, ValueType.HOURS):
         bad = not isinstance(value, int | float) or isinstance(value, bool)
-        if bad or value < 0 or (kind == "number" and value == 0):
+        if bad or value < 0 or (kind is ValueType.NUMBER and value == 0):
             raise fail(f"must be a positive number of hours, not {value!r}")
-    elif kind == "time":
+    elif kind is ValueType.TIME:
         if not isinstance(value, str) or not re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d", value):
             raise fail(f'must be a time of day such as "22:00", not {value!r}')
-    elif kind == "str[]":
+    elif kind is ValueType.STRINGS:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise fail(f"must be a list of strings, not {value!r}")
-        if allowed is not None:
+        if choices is not None:
             for v in value:
-                if v not in allowed:
-                    raise fail(f"unknown value {v!r} (one of: {', '.join(allowed)})")
+                if v not in choices:
+                    raise fail(f"unknown value {v!r} (one of: {', '.join(choices)})")
+            return tuple(member(v) for v in value)
         return tuple(value)
-    if allowed is not None and value not in allowed:
-        raise fail(f"unknown value {value!r} (one of: {', '.join(allowed)})")
-    return value
+    if choices is not None and value not in choices:
+        raise fail(f"unknown value {value!r} (one of: {', '.join(choices)})")
+    return member(value) if choices is not None else value
 
 
 # --- deciding
@@ -418,12 +448,15 @@ def decide_early(ruleset: Ruleset, standing: Standing) -> Outcome | None:
     """An outcome that ends the day before its deadline, or None."""
     top = standing.wagons[0] if standing.wagons else None
     early = ruleset.early_end
-    if "majority" in early and top and top[1] >= standing.majority:
+    if EarlyEnd.MAJORITY in early and top and top[1] >= standing.majority:
         return Outcome(Kind.ELIMINATION, top[0], standing.post, Reason.MAJORITY)
     no_elimination_needed = ruleset.no_elimination_needed(standing.majority)
-    if "no_elimination_majority" in early and standing.no_elimination >= no_elimination_needed:
+    if (
+        EarlyEnd.NO_ELIMINATION_MAJORITY in early
+        and standing.no_elimination >= no_elimination_needed
+    ):
         return _sleep_majority(ruleset, standing.post)
-    if "unanimous_minus_one" in early and standing.voters >= 2:
+    if EarlyEnd.UNANIMOUS_MINUS_ONE in early and standing.voters >= 2:
         if top and top[2] >= standing.voters - 1:
             return Outcome(Kind.ELIMINATION, top[0], standing.post, Reason.UNANIMOUS_MINUS_ONE)
         if ruleset.no_elimination_vote and standing.no_elimination_voters >= standing.voters - 1:
@@ -441,7 +474,7 @@ def early_end_possible(ruleset: Ruleset, standing: Standing) -> str | None:
     vote each, only the weight of those who have not voted can move.
     """
     top = standing.wagons[0] if standing.wagons else None
-    if "no_possible_tie" not in ruleset.early_end or not top or top[1] <= 0:
+    if EarlyEnd.NO_POSSIBLE_TIE not in ruleset.early_end or not top or top[1] <= 0:
         return None
     rivals = [v for _, v, _ in standing.wagons[1:]]
     if ruleset.no_elimination_competes and ruleset.no_elimination_vote:
@@ -456,7 +489,7 @@ def early_end_possible(ruleset: Ruleset, standing: Standing) -> str | None:
 
 
 def _sleep_majority(ruleset: Ruleset, post: int | None) -> Outcome:
-    if ruleset.sleep_majority == "judge":
+    if ruleset.sleep_majority == Fallback.JUDGE:
         return Outcome(Kind.PENDING, None, post, Reason.SLEEP_MAJORITY)
     return Outcome(Kind.NO_ELIMINATION, None, post, Reason.MAJORITY)
 
@@ -465,14 +498,14 @@ def decide_at_deadline(ruleset: Ruleset, standing: Standing) -> Outcome:
     """The outcome when the deadline ends the day without an early end (before any private
     decision)."""
     top = standing.wagons[0] if standing.wagons else None
-    if ruleset.decide == "majority":
+    if ruleset.decide == Decide.MAJORITY:
         if top and top[1] >= standing.majority:
             return Outcome(Kind.ELIMINATION, top[0], standing.post, Reason.MAJORITY)
         if ruleset.no_elimination_vote and standing.no_elimination >= ruleset.no_elimination_needed(
             standing.majority
         ):
             return _sleep_majority(ruleset, standing.post)
-        if ruleset.no_majority == "judge":
+        if ruleset.no_majority == Fallback.JUDGE:
             return Outcome(Kind.PENDING, None, standing.post, Reason.NO_MAJORITY)
         return Outcome(Kind.NO_ELIMINATION, None, standing.post, Reason.DEADLINE)
     return decide_plurality(ruleset, standing)
@@ -500,8 +533,8 @@ def decide_plurality(ruleset: Ruleset, standing: Standing, *, runoff: bool = Fal
         if top[0] is None:
             return Outcome(Kind.NO_ELIMINATION, None, standing.post, reason)
         return Outcome(Kind.ELIMINATION, top[0], standing.post, reason)
-    if runoff or ruleset.tie == "no_elimination":
+    if runoff or ruleset.tie == TiePolicy.NO_ELIMINATION:
         return Outcome(Kind.NO_ELIMINATION, None, standing.post, Reason.TIE)
-    if ruleset.tie == "runoff":
+    if ruleset.tie == TiePolicy.RUNOFF:
         return Outcome(Kind.PENDING, None, standing.post, Reason.RUNOFF)
     return Outcome(Kind.PENDING, None, standing.post, Reason.TIE)

@@ -14,6 +14,8 @@ import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from enum import StrEnum
+from typing import Any
 
 from assistant.counting.checks import GameWarning
 from assistant.counting.votal import Votal
@@ -28,32 +30,37 @@ DISCORD_LIMIT = 2000  # characters in one message's content
 MAX_ATTEMPTS = 5  # webhook tries per alert, one per sync, before it is left for `votal status` only
 # Discord-compatible: no @everyone, @here, user or role mention pings anyone
 NO_MENTIONS: dict[str, list[str]] = {"parse": []}
-ALERT_KINDS = (
-    "hammer",
-    "unanimous_minus_one",
-    "majority",
-    "day_decided",
-    "deadline_near",
-    # a post of many votes at once, void until the moderator decides (other votes: "doubt")
-    "unresolved_vote",
-    "doubt",  # what may be wrong with the count (assistant.counting.doubts), each once
-    "forum_error",
-    "page_problem",
-    "warning",
-    "outcome_disagrees",  # votal run --follow: an announced lynch the count disagrees with
+
+
+class AlertKind(StrEnum):
+    """What an alert is about. The values are stored in the ``alerts`` table and printed by
+    ``--format json``: never reword one."""
+
+    HAMMER = "hammer"
+    UNANIMOUS_MINUS_ONE = "unanimous_minus_one"
+    MAJORITY = "majority"
+    DAY_DECIDED = "day_decided"
+    DEADLINE_NEAR = "deadline_near"
+    # a post of many votes at once, void until the moderator decides (other votes: DOUBT)
+    UNRESOLVED_VOTE = "unresolved_vote"
+    DOUBT = "doubt"  # what may be wrong with the count (assistant.counting.doubts), each once
+    FORUM_ERROR = "forum_error"
+    PAGE_PROBLEM = "page_problem"
+    WARNING = "warning"
+    # votal run --follow: an announced lynch the count disagrees with
+    OUTCOME_DISAGREES = "outcome_disagrees"
     # votal run --follow: the thread says something the game file says otherwise
-    "game_file_disagrees",
-)
+    GAME_FILE_DISAGREES = "game_file_disagrees"
 
 
 @dataclass(frozen=True)
 class Alert:
-    kind: str  # one of ALERT_KINDS
+    kind: AlertKind
     key: str  # stable for one situation: a second detection of it is not a new alert
     message: str
 
     def to_json(self) -> dict[str, str]:
-        return {"kind": self.kind, "key": self.key, "message": self.message}
+        return {"kind": str(self.kind), "key": self.key, "message": self.message}
 
 
 def detect_alerts(
@@ -75,10 +82,10 @@ def detect_alerts(
     alerts = _warning_alerts(warnings)
     if sync_error:
         message = f"Votal could not read the thread: {sync_error}"
-        alerts.append(Alert("forum_error", f"forum:{_digest(sync_error)}", message))
+        alerts.append(Alert(AlertKind.FORUM_ERROR, f"forum:{_digest(sync_error)}", message))
     for problem in page_problems:
         message = f"A post could not be read: {problem}"
-        alerts.append(Alert("page_problem", f"page:{_digest(problem)}", message))
+        alerts.append(Alert(AlertKind.PAGE_PROBLEM, f"page:{_digest(problem)}", message))
     if votal is None:
         return alerts
     if complete:
@@ -95,7 +102,11 @@ def _warning_alerts(warnings: Iterable[GameWarning]) -> list[Alert]:
     # keyed by what it is about, not its words: "beyond the last stored post (33)" must not alert
     # anew at 34
     return [
-        Alert("warning", f"warning:{w.kind}:{w.day}:{w.post}", f"Check the game file: {w.message}")
+        Alert(
+            AlertKind.WARNING,
+            f"warning:{w.kind}:{w.day}:{w.post}",
+            f"Check the game file: {w.message}",
+        )
         for w in warnings
         if not w.note
     ]
@@ -120,17 +131,17 @@ def _standing_alerts(votal: Votal, now: datetime) -> list[Alert]:
         )
         if hammer:
             message = f"Day {day}: hammer — {who} reached a majority{at}; the day ends."
-            return [Alert("hammer", key, message + check)]
+            return [Alert(AlertKind.HAMMER, key, message + check)]
         if outcome.reason == Reason.UNANIMOUS_MINUS_ONE:
             message = f"Day {day}: unanimous minus one on {who}{at}; the day ends."
-            return [Alert("unanimous_minus_one", key, message + check)]
+            return [Alert(AlertKind.UNANIMOUS_MINUS_ONE, key, message + check)]
         message = f"Day {day} is decided: {who} ({outcome.reason}){at}."
-        return [Alert("day_decided", key, message + check)]
+        return [Alert(AlertKind.DAY_DECIDED, key, message + check)]
     if votal.majority is not None and votal.wagons and votal.wagons[0].votes >= votal.majority:
         top = votal.wagons[0]
         votes = _votes(top.votes)
         message = f"Day {day}: {top.target} has a majority ({votes} of {votal.majority} needed)."
-        return [Alert("majority", f"majority:{day}:{top.target}", message)]
+        return [Alert(AlertKind.MAJORITY, f"majority:{day}:{top.target}", message)]
     return []
 
 
@@ -147,7 +158,7 @@ def _deadline_alert(
         return None
     when = f"{deadline.astimezone(game.tz):%a %d %b %H:%M %Z}"
     message = f"Day {votal.day} ends in {_duration(deadline - now)} ({when})."
-    return Alert("deadline_near", f"deadline:{votal.day}:{deadline.isoformat()}", message)
+    return Alert(AlertKind.DEADLINE_NEAR, f"deadline:{votal.day}:{deadline.isoformat()}", message)
 
 
 def _doubt_alerts(votal: Votal) -> list[Alert]:
@@ -159,7 +170,7 @@ def _doubt_alerts(votal: Votal) -> list[Alert]:
             continue
         where = f", post {doubt.post}" if doubt.post is not None else ""
         key = f"doubt:{votal.day}:{doubt.kind}:{doubt.post}:{doubt.target}"
-        alerts.append(Alert("doubt", key, f"Day {votal.day}{where}: {doubt.why}."))
+        alerts.append(Alert(AlertKind.DOUBT, key, f"Day {votal.day}{where}: {doubt.why}."))
     return alerts
 
 
@@ -177,7 +188,7 @@ def _void_alerts(votal: Votal) -> list[Alert]:
                 f"Day {votal.day}, post {action.post}: {voter}'s {action.text!r} was not counted:"
                 f" {action.why_not}."
             )
-            alerts.append(Alert("unresolved_vote", key, message))
+            alerts.append(Alert(AlertKind.UNRESOLVED_VOTE, key, message))
     return alerts
 
 
@@ -187,7 +198,7 @@ def deliver_alerts(
     alerts: Iterable[Alert],
     *,
     now: datetime,
-    post: Callable[[str, dict], None] | None = None,
+    post: Callable[[str, dict[str, Any]], None] | None = None,
 ) -> list[Alert]:
     """Store and log the alerts not seen before, then send the unsent ones to the game's webhook.
 

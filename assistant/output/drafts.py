@@ -35,6 +35,7 @@ import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass, replace
 from datetime import UTC, datetime, timedelta
+from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -56,6 +57,7 @@ from assistant.counting.living import alive_seats
 from assistant.counting.votal import Votal
 from assistant.counting.votes import show_votes, standing_steps, votes_needed
 from assistant.errors import VotalError
+from assistant.gamefile.choices import DeathOrder, PhaseKind
 from assistant.gamefile.game import Game, Seat
 from assistant.gamefile.outcome import Kind, Reason, Words, announce, judge_declined, words_of
 from assistant.gamefile.rules import Ruleset, find_ruleset
@@ -65,7 +67,21 @@ from assistant.output.terminal import terminal_safe
 from assistant.reading.identity import AuthorIndex
 from parsers.reading import ReadPost
 
-KINDS = ("day-start", "votal", "judge", "day-end", "early-end", "runoff", "reminder")
+
+class DraftKind(StrEnum):
+    """A kind of draft, as `votal draft KIND` names it (its template is the value with "_" for
+    "-")."""
+
+    DAY_START = "day-start"
+    VOTAL = "votal"
+    JUDGE = "judge"
+    DAY_END = "day-end"
+    EARLY_END = "early-end"
+    RUNOFF = "runoff"
+    REMINDER = "reminder"
+
+
+KINDS = tuple(k.value for k in DraftKind)
 FLAVORS = ("bbcode", "markdown")
 # The forum engines that take Markdown; every other engine takes BBCode.
 MARKDOWN_ENGINES = frozenset({"discourse"})
@@ -469,7 +485,7 @@ def night_survivals(game: Game, ruleset: Ruleset, day: int) -> tuple[str, ...]:
     """Who survived a kill in the night before ``day``, in the order deaths are announced ("Deaths
     (and survivals) from each night are announced first thing the following morning")."""
     survived = [
-        s.player for s in game.survivals if s.phase == "night" and s.phase_number == day - 1
+        s.player for s in game.survivals if s.phase == PhaseKind.NIGHT and s.phase_number == day - 1
     ]
     return _announce_order(survived, game, ruleset, day)
 
@@ -482,15 +498,17 @@ def night_deaths(game: Game, ruleset: Ruleset, day: int) -> tuple[str, ...]:
     thread and the day: it tells nothing about roles or the order the moderator wrote, and is the
     same every run.
     """
-    died = [d.player for d in game.deaths if d.phase == "night" and d.phase_number == day - 1]
+    died = [
+        d.player for d in game.deaths if d.phase == PhaseKind.NIGHT and d.phase_number == day - 1
+    ]
     return _announce_order(died, game, ruleset, day)
 
 
 def _announce_order(names: list[str], game: Game, ruleset: Ruleset, day: int) -> tuple[str, ...]:
     order = ruleset.death_order
-    if order == "alphabetical":
+    if order == DeathOrder.ALPHABETICAL:
         return tuple(sorted(names, key=str.casefold))
-    if order == "random":
+    if order == DeathOrder.RANDOM:
         shuffled = sorted(names, key=str.casefold)
         random.Random(zlib.crc32(f"{game.thread}#{day}".encode())).shuffle(shuffled)
         return tuple(shuffled)
@@ -783,7 +801,7 @@ class _Namespace(dict):
 # --------------------------------------------------------------------------------------------
 
 
-_EARLY_ENDS = frozenset({"majority", "unanimous_minus_one", "no_possible_tie"})
+_EARLY_ENDS = frozenset({Reason.MAJORITY, Reason.UNANIMOUS_MINUS_ONE, Reason.NO_POSSIBLE_TIE})
 
 
 def nothing_to_announce(kind: str, context: DraftContext) -> str | None:
@@ -791,11 +809,11 @@ def nothing_to_announce(kind: str, context: DraftContext) -> str | None:
     day-end or judge post for a day not decided, an early-end post for a day that did not end early,
     a runoff post with no runoff."""
     outcome = context.outcome
-    if kind in ("day-end", "judge") and outcome is None:
+    if kind in (DraftKind.DAY_END, DraftKind.JUDGE) and outcome is None:
         return "is not decided"
-    if kind == "early-end" and (outcome is None or str(outcome.reason) not in _EARLY_ENDS):
+    if kind == DraftKind.EARLY_END and (outcome is None or outcome.reason not in _EARLY_ENDS):
         return "did not end early"
-    if kind == "runoff" and context.runoff is None:
+    if kind == DraftKind.RUNOFF and context.runoff is None:
         return "has no runoff"
     return None
 
@@ -854,7 +872,7 @@ def render_draft(
     try:
         template = env.get_template(name)
         variables = dict(_view(context, flavor))
-        text = render_bounded(template, {**variables, "kind": kind, "flavor": flavor})
+        text = render_bounded(template, {**variables, "kind": str(kind), "flavor": flavor})
     except TemplateNotFound as exc:
         raise DraftError(f"no template {exc.name!r} for {flavor}") from None
     except TemplateError as exc:  # a moderator's template: report it in one line, not a traceback
@@ -886,4 +904,4 @@ def render_votal_draft(
     if ruleset is None:
         ruleset = find_ruleset(game.ruleset, game.path.parent)
     context = build_context(game, ruleset, [votal], day=votal.day, now=now, posts=posts)
-    return render_draft("votal", context, flavor=flavor, template_dir=game.templates)
+    return render_draft(DraftKind.VOTAL, context, flavor=flavor, template_dir=game.templates)

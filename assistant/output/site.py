@@ -32,9 +32,11 @@ from markupsafe import Markup
 
 from assistant import bundled
 from assistant.counting.clock import iso_utc
-from assistant.counting.count import count_stored, current_day, load_stored_game
+from assistant.counting.count import StoredGame, count_stored, current_day, load_stored_game
+from assistant.counting.votal import Votal
 from assistant.counting.votes import standing_steps, votes_needed
-from assistant.gamefile.game import Private
+from assistant.forum.store import Store
+from assistant.gamefile.game import Game, Private
 from assistant.gamefile.outcome import Kind, Reason, WhyNot, reason_words
 from assistant.output.terminal import json_safe, terminal_safe
 
@@ -70,7 +72,7 @@ class PostRef:
     time: datetime | None
 
 
-def describe_game(game: Any) -> PublicGame:
+def describe_game(game: Game) -> PublicGame:
     """The public part of a loaded :class:`assistant.gamefile.game.Game`."""
     replaced = tuple((seat.name, seat.shown) for seat in game.players if seat.shown != seat.name)
     return PublicGame(
@@ -456,7 +458,7 @@ def write_index(site_dir: str | Path) -> Path:
     return out / "index.html"
 
 
-def page_folder(site_dir: str | Path, game: Any) -> Path:
+def page_folder(site_dir: str | Path, game: Game) -> Path:
     """Where a game's page lives in a site: the folder named after its game file."""
     return Path(site_dir) / Path(game.path).stem
 
@@ -584,9 +586,9 @@ def mask_private_outcomes(
 
 
 def count_public_days(
-    game: Any,
-    count: Callable[[Any], Sequence[Any]],
-    blind_count: Callable[[Any], Sequence[Any]] | None = None,
+    game: Game,
+    count: Callable[[Game], Sequence[Votal]],
+    blind_count: Callable[[Game], Sequence[Votal]] | None = None,
 ) -> list[dict[str, Any]]:
     """Each day's Votal JSON fit for players. ``count(game)`` replays the days (returns Votals); it
     is called for the game and for the game with its private table emptied (see
@@ -601,7 +603,7 @@ def count_public_days(
 
 
 def gather_days(
-    game: Any, db: Any, *, now: datetime, stored: Any = None
+    game: Game, db: Store, *, now: datetime, stored: StoredGame | None = None
 ) -> tuple[PublicGame, dict[int, PostRef], list[dict[str, Any]], str]:
     """Replay every day of a stored game: (public game, post index, each day's public votal JSON,
     no-elimination label). Counted as of ``now``, so a day whose deadline has passed shows how it
@@ -629,7 +631,12 @@ def gather_days(
 
 
 def publish_site(
-    game: Any, db: Any, out_dir: str | Path, *, generated_at: datetime, stored: Any = None
+    game: Game,
+    db: Store,
+    out_dir: str | Path,
+    *,
+    generated_at: datetime,
+    stored: StoredGame | None = None,
 ) -> list[Path]:
     """Build the players' site of a stored game and write it under ``out_dir`` (what ``votal site``
     and ``votal run`` call after a sync; ``stored``: see :func:`gather_days`)."""
@@ -641,7 +648,12 @@ def publish_site(
 
 
 def publish_game(
-    game: Any, db: Any, site_dir: str | Path, *, generated_at: datetime, stored: Any = None
+    game: Game,
+    db: Store,
+    site_dir: str | Path,
+    *,
+    generated_at: datetime,
+    stored: StoredGame | None = None,
 ) -> Path:
     """Write a game's page into its folder of the site (:func:`page_folder`), and the site's index
     when what it shows of the game changed or it is missing; returns the page's folder."""

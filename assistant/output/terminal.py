@@ -14,6 +14,10 @@ post), so they are always escaped. CSV is exact in a file or a pipe and escaped 
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import logging
 
 # C0 controls except tab and newline, DEL, C1 controls (CSI is U+009B), the Arabic letter mark, the
 # left-to-right and right-to-left marks, embeddings and overrides, isolates, and the line and
@@ -41,7 +45,7 @@ def html_safe(text: str) -> str:
     return _UNSAFE.sub(lambda match: f"&#x{ord(match.group()):x};", text)
 
 
-def safe_log_formatter(fmt: str, datefmt: str | None = None):  # noqa: ANN201 (a logging.Formatter)
+def safe_log_formatter(fmt: str, datefmt: str | None = None) -> logging.Formatter:
     """A logging formatter whose lines go through :func:`terminal_safe` (alerts quote names and
     posts). ``logging`` is imported here, not at the top: `votal count` never logs and would pay for
     it at start-up."""

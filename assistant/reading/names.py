@@ -28,11 +28,13 @@ import re
 import unicodedata
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
+from enum import Enum, StrEnum
 from functools import lru_cache
 from itertools import permutations
 from typing import Protocol
 
 from assistant.gamefile.game import Game
+from assistant.gamefile.outcome import WhyNot
 from assistant.gamefile.rules import Ruleset
 from assistant.reading.identity import AuthorIndex
 
@@ -46,19 +48,24 @@ DEFAULT_NO_ELIMINATION = (
     "abstain",
     "pass",
 )
-STEPS = (
-    "exact",
-    "folded",
-    "alias",
-    "account",
-    "learned",
-    "word",
-    "acronym",
-    "prefix",
-    "substring",
-    "abbreviation",
-    "fuzzy",
-)
+
+
+class Step(StrEnum):
+    """Which rule read a typed name, in the order they are tried (the value is what JSON shows)."""
+
+    EXACT = "exact"
+    FOLDED = "folded"
+    ALIAS = "alias"
+    ACCOUNT = "account"
+    LEARNED = "learned"
+    WORD = "word"
+    ACRONYM = "acronym"
+    PREFIX = "prefix"
+    SUBSTRING = "substring"
+    ABBREVIATION = "abbreviation"
+    FUZZY = "fuzzy"
+    # not a reading: a nomination the moderator recorded (clocktower's [[events]] nominate)
+    DECLARED = "declared"
 
 
 @dataclass(frozen=True)
@@ -68,7 +75,7 @@ class Resolution:
 
     text: str
     seat: str | None  # the seat's first name
-    step: str | None  # which rule resolved it: one of STEPS
+    step: Step | None  # which rule resolved it
     no_elimination: bool = False  # a sleep / no lynch / no elimination vote
     reason: str | None = (
         None  # "unknown name", "ambiguous: A or B", "target is dead", "not a player"
@@ -344,6 +351,22 @@ def _extends_first_word(typed: str, entry: _Spelling) -> bool:
     return len(first) >= 4 and len(typed) > len(first) and typed.startswith(first)
 
 
+class SpellingOf(Enum):
+    """What a spelling on the roster stands for."""
+
+    SEAT = "seat"
+    MODERATOR = "moderator"
+    NO_ELIMINATION = "no_elimination"
+
+
+class SpellingSource(Enum):
+    """Where a seat's spelling comes from: the steps that read a whole name tell them apart."""
+
+    NAME = "name"
+    ALIAS = "alias"
+    ACCOUNT = "account"
+
+
 @dataclass(frozen=True)
 class _Spelling:
     """One name a target may be typed as, and what it stands for."""
@@ -351,8 +374,8 @@ class _Spelling:
     spelling: str
     folded: str
     owner: str  # the seat's name, the moderator's name, or the no-elimination phrase
-    kind: str  # "seat", "moderator", "no_elimination"
-    source: str  # "name", "alias", "account"
+    kind: SpellingOf
+    source: SpellingSource
     words: tuple[str, ...] = ()
 
 
@@ -387,17 +410,21 @@ class Roster:
         phrases = _no_elimination_phrases(no_elimination)
         entries: list[_Spelling] = []
         for seat in game.players:
-            entries.append(_entry(seat.name, seat.name, "seat", "name"))
+            entries.append(_entry(seat.name, seat.name, SpellingOf.SEAT, SpellingSource.NAME))
             for account in seat.replacements:
-                entries.append(_entry(account, seat.name, "seat", "account"))
+                entries.append(_entry(account, seat.name, SpellingOf.SEAT, SpellingSource.ACCOUNT))
             for alias in seat.aliases:
-                entries.append(_entry(alias, seat.name, "seat", "alias"))
+                entries.append(_entry(alias, seat.name, SpellingOf.SEAT, SpellingSource.ALIAS))
         seat_folds = {e.folded for e in entries}
         for moderator in game.moderators:
             if fold_name(moderator) not in seat_folds:
-                entries.append(_entry(moderator, moderator, "moderator", "name"))
+                entries.append(
+                    _entry(moderator, moderator, SpellingOf.MODERATOR, SpellingSource.NAME)
+                )
         for phrase in phrases:
-            entries.append(_entry(phrase, NO_ELIMINATION, "no_elimination", "name"))
+            entries.append(
+                _entry(phrase, NO_ELIMINATION, SpellingOf.NO_ELIMINATION, SpellingSource.NAME)
+            )
         return cls(
             tuple(s.name for s in game.players),
             tuple(e for e in entries if e.folded),
@@ -428,12 +455,12 @@ class Roster:
                     return Resolution(
                         text,
                         None,
-                        "learned",
-                        reason="target is dead",
+                        Step.LEARNED,
+                        reason=WhyNot.TARGET_DEAD,
                         matched=text,
                         candidates=(seat,),
                     )
-                return Resolution(text, seat, "learned", matched=text)
+                return Resolution(text, seat, Step.LEARNED, matched=text)
         return found
 
     def learn(self, text: str, seat: str, from_post: int) -> None:
@@ -457,7 +484,7 @@ def _no_elimination_phrases(source: Iterable[str] | Ruleset) -> tuple[str, ...]:
     return tuple(source)
 
 
-def _entry(spelling: str, owner: str, kind: str, source: str) -> _Spelling:
+def _entry(spelling: str, owner: str, kind: SpellingOf, source: SpellingSource) -> _Spelling:
     return _Spelling(spelling, fold_name(spelling), owner, kind, source, tuple(_words(spelling)))
 
 
@@ -480,13 +507,23 @@ def resolve_name(
 def fits_seat(text: str, seat: str, roster: Roster) -> bool:
     """Whether ``text`` names ``seat`` when read against that seat's own names alone, by any step (a
     guess too): a short name may fit two players, and the moderator's count then says which."""
-    own = tuple(e for e in roster.entries if e.kind == "seat" and e.owner == seat)
+    own = tuple(e for e in roster.entries if e.kind is SpellingOf.SEAT and e.owner == seat)
     alone = Roster((seat,), own, roster.authors)
     return _resolve(text, alone, frozenset({seat})).seat == seat
 
 
+# How a reason begins when the name itself could not be read: it may mean any seat.
+NAME_NOT_READ = (
+    WhyNot.UNKNOWN_NAME,
+    WhyNot.AMBIGUOUS,
+    WhyNot.SEVERAL_TARGETS,
+    WhyNot.CUT_OFF_NAME,
+)
+
 # The steps that read part of a name, or a name like it: guesses a moderator's count may settle.
-GUESSED_STEPS = frozenset({"word", "acronym", "prefix", "substring", "abbreviation", "fuzzy"})
+GUESSED_STEPS = frozenset(
+    {Step.WORD, Step.ACRONYM, Step.PREFIX, Step.SUBSTRING, Step.ABBREVIATION, Step.FUZZY}
+)
 
 _STRIP = " \t\n@:;,.!?\"'`()[]{}<>*~|=-\u2013\u2014\u201c\u201d\u2018\u2019"
 # Left-over BBCode ("[/vote]", "[/]") and asides in brackets ("Me=Weird (L-1)", "m[afia]td").
@@ -498,7 +535,7 @@ _LEAD_IN = re.compile(
     re.IGNORECASE,
 )
 _CUT_MARK = "\u2026"  # the command reader's mark for a name broken off on purpose ("Mi--")
-_SURE_STEPS = frozenset({"exact", "folded", "alias", "account"})  # a whole name, however written
+_SURE_STEPS = frozenset({Step.EXACT, Step.FOLDED, Step.ALIAS, Step.ACCOUNT})  # a whole name
 _POSSESSIVE = re.compile(r"['\u2019]s$", re.IGNORECASE)
 # "X's slot", "X's replacement": the seat X plays or played.
 _SEAT_WORD = re.compile(r"(?:['\u2019]s)?\s+(?:slot|seat|replacement)$", re.IGNORECASE)
@@ -514,10 +551,10 @@ def _resolve(text: str, roster: Roster, alive: frozenset[str]) -> Resolution:
         found = _resolve_whole(
             text, stem.strip(_STRIP), roster, alive, loose=False, min_prefix=_MIN_PREFIX
         )
-        if found.reason == "unknown name" or (
+        if found.reason == WhyNot.UNKNOWN_NAME or (
             found.step not in _SURE_STEPS and len(fold_name(stem)) < _MIN_PREFIX
         ):
-            return Resolution(text, None, None, reason="cut-off name")
+            return Resolution(text, None, None, reason=WhyNot.CUT_OFF_NAME)
         return found
     cleaned = _ASIDE.sub(" ", _LEFTOVER_TAG.sub(" ", text))
     cleaned = _POSSESSIVE.sub("", " ".join(cleaned.split()).strip(_STRIP)).strip(_STRIP)
@@ -526,7 +563,7 @@ def _resolve(text: str, roster: Roster, alive: frozenset[str]) -> Resolution:
             _STRIP
         )  # "[Q]": the brackets are the name's punctuation
         if not fold_name(cleaned):
-            return Resolution(text, None, None, reason="no name given")
+            return Resolution(text, None, None, reason=WhyNot.NO_NAME_GIVEN)
     cleaned = _POSSESSIVE.sub("", _SEAT_WORD.sub("", cleaned)).strip(_STRIP) or cleaned
     # "VOTE: Thor because he lied": the whole text, then its leading words, longest first, are read
     # by the sure steps before any guess is made about the whole.
@@ -534,7 +571,7 @@ def _resolve(text: str, roster: Roster, alive: frozenset[str]) -> Resolution:
     if lead_in and not _resolve_whole(text, cleaned, roster, alive, loose=False).no_elimination:
         cleaned = cleaned[lead_in.end() :]
     found = _resolve_whole(text, cleaned, roster, alive, loose=False)
-    if found.reason != "unknown name":
+    if found.reason != WhyNot.UNKNOWN_NAME:
         return found
     alternatives = _resolve_alternatives(text, cleaned, roster, alive)
     if alternatives is not None:
@@ -547,12 +584,12 @@ def _resolve(text: str, roster: Roster, alive: frozenset[str]) -> Resolution:
             parts.append(part)
     for part in parts:
         found = _resolve_whole(text, part, roster, alive, loose=False, min_prefix=3)
-        if found.reason != "unknown name":
+        if found.reason != WhyNot.UNKNOWN_NAME:
             return _replace_used(found, part)
     found = _resolve_whole(text, cleaned, roster, alive, loose=True)
-    if found.reason == "unknown name" and parts:
+    if found.reason == WhyNot.UNKNOWN_NAME and parts:
         first = _resolve_whole(text, parts[-1], roster, alive, loose=True)
-        if first.reason != "unknown name":
+        if first.reason != WhyNot.UNKNOWN_NAME:
             return _replace_used(first, parts[-1])
     return found
 
@@ -574,7 +611,11 @@ def _resolve_alternatives(
     if len(named) > 1:
         names = tuple(sorted(NO_ELIMINATION if n == _NO_ELIMINATION_KEY else n for n in named))
         return Resolution(
-            text, None, None, reason="several targets: " + " or ".join(names), candidates=names
+            text,
+            None,
+            None,
+            reason=f"{WhyNot.SEVERAL_TARGETS}: " + " or ".join(names),
+            candidates=names,
         )
     slash = "/" in cleaned or "\\" in cleaned
     if len(named) == 1 and (slash or len(readings) == 1):
@@ -593,7 +634,7 @@ def _named(found: Resolution) -> str | None:
         return _NO_ELIMINATION_KEY
     if found.seat is not None:
         return found.seat
-    if found.reason == "target is dead" and found.candidates:
+    if found.reason == WhyNot.TARGET_DEAD and found.candidates:
         return found.candidates[0]
     return None
 
@@ -612,40 +653,49 @@ def _replace_used(found: Resolution, part: str) -> Resolution:
 
 
 def _answer(
-    text: str, step: str, entries: list[_Spelling], alive: frozenset[str]
+    text: str, step: Step, entries: list[_Spelling], alive: frozenset[str]
 ) -> Resolution | None:
     """The answer of one step from the entries it matched, or None to go on to the next step."""
     owners = {(e.kind, e.owner): e for e in entries}
     if not owners:
         return None
-    living = {k: e for k, e in owners.items() if k[0] == "seat" and k[1] in alive}
+    living = {k: e for k, e in owners.items() if k[0] is SpellingOf.SEAT and k[1] in alive}
     others = {k: e for k, e in owners.items() if k not in living}
-    strong = step in ("exact", "folded", "alias", "account")
+    strong = step in _SURE_STEPS
     if len(owners) == 1 or (not strong and len(living) == 1):
         (kind, owner), entry = next(iter(living.items())) if living else next(iter(owners.items()))
         return _meaning(text, step, kind, owner, entry, alive)
-    if strong and len(living) == 1 and all(k[0] == "seat" for k in others):
+    if strong and len(living) == 1 and all(k[0] is SpellingOf.SEAT for k in others):
         (kind, owner), entry = next(iter(living.items()))
         return _meaning(text, step, kind, owner, entry, alive)
     pool = living if len(living) > 1 else owners
     names = sorted(owner for _, owner in pool)
     return Resolution(
-        text, None, step, reason="ambiguous: " + " or ".join(names), candidates=tuple(names)
+        text,
+        None,
+        step,
+        reason=f"{WhyNot.AMBIGUOUS}: " + " or ".join(names),
+        candidates=tuple(names),
     )
 
 
 def _meaning(
-    text: str, step: str, kind: str, owner: str, entry: _Spelling, alive: frozenset[str]
+    text: str, step: Step, kind: SpellingOf, owner: str, entry: _Spelling, alive: frozenset[str]
 ) -> Resolution:
-    if kind == "no_elimination":
+    if kind is SpellingOf.NO_ELIMINATION:
         return Resolution(text, None, step, no_elimination=True, matched=entry.spelling)
-    if kind == "moderator":
+    if kind is SpellingOf.MODERATOR:
         return Resolution(
-            text, None, step, reason="not a player", matched=entry.spelling, candidates=(owner,)
+            text,
+            None,
+            step,
+            reason=WhyNot.NOT_A_PLAYER,
+            matched=entry.spelling,
+            candidates=(owner,),
         )
     if owner not in alive:
         return Resolution(
-            text, None, step, reason="target is dead", matched=entry.spelling, candidates=(owner,)
+            text, None, step, reason=WhyNot.TARGET_DEAD, matched=entry.spelling, candidates=(owner,)
         )
     return Resolution(text, owner, step, matched=entry.spelling)
 
@@ -671,12 +721,12 @@ def _resolve_whole(
     found = _spelled_answer(text, typed, folded, entries, alive)
     if found is not None:
         return found
-    unknown = Resolution(text, None, None, reason="unknown name")
+    unknown = Resolution(text, None, None, reason=WhyNot.UNKNOWN_NAME)
     if folded in _PERSONAL_WORDS:
         return unknown  # "VOTE: me": no guessing at a pronoun
-    names = [e for e in entries if e.kind != "no_elimination"]
+    names = [e for e in entries if e.kind is not SpellingOf.NO_ELIMINATION]
     found = _ranked_answer(
-        text, "word", [(_word_run_rank(folded, e.words), e) for e in names], alive
+        text, Step.WORD, [(_word_run_rank(folded, e.words), e) for e in names], alive
     )
     if found is not None:
         return found
@@ -693,14 +743,23 @@ def _spelled_answer(
 ) -> Resolution | None:
     """The answer when ``typed`` spells a name, alias or account whole (case and marks aside)."""
     casefolded = typed.casefold()
-    steps: list[tuple[str, list[_Spelling]]] = [
+    steps: list[tuple[Step, list[_Spelling]]] = [
         (
-            "exact",
+            Step.EXACT,
             [e for e in entries if e.spelling == typed or e.spelling.casefold() == casefolded],
         ),
-        ("folded", [e for e in entries if e.folded == folded and e.source == "name"]),
-        ("alias", [e for e in entries if e.folded == folded and e.source == "alias"]),
-        ("account", [e for e in entries if e.folded == folded and e.source == "account"]),
+        (
+            Step.FOLDED,
+            [e for e in entries if e.folded == folded and e.source is SpellingSource.NAME],
+        ),
+        (
+            Step.ALIAS,
+            [e for e in entries if e.folded == folded and e.source is SpellingSource.ALIAS],
+        ),
+        (
+            Step.ACCOUNT,
+            [e for e in entries if e.folded == folded and e.source is SpellingSource.ACCOUNT],
+        ),
     ]
     for step, matched in steps:
         found = _answer(text, step, matched, alive)
@@ -720,12 +779,12 @@ def _shortened_answer(
     """The answer when ``folded`` is a name's initials or its start."""
     if len(folded) >= 2:
         found = _answer(
-            text, "acronym", [e for e in entries if _is_acronym(folded, e.words)], alive
+            text, Step.ACRONYM, [e for e in entries if _is_acronym(folded, e.words)], alive
         )
         if found is not None:
             return found
     if len(folded) >= max(min_prefix, _MIN_PREFIX):
-        return _answer(text, "prefix", [e for e in names if e.folded.startswith(folded)], alive)
+        return _answer(text, Step.PREFIX, [e for e in names if e.folded.startswith(folded)], alive)
     if len(folded) == 2 and min_prefix <= 2:
         return _only_start(text, folded, names, alive)
     return None
@@ -743,7 +802,7 @@ def _guessed_answer(
     if len(folded) == 1:
         return _only_start(text, folded, names, alive)
     if len(folded) >= _MIN_SUBSTRING:
-        found = _answer(text, "substring", [e for e in names if folded in e.folded], alive)
+        found = _answer(text, Step.SUBSTRING, [e for e in names if folded in e.folded], alive)
         if found is not None:
             return found
     # Scattered letters ("EPM", "TS"); two letters that merely start a name were weighed above.
@@ -753,11 +812,11 @@ def _guessed_answer(
         if _is_abbreviation(folded, e.folded)
         and not (len(folded) == 2 and e.folded.startswith(folded))
     ]
-    found = _answer(text, "abbreviation", scattered, alive)
+    found = _answer(text, Step.ABBREVIATION, scattered, alive)
     if found is not None:
         return found
     # "Wandererererer": the typed word starts with a whole first word of a name.
-    found = _answer(text, "prefix", [e for e in names if _extends_first_word(folded, e)], alive)
+    found = _answer(text, Step.PREFIX, [e for e in names if _extends_first_word(folded, e)], alive)
     if found is not None:
         return found
     if len(folded) >= 3:
@@ -766,7 +825,7 @@ def _guessed_answer(
 
 
 def _ranked_answer(
-    text: str, step: str, ranked: list[tuple[int | None, _Spelling]], alive: frozenset[str]
+    text: str, step: Step, ranked: list[tuple[int | None, _Spelling]], alive: frozenset[str]
 ) -> Resolution | None:
     """The answer from the best-ranked matches only (rank None: no match)."""
     ranks = [rank for rank, _ in ranked if rank is not None]
@@ -784,7 +843,7 @@ def _only_start(
     starting = [e for e in names if e.folded.startswith(folded)]
     if len({(e.kind, e.owner) for e in starting}) != 1:
         return None
-    return _answer(text, "prefix", starting, alive)
+    return _answer(text, Step.PREFIX, starting, alive)
 
 
 # Digits that stand for letters in a name ("M00nbeam" is "Moonbeam"), and syllables said over and
@@ -817,7 +876,7 @@ def _scrambled(typed: str, part: str) -> bool:
 def _fuzzy(
     text: str, folded: str, entries: tuple[_Spelling, ...], alive: frozenset[str]
 ) -> Resolution | None:
-    best: dict[tuple[str, str], tuple[float, _Spelling]] = {}
+    best: dict[tuple[SpellingOf, str], tuple[float, _Spelling]] = {}
     for entry in entries:
         score = _typo_similarity(folded, entry)
         if _is_variant(folded, entry):
@@ -832,9 +891,13 @@ def _fuzzy(
     if len(ranked) > 1 and score - ranked[1][1][0] < _FUZZY_MARGIN:
         names = sorted(o for (_, o), (s, _) in ranked if score - s < _FUZZY_MARGIN)
         return Resolution(
-            text, None, "fuzzy", reason="ambiguous: " + " or ".join(names), candidates=tuple(names)
+            text,
+            None,
+            Step.FUZZY,
+            reason=f"{WhyNot.AMBIGUOUS}: " + " or ".join(names),
+            candidates=tuple(names),
         )
-    return _meaning(text, "fuzzy", kind, owner, entry, alive)
+    return _meaning(text, Step.FUZZY, kind, owner, entry, alive)
 
 
 def _typo_similarity(folded: str, entry: _Spelling) -> float:

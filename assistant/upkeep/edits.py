@@ -28,7 +28,8 @@ import tomlkit.container
 import tomlkit.items
 
 from assistant.errors import VotalError
-from assistant.gamefile.game import PHASE_RE, Game, game_zone_name, parse_game
+from assistant.gamefile.choices import PhaseKind
+from assistant.gamefile.game import PHASE_RE, EventKind, Game, game_zone_name, parse_game
 from assistant.gamefile.zones import zone_named
 
 CITE_WORDS = 90  # characters of the moderator's words kept in a comment
@@ -120,7 +121,7 @@ class AddEvent:
     """A declared event ([[events]]): an extension, a deadline moved; one per (day, kind, post)."""
 
     day: int
-    kind: str
+    kind: EventKind
     cite: Cited
     hours: float | None = None
     post: int | None = None
@@ -537,13 +538,13 @@ class _Editor:
             return
         for event in self.tables("events"):
             if (
-                (event.get("day"), event.get("kind")) == (edit.day, "deadline")
+                (event.get("day"), event.get("kind")) == (edit.day, EventKind.DEADLINE)
                 and "time" in event
                 and _same(event["time"].unwrap(), edit.time, self.zone)
             ):
                 return
         self.add_event(
-            AddEvent(edit.day, "deadline", edit.cite, post=edit.cite.post, time=edit.time)
+            AddEvent(edit.day, EventKind.DEADLINE, edit.cite, post=edit.cite.post, time=edit.time)
         )
 
     def add_death(self, edit: AddDeath) -> None:
@@ -765,7 +766,7 @@ class _Editor:
                 edit.post,
             ):
                 return
-        values: dict[str, Any] = {"day": edit.day, "kind": edit.kind}
+        values: dict[str, Any] = {"day": edit.day, "kind": str(edit.kind)}
         for key in ("hours", "post", "time"):
             if getattr(edit, key) is not None:
                 values[key] = getattr(edit, key)
@@ -861,7 +862,11 @@ def cited_post(table) -> int | None:
 
 def _death_order(phase: str, post: int | None) -> tuple[int, int, float]:
     kind, number = phase.split()
-    return int(number), 0 if kind == "day" else 1, post if post is not None else float("inf")
+    return (
+        int(number),
+        0 if kind == PhaseKind.DAY else 1,
+        post if post is not None else float("inf"),
+    )
 
 
 def _phase_or_none(text: str) -> str | None:
@@ -953,7 +958,7 @@ class _EditChecker:
         day = self.days.get(int(number))
         if (
             edit.post is not None
-            and kind == "day"
+            and kind == PhaseKind.DAY
             and day is not None
             and (
                 (day.start_post is not None and edit.post < day.start_post)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -80,7 +81,12 @@ def kept_versions(game_file: str | Path) -> list[Kept]:
     return versions
 
 
-def undo_last(game_file: str | Path, *, force: bool = False, write=None) -> Undone:
+def undo_last(
+    game_file: str | Path,
+    *,
+    force: bool = False,
+    write: Callable[[Path, str], None] | None = None,
+) -> Undone:
     """Restore the newest kept version of ``game_file`` with ``write(path, text)`` and drop it.
 
     Refused when nothing is kept, or when the file changed since that edit wrote it (a hand edit

@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from assistant.errors import GameFileError
-from assistant.gamefile.game import Game, parse_game
+from assistant.gamefile.choices import PhaseKind
+from assistant.gamefile.game import EventKind, Game, parse_game
 from assistant.gamefile.outcome import Kind, Reason
 from assistant.reading.announcements import (
     DeadlineKind,
@@ -506,7 +507,7 @@ def _deadline_edits(facts: ThreadFacts, *, clocked: bool) -> list[Edit]:
         if not clocked:
             edits.append(SetDeadline(day, time, cite))
         elif kind == DeadlineKind.EXTENSION:
-            edits.append(AddEvent(day, "deadline", cite, post=post, time=time))
+            edits.append(AddEvent(day, EventKind.DEADLINE, cite, post=post, time=time))
     return edits
 
 
@@ -538,13 +539,13 @@ def check_eliminations(
         outcome = votal.outcome
         announced = f"{elimination.player} lynched" if elimination.player else "no lynch"
         said = f'post {elimination.post}: "{elimination.cite.words}"'
-        if outcome is None or outcome.kind == "pending":
+        if outcome is None or outcome.kind == Kind.PENDING:
             undecided.append(
                 f"day {elimination.day}: the moderator announced {announced} ({said}); "
                 "the count has not decided the day"
             )
             continue
-        counted_seat = outcome.target if outcome.kind == "elimination" else None
+        counted_seat = outcome.target if outcome.kind == Kind.ELIMINATION else None
         if _seat_of(game, elimination.player) == counted_seat:
             continue
         counted = f"{counted_seat} lynched" if counted_seat else "no lynch"
@@ -565,7 +566,9 @@ def _lynches_counted_out(
     death is written as that day's, citing the hammer. (the new text, what was written, what was
     refused)"""
     game = parse_game(text, path=path, players_required=False)
-    lynched_days = {d.phase_number for d in game.deaths if d.phase == "day" and d.post is None}
+    lynched_days = {
+        d.phase_number for d in game.deaths if d.phase == PhaseKind.DAY and d.post is None
+    }
     candidates = [
         (seat, night, cited)
         for seat, night, cited in _votal_night_deaths(text)
@@ -753,7 +756,7 @@ def follow_hook(*, now: Callable[[], datetime], say: Callable[[str], None]):
     disagrees with and each place the file says otherwise."""
     import hashlib
 
-    from assistant.output.alerts import Alert, deliver_alerts
+    from assistant.output.alerts import Alert, AlertKind, deliver_alerts
     from assistant.upkeep.edits import one_line, write_game_file
 
     def follow_game_file(game: Game, db: Store) -> None:
@@ -766,14 +769,13 @@ def follow_hook(*, now: Callable[[], datetime], say: Callable[[str], None]):
         alerts = [
             Alert(kind, f"{kind}:{hashlib.sha1(text.encode()).hexdigest()[:16]}", text)
             for kind, lines in (
-                ("outcome_disagrees", report.alarms),
-                ("game_file_disagrees", report.disagreements),
+                (AlertKind.OUTCOME_DISAGREES, report.alarms),
+                (AlertKind.GAME_FILE_DISAGREES, report.disagreements),
             )
             for text in lines
         ]
         for alert in deliver_alerts(db, game, alerts, now=moment):
-            say(
-                f"{game.title}: {'!!! ' if alert.kind == 'outcome_disagrees' else ''}{one_line(alert.message)}"
-            )
+            loud = "!!! " if alert.kind == AlertKind.OUTCOME_DISAGREES else ""
+            say(f"{game.title}: {loud}{one_line(alert.message)}")
 
     return follow_game_file

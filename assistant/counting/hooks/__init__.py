@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol
 
 if TYPE_CHECKING:
@@ -47,6 +48,15 @@ if TYPE_CHECKING:
     from assistant.gamefile.rules import Ruleset, Standing
     from assistant.reading.names import Resolution, Roster
     from parsers.reading import ReadPost
+
+
+class DayPhase(Enum):
+    """Where a day's vote stands: the main vote, a runoff, or over (after the day's vote, before the
+    next day)."""
+
+    DAY = "day"
+    RUNOFF = "runoff"
+    LATE = "late"
 
 
 @dataclass(frozen=True)
@@ -93,7 +103,7 @@ class DayView(Protocol):
     number: int
     bounds: DayBounds
     book: VoteBook
-    phase: str  # day | runoff | late
+    phase: DayPhase
     outcome: Outcome | None
     changed: bool  # a hook that moves a vote says so
     actions: list[Action]

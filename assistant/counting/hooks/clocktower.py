@@ -9,8 +9,10 @@ from typing import Any
 
 from assistant.counting.hooks import DayView, Hook, Verdict
 from assistant.counting.votal import Action, Nomination
+from assistant.gamefile.game import EventKind
 from assistant.gamefile.outcome import Outcome, Reason
 from assistant.gamefile.rules import Standing
+from assistant.reading.names import Step
 
 
 class Clocktower(Hook):
@@ -45,7 +47,7 @@ class Clocktower(Hook):
         day = self.day
         seats = {a.casefold(): s.name for s in day.game.players for a in (*s.accounts, *s.aliases)}
         for event in day.game.events:
-            if event.day != day.number or event.kind != "nominate" or event.post != post:
+            if event.day != day.number or event.kind != EventKind.NOMINATE or event.post != post:
                 continue
             nominee = seats.get((event.target or "").casefold())
             if event.player is None or nominee is None or self.nominated(nominee):
@@ -67,7 +69,7 @@ class Clocktower(Hook):
                     action="nominate",
                     target=nominee,
                     no_elimination=False,
-                    step="declared",
+                    step=Step.DECLARED,
                     counted=alive,
                     why_not=None if alive else "voter is dead",
                     nomination=True,
@@ -89,7 +91,7 @@ class Clocktower(Hook):
         at the deadline."""
         day = self.day
         declared = any(
-            e.day == day.number and e.kind == "early_end" and e.post == day.bounds.end_post
+            e.day == day.number and e.kind == EventKind.EARLY_END and e.post == day.bounds.end_post
             for e in day.game.events
         )
         if declared and outcome.reason == Reason.PLURALITY and day.bounds.end_post is not None:

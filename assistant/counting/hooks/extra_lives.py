@@ -10,6 +10,7 @@ judge_ignores_extra_lives``) is not stopped by one.
 """
 
 from assistant.counting.hooks import Hook
+from assistant.gamefile.choices import PhaseKind
 from assistant.gamefile.game import Survival
 from assistant.gamefile.outcome import Kind, Outcome, Reason
 
@@ -22,7 +23,7 @@ class ExtraLives(Hook):
             return outcome
         game, day, target = self.day.game, self.day.number, outcome.target
         recorded = any(
-            s.player == target and s.phase == "day" and s.phase_number == day
+            s.player == target and s.phase == PhaseKind.DAY and s.phase_number == day
             for s in game.survivals
         )
         if not recorded:

@@ -13,6 +13,7 @@ counts for nothing (the stand-in may still decide)."""
 
 from assistant.counting.hooks import Decision, Hook
 from assistant.counting.powers import alive, decision, judge_holder
+from assistant.gamefile.choices import JudgeUnnamed
 from assistant.gamefile.outcome import Kind, Outcome, Reason
 
 DEFERRED = (Reason.NO_MAJORITY, Reason.SLEEP_MAJORITY)
@@ -29,7 +30,7 @@ class Judge(Hook):
         if judge is None:  # the moderator recorded the pick without naming the Judge
             if found is not None:
                 return self.decided(outcome, found, "not named")
-            if day.ruleset.judge_unnamed == "no_elimination":
+            if day.ruleset.judge_unnamed == JudgeUnnamed.NO_ELIMINATION:
                 reason = Reason.DEADLINE if outcome.reason == Reason.NO_MAJORITY else outcome.reason
                 return Outcome(Kind.NO_ELIMINATION, None, outcome.post, reason)
             return outcome

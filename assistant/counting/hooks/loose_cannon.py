@@ -7,8 +7,9 @@ currently living player"), or "none" only where the rules have a vote for no eli
 unanimous minus one, the deadline), by a holder already dead, or naming no valid target changes
 nothing and is noted for the moderator."""
 
-from assistant.counting.hooks import Decision, Hook
+from assistant.counting.hooks import DayPhase, Decision, Hook
 from assistant.counting.powers import alive, decision, loose_cannon_lost
+from assistant.gamefile.game import EventKind
 from assistant.gamefile.outcome import Kind, Outcome, Reason
 
 # the day decided by the votes themselves, at a post: a shot must come before it
@@ -20,7 +21,7 @@ class LooseCannon(Hook):
 
     def at_post(self, post: int | None) -> None:
         found = decision(self.day, "loose_cannon")
-        if self.day.outcome is not None or self.day.phase != "day":
+        if self.day.outcome is not None or self.day.phase is not DayPhase.DAY:
             return  # decided already: settle notes that the shot came too late
         if (
             post is None
@@ -56,7 +57,7 @@ class LooseCannon(Hook):
         ended = [
             e.post
             for e in day.game.events
-            if e.day == day.number and e.kind == "early_end" and e.post
+            if e.day == day.number and e.kind == EventKind.EARLY_END and e.post
         ]
         return self.decided(
             found, acted if acted is not None else ended[0] if ended else outcome.post

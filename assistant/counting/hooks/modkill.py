@@ -7,6 +7,7 @@ dead when that day's hanging is taken (killed the day before) leaves the day wit
 """
 
 from assistant.counting.hooks import Hook
+from assistant.gamefile.game import EventKind
 from assistant.gamefile.outcome import Kind, Outcome, Reason
 
 
@@ -15,7 +16,11 @@ class Modkill(Hook):
 
     def settle(self, outcome: Outcome) -> Outcome:
         event = next(
-            (e for e in self.day.game.events if e.day == self.day.number and e.kind == "modkill"),
+            (
+                e
+                for e in self.day.game.events
+                if e.day == self.day.number and e.kind == EventKind.MODKILL
+            ),
             None,
         )
         if event is None:

@@ -24,9 +24,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from assistant.counting.clock import add_wall_hours
-from assistant.counting.hooks import DayView, Hook
+from assistant.counting.hooks import DayPhase, DayView, Hook
 from assistant.counting.powers import passed_on, point
 from assistant.counting.votal import SheriffElection, Wagon, rank_wagons
+from assistant.gamefile.game import EventKind
 from parsers.reading import ReadPost
 
 # Each voter's standing sheriff ballot: (the seat voted for, (post, command index)).
@@ -40,12 +41,14 @@ class Sheriff(Hook):
         super().__init__(day)
         events = day.game.events
         self.election_day = any(
-            e.kind == "sheriff_election" and e.day == day.number for e in events
+            e.kind == EventKind.SHERIFF_ELECTION and e.day == day.number for e in events
         )
-        self.recorded = any(e.kind in ("sheriff", "sheriff_election") for e in events)
+        self.recorded = any(
+            e.kind in (EventKind.SHERIFF, EventKind.SHERIFF_ELECTION) for e in events
+        )
         self._election: SheriffElection | None = None
         self._before: list[str | None] | None = None
-        self._holders: dict[tuple[int | None, str], str | None] = {}
+        self._holders: dict[tuple[int | None, DayPhase], str | None] = {}
 
     # -- who holds the badge
     # -------------------------------------------------------------------------
@@ -63,12 +66,12 @@ class Sheriff(Hook):
             holder = self.holder_before()
             for e in day.game.events:
                 if (
-                    e.kind == "sheriff"
+                    e.kind == EventKind.SHERIFF
                     and e.day == day.number
                     and (e.post is None or at is None or at >= e.post)
                 ):
                     holder = e.player
-            if self.election_day and day.phase != "day":
+            if self.election_day and day.phase is not DayPhase.DAY:
                 holder = self.election_result() or holder
             self._holders[key] = passed_on(day.game, holder, day.living(at))
         return self._holders[key]
@@ -81,9 +84,11 @@ class Sheriff(Hook):
             holder = None if self.recorded else game.private.sheriff
             for number in range(1, day.number):
                 for e in game.events:
-                    if e.kind == "sheriff" and e.day == number:
+                    if e.kind == EventKind.SHERIFF and e.day == number:
                         holder = e.player
-                if any(e.kind == "sheriff_election" and e.day == number for e in game.events):
+                if any(
+                    e.kind == EventKind.SHERIFF_ELECTION and e.day == number for e in game.events
+                ):
                     election = day.earlier(number).votal.election
                     holder = (
                         (election.elected if election else None) or game.private.sheriff or holder
