@@ -153,3 +153,135 @@ class State:
             self.ended = True
             self.night_post = post.number
         self.night = bool(self.day)  # a day that ends gives way to the night
+
+    # The phase's transitions: each change of the day, the night and what is known of them is one
+    # of these, so that the rules say which transition they make.
+
+    def take_day_one_from_opening(self) -> None:
+        """The opening post starts day 1, unless a later post does (``implicit``)."""
+        self.day, self.night, self.ended, self.implicit = 1, False, False, True
+
+    def begin_night_zero(self) -> None:
+        """A Night 0 opens the game: day 1's start and deadline read from the opening are set aside
+        (kept in ``day_one`` for a Night 0 whose end the reader never sees)."""
+        f = self.facts
+        self.day_one = (
+            [s for s in f.starts if s.day == 1],
+            [d for d in f.deadlines if d.day == 1],
+        )
+        f.starts[:] = [s for s in f.starts if s.day != 1]
+        f.deadlines[:] = [d for d in f.deadlines if d.day != 1]
+        self.day, self.night, self.ended, self.implicit = 0, True, False, False
+
+    def keep_day_one_unseen(self) -> None:
+        """The thread read, day 1 never started: its start from the opening stands after all."""
+        if not any(s.day == 1 for s in self.facts.starts):
+            self.facts.starts[:0], self.facts.deadlines[:0] = self.day_one
+
+    def start_day_one_here(self, post: int, deadline: datetime | None, cite: Cite) -> None:
+        """ "Day 1 has begun" after the opening: day 1 starts here, not with the opening post (what
+        the opening gave for day 1 is dropped)."""
+        self.implicit = False
+        self.facts.starts[:], self.facts.deadlines[:] = [], []
+        self.start_day(1, post, deadline, cite)
+
+    def open_day(
+        self, day: int, post: int, deadline: datetime | None, cite: Cite, told_at: int | None = None
+    ) -> None:
+        """Day ``day`` starts at ``post``: no longer night, nothing of it ended or lynched yet."""
+        self.day, self.night, self.ended, self.lynched = day, False, False, False
+        self.start_day(day, post, deadline, cite, told_at)
+
+    def open_day_keeping_lynch(
+        self, day: int, post: int, deadline: datetime | None, cite: Cite, told_at: int | None = None
+    ) -> None:
+        """Day ``day`` starts with a dawn or its first count read at night: as :meth:`open_day`, but
+        ``lynched`` still tells of the day before (these readings have always left it so)."""
+        self.day, self.night, self.ended = day, False, False
+        self.start_day(day, post, deadline, cite, told_at)
+
+    def move_to_named_day(
+        self, day: int, post: PostLike, deadline: datetime | None, cite: Cite, inferred: bool
+    ) -> None:
+        """A sentence names a later day (or the same day again after a night word): the open day
+        ends here and that day starts; ``inferred`` when only its stated numbers start it."""
+        self.inferred_start = post.number if inferred else None
+        self.end_day(post, cite)
+        self.open_day(day, post.number, deadline, cite)
+
+    def restart_inferred_day(self, post: int, deadline: datetime | None, cite: Cite) -> None:
+        """The day started from its stated numbers is started by name before any player posted: its
+        start (and deadline) move to this post."""
+        f, day, inferred = self.facts, self.day, self.inferred_start
+        f.starts[:] = [s for s in f.starts if not (s.day == day and s.post == inferred)]
+        f.deadlines[:] = [d for d in f.deadlines if not (d.day == day and d.post == inferred)]
+        self.inferred_start = None
+        self.start_day(day, post, deadline, cite)
+
+    def confirm_inferred_start(self) -> None:
+        """A player posted in the day: a start inferred from its stated numbers stands."""
+        self.inferred_start = None
+
+    def fall_night(self, post: PostLike, cite: Cite) -> None:
+        """Night falls: the open day ends, and it is night even before any day (a "Night 0")."""
+        self.end_day(post, cite)
+        self.night = True
+
+    def end_day_by_lynch(self, post: PostLike, cite: Cite) -> None:
+        """The day's lynch (or no-lynch) is told: the day ends, by it."""
+        self.end_day(post, cite)
+        self.lynched = True
+
+    def reopen_day(self) -> None:
+        """ "The day's still on": the day ended by mistake is open again; its end, and a lynch told
+        with it, are taken back."""
+        f, day, ended_at = self.facts, self.day, self.night_post
+        if ended_at is None:
+            return  # no day ended
+        taken_back = [e for e in f.elims if e.day == day and e.post >= ended_at]
+        f.elims[:] = [e for e in f.elims if e not in taken_back]
+        f.ends[:] = [e for e in f.ends if not (e.day == day and e.post == ended_at)]
+        self.dead -= {e.player for e in taken_back}
+        self.night, self.ended, self.lynched = False, False, False
+
+    def note_nights_numbered_by_day(self) -> None:
+        """ "Day 1 ... Night 1": a night takes its day's number."""
+        self.nights_numbered_by_day = True
+
+    def note_dawn(self, post: int, words: str) -> None:
+        """The moderators' first post after the day ended, whatever it says."""
+        self.dawn = Dawn(post, words)
+
+    def tell_won_in_day(self, post: int, cite: Cite) -> None:
+        """The game told won while a day is open: the post ends that day (if nothing else does)."""
+        self.won_in_day = WonInDay(post, cite)
+
+    def declare_game_over(self) -> None:
+        """The game is over: later posts tell no deaths."""
+        self.over = True
+
+    def resume_game(self) -> None:
+        """A day starts after the game was told over: the words were flavour."""
+        self.over = False
+
+    # What the reading keeps beside the phase.
+
+    def read_post(self, number: int, after_post: int | None) -> None:
+        """The post to be read next: quietly when the caller already knows it."""
+        self.quiet = after_post is not None and number <= after_post
+
+    def read_aloud(self) -> None:
+        """What is read from here on is told, whatever the caller knew."""
+        self.quiet = False
+
+    def note_count_day(self, day: int | None) -> None:
+        """The day the vote count in the post being read is for (None: no count)."""
+        self.count_day = day
+
+    def keep_wagons(self, wagons: Wagons) -> None:
+        """The day's last count that gives each wagon's votes and what a lynch takes."""
+        self.wagons = wagons
+
+    def note_replaced(self, post: int, name: str) -> None:
+        """ "Alder has been replaced.": the successor is named in a later sentence."""
+        self.replaced = Replaced(post, name)
