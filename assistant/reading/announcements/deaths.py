@@ -8,7 +8,6 @@ import re
 from assistant.reading.announcements.accounts import Names
 from assistant.reading.announcements.facts import (
     Cite,
-    DayStart,
     DeathCause,
     DeathFact,
     DeathTakenBack,
@@ -17,7 +16,7 @@ from assistant.reading.announcements.facts import (
     PostLike,
 )
 from assistant.reading.announcements.phases import stated_night
-from assistant.reading.announcements.state import CountedOut, State, Wagons, WonInDay
+from assistant.reading.announcements.state import CountedOut, State, Wagons
 from assistant.reading.announcements.text import (
     NUM,
     PHASE_IN,
@@ -157,16 +156,16 @@ def read_game_won(plain: str, post: PostLike, cite: Cite, state: State) -> None:
     if not _GAME_WON.search(plain) or CONDITION.search(plain):
         return
     if state.night or state.ended:
-        state.over = True
+        state.declare_game_over()
     elif state.day and state.won_in_day is None:
-        state.won_in_day = WonInDay(post.number, cite)
+        state.tell_won_in_day(post.number, cite)
 
 
 def read_game_goes_on(post: PostLike, state: State) -> None:
     """A day that starts after the game was told over ("Hiplop is gone. GAME OVER MAN.") shows the
     words were flavour: the game goes on, and its deaths are news again."""
     if state.over and any(s.post == post.number for s in state.facts.starts):
-        state.over = False
+        state.resume_game()
 
 
 def end_day_with_game(post: PostLike, state: State) -> None:
@@ -175,8 +174,7 @@ def end_day_with_game(post: PostLike, state: State) -> None:
     The game is over."""
     if state.won_in_day is None or state.won_in_day[0] != post.number:
         return
-    state.end_day(post, state.won_in_day[1])
-    state.lynched = True
+    state.end_day_by_lynch(post, state.won_in_day[1])
 
 
 # "Alder will be lynched at deadline if votes don't change": what the count would give, not news
@@ -201,8 +199,7 @@ def read_lynch(plain: str, post: PostLike, cite: Cite, state: State, names: Name
         plain[: no_lynch.start()]
     ):  # "If no lynch is reached, ..."
         state.add(Elimination(state.day, None, post.number, cite))
-        state.end_day(post, cite)
-        state.lynched = True
+        state.end_day_by_lynch(post, cite)
         return True
     wagon = _LYNCHED_WAGON.match(plain)
     head = (wagon.group("head") or wagon.group("head2") or wagon.group("head3")) if wagon else None
@@ -219,12 +216,10 @@ def read_lynch(plain: str, post: PostLike, cite: Cite, state: State, names: Name
         return True
     if lynched and lynched not in state.dead:
         state.add(Elimination(state.day, lynched, post.number, cite))
-        state.end_day(post, cite)
-        state.lynched = True
+        state.end_day_by_lynch(post, cite)
         return True
     if LYNCH_REACHED.search(plain) and not CONDITION.search(plain):
-        state.end_day(post, cite)
-        state.lynched = True
+        state.end_day_by_lynch(post, cite)
     return False
 
 
@@ -267,8 +262,7 @@ def read_hammered_flip(plain: str, post: PostLike, cite: Cite, state: State, nam
     if NEGATION.search(rest) or re.search(r"\breplac|\?", rest, re.IGNORECASE):
         return False
     state.add(Elimination(state.day, seat, post.number, cite))
-    state.end_day(post, cite)
-    state.lynched = True
+    state.end_day_by_lynch(post, cite)
     return True
 
 
@@ -329,8 +323,7 @@ def read_lynch_scene_flip(
     if seat is None or seat in state.dead or any(other != seat for _, _, other in names.find(rest)):
         return False
     state.add(Elimination(state.day, seat, post.number, cite))
-    state.end_day(post, cite)
-    state.lynched = True
+    state.end_day_by_lynch(post, cite)
     return True
 
 
@@ -382,8 +375,7 @@ def read_death(plain: str, post: PostLike, cite: Cite, state: State, names: Name
         # a kill of the night after the open day: that day ended in a post the reader did not
         # understand, and this report is the dawn of the next
         state.end_day(post, cite)
-        state.day, state.night, state.ended, state.lynched = state.day + 1, False, False, False
-        state.add(DayStart(state.day, post.number, None, cite))
+        state.open_day(state.day + 1, post.number, None, cite)
     day_kill = kind == "day" and number == state.day and not state.night and not state.ended
     for seat in together if len(together) > 1 else [killed]:
         cause = DeathCause.DAY_KILL if kind == "day" else DeathCause.NIGHT_KILL
@@ -465,8 +457,7 @@ def read_majority_death(post: PostLike, lines: list[str], state: State, names: N
     f.deaths.remove(death)
     state.add(Elimination(state.day, death.player, post.number, death.cite))
     if not state.night:
-        state.end_day(post, death.cite)
-        state.lynched = True
+        state.end_day_by_lynch(post, death.cite)
 
 
 def read_wagons(lines: list[str], state: State, names: Names) -> None:
@@ -491,7 +482,7 @@ def read_wagons(lines: list[str], state: State, names: Names) -> None:
         majority = majority or 1
         wagons = {marked[0]: majority}
     if majority and wagons:
-        state.wagons = Wagons(state.day, wagons, majority)
+        state.keep_wagons(Wagons(state.day, wagons, majority))
 
 
 # "Alder - Birch, Cedar, Damson", "Alder: Birch, Cedar (L-1)": a wagon and the voters on it

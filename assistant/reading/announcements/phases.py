@@ -160,12 +160,11 @@ def read_opening(post: PostLike, state: State, timezone: tzinfo) -> None:
             if deadline:
                 cite = Cite(post.number, trim(line))
                 break
-    state.day, state.night, state.ended = 1, False, False
+    state.take_day_one_from_opening()
     start_cite = Cite(post.number, trim(lines[0] if lines else ""))
     state.add(DayStart(1, post.number, deadline, start_cite))
     if deadline:
         state.add(DeadlineFact(1, deadline, post.number, DeadlineKind.DEADLINE, cite))
-    state.implicit = True
 
 
 def read_day_one_start(post: PostLike, state: State, timezone: tzinfo) -> None:
@@ -200,11 +199,7 @@ def read_night_zero(post: PostLike, state: State) -> bool:
     match = _NIGHT_ZERO.search(text)
     if not match or _conditional(text, match.start()):
         return False
-    f = state.facts
-    state.day_one = ([s for s in f.starts if s.day == 1], [d for d in f.deadlines if d.day == 1])
-    f.starts[:] = [s for s in f.starts if s.day != 1]
-    f.deadlines[:] = [d for d in f.deadlines if d.day != 1]
-    state.day, state.night, state.ended, state.implicit = 0, True, False, False
+    state.begin_night_zero()
     return True
 
 
@@ -233,10 +228,9 @@ def read_vote_count_day(
         post,
     )
     start_lines = lines if start is post else read_lines(start.body_html)
-    state.day, state.night, state.ended = day, False, False
     cite = Cite(start.number, trim(start_lines[0] if start_lines else ""))
     deadline = deadline_in(lines, post, timezone)
-    state.start_day(day, start.number, deadline, cite, told_at=post.number)
+    state.open_day_keeping_lynch(day, start.number, deadline, cite, told_at=post.number)
 
 
 _MORNING = re.compile(
@@ -272,10 +266,9 @@ def read_dawn(post: PostLike, lines: list[str], state: State, timezone: tzinfo) 
         reported or _NO_DEATH.search(text) or (_MORNING.search(text) and _DAY_BUSINESS.search(text))
     ):
         return
-    state.day, state.night, state.ended = state.day + 1, False, False
     cite = Cite(post.number, trim(lines[0] if lines else ""))
     deadline = deadline_in(lines, post, timezone)
-    state.start_day(state.day, post.number, deadline, cite)
+    state.open_day_keeping_lynch(state.day + 1, post.number, deadline, cite)
 
 
 def deadline_in(lines: list[str], post: PostLike, timezone: tzinfo) -> datetime | None:
@@ -306,12 +299,7 @@ def read_day_goes_on(text: str, state: State) -> None:
         state.night and state.ended and state.night_post is not None and _DAY_GOES_ON.search(text)
     ):
         return
-    f = state.facts
-    taken_back = [e for e in f.elims if e.day == state.day and e.post >= state.night_post]
-    f.elims[:] = [e for e in f.elims if e not in taken_back]
-    f.ends[:] = [e for e in f.ends if not (e.day == state.day and e.post == state.night_post)]
-    state.dead -= {e.player for e in taken_back}
-    state.night, state.ended, state.lynched = False, False, False
+    state.reopen_day()
 
 
 @dataclass(frozen=True)
@@ -356,8 +344,7 @@ def read_phase(
             return told
     falls = first_phase_word(plain, (Wording.NIGHT_FALLS,))
     if falls and not _conditional(plain, falls.start) and not state.night and state.day:
-        state.end_day(post, cite)
-        state.night = True
+        state.fall_night(post, cite)
         return True
     return False
 
@@ -374,22 +361,21 @@ def _phase_told(
     # ("on the beginning of Day 2, everybody turns to Zodiark" in the lynch's story)
     restated = kind is Phase.DAY and number == state.day and not state.night
     if restated and state.inferred_start is not None and said is not None:
-        _restart_inferred_day(number, sentence, state)
+        # "Tomorrow, with 8 alive, it takes 5" read at night started the day; the moderator's own
+        # "Day 2 begins now" before any player posted is its start, and its deaths are the night's
+        state.restart_inferred_day(sentence.post.number, sentence.deadline(), sentence.cite)
         return True
     next_day = number > state.day or (number == state.day and state.night and not state.lynched)
     if kind is Phase.DAY and next_day:
-        quiet_start = said is None and _ALIVE_COUNT.search(sentence.plain)
-        state.inferred_start = sentence.post.number if quiet_start else None
-        state.end_day(sentence.post, sentence.cite)
-        state.day, state.night, state.ended, state.lynched = number, False, False, False
-        state.start_day(number, sentence.post.number, sentence.deadline(), sentence.cite)
+        quiet_start = said is None and bool(_ALIVE_COUNT.search(sentence.plain))
+        deadline = sentence.deadline()
+        state.move_to_named_day(number, sentence.post, deadline, sentence.cite, quiet_start)
         return True
     at_night_post = state.night_post == sentence.post.number
     if kind is Phase.NIGHT and number == state.day and (not state.night or at_night_post):
-        state.nights_numbered_by_day = True  # "Day 1 ... Night 1": a night takes its day's number
+        state.note_nights_numbered_by_day()
     if kind is Phase.NIGHT and number >= state.day and not state.night:
-        state.end_day(sentence.post, sentence.cite)
-        state.night = True
+        state.fall_night(sentence.post, sentence.cite)
         return True
     return None
 
@@ -407,22 +393,8 @@ def _day_one_told(said: PhaseWord | None, sentence: _Sentence, state: State) -> 
             state.add(DeadlineFact(1, deadline, post.number, DeadlineKind.DEADLINE, sentence.cite))
         return True
     # "Day 1 has begun" after the opening post: day 1 starts here
-    state.implicit = False
-    deadline = sentence.deadline()
-    state.facts.starts[:], state.facts.deadlines[:] = [], []
-    state.start_day(1, post.number, deadline, sentence.cite)
+    state.start_day_one_here(post.number, sentence.deadline(), sentence.cite)
     return True
-
-
-def _restart_inferred_day(number: int, sentence: _Sentence, state: State) -> None:
-    """ "Tomorrow, with 8 alive, it takes 5" read at night started the day; the moderator's own
-    "Day 2 begins now" before any player posted is its start, and the deaths it tells are the
-    night's."""
-    f, inferred = state.facts, state.inferred_start
-    f.starts[:] = [s for s in f.starts if not (s.day == number and s.post == inferred)]
-    f.deadlines[:] = [d for d in f.deadlines if not (d.day == number and d.post == inferred)]
-    state.inferred_start = None
-    state.start_day(number, sentence.post.number, sentence.deadline(), sentence.cite)
 
 
 def read_missed_day(lines: list[str], post: PostLike, state: State) -> None:
@@ -446,8 +418,7 @@ def read_missed_day(lines: list[str], post: PostLike, state: State) -> None:
             continue
         if phase_of(plain, state, post.number) == ("night", state.day + 1):
             number, words = state.dawn
-            state.day, state.night, state.ended, state.lynched = state.day + 1, False, False, False
-            state.add(DayStart(state.day, number, None, Cite(number, words)))
+            state.open_day(state.day + 1, number, None, Cite(number, words))
         return  # the first phase the post names decides
 
 
@@ -501,7 +472,6 @@ def read_next_day_in_end_post(
     needed = majority_needed(after)
     if needed is None or needed != living // 2 + 1 or re.search(r"\btook\b", after, re.IGNORECASE):
         return
-    state.day, state.night, state.ended, state.lynched = state.day + 1, False, False, False
     cite = Cite(post.number, trim(after))
     deadline = deadline_in([after], post, timezone)
-    state.start_day(state.day, post.number, deadline, cite)
+    state.open_day(state.day + 1, post.number, deadline, cite)

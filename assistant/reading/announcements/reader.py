@@ -52,7 +52,7 @@ from assistant.reading.announcements.player_list import (
 )
 from assistant.reading.announcements.replacements import read_replacements
 from assistant.reading.announcements.seat_count import seat_count_problem, stated_seats
-from assistant.reading.announcements.state import Dawn, State
+from assistant.reading.announcements.state import State
 from assistant.reading.announcements.text import plain_text, read_lines, sentences, squash, trim
 from assistant.reading.count_state import vote_count_day
 
@@ -97,15 +97,14 @@ def read_thread_facts(
         )
     problems: list[str] = []
     cast = _read_cast(posts, moderators, players, problems)
-    state = _opening_state(cast, listed)
     names = Names(cast.seats)
-    state.posts_by_seat = _posts_by_seat(posts, names)
+    state = _opening_state(cast, listed, _posts_by_seat(posts, names))
     state = _read_posts(posts, cast, state, names, after_post, timezone)
     if not players and cast.seats:
         problem = _listed_size_problem(posts, cast, state)
         if problem:
             problems.append(problem)
-    state.quiet = False
+    state.read_aloud()
     read_listed_fates(cast.players, state)
     player_facts = _with_earlier_accounts(cast.players, state)
     mods = cast.moderators
@@ -132,11 +131,14 @@ def read_thread_facts(
     return _thread_facts(title, mods, cast.moderators_cite, player_facts, told, problems)
 
 
-def _opening_state(cast: _Cast, listed: Sequence[tuple[str, str]]) -> State:
+def _opening_state(
+    cast: _Cast, listed: Sequence[tuple[str, str]], posts_by_seat: dict[str, list[int]]
+) -> State:
     """The reading's state before the first post: the cast's authors, and the (seat, account) pairs
     known only from the moderators' player list, casefolded."""
     return State(
         authors=cast.authors,
+        posts_by_seat=posts_by_seat,
         listed=frozenset(
             [(p.name, a.casefold()) for p in cast.players for a in p.replacements]
             + [(seat, account.casefold()) for seat, account in listed]
@@ -306,10 +308,10 @@ def _read_posts(
         if post.author.casefold() not in cast.keys:
             opening_block = False
             run = []
-            state.inferred_start = None  # a player posted in the day: its start stands
+            state.confirm_inferred_start()
             continue
         run.append(post)
-        state.quiet = after_post is not None and post.number <= after_post
+        state.read_post(post.number, after_post)
         if post is opening:
             read_opening(post, state, timezone)
         elif read_night_zero(post, state):
@@ -319,9 +321,7 @@ def _read_posts(
             read_day_one_start(post, state, timezone)
         else:
             state = _read_news(post, run, state, names, cast.seats, timezone)
-    # a Night 0 whose end the reader did not see
-    if not any(s.day == 1 for s in state.facts.starts):
-        state.facts.starts[:0], state.facts.deadlines[:0] = state.day_one
+    state.keep_day_one_unseen()  # a Night 0 whose end the reader did not see
     confirm_counted_out(state, posts[-1].number)
     return state
 
@@ -343,7 +343,7 @@ def _read_news(
         and (state.dawn is None or state.dawn[0] <= state.night_post)
     ):
         first = read_lines(post.body_html)
-        state.dawn = Dawn(post.number, trim(first[0] if first else ""))
+        state.note_dawn(post.number, trim(first[0] if first else ""))
     before = state.snapshot(), {seat: list(accounts) for seat, accounts in seats.items()}
     read_announcement(post, state, names, seats, timezone)
     read_vote_count_day(post, run, state, timezone)
@@ -416,15 +416,16 @@ def read_announcement(
     """What one moderator post announces, sentence by sentence, then what the whole post tells."""
     lines = read_lines(post.body_html)
     read_missed_day(lines, post, state)
-    state.count_day = next(
+    count_day = next(
         (d for d in (vote_count_day(plain_text(line)) for line in lines[:3]) if d is not None), None
     )
     if (
-        state.count_day is None
+        count_day is None
         and state.night
         and any(_COUNT_HEADING.match(plain_text(line)) for line in lines[:2])
     ):
-        state.count_day = state.day  # a count at night naming no day: the ended day's final count
+        count_day = state.day  # a count at night naming no day: the ended day's final count
+    state.note_count_day(count_day)
     read_wagons(lines, state, names)
     read_day_goes_on(" ".join(plain_text(line) for line in lines), state)
     for line, plain in (
@@ -453,7 +454,7 @@ def read_announcement(
     read_lynch_flip(post, lines, state, names)
     read_count_lynch(post, state)
     if state.won_in_day is not None and state.won_in_day[0] == post.number:
-        state.over = True
+        state.declare_game_over()
     read_next_day_in_end_post(
         post, lines, state, sum(1 for seat in seats if seat not in state.dead), timezone
     )

@@ -7,7 +7,7 @@ import re
 
 from assistant.reading.announcements.accounts import Names
 from assistant.reading.announcements.facts import Cite, PostLike, ReplacementFact
-from assistant.reading.announcements.state import Replaced, State
+from assistant.reading.announcements.state import State
 from assistant.reading.announcements.text import name_like, strip_lead
 
 REPLACEMENT = re.compile(
@@ -99,7 +99,7 @@ def read_replacements(
     alone = REPLACED_ALONE.match(plain)
     if alone and not NOT_REPLACEMENT.search(plain):
         # its successor named in a sentence that follows
-        state.replaced = Replaced(post.number, alone.group("old"))
+        state.note_replaced(post.number, alone.group("old"))
         return
     for new, old, match in _named_pairs(plain, post, state):
         if match is not None and NOT_REPLACEMENT.search(
