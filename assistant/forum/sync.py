@@ -353,17 +353,15 @@ class _Sync:
         return page
 
     def save_page(self, url: str, fetched: Fetched, page) -> None:
-        """Save one page's posts (one transaction), then its validators."""
+        """Save one page's posts and its validators in one transaction (one commit a page, and a
+        304 never hides unsaved posts)."""
         ids = [p.post_id for p in page.posts]
         numbers_before = store.load_post_numbers(self.db, self.game.key, ids)
         seen_at = self.now()
-        saved = store.save_posts(self.db, self.game.key, page.posts, seen_at=seen_at)
+        pages = [(url, page.posts, _validators(fetched, page))]
+        saved = store.save_pages(self.db, self.game.key, pages, gone=(), seen_at=seen_at)
         self.result.new_posts += saved.new
         self.result.changed_posts += saved.changed
-        store.clear_vanished(self.db, self.game.key, ids)
-        store.save_validators(
-            self.db, self.game.key, url, _validators(fetched, page), seen_at=seen_at
-        )
         self.note_seen(ids, page.posts[0].number, numbers_before)
 
     def note_unchanged(self, known: store.Validators) -> None:
