@@ -9,6 +9,8 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from assistant.reading.announcements import Cite, read_lines, read_thread_facts
+from assistant.reading.announcements.phases import read_dawn
+from assistant.reading.announcements.state import State
 from parsers.page import Post
 
 START = datetime(2026, 3, 2, 15, 0, tzinfo=UTC)  # a Monday
@@ -1902,3 +1904,15 @@ def test_a_game_told_over_in_flavour_goes_on_when_a_day_starts():
         ("Host", "Cedar - Vanilla Townie was lynched Day 2!"),
     )
     assert [(e.day, e.player) for e in facts.eliminations] == [(2, "Cedar")]
+
+
+def test_a_day_opened_by_its_dawn_has_no_lynch_yet():
+    # a day the dawn opens is as new as one "Day 2 begins" opens: the lynch told belongs to day 1
+    state = State()
+    state.open_day(1, 0, None, Cite(0, "Day 1"))
+    lynch, dawn = make_thread(
+        ("Host", "Alder was lynched."), ("Host", "Nobody died last night. Deadline in 48 hours.")
+    )
+    state.end_day_by_lynch(lynch, Cite(lynch.number, "Alder was lynched."))
+    read_dawn(dawn, read_lines(dawn.body_html), state, UTC)
+    assert (state.day, state.night, state.ended, state.lynched) == (2, False, False, False)

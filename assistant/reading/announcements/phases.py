@@ -230,7 +230,7 @@ def read_vote_count_day(
     start_lines = lines if start is post else read_lines(start.body_html)
     cite = Cite(start.number, trim(start_lines[0] if start_lines else ""))
     deadline = deadline_in(lines, post, timezone)
-    state.open_day_keeping_lynch(day, start.number, deadline, cite, told_at=post.number)
+    state.open_day(day, start.number, deadline, cite, told_at=post.number)
 
 
 _MORNING = re.compile(
@@ -268,7 +268,7 @@ def read_dawn(post: PostLike, lines: list[str], state: State, timezone: tzinfo) 
         return
     cite = Cite(post.number, trim(lines[0] if lines else ""))
     deadline = deadline_in(lines, post, timezone)
-    state.open_day_keeping_lynch(state.day + 1, post.number, deadline, cite)
+    state.open_day(state.day + 1, post.number, deadline, cite)
 
 
 def deadline_in(lines: list[str], post: PostLike, timezone: tzinfo) -> datetime | None:

@@ -247,14 +247,6 @@ class State:
         self.phase = replace(self.phase, day=day, night=False, ended=False, lynched=False)
         self.start_day(day, post, deadline, cite, told_at)
 
-    def open_day_keeping_lynch(
-        self, day: int, post: int, deadline: datetime | None, cite: Cite, told_at: int | None = None
-    ) -> None:
-        """Day ``day`` starts with a dawn or its first count read at night: as :meth:`open_day`, but
-        ``lynched`` still tells of the day before (these readings have always left it so)."""
-        self.phase = replace(self.phase, day=day, night=False, ended=False)
-        self.start_day(day, post, deadline, cite, told_at)
-
     def move_to_named_day(
         self, day: int, post: PostLike, deadline: datetime | None, cite: Cite, inferred: bool
     ) -> None:
