@@ -10,7 +10,6 @@ from assistant.reading.announcements.facts import (
     Cite,
     DeathCause,
     DeathFact,
-    DeathTakenBack,
     Elimination,
     PlayerFact,
     PostLike,
@@ -454,7 +453,7 @@ def read_majority_death(post: PostLike, lines: list[str], state: State, names: N
     death = told[0]
     if majority is None or wagons.get(death.player, 0) < majority:
         return
-    f.deaths.remove(death)
+    state.drop(death)
     state.add(Elimination(state.day, death.player, post.number, death.cite))
     if not state.night:
         state.end_day_by_lynch(post, death.cite)
@@ -554,9 +553,8 @@ def read_lynch_flip(post: PostLike, lines: list[str], state: State, names: Names
             seat = _day_flip(sentence, names, dead)
             if seat is None:
                 continue
-            f.deaths[:] = [
-                d for d in f.deaths if not (d.player == seat and d.cite.post == post.number)
-            ]
+            for death in [d for d in f.deaths if d.player == seat and d.cite.post == post.number]:
+                state.drop(death)
             state.add(Elimination(state.day, seat, post.number, Cite(post.number, trim(line))))
             return
 
@@ -760,9 +758,8 @@ def read_counted_living(
     pending = {death.player for death, *_ in state.counted_out}
     # a seat an earlier count of the day listed living was left out by a line this one missed: no
     # night killed it since, and a day's kill is announced in words
-    counted_before = state.listed_living.setdefault(day, set())
+    counted_before = state.list_living(day, living)
     missing = [seat for seat in seats if seat not in living | dead | pending | counted_before]
-    counted_before |= living
     if len(missing) > MAX_DEATHS_IN_A_NIGHT:
         return  # more than a night takes: the count is not what it seems
     # a count that states the number alive and lists that many is complete by the moderator's own
@@ -772,7 +769,7 @@ def read_counted_living(
         seat
     ) in missing:  # kept also when quiet, so that a later count does not read the same death again
         death = DeathFact(seat, f"night {state.day - 1}", None, DeathCause.COUNTED_OUT, cite)
-        state.counted_out.append(CountedOut(death, day, state.quiet, complete))
+        state.leave_out_of_count(CountedOut(death, day, state.quiet, complete))
 
 
 def read_death_taken_back(post: PostLike, state: State, names: Names) -> None:
@@ -798,22 +795,7 @@ def read_death_taken_back(post: PostLike, state: State, names: Names) -> None:
             death.cite.post < n < post.number for n in state.posts_by_seat.get(death.player, ())
         )
         if death.player in living and posted_since:
-            f.deaths.remove(death)
-            state.quiet_facts.discard(death)
-            # a file that wrote the death from an earlier reading (a game kept live) takes it back
-            # too
-            state.add(
-                DeathTakenBack(
-                    death.player,
-                    death.phase,
-                    death.cite.post,
-                    Cite(post.number, trim(plain_text(lines[0]))),
-                )
-            )
-            if not any(e.player == death.player for e in f.elims) and not any(
-                d.player == death.player for d in f.deaths
-            ):
-                state.dead.discard(death.player)
+            state.take_back_death(death, Cite(post.number, trim(plain_text(lines[0]))))
 
 
 def confirm_counted_out(state: State, last_post: int) -> None:
@@ -830,7 +812,7 @@ def confirm_counted_out(state: State, last_post: int) -> None:
         if complete or not any(
             death.cite.post < n <= until for n in state.posts_by_seat.get(death.player, ())
         ):
-            state.facts.deaths.append(death)
+            state.confirm_death(death)
 
 
 # A fate on a player-list line: "Alder, Vanilla Townie, lynched Day 1", "Birch - Cop - killed Night

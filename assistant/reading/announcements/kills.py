@@ -37,7 +37,7 @@ def date_dawn_deaths(post: PostLike, state: State) -> None:
     if day is None or day < 2:
         return
     f = state.facts
-    for i, death in enumerate(f.deaths):
+    for death in list(f.deaths):
         if (
             death.cite.post != post.number
             or death.cause is not DeathCause.DAY_KILL
@@ -46,8 +46,4 @@ def date_dawn_deaths(post: PostLike, state: State) -> None:
         ):
             continue
         night = DeathFact(death.player, f"night {day - 1}", None, DeathCause.NIGHT_KILL, death.cite)
-        f.deaths[i] = night
-        state.told.setdefault(post.number, set()).add(night.phase)
-        if death in state.quiet_facts:
-            state.quiet_facts.discard(death)
-            state.quiet_facts.add(night)
+        state.redate(death, night)

@@ -251,7 +251,7 @@ def _earlier_account(
     old = state.authors.spelled(old) if state.authors is not None else old
     seat = names.seat(new)
     if seat is None or seat not in seats or seats[seat][0].casefold() != new.casefold():
-        state.unplaced.append((new, old))
+        state.keep_unplaced(new, old)
         return
     found = [old]
     while found:
@@ -259,6 +259,6 @@ def _earlier_account(
         if names.seat(account) is not None:
             continue
         seats[seat].append(account)
-        state.earlier.setdefault(seat, []).append(account)
+        state.add_earlier_account(seat, account)
         names.rebuild(seats)
         found.extend(o for n, o in state.unplaced if n.casefold() == account.casefold())

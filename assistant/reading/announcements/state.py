@@ -16,6 +16,7 @@ from assistant.reading.announcements.facts import (
     DeadlineFact,
     DeadlineKind,
     DeathFact,
+    DeathTakenBack,
     Elimination,
     Fact,
     FactLog,
@@ -167,6 +168,54 @@ class State:
         self.facts.of_kind(fact).append(fact)
         if self.quiet:
             self.quiet_facts.add(fact)
+
+    def drop(self, fact: Fact) -> None:
+        """Take back a fact read earlier, which a later reading tells otherwise."""
+        self.facts.of_kind(fact).remove(fact)
+        self.quiet_facts.discard(fact)
+
+    def redate(self, death: DeathFact, dated: DeathFact) -> None:
+        """``dated`` is ``death`` in the phase it belongs to: it takes its place, read as quietly."""
+        self.facts.deaths[self.facts.deaths.index(death)] = dated
+        self.told.setdefault(dated.cite.post, set()).add(dated.phase)
+        if death in self.quiet_facts:
+            self.quiet_facts.discard(death)
+            self.quiet_facts.add(dated)
+
+    def take_back_death(self, death: DeathFact, cite: Cite) -> None:
+        """A death told during the day, taken back by the day's next complete count (``cite``):
+        told as taken back, so that a file kept live drops it too; its seat lives unless another
+        fact kills it."""
+        self.drop(death)
+        self.add(DeathTakenBack(death.player, death.phase, death.cite.post, cite))
+        f = self.facts
+        if not any(e.player == death.player for e in f.elims) and not any(
+            d.player == death.player for d in f.deaths
+        ):
+            self.dead.discard(death.player)
+
+    def leave_out_of_count(self, counted_out: CountedOut) -> None:
+        """A seat a day's count leaves out: dead once the thread shows it (:meth:`confirm_death`)."""
+        self.counted_out.append(counted_out)
+
+    def confirm_death(self, death: DeathFact) -> None:
+        """A death read from a count that left the seat out, confirmed when the reading ends."""
+        self.facts.deaths.append(death)
+
+    def list_living(self, day: int, living: set[str]) -> frozenset[str]:
+        """Note the seats a count of ``day`` lists living; give those its earlier counts listed."""
+        listed = self.listed_living.setdefault(day, set())
+        before = frozenset(listed)
+        listed |= living
+        return before
+
+    def keep_unplaced(self, new: str, old: str) -> None:
+        """A replacement between accounts no seat holds yet, kept until one turns up in a seat."""
+        self.unplaced.append((new, old))
+
+    def add_earlier_account(self, seat: str, account: str) -> None:
+        """``account`` held ``seat`` before the account the player list names."""
+        self.earlier.setdefault(seat, []).append(account)
 
     def told_facts(self) -> FactLog:
         """The facts of the posts read aloud (after the caller's ``after_post``)."""
