@@ -839,15 +839,6 @@ def load_validators(db: Store, game: str, url: str) -> Validators:
     )
 
 
-def save_validators(
-    db: Store, game: str, url: str, validators: Validators, *, seen_at: datetime
-) -> None:
-    """Remember a page's validators; only after its posts are saved, so a 304 never hides unsaved
-    posts."""
-    with _writing(db):
-        _write_validators(db, game, url, validators, seen_at.isoformat())
-
-
 def _write_validators(db: Store, game: str, url: str, validators: Validators, seen: str) -> None:
     if validators.etag or validators.last_modified:
         _upsert(
@@ -894,12 +885,6 @@ def save_pages(
             _clear_vanished(db, game, [p.post_id for p in posts])
         _mark_gone(db, game, gone, seen)
     return SaveResult(new, changed)
-
-
-def clear_vanished(db: Store, game: str, post_ids: Iterable[str]) -> None:
-    """Posts shown again (a moderator restored them) have not vanished."""
-    with _writing(db):
-        _clear_vanished(db, game, list(post_ids))
 
 
 def _clear_vanished(db: Store, game: str, ids: list[str]) -> None:
