@@ -1915,4 +1915,9 @@ def test_a_day_opened_by_its_dawn_has_no_lynch_yet():
     )
     state.end_day_by_lynch(lynch, Cite(lynch.number, "Alder was lynched."))
     read_dawn(dawn, read_lines(dawn.body_html), state, UTC)
-    assert (state.day, state.night, state.ended, state.lynched) == (2, False, False, False)
+    assert (state.phase.day, state.phase.night, state.phase.ended, state.phase.lynched) == (
+        2,
+        False,
+        False,
+        False,
+    )

@@ -154,16 +154,16 @@ def read_game_won(plain: str, post: PostLike, cite: Cite, state: State) -> None:
     (:func:`end_day_with_game`)."""
     if not _GAME_WON.search(plain) or CONDITION.search(plain):
         return
-    if state.night or state.ended:
+    if state.phase.night or state.phase.ended:
         state.declare_game_over()
-    elif state.day and state.won_in_day is None:
+    elif state.phase.day and state.phase.won_in_day is None:
         state.tell_won_in_day(post.number, cite)
 
 
 def read_game_goes_on(post: PostLike, state: State) -> None:
     """A day that starts after the game was told over ("Hiplop is gone. GAME OVER MAN.") shows the
     words were flavour: the game goes on, and its deaths are news again."""
-    if state.over and any(s.post == post.number for s in state.facts.starts):
+    if state.phase.over and any(s.post == post.number for s in state.facts.starts):
         state.resume_game()
 
 
@@ -171,9 +171,9 @@ def end_day_with_game(post: PostLike, state: State) -> None:
     """The post told the game won while its day was open, and no sentence of it ended the day: the
     game's end is the day's end (the day's last vote, or the flip the post tells, gives its lynch).
     The game is over."""
-    if state.won_in_day is None or state.won_in_day[0] != post.number:
+    if state.phase.won_in_day is None or state.phase.won_in_day[0] != post.number:
         return
-    state.end_day_by_lynch(post, state.won_in_day[1])
+    state.end_day_by_lynch(post, state.phase.won_in_day[1])
 
 
 # "Alder will be lynched at deadline if votes don't change": what the count would give, not news
@@ -189,7 +189,11 @@ def read_lynch(plain: str, post: PostLike, cite: Cite, state: State, names: Name
     reached", "Majority has been reached"); True when it told a death or a no-lynch. A lynch
     foretold on a condition ("Alder will be lynched at deadline if votes don't change") tells
     none."""
-    if state.over or state.has_elimination(state.day) or (state.night and not state.ended):
+    if (
+        state.phase.over
+        or state.has_elimination(state.phase.day)
+        or (state.phase.night and not state.phase.ended)
+    ):
         return False
     if _FORECAST.search(plain):
         return False
@@ -197,7 +201,7 @@ def read_lynch(plain: str, post: PostLike, cite: Cite, state: State, names: Name
     if no_lynch and not IF_BEFORE.search(
         plain[: no_lynch.start()]
     ):  # "If no lynch is reached, ..."
-        state.add(Elimination(state.day, None, post.number, cite))
+        state.add(Elimination(state.phase.day, None, post.number, cite))
         state.end_day_by_lynch(post, cite)
         return True
     wagon = _LYNCHED_WAGON.match(plain)
@@ -214,7 +218,7 @@ def read_lynch(plain: str, post: PostLike, cite: Cite, state: State, names: Name
         state.add(DeathFact(lynched, f"night {night}", None, DeathCause.NIGHT_KILL, cite))
         return True
     if lynched and lynched not in state.dead:
-        state.add(Elimination(state.day, lynched, post.number, cite))
+        state.add(Elimination(state.phase.day, lynched, post.number, cite))
         state.end_day_by_lynch(post, cite)
         return True
     if LYNCH_REACHED.search(plain) and not CONDITION.search(plain):
@@ -224,7 +228,7 @@ def read_lynch(plain: str, post: PostLike, cite: Cite, state: State, names: Name
 
 def _seat_at_majority(state: State) -> str | None:
     """The one living seat the open day's last count shows at majority, if one."""
-    if state.wagons is None or state.wagons[0] != state.day:
+    if state.wagons is None or state.wagons[0] != state.phase.day:
         return None
     _, wagons, majority = state.wagons
     at_majority = [
@@ -247,7 +251,7 @@ def read_hammered_flip(plain: str, post: PostLike, cite: Cite, state: State, nam
     ("Alder was a Vanilla Townie, formatting later"), is that day's lynch: the day ends here. So is
     a role told of a living player in a sentence that speaks of the lynch ("Quil is a VT, official
     lynch scene here later")."""
-    if state.night or state.ended or state.has_elimination(state.day):
+    if state.phase.night or state.phase.ended or state.has_elimination(state.phase.day):
         return False
     if read_lynch_scene_flip(plain, post, cite, state, names):
         return True
@@ -260,7 +264,7 @@ def read_hammered_flip(plain: str, post: PostLike, cite: Cite, state: State, nam
         return False
     if NEGATION.search(rest) or re.search(r"\breplac|\?", rest, re.IGNORECASE):
         return False
-    state.add(Elimination(state.day, seat, post.number, cite))
+    state.add(Elimination(state.phase.day, seat, post.number, cite))
     state.end_day_by_lynch(post, cite)
     return True
 
@@ -321,7 +325,7 @@ def read_lynch_scene_flip(
     seat = flipped_seat(match.group("name"), names) or names.nickname(match.group("name"))
     if seat is None or seat in state.dead or any(other != seat for _, _, other in names.find(rest)):
         return False
-    state.add(Elimination(state.day, seat, post.number, cite))
+    state.add(Elimination(state.phase.day, seat, post.number, cite))
     state.end_day_by_lynch(post, cite)
     return True
 
@@ -335,20 +339,20 @@ def read_death(plain: str, post: PostLike, cite: Cite, state: State, names: Name
     """A sentence that tells a death other than by the lynch ("Birch was killed Night 2", "Cedar has
     been modkilled", "Damson, Vanilla Townie, died"); a day's death told after the day ended is its
     lynch."""
-    if state.over:
+    if state.phase.over:
         return False
     modkilled = named_before(plain, MODKILL, names)
     if modkilled and modkilled not in state.dead:
-        phase_text = f"{'night' if state.night else 'day'} {state.day}"
-        during = None if state.night else post.number
+        phase_text = f"{'night' if state.phase.night else 'day'} {state.phase.day}"
+        during = None if state.phase.night else post.number
         state.add(DeathFact(modkilled, phase_text, during, DeathCause.MODKILL, cite))
         return True
     f = state.facts
     # the post that starts a day, or any before a player posts in a day started only by its stated
     # numbers
-    started_here = not state.night and (
-        state.inferred_start is not None
-        or any(d.post == post.number and d.day == state.day for d in f.starts)
+    started_here = not state.phase.night and (
+        state.phase.inferred_start is not None
+        or any(d.post == post.number and d.day == state.phase.day for d in f.starts)
     )
     together = [seat for seat in named_together(plain, KILL_VERB, names) if seat not in state.dead]
     killed = (
@@ -365,17 +369,22 @@ def read_death(plain: str, post: PostLike, cite: Cite, state: State, names: Name
         return False
     lynch_line = bool(re.search(r"\blynch", plain, re.IGNORECASE))
     kind, number = _phase_of_death(plain, post, state, started_here)
-    if kind == "day" and (lynch_line or state.ended) and not state.has_elimination(number):
+    if kind == "day" and (lynch_line or state.phase.ended) and not state.has_elimination(number):
         state.add(Elimination(number, killed, post.number, cite))
-        if number == state.day and not state.night:
+        if number == state.phase.day and not state.phase.night:
             state.end_day(post, cite)
         return True
-    if kind == "night" and number == state.day and not state.night and not started_here:
+    if kind == "night" and number == state.phase.day and not state.phase.night and not started_here:
         # a kill of the night after the open day: that day ended in a post the reader did not
         # understand, and this report is the dawn of the next
         state.end_day(post, cite)
-        state.open_day(state.day + 1, post.number, None, cite)
-    day_kill = kind == "day" and number == state.day and not state.night and not state.ended
+        state.open_day(state.phase.day + 1, post.number, None, cite)
+    day_kill = (
+        kind == "day"
+        and number == state.phase.day
+        and not state.phase.night
+        and not state.phase.ended
+    )
     for seat in together if len(together) > 1 else [killed]:
         cause = DeathCause.DAY_KILL if kind == "day" else DeathCause.NIGHT_KILL
         during = post.number if day_kill else None
@@ -415,24 +424,24 @@ def _phase_of_death(
         kind = "night" if stated.group(1).lower().startswith("n") else "day"
         return kind, read_number(stated.group(2))
     if started_here:  # the post that starts a day reports the night before it
-        return "night", state.day - 1
+        return "night", state.phase.day - 1
     if _IN_THE_NIGHT.search(plain):
         # "killed in the night" told while the day is open: this is its dawn
-        return "night", state.day
-    if state.night and state.lynched and state.night_post == post.number:
+        return "night", state.phase.day
+    if state.phase.night and state.phase.lynched and state.phase.night_post == post.number:
         # "Majority has been reached." then "Alder - town - vanilla": the post that ended the day by
         # a lynch it did not name tells that lynch's flip
-        return "day", state.day
-    return ("night", state.day) if state.night else ("day", state.day)
+        return "day", state.phase.day
+    return ("night", state.phase.day) if state.phase.night else ("day", state.phase.day)
 
 
 def _day_not_begun(stated: re.Match[str], state: State) -> bool:
     """The sentence, told in the night, names a day after it ("was all set to play on D2 and was
     shot" in night 1): no one dies in a day still to come, so the day named is not the death's."""
     return (
-        state.night
+        state.phase.night
         and stated.group(1).lower().startswith("d")
-        and read_number(stated.group(2)) > state.day
+        and read_number(stated.group(2)) > state.phase.day
     )
 
 
@@ -441,9 +450,11 @@ def read_majority_death(post: PostLike, lines: list[str], state: State, names: N
     "it takes 5 to lynch") is that day's lynch, however it is worded ("Alder, a Vanilla Townie, died
     D3"): the day ends here."""
     f = state.facts
-    if not state.day or state.has_elimination(state.day):
+    if not state.phase.day or state.has_elimination(state.phase.day):
         return
-    told = [d for d in f.deaths if d.cite.post == post.number and d.phase == f"day {state.day}"]
+    told = [
+        d for d in f.deaths if d.cite.post == post.number and d.phase == f"day {state.phase.day}"
+    ]
     if len(told) != 1:
         return
     majority = majority_needed(" ".join(plain_text(line) for line in lines))
@@ -454,8 +465,8 @@ def read_majority_death(post: PostLike, lines: list[str], state: State, names: N
     if majority is None or wagons.get(death.player, 0) < majority:
         return
     state.drop(death)
-    state.add(Elimination(state.day, death.player, post.number, death.cite))
-    if not state.night:
+    state.add(Elimination(state.phase.day, death.player, post.number, death.cite))
+    if not state.phase.night:
         state.end_day_by_lynch(post, death.cite)
 
 
@@ -464,7 +475,7 @@ def read_wagons(lines: list[str], state: State, names: Names) -> None:
     Alder —
     ...", "With 9 alive, it takes 5 to lynch"): a day that ends with no name read was the lynch of the seat at
     majority (:func:`read_count_lynch`)."""
-    if state.night or not state.day or state.count_day not in (None, state.day):
+    if state.phase.night or not state.phase.day or state.count_day not in (None, state.phase.day):
         return
     majority = majority_needed(" ".join(plain_text(line) for line in lines))
     wagons = {
@@ -481,7 +492,7 @@ def read_wagons(lines: list[str], state: State, names: Names) -> None:
         majority = majority or 1
         wagons = {marked[0]: majority}
     if majority and wagons:
-        state.keep_wagons(Wagons(state.day, wagons, majority))
+        state.keep_wagons(Wagons(state.phase.day, wagons, majority))
 
 
 # "Alder - Birch, Cedar, Damson", "Alder: Birch, Cedar (L-1)": a wagon and the voters on it
@@ -527,13 +538,17 @@ def _marked_seats(lines: list[str], names: Names) -> list[str]:
 def read_count_lynch(post: PostLike, state: State) -> None:
     """The post ended the day ("A lynch has been achieved!", "Night 2 begins") and no lynch or
     no-lynch was read: the one seat the day's last count shows at majority was lynched."""
-    if state.night_post != post.number or not state.night or state.has_elimination(state.day):
+    if (
+        state.phase.night_post != post.number
+        or not state.phase.night
+        or state.has_elimination(state.phase.day)
+    ):
         return
     seat = _seat_at_majority(state)
     if seat is not None:
         ended = next((e for e in state.facts.ends if e.post == post.number), None)
         cite = ended.cite if ended else Cite(post.number, "")
-        state.add(Elimination(state.day, seat, post.number, cite))
+        state.add(Elimination(state.phase.day, seat, post.number, cite))
 
 
 def read_lynch_flip(post: PostLike, lines: list[str], state: State, names: Names) -> None:
@@ -541,9 +556,9 @@ def read_lynch_flip(post: PostLike, lines: list[str], state: State, names: Names
     of the same night that starts no day ("Steven Hacking was a Mafia Goon. Night 1 begins
     now.")."""
     f = state.facts
-    ended = [e for e in f.ends if e.day == state.day]
+    ended = [e for e in f.ends if e.day == state.phase.day]
     started_here = any(s.post == post.number for s in f.starts)
-    if not ended or state.has_elimination(state.day) or started_here:
+    if not ended or state.has_elimination(state.phase.day) or started_here:
         return
     dead = {d.player for d in f.deaths if d.cite.post != post.number} | {
         e.player for e in f.elims if e.player
@@ -555,7 +570,9 @@ def read_lynch_flip(post: PostLike, lines: list[str], state: State, names: Names
                 continue
             for death in [d for d in f.deaths if d.player == seat and d.cite.post == post.number]:
                 state.drop(death)
-            state.add(Elimination(state.day, seat, post.number, Cite(post.number, trim(line))))
+            state.add(
+                Elimination(state.phase.day, seat, post.number, Cite(post.number, trim(line)))
+            )
             return
 
 
@@ -665,7 +682,7 @@ def flip_name(text: str, names: Names, state: State, started_here: bool = False)
         return None
     if any(other != seat for _, _, other in names.find(rest)) or _ADDRESSED.match(rest):
         return None  # "Alder, Birch and Cedar have achieved fifty posts on day 1", "Alder, you called it day 2"
-    after_phase = state.night or state.ended or started_here
+    after_phase = state.phase.night or state.phase.ended or started_here
     if DEAD_WORDS.search(rest) or ((WAS_ROLE.search(text) or _is_reveal(rest)) and after_phase):
         return seat
     return None
@@ -726,8 +743,8 @@ def _open_days_count(
         (d for d in (vote_count_day(plain_text(line)) for line in lines[:3]) if d is not None), None
     )
     if day is None and any(_UNNUMBERED_COUNT.match(plain_text(line)) for line in lines[:2]):
-        day = state.day
-    if day != state.day:
+        day = state.phase.day
+    if day != state.phase.day:
         return None
     unstruck = [
         re.sub(STRUCK_OPEN + "[^" + STRUCK_CLOSE + "]*" + STRUCK_CLOSE, "", line) for line in lines
@@ -745,13 +762,13 @@ def read_counted_living(
     death the moderator told only in flavour text ("the town found a body") is still read. A seat
     missing from the day's count died in the night before it, when no more seats are missing than a
     night takes and its player posts no more that day (:func:`confirm_counted_out`)."""
-    if state.night or state.day < 2:
+    if state.phase.night or state.phase.day < 2:
         return
     count = _open_days_count(post, state, names)
     if count is None:
         return
     lines, unstruck, living = count
-    day = state.day
+    day = state.phase.day
     f = state.facts
     dead = state.dead | {d.player for d in f.deaths} | {e.player for e in f.elims if e.player}
     cite = Cite(post.number, trim(plain_text(lines[0])))
@@ -768,7 +785,7 @@ def read_counted_living(
     for (
         seat
     ) in missing:  # kept also when quiet, so that a later count does not read the same death again
-        death = DeathFact(seat, f"night {state.day - 1}", None, DeathCause.COUNTED_OUT, cite)
+        death = DeathFact(seat, f"night {state.phase.day - 1}", None, DeathCause.COUNTED_OUT, cite)
         state.leave_out_of_count(CountedOut(death, day, state.quiet, complete))
 
 
@@ -776,13 +793,13 @@ def read_death_taken_back(post: PostLike, state: State, names: Names) -> None:
     """A seat told dead during the open day whose player goes on posting, and whom the moderator's
     next complete count of that day still lists (voting or not voting), was not killed: the death (a
     joke, a mistake) is taken back."""
-    if state.night or not state.day:
+    if state.phase.night or not state.phase.day:
         return
     f = state.facts
     told = [
         d
         for d in f.deaths
-        if d.post is not None and d.phase == f"day {state.day}" and d.cite.post < post.number
+        if d.post is not None and d.phase == f"day {state.phase.day}" and d.cite.post < post.number
     ]
     if not told:
         return

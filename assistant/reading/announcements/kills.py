@@ -16,10 +16,10 @@ from assistant.reading.announcements.state import State
 
 def _opened_here(post: PostLike, state: State) -> int | None:
     """The day the post opens, if it opens one and the day is open."""
-    if state.night or state.ended:
+    if state.phase.night or state.phase.ended:
         return None
     opened = [s.day for s in state.facts.starts if s.post == post.number]
-    return opened[-1] if opened and opened[-1] == state.day else None
+    return opened[-1] if opened and opened[-1] == state.phase.day else None
 
 
 def read_death_in_dawn(plain: str, post: PostLike, cite: Cite, state: State, names: Names) -> None:

@@ -64,13 +64,13 @@ def phase_of(text: str, state: State, post: int) -> PhaseReading:
         if decided:
             return phase
     if (
-        state.night
-        and state.day
-        and state.night_post != post
+        state.phase.night
+        and state.phase.day
+        and state.phase.night_post != post
         and _ALIVE_COUNT.search(text)
-        and state.count_day != state.day
+        and state.count_day != state.phase.day
     ):
-        return Phase.DAY, state.day + 1
+        return Phase.DAY, state.phase.day + 1
     return None
 
 
@@ -97,7 +97,12 @@ def _said_by_cue(text: str, state: State) -> tuple[bool, PhaseReading]:
     if cue.over:
         after = (Phase.NIGHT, cue.number) if cue.phase is Phase.DAY else (Phase.DAY, cue.number + 1)
         return True, after
-    if cue.phase is Phase.DAY and state.day and not state.night and cue.number > state.day:
+    if (
+        cue.phase is Phase.DAY
+        and state.phase.day
+        and not state.phase.night
+        and cue.number > state.phase.day
+    ):
         return True, None  # "Day 2 will end at ..." while day 1 is open: a plan, not day 2 starting
     return True, (cue.phase, cue.number)
 
@@ -112,12 +117,12 @@ def _said_short(text: str, state: State) -> tuple[bool, PhaseReading]:
 def _said_bare(text: str, state: State) -> tuple[bool, PhaseReading]:
     """ "It is now night", "Day has begun": the phase after the one running."""
     said = first_phase_word(text, BARE)
-    if said is None or _GENERAL_RULE.search(text) or not state.day:
+    if said is None or _GENERAL_RULE.search(text) or not state.phase.day:
         # "send a PM if you have a night action": the rules, not the night starting
         return False, None
     if said.phase is Phase.DAY:
-        return True, ((Phase.DAY, state.day + 1) if state.night else None)
-    return True, (Phase.NIGHT, state.day)
+        return True, ((Phase.DAY, state.phase.day + 1) if state.phase.night else None)
+    return True, (Phase.NIGHT, state.phase.day)
 
 
 _COUNTDOWN = re.compile(r"\b(?:until|till)\s+(?:the\s+end\s+of\s+)?$", re.IGNORECASE)
@@ -172,7 +177,7 @@ def read_day_one_start(post: PostLike, state: State, timezone: tzinfo) -> None:
     Count One", "Day 1 has begun" once the confirmations are in): those posts are reserved and kept
     up to date, so only a start of day 1 is read from them, and only while day 1 is still taken to
     start with the opening post."""
-    if not state.implicit:
+    if not state.phase.implicit:
         return
     lines = read_lines(post.body_html)
     for line in lines:
@@ -193,7 +198,7 @@ def read_night_zero(post: PostLike, state: State) -> bool:
     """A moderator's post before any player's that starts Night 0 ("Roles are out. Night 0 begins
     now."): the game opens with a night, day 1 starts with the post that ends it, and deaths told
     before it are night 0's. True when it did."""
-    if not (state.implicit and state.day == 1 and not state.ended):
+    if not (state.phase.implicit and state.phase.day == 1 and not state.phase.ended):
         return False
     text = " ".join(plain_text(line) for line in read_lines(post.body_html))
     match = _NIGHT_ZERO.search(text)
@@ -210,15 +215,17 @@ def read_vote_count_day(
     the moderator announced it only in flavour text. It starts with the first post of the
     moderator's run of posts before the count (no player posted in between) that reads as a dawn,
     else with the count itself."""
-    if not state.night or state.night_post == post.number:  # night 0 too
+    if not state.phase.night or state.phase.night_post == post.number:  # night 0 too
         return  # the post that ended the day holds its final count, whatever day that count names
     lines = read_lines(post.body_html)
     day = next(
         (d for d in (vote_count_day(plain_text(line)) for line in lines[:3]) if d is not None), None
     )
-    if day != state.day + 1:
+    if day != state.phase.day + 1:
         return
-    after_night = [p for p in run if state.night_post is None or p.number > state.night_post]
+    after_night = [
+        p for p in run if state.phase.night_post is None or p.number > state.phase.night_post
+    ]
     start = next(
         (
             p
@@ -256,19 +263,19 @@ def read_dawn(post: PostLike, lines: list[str], state: State, timezone: tzinfo) 
     """A night ends without "It is now Day N" when the moderator reports its deaths or that nobody
     died, or tells of the morning and the day's business: the next day starts with that post."""
     f = state.facts
-    if not state.night or state.night_post == post.number:  # night 0 too
+    if not state.phase.night or state.phase.night_post == post.number:  # night 0 too
         return
     text = " ".join(plain_text(line) for line in lines)
     if names_phase(text, Wording.NIGHT_FALLS) or any(e.post == post.number for e in f.elims):
         return  # the lynch's story that begins the night ("see you in the morning!") is no dawn
-    reported = f"night {state.day}" in state.told.get(post.number, ())
+    reported = f"night {state.phase.day}" in state.told.get(post.number, ())
     if not (
         reported or _NO_DEATH.search(text) or (_MORNING.search(text) and _DAY_BUSINESS.search(text))
     ):
         return
     cite = Cite(post.number, trim(lines[0] if lines else ""))
     deadline = deadline_in(lines, post, timezone)
-    state.open_day(state.day + 1, post.number, deadline, cite)
+    state.open_day(state.phase.day + 1, post.number, deadline, cite)
 
 
 def deadline_in(lines: list[str], post: PostLike, timezone: tzinfo) -> datetime | None:
@@ -296,7 +303,10 @@ def read_day_goes_on(text: str, state: State) -> None:
     end, and a lynch read with it, are taken back). Read from the whole post, before its
     sentences."""
     if not (
-        state.night and state.ended and state.night_post is not None and _DAY_GOES_ON.search(text)
+        state.phase.night
+        and state.phase.ended
+        and state.phase.night_post is not None
+        and _DAY_GOES_ON.search(text)
     ):
         return
     state.reopen_day()
@@ -330,20 +340,24 @@ def read_phase(
         phase
         and said
         and said.wording is not Wording.HEADING
-        and phase[1] < state.day
-        and (phase[0] == "day") == state.night
+        and phase[1] < state.phase.day
+        and (phase[0] == "day") == state.phase.night
     ):
         # "Night 1 starts now" on day 4, "Day 1 begins now" after night 2: a slip of the number; the
         # phase that follows the current one is meant (not a bare heading "Night 1": a summary of
         # the game so far)
-        phase = (Phase.DAY, state.day + 1) if state.night else (Phase.NIGHT, state.day)
+        phase = (
+            (Phase.DAY, state.phase.day + 1)
+            if state.phase.night
+            else (Phase.NIGHT, state.phase.day)
+        )
     sentence = _Sentence(plain, lines, post, cite, timezone)
     if phase is not None:
         told = _phase_told(phase, said, sentence, state)
         if told is not None:
             return told
     falls = first_phase_word(plain, (Wording.NIGHT_FALLS,))
-    if falls and not _conditional(plain, falls.start) and not state.night and state.day:
+    if falls and not _conditional(plain, falls.start) and not state.phase.night and state.phase.day:
         state.fall_night(post, cite)
         return True
     return False
@@ -355,26 +369,38 @@ def _phase_told(
     """What a phase named does: True when it started or ended a day, False when the sentence is to
     be read no further for it, None when it changed nothing."""
     kind, number = phase
-    if kind is Phase.DAY and number == 1 and state.implicit and state.day == 1 and not state.ended:
+    if (
+        kind is Phase.DAY
+        and number == 1
+        and state.phase.implicit
+        and state.phase.day == 1
+        and not state.phase.ended
+    ):
         return _day_one_told(said, sentence, state)
     # the same day again only after a night word may have ended it too early, never after its lynch
     # ("on the beginning of Day 2, everybody turns to Zodiark" in the lynch's story)
-    restated = kind is Phase.DAY and number == state.day and not state.night
-    if restated and state.inferred_start is not None and said is not None:
+    restated = kind is Phase.DAY and number == state.phase.day and not state.phase.night
+    if restated and state.phase.inferred_start is not None and said is not None:
         # "Tomorrow, with 8 alive, it takes 5" read at night started the day; the moderator's own
         # "Day 2 begins now" before any player posted is its start, and its deaths are the night's
         state.restart_inferred_day(sentence.post.number, sentence.deadline(), sentence.cite)
         return True
-    next_day = number > state.day or (number == state.day and state.night and not state.lynched)
+    next_day = number > state.phase.day or (
+        number == state.phase.day and state.phase.night and not state.phase.lynched
+    )
     if kind is Phase.DAY and next_day:
         quiet_start = said is None and bool(_ALIVE_COUNT.search(sentence.plain))
         deadline = sentence.deadline()
         state.move_to_named_day(number, sentence.post, deadline, sentence.cite, quiet_start)
         return True
-    at_night_post = state.night_post == sentence.post.number
-    if kind is Phase.NIGHT and number == state.day and (not state.night or at_night_post):
+    at_night_post = state.phase.night_post == sentence.post.number
+    if (
+        kind is Phase.NIGHT
+        and number == state.phase.day
+        and (not state.phase.night or at_night_post)
+    ):
         state.note_nights_numbered_by_day()
-    if kind is Phase.NIGHT and number >= state.day and not state.night:
+    if kind is Phase.NIGHT and number >= state.phase.day and not state.phase.night:
         state.fall_night(sentence.post, sentence.cite)
         return True
     return None
@@ -404,21 +430,21 @@ def read_missed_day(lines: list[str], post: PostLike, state: State) -> None:
     in flavour only), and what this post tells (the lynch, then the night) is that day's, not the
     night's before it."""
     if not (
-        state.night
-        and state.day
-        and state.nights_numbered_by_day
-        and state.dawn is not None
-        and state.night_post is not None
-        and state.night_post < state.dawn[0] < post.number
+        state.phase.night
+        and state.phase.day
+        and state.phase.nights_numbered_by_day
+        and state.phase.dawn is not None
+        and state.phase.night_post is not None
+        and state.phase.night_post < state.phase.dawn[0] < post.number
     ):
         return
     for plain in (sentence for line in lines for sentence in sentences(plain_text(line))):
         said = first_phase_word(plain, NOW)
         if said is None or _conditional(plain, said.start):
             continue
-        if phase_of(plain, state, post.number) == ("night", state.day + 1):
-            number, words = state.dawn
-            state.open_day(state.day + 1, number, None, Cite(number, words))
+        if phase_of(plain, state, post.number) == ("night", state.phase.day + 1):
+            number, words = state.phase.dawn
+            state.open_day(state.phase.day + 1, number, None, Cite(number, words))
         return  # the first phase the post names decides
 
 
@@ -431,16 +457,16 @@ def read_deadline_line(
     plain: str, post: PostLike, cite: Cite, state: State, timezone: tzinfo
 ) -> None:
     """A deadline or an extension a sentence states during a day."""
-    if state.night or not _DEADLINE_WORDS.search(plain):
+    if state.phase.night or not _DEADLINE_WORDS.search(plain):
         return
     when = read_deadline(plain, post, timezone)
     if when:
         extended = re.search(r"\bextend|extension\b", plain, re.IGNORECASE)
         kind = DeadlineKind.EXTENSION if extended else DeadlineKind.DEADLINE
-        known = [d for d in state.facts.deadlines if d.day == state.day]
+        known = [d for d in state.facts.deadlines if d.day == state.phase.day]
         if not known or known[-1].time != when:
             told = kind if known else DeadlineKind.DEADLINE
-            state.add(DeadlineFact(state.day, when, post.number, told, cite))
+            state.add(DeadlineFact(state.phase.day, when, post.number, told, cite))
 
 
 def read_next_day_in_end_post(
@@ -450,7 +476,7 @@ def read_next_day_in_end_post(
     seats still alive ("Alder, townie, has been lynched. 6 to lynch. Deadline May 11th." with 10
     left) after the sentence that ended the day starts the next day too: a game that goes from day
     to day. (The day's own final count comes before that sentence.)"""
-    if not (state.night and state.night_post == post.number and state.day):
+    if not (state.phase.night and state.phase.night_post == post.number and state.phase.day):
         return
     text = " ".join(plain_text(line) for line in lines)
     ended_at = next((e for e in state.facts.ends if e.post == post.number), None)
@@ -474,4 +500,4 @@ def read_next_day_in_end_post(
         return
     cite = Cite(post.number, trim(after))
     deadline = deadline_in([after], post, timezone)
-    state.open_day(state.day + 1, post.number, deadline, cite)
+    state.open_day(state.phase.day + 1, post.number, deadline, cite)

@@ -317,7 +317,7 @@ def _read_posts(
         elif read_night_zero(post, state):
             continue
         # after a Night 0 began, the moderator's posts are news
-        elif opening_block and state.day != 0:
+        elif opening_block and state.phase.day != 0:
             read_day_one_start(post, state, timezone)
         else:
             state = _read_news(post, run, state, names, cast.seats, timezone)
@@ -337,10 +337,10 @@ def _read_news(
     """One moderator post after the opening: what it announces, unless it runs through several
     days."""
     if (
-        state.night
-        and state.night_post is not None
-        and post.number > state.night_post
-        and (state.dawn is None or state.dawn[0] <= state.night_post)
+        state.phase.night
+        and state.phase.night_post is not None
+        and post.number > state.phase.night_post
+        and (state.phase.dawn is None or state.phase.dawn[0] <= state.phase.night_post)
     ):
         first = read_lines(post.body_html)
         state.note_dawn(post.number, trim(first[0] if first else ""))
@@ -351,7 +351,7 @@ def _read_news(
     read_death_taken_back(post, state, names)
     starts = len(state.facts.starts) - len(before[0].facts.starts)
     ends = len(state.facts.ends) - len(before[0].facts.ends)
-    misread = _starts_and_ends(post, state, before[0].day) and not _won_here(post, state)
+    misread = _starts_and_ends(post, state, before[0].phase.day) and not _won_here(post, state)
     if starts > 1 or ends > 1 or misread:
         # a post that runs through several days is a summary the moderator keeps up to date
         # (often the reserved second post, edited after the fact): it announces nothing new. One
@@ -378,7 +378,7 @@ def _starts_and_ends(post: PostLike, state: State, day_before: int) -> bool:
 def _won_here(post: PostLike, state: State) -> bool:
     """The post told the game won while the day it opened was open: the game's end closes that day
     as it opens (the last night's deaths, then "Game over"), no summary."""
-    return state.won_in_day is not None and state.won_in_day[0] == post.number
+    return state.phase.won_in_day is not None and state.phase.won_in_day[0] == post.number
 
 
 def _with_list_entries(
@@ -421,10 +421,10 @@ def read_announcement(
     )
     if (
         count_day is None
-        and state.night
+        and state.phase.night
         and any(_COUNT_HEADING.match(plain_text(line)) for line in lines[:2])
     ):
-        count_day = state.day  # a count at night naming no day: the ended day's final count
+        count_day = state.phase.day  # a count at night naming no day: the ended day's final count
     state.note_count_day(count_day)
     read_wagons(lines, state, names)
     read_day_goes_on(" ".join(plain_text(line) for line in lines), state)
@@ -453,7 +453,7 @@ def read_announcement(
     read_majority_death(post, lines, state, names)
     read_lynch_flip(post, lines, state, names)
     read_count_lynch(post, state)
-    if state.won_in_day is not None and state.won_in_day[0] == post.number:
+    if state.phase.won_in_day is not None and state.phase.won_in_day[0] == post.number:
         state.declare_game_over()
     read_next_day_in_end_post(
         post, lines, state, sum(1 for seat in seats if seat not in state.dead), timezone

@@ -111,52 +111,6 @@ class State:
     # the facts read quietly: followed, not told
     quiet_facts: set[Fact] = field(default_factory=set)
 
-    # The phase read as the rules read it; it changes only by the transitions below.
-
-    @property
-    def day(self) -> int:
-        return self.phase.day
-
-    @property
-    def night(self) -> bool:
-        return self.phase.night
-
-    @property
-    def ended(self) -> bool:
-        return self.phase.ended
-
-    @property
-    def lynched(self) -> bool:
-        return self.phase.lynched
-
-    @property
-    def implicit(self) -> bool:
-        return self.phase.implicit
-
-    @property
-    def night_post(self) -> int | None:
-        return self.phase.night_post
-
-    @property
-    def dawn(self) -> Dawn | None:
-        return self.phase.dawn
-
-    @property
-    def inferred_start(self) -> int | None:
-        return self.phase.inferred_start
-
-    @property
-    def nights_numbered_by_day(self) -> bool:
-        return self.phase.nights_numbered_by_day
-
-    @property
-    def over(self) -> bool:
-        return self.phase.over
-
-    @property
-    def won_in_day(self) -> WonInDay | None:
-        return self.phase.won_in_day
-
     def add(self, fact: Fact) -> None:
         """Record a fact of the post being read. One read quietly is kept too, so that the reading
         goes on from it exactly as a reading of the whole thread does (a day's lynch already told,
@@ -308,7 +262,7 @@ class State:
     def restart_inferred_day(self, post: int, deadline: datetime | None, cite: Cite) -> None:
         """The day started from its stated numbers is started by name before any player posted: its
         start (and deadline) move to this post."""
-        f, day, inferred = self.facts, self.day, self.inferred_start
+        f, day, inferred = self.facts, self.phase.day, self.phase.inferred_start
         f.starts[:] = [s for s in f.starts if not (s.day == day and s.post == inferred)]
         f.deadlines[:] = [d for d in f.deadlines if not (d.day == day and d.post == inferred)]
         self.phase = replace(self.phase, inferred_start=None)
@@ -331,7 +285,7 @@ class State:
     def reopen_day(self) -> None:
         """ "The day's still on": the day ended by mistake is open again; its end, and a lynch told
         with it, are taken back."""
-        f, day, ended_at = self.facts, self.day, self.night_post
+        f, day, ended_at = self.facts, self.phase.day, self.phase.night_post
         if ended_at is None:
             return  # no day ended
         taken_back = [e for e in f.elims if e.day == day and e.post >= ended_at]
