@@ -232,7 +232,7 @@ def _closed_by_counted(
     such an account may have left the game since (replaced out), and their stale votes sat on 3
     right days of the development games."""
     target = action.target
-    if EarlyEnd.MAJORITY not in ruleset.early_end or any(
+    if not ruleset.ends_at_majority or any(
         d.kind == POSSIBLE_HAMMER and d.target == target for d in found
     ):
         return []
@@ -367,7 +367,7 @@ def _read_would_decide(action: Action, at: _StandingAt, ruleset: Ruleset) -> Dou
     votes = at.counts.get(target, 0.0)
     needed = ruleset.no_elimination_needed(at.majority) if target is None else at.majority
     wagon = "No Lynch" if target is None else target
-    if EarlyEnd.MAJORITY in ruleset.early_end and votes >= needed:
+    if ruleset.ends_at_majority and votes >= needed:
         return Doubt(
             action.post,
             POSSIBLE_HAMMER,
@@ -527,7 +527,7 @@ def _wildcard_hammers(
     be, seats) could give a wagon, or No Lynch, its majority, unless a possible hammer already
     stands by then; and one at the day's end when the day closed without a decision and they still
     could."""
-    if not ruleset.threshold or EarlyEnd.MAJORITY not in ruleset.early_end:
+    if not ruleset.ends_at_majority:
         return []
     weights = {s.name: float(s.vote_weight) for s in game.players}
     outcome = votal.outcome
@@ -888,11 +888,7 @@ def _alive_differs(
         f"the moderator's count says {check.posted_alive} alive, the game file gives {check.alive}"
     )
     note = Doubt(check.post, NOTE, None, said)
-    if (
-        not ruleset.threshold
-        or EarlyEnd.MAJORITY not in ruleset.early_end
-        or check.posted_alive < 1
-    ):
+    if not ruleset.ends_at_majority or check.posted_alive < 1:
         return note
     theirs, ours = ruleset.majority_for(check.posted_alive), ruleset.majority_for(check.alive)
     if theirs >= ours:
@@ -931,7 +927,7 @@ def _votes_on_the_dead(votal: Votal, game: Game, ruleset: Ruleset) -> list[Doubt
     """Players whose votes stand on a seat the game file has dead: the file's death of that seat may
     be wrong (a death misread, or dated too early). A doubt when those votes would be that seat's
     majority were it alive, or when the day ended in no lynch with two players' last votes on it."""
-    if not ruleset.threshold or EarlyEnd.MAJORITY not in ruleset.early_end:
+    if not ruleset.ends_at_majority:
         return []
     outcome = votal.outcome
     decided = outcome.post if outcome is not None else None

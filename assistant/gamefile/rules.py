@@ -153,6 +153,12 @@ class Ruleset:
         return self.decide == Decide.MAJORITY or EarlyEnd.MAJORITY in self.early_end
 
     @property
+    def ends_at_majority(self) -> bool:
+        """Whether a wagon reaching a majority ends the day at once (a hammer): then :attr:`threshold`
+        holds too."""
+        return EarlyEnd.MAJORITY in self.early_end
+
+    @property
     def has_judge(self) -> bool:
         """Whether the rules give a Judge anything to decide (the judge hook, or a Judge's day)."""
         return "judge" in self.hooks or Fallback.JUDGE in (self.no_majority, self.sleep_majority)
