@@ -154,8 +154,8 @@ class Ruleset:
 
     @property
     def ends_at_majority(self) -> bool:
-        """Whether a wagon reaching a majority ends the day at once (a hammer): then :attr:`threshold`
-        holds too."""
+        """Whether a wagon reaching a majority ends the day at once (a hammer): then
+        :attr:`threshold` holds too."""
         return EarlyEnd.MAJORITY in self.early_end
 
     @property
